@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The module layering is described in docs/DESIGN.md: lower targets never import higher ones.
+let package = Package(
+    name: "linkd",
+    products: [
+        .executable(name: "linkd", targets: ["linkd"]),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // MHD_start_daemon is C-variadic, which Swift cannot call: a non-variadic wrapper.
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
+
+        .target(name: "Observability"),
+        .target(name: "LinkKit"),
+        .target(name: "Postgres", dependencies: ["CLibPQ", "Observability"]),
+        .target(name: "EmbeddedPostgres", dependencies: ["Observability"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "Observability"]),
+        .target(name: "LinkService", dependencies: ["LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto"]),
+        .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability"]),
+
+        .target(name: "TestSupport", dependencies: ["Postgres", "EmbeddedPostgres", "HTTPServer", "Observability"], path: "Tests/TestSupport"),
+        .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
+        .testTarget(name: "LinkKitTests", dependencies: ["LinkKit"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "TestSupport"]),
+        .testTarget(name: "linkdTests", dependencies: ["TestSupport"]),
+    ]
+)

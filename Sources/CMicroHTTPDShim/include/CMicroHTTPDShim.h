@@ -1,0 +1,20 @@
+#ifndef CMICROHTTPD_SHIM_H
+#define CMICROHTTPD_SHIM_H
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/// Non-variadic front of `MHD_start_daemon`: Swift cannot call C-variadic functions.
+/// `options` is an array terminated by an entry whose `option` is `MHD_OPTION_END`.
+struct MHD_Daemon *linkd_mhd_start_daemon(unsigned int flags,
+                                          uint16_t port,
+                                          MHD_AccessHandlerCallback handler,
+                                          void *handler_cls,
+                                          const struct MHD_OptionItem *options);
+
+/// The port a daemon bound to (useful after binding port 0), or 0 when unknown.
+uint16_t linkd_mhd_bound_port(struct MHD_Daemon *daemon);
+
+#endif
