@@ -4,6 +4,8 @@ import Foundation
 enum CommandLineTool {
     /// Every subcommand, in the order `linkd --help` lists them.
     static let commands: [any Command.Type] = [
+        ServeCommand.self,
+        MigrateCommand.self,
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

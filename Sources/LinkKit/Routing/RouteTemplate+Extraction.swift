@@ -1,0 +1,100 @@
+extension RouteTemplate {
+    /// Extracts the captures of `text` (a URL path, or one query-item value), or nil when the text does not
+    /// have the template's shape.
+    ///
+    /// `text` is compared the way the AASA matcher compares it (AASA-SEMANTICS §4, §6): with
+    /// `percentEncoded` true the literals are compared with the encoded text and the captured values are
+    /// decoded afterwards; with `percentEncoded` false the text is decoded first. Trailing `/` runs of a path
+    /// are dropped, and a template ending in `/{rest*}` also matches its parent path with an empty rest.
+    /// - Parameters:
+    ///   - text: the raw (percent-encoded) path or value.
+    ///   - isPath: apply the path-only rules (trailing slashes, optional leading slash).
+    ///   - caseSensitive: compare literals with case (ASCII case folding otherwise).
+    ///   - percentEncoded: see above.
+    /// - Returns: capture name → decoded value.
+    public func captures(in text: String, isPath: Bool = true, caseSensitive: Bool = true, percentEncoded: Bool = true) -> [String: String]? {
+        var subject = Array(percentEncoded ? text.utf8 : PercentDecoding.decode(text).utf8)
+        var pattern = elements
+        if isPath {
+            while subject.count > 1, subject.last == UInt8(ascii: "/") { subject.removeLast() }
+            if subject.first != UInt8(ascii: "/") { subject.insert(UInt8(ascii: "/"), at: 0) }
+            if case .literal(let first)? = pattern.first, !first.hasPrefix("/") {
+                pattern[0] = .literal("/" + first)
+            } else if case .capture? = pattern.first {
+                pattern.insert(.literal("/"), at: 0)
+            }
+        }
+        var found: [String: [UInt8]] = [:]
+        guard Self.match(pattern[...], subject[...], caseSensitive: caseSensitive, isPath: isPath, into: &found) else { return nil }
+        return found.mapValues { bytes in
+            let value = String(decoding: bytes, as: UTF8.self)
+            return percentEncoded ? PercentDecoding.decode(value) : value
+        }
+    }
+
+    private static func match(
+        _ pattern: ArraySlice<Element>, _ subject: ArraySlice<UInt8>, caseSensitive: Bool, isPath: Bool,
+        into found: inout [String: [UInt8]]
+    ) -> Bool {
+        guard let element = pattern.first else { return subject.isEmpty }
+        let rest = pattern.dropFirst()
+        switch element {
+        case .literal(let literal):
+            let bytes = Array(literal.utf8)
+            if subject.count >= bytes.count, equal(subject.prefix(bytes.count), bytes[...], caseSensitive: caseSensitive) {
+                return match(rest, subject.dropFirst(bytes.count), caseSensitive: caseSensitive, isPath: isPath, into: &found)
+            }
+            // `/docs/{rest*}` also matches `/docs` (AASA: a pattern ending in `/*` matches the parent path).
+            if isPath, bytes.last == UInt8(ascii: "/"), case .capture(let name, true)? = rest.first,
+               subject.count == bytes.count - 1, equal(subject, bytes.dropLast(), caseSensitive: caseSensitive) {
+                found[name] = []
+                return true
+            }
+            return false
+        case .capture(let name, let isRest):
+            if isRest {
+                found[name] = Array(subject)
+                return true
+            }
+            // One or more characters up to the next `/`; try the longest first, then backtrack.
+            let limit = subject.firstIndex(of: UInt8(ascii: "/")) ?? subject.endIndex
+            var end = limit
+            while end > subject.startIndex {
+                if match(rest, subject[end...], caseSensitive: caseSensitive, isPath: isPath, into: &found) {
+                    found[name] = Array(subject[..<end])
+                    return true
+                }
+                end = subject.index(before: end)
+            }
+            return false
+        }
+    }
+
+    private static func equal(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>, caseSensitive: Bool) -> Bool {
+        guard a.count == b.count else { return false }
+        if caseSensitive { return a.elementsEqual(b) }
+        return zip(a, b).allSatisfy { lowercased($0) == lowercased($1) }
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+}
+
+extension RouteTemplate {
+    /// Builds the text for `captures` (the reverse of `captures(in:)`): values are percent-encoded so that
+    /// `{name}` values stay within one segment. Returns nil when a capture has no value.
+    public func render(_ captures: [String: String]) -> String? {
+        var out = ""
+        for element in elements {
+            switch element {
+            case .literal(let text):
+                out += text
+            case .capture(let name, let rest):
+                guard let value = captures[name], rest || !value.isEmpty else { return nil }
+                out += PercentEncoding.encode(value, keepingSlashes: rest)
+            }
+        }
+        return out
+    }
+}

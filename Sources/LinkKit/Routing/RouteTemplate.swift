@@ -1,0 +1,106 @@
+/// A path or query-value template with named captures, the single source of both an AASA pattern
+/// (what iOS matches) and the typed parameters that resolve extracts.
+///
+/// Syntax: literal text plus captures.
+/// - `{name}` captures one or more characters other than `/`; it becomes `?*` in the AASA pattern.
+/// - `{name*}` (last element only) captures the rest, slashes included, possibly empty; it becomes `*`.
+/// - Two captures must be separated by literal text (otherwise the split would be ambiguous).
+/// - Literal `*`, `?` and `$(` are refused: AASA patterns have no escape syntax, so they could only
+///   ever be wildcards. Raw AASA patterns are a separate rule kind with no captures.
+///
+/// Because `?*` in AASA also matches `/`, a URL can match the generated pattern while a `{name}`
+/// capture cannot be extracted (`/widget/1/2` for `/widget/{id}`): the app opens and resolve reports
+/// an explicit `invalid_param` destination, exactly what iOS would do with the same file.
+public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
+    /// One piece of a template.
+    public enum Element: Sendable, Hashable {
+        case literal(String)
+        case capture(name: String, rest: Bool)
+    }
+
+    public let elements: [Element]
+    /// The template as written.
+    public let description: String
+
+    /// Parses a template.
+    /// - Throws: `LinkKitError` with a sentence naming the problem (unbalanced brace, bad capture name,
+    ///   wildcard character in a literal, adjacent captures, `{x*}` not at the end, repeated name).
+    public init(_ text: String) throws(LinkKitError) {
+        var elements: [Element] = []
+        var literal = ""
+        var names: Set<String> = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "{" {
+                guard let close = text[index...].firstIndex(of: "}") else {
+                    throw Self.invalid(text, "a '{' has no matching '}'")
+                }
+                var name = String(text[text.index(after: index)..<close])
+                let rest = name.hasSuffix("*")
+                if rest { name.removeLast() }
+                guard Self.isValidName(name) else {
+                    throw Self.invalid(text, "'{\(name)}' is not a capture name (letters, digits and _, starting with a letter)")
+                }
+                guard names.insert(name).inserted else {
+                    throw Self.invalid(text, "the capture '\(name)' appears twice")
+                }
+                if !literal.isEmpty {
+                    elements.append(.literal(literal))
+                    literal = ""
+                } else if case .capture = elements.last {
+                    throw Self.invalid(text, "two captures must be separated by literal text")
+                }
+                elements.append(.capture(name: name, rest: rest))
+                index = text.index(after: close)
+                if rest && index != text.endIndex {
+                    throw Self.invalid(text, "'{\(name)*}' captures the rest and must come last")
+                }
+                continue
+            }
+            if character == "}" {
+                throw Self.invalid(text, "a '}' has no matching '{'")
+            }
+            if character == "*" || character == "?" {
+                throw Self.invalid(text, "'\(character)' is a wildcard in AASA patterns; use a capture such as {name}, or a raw pattern rule")
+            }
+            if character == "$", text[index...].dropFirst().first == "(" {
+                throw Self.invalid(text, "'$(' starts a substitution variable in AASA patterns; use a raw pattern rule for variables")
+            }
+            literal.append(character)
+            index = text.index(after: index)
+        }
+        if !literal.isEmpty { elements.append(.literal(literal)) }
+        self.elements = elements
+        self.description = text
+    }
+
+    /// The capture names in order.
+    public var captureNames: [String] {
+        elements.compactMap { if case .capture(let name, _) = $0 { name } else { nil } }
+    }
+
+    /// The AASA pattern iOS will match: captures become `?*` (one segment's worth, at least one character)
+    /// or `*` (the rest).
+    public var aasaPattern: String {
+        elements.map { element -> String in
+            switch element {
+            case .literal(let text): text
+            case .capture(_, let rest): rest ? "*" : "?*"
+            }
+        }.joined()
+    }
+
+    /// Whether this template has no captures.
+    public var isLiteral: Bool { captureNames.isEmpty }
+
+    private static func invalid(_ template: String, _ reason: String) -> LinkKitError {
+        LinkKitError(.invalidTemplate, "The template '\(template)' is invalid: \(reason).")
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+            && name.count <= 64
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HTTPServer
+import Observability
+import Postgres
+
+/// The running service: constructs and injects every part, starts them in order and stops them in reverse.
+///
+/// Start order: pool → migrations → HTTP. Stop order: HTTP (finishing in-flight requests) → pool.
+public final class Application: Sendable {
+    public let configuration: ServiceConfiguration
+    public let pool: ConnectionPool
+    public let metrics: MetricsRegistry
+    public let router: Router
+    public let migrator: Migrator
+    private let server: Server
+    private let logger: Logger
+
+    /// Builds the application without starting anything that listens.
+    /// - Throws: `MigrationError` when the migrations directory is unreadable or malformed.
+    public init(configuration: ServiceConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let metrics = MetricsRegistry()
+        self.metrics = metrics
+        let pool = ConnectionPool(
+            parameters: configuration.database,
+            maxConnections: configuration.databasePoolSize,
+            logger: logger.with(label: "linkd.db")
+        )
+        self.pool = pool
+        self.migrator = Migrator(migrations: try Migration.load(from: configuration.migrationsDirectory), logger: logger.with(label: "linkd.migrate"))
+        Self.registerPoolGauges(pool, in: metrics)
+
+        var routes = RouterBuilder()
+        ServiceHandlers(pool: pool, migrator: migrator, metrics: metrics, logger: logger).register(in: &routes)
+        self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics)
+        self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"))
+    }
+
+    /// Applies migrations (unless configured not to) and starts listening.
+    /// - Throws: `MigrationError`, `PostgresError` (database unreachable), `HTTPServerError` (cannot bind).
+    public func start() throws {
+        if configuration.migrateOnStart {
+            let applied = try migrator.migrate(using: pool)
+            logger.info("migrations current", metadata: ["migration.applied": "\(applied.count)"])
+        }
+        try server.start()
+        logger.info("listening", metadata: ["http.address": configuration.server.host, "http.port": "\(server.port)"])
+    }
+
+    /// The bound port (useful when configured with port 0).
+    public var port: Int { server.port }
+
+    /// Stops accepting, finishes in-flight requests, then closes the database pool. Idempotent.
+    public func shutdown() {
+        server.shutdown()
+        pool.shutdown()
+        logger.info("stopped")
+    }
+
+    private static func registerPoolGauges(_ pool: ConnectionPool, in metrics: MetricsRegistry) {
+        metrics.gauge("linkd_db_pool_connections", help: "Pooled database connections by state.") {
+            let stats = pool.statistics
+            return [(["state": "in_use"], Double(stats.inUse)), (["state": "idle"], Double(stats.idle))]
+        }
+        metrics.gauge("linkd_db_pool_waits_total", help: "Connection acquisitions that had to wait for a free connection.") {
+            [([:], Double(pool.statistics.waitsTotal))]
+        }
+        metrics.gauge("linkd_db_pool_timeouts_total", help: "Connection acquisitions that timed out.") {
+            [([:], Double(pool.statistics.timeoutsTotal))]
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import LinkService
+import HTTPServer
+import Observability
+
+/// The `serve` / `migrate` / `keys` settings, from flags with environment fallbacks.
+struct Configuration {
+    var listenHost = "127.0.0.1"
+    var listenPort = 8080
+    /// `DATABASE_URL`; nil means the embedded cluster under `dataDirectory`.
+    var databaseURL: String?
+    var threads = 2
+    var dataDirectory = URL(fileURLWithPath: ".linkd")
+    var logLevel = Logger.Level.info
+    var migrationsDirectory: URL?
+    var migrateOnStart = true
+
+    /// The options every database-using command accepts, for `Arguments`.
+    static let valuedOptions: Set<String> = ["listen", "database-url", "threads", "data-dir", "log-level", "migrations"]
+
+    /// The help text describing those options.
+    static let optionsHelp = """
+        Options (flag, environment variable, default):
+          --listen HOST:PORT     LINKD_LISTEN      127.0.0.1:8080 ([::1]:8080 for IPv6, 0.0.0.0:8080 for all)
+          --database-url URL     DATABASE_URL      unset: run a private PostgreSQL cluster under --data-dir
+          --threads N            LINKD_THREADS     2 (HTTP worker threads)
+          --data-dir DIR         LINKD_DATA_DIR    ./.linkd (embedded PostgreSQL data, socket and log)
+          --log-level LEVEL      LINKD_LOG_LEVEL   info (trace, debug, info, notice, warning, error, critical)
+          --migrations DIR       LINKD_MIGRATIONS_DIR  the migrations/ folder of the source tree
+        """
+
+    /// Reads flags first, then the environment.
+    /// - Throws: `Arguments.UsageError` naming the bad value.
+    init(_ arguments: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        if let listen = arguments.value("listen", environment: "LINKD_LISTEN", environment) {
+            (listenHost, listenPort) = try Self.parseListen(listen)
+        }
+        databaseURL = arguments.value("database-url", environment: "DATABASE_URL", environment)
+        if let threads = arguments.value("threads", environment: "LINKD_THREADS", environment) {
+            guard let value = Int(threads), (1...256).contains(value) else {
+                throw Arguments.UsageError(description: "threads must be a number from 1 to 256, not '\(threads)'")
+            }
+            self.threads = value
+        }
+        if let directory = arguments.value("data-dir", environment: "LINKD_DATA_DIR", environment) {
+            dataDirectory = URL(fileURLWithPath: directory)
+        }
+        if let level = arguments.value("log-level", environment: "LINKD_LOG_LEVEL", environment) {
+            guard let value = Logger.Level(name: level) else {
+                throw Arguments.UsageError(description: "unknown log level '\(level)'")
+            }
+            logLevel = value
+        }
+        if let directory = arguments.value("migrations", environment: "LINKD_MIGRATIONS_DIR", environment) {
+            migrationsDirectory = URL(fileURLWithPath: directory)
+        }
+        migrateOnStart = !arguments.has("no-migrate")
+    }
+
+    /// `host:port`, `[v6]:port`.
+    static func parseListen(_ text: String) throws -> (String, Int) {
+        let host: Substring
+        let port: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+                throw Arguments.UsageError(description: "listen address '\(text)' is not [IPv6]:PORT")
+            }
+            host = text[text.index(after: text.startIndex)..<close]
+            port = text[text.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = text.lastIndex(of: ":") else {
+                throw Arguments.UsageError(description: "listen address '\(text)' is not HOST:PORT")
+            }
+            host = text[..<colon]
+            port = text[text.index(after: colon)...]
+        }
+        guard let number = Int(port), (0...65535).contains(number), !host.isEmpty else {
+            throw Arguments.UsageError(description: "listen address '\(text)' is not HOST:PORT with a port from 0 to 65535")
+        }
+        return (String(host), number)
+    }
+
+    func makeLogger(label: String = "linkd") -> Logger {
+        Logger(label: label, level: logLevel)
+    }
+
+    /// The migrations folder, configured or found beside the build.
+    func resolvedMigrationsDirectory() throws -> URL {
+        if let migrationsDirectory { return migrationsDirectory }
+        if let found = Migration.defaultDirectory() { return found }
+        throw Arguments.UsageError(description: "cannot find the migrations folder; pass --migrations DIR or set LINKD_MIGRATIONS_DIR")
+    }
+
+    var serverConfiguration: ServerConfiguration {
+        var server = ServerConfiguration()
+        server.host = listenHost
+        server.port = listenPort
+        server.threads = threads
+        return server
+    }
+}

@@ -1,0 +1,51 @@
+import EmbeddedPostgres
+import Foundation
+import Observability
+import Postgres
+
+/// The database a command talks to: `DATABASE_URL` when set, else the embedded cluster, started on
+/// demand under the data directory and stopped by `close()`.
+final class DatabaseBootstrap {
+    /// The database the embedded cluster holds linkd's tables in.
+    static let embeddedDatabaseName = "linkd"
+
+    let parameters: ConnectionParameters
+    private let cluster: EmbeddedCluster?
+
+    /// Connects to `DATABASE_URL`, or starts (initialising on first use) the embedded cluster.
+    /// - Throws: `PostgresError` for a bad URL, `EmbeddedPostgresError` (with what to install) when the
+    ///   server binaries are missing or the cluster cannot start.
+    init(configuration: Configuration, logger: Logger) throws {
+        if let url = configuration.databaseURL {
+            parameters = try ConnectionParameters(url)
+            cluster = nil
+            return
+        }
+        let cluster = EmbeddedCluster(dataDirectory: configuration.dataDirectory, logger: logger.with(label: "linkd.embedded-postgres"))
+        try cluster.start()
+        do {
+            let server = try ConnectionParameters(cluster.connectionString)
+            try Self.ensureDatabase(Self.embeddedDatabaseName, on: server)
+            parameters = server.setting("dbname", to: Self.embeddedDatabaseName)
+        } catch {
+            cluster.stop()
+            throw error
+        }
+        self.cluster = cluster
+        logger.info("embedded PostgreSQL running", metadata: ["db.data_dir": configuration.dataDirectory.path])
+    }
+
+    /// Stops the embedded cluster, if this bootstrap started one. Idempotent.
+    func close() {
+        cluster?.stop()
+    }
+
+    private static func ensureDatabase(_ name: String, on server: ConnectionParameters) throws {
+        let connection = try Connection(server)
+        let exists = try connection.query("SELECT 1 FROM pg_database WHERE datname = \(name)")
+        if exists.count == 0 {
+            // CREATE DATABASE takes an identifier, not a parameter; `name` is our constant.
+            try connection.executeScript("CREATE DATABASE \(name)")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import LinkService
+import Observability
+import Postgres
+
+/// `linkd migrate`: apply pending migrations and exit (`--status` only reports).
+enum MigrateCommand: Command {
+    static let name = "migrate"
+    static let summary = "apply pending database migrations"
+    static let help = """
+        Usage: linkd migrate [--status] [options]
+
+        Applies every pending file of migrations/ in order, each in its own transaction, under an
+        advisory lock (safe when several nodes start at once). With --status, only reports.
+
+        \(Configuration.optionsHelp)
+          --status                                 report pending migrations, change nothing
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let configuration: Configuration
+        let statusOnly: Bool
+        do {
+            let parsed = try Arguments(arguments, valued: Configuration.valuedOptions, flags: ["status"])
+            configuration = try Configuration(parsed)
+            statusOnly = parsed.has("status")
+        } catch {
+            Output.err("linkd migrate: \(error)")
+            return ExitStatus.usage
+        }
+        let logger = configuration.makeLogger()
+        do {
+            let database = try DatabaseBootstrap(configuration: configuration, logger: logger)
+            defer { database.close() }
+            let pool = ConnectionPool(parameters: database.parameters, maxConnections: 1, logger: logger)
+            defer { pool.shutdown() }
+            let migrator = Migrator(migrations: try Migration.load(from: configuration.resolvedMigrationsDirectory()), logger: logger)
+            if statusOnly {
+                switch try migrator.status(using: pool) {
+                case .current: Output.out("migrations: current (\(migrator.migrations.count) applied)")
+                case .pending(let versions): Output.out("migrations: pending \(versions.map(String.init).joined(separator: ", "))")
+                case .invalid(let error):
+                    Output.out("migrations: inconsistent: \(error)")
+                    return ExitStatus.failure
+                }
+                return ExitStatus.success
+            }
+            let applied = try migrator.migrate(using: pool)
+            Output.out(applied.isEmpty ? "migrations: already current" : "migrations: applied \(applied.map(String.init).joined(separator: ", "))")
+            return ExitStatus.success
+        } catch {
+            Output.err("linkd migrate: \(error)")
+            return ExitStatus.failure
+        }
+    }
+}
