@@ -6,6 +6,7 @@ enum CommandLineTool {
     static let commands: [any Command.Type] = [
         ServeCommand.self,
         MigrateCommand.self,
+        KeysCommand.self,
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

@@ -33,6 +33,9 @@ public final class Application: Sendable {
 
         var routes = RouterBuilder()
         ServiceHandlers(pool: pool, migrator: migrator, metrics: metrics, logger: logger).register(in: &routes)
+        let auth = Authenticator(pool: pool)
+        KeyHandlers(pool: pool, auth: auth).register(in: &routes)
+        TeamHandlers(pool: pool, auth: auth).register(in: &routes)
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"))
     }

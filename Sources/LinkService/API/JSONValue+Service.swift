@@ -1,0 +1,32 @@
+import Foundation
+import LinkKit
+
+extension JSONValue {
+    /// An RFC 3339 UTC timestamp with milliseconds.
+    static func timestamp(_ date: Date) -> JSONValue {
+        .string(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+    }
+
+    static func uuid(_ id: UUID) -> JSONValue { .string(id.uuidString.lowercased()) }
+
+    /// `.string` or `.null`.
+    static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+
+    /// Drops members whose value is `null` (optional fields the resource does not have).
+    var compacted: JSONValue {
+        guard case .object(let members) = self else { return self }
+        return .object(members.filter { $0.value != .null })
+    }
+}
+
+extension Response {
+    /// A JSON resource with its ETag.
+    static func resource(_ json: JSONValue, version: Int, status: Int = 200, location: String? = nil) -> Response {
+        var response = Response.json(Array(json.serialized.utf8), status: status)
+        response.headers.replaceOrAdd("ETag", ETag.header(version: version))
+        if let location { response.headers.replaceOrAdd("Location", location) }
+        return response
+    }
+}
+
+import HTTPServer

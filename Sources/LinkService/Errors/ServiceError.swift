@@ -1,0 +1,32 @@
+import HTTPServer
+
+/// The application's own failures, each with one HTTP meaning (mapped once, in `problem`).
+public enum ServiceError: Error, Sendable, ProblemConvertible {
+    /// The resource does not exist *for this workspace*: another workspace's objects answer exactly this.
+    case notFound(String)
+    /// A uniqueness or reference rule forbids the change.
+    case conflict(String)
+    /// `If-Match` does not name the current version.
+    case preconditionFailed
+    /// Field-level validation failures, each with a JSON pointer into the request body.
+    case validation([Problem.FieldError])
+    case badRequest(String)
+    case unsupportedMediaType
+    case unauthorized(String)
+    case forbidden(String)
+
+    public var problem: Problem {
+        switch self {
+        case .notFound(let what): .notFound(detail: "\(what) does not exist.")
+        case .conflict(let detail): .conflict(detail: detail)
+        case .preconditionFailed:
+            Problem.preconditionFailed.with(detail: "The resource changed since you read it (If-Match does not match its ETag). Read it again and retry.")
+        case .validation(let errors):
+            .unprocessable(detail: errors.count == 1 ? errors[0].detail : "The request has \(errors.count) invalid fields.", errors: errors)
+        case .badRequest(let detail): .badRequest(detail: detail)
+        case .unsupportedMediaType: Problem.unsupportedMediaType.with(detail: "Send the body as JSON with 'Content-Type: application/json'.")
+        case .unauthorized(let detail): .unauthorized(detail: detail)
+        case .forbidden(let detail): .forbidden(detail: detail)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import HTTPServer
+import LinkKit
+import Postgres
+
+/// `/v1/keys`: an admin key creates, lists and revokes its workspace's keys.
+struct KeyHandlers: Sendable {
+    let pool: ConnectionPool
+    let auth: Authenticator
+
+    func register(in routes: inout RouterBuilder) {
+        routes.add(.POST, "/v1/keys", scope: .admin, auth: auth, create)
+        routes.add(.GET, "/v1/keys", scope: .admin, auth: auth, list)
+        routes.add(.DELETE, "/v1/keys/{id}", scope: .admin, auth: auth, revoke)
+    }
+
+    func create(_ request: Request, _ principal: Principal) throws -> Response {
+        let errors = FieldErrors()
+        var body = try JSONBody.object(request, errors: errors)
+        let name = body.string("name", maxLength: 200) ?? ""
+        let scopeName = body.string("scope", required: true)
+        let scope = scopeName.flatMap(Scope.init(rawValue:))
+        if scopeName != nil, scope == nil { errors.add("/scope", "scope must be one of read, write, admin.") }
+        body.finish()
+        try errors.check()
+        let (key, secret) = try pool.withTransaction { connection in
+            let created = try APIKey.create(on: connection, workspaceID: principal.workspaceID, name: name, scope: scope!)
+            try AuditLog.record(on: connection, principal, .create, type: "key", id: created.0.id.uuidString.lowercased(), after: created.0.json)
+            return created
+        }
+        guard case .object(var members) = key.json else { preconditionFailure("a key is an object") }
+        members.append(JSONMember(key: "key", value: .string(secret.token)))
+        var response = Response.json(Array(JSONValue.object(members).serialized.utf8), status: 201)
+        response.headers.replaceOrAdd("Location", "/v1/keys/\(key.id.uuidString.lowercased())")
+        response.headers.replaceOrAdd("Cache-Control", "no-store")
+        return response
+    }
+
+    func list(_ request: Request, _ principal: Principal) throws -> Response {
+        let page = try Page(request)
+        let keys = try pool.withConnection { connection in
+            try connection.query(Query(unsafeSQL: """
+                SELECT \(APIKey.columns) FROM api_keys
+                WHERE workspace_id = $1
+                  AND ($2::int8 IS NULL OR (created_at, id) > (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3::uuid))
+                ORDER BY created_at, id LIMIT $4
+                """, binds: [principal.workspaceID, page.after?.micros, page.after?.id, page.limit + 1])).map(APIKey.init(row:))
+        }
+        return page.response(request, items: keys.map { ($0.json, $0.sortMicros, $0.id) })
+    }
+
+    /// Revokes at once: every node looks keys up on each call.
+    func revoke(_ request: Request, _ principal: Principal) throws -> Response {
+        guard let id = request.parameters["id"].flatMap(UUID.init(uuidString:)) else { throw ServiceError.notFound("The key") }
+        try pool.withTransaction { connection in
+            let row = try connection.query(Query(unsafeSQL: """
+                UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+                WHERE id = $1 AND workspace_id = $2 RETURNING \(APIKey.columns)
+                """, binds: [id, principal.workspaceID])).first
+            guard let row else { throw ServiceError.notFound("The key") }
+            try AuditLog.record(on: connection, principal, .delete, type: "key", id: id.uuidString.lowercased(), after: try APIKey(row: row).json)
+        }
+        return .empty()
+    }
+}

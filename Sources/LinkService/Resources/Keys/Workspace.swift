@@ -1,0 +1,25 @@
+import Foundation
+import Postgres
+
+/// Workspaces are created implicitly by `linkd keys create --workspace NAME`, the bootstrap path.
+public enum Workspace {
+    /// Creates a key (and the workspace, when it does not exist yet) and returns the key's token.
+    /// - Throws: `ServiceError.validation` for an empty or overlong name; `PostgresError` when the database fails.
+    public static func createKey(pool: ConnectionPool, workspace name: String, scope: Scope, keyName: String = "") throws -> String {
+        guard (1...100).contains(name.count) else {
+            throw ServiceError.validation([.init(pointer: "/workspace", detail: "A workspace name has 1 to 100 characters.")])
+        }
+        return try pool.withTransaction { connection in
+            let row = try connection.query("""
+                INSERT INTO workspaces (name) VALUES (\(name))
+                ON CONFLICT (name) DO UPDATE SET name = excluded.name
+                RETURNING id
+                """).first!
+            let workspaceID = try row.decode(0, as: UUID.self)
+            let (key, secret) = try APIKey.create(on: connection, workspaceID: workspaceID, name: keyName, scope: scope)
+            let principal = Principal(workspaceID: workspaceID, keyID: key.id, scope: scope)
+            try AuditLog.record(on: connection, principal, .create, type: "key", id: key.id.uuidString.lowercased(), after: key.json)
+            return secret.token
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Testing
+import TestSupport
+
+@Suite("API keys and access")
+struct KeysAPITests {
+    @Test func missingOrMalformedOrUnknownKeysAre401() throws {
+        try TestService.with { service in
+            for header in [nil, "Basic abc", "Bearer nope", "Bearer lk_00000000000000000000000000000000_" + String(repeating: "A", count: 43)] {
+                let response = try service.request("GET", "/v1/teams", headers: header.map { [("Authorization", $0)] } ?? [])
+                #expect(response.status == 401, "\(header ?? "no header")")
+                #expect(response.headers["Content-Type"]?.hasPrefix("application/problem+json") == true)
+            }
+        }
+    }
+
+    @Test func aKeyWithTheRightIDButWrongSecretIs401() throws {
+        try TestService.with { service in
+            let key = try service.key()
+            let forged = String(key.dropLast(4)) + "AAAA"
+            #expect(try service.request("GET", "/v1/teams", key: forged).status == 401)
+            #expect(try service.request("GET", "/v1/teams", key: key).status == 200)
+        }
+    }
+
+    @Test func scopesAreEnforced() throws {
+        try TestService.with { service in
+            let read = try service.key(scope: .read)
+            let write = try service.key(scope: .write)
+            #expect(try service.request("GET", "/v1/teams", key: read).status == 200)
+            #expect(try service.request("POST", "/v1/teams", key: read, json: #"{"teamId":"ABCDE12345","name":"A"}"#).status == 403)
+            #expect(try service.request("POST", "/v1/teams", key: write, json: #"{"teamId":"ABCDE12345","name":"A"}"#).status == 201)
+            #expect(try service.request("GET", "/v1/keys", key: write).status == 403)
+        }
+    }
+
+    @Test func createListAndRevokeKeys() throws {
+        try TestService.with { service in
+            let admin = try service.key()
+            let created = try service.request("POST", "/v1/keys", key: admin, json: #"{"name":"ci","scope":"read"}"#)
+            #expect(created.status == 201)
+            #expect(created.headers["Cache-Control"] == "no-store")
+            let json = try created.json
+            let token = try #require(json["key"]?.stringValue)
+            let id = try #require(json["id"]?.stringValue)
+            #expect(try service.request("GET", "/v1/teams", key: token).status == 200)
+
+            let list = try service.request("GET", "/v1/keys", key: admin)
+            let items = try #require(try list.json["items"]?.arrayValue)
+            #expect(items.count == 2)
+            #expect(!list.text.contains(token), "listings never show secrets")
+
+            #expect(try service.request("DELETE", "/v1/keys/\(id)", key: admin).status == 204)
+            #expect(try service.request("GET", "/v1/teams", key: token).status == 401)
+        }
+    }
+
+    @Test func keysOfAnotherWorkspaceAreInvisible() throws {
+        try TestService.with { service in
+            let acme = try service.key(workspace: "acme")
+            let other = try service.key(workspace: "other")
+            let created = try service.request("POST", "/v1/keys", key: other, json: #"{"scope":"read"}"#)
+            let id = try #require(try created.json["id"]?.stringValue)
+            #expect(try service.request("DELETE", "/v1/keys/\(id)", key: acme).status == 404)
+            let items = try #require(try service.request("GET", "/v1/keys", key: acme).json["items"]?.arrayValue)
+            #expect(items.count == 1)
+        }
+    }
+
+    @Test func keyShapeRoundTrips() throws {
+        let secret = APIKeySecret.generate()
+        let parsed = try #require(APIKeySecret(parsing: secret.token))
+        #expect(parsed == secret)
+        #expect(parsed.matches(storedHash: secret.hash))
+        #expect(!parsed.matches(storedHash: APIKeySecret.generate().hash))
+        #expect(APIKeySecret(parsing: secret.token + "x") == nil)
+        #expect(!secret.description.contains(secret.token))
+    }
+}

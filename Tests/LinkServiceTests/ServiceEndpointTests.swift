@@ -1,0 +1,41 @@
+import Foundation
+@testable import LinkService
+import Testing
+import TestSupport
+
+@Suite("Service endpoints")
+struct ServiceEndpointTests {
+    @Test func healthAndReadiness() throws {
+        try TestService.with { service in
+            let health = try service.request("GET", "/healthz")
+            #expect(health.status == 200)
+            let ready = try service.request("GET", "/readyz")
+            #expect(ready.status == 200)
+            #expect(try ready.json["migrations"]?.stringValue == "current")
+        }
+    }
+
+    @Test func notReadyWhileMigrationsArePending() throws {
+        try TestService.with(migrate: false) { service in
+            let ready = try service.request("GET", "/readyz")
+            #expect(ready.status == 503)
+            #expect(ready.headers["Content-Type"]?.hasPrefix("application/problem+json") == true)
+            #expect(try ready.json["detail"]?.stringValue?.contains("pending") == true)
+            try service.application.migrator.migrate(using: service.application.pool)
+            #expect(try service.request("GET", "/readyz").status == 200)
+        }
+    }
+
+    @Test func metricsCountRequestsByRouteAndStatus() throws {
+        try TestService.with { service in
+            _ = try service.request("GET", "/healthz")
+            _ = try service.request("GET", "/no/such/path")
+            let metrics = try service.request("GET", "/metrics")
+            #expect(metrics.status == 200)
+            #expect(metrics.headers["Content-Type"]?.hasPrefix("text/plain") == true)
+            #expect(metrics.text.contains(#"linkd_http_requests_total{method="GET",route="/healthz",status="200"} 1"#))
+            #expect(metrics.text.contains("linkd_http_request_duration_seconds_bucket"))
+            #expect(metrics.text.contains(#"linkd_db_pool_connections{state="idle"}"#))
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HTTPServer
+import LinkKit
+@testable import LinkService
+import Observability
+import Postgres
+import Synchronization
+import TestSupport
+
+/// The repository's `migrations/` folder.
+let migrationsDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("migrations")
+
+/// A database with every migration applied, created once per test process and copied for each test.
+enum MigratedTemplate {
+    private static let name = Mutex<String?>(nil)
+
+    static func databaseName() throws -> String {
+        try name.withLock { name in
+            if let name { return name }
+            let database = try TestDatabase.create(name: "linkd_migrated_\(getpid())")
+            let pool = ConnectionPool(parameters: database.parameters, maxConnections: 1, logger: .quiet)
+            try Migrator(migrations: Migration.load(from: migrationsDirectory), logger: .quiet).migrate(using: pool)
+            pool.shutdown()
+            name = database.name
+            return database.name
+        }
+    }
+}
+
+extension Logger {
+    static let quiet = Logger(label: "test", level: .critical, sink: .discard)
+}
+
+/// A running `Application` on a loopback port, over a fresh migrated database; stopped by `close()`.
+final class TestService: @unchecked Sendable {
+    let database: TestDatabase
+    let application: Application
+    var port: Int { application.port }
+
+    init(migrate: Bool = true) throws {
+        database = try migrate ? TestDatabase.create(template: MigratedTemplate.databaseName()) : TestDatabase.create()
+        var server = ServerConfiguration()
+        server.port = 0
+        let configuration = ServiceConfiguration(
+            server: server, database: database.parameters, databasePoolSize: 4,
+            migrationsDirectory: migrationsDirectory, migrateOnStart: false
+        )
+        application = try Application(configuration: configuration, logger: .quiet)
+        try application.start()
+    }
+
+    /// Runs `body` with a fresh service and always stops it.
+    static func with<T>(migrate: Bool = true, _ body: (TestService) throws -> T) throws -> T {
+        let service = try TestService(migrate: migrate)
+        defer { service.close() }
+        return try body(service)
+    }
+
+    func close() {
+        application.shutdown()
+        try? database.drop()
+    }
+
+    /// A new key for `workspace` (created when missing).
+    func key(workspace: String = "acme", scope: Scope = .admin) throws -> String {
+        try Workspace.createKey(pool: application.pool, workspace: workspace, scope: scope)
+    }
+
+    /// One request over a fresh connection. `json` is sent with `Content-Type: application/json`.
+    func request(_ method: String, _ path: String, key: String? = nil, json: String? = nil, headers: [(String, String)] = []) throws -> TestResponse {
+        var all = headers
+        if let key { all.append(("Authorization", "Bearer \(key)")) }
+        if json != nil { all.append(("Content-Type", "application/json")) }
+        return try HTTPTestClient.request(port: port, method: method, path: path, headers: all, body: json.map { Array($0.utf8) })
+    }
+}
+
+extension TestResponse {
+    /// The body parsed as JSON (fails the test when it is not).
+    var json: JSONValue {
+        get throws { try JSONValue.parse(bytes: body) }
+    }
+}
