@@ -1,0 +1,95 @@
+/// A link domain compiled once from its settings, apps and ordered rules: the rendered association
+/// files and the matchers that resolve URLs with exactly the semantics iOS applies to those files.
+///
+/// The iOS matcher runs over the very `AASAFile` that is served; Android rules are compiled the same way
+/// (package names in place of appIDs), so one rule list means one behaviour everywhere.
+public struct CompiledDomain: Sendable {
+    public let settings: DomainSettings
+    public let rules: [LinkRule]
+    public let apps: [DomainApp]
+    /// The `apple-app-site-association` file.
+    public let aasa: AASAFile
+    /// Its canonical bytes (what is served and hashed).
+    public let aasaJSON: String
+    /// The `assetlinks.json` statement list and its canonical bytes.
+    public let assetLinks: JSONValue
+    public let assetLinksJSON: String
+
+    private let ios: Generated
+    private let android: Generated
+    private let appsByIdentifier: [String: DomainApp]
+
+    /// One platform's file, its matcher, and which rule each `(detail, component)` came from.
+    struct Generated: Sendable {
+        let file: AASAFile
+        let matcher: AASAMatcher
+        let ruleAt: [[Int]]
+    }
+
+    /// Compiles a domain. Rules referring to unknown apps simply do not apply to them.
+    public init(settings: DomainSettings, apps: [DomainApp], rules: [LinkRule]) {
+        self.settings = settings
+        self.rules = rules
+        self.apps = apps
+        let byID = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        appsByIdentifier = Dictionary(apps.map { ($0.identifier.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        ios = Self.generate(.ios, settings: settings, rules: rules, apps: byID)
+        android = Self.generate(.android, settings: settings, rules: rules, apps: byID)
+
+        var file = ios.file
+        let webcredentials = settings.webcredentials.compactMap { byID[$0] }.filter { $0.platform == .ios }.map(\.identifier)
+        let appclips = settings.appclips.compactMap { byID[$0] }.filter { $0.platform == .ios }.map(\.identifier)
+        if !webcredentials.isEmpty { file.webcredentials = ServiceApps(apps: webcredentials) }
+        if !appclips.isEmpty { file.appclips = ServiceApps(apps: appclips) }
+        aasa = file
+        aasaJSON = file.encoded()
+        assetLinks = Self.assetLinks(settings: settings, rules: rules, apps: byID)
+        assetLinksJSON = assetLinks.serialized
+    }
+
+    /// Decides what `url` does for `platform`'s apps. The caller has checked that the URL's host is this domain.
+    public func resolve(_ url: AASAURL, platform: DomainApp.Platform = .ios) -> LinkResolution {
+        let generated = platform == .ios ? ios : android
+        let resolution = generated.matcher.resolve(url)
+        guard let decision = resolution.decision, let detail = decision.detailIndex, let component = decision.componentIndex,
+              detail < generated.ruleAt.count, component < generated.ruleAt[detail].count
+        else { return .noMatch }
+        let position = generated.ruleAt[detail][component]
+        let rule = rules[position]
+        let app = appsByIdentifier[decision.appID.lowercased()]
+        guard resolution.appID != nil else {
+            return LinkResolution(outcome: .excluded, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: nil)
+        }
+        let destination = app.flatMap { destination(of: rule, for: $0, url: url) }
+        return LinkResolution(outcome: .openApp, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: destination)
+    }
+
+    /// The typed destination of `rule` for `app`, from the URL's captures.
+    func destination(of rule: LinkRule, for app: DomainApp, url: AASAURL) -> ResolvedDestination? {
+        guard let binding = rule.destination else { return nil }
+        let caseSensitive = rule.caseSensitive ?? settings.defaults?.caseSensitive ?? true
+        let percentEncoded = rule.percentEncoded ?? settings.defaults?.percentEncoded ?? true
+        var captures: [String: String] = [:]
+        func take(_ pattern: RulePattern?, _ text: String, isPath: Bool) -> Bool {
+            guard let pattern else { return true }
+            guard let found = pattern.captures(in: text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded) else { return false }
+            captures.merge(found) { first, _ in first }
+            return true
+        }
+        var fits = take(rule.path, url.path, isPath: true) && take(rule.fragment, url.fragment ?? "", isPath: false)
+        if case .items(let items)? = rule.query {
+            let queryItems = QueryItems.split(url.query ?? "")
+            for item in items where fits {
+                let value = queryItems.first { QueryItems.name($0.name, equals: item.name, caseSensitive: caseSensitive) }?.value ?? ""
+                fits = take(item.pattern, value, isPath: false)
+            }
+        }
+        guard fits else {
+            return .error(DestinationError(
+                code: .invalidParam, param: nil,
+                detail: "The URL is claimed by the rule's AASA pattern but does not fit its template (a capture such as {id} takes one path segment)."
+            ))
+        }
+        return binding.resolve(captures: captures, destination: app.destinations[binding.type])
+    }
+}

@@ -1,0 +1,27 @@
+/// An app as a link domain sees it: how the association files name it and what it can open.
+public struct DomainApp: Sendable, Hashable {
+    public enum Platform: String, Sendable, Hashable {
+        case ios, android
+    }
+
+    /// The stored app's id.
+    public let id: String
+    public let platform: Platform
+    /// `TEAMID.bundle.id` for iOS, the package name for Android.
+    public let identifier: String
+    /// Android signing-certificate SHA-256 fingerprints (upper-case, colon-separated).
+    public let fingerprints: [String]
+    /// Destination types by name.
+    public let destinations: [String: DestinationType]
+    /// Store pages for the no-app fallbacks (`https://apps.apple.com/app/id…`, a Play Store URL).
+    public let storeURL: String?
+
+    public init(id: String, platform: Platform, identifier: String, fingerprints: [String] = [], destinations: [DestinationType] = [], storeURL: String? = nil) {
+        self.id = id
+        self.platform = platform
+        self.identifier = identifier
+        self.fingerprints = fingerprints
+        self.destinations = Dictionary(destinations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.storeURL = storeURL
+    }
+}

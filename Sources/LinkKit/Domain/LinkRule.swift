@@ -1,0 +1,68 @@
+/// A path rule of a link domain: the single source of both its AASA component (what iOS matches) and its
+/// resolve answer (the typed destination built from the captures).
+public struct LinkRule: Sendable, Hashable {
+    /// The stored rule's id, reported by resolve as "the rule that decided".
+    public let id: String
+    /// The apps the rule applies to (ids of `DomainApp`s), in order.
+    public let apps: [String]
+    public let path: RulePattern?
+    public let query: RuleQuery?
+    public let fragment: RulePattern?
+    public let exclude: Bool?
+    public let caseSensitive: Bool?
+    public let percentEncoded: Bool?
+    public let comment: String?
+    /// Where the link leads inside the app; nil for exclusions and rules that only claim URLs.
+    public let destination: DestinationBinding?
+
+    public init(
+        id: String, apps: [String], path: RulePattern? = nil, query: RuleQuery? = nil, fragment: RulePattern? = nil,
+        exclude: Bool? = nil, caseSensitive: Bool? = nil, percentEncoded: Bool? = nil, comment: String? = nil,
+        destination: DestinationBinding? = nil
+    ) {
+        self.id = id
+        self.apps = apps
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+        self.exclude = exclude
+        self.caseSensitive = caseSensitive
+        self.percentEncoded = percentEncoded
+        self.comment = comment
+        self.destination = destination
+    }
+
+    /// The AASA component this rule writes: captures become wildcards, everything else is copied.
+    public var component: AASAComponent {
+        let aasaQuery: AASAQuery? = query.map { query in
+            switch query {
+            case .string(let pattern): .string(pattern)
+            case .items(let items): .items(items.map { QueryItemPattern(name: $0.name, pattern: $0.pattern.aasaPattern) })
+            }
+        }
+        return AASAComponent(
+            path: path?.aasaPattern, query: aasaQuery, fragment: fragment?.aasaPattern, exclude: exclude,
+            caseSensitive: caseSensitive, percentEncoded: percentEncoded, comment: comment
+        )
+    }
+
+    /// Every capture name of the path, query items and fragment.
+    public var captureNames: Set<String> {
+        var names = Set(path?.captureNames ?? [])
+        names.formUnion(fragment?.captureNames ?? [])
+        if case .items(let items)? = query {
+            for item in items { names.formUnion(item.pattern.captureNames) }
+        }
+        return names
+    }
+
+    /// The legacy (iOS 12 and older) `paths` entry, or nil when the rule cannot be written that way
+    /// without widening what it claims: legacy paths see only the path, so a positive rule that also
+    /// constrains query or fragment is left out, while an exclusion is kept (excluding more is safe).
+    public var legacyPath: String? {
+        let pattern = path?.aasaPattern ?? "*"
+        if exclude == true { return "NOT " + pattern }
+        if query != nil || fragment != nil || caseSensitive == false || percentEncoded == false { return nil }
+        return pattern
+    }
+}

@@ -1,0 +1,59 @@
+/// One pattern slot of a rule (path, fragment or a query item's value): a template with captures when
+/// the text contains `{`, otherwise a raw AASA pattern used verbatim (`*`, `?`, `$(var)` allowed).
+public enum RulePattern: Sendable, Hashable {
+    case template(RouteTemplate)
+    case raw(String)
+
+    /// - Throws: `LinkKitError` (`invalidTemplate`) for a malformed template.
+    public init(_ text: String) throws(LinkKitError) {
+        self = text.contains("{") || text.contains("}") ? .template(try RouteTemplate(text)) : .raw(text)
+    }
+
+    /// The text as written.
+    public var text: String {
+        switch self {
+        case .template(let template): template.description
+        case .raw(let pattern): pattern
+        }
+    }
+
+    /// What the AASA file says.
+    public var aasaPattern: String {
+        switch self {
+        case .template(let template): template.aasaPattern
+        case .raw(let pattern): pattern
+        }
+    }
+
+    public var captureNames: [String] {
+        if case .template(let template) = self { return template.captureNames }
+        return []
+    }
+
+    /// The captures of `text`; a raw pattern has none (the AASA matcher has already decided it matches).
+    func captures(in text: String, isPath: Bool, caseSensitive: Bool, percentEncoded: Bool) -> [String: String]? {
+        switch self {
+        case .template(let template):
+            template.captures(in: text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded)
+        case .raw:
+            [:]
+        }
+    }
+}
+
+/// A rule's query constraint: a raw pattern for the whole query, or patterns per query item.
+public enum RuleQuery: Sendable, Hashable {
+    case string(String)
+    case items([RuleQueryItem])
+}
+
+/// One query item a rule constrains: `ref` must match `{ref}` (a capture) or `camp_*` (a pattern).
+public struct RuleQueryItem: Sendable, Hashable {
+    public let name: String
+    public let pattern: RulePattern
+
+    public init(name: String, pattern: RulePattern) {
+        self.name = name
+        self.pattern = pattern
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import LinkKit
+
+/// The field checks the API applies, delegating to LinkKit's validators so that the API and
+/// `linkd aasa validate` reject exactly the same things. Each returns the normalised value, or records
+/// an error at `pointer` and returns nil.
+enum Validators {
+    static func teamID(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
+        guard let text else { return nil }
+        do { return try TeamID(text).rawValue } catch { errors.add(pointer, error.message); return nil }
+    }
+
+    static func bundleID(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
+        guard let text else { return nil }
+        do { return try BundleID(text).rawValue } catch { errors.add(pointer, error.message); return nil }
+    }
+
+    static func packageName(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
+        guard let text else { return nil }
+        do { return try AndroidPackageName(text).rawValue } catch { errors.add(pointer, error.message); return nil }
+    }
+
+    static func fingerprint(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
+        guard let text else { return nil }
+        do { return try CertificateFingerprint(text).rawValue } catch { errors.add(pointer, error.message); return nil }
+    }
+
+    static func hostname(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
+        guard let text else { return nil }
+        do { return try Hostname(text).rawValue } catch { errors.add(pointer, error.message); return nil }
+    }
+
+    /// Digits only: the numeric Apple ID of the App Store listing.
+    static func appStoreID(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
+        guard let text else { return nil }
+        guard (1...20).contains(text.count), text.allSatisfy(\.isASCIIDigit) else {
+            errors.add(pointer, "appStoreId is the numeric App Store ID (e.g. 1234567890), not '\(text)'.")
+            return nil
+        }
+        return text
+    }
+
+    /// An RFC 3986 scheme (`myapp`), not a web scheme.
+    static func customScheme(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
+        guard let text else { return nil }
+        let lower = text.lowercased()
+        guard let first = lower.first, first.isASCII, first.isLetter, lower.count <= 64,
+              lower.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else {
+            errors.add(pointer, "customScheme must be a URL scheme such as 'myapp' (letters, digits, + - .), without ':' or '//'.")
+            return nil
+        }
+        guard !["http", "https", "file", "javascript", "data"].contains(lower) else {
+            errors.add(pointer, "customScheme cannot be '\(lower)'.")
+            return nil
+        }
+        return lower
+    }
+
+    /// An absolute `https` URL (redirect targets and store links are never anything else: no open redirect).
+    static func httpsURL(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
+        guard let text else { return nil }
+        guard text.count <= 2000, let components = URLComponents(string: text), components.scheme?.lowercased() == "https",
+              let host = components.host, !host.isEmpty, components.user == nil, components.password == nil
+        else {
+            errors.add(pointer, "Expected an absolute https:// URL.")
+            return nil
+        }
+        return text
+    }
+
+    /// A name for a destination type or parameter: a letter, then letters, digits or `_`, at most 64.
+    static func identifier(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
+        guard let text else { return nil }
+        guard let first = text.first, first.isASCII, first.isLetter, text.count <= 64,
+              text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        else {
+            errors.add(pointer, "'\(text)' is not a valid name: a letter, then letters, digits or _ (at most 64).")
+            return nil
+        }
+        return text
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

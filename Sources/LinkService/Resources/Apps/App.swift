@@ -1,0 +1,93 @@
+import Foundation
+import LinkKit
+import Postgres
+
+/// A registered app: iOS (team ID + bundle ID, so the appID `TEAMID.bundle.id`) or Android
+/// (package name + signing-certificate fingerprints).
+struct App: Sendable {
+    enum Platform: String, Sendable {
+        case ios, android
+    }
+
+    /// One SHA-256 signing-certificate fingerprint with what it is ("Play App Signing", "upload", "debug"):
+    /// mixing up the upload key and the Play signing key is the most common Android App Links failure.
+    struct Fingerprint: Sendable, Equatable {
+        var value: String
+        var label: String?
+    }
+
+    let id: UUID
+    let platform: Platform
+    var name: String
+    var teamID: String?
+    var bundleID: String?
+    var appStoreID: String?
+    var customScheme: String?
+    var packageName: String?
+    var fingerprints: [Fingerprint]
+    var playStoreURL: String?
+    let version: Int
+    let createdAt: Date
+    let updatedAt: Date
+    let sortMicros: Int64
+
+    static let columns = """
+        id, platform, name, team_id, bundle_id, app_store_id, custom_scheme, package_name, sha256_cert_fingerprints,
+        play_store_url, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8
+        """
+
+    init(row: Row) throws {
+        let platform: String
+        let fingerprints: JSONB
+        (id, platform, name, teamID, bundleID, appStoreID, customScheme, packageName, fingerprints, playStoreURL, version, createdAt, updatedAt, sortMicros) =
+            try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONB, String?, Int, Date, Date, Int64).self)
+        self.platform = Platform(rawValue: platform) ?? .ios
+        self.fingerprints = (try? JSONValue.parse(fingerprints.text))?.arrayValue?.compactMap { element in
+            element["value"]?.stringValue.map { Fingerprint(value: $0, label: element["label"]?.stringValue) }
+        } ?? []
+    }
+
+    /// `TEAMID.bundle.id` for iOS apps.
+    var appID: String? {
+        guard let teamID, let bundleID else { return nil }
+        return "\(teamID).\(bundleID)"
+    }
+
+    /// What the AASA or assetlinks file and resolve call this app: the appID, or the package name.
+    var platformIdentifier: String { appID ?? packageName ?? "" }
+
+    var fingerprintsJSON: JSONValue {
+        .array(fingerprints.map { JSONValue.object(["value": .string($0.value), "label": .optional($0.label)]).compacted })
+    }
+
+    var json: JSONValue {
+        var members: [JSONMember] = [
+            JSONMember(key: "id", value: .uuid(id)),
+            JSONMember(key: "platform", value: .string(platform.rawValue)),
+            JSONMember(key: "name", value: .string(name)),
+        ]
+        switch platform {
+        case .ios:
+            members += [
+                JSONMember(key: "teamId", value: .optional(teamID)),
+                JSONMember(key: "bundleId", value: .optional(bundleID)),
+                JSONMember(key: "appId", value: .optional(appID)),
+                JSONMember(key: "appStoreId", value: .optional(appStoreID)),
+                JSONMember(key: "customScheme", value: .optional(customScheme)),
+            ]
+        case .android:
+            members += [
+                JSONMember(key: "packageName", value: .optional(packageName)),
+                JSONMember(key: "sha256CertFingerprints", value: fingerprintsJSON),
+                JSONMember(key: "playStoreUrl", value: .optional(playStoreURL)),
+            ]
+        }
+        members += [
+            JSONMember(key: "createdAt", value: .timestamp(createdAt)),
+            JSONMember(key: "updatedAt", value: .timestamp(updatedAt)),
+        ]
+        return JSONValue.object(members).compacted
+    }
+
+    var location: String { "/v1/apps/\(id.uuidString.lowercased())" }
+}

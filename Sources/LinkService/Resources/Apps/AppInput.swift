@@ -1,0 +1,77 @@
+import LinkKit
+
+/// The writable fields of an app, read and validated from a request body.
+struct AppInput {
+    var name: String?
+    var teamID: String?
+    var bundleID: String?
+    var appStoreID: String?
+    var customScheme: String?
+    var packageName: String?
+    var fingerprints: [App.Fingerprint]?
+    var playStoreURL: String?
+
+    /// Reads the fields of `platform`; a field of the other platform is an error. On create, the
+    /// identity fields are required.
+    init(reading body: inout JSONObjectReader, platform: App.Platform?, creating: Bool) {
+        let errors = body.errors
+        name = body.string("name", required: creating, maxLength: 200)
+        switch platform {
+        case .ios?:
+            teamID = Validators.teamID(body.string("teamId", required: creating), at: "/teamId", errors)
+            bundleID = Validators.bundleID(body.string("bundleId", required: creating, maxLength: 155), at: "/bundleId", errors)
+            appStoreID = Validators.appStoreID(body.string("appStoreId"), at: "/appStoreId", errors)
+            customScheme = Validators.customScheme(body.string("customScheme"), at: "/customScheme", errors)
+        case .android?:
+            packageName = Validators.packageName(body.string("packageName", required: creating, maxLength: 255), at: "/packageName", errors)
+            fingerprints = Self.readFingerprints(&body, required: creating)
+            playStoreURL = Validators.httpsURL(body.string("playStoreUrl"), at: "/playStoreUrl", errors)
+        case nil:
+            return
+        }
+    }
+
+    /// The identity of an existing app, for the duplicate check.
+    init(from app: App) {
+        teamID = app.teamID
+        bundleID = app.bundleID
+        packageName = app.packageName
+    }
+
+    /// Applies a PATCH: present fields replace, `null` clears the optional ones.
+    func apply(to app: inout App, body: JSONObjectReader) {
+        if let name { app.name = name }
+        if let teamID { app.teamID = teamID }
+        if let bundleID { app.bundleID = bundleID }
+        if let packageName { app.packageName = packageName }
+        if let fingerprints { app.fingerprints = fingerprints }
+        if body.has("appStoreId") { app.appStoreID = appStoreID }
+        if body.has("customScheme") { app.customScheme = customScheme }
+        if body.has("playStoreUrl") { app.playStoreURL = playStoreURL }
+    }
+
+    var fingerprintsJSON: JSONValue {
+        .array((fingerprints ?? []).map { JSONValue.object(["value": .string($0.value), "label": .optional($0.label)]).compacted })
+    }
+
+    private static func readFingerprints(_ body: inout JSONObjectReader, required: Bool) -> [App.Fingerprint]? {
+        let errors = body.errors
+        guard let elements = body.array("sha256CertFingerprints", required: required, maxCount: 20) else { return nil }
+        if elements.isEmpty {
+            errors.add("/sha256CertFingerprints", "List at least one SHA-256 signing-certificate fingerprint (with Play App Signing, the Play app-signing key's).")
+        }
+        var fingerprints: [App.Fingerprint] = []
+        for (element, pointer) in elements {
+            var item = JSONObjectReader(element, at: pointer, errors: errors)
+            let value = Validators.fingerprint(item.string("value", required: true), at: item.at("value"), errors)
+            let label = item.string("label", maxLength: 100)
+            item.finish()
+            guard let value else { continue }
+            if fingerprints.contains(where: { $0.value == value }) {
+                errors.add(item.at("value"), "This fingerprint is listed twice.")
+            }
+            fingerprints.append(App.Fingerprint(value: value, label: label))
+        }
+        return fingerprints
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPServer
+import LinkKit
+import Postgres
+
+/// `/v1/apps/{id}/destinations`: the typed in-app screens of an app, addressed by name.
+struct DestinationHandlers: Sendable {
+    let pool: ConnectionPool
+    let auth: Authenticator
+    let changes: CatalogChanges
+
+    func register(in routes: inout RouterBuilder) {
+        routes.add(.POST, "/v1/apps/{id}/destinations", scope: .write, auth: auth, create)
+        routes.add(.GET, "/v1/apps/{id}/destinations", scope: .read, auth: auth, list)
+        routes.add(.GET, "/v1/apps/{id}/destinations/{name}", scope: .read, auth: auth, get)
+        routes.add(.PUT, "/v1/apps/{id}/destinations/{name}", scope: .write, auth: auth, replace)
+        routes.add(.DELETE, "/v1/apps/{id}/destinations/{name}", scope: .write, auth: auth, delete)
+    }
+
+    func create(_ request: Request, _ principal: Principal) throws -> Response {
+        let errors = FieldErrors()
+        var body = try JSONBody.object(request, errors: errors)
+        let name = Validators.identifier(body.string("name", required: true), at: "/name", errors)
+        let title = body.string("title", maxLength: 200)
+        let params = ParameterSpecJSON.read(body.value("params") ?? .object([]), at: "/params", errors)
+        body.finish()
+        let destination = try pool.withTransaction { connection -> Destination in
+            let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
+            try errors.check()
+            let exists = try connection.query("SELECT 1 FROM destinations WHERE app_id = \(app.id) AND name = \(name!)")
+            if exists.count > 0 { throw ServiceError.conflict("The app already has a destination type '\(name!)'.") }
+            let row = try connection.query(Query(unsafeSQL: """
+                INSERT INTO destinations (workspace_id, app_id, name, title, params) VALUES ($1, $2, $3, $4, $5)
+                RETURNING \(Destination.columns)
+                """, binds: [principal.workspaceID, app.id, name!, title, JSONB(ParameterSpecJSON.json(params).serialized)])).first!
+            let destination = try Destination(row: row)
+            try AuditLog.record(on: connection, principal, .create, type: "destination", id: "\(app.id.uuidString.lowercased())/\(destination.name)", after: destination.json)
+            try changes.appChanged(app.id, on: connection)
+            return destination
+        }
+        return .resource(destination.json, version: destination.version, status: 201, location: destination.location(app: destination.appID))
+    }
+
+    func list(_ request: Request, _ principal: Principal) throws -> Response {
+        let page = try Page(request)
+        let destinations = try pool.withConnection { connection in
+            let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
+            return try connection.query(Query(unsafeSQL: """
+                SELECT \(Destination.columns) FROM destinations
+                WHERE app_id = $1
+                  AND ($2::int8 IS NULL OR (created_at, id) > (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3::uuid))
+                ORDER BY created_at, id LIMIT $4
+                """, binds: [app.id, page.after?.micros, page.after?.id, page.limit + 1])).map(Destination.init(row:))
+        }
+        return page.response(request, items: destinations.map { ($0.json, $0.sortMicros, $0.id) })
+    }
+
+    func get(_ request: Request, _ principal: Principal) throws -> Response {
+        let destination = try pool.withConnection { try find(request, principal, on: $0).destination }
+        return .resource(destination.json, version: destination.version)
+    }
+
+    /// Replaces title and parameters (the name is the address and stays).
+    func replace(_ request: Request, _ principal: Principal) throws -> Response {
+        let errors = FieldErrors()
+        var body = try JSONBody.object(request, errors: errors)
+        if body.has("name"), body.string("name") != request.parameters["name"] {
+            errors.add("/name", "The name is the destination's address and cannot be changed; create a new destination type.")
+        }
+        let title = body.string("title", maxLength: 200)
+        let params = ParameterSpecJSON.read(body.value("params") ?? .object([]), at: "/params", errors)
+        body.finish()
+        let destination = try pool.withTransaction { connection -> Destination in
+            let (app, before) = try find(request, principal, on: connection, forUpdate: true)
+            try errors.check()
+            try ETag.check(request, current: before.version)
+            let row = try connection.query(Query(unsafeSQL: """
+                UPDATE destinations SET title = $2, params = $3, version = version + 1, updated_at = now()
+                WHERE id = $1 RETURNING \(Destination.columns)
+                """, binds: [before.id, title, JSONB(ParameterSpecJSON.json(params).serialized)])).first!
+            let after = try Destination(row: row)
+            try AuditLog.record(on: connection, principal, .update, type: "destination", id: "\(app.id.uuidString.lowercased())/\(after.name)", before: before.json, after: after.json)
+            try changes.appChanged(app.id, on: connection)
+            return after
+        }
+        return .resource(destination.json, version: destination.version)
+    }
+
+    func delete(_ request: Request, _ principal: Principal) throws -> Response {
+        try pool.withTransaction { connection in
+            let (app, destination) = try find(request, principal, on: connection, forUpdate: true)
+            try ETag.check(request, current: destination.version)
+            try connection.execute("DELETE FROM destinations WHERE id = \(destination.id)")
+            try AuditLog.record(on: connection, principal, .delete, type: "destination", id: "\(app.id.uuidString.lowercased())/\(destination.name)", before: destination.json)
+            try changes.appChanged(app.id, on: connection)
+        }
+        return .empty()
+    }
+
+    private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> (App, Destination) {
+        let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
+        let name = request.parameters["name"] ?? ""
+        let row = try connection.query(Query(unsafeSQL: """
+            SELECT \(Destination.columns) FROM destinations WHERE app_id = $1 AND name = $2 \(forUpdate ? "FOR UPDATE" : "")
+            """, binds: [app.id, name])).first
+        guard let row else { throw ServiceError.notFound("The destination type '\(name)'") }
+        return (app, try Destination(row: row))
+    }
+}
