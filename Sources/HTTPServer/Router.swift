@@ -42,20 +42,7 @@ public final class Router: Responder, Sendable {
     public func respond(to request: Request) -> Response {
         let started = ContinuousClock.now
         var request = request
-        let (routeLabel, outcome) = dispatch(&request)
-        var response: Response
-        switch outcome {
-        case .success(let value):
-            response = value
-        case .failure(let error as any ProblemConvertible):
-            response = .problem(error.problem)
-        case .failure(let error):
-            logger.error("unhandled error", metadata: [
-                "request.id": request.requestID, "http.method": request.method.rawValue,
-                "http.path": request.path, "error": String(reflecting: error),
-            ])
-            response = .problem(.internal)
-        }
+        var (routeLabel, response) = dispatch(&request)
         finalize(&response, for: request)
 
         let elapsed = started.duration(to: .now)
@@ -72,29 +59,27 @@ public final class Router: Responder, Sendable {
         return response
     }
 
-    /// Finds and runs the handler (through the middleware). Returns the metrics route label and the outcome.
-    private func dispatch(_ request: inout Request) -> (String, Result<Response, any Error>) {
+    /// Finds and runs the handler (through the middleware). Returns the metrics route label and the response.
+    private func dispatch(_ request: inout Request) -> (String, Response) {
         guard let match = root.match(path: request.path) else {
             if let fallbackHandler {
-                return ("fallback", Result { try runMiddleware(request, fallbackHandler) })
+                return ("fallback", runMiddleware(request, fallbackHandler))
             }
-            return ("unmatched", Result { try runMiddleware(request) { _ in throw Problem.notFound } })
+            return ("unmatched", runMiddleware(request) { _ in throw Problem.notFound })
         }
         let endpoint = match.endpoint
         let method = request.method
         let target = endpoint.targets[method] ?? (method == .HEAD ? endpoint.targets[.GET] : nil)
         guard let target else {
             let allow = endpoint.allowHeader
-            let label = endpoint.targets.values.first?.template ?? "unmatched"
+            let label = endpoint.targets.values.map(\.template).min() ?? "unmatched"
             if method == .OPTIONS {
-                return (label, Result { try runMiddleware(request) { _ in Response(status: 204, headers: ["Allow": allow]) } })
+                return (label, runMiddleware(request) { _ in Response(status: 204, headers: ["Allow": allow]) })
             }
-            return (label, Result {
-                try runMiddleware(request) { _ in
-                    var response = Response.problem(.methodNotAllowed)
-                    response.headers.add("Allow", allow)
-                    return response
-                }
+            return (label, runMiddleware(request) { _ in
+                var response = Response.problem(.methodNotAllowed)
+                response.headers.add("Allow", allow)
+                return response
             })
         }
         var parameters: [String: String] = [:]
@@ -102,25 +87,39 @@ public final class Router: Responder, Sendable {
             parameters[name] = PercentDecoding.decode(raw, plusAsSpace: false)
         }
         request.parameters = parameters
-        let result = Result { try runMiddleware(request, target.handler) }
+        var response = runMiddleware(request, target.handler)
         if method == .HEAD, endpoint.targets[.HEAD] == nil {
-            return (target.template, result.map { get in
-                var head = get
-                head.headers.replaceOrAdd("Content-Length", String(get.body.count))
-                head.body = []
-                return head
-            })
+            // HEAD via the GET handler: same headers, the GET body's length, no body (RFC 9110 §9.3.2).
+            response.headers.replaceOrAdd("Content-Length", String(response.body.count))
+            response.body = []
         }
-        return (target.template, result)
+        return (target.template, response)
     }
 
-    private func runMiddleware(_ request: Request, _ handler: @escaping (Request) throws -> Response) throws -> Response {
-        var next = handler
+    /// Runs `handler` inside the middleware. Errors are mapped to problem responses at every layer, so each
+    /// middleware sees a `Response` from `next` (CORS headers land on error responses too).
+    private func runMiddleware(_ request: Request, _ handler: @escaping (Request) throws -> Response) -> Response {
+        var next: (Request) -> Response = { request in self.catching(request, handler) }
         for middleware in self.middleware.reversed() {
             let inner = next
-            next = { try middleware.handle($0, next: inner) }
+            next = { request in self.catching(request) { try middleware.handle($0, next: inner) } }
         }
-        return try next(request)
+        return next(request)
+    }
+
+    /// `ProblemConvertible` → its problem; anything else → a bare 500 and an error log line with the details.
+    private func catching(_ request: Request, _ body: (Request) throws -> Response) -> Response {
+        do {
+            return try body(request)
+        } catch let error as any ProblemConvertible {
+            return .problem(error.problem)
+        } catch {
+            logger.error("unhandled error", metadata: [
+                "request.id": request.requestID, "http.method": request.method.rawValue,
+                "http.path": request.path, "error": String(reflecting: error),
+            ])
+            return .problem(.internal)
+        }
     }
 
     /// Adds `X-Request-ID` and puts the request id into problem bodies.

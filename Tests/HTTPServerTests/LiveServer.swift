@@ -49,3 +49,22 @@ func withLiveServer<T>(_ configuration: ServerConfiguration = ServerConfiguratio
     defer { server.shutdown(gracePeriod: .seconds(2)) }
     return try body(server, server.port)
 }
+
+/// A pthread running `body`, joined with `join()`: tests need real blocking threads, not tasks.
+final class TestThread: @unchecked Sendable {
+    private var thread = pthread_t()
+    private let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+        let box = Unmanaged.passRetained(self).toOpaque()
+        let result = pthread_create(&thread, nil, { raw in
+            let me = Unmanaged<TestThread>.fromOpaque(raw!).takeRetainedValue()
+            me.body()
+            return nil
+        }, box)
+        precondition(result == 0, "pthread_create failed")
+    }
+
+    func join() { pthread_join(thread, nil) }
+}
