@@ -25,11 +25,13 @@ public final class Server: @unchecked Sendable {
     /// - Parameters:
     ///   - configuration: address, port, threads, limits and timeouts.
     ///   - responder: answers every request (usually a `Router`).
-    ///   - logger: server lifecycle messages.
-    public init(configuration: ServerConfiguration, responder: any Responder, logger: Logger) {
+    ///   - logger: server lifecycle messages and requests refused before routing.
+    ///   - metrics: when given, requests refused before routing (413/414/431) are counted in
+    ///     `linkd_http_requests_total{route="rejected"}`; routed requests are counted by the `Router`.
+    public init(configuration: ServerConfiguration, responder: any Responder, logger: Logger, metrics: MetricsRegistry? = nil) {
         self.configuration = configuration
         self.logger = logger
-        self.context = ServerContext(responder: responder, configuration: configuration, logger: logger)
+        self.context = ServerContext(responder: responder, configuration: configuration, logger: logger, metrics: metrics)
     }
 
     deinit {

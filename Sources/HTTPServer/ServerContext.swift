@@ -7,13 +7,15 @@ final class ServerContext: Sendable {
     let responder: any Responder
     let configuration: ServerConfiguration
     let logger: Logger
+    let metrics: MetricsRegistry?
     /// Requests MHD has started (URI seen) and not yet reported completed.
     let inFlight = Atomic<Int>(0)
     /// Set once shutdown begins: responses ask the client to close the connection.
     let draining = Atomic<Bool>(false)
 
-    init(responder: any Responder, configuration: ServerConfiguration, logger: Logger) {
+    init(responder: any Responder, configuration: ServerConfiguration, logger: Logger, metrics: MetricsRegistry?) {
         self.responder = responder
+        self.metrics = metrics
         self.configuration = configuration
         self.logger = logger
     }

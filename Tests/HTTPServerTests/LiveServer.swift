@@ -44,7 +44,7 @@ func withLiveServer<T>(_ configuration: ServerConfiguration = ServerConfiguratio
     let router = Router(builder, logger: logger, metrics: metrics)
     var configuration = configuration
     configuration.port = 0
-    let server = Server(configuration: configuration, responder: router, logger: logger)
+    let server = Server(configuration: configuration, responder: router, logger: logger, metrics: metrics)
     try server.start()
     defer { server.shutdown(gracePeriod: .seconds(2)) }
     return try body(server, server.port)

@@ -159,6 +159,19 @@ struct ServerTests {
         }
     }
 
+    /// The client sends its whole oversized body without waiting: it must still read the 413, not a reset.
+    @Test(arguments: [true, false])
+    func bodyOverTheLimitSentEagerly(turbo: Bool) throws {
+        try withLiveServer(ServerConfiguration(maxBodyBytes: 1000, turbo: turbo)) { _, port in
+            for _ in 0..<5 {
+                let client = try HTTPTestClient(port: port, timeout: 3)
+                try? client.send(HTTPTestClient.compose("POST", "/echo", body: Array(repeating: 9, count: 5_000_000)))
+                let response = try client.readResponse()
+                #expect(response.status == 413)
+            }
+        }
+    }
+
     @Test func bodyOverTheLimitWhenChunked() throws {
         try withLiveServer(ServerConfiguration(maxBodyBytes: 1000)) { _, port in
             let client = try HTTPTestClient(port: port)
@@ -340,7 +353,9 @@ struct ServerTests {
             for _ in 0..<3 { _ = try HTTPTestClient.request(port: port, path: "/v1/domains/x/rules") }
             _ = try HTTPTestClient.request(port: port, path: "/missing")
             _ = try HTTPTestClient.request(port: port, method: "DELETE", path: "/hello")
+            _ = try HTTPTestClient.request(port: port, method: "POST", path: "/echo", body: Array(repeating: 0, count: 2 << 20))
         }
+        #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "rejected", "method": "POST", "status": "413"]) == 1)
         #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "/v1/domains/{host}/rules", "method": "GET", "status": "200"]) == 3)
         #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "unmatched", "method": "GET", "status": "404"]) == 1)
         #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "/hello", "method": "DELETE", "status": "405"]) == 1)
@@ -349,15 +364,47 @@ struct ServerTests {
     }
 
     @Test func idleConnectionTimesOut() throws {
-        try withLiveServer(ServerConfiguration(connectionTimeout: 1)) { _, port in
+        try withLiveServer(ServerConfiguration(connectionTimeout: 1)) { server, port in
             let client = try HTTPTestClient(port: port)
             #expect(try client.request("GET", "/hello").status == 200)
             #expect(client.waitForClose(timeout: 4))
             // A client that never sends a full request is dropped too.
             let slow = try HTTPTestClient(port: port)
-            try slow.send("GET /hel")
+            try slow.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Half")
             #expect(slow.waitForClose(timeout: 4))
+            usleep(50_000)
+            #expect(server.inFlightRequests == 0)
         }
+    }
+
+    /// Clients vanishing mid-headers or mid-body leave no request state behind (shutdown would wait for it).
+    @Test func abandonedRequestsAreReleased() throws {
+        try withLiveServer { server, port in
+            let midHeaders = try HTTPTestClient(port: port)
+            try midHeaders.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Partial: ")
+            let midBody = try HTTPTestClient(port: port)
+            try midBody.send(HTTPTestClient.compose("POST", "/echo", headers: [("Content-Length", "1000")]) + Array(repeating: 1, count: 10))
+            usleep(100_000)
+            #expect(server.inFlightRequests == 2)
+            midHeaders.close()
+            midBody.close()
+            var waited = 0
+            while server.inFlightRequests > 0 && waited < 100 { usleep(10_000); waited += 1 }
+            #expect(server.inFlightRequests == 0)
+        }
+    }
+
+    /// `::` listens dual-stack; IPv4 clients are reported as plain IPv4 addresses.
+    @Test func dualStackReportsIPv4Clients() throws {
+        let logger = Logger(label: "test", sink: .discard)
+        let server = Server(configuration: ServerConfiguration(host: "::", port: 0),
+                            responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        try server.start()
+        defer { server.shutdown() }
+        let response = try HTTPTestClient.request(port: server.port, path: "/info", headers: [("X-Request-ID", "v4")])
+        #expect(response.text == "GET 127.0.0.1 localhost v4")
+        let v6 = try HTTPTestClient(port: server.port, host: "::1").request("GET", "/info", headers: [("X-Request-ID", "v6")])
+        #expect(v6.text == "GET ::1 localhost v6")
     }
 
     @Test func accessLogLine() throws {

@@ -85,9 +85,15 @@ public final class HTTPTestClient {
     /// Sends `text` as UTF-8.
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-    /// Sends a request composed by `HTTPTestClient.compose` and reads its response.
+    /// Sends a request composed by `HTTPTestClient.compose` and reads its response. When sending fails
+    /// (a server may answer early, e.g. 413, and reset the connection) the response is still read if it came.
     public func request(_ method: String = "GET", _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil) throws -> TestResponse {
-        try send(Self.compose(method, target, headers: headers, body: body))
+        do {
+            try send(Self.compose(method, target, headers: headers, body: body))
+        } catch {
+            guard let response = try? readResponse(forHEAD: method == "HEAD") else { throw error }
+            return response
+        }
         return try readResponse(forHEAD: method == "HEAD")
     }
 
