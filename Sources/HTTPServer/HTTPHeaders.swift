@@ -7,6 +7,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         self.pairs = pairs.map { (name: $0.0, value: $0.1) }
     }
 
+    /// `["Content-Type": "application/json"]`: pairs in literal order.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
@@ -52,10 +53,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     /// Number of fields.
     public var count: Int { pairs.count }
 
+    /// Iterates `(name, value)` pairs in order.
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         pairs.makeIterator()
     }
 
+    /// One `Name: value` line per field, for debugging.
     public var description: String {
         pairs.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }

@@ -2,20 +2,35 @@
 extension Problem {
     /// `type` URIs, one per kind.
     public enum Types {
+        /// Prefix shared by every linkd problem type.
         public static let base = "https://linkd.dev/problems/"
+        /// `bad-request`
         public static let badRequest = base + "bad-request"
+        /// `unauthorized`
         public static let unauthorized = base + "unauthorized"
+        /// `forbidden`
         public static let forbidden = base + "forbidden"
+        /// `not-found`
         public static let notFound = base + "not-found"
+        /// `method-not-allowed`
         public static let methodNotAllowed = base + "method-not-allowed"
+        /// `conflict`
         public static let conflict = base + "conflict"
+        /// `precondition-failed`
         public static let preconditionFailed = base + "precondition-failed"
+        /// `payload-too-large`
         public static let payloadTooLarge = base + "payload-too-large"
+        /// `uri-too-long`
         public static let uriTooLong = base + "uri-too-long"
+        /// `unsupported-media-type`
         public static let unsupportedMediaType = base + "unsupported-media-type"
+        /// `validation-failed`
         public static let unprocessable = base + "validation-failed"
+        /// `headers-too-large`
         public static let headersTooLarge = base + "headers-too-large"
+        /// `internal`
         public static let `internal` = base + "internal"
+        /// `service-unavailable`
         public static let serviceUnavailable = base + "service-unavailable"
     }
 

@@ -9,6 +9,7 @@ public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// What is wrong with it.
         public var detail: String
 
+        /// Creates a field error.
         public init(pointer: String, detail: String) {
             self.pointer = pointer
             self.detail = detail
@@ -38,6 +39,7 @@ public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         self.extensions = [:]
     }
 
+    /// Status, title and detail: safe to log.
     public var description: String {
         "Problem(\(status) \(title)\(detail.map { ": \($0)" } ?? ""))"
     }
@@ -85,5 +87,6 @@ public protocol ProblemConvertible: Error {
 }
 
 extension Problem: ProblemConvertible {
+    /// A problem is its own problem.
     public var problem: Problem { self }
 }

@@ -13,6 +13,7 @@ public struct RouterBuilder {
     var middleware: [any Middleware] = []
     var fallbackHandler: RouteHandler?
 
+    /// An empty builder.
     public init() {}
 
     /// Adds a route. Templates: literal segments, `{name}` segments and an optional last `{name*}`
@@ -25,12 +26,19 @@ public struct RouterBuilder {
         routes.append(Route(method: method, template: parsed, handler: handler))
     }
 
+    /// Adds a `GET` route (see `add(_:_:_:)`).
     public mutating func get(_ template: String, _ handler: @escaping RouteHandler) { add(.GET, template, handler) }
+    /// Adds a `HEAD` route (see `add(_:_:_:)`).
     public mutating func head(_ template: String, _ handler: @escaping RouteHandler) { add(.HEAD, template, handler) }
+    /// Adds a `POST` route (see `add(_:_:_:)`).
     public mutating func post(_ template: String, _ handler: @escaping RouteHandler) { add(.POST, template, handler) }
+    /// Adds a `PUT` route (see `add(_:_:_:)`).
     public mutating func put(_ template: String, _ handler: @escaping RouteHandler) { add(.PUT, template, handler) }
+    /// Adds a `PATCH` route (see `add(_:_:_:)`).
     public mutating func patch(_ template: String, _ handler: @escaping RouteHandler) { add(.PATCH, template, handler) }
+    /// Adds a `DELETE` route (see `add(_:_:_:)`).
     public mutating func delete(_ template: String, _ handler: @escaping RouteHandler) { add(.DELETE, template, handler) }
+    /// Adds a `OPTIONS` route (see `add(_:_:_:)`).
     public mutating func options(_ template: String, _ handler: @escaping RouteHandler) { add(.OPTIONS, template, handler) }
 
     /// Adds middleware; it runs around every routed handler, the fallback and the router's own 404/405/OPTIONS

@@ -11,7 +11,6 @@ import Synchronization
 public final class Server: @unchecked Sendable {
     private struct State {
         var daemon: OpaquePointer?
-        var listenSocket: Int32 = -1
         var port = 0
         var stopped = false
     }
@@ -97,12 +96,18 @@ public final class Server: @unchecked Sendable {
     /// Stops gracefully: stops accepting (new connections are refused), lets in-flight requests finish for up
     /// to `gracePeriod`, then stops the daemon, closing idle keep-alive connections. Idempotent; blocks until done.
     public func shutdown(gracePeriod: Duration = .seconds(10)) {
-        let taken: (daemon: OpaquePointer, listenSocket: Int32)? = state.withLock { state in
-            guard let daemon = state.daemon, !state.stopped else { return nil }
+        let taken: OpaquePointer?? = state.withLock { state in
+            guard let daemon = state.daemon else { return .some(nil) }   // never started, or already stopped
+            guard !state.stopped else { return nil }                        // another caller is stopping it
             state.stopped = true
-            return (daemon, -1)
+            return daemon
         }
-        guard let (daemon, _) = taken else { return }
+        guard let taken else {
+            // Idempotent and blocking for every caller: wait for the first caller to finish stopping.
+            while state.withLock({ $0.daemon != nil }) { usleep(5_000) }
+            return
+        }
+        guard let daemon = taken else { return }
         context.draining.store(true, ordering: .releasing)
         // "Stop accepting connections from the listening socket. [...] the caller is responsible for closing the
         // returned socket; however, if MHD is run using threads [...] it must not be closed until AFTER

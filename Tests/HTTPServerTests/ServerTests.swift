@@ -306,6 +306,56 @@ struct ServerTests {
         server.shutdown()   // idempotent
     }
 
+    /// While draining, requests on already-open keep-alive connections are still answered, with `Connection: close`.
+    @Test func drainingAsksClientsToClose() throws {
+        let logger = Logger(label: "test", sink: .discard)
+        let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        try server.start()
+        let port = server.port
+        let idle = try HTTPTestClient(port: port)
+        #expect(try idle.request("GET", "/hello").headers["Connection"] == nil)
+        let sleeper = TestThread { _ = try? HTTPTestClient.request(port: port, path: "/sleep") }
+        var waited = 0
+        while server.inFlightRequests == 0 && waited < 200 { usleep(5_000); waited += 1 }
+        let stopper = TestThread { server.shutdown(gracePeriod: .seconds(5)) }
+        usleep(100_000)
+        let late = try idle.request("GET", "/hello")
+        #expect(late.status == 200)
+        #expect(late.headers["Connection"]?.lowercased() == "close")
+        #expect(idle.waitForClose(timeout: 2))
+        sleeper.join()
+        stopper.join()
+        server.shutdown()   // a second caller returns at once: already stopped
+    }
+
+    @Test func expectContinue() throws {
+        try withLiveServer { _, port in
+            let client = try HTTPTestClient(port: port)
+            try client.send(HTTPTestClient.compose("PUT", "/echo", headers: [("Content-Length", "3"), ("Expect", "100-continue")]))
+            let interim = try client.readResponse()
+            #expect(interim.status == 100)
+            try client.send([1, 2, 3])
+            let final = try client.readResponse()
+            #expect(final.status == 200)
+            #expect(final.text == "put 3")
+        }
+    }
+
+    @Test func lifecycleEdges() throws {
+        let logger = Logger(label: "test", sink: .discard)
+        let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        server.shutdown()   // before start: nothing to do
+        #expect(server.port == 0)
+        try server.start()
+        #expect(server.port > 0)
+        #expect { try server.start() } throws: { ($0 as? HTTPServerError)?.code == .alreadyStarted }
+        let port = server.port
+        let stoppers = (0..<4).map { _ in TestThread { server.shutdown() } }
+        stoppers.forEach { $0.join() }
+        #expect(throws: HTTPTestClientError.self) { try HTTPTestClient(port: port, timeout: 1) }
+        #expect { try server.start() } throws: { ($0 as? HTTPServerError)?.code == .alreadyStarted }
+    }
+
     @Test func shutdownClosesIdleKeepAliveConnections() throws {
         let logger = Logger(label: "test", sink: .discard)
         let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
