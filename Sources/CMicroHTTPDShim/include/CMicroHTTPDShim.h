@@ -17,4 +17,12 @@ struct MHD_Daemon *linkd_mhd_start_daemon(unsigned int flags,
 /// The port a daemon bound to (useful after binding port 0), or 0 when unknown.
 uint16_t linkd_mhd_bound_port(struct MHD_Daemon *daemon);
 
+/// Writes the client's numeric address ("127.0.0.1", "::1"; IPv4-mapped IPv6 addresses as plain IPv4)
+/// into `buffer` (NUL-terminated). Returns 0 on success, -1 when unknown.
+/// `MHD_get_connection_info` is C-variadic, hence this wrapper.
+int linkd_mhd_client_address(struct MHD_Connection *connection, char *buffer, size_t length);
+
+/// Number of connections the daemon currently holds open, or -1 when unknown.
+int linkd_mhd_current_connections(struct MHD_Daemon *daemon);
+
 #endif

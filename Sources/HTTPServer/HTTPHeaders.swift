@@ -1,0 +1,82 @@
+/// Ordered header fields with case-insensitive name lookup (RFC 9110 §5.1).
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    private var pairs: [(name: String, value: String)]
+
+    /// Creates headers from `(name, value)` pairs, order kept.
+    public init(_ pairs: [(String, String)] = []) {
+        self.pairs = pairs.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// `["Content-Type": "application/json"]`: pairs in literal order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The first value of `name`, compared case-insensitively; `nil` when absent.
+    public subscript(name: String) -> String? {
+        pairs.first(where: { Self.equal($0.name, name) })?.value
+    }
+
+    /// Every value of `name`, in order.
+    public func values(_ name: String) -> [String] {
+        pairs.filter { Self.equal($0.name, name) }.map(\.value)
+    }
+
+    /// Whether a field named `name` is present.
+    public func contains(_ name: String) -> Bool {
+        pairs.contains(where: { Self.equal($0.name, name) })
+    }
+
+    /// Appends a field, keeping any existing ones of the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        pairs.append((name: name, value: value))
+    }
+
+    /// Replaces every field named `name` with one field (at the position of the first), or appends it.
+    public mutating func replaceOrAdd(_ name: String, _ value: String) {
+        if let index = pairs.firstIndex(where: { Self.equal($0.name, name) }) {
+            pairs[index] = (name: name, value: value)
+            var next = index + 1
+            while next < pairs.count {
+                if Self.equal(pairs[next].name, name) { pairs.remove(at: next) } else { next += 1 }
+            }
+        } else {
+            add(name, value)
+        }
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(_ name: String) {
+        pairs.removeAll(where: { Self.equal($0.name, name) })
+    }
+
+    /// Number of fields.
+    public var count: Int { pairs.count }
+
+    /// Iterates `(name, value)` pairs in order.
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        pairs.makeIterator()
+    }
+
+    /// One `Name: value` line per field, for debugging.
+    public var description: String {
+        pairs.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+
+    /// ASCII case-insensitive comparison without allocating (header names are ASCII tokens).
+    static func equal(_ lhs: String, _ rhs: String) -> Bool {
+        var left = lhs.utf8.makeIterator()
+        var right = rhs.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case let (l?, r?):
+                if l == r { continue }
+                let lowerL = (l >= 65 && l <= 90) ? l + 32 : l
+                let lowerR = (r >= 65 && r <= 90) ? r + 32 : r
+                if lowerL != lowerR { return false }
+            default: return false
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// One HTTP request as the router and handlers see it: an immutable-by-convention value.
+public struct Request: Sendable {
+    /// The request method.
+    public var method: HTTPMethod
+    /// The path exactly as received (percent-encoding preserved), without the query.
+    public var path: String
+    /// Everything after the first `?`, undecoded; `nil` when the target had no `?`.
+    public var rawQuery: String?
+    /// Query items, `+` and `%XX` decoded, in the order they were sent.
+    public var queryItems: [(name: String, value: String)]
+    /// Request header fields.
+    public var headers: HTTPHeaders
+    /// The request body (empty when none).
+    public var body: [UInt8]
+    /// The client's numeric address: `"127.0.0.1"`, `"::1"`.
+    public var remoteAddress: String
+    /// The client's `X-Request-ID` when sane (1–128 chars of `[A-Za-z0-9._-]`), otherwise a generated one.
+    public var requestID: String
+    /// Path parameters of the matched route template, percent-decoded; filled by the `Router`.
+    public var parameters: [String: String]
+    /// The `Host` header lower-cased, without port and without IPv6 brackets; `nil` when absent or empty.
+    public var host: String?
+
+    /// Creates a request, e.g. for tests that call a `Router` directly.
+    /// - Parameters:
+    ///   - method: the method.
+    ///   - path: the raw path, percent-encoding preserved; a query after `?` is split off into `rawQuery` when `rawQuery` is `nil`.
+    ///   - rawQuery: the raw query string without `?`.
+    ///   - headers: header fields; `Host` fills `host`.
+    ///   - body: the body bytes.
+    ///   - remoteAddress: the client address.
+    ///   - requestID: the request id; `nil` takes a sane `X-Request-ID` header or generates one.
+    public init(method: HTTPMethod, path: String, rawQuery: String? = nil, headers: HTTPHeaders = .init(),
+                body: [UInt8] = [], remoteAddress: String = "127.0.0.1", requestID: String? = nil) {
+        var path = path
+        var rawQuery = rawQuery
+        if rawQuery == nil, let question = path.firstIndex(of: "?") {
+            rawQuery = String(path[path.index(after: question)...])
+            path = String(path[..<question])
+        }
+        self.method = method
+        self.path = path
+        self.rawQuery = rawQuery
+        self.queryItems = rawQuery.map(PercentDecoding.queryItems) ?? []
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.requestID = requestID.flatMap { RequestID.isSane($0) ? $0 : nil } ?? RequestID.accept(headers["X-Request-ID"])
+        self.parameters = [:]
+        self.host = headers["Host"].flatMap(Self.normalizedHost)
+    }
+
+    /// The first decoded value of query item `name`.
+    public func query(_ name: String) -> String? {
+        queryItems.first(where: { $0.name == name })?.value
+    }
+
+    /// `Host` header → lower-case host without port; `[::1]:8080` → `::1`.
+    static func normalizedHost(_ value: String) -> String? {
+        var host = Substring(value.trimmingASCIIWhitespace())
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            host = host[host.index(after: host.startIndex)..<close]
+        } else if let colon = host.lastIndex(of: ":") {
+            host = host[..<colon]
+        }
+        if host.hasSuffix(".") { host = host.dropLast() }   // "example.com." is the same name
+        return host.isEmpty ? nil : host.lowercased()
+    }
+}
+
+extension String {
+    func trimmingASCIIWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = lastIndex(where: { !isSpace($0) })!
+        return String(self[first...last])
+    }
+}

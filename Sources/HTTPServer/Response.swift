@@ -1,0 +1,41 @@
+/// An HTTP response: status, header fields and body bytes.
+public struct Response: Sendable {
+    /// The status code, e.g. `200`.
+    public var status: Int
+    /// Header fields. `Content-Length` is computed by the server from `body` (a `HEAD` answer carries
+    /// the `GET` body's length in this header, with an empty body).
+    public var headers: HTTPHeaders
+    /// The body bytes.
+    public var body: [UInt8]
+    /// The problem this response was made from (`Response.problem(_:)`), so the `Router` can add the request id.
+    var problem: Problem?
+
+    /// Creates a response.
+    public init(status: Int = 200, headers: HTTPHeaders = .init(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON body with `Content-Type: application/json`.
+    public static func json(_ bytes: [UInt8], status: Int = 200) -> Response {
+        Response(status: status, headers: ["Content-Type": "application/json"], body: bytes)
+    }
+
+    /// A text body, UTF-8 encoded.
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> Response {
+        Response(status: status, headers: ["Content-Type": contentType], body: Array(text.utf8))
+    }
+
+    /// An RFC 9457 problem with `Content-Type: application/problem+json` and the problem's status.
+    public static func problem(_ problem: Problem) -> Response {
+        var response = Response(status: problem.status, headers: ["Content-Type": "application/problem+json"], body: problem.jsonBytes)
+        response.problem = problem
+        return response
+    }
+
+    /// An empty response, e.g. `204`.
+    public static func empty(status: Int = 204) -> Response {
+        Response(status: status)
+    }
+}

@@ -1,0 +1,191 @@
+import CMicroHTTPD
+import CMicroHTTPDShim
+import Glibc
+import Observability
+
+// The libmicrohttpd callbacks. They are plain functions (never closures written in `main.swift`, which Swift 6
+// would infer `@MainActor` and crash on a worker thread: FIELD-NOTES) and reach Swift state only through
+// their `cls` / `con_cls` pointers.
+
+typealias URILogCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer?
+typealias UnescapeCallback = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int
+
+enum MHDCallbacks {
+    /// Function addresses for `MHD_OptionItem.value` ("the first argument must be cast to intptr_t").
+    static var uriLogAddress: Int {
+        let function: URILogCallback = mhdURILog
+        return unsafeBitCast(function, to: Int.self)
+    }
+    static var requestCompletedAddress: Int {
+        let function: MHD_RequestCompletedCallback = mhdRequestCompleted
+        return unsafeBitCast(function, to: Int.self)
+    }
+    static var keepEscapesAddress: Int {
+        let function: UnescapeCallback = mhdKeepEscapes
+        return unsafeBitCast(function, to: Int.self)
+    }
+}
+
+/// `MHD_OPTION_URI_LOG_CALLBACK`: "called before parsing the URI [...] the return value will be passed as
+/// (`*con_cls`) in calls to the MHD_AccessHandlerCallback". The only place the raw request target, query
+/// included, is available; the per-request state starts here.
+func mhdURILog(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    guard let cls else { return nil }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    context.inFlight.add(1, ordering: .relaxed)
+    let state = RequestState(rawURI: uri.map { String(cString: $0) } ?? "/")
+    return Unmanaged.passRetained(state).toOpaque()
+}
+
+/// `MHD_OPTION_UNESCAPE_CALLBACK`: leaves the URL untouched (returns its length), so `url` and query values stay
+/// raw; `Request` decodes them itself ("must not lengthen s").
+func mhdKeepEscapes(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ string: UnsafeMutablePointer<CChar>?) -> Int {
+    guard let string else { return 0 }
+    return strlen(string)
+}
+
+/// `MHD_OPTION_NOTIFY_COMPLETED`: the request is over (sent, failed or timed out): release its state.
+func mhdRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                         _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_RequestTerminationCode) {
+    guard let conCls, let raw = conCls.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(raw).release()
+    conCls.pointee = nil
+    if let cls {
+        Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
+    }
+}
+
+/// Collects request headers (`MHD_get_connection_values` iterator).
+private func mhdCollectHeader(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
+                              _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
+    state.headers.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+    return .YES
+}
+
+/// `HEAD` answers carry the `GET` body's length but no body: MHD never reads a body for `HEAD`, so this
+/// reader is never called; if it were, it ends the response with an error.
+private func mhdNoBody(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
+    -2   // MHD_CONTENT_READER_END_WITH_ERROR
+}
+
+/// The access handler. MHD calls it (1) once the headers are in, (2) for each chunk of body with
+/// `*upload_data_size != 0`, (3) once more with `*upload_data_size == 0`. Queueing the response before the
+/// final call disables keep-alive in 0.9.75 (FIELD-NOTES), so that only happens for rejections.
+func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                      _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+                      _ uploadDataSize: UnsafeMutablePointer<Int>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+    guard let cls, let connection, let conCls, let uploadDataSize else { return .NO }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    let state: RequestState
+    if let raw = conCls.pointee {
+        state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+    } else {
+        // Only if the URI log callback did not run; keep the same accounting.
+        context.inFlight.add(1, ordering: .relaxed)
+        state = RequestState(rawURI: url.map { String(cString: $0) } ?? "/")
+        conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+    }
+    let methodName = method.map { String(cString: $0) } ?? "GET"
+    let limits = context.configuration
+
+    if !state.sawHeaders {
+        state.sawHeaders = true
+        _ = MHD_get_connection_values(connection, .HEADER_KIND, mhdCollectHeader, Unmanaged.passUnretained(state).toOpaque())
+        if state.rawURI.utf8.count > limits.maxURIBytes {
+            return reject(.uriTooLong, state: state, method: methodName, connection: connection, context: context)
+        }
+        let headerBytes = state.headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
+        if headerBytes > limits.maxHeaderBytes {
+            return reject(.headersTooLarge, state: state, method: methodName, connection: connection, context: context)
+        }
+        if let declared = state.headers.first(where: { HTTPHeaders.equal($0.0, "Content-Length") }),
+           Int(declared.1.trimmingASCIIWhitespace()).map({ $0 > limits.maxBodyBytes }) ?? false {
+            return reject(.payloadTooLarge, state: state, method: methodName, connection: connection, context: context)
+        }
+        return .YES
+    }
+
+    if uploadDataSize.pointee != 0 {
+        let count = uploadDataSize.pointee
+        if !state.bodyTooLarge, let uploadData {
+            if state.body.count + count > limits.maxBodyBytes {
+                state.bodyTooLarge = true       // keep reading (and discarding) so the 413 can be sent in order
+                state.body = []
+            } else {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+                }
+            }
+        }
+        uploadDataSize.pointee = 0
+        return .YES
+    }
+
+    if state.responded { return .YES }
+    if state.bodyTooLarge {
+        return reject(.payloadTooLarge, state: state, method: methodName, connection: connection, context: context)
+    }
+    state.responded = true
+    let request = makeRequest(state: state, method: methodName, connection: connection)
+    state.body = []
+    let response = context.responder.respond(to: request)
+    return queue(response, method: request.method, connection: connection, context: context)
+}
+
+private func makeRequest(state: RequestState, method: String, connection: OpaquePointer) -> Request {
+    var path = state.rawURI
+    var rawQuery: String?
+    if let question = path.firstIndex(of: "?") {
+        rawQuery = String(path[path.index(after: question)...])
+        path = String(path[..<question])
+    }
+    var address = [CChar](repeating: 0, count: 64)
+    let remote = linkd_mhd_client_address(connection, &address, address.count) == 0
+        ? String(decoding: address.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    return Request(method: HTTPMethod(rawValue: method), path: path, rawQuery: rawQuery, headers: HTTPHeaders(state.headers),
+                   body: state.body, remoteAddress: remote)
+}
+
+/// Answers a request the server refuses before routing (413, 414, 431) with problem+json and the request id.
+private func reject(_ problem: Problem, state: RequestState, method: String, connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    state.responded = true
+    let requestID = RequestID.accept(state.headers.first(where: { HTTPHeaders.equal($0.0, "X-Request-ID") })?.1)
+    var problem = problem
+    problem.extensions["requestId"] = requestID
+    var response = Response.problem(problem)
+    response.headers.add("X-Request-ID", requestID)
+    response.headers.add("Connection", "close")   // the rest of this request is not read: the connection cannot be reused
+    context.logger.info("request rejected", metadata: [
+        "http.method": method, "http.status": String(problem.status), "request.id": requestID,
+        "http.path": String(state.rawURI.prefix(200)),
+    ])
+    context.metrics?.increment("linkd_http_requests_total", help: "HTTP requests by route template, method and status.",
+                               labels: ["route": "rejected", "method": method, "status": String(problem.status)])
+    return queue(response, method: HTTPMethod(rawValue: method), connection: connection, context: context)
+}
+
+private func queue(_ response: Response, method: HTTPMethod, connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    let mhdResponse: OpaquePointer?
+    if method == .HEAD, response.body.isEmpty, let length = response.headers["Content-Length"].flatMap({ UInt64($0) }), length > 0 {
+        mhdResponse = MHD_create_response_from_callback(length, 4096, mhdNoBody, nil, nil)
+    } else {
+        // "MHD_RESPMEM_MUST_COPY: MHD will make an internal copy of the buffer": the array may go away after this call.
+        mhdResponse = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    }
+    guard let mhdResponse else { return .NO }
+    defer { MHD_destroy_response(mhdResponse) }
+    for (name, value) in response.headers where !HTTPHeaders.equal(name, "Content-Length") {
+        // MHD refuses values containing CR or LF; such a header is dropped rather than sent broken.
+        if MHD_add_response_header(mhdResponse, name, value) != .YES {
+            context.logger.warning("response header dropped", metadata: ["http.header": name])
+        }
+    }
+    if context.draining.load(ordering: .relaxed) && response.headers["Connection"] == nil {
+        _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+    }
+    return MHD_queue_response(connection, UInt32(clamping: response.status), mhdResponse)
+}

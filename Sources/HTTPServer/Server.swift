@@ -1,0 +1,136 @@
+import CMicroHTTPD
+import CMicroHTTPDShim
+import Glibc
+import Observability
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd: an internal epoll thread pool calls the `Responder` synchronously.
+///
+/// `@unchecked Sendable`: the only mutable state, the `MHD_Daemon *` and the quiesced listen socket, lives
+/// behind `state`'s lock; the daemon is stopped before the context its callbacks use is released (`deinit`).
+public final class Server: @unchecked Sendable {
+    private struct State {
+        var daemon: OpaquePointer?
+        var port = 0
+        var stopped = false
+    }
+
+    private let configuration: ServerConfiguration
+    private let context: ServerContext
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    /// Creates a server; nothing is bound until `start()`.
+    /// - Parameters:
+    ///   - configuration: address, port, threads, limits and timeouts.
+    ///   - responder: answers every request (usually a `Router`).
+    ///   - logger: server lifecycle messages and requests refused before routing.
+    ///   - metrics: when given, requests refused before routing (413/414/431) are counted in
+    ///     `linkd_http_requests_total{route="rejected"}`; routed requests are counted by the `Router`.
+    public init(configuration: ServerConfiguration, responder: any Responder, logger: Logger, metrics: MetricsRegistry? = nil) {
+        self.configuration = configuration
+        self.logger = logger
+        self.context = ServerContext(responder: responder, configuration: configuration, logger: logger, metrics: metrics)
+    }
+
+    deinit {
+        // Callbacks hold `context` unretained: the daemon must be gone before it is.
+        shutdown(gracePeriod: .zero)
+    }
+
+    /// The bound port (meaningful after `start()`, also when configured as `0`).
+    public var port: Int { state.withLock { $0.port } }
+
+    /// Number of requests started but not yet completed.
+    public var inFlightRequests: Int { context.inFlight.load(ordering: .acquiring) }
+
+    /// Binds and starts serving.
+    /// - Throws: `HTTPServerError` — `.invalidAddress` (host not an IP literal, port out of range),
+    ///   `.invalidConfiguration` (limits), `.bindFailed` (in use, not a local address), `.alreadyStarted`.
+    public func start() throws {
+        let address = Self.display(host: configuration.host, port: configuration.port)
+        guard (0...65535).contains(configuration.port) else { throw HTTPServerError(.invalidAddress, address: address, reason: "port out of range") }
+        guard configuration.threads >= 1, configuration.maxBodyBytes >= 0, configuration.maxURIBytes > 0,
+              configuration.maxHeaderBytes > 0, configuration.connectionTimeout >= 0, configuration.connectionLimit > 0 else {
+            throw HTTPServerError(.invalidConfiguration, address: address)
+        }
+        guard let socketAddress = SocketAddress(host: configuration.host, port: UInt16(configuration.port)) else {
+            throw HTTPServerError(.invalidAddress, address: address, reason: "not an IPv4 or IPv6 literal")
+        }
+        try state.withLock { state in
+            guard state.daemon == nil, !state.stopped else { throw HTTPServerError(.alreadyStarted, address: address) }
+            var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+            if configuration.turbo { flags |= MHD_USE_TURBO.rawValue }
+            if socketAddress.isIPv6 { flags |= (socketAddress.isAny ? MHD_USE_DUAL_STACK : MHD_USE_IPv6).rawValue }
+            let cls = Unmanaged.passUnretained(context).toOpaque()
+            errno = 0
+            let daemon = socketAddress.withSockaddrPointer { sockaddr -> OpaquePointer? in
+                var options: [MHD_OptionItem] = [
+                    MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: sockaddr)),
+                    MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
+                    MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                    MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+                    // Two-pointer options: "the first argument must be cast to intptr_t" (microhttpd.h, MHD_OPTION_ARRAY).
+                    MHD_OptionItem(option: .URI_LOG_CALLBACK, value: MHDCallbacks.uriLogAddress, ptr_value: cls),
+                    MHD_OptionItem(option: .NOTIFY_COMPLETED, value: MHDCallbacks.requestCompletedAddress, ptr_value: cls),
+                    MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: MHDCallbacks.keepEscapesAddress, ptr_value: nil),
+                ]
+                if configuration.threads > 1 {
+                    options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
+                }
+                options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+                return options.withUnsafeBufferPointer { buffer in
+                    linkd_mhd_start_daemon(flags, UInt16(configuration.port), mhdAccessHandler, cls, buffer.baseAddress)
+                }
+            }
+            guard let daemon else {
+                let reason = errno == 0 ? nil : String(cString: strerror(errno))
+                throw HTTPServerError.bindFailed(address, reason: reason)
+            }
+            state.daemon = daemon
+            state.port = Int(linkd_mhd_bound_port(daemon))
+        }
+        logger.info("http server listening", metadata: ["http.address": Self.display(host: configuration.host, port: port)])
+    }
+
+    /// Stops gracefully: stops accepting (new connections are refused), lets in-flight requests finish for up
+    /// to `gracePeriod`, then stops the daemon, closing idle keep-alive connections. Idempotent; blocks until done.
+    public func shutdown(gracePeriod: Duration = .seconds(10)) {
+        let taken: OpaquePointer?? = state.withLock { state in
+            guard let daemon = state.daemon else { return .some(nil) }   // never started, or already stopped
+            guard !state.stopped else { return nil }                        // another caller is stopping it
+            state.stopped = true
+            return daemon
+        }
+        guard let taken else {
+            // Idempotent and blocking for every caller: wait for the first caller to finish stopping.
+            while state.withLock({ $0.daemon != nil }) { usleep(5_000) }
+            return
+        }
+        guard let daemon = taken else { return }
+        context.draining.store(true, ordering: .releasing)
+        // "Stop accepting connections from the listening socket. [...] the caller is responsible for closing the
+        // returned socket; however, if MHD is run using threads [...] it must not be closed until AFTER
+        // MHD_stop_daemon has been called." Shutting it down makes the kernel refuse new connections now.
+        let listenSocket = MHD_quiesce_daemon(daemon)
+        if listenSocket >= 0 { _ = Glibc.shutdown(listenSocket, Int32(SHUT_RDWR)) }
+
+        let deadline = ContinuousClock.now.advanced(by: gracePeriod)
+        while context.inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+            usleep(5_000)
+        }
+        let abandoned = context.inFlight.load(ordering: .acquiring)
+        MHD_stop_daemon(daemon)
+        if listenSocket >= 0 { close(listenSocket) }
+        state.withLock { $0.daemon = nil }
+        if abandoned > 0 {
+            logger.warning("http server stopped with requests in flight", metadata: ["http.in_flight": String(abandoned)])
+        } else {
+            logger.info("http server stopped")
+        }
+    }
+
+    static func display(host: String, port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+}

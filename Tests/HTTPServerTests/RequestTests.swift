@@ -1,0 +1,93 @@
+import Testing
+@testable import HTTPServer
+
+@Suite("Request, headers, query, problem")
+struct RequestTests {
+    @Test func queryItemsAreDecodedInOrder() {
+        let request = Request(method: .GET, path: "/s?a=1&b=x+y&a=%2F&c=%E2%82%AC&bad=%G1%&flag&&=v")
+        #expect(request.path == "/s")
+        #expect(request.rawQuery == "a=1&b=x+y&a=%2F&c=%E2%82%AC&bad=%G1%&flag&&=v")
+        #expect(request.queryItems.map { "\($0.name)=\($0.value)" } == ["a=1", "b=x y", "a=/", "c=€", "bad=%G1%", "flag=", "=v"])
+        #expect(request.query("a") == "1")
+        #expect(request.query("missing") == nil)
+    }
+
+    @Test func invalidUTF8InQueryDoesNotCrash() {
+        let request = Request(method: .GET, path: "/s", rawQuery: "x=%FF%FE&y=%C3")
+        #expect(request.query("x") == "\u{FFFD}\u{FFFD}")
+        #expect(request.query("y") == "\u{FFFD}")
+    }
+
+    @Test(arguments: [
+        ("Example.COM", "example.com"),
+        ("example.com:8080", "example.com"),
+        ("[::1]:8080", "::1"),
+        ("[2001:DB8::1]", "2001:db8::1"),
+        ("links.example.com.", "links.example.com"),
+        (" spaced.example ", "spaced.example"),
+    ])
+    func hostIsNormalized(header: String, expected: String) {
+        #expect(Request(method: .GET, path: "/", headers: ["Host": header]).host == expected)
+    }
+
+    @Test func hostMissingOrEmpty() {
+        #expect(Request(method: .GET, path: "/").host == nil)
+        #expect(Request(method: .GET, path: "/", headers: ["Host": ""]).host == nil)
+    }
+
+    @Test func requestIDSanity() {
+        #expect(RequestID.isSane("abc-DEF_1.2"))
+        #expect(RequestID.isSane(String(repeating: "a", count: 128)))
+        #expect(!RequestID.isSane(String(repeating: "a", count: 129)))
+        #expect(!RequestID.isSane(""))
+        #expect(!RequestID.isSane("a\r\nb"))
+        #expect(!RequestID.isSane("é"))
+        #expect(Request(method: .GET, path: "/", headers: ["X-Request-ID": "ok-1"]).requestID == "ok-1")
+        #expect(Request(method: .GET, path: "/", requestID: "given").requestID == "given")
+        #expect(RequestID.generate() != RequestID.generate())
+    }
+
+    @Test func headersAreCaseInsensitiveAndOrdered() {
+        var headers = HTTPHeaders([("Accept", "a"), ("accept", "b"), ("X-One", "1")])
+        #expect(headers["ACCEPT"] == "a")
+        #expect(headers.values("Accept") == ["a", "b"])
+        headers.replaceOrAdd("ACCEPT", "c")
+        #expect(headers.values("accept") == ["c"])
+        #expect(headers.map(\.name) == ["ACCEPT", "X-One"])
+        headers.add("Vary", "Origin")
+        headers.remove("x-one")
+        #expect(headers.map(\.name) == ["ACCEPT", "Vary"])
+    }
+
+    @Test func problemJSON() {
+        var problem = Problem.unprocessable(detail: "line1\n\"quoted\"", errors: [.init(pointer: "/a/0", detail: "bad")])
+        problem.extensions["requestId"] = "r1"
+        problem.extensions["status"] = "ignored: reserved"
+        #expect(String(decoding: problem.jsonBytes, as: UTF8.self) ==
+            #"{"type":"https://linkd.dev/problems/validation-failed","title":"Validation failed","status":422,"detail":"line1\n\"quoted\"","errors":[{"pointer":"/a/0","detail":"bad"}],"requestId":"r1"}"#)
+        #expect(String(decoding: Problem.methodNotAllowed.jsonBytes, as: UTF8.self) ==
+            #"{"type":"https://linkd.dev/problems/method-not-allowed","title":"Method not allowed","status":405}"#)
+    }
+
+    @Test func problemFactoriesHaveTheirStatus() {
+        let all: [(Problem, Int)] = [
+            (.badRequest(detail: nil), 400), (.unauthorized, 401), (.forbidden, 403), (.notFound(detail: "x"), 404),
+            (.methodNotAllowed, 405), (.conflict(detail: nil), 409), (.preconditionFailed, 412), (.payloadTooLarge, 413),
+            (.uriTooLong, 414), (.unsupportedMediaType, 415), (.unprocessable(detail: nil, errors: []), 422),
+            (.headersTooLarge, 431), (.internal, 500), (.serviceUnavailable(detail: "db down"), 503),
+        ]
+        for (problem, status) in all {
+            #expect(problem.status == status)
+            #expect(problem.type.hasPrefix("https://linkd.dev/problems/"))
+            #expect(Response.problem(problem).status == status)
+        }
+        #expect(Set(all.map(\.0.type)).count == all.count)
+    }
+
+    @Test func responseConstructors() {
+        #expect(Response.json(Array("{}".utf8), status: 201).headers["Content-Type"] == "application/json")
+        #expect(Response.json([]).status == 200)
+        #expect(Response.text("hi", contentType: "text/html").headers["content-type"] == "text/html")
+        #expect(Response.problem(.forbidden).headers["Content-Type"] == "application/problem+json")
+    }
+}

@@ -1,0 +1,472 @@
+import Glibc
+import Synchronization
+import Testing
+@testable import HTTPServer
+import Observability
+import TestSupport
+
+@Suite("Server over loopback")
+struct ServerTests {
+    @Test func servesARoute() throws {
+        try withLiveServer { _, port in
+            let response = try HTTPTestClient.request(port: port, path: "/hello")
+            #expect(response.status == 200)
+            #expect(response.text == "hello")
+            #expect(response.headers["Content-Type"] == "text/plain; charset=utf-8")
+            #expect(response.headers["Content-Length"] == "5")
+            #expect(response.headers["X-Request-ID"]?.count == 32)
+        }
+    }
+
+    @Test func routingOverTheWire() throws {
+        try withLiveServer { _, port in
+            #expect(try HTTPTestClient.request(port: port, path: "/v1/domains/a.example/rules").text == "rules of a.example")
+            #expect(try HTTPTestClient.request(port: port, path: "/v1/domains/new/rules").text == "literal")
+            #expect(try HTTPTestClient.request(port: port, path: "/files/a/b%20c/d.txt").text == "rest=a/b c/d.txt")
+            // The raw path and query are preserved; the parameter is decoded.
+            let echo = try HTTPTestClient.request(port: port, path: "/echo/path/a%2Fb%20c?x=%41+b&y")
+            #expect(echo.text == "/echo/path/a%2Fb%20c|x=%41+b&y|a/b c")
+        }
+    }
+
+    @Test func notFoundAndMethodNotAllowedAreProblems() throws {
+        try withLiveServer { _, port in
+            let missing = try HTTPTestClient.request(port: port, path: "/nope", headers: [("X-Request-ID", "abc-123")])
+            #expect(missing.status == 404)
+            #expect(missing.headers["Content-Type"] == "application/problem+json")
+            #expect(missing.text.contains("\"type\":\"https://linkd.dev/problems/not-found\""))
+            #expect(missing.text.contains("\"requestId\":\"abc-123\""))
+            #expect(missing.headers["X-Request-ID"] == "abc-123")
+
+            let wrong = try HTTPTestClient.request(port: port, method: "DELETE", path: "/echo")
+            #expect(wrong.status == 405)
+            #expect(wrong.headers["Allow"] == "OPTIONS, POST, PUT")
+            #expect(wrong.headers["Content-Type"] == "application/problem+json")
+
+            let options = try HTTPTestClient.request(port: port, method: "OPTIONS", path: "/hello")
+            #expect(options.status == 204)
+            #expect(options.headers["Allow"] == "GET, HEAD, OPTIONS")
+        }
+    }
+
+    @Test func headAnswersGetRoutesWithoutBody() throws {
+        try withLiveServer { _, port in
+            let client = try HTTPTestClient(port: port)
+            let head = try client.request("HEAD", "/big")
+            #expect(head.status == 200)
+            #expect(head.headers["Content-Length"] == "100000")
+            #expect(head.body.isEmpty)
+            // The connection is still in sync: no stray body bytes precede the next response.
+            let get = try client.request("GET", "/big")
+            #expect(get.headers["Content-Length"] == "100000")
+            #expect(get.body.count == 100_000)
+            let smallHead = try client.request("HEAD", "/hello")
+            #expect(smallHead.headers["Content-Length"] == "5")
+            #expect(try client.request("GET", "/hello").text == "hello")
+        }
+    }
+
+    @Test func keepAliveServesManyRequestsOnOneConnection() throws {
+        try withLiveServer { _, port in
+            let client = try HTTPTestClient(port: port)
+            for index in 0..<500 {
+                let response = try client.request("GET", "/query?i=\(index)")
+                #expect(response.status == 200)
+                #expect(response.text == "i=\(index)")
+                #expect(response.headers["Connection"]?.lowercased() != "close")
+            }
+            #expect(client.isOpen())
+            #expect(!client.peerClosed)
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() throws {
+        try withLiveServer { _, port in
+            let client = try HTTPTestClient(port: port)
+            var bytes: [UInt8] = []
+            for index in 0..<20 { bytes += HTTPTestClient.compose("GET", "/query?n=\(index)") }
+            try client.send(bytes)
+            for index in 0..<20 {
+                #expect(try client.readResponse().text == "n=\(index)")
+            }
+        }
+    }
+
+    @Test func concurrentClients() throws {
+        try withLiveServer(ServerConfiguration(threads: 4)) { _, port in
+            let failures = Atomic<Int>(0)
+            let successes = Atomic<Int>(0)
+            let threads = (0..<32).map { worker in
+                TestThread {
+                    do {
+                        let client = try HTTPTestClient(port: port)
+                        for index in 0..<100 {
+                            let response = try client.request("GET", "/query?w=\(worker)&i=\(index)")
+                            if response.status == 200 && response.text == "w=\(worker)&i=\(index)" {
+                                successes.add(1, ordering: .relaxed)
+                            } else {
+                                failures.add(1, ordering: .relaxed)
+                            }
+                        }
+                    } catch {
+                        failures.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+            threads.forEach { $0.join() }
+            #expect(failures.load(ordering: .relaxed) == 0)
+            #expect(successes.load(ordering: .relaxed) == 3200)
+        }
+    }
+
+    @Test func requestBodyIsDeliveredIntact() throws {
+        try withLiveServer { _, port in
+            var generator = SystemRandomNumberGenerator()
+            let body = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let client = try HTTPTestClient(port: port)
+            let response = try client.request("POST", "/echo", body: body)
+            #expect(response.status == 200)
+            #expect(response.body == body)
+            // Chunked upload of the same bytes.
+            var chunked = Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+            var offset = 0
+            while offset < body.count {
+                let size = min(70_000, body.count - offset)
+                chunked += Array((String(size, radix: 16) + "\r\n").utf8) + body[offset..<offset + size] + [13, 10]
+                offset += size
+            }
+            chunked += Array("0\r\n\r\n".utf8)
+            try client.send(chunked)
+            let echoed = try client.readResponse()
+            #expect(echoed.status == 200)
+            #expect(echoed.body == body)
+        }
+    }
+
+    @Test func bodyOverTheLimitByContentLength() throws {
+        try withLiveServer(ServerConfiguration(maxBodyBytes: 1000)) { _, port in
+            let client = try HTTPTestClient(port: port)
+            try client.send(HTTPTestClient.compose("POST", "/echo", headers: [("Content-Length", "5000"), ("Expect", "100-continue")]))
+            let response = try client.readResponse()
+            #expect(response.status == 413)
+            #expect(response.headers["Content-Type"] == "application/problem+json")
+            #expect(response.text.contains("payload-too-large"))
+            #expect(response.headers["X-Request-ID"] != nil)
+            // At the limit is fine.
+            let ok = try HTTPTestClient.request(port: port, method: "POST", path: "/echo", body: Array(repeating: 1, count: 1000))
+            #expect(ok.status == 200)
+            #expect(ok.body.count == 1000)
+        }
+    }
+
+    /// The client sends its whole oversized body without waiting: it must still read the 413, not a reset.
+    @Test(arguments: [true, false])
+    func bodyOverTheLimitSentEagerly(turbo: Bool) throws {
+        try withLiveServer(ServerConfiguration(maxBodyBytes: 1000, turbo: turbo)) { _, port in
+            for _ in 0..<5 {
+                let client = try HTTPTestClient(port: port, timeout: 3)
+                try? client.send(HTTPTestClient.compose("POST", "/echo", body: Array(repeating: 9, count: 5_000_000)))
+                let response = try client.readResponse()
+                #expect(response.status == 413)
+            }
+        }
+    }
+
+    @Test func bodyOverTheLimitWhenChunked() throws {
+        try withLiveServer(ServerConfiguration(maxBodyBytes: 1000)) { _, port in
+            let client = try HTTPTestClient(port: port)
+            var request = Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+            for _ in 0..<3 { request += Array("258\r\n".utf8) + Array(repeating: 7, count: 600) + [13, 10] }
+            request += Array("0\r\n\r\n".utf8)
+            try client.send(request)
+            let response = try client.readResponse()
+            #expect(response.status == 413)
+            #expect(response.text.contains("\"status\":413"))
+        }
+    }
+
+    @Test func uriTooLong() throws {
+        try withLiveServer(ServerConfiguration(maxURIBytes: 1000)) { _, port in
+            let response = try HTTPTestClient.request(port: port, path: "/hello?q=" + String(repeating: "a", count: 2000))
+            #expect(response.status == 414)
+            #expect(response.headers["Content-Type"] == "application/problem+json")
+            #expect(response.text.contains("uri-too-long"))
+            #expect(try HTTPTestClient.request(port: port, path: "/hello?q=" + String(repeating: "a", count: 900)).status == 200)
+        }
+    }
+
+    @Test func headersTooLarge() throws {
+        try withLiveServer(ServerConfiguration(maxHeaderBytes: 4000)) { _, port in
+            let response = try HTTPTestClient.request(port: port, path: "/hello", headers: [("X-Filler", String(repeating: "b", count: 5000))])
+            #expect(response.status == 431)
+            #expect(response.headers["Content-Type"] == "application/problem+json")
+            #expect(response.text.contains("headers-too-large"))
+            let many = (0..<100).map { ("X-Field-\($0)", String(repeating: "c", count: 50)) }
+            #expect(try HTTPTestClient.request(port: port, path: "/hello", headers: many).status == 431)
+            #expect(try HTTPTestClient.request(port: port, path: "/hello", headers: [("X-Small", "1")]).status == 200)
+        }
+    }
+
+    /// Far beyond MHD's connection memory pool MHD answers by itself: the status is still right.
+    @Test func hugeHeadersAndURIsAreRefusedByMHD() throws {
+        try withLiveServer { server, port in
+            let headers = try HTTPTestClient.request(port: port, path: "/hello", headers: [("X-Filler", String(repeating: "b", count: 200_000))])
+            #expect(headers.status == 431)
+            let uri = try HTTPTestClient.request(port: port, path: "/hello?q=" + String(repeating: "a", count: 200_000))
+            #expect(uri.status == 414)
+            // MHD told us those requests completed: nothing is left in flight (else shutdown would wait).
+            usleep(100_000)
+            #expect(server.inFlightRequests == 0)
+        }
+    }
+
+    @Test func requestIDEchoGenerationAndRejection() throws {
+        try withLiveServer { _, port in
+            let echoed = try HTTPTestClient.request(port: port, path: "/info", headers: [("X-Request-ID", "req_1.2-3")])
+            #expect(echoed.headers["X-Request-ID"] == "req_1.2-3")
+            #expect(echoed.text.hasSuffix(" req_1.2-3"))
+
+            let generated = try HTTPTestClient.request(port: port, path: "/info")
+            let id = try #require(generated.headers["X-Request-ID"])
+            #expect(id.count == 32 && id.allSatisfy(\.isHexDigit))
+
+            for hostile in [String(repeating: "a", count: 129), "a b", "x\"y", "<script>", "abc%0d%0aSet-Cookie:x"] {
+                let response = try HTTPTestClient.request(port: port, path: "/info", headers: [("X-Request-ID", hostile)])
+                #expect(response.headers["X-Request-ID"] != hostile)
+                #expect(response.headers["X-Request-ID"]?.count == 32)
+                #expect(response.headers["Set-Cookie"] == nil)
+            }
+            // A raw CR inside the header value: the server must not split it into a header of its own.
+            let client = try HTTPTestClient(port: port)
+            try client.send("GET /info HTTP/1.1\r\nHost: x\r\nX-Request-ID: abc\rSet-Cookie: x=1\r\nConnection: close\r\n\r\n")
+            let injected = try client.readResponse()
+            #expect(injected.headers["Set-Cookie"] == nil)
+            #expect(injected.headers["X-Request-ID"]?.contains("Set-Cookie") != true)
+        }
+    }
+
+    @Test func requestInfo() throws {
+        try withLiveServer { _, port in
+            let response = try HTTPTestClient.request(port: port, path: "/info", headers: [("Host", "Links.Example.COM:8443"), ("X-Request-ID", "r1")])
+            #expect(response.text == "GET 127.0.0.1 links.example.com r1")
+        }
+    }
+
+    @Test func queryParsingOverTheWire() throws {
+        try withLiveServer { _, port in
+            let response = try HTTPTestClient.request(port: port, path: "/query?a=1&b=x+y&a=%2F%e2%82%ac&bad=%zz%4&empty=&flag")
+            #expect(response.text == "a=1&b=x y&a=/€&bad=%zz%4&empty=&flag=")
+        }
+    }
+
+    @Test func handlerErrorsAreMapped() throws {
+        let sink = InMemoryLogSink()
+        try withLiveServer(logSink: sink.sink) { _, port in
+            let conflict = try HTTPTestClient.request(port: port, path: "/conflict")
+            #expect(conflict.status == 409)
+            #expect(conflict.text.contains("\"detail\":\"already there\""))
+
+            let secret = try HTTPTestClient.request(port: port, path: "/secret")
+            #expect(secret.status == 500)
+            #expect(secret.headers["Content-Type"] == "application/problem+json")
+            #expect(!secret.text.contains("hunter2"))
+            #expect(!secret.text.contains("SecretError"))
+        }
+        #expect(sink.entries.contains { $0.level == .error && ($0.metadata["error"] ?? "").contains("hunter2") })
+    }
+
+    @Test func gracefulShutdownFinishesInFlightRequest() throws {
+        let logger = Logger(label: "test", sink: .discard)
+        let router = Router(testRoutes(), logger: logger, metrics: MetricsRegistry())
+        let server = Server(configuration: ServerConfiguration(port: 0), responder: router, logger: logger)
+        try server.start()
+        let port = server.port
+        let result = Mutex<Result<TestResponse, HTTPTestClientError>?>(nil)
+        let client = TestThread {
+            do {
+                let response = try HTTPTestClient.request(port: port, path: "/sleep")
+                result.withLock { $0 = .success(response) }
+            } catch let error as HTTPTestClientError {
+                result.withLock { $0 = .failure(error) }
+            } catch {}
+        }
+        // Wait until the request is being handled.
+        var waited = 0
+        while server.inFlightRequests == 0 && waited < 200 { usleep(5_000); waited += 1 }
+        #expect(server.inFlightRequests == 1)
+        let started = ContinuousClock.now
+        server.shutdown(gracePeriod: .seconds(5))
+        let took = started.duration(to: .now)
+        client.join()
+        let response = try #require(try result.withLock { $0 }?.get())
+        #expect(response.status == 200)
+        #expect(response.text == "slept")
+        #expect(took < .seconds(3))
+        #expect(throws: HTTPTestClientError.self) { try HTTPTestClient(port: port, timeout: 1) }
+        server.shutdown()   // idempotent
+    }
+
+    /// While draining, requests on already-open keep-alive connections are still answered, with `Connection: close`.
+    @Test func drainingAsksClientsToClose() throws {
+        let logger = Logger(label: "test", sink: .discard)
+        let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        try server.start()
+        let port = server.port
+        let idle = try HTTPTestClient(port: port)
+        #expect(try idle.request("GET", "/hello").headers["Connection"] == nil)
+        let sleeper = TestThread { _ = try? HTTPTestClient.request(port: port, path: "/sleep") }
+        var waited = 0
+        while server.inFlightRequests == 0 && waited < 200 { usleep(5_000); waited += 1 }
+        let stopper = TestThread { server.shutdown(gracePeriod: .seconds(5)) }
+        usleep(100_000)
+        let late = try idle.request("GET", "/hello")
+        #expect(late.status == 200)
+        #expect(late.headers["Connection"]?.lowercased() == "close")
+        #expect(idle.waitForClose(timeout: 2))
+        sleeper.join()
+        stopper.join()
+        server.shutdown()   // a second caller returns at once: already stopped
+    }
+
+    @Test func expectContinue() throws {
+        try withLiveServer { _, port in
+            let client = try HTTPTestClient(port: port)
+            try client.send(HTTPTestClient.compose("PUT", "/echo", headers: [("Content-Length", "3"), ("Expect", "100-continue")]))
+            let interim = try client.readResponse()
+            #expect(interim.status == 100)
+            try client.send([1, 2, 3])
+            let final = try client.readResponse()
+            #expect(final.status == 200)
+            #expect(final.text == "put 3")
+        }
+    }
+
+    @Test func lifecycleEdges() throws {
+        let logger = Logger(label: "test", sink: .discard)
+        let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        server.shutdown()   // before start: nothing to do
+        #expect(server.port == 0)
+        try server.start()
+        #expect(server.port > 0)
+        #expect { try server.start() } throws: { ($0 as? HTTPServerError)?.code == .alreadyStarted }
+        let port = server.port
+        let stoppers = (0..<4).map { _ in TestThread { server.shutdown() } }
+        stoppers.forEach { $0.join() }
+        #expect(throws: HTTPTestClientError.self) { try HTTPTestClient(port: port, timeout: 1) }
+        #expect { try server.start() } throws: { ($0 as? HTTPServerError)?.code == .alreadyStarted }
+    }
+
+    @Test func shutdownClosesIdleKeepAliveConnections() throws {
+        let logger = Logger(label: "test", sink: .discard)
+        let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        try server.start()
+        let client = try HTTPTestClient(port: server.port)
+        #expect(try client.request("GET", "/hello").status == 200)
+        let started = ContinuousClock.now
+        server.shutdown(gracePeriod: .seconds(5))
+        #expect(started.duration(to: .now) < .seconds(1))   // idle connections don't hold shutdown
+        #expect(client.waitForClose(timeout: 2))
+    }
+
+    @Test func bindFailures() throws {
+        let logger = Logger(label: "test", sink: .discard)
+        let router = Router(RouterBuilder(), logger: logger, metrics: MetricsRegistry())
+        let bad = Server(configuration: ServerConfiguration(host: "not-an-address", port: 0), responder: router, logger: logger)
+        #expect { try bad.start() } throws: { ($0 as? HTTPServerError)?.code == .invalidAddress }
+
+        let notLocal = Server(configuration: ServerConfiguration(host: "192.0.2.1", port: 0), responder: router, logger: logger)
+        #expect { try notLocal.start() } throws: { ($0 as? HTTPServerError)?.code == .bindFailed }
+
+        try withLiveServer { _, port in
+            let second = Server(configuration: ServerConfiguration(port: port), responder: router, logger: logger)
+            #expect { try second.start() } throws: { error in
+                guard let error = error as? HTTPServerError else { return false }
+                return error.code == .bindFailed && error.description.contains("127.0.0.1:\(port)")
+            }
+        }
+    }
+
+    @Test func listensOnIPv6Loopback() throws {
+        let logger = Logger(label: "test", sink: .discard)
+        let server = Server(configuration: ServerConfiguration(host: "::1", port: 0),
+                            responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        try server.start()
+        defer { server.shutdown() }
+        let client = try HTTPTestClient(port: server.port, host: "::1")
+        let response = try client.request("GET", "/info", headers: [("Host", "[::1]:\(server.port)"), ("X-Request-ID", "v6")])
+        #expect(response.text == "GET ::1 ::1 v6")
+    }
+
+    @Test func metricsAreRecorded() throws {
+        let metrics = MetricsRegistry()
+        try withLiveServer(metrics: metrics) { _, port in
+            for _ in 0..<3 { _ = try HTTPTestClient.request(port: port, path: "/v1/domains/x/rules") }
+            _ = try HTTPTestClient.request(port: port, path: "/missing")
+            _ = try HTTPTestClient.request(port: port, method: "DELETE", path: "/hello")
+            _ = try HTTPTestClient.request(port: port, method: "POST", path: "/echo", body: Array(repeating: 0, count: 2 << 20))
+        }
+        #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "rejected", "method": "POST", "status": "413"]) == 1)
+        #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "/v1/domains/{host}/rules", "method": "GET", "status": "200"]) == 3)
+        #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "unmatched", "method": "GET", "status": "404"]) == 1)
+        #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "/hello", "method": "DELETE", "status": "405"]) == 1)
+        let text = metrics.render()
+        #expect(text.contains("linkd_http_request_duration_seconds_count{route=\"/v1/domains/{host}/rules\"} 3"))
+    }
+
+    @Test func idleConnectionTimesOut() throws {
+        try withLiveServer(ServerConfiguration(connectionTimeout: 1)) { server, port in
+            let client = try HTTPTestClient(port: port)
+            #expect(try client.request("GET", "/hello").status == 200)
+            #expect(client.waitForClose(timeout: 4))
+            // A client that never sends a full request is dropped too.
+            let slow = try HTTPTestClient(port: port)
+            try slow.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Half")
+            #expect(slow.waitForClose(timeout: 4))
+            usleep(50_000)
+            #expect(server.inFlightRequests == 0)
+        }
+    }
+
+    /// Clients vanishing mid-headers or mid-body leave no request state behind (shutdown would wait for it).
+    @Test func abandonedRequestsAreReleased() throws {
+        try withLiveServer { server, port in
+            let midHeaders = try HTTPTestClient(port: port)
+            try midHeaders.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Partial: ")
+            let midBody = try HTTPTestClient(port: port)
+            try midBody.send(HTTPTestClient.compose("POST", "/echo", headers: [("Content-Length", "1000")]) + Array(repeating: 1, count: 10))
+            usleep(100_000)
+            #expect(server.inFlightRequests == 2)
+            midHeaders.close()
+            midBody.close()
+            var waited = 0
+            while server.inFlightRequests > 0 && waited < 100 { usleep(10_000); waited += 1 }
+            #expect(server.inFlightRequests == 0)
+        }
+    }
+
+    /// `::` listens dual-stack; IPv4 clients are reported as plain IPv4 addresses.
+    @Test func dualStackReportsIPv4Clients() throws {
+        let logger = Logger(label: "test", sink: .discard)
+        let server = Server(configuration: ServerConfiguration(host: "::", port: 0),
+                            responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        try server.start()
+        defer { server.shutdown() }
+        let response = try HTTPTestClient.request(port: server.port, path: "/info", headers: [("X-Request-ID", "v4")])
+        #expect(response.text == "GET 127.0.0.1 localhost v4")
+        let v6 = try HTTPTestClient(port: server.port, host: "::1").request("GET", "/info", headers: [("X-Request-ID", "v6")])
+        #expect(v6.text == "GET ::1 localhost v6")
+    }
+
+    @Test func accessLogLine() throws {
+        let sink = InMemoryLogSink()
+        try withLiveServer(logSink: sink.sink) { _, port in
+            _ = try HTTPTestClient.request(port: port, path: "/hello?x=1", headers: [("X-Request-ID", "log-1")])
+        }
+        let line = try #require(sink.entries.first { $0.message == "request" && $0.metadata["request.id"] == "log-1" })
+        #expect(line.level == .info)
+        #expect(line.metadata["http.method"] == "GET")
+        #expect(line.metadata["http.path"] == "/hello")
+        #expect(line.metadata["http.status"] == "200")
+        #expect(Double(line.metadata["http.duration_ms"] ?? "") != nil)
+    }
+}
