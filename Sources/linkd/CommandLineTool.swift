@@ -4,6 +4,7 @@ import Foundation
 enum CommandLineTool {
     /// Every subcommand, in the order `linkd --help` lists them.
     static let commands: [any Command.Type] = [
+        AASACommand.self, AssetLinksCommand.self,
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

@@ -37,6 +37,17 @@ public struct AppDecision: Sendable, Hashable {
     public var detailIndex: Int? { rule?.detailIndex }
     /// Index of the deciding component (or legacy path).
     public var componentIndex: Int? { rule?.componentIndex }
+
+    /// Creates a decision (for callers that decide without a matcher, e.g. a URL on another host → `noMatch`).
+    /// - Parameters:
+    ///   - appID: the app.
+    ///   - outcome: the outcome.
+    ///   - rule: the deciding rule, nil for `noMatch`.
+    public init(appID: String, outcome: Outcome, rule: AASARule?) {
+        self.appID = appID
+        self.outcome = outcome
+        self.rule = rule
+    }
 }
 
 /// Which app, if any, opens a URL, and why (AASA-SEMANTICS §3 steps 4–5).
