@@ -7,6 +7,8 @@ enum CommandLineTool {
         ServeCommand.self,
         MigrateCommand.self,
         KeysCommand.self,
+        AASACommand.self,
+        AssetLinksCommand.self,
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

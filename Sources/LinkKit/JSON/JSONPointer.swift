@@ -1,0 +1,26 @@
+/// Builds RFC 6901 JSON pointers (`/applinks/details/0/components/3/?/id`).
+public enum JSONPointer {
+    /// `base` extended by one reference token, escaping `~` as `~0` and `/` as `~1` (RFC 6901 §3).
+    /// - Parameters:
+    ///   - base: a pointer (`""` is the whole document).
+    ///   - token: an object key.
+    public static func appending(_ base: String, _ token: String) -> String {
+        var escaped = ""
+        for character in token {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.append(character)
+            }
+        }
+        return base + "/" + escaped
+    }
+
+    /// `base` extended by an array index.
+    /// - Parameters:
+    ///   - base: a pointer.
+    ///   - index: an array index.
+    public static func appending(_ base: String, _ index: Int) -> String {
+        base + "/" + String(index)
+    }
+}

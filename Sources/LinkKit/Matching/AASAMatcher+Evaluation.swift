@@ -1,0 +1,69 @@
+extension AASAMatcher {
+    /// Decides for one app: its first matching rule, in file order across all the entries that list it.
+    /// - Parameters:
+    ///   - url: the URL (the caller has checked that it belongs to the domain serving this file).
+    ///   - appID: the app (compared case-insensitively).
+    /// - Returns: `match`, `exclude` or `noMatch`, with the deciding rule.
+    public func decision(for url: AASAURL, appID: String) -> AppDecision {
+        guard let group = groupOfApp[appID.lowercased()] else { return AppDecision(appID: appID, outcome: .noMatch, rule: nil) }
+        var subject = MatchSubject(url)
+        return decide(group: group, appID: appID, url: url, subject: &subject)
+    }
+
+    /// Decides which app opens `url`: the earliest deciding `details` entry among apps that match; if none
+    /// matches, the first block; otherwise nothing (AASA-SEMANTICS §3).
+    /// - Parameter url: the URL (the caller has checked that it belongs to the domain serving this file).
+    public func resolve(_ url: AASAURL) -> AASAResolution {
+        var subject = MatchSubject(url)
+        var decisions: [AppDecision] = []
+        var groupDecisions: [AppDecision] = []
+        for (number, group) in groups.enumerated() {
+            let decision = decide(group: number, appID: group.apps[0], url: url, subject: &subject)
+            groupDecisions.append(decision)
+        }
+        for appID in appIDs {
+            let shared = groupDecisions[groupOfApp[appID.lowercased()]!]
+            decisions.append(AppDecision(appID: appID, outcome: shared.outcome, rule: shared.rule))
+        }
+        func earliest(_ outcome: AppDecision.Outcome) -> AppDecision? {
+            // Decisions are in order of first appearance, so ties on the entry keep the first listed app.
+            decisions.filter { $0.outcome == outcome }.min { a, b in
+                (a.detailIndex!, a.componentIndex!) < (b.detailIndex!, b.componentIndex!)
+            }
+        }
+        if let winner = earliest(.match) {
+            return AASAResolution(appID: winner.appID, decision: winner, decisions: decisions)
+        }
+        return AASAResolution(appID: nil, decision: earliest(.exclude), decisions: decisions)
+    }
+
+    /// The rules of `appID` tried in order for `url`, up to and including the deciding one (for `aasa match`).
+    /// Evaluates linearly, without the index: also a reference the indexed path is tested against.
+    /// - Parameters:
+    ///   - url: the URL.
+    ///   - appID: the app.
+    public func trace(for url: AASAURL, appID: String) -> [RuleEvaluation] {
+        guard let group = groupOfApp[appID.lowercased()], Self.isWebURL(url) else { return [] }
+        var subject = MatchSubject(url)
+        var steps: [RuleEvaluation] = []
+        for number in groups[group].ruleNumbers {
+            let matched = compiled[Int(number)].matches(&subject)
+            steps.append(RuleEvaluation(rule: rules[Int(number)], matched: matched))
+            if matched { break }
+        }
+        return steps
+    }
+
+    private func decide(group: Int, appID: String, url: AASAURL, subject: inout MatchSubject) -> AppDecision {
+        // Universal links are http(s) links; any other scheme never opens an app.
+        guard Self.isWebURL(url) else { return AppDecision(appID: appID, outcome: .noMatch, rule: nil) }
+        let found = groups[group].index.firstMatch(&subject) { number, subject in
+            compiled[Int(number)].matches(&subject)
+        }
+        guard let found else { return AppDecision(appID: appID, outcome: .noMatch, rule: nil) }
+        let rule = compiled[Int(found)]
+        return AppDecision(appID: appID, outcome: rule.exclude ? .exclude : .match, rule: rule.rule)
+    }
+
+    static func isWebURL(_ url: AASAURL) -> Bool { url.scheme == "https" || url.scheme == "http" }
+}

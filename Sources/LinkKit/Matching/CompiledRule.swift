@@ -1,0 +1,99 @@
+/// A rule compiled for matching: patterns over UTF-8 bytes in the form (`MatchSubject.Form`) it compares against.
+struct CompiledRule: Sendable {
+    enum Query: Sendable {
+        case any
+        case string(Pattern)
+        case items([(name: [UInt8], pattern: Pattern)])
+    }
+
+    let rule: AASARule
+    let form: MatchSubject.Form
+    let exclude: Bool
+    /// nil matches every path.
+    let path: Pattern?
+    /// For a path pattern ending in `/*`: the parent path it also matches (`/buy/*` matches `/buy`, TN3155).
+    let parentPath: Pattern?
+    let query: Query
+    /// nil matches every fragment.
+    let fragment: Pattern?
+    /// A malformed component: never matches.
+    let never: Bool
+
+    init(rule: AASARule, variables: [String: [String]]) {
+        self.rule = rule
+        let settings = rule.effective
+        let caseSensitive = settings.caseSensitive ?? true
+        form = MatchSubject.Form(percentEncoded: settings.percentEncoded ?? true, caseSensitive: caseSensitive)
+        exclude = settings.exclude ?? false
+        never = settings.isMalformed
+        let compile = { (text: String) in Pattern(text, caseSensitive: caseSensitive, variables: variables) }
+        let (pathText, parentText) = Self.normalizedPath(settings.path ?? "*")
+        path = compile(pathText)
+        parentPath = parentText.map(compile)
+        switch settings.query {
+        case .string(let text)?:
+            let pattern = compile(text)
+            query = pattern.matchesEverything ? .any : .string(pattern)
+        case .items(let items)?:
+            query = .items(items.map { item in
+                let name = caseSensitive ? item.name : item.name.lowercased()
+                return (Array(name.utf8), compile(item.pattern))
+            })
+        case nil:
+            query = .any
+        }
+        let fragmentPattern = compile(settings.fragment ?? "*")
+        fragment = fragmentPattern.matchesEverything ? nil : fragmentPattern
+    }
+
+    /// The path pattern normalised as swcutil reads it (AASA-SEMANTICS §4): leading `/` optional and collapsed,
+    /// trailing `/` runs dropped; plus, for a pattern ending in `/*`, the parent pattern without that segment.
+    static func normalizedPath(_ text: String) -> (pattern: String, parent: String?) {
+        var pattern = "/" + text.drop { $0 == "/" }
+        while pattern.hasSuffix("/") { pattern.removeLast() }
+        guard pattern.hasSuffix("/*") else { return (pattern, nil) }
+        var parent = String(pattern.dropLast(2))
+        while parent.hasSuffix("/") { parent.removeLast() }
+        return (pattern, parent)
+    }
+
+    /// The literal bytes every path this rule matches starts with, in `form` (for the prefix index).
+    var indexPrefix: [UInt8] {
+        guard let path else { return [] }
+        let primary = path.literalPrefix
+        guard let parentPath else { return primary }
+        let parent = parentPath.literalPrefix
+        return Array(zip(primary, parent).prefix { $0 == $1 }.map(\.0))
+    }
+
+    func matches(_ subject: inout MatchSubject) -> Bool {
+        if never { return false }
+        if let path {
+            let bytes = subject.path(form)
+            let pathMatches = bytes.withUnsafeBufferPointer { buffer in
+                path.matches(buffer) || (parentPath?.matches(buffer) ?? false)
+            }
+            if !pathMatches { return false }
+        }
+        switch query {
+        case .any:
+            break
+        case .string(let pattern):
+            if !pattern.matches(subject.query(form)) { return false }
+        case .items(let requirements):
+            let items = subject.queryItems(form)
+            for requirement in requirements {
+                var seen = false
+                for item in items where item.name == requirement.name {
+                    seen = true
+                    // Every repeated item must match (W19).
+                    if !requirement.pattern.matches(item.value) { return false }
+                }
+                // An absent item reads as the empty string (W19).
+                if !seen, !requirement.pattern.matches([]) { return false }
+            }
+        }
+        if let fragment, !fragment.matches(subject.fragment(form)) { return false }
+        return true
+    }
+}

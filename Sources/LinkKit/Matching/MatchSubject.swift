@@ -1,0 +1,133 @@
+/// One URL prepared for matching: its path, query and fragment in the up to four forms rules ask for
+/// (encoded or decoded × as written or lower-cased), each computed at most once per URL and only when asked for.
+struct MatchSubject {
+    /// Which form of the URL a rule compares against: `percentEncoded` × `caseSensitive`.
+    struct Form: Hashable, Sendable {
+        let percentEncoded: Bool
+        let caseSensitive: Bool
+        var slot: Int { (percentEncoded ? 0 : 2) + (caseSensitive ? 0 : 1) }
+        static let all = [Form(percentEncoded: true, caseSensitive: true), Form(percentEncoded: true, caseSensitive: false),
+                          Form(percentEncoded: false, caseSensitive: true), Form(percentEncoded: false, caseSensitive: false)]
+    }
+
+    private let rawPath: [UInt8]
+    private let rawQuery: [UInt8]
+    private let rawFragment: [UInt8]
+    private var paths = Slots<[UInt8]>()
+    private var queries = Slots<[UInt8]>()
+    private var fragments = Slots<[UInt8]>()
+    private var items = Slots<[(name: [UInt8], value: [UInt8])]>()
+
+    init(_ url: AASAURL) {
+        rawPath = Array(url.path.utf8)
+        rawQuery = Array((url.query ?? "").utf8)
+        rawFragment = Array((url.fragment ?? "").utf8)
+    }
+
+    /// The path in `form`, with trailing `/` runs dropped (so `/` and the empty path are both empty).
+    mutating func path(_ form: Form) -> [UInt8] {
+        if let cached = paths[form.slot] { return cached }
+        var bytes = Self.transform(rawPath, form)
+        while bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        paths[form.slot] = bytes
+        return bytes
+    }
+
+    /// The whole query in `form` (empty when absent).
+    mutating func query(_ form: Form) -> [UInt8] {
+        if let cached = queries[form.slot] { return cached }
+        let bytes = Self.transform(rawQuery, form)
+        queries[form.slot] = bytes
+        return bytes
+    }
+
+    /// The fragment in `form` (empty when absent).
+    mutating func fragment(_ form: Form) -> [UInt8] {
+        if let cached = fragments[form.slot] { return cached }
+        let bytes = Self.transform(rawFragment, form)
+        fragments[form.slot] = bytes
+        return bytes
+    }
+
+    /// The query items in `form`: split on `&` and the first `=` before decoding, as `URLComponents.queryItems`
+    /// does; an item without `=` has the empty value, empty segments are skipped.
+    mutating func queryItems(_ form: Form) -> [(name: [UInt8], value: [UInt8])] {
+        if let cached = items[form.slot] { return cached }
+        var result: [(name: [UInt8], value: [UInt8])] = []
+        for segment in rawQuery.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let name: ArraySlice<UInt8>
+            let value: ArraySlice<UInt8>
+            if let equals = segment.firstIndex(of: UInt8(ascii: "=")) {
+                name = segment[..<equals]
+                value = segment[(equals + 1)...]
+            } else {
+                name = segment
+                value = []
+            }
+            result.append((Self.transform(Array(name), form), Self.transform(Array(value), form)))
+        }
+        items[form.slot] = result
+        return result
+    }
+
+    static func transform(_ bytes: [UInt8], _ form: Form) -> [UInt8] {
+        var result = form.percentEncoded ? bytes : percentDecoded(bytes)
+        if !form.caseSensitive { result = lowercased(result) }
+        return result
+    }
+
+    /// `%XX` escapes decoded to bytes; a `%` not followed by two hex digits stays as written.
+    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) {
+                result.append(high << 4 | low)
+                i += 3
+            } else {
+                result.append(bytes[i])
+                i += 1
+            }
+        }
+        return result
+    }
+
+    /// Lower-cased bytes: ASCII folding, or Unicode lower-casing when there is non-ASCII text (decoded input).
+    static func lowercased(_ bytes: [UInt8]) -> [UInt8] {
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            return bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }
+        }
+        return Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
+    }
+}
+
+/// Four optional values indexed by `MatchSubject.Form.slot`, stored inline (no array allocation).
+struct Slots<Value> {
+    private var s0: Value?
+    private var s1: Value?
+    private var s2: Value?
+    private var s3: Value?
+
+    subscript(slot: Int) -> Value? {
+        get {
+            switch slot {
+            case 0: s0
+            case 1: s1
+            case 2: s2
+            default: s3
+            }
+        }
+        set {
+            switch slot {
+            case 0: s0 = newValue
+            case 1: s1 = newValue
+            case 2: s2 = newValue
+            default: s3 = newValue
+            }
+        }
+    }
+}
+
+extension Slots: Sendable where Value: Sendable {}

@@ -1,0 +1,125 @@
+extension Pattern {
+    /// Whether the pattern matches the whole of `input` (AASA-SEMANTICS §4: never a prefix).
+    ///
+    /// Without variables this is the classic two-pointer glob with one backtrack point: O(n·m) worst case and
+    /// no allocation. With variables it is a recursive search whose failures are memoised in a stack buffer, so
+    /// patterns like `$(lang)_$(region)` stay polynomial.
+    func matches(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        if !hasVariables { return Self.glob(elements[...], input) }
+        let size = (elements.count + 1) * (input.count + 1)
+        return withUnsafeTemporaryAllocation(of: Bool.self, capacity: size) { memo in
+            memo.initialize(repeating: false)
+            return search(0, 0, input, memo)
+        }
+    }
+
+    /// Convenience for tests and cold paths.
+    func matches(_ input: [UInt8]) -> Bool { input.withUnsafeBufferPointer { matches($0) } }
+
+    static func glob(_ elements: ArraySlice<Element>, _ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        var p = elements.startIndex
+        var s = 0
+        var starP = -1
+        var starS = 0
+        let end = elements.endIndex
+        while p < end || s < input.count {
+            if p < end {
+                switch elements[p] {
+                case .star:
+                    starP = p
+                    starS = s
+                    p += 1
+                    continue
+                case .one:
+                    if s < input.count {
+                        s = nextScalar(input, s)
+                        p += 1
+                        continue
+                    }
+                case .literal(let bytes):
+                    if hasLiteral(bytes, input, at: s) {
+                        s += bytes.count
+                        p += 1
+                        continue
+                    }
+                case .variable:
+                    return false
+                }
+            }
+            guard starP >= 0, starS < input.count else { return false }
+            starS = nextScalar(input, starS)
+            s = starS
+            p = starP + 1
+        }
+        return true
+    }
+
+    private func search(_ e: Int, _ s: Int, _ input: UnsafeBufferPointer<UInt8>, _ memo: UnsafeMutableBufferPointer<Bool>) -> Bool {
+        if e == elements.count { return s == input.count }
+        let key = e * (input.count + 1) + s
+        if memo[key] { return false }
+        var found = false
+        switch elements[e] {
+        case .literal(let bytes):
+            found = Self.hasLiteral(bytes, input, at: s) && search(e + 1, s + bytes.count, input, memo)
+        case .one:
+            found = s < input.count && search(e + 1, Self.nextScalar(input, s), input, memo)
+        case .star:
+            var t = input.count
+            while t >= s {
+                if Self.isBoundary(input, t), search(e + 1, t, input, memo) { found = true; break }
+                t -= 1
+            }
+        case .variable(.never):
+            found = false
+        case .variable(.characterClass(let characterClass, let anyCase)):
+            found = s < input.count && characterClass.contains(input[s], anyCase: anyCase) && search(e + 1, s + 1, input, memo)
+        case .variable(.alternatives(let alternatives)):
+            outer: for alternative in alternatives {
+                if alternative.count == 1, case .literal(let bytes) = alternative[0] {
+                    if Self.hasLiteral(bytes, input, at: s), search(e + 1, s + bytes.count, input, memo) { found = true; break }
+                    continue
+                }
+                if alternative.isEmpty {
+                    if search(e + 1, s, input, memo) { found = true; break }
+                    continue
+                }
+                // A value with wildcards: try every end at which it matches the input from `s`.
+                var t = s
+                while t <= input.count {
+                    let piece = UnsafeBufferPointer(rebasing: input[s..<t])
+                    if Self.isBoundary(input, t), Self.glob(alternative[...], piece), search(e + 1, t, input, memo) {
+                        found = true
+                        break outer
+                    }
+                    t += 1
+                }
+            }
+        case .variable:
+            found = false
+        }
+        if !found { memo[key] = true }
+        return found
+    }
+
+    static func hasLiteral(_ bytes: [UInt8], _ input: UnsafeBufferPointer<UInt8>, at s: Int) -> Bool {
+        guard s + bytes.count <= input.count else { return false }
+        var i = 0
+        while i < bytes.count {
+            if input[s + i] != bytes[i] { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// The index after the UTF-8 scalar starting at `s` (`?` is one character, not one byte, in decoded input).
+    static func nextScalar(_ input: UnsafeBufferPointer<UInt8>, _ s: Int) -> Int {
+        var next = s + 1
+        while next < input.count, input[next] & 0xC0 == 0x80 { next += 1 }
+        return next
+    }
+
+    static func isBoundary(_ input: UnsafeBufferPointer<UInt8>, _ t: Int) -> Bool {
+        t >= input.count || input[t] & 0xC0 != 0x80
+    }
+}

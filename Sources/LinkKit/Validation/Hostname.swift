@@ -1,0 +1,81 @@
+import Foundation
+
+/// A link domain host name, normalised: lower-case, no trailing dot, internationalised names in punycode
+/// (`bücher.example` → `xn--bcher-kva.example`), optionally the wildcard form `*.example.com` (A11).
+///
+/// Ports, paths, schemes and IP addresses are rejected: an associated-domains entitlement names a host only (A7, A10).
+public struct Hostname: Sendable, Hashable, CustomStringConvertible {
+    /// The normalised name, including a leading `*.` for a wildcard.
+    public let rawValue: String
+
+    /// Whether this is the wildcard form `*.example.com` (subdomains, not `example.com` itself).
+    public var isWildcard: Bool { rawValue.hasPrefix("*.") }
+
+    /// The host that serves the file: for `*.example.com` it is `example.com` (A10, F2), otherwise the name itself.
+    public var servingHost: String { isWildcard ? String(rawValue.dropFirst(2)) : rawValue }
+
+    /// Validates and normalises a host name.
+    /// - Parameter text: e.g. `Example.COM.`, `bücher.example`, `*.example.com`.
+    /// - Throws: `LinkKitError` `.invalidHostname` naming the problem (port, path, IP address, label or total length,
+    ///   bad character, single label).
+    public init(_ text: String) throws(LinkKitError) {
+        func fail(_ why: String) -> LinkKitError { LinkKitError(.invalidHostname, "host name '\(text)' \(why)") }
+        var name = text.trimmingCharacters(in: .whitespaces)
+        if name.contains("://") { throw fail("must be a host only, without a scheme such as https://") }
+        if name.contains("/") || name.contains("?") || name.contains("#") { throw fail("must be a host only, without a path") }
+        if name.contains("[") || name.filter({ $0 == ":" }).count > 1 { throw fail("is an IP address: link domains must be names") }
+        if name.contains(":") { throw fail("must not have a port (associated domains cannot use one)") }
+        if name.contains("@") { throw fail("must not contain '@'") }
+        var wildcard = false
+        if name.hasPrefix("*.") {
+            wildcard = true
+            name.removeFirst(2)
+        }
+        if name.hasSuffix(".") { name.removeLast() }
+        if name.isEmpty { throw fail("is empty") }
+        if name.contains("*") { throw fail("may only use '*' as a whole first label, as in *.example.com") }
+        if !name.allSatisfy(\.isASCII) {
+            // Foundation's URL applies IDNA (UTS #46) to the host on Linux and Darwin alike.
+            guard let ascii = URL(string: "https://\(name)/")?.host, ascii.allSatisfy(\.isASCII) else {
+                throw fail("is not a valid internationalised domain name")
+            }
+            name = ascii
+        }
+        name = name.lowercased()
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.contains(where: \.isEmpty) { throw fail("has an empty label (two dots in a row)") }
+        if labels.count < 2 { throw fail("must be a fully qualified domain name such as example.com") }
+        if labels.allSatisfy({ $0.allSatisfy(\.isNumber) }) { throw fail("is an IP address: link domains must be names") }
+        for label in labels {
+            if label.utf8.count > 63 { throw fail("has a label longer than 63 characters") }
+            if !label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) {
+                throw fail("has a label '\(label)' with characters other than letters, digits and '-'")
+            }
+            if label.hasPrefix("-") || label.hasSuffix("-") { throw fail("has a label '\(label)' that starts or ends with '-'") }
+        }
+        if labels.last!.allSatisfy(\.isNumber) { throw fail("ends in a numeric label, which no top-level domain is") }
+        if name.utf8.count > 253 { throw fail("is longer than 253 characters") }
+        rawValue = wildcard ? "*." + name : name
+    }
+
+    /// The normalised name.
+    public var description: String { rawValue }
+
+    /// Whether the AASA file served for `domain` governs URLs on `host` (hosts compare case-insensitively; a
+    /// wildcard `*.example.com` governs the subdomains of `example.com`).
+    /// - Parameters:
+    ///   - host: a URL's host (as `AASAURL.host` gives it).
+    ///   - domain: the link domain the file belongs to.
+    public static func host(_ host: String, isServedBy domain: String) -> Bool {
+        let normalisedHost = (try? Hostname(host))?.rawValue ?? Self.simplified(host)
+        guard let domain = try? Hostname(domain) else { return normalisedHost == Self.simplified(domain) }
+        if domain.isWildcard { return normalisedHost.hasSuffix("." + domain.servingHost) }
+        return normalisedHost == domain.rawValue
+    }
+
+    private static func simplified(_ text: String) -> String {
+        var lower = text.lowercased()
+        if lower.hasSuffix(".") { lower.removeLast() }
+        return lower
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import LinkKit
+
+extension AASACommand {
+    /// `linkd aasa bench [--rounds N] [--seconds S]` (hidden; run by `bench/matcher/run.sh`): resolutions per second
+    /// for domains of 10, 1,000 and 10,000 rules with distinct literal prefixes, median of N rounds.
+    static func bench(_ arguments: Arguments) throws -> Int32 {
+        let rounds = Int(arguments.value("rounds") ?? "7") ?? 7
+        let seconds = Double(arguments.value("seconds") ?? "0.3") ?? 0.3
+        var results: [(rules: Int, perSecond: Double)] = []
+        var generator = SplitMix(seed: 42)
+        for ruleCount in [10, 1_000, 10_000] {
+            let matcher = AASAMatcher(benchFile(rules: ruleCount))
+            // URLs hitting rules spread over the whole file, plus misses, built before timing.
+            let urls = (0..<1_024).map { n -> String in
+                let rule = Int(generator.next() % UInt64(ruleCount))
+                return n % 8 == 7 ? "https://example.com/unknown/\(n)?utm_source=x" : "https://example.com/section\(rule)/item/\(n)?ref=mail#top"
+            }
+            var samples: [Double] = []
+            var checksum = 0
+            for _ in 0..<rounds {
+                var count = 0
+                let clock = ContinuousClock()
+                let start = clock.now
+                var elapsed = Duration.zero
+                repeat {
+                    for url in urls {
+                        let resolution = matcher.resolve(try AASAURL(url))
+                        checksum &+= resolution.componentIndex ?? -1
+                    }
+                    count += urls.count
+                    elapsed = clock.now - start
+                } while elapsed < .milliseconds(Int(seconds * 1000))
+                let total = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                samples.append(Double(count) / total)
+            }
+            samples.sort()
+            results.append((ruleCount, samples[samples.count / 2]))
+            Output.err("bench: \(ruleCount) rules done (checksum \(checksum))")
+        }
+        var text = "AASA matcher: resolutions/second (URL parse + resolve across apps), median of \(rounds) rounds of ≥\(seconds)s\n"
+        for result in results {
+            text += "  \(String(result.rules).padding(toLength: 6, withPad: " ", startingAt: 0)) rules: \(Int(result.perSecond)) /s\n"
+        }
+        let base = results[0].perSecond
+        for result in results.dropFirst() {
+            text += "  ratio 10 / \(result.rules): \(String(format: "%.2f", base / result.perSecond))× slower\n"
+        }
+        Output.out(text)
+        return ExitStatus.success
+    }
+
+    /// A domain with `rules` components with distinct literal prefixes, an exclusion, a query rule and a catch-all
+    /// for a second app, so that every resolution crosses the index and both apps.
+    static func benchFile(rules: Int) -> AASAFile {
+        var components: [AASAComponent] = [AASAComponent(fragment: "no_universal_links", exclude: true)]
+        for index in 0..<rules - 2 {
+            components.append(AASAComponent(path: "/section\(index)/*", query: index % 3 == 0 ? .items([QueryItemPattern(name: "ref", pattern: "*")]) : nil))
+        }
+        components.append(AASAComponent(path: "/help/*", query: .items([QueryItemPattern(name: "article", pattern: "????")])))
+        return AASAFile(applinks: AppLinks(details: [
+            AppLinksDetail(appIDs: ["ABCDE12345.com.example.app"], components: components),
+            AppLinksDetail(appIDs: ["ABCDE12345.com.example.other"], components: [AASAComponent(path: "/other/*")]),
+        ]))
+    }
+
+    /// A tiny deterministic generator, so every run measures the same URLs.
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Testing
+@testable import LinkKit
+
+@Suite struct JSONValueTests {
+    @Test(arguments: [
+        "{}", "[]", "null", "true", "false", "0", "-1.5e3", "\"a\"",
+        "{\"a\":[1,2,{\"b\":null}],\"c\":\"d\"}", "{\"a\":1,\"a\":2}",
+    ])
+    func roundTripsCompactText(_ text: String) throws {
+        #expect(try JSONValue.parse(text).serialized == text)
+    }
+
+    @Test func keepsMemberOrderAndLastDuplicateWins() throws {
+        let value = try JSONValue.parse(#"{"z":1,"a":2,"z":3}"#)
+        #expect(value.objectMembers?.map(\.key) == ["z", "a", "z"])
+        #expect(value["z"] == .number("3"))
+    }
+
+    @Test func decodesEscapesAndDoesNotEscapeSlash() throws {
+        let value = try JSONValue.parse(#""a\/b\u00e9\ud83d\ude00\n\"""#)
+        #expect(value == .string("a/bé😀\n\""))
+        #expect(value.serialized == #""a/bé😀\n\"""#)
+        #expect(JSONValue.string("\u{01}").serialized == #""\u0001""#)
+    }
+
+    @Test func numbersKeepTheirText() throws {
+        #expect(try JSONValue.parse("12345678901234567890123") == .number("12345678901234567890123"))
+    }
+
+    @Test(arguments: [
+        ("", 0), ("{", 1), ("{\"a\" 1}", 5), ("[1,]", 3), ("{\"a\":1,}", 7), ("tru", 0), ("01", 1),
+        ("\"abc", 4), ("[1] x", 4), ("\"\\x\"", 2), ("{\n\"a\":\n}", 7), ("1.", 2), ("\"\u{01}\"", 1),
+    ])
+    func reportsPositionOfMalformedJSON(_ text: String, _ offset: Int) {
+        #expect {
+            _ = try JSONValue.parse(text)
+        } throws: { error in
+            guard let error = error as? LinkKitError else { return false }
+            return error.code == .malformedJSON && error.offset == offset && error.message.contains("line")
+        }
+    }
+
+    @Test func messageGivesLineAndColumn() {
+        do {
+            _ = try JSONValue.parse("{\n  \"a\": tru\n}")
+            Issue.record("parsed malformed JSON")
+        } catch {
+            #expect(error.message.contains("line 2, column 8"))
+        }
+    }
+
+    @Test func rejectsDeepNesting() {
+        let text = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        #expect(throws: LinkKitError.self) { try JSONValue.parse(text) }
+    }
+
+    @Test func pointerEscapesTildeAndSlash() {
+        #expect(JSONPointer.appending("/a", "b/c~d") == "/a/b~1c~0d")
+        #expect(JSONPointer.appending(JSONPointer.appending("", "components"), 3) == "/components/3")
+    }
+}
