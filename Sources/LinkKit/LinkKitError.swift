@@ -23,6 +23,8 @@ public struct LinkKitError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidFingerprint = Code("invalidFingerprint")
         /// A link domain host name is malformed.
         public static let invalidHostname = Code("invalidHostname")
+        /// A route template (`/widget/{id}`) is malformed.
+        public static let invalidTemplate = Code("invalidTemplate")
         /// A URL could not be split per RFC 3986.
         public static let invalidURL = Code("invalidURL")
         /// The stable name of the code, e.g. `invalidTeamID`.

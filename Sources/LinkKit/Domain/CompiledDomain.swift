@@ -60,8 +60,8 @@ public struct CompiledDomain: Sendable {
         guard resolution.appID != nil else {
             return LinkResolution(outcome: .excluded, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: nil)
         }
-        let destination = app.flatMap { destination(of: rule, for: $0, url: url) }
-        return LinkResolution(outcome: .openApp, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: destination)
+        let target = app.flatMap { self.destination(of: rule, for: $0, url: url) }
+        return LinkResolution(outcome: .openApp, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: target)
     }
 
     /// The typed destination of `rule` for `app`, from the URL's captures.

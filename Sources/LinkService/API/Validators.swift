@@ -22,7 +22,7 @@ enum Validators {
 
     static func fingerprint(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
         guard let text else { return nil }
-        do { return try CertificateFingerprint(text).rawValue } catch { errors.add(pointer, error.message); return nil }
+        do { return try CertificateFingerprint(normalizing: text).description } catch { errors.add(pointer, error.message); return nil }
     }
 
     static func hostname(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {

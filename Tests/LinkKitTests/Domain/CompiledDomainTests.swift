@@ -1,0 +1,139 @@
+import Testing
+@testable import LinkKit
+
+@Suite("CompiledDomain")
+struct CompiledDomainTests {
+    let widget = DestinationType(name: "widgetDetail", parameters: [
+        ParameterSpec(name: "id", kind: .int(min: 1, max: nil)),
+        ParameterSpec(name: "tab", kind: .enumeration(["info", "reviews"]), optional: true),
+    ])
+
+    var apps: [DomainApp] {
+        [
+            DomainApp(id: "a", platform: .ios, identifier: "ABCDE12345.com.example.app", destinations: [widget]),
+            DomainApp(id: "b", platform: .ios, identifier: "ABCDE12345.com.example.other"),
+            DomainApp(id: "d", platform: .android, identifier: "com.example.app",
+                      fingerprints: ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"],
+                      destinations: [widget]),
+        ]
+    }
+
+    func rule(_ id: String, apps: [String] = ["a", "d"], path: String? = nil, query: RuleQuery? = nil, exclude: Bool? = nil,
+              destination: DestinationBinding? = nil) throws -> LinkRule {
+        LinkRule(id: id, apps: apps, path: try path.map { try RulePattern($0) }, query: query, exclude: exclude, destination: destination)
+    }
+
+    func domain(_ rules: [LinkRule], legacy: Bool = false) -> CompiledDomain {
+        CompiledDomain(settings: DomainSettings(hostname: "links.example.com", legacyPaths: legacy), apps: apps, rules: rules)
+    }
+
+    @Test func consecutiveRulesForTheSameAppsShareAnEntry() throws {
+        let compiled = domain([
+            try rule("r0", apps: ["a"], path: "/private/*", exclude: true),
+            try rule("r1", apps: ["a"], path: "/widget/{id}", destination: DestinationBinding(type: "widgetDetail")),
+            try rule("r2", apps: ["b"], path: "/other/*"),
+            try rule("r3", apps: ["a"], path: "/help"),
+        ])
+        #expect(compiled.aasaJSON == #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/private/*","exclude":true},{"/":"/widget/?*"}]},{"appIDs":["ABCDE12345.com.example.other"],"components":[{"/":"/other/*"}]},{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help"}]}]}}"#)
+    }
+
+    @Test func generationIsByteStable() throws {
+        let rules = [try rule("r1", path: "/widget/{id}"), try rule("r2", path: "/docs/{rest*}")]
+        #expect(domain(rules).aasaJSON == domain(rules).aasaJSON)
+        #expect(domain(rules).assetLinksJSON == domain(rules).assetLinksJSON)
+    }
+
+    @Test func resolveGivesTypedDestinations() throws {
+        let compiled = domain([try rule("r1", path: "/widget/{id}", query: .items([RuleQueryItem(name: "tab", pattern: try RulePattern("*"))]),
+                                        destination: DestinationBinding(type: "widgetDetail"))])
+        let result = compiled.resolve(try AASAURL("https://links.example.com/widget/42"))
+        #expect(result.outcome == .openApp)
+        #expect(result.app?.id == "a")
+        #expect(result.rule?.id == "r1")
+        #expect(result.position == 0)
+        #expect(result.destination == .destination(type: "widgetDetail", params: [("id", .int(42))]))
+    }
+
+    @Test func queryCapturesBecomeParams() throws {
+        let compiled = domain([try rule("r1", path: "/widget/{id}", query: .items([RuleQueryItem(name: "tab", pattern: try RulePattern("{tab}"))]),
+                                        destination: DestinationBinding(type: "widgetDetail"))])
+        let result = compiled.resolve(try AASAURL("https://links.example.com/widget/7?tab=reviews&utm=x"))
+        #expect(result.destination == .destination(type: "widgetDetail", params: [("id", .int(7)), ("tab", .string("reviews"))]))
+        #expect(compiled.resolve(try AASAURL("https://links.example.com/widget/7")).outcome == .noMatch, "{tab} requires the item")
+    }
+
+    @Test func invalidCapturesGiveAnErrorDestinationButTheAppOpens() throws {
+        let compiled = domain([try rule("r1", path: "/widget/{id}", destination: DestinationBinding(type: "widgetDetail"))])
+        for url in ["https://links.example.com/widget/abc", "https://links.example.com/widget/0", "https://links.example.com/widget/1/2"] {
+            let result = compiled.resolve(try AASAURL(url))
+            #expect(result.outcome == .openApp, "\(url)")
+            guard case .error(let error)? = result.destination else {
+                Issue.record("expected an error destination for \(url)")
+                continue
+            }
+            #expect(error.code == .invalidParam)
+        }
+    }
+
+    @Test func exclusionsAndNoMatch() throws {
+        let compiled = domain([
+            try rule("r0", path: "/widget/secret", exclude: true),
+            try rule("r1", path: "/widget/{id}", destination: DestinationBinding(type: "widgetDetail")),
+        ])
+        let excluded = compiled.resolve(try AASAURL("https://links.example.com/widget/secret"))
+        #expect(excluded.outcome == .excluded)
+        #expect(excluded.rule?.id == "r0")
+        #expect(excluded.destination == nil)
+        #expect(compiled.resolve(try AASAURL("https://links.example.com/elsewhere")) == .noMatch)
+    }
+
+    @Test func androidUsesTheSameRules() throws {
+        let compiled = domain([try rule("r1", path: "/widget/{id}", destination: DestinationBinding(type: "widgetDetail"))])
+        let result = compiled.resolve(try AASAURL("https://links.example.com/widget/5"), platform: .android)
+        #expect(result.outcome == .openApp)
+        #expect(result.app?.identifier == "com.example.app")
+        #expect(result.destination == .destination(type: "widgetDetail", params: [("id", .int(5))]))
+        #expect(!compiled.aasaJSON.contains("\"com.example.app\""), "Android packages never appear in the AASA")
+    }
+
+    @Test func assetLinksListAndroidApps() throws {
+        let compiled = domain([try rule("r1", path: "/widget/{id}")])
+        let statements = try #require(compiled.assetLinks.arrayValue)
+        #expect(statements.count == 1)
+        #expect(statements[0]["target"]?["package_name"]?.stringValue == "com.example.app")
+        #expect(statements[0]["relation"]?.arrayValue == [.string("delegate_permission/common.handle_all_urls")])
+    }
+
+    @Test func legacyPathsWriteOneEntryPerAppWithPaths() throws {
+        let compiled = domain([
+            try rule("r0", apps: ["a", "b"], path: "/private/*", exclude: true),
+            try rule("r1", apps: ["a", "b"], path: "/widget/{id}"),
+            try rule("r2", apps: ["a", "b"], path: "/search", query: .string("q=*")),
+        ], legacy: true)
+        let file = compiled.aasa
+        #expect(file.applinks?.apps == [])
+        #expect(file.applinks?.details.map(\.appIDs) == [["ABCDE12345.com.example.app"], ["ABCDE12345.com.example.other"]])
+        #expect(file.applinks?.details[0].paths == ["NOT /private/*", "/widget/?*"], "a query-constrained rule cannot be a legacy path")
+        #expect(compiled.aasaJSON.contains(#""appID":"ABCDE12345.com.example.app""#), "iOS 12 reads appID")
+        // Resolution is unchanged: the first listed app still wins.
+        #expect(compiled.resolve(try AASAURL("https://links.example.com/widget/1")).app?.id == "a")
+    }
+
+    @Test("resolve agrees with the matcher over the served file", arguments: [
+        "https://links.example.com/widget/42", "https://links.example.com/WIDGET/42", "https://links.example.com/docs",
+        "https://links.example.com/docs/a/b", "https://links.example.com/", "https://links.example.com/widget/",
+    ])
+    func agreesWithServedFile(url: String) throws {
+        let compiled = domain([
+            try rule("r1", path: "/widget/{id}", destination: DestinationBinding(type: "widgetDetail")),
+            try rule("r2", apps: ["b"], path: "/docs/{rest*}"),
+        ])
+        let served = AASAMatcher(try AASAFile.decode(compiled.aasaJSON))
+        let parsed = try AASAURL(url)
+        let expected = served.resolve(parsed)
+        let actual = compiled.resolve(parsed)
+        #expect(actual.app?.identifier == expected.appID)
+        #expect(actual.detailIndex == expected.detailIndex)
+        #expect(actual.componentIndex == expected.componentIndex)
+    }
+}
