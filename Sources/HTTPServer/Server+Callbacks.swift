@@ -141,6 +141,11 @@ private func makeRequest(state: RequestState, method: String, connection: Opaque
         rawQuery = String(path[path.index(after: question)...])
         path = String(path[..<question])
     }
+    // Absolute-form targets (`GET http://host/path`), which servers must accept (RFC 9112 §3.2.2): keep the path.
+    if !path.hasPrefix("/"), let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://") {
+        let authority = path[path.index(colon, offsetBy: 3)...]
+        path = authority.firstIndex(of: "/").map { String(path[$0...]) } ?? "/"
+    }
     var address = [CChar](repeating: 0, count: 64)
     let remote = linkd_mhd_client_address(connection, &address, address.count) == 0
         ? String(decoding: address.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""

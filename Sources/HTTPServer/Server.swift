@@ -6,6 +6,14 @@ import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd: an internal epoll thread pool calls the `Responder` synchronously.
 ///
+/// Limits. The server itself answers, with problem+json, `X-Request-ID` and `Connection: close`, before the
+/// responder runs: 414 when the request target exceeds `maxURIBytes`, 431 when the header section exceeds
+/// `maxHeaderBytes`, 413 when `Content-Length` exceeds `maxBodyBytes` (at once, without reading the body) or a
+/// chunked body grows past it (after reading and discarding the rest). MHD's per-connection memory pool is sized
+/// well above those limits (`ServerConfiguration.connectionMemoryLimit`), so only requests far beyond them hit
+/// MHD's own 414/431 answers, which keep the right status but carry MHD's small HTML body. Requests MHD cannot
+/// parse at all get MHD's own 400.
+///
 /// `@unchecked Sendable`: the only mutable state, the `MHD_Daemon *` and the quiesced listen socket, lives
 /// behind `state`'s lock; the daemon is stopped before the context its callbacks use is released (`deinit`).
 public final class Server: @unchecked Sendable {

@@ -26,6 +26,9 @@ struct ServerTests {
             // The raw path and query are preserved; the parameter is decoded.
             let echo = try HTTPTestClient.request(port: port, path: "/echo/path/a%2Fb%20c?x=%41+b&y")
             #expect(echo.text == "/echo/path/a%2Fb%20c|x=%41+b&y|a/b c")
+            // Absolute-form request target.
+            let absolute = try HTTPTestClient.request(port: port, path: "http://links.example/echo/path/p1?q=1")
+            #expect(absolute.text == "/echo/path/p1|q=1|p1")
         }
     }
 
@@ -204,6 +207,23 @@ struct ServerTests {
             let many = (0..<100).map { ("X-Field-\($0)", String(repeating: "c", count: 50)) }
             #expect(try HTTPTestClient.request(port: port, path: "/hello", headers: many).status == 431)
             #expect(try HTTPTestClient.request(port: port, path: "/hello", headers: [("X-Small", "1")]).status == 200)
+        }
+    }
+
+    /// With the default limits, requests just under both limits pass and just over get our problem+json,
+    /// not MHD's own answer: its memory pool is sized above our limits.
+    @Test func defaultLimitsAreOursNotMHDs() throws {
+        try withLiveServer { _, port in
+            let longURI = "/hello?q=" + String(repeating: "a", count: 8192 - 9)
+            let fullHeaders = (0..<16).map { ("X-Fill-\($0)", String(repeating: "h", count: 1000)) }   // ~16.2k with Host/Connection
+            let fits = try HTTPTestClient.request(port: port, path: longURI, headers: Array(fullHeaders.prefix(15)) + [("X-Rest", String(repeating: "r", count: 800))])
+            #expect(fits.status == 200)
+            let uri = try HTTPTestClient.request(port: port, path: longURI + "a")
+            #expect(uri.status == 414)
+            #expect(uri.headers["Content-Type"] == "application/problem+json")
+            let headers = try HTTPTestClient.request(port: port, path: longURI, headers: fullHeaders + [("X-More", String(repeating: "m", count: 1000))])
+            #expect(headers.status == 431)
+            #expect(headers.headers["Content-Type"] == "application/problem+json")
         }
     }
 
