@@ -47,6 +47,12 @@ public struct CompiledDomain: Sendable {
         assetLinksJSON = assetLinks.serialized
     }
 
+    /// The position of the rule that wrote `details[detail].components[component]` of the served AASA file.
+    public func rulePosition(detail: Int, component: Int) -> Int? {
+        guard detail < ios.ruleAt.count, component < ios.ruleAt[detail].count else { return nil }
+        return ios.ruleAt[detail][component]
+    }
+
     /// Decides what `url` does for `platform`'s apps. The caller has checked that the URL's host is this domain.
     public func resolve(_ url: AASAURL, platform: DomainApp.Platform = .ios) -> LinkResolution {
         let generated = platform == .ios ? ios : android

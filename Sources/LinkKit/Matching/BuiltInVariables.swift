@@ -3,7 +3,10 @@
 /// `$(region)` is `Locale.isoRegionCodes` and `$(lang)` is `Locale.isoLanguageCodes` (AASA-SEMANTICS §7). The lists are
 /// shipped here, not read from `Locale`, so matching is the same on every platform and every Foundation version
 /// (the Linux Foundation returns UN M.49 numeric regions too, which are dropped: Apple's examples use letters only).
-enum BuiltInVariables {
+public enum BuiltInVariables {
+    /// The names of the built-in variables (`$(alpha)` … `$(lang)`), which domains cannot redefine.
+    public static let names: Set<String> = ["alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang"]
+
     /// ISO 3166-1 alpha-2 region codes (note: `GB`, never `UK`).
     static let regions: [String] = [
         "AC", "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AQ", "AR", "AS", "AT", "AU", "AW", "AX", "AZ", "BA",

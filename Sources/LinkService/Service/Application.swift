@@ -36,6 +36,11 @@ public final class Application: Sendable {
         let auth = Authenticator(pool: pool)
         KeyHandlers(pool: pool, auth: auth).register(in: &routes)
         TeamHandlers(pool: pool, auth: auth).register(in: &routes)
+        let changes = CatalogChanges()
+        AppHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
+        DestinationHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
+        DomainHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
+        RuleHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"))
     }

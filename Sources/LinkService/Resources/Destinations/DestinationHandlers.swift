@@ -90,6 +90,13 @@ struct DestinationHandlers: Sendable {
         try pool.withTransaction { connection in
             let (app, destination) = try find(request, principal, on: connection, forUpdate: true)
             try ETag.check(request, current: destination.version)
+            let users = try connection.query("""
+                SELECT DISTINCT d.hostname FROM rules r JOIN rule_apps ra ON ra.rule_id = r.id JOIN domains d ON d.id = r.domain_id
+                WHERE ra.app_id = \(app.id) AND r.definition -> 'destination' ->> 'type' = \(destination.name)
+                """).map { try $0.decode(0, as: String.self) }
+            if !users.isEmpty {
+                throw ServiceError.conflict("Rules of \(users.sorted().joined(separator: ", ")) lead to '\(destination.name)'; change them first.")
+            }
             try connection.execute("DELETE FROM destinations WHERE id = \(destination.id)")
             try AuditLog.record(on: connection, principal, .delete, type: "destination", id: "\(app.id.uuidString.lowercased())/\(destination.name)", before: destination.json)
             try changes.appChanged(app.id, on: connection)

@@ -1,0 +1,49 @@
+import Foundation
+import LinkKit
+import Postgres
+
+/// Reads what a domain's association files and resolve are compiled from: its settings, its rules and the
+/// apps they name (with their destination types).
+enum DomainLoader {
+    /// Compiles `domain` with `rules` (its stored rules, or a proposed list being validated).
+    static func compile(_ domain: Domain, rules: [LinkRule], on connection: Connection) throws -> CompiledDomain {
+        var appIDs = Set(rules.flatMap(\.apps).compactMap(UUID.init(uuidString:)))
+        appIDs.formUnion(domain.settings.webcredentials)
+        appIDs.formUnion(domain.settings.appclips)
+        let apps = try self.apps(Array(appIDs), workspace: domain.workspaceID, on: connection)
+        return CompiledDomain(settings: domain.settings.settings(hostname: domain.hostname), apps: apps, rules: rules)
+    }
+
+    /// The apps among `ids` that exist in `workspace`, with their destination types.
+    static func apps(_ ids: [UUID], workspace: UUID, on connection: Connection) throws -> [DomainApp] {
+        guard !ids.isEmpty else { return [] }
+        let idTexts = ids.map { $0.uuidString.lowercased() }
+        let apps = try connection.query(Query(unsafeSQL: """
+            SELECT \(App.columns) FROM apps WHERE workspace_id = $1 AND id = ANY($2::uuid[])
+            """, binds: [workspace, idTexts])).map(App.init(row:))
+        let destinations = try connection.query(Query(unsafeSQL: """
+            SELECT \(Destination.columns) FROM destinations WHERE app_id = ANY($1::uuid[])
+            """, binds: [idTexts])).map(Destination.init(row:))
+        let byApp = Dictionary(grouping: destinations, by: \.appID)
+        return apps.map { app in
+            DomainApp(
+                id: app.id.uuidString.lowercased(),
+                platform: app.platform == .ios ? .ios : .android,
+                identifier: app.platformIdentifier,
+                fingerprints: app.fingerprints.map(\.value),
+                destinations: (byApp[app.id] ?? []).map(\.type),
+                storeURL: app.storeURL
+            )
+        }
+    }
+}
+
+extension App {
+    /// The store page for the no-app fallback.
+    var storeURL: String? {
+        switch platform {
+        case .ios: appStoreID.map { "https://apps.apple.com/app/id\($0)" }
+        case .android: playStoreURL ?? packageName.map { "https://play.google.com/store/apps/details?id=\($0)" }
+        }
+    }
+}

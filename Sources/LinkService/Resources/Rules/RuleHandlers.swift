@@ -1,0 +1,184 @@
+import Foundation
+import HTTPServer
+import LinkKit
+import Postgres
+
+/// `/v1/domains/{host}/rules`: a domain's ordered rule list (order is meaning: the first match wins).
+///
+/// Every change goes through `change(...)`: the whole resulting list is validated (and its association
+/// file generated and linted) before anything is saved, the domain's version (the list's ETag) is bumped,
+/// the change is audited and announced to every node.
+struct RuleHandlers: Sendable {
+    let pool: ConnectionPool
+    let auth: Authenticator
+    let changes: CatalogChanges
+
+    func register(in routes: inout RouterBuilder) {
+        routes.add(.GET, "/v1/domains/{host}/rules", scope: .read, auth: auth, list)
+        routes.add(.PUT, "/v1/domains/{host}/rules", scope: .write, auth: auth, replace)
+        routes.add(.POST, "/v1/domains/{host}/rules", scope: .write, auth: auth, insert)
+        routes.add(.GET, "/v1/domains/{host}/rules/{id}", scope: .read, auth: auth, get)
+        routes.add(.PATCH, "/v1/domains/{host}/rules/{id}", scope: .write, auth: auth, update)
+        routes.add(.DELETE, "/v1/domains/{host}/rules/{id}", scope: .write, auth: auth, delete)
+        routes.add(.POST, "/v1/domains/{host}/preview", scope: .read, auth: auth, preview)
+    }
+
+    func list(_ request: Request, _ principal: Principal) throws -> Response {
+        let (domain, rules) = try pool.withConnection { connection in
+            let domain = try Domain.find(request.parameters["host"], principal, on: connection)
+            return (domain, try StoredRule.all(domain: domain.id, on: connection))
+        }
+        return .resource(.object(["items": .array(rules.map(\.json))]), version: domain.version)
+    }
+
+    /// `PUT {"rules": [...]}`: the whole list, atomically (what dashboards and config-as-code send).
+    func replace(_ request: Request, _ principal: Principal) throws -> Response {
+        let errors = FieldErrors()
+        var body = try JSONBody.object(request, errors: errors)
+        let elements = body.array("rules", required: true, maxCount: 10_000) ?? []
+        body.finish()
+        let inputs = elements.map { RuleInput($0.value, at: $0.pointer, errors: errors, allowIdentity: true) }
+        try errors.check()
+        let (domain, rules) = try change(request, principal, action: .replace, checkVersion: { domain, _ in try ETag.check(request, current: domain.version) }) { current in
+            let currentIDs = Set(current.map(\.id))
+            var used: Set<UUID> = []
+            return zip(inputs, elements).map { input, element in
+                // Keep an id only when it is one of this domain's rules (and not repeated).
+                let id = input.id.flatMap { currentIDs.contains($0) && used.insert($0).inserted ? $0 : nil } ?? UUID()
+                return (id, input, element.pointer)
+            }
+        }
+        return .resource(.object(["items": .array(rules.map(\.json))]), version: domain.version)
+    }
+
+    /// `POST` one rule, at `position` (default: the end).
+    func insert(_ request: Request, _ principal: Principal) throws -> Response {
+        let errors = FieldErrors()
+        let value = try JSONBody.parse(request)
+        var members = value.objectMembers ?? []
+        let position = Self.position(&members, errors: errors)
+        let input = RuleInput(.object(members), at: "", errors: errors, allowIdentity: false)
+        try errors.check()
+        let id = UUID()
+        let (domain, rules) = try change(request, principal, action: .create) { current in
+            var list = current.map { ($0.id, $0.input, "") }
+            let index = min(position ?? list.count, list.count)
+            list.insert((id, input, ""), at: index)
+            return list
+        }
+        let rule = rules.first { $0.id == id }!
+        return .resource(rule.json, version: rule.version, status: 201, location: "/v1/domains/\(domain.hostname)/rules/\(id.uuidString.lowercased())")
+    }
+
+    func get(_ request: Request, _ principal: Principal) throws -> Response {
+        let rule = try pool.withConnection { connection -> StoredRule in
+            let domain = try Domain.find(request.parameters["host"], principal, on: connection)
+            return try Self.find(request, in: StoredRule.all(domain: domain.id, on: connection))
+        }
+        return .resource(rule.json, version: rule.version)
+    }
+
+    /// `PATCH`: present fields replace the rule's (`null` clears), `position` moves it.
+    func update(_ request: Request, _ principal: Principal) throws -> Response {
+        let errors = FieldErrors()
+        let patch = try JSONBody.parse(request)
+        guard var members = patch.objectMembers else {
+            throw ServiceError.validation([.init(pointer: "", detail: "The body must be a JSON object.")])
+        }
+        let position = Self.position(&members, errors: errors)
+        var target: UUID?
+        let (_, rules) = try change(request, principal, action: .update, checkVersion: { _, current in
+            try ETag.check(request, current: try Self.find(request, in: current).version)
+        }) { current in
+            let rule = try Self.find(request, in: current)
+            target = rule.id
+            var merged = (rule.input.definition.objectMembers ?? []).filter { member in !members.contains { $0.key == member.key } }
+            merged.insert(JSONMember(key: "apps", value: .array(rule.input.apps.map(JSONValue.uuid))), at: 0)
+            merged.removeAll { $0.key == "apps" && members.contains { $0.key == "apps" } }
+            merged += members.filter { $0.value != .null }
+            let input = RuleInput(.object(merged), at: "", errors: errors, allowIdentity: false)
+            try errors.check()
+            var list = current.filter { $0.id != rule.id }.map { ($0.id, $0.input, "") }
+            list.insert((rule.id, input, ""), at: min(position ?? rule.position, list.count))
+            return list
+        }
+        let rule = rules.first { $0.id == target }!
+        return .resource(rule.json, version: rule.version)
+    }
+
+    func delete(_ request: Request, _ principal: Principal) throws -> Response {
+        _ = try change(request, principal, action: .delete, checkVersion: { _, current in
+            try ETag.check(request, current: try Self.find(request, in: current).version)
+        }) { current in
+            let rule = try Self.find(request, in: current)
+            return current.filter { $0.id != rule.id }.map { ($0.id, $0.input, "") }
+        }
+        return .empty()
+    }
+
+    /// `POST {"rules": [...]}` (or `{}` for the stored list): the association files the list would generate
+    /// and their lint report. Saves nothing.
+    func preview(_ request: Request, _ principal: Principal) throws -> Response {
+        let errors = FieldErrors()
+        var body = try JSONBody.object(request, errors: errors)
+        let elements = body.array("rules", maxCount: 10_000)
+        body.finish()
+        let inputs = elements?.map { RuleInput($0.value, at: $0.pointer, errors: errors, allowIdentity: true) }
+        try errors.check()
+        let outcome = try pool.withConnection { connection -> RuleValidator.Outcome in
+            let domain = try Domain.find(request.parameters["host"], principal, on: connection)
+            let proposed = try inputs.map { inputs in zip(inputs, elements!).map { ($0.id ?? UUID(), $0, $1.pointer) } }
+                ?? StoredRule.all(domain: domain.id, on: connection).map { ($0.id, $0.input, "/rules/\($0.position)") }
+            return try RuleValidator.validate(proposed, domain: domain, on: connection)
+        }
+        return .json(Array(JSONValue.object([
+            "aasa": outcome.compiled.aasa.json,
+            "assetlinks": outcome.compiled.assetLinks,
+            "size": .integer(outcome.compiled.aasaJSON.utf8.count),
+            "lint": .array(outcome.findings.map(\.json)),
+        ]).serialized.utf8))
+    }
+
+    /// Loads the domain and its rules under a row lock, applies `makeList`, validates, saves, audits, notifies.
+    private func change(
+        _ request: Request, _ principal: Principal, action: AuditLog.Action,
+        checkVersion: (Domain, [StoredRule]) throws -> Void = { _, _ in },
+        _ makeList: ([StoredRule]) throws -> [(UUID, RuleInput, String)]
+    ) throws -> (Domain, [StoredRule]) {
+        try pool.withTransaction { connection in
+            let domain = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true)
+            let current = try StoredRule.all(domain: domain.id, on: connection)
+            try checkVersion(domain, current)
+            let proposed = try makeList(current).map { (id: $0.0, input: $0.1, pointer: $0.2) }
+            _ = try RuleValidator.validate(proposed, domain: domain, on: connection)
+            try StoredRule.replaceAll(domain: domain, current: current, with: proposed.map { ($0.id, $0.input) }, on: connection)
+            let row = try connection.query(Query(unsafeSQL: """
+                UPDATE domains SET version = version + 1, updated_at = now() WHERE id = $1 RETURNING \(Domain.columns)
+                """, binds: [domain.id])).first!
+            let updated = try Domain(row: row)
+            let rules = try StoredRule.all(domain: domain.id, on: connection)
+            try AuditLog.record(on: connection, principal, action, type: "rules", id: domain.hostname,
+                                before: .array(current.map(\.json)), after: .array(rules.map(\.json)))
+            try changes.domainChanged(domain.hostname, on: connection)
+            return (updated, rules)
+        }
+    }
+
+    private static func find(_ request: Request, in rules: [StoredRule]) throws -> StoredRule {
+        guard let id = request.parameters["id"].flatMap(UUID.init(uuidString:)), let rule = rules.first(where: { $0.id == id }) else {
+            throw ServiceError.notFound("The rule")
+        }
+        return rule
+    }
+
+    /// Takes `position` out of a rule body (it is where the rule goes, not part of the rule).
+    private static func position(_ members: inout [JSONMember], errors: FieldErrors) -> Int? {
+        guard let index = members.firstIndex(where: { $0.key == "position" }) else { return nil }
+        let value = members.remove(at: index).value
+        guard case .number(let text) = value, let position = Int(text), position >= 0 else {
+            errors.add("/position", "position must be a whole number from 0.")
+            return nil
+        }
+        return position
+    }
+}

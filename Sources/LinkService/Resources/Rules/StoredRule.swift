@@ -1,0 +1,77 @@
+import Foundation
+import LinkKit
+import Postgres
+
+/// A rule row with its apps, in the domain's order.
+struct StoredRule: Sendable {
+    let id: UUID
+    let position: Int
+    let input: RuleInput
+    let version: Int
+    let createdAt: Date
+    let updatedAt: Date
+
+    /// Every rule of a domain, in order.
+    static func all(domain: UUID, on connection: Connection) throws -> [StoredRule] {
+        try connection.query("""
+            SELECT r.id, r.position, r.definition, r.version, r.created_at, r.updated_at,
+                   coalesce(array_agg(ra.app_id::text ORDER BY ra.ordinal) FILTER (WHERE ra.app_id IS NOT NULL), '{}')
+            FROM rules r LEFT JOIN rule_apps ra ON ra.rule_id = r.id
+            WHERE r.domain_id = \(domain)
+            GROUP BY r.id ORDER BY r.position
+            """).map(StoredRule.init(row:))
+    }
+
+    init(row: Row) throws {
+        let definition: JSONB
+        let apps: [String]
+        (id, position, definition, version, createdAt, updatedAt, apps) = try row.decode((UUID, Int, JSONB, Int, Date, Date, [String]).self)
+        var members = (try? JSONValue.parse(definition.text))?.objectMembers ?? []
+        members.insert(JSONMember(key: "apps", value: .array(apps.map(JSONValue.string))), at: 0)
+        input = RuleInput(.object(members), at: "", errors: FieldErrors(), allowIdentity: false)
+    }
+
+    var rule: LinkRule { input.rule(id: id) }
+
+    var json: JSONValue {
+        var members: [JSONMember] = [
+            JSONMember(key: "id", value: .uuid(id)),
+            JSONMember(key: "position", value: .integer(position)),
+            JSONMember(key: "apps", value: .array(input.apps.map(JSONValue.uuid))),
+        ]
+        if case .object(let definition) = input.definition { members += definition }
+        members += [
+            JSONMember(key: "createdAt", value: .timestamp(createdAt)),
+            JSONMember(key: "updatedAt", value: .timestamp(updatedAt)),
+        ]
+        return .object(members)
+    }
+
+    /// Makes `rules` the domain's list, in order. Rules keep their id, creation time and version unless
+    /// changed (a changed rule's version is bumped); rules missing from the list are deleted.
+    /// - Parameter current: the domain's rules as they are now (ids not among them are never reused).
+    static func replaceAll(domain: Domain, current: [StoredRule], with rules: [(id: UUID, input: RuleInput)], on connection: Connection) throws {
+        let existing = Dictionary(current.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let kept = Set(rules.map(\.id))
+        for rule in current where !kept.contains(rule.id) {
+            try connection.execute("DELETE FROM rules WHERE id = \(rule.id)")
+        }
+        for (position, rule) in rules.enumerated() {
+            let before = existing[rule.id]
+            let changed = before.map { $0.input.definition != rule.input.definition || $0.input.apps != rule.input.apps } ?? true
+            try connection.execute("""
+                INSERT INTO rules (id, workspace_id, domain_id, position, definition)
+                VALUES (\(rule.id), \(domain.workspaceID), \(domain.id), \(position), \(JSONB(rule.input.definition.serialized)))
+                ON CONFLICT (id) DO UPDATE SET position = excluded.position, definition = excluded.definition,
+                    version = rules.version + CASE WHEN \(changed) THEN 1 ELSE 0 END,
+                    updated_at = CASE WHEN \(changed) THEN now() ELSE rules.updated_at END
+                """)
+            if changed {
+                try connection.execute("DELETE FROM rule_apps WHERE rule_id = \(rule.id)")
+                for (ordinal, app) in rule.input.apps.enumerated() {
+                    try connection.execute("INSERT INTO rule_apps (rule_id, app_id, ordinal) VALUES (\(rule.id), \(app), \(ordinal))")
+                }
+            }
+        }
+    }
+}
