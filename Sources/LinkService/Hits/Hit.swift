@@ -1,0 +1,65 @@
+import Foundation
+import LinkKit
+
+/// One logged link hit: a resolve or a click on a link domain.
+public struct Hit: Sendable, Equatable {
+    public enum Outcome: String, Sendable, CaseIterable {
+        case openApp = "open_app"
+        case excluded
+        case noMatch = "no_match"
+        case unknownDomain = "unknown_domain"
+        /// The app opens but the destination could not be built (bad or missing parameter, unknown type).
+        case invalidParam = "invalid_param"
+    }
+
+    public enum Source: String, Sendable, CaseIterable {
+        case resolve, click
+    }
+
+    /// Longest path or query kept; longer ones are cut (a hit is for analytics, not replay).
+    public static let maxURLPartLength = 1024
+
+    public var time: Date
+    /// nil only when no workspace can be named (a click on a host that is not a link domain is not a hit).
+    public var workspaceID: UUID?
+    public var hostname: String
+    public var path: String
+    public var query: String?
+    public var outcome: Outcome
+    public var appID: UUID?
+    public var ruleID: UUID?
+    public var destinationType: String?
+    public var source: Source
+    public var platform: UserAgent.Platform
+    public var isBot: Bool
+    public var referrerHost: String?
+    /// Salted SHA-256 of client IP + user agent, the salt rotating daily; the raw IP is never stored.
+    public var visitorHash: String?
+
+    public init(
+        time: Date = Date(), workspaceID: UUID?, hostname: String, path: String, query: String?, outcome: Outcome,
+        appID: UUID? = nil, ruleID: UUID? = nil, destinationType: String? = nil, source: Source,
+        platform: UserAgent.Platform, isBot: Bool, referrerHost: String? = nil, visitorHash: String? = nil
+    ) {
+        self.time = time
+        self.workspaceID = workspaceID
+        self.hostname = hostname
+        self.path = String(path.prefix(Self.maxURLPartLength))
+        self.query = query.map { String($0.prefix(Self.maxURLPartLength)) }
+        self.outcome = outcome
+        self.appID = appID
+        self.ruleID = ruleID
+        self.destinationType = destinationType
+        self.source = source
+        self.platform = platform
+        self.isBot = isBot
+        self.referrerHost = referrerHost
+        self.visitorHash = visitorHash
+    }
+}
+
+/// Where hits go. Request threads call `record` and never wait on the database.
+public protocol HitSink: Sendable {
+    /// Accepts one hit; it is then written eventually, or counted as dropped (never silently lost).
+    func record(_ hit: Hit)
+}
