@@ -14,9 +14,14 @@ struct Configuration {
     var logLevel = Logger.Level.info
     var migrationsDirectory: URL?
     var migrateOnStart = true
+    /// `LINKD_SPOOL_DIR`; nil means `<dataDirectory>/spool`.
+    var spoolDirectory: URL?
+    var hitsRetentionDays = 90
 
     /// The options every database-using command accepts, for `Arguments`.
-    static let valuedOptions: Set<String> = ["listen", "database-url", "threads", "data-dir", "log-level", "migrations"]
+    static let valuedOptions: Set<String> = [
+        "listen", "database-url", "threads", "data-dir", "log-level", "migrations", "spool-dir", "hits-retention-days",
+    ]
 
     /// The help text describing those options.
     static let optionsHelp = """
@@ -27,6 +32,8 @@ struct Configuration {
           --data-dir DIR         LINKD_DATA_DIR    ./.linkd (embedded PostgreSQL data, socket and log)
           --log-level LEVEL      LINKD_LOG_LEVEL   info (trace, debug, info, notice, warning, error, critical)
           --migrations DIR       LINKD_MIGRATIONS_DIR  the migrations/ folder of the source tree
+          --spool-dir DIR        LINKD_SPOOL_DIR   <data-dir>/spool (hits kept while the database is down)
+          --hits-retention-days N  LINKD_HITS_RETENTION_DAYS  90 (raw hits; older daily partitions are dropped)
         """
 
     /// Reads flags first, then the environment.
@@ -54,7 +61,24 @@ struct Configuration {
         if let directory = arguments.value("migrations", environment: "LINKD_MIGRATIONS_DIR", environment) {
             migrationsDirectory = URL(fileURLWithPath: directory)
         }
+        if let directory = arguments.value("spool-dir", environment: "LINKD_SPOOL_DIR", environment) {
+            spoolDirectory = URL(fileURLWithPath: directory)
+        }
+        if let days = arguments.value("hits-retention-days", environment: "LINKD_HITS_RETENTION_DAYS", environment) {
+            guard let value = Int(days), (1...3650).contains(value) else {
+                throw Arguments.UsageError(description: "hits-retention-days must be a number from 1 to 3650, not '\(days)'")
+            }
+            hitsRetentionDays = value
+        }
         migrateOnStart = !arguments.has("no-migrate")
+    }
+
+    /// The hit pipeline settings.
+    var hitsConfiguration: HitsConfiguration {
+        HitsConfiguration(
+            spoolDirectory: spoolDirectory ?? dataDirectory.appendingPathComponent("spool"),
+            retentionDays: hitsRetentionDays
+        )
     }
 
     /// `host:port`, `[v6]:port`.

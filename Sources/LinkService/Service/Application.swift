@@ -5,18 +5,22 @@ import Postgres
 
 /// The running service: constructs and injects every part, starts them in order and stops them in reverse.
 ///
-/// Start order: pool → migrations → HTTP. Stop order: HTTP (finishing in-flight requests) → pool.
+/// Start order: pool → migrations → hit writer → HTTP. Stop order: HTTP (finishing in-flight requests) →
+/// hit writer (writes out every accepted hit) → pool.
 public final class Application: Sendable {
     public let configuration: ServiceConfiguration
     public let pool: ConnectionPool
     public let metrics: MetricsRegistry
     public let router: Router
     public let migrator: Migrator
+    /// The hit pipeline: resolve and click handlers call `hits.record(_:)` (and `hits.visitors.hash(...)`).
+    public let hits: HitBatcher
     private let server: Server
     private let logger: Logger
 
     /// Builds the application without starting anything that listens.
-    /// - Throws: `MigrationError` when the migrations directory is unreadable or malformed.
+    /// - Throws: `MigrationError` when the migrations directory is unreadable or malformed, `HitPipelineError`
+    ///   when the spool directory cannot be created or is used by another process.
     public init(configuration: ServiceConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
@@ -30,6 +34,9 @@ public final class Application: Sendable {
         self.pool = pool
         self.migrator = Migrator(migrations: try Migration.load(from: configuration.migrationsDirectory), logger: logger.with(label: "linkd.migrate"))
         Self.registerPoolGauges(pool, in: metrics)
+        let hits = try HitBatcher(pool: pool, configuration: configuration.hits, logger: logger.with(label: "linkd.hits"))
+        hits.register(in: metrics)
+        self.hits = hits
 
         var routes = RouterBuilder()
         ServiceHandlers(pool: pool, migrator: migrator, metrics: metrics, logger: logger).register(in: &routes)
@@ -41,17 +48,19 @@ public final class Application: Sendable {
         DestinationHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
         DomainHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
         RuleHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
+        AnalyticsHandlers(pool: pool, auth: auth).register(in: &routes)
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"))
     }
 
-    /// Applies migrations (unless configured not to) and starts listening.
+    /// Applies migrations (unless configured not to), starts the hit writer and starts listening.
     /// - Throws: `MigrationError`, `PostgresError` (database unreachable), `HTTPServerError` (cannot bind).
     public func start() throws {
         if configuration.migrateOnStart {
             let applied = try migrator.migrate(using: pool)
             logger.info("migrations current", metadata: ["migration.applied": "\(applied.count)"])
         }
+        hits.start()
         try server.start()
         logger.info("listening", metadata: ["http.address": configuration.server.host, "http.port": "\(server.port)"])
     }
@@ -59,9 +68,11 @@ public final class Application: Sendable {
     /// The bound port (useful when configured with port 0).
     public var port: Int { server.port }
 
-    /// Stops accepting, finishes in-flight requests, then closes the database pool. Idempotent.
+    /// Stops accepting, finishes in-flight requests, writes out every accepted hit, then closes the database
+    /// pool. Idempotent.
     public func shutdown() {
         server.shutdown()
+        hits.shutdown()
         pool.shutdown()
         logger.info("stopped")
     }

@@ -15,18 +15,22 @@ public struct ServiceConfiguration: Sendable {
     public var migrationsDirectory: URL
     /// Apply pending migrations at start (`linkd serve --no-migrate` turns it off).
     public var migrateOnStart: Bool
+    /// The hit pipeline: batching, spool directory, retention.
+    public var hits: HitsConfiguration
 
     public init(
         server: ServerConfiguration,
         database: ConnectionParameters,
         databasePoolSize: Int = 8,
         migrationsDirectory: URL,
-        migrateOnStart: Bool = true
+        migrateOnStart: Bool = true,
+        hits: HitsConfiguration = HitsConfiguration()
     ) {
         self.server = server
         self.database = database
         self.databasePoolSize = databasePoolSize
         self.migrationsDirectory = migrationsDirectory
         self.migrateOnStart = migrateOnStart
+        self.hits = hits
     }
 }

@@ -1,0 +1,137 @@
+import Foundation
+import HTTPServer
+import LinkKit
+
+/// The query parameters the analytics endpoints share: the time range, the time zone, the filters and
+/// the output format. Every problem is a 400 with a detail naming the parameter.
+///
+/// - `from`, `to`: RFC 3339 timestamps (`2026-11-01T00:00:00Z`, `2026-11-01T09:00:00+01:00`) or dates
+///   (`2026-11-01`, midnight in `tz`; a date `to` includes that whole day). `to` is exclusive. Defaults:
+///   the last 7 days up to now. Rollups are hourly, so `from` is rounded down and `to` up to the hour.
+/// - `tz`: an IANA time zone (`Europe/Paris`), default `UTC`: day buckets and dates follow it.
+/// - `host`, `app` (an app id), `outcome`, `source` (`resolve`|`click`), `includeBots` (`true`|`false`,
+///   default false).
+struct AnalyticsParameters {
+    static let maxDays = 400
+    static let common: Set<String> = ["from", "to", "tz", "host", "app", "outcome", "source", "includeBots", "format"]
+
+    let from: Date
+    let to: Date
+    let timeZone: TimeZone
+    let host: String?
+    let app: UUID?
+    let outcome: Hit.Outcome?
+    let source: Hit.Source?
+    let includeBots: Bool
+    let csv: Bool
+
+    /// - Parameter allowed: the endpoint's own parameters (besides `common`); anything else is a 400.
+    /// - Throws: `ServiceError.badRequest`.
+    init(_ request: Request, allowed: Set<String>, now: Date = Date()) throws(ServiceError) {
+        for item in request.queryItems where !Self.common.contains(item.name) && !allowed.contains(item.name) {
+            let known = Self.common.union(allowed).sorted().joined(separator: ", ")
+            throw .badRequest("Unknown parameter '\(item.name)'. This endpoint accepts: \(known).")
+        }
+        let zoneName = request.query("tz") ?? "UTC"
+        guard let zone = TimeZone(identifier: zoneName) else {
+            throw .badRequest("tz: unknown time zone '\(zoneName)'; use an IANA name such as UTC or Europe/Paris.")
+        }
+        timeZone = zone
+        var to = try Self.instant(request.query("to"), name: "to", zone: zone, endOfDay: true) ?? now
+        var from = try Self.instant(request.query("from"), name: "from", zone: zone, endOfDay: false) ?? to.addingTimeInterval(-7 * 86_400)
+        from = Date(timeIntervalSince1970: (from.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+        to = Date(timeIntervalSince1970: (to.timeIntervalSince1970 / 3600).rounded(.up) * 3600)
+        guard from < to else { throw .badRequest("from must be before to.") }
+        guard to.timeIntervalSince(from) <= Double(Self.maxDays) * 86_400 else {
+            throw .badRequest("The range from \(Self.format(from, zone)) to \(Self.format(to, zone)) is longer than \(Self.maxDays) days.")
+        }
+        self.from = from
+        self.to = to
+        host = request.query("host").map { $0.lowercased() }
+        if let text = request.query("app") {
+            guard let id = UUID(uuidString: text) else { throw .badRequest("app must be an app id (a UUID), not '\(text)'.") }
+            app = id
+        } else {
+            app = nil
+        }
+        outcome = try Self.choice(request.query("outcome"), name: "outcome", Hit.Outcome.init(rawValue:), Hit.Outcome.allCases.map(\.rawValue))
+        source = try Self.choice(request.query("source"), name: "source", Hit.Source.init(rawValue:), Hit.Source.allCases.map(\.rawValue))
+        switch request.query("includeBots") {
+        case nil, "false"?: includeBots = false
+        case "true"?: includeBots = true
+        case let other?: throw .badRequest("includeBots must be true or false, not '\(other)'.")
+        }
+        switch request.query("format") {
+        case nil: csv = request.headers["Accept"]?.lowercased().contains("text/csv") == true
+        case "csv"?: csv = true
+        case "json"?: csv = false
+        case let other?: throw .badRequest("format must be json or csv, not '\(other)'.")
+        }
+    }
+
+    /// One of `values`, or a 400 listing them.
+    static func choice<T>(_ text: String?, name: String, _ make: (String) -> T?, _ values: [String]) throws(ServiceError) -> T? {
+        guard let text else { return nil }
+        guard let value = make(text) else {
+            throw .badRequest("\(name) must be one of \(values.joined(separator: ", ")), not '\(text)'.")
+        }
+        return value
+    }
+
+    /// SQL conditions on the rollup columns and their binds, numbered after `firstBind - 1` existing ones.
+    /// - Parameter app: whether the table has `app_id` (the top-values table does not).
+    func conditions(firstBind: Int, app hasApp: Bool = true) -> (sql: String, binds: [String]) {
+        var sql = ""
+        var binds: [String] = []
+        func add(_ column: String, _ value: String, cast: String = "") {
+            binds.append(value)
+            sql += " AND \(column) = $\(firstBind + binds.count - 1)\(cast)"
+        }
+        if let host { add("hostname", host) }
+        if hasApp, let app { add("app_id", app.uuidString, cast: "::uuid") }
+        if let outcome { add("outcome", outcome.rawValue) }
+        if let source { add("source", source.rawValue) }
+        if !includeBots { sql += " AND NOT is_bot" }
+        return (sql, binds)
+    }
+
+    /// The echo of the request in every answer.
+    var jsonMembers: [JSONMember] {
+        var members = [
+            JSONMember(key: "from", value: .string(Self.format(from, timeZone))),
+            JSONMember(key: "to", value: .string(Self.format(to, timeZone))),
+            JSONMember(key: "timeZone", value: .string(timeZone.identifier)),
+            JSONMember(key: "includeBots", value: .bool(includeBots)),
+        ]
+        var filters: [JSONMember] = []
+        if let host { filters.append(JSONMember(key: "host", value: .string(host))) }
+        if let app { filters.append(JSONMember(key: "app", value: .string(app.uuidString.lowercased()))) }
+        if let outcome { filters.append(JSONMember(key: "outcome", value: .string(outcome.rawValue))) }
+        if let source { filters.append(JSONMember(key: "source", value: .string(source.rawValue))) }
+        members.append(JSONMember(key: "filters", value: .object(filters)))
+        return members
+    }
+
+    /// RFC 3339 in `zone` (`Z` for UTC, else the offset).
+    static func format(_ date: Date, _ zone: TimeZone) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: zone))
+    }
+
+    private static func instant(_ text: String?, name: String, zone: TimeZone, endOfDay: Bool) throws(ServiceError) -> Date? {
+        guard let text else { return nil }
+        if text.count == 10, text.utf8.filter({ $0 == UInt8(ascii: "-") }).count == 2 {
+            let parts = text.split(separator: "-").compactMap { Int($0) }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            if parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]),
+               let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
+               calendar.component(.day, from: date) == parts[2] {
+                return endOfDay ? calendar.date(byAdding: .day, value: 1, to: date) : date
+            }
+        } else if let date = (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+                    ?? (try? Date(text, strategy: Date.ISO8601FormatStyle())) {
+            return date
+        }
+        throw .badRequest("\(name) must be an RFC 3339 timestamp (2026-11-01T00:00:00Z) or a date (2026-11-01), not '\(text)'.")
+    }
+}

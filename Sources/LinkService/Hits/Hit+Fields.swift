@@ -1,0 +1,67 @@
+import Foundation
+import LinkKit
+
+extension Hit {
+    /// The `hits` columns `fields` fills, in order.
+    static let copyColumns =
+        "time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host, visitor_hash"
+
+    /// The hit as COPY text fields, in `copyColumns` order. NUL bytes (which PostgreSQL text cannot hold)
+    /// are removed, so a hostile URL can never make a batch fail.
+    var fields: [String?] {
+        [
+            TimestampText.utc(micros: micros),
+            workspaceID?.uuidString,
+            Self.clean(hostname),
+            Self.clean(path),
+            query.map(Self.clean),
+            outcome.rawValue,
+            appID?.uuidString,
+            ruleID?.uuidString,
+            destinationType.map(Self.clean),
+            source.rawValue,
+            platform.rawValue,
+            isBot ? "t" : "f",
+            referrerHost.map(Self.clean),
+            visitorHash.map(Self.clean),
+        ]
+    }
+
+    /// Microseconds since 1970, the precision PostgreSQL keeps.
+    var micros: Int64 { Int64((time.timeIntervalSince1970 * 1_000_000).rounded()) }
+
+    /// One spool line (without the newline): the microsecond time, then the fields, COPY-escaped and
+    /// tab-separated.
+    var spoolLine: String {
+        var line = String(micros)
+        for field in fields.dropFirst() {
+            line += "\t"
+            line += SpoolEscaping.escape(field)
+        }
+        return line
+    }
+
+    /// Reads a line written by `spoolLine`; nil when it is damaged (e.g. cut by a crash mid-write).
+    init?(spoolLine line: Substring) {
+        let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard parts.count == 14, let micros = Int64(parts[0]) else { return nil }
+        let fields = parts.map(SpoolEscaping.unescape)
+        guard let hostname = fields[2], let path = fields[3],
+              let outcome = fields[5].flatMap(Outcome.init(rawValue:)),
+              let source = fields[9].flatMap(Source.init(rawValue:)),
+              let platform = fields[10].flatMap(UserAgent.Platform.init(rawValue:)),
+              let bot = fields[11], bot == "t" || bot == "f"
+        else { return nil }
+        self.init(
+            time: Date(timeIntervalSince1970: Double(micros) / 1_000_000), workspaceID: fields[1].flatMap(UUID.init(uuidString:)),
+            hostname: hostname, path: path, query: fields[4], outcome: outcome,
+            appID: fields[6].flatMap(UUID.init(uuidString:)), ruleID: fields[7].flatMap(UUID.init(uuidString:)),
+            destinationType: fields[8], source: source, platform: platform, isBot: bot == "t",
+            referrerHost: fields[12], visitorHash: fields[13]
+        )
+    }
+
+    private static func clean(_ text: String) -> String {
+        text.utf8.contains(0) ? String(text.unicodeScalars.filter { $0 != "\0" }.map(Character.init)) : text
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Postgres
+
+/// One batch of hits aggregated for the rollup tables, in memory, before the upserts that go into the
+/// same transaction as the batch's `COPY`. Hits without a workspace are not rolled up.
+struct HitBatchSummary {
+    struct RollupKey: Hashable, Comparable {
+        var workspace: UUID, hour: Int64, hostname: String, app: UUID?, rule: UUID?, destinationType: String?
+        var outcome: String, platform: String, source: String, isBot: Bool
+
+        var order: [String] {
+            [workspace.uuidString, String(hour), hostname, app?.uuidString ?? "", rule?.uuidString ?? "", destinationType ?? "",
+             outcome, platform, source, isBot ? "t" : "f"]
+        }
+
+        static func < (a: RollupKey, b: RollupKey) -> Bool { a.order.lexicographicallyPrecedes(b.order) }
+    }
+
+    struct TopKey: Hashable, Comparable {
+        var workspace: UUID, dimension: String, hour: Int64, hostname: String, value: String, outcome: String, source: String, isBot: Bool
+
+        var order: [String] { [workspace.uuidString, dimension, String(hour), hostname, value, outcome, source, isBot ? "t" : "f"] }
+
+        static func < (a: TopKey, b: TopKey) -> Bool { a.order.lexicographicallyPrecedes(b.order) }
+    }
+
+    struct VisitorKey: Hashable, Comparable {
+        var workspace: UUID, day: Int64, isBot: Bool, hash: String
+
+        static func < (a: VisitorKey, b: VisitorKey) -> Bool {
+            (a.workspace.uuidString, a.day, a.isBot ? 1 : 0, a.hash) < (b.workspace.uuidString, b.day, b.isBot ? 1 : 0, b.hash)
+        }
+    }
+
+    var rollups: [RollupKey: Int64] = [:]
+    var tops: [TopKey: Int64] = [:]
+    var visitors: Set<VisitorKey> = []
+    /// UTC days the batch touches (for its partitions).
+    var days: Set<Int64> = []
+
+    /// Aggregates `hits`; visitors already in `knownVisitors` are left out (they are in the table).
+    init(_ hits: some Sequence<Hit>, knownVisitors: Set<VisitorKey>) {
+        for hit in hits {
+            let micros = hit.micros
+            let hour = Self.floorDiv(micros, 3_600_000_000)
+            let day = Self.floorDiv(micros, 86_400_000_000)
+            days.insert(day)
+            guard let workspace = hit.workspaceID else { continue }
+            let outcome = hit.outcome.rawValue, source = hit.source.rawValue
+            rollups[RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
+                              destinationType: hit.destinationType, outcome: outcome, platform: hit.platform.rawValue,
+                              source: source, isBot: hit.isBot), default: 0] += 1
+            tops[TopKey(workspace: workspace, dimension: "path", hour: hour, hostname: hit.hostname, value: hit.path,
+                        outcome: outcome, source: source, isBot: hit.isBot), default: 0] += 1
+            if let referrer = hit.referrerHost, !referrer.isEmpty {
+                tops[TopKey(workspace: workspace, dimension: "referrer", hour: hour, hostname: hit.hostname, value: referrer,
+                            outcome: outcome, source: source, isBot: hit.isBot), default: 0] += 1
+            }
+            if let hash = hit.visitorHash {
+                let key = VisitorKey(workspace: workspace, day: day, isBot: hit.isBot, hash: hash)
+                if !knownVisitors.contains(key) { visitors.insert(key) }
+            }
+        }
+    }
+
+    static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : (value - divisor + 1) / divisor
+    }
+
+    /// Adds the summary to the rollup tables. Rows go in key order, so two nodes upserting overlapping
+    /// keys lock them in the same order (no deadlock).
+    func upsert(on connection: Connection) throws {
+        if !rollups.isEmpty {
+            let rows = rollups.sorted { $0.key < $1.key }
+            try connection.execute(Query(unsafeSQL: """
+                INSERT INTO hit_rollups_hourly AS r
+                    (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, hits)
+                SELECT w::uuid, to_timestamp(h * 3600), host, NULLIF(a, '')::uuid, NULLIF(ru, '')::uuid, NULLIF(d, ''), o, p, s, b::bool, n
+                FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                            $9::text[], $10::text[], $11::int8[]) AS t(w, h, host, a, ru, d, o, p, s, b, n)
+                ON CONFLICT ON CONSTRAINT hit_rollups_hourly_key DO UPDATE SET hits = r.hits + EXCLUDED.hits
+                """, binds: [
+                    rows.map { $0.key.workspace.uuidString }, rows.map(\.key.hour), rows.map(\.key.hostname),
+                    rows.map { $0.key.app?.uuidString ?? "" }, rows.map { $0.key.rule?.uuidString ?? "" },
+                    rows.map { $0.key.destinationType ?? "" }, rows.map(\.key.outcome), rows.map(\.key.platform),
+                    rows.map(\.key.source), rows.map { $0.key.isBot ? "t" : "f" }, rows.map(\.value),
+                ]))
+        }
+        if !tops.isEmpty {
+            let rows = tops.sorted { $0.key < $1.key }
+            try connection.execute(Query(unsafeSQL: """
+                INSERT INTO hit_top_hourly AS r (workspace_id, dimension, hour, hostname, value, outcome, source, is_bot, hits)
+                SELECT w::uuid, dim, to_timestamp(h * 3600), host, v, o, s, b::bool, n
+                FROM unnest($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int8[])
+                    AS t(w, dim, h, host, v, o, s, b, n)
+                ON CONFLICT ON CONSTRAINT hit_top_hourly_key DO UPDATE SET hits = r.hits + EXCLUDED.hits
+                """, binds: [
+                    rows.map { $0.key.workspace.uuidString }, rows.map(\.key.dimension), rows.map(\.key.hour), rows.map(\.key.hostname),
+                    rows.map(\.key.value), rows.map(\.key.outcome), rows.map(\.key.source), rows.map { $0.key.isBot ? "t" : "f" },
+                    rows.map(\.value),
+                ]))
+        }
+        if !visitors.isEmpty {
+            let rows = visitors.sorted()
+            try connection.execute(Query(unsafeSQL: """
+                INSERT INTO hit_visitors_daily (workspace_id, day, is_bot, visitor_hash)
+                SELECT w::uuid, date '1970-01-01' + d::int, b::bool, v
+                FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[]) AS t(w, d, b, v)
+                ON CONFLICT DO NOTHING
+                """, binds: [rows.map(\.workspace.uuidString), rows.map(\.day), rows.map { $0.isBot ? "t" : "f" }, rows.map(\.hash)]))
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Dispatch
+import Foundation
+import Observability
+import Postgres
+import Synchronization
+
+/// The hit pipeline: request threads `record` hits into a bounded in-memory queue and never wait on the
+/// database; one writer thread (`run()`) drains it in batches with `COPY`, maintaining the hourly rollups
+/// in the same transaction.
+///
+/// - Flushes at least every `flushInterval` (200 ms), or as soon as `maxBatchSize` hits are queued.
+/// - While the database is unavailable, hits stay in memory up to `memoryLimit`; beyond it the writer
+///   appends them to the spool (`HitSpool`), replayed in order when the database returns.
+/// - `shutdown()` writes everything out (to the database, or to the spool if it stays unreachable for
+///   `drainTimeout`) before returning.
+/// - `/metrics`: `linkd_hits_accepted_total`, `_written_total`, `_queued`, `_spooled`, `_spooled_total`,
+///   `_dropped_total`.
+public final class HitBatcher: HitSink, Sendable {
+    /// Hashes visitors for hits with the shared daily salt (kept current by the writer).
+    public let visitors: VisitorHasher
+    let configuration: HitsConfiguration
+    let store: HitStore
+    let spool: HitSpool
+    let logger: Logger
+    let state = Mutex(HitQueueState())
+    /// Wakes the writer early (a full batch, the memory limit, shutdown).
+    let wakeUp = DispatchSemaphore(value: 0)
+    /// Signalled when `run()` has drained and returned; re-signalled by each waiter.
+    private let finished = DispatchSemaphore(value: 0)
+    /// How long `shutdown()` keeps retrying an unavailable database before spooling what is left.
+    let drainTimeout: Duration
+
+    /// Prepares the pipeline; the writer starts with `run()`.
+    /// - Throws: `HitPipelineError` when the spool directory cannot be created or is in use.
+    public init(pool: ConnectionPool, configuration: HitsConfiguration, logger: Logger, drainTimeout: Duration = .seconds(10)) throws {
+        self.configuration = configuration
+        self.logger = logger
+        self.visitors = VisitorHasher()
+        self.drainTimeout = drainTimeout
+        self.store = HitStore(pool: pool, configuration: configuration, logger: logger)
+        let directory = configuration.spoolDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("linkd-spool-\(getpid())-\(UUID().uuidString.prefix(8))")
+        self.spool = try HitSpool(directory: directory, segmentSize: configuration.spoolSegmentSize, logger: logger)
+        let leftOver = spool.count
+        state.withLock { $0.spooled = leftOver }
+        if leftOver > 0 { logger.notice("hits left in the spool by an earlier run", metadata: ["hits.spooled": "\(leftOver)"]) }
+    }
+
+    /// Accepts one hit. Never blocks on I/O: one append under a lock.
+    public func record(_ hit: Hit) {
+        let limits = (batch: configuration.maxBatchSize, memory: configuration.memoryLimit, hard: configuration.hardLimit)
+        let wake = state.withLock { state -> Bool in
+            state.accepted += 1
+            guard state.lifecycle != .stopped, state.queue.count < limits.hard else {
+                state.dropped += 1
+                return false
+            }
+            state.queue.append(hit)
+            return state.queue.count == limits.batch || state.queue.count == limits.memory
+        }
+        if wake { wakeUp.signal() }
+    }
+
+    /// The pipeline's counters now.
+    public var counters: HitCounters { state.withLock { $0.counters } }
+
+    /// The spool directory in use.
+    public var spoolDirectory: URL { spool.directory }
+
+    /// Runs the writer on the calling thread until `shutdown()`, then drains and returns.
+    public func run() {
+        let proceed = state.withLock { state -> Bool in
+            guard state.lifecycle == .idle else { return false }
+            state.lifecycle = .running
+            return true
+        }
+        guard proceed else { return }
+        drainAndStop()
+        logger.info("hit writer stopped", metadata: ["hits.written": "\(counters.written)", "hits.spooled": "\(counters.spooled)"])
+        finished.signal()
+    }
+
+    /// Starts `run()` on a new thread.
+    public func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "linkd.hits.writer"
+        thread.start()
+    }
+
+    /// Asks the writer to write everything out and waits until it has (idempotent; safe from any thread).
+    /// If the writer never ran, drains on the calling thread.
+    public func shutdown() {
+        let wasIdle = state.withLock { state -> Bool in
+            switch state.lifecycle {
+            case .idle:
+                state.lifecycle = .stopping
+                return true
+            case .running:
+                state.lifecycle = .stopping
+                return false
+            case .stopping, .stopped:
+                return false
+            }
+        }
+        if wasIdle {
+            drainAndStop()
+            finished.signal()
+        }
+        wakeUp.signal()
+        finished.wait()
+        finished.signal()
+    }
+
+    private func drainAndStop() {
+        var loop = HitWriterLoop(batcher: self)
+        loop.run()
+        state.withLock { $0.lifecycle = .stopped }
+        if configuration.spoolDirectory == nil { spool.removeDirectoryIfEmpty() }
+    }
+
+    /// Registers the pipeline's counters and gauges.
+    public func register(in metrics: MetricsRegistry) {
+        let series: [(String, String, @Sendable (HitCounters) -> Int)] = [
+            ("linkd_hits_accepted_total", "Hits accepted by the pipeline.", { $0.accepted }),
+            ("linkd_hits_written_total", "Hits committed to the database.", { $0.written }),
+            ("linkd_hits_queued", "Hits in memory waiting for the writer.", { $0.queued }),
+            ("linkd_hits_spooled", "Hits in the spool waiting for the database.", { $0.spooled }),
+            ("linkd_hits_spooled_total", "Hits ever appended to the spool.", { $0.spooledTotal }),
+            ("linkd_hits_dropped_total", "Hits lost (over the hard memory limit, after shutdown, or rejected by the database).", { $0.dropped }),
+        ]
+        for (name, help, read) in series {
+            metrics.gauge(name, help: help) { [self] in [([:], Double(read(counters)))] }
+        }
+    }
+}

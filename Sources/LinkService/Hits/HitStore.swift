@@ -1,0 +1,76 @@
+import Foundation
+import Observability
+import Postgres
+
+/// The hit writer's database work: one batch per transaction (`COPY` + rollup upserts), and the daily
+/// maintenance (partitions ahead, retention, visitor salts). Used by the writer thread only.
+struct HitStore {
+    let pool: ConnectionPool
+    let configuration: HitsConfiguration
+    let logger: Logger
+
+    /// What went wrong writing a batch, sorted by what the writer should do about it.
+    enum Failure: Error {
+        /// The database cannot be reached or is shutting down: keep the hits, retry later, spool meanwhile.
+        case unavailable(PostgresError)
+        /// The database rejected the data itself (SQLSTATE classes 22, 23, 54): retrying the same rows fails again.
+        case rejected(PostgresError)
+        /// Anything else (e.g. a missing table): treated like `unavailable`, but logged louder.
+        case other(any Error)
+    }
+
+    static func classify(_ error: any Error) -> Failure {
+        guard let error = error as? PostgresError else { return .other(error) }
+        if let state = error.sqlState, ["22", "23", "54"].contains(state.errorClass) { return .rejected(error) }
+        return .unavailable(error)
+    }
+
+    /// Writes `hits` (COPY) and their rollups in one transaction.
+    /// - Parameter knownVisitors: visitor keys already stored (skipped); the ones this batch stored are added on success.
+    func write(_ hits: ArraySlice<Hit>, knownPartitions: inout Set<Int64>, knownVisitors: inout Set<HitBatchSummary.VisitorKey>) throws(Failure) {
+        let summary = HitBatchSummary(hits, knownVisitors: knownVisitors)
+        do {
+            let missing = summary.days.subtracting(knownPartitions)
+            if !missing.isEmpty {
+                try pool.withConnection { try HitPartitions.ensure(days: missing.sorted(), on: $0) }
+                knownPartitions.formUnion(missing)
+            }
+            try pool.withTransaction { connection in
+                let copied = try connection.copyFrom(Query(unsafeSQL: "COPY hits (\(Hit.copyColumns)) FROM STDIN"), rows: hits.lazy.map(\.fields))
+                guard copied == hits.count else {
+                    throw PostgresError(.copyFailed, serverMessage: "COPY reported \(copied) rows for \(hits.count)")
+                }
+                try summary.upsert(on: connection)
+            }
+        } catch {
+            throw Self.classify(error)
+        }
+        if knownVisitors.count + summary.visitors.count > 2_000_000 { knownVisitors.removeAll(keepingCapacity: true) }
+        knownVisitors.formUnion(summary.visitors)
+    }
+
+    /// Creates partitions from yesterday to `partitionsAhead` days after today, drops expired ones, creates
+    /// today's and tomorrow's visitor salts and deletes old ones.
+    /// - Returns: the days that now have a partition, and the salts (day → salt) from yesterday on.
+    func maintain(now: Date = Date()) throws -> (partitions: Set<Int64>, salts: [Int64: String]) {
+        let today = VisitorHasher.day(of: now)
+        return try pool.withConnection { connection in
+            try HitPartitions.ensure(days: (today - 1)...(today + Int64(configuration.partitionsAhead)), on: connection)
+            let dropped = try HitPartitions.dropExpired(today: today, retentionDays: configuration.retentionDays, on: connection)
+            if !dropped.isEmpty { logger.notice("dropped expired hit partitions", metadata: ["hits.partitions": dropped.joined(separator: ",")]) }
+            for day in [today, today + 1] {
+                try connection.execute("""
+                    INSERT INTO hit_visitor_salts (day, salt) VALUES (date '1970-01-01' + \(Int(day)), \(VisitorHasher.randomSalt()))
+                    ON CONFLICT DO NOTHING
+                    """)
+            }
+            try connection.execute("DELETE FROM hit_visitor_salts WHERE day < date '1970-01-01' + \(Int(today - 2))")
+            var salts: [Int64: String] = [:]
+            for row in try connection.query("SELECT day - date '1970-01-01', salt FROM hit_visitor_salts WHERE day >= date '1970-01-01' + \(Int(today - 1))") {
+                let (day, salt) = try row.decode((Int, String).self)
+                salts[Int64(day)] = salt
+            }
+            return (Set(try HitPartitions.existing(on: connection)), salts)
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import Postgres
+
+/// The writer thread's state and steps: everything here runs on that one thread, so it needs no lock;
+/// it meets the request threads only in `HitBatcher.state`.
+///
+/// Order is kept by one invariant: spool (oldest) < backlog < queue (newest). Writes come from the spool
+/// while it is not empty, else from the backlog; the backlog is only ever appended to the end of the spool.
+struct HitWriterLoop {
+    private let batcher: HitBatcher
+    private let clock = ContinuousClock()
+    /// Hits taken from the queue and not yet written or spooled: `backlog[backlogStart...]`.
+    private var backlog: [Hit] = []
+    private var backlogStart = 0
+    private var knownPartitions: Set<Int64> = []
+    private var knownVisitors: Set<HitBatchSummary.VisitorKey> = []
+    private var available = true
+    private var retryAt: ContinuousClock.Instant
+    private var backoff = Duration.milliseconds(100)
+    private var nextMaintenance: ContinuousClock.Instant
+    private var maintainedDay: Int64 = -1
+    private var stopRequestedAt: ContinuousClock.Instant?
+
+    init(batcher: HitBatcher) {
+        self.batcher = batcher
+        retryAt = clock.now
+        nextMaintenance = clock.now
+    }
+
+    private var backlogCount: Int { backlog.count - backlogStart }
+    private var configuration: HitsConfiguration { batcher.configuration }
+
+    mutating func run() {
+        while true {
+            let cycleStart = clock.now
+            let stopping = batcher.state.withLock { $0.lifecycle == .stopping }
+            if stopping, stopRequestedAt == nil { stopRequestedAt = cycleStart }
+            take()
+            maintainIfDue()
+            drain()
+            spoolOverflow()
+            if stopping, finishIfDone() { return }
+            // Sleep until the next flush (or retry), unless woken by a full batch or shutdown.
+            var deadline = cycleStart + configuration.flushInterval
+            if !available { deadline = max(deadline, min(retryAt, cycleStart + .seconds(1))) }
+            if stopping { deadline = min(deadline, clock.now + .milliseconds(50)) }
+            let wait = clock.now.duration(to: deadline)
+            if wait > .zero {
+                let (seconds, attoseconds) = wait.components
+                _ = batcher.wakeUp.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+            }
+        }
+    }
+
+    /// Moves everything queued to the backlog (one swap under the lock).
+    private mutating func take() {
+        let taken = batcher.state.withLock { state -> [Hit] in
+            let taken = state.queue
+            state.queue = []
+            state.held += taken.count
+            return taken
+        }
+        if backlogStart > 0, backlogStart * 2 > backlog.count {
+            backlog.removeFirst(backlogStart)
+            backlogStart = 0
+        }
+        backlog.append(contentsOf: taken)
+    }
+
+    /// Partitions ahead, retention and salts: at start, hourly, and when the UTC day changes.
+    private mutating func maintainIfDue() {
+        let today = VisitorHasher.day(of: Date())
+        guard clock.now >= nextMaintenance || today != maintainedDay, available || clock.now >= retryAt else { return }
+        do {
+            let result = try batcher.store.maintain()
+            knownPartitions = result.partitions
+            batcher.visitors.install(result.salts)
+            maintainedDay = today
+            nextMaintenance = clock.now + .seconds(3600)
+            knownVisitors = knownVisitors.filter { $0.day >= today - 1 }
+        } catch {
+            batcher.logger.warning("hit maintenance failed; will retry", metadata: ["error": "\(error)"])
+            nextMaintenance = clock.now + .seconds(5)
+            maintainedDay = today   // retried by the timer, not on every cycle
+        }
+    }
+
+    /// Writes from the spool, then from the backlog, until both are empty or the database fails.
+    private mutating func drain() {
+        guard available || clock.now >= retryAt else { return }
+        while !batcher.spool.isEmpty {
+            let hits: [Hit]
+            do {
+                guard let next = try batcher.spool.peek(limit: configuration.maxBatchSize) else { break }
+                hits = next
+            } catch {
+                batcher.logger.error("cannot read the spool", metadata: ["error": "\(error)"])
+                markUnavailable(error)
+                return
+            }
+            do {
+                let (written, dropped) = try write(hits[...])
+                try batcher.spool.consume(hits.count)
+                batcher.state.withLock { state in
+                    state.spooled -= hits.count
+                    state.written += written
+                    state.dropped += dropped
+                }
+            } catch {
+                markUnavailable(error)
+                return
+            }
+            markAvailable()
+            // New hits wait in the backlog (in order) while the spool replays; spoolOverflow bounds them.
+            if batcher.state.withLock({ $0.queue.count }) + backlogCount > configuration.memoryLimit { take(); spoolOverflow() }
+        }
+        while backlogCount > 0 {
+            let end = min(backlog.count, backlogStart + configuration.maxBatchSize)
+            let batch = backlog[backlogStart..<end]
+            do {
+                let (written, dropped) = try write(batch)
+                backlogStart = end
+                batcher.state.withLock { state in
+                    state.held -= batch.count
+                    state.written += written
+                    state.dropped += dropped
+                }
+            } catch {
+                markUnavailable(error)
+                return
+            }
+            markAvailable()
+        }
+        backlog.removeAll(keepingCapacity: backlog.capacity <= 4 * configuration.maxBatchSize)
+        backlogStart = 0
+    }
+
+    /// Writes `hits`; a batch the database rejects as data is split in halves down to the single bad hits,
+    /// which are dropped (logged and counted) so one hostile row cannot wedge the pipeline.
+    /// - Returns: hits written and hits dropped.
+    /// - Throws: `HitStore.Failure` `.unavailable`/`.other`, with nothing of `hits` written.
+    private mutating func write(_ hits: ArraySlice<Hit>) throws(HitStore.Failure) -> (Int, Int) {
+        do {
+            try batcher.store.write(hits, knownPartitions: &knownPartitions, knownVisitors: &knownVisitors)
+            return (hits.count, 0)
+        } catch {
+            guard case .rejected(let rejection) = error else { throw error }
+            knownPartitions = []   // a missing partition is class 23 too: re-create before judging the rows
+            if hits.count == 1 {
+                do {
+                    try batcher.store.write(hits, knownPartitions: &knownPartitions, knownVisitors: &knownVisitors)
+                    return (1, 0)
+                } catch {
+                    guard case .rejected = error else { throw error }
+                    batcher.logger.error("the database rejected a hit; dropped", metadata: [
+                        "db.sqlstate": rejection.sqlState?.rawValue ?? "-", "hits.host": hits.first!.hostname,
+                    ])
+                    return (0, 1)
+                }
+            }
+            let middle = hits.startIndex + hits.count / 2
+            let first = try write(hits[..<middle])
+            let second = try write(hits[middle...])
+            return (first.0 + second.0, first.1 + second.1)
+        }
+    }
+
+    /// While the database is down (or the spool is replaying), hits beyond `memoryLimit` go to the spool.
+    /// `force`: everything in memory goes (shutdown with the database still down).
+    private mutating func spoolOverflow(force: Bool = false) {
+        guard backlogCount > 0, force || ((!available || !batcher.spool.isEmpty) && backlogCount > configuration.memoryLimit) else { return }
+        let hits = backlog[backlogStart...]
+        do {
+            try batcher.spool.append(hits)
+        } catch {
+            batcher.logger.error("cannot spool hits; keeping them in memory", metadata: ["error": "\(error)", "hits.queued": "\(hits.count)"])
+            return
+        }
+        let count = hits.count
+        backlog.removeAll()
+        backlogStart = 0
+        batcher.state.withLock { state in
+            state.held -= count
+            state.spooled += count
+            state.spooledTotal += count
+        }
+    }
+
+    /// During shutdown: done when nothing is left anywhere (then the queue is closed in the same lock, so
+    /// no hit can slip in after the last look), or when the database stayed down past `drainTimeout`, in
+    /// which case everything left goes to the spool for the next start.
+    private mutating func finishIfDone() -> Bool {
+        if backlogCount == 0, batcher.spool.isEmpty {
+            let closed = batcher.state.withLock { state -> Bool in
+                guard state.queue.isEmpty else { return false }
+                state.lifecycle = .stopped
+                return true
+            }
+            if closed { return true }
+        }
+        guard !available, let stopRequestedAt, clock.now - stopRequestedAt >= batcher.drainTimeout else { return false }
+        let closed = batcher.state.withLock { state -> [Hit] in
+            state.lifecycle = .stopped
+            let rest = state.queue
+            state.queue = []
+            state.held += rest.count
+            return rest
+        }
+        backlog.append(contentsOf: closed)
+        spoolOverflow(force: true)
+        if backlogCount > 0 {
+            let lost = backlogCount
+            batcher.state.withLock { state in
+                state.held -= lost
+                state.dropped += lost
+            }
+            batcher.logger.critical("hits lost at shutdown: the database and the spool are both unavailable", metadata: ["hits.dropped": "\(lost)"])
+        } else {
+            batcher.logger.warning("database unavailable at shutdown; hits left in the spool", metadata: ["hits.spooled": "\(batcher.state.withLock { $0.spooled })"])
+        }
+        return true
+    }
+
+    private mutating func markUnavailable(_ error: any Error) {
+        if available {
+            batcher.logger.warning("hit writer: database unavailable; buffering", metadata: ["error": "\(error)"])
+        }
+        available = false
+        retryAt = clock.now + backoff
+        backoff = min(backoff * 2, .seconds(2))
+    }
+
+    private mutating func markAvailable() {
+        if !available {
+            batcher.logger.notice("hit writer: database available again", metadata: ["hits.spooled": "\(batcher.state.withLock { $0.spooled })"])
+        }
+        available = true
+        backoff = .milliseconds(100)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Postgres
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite("Hit pipeline")
+struct HitBatcherTests {
+    @Test func concurrentLoadLosesNothing() throws {
+        try HitHarness.with { harness throws in
+            harness.batcher.start()
+            let workspace = UUID()
+            concurrently(8) { thread in
+                for index in 0..<25_000 {
+                    harness.batcher.record(.sample(workspace: workspace, path: "/t\(thread)/\(index % 50)", visitor: "v\(index % 100)"))
+                }
+            }
+            harness.batcher.shutdown()
+            let counters = harness.batcher.counters
+            #expect(counters.accepted == 200_000)
+            #expect(counters.written == 200_000)
+            #expect(counters.dropped == 0)
+            #expect(counters.queued == 0)
+            #expect(try harness.count() == 200_000)
+            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_hourly") == 200_000)
+            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_top_hourly WHERE dimension = 'path'") == 200_000)
+            #expect(try harness.count("SELECT count(*) FROM hit_visitors_daily") == 100)
+        }
+    }
+
+    @Test func aHitIsWrittenWithinTheFlushInterval() throws {
+        try HitHarness.with { harness throws in
+            harness.batcher.start()
+            let started = Date()
+            harness.batcher.record(.sample())
+            #expect(try eventually(timeout: 5) { try harness.count() == 1 })
+            #expect(Date().timeIntervalSince(started) < 1.5)
+            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_hourly") == 1)
+            #expect(harness.batcher.counters.written == 1)
+        }
+    }
+
+    @Test func shutdownWritesEveryAcceptedHit() throws {
+        try HitHarness.with { harness throws in
+            harness.batcher.start()
+            let serving = Atomic<Bool>(true)
+            // The application stops its HTTP server (in-flight requests still record) before the batcher:
+            // here the load stops while hits are still queued, then shutdown must write all of them.
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                concurrently(4) { _ in
+                    while serving.load(ordering: .relaxed) { harness.batcher.record(.sample()) }
+                }
+                done.signal()
+            }.start()
+            usleep(700_000)
+            serving.store(false, ordering: .relaxed)
+            done.wait()
+            let queued = harness.batcher.counters.queued
+            harness.batcher.shutdown()
+            let counters = harness.batcher.counters
+            #expect(counters.accepted > 1000)
+            #expect(counters.written == counters.accepted)
+            #expect(counters.dropped == 0)
+            #expect(try harness.count() == counters.accepted)
+            print("shutdown drained \(queued) queued hits of \(counters.accepted)")
+        }
+    }
+
+    @Test func shutdownWithoutRunDrainsOnTheCallingThread() throws {
+        try HitHarness.with { harness throws in
+            for _ in 0..<10 { harness.batcher.record(.sample()) }
+            harness.batcher.shutdown()
+            harness.batcher.shutdown()
+            #expect(try harness.count() == 10)
+            harness.batcher.record(.sample())
+            #expect(harness.batcher.counters.dropped == 1)  // after shutdown: counted, never silent
+        }
+    }
+
+    @Test func hostileTextRoundTrips() throws {
+        try HitHarness.with { harness throws in
+            harness.batcher.start()
+            let path = "/a\tb\nc\\d\r\u{0}é😀,\"x\""
+            harness.batcher.record(.sample(path: path, referrer: "ref\\host"))
+            harness.batcher.shutdown()
+            let stored = try harness.pool.withConnection { try $0.query("SELECT path, referrer_host FROM hits").first!.decode((String, String).self) }
+            #expect(stored.0 == path.replacingOccurrences(of: "\u{0}", with: ""))
+            #expect(stored.1 == "ref\\host")
+        }
+    }
+
+    @Test func metricsExposeTheCounters() throws {
+        try TestService.with { service throws in
+            for _ in 0..<3 { service.application.hits.record(.sample()) }
+            #expect(eventually { service.application.hits.counters.written == 3 })
+            let text = try service.request("GET", "/metrics").text
+            #expect(text.contains("linkd_hits_accepted_total 3"))
+            #expect(text.contains("linkd_hits_written_total 3"))
+            #expect(text.contains("linkd_hits_queued 0"))
+            #expect(text.contains("linkd_hits_spooled 0"))
+            #expect(text.contains("linkd_hits_dropped_total 0"))
+        }
+    }
+}
