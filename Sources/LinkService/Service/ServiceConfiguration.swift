@@ -15,6 +15,10 @@ public struct ServiceConfiguration: Sendable {
     public var migrationsDirectory: URL
     /// Apply pending migrations at start (`linkd serve --no-migrate` turns it off).
     public var migrateOnStart: Bool
+    /// `Cache-Control: public, max-age=…` of the association files, in seconds.
+    public var associationMaxAge: Int = 3600
+    /// Let `/v1/resolve` answer without an API key (the URL's host then decides the workspace).
+    public var publicResolve: Bool = false
 
     public init(
         server: ServerConfiguration,
