@@ -14,17 +14,18 @@ let migrationsDirectory = URL(fileURLWithPath: #filePath)
 
 /// A database with every migration applied, created once per test process and copied for each test.
 enum MigratedTemplate {
-    private static let name = Mutex<String?>(nil)
+    /// Kept for the whole process: dropping the `TestDatabase` would drop the template.
+    private static let database = Mutex<TestDatabase?>(nil)
 
     static func databaseName() throws -> String {
-        try name.withLock { name in
-            if let name { return name }
-            let database = try TestDatabase.create(name: "linkd_migrated_\(getpid())")
-            let pool = ConnectionPool(parameters: database.parameters, maxConnections: 1, logger: .quiet)
+        try database.withLock { database in
+            if let database { return database.name }
+            let created = try TestDatabase.create(name: "linkd_migrated_\(getpid())")
+            let pool = ConnectionPool(parameters: created.parameters, maxConnections: 1, logger: .quiet)
             try Migrator(migrations: Migration.load(from: migrationsDirectory), logger: .quiet).migrate(using: pool)
             pool.shutdown()
-            name = database.name
-            return database.name
+            database = created
+            return created.name
         }
     }
 }
@@ -39,8 +40,8 @@ final class TestService: @unchecked Sendable {
     let application: Application
     var port: Int { application.port }
 
-    init(migrate: Bool = true) throws {
-        database = try migrate ? TestDatabase.create(template: MigratedTemplate.databaseName()) : TestDatabase.create()
+    init() throws {
+        database = try TestDatabase.create(template: MigratedTemplate.databaseName())
         var server = ServerConfiguration()
         server.port = 0
         let configuration = ServiceConfiguration(
@@ -52,8 +53,8 @@ final class TestService: @unchecked Sendable {
     }
 
     /// Runs `body` with a fresh service and always stops it.
-    static func with<T>(migrate: Bool = true, _ body: (TestService) throws -> T) throws -> T {
-        let service = try TestService(migrate: migrate)
+    static func with<T>(_ body: (TestService) throws -> T) throws -> T {
+        let service = try TestService()
         defer { service.close() }
         return try body(service)
     }

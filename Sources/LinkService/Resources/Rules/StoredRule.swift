@@ -43,7 +43,7 @@ struct StoredRule: Sendable {
         createdAt = try row.decode(4, as: Date.self)
         updatedAt = try row.decode(5, as: Date.self)
         apps = try row.decode(6, as: [String].self)
-        var members = (try? JSONValue.parse(definition.text))?.objectMembers ?? []
+        var members = (try? JSONValue.parse(definition.json))?.objectMembers ?? []
         members.insert(JSONMember(key: "apps", value: .array(apps.map(JSONValue.string))), at: 0)
         input = RuleInput(.object(members), at: "", errors: FieldErrors(), allowIdentity: false)
     }
