@@ -36,20 +36,25 @@ extension Logger {
 
 /// A running `Application` on a loopback port, over a fresh migrated database; stopped by `close()`.
 final class TestService: @unchecked Sendable {
-    let database: TestDatabase
+    let database: TestDatabase?
     let application: Application
     var port: Int { application.port }
 
-    init() throws {
-        database = try TestDatabase.create(template: MigratedTemplate.databaseName())
+    /// A service over a fresh copy of the migrated template, or (with `parameters`) over that database.
+    init(parameters: ConnectionParameters? = nil) throws {
+        database = try parameters == nil ? TestDatabase.create(template: MigratedTemplate.databaseName()) : nil
+        application = try Application(configuration: Self.configuration(parameters ?? database!.parameters), logger: .quiet)
+        try application.start()
+    }
+
+    /// A configuration on a free loopback port; migrations are applied only where the database lacks them.
+    static func configuration(_ parameters: ConnectionParameters) -> ServiceConfiguration {
         var server = ServerConfiguration()
         server.port = 0
-        let configuration = ServiceConfiguration(
-            server: server, database: database.parameters, databasePoolSize: 4,
-            migrationsDirectory: migrationsDirectory, migrateOnStart: false
+        return ServiceConfiguration(
+            server: server, database: parameters, databasePoolSize: 4,
+            migrationsDirectory: migrationsDirectory, migrateOnStart: true
         )
-        application = try Application(configuration: configuration, logger: .quiet)
-        try application.start()
     }
 
     /// Runs `body` with a fresh service and always stops it.
@@ -61,7 +66,7 @@ final class TestService: @unchecked Sendable {
 
     func close() {
         application.shutdown()
-        try? database.drop()
+        try? database?.drop()
     }
 
     /// A new key for `workspace` (created when missing).
