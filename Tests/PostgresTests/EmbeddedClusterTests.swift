@@ -33,6 +33,9 @@ func processes(mentioning text: String) -> [Int32] {
         #expect(FileManager.default.fileExists(atPath: cluster.pgdata.appendingPathComponent("PG_VERSION").path))
         #expect(FileManager.default.fileExists(atPath: cluster.socketDirectory.appendingPathComponent(".s.PGSQL.\(cluster.port)").path))
         let parameters = try ConnectionParameters(cluster.connectionString)
+        let pool = ConnectionPool(parameters: parameters, maxConnections: 2, logger: testLogger())
+        defer { pool.shutdown() }
+        try pool.withConnection { try $0.execute("SELECT 1") }
         do {
             let connection = try Connection(parameters)
             try connection.executeScript("CREATE TABLE survivors (name text); INSERT INTO survivors VALUES ('before restart')")
@@ -50,6 +53,9 @@ func processes(mentioning text: String) -> [Int32] {
         try cluster.start()
         let connection = try Connection(parameters)
         #expect(try connection.query("SELECT name FROM survivors")[0].decode(0, as: String.self) == "before restart")
+        // The pool's idle connection died with the old server; it is replaced transparently.
+        #expect(try pool.withConnection { try $0.query("SELECT count(*) FROM survivors")[0].decode(0, as: Int.self) } == 1)
+        #expect(pool.statistics.connectionsDiscardedTotal == 1)
     }
 
     @Test func staleLockFileFromACrashDoesNotPreventStart() throws {
