@@ -31,7 +31,8 @@ public final class EmbeddedCluster: Sendable {
     ///     `pg_config --bindir`, the newest `/usr/lib/postgresql/<version>/bin`, then `PATH`.
     ///   - durable: false trades crash safety for speed (`initdb --no-sync`, `fsync=off`): for tests.
     public init(dataDirectory: URL, logger: Logger, binDirectory: URL? = nil, durable: Bool = true) {
-        self.dataDirectory = dataDirectory.standardizedFileURL
+        // Absolute: pg_ctl and the server run from "/" (see ProcessRunner), so relative paths would break.
+        self.dataDirectory = dataDirectory.absoluteURL.standardizedFileURL
         self.logger = logger
         self.requestedBinDirectory = binDirectory
         self.durable = durable
