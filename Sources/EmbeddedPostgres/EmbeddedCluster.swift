@@ -31,7 +31,8 @@ public final class EmbeddedCluster: Sendable {
     ///     `pg_config --bindir`, the newest `/usr/lib/postgresql/<version>/bin`, then `PATH`.
     ///   - durable: false trades crash safety for speed (`initdb --no-sync`, `fsync=off`): for tests.
     public init(dataDirectory: URL, logger: Logger, binDirectory: URL? = nil, durable: Bool = true) {
-        self.dataDirectory = dataDirectory.standardizedFileURL
+        // Absolute: pg_ctl and the server run from "/" (see ProcessRunner), so relative paths would break.
+        self.dataDirectory = dataDirectory.absoluteURL.standardizedFileURL
         self.logger = logger
         self.requestedBinDirectory = binDirectory
         self.durable = durable
@@ -169,8 +170,13 @@ public final class EmbeddedCluster: Sendable {
         let pidFile = pgdata.appendingPathComponent("postmaster.pid")
         guard let text = try? String(contentsOf: pidFile, encoding: .utf8),
               let pid = Int32(text.split(separator: "\n").first ?? "") else { return }
-        let cmdline = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
-        if kill(pid, 0) != 0 || !cmdline.contains("postgres") {
+        let alive = kill(pid, 0) == 0 || errno == EPERM
+        // The executable's name, when we may read it (we can for our own user's processes, and as root).
+        var target = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/\(pid)/exe", &target, target.count - 1)
+        let executable = length > 0 ? String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        let unrelated = executable.map { !($0 as NSString).lastPathComponent.hasPrefix("postgres") } ?? false
+        if !alive || unrelated {
             logger.notice("removing stale postmaster.pid", metadata: ["db.pid": "\(pid)"])
             try? FileManager.default.removeItem(at: pidFile)
         }
