@@ -44,7 +44,7 @@ extension AASACommand {
         }
         let base = results[0].perSecond
         for result in results.dropFirst() {
-            text += "  ratio 10 / \(result.rules): \(String(format: "%.2f", base / result.perSecond))× slower\n"
+            text += "  ratio rate(10) / rate(\(result.rules)): \(String(format: "%.2f", base / result.perSecond)) (the bar is ≤ 2.00)\n"
         }
         Output.out(text)
         return ExitStatus.success
