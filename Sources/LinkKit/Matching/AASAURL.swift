@@ -21,7 +21,7 @@ public struct AASAURL: Sendable, Hashable {
     /// - Parameter string: an absolute URL such as `https://example.com/a?b#c`.
     /// - Throws: `LinkKitError` `.invalidURL` when there is no scheme or no `//authority`, or the port is not a number.
     public init(_ string: String) throws(LinkKitError) {
-        let text = Self.encodeRawBytes(string)
+        let text = string
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex,
               text[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
               text[text.startIndex].isLetter
@@ -52,21 +52,25 @@ public struct AASAURL: Sendable, Hashable {
         }
         var host = hostPart.lowercased()
         if host.hasSuffix(".") { host.removeLast() }
+        if !host.allSatisfy(\.isASCII) {
+            // An internationalised host is compared in its punycode form, as the domain is stored.
+            host = (try? Hostname(host))?.rawValue ?? Self.encodeRawBytes(host)
+        }
         self.host = host
         self.port = port
         if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
+            fragment = Self.encodeRawBytes(String(rest[rest.index(after: hash)...]))
             rest = rest[..<hash]
         } else {
             fragment = nil
         }
         if let mark = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: mark)...])
+            query = Self.encodeRawBytes(String(rest[rest.index(after: mark)...]))
             rest = rest[..<mark]
         } else {
             query = nil
         }
-        path = String(rest)
+        path = Self.encodeRawBytes(String(rest))
     }
 
     /// `string` with every byte outside printable ASCII percent-encoded (`é` → `%C3%A9`, space → `%20`).
