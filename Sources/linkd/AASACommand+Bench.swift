@@ -3,8 +3,10 @@ import LinkKit
 
 extension AASACommand {
     /// `linkd aasa bench [--rounds N] [--seconds S]` (hidden; run by `bench/matcher/run.sh`): resolutions per second
-    /// for domains of 10, 1,000 and 10,000 rules with distinct literal prefixes, median of N rounds.
+    /// for domains of 10, 1,000 and 10,000 rules with distinct literal prefixes, median of N rounds. `--resolve-only`
+    /// times resolution of URLs parsed beforehand.
     static func bench(_ arguments: Arguments) throws -> Int32 {
+        let parsed = arguments.has("resolve-only")
         let rounds = Int(arguments.value("rounds") ?? "7") ?? 7
         let seconds = Double(arguments.value("seconds") ?? "0.3") ?? 0.3
         var results: [(rules: Int, perSecond: Double)] = []
@@ -16,6 +18,7 @@ extension AASACommand {
                 let rule = Int(generator.next() % UInt64(ruleCount))
                 return n % 8 == 7 ? "https://example.com/unknown/\(n)?utm_source=x" : "https://example.com/section\(rule)/item/\(n)?ref=mail#top"
             }
+            let prepared = try urls.map { try AASAURL($0) }
             var samples: [Double] = []
             var checksum = 0
             for _ in 0..<rounds {
@@ -24,9 +27,10 @@ extension AASACommand {
                 let start = clock.now
                 var elapsed = Duration.zero
                 repeat {
-                    for url in urls {
-                        let resolution = matcher.resolve(try AASAURL(url))
-                        checksum &+= resolution.componentIndex ?? -1
+                    if parsed {
+                        for url in prepared { checksum &+= matcher.resolve(url).componentIndex ?? -1 }
+                    } else {
+                        for url in urls { checksum &+= matcher.resolve(try AASAURL(url)).componentIndex ?? -1 }
                     }
                     count += urls.count
                     elapsed = clock.now - start
@@ -38,7 +42,7 @@ extension AASACommand {
             results.append((ruleCount, samples[samples.count / 2]))
             Output.err("bench: \(ruleCount) rules done (checksum \(checksum))")
         }
-        var text = "AASA matcher: resolutions/second (URL parse + resolve across apps), median of \(rounds) rounds of ≥\(seconds)s\n"
+        var text = "AASA matcher: resolutions/second (\(parsed ? "resolve of pre-parsed URLs" : "URL parse + resolve") across apps), median of \(rounds) rounds of ≥\(seconds)s\n"
         for result in results {
             text += "  \(String(result.rules).padding(toLength: 6, withPad: " ", startingAt: 0)) rules: \(Int(result.perSecond)) /s\n"
         }

@@ -33,7 +33,7 @@ extension AASACommand {
         guard case .object = input else { throw DecideError("the line is not a JSON object") }
         guard let aasa = input["aasa"] else { throw DecideError("'aasa' is missing") }
         guard let domain = input["domain"]?.stringValue else { throw DecideError("'domain' must be a string") }
-        guard let appID = input["appId"]?.stringValue else { throw DecideError("'appId' must be a string") }
+        guard let appID = (input["appId"] ?? input["appID"])?.stringValue else { throw DecideError("'appId' must be a string") }
         guard let urlText = input["url"]?.stringValue else { throw DecideError("'url' must be a string") }
         let url = try AASAURL(urlText)
         let matcher = try cache.matcher(for: aasa)

@@ -71,6 +71,9 @@ import Testing
         Row(#"{"applinks":{"details":[]},"webcredentials":{}}"#, .error, "missingKey", "/webcredentials", "'apps'"),
         Row(#"{"webcredentials":{"apps":[]}}"#, .warning, "noAppLinks", "", "no URL"),
         Row(#"{"applinks":{"details":[{"appIDs":["A.b"],"defaults":{"caseSensitive":"no"}}]}}"#, .error, "wrongType", "/applinks/details/0/defaults/caseSensitive", "true or false"),
+        Row(#"{"applinks":{}}"#, .warning, "missingKey", "/applinks", "no 'details'"),
+        Row(#"{"applinks":{"details":[{"appIDs":[],"components":[]}]}}"#, .warning, "noApps", "/applinks/details/0/appIDs", "no app"),
+        Row(#"{"applinks":{"details":[{"appIDs":["A.b"],"components":[{"comment":1}]}]}}"#, .warning, "wrongType", "/applinks/details/0/components/0/comment", "string"),
         Row(#"{"applinks":{"defaults":{"exclud":true},"details":[]}}"#, .warning, "unknownKey", "/applinks/defaults/exclud", "did you mean 'exclude'?"),
     ]
 
