@@ -17,6 +17,10 @@ public struct ServiceConfiguration: Sendable {
     public var migrateOnStart: Bool
     /// The hit pipeline: batching, spool directory, retention.
     public var hits: HitsConfiguration
+    /// `Cache-Control: public, max-age=…` of the association files, in seconds.
+    public var associationMaxAge: Int = 3600
+    /// Let `/v1/resolve` answer without an API key (the URL's host then decides the workspace).
+    public var publicResolve: Bool = false
 
     public init(
         server: ServerConfiguration,
