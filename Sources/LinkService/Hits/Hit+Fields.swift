@@ -61,7 +61,7 @@ extension Hit {
         )
     }
 
-    private static func clean(_ text: String) -> String {
+    static func clean(_ text: String) -> String {
         text.utf8.contains(0) ? String(text.unicodeScalars.filter { $0 != "\0" }.map(Character.init)) : text
     }
 }

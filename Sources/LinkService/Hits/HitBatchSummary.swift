@@ -46,6 +46,12 @@ struct HitBatchSummary {
             let day = Self.floorDiv(micros, 86_400_000_000)
             days.insert(day)
             guard let workspace = hit.workspaceID else { continue }
+            var hit = hit
+            hit.hostname = Hit.clean(hit.hostname)
+            hit.path = Hit.clean(hit.path)
+            hit.referrerHost = hit.referrerHost.map(Hit.clean)
+            hit.destinationType = hit.destinationType.map(Hit.clean)
+            hit.visitorHash = hit.visitorHash.map(Hit.clean)
             let outcome = hit.outcome.rawValue, source = hit.source.rawValue
             rollups[RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
                               destinationType: hit.destinationType, outcome: outcome, platform: hit.platform.rawValue,

@@ -13,7 +13,7 @@ struct HitStore {
     enum Failure: Error {
         /// The database cannot be reached or is shutting down: keep the hits, retry later, spool meanwhile.
         case unavailable(PostgresError)
-        /// The database rejected the data itself (SQLSTATE classes 22, 23, 54): retrying the same rows fails again.
+        /// The data itself was refused (SQLSTATE classes 22, 23, 54, or a value libpq cannot send): retrying the same rows fails again.
         case rejected(PostgresError)
         /// Anything else (e.g. a missing table): treated like `unavailable`, but logged louder.
         case other(any Error)
@@ -21,6 +21,8 @@ struct HitStore {
 
     static func classify(_ error: any Error) -> Failure {
         guard let error = error as? PostgresError else { return .other(error) }
+        // Client-side refusals of the data (a value libpq cannot send) are as final as the server's.
+        if error.code == .invalidParameters { return .rejected(error) }
         if let state = error.sqlState, ["22", "23", "54"].contains(state.errorClass) { return .rejected(error) }
         return .unavailable(error)
     }
@@ -60,13 +62,13 @@ struct HitStore {
             if !dropped.isEmpty { logger.notice("dropped expired hit partitions", metadata: ["hits.partitions": dropped.joined(separator: ",")]) }
             for day in [today, today + 1] {
                 try connection.execute("""
-                    INSERT INTO hit_visitor_salts (day, salt) VALUES (date '1970-01-01' + \(Int(day)), \(VisitorHasher.randomSalt()))
+                    INSERT INTO hit_visitor_salts (day, salt) VALUES (date '1970-01-01' + \(Int(day))::int, \(VisitorHasher.randomSalt()))
                     ON CONFLICT DO NOTHING
                     """)
             }
-            try connection.execute("DELETE FROM hit_visitor_salts WHERE day < date '1970-01-01' + \(Int(today - 2))")
+            try connection.execute("DELETE FROM hit_visitor_salts WHERE day < date '1970-01-01' + \(Int(today - 2))::int")
             var salts: [Int64: String] = [:]
-            for row in try connection.query("SELECT day - date '1970-01-01', salt FROM hit_visitor_salts WHERE day >= date '1970-01-01' + \(Int(today - 1))") {
+            for row in try connection.query("SELECT day - date '1970-01-01', salt FROM hit_visitor_salts WHERE day >= date '1970-01-01' + \(Int(today - 1))::int") {
                 let (day, salt) = try row.decode((Int, String).self)
                 salts[Int64(day)] = salt
             }

@@ -15,7 +15,7 @@ final class HitHarness: @unchecked Sendable {
     init(configuration: HitsConfiguration = HitsConfiguration()) throws {
         database = try TestDatabase.create(template: MigratedTemplate.databaseName())
         pool = ConnectionPool(parameters: database.parameters, maxConnections: 4, logger: .quiet)
-        batcher = try HitBatcher(pool: pool, configuration: configuration, logger: .quiet)
+        batcher = try HitBatcher(pool: pool, configuration: configuration, logger: ProcessInfo.processInfo.environment["LINKD_TEST_LOG"] != nil ? Logger(label: "test", level: .debug) : .quiet)
     }
 
     static func with<T>(configuration: HitsConfiguration = HitsConfiguration(), _ body: (HitHarness) throws -> T) throws -> T {
