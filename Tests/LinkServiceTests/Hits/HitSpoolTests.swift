@@ -1,0 +1,138 @@
+import EmbeddedPostgres
+import Foundation
+import LinkKit
+@testable import LinkService
+import Observability
+import Postgres
+import Testing
+import TestSupport
+
+/// Outage tests run against a PostgreSQL cluster of their own: the shared test cluster cannot be stopped
+/// without breaking the suites running beside them.
+@Suite("Hit pipeline through database outages", .serialized)
+struct HitSpoolTests {
+    /// A private cluster, migrated, and a pool on it.
+    final class PrivateDatabase: @unchecked Sendable {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-hits-outage-\(UUID().uuidString.prefix(8))")
+        let cluster: EmbeddedCluster
+        let pool: ConnectionPool
+
+        init() throws {
+            cluster = EmbeddedCluster(dataDirectory: directory.appendingPathComponent("pg"), logger: .quiet, durable: false)
+            try cluster.start()
+            pool = ConnectionPool(parameters: try ConnectionParameters(cluster.connectionString), maxConnections: 2, acquireTimeout: .seconds(2), logger: .quiet)
+            try Migrator(migrations: Migration.load(from: migrationsDirectory), logger: .quiet).migrate(using: pool)
+        }
+
+        func close() {
+            pool.shutdown()
+            cluster.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        func paths() throws -> [String] {
+            try pool.withConnection { try $0.query("SELECT path FROM hits ORDER BY id").map { try $0.decode(0, as: String.self) } }
+        }
+
+        func rolledUp() throws -> Int {
+            try pool.withConnection { try $0.query("SELECT coalesce(sum(hits), 0)::int8 FROM hit_rollups_hourly").first!.decode(0, as: Int.self) }
+        }
+    }
+
+    @Test func databaseRestartedMidLoadLosesNothingAndKeepsOrder() throws {
+        let database = try PrivateDatabase()
+        defer { database.close() }
+        let spool = database.directory.appendingPathComponent("spool")
+        let batcher = try HitBatcher(pool: database.pool, configuration: HitsConfiguration(spoolDirectory: spool, memoryLimit: 2_000, spoolSegmentSize: 3_000), logger: .quiet)
+        batcher.start()
+        let workspace = UUID()
+        var next = 0
+        func send(_ count: Int, pause: UInt32 = 0) {
+            for _ in 0..<count {
+                batcher.record(.sample(workspace: workspace, path: "/\(next)"))
+                next += 1
+                if pause > 0, next % 500 == 0 { usleep(pause) }
+            }
+        }
+        send(5_000)
+        #expect(eventually { batcher.counters.written == 5_000 })
+
+        database.cluster.stop()
+        send(12_000, pause: 20_000)   // ~0.5 s of load with the database down
+        #expect(eventually { batcher.counters.spooled > 0 })
+        let during = batcher.counters
+        #expect(during.written == 5_000)
+        #expect(during.accepted == 17_000)
+        #expect(during.spooled + during.queued == 12_000)
+
+        try database.cluster.start()
+        send(5_000, pause: 5_000)
+        #expect(eventually(timeout: 30) { batcher.counters.written == 22_000 })
+        batcher.shutdown()
+
+        let counters = batcher.counters
+        #expect(counters.accepted == 22_000)
+        #expect(counters.written == 22_000)
+        #expect(counters.dropped == 0)
+        #expect(counters.spooled == 0)
+        #expect(counters.spooledTotal > 0)
+        #expect(try database.paths() == (0..<22_000).map { "/\($0)" })
+        #expect(try database.rolledUp() == 22_000)
+        let left = try FileManager.default.contentsOfDirectory(atPath: spool.path).filter { $0.hasPrefix("segment-") }
+        #expect(left.isEmpty)
+    }
+
+    @Test func hitsSpooledAtShutdownAreReplayedByTheNextProcess() throws {
+        let database = try PrivateDatabase()
+        defer { database.close() }
+        let spool = database.directory.appendingPathComponent("spool")
+        let configuration = HitsConfiguration(spoolDirectory: spool, memoryLimit: 1_000)
+        let workspace = UUID()
+
+        // First "process": the database goes away and stays away past the drain timeout.
+        do {
+            let first = try HitBatcher(pool: database.pool, configuration: configuration, logger: .quiet, drainTimeout: .milliseconds(500))
+            first.start()
+            for index in 0..<1_000 { first.record(.sample(workspace: workspace, path: "/\(index)")) }
+            #expect(eventually { first.counters.written == 1_000 })
+            database.cluster.stop()
+            for index in 1_000..<3_000 { first.record(.sample(workspace: workspace, path: "/\(index)")) }
+            first.shutdown()
+            #expect(first.counters.written == 1_000)
+            #expect(first.counters.spooled == 2_000)
+            #expect(first.counters.dropped == 0)
+        }
+
+        // Second "process": finds the spool and replays it, before its own hits.
+        try database.cluster.start()
+        let second = try HitBatcher(pool: database.pool, configuration: configuration, logger: .quiet)
+        #expect(second.counters.spooled == 2_000)
+        second.start()
+        for index in 3_000..<3_500 { second.record(.sample(workspace: workspace, path: "/\(index)")) }
+        second.shutdown()
+        #expect(second.counters.spooled == 0)
+        #expect(second.counters.written == 2_500)
+        #expect(try database.paths() == (0..<3_500).map { "/\($0)" })
+        #expect(try database.rolledUp() == 3_500)
+    }
+
+    @Test func aSpoolDirectoryServesOneProcessAtATime() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-spool-lock-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try HitSpool(directory: directory, segmentSize: 10, logger: .quiet)
+        #expect(throws: HitPipelineError.self) { _ = try HitSpool(directory: directory, segmentSize: 10, logger: .quiet) }
+        _ = first
+    }
+
+    @Test func spoolLinesRoundTrip() throws {
+        let hit = Hit(time: Date(timeIntervalSince1970: 1_764_400_000.123456), workspaceID: UUID(), hostname: "h.example", path: "/a\tb\\c\nd",
+                      query: "x=1&y=\r", outcome: .invalidParam, appID: UUID(), ruleID: nil, destinationType: "widget", source: .resolve,
+                      platform: .android, isBot: true, referrerHost: nil, visitorHash: "abc")
+        let decoded = try #require(Hit(spoolLine: Substring(hit.spoolLine)))
+        #expect(decoded.micros == hit.micros)
+        var expected = hit
+        expected.time = decoded.time
+        #expect(decoded == expected)
+        #expect(Hit(spoolLine: "12\tbroken") == nil)
+    }
+}
