@@ -19,13 +19,15 @@ public struct UserAgent: Sendable, Hashable {
         let text = (header ?? "").lowercased()
         isLinkPreview = Self.previewMarkers.contains { text.contains($0) }
         isHTTPClient = Self.httpClientMarkers.contains { text.contains($0) }
-        isBot = isLinkPreview || Self.crawlerMarkers.contains { text.contains($0) }
+        // Device names that happen to contain a marker (the CUBOT phones contain "bot") are taken out first.
+        let scanned = Self.falsePositives.reduce(text) { $0.replacingOccurrences(of: $1, with: "") }
+        isBot = isLinkPreview || Self.crawlerMarkers.contains { scanned.contains($0) }
         if text.contains("iphone") || text.contains("ipad") || text.contains("ipod") || text.hasPrefix("cfnetwork") {
             platform = .ios
         } else if text.contains("android") {
             platform = .android
         } else if text.contains("windows") || text.contains("macintosh") || text.contains("mac os x") || text.contains("x11")
-                    || text.contains("linux") || text.contains("cros") {
+                    || text.contains("linux") || text.contains("cros ") {
             platform = .desktop
         } else {
             platform = .other
@@ -43,7 +45,12 @@ public struct UserAgent: Sendable, Hashable {
     static let crawlerMarkers = [
         "bot", "crawler", "spider", "crawl", "slurp", "mediapartners-google", "adsbot", "bingpreview", "headlesschrome",
         "lighthouse", "pingdom", "uptimerobot", "statuscake", "scrapy", "phantomjs", "aasa-bot", "swcd",
+        "yandex", "google-inspectiontool", "googleother", "chatgpt-user", "perplexity", "feedfetcher", "archive.org_bot",
+        "ia_archiver", "headless", "prerender", "siteimprove", "site24x7", "newrelicpinger", "datadog synthetic",
     ]
+
+    /// Substrings of ordinary devices that would otherwise match a crawler marker.
+    static let falsePositives = ["cubot"]
 
     /// Command-line tools and HTTP libraries.
     static let httpClientMarkers = [
