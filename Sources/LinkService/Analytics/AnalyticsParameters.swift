@@ -114,7 +114,7 @@ struct AnalyticsParameters {
 
     /// RFC 3339 in `zone` (`Z` for UTC, else the offset).
     static func format(_ date: Date, _ zone: TimeZone) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: zone))
+        date.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: zone))
     }
 
     private static func instant(_ text: String?, name: String, zone: TimeZone, endOfDay: Bool) throws(ServiceError) -> Date? {

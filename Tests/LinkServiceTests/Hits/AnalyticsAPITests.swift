@@ -1,0 +1,229 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Postgres
+import Testing
+import TestSupport
+
+/// The analytics endpoints against a small hand-counted data set (see `Dataset`).
+@Suite("Analytics API")
+struct AnalyticsAPITests {
+    /// Nine hits of `acme` over two UTC days and one of `other`:
+    ///
+    /// | # | time (UTC)       | source   | platform | outcome   | host      | path      | rule | dest    | bot | visitor |
+    /// | 1 | 11-20 10:15      | click    | ios      | open_app  | a.example | /w/1      | R1   | widget  |     | v1 (ref news.example) |
+    /// | 2 | 11-20 10:45      | click    | ios      | open_app  | a.example | /w/2      | R1   | widget  |     | v1 |
+    /// | 3 | 11-20 11:05      | resolve  | android  | open_app  | a.example | /p/9      | R2   | profile |     | v2 |
+    /// | 4 | 11-20 11:10      | click    | desktop  | no_match  | a.example | /old/x    |      |         |     | v3 |
+    /// | 5 | 11-20 11:20      | click    | desktop  | no_match  | a.example | /old/x    |      |         |     | v4 |
+    /// | 6 | 11-20 11:30      | click    | other    | no_match  | b.example | /missing  |      |         |     | v5 |
+    /// | 7 | 11-20 12:00      | click    | other    | open_app  | a.example | /w/1      | R1   | widget  | bot | v6 |
+    /// | 8 | 11-21 03:00      | click    | ios      | open_app  | a.example | /w/3      | R1   | widget  |     | v1 |
+    /// | 9 | 11-21 23:30      | click    | android  | excluded  | a.example | /w/admin  |      |         |     | v7 |
+    /// | o | 11-20 10:00      | click    | ios      | no_match  | a.other   | /secret   | (workspace other)            |
+    /// Hits 1-3 and 7-9 are of app A.
+    struct Dataset {
+        let service: TestService
+        let acme: String
+        let other: String
+        let app = UUID()
+        let rule1 = UUID()
+        let rule2 = UUID()
+
+        init(_ service: TestService) throws {
+            self.service = service
+            acme = try service.key(workspace: "acme", scope: .read)
+            other = try service.key(workspace: "other", scope: .read)
+            let ids = try service.application.pool.withConnection { connection in
+                try connection.query("SELECT name, id FROM workspaces").map { try $0.decode((String, UUID).self) }
+            }
+            let workspace = Dictionary(uniqueKeysWithValues: ids)
+            let w = workspace["acme"]!
+            func at(_ text: String) -> Date { try! Date("2026-\(text):00Z", strategy: .iso8601) }
+            let hits: [Hit] = [
+                .sample(workspace: w, host: "a.example", path: "/w/1", time: at("11-20T10:15"), app: app, rule: rule1, destination: "widget", referrer: "news.example", visitor: "v1"),
+                .sample(workspace: w, host: "a.example", path: "/w/2", time: at("11-20T10:45"), app: app, rule: rule1, destination: "widget", visitor: "v1"),
+                .sample(workspace: w, host: "a.example", path: "/p/9", source: .resolve, platform: .android, time: at("11-20T11:05"), app: app, rule: rule2, destination: "profile", visitor: "v2"),
+                .sample(workspace: w, host: "a.example", path: "/old/x", outcome: .noMatch, platform: .desktop, time: at("11-20T11:10"), visitor: "v3"),
+                .sample(workspace: w, host: "a.example", path: "/old/x", outcome: .noMatch, platform: .desktop, time: at("11-20T11:20"), visitor: "v4"),
+                .sample(workspace: w, host: "b.example", path: "/missing", outcome: .noMatch, platform: .other, time: at("11-20T11:30"), visitor: "v5"),
+                .sample(workspace: w, host: "a.example", path: "/w/1", platform: .other, isBot: true, time: at("11-20T12:00"), app: app, rule: rule1, destination: "widget", visitor: "v6"),
+                .sample(workspace: w, host: "a.example", path: "/w/3", time: at("11-21T03:00"), app: app, rule: rule1, destination: "widget", visitor: "v1"),
+                .sample(workspace: w, host: "a.example", path: "/w/admin", outcome: .excluded, platform: .android, time: at("11-21T23:30"), app: app, visitor: "v7"),
+                .sample(workspace: workspace["other"]!, host: "a.other", path: "/secret", outcome: .noMatch, time: at("11-20T10:00"), visitor: "v9"),
+            ]
+            for hit in hits { service.application.hits.record(hit) }
+            #expect(eventually { service.application.hits.counters.written == hits.count })
+        }
+
+        func get(_ path: String, key: String? = nil, csv: Bool = false) throws -> TestResponse {
+            try service.request("GET", path, key: key ?? acme, headers: csv ? [("Accept", "text/csv")] : [])
+        }
+
+        func json(_ path: String, key: String? = nil) throws -> JSONValue {
+            let response = try get(path, key: key)
+            #expect(response.status == 200, "\(path): \(response.text)")
+            return try response.json
+        }
+    }
+
+    static let range = "from=2026-11-20&to=2026-11-21"
+
+    static func groups(_ bucket: JSONValue?) -> [String: String] {
+        guard case .object(let members)? = bucket?["groups"] else { return [:] }
+        return Dictionary(uniqueKeysWithValues: members.map { ($0.key, $0.value.serialized) })
+    }
+
+    @Test func dailySeriesByOutcomeExcludesBotsByDefault() throws {
+        try TestService.with { service throws in
+            let data = try Dataset(service)
+            let series = try data.json("/v1/analytics/timeseries?\(Self.range)&interval=day&groupBy=outcome")
+            let buckets = try #require(series["buckets"]?.arrayValue)
+            #expect(buckets.count == 2)
+            #expect(buckets[0]["start"]?.stringValue == "2026-11-20T00:00:00Z")
+            #expect(buckets[0]["total"]?.serialized == "6")
+            #expect(Self.groups(buckets[0]) == ["open_app": "3", "no_match": "3"])
+            #expect(Self.groups(buckets[1]) == ["open_app": "1", "excluded": "1"])
+            #expect(series["total"]?.serialized == "8")
+
+            let withBots = try data.json("/v1/analytics/timeseries?\(Self.range)&groupBy=outcome&includeBots=true")
+            #expect(Self.groups(withBots["buckets"]?.arrayValue?[0]) == ["open_app": "4", "no_match": "3"])
+        }
+    }
+
+    @Test func groupingsAndFilters() throws {
+        try TestService.with { service throws in
+            let data = try Dataset(service)
+            let base = "/v1/analytics/timeseries?\(Self.range)"
+            let platforms = try data.json("\(base)&groupBy=platform")
+            #expect(Self.groups(platforms["buckets"]?.arrayValue?[0]) == ["ios": "2", "android": "1", "desktop": "2", "other": "1"])
+            let rules = try data.json("\(base)&groupBy=rule")
+            #expect(Self.groups(rules["buckets"]?.arrayValue?[0]) == [data.rule1.uuidString.lowercased(): "2", data.rule2.uuidString.lowercased(): "1", "(none)": "3"])
+            let hosts = try data.json("\(base)&groupBy=host")
+            #expect(Self.groups(hosts["buckets"]?.arrayValue?[0]) == ["a.example": "5", "b.example": "1"])
+            let destinations = try data.json("\(base)&groupBy=destination")
+            #expect(Self.groups(destinations["buckets"]?.arrayValue?[0]) == ["widget": "2", "profile": "1", "(none)": "3"])
+            #expect(try data.json("\(base)&host=b.example")["total"]?.serialized == "1")
+            #expect(try data.json("\(base)&outcome=no_match")["total"]?.serialized == "3")
+            #expect(try data.json("\(base)&source=resolve")["total"]?.serialized == "1")
+            #expect(try data.json("\(base)&app=\(data.app)")["total"]?.serialized == "5")
+            #expect(try data.json("\(base)&app=\(data.app)&groupBy=app")["buckets"]?.arrayValue?[1]["groups"]?[data.app.uuidString.lowercased()]?.serialized == "2")
+        }
+    }
+
+    @Test func hourlyBucketsAndTimeZones() throws {
+        try TestService.with { service throws in
+            let data = try Dataset(service)
+            let hourly = try data.json("/v1/analytics/timeseries?from=2026-11-20&to=2026-11-20&interval=hour")
+            let buckets = try #require(hourly["buckets"]?.arrayValue)
+            #expect(buckets.count == 24)
+            #expect(buckets[10]["start"]?.stringValue == "2026-11-20T10:00:00Z")
+            #expect(buckets.map { $0["total"]?.serialized ?? "-" }.joined(separator: ",")
+                    == "0,0,0,0,0,0,0,0,0,0,2,4,0,0,0,0,0,0,0,0,0,0,0,0")
+            // New York is UTC-5 in November: hit 8 (03:00 UTC on the 21st) falls on the evening of the 20th.
+            let newYork = try data.json("/v1/analytics/timeseries?\(Self.range)&tz=America/New_York")
+            let days = try #require(newYork["buckets"]?.arrayValue)
+            #expect(days.map { $0["start"]?.stringValue ?? "" } == ["2026-11-20T00:00:00-05:00", "2026-11-21T00:00:00-05:00"])
+            #expect(days.map { $0["total"]?.serialized ?? "" } == ["7", "1"])
+            #expect(newYork["timeZone"]?.stringValue == "America/New_York")
+        }
+    }
+
+    @Test func topLists() throws {
+        try TestService.with { service throws in
+            let data = try Dataset(service)
+            let paths = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&outcome=no_match")
+            let items = try #require(paths["items"]?.arrayValue)
+            #expect(items.map { "\($0["host"]?.stringValue ?? "") \($0["path"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" }
+                    == ["a.example /old/x 2", "b.example /missing 1"])
+            let destinations = try data.json("/v1/analytics/top?\(Self.range)&dimension=destination")["items"]?.arrayValue ?? []
+            #expect(destinations.map { "\($0["destination"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" } == ["widget 3", "profile 1"])
+            let withBots = try data.json("/v1/analytics/top?\(Self.range)&dimension=destination&includeBots=true")["items"]?.arrayValue ?? []
+            #expect(withBots.first?["hits"]?.serialized == "4")
+            let rules = try data.json("/v1/analytics/top?\(Self.range)&dimension=rule")["items"]?.arrayValue ?? []
+            #expect(rules.map { $0["rule"]?.stringValue ?? "" } == [data.rule1.uuidString.lowercased(), data.rule2.uuidString.lowercased()])
+            let referrers = try data.json("/v1/analytics/top?\(Self.range)&dimension=referrer")["items"]?.arrayValue ?? []
+            #expect(referrers.map { "\($0["referrer"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" } == ["news.example 1"])
+            let limited = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&limit=1")["items"]?.arrayValue ?? []
+            #expect(limited.count == 1)
+        }
+    }
+
+    @Test func summary() throws {
+        try TestService.with { service throws in
+            let data = try Dataset(service)
+            let summary = try data.json("/v1/analytics/summary?\(Self.range)")
+            #expect(summary["hits"]?.serialized == "8")
+            #expect(summary["botHits"]?.serialized == "1")
+            #expect(summary["botShare"]?.serialized == "0.1111")
+            #expect(summary["uniqueVisitors"]?.serialized == "7")   // v1-v5 on the 20th, v1 and v7 on the 21st
+            #expect(summary["byOutcome"]?.serialized == #"{"open_app":4,"excluded":1,"no_match":3,"unknown_domain":0,"invalid_param":0}"#)
+            #expect(summary["bySource"]?.serialized == #"{"resolve":1,"click":7}"#)
+            let withBots = try data.json("/v1/analytics/summary?\(Self.range)&includeBots=true")
+            #expect(withBots["hits"]?.serialized == "9")
+            #expect(withBots["uniqueVisitors"]?.serialized == "8")
+            #expect(try data.json("/v1/analytics/summary?from=2026-11-21&to=2026-11-21")["hits"]?.serialized == "2")
+        }
+    }
+
+    @Test func csv() throws {
+        try TestService.with { service throws in
+            let data = try Dataset(service)
+            let top = try data.get("/v1/analytics/top?\(Self.range)&dimension=path&outcome=no_match", csv: true)
+            #expect(top.status == 200)
+            #expect(top.headers["Content-Type"]?.hasPrefix("text/csv") == true)
+            #expect(top.text == "host,path,hits\r\na.example,/old/x,2\r\nb.example,/missing,1\r\n")
+            let series = try data.get("/v1/analytics/timeseries?\(Self.range)&groupBy=outcome", csv: true)
+            #expect(series.text == "start,outcome,hits\r\n2026-11-20T00:00:00Z,no_match,3\r\n2026-11-20T00:00:00Z,open_app,3\r\n2026-11-21T00:00:00Z,excluded,1\r\n2026-11-21T00:00:00Z,open_app,1\r\n")
+            let summary = try data.get("/v1/analytics/summary?\(Self.range)&format=csv")
+            #expect(summary.text.hasPrefix("metric,value\r\nhits,8\r\nbotHits,1\r\n"))
+        }
+    }
+
+    @Test func otherWorkspacesSeeOnlyTheirOwn() throws {
+        try TestService.with { service throws in
+            let data = try Dataset(service)
+            let acmePaths = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&includeBots=true&limit=100")
+            #expect(!acmePaths.serialized.contains("secret"))
+            let otherSummary = try data.json("/v1/analytics/summary?\(Self.range)", key: data.other)
+            #expect(otherSummary["hits"]?.serialized == "1")
+            #expect(otherSummary["uniqueVisitors"]?.serialized == "1")
+            let otherPaths = try data.json("/v1/analytics/top?\(Self.range)&dimension=path", key: data.other)["items"]?.arrayValue ?? []
+            #expect(otherPaths.map { $0["path"]?.stringValue ?? "" } == ["/secret"])
+            // Filtering by another workspace's host or app finds nothing.
+            #expect(try data.json("/v1/analytics/timeseries?\(Self.range)&host=a.example", key: data.other)["total"]?.serialized == "0")
+            #expect(try data.json("/v1/analytics/timeseries?\(Self.range)&app=\(data.app)", key: data.other)["total"]?.serialized == "0")
+            #expect(try service.request("GET", "/v1/analytics/summary").status == 401)
+        }
+    }
+
+    @Test("bad parameters are 400 with a clear detail", arguments: [
+        ("/v1/analytics/timeseries?interval=week", "interval"),
+        ("/v1/analytics/timeseries?groupBy=color", "groupBy"),
+        ("/v1/analytics/timeseries?tz=Mars/Olympus", "tz"),
+        ("/v1/analytics/timeseries?from=yesterday", "from"),
+        ("/v1/analytics/timeseries?from=2026-11-21&to=2026-11-20", "before"),
+        ("/v1/analytics/timeseries?from=2026-02-30", "from"),
+        ("/v1/analytics/timeseries?from=2020-01-01&to=2026-01-01", "400 days"),
+        ("/v1/analytics/timeseries?from=2026-01-01&to=2026-03-01&interval=hour", "31 days"),
+        ("/v1/analytics/timeseries?outcome=opened", "outcome"),
+        ("/v1/analytics/timeseries?source=email", "source"),
+        ("/v1/analytics/timeseries?includeBots=yes", "includeBots"),
+        ("/v1/analytics/timeseries?app=42", "app"),
+        ("/v1/analytics/timeseries?groupby=outcome", "Unknown parameter 'groupby'"),
+        ("/v1/analytics/top", "dimension is required"),
+        ("/v1/analytics/top?dimension=country", "dimension"),
+        ("/v1/analytics/top?dimension=path&limit=0", "limit"),
+        ("/v1/analytics/top?dimension=path&app=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11", "app filter"),
+        ("/v1/analytics/summary?format=xml", "format"),
+    ])
+    func badParameters(path: String, mention: String) throws {
+        try TestService.with { service throws in
+            let response = try service.request("GET", path, key: try service.key(scope: .read))
+            #expect(response.status == 400)
+            #expect(response.headers["Content-Type"]?.hasPrefix("application/problem+json") == true)
+            let detail = try response.json["detail"]?.stringValue ?? ""
+            #expect(detail.contains(mention), "\(detail)")
+        }
+    }
+}
