@@ -62,4 +62,11 @@ public struct Hit: Sendable, Equatable {
 public protocol HitSink: Sendable {
     /// Accepts one hit; it is then written eventually, or counted as dropped (never silently lost).
     func record(_ hit: Hit)
+    /// Hashes visitors for the hits of this sink; nil when it does not count unique visitors.
+    var visitorHasher: VisitorHasher? { get }
+}
+
+extension HitSink {
+    /// No unique-visitor counting unless the sink says otherwise.
+    public var visitorHasher: VisitorHasher? { nil }
 }

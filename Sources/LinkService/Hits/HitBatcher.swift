@@ -61,6 +61,9 @@ public final class HitBatcher: HitSink, Sendable {
         if wake { wakeUp.signal() }
     }
 
+    /// The shared-salt hasher (`visitors`).
+    public var visitorHasher: VisitorHasher? { visitors }
+
     /// The pipeline's counters now.
     public var counters: HitCounters { state.withLock { $0.counters } }
 

@@ -27,7 +27,7 @@ struct ClickHandler: Sendable {
         } catch {
             throw ServiceError.badRequest("The link is not a valid URL.")
         }
-        hits.record(Hit(resolved: answer, source: .click, request: request, workspace: answer.entry?.workspaceID))
+        hits.record(Hit(resolved: answer, source: .click, request: request, workspace: answer.entry?.workspaceID), from: request)
         if agent.isLinkPreview { return preview(answer) }
         guard let target = target(answer, agent: agent) else {
             throw ServiceError.notFound("No web fallback is configured for this link; the page")

@@ -74,7 +74,7 @@ struct ResolveHandlers: Sendable {
     }
 
     private func record(_ answer: Resolver.Answer, _ request: Request, workspace: UUID?) {
-        hits.record(Hit(resolved: answer, source: .resolve, request: request, workspace: workspace ?? answer.entry?.workspaceID))
+        hits.record(Hit(resolved: answer, source: .resolve, request: request, workspace: workspace ?? answer.entry?.workspaceID), from: request)
     }
 
     static func platform(_ text: String?) throws -> DomainApp.Platform {

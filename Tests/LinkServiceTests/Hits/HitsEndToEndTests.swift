@@ -1,0 +1,50 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Testing
+import TestSupport
+
+/// The issue's "done when": someone clicks and resolves a few links and sees them, correctly classified,
+/// in the analytics moments later.
+@Suite("Hits end to end")
+struct HitsEndToEndTests {
+    static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+    static let pixel = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
+    static let desktop = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+
+    @Test func clicksAndResolvesAppearInTheAnalytics() throws {
+        try TestService.with { service throws in
+            let fixture = try Fixture(service)
+            func click(_ path: String, _ agent: String, method: String = "GET") throws {
+                _ = try service.request(method, path, headers: [("Host", "links.example.com"), ("User-Agent", agent)])
+            }
+            try click("/widget/1", Self.iPhone)
+            try click("/widget/1", Self.iPhone)                 // the same visitor again
+            try click("/widget/2", Self.pixel)
+            try click("/about", Self.desktop)                   // claimed by no app
+            try click("/widget/1", "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)")
+            try click("/widget/1", Self.iPhone, method: "HEAD") // HEAD: a bot, whatever it claims to be
+            try click("/widget/1", "curl/8.5.0")                // a tool "clicking": a bot
+            let url = "https://links.example.com/widget/42".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            #expect(try service.request("GET", "/v1/resolve?url=\(url)", key: fixture.key).status == 200)
+            let started = Date()
+            #expect(eventually { service.application.hits.counters.written == 8 })
+            #expect(Date().timeIntervalSince(started) < 2)
+
+            let summary = try service.request("GET", "/v1/analytics/summary", key: fixture.key).json
+            #expect(summary["hits"]?.serialized == "5")
+            #expect(summary["botHits"]?.serialized == "3")
+            #expect(summary["byOutcome"]?["no_match"]?.serialized == "1")
+            #expect(summary["bySource"]?.serialized == #"{"resolve":1,"click":4}"#)
+            #expect(summary["byPlatform"]?.serialized == #"{"ios":2,"android":1,"desktop":1,"other":1}"#)
+            #expect(summary["uniqueVisitors"]?.serialized == "4")   // iPhone, Pixel, desktop, the resolving backend
+
+            let broken = try service.request("GET", "/v1/analytics/top?dimension=path&outcome=no_match", key: fixture.key).json
+            #expect(broken["items"]?.arrayValue?.map { $0["path"]?.stringValue ?? "" } == ["/about"])
+            let series = try service.request("GET", "/v1/analytics/timeseries?interval=hour&groupBy=outcome&includeBots=true", key: fixture.key).json
+            #expect(series["total"]?.serialized == "8")
+            let destinations = try service.request("GET", "/v1/analytics/top?dimension=destination", key: fixture.key).json
+            #expect(destinations["items"]?.arrayValue?.first?["destination"]?.stringValue == "widgetDetail")
+        }
+    }
+}
