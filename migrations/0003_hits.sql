@@ -71,6 +71,21 @@ CREATE TABLE hit_top_hourly (
     CONSTRAINT hit_top_hourly_key UNIQUE (workspace_id, dimension, hour, hostname, value, outcome, source, is_bot)
 );
 
+-- The same per UTC day: a long range reads whole days here and only its partial first and last days
+-- from the hourly table (paths have a high cardinality; 30 days of hourly rows would be millions).
+CREATE TABLE hit_top_daily (
+    workspace_id      uuid NOT NULL,
+    dimension         text NOT NULL CHECK (dimension IN ('path', 'referrer')),
+    day               date NOT NULL,
+    hostname          text NOT NULL,
+    value             text NOT NULL,
+    outcome           text NOT NULL,
+    source            text NOT NULL,
+    is_bot            boolean NOT NULL,
+    hits              bigint NOT NULL,
+    CONSTRAINT hit_top_daily_key UNIQUE (workspace_id, dimension, day, hostname, value, outcome, source, is_bot)
+);
+
 -- Unique visitors: the exact set of visitor hashes per workspace and UTC day. The salt rotates daily, so a
 -- hash only identifies a visitor within one day: uniques over a range are the sum of daily uniques.
 CREATE TABLE hit_visitors_daily (

@@ -118,12 +118,21 @@ struct AnalyticsHandlers: Sendable {
             if parameters.app != nil {
                 throw ServiceError.badRequest("The app filter is not available for dimension=\(dimension) (path and referrer counts are kept per host, not per app).")
             }
-            filters = parameters.conditions(firstBind: 5, app: false)
+            // Whole UTC days inside the range come from the daily table, the partial days at either end
+            // from the hourly one ($5 first whole day, $6 day after the last whole day; hours as timestamps).
+            filters = parameters.conditions(firstBind: 9, app: false)
             let keys = dimension == "path" ? "hostname, value" : "NULL::text, value"
             columns = dimension == "path" ? ["host", "path"] : ["host", "referrer"]
             sql = """
-                SELECT \(keys), sum(hits)::int8 AS hits FROM hit_top_hourly
-                WHERE workspace_id = $1 AND dimension = '\(dimension)' AND hour >= $2::timestamptz AND hour < $3::timestamptz\(filters.sql)
+                SELECT \(keys), sum(hits)::int8 AS hits FROM (
+                    SELECT hostname, value, hits FROM hit_top_daily
+                    WHERE workspace_id = $1 AND dimension = '\(dimension)'
+                      AND day >= date '1970-01-01' + $5::int AND day < date '1970-01-01' + $6::int\(filters.sql)
+                    UNION ALL
+                    SELECT hostname, value, hits FROM hit_top_hourly
+                    WHERE workspace_id = $1 AND dimension = '\(dimension)' AND hour >= $2::timestamptz AND hour < $3::timestamptz
+                      AND (hour < $7::timestamptz OR hour >= $8::timestamptz)\(filters.sql)
+                ) counted
                 GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT $4
                 """
         case "destination", "rule":
@@ -140,6 +149,10 @@ struct AnalyticsHandlers: Sendable {
             throw ServiceError.badRequest("dimension must be one of path, destination, rule, referrer, not '\(dimension)'.")
         }
         var binds: [any PostgresEncodable] = [principal.workspaceID, parameters.from, parameters.to, limit]
+        if dimension == "path" || dimension == "referrer" {
+            let (first, end) = Self.wholeDays(from: parameters.from, to: parameters.to)
+            binds += [Int(first), Int(end), Date(timeIntervalSince1970: Double(first) * 86_400), Date(timeIntervalSince1970: Double(end) * 86_400)]
+        }
         binds += filters.binds.map { $0 as any PostgresEncodable }
         let rows = try pool.withConnection { connection in
             try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
@@ -158,6 +171,13 @@ struct AnalyticsHandlers: Sendable {
         return AnalyticsOutput(json: .object(members), csvHeader: columns + ["hits"],
                                csvRows: rows.map { [$0.0 ?? "", $0.1, String($0.2)] })
             .response(csv: parameters.csv)
+    }
+
+    /// The whole UTC days inside `[from, to)`: `first..<end` (empty, with `end == first`, when there are none).
+    static func wholeDays(from: Date, to: Date) -> (first: Int64, end: Int64) {
+        let first = Int64((from.timeIntervalSince1970 / 86_400).rounded(.up))
+        let end = Int64((to.timeIntervalSince1970 / 86_400).rounded(.down))
+        return end > first ? (first, end) : (first, first)
     }
 
     /// Totals, bot share, unique visitors and counts per outcome, source and platform.

@@ -105,6 +105,25 @@ struct HitBatchSummary {
                     rows.map(\.key.value), rows.map(\.key.outcome), rows.map(\.key.source), rows.map { $0.key.isBot ? "t" : "f" },
                     rows.map(\.value),
                 ]))
+            // The daily table: the same counts with the hour folded into its UTC day.
+            var daily: [TopKey: Int64] = [:]
+            for (key, count) in tops {
+                var day = key
+                day.hour = Self.floorDiv(key.hour, 24)
+                daily[day, default: 0] += count
+            }
+            let days = daily.sorted { $0.key < $1.key }
+            try connection.execute(Query(unsafeSQL: """
+                INSERT INTO hit_top_daily AS r (workspace_id, dimension, day, hostname, value, outcome, source, is_bot, hits)
+                SELECT w::uuid, dim, date '1970-01-01' + d::int, host, v, o, s, b::bool, n
+                FROM unnest($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int8[])
+                    AS t(w, dim, d, host, v, o, s, b, n)
+                ON CONFLICT ON CONSTRAINT hit_top_daily_key DO UPDATE SET hits = r.hits + EXCLUDED.hits
+                """, binds: [
+                    days.map { $0.key.workspace.uuidString }, days.map(\.key.dimension), days.map(\.key.hour), days.map(\.key.hostname),
+                    days.map(\.key.value), days.map(\.key.outcome), days.map(\.key.source), days.map { $0.key.isBot ? "t" : "f" },
+                    days.map(\.value),
+                ]))
         }
         if !visitors.isEmpty {
             let rows = visitors.sorted()
