@@ -23,6 +23,9 @@ let package = Package(
         .target(name: "LinkService", dependencies: ["LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto"]),
         .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability"]),
 
+        // bench/hits: ingestion and analytics benchmarks (bench/hits/run.sh); never part of `swift test`.
+        .executableTarget(name: "hits-bench", dependencies: ["LinkService", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "TestSupport"], path: "bench/hits/Sources"),
+
         .target(name: "TestSupport", dependencies: ["Postgres", "EmbeddedPostgres", "HTTPServer", "Observability"], path: "Tests/TestSupport"),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LinkKitTests", dependencies: ["LinkKit"]),

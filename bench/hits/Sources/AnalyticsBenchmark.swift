@@ -1,0 +1,131 @@
+import Foundation
+import HTTPServer
+import LinkService
+import Observability
+import Postgres
+import TestSupport
+
+/// 10 million hits over 30 days generated in SQL (`generate_series`) straight into `hits` and, aggregated
+/// from them, into the rollups the writer maintains; then each analytics endpoint over HTTP, median of
+/// several rounds.
+struct AnalyticsBenchmark {
+    let parameters: ConnectionParameters
+    let migrations: URL
+    let hits: Int
+    let rounds: Int
+    let logger: Logger
+
+    func generate(pool: ConnectionPool, workspace: UUID) throws {
+        try pool.withConnection { connection in
+            try connection.executeScript("SET TimeZone = 'UTC'; SET work_mem = '256MB'; SET maintenance_work_mem = '512MB'")
+            let today = Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))
+            for day in (today - 31)...(today + 1) {
+                let from = Date(timeIntervalSince1970: Double(day) * 86_400), to = Date(timeIntervalSince1970: Double(day + 1) * 86_400)
+                let format = ISO8601DateFormatter()
+                let name = "hits_p" + format.string(from: from).prefix(10).replacingOccurrences(of: "-", with: "")
+                try connection.executeScript("CREATE TABLE IF NOT EXISTS \(name) PARTITION OF hits FOR VALUES FROM ('\(format.string(from: from))') TO ('\(format.string(from: to))')")
+            }
+            let w = workspace.uuidString.lowercased()
+            var started = Date()
+            // One row per hit: outcome, host, rule, platform, source, bot, referrer and visitor drawn at random
+            // with the same shape as the ingestion benchmark (rules belong to hosts, 1,300 paths).
+            try connection.executeScript("""
+                INSERT INTO hits (time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host, visitor_hash)
+                SELECT t, '\(w)', 'h' || h || '.bench.example',
+                       CASE WHEN o < 70 THEN '/w/' || p % 1000 ELSE '/old/' || p % 300 END, NULL,
+                       CASE WHEN o < 70 THEN 'open_app' WHEN o < 85 THEN 'no_match' WHEN o < 90 THEN 'excluded' WHEN o < 95 THEN 'invalid_param' ELSE 'unknown_domain' END,
+                       CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN md5('app' || r % 2)::uuid END,
+                       CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN md5('rule' || h || '-' || r)::uuid END,
+                       CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN 'dest' || (h * 4 + r) % 6 END,
+                       CASE WHEN s < 3 THEN 'resolve' ELSE 'click' END,
+                       (ARRAY['ios', 'android', 'desktop', 'other'])[1 + pl], b = 0,
+                       CASE WHEN rf < 20 THEN 'ref' || rf || '.example' END,
+                       left(md5(floor(extract(epoch FROM t) / 86400)::text || '-' || v), 32)
+                FROM (
+                    SELECT now() - random() * interval '30 days' AS t, floor(random() * 100)::int AS o, floor(random() * 3)::int AS h,
+                           floor(random() * 4)::int AS r, floor(random() * 100000)::int AS p, floor(random() * 10)::int AS s,
+                           floor(random() * 4)::int AS pl, floor(random() * 10)::int AS b, floor(random() * 40)::int AS rf,
+                           floor(random() * 50000)::int AS v
+                    FROM generate_series(1, \(hits))
+                ) g
+                """)
+            print(String(format: "  raw hits inserted in %.1f s", Date().timeIntervalSince(started)))
+            started = Date()
+            try connection.executeScript("""
+                INSERT INTO hit_rollups_hourly (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, hits)
+                SELECT workspace_id, date_trunc('hour', time), hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, count(*)
+                FROM hits GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;
+                INSERT INTO hit_top_hourly (workspace_id, dimension, hour, hostname, value, outcome, source, is_bot, hits)
+                SELECT workspace_id, 'path', date_trunc('hour', time), hostname, path, outcome, source, is_bot, count(*)
+                FROM hits GROUP BY 1, 3, 4, 5, 6, 7, 8;
+                INSERT INTO hit_top_hourly (workspace_id, dimension, hour, hostname, value, outcome, source, is_bot, hits)
+                SELECT workspace_id, 'referrer', date_trunc('hour', time), hostname, referrer_host, outcome, source, is_bot, count(*)
+                FROM hits WHERE referrer_host IS NOT NULL GROUP BY 1, 3, 4, 5, 6, 7, 8;
+                INSERT INTO hit_top_daily (workspace_id, dimension, day, hostname, value, outcome, source, is_bot, hits)
+                SELECT workspace_id, dimension, (hour AT TIME ZONE 'UTC')::date, hostname, value, outcome, source, is_bot, sum(hits)
+                FROM hit_top_hourly GROUP BY 1, 2, 3, 4, 5, 6, 7, 8;
+                INSERT INTO hit_visitors_daily (workspace_id, day, is_bot, visitor_hash)
+                SELECT DISTINCT workspace_id, (time AT TIME ZONE 'UTC')::date, is_bot, visitor_hash FROM hits;
+                VACUUM ANALYZE hit_rollups_hourly, hit_top_hourly, hit_top_daily, hit_visitors_daily;
+                """)
+            print(String(format: "  rollups built in %.1f s", Date().timeIntervalSince(started)))
+            for table in ["hits", "hit_rollups_hourly", "hit_top_hourly", "hit_top_daily", "hit_visitors_daily"] {
+                let count = try connection.query(Query(unsafeSQL: "SELECT count(*)::int8 FROM \(table)")).first!.decode(0, as: Int.self)
+                print("  \(table): \(count) rows")
+            }
+        }
+    }
+
+    func run() throws -> [(String, Double, Int)] {
+        var server = ServerConfiguration()
+        server.port = 0
+        let application = try Application(
+            configuration: ServiceConfiguration(server: server, database: parameters, migrationsDirectory: migrations, migrateOnStart: false),
+            logger: logger
+        )
+        try application.start()
+        defer { application.shutdown() }
+        let key = try Workspace.createKey(pool: application.pool, workspace: "bench", scope: .read)
+        let workspace = try application.pool.withConnection { try $0.query("SELECT id FROM workspaces WHERE name = 'bench'").first!.decode(0, as: UUID.self) }
+        try generate(pool: application.pool, workspace: workspace)
+        let to = Date(), from = to.addingTimeInterval(-30 * 86_400)
+        let format = ISO8601DateFormatter()
+        let range = "from=\(format.string(from: from))&to=\(format.string(from: to))"
+        let lastWeek = "from=\(format.string(from: to.addingTimeInterval(-7 * 86_400)))&to=\(format.string(from: to))"
+        let endpoints = [
+            "/v1/analytics/timeseries?\(range)&interval=day&groupBy=outcome",
+            "/v1/analytics/timeseries?\(range)&interval=day&groupBy=platform&tz=Europe/Paris&includeBots=true",
+            "/v1/analytics/timeseries?\(lastWeek)&interval=hour&groupBy=destination",
+            "/v1/analytics/timeseries?\(range)&interval=day&host=h1.bench.example&outcome=open_app",
+            "/v1/analytics/top?\(range)&dimension=path&outcome=no_match&limit=20",
+            "/v1/analytics/top?\(range)&dimension=path&limit=20",
+            "/v1/analytics/top?\(range)&dimension=destination",
+            "/v1/analytics/top?\(range)&dimension=rule",
+            "/v1/analytics/top?\(range)&dimension=referrer&tz=America/New_York",
+            "/v1/analytics/summary?\(range)",
+            "/v1/analytics/summary?\(range)&includeBots=true&format=csv",
+        ]
+        var results: [(String, Double, Int)] = []
+        for endpoint in endpoints {
+            var times: [Double] = []
+            var bytes = 0
+            for _ in 0..<rounds {
+                let client = try HTTPTestClient(port: application.port, timeout: 60)
+                let started = ContinuousClock.now
+                let response = try client.request("GET", endpoint, headers: [("Host", "localhost"), ("Authorization", "Bearer \(key)")])
+                times.append((ContinuousClock.now - started).seconds * 1000)
+                guard response.status == 200 else { throw BenchError("\(endpoint): \(response.status) \(response.text)") }
+                bytes = response.body.count
+            }
+            times.sort()
+            results.append((endpoint.replacingOccurrences(of: range, with: "<30 days>").replacingOccurrences(of: lastWeek, with: "<7 days>"),
+                            times[times.count / 2], bytes))
+        }
+        return results
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

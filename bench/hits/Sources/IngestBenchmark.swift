@@ -1,0 +1,142 @@
+import Foundation
+import LinkKit
+import LinkService
+import Observability
+import Postgres
+import Synchronization
+
+/// 30 s of hits offered at a fixed rate through `HitBatcher` (the same pipeline the service runs), next to
+/// a raw `COPY` of prepared rows into `hits` measured in the same run.
+struct IngestBenchmark {
+    let parameters: ConnectionParameters
+    let seconds: Double
+    let baselineSeconds: Double
+    let rate: Int
+    let threads: Int
+    let logger: Logger
+
+    /// A pool of plausible hits: 3 workspaces, 3 hosts, 1,300 paths, 5 outcomes, 4 platforms, 10 % bots,
+    /// half with a referrer, 20,000 visitors.
+    static func samples(count: Int = 10_000) -> [Hit] {
+        var generator = SystemRandomNumberGenerator()
+        let workspaces = (0..<3).map { _ in UUID() }
+        let apps = (0..<2).map { _ in UUID() }
+        let rules = (0..<12).map { _ in UUID() }
+        return (0..<count).map { _ in
+            let o = Int.random(in: 0..<100, using: &generator)
+            let host = Int.random(in: 0..<3, using: &generator)
+            let rule = host * 4 + Int.random(in: 0..<4, using: &generator)
+            let opens = o < 70
+            let outcome: Hit.Outcome = opens ? .openApp : o < 85 ? .noMatch : o < 90 ? .excluded : o < 95 ? .invalidParam : .unknownDomain
+            let claimed = opens || outcome == .invalidParam
+            return Hit(
+                workspaceID: workspaces[host % 3], hostname: "h\(host).bench.example",
+                path: opens ? "/w/\(Int.random(in: 0..<1000, using: &generator))" : "/old/\(Int.random(in: 0..<300, using: &generator))",
+                query: Bool.random(using: &generator) ? "utm_source=mail&id=\(o)" : nil, outcome: outcome,
+                appID: claimed ? apps[rule % 2] : nil, ruleID: claimed ? rules[rule] : nil, destinationType: claimed ? "dest\(rule % 6)" : nil,
+                source: Int.random(in: 0..<10, using: &generator) < 3 ? .resolve : .click,
+                platform: UserAgent.Platform.allCases.randomElement(using: &generator)!, isBot: Int.random(in: 0..<10, using: &generator) == 0,
+                referrerHost: Bool.random(using: &generator) ? "ref\(Int.random(in: 0..<20, using: &generator)).example" : nil,
+                visitorHash: SHA256.hex("visitor-\(Int.random(in: 0..<20_000, using: &generator))").prefix(32).description
+            )
+        }
+    }
+
+    /// Raw COPY of the same kind of rows, prepared once, 5,000 per COPY: rows/s.
+    func baseline(_ samples: [Hit]) throws -> Double {
+        let pool = ConnectionPool(parameters: parameters, maxConnections: 1, logger: logger)
+        defer { pool.shutdown() }
+        let columns = "time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host, visitor_hash"
+        let now = Date()
+        let stamp = ISO8601DateFormatter().string(from: now)
+        let rows: [[String?]] = samples.prefix(5_000).map { hit in
+            [stamp, hit.workspaceID?.uuidString, hit.hostname, hit.path, hit.query, hit.outcome.rawValue, hit.appID?.uuidString, hit.ruleID?.uuidString,
+             hit.destinationType, hit.source.rawValue, hit.platform.rawValue, hit.isBot ? "t" : "f", hit.referrerHost, hit.visitorHash]
+        }
+        // Let the pipeline create today's partitions first (a batcher's maintenance), so both runs write alike.
+        let warmup = try HitBatcher(pool: pool, configuration: HitsConfiguration(), logger: logger)
+        warmup.shutdown()
+        var copied = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        while clock.now - start < .seconds(baselineSeconds) {
+            copied += try pool.withConnection { try $0.copyFrom(Query(unsafeSQL: "COPY hits (\(columns)) FROM STDIN"), rows: rows) }
+        }
+        let elapsed = (clock.now - start).seconds
+        try pool.withConnection { try $0.executeScript("TRUNCATE hits") }
+        return Double(copied) / elapsed
+    }
+
+    struct Result {
+        var offered: Double
+        var accepted: Int
+        var written: Int
+        var dropped: Int
+        var inDatabase: Int
+        var rolledUp: Int
+        var loadSeconds: Double
+        var drainSeconds: Double
+        var maxQueued: Int
+        var writtenDuringLoad: Int
+        var throughput: Double { Double(written) / (loadSeconds + drainSeconds) }
+    }
+
+    func pipeline(_ samples: [Hit]) throws -> Result {
+        let pool = ConnectionPool(parameters: parameters, maxConnections: 4, logger: logger)
+        defer { pool.shutdown() }
+        let batcher = try HitBatcher(pool: pool, configuration: HitsConfiguration(), logger: logger)
+        batcher.start()
+        let running = Atomic<Bool>(true)
+        let done = DispatchSemaphore(value: 0)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let perThread = Double(rate) / Double(threads)
+        for thread in 0..<threads {
+            Thread {
+                var sent = 0
+                var index = thread * 997
+                while running.load(ordering: .relaxed) {
+                    let due = Int((clock.now - start).seconds * perThread) - sent
+                    if due <= 0 { usleep(500); continue }
+                    let time = Date()
+                    for _ in 0..<due {
+                        var hit = samples[index % samples.count]
+                        hit.time = time
+                        batcher.record(hit)
+                        index += 1
+                    }
+                    sent += due
+                }
+                done.signal()
+            }.start()
+        }
+        var maxQueued = 0
+        var last = batcher.counters
+        for second in 1...Int(seconds) {
+            usleep(1_000_000)
+            let now = batcher.counters
+            maxQueued = max(maxQueued, now.queued)
+            print(String(format: "  t=%2ds accepted %9d (+%6d/s) written %9d (+%6d/s) queued %6d spooled %d dropped %d",
+                         second, now.accepted, now.accepted - last.accepted, now.written, now.written - last.written, now.queued, now.spooled, now.dropped))
+            last = now
+        }
+        running.store(false, ordering: .relaxed)
+        for _ in 0..<threads { done.wait() }
+        let loadEnd = clock.now
+        let writtenDuringLoad = batcher.counters.written
+        batcher.shutdown()
+        let drained = clock.now
+        let counters = batcher.counters
+        let (inDatabase, rolledUp) = try pool.withConnection { connection in
+            (try connection.query("SELECT count(*)::int8 FROM hits").first!.decode(0, as: Int.self),
+             try connection.query("SELECT coalesce(sum(hits), 0)::int8 FROM hit_rollups_hourly").first!.decode(0, as: Int.self))
+        }
+        return Result(offered: Double(rate), accepted: counters.accepted, written: counters.written, dropped: counters.dropped,
+                      inDatabase: inDatabase, rolledUp: rolledUp, loadSeconds: (loadEnd - start).seconds, drainSeconds: (drained - loadEnd).seconds,
+                      maxQueued: maxQueued, writtenDuringLoad: writtenDuringLoad)
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

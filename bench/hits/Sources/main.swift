@@ -1,0 +1,57 @@
+import Foundation
+import LinkService
+import Observability
+import Postgres
+
+// hits-bench: see bench/hits/README.md. Options:
+//   --seconds N (30)  --baseline-seconds N (10)  --rate HITS_PER_S (120000)  --threads N (2)
+//   --hits N (10000000)  --rounds N (15)  --only ingest|analytics  --no-fsync
+let options: [String: String] = {
+    var options: [String: String] = [:]
+    var arguments = CommandLine.arguments.dropFirst()
+    while let argument = arguments.popFirst() {
+        guard argument.hasPrefix("--") else { continue }
+        let name = String(argument.dropFirst(2))
+        if name == "no-fsync" { options[name] = "1" } else { options[name] = arguments.popFirst() ?? "" }
+    }
+    return options
+}()
+func option(_ name: String, _ fallback: Int) -> Int { options[name].flatMap(Int.init) ?? fallback }
+
+let logger = Logger(label: "hits-bench", level: .warning)
+let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../migrations").standardizedFileURL
+let database = try BenchDatabase(logger: logger, durable: options["no-fsync"] == nil)
+defer { database.close() }
+print("hits-bench: PostgreSQL \(options["no-fsync"] == nil ? "with fsync" : "without fsync"), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+
+if options["only"] != "analytics" {
+    let ingest = IngestBenchmark(
+        parameters: try database.create("hits_bench_ingest", migrations: migrations), seconds: Double(option("seconds", 30)),
+        baselineSeconds: Double(option("baseline-seconds", 10)), rate: option("rate", 120_000), threads: option("threads", 2), logger: logger
+    )
+    let samples = IngestBenchmark.samples()
+    print("ingest: raw COPY baseline (\(Int(ingest.baselineSeconds)) s, 5,000 prepared rows per COPY)")
+    let baseline = try ingest.baseline(samples)
+    print(String(format: "  raw COPY: %.0f rows/s", baseline))
+    print("ingest: pipeline (HitBatcher) offered \(ingest.rate) hits/s for \(Int(ingest.seconds)) s from \(ingest.threads) threads")
+    let result = try ingest.pipeline(samples)
+    print(String(format: """
+        RESULT ingest: accepted %d, written %d, in database %d, rolled up %d, dropped %d
+        RESULT ingest: load %.1f s + drain %.2f s, written during load %d (%.0f/s), max queued %d
+        RESULT ingest: pipeline %.0f hits/s end to end; raw COPY %.0f rows/s; ratio %.2f; written == accepted: %@
+        """, result.accepted, result.written, result.inDatabase, result.rolledUp, result.dropped,
+        result.loadSeconds, result.drainSeconds, result.writtenDuringLoad, Double(result.writtenDuringLoad) / result.loadSeconds, result.maxQueued,
+        result.throughput, baseline, result.throughput / baseline,
+        (result.written == result.accepted && result.inDatabase == result.accepted && result.dropped == 0) ? "yes" : "NO"))
+}
+
+if options["only"] != "ingest" {
+    let analytics = AnalyticsBenchmark(
+        parameters: try database.create("hits_bench_analytics", migrations: migrations), migrations: migrations,
+        hits: option("hits", 10_000_000), rounds: option("rounds", 15), logger: logger
+    )
+    print("analytics: \(analytics.hits) hits over 30 days, median of \(analytics.rounds) requests per endpoint")
+    for (endpoint, median, bytes) in try analytics.run() {
+        print(String(format: "RESULT analytics: %7.1f ms  %6d B  %@", median, bytes, endpoint))
+    }
+}
