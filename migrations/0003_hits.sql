@@ -54,7 +54,7 @@ CREATE TABLE hit_rollups_hourly (
     hits              bigint NOT NULL,
     CONSTRAINT hit_rollups_hourly_key UNIQUE NULLS NOT DISTINCT
         (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot)
-);
+) WITH (fillfactor = 70);
 
 -- Top lists that need a value the main rollup does not keep: `path` (e.g. the top no_match paths,
 -- the broken links to fix) and `referrer` (referrer host; hits without one are not counted here).
@@ -69,10 +69,12 @@ CREATE TABLE hit_top_hourly (
     is_bot            boolean NOT NULL,
     hits              bigint NOT NULL,
     CONSTRAINT hit_top_hourly_key UNIQUE (workspace_id, dimension, hour, hostname, value, outcome, source, is_bot)
-);
+) WITH (fillfactor = 70);
 
--- The same per UTC day: a long range reads whole days here and only its partial first and last days
--- from the hourly table (paths have a high cardinality; 30 days of hourly rows would be millions).
+-- The same per UTC day, for days that are over: a long range reads whole compacted days here and only
+-- the rest from the hourly table (paths have a high cardinality; 30 days of hourly rows would be millions).
+-- The writer compacts a day's hourly rows into it an hour after the day ends (hit_top_days records which
+-- days are compacted); hits arriving later for a compacted day update both tables.
 CREATE TABLE hit_top_daily (
     workspace_id      uuid NOT NULL,
     dimension         text NOT NULL CHECK (dimension IN ('path', 'referrer')),
@@ -84,6 +86,10 @@ CREATE TABLE hit_top_daily (
     is_bot            boolean NOT NULL,
     hits              bigint NOT NULL,
     CONSTRAINT hit_top_daily_key UNIQUE (workspace_id, dimension, day, hostname, value, outcome, source, is_bot)
+) WITH (fillfactor = 70);
+
+CREATE TABLE hit_top_days (
+    day   date PRIMARY KEY
 );
 
 -- Unique visitors: the exact set of visitor hashes per workspace and UTC day. The salt rotates daily, so a

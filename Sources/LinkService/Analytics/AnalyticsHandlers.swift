@@ -118,8 +118,8 @@ struct AnalyticsHandlers: Sendable {
             if parameters.app != nil {
                 throw ServiceError.badRequest("The app filter is not available for dimension=\(dimension) (path and referrer counts are kept per host, not per app).")
             }
-            // Whole UTC days inside the range come from the daily table, the partial days at either end
-            // from the hourly one ($5 first whole day, $6 day after the last whole day; hours as timestamps).
+            // Whole UTC days inside the range that are compacted come from the daily table; every other hour
+            // from the hourly one ($5 first whole day, $6 day after the last whole day, $7/$8 the same as times).
             filters = parameters.conditions(firstBind: 9, app: false)
             let keys = dimension == "path" ? "hostname, value" : "NULL::text, value"
             columns = dimension == "path" ? ["host", "path"] : ["host", "referrer"]
@@ -131,7 +131,8 @@ struct AnalyticsHandlers: Sendable {
                     UNION ALL
                     SELECT hostname, value, hits FROM hit_top_hourly
                     WHERE workspace_id = $1 AND dimension = '\(dimension)' AND hour >= $2::timestamptz AND hour < $3::timestamptz
-                      AND (hour < $7::timestamptz OR hour >= $8::timestamptz)\(filters.sql)
+                      AND (hour < $7::timestamptz OR hour >= $8::timestamptz
+                           OR (hour AT TIME ZONE 'UTC')::date NOT IN (SELECT day FROM hit_top_days))\(filters.sql)
                 ) counted
                 GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT $4
                 """

@@ -11,13 +11,13 @@ extension Hit {
     var fields: [String?] {
         [
             TimestampText.utc(micros: micros),
-            workspaceID?.uuidString,
+            workspaceID.map(UUIDText.string),
             Self.clean(hostname),
             Self.clean(path),
             query.map(Self.clean),
             outcome.rawValue,
-            appID?.uuidString,
-            ruleID?.uuidString,
+            appID.map(UUIDText.string),
+            ruleID.map(UUIDText.string),
             destinationType.map(Self.clean),
             source.rawValue,
             platform.rawValue,

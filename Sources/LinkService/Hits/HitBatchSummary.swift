@@ -8,27 +8,40 @@ struct HitBatchSummary {
         var workspace: UUID, hour: Int64, hostname: String, app: UUID?, rule: UUID?, destinationType: String?
         var outcome: String, platform: String, source: String, isBot: Bool
 
-        var order: [String] {
-            [workspace.uuidString, String(hour), hostname, app?.uuidString ?? "", rule?.uuidString ?? "", destinationType ?? "",
-             outcome, platform, source, isBot ? "t" : "f"]
-        }
+        static func utf8Less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
-        static func < (a: RollupKey, b: RollupKey) -> Bool { a.order.lexicographicallyPrecedes(b.order) }
+        static func < (a: RollupKey, b: RollupKey) -> Bool {
+            if a.workspace != b.workspace { return UUIDText.less(a.workspace, b.workspace) }
+            if a.hour != b.hour { return a.hour < b.hour }
+            if a.hostname != b.hostname { return Self.utf8Less(a.hostname, b.hostname) }
+            if a.app != b.app { return UUIDText.less(a.app ?? UUIDText.zero, b.app ?? UUIDText.zero) }
+            if a.rule != b.rule { return UUIDText.less(a.rule ?? UUIDText.zero, b.rule ?? UUIDText.zero) }
+            if a.destinationType != b.destinationType { return (a.destinationType ?? "") < (b.destinationType ?? "") }
+            return (a.outcome, a.platform, a.source, a.isBot ? 1 : 0) < (b.outcome, b.platform, b.source, b.isBot ? 1 : 0)
+        }
     }
 
     struct TopKey: Hashable, Comparable {
         var workspace: UUID, dimension: String, hour: Int64, hostname: String, value: String, outcome: String, source: String, isBot: Bool
 
-        var order: [String] { [workspace.uuidString, dimension, String(hour), hostname, value, outcome, source, isBot ? "t" : "f"] }
-
-        static func < (a: TopKey, b: TopKey) -> Bool { a.order.lexicographicallyPrecedes(b.order) }
+        static func < (a: TopKey, b: TopKey) -> Bool {
+            if a.workspace != b.workspace { return UUIDText.less(a.workspace, b.workspace) }
+            if a.hour != b.hour { return a.hour < b.hour }
+            if a.dimension != b.dimension { return a.dimension < b.dimension }
+            if a.hostname != b.hostname { return RollupKey.utf8Less(a.hostname, b.hostname) }
+            if a.value != b.value { return RollupKey.utf8Less(a.value, b.value) }
+            if a.outcome != b.outcome { return a.outcome < b.outcome }
+            if a.source != b.source { return a.source < b.source }
+            return !a.isBot && b.isBot
+        }
     }
 
     struct VisitorKey: Hashable, Comparable {
         var workspace: UUID, day: Int64, isBot: Bool, hash: String
 
         static func < (a: VisitorKey, b: VisitorKey) -> Bool {
-            (a.workspace.uuidString, a.day, a.isBot ? 1 : 0, a.hash) < (b.workspace.uuidString, b.day, b.isBot ? 1 : 0, b.hash)
+            if a.workspace != b.workspace { return UUIDText.less(a.workspace, b.workspace) }
+            return (a.day, a.isBot ? 1 : 0, a.hash) < (b.day, b.isBot ? 1 : 0, b.hash)
         }
     }
 
@@ -75,7 +88,8 @@ struct HitBatchSummary {
 
     /// Adds the summary to the rollup tables. Rows go in key order, so two nodes upserting overlapping
     /// keys lock them in the same order (no deadlock).
-    func upsert(on connection: Connection) throws {
+    /// - Parameter compactedDays: the batch's days that are already compacted into `hit_top_daily`.
+    func upsert(on connection: Connection, compactedDays: Set<Int64> = []) throws {
         if !rollups.isEmpty {
             let rows = rollups.sorted { $0.key < $1.key }
             try connection.execute(Query(unsafeSQL: """
@@ -86,8 +100,8 @@ struct HitBatchSummary {
                             $9::text[], $10::text[], $11::int8[]) AS t(w, h, host, a, ru, d, o, p, s, b, n)
                 ON CONFLICT ON CONSTRAINT hit_rollups_hourly_key DO UPDATE SET hits = r.hits + EXCLUDED.hits
                 """, binds: [
-                    rows.map { $0.key.workspace.uuidString }, rows.map(\.key.hour), rows.map(\.key.hostname),
-                    rows.map { $0.key.app?.uuidString ?? "" }, rows.map { $0.key.rule?.uuidString ?? "" },
+                    rows.map { UUIDText.string($0.key.workspace) }, rows.map(\.key.hour), rows.map(\.key.hostname),
+                    rows.map { $0.key.app.map(UUIDText.string) ?? "" }, rows.map { $0.key.rule.map(UUIDText.string) ?? "" },
                     rows.map { $0.key.destinationType ?? "" }, rows.map(\.key.outcome), rows.map(\.key.platform),
                     rows.map(\.key.source), rows.map { $0.key.isBot ? "t" : "f" }, rows.map(\.value),
                 ]))
@@ -101,18 +115,21 @@ struct HitBatchSummary {
                     AS t(w, dim, h, host, v, o, s, b, n)
                 ON CONFLICT ON CONSTRAINT hit_top_hourly_key DO UPDATE SET hits = r.hits + EXCLUDED.hits
                 """, binds: [
-                    rows.map { $0.key.workspace.uuidString }, rows.map(\.key.dimension), rows.map(\.key.hour), rows.map(\.key.hostname),
+                    rows.map { UUIDText.string($0.key.workspace) }, rows.map(\.key.dimension), rows.map(\.key.hour), rows.map(\.key.hostname),
                     rows.map(\.key.value), rows.map(\.key.outcome), rows.map(\.key.source), rows.map { $0.key.isBot ? "t" : "f" },
                     rows.map(\.value),
                 ]))
-            // The daily table: the same counts with the hour folded into its UTC day.
+        }
+        // Late hits of days already compacted into the daily table are added there too.
+        if !compactedDays.isEmpty {
             var daily: [TopKey: Int64] = [:]
-            for (key, count) in tops {
+            for (key, count) in tops where compactedDays.contains(Self.floorDiv(key.hour, 24)) {
                 var day = key
                 day.hour = Self.floorDiv(key.hour, 24)
                 daily[day, default: 0] += count
             }
             let days = daily.sorted { $0.key < $1.key }
+            if !days.isEmpty {
             try connection.execute(Query(unsafeSQL: """
                 INSERT INTO hit_top_daily AS r (workspace_id, dimension, day, hostname, value, outcome, source, is_bot, hits)
                 SELECT w::uuid, dim, date '1970-01-01' + d::int, host, v, o, s, b::bool, n
@@ -120,10 +137,11 @@ struct HitBatchSummary {
                     AS t(w, dim, d, host, v, o, s, b, n)
                 ON CONFLICT ON CONSTRAINT hit_top_daily_key DO UPDATE SET hits = r.hits + EXCLUDED.hits
                 """, binds: [
-                    days.map { $0.key.workspace.uuidString }, days.map(\.key.dimension), days.map(\.key.hour), days.map(\.key.hostname),
+                    days.map { UUIDText.string($0.key.workspace) }, days.map(\.key.dimension), days.map(\.key.hour), days.map(\.key.hostname),
                     days.map(\.key.value), days.map(\.key.outcome), days.map(\.key.source), days.map { $0.key.isBot ? "t" : "f" },
                     days.map(\.value),
                 ]))
+            }
         }
         if !visitors.isEmpty {
             let rows = visitors.sorted()
@@ -132,7 +150,7 @@ struct HitBatchSummary {
                 SELECT w::uuid, date '1970-01-01' + d::int, b::bool, v
                 FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[]) AS t(w, d, b, v)
                 ON CONFLICT DO NOTHING
-                """, binds: [rows.map(\.workspace.uuidString), rows.map(\.day), rows.map { $0.isBot ? "t" : "f" }, rows.map(\.hash)]))
+                """, binds: [rows.map { UUIDText.string($0.workspace) }, rows.map(\.day), rows.map { $0.isBot ? "t" : "f" }, rows.map(\.hash)]))
         }
     }
 }

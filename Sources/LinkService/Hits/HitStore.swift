@@ -37,12 +37,18 @@ struct HitStore {
                 try pool.withConnection { try HitPartitions.ensure(days: missing.sorted(), on: $0) }
                 knownPartitions.formUnion(missing)
             }
+            // Hits more than an hour old may belong to a day already compacted into hit_top_daily: look under
+            // the compaction lock (shared), so a concurrent compaction either sees this batch or is seen by it.
+            let oldest = hits.lazy.map(\.micros).min() ?? 0
+            let mayBeLate = Double(oldest) / 1_000_000 < Date().timeIntervalSince1970 - HitTopCompaction.grace
             try pool.withTransaction { connection in
+                var compacted: Set<Int64> = []
+                if mayBeLate { compacted = try HitTopCompaction.compactedDays(among: summary.days, on: connection) }
                 let copied = try connection.copyFrom(Query(unsafeSQL: "COPY hits (\(Hit.copyColumns)) FROM STDIN"), rows: hits.lazy.map(\.fields))
                 guard copied == hits.count else {
                     throw PostgresError(.copyFailed, serverMessage: "COPY reported \(copied) rows for \(hits.count)")
                 }
-                try summary.upsert(on: connection)
+                try summary.upsert(on: connection, compactedDays: compacted)
             }
         } catch {
             throw Self.classify(error)
@@ -66,6 +72,7 @@ struct HitStore {
                     ON CONFLICT DO NOTHING
                     """)
             }
+            try HitTopCompaction.compactFinishedDays(now: now, on: connection)
             try connection.execute("DELETE FROM hit_visitor_salts WHERE day < date '1970-01-01' + \(Int(today - 2))::int")
             var salts: [Int64: String] = [:]
             for row in try connection.query("SELECT day - date '1970-01-01', salt FROM hit_visitor_salts WHERE day >= date '1970-01-01' + \(Int(today - 1))::int") {

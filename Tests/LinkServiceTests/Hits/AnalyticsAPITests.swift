@@ -146,6 +146,21 @@ struct AnalyticsAPITests {
             #expect(referrers.map { "\($0["referrer"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" } == ["news.example 1"])
             let limited = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&limit=1")["items"]?.arrayValue ?? []
             #expect(limited.count == 1)
+
+            // Once the finished days are compacted into the daily table, the lists are the same, and a hit
+            // arriving late for a compacted day still counts.
+            _ = try service.application.hits.store.maintain()
+            #expect(try service.application.pool.withConnection { try $0.query("SELECT count(*)::int8 FROM hit_top_days").first!.decode(0, as: Int.self) } >= 2)
+            let compacted = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&outcome=no_match")
+            #expect(compacted["items"] == paths["items"])
+            let late = try data.json("/v1/analytics/top?from=2026-11-20T11:00:00Z&to=2026-11-21&dimension=path&outcome=no_match")
+            #expect(late["items"] == paths["items"])   // a partial first day comes from the hourly rows
+            let workspace = try service.application.pool.withConnection { try $0.query("SELECT id FROM workspaces WHERE name = 'acme'").first!.decode(0, as: UUID.self) }
+            service.application.hits.record(.sample(workspace: workspace, host: "b.example", path: "/missing", outcome: .noMatch, platform: .other,
+                                                    time: try Date("2026-11-20T18:00:00Z", strategy: .iso8601)))
+            #expect(eventually { service.application.hits.counters.written == 11 })
+            let after = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&outcome=no_match")["items"]?.arrayValue ?? []
+            #expect(after.map { $0["hits"]?.serialized ?? "" } == ["2", "2"])
         }
     }
 

@@ -63,10 +63,11 @@ struct AnalyticsBenchmark {
                 FROM hits WHERE referrer_host IS NOT NULL GROUP BY 1, 3, 4, 5, 6, 7, 8;
                 INSERT INTO hit_top_daily (workspace_id, dimension, day, hostname, value, outcome, source, is_bot, hits)
                 SELECT workspace_id, dimension, (hour AT TIME ZONE 'UTC')::date, hostname, value, outcome, source, is_bot, sum(hits)
-                FROM hit_top_hourly GROUP BY 1, 2, 3, 4, 5, 6, 7, 8;
+                FROM hit_top_hourly WHERE hour < date_trunc('day', now()) GROUP BY 1, 2, 3, 4, 5, 6, 7, 8;
+                INSERT INTO hit_top_days (day) SELECT DISTINCT day FROM hit_top_daily;
                 INSERT INTO hit_visitors_daily (workspace_id, day, is_bot, visitor_hash)
                 SELECT DISTINCT workspace_id, (time AT TIME ZONE 'UTC')::date, is_bot, visitor_hash FROM hits;
-                VACUUM ANALYZE hit_rollups_hourly, hit_top_hourly, hit_top_daily, hit_visitors_daily;
+                VACUUM ANALYZE hit_rollups_hourly, hit_top_hourly, hit_top_daily, hit_top_days, hit_visitors_daily;
                 """)
             print(String(format: "  rollups built in %.1f s", Date().timeIntervalSince(started)))
             for table in ["hits", "hit_rollups_hourly", "hit_top_hourly", "hit_top_daily", "hit_visitors_daily"] {
