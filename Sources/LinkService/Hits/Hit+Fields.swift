@@ -62,6 +62,15 @@ extension Hit {
     }
 
     static func clean(_ text: String) -> String {
-        text.utf8.contains(0) ? String(text.unicodeScalars.filter { $0 != "\0" }.map(Character.init)) : text
+        // Fast path: native strings expose their UTF-8 bytes; memchr finds no NUL in nearly every case.
+        hasNUL(text) ? String(text.unicodeScalars.filter { $0 != "\0" }.map(Character.init)) : text
+    }
+
+    static func hasNUL(_ text: String) -> Bool {
+        var copy = text
+        return copy.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return false }
+            return memchr(base, 0, bytes.count) != nil
+        }
     }
 }

@@ -59,12 +59,7 @@ struct HitBatchSummary {
             let day = Self.floorDiv(micros, 86_400_000_000)
             days.insert(day)
             guard let workspace = hit.workspaceID else { continue }
-            var hit = hit
-            hit.hostname = Hit.clean(hit.hostname)
-            hit.path = Hit.clean(hit.path)
-            hit.referrerHost = hit.referrerHost.map(Hit.clean)
-            hit.destinationType = hit.destinationType.map(Hit.clean)
-            hit.visitorHash = hit.visitorHash.map(Hit.clean)
+            let hit = Self.cleaned(hit)
             let outcome = hit.outcome.rawValue, source = hit.source.rawValue
             rollups[RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
                               destinationType: hit.destinationType, outcome: outcome, platform: hit.platform.rawValue,
@@ -80,6 +75,20 @@ struct HitBatchSummary {
                 if !knownVisitors.contains(key) { visitors.insert(key) }
             }
         }
+    }
+
+    /// The hit with NUL bytes removed from the text that goes into rollup parameters (libpq cannot send
+    /// them); copied only in the rare case there is one.
+    static func cleaned(_ hit: Hit) -> Hit {
+        guard Hit.hasNUL(hit.hostname) || Hit.hasNUL(hit.path) || Hit.hasNUL(hit.referrerHost ?? "")
+                || Hit.hasNUL(hit.destinationType ?? "") || Hit.hasNUL(hit.visitorHash ?? "") else { return hit }
+        var hit = hit
+        hit.hostname = Hit.clean(hit.hostname)
+        hit.path = Hit.clean(hit.path)
+        hit.referrerHost = hit.referrerHost.map(Hit.clean)
+        hit.destinationType = hit.destinationType.map(Hit.clean)
+        hit.visitorHash = hit.visitorHash.map(Hit.clean)
+        return hit
     }
 
     static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {

@@ -30,9 +30,14 @@ struct HitStore {
     /// Writes `hits` (COPY) and their rollups in one transaction.
     /// - Parameter knownVisitors: visitor keys already stored (skipped); the ones this batch stored are added on success.
     func write(_ hits: ArraySlice<Hit>, knownPartitions: inout Set<Int64>, knownVisitors: inout Set<HitBatchSummary.VisitorKey>) throws(Failure) {
-        let summary = HitBatchSummary(hits, knownVisitors: knownVisitors)
+        // The rollup summary is computed on another core while this thread streams the COPY: the writer's
+        // two costs overlap instead of adding up.
+        let pending = PendingSummary(hits, knownVisitors: knownVisitors)
+        let days = Set(hits.lazy.map { HitBatchSummary.floorDiv($0.micros, 86_400_000_000) })
+        var summary: HitBatchSummary?
+        defer { if summary == nil { _ = pending.wait() } }
         do {
-            let missing = summary.days.subtracting(knownPartitions)
+            let missing = days.subtracting(knownPartitions)
             if !missing.isEmpty {
                 try pool.withConnection { try HitPartitions.ensure(days: missing.sorted(), on: $0) }
                 knownPartitions.formUnion(missing)
@@ -43,16 +48,18 @@ struct HitStore {
             let mayBeLate = Double(oldest) / 1_000_000 < Date().timeIntervalSince1970 - HitTopCompaction.grace
             try pool.withTransaction { connection in
                 var compacted: Set<Int64> = []
-                if mayBeLate { compacted = try HitTopCompaction.compactedDays(among: summary.days, on: connection) }
+                if mayBeLate { compacted = try HitTopCompaction.compactedDays(among: days, on: connection) }
                 let copied = try connection.copyFrom(Query(unsafeSQL: "COPY hits (\(Hit.copyColumns)) FROM STDIN"), rows: hits.lazy.map(\.fields))
                 guard copied == hits.count else {
                     throw PostgresError(.copyFailed, serverMessage: "COPY reported \(copied) rows for \(hits.count)")
                 }
-                try summary.upsert(on: connection, compactedDays: compacted)
+                summary = pending.wait()
+                try summary!.upsert(on: connection, compactedDays: compacted)
             }
         } catch {
             throw Self.classify(error)
         }
+        guard let summary else { return }
         if knownVisitors.count + summary.visitors.count > 2_000_000 { knownVisitors.removeAll(keepingCapacity: true) }
         knownVisitors.formUnion(summary.visitors)
     }

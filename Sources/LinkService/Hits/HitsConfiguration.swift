@@ -24,7 +24,7 @@ public struct HitsConfiguration: Sendable {
     public var spoolSegmentSize: Int
 
     public init(
-        spoolDirectory: URL? = nil, retentionDays: Int = 90, maxBatchSize: Int = 50_000,
+        spoolDirectory: URL? = nil, retentionDays: Int = 90, maxBatchSize: Int = 100_000,
         flushInterval: Duration = .milliseconds(200), memoryLimit: Int = 100_000, hardLimit: Int = 2_000_000,
         partitionsAhead: Int = 7, spoolSegmentSize: Int = 100_000
     ) {

@@ -13,19 +13,19 @@ struct HitBatcherTests {
             harness.batcher.start()
             let workspace = UUID()
             concurrently(8) { thread in
-                for index in 0..<25_000 {
+                for index in 0..<12_500 {
                     harness.batcher.record(.sample(workspace: workspace, path: "/t\(thread)/\(index % 50)", visitor: "v\(index % 100)"))
                 }
             }
             harness.batcher.shutdown()
             let counters = harness.batcher.counters
-            #expect(counters.accepted == 200_000)
-            #expect(counters.written == 200_000)
+            #expect(counters.accepted == 100_000)
+            #expect(counters.written == 100_000)
             #expect(counters.dropped == 0)
             #expect(counters.queued == 0)
-            #expect(try harness.count() == 200_000)
-            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_hourly") == 200_000)
-            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_top_hourly WHERE dimension = 'path'") == 200_000)
+            #expect(try harness.count() == 100_000)
+            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_hourly") == 100_000)
+            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_top_hourly WHERE dimension = 'path'") == 100_000)
             #expect(try harness.count("SELECT count(*) FROM hit_visitors_daily") == 100)
         }
     }

@@ -13,6 +13,7 @@ struct IngestBenchmark {
     let baselineSeconds: Double
     let rate: Int
     let threads: Int
+    let batch: Int
     let logger: Logger
 
     /// A pool of plausible hits: 3 workspaces, 3 hosts, 1,300 paths, 5 outcomes, 4 platforms, 10 % bots,
@@ -84,7 +85,7 @@ struct IngestBenchmark {
     func pipeline(_ samples: [Hit]) throws -> Result {
         let pool = ConnectionPool(parameters: parameters, maxConnections: 4, logger: logger)
         defer { pool.shutdown() }
-        let batcher = try HitBatcher(pool: pool, configuration: HitsConfiguration(), logger: logger)
+        let batcher = try HitBatcher(pool: pool, configuration: HitsConfiguration(maxBatchSize: batch), logger: logger)
         batcher.start()
         let running = Atomic<Bool>(true)
         let done = DispatchSemaphore(value: 0)

@@ -5,7 +5,7 @@ import Postgres
 
 // hits-bench: see bench/hits/README.md. Options:
 //   --seconds N (30)  --baseline-seconds N (10)  --rate HITS_PER_S (120000)  --threads N (2)
-//   --hits N (10000000)  --rounds N (15)  --only ingest|analytics  --no-fsync
+//   --batch N (HitsConfiguration's maxBatchSize)  --hits N (10000000)  --rounds N (15)  --only ingest|analytics  --no-fsync
 let options: [String: String] = {
     var options: [String: String] = [:]
     var arguments = CommandLine.arguments.dropFirst()
@@ -27,7 +27,8 @@ print("hits-bench: PostgreSQL \(options["no-fsync"] == nil ? "with fsync" : "wit
 if options["only"] != "analytics" {
     let ingest = IngestBenchmark(
         parameters: try database.create("hits_bench_ingest", migrations: migrations), seconds: Double(option("seconds", 30)),
-        baselineSeconds: Double(option("baseline-seconds", 10)), rate: option("rate", 120_000), threads: option("threads", 2), logger: logger
+        baselineSeconds: Double(option("baseline-seconds", 10)), rate: option("rate", 120_000), threads: option("threads", 2),
+        batch: option("batch", HitsConfiguration().maxBatchSize), logger: logger
     )
     let samples = IngestBenchmark.samples()
     print("ingest: raw COPY baseline (\(Int(ingest.baselineSeconds)) s, 5,000 prepared rows per COPY)")
