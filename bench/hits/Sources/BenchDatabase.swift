@@ -43,3 +43,8 @@ final class BenchDatabase {
         if let directory { try? FileManager.default.removeItem(at: directory) }
     }
 }
+
+/// One line on standard output, unbuffered (progress shows as it happens, also when redirected).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

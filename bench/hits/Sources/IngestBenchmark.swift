@@ -117,7 +117,7 @@ struct IngestBenchmark {
             usleep(1_000_000)
             let now = batcher.counters
             maxQueued = max(maxQueued, now.queued)
-            print(String(format: "  t=%2ds accepted %9d (+%6d/s) written %9d (+%6d/s) queued %6d spooled %d dropped %d",
+            say(String(format: "  t=%2ds accepted %9d (+%6d/s) written %9d (+%6d/s) queued %6d spooled %d dropped %d",
                          second, now.accepted, now.accepted - last.accepted, now.written, now.written - last.written, now.queued, now.spooled, now.dropped))
             last = now
         }

@@ -22,7 +22,7 @@ let logger = Logger(label: "hits-bench", level: .warning)
 let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../migrations").standardizedFileURL
 let database = try BenchDatabase(logger: logger, durable: options["no-fsync"] == nil)
 defer { database.close() }
-print("hits-bench: PostgreSQL \(options["no-fsync"] == nil ? "with fsync" : "without fsync"), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+say("hits-bench: PostgreSQL \(options["no-fsync"] == nil ? "with fsync" : "without fsync"), \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
 if options["only"] != "analytics" {
     let ingest = IngestBenchmark(
@@ -31,12 +31,12 @@ if options["only"] != "analytics" {
         batch: option("batch", HitsConfiguration().maxBatchSize), logger: logger
     )
     let samples = IngestBenchmark.samples()
-    print("ingest: raw COPY baseline (\(Int(ingest.baselineSeconds)) s, 5,000 prepared rows per COPY)")
+    say("ingest: raw COPY baseline (\(Int(ingest.baselineSeconds)) s, 5,000 prepared rows per COPY)")
     let baseline = try ingest.baseline(samples)
-    print(String(format: "  raw COPY: %.0f rows/s", baseline))
-    print("ingest: pipeline (HitBatcher) offered \(ingest.rate) hits/s for \(Int(ingest.seconds)) s from \(ingest.threads) threads")
+    say(String(format: "  raw COPY: %.0f rows/s", baseline))
+    say("ingest: pipeline (HitBatcher) offered \(ingest.rate) hits/s for \(Int(ingest.seconds)) s from \(ingest.threads) threads")
     let result = try ingest.pipeline(samples)
-    print(String(format: """
+    say(String(format: """
         RESULT ingest: accepted %d, written %d, in database %d, rolled up %d, dropped %d
         RESULT ingest: load %.1f s + drain %.2f s, written during load %d (%.0f/s), max queued %d
         RESULT ingest: pipeline %.0f hits/s end to end; raw COPY %.0f rows/s; ratio %.2f; written == accepted: %@
@@ -51,8 +51,8 @@ if options["only"] != "ingest" {
         parameters: try database.create("hits_bench_analytics", migrations: migrations), migrations: migrations,
         hits: option("hits", 10_000_000), rounds: option("rounds", 15), logger: logger
     )
-    print("analytics: \(analytics.hits) hits over 30 days, median of \(analytics.rounds) requests per endpoint")
+    say("analytics: \(analytics.hits) hits over 30 days, median of \(analytics.rounds) requests per endpoint")
     for (endpoint, median, bytes) in try analytics.run() {
-        print(String(format: "RESULT analytics: %7.1f ms  %6d B  %@", median, bytes, endpoint))
+        say(String(format: "RESULT analytics: %7.1f ms  %6d B  %@", median, bytes, endpoint))
     }
 }
