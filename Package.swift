@@ -32,6 +32,6 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "TestSupport", "EmbeddedPostgres"]),
-        .testTarget(name: "linkdTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "linkdTests", dependencies: ["TestSupport", "Postgres"]),
     ]
 )
