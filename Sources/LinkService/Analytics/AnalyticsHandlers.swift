@@ -4,7 +4,7 @@ import LinkKit
 import Postgres
 
 /// `/v1/analytics/*`: time series, top lists and a summary of the caller's workspace hits, served from the
-/// hourly rollups (`hit_rollups_hourly`, `hit_top_hourly`, `hit_visitors_daily`), never from raw hits.
+/// hourly rollups (`hit_rollups_hourly`, `hit_top_hourly`/`hit_top_daily`, `hit_visitor_counts`), never from raw hits.
 /// Every query is filtered by the caller's workspace.
 struct AnalyticsHandlers: Sendable {
     let pool: ConnectionPool
@@ -120,21 +120,22 @@ struct AnalyticsHandlers: Sendable {
             }
             // Whole UTC days inside the range that are compacted come from the daily table; every other hour
             // from the hourly one ($5 first whole day, $6 day after the last whole day, $7/$8 the same as times).
-            filters = parameters.conditions(firstBind: 9, app: false)
+            filters = parameters.conditions(firstBind: 9, topValues: true)
+            let count = parameters.topCount
             let keys = dimension == "path" ? "hostname, value" : "NULL::text, value"
             columns = dimension == "path" ? ["host", "path"] : ["host", "referrer"]
             sql = """
                 SELECT \(keys), sum(hits)::int8 AS hits FROM (
-                    SELECT hostname, value, hits FROM hit_top_daily
+                    SELECT hostname, value, \(count) AS hits FROM hit_top_daily
                     WHERE workspace_id = $1 AND dimension = '\(dimension)'
                       AND day >= date '1970-01-01' + $5::int AND day < date '1970-01-01' + $6::int\(filters.sql)
                     UNION ALL
-                    SELECT hostname, value, hits FROM hit_top_hourly
+                    SELECT hostname, value, \(count) AS hits FROM hit_top_hourly
                     WHERE workspace_id = $1 AND dimension = '\(dimension)' AND hour >= $2::timestamptz AND hour < $3::timestamptz
                       AND (hour < $7::timestamptz OR hour >= $8::timestamptz
                            OR (hour AT TIME ZONE 'UTC')::date NOT IN (SELECT day FROM hit_top_days))\(filters.sql)
                 ) counted
-                GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT $4
+                GROUP BY 1, 2 HAVING sum(hits) > 0 ORDER BY 3 DESC, 1, 2 LIMIT $4
                 """
         case "destination", "rule":
             filters = parameters.conditions(firstBind: 5)
@@ -205,7 +206,7 @@ struct AnalyticsHandlers: Sendable {
                      row.decode(3, as: Bool.self), row.decode(4, as: Int.self))
             }
             let visitors = try connection.query(Query(unsafeSQL: """
-                SELECT count(*)::int8 FROM hit_visitors_daily
+                SELECT coalesce(sum(visitors), 0)::int8 FROM hit_visitor_counts
                 WHERE workspace_id = $1 AND day BETWEEN date '1970-01-01' + $2::int AND date '1970-01-01' + $3::int AND ($4 OR NOT is_bot)
                 """, binds: [principal.workspaceID, Int(fromDay), Int(lastDay), parameters.includeBots])).first!.decode(0, as: Int.self)
             return (rows, visitors)

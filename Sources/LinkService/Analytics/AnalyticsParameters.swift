@@ -79,8 +79,9 @@ struct AnalyticsParameters {
     }
 
     /// SQL conditions on the rollup columns and their binds, numbered after `firstBind - 1` existing ones.
-    /// - Parameter app: whether the table has `app_id` (the top-values table does not).
-    func conditions(firstBind: Int, app hasApp: Bool = true) -> (sql: String, binds: [String]) {
+    /// - Parameter topValues: for the top-value tables, which have no `app_id` and keep source and bot
+    ///   flag as count columns (see `topCount`) instead of key columns.
+    func conditions(firstBind: Int, topValues: Bool = false) -> (sql: String, binds: [String]) {
         var sql = ""
         var binds: [String] = []
         func add(_ column: String, _ value: String, cast: String = "") {
@@ -88,11 +89,18 @@ struct AnalyticsParameters {
             sql += " AND \(column) = $\(firstBind + binds.count - 1)\(cast)"
         }
         if let host { add("hostname", host) }
-        if hasApp, let app { add("app_id", app.uuidString, cast: "::uuid") }
+        if !topValues, let app { add("app_id", app.uuidString, cast: "::uuid") }
         if let outcome { add("outcome", outcome.rawValue) }
-        if let source { add("source", source.rawValue) }
-        if !includeBots { sql += " AND NOT is_bot" }
+        if !topValues, let source { add("source", source.rawValue) }
+        if !topValues, !includeBots { sql += " AND NOT is_bot" }
         return (sql, binds)
+    }
+
+    /// The count a top-value row contributes under the `source` and `includeBots` filters.
+    var topCount: String {
+        let sources = source.map { [$0.rawValue] } ?? ["resolve", "click"]
+        let kinds = includeBots ? ["human", "bot"] : ["human"]
+        return kinds.flatMap { kind in sources.map { "\(kind)_\($0)" } }.joined(separator: " + ")
     }
 
     /// The echo of the request in every answer.

@@ -22,7 +22,7 @@ struct HitBatchSummary {
     }
 
     struct TopKey: Hashable, Comparable {
-        var workspace: UUID, dimension: String, hour: Int64, hostname: String, value: String, outcome: String, source: String, isBot: Bool
+        var workspace: UUID, dimension: String, hour: Int64, hostname: String, value: String, outcome: String
 
         static func < (a: TopKey, b: TopKey) -> Bool {
             if a.workspace != b.workspace { return UUIDText.less(a.workspace, b.workspace) }
@@ -30,9 +30,28 @@ struct HitBatchSummary {
             if a.dimension != b.dimension { return a.dimension < b.dimension }
             if a.hostname != b.hostname { return RollupKey.utf8Less(a.hostname, b.hostname) }
             if a.value != b.value { return RollupKey.utf8Less(a.value, b.value) }
-            if a.outcome != b.outcome { return a.outcome < b.outcome }
-            if a.source != b.source { return a.source < b.source }
-            return !a.isBot && b.isBot
+            return a.outcome < b.outcome
+        }
+    }
+
+    /// The four counts a top-value row keeps (source and bot flag are columns, not key parts).
+    struct TopCounts {
+        var humanResolve: Int64 = 0, humanClick: Int64 = 0, botResolve: Int64 = 0, botClick: Int64 = 0
+
+        mutating func add(_ hit: Hit) {
+            switch (hit.isBot, hit.source) {
+            case (false, .resolve): humanResolve += 1
+            case (false, .click): humanClick += 1
+            case (true, .resolve): botResolve += 1
+            case (true, .click): botClick += 1
+            }
+        }
+
+        mutating func add(_ other: TopCounts) {
+            humanResolve += other.humanResolve
+            humanClick += other.humanClick
+            botResolve += other.botResolve
+            botClick += other.botClick
         }
     }
 
@@ -46,7 +65,7 @@ struct HitBatchSummary {
     }
 
     var rollups: [RollupKey: Int64] = [:]
-    var tops: [TopKey: Int64] = [:]
+    var tops: [TopKey: TopCounts] = [:]
     var visitors: Set<VisitorKey> = []
     /// UTC days the batch touches (for its partitions).
     var days: Set<Int64> = []
@@ -64,11 +83,11 @@ struct HitBatchSummary {
             rollups[RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
                               destinationType: hit.destinationType, outcome: outcome, platform: hit.platform.rawValue,
                               source: source, isBot: hit.isBot), default: 0] += 1
-            tops[TopKey(workspace: workspace, dimension: "path", hour: hour, hostname: hit.hostname, value: hit.path,
-                        outcome: outcome, source: source, isBot: hit.isBot), default: 0] += 1
+            tops[TopKey(workspace: workspace, dimension: "path", hour: hour, hostname: hit.hostname, value: hit.path, outcome: outcome),
+                 default: TopCounts()].add(hit)
             if let referrer = hit.referrerHost, !referrer.isEmpty {
-                tops[TopKey(workspace: workspace, dimension: "referrer", hour: hour, hostname: hit.hostname, value: referrer,
-                            outcome: outcome, source: source, isBot: hit.isBot), default: 0] += 1
+                tops[TopKey(workspace: workspace, dimension: "referrer", hour: hour, hostname: hit.hostname, value: referrer, outcome: outcome),
+                     default: TopCounts()].add(hit)
             }
             if let hash = hit.visitorHash {
                 let key = VisitorKey(workspace: workspace, day: day, isBot: hit.isBot, hash: hash)
@@ -117,49 +136,54 @@ struct HitBatchSummary {
         }
         if !tops.isEmpty {
             let rows = tops.sorted { $0.key < $1.key }
-            try connection.execute(Query(unsafeSQL: """
-                INSERT INTO hit_top_hourly AS r (workspace_id, dimension, hour, hostname, value, outcome, source, is_bot, hits)
-                SELECT w::uuid, dim, to_timestamp(h * 3600), host, v, o, s, b::bool, n
-                FROM unnest($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int8[])
-                    AS t(w, dim, h, host, v, o, s, b, n)
-                ON CONFLICT ON CONSTRAINT hit_top_hourly_key DO UPDATE SET hits = r.hits + EXCLUDED.hits
-                """, binds: [
-                    rows.map { UUIDText.string($0.key.workspace) }, rows.map(\.key.dimension), rows.map(\.key.hour), rows.map(\.key.hostname),
-                    rows.map(\.key.value), rows.map(\.key.outcome), rows.map(\.key.source), rows.map { $0.key.isBot ? "t" : "f" },
-                    rows.map(\.value),
-                ]))
+            try Self.upsertTops(rows.map { ($0.key, $0.value) }, table: "hit_top_hourly", on: connection)
         }
         // Late hits of days already compacted into the daily table are added there too.
         if !compactedDays.isEmpty {
-            var daily: [TopKey: Int64] = [:]
-            for (key, count) in tops where compactedDays.contains(Self.floorDiv(key.hour, 24)) {
+            var daily: [TopKey: TopCounts] = [:]
+            for (key, counts) in tops where compactedDays.contains(Self.floorDiv(key.hour, 24)) {
                 var day = key
                 day.hour = Self.floorDiv(key.hour, 24)
-                daily[day, default: 0] += count
+                daily[day, default: TopCounts()].add(counts)
             }
-            let days = daily.sorted { $0.key < $1.key }
-            if !days.isEmpty {
-            try connection.execute(Query(unsafeSQL: """
-                INSERT INTO hit_top_daily AS r (workspace_id, dimension, day, hostname, value, outcome, source, is_bot, hits)
-                SELECT w::uuid, dim, date '1970-01-01' + d::int, host, v, o, s, b::bool, n
-                FROM unnest($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int8[])
-                    AS t(w, dim, d, host, v, o, s, b, n)
-                ON CONFLICT ON CONSTRAINT hit_top_daily_key DO UPDATE SET hits = r.hits + EXCLUDED.hits
-                """, binds: [
-                    days.map { UUIDText.string($0.key.workspace) }, days.map(\.key.dimension), days.map(\.key.hour), days.map(\.key.hostname),
-                    days.map(\.key.value), days.map(\.key.outcome), days.map(\.key.source), days.map { $0.key.isBot ? "t" : "f" },
-                    days.map(\.value),
-                ]))
+            if !daily.isEmpty {
+                try Self.upsertTops(daily.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, table: "hit_top_daily", on: connection)
             }
         }
         if !visitors.isEmpty {
             let rows = visitors.sorted()
+            // New hashes only (ON CONFLICT DO NOTHING), and what was new is added to the per-day counts.
             try connection.execute(Query(unsafeSQL: """
-                INSERT INTO hit_visitors_daily (workspace_id, day, is_bot, visitor_hash)
-                SELECT w::uuid, date '1970-01-01' + d::int, b::bool, v
-                FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[]) AS t(w, d, b, v)
-                ON CONFLICT DO NOTHING
+                WITH added AS (
+                    INSERT INTO hit_visitors_daily (workspace_id, day, is_bot, visitor_hash)
+                    SELECT w::uuid, date '1970-01-01' + d::int, b::bool, v
+                    FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[]) AS t(w, d, b, v)
+                    ON CONFLICT DO NOTHING
+                    RETURNING workspace_id, day, is_bot
+                )
+                INSERT INTO hit_visitor_counts AS c (workspace_id, day, is_bot, visitors)
+                SELECT workspace_id, day, is_bot, count(*) FROM added GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+                ON CONFLICT (workspace_id, day, is_bot) DO UPDATE SET visitors = c.visitors + EXCLUDED.visitors
                 """, binds: [rows.map { UUIDText.string($0.workspace) }, rows.map(\.day), rows.map { $0.isBot ? "t" : "f" }, rows.map(\.hash)]))
         }
+    }
+
+    /// Adds top-value counts to `table` (`hit_top_hourly`, keyed by hour number, or `hit_top_daily`, by day number).
+    static func upsertTops(_ rows: [(key: TopKey, counts: TopCounts)], table: String, on connection: Connection) throws {
+        let time = table == "hit_top_daily" ? "day" : "hour"
+        let value = table == "hit_top_daily" ? "date '1970-01-01' + h::int" : "to_timestamp(h * 3600)"
+        try connection.execute(Query(unsafeSQL: """
+            INSERT INTO \(table) AS r (workspace_id, dimension, \(time), hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
+            SELECT w::uuid, dim, \(value), host, v, o, hr, hc, br, bc
+            FROM unnest($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
+                AS t(w, dim, h, host, v, o, hr, hc, br, bc)
+            ON CONFLICT ON CONSTRAINT \(table)_key DO UPDATE SET
+                human_resolve = r.human_resolve + EXCLUDED.human_resolve, human_click = r.human_click + EXCLUDED.human_click,
+                bot_resolve = r.bot_resolve + EXCLUDED.bot_resolve, bot_click = r.bot_click + EXCLUDED.bot_click
+            """, binds: [
+                rows.map { UUIDText.string($0.key.workspace) }, rows.map(\.key.dimension), rows.map(\.key.hour), rows.map(\.key.hostname),
+                rows.map(\.key.value), rows.map(\.key.outcome), rows.map(\.counts.humanResolve), rows.map(\.counts.humanClick),
+                rows.map(\.counts.botResolve), rows.map(\.counts.botClick),
+            ]))
     }
 }

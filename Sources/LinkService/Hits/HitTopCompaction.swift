@@ -37,12 +37,14 @@ enum HitTopCompaction {
             do {
                 _ = try connection.query("SELECT pg_advisory_xact_lock(\(lockKey))")
                 try connection.execute("""
-                    INSERT INTO hit_top_daily AS d (workspace_id, dimension, day, hostname, value, outcome, source, is_bot, hits)
-                    SELECT workspace_id, dimension, date '1970-01-01' + \(Int(day))::int, hostname, value, outcome, source, is_bot, sum(hits)
+                    INSERT INTO hit_top_daily AS d (workspace_id, dimension, day, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
+                    SELECT workspace_id, dimension, date '1970-01-01' + \(Int(day))::int, hostname, value, outcome,
+                           sum(human_resolve), sum(human_click), sum(bot_resolve), sum(bot_click)
                     FROM hit_top_hourly
                     WHERE hour >= to_timestamp(\(Int(day) * 86_400)) AND hour < to_timestamp(\((Int(day) + 1) * 86_400))
-                    GROUP BY workspace_id, dimension, hostname, value, outcome, source, is_bot
-                    ON CONFLICT ON CONSTRAINT hit_top_daily_key DO UPDATE SET hits = EXCLUDED.hits
+                    GROUP BY workspace_id, dimension, hostname, value, outcome
+                    ON CONFLICT ON CONSTRAINT hit_top_daily_key DO UPDATE SET human_resolve = EXCLUDED.human_resolve,
+                        human_click = EXCLUDED.human_click, bot_resolve = EXCLUDED.bot_resolve, bot_click = EXCLUDED.bot_click
                     """)
                 try connection.execute("INSERT INTO hit_top_days (day) VALUES (date '1970-01-01' + \(Int(day))::int) ON CONFLICT DO NOTHING")
                 try connection.executeScript("COMMIT")

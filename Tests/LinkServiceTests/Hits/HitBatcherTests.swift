@@ -25,8 +25,9 @@ struct HitBatcherTests {
             #expect(counters.queued == 0)
             #expect(try harness.count() == 100_000)
             #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_hourly") == 100_000)
-            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_top_hourly WHERE dimension = 'path'") == 100_000)
+            #expect(try harness.count("SELECT sum(human_resolve + human_click + bot_resolve + bot_click)::int8 FROM hit_top_hourly WHERE dimension = 'path'") == 100_000)
             #expect(try harness.count("SELECT count(*) FROM hit_visitors_daily") == 100)
+            #expect(try harness.count("SELECT sum(visitors)::int8 FROM hit_visitor_counts") == 100)
         }
     }
 
