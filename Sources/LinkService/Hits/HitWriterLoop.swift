@@ -130,6 +130,13 @@ struct HitWriterLoop {
                 return
             }
             markAvailable()
+            // A database slower than the load: what piles up beyond the memory limit meanwhile goes to the
+            // spool (and is written from there, in order) instead of growing toward the hard limit.
+            take()
+            if backlogCount > configuration.memoryLimit {
+                spoolOverflow()
+                return
+            }
         }
         backlog.removeAll(keepingCapacity: backlog.capacity <= 4 * configuration.maxBatchSize)
         backlogStart = 0
@@ -165,10 +172,11 @@ struct HitWriterLoop {
         }
     }
 
-    /// While the database is down (or the spool is replaying), hits beyond `memoryLimit` go to the spool.
+    /// Hits beyond `memoryLimit` in memory (the database down or slower than the load, or the spool
+    /// replaying) go to the spool.
     /// `force`: everything in memory goes (shutdown with the database still down).
     private mutating func spoolOverflow(force: Bool = false) {
-        guard backlogCount > 0, force || ((!available || !batcher.spool.isEmpty) && backlogCount > configuration.memoryLimit) else { return }
+        guard backlogCount > 0, force || backlogCount > configuration.memoryLimit else { return }
         let hits = backlog[backlogStart...]
         do {
             try batcher.spool.append(hits)

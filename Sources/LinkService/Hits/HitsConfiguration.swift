@@ -25,7 +25,7 @@ public struct HitsConfiguration: Sendable {
 
     public init(
         spoolDirectory: URL? = nil, retentionDays: Int = 90, maxBatchSize: Int = 100_000,
-        flushInterval: Duration = .milliseconds(200), memoryLimit: Int = 100_000, hardLimit: Int = 2_000_000,
+        flushInterval: Duration = .milliseconds(200), memoryLimit: Int = 250_000, hardLimit: Int = 2_000_000,
         partitionsAhead: Int = 7, spoolSegmentSize: Int = 100_000
     ) {
         self.spoolDirectory = spoolDirectory
