@@ -43,7 +43,7 @@ extension Hit {
 
     /// Reads a line written by `spoolLine`; nil when it is damaged (e.g. cut by a crash mid-write).
     init?(spoolLine line: Substring) {
-        let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+        let parts = line.utf8.split(separator: 9, omittingEmptySubsequences: false).map { Substring($0) }
         guard parts.count == 14, let micros = Int64(parts[0]) else { return nil }
         let fields = parts.map(SpoolEscaping.unescape)
         guard let hostname = fields[2], let path = fields[3],
@@ -53,9 +53,9 @@ extension Hit {
               let bot = fields[11], bot == "t" || bot == "f"
         else { return nil }
         self.init(
-            time: Date(timeIntervalSince1970: Double(micros) / 1_000_000), workspaceID: fields[1].flatMap(UUID.init(uuidString:)),
+            time: Date(timeIntervalSince1970: Double(micros) / 1_000_000), workspaceID: parts[1] == "\\N" ? nil : UUIDText.parse(parts[1]),
             hostname: hostname, path: path, query: fields[4], outcome: outcome,
-            appID: fields[6].flatMap(UUID.init(uuidString:)), ruleID: fields[7].flatMap(UUID.init(uuidString:)),
+            appID: parts[6] == "\\N" ? nil : UUIDText.parse(parts[6]), ruleID: parts[7] == "\\N" ? nil : UUIDText.parse(parts[7]),
             destinationType: fields[8], source: source, platform: platform, isBot: bot == "t",
             referrerHost: fields[12], visitorHash: fields[13]
         )

@@ -199,8 +199,8 @@ final class HitSpool: @unchecked Sendable {
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw HitPipelineError("cannot read \(url.path): \(error.localizedDescription)") }
         let text = String(decoding: data, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last == "" { lines.removeLast() }
+        var lines = text.utf8.split(separator: 10, omittingEmptySubsequences: false).map { Substring($0) }
+        if lines.last?.isEmpty == true { lines.removeLast() }
         return lines
     }
 }

@@ -20,7 +20,7 @@ enum SpoolEscaping {
 
     static func unescape(_ field: Substring) -> String? {
         if field == "\\N" { return nil }
-        guard field.contains("\\") else { return String(field) }
+        guard field.utf8.contains(92) else { return String(field) }
         var out = ""
         var escaped = false
         for character in field.unicodeScalars {
