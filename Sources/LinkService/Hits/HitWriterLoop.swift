@@ -28,6 +28,13 @@ struct HitWriterLoop {
     }
 
     private var backlogCount: Int { backlog.count - backlogStart }
+
+    /// Hits held in memory before spooling: `memoryLimit` while the database is down or the spool replays;
+    /// while it is up but slower than the load, half the hard limit (spooling competes with the database
+    /// for the disk, so it is the last resort before dropping, not the first answer to a burst).
+    private var spillThreshold: Int {
+        available && batcher.spool.isEmpty ? max(configuration.memoryLimit, configuration.hardLimit / 2) : configuration.memoryLimit
+    }
     private var configuration: HitsConfiguration { batcher.configuration }
 
     mutating func run() {
@@ -133,7 +140,7 @@ struct HitWriterLoop {
             // A database slower than the load: what piles up beyond the memory limit meanwhile goes to the
             // spool (and is written from there, in order) instead of growing toward the hard limit.
             take()
-            if backlogCount > configuration.memoryLimit {
+            if backlogCount > spillThreshold {
                 spoolOverflow()
                 return
             }
@@ -176,7 +183,7 @@ struct HitWriterLoop {
     /// replaying) go to the spool.
     /// `force`: everything in memory goes (shutdown with the database still down).
     private mutating func spoolOverflow(force: Bool = false) {
-        guard backlogCount > 0, force || backlogCount > configuration.memoryLimit else { return }
+        guard backlogCount > 0, force || backlogCount > spillThreshold else { return }
         let hits = backlog[backlogStart...]
         do {
             try batcher.spool.append(hits)
