@@ -1,0 +1,183 @@
+import Foundation
+import Observability
+import Synchronization
+
+/// A private PostgreSQL cluster run from the server binaries (`initdb`, `pg_ctl`): the embedded default of
+/// `linkd serve` and the tests' own database server.
+///
+/// Layout under `dataDirectory`: `pgdata/` (the cluster), `socket/` (the unix socket; no TCP port is opened),
+/// `postgresql.log`. When the socket path would be too long for `sun_path` (107 bytes), the socket goes to
+/// a short per-cluster directory under `/tmp` instead. When running as root, the server runs as the
+/// `postgres` user (initdb refuses root) via `runuser`, and the directories are given to that user.
+public final class EmbeddedCluster: Sendable {
+    private enum Status: Sendable { case stopped, running }
+
+    /// The directory holding everything the cluster writes.
+    public let dataDirectory: URL
+    /// The server's port number: it names the socket file `.s.PGSQL.<port>`; no TCP port is opened.
+    public let port: Int
+    /// The directory of the unix socket.
+    public let socketDirectory: URL
+    private let logger: Logger
+    private let requestedBinDirectory: URL?
+    private let durable: Bool
+    private let status = Mutex(Status.stopped)
+
+    /// Describes a cluster; nothing happens on disk until `start()`.
+    /// - Parameters:
+    ///   - dataDirectory: where the cluster lives (created if missing); reused by later starts.
+    ///   - logger: receives start/stop lines.
+    ///   - binDirectory: the directory of `initdb`/`pg_ctl`/`postgres`; nil searches `$LINKD_PG_BIN`,
+    ///     `pg_config --bindir`, the newest `/usr/lib/postgresql/<version>/bin`, then `PATH`.
+    ///   - durable: false trades crash safety for speed (`initdb --no-sync`, `fsync=off`): for tests.
+    public init(dataDirectory: URL, logger: Logger, binDirectory: URL? = nil, durable: Bool = true) {
+        self.dataDirectory = dataDirectory.standardizedFileURL
+        self.logger = logger
+        self.requestedBinDirectory = binDirectory
+        self.durable = durable
+        let path = self.dataDirectory.path
+        // A stable per-cluster number (FNV-1a of the path, not Hasher, which is seeded per process), so a
+        // restarted process finds the same socket and several clusters can share a fallback socket directory.
+        var hash: UInt32 = 2_166_136_261
+        for byte in path.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        self.port = 50_000 + Int(hash % 10_000)
+        let preferred = self.dataDirectory.appendingPathComponent("socket")
+        // sun_path is 108 bytes including the NUL; the server also creates "<socket>.lock".
+        if (preferred.path + "/.s.PGSQL.\(port).lock").utf8.count < 107 {
+            self.socketDirectory = preferred
+        } else {
+            self.socketDirectory = URL(fileURLWithPath: "/tmp/linkd-pg-\(String(hash, radix: 16))")
+        }
+    }
+
+    /// The cluster's files: `dataDirectory/pgdata`.
+    public var pgdata: URL { dataDirectory.appendingPathComponent("pgdata") }
+    /// The server log.
+    public var logFile: URL { dataDirectory.appendingPathComponent("postgresql.log") }
+
+    /// libpq keyword form: `host=<socketdir> port=<port> user=postgres dbname=postgres`.
+    public var connectionString: String {
+        "host=\(socketDirectory.path) port=\(port) user=postgres dbname=postgres"
+    }
+
+    /// Whether `start()` succeeded and `stop()` has not run since.
+    public var isRunning: Bool { status.withLock { $0 == .running } }
+
+    /// Creates the cluster on first use (`initdb`), then starts the server and waits until it accepts
+    /// connections. Later starts reuse the data. A server left running by a crashed process is adopted;
+    /// a stale `postmaster.pid` is removed.
+    /// - Throws: `EmbeddedPostgresError` (`.binariesNotFound` says what to install).
+    public func start() throws {
+        let tools = try PostgresTools.locate(requested: requestedBinDirectory)
+        let runAs = try ServerUser.current()
+        try prepareDirectories(runAs: runAs)
+        if !FileManager.default.fileExists(atPath: pgdata.appendingPathComponent("PG_VERSION").path) {
+            try initdb(tools, runAs: runAs)
+        }
+        if try isServerRunning(tools, runAs: runAs) {
+            logger.notice("adopting running embedded PostgreSQL", metadata: ["db.pgdata": pgdata.path])
+        } else {
+            removeStalePIDFile()
+            let started = Date()
+            var options = "-p \(port) -k '\(socketDirectory.path)' -c listen_addresses=''"
+            if !durable { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
+            let result = try ProcessRunner.run(tools.pgCtl, [
+                "start", "-w", "-t", "60", "-D", pgdata.path, "-l", logFile.path, "-o", options,
+            ], runAs: runAs)
+            guard result.status == 0 else {
+                throw EmbeddedPostgresError(.startFailed, "pg_ctl start failed (\(result.status)): \(result.output)"
+                    + "\nserver log: \(logFile.path)\n\(tail(of: logFile))")
+            }
+            logger.info("embedded PostgreSQL started", metadata: [
+                "db.pgdata": pgdata.path, "db.socket": socketDirectory.path,
+                "duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
+            ])
+        }
+        status.withLock { $0 = .running }
+    }
+
+    /// Stops the server (`pg_ctl stop -m fast -w`: rolls back open transactions, disconnects clients,
+    /// shuts down cleanly) and waits until it has exited. Idempotent; does nothing if it is not running.
+    public func stop() {
+        guard let tools = try? PostgresTools.locate(requested: requestedBinDirectory),
+              let runAs = try? ServerUser.current() else { return }
+        defer { status.withLock { $0 = .stopped } }
+        guard FileManager.default.fileExists(atPath: pgdata.appendingPathComponent("postmaster.pid").path) else { return }
+        do {
+            let result = try ProcessRunner.run(tools.pgCtl, ["stop", "-D", pgdata.path, "-m", "fast", "-w", "-t", "60"], runAs: runAs)
+            if result.status == 0 {
+                logger.info("embedded PostgreSQL stopped", metadata: ["db.pgdata": pgdata.path])
+            } else if !result.output.contains("Is server running?") {
+                logger.error("pg_ctl stop failed", metadata: ["db.pgdata": pgdata.path, "output": result.output])
+            }
+        } catch {
+            logger.error("pg_ctl stop failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: - Steps
+
+    private func prepareDirectories(runAs: ServerUser?) throws {
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+            try fm.createDirectory(at: pgdata, withIntermediateDirectories: true,
+                                   attributes: [.posixPermissions: 0o700])
+            try fm.createDirectory(at: socketDirectory, withIntermediateDirectories: true,
+                                   attributes: [.posixPermissions: 0o700])
+            if !fm.fileExists(atPath: logFile.path) {
+                _ = fm.createFile(atPath: logFile.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            }
+        } catch {
+            throw EmbeddedPostgresError(.fileSystem, "cannot create \(dataDirectory.path): \(error.localizedDescription)")
+        }
+        guard let runAs else { return }
+        // The server user must own pgdata, the socket directory and the log, and be able to reach them.
+        for url in [pgdata, socketDirectory, logFile] where chown(url.path, runAs.uid, runAs.gid) != 0 {
+            throw EmbeddedPostgresError(.fileSystem, "cannot give \(url.path) to user postgres: \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        if stat(dataDirectory.path, &info) == 0, info.st_mode & 0o001 == 0 {
+            _ = chmod(dataDirectory.path, info.st_mode & 0o7777 | 0o011)  // traversable, not listable
+        }
+    }
+
+    private func initdb(_ tools: PostgresTools, runAs: ServerUser?) throws {
+        let started = Date()
+        var arguments = ["-D", pgdata.path, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"]
+        if !durable { arguments.append("--no-sync") }
+        let result = try ProcessRunner.run(tools.initdb, arguments, runAs: runAs)
+        guard result.status == 0 else {
+            throw EmbeddedPostgresError(.initdbFailed, "initdb failed (\(result.status)): \(result.output)")
+        }
+        logger.info("embedded PostgreSQL cluster created", metadata: [
+            "db.pgdata": pgdata.path, "duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
+        ])
+    }
+
+    private func isServerRunning(_ tools: PostgresTools, runAs: ServerUser?) throws -> Bool {
+        guard FileManager.default.fileExists(atPath: pgdata.appendingPathComponent("postmaster.pid").path) else { return false }
+        // pg_ctl: "status [...] If the server is running, the exit status is 0; if not, 3 [...] 4 if an
+        // accessible data directory is not specified."
+        return try ProcessRunner.run(tools.pgCtl, ["status", "-D", pgdata.path], runAs: runAs).status == 0
+    }
+
+    /// After a crash, `postmaster.pid` names a process that is gone, or (after a reboot or in a container)
+    /// a PID now used by an unrelated process: the server would then refuse to start ("lock file already
+    /// exists"). Only reached when `pg_ctl status` says our server is not running.
+    private func removeStalePIDFile() {
+        let pidFile = pgdata.appendingPathComponent("postmaster.pid")
+        guard let text = try? String(contentsOf: pidFile, encoding: .utf8),
+              let pid = Int32(text.split(separator: "\n").first ?? "") else { return }
+        let cmdline = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+        if kill(pid, 0) != 0 || !cmdline.contains("postgres") {
+            logger.notice("removing stale postmaster.pid", metadata: ["db.pid": "\(pid)"])
+            try? FileManager.default.removeItem(at: pidFile)
+        }
+    }
+
+    private func tail(of file: URL) -> String {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return "" }
+        return text.split(separator: "\n").suffix(10).joined(separator: "\n")
+    }
+}

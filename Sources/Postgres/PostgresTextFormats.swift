@@ -1,0 +1,199 @@
+import Foundation
+
+/// Array literals in PostgreSQL's text format (`array_in` / `array_out`), one dimension.
+enum PostgresArrayLiteral {
+    /// `{"a","b \"c\""}`: every element double-quoted, `"` and `\` backslash-escaped.
+    static func format<T: PostgresEncodable>(_ elements: [T]) -> String {
+        var out = "{"
+        for (index, element) in elements.enumerated() {
+            if index > 0 { out += "," }
+            guard let text = element.postgresText else { out += "NULL"; continue }
+            // array_in: "you can put double quotes around any element value, and must do so if it contains
+            // commas or curly braces [...] To put a double quote or backslash in a quoted array element value,
+            // precede it with a backslash."
+            out += "\""
+            for scalar in text.unicodeScalars {
+                if scalar == "\"" || scalar == "\\" { out += "\\" }
+                out.unicodeScalars.append(scalar)
+            }
+            out += "\""
+        }
+        return out + "}"
+    }
+
+    /// Parses `{a,"b c",NULL}` into elements, nil for an unquoted NULL. Only one-dimensional arrays.
+    static func parse(_ text: String) throws(PostgresError) -> [String?] {
+        var scalars = Substring(text).unicodeScalars[...]
+        // array_out prefixes explicit bounds ("[0:1]={...}") only when the lower bound is not 1.
+        if scalars.first == "[", let equals = scalars.firstIndex(of: "=") {
+            scalars = scalars[scalars.index(after: equals)...]
+        }
+        guard scalars.first == "{", scalars.last == "}" else { throw invalid() }
+        scalars = scalars.dropFirst().dropLast()
+        var elements: [String?] = []
+        if scalars.isEmpty { return elements }
+        var index = scalars.startIndex
+        while true {
+            var element = String.UnicodeScalarView()
+            var quoted = false
+            if index < scalars.endIndex, scalars[index] == "{" { throw invalid() }  // nested dimension
+            if index < scalars.endIndex, scalars[index] == "\"" {
+                quoted = true
+                index = scalars.index(after: index)
+                while true {
+                    guard index < scalars.endIndex else { throw invalid() }
+                    let scalar = scalars[index]
+                    index = scalars.index(after: index)
+                    if scalar == "\"" { break }
+                    if scalar == "\\" {
+                        guard index < scalars.endIndex else { throw invalid() }
+                        element.append(scalars[index])
+                        index = scalars.index(after: index)
+                    } else {
+                        element.append(scalar)
+                    }
+                }
+            } else {
+                while index < scalars.endIndex, scalars[index] != "," {
+                    if scalars[index] == "\\" {
+                        index = scalars.index(after: index)
+                        guard index < scalars.endIndex else { throw invalid() }
+                    }
+                    element.append(scalars[index])
+                    index = scalars.index(after: index)
+                }
+            }
+            let value = String(element)
+            elements.append(!quoted && value.uppercased() == "NULL" ? nil : value)
+            if index == scalars.endIndex { break }
+            guard scalars[index] == "," else { throw invalid() }
+            index = scalars.index(after: index)
+        }
+        return elements
+    }
+
+    private static func invalid() -> PostgresError {
+        PostgresError(.decodingFailed, serverMessage: "malformed array literal")
+    }
+}
+
+/// `bytea` in hex format (`\x` then two hex digits per byte), the server's default `bytea_output`.
+enum PostgresBytea {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    static func hex(_ bytes: some Collection<UInt8>) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(2 + bytes.count * 2)
+        out.append(UInt8(ascii: "\\"))
+        out.append(UInt8(ascii: "x"))
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func parse(_ text: String) throws(PostgresError) -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0 else {
+            throw PostgresError(.decodingFailed, serverMessage: "bytea is not in hex format")
+        }
+        var out = [UInt8]()
+        out.reserveCapacity((utf8.count - 2) / 2)
+        var index = 2
+        while index < utf8.count {
+            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else {
+                throw PostgresError(.decodingFailed, serverMessage: "bad hex digit in bytea")
+            }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+/// `timestamptz` text with `DateStyle=ISO` and `TimeZone=UTC` (set on every connection):
+/// `2026-11-29 13:01:02.123456+00`; `timestamp` the same without the offset; `date` as `2026-11-29`.
+enum PostgresTimestamp {
+    static func format(_ date: Date) -> String {
+        let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        var seconds = Int64((micros / 1_000_000).rounded(.down))
+        var fraction = Int64(micros) - seconds * 1_000_000
+        if fraction < 0 { fraction += 1_000_000; seconds -= 1 }
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let year = Int(parts.tm_year) + 1900
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        var out = year < 1 ? pad(1 - year, 4) : pad(year, 4)
+        out += "-" + pad(Int(parts.tm_mon) + 1, 2) + "-" + pad(Int(parts.tm_mday), 2)
+        out += " " + pad(Int(parts.tm_hour), 2) + ":" + pad(Int(parts.tm_min), 2) + ":" + pad(Int(parts.tm_sec), 2)
+        out += "." + pad(Int(fraction), 6) + "+00"
+        if year < 1 { out += " BC" }
+        return out
+    }
+
+    static func parse(_ text: String) throws(PostgresError) -> Date {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(maxDigits: Int = 10) -> Int? {
+            var value = 0, count = 0
+            while index < bytes.count, count < maxDigits, bytes[index] >= 48, bytes[index] <= 57 {
+                value = value * 10 + Int(bytes[index] - 48)
+                index += 1; count += 1
+            }
+            return count == 0 ? nil : value
+        }
+        func expect(_ c: Character) -> Bool {
+            guard index < bytes.count, bytes[index] == c.asciiValue! else { return false }
+            index += 1
+            return true
+        }
+        let failure = PostgresError(.decodingFailed, serverMessage: "unsupported timestamp format")
+        guard let year = number(), expect("-"), let month = number(maxDigits: 2), expect("-"),
+              let day = number(maxDigits: 2) else { throw failure }
+        var hour = 0, minute = 0, second = 0, micros = 0, offset = 0
+        if expect(" ") || expect("T") {
+            guard let h = number(maxDigits: 2), expect(":"), let m = number(maxDigits: 2), expect(":"),
+                  let s = number(maxDigits: 2) else { throw failure }
+            (hour, minute, second) = (h, m, s)
+            if expect(".") {
+                let start = index
+                guard let f = number(maxDigits: 6) else { throw failure }
+                micros = f
+                for _ in 0..<(6 - (index - start)) { micros *= 10 }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+                index += 1
+                guard let oh = number(maxDigits: 2) else { throw failure }
+                var seconds = oh * 3600
+                if expect(":") { guard let om = number(maxDigits: 2) else { throw failure }; seconds += om * 60 }
+                if expect(":") { guard let os = number(maxDigits: 2) else { throw failure }; seconds += os }
+                offset = sign * seconds
+            }
+        }
+        guard index == bytes.count else { throw failure }  // "BC", "infinity" and other styles are not decoded
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        let seconds = Int64(timegm(&parts)) - Int64(offset)
+        return Date(timeIntervalSince1970: Double(seconds) + Double(micros) / 1_000_000)
+    }
+}
