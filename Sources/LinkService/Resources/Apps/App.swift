@@ -42,7 +42,7 @@ struct App: Sendable {
         (id, platform, name, teamID, bundleID, appStoreID, customScheme, packageName, fingerprints, playStoreURL, version, createdAt, updatedAt, sortMicros) =
             try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONB, String?, Int, Date, Date, Int64).self)
         self.platform = Platform(rawValue: platform) ?? .ios
-        self.fingerprints = (try? JSONValue.parse(fingerprints.text))?.arrayValue?.compactMap { element in
+        self.fingerprints = (try? JSONValue.parse(fingerprints.json))?.arrayValue?.compactMap { element in
             element["value"]?.stringValue.map { Fingerprint(value: $0, label: element["label"]?.stringValue) }
         } ?? []
     }

@@ -21,7 +21,7 @@ struct Destination: Sendable {
         (id, appID, name, title, params, version, createdAt, updatedAt, sortMicros) =
             try row.decode((UUID, UUID, String, String?, JSONB, Int, Date, Date, Int64).self)
         let errors = FieldErrors()
-        parameters = ParameterSpecJSON.read((try? JSONValue.parse(params.text)) ?? .object([]), at: "/params", errors)
+        parameters = ParameterSpecJSON.read((try? JSONValue.parse(params.json)) ?? .object([]), at: "/params", errors)
     }
 
     var type: DestinationType { DestinationType(name: name, parameters: parameters) }

@@ -104,7 +104,7 @@ struct DestinationHandlers: Sendable {
         return .empty()
     }
 
-    private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> (App, Destination) {
+    private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> (app: App, destination: Destination) {
         let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
         let name = request.parameters["name"] ?? ""
         let row = try connection.query(Query(unsafeSQL: """

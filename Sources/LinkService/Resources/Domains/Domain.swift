@@ -19,7 +19,7 @@ struct Domain: Sendable {
         let settings: JSONB
         (id, workspaceID, hostname, settings, version, createdAt, updatedAt, sortMicros) =
             try row.decode((UUID, UUID, String, JSONB, Int, Date, Date, Int64).self)
-        self.settings = DomainSettingsInput(stored: (try? JSONValue.parse(settings.text)) ?? .object([]))
+        self.settings = DomainSettingsInput(stored: (try? JSONValue.parse(settings.json)) ?? .object([]))
     }
 
     var json: JSONValue {

@@ -26,7 +26,7 @@ struct StoredRule: Sendable {
         let definition: JSONB
         let apps: [String]
         (id, position, definition, version, createdAt, updatedAt, apps) = try row.decode((UUID, Int, JSONB, Int, Date, Date, [String]).self)
-        var members = (try? JSONValue.parse(definition.text))?.objectMembers ?? []
+        var members = (try? JSONValue.parse(definition.json))?.objectMembers ?? []
         members.insert(JSONMember(key: "apps", value: .array(apps.map(JSONValue.string))), at: 0)
         input = RuleInput(.object(members), at: "", errors: FieldErrors(), allowIdentity: false)
     }

@@ -20,7 +20,7 @@ struct TeamHandlers: Sendable {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
         let teamID = body.string("teamId", required: true).flatMap { text -> String? in
-            do { return try TeamID(text).rawValue } catch {
+            do throws(LinkKitError) { return try TeamID(text).rawValue } catch {
                 errors.add("/teamId", error.message)
                 return nil
             }
