@@ -14,16 +14,17 @@ let migrationsDirectory = URL(fileURLWithPath: #filePath)
 
 /// A database with every migration applied, created once per test process and copied for each test.
 enum MigratedTemplate {
-    private static let name = Mutex<String?>(nil)
+    /// Kept for the whole process: a `TestDatabase` drops its database when released.
+    private static let template = Mutex<TestDatabase?>(nil)
 
     static func databaseName() throws -> String {
-        try name.withLock { name in
-            if let name { return name }
+        try template.withLock { template in
+            if let template { return template.name }
             let database = try TestDatabase.create(name: "linkd_migrated_\(getpid())")
             let pool = ConnectionPool(parameters: database.parameters, maxConnections: 1, logger: .quiet)
             try Migrator(migrations: Migration.load(from: migrationsDirectory), logger: .quiet).migrate(using: pool)
             pool.shutdown()
-            name = database.name
+            template = database
             return database.name
         }
     }
