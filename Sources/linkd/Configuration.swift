@@ -14,9 +14,11 @@ struct Configuration {
     var logLevel = Logger.Level.info
     var migrationsDirectory: URL?
     var migrateOnStart = true
+    /// Browser origins allowed to call the API; empty: CORS off.
+    var corsOrigins: [String] = []
 
     /// The options every database-using command accepts, for `Arguments`.
-    static let valuedOptions: Set<String> = ["listen", "database-url", "threads", "data-dir", "log-level", "migrations"]
+    static let valuedOptions: Set<String> = ["listen", "database-url", "threads", "data-dir", "log-level", "migrations", "cors-origins"]
 
     /// The help text describing those options.
     static let optionsHelp = """
@@ -27,6 +29,8 @@ struct Configuration {
           --data-dir DIR         LINKD_DATA_DIR    ./.linkd (embedded PostgreSQL data, socket and log)
           --log-level LEVEL      LINKD_LOG_LEVEL   info (trace, debug, info, notice, warning, error, critical)
           --migrations DIR       LINKD_MIGRATIONS_DIR  the migrations/ folder of the source tree
+          --cors-origins LIST    LINKD_CORS_ORIGINS    unset: CORS off. Comma-separated browser origins allowed to call
+                                 the API, e.g. https://dash.example.com,http://localhost:3000 ('*': any, without credentials)
         """
 
     /// Reads flags first, then the environment.
@@ -55,6 +59,9 @@ struct Configuration {
             migrationsDirectory = URL(fileURLWithPath: directory)
         }
         migrateOnStart = !arguments.has("no-migrate")
+        if let origins = arguments.value("cors-origins", environment: "LINKD_CORS_ORIGINS", environment) {
+            corsOrigins = try Self.parseOrigins(origins)
+        }
     }
 
     /// `host:port`, `[v6]:port`.
@@ -78,6 +85,15 @@ struct Configuration {
             throw Arguments.UsageError(description: "listen address '\(text)' is not HOST:PORT with a port from 0 to 65535")
         }
         return (String(host), number)
+    }
+
+    /// `https://a.example,http://localhost:3000`: each entry `scheme://host[:port]` or `*`; blanks are skipped.
+    static func parseOrigins(_ text: String) throws -> [String] {
+        let origins = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for origin in origins where !ServiceConfiguration.isValidCORSOrigin(origin) {
+            throw Arguments.UsageError(description: "CORS origin '\(origin)' is not scheme://host[:port] (without a path) or '*'")
+        }
+        return origins
     }
 
     func makeLogger(label: String = "linkd") -> Logger {

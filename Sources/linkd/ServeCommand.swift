@@ -41,7 +41,8 @@ enum ServeCommand: Command {
                 server: configuration.serverConfiguration,
                 database: database.parameters,
                 migrationsDirectory: try configuration.resolvedMigrationsDirectory(),
-                migrateOnStart: configuration.migrateOnStart
+                migrateOnStart: configuration.migrateOnStart,
+                corsOrigins: configuration.corsOrigins
             )
             application = try Application(configuration: service, logger: logger)
             try application.start()

@@ -40,21 +40,21 @@ final class TestService: @unchecked Sendable {
     let application: Application
     var port: Int { application.port }
 
-    init(migrate: Bool = true) throws {
+    init(migrate: Bool = true, corsOrigins: [String] = []) throws {
         database = try migrate ? TestDatabase.create(template: MigratedTemplate.databaseName()) : TestDatabase.create()
         var server = ServerConfiguration()
         server.port = 0
         let configuration = ServiceConfiguration(
             server: server, database: database.parameters, databasePoolSize: 4,
-            migrationsDirectory: migrationsDirectory, migrateOnStart: false
+            migrationsDirectory: migrationsDirectory, migrateOnStart: false, corsOrigins: corsOrigins
         )
         application = try Application(configuration: configuration, logger: .quiet)
         try application.start()
     }
 
     /// Runs `body` with a fresh service and always stops it.
-    static func with<T>(migrate: Bool = true, _ body: (TestService) throws -> T) throws -> T {
-        let service = try TestService(migrate: migrate)
+    static func with<T>(migrate: Bool = true, corsOrigins: [String] = [], _ body: (TestService) throws -> T) throws -> T {
+        let service = try TestService(migrate: migrate, corsOrigins: corsOrigins)
         defer { service.close() }
         return try body(service)
     }

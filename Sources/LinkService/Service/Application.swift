@@ -32,6 +32,9 @@ public final class Application: Sendable {
         Self.registerPoolGauges(pool, in: metrics)
 
         var routes = RouterBuilder()
+        if !configuration.corsOrigins.isEmpty {
+            routes.use(CORSMiddleware(allowedOrigins: configuration.corsOrigins))
+        }
         ServiceHandlers(pool: pool, migrator: migrator, metrics: metrics, logger: logger).register(in: &routes)
         let auth = Authenticator(pool: pool)
         KeyHandlers(pool: pool, auth: auth).register(in: &routes)

@@ -15,18 +15,29 @@ public struct ServiceConfiguration: Sendable {
     public var migrationsDirectory: URL
     /// Apply pending migrations at start (`linkd serve --no-migrate` turns it off).
     public var migrateOnStart: Bool
+    /// Browser origins allowed to call the API (`https://dash.example.com`, or `*` for any, without credentials).
+    /// Empty: CORS is off and browsers keep cross-origin responses from scripts.
+    public var corsOrigins: [String]
 
+    /// - Precondition: every `corsOrigins` entry passes `ServiceConfiguration.isValidCORSOrigin(_:)`.
     public init(
         server: ServerConfiguration,
         database: ConnectionParameters,
         databasePoolSize: Int = 8,
         migrationsDirectory: URL,
-        migrateOnStart: Bool = true
+        migrateOnStart: Bool = true,
+        corsOrigins: [String] = []
     ) {
         self.server = server
         self.database = database
         self.databasePoolSize = databasePoolSize
         self.migrationsDirectory = migrationsDirectory
         self.migrateOnStart = migrateOnStart
+        self.corsOrigins = corsOrigins
+    }
+
+    /// Whether `text` is an origin `corsOrigins` accepts: `scheme://host[:port]` (no path) or `*`.
+    public static func isValidCORSOrigin(_ text: String) -> Bool {
+        CORSMiddleware.normalize(text) != nil
     }
 }
