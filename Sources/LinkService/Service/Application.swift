@@ -44,6 +44,7 @@ public final class Application: Sendable {
         DestinationHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
         DomainHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
         RuleHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
+        OpenAPIHandlers().register(in: &routes)
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"))
     }
