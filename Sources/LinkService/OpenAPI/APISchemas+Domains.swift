@@ -19,7 +19,7 @@ extension APISchemas {
             .optional("defaults", input ? defaults.nullable : defaults),
             .optional("substitutionVariables", Schema.map(.array(.string, minItems: 1, maxItems: 1000))
                 .described("AASA substitution variables: name → the values `$(name)` stands for in patterns. Built-in names are reserved.")
-                .example(.object(["lang": .array([.string("en"), .string("fr")])]))),
+                .example(.object(["section": .array([.string("news"), .string("blog")])]))),
             .optional("webcredentials", appIDs.described("Ids of this workspace's apps listed under `webcredentials` (shared passwords).")),
             .optional("appclips", appIDs.described("Ids of this workspace's iOS apps listed under `appclips`.")),
             .optional("legacyPaths", Schema.boolean.described("Also write the legacy `paths` form that iOS 12 and older read.")),

@@ -182,13 +182,13 @@ struct OpenAPIDocumentTests {
 
 /// Runs `openapi-spec-validator` (Python) on a document, when it is installed.
 enum SpecValidator {
-    static let isAvailable: Bool = (try? run(["-c", "import openapi_spec_validator"]).status == 0) ?? false
+    static let isAvailable: Bool = (try? python(["-c", "import openapi_spec_validator"]).status == 0) ?? false
 
     static func validate(_ document: [UInt8]) throws -> (status: Int32, text: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-openapi-\(getpid()).json")
         try Data(document).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        return try run(["-c", """
+        return try python(["-c", """
             import json, sys
             from openapi_spec_validator import validate
             from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
@@ -199,7 +199,8 @@ enum SpecValidator {
             """, file.path])
     }
 
-    private static func run(_ arguments: [String]) throws -> (status: Int32, text: String) {
+    /// Runs `python3` with `arguments`; returns its exit status and output.
+    static func python(_ arguments: [String]) throws -> (status: Int32, text: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
