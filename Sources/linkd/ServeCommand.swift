@@ -28,7 +28,7 @@ enum ServeCommand: Command {
         let logger = configuration.makeLogger()
         let database: DatabaseBootstrap
         do {
-            database = try DatabaseBootstrap(configuration: configuration, logger: logger)
+            database = try DatabaseBootstrap(configuration: configuration, logger: logger, stopsAdoptedServer: true)
         } catch {
             logger.critical("cannot open the database", metadata: ["error": "\(error)"])
             Output.err("linkd serve: \(error)")
