@@ -28,7 +28,7 @@ let package = Package(
         .testTarget(name: "LinkKitTests", dependencies: ["LinkKit"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "TestSupport"]),
+        .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "TestSupport", "EmbeddedPostgres"]),
         .testTarget(name: "linkdTests", dependencies: ["TestSupport"]),
     ]
 )

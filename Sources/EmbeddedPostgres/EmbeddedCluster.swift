@@ -10,7 +10,7 @@ import Synchronization
 /// a short per-cluster directory under `/tmp` instead. When running as root, the server runs as the
 /// `postgres` user (initdb refuses root) via `runuser`, and the directories are given to that user.
 public final class EmbeddedCluster: Sendable {
-    private enum Status: Sendable { case stopped, running }
+    private enum Status: Sendable, Equatable { case stopped, running, adopted }
 
     /// The directory holding everything the cluster writes.
     public let dataDirectory: URL
@@ -31,7 +31,8 @@ public final class EmbeddedCluster: Sendable {
     ///     `pg_config --bindir`, the newest `/usr/lib/postgresql/<version>/bin`, then `PATH`.
     ///   - durable: false trades crash safety for speed (`initdb --no-sync`, `fsync=off`): for tests.
     public init(dataDirectory: URL, logger: Logger, binDirectory: URL? = nil, durable: Bool = true) {
-        self.dataDirectory = dataDirectory.standardizedFileURL
+        // Absolute: pg_ctl and the server run from "/" (see ProcessRunner), so relative paths would break.
+        self.dataDirectory = dataDirectory.absoluteURL.standardizedFileURL
         self.logger = logger
         self.requestedBinDirectory = binDirectory
         self.durable = durable
@@ -61,7 +62,12 @@ public final class EmbeddedCluster: Sendable {
     }
 
     /// Whether `start()` succeeded and `stop()` has not run since.
-    public var isRunning: Bool { status.withLock { $0 == .running } }
+    public var isRunning: Bool { status.withLock { $0 != .stopped } }
+
+    /// Whether `start()` found the server already running and adopted it instead of starting it: another
+    /// process (a `linkd serve`, or one that crashed) started it. A short-lived command must then leave it
+    /// running when it is done.
+    public var adoptedRunningServer: Bool { status.withLock { $0 == .adopted } }
 
     /// Creates the cluster on first use (`initdb`), then starts the server and waits until it accepts
     /// connections. Later starts reuse the data. A server left running by a crashed process is adopted;
@@ -76,6 +82,8 @@ public final class EmbeddedCluster: Sendable {
         }
         if try isServerRunning(tools, runAs: runAs) {
             logger.notice("adopting running embedded PostgreSQL", metadata: ["db.pgdata": pgdata.path])
+            status.withLock { $0 = .adopted }
+            return
         } else {
             removeStalePIDFile()
             let started = Date()
@@ -169,8 +177,13 @@ public final class EmbeddedCluster: Sendable {
         let pidFile = pgdata.appendingPathComponent("postmaster.pid")
         guard let text = try? String(contentsOf: pidFile, encoding: .utf8),
               let pid = Int32(text.split(separator: "\n").first ?? "") else { return }
-        let cmdline = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
-        if kill(pid, 0) != 0 || !cmdline.contains("postgres") {
+        let alive = kill(pid, 0) == 0 || errno == EPERM
+        // The executable's name, when we may read it (we can for our own user's processes, and as root).
+        var target = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/\(pid)/exe", &target, target.count - 1)
+        let executable = length > 0 ? String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        let unrelated = executable.map { !($0 as NSString).lastPathComponent.hasPrefix("postgres") } ?? false
+        if !alive || unrelated {
             logger.notice("removing stale postmaster.pid", metadata: ["db.pid": "\(pid)"])
             try? FileManager.default.removeItem(at: pidFile)
         }

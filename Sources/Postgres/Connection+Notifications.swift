@@ -55,17 +55,19 @@ extension Connection {
         return (socketReadable, woken)
     }
 
-    /// A cheap check before lending an idle connection: if the server closed it (restart,
-    /// `pg_terminate_backend`, idle timeout), the socket is readable with an error message and EOF;
-    /// reading it makes `PQstatus` report `CONNECTION_BAD`. No round trip when all is well.
-    /// Stray notifications are discarded.
+    /// A cheap check before lending an idle connection. An idle connection's socket is normally silent;
+    /// if the server is closing it (restart, `pg_terminate_backend`, idle timeout) it is readable with a
+    /// FATAL error message and, once the backend has exited, EOF. So: no input, no round trip; input that
+    /// is not explained by a notification → one empty-query round trip decides (the backend may not have
+    /// closed the socket yet, so EOF alone cannot be relied on). Stray notifications are discarded.
     func checkAlive() -> Bool {
         guard PQstatus(pgconn) == CONNECTION_OK else { return false }
-        for _ in 0..<4 {
-            guard waitForInput(timeout: 0, wakeDescriptor: -1).socketReadable else { break }
-            guard consumeInput() else { return false }
-            while nextNotification() != nil {}
-        }
+        guard waitForInput(timeout: 0, wakeDescriptor: -1).socketReadable else { return isUsable }
+        guard consumeInput() else { return false }
+        while nextNotification() != nil {}
+        // libpq: "PQexec [...] If a zero-length string is given [...] PGRES_EMPTY_QUERY" — a round trip
+        // that fails if the backend is gone.
+        guard (try? executeScript("")) != nil else { return false }
         return isUsable
     }
 }

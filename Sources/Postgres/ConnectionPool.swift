@@ -74,6 +74,7 @@ public final class ConnectionPool: Sendable {
     /// `body` must not keep the connection. If it leaves a transaction open, it is rolled back; if the
     /// connection broke, it is discarded and a new one opened for the next borrower.
     /// - Throws: `PostgresError` `.poolTimeout`, `.poolClosed`, `.connectionFailed`, or whatever `body` throws.
+    @discardableResult
     public func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
         let connection = try acquire()
         defer { release(connection) }
@@ -83,6 +84,7 @@ public final class ConnectionPool: Sendable {
     /// Runs `body` inside `BEGIN` ... `COMMIT`; any error thrown by `body` (or by `COMMIT`) rolls back
     /// and is rethrown.
     /// - Throws: as `withConnection`, plus the `COMMIT` failure (e.g. `.serializationFailure`).
+    @discardableResult
     public func withTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
         try withConnection { connection in
             try connection.executeScript("BEGIN")

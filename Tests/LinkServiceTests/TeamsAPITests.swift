@@ -125,7 +125,7 @@ struct TeamsAPITests {
         try TestService.with { service in
             let key = try service.key()
             #expect(try service.request("POST", "/v1/teams", key: key, json: #"{"teamId":"ABCDE12345","name":"A"}"#).status == 201)
-            try service.application.pool.withConnection { connection in
+            _ = try service.application.pool.withConnection { connection in
                 try connection.execute("""
                     INSERT INTO apps (workspace_id, platform, name, team_id, bundle_id)
                     SELECT workspace_id, 'ios', 'App', team_id, 'com.example.app' FROM teams

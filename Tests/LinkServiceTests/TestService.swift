@@ -14,18 +14,18 @@ let migrationsDirectory = URL(fileURLWithPath: #filePath)
 
 /// A database with every migration applied, created once per test process and copied for each test.
 enum MigratedTemplate {
-    /// Kept for the whole process: a `TestDatabase` drops its database when released.
-    private static let template = Mutex<TestDatabase?>(nil)
+    /// Kept for the whole process: dropping the `TestDatabase` would drop the template.
+    private static let database = Mutex<TestDatabase?>(nil)
 
     static func databaseName() throws -> String {
-        try template.withLock { template in
-            if let template { return template.name }
-            let database = try TestDatabase.create(name: "linkd_migrated_\(getpid())")
-            let pool = ConnectionPool(parameters: database.parameters, maxConnections: 1, logger: .quiet)
+        try database.withLock { database in
+            if let database { return database.name }
+            let created = try TestDatabase.create(name: "linkd_migrated_\(getpid())")
+            let pool = ConnectionPool(parameters: created.parameters, maxConnections: 1, logger: .quiet)
             try Migrator(migrations: Migration.load(from: migrationsDirectory), logger: .quiet).migrate(using: pool)
             pool.shutdown()
-            template = database
-            return database.name
+            database = created
+            return created.name
         }
     }
 }
@@ -36,32 +36,39 @@ extension Logger {
 
 /// A running `Application` on a loopback port, over a fresh migrated database; stopped by `close()`.
 final class TestService: @unchecked Sendable {
-    let database: TestDatabase
+    let database: TestDatabase?
     let application: Application
     var port: Int { application.port }
 
-    init(migrate: Bool = true, corsOrigins: [String] = []) throws {
-        database = try migrate ? TestDatabase.create(template: MigratedTemplate.databaseName()) : TestDatabase.create()
-        var server = ServerConfiguration()
-        server.port = 0
-        let configuration = ServiceConfiguration(
-            server: server, database: database.parameters, databasePoolSize: 4,
-            migrationsDirectory: migrationsDirectory, migrateOnStart: false, corsOrigins: corsOrigins
-        )
+    /// A service over a fresh copy of the migrated template, or (with `parameters`) over that database.
+    init(parameters: ConnectionParameters? = nil, corsOrigins: [String] = []) throws {
+        database = try parameters == nil ? TestDatabase.create(template: MigratedTemplate.databaseName()) : nil
+        var configuration = Self.configuration(parameters ?? database!.parameters)
+        configuration.corsOrigins = corsOrigins
         application = try Application(configuration: configuration, logger: .quiet)
         try application.start()
     }
 
+    /// A configuration on a free loopback port; migrations are applied only where the database lacks them.
+    static func configuration(_ parameters: ConnectionParameters) -> ServiceConfiguration {
+        var server = ServerConfiguration()
+        server.port = 0
+        return ServiceConfiguration(
+            server: server, database: parameters, databasePoolSize: 4,
+            migrationsDirectory: migrationsDirectory, migrateOnStart: true
+        )
+    }
+
     /// Runs `body` with a fresh service and always stops it.
-    static func with<T>(migrate: Bool = true, corsOrigins: [String] = [], _ body: (TestService) throws -> T) throws -> T {
-        let service = try TestService(migrate: migrate, corsOrigins: corsOrigins)
+    static func with<T>(corsOrigins: [String] = [], _ body: (TestService) throws -> T) throws -> T {
+        let service = try TestService(corsOrigins: corsOrigins)
         defer { service.close() }
         return try body(service)
     }
 
     func close() {
         application.shutdown()
-        try? database.drop()
+        try? database?.drop()
     }
 
     /// A new key for `workspace` (created when missing).

@@ -135,3 +135,22 @@ import TestSupport
         #expect(query.binds[2].postgresText == nil)
     }
 }
+
+@Suite struct QueryBuildingTests {
+    @Test func identifiersAreQuotedNotBound() {
+        let table = "weird \"name\""
+        let query: Query = "SELECT * FROM \(identifier: table) WHERE id = \(1)"
+        #expect(query.sql == #"SELECT * FROM "weird ""name""" WHERE id = $1"#)
+        #expect(query.binds.count == 1)
+    }
+
+    @Test func encodesArraysAndBytesAsLiterals() {
+        #expect(["a", "b\"c", "d\\e", ""].postgresText == #"{"a","b\"c","d\\e",""}"#)
+        #expect([Int64(-1), 2].postgresText == #"{"-1","2"}"#)
+        #expect([UInt8]([0, 255, 16]).postgresText == #"\x00ff10"#)
+        #expect(JSONB(bytes: Array("{}".utf8)).json == "{}")
+        #expect(Double.infinity.postgresText == "Infinity")
+        #expect(Date(timeIntervalSince1970: 0.000001).postgresText == "1970-01-01 00:00:00.000001+00")
+        #expect(Date(timeIntervalSince1970: -0.5).postgresText == "1969-12-31 23:59:59.500000+00")
+    }
+}

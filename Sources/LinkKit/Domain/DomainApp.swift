@@ -15,13 +15,19 @@ public struct DomainApp: Sendable, Hashable {
     public let destinations: [String: DestinationType]
     /// Store pages for the no-app fallbacks (`https://apps.apple.com/app/id…`, a Play Store URL).
     public let storeURL: String?
+    /// Human titles of destination types (for link-preview pages), by destination name.
+    public let titles: [String: String]
 
-    public init(id: String, platform: Platform, identifier: String, fingerprints: [String] = [], destinations: [DestinationType] = [], storeURL: String? = nil) {
+    public init(
+        id: String, platform: Platform, identifier: String, fingerprints: [String] = [], destinations: [DestinationType] = [],
+        storeURL: String? = nil, titles: [String: String] = [:]
+    ) {
         self.id = id
         self.platform = platform
         self.identifier = identifier
         self.fingerprints = fingerprints
         self.destinations = Dictionary(destinations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.storeURL = storeURL
+        self.titles = titles
     }
 }

@@ -10,12 +10,16 @@ public struct UserAgent: Sendable, Hashable {
     public let isBot: Bool
     /// Link-preview fetchers in particular: they get a small HTML page with a title instead of a redirect.
     public let isLinkPreview: Bool
+    /// Command-line tools and HTTP libraries (curl, python-requests, okhttp…): bots when they "click" a
+    /// link, ordinary callers when a backend calls resolve.
+    public let isHTTPClient: Bool
 
     /// Classifies a `User-Agent` header (absent or empty: `other`, not a bot).
     public init(_ header: String?) {
         let text = (header ?? "").lowercased()
         isLinkPreview = Self.previewMarkers.contains { text.contains($0) }
-        isBot = isLinkPreview || Self.botMarkers.contains { text.contains($0) }
+        isHTTPClient = Self.httpClientMarkers.contains { text.contains($0) }
+        isBot = isLinkPreview || Self.crawlerMarkers.contains { text.contains($0) }
         if text.contains("iphone") || text.contains("ipad") || text.contains("ipod") || text.hasPrefix("cfnetwork") {
             platform = .ios
         } else if text.contains("android") {
@@ -35,10 +39,15 @@ public struct UserAgent: Sendable, Hashable {
         "vkshare", "snapchat", "bitlybot", "mattermost", "microsoft teams", "googlebot-image", "zoominfobot",
     ]
 
-    /// Crawlers, monitors and HTTP libraries.
-    static let botMarkers = [
+    /// Crawlers and monitors.
+    static let crawlerMarkers = [
         "bot", "crawler", "spider", "crawl", "slurp", "mediapartners-google", "adsbot", "bingpreview", "headlesschrome",
-        "lighthouse", "pingdom", "uptimerobot", "statuscake", "curl/", "wget/", "python-requests", "python-urllib", "go-http-client",
-        "okhttp", "java/", "libwww-perl", "httpclient", "axios/", "node-fetch", "scrapy", "phantomjs", "aasa-bot", "swcd",
+        "lighthouse", "pingdom", "uptimerobot", "statuscake", "scrapy", "phantomjs", "aasa-bot", "swcd",
+    ]
+
+    /// Command-line tools and HTTP libraries.
+    static let httpClientMarkers = [
+        "curl/", "wget/", "python-requests", "python-urllib", "go-http-client", "okhttp", "java/", "libwww-perl",
+        "httpclient", "axios/", "node-fetch", "httpie", "wrk",
     ]
 }

@@ -8,16 +8,20 @@ extension AASALinter {
         var shadowedBy: [Int32: Int32] = [:]
         var reachableSomewhere: Set<Int32> = []
         for group in matcher.groups {
-            var earlier: [Int32] = []
+            // Linear: the first catch-all so far, and the first rule of each distinct pattern.
+            var catchAll: Int32?
+            var firstWithKey: [Key: Int32] = [:]
             for number in group.ruleNumbers {
                 let rule = matcher.rules[Int(number)]
                 if rule.effective.isMalformed { continue }
-                if let cover = earlier.first(where: { Self.covers(matcher.rules[Int($0)], rule) }) {
+                let key = Self.key(rule)
+                if let cover = catchAll ?? firstWithKey[key] {
                     if shadowedBy[number] == nil { shadowedBy[number] = cover }
                 } else {
                     reachableSomewhere.insert(number)
                 }
-                earlier.append(number)
+                if firstWithKey[key] == nil { firstWithKey[key] = number }
+                if catchAll == nil, Self.isCatchAll(rule) { catchAll = number }
             }
         }
         for (number, cover) in shadowedBy.sorted(by: { $0.key < $1.key }) where !reachableSomewhere.contains(number) {
@@ -28,10 +32,6 @@ extension AASALinter {
         }
     }
 
-    static func covers(_ earlier: AASARule, _ later: AASARule) -> Bool {
-        isCatchAll(earlier) || key(earlier) == key(later)
-    }
-
     static func isCatchAll(_ rule: AASARule) -> Bool {
         let settings = rule.effective
         return !settings.isMalformed && CompiledRule.normalizedPath(settings.path ?? "*").pattern == "/*"
@@ -39,7 +39,7 @@ extension AASALinter {
             && (settings.fragment ?? "*") == "*"
     }
 
-    private struct Key: Hashable {
+    struct Key: Hashable {
         let path: String
         let query: AASAQuery
         let fragment: String

@@ -17,24 +17,28 @@ struct PrefixIndex: Sendable {
     /// Builds the index.
     /// - Parameter rules: `(rule number, form, prefix)` in ascending rule number.
     init(_ rules: [(number: Int32, form: MatchSubject.Form, prefix: [UInt8])]) {
+        // Built in plain local arrays (mutated in place), stored once at the end.
+        var built: [[Node]] = Array(repeating: [], count: 4)
         for rule in rules {
             // A prefix of `/` alone (or nothing) does not narrow anything: every path starts so.
             guard rule.prefix.count > 1 else { always.append(rule.number); continue }
-            var nodes = tries[rule.form.slot] ?? [Node()]
+            let slot = rule.form.slot
+            if built[slot].isEmpty { built[slot].append(Node()) }
             var current = 0
             for byte in rule.prefix {
-                if let edge = nodes[current].edges.firstIndex(of: byte) {
-                    current = Int(nodes[current].targets[edge])
+                if let edge = built[slot][current].edges.firstIndex(of: byte) {
+                    current = Int(built[slot][current].targets[edge])
                 } else {
-                    nodes.append(Node())
-                    nodes[current].edges.append(byte)
-                    nodes[current].targets.append(Int32(nodes.count - 1))
-                    current = nodes.count - 1
+                    built[slot].append(Node())
+                    let added = Int32(built[slot].count - 1)
+                    built[slot][current].edges.append(byte)
+                    built[slot][current].targets.append(added)
+                    current = Int(added)
                 }
             }
-            nodes[current].rules.append(rule.number)
-            tries[rule.form.slot] = nodes
+            built[slot][current].rules.append(rule.number)
         }
+        for slot in 0..<4 where !built[slot].isEmpty { tries[slot] = built[slot] }
     }
 
     /// Calls `body` with each candidate rule number in ascending order until it returns true.

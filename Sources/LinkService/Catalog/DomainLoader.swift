@@ -25,16 +25,21 @@ enum DomainLoader {
             SELECT \(Destination.columns) FROM destinations WHERE app_id = ANY($1::uuid[])
             """, binds: [idTexts])).map(Destination.init(row:))
         let byApp = Dictionary(grouping: destinations, by: \.appID)
-        return apps.map { app in
-            DomainApp(
-                id: app.id.uuidString.lowercased(),
-                platform: app.platform == .ios ? .ios : .android,
-                identifier: app.platformIdentifier,
-                fingerprints: app.fingerprints.map(\.value),
-                destinations: (byApp[app.id] ?? []).map(\.type),
-                storeURL: app.storeURL
-            )
-        }
+        return apps.map { domainApp($0, destinations: byApp[$0.id] ?? []) }
+    }
+
+    /// An app as the compiled domain sees it.
+    static func domainApp(_ app: App, destinations: [Destination]) -> DomainApp {
+        DomainApp(
+            id: app.id.uuidString.lowercased(),
+            platform: app.platform == .ios ? .ios : .android,
+            identifier: app.platformIdentifier,
+            fingerprints: app.fingerprints.map(\.value),
+            destinations: destinations.map(\.type),
+            storeURL: app.storeURL,
+            titles: Dictionary(destinations.compactMap { destination in destination.title.map { (destination.name, $0) } },
+                               uniquingKeysWith: { first, _ in first })
+        )
     }
 }
 

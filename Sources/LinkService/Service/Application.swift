@@ -5,13 +5,19 @@ import Postgres
 
 /// The running service: constructs and injects every part, starts them in order and stops them in reverse.
 ///
-/// Start order: pool → migrations → HTTP. Stop order: HTTP (finishing in-flight requests) → pool.
+/// Start order: pool → migrations → catalog (loaded whole, then kept current by LISTEN) → HTTP.
+/// Stop order: HTTP (finishing in-flight requests) → catalog listener → fetch log → pool.
 public final class Application: Sendable {
     public let configuration: ServiceConfiguration
     public let pool: ConnectionPool
     public let metrics: MetricsRegistry
     public let router: Router
     public let migrator: Migrator
+    public let catalog: Catalog
+    /// Where resolves and clicks are logged.
+    public let hits: any HitSink
+    private let catalogSync: CatalogSync
+    private let fetches: AssociationFetchLog
     private let server: Server
     private let logger: Logger
 
@@ -31,12 +37,24 @@ public final class Application: Sendable {
         self.migrator = Migrator(migrations: try Migration.load(from: configuration.migrationsDirectory), logger: logger.with(label: "linkd.migrate"))
         Self.registerPoolGauges(pool, in: metrics)
 
+        let catalog = Catalog()
+        self.catalog = catalog
+        catalogSync = CatalogSync(catalog: catalog, pool: pool, parameters: configuration.database, logger: logger.with(label: "linkd.catalog"))
+        fetches = AssociationFetchLog(pool: pool, metrics: metrics, logger: logger.with(label: "linkd.fetches"))
+        let hits = CountingHitSink(metrics: metrics)
+        self.hits = hits
+
         var routes = RouterBuilder()
         if !configuration.corsOrigins.isEmpty {
             routes.use(CORSMiddleware(allowedOrigins: configuration.corsOrigins))
         }
-        ServiceHandlers(pool: pool, migrator: migrator, metrics: metrics, logger: logger).register(in: &routes)
+        ServiceHandlers(pool: pool, migrator: migrator, catalog: catalog, catalogSync: catalogSync, metrics: metrics, logger: logger).register(in: &routes)
+        AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge).register(in: &routes)
         let auth = Authenticator(pool: pool)
+        let resolver = Resolver(catalog: catalog)
+        ResolveHandlers(resolver: resolver, auth: auth, hits: hits, isPublic: configuration.publicResolve).register(in: &routes)
+        DomainFileHandlers(catalog: catalog, auth: auth).register(in: &routes)
+        AuditHandlers(pool: pool, auth: auth).register(in: &routes)
         KeyHandlers(pool: pool, auth: auth).register(in: &routes)
         TeamHandlers(pool: pool, auth: auth).register(in: &routes)
         let changes = CatalogChanges()
@@ -45,6 +63,8 @@ public final class Application: Sendable {
         DomainHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
         RuleHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
         OpenAPIHandlers().register(in: &routes)
+        let clicks = ClickHandler(resolver: resolver, hits: hits)
+        routes.fallback { try clicks.handle($0) }
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"))
     }
@@ -56,6 +76,8 @@ public final class Application: Sendable {
             let applied = try migrator.migrate(using: pool)
             logger.info("migrations current", metadata: ["migration.applied": "\(applied.count)"])
         }
+        try catalogSync.start()
+        fetches.start()
         try server.start()
         logger.info("listening", metadata: ["http.address": configuration.server.host, "http.port": "\(server.port)"])
     }
@@ -63,9 +85,12 @@ public final class Application: Sendable {
     /// The bound port (useful when configured with port 0).
     public var port: Int { server.port }
 
-    /// Stops accepting, finishes in-flight requests, then closes the database pool. Idempotent.
+    /// Stops accepting, finishes in-flight requests, then stops background work and closes the database
+    /// pool. Idempotent.
     public func shutdown() {
         server.shutdown()
+        catalogSync.shutdown()
+        fetches.shutdown()
         pool.shutdown()
         logger.info("stopped")
     }

@@ -15,25 +15,27 @@ public struct ServiceConfiguration: Sendable {
     public var migrationsDirectory: URL
     /// Apply pending migrations at start (`linkd serve --no-migrate` turns it off).
     public var migrateOnStart: Bool
+    /// `Cache-Control: public, max-age=…` of the association files, in seconds.
+    public var associationMaxAge: Int = 3600
+    /// Let `/v1/resolve` answer without an API key (the URL's host then decides the workspace).
+    public var publicResolve: Bool = false
     /// Browser origins allowed to call the API (`https://dash.example.com`, or `*` for any, without credentials).
-    /// Empty: CORS is off and browsers keep cross-origin responses from scripts.
-    public var corsOrigins: [String]
+    /// Empty: CORS is off and browsers keep cross-origin responses from scripts. Each entry must pass
+    /// `isValidCORSOrigin(_:)`.
+    public var corsOrigins: [String] = []
 
-    /// - Precondition: every `corsOrigins` entry passes `ServiceConfiguration.isValidCORSOrigin(_:)`.
     public init(
         server: ServerConfiguration,
         database: ConnectionParameters,
         databasePoolSize: Int = 8,
         migrationsDirectory: URL,
-        migrateOnStart: Bool = true,
-        corsOrigins: [String] = []
+        migrateOnStart: Bool = true
     ) {
         self.server = server
         self.database = database
         self.databasePoolSize = databasePoolSize
         self.migrationsDirectory = migrationsDirectory
         self.migrateOnStart = migrateOnStart
-        self.corsOrigins = corsOrigins
     }
 
     /// Whether `text` is an origin `corsOrigins` accepts: `scheme://host[:port]` (no path) or `*`.

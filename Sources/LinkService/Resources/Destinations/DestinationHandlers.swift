@@ -56,7 +56,7 @@ struct DestinationHandlers: Sendable {
     }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
-        let destination = try pool.withConnection { try find(request, principal, on: $0).destination }
+        let destination = try pool.withConnection { try find(request, principal, on: $0).1 }
         return .resource(destination.json, version: destination.version)
     }
 

@@ -13,19 +13,36 @@ struct StoredRule: Sendable {
 
     /// Every rule of a domain, in order.
     static func all(domain: UUID, on connection: Connection) throws -> [StoredRule] {
-        try connection.query("""
+        try byDomain([domain], on: connection)[domain] ?? []
+    }
+
+    /// The rules of several domains at once (one query), each list in order.
+    static func byDomain(_ domains: [UUID], on connection: Connection) throws -> [UUID: [StoredRule]] {
+        var result: [UUID: [StoredRule]] = [:]
+        let rows = try connection.query(Query(unsafeSQL: """
             SELECT r.id, r.position, r.definition, r.version, r.created_at, r.updated_at,
-                   coalesce(array_agg(ra.app_id::text ORDER BY ra.ordinal) FILTER (WHERE ra.app_id IS NOT NULL), '{}')
+                   coalesce(array_agg(ra.app_id::text ORDER BY ra.ordinal) FILTER (WHERE ra.app_id IS NOT NULL), '{}'),
+                   r.domain_id
             FROM rules r LEFT JOIN rule_apps ra ON ra.rule_id = r.id
-            WHERE r.domain_id = \(domain)
-            GROUP BY r.id ORDER BY r.position
-            """).map(StoredRule.init(row:))
+            WHERE r.domain_id = ANY($1::uuid[])
+            GROUP BY r.id ORDER BY r.domain_id, r.position
+            """, binds: [domains.map { $0.uuidString.lowercased() }]))
+        for row in rows {
+            result[try row.decode(7, as: UUID.self), default: []].append(try StoredRule(row: row))
+        }
+        return result
     }
 
     init(row: Row) throws {
         let definition: JSONB
         let apps: [String]
-        (id, position, definition, version, createdAt, updatedAt, apps) = try row.decode((UUID, Int, JSONB, Int, Date, Date, [String]).self)
+        id = try row.decode(0, as: UUID.self)
+        position = try row.decode(1, as: Int.self)
+        definition = try row.decode(2, as: JSONB.self)
+        version = try row.decode(3, as: Int.self)
+        createdAt = try row.decode(4, as: Date.self)
+        updatedAt = try row.decode(5, as: Date.self)
+        apps = try row.decode(6, as: [String].self)
         var members = (try? JSONValue.parse(definition.json))?.objectMembers ?? []
         members.insert(JSONMember(key: "apps", value: .array(apps.map(JSONValue.string))), at: 0)
         input = RuleInput(.object(members), at: "", errors: FieldErrors(), allowIdentity: false)

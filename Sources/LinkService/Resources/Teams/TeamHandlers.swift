@@ -19,12 +19,7 @@ struct TeamHandlers: Sendable {
     func create(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        let teamID = body.string("teamId", required: true).flatMap { text -> String? in
-            do throws(LinkKitError) { return try TeamID(text).rawValue } catch {
-                errors.add("/teamId", error.message)
-                return nil
-            }
-        }
+        let teamID = Validators.teamID(body.string("teamId", required: true), at: "/teamId", errors)
         let name = body.string("name", required: true, maxLength: 200)
         body.finish()
         try errors.check()

@@ -1,0 +1,48 @@
+import Foundation
+import HTTPServer
+import LinkKit
+import Postgres
+
+/// `GET /v1/audit`: every change of the workspace, newest first: who (key id), when, what (before/after).
+struct AuditHandlers: Sendable {
+    let pool: ConnectionPool
+    let auth: Authenticator
+    /// The audit log pages by its identity column alone; the cursor's id part is not needed.
+    private static let unusedID = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+
+    func register(in routes: inout RouterBuilder) {
+        routes.add(.GET, "/v1/audit", scope: .read, auth: auth, list)
+    }
+
+    func list(_ request: Request, _ principal: Principal) throws -> Response {
+        let page = try Page(request)
+        let type = request.query("resourceType")
+        // Keyset on the identity column, newest first.
+        let before = page.after?.micros
+        let rows = try pool.withConnection { connection in
+            try connection.query(Query(unsafeSQL: """
+                SELECT id, key_id, at, action, resource_type, resource_id, before, after FROM audit_log
+                WHERE workspace_id = $1 AND ($2::int8 IS NULL OR id < $2) AND ($3::text IS NULL OR resource_type = $3)
+                ORDER BY id DESC LIMIT $4
+                """, binds: [principal.workspaceID, before, type, page.limit + 1]))
+        }
+        let items = try rows.map { row -> (json: JSONValue, micros: Int64, id: UUID) in
+            let id = try row.decode(0, as: Int64.self)
+            let keyID = try row.decode(1, as: UUID?.self)
+            let before = try row.decode(6, as: JSONB?.self).flatMap { try? JSONValue.parse($0.json) }
+            let after = try row.decode(7, as: JSONB?.self).flatMap { try? JSONValue.parse($0.json) }
+            let json = JSONValue.object([
+                "id": .number(String(id)),
+                "keyId": keyID.map(JSONValue.uuid) ?? .null,
+                "at": .timestamp(try row.decode(2, as: Date.self)),
+                "action": .string(try row.decode(3, as: String.self)),
+                "resourceType": .string(try row.decode(4, as: String.self)),
+                "resourceId": .string(try row.decode(5, as: String.self)),
+                "before": before ?? .null,
+                "after": after ?? .null,
+            ])
+            return (json, id, Self.unusedID)
+        }
+        return page.response(request, items: items)
+    }
+}

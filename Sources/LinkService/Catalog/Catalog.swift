@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+
+/// The in-memory catalog: per hostname, the compiled domain and its rendered files. Reads never touch
+/// the database; `CatalogSync` keeps it current.
+public final class Catalog: Sendable {
+    private struct State: Sendable {
+        var entries: [String: CatalogEntry] = [:]
+        var loadedAt: Date?
+        /// When the catalog stopped being known to be current (database or listener lost), nil when current.
+        var staleSince: Date?
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// The domain registered for `hostname` itself (exact, lower-case).
+    func entry(exactly hostname: String) -> CatalogEntry? {
+        state.withLock { $0.entries[hostname] }
+    }
+
+    /// The domain whose rules govern URLs on `host`: the exact hostname, else the longest wildcard
+    /// (`*.users.example.com` before `*.example.com`, AASA-SEMANTICS §8).
+    func entry(governing host: String) -> CatalogEntry? {
+        let host = host.lowercased()
+        return state.withLock { state in
+            if let exact = state.entries[host] { return exact }
+            var rest = Substring(host)
+            while let dot = rest.firstIndex(of: ".") {
+                rest = rest[rest.index(after: dot)...]
+                if let wildcard = state.entries["*." + rest] { return wildcard }
+            }
+            return nil
+        }
+    }
+
+    /// The domain whose association files are served at `host`: the exact hostname, else the wildcard
+    /// `*.host` (Apple fetches a wildcard entitlement's file from the root domain).
+    func entry(servedAt host: String) -> CatalogEntry? {
+        let host = host.lowercased()
+        return state.withLock { $0.entries[host] ?? $0.entries["*." + host] }
+    }
+
+    /// Replaces one hostname's entry (nil removes it: the domain was deleted).
+    func replace(_ hostname: String, with entry: CatalogEntry?) {
+        state.withLock { $0.entries[hostname] = entry }
+    }
+
+    /// Replaces everything (start, and after the listener reconnects).
+    func replaceAll(_ entries: [CatalogEntry]) {
+        let map = Dictionary(entries.map { ($0.hostname, $0) }, uniquingKeysWith: { _, last in last })
+        state.withLock { state in
+            state.entries = map
+            state.loadedAt = Date()
+            state.staleSince = nil
+        }
+    }
+
+    func markStale() {
+        state.withLock { state in
+            if state.staleSince == nil { state.staleSince = Date() }
+        }
+    }
+
+    func markCurrent() {
+        state.withLock { $0.staleSince = nil }
+    }
+
+    public var isLoaded: Bool { state.withLock { $0.loadedAt != nil } }
+    public var staleSince: Date? { state.withLock { $0.staleSince } }
+    public var count: Int { state.withLock { $0.entries.count } }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import HTTPServer
+import LinkKit
+
+extension Hit {
+    /// The hit of one resolved URL, described from the request that asked (user agent, referrer).
+    init(resolved answer: Resolver.Answer, source: Source, request: Request, workspace: UUID?) {
+        let agent = UserAgent(request.headers["User-Agent"])
+        let resolution = answer.resolution
+        var destinationType: String?
+        if case .destination(let type, _)? = resolution?.destination { destinationType = type }
+        if case .error? = resolution?.destination { destinationType = resolution?.rule?.destination?.type }
+        self.init(
+            workspaceID: workspace,
+            hostname: answer.entry?.hostname ?? answer.parsed.host,
+            path: answer.parsed.path,
+            query: answer.parsed.query,
+            outcome: answer.outcome,
+            appID: resolution?.app.flatMap { UUID(uuidString: $0.id) },
+            ruleID: resolution?.rule.flatMap { UUID(uuidString: $0.id) },
+            destinationType: destinationType,
+            source: source,
+            platform: agent.platform,
+            // HEAD requests and tools "clicking" links are the classic cause of inflated click counts.
+            isBot: agent.isBot || request.method == .HEAD || (source == .click && agent.isHTTPClient),
+            referrerHost: request.headers["Referer"].flatMap { URLComponents(string: $0)?.host?.lowercased() }
+        )
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import HTTPServer
+import Observability
+import Postgres
+import Synchronization
+
+/// Remembers who fetched which association file version, so operators can see when Apple's CDN last
+/// picked up which version. Fetches are logged at debug level, counted in `/metrics`, kept per host in
+/// memory, and the latest per host and file is written to `association_fetches` every few seconds (one
+/// upsert per changed host, off the request path).
+final class AssociationFetchLog: Sendable {
+    struct Fetch: Sendable, Equatable {
+        let hostname: String
+        let file: String
+        let at: Date
+        let userAgent: String
+        let etag: String?
+        let status: Int
+    }
+
+    private let pending = Mutex<[String: Fetch]>([:])
+    private let pool: ConnectionPool
+    private let metrics: MetricsRegistry
+    private let logger: Logger
+    private let interval: DispatchTimeInterval
+    private let queue = DispatchQueue(label: "linkd.fetch-log")
+    private let running = Atomic<Bool>(false)
+
+    init(pool: ConnectionPool, metrics: MetricsRegistry, logger: Logger, interval: DispatchTimeInterval = .seconds(2)) {
+        self.pool = pool
+        self.metrics = metrics
+        self.logger = logger
+        self.interval = interval
+    }
+
+    func start() {
+        running.store(true, ordering: .sequentiallyConsistent)
+        scheduleFlush()
+    }
+
+    /// Writes what is pending and stops. Idempotent.
+    func shutdown() {
+        running.store(false, ordering: .sequentiallyConsistent)
+        queue.sync { flush() }
+    }
+
+    private func scheduleFlush() {
+        queue.asyncAfter(deadline: .now() + interval) { [weak self] in
+            guard let self, self.running.load(ordering: .sequentiallyConsistent) else { return }
+            self.flush()
+            self.scheduleFlush()
+        }
+    }
+
+    func record(host: String, file: AssociationHandlers.File, request: Request, etag: String?, status: Int) {
+        let agent = String((request.headers["User-Agent"] ?? "").prefix(300))
+        metrics.increment("linkd_association_fetches_total", help: "Association file fetches by file and status.",
+                          labels: ["file": file.rawValue, "status": String(status)])
+        logger.debug("association file fetched", metadata: [
+            "fetch.host": host, "fetch.file": file.rawValue, "fetch.user_agent": agent, "fetch.etag": etag ?? "-", "fetch.status": String(status),
+        ])
+        guard status != 404 else { return }
+        let fetch = Fetch(hostname: host, file: file.rawValue, at: Date(), userAgent: agent, etag: etag, status: status)
+        pending.withLock { $0[host + " " + file.rawValue] = fetch }
+    }
+
+    /// Upserts the latest fetch per host and file.
+    func flush() {
+        let batch = pending.withLock { pending in
+            defer { pending.removeAll() }
+            return Array(pending.values)
+        }
+        guard !batch.isEmpty else { return }
+        do {
+            try pool.withConnection { connection in
+                for fetch in batch {
+                    try connection.execute("""
+                        INSERT INTO association_fetches (hostname, file, fetched_at, user_agent, etag, status)
+                        VALUES (\(fetch.hostname), \(fetch.file), \(fetch.at), \(fetch.userAgent), \(fetch.etag), \(fetch.status))
+                        ON CONFLICT (hostname, file) DO UPDATE SET fetched_at = excluded.fetched_at, user_agent = excluded.user_agent,
+                            etag = excluded.etag, status = excluded.status
+                        WHERE association_fetches.fetched_at <= excluded.fetched_at
+                        """)
+                }
+            }
+        } catch {
+            logger.warning("cannot record association fetches", metadata: ["error": "\(error)", "fetch.count": "\(batch.count)"])
+        }
+    }
+}

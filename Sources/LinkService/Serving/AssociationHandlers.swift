@@ -1,0 +1,58 @@
+import Foundation
+import HTTPServer
+import LinkKit
+
+/// The association files, where Apple's CDN and Android's verifier fetch them, chosen by `Host`:
+/// `/.well-known/apple-app-site-association` (and the legacy root location), `/.well-known/assetlinks.json`.
+///
+/// Always 200 with `application/json` for a known domain, never a redirect; a strong ETag derived from the
+/// bytes, Last-Modified, Cache-Control; `If-None-Match` / `If-Modified-Since` answer 304; HEAD works
+/// (the router answers it from GET). An unknown host gets 404, which Apple reads as "no association".
+struct AssociationHandlers: Sendable {
+    let catalog: Catalog
+    let fetches: AssociationFetchLog
+    /// `Cache-Control: public, max-age=<maxAge>`.
+    let maxAge: Int
+
+    enum File: String, Sendable {
+        case aasa = "apple-app-site-association"
+        case assetLinks = "assetlinks.json"
+    }
+
+    func register(in routes: inout RouterBuilder) {
+        routes.get("/.well-known/apple-app-site-association") { try serve(.aasa, $0) }
+        routes.get("/apple-app-site-association") { try serve(.aasa, $0) }
+        routes.get("/.well-known/assetlinks.json") { try serve(.assetLinks, $0) }
+    }
+
+    func serve(_ file: File, _ request: Request) throws -> Response {
+        guard let host = request.host, let entry = catalog.entry(servedAt: host) else {
+            fetches.record(host: request.host ?? "", file: file, request: request, etag: nil, status: 404)
+            throw ServiceError.notFound("No link domain is registered for the host '\((request.host ?? "").prefix(253))'; the association")
+        }
+        let document = file == .aasa ? entry.aasa : entry.assetLinks
+        let response = Self.conditional(document, request, cacheControl: "public, max-age=\(maxAge)")
+        fetches.record(host: entry.hostname, file: file, request: request, etag: document.etag, status: response.status)
+        return response
+    }
+
+    /// 200 with the bytes, or 304 when the client's copy is current (RFC 9110 §13.1: `If-None-Match` takes
+    /// precedence; `If-Modified-Since` only when it is absent).
+    static func conditional(_ document: StaticDocument, _ request: Request, cacheControl: String) -> Response {
+        var headers = HTTPHeaders()
+        headers.add("ETag", document.etag)
+        headers.add("Last-Modified", document.lastModifiedHeader)
+        headers.add("Cache-Control", cacheControl)
+        if let tags = request.headers["If-None-Match"] {
+            let matches = tags.split(separator: ",").contains { tag in
+                let tag = tag.trimmingCharacters(in: .whitespaces)
+                return tag == "*" || tag == document.etag || tag == "W/" + document.etag   // weak comparison for GET/HEAD
+            }
+            if matches { return Response(status: 304, headers: headers) }
+        } else if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse), document.lastModified <= since {
+            return Response(status: 304, headers: headers)
+        }
+        headers.add("Content-Type", "application/json")
+        return Response(status: 200, headers: headers, body: document.bytes)
+    }
+}

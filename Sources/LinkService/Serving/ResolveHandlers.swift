@@ -1,0 +1,96 @@
+import Foundation
+import HTTPServer
+import LinkKit
+
+/// `GET /v1/resolve?url=…` and `POST /v1/resolve {"urls": [...]}`: what a URL opens, why, and where.
+struct ResolveHandlers: Sendable {
+    /// The most URLs one `POST` may resolve.
+    static let batchLimit = 1000
+
+    let resolver: Resolver
+    let auth: Authenticator
+    let hits: any HitSink
+    /// Resolve without a key (the operator's choice): then only the URL's host decides the workspace.
+    let isPublic: Bool
+
+    func register(in routes: inout RouterBuilder) {
+        routes.get("/v1/resolve") { request in try resolveOne(request) }
+        routes.post("/v1/resolve") { request in try resolveMany(request) }
+    }
+
+    private func workspace(_ request: Request) throws -> UUID? {
+        if isPublic, request.headers["Authorization"] == nil { return nil }
+        return try auth.authenticate(request, requiring: .read).workspaceID
+    }
+
+    func resolveOne(_ request: Request) throws -> Response {
+        let workspace = try workspace(request)
+        guard let url = request.query("url"), !url.isEmpty else {
+            throw ServiceError.badRequest("Pass the link to resolve as ?url=https://…")
+        }
+        let platform = try Self.platform(request.query("platform"))
+        let log = try Self.flag(request.query("log"), name: "log") ?? true
+        let answer: Resolver.Answer
+        do {
+            answer = try resolver.resolve(url, platform: platform, workspace: workspace)
+        } catch let error as LinkKitError {
+            throw ServiceError.badRequest("url is not a valid absolute http(s) URL: \(error.message)")
+        }
+        if log { record(answer, request, workspace: workspace) }
+        var out = ""
+        out.reserveCapacity(512)
+        ResolveJSON.write(answer, into: &out)
+        return .json(Array(out.utf8))
+    }
+
+    func resolveMany(_ request: Request) throws -> Response {
+        let workspace = try workspace(request)
+        let errors = FieldErrors()
+        var body = try JSONBody.object(request, errors: errors)
+        let urls = body.strings("urls", required: true, maxCount: Self.batchLimit) ?? []
+        let platformName = body.string("platform")
+        let log = body.bool("log") ?? true
+        body.finish()
+        let platform: DomainApp.Platform
+        do { platform = try Self.platform(platformName) } catch { errors.add("/platform", "platform must be 'ios' or 'android'."); platform = .ios }
+        var answers: [Resolver.Answer] = []
+        answers.reserveCapacity(urls.count)
+        for (index, url) in urls.enumerated() {
+            do {
+                answers.append(try resolver.resolve(url, platform: platform, workspace: workspace))
+            } catch let error as LinkKitError {
+                errors.add("/urls/\(index)", "Not a valid absolute http(s) URL: \(error.message)")
+            }
+        }
+        try errors.check()
+        if log { for answer in answers { record(answer, request, workspace: workspace) } }
+        var out = "{\"results\":["
+        for (index, answer) in answers.enumerated() {
+            if index > 0 { out += "," }
+            ResolveJSON.write(answer, into: &out)
+        }
+        out += "]}"
+        return .json(Array(out.utf8))
+    }
+
+    private func record(_ answer: Resolver.Answer, _ request: Request, workspace: UUID?) {
+        hits.record(Hit(resolved: answer, source: .resolve, request: request, workspace: workspace ?? answer.entry?.workspaceID))
+    }
+
+    static func platform(_ text: String?) throws -> DomainApp.Platform {
+        switch text {
+        case nil, "ios"?: return .ios
+        case "android"?: return .android
+        default: throw ServiceError.badRequest("platform must be 'ios' or 'android'.")
+        }
+    }
+
+    static func flag(_ text: String?, name: String) throws -> Bool? {
+        switch text?.lowercased() {
+        case nil: return nil
+        case "true"?, "1"?: return true
+        case "false"?, "0"?: return false
+        default: throw ServiceError.badRequest("\(name) must be true or false.")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import LinkKit
+
+/// The one place a URL becomes an answer: which app opens it, which rule decided, the typed destination
+/// and the fallbacks. Resolve requests, link clicks and (through resolve) custom-scheme opens and
+/// notification payloads all come through here, over the catalog compiled from the very rules the AASA
+/// file is generated from.
+struct Resolver: Sendable {
+    let catalog: Catalog
+
+    /// One resolved URL.
+    struct Answer: Sendable {
+        let url: String
+        let parsed: AASAURL
+        /// nil: no link domain of the caller governs the URL's host.
+        let entry: CatalogEntry?
+        let resolution: LinkResolution?
+        let platform: DomainApp.Platform
+
+        var outcome: Hit.Outcome {
+            guard let resolution else { return .unknownDomain }
+            switch resolution.outcome {
+            case .openApp:
+                if case .error? = resolution.destination { return .invalidParam }
+                return .openApp
+            case .excluded: return .excluded
+            case .noMatch: return .noMatch
+            }
+        }
+
+        /// Where a browser goes when no app opens the link (only configured URLs, never the link's own host).
+        var webFallback: String? {
+            guard let entry, let base = entry.settings.webFallbackURL else { return nil }
+            guard entry.settings.carryPathToFallback else { return base }
+            var target = base.hasSuffix("/") ? String(base.dropLast()) : base
+            target += parsed.path.isEmpty ? "/" : parsed.path
+            if let query = parsed.query { target += "?" + query }
+            return target
+        }
+
+        /// The store page of the app the rule names for `platform` (first listed app of that platform).
+        func storeURL(for platform: DomainApp.Platform) -> String? {
+            if let app = resolution?.app, app.platform == platform, let url = app.storeURL { return url }
+            guard let entry else { return nil }
+            let ruleApps = resolution?.rule?.apps ?? []
+            let candidates = entry.compiled.apps.filter { $0.platform == platform && $0.storeURL != nil }
+            return (candidates.first { ruleApps.contains($0.id) } ?? candidates.first)?.storeURL
+        }
+    }
+
+    /// Resolves `url` for `platform` among the domains of `workspace` (nil: any workspace, for clicks).
+    /// - Throws: `LinkKitError` when `url` is not an absolute http(s) URL.
+    func resolve(_ url: String, platform: DomainApp.Platform, workspace: UUID?) throws -> Answer {
+        let parsed = try AASAURL(url)
+        guard parsed.scheme == "https" || parsed.scheme == "http" else {
+            throw LinkKitError(.invalidURL, "'\(url.prefix(200))' is not an http(s) URL.")
+        }
+        guard let entry = catalog.entry(governing: parsed.host), workspace == nil || entry.workspaceID == workspace else {
+            return Answer(url: url, parsed: parsed, entry: nil, resolution: nil, platform: platform)
+        }
+        return Answer(url: url, parsed: parsed, entry: entry, resolution: entry.compiled.resolve(parsed, platform: platform), platform: platform)
+    }
+}

@@ -1,0 +1,72 @@
+import Testing
+@testable import LinkKit
+
+/// The prefix index must never change a decision: indexed resolution equals the linear trace.
+@Suite struct PrefixIndexTests {
+    /// Random rules mixing literal prefixes, leading wildcards, variables, case-insensitive and decoded rules.
+    static func randomFile(seed: UInt64, rules: Int) -> AASAFile {
+        var random = SeededRandom(seed: seed)
+        let paths = ["/a/*", "/a/b", "/a", "/ab*", "*", "/*/b", "/$(lang)/*", "/A/*", "/a b/*", "/a%20b/*", "/?/b", "", "/b/*/c", "/a/b/*", "b/*"]
+        var components: [AASAComponent] = []
+        for _ in 0..<rules {
+            components.append(AASAComponent(
+                path: random.pick(paths + [nil]),
+                query: random.pick([nil, .string("x=1"), .items([QueryItemPattern(name: "k", pattern: "?*")])]),
+                fragment: random.pick([nil, nil, "f"]),
+                exclude: random.pick([nil, true, false]),
+                caseSensitive: random.pick([nil, false]),
+                percentEncoded: random.pick([nil, false])
+            ))
+        }
+        return AASAFile(applinks: AppLinks(details: [
+            AppLinksDetail(appIDs: [appA], components: Array(components.prefix(rules / 2))),
+            AppLinksDetail(appIDs: [appB, appA], components: Array(components.dropFirst(rules / 2))),
+        ]))
+    }
+
+    static let urls = [
+        "https://example.com/a/b", "https://example.com/A/B", "https://example.com/a", "https://example.com/",
+        "https://example.com/ab/c?x=1", "https://example.com/a%20b/c#f", "https://example.com/en/x?k=v",
+        "https://example.com/b/x/c", "https://example.com/abc", "https://example.com/z/b?k=",
+    ]
+
+    @Test(arguments: 0..<40)
+    func indexedEqualsLinear(_ seed: Int) throws {
+        let matcher = AASAMatcher(Self.randomFile(seed: UInt64(seed), rules: 24))
+        for text in Self.urls {
+            let url = try AASAURL(text)
+            for app in [appA, appB] {
+                let decision = matcher.decision(for: url, appID: app)
+                let last = matcher.trace(for: url, appID: app).last
+                let expected = last.flatMap { $0.matched ? $0.rule : nil }
+                #expect(decision.rule == expected, "seed \(seed) \(text) \(app)")
+            }
+        }
+    }
+
+    @Test func tenThousandDistinctPrefixes() throws {
+        var components = (0..<10_000).map { AASAComponent(path: "/section\($0)/*") }
+        components.append(AASAComponent(path: "*", exclude: true))
+        let matcher = AASAMatcher(AASAFile(applinks: AppLinks(details: [AppLinksDetail(appIDs: [appA], components: components)])))
+        let hit = matcher.resolve(try AASAURL("https://example.com/section9876/x"))
+        #expect(hit.appID == appA && hit.componentIndex == 9876)
+        let parent = matcher.resolve(try AASAURL("https://example.com/section12"))
+        #expect(parent.componentIndex == 12)
+        let miss = matcher.resolve(try AASAURL("https://example.com/other"))
+        #expect(miss.appID == nil && miss.componentIndex == 10_000)
+    }
+}
+
+/// SplitMix64, so failures reproduce.
+struct SeededRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed &+ 0x1234_5678 }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func pick<T>(_ options: [T]) -> T { options[Int(next() % UInt64(options.count))] }
+}

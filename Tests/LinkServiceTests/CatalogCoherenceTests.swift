@@ -1,0 +1,74 @@
+import EmbeddedPostgres
+import Foundation
+import LinkKit
+@testable import LinkService
+import Observability
+import Postgres
+import Testing
+import TestSupport
+
+@Suite("Catalog coherence across nodes and outages")
+struct CatalogCoherenceTests {
+    func aasa(port: Int, host: String = "links.example.com") throws -> TestResponse {
+        try HTTPTestClient.request(port: port, method: "GET", path: "/.well-known/apple-app-site-association", headers: [("Host", host)])
+    }
+
+    /// Polls `condition` every 10 ms for up to `seconds`; returns how long it took, or nil.
+    func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Double? {
+        let start = Date()
+        while Date().timeIntervalSince(start) < seconds {
+            if try condition() { return Date().timeIntervalSince(start) }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    @Test func aChangeThroughOneNodeIsServedByTheOtherWithinOneSecond() throws {
+        try TestService.with { first in
+            let fixture = try Fixture(first)
+            let second = try TestService(parameters: first.database!.parameters)
+            defer { second.close() }
+            #expect(try aasa(port: second.port).body == aasa(port: first.port).body)
+            try Fixture.expect(201, first.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                                                  json: #"{"apps":["\#(fixture.iosApp)"],"path":"/from-node-one/*","position":0}"#))
+            let elapsed = try waitUntil(seconds: 5) { try aasa(port: second.port).text.contains("/from-node-one/*") }
+            let seconds = try #require(elapsed)
+            #expect(seconds < 1.0, "took \(seconds) s")
+            // Deleting the domain on one node removes it from the other.
+            let domain = try first.request("GET", "/v1/domains/\(fixture.host)", key: fixture.key)
+            try Fixture.expect(204, first.request("DELETE", "/v1/domains/\(fixture.host)", key: fixture.key, headers: [("If-Match", domain.headers["ETag"]!)]))
+            #expect(try waitUntil(seconds: 2) { try aasa(port: second.port).status == 404 } != nil)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func theLastGoodCatalogServesWhileTheDatabaseIsDownAndChangesArriveAfterItReturns() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-outage-\(UUID())")
+        let cluster = EmbeddedCluster(dataDirectory: directory, logger: .quiet, durable: false)
+        try cluster.start()
+        defer {
+            cluster.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let parameters = try ConnectionParameters(cluster.connectionString)
+        let service = try TestService(parameters: parameters)
+        defer { service.close() }
+        let fixture = try Fixture(service)
+        let before = try aasa(port: service.port)
+        #expect(before.status == 200)
+
+        cluster.stop()
+        #expect(try aasa(port: service.port).body == before.body, "served from memory while the database is down")
+        #expect(try waitUntil(seconds: 5) { try service.request("GET", "/readyz").status == 503 } != nil)
+
+        try cluster.start()
+        #expect(try waitUntil(seconds: 20) { try service.request("GET", "/readyz").status == 200 } != nil)
+        // Retry the write until the pool has replaced its broken connections.
+        let created = try waitUntil(seconds: 10) {
+            try service.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                                json: #"{"apps":["\#(fixture.iosApp)"],"path":"/after-restart/*"}"#).status == 201
+        }
+        #expect(created != nil)
+        #expect(try waitUntil(seconds: 10) { try aasa(port: service.port).text.contains("/after-restart/*") } != nil)
+    }
+}

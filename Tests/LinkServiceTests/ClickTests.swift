@@ -1,0 +1,77 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Testing
+import TestSupport
+
+@Suite("Link clicks")
+struct ClickTests {
+    static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+    static let pixel = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
+    static let desktop = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+    static let slack = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
+
+    func click(_ service: TestService, _ path: String, agent: String, method: String = "GET") throws -> TestResponse {
+        try service.request(method, path, headers: [("Host", "links.example.com"), ("User-Agent", agent)])
+    }
+
+    @Test func iOSGoesToTheAppStoreAndroidToPlayDesktopToTheWeb() throws {
+        try TestService.with { service in
+            _ = try Fixture(service)
+            let ios = try click(service, "/widget/42", agent: Self.iPhone)
+            #expect(ios.status == 302)
+            #expect(ios.headers["Location"] == "https://apps.apple.com/app/id1234567890")
+            #expect(ios.headers["Cache-Control"] == "no-store")
+            let android = try click(service, "/widget/42", agent: Self.pixel)
+            #expect(android.headers["Location"] == "https://play.google.com/store/apps/details?id=com.example.widgets")
+            let desktop = try click(service, "/widget/42?tab=info", agent: Self.desktop)
+            #expect(desktop.headers["Location"] == "https://www.example.com/widget/42?tab=info")
+            // A link no app claims goes to the web on every platform.
+            #expect(try click(service, "/about", agent: Self.iPhone).headers["Location"] == "https://www.example.com/about")
+        }
+    }
+
+    @Test func linkPreviewBotsGetAPageWithTheTitle() throws {
+        try TestService.with { service in
+            _ = try Fixture(service)
+            let response = try click(service, "/widget/42", agent: Self.slack)
+            #expect(response.status == 200)
+            #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+            #expect(response.text.contains("<title>Widget</title>"))
+        }
+    }
+
+    @Test func noOpenRedirect() throws {
+        try TestService.with { service in
+            _ = try Fixture(service)
+            for path in ["//evil.example/", "/%2F%2Fevil.example", "/redirect?to=https://evil.example"] {
+                let response = try click(service, path, agent: Self.desktop)
+                if let location = response.headers["Location"] {
+                    #expect(location.hasPrefix("https://www.example.com/"), "\(path) → \(location)")
+                }
+            }
+        }
+    }
+
+    @Test func clicksAreCountedAsHits() throws {
+        try TestService.with { service in
+            _ = try Fixture(service)
+            _ = try click(service, "/widget/1", agent: Self.iPhone)
+            _ = try click(service, "/widget/1", agent: Self.iPhone, method: "HEAD")
+            let metrics = try service.request("GET", "/metrics").text
+            #expect(metrics.contains(#"linkd_hits_total{outcome="open_app",source="click"} 2"#) || metrics.contains("linkd_hits_accepted_total"))
+        }
+    }
+
+    @Test func otherHostsAndMethods() throws {
+        try TestService.with { service in
+            _ = try Fixture(service)
+            let unknown = try service.request("GET", "/widget/1", headers: [("Host", "other.example.com")])
+            #expect(unknown.status == 404)
+            let post = try service.request("POST", "/widget/1", headers: [("Host", "links.example.com")])
+            #expect(post.status == 405)
+            // API paths are never clicks, on any host.
+            #expect(try service.request("GET", "/v1/nothing", headers: [("Host", "links.example.com")]).status == 404)
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Testing
+import TestSupport
+
+@Suite("Resolve")
+struct ResolveTests {
+    func resolve(_ fixture: Fixture, _ url: String, platform: String? = nil) throws -> JSONValue {
+        var target = "/v1/resolve?url=" + url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        if let platform { target += "&platform=\(platform)" }
+        let response = try fixture.service.request("GET", target, key: fixture.key)
+        #expect(response.status == 200, "\(response.text)")
+        return try response.json
+    }
+
+    @Test func openAppWithATypedDestination() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let answer = try resolve(fixture, "https://links.example.com/widget/42?tab=reviews")
+            #expect(answer["outcome"] == .string("open_app"))
+            #expect(answer["app"]?["appId"] == .string("ABCDE12345.com.example.widgets"))
+            #expect(answer["app"]?["id"] == .string(fixture.iosApp))
+            #expect(answer["rule"]?["position"] == .number("1"))
+            #expect(answer["destination"]?.serialized == #"{"type":"widgetDetail","params":{"id":42}}"#)
+            let rules = try service.request("GET", "/v1/domains/\(fixture.host)/rules", key: fixture.key).json["items"]?.arrayValue
+            #expect(answer["rule"]?["id"] == rules?[1]["id"])
+        }
+    }
+
+    @Test func capturesFromSeveralSegments() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let answer = try resolve(fixture, "https://links.example.com/w/7/info")
+            #expect(answer["destination"]?.serialized == #"{"type":"widgetDetail","params":{"id":7,"tab":"info"}}"#)
+        }
+    }
+
+    @Test("invalid parameters give an explicit error destination", arguments: [
+        ("https://links.example.com/widget/abc", "id"),
+        ("https://links.example.com/widget/0", "id"),
+        ("https://links.example.com/w/7/settings", "tab"),
+    ])
+    func invalidParams(url: String, param: String) throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let answer = try resolve(fixture, url)
+            #expect(answer["outcome"] == .string("invalid_param"))
+            #expect(answer["app"]?["appId"] == .string("ABCDE12345.com.example.widgets"), "the app still opens")
+            #expect(answer["destination"]?["error"]?["code"] == .string("invalid_param"))
+            #expect(answer["destination"]?["error"]?["param"] == .string(param))
+        }
+    }
+
+    @Test func excludedNoMatchAndFallbacks() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let excluded = try resolve(fixture, "https://links.example.com/private/x")
+            #expect(excluded["outcome"] == .string("excluded"))
+            #expect(excluded["rule"]?["position"] == .number("0"))
+            #expect(excluded["destination"] == nil)
+            let none = try resolve(fixture, "https://links.example.com/about?x=1")
+            #expect(none["outcome"] == .string("no_match"))
+            #expect(none["app"] == nil)
+            #expect(none["fallbacks"]?["web"] == .string("https://www.example.com/about?x=1"))
+            #expect(none["fallbacks"]?["appStore"] == .string("https://apps.apple.com/app/id1234567890"))
+        }
+    }
+
+    @Test func androidResolvesThroughTheSameRules() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let answer = try resolve(fixture, "https://links.example.com/widget/5", platform: "android")
+            #expect(answer["app"]?["packageName"] == .string("com.example.widgets"))
+            #expect(answer["destination"]?.serialized == #"{"type":"widgetDetail","params":{"id":5}}"#)
+            // The third rule names only the iOS app.
+            #expect(try resolve(fixture, "https://links.example.com/w/5/info", platform: "android")["outcome"] == .string("no_match"))
+        }
+    }
+
+    @Test func anotherWorkspacesDomainIsUnknown() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let other = try service.key(workspace: "other")
+            let response = try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F1", key: other)
+            #expect(try response.json["outcome"] == .string("unknown_domain"))
+            #expect(try response.json["app"] == nil)
+            #expect(try resolve(fixture, "https://nowhere.example.net/x")["outcome"] == .string("unknown_domain"))
+        }
+    }
+
+    @Test func batchResolve() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let response = try service.request("POST", "/v1/resolve", key: fixture.key, json: """
+                {"urls":["https://links.example.com/widget/1","https://links.example.com/nope"],"platform":"ios"}
+                """)
+            #expect(response.status == 200)
+            let results = try #require(try response.json["results"]?.arrayValue)
+            #expect(results.map { $0["outcome"] } == [.string("open_app"), .string("no_match")])
+            let tooMany = "{\"urls\":[" + Array(repeating: "\"https://links.example.com/\"", count: 1001).joined(separator: ",") + "]}"
+            #expect(try service.request("POST", "/v1/resolve", key: fixture.key, json: tooMany).status == 422)
+        }
+    }
+
+    @Test("bad input is a 4xx problem", arguments: [
+        "/v1/resolve", "/v1/resolve?url=", "/v1/resolve?url=not%20a%20url", "/v1/resolve?url=ftp%3A%2F%2Fx%2Fy",
+        "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2F&platform=windows", "/v1/resolve?url=https%3A%2F%2Fa%2F&log=maybe",
+    ])
+    func badInput(path: String) throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let response = try service.request("GET", path, key: fixture.key)
+            #expect(response.status == 400, "\(response.text)")
+            #expect(response.headers["Content-Type"]?.hasPrefix("application/problem+json") == true)
+        }
+    }
+
+    @Test func resolveNeedsAKey() throws {
+        try TestService.with { service in
+            _ = try Fixture(service)
+            #expect(try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2F").status == 401)
+        }
+    }
+
+    @Test("resolve agrees with iOS's reading of the served file (linkd aasa decide)")
+    func agreesWithAASADecide() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let aasa = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", fixture.host)]).text
+            let urls = [
+                "https://links.example.com/widget/42", "https://links.example.com/widget/42/", "https://links.example.com/widget/",
+                "https://links.example.com/private", "https://links.example.com/private/a/b", "https://links.example.com/w/1/info",
+                "https://links.example.com/w/1", "https://links.example.com/Widget/1", "https://links.example.com/widget/1?tab=",
+                "https://links.example.com/", "https://links.example.com/widget/%41", "https://links.example.com/x#/widget/1",
+            ]
+            var input = ""
+            for (index, url) in urls.enumerated() {
+                input += #"{"id":\#(index),"aasa":\#(aasa),"domain":"links.example.com","appId":"ABCDE12345.com.example.widgets","url":"\#(url)"}"# + "\n"
+            }
+            let lines = try LinkdProcess.run(["aasa", "decide"], input: input).split(separator: "\n")
+            #expect(lines.count == urls.count)
+            for (index, line) in lines.enumerated() {
+                let decision = try JSONValue.parse(String(line))
+                let answer = try resolve(fixture, urls[index])
+                let opens = answer["outcome"] == .string("open_app") || answer["outcome"] == .string("invalid_param")
+                #expect(opens == (decision["decision"] == .string("match")), "\(urls[index])")
+                #expect((answer["outcome"] == .string("excluded")) == (decision["decision"] == .string("exclude")), "\(urls[index])")
+            }
+        }
+    }
+}
+
+/// Runs the built `linkd` binary (next to the test bundle in `.build/<config>/`).
+enum LinkdProcess {
+    static var executable: URL {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<4 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("linkd").path) {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("linkd")
+    }
+
+    static func run(_ arguments: [String], input: String) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self)
+    }
+}
