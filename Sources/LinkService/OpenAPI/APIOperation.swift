@@ -25,8 +25,8 @@ struct APIOperation: Sendable {
         case page(String)
         /// 204, no body.
         case noContent
-        /// `status` with a JSON body of the component, and `ETag` when `etag`.
-        case json(Int, String, etag: Bool = false)
+        /// `status` with a JSON body of the component and the named response headers (components of the document).
+        case json(Int, String, headers: [String] = [])
         /// `status` with a body of `mediaType` described by `schema`.
         case content(Int, mediaType: String, schema: Schema)
     }
@@ -50,6 +50,8 @@ struct APIOperation: Sendable {
     var query: [QueryParameter] = []
     /// Honours `If-Match` (412 on mismatch).
     var ifMatch = false
+    /// A conditional `GET`: `If-None-Match` / `If-Modified-Since` answer 304.
+    var conditional = false
     var body: Body?
     let success: Success
     /// What the success response means; a generic sentence when nil.
@@ -67,6 +69,7 @@ struct APIOperation: Sendable {
     ///   - description: longer prose (Markdown).
     ///   - query: query parameters besides `limit`/`cursor` (which `.page` adds).
     ///   - ifMatch: whether `If-Match` is honoured.
+    ///   - conditional: whether `If-None-Match` / `If-Modified-Since` can answer 304.
     ///   - body: the component of the JSON request body.
     ///   - bodyRequired: whether the body must be sent.
     ///   - success: the successful response.
@@ -74,7 +77,7 @@ struct APIOperation: Sendable {
     ///   - errors: statuses beyond the derived ones.
     init(
         _ method: HTTPMethod, _ path: String, _ operationID: String, _ summary: String, tag: String, access: Access,
-        description: String? = nil, query: [QueryParameter] = [], ifMatch: Bool = false, body: String? = nil, bodyRequired: Bool = true,
+        description: String? = nil, query: [QueryParameter] = [], ifMatch: Bool = false, conditional: Bool = false, body: String? = nil, bodyRequired: Bool = true,
         success: Success, successDescription: String? = nil, errors: [Int] = []
     ) {
         self.method = method
@@ -86,6 +89,7 @@ struct APIOperation: Sendable {
         self.description = description
         self.query = query
         self.ifMatch = ifMatch
+        self.conditional = conditional
         self.body = body.map { Body(schema: $0, required: bodyRequired) }
         self.success = success
         self.successDescription = successDescription
@@ -123,4 +127,11 @@ struct QueryParameter: Sendable {
     let schema: Schema
     let description: String
     var required = false
+
+    init(_ name: String, _ schema: Schema, _ description: String, required: Bool = false) {
+        self.name = name
+        self.schema = schema
+        self.description = description
+        self.required = required
+    }
 }

@@ -8,7 +8,7 @@ import LinkKit
 enum APISchemas {
     /// Every component schema, in document order.
     static var all: [(name: String, schema: Schema)] {
-        problems + service + keys + teams + apps + destinations + domains + rules
+        problems + service + keys + teams + apps + destinations + domains + rules + resolve + audit
     }
 
     // MARK: Shared field shapes
@@ -47,7 +47,12 @@ enum APISchemas {
             .required("status", .constant("ready")),
             .required("database", .constant("ok")),
             .required("migrations", .constant("current")),
-        ], closed: false).described("The database answers and its schema is current.")),
+            .required("catalog", Schema.object([
+                .required("domains", Schema.integer(minimum: 0).described("Link domains in this node's in-memory catalog.")),
+                .required("state", Schema.enumeration(["current", "stale"]).described("`stale`: change notifications are not arriving; the last good catalog keeps serving.")),
+                .optional("staleSince", Schema.timestamp),
+            ], closed: false)),
+        ], closed: false).described("The database answers, its schema is current and the catalog is loaded.")),
     ]
 
     // MARK: API keys

@@ -31,6 +31,8 @@ enum OpenAPIDocument {
             - **Concurrency**: every resource has an `ETag`; `PATCH`, `PUT` and `DELETE` honour `If-Match` (412 when it changed).
             - **Lists** are cursor-paginated (`limit` ≤ 200, opaque `cursor`); `next` and the `Link` header give the next page.
             - Every response carries `X-Request-ID` (a sane one sent by the client is kept).
+
+            Any other path requested on a link domain is a link click: linkd answers it from the same rules             (an app-store, web-fallback or preview redirect), outside this API.
             """),
     ])
 
@@ -88,6 +90,7 @@ enum OpenAPIDocument {
             ]))
         }
         if operation.ifMatch { parameters.append(reference("parameters", "IfMatch")) }
+        if operation.conditional { parameters += [reference("parameters", "IfNoneMatch"), reference("parameters", "IfModifiedSince")] }
         if !parameters.isEmpty { members.append(JSONMember(key: "parameters", value: .array(parameters))) }
 
         if let body = operation.body {
@@ -98,6 +101,7 @@ enum OpenAPIDocument {
         }
 
         var responses = [success(operation)]
+        if operation.conditional { responses.append(JSONMember(key: "304", value: reference("responses", "NotModified"))) }
         for status in operation.errorStatuses {
             guard let response = errorResponses.first(where: { $0.status == status }) else {
                 preconditionFailure("\(operation.operationID): no reusable response for status \(status); add one to OpenAPIDocument.errorResponses")
@@ -126,8 +130,8 @@ enum OpenAPIDocument {
             (status, description, headers, content) = (200, "One page, in a stable order; `next` and the `Link` header give the next page.", ["Link"], jsonContent(.ref(name + "Page")))
         case .noContent:
             (status, description, headers, content) = (204, "Done; no body.", [], nil)
-        case .json(let code, let name, let etag):
-            (status, description, headers, content) = (code, "OK.", etag ? ["ETag"] : [], jsonContent(.ref(name)))
+        case .json(let code, let name, let names):
+            (status, description, headers, content) = (code, "OK.", names, jsonContent(.ref(name)))
         case .content(let code, let mediaType, let schema):
             (status, description, headers, content) = (code, "OK.", [], .object([mediaType: .object(["schema": schema.json])]))
         }
@@ -172,6 +176,10 @@ enum OpenAPIDocument {
             JSONMember(key: response.name, value: problemResponse(response.description, schema: response.schema))
         }
         responses.append(JSONMember(key: "Error", value: problemResponse("Any other failure: 500 (details stay in the server's log) or 503.", schema: "Problem")))
+        responses.append(JSONMember(key: "NotModified", value: .object([
+            "description": .string("The client's copy is current (its `If-None-Match` or `If-Modified-Since`); no body."),
+            "headers": .object(["ETag", "Last-Modified", "Cache-Control"].map { JSONMember(key: $0, value: reference("headers", $0)) }),
+        ])))
         return .object([
             "schemas": .object(schemas),
             "responses": .object(responses),
@@ -186,6 +194,16 @@ enum OpenAPIDocument {
                     "description": .string("Opaque: where the previous page ended, from its `next`."),
                     "schema": Schema.string(maxLength: 100).json,
                 ]),
+                "IfNoneMatch": .object([
+                    "name": .string("If-None-Match"), "in": .string("header"), "required": .bool(false),
+                    "description": .string("ETags of copies the client has; 304 when one is current."),
+                    "schema": Schema.string.json,
+                ]),
+                "IfModifiedSince": .object([
+                    "name": .string("If-Modified-Since"), "in": .string("header"), "required": .bool(false),
+                    "description": .string("An HTTP date; 304 when the file has not changed since (ignored when If-None-Match is sent)."),
+                    "schema": Schema.string.json,
+                ]),
                 "IfMatch": .object([
                     "name": .string("If-Match"), "in": .string("header"), "required": .bool(false),
                     "description": .string("The `ETag` the change is based on; 412 when the resource has changed since. Absent or `*`: no check."),
@@ -195,6 +213,8 @@ enum OpenAPIDocument {
             "headers": .object([
                 "ETag": .object(["description": .string("The resource's version (`\"v3\"`): send it in `If-Match`."), "schema": Schema.string.json]),
                 "Location": .object(["description": .string("Path of the created resource."), "schema": Schema.string.json]),
+                "Last-Modified": .object(["description": .string("When the file last changed (HTTP date)."), "schema": Schema.string.json]),
+                "Cache-Control": .object(["description": .string("How long caches may keep the file."), "schema": Schema.string.json]),
                 "Link": .object(["description": .string("`<next page>; rel=\"next\"` when there is another page."), "schema": Schema.string.json]),
             ]),
             "securitySchemes": .object([

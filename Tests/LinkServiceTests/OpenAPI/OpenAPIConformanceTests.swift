@@ -150,6 +150,34 @@ struct OpenAPIConformanceTests {
         try api.call("POST", "/v1/domains/{host}/preview", "/v1/domains/links.example.com/preview", key: reader, json: """
             {"rules":[{"apps":["\(ios)","\(android)"],"path":"/widget/{id}","destination":{"type":"widgetDetail"}}]}
             """, expect: 422)
+
+        // Association files and resolve, once the catalog (updated through NOTIFY) has the rules
+        let deadline = Date().addingTimeInterval(5)
+        while api.service.application.catalog.entry(exactly: "links.example.com")?.compiled.aasaJSON.contains("/help/") != true, Date() < deadline {
+            usleep(10_000)
+        }
+        let host = [("Host", "links.example.com")]
+        let aasa = try api.call("GET", "/.well-known/apple-app-site-association", headers: host, expect: 200)
+        try api.call("GET", "/.well-known/apple-app-site-association", headers: host + [("If-None-Match", aasa.headers["ETag"]!)], expect: 304)
+        try api.call("GET", "/.well-known/apple-app-site-association", headers: [("Host", "unknown.example")], expect: 404)
+        try api.call("GET", "/apple-app-site-association", headers: host, expect: 200)
+        try api.call("GET", "/.well-known/assetlinks.json", headers: host, expect: 200)
+        try api.call("GET", "/v1/domains/{host}/aasa", "/v1/domains/links.example.com/aasa", key: reader, expect: 200)
+        try api.call("GET", "/v1/domains/{host}/aasa", "/v1/domains/links.example.com/aasa", key: reader,
+                     headers: [("If-None-Match", aasa.headers["ETag"]!)], expect: 304)
+        try api.call("GET", "/v1/domains/{host}/assetlinks", "/v1/domains/links.example.com/assetlinks", key: reader, expect: 200)
+        try api.call("GET", "/v1/domains/{host}/assetlinks", "/v1/domains/nope.example.com/assetlinks", key: reader, expect: 404)
+        try api.call("GET", "/v1/resolve", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F42%3Ftab%3Dinfo", key: reader, expect: 200)
+        try api.call("GET", "/v1/resolve", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F0&log=false", key: reader, expect: 200)
+        try api.call("GET", "/v1/resolve", "/v1/resolve?url=https%3A%2F%2Fother.example%2F&platform=android", key: reader, expect: 200)
+        try api.call("GET", "/v1/resolve", key: reader, expect: 400)
+        try api.call("POST", "/v1/resolve", key: reader, json: """
+            {"urls":["https://links.example.com/widget/7","https://links.example.com/help/faq","https://links.example.com/nothing"],"platform":"ios"}
+            """, expect: 200)
+        try api.call("POST", "/v1/resolve", key: reader, json: #"{"urls":["not a url"]}"#, expect: 422)
+        try api.call("GET", "/v1/audit", "/v1/audit?limit=3", key: reader, expect: 200)
+        try api.call("GET", "/v1/audit", "/v1/audit?resourceType=rules", key: reader, expect: 200)
+
         try api.call("DELETE", "/v1/domains/{host}/rules/{id}", rule, key: writer, expect: 204)
         try api.call("DELETE", "/v1/apps/{id}", "/v1/apps/\(ios)", key: writer, expect: 409)
 
