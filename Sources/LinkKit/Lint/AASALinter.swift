@@ -2,7 +2,7 @@
 ///
 /// Lint reads the JSON tree, not the decoded model, because decoding is lenient like iOS and drops exactly the
 /// things lint must report (wrong types, unknown keys, duplicates).
-public struct AASALinter {
+public struct AASALinter: Sendable {
     /// The findings so far, in document order.
     private(set) var findings: [LintFinding] = []
     /// Declared substitution variable names.
