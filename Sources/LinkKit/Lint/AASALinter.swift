@@ -7,6 +7,8 @@ public struct AASALinter: Sendable {
     private(set) var findings: [LintFinding] = []
     /// Declared substitution variable names.
     var variables: Set<String> = []
+    /// The `percentEncoded` in force from the defaults above the component being checked.
+    var percentEncodedDefault = true
 
     /// Lints the text of a file: size, JSON syntax, then everything `lint(json:)` checks.
     /// - Parameter text: the file's text.
@@ -80,6 +82,7 @@ public struct AASALinter: Sendable {
         }
         if let defaults = json["defaults"] {
             checkComponent(defaults, JSONPointer.appending(pointer, "defaults"), isDefaults: true)
+            percentEncodedDefault = defaults["percentEncoded"]?.boolValue ?? true
         }
         let detailsPointer = JSONPointer.appending(pointer, "details")
         switch json["details"] {
