@@ -33,9 +33,17 @@ extension APISchemas {
         [
             ("Domain", Schema.object([.required("hostname", hostname)] + settingsProperties(input: false) + [
                 .required("aasaUrl", Schema.url.readOnly.described("Where Apple's CDN fetches this domain's apple-app-site-association file.")),
+                .optional("lastFetch", Schema.map(.ref("AssociationFetch")).readOnly
+                    .described("`GET` of one domain only: the last fetch of each association file, by file name (`apple-app-site-association`, `assetlinks.json`).")),
                 .required("createdAt", created),
                 .required("updatedAt", updated),
             ], closed: false).described("A link domain with its association-file settings. Unique across the service; addressed by hostname.")),
+            ("AssociationFetch", Schema.object([
+                .required("at", Schema.timestamp),
+                .required("userAgent", Schema.string.described("Who fetched it, e.g. Apple's CDN (`AASA-Bot/…`).")),
+                .optional("etag", Schema.string.described("The version it got.")),
+                .required("status", Schema.integer(minimum: 100, maximum: 599)),
+            ], closed: false).described("When an association file was last fetched, by whom, and which version.")),
             ("DomainCreate", Schema.object([.required("hostname", hostname)] + settingsProperties(input: true), closed: true)),
             ("DomainUpdate", Schema.object([
                 .optional("hostname", hostname.described("If sent, must be the domain's hostname: it cannot change.")),

@@ -59,7 +59,10 @@ struct KeyHandlers: Sendable {
                 """, binds: [id, principal.workspaceID])).first
             guard let row else { throw ServiceError.notFound("The key") }
             try AuditLog.record(on: connection, principal, .delete, type: "key", id: id.uuidString.lowercased(), after: try APIKey(row: row).json)
+            // Delivered to every node (this one included) when the transaction commits.
+            try connection.notify(KeyCache.channel, payload: id.uuidString.lowercased())
         }
+        auth.cache.invalidate(id)
         return .empty()
     }
 }
