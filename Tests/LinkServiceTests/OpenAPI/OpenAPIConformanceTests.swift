@@ -161,6 +161,7 @@ struct OpenAPIConformanceTests {
         try api.call("GET", "/.well-known/apple-app-site-association", headers: host + [("If-None-Match", aasa.headers["ETag"]!)], expect: 304)
         try api.call("GET", "/.well-known/apple-app-site-association", headers: [("Host", "unknown.example")], expect: 404)
         try api.call("GET", "/apple-app-site-association", headers: host, expect: 200)
+        try api.call("GET", "/v1/domains/{host}", "/v1/domains/links.example.com", key: reader, expect: 200)   // with lastFetch
         try api.call("GET", "/.well-known/assetlinks.json", headers: host, expect: 200)
         try api.call("GET", "/v1/domains/{host}/aasa", "/v1/domains/links.example.com/aasa", key: reader, expect: 200)
         try api.call("GET", "/v1/domains/{host}/aasa", "/v1/domains/links.example.com/aasa", key: reader,
