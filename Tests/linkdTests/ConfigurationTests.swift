@@ -1,0 +1,19 @@
+import Foundation
+import Testing
+
+/// Options of `linkd serve` checked before anything starts.
+@Suite("linkd configuration")
+struct ConfigurationTests {
+    @Test func serveHelpDocumentsCORSOrigins() throws {
+        let help = try LinkdProcess.run(["serve", "--help"])
+        #expect(help.stdout.contains("--cors-origins"))
+        #expect(help.stdout.contains("LINKD_CORS_ORIGINS"))
+    }
+
+    @Test("a malformed CORS origin is a usage error", arguments: ["dash.example.com", "https://dash.example.com/app", "null"])
+    func badCORSOriginIsAUsageError(origin: String) throws {
+        let result = try LinkdProcess.run(["serve", "--cors-origins", "https://ok.example," + origin, "--listen", "127.0.0.1:0"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("CORS origin '\(origin)'"))
+    }
+}
