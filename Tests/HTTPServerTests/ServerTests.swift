@@ -312,7 +312,8 @@ struct ServerTests {
         }
         // Wait until the request is being handled.
         var waited = 0
-        while server.inFlightRequests == 0 && waited < 200 { usleep(5_000); waited += 1 }
+        while server.inFlightRequests == 0 && waited < 2000 { usleep(5_000); waited += 1 }   // up to 10 s on a loaded machine
+        try #require(server.inFlightRequests > 0, "the slow request never started")
         #expect(server.inFlightRequests == 1)
         let started = ContinuousClock.now
         server.shutdown(gracePeriod: .seconds(5))
@@ -336,7 +337,8 @@ struct ServerTests {
         #expect(try idle.request("GET", "/hello").headers["Connection"] == nil)
         let sleeper = TestThread { _ = try? HTTPTestClient.request(port: port, path: "/sleep") }
         var waited = 0
-        while server.inFlightRequests == 0 && waited < 200 { usleep(5_000); waited += 1 }
+        while server.inFlightRequests == 0 && waited < 2000 { usleep(5_000); waited += 1 }   // up to 10 s on a loaded machine
+        try #require(server.inFlightRequests > 0, "the slow request never started")
         let stopper = TestThread { server.shutdown(gracePeriod: .seconds(5)) }
         usleep(100_000)
         let late = try idle.request("GET", "/hello")

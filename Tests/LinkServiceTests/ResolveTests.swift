@@ -138,7 +138,7 @@ struct ResolveTests {
             for (index, url) in urls.enumerated() {
                 input += #"{"id":\#(index),"aasa":\#(aasa),"domain":"links.example.com","appId":"ABCDE12345.com.example.widgets","url":"\#(url)"}"# + "\n"
             }
-            let lines = try LinkdProcess.run(["aasa", "decide"], input: input).split(separator: "\n")
+            let lines = try LinkdProcess.run(["aasa", "decide"], input: input).stdout.split(separator: "\n")
             #expect(lines.count == urls.count)
             for (index, line) in lines.enumerated() {
                 let decision = try JSONValue.parse(String(line))
@@ -148,32 +148,5 @@ struct ResolveTests {
                 #expect((answer["outcome"] == .string("excluded")) == (decision["decision"] == .string("exclude")), "\(urls[index])")
             }
         }
-    }
-}
-
-/// Runs the built `linkd` binary (next to the test bundle in `.build/<config>/`).
-enum LinkdProcess {
-    static var executable: URL {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<4 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("linkd").path) {
-            directory = directory.deletingLastPathComponent()
-        }
-        return directory.appendingPathComponent("linkd")
-    }
-
-    static func run(_ arguments: [String], input: String) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// `linkd serve` as an operator runs it: the embedded PostgreSQL default, readiness, SIGTERM, restart.
 @Suite("linkd serve with the embedded cluster", .serialized)
@@ -108,9 +108,4 @@ struct ServeCommandTests {
         #expect(help.status == 0)
         #expect(help.stdout.contains("LINKD_LISTEN"))
     }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

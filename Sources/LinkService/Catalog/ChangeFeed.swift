@@ -33,11 +33,15 @@ final class ChangeFeed: Sendable {
         )
     }
 
-    /// Starts listening, then loads the whole catalog (before the server reports ready): in this order no
-    /// change committed in between can be missed.
+    /// Starts listening and waits (up to `connectTimeout`) until `LISTEN` is in place, then loads the whole
+    /// catalog (before the server reports ready): in this order no change committed in between is missed.
     /// - Throws: `PostgresError` when the database cannot be read.
-    func start() throws {
+    func start(connectTimeout: Duration = .seconds(10)) throws {
         listener.start()
+        let deadline = ContinuousClock.now + connectTimeout
+        while !listener.isConnected && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
         do {
             try reloader.reloadAll()
         } catch {
