@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Options of `linkd serve` checked before anything starts.
 @Suite("linkd configuration")
