@@ -120,18 +120,3 @@ struct APIOperation: Sendable {
         return statuses.sorted()
     }
 }
-
-/// A documented query parameter.
-struct QueryParameter: Sendable {
-    let name: String
-    let schema: Schema
-    let description: String
-    var required = false
-
-    init(_ name: String, _ schema: Schema, _ description: String, required: Bool = false) {
-        self.name = name
-        self.schema = schema
-        self.description = description
-        self.required = required
-    }
-}
