@@ -1,6 +1,7 @@
 import EmbeddedPostgres
 import Foundation
 import Observability
+import LinkService
 import Postgres
 
 /// The database a command talks to: `DATABASE_URL` when set, else the embedded cluster, started on
@@ -52,5 +53,19 @@ final class DatabaseBootstrap {
             // CREATE DATABASE takes an identifier, not a parameter; `name` is our constant.
             try connection.executeScript("CREATE DATABASE \(name)")
         }
+    }
+}
+
+extension DatabaseBootstrap {
+    /// For one-off commands: opens the database, lends a one-connection pool and the migrator, then closes
+    /// everything (leaving a server that another process runs alone).
+    static func withDatabase<T>(_ configuration: Configuration, _ body: (ConnectionPool, Migrator) throws -> T) throws -> T {
+        let logger = configuration.makeLogger()
+        let database = try DatabaseBootstrap(configuration: configuration, logger: logger)
+        defer { database.close() }
+        let pool = ConnectionPool(parameters: database.parameters, maxConnections: 1, logger: logger)
+        defer { pool.shutdown() }
+        let migrator = Migrator(migrations: try Migration.load(from: configuration.resolvedMigrationsDirectory()), logger: logger)
+        return try body(pool, migrator)
     }
 }

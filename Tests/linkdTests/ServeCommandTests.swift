@@ -100,6 +100,20 @@ struct ServeCommandTests {
         #expect(Self.postgresProcesses(under: directory).isEmpty)
     }
 
+    @Test(.timeLimit(.minutes(2)))
+    func migrateAppliesPendingMigrationsOnce() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-migrate-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pending = try LinkdProcess.run(["migrate", "--status", "--data-dir", directory])
+        #expect(pending.status == 0, "\(pending.stderr)")
+        #expect(pending.stdout.hasPrefix("migrations: pending 1,"))
+        let applied = try LinkdProcess.run(["migrate", "--data-dir", directory])
+        #expect(applied.stdout.hasPrefix("migrations: applied 1,"))
+        #expect(try LinkdProcess.run(["migrate", "--data-dir", directory]).stdout == "migrations: already current\n")
+        #expect(try LinkdProcess.run(["migrate", "--status", "--data-dir", directory]).stdout.hasPrefix("migrations: current"))
+        #expect(Self.postgresProcesses(under: directory).isEmpty, "a one-off command stops the cluster it started")
+    }
+
     @Test func usageErrorsExitWith2() throws {
         #expect(try LinkdProcess.run(["serve", "--listen", "nonsense"]).status == 2)
         #expect(try LinkdProcess.run(["serve", "--bogus"]).status == 2)
