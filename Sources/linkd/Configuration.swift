@@ -16,9 +16,13 @@ struct Configuration {
     var migrateOnStart = true
     /// Browser origins allowed to call the API; empty: CORS off.
     var corsOrigins: [String] = []
+    /// `Cache-Control: public, max-age=` of the association files, in seconds.
+    var associationMaxAge = 3600
+    /// `/v1/resolve` without an API key.
+    var publicResolve = false
 
     /// The options every database-using command accepts, for `Arguments`.
-    static let valuedOptions: Set<String> = ["listen", "database-url", "threads", "data-dir", "log-level", "migrations", "cors-origins"]
+    static let valuedOptions: Set<String> = ["listen", "database-url", "threads", "data-dir", "log-level", "migrations", "cors-origins", "aasa-max-age", "public-resolve"]
 
     /// The help text describing those options.
     static let optionsHelp = """
@@ -31,6 +35,8 @@ struct Configuration {
           --migrations DIR       LINKD_MIGRATIONS_DIR  the migrations/ folder of the source tree
           --cors-origins LIST    LINKD_CORS_ORIGINS    unset: CORS off. Comma-separated browser origins allowed to call
                                  the API, e.g. https://dash.example.com,http://localhost:3000 ('*': any, without credentials)
+          --aasa-max-age SECONDS LINKD_AASA_MAX_AGE    3600 (Cache-Control max-age of the association files)
+          --public-resolve BOOL  LINKD_PUBLIC_RESOLVE  false (true: /v1/resolve answers without an API key)
         """
 
     /// Reads flags first, then the environment.
@@ -61,6 +67,19 @@ struct Configuration {
         migrateOnStart = !arguments.has("no-migrate")
         if let origins = arguments.value("cors-origins", environment: "LINKD_CORS_ORIGINS", environment) {
             corsOrigins = try Self.parseOrigins(origins)
+        }
+        if let maxAge = arguments.value("aasa-max-age", environment: "LINKD_AASA_MAX_AGE", environment) {
+            guard let seconds = Int(maxAge), (0...604_800).contains(seconds) else {
+                throw Arguments.UsageError(description: "aasa-max-age must be a number of seconds from 0 to 604800, not '\(maxAge)'")
+            }
+            associationMaxAge = seconds
+        }
+        if let flag = arguments.value("public-resolve", environment: "LINKD_PUBLIC_RESOLVE", environment) {
+            switch flag.lowercased() {
+            case "true", "1", "yes": publicResolve = true
+            case "false", "0", "no": publicResolve = false
+            default: throw Arguments.UsageError(description: "public-resolve must be true or false, not '\(flag)'")
+            }
         }
     }
 

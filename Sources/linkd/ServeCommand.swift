@@ -44,6 +44,8 @@ enum ServeCommand: Command {
                 migrateOnStart: configuration.migrateOnStart
             )
             service.corsOrigins = configuration.corsOrigins
+            service.associationMaxAge = configuration.associationMaxAge
+            service.publicResolve = configuration.publicResolve
             application = try Application(configuration: service, logger: logger)
             try application.start()
         } catch {

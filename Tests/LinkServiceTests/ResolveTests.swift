@@ -116,6 +116,24 @@ struct ResolveTests {
         }
     }
 
+    @Test func publicResolveAnswersWithoutAKeyAndTheMaxAgeIsConfigurable() throws {
+        let service = try TestService { configuration in
+            configuration.publicResolve = true
+            configuration.associationMaxAge = 60
+        }
+        defer { service.close() }
+        _ = try Fixture(service)
+        let anonymous = try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F9")
+        #expect(anonymous.status == 200)
+        #expect(try anonymous.json["destination"]?.serialized == #"{"type":"widgetDetail","params":{"id":9}}"#)
+        // A key still scopes the answer to its workspace; a bad key is still refused.
+        let other = try service.key(workspace: "other")
+        #expect(try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F9", key: other).json["outcome"] == .string("unknown_domain"))
+        #expect(try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2F", key: "nope").status == 401)
+        let file = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "links.example.com")])
+        #expect(file.headers["Cache-Control"] == "public, max-age=60")
+    }
+
     @Test func resolveNeedsAKey() throws {
         try TestService.with { service in
             _ = try Fixture(service)

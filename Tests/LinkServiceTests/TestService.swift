@@ -41,10 +41,10 @@ final class TestService: @unchecked Sendable {
     var port: Int { application.port }
 
     /// A service over a fresh copy of the migrated template, or (with `parameters`) over that database.
-    init(parameters: ConnectionParameters? = nil, corsOrigins: [String] = []) throws {
+    init(parameters: ConnectionParameters? = nil, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
         database = try parameters == nil ? TestDatabase.create(template: MigratedTemplate.databaseName()) : nil
         var configuration = Self.configuration(parameters ?? database!.parameters)
-        configuration.corsOrigins = corsOrigins
+        configure(&configuration)
         application = try Application(configuration: configuration, logger: .quiet)
         try application.start()
     }
@@ -60,8 +60,8 @@ final class TestService: @unchecked Sendable {
     }
 
     /// Runs `body` with a fresh service and always stops it.
-    static func with<T>(corsOrigins: [String] = [], _ body: (TestService) throws -> T) throws -> T {
-        let service = try TestService(corsOrigins: corsOrigins)
+    static func with<T>(configure: (inout ServiceConfiguration) -> Void = { _ in }, _ body: (TestService) throws -> T) throws -> T {
+        let service = try TestService(configure: configure)
         defer { service.close() }
         return try body(service)
     }

@@ -17,4 +17,13 @@ struct ConfigurationTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("CORS origin '\(origin)'"))
     }
+
+    @Test("bad serve settings are usage errors", arguments: [
+        ["--aasa-max-age", "-1"], ["--aasa-max-age", "soon"], ["--public-resolve", "maybe"], ["--threads", "0"], ["--log-level", "loud"],
+    ])
+    func badServeSettings(arguments: [String]) throws {
+        let result = try LinkdProcess.run(["serve"] + arguments)
+        #expect(result.status == 2, "\(arguments)")
+        #expect(!result.stderr.isEmpty)
+    }
 }

@@ -13,7 +13,7 @@ struct CORSMiddlewareTests {
     }
 
     @Test func preflightFromAnAllowedOrigin() throws {
-        try TestService.with(corsOrigins: [Self.dashboard, "http://localhost:3000"]) { service in
+        try TestService.with(configure: { $0.corsOrigins = [Self.dashboard, "http://localhost:3000"] }) { service in
             let response = try service.request("OPTIONS", "/v1/teams/ABCDE12345", headers: [
                 ("Origin", Self.dashboard), ("Access-Control-Request-Method", "PATCH"),
                 ("Access-Control-Request-Headers", "authorization, content-type, if-match"),
@@ -36,7 +36,7 @@ struct CORSMiddlewareTests {
     }
 
     @Test func preflightFromAnotherOriginGetsNoCORSHeaders() throws {
-        try TestService.with(corsOrigins: [Self.dashboard]) { service in
+        try TestService.with(configure: { $0.corsOrigins = [Self.dashboard] }) { service in
             for origin in ["https://evil.example", "https://dash.example.com.evil.example", "http://dash.example.com", "null"] {
                 let response = try service.request("OPTIONS", "/v1/teams", headers: [("Origin", origin), ("Access-Control-Request-Method", "POST")])
                 #expect(Self.accessControlHeaders(response).isEmpty, "\(origin)")
@@ -46,7 +46,7 @@ struct CORSMiddlewareTests {
     }
 
     @Test func actualResponsesCarryTheOriginAndExposedHeaders() throws {
-        try TestService.with(corsOrigins: [Self.dashboard]) { service in
+        try TestService.with(configure: { $0.corsOrigins = [Self.dashboard] }) { service in
             let key = try service.key()
             let created = try service.request("POST", "/v1/teams", key: key, json: #"{"teamId":"ABCDE12345","name":"Acme"}"#,
                                               headers: [("Origin", Self.dashboard)])
@@ -76,7 +76,7 @@ struct CORSMiddlewareTests {
         ("PUT", "/v1/teams", true, nil, 405),
     ])
     func errorResponsesCarryCORSHeaders(method: String, path: String, authenticated: Bool, json: String?, status: Int) throws {
-        try TestService.with(corsOrigins: [Self.dashboard]) { service in
+        try TestService.with(configure: { $0.corsOrigins = [Self.dashboard] }) { service in
             let response = try service.request(method, path, key: authenticated ? try service.key() : nil, json: json,
                                                headers: [("Origin", Self.dashboard)])
             #expect(response.status == status)
@@ -87,7 +87,7 @@ struct CORSMiddlewareTests {
     }
 
     @Test func wildcardAllowsAnyOriginWithoutCredentials() throws {
-        try TestService.with(corsOrigins: ["*"]) { service in
+        try TestService.with(configure: { $0.corsOrigins = ["*"] }) { service in
             let preflight = try service.request("OPTIONS", "/v1/domains/links.example.com/rules", headers: [
                 ("Origin", "https://anything.example"), ("Access-Control-Request-Method", "PUT"),
             ])
