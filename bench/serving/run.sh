@@ -10,14 +10,16 @@
 # to a file) on a private PostgreSQL cluster this script creates; the workspace is seeded through the API
 # with curl. Everything started here is stopped on exit.
 #
-# Usage: bench/serving/run.sh [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build]
+# Usage: bench/serving/run.sh [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build] [--only NAME]
 #   defaults: 3 rounds, 10 s, 64 connections, 2 wrk threads and 2 linkd threads / nginx workers.
+#   --only nginx|linkd-aasa|linkd-resolve runs just that load (for profiling: `perf record -p <linkd pid>`
+#   meanwhile); the linkd pid is printed at start.
 # Exit status: 0 when every target holds, 1 when one does not, 2 on a setup failure.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/bench/serving/lib.sh"
 
-ROUNDS=3; SECONDS_PER_RUN=10; CONNECTIONS=64; BENCH_THREADS=2; BUILD=1
+ROUNDS=3; SECONDS_PER_RUN=10; CONNECTIONS=64; BENCH_THREADS=2; BUILD=1; ONLY=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --rounds) ROUNDS=$2; shift 2 ;;
@@ -25,7 +27,8 @@ while [ $# -gt 0 ]; do
         --connections) CONNECTIONS=$2; shift 2 ;;
         --threads) BENCH_THREADS=$2; shift 2 ;;
         --no-build) BUILD=0; shift ;;
-        *) echo "usage: $0 [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build]" >&2; exit 2 ;;
+        --only) ONLY=$2; shift 2 ;;
+        *) echo "usage: $0 [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build] [--only NAME]" >&2; exit 2 ;;
     esac
 done
 LINKD_PORT=18480; NGINX_PORT=18481; HOST=links.example.com
@@ -42,6 +45,7 @@ bench_setup
 bench_start_postgres
 bench_start_linkd "$LINKD_PORT" --threads "$BENCH_THREADS"
 BASE="http://127.0.0.1:$LINKD_PORT"
+bench_log "linkd pid $LINKD_PID"
 
 # --- Seed through the API, as a user would (same shape as Tests/LinkServiceTests/Fixture.swift) -------------
 ADMIN=$("$LINKD" keys create --workspace bench --scope admin --database-url "$BENCH_DATABASE_URL" \
@@ -94,6 +98,7 @@ SIZE=$(wc -c <"$BENCH_TMP/nginx.aasa")
 # run NAME URL [header]: one wrk run; appends "rps p99_ms" to $BENCH_TMP/NAME.
 run() {
     name=$1; url=$2; shift 2
+    [ -z "$ONLY" ] || [ "$ONLY" = "$name" ] || return 0
     $WRK "$@" "$url" >"$BENCH_TMP/wrk.out" 2>&1 || bench_die "wrk failed: $(cat "$BENCH_TMP/wrk.out")"
     if grep -q -e 'Non-2xx' -e 'Socket errors' "$BENCH_TMP/wrk.out"; then
         bench_log "$name: $(grep -e 'Non-2xx' -e 'Socket errors' "$BENCH_TMP/wrk.out")"
@@ -118,6 +123,10 @@ while [ $r -le "$ROUNDS" ]; do
 done
 
 # --- Report ----------------------------------------------------------------------------------------------
+if [ -n "$ONLY" ]; then
+    echo "$ONLY: median $(awk '{ print $1 }' "$BENCH_TMP/results.$ONLY" | bench_median) req/s, p99 $(awk '{ print $2 }' "$BENCH_TMP/results.$ONLY" | bench_median) ms"
+    exit 0
+fi
 column() { awk -v c="$2" '{ print $c }' "$BENCH_TMP/results.$1"; }
 row() { printf '%-15s' "$1"; column "$2" "$3" | while read -r v; do printf ' %10.0f' "$v"; done; }
 N_RPS=$(column nginx 1 | bench_median)
