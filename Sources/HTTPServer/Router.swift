@@ -99,6 +99,7 @@ public final class Router: Responder, Sendable {
     /// Runs `handler` inside the middleware. Errors are mapped to problem responses at every layer, so each
     /// middleware sees a `Response` from `next` (CORS headers land on error responses too).
     private func runMiddleware(_ request: Request, _ handler: @escaping (Request) throws -> Response) -> Response {
+        if middleware.isEmpty { return catching(request, handler) }   // no closure chain to build
         var next: (Request) -> Response = { request in self.catching(request, handler) }
         for middleware in self.middleware.reversed() {
             let inner = next

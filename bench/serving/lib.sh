@@ -7,6 +7,7 @@
 BENCH_TMP=""
 BENCH_PIDS=""
 BENCH_PGDATA=""
+BENCH_WRAPPER=${BENCH_WRAPPER:-}
 
 bench_log() { printf '%s\n' "$*" >&2; }
 bench_die() { bench_log "error: $*"; exit 2; }
@@ -81,9 +82,10 @@ bench_start_postgres() {
 
 # Starts `linkd serve` on 127.0.0.1:$1 with extra arguments; stderr (the JSON log) to $BENCH_TMP/linkd.log.
 # Sets LINKD_PID. Waits (up to $BENCH_READY_TIMEOUT s, default 60) for /readyz 200.
+# BENCH_WRAPPER (e.g. "perf record -g -o /tmp/load.data --") prefixes the command, for profiling.
 bench_start_linkd() {
     port=$1; shift
-    "$LINKD" serve --listen "127.0.0.1:$port" --database-url "$BENCH_DATABASE_URL" --migrations "$ROOT/migrations" "$@" \
+    $BENCH_WRAPPER "$LINKD" serve --listen "127.0.0.1:$port" --database-url "$BENCH_DATABASE_URL" --migrations "$ROOT/migrations" "$@" \
         >"$BENCH_TMP/linkd.out" 2>"$BENCH_TMP/linkd.log" &
     LINKD_PID=$!
     bench_track "$LINKD_PID"
