@@ -14,9 +14,11 @@ struct Configuration {
     var logLevel = Logger.Level.info
     var migrationsDirectory: URL?
     var migrateOnStart = true
+    /// `--access-log` / `LINKD_ACCESS_LOG`: one log line per HTTP request.
+    var accessLog = false
 
     /// The options every database-using command accepts, for `Arguments`.
-    static let valuedOptions: Set<String> = ["listen", "database-url", "threads", "data-dir", "log-level", "migrations"]
+    static let valuedOptions: Set<String> = ["listen", "database-url", "threads", "data-dir", "log-level", "migrations", "access-log"]
 
     /// The help text describing those options.
     static let optionsHelp = """
@@ -26,6 +28,7 @@ struct Configuration {
           --threads N            LINKD_THREADS     2 (HTTP worker threads)
           --data-dir DIR         LINKD_DATA_DIR    ./.linkd (embedded PostgreSQL data, socket and log)
           --log-level LEVEL      LINKD_LOG_LEVEL   info (trace, debug, info, notice, warning, error, critical)
+          --access-log on|off    LINKD_ACCESS_LOG  off (on: one "request" line per HTTP request, at info)
           --migrations DIR       LINKD_MIGRATIONS_DIR  the migrations/ folder of the source tree
         """
 
@@ -53,6 +56,13 @@ struct Configuration {
         }
         if let directory = arguments.value("migrations", environment: "LINKD_MIGRATIONS_DIR", environment) {
             migrationsDirectory = URL(fileURLWithPath: directory)
+        }
+        if let value = arguments.value("access-log", environment: "LINKD_ACCESS_LOG", environment) {
+            switch value.lowercased() {
+            case "on", "true", "1", "yes": accessLog = true
+            case "off", "false", "0", "no": accessLog = false
+            default: throw Arguments.UsageError(description: "access-log must be on or off, not '\(value)'")
+            }
         }
         migrateOnStart = !arguments.has("no-migrate")
     }

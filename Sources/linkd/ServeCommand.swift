@@ -37,12 +37,13 @@ enum ServeCommand: Command {
         defer { database.close() }
         let application: Application
         do {
-            let service = ServiceConfiguration(
+            var service = ServiceConfiguration(
                 server: configuration.serverConfiguration,
                 database: database.parameters,
                 migrationsDirectory: try configuration.resolvedMigrationsDirectory(),
                 migrateOnStart: configuration.migrateOnStart
             )
+            service.accessLog = configuration.accessLog
             application = try Application(configuration: service, logger: logger)
             try application.start()
         } catch {

@@ -10,10 +10,11 @@
 # to a file) on a private PostgreSQL cluster this script creates; the workspace is seeded through the API
 # with curl. Everything started here is stopped on exit.
 #
-# Usage: bench/serving/run.sh [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build] [--only NAME]
+# Usage: bench/serving/run.sh [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build] [--only NAME] [--access-log]
 #   defaults: 3 rounds, 10 s, 64 connections, 2 wrk threads and 2 linkd threads / nginx workers.
 #   --only nginx|linkd-aasa|linkd-resolve runs just that load (for profiling: `perf record -p <linkd pid>`
 #   meanwhile); the linkd pid is printed at start.
+#   --access-log runs linkd with its per-request access log on (LINKD_ACCESS_LOG=on; off by default).
 # Exit status: 0 when every target holds, 1 when one does not, 2 on a setup failure.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,7 +29,8 @@ while [ $# -gt 0 ]; do
         --threads) BENCH_THREADS=$2; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         --only) ONLY=$2; shift 2 ;;
-        *) echo "usage: $0 [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build] [--only NAME]" >&2; exit 2 ;;
+        --access-log) export LINKD_ACCESS_LOG=on; shift ;;
+        *) echo "usage: $0 [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build] [--only NAME] [--access-log]" >&2; exit 2 ;;
     esac
 done
 LINKD_PORT=18480; NGINX_PORT=18481; HOST=links.example.com
@@ -141,7 +143,7 @@ verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { ok = (op == ">=") ? (v >
 A_OK=$(verdict "$A_RATIO" 1.0 ">="); R_OK=$(verdict "$R_RATIO" 0.7 ">="); P_OK=$(verdict "$R_P99" 5 "<")
 
 echo
-echo "serving benchmark: $WRK, $ROUNDS rounds, AASA $SIZE bytes, host $(nproc) cores"
+echo "serving benchmark: $WRK, $ROUNDS rounds, AASA $SIZE bytes, host $(nproc) cores, linkd access log ${LINKD_ACCESS_LOG:-off}"
 printf '%-15s' "req/s"; r=1; while [ $r -le "$ROUNDS" ]; do printf ' %10s' "round $r"; r=$((r + 1)); done
 printf ' %10s %8s %10s\n' median ratio "p99 ms"
 row nginx nginx 1;                printf ' %10.0f %8s %10.2f\n' "$N_RPS" "1.00" "$N_P99"

@@ -67,7 +67,7 @@ public final class Application: Sendable {
         RuleHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         let clicks = ClickHandler(resolver: resolver, hits: hits)
         routes.fallback { try clicks.handle($0) }
-        self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics)
+        self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"))
     }
 
