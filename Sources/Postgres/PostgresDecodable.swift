@@ -100,8 +100,9 @@ extension UUID: PostgresDecodable {
     }
 
     /// uuid_out's form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lower-case hex, parsed without `sscanf`
-    /// (which `UUID(uuidString:)` uses, and which dominated decoding a large catalog). nil for anything else.
-    static func canonical(_ text: String) -> UUID? {
+    /// (which `UUID(uuidString:)` uses, and which dominated decoding a large catalog). nil for anything else
+    /// (callers fall back to `UUID(uuidString:)`). Also used for the lower-case ids the catalog holds.
+    public static func canonical(_ text: String) -> UUID? {
         var text = text
         return text.withUTF8 { bytes -> UUID? in
             guard bytes.count == 36 else { return nil }
