@@ -128,13 +128,13 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
         return reject(.payloadTooLarge, state: state, method: methodName, connection: connection, context: context)
     }
     state.responded = true
-    let request = makeRequest(state: state, method: methodName, connection: connection)
+    let request = makeRequest(state: state, method: methodName, connection: connection, requestIDs: context.requestIDs)
     state.body = []
     let response = context.responder.respond(to: request)
     return queue(response, method: request.method, connection: connection, context: context)
 }
 
-private func makeRequest(state: RequestState, method: String, connection: OpaquePointer) -> Request {
+private func makeRequest(state: RequestState, method: String, connection: OpaquePointer, requestIDs: RequestIDGenerator) -> Request {
     var path = state.rawURI
     var rawQuery: String?
     // Byte searches: `Character` ones (`firstIndex(of: "?")`) pay for grapheme breaking on every request.
@@ -151,8 +151,10 @@ private func makeRequest(state: RequestState, method: String, connection: Opaque
         guard let base = buffer.baseAddress, linkd_mhd_client_address(connection, base, buffer.count) == 0 else { return "" }
         return String(cString: base)
     }
+    let offered = state.headers.first(where: { HTTPHeaders.equal($0.0, "X-Request-ID") })?.1
+    let requestID = offered.flatMap { RequestID.isSane($0) ? $0 : nil } ?? requestIDs.next()
     return Request(method: HTTPMethod(rawValue: method), path: path, rawQuery: rawQuery, headers: HTTPHeaders(state.headers),
-                   body: state.body, remoteAddress: remote)
+                   body: state.body, remoteAddress: remote, requestID: requestID)
 }
 
 /// Answers a request the server refuses before routing (413, 414, 431) with problem+json and the request id.
