@@ -40,7 +40,7 @@ bench_require wrk nginx curl psql initdb
 if [ "$BUILD" = 1 ]; then
     (cd "$ROOT" && swift build -c release --product linkd >&2) || bench_die "release build failed"
 fi
-LINKD="$ROOT/.build/release/linkd"
+LINKD=${BENCH_LINKD:-$ROOT/.build/release/linkd}   # BENCH_LINKD: another build to compare
 [ -x "$LINKD" ] || bench_die "no release build at $LINKD"
 
 bench_setup
