@@ -20,9 +20,11 @@ struct Configuration {
     var associationMaxAge = 3600
     /// `/v1/resolve` without an API key.
     var publicResolve = false
+    /// `--access-log` / `LINKD_ACCESS_LOG`: one log line per HTTP request.
+    var accessLog = true
 
     /// The options every database-using command accepts, for `Arguments`.
-    static let valuedOptions: Set<String> = ["listen", "database-url", "threads", "data-dir", "log-level", "migrations", "cors-origins", "aasa-max-age", "public-resolve"]
+    static let valuedOptions: Set<String> = ["listen", "database-url", "threads", "data-dir", "log-level", "migrations", "cors-origins", "aasa-max-age", "public-resolve", "access-log"]
 
     /// The help text describing those options.
     static let optionsHelp = """
@@ -32,6 +34,7 @@ struct Configuration {
           --threads N            LINKD_THREADS     2 (HTTP worker threads)
           --data-dir DIR         LINKD_DATA_DIR    ./.linkd (embedded PostgreSQL data, socket and log)
           --log-level LEVEL      LINKD_LOG_LEVEL   info (trace, debug, info, notice, warning, error, critical)
+          --access-log on|off    LINKD_ACCESS_LOG  on (one "request" line per HTTP request, at info; off behind a logging proxy)
           --migrations DIR       LINKD_MIGRATIONS_DIR  the migrations/ folder of the source tree
           --cors-origins LIST    LINKD_CORS_ORIGINS    unset: CORS off. Comma-separated browser origins allowed to call
                                  the API, e.g. https://dash.example.com,http://localhost:3000 ('*': any, without credentials)
@@ -63,6 +66,13 @@ struct Configuration {
         }
         if let directory = arguments.value("migrations", environment: "LINKD_MIGRATIONS_DIR", environment) {
             migrationsDirectory = URL(fileURLWithPath: directory)
+        }
+        if let value = arguments.value("access-log", environment: "LINKD_ACCESS_LOG", environment) {
+            switch value.lowercased() {
+            case "on", "true", "1", "yes": accessLog = true
+            case "off", "false", "0", "no": accessLog = false
+            default: throw Arguments.UsageError(description: "access-log must be on or off, not '\(value)'")
+            }
         }
         migrateOnStart = !arguments.has("no-migrate")
         if let origins = arguments.value("cors-origins", environment: "LINKD_CORS_ORIGINS", environment) {

@@ -26,7 +26,7 @@ public struct Authenticator: Sendable {
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer",
-              let presented = APIKeySecret(parsing: parts[1].trimmingCharacters(in: .whitespaces))
+              let presented = APIKeySecret(parsing: Self.trimmed(parts[1]))
         else { throw ServiceError.unauthorized("The Authorization header must be 'Bearer <key>' with a linkd API key.") }
         let key = try key(presented.keyID)
         guard let key, presented.matches(storedHash: key.secretHash) else {
@@ -36,6 +36,13 @@ public struct Authenticator: Sendable {
             throw ServiceError.forbidden("This call needs a key with the '\(scope.rawValue)' scope; this key has '\(key.scope.rawValue)'.")
         }
         return Principal(workspaceID: key.workspaceID, keyID: presented.keyID, scope: key.scope)
+    }
+
+    /// `text` without surrounding whitespace. Most headers have none: then no Foundation call is made.
+    private static func trimmed(_ text: Substring) -> String {
+        let isPlain: (UInt8) -> Bool = { $0 > 0x20 && $0 < 0x7F }
+        if let first = text.utf8.first, let last = text.utf8.last, isPlain(first), isPlain(last) { return String(text) }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     private func key(_ id: UUID) throws -> KeyCache.Entry? {

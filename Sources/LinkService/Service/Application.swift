@@ -71,7 +71,7 @@ public final class Application: Sendable {
         OpenAPIHandlers().register(in: &routes)
         let clicks = ClickHandler(resolver: resolver, hits: hits)
         routes.fallback { try clicks.handle($0) }
-        self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics)
+        self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"))
     }
 
