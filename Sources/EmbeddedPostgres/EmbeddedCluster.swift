@@ -10,7 +10,7 @@ import Synchronization
 /// a short per-cluster directory under `/tmp` instead. When running as root, the server runs as the
 /// `postgres` user (initdb refuses root) via `runuser`, and the directories are given to that user.
 public final class EmbeddedCluster: Sendable {
-    private enum Status: Sendable { case stopped, running }
+    private enum Status: Sendable, Equatable { case stopped, running, adopted }
 
     /// The directory holding everything the cluster writes.
     public let dataDirectory: URL
@@ -62,7 +62,12 @@ public final class EmbeddedCluster: Sendable {
     }
 
     /// Whether `start()` succeeded and `stop()` has not run since.
-    public var isRunning: Bool { status.withLock { $0 == .running } }
+    public var isRunning: Bool { status.withLock { $0 != .stopped } }
+
+    /// Whether `start()` found the server already running and adopted it instead of starting it: another
+    /// process (a `linkd serve`, or one that crashed) started it. A short-lived command must then leave it
+    /// running when it is done.
+    public var adoptedRunningServer: Bool { status.withLock { $0 == .adopted } }
 
     /// Creates the cluster on first use (`initdb`), then starts the server and waits until it accepts
     /// connections. Later starts reuse the data. A server left running by a crashed process is adopted;
@@ -77,6 +82,8 @@ public final class EmbeddedCluster: Sendable {
         }
         if try isServerRunning(tools, runAs: runAs) {
             logger.notice("adopting running embedded PostgreSQL", metadata: ["db.pgdata": pgdata.path])
+            status.withLock { $0 = .adopted }
+            return
         } else {
             removeStalePIDFile()
             let started = Date()

@@ -34,8 +34,8 @@ public struct Request: Sendable {
                 body: [UInt8] = [], remoteAddress: String = "127.0.0.1", requestID: String? = nil) {
         var path = path
         var rawQuery = rawQuery
-        if rawQuery == nil, let question = path.firstIndex(of: "?") {
-            rawQuery = String(path[path.index(after: question)...])
+        if rawQuery == nil, let question = path.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            rawQuery = String(path[path.utf8.index(after: question)...])
             path = String(path[..<question])
         }
         self.method = method
@@ -57,6 +57,12 @@ public struct Request: Sendable {
 
     /// `Host` header → lower-case host without port; `[::1]:8080` → `::1`.
     static func normalizedHost(_ value: String) -> String? {
+        // The usual header is already a bare lower-case name ("links.example.com"): return it as is.
+        if let last = value.utf8.last, last != UInt8(ascii: "."),
+           value.utf8.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+               || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) {
+            return value
+        }
         var host = Substring(value.trimmingASCIIWhitespace())
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else { return nil }

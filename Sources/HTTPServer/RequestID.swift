@@ -1,3 +1,6 @@
+import Glibc
+import Synchronization
+
 /// `X-Request-ID` handling: accept a client's id when it is harmless to echo and log, otherwise make one.
 enum RequestID {
     /// Whether `value` is 1–128 characters of `[A-Za-z0-9._-]`: safe in headers, logs and JSON.
@@ -21,16 +24,58 @@ enum RequestID {
         return generate()
     }
 
-    /// 16 random bytes as 32 lower-case hex digits.
+    /// 16 random bytes as 32 lower-case hex digits. One `arc4random_buf` call (glibc: the kernel's CSPRNG,
+    /// as `SystemRandomNumberGenerator`, which took one system call per 8 bytes).
     static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        return hex(high) + hex(low)
+        var random = (UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &random) { arc4random_buf($0.baseAddress!, $0.count) }
+        return withUnsafeBytes(of: &random) { bytes in
+            String(unsafeUninitializedCapacity: 32) { out in
+                for (index, byte) in bytes.enumerated() {
+                    out[2 * index] = hexDigits[Int(byte >> 4)]
+                    out[2 * index + 1] = hexDigits[Int(byte & 0xF)]
+                }
+                return 32
+            }
+        }
     }
 
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+}
+
+/// Request ids for one server without a system call per request: a per-process random key and a counter,
+/// mixed by the SplitMix64 finalizer (a bijection, so ids never repeat within a process; the random key
+/// keeps processes apart). 32 lower-case hex digits, like `RequestID.generate()`.
+final class RequestIDGenerator: Sendable {
+    private let key: (UInt64, UInt64)
+    private let counter = Atomic<UInt64>(0)
+
+    init() {
+        var random = (UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &random) { arc4random_buf($0.baseAddress!, $0.count) }
+        key = random
     }
+
+    func next() -> String {
+        let n = counter.add(1, ordering: .relaxed).newValue
+        var value = (Self.mix(key.0 &+ n), Self.mix(key.1 ^ n))
+        return withUnsafeBytes(of: &value) { bytes in
+            String(unsafeUninitializedCapacity: 32) { out in
+                for (index, byte) in bytes.enumerated() {
+                    out[2 * index] = Self.hexDigits[Int(byte >> 4)]
+                    out[2 * index + 1] = Self.hexDigits[Int(byte & 0xF)]
+                }
+                return 32
+            }
+        }
+    }
+
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -26,7 +26,8 @@ struct RouteNode: Sendable {
         let captures: [Substring]
     }
 
-    var literals: [String: RouteNode] = [:]
+    /// Keyed by `Substring` so a request's path segment is looked up without copying it into a `String`.
+    var literals: [Substring: RouteNode] = [:]
     /// Zero or one child for a `{name}` segment (an array gives the recursive struct its indirection).
     var parameter: [RouteNode] = []
     /// Routes ending in `{name*}` at this depth.
@@ -42,7 +43,7 @@ struct RouteNode: Sendable {
         }
         switch first {
         case .literal(let text):
-            literals[text, default: RouteNode()].insert(segments.dropFirst(), target, for: method)
+            literals[Substring(text), default: RouteNode()].insert(segments.dropFirst(), target, for: method)
         case .parameter:
             if parameter.isEmpty { parameter.append(RouteNode()) }
             parameter[0].insert(segments.dropFirst(), target, for: method)
@@ -68,7 +69,7 @@ struct RouteNode: Sendable {
             return nil
         }
         let segment = segments[index]
-        if let child = literals[String(segment)], let found = child.match(segments, index + 1, whole, &captures) {
+        if let child = literals[segment], let found = child.match(segments, index + 1, whole, &captures) {
             return found
         }
         if let child = parameter.first, !segment.isEmpty {

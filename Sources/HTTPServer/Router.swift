@@ -15,6 +15,7 @@ public final class Router: Responder, Sendable {
     private let fallbackHandler: RouteHandler?
     private let logger: Logger
     private let metrics: MetricsRegistry
+    private let accessLog: Bool
     /// Method and template of every route, in registration order.
     public let routes: [(method: HTTPMethod, template: String)]
 
@@ -23,7 +24,10 @@ public final class Router: Responder, Sendable {
     ///   - builder: routes, middleware and fallback.
     ///   - logger: receives the access log (info) and unhandled errors (error).
     ///   - metrics: receives `linkd_http_requests_total` and `linkd_http_request_duration_seconds`.
-    public init(_ builder: RouterBuilder, logger: Logger, metrics: MetricsRegistry) {
+    ///   - accessLog: write one `request` line (info) per request. Formatting it and its `write(2)` cost
+    ///     about 40% of the throughput of the association endpoint (bench/serving), so `linkd` leaves it
+    ///     off unless asked (`--access-log`, `LINKD_ACCESS_LOG`); the metrics count every request either way.
+    public init(_ builder: RouterBuilder, logger: Logger, metrics: MetricsRegistry, accessLog: Bool = true) {
         var root = RouteNode()
         for route in builder.routes {
             root.insert(route.template.segments[...],
@@ -35,6 +39,7 @@ public final class Router: Responder, Sendable {
         self.fallbackHandler = builder.fallbackHandler
         self.logger = logger
         self.metrics = metrics
+        self.accessLog = accessLog
         self.routes = builder.routes.map { ($0.method, $0.template.text) }
     }
 
@@ -52,6 +57,7 @@ public final class Router: Responder, Sendable {
                           labels: ["route": routeLabel, "method": request.method.rawValue, "status": status])
         metrics.observe("linkd_http_request_duration_seconds", help: "Time spent routing and handling HTTP requests.",
                         labels: ["route": routeLabel], value: seconds)
+        guard accessLog else { return response }
         logger.info("request", metadata: [
             "http.method": request.method.rawValue, "http.path": request.path, "http.status": status,
             "http.duration_ms": String(Double(Int(seconds * 1_000_000)) / 1000), "request.id": request.requestID,
@@ -99,6 +105,7 @@ public final class Router: Responder, Sendable {
     /// Runs `handler` inside the middleware. Errors are mapped to problem responses at every layer, so each
     /// middleware sees a `Response` from `next` (CORS headers land on error responses too).
     private func runMiddleware(_ request: Request, _ handler: @escaping (Request) throws -> Response) -> Response {
+        if middleware.isEmpty { return catching(request, handler) }   // no closure chain to build
         var next: (Request) -> Response = { request in self.catching(request, handler) }
         for middleware in self.middleware.reversed() {
             let inner = next

@@ -128,29 +128,33 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
         return reject(.payloadTooLarge, state: state, method: methodName, connection: connection, context: context)
     }
     state.responded = true
-    let request = makeRequest(state: state, method: methodName, connection: connection)
+    let request = makeRequest(state: state, method: methodName, connection: connection, requestIDs: context.requestIDs)
     state.body = []
     let response = context.responder.respond(to: request)
     return queue(response, method: request.method, connection: connection, context: context)
 }
 
-private func makeRequest(state: RequestState, method: String, connection: OpaquePointer) -> Request {
+private func makeRequest(state: RequestState, method: String, connection: OpaquePointer, requestIDs: RequestIDGenerator) -> Request {
     var path = state.rawURI
     var rawQuery: String?
-    if let question = path.firstIndex(of: "?") {
-        rawQuery = String(path[path.index(after: question)...])
+    // Byte searches: `Character` ones (`firstIndex(of: "?")`) pay for grapheme breaking on every request.
+    if let question = path.utf8.firstIndex(of: UInt8(ascii: "?")) {
+        rawQuery = String(path[path.utf8.index(after: question)...])
         path = String(path[..<question])
     }
     // Absolute-form targets (`GET http://host/path`), which servers must accept (RFC 9112 §3.2.2): keep the path.
-    if !path.hasPrefix("/"), let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://") {
+    if path.utf8.first != UInt8(ascii: "/"), let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://") {
         let authority = path[path.index(colon, offsetBy: 3)...]
         path = authority.firstIndex(of: "/").map { String(path[$0...]) } ?? "/"
     }
-    var address = [CChar](repeating: 0, count: 64)
-    let remote = linkd_mhd_client_address(connection, &address, address.count) == 0
-        ? String(decoding: address.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    let remote = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> String in
+        guard let base = buffer.baseAddress, linkd_mhd_client_address(connection, base, buffer.count) == 0 else { return "" }
+        return String(cString: base)
+    }
+    let offered = state.headers.first(where: { HTTPHeaders.equal($0.0, "X-Request-ID") })?.1
+    let requestID = offered.flatMap { RequestID.isSane($0) ? $0 : nil } ?? requestIDs.next()
     return Request(method: HTTPMethod(rawValue: method), path: path, rawQuery: rawQuery, headers: HTTPHeaders(state.headers),
-                   body: state.body, remoteAddress: remote)
+                   body: state.body, remoteAddress: remote, requestID: requestID)
 }
 
 /// Answers a request the server refuses before routing (413, 414, 431) with problem+json and the request id.

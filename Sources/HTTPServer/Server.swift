@@ -52,6 +52,9 @@ public final class Server: @unchecked Sendable {
     /// Number of requests started but not yet completed.
     public var inFlightRequests: Int { context.inFlight.load(ordering: .acquiring) }
 
+    /// Whether `shutdown` has begun: no new connections, responses carry `Connection: close`.
+    public var isDraining: Bool { context.draining.load(ordering: .acquiring) }
+
     /// Binds and starts serving.
     /// - Throws: `HTTPServerError` — `.invalidAddress` (host not an IP literal, port out of range),
     ///   `.invalidConfiguration` (limits), `.bindFailed` (in use, not a local address), `.alreadyStarted`.

@@ -12,6 +12,8 @@ final class ServerContext: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Set once shutdown begins: responses ask the client to close the connection.
     let draining = Atomic<Bool>(false)
+    /// Ids for requests that bring no usable `X-Request-ID`.
+    let requestIDs = RequestIDGenerator()
 
     init(responder: any Responder, configuration: ServerConfiguration, logger: Logger, metrics: MetricsRegistry?) {
         self.responder = responder

@@ -65,8 +65,10 @@ public struct Logger: Sendable {
     /// Writes `message` at `level` with `metadata` merged over the logger's own.
     public func log(level: Level, _ message: @autoclosure () -> String, metadata: @autoclosure () -> Metadata = [:]) {
         guard level >= logLevel else { return }
-        var fields = self.metadata
-        fields.merge(metadata(), uniquingKeysWith: { _, new in new })
+        var fields = metadata()
+        if !self.metadata.isEmpty {
+            fields.merge(self.metadata, uniquingKeysWith: { new, _ in new })   // the call's metadata wins
+        }
         sink.write(LogRecord(level: level, label: label, message: message(), metadata: fields, time: Date()))
     }
 

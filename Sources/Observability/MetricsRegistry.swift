@@ -15,12 +15,24 @@ public final class MetricsRegistry: Sendable {
         var counters: [Labels: Double] = [:]
         var histograms: [Labels: HistogramState] = [:]
         var buckets: [Double] = []
+
+        mutating func record(_ labels: Labels, _ value: Double) {
+            let index = buckets.firstIndex(where: { value <= $0 })
+            let empty = buckets.count
+            histograms[labels, default: HistogramState(counts: Array(repeating: 0, count: empty))].add(value, bucket: index)
+        }
     }
 
     private struct HistogramState: Sendable {
         var counts: [UInt64]
         var sum: Double = 0
         var count: UInt64 = 0
+
+        mutating func add(_ value: Double, bucket: Int?) {
+            if let bucket { counts[bucket] += 1 }
+            sum += value
+            count += 1
+        }
     }
 
     private let families = Mutex<[String: Family]>([:])
@@ -39,13 +51,8 @@ public final class MetricsRegistry: Sendable {
     /// - Parameter buckets: upper bounds, ascending; fixed by the first observation of `name`.
     public func observe(_ name: String, help: String, labels: Labels = [:], value: Double, buckets: [Double] = MetricsRegistry.latencyBuckets) {
         families.withLock { families in
-            var family = families[name] ?? Family(help: help, kind: "histogram", buckets: buckets)
-            var state = family.histograms[labels] ?? HistogramState(counts: Array(repeating: 0, count: family.buckets.count))
-            if let index = family.buckets.firstIndex(where: { value <= $0 }) { state.counts[index] += 1 }
-            state.sum += value
-            state.count += 1
-            family.histograms[labels] = state
-            families[name] = family
+            // Mutated in place: copying the family out and back would copy its dictionaries on every call.
+            families[name, default: Family(help: help, kind: "histogram", buckets: buckets)].record(labels, value)
         }
     }
 

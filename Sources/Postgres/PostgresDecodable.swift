@@ -95,8 +95,41 @@ extension Double: PostgresDecodable {
 
 extension UUID: PostgresDecodable {
     public init(postgresText: String, type: PostgresType) throws(PostgresError) {
-        guard type == .uuid, let value = UUID(uuidString: postgresText) else { throw mismatch(type, UUID.self) }
+        guard type == .uuid, let value = Self.canonical(postgresText) ?? UUID(uuidString: postgresText) else { throw mismatch(type, UUID.self) }
         self = value
+    }
+
+    /// uuid_out's form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lower-case hex, parsed without `sscanf`
+    /// (which `UUID(uuidString:)` uses, and which dominated decoding a large catalog). nil for anything else
+    /// (callers fall back to `UUID(uuidString:)`). Also used for the lower-case ids the catalog holds.
+    public static func canonical(_ text: String) -> UUID? {
+        var text = text
+        return text.withUTF8 { bytes -> UUID? in
+            guard bytes.count == 36 else { return nil }
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let ok = withUnsafeMutableBytes(of: &uuid) { out -> Bool in
+                var index = 0
+                for position in 0..<16 {
+                    if index == 8 || index == 13 || index == 18 || index == 23 {
+                        guard bytes[index] == UInt8(ascii: "-") else { return false }
+                        index += 1
+                    }
+                    guard let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) else { return false }
+                    out[position] = high << 4 | low
+                    index += 2
+                }
+                return true
+            }
+            return ok ? UUID(uuid: uuid) : nil
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
     }
 }
 

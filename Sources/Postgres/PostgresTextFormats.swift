@@ -22,52 +22,57 @@ enum PostgresArrayLiteral {
     }
 
     /// Parses `{a,"b c",NULL}` into elements, nil for an unquoted NULL. Only one-dimensional arrays.
+    ///
+    /// Works on UTF-8 bytes: every structural character is ASCII and never part of a multi-byte sequence,
+    /// so elements are sliced out as byte ranges (the catalog load decodes one array per rule).
     static func parse(_ text: String) throws(PostgresError) -> [String?] {
-        var scalars = Substring(text).unicodeScalars[...]
+        let all = Array(text.utf8)
+        var start = 0
+        var end = all.count
         // array_out prefixes explicit bounds ("[0:1]={...}") only when the lower bound is not 1.
-        if scalars.first == "[", let equals = scalars.firstIndex(of: "=") {
-            scalars = scalars[scalars.index(after: equals)...]
-        }
-        guard scalars.first == "{", scalars.last == "}" else { throw invalid() }
-        scalars = scalars.dropFirst().dropLast()
+        if all.first == UInt8(ascii: "["), let equals = all.firstIndex(of: UInt8(ascii: "=")) { start = equals + 1 }
+        guard start < end, all[start] == UInt8(ascii: "{"), all[end - 1] == UInt8(ascii: "}"), end - start >= 2 else { throw invalid() }
+        start += 1
+        end -= 1
         var elements: [String?] = []
-        if scalars.isEmpty { return elements }
-        var index = scalars.startIndex
+        if start == end { return elements }
+        var index = start
+        var element: [UInt8] = []
         while true {
-            var element = String.UnicodeScalarView()
+            element.removeAll(keepingCapacity: true)
             var quoted = false
-            if index < scalars.endIndex, scalars[index] == "{" { throw invalid() }  // nested dimension
-            if index < scalars.endIndex, scalars[index] == "\"" {
+            if index < end, all[index] == UInt8(ascii: "{") { throw invalid() }  // nested dimension
+            if index < end, all[index] == UInt8(ascii: "\"") {
                 quoted = true
-                index = scalars.index(after: index)
+                index += 1
                 while true {
-                    guard index < scalars.endIndex else { throw invalid() }
-                    let scalar = scalars[index]
-                    index = scalars.index(after: index)
-                    if scalar == "\"" { break }
-                    if scalar == "\\" {
-                        guard index < scalars.endIndex else { throw invalid() }
-                        element.append(scalars[index])
-                        index = scalars.index(after: index)
+                    guard index < end else { throw invalid() }
+                    let byte = all[index]
+                    index += 1
+                    if byte == UInt8(ascii: "\"") { break }
+                    if byte == UInt8(ascii: "\\") {
+                        guard index < end else { throw invalid() }
+                        element.append(all[index])
+                        index += 1
                     } else {
-                        element.append(scalar)
+                        element.append(byte)
                     }
                 }
             } else {
-                while index < scalars.endIndex, scalars[index] != "," {
-                    if scalars[index] == "\\" {
-                        index = scalars.index(after: index)
-                        guard index < scalars.endIndex else { throw invalid() }
+                while index < end, all[index] != UInt8(ascii: ",") {
+                    if all[index] == UInt8(ascii: "\\") {
+                        index += 1
+                        guard index < end else { throw invalid() }
                     }
-                    element.append(scalars[index])
-                    index = scalars.index(after: index)
+                    element.append(all[index])
+                    index += 1
                 }
             }
-            let value = String(element)
+            let value = String(decoding: element, as: UTF8.self)
             elements.append(!quoted && value.uppercased() == "NULL" ? nil : value)
-            if index == scalars.endIndex { break }
-            guard scalars[index] == "," else { throw invalid() }
-            index = scalars.index(after: index)
+            if index == end { break }
+            guard all[index] == UInt8(ascii: ",") else { throw invalid() }
+            index += 1
         }
         return elements
     }

@@ -41,9 +41,18 @@ extension AASACommand {
         } else {
             text += "No app opens it: no rule matches\n"
         }
+        // Apps listed in the same entries walk the same rules: one trace for them all.
+        var traces: [(apps: [String], steps: [RuleEvaluation])] = []
         for app in apps {
-            text += "\nRules tried for \(app):\n"
             let steps = matcher.trace(for: url, appID: app)
+            if let last = traces.indices.last, traces[last].steps == steps, !steps.isEmpty {
+                traces[last].apps.append(app)
+            } else {
+                traces.append(([app], steps))
+            }
+        }
+        for (apps, steps) in traces {
+            text += "\nRules tried for \(apps.joined(separator: ", ")):\n"
             if steps.isEmpty { text += "  (none)\n" }
             for step in steps {
                 let verdict = step.matched ? (step.rule.isExclusion ? "MATCH → exclude" : "MATCH") : "no"

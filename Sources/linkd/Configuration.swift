@@ -17,10 +17,19 @@ struct Configuration {
     /// `LINKD_SPOOL_DIR`; nil means `<dataDirectory>/spool`.
     var spoolDirectory: URL?
     var hitsRetentionDays = 90
+    /// Browser origins allowed to call the API; empty: CORS off.
+    var corsOrigins: [String] = []
+    /// `Cache-Control: public, max-age=` of the association files, in seconds.
+    var associationMaxAge = 3600
+    /// `/v1/resolve` without an API key.
+    var publicResolve = false
+    /// `--access-log` / `LINKD_ACCESS_LOG`: one log line per HTTP request.
+    var accessLog = true
 
     /// The options every database-using command accepts, for `Arguments`.
     static let valuedOptions: Set<String> = [
-        "listen", "database-url", "threads", "data-dir", "log-level", "migrations", "spool-dir", "hits-retention-days",
+        "listen", "database-url", "threads", "data-dir", "log-level", "migrations", "cors-origins", "aasa-max-age", "public-resolve",
+        "access-log", "spool-dir", "hits-retention-days",
     ]
 
     /// The help text describing those options.
@@ -31,7 +40,12 @@ struct Configuration {
           --threads N            LINKD_THREADS     2 (HTTP worker threads)
           --data-dir DIR         LINKD_DATA_DIR    ./.linkd (embedded PostgreSQL data, socket and log)
           --log-level LEVEL      LINKD_LOG_LEVEL   info (trace, debug, info, notice, warning, error, critical)
+          --access-log on|off    LINKD_ACCESS_LOG  on (one "request" line per HTTP request, at info; off behind a logging proxy)
           --migrations DIR       LINKD_MIGRATIONS_DIR  the migrations/ folder of the source tree
+          --cors-origins LIST    LINKD_CORS_ORIGINS    unset: CORS off. Comma-separated browser origins allowed to call
+                                 the API, e.g. https://dash.example.com,http://localhost:3000 ('*': any, without credentials)
+          --aasa-max-age SECONDS LINKD_AASA_MAX_AGE    3600 (Cache-Control max-age of the association files)
+          --public-resolve BOOL  LINKD_PUBLIC_RESOLVE  false (true: /v1/resolve answers without an API key)
           --spool-dir DIR        LINKD_SPOOL_DIR   <data-dir>/spool (hits kept while the database is down)
           --hits-retention-days N  LINKD_HITS_RETENTION_DAYS  90 (raw hits; older daily partitions are dropped)
         """
@@ -70,7 +84,30 @@ struct Configuration {
             }
             hitsRetentionDays = value
         }
+        if let value = arguments.value("access-log", environment: "LINKD_ACCESS_LOG", environment) {
+            switch value.lowercased() {
+            case "on", "true", "1", "yes": accessLog = true
+            case "off", "false", "0", "no": accessLog = false
+            default: throw Arguments.UsageError(description: "access-log must be on or off, not '\(value)'")
+            }
+        }
         migrateOnStart = !arguments.has("no-migrate")
+        if let origins = arguments.value("cors-origins", environment: "LINKD_CORS_ORIGINS", environment) {
+            corsOrigins = try Self.parseOrigins(origins)
+        }
+        if let maxAge = arguments.value("aasa-max-age", environment: "LINKD_AASA_MAX_AGE", environment) {
+            guard let seconds = Int(maxAge), (0...604_800).contains(seconds) else {
+                throw Arguments.UsageError(description: "aasa-max-age must be a number of seconds from 0 to 604800, not '\(maxAge)'")
+            }
+            associationMaxAge = seconds
+        }
+        if let flag = arguments.value("public-resolve", environment: "LINKD_PUBLIC_RESOLVE", environment) {
+            switch flag.lowercased() {
+            case "true", "1", "yes": publicResolve = true
+            case "false", "0", "no": publicResolve = false
+            default: throw Arguments.UsageError(description: "public-resolve must be true or false, not '\(flag)'")
+            }
+        }
     }
 
     /// The hit pipeline settings.
@@ -102,6 +139,15 @@ struct Configuration {
             throw Arguments.UsageError(description: "listen address '\(text)' is not HOST:PORT with a port from 0 to 65535")
         }
         return (String(host), number)
+    }
+
+    /// `https://a.example,http://localhost:3000`: each entry `scheme://host[:port]` or `*`; blanks are skipped.
+    static func parseOrigins(_ text: String) throws -> [String] {
+        let origins = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for origin in origins where !ServiceConfiguration.isValidCORSOrigin(origin) {
+            throw Arguments.UsageError(description: "CORS origin '\(origin)' is not scheme://host[:port] (without a path) or '*'")
+        }
+        return origins
     }
 
     func makeLogger(label: String = "linkd") -> Logger {

@@ -1,6 +1,7 @@
 import EmbeddedPostgres
 import Foundation
 import Observability
+import LinkService
 import Postgres
 
 /// The database a command talks to: `DATABASE_URL` when set, else the embedded cluster, started on
@@ -11,11 +12,15 @@ final class DatabaseBootstrap {
 
     let parameters: ConnectionParameters
     private let cluster: EmbeddedCluster?
+    /// Stop an embedded server that was already running when we started (the server itself does, so a
+    /// crashed predecessor's PostgreSQL does not outlive it; one-off commands leave a running server alone).
+    private let stopsAdoptedServer: Bool
 
     /// Connects to `DATABASE_URL`, or starts (initialising on first use) the embedded cluster.
     /// - Throws: `PostgresError` for a bad URL, `EmbeddedPostgresError` (with what to install) when the
     ///   server binaries are missing or the cluster cannot start.
-    init(configuration: Configuration, logger: Logger) throws {
+    init(configuration: Configuration, logger: Logger, stopsAdoptedServer: Bool = false) throws {
+        self.stopsAdoptedServer = stopsAdoptedServer
         if let url = configuration.databaseURL {
             parameters = try ConnectionParameters(url)
             cluster = nil
@@ -28,16 +33,17 @@ final class DatabaseBootstrap {
             try Self.ensureDatabase(Self.embeddedDatabaseName, on: server)
             parameters = server.setting("dbname", to: Self.embeddedDatabaseName)
         } catch {
-            cluster.stop()
+            if stopsAdoptedServer || !cluster.adoptedRunningServer { cluster.stop() }
             throw error
         }
         self.cluster = cluster
         logger.info("embedded PostgreSQL running", metadata: ["db.data_dir": configuration.dataDirectory.path])
     }
 
-    /// Stops the embedded cluster, if this bootstrap started one. Idempotent.
+    /// Stops the embedded cluster, if this bootstrap started it (or adopted it, for the server). Idempotent.
     func close() {
-        cluster?.stop()
+        guard let cluster, stopsAdoptedServer || !cluster.adoptedRunningServer else { return }
+        cluster.stop()
     }
 
     private static func ensureDatabase(_ name: String, on server: ConnectionParameters) throws {
@@ -47,5 +53,19 @@ final class DatabaseBootstrap {
             // CREATE DATABASE takes an identifier, not a parameter; `name` is our constant.
             try connection.executeScript("CREATE DATABASE \(name)")
         }
+    }
+}
+
+extension DatabaseBootstrap {
+    /// For one-off commands: opens the database, lends a one-connection pool and the migrator, then closes
+    /// everything (leaving a server that another process runs alone).
+    static func withDatabase<T>(_ configuration: Configuration, _ body: (ConnectionPool, Migrator) throws -> T) throws -> T {
+        let logger = configuration.makeLogger()
+        let database = try DatabaseBootstrap(configuration: configuration, logger: logger)
+        defer { database.close() }
+        let pool = ConnectionPool(parameters: database.parameters, maxConnections: 1, logger: logger)
+        defer { pool.shutdown() }
+        let migrator = Migrator(migrations: try Migration.load(from: configuration.resolvedMigrationsDirectory()), logger: logger)
+        return try body(pool, migrator)
     }
 }

@@ -42,14 +42,11 @@ enum KeysCommand: Command {
             Output.err("linkd keys: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
-        let logger = configuration.makeLogger()
         do {
-            let database = try DatabaseBootstrap(configuration: configuration, logger: logger)
-            defer { database.close() }
-            let pool = ConnectionPool(parameters: database.parameters, maxConnections: 1, logger: logger)
-            defer { pool.shutdown() }
-            try Migrator(migrations: Migration.load(from: configuration.resolvedMigrationsDirectory()), logger: logger).migrate(using: pool)
-            Output.out(try Workspace.createKey(pool: pool, workspace: workspace, scope: scope, keyName: label))
+            try DatabaseBootstrap.withDatabase(configuration) { pool, migrator in
+                try migrator.migrate(using: pool)
+                Output.out(try Workspace.createKey(pool: pool, workspace: workspace, scope: scope, keyName: label))
+            }
             return ExitStatus.success
         } catch {
             Output.err("linkd keys: \(error)")

@@ -28,26 +28,22 @@ enum MigrateCommand: Command {
             Output.err("linkd migrate: \(error)")
             return ExitStatus.usage
         }
-        let logger = configuration.makeLogger()
         do {
-            let database = try DatabaseBootstrap(configuration: configuration, logger: logger)
-            defer { database.close() }
-            let pool = ConnectionPool(parameters: database.parameters, maxConnections: 1, logger: logger)
-            defer { pool.shutdown() }
-            let migrator = Migrator(migrations: try Migration.load(from: configuration.resolvedMigrationsDirectory()), logger: logger)
-            if statusOnly {
-                switch try migrator.status(using: pool) {
-                case .current: Output.out("migrations: current (\(migrator.migrations.count) applied)")
-                case .pending(let versions): Output.out("migrations: pending \(versions.map(String.init).joined(separator: ", "))")
-                case .invalid(let error):
-                    Output.out("migrations: inconsistent: \(error)")
-                    return ExitStatus.failure
+            return try DatabaseBootstrap.withDatabase(configuration) { pool, migrator in
+                if statusOnly {
+                    switch try migrator.status(using: pool) {
+                    case .current: Output.out("migrations: current (\(migrator.migrations.count) applied)")
+                    case .pending(let versions): Output.out("migrations: pending \(versions.map(String.init).joined(separator: ", "))")
+                    case .invalid(let error):
+                        Output.out("migrations: inconsistent: \(error)")
+                        return ExitStatus.failure
+                    }
+                    return ExitStatus.success
                 }
+                let applied = try migrator.migrate(using: pool)
+                Output.out(applied.isEmpty ? "migrations: already current" : "migrations: applied \(applied.map(String.init).joined(separator: ", "))")
                 return ExitStatus.success
             }
-            let applied = try migrator.migrate(using: pool)
-            Output.out(applied.isEmpty ? "migrations: already current" : "migrations: applied \(applied.map(String.init).joined(separator: ", "))")
-            return ExitStatus.success
         } catch {
             Output.err("linkd migrate: \(error)")
             return ExitStatus.failure

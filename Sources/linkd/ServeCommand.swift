@@ -28,7 +28,7 @@ enum ServeCommand: Command {
         let logger = configuration.makeLogger()
         let database: DatabaseBootstrap
         do {
-            database = try DatabaseBootstrap(configuration: configuration, logger: logger)
+            database = try DatabaseBootstrap(configuration: configuration, logger: logger, stopsAdoptedServer: true)
         } catch {
             logger.critical("cannot open the database", metadata: ["error": "\(error)"])
             Output.err("linkd serve: \(error)")
@@ -37,13 +37,17 @@ enum ServeCommand: Command {
         defer { database.close() }
         let application: Application
         do {
-            let service = ServiceConfiguration(
+            var service = ServiceConfiguration(
                 server: configuration.serverConfiguration,
                 database: database.parameters,
                 migrationsDirectory: try configuration.resolvedMigrationsDirectory(),
                 migrateOnStart: configuration.migrateOnStart,
                 hits: configuration.hitsConfiguration
             )
+            service.corsOrigins = configuration.corsOrigins
+            service.associationMaxAge = configuration.associationMaxAge
+            service.publicResolve = configuration.publicResolve
+            service.accessLog = configuration.accessLog
             application = try Application(configuration: service, logger: logger)
             try application.start()
         } catch {

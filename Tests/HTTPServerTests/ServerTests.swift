@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Synchronization
 import Testing
@@ -312,7 +313,8 @@ struct ServerTests {
         }
         // Wait until the request is being handled.
         var waited = 0
-        while server.inFlightRequests == 0 && waited < 200 { usleep(5_000); waited += 1 }
+        while server.inFlightRequests == 0 && waited < 2000 { usleep(5_000); waited += 1 }   // up to 10 s on a loaded machine
+        try #require(server.inFlightRequests > 0, "the slow request never started")
         #expect(server.inFlightRequests == 1)
         let started = ContinuousClock.now
         server.shutdown(gracePeriod: .seconds(5))
@@ -329,21 +331,32 @@ struct ServerTests {
     /// While draining, requests on already-open keep-alive connections are still answered, with `Connection: close`.
     @Test func drainingAsksClientsToClose() throws {
         let logger = Logger(label: "test", sink: .discard)
-        let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        // A request held open until the test has seen the late answer: no timing assumptions.
+        let gate = DispatchSemaphore(value: 0)
+        var routes = testRoutes()
+        routes.get("/gate") { _ in
+            gate.wait()
+            return .text("released")
+        }
+        let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(routes, logger: logger, metrics: MetricsRegistry()), logger: logger)
         try server.start()
         let port = server.port
         let idle = try HTTPTestClient(port: port)
         #expect(try idle.request("GET", "/hello").headers["Connection"] == nil)
-        let sleeper = TestThread { _ = try? HTTPTestClient.request(port: port, path: "/sleep") }
+        let held = TestThread { _ = try? HTTPTestClient.request(port: port, path: "/gate") }
         var waited = 0
-        while server.inFlightRequests == 0 && waited < 200 { usleep(5_000); waited += 1 }
-        let stopper = TestThread { server.shutdown(gracePeriod: .seconds(5)) }
-        usleep(100_000)
+        while server.inFlightRequests == 0 && waited < 2000 { usleep(5_000); waited += 1 }   // up to 10 s on a loaded machine
+        try #require(server.inFlightRequests > 0, "the held request never started")
+        let stopper = TestThread { server.shutdown(gracePeriod: .seconds(30)) }
+        waited = 0
+        while !server.isDraining && waited < 2000 { usleep(5_000); waited += 1 }
+        try #require(server.isDraining)
         let late = try idle.request("GET", "/hello")
         #expect(late.status == 200)
         #expect(late.headers["Connection"]?.lowercased() == "close")
-        #expect(idle.waitForClose(timeout: 2))
-        sleeper.join()
+        #expect(idle.waitForClose(timeout: 5))
+        gate.signal()
+        held.join()
         stopper.join()
         server.shutdown()   // a second caller returns at once: already stopped
     }

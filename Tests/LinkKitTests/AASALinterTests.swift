@@ -71,6 +71,9 @@ import Testing
         Row(#"{"applinks":{"details":[]},"webcredentials":{}}"#, .error, "missingKey", "/webcredentials", "'apps'"),
         Row(#"{"webcredentials":{"apps":[]}}"#, .warning, "noAppLinks", "", "no URL"),
         Row(#"{"applinks":{"details":[{"appIDs":["A.b"],"defaults":{"caseSensitive":"no"}}]}}"#, .error, "wrongType", "/applinks/details/0/defaults/caseSensitive", "true or false"),
+        Row(#"{"applinks":{"details":[{"appIDs":["A.b"],"components":[{"/":"/café/*"}]}]}}"#, .warning, "unencodedPattern", "/applinks/details/0/components/0/~1", "percent-encode"),
+        Row(#"{"applinks":{"details":[{"appIDs":["A.b"],"components":[{"?":{"q":"a b"}}]}]}}"#, .warning, "unencodedPattern", "/applinks/details/0/components/0/?/q", "never match"),
+        Row(#"{"applinks":{"defaults":{"percentEncoded":false},"details":[{"appIDs":["A.b"],"defaults":{"percentEncoded":true},"components":[{"/":"/a b"}]}]}}"#, .warning, "unencodedPattern", "/applinks/details/0/components/0/~1", "never match"),
         Row(#"{"applinks":{}}"#, .warning, "missingKey", "/applinks", "no 'details'"),
         Row(#"{"applinks":{"details":[{"appIDs":[],"components":[]}]}}"#, .warning, "noApps", "/applinks/details/0/appIDs", "no app"),
         Row(#"{"applinks":{"details":[{"appIDs":["A.b"],"components":[{"comment":1}]}]}}"#, .warning, "wrongType", "/applinks/details/0/components/0/comment", "string"),
@@ -89,6 +92,15 @@ import Testing
     @Test func cleanFileHasNoFindings() {
         let text = ##"{"applinks":{"defaults":{"caseSensitive":false},"substitutionVariables":{"food":["pizza"]},"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"#":"no","exclude":true},{"/":"/buy/*"},{"/":"/$(lang)/$(food)"},{"/":"/help/*","?":{"n":"????"}}]}]},"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"##
         #expect(AASALinter.lint(text: text) == [])
+    }
+
+    @Test(arguments: [
+        #"{"applinks":{"defaults":{"percentEncoded":false},"details":[{"appIDs":["A.b"],"components":[{"/":"/café/*"}]}]}}"#,
+        #"{"applinks":{"details":[{"appIDs":["A.b"],"defaults":{"percentEncoded":false},"components":[{"/":"/café/*"}]}]}}"#,
+        #"{"applinks":{"details":[{"appIDs":["A.b"],"components":[{"/":"/café/*","percentEncoded":false}]}]}}"#,
+    ])
+    func decodedPatternsMayBeUnicode(_ text: String) {
+        #expect(!AASALinter.lint(text: text).contains { $0.code == "unencodedPattern" })
     }
 
     @Test func reachableRulesAreNotReported() {

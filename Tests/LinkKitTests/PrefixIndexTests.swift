@@ -54,6 +54,24 @@ import Testing
         #expect(parent.componentIndex == 12)
         let miss = matcher.resolve(try AASAURL("https://example.com/other"))
         #expect(miss.appID == nil && miss.componentIndex == 10_000)
+        // Not linear in the rule count: only the rule with the URL's prefix and the catch-all are candidates.
+        var subject = MatchSubject(try AASAURL("https://example.com/section9876/x"))
+        #expect(matcher.groups[0].index.candidateNumbers(&subject) == [9876, 10_000])
+        var parentSubject = MatchSubject(try AASAURL("https://example.com/section98/"))
+        #expect(matcher.groups[0].index.candidateNumbers(&parentSubject) == [98, 10_000])
+    }
+
+    @Test func caseInsensitiveAndDecodedRulesAreIndexedInTheirForm() throws {
+        let components = [
+            AASAComponent(path: "/Shop/*", caseSensitive: false), AASAComponent(path: "/a b/*", percentEncoded: false),
+            AASAComponent(path: "/other/*"), AASAComponent(path: "/$(lang)/*"),
+        ]
+        let matcher = AASAMatcher(AASAFile(applinks: AppLinks(details: [AppLinksDetail(appIDs: [appA], components: components)])))
+        var shop = MatchSubject(try AASAURL("https://example.com/SHOP/1"))
+        #expect(matcher.groups[0].index.candidateNumbers(&shop) == [0, 3])
+        var space = MatchSubject(try AASAURL("https://example.com/a%20b/1"))
+        #expect(matcher.groups[0].index.candidateNumbers(&space) == [1, 3])
+        #expect(matcher.resolve(try AASAURL("https://example.com/a%20b/1")).componentIndex == 1)
     }
 }
 

@@ -23,6 +23,23 @@ struct AssociationServingTests {
         }
     }
 
+    @Test func theLastFetchIsShownOnTheDomain() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let response = try service.request("GET", "/.well-known/apple-app-site-association",
+                                               headers: [("Host", fixture.host), ("User-Agent", "AASA-Bot/1.0.0")])
+            var lastFetch: JSONValue?
+            let deadline = Date().addingTimeInterval(6)
+            repeat {
+                usleep(100_000)
+                lastFetch = try service.request("GET", "/v1/domains/\(fixture.host)", key: fixture.key).json["lastFetch"]?["apple-app-site-association"]
+            } while lastFetch == nil && Date() < deadline
+            #expect(lastFetch?["userAgent"] == .string("AASA-Bot/1.0.0"))
+            #expect(lastFetch?["etag"] == response.headers["ETag"].map(JSONValue.string))
+            #expect(lastFetch?["status"] == .number("200"))
+        }
+    }
+
     @Test func theRootLocationHostCaseAndPortAreAccepted() throws {
         try TestService.with { service in
             _ = try Fixture(service)

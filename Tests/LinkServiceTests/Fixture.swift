@@ -46,11 +46,11 @@ struct Fixture {
         try waitForCatalog { $0.catalog.entry(exactly: host)?.compiled.rules.isEmpty == false }
     }
 
-    /// Waits (up to 5 s) until the catalog, updated asynchronously by NOTIFY, satisfies `condition`.
+    /// Waits (up to 15 s, for a loaded machine) until the catalog, updated asynchronously by NOTIFY, satisfies `condition`.
     func waitForCatalog(_ condition: (Application) -> Bool) throws {
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(15)
         while !condition(service.application) {
-            guard Date() < deadline else { throw TestFailure("the catalog did not catch up within 5 s") }
+            guard Date() < deadline else { throw TestFailure("the catalog did not catch up within 15 s") }
             usleep(10_000)
         }
     }
@@ -62,9 +62,4 @@ struct Fixture {
         }
         return response
     }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

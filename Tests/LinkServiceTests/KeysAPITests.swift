@@ -57,6 +57,30 @@ struct KeysAPITests {
         }
     }
 
+    @Test func aRevocationReachesEveryNodeAtOnce() throws {
+        try TestService.with { first in
+            let second = try TestService(parameters: first.database!.parameters)
+            defer { second.close() }
+            let admin = try first.key()
+            let created = try first.request("POST", "/v1/keys", key: admin, json: #"{"scope":"read"}"#)
+            let token = try #require(try created.json["key"]?.stringValue)
+            let id = try #require(try created.json["id"]?.stringValue)
+            // Wait until both nodes' change feeds are connected, so the key is cached on the second.
+            let deadline = Date().addingTimeInterval(5)
+            while try second.request("GET", "/readyz").text.contains("stale") && Date() < deadline { usleep(10_000) }
+            #expect(try second.request("GET", "/v1/teams", key: token).status == 200)
+            #expect(try first.request("DELETE", "/v1/keys/\(id)", key: admin).status == 204)
+            #expect(try first.request("GET", "/v1/teams", key: token).status == 401, "the revoking node at once")
+            var status = 0
+            let start = Date()
+            repeat {
+                status = try second.request("GET", "/v1/teams", key: token).status
+            } while status == 200 && Date().timeIntervalSince(start) < 2
+            #expect(status == 401)
+            #expect(Date().timeIntervalSince(start) < 1, "the other node within a second")
+        }
+    }
+
     @Test func keysOfAnotherWorkspaceAreInvisible() throws {
         try TestService.with { service in
             let acme = try service.key(workspace: "acme")

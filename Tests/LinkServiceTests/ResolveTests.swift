@@ -116,6 +116,24 @@ struct ResolveTests {
         }
     }
 
+    @Test func publicResolveAnswersWithoutAKeyAndTheMaxAgeIsConfigurable() throws {
+        let service = try TestService { configuration in
+            configuration.publicResolve = true
+            configuration.associationMaxAge = 60
+        }
+        defer { service.close() }
+        _ = try Fixture(service)
+        let anonymous = try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F9")
+        #expect(anonymous.status == 200)
+        #expect(try anonymous.json["destination"]?.serialized == #"{"type":"widgetDetail","params":{"id":9}}"#)
+        // A key still scopes the answer to its workspace; a bad key is still refused.
+        let other = try service.key(workspace: "other")
+        #expect(try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F9", key: other).json["outcome"] == .string("unknown_domain"))
+        #expect(try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2F", key: "nope").status == 401)
+        let file = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "links.example.com")])
+        #expect(file.headers["Cache-Control"] == "public, max-age=60")
+    }
+
     @Test func resolveNeedsAKey() throws {
         try TestService.with { service in
             _ = try Fixture(service)
@@ -138,7 +156,7 @@ struct ResolveTests {
             for (index, url) in urls.enumerated() {
                 input += #"{"id":\#(index),"aasa":\#(aasa),"domain":"links.example.com","appId":"ABCDE12345.com.example.widgets","url":"\#(url)"}"# + "\n"
             }
-            let lines = try LinkdProcess.run(["aasa", "decide"], input: input).split(separator: "\n")
+            let lines = try LinkdProcess.run(["aasa", "decide"], input: input).stdout.split(separator: "\n")
             #expect(lines.count == urls.count)
             for (index, line) in lines.enumerated() {
                 let decision = try JSONValue.parse(String(line))
@@ -148,32 +166,5 @@ struct ResolveTests {
                 #expect((answer["outcome"] == .string("excluded")) == (decision["decision"] == .string("exclude")), "\(urls[index])")
             }
         }
-    }
-}
-
-/// Runs the built `linkd` binary (next to the test bundle in `.build/<config>/`).
-enum LinkdProcess {
-    static var executable: URL {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<4 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("linkd").path) {
-            directory = directory.deletingLastPathComponent()
-        }
-        return directory.appendingPathComponent("linkd")
-    }
-
-    static func run(_ arguments: [String], input: String) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -127,6 +127,8 @@ struct RulesAPITests {
             #expect(response.status == status, "\(hostname): \(response.text)")
             if status == 201 {
                 let stored = try #require(try response.json["hostname"]?.stringValue)
+                let path = "/v1/domains/" + hostname.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+                #expect(try service.request("GET", path, key: key).status == 200, "found again as written: \(hostname)")
                 #expect(stored == stored.lowercased())
                 #expect(stored.unicodeScalars.allSatisfy { $0.isASCII })
             }

@@ -1,6 +1,7 @@
 import Foundation
 import LinkKit
 @testable import LinkService
+import Synchronization
 import Testing
 import TestSupport
 
@@ -141,5 +142,3 @@ final class StatusBox: Sendable {
     func append(_ status: Int) { statuses.withLock { $0.append(status) } }
     var all: [Int] { statuses.withLock { $0 } }
 }
-
-import Synchronization

@@ -41,9 +41,11 @@ final class TestService: @unchecked Sendable {
     var port: Int { application.port }
 
     /// A service over a fresh copy of the migrated template, or (with `parameters`) over that database.
-    init(parameters: ConnectionParameters? = nil) throws {
+    init(parameters: ConnectionParameters? = nil, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
         database = try parameters == nil ? TestDatabase.create(template: MigratedTemplate.databaseName()) : nil
-        application = try Application(configuration: Self.configuration(parameters ?? database!.parameters), logger: .quiet)
+        var configuration = Self.configuration(parameters ?? database!.parameters)
+        configure(&configuration)
+        application = try Application(configuration: configuration, logger: .quiet)
         try application.start()
     }
 
@@ -58,8 +60,8 @@ final class TestService: @unchecked Sendable {
     }
 
     /// Runs `body` with a fresh service and always stops it.
-    static func with<T>(_ body: (TestService) throws -> T) throws -> T {
-        let service = try TestService()
+    static func with<T>(configure: (inout ServiceConfiguration) -> Void = { _ in }, _ body: (TestService) throws -> T) throws -> T {
+        let service = try TestService(configure: configure)
         defer { service.close() }
         return try body(service)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `linkd aasa validate|match` and `linkd assetlinks validate` through the real binary.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `linkd aasa decide` through the real binary: every case of the spec's examples file, plus the error protocol.

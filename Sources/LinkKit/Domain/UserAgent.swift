@@ -17,6 +17,10 @@ public struct UserAgent: Sendable, Hashable {
     /// Classifies a `User-Agent` header (absent or empty: `other`, not a bot).
     public init(_ header: String?) {
         let text = (header ?? "").lowercased()
+        guard !text.isEmpty else {
+            (platform, isBot, isLinkPreview, isHTTPClient) = (.other, false, false, false)
+            return
+        }
         isLinkPreview = Self.previewMarkers.contains { text.contains($0) }
         isHTTPClient = Self.httpClientMarkers.contains { text.contains($0) }
         // Device names that happen to contain a marker (the CUBOT phones contain "bot") are taken out first.

@@ -1,5 +1,5 @@
 /// Builds RFC 6901 JSON pointers (`/applinks/details/0/components/3/?/id`).
-public enum JSONPointer {
+public enum JSONPointer: Sendable {
     /// `base` extended by one reference token, escaping `~` as `~0` and `/` as `~1` (RFC 6901 §3).
     /// - Parameters:
     ///   - base: a pointer (`""` is the whole document).

@@ -14,6 +14,9 @@ extension AASALinter {
             add(.error, "noApps", pointer, "the entry names no app: add 'appIDs'")
         }
         if let defaults = json["defaults"] { checkComponent(defaults, JSONPointer.appending(pointer, "defaults"), isDefaults: true) }
+        let domainPercentEncoded = percentEncodedDefault
+        defer { percentEncodedDefault = domainPercentEncoded }
+        if let flag = json["defaults"]?["percentEncoded"]?.boolValue { percentEncodedDefault = flag }
         if let components = json["components"] {
             let componentsPointer = JSONPointer.appending(pointer, "components")
             if let list = array(components, componentsPointer, "'components'") {
@@ -47,26 +50,27 @@ extension AASALinter {
     mutating func checkComponent(_ json: JSONValue, _ pointer: String, isDefaults: Bool) {
         guard let members = object(json, pointer, isDefaults ? "'defaults'" : "a component") else { return }
         let known = ["/", "?", "#", "exclude", "caseSensitive", "percentEncoded", "comment"]
+        let encoded = isDefaults ? nil : (json["percentEncoded"]?.boolValue ?? percentEncodedDefault)
         checkKeys(members, pointer, known: known, what: isDefaults ? "key of 'defaults'" : "component key")
         for member in members {
             let memberPointer = JSONPointer.appending(pointer, member.key)
             switch member.key {
             case "/", "#":
                 if let text = member.value.stringValue {
-                    checkPattern(text, memberPointer, isPath: member.key == "/")
+                    checkPattern(text, memberPointer, isPath: member.key == "/", encoded: encoded)
                 } else {
                     add(.error, "wrongType", memberPointer, "'\(member.key)' must be a pattern string, not \(member.value.typeName); iOS ignores it")
                 }
             case "?":
                 switch member.value {
                 case .string(let text):
-                    checkPattern(text, memberPointer, isPath: false)
+                    checkPattern(text, memberPointer, isPath: false, encoded: encoded)
                 case .object(let items):
                     _ = object(member.value, memberPointer, "'?'")
                     for item in items {
                         let itemPointer = JSONPointer.appending(memberPointer, item.key)
                         if let text = item.value.stringValue {
-                            checkPattern(text, itemPointer, isPath: false)
+                            checkPattern(text, itemPointer, isPath: false, encoded: encoded)
                         } else {
                             add(.error, "queryValueNotString", itemPointer, "query item '\(item.key)' must have a string pattern, not \(item.value.typeName); iOS then ignores the whole '?' dictionary and matches any query")
                         }
@@ -87,7 +91,10 @@ extension AASALinter {
     }
 
     /// Variable references and common pattern mistakes.
-    mutating func checkPattern(_ text: String, _ pointer: String, isPath: Bool) {
+    mutating func checkPattern(_ text: String, _ pointer: String, isPath: Bool, encoded: Bool? = nil) {
+        if encoded == true, text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value >= 0x7F }) {
+            add(.warning, "unencodedPattern", pointer, "'\(text)' has spaces or non-ASCII characters, but URLs are compared percent-encoded here, so they never match; percent-encode the pattern or set \"percentEncoded\": false")
+        }
         var rest = Substring(text)
         while let start = rest.range(of: "$(") {
             guard let close = rest[start.upperBound...].firstIndex(of: ")") else {

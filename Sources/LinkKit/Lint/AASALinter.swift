@@ -2,11 +2,13 @@
 ///
 /// Lint reads the JSON tree, not the decoded model, because decoding is lenient like iOS and drops exactly the
 /// things lint must report (wrong types, unknown keys, duplicates).
-public struct AASALinter {
+public struct AASALinter: Sendable {
     /// The findings so far, in document order.
     private(set) var findings: [LintFinding] = []
     /// Declared substitution variable names.
     var variables: Set<String> = []
+    /// The `percentEncoded` in force from the defaults above the component being checked.
+    var percentEncodedDefault = true
 
     /// Lints the text of a file: size, JSON syntax, then everything `lint(json:)` checks.
     /// - Parameter text: the file's text.
@@ -80,6 +82,7 @@ public struct AASALinter {
         }
         if let defaults = json["defaults"] {
             checkComponent(defaults, JSONPointer.appending(pointer, "defaults"), isDefaults: true)
+            percentEncodedDefault = defaults["percentEncoded"]?.boolValue ?? true
         }
         let detailsPointer = JSONPointer.appending(pointer, "details")
         switch json["details"] {

@@ -15,26 +15,31 @@ extension AASAMatcher {
     /// - Parameter url: the URL (the caller has checked that it belongs to the domain serving this file).
     public func resolve(_ url: AASAURL) -> AASAResolution {
         var subject = MatchSubject(url)
-        var decisions: [AppDecision] = []
         var groupDecisions: [AppDecision] = []
+        groupDecisions.reserveCapacity(groups.count)
         for (number, group) in groups.enumerated() {
-            let decision = decide(group: number, appID: group.apps[0], url: url, subject: &subject)
-            groupDecisions.append(decision)
+            groupDecisions.append(decide(group: number, appID: group.apps[0], url: url, subject: &subject))
         }
-        for appID in appIDs {
-            let shared = groupDecisions[groupOfApp[appID.lowercased()]!]
-            decisions.append(AppDecision(appID: appID, outcome: shared.outcome, rule: shared.rule))
+        var decisions: [AppDecision] = []
+        decisions.reserveCapacity(appIDs.count)
+        var winner: AppDecision?
+        var firstBlock: AppDecision?
+        // Decisions are in order of first appearance, so a tie on the entry keeps the first listed app.
+        func earlier(_ candidate: AppDecision, than current: AppDecision?) -> Bool {
+            guard let current else { return true }
+            return (candidate.detailIndex!, candidate.componentIndex!) < (current.detailIndex!, current.componentIndex!)
         }
-        func earliest(_ outcome: AppDecision.Outcome) -> AppDecision? {
-            // Decisions are in order of first appearance, so ties on the entry keep the first listed app.
-            decisions.filter { $0.outcome == outcome }.min { a, b in
-                (a.detailIndex!, a.componentIndex!) < (b.detailIndex!, b.componentIndex!)
+        for (index, appID) in appIDs.enumerated() {
+            let shared = groupDecisions[groupOfAppIndex[index]]
+            let decision = AppDecision(appID: appID, outcome: shared.outcome, rule: shared.rule)
+            decisions.append(decision)
+            switch decision.outcome {
+            case .match: if earlier(decision, than: winner) { winner = decision }
+            case .exclude: if earlier(decision, than: firstBlock) { firstBlock = decision }
+            case .noMatch: break
             }
         }
-        if let winner = earliest(.match) {
-            return AASAResolution(appID: winner.appID, decision: winner, decisions: decisions)
-        }
-        return AASAResolution(appID: nil, decision: earliest(.exclude), decisions: decisions)
+        return AASAResolution(appID: winner?.appID, decision: winner ?? firstBlock, decisions: decisions)
     }
 
     /// The rules of `appID` tried in order for `url`, up to and including the deciding one (for `aasa match`).

@@ -13,6 +13,8 @@ public struct AASAMatcher: Sendable {
     /// Apps listed in exactly the same details entries share one group: they get the same decision.
     let groups: [Group]
     let groupOfApp: [String: Int]
+    /// The group of `appIDs[i]`, so resolving needs no string work.
+    let groupOfAppIndex: [Int]
 
     struct Group: Sendable {
         let apps: [String]
@@ -82,7 +84,8 @@ public struct AASAMatcher: Sendable {
             }
             let numbers = details.flatMap { rulesOfDetail[$0] }
             let entries = numbers.filter { !compiled[Int($0)].never }.map { number in
-                (number: number, form: compiled[Int(number)].form, prefix: compiled[Int(number)].indexPrefix)
+                let keys = compiled[Int(number)].indexKeys
+                return (number: number, form: compiled[Int(number)].form, prefix: keys.prefix, exact: keys.exact)
             }
             groupOfDetails[details] = groups.count
             groupOfApp[key] = groups.count
@@ -90,5 +93,6 @@ public struct AASAMatcher: Sendable {
         }
         self.groups = groups
         self.groupOfApp = groupOfApp
+        groupOfAppIndex = appIDs.map { groupOfApp[$0.lowercased()]! }
     }
 }

@@ -57,13 +57,16 @@ struct CompiledRule: Sendable {
         return (pattern, parent)
     }
 
-    /// The literal bytes every path this rule matches starts with, in `form` (for the prefix index).
-    var indexPrefix: [UInt8] {
-        guard let path else { return [] }
+    /// Index keys in `form`: the literal bytes every path this rule matches starts with, and, when the rule also
+    /// matches one literal parent path (`/x/*` matches `/x`), that whole path.
+    var indexKeys: (prefix: [UInt8], exact: [UInt8]?) {
+        guard let path else { return ([], nil) }
         let primary = path.literalPrefix
-        guard let parentPath else { return primary }
+        guard let parentPath else { return (primary, nil) }
+        if parentPath.elements.isEmpty { return (primary, []) }
+        if parentPath.elements.count == 1, case .literal(let parent) = parentPath.elements[0] { return (primary, parent) }
         let parent = parentPath.literalPrefix
-        return Array(zip(primary, parent).prefix { $0 == $1 }.map(\.0))
+        return (Array(zip(primary, parent).prefix { $0 == $1 }.map(\.0)), nil)
     }
 
     func matches(_ subject: inout MatchSubject) -> Bool {

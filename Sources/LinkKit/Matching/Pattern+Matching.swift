@@ -75,24 +75,15 @@ extension Pattern {
         case .variable(.characterClass(let characterClass, let anyCase)):
             found = s < input.count && characterClass.contains(input[s], anyCase: anyCase) && search(e + 1, s + 1, input, memo)
         case .variable(.alternatives(let alternatives)):
-            outer: for alternative in alternatives {
+            for alternative in alternatives {
                 if alternative.count == 1, case .literal(let bytes) = alternative[0] {
                     if Self.hasLiteral(bytes, input, at: s), search(e + 1, s + bytes.count, input, memo) { found = true; break }
                     continue
                 }
-                if alternative.isEmpty {
-                    if search(e + 1, s, input, memo) { found = true; break }
-                    continue
-                }
-                // A value with wildcards: try every end at which it matches the input from `s`.
-                var t = s
-                while t <= input.count {
-                    let piece = UnsafeBufferPointer(rebasing: input[s..<t])
-                    if Self.isBoundary(input, t), Self.glob(alternative[...], piece), search(e + 1, t, input, memo) {
-                        found = true
-                        break outer
-                    }
-                    t += 1
+                // A value with wildcards: every end at which it matches from `s`, found in one pass (O(n·m)).
+                if Self.forEachEnd(of: alternative, in: input, from: s, { search(e + 1, $0, input, memo) }) {
+                    found = true
+                    break
                 }
             }
         case .variable:
@@ -100,6 +91,46 @@ extension Pattern {
         }
         if !found { memo[key] = true }
         return found
+    }
+
+    /// Calls `body` with each index `t` (largest first) such that `elements` (no variables) match `input[s..<t]`
+    /// exactly, until it returns true. Tracks the set of reachable positions element by element.
+    static func forEachEnd(
+        of elements: [Element], in input: UnsafeBufferPointer<UInt8>, from s: Int, _ body: (Int) -> Bool
+    ) -> Bool {
+        let n = input.count
+        return withUnsafeTemporaryAllocation(of: Bool.self, capacity: 2 * (n + 1)) { buffer in
+            var current = UnsafeMutableBufferPointer(rebasing: buffer[0...n])
+            var next = UnsafeMutableBufferPointer(rebasing: buffer[(n + 1)...])
+            current.initialize(repeating: false)
+            current[s] = true
+            for element in elements {
+                next.initialize(repeating: false)
+                var any = false
+                switch element {
+                case .literal(let bytes):
+                    for p in s...n where current[p] && hasLiteral(bytes, input, at: p) { next[p + bytes.count] = true; any = true }
+                case .one:
+                    for p in s..<n where current[p] { next[nextScalar(input, p)] = true; any = true }
+                case .star:
+                    var reached = false
+                    for p in s...n {
+                        if current[p] { reached = true }
+                        if reached, isBoundary(input, p) { next[p] = true; any = true }
+                    }
+                case .variable:
+                    break
+                }
+                if !any { return false }
+                swap(&current, &next)
+            }
+            var t = n
+            while t >= s {
+                if current[t], body(t) { return true }
+                t -= 1
+            }
+            return false
+        }
     }
 
     static func hasLiteral(_ bytes: [UInt8], _ input: UnsafeBufferPointer<UInt8>, at s: Int) -> Bool {

@@ -76,11 +76,6 @@ struct Pattern: Sendable, Hashable {
         self.hasVariables = hasVariables
     }
 
-    init(elements: [Element]) {
-        self.elements = elements
-        self.hasVariables = elements.contains { if case .variable = $0 { true } else { false } }
-    }
-
     /// The bytes every matching input starts with (empty when the pattern starts with a wildcard).
     var literalPrefix: [UInt8] {
         if case .literal(let bytes)? = elements.first { return bytes }

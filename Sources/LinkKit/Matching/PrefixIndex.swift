@@ -9,14 +9,18 @@ struct PrefixIndex: Sendable {
         var edges: [UInt8] = []
         var targets: [Int32] = []
         var rules: [Int32] = []
+        /// Rules that are candidates only when the path ends exactly here (the literal parent of `X/*`).
+        var exactRules: [Int32] = []
     }
 
     private var tries = Slots<[Node]>()
     private var always: [Int32] = []
 
     /// Builds the index.
-    /// - Parameter rules: `(rule number, form, prefix)` in ascending rule number.
-    init(_ rules: [(number: Int32, form: MatchSubject.Form, prefix: [UInt8])]) {
+    /// - Parameter rules: `(rule number, form, prefix, exact)` in ascending rule number; `exact` is a whole path the
+    ///   rule also matches (the literal parent of a `X/*` pattern), indexed apart so that `/section98/*` is not a
+    ///   candidate for `/section9876`.
+    init(_ rules: [(number: Int32, form: MatchSubject.Form, prefix: [UInt8], exact: [UInt8]?)]) {
         // Built in plain local arrays (mutated in place), stored once at the end.
         var built: [[Node]] = Array(repeating: [], count: 4)
         for rule in rules {
@@ -24,21 +28,31 @@ struct PrefixIndex: Sendable {
             guard rule.prefix.count > 1 else { always.append(rule.number); continue }
             let slot = rule.form.slot
             if built[slot].isEmpty { built[slot].append(Node()) }
-            var current = 0
-            for byte in rule.prefix {
-                if let edge = built[slot][current].edges.firstIndex(of: byte) {
-                    current = Int(built[slot][current].targets[edge])
-                } else {
-                    built[slot].append(Node())
-                    let added = Int32(built[slot].count - 1)
-                    built[slot][current].edges.append(byte)
-                    built[slot][current].targets.append(added)
-                    current = Int(added)
-                }
+            let node = Self.insert(rule.prefix, into: &built[slot])
+            built[slot][node].rules.append(rule.number)
+            if let exact = rule.exact {
+                let exactNode = Self.insert(exact, into: &built[slot])
+                built[slot][exactNode].exactRules.append(rule.number)
             }
-            built[slot][current].rules.append(rule.number)
         }
         for slot in 0..<4 where !built[slot].isEmpty { tries[slot] = built[slot] }
+    }
+
+    /// The node for `key`, created with its ancestors as needed.
+    private static func insert(_ key: [UInt8], into nodes: inout [Node]) -> Int {
+        var current = 0
+        for byte in key {
+            if let edge = nodes[current].edges.firstIndex(of: byte) {
+                current = Int(nodes[current].targets[edge])
+            } else {
+                nodes.append(Node())
+                let added = Int32(nodes.count - 1)
+                nodes[current].edges.append(byte)
+                nodes[current].targets.append(added)
+                current = Int(added)
+            }
+        }
+        return current
     }
 
     /// Calls `body` with each candidate rule number in ascending order until it returns true.
@@ -54,7 +68,7 @@ struct PrefixIndex: Sendable {
             return nil
         }
         // Nodes on the path's walk through each trie; their rules are the indexed candidates.
-        return withUnsafeTemporaryAllocation(of: (Int32, Int32).self, capacity: visitedCapacity) { visited in
+        return withUnsafeTemporaryAllocation(of: (slot: Int32, node: Int32, exact: Bool).self, capacity: visitedCapacity) { visited in
             var visitedCount = 0
             for form in MatchSubject.Form.all {
                 guard let nodes = tries[form.slot] else { continue }
@@ -62,10 +76,11 @@ struct PrefixIndex: Sendable {
                 var current = 0
                 var depth = 0
                 while true {
-                    if !nodes[current].rules.isEmpty {
-                        visited[visitedCount] = (Int32(form.slot), Int32(current))
+                    let exact = depth == path.count && !nodes[current].exactRules.isEmpty
+                    if !nodes[current].rules.isEmpty || exact {
+                        visited[visitedCount] = (Int32(form.slot), Int32(current), exact)
                         visitedCount += 1
-                        count += nodes[current].rules.count
+                        count += nodes[current].rules.count + (exact ? nodes[current].exactRules.count : 0)
                     }
                     guard depth < path.count, let edge = nodes[current].edges.firstIndex(of: path[depth]) else { break }
                     current = Int(nodes[current].targets[edge])
@@ -76,8 +91,10 @@ struct PrefixIndex: Sendable {
                 var filled = 0
                 for number in always { candidates[filled] = number; filled += 1 }
                 for index in 0..<visitedCount {
-                    let (slot, node) = visited[index]
-                    for number in tries[Int(slot)]![Int(node)].rules { candidates[filled] = number; filled += 1 }
+                    let (slot, node, exact) = visited[index]
+                    let entry = tries[Int(slot)]![Int(node)]
+                    for number in entry.rules { candidates[filled] = number; filled += 1 }
+                    if exact { for number in entry.exactRules { candidates[filled] = number; filled += 1 } }
                 }
                 var sorted = UnsafeMutableBufferPointer(rebasing: candidates[0..<filled])
                 sorted.sort()
@@ -85,5 +102,17 @@ struct PrefixIndex: Sendable {
                 return nil
             }
         }
+    }
+}
+
+extension PrefixIndex {
+    /// Every candidate rule number for the subject, in order (for tests: the index must stay narrow).
+    func candidateNumbers(_ subject: inout MatchSubject) -> [Int32] {
+        var numbers: [Int32] = []
+        _ = firstMatch(&subject) { number, _ in
+            numbers.append(number)
+            return false
+        }
+        return numbers
     }
 }

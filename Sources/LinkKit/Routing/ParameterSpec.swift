@@ -68,7 +68,7 @@ public struct ParameterSpec: Sendable, Hashable {
     }
 
     private func invalid(_ reason: String) -> DestinationError {
-        DestinationError(code: .invalidParam, param: name, detail: "The parameter '\(name)' \(reason).")
+        DestinationError(code: .invalidParam, param: name, detail: "The parameter '\(name)' is invalid: \(reason).")
     }
 
     /// At most 64 characters of untrusted text, for messages.

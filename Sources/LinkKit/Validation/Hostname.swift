@@ -61,15 +61,18 @@ public struct Hostname: Sendable, Hashable, CustomStringConvertible {
     /// The normalised name.
     public var description: String { rawValue }
 
-    /// Whether the AASA file served for `domain` governs URLs on `host` (hosts compare case-insensitively; a
-    /// wildcard `*.example.com` governs the subdomains of `example.com`).
+    /// Whether the AASA file served for `domain` governs URLs on `host` (hosts compare case-insensitively). For a
+    /// wildcard `*.example.com` the file is the one served by `example.com` (A10, F2): it governs `example.com` and
+    /// every subdomain. (Whether an *app* claims the root is its entitlement's business, not the file's.)
     /// - Parameters:
     ///   - host: a URL's host (as `AASAURL.host` gives it).
     ///   - domain: the link domain the file belongs to.
     public static func host(_ host: String, isServedBy domain: String) -> Bool {
         let normalisedHost = (try? Hostname(host))?.rawValue ?? Self.simplified(host)
         guard let domain = try? Hostname(domain) else { return normalisedHost == Self.simplified(domain) }
-        if domain.isWildcard { return normalisedHost.hasSuffix("." + domain.servingHost) }
+        if domain.isWildcard {
+            return normalisedHost == domain.servingHost || normalisedHost.hasSuffix("." + domain.servingHost)
+        }
         return normalisedHost == domain.rawValue
     }
 

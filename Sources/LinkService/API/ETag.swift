@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 
 /// Strong entity tags for versioned resources (`"v3"`) and the `If-Match` check that makes concurrent
@@ -22,5 +23,3 @@ enum ETag {
         if let expected = try expectedVersion(request), expected != current { throw .preconditionFailed }
     }
 }
-
-import Foundation

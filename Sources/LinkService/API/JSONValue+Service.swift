@@ -18,15 +18,3 @@ extension JSONValue {
         return .object(members.filter { $0.value != .null })
     }
 }
-
-extension Response {
-    /// A JSON resource with its ETag.
-    static func resource(_ json: JSONValue, version: Int, status: Int = 200, location: String? = nil) -> Response {
-        var response = Response.json(Array(json.serialized.utf8), status: status)
-        response.headers.replaceOrAdd("ETag", ETag.header(version: version))
-        if let location { response.headers.replaceOrAdd("Location", location) }
-        return response
-    }
-}
-
-import HTTPServer

@@ -21,14 +21,30 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses a presented key; nil when it does not have the key shape.
+    ///
+    /// Byte by byte (this runs on every authenticated request): `lk_`, 32 hex digits (either case), `_`,
+    /// 43 base64url characters (which may include `_`): exactly 79 ASCII bytes.
     public init?(parsing text: String) {
-        let parts = text.split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "lk", parts[1].count == 32, parts[2].count == 43,
-              parts[2].utf8.allSatisfy({ Self.isBase64URL($0) }),
-              let id = Self.uuid(fromHex: parts[1])
-        else { return nil }
-        self.keyID = id
-        self.secret = String(parts[2])
+        var text = text
+        let parsed: (UUID, String)? = text.withUTF8 { bytes in
+            guard bytes.count == 79, bytes[0] == UInt8(ascii: "l"), bytes[1] == UInt8(ascii: "k"),
+                  bytes[2] == UInt8(ascii: "_"), bytes[35] == UInt8(ascii: "_"),
+                  bytes[36...].allSatisfy({ Self.isBase64URL($0) })
+            else { return nil }
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let valid = withUnsafeMutableBytes(of: &uuid) { raw -> Bool in
+                for index in 0..<16 {
+                    guard let high = Self.hexValue(bytes[3 + 2 * index]), let low = Self.hexValue(bytes[4 + 2 * index]) else { return false }
+                    raw[index] = high << 4 | low
+                }
+                return true
+            }
+            guard valid else { return nil }
+            return (UUID(uuid: uuid), String(decoding: UnsafeBufferPointer(rebasing: bytes[36...]), as: UTF8.self))
+        }
+        guard let parsed else { return nil }
+        self.keyID = parsed.0
+        self.secret = parsed.1
     }
 
     private init(keyID: UUID, secret: String) {
@@ -56,15 +72,28 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
     /// Never prints the secret.
     public var description: String { "APIKeySecret(\(prefix)…)" }
 
+    /// The id as 32 lower-case hex digits, no dashes.
     private static func hex(_ id: UUID) -> String {
-        id.uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        withUnsafeBytes(of: id.uuid) { bytes in
+            String(unsafeUninitializedCapacity: 32) { out in
+                for (index, byte) in bytes.enumerated() {
+                    out[2 * index] = hexDigits[Int(byte >> 4)]
+                    out[2 * index + 1] = hexDigits[Int(byte & 0xF)]
+                }
+                return 32
+            }
+        }
     }
 
-    private static func uuid(fromHex hex: Substring) -> UUID? {
-        guard hex.utf8.allSatisfy({ $0.isHexDigit }) else { return nil }
-        let h = Array(hex)
-        let text = String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-" + String(h[20..<32])
-        return UUID(uuidString: text)
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     private static func isBase64URL(_ byte: UInt8) -> Bool {
@@ -73,12 +102,5 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
              UInt8(ascii: "-"), UInt8(ascii: "_"): true
         default: false
         }
-    }
-}
-
-private extension UInt8 {
-    var isHexDigit: Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
-            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }

@@ -2,7 +2,10 @@ import Foundation
 import LinkKit
 
 /// One link domain, ready to serve: compiled rules and the rendered association files.
-struct CatalogEntry: Sendable {
+///
+/// A class (immutable, so `Sendable`): a read copies one reference out of the catalog's lock instead of
+/// retaining every field of a large struct.
+final class CatalogEntry: Sendable {
     let domainID: UUID
     let workspaceID: UUID
     let hostname: String

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import LinkKit
+import Postgres
 
 extension Hit {
     /// The hit of one resolved URL, described from the request that asked (user agent, referrer).
@@ -16,8 +17,9 @@ extension Hit {
             path: answer.parsed.path,
             query: answer.parsed.query,
             outcome: answer.outcome,
-            appID: resolution?.app.flatMap { UUID(uuidString: $0.id) },
-            ruleID: resolution?.rule.flatMap { UUID(uuidString: $0.id) },
+            // The catalog's ids are lower-case canonical UUIDs: parsed without sscanf on this per-hit path.
+            appID: resolution?.app.flatMap { UUID.canonical($0.id) ?? UUID(uuidString: $0.id) },
+            ruleID: resolution?.rule.flatMap { UUID.canonical($0.id) ?? UUID(uuidString: $0.id) },
             destinationType: destinationType,
             source: source,
             platform: agent.platform,

@@ -15,9 +15,9 @@ public final class Application: Sendable {
     public let router: Router
     public let migrator: Migrator
     public let catalog: Catalog
-    /// The hit pipeline: resolve and click handlers call `hits.record(_:)` (and `hits.visitors.hash(...)`).
+    /// The hit pipeline: resolve and click handlers call `hits.record(_:from:)`.
     public let hits: HitBatcher
-    private let catalogSync: CatalogSync
+    private let changes: ChangeFeed
     private let fetches: AssociationFetchLog
     private let server: Server
     private let logger: Logger
@@ -44,27 +44,37 @@ public final class Application: Sendable {
 
         let catalog = Catalog()
         self.catalog = catalog
-        catalogSync = CatalogSync(catalog: catalog, pool: pool, parameters: configuration.database, logger: logger.with(label: "linkd.catalog"))
+        let keys = KeyCache()
+        let changes = ChangeFeed(
+            parameters: configuration.database,
+            reloader: CatalogReloader(catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog")),
+            keys: keys, logger: logger.with(label: "linkd.changes")
+        )
+        self.changes = changes
         fetches = AssociationFetchLog(pool: pool, metrics: metrics, logger: logger.with(label: "linkd.fetches"))
         var routes = RouterBuilder()
-        ServiceHandlers(pool: pool, migrator: migrator, catalog: catalog, catalogSync: catalogSync, metrics: metrics, logger: logger).register(in: &routes)
+        if !configuration.corsOrigins.isEmpty {
+            routes.use(CORSMiddleware(allowedOrigins: configuration.corsOrigins))
+        }
+        ServiceHandlers(pool: pool, migrator: migrator, catalog: catalog, changes: changes, metrics: metrics, logger: logger).register(in: &routes)
         AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge).register(in: &routes)
-        let auth = Authenticator(pool: pool)
+        let auth = Authenticator(pool: pool, cache: keys, cacheIsCurrent: { changes.isListening })
         let resolver = Resolver(catalog: catalog)
         ResolveHandlers(resolver: resolver, auth: auth, hits: hits, isPublic: configuration.publicResolve).register(in: &routes)
         DomainFileHandlers(catalog: catalog, auth: auth).register(in: &routes)
         AuditHandlers(pool: pool, auth: auth).register(in: &routes)
         KeyHandlers(pool: pool, auth: auth).register(in: &routes)
         TeamHandlers(pool: pool, auth: auth).register(in: &routes)
-        let changes = CatalogChanges()
-        AppHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
-        DestinationHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
-        DomainHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
-        RuleHandlers(pool: pool, auth: auth, changes: changes).register(in: &routes)
+        let catalogChanges = CatalogChanges()
+        AppHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
+        DestinationHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
+        DomainHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
+        RuleHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
+        OpenAPIHandlers().register(in: &routes)
         AnalyticsHandlers(pool: pool, auth: auth).register(in: &routes)
         let clicks = ClickHandler(resolver: resolver, hits: hits)
         routes.fallback { try clicks.handle($0) }
-        self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics)
+        self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"))
     }
 
@@ -75,7 +85,7 @@ public final class Application: Sendable {
             let applied = try migrator.migrate(using: pool)
             logger.info("migrations current", metadata: ["migration.applied": "\(applied.count)"])
         }
-        try catalogSync.start()
+        try changes.start()
         fetches.start()
         hits.start()
         try server.start()
@@ -89,7 +99,7 @@ public final class Application: Sendable {
     /// hit and closes the database pool. Idempotent.
     public func shutdown() {
         server.shutdown()
-        catalogSync.shutdown()
+        changes.shutdown()
         fetches.shutdown()
         hits.shutdown()
         pool.shutdown()

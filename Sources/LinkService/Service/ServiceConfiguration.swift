@@ -21,6 +21,13 @@ public struct ServiceConfiguration: Sendable {
     public var associationMaxAge: Int = 3600
     /// Let `/v1/resolve` answer without an API key (the URL's host then decides the workspace).
     public var publicResolve: Bool = false
+    /// Browser origins allowed to call the API (`https://dash.example.com`, or `*` for any, without credentials).
+    /// Empty: CORS is off and browsers keep cross-origin responses from scripts. Each entry must pass
+    /// `isValidCORSOrigin(_:)`.
+    public var corsOrigins: [String] = []
+    /// One `request` log line (info) per HTTP request. On by default; it costs ~40% of the association
+    /// endpoint's throughput (bench/serving), so operators behind a logging proxy may turn it off.
+    public var accessLog: Bool = true
 
     public init(
         server: ServerConfiguration,
@@ -36,5 +43,10 @@ public struct ServiceConfiguration: Sendable {
         self.migrationsDirectory = migrationsDirectory
         self.migrateOnStart = migrateOnStart
         self.hits = hits
+    }
+
+    /// Whether `text` is an origin `corsOrigins` accepts: `scheme://host[:port]` (no path) or `*`.
+    public static func isValidCORSOrigin(_ text: String) -> Bool {
+        CORSMiddleware.normalize(text) != nil
     }
 }

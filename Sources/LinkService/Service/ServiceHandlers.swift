@@ -8,7 +8,7 @@ struct ServiceHandlers: Sendable {
     let pool: ConnectionPool
     let migrator: Migrator
     let catalog: Catalog
-    let catalogSync: CatalogSync
+    let changes: ChangeFeed
     let metrics: MetricsRegistry
     let logger: Logger
 
@@ -36,7 +36,7 @@ struct ServiceHandlers: Sendable {
         switch status {
         case .current:
             guard catalog.isLoaded else { throw Problem.serviceUnavailable(detail: "The catalog is still loading.") }
-            let fresh = catalogSync.isListening && catalog.staleSince == nil
+            let fresh = changes.isListening && catalog.staleSince == nil
             var body = #"{"status":"ready","database":"ok","migrations":"current","catalog":{"domains":\#(catalog.count),"#
             body += fresh ? #""state":"current"}}"# : #""state":"stale","staleSince":"\#(staleSince())"}}"#
             return Response.json(Array(body.utf8))

@@ -13,6 +13,14 @@ struct AssociationHandlers: Sendable {
     let fetches: AssociationFetchLog
     /// `Cache-Control: public, max-age=<maxAge>`.
     let maxAge: Int
+    private let cacheControl: String
+
+    init(catalog: Catalog, fetches: AssociationFetchLog, maxAge: Int) {
+        self.catalog = catalog
+        self.fetches = fetches
+        self.maxAge = maxAge
+        self.cacheControl = "public, max-age=\(maxAge)"
+    }
 
     enum File: String, Sendable {
         case aasa = "apple-app-site-association"
@@ -31,7 +39,7 @@ struct AssociationHandlers: Sendable {
             throw ServiceError.notFound("No link domain is registered for the host '\((request.host ?? "").prefix(253))'; the association")
         }
         let document = file == .aasa ? entry.aasa : entry.assetLinks
-        let response = Self.conditional(document, request, cacheControl: "public, max-age=\(maxAge)")
+        let response = Self.conditional(document, request, cacheControl: cacheControl)
         fetches.record(host: entry.hostname, file: file, request: request, etag: document.etag, status: response.status)
         return response
     }

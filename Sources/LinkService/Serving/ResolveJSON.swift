@@ -21,7 +21,9 @@ enum ResolveJSON {
             if let app = resolution.app {
                 out += ",\"app\":{\"id\":"
                 JSONString.append(app.id, to: &out)
-                out += ",\"platform\":\"\(app.platform.rawValue)\","
+                out += ",\"platform\":\""
+                out += app.platform.rawValue
+                out += "\","
                 out += app.platform == .ios ? "\"appId\":" : "\"packageName\":"
                 JSONString.append(app.identifier, to: &out)
                 out += "}"
@@ -38,13 +40,16 @@ enum ResolveJSON {
         }
         out += ",\"fallbacks\":{"
         var first = true
-        for (key, value) in [("web", answer.webFallback), ("appStore", answer.storeURL(for: .ios)), ("playStore", answer.storeURL(for: .android))] {
-            guard let value else { continue }
+        func member(_ key: String, _ value: String?) {
+            guard let value else { return }
             if !first { out += "," }
             first = false
-            out += "\"\(key)\":"
+            out += key
             JSONString.append(value, to: &out)
         }
+        member("\"web\":", answer.webFallback)
+        member("\"appStore\":", answer.storeURL(for: .ios))
+        member("\"playStore\":", answer.storeURL(for: .android))
         out += "}}"
     }
 

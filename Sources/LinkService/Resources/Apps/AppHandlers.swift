@@ -51,12 +51,7 @@ struct AppHandlers: Sendable {
             throw ServiceError.badRequest("platform must be 'ios' or 'android'.")
         }
         let apps = try pool.withConnection { connection in
-            try connection.query(Query(unsafeSQL: """
-                SELECT \(App.columns) FROM apps
-                WHERE workspace_id = $1 AND ($5::text IS NULL OR platform = $5)
-                  AND ($2::int8 IS NULL OR (created_at, id) > (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3::uuid))
-                ORDER BY created_at, id LIMIT $4
-                """, binds: [principal.workspaceID, page.after?.micros, page.after?.id, page.limit + 1, platform])).map(App.init(row:))
+            try page.rows(of: "apps", columns: App.columns, where: "workspace_id = $1 AND ($2::text IS NULL OR platform = $2)", binds: [principal.workspaceID, platform], on: connection, decode: App.init(row:))
         }
         return page.response(request, items: apps.map { ($0.json, $0.sortMicros, $0.id) })
     }

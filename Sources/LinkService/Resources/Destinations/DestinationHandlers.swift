@@ -45,12 +45,7 @@ struct DestinationHandlers: Sendable {
         let page = try Page(request)
         let destinations = try pool.withConnection { connection in
             let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
-            return try connection.query(Query(unsafeSQL: """
-                SELECT \(Destination.columns) FROM destinations
-                WHERE app_id = $1
-                  AND ($2::int8 IS NULL OR (created_at, id) > (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3::uuid))
-                ORDER BY created_at, id LIMIT $4
-                """, binds: [app.id, page.after?.micros, page.after?.id, page.limit + 1])).map(Destination.init(row:))
+            return try page.rows(of: "destinations", columns: Destination.columns, where: "app_id = $1", binds: [app.id], on: connection, decode: Destination.init(row:))
         }
         return page.response(request, items: destinations.map { ($0.json, $0.sortMicros, $0.id) })
     }
@@ -104,7 +99,7 @@ struct DestinationHandlers: Sendable {
         return .empty()
     }
 
-    private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> (App, Destination) {
+    private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> (app: App, destination: Destination) {
         let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
         let name = request.parameters["name"] ?? ""
         let row = try connection.query(Query(unsafeSQL: """

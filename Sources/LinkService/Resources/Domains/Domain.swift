@@ -43,7 +43,8 @@ struct Domain: Sendable {
 
     /// The domain `hostname` of the caller's workspace; 404 for anything else.
     static func find(_ hostname: String?, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> Domain {
-        let host = (hostname ?? "").lowercased()
+        // Accept the hostname as people write it (case, trailing dot, Unicode): the same normalisation as on create.
+        let host = (try? Hostname(hostname ?? "").rawValue) ?? (hostname ?? "").lowercased()
         let row = try connection.query(Query(unsafeSQL: """
             SELECT \(columns) FROM domains WHERE hostname = $1 AND workspace_id = $2 \(forUpdate ? "FOR UPDATE" : "")
             """, binds: [host, principal.workspaceID])).first

@@ -43,19 +43,31 @@ struct DomainHandlers: Sendable {
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         let page = try Page(request)
         let domains = try pool.withConnection { connection in
-            try connection.query(Query(unsafeSQL: """
-                SELECT \(Domain.columns) FROM domains
-                WHERE workspace_id = $1
-                  AND ($2::int8 IS NULL OR (created_at, id) > (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3::uuid))
-                ORDER BY created_at, id LIMIT $4
-                """, binds: [principal.workspaceID, page.after?.micros, page.after?.id, page.limit + 1])).map(Domain.init(row:))
+            try page.rows(of: "domains", columns: Domain.columns, where: "workspace_id = $1", binds: [principal.workspaceID], on: connection, decode: Domain.init(row:))
         }
         return page.response(request, items: domains.map { ($0.json, $0.sortMicros, $0.id) })
     }
 
+    /// The domain, with the last fetch of each association file (when Apple's CDN last picked up which version).
     func get(_ request: Request, _ principal: Principal) throws -> Response {
-        let domain = try pool.withConnection { try Domain.find(request.parameters["host"], principal, on: $0) }
-        return .resource(domain.json, version: domain.version)
+        let (domain, fetches) = try pool.withConnection { connection in
+            let domain = try Domain.find(request.parameters["host"], principal, on: connection)
+            let fetches = try connection.query("""
+                SELECT file, fetched_at, user_agent, etag, status FROM association_fetches
+                WHERE hostname = \(domain.hostname) ORDER BY file
+                """).map { row in
+                JSONMember(key: try row.decode(0, as: String.self), value: JSONValue.object([
+                    "at": .timestamp(try row.decode(1, as: Date.self)),
+                    "userAgent": .string(try row.decode(2, as: String.self)),
+                    "etag": .optional(try row.decode(3, as: String?.self)),
+                    "status": .integer(try row.decode(4, as: Int.self)),
+                ]).compacted)
+            }
+            return (domain, fetches)
+        }
+        guard case .object(var members) = domain.json else { preconditionFailure("a domain is an object") }
+        members.append(JSONMember(key: "lastFetch", value: .object(fetches)))
+        return .resource(.object(members), version: domain.version)
     }
 
     /// Settings only; the hostname is the domain's identity.

@@ -39,12 +39,7 @@ struct KeyHandlers: Sendable {
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         let page = try Page(request)
         let keys = try pool.withConnection { connection in
-            try connection.query(Query(unsafeSQL: """
-                SELECT \(APIKey.columns) FROM api_keys
-                WHERE workspace_id = $1
-                  AND ($2::int8 IS NULL OR (created_at, id) > (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3::uuid))
-                ORDER BY created_at, id LIMIT $4
-                """, binds: [principal.workspaceID, page.after?.micros, page.after?.id, page.limit + 1])).map(APIKey.init(row:))
+            try page.rows(of: "api_keys", columns: APIKey.columns, where: "workspace_id = $1", binds: [principal.workspaceID], on: connection, decode: APIKey.init(row:))
         }
         return page.response(request, items: keys.map { ($0.json, $0.sortMicros, $0.id) })
     }
@@ -59,7 +54,10 @@ struct KeyHandlers: Sendable {
                 """, binds: [id, principal.workspaceID])).first
             guard let row else { throw ServiceError.notFound("The key") }
             try AuditLog.record(on: connection, principal, .delete, type: "key", id: id.uuidString.lowercased(), after: try APIKey(row: row).json)
+            // Delivered to every node (this one included) when the transaction commits.
+            try connection.notify(KeyCache.channel, payload: id.uuidString.lowercased())
         }
+        auth.cache.invalidate(id)
         return .empty()
     }
 }

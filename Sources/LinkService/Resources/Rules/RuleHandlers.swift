@@ -54,8 +54,9 @@ struct RuleHandlers: Sendable {
     /// `POST` one rule, at `position` (default: the end).
     func insert(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
-        let value = try JSONBody.parse(request)
-        var members = value.objectMembers ?? []
+        guard var members = try JSONBody.parse(request).objectMembers else {
+            throw ServiceError.validation([.init(pointer: "", detail: "The body must be a JSON object (one rule).")])
+        }
         let position = Self.position(&members, errors: errors)
         let input = RuleInput(.object(members), at: "", errors: errors, allowIdentity: false)
         try errors.check()

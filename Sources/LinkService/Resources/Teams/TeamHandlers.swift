@@ -39,12 +39,7 @@ struct TeamHandlers: Sendable {
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         let page = try Page(request)
         let teams = try pool.withConnection { connection in
-            try connection.query(Query(unsafeSQL: """
-                SELECT \(Team.columns) FROM teams
-                WHERE workspace_id = $1
-                  AND ($2::int8 IS NULL OR (created_at, id) > (timestamptz 'epoch' + $2::int8 * interval '1 microsecond', $3::uuid))
-                ORDER BY created_at, id LIMIT $4
-                """, binds: [principal.workspaceID, page.after?.micros, page.after?.id, page.limit + 1])).map(Team.init(row:))
+            try page.rows(of: "teams", columns: Team.columns, where: "workspace_id = $1", binds: [principal.workspaceID], on: connection, decode: Team.init(row:))
         }
         return page.response(request, items: teams.map { ($0.json, $0.sortMicros, $0.id) })
     }

@@ -1,15 +1,15 @@
 import Foundation
 
 /// Runs the built `linkd` binary as a subprocess, the way conformance suites and operators run it.
-struct LinkdProcess {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
+public struct LinkdProcess {
+    public struct Result {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
     }
 
     /// The `linkd` executable next to the test bundle (`.build/<triple>/debug/linkd`).
-    static let executable: URL = {
+    public static let executable: URL = {
         let candidates = [
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("linkd"),
             Bundle.main.bundleURL.appendingPathComponent("linkd"),
@@ -21,7 +21,7 @@ struct LinkdProcess {
     }()
 
     /// Runs `linkd arguments...` with `input` on stdin.
-    static func run(_ arguments: [String], input: String = "") throws -> Result {
+    public static func run(_ arguments: [String], input: String = "") throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -43,7 +43,7 @@ struct LinkdProcess {
     }
 
     /// Writes `text` to a temporary file and returns its path.
-    static func temporaryFile(_ text: String, name: String = "aasa.json") throws -> String {
+    public static func temporaryFile(_ text: String, name: String = "aasa.json") throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent(name)
@@ -53,20 +53,26 @@ struct LinkdProcess {
 }
 
 /// Drains a pipe on its own thread.
-final class ErrorCollector: @unchecked Sendable {
+public final class ErrorCollector: @unchecked Sendable {
     // @unchecked: `data` is written by the reader thread only before `done` is signalled, and read only after.
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ handle: FileHandle) {
+    public init(_ handle: FileHandle) {
         Thread { [self] in
             data = handle.readDataToEndOfFile()
             done.signal()
         }.start()
     }
 
-    func finish() -> String {
+    public func finish() -> String {
         done.wait()
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// A test precondition that did not hold (a server that did not start, a status that was not expected).
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,61 @@
+import Foundation
+import Observability
+import Postgres
+
+/// Keeps this node's in-memory state coherent with the database and with other nodes: one
+/// `LISTEN` connection for `linkd_catalog` (a domain to rebuild) and `linkd_keys` (a key revoked).
+///
+/// At start the catalog is loaded whole. When the listener loses the database, the last good catalog
+/// keeps serving and cached keys stop being trusted; when it reconnects, everything is reloaded,
+/// since notifications sent meanwhile were lost.
+final class ChangeFeed: Sendable {
+    private let reloader: CatalogReloader
+    private let keys: KeyCache
+    private let listener: NotificationListener
+
+    init(parameters: ConnectionParameters, reloader: CatalogReloader, keys: KeyCache, logger: Logger) {
+        self.reloader = reloader
+        self.keys = keys
+        listener = NotificationListener(
+            parameters: parameters, channels: [CatalogChanges.channel, KeyCache.channel], logger: logger,
+            onNotification: { notification in
+                switch notification.channel {
+                case KeyCache.channel:
+                    if let id = UUID(uuidString: notification.payload) { keys.invalidate(id) }
+                default:
+                    reloader.reloadSoon(notification.payload)
+                }
+            },
+            onReconnect: {
+                keys.removeAll()
+                reloader.reloadAllSoon()
+            }
+        )
+    }
+
+    /// Starts listening and waits (up to `connectTimeout`) until `LISTEN` is in place, then loads the whole
+    /// catalog (before the server reports ready): in this order no change committed in between is missed.
+    /// - Throws: `PostgresError` when the database cannot be read.
+    func start(connectTimeout: Duration = .seconds(10)) throws {
+        listener.start()
+        let deadline = ContinuousClock.now + connectTimeout
+        while !listener.isConnected && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        do {
+            try reloader.reloadAll()
+        } catch {
+            listener.shutdown()
+            throw error
+        }
+    }
+
+    /// Stops listening and waits for a reload in progress. Idempotent.
+    func shutdown() {
+        listener.shutdown()
+        reloader.drain()
+    }
+
+    /// Whether changes made on other nodes are being heard.
+    var isListening: Bool { listener.isConnected }
+}

@@ -1,0 +1,122 @@
+import HTTPServer
+import LinkKit
+
+/// One documented endpoint: a router route and what the OpenAPI document says about it.
+///
+/// Entries are declarative: the error responses an operation can give are derived from what it is
+/// (authenticated → 401, a scope above `read` → 403, a path parameter → 404, a JSON body → 400/415/422,
+/// a list → 400 for `limit`/`cursor`, `If-Match` → 412), so an entry only names what is special about it.
+struct APIOperation: Sendable {
+    /// Who may call it.
+    enum Access: Sendable {
+        /// No credentials (probes, the association files, this document).
+        case `public`
+        /// `Authorization: Bearer <key>` with at least this scope.
+        case key(Scope)
+    }
+
+    /// The successful answer.
+    enum Success: Sendable {
+        /// 200, the resource with its `ETag`.
+        case resource(String)
+        /// 201, the new resource with `Location` (and its `ETag` unless `etag` is false).
+        case created(String, etag: Bool = true)
+        /// 200, one page of a cursor-paginated list of the component: `{"items": [...], "next": …}` and `Link`.
+        case page(String)
+        /// 204, no body.
+        case noContent
+        /// `status` with a JSON body of the component and the named response headers (components of the document).
+        case json(Int, String, headers: [String] = [])
+        /// `status` with a body of `mediaType` described by `schema`.
+        case content(Int, mediaType: String, schema: Schema)
+    }
+
+    /// A JSON request body.
+    struct Body: Sendable {
+        /// The component describing it.
+        let schema: String
+        /// Whether the request must have a body.
+        let required: Bool
+    }
+
+    let method: HTTPMethod
+    /// The router template, e.g. `/v1/domains/{host}/rules/{id}` (OpenAPI's path syntax too).
+    let path: String
+    let operationID: String
+    let summary: String
+    let tag: String
+    let access: Access
+    var description: String?
+    var query: [QueryParameter] = []
+    /// Honours `If-Match` (412 on mismatch).
+    var ifMatch = false
+    /// A conditional `GET`: `If-None-Match` / `If-Modified-Since` answer 304.
+    var conditional = false
+    var body: Body?
+    let success: Success
+    /// What the success response means; a generic sentence when nil.
+    var successDescription: String?
+    /// Error statuses beyond the derived ones (e.g. 409).
+    var errors: [Int] = []
+
+    /// - Parameters:
+    ///   - method: the HTTP method.
+    ///   - path: the route template, exactly as registered with the router.
+    ///   - operationID: a unique camelCase name (what generated clients call the method).
+    ///   - summary: one line.
+    ///   - tag: the group in the reference.
+    ///   - access: public, or the key scope needed.
+    ///   - description: longer prose (Markdown).
+    ///   - query: query parameters besides `limit`/`cursor` (which `.page` adds).
+    ///   - ifMatch: whether `If-Match` is honoured.
+    ///   - conditional: whether `If-None-Match` / `If-Modified-Since` can answer 304.
+    ///   - body: the component of the JSON request body.
+    ///   - bodyRequired: whether the body must be sent.
+    ///   - success: the successful response.
+    ///   - successDescription: what the successful response means.
+    ///   - errors: statuses beyond the derived ones.
+    init(
+        _ method: HTTPMethod, _ path: String, _ operationID: String, _ summary: String, tag: String, access: Access,
+        description: String? = nil, query: [QueryParameter] = [], ifMatch: Bool = false, conditional: Bool = false, body: String? = nil, bodyRequired: Bool = true,
+        success: Success, successDescription: String? = nil, errors: [Int] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.operationID = operationID
+        self.summary = summary
+        self.tag = tag
+        self.access = access
+        self.description = description
+        self.query = query
+        self.ifMatch = ifMatch
+        self.conditional = conditional
+        self.body = body.map { Body(schema: $0, required: bodyRequired) }
+        self.success = success
+        self.successDescription = successDescription
+        self.errors = errors
+    }
+
+    /// The `{name}` parameters of `path`, in order (`{rest*}` gives `rest`).
+    var pathParameterNames: [String] {
+        path.split(separator: "/").compactMap { segment in
+            guard segment.hasPrefix("{"), segment.hasSuffix("}") else { return nil }
+            let name = segment.dropFirst().dropLast()
+            return String(name.hasSuffix("*") ? name.dropLast() : name)
+        }
+    }
+
+    /// Every error status this operation can answer with, ascending.
+    var errorStatuses: [Int] {
+        var statuses = Set(errors)
+        if case .key(let scope) = access {
+            statuses.insert(401)
+            if scope > .read { statuses.insert(403) }
+        }
+        if !pathParameterNames.isEmpty { statuses.insert(404) }
+        if body != nil { statuses.formUnion([400, 415, 422]) }
+        if case .page = success { statuses.insert(400) }
+        if !query.isEmpty { statuses.insert(400) }
+        if ifMatch { statuses.insert(412) }
+        return statuses.sorted()
+    }
+}

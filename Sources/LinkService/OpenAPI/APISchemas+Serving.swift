@@ -1,0 +1,71 @@
+import LinkKit
+
+/// Resolve answers and the audit log.
+extension APISchemas {
+    // MARK: Resolve
+
+    static let resolve: [(name: String, schema: Schema)] = [
+        ("ResolveResult", Schema.object([
+            .required("url", Schema.string.described("The URL as asked.")),
+            .required("outcome", Schema.enumeration(["open_app", "excluded", "no_match", "unknown_domain", "invalid_param"]).described("""
+                `open_app`: an app opens it (with `destination`); `invalid_param`: the app opens it but the destination cannot be \
+                built (`destination.error` says why); `excluded`: an exclusion rule keeps the apps out; `no_match`: no rule claims it; \
+                `unknown_domain`: no link domain of the caller governs the host. Without an app, the browser opens the URL.
+                """)),
+            .required("platform", Schema.enumeration(["ios", "android"])),
+            .required("domain", Schema.string.described("The link domain that decided (the URL's host when none).")),
+            .optional("app", Schema.object([
+                .required("id", .uuid),
+                .required("platform", Schema.enumeration(["ios", "android"])),
+                .optional("appId", Schema.string.described("iOS: `TEAMID.bundle.id`.")),
+                .optional("packageName", Schema.string.described("Android: the package name.")),
+            ], closed: false).described("The app that opens the URL, or whose exclusion decided.")),
+            .optional("rule", Schema.object([
+                .required("id", .uuid),
+                .required("position", Schema.integer(minimum: 0)),
+            ], closed: false).described("The rule that decided and its place in the list.")),
+            .optional("destination", Schema.ref("ResolvedDestination")),
+            .required("fallbacks", Schema.object([
+                .optional("web", Schema.url.described("The domain's web fallback (with the link's path when configured).")),
+                .optional("appStore", Schema.url),
+                .optional("playStore", Schema.url),
+            ], closed: false).described("Where to send the user when the app is not installed or no app opens the link.")),
+        ], closed: false).described("What a URL opens, why, and where inside the app: the same semantics iOS applies to the AASA file.")),
+        ("ResolvedDestination", Schema.oneOf([
+            Schema.object([
+                .required("type", APISchemas.identifier),
+                .required("params", Schema.map(.oneOf([.string, .integer, .boolean])).described("Typed values: ints as numbers, bools as booleans.")),
+            ], closed: false).example(.object(["type": .string("widgetDetail"), "params": .object(["id": .integer(42)])])),
+            Schema.object([
+                .required("error", Schema.object([
+                    .required("code", Schema.enumeration(["invalid_param", "missing_param", "unknown_destination"])),
+                    .optional("param", Schema.string),
+                    .required("detail", Schema.string),
+                ], closed: false)),
+            ], closed: false).described("The app opens, but the destination cannot be built: an explicit error, never a silent nothing."),
+        ]).described("The typed in-app destination, or why it could not be built.")),
+        ("ResolveBatchRequest", Schema.object([
+            .required("urls", Schema.array(Schema.string, maxItems: ResolveHandlers.batchLimit).described("Absolute http(s) URLs.")),
+            .optional("platform", Schema.enumeration(["ios", "android"]).described("Whose apps answer (default ios).")),
+            .optional("log", Schema.boolean.described("Record the lookups as hits for analytics (default true).")),
+        ], closed: true)),
+        ("ResolveBatch", Schema.object([
+            .required("results", Schema.array(.ref("ResolveResult")).described("One answer per URL, in order.")),
+        ], closed: false)),
+    ]
+
+    // MARK: Audit log
+
+    static let audit: [(name: String, schema: Schema)] = [
+        ("AuditEntry", Schema.object([
+            .required("id", Schema.integer(minimum: 1).described("Increases with every change.")),
+            .required("keyId", Schema.uuid.nullable.described("The API key that made the change; null for changes made from the command line.")),
+            .required("at", Schema.timestamp),
+            .required("action", Schema.enumeration(["create", "update", "delete", "replace"])),
+            .required("resourceType", Schema.string.described("`key`, `team`, `app`, `destination`, `domain`, `rules`…")),
+            .required("resourceId", Schema.string.described("The resource's address: an id, a team ID, a hostname, `<app id>/<name>`.")),
+            .required("before", Schema([]).described("The resource before the change (null on create).")),
+            .required("after", Schema([]).described("The resource after the change (null on delete).")),
+        ], closed: false).described("One change: who, when, what.")),
+    ]
+}

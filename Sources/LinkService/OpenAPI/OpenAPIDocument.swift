@@ -1,0 +1,242 @@
+import HTTPServer
+import LinkKit
+
+/// The OpenAPI 3.1 document of the whole service, assembled from `APIOperations` (the endpoints) and
+/// `APISchemas` (the components). Built once at startup and served as bytes by `GET /openapi.json`.
+enum OpenAPIDocument {
+    /// The document.
+    /// - Parameter operations: the endpoints to describe (all of linkd's by default).
+    static func build(_ operations: [APIOperation] = APIOperations.all) -> JSONValue {
+        .object([
+            "openapi": .string("3.1.0"),
+            "info": info,
+            "tags": .array(APIOperations.tags.map { .object(["name": .string($0.name), "description": .string($0.description)]) }),
+            "paths": paths(operations),
+            "components": components(operations),
+        ])
+    }
+
+    private static let info: JSONValue = .object([
+        "title": .string("linkd"),
+        "version": .string("1"),
+        "summary": .string("Self-hosted deep links: apps, link domains, ordered path rules, association files, resolve and analytics."),
+        "description": .string("""
+            Conventions of every `/v1` call:
+
+            - **Authentication**: `Authorization: Bearer <key>`. Keys belong to one workspace and have a scope \
+            (`read` ⊂ `write` ⊂ `admin`); another workspace's resources answer 404, exactly as if they did not exist.
+            - **Bodies** are JSON with camelCase members, sent as `Content-Type: application/json`. Unknown members are rejected (422).
+            - **Errors** are `application/problem+json` (RFC 9457) with a stable `type`; validation failures (422) list \
+            `errors: [{"pointer", "detail"}]` with a JSON pointer to each offending field.
+            - **Concurrency**: every resource has an `ETag`; `PATCH`, `PUT` and `DELETE` honour `If-Match` (412 when it changed).
+            - **Lists** are cursor-paginated (`limit` ≤ 200, opaque `cursor`); `next` and the `Link` header give the next page.
+            - Every response carries `X-Request-ID` (a sane one sent by the client is kept).
+
+            Any other path requested on a link domain is a link click: linkd answers it from the same rules             (an app-store, web-fallback or preview redirect), outside this API.
+            """),
+    ])
+
+    // MARK: Paths
+
+    private static func paths(_ operations: [APIOperation]) -> JSONValue {
+        var order: [String] = []
+        var byPath: [String: [APIOperation]] = [:]
+        for operation in operations {
+            if byPath[operation.path] == nil { order.append(operation.path) }
+            byPath[operation.path, default: []].append(operation)
+        }
+        return .object(order.map { path in
+            let operations = byPath[path]!
+            var members: [JSONMember] = []
+            let names = operations[0].pathParameterNames
+            if !names.isEmpty { members.append(JSONMember(key: "parameters", value: .array(names.map(pathParameter)))) }
+            for operation in operations {
+                members.append(JSONMember(key: operation.method.rawValue.lowercased(), value: json(operation)))
+            }
+            return JSONMember(key: path, value: .object(members))
+        })
+    }
+
+    private static func pathParameter(_ name: String) -> JSONValue {
+        let known = APIOperations.pathParameters[name]
+        var members: [JSONMember] = [
+            JSONMember(key: "name", value: .string(name)),
+            JSONMember(key: "in", value: .string("path")),
+            JSONMember(key: "required", value: .bool(true)),
+        ]
+        if let known { members.append(JSONMember(key: "description", value: .string(known.description))) }
+        members.append(JSONMember(key: "schema", value: (known?.schema ?? .string).json))
+        return .object(members)
+    }
+
+    private static func json(_ operation: APIOperation) -> JSONValue {
+        var members: [JSONMember] = [
+            JSONMember(key: "tags", value: .array([.string(operation.tag)])),
+            JSONMember(key: "summary", value: .string(operation.summary)),
+        ]
+        var description = operation.description ?? ""
+        if case .key(let scope) = operation.access {
+            description += (description.isEmpty ? "" : "\n\n") + "Needs a key with the `\(scope.rawValue)` scope."
+        }
+        if !description.isEmpty { members.append(JSONMember(key: "description", value: .string(description))) }
+        members.append(JSONMember(key: "operationId", value: .string(operation.operationID)))
+
+        var parameters: [JSONValue] = []
+        if case .page = operation.success { parameters += [reference("parameters", "Limit"), reference("parameters", "Cursor")] }
+        for query in operation.query {
+            parameters.append(.object([
+                "name": .string(query.name), "in": .string("query"), "required": .bool(query.required),
+                "description": .string(query.description), "schema": query.schema.json,
+            ]))
+        }
+        if operation.ifMatch { parameters.append(reference("parameters", "IfMatch")) }
+        if operation.conditional { parameters += [reference("parameters", "IfNoneMatch"), reference("parameters", "IfModifiedSince")] }
+        if !parameters.isEmpty { members.append(JSONMember(key: "parameters", value: .array(parameters))) }
+
+        if let body = operation.body {
+            members.append(JSONMember(key: "requestBody", value: .object([
+                "required": .bool(body.required),
+                "content": .object(["application/json": .object(["schema": Schema.ref(body.schema).json])]),
+            ])))
+        }
+
+        var responses = [success(operation)]
+        if operation.conditional { responses.append(JSONMember(key: "304", value: reference("responses", "NotModified"))) }
+        for status in operation.errorStatuses {
+            guard let response = errorResponses.first(where: { $0.status == status }) else {
+                preconditionFailure("\(operation.operationID): no reusable response for status \(status); add one to OpenAPIDocument.errorResponses")
+            }
+            responses.append(JSONMember(key: String(status), value: reference("responses", response.name)))
+        }
+        if case .key = operation.access { responses.append(JSONMember(key: "default", value: reference("responses", "Error"))) }
+        members.append(JSONMember(key: "responses", value: .object(responses)))
+
+        let security: JSONValue = switch operation.access {
+        case .public: .array([])
+        case .key(let scope): .array([.object(["bearerAuth": .array([.string(scope.rawValue)])])])
+        }
+        members.append(JSONMember(key: "security", value: security))
+        return .object(members)
+    }
+
+    private static func success(_ operation: APIOperation) -> JSONMember {
+        let (status, description, headers, content): (Int, String, [String], JSONValue?)
+        switch operation.success {
+        case .resource(let name):
+            (status, description, headers, content) = (200, "The resource; its `ETag` is the version to send in `If-Match`.", ["ETag"], jsonContent(.ref(name)))
+        case .created(let name, let etag):
+            (status, description, headers, content) = (201, "Created; `Location` is the new resource's path.", etag ? ["Location", "ETag"] : ["Location"], jsonContent(.ref(name)))
+        case .page(let name):
+            (status, description, headers, content) = (200, "One page, in a stable order; `next` and the `Link` header give the next page.", ["Link"], jsonContent(.ref(name + "Page")))
+        case .noContent:
+            (status, description, headers, content) = (204, "Done; no body.", [], nil)
+        case .json(let code, let name, let names):
+            (status, description, headers, content) = (code, "OK.", names, jsonContent(.ref(name)))
+        case .content(let code, let mediaType, let schema):
+            (status, description, headers, content) = (code, "OK.", [], .object([mediaType: .object(["schema": schema.json])]))
+        }
+        var members = [JSONMember(key: "description", value: .string(operation.successDescription ?? description))]
+        if !headers.isEmpty {
+            members.append(JSONMember(key: "headers", value: .object(headers.map { JSONMember(key: $0, value: reference("headers", $0)) })))
+        }
+        if let content { members.append(JSONMember(key: "content", value: content)) }
+        return JSONMember(key: String(status), value: .object(members))
+    }
+
+    private static func jsonContent(_ schema: Schema) -> JSONValue {
+        .object(["application/json": .object(["schema": schema.json])])
+    }
+
+    private static func reference(_ section: String, _ name: String) -> JSONValue {
+        .object(["$ref": .string("#/components/\(section)/\(name)")])
+    }
+
+    // MARK: Components
+
+    /// The reusable error responses, by status.
+    static let errorResponses: [(status: Int, name: String, description: String, schema: String)] = [
+        (400, "BadRequest", "Malformed: the body is not JSON, or `limit`, `cursor` or another query parameter is invalid.", "Problem"),
+        (401, "Unauthorized", "No API key, or an unknown or revoked one.", "Problem"),
+        (403, "Forbidden", "The key's scope does not allow this call.", "Problem"),
+        (404, "NotFound", "No such resource in the caller's workspace (another workspace's resources answer exactly this).", "Problem"),
+        (409, "Conflict", "The change conflicts with another resource: a duplicate, or one still in use.", "Problem"),
+        (412, "PreconditionFailed", "`If-Match` does not name the current ETag: the resource changed since it was read. Read it again and retry.", "Problem"),
+        (415, "UnsupportedMediaType", "The body is not sent as `Content-Type: application/json`.", "Problem"),
+        (422, "ValidationFailed", "The body is JSON but invalid; `errors` points at every offending field, unknown ones included.", "ValidationProblem"),
+        (503, "ServiceUnavailable", "Temporarily unable: the database is unreachable, or its migrations are pending or inconsistent.", "Problem"),
+    ]
+
+    private static func components(_ operations: [APIOperation]) -> JSONValue {
+        var schemas = APISchemas.all.map { JSONMember(key: $0.name, value: $0.schema.json) }
+        for operation in operations {
+            guard case .page(let name) = operation.success, !schemas.contains(where: { $0.key == name + "Page" }) else { continue }
+            schemas.append(JSONMember(key: name + "Page", value: page(of: name).json))
+        }
+        var responses = errorResponses.map { response in
+            JSONMember(key: response.name, value: problemResponse(response.description, schema: response.schema))
+        }
+        responses.append(JSONMember(key: "Error", value: problemResponse("Any other failure: 500 (details stay in the server's log) or 503.", schema: "Problem")))
+        responses.append(JSONMember(key: "NotModified", value: .object([
+            "description": .string("The client's copy is current (its `If-None-Match` or `If-Modified-Since`); no body."),
+            "headers": .object(["ETag", "Last-Modified", "Cache-Control"].map { JSONMember(key: $0, value: reference("headers", $0)) }),
+        ])))
+        return .object([
+            "schemas": .object(schemas),
+            "responses": .object(responses),
+            "parameters": .object([
+                "Limit": .object([
+                    "name": .string("limit"), "in": .string("query"), "required": .bool(false),
+                    "description": .string("Page size, 1 to \(Page.maxLimit)."),
+                    "schema": Schema.integer(minimum: 1, maximum: Page.maxLimit).with("default", .integer(Page.defaultLimit)).json,
+                ]),
+                "Cursor": .object([
+                    "name": .string("cursor"), "in": .string("query"), "required": .bool(false),
+                    "description": .string("Opaque: where the previous page ended, from its `next`."),
+                    "schema": Schema.string(maxLength: 100).json,
+                ]),
+                "IfNoneMatch": .object([
+                    "name": .string("If-None-Match"), "in": .string("header"), "required": .bool(false),
+                    "description": .string("ETags of copies the client has; 304 when one is current."),
+                    "schema": Schema.string.json,
+                ]),
+                "IfModifiedSince": .object([
+                    "name": .string("If-Modified-Since"), "in": .string("header"), "required": .bool(false),
+                    "description": .string("An HTTP date; 304 when the file has not changed since (ignored when If-None-Match is sent)."),
+                    "schema": Schema.string.json,
+                ]),
+                "IfMatch": .object([
+                    "name": .string("If-Match"), "in": .string("header"), "required": .bool(false),
+                    "description": .string("The `ETag` the change is based on; 412 when the resource has changed since. Absent or `*`: no check."),
+                    "schema": Schema.string.example(.string("\"v3\"")).json,
+                ]),
+            ]),
+            "headers": .object([
+                "ETag": .object(["description": .string("The resource's version (`\"v3\"`): send it in `If-Match`."), "schema": Schema.string.json]),
+                "Location": .object(["description": .string("Path of the created resource."), "schema": Schema.string.json]),
+                "Last-Modified": .object(["description": .string("When the file last changed (HTTP date)."), "schema": Schema.string.json]),
+                "Cache-Control": .object(["description": .string("How long caches may keep the file."), "schema": Schema.string.json]),
+                "Link": .object(["description": .string("`<next page>; rel=\"next\"` when there is another page."), "schema": Schema.string.json]),
+            ]),
+            "securitySchemes": .object([
+                "bearerAuth": .object([
+                    "type": .string("http"), "scheme": .string("bearer"), "bearerFormat": .string("lk_<key id>_<secret>"),
+                    "description": .string("An API key (`linkd keys create` or `POST /v1/keys`). The role named by an operation's requirement is the scope it needs."),
+                ]),
+            ]),
+        ])
+    }
+
+    private static func page(of name: String) -> Schema {
+        Schema.object([
+            .required("items", Schema.array(.ref(name))),
+            .required("next", Schema.string.nullable.described("Path and query of the next page; `null` on the last page.")),
+        ], closed: false).described("One page of a list.")
+    }
+
+    private static func problemResponse(_ description: String, schema: String) -> JSONValue {
+        .object([
+            "description": .string(description),
+            "content": .object(["application/problem+json": .object(["schema": Schema.ref(schema).json])]),
+        ])
+    }
+}

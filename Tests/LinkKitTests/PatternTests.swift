@@ -1,0 +1,44 @@
+import Testing
+@testable import LinkKit
+
+/// The compiled pattern engine on its own (byte-level matching, no URL normalisation).
+@Suite struct PatternTests {
+    static let variables = ["food": ["pizza", "pi*", "s?up", ""], "e": [String]()]
+
+    @Test(arguments: [
+        ("abc", "abc", true), ("abc", "abcd", false), ("a*c", "abbbc", true), ("a*c", "ac", true), ("a?c", "ac", false),
+        ("*", "", true), ("?", "", false), ("?*", "x", true), ("?*", "", false), ("**", "x", true), ("a**b", "ab", true),
+        ("?", "é", true), ("??", "é", false), ("*é", "café", true), ("a*b*c", "a-b-b-c", true), ("a*b*c", "a-c-b", false),
+        ("$(food)", "pizza", true), ("$(food)", "pickle", true), ("$(food)", "soup", true), ("$(food)", "", true),
+        ("x$(food)y", "xy", true), ("$(food)$(food)", "pizzapi", true), ("$(food)", "tacos", false),
+        ("$(e)", "", false), ("$(nope)", "", false), ("$(food", "$(food", false), ("a$", "a$", true),
+        ("$(digit)$(alpha)", "1a", true), ("$(digit)$(alpha)", "a1", false), ("$(xdigit)", "F", true), ("$(alnum)", "_", false),
+        ("$(lang)-$(region)", "haw-US", true), ("$(lang)-$(region)", "en-UK", false), ("*$(digit)", "abc7", true),
+    ])
+    func matchesCaseSensitively(_ pattern: String, _ input: String, _ expected: Bool) {
+        #expect(Pattern(pattern, caseSensitive: true, variables: Self.variables).matches(Array(input.utf8)) == expected)
+    }
+
+    @Test(arguments: [
+        ("ABC", "abc", true), ("$(upper)", "q", true), ("$(lower)", "q", true), ("$(region)", "gb", true),
+        ("$(food)", "pizza", true), ("PIZZA", "pizza", true),
+    ])
+    func matchesCaseInsensitively(_ pattern: String, _ lowercasedInput: String, _ expected: Bool) {
+        // Case-insensitive patterns are compiled lower-cased and fed lower-cased input (MatchSubject does that).
+        let compiled = Pattern(pattern, caseSensitive: false, variables: Self.variables)
+        #expect(compiled.matches(Array(lowercasedInput.utf8)) == expected)
+    }
+
+    @Test func literalPrefixStopsAtTheFirstWildcard() {
+        #expect(Pattern("/shop/$(lang)/*", caseSensitive: true, variables: [:]).literalPrefix == Array("/shop/".utf8))
+        #expect(Pattern("/Shop/?", caseSensitive: false, variables: [:]).literalPrefix == Array("/shop/".utf8))
+        #expect(Pattern("*x", caseSensitive: true, variables: [:]).literalPrefix.isEmpty)
+    }
+
+    @Test func variablesWithManyStarsStayFast() {
+        let pattern = Pattern(String(repeating: "*$(food)", count: 12) + "!", caseSensitive: true, variables: Self.variables)
+        let input = Array(String(repeating: "pizza", count: 100).utf8)
+        let elapsed = ContinuousClock().measure { #expect(!pattern.matches(input)) }
+        #expect(elapsed < .seconds(5))
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import HTTPServer
+import LinkKit
+@testable import LinkService
+import Testing
+import TestSupport
+
+/// Drives every kind of endpoint over HTTP and holds the real answers against the document: each status
+/// must be documented for its operation and, when `python3` with `jsonschema` is installed, each JSON body
+/// must validate against the documented response schema (and each accepted request body against the
+/// documented request schema).
+@Suite("OpenAPI conformance")
+struct OpenAPIConformanceTests {
+    /// One exchange: the operation it exercised and what came back.
+    struct Sample {
+        let method: String
+        let template: String
+        let request: String?
+        let status: Int
+        let contentType: String?
+        let body: String
+    }
+
+    /// Sends requests through a `TestService` and records them as samples.
+    final class Recorder {
+        let service: TestService
+        private(set) var samples: [Sample] = []
+
+        init(_ service: TestService) { self.service = service }
+
+        @discardableResult
+        func call(_ method: String, _ template: String, _ path: String? = nil, key: String? = nil, json: String? = nil,
+                  headers: [(String, String)] = [], expect status: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> TestResponse {
+            let response = try service.request(method, path ?? template, key: key, json: json, headers: headers)
+            #expect(response.status == status, "\(method) \(path ?? template): \(response.text)", sourceLocation: sourceLocation)
+            samples.append(Sample(method: method, template: template, request: json, status: response.status,
+                                  contentType: response.headers["Content-Type"], body: response.text))
+            return response
+        }
+    }
+
+    @Test func answersMatchTheDocument() throws {
+        let samples = try TestService.with { service in
+            let recorder = Recorder(service)
+            try Self.exercise(recorder)
+            return recorder.samples
+        }
+        let document = try OpenAPIDocumentTests.document()
+        for sample in samples {
+            let operation = document["paths"]?[sample.template]?[sample.method.lowercased()]
+            #expect(operation != nil, "\(sample.method) \(sample.template) is documented")
+            let documented = (operation?["responses"]?.objectMembers ?? []).map(\.key)
+            #expect(documented.contains(String(sample.status)), "\(sample.method) \(sample.template) documents \(sample.status); has \(documented)")
+        }
+        if SchemaValidator.isAvailable {
+            let output = try SchemaValidator.validate(samples, against: document)
+            #expect(output.status == 0, "response/request bodies that do not match their schemas:\n\(output.text)")
+        }
+    }
+
+    /// A tour of the API: every resource's create, read, list, update and delete, plus the usual errors.
+    static func exercise(_ api: Recorder) throws {
+        let admin = try api.service.key()
+        let reader = try api.service.key(scope: .read)
+        for (template, method) in [("/healthz", "GET"), ("/readyz", "GET"), ("/metrics", "GET"), ("/openapi.json", "GET")] {
+            try api.call(method, template, expect: 200)
+        }
+
+        // Keys
+        let key = try api.call("POST", "/v1/keys", key: admin, json: #"{"name":"ci","scope":"write"}"#, expect: 201).json
+        let writer = try #require(key["key"]?.stringValue)
+        try api.call("GET", "/v1/keys", "/v1/keys?limit=1", key: admin, expect: 200)
+        try api.call("GET", "/v1/keys", "/v1/keys?limit=500", key: admin, expect: 400)
+        try api.call("POST", "/v1/keys", key: writer, json: #"{"scope":"admin"}"#, expect: 403)
+        try api.call("POST", "/v1/keys", key: admin, json: #"{"scope":"root"}"#, expect: 422)
+        let spare = try api.call("POST", "/v1/keys", key: admin, json: #"{"scope":"read"}"#, expect: 201).json
+        try api.call("DELETE", "/v1/keys/{id}", "/v1/keys/\(spare["id"]!.stringValue!)", key: admin, expect: 204)
+        try api.call("DELETE", "/v1/keys/{id}", "/v1/keys/00000000-0000-0000-0000-000000000000", key: admin, expect: 404)
+
+        // Teams
+        let team = #"{"teamId":"ABCDE12345","name":"Acme"}"#
+        let teamETag = try api.call("POST", "/v1/teams", key: writer, json: team, expect: 201).headers["ETag"]!
+        try api.call("POST", "/v1/teams", key: writer, json: team, expect: 409)
+        try api.call("POST", "/v1/teams", key: writer, json: #"{"teamId":"abc","nmae":"x"}"#, expect: 422)
+        try api.call("POST", "/v1/teams", key: writer, json: "{", expect: 400)
+        try api.call("POST", "/v1/teams", key: writer, headers: [("Content-Type", "text/plain")], expect: 415)
+        try api.call("GET", "/v1/teams", expect: 401)
+        try api.call("GET", "/v1/teams", key: reader, expect: 200)
+        try api.call("GET", "/v1/teams/{teamId}", "/v1/teams/ABCDE12345", key: reader, expect: 200)
+        try api.call("GET", "/v1/teams/{teamId}", "/v1/teams/ZZZZZ99999", key: reader, expect: 404)
+        try api.call("PATCH", "/v1/teams/{teamId}", "/v1/teams/ABCDE12345", key: writer, json: #"{"name":"Acme Inc"}"#,
+                     headers: [("If-Match", teamETag)], expect: 200)
+        try api.call("PATCH", "/v1/teams/{teamId}", "/v1/teams/ABCDE12345", key: writer, json: #"{"name":"Stale"}"#,
+                     headers: [("If-Match", teamETag)], expect: 412)
+
+        // Apps
+        let ios = try api.call("POST", "/v1/apps", key: writer, json: """
+            {"platform":"ios","name":"Widgets","teamId":"ABCDE12345","bundleId":"com.example.widgets","appStoreId":"1234567890"}
+            """, expect: 201).json["id"]!.stringValue!
+        let android = try api.call("POST", "/v1/apps", key: writer, json: """
+            {"platform":"android","name":"Widgets","packageName":"com.example.widgets",
+             "sha256CertFingerprints":[{"value":"\(String(repeating: "ab", count: 32))","label":"upload"}],"playStoreUrl":"https://play.google.com/store/apps/details?id=com.example.widgets"}
+            """, expect: 201).json["id"]!.stringValue!
+        try api.call("POST", "/v1/apps", key: writer, json: #"{"platform":"ios","name":"Again","teamId":"ABCDE12345","bundleId":"com.example.widgets"}"#, expect: 409)
+        try api.call("GET", "/v1/apps", "/v1/apps?platform=ios", key: reader, expect: 200)
+        try api.call("GET", "/v1/apps", "/v1/apps?platform=windows", key: reader, expect: 400)
+        try api.call("GET", "/v1/apps/{id}", "/v1/apps/\(android)", key: reader, expect: 200)
+        try api.call("PATCH", "/v1/apps/{id}", "/v1/apps/\(ios)", key: writer, json: #"{"appStoreId":null,"customScheme":"widgets"}"#, expect: 200)
+
+        // Destination types
+        let destinations = "/v1/apps/\(ios)/destinations"
+        try api.call("POST", "/v1/apps/{id}/destinations", destinations, key: writer, json: """
+            {"name":"widgetDetail","title":"Widget","params":{"id":{"type":"int","min":1},"tab":{"type":"enum","values":["info","reviews"],"optional":true}}}
+            """, expect: 201)
+        try api.call("POST", "/v1/apps/{id}/destinations", destinations, key: writer, json: #"{"name":"bad","params":{"x":{"type":"float"}}}"#, expect: 422)
+        try api.call("GET", "/v1/apps/{id}/destinations", destinations, key: reader, expect: 200)
+        let destinationETag = try api.call("GET", "/v1/apps/{id}/destinations/{name}", destinations + "/widgetDetail", key: reader, expect: 200).headers["ETag"]!
+        try api.call("PUT", "/v1/apps/{id}/destinations/{name}", destinations + "/widgetDetail", key: writer, json: """
+            {"title":"Widget detail","params":{"id":{"type":"int","min":1},"tab":{"type":"enum","values":["info","reviews"],"optional":true},"ref":{"type":"string","maxLength":20,"optional":true}}}
+            """, headers: [("If-Match", destinationETag)], expect: 200)
+        try api.call("POST", "/v1/apps/{id}/destinations", destinations, key: writer, json: #"{"name":"settings","params":{"on":{"type":"bool"},"u":{"type":"uuid","optional":true}}}"#, expect: 201)
+        try api.call("DELETE", "/v1/apps/{id}/destinations/{name}", destinations + "/settings", key: writer, expect: 204)
+
+        // Domains
+        try api.call("POST", "/v1/domains", key: writer, json: """
+            {"hostname":"Links.Example.com","defaults":{"caseSensitive":false},"substitutionVariables":{"section":["news","blog"]},
+             "webcredentials":["\(ios)"],"webFallbackUrl":"https://example.com/fallback"}
+            """, expect: 201)
+        try api.call("POST", "/v1/domains", key: writer, json: #"{"hostname":"links.example.com"}"#, expect: 409)
+        try api.call("GET", "/v1/domains", key: reader, expect: 200)
+        let domainETag = try api.call("GET", "/v1/domains/{host}", "/v1/domains/links.example.com", key: reader, expect: 200).headers["ETag"]!
+        try api.call("PATCH", "/v1/domains/{host}", "/v1/domains/links.example.com", key: writer, json: #"{"legacyPaths":true,"carryPathToFallback":true}"#,
+                     headers: [("If-Match", domainETag)], expect: 200)
+
+        // Rules
+        let rules = "/v1/domains/links.example.com/rules"
+        let list = try api.call("PUT", "/v1/domains/{host}/rules", rules, key: writer, json: """
+            {"rules":[{"apps":["\(ios)"],"path":"/widget/{id}","query":{"tab":"{tab}"},"comment":"widgets","destination":{"type":"widgetDetail","params":{"id":"{id}"}}}]}
+            """, expect: 200)
+        try api.call("PUT", "/v1/domains/{host}/rules", rules, key: writer, json: #"{"rules":[{"apps":["\#(ios)"],"path":"/w/{id}","destination":{"type":"nope"}}]}"#,
+                     headers: [("If-Match", list.headers["ETag"]!)], expect: 422)
+        let inserted = try api.call("POST", "/v1/domains/{host}/rules", rules, key: writer, json: #"{"apps":["\#(ios)"],"path":"/help/*","exclude":true,"position":0}"#,
+                                    expect: 201)
+        let rule = rules + "/" + (try inserted.json["id"]!.stringValue!)
+        try api.call("GET", "/v1/domains/{host}/rules", rules, key: reader, expect: 200)
+        try api.call("GET", "/v1/domains/{host}/rules/{id}", rule, key: reader, expect: 200)
+        try api.call("PATCH", "/v1/domains/{host}/rules/{id}", rule, key: writer, json: #"{"comment":"help pages","position":1}"#,
+                     headers: [("If-Match", inserted.headers["ETag"]!)], expect: 200)
+        try api.call("POST", "/v1/domains/{host}/preview", "/v1/domains/links.example.com/preview", key: reader, json: "{}", expect: 200)
+        try api.call("POST", "/v1/domains/{host}/preview", "/v1/domains/links.example.com/preview", key: reader, json: """
+            {"rules":[{"apps":["\(ios)","\(android)"],"path":"/widget/{id}","destination":{"type":"widgetDetail"}}]}
+            """, expect: 422)
+
+        // Association files and resolve, once the catalog (updated through NOTIFY) has the rules
+        let deadline = Date().addingTimeInterval(5)
+        while api.service.application.catalog.entry(exactly: "links.example.com")?.compiled.aasaJSON.contains("/help/") != true, Date() < deadline {
+            usleep(10_000)
+        }
+        let host = [("Host", "links.example.com")]
+        let aasa = try api.call("GET", "/.well-known/apple-app-site-association", headers: host, expect: 200)
+        try api.call("GET", "/.well-known/apple-app-site-association", headers: host + [("If-None-Match", aasa.headers["ETag"]!)], expect: 304)
+        try api.call("GET", "/.well-known/apple-app-site-association", headers: [("Host", "unknown.example")], expect: 404)
+        try api.call("GET", "/apple-app-site-association", headers: host, expect: 200)
+        try api.call("GET", "/v1/domains/{host}", "/v1/domains/links.example.com", key: reader, expect: 200)   // with lastFetch
+        try api.call("GET", "/.well-known/assetlinks.json", headers: host, expect: 200)
+        try api.call("GET", "/v1/domains/{host}/aasa", "/v1/domains/links.example.com/aasa", key: reader, expect: 200)
+        try api.call("GET", "/v1/domains/{host}/aasa", "/v1/domains/links.example.com/aasa", key: reader,
+                     headers: [("If-None-Match", aasa.headers["ETag"]!)], expect: 304)
+        try api.call("GET", "/v1/domains/{host}/assetlinks", "/v1/domains/links.example.com/assetlinks", key: reader, expect: 200)
+        try api.call("GET", "/v1/domains/{host}/assetlinks", "/v1/domains/nope.example.com/assetlinks", key: reader, expect: 404)
+        try api.call("GET", "/v1/resolve", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F42%3Ftab%3Dinfo", key: reader, expect: 200)
+        try api.call("GET", "/v1/resolve", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F0&log=false", key: reader, expect: 200)
+        try api.call("GET", "/v1/resolve", "/v1/resolve?url=https%3A%2F%2Fother.example%2F&platform=android", key: reader, expect: 200)
+        try api.call("GET", "/v1/resolve", key: reader, expect: 400)
+        try api.call("POST", "/v1/resolve", key: reader, json: """
+            {"urls":["https://links.example.com/widget/7","https://links.example.com/help/faq","https://links.example.com/nothing"],"platform":"ios"}
+            """, expect: 200)
+        try api.call("POST", "/v1/resolve", key: reader, json: #"{"urls":["not a url"]}"#, expect: 422)
+        try api.call("GET", "/v1/audit", "/v1/audit?limit=3", key: reader, expect: 200)
+        try api.call("GET", "/v1/audit", "/v1/audit?resourceType=rules", key: reader, expect: 200)
+
+        try api.call("DELETE", "/v1/domains/{host}/rules/{id}", rule, key: writer, expect: 204)
+        try api.call("DELETE", "/v1/apps/{id}", "/v1/apps/\(ios)", key: writer, expect: 409)
+
+        // Tear down
+        try api.call("DELETE", "/v1/domains/{host}", "/v1/domains/links.example.com", key: writer, expect: 204)
+        try api.call("DELETE", "/v1/apps/{id}/destinations/{name}", destinations + "/widgetDetail", key: writer, expect: 204)
+        try api.call("DELETE", "/v1/apps/{id}", "/v1/apps/\(ios)", key: writer, expect: 204)
+        try api.call("DELETE", "/v1/apps/{id}", "/v1/apps/\(android)", key: writer, expect: 204)
+        try api.call("DELETE", "/v1/teams/{teamId}", "/v1/teams/ABCDE12345", key: writer, expect: 204)
+    }
+}
+
+/// Validates recorded bodies against the document's schemas with Python's `jsonschema` (draft 2020-12), when installed.
+enum SchemaValidator {
+    static let isAvailable: Bool = (try? SpecValidator.python(["-c", "import jsonschema"]).status == 0) ?? false
+
+    static func validate(_ samples: [OpenAPIConformanceTests.Sample], against document: JSONValue) throws -> (status: Int32, text: String) {
+        let input = JSONValue.object([
+            "document": document,
+            "samples": .array(samples.map { sample in
+                .object([
+                    "method": .string(sample.method), "template": .string(sample.template), "request": sample.request.map(JSONValue.string) ?? .null,
+                    "status": .integer(sample.status), "contentType": sample.contentType.map(JSONValue.string) ?? .null, "body": .string(sample.body),
+                ])
+            }),
+        ])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-conformance-\(getpid()).json")
+        try Data(input.serialized.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try SpecValidator.python(["-c", script, file.path])
+    }
+
+    private static let script = """
+        import json, sys
+        from jsonschema import Draft202012Validator
+        data = json.load(open(sys.argv[1]))
+        doc = data["document"]
+        def resolve(node):
+            while isinstance(node, dict) and list(node) == ["$ref"]:
+                target = doc
+                for part in node["$ref"][2:].split("/"):
+                    target = target[part]
+                node = target
+            return node
+        def check(schema, text, label):
+            errors = list(Draft202012Validator({"components": doc["components"], **schema}).iter_errors(json.loads(text)))
+            for error in errors[:3]:
+                failures.append(f"{label}: {error.message} at /{'/'.join(map(str, error.absolute_path))}")
+        failures = []
+        for s in data["samples"]:
+            label = f"{s['method']} {s['template']} -> {s['status']}"
+            operation = doc["paths"].get(s["template"], {}).get(s["method"].lower())
+            if operation is None:
+                continue  # reported by the Swift side
+            if s["request"] is not None and 200 <= s["status"] < 300:
+                check(operation["requestBody"]["content"]["application/json"]["schema"], s["request"], label + " request")
+            response = resolve(operation["responses"].get(str(s["status"]), operation["responses"].get("default")))
+            content = response.get("content", {})
+            if not s["body"]:
+                if content: failures.append(f"{label}: empty body, documented {list(content)}")
+                continue
+            media = (s["contentType"] or "").split(";")[0].strip()
+            if media not in content:
+                failures.append(f"{label}: {media} not documented ({list(content)})")
+            elif media.endswith("json"):
+                check(content[media]["schema"], s["body"], label)
+        print("\\n".join(failures))
+        sys.exit(1 if failures else 0)
+        """
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Observability
+import Testing
+
+@Suite("Logger")
+struct LoggerTests {
+    @Test func writesOneJSONObjectPerLineWithMetadata() throws {
+        let sink = InMemoryLogSink()
+        var logger = Logger(label: "linkd.test", level: .info, sink: sink.sink)
+        logger.metadata["node"] = "a"
+        logger.info("hello \"world\"\n", metadata: ["request.id": "r1"])
+        let line = try #require(sink.entries.first?.jsonLine)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
+        #expect(object["message"] == "hello \"world\"\n")
+        #expect(object["level"] == "info")
+        #expect(object["logger"] == "linkd.test")
+        #expect(object["request.id"] == "r1")
+        #expect(object["node"] == "a")
+        #expect(!line.contains("\n"))
+    }
+
+    @Test func dropsMessagesBelowItsLevelWithoutFormattingThem() {
+        let sink = InMemoryLogSink()
+        let logger = Logger(label: "t", level: .warning, sink: sink.sink)
+        var formatted = false
+        logger.info({ formatted = true; return "x" }())
+        logger.error("kept")
+        #expect(!formatted)
+        #expect(sink.entries.map(\.message) == ["kept"])
+    }
+
+    @Test("level names", arguments: Logger.Level.allCases)
+    func levelNames(level: Logger.Level) {
+        #expect(Logger.Level(name: level.name.uppercased()) == level)
+    }
+
+    @Test func controlCharactersAreEscaped() {
+        #expect(JSONString.quoted("a\u{01}b\\c/d") == #""a\u0001b\\c/d""#)
+    }
+}
+
+@Suite("MetricsRegistry")
+struct MetricsRegistryTests {
+    @Test func rendersCountersHistogramsAndGaugesInPrometheusFormat() {
+        let metrics = MetricsRegistry()
+        metrics.increment("requests_total", help: "Requests.", labels: ["route": "/a", "status": "200"])
+        metrics.increment("requests_total", help: "Requests.", labels: ["route": "/a", "status": "200"])
+        metrics.observe("latency_seconds", help: "Latency.", labels: ["route": "/a"], value: 0.003, buckets: [0.001, 0.01])
+        metrics.gauge("queue_depth", help: "Depth.") { [([:], 7)] }
+        let text = metrics.render()
+        #expect(text.contains("# TYPE requests_total counter\nrequests_total{route=\"/a\",status=\"200\"} 2\n"))
+        #expect(text.contains("latency_seconds_bucket{route=\"/a\",le=\"0.001\"} 0\n"))
+        #expect(text.contains("latency_seconds_bucket{route=\"/a\",le=\"0.01\"} 1\n"))
+        #expect(text.contains("latency_seconds_bucket{route=\"/a\",le=\"+Inf\"} 1\n"))
+        #expect(text.contains("latency_seconds_count{route=\"/a\"} 1\n"))
+        #expect(text.contains("# TYPE queue_depth gauge\nqueue_depth 7\n"))
+        #expect(metrics.counterValue("requests_total", labels: ["route": "/a", "status": "200"]) == 2)
+    }
+
+    @Test func labelValuesAreEscaped() {
+        let metrics = MetricsRegistry()
+        metrics.increment("c", help: "h", labels: ["v": "a\"b\\c\nd"])
+        #expect(metrics.render().contains(#"c{v="a\"b\\c\nd"} 1"#))
+    }
+
+    @Test func concurrentIncrementsAreAllCounted() {
+        let metrics = MetricsRegistry()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<1000 { metrics.increment("c", help: "h") }
+        }
+        #expect(metrics.counterValue("c") == 8000)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Options of `linkd serve` checked before anything starts.
+@Suite("linkd configuration")
+struct ConfigurationTests {
+    @Test func serveHelpDocumentsCORSOrigins() throws {
+        let help = try LinkdProcess.run(["serve", "--help"])
+        #expect(help.stdout.contains("--cors-origins"))
+        #expect(help.stdout.contains("LINKD_CORS_ORIGINS"))
+    }
+
+    @Test("a malformed CORS origin is a usage error", arguments: ["dash.example.com", "https://dash.example.com/app", "null"])
+    func badCORSOriginIsAUsageError(origin: String) throws {
+        let result = try LinkdProcess.run(["serve", "--cors-origins", "https://ok.example," + origin, "--listen", "127.0.0.1:0"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("CORS origin '\(origin)'"))
+    }
+
+    @Test("bad serve settings are usage errors", arguments: [
+        ["--aasa-max-age", "-1"], ["--aasa-max-age", "soon"], ["--public-resolve", "maybe"], ["--threads", "0"], ["--log-level", "loud"],
+    ])
+    func badServeSettings(arguments: [String]) throws {
+        let result = try LinkdProcess.run(["serve"] + arguments)
+        #expect(result.status == 2, "\(arguments)")
+        #expect(!result.stderr.isEmpty)
+    }
+}

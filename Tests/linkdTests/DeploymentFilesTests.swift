@@ -1,0 +1,61 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// No Docker engine runs here, so `docker-compose.yml` and the `Dockerfile` are checked as files:
+/// parsed with a real YAML parser (Debian's python3-yaml, installed by scripts/install-deps) and held
+/// against what linkd actually reads.
+@Suite("Deployment files")
+struct DeploymentFilesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The compose file as JSON, through PyYAML's safe loader.
+    static func compose() throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
+                             root.appendingPathComponent("docker-compose.yml").path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestFailure("docker-compose.yml is not valid YAML (or python3-yaml is missing)") }
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    @Test func composeRunsLinkdAgainstAHealthyPostgres15() throws {
+        let services = try #require(try Self.compose()["services"] as? [String: [String: Any]])
+        let postgres = try #require(services["postgres"])
+        #expect((postgres["image"] as? String)?.hasPrefix("postgres:15") == true)
+        #expect(postgres["healthcheck"] != nil)
+        let environment = try #require(postgres["environment"] as? [String: String])
+
+        let linkd = try #require(services["linkd"])
+        let linkdEnvironment = try #require(linkd["environment"] as? [String: String])
+        let url = try #require(linkdEnvironment["DATABASE_URL"])
+        #expect(url == "postgresql://\(environment["POSTGRES_USER"]!):\(environment["POSTGRES_PASSWORD"]!)@postgres:5432/\(environment["POSTGRES_DB"]!)")
+        #expect(linkdEnvironment["LINKD_LISTEN"]?.hasPrefix("0.0.0.0:") == true)
+        let dependsOn = try #require(linkd["depends_on"] as? [String: [String: String]])
+        #expect(dependsOn["postgres"]?["condition"] == "service_healthy")
+        let healthcheck = try #require(linkd["healthcheck"] as? [String: Any])
+        #expect((healthcheck["test"] as? [String])?.joined(separator: " ").contains("/readyz") == true)
+        // Every variable compose sets is one linkd reads.
+        let help = try LinkdProcess.run(["serve", "--help"]).stdout
+        for name in linkdEnvironment.keys { #expect(help.contains(name), "linkd serve does not read \(name)") }
+    }
+
+    @Test func dockerfileInstallsTheLibrariesAndShipsTheMigrations() throws {
+        let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "libpq5", "libmicrohttpd12", "libssl3"] {
+            #expect(dockerfile.contains(package), "\(package)")
+        }
+        #expect(dockerfile.contains("COPY migrations /usr/share/linkd/migrations"))
+        #expect(dockerfile.contains("LINKD_MIGRATIONS_DIR=/usr/share/linkd/migrations"))
+        #expect(dockerfile.contains("/readyz"))
+        let install = try String(contentsOf: Self.root.appendingPathComponent("scripts/install-deps"), encoding: .utf8)
+        for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "postgresql", "python3-yaml"] {
+            #expect(install.contains(package), "scripts/install-deps installs \(package)")
+        }
+    }
+}

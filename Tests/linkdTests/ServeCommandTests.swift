@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// `linkd serve` as an operator runs it: the embedded PostgreSQL default, readiness, SIGTERM, restart.
+@Suite("linkd serve with the embedded cluster", .serialized)
+struct ServeCommandTests {
+    /// A running `linkd serve`, its stderr collected line by line.
+    final class Server: @unchecked Sendable {
+        // @unchecked: `process` is only touched by the test thread; `log` is behind a Mutex.
+        let process = Process()
+        private let log = Mutex("")
+
+        init(dataDirectory: String) throws {
+            process.executableURL = LinkdProcess.executable
+            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--log-level", "info"]
+            let stderr = Pipe()
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let handle = stderr.fileHandleForReading
+            Thread { [self] in
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    self.log.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+                }
+            }.start()
+        }
+
+        var output: String { log.withLock { $0 } }
+
+        /// The port from the "listening" log line, once it is there.
+        func port(timeout: Double = 60) throws -> Int {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                for line in output.split(separator: "\n") where line.contains("\"listening\"") {
+                    if let range = line.range(of: #""http.port":""#) {
+                        return Int(line[range.upperBound...].prefix { $0.isNumber })!
+                    }
+                }
+                guard process.isRunning else { throw TestFailure("linkd serve exited: \(output)") }
+                usleep(50_000)
+            }
+            throw TestFailure("linkd serve did not start within \(timeout) s: \(output)")
+        }
+
+        /// Sends SIGTERM and waits for the exit status.
+        func terminate(timeout: Double = 30) throws -> Int32 {
+            process.terminate()
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning {
+                guard Date() < deadline else { throw TestFailure("linkd serve did not stop within \(timeout) s") }
+                usleep(20_000)
+            }
+            return process.terminationStatus
+        }
+    }
+
+    /// PostgreSQL processes whose command line names `directory`.
+    static func postgresProcesses(under directory: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { $0.allSatisfy(\.isNumber) }.compactMap { pid in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+            let command = String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+            return command.contains("postgres") && command.contains(directory) ? command : nil
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func firstStartReadinessKeysTerminationAndRestart() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-serve-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+
+        let first = try Server(dataDirectory: directory)
+        let port = try first.port()
+        let ready = try HTTPTestClient.request(port: port, method: "GET", path: "/readyz")
+        #expect(ready.status == 200, "\(ready.text)")
+        #expect(FileManager.default.fileExists(atPath: directory + "/pgdata/PG_VERSION"))
+
+        // Another command on the same data directory uses the running cluster and leaves it running.
+        let created = try LinkdProcess.run(["keys", "create", "--workspace", "acme", "--data-dir", directory])
+        #expect(created.status == 0, "\(created.stderr)")
+        let key = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(key.hasPrefix("lk_"))
+        let teams = try HTTPTestClient.request(port: port, method: "GET", path: "/v1/teams", headers: [("Authorization", "Bearer \(key)")])
+        #expect(teams.status == 200)
+
+        #expect(try first.terminate() == 0)
+        #expect(Self.postgresProcesses(under: directory).isEmpty, "no PostgreSQL left behind")
+
+        // A restart reuses the data: the key made before still works.
+        let second = try Server(dataDirectory: directory)
+        let secondPort = try second.port()
+        let again = try HTTPTestClient.request(port: secondPort, method: "GET", path: "/v1/teams", headers: [("Authorization", "Bearer \(key)")])
+        #expect(again.status == 200)
+        #expect(!second.output.contains("initdb"), "the cluster is not initialised twice")
+        #expect(try second.terminate() == 0)
+        #expect(Self.postgresProcesses(under: directory).isEmpty)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func migrateAppliesPendingMigrationsOnce() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-migrate-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pending = try LinkdProcess.run(["migrate", "--status", "--data-dir", directory])
+        #expect(pending.status == 0, "\(pending.stderr)")
+        #expect(pending.stdout.hasPrefix("migrations: pending 1,"))
+        let applied = try LinkdProcess.run(["migrate", "--data-dir", directory])
+        #expect(applied.stdout.hasPrefix("migrations: applied 1,"))
+        #expect(try LinkdProcess.run(["migrate", "--data-dir", directory]).stdout == "migrations: already current\n")
+        #expect(try LinkdProcess.run(["migrate", "--status", "--data-dir", directory]).stdout.hasPrefix("migrations: current"))
+        #expect(Self.postgresProcesses(under: directory).isEmpty, "a one-off command stops the cluster it started")
+    }
+
+    @Test func usageErrorsExitWith2() throws {
+        #expect(try LinkdProcess.run(["serve", "--listen", "nonsense"]).status == 2)
+        #expect(try LinkdProcess.run(["serve", "--bogus"]).status == 2)
+        #expect(try LinkdProcess.run(["keys", "create"]).status == 2)
+        let help = try LinkdProcess.run(["serve", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("LINKD_LISTEN"))
+    }
+}

@@ -1,0 +1,158 @@
+# Shared by bench/serving/*.sh (sourced, not run). POSIX sh.
+#
+# Everything a benchmark starts is recorded here and stopped by `bench_cleanup` (installed as the EXIT trap):
+# linkd by its PID (SIGTERM, then SIGKILL), nginx by its master PID, the private PostgreSQL cluster with
+# `pg_ctl stop`, then the temporary directory is removed.
+
+BENCH_TMP=""
+BENCH_PIDS=""
+BENCH_PGDATA=""
+BENCH_WRAPPER=${BENCH_WRAPPER:-}
+
+bench_log() { printf '%s\n' "$*" >&2; }
+bench_die() { bench_log "error: $*"; exit 2; }
+
+# Installs what the benchmark needs and this image may lack (Debian packages; bench-only, so not in
+# scripts/install-deps).
+bench_require() {
+    missing=""
+    for tool in "$@"; do
+        case "$tool" in
+            wrk) command -v wrk >/dev/null 2>&1 || missing="$missing wrk" ;;
+            nginx) command -v nginx >/dev/null 2>&1 || missing="$missing nginx-light" ;;
+            curl) command -v curl >/dev/null 2>&1 || missing="$missing curl" ;;
+            psql) command -v psql >/dev/null 2>&1 || missing="$missing postgresql-client" ;;
+            initdb) ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql" ;;
+        esac
+    done
+    if [ -n "$missing" ]; then
+        bench_log "installing:$missing"
+        apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >&2 \
+            || bench_die "cannot install$missing"
+    fi
+}
+
+bench_setup() {
+    BENCH_TMP=$(mktemp -d /tmp/linkd-bench.XXXXXX)
+    chmod 755 "$BENCH_TMP"
+    trap bench_cleanup EXIT
+    trap 'exit 130' INT TERM
+}
+
+bench_track() { BENCH_PIDS="$BENCH_PIDS $1"; }
+
+# Stops one tracked process: SIGTERM, up to 15 s, then SIGKILL.
+bench_stop_pid() {
+    pid=$1
+    kill -0 "$pid" 2>/dev/null || return 0
+    kill -TERM "$pid" 2>/dev/null
+    i=0
+    while kill -0 "$pid" 2>/dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null || true
+}
+
+bench_cleanup() {
+    for pid in $BENCH_PIDS; do bench_stop_pid "$pid"; done
+    BENCH_PIDS=""
+    if [ -n "$BENCH_PGDATA" ] && [ -f "$BENCH_PGDATA/postmaster.pid" ]; then
+        runuser -u postgres -- "$PG_BIN/pg_ctl" stop -D "$BENCH_PGDATA" -m immediate -w >/dev/null 2>&1 || true
+    fi
+    [ -n "$BENCH_TMP" ] && rm -rf "$BENCH_TMP"
+    BENCH_TMP=""
+}
+
+# A private PostgreSQL cluster on a unix socket under $BENCH_TMP/pg (no TCP), fsync off (benchmark data).
+# Sets BENCH_DATABASE_URL (libpq keyword form) and BENCH_PSQL (a psql command line for the linkd database).
+bench_start_postgres() {
+    PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+    [ -x "$PG_BIN/initdb" ] || bench_die "PostgreSQL server binaries not found"
+    mkdir -p "$BENCH_TMP/pg"
+    chown postgres:postgres "$BENCH_TMP/pg"
+    BENCH_PGDATA="$BENCH_TMP/pg/data"
+    runuser -u postgres -- "$PG_BIN/initdb" -D "$BENCH_PGDATA" -U postgres --auth=trust -E UTF8 --no-locale --no-sync >/dev/null \
+        || bench_die "initdb failed"
+    runuser -u postgres -- "$PG_BIN/pg_ctl" start -w -t 60 -D "$BENCH_PGDATA" -l "$BENCH_TMP/pg/log" \
+        -o "-p 5499 -k $BENCH_TMP/pg -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null \
+        || bench_die "PostgreSQL did not start: $(tail -n 5 "$BENCH_TMP/pg/log")"
+    BENCH_PSQL="psql -X -q -v ON_ERROR_STOP=1 -h $BENCH_TMP/pg -p 5499 -U postgres"
+    $BENCH_PSQL -d postgres -c "CREATE DATABASE linkd" >/dev/null
+    BENCH_DATABASE_URL="host=$BENCH_TMP/pg port=5499 user=postgres dbname=linkd"
+}
+
+# Starts `linkd serve` on 127.0.0.1:$1 with extra arguments; stderr (the JSON log) to $BENCH_TMP/linkd.log.
+# Sets LINKD_PID. Waits (up to $BENCH_READY_TIMEOUT s, default 60) for /readyz 200.
+# BENCH_WRAPPER (e.g. "perf record -g -o /tmp/load.data --") prefixes the command, for profiling.
+bench_start_linkd() {
+    port=$1; shift
+    $BENCH_WRAPPER "$LINKD" serve --listen "127.0.0.1:$port" --database-url "$BENCH_DATABASE_URL" --migrations "$ROOT/migrations" "$@" \
+        >"$BENCH_TMP/linkd.out" 2>"$BENCH_TMP/linkd.log" &
+    LINKD_PID=$!
+    bench_track "$LINKD_PID"
+    i=0
+    limit=$(( ${BENCH_READY_TIMEOUT:-60} * 20 ))
+    until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")" = 200 ]; do
+        kill -0 "$LINKD_PID" 2>/dev/null || bench_die "linkd exited: $(tail -n 5 "$BENCH_TMP/linkd.log")"
+        i=$((i + 1)); [ $i -gt "$limit" ] && bench_die "linkd not ready: $(tail -n 5 "$BENCH_TMP/linkd.log")"
+        sleep 0.05
+    done
+}
+
+# nginx serving directory $2 on 127.0.0.1:$1, configured for a fair comparison: as many workers as cores
+# (linkd runs that many threads), keep-alive connections kept open (keepalive_requests raised from 1000,
+# which would otherwise close connections linkd keeps), no access log. Sets NGINX_PID.
+bench_start_nginx() {
+    port=$1; root=$2
+    mkdir -p "$BENCH_TMP/nginx"
+    cat >"$BENCH_TMP/nginx/nginx.conf" <<EOF
+daemon off;
+master_process on;
+worker_processes ${BENCH_THREADS:-2};
+pid $BENCH_TMP/nginx/nginx.pid;
+error_log $BENCH_TMP/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    keepalive_requests 100000000;
+    keepalive_timeout 60s;
+    sendfile on;
+    tcp_nopush on;
+    client_body_temp_path $BENCH_TMP/nginx/body;
+    proxy_temp_path $BENCH_TMP/nginx/proxy;
+    fastcgi_temp_path $BENCH_TMP/nginx/fastcgi;
+    uwsgi_temp_path $BENCH_TMP/nginx/uwsgi;
+    scgi_temp_path $BENCH_TMP/nginx/scgi;
+    server {
+        listen 127.0.0.1:$port;
+        root $root;
+        default_type application/json;
+        etag on;
+        add_header Cache-Control "public, max-age=3600";
+    }
+}
+EOF
+    nginx -c "$BENCH_TMP/nginx/nginx.conf" -p "$BENCH_TMP/nginx" 2>"$BENCH_TMP/nginx/stderr" &
+    NGINX_PID=$!
+    bench_track "$NGINX_PID"
+    i=0
+    until curl -s -o /dev/null "http://127.0.0.1:$port/"; do
+        kill -0 "$NGINX_PID" 2>/dev/null || bench_die "nginx exited: $(cat "$BENCH_TMP/nginx/stderr")"
+        i=$((i + 1)); [ $i -gt 200 ] && bench_die "nginx did not start"
+        sleep 0.05
+    done
+}
+
+# Median of the numbers on standard input, one a line.
+bench_median() {
+    sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# `wrk` latency (e.g. `1.23ms`, `850.00us`, `1.2s`) in milliseconds.
+bench_ms() {
+    awk -v t="$1" 'BEGIN {
+        if (t ~ /us$/) { sub(/us$/, "", t); print t / 1000 }
+        else if (t ~ /ms$/) { sub(/ms$/, "", t); print t + 0 }
+        else if (t ~ /m$/) { sub(/m$/, "", t); print t * 60000 }
+        else if (t ~ /s$/) { sub(/s$/, "", t); print t * 1000 }
+        else print "nan" }'
+}

@@ -1,0 +1,158 @@
+#!/bin/sh
+# Serving benchmark (issue 5): linkd's AASA endpoint and GET /v1/resolve against nginx serving the same AASA
+# bytes as a static file, measured in the same run with the same wrk settings, runs alternating
+# (nginx, linkd AASA, linkd resolve, then again), median of the rounds.
+#
+# Targets: AASA >= 1.0x nginx req/s; resolve (typed destination, hit logging on) >= 0.7x nginx; resolve p99
+# at the given connections < 5 ms.
+#
+# linkd runs as an operator would start it (release build, `--threads 2`, default log level, its JSON log
+# to a file) on a private PostgreSQL cluster this script creates; the workspace is seeded through the API
+# with curl. Everything started here is stopped on exit.
+#
+# Usage: bench/serving/run.sh [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build] [--only NAME] [--access-log]
+#   defaults: 3 rounds, 10 s, 64 connections, 2 wrk threads and 2 linkd threads / nginx workers.
+#   --only nginx|linkd-aasa|linkd-resolve runs just that load (for profiling: `perf record -p <linkd pid>`
+#   meanwhile); the linkd pid is printed at start.
+#   --access-log runs linkd with its per-request access log on; by default the bench turns it off
+#   (LINKD_ACCESS_LOG=off), as nginx runs with access_log off: both servers log nothing per request.
+# Exit status: 0 when every target holds, 1 when one does not, 2 on a setup failure.
+set -eu
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/bench/serving/lib.sh"
+
+ROUNDS=3; SECONDS_PER_RUN=10; CONNECTIONS=64; BENCH_THREADS=2; BUILD=1; ONLY=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --rounds) ROUNDS=$2; shift 2 ;;
+        --seconds) SECONDS_PER_RUN=$2; shift 2 ;;
+        --connections) CONNECTIONS=$2; shift 2 ;;
+        --threads) BENCH_THREADS=$2; shift 2 ;;
+        --no-build) BUILD=0; shift ;;
+        --only) ONLY=$2; shift 2 ;;
+        --access-log) export LINKD_ACCESS_LOG=on; shift ;;
+        *) echo "usage: $0 [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build] [--only NAME] [--access-log]" >&2; exit 2 ;;
+    esac
+done
+LINKD_PORT=18480; NGINX_PORT=18481; HOST=links.example.com
+WRK="wrk -t$BENCH_THREADS -c$CONNECTIONS -d${SECONDS_PER_RUN}s --latency --timeout 2s"
+
+bench_require wrk nginx curl psql initdb
+if [ "$BUILD" = 1 ]; then
+    (cd "$ROOT" && swift build -c release --product linkd >&2) || bench_die "release build failed"
+fi
+LINKD=${BENCH_LINKD:-$ROOT/.build/release/linkd}   # BENCH_LINKD: another build to compare
+[ -x "$LINKD" ] || bench_die "no release build at $LINKD"
+
+bench_setup
+bench_start_postgres
+export LINKD_ACCESS_LOG="${LINKD_ACCESS_LOG:-off}"
+bench_start_linkd "$LINKD_PORT" --threads "$BENCH_THREADS"
+BASE="http://127.0.0.1:$LINKD_PORT"
+bench_log "linkd pid $LINKD_PID"
+
+# --- Seed through the API, as a user would (same shape as Tests/LinkServiceTests/Fixture.swift) -------------
+ADMIN=$("$LINKD" keys create --workspace bench --scope admin --database-url "$BENCH_DATABASE_URL" \
+    --migrations "$ROOT/migrations" 2>/dev/null)
+READ=$("$LINKD" keys create --workspace bench --scope read --name bench-read --database-url "$BENCH_DATABASE_URL" \
+    --migrations "$ROOT/migrations" 2>/dev/null)
+api() {   # api METHOD PATH JSON EXPECTED-STATUS → body on stdout
+    out=$(curl -s -w '\n%{http_code}' -X "$1" "$BASE$2" -H "Authorization: Bearer $ADMIN" -H 'Content-Type: application/json' -d "$3")
+    status=$(printf '%s' "$out" | tail -n 1)
+    [ "$status" = "$4" ] || bench_die "$1 $2: expected $4, got $status: $(printf '%s' "$out" | head -n 1)"
+    printf '%s' "$out" | sed '$d'
+}
+json_id() { sed -n 's/^{"id":"\([0-9a-f-]*\)".*/\1/p'; }
+api POST /v1/teams '{"teamId":"ABCDE12345","name":"Acme"}' 201 >/dev/null
+IOS=$(api POST /v1/apps '{"platform":"ios","name":"Widgets","teamId":"ABCDE12345","bundleId":"com.example.widgets","appStoreId":"1234567890"}' 201 | json_id)
+ANDROID=$(api POST /v1/apps '{"platform":"android","name":"Widgets","packageName":"com.example.widgets","sha256CertFingerprints":[{"value":"14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5","label":"Play App Signing"}]}' 201 | json_id)
+[ -n "$IOS" ] && [ -n "$ANDROID" ] || bench_die "could not read the app ids"
+for app in "$IOS" "$ANDROID"; do
+    api POST "/v1/apps/$app/destinations" '{"name":"widgetDetail","title":"Widget","params":{"id":{"type":"int","min":1},"tab":{"type":"enum","values":["info","reviews"],"optional":true}}}' 201 >/dev/null
+done
+api POST /v1/domains "{\"hostname\":\"$HOST\",\"webFallbackUrl\":\"https://www.example.com\",\"carryPathToFallback\":true}" 201 >/dev/null
+# A realistic rule list: the typed rule resolve hits is not the first one the matcher tries.
+RULES="{\"apps\":[\"$IOS\",\"$ANDROID\"],\"path\":\"/private/*\",\"exclude\":true}"
+for section in account cart checkout help news offers orders profile search settings; do
+    RULES="$RULES,{\"apps\":[\"$IOS\"],\"path\":\"/$section/*\"}"
+done
+RULES="$RULES,{\"apps\":[\"$IOS\",\"$ANDROID\"],\"path\":\"/widget/{id}\",\"query\":{\"tab\":\"*\"},\"destination\":{\"type\":\"widgetDetail\"}}"
+RULES="$RULES,{\"apps\":[\"$IOS\"],\"path\":\"/w/{id}/{tab}\",\"destination\":{\"type\":\"widgetDetail\"}}"
+api PUT "/v1/domains/$HOST/rules" "{\"rules\":[$RULES]}" 200 >/dev/null
+
+AASA_PATH=/.well-known/apple-app-site-association
+RESOLVE_PATH="/v1/resolve?url=https%3A%2F%2F$HOST%2Fwidget%2F42%3Ftab%3Dreviews"
+i=0
+until curl -sf -H "Host: $HOST" "$BASE$AASA_PATH" | grep -q widget; do   # the catalog follows by NOTIFY
+    i=$((i + 1)); [ $i -gt 100 ] && bench_die "the catalog did not pick up the rules"; sleep 0.05
+done
+mkdir -p "$BENCH_TMP/www/.well-known"
+curl -sf -H "Host: $HOST" -o "$BENCH_TMP/www$AASA_PATH" "$BASE$AASA_PATH"
+ANSWER=$(curl -sf -H "Authorization: Bearer $READ" "$BASE$RESOLVE_PATH")
+case "$ANSWER" in
+    *'"widgetDetail"'*'"id":42'*) ;;
+    *) bench_die "resolve did not return the typed destination: $ANSWER" ;;
+esac
+bench_start_nginx "$NGINX_PORT" "$BENCH_TMP/www"
+curl -sf -o "$BENCH_TMP/nginx.aasa" "http://127.0.0.1:$NGINX_PORT$AASA_PATH"
+cmp -s "$BENCH_TMP/www$AASA_PATH" "$BENCH_TMP/nginx.aasa" || bench_die "nginx does not serve the same bytes"
+SIZE=$(wc -c <"$BENCH_TMP/nginx.aasa")
+
+# --- Measure ---------------------------------------------------------------------------------------------
+# run NAME URL [header]: one wrk run; appends "rps p99_ms" to $BENCH_TMP/NAME.
+run() {
+    name=$1; url=$2; shift 2
+    [ -z "$ONLY" ] || [ "$ONLY" = "$name" ] || return 0
+    $WRK "$@" "$url" >"$BENCH_TMP/wrk.out" 2>&1 || bench_die "wrk failed: $(cat "$BENCH_TMP/wrk.out")"
+    if grep -q -e 'Non-2xx' -e 'Socket errors' "$BENCH_TMP/wrk.out"; then
+        bench_log "$name: $(grep -e 'Non-2xx' -e 'Socket errors' "$BENCH_TMP/wrk.out")"
+        grep -q 'Non-2xx' "$BENCH_TMP/wrk.out" && bench_die "$name answered errors"
+    fi
+    rps=$(awk '/^Requests\/sec:/ { print $2 }' "$BENCH_TMP/wrk.out")
+    p99=$(bench_ms "$(awk '$1 == "99%" { print $2 }' "$BENCH_TMP/wrk.out")")
+    echo "$rps $p99" >>"$BENCH_TMP/results.$name"
+    printf '  %-14s %10.0f req/s  p99 %6.2f ms\n' "$name" "$rps" "$p99" >&2
+}
+bench_log "warm-up (2 s each)"
+wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" "http://127.0.0.1:$NGINX_PORT$AASA_PATH" >/dev/null
+wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" "$BASE$AASA_PATH" >/dev/null
+wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Authorization: Bearer $READ" "$BASE$RESOLVE_PATH" >/dev/null
+r=1
+while [ $r -le "$ROUNDS" ]; do
+    bench_log "round $r/$ROUNDS: $WRK"
+    run nginx "http://127.0.0.1:$NGINX_PORT$AASA_PATH" -H "Host: $HOST"
+    run linkd-aasa "$BASE$AASA_PATH" -H "Host: $HOST"
+    run linkd-resolve "$BASE$RESOLVE_PATH" -H "Authorization: Bearer $READ"
+    r=$((r + 1))
+done
+
+# --- Report ----------------------------------------------------------------------------------------------
+if [ -n "$ONLY" ]; then
+    echo "$ONLY: median $(awk '{ print $1 }' "$BENCH_TMP/results.$ONLY" | bench_median) req/s, p99 $(awk '{ print $2 }' "$BENCH_TMP/results.$ONLY" | bench_median) ms"
+    exit 0
+fi
+column() { awk -v c="$2" '{ print $c }' "$BENCH_TMP/results.$1"; }
+row() { printf '%-15s' "$1"; column "$2" "$3" | while read -r v; do printf ' %10.0f' "$v"; done; }
+N_RPS=$(column nginx 1 | bench_median)
+A_RPS=$(column linkd-aasa 1 | bench_median)
+R_RPS=$(column linkd-resolve 1 | bench_median)
+N_P99=$(column nginx 2 | bench_median)
+A_P99=$(column linkd-aasa 2 | bench_median)
+R_P99=$(column linkd-resolve 2 | bench_median)
+A_RATIO=$(awk -v a="$A_RPS" -v n="$N_RPS" 'BEGIN { printf "%.2f", a / n }')
+R_RATIO=$(awk -v a="$R_RPS" -v n="$N_RPS" 'BEGIN { printf "%.2f", a / n }')
+verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { ok = (op == ">=") ? (v >= t) : (v < t); print ok ? "ok" : "MISSED" }'; }
+A_OK=$(verdict "$A_RATIO" 1.0 ">="); R_OK=$(verdict "$R_RATIO" 0.7 ">="); P_OK=$(verdict "$R_P99" 5 "<")
+
+echo
+echo "serving benchmark: $WRK, $ROUNDS rounds, AASA $SIZE bytes, host $(nproc) cores, linkd access log $LINKD_ACCESS_LOG"
+printf '%-15s' "req/s"; r=1; while [ $r -le "$ROUNDS" ]; do printf ' %10s' "round $r"; r=$((r + 1)); done
+printf ' %10s %8s %10s\n' median ratio "p99 ms"
+row nginx nginx 1;                printf ' %10.0f %8s %10.2f\n' "$N_RPS" "1.00" "$N_P99"
+row "linkd AASA" linkd-aasa 1;    printf ' %10.0f %8s %10.2f\n' "$A_RPS" "$A_RATIO" "$A_P99"
+row "linkd resolve" linkd-resolve 1; printf ' %10.0f %8s %10.2f\n' "$R_RPS" "$R_RATIO" "$R_P99"
+echo
+echo "target AASA >= 1.00x nginx:      $A_RATIO  $A_OK"
+echo "target resolve >= 0.70x nginx:   $R_RATIO  $R_OK"
+echo "target resolve p99 < 5 ms:       $R_P99  $P_OK"
+[ "$A_OK" = ok ] && [ "$R_OK" = ok ] && [ "$P_OK" = ok ]
