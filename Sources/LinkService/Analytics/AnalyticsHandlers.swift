@@ -118,8 +118,10 @@ struct AnalyticsHandlers: Sendable {
             if parameters.app != nil {
                 throw ServiceError.badRequest("The app filter is not available for dimension=\(dimension) (path and referrer counts are kept per host, not per app).")
             }
-            // Whole UTC days inside the range that are compacted come from the daily table; every other hour
-            // from the hourly one ($5 first whole day, $6 day after the last whole day, $7/$8 the same as times).
+            // Whole UTC days inside the range that are compacted come from the daily table; the partial days at
+            // either end and any whole day not compacted yet from the hourly one, each as its own index range
+            // ($5 first whole day, $6 the day after the last one, $7/$8 the same as times; without whole days
+            // $7 = $8 and the two edge ranges together cover [from, to)).
             filters = parameters.conditions(firstBind: 9, topValues: true)
             let count = parameters.topCount
             let keys = dimension == "path" ? "hostname, value" : "NULL::text, value"
@@ -131,9 +133,18 @@ struct AnalyticsHandlers: Sendable {
                       AND day >= date '1970-01-01' + $5::int AND day < date '1970-01-01' + $6::int\(filters.sql)
                     UNION ALL
                     SELECT hostname, value, \(count) AS hits FROM hit_top_hourly
-                    WHERE workspace_id = $1 AND dimension = '\(dimension)' AND hour >= $2::timestamptz AND hour < $3::timestamptz
-                      AND (hour < $7::timestamptz OR hour >= $8::timestamptz
-                           OR (hour AT TIME ZONE 'UTC')::date NOT IN (SELECT day FROM hit_top_days))\(filters.sql)
+                    WHERE workspace_id = $1 AND dimension = '\(dimension)'
+                      AND hour >= $2::timestamptz AND hour < least($7::timestamptz, $3::timestamptz)\(filters.sql)
+                    UNION ALL
+                    SELECT hostname, value, \(count) AS hits FROM hit_top_hourly
+                    WHERE workspace_id = $1 AND dimension = '\(dimension)'
+                      AND hour >= greatest($8::timestamptz, $2::timestamptz) AND hour < $3::timestamptz\(filters.sql)
+                    UNION ALL
+                    SELECT hostname, value, \(count) AS hits
+                    FROM generate_series($5::int, $6::int - 1) AS d(n)
+                    JOIN hit_top_hourly ON workspace_id = $1 AND dimension = '\(dimension)'
+                      AND hour >= to_timestamp(d.n * 86400) AND hour < to_timestamp((d.n + 1) * 86400)
+                    WHERE NOT EXISTS (SELECT 1 FROM hit_top_days t WHERE t.day = date '1970-01-01' + d.n)\(filters.sql)
                 ) counted
                 GROUP BY 1, 2 HAVING sum(hits) > 0 ORDER BY 3 DESC, 1, 2 LIMIT $4
                 """
