@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Synchronization
 import Testing
@@ -331,22 +330,18 @@ struct ServerTests {
     /// While draining, requests on already-open keep-alive connections are still answered, with `Connection: close`.
     @Test func drainingAsksClientsToClose() throws {
         let logger = Logger(label: "test", sink: .discard)
-        // A request held open until the test has seen the late answer: no timing assumptions.
-        let gate = DispatchSemaphore(value: 0)
-        var routes = testRoutes()
-        routes.get("/gate") { _ in
-            gate.wait()
-            return .text("released")
-        }
-        let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(routes, logger: logger, metrics: MetricsRegistry()), logger: logger)
+        let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
         try server.start()
         let port = server.port
         let idle = try HTTPTestClient(port: port)
         #expect(try idle.request("GET", "/hello").headers["Connection"] == nil)
-        let held = TestThread { _ = try? HTTPTestClient.request(port: port, path: "/gate") }
+        // A request kept in flight by its unfinished body: it holds the drain open without blocking a worker
+        // thread (a handler that blocked could share its thread with the idle connection and stall it).
+        let uploader = try HTTPTestClient(port: port)
+        try uploader.send(HTTPTestClient.compose("PUT", "/echo", headers: [("Content-Length", "3")]))
         var waited = 0
         while server.inFlightRequests == 0 && waited < 2000 { usleep(5_000); waited += 1 }   // up to 10 s on a loaded machine
-        try #require(server.inFlightRequests > 0, "the held request never started")
+        try #require(server.inFlightRequests > 0, "the unfinished request never started")
         let stopper = TestThread { server.shutdown(gracePeriod: .seconds(30)) }
         waited = 0
         while !server.isDraining && waited < 2000 { usleep(5_000); waited += 1 }
@@ -355,8 +350,10 @@ struct ServerTests {
         #expect(late.status == 200)
         #expect(late.headers["Connection"]?.lowercased() == "close")
         #expect(idle.waitForClose(timeout: 5))
-        gate.signal()
-        held.join()
+        try uploader.send([1, 2, 3])
+        let finished = try uploader.readResponse()
+        #expect(finished.status == 200)
+        #expect(finished.text == "put 3")
         stopper.join()
         server.shutdown()   // a second caller returns at once: already stopped
     }
