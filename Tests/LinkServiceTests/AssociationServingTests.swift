@@ -110,9 +110,16 @@ struct AssociationServingTests {
 
     @Test func aWildcardDomainsFileIsServedAtItsRoot() throws {
         try TestService.with { service in
-            _ = try Fixture(service, host: "*.example.org")
+            let fixture = try Fixture(service, host: "*.example.org")
             let response = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "example.org")])
             #expect(response.status == 200)
+            // The served file governs URLs on the root and on every subdomain, and resolve agrees.
+            for url in ["https://example.org/widget/1", "https://a.example.org/widget/1", "https://b.a.example.org/widget/1"] {
+                let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                let answer = try service.request("GET", "/v1/resolve?url=\(encoded)", key: fixture.key).json
+                #expect(answer["outcome"] == .string("open_app"), "\(url)")
+                #expect(answer["domain"] == .string("*.example.org"), "\(url)")
+            }
             #expect(try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "a.example.org")]).status == 404)
         }
     }

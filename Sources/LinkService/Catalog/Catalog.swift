@@ -20,12 +20,14 @@ public final class Catalog: Sendable {
         state.withLock { $0.entries[hostname] }
     }
 
-    /// The domain whose rules govern URLs on `host`: the exact hostname, else the longest wildcard
+    /// The domain whose rules govern URLs on `host`: the exact hostname; else the wildcard whose file is
+    /// served at `host` (`*.example.com` for `example.com`: Apple fetches a wildcard's file from its root,
+    /// which then also answers for the root's own URLs); else the longest wildcard above it
     /// (`*.users.example.com` before `*.example.com`, AASA-SEMANTICS §8).
     func entry(governing host: String) -> CatalogEntry? {
         let host = host.lowercased()
         return state.withLock { state in
-            if let exact = state.entries[host] { return exact }
+            if let exact = state.entries[host] ?? state.entries["*." + host] { return exact }
             var rest = Substring(host)
             while let dot = rest.firstIndex(of: ".") {
                 rest = rest[rest.index(after: dot)...]
