@@ -84,10 +84,15 @@ public struct CompiledDomain: Sendable {
         }
         var fits = take(rule.path, url.path, isPath: true) && take(rule.fragment, url.fragment ?? "", isPath: false)
         if case .items(let items)? = rule.query {
-            let queryItems = QueryItems.split(url.query ?? "")
+            // Items are split and their names compared exactly as the matcher does (CompiledRule); the value
+            // goes to the template raw, which applies the same percent-encoding rule to it.
+            var subject = MatchSubject(url)
+            let raw = subject.queryItems(MatchSubject.Form(percentEncoded: true, caseSensitive: true))
+            let form = MatchSubject.Form(percentEncoded: percentEncoded, caseSensitive: caseSensitive)
             for item in items where fits {
-                let value = queryItems.first { QueryItems.name($0.name, equals: item.name, caseSensitive: caseSensitive) }?.value ?? ""
-                fits = take(item.pattern, value, isPath: false)
+                let name = Array((caseSensitive ? item.name : item.name.lowercased()).utf8)
+                let value = raw.first { MatchSubject.transform($0.name, form) == name }.map { String(decoding: $0.value, as: UTF8.self) }
+                fits = take(item.pattern, value ?? "", isPath: false)
             }
         }
         guard fits else {
