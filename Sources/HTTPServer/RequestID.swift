@@ -29,7 +29,12 @@ enum RequestID {
     static func generate() -> String {
         var random = (UInt64(0), UInt64(0))
         withUnsafeMutableBytes(of: &random) { arc4random_buf($0.baseAddress!, $0.count) }
-        return withUnsafeBytes(of: &random) { bytes in
+        return hex(random)
+    }
+
+    /// 128 bits as 32 lower-case hex digits, in memory order.
+    static func hex(_ value: (UInt64, UInt64)) -> String {
+        withUnsafeBytes(of: value) { bytes in
             String(unsafeUninitializedCapacity: 32) { out in
                 for (index, byte) in bytes.enumerated() {
                     out[2 * index] = hexDigits[Int(byte >> 4)]
@@ -58,16 +63,7 @@ final class RequestIDGenerator: Sendable {
 
     func next() -> String {
         let n = counter.add(1, ordering: .relaxed).newValue
-        var value = (Self.mix(key.0 &+ n), Self.mix(key.1 ^ n))
-        return withUnsafeBytes(of: &value) { bytes in
-            String(unsafeUninitializedCapacity: 32) { out in
-                for (index, byte) in bytes.enumerated() {
-                    out[2 * index] = Self.hexDigits[Int(byte >> 4)]
-                    out[2 * index + 1] = Self.hexDigits[Int(byte & 0xF)]
-                }
-                return 32
-            }
-        }
+        return RequestID.hex((Self.mix(key.0 &+ n), Self.mix(key.1 ^ n)))
     }
 
     private static func mix(_ value: UInt64) -> UInt64 {
@@ -76,6 +72,4 @@ final class RequestIDGenerator: Sendable {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

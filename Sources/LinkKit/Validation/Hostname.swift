@@ -12,7 +12,12 @@ public struct Hostname: Sendable, Hashable, CustomStringConvertible {
     public var isWildcard: Bool { rawValue.hasPrefix("*.") }
 
     /// The host that serves the file: for `*.example.com` it is `example.com` (A10, F2), otherwise the name itself.
-    public var servingHost: String { isWildcard ? String(rawValue.dropFirst(2)) : rawValue }
+    public var servingHost: String { Self.servingHost(of: rawValue) }
+
+    /// `servingHost` of a name that is already normalised (a stored domain's hostname).
+    public static func servingHost(of normalised: String) -> String {
+        normalised.hasPrefix("*.") ? String(normalised.dropFirst(2)) : normalised
+    }
 
     /// Validates and normalises a host name.
     /// - Parameter text: e.g. `Example.COM.`, `bücher.example`, `*.example.com`.

@@ -74,18 +74,8 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
 
     /// The id as 32 lower-case hex digits, no dashes.
     private static func hex(_ id: UUID) -> String {
-        withUnsafeBytes(of: id.uuid) { bytes in
-            String(unsafeUninitializedCapacity: 32) { out in
-                for (index, byte) in bytes.enumerated() {
-                    out[2 * index] = hexDigits[Int(byte >> 4)]
-                    out[2 * index + 1] = hexDigits[Int(byte & 0xF)]
-                }
-                return 32
-            }
-        }
+        withUnsafeBytes(of: id.uuid) { Hex.encode($0) }
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

@@ -26,7 +26,7 @@ struct Domain: Sendable {
         var members: [JSONMember] = [JSONMember(key: "hostname", value: .string(hostname))]
         if case .object(let settingsMembers) = settings.json { members += settingsMembers }
         members += [
-            JSONMember(key: "aasaUrl", value: .string("https://\(Self.servedHost(hostname))/.well-known/apple-app-site-association")),
+            JSONMember(key: "aasaUrl", value: .string("https://\(Hostname.servingHost(of: hostname))/.well-known/apple-app-site-association")),
             JSONMember(key: "createdAt", value: .timestamp(createdAt)),
             JSONMember(key: "updatedAt", value: .timestamp(updatedAt)),
         ]
@@ -34,12 +34,6 @@ struct Domain: Sendable {
     }
 
     var location: String { "/v1/domains/\(hostname)" }
-
-    /// Where the association file of `hostname` is fetched: a wildcard's file comes from its root domain
-    /// (AASA-SEMANTICS §8).
-    static func servedHost(_ hostname: String) -> String {
-        hostname.hasPrefix("*.") ? String(hostname.dropFirst(2)) : hostname
-    }
 
     /// The domain `hostname` of the caller's workspace; 404 for anything else.
     static func find(_ hostname: String?, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> Domain {
