@@ -2,18 +2,8 @@ import Foundation
 import LinkKit
 import Postgres
 
-/// Reads what a domain's association files and resolve are compiled from: its settings, its rules and the
-/// apps they name (with their destination types).
+/// Reads the apps a domain's association files and resolve are compiled with (with their destination types).
 enum DomainLoader {
-    /// Compiles `domain` with `rules` (its stored rules, or a proposed list being validated).
-    static func compile(_ domain: Domain, rules: [LinkRule], on connection: Connection) throws -> CompiledDomain {
-        var appIDs = Set(rules.flatMap(\.apps).compactMap(UUID.init(uuidString:)))
-        appIDs.formUnion(domain.settings.webcredentials)
-        appIDs.formUnion(domain.settings.appclips)
-        let apps = try self.apps(Array(appIDs), workspace: domain.workspaceID, on: connection)
-        return CompiledDomain(settings: domain.settings.settings(hostname: domain.hostname), apps: apps, rules: rules)
-    }
-
     /// The apps among `ids` that exist in `workspace`, with their destination types.
     static func apps(_ ids: [UUID], workspace: UUID, on connection: Connection) throws -> [DomainApp] {
         guard !ids.isEmpty else { return [] }

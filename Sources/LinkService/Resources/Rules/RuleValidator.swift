@@ -18,10 +18,10 @@ enum RuleValidator {
     /// - Throws: `ServiceError.validation` listing every problem with its pointer.
     static func validate(_ rules: [(id: UUID, input: RuleInput, pointer: String)], domain: Domain, on connection: Connection) throws -> Outcome {
         let errors = FieldErrors()
-        let known = Dictionary(
-            try DomainLoader.apps(Array(Set(rules.flatMap(\.input.apps))), workspace: domain.workspaceID, on: connection).map { ($0.id, $0) },
-            uniquingKeysWith: { first, _ in first }
-        )
+        // One read of every app the file can name: the rules' apps and those of webcredentials/appclips.
+        let ids = Set(rules.flatMap(\.input.apps)).union(domain.settings.webcredentials).union(domain.settings.appclips)
+        let apps = try DomainLoader.apps(Array(ids), workspace: domain.workspaceID, on: connection)
+        let known = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for rule in rules {
             for (index, app) in rule.input.apps.enumerated() where known[app.uuidString.lowercased()] == nil {
                 errors.add(JSONPointer.appending(JSONPointer.appending(rule.pointer, "apps"), index), "No app \(app.uuidString.lowercased()) in this workspace.")
@@ -41,7 +41,8 @@ enum RuleValidator {
             }
         }
         try errors.check()
-        let compiled = try DomainLoader.compile(domain, rules: rules.map { $0.input.rule(id: $0.id) }, on: connection)
+        let compiled = CompiledDomain(settings: domain.settings.settings(hostname: domain.hostname), apps: apps,
+                                      rules: rules.map { $0.input.rule(id: $0.id) })
         let findings = AASALinter.lint(json: compiled.aasa.json)
         for finding in findings where finding.severity == .error {
             errors.add(pointer(of: finding, in: compiled, rules: rules), finding.message)
