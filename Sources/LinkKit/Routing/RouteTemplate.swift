@@ -98,7 +98,9 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
         LinkKitError(.invalidTemplate, "The template '\(template)' is invalid: \(reason).")
     }
 
-    static func isValidName(_ name: String) -> Bool {
+    /// Whether `name` can name a capture, and so a destination type or parameter (parameters take the
+    /// capture of the same name): an ASCII letter, then letters, digits or `_`, at most 64 characters.
+    public static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
             && name.count <= 64

@@ -69,12 +69,10 @@ enum Validators {
         return text
     }
 
-    /// A name for a destination type or parameter: a letter, then letters, digits or `_`, at most 64.
+    /// A name for a destination type or parameter: the same rule as a template capture's name.
     static func identifier(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
         guard let text else { return nil }
-        guard let first = text.first, first.isASCII, first.isLetter, text.count <= 64,
-              text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
-        else {
+        guard RouteTemplate.isValidName(text) else {
             errors.add(pointer, "'\(text)' is not a valid name: a letter, then letters, digits or _ (at most 64).")
             return nil
         }
