@@ -65,10 +65,6 @@ public final class Catalog: Sendable {
         }
     }
 
-    func markCurrent() {
-        state.withLock { $0.staleSince = nil }
-    }
-
     public var isLoaded: Bool { state.withLock { $0.loadedAt != nil } }
     public var staleSince: Date? { state.withLock { $0.staleSince } }
     public var count: Int { state.withLock { $0.entries.count } }
