@@ -72,20 +72,29 @@ public final class HitBatcher: HitSink, Sendable {
 
     /// Runs the writer on the calling thread until `shutdown()`, then drains and returns.
     public func run() {
+        run(HitWriterLoop(batcher: self))
+    }
+
+    private func run(_ loop: HitWriterLoop) {
         let proceed = state.withLock { state -> Bool in
             guard state.lifecycle == .idle else { return false }
             state.lifecycle = .running
             return true
         }
         guard proceed else { return }
-        drainAndStop()
+        drainAndStop(loop)
         logger.info("hit writer stopped", metadata: ["hits.written": "\(counters.written)", "hits.spooled": "\(counters.spooled)"])
         finished.signal()
     }
 
-    /// Starts `run()` on a new thread.
+    /// Does the first maintenance (partitions, today's shared visitor salt) on the calling thread, then
+    /// starts the writer on a new thread. The server starts after this returns, so no request hashes its
+    /// visitor with a node-local salt that the shared one would replace (counting the visitor twice).
     public func start() {
-        let thread = Thread { [self] in run() }
+        var loop = HitWriterLoop(batcher: self)
+        loop.maintainIfDue()
+        let prepared = loop
+        let thread = Thread { [self] in run(prepared) }
         thread.name = "linkd.hits.writer"
         thread.start()
     }
@@ -106,7 +115,7 @@ public final class HitBatcher: HitSink, Sendable {
             }
         }
         if wasIdle {
-            drainAndStop()
+            drainAndStop(HitWriterLoop(batcher: self))
             finished.signal()
         }
         wakeUp.signal()
@@ -114,8 +123,8 @@ public final class HitBatcher: HitSink, Sendable {
         finished.signal()
     }
 
-    private func drainAndStop() {
-        var loop = HitWriterLoop(batcher: self)
+    private func drainAndStop(_ loop: HitWriterLoop) {
+        var loop = loop
         loop.run()
         state.withLock { $0.lifecycle = .stopped }
         if configuration.spoolDirectory == nil { spool.removeDirectoryIfEmpty() }

@@ -75,7 +75,7 @@ struct HitWriterLoop {
     }
 
     /// Partitions ahead, retention and salts: at start, hourly, and when the UTC day changes.
-    private mutating func maintainIfDue() {
+    mutating func maintainIfDue() {
         let today = VisitorHasher.day(of: Date())
         guard clock.now >= nextMaintenance || today != maintainedDay, available || clock.now >= retryAt else { return }
         do {
