@@ -4,7 +4,9 @@ struct RouteNode: Sendable {
     struct Target: Sendable {
         let template: String
         let parameterNames: [String]
-        let handler: RouteHandler
+        /// The handler inside the router's middleware, composed once.
+        let run: @Sendable (Request) -> Response
+        let metrics: RouteMetrics
     }
 
     /// The handlers of one path shape, by method.

@@ -11,15 +11,20 @@ import Observability
 /// - every response carries `X-Request-ID`; problem bodies carry `requestId`.
 public final class Router: Responder, Sendable {
     private let root: RouteNode
+    /// Paths of templates without parameters, for one hash lookup instead of a walk of the trie (which would find
+    /// the same endpoint: literal segments win there).
+    private let exact: [String: RouteNode.Endpoint]
     private let middleware: [any Middleware]
-    private let fallbackHandler: RouteHandler?
+    private let fallback: (@Sendable (Request) -> Response)?
+    private let notFound: @Sendable (Request) -> Response
     private let logger: Logger
-    private let metrics: MetricsRegistry
     private let accessLog: Bool
+    /// Per route label; `unmatched` and `fallback` included.
+    private let metricsByLabel: [String: RouteMetrics]
     /// Method and template of every route, in registration order.
     public let routes: [(method: HTTPMethod, template: String)]
 
-    /// Compiles `builder`.
+    /// Compiles `builder`: composes every handler with the middleware and resolves its metrics series once.
     /// - Parameters:
     ///   - builder: routes, middleware and fallback.
     ///   - logger: receives the access log (info) and unhandled errors (error).
@@ -28,18 +33,30 @@ public final class Router: Responder, Sendable {
     ///     about 40% of the throughput of the association endpoint (bench/serving), so `linkd` leaves it
     ///     off unless asked (`--access-log`, `LINKD_ACCESS_LOG`); the metrics count every request either way.
     public init(_ builder: RouterBuilder, logger: Logger, metrics: MetricsRegistry, accessLog: Bool = true) {
+        let middleware = builder.middleware
+        var metricsByLabel: [String: RouteMetrics] = [:]
+        for label in builder.routes.map(\.template.text) + ["unmatched", "fallback"] where metricsByLabel[label] == nil {
+            metricsByLabel[label] = RouteMetrics(label: label, registry: metrics)
+        }
         var root = RouteNode()
         for route in builder.routes {
-            root.insert(route.template.segments[...],
-                        RouteNode.Target(template: route.template.text, parameterNames: route.template.parameterNames, handler: route.handler),
-                        for: route.method)
+            let target = RouteNode.Target(template: route.template.text, parameterNames: route.template.parameterNames,
+                                          run: Self.compose(middleware, logger: logger, route.handler),
+                                          metrics: metricsByLabel[route.template.text]!)
+            root.insert(route.template.segments[...], target, for: route.method)
+        }
+        var exact: [String: RouteNode.Endpoint] = [:]
+        for route in builder.routes where route.template.parameterNames.isEmpty && !route.template.text.contains("{") {
+            exact[route.template.text] = root.match(path: route.template.text)?.endpoint
         }
         self.root = root
-        self.middleware = builder.middleware
-        self.fallbackHandler = builder.fallbackHandler
+        self.exact = exact
+        self.middleware = middleware
+        self.fallback = builder.fallbackHandler.map { Self.compose(middleware, logger: logger, $0) }
+        self.notFound = Self.compose(middleware, logger: logger) { _ in throw Problem.notFound }
         self.logger = logger
-        self.metrics = metrics
         self.accessLog = accessLog
+        self.metricsByLabel = metricsByLabel
         self.routes = builder.routes.map { ($0.method, $0.template.text) }
     }
 
@@ -47,75 +64,80 @@ public final class Router: Responder, Sendable {
     public func respond(to request: Request) -> Response {
         let started = ContinuousClock.now
         var request = request
-        var (routeLabel, response) = dispatch(&request)
+        var (routeMetrics, response) = dispatch(&request)
         finalize(&response, for: request)
 
         let elapsed = started.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let status = String(response.status)
-        metrics.increment("linkd_http_requests_total", help: "HTTP requests by route template, method and status.",
-                          labels: ["route": routeLabel, "method": request.method.rawValue, "status": status])
-        metrics.observe("linkd_http_request_duration_seconds", help: "Time spent routing and handling HTTP requests.",
-                        labels: ["route": routeLabel], value: seconds)
+        routeMetrics.record(method: request.method, status: response.status, seconds: seconds)
         guard accessLog else { return response }
         logger.info("request", metadata: [
-            "http.method": request.method.rawValue, "http.path": request.path, "http.status": status,
+            "http.method": request.method.rawValue, "http.path": request.path, "http.status": String(response.status),
             "http.duration_ms": String(Double(Int(seconds * 1_000_000)) / 1000), "request.id": request.requestID,
         ])
         return response
     }
 
-    /// Finds and runs the handler (through the middleware). Returns the metrics route label and the response.
-    private func dispatch(_ request: inout Request) -> (String, Response) {
-        guard let match = root.match(path: request.path) else {
-            if let fallbackHandler {
-                return ("fallback", runMiddleware(request, fallbackHandler))
-            }
-            return ("unmatched", runMiddleware(request) { _ in throw Problem.notFound })
+    /// Finds and runs the handler (through the middleware). Returns the route's metrics and the response.
+    private func dispatch(_ request: inout Request) -> (RouteMetrics, Response) {
+        let endpoint: RouteNode.Endpoint
+        var captures: [Substring] = []
+        if let found = exact[request.path] {
+            endpoint = found
+        } else if let match = root.match(path: request.path) {
+            endpoint = match.endpoint
+            captures = match.captures
+        } else if let fallback {
+            return (metricsByLabel["fallback"]!, fallback(request))
+        } else {
+            return (metricsByLabel["unmatched"]!, notFound(request))
         }
-        let endpoint = match.endpoint
         let method = request.method
         let target = endpoint.targets[method] ?? (method == .HEAD ? endpoint.targets[.GET] : nil)
         guard let target else {
             let allow = endpoint.allowHeader
             let label = endpoint.targets.values.map(\.template).min() ?? "unmatched"
+            let answer: RouteHandler
             if method == .OPTIONS {
-                return (label, runMiddleware(request) { _ in Response(status: 204, headers: ["Allow": allow]) })
+                answer = { _ in Response(status: 204, headers: ["Allow": allow]) }
+            } else {
+                answer = { _ in
+                    var response = Response.problem(.methodNotAllowed)
+                    response.headers.add("Allow", allow)
+                    return response
+                }
             }
-            return (label, runMiddleware(request) { _ in
-                var response = Response.problem(.methodNotAllowed)
-                response.headers.add("Allow", allow)
-                return response
-            })
+            return (metricsByLabel[label] ?? metricsByLabel["unmatched"]!, Self.compose(middleware, logger: logger, answer)(request))
         }
-        var parameters: [String: String] = [:]
-        for (name, raw) in zip(target.parameterNames, match.captures) {
-            parameters[name] = PercentDecoding.decode(raw, plusAsSpace: false)
+        if !captures.isEmpty {
+            var parameters: [String: String] = [:]
+            for (name, raw) in zip(target.parameterNames, captures) {
+                parameters[name] = PercentDecoding.decode(raw, plusAsSpace: false)
+            }
+            request.parameters = parameters
         }
-        request.parameters = parameters
-        var response = runMiddleware(request, target.handler)
+        var response = target.run(request)
         if method == .HEAD, endpoint.targets[.HEAD] == nil {
             // HEAD via the GET handler: same headers, the GET body's length, no body (RFC 9110 §9.3.2).
             response.headers.replaceOrAdd("Content-Length", String(response.body.count))
             response.body = []
         }
-        return (target.template, response)
+        return (target.metrics, response)
     }
 
-    /// Runs `handler` inside the middleware. Errors are mapped to problem responses at every layer, so each
-    /// middleware sees a `Response` from `next` (CORS headers land on error responses too).
-    private func runMiddleware(_ request: Request, _ handler: @escaping (Request) throws -> Response) -> Response {
-        if middleware.isEmpty { return catching(request, handler) }   // no closure chain to build
-        var next: (Request) -> Response = { request in self.catching(request, handler) }
-        for middleware in self.middleware.reversed() {
+    /// `handler` inside `middleware` (outermost first). Errors are mapped to problem responses at every layer, so
+    /// each middleware sees a `Response` from `next` (CORS headers land on error responses too).
+    private static func compose(_ middleware: [any Middleware], logger: Logger, _ handler: @escaping RouteHandler) -> @Sendable (Request) -> Response {
+        var next: @Sendable (Request) -> Response = { request in catching(request, logger: logger, handler) }
+        for layer in middleware.reversed() {
             let inner = next
-            next = { request in self.catching(request) { try middleware.handle($0, next: inner) } }
+            next = { request in catching(request, logger: logger) { try layer.handle($0, next: inner) } }
         }
-        return next(request)
+        return next
     }
 
     /// `ProblemConvertible` → its problem; anything else → a bare 500 and an error log line with the details.
-    private func catching(_ request: Request, _ body: (Request) throws -> Response) -> Response {
+    private static func catching(_ request: Request, logger: Logger, _ body: (Request) throws -> Response) -> Response {
         do {
             return try body(request)
         } catch let error as any ProblemConvertible {

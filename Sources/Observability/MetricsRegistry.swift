@@ -4,7 +4,8 @@ import Synchronization
 /// Counters, histograms and gauges, rendered in the Prometheus text exposition format (version 0.0.4).
 ///
 /// One registry is built by the application and injected; there is no global registry.
-/// Recording takes one short lock; rendering copies the state out first.
+/// Series are atomics behind handles (`counter`, `histogram`): looking one up takes a short lock, recording
+/// through a kept handle takes none.
 public final class MetricsRegistry: Sendable {
     /// Label names to values, e.g. `["route": "/v1/resolve", "status": "200"]`.
     public typealias Labels = [String: String]
@@ -12,27 +13,8 @@ public final class MetricsRegistry: Sendable {
     private struct Family: Sendable {
         var help: String
         var kind: String
-        var counters: [Labels: Double] = [:]
-        var histograms: [Labels: HistogramState] = [:]
-        var buckets: [Double] = []
-
-        mutating func record(_ labels: Labels, _ value: Double) {
-            let index = buckets.firstIndex(where: { value <= $0 })
-            let empty = buckets.count
-            histograms[labels, default: HistogramState(counts: Array(repeating: 0, count: empty))].add(value, bucket: index)
-        }
-    }
-
-    private struct HistogramState: Sendable {
-        var counts: [UInt64]
-        var sum: Double = 0
-        var count: UInt64 = 0
-
-        mutating func add(_ value: Double, bucket: Int?) {
-            if let bucket { counts[bucket] += 1 }
-            sum += value
-            count += 1
-        }
+        var counters: [Labels: Counter] = [:]
+        var histograms: [Labels: Histogram] = [:]
     }
 
     private let families = Mutex<[String: Family]>([:])
@@ -40,20 +22,38 @@ public final class MetricsRegistry: Sendable {
 
     public init() {}
 
-    /// Adds `amount` to the counter `name` with `labels`.
-    public func increment(_ name: String, help: String, labels: Labels = [:], by amount: Double = 1) {
+    /// The counter series `name` with `labels`, created at zero the first time. Hot paths keep the handle: each
+    /// increment is then one atomic add, with no label hashing and no lock.
+    public func counter(_ name: String, help: String, labels: Labels = [:]) -> Counter {
         families.withLock { families in
-            families[name, default: Family(help: help, kind: "counter")].counters[labels, default: 0] += amount
+            if let existing = families[name]?.counters[labels] { return existing }
+            let counter = Counter()
+            families[name, default: Family(help: help, kind: "counter")].counters[labels] = counter
+            return counter
         }
     }
 
-    /// Records one observation of the histogram `name`.
-    /// - Parameter buckets: upper bounds, ascending; fixed by the first observation of `name`.
-    public func observe(_ name: String, help: String, labels: Labels = [:], value: Double, buckets: [Double] = MetricsRegistry.latencyBuckets) {
+    /// The histogram series `name` with `labels`, created empty the first time.
+    /// - Parameter buckets: upper bounds, ascending; a new series of an existing family takes the family's.
+    public func histogram(_ name: String, help: String, labels: Labels = [:], buckets: [Double] = MetricsRegistry.latencyBuckets) -> Histogram {
         families.withLock { families in
-            // Mutated in place: copying the family out and back would copy its dictionaries on every call.
-            families[name, default: Family(help: help, kind: "histogram", buckets: buckets)].record(labels, value)
+            if let existing = families[name]?.histograms[labels] { return existing }
+            let bounds = families[name]?.histograms.values.first?.bounds ?? buckets
+            let histogram = Histogram(bounds: bounds)
+            families[name, default: Family(help: help, kind: "histogram")].histograms[labels] = histogram
+            return histogram
         }
+    }
+
+    /// Adds `amount` to the counter `name` with `labels` (looks the series up: keep `counter(...)` on hot paths).
+    public func increment(_ name: String, help: String, labels: Labels = [:], by amount: UInt64 = 1) {
+        counter(name, help: help, labels: labels).increment(by: amount)
+    }
+
+    /// Records one observation of the histogram `name` (looks the series up: keep `histogram(...)` on hot paths).
+    /// - Parameter buckets: upper bounds, ascending; fixed by the first series of `name`.
+    public func observe(_ name: String, help: String, labels: Labels = [:], value: Double, buckets: [Double] = MetricsRegistry.latencyBuckets) {
+        histogram(name, help: help, labels: labels, buckets: buckets).observe(value)
     }
 
     /// Registers a gauge whose samples are read at render time (pool sizes, queue depths).
@@ -63,7 +63,7 @@ public final class MetricsRegistry: Sendable {
 
     /// The current value of a counter, for tests and for `/metrics` consumers inside the process.
     public func counterValue(_ name: String, labels: Labels = [:]) -> Double {
-        families.withLock { $0[name]?.counters[labels] ?? 0 }
+        Double(families.withLock { $0[name]?.counters[labels] }?.value ?? 0)
     }
 
     /// Seconds: 0.5 ms to 10 s.
@@ -77,12 +77,13 @@ public final class MetricsRegistry: Sendable {
         for name in snapshot.keys.sorted() {
             let family = snapshot[name]!
             out += "# HELP \(name) \(family.help)\n# TYPE \(name) \(family.kind)\n"
-            for (labels, value) in family.counters.sorted(by: { Self.text($0.key) < Self.text($1.key) }) {
-                out += "\(name)\(Self.text(labels)) \(Self.number(value))\n"
+            for (labels, counter) in family.counters.sorted(by: { Self.text($0.key) < Self.text($1.key) }) {
+                out += "\(name)\(Self.text(labels)) \(counter.value)\n"
             }
-            for (labels, state) in family.histograms.sorted(by: { Self.text($0.key) < Self.text($1.key) }) {
+            for (labels, histogram) in family.histograms.sorted(by: { Self.text($0.key) < Self.text($1.key) }) {
+                let state = histogram.snapshot
                 var cumulative: UInt64 = 0
-                for (bound, count) in zip(family.buckets, state.counts) {
+                for (bound, count) in zip(histogram.bounds, state.counts) {
                     cumulative += count
                     out += "\(name)_bucket\(Self.text(labels, adding: ("le", Self.number(bound)))) \(cumulative)\n"
                 }

@@ -70,4 +70,25 @@ struct MetricsRegistryTests {
         }
         #expect(metrics.counterValue("c") == 8000)
     }
+
+    /// Handles are the series themselves: the same labels give the same handle, and concurrent observations
+    /// through it all land in the buckets, the count and the (lock-free) sum.
+    @Test func handlesRecordConcurrentlyWithoutLoss() {
+        let metrics = MetricsRegistry()
+        let histogram = metrics.histogram("h_seconds", help: "h", labels: ["route": "/a"], buckets: [0.5, 2])
+        #expect(histogram === metrics.histogram("h_seconds", help: "h", labels: ["route": "/a"]))
+        let counter = metrics.counter("c_total", help: "c", labels: ["route": "/a"])
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            for _ in 0..<1000 {
+                histogram.observe(index.isMultiple(of: 2) ? 0.25 : 1)
+                counter.increment()
+            }
+        }
+        let text = metrics.render()
+        #expect(text.contains("h_seconds_bucket{route=\"/a\",le=\"0.5\"} 4000\n"))
+        #expect(text.contains("h_seconds_bucket{route=\"/a\",le=\"2\"} 8000\n"))
+        #expect(text.contains("h_seconds_count{route=\"/a\"} 8000\n"))
+        #expect(text.contains("h_seconds_sum{route=\"/a\"} 5000\n"))
+        #expect(metrics.counterValue("c_total", labels: ["route": "/a"]) == 8000)
+    }
 }

@@ -18,7 +18,14 @@ final class AssociationFetchLog: Sendable {
         let status: Int
     }
 
-    private let pending = Mutex<[String: Fetch]>([:])
+    private struct Key: Hashable {
+        let hostname: String
+        let file: AssociationHandlers.File
+    }
+
+    private let pending = Mutex<[Key: Fetch]>([:])
+    /// `linkd_association_fetches_total` series by file and status, resolved once each.
+    private let counters = Mutex<[Int: Counter]>([:])
     private let pool: ConnectionPool
     private let metrics: MetricsRegistry
     private let logger: Logger
@@ -53,15 +60,24 @@ final class AssociationFetchLog: Sendable {
     }
 
     func record(host: String, file: AssociationHandlers.File, request: Request, etag: String?, status: Int) {
-        let agent = String((request.headers["User-Agent"] ?? "").prefix(300))
-        metrics.increment("linkd_association_fetches_total", help: "Association file fetches by file and status.",
-                          labels: ["file": file.rawValue, "status": String(status)])
+        let header = request.headers["User-Agent"] ?? ""
+        let agent = header.utf8.count <= 300 ? header : String(header.prefix(300))
+        counter(file: file, status: status).increment()
         logger.debug("association file fetched", metadata: [
             "fetch.host": host, "fetch.file": file.rawValue, "fetch.user_agent": agent, "fetch.etag": etag ?? "-", "fetch.status": String(status),
         ])
         guard status != 404 else { return }
         let fetch = Fetch(hostname: host, file: file.rawValue, at: Date(), userAgent: agent, etag: etag, status: status)
-        pending.withLock { $0[host + " " + file.rawValue] = fetch }
+        pending.withLock { $0[Key(hostname: host, file: file)] = fetch }
+    }
+
+    private func counter(file: AssociationHandlers.File, status: Int) -> Counter {
+        let key = status << 1 | (file == .aasa ? 0 : 1)
+        if let counter = counters.withLock({ $0[key] }) { return counter }
+        let counter = metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
+                                      labels: ["file": file.rawValue, "status": String(status)])
+        counters.withLock { $0[key] = counter }
+        return counter
     }
 
     /// Upserts the latest fetch per host and file.

@@ -47,10 +47,7 @@ struct AssociationHandlers: Sendable {
     /// 200 with the bytes, or 304 when the client's copy is current (RFC 9110 §13.1: `If-None-Match` takes
     /// precedence; `If-Modified-Since` only when it is absent).
     static func conditional(_ document: StaticDocument, _ request: Request, cacheControl: String) -> Response {
-        var headers = HTTPHeaders()
-        headers.add("ETag", document.etag)
-        headers.add("Last-Modified", document.lastModifiedHeader)
-        headers.add("Cache-Control", cacheControl)
+        var headers: HTTPHeaders = ["ETag": document.etag, "Last-Modified": document.lastModifiedHeader, "Cache-Control": cacheControl]
         if let tags = request.headers["If-None-Match"] {
             let matches = tags.split(separator: ",").contains { tag in
                 let tag = tag.trimmingCharacters(in: .whitespaces)
