@@ -7,6 +7,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         self.pairs = pairs.map { (name: $0.0, value: $0.1) }
     }
 
+    /// Takes labelled pairs as they are (the server's request headers: no copy).
+    init(fields: [(name: String, value: String)]) {
+        self.pairs = fields
+    }
+
     /// `["Content-Type": "application/json"]`: pairs in literal order.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
@@ -65,6 +70,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     /// ASCII case-insensitive comparison without allocating (header names are ASCII tokens).
     static func equal(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }   // O(1) for native strings: most names differ here
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {

@@ -6,30 +6,27 @@ enum PercentDecoding {
         guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(text)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "%") {
-                let first = utf8.index(after: index)
-                if first != utf8.endIndex {
-                    let second = utf8.index(after: first)
-                    if second != utf8.endIndex, let high = hexValue(utf8[first]), let low = hexValue(utf8[second]) {
-                        bytes.append(high << 4 | low)
+        // Decoded straight into the string's storage (one allocation); invalid UTF-8 is repaired by `String`.
+        return String(unsafeUninitializedCapacity: utf8.count) { out in
+            var count = 0
+            var index = utf8.startIndex
+            while index != utf8.endIndex {
+                let byte = utf8[index]
+                index = utf8.index(after: index)
+                if byte == UInt8(ascii: "%"), index != utf8.endIndex {
+                    let second = utf8.index(after: index)
+                    if second != utf8.endIndex, let high = hexValue(utf8[index]), let low = hexValue(utf8[second]) {
+                        out[count] = high << 4 | low
+                        count += 1
                         index = utf8.index(after: second)
                         continue
                     }
                 }
-                bytes.append(byte)
-            } else if plusAsSpace && byte == UInt8(ascii: "+") {
-                bytes.append(UInt8(ascii: " "))
-            } else {
-                bytes.append(byte)
+                out[count] = plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte
+                count += 1
             }
-            index = utf8.index(after: index)
+            return count
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -45,13 +42,20 @@ enum PercentDecoding {
     /// a piece without `=` has an empty value.
     static func queryItems(_ rawQuery: String) -> [(name: String, value: String)] {
         var items: [(name: String, value: String)] = []
-        for piece in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
-            if let equals = piece.firstIndex(of: "=") {
-                items.append((decode(piece[..<equals], plusAsSpace: true),
-                              decode(piece[piece.index(after: equals)...], plusAsSpace: true)))
-            } else {
-                items.append((decode(piece, plusAsSpace: true), ""))
+        let utf8 = rawQuery.utf8
+        var start = utf8.startIndex
+        while start != utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+            if start != end {
+                let piece = rawQuery[start..<end]
+                if let equals = piece.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                    items.append((decode(piece[..<equals], plusAsSpace: true),
+                                  decode(piece[piece.utf8.index(after: equals)...], plusAsSpace: true)))
+                } else {
+                    items.append((decode(piece, plusAsSpace: true), ""))
+                }
             }
+            start = end == utf8.endIndex ? end : utf8.index(after: end)
         }
         return items
     }

@@ -50,6 +50,21 @@ public struct Request: Sendable {
         self.host = headers["Host"].flatMap(Self.normalizedHost)
     }
 
+    /// The server's request: the target already split at `?`, the request id already checked or generated.
+    init(method: HTTPMethod, splitPath path: String, rawQuery: String?, headers: HTTPHeaders, body: [UInt8],
+         remoteAddress: String, checkedRequestID requestID: String) {
+        self.method = method
+        self.path = path
+        self.rawQuery = rawQuery
+        self.queryItems = rawQuery.map(PercentDecoding.queryItems) ?? []
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.requestID = requestID
+        self.parameters = [:]
+        self.host = headers["Host"].flatMap(Self.normalizedHost)
+    }
+
     /// The first decoded value of query item `name`.
     public func query(_ name: String) -> String? {
         queryItems.first(where: { $0.name == name })?.value

@@ -33,7 +33,7 @@ func mhdURILog(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ 
     guard let cls else { return nil }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     context.inFlight.add(1, ordering: .relaxed)
-    let state = RequestState(rawURI: uri.map { String(cString: $0) } ?? "/")
+    let state = RequestState(uri: uri)
     return Unmanaged.passRetained(state).toOpaque()
 }
 
@@ -60,7 +60,7 @@ private func mhdCollectHeader(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_Value
                               _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
     guard let cls, let key else { return .YES }
     let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
-    state.headers.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+    state.headers.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
     return .YES
 }
 
@@ -84,7 +84,7 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
     } else {
         // Only if the URI log callback did not run; keep the same accounting.
         context.inFlight.add(1, ordering: .relaxed)
-        state = RequestState(rawURI: url.map { String(cString: $0) } ?? "/")
+        state = RequestState(uri: url)
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
     }
     let methodName = method.map { String(cString: $0) } ?? "GET"
@@ -92,8 +92,9 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
 
     if !state.sawHeaders {
         state.sawHeaders = true
+        state.headers.reserveCapacity(16)
         _ = MHD_get_connection_values(connection, .HEADER_KIND, mhdCollectHeader, Unmanaged.passUnretained(state).toOpaque())
-        if state.rawURI.utf8.count > limits.maxURIBytes {
+        if state.uriLength > limits.maxURIBytes {
             return reject(.uriTooLong, state: state, method: methodName, connection: connection, context: context)
         }
         let headerBytes = state.headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
@@ -135,13 +136,7 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
 }
 
 private func makeRequest(state: RequestState, method: String, connection: OpaquePointer, requestIDs: RequestIDGenerator) -> Request {
-    var path = state.rawURI
-    var rawQuery: String?
-    // Byte searches: `Character` ones (`firstIndex(of: "?")`) pay for grapheme breaking on every request.
-    if let question = path.utf8.firstIndex(of: UInt8(ascii: "?")) {
-        rawQuery = String(path[path.utf8.index(after: question)...])
-        path = String(path[..<question])
-    }
+    var path = state.target
     // Absolute-form targets (`GET http://host/path`), which servers must accept (RFC 9112 §3.2.2): keep the path.
     if path.utf8.first != UInt8(ascii: "/"), let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://") {
         let authority = path[path.index(colon, offsetBy: 3)...]
@@ -153,8 +148,8 @@ private func makeRequest(state: RequestState, method: String, connection: Opaque
     }
     let offered = state.headers.first(where: { HTTPHeaders.equal($0.0, "X-Request-ID") })?.1
     let requestID = offered.flatMap { RequestID.isSane($0) ? $0 : nil } ?? requestIDs.next()
-    return Request(method: HTTPMethod(rawValue: method), path: path, rawQuery: rawQuery, headers: HTTPHeaders(state.headers),
-                   body: state.body, remoteAddress: remote, requestID: requestID)
+    return Request(method: HTTPMethod(rawValue: method), splitPath: path, rawQuery: state.rawQuery, headers: HTTPHeaders(fields: state.headers),
+                   body: state.body, remoteAddress: remote, checkedRequestID: requestID)
 }
 
 /// Answers a request the server refuses before routing (413, 414, 431) with problem+json and the request id.
@@ -188,8 +183,10 @@ private func queue(_ response: Response, method: HTTPMethod, connection: OpaqueP
     guard let mhdResponse else { return .NO }
     defer { MHD_destroy_response(mhdResponse) }
     for (name, value) in response.headers where !HTTPHeaders.equal(name, "Content-Length") {
-        // MHD refuses values containing CR or LF; such a header is dropped rather than sent broken.
-        if MHD_add_response_header(mhdResponse, name, value) != .YES {
+        // MHD refuses values containing CR or LF; such a header is dropped rather than sent broken. Explicit
+        // `withCString`: the implicit String-to-pointer conversion copies each string into a new array.
+        let added = name.withCString { name in value.withCString { MHD_add_response_header(mhdResponse, name, $0) } }
+        if added != .YES {
             context.logger.warning("response header dropped", metadata: ["http.header": name])
         }
     }
