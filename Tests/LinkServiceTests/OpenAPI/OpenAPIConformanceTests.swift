@@ -151,11 +151,19 @@ struct OpenAPIConformanceTests {
             {"rules":[{"apps":["\(ios)","\(android)"],"path":"/widget/{id}","destination":{"type":"widgetDetail"}}]}
             """, expect: 422)
 
-        // Association files and resolve, once the catalog (updated through NOTIFY) has the rules
+        // Association files and resolve, once the catalog (updated through NOTIFY) has the final rules: the help
+        // rule moved behind the widget rule (the insert at position 0 is served first, then the move; waiting
+        // for "/help/" alone let the move's reload change the ETag in the middle of the conditional requests).
         let deadline = Date().addingTimeInterval(5)
-        while api.service.application.catalog.entry(exactly: "links.example.com")?.compiled.aasaJSON.contains("/help/") != true, Date() < deadline {
+        func hasFinalRules() -> Bool {
+            guard let aasa = api.service.application.catalog.entry(exactly: "links.example.com")?.compiled.aasaJSON,
+                  let widget = aasa.range(of: "/widget/"), let help = aasa.range(of: "/help/") else { return false }
+            return widget.lowerBound < help.lowerBound
+        }
+        while !hasFinalRules(), Date() < deadline {
             usleep(10_000)
         }
+        #expect(hasFinalRules())
         let host = [("Host", "links.example.com")]
         let aasa = try api.call("GET", "/.well-known/apple-app-site-association", headers: host, expect: 200)
         try api.call("GET", "/.well-known/apple-app-site-association", headers: host + [("If-None-Match", aasa.headers["ETag"]!)], expect: 304)
