@@ -4,7 +4,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     /// Creates headers from `(name, value)` pairs, order kept.
     public init(_ pairs: [(String, String)] = []) {
-        self.pairs = pairs.map { (name: $0.0, value: $0.1) }
+        self.init(fields: pairs)
     }
 
     /// Takes labelled pairs as they are (the server's request headers: no copy).
@@ -12,9 +12,18 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         self.pairs = fields
     }
 
+    /// Room for the fields the server adds to every response (`X-Request-ID`, sometimes `Connection`), so
+    /// adding them does not reallocate.
+    private init(literal elements: [(String, String)]) {
+        var pairs: [(name: String, value: String)] = []
+        pairs.reserveCapacity(elements.count + 2)
+        for (name, value) in elements { pairs.append((name: name, value: value)) }
+        self.pairs = pairs
+    }
+
     /// `["Content-Type": "application/json"]`: pairs in literal order.
     public init(dictionaryLiteral elements: (String, String)...) {
-        self.init(elements)
+        self.init(literal: elements)
     }
 
     /// The first value of `name`, compared case-insensitively; `nil` when absent.

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import Observability
 
 /// `X-Request-ID` handling: accept a client's id when it is harmless to echo and log, otherwise make one.
 enum RequestID {
@@ -53,7 +53,8 @@ enum RequestID {
 /// keeps processes apart). 32 lower-case hex digits, like `RequestID.generate()`.
 final class RequestIDGenerator: Sendable {
     private let key: (UInt64, UInt64)
-    private let counter = Atomic<UInt64>(0)
+    /// Counted per thread stripe; the stripe goes into the top bits, so ids stay distinct across stripes.
+    private let counters = Stripes(slots: 1)
 
     init() {
         var random = (UInt64(0), UInt64(0))
@@ -62,7 +63,8 @@ final class RequestIDGenerator: Sendable {
     }
 
     func next() -> String {
-        let n = counter.add(1, ordering: .relaxed).newValue
+        let stripe = Stripes.current
+        let n = UInt64(stripe) << 60 | counters.add(1, to: 0, stripe: stripe)
         return RequestID.hex((Self.mix(key.0 &+ n), Self.mix(key.1 ^ n)))
     }
 

@@ -3,37 +3,68 @@ import Synchronization
 
 /// The metrics of one route label: `linkd_http_request_duration_seconds{route}` and
 /// `linkd_http_requests_total{route,method,status}`, resolved once so that a request records them without
-/// building or hashing label dictionaries.
-final class RouteMetrics: Sendable {
+/// building or hashing label dictionaries, and, for the usual methods and statuses, without a lock.
+///
+/// `@unchecked Sendable`: `slots` is allocated once, accessed only through its atomic references, freed in `deinit`.
+final class RouteMetrics: @unchecked Sendable {
     private struct Key: Hashable {
         let method: HTTPMethod
         let status: Int
     }
 
+    private static let methods: [HTTPMethod] = [.GET, .HEAD, .POST, .PUT, .PATCH, .DELETE, .OPTIONS]
+    private static let statuses = [200, 201, 204, 301, 302, 303, 304, 307, 308, 400, 401, 403, 404, 405, 406, 409, 412,
+                                   413, 414, 415, 422, 428, 429, 431, 500, 503]
+    /// Status code → index in `statuses`, -1 for the others.
+    private static let statusIndex: [Int8] = {
+        var table = [Int8](repeating: -1, count: 600)
+        for (index, status) in statuses.enumerated() { table[status] = Int8(index) }
+        return table
+    }()
+
     let label: String
     private let registry: MetricsRegistry
     private let duration: Histogram
-    private let counters = Mutex<[Key: Counter]>([:])
+    /// One lazily created counter per usual method and status.
+    private let slots: UnsafeMutablePointer<AtomicLazyReference<Counter>>
+    /// The rest (other methods and statuses).
+    private let others = Mutex<[Key: Counter]>([:])
 
     init(label: String, registry: MetricsRegistry) {
         self.label = label
         self.registry = registry
         self.duration = registry.histogram("linkd_http_request_duration_seconds", help: "Time spent routing and handling HTTP requests.",
                                            labels: ["route": label])
+        let count = Self.methods.count * Self.statuses.count
+        slots = .allocate(capacity: count)
+        for index in 0..<count { (slots + index).initialize(to: AtomicLazyReference()) }
+    }
+
+    deinit {
+        slots.deinitialize(count: Self.methods.count * Self.statuses.count)
+        slots.deallocate()
     }
 
     func record(method: HTTPMethod, status: Int, seconds: Double) {
         duration.observe(seconds)
+        if let methodIndex = Self.methods.firstIndex(of: method), (0..<600).contains(status), Self.statusIndex[status] >= 0 {
+            let slot = slots + methodIndex * Self.statuses.count + Int(Self.statusIndex[status])
+            let counter = slot.pointee.load() ?? slot.pointee.storeIfNil(series(method, status))
+            counter.increment()
+            return
+        }
         let key = Key(method: method, status: status)
-        let counter = counters.withLock { $0[key] } ?? resolve(key)
+        let counter = others.withLock { $0[key] } ?? {
+            let counter = series(method, status)
+            others.withLock { $0[key] = counter }
+            return counter
+        }()
         counter.increment()
     }
 
-    /// First request of a method and status on this route: registers the series.
-    private func resolve(_ key: Key) -> Counter {
-        let counter = registry.counter("linkd_http_requests_total", help: "HTTP requests by route template, method and status.",
-                                       labels: ["route": label, "method": key.method.rawValue, "status": String(key.status)])
-        counters.withLock { $0[key] = counter }
-        return counter
+    /// The registry's series (the same handle however often asked for).
+    private func series(_ method: HTTPMethod, _ status: Int) -> Counter {
+        registry.counter("linkd_http_requests_total", help: "HTTP requests by route template, method and status.",
+                         labels: ["route": label, "method": method.rawValue, "status": String(status)])
     }
 }

@@ -32,7 +32,7 @@ enum MHDCallbacks {
 func mhdURILog(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     guard let cls else { return nil }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-    context.inFlight.add(1, ordering: .relaxed)
+    context.requestStarted()
     let state = RequestState(uri: uri)
     return Unmanaged.passRetained(state).toOpaque()
 }
@@ -51,7 +51,7 @@ func mhdRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
     Unmanaged<RequestState>.fromOpaque(raw).release()
     conCls.pointee = nil
     if let cls {
-        Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
+        Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().requestCompleted()
     }
 }
 
@@ -83,7 +83,7 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
         state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
     } else {
         // Only if the URI log callback did not run; keep the same accounting.
-        context.inFlight.add(1, ordering: .relaxed)
+        context.requestStarted()
         state = RequestState(uri: url)
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
     }

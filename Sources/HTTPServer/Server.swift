@@ -50,7 +50,7 @@ public final class Server: @unchecked Sendable {
     public var port: Int { state.withLock { $0.port } }
 
     /// Number of requests started but not yet completed.
-    public var inFlightRequests: Int { context.inFlight.load(ordering: .acquiring) }
+    public var inFlightRequests: Int { context.inFlight }
 
     /// Whether `shutdown` has begun: no new connections, responses carry `Connection: close`.
     public var isDraining: Bool { context.draining.load(ordering: .acquiring) }
@@ -127,10 +127,10 @@ public final class Server: @unchecked Sendable {
         if listenSocket >= 0 { _ = Glibc.shutdown(listenSocket, Int32(SHUT_RDWR)) }
 
         let deadline = ContinuousClock.now.advanced(by: gracePeriod)
-        while context.inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+        while context.inFlight > 0 && ContinuousClock.now < deadline {
             usleep(5_000)
         }
-        let abandoned = context.inFlight.load(ordering: .acquiring)
+        let abandoned = context.inFlight
         MHD_stop_daemon(daemon)
         if listenSocket >= 0 { close(listenSocket) }
         state.withLock { $0.daemon = nil }

@@ -8,12 +8,17 @@ final class ServerContext: Sendable {
     let configuration: ServerConfiguration
     let logger: Logger
     let metrics: MetricsRegistry?
-    /// Requests MHD has started (URI seen) and not yet reported completed.
-    let inFlight = Atomic<Int>(0)
+    /// Requests MHD has started (URI seen) and not yet reported completed, striped per thread (MHD starts and
+    /// completes a request on its connection's thread).
+    private let inFlightStripes = Stripes(slots: 1)
     /// Set once shutdown begins: responses ask the client to close the connection.
     let draining = Atomic<Bool>(false)
     /// Ids for requests that bring no usable `X-Request-ID`.
     let requestIDs = RequestIDGenerator()
+
+    func requestStarted() { inFlightStripes.add(1, to: 0) }
+    func requestCompleted() { inFlightStripes.subtract(1, from: 0) }
+    var inFlight: Int { Int(bitPattern: UInt(inFlightStripes.sum(0))) }
 
     init(responder: any Responder, configuration: ServerConfiguration, logger: Logger, metrics: MetricsRegistry?) {
         self.responder = responder

@@ -1,17 +1,15 @@
-import Synchronization
-
-/// One counter series (a metric name with fixed label values): a lock-free atomic, for hot paths that
-/// resolve their series once (`MetricsRegistry.counter`) and then only increment it.
+/// One counter series (a metric name with fixed label values), for hot paths that resolve their series once
+/// (`MetricsRegistry.counter`) and then only increment it: one uncontended atomic add (`Stripes`).
 public final class Counter: Sendable {
-    private let count = Atomic<UInt64>(0)
+    private let stripes = Stripes(slots: 1)
 
     init() {}
 
     /// Adds `amount`.
     public func increment(by amount: UInt64 = 1) {
-        count.add(amount, ordering: .relaxed)
+        stripes.add(amount, to: 0)
     }
 
     /// The current value.
-    public var value: UInt64 { count.load(ordering: .relaxed) }
+    public var value: UInt64 { stripes.sum(0) }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 @testable import HTTPServer
 
@@ -45,6 +47,18 @@ struct RequestTests {
         #expect(Request(method: .GET, path: "/", headers: ["X-Request-ID": "ok-1"]).requestID == "ok-1")
         #expect(Request(method: .GET, path: "/", requestID: "given").requestID == "given")
         #expect(RequestID.generate() != RequestID.generate())
+    }
+
+    /// The server's generator counts per thread stripe: ids from many threads at once are still all distinct.
+    @Test func generatedRequestIDsAreDistinctAcrossThreads() {
+        let generator = RequestIDGenerator()
+        let ids = Mutex<Set<String>>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let mine = (0..<2000).map { _ in generator.next() }
+            ids.withLock { $0.formUnion(mine) }
+        }
+        #expect(ids.withLock { $0.count } == 16000)
+        #expect(ids.withLock { $0.allSatisfy { $0.utf8.count == 32 && RequestID.isSane($0) } })
     }
 
     @Test func headersAreCaseInsensitiveAndOrdered() {

@@ -23,9 +23,15 @@ final class AssociationFetchLog: Sendable {
         let file: AssociationHandlers.File
     }
 
-    private let pending = Mutex<[Key: Fetch]>([:])
-    /// `linkd_association_fetches_total` series by file and status, resolved once each.
-    private let counters = Mutex<[Int: Counter]>([:])
+    /// Striped by thread (`Stripes.current`), so the serving threads do not contend for one lock; `flush`
+    /// keeps the latest fetch per host and file across the stripes.
+    private final class Pending: Sendable {
+        let fetches = Mutex<[Key: Fetch]>([:])
+    }
+
+    private let pending: [Pending] = (0..<Stripes.count).map { _ in Pending() }
+    /// `linkd_association_fetches_total` by file and status: the statuses this endpoint answers, created at start.
+    private let counters: [String: [Int: Counter]]
     private let pool: ConnectionPool
     private let metrics: MetricsRegistry
     private let logger: Logger
@@ -38,6 +44,12 @@ final class AssociationFetchLog: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.interval = interval
+        counters = Dictionary(uniqueKeysWithValues: [AssociationHandlers.File.aasa, .assetLinks].map { file in
+            (file.rawValue, Dictionary(uniqueKeysWithValues: [200, 304, 404].map { status in
+                (status, metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
+                                         labels: ["file": file.rawValue, "status": String(status)]))
+            }))
+        })
     }
 
     func start() {
@@ -68,24 +80,25 @@ final class AssociationFetchLog: Sendable {
         ])
         guard status != 404 else { return }
         let fetch = Fetch(hostname: host, file: file.rawValue, at: Date(), userAgent: agent, etag: etag, status: status)
-        pending.withLock { $0[Key(hostname: host, file: file)] = fetch }
+        pending[Stripes.current].fetches.withLock { $0[Key(hostname: host, file: file)] = fetch }
     }
 
     private func counter(file: AssociationHandlers.File, status: Int) -> Counter {
-        let key = status << 1 | (file == .aasa ? 0 : 1)
-        if let counter = counters.withLock({ $0[key] }) { return counter }
-        let counter = metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
-                                      labels: ["file": file.rawValue, "status": String(status)])
-        counters.withLock { $0[key] = counter }
-        return counter
+        counters[file.rawValue]?[status] ?? metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
+                                                            labels: ["file": file.rawValue, "status": String(status)])
     }
 
     /// Upserts the latest fetch per host and file.
     func flush() {
-        let batch = pending.withLock { pending in
-            defer { pending.removeAll() }
-            return Array(pending.values)
+        var latest: [Key: Fetch] = [:]
+        for stripe in pending {
+            let taken = stripe.fetches.withLock { pending in
+                defer { pending.removeAll() }
+                return pending
+            }
+            latest.merge(taken) { $0.at >= $1.at ? $0 : $1 }
         }
+        let batch = Array(latest.values)
         guard !batch.isEmpty else { return }
         do {
             try pool.withConnection { connection in
