@@ -156,3 +156,23 @@ bench_ms() {
         else if (t ~ /s$/) { sub(/s$/, "", t); print t * 1000 }
         else print "nan" }'
 }
+
+# CPU time (user + system, in clock ticks) of processes $@ and all their threads, summed: with bench_cpu before
+# and after a load, CPU per request is a figure that other load on the machine moves far less than req/s.
+bench_cpu() {
+    total=0
+    for pid in "$@"; do
+        [ -r "/proc/$pid/stat" ] || continue
+        # Fields 14 and 15 (utime, stime) after the ")" that ends the command name.
+        ticks=$(sed 's/.*) //' "/proc/$pid/stat" | awk '{ print $12 + $13 }')
+        total=$((total + ticks))
+    done
+    echo "$total"
+}
+
+# The PostgreSQL postmaster of the bench cluster and its children (backends, writers).
+bench_postgres_pids() {
+    pm=$(head -n 1 "$BENCH_PGDATA/postmaster.pid" 2>/dev/null) || return 0
+    echo "$pm $(pgrep -P "$pm" | tr '\n' ' ')"
+}
+

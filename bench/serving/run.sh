@@ -99,19 +99,29 @@ cmp -s "$BENCH_TMP/www$AASA_PATH" "$BENCH_TMP/nginx.aasa" || bench_die "nginx do
 SIZE=$(wc -c <"$BENCH_TMP/nginx.aasa")
 
 # --- Measure ---------------------------------------------------------------------------------------------
-# run NAME URL [header]: one wrk run; appends "rps p99_ms" to $BENCH_TMP/NAME.
+# run NAME URL [header]: one wrk run; appends "rps p99_ms server_cpu_us_per_request db_cpu_us_per_request" to
+# $BENCH_TMP/results.NAME. The server is nginx's workers or the linkd process (all its threads, the hit writer
+# included); the database is the bench cluster's PostgreSQL (the hits linkd logs).
 run() {
     name=$1; url=$2; shift 2
     [ -z "$ONLY" ] || [ "$ONLY" = "$name" ] || return 0
+    case "$name" in nginx) server_pids=$(pgrep -P "$NGINX_PID" | tr '\n' ' ') ;; *) server_pids=$LINKD_PID ;; esac
+    db_pids=$(bench_postgres_pids)
+    server_before=$(bench_cpu $server_pids); db_before=$(bench_cpu $db_pids)
     $WRK "$@" "$url" >"$BENCH_TMP/wrk.out" 2>&1 || bench_die "wrk failed: $(cat "$BENCH_TMP/wrk.out")"
+    server_after=$(bench_cpu $server_pids); db_after=$(bench_cpu $db_pids)
     if grep -q -e 'Non-2xx' -e 'Socket errors' "$BENCH_TMP/wrk.out"; then
         bench_log "$name: $(grep -e 'Non-2xx' -e 'Socket errors' "$BENCH_TMP/wrk.out")"
         grep -q 'Non-2xx' "$BENCH_TMP/wrk.out" && bench_die "$name answered errors"
     fi
     rps=$(awk '/^Requests\/sec:/ { print $2 }' "$BENCH_TMP/wrk.out")
     p99=$(bench_ms "$(awk '$1 == "99%" { print $2 }' "$BENCH_TMP/wrk.out")")
-    echo "$rps $p99" >>"$BENCH_TMP/results.$name"
-    printf '  %-14s %10.0f req/s  p99 %6.2f ms\n' "$name" "$rps" "$p99" >&2
+    requests=$(awk '/requests in/ { print $1 }' "$BENCH_TMP/wrk.out")
+    tick=$(getconf CLK_TCK)
+    server_us=$(awk -v a="$server_before" -v b="$server_after" -v n="$requests" -v t="$tick" 'BEGIN { printf "%.1f", (b - a) / t * 1e6 / n }')
+    db_us=$(awk -v a="$db_before" -v b="$db_after" -v n="$requests" -v t="$tick" 'BEGIN { printf "%.1f", (b - a) / t * 1e6 / n }')
+    echo "$rps $p99 $server_us $db_us" >>"$BENCH_TMP/results.$name"
+    printf '  %-14s %10.0f req/s  p99 %6.2f ms  server CPU %5.1f us/req  PostgreSQL %4.1f us/req\n' "$name" "$rps" "$p99" "$server_us" "$db_us" >&2
 }
 bench_log "warm-up (2 s each)"
 wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" "http://127.0.0.1:$NGINX_PORT$AASA_PATH" >/dev/null
@@ -128,7 +138,8 @@ done
 
 # --- Report ----------------------------------------------------------------------------------------------
 if [ -n "$ONLY" ]; then
-    echo "$ONLY: median $(awk '{ print $1 }' "$BENCH_TMP/results.$ONLY" | bench_median) req/s, p99 $(awk '{ print $2 }' "$BENCH_TMP/results.$ONLY" | bench_median) ms"
+    echo "$ONLY: median $(awk '{ print $1 }' "$BENCH_TMP/results.$ONLY" | bench_median) req/s, p99 $(awk '{ print $2 }' "$BENCH_TMP/results.$ONLY" | bench_median) ms," \
+        "server CPU $(awk '{ print $3 }' "$BENCH_TMP/results.$ONLY" | bench_median) us/req"
     exit 0
 fi
 column() { awk -v c="$2" '{ print $c }' "$BENCH_TMP/results.$1"; }
@@ -151,6 +162,13 @@ printf ' %10s %8s %10s\n' median ratio "p99 ms"
 row nginx nginx 1;                printf ' %10.0f %8s %10.2f\n' "$N_RPS" "1.00" "$N_P99"
 row "linkd AASA" linkd-aasa 1;    printf ' %10.0f %8s %10.2f\n' "$A_RPS" "$A_RATIO" "$A_P99"
 row "linkd resolve" linkd-resolve 1; printf ' %10.0f %8s %10.2f\n' "$R_RPS" "$R_RATIO" "$R_P99"
+echo
+echo
+echo "CPU per request (median, microseconds; less moved by other load than req/s):"
+printf '%-15s %10s %12s\n' "" server PostgreSQL
+for pair in "nginx:nginx" "linkd AASA:linkd-aasa" "linkd resolve:linkd-resolve"; do
+    printf '%-15s %10.1f %12.1f\n' "${pair%%:*}" "$(column "${pair#*:}" 3 | bench_median)" "$(column "${pair#*:}" 4 | bench_median)"
+done
 echo
 echo "target AASA >= 1.00x nginx:      $A_RATIO  $A_OK"
 echo "target resolve >= 0.70x nginx:   $R_RATIO  $R_OK"
