@@ -123,16 +123,20 @@ run() {
     echo "$rps $p99 $server_us $db_us" >>"$BENCH_TMP/results.$name"
     printf '  %-14s %10.0f req/s  p99 %6.2f ms  server CPU %5.1f us/req  PostgreSQL %4.1f us/req\n' "$name" "$rps" "$p99" "$server_us" "$db_us" >&2
 }
+# Requests carry a User-Agent as real ones do (the association fetch log and the hit record classify it): Apple's
+# CDN for the association file, an iPhone for resolve.
+CDN_AGENT="User-Agent: AASA-Bot/1.0.0"
+APP_AGENT="User-Agent: Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 bench_log "warm-up (2 s each)"
-wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" "http://127.0.0.1:$NGINX_PORT$AASA_PATH" >/dev/null
-wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" "$BASE$AASA_PATH" >/dev/null
-wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Authorization: Bearer $READ" "$BASE$RESOLVE_PATH" >/dev/null
+wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" -H "$CDN_AGENT" "http://127.0.0.1:$NGINX_PORT$AASA_PATH" >/dev/null
+wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" -H "$CDN_AGENT" "$BASE$AASA_PATH" >/dev/null
+wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Authorization: Bearer $READ" -H "$APP_AGENT" "$BASE$RESOLVE_PATH" >/dev/null
 r=1
 while [ $r -le "$ROUNDS" ]; do
     bench_log "round $r/$ROUNDS: $WRK"
-    run nginx "http://127.0.0.1:$NGINX_PORT$AASA_PATH" -H "Host: $HOST"
-    run linkd-aasa "$BASE$AASA_PATH" -H "Host: $HOST"
-    run linkd-resolve "$BASE$RESOLVE_PATH" -H "Authorization: Bearer $READ"
+    run nginx "http://127.0.0.1:$NGINX_PORT$AASA_PATH" -H "Host: $HOST" -H "$CDN_AGENT"
+    run linkd-aasa "$BASE$AASA_PATH" -H "Host: $HOST" -H "$CDN_AGENT"
+    run linkd-resolve "$BASE$RESOLVE_PATH" -H "Authorization: Bearer $READ" -H "$APP_AGENT"
     r=$((r + 1))
 done
 
