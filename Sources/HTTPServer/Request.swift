@@ -38,16 +38,8 @@ public struct Request: Sendable {
             rawQuery = String(path[path.utf8.index(after: question)...])
             path = String(path[..<question])
         }
-        self.method = method
-        self.path = path
-        self.rawQuery = rawQuery
-        self.queryItems = rawQuery.map(PercentDecoding.queryItems) ?? []
-        self.headers = headers
-        self.body = body
-        self.remoteAddress = remoteAddress
-        self.requestID = requestID.flatMap { RequestID.isSane($0) ? $0 : nil } ?? RequestID.accept(headers["X-Request-ID"])
-        self.parameters = [:]
-        self.host = headers["Host"].flatMap(Self.normalizedHost)
+        self.init(method: method, splitPath: path, rawQuery: rawQuery, headers: headers, body: body, remoteAddress: remoteAddress,
+                  checkedRequestID: requestID.flatMap { RequestID.isSane($0) ? $0 : nil } ?? RequestID.accept(headers["X-Request-ID"]))
     }
 
     /// The server's request: the target already split at `?`, the request id already checked or generated.
