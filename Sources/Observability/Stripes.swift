@@ -30,12 +30,22 @@ public final class Stripes: @unchecked Sendable {
         UnsafeMutableRawPointer(base).deallocate()
     }
 
-    /// The calling thread's stripe: a hash of its `pthread_t` (threads that collide only share cache lines).
+    /// The calling thread's stripe: handed out round-robin the first time a thread asks and kept in a
+    /// thread-specific slot, so the first `count` threads (the server's workers) never share one.
     @inline(__always)
     public static var current: Int {
-        let id = UInt64(pthread_self())
-        return Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> 62) & (count - 1)
+        if let stored = pthread_getspecific(threadKey) { return Int(bitPattern: stored) - 1 }
+        let stripe = nextStripe.wrappingAdd(1, ordering: .relaxed).oldValue & (count - 1)
+        pthread_setspecific(threadKey, UnsafeRawPointer(bitPattern: stripe + 1))
+        return stripe
     }
+
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+        return key
+    }()
+    private static let nextStripe = Atomic<Int>(0)
 
     /// The slot `slot` of the calling thread's stripe.
     @inline(__always)
