@@ -63,8 +63,7 @@ public final class Router: Responder, Sendable {
     /// Answers `request`; never throws.
     public func respond(to request: Request) -> Response {
         let started = ContinuousClock.now
-        var request = request
-        var (routeMetrics, response) = dispatch(&request)
+        var (routeMetrics, response) = dispatch(request)
         finalize(&response, for: request)
 
         let elapsed = started.duration(to: .now)
@@ -79,7 +78,7 @@ public final class Router: Responder, Sendable {
     }
 
     /// Finds and runs the handler (through the middleware). Returns the route's metrics and the response.
-    private func dispatch(_ request: inout Request) -> (RouteMetrics, Response) {
+    private func dispatch(_ request: Request) -> (RouteMetrics, Response) {
         let endpoint: RouteNode.Endpoint
         var captures: [Substring] = []
         if let found = exact[request.path] {
@@ -109,14 +108,16 @@ public final class Router: Responder, Sendable {
             }
             return (metricsByLabel[label] ?? metricsByLabel["unmatched"]!, Self.compose(middleware, logger: logger, answer)(request))
         }
-        if !captures.isEmpty {
-            var parameters: [String: String] = [:]
+        var response: Response
+        if captures.isEmpty {
+            response = target.run(request)
+        } else {
+            var routed = request   // a copy only for routes with parameters
             for (name, raw) in zip(target.parameterNames, captures) {
-                parameters[name] = PercentDecoding.decode(raw, plusAsSpace: false)
+                routed.parameters[name] = PercentDecoding.decode(raw, plusAsSpace: false)
             }
-            request.parameters = parameters
+            response = target.run(routed)
         }
-        var response = target.run(request)
         if method == .HEAD, endpoint.targets[.HEAD] == nil {
             // HEAD via the GET handler: same headers, the GET body's length, no body (RFC 9110 §9.3.2).
             response.headers.replaceOrAdd("Content-Length", String(response.body.count))

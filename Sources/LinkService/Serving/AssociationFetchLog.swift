@@ -30,8 +30,10 @@ final class AssociationFetchLog: Sendable {
     }
 
     private let pending: [Pending] = (0..<Stripes.count).map { _ in Pending() }
-    /// `linkd_association_fetches_total` by file and status: the statuses this endpoint answers, created at start.
-    private let counters: [String: [Int: Counter]]
+    /// `linkd_association_fetches_total` by file and status: the statuses this endpoint answers, created at start
+    /// (`answered` statuses, per file in `File.allCases` order).
+    private static let answered = [200, 304, 404]
+    private let counters: [[Counter]]
     private let pool: ConnectionPool
     private let metrics: MetricsRegistry
     private let logger: Logger
@@ -44,12 +46,12 @@ final class AssociationFetchLog: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.interval = interval
-        counters = Dictionary(uniqueKeysWithValues: [AssociationHandlers.File.aasa, .assetLinks].map { file in
-            (file.rawValue, Dictionary(uniqueKeysWithValues: [200, 304, 404].map { status in
-                (status, metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
-                                         labels: ["file": file.rawValue, "status": String(status)]))
-            }))
-        })
+        counters = AssociationHandlers.File.allCases.map { file in
+            Self.answered.map { status in
+                metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
+                                labels: ["file": file.rawValue, "status": String(status)])
+            }
+        }
     }
 
     func start() {
@@ -84,8 +86,11 @@ final class AssociationFetchLog: Sendable {
     }
 
     private func counter(file: AssociationHandlers.File, status: Int) -> Counter {
-        counters[file.rawValue]?[status] ?? metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
-                                                            labels: ["file": file.rawValue, "status": String(status)])
+        if let fileIndex = AssociationHandlers.File.allCases.firstIndex(of: file), let statusIndex = Self.answered.firstIndex(of: status) {
+            return counters[fileIndex][statusIndex]
+        }
+        return metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
+                               labels: ["file": file.rawValue, "status": String(status)])
     }
 
     /// Upserts the latest fetch per host and file.

@@ -22,7 +22,7 @@ struct AssociationHandlers: Sendable {
         self.cacheControl = "public, max-age=\(maxAge)"
     }
 
-    enum File: String, Sendable {
+    enum File: String, Sendable, CaseIterable {
         case aasa = "apple-app-site-association"
         case assetLinks = "assetlinks.json"
     }
