@@ -25,7 +25,7 @@ public final class Catalog: Sendable {
     /// which then also answers for the root's own URLs); else the longest wildcard above it
     /// (`*.users.example.com` before `*.example.com`, AASA-SEMANTICS §8).
     func entry(governing host: String) -> CatalogEntry? {
-        let host = host.lowercased()
+        let host = Self.lowercased(host)
         return state.withLock { state in
             if let exact = state.entries[host] ?? state.entries["*." + host] { return exact }
             var rest = Substring(host)
@@ -40,8 +40,15 @@ public final class Catalog: Sendable {
     /// The domain whose association files are served at `host`: the exact hostname, else the wildcard
     /// `*.host` (Apple fetches a wildcard entitlement's file from the root domain).
     func entry(servedAt host: String) -> CatalogEntry? {
-        let host = host.lowercased()
+        let host = Self.lowercased(host)
         return state.withLock { $0.entries[host] ?? $0.entries["*." + host] }
+    }
+
+    /// `host` lower-cased; as it is when it already is (the usual case: `Request.host` is normalized), since
+    /// `lowercased()` allocates a new string on every request.
+    private static func lowercased(_ host: String) -> String {
+        host.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) || !host.utf8.allSatisfy({ $0 < 0x80 })
+            ? host.lowercased() : host
     }
 
     /// Replaces one hostname's entry (nil removes it: the domain was deleted).
