@@ -4,18 +4,19 @@ import CCrypto
 public enum SHA256 {
     /// The 32-byte digest of `bytes`.
     public static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let input = Array(bytes)
-        // EVP_Digest(3): "a wrapper around EVP_DigestInit_ex(), EVP_DigestUpdate() and EVP_DigestFinal_ex()";
-        // returns 1 for success. It can only fail on allocation failure, which we treat as fatal.
-        let ok = input.withUnsafeBytes { inputBuffer in
-            output.withUnsafeMutableBufferPointer { outputBuffer in
-                EVP_Digest(inputBuffer.baseAddress, inputBuffer.count, outputBuffer.baseAddress, &length, EVP_sha256(), nil)
-            }
+        // Contiguous input (arrays, the usual case) is hashed in place; anything else is copied once.
+        bytes.withContiguousStorageIfAvailable { digest(UnsafeRawBufferPointer($0)) } ?? Array(bytes).withUnsafeBytes { digest($0) }
+    }
+
+    private static func digest(_ input: UnsafeRawBufferPointer) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 32) { output, count in
+            var length: UInt32 = 0
+            // EVP_Digest(3): "a wrapper around EVP_DigestInit_ex(), EVP_DigestUpdate() and EVP_DigestFinal_ex()";
+            // returns 1 for success. It can only fail on allocation failure, which we treat as fatal.
+            let ok = EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, EVP_sha256(), nil)
+            precondition(ok == 1 && length == 32, "EVP_Digest(SHA-256) failed")
+            count = 32
         }
-        precondition(ok == 1 && length == 32, "EVP_Digest(SHA-256) failed")
-        return output
     }
 
     /// The digest as lower-case hex.
@@ -31,14 +32,17 @@ public enum SHA256 {
 
 /// Lower-case hexadecimal encoding.
 public enum Hex {
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.underestimatedCount * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            var index = 0
+            for byte in bytes {
+                out[index] = digits[Int(byte >> 4)]
+                out[index + 1] = digits[Int(byte & 0x0F)]
+                index += 2
+            }
+            return index
         }
-        return String(decoding: out, as: UTF8.self)
     }
+
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 }

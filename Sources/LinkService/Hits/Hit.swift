@@ -44,8 +44,8 @@ public struct Hit: Sendable, Equatable {
         self.time = time
         self.workspaceID = workspaceID
         self.hostname = hostname
-        self.path = String(path.prefix(Self.maxURLPartLength))
-        self.query = query.map { String($0.prefix(Self.maxURLPartLength)) }
+        self.path = Self.capped(path)
+        self.query = query.map(Self.capped)
         self.outcome = outcome
         self.appID = appID
         self.ruleID = ruleID
@@ -55,6 +55,13 @@ public struct Hit: Sendable, Equatable {
         self.isBot = isBot
         self.referrerHost = referrerHost
         self.visitorHash = visitorHash
+    }
+}
+
+extension Hit {
+    /// `text` cut to `maxURLPartLength` characters; as it is (no copy) when its bytes already fit.
+    static func capped(_ text: String) -> String {
+        text.utf8.count <= maxURLPartLength ? text : String(text.prefix(maxURLPartLength))
     }
 }
 

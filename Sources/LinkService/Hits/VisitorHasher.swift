@@ -27,7 +27,15 @@ public final class VisitorHasher: Sendable {
             salts[day] = salt
             return salt
         }
-        return String(SHA256.hex("\(salt)\n\(ip)\n\(userAgent ?? "")").prefix(32))
+        var input: [UInt8] = []
+        input.reserveCapacity(salt.utf8.count + ip.utf8.count + (userAgent?.utf8.count ?? 0) + 2)
+        input.append(contentsOf: salt.utf8)
+        input.append(UInt8(ascii: "\n"))
+        input.append(contentsOf: ip.utf8)
+        input.append(UInt8(ascii: "\n"))
+        input.append(contentsOf: (userAgent ?? "").utf8)
+        return Hex.encode(SHA256.digest(input).prefix(16))   // the first 32 hex digits
+
     }
 
     /// Replaces the cached salts by the database's (days since 1970 → salt), keeping none older.
