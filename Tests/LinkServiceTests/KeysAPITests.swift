@@ -98,6 +98,7 @@ struct KeysAPITests {
         let parsed = try #require(APIKeySecret(parsing: secret.token))
         #expect(parsed == secret)
         #expect(parsed.matches(storedHash: secret.hash))
+        #expect(secret.hash == SHA256.digest(Array(secret.token.utf8)))   // what the database stores
         #expect(!parsed.matches(storedHash: APIKeySecret.generate().hash))
         #expect(APIKeySecret(parsing: secret.token + "x") == nil)
         #expect(!secret.description.contains(secret.token))

@@ -59,7 +59,23 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
     public var prefix: String { "lk_" + Self.hex(keyID).prefix(8) }
 
     /// SHA-256 of the whole token: what is stored.
-    public var hash: [UInt8] { SHA256.digest(Array(token.utf8)) }
+    public var hash: [UInt8] {
+        // The token's bytes assembled directly (this runs on every authenticated request).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(79)
+        bytes.append(contentsOf: "lk_".utf8)
+        withUnsafeBytes(of: keyID.uuid) { id in
+            for byte in id {
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        bytes.append(UInt8(ascii: "_"))
+        bytes.append(contentsOf: secret.utf8)
+        return SHA256.digest(bytes)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Whether `storedHash` is this key's hash, compared in constant time (CRYPTO_memcmp).
     public func matches(storedHash: [UInt8]) -> Bool {
