@@ -27,7 +27,7 @@ struct HitStore {
         return .unavailable(error)
     }
 
-    /// Writes `hits` (COPY) and their rollups in one transaction.
+    /// Writes `hits` (binary COPY, `HitCopyData`) and their rollups in one transaction.
     /// - Parameter knownVisitors: visitor keys already stored (skipped); the ones this batch stored are added on success.
     func write(_ hits: ArraySlice<Hit>, knownPartitions: inout Set<Int64>, knownVisitors: inout Set<HitBatchSummary.VisitorKey>) throws(Failure) {
         // The rollup summary is computed on another core while this thread streams the COPY: the writer's
@@ -49,7 +49,14 @@ struct HitStore {
             try pool.withTransaction { connection in
                 var compacted: Set<Int64> = []
                 if mayBeLate { compacted = try HitTopCompaction.compactedDays(among: days, on: connection) }
-                let copied = try connection.copyFrom(Query(unsafeSQL: "COPY hits (\(Hit.copyColumns)) FROM STDIN"), rows: hits.lazy.map(\.fields))
+                // One nextval per block of ids, in order: the batch's ids follow the order its hits are written in.
+                let idBlocks = try connection.query(Query(
+                    unsafeSQL: "SELECT nextval('hits_id_seq') FROM generate_series(1, $1)", binds: [HitCopyData.blocks(for: hits.count)]
+                )).map { Int64(try $0.decode(0, as: Int.self)) }.sorted()
+                let copied = try connection.copyFrom(
+                    Query(unsafeSQL: "COPY hits (\(HitCopyData.columns)) FROM STDIN (FORMAT binary)"),
+                    data: HitCopyData(hits: hits, idBlocks: idBlocks)
+                )
                 guard copied == hits.count else {
                     throw PostgresError(.copyFailed, serverMessage: "COPY reported \(copied) rows for \(hits.count)")
                 }
