@@ -42,13 +42,13 @@ struct HitStore {
                 try pool.withConnection { try HitPartitions.ensure(days: missing.sorted(), on: $0) }
                 knownPartitions.formUnion(missing)
             }
-            // Hits more than an hour old may belong to a day already compacted into hit_top_daily: look under
+            // Hits more than an hour old may belong to a day or week already compacted: look under
             // the compaction lock (shared), so a concurrent compaction either sees this batch or is seen by it.
             let oldest = hits.lazy.map(\.micros).min() ?? 0
             let mayBeLate = Double(oldest) / 1_000_000 < Date().timeIntervalSince1970 - HitTopCompaction.grace
             try pool.withTransaction { connection in
-                var compacted: Set<Int64> = []
-                if mayBeLate { compacted = try HitTopCompaction.compactedDays(among: days, on: connection) }
+                var compacted: (days: Set<Int64>, weeks: Set<Int64>) = ([], [])
+                if mayBeLate { compacted = try HitTopCompaction.compacted(among: days, on: connection) }
                 // One nextval per block of ids, in order: the batch's ids follow the order its hits are written in.
                 let idBlocks = try connection.query(Query(
                     unsafeSQL: "SELECT nextval('hits_id_seq') FROM generate_series(1, $1)", binds: [HitCopyData.blocks(for: hits.count)]
@@ -61,7 +61,7 @@ struct HitStore {
                     throw PostgresError(.copyFailed, serverMessage: "COPY reported \(copied) rows for \(hits.count)")
                 }
                 summary = pending.wait()
-                try summary!.upsert(on: connection, compactedDays: compacted)
+                try summary!.upsert(on: connection, compacted: compacted)
             }
         } catch {
             throw Self.classify(error)
@@ -86,7 +86,7 @@ struct HitStore {
                     ON CONFLICT DO NOTHING
                     """)
             }
-            try HitTopCompaction.compactFinishedDays(now: now, on: connection)
+            try HitTopCompaction.compactFinished(now: now, on: connection)
             try connection.execute("DELETE FROM hit_visitor_salts WHERE day < date '1970-01-01' + \(Int(today - 2))::int")
             var salts: [Int64: String] = [:]
             for row in try connection.query("SELECT day - date '1970-01-01', salt FROM hit_visitor_salts WHERE day >= date '1970-01-01' + \(Int(today - 1))::int") {
