@@ -15,6 +15,8 @@ enum HitTopCompaction {
     static let grace: Double = 3600
     /// The advisory lock key (`hits` in ASCII).
     static let lockKey = 0x6869_7473
+    /// Weeks compacted at most per maintenance pass (hourly).
+    static let weeksPerPass = 4
 
     /// A span of days the hourly rows are compacted by.
     enum Span {
@@ -58,13 +60,15 @@ enum HitTopCompaction {
             """).map { Int64(try $0.decode(0, as: Int.self)) }
         for day in pendingDays { try compact(.day, starting: day, on: connection) }
         // Every week with hourly rows has a compacted day once its days are finished (just above), and a
-        // late hit for a day of a compacted week is added to it by its batch.
+        // late hit for a day of a compacted week is added to it by its batch. Newest first and a few per pass:
+        // the first pass after an upgrade finds every past week pending, and maintenance runs before the
+        // server starts (top lists read the days of a week not compacted yet, so nothing waits on them).
         let pendingWeeks = try connection.query("""
             SELECT DISTINCT week - date '1970-01-01' FROM (
                 SELECT day - ((day - date '1970-01-05') % 7 + 7) % 7 AS week FROM hit_top_days
             ) monday
             WHERE week + 6 <= date '1970-01-01' + \(Int(lastFinished))::int AND week NOT IN (SELECT week FROM hit_top_weeks)
-            ORDER BY 1
+            ORDER BY 1 DESC LIMIT \(weeksPerPass)
             """).map { Int64(try $0.decode(0, as: Int.self)) }
         for week in pendingWeeks { try compact(.week, starting: week, on: connection) }
     }
