@@ -60,7 +60,7 @@ struct AnalyticsHandlers: Sendable {
             """
         var binds: [any PostgresEncodable] = [principal.workspaceID, parameters.from, parameters.to, parameters.timeZone.identifier, interval]
         binds += filters.binds.map { $0 as any PostgresEncodable }
-        let rows = try pool.withConnection { connection in
+        let rows = try Self.read(pool) { connection in
             try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
                 try (row.decode(0, as: Date.self), row.decode(1, as: String?.self), row.decode(2, as: Int?.self))
             }
@@ -118,35 +118,30 @@ struct AnalyticsHandlers: Sendable {
             if parameters.app != nil {
                 throw ServiceError.badRequest("The app filter is not available for dimension=\(dimension) (path and referrer counts are kept per host, not per app).")
             }
-            // Whole UTC days inside the range that are compacted come from the daily table; the partial days at
-            // either end and any whole day not compacted yet from the hourly one, each as its own index range
-            // ($5 first whole day, $6 the day after the last one, $7/$8 the same as times; without whole days
-            // $7 = $8 and the two edge ranges together cover [from, to)).
-            filters = parameters.conditions(firstBind: 9, topValues: true)
-            let count = parameters.topCount
+            // Compacted weeks from the weekly table, other compacted whole days from the daily one, everything
+            // else from the hourly one (`TopSources`): $3 the weeks' Mondays and $4 the days (day numbers), $5/$6
+            // the starts and ends of the hour ranges (seconds since 1970). Each week, day or hour range is its own
+            // index range (LATERAL, kept apart by OFFSET 0, so the planner cannot turn them into one scan).
+            filters = parameters.conditions(firstBind: 7, topValues: true)
             let keys = dimension == "path" ? "hostname, value" : "NULL::text, value"
             columns = dimension == "path" ? ["host", "path"] : ["host", "referrer"]
+            let select = "SELECT hostname, value, \(parameters.topCount) AS hits"
+            let dimensionFilter = "workspace_id = $1 AND dimension = '\(dimension)'"
             sql = """
                 SELECT \(keys), sum(hits)::int8 AS hits FROM (
-                    SELECT hostname, value, \(count) AS hits FROM hit_top_daily
-                    WHERE workspace_id = $1 AND dimension = '\(dimension)'
-                      AND day >= date '1970-01-01' + $5::int AND day < date '1970-01-01' + $6::int\(filters.sql)
+                    SELECT t.* FROM unnest($3::int[]) AS w(n), LATERAL (
+                        \(select) FROM hit_top_weekly
+                        WHERE \(dimensionFilter) AND week = date '1970-01-01' + w.n\(filters.sql) OFFSET 0) t
                     UNION ALL
-                    SELECT hostname, value, \(count) AS hits FROM hit_top_hourly
-                    WHERE workspace_id = $1 AND dimension = '\(dimension)'
-                      AND hour >= $2::timestamptz AND hour < least($7::timestamptz, $3::timestamptz)\(filters.sql)
+                    SELECT t.* FROM unnest($4::int[]) AS d(n), LATERAL (
+                        \(select) FROM hit_top_daily
+                        WHERE \(dimensionFilter) AND day = date '1970-01-01' + d.n\(filters.sql) OFFSET 0) t
                     UNION ALL
-                    SELECT hostname, value, \(count) AS hits FROM hit_top_hourly
-                    WHERE workspace_id = $1 AND dimension = '\(dimension)'
-                      AND hour >= greatest($8::timestamptz, $2::timestamptz) AND hour < $3::timestamptz\(filters.sql)
-                    UNION ALL
-                    SELECT hostname, value, \(count) AS hits
-                    FROM generate_series($5::int, $6::int - 1) AS d(n)
-                    JOIN hit_top_hourly ON workspace_id = $1 AND dimension = '\(dimension)'
-                      AND hour >= to_timestamp(d.n * 86400) AND hour < to_timestamp((d.n + 1) * 86400)
-                    WHERE NOT EXISTS (SELECT 1 FROM hit_top_days t WHERE t.day = date '1970-01-01' + d.n)\(filters.sql)
+                    SELECT t.* FROM unnest($5::int8[], $6::int8[]) AS r(s, e), LATERAL (
+                        \(select) FROM hit_top_hourly
+                        WHERE \(dimensionFilter) AND hour >= to_timestamp(r.s) AND hour < to_timestamp(r.e)\(filters.sql) OFFSET 0) t
                 ) counted
-                GROUP BY 1, 2 HAVING sum(hits) > 0 ORDER BY 3 DESC, 1, 2 LIMIT $4
+                GROUP BY 1, 2 HAVING sum(hits) > 0 ORDER BY 3 DESC, 1, 2 LIMIT $2
                 """
         case "destination", "rule":
             filters = parameters.conditions(firstBind: 5)
@@ -161,14 +156,16 @@ struct AnalyticsHandlers: Sendable {
         default:
             throw ServiceError.badRequest("dimension must be one of path, destination, rule, referrer, not '\(dimension)'.")
         }
-        var binds: [any PostgresEncodable] = [principal.workspaceID, parameters.from, parameters.to, limit]
-        if dimension == "path" || dimension == "referrer" {
-            let (first, end) = Self.wholeDays(from: parameters.from, to: parameters.to)
-            binds += [Int(first), Int(end), Date(timeIntervalSince1970: Double(first) * 86_400), Date(timeIntervalSince1970: Double(end) * 86_400)]
-        }
-        binds += filters.binds.map { $0 as any PostgresEncodable }
-        let rows = try pool.withConnection { connection in
-            try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
+        let rows = try Self.read(pool) { connection in
+            var binds: [any PostgresEncodable] = [principal.workspaceID]
+            if dimension == "path" || dimension == "referrer" {
+                let sources = try TopSources.read(from: parameters.from, to: parameters.to, on: connection)
+                binds += [limit, sources.weeks, sources.days, sources.hours.map(\.start), sources.hours.map(\.end)]
+            } else {
+                binds += [parameters.from, parameters.to, limit]
+            }
+            binds += filters.binds.map { $0 as any PostgresEncodable }
+            return try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
                 try (row.decode(0, as: String?.self), row.decode(1, as: String.self), row.decode(2, as: Int.self))
             }
         }
@@ -186,11 +183,13 @@ struct AnalyticsHandlers: Sendable {
             .response(csv: parameters.csv)
     }
 
-    /// The whole UTC days inside `[from, to)`: `first..<end` (empty, with `end == first`, when there are none).
-    static func wholeDays(from: Date, to: Date) -> (first: Int64, end: Int64) {
-        let first = Int64((from.timeIntervalSince1970 / 86_400).rounded(.up))
-        let end = Int64((to.timeIntervalSince1970 / 86_400).rounded(.down))
-        return end > first ? (first, end) : (first, first)
+    /// Runs an analytics read in a transaction without JIT compilation: these queries take tens to hundreds of
+    /// milliseconds, and compiling them (30-45 ms here) costs more than it saves.
+    static func read<T>(_ pool: ConnectionPool, _ body: (Connection) throws -> T) throws -> T {
+        try pool.withTransaction { connection in
+            try connection.executeScript("SET LOCAL jit = off")
+            return try body(connection)
+        }
     }
 
     /// Totals, bot share, unique visitors and counts per outcome, source and platform.
@@ -207,7 +206,7 @@ struct AnalyticsHandlers: Sendable {
         binds += everything.binds.map { $0 as any PostgresEncodable }
         let fromDay = VisitorHasher.day(of: parameters.from)
         let lastDay = VisitorHasher.day(of: parameters.to.addingTimeInterval(-0.000_001))
-        let (rows, visitors) = try pool.withConnection { connection in
+        let (rows, visitors) = try Self.read(pool) { connection in
             let rows = try connection.query(Query(unsafeSQL: """
                 SELECT outcome, source, platform, is_bot, sum(hits)::int8 FROM hit_rollups_hourly
                 WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz\(everything.sql)

@@ -2,12 +2,9 @@ import Foundation
 import LinkKit
 
 extension Hit {
-    /// The `hits` columns `fields` fills, in order.
-    static let copyColumns =
-        "time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host, visitor_hash"
-
-    /// The hit as COPY text fields, in `copyColumns` order. NUL bytes (which PostgreSQL text cannot hold)
-    /// are removed, so a hostile URL can never make a batch fail.
+    /// The hit as COPY text fields (the spool's line format): time, workspace_id, hostname, path, query,
+    /// outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host, visitor_hash.
+    /// NUL bytes (which PostgreSQL text cannot hold) are removed, so a hostile URL can never make a batch fail.
     var fields: [String?] {
         [
             TimestampText.utc(micros: micros),

@@ -116,8 +116,9 @@ struct HitBatchSummary {
 
     /// Adds the summary to the rollup tables. Rows go in key order, so two nodes upserting overlapping
     /// keys lock them in the same order (no deadlock).
-    /// - Parameter compactedDays: the batch's days that are already compacted into `hit_top_daily`.
-    func upsert(on connection: Connection, compactedDays: Set<Int64> = []) throws {
+    /// - Parameter compacted: the batch's days already compacted into `hit_top_daily`, and its weeks (by their
+    ///   Monday) already compacted into `hit_top_weekly`.
+    func upsert(on connection: Connection, compacted: (days: Set<Int64>, weeks: Set<Int64>) = ([], [])) throws {
         if !rollups.isEmpty {
             let rows = rollups.sorted { $0.key < $1.key }
             try connection.execute(Query(unsafeSQL: """
@@ -136,18 +137,22 @@ struct HitBatchSummary {
         }
         if !tops.isEmpty {
             let rows = tops.sorted { $0.key < $1.key }
-            try Self.upsertTops(rows.map { ($0.key, $0.value) }, table: "hit_top_hourly", on: connection)
+            try Self.upsertTops(rows.map { ($0.key, $0.value) }, span: nil, on: connection)
         }
-        // Late hits of days already compacted into the daily table are added there too.
-        if !compactedDays.isEmpty {
-            var daily: [TopKey: TopCounts] = [:]
-            for (key, counts) in tops where compactedDays.contains(Self.floorDiv(key.hour, 24)) {
-                var day = key
-                day.hour = Self.floorDiv(key.hour, 24)
-                daily[day, default: TopCounts()].add(counts)
+        // Late hits of days or weeks already compacted are added there too.
+        for span in [HitTopCompaction.Span.day, .week] {
+            let done = span == .day ? compacted.days : compacted.weeks
+            guard !done.isEmpty else { continue }
+            var sums: [TopKey: TopCounts] = [:]
+            for (key, counts) in tops {
+                let start = span.start(of: Self.floorDiv(key.hour, 24))
+                guard done.contains(start) else { continue }
+                var spanKey = key
+                spanKey.hour = start
+                sums[spanKey, default: TopCounts()].add(counts)
             }
-            if !daily.isEmpty {
-                try Self.upsertTops(daily.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, table: "hit_top_daily", on: connection)
+            if !sums.isEmpty {
+                try Self.upsertTops(sums.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, span: span, on: connection)
             }
         }
         if !visitors.isEmpty {
@@ -168,10 +173,12 @@ struct HitBatchSummary {
         }
     }
 
-    /// Adds top-value counts to `table` (`hit_top_hourly`, keyed by hour number, or `hit_top_daily`, by day number).
-    static func upsertTops(_ rows: [(key: TopKey, counts: TopCounts)], table: String, on connection: Connection) throws {
-        let time = table == "hit_top_daily" ? "day" : "hour"
-        let value = table == "hit_top_daily" ? "date '1970-01-01' + h::int" : "to_timestamp(h * 3600)"
+    /// Adds top-value counts to `hit_top_hourly` (span nil, keyed by hour number) or to the table of `span`
+    /// (keyed by the number of the day the span starts on).
+    static func upsertTops(_ rows: [(key: TopKey, counts: TopCounts)], span: HitTopCompaction.Span?, on connection: Connection) throws {
+        let table = span?.table ?? "hit_top_hourly"
+        let time = span?.column ?? "hour"
+        let value = span == nil ? "to_timestamp(h * 3600)" : "date '1970-01-01' + h::int"
         try connection.execute(Query(unsafeSQL: """
             INSERT INTO \(table) AS r (workspace_id, dimension, \(time), hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
             SELECT w::uuid, dim, \(value), host, v, o, hr, hc, br, bc

@@ -27,7 +27,7 @@ struct HitStore {
         return .unavailable(error)
     }
 
-    /// Writes `hits` (COPY) and their rollups in one transaction.
+    /// Writes `hits` (binary COPY, `HitCopyData`) and their rollups in one transaction.
     /// - Parameter knownVisitors: visitor keys already stored (skipped); the ones this batch stored are added on success.
     func write(_ hits: ArraySlice<Hit>, knownPartitions: inout Set<Int64>, knownVisitors: inout Set<HitBatchSummary.VisitorKey>) throws(Failure) {
         // The rollup summary is computed on another core while this thread streams the COPY: the writer's
@@ -42,19 +42,26 @@ struct HitStore {
                 try pool.withConnection { try HitPartitions.ensure(days: missing.sorted(), on: $0) }
                 knownPartitions.formUnion(missing)
             }
-            // Hits more than an hour old may belong to a day already compacted into hit_top_daily: look under
+            // Hits more than an hour old may belong to a day or week already compacted: look under
             // the compaction lock (shared), so a concurrent compaction either sees this batch or is seen by it.
             let oldest = hits.lazy.map(\.micros).min() ?? 0
             let mayBeLate = Double(oldest) / 1_000_000 < Date().timeIntervalSince1970 - HitTopCompaction.grace
             try pool.withTransaction { connection in
-                var compacted: Set<Int64> = []
-                if mayBeLate { compacted = try HitTopCompaction.compactedDays(among: days, on: connection) }
-                let copied = try connection.copyFrom(Query(unsafeSQL: "COPY hits (\(Hit.copyColumns)) FROM STDIN"), rows: hits.lazy.map(\.fields))
+                var compacted: (days: Set<Int64>, weeks: Set<Int64>) = ([], [])
+                if mayBeLate { compacted = try HitTopCompaction.compacted(among: days, on: connection) }
+                // One nextval per block of ids, in order: the batch's ids follow the order its hits are written in.
+                let idBlocks = try connection.query(Query(
+                    unsafeSQL: "SELECT nextval('hits_id_seq') FROM generate_series(1, $1)", binds: [HitCopyData.blocks(for: hits.count)]
+                )).map { Int64(try $0.decode(0, as: Int.self)) }.sorted()
+                let copied = try connection.copyFrom(
+                    Query(unsafeSQL: "COPY hits (\(HitCopyData.columns)) FROM STDIN (FORMAT binary)"),
+                    data: HitCopyData(hits: hits, idBlocks: idBlocks)
+                )
                 guard copied == hits.count else {
                     throw PostgresError(.copyFailed, serverMessage: "COPY reported \(copied) rows for \(hits.count)")
                 }
                 summary = pending.wait()
-                try summary!.upsert(on: connection, compactedDays: compacted)
+                try summary!.upsert(on: connection, compacted: compacted)
             }
         } catch {
             throw Self.classify(error)
@@ -79,7 +86,7 @@ struct HitStore {
                     ON CONFLICT DO NOTHING
                     """)
             }
-            try HitTopCompaction.compactFinishedDays(now: now, on: connection)
+            try HitTopCompaction.compactFinished(now: now, on: connection)
             try connection.execute("DELETE FROM hit_visitor_salts WHERE day < date '1970-01-01' + \(Int(today - 2))::int")
             var salts: [Int64: String] = [:]
             for row in try connection.query("SELECT day - date '1970-01-01', salt FROM hit_visitor_salts WHERE day >= date '1970-01-01' + \(Int(today - 1))::int") {

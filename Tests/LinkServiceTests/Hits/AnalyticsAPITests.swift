@@ -164,6 +164,67 @@ struct AnalyticsAPITests {
         }
     }
 
+    @Test func topListsOverCompactedWeeks() throws {
+        try TestService.with { service throws in
+            let data = try Dataset(service)
+            // Monday 2026-11-16 to Sunday 2026-11-22 holds every hit of the data set.
+            let week = "from=2026-11-16&to=2026-11-22"
+            func list(_ query: String) throws -> [String] {
+                try data.json("/v1/analytics/top?\(query)")["items"]?.arrayValue?.map {
+                    "\($0["host"]?.stringValue ?? "") \($0["path"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")"
+                } ?? []
+            }
+            let everyPath = ["a.example /old/x 2", "a.example /w/1 2", "a.example /p/9 1", "a.example /w/2 1", "a.example /w/3 1",
+                             "a.example /w/admin 1", "b.example /missing 1"]
+            #expect(try list("\(week)&dimension=path&includeBots=true") == everyPath)
+
+            // The week is over (the tests run later), so maintenance compacts its days, then the week itself.
+            _ = try service.application.hits.store.maintain()
+            func number(_ sql: String) throws -> Int {
+                try service.application.pool.withConnection { try $0.query(Query(unsafeSQL: sql)).first!.decode(0, as: Int.self) }
+            }
+            #expect(try number("SELECT count(*)::int8 FROM hit_top_weeks WHERE week = '2026-11-16'") == 1)
+            #expect(try number("SELECT count(*)::int8 FROM hit_top_weeks") == 1)
+            // Ten hits in the week (nine of acme, one of other), counted once per path.
+            #expect(try number("SELECT sum(human_resolve + human_click + bot_resolve + bot_click)::int8 FROM hit_top_weekly WHERE dimension = 'path'") == 10)
+            #expect(try number("SELECT sum(human_click)::int8 FROM hit_top_weekly WHERE dimension = 'referrer'") == 1)
+            #expect(try list("\(week)&dimension=path&includeBots=true") == everyPath)
+            #expect(try list("\(week)&dimension=path") == ["a.example /old/x 2", "a.example /p/9 1", "a.example /w/1 1", "a.example /w/2 1",
+                                                          "a.example /w/3 1", "a.example /w/admin 1", "b.example /missing 1"])
+            // Partial days around the week come from the hourly rows.
+            #expect(try list("from=2026-11-15T22:00:00Z&to=2026-11-23T01:00:00Z&dimension=path&includeBots=true") == everyPath)
+
+            // A hit arriving late for a day without hits (so not compacted) of the compacted week still counts.
+            let workspace = try service.application.pool.withConnection { try $0.query("SELECT id FROM workspaces WHERE name = 'acme'").first!.decode(0, as: UUID.self) }
+            service.application.hits.record(.sample(workspace: workspace, host: "b.example", path: "/missing", outcome: .noMatch, platform: .other,
+                                                    time: try Date("2026-11-18T09:00:00Z", strategy: .iso8601)))
+            #expect(eventually { service.application.hits.counters.written == 11 })
+            #expect(try list("\(week)&dimension=path&outcome=no_match") == ["a.example /old/x 2", "b.example /missing 2"])
+            #expect(try list("from=2026-11-18&to=2026-11-18&dimension=path&outcome=no_match") == ["b.example /missing 1"])
+        }
+    }
+
+    @Test func topSourcesSplitARangeIntoWeeksDaysAndHours() {
+        func at(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
+        func day(_ text: String) -> Int64 { Int64(at("\(text)T00:00:00Z").timeIntervalSince1970 / 86_400) }
+        let monday = day("2026-11-16")
+        let from = at("2026-11-14T22:00:00Z"), to = at("2026-11-24T05:00:00Z")
+        let all = TopSources(from: from, to: to, compactedDays: Set((day("2026-11-10")...day("2026-11-30"))), compactedWeeks: [monday])
+        #expect(all.weeks == [Int(monday)])
+        #expect(all.days == [Int(day("2026-11-15")), Int(day("2026-11-23"))])
+        #expect(all.hours.map(\.start) == [Int(from.timeIntervalSince1970), Int(day("2026-11-24")) * 86_400])
+        #expect(all.hours.map(\.end) == [Int(day("2026-11-15")) * 86_400, Int(to.timeIntervalSince1970)])
+        // Without the week, its compacted days; days not compacted are hours, merged with their neighbours.
+        let some = TopSources(from: from, to: to, compactedDays: [day("2026-11-17")], compactedWeeks: [])
+        #expect(some.weeks.isEmpty)
+        #expect(some.days == [Int(day("2026-11-17"))])
+        #expect(some.hours.map(\.start) == [Int(from.timeIntervalSince1970), Int(day("2026-11-18")) * 86_400])
+        #expect(some.hours.map(\.end) == [Int(day("2026-11-17")) * 86_400, Int(to.timeIntervalSince1970)])
+        // A range inside one day is one hour range.
+        let short = TopSources(from: at("2026-11-16T01:00:00Z"), to: at("2026-11-16T03:00:00Z"), compactedDays: [monday], compactedWeeks: [monday])
+        #expect(short.weeks.isEmpty && short.days.isEmpty && short.hours.count == 1)
+    }
+
     @Test func summary() throws {
         try TestService.with { service throws in
             let data = try Dataset(service)

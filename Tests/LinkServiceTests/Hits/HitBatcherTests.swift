@@ -24,6 +24,8 @@ struct HitBatcherTests {
             #expect(counters.dropped == 0)
             #expect(counters.queued == 0)
             #expect(try harness.count() == 100_000)
+            // Ids come from blocks the writer reserves (HitCopyData): unique, however the batches fell.
+            #expect(try harness.count("SELECT count(DISTINCT id) FROM hits") == 100_000)
             #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_hourly") == 100_000)
             #expect(try harness.count("SELECT sum(human_resolve + human_click + bot_resolve + bot_click)::int8 FROM hit_top_hourly WHERE dimension = 'path'") == 100_000)
             #expect(try harness.count("SELECT count(*) FROM hit_visitors_daily") == 100)

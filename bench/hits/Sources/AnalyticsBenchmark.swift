@@ -56,29 +56,37 @@ struct AnalyticsBenchmark {
                 SELECT workspace_id, date_trunc('hour', time), hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, count(*)
                 FROM hits GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;
                 INSERT INTO hit_top_hourly (workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
-                SELECT workspace_id, 'path', date_trunc('hour', time), hostname, path, outcome,
-                       count(*) FILTER (WHERE NOT is_bot AND source = 'resolve'), count(*) FILTER (WHERE NOT is_bot AND source = 'click'),
-                       count(*) FILTER (WHERE is_bot AND source = 'resolve'), count(*) FILTER (WHERE is_bot AND source = 'click')
-                FROM hits GROUP BY 1, 3, 4, 5, 6;
-                INSERT INTO hit_top_hourly (workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
-                SELECT workspace_id, 'referrer', date_trunc('hour', time), hostname, referrer_host, outcome,
-                       count(*) FILTER (WHERE NOT is_bot AND source = 'resolve'), count(*) FILTER (WHERE NOT is_bot AND source = 'click'),
-                       count(*) FILTER (WHERE is_bot AND source = 'resolve'), count(*) FILTER (WHERE is_bot AND source = 'click')
-                FROM hits WHERE referrer_host IS NOT NULL GROUP BY 1, 3, 4, 5, 6;
+                SELECT * FROM (
+                    SELECT workspace_id, 'path', date_trunc('hour', time) AS hour, hostname, path, outcome,
+                           count(*) FILTER (WHERE NOT is_bot AND source = 'resolve'), count(*) FILTER (WHERE NOT is_bot AND source = 'click'),
+                           count(*) FILTER (WHERE is_bot AND source = 'resolve'), count(*) FILTER (WHERE is_bot AND source = 'click')
+                    FROM hits GROUP BY 1, 3, 4, 5, 6
+                    UNION ALL
+                    SELECT workspace_id, 'referrer', date_trunc('hour', time), hostname, referrer_host, outcome,
+                           count(*) FILTER (WHERE NOT is_bot AND source = 'resolve'), count(*) FILTER (WHERE NOT is_bot AND source = 'click'),
+                           count(*) FILTER (WHERE is_bot AND source = 'resolve'), count(*) FILTER (WHERE is_bot AND source = 'click')
+                    FROM hits WHERE referrer_host IS NOT NULL GROUP BY 1, 3, 4, 5, 6
+                ) counted ORDER BY hour;  -- the order the writer adds them in, hour after hour
                 INSERT INTO hit_top_daily (workspace_id, dimension, day, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
                 SELECT workspace_id, dimension, (hour AT TIME ZONE 'UTC')::date, hostname, value, outcome,
                        sum(human_resolve), sum(human_click), sum(bot_resolve), sum(bot_click)
                 FROM hit_top_hourly WHERE hour < date_trunc('day', now()) GROUP BY 1, 2, 3, 4, 5, 6;
                 INSERT INTO hit_top_days (day) SELECT DISTINCT day FROM hit_top_daily;
+                INSERT INTO hit_top_weekly (workspace_id, dimension, week, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
+                SELECT workspace_id, dimension, day - ((day - date '1970-01-05') % 7 + 7) % 7 AS week, hostname, value, outcome,
+                       sum(human_resolve), sum(human_click), sum(bot_resolve), sum(bot_click)
+                FROM hit_top_daily WHERE day - ((day - date '1970-01-05') % 7 + 7) % 7 + 7 <= (now() - interval '1 hour')::date
+                GROUP BY 1, 2, 3, 4, 5, 6;
+                INSERT INTO hit_top_weeks (week) SELECT DISTINCT week FROM hit_top_weekly;
                 INSERT INTO hit_visitors_daily (workspace_id, day, is_bot, visitor_hash)
                 SELECT DISTINCT workspace_id, (time AT TIME ZONE 'UTC')::date, is_bot, visitor_hash FROM hits;
                 INSERT INTO hit_visitor_counts (workspace_id, day, is_bot, visitors)
                 SELECT workspace_id, day, is_bot, count(*) FROM hit_visitors_daily GROUP BY 1, 2, 3;
                 """)
             // VACUUM cannot run in the implicit transaction of a multi-statement script.
-            try connection.executeScript("VACUUM ANALYZE hit_rollups_hourly, hit_top_hourly, hit_top_daily, hit_top_days, hit_visitors_daily, hit_visitor_counts")
+            try connection.executeScript("VACUUM ANALYZE hit_rollups_hourly, hit_top_hourly, hit_top_daily, hit_top_days, hit_top_weekly, hit_top_weeks, hit_visitors_daily, hit_visitor_counts")
             say(String(format: "  rollups built in %.1f s", Date().timeIntervalSince(started)))
-            for table in ["hits", "hit_rollups_hourly", "hit_top_hourly", "hit_top_daily", "hit_visitors_daily", "hit_visitor_counts"] {
+            for table in ["hits", "hit_rollups_hourly", "hit_top_hourly", "hit_top_daily", "hit_top_weekly", "hit_visitors_daily", "hit_visitor_counts"] {
                 let count = try connection.query(Query(unsafeSQL: "SELECT count(*)::int8 FROM \(table)")).first!.decode(0, as: Int.self)
                 say("  \(table): \(count) rows")
             }

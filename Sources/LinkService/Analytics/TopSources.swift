@@ -1,0 +1,62 @@
+import Foundation
+import Postgres
+
+/// Where a path or referrer top list reads each part of its range from: compacted weeks inside the range
+/// from `hit_top_weekly`, other compacted whole days from `hit_top_daily`, and the rest (partial days at
+/// either end, days or hours not compacted yet) from `hit_top_hourly`. Every compacted week or day equals the
+/// sum of its hourly rows, so the parts add up to exactly the hours of `[from, to)`.
+struct TopSources {
+    /// Compacted weeks, by the day number (since 1970) of their Monday.
+    var weeks: [Int] = []
+    /// Compacted days, by day number.
+    var days: [Int] = []
+    /// Hour ranges read from the hourly rows, as `[start, end)` in seconds since 1970, in order, adjacent ones merged.
+    var hours: [(start: Int, end: Int)] = []
+
+    /// Splits `[from, to)` (whole hours) given which days and weeks (by their Monday) are compacted.
+    init(from: Date, to: Date, compactedDays: Set<Int64>, compactedWeeks: Set<Int64>) {
+        let start = Int(from.timeIntervalSince1970), end = Int(to.timeIntervalSince1970)
+        // The whole UTC days inside the range: first..<last.
+        let first = Int((Double(start) / 86_400).rounded(.up)), last = Int((Double(end) / 86_400).rounded(.down))
+        guard last > first else {
+            hours = [(start, end)]
+            return
+        }
+        func hourly(_ range: (start: Int, end: Int)) {
+            guard range.start < range.end else { return }
+            if let previous = hours.last, previous.end == range.start {
+                hours[hours.count - 1].end = range.end
+            } else {
+                hours.append(range)
+            }
+        }
+        hourly((start, first * 86_400))
+        var day = first
+        while day < last {
+            let monday = HitTopCompaction.Span.week.start(of: Int64(day))
+            if monday == Int64(day), day + 7 <= last, compactedWeeks.contains(monday) {
+                weeks.append(day)
+                day += 7
+                continue
+            }
+            if compactedDays.contains(Int64(day)) { days.append(day) } else { hourly((day * 86_400, (day + 1) * 86_400)) }
+            day += 1
+        }
+        hourly((last * 86_400, end))
+    }
+
+    /// Reads which days and weeks touching `[from, to)` are compacted, then splits the range.
+    static func read(from: Date, to: Date, on connection: Connection) throws -> TopSources {
+        let first = Int((from.timeIntervalSince1970 / 86_400).rounded(.down))
+        let last = Int((to.timeIntervalSince1970 / 86_400).rounded(.up))
+        let rows = try connection.query("""
+            SELECT 0, day - date '1970-01-01' FROM hit_top_days
+            WHERE day >= date '1970-01-01' + \(first)::int AND day < date '1970-01-01' + \(last)::int
+            UNION ALL
+            SELECT 1, week - date '1970-01-01' FROM hit_top_weeks
+            WHERE week >= date '1970-01-01' + \(first)::int AND week < date '1970-01-01' + \(last)::int
+            """).map { try $0.decode((Int, Int).self) }
+        return TopSources(from: from, to: to, compactedDays: Set(rows.filter { $0.0 == 0 }.map { Int64($0.1) }),
+                          compactedWeeks: Set(rows.filter { $0.0 == 1 }.map { Int64($0.1) }))
+    }
+}
