@@ -21,7 +21,7 @@ struct CatalogLoaderTests {
             let list = Self.rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp).replacingOccurrences(of: "$ANDROID", with: fixture.androidApp)
             try Fixture.expect(200, service.request("PUT", "/v1/domains/\(other)/rules", key: fixture.key, json: #"{"rules":"# + list + "}"))
 
-            let entries = try service.application.pool.withConnection { try CatalogLoader.load(on: $0) }
+            let entries = try service.application.pool.withTransaction { try CatalogLoader.load(on: $0) }
             let first = try #require(entries.first { $0.hostname == fixture.host })
             let second = try #require(entries.first { $0.hostname == other })
             #expect(first.aasa.bytes == second.aasa.bytes && first.aasa.etag == second.aasa.etag)
