@@ -125,10 +125,14 @@ enum CatalogLoader {
         }
 
         func compile(_ context: Context) -> CompiledRules {
+            // Rules naming the same apps (most of a domain's) share one array of app ids.
+            var appIDs: [ArraySlice<UUID>: [String]] = [:]
             let linkRules = ids.indices.map { index in
-                StoredRule.input(definition: try? JSONValue.parse(bytes: Array(rules.definition(index))),
-                                 apps: rules.apps(index).map { $0.uuidString.lowercased() })
-                    .rule(id: ids[index])
+                let apps = rules.apps(index)
+                let names = appIDs[apps] ?? apps.map { $0.uuidString.lowercased() }
+                appIDs[apps] = names
+                return StoredRule.input(definition: try? JSONValue.parse(bytes: Array(rules.definition(index))), apps: names)
+                    .rule(id: ids[index], appIDs: names)
             }
             return CompiledRules(CompiledDomain(
                 settings: domain.settings.settings(hostname: domain.hostname),
