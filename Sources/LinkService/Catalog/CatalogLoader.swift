@@ -6,8 +6,8 @@ import Synchronization
 /// Builds catalog entries from the database: domains, apps and destinations in three queries, then the apps of
 /// every rule (`RuleApps`) and every rule in two streamed binary `COPY`s, the rules ordered by workspace, domain
 /// and position. One pass over each table, whatever their physical order: per-batch index lookups read the whole
-/// rules table once per batch when a domain's rules are scattered, and joining `rule_apps` in the query cost the
-/// server more than the whole rest of the load.
+/// rules table once per batch when a domain's rules are scattered, and joining `rule_apps` (two rows per rule) in
+/// the query cost the server more than reading the two tables apart and joining them here.
 ///
 /// Domains are compiled a batch at a time on all cores while the stream goes on, so only about two batches'
 /// rows are alive at once. Domains of a workspace with the same settings and rules share one compilation
@@ -51,7 +51,7 @@ enum CatalogLoader {
                 guard let domainID = row.uuid(0), let ruleID = row.uuid(1) else { return }
                 if current?.domain.id != domainID {
                     finish()
-                    // A domain created after the domains were read is left to its own notification.
+                    // (The snapshot has every rule's domain; a rule of another one would be skipped.)
                     guard let domain = byID[domainID], seen.insert(domainID).inserted else { return }
                     current = DomainRules(domain: domain)
                 }
