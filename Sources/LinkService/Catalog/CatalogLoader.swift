@@ -163,31 +163,27 @@ enum CatalogLoader {
 
         init(context: Context) { self.context = context }
 
-        /// Queues `batch`; waits for the previous batch first, so at most two are alive.
+        /// Queues `batch`; waits for the previous batch first, so at most two are alive. Keys, lookups and
+        /// compilation run off the caller's thread, which goes back to reading rows.
         func submit(_ batch: [DomainRules]) {
             group.wait()
-            let keys = batch.map(\.key)
             let reusable = known.withLock { known in
                 let fresh = compiled.withLock { compiled in
                     defer { compiled = [:] }
                     return compiled
                 }
-                // Keep what the batch's workspaces can reuse: the last workspace of a batch continues in the next.
-                // (and at most `knownLimit` of them: their keys hold the rules' stored bytes).
+                // Kept: compilations of the batch's workspaces (the last workspace of a batch continues in the
+                // next), at most `knownLimit` of them (their keys hold the rules' stored bytes).
                 let workspaces = Set(batch.map(\.domain.workspaceID))
                 known = known.filter { workspaces.contains($0.key.workspaceID) }
                 if known.count + fresh.count > Self.knownLimit { known = [:] }
                 known.merge(fresh) { first, _ in first }
                 return known
             }
-            var toCompile: [Int] = []
-            var firstOf: [CompiledRules.Key: Int] = [:]
-            for (index, key) in keys.enumerated() where reusable[key] == nil && firstOf[key] == nil {
-                firstOf[key] = index
-                toCompile.append(index)
-            }
             let context = context
-            DispatchQueue.global().async(group: group) { [self, toCompile, firstOf] in
+            DispatchQueue.global().async(group: group) { [self] in
+                let keys = batch.map(\.key)
+                let (toCompile, firstOf) = Self.toCompile(keys, reusable: reusable)
                 let results = Mutex<[CompiledRules?]>(Array(repeating: nil, count: batch.count))
                 DispatchQueue.concurrentPerform(iterations: toCompile.count) { job in
                     let index = toCompile[job]
@@ -205,6 +201,18 @@ enum CatalogLoader {
                 }
                 entries.withLock { $0 += built }
             }
+        }
+
+        /// The positions of the keys to compile (the first of each not in `reusable`), and each such key's position.
+        private static func toCompile(_ keys: [CompiledRules.Key], reusable: [CompiledRules.Key: CompiledRules])
+            -> ([Int], [CompiledRules.Key: Int]) {
+            var positions: [Int] = []
+            var firstOf: [CompiledRules.Key: Int] = [:]
+            for (index, key) in keys.enumerated() where reusable[key] == nil && firstOf[key] == nil {
+                firstOf[key] = index
+                positions.append(index)
+            }
+            return (positions, firstOf)
         }
 
         /// Waits for the last batch; every entry built.
