@@ -10,21 +10,24 @@
 # the "catalog loaded" log line's `catalog.duration_ms`. Memory is read from /proc/<pid>/status (VmRSS after
 # the load, VmHWM the peak). Everything started here is stopped on exit.
 #
-# Usage: bench/serving/catalog-load.sh [--domains N] [--rules N] [--runs N] [--no-build]
+# Usage: bench/serving/catalog-load.sh [--domains N] [--rules N] [--runs N] [--distinct] [--no-build]
 #   defaults: 10000 domains (100 workspaces x 100), 100 rules, 3 runs (median).
+#   --distinct: every domain's paths carry the domain's number (`/s7/d42/{id}`), so no two domains have the same
+#   rules; by default the domains of a workspace are clones, and linkd compiles (and holds) their rules once.
 # Exit status: 0 when both targets hold, 1 when one does not, 2 on a setup failure.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/bench/serving/lib.sh"
 
-DOMAINS=10000; RULES=100; RUNS=3; BUILD=1
+DOMAINS=10000; RULES=100; RUNS=3; BUILD=1; DISTINCT=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --domains) DOMAINS=$2; shift 2 ;;
         --rules) RULES=$2; shift 2 ;;
         --runs) RUNS=$2; shift 2 ;;
+        --distinct) DISTINCT=1; shift ;;
         --no-build) BUILD=0; shift ;;
-        *) echo "usage: $0 [--domains N] [--rules N] [--runs N] [--no-build]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--domains N] [--rules N] [--runs N] [--distinct] [--no-build]" >&2; exit 2 ;;
     esac
 done
 WORKSPACES=100
@@ -63,7 +66,10 @@ api POST /v1/domains '{"hostname":"template.bench.example","webFallbackUrl":"htt
 bench_stop_pid "$LINKD_PID"
 
 # --- Clone it with generate_series --------------------------------------------------------------------------
-bench_log "seeding $DOMAINS domains x $RULES rules"
+# --distinct: a path segment naming the domain (`d42ws7/`) after the rule's own prefix.
+SEGMENT=""
+[ "$DISTINCT" = 1 ] && SEGMENT="split_part(d.hostname, '.', 1) || split_part(d.hostname, '.', 2) || '/' ||"
+bench_log "seeding $DOMAINS domains x $RULES rules$([ "$DISTINCT" = 1 ] && echo ', distinct per domain')"
 SEED_START=$(date +%s.%N)
 $BENCH_PSQL -d linkd <<EOF
 \set ON_ERROR_STOP 1
@@ -88,13 +94,13 @@ INSERT INTO domains (workspace_id, hostname, settings)
     FROM workspaces w, generate_series(1, $PER_WORKSPACE) i, (SELECT settings FROM domains WHERE hostname = 'template.bench.example') t
     WHERE w.name LIKE 'ws%';
 -- Per domain: every 10th rule excludes a section, every 10th (+1) has a query item, the rest are typed
--- path templates; each with its own literal prefix.
+-- path templates; each with its own literal prefix (with --distinct, also the domain's own segment).
 INSERT INTO rules (workspace_id, domain_id, position, definition)
     SELECT d.workspace_id, d.id, p, CASE p % 10
-        WHEN 0 THEN jsonb_build_object('path', '/x' || p || '/*', 'exclude', true)
-        WHEN 1 THEN jsonb_build_object('path', '/q' || p || '/{id}', 'query', jsonb_build_object('tab', '*'),
+        WHEN 0 THEN jsonb_build_object('path', '/x' || p || '/' || $SEGMENT '*', 'exclude', true)
+        WHEN 1 THEN jsonb_build_object('path', '/q' || p || '/' || $SEGMENT '{id}', 'query', jsonb_build_object('tab', '*'),
                                        'destination', jsonb_build_object('type', 'widgetDetail'))
-        ELSE jsonb_build_object('path', '/s' || p || '/{id}', 'destination', jsonb_build_object('type', 'widgetDetail')) END
+        ELSE jsonb_build_object('path', '/s' || p || '/' || $SEGMENT '{id}', 'destination', jsonb_build_object('type', 'widgetDetail')) END
     FROM domains d, generate_series(0, $RULES - 1) p WHERE d.hostname LIKE '%.ws%.bench.example';
 INSERT INTO rule_apps (rule_id, app_id, ordinal)
     SELECT r.id, a.id, CASE a.platform WHEN 'ios' THEN 0 ELSE 1 END

@@ -1,7 +1,8 @@
 extension CompiledDomain {
     /// Writes the rules of `platform`'s apps as `details` entries in rule order: consecutive rules for the
     /// same apps share one entry, so the order iOS evaluates is exactly the rule order.
-    static func generate(_ platform: DomainApp.Platform, settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp]) -> Generated {
+    static func generate(_ platform: DomainApp.Platform, settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp])
+        -> (file: AASAFile, generated: Generated) {
         // Runs of consecutive rules for the same apps: (apps, rule positions).
         var runs: [(apps: [String], positions: [Int])] = []
         for (position, rule) in rules.enumerated() {
@@ -35,7 +36,7 @@ extension CompiledDomain {
             substitutionVariables: settings.substitutionVariables,
             details: details
         ))
-        return Generated(file: file, matcher: AASAMatcher(file), ruleAt: ruleAt)
+        return (file, Generated(matcher: AASAMatcher(file), ruleAt: ruleAt))
     }
 
     /// The Android statement list: `handle_all_urls` for every Android app a rule names (in order of first

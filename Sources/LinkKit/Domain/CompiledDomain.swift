@@ -19,9 +19,9 @@ public struct CompiledDomain: Sendable {
     private let android: Generated
     private let appsByIdentifier: [String: DomainApp]
 
-    /// One platform's file, its matcher, and which rule each `(detail, component)` came from.
+    /// One platform's matcher, and which rule each `(detail, component)` of its file came from (the file itself
+    /// is not kept: the matcher has compiled it, and the iOS one is `aasa`).
     struct Generated: Sendable {
-        let file: AASAFile
         let matcher: AASAMatcher
         let ruleAt: [[Int]]
     }
@@ -33,10 +33,10 @@ public struct CompiledDomain: Sendable {
         self.apps = apps
         let byID = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         appsByIdentifier = Dictionary(apps.map { ($0.identifier.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        ios = Self.generate(.ios, settings: settings, rules: rules, apps: byID)
-        android = Self.generate(.android, settings: settings, rules: rules, apps: byID)
+        var file: AASAFile
+        (file, ios) = Self.generate(.ios, settings: settings, rules: rules, apps: byID)
+        android = Self.generate(.android, settings: settings, rules: rules, apps: byID).generated
 
-        var file = ios.file
         let webcredentials = settings.webcredentials.compactMap { byID[$0] }.filter { $0.platform == .ios }.map(\.identifier)
         let appclips = settings.appclips.compactMap { byID[$0] }.filter { $0.platform == .ios }.map(\.identifier)
         if !webcredentials.isEmpty { file.webcredentials = ServiceApps(apps: webcredentials) }

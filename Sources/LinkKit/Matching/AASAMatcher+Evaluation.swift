@@ -53,7 +53,7 @@ extension AASAMatcher {
         var steps: [RuleEvaluation] = []
         for number in groups[group].ruleNumbers {
             let matched = compiled[Int(number)].matches(&subject)
-            steps.append(RuleEvaluation(rule: rules[Int(number)], matched: matched))
+            steps.append(RuleEvaluation(rule: compiled[Int(number)].rule, matched: matched))
             if matched { break }
         }
         return steps

@@ -6,9 +6,8 @@
 public struct AASAMatcher: Sendable {
     /// Every app named in `applinks.details`, in order of first appearance.
     public let appIDs: [String]
-    /// Every rule, in file order (details order, then component or path order).
-    public let rules: [AASARule]
 
+    /// Every rule compiled, in file order (details order, then component or path order); each keeps its `AASARule`.
     let compiled: [CompiledRule]
     /// Apps listed in exactly the same details entries share one group: they get the same decision.
     let groups: [Group]
@@ -55,7 +54,6 @@ public struct AASAMatcher: Sendable {
             }
             rulesOfDetail.append(numbers)
         }
-        self.rules = rules
         let compiled = rules.map { CompiledRule(rule: $0, variables: variables) }
         self.compiled = compiled
 

@@ -10,34 +10,58 @@ final class CatalogEntry: Sendable {
     let workspaceID: UUID
     let hostname: String
     let settings: DomainSettingsInput
+    /// Possibly shared with other domains of the workspace that have the same settings and rules: its `rules`
+    /// carry the ids of whichever domain was compiled first; `ruleIDs` are this domain's.
     let compiled: CompiledDomain
+    /// This domain's rule ids, in rule order.
+    let ruleIDs: [UUID]
     let aasa: StaticDocument
     let assetLinks: StaticDocument
 
-    init(domain: Domain, compiled: CompiledDomain, lastModified: Date) {
+    init(domain: Domain, rules: CompiledRules, ruleIDs: [UUID], lastModified: Date) {
         domainID = domain.id
         workspaceID = domain.workspaceID
         hostname = domain.hostname
         settings = domain.settings
-        self.compiled = compiled
-        aasa = StaticDocument(Array(compiled.aasaJSON.utf8), lastModified: lastModified)
-        assetLinks = StaticDocument(Array(compiled.assetLinksJSON.utf8), lastModified: lastModified)
+        compiled = rules.compiled
+        self.ruleIDs = ruleIDs
+        aasa = StaticDocument(rules.aasa, lastModified: lastModified)
+        assetLinks = StaticDocument(rules.assetLinks, lastModified: lastModified)
+    }
+
+    /// What `url` does for `platform`'s apps, reporting this domain's rule id.
+    func resolve(_ url: AASAURL, platform: DomainApp.Platform) -> LinkResolution {
+        let resolution = compiled.resolve(url, platform: platform)
+        guard let position = resolution.position, position < ruleIDs.count else { return resolution }
+        return resolution.withRuleID(UUIDText.string(ruleIDs[position]))
     }
 }
 
 /// Bytes served as they are, with a strong ETag derived from the bytes (so every node agrees) and a
 /// Last-Modified time.
 struct StaticDocument: Sendable {
-    let bytes: [UInt8]
-    /// `"<first 32 hex digits of SHA-256>"`.
-    let etag: String
+    /// The bytes and their ETag (shared by domains whose files are identical).
+    struct Body: Sendable {
+        let bytes: [UInt8]
+        /// `"<first 32 hex digits of SHA-256>"`.
+        let etag: String
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            etag = "\"" + SHA256.hex(bytes).prefix(32) + "\""
+        }
+    }
+
+    let body: Body
     let lastModified: Date
     /// IMF-fixdate (RFC 9110 §5.6.7), whole seconds.
     let lastModifiedHeader: String
 
-    init(_ bytes: [UInt8], lastModified: Date) {
-        self.bytes = bytes
-        etag = "\"" + SHA256.hex(bytes).prefix(32) + "\""
+    var bytes: [UInt8] { body.bytes }
+    var etag: String { body.etag }
+
+    init(_ body: Body, lastModified: Date) {
+        self.body = body
         let seconds = Date(timeIntervalSince1970: lastModified.timeIntervalSince1970.rounded(.down))
         self.lastModified = seconds
         lastModifiedHeader = HTTPDate.format(seconds)

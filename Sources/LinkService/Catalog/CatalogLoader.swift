@@ -3,10 +3,21 @@ import LinkKit
 import Postgres
 import Synchronization
 
-/// Builds catalog entries from the database in a handful of bulk queries (not one round trip per domain).
+/// Builds catalog entries from the database: domains, apps and destinations in three queries, then the apps of
+/// every rule (`RuleApps`) and every rule in two streamed binary `COPY`s, the rules ordered by workspace, domain
+/// and position. One pass over each table, whatever their physical order: per-batch index lookups read the whole
+/// rules table once per batch when a domain's rules are scattered, and joining `rule_apps` (two rows per rule) in
+/// the query cost the server more than reading the two tables apart and joining them here.
+///
+/// Domains are compiled a batch at a time on all cores while the stream goes on, so only about two batches'
+/// rows are alive at once. Domains of a workspace with the same settings and rules share one compilation
+/// (`CompiledRules`): its files and matchers are compiled once and held once.
 enum CatalogLoader {
     /// Every domain (`hostnames` nil) or the named ones.
+    /// - Parameter connection: inside a transaction that has not read anything yet: every query then reads one
+    ///   snapshot (rules and their apps are two statements).
     static func load(hostnames: [String]? = nil, on connection: Connection) throws -> [CatalogEntry] {
+        try connection.executeScript("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         let domains: [Domain]
         if let hostnames {
             domains = try connection.query(Query(unsafeSQL: "SELECT \(Domain.columns) FROM domains WHERE hostname = ANY($1::text[])",
@@ -15,6 +26,57 @@ enum CatalogLoader {
             domains = try connection.query(Query(unsafeSQL: "SELECT \(Domain.columns) FROM domains")).map(Domain.init(row:))
         }
         guard !domains.isEmpty else { return [] }
+        let compiler = Compiler(context: try context(for: domains, on: connection))
+        let byID = Dictionary(domains.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var seen: Set<UUID> = []
+        var batch: [DomainRules] = []
+        var current: DomainRules?
+        func finish() {
+            guard let done = current else { return }
+            batch.append(done)
+            current = nil
+            if batch.count == batchSize {
+                compiler.submit(batch)
+                batch = []
+            }
+        }
+        // Domain ids are UUIDs we format, so the filter can be written into the COPY (which takes no parameters).
+        let filter = hostnames == nil ? "" : "WHERE r.domain_id IN (\(domains.map { "'\($0.id.uuidString.lowercased())'" }.joined(separator: ",")))"
+        do {  // (the map is released once the rules are read)
+            let ruleApps = try RuleApps.read(filter: filter, expectedRules: hostnames == nil ? try estimatedRules(on: connection) : 0, on: connection)
+            try connection.copyOut(Query(unsafeSQL: """
+                COPY (SELECT r.domain_id, r.id, r.definition, r.updated_at FROM rules r \(filter)
+                      ORDER BY r.workspace_id, r.domain_id, r.position) TO STDOUT (FORMAT binary)
+                """)) { row in
+                guard let domainID = row.uuid(0), let ruleID = row.uuid(1) else { return }
+                if current?.domain.id != domainID {
+                    finish()
+                    // (The snapshot has every rule's domain; a rule of another one would be skipped.)
+                    guard let domain = byID[domainID], seen.insert(domainID).inserted else { return }
+                    current = DomainRules(domain: domain)
+                }
+                current?.add(ruleID, row, apps: ruleApps)
+            }
+        }
+        finish()
+        for domain in domains where !seen.contains(domain.id) {
+            current = DomainRules(domain: domain)
+            finish()
+        }
+        if !batch.isEmpty { compiler.submit(batch) }
+        return compiler.finish()
+    }
+
+    /// Domains compiled per batch.
+    static let batchSize = 250
+
+    /// The planner's estimate of the number of rules (free to read), to size the rule → apps map once.
+    private static func estimatedRules(on connection: Connection) throws -> Int {
+        max(0, try connection.query("SELECT reltuples::int8 FROM pg_class WHERE oid = 'rules'::regclass")[0].decode(0, as: Int.self))
+    }
+
+    /// The apps (with destination types) of the domains' workspaces, and when each app last changed.
+    private static func context(for domains: [Domain], on connection: Connection) throws -> Context {
         let workspaces = Array(Set(domains.map { $0.workspaceID.uuidString.lowercased() }))
         let apps = try connection.query(Query(unsafeSQL: "SELECT \(App.columns), workspace_id FROM apps WHERE workspace_id = ANY($1::uuid[])",
                                               binds: [workspaces])).map { row in (try App(row: row), try row.decode(14, as: UUID.self)) }
@@ -29,41 +91,134 @@ enum CatalogLoader {
             appsByWorkspace[workspace, default: []].append(DomainLoader.domainApp(app, destinations: own))
             appUpdated[app.id] = ([app.updatedAt] + own.map(\.updatedAt)).max()
         }
-        // Rules are read and compiled a batch of domains at a time: only one batch's rows and decoded rules
-        // are alive at once (reading every rule first held ~1 GB for 10,000 domains x 100 rules), and each
-        // batch is compiled on all cores while the connection is idle.
-        let (appsOf, updated) = (appsByWorkspace, appUpdated)
-        var entries: [CatalogEntry] = []
-        entries.reserveCapacity(domains.count)
-        var start = domains.startIndex
-        while start < domains.endIndex {
-            let batch = Array(domains[start..<min(start + batchSize, domains.endIndex)])
-            start += batch.count
-            let rules = try StoredRule.byDomain(batch.map(\.id), on: connection)
-            let compiled = Mutex<[CatalogEntry?]>(Array(repeating: nil, count: batch.count))
-            DispatchQueue.concurrentPerform(iterations: batch.count) { index in
-                let entry = Self.entry(batch[index], rules: rules[batch[index].id] ?? [], apps: appsOf, appUpdated: updated)
-                compiled.withLock { $0[index] = entry }
-            }
-            entries += compiled.withLock { $0 }.compactMap { $0 }
-        }
-        return entries
+        return Context(appsByWorkspace: appsByWorkspace, appUpdated: appUpdated)
     }
 
-    /// Domains read and compiled per batch.
-    static let batchSize = 250
+    struct Context: Sendable {
+        let appsByWorkspace: [UUID: [DomainApp]]
+        let appUpdated: [UUID: Date]
+    }
 
-    private static func entry(_ domain: Domain, rules domainRules: [StoredRule], apps appsByWorkspace: [UUID: [DomainApp]],
-                              appUpdated: [UUID: Date]) -> CatalogEntry {
-        let compiled = CompiledDomain(
-            settings: domain.settings.settings(hostname: domain.hostname),
-            apps: appsByWorkspace[domain.workspaceID] ?? [],
-            rules: domainRules.map(\.rule)
-        )
-        // Last-Modified: the latest change to anything the files are made from (same on every node).
-        let used = Set(compiled.rules.flatMap(\.apps)).union(domain.settings.webcredentials.map { $0.uuidString.lowercased() })
-        let appTimes = appUpdated.filter { used.contains($0.key.uuidString.lowercased()) }.map(\.value)
-        let lastModified = ([domain.updatedAt] + domainRules.map(\.updatedAt) + appTimes).max()!
-        return CatalogEntry(domain: domain, compiled: compiled, lastModified: lastModified)
+    /// One domain's rules as stored: ids, definitions (JSON bytes) and apps, in order.
+    struct DomainRules: Sendable {
+        let domain: Domain
+        var ids: [UUID] = []
+        var rules = CompiledRules.StoredRules()
+        var updatedAt: Date
+
+        init(domain: Domain) {
+            self.domain = domain
+            updatedAt = domain.updatedAt
+        }
+
+        /// Adds a rule row (`domain_id, id, definition, updated_at`) with its apps.
+        mutating func add(_ ruleID: UUID, _ row: CopyRow, apps: RuleApps) {
+            ids.append(ruleID)
+            // A definition that is not JSON decodes as an empty rule, as `StoredRule` reads it.
+            rules.append(definition: row.jsonb(2))
+            apps.forEachApp(of: ruleID) { rules.appendApp($0) }
+            if let updated = row.timestamp(3), updated > updatedAt { updatedAt = updated }
+        }
+
+        var key: CompiledRules.Key {
+            CompiledRules.Key(workspaceID: domain.workspaceID, settings: domain.settings.settings(hostname: ""), rules: rules)
+        }
+
+        func compile(_ context: Context) -> CompiledRules {
+            // Rules naming the same apps (most of a domain's) share one array of app ids.
+            var appIDs: [ArraySlice<UUID>: [String]] = [:]
+            let linkRules = ids.indices.map { index in
+                let apps = rules.apps(index)
+                let names = appIDs[apps] ?? apps.map { $0.uuidString.lowercased() }
+                appIDs[apps] = names
+                return StoredRule.input(definition: try? JSONValue.parse(bytes: Array(rules.definition(index))), apps: names)
+                    .rule(id: ids[index], appIDs: names)
+            }
+            return CompiledRules(CompiledDomain(
+                settings: domain.settings.settings(hostname: domain.hostname),
+                apps: context.appsByWorkspace[domain.workspaceID] ?? [],
+                rules: linkRules
+            ))
+        }
+
+        /// Last-Modified: the latest change to anything the files are made from (same on every node).
+        func lastModified(_ context: Context) -> Date {
+            var used = Set(rules.apps)
+            used.formUnion(domain.settings.webcredentials)
+            return used.compactMap { context.appUpdated[$0] }.reduce(updatedAt, max)
+        }
+    }
+
+    /// Compiles submitted batches one after the other, each on all cores, while the caller reads the next.
+    final class Compiler: Sendable {
+        private let context: Context
+        private let group = DispatchGroup()
+        private let entries = Mutex<[CatalogEntry]>([])
+        /// Compilations of the batch in flight, for the next batch to reuse (its domains may share them).
+        private let compiled = Mutex<[CompiledRules.Key: CompiledRules]>([:])
+        /// Compilations of earlier batches of the workspace being read (rules arrive ordered by workspace).
+        private let known = Mutex<[CompiledRules.Key: CompiledRules]>([:])
+
+        private static let knownLimit = 1_000
+
+        init(context: Context) { self.context = context }
+
+        /// Queues `batch`; waits for the previous batch first, so at most two are alive. Keys, lookups and
+        /// compilation run off the caller's thread, which goes back to reading rows.
+        func submit(_ batch: [DomainRules]) {
+            group.wait()
+            let reusable = known.withLock { known in
+                let fresh = compiled.withLock { compiled in
+                    defer { compiled = [:] }
+                    return compiled
+                }
+                // Kept: compilations of the batch's workspaces (the last workspace of a batch continues in the
+                // next), at most `knownLimit` of them (their keys hold the rules' stored bytes).
+                let workspaces = Set(batch.map(\.domain.workspaceID))
+                known = known.filter { workspaces.contains($0.key.workspaceID) }
+                if known.count + fresh.count > Self.knownLimit { known = [:] }
+                known.merge(fresh) { first, _ in first }
+                return known
+            }
+            let context = context
+            DispatchQueue.global().async(group: group) { [self] in
+                let keys = batch.map(\.key)
+                let (toCompile, firstOf) = Self.toCompile(keys, reusable: reusable)
+                let results = Mutex<[CompiledRules?]>(Array(repeating: nil, count: batch.count))
+                DispatchQueue.concurrentPerform(iterations: toCompile.count) { job in
+                    let index = toCompile[job]
+                    let result = batch[index].compile(context)
+                    results.withLock { $0[index] = result }
+                }
+                let made = results.withLock { $0 }
+                let built = batch.indices.map { index in
+                    let shared = reusable[keys[index]] ?? made[firstOf[keys[index]]!]!
+                    return CatalogEntry(domain: batch[index].domain, rules: shared, ruleIDs: batch[index].ids,
+                                        lastModified: batch[index].lastModified(context))
+                }
+                compiled.withLock { compiled in
+                    for index in toCompile { compiled[keys[index]] = made[index] }
+                }
+                entries.withLock { $0 += built }
+            }
+        }
+
+        /// The positions of the keys to compile (the first of each not in `reusable`), and each such key's position.
+        private static func toCompile(_ keys: [CompiledRules.Key], reusable: [CompiledRules.Key: CompiledRules])
+            -> ([Int], [CompiledRules.Key: Int]) {
+            var positions: [Int] = []
+            var firstOf: [CompiledRules.Key: Int] = [:]
+            for (index, key) in keys.enumerated() where reusable[key] == nil && firstOf[key] == nil {
+                firstOf[key] = index
+                positions.append(index)
+            }
+            return (positions, firstOf)
+        }
+
+        /// Waits for the last batch; every entry built.
+        func finish() -> [CatalogEntry] {
+            group.wait()
+            return entries.withLock { $0 }
+        }
     }
 }

@@ -17,7 +17,7 @@ struct CatalogReloader: Sendable {
 
     func reloadAll() throws {
         let started = Date()
-        let entries = try pool.withConnection { try CatalogLoader.load(on: $0) }
+        let entries = try pool.withTransaction { try CatalogLoader.load(on: $0) }
         catalog.replaceAll(entries)
         logger.info("catalog loaded", metadata: [
             "catalog.domains": "\(entries.count)",
@@ -26,7 +26,7 @@ struct CatalogReloader: Sendable {
     }
 
     func reload(_ hostname: String) throws {
-        let entry = try pool.withConnection { try CatalogLoader.load(hostnames: [hostname], on: $0) }.first
+        let entry = try pool.withTransaction { try CatalogLoader.load(hostnames: [hostname], on: $0) }.first
         catalog.replace(hostname, with: entry)
         logger.debug("catalog entry reloaded", metadata: ["catalog.host": hostname, "catalog.present": "\(entry != nil)"])
     }

@@ -58,6 +58,6 @@ struct Resolver: Sendable {
         guard let entry = catalog.entry(governing: parsed.host), workspace == nil || entry.workspaceID == workspace else {
             return Answer(url: url, parsed: parsed, entry: nil, resolution: nil, platform: platform)
         }
-        return Answer(url: url, parsed: parsed, entry: entry, resolution: entry.compiled.resolve(parsed, platform: platform), platform: platform)
+        return Answer(url: url, parsed: parsed, entry: entry, resolution: entry.resolve(parsed, platform: platform), platform: platform)
     }
 }

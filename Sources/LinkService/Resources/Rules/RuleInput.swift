@@ -61,10 +61,13 @@ struct RuleInput: Sendable {
     }
 
     /// The LinkKit rule, with `id` as its identity.
-    func rule(id: UUID) -> LinkRule {
+    /// - Parameter appIDs: `apps` as LinkKit names them (lower-case), when the caller has them already (the catalog
+    ///   shares one array among the rules of a domain that name the same apps).
+    func rule(id: UUID, appIDs: [String]? = nil) -> LinkRule {
         LinkRule(
-            id: id.uuidString.lowercased(), apps: apps.map { $0.uuidString.lowercased() }, path: path, query: query, fragment: fragment,
-            exclude: exclude, caseSensitive: caseSensitive, percentEncoded: percentEncoded, comment: comment, destination: destination
+            id: id.uuidString.lowercased(), apps: appIDs ?? apps.map { $0.uuidString.lowercased() }, path: path, query: query,
+            fragment: fragment, exclude: exclude, caseSensitive: caseSensitive, percentEncoded: percentEncoded, comment: comment,
+            destination: destination
         )
     }
 

@@ -13,24 +13,13 @@ struct StoredRule: Sendable {
 
     /// Every rule of a domain, in order.
     static func all(domain: UUID, on connection: Connection) throws -> [StoredRule] {
-        try byDomain([domain], on: connection)[domain] ?? []
-    }
-
-    /// The rules of several domains at once (one query), each list in order.
-    static func byDomain(_ domains: [UUID], on connection: Connection) throws -> [UUID: [StoredRule]] {
-        var result: [UUID: [StoredRule]] = [:]
-        let rows = try connection.query(Query(unsafeSQL: """
+        try connection.query("""
             SELECT r.id, r.position, r.definition, r.version, r.created_at, r.updated_at,
-                   coalesce(array_agg(ra.app_id::text ORDER BY ra.ordinal) FILTER (WHERE ra.app_id IS NOT NULL), '{}'),
-                   r.domain_id
+                   coalesce(array_agg(ra.app_id::text ORDER BY ra.ordinal) FILTER (WHERE ra.app_id IS NOT NULL), '{}')
             FROM rules r LEFT JOIN rule_apps ra ON ra.rule_id = r.id
-            WHERE r.domain_id = ANY($1::uuid[])
-            GROUP BY r.id ORDER BY r.domain_id, r.position
-            """, binds: [domains.map { $0.uuidString.lowercased() }]))
-        for row in rows {
-            result[try row.decode(7, as: UUID.self), default: []].append(try StoredRule(row: row))
-        }
-        return result
+            WHERE r.domain_id = \(domain)
+            GROUP BY r.id ORDER BY r.position
+            """).map(StoredRule.init(row:))
     }
 
     init(row: Row) throws {
@@ -43,9 +32,16 @@ struct StoredRule: Sendable {
         createdAt = try row.decode(4, as: Date.self)
         updatedAt = try row.decode(5, as: Date.self)
         apps = try row.decode(6, as: [String].self)
-        var members = (try? JSONValue.parse(definition.json))?.objectMembers ?? []
+        input = Self.input(definition: try? JSONValue.parse(definition.json), apps: apps)
+    }
+
+    /// A stored rule's input from its `definition` and `rule_apps`. Stored rules were validated when written,
+    /// so problems are not reported: a member that does not decode (or a definition that does not parse, nil)
+    /// is left out.
+    static func input(definition: JSONValue?, apps: [String]) -> RuleInput {
+        var members = definition?.objectMembers ?? []
         members.insert(JSONMember(key: "apps", value: .array(apps.map(JSONValue.string))), at: 0)
-        input = RuleInput(.object(members), at: "", errors: FieldErrors(), allowIdentity: false)
+        return RuleInput(.object(members), at: "", errors: FieldErrors(), allowIdentity: false)
     }
 
     var rule: LinkRule { input.rule(id: id) }

@@ -1,0 +1,74 @@
+import Foundation
+import LinkKit
+
+/// What every domain of a workspace with the same settings and rules (definitions and apps, in order) shares:
+/// the compiled matchers and the rendered association files with their ETags. Compiled once per load for the
+/// first such domain; the others differ only in hostname, rule ids and Last-Modified, which `CatalogEntry` keeps.
+final class CompiledRules: Sendable {
+    let compiled: CompiledDomain
+    let aasa: StaticDocument.Body
+    let assetLinks: StaticDocument.Body
+
+    init(_ compiled: CompiledDomain) {
+        self.compiled = compiled
+        aasa = StaticDocument.Body(Array(compiled.aasaJSON.utf8))
+        assetLinks = StaticDocument.Body(Array(compiled.assetLinksJSON.utf8))
+    }
+
+    /// Equal keys compile to equal files and matchers: the workspace (its apps), the settings that shape the files
+    /// (not the hostname) and each rule's stored definition and apps, in order. Built from the stored bytes, before
+    /// anything is decoded; hashed once.
+    struct Key: Hashable {
+        let workspaceID: UUID
+        let settings: DomainSettings
+        let rules: StoredRules
+        private let hash: Int
+
+        init(workspaceID: UUID, settings: DomainSettings, rules: StoredRules) {
+            self.workspaceID = workspaceID
+            self.settings = settings
+            self.rules = rules
+            var hasher = Hasher()
+            hasher.combine(workspaceID)
+            hasher.combine(settings)
+            rules.definitions.withUnsafeBytes { hasher.combine(bytes: $0) }
+            rules.definitionEnds.withUnsafeBytes { hasher.combine(bytes: $0) }
+            rules.apps.withUnsafeBytes { hasher.combine(bytes: $0) }
+            rules.appEnds.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hash = hasher.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
+    /// A domain's rules as stored, in order, in four flat arrays (two allocations per domain, not two per rule):
+    /// rule `i`'s `definition` JSON is `definitions[definitionEnds[i-1]..<definitionEnds[i]]`, its apps likewise.
+    struct StoredRules: Hashable {
+        var definitions: [UInt8] = []
+        var definitionEnds: [Int] = []
+        var apps: [UUID] = []
+        var appEnds: [Int] = []
+
+        var count: Int { definitionEnds.count }
+
+        mutating func append(definition: UnsafeRawBufferPointer?) {
+            if let definition { definitions.append(contentsOf: definition) }
+            definitionEnds.append(definitions.count)
+            appEnds.append(apps.count)
+        }
+
+        /// Adds an app to the last rule.
+        mutating func appendApp(_ app: UUID) {
+            apps.append(app)
+            appEnds[appEnds.count - 1] = apps.count
+        }
+
+        func definition(_ index: Int) -> ArraySlice<UInt8> {
+            definitions[(index == 0 ? 0 : definitionEnds[index - 1])..<definitionEnds[index]]
+        }
+
+        func apps(_ index: Int) -> ArraySlice<UUID> {
+            apps[(index == 0 ? 0 : appEnds[index - 1])..<appEnds[index]]
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Testing
+import TestSupport
+
+@Suite("Catalog loader")
+struct CatalogLoaderTests {
+    static let rules = """
+        [{"apps":["$IOS","$ANDROID"],"path":"/private/*","exclude":true},
+         {"apps":["$IOS","$ANDROID"],"path":"/widget/{id}","query":{"tab":"*"},"destination":{"type":"widgetDetail"}}]
+        """
+
+    @Test func domainsWithTheSameRulesShareOneCompilationAndKeepTheirOwnRuleIDs() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service, rules: Self.rules)
+            let other = "other.example.com"
+            try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: """
+                {"hostname":"\(other)","webFallbackUrl":"https://www.example.com","carryPathToFallback":true}
+                """))
+            let list = Self.rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp).replacingOccurrences(of: "$ANDROID", with: fixture.androidApp)
+            try Fixture.expect(200, service.request("PUT", "/v1/domains/\(other)/rules", key: fixture.key, json: #"{"rules":"# + list + "}"))
+
+            let entries = try service.application.pool.withTransaction { try CatalogLoader.load(on: $0) }
+            let first = try #require(entries.first { $0.hostname == fixture.host })
+            let second = try #require(entries.first { $0.hostname == other })
+            #expect(first.aasa.bytes == second.aasa.bytes && first.aasa.etag == second.aasa.etag)
+            #expect(first.aasa.bytes.withUnsafeBufferPointer(\.baseAddress) == second.aasa.bytes.withUnsafeBufferPointer(\.baseAddress),
+                    "one compilation, held once")
+            #expect(Set(first.ruleIDs).isDisjoint(with: second.ruleIDs))
+            for (entry, host) in [(first, fixture.host), (second, other)] {
+                let stored = try service.request("GET", "/v1/domains/\(host)/rules", key: fixture.key).json["items"]?.arrayValue
+                let resolution = entry.resolve(try AASAURL("https://\(host)/widget/42"), platform: .android)
+                #expect(resolution.rule?.id == stored?[1]["id"]?.stringValue)
+                #expect(resolution.destination == .destination(type: "widgetDetail", params: [(name: "id", value: .int(42))]))
+            }
+        }
+    }
+}
