@@ -43,8 +43,14 @@ struct Resolver: Sendable {
             if let app = resolution?.app, app.platform == platform, let url = app.storeURL { return url }
             guard let entry else { return nil }
             let ruleApps = resolution?.rule?.apps ?? []
-            let candidates = entry.compiled.apps.filter { $0.platform == platform && $0.storeURL != nil }
-            return (candidates.first { ruleApps.contains($0.id) } ?? candidates.first)?.storeURL
+            // The first such app the rule names, else the first such app (one pass, no intermediate arrays).
+            var first: String?
+            for app in entry.compiled.apps where app.platform == platform {
+                guard let url = app.storeURL else { continue }
+                if ruleApps.contains(app.id) { return url }
+                if first == nil { first = url }
+            }
+            return first
         }
     }
 
