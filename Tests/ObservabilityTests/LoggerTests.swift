@@ -71,6 +71,23 @@ struct MetricsRegistryTests {
         #expect(metrics.counterValue("c") == 8000)
     }
 
+    /// Stripes sum what every thread added, also when a value is taken back on another thread (the in-flight
+    /// count: a request may complete on another thread than the one it started on).
+    @Test func stripesSumAcrossThreads() {
+        let stripes = Stripes(slots: 3)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<1000 { stripes.add(2, to: 1) }
+        }
+        #expect(stripes.sum(1) == 16000)
+        #expect(stripes.sum(0) == 0 && stripes.sum(2) == 0)
+        stripes.add(5, to: 0)
+        let other = Thread { stripes.subtract(5, from: 0) }
+        other.start()
+        while !other.isFinished { usleep(1000) }
+        #expect(stripes.sum(0) == 0)
+        #expect((0..<Stripes.count).contains(Stripes.current))
+    }
+
     /// Handles are the series themselves: the same labels give the same handle, and concurrent observations
     /// through it all land in the buckets, the count and the (lock-free) sum.
     @Test func handlesRecordConcurrentlyWithoutLoss() {
