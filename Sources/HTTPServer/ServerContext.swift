@@ -8,8 +8,8 @@ final class ServerContext: Sendable {
     let configuration: ServerConfiguration
     let logger: Logger
     let metrics: MetricsRegistry?
-    /// Requests MHD has started (URI seen) and not yet reported completed, striped per thread (MHD starts and
-    /// completes a request on its connection's thread).
+    /// Requests MHD has started (URI seen) and not yet reported completed, striped per thread. The sum is exact
+    /// whichever thread completes a request (usually its connection's; the stopping thread at shutdown).
     private let inFlightStripes = Stripes(slots: 1)
     /// Set once shutdown begins: responses ask the client to close the connection.
     let draining = Atomic<Bool>(false)
