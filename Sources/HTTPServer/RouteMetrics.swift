@@ -64,7 +64,13 @@ final class RouteMetrics: @unchecked Sendable {
 
     /// The registry's series (the same handle however often asked for).
     private func series(_ method: HTTPMethod, _ status: Int) -> Counter {
+        Self.requests(route: label, method: method, status: status, in: registry)
+    }
+
+    /// `linkd_http_requests_total{route,method,status}` in `registry`: routed requests, and the ones the server
+    /// refuses before routing (`route="rejected"`).
+    static func requests(route: String, method: HTTPMethod, status: Int, in registry: MetricsRegistry) -> Counter {
         registry.counter("linkd_http_requests_total", help: "HTTP requests by route template, method and status.",
-                         labels: ["route": label, "method": method.rawValue, "status": String(status)])
+                         labels: ["route": route, "method": method.rawValue, "status": String(status)])
     }
 }

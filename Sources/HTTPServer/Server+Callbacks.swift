@@ -165,8 +165,9 @@ private func reject(_ problem: Problem, state: RequestState, method: String, con
         "http.method": method, "http.status": String(problem.status), "request.id": requestID,
         "http.path": String(state.rawURI.prefix(200)),
     ])
-    context.metrics?.increment("linkd_http_requests_total", help: "HTTP requests by route template, method and status.",
-                               labels: ["route": "rejected", "method": method, "status": String(problem.status)])
+    if let metrics = context.metrics {
+        RouteMetrics.requests(route: "rejected", method: HTTPMethod(rawValue: method), status: problem.status, in: metrics).increment()
+    }
     return queue(response, method: HTTPMethod(rawValue: method), connection: connection, context: context)
 }
 

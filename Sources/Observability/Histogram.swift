@@ -15,11 +15,12 @@ public final class Histogram: Sendable {
 
     /// Records one observation.
     public func observe(_ value: Double) {
+        let stripe = Stripes.current
         if let bucket = bounds.firstIndex(where: { value <= $0 }) {
-            stripes.add(1, to: bucket)
+            stripes.add(1, to: bucket, stripe: stripe)
         }
-        stripes.add(1, to: bounds.count)
-        let sum = stripes.local(bounds.count + 1)
+        stripes.add(1, to: bounds.count, stripe: stripe)
+        let sum = stripes.local(bounds.count + 1, stripe: stripe)
         var current = sum.pointee.load(ordering: .relaxed)
         while true {
             let next = (Double(bitPattern: current) + value).bitPattern

@@ -47,10 +47,10 @@ public final class Stripes: @unchecked Sendable {
     }()
     private static let nextStripe = Atomic<Int>(0)
 
-    /// The slot `slot` of the calling thread's stripe.
+    /// The slot `slot` of `stripe` (by default the calling thread's).
     @inline(__always)
-    public func local(_ slot: Int) -> UnsafeMutablePointer<Atomic<UInt64>> {
-        base + Self.current * stride + slot
+    public func local(_ slot: Int, stripe: Int = Stripes.current) -> UnsafeMutablePointer<Atomic<UInt64>> {
+        base + stripe * stride + slot
     }
 
     /// Adds `amount` to `slot` in the calling thread's stripe.
@@ -60,9 +60,9 @@ public final class Stripes: @unchecked Sendable {
     }
 
     /// Adds `amount` to `slot` of `stripe` and returns the new value of that slot.
-    @inline(__always)
+    @inline(__always) @discardableResult
     public func add(_ amount: UInt64, to slot: Int, stripe: Int) -> UInt64 {
-        base[stripe * stride + slot].add(amount, ordering: .relaxed).newValue
+        local(slot, stripe: stripe).pointee.add(amount, ordering: .relaxed).newValue
     }
 
     /// Subtracts `amount` from `slot` in the calling thread's stripe (wrapping: only the sum is meaningful).

@@ -37,11 +37,7 @@ PORT=18482
 BENCH_READY_TIMEOUT=120
 
 bench_require curl psql initdb
-if [ "$BUILD" = 1 ]; then
-    (cd "$ROOT" && swift build -c release --product linkd >&2) || bench_die "release build failed"
-fi
-LINKD=${BENCH_LINKD:-$ROOT/.build/release/linkd}   # BENCH_LINKD: another build to compare
-[ -x "$LINKD" ] || bench_die "no release build at $LINKD"
+bench_linkd_binary "$BUILD"
 
 bench_setup
 bench_start_postgres

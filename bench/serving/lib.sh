@@ -80,6 +80,16 @@ bench_start_postgres() {
     BENCH_DATABASE_URL="host=$BENCH_TMP/pg port=5499 user=postgres dbname=linkd"
 }
 
+# Sets LINKD to the release build to measure, building it first when $1 is 1; BENCH_LINKD names another
+# build to compare.
+bench_linkd_binary() {
+    if [ "$1" = 1 ]; then
+        (cd "$ROOT" && swift build -c release --product linkd >&2) || bench_die "release build failed"
+    fi
+    LINKD=${BENCH_LINKD:-$ROOT/.build/release/linkd}
+    [ -x "$LINKD" ] || bench_die "no release build at $LINKD"
+}
+
 # Starts `linkd serve` on 127.0.0.1:$1 with extra arguments; stderr (the JSON log) to $BENCH_TMP/linkd.log.
 # Sets LINKD_PID. Waits (up to $BENCH_READY_TIMEOUT s, default 60) for /readyz 200.
 # BENCH_WRAPPER (e.g. "perf record -g -o /tmp/load.data --") prefixes the command, for profiling.

@@ -38,11 +38,7 @@ LINKD_PORT=18480; NGINX_PORT=18481; HOST=links.example.com
 WRK="wrk -t$BENCH_THREADS -c$CONNECTIONS -d${SECONDS_PER_RUN}s --latency --timeout 2s"
 
 bench_require wrk nginx curl psql initdb
-if [ "$BUILD" = 1 ]; then
-    (cd "$ROOT" && swift build -c release --product linkd >&2) || bench_die "release build failed"
-fi
-LINKD=${BENCH_LINKD:-$ROOT/.build/release/linkd}   # BENCH_LINKD: another build to compare
-[ -x "$LINKD" ] || bench_die "no release build at $LINKD"
+bench_linkd_binary "$BUILD"
 
 bench_setup
 bench_start_postgres

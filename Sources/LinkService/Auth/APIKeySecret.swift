@@ -64,18 +64,12 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(79)
         bytes.append(contentsOf: "lk_".utf8)
-        withUnsafeBytes(of: keyID.uuid) { id in
-            for byte in id {
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            }
-        }
+        withUnsafeBytes(of: keyID.uuid) { Hex.append($0, to: &bytes) }
         bytes.append(UInt8(ascii: "_"))
         bytes.append(contentsOf: secret.utf8)
         return SHA256.digest(bytes)
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Whether `storedHash` is this key's hash, compared in constant time (CRYPTO_memcmp).
     public func matches(storedHash: [UInt8]) -> Bool {

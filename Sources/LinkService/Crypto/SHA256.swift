@@ -44,5 +44,13 @@ public enum Hex {
         }
     }
 
+    /// Appends the hex digits of `bytes` to `out` (for byte buffers being assembled, without a `String` between).
+    public static func append(_ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+    }
+
     private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -47,10 +47,7 @@ final class AssociationFetchLog: Sendable {
         self.logger = logger
         self.interval = interval
         counters = AssociationHandlers.File.allCases.map { file in
-            Self.answered.map { status in
-                metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
-                                labels: ["file": file.rawValue, "status": String(status)])
-            }
+            Self.answered.map { status in Self.series(file: file, status: status, in: metrics) }
         }
     }
 
@@ -89,8 +86,12 @@ final class AssociationFetchLog: Sendable {
         if let fileIndex = AssociationHandlers.File.allCases.firstIndex(of: file), let statusIndex = Self.answered.firstIndex(of: status) {
             return counters[fileIndex][statusIndex]
         }
-        return metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
-                               labels: ["file": file.rawValue, "status": String(status)])
+        return Self.series(file: file, status: status, in: metrics)
+    }
+
+    private static func series(file: AssociationHandlers.File, status: Int, in metrics: MetricsRegistry) -> Counter {
+        metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
+                        labels: ["file": file.rawValue, "status": String(status)])
     }
 
     /// Upserts the latest fetch per host and file.
