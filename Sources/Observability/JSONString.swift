@@ -5,36 +5,44 @@ public enum JSONString {
     /// Works on UTF-8 bytes: only `"`, `\` and bytes below 0x20 are escaped, and these never occur inside a
     /// multi-byte sequence, so everything else is copied in runs (the common string needs no escape at all
     /// and is appended in one go).
-    public static func append(_ value: String, to out: inout String) {
-        out.append("\"")
+    public static func append(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
         var value = value
-        let clean = value.withUTF8 { bytes in !bytes.contains(where: needsEscape) }
-        if clean {
-            out += value   // the common case: nothing to escape, one append
-        } else {
-            value.withUTF8 { bytes in
-                var runStart = 0
-                for index in bytes.indices where needsEscape(bytes[index]) {
-                    if runStart < index { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self) }
-                    runStart = index + 1
-                    switch bytes[index] {
-                    case UInt8(ascii: "\""): out.append("\\\"")
-                    case UInt8(ascii: "\\"): out.append("\\\\")
-                    case UInt8(ascii: "\n"): out.append("\\n")
-                    case UInt8(ascii: "\r"): out.append("\\r")
-                    case UInt8(ascii: "\t"): out.append("\\t")
-                    case let byte:
-                        out.append("\\u00")
-                        out.append(hexDigits[Int(byte >> 4)])
-                        out.append(hexDigits[Int(byte & 0xF)])
-                    }
-                }
-                if runStart < bytes.count {
-                    out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart...]), as: UTF8.self)
+        value.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices where needsEscape(bytes[index]) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                out.append(UInt8(ascii: "\\"))
+                switch bytes[index] {
+                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+                case let byte:
+                    out.append(contentsOf: "u00".utf8)
+                    out.append(hexDigits[Int(byte >> 4)])
+                    out.append(hexDigits[Int(byte & 0xF)])
                 }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
-        out.append("\"")
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `value` as a quoted, escaped JSON string to text (as `append(_:to:)` on bytes does).
+    public static func append(_ value: String, to out: inout String) {
+        var value = value
+        if value.withUTF8({ !$0.contains(where: needsEscape) }) {
+            out.append("\"")
+            out += value   // the common case: nothing to escape, one append
+            out.append("\"")
+        } else {
+            var bytes: [UInt8] = []
+            append(value, to: &bytes)
+            out += String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     /// `"`, `\` and control characters; these bytes never occur inside a multi-byte UTF-8 sequence.
@@ -49,5 +57,5 @@ public enum JSONString {
         return out
     }
 
-    private static let hexDigits: [Character] = Array("0123456789abcdef")
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

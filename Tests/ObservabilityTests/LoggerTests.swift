@@ -33,10 +33,6 @@ struct LoggerTests {
     func levelNames(level: Logger.Level) {
         #expect(Logger.Level(name: level.name.uppercased()) == level)
     }
-
-    @Test func controlCharactersAreEscaped() {
-        #expect(JSONString.quoted("a\u{01}b\\c/d") == #""a\u0001b\\c/d""#)
-    }
 }
 
 @Suite("MetricsRegistry")

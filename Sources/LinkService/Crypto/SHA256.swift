@@ -13,11 +13,21 @@ public enum SHA256 {
             var length: UInt32 = 0
             // EVP_Digest(3): "a wrapper around EVP_DigestInit_ex(), EVP_DigestUpdate() and EVP_DigestFinal_ex()";
             // returns 1 for success. It can only fail on allocation failure, which we treat as fatal.
-            let ok = EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, EVP_sha256(), nil)
+            let ok = EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, algorithm, nil)
             precondition(ok == 1 && length == 32, "EVP_Digest(SHA-256) failed")
             count = 32
         }
     }
+
+    /// SHA-256 fetched from the default provider once. `EVP_sha256()` is an implicit fetch, which OpenSSL 3 repeats
+    /// on every `EVP_Digest` call (crypto(7), "Performance": explicit fetching is recommended where an algorithm is
+    /// used repeatedly); it was half of each digest's instructions (callgrind). A fetched `EVP_MD` is shared by all
+    /// threads; it is never freed (one per process).
+    nonisolated(unsafe) private static let algorithm: OpaquePointer? = {
+        let fetched = EVP_MD_fetch(nil, "SHA256", nil)
+        precondition(fetched != nil, "libcrypto has no SHA256")
+        return fetched
+    }()
 
     /// The digest as lower-case hex.
     public static func hex(_ bytes: some Collection<UInt8>) -> String {

@@ -37,10 +37,10 @@ struct ResolveHandlers: Sendable {
             throw ServiceError.badRequest("url is not a valid absolute http(s) URL: \(error.message)")
         }
         if log { record(answer, request, workspace: workspace) }
-        var out = ""
-        out.reserveCapacity(512)
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
         ResolveJSON.write(answer, into: &out)
-        return .json(Array(out.utf8))
+        return .json(out)
     }
 
     func resolveMany(_ request: Request) throws -> Response {
@@ -64,13 +64,14 @@ struct ResolveHandlers: Sendable {
         }
         try errors.check()
         if log { for answer in answers { record(answer, request, workspace: workspace) } }
-        var out = "{\"results\":["
+        var out = Array("{\"results\":[".utf8)
+        out.reserveCapacity(answers.count * 640)
         for (index, answer) in answers.enumerated() {
-            if index > 0 { out += "," }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
             ResolveJSON.write(answer, into: &out)
         }
-        out += "]}"
-        return .json(Array(out.utf8))
+        out.append(contentsOf: "]}".utf8)
+        return .json(out)
     }
 
     private func record(_ answer: Resolver.Answer, _ request: Request, workspace: UUID?) {

@@ -7,78 +7,83 @@ import Observability
 ///
 /// `{"url":…,"outcome":"open_app","domain":…,"app":{…},"rule":{"id":…,"position":0},
 ///   "destination":{"type":"widgetDetail","params":{"id":42}},"fallbacks":{"web":…,"appStore":…,"playStore":…}}`
+///
+/// Written as UTF-8 bytes (what the response carries): appending to a `[UInt8]` costs a fraction of appending to a
+/// `String`, which was ~30,000 instructions per answer (callgrind).
 enum ResolveJSON {
-    static func write(_ answer: Resolver.Answer, into out: inout String) {
-        out += "{\"url\":"
+    static func write(_ answer: Resolver.Answer, into out: inout [UInt8]) {
+        out.append(contentsOf: "{\"url\":".utf8)
         JSONString.append(answer.url, to: &out)
-        out += ",\"outcome\":\""
-        out += answer.outcome.rawValue
-        out += "\",\"platform\":\""
-        out += answer.platform.rawValue
-        out += "\",\"domain\":"
+        out.append(contentsOf: ",\"outcome\":\"".utf8)
+        out.append(contentsOf: answer.outcome.rawValue.utf8)
+        out.append(contentsOf: "\",\"platform\":\"".utf8)
+        out.append(contentsOf: answer.platform.rawValue.utf8)
+        out.append(contentsOf: "\",\"domain\":".utf8)
         JSONString.append(answer.entry?.hostname ?? answer.parsed.host, to: &out)
         if let resolution = answer.resolution {
             if let app = resolution.app {
-                out += ",\"app\":{\"id\":"
+                out.append(contentsOf: ",\"app\":{\"id\":".utf8)
                 JSONString.append(app.id, to: &out)
-                out += ",\"platform\":\""
-                out += app.platform.rawValue
-                out += "\","
-                out += app.platform == .ios ? "\"appId\":" : "\"packageName\":"
+                out.append(contentsOf: ",\"platform\":\"".utf8)
+                out.append(contentsOf: app.platform.rawValue.utf8)
+                out.append(contentsOf: (app.platform == .ios ? "\",\"appId\":" : "\",\"packageName\":").utf8)
                 JSONString.append(app.identifier, to: &out)
-                out += "}"
+                out.append(UInt8(ascii: "}"))
             }
             if let rule = resolution.rule, let position = resolution.position {
-                out += ",\"rule\":{\"id\":"
+                out.append(contentsOf: ",\"rule\":{\"id\":".utf8)
                 JSONString.append(rule.id, to: &out)
-                out += ",\"position\":\(position)}"
+                out.append(contentsOf: ",\"position\":".utf8)
+                out.append(contentsOf: String(position).utf8)
+                out.append(UInt8(ascii: "}"))
             }
             if let destination = resolution.destination {
-                out += ",\"destination\":"
+                out.append(contentsOf: ",\"destination\":".utf8)
                 write(destination, into: &out)
             }
         }
-        out += ",\"fallbacks\":{"
+        out.append(contentsOf: ",\"fallbacks\":{".utf8)
         var first = true
-        func member(_ key: String, _ value: String?) {
+        func member(_ key: StaticString, _ value: String?) {
             guard let value else { return }
-            if !first { out += "," }
+            if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            out += key
+            out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
             JSONString.append(value, to: &out)
         }
         member("\"web\":", answer.webFallback)
         member("\"appStore\":", answer.storeURL(for: .ios))
         member("\"playStore\":", answer.storeURL(for: .android))
-        out += "}}"
+        out.append(contentsOf: "}}".utf8)
     }
 
-    static func write(_ destination: ResolvedDestination, into out: inout String) {
+    static func write(_ destination: ResolvedDestination, into out: inout [UInt8]) {
         switch destination {
         case .destination(let type, let params):
-            out += "{\"type\":"
+            out.append(contentsOf: "{\"type\":".utf8)
             JSONString.append(type, to: &out)
-            out += ",\"params\":{"
+            out.append(contentsOf: ",\"params\":{".utf8)
             for (index, param) in params.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 JSONString.append(param.name, to: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 switch param.value {
                 case .string(let text), .uuid(let text): JSONString.append(text, to: &out)
-                case .int(let number): out += String(number)
-                case .bool(let flag): out += flag ? "true" : "false"
+                case .int(let number): out.append(contentsOf: String(number).utf8)
+                case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
                 }
             }
-            out += "}}"
+            out.append(contentsOf: "}}".utf8)
         case .error(let error):
-            out += "{\"error\":{\"code\":\"\(error.code.description)\""
+            out.append(contentsOf: "{\"error\":{\"code\":".utf8)
+            JSONString.append(error.code.description, to: &out)
             if let param = error.param {
-                out += ",\"param\":"
+                out.append(contentsOf: ",\"param\":".utf8)
                 JSONString.append(param, to: &out)
             }
-            out += ",\"detail\":"
+            out.append(contentsOf: ",\"detail\":".utf8)
             JSONString.append(error.detail, to: &out)
-            out += "}}"
+            out.append(contentsOf: "}}".utf8)
         }
     }
 }

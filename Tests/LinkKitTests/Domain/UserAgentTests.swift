@@ -61,6 +61,11 @@ struct UserAgentTests {
         Case(name: "python-requests", header: "python-requests/2.32.3", platform: .other, bot: false, httpClient: true),
         Case(name: "Go", header: "Go-http-client/1.1", platform: .other, bot: false, httpClient: true),
         Case(name: "OkHttp", header: "okhttp/4.12.0", platform: .other, bot: false, httpClient: true),
+        // A device name containing a crawler marker neither counts nor joins its neighbours into one.
+        Case(name: "a crawler marker only inside a device name", header: "HeadCUBOTless", platform: .other, bot: false),
+        Case(name: "a crawler marker right after a device name", header: "cubotbot", platform: .other, bot: true),
+        Case(name: "a marker at the very end", header: "x/1 wrk", platform: .other, bot: false, httpClient: true),
+        Case(name: "CFNetwork only at the start", header: "CFNetwork/1410.0.3 Darwin/22.6.0", platform: .ios, bot: false),
         // Nothing to go on.
         Case(name: "no header", header: nil, platform: .other, bot: false),
         Case(name: "empty header", header: "", platform: .other, bot: false),
