@@ -335,11 +335,17 @@ struct ServerTests {
         let port = server.port
         let idle = try HTTPTestClient(port: port)
         #expect(try idle.request("GET", "/hello").headers["Connection"] == nil)
+        // MHD reports a request completed after its response is sent, so the client can see the response first:
+        // wait for that, or the count awaited below could be this request's, the uploader's connection not yet
+        // accepted, and shutting the listening socket down would reset it.
+        var waited = 0
+        while server.inFlightRequests > 0 && waited < 2000 { usleep(5_000); waited += 1 }
+        try #require(server.inFlightRequests == 0, "the first request never completed")
         // A request kept in flight by its unfinished body: it holds the drain open without blocking a worker
         // thread (a handler that blocked could share its thread with the idle connection and stall it).
         let uploader = try HTTPTestClient(port: port)
         try uploader.send(HTTPTestClient.compose("PUT", "/echo", headers: [("Content-Length", "3")]))
-        var waited = 0
+        waited = 0
         while server.inFlightRequests == 0 && waited < 2000 { usleep(5_000); waited += 1 }   // up to 10 s on a loaded machine
         try #require(server.inFlightRequests > 0, "the unfinished request never started")
         let stopper = TestThread { server.shutdown(gracePeriod: .seconds(30)) }
