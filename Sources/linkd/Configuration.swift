@@ -45,7 +45,7 @@ struct Configuration {
           --cors-origins LIST    LINKD_CORS_ORIGINS    unset: CORS off. Comma-separated browser origins allowed to call
                                  the API, e.g. https://dash.example.com,http://localhost:3000 ('*': any, without credentials)
           --aasa-max-age SECONDS LINKD_AASA_MAX_AGE    3600 (Cache-Control max-age of the association files)
-          --public-resolve BOOL  LINKD_PUBLIC_RESOLVE  false (true: /v1/resolve answers without an API key)
+          --public-resolve on|off  LINKD_PUBLIC_RESOLVE  off (on: /v1/resolve answers without an API key)
           --spool-dir DIR        LINKD_SPOOL_DIR   <data-dir>/spool (hits kept while the database is down)
           --hits-retention-days N  LINKD_HITS_RETENTION_DAYS  90 (raw hits; older daily partitions are dropped)
         """
@@ -85,11 +85,7 @@ struct Configuration {
             hitsRetentionDays = value
         }
         if let value = arguments.value("access-log", environment: "LINKD_ACCESS_LOG", environment) {
-            switch value.lowercased() {
-            case "on", "true", "1", "yes": accessLog = true
-            case "off", "false", "0", "no": accessLog = false
-            default: throw Arguments.UsageError(description: "access-log must be on or off, not '\(value)'")
-            }
+            accessLog = try Self.parseSwitch(value, name: "access-log")
         }
         migrateOnStart = !arguments.has("no-migrate")
         if let origins = arguments.value("cors-origins", environment: "LINKD_CORS_ORIGINS", environment) {
@@ -101,12 +97,17 @@ struct Configuration {
             }
             associationMaxAge = seconds
         }
-        if let flag = arguments.value("public-resolve", environment: "LINKD_PUBLIC_RESOLVE", environment) {
-            switch flag.lowercased() {
-            case "true", "1", "yes": publicResolve = true
-            case "false", "0", "no": publicResolve = false
-            default: throw Arguments.UsageError(description: "public-resolve must be true or false, not '\(flag)'")
-            }
+        if let value = arguments.value("public-resolve", environment: "LINKD_PUBLIC_RESOLVE", environment) {
+            publicResolve = try Self.parseSwitch(value, name: "public-resolve")
+        }
+    }
+
+    /// An on/off setting: `on`, `true`, `yes`, `1` or `off`, `false`, `no`, `0`, in any case.
+    static func parseSwitch(_ value: String, name: String) throws -> Bool {
+        switch value.lowercased() {
+        case "on", "true", "yes", "1": return true
+        case "off", "false", "no", "0": return false
+        default: throw Arguments.UsageError(description: "\(name) must be on or off (true or false), not '\(value)'")
         }
     }
 

@@ -19,11 +19,20 @@ struct ConfigurationTests {
     }
 
     @Test("bad serve settings are usage errors", arguments: [
-        ["--aasa-max-age", "-1"], ["--aasa-max-age", "soon"], ["--public-resolve", "maybe"], ["--threads", "0"], ["--log-level", "loud"],
+        ["--aasa-max-age", "-1"], ["--aasa-max-age", "soon"], ["--public-resolve", "maybe"], ["--access-log", "verbose"], ["--threads", "0"], ["--log-level", "loud"],
     ])
     func badServeSettings(arguments: [String]) throws {
         let result = try LinkdProcess.run(["serve"] + arguments)
         #expect(result.status == 2, "\(arguments)")
         #expect(!result.stderr.isEmpty)
+    }
+
+    @Test("on/off settings share one vocabulary")
+    func switchesShareOneVocabulary() throws {
+        for (option, value) in [("--public-resolve", "verbose"), ("--access-log", "maybe")] {
+            let result = try LinkdProcess.run(["serve", option, value])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("must be on or off (true or false), not '\(value)'"), "\(result.stderr)")
+        }
     }
 }

@@ -56,11 +56,7 @@ struct AnalyticsParameters {
         }
         outcome = try Self.choice(request.query("outcome"), name: "outcome", Hit.Outcome.init(rawValue:), Hit.Outcome.allCases.map(\.rawValue))
         source = try Self.choice(request.query("source"), name: "source", Hit.Source.init(rawValue:), Hit.Source.allCases.map(\.rawValue))
-        switch request.query("includeBots") {
-        case nil, "false"?: includeBots = false
-        case "true"?: includeBots = true
-        case let other?: throw .badRequest("includeBots must be true or false, not '\(other)'.")
-        }
+        includeBots = try request.flag("includeBots") ?? false
         switch request.query("format") {
         case nil: csv = request.headers["Accept"]?.lowercased().contains("text/csv") == true
         case "csv"?: csv = true

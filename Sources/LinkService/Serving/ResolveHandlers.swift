@@ -29,7 +29,7 @@ struct ResolveHandlers: Sendable {
             throw ServiceError.badRequest("Pass the link to resolve as ?url=https://…")
         }
         let platform = try Self.platform(request.query("platform"))
-        let log = try Self.flag(request.query("log"), name: "log") ?? true
+        let log = try request.flag("log") ?? true
         let answer: Resolver.Answer
         do {
             answer = try resolver.resolve(url, platform: platform, workspace: workspace)
@@ -83,15 +83,6 @@ struct ResolveHandlers: Sendable {
         case nil, "ios"?: return .ios
         case "android"?: return .android
         default: throw ServiceError.badRequest("platform must be 'ios' or 'android'.")
-        }
-    }
-
-    static func flag(_ text: String?, name: String) throws -> Bool? {
-        switch text?.lowercased() {
-        case nil: return nil
-        case "true"?, "1"?: return true
-        case "false"?, "0"?: return false
-        default: throw ServiceError.badRequest("\(name) must be true or false.")
         }
     }
 }
