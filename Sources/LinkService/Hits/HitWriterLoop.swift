@@ -105,38 +105,16 @@ struct HitWriterLoop {
                 markUnavailable(error)
                 return
             }
-            do {
-                let (written, dropped) = try write(hits[...])
-                try batcher.spool.consume(hits.count)
-                batcher.state.withLock { state in
-                    state.spooled -= hits.count
-                    state.written += written
-                    state.dropped += dropped
-                }
-            } catch {
-                markUnavailable(error)
-                return
-            }
-            markAvailable()
+            let spool = batcher.spool
+            guard write(hits[...], countedIn: \.spooled, then: { try spool.consume(hits.count) }) else { return }
             // New hits wait in the backlog (in order) while the spool replays; spoolOverflow bounds them.
             if batcher.state.withLock({ $0.queue.count }) + backlogCount > configuration.memoryLimit { take(); spoolOverflow() }
         }
         while backlogCount > 0 {
             let end = min(backlog.count, backlogStart + configuration.maxBatchSize)
             let batch = backlog[backlogStart..<end]
-            do {
-                let (written, dropped) = try write(batch)
-                backlogStart = end
-                batcher.state.withLock { state in
-                    state.held -= batch.count
-                    state.written += written
-                    state.dropped += dropped
-                }
-            } catch {
-                markUnavailable(error)
-                return
-            }
-            markAvailable()
+            guard write(batch, countedIn: \.held) else { return }
+            backlogStart = end
             // A database slower than the load: what piles up beyond the memory limit meanwhile goes to the
             // spool (and is written from there, in order) instead of growing toward the hard limit.
             take()
@@ -153,6 +131,25 @@ struct HitWriterLoop {
     /// which are dropped (logged and counted) so one hostile row cannot wedge the pipeline.
     /// - Returns: hits written and hits dropped.
     /// - Throws: `HitStore.Failure` `.unavailable`/`.other`, with nothing of `hits` written.
+    /// Writes `batch`, lets its source go (`then`), and moves its count from the state's `source` counter to
+    /// written and dropped. Returns false, the database marked unavailable, when the write or `then` fails.
+    private mutating func write(_ batch: ArraySlice<Hit>, countedIn source: WritableKeyPath<HitQueueState, Int>, then release: () throws -> Void = {}) -> Bool {
+        do {
+            let (written, dropped) = try write(batch)
+            try release()
+            batcher.state.withLock { state in
+                state[keyPath: source] -= batch.count
+                state.written += written
+                state.dropped += dropped
+            }
+        } catch {
+            markUnavailable(error)
+            return false
+        }
+        markAvailable()
+        return true
+    }
+
     private mutating func write(_ hits: ArraySlice<Hit>) throws(HitStore.Failure) -> (Int, Int) {
         do {
             try batcher.store.write(hits, knownPartitions: &knownPartitions, knownVisitors: &knownVisitors)
