@@ -3,7 +3,7 @@ import Glibc
 import Observability
 
 /// The on-disk overflow of the hit queue while the database is unavailable: numbered segment files of
-/// spool lines (`Hit.spoolLine`), appended at the newest, replayed from the oldest, so hits reach the
+/// spool lines (`Hit.appendSpoolLine`), appended at the newest, replayed from the oldest, so hits reach the
 /// database in the order they were accepted.
 ///
 /// Replay progress is kept in `<segment>.progress` (lines already committed), written after each
@@ -69,13 +69,13 @@ final class HitSpool: @unchecked Sendable {
             if writing == nil || writing!.lines >= segmentSize { try startSegment() }
             let room = segmentSize - writing!.lines
             let chunk = pending.prefix(room)
-            var text = ""
-            text.reserveCapacity(chunk.count * 200)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(chunk.count * 256)
             for hit in chunk {
-                text += hit.spoolLine
-                text += "\n"
+                hit.appendSpoolLine(to: &bytes)
+                bytes.append(10)
             }
-            try write(Array(text.utf8), to: writing!.descriptor)
+            try write(bytes, to: writing!.descriptor)
             // fsync(2): the hits were acknowledged to the request side; they must survive a crash.
             guard fsync(writing!.descriptor) == 0 else { throw HitPipelineError("fsync of the spool failed: \(String(cString: strerror(errno)))") }
             writing!.lines += chunk.count

@@ -2,20 +2,25 @@ import Foundation
 
 /// COPY text-format escaping for spool lines: `\` `\t` `\n` `\r` escaped, nil as `\N`.
 enum SpoolEscaping {
-    static func escape(_ field: String?) -> String {
-        guard let field else { return "\\N" }
-        guard field.utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 }) else { return field }
-        var out = ""
-        for character in field.unicodeScalars {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default: out.unicodeScalars.append(character)
+    /// Appends `field` escaped (`\N` for nil), leaving NUL bytes out.
+    static func append(_ field: String?, to out: inout [UInt8]) {
+        guard var field else { return out.append(contentsOf: "\\N".utf8) }
+        field.withUTF8 { bytes in
+            // The usual field has nothing to escape: appended in one go.
+            guard bytes.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 || $0 == 0 }) else {
+                return out.append(contentsOf: bytes)
+            }
+            for byte in bytes {
+                switch byte {
+                case 92: out += [92, 92]
+                case 9: out += [92, UInt8(ascii: "t")]
+                case 10: out += [92, UInt8(ascii: "n")]
+                case 13: out += [92, UInt8(ascii: "r")]
+                case 0: continue
+                default: out.append(byte)
+                }
             }
         }
-        return out
     }
 
     static func unescape(_ field: Substring) -> String? {

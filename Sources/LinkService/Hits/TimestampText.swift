@@ -1,34 +1,7 @@
 import Foundation
 
-/// Fast `timestamptz` text for COPY: Foundation's formatters cost microseconds per call, this is the
-/// hot loop of the writer.
+/// UTC calendar days as text (partition names and bounds) without Foundation's calendars and formatters.
 enum TimestampText {
-    /// `YYYY-MM-DD HH:MM:SS.ffffff+00`.
-    static func utc(micros: Int64) -> String {
-        let seconds = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000
-        let fraction = micros - seconds * 1_000_000
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civil(days: days)
-        var bytes = [UInt8](repeating: 0, count: 29)
-        func put(_ value: Int64, at offset: Int, width: Int) {
-            var value = value
-            for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                bytes[index] = UInt8(48 + value % 10)
-                value /= 10
-            }
-        }
-        put(year, at: 0, width: 4); bytes[4] = 45
-        put(month, at: 5, width: 2); bytes[7] = 45
-        put(day, at: 8, width: 2); bytes[10] = 32
-        put(secondOfDay / 3600, at: 11, width: 2); bytes[13] = 58
-        put(secondOfDay / 60 % 60, at: 14, width: 2); bytes[16] = 58
-        put(secondOfDay % 60, at: 17, width: 2); bytes[19] = 46
-        put(fraction, at: 20, width: 6)
-        bytes[26] = 43; bytes[27] = 48; bytes[28] = 48
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     /// Days since 1970-01-01 → (year, month, day) in the proleptic Gregorian calendar (H. Hinnant's
     /// `civil_from_days`).
     static func civil(days: Int64) -> (Int64, Int64, Int64) {

@@ -9,21 +9,31 @@ enum UUIDText {
     private static let digits = Array("0123456789abcdef".utf8)
 
     static func string(_ id: UUID) -> String {
-        let bytes = id.uuid
-        return withUnsafeBytes(of: bytes) { raw in
-            String(unsafeUninitializedCapacity: 36) { buffer in
-                var out = 0
-                for index in 0..<16 {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        buffer[out] = UInt8(ascii: "-")
-                        out += 1
-                    }
-                    buffer[out] = digits[Int(raw[index] >> 4)]
-                    buffer[out + 1] = digits[Int(raw[index] & 0x0F)]
-                    out += 2
+        String(unsafeUninitializedCapacity: 36) { write(id, into: $0) }
+    }
+
+    /// Appends the 36 characters of `string(id)`.
+    static func append(_ id: UUID, to out: inout [UInt8]) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: 36))
+        out.withUnsafeMutableBufferPointer { buffer in
+            _ = write(id, into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+        }
+    }
+
+    private static func write(_ id: UUID, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        withUnsafeBytes(of: id.uuid) { raw in
+            var out = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    buffer[out] = UInt8(ascii: "-")
+                    out += 1
                 }
-                return out
+                buffer[out] = digits[Int(raw[index] >> 4)]
+                buffer[out + 1] = digits[Int(raw[index] & 0x0F)]
+                out += 2
             }
+            return out
         }
     }
 

@@ -128,11 +128,29 @@ struct HitSpoolTests {
         let hit = Hit(time: Date(timeIntervalSince1970: 1_764_400_000.123456), workspaceID: UUID(), hostname: "h.example", path: "/a\tb\\c\nd",
                       query: "x=1&y=\r", outcome: .invalidParam, appID: UUID(), ruleID: nil, destinationType: "widget", source: .resolve,
                       platform: .android, isBot: true, referrerHost: nil, visitorHash: "abc")
-        let decoded = try #require(Hit(spoolLine: Substring(hit.spoolLine)))
+        let decoded = try #require(Hit(spoolLine: Self.line(hit)))
         #expect(decoded.micros == hit.micros)
         var expected = hit
         expected.time = decoded.time
         #expect(decoded == expected)
         #expect(Hit(spoolLine: "12\tbroken") == nil)
+    }
+
+    /// The line format is what spools written by earlier versions hold: it must not change.
+    @Test func spoolLinesKeepTheirFormat() throws {
+        let workspace = try #require(UUID(uuidString: "0E1F2A3B-4C5D-6E7F-8091-A2B3C4D5E6F7"))
+        let hit = Hit(time: Date(timeIntervalSince1970: 1_764_400_000.5), workspaceID: workspace, hostname: "h.example",
+                      path: "/a\u{0}b\tc", query: nil, outcome: .openApp, appID: nil, ruleID: workspace, destinationType: nil,
+                      source: .click, platform: .ios, isBot: false, referrerHost: "r\\s", visitorHash: "ff")
+        let expected = "1764400000500000\t0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6f7\th.example\t/ab\\tc\t\\N\topen_app\t\\N\t"
+            + "0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6f7\t\\N\tclick\tios\tf\tr\\\\s\tff"
+        #expect(String(Self.line(hit)) == expected)
+        #expect(Hit(spoolLine: Self.line(hit))?.path == "/ab\tc")
+    }
+
+    static func line(_ hit: Hit) -> Substring {
+        var bytes: [UInt8] = []
+        hit.appendSpoolLine(to: &bytes)
+        return Substring(String(decoding: bytes, as: UTF8.self))
     }
 }
