@@ -46,7 +46,7 @@ public struct UserAgent: Sendable, Hashable {
     }
 
     /// What kind of client a marker stands for.
-    enum Kind: UInt8, CaseIterable {
+    enum Kind: UInt8 {
         case preview, crawler, httpClient, ios, android, desktop
     }
 

@@ -34,7 +34,7 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
             var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             let valid = withUnsafeMutableBytes(of: &uuid) { raw -> Bool in
                 for index in 0..<16 {
-                    guard let high = Self.hexValue(bytes[3 + 2 * index]), let low = Self.hexValue(bytes[4 + 2 * index]) else { return false }
+                    guard let high = Hex.value(bytes[3 + 2 * index]), let low = Hex.value(bytes[4 + 2 * index]) else { return false }
                     raw[index] = high << 4 | low
                 }
                 return true
@@ -85,15 +85,6 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
     /// The id as 32 lower-case hex digits, no dashes.
     private static func hex(_ id: UUID) -> String {
         withUnsafeBytes(of: id.uuid) { Hex.encode($0) }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func isBase64URL(_ byte: UInt8) -> Bool {

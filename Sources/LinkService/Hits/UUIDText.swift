@@ -6,8 +6,6 @@ enum UUIDText {
     /// The nil UUID, for ordering absent ids first.
     static let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
-    private static let digits = Array("0123456789abcdef".utf8)
-
     static func string(_ id: UUID) -> String {
         String(unsafeUninitializedCapacity: 36) { write(id, into: $0) }
     }
@@ -29,8 +27,8 @@ enum UUIDText {
                     buffer[out] = UInt8(ascii: "-")
                     out += 1
                 }
-                buffer[out] = digits[Int(raw[index] >> 4)]
-                buffer[out + 1] = digits[Int(raw[index] & 0x0F)]
+                buffer[out] = Hex.digits[Int(raw[index] >> 4)]
+                buffer[out + 1] = Hex.digits[Int(raw[index] & 0x0F)]
                 out += 2
             }
             return out
@@ -50,13 +48,7 @@ enum UUIDText {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
-            let nibble: UInt8
-            switch byte {
-            case 48...57: nibble = byte - 48
-            case 97...102: nibble = byte - 87
-            case 65...70: nibble = byte - 55
-            default: return nil
-            }
+            guard let nibble = Hex.value(byte) else { return nil }
             if let first = high {
                 guard count < 16 else { return nil }
                 bytes[count] = first << 4 | nibble
