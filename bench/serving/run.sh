@@ -47,48 +47,7 @@ bench_start_linkd "$LINKD_PORT" --threads "$BENCH_THREADS"
 BASE="http://127.0.0.1:$LINKD_PORT"
 bench_log "linkd pid $LINKD_PID"
 
-# --- Seed through the API, as a user would (same shape as Tests/LinkServiceTests/Fixture.swift) -------------
-ADMIN=$("$LINKD" keys create --workspace bench --scope admin --database-url "$BENCH_DATABASE_URL" \
-    --migrations "$ROOT/migrations" 2>/dev/null)
-READ=$("$LINKD" keys create --workspace bench --scope read --name bench-read --database-url "$BENCH_DATABASE_URL" \
-    --migrations "$ROOT/migrations" 2>/dev/null)
-api() {   # api METHOD PATH JSON EXPECTED-STATUS → body on stdout
-    out=$(curl -s -w '\n%{http_code}' -X "$1" "$BASE$2" -H "Authorization: Bearer $ADMIN" -H 'Content-Type: application/json' -d "$3")
-    status=$(printf '%s' "$out" | tail -n 1)
-    [ "$status" = "$4" ] || bench_die "$1 $2: expected $4, got $status: $(printf '%s' "$out" | head -n 1)"
-    printf '%s' "$out" | sed '$d'
-}
-json_id() { sed -n 's/^{"id":"\([0-9a-f-]*\)".*/\1/p'; }
-api POST /v1/teams '{"teamId":"ABCDE12345","name":"Acme"}' 201 >/dev/null
-IOS=$(api POST /v1/apps '{"platform":"ios","name":"Widgets","teamId":"ABCDE12345","bundleId":"com.example.widgets","appStoreId":"1234567890"}' 201 | json_id)
-ANDROID=$(api POST /v1/apps '{"platform":"android","name":"Widgets","packageName":"com.example.widgets","sha256CertFingerprints":[{"value":"14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5","label":"Play App Signing"}]}' 201 | json_id)
-[ -n "$IOS" ] && [ -n "$ANDROID" ] || bench_die "could not read the app ids"
-for app in "$IOS" "$ANDROID"; do
-    api POST "/v1/apps/$app/destinations" '{"name":"widgetDetail","title":"Widget","params":{"id":{"type":"int","min":1},"tab":{"type":"enum","values":["info","reviews"],"optional":true}}}' 201 >/dev/null
-done
-api POST /v1/domains "{\"hostname\":\"$HOST\",\"webFallbackUrl\":\"https://www.example.com\",\"carryPathToFallback\":true}" 201 >/dev/null
-# A realistic rule list: the typed rule resolve hits is not the first one the matcher tries.
-RULES="{\"apps\":[\"$IOS\",\"$ANDROID\"],\"path\":\"/private/*\",\"exclude\":true}"
-for section in account cart checkout help news offers orders profile search settings; do
-    RULES="$RULES,{\"apps\":[\"$IOS\"],\"path\":\"/$section/*\"}"
-done
-RULES="$RULES,{\"apps\":[\"$IOS\",\"$ANDROID\"],\"path\":\"/widget/{id}\",\"query\":{\"tab\":\"*\"},\"destination\":{\"type\":\"widgetDetail\"}}"
-RULES="$RULES,{\"apps\":[\"$IOS\"],\"path\":\"/w/{id}/{tab}\",\"destination\":{\"type\":\"widgetDetail\"}}"
-api PUT "/v1/domains/$HOST/rules" "{\"rules\":[$RULES]}" 200 >/dev/null
-
-AASA_PATH=/.well-known/apple-app-site-association
-RESOLVE_PATH="/v1/resolve?url=https%3A%2F%2F$HOST%2Fwidget%2F42%3Ftab%3Dreviews"
-i=0
-until curl -sf -H "Host: $HOST" "$BASE$AASA_PATH" | grep -q widget; do   # the catalog follows by NOTIFY
-    i=$((i + 1)); [ $i -gt 100 ] && bench_die "the catalog did not pick up the rules"; sleep 0.05
-done
-mkdir -p "$BENCH_TMP/www/.well-known"
-curl -sf -H "Host: $HOST" -o "$BENCH_TMP/www$AASA_PATH" "$BASE$AASA_PATH"
-ANSWER=$(curl -sf -H "Authorization: Bearer $READ" "$BASE$RESOLVE_PATH")
-case "$ANSWER" in
-    *'"widgetDetail"'*'"id":42'*) ;;
-    *) bench_die "resolve did not return the typed destination: $ANSWER" ;;
-esac
+bench_seed
 bench_start_nginx "$NGINX_PORT" "$BENCH_TMP/www"
 curl -sf -o "$BENCH_TMP/nginx.aasa" "http://127.0.0.1:$NGINX_PORT$AASA_PATH"
 cmp -s "$BENCH_TMP/www$AASA_PATH" "$BENCH_TMP/nginx.aasa" || bench_die "nginx does not serve the same bytes"

@@ -1,0 +1,70 @@
+#!/bin/sh
+# Instructions per request of linkd's AASA endpoint and of GET /v1/resolve, counted by valgrind's callgrind
+# in the running server: a repeatable figure (the same build gives the same count whatever else the machine
+# does), for comparing builds where wrk's req/s moves by 2x between runs. Not a target check: run.sh is.
+#
+# linkd runs under callgrind on a private PostgreSQL cluster, seeded as run.sh seeds it (lib.sh bench_seed).
+# For each load: warm-up requests, counters zeroed (callgrind_control -z), N sequential requests on one
+# keep-alive connection (curl), a pause for the hit writer's next flush (resolve logs hits), a dump; the
+# dump's total over all threads divided by N, the hit writer's part apart (it depends on batch sizes).
+# Kernel time is not counted; libc's memset counts one instruction per byte for `rep stosb` (MHD zeroes its
+# per-connection memory pool after each request: ~28,000 of the AASA figure).
+#
+# Usage: bench/serving/instructions.sh [--requests N] [--no-build]     (BENCH_LINKD=/path/to/linkd: another build)
+set -eu
+ROOT=/work/main
+. "$ROOT/bench/serving/lib.sh"
+
+REQUESTS=2000; BUILD=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --requests) REQUESTS=$2; shift 2 ;;
+        --no-build) BUILD=0; shift ;;
+        *) echo "usage: $0 [--requests N] [--no-build]" >&2; exit 2 ;;
+    esac
+done
+LINKD_PORT=18482; HOST=links.example.com
+
+bench_require curl psql initdb valgrind
+bench_linkd_binary "$BUILD"
+bench_setup
+bench_start_postgres
+export LINKD_ACCESS_LOG=off BENCH_READY_TIMEOUT=180
+BENCH_WRAPPER="valgrind --tool=callgrind --callgrind-out-file=$BENCH_TMP/callgrind.out.%p --dump-instr=no"
+bench_start_linkd "$LINKD_PORT" --threads 2
+BASE="http://127.0.0.1:$LINKD_PORT"
+bench_seed
+
+# count NAME URL HEADER...: instructions per request for N requests of URL with the given headers.
+count() {
+    name=$1; url=$2; shift 2
+    config="$BENCH_TMP/$name.curl"
+    : >"$config"
+    for _ in $(seq "$REQUESTS"); do printf 'url = "%s"\noutput = "/dev/null"\n' "$url" >>"$config"; done
+    head -n $((2 * 300)) "$config" >"$config.warm"
+    curl -sf -K "$config.warm" "$@" || bench_die "$name: warm-up requests failed"
+    callgrind_control -z "$LINKD_PID" >/dev/null 2>&1
+    curl -sf -K "$config" "$@" || bench_die "$name: requests failed"
+    sleep 1   # the hit writer flushes every 200 ms
+    before=$(ls "$BENCH_TMP"/callgrind.out.* | wc -l)
+    callgrind_control -d "$LINKD_PID" >/dev/null 2>&1
+    i=0
+    until [ "$(ls "$BENCH_TMP"/callgrind.out.* | wc -l)" -gt "$before" ]; do
+        i=$((i + 1)); [ $i -gt 100 ] && bench_die "callgrind wrote no dump"; sleep 0.1
+    done
+    sleep 0.5
+    dump=$(ls -t "$BENCH_TMP"/callgrind.out.*.* | head -n 1)
+    callgrind_annotate --inclusive=yes "$dump" >"$dump.txt" 2>/dev/null
+    total=$(awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' "$dump.txt")
+    # The hit writer thread's share (its run loop, inclusive): it varies with how many hits each 200 ms flush
+    # finds, so it is reported apart from the request path, which is repeatable.
+    writer=$(awk '/HitWriterLoopV3runyyF/ { gsub(",", "", $1); print $1; exit }' "$dump.txt")
+    writer=${writer:-0}
+    echo "$name: $(((total - writer) / REQUESTS)) instructions/request on the request path," \
+        "+ $((writer / REQUESTS)) in the hit writer ($REQUESTS requests)"
+}
+
+UA_BOT="User-Agent: AASA-Bot/1.0.0"
+UA_IPHONE="User-Agent: Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"
+count aasa "$BASE$AASA_PATH" -H "Host: $HOST" -H "$UA_BOT"
+count resolve "$BASE$RESOLVE_PATH" -H "Authorization: Bearer $READ" -H "$UA_IPHONE"
