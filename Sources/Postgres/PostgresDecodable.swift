@@ -99,10 +99,15 @@ extension UUID: PostgresDecodable {
         self = value
     }
 
-    /// uuid_out's form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lower-case hex, parsed without `sscanf`
-    /// (which `UUID(uuidString:)` uses, and which dominated decoding a large catalog). nil for anything else
-    /// (callers fall back to `UUID(uuidString:)`). Also used for the lower-case ids the catalog holds.
+    /// The form `uuid_out` writes, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (hex digits in either case), parsed without
+    /// `sscanf` (which `UUID(uuidString:)` uses, and which dominated decoding a large catalog and replaying a
+    /// spool). nil for anything else (callers fall back to `UUID(uuidString:)` where other forms may occur).
     public static func canonical(_ text: String) -> UUID? {
+        canonical(text[...])
+    }
+
+    /// `canonical(_:)` of a part of a string (a field of a line).
+    public static func canonical(_ text: Substring) -> UUID? {
         var text = text
         return text.withUTF8 { bytes -> UUID? in
             guard bytes.count == 36 else { return nil }
@@ -128,6 +133,7 @@ extension UUID: PostgresDecodable {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
     }

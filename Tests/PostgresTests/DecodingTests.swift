@@ -52,6 +52,20 @@ import TestSupport
         #expect(try row.decode((Double, Double).self) == (12.5, 1.25))
     }
 
+    @Test func canonicalUUIDTextIsParsedWithoutFoundation() throws {
+        for _ in 0..<100 {
+            let id = UUID()
+            #expect(UUID.canonical(id.uuidString.lowercased()) == id)
+            #expect(UUID.canonical(id.uuidString) == id)
+            #expect(UUID.canonical("x" + id.uuidString.lowercased()) == nil)
+            #expect(UUID.canonical(("|" + id.uuidString + "|").dropFirst().dropLast()) == id)
+        }
+        for bad in ["", "0e1f2a3b4c5d6e7f8091a2b3c4d5e6f7", "0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6f", "0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6fg",
+                    "0e1f2a3b_4c5d-6e7f-8091-a2b3c4d5e6f7", "{0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6f7}"] {
+            #expect(UUID.canonical(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func uuidAndTimestamps() throws {
         let id = UUID()
         #expect(try roundTrip(id, as: "uuid") == id)

@@ -1,5 +1,6 @@
 import Foundation
 import LinkKit
+import Postgres
 
 extension Hit {
     /// Microseconds since 1970, the precision PostgreSQL keeps.
@@ -49,9 +50,9 @@ extension Hit {
               let bot = fields[11], bot == "t" || bot == "f"
         else { return nil }
         self.init(
-            time: Date(timeIntervalSince1970: Double(micros) / 1_000_000), workspaceID: parts[1] == "\\N" ? nil : UUIDText.parse(parts[1]),
+            time: Date(timeIntervalSince1970: Double(micros) / 1_000_000), workspaceID: parts[1] == "\\N" ? nil : UUID.canonical(parts[1]),
             hostname: hostname, path: path, query: fields[4], outcome: outcome,
-            appID: parts[6] == "\\N" ? nil : UUIDText.parse(parts[6]), ruleID: parts[7] == "\\N" ? nil : UUIDText.parse(parts[7]),
+            appID: parts[6] == "\\N" ? nil : UUID.canonical(parts[6]), ruleID: parts[7] == "\\N" ? nil : UUID.canonical(parts[7]),
             destinationType: fields[8], source: source, platform: platform, isBot: bot == "t",
             referrerHost: fields[12], visitorHash: fields[13]
         )

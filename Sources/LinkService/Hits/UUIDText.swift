@@ -35,34 +35,6 @@ enum UUIDText {
         }
     }
 
-    /// Parses `8-4-4-4-12` hex (either case); nil for anything else. (`UUID(uuidString:)` goes through
-    /// `sscanf` on Linux: too slow for replaying a spool of millions of hits.)
-    static func parse(_ text: Substring) -> UUID? {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        var count = 0
-        var high: UInt8? = nil
-        var index = 0
-        for byte in text.utf8 {
-            defer { index += 1 }
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard byte == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            guard let nibble = Hex.value(byte) else { return nil }
-            if let first = high {
-                guard count < 16 else { return nil }
-                bytes[count] = first << 4 | nibble
-                count += 1
-                high = nil
-            } else {
-                high = nibble
-            }
-        }
-        guard index == 36, count == 16 else { return nil }
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-    }
-
     /// Byte-wise `<`, the order PostgreSQL's `uuid` type sorts in.
     static func less(_ a: UUID, _ b: UUID) -> Bool {
         withUnsafeBytes(of: a.uuid) { x in
