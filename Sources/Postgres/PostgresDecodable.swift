@@ -119,22 +119,13 @@ extension UUID: PostgresDecodable {
                         guard bytes[index] == UInt8(ascii: "-") else { return false }
                         index += 1
                     }
-                    guard let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) else { return false }
+                    guard let high = PostgresHex.value(bytes[index]), let low = PostgresHex.value(bytes[index + 1]) else { return false }
                     out[position] = high << 4 | low
                     index += 2
                 }
                 return true
             }
             return ok ? UUID(uuid: uuid) : nil
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 }

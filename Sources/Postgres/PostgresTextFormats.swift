@@ -82,18 +82,30 @@ enum PostgresArrayLiteral {
     }
 }
 
+/// Hex digits as PostgreSQL writes them (lower case) and reads them (either case): `bytea`, `uuid`.
+enum PostgresHex {
+    static let digits = Array("0123456789abcdef".utf8)
+
+    static func value(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
 /// `bytea` in hex format (`\x` then two hex digits per byte), the server's default `bytea_output`.
 enum PostgresBytea {
-    private static let digits = Array("0123456789abcdef".utf8)
-
     static func hex(_ bytes: some Collection<UInt8>) -> String {
         var out = [UInt8]()
         out.reserveCapacity(2 + bytes.count * 2)
         out.append(UInt8(ascii: "\\"))
         out.append(UInt8(ascii: "x"))
         for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
+            out.append(PostgresHex.digits[Int(byte >> 4)])
+            out.append(PostgresHex.digits[Int(byte & 0x0f)])
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -107,22 +119,13 @@ enum PostgresBytea {
         out.reserveCapacity((utf8.count - 2) / 2)
         var index = 2
         while index < utf8.count {
-            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else {
+            guard let high = PostgresHex.value(utf8[index]), let low = PostgresHex.value(utf8[index + 1]) else {
                 throw PostgresError(.decodingFailed, serverMessage: "bad hex digit in bytea")
             }
             out.append(high << 4 | low)
             index += 2
         }
         return out
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 
