@@ -1,4 +1,6 @@
 /// A rule compiled for matching: patterns over UTF-8 bytes in the form (`MatchSubject.Form`) it compares against.
+/// Where the rule sits in a file is not its concern (`RuleMatcher.Entry`), so one compilation can serve every
+/// entry, and every platform's matcher, that lists the same component.
 struct CompiledRule: Sendable {
     enum Query: Sendable {
         case any
@@ -6,7 +8,6 @@ struct CompiledRule: Sendable {
         case items([(name: [UInt8], pattern: Pattern)])
     }
 
-    let rule: AASARule
     let form: MatchSubject.Form
     let exclude: Bool
     /// nil matches every path.
@@ -19,9 +20,8 @@ struct CompiledRule: Sendable {
     /// A malformed component: never matches.
     let never: Bool
 
-    init(rule: AASARule, variables: [String: [String]]) {
-        self.rule = rule
-        let settings = rule.effective
+    /// Compiles a rule from its effective settings (every default applied, `RuleMatcher.effective`).
+    init(effective settings: AASAComponent, variables: [String: [String]]) {
         let caseSensitive = settings.caseSensitive ?? true
         form = MatchSubject.Form(percentEncoded: settings.percentEncoded ?? true, caseSensitive: caseSensitive)
         exclude = settings.exclude ?? false
