@@ -33,7 +33,7 @@ public struct CompiledDomain: Sendable {
             CompiledRule(effective: RuleMatcher.effective(rule.component, detailDefaults: nil, fileDefaults: settings.defaults), variables: variables)
         }
         ios = RuleMatcher(rules: compiled, details: iosDetails)
-        android = RuleMatcher(rules: compiled, details: androidDetails)
+        android = RuleMatcher(rules: compiled, details: androidDetails, sharingIndexesWith: ios)
         aasaBytes = Array(Self.aasaFile(settings: settings, rules: rules, apps: byID, details: iosDetails).encoded().utf8)
         assetLinksBytes = Array(Self.assetLinks(settings: settings, rules: rules, apps: byID).serialized.utf8)
     }

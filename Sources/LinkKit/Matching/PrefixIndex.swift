@@ -14,30 +14,49 @@ struct PrefixIndex: Sendable {
         var exactRules: [Int32] = []
     }
 
-    /// A built trie, frozen into flat arrays (seven allocations per trie instead of up to four per node, which
-    /// dominated a compiled domain's memory when rules have long literal prefixes): node `n`'s edges are
-    /// `edgeBytes[edgeStart[n]..<edgeStart[n + 1]]` leading to `edgeTargets` at the same indices, its rules
-    /// `rules[ruleStart[n]..<ruleStart[n + 1]]`, its exact rules likewise.
+    /// A built trie, frozen into flat arrays with its chains collapsed (a radix trie: a run of nodes with one child
+    /// and no rules becomes one edge labelled with its bytes, so a trie of 100 distinct 12-byte prefixes has about
+    /// 200 nodes, not 1,000): node `n`'s edges are `edgeStart[n]..<edgeStart[n + 1]`, edge `e` leads to
+    /// `edgeTargets[e]` over the bytes `labels[labelStart[e]..<labelStart[e + 1]]` (`edgeBytes[e]` is the first),
+    /// node `n`'s rules are `rules[ruleStart[n]..<ruleStart[n + 1]]`, its exact rules likewise.
     private struct Trie: Sendable {
         var edgeStart: [Int32] = []
         var edgeBytes: [UInt8] = []
         var edgeTargets: [Int32] = []
+        var labelStart: [Int32] = []
+        var labels: [UInt8] = []
         var ruleStart: [Int32] = []
         var rules: [Int32] = []
         var exactStart: [Int32] = []
         var exactRules: [Int32] = []
 
         init(_ nodes: [Node]) {
-            for node in nodes {
+            // Nodes are numbered in the order they are frozen; `pending` holds built nodes not frozen yet.
+            var pending: [Int] = [0]
+            var next = 0
+            while next < pending.count {
+                let node = nodes[pending[next]]
+                next += 1
                 edgeStart.append(Int32(edgeBytes.count))
-                edgeBytes += node.edges
-                edgeTargets += node.targets
+                for (byte, target) in zip(node.edges, node.targets) {
+                    labelStart.append(Int32(labels.count))
+                    labels.append(byte)
+                    var end = Int(target)
+                    while nodes[end].edges.count == 1, nodes[end].rules.isEmpty, nodes[end].exactRules.isEmpty {
+                        labels.append(nodes[end].edges[0])
+                        end = Int(nodes[end].targets[0])
+                    }
+                    edgeBytes.append(byte)
+                    edgeTargets.append(Int32(pending.count))
+                    pending.append(end)
+                }
                 ruleStart.append(Int32(rules.count))
                 rules += node.rules
                 exactStart.append(Int32(exactRules.count))
                 exactRules += node.exactRules
             }
             edgeStart.append(Int32(edgeBytes.count))
+            labelStart.append(Int32(labels.count))
             ruleStart.append(Int32(rules.count))
             exactStart.append(Int32(exactRules.count))
         }
@@ -45,12 +64,23 @@ struct PrefixIndex: Sendable {
         func rules(of node: Int) -> ArraySlice<Int32> { rules[Int(ruleStart[node])..<Int(ruleStart[node + 1])] }
         func exactRules(of node: Int) -> ArraySlice<Int32> { exactRules[Int(exactStart[node])..<Int(exactStart[node + 1])] }
 
-        /// The node `byte` leads to from `node`, if any.
-        func child(of node: Int, _ byte: UInt8) -> Int? {
+        /// The node reached from `node` over the bytes of `path` from `depth`, and the depth there, if an edge's
+        /// whole label is there.
+        func child(of node: Int, _ path: [UInt8], at depth: Int) -> (node: Int, depth: Int)? {
+            let byte = path[depth]
             var edge = Int(edgeStart[node])
             let end = Int(edgeStart[node + 1])
             while edge < end {
-                if edgeBytes[edge] == byte { return Int(edgeTargets[edge]) }
+                if edgeBytes[edge] == byte {
+                    let label = Int(labelStart[edge])..<Int(labelStart[edge + 1])
+                    guard depth + label.count <= path.count else { return nil }
+                    var offset = 1
+                    while offset < label.count {
+                        if labels[label.lowerBound + offset] != path[depth + offset] { return nil }
+                        offset += 1
+                    }
+                    return (Int(edgeTargets[edge]), depth + label.count)
+                }
                 edge += 1
             }
             return nil
@@ -127,9 +157,8 @@ struct PrefixIndex: Sendable {
                         visitedCount += 1
                         count += ruleCount + exactCount
                     }
-                    guard depth < path.count, let next = trie.child(of: current, path[depth]) else { break }
-                    current = next
-                    depth += 1
+                    guard depth < path.count, let next = trie.child(of: current, path, at: depth) else { break }
+                    (current, depth) = next
                 }
             }
             return withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { candidates in

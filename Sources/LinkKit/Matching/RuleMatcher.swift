@@ -41,7 +41,9 @@ struct RuleMatcher: Sendable {
     /// - Parameters:
     ///   - rules: the compiled rules the details refer to.
     ///   - details: per `details` entry, its apps and the numbers (in `rules`) of its rules in order.
-    init(rules: [CompiledRule], details: [(appIDs: [String], rules: [Int32])]) {
+    ///   - other: a core over the same `rules` whose groups' prefix indexes are reused where a group lists the same
+    ///     entries of the same rules (another platform's core of the same domain, usually the same entries).
+    init(rules: [CompiledRule], details: [(appIDs: [String], rules: [Int32])], sharingIndexesWith other: RuleMatcher? = nil) {
         self.rules = rules
         var entries: [Entry] = []
         var entriesOfDetail: [[Int32]] = []
@@ -68,6 +70,8 @@ struct RuleMatcher: Sendable {
             }
         }
         self.appIDs = appIDs
+        var reusable: [[Int32]: PrefixIndex] = [:]
+        for group in other?.groups ?? [] { reusable[group.ruleNumbers] = group.index }
         var groups: [Group] = []
         var groupOfDetails: [[Int]: Int] = [:]
         var groupOfApp: [String: Int] = [:]
@@ -80,6 +84,13 @@ struct RuleMatcher: Sendable {
                 continue
             }
             let numbers = details.flatMap { entriesOfDetail[$0] }
+            if let other, let index = reusable[numbers],
+               numbers.allSatisfy({ Int($0) < other.entries.count && other.entries[Int($0)].rule == entries[Int($0)].rule }) {
+                groupOfDetails[details] = groups.count
+                groupOfApp[key] = groups.count
+                groups.append(Group(apps: [appID], ruleNumbers: numbers, index: index))
+                continue
+            }
             let indexed = numbers.compactMap { number -> (number: Int32, form: MatchSubject.Form, prefix: [UInt8], exact: [UInt8]?)? in
                 let rule = rules[Int(entries[Int(number)].rule)]
                 guard !rule.never else { return nil }
