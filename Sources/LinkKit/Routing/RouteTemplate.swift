@@ -101,8 +101,15 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
     /// Whether `name` can name a capture, and so a destination type or parameter (parameters take the
     /// capture of the same name): an ASCII letter, then letters, digits or `_`, at most 64 characters.
     public static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
-            && name.count <= 64
+        // ASCII only, so bytes are characters (and the ASCII alphabetic scalars are exactly A-Z and a-z).
+        var count = 0
+        for byte in name.utf8 {
+            let isLetter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            if count == 0 ? !isLetter : !(isLetter || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")) {
+                return false
+            }
+            count += 1
+        }
+        return count > 0 && count <= 64
     }
 }

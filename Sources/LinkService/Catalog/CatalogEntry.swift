@@ -11,7 +11,7 @@ final class CatalogEntry: Sendable {
     let hostname: String
     let settings: DomainSettingsInput
     /// Possibly shared with other domains of the workspace that have the same settings and rules: its `rules`
-    /// carry the ids of whichever domain was compiled first; `ruleIDs` are this domain's.
+    /// carry no ids (`""`); `ruleIDs` are this domain's.
     let compiled: CompiledDomain
     /// This domain's rule ids, in rule order.
     let ruleIDs: [UUID]
