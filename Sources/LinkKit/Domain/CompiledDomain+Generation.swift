@@ -5,8 +5,16 @@ extension CompiledDomain {
         -> [(appIDs: [String], rules: [Int32])] {
         // Runs of consecutive rules for the same apps: (apps, rule positions).
         var runs: [(apps: [String], positions: [Int32])] = []
+        // Consecutive rules usually name the same apps: their identifiers are looked up once per change.
+        var previous: (apps: [String], identifiers: [String])?
         for (position, rule) in rules.enumerated() {
-            let identifiers = rule.apps.compactMap { apps[$0] }.filter { $0.platform == platform }.map(\.identifier)
+            let identifiers: [String]
+            if let previous, previous.apps == rule.apps {
+                identifiers = previous.identifiers
+            } else {
+                identifiers = rule.apps.compactMap { apps[$0] }.filter { $0.platform == platform }.map(\.identifier)
+                previous = (rule.apps, identifiers)
+            }
             guard !identifiers.isEmpty else { continue }
             if runs.last?.apps == identifiers {
                 runs[runs.count - 1].positions.append(Int32(position))
@@ -50,14 +58,24 @@ extension CompiledDomain {
     static func assetLinks(settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp]) -> JSONValue {
         var order: [DomainApp] = []
         var seen: Set<String> = []
-        for id in rules.flatMap(\.apps) + settings.webcredentials {
+        var named: Set<String> = []
+        var previous: [String]?
+        for rule in rules where rule.apps != previous {  // (consecutive rules usually name the same apps)
+            previous = rule.apps
+            for id in rule.apps {
+                named.insert(id)
+                guard let app = apps[id], app.platform == .android, seen.insert(app.id).inserted else { continue }
+                order.append(app)
+            }
+        }
+        for id in settings.webcredentials {
             guard let app = apps[id], app.platform == .android, seen.insert(app.id).inserted else { continue }
             order.append(app)
         }
         let credentials = Set(settings.webcredentials)
         return .array(order.map { app in
             var relations: [JSONValue] = []
-            if rules.contains(where: { $0.apps.contains(app.id) }) { relations.append(.string("delegate_permission/common.handle_all_urls")) }
+            if named.contains(app.id) { relations.append(.string("delegate_permission/common.handle_all_urls")) }
             if credentials.contains(app.id) { relations.append(.string("delegate_permission/common.get_login_creds")) }
             return .object([
                 "relation": .array(relations),

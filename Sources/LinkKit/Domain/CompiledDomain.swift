@@ -7,7 +7,8 @@
 /// behaviour everywhere. Only the files' bytes are kept: the `AASAFile` and assetlinks trees are rebuilt on demand.
 public struct CompiledDomain: Sendable {
     public let settings: DomainSettings
-    public let rules: [LinkRule]
+    /// The rules, packed: resolve unpacks the deciding one.
+    private let packed: PackedRules
     public let apps: [DomainApp]
     /// The `apple-app-site-association` file's canonical bytes (what is served and hashed).
     public let aasaBytes: [UInt8]
@@ -22,7 +23,7 @@ public struct CompiledDomain: Sendable {
     /// Compiles a domain. Rules referring to unknown apps simply do not apply to them.
     public init(settings: DomainSettings, apps: [DomainApp], rules: [LinkRule]) {
         self.settings = settings
-        self.rules = rules
+        packed = PackedRules(rules)
         self.apps = apps
         let byID = Self.appsByID(apps)
         appsByIdentifier = Dictionary(apps.map { ($0.identifier.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
@@ -38,8 +39,12 @@ public struct CompiledDomain: Sendable {
         assetLinksBytes = Array(Self.assetLinks(settings: settings, rules: rules, apps: byID).serialized.utf8)
     }
 
+    /// The rules, in order (unpacked: rules are kept packed).
+    public var rules: [LinkRule] { packed.all }
+
     /// The `apple-app-site-association` file (rebuilt: only its bytes are kept).
     public var aasa: AASAFile {
+        let rules = self.rules
         let byID = Self.appsByID(apps)
         return Self.aasaFile(settings: settings, rules: rules, apps: byID, details: Self.details(.ios, settings: settings, rules: rules, apps: byID))
     }
@@ -48,7 +53,7 @@ public struct CompiledDomain: Sendable {
     public var aasaJSON: String { String(decoding: aasaBytes, as: UTF8.self) }
 
     /// The `assetlinks.json` statement list (rebuilt: only its bytes are kept).
-    public var assetLinks: JSONValue { Self.assetLinks(settings: settings, rules: rules, apps: Self.appsByID(apps)) }
+    public var assetLinks: JSONValue { Self.assetLinks(settings: settings, rules: self.rules, apps: Self.appsByID(apps)) }
 
     /// The served assetlinks bytes as text.
     public var assetLinksJSON: String { String(decoding: assetLinksBytes, as: UTF8.self) }
@@ -67,7 +72,7 @@ public struct CompiledDomain: Sendable {
         let position = Int(entry.rule)
         let detail = Int(entry.detail)
         let component = Int(entry.component)
-        let rule = rules[position]
+        let rule = packed[position]
         let app = appsByIdentifier[matcher.appIDs[deciding.app].lowercased()]
         guard deciding.opens else {
             return LinkResolution(outcome: .excluded, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: nil)

@@ -75,6 +75,17 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
         self.description = text
     }
 
+    /// A template from elements that came from a parsed template (its text is theirs, written back).
+    init(elements: [Element]) {
+        self.elements = elements
+        description = elements.map { element in
+            switch element {
+            case .literal(let text): text
+            case .capture(let name, let rest): "{" + name + (rest ? "*" : "") + "}"
+            }
+        }.joined()
+    }
+
     /// The capture names in order.
     public var captureNames: [String] {
         elements.compactMap { if case .capture(let name, _) = $0 { name } else { nil } }
