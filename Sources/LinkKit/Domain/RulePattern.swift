@@ -6,7 +6,9 @@ public enum RulePattern: Sendable, Hashable {
 
     /// - Throws: `LinkKitError` (`invalidTemplate`) for a malformed template.
     public init(_ text: String) throws(LinkKitError) {
-        self = text.contains("{") || text.contains("}") ? .template(try RouteTemplate(text)) : .raw(text)
+        // (Without a brace byte there is no brace character: the byte scan spares the grapheme walk.)
+        let hasBraceByte = text.utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
+        self = hasBraceByte && (text.contains("{") || text.contains("}")) ? .template(try RouteTemplate(text)) : .raw(text)
     }
 
     /// The text as written.

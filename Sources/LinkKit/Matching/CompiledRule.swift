@@ -63,8 +63,9 @@ struct CompiledRule: Sendable {
         guard let path else { return ([], nil) }
         let primary = path.literalPrefix
         guard let parentPath else { return (primary, nil) }
-        if parentPath.elements.isEmpty { return (primary, []) }
-        if parentPath.elements.count == 1, case .literal(let parent) = parentPath.elements[0] { return (primary, parent) }
+        let parentElements = parentPath.elements
+        if parentElements.isEmpty { return (primary, []) }
+        if parentElements.count == 1, case .literal(let parent) = parentElements[0] { return (primary, parent) }
         let parent = parentPath.literalPrefix
         return (Array(zip(primary, parent).prefix { $0 == $1 }.map(\.0)), nil)
     }

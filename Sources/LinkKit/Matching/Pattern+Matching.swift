@@ -5,8 +5,8 @@ extension Pattern {
     /// no allocation. With variables it is a recursive search whose failures are memoised in a stack buffer, so
     /// patterns like `$(lang)_$(region)` stay polynomial.
     func matches(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
-        if !hasVariables { return Self.glob(elements[...], input) }
-        let size = (elements.count + 1) * (input.count + 1)
+        if !hasVariables { return code.withUnsafeBufferPointer { Self.glob($0, input) } }
+        let size = (variableElements.count + 1) * (input.count + 1)
         return withUnsafeTemporaryAllocation(of: Bool.self, capacity: size) { memo in
             memo.initialize(repeating: false)
             return search(0, 0, input, memo)
@@ -16,33 +16,35 @@ extension Pattern {
     /// Convenience for tests and cold paths.
     func matches(_ input: [UInt8]) -> Bool { input.withUnsafeBufferPointer { matches($0) } }
 
-    static func glob(_ elements: ArraySlice<Element>, _ input: UnsafeBufferPointer<UInt8>) -> Bool {
-        var p = elements.startIndex
+    /// The glob over a pattern's `code` (no variables).
+    static func glob(_ code: UnsafeBufferPointer<UInt8>, _ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        var p = 0
         var s = 0
         var starP = -1
         var starS = 0
-        let end = elements.endIndex
+        let end = code.count
         while p < end || s < input.count {
             if p < end {
-                switch elements[p] {
-                case .star:
+                switch code[p] {
+                case Code.star:
                     starP = p
                     starS = s
                     p += 1
                     continue
-                case .one:
+                case Code.one:
                     if s < input.count {
                         s = nextScalar(input, s)
                         p += 1
                         continue
                     }
-                case .literal(let bytes):
-                    if hasLiteral(bytes, input, at: s) {
+                case Code.literal:
+                    let bytes = Code.literalBytes(code, at: p)
+                    if hasLiteral(UnsafeBufferPointer(rebasing: code[bytes]), input, at: s) {
                         s += bytes.count
-                        p += 1
+                        p = bytes.upperBound
                         continue
                     }
-                case .variable:
+                default:
                     return false
                 }
             }
@@ -55,11 +57,11 @@ extension Pattern {
     }
 
     private func search(_ e: Int, _ s: Int, _ input: UnsafeBufferPointer<UInt8>, _ memo: UnsafeMutableBufferPointer<Bool>) -> Bool {
-        if e == elements.count { return s == input.count }
+        if e == variableElements.count { return s == input.count }
         let key = e * (input.count + 1) + s
         if memo[key] { return false }
         var found = false
-        switch elements[e] {
+        switch variableElements[e] {
         case .literal(let bytes):
             found = Self.hasLiteral(bytes, input, at: s) && search(e + 1, s + bytes.count, input, memo)
         case .one:
@@ -134,6 +136,10 @@ extension Pattern {
     }
 
     static func hasLiteral(_ bytes: [UInt8], _ input: UnsafeBufferPointer<UInt8>, at s: Int) -> Bool {
+        bytes.withUnsafeBufferPointer { hasLiteral($0, input, at: s) }
+    }
+
+    static func hasLiteral(_ bytes: UnsafeBufferPointer<UInt8>, _ input: UnsafeBufferPointer<UInt8>, at s: Int) -> Bool {
         guard s + bytes.count <= input.count else { return false }
         var i = 0
         while i < bytes.count {

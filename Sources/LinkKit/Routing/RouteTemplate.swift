@@ -26,6 +26,11 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `LinkKitError` with a sentence naming the problem (unbalanced brace, bad capture name,
     ///   wildcard character in a literal, adjacent captures, `{x*}` not at the end, repeated name).
     public init(_ text: String) throws(LinkKitError) {
+        if let elements = Self.asciiElements(text) {
+            self.elements = elements
+            description = text
+            return
+        }
         var elements: [Element] = []
         var literal = ""
         var names: Set<String> = []
@@ -73,6 +78,49 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
         if !literal.isEmpty { elements.append(.literal(literal)) }
         self.elements = elements
         self.description = text
+    }
+
+    /// The elements of a valid ASCII template (most templates), read byte by byte: for ASCII, bytes are the
+    /// characters the general parser reads. Nil for any other text, and for any problem (the general parser then
+    /// reports it).
+    private static func asciiElements(_ text: String) -> [Element]? {
+        let bytes = Array(text.utf8)
+        var elements: [Element] = []
+        var literal: [UInt8] = []
+        var names: [String] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "{"):
+                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
+                var name = bytes[(index + 1)..<close]
+                let rest = name.last == UInt8(ascii: "*")
+                if rest { name = name.dropLast() }
+                let text = String(decoding: name, as: UTF8.self)
+                guard isValidName(text), !names.contains(text) else { return nil }
+                names.append(text)
+                if !literal.isEmpty {
+                    elements.append(.literal(String(decoding: literal, as: UTF8.self)))
+                    literal = []
+                } else if case .capture? = elements.last {
+                    return nil
+                }
+                elements.append(.capture(name: text, rest: rest))
+                index = close + 1
+                if rest && index != bytes.count { return nil }
+                continue
+            case UInt8(ascii: "}"), UInt8(ascii: "*"), UInt8(ascii: "?"), 0x80...:
+                return nil
+            case UInt8(ascii: "$") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "("):
+                return nil
+            default:
+                literal.append(byte)
+            }
+            index += 1
+        }
+        if !literal.isEmpty { elements.append(.literal(String(decoding: literal, as: UTF8.self))) }
+        return elements
     }
 
     /// A template from elements that came from a parsed template (its text is theirs, written back).
