@@ -6,7 +6,7 @@
 /// the same compilation and the same decisions, held once.
 struct RuleMatcher: Sendable {
     /// One rule of one `details` entry: which compiled rule, and where the entry writes it in the file.
-    struct Entry: Sendable {
+    struct Entry: Sendable, Equatable {
         let rule: Int32
         let detail: Int32
         let component: Int32
@@ -56,7 +56,8 @@ struct RuleMatcher: Sendable {
             }
             entriesOfDetail.append(numbers)
         }
-        self.entries = entries
+        // Another platform's entries are usually these: then held once.
+        self.entries = other.map { $0.entries == entries } == true ? other!.entries : entries
 
         var appIDs: [String] = []
         var detailsOfApp: [String: [Int]] = [:]
@@ -70,8 +71,8 @@ struct RuleMatcher: Sendable {
             }
         }
         self.appIDs = appIDs
-        var reusable: [[Int32]: PrefixIndex] = [:]
-        for group in other?.groups ?? [] { reusable[group.ruleNumbers] = group.index }
+        var reusable: [[Int32]: Group] = [:]
+        for group in other?.groups ?? [] { reusable[group.ruleNumbers] = group }
         var groups: [Group] = []
         var groupOfDetails: [[Int]: Int] = [:]
         var groupOfApp: [String: Int] = [:]
@@ -84,11 +85,11 @@ struct RuleMatcher: Sendable {
                 continue
             }
             let numbers = details.flatMap { entriesOfDetail[$0] }
-            if let other, let index = reusable[numbers],
+            if let other, let reused = reusable[numbers],
                numbers.allSatisfy({ Int($0) < other.entries.count && other.entries[Int($0)].rule == entries[Int($0)].rule }) {
                 groupOfDetails[details] = groups.count
                 groupOfApp[key] = groups.count
-                groups.append(Group(apps: [appID], ruleNumbers: numbers, index: index))
+                groups.append(Group(apps: [appID], ruleNumbers: reused.ruleNumbers, index: reused.index))
                 continue
             }
             let indexed = numbers.compactMap { number -> (number: Int32, form: MatchSubject.Form, prefix: [UInt8], exact: [UInt8]?)? in
