@@ -24,16 +24,43 @@ struct Pattern: Sendable, Hashable {
         case alpha, upper, lower, alnum, digit, xdigit
     }
 
-    /// The elements, encoded in one buffer (`Code`): a pattern is usually one short literal and a wildcard or two,
-    /// and an array of elements with an array per literal took three allocations for it.
-    let code: [UInt8]
-    /// The elements of a pattern with variables (the recursive search walks them); empty without variables.
-    let variableElements: [Element]
+    /// A pattern without variables is its elements encoded in one buffer (`Code`): it is usually one short literal
+    /// and a wildcard or two, and an array of elements with an array per literal took three allocations for it. A
+    /// pattern with variables keeps its elements, which the recursive search walks. (One reference either way, so
+    /// an optional pattern takes 8 bytes in a `CompiledRule`.)
+    private enum Storage: Sendable, Hashable {
+        case code([UInt8])
+        case elements([Element])
+    }
 
-    var hasVariables: Bool { !variableElements.isEmpty }
+    private let storage: Storage
 
-    /// The elements (decoded from `code` when the pattern has no variables).
-    var elements: [Element] { hasVariables ? variableElements : Code.elements(code) }
+    var hasVariables: Bool {
+        if case .elements = storage { return true }
+        return false
+    }
+
+    /// The encoded elements (encoded on demand for a pattern with variables).
+    var code: [UInt8] {
+        switch storage {
+        case .code(let code): code
+        case .elements(let elements): Code.encode(elements)
+        }
+    }
+
+    /// The elements of a pattern with variables; empty without variables.
+    var variableElements: [Element] {
+        if case .elements(let elements) = storage { return elements }
+        return []
+    }
+
+    /// The elements (decoded from the code when the pattern has no variables).
+    var elements: [Element] {
+        switch storage {
+        case .code(let code): Code.elements(code)
+        case .elements(let elements): elements
+        }
+    }
 
     /// Compiles `text`.
     /// - Parameters:
@@ -42,8 +69,7 @@ struct Pattern: Sendable, Hashable {
     ///   - variables: declared substitution variables; nil disables `$(...)` (variable values cannot nest).
     init(_ text: String, caseSensitive: Bool, variables: [String: [String]]?) {
         if let elements = Self.asciiElements(text, caseSensitive: caseSensitive) {
-            code = Code.encode(elements)
-            variableElements = []
+            storage = .code(Code.encode(elements))
             return
         }
         var elements: [Element] = []
@@ -85,8 +111,7 @@ struct Pattern: Sendable, Hashable {
             }
         }
         flush()
-        code = Code.encode(elements)
-        variableElements = hasVariables ? elements : []
+        storage = hasVariables ? .elements(elements) : .code(Code.encode(elements))
     }
 
     /// The elements of an ASCII pattern without `$` (most patterns), read byte by byte: for ASCII, bytes are the
@@ -115,6 +140,7 @@ struct Pattern: Sendable, Hashable {
 
     /// The bytes every matching input starts with (empty when the pattern starts with a wildcard).
     var literalPrefix: [UInt8] {
+        let code = self.code
         guard code.first == Code.literal else { return [] }
         return Array(code[Code.literalBytes(code, at: 0)])
     }
