@@ -67,9 +67,9 @@ struct PackedRules: Sendable {
             }
             ends.append(UInt32(writer.bytes.count))
         }
-        bytes = writer.bytes
+        bytes = writer.bytes.compacted()
         self.ends = ends
-        self.appLists = appLists
+        self.appLists = appLists.compacted()
     }
 
     var count: Int { ends.count }

@@ -157,7 +157,15 @@ struct Pattern: Sendable, Hashable {
         static let variable: UInt8 = 4
 
         static func encode(_ elements: [Element]) -> [UInt8] {
+            var size = 0
+            for element in elements {
+                guard case .literal(let bytes) = element else { size += 1; continue }
+                size += 1 + bytes.count
+                var rest = bytes.count
+                repeat { size += 1; rest >>= 7 } while rest > 0
+            }
             var code: [UInt8] = []
+            code.reserveCapacity(size)
             for element in elements {
                 switch element {
                 case .literal(let bytes):

@@ -116,6 +116,9 @@ struct PrefixIndex: Sendable {
             labelStart.append(Int32(labels.count))
             ruleStart.append(Int32(rules.count))
             exactStart.append(Int32(exactRules.count))
+            (edgeStart, edgeBytes, edgeTargets, labelStart, labels) =
+                (edgeStart.compacted(), edgeBytes.compacted(), edgeTargets.compacted(), labelStart.compacted(), labels.compacted())
+            (ruleStart, rules, exactStart, exactRules) = (ruleStart.compacted(), rules.compacted(), exactStart.compacted(), exactRules.compacted())
         }
 
         func rules(of node: Int) -> ArraySlice<Int32> { rules[Int(ruleStart[node])..<Int(ruleStart[node + 1])] }

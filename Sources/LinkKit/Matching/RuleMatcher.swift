@@ -57,7 +57,7 @@ struct RuleMatcher: Sendable {
             entriesOfDetail.append(numbers)
         }
         // Another platform's entries are usually these: then held once.
-        self.entries = other.map { $0.entries == entries } == true ? other!.entries : entries
+        self.entries = other.map { $0.entries == entries } == true ? other!.entries : entries.compacted()
 
         var appIDs: [String] = []
         var detailsOfApp: [String: [Int]] = [:]
@@ -100,7 +100,7 @@ struct RuleMatcher: Sendable {
             }
             groupOfDetails[details] = groups.count
             groupOfApp[key] = groups.count
-            groups.append(Group(apps: [appID], ruleNumbers: numbers, index: PrefixIndex(indexed)))
+            groups.append(Group(apps: [appID], ruleNumbers: numbers.compacted(), index: PrefixIndex(indexed)))
         }
         self.groups = groups
         self.groupOfApp = groupOfApp

@@ -24,7 +24,8 @@ final class CatalogEntry: Sendable {
         hostname = domain.hostname
         settings = domain.settings
         compiled = rules.compiled
-        self.ruleIDs = ruleIDs
+        // (Held for the life of the entry: stored without the room left by appending.)
+        self.ruleIDs = [UUID](unsafeUninitializedCapacity: ruleIDs.count) { $1 = $0.initialize(fromContentsOf: ruleIDs) }
         aasa = StaticDocument(rules.aasa, lastModified: lastModified)
         assetLinks = StaticDocument(rules.assetLinks, lastModified: lastModified)
     }
