@@ -39,7 +39,7 @@ extension AASAMatcher {
         var subject = MatchSubject(url)
         var steps: [RuleEvaluation] = []
         for number in groups[group].ruleNumbers {
-            let matched = core.rules[Int(number)].matches(&subject)
+            let matched = core.rules.matches(Int(number), &subject)
             steps.append(RuleEvaluation(rule: rules[Int(number)], matched: matched))
             if matched { break }
         }

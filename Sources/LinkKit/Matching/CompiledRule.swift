@@ -1,6 +1,7 @@
 /// A rule compiled for matching: patterns over UTF-8 bytes in the form (`MatchSubject.Form`) it compares against.
 /// Where the rule sits in a file is not its concern (`RuleMatcher.Entry`), so one compilation can serve every
-/// entry, and every platform's matcher, that lists the same component.
+/// entry, and every platform's matcher, that lists the same component. Matchers hold their rules packed
+/// (`CompiledRuleSet`, which matches them); this form is what they are packed from.
 struct CompiledRule: Sendable {
     enum Query: Sendable {
         case any
@@ -68,36 +69,5 @@ struct CompiledRule: Sendable {
         if parentElements.count == 1, case .literal(let parent) = parentElements[0] { return (primary, parent) }
         let parent = parentPath.literalPrefix
         return (Array(zip(primary, parent).prefix { $0 == $1 }.map(\.0)), nil)
-    }
-
-    func matches(_ subject: inout MatchSubject) -> Bool {
-        if never { return false }
-        if let path {
-            let bytes = subject.path(form)
-            let pathMatches = bytes.withUnsafeBufferPointer { buffer in
-                path.matches(buffer) || (parentPath?.matches(buffer) ?? false)
-            }
-            if !pathMatches { return false }
-        }
-        switch query {
-        case .any:
-            break
-        case .string(let pattern):
-            if !pattern.matches(subject.query(form)) { return false }
-        case .items(let requirements):
-            let items = subject.queryItems(form)
-            for requirement in requirements {
-                var seen = false
-                for item in items where item.name == requirement.name {
-                    seen = true
-                    // Every repeated item must match (W19).
-                    if !requirement.pattern.matches(item.value) { return false }
-                }
-                // An absent item reads as the empty string (W19).
-                if !seen, !requirement.pattern.matches([]) { return false }
-            }
-        }
-        if let fragment, !fragment.matches(subject.fragment(form)) { return false }
-        return true
     }
 }

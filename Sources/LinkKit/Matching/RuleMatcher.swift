@@ -26,7 +26,7 @@ struct RuleMatcher: Sendable {
         let entry: Int32?
     }
 
-    let rules: [CompiledRule]
+    let rules: CompiledRuleSet
     /// Every entry of every detail, in file order (details order, then component order): entry numbers compare as
     /// `(detail, component)` positions do.
     let entries: [Entry]
@@ -41,10 +41,11 @@ struct RuleMatcher: Sendable {
     /// - Parameters:
     ///   - rules: the compiled rules the details refer to.
     ///   - details: per `details` entry, its apps and the numbers (in `rules`) of its rules in order.
-    ///   - other: a core over the same `rules` whose groups' prefix indexes are reused where a group lists the same
-    ///     entries of the same rules (another platform's core of the same domain, usually the same entries).
+    ///   - other: a core built from the same `rules`: their packed form is shared, and its groups' prefix indexes
+    ///     are reused where a group lists the same entries of the same rules (another platform's core of the same
+    ///     domain, usually the same entries).
     init(rules: [CompiledRule], details: [(appIDs: [String], rules: [Int32])], sharingIndexesWith other: RuleMatcher? = nil) {
-        self.rules = rules
+        self.rules = other?.rules ?? CompiledRuleSet(rules)
         var entries: [Entry] = []
         var entriesOfDetail: [[Int32]] = []
         for (detailIndex, detail) in details.enumerated() {
@@ -155,10 +156,10 @@ struct RuleMatcher: Sendable {
         // Universal links are http(s) links; any other scheme never opens an app.
         guard Self.isWebURL(url) else { return GroupDecision(outcome: .noMatch, entry: nil) }
         let found = groups[group].index.firstMatch(&subject) { number, subject in
-            rules[Int(entries[Int(number)].rule)].matches(&subject)
+            rules.matches(Int(entries[Int(number)].rule), &subject)
         }
         guard let found else { return GroupDecision(outcome: .noMatch, entry: nil) }
-        return GroupDecision(outcome: rules[Int(entries[Int(found)].rule)].exclude ? .exclude : .match, entry: found)
+        return GroupDecision(outcome: rules.exclude(Int(entries[Int(found)].rule)) ? .exclude : .match, entry: found)
     }
 
     static func isWebURL(_ url: AASAURL) -> Bool { url.scheme == "https" || url.scheme == "http" }
