@@ -60,7 +60,7 @@ public struct CompiledDomain: Sendable {
 
     /// The position of the rule that wrote `details[detail].components[component]` of the served AASA file.
     public func rulePosition(detail: Int, component: Int) -> Int? {
-        ios.entries.first { Int($0.detail) == detail && Int($0.component) == component }.map { Int($0.rule) }
+        ios.entries.all.first { Int($0.detail) == detail && Int($0.component) == component }.map { Int($0.rule) }
     }
 
     /// Decides what `url` does for `platform`'s apps. The caller has checked that the URL's host is this domain.
@@ -68,7 +68,7 @@ public struct CompiledDomain: Sendable {
         let matcher = platform == .ios ? ios : android
         var subject = MatchSubject(url)
         guard let deciding = matcher.decidingApp(matcher.groupDecisions(url, subject: &subject)) else { return .noMatch }
-        let entry = matcher.entries[Int(deciding.entry)]
+        let entry = matcher.entries[deciding.entry]
         let position = Int(entry.rule)
         let detail = Int(entry.detail)
         let component = Int(entry.component)

@@ -4,12 +4,14 @@
 ///
 /// Rule `i` is `bytes[ends[i - 1]..<ends[i]]`: its app list (an index into `appLists`, where equal lists are stored
 /// once), a flags byte (`exclude`, `caseSensitive`, `percentEncoded`: 0 absent, 1 false, 2 true, two bits each), then
-/// id, path, query, fragment, comment and destination, each absent (0) or present with its fields; strings are a
-/// LEB128 length and their UTF-8 bytes.
+/// id, path, query, fragment, comment and destination (its type an index into `types`), each absent (0) or present
+/// with its fields; numbers are LEB128, strings a length and their UTF-8 bytes.
 struct PackedRules: Sendable {
     private let bytes: [UInt8]
     private let ends: [UInt32]
     private let appLists: [[String]]
+    /// Destination types, stored once each (most rules of a domain name one of a few).
+    private let types: [String]
 
     init(_ rules: [LinkRule]) {
         var writer = Writer()
@@ -17,6 +19,8 @@ struct PackedRules: Sendable {
         ends.reserveCapacity(rules.count)
         var appLists: [[String]] = []
         var listIndex: [[String]: Int] = [:]
+        var types: [String] = []
+        var typeIndex: [String: Int] = [:]
         for rule in rules {
             let list: Int
             if let last = appLists.last, last == rule.apps {
@@ -49,7 +53,15 @@ struct PackedRules: Sendable {
             writer.optionalString(rule.comment)
             if let destination = rule.destination {
                 writer.bytes.append(1)
-                writer.string(destination.type)
+                if let last = types.last, last == destination.type {
+                    writer.number(types.count - 1)
+                } else if let known = typeIndex[destination.type] {
+                    writer.number(known)
+                } else {
+                    writer.number(types.count)
+                    typeIndex[destination.type] = types.count
+                    types.append(destination.type)
+                }
                 writer.number(destination.params.count)
                 for (name, source) in destination.params.sorted(by: { $0.key < $1.key }) {
                     writer.string(name)
@@ -70,6 +82,7 @@ struct PackedRules: Sendable {
         bytes = writer.bytes.compacted()
         self.ends = ends
         self.appLists = appLists.compacted()
+        self.types = types.compacted()
     }
 
     var count: Int { ends.count }
@@ -97,7 +110,7 @@ struct PackedRules: Sendable {
         let comment = reader.optionalString()
         var destination: DestinationBinding?
         if reader.byte() == 1 {
-            let type = reader.string()
+            let type = types[reader.number()]
             var params: [String: DestinationBinding.Source] = [:]
             for _ in 0..<reader.number() {
                 let name = reader.string()

@@ -29,7 +29,7 @@ struct RuleMatcher: Sendable {
     let rules: CompiledRuleSet
     /// Every entry of every detail, in file order (details order, then component order): entry numbers compare as
     /// `(detail, component)` positions do.
-    let entries: [Entry]
+    let entries: Entries
     /// Every app named in the details, in order of first appearance.
     let appIDs: [String]
     let groups: [Group]
@@ -46,19 +46,15 @@ struct RuleMatcher: Sendable {
     ///     domain, usually the same entries).
     init(rules: [CompiledRule], details: [(appIDs: [String], rules: [Int32])], sharingIndexesWith other: RuleMatcher? = nil) {
         self.rules = other?.rules ?? CompiledRuleSet(rules)
-        var entries: [Entry] = []
+        let entries = Entries(details.map(\.rules))
         var entriesOfDetail: [[Int32]] = []
-        for (detailIndex, detail) in details.enumerated() {
-            var numbers: [Int32] = []
-            numbers.reserveCapacity(detail.rules.count)
-            for (componentIndex, rule) in detail.rules.enumerated() {
-                numbers.append(Int32(entries.count))
-                entries.append(Entry(rule: rule, detail: Int32(detailIndex), component: Int32(componentIndex)))
-            }
-            entriesOfDetail.append(numbers)
+        var next: Int32 = 0
+        for detail in details {
+            entriesOfDetail.append(Array(next..<next + Int32(detail.rules.count)))
+            next += Int32(detail.rules.count)
         }
         // Another platform's entries are usually these: then held once.
-        self.entries = other.map { $0.entries == entries } == true ? other!.entries : entries.compacted()
+        self.entries = other.map { $0.entries == entries } == true ? other!.entries : entries
 
         var appIDs: [String] = []
         var detailsOfApp: [String: [Int]] = [:]
@@ -87,14 +83,14 @@ struct RuleMatcher: Sendable {
             }
             let numbers = details.flatMap { entriesOfDetail[$0] }
             if let other, let reused = reusable[numbers],
-               numbers.allSatisfy({ Int($0) < other.entries.count && other.entries[Int($0)].rule == entries[Int($0)].rule }) {
+               numbers.allSatisfy({ Int($0) < other.entries.count && other.entries.rule($0) == entries.rule($0) }) {
                 groupOfDetails[details] = groups.count
                 groupOfApp[key] = groups.count
                 groups.append(Group(apps: [appID], ruleNumbers: reused.ruleNumbers, index: reused.index))
                 continue
             }
             let indexed = numbers.compactMap { number -> (number: Int32, form: MatchSubject.Form, prefix: [UInt8], exact: [UInt8]?)? in
-                let rule = rules[Int(entries[Int(number)].rule)]
+                let rule = rules[Int(entries.rule(number))]
                 guard !rule.never else { return nil }
                 let keys = rule.indexKeys
                 return (number, rule.form, keys.prefix, keys.exact)
@@ -156,10 +152,10 @@ struct RuleMatcher: Sendable {
         // Universal links are http(s) links; any other scheme never opens an app.
         guard Self.isWebURL(url) else { return GroupDecision(outcome: .noMatch, entry: nil) }
         let found = groups[group].index.firstMatch(&subject) { number, subject in
-            rules.matches(Int(entries[Int(number)].rule), &subject)
+            rules.matches(Int(entries.rule(number)), &subject)
         }
         guard let found else { return GroupDecision(outcome: .noMatch, entry: nil) }
-        return GroupDecision(outcome: rules.exclude(Int(entries[Int(found)].rule)) ? .exclude : .match, entry: found)
+        return GroupDecision(outcome: rules.exclude(Int(entries.rule(found))) ? .exclude : .match, entry: found)
     }
 
     static func isWebURL(_ url: AASAURL) -> Bool { url.scheme == "https" || url.scheme == "http" }
