@@ -29,6 +29,19 @@ import Testing
         #expect(compiled.matches(Array(lowercasedInput.utf8)) == expected)
     }
 
+    /// Patterns are stored as one code buffer; ASCII patterns without `$` are read byte by byte, the others by
+    /// character: both give these elements.
+    @Test func elementsAsCompiled() {
+        #expect(Pattern("/Shop/**?x", caseSensitive: false, variables: nil).elements == [.literal(Array("/shop/".utf8)), .star, .one, .literal([UInt8(ascii: "x")])])
+        #expect(Pattern("/Shop/*", caseSensitive: true, variables: nil).elements == [.literal(Array("/Shop/".utf8)), .star])
+        #expect(Pattern("/Café/*?", caseSensitive: false, variables: nil).elements == [.literal(Array("/café/".utf8)), .star, .one])
+        #expect(Pattern("a$b", caseSensitive: true, variables: [:]).elements == [.literal(Array("a$b".utf8))])
+        #expect(Pattern("", caseSensitive: true, variables: nil).elements.isEmpty)
+        let long = String(repeating: "x", count: 300)
+        #expect(Pattern(long + "*", caseSensitive: true, variables: nil).elements == [.literal(Array(long.utf8)), .star])
+        #expect(Pattern(long + "*", caseSensitive: true, variables: nil).matches(Array((long + "yz").utf8)))
+    }
+
     @Test func literalPrefixStopsAtTheFirstWildcard() {
         #expect(Pattern("/shop/$(lang)/*", caseSensitive: true, variables: [:]).literalPrefix == Array("/shop/".utf8))
         #expect(Pattern("/Shop/?", caseSensitive: false, variables: [:]).literalPrefix == Array("/shop/".utf8))

@@ -88,3 +88,40 @@ struct SeededRandom {
     }
     mutating func pick<T>(_ options: [T]) -> T { options[Int(next() % UInt64(options.count))] }
 }
+
+/// The collapsed (radix) trie: prefixes that share long runs, end inside another's run, or end exactly where a
+/// shorter one branches; indexed resolution must still equal the linear trace.
+@Suite struct RadixPrefixIndexTests {
+    static let segments = ["a", "ab", "abc", "b", "section", "section1", "section12", "x/y", "%20", "A"]
+
+    static func randomFile(seed: UInt64, rules: Int) -> AASAFile {
+        var random = SeededRandom(seed: seed)
+        var components: [AASAComponent] = []
+        for _ in 0..<rules {
+            var path = ""
+            for _ in 0..<random.pick([1, 2, 3]) { path += "/" + random.pick(segments) }
+            path += random.pick(["", "/*", "*", "/?*", "/?"])
+            components.append(AASAComponent(path: path, exclude: random.pick([nil, true]), caseSensitive: random.pick([nil, false])))
+        }
+        return AASAFile(applinks: AppLinks(details: [
+            AppLinksDetail(appIDs: [appA], components: components),
+            AppLinksDetail(appIDs: [appB], components: Array(components.reversed())),
+        ]))
+    }
+
+    @Test(arguments: 0..<30)
+    func indexedEqualsLinear(_ seed: Int) throws {
+        let matcher = AASAMatcher(Self.randomFile(seed: UInt64(seed), rules: 40))
+        var random = SeededRandom(seed: UInt64(seed) &+ 1_000)
+        for _ in 0..<60 {
+            var path = ""
+            for _ in 0..<random.pick([0, 1, 2, 3, 4]) { path += "/" + random.pick(Self.segments + ["q", "section123"]) }
+            let url = try AASAURL("https://example.com" + path + random.pick(["", "/"]))
+            for app in [appA, appB] {
+                let decision = matcher.decision(for: url, appID: app)
+                let last = matcher.trace(for: url, appID: app).last
+                #expect(decision.rule == last.flatMap { $0.matched ? $0.rule : nil }, "seed \(seed) \(path) \(app)")
+            }
+        }
+    }
+}

@@ -1,42 +1,56 @@
 extension CompiledDomain {
-    /// Writes the rules of `platform`'s apps as `details` entries in rule order: consecutive rules for the
-    /// same apps share one entry, so the order iOS evaluates is exactly the rule order.
-    static func generate(_ platform: DomainApp.Platform, settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp])
-        -> (file: AASAFile, generated: Generated) {
+    /// `platform`'s `details` entries, as apps and rule positions: consecutive rules for the same apps share one
+    /// entry, so the order iOS evaluates is exactly the rule order.
+    static func details(_ platform: DomainApp.Platform, settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp])
+        -> [(appIDs: [String], rules: [Int32])] {
         // Runs of consecutive rules for the same apps: (apps, rule positions).
-        var runs: [(apps: [String], positions: [Int])] = []
+        var runs: [(apps: [String], positions: [Int32])] = []
+        // Consecutive rules usually name the same apps: their identifiers are looked up once per change.
+        var previous: (apps: [String], identifiers: [String])?
         for (position, rule) in rules.enumerated() {
-            let identifiers = rule.apps.compactMap { apps[$0] }.filter { $0.platform == platform }.map(\.identifier)
+            let identifiers: [String]
+            if let previous, previous.apps == rule.apps {
+                identifiers = previous.identifiers
+            } else {
+                identifiers = rule.apps.compactMap { apps[$0] }.filter { $0.platform == platform }.map(\.identifier)
+                previous = (rule.apps, identifiers)
+            }
             guard !identifiers.isEmpty else { continue }
             if runs.last?.apps == identifiers {
-                runs[runs.count - 1].positions.append(position)
+                runs[runs.count - 1].positions.append(Int32(position))
             } else {
-                runs.append((identifiers, [position]))
+                runs.append((identifiers, [Int32(position)]))
             }
         }
         // iOS 12 reads one `appID` per entry: there a run for [A, B] becomes an entry for A then one for B,
         // which keeps each app's rule order and the first-listed app's precedence.
-        let legacy = settings.legacyPaths && platform == .ios
-        var details: [AppLinksDetail] = []
-        var ruleAt: [[Int]] = []
-        for run in runs {
-            for members in legacy ? run.apps.map({ [$0] }) : [run.apps] {
-                let runRules = run.positions.map { rules[$0] }
-                details.append(AppLinksDetail(
-                    appIDs: members,
-                    components: runRules.map(\.component),
-                    paths: legacy ? runRules.compactMap(\.legacyPath) : nil
-                ))
-                ruleAt.append(run.positions)
-            }
-        }
-        let file = AASAFile(applinks: AppLinks(
+        guard settings.legacyPaths && platform == .ios else { return runs.map { ($0.apps, $0.positions) } }
+        return runs.flatMap { run in run.apps.map { ([$0], run.positions) } }
+    }
+
+    /// The AASA file of the iOS `details` entries.
+    static func aasaFile(settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp], details: [(appIDs: [String], rules: [Int32])])
+        -> AASAFile {
+        let legacy = settings.legacyPaths
+        var file = AASAFile(applinks: AppLinks(
             apps: legacy ? [] : nil,
             defaults: settings.defaults,
             substitutionVariables: settings.substitutionVariables,
-            details: details
+            details: details.map { detail in
+                let detailRules = detail.rules.map { rules[Int($0)] }
+                return AppLinksDetail(appIDs: detail.appIDs, components: detailRules.map(\.component),
+                                      paths: legacy ? detailRules.compactMap(\.legacyPath) : nil)
+            }
         ))
-        return (file, Generated(matcher: AASAMatcher(file), ruleAt: ruleAt))
+        let webcredentials = settings.webcredentials.compactMap { apps[$0] }.filter { $0.platform == .ios }.map(\.identifier)
+        let appclips = settings.appclips.compactMap { apps[$0] }.filter { $0.platform == .ios }.map(\.identifier)
+        if !webcredentials.isEmpty { file.webcredentials = ServiceApps(apps: webcredentials) }
+        if !appclips.isEmpty { file.appclips = ServiceApps(apps: appclips) }
+        return file
+    }
+
+    static func appsByID(_ apps: [DomainApp]) -> [String: DomainApp] {
+        Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The Android statement list: `handle_all_urls` for every Android app a rule names (in order of first
@@ -44,14 +58,24 @@ extension CompiledDomain {
     static func assetLinks(settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp]) -> JSONValue {
         var order: [DomainApp] = []
         var seen: Set<String> = []
-        for id in rules.flatMap(\.apps) + settings.webcredentials {
+        var named: Set<String> = []
+        var previous: [String]?
+        for rule in rules where rule.apps != previous {  // (consecutive rules usually name the same apps)
+            previous = rule.apps
+            for id in rule.apps {
+                named.insert(id)
+                guard let app = apps[id], app.platform == .android, seen.insert(app.id).inserted else { continue }
+                order.append(app)
+            }
+        }
+        for id in settings.webcredentials {
             guard let app = apps[id], app.platform == .android, seen.insert(app.id).inserted else { continue }
             order.append(app)
         }
         let credentials = Set(settings.webcredentials)
         return .array(order.map { app in
             var relations: [JSONValue] = []
-            if rules.contains(where: { $0.apps.contains(app.id) }) { relations.append(.string("delegate_permission/common.handle_all_urls")) }
+            if named.contains(app.id) { relations.append(.string("delegate_permission/common.handle_all_urls")) }
             if credentials.contains(app.id) { relations.append(.string("delegate_permission/common.get_login_creds")) }
             return .object([
                 "relation": .array(relations),

@@ -1,69 +1,80 @@
 /// A link domain compiled once from its settings, apps and ordered rules: the rendered association
 /// files and the matchers that resolve URLs with exactly the semantics iOS applies to those files.
 ///
-/// The iOS matcher runs over the very `AASAFile` that is served; Android rules are compiled the same way
-/// (package names in place of appIDs), so one rule list means one behaviour everywhere.
+/// Each rule is compiled once (`CompiledRule`, from the component it writes into the file, with the file's
+/// defaults and variables); each platform's matcher (`RuleMatcher`) lists those rules in the very `details`
+/// entries that platform's file has (Android: package names in place of appIDs), so one rule list means one
+/// behaviour everywhere. Only the files' bytes are kept: the `AASAFile` and assetlinks trees are rebuilt on demand.
 public struct CompiledDomain: Sendable {
     public let settings: DomainSettings
-    public let rules: [LinkRule]
+    /// The rules, packed: resolve unpacks the deciding one.
+    private let packed: PackedRules
     public let apps: [DomainApp]
-    /// The `apple-app-site-association` file.
-    public let aasa: AASAFile
-    /// Its canonical bytes (what is served and hashed).
-    public let aasaJSON: String
-    /// The `assetlinks.json` statement list and its canonical bytes.
-    public let assetLinks: JSONValue
-    public let assetLinksJSON: String
+    /// The `apple-app-site-association` file's canonical bytes (what is served and hashed).
+    public let aasaBytes: [UInt8]
+    /// The `assetlinks.json` statement list's canonical bytes.
+    public let assetLinksBytes: [UInt8]
 
-    private let ios: Generated
-    private let android: Generated
+    /// Per platform: the matcher over the rules (`CompiledRule` `i` is `rules[i]`'s), in its file's entries.
+    private let ios: RuleMatcher
+    private let android: RuleMatcher
     private let appsByIdentifier: [String: DomainApp]
-
-    /// One platform's matcher, and which rule each `(detail, component)` of its file came from (the file itself
-    /// is not kept: the matcher has compiled it, and the iOS one is `aasa`).
-    struct Generated: Sendable {
-        let matcher: AASAMatcher
-        let ruleAt: [[Int]]
-    }
 
     /// Compiles a domain. Rules referring to unknown apps simply do not apply to them.
     public init(settings: DomainSettings, apps: [DomainApp], rules: [LinkRule]) {
         self.settings = settings
-        self.rules = rules
+        packed = PackedRules(rules)
         self.apps = apps
-        let byID = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let byID = Self.appsByID(apps)
         appsByIdentifier = Dictionary(apps.map { ($0.identifier.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        var file: AASAFile
-        (file, ios) = Self.generate(.ios, settings: settings, rules: rules, apps: byID)
-        android = Self.generate(.android, settings: settings, rules: rules, apps: byID).generated
-
-        let webcredentials = settings.webcredentials.compactMap { byID[$0] }.filter { $0.platform == .ios }.map(\.identifier)
-        let appclips = settings.appclips.compactMap { byID[$0] }.filter { $0.platform == .ios }.map(\.identifier)
-        if !webcredentials.isEmpty { file.webcredentials = ServiceApps(apps: webcredentials) }
-        if !appclips.isEmpty { file.appclips = ServiceApps(apps: appclips) }
-        aasa = file
-        aasaJSON = file.encoded()
-        assetLinks = Self.assetLinks(settings: settings, rules: rules, apps: byID)
-        assetLinksJSON = assetLinks.serialized
+        let iosDetails = Self.details(.ios, settings: settings, rules: rules, apps: byID)
+        let androidDetails = Self.details(.android, settings: settings, rules: rules, apps: byID)
+        let variables = RuleMatcher.variables(settings.substitutionVariables)
+        let compiled = rules.map { rule in
+            CompiledRule(effective: RuleMatcher.effective(rule.component, detailDefaults: nil, fileDefaults: settings.defaults), variables: variables)
+        }
+        ios = RuleMatcher(rules: compiled, details: iosDetails)
+        android = RuleMatcher(rules: compiled, details: androidDetails, sharingIndexesWith: ios)
+        aasaBytes = Array(Self.aasaFile(settings: settings, rules: rules, apps: byID, details: iosDetails).encoded().utf8)
+        assetLinksBytes = Array(Self.assetLinks(settings: settings, rules: rules, apps: byID).serialized.utf8)
     }
+
+    /// The rules, in order (unpacked: rules are kept packed).
+    public var rules: [LinkRule] { packed.all }
+
+    /// The `apple-app-site-association` file (rebuilt: only its bytes are kept).
+    public var aasa: AASAFile {
+        let rules = self.rules
+        let byID = Self.appsByID(apps)
+        return Self.aasaFile(settings: settings, rules: rules, apps: byID, details: Self.details(.ios, settings: settings, rules: rules, apps: byID))
+    }
+
+    /// The served AASA bytes as text.
+    public var aasaJSON: String { String(decoding: aasaBytes, as: UTF8.self) }
+
+    /// The `assetlinks.json` statement list (rebuilt: only its bytes are kept).
+    public var assetLinks: JSONValue { Self.assetLinks(settings: settings, rules: self.rules, apps: Self.appsByID(apps)) }
+
+    /// The served assetlinks bytes as text.
+    public var assetLinksJSON: String { String(decoding: assetLinksBytes, as: UTF8.self) }
 
     /// The position of the rule that wrote `details[detail].components[component]` of the served AASA file.
     public func rulePosition(detail: Int, component: Int) -> Int? {
-        guard detail < ios.ruleAt.count, component < ios.ruleAt[detail].count else { return nil }
-        return ios.ruleAt[detail][component]
+        ios.entries.all.first { Int($0.detail) == detail && Int($0.component) == component }.map { Int($0.rule) }
     }
 
     /// Decides what `url` does for `platform`'s apps. The caller has checked that the URL's host is this domain.
     public func resolve(_ url: AASAURL, platform: DomainApp.Platform = .ios) -> LinkResolution {
-        let generated = platform == .ios ? ios : android
-        let resolution = generated.matcher.resolve(url)
-        guard let decision = resolution.decision, let detail = decision.detailIndex, let component = decision.componentIndex,
-              detail < generated.ruleAt.count, component < generated.ruleAt[detail].count
-        else { return .noMatch }
-        let position = generated.ruleAt[detail][component]
-        let rule = rules[position]
-        let app = appsByIdentifier[decision.appID.lowercased()]
-        guard resolution.appID != nil else {
+        let matcher = platform == .ios ? ios : android
+        var subject = MatchSubject(url)
+        guard let deciding = matcher.decidingApp(matcher.groupDecisions(url, subject: &subject)) else { return .noMatch }
+        let entry = matcher.entries[deciding.entry]
+        let position = Int(entry.rule)
+        let detail = Int(entry.detail)
+        let component = Int(entry.component)
+        let rule = packed[position]
+        let app = appsByIdentifier[matcher.appIDs[deciding.app].lowercased()]
+        guard deciding.opens else {
             return LinkResolution(outcome: .excluded, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: nil)
         }
         let target = app.flatMap { self.destination(of: rule, for: $0, url: url) }

@@ -6,7 +6,16 @@ public enum RulePattern: Sendable, Hashable {
 
     /// - Throws: `LinkKitError` (`invalidTemplate`) for a malformed template.
     public init(_ text: String) throws(LinkKitError) {
-        self = text.contains("{") || text.contains("}") ? .template(try RouteTemplate(text)) : .raw(text)
+        // Bytes decide for ASCII text (and without a brace byte there is no brace character): the grapheme walk
+        // is left for the rest.
+        var hasBraceByte = false
+        var isASCII = true
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") { hasBraceByte = true }
+            if byte >= 0x80 { isASCII = false }
+        }
+        let hasBrace = hasBraceByte && (isASCII || text.contains("{") || text.contains("}"))
+        self = hasBrace ? .template(try RouteTemplate(text)) : .raw(text)
     }
 
     /// The text as written.

@@ -5,6 +5,7 @@ public enum JSONPointer: Sendable {
     ///   - base: a pointer (`""` is the whole document).
     ///   - token: an object key.
     public static func appending(_ base: String, _ token: String) -> String {
+        if !token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) { return base + "/" + token }
         var escaped = ""
         for character in token {
             switch character {

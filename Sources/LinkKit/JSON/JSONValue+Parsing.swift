@@ -146,7 +146,8 @@ struct JSONParser {
 
     private func decodeRun(_ start: Int, _ end: Int) throws(LinkKitError) -> String {
         if start == end { return "" }
-        guard let run = String(validating: bytes[start..<end], as: UTF8.self) else {
+        // (Validated from a buffer: the generic slice path validates byte by byte.)
+        guard let run = bytes.withUnsafeBufferPointer({ String(validating: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }) else {
             throw LinkKitError(.malformedJSON, "invalid UTF-8 in a string near \(position(of: start))", offset: start)
         }
         return run

@@ -37,6 +37,12 @@ extension JSONValue {
     /// Appends `value` as a JSON string literal (RFC 8259 §7); only `"`, `\` and control characters are escaped.
     static func appendQuoted(_ value: String, to out: inout String) {
         out += "\""
+        // Most strings need no escape: appended whole.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += value
+            out += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -12,7 +12,7 @@ extension AASALinter {
             var catchAll: Int32?
             var firstWithKey: [Key: Int32] = [:]
             for number in group.ruleNumbers {
-                let rule = matcher.compiled[Int(number)].rule
+                let rule = matcher.rules[Int(number)]
                 if rule.effective.isMalformed { continue }
                 let key = Self.key(rule)
                 if let cover = catchAll ?? firstWithKey[key] {
@@ -25,8 +25,8 @@ extension AASALinter {
             }
         }
         for (number, cover) in shadowedBy.sorted(by: { $0.key < $1.key }) where !reachableSomewhere.contains(number) {
-            let rule = matcher.compiled[Int(number)].rule
-            let earlierRule = matcher.compiled[Int(cover)].rule
+            let rule = matcher.rules[Int(number)]
+            let earlierRule = matcher.rules[Int(cover)]
             let reason = Self.isCatchAll(earlierRule) ? "matches every URL" : "has the same pattern"
             add(.warning, "unreachableRule", rule.pointer, "this rule can never match: the earlier rule at \(earlierRule.pointer) \(reason), so it decides first")
         }

@@ -1,4 +1,7 @@
 /// A rule compiled for matching: patterns over UTF-8 bytes in the form (`MatchSubject.Form`) it compares against.
+/// Where the rule sits in a file is not its concern (`RuleMatcher.Entry`), so one compilation can serve every
+/// entry, and every platform's matcher, that lists the same component. Matchers hold their rules packed
+/// (`CompiledRuleSet`, which matches them); this form is what they are packed from.
 struct CompiledRule: Sendable {
     enum Query: Sendable {
         case any
@@ -6,7 +9,6 @@ struct CompiledRule: Sendable {
         case items([(name: [UInt8], pattern: Pattern)])
     }
 
-    let rule: AASARule
     let form: MatchSubject.Form
     let exclude: Bool
     /// nil matches every path.
@@ -19,9 +21,8 @@ struct CompiledRule: Sendable {
     /// A malformed component: never matches.
     let never: Bool
 
-    init(rule: AASARule, variables: [String: [String]]) {
-        self.rule = rule
-        let settings = rule.effective
+    /// Compiles a rule from its effective settings (every default applied, `RuleMatcher.effective`).
+    init(effective settings: AASAComponent, variables: [String: [String]]) {
         let caseSensitive = settings.caseSensitive ?? true
         form = MatchSubject.Form(percentEncoded: settings.percentEncoded ?? true, caseSensitive: caseSensitive)
         exclude = settings.exclude ?? false
@@ -63,40 +64,10 @@ struct CompiledRule: Sendable {
         guard let path else { return ([], nil) }
         let primary = path.literalPrefix
         guard let parentPath else { return (primary, nil) }
-        if parentPath.elements.isEmpty { return (primary, []) }
-        if parentPath.elements.count == 1, case .literal(let parent) = parentPath.elements[0] { return (primary, parent) }
+        let parentElements = parentPath.elements
+        if parentElements.isEmpty { return (primary, []) }
+        if parentElements.count == 1, case .literal(let parent) = parentElements[0] { return (primary, parent) }
         let parent = parentPath.literalPrefix
         return (Array(zip(primary, parent).prefix { $0 == $1 }.map(\.0)), nil)
-    }
-
-    func matches(_ subject: inout MatchSubject) -> Bool {
-        if never { return false }
-        if let path {
-            let bytes = subject.path(form)
-            let pathMatches = bytes.withUnsafeBufferPointer { buffer in
-                path.matches(buffer) || (parentPath?.matches(buffer) ?? false)
-            }
-            if !pathMatches { return false }
-        }
-        switch query {
-        case .any:
-            break
-        case .string(let pattern):
-            if !pattern.matches(subject.query(form)) { return false }
-        case .items(let requirements):
-            let items = subject.queryItems(form)
-            for requirement in requirements {
-                var seen = false
-                for item in items where item.name == requirement.name {
-                    seen = true
-                    // Every repeated item must match (W19).
-                    if !requirement.pattern.matches(item.value) { return false }
-                }
-                // An absent item reads as the empty string (W19).
-                if !seen, !requirement.pattern.matches([]) { return false }
-            }
-        }
-        if let fragment, !fragment.matches(subject.fragment(form)) { return false }
-        return true
     }
 }

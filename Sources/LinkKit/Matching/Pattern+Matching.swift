@@ -5,44 +5,47 @@ extension Pattern {
     /// no allocation. With variables it is a recursive search whose failures are memoised in a stack buffer, so
     /// patterns like `$(lang)_$(region)` stay polynomial.
     func matches(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
-        if !hasVariables { return Self.glob(elements[...], input) }
+        let elements = variableElements
+        if elements.isEmpty { return code.withUnsafeBufferPointer { Self.glob($0, input) } }
         let size = (elements.count + 1) * (input.count + 1)
         return withUnsafeTemporaryAllocation(of: Bool.self, capacity: size) { memo in
             memo.initialize(repeating: false)
-            return search(0, 0, input, memo)
+            return Self.search(elements, 0, 0, input, memo)
         }
     }
 
     /// Convenience for tests and cold paths.
     func matches(_ input: [UInt8]) -> Bool { input.withUnsafeBufferPointer { matches($0) } }
 
-    static func glob(_ elements: ArraySlice<Element>, _ input: UnsafeBufferPointer<UInt8>) -> Bool {
-        var p = elements.startIndex
+    /// The glob over a pattern's `code` (no variables).
+    static func glob(_ code: UnsafeBufferPointer<UInt8>, _ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        var p = 0
         var s = 0
         var starP = -1
         var starS = 0
-        let end = elements.endIndex
+        let end = code.count
         while p < end || s < input.count {
             if p < end {
-                switch elements[p] {
-                case .star:
+                switch code[p] {
+                case Code.star:
                     starP = p
                     starS = s
                     p += 1
                     continue
-                case .one:
+                case Code.one:
                     if s < input.count {
                         s = nextScalar(input, s)
                         p += 1
                         continue
                     }
-                case .literal(let bytes):
-                    if hasLiteral(bytes, input, at: s) {
+                case Code.literal:
+                    let bytes = Code.literalBytes(code, at: p)
+                    if hasLiteral(UnsafeBufferPointer(rebasing: code[bytes]), input, at: s) {
                         s += bytes.count
-                        p += 1
+                        p = bytes.upperBound
                         continue
                     }
-                case .variable:
+                default:
                     return false
                 }
             }
@@ -54,34 +57,34 @@ extension Pattern {
         return true
     }
 
-    private func search(_ e: Int, _ s: Int, _ input: UnsafeBufferPointer<UInt8>, _ memo: UnsafeMutableBufferPointer<Bool>) -> Bool {
+    private static func search(_ elements: [Element], _ e: Int, _ s: Int, _ input: UnsafeBufferPointer<UInt8>, _ memo: UnsafeMutableBufferPointer<Bool>) -> Bool {
         if e == elements.count { return s == input.count }
         let key = e * (input.count + 1) + s
         if memo[key] { return false }
         var found = false
         switch elements[e] {
         case .literal(let bytes):
-            found = Self.hasLiteral(bytes, input, at: s) && search(e + 1, s + bytes.count, input, memo)
+            found = hasLiteral(bytes, input, at: s) && search(elements, e + 1, s + bytes.count, input, memo)
         case .one:
-            found = s < input.count && search(e + 1, Self.nextScalar(input, s), input, memo)
+            found = s < input.count && search(elements, e + 1, nextScalar(input, s), input, memo)
         case .star:
             var t = input.count
             while t >= s {
-                if Self.isBoundary(input, t), search(e + 1, t, input, memo) { found = true; break }
+                if isBoundary(input, t), search(elements, e + 1, t, input, memo) { found = true; break }
                 t -= 1
             }
         case .variable(.never):
             found = false
         case .variable(.characterClass(let characterClass, let anyCase)):
-            found = s < input.count && characterClass.contains(input[s], anyCase: anyCase) && search(e + 1, s + 1, input, memo)
+            found = s < input.count && characterClass.contains(input[s], anyCase: anyCase) && search(elements, e + 1, s + 1, input, memo)
         case .variable(.alternatives(let alternatives)):
             for alternative in alternatives {
                 if alternative.count == 1, case .literal(let bytes) = alternative[0] {
-                    if Self.hasLiteral(bytes, input, at: s), search(e + 1, s + bytes.count, input, memo) { found = true; break }
+                    if hasLiteral(bytes, input, at: s), search(elements, e + 1, s + bytes.count, input, memo) { found = true; break }
                     continue
                 }
                 // A value with wildcards: every end at which it matches from `s`, found in one pass (O(n·m)).
-                if Self.forEachEnd(of: alternative, in: input, from: s, { search(e + 1, $0, input, memo) }) {
+                if forEachEnd(of: alternative, in: input, from: s, { search(elements, e + 1, $0, input, memo) }) {
                     found = true
                     break
                 }
@@ -134,6 +137,10 @@ extension Pattern {
     }
 
     static func hasLiteral(_ bytes: [UInt8], _ input: UnsafeBufferPointer<UInt8>, at s: Int) -> Bool {
+        bytes.withUnsafeBufferPointer { hasLiteral($0, input, at: s) }
+    }
+
+    static func hasLiteral(_ bytes: UnsafeBufferPointer<UInt8>, _ input: UnsafeBufferPointer<UInt8>, at s: Int) -> Bool {
         guard s + bytes.count <= input.count else { return false }
         var i = 0
         while i < bytes.count {

@@ -24,8 +24,43 @@ struct Pattern: Sendable, Hashable {
         case alpha, upper, lower, alnum, digit, xdigit
     }
 
-    let elements: [Element]
-    let hasVariables: Bool
+    /// A pattern without variables is its elements encoded in one buffer (`Code`): it is usually one short literal
+    /// and a wildcard or two, and an array of elements with an array per literal took three allocations for it. A
+    /// pattern with variables keeps its elements, which the recursive search walks. (One reference either way, so
+    /// an optional pattern takes 8 bytes in a `CompiledRule`.)
+    private enum Storage: Sendable, Hashable {
+        case code([UInt8])
+        case elements([Element])
+    }
+
+    private let storage: Storage
+
+    var hasVariables: Bool {
+        if case .elements = storage { return true }
+        return false
+    }
+
+    /// The encoded elements (encoded on demand for a pattern with variables).
+    var code: [UInt8] {
+        switch storage {
+        case .code(let code): code
+        case .elements(let elements): Code.encode(elements)
+        }
+    }
+
+    /// The elements of a pattern with variables; empty without variables.
+    var variableElements: [Element] {
+        if case .elements(let elements) = storage { return elements }
+        return []
+    }
+
+    /// The elements (decoded from the code when the pattern has no variables).
+    var elements: [Element] {
+        switch storage {
+        case .code(let code): Code.elements(code)
+        case .elements(let elements): elements
+        }
+    }
 
     /// Compiles `text`.
     /// - Parameters:
@@ -33,6 +68,10 @@ struct Pattern: Sendable, Hashable {
     ///   - caseSensitive: false to lower-case literals and variable values.
     ///   - variables: declared substitution variables; nil disables `$(...)` (variable values cannot nest).
     init(_ text: String, caseSensitive: Bool, variables: [String: [String]]?) {
+        if let elements = Self.asciiElements(text, caseSensitive: caseSensitive) {
+            storage = .code(Code.encode(elements))
+            return
+        }
         var elements: [Element] = []
         var literal = ""
         var hasVariables = false
@@ -72,18 +111,115 @@ struct Pattern: Sendable, Hashable {
             }
         }
         flush()
-        self.elements = elements
-        self.hasVariables = hasVariables
+        storage = hasVariables ? .elements(elements) : .code(Code.encode(elements))
+    }
+
+    /// The elements of an ASCII pattern without `$` (most patterns), read byte by byte: for ASCII, bytes are the
+    /// characters the general path reads. Nil for any other text.
+    private static func asciiElements(_ text: String, caseSensitive: Bool) -> [Element]? {
+        var elements: [Element] = []
+        var literal: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "*"), UInt8(ascii: "?"):
+                if !literal.isEmpty { elements.append(.literal(literal)); literal = [] }
+                if byte == UInt8(ascii: "?") {
+                    elements.append(.one)
+                } else if elements.last != .star {
+                    elements.append(.star)
+                }
+            case UInt8(ascii: "$"), 0x80...:
+                return nil
+            default:
+                literal.append(!caseSensitive && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
+            }
+        }
+        if !literal.isEmpty { elements.append(.literal(literal)) }
+        return elements
     }
 
     /// The bytes every matching input starts with (empty when the pattern starts with a wildcard).
     var literalPrefix: [UInt8] {
-        if case .literal(let bytes)? = elements.first { return bytes }
-        return []
+        let code = self.code
+        guard code.first == Code.literal else { return [] }
+        return Array(code[Code.literalBytes(code, at: 0)])
     }
 
     /// True when the pattern is a lone `*`, which matches every input.
-    var matchesEverything: Bool { elements == [.star] }
+    var matchesEverything: Bool { code == [Code.star] }
+
+    /// The encoding of elements: a literal is `1`, its length (LEB128) and its bytes; `?` is `2`, `*` is `3`; a
+    /// variable is `4` (its value is in `variableElements`).
+    enum Code {
+        static let literal: UInt8 = 1
+        static let one: UInt8 = 2
+        static let star: UInt8 = 3
+        static let variable: UInt8 = 4
+
+        static func encode(_ elements: [Element]) -> [UInt8] {
+            var size = 0
+            for element in elements {
+                guard case .literal(let bytes) = element else { size += 1; continue }
+                size += 1 + bytes.count
+                var rest = bytes.count
+                repeat { size += 1; rest >>= 7 } while rest > 0
+            }
+            var code: [UInt8] = []
+            code.reserveCapacity(size)
+            for element in elements {
+                switch element {
+                case .literal(let bytes):
+                    code.append(literal)
+                    var rest = UInt(bytes.count)
+                    while rest >= 0x80 {
+                        code.append(UInt8(rest & 0x7F) | 0x80)
+                        rest >>= 7
+                    }
+                    code.append(UInt8(rest))
+                    code += bytes
+                case .one: code.append(one)
+                case .star: code.append(star)
+                case .variable: code.append(variable)
+                }
+            }
+            return code
+        }
+
+        /// The range of the bytes of the literal whose tag is at `offset`.
+        static func literalBytes<C: RandomAccessCollection<UInt8>>(_ code: C, at offset: C.Index) -> Range<C.Index> where C.Index == Int {
+            var index = offset + 1
+            var length = 0
+            var shift = 0
+            while true {
+                let byte = code[index]
+                index += 1
+                length |= Int(byte & 0x7F) << shift
+                if byte < 0x80 { break }
+                shift += 7
+            }
+            return index..<index + length
+        }
+
+        /// The elements of a pattern without variables.
+        static func elements(_ code: [UInt8]) -> [Element] {
+            var elements: [Element] = []
+            var offset = 0
+            while offset < code.count {
+                switch code[offset] {
+                case literal:
+                    let bytes = literalBytes(code, at: offset)
+                    elements.append(.literal(Array(code[bytes])))
+                    offset = bytes.upperBound
+                    continue
+                case one: elements.append(.one)
+                case star: elements.append(.star)
+                default: elements.append(.variable(.never))
+                }
+                offset += 1
+            }
+            return elements
+        }
+    }
 
     private static func resolve(_ name: String, caseSensitive: Bool, variables: [String: [String]]) -> Variable {
         // Declared variables shadow the built-ins of the same name.

@@ -5,52 +5,142 @@
 /// Candidates are returned in ascending rule order, so "first match wins" is preserved exactly: a rule left out
 /// has a literal prefix the path does not start with, so it could not have matched.
 struct PrefixIndex: Sendable {
-    /// A trie node while building.
+    /// A trie while building, in one array of plain nodes (no allocation per node): a node's children are a list
+    /// through `firstChild` and `nextSibling`, in insertion order; its rules and exact rules (candidates only when
+    /// the path ends exactly there: the literal parent of `X/*`) are lists through `Builder.next` into
+    /// `Builder.numbers`.
     private struct Node {
-        var edges: [UInt8] = []
-        var targets: [Int32] = []
-        var rules: [Int32] = []
-        /// Rules that are candidates only when the path ends exactly here (the literal parent of `X/*`).
-        var exactRules: [Int32] = []
+        var byte: UInt8
+        var childCount: Int32 = 0
+        var firstChild: Int32 = -1
+        var lastChild: Int32 = -1
+        var nextSibling: Int32 = -1
+        var rules = (first: Int32(-1), last: Int32(-1))
+        var exactRules = (first: Int32(-1), last: Int32(-1))
+
+        var hasRules: Bool { rules.first >= 0 || exactRules.first >= 0 }
     }
 
-    /// A built trie, frozen into flat arrays (seven allocations per trie instead of up to four per node, which
-    /// dominated a compiled domain's memory when rules have long literal prefixes): node `n`'s edges are
-    /// `edgeBytes[edgeStart[n]..<edgeStart[n + 1]]` leading to `edgeTargets` at the same indices, its rules
-    /// `rules[ruleStart[n]..<ruleStart[n + 1]]`, its exact rules likewise.
+    private struct Builder {
+        var nodes = [Node(byte: 0)]
+        var numbers: [Int32] = []
+        var next: [Int32] = []
+
+        /// The node for `key`, created with its ancestors as needed.
+        mutating func insert(_ key: [UInt8]) -> Int {
+            var current = 0
+            for byte in key {
+                var child = Int(nodes[current].firstChild)
+                while child >= 0, nodes[child].byte != byte { child = Int(nodes[child].nextSibling) }
+                if child < 0 {
+                    child = nodes.count
+                    nodes.append(Node(byte: byte))
+                    if nodes[current].lastChild < 0 {
+                        nodes[current].firstChild = Int32(child)
+                    } else {
+                        nodes[Int(nodes[current].lastChild)].nextSibling = Int32(child)
+                    }
+                    nodes[current].lastChild = Int32(child)
+                    nodes[current].childCount += 1
+                }
+                current = child
+            }
+            return current
+        }
+
+        /// Adds rule `number` to the rules of `node` (`exact`: to its exact rules).
+        mutating func add(_ number: Int32, to node: Int, exact: Bool) {
+            let entry = Int32(numbers.count)
+            numbers.append(number)
+            next.append(-1)
+            var list = exact ? nodes[node].exactRules : nodes[node].rules
+            if list.last < 0 { list.first = entry } else { next[Int(list.last)] = entry }
+            list.last = entry
+            if exact { nodes[node].exactRules = list } else { nodes[node].rules = list }
+        }
+
+        func append(_ list: (first: Int32, last: Int32), to out: inout [Int32]) {
+            var entry = Int(list.first)
+            while entry >= 0 {
+                out.append(numbers[entry])
+                entry = Int(next[entry])
+            }
+        }
+    }
+
+    /// A built trie, frozen into flat arrays with its chains collapsed (a radix trie: a run of nodes with one child
+    /// and no rules becomes one edge labelled with its bytes, so a trie of 100 distinct 12-byte prefixes has about
+    /// 200 nodes, not 1,000): node `n`'s edges are `edgeStart[n]..<edgeStart[n + 1]`, edge `e` leads to
+    /// `edgeTargets[e]` over the bytes `labels[labelStart[e]..<labelStart[e + 1]]` (`edgeBytes[e]` is the first),
+    /// node `n`'s rules are `rules[ruleStart[n]..<ruleStart[n + 1]]`, its exact rules likewise.
     private struct Trie: Sendable {
         var edgeStart: [Int32] = []
         var edgeBytes: [UInt8] = []
         var edgeTargets: [Int32] = []
+        var labelStart: [Int32] = []
+        var labels: [UInt8] = []
         var ruleStart: [Int32] = []
         var rules: [Int32] = []
         var exactStart: [Int32] = []
         var exactRules: [Int32] = []
 
-        init(_ nodes: [Node]) {
-            for node in nodes {
+        init(_ builder: Builder) {
+            let nodes = builder.nodes
+            // Nodes are numbered in the order they are frozen; `pending` holds built nodes not frozen yet.
+            var pending: [Int] = [0]
+            var next = 0
+            while next < pending.count {
+                let node = nodes[pending[next]]
+                next += 1
                 edgeStart.append(Int32(edgeBytes.count))
-                edgeBytes += node.edges
-                edgeTargets += node.targets
+                var child = Int(node.firstChild)
+                while child >= 0 {
+                    labelStart.append(Int32(labels.count))
+                    labels.append(nodes[child].byte)
+                    var end = child
+                    while nodes[end].childCount == 1, !nodes[end].hasRules {
+                        end = Int(nodes[end].firstChild)
+                        labels.append(nodes[end].byte)
+                    }
+                    edgeBytes.append(nodes[child].byte)
+                    edgeTargets.append(Int32(pending.count))
+                    pending.append(end)
+                    child = Int(nodes[child].nextSibling)
+                }
                 ruleStart.append(Int32(rules.count))
-                rules += node.rules
+                builder.append(node.rules, to: &rules)
                 exactStart.append(Int32(exactRules.count))
-                exactRules += node.exactRules
+                builder.append(node.exactRules, to: &exactRules)
             }
             edgeStart.append(Int32(edgeBytes.count))
+            labelStart.append(Int32(labels.count))
             ruleStart.append(Int32(rules.count))
             exactStart.append(Int32(exactRules.count))
+            (edgeStart, edgeBytes, edgeTargets, labelStart, labels) =
+                (edgeStart.compacted(), edgeBytes.compacted(), edgeTargets.compacted(), labelStart.compacted(), labels.compacted())
+            (ruleStart, rules, exactStart, exactRules) = (ruleStart.compacted(), rules.compacted(), exactStart.compacted(), exactRules.compacted())
         }
 
         func rules(of node: Int) -> ArraySlice<Int32> { rules[Int(ruleStart[node])..<Int(ruleStart[node + 1])] }
         func exactRules(of node: Int) -> ArraySlice<Int32> { exactRules[Int(exactStart[node])..<Int(exactStart[node + 1])] }
 
-        /// The node `byte` leads to from `node`, if any.
-        func child(of node: Int, _ byte: UInt8) -> Int? {
+        /// The node reached from `node` over the bytes of `path` from `depth`, and the depth there, if an edge's
+        /// whole label is there.
+        func child(of node: Int, _ path: [UInt8], at depth: Int) -> (node: Int, depth: Int)? {
+            let byte = path[depth]
             var edge = Int(edgeStart[node])
             let end = Int(edgeStart[node + 1])
             while edge < end {
-                if edgeBytes[edge] == byte { return Int(edgeTargets[edge]) }
+                if edgeBytes[edge] == byte {
+                    let label = Int(labelStart[edge])..<Int(labelStart[edge + 1])
+                    guard depth + label.count <= path.count else { return nil }
+                    var offset = 1
+                    while offset < label.count {
+                        if labels[label.lowerBound + offset] != path[depth + offset] { return nil }
+                        offset += 1
+                    }
+                    return (Int(edgeTargets[edge]), depth + label.count)
+                }
                 edge += 1
             }
             return nil
@@ -66,37 +156,20 @@ struct PrefixIndex: Sendable {
     ///   candidate for `/section9876`.
     init(_ rules: [(number: Int32, form: MatchSubject.Form, prefix: [UInt8], exact: [UInt8]?)]) {
         // Built in plain local arrays (mutated in place), frozen once at the end.
-        var built: [[Node]] = Array(repeating: [], count: 4)
+        var built: [Builder?] = Array(repeating: nil, count: 4)
         for rule in rules {
             // A prefix of `/` alone (or nothing) does not narrow anything: every path starts so.
             guard rule.prefix.count > 1 else { always.append(rule.number); continue }
             let slot = rule.form.slot
-            if built[slot].isEmpty { built[slot].append(Node()) }
-            let node = Self.insert(rule.prefix, into: &built[slot])
-            built[slot][node].rules.append(rule.number)
+            if built[slot] == nil { built[slot] = Builder() }
+            let node = built[slot]!.insert(rule.prefix)
+            built[slot]!.add(rule.number, to: node, exact: false)
             if let exact = rule.exact {
-                let exactNode = Self.insert(exact, into: &built[slot])
-                built[slot][exactNode].exactRules.append(rule.number)
+                let exactNode = built[slot]!.insert(exact)
+                built[slot]!.add(rule.number, to: exactNode, exact: true)
             }
         }
-        for slot in 0..<4 where !built[slot].isEmpty { tries[slot] = Trie(built[slot]) }
-    }
-
-    /// The node for `key`, created with its ancestors as needed.
-    private static func insert(_ key: [UInt8], into nodes: inout [Node]) -> Int {
-        var current = 0
-        for byte in key {
-            if let edge = nodes[current].edges.firstIndex(of: byte) {
-                current = Int(nodes[current].targets[edge])
-            } else {
-                nodes.append(Node())
-                let added = Int32(nodes.count - 1)
-                nodes[current].edges.append(byte)
-                nodes[current].targets.append(added)
-                current = Int(added)
-            }
-        }
-        return current
+        for slot in 0..<4 { if let builder = built[slot] { tries[slot] = Trie(builder) } }
     }
 
     /// Calls `body` with each candidate rule number in ascending order until it returns true.
@@ -127,9 +200,8 @@ struct PrefixIndex: Sendable {
                         visitedCount += 1
                         count += ruleCount + exactCount
                     }
-                    guard depth < path.count, let next = trie.child(of: current, path[depth]) else { break }
-                    current = next
-                    depth += 1
+                    guard depth < path.count, let next = trie.child(of: current, path, at: depth) else { break }
+                    (current, depth) = next
                 }
             }
             return withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { candidates in

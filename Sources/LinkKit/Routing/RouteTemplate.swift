@@ -26,6 +26,11 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `LinkKitError` with a sentence naming the problem (unbalanced brace, bad capture name,
     ///   wildcard character in a literal, adjacent captures, `{x*}` not at the end, repeated name).
     public init(_ text: String) throws(LinkKitError) {
+        if let elements = Self.asciiElements(text) {
+            self.elements = elements
+            description = text
+            return
+        }
         var elements: [Element] = []
         var literal = ""
         var names: Set<String> = []
@@ -75,6 +80,60 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
         self.description = text
     }
 
+    /// The elements of a valid ASCII template (most templates), read byte by byte: for ASCII, bytes are the
+    /// characters the general parser reads. Nil for any other text, and for any problem (the general parser then
+    /// reports it).
+    private static func asciiElements(_ text: String) -> [Element]? {
+        let bytes = Array(text.utf8)
+        var elements: [Element] = []
+        var literal: [UInt8] = []
+        var names: [String] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "{"):
+                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
+                var name = bytes[(index + 1)..<close]
+                let rest = name.last == UInt8(ascii: "*")
+                if rest { name = name.dropLast() }
+                let text = String(decoding: name, as: UTF8.self)
+                guard isValidName(text), !names.contains(text) else { return nil }
+                names.append(text)
+                if !literal.isEmpty {
+                    elements.append(.literal(String(decoding: literal, as: UTF8.self)))
+                    literal = []
+                } else if case .capture? = elements.last {
+                    return nil
+                }
+                elements.append(.capture(name: text, rest: rest))
+                index = close + 1
+                if rest && index != bytes.count { return nil }
+                continue
+            case UInt8(ascii: "}"), UInt8(ascii: "*"), UInt8(ascii: "?"), 0x80...:
+                return nil
+            case UInt8(ascii: "$") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "("):
+                return nil
+            default:
+                literal.append(byte)
+            }
+            index += 1
+        }
+        if !literal.isEmpty { elements.append(.literal(String(decoding: literal, as: UTF8.self))) }
+        return elements
+    }
+
+    /// A template from elements that came from a parsed template (its text is theirs, written back).
+    init(elements: [Element]) {
+        self.elements = elements
+        description = elements.map { element in
+            switch element {
+            case .literal(let text): text
+            case .capture(let name, let rest): "{" + name + (rest ? "*" : "") + "}"
+            }
+        }.joined()
+    }
+
     /// The capture names in order.
     public var captureNames: [String] {
         elements.compactMap { if case .capture(let name, _) = $0 { name } else { nil } }
@@ -101,8 +160,15 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
     /// Whether `name` can name a capture, and so a destination type or parameter (parameters take the
     /// capture of the same name): an ASCII letter, then letters, digits or `_`, at most 64 characters.
     public static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
-            && name.count <= 64
+        // ASCII only, so bytes are characters (and the ASCII alphabetic scalars are exactly A-Z and a-z).
+        var count = 0
+        for byte in name.utf8 {
+            let isLetter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            if count == 0 ? !isLetter : !(isLetter || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")) {
+                return false
+            }
+            count += 1
+        }
+        return count > 0 && count <= 64
     }
 }

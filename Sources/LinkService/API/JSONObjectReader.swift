@@ -7,7 +7,8 @@ struct JSONObjectReader {
     let pointer: String
     let errors: FieldErrors
     private let members: [JSONMember]
-    private var read: Set<String> = []
+    /// Whether each member's key was asked for (objects have a handful of members: a scan beats hashing).
+    private var read: [Bool]
 
     /// - Parameter value: must be an object; anything else records an error and reads as empty.
     init(_ value: JSONValue, at pointer: String, errors: FieldErrors) {
@@ -19,6 +20,7 @@ struct JSONObjectReader {
             self.members = []
             errors.add(pointer, "Expected an object, found \(value.typeName).")
         }
+        read = Array(repeating: false, count: members.count)
     }
 
     /// The pointer of member `key`.
@@ -29,8 +31,12 @@ struct JSONObjectReader {
 
     /// The raw member value, marked as read.
     mutating func value(_ key: String) -> JSONValue? {
-        read.insert(key)
-        return members.last { $0.key == key }?.value
+        var found: JSONValue?
+        for index in members.indices where members[index].key == key {
+            read[index] = true
+            found = members[index].value
+        }
+        return found
     }
 
     /// A string member. Missing: an error when `required`. `null` reads as absent for optional members.
@@ -130,18 +136,19 @@ struct JSONObjectReader {
 
     /// All member names, in order (for maps such as `params` or `substitutionVariables`), marked as read.
     mutating func keys() -> [String] {
-        let keys = members.map(\.key)
-        read.formUnion(keys)
-        return keys
+        read = Array(repeating: true, count: members.count)
+        return members.map(\.key)
     }
 
     /// Records an error for every member that was never read, and for repeated keys.
     func finish() {
-        var seen: Set<String> = []
-        for member in members {
-            if !seen.insert(member.key).inserted {
+        // Repeats found by a scan for the usual handful of members, by hashing for large maps.
+        var seen: Set<String>? = members.count > 16 ? [] : nil
+        for (index, member) in members.enumerated() {
+            let repeated = seen == nil ? members[..<index].contains { $0.key == member.key } : !seen!.insert(member.key).inserted
+            if repeated {
                 errors.add(at(member.key), "'\(member.key)' appears more than once.")
-            } else if !read.contains(member.key) {
+            } else if !read[index] {
                 errors.add(at(member.key), "Unknown field '\(member.key)'.")
             }
         }

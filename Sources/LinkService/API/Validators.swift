@@ -70,10 +70,10 @@ enum Validators {
     }
 
     /// A name for a destination type or parameter: the same rule as a template capture's name.
-    static func identifier(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
+    static func identifier(_ text: String?, at pointer: @autoclosure () -> String, _ errors: FieldErrors) -> String? {
         guard let text else { return nil }
         guard RouteTemplate.isValidName(text) else {
-            errors.add(pointer, "'\(text)' is not a valid name: a letter, then letters, digits or _ (at most 64).")
+            errors.add(pointer(), "'\(text)' is not a valid name: a letter, then letters, digits or _ (at most 64).")
             return nil
         }
         return text

@@ -11,7 +11,7 @@ final class CatalogEntry: Sendable {
     let hostname: String
     let settings: DomainSettingsInput
     /// Possibly shared with other domains of the workspace that have the same settings and rules: its `rules`
-    /// carry the ids of whichever domain was compiled first; `ruleIDs` are this domain's.
+    /// carry no ids (`""`); `ruleIDs` are this domain's.
     let compiled: CompiledDomain
     /// This domain's rule ids, in rule order.
     let ruleIDs: [UUID]
@@ -24,7 +24,8 @@ final class CatalogEntry: Sendable {
         hostname = domain.hostname
         settings = domain.settings
         compiled = rules.compiled
-        self.ruleIDs = ruleIDs
+        // (Held for the life of the entry: stored without the room left by appending.)
+        self.ruleIDs = [UUID](unsafeUninitializedCapacity: ruleIDs.count) { $1 = $0.initialize(fromContentsOf: ruleIDs) }
         aasa = StaticDocument(rules.aasa, lastModified: lastModified)
         assetLinks = StaticDocument(rules.assetLinks, lastModified: lastModified)
     }

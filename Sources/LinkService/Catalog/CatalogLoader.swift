@@ -125,14 +125,15 @@ enum CatalogLoader {
         }
 
         func compile(_ context: Context) -> CompiledRules {
-            // Rules naming the same apps (most of a domain's) share one array of app ids.
-            var appIDs: [ArraySlice<UUID>: [String]] = [:]
+            // Rules naming the same apps (most of a domain's) share one array of app ids. The compiled rules carry no
+            // ids: the entry reports its own (`CatalogEntry.ruleIDs`), as domains sharing a compilation must.
+            var appIDs: [ArraySlice<UUID>: (uuids: [UUID], names: [String])] = [:]
             let linkRules = ids.indices.map { index in
                 let apps = rules.apps(index)
-                let names = appIDs[apps] ?? apps.map { $0.uuidString.lowercased() }
-                appIDs[apps] = names
-                return StoredRule.input(definition: try? JSONValue.parse(bytes: Array(rules.definition(index))), apps: names)
-                    .rule(id: ids[index], appIDs: names)
+                let shared = appIDs[apps] ?? (Array(apps), apps.map { UUIDText.string($0) })
+                appIDs[apps] = shared
+                return StoredRule.input(definition: try? JSONValue.parse(bytes: Array(rules.definition(index))), apps: shared.uuids)
+                    .rule(id: "", appIDs: shared.names)
             }
             return CompiledRules(CompiledDomain(
                 settings: domain.settings.settings(hostname: domain.hostname),

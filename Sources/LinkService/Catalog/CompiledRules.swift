@@ -11,8 +11,8 @@ final class CompiledRules: Sendable {
 
     init(_ compiled: CompiledDomain) {
         self.compiled = compiled
-        aasa = StaticDocument.Body(Array(compiled.aasaJSON.utf8))
-        assetLinks = StaticDocument.Body(Array(compiled.assetLinksJSON.utf8))
+        aasa = StaticDocument.Body(compiled.aasaBytes)
+        assetLinks = StaticDocument.Body(compiled.assetLinksBytes)
     }
 
     /// Equal keys compile to equal files and matchers: the workspace (its apps), the settings that shape the files

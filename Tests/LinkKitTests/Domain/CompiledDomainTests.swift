@@ -137,3 +137,55 @@ struct CompiledDomainTests {
         #expect(actual.componentIndex == expected.componentIndex)
     }
 }
+
+/// The compiled domain (rules compiled once for both platforms, packed rules) must decide exactly as the matcher over
+/// the file it serves, on a varied rule set, for many URLs; and its files must be what the file model encodes.
+@Suite("CompiledDomain agrees with its served file")
+struct CompiledDomainAgreementTests {
+    static let apps = [
+        DomainApp(id: "a", platform: .ios, identifier: "ABCDE12345.com.example.app"),
+        DomainApp(id: "b", platform: .ios, identifier: "ABCDE12345.com.example.other"),
+        DomainApp(id: "d", platform: .android, identifier: "com.example.app", fingerprints: ["AA:BB"]),
+    ]
+
+    static func rules(seed: UInt64) throws -> [LinkRule] {
+        var random = SeededRandom(seed: seed)
+        let paths = ["/a/{id}", "/a/*", "/a", "/ab{x}", "*", "/docs/{rest*}", "/$(lang)/*", "/A/{id}", "/s1/d1/{id}", "/s12/d1/{id}", "/x/y"]
+        return try (0..<30).map { index in
+            LinkRule(
+                id: "r\(index)", apps: random.pick([["a"], ["a", "d"], ["b", "a"], ["d"], ["a", "b", "d"]]),
+                path: try RulePattern(random.pick(paths)),
+                query: random.pick([nil, .string("q=*"), .items([RuleQueryItem(name: "k", pattern: try RulePattern("{k}"))])]),
+                fragment: random.pick([nil, nil, try RulePattern("f")]),
+                exclude: random.pick([nil, true]), caseSensitive: random.pick([nil, false]), percentEncoded: random.pick([nil, false])
+            )
+        }
+    }
+
+    @Test(arguments: 0..<20)
+    func decidesAsTheServedFile(_ seed: Int) throws {
+        let rules = try Self.rules(seed: UInt64(seed))
+        for legacy in [false, true] {
+            let settings = DomainSettings(
+                hostname: "links.example.com", defaults: seed % 3 == 0 ? AASAComponent(caseSensitive: false) : nil,
+                substitutionVariables: [SubstitutionVariable(name: "lang", values: ["en", "fr"])], legacyPaths: legacy
+            )
+            let compiled = CompiledDomain(settings: settings, apps: Self.apps, rules: rules)
+            #expect(compiled.rules == rules)
+            #expect(compiled.aasaJSON == compiled.aasa.encoded())
+            #expect(compiled.assetLinksJSON == compiled.assetLinks.serialized)
+            let served = AASAMatcher(try AASAFile.decode(compiled.aasaJSON))
+            var random = SeededRandom(seed: UInt64(seed) &+ 77)
+            for _ in 0..<40 {
+                let path = random.pick(["/a/1", "/A/1", "/a", "/ab7", "/docs", "/docs/x/y", "/en/z", "/s1/d1/9", "/s12/d1/9", "/x/y", "/", "/a/1/2"])
+                let url = try AASAURL("https://links.example.com" + path + random.pick(["", "?q=1", "?k=v", "#f", "?k=%41#f"]))
+                let expected = served.resolve(url)
+                let actual = compiled.resolve(url)
+                #expect(actual.app?.identifier == expected.decision?.appID, "\(seed) \(url)")
+                #expect(actual.outcome == (expected.appID != nil ? .openApp : expected.decision != nil ? .excluded : .noMatch), "\(seed) \(url)")
+                #expect(actual.detailIndex == expected.detailIndex && actual.componentIndex == expected.componentIndex, "\(seed) \(url)")
+                if let position = actual.position { #expect(actual.rule == rules[position]) }
+            }
+        }
+    }
+}

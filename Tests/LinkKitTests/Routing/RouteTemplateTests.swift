@@ -15,6 +15,21 @@ struct RouteTemplateTests {
         #expect(try RouteTemplate(template).aasaPattern == pattern)
     }
 
+    /// ASCII templates are read byte by byte, others by character; both give these elements, and the text as written.
+    @Test func elementsAsParsed() throws {
+        #expect(try RouteTemplate("/u/{user}/p-{post}.x/{rest*}").elements == [
+            .literal("/u/"), .capture(name: "user", rest: false), .literal("/p-"), .capture(name: "post", rest: false), .literal(".x/"),
+            .capture(name: "rest", rest: true),
+        ])
+        #expect(try RouteTemplate("/café/{id}").elements == [.literal("/café/"), .capture(name: "id", rest: false)])
+        #expect(try RouteTemplate("/a$b/{id}").elements == [.literal("/a$b/"), .capture(name: "id", rest: false)])
+        for text in ["/u/{user}/p-{post}.x/{rest*}", "/café/{id}", "{id}"] {
+            let template = try RouteTemplate(text)
+            #expect(template.description == text)
+            #expect(RouteTemplate(elements: template.elements) == template)
+        }
+    }
+
     @Test("malformed templates are refused", arguments: [
         "/widget/{id", "/widget/id}", "/w/{1d}", "/w/{}", "/w/{id}{slug}", "/w/{rest*}/x", "/w/*", "/w/?", "/w/$(lang)", "/{a}/{a}",
     ])

@@ -135,7 +135,7 @@ struct RuleHandlers: Sendable {
         return .json(Array(JSONValue.object([
             "aasa": outcome.compiled.aasa.json,
             "assetlinks": outcome.compiled.assetLinks,
-            "size": .integer(outcome.compiled.aasaJSON.utf8.count),
+            "size": .integer(outcome.compiled.aasaBytes.count),
             "lint": .array(outcome.findings.map(\.json)),
         ]).serialized.utf8))
     }

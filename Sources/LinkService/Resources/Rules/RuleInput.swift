@@ -23,8 +23,10 @@ struct RuleInput: Sendable {
     var destination: DestinationBinding?
 
     /// Reads one rule object at `pointer`, recording every problem in `errors`.
-    /// - Parameter allowIdentity: accept `id` (and ignore `position`), as in a list read back from `GET`.
-    init(_ value: JSONValue, at pointer: String, errors: FieldErrors, allowIdentity: Bool) {
+    /// - Parameters:
+    ///   - allowIdentity: accept `id` (and ignore `position`), as in a list read back from `GET`.
+    ///   - storedApps: the apps of a stored rule (from `rule_apps`), which the object then does not carry.
+    init(_ value: JSONValue, at pointer: String, errors: FieldErrors, allowIdentity: Bool, storedApps: [UUID]? = nil) {
         var body = JSONObjectReader(value, at: pointer, errors: errors)
         if allowIdentity {
             if let text = body.string("id") {
@@ -35,15 +37,17 @@ struct RuleInput: Sendable {
             _ = body.value("createdAt")
             _ = body.value("updatedAt")
         }
-        apps = []
-        for (index, text) in (body.strings("apps", required: true, maxCount: 50) ?? []).enumerated() {
-            guard let id = UUID(uuidString: text) else {
-                errors.add(JSONPointer.appending(body.at("apps"), index), "'\(text)' is not an app id.")
-                continue
+        apps = storedApps ?? []
+        if storedApps == nil {
+            for (index, text) in (body.strings("apps", required: true, maxCount: 50) ?? []).enumerated() {
+                guard let id = UUID(uuidString: text) else {
+                    errors.add(JSONPointer.appending(body.at("apps"), index), "'\(text)' is not an app id.")
+                    continue
+                }
+                apps.append(id)
             }
-            apps.append(id)
+            if body.has("apps"), apps.isEmpty, errors.isEmpty { errors.add(body.at("apps"), "A rule applies to at least one app.") }
         }
-        if body.has("apps"), apps.isEmpty, errors.isEmpty { errors.add(body.at("apps"), "A rule applies to at least one app.") }
         path = Self.pattern(body.string("path", maxLength: 1024), at: body.at("path"), errors)
         fragment = Self.pattern(body.string("fragment", maxLength: 1024), at: body.at("fragment"), errors)
         query = Self.query(body.value("query"), at: body.at("query"), errors)
@@ -64,8 +68,13 @@ struct RuleInput: Sendable {
     /// - Parameter appIDs: `apps` as LinkKit names them (lower-case), when the caller has them already (the catalog
     ///   shares one array among the rules of a domain that name the same apps).
     func rule(id: UUID, appIDs: [String]? = nil) -> LinkRule {
+        rule(id: id.uuidString.lowercased(), appIDs: appIDs)
+    }
+
+    /// The LinkKit rule, with `id` as written.
+    func rule(id: String, appIDs: [String]? = nil) -> LinkRule {
         LinkRule(
-            id: id.uuidString.lowercased(), apps: appIDs ?? apps.map { $0.uuidString.lowercased() }, path: path, query: query,
+            id: id, apps: appIDs ?? apps.map { $0.uuidString.lowercased() }, path: path, query: query,
             fragment: fragment, exclude: exclude, caseSensitive: caseSensitive, percentEncoded: percentEncoded, comment: comment,
             destination: destination
         )
@@ -85,36 +94,36 @@ struct RuleInput: Sendable {
         return .object(members)
     }
 
-    private static func pattern(_ text: String?, at pointer: String, _ errors: FieldErrors) -> RulePattern? {
+    private static func pattern(_ text: String?, at pointer: @autoclosure () -> String, _ errors: FieldErrors) -> RulePattern? {
         guard let text else { return nil }
-        do { return try RulePattern(text) } catch { errors.add(pointer, error.message); return nil }
+        do { return try RulePattern(text) } catch { errors.add(pointer(), error.message); return nil }
     }
 
-    private static func query(_ value: JSONValue?, at pointer: String, _ errors: FieldErrors) -> RuleQuery? {
+    private static func query(_ value: JSONValue?, at pointer: @autoclosure () -> String, _ errors: FieldErrors) -> RuleQuery? {
         switch value {
         case nil, .null?: return nil
         case .string(let pattern)?:
-            if pattern.contains("{") { errors.add(pointer, "A query string pattern cannot capture; use an object of query items, e.g. {\"ref\": \"{ref}\"}.") }
+            if pattern.contains("{") { errors.add(pointer(), "A query string pattern cannot capture; use an object of query items, e.g. {\"ref\": \"{ref}\"}.") }
             return .string(pattern)
         case .object(let members)?:
             var items: [RuleQueryItem] = []
             var seen: Set<String> = []
             for member in members {
-                let at = JSONPointer.appending(pointer, member.key)
+                func at() -> String { JSONPointer.appending(pointer(), member.key) }
                 guard !member.key.isEmpty, seen.insert(member.key).inserted else {
-                    errors.add(at, "Query item names must be non-empty and distinct.")
+                    errors.add(at(), "Query item names must be non-empty and distinct.")
                     continue
                 }
                 guard case .string(let text) = member.value else {
                     // iOS ignores the whole dictionary when a value is not a string (AASA-SEMANTICS §5).
-                    errors.add(at, "A query item pattern must be a string, not \(member.value.typeName): iOS would ignore the whole query dictionary.")
+                    errors.add(at(), "A query item pattern must be a string, not \(member.value.typeName): iOS would ignore the whole query dictionary.")
                     continue
                 }
-                if let pattern = Self.pattern(text, at: at, errors) { items.append(RuleQueryItem(name: member.key, pattern: pattern)) }
+                if let pattern = Self.pattern(text, at: at(), errors) { items.append(RuleQueryItem(name: member.key, pattern: pattern)) }
             }
             return .items(items)
         case let other?:
-            errors.add(pointer, "query must be a string pattern or an object of query items, not \(other.typeName).")
+            errors.add(pointer(), "query must be a string pattern or an object of query items, not \(other.typeName).")
             return nil
         }
     }

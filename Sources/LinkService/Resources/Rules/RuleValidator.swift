@@ -47,7 +47,7 @@ enum RuleValidator {
         for finding in findings where finding.severity == .error {
             errors.add(pointer(of: finding, in: compiled, rules: rules), finding.message)
         }
-        let size = compiled.aasaJSON.utf8.count
+        let size = compiled.aasaBytes.count
         if size > AASAFile.maximumSize {
             errors.add("", "The generated apple-app-site-association file would be \(size) bytes; iOS rejects files over \(AASAFile.maximumSize) bytes (128 KB). Merge rules or use wildcards.")
         }

@@ -32,16 +32,14 @@ struct StoredRule: Sendable {
         createdAt = try row.decode(4, as: Date.self)
         updatedAt = try row.decode(5, as: Date.self)
         apps = try row.decode(6, as: [String].self)
-        input = Self.input(definition: try? JSONValue.parse(definition.json), apps: apps)
+        input = Self.input(definition: try? JSONValue.parse(definition.json), apps: apps.compactMap(UUID.init(uuidString:)))
     }
 
     /// A stored rule's input from its `definition` and `rule_apps`. Stored rules were validated when written,
     /// so problems are not reported: a member that does not decode (or a definition that does not parse, nil)
     /// is left out.
-    static func input(definition: JSONValue?, apps: [String]) -> RuleInput {
-        var members = definition?.objectMembers ?? []
-        members.insert(JSONMember(key: "apps", value: .array(apps.map(JSONValue.string))), at: 0)
-        return RuleInput(.object(members), at: "", errors: FieldErrors(), allowIdentity: false)
+    static func input(definition: JSONValue?, apps: [UUID]) -> RuleInput {
+        RuleInput(.object(definition?.objectMembers ?? []), at: "", errors: FieldErrors(), allowIdentity: false, storedApps: apps)
     }
 
     var rule: LinkRule { input.rule(id: id) }
