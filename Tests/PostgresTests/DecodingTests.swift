@@ -52,9 +52,10 @@ import TestSupport
         #expect(try row.decode((Double, Double).self) == (12.5, 1.25))
     }
 
-    @Test func canonicalUUIDTextIsParsedWithoutFoundation() throws {
+    @Test func canonicalUUIDTextIsFormattedAndParsedWithoutFoundation() throws {
         for _ in 0..<100 {
             let id = UUID()
+            #expect(id.canonicalText == id.uuidString.lowercased())
             #expect(UUID.canonical(id.uuidString.lowercased()) == id)
             #expect(UUID.canonical(id.uuidString) == id)
             #expect(UUID.canonical("x" + id.uuidString.lowercased()) == nil)

@@ -7,7 +7,7 @@ extension JSONValue {
         .string(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
     }
 
-    static func uuid(_ id: UUID) -> JSONValue { .string(id.uuidString.lowercased()) }
+    static func uuid(_ id: UUID) -> JSONValue { .string(id.canonicalText) }
 
     /// `.string` or `.null`.
     static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }

@@ -33,7 +33,7 @@ struct Page: Sendable {
     }
 
     static func cursor(micros: Int64, id: UUID) -> String {
-        Data("\(micros):\(id.uuidString.lowercased())".utf8).base64EncodedString()
+        Data("\(micros):\(id.canonicalText)".utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 

@@ -109,7 +109,7 @@ struct AnalyticsParameters {
         ]
         var filters: [JSONMember] = []
         if let host { filters.append(JSONMember(key: "host", value: .string(host))) }
-        if let app { filters.append(JSONMember(key: "app", value: .string(app.uuidString.lowercased()))) }
+        if let app { filters.append(JSONMember(key: "app", value: .string(app.canonicalText))) }
         if let outcome { filters.append(JSONMember(key: "outcome", value: .string(outcome.rawValue))) }
         if let source { filters.append(JSONMember(key: "source", value: .string(source.rawValue))) }
         members.append(JSONMember(key: "filters", value: .object(filters)))

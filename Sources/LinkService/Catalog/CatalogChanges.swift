@@ -19,7 +19,7 @@ struct CatalogChanges: Sendable {
             WHERE ra.app_id = \(appID)
             UNION
             SELECT hostname FROM domains
-            WHERE settings -> 'webcredentials' ? \(appID.uuidString.lowercased()) OR settings -> 'appclips' ? \(appID.uuidString.lowercased())
+            WHERE settings -> 'webcredentials' ? \(appID.canonicalText) OR settings -> 'appclips' ? \(appID.canonicalText)
             """).map { try $0.decode(0, as: String.self) }
         for host in hosts { try domainChanged(host, on: connection) }
     }

@@ -34,7 +34,7 @@ final class CatalogEntry: Sendable {
     func resolve(_ url: AASAURL, platform: DomainApp.Platform) -> LinkResolution {
         let resolution = compiled.resolve(url, platform: platform)
         guard let position = resolution.position, position < ruleIDs.count else { return resolution }
-        return resolution.withRuleID(UUIDText.string(ruleIDs[position]))
+        return resolution.withRuleID(ruleIDs[position].canonicalText)
     }
 }
 

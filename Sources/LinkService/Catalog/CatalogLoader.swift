@@ -41,7 +41,7 @@ enum CatalogLoader {
             }
         }
         // Domain ids are UUIDs we format, so the filter can be written into the COPY (which takes no parameters).
-        let filter = hostnames == nil ? "" : "WHERE r.domain_id IN (\(domains.map { "'\($0.id.uuidString.lowercased())'" }.joined(separator: ",")))"
+        let filter = hostnames == nil ? "" : "WHERE r.domain_id IN (\(domains.map { "'\($0.id.canonicalText)'" }.joined(separator: ",")))"
         do {  // (the map is released once the rules are read)
             let ruleApps = try RuleApps.read(filter: filter, expectedRules: hostnames == nil ? try estimatedRules(on: connection) : 0, on: connection)
             try connection.copyOut(Query(unsafeSQL: """
@@ -77,7 +77,7 @@ enum CatalogLoader {
 
     /// The apps (with destination types) of the domains' workspaces, and when each app last changed.
     private static func context(for domains: [Domain], on connection: Connection) throws -> Context {
-        let workspaces = Array(Set(domains.map { $0.workspaceID.uuidString.lowercased() }))
+        let workspaces = Array(Set(domains.map { $0.workspaceID.canonicalText }))
         let apps = try connection.query(Query(unsafeSQL: "SELECT \(App.columns), workspace_id FROM apps WHERE workspace_id = ANY($1::uuid[])",
                                               binds: [workspaces])).map { row in (try App(row: row), try row.decode(14, as: UUID.self)) }
         let destinations = try connection.query(Query(unsafeSQL: """
@@ -130,7 +130,7 @@ enum CatalogLoader {
             var appIDs: [ArraySlice<UUID>: (uuids: [UUID], names: [String])] = [:]
             let linkRules = ids.indices.map { index in
                 let apps = rules.apps(index)
-                let shared = appIDs[apps] ?? (Array(apps), apps.map { UUIDText.string($0) })
+                let shared = appIDs[apps] ?? (Array(apps), apps.map { $0.canonicalText })
                 appIDs[apps] = shared
                 return StoredRule.input(definition: try? JSONValue.parse(bytes: Array(rules.definition(index))), apps: shared.uuids)
                     .rule(id: "", appIDs: shared.names)

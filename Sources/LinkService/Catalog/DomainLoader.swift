@@ -7,7 +7,7 @@ enum DomainLoader {
     /// The apps among `ids` that exist in `workspace`, with their destination types.
     static func apps(_ ids: [UUID], workspace: UUID, on connection: Connection) throws -> [DomainApp] {
         guard !ids.isEmpty else { return [] }
-        let idTexts = ids.map { $0.uuidString.lowercased() }
+        let idTexts = ids.map { $0.canonicalText }
         let apps = try connection.query(Query(unsafeSQL: """
             SELECT \(App.columns) FROM apps WHERE workspace_id = $1 AND id = ANY($2::uuid[])
             """, binds: [workspace, idTexts])).map(App.init(row:))
@@ -21,7 +21,7 @@ enum DomainLoader {
     /// An app as the compiled domain sees it.
     static func domainApp(_ app: App, destinations: [Destination]) -> DomainApp {
         DomainApp(
-            id: app.id.uuidString.lowercased(),
+            id: app.id.canonicalText,
             platform: app.platform == .ios ? .ios : .android,
             identifier: app.platformIdentifier,
             fingerprints: app.fingerprints.map(\.value),

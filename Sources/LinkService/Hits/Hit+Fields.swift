@@ -21,7 +21,7 @@ extension Hit {
         }
         func field(_ id: UUID?) {
             out.append(9)
-            if let id { UUIDText.append(id, to: &out) } else { out.append(contentsOf: "\\N".utf8) }
+            if let id { id.appendCanonicalText(to: &out) } else { out.append(contentsOf: "\\N".utf8) }
         }
         field(workspaceID)
         field(hostname)

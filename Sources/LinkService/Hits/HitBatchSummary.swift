@@ -11,11 +11,11 @@ struct HitBatchSummary {
         static func utf8Less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
         static func < (a: RollupKey, b: RollupKey) -> Bool {
-            if a.workspace != b.workspace { return UUIDText.less(a.workspace, b.workspace) }
+            if a.workspace != b.workspace { return UUIDOrder.less(a.workspace, b.workspace) }
             if a.hour != b.hour { return a.hour < b.hour }
             if a.hostname != b.hostname { return Self.utf8Less(a.hostname, b.hostname) }
-            if a.app != b.app { return UUIDText.less(a.app ?? UUIDText.zero, b.app ?? UUIDText.zero) }
-            if a.rule != b.rule { return UUIDText.less(a.rule ?? UUIDText.zero, b.rule ?? UUIDText.zero) }
+            if a.app != b.app { return UUIDOrder.less(a.app ?? UUIDOrder.zero, b.app ?? UUIDOrder.zero) }
+            if a.rule != b.rule { return UUIDOrder.less(a.rule ?? UUIDOrder.zero, b.rule ?? UUIDOrder.zero) }
             if a.destinationType != b.destinationType { return (a.destinationType ?? "") < (b.destinationType ?? "") }
             return (a.outcome, a.platform, a.source, a.isBot ? 1 : 0) < (b.outcome, b.platform, b.source, b.isBot ? 1 : 0)
         }
@@ -25,7 +25,7 @@ struct HitBatchSummary {
         var workspace: UUID, dimension: String, hour: Int64, hostname: String, value: String, outcome: String
 
         static func < (a: TopKey, b: TopKey) -> Bool {
-            if a.workspace != b.workspace { return UUIDText.less(a.workspace, b.workspace) }
+            if a.workspace != b.workspace { return UUIDOrder.less(a.workspace, b.workspace) }
             if a.hour != b.hour { return a.hour < b.hour }
             if a.dimension != b.dimension { return a.dimension < b.dimension }
             if a.hostname != b.hostname { return RollupKey.utf8Less(a.hostname, b.hostname) }
@@ -59,7 +59,7 @@ struct HitBatchSummary {
         var workspace: UUID, day: Int64, isBot: Bool, hash: String
 
         static func < (a: VisitorKey, b: VisitorKey) -> Bool {
-            if a.workspace != b.workspace { return UUIDText.less(a.workspace, b.workspace) }
+            if a.workspace != b.workspace { return UUIDOrder.less(a.workspace, b.workspace) }
             return (a.day, a.isBot ? 1 : 0, a.hash) < (b.day, b.isBot ? 1 : 0, b.hash)
         }
     }
@@ -129,8 +129,8 @@ struct HitBatchSummary {
                             $9::text[], $10::text[], $11::int8[]) AS t(w, h, host, a, ru, d, o, p, s, b, n)
                 ON CONFLICT ON CONSTRAINT hit_rollups_hourly_key DO UPDATE SET hits = r.hits + EXCLUDED.hits
                 """, binds: [
-                    rows.map { UUIDText.string($0.key.workspace) }, rows.map(\.key.hour), rows.map(\.key.hostname),
-                    rows.map { $0.key.app.map(UUIDText.string) ?? "" }, rows.map { $0.key.rule.map(UUIDText.string) ?? "" },
+                    rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.hour), rows.map(\.key.hostname),
+                    rows.map { $0.key.app.map(\.canonicalText) ?? "" }, rows.map { $0.key.rule.map(\.canonicalText) ?? "" },
                     rows.map { $0.key.destinationType ?? "" }, rows.map(\.key.outcome), rows.map(\.key.platform),
                     rows.map(\.key.source), rows.map { $0.key.isBot ? "t" : "f" }, rows.map(\.value),
                 ]))
@@ -169,7 +169,7 @@ struct HitBatchSummary {
                 INSERT INTO hit_visitor_counts AS c (workspace_id, day, is_bot, visitors)
                 SELECT workspace_id, day, is_bot, count(*) FROM added GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
                 ON CONFLICT (workspace_id, day, is_bot) DO UPDATE SET visitors = c.visitors + EXCLUDED.visitors
-                """, binds: [rows.map { UUIDText.string($0.workspace) }, rows.map(\.day), rows.map { $0.isBot ? "t" : "f" }, rows.map(\.hash)]))
+                """, binds: [rows.map { $0.workspace.canonicalText }, rows.map(\.day), rows.map { $0.isBot ? "t" : "f" }, rows.map(\.hash)]))
         }
     }
 
@@ -188,7 +188,7 @@ struct HitBatchSummary {
                 human_resolve = r.human_resolve + EXCLUDED.human_resolve, human_click = r.human_click + EXCLUDED.human_click,
                 bot_resolve = r.bot_resolve + EXCLUDED.bot_resolve, bot_click = r.bot_click + EXCLUDED.bot_click
             """, binds: [
-                rows.map { UUIDText.string($0.key.workspace) }, rows.map(\.key.dimension), rows.map(\.key.hour), rows.map(\.key.hostname),
+                rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.dimension), rows.map(\.key.hour), rows.map(\.key.hostname),
                 rows.map(\.key.value), rows.map(\.key.outcome), rows.map(\.counts.humanResolve), rows.map(\.counts.humanClick),
                 rows.map(\.counts.botResolve), rows.map(\.counts.botClick),
             ]))

@@ -89,5 +89,5 @@ struct App: Sendable {
         return JSONValue.object(members).compacted
     }
 
-    var location: String { "/v1/apps/\(id.uuidString.lowercased())" }
+    var location: String { "/v1/apps/\(id.canonicalText)" }
 }

@@ -38,7 +38,7 @@ struct AppHandlers: Sendable {
                 """, binds: [principal.workspaceID, platform!.rawValue, input.name!, input.teamID, input.bundleID, input.appStoreID,
                              input.customScheme, input.packageName, JSONB(input.fingerprintsJSON.serialized), input.playStoreURL])).first!
             let app = try App(row: row)
-            try AuditLog.record(on: connection, principal, .create, type: "app", id: app.id.uuidString.lowercased(), after: app.json)
+            try AuditLog.record(on: connection, principal, .create, type: "app", id: app.id.canonicalText, after: app.json)
             return app
         }
         return .resource(app.json, version: app.version, status: 201, location: app.location)
@@ -85,7 +85,7 @@ struct AppHandlers: Sendable {
                 """, binds: [after.id, after.name, after.teamID, after.bundleID, after.appStoreID, after.customScheme,
                              after.packageName, JSONB(after.fingerprintsJSON.serialized), after.playStoreURL])).first!
             let updated = try App(row: row)
-            try AuditLog.record(on: connection, principal, .update, type: "app", id: updated.id.uuidString.lowercased(), before: before.json, after: updated.json)
+            try AuditLog.record(on: connection, principal, .update, type: "app", id: updated.id.canonicalText, before: before.json, after: updated.json)
             try changes.appChanged(updated.id, on: connection)
             return updated
         }
@@ -102,13 +102,13 @@ struct AppHandlers: Sendable {
                 UNION
                 SELECT hostname FROM domains
                 WHERE workspace_id = \(principal.workspaceID)
-                  AND (settings -> 'webcredentials' ? \(app.id.uuidString.lowercased()) OR settings -> 'appclips' ? \(app.id.uuidString.lowercased()))
+                  AND (settings -> 'webcredentials' ? \(app.id.canonicalText) OR settings -> 'appclips' ? \(app.id.canonicalText))
                 """).map { try $0.decode(0, as: String.self) }
             if !uses.isEmpty {
                 throw ServiceError.conflict("The app is used by the domain(s) \(uses.sorted().joined(separator: ", ")); remove it from their rules and settings first.")
             }
             try connection.execute("DELETE FROM apps WHERE id = \(app.id)")
-            try AuditLog.record(on: connection, principal, .delete, type: "app", id: app.id.uuidString.lowercased(), before: app.json)
+            try AuditLog.record(on: connection, principal, .delete, type: "app", id: app.id.canonicalText, before: app.json)
         }
         return .empty()
     }

@@ -36,5 +36,5 @@ struct Destination: Sendable {
         ]).compacted
     }
 
-    func location(app: UUID) -> String { "/v1/apps/\(app.uuidString.lowercased())/destinations/\(name)" }
+    func location(app: UUID) -> String { "/v1/apps/\(app.canonicalText)/destinations/\(name)" }
 }

@@ -34,7 +34,7 @@ struct DestinationHandlers: Sendable {
                 RETURNING \(Destination.columns)
                 """, binds: [principal.workspaceID, app.id, name!, title, JSONB(ParameterSpecJSON.json(params).serialized)])).first!
             let destination = try Destination(row: row)
-            try AuditLog.record(on: connection, principal, .create, type: "destination", id: "\(app.id.uuidString.lowercased())/\(destination.name)", after: destination.json)
+            try AuditLog.record(on: connection, principal, .create, type: "destination", id: "\(app.id.canonicalText)/\(destination.name)", after: destination.json)
             try changes.appChanged(app.id, on: connection)
             return destination
         }
@@ -74,7 +74,7 @@ struct DestinationHandlers: Sendable {
                 WHERE id = $1 RETURNING \(Destination.columns)
                 """, binds: [before.id, title, JSONB(ParameterSpecJSON.json(params).serialized)])).first!
             let after = try Destination(row: row)
-            try AuditLog.record(on: connection, principal, .update, type: "destination", id: "\(app.id.uuidString.lowercased())/\(after.name)", before: before.json, after: after.json)
+            try AuditLog.record(on: connection, principal, .update, type: "destination", id: "\(app.id.canonicalText)/\(after.name)", before: before.json, after: after.json)
             try changes.appChanged(app.id, on: connection)
             return after
         }
@@ -93,7 +93,7 @@ struct DestinationHandlers: Sendable {
                 throw ServiceError.conflict("Rules of \(users.sorted().joined(separator: ", ")) lead to '\(destination.name)'; change them first.")
             }
             try connection.execute("DELETE FROM destinations WHERE id = \(destination.id)")
-            try AuditLog.record(on: connection, principal, .delete, type: "destination", id: "\(app.id.uuidString.lowercased())/\(destination.name)", before: destination.json)
+            try AuditLog.record(on: connection, principal, .delete, type: "destination", id: "\(app.id.canonicalText)/\(destination.name)", before: destination.json)
             try changes.appChanged(app.id, on: connection)
         }
         return .empty()

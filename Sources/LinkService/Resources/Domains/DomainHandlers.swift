@@ -120,8 +120,8 @@ struct DomainHandlers: Sendable {
         for (key, list) in [("webcredentials", settings.webcredentials), ("appclips", settings.appclips)] {
             for (index, id) in list.enumerated() {
                 let pointer = "/\(key)/\(index)"
-                guard let app = apps[id.uuidString.lowercased()] else {
-                    errors.add(pointer, "No app \(id.uuidString.lowercased()) in this workspace.")
+                guard let app = apps[id.canonicalText] else {
+                    errors.add(pointer, "No app \(id.canonicalText) in this workspace.")
                     continue
                 }
                 if key == "appclips", app.platform != .ios { errors.add(pointer, "App Clips are iOS apps; \(app.identifier) is an Android app.") }

@@ -97,7 +97,7 @@ struct DomainSettingsInput: Sendable, Equatable {
         return DomainSettings(
             hostname: hostname, defaults: defaults,
             substitutionVariables: substitutionVariables.map { SubstitutionVariable(name: $0.name, values: $0.values) },
-            webcredentials: webcredentials.map { $0.uuidString.lowercased() }, appclips: appclips.map { $0.uuidString.lowercased() },
+            webcredentials: webcredentials.map { $0.canonicalText }, appclips: appclips.map { $0.canonicalText },
             legacyPaths: legacyPaths, webFallbackURL: webFallbackURL
         )
     }

@@ -25,13 +25,13 @@ struct KeyHandlers: Sendable {
         try errors.check()
         let (key, secret) = try pool.withTransaction { connection in
             let created = try APIKey.create(on: connection, workspaceID: principal.workspaceID, name: name, scope: scope!)
-            try AuditLog.record(on: connection, principal, .create, type: "key", id: created.0.id.uuidString.lowercased(), after: created.0.json)
+            try AuditLog.record(on: connection, principal, .create, type: "key", id: created.0.id.canonicalText, after: created.0.json)
             return created
         }
         guard case .object(var members) = key.json else { preconditionFailure("a key is an object") }
         members.append(JSONMember(key: "key", value: .string(secret.token)))
         var response = Response.json(Array(JSONValue.object(members).serialized.utf8), status: 201)
-        response.headers.replaceOrAdd("Location", "/v1/keys/\(key.id.uuidString.lowercased())")
+        response.headers.replaceOrAdd("Location", "/v1/keys/\(key.id.canonicalText)")
         response.headers.replaceOrAdd("Cache-Control", "no-store")
         return response
     }
@@ -53,9 +53,9 @@ struct KeyHandlers: Sendable {
                 WHERE id = $1 AND workspace_id = $2 RETURNING \(APIKey.columns)
                 """, binds: [id, principal.workspaceID])).first
             guard let row else { throw ServiceError.notFound("The key") }
-            try AuditLog.record(on: connection, principal, .delete, type: "key", id: id.uuidString.lowercased(), after: try APIKey(row: row).json)
+            try AuditLog.record(on: connection, principal, .delete, type: "key", id: id.canonicalText, after: try APIKey(row: row).json)
             // Delivered to every node (this one included) when the transaction commits.
-            try connection.notify(KeyCache.channel, payload: id.uuidString.lowercased())
+            try connection.notify(KeyCache.channel, payload: id.canonicalText)
         }
         auth.cache.invalidate(id)
         return .empty()

@@ -68,7 +68,7 @@ struct RuleHandlers: Sendable {
             return list
         }
         let rule = rules.first { $0.id == id }!
-        return .resource(rule.json, version: rule.version, status: 201, location: "/v1/domains/\(domain.hostname)/rules/\(id.uuidString.lowercased())")
+        return .resource(rule.json, version: rule.version, status: 201, location: "/v1/domains/\(domain.hostname)/rules/\(id.canonicalText)")
     }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {

@@ -68,13 +68,13 @@ struct RuleInput: Sendable {
     /// - Parameter appIDs: `apps` as LinkKit names them (lower-case), when the caller has them already (the catalog
     ///   shares one array among the rules of a domain that name the same apps).
     func rule(id: UUID, appIDs: [String]? = nil) -> LinkRule {
-        rule(id: id.uuidString.lowercased(), appIDs: appIDs)
+        rule(id: id.canonicalText, appIDs: appIDs)
     }
 
     /// The LinkKit rule, with `id` as written.
     func rule(id: String, appIDs: [String]? = nil) -> LinkRule {
         LinkRule(
-            id: id, apps: appIDs ?? apps.map { $0.uuidString.lowercased() }, path: path, query: query,
+            id: id, apps: appIDs ?? apps.map { $0.canonicalText }, path: path, query: query,
             fragment: fragment, exclude: exclude, caseSensitive: caseSensitive, percentEncoded: percentEncoded, comment: comment,
             destination: destination
         )

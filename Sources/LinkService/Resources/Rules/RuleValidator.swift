@@ -23,12 +23,12 @@ enum RuleValidator {
         let apps = try DomainLoader.apps(Array(ids), workspace: domain.workspaceID, on: connection)
         let known = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for rule in rules {
-            for (index, app) in rule.input.apps.enumerated() where known[app.uuidString.lowercased()] == nil {
-                errors.add(JSONPointer.appending(JSONPointer.appending(rule.pointer, "apps"), index), "No app \(app.uuidString.lowercased()) in this workspace.")
+            for (index, app) in rule.input.apps.enumerated() where known[app.canonicalText] == nil {
+                errors.add(JSONPointer.appending(JSONPointer.appending(rule.pointer, "apps"), index), "No app \(app.canonicalText) in this workspace.")
             }
             guard let binding = rule.input.destination else { continue }
             let captures = rule.input.rule(id: rule.id).captureNames
-            for app in rule.input.apps.compactMap({ known[$0.uuidString.lowercased()] }) {
+            for app in rule.input.apps.compactMap({ known[$0.canonicalText] }) {
                 let destinationPointer = JSONPointer.appending(rule.pointer, "destination")
                 guard let type = app.destinations[binding.type] else {
                     errors.add(JSONPointer.appending(destinationPointer, "type"),
