@@ -147,12 +147,7 @@ struct PackedRules: Sendable {
         var bytes: [UInt8] = []
 
         mutating func number(_ value: Int) {
-            var rest = UInt(value)
-            while rest >= 0x80 {
-                bytes.append(UInt8(rest & 0x7F) | 0x80)
-                rest >>= 7
-            }
-            bytes.append(UInt8(rest))
+            LEB128.append(value, to: &bytes)
         }
 
         mutating func string(_ text: String) {
@@ -200,14 +195,9 @@ struct PackedRules: Sendable {
         }
 
         mutating func number() -> Int {
-            var value = 0
-            var shift = 0
-            while true {
-                let next = byte()
-                value |= Int(next & 0x7F) << shift
-                if next < 0x80 { return value }
-                shift += 7
-            }
+            let (value, next) = LEB128.read(bytes, at: offset)
+            offset = next
+            return value
         }
 
         mutating func string() -> String {

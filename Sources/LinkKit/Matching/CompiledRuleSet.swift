@@ -33,12 +33,7 @@ struct CompiledRuleSet: Sendable {
         var items: [(name: UInt32, pattern: UInt32)] = []
         func blob(_ bytes: [UInt8]) -> UInt32 {
             let offset = UInt32(code.count)
-            var rest = UInt(bytes.count)
-            while rest >= 0x80 {
-                code.append(UInt8(rest & 0x7F) | 0x80)
-                rest >>= 7
-            }
-            code.append(UInt8(rest))
+            LEB128.append(bytes.count, to: &code)
             code += bytes
             return offset
         }
@@ -128,16 +123,6 @@ struct CompiledRuleSet: Sendable {
 
     /// The bytes of the blob at `offset`.
     private static func blobRange(_ code: UnsafeBufferPointer<UInt8>, _ offset: UInt32) -> Range<Int> {
-        var index = Int(offset)
-        var length = 0
-        var shift = 0
-        while true {
-            let byte = code[index]
-            index += 1
-            length |= Int(byte & 0x7F) << shift
-            if byte < 0x80 { break }
-            shift += 7
-        }
-        return index..<index + length
+        LEB128.prefixedRange(code, at: Int(offset))
     }
 }

@@ -160,9 +160,7 @@ struct Pattern: Sendable, Hashable {
             var size = 0
             for element in elements {
                 guard case .literal(let bytes) = element else { size += 1; continue }
-                size += 1 + bytes.count
-                var rest = bytes.count
-                repeat { size += 1; rest >>= 7 } while rest > 0
+                size += 1 + LEB128.size(bytes.count) + bytes.count
             }
             var code: [UInt8] = []
             code.reserveCapacity(size)
@@ -170,12 +168,7 @@ struct Pattern: Sendable, Hashable {
                 switch element {
                 case .literal(let bytes):
                     code.append(literal)
-                    var rest = UInt(bytes.count)
-                    while rest >= 0x80 {
-                        code.append(UInt8(rest & 0x7F) | 0x80)
-                        rest >>= 7
-                    }
-                    code.append(UInt8(rest))
+                    LEB128.append(bytes.count, to: &code)
                     code += bytes
                 case .one: code.append(one)
                 case .star: code.append(star)
@@ -187,17 +180,7 @@ struct Pattern: Sendable, Hashable {
 
         /// The range of the bytes of the literal whose tag is at `offset`.
         static func literalBytes<C: RandomAccessCollection<UInt8>>(_ code: C, at offset: C.Index) -> Range<C.Index> where C.Index == Int {
-            var index = offset + 1
-            var length = 0
-            var shift = 0
-            while true {
-                let byte = code[index]
-                index += 1
-                length |= Int(byte & 0x7F) << shift
-                if byte < 0x80 { break }
-                shift += 7
-            }
-            return index..<index + length
+            LEB128.prefixedRange(code, at: offset + 1)
         }
 
         /// The elements of a pattern without variables.
