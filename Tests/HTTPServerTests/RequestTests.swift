@@ -10,6 +10,8 @@ struct RequestTests {
         #expect(request.path == "/s")
         #expect(request.rawQuery == "a=1&b=x+y&a=%2F&c=%E2%82%AC&bad=%G1%&flag&&=v")
         #expect(request.queryItems.map { "\($0.name)=\($0.value)" } == ["a=1", "b=x y", "a=/", "c=€", "bad=%G1%", "flag=", "=v"])
+        let edges = Request(method: .GET, path: "/s?end=%4&short=%&bytes=%FF%fe&sp%61ce=%20+%2B&é=ü&")
+        #expect(edges.queryItems.map { "\($0.name)=\($0.value)" } == ["end=%4", "short=%", "bytes=\u{FFFD}\u{FFFD}", "space=  +", "é=ü"])
         #expect(request.query("a") == "1")
         #expect(request.query("missing") == nil)
     }
