@@ -77,12 +77,13 @@ public struct CompiledDomain: Sendable {
         guard deciding.opens else {
             return LinkResolution(outcome: .excluded, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: nil)
         }
-        let target = app.flatMap { self.destination(of: rule, for: $0, url: url) }
+        let target = app.flatMap { self.destination(of: rule, for: $0, url: url, subject: &subject) }
         return LinkResolution(outcome: .openApp, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: target)
     }
 
-    /// The typed destination of `rule` for `app`, from the URL's captures.
-    func destination(of rule: LinkRule, for app: DomainApp, url: AASAURL) -> ResolvedDestination? {
+    /// The typed destination of `rule` for `app`, from the URL's captures. `subject` is the URL as the matcher
+    /// prepared it (its query items are split once for both).
+    func destination(of rule: LinkRule, for app: DomainApp, url: AASAURL, subject: inout MatchSubject) -> ResolvedDestination? {
         guard let binding = rule.destination else { return nil }
         let caseSensitive = rule.caseSensitive ?? settings.defaults?.caseSensitive ?? true
         let percentEncoded = rule.percentEncoded ?? settings.defaults?.percentEncoded ?? true
@@ -97,7 +98,6 @@ public struct CompiledDomain: Sendable {
         if case .items(let items)? = rule.query {
             // Items are split and their names compared exactly as the matcher does (CompiledRule); the value
             // goes to the template raw, which applies the same percent-encoding rule to it.
-            var subject = MatchSubject(url)
             let raw = subject.queryItems(MatchSubject.Form(percentEncoded: true, caseSensitive: true))
             let form = MatchSubject.Form(percentEncoded: percentEncoded, caseSensitive: caseSensitive)
             for item in items where fits {
