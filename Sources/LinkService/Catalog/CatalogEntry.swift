@@ -33,8 +33,14 @@ final class CatalogEntry: Sendable {
     /// What `url` does for `platform`'s apps, reporting this domain's rule id.
     func resolve(_ url: AASAURL, platform: DomainApp.Platform) -> LinkResolution {
         let resolution = compiled.resolve(url, platform: platform)
-        guard let position = resolution.position, position < ruleIDs.count else { return resolution }
-        return resolution.withRuleID(ruleIDs[position].canonicalText)
+        guard let id = ruleID(at: resolution.position) else { return resolution }
+        return resolution.withRuleID(id.canonicalText)
+    }
+
+    /// This domain's id of the rule at `position`; nil for none.
+    func ruleID(at position: Int?) -> UUID? {
+        guard let position, position < ruleIDs.count else { return nil }
+        return ruleIDs[position]
     }
 }
 

@@ -26,7 +26,9 @@ struct HitsEndToEndTests {
             try click("/widget/1", Self.iPhone, method: "HEAD") // HEAD: a bot, whatever it claims to be
             try click("/widget/1", "curl/8.5.0")                // a tool "clicking": a bot
             let url = "https://links.example.com/widget/42".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            #expect(try service.request("GET", "/v1/resolve?url=\(url)", key: fixture.key).status == 200)
+            let resolved = try service.request("GET", "/v1/resolve?url=\(url)", key: fixture.key)
+            #expect(resolved.status == 200)
+            let resolvedRule = try #require(try resolved.json["rule"]?["id"]?.stringValue)
             let started = Date()
             #expect(eventually { service.application.hits.counters.written == 8 })
             #expect(Date().timeIntervalSince(started) < 2)
@@ -45,6 +47,13 @@ struct HitsEndToEndTests {
             #expect(series["total"]?.serialized == "8")
             let destinations = try service.request("GET", "/v1/analytics/top?dimension=destination", key: fixture.key).json
             #expect(destinations["items"]?.arrayValue?.first?["destination"]?.stringValue == "widgetDetail")
+            // The resolve hit records the rule the answer named.
+            let byRule = try service.request("GET", "/v1/analytics/timeseries?interval=day&groupBy=rule&source=resolve", key: fixture.key).json
+            let groups = byRule["buckets"]?.arrayValue?.compactMap { bucket -> [String]? in
+                guard case .object(let members)? = bucket["groups"] else { return nil }
+                return members.map(\.key)
+            }.flatMap { $0 }
+            #expect(groups == [resolvedRule])
         }
     }
 }
