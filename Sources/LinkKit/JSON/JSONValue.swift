@@ -3,7 +3,7 @@
 /// `LinkKit` reads AASA and assetlinks files through this type rather than `JSONDecoder` so that lint can point at
 /// exact places (RFC 6901 pointers), decoding can be as lenient as iOS is, and serialising is canonical and cheap.
 /// Numbers keep their source text, so an `id` echoed by `linkd aasa decide` is byte-identical.
-public indirect enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
     /// `true` or `false`.

@@ -132,7 +132,7 @@ enum CatalogLoader {
                 let apps = rules.apps(index)
                 let shared = appIDs[apps] ?? (Array(apps), apps.map { $0.canonicalText })
                 appIDs[apps] = shared
-                return StoredRule.input(definition: try? JSONValue.parse(bytes: Array(rules.definition(index))), apps: shared.uuids)
+                return StoredDefinition.input(rules.definition(index), apps: shared.uuids)
                     .rule(id: "", appIDs: shared.names)
             }
             return CompiledRules(CompiledDomain(

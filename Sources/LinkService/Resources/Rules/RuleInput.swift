@@ -22,6 +22,11 @@ struct RuleInput: Sendable {
     var comment: String?
     var destination: DestinationBinding?
 
+    /// A rule for `apps` that constrains nothing yet.
+    init(apps: [UUID]) {
+        self.apps = apps
+    }
+
     /// Reads one rule object at `pointer`, recording every problem in `errors`.
     /// - Parameters:
     ///   - allowIdentity: accept `id` (and ignore `position`), as in a list read back from `GET`.
@@ -136,9 +141,7 @@ struct RuleInput: Sendable {
             for name in map.keys() {
                 let at = map.at(name)
                 switch map.value(name) {
-                case .string(let text)? where text.hasPrefix("{") && text.hasSuffix("}") && text.count > 2:
-                    params[name] = .capture(String(text.dropFirst().dropLast()))
-                case .string(let text)?: params[name] = .constant(text)
+                case .string(let text)?: params[name] = source(boundTo: text)
                 case .number(let text)?: params[name] = .constant(text)
                 case .bool(let flag)?: params[name] = .constant(flag ? "true" : "false")
                 case let other?: errors.add(at, "A parameter is bound to \"{capture}\" or a constant string, number or boolean, not \(other.typeName).")
@@ -149,6 +152,11 @@ struct RuleInput: Sendable {
         }
         body.finish()
         return type.map { DestinationBinding(type: $0, params: params) }
+    }
+
+    /// A parameter bound to `text`: the capture `"{name}"` names, or the constant text.
+    static func source(boundTo text: String) -> DestinationBinding.Source {
+        text.hasPrefix("{") && text.hasSuffix("}") && text.count > 2 ? .capture(String(text.dropFirst().dropLast())) : .constant(text)
     }
 
     static func json(_ query: RuleQuery) -> JSONValue {

@@ -32,7 +32,7 @@ struct StoredRule: Sendable {
         createdAt = try row.decode(4, as: Date.self)
         updatedAt = try row.decode(5, as: Date.self)
         apps = try row.decode(6, as: [String].self)
-        input = Self.input(definition: try? JSONValue.parse(definition.json), apps: apps.compactMap(UUID.init(uuidString:)))
+        input = StoredDefinition.input(definition.json.utf8, apps: apps.compactMap(UUID.init(uuidString:)))
     }
 
     /// A stored rule's input from its `definition` and `rule_apps`. Stored rules were validated when written,
