@@ -21,6 +21,7 @@ import Testing
         #expect(value == .string("a/bé😀\n\""))
         #expect(value.serialized == #""a/bé😀\n\"""#)
         #expect(JSONValue.string("\u{01}").serialized == #""\u0001""#)
+        #expect(JSONValue.string("\t\r\u{1F}\\é").serializedBytes == Array(#""\t\r\u001f\\é""#.utf8))
     }
 
     @Test func numbersKeepTheirText() throws {

@@ -35,8 +35,8 @@ public struct CompiledDomain: Sendable {
         }
         ios = RuleMatcher(rules: compiled, details: iosDetails)
         android = RuleMatcher(rules: compiled, details: androidDetails, sharingIndexesWith: ios)
-        aasaBytes = Array(Self.aasaFile(settings: settings, rules: rules, apps: byID, details: iosDetails).encoded().utf8)
-        assetLinksBytes = Array(Self.assetLinks(settings: settings, rules: rules, apps: byID).serialized.utf8)
+        aasaBytes = Self.aasaFile(settings: settings, rules: rules, apps: byID, details: iosDetails).json.serializedBytes.compacted()
+        assetLinksBytes = Self.assetLinks(settings: settings, rules: rules, apps: byID).serializedBytes.compacted()
     }
 
     /// The rules, in order (unpacked: rules are kept packed).

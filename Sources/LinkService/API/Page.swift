@@ -62,7 +62,7 @@ struct Page: Sendable {
             JSONMember(key: "items", value: .array(visible.map(\.json))),
             JSONMember(key: "next", value: next.map(JSONValue.string) ?? .null),
         ])
-        var response = Response.json(Array(body.serialized.utf8))
+        var response = Response.json(body.serializedBytes)
         if let next { response.headers.add("Link", "<\(next)>; rel=\"next\"") }
         return response
     }

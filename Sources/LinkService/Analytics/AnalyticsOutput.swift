@@ -9,7 +9,7 @@ struct AnalyticsOutput {
     var csvRows: [[String]]
 
     func response(csv: Bool) -> Response {
-        guard csv else { return Response.json(Array(json.serialized.utf8)) }
+        guard csv else { return Response.json(json.serializedBytes) }
         var text = csvHeader.map(Self.quote).joined(separator: ",") + "\r\n"
         for row in csvRows {
             text += row.map(Self.quote).joined(separator: ",") + "\r\n"

@@ -8,7 +8,7 @@ struct OpenAPIHandlers: Sendable {
 
     /// Renders `document` (linkd's own by default) once.
     init(document: JSONValue = OpenAPIDocument.build()) {
-        body = Array(document.serialized.utf8)
+        body = document.serializedBytes
     }
 
     /// Adds `GET /openapi.json` (no key needed: the document describes, it does not disclose).

@@ -30,7 +30,7 @@ struct KeyHandlers: Sendable {
         }
         guard case .object(var members) = key.json else { preconditionFailure("a key is an object") }
         members.append(JSONMember(key: "key", value: .string(secret.token)))
-        var response = Response.json(Array(JSONValue.object(members).serialized.utf8), status: 201)
+        var response = Response.json(JSONValue.object(members).serializedBytes, status: 201)
         response.headers.replaceOrAdd("Location", "/v1/keys/\(key.id.canonicalText)")
         response.headers.replaceOrAdd("Cache-Control", "no-store")
         return response

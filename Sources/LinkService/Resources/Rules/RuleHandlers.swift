@@ -132,12 +132,12 @@ struct RuleHandlers: Sendable {
                 ?? StoredRule.all(domain: domain.id, on: connection).map { ($0.id, $0.input, "/rules/\($0.position)") }
             return try RuleValidator.validate(proposed, domain: domain, on: connection)
         }
-        return .json(Array(JSONValue.object([
+        return .json(JSONValue.object([
             "aasa": outcome.compiled.aasa.json,
             "assetlinks": outcome.compiled.assetLinks,
             "size": .integer(outcome.compiled.aasaBytes.count),
             "lint": .array(outcome.findings.map(\.json)),
-        ]).serialized.utf8))
+        ]).serializedBytes)
     }
 
     /// Loads the domain and its rules under a row lock, applies `makeList`, validates, saves, audits, notifies.
