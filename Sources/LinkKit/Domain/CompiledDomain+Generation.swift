@@ -29,17 +29,17 @@ extension CompiledDomain {
     }
 
     /// The AASA file of the iOS `details` entries.
-    static func aasaFile(settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp], details: [(appIDs: [String], rules: [Int32])])
-        -> AASAFile {
+    /// - Parameter components: the component each rule writes, in rule order.
+    static func aasaFile(settings: DomainSettings, components: [AASAComponent], apps: [String: DomainApp],
+                         details: [(appIDs: [String], rules: [Int32])]) -> AASAFile {
         let legacy = settings.legacyPaths
         var file = AASAFile(applinks: AppLinks(
             apps: legacy ? [] : nil,
             defaults: settings.defaults,
             substitutionVariables: settings.substitutionVariables,
             details: details.map { detail in
-                let detailRules = detail.rules.map { rules[Int($0)] }
-                return AppLinksDetail(appIDs: detail.appIDs, components: detailRules.map(\.component),
-                                      paths: legacy ? detailRules.compactMap(\.legacyPath) : nil)
+                let written = detail.rules.map { components[Int($0)] }
+                return AppLinksDetail(appIDs: detail.appIDs, components: written, paths: legacy ? written.compactMap(\.legacyPath) : nil)
             }
         ))
         let webcredentials = settings.webcredentials.compactMap { apps[$0] }.filter { $0.platform == .ios }.map(\.identifier)
@@ -86,5 +86,17 @@ extension CompiledDomain {
                 ]),
             ])
         })
+    }
+}
+
+private extension AASAComponent {
+    /// The legacy (iOS 12 and older) `paths` entry of a rule's component, or nil when the rule cannot be written
+    /// that way without widening what it claims: legacy paths see only the path, so a positive rule that also
+    /// constrains query or fragment is left out, while an exclusion is kept (excluding more is safe).
+    var legacyPath: String? {
+        let pattern = path ?? "*"
+        if exclude == true { return "NOT " + pattern }
+        if query != nil || fragment != nil || caseSensitive == false || percentEncoded == false { return nil }
+        return pattern
     }
 }

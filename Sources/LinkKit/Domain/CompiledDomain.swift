@@ -30,12 +30,13 @@ public struct CompiledDomain: Sendable {
         let iosDetails = Self.details(.ios, settings: settings, rules: rules, apps: byID)
         let androidDetails = Self.details(.android, settings: settings, rules: rules, apps: byID)
         let variables = RuleMatcher.variables(settings.substitutionVariables)
-        let compiled = rules.map { rule in
-            CompiledRule(effective: RuleMatcher.effective(rule.component, detailDefaults: nil, fileDefaults: settings.defaults), variables: variables)
+        let components = rules.map(\.component)
+        let compiled = components.map { component in
+            CompiledRule(effective: RuleMatcher.effective(component, detailDefaults: nil, fileDefaults: settings.defaults), variables: variables)
         }
         ios = RuleMatcher(rules: compiled, details: iosDetails)
         android = RuleMatcher(rules: compiled, details: androidDetails, sharingIndexesWith: ios)
-        aasaBytes = Self.aasaFile(settings: settings, rules: rules, apps: byID, details: iosDetails).json.serializedBytes.compacted()
+        aasaBytes = Self.aasaFile(settings: settings, components: components, apps: byID, details: iosDetails).json.serializedBytes.compacted()
         assetLinksBytes = Self.assetLinks(settings: settings, rules: rules, apps: byID).serializedBytes.compacted()
     }
 
@@ -46,7 +47,8 @@ public struct CompiledDomain: Sendable {
     public var aasa: AASAFile {
         let rules = self.rules
         let byID = Self.appsByID(apps)
-        return Self.aasaFile(settings: settings, rules: rules, apps: byID, details: Self.details(.ios, settings: settings, rules: rules, apps: byID))
+        return Self.aasaFile(settings: settings, components: rules.map(\.component), apps: byID,
+                             details: Self.details(.ios, settings: settings, rules: rules, apps: byID))
     }
 
     /// The served AASA bytes as text.

@@ -63,14 +63,4 @@ public struct LinkRule: Sendable, Hashable {
         }
         return names
     }
-
-    /// The legacy (iOS 12 and older) `paths` entry, or nil when the rule cannot be written that way
-    /// without widening what it claims: legacy paths see only the path, so a positive rule that also
-    /// constrains query or fragment is left out, while an exclusion is kept (excluding more is safe).
-    public var legacyPath: String? {
-        let pattern = path?.aasaPattern ?? "*"
-        if exclude == true { return "NOT " + pattern }
-        if query != nil || fragment != nil || caseSensitive == false || percentEncoded == false { return nil }
-        return pattern
-    }
 }
