@@ -127,13 +127,20 @@ enum CatalogLoader {
         func compile(_ context: Context) -> CompiledRules {
             // Rules naming the same apps (most of a domain's) share one array of app ids. The compiled rules carry no
             // ids: the entry reports its own (`CatalogEntry.ruleIDs`), as domains sharing a compilation must.
+            // (Consecutive rules usually name the same apps: compared before the map is asked.)
             var appIDs: [ArraySlice<UUID>: (uuids: [UUID], names: [String])] = [:]
+            var previous: (apps: ArraySlice<UUID>, shared: (uuids: [UUID], names: [String]))?
             let linkRules = ids.indices.map { index in
                 let apps = rules.apps(index)
-                let shared = appIDs[apps] ?? (Array(apps), apps.map { $0.canonicalText })
-                appIDs[apps] = shared
-                return StoredDefinition.input(rules.definition(index), apps: shared.uuids)
-                    .rule(id: "", appIDs: shared.names)
+                let shared: (uuids: [UUID], names: [String])
+                if let previous, previous.apps == apps {
+                    shared = previous.shared
+                } else {
+                    shared = appIDs[apps] ?? (Array(apps), apps.map { $0.canonicalText })
+                    appIDs[apps] = shared
+                    previous = (apps, shared)
+                }
+                return StoredDefinition.input(rules.definition(index), apps: shared.uuids).rule(id: "", appIDs: shared.names)
             }
             return CompiledRules(CompiledDomain(
                 settings: domain.settings.settings(hostname: domain.hostname),

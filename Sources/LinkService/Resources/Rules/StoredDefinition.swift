@@ -60,14 +60,14 @@ struct StoredDefinition {
 
         init?(_ key: UnsafeBufferPointer<UInt8>) {
             switch key.count {
-            case 4 where key.elementsEqual("path".utf8): self = .path
-            case 5 where key.elementsEqual("query".utf8): self = .query
-            case 7 where key.elementsEqual("exclude".utf8): self = .exclude
-            case 7 where key.elementsEqual("comment".utf8): self = .comment
-            case 8 where key.elementsEqual("fragment".utf8): self = .fragment
-            case 11 where key.elementsEqual("destination".utf8): self = .destination
-            case 13 where key.elementsEqual("caseSensitive".utf8): self = .caseSensitive
-            case 14 where key.elementsEqual("percentEncoded".utf8): self = .percentEncoded
+            case 4 where StoredDefinition.equal(key, "path"): self = .path
+            case 5 where StoredDefinition.equal(key, "query"): self = .query
+            case 7 where StoredDefinition.equal(key, "exclude"): self = .exclude
+            case 7 where StoredDefinition.equal(key, "comment"): self = .comment
+            case 8 where StoredDefinition.equal(key, "fragment"): self = .fragment
+            case 11 where StoredDefinition.equal(key, "destination"): self = .destination
+            case 13 where StoredDefinition.equal(key, "caseSensitive"): self = .caseSensitive
+            case 14 where StoredDefinition.equal(key, "percentEncoded"): self = .percentEncoded
             default: return nil
             }
         }
@@ -108,10 +108,10 @@ struct StoredDefinition {
         try open()
         var first = true
         while let key = try nextKey(&first) {
-            if key.elementsEqual("type".utf8), !seen.type {
+            if Self.equal(key, "type"), !seen.type {
                 seen.type = true
                 type = try optionalString().flatMap { RouteTemplate.isValidName($0) ? $0 : nil }
-            } else if key.elementsEqual("params".utf8), !seen.params {
+            } else if Self.equal(key, "params"), !seen.params {
                 seen.params = true
                 params = try self.params()
             } else {
@@ -219,17 +219,21 @@ struct StoredDefinition {
         return UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
     }
 
-    /// The string of valid UTF-8 bytes.
+    /// The string of valid UTF-8 bytes (ASCII, the usual case, needs no validation).
     private static func text(_ bytes: UnsafeBufferPointer<UInt8>) throws(Unread) -> String {
+        if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Unread() }
         return text
     }
 
+    /// Whether `bytes` are `word`'s.
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        bytes.count == word.utf8CodeUnitCount && (bytes.isEmpty || memcmp(bytes.baseAddress!, word.utf8Start, bytes.count) == 0)
+    }
+
     private mutating func literal(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
-        guard bytes.count - index >= count,
-              UnsafeBufferPointer(rebasing: bytes[index..<(index + count)]).elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: count))
-        else { return false }
+        guard bytes.count - index >= count, Self.equal(UnsafeBufferPointer(rebasing: bytes[index..<(index + count)]), word) else { return false }
         index += count
         return true
     }
