@@ -98,7 +98,35 @@ public struct CopyRow {
     /// An `int4` field (big-endian).
     public func int32(_ index: Int) -> Int32? {
         guard let field = self[index], field.count == 4 else { return nil }
-        return Int32(bitPattern: field.reduce(0) { $0 << 8 | UInt32($1) })
+        return Self.int32(field, at: 0)
+    }
+
+    /// Calls `body` with each element of a `uuid[]` field, in order. False (and `body` not called) when the field
+    /// is NULL or not a one-dimensional `uuid` array without NULL elements in array_send's format: dimensions,
+    /// flags, element type, then per dimension its length and lower bound, then per element its length and bytes.
+    public func forEachUUID(inArray index: Int, _ body: (UUID) -> Void) -> Bool {
+        guard let field = self[index], field.count >= 12 else { return false }
+        let dimensions = Self.int32(field, at: 0)
+        guard dimensions == 0 || dimensions == 1, Self.int32(field, at: 8) == Self.uuidType else { return false }
+        guard dimensions == 1 else { return field.count == 12 }
+        guard field.count >= 20 else { return false }
+        let count = Int(Self.int32(field, at: 12))
+        guard count >= 0, field.count == 20 + count * 20 else { return false }
+        for element in 0..<count where Self.int32(field, at: 20 + element * 20) != 16 { return false }
+        for element in 0..<count {
+            var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let start = 24 + element * 20
+            withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: field[start..<(start + 16)])) }
+            body(UUID(uuid: value))
+        }
+        return true
+    }
+
+    /// The `uuid` type's oid, as arrays name their element type.
+    private static let uuidType: Int32 = 2950
+
+    private static func int32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int32 {
+        Int32(bitPattern: bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) })
     }
 
     /// A `timestamptz` or `timestamp` field: microseconds since 2000-01-01 00:00 UTC (big-endian int8).

@@ -3,11 +3,11 @@ import LinkKit
 import Postgres
 import Synchronization
 
-/// Builds catalog entries from the database: domains, apps and destinations in three queries, then the apps of
-/// every rule (`RuleApps`) and every rule in two streamed binary `COPY`s, the rules ordered by workspace, domain
-/// and position. One pass over each table, whatever their physical order: per-batch index lookups read the whole
-/// rules table once per batch when a domain's rules are scattered, and joining `rule_apps` (two rows per rule) in
-/// the query cost the server more than reading the two tables apart and joining them here.
+/// Builds catalog entries from the database: domains, apps and destinations in three queries, then every rule
+/// with its apps (`rules.app_ids`, which mirrors `rule_apps`) in one streamed binary `COPY`, ordered by workspace,
+/// domain and position. One pass over the table, whatever its physical order: per-batch index lookups read the
+/// whole rules table once per batch when a domain's rules are scattered, and reading `rule_apps` (two rows per
+/// rule) to join it here cost more than the rest of the read.
 ///
 /// Domains are compiled a batch at a time on all cores while the stream goes on, so only about two batches'
 /// rows are alive at once. Domains of a workspace with the same settings and rules share one compilation
@@ -15,7 +15,7 @@ import Synchronization
 enum CatalogLoader {
     /// Every domain (`hostnames` nil) or the named ones.
     /// - Parameter connection: inside a transaction that has not read anything yet: every query then reads one
-    ///   snapshot (rules and their apps are two statements).
+    ///   snapshot.
     static func load(hostnames: [String]? = nil, on connection: Connection) throws -> [CatalogEntry] {
         try connection.executeScript("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         let domains: [Domain]
@@ -42,21 +42,18 @@ enum CatalogLoader {
         }
         // Domain ids are UUIDs we format, so the filter can be written into the COPY (which takes no parameters).
         let filter = hostnames == nil ? "" : "WHERE r.domain_id IN (\(domains.map { "'\($0.id.canonicalText)'" }.joined(separator: ",")))"
-        do {  // (the map is released once the rules are read)
-            let ruleApps = try RuleApps.read(filter: filter, expectedRules: hostnames == nil ? try estimatedRules(on: connection) : 0, on: connection)
-            try connection.copyOut(Query(unsafeSQL: """
-                COPY (SELECT r.domain_id, r.id, r.definition, r.updated_at FROM rules r \(filter)
-                      ORDER BY r.workspace_id, r.domain_id, r.position) TO STDOUT (FORMAT binary)
-                """)) { row in
-                guard let domainID = row.uuid(0), let ruleID = row.uuid(1) else { return }
-                if current?.domain.id != domainID {
-                    finish()
-                    // (The snapshot has every rule's domain; a rule of another one would be skipped.)
-                    guard let domain = byID[domainID], seen.insert(domainID).inserted else { return }
-                    current = DomainRules(domain: domain)
-                }
-                current?.add(ruleID, row, apps: ruleApps)
+        try connection.copyOut(Query(unsafeSQL: """
+            COPY (SELECT r.domain_id, r.id, r.definition, r.updated_at, r.app_ids FROM rules r \(filter)
+                  ORDER BY r.workspace_id, r.domain_id, r.position) TO STDOUT (FORMAT binary)
+            """)) { row in
+            guard let domainID = row.uuid(0), let ruleID = row.uuid(1) else { return }
+            if current?.domain.id != domainID {
+                finish()
+                // (The snapshot has every rule's domain; a rule of another one would be skipped.)
+                guard let domain = byID[domainID], seen.insert(domainID).inserted else { return }
+                current = DomainRules(domain: domain)
             }
+            current?.add(ruleID, row)
         }
         finish()
         for domain in domains where !seen.contains(domain.id) {
@@ -69,11 +66,6 @@ enum CatalogLoader {
 
     /// Domains compiled per batch.
     static let batchSize = 250
-
-    /// The planner's estimate of the number of rules (free to read), to size the rule → apps map once.
-    private static func estimatedRules(on connection: Connection) throws -> Int {
-        max(0, try connection.query("SELECT reltuples::int8 FROM pg_class WHERE oid = 'rules'::regclass")[0].decode(0, as: Int.self))
-    }
 
     /// The apps (with destination types) of the domains' workspaces, and when each app last changed.
     private static func context(for domains: [Domain], on connection: Connection) throws -> Context {
@@ -111,12 +103,12 @@ enum CatalogLoader {
             updatedAt = domain.updatedAt
         }
 
-        /// Adds a rule row (`domain_id, id, definition, updated_at`) with its apps.
-        mutating func add(_ ruleID: UUID, _ row: CopyRow, apps: RuleApps) {
+        /// Adds a rule row (`domain_id, id, definition, updated_at, app_ids`).
+        mutating func add(_ ruleID: UUID, _ row: CopyRow) {
             ids.append(ruleID)
             // A definition that is not JSON decodes as an empty rule, as `StoredRule` reads it.
             rules.append(definition: row.jsonb(2))
-            apps.forEachApp(of: ruleID) { rules.appendApp($0) }
+            _ = row.forEachUUID(inArray: 4) { rules.appendApp($0) }
             if let updated = row.timestamp(3), updated > updatedAt { updatedAt = updated }
         }
 

@@ -14,11 +14,8 @@ struct StoredRule: Sendable {
     /// Every rule of a domain, in order.
     static func all(domain: UUID, on connection: Connection) throws -> [StoredRule] {
         try connection.query("""
-            SELECT r.id, r.position, r.definition, r.version, r.created_at, r.updated_at,
-                   coalesce(array_agg(ra.app_id::text ORDER BY ra.ordinal) FILTER (WHERE ra.app_id IS NOT NULL), '{}')
-            FROM rules r LEFT JOIN rule_apps ra ON ra.rule_id = r.id
-            WHERE r.domain_id = \(domain)
-            GROUP BY r.id ORDER BY r.position
+            SELECT r.id, r.position, r.definition, r.version, r.created_at, r.updated_at, r.app_ids::text[]
+            FROM rules r WHERE r.domain_id = \(domain) ORDER BY r.position
             """).map(StoredRule.init(row:))
     }
 
@@ -35,7 +32,7 @@ struct StoredRule: Sendable {
         input = StoredDefinition.input(definition.json.utf8, apps: apps.compactMap(UUID.init(uuidString:)))
     }
 
-    /// A stored rule's input from its `definition` and `rule_apps`. Stored rules were validated when written,
+    /// A stored rule's input from its `definition` and apps (`app_ids`, as in `rule_apps`). Stored rules were validated when written,
     /// so problems are not reported: a member that does not decode (or a definition that does not parse, nil)
     /// is left out.
     static func input(definition: JSONValue?, apps: [UUID]) -> RuleInput {
@@ -78,10 +75,13 @@ struct StoredRule: Sendable {
                     updated_at = CASE WHEN \(changed) THEN now() ELSE rules.updated_at END
                 """)
             if changed {
+                // (One statement each: a trigger rewrites the rule's `app_ids` after each.)
                 try connection.execute("DELETE FROM rule_apps WHERE rule_id = \(rule.id)")
-                for (ordinal, app) in rule.input.apps.enumerated() {
-                    try connection.execute("INSERT INTO rule_apps (rule_id, app_id, ordinal) VALUES (\(rule.id), \(app), \(ordinal))")
-                }
+                try connection.execute("""
+                    INSERT INTO rule_apps (rule_id, app_id, ordinal)
+                    SELECT \(rule.id), app, ordinal - 1
+                    FROM unnest(\(rule.input.apps.map(\.canonicalText))::uuid[]) WITH ORDINALITY AS apps (app, ordinal)
+                    """)
             }
         }
     }
