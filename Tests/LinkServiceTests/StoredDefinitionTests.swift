@@ -20,9 +20,11 @@ struct StoredDefinitionTests {
         StoredDefinition.input(Array(text.utf8), apps: apps).rule(id: "r")
     }
 
-    /// Texts as PostgreSQL writes `jsonb` (keys by length, `", "` and `": "`): read in one pass, as the API reads them.
+    /// Texts as linkd writes them (compact) and as `jsonb` wrote them before migration 0008 (keys by length,
+    /// `", "` and `": "`): read in one pass, as the API reads them.
     @Test(arguments: [
         #"{}"#,
+        #"{"path":"/widget/{id}","query":{"tab":"{tab}"},"destination":{"type":"widgetDetail","params":{"id":"{id}"}}}"#,
         #"{"path": "/widget/{id}", "destination": {"type": "widgetDetail"}}"#,
         #"{"path": "/x0/*", "exclude": true}"#,
         #"{"path": "/q1/{id}", "query": {"tab": "*"}, "destination": {"type": "widgetDetail"}}"#,

@@ -106,8 +106,9 @@ enum CatalogLoader {
         /// Adds a rule row (`domain_id, id, definition, updated_at, app_ids`).
         mutating func add(_ ruleID: UUID, _ row: CopyRow) {
             ids.append(ruleID)
-            // A definition that is not JSON decodes as an empty rule, as `StoredRule` reads it.
-            rules.append(definition: row.jsonb(2))
+            // (`json`'s binary form is its text.) A definition that is not JSON decodes as an empty rule, as
+            // `StoredRule` reads it.
+            rules.append(definition: row[2])
             _ = row.forEachUUID(inArray: 4) { rules.appendApp($0) }
             if let updated = row.timestamp(3), updated > updatedAt { updatedAt = updated }
         }

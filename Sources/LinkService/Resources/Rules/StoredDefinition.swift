@@ -1,7 +1,7 @@
 import Foundation
 import LinkKit
 
-/// Reads a stored rule `definition` (the JSON text PostgreSQL gives for the `jsonb` column) into a `RuleInput`.
+/// Reads a stored rule `definition` (the `json` column's text) into a `RuleInput`.
 ///
 /// Stored definitions were validated when written and have the few shapes `RuleInput.definition` writes, so they
 /// are read here in one pass over the bytes, with no JSON tree, pointers or error list: a catalog load reads a
