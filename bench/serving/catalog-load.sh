@@ -4,7 +4,7 @@
 #
 # A template workspace (team, iOS and Android app, their destination type, one domain) is created through the
 # API, so every row has the shape the API writes; then SQL `generate_series` clones it straight into the tables:
-# 100 workspaces (teams, apps, destinations), 100 domains each, 100 rules each (`definition` jsonb: typed
+# 100 workspaces (teams, apps, destinations), 100 domains each, 100 rules each (`definition` json: typed
 # path templates, a query item, exclusions; distinct literal prefixes), each rule for both apps (`rule_apps`).
 # linkd is then started afresh and timed from the start of `linkd serve` to `/readyz` 200; the load itself is
 # the "catalog loaded" log line's `catalog.duration_ms`. Memory is read from /proc/<pid>/status (VmRSS after
