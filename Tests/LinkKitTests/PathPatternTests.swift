@@ -60,6 +60,7 @@ import Testing
 
     @Test(arguments: [
         ("buy/*", "/buy/*", "/buy"), ("//x//", "/x", nil), ("/", "", nil), ("*", "/*", ""), ("", "", nil), ("/a//*", "/a//*", "/a"),
+        ("/s2/d1/*", "/s2/d1/*", "/s2/d1"), ("/x?", "/x?", nil), ("/é//", "/é", nil), ("é/*", "/é/*", "/é"),
     ] as [(String, String, String?)])
     func normalisesPathPatterns(_ text: String, _ pattern: String, _ parent: String?) {
         let normalised = CompiledRule.normalizedPath(text)

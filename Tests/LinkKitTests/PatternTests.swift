@@ -31,6 +31,37 @@ import Testing
 
     /// Patterns are stored as one code buffer; ASCII patterns without `$` are read byte by byte, the others by
     /// character: both give these elements.
+    /// Patterns are compiled in one pass over their bytes when they are ASCII; every pattern compiles to the
+    /// elements a reading of its characters finds (`*` runs are one star; no variables here).
+    @Test func patternsCompileToTheElementsTheirCharactersSpell() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "B", "/", "*", "?", "-", "$", "$(x)", "\u{3}", String(repeating: "L", count: 130), "É", "Zz"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let caseSensitive = Bool.random(using: &generator)
+            var expected: [Pattern.Element] = []
+            var literal = ""
+            func flush() {
+                if !literal.isEmpty { expected.append(.literal(Array((caseSensitive ? literal : literal.lowercased()).utf8))) }
+                literal = ""
+            }
+            for character in text {
+                switch character {
+                case "*":
+                    flush()
+                    if expected.last != .star { expected.append(.star) }
+                case "?":
+                    flush()
+                    expected.append(.one)
+                default:
+                    literal.append(character)
+                }
+            }
+            flush()
+            #expect(Pattern(text, caseSensitive: caseSensitive, variables: nil).elements == expected, "\(text)")
+        }
+    }
+
     @Test func elementsAsCompiled() {
         #expect(Pattern("/Shop/**?x", caseSensitive: false, variables: nil).elements == [.literal(Array("/shop/".utf8)), .star, .one, .literal([UInt8(ascii: "x")])])
         #expect(Pattern("/Shop/*", caseSensitive: true, variables: nil).elements == [.literal(Array("/Shop/".utf8)), .star])

@@ -50,8 +50,16 @@ struct CompiledRule: Sendable {
     /// The path pattern normalised as swcutil reads it (AASA-SEMANTICS §4): leading `/` optional and collapsed,
     /// trailing `/` runs dropped; plus, for a pattern ending in `/*`, the parent pattern without that segment.
     static func normalizedPath(_ text: String) -> (pattern: String, parent: String?) {
-        var pattern = "/" + text.drop { $0 == "/" }
-        while pattern.hasSuffix("/") { pattern.removeLast() }
+        var pattern: String
+        let utf8 = text.utf8
+        // Usually one leading `/` and no trailing one: the text as it is (ASCII, where bytes are characters).
+        if utf8.count > 1, utf8.first == UInt8(ascii: "/"), utf8.dropFirst().first != UInt8(ascii: "/"),
+           utf8.last != UInt8(ascii: "/"), utf8.allSatisfy({ $0 < 0x80 }) {
+            pattern = text
+        } else {
+            pattern = "/" + text.drop { $0 == "/" }
+            while pattern.hasSuffix("/") { pattern.removeLast() }
+        }
         guard pattern.hasSuffix("/*") else { return (pattern, nil) }
         var parent = String(pattern.dropLast(2))
         while parent.hasSuffix("/") { parent.removeLast() }

@@ -68,8 +68,8 @@ struct Pattern: Sendable, Hashable {
     ///   - caseSensitive: false to lower-case literals and variable values.
     ///   - variables: declared substitution variables; nil disables `$(...)` (variable values cannot nest).
     init(_ text: String, caseSensitive: Bool, variables: [String: [String]]?) {
-        if let elements = Self.asciiElements(text, caseSensitive: caseSensitive) {
-            storage = .code(Code.encode(elements))
+        if let code = Self.asciiCode(text, caseSensitive: caseSensitive) {
+            storage = .code(code)
             return
         }
         var elements: [Element] = []
@@ -114,28 +114,46 @@ struct Pattern: Sendable, Hashable {
         storage = hasVariables ? .elements(elements) : .code(Code.encode(elements))
     }
 
-    /// The elements of an ASCII pattern without `$` (most patterns), read byte by byte: for ASCII, bytes are the
-    /// characters the general path reads. Nil for any other text.
-    private static func asciiElements(_ text: String, caseSensitive: Bool) -> [Element]? {
-        var elements: [Element] = []
-        var literal: [UInt8] = []
+    /// The code of an ASCII pattern without variables (most patterns), written in one pass: for ASCII, bytes are
+    /// the characters the general parser reads. Nil for any other text (and for a literal of 128 bytes or more,
+    /// whose length takes more than one LEB128 byte): the general parser then compiles it.
+    private static func asciiCode(_ text: String, caseSensitive: Bool) -> [UInt8]? {
+        var code: [UInt8] = []
+        code.reserveCapacity(text.utf8.count + 8)
+        var literalStart = -1   // the open literal's tag position
+        var afterStar = false   // (`**` is `*`)
+        func close() -> Bool {
+            guard literalStart >= 0 else { return true }
+            let length = code.count - literalStart - 2
+            guard length < 0x80 else { return false }
+            code[literalStart + 1] = UInt8(length)
+            literalStart = -1
+            return true
+        }
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "*"), UInt8(ascii: "?"):
-                if !literal.isEmpty { elements.append(.literal(literal)); literal = [] }
-                if byte == UInt8(ascii: "?") {
-                    elements.append(.one)
-                } else if elements.last != .star {
-                    elements.append(.star)
-                }
+            case UInt8(ascii: "*"):
+                guard close() else { return nil }
+                if !afterStar { code.append(Code.star) }
+                afterStar = true
+                continue
+            case UInt8(ascii: "?"):
+                guard close() else { return nil }
+                code.append(Code.one)
             case UInt8(ascii: "$"), 0x80...:
                 return nil
             default:
-                literal.append(!caseSensitive && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
+                if literalStart < 0 {
+                    literalStart = code.count
+                    code.append(Code.literal)
+                    code.append(0)
+                }
+                code.append(!caseSensitive && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
             }
+            afterStar = false
         }
-        if !literal.isEmpty { elements.append(.literal(literal)) }
-        return elements
+        guard close() else { return nil }
+        return code
     }
 
     /// The bytes every matching input starts with (empty when the pattern starts with a wildcard).
