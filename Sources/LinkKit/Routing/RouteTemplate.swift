@@ -84,30 +84,29 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
     /// characters the general parser reads. Nil for any other text, and for any problem (the general parser then
     /// reports it).
     private static func asciiElements(_ text: String) -> [Element]? {
-        let bytes = Array(text.utf8)
+        text.utf8.withContiguousStorageIfAvailable(asciiElements) ?? nil
+    }
+
+    private static func asciiElements(_ bytes: UnsafeBufferPointer<UInt8>) -> [Element]? {
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
         var elements: [Element] = []
-        var literal: [UInt8] = []
-        var names: [String] = []
+        var literalStart = 0
         var index = 0
         while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
+            switch bytes[index] {
             case UInt8(ascii: "{"):
                 guard let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
-                var name = bytes[(index + 1)..<close]
-                let rest = name.last == UInt8(ascii: "*")
-                if rest { name = name.dropLast() }
-                let text = String(decoding: name, as: UTF8.self)
-                guard isValidName(text), !names.contains(text) else { return nil }
-                names.append(text)
-                if !literal.isEmpty {
-                    elements.append(.literal(String(decoding: literal, as: UTF8.self)))
-                    literal = []
+                let rest = close > index + 1 && bytes[close - 1] == UInt8(ascii: "*")
+                let name = text((index + 1)..<(rest ? close - 1 : close))
+                guard isValidName(name), !elements.contains(where: { if case .capture(name, _) = $0 { true } else { false } }) else { return nil }
+                if literalStart < index {
+                    elements.append(.literal(text(literalStart..<index)))
                 } else if case .capture? = elements.last {
                     return nil
                 }
-                elements.append(.capture(name: text, rest: rest))
+                elements.append(.capture(name: name, rest: rest))
                 index = close + 1
+                literalStart = index
                 if rest && index != bytes.count { return nil }
                 continue
             case UInt8(ascii: "}"), UInt8(ascii: "*"), UInt8(ascii: "?"), 0x80...:
@@ -115,11 +114,10 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
             case UInt8(ascii: "$") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "("):
                 return nil
             default:
-                literal.append(byte)
+                index += 1
             }
-            index += 1
         }
-        if !literal.isEmpty { elements.append(.literal(String(decoding: literal, as: UTF8.self))) }
+        if literalStart < bytes.count { elements.append(.literal(text(literalStart..<bytes.count))) }
         return elements
     }
 

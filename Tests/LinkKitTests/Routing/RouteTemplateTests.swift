@@ -31,7 +31,7 @@ struct RouteTemplateTests {
     }
 
     @Test("malformed templates are refused", arguments: [
-        "/widget/{id", "/widget/id}", "/w/{1d}", "/w/{}", "/w/{id}{slug}", "/w/{rest*}/x", "/w/*", "/w/?", "/w/$(lang)", "/{a}/{a}",
+        "/widget/{id", "/widget/id}", "/w/{1d}", "/w/{}", "/w/{id}{slug}", "/w/{rest*}/x", "/w/*", "/w/?", "/w/$(lang)", "/{a}/{a}", "/w/{*}", "{a}{b*}", "/{a*}x",
     ])
     func refused(template: String) {
         #expect(throws: LinkKitError.self) { try RouteTemplate(template) }
