@@ -4,21 +4,24 @@ import Foundation
 enum PostgresArrayLiteral {
     /// `{"a","b \"c\""}`: every element double-quoted, `"` and `\` backslash-escaped.
     static func format<T: PostgresEncodable>(_ elements: [T]) -> String {
-        var out = "{"
+        // Built as UTF-8 bytes: `"` and `\` are ASCII, never part of a multi-byte sequence.
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var out: [UInt8] = [UInt8(ascii: "{")]
         for (index, element) in elements.enumerated() {
-            if index > 0 { out += "," }
-            guard let text = element.postgresText else { out += "NULL"; continue }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            guard let text = element.postgresText else { out.append(contentsOf: "NULL".utf8); continue }
             // array_in: "you can put double quotes around any element value, and must do so if it contains
             // commas or curly braces [...] To put a double quote or backslash in a quoted array element value,
             // precede it with a backslash."
-            out += "\""
-            for scalar in text.unicodeScalars {
-                if scalar == "\"" || scalar == "\\" { out += "\\" }
-                out.unicodeScalars.append(scalar)
+            out.append(quote)
+            for byte in text.utf8 {
+                if byte == quote || byte == backslash { out.append(backslash) }
+                out.append(byte)
             }
-            out += "\""
+            out.append(quote)
         }
-        return out + "}"
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses `{a,"b c",NULL}` into elements, nil for an unquoted NULL. Only one-dimensional arrays.
