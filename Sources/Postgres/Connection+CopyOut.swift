@@ -135,12 +135,6 @@ public struct CopyRow {
         let micros = Int64(bitPattern: field.reduce(0) { $0 << 8 | UInt64($1) })
         return Date(timeIntervalSince1970: 946_684_800 + Double(micros) / 1_000_000)
     }
-
-    /// A `jsonb` field's JSON text (after its one-byte format version, which must be 1).
-    public func jsonb(_ index: Int) -> UnsafeRawBufferPointer? {
-        guard let field = self[index], field.first == 1 else { return nil }
-        return UnsafeRawBufferPointer(rebasing: field.dropFirst())
-    }
 }
 
 /// Reads the big-endian pieces of one binary COPY message.

@@ -32,9 +32,9 @@ struct StoredRule: Sendable {
         input = StoredDefinition.input(definition.json.utf8, apps: apps.compactMap(UUID.init(uuidString:)))
     }
 
-    /// A stored rule's input from its `definition` and apps (`app_ids`, as in `rule_apps`). Stored rules were validated when written,
-    /// so problems are not reported: a member that does not decode (or a definition that does not parse, nil)
-    /// is left out.
+    /// A stored rule's input from its `definition` and apps (`app_ids`, as in `rule_apps`), read as the API reads
+    /// a rule. Stored rules were validated when written, so problems are not reported: a member that does not
+    /// decode (or a definition that does not parse, nil) is left out.
     static func input(definition: JSONValue?, apps: [UUID]) -> RuleInput {
         RuleInput(.object(definition?.objectMembers ?? []), at: "", errors: FieldErrors(), allowIdentity: false, storedApps: apps)
     }
