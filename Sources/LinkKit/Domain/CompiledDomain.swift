@@ -18,7 +18,9 @@ public struct CompiledDomain: Sendable {
     /// Per platform: the matcher over the rules (`CompiledRule` `i` is `rules[i]`'s), in its file's entries.
     private let ios: RuleMatcher
     private let android: RuleMatcher
-    private let appsByIdentifier: [String: DomainApp]
+    /// Per platform: the app of each of its matcher's `appIDs` (nil for an identifier no app of the domain has).
+    private let iosApps: [DomainApp?]
+    private let androidApps: [DomainApp?]
 
     /// Compiles a domain. Rules referring to unknown apps simply do not apply to them.
     public init(settings: DomainSettings, apps: [DomainApp], rules: [LinkRule]) {
@@ -26,7 +28,6 @@ public struct CompiledDomain: Sendable {
         packed = PackedRules(rules)
         self.apps = apps
         let byID = Self.appsByID(apps)
-        appsByIdentifier = Dictionary(apps.map { ($0.identifier.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         let iosDetails = Self.details(.ios, settings: settings, rules: rules, apps: byID)
         let androidDetails = Self.details(.android, settings: settings, rules: rules, apps: byID)
         let variables = RuleMatcher.variables(settings.substitutionVariables)
@@ -36,6 +37,9 @@ public struct CompiledDomain: Sendable {
         }
         ios = RuleMatcher(rules: compiled, details: iosDetails)
         android = RuleMatcher(rules: compiled, details: androidDetails, sharingIndexesWith: ios)
+        let byIdentifier = Dictionary(apps.map { ($0.identifier.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        iosApps = ios.appIDs.map { byIdentifier[$0.lowercased()] }
+        androidApps = android.appIDs.map { byIdentifier[$0.lowercased()] }
         aasaBytes = Self.aasaFile(settings: settings, components: components, apps: byID, details: iosDetails).json.serializedBytes.compacted()
         assetLinksBytes = Self.assetLinks(settings: settings, rules: rules, apps: byID).serializedBytes.compacted()
     }
@@ -66,16 +70,18 @@ public struct CompiledDomain: Sendable {
     }
 
     /// Decides what `url` does for `platform`'s apps. The caller has checked that the URL's host is this domain.
-    public func resolve(_ url: AASAURL, platform: DomainApp.Platform = .ios) -> LinkResolution {
-        let matcher = platform == .ios ? ios : android
+    /// - Parameter ruleID: the id the deciding rule is reported with, from its position (nil: the compiled rule's):
+    ///   a domain compiled once for several domains' identical rules reports each domain's own rule ids.
+    public func resolve(_ url: AASAURL, platform: DomainApp.Platform = .ios, ruleID: (Int) -> String? = { _ in nil }) -> LinkResolution {
+        let (matcher, apps) = platform == .ios ? (ios, iosApps) : (android, androidApps)
         var subject = MatchSubject(url)
         guard let deciding = matcher.decidingApp(matcher.groupDecisions(url, subject: &subject)) else { return .noMatch }
         let entry = matcher.entries[deciding.entry]
         let position = Int(entry.rule)
         let detail = Int(entry.detail)
         let component = Int(entry.component)
-        let rule = packed[position]
-        let app = appsByIdentifier[matcher.appIDs[deciding.app].lowercased()]
+        let rule = packed[position, id: ruleID(position)]
+        let app = apps[deciding.app]
         guard deciding.opens else {
             return LinkResolution(outcome: .excluded, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: nil)
         }

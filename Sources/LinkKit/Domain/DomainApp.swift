@@ -1,5 +1,9 @@
 /// An app as a link domain sees it: how the association files name it and what it can open.
-public struct DomainApp: Sendable, Hashable {
+///
+/// A class (immutable, so `Sendable`): every resolution names its app, and a reference is retained once where
+/// a struct retained each of its strings and collections, on objects every request thread shares. Equal when
+/// every field is.
+public final class DomainApp: Sendable, Hashable {
     public enum Platform: String, Sendable, Hashable {
         case ios, android
     }
@@ -29,5 +33,17 @@ public struct DomainApp: Sendable, Hashable {
         self.destinations = Dictionary(destinations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.storeURL = storeURL
         self.titles = titles
+    }
+
+    public static func == (lhs: DomainApp, rhs: DomainApp) -> Bool {
+        lhs === rhs || (lhs.id == rhs.id && lhs.platform == rhs.platform && lhs.identifier == rhs.identifier
+            && lhs.fingerprints == rhs.fingerprints && lhs.destinations == rhs.destinations && lhs.storeURL == rhs.storeURL
+            && lhs.titles == rhs.titles)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(platform)
+        hasher.combine(identifier)
     }
 }

@@ -21,15 +21,5 @@ public struct LinkResolution: Sendable, Hashable {
     /// For `openApp`: the typed destination, an explicit error, or nil when the rule names none.
     public let destination: ResolvedDestination?
 
-    /// The same answer with the deciding rule known as `ruleID`: domains compiled once for their identical rules
-    /// (`CompiledDomain` does not depend on rule ids) report their own rules' ids.
-    public func withRuleID(_ ruleID: String) -> LinkResolution {
-        guard let rule, rule.id != ruleID else { return self }
-        return LinkResolution(
-            outcome: outcome, app: app, rule: rule.withID(ruleID), position: position, detailIndex: detailIndex,
-            componentIndex: componentIndex, destination: destination
-        )
-    }
-
     static let noMatch = LinkResolution(outcome: .noMatch, app: nil, rule: nil, position: nil, detailIndex: nil, componentIndex: nil, destination: nil)
 }

@@ -32,14 +32,6 @@ public struct LinkRule: Sendable, Hashable {
         self.destination = destination
     }
 
-    /// The same rule known by another id.
-    func withID(_ id: String) -> LinkRule {
-        LinkRule(
-            id: id, apps: apps, path: path, query: query, fragment: fragment, exclude: exclude, caseSensitive: caseSensitive,
-            percentEncoded: percentEncoded, comment: comment, destination: destination
-        )
-    }
-
     /// The AASA component this rule writes: captures become wildcards, everything else is copied.
     public var component: AASAComponent {
         let aasaQuery: AASAQuery? = query.map { query in

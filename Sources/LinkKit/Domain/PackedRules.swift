@@ -88,11 +88,21 @@ struct PackedRules: Sendable {
     var count: Int { ends.count }
 
     /// Rule `index`, unpacked.
-    subscript(index: Int) -> LinkRule {
+    subscript(index: Int) -> LinkRule { self[index, id: nil] }
+
+    /// Rule `index`, unpacked, known as `id` when given (a domain reporting its own id for a rule compiled once for
+    /// several domains).
+    subscript(index: Int, id id: String?) -> LinkRule {
         var reader = Reader(bytes: bytes, offset: index == 0 ? 0 : Int(ends[index - 1]))
         let apps = appLists[reader.number()]
         let flags = reader.byte()
-        let id = reader.string()
+        let ruleID: String
+        if let id {
+            reader.skipString()
+            ruleID = id
+        } else {
+            ruleID = reader.string()
+        }
         let path = reader.pattern()
         let query: RuleQuery?
         switch reader.byte() {
@@ -119,7 +129,7 @@ struct PackedRules: Sendable {
             destination = DestinationBinding(type: type, params: params)
         }
         return LinkRule(
-            id: id, apps: apps, path: path, query: query, fragment: fragment, exclude: Self.flag(flags), caseSensitive: Self.flag(flags >> 2),
+            id: ruleID, apps: apps, path: path, query: query, fragment: fragment, exclude: Self.flag(flags), caseSensitive: Self.flag(flags >> 2),
             percentEncoded: Self.flag(flags >> 4), comment: comment, destination: destination
         )
     }
@@ -204,6 +214,10 @@ struct PackedRules: Sendable {
             let length = number()
             defer { offset += length }
             return bytes.withUnsafeBufferPointer { String(decoding: $0[offset..<offset + length], as: UTF8.self) }
+        }
+
+        mutating func skipString() {
+            offset += number()
         }
 
         mutating func optionalString() -> String? {

@@ -4,7 +4,10 @@
 /// `AASAMatcher` builds one from any file (one compiled rule per component); `CompiledDomain` builds one per
 /// platform from the entries it writes into its files, both over one array of compiled rules (one per `LinkRule`):
 /// the same compilation and the same decisions, held once.
-struct RuleMatcher: Sendable {
+///
+/// A class (immutable, so `Sendable`): resolving takes one reference to a platform's matcher, where copying a
+/// struct of this many arrays retained each of them, on objects every request thread shares.
+final class RuleMatcher: Sendable {
     /// One rule of one `details` entry: which compiled rule, and where the entry writes it in the file.
     struct Entry: Sendable, Equatable {
         let rule: Int32

@@ -32,9 +32,7 @@ final class CatalogEntry: Sendable {
 
     /// What `url` does for `platform`'s apps, reporting this domain's rule id.
     func resolve(_ url: AASAURL, platform: DomainApp.Platform) -> LinkResolution {
-        let resolution = compiled.resolve(url, platform: platform)
-        guard let id = ruleID(at: resolution.position) else { return resolution }
-        return resolution.withRuleID(id.canonicalText)
+        compiled.resolve(url, platform: platform) { ruleID(at: $0)?.canonicalText }
     }
 
     /// This domain's id of the rule at `position`; nil for none.
