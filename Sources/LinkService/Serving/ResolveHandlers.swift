@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import LinkKit
+import Observability
 
 /// `GET /v1/resolve?url=…` and `POST /v1/resolve {"urls": [...]}`: what a URL opens, why, and where.
 struct ResolveHandlers: Sendable {
@@ -70,7 +71,7 @@ struct ResolveHandlers: Sendable {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             ResolveJSON.write(answer, into: &out)
         }
-        out.append(contentsOf: "]}".utf8)
+        out.append(literal: "]}")
         return .json(out)
     }
 

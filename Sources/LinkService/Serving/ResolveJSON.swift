@@ -12,57 +12,57 @@ import Observability
 /// `String`, which was ~30,000 instructions per answer (callgrind).
 enum ResolveJSON {
     static func write(_ answer: Resolver.Answer, into out: inout [UInt8]) {
-        out.append(contentsOf: "{\"url\":".utf8)
+        out.append(literal: "{\"url\":")
         JSONString.append(answer.url, to: &out)
-        out.append(contentsOf: ",\"outcome\":\"".utf8)
+        out.append(literal: ",\"outcome\":\"")
         out.append(contentsOf: answer.outcome.rawValue.utf8)
-        out.append(contentsOf: "\",\"platform\":\"".utf8)
+        out.append(literal: "\",\"platform\":\"")
         out.append(contentsOf: answer.platform.rawValue.utf8)
-        out.append(contentsOf: "\",\"domain\":".utf8)
+        out.append(literal: "\",\"domain\":")
         JSONString.append(answer.entry?.hostname ?? answer.parsed.host, to: &out)
         if let resolution = answer.resolution {
             if let app = resolution.app {
-                out.append(contentsOf: ",\"app\":{\"id\":".utf8)
+                out.append(literal: ",\"app\":{\"id\":")
                 JSONString.append(app.id, to: &out)
-                out.append(contentsOf: ",\"platform\":\"".utf8)
+                out.append(literal: ",\"platform\":\"")
                 out.append(contentsOf: app.platform.rawValue.utf8)
-                out.append(contentsOf: (app.platform == .ios ? "\",\"appId\":" : "\",\"packageName\":").utf8)
+                out.append(literal: app.platform == .ios ? "\",\"appId\":" : "\",\"packageName\":")
                 JSONString.append(app.identifier, to: &out)
                 out.append(UInt8(ascii: "}"))
             }
             if let rule = resolution.rule, let position = resolution.position {
-                out.append(contentsOf: ",\"rule\":{\"id\":".utf8)
+                out.append(literal: ",\"rule\":{\"id\":")
                 JSONString.append(rule.id, to: &out)
-                out.append(contentsOf: ",\"position\":".utf8)
+                out.append(literal: ",\"position\":")
                 out.append(contentsOf: String(position).utf8)
                 out.append(UInt8(ascii: "}"))
             }
             if let destination = resolution.destination {
-                out.append(contentsOf: ",\"destination\":".utf8)
+                out.append(literal: ",\"destination\":")
                 write(destination, into: &out)
             }
         }
-        out.append(contentsOf: ",\"fallbacks\":{".utf8)
+        out.append(literal: ",\"fallbacks\":{")
         var first = true
         func member(_ key: StaticString, _ value: String?) {
             guard let value else { return }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+            out.append(literal: key)
             JSONString.append(value, to: &out)
         }
         member("\"web\":", answer.webFallback)
         member("\"appStore\":", answer.storeURL(for: .ios))
         member("\"playStore\":", answer.storeURL(for: .android))
-        out.append(contentsOf: "}}".utf8)
+        out.append(literal: "}}")
     }
 
     static func write(_ destination: ResolvedDestination, into out: inout [UInt8]) {
         switch destination {
         case .destination(let type, let params):
-            out.append(contentsOf: "{\"type\":".utf8)
+            out.append(literal: "{\"type\":")
             JSONString.append(type, to: &out)
-            out.append(contentsOf: ",\"params\":{".utf8)
+            out.append(literal: ",\"params\":{")
             for (index, param) in params.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 JSONString.append(param.name, to: &out)
@@ -70,20 +70,20 @@ enum ResolveJSON {
                 switch param.value {
                 case .string(let text), .uuid(let text): JSONString.append(text, to: &out)
                 case .int(let number): out.append(contentsOf: String(number).utf8)
-                case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+                case .bool(let flag): out.append(literal: flag ? "true" : "false")
                 }
             }
-            out.append(contentsOf: "}}".utf8)
+            out.append(literal: "}}")
         case .error(let error):
-            out.append(contentsOf: "{\"error\":{\"code\":".utf8)
+            out.append(literal: "{\"error\":{\"code\":")
             JSONString.append(error.code.description, to: &out)
             if let param = error.param {
-                out.append(contentsOf: ",\"param\":".utf8)
+                out.append(literal: ",\"param\":")
                 JSONString.append(param, to: &out)
             }
-            out.append(contentsOf: ",\"detail\":".utf8)
+            out.append(literal: ",\"detail\":")
             JSONString.append(error.detail, to: &out)
-            out.append(contentsOf: "}}".utf8)
+            out.append(literal: "}}")
         }
     }
 }
