@@ -12,6 +12,10 @@ struct HitWriterLoop {
     /// Hits taken from the queue and not yet written or spooled: `backlog[backlogStart...]`.
     private var backlog: [Hit] = []
     private var backlogStart = 0
+    /// The queue's previous buffer, emptied with its capacity kept: the next `take` hands it back to the request
+    /// threads, so appending under the lock never regrows the queue from nothing (each doubling copied every
+    /// queued hit, and a fresh buffer of a cycle's hits was new pages to fault in) while the other threads wait.
+    private var spare: [Hit] = []
     private var knownPartitions: Set<Int64> = []
     private var knownVisitors: Set<HitBatchSummary.VisitorKey> = []
     private var available = true
@@ -59,19 +63,24 @@ struct HitWriterLoop {
         }
     }
 
-    /// Moves everything queued to the backlog (one swap under the lock).
+    /// Moves everything queued to the backlog (one swap of buffers under the lock).
     private mutating func take() {
-        let taken = batcher.state.withLock { state -> [Hit] in
-            let taken = state.queue
-            state.queue = []
-            state.held += taken.count
-            return taken
+        var buffer = spare
+        spare = []
+        batcher.state.withLock { state in
+            swap(&state.queue, &buffer)
+            state.held += buffer.count
         }
         if backlogStart > 0, backlogStart * 2 > backlog.count {
             backlog.removeFirst(backlogStart)
             backlogStart = 0
         }
-        backlog.append(contentsOf: taken)
+        backlog.append(contentsOf: buffer)
+        // Kept for the next swap unless a burst made it larger than a batch.
+        if buffer.capacity <= configuration.maxBatchSize {
+            buffer.removeAll(keepingCapacity: true)
+            spare = buffer
+        }
     }
 
     /// Partitions ahead, retention and salts: at start, hourly, and when the UTC day changes.
