@@ -70,15 +70,24 @@ public struct Request: Sendable {
                || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) {
             return value
         }
-        var host = Substring(value.trimmingASCIIWhitespace())
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            host = host[host.index(after: host.startIndex)..<close]
-        } else if let colon = host.lastIndex(of: ":") {
-            host = host[..<colon]
+        // Otherwise (a port, brackets, a trailing dot, capitals): cut on the UTF-8 bytes, whose delimiters are ASCII.
+        let utf8 = value.utf8
+        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        var start = utf8.startIndex
+        var end = utf8.endIndex
+        while start < end, isBlank(utf8[start]) { utf8.formIndex(after: &start) }
+        while end > start, isBlank(utf8[utf8.index(before: end)]) { utf8.formIndex(before: &end) }
+        if start < end, utf8[start] == UInt8(ascii: "[") {
+            guard let close = utf8[start..<end].firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            start = utf8.index(after: start)
+            end = close
+        } else if let colon = utf8[start..<end].lastIndex(of: UInt8(ascii: ":")) {
+            end = colon
         }
-        if host.hasSuffix(".") { host = host.dropLast() }   // "example.com." is the same name
-        return host.isEmpty ? nil : host.lowercased()
+        if end > start, utf8[utf8.index(before: end)] == UInt8(ascii: ".") { utf8.formIndex(before: &end) }   // "example.com." is the same name
+        guard start < end else { return nil }
+        let host = value[start..<end]
+        return host.utf8.contains(where: { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }) ? host.lowercased() : String(host)
     }
 }
 
