@@ -14,7 +14,7 @@ struct HitWriterLoop {
     private var backlogStart = 0
     /// The queue's previous buffer, emptied with its capacity kept: the next `take` hands it back to the request
     /// threads, so appending under the lock never regrows the queue from nothing (each doubling copied every
-    /// queued hit, and a fresh buffer of a cycle's hits was new pages to fault in) while the other threads wait.
+    /// queued hit while the other threads waited for the lock).
     private var spare: [Hit] = []
     private var knownPartitions: Set<Int64> = []
     private var knownVisitors: Set<HitBatchSummary.VisitorKey> = []
