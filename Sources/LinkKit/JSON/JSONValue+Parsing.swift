@@ -231,8 +231,8 @@ struct JSONParser {
     }
 }
 
-/// The value of an ASCII hex digit, or nil.
-func hexValue(_ byte: UInt8) -> UInt8? {
+/// The value of an ASCII hex digit (either case), or nil. Public: LinkService reads hex with it too.
+public func hexValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

@@ -1,5 +1,6 @@
 import CCrypto
 import Foundation
+import LinkKit
 
 /// The secret form of an API key: `lk_<key id, 32 hex>_<secret, 43 base64url>`.
 ///
@@ -34,7 +35,7 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
             var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             let valid = withUnsafeMutableBytes(of: &uuid) { raw -> Bool in
                 for index in 0..<16 {
-                    guard let high = Hex.value(bytes[3 + 2 * index]), let low = Hex.value(bytes[4 + 2 * index]) else { return false }
+                    guard let high = hexValue(bytes[3 + 2 * index]), let low = hexValue(bytes[4 + 2 * index]) else { return false }
                     raw[index] = high << 4 | low
                 }
                 return true

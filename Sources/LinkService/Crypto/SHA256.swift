@@ -40,7 +40,7 @@ public enum SHA256 {
     }
 }
 
-/// Lower-case hexadecimal encoding, and hex digits read back.
+/// Lower-case hexadecimal encoding.
 public enum Hex {
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { out in
@@ -59,16 +59,6 @@ public enum Hex {
         for byte in bytes {
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 0x0F)])
-        }
-    }
-
-    /// The value of one hex digit (either case); nil for any other byte.
-    public static func value(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 
