@@ -22,6 +22,9 @@ struct KeysAPITests {
             let forged = String(key.dropLast(4)) + "AAAA"
             #expect(try service.request("GET", "/v1/teams", key: forged).status == 401)
             #expect(try service.request("GET", "/v1/teams", key: key).status == 200)
+            // Now the key is cached with its verified secret: a wrong secret must still be hashed and refused.
+            #expect(try service.request("GET", "/v1/teams", key: forged).status == 401)
+            #expect(try service.request("GET", "/v1/teams", key: key).status == 200)
         }
     }
 
@@ -102,5 +105,20 @@ struct KeysAPITests {
         #expect(!parsed.matches(storedHash: APIKeySecret.generate().hash))
         #expect(APIKeySecret(parsing: secret.token + "x") == nil)
         #expect(!secret.description.contains(secret.token))
+        #expect(parsed.hasSecret(Array(secret.secret.utf8)))
+        #expect(!parsed.hasSecret(Array(APIKeySecret.generate().secret.utf8)))
+        #expect(!parsed.hasSecret(Array(secret.secret.utf8.dropLast())))
+    }
+
+    @Test func authorizationHeaderForms() throws {
+        let secret = APIKeySecret.generate()
+        for header in ["Bearer \(secret.token)", "bearer \(secret.token)", "BEARER  \(secret.token)", "Bearer\t\(secret.token) ",
+                       " Bearer \(secret.token)\t"] {
+            #expect(APIKeySecret(authorization: header) == secret, "\(header.debugDescription)")
+        }
+        for header in ["Bearer\(secret.token)", "Bearer", "Bearer ", "Basic \(secret.token)", "Bearers \(secret.token)",
+                       "Bearer \(secret.token)x", "Bearer \(secret.token) x", "Béarer \(secret.token)", secret.token, ""] {
+            #expect(APIKeySecret(authorization: header) == nil, "\(header.debugDescription)")
+        }
     }
 }

@@ -27,25 +27,49 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
     /// 43 base64url characters (which may include `_`): exactly 79 ASCII bytes.
     public init?(parsing text: String) {
         var text = text
-        let parsed: (UUID, String)? = text.withUTF8 { bytes in
-            guard bytes.count == 79, bytes[0] == UInt8(ascii: "l"), bytes[1] == UInt8(ascii: "k"),
-                  bytes[2] == UInt8(ascii: "_"), bytes[35] == UInt8(ascii: "_"),
-                  bytes[36...].allSatisfy({ Self.isBase64URL($0) })
+        guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
+        (self.keyID, self.secret) = parsed
+    }
+
+    /// The key of an `Authorization` header value `Bearer <key>` (RFC 6750 §2.1: the scheme compared
+    /// case-insensitively, RFC 9110 §11.1; spaces or tabs around the key ignored); nil for any other value.
+    /// On the header's bytes: no split, lower-cased or trimmed copies.
+    public init?(authorization header: String) {
+        var header = header
+        let parsed: (UUID, String)? = header.withUTF8 { bytes in
+            let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            var start = 0, end = bytes.count
+            while start < end, isBlank(bytes[start]) { start += 1 }
+            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            let scheme = "bearer".utf8
+            guard end - start > scheme.count,
+                  zip(bytes[start..<start + scheme.count], scheme).allSatisfy({ $0 | 0x20 == $1 }),
+                  isBlank(bytes[start + scheme.count])
             else { return nil }
-            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            let valid = withUnsafeMutableBytes(of: &uuid) { raw -> Bool in
-                for index in 0..<16 {
-                    guard let high = hexValue(bytes[3 + 2 * index]), let low = hexValue(bytes[4 + 2 * index]) else { return false }
-                    raw[index] = high << 4 | low
-                }
-                return true
-            }
-            guard valid else { return nil }
-            return (UUID(uuid: uuid), String(decoding: UnsafeBufferPointer(rebasing: bytes[36...]), as: UTF8.self))
+            start += scheme.count
+            while start < end, isBlank(bytes[start]) { start += 1 }
+            return Self.parse(UnsafeBufferPointer(rebasing: bytes[start..<end]))
         }
         guard let parsed else { return nil }
-        self.keyID = parsed.0
-        self.secret = parsed.1
+        (self.keyID, self.secret) = parsed
+    }
+
+    /// The id and secret of a key's 79 bytes; nil when they do not have the key shape.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (UUID, String)? {
+        guard bytes.count == 79, bytes[0] == UInt8(ascii: "l"), bytes[1] == UInt8(ascii: "k"),
+              bytes[2] == UInt8(ascii: "_"), bytes[35] == UInt8(ascii: "_"),
+              bytes[36...].allSatisfy({ isBase64URL($0) })
+        else { return nil }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let valid = withUnsafeMutableBytes(of: &uuid) { raw -> Bool in
+            for index in 0..<16 {
+                guard let high = hexValue(bytes[3 + 2 * index]), let low = hexValue(bytes[4 + 2 * index]) else { return false }
+                raw[index] = high << 4 | low
+            }
+            return true
+        }
+        guard valid else { return nil }
+        return (UUID(uuid: uuid), String(decoding: UnsafeBufferPointer(rebasing: bytes[36...]), as: UTF8.self))
     }
 
     private init(keyID: UUID, secret: String) {
@@ -78,6 +102,14 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
         guard storedHash.count == mine.count else { return false }
         // CRYPTO_memcmp(3): "the time taken is independent of the contents of the memory regions".
         return CRYPTO_memcmp(mine, storedHash, mine.count) == 0
+    }
+
+    /// Whether `secret` holds this key's secret bytes (the secret of a key verified before), compared in constant time.
+    func hasSecret(_ secret: [UInt8]) -> Bool {
+        var mine = self.secret
+        return mine.withUTF8 { mine in
+            mine.count == secret.count && CRYPTO_memcmp(mine.baseAddress, secret, mine.count) == 0
+        }
     }
 
     /// Never prints the secret.

@@ -24,12 +24,10 @@ public struct Authenticator: Sendable {
         guard let header = request.headers["Authorization"] else {
             throw ServiceError.unauthorized("Send an API key as 'Authorization: Bearer <key>'.")
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer",
-              let presented = APIKeySecret(parsing: Self.trimmed(parts[1]))
-        else { throw ServiceError.unauthorized("The Authorization header must be 'Bearer <key>' with a linkd API key.") }
-        let key = try key(presented.keyID)
-        guard let key, presented.matches(storedHash: key.secretHash) else {
+        guard let presented = APIKeySecret(authorization: header) else {
+            throw ServiceError.unauthorized("The Authorization header must be 'Bearer <key>' with a linkd API key.")
+        }
+        guard let key = try verifiedKey(presented) else {
             throw ServiceError.unauthorized("The API key is unknown or revoked.")
         }
         guard key.scope >= scope else {
@@ -38,23 +36,27 @@ public struct Authenticator: Sendable {
         return Principal(workspaceID: key.workspaceID, keyID: presented.keyID, scope: key.scope)
     }
 
-    /// `text` without surrounding whitespace. Most headers have none: then no Foundation call is made.
-    private static func trimmed(_ text: Substring) -> String {
-        let isPlain: (UInt8) -> Bool = { $0 > 0x20 && $0 < 0x7F }
-        if let first = text.utf8.first, let last = text.utf8.last, isPlain(first), isPlain(last) { return String(text) }
-        return text.trimmingCharacters(in: .whitespaces)
-    }
-
-    private func key(_ id: UUID) throws -> KeyCache.Entry? {
+    /// The key `presented` names when its secret is that key's; nil when the key is unknown, revoked or the
+    /// secret wrong. From the cache when it is current: a secret verified before is compared, not hashed.
+    private func verifiedKey(_ presented: APIKeySecret) throws -> KeyCache.Entry? {
         let trusted = cacheIsCurrent()
-        if trusted, let cached = cache.lookup(id) { return cached }
+        if trusted, let cached = cache.lookup(presented.keyID) {
+            if let verified = cached.verifiedSecret, presented.hasSecret(verified) { return cached }
+            guard presented.matches(storedHash: cached.secretHash) else { return nil }
+            var entry = cached
+            entry.verifiedSecret = Array(presented.secret.utf8)
+            cache.store(presented.keyID, entry)
+            return entry
+        }
         let row = try pool.withConnection { connection in
-            try connection.query("SELECT workspace_id, secret_hash, scope FROM api_keys WHERE id = \(id) AND revoked_at IS NULL").first
+            try connection.query("SELECT workspace_id, secret_hash, scope FROM api_keys WHERE id = \(presented.keyID) AND revoked_at IS NULL").first
         }
         guard let row else { return nil }
         let (workspaceID, secretHash, scopeName) = try row.decode((UUID, [UInt8], String).self)
-        guard let scope = Scope(rawValue: scopeName) else { return nil }
-        if trusted { cache.store(id, workspaceID: workspaceID, secretHash: secretHash, scope: scope) }
-        return KeyCache.Entry(workspaceID: workspaceID, secretHash: secretHash, scope: scope, storedAt: .now)
+        guard let scope = Scope(rawValue: scopeName), presented.matches(storedHash: secretHash) else { return nil }
+        let entry = KeyCache.Entry(workspaceID: workspaceID, secretHash: secretHash, scope: scope, storedAt: .now,
+                                   verifiedSecret: Array(presented.secret.utf8))
+        if trusted { cache.store(presented.keyID, entry) }
+        return entry
     }
 }

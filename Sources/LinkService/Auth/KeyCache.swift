@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 
-/// API keys recently seen valid, so authenticating a request usually costs no database round trip.
+/// API keys recently seen valid, so authenticating a request usually costs no database round trip, and
+/// no hash: an entry keeps the secret last verified against the stored hash, and a request presenting the
+/// same secret again is compared with it in constant time (the secret is in this process's memory with
+/// every request that presents it anyway; it is never written anywhere).
 ///
 /// Coherence: a revocation `NOTIFY`s `linkd_keys` in its transaction and every node drops the key when
 /// it hears it; the revoking node also drops it at once. The cache is only trusted while the change
@@ -12,6 +15,8 @@ final class KeyCache: Sendable {
         let secretHash: [UInt8]
         let scope: Scope
         let storedAt: ContinuousClock.Instant
+        /// The secret of the last presentation that matched `secretHash`.
+        var verifiedSecret: [UInt8]? = nil
     }
 
     static let channel = "linkd_keys"
@@ -37,8 +42,7 @@ final class KeyCache: Sendable {
         }
     }
 
-    func store(_ id: UUID, workspaceID: UUID, secretHash: [UInt8], scope: Scope) {
-        let entry = Entry(workspaceID: workspaceID, secretHash: secretHash, scope: scope, storedAt: .now)
+    func store(_ id: UUID, _ entry: Entry) {
         entries.withLock { entries in
             if entries.count >= maximumCount { entries.removeAll(keepingCapacity: true) }
             entries[id] = entry

@@ -68,7 +68,7 @@ extension Hit {
 /// Where hits go. Request threads call `record` and never wait on the database.
 public protocol HitSink: Sendable {
     /// Accepts one hit; it is then written eventually, or counted as dropped (never silently lost).
-    func record(_ hit: Hit)
+    func record(_ hit: consuming Hit)
     /// Hashes visitors for the hits of this sink; nil when it does not count unique visitors.
     var visitorHasher: VisitorHasher? { get }
 }

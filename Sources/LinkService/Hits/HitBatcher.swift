@@ -46,16 +46,18 @@ public final class HitBatcher: HitSink, Sendable {
         if leftOver > 0 { logger.notice("hits left in the spool by an earlier run", metadata: ["hits.spooled": "\(leftOver)"]) }
     }
 
-    /// Accepts one hit. Never blocks on I/O: one append under a lock.
-    public func record(_ hit: Hit) {
+    /// Accepts one hit. Never blocks on I/O: one append under a lock. The hit is moved into the queue, not copied
+    /// (a copy retains each of its strings again).
+    public func record(_ hit: consuming Hit) {
         let limits = (batch: configuration.maxBatchSize, memory: configuration.memoryLimit, hard: configuration.hardLimit)
+        var hit = Optional(hit)
         let wake = state.withLock { state -> Bool in
             state.accepted += 1
             guard state.lifecycle != .stopped, state.queue.count < limits.hard else {
                 state.dropped += 1
                 return false
             }
-            state.queue.append(hit)
+            state.queue.append(hit.take()!)
             return state.queue.count == limits.batch || state.queue.count == limits.memory
         }
         if wake { wakeUp.signal() }
