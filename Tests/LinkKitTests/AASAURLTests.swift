@@ -14,6 +14,8 @@ import Testing
         ("https://example.com/a b", "https", "example.com", nil, "/a%20b", nil, nil),
         ("https://example.com/%c3%a9", "https", "example.com", nil, "/%c3%a9", nil, nil),
         ("https://Bücher.example/ü?ü#ü", "https", "xn--bcher-kva.example", nil, "/%C3%BC", "%C3%BC", "%C3%BC"),
+        ("Https://BÜCHER.Example./Ü", "https", "xn--bcher-kva.example", nil, "/%C3%9C", nil, nil),
+        ("hTTp://WWW.EXAMPLE.COM", "http", "www.example.com", nil, "", nil, nil),
         ("https://[::1]:80/x", "https", "[::1]", 80, "/x", nil, nil),
     ] as [(String, String, String, Int?, String, String?, String?)])
     func splits(_ text: String, _ scheme: String, _ host: String, _ port: Int?, _ path: String, _ query: String?, _ fragment: String?) throws {

@@ -98,9 +98,7 @@ public struct CompiledDomain: Sendable {
         var captures: [String: String] = [:]
         func take(_ pattern: RulePattern?, _ text: String, isPath: Bool) -> Bool {
             guard let pattern else { return true }
-            guard let found = pattern.captures(in: text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded) else { return false }
-            captures.merge(found) { first, _ in first }
-            return true
+            return pattern.captures(in: text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &captures)
         }
         var fits = take(rule.path, url.path, isPath: true) && take(rule.fragment, url.fragment ?? "", isPath: false)
         if case .items(let items)? = rule.query {

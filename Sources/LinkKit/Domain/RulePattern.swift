@@ -39,13 +39,14 @@ public enum RulePattern: Sendable, Hashable {
         return []
     }
 
-    /// The captures of `text`; a raw pattern has none (the AASA matcher has already decided it matches).
-    func captures(in text: String, isPath: Bool, caseSensitive: Bool, percentEncoded: Bool) -> [String: String]? {
+    /// Adds the captures of `text` to `found` (names already there keep their values); false when `text`
+    /// does not fit the template. A raw pattern has no captures (the AASA matcher has already decided it matches).
+    func captures(in text: String, isPath: Bool, caseSensitive: Bool, percentEncoded: Bool, into found: inout [String: String]) -> Bool {
         switch self {
         case .template(let template):
-            template.captures(in: text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded)
+            template.captures(in: text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found)
         case .raw:
-            [:]
+            true
         }
     }
 }

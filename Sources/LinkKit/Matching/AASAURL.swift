@@ -33,7 +33,7 @@ public struct AASAURL: Sendable, Hashable {
         else {
             throw LinkKitError(.invalidURL, "'\(string)' is not an absolute URL: it needs a scheme such as https:")
         }
-        scheme = String(decoding: MatchSubject.lowercased(Array(bytes[..<colon])), as: UTF8.self)
+        scheme = Self.lowercasedText(bytes[..<colon])
         guard bytes.count >= colon + 3, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else {
             throw LinkKitError(.invalidURL, "'\(string)' has no host: expected \(scheme)://host/...")
         }
@@ -55,11 +55,11 @@ public struct AASAURL: Sendable, Hashable {
                 port = value
             }
         }
-        var hostBytes = MatchSubject.lowercased(Array(bytes[hostStart..<hostEnd]))
-        if hostBytes.last == UInt8(ascii: ".") { hostBytes.removeLast() }
-        var host = String(decoding: hostBytes, as: UTF8.self)
-        if hostBytes.contains(where: { $0 >= 0x80 }) {
+        if hostEnd > hostStart, bytes[hostEnd - 1] == UInt8(ascii: ".") { hostEnd -= 1 }
+        var host = Self.lowercasedText(bytes[hostStart..<hostEnd])
+        if bytes[hostStart..<hostEnd].contains(where: { $0 >= 0x80 }) {
             // An internationalised host is compared in its punycode form, as the domain is stored.
+            host = host.lowercased()   // beyond ASCII too (`Ü` → `ü`)
             host = (try? Hostname(host))?.rawValue ?? Self.encodeRawBytes(host)
         }
         self.host = host
@@ -78,6 +78,16 @@ public struct AASAURL: Sendable, Hashable {
             query = nil
         }
         path = Self.encodeRawBytes(text(authorityEnd..<end))
+    }
+
+    /// `bytes` as text with ASCII letters lower-cased, written once into the string's own storage.
+    private static func lowercasedText(_ bytes: ArraySlice<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { out in
+            for (offset, byte) in zip(out.indices, bytes) {
+                out[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+            }
+            return bytes.count
+        }
     }
 
     /// `string` with every byte outside printable ASCII percent-encoded (`é` → `%C3%A9`, space → `%20`).

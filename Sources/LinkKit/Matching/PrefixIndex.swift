@@ -4,7 +4,9 @@
 ///
 /// Candidates are returned in ascending rule order, so "first match wins" is preserved exactly: a rule left out
 /// has a literal prefix the path does not start with, so it could not have matched.
-struct PrefixIndex: Sendable {
+///
+/// An immutable class, as the matcher is: a struct of four tries' arrays was copied on every match.
+final class PrefixIndex: Sendable {
     /// A trie while building, in one array of plain nodes (no allocation per node): a node's children are a list
     /// through `firstChild` and `nextSibling`, in insertion order; its rules and exact rules (candidates only when
     /// the path ends exactly there: the literal parent of `X/*`) are lists through `Builder.next` into
@@ -147,8 +149,8 @@ struct PrefixIndex: Sendable {
         }
     }
 
-    private var tries = Slots<Trie>()
-    private var always: [Int32] = []
+    private let tries: Slots<Trie>
+    private let always: [Int32]
 
     /// Builds the index.
     /// - Parameter rules: `(rule number, form, prefix, exact)` in ascending rule number; `exact` is a whole path the
@@ -157,6 +159,8 @@ struct PrefixIndex: Sendable {
     init(_ rules: [(number: Int32, form: MatchSubject.Form, prefix: [UInt8], exact: [UInt8]?)]) {
         // Built in plain local arrays (mutated in place), frozen once at the end.
         var built: [Builder?] = Array(repeating: nil, count: 4)
+        var tries = Slots<Trie>()
+        var always: [Int32] = []
         for rule in rules {
             // A prefix of `/` alone (or nothing) does not narrow anything: every path starts so.
             guard rule.prefix.count > 1 else { always.append(rule.number); continue }
@@ -170,6 +174,8 @@ struct PrefixIndex: Sendable {
             }
         }
         for slot in 0..<4 { if let builder = built[slot] { tries[slot] = Trie(builder) } }
+        self.tries = tries
+        self.always = always
     }
 
     /// Calls `body` with each candidate rule number in ascending order until it returns true.

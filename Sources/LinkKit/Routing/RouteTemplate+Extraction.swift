@@ -13,6 +13,15 @@ extension RouteTemplate {
     ///   - percentEncoded: see above.
     /// - Returns: capture name → decoded value.
     public func captures(in text: String, isPath: Bool = true, caseSensitive: Bool = true, percentEncoded: Bool = true) -> [String: String]? {
+        var found: [String: String] = [:]
+        return captures(in: text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found) ? found : nil
+    }
+
+    /// As `captures(in:isPath:caseSensitive:percentEncoded:)`, adding the captures to `found` (a name already
+    /// there keeps its value: a rule's path captures come before its query's). Returns false, and leaves
+    /// `found` as it was, when the text does not have the template's shape: captures are only written on the
+    /// way back from a complete match.
+    func captures(in text: String, isPath: Bool, caseSensitive: Bool, percentEncoded: Bool, into found: inout [String: String]) -> Bool {
         var subject = Array(percentEncoded ? text.utf8 : PercentDecoding.decode(text).utf8)
         var pattern = elements
         if isPath {
@@ -24,44 +33,44 @@ extension RouteTemplate {
                 pattern.insert(.literal("/"), at: 0)
             }
         }
-        var found: [String: [UInt8]] = [:]
-        guard Self.match(pattern[...], subject[...], caseSensitive: caseSensitive, isPath: isPath, into: &found) else { return nil }
-        return found.mapValues { bytes in
-            let value = String(decoding: bytes, as: UTF8.self)
-            return percentEncoded ? PercentDecoding.decode(value) : value
-        }
+        let options = MatchOptions(caseSensitive: caseSensitive, isPath: isPath, percentEncoded: percentEncoded)
+        return Self.match(pattern[...], subject[...], options, into: &found)
     }
 
-    private static func match(
-        _ pattern: ArraySlice<Element>, _ subject: ArraySlice<UInt8>, caseSensitive: Bool, isPath: Bool,
-        into found: inout [String: [UInt8]]
-    ) -> Bool {
+    private struct MatchOptions {
+        let caseSensitive: Bool
+        let isPath: Bool
+        let percentEncoded: Bool
+    }
+
+    private static func match(_ pattern: ArraySlice<Element>, _ subject: ArraySlice<UInt8>, _ options: MatchOptions,
+                              into found: inout [String: String]) -> Bool {
         guard let element = pattern.first else { return subject.isEmpty }
         let rest = pattern.dropFirst()
         switch element {
         case .literal(let literal):
-            let bytes = Array(literal.utf8)
-            if subject.count >= bytes.count, equal(subject.prefix(bytes.count), bytes[...], caseSensitive: caseSensitive) {
-                return match(rest, subject.dropFirst(bytes.count), caseSensitive: caseSensitive, isPath: isPath, into: &found)
+            let bytes = literal.utf8
+            if subject.count >= bytes.count, equal(subject.prefix(bytes.count), bytes, caseSensitive: options.caseSensitive) {
+                return match(rest, subject.dropFirst(bytes.count), options, into: &found)
             }
             // `/docs/{rest*}` also matches `/docs` (AASA: a pattern ending in `/*` matches the parent path).
-            if isPath, bytes.last == UInt8(ascii: "/"), case .capture(let name, true)? = rest.first,
-               subject.count == bytes.count - 1, equal(subject, bytes.dropLast(), caseSensitive: caseSensitive) {
-                found[name] = []
+            if options.isPath, bytes.last == UInt8(ascii: "/"), case .capture(let name, true)? = rest.first,
+               subject.count == bytes.count - 1, equal(subject, bytes.dropLast(), caseSensitive: options.caseSensitive) {
+                capture(name, subject[subject.endIndex...], options, into: &found)
                 return true
             }
             return false
         case .capture(let name, let isRest):
             if isRest {
-                found[name] = Array(subject)
+                capture(name, subject, options, into: &found)
                 return true
             }
             // One or more characters up to the next `/`; try the longest first, then backtrack.
             let limit = subject.firstIndex(of: UInt8(ascii: "/")) ?? subject.endIndex
             var end = limit
             while end > subject.startIndex {
-                if match(rest, subject[end...], caseSensitive: caseSensitive, isPath: isPath, into: &found) {
-                    found[name] = Array(subject[..<end])
+                if match(rest, subject[end...], options, into: &found) {
+                    capture(name, subject[..<end], options, into: &found)
                     return true
                 }
                 end = subject.index(before: end)
@@ -70,7 +79,14 @@ extension RouteTemplate {
         }
     }
 
-    private static func equal(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>, caseSensitive: Bool) -> Bool {
+    /// Records a captured value, decoded when the compared text was still percent-encoded.
+    private static func capture(_ name: String, _ bytes: ArraySlice<UInt8>, _ options: MatchOptions, into found: inout [String: String]) {
+        guard found[name] == nil else { return }
+        let value = String(decoding: bytes, as: UTF8.self)
+        found[name] = options.percentEncoded ? PercentDecoding.decode(value) : value
+    }
+
+    private static func equal(_ a: ArraySlice<UInt8>, _ b: some Collection<UInt8>, caseSensitive: Bool) -> Bool {
         guard a.count == b.count else { return false }
         if caseSensitive { return a.elementsEqual(b) }
         return zip(a, b).allSatisfy { lowercased($0) == lowercased($1) }

@@ -30,9 +30,9 @@ enum ResolveJSON {
                 JSONString.append(app.identifier, to: &out)
                 out.append(UInt8(ascii: "}"))
             }
-            if let rule = resolution.rule, let position = resolution.position {
+            if let ruleID = resolution.rule?.id, let position = resolution.position {   // the id alone: no copy of the rule
                 out.append(literal: ",\"rule\":{\"id\":")
-                JSONString.append(rule.id, to: &out)
+                JSONString.append(ruleID, to: &out)
                 out.append(literal: ",\"position\":")
                 out.append(contentsOf: String(position).utf8)
                 out.append(UInt8(ascii: "}"))

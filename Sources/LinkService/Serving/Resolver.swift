@@ -8,14 +8,23 @@ import LinkKit
 struct Resolver: Sendable {
     let catalog: Catalog
 
-    /// One resolved URL.
-    struct Answer: Sendable {
+    /// One resolved URL. A class: the answer goes to the hit and to the response writer without copying its
+    /// URL parts.
+    final class Answer: Sendable {
         let url: String
         let parsed: AASAURL
         /// nil: no link domain of the caller governs the URL's host.
         let entry: CatalogEntry?
         let resolution: LinkResolution?
         let platform: DomainApp.Platform
+
+        init(url: String, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: DomainApp.Platform) {
+            self.url = url
+            self.parsed = parsed
+            self.entry = entry
+            self.resolution = resolution
+            self.platform = platform
+        }
 
         var outcome: Hit.Outcome {
             guard let resolution else { return .unknownDomain }
@@ -32,9 +41,16 @@ struct Resolver: Sendable {
         var webFallback: String? {
             guard let entry, let base = entry.settings.webFallbackURL else { return nil }
             guard entry.settings.carryPathToFallback else { return base }
-            var target = base.hasSuffix("/") ? String(base.dropLast()) : base
-            target += parsed.path.isEmpty ? "/" : parsed.path
-            if let query = parsed.query { target += "?" + query }
+            // Assembled in one buffer of the final size.
+            let path = parsed.path.isEmpty ? "/" : parsed.path
+            var target = ""
+            target.reserveCapacity(base.utf8.count + path.utf8.count + 1 + (parsed.query?.utf8.count ?? 0))
+            target += base.utf8.last == UInt8(ascii: "/") ? base.dropLast() : base[...]
+            target += path
+            if let query = parsed.query {
+                target += "?"
+                target += query
+            }
             return target
         }
 
