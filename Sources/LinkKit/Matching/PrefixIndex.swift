@@ -75,18 +75,21 @@ final class PrefixIndex: Sendable {
     /// 200 nodes, not 1,000): node `n`'s edges are `edgeStart[n]..<edgeStart[n + 1]`, edge `e` leads to
     /// `edgeTargets[e]` over the bytes `labels[labelStart[e]..<labelStart[e + 1]]` (`edgeBytes[e]` is the first),
     /// node `n`'s rules are `rules[ruleStart[n]..<ruleStart[n + 1]]`, its exact rules likewise.
-    private struct Trie: Sendable {
-        var edgeStart: [Int32] = []
-        var edgeBytes: [UInt8] = []
-        var edgeTargets: [Int32] = []
-        var labelStart: [Int32] = []
-        var labels: [UInt8] = []
-        var ruleStart: [Int32] = []
-        var rules: [Int32] = []
-        var exactStart: [Int32] = []
-        var exactRules: [Int32] = []
+    /// A class (immutable), so that taking one out of its slot for a lookup copies no array.
+    private final class Trie: Sendable {
+        let edgeStart: [Int32]
+        let edgeBytes: [UInt8]
+        let edgeTargets: [Int32]
+        let labelStart: [Int32]
+        let labels: [UInt8]
+        let ruleStart: [Int32]
+        let rules: [Int32]
+        let exactStart: [Int32]
+        let exactRules: [Int32]
 
         init(_ builder: Builder) {
+            var edgeStart: [Int32] = [], edgeBytes: [UInt8] = [], edgeTargets: [Int32] = [], labelStart: [Int32] = []
+            var labels: [UInt8] = [], ruleStart: [Int32] = [], rules: [Int32] = [], exactStart: [Int32] = [], exactRules: [Int32] = []
             let nodes = builder.nodes
             // Nodes are numbered in the order they are frozen; `pending` holds built nodes not frozen yet.
             var pending: [Int] = [0]
@@ -118,9 +121,10 @@ final class PrefixIndex: Sendable {
             labelStart.append(Int32(labels.count))
             ruleStart.append(Int32(rules.count))
             exactStart.append(Int32(exactRules.count))
-            (edgeStart, edgeBytes, edgeTargets, labelStart, labels) =
+            (self.edgeStart, self.edgeBytes, self.edgeTargets, self.labelStart, self.labels) =
                 (edgeStart.compacted(), edgeBytes.compacted(), edgeTargets.compacted(), labelStart.compacted(), labels.compacted())
-            (ruleStart, rules, exactStart, exactRules) = (ruleStart.compacted(), rules.compacted(), exactStart.compacted(), exactRules.compacted())
+            (self.ruleStart, self.rules, self.exactStart, self.exactRules) =
+                (ruleStart.compacted(), rules.compacted(), exactStart.compacted(), exactRules.compacted())
         }
 
         func rules(of node: Int) -> ArraySlice<Int32> { rules[Int(ruleStart[node])..<Int(ruleStart[node + 1])] }
