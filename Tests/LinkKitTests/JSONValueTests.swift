@@ -28,6 +28,22 @@ import Testing
         #expect(try JSONValue.parse("12345678901234567890123") == .number("12345678901234567890123"))
     }
 
+    @Test(arguments: ["0", "-0", "42", "-7.25", "1e9", "1E+2", "2.5e-3", "-0.0e0"])
+    func numbersOfEveryShape(_ text: String) throws {
+        #expect(try JSONValue.parse("[\(text)]") == .array([.number(text)]))
+    }
+
+    @Test(arguments: [("-", 1, "in a number"), ("1.", 2, "after the decimal point"), ("1.e5", 2, "after the decimal point"),
+                      ("1e", 2, "in the exponent"), ("1e+", 3, "in the exponent"), ("-x", 1, "in a number")])
+    func malformedNumbersSayWhereADigitWasExpected(_ text: String, _ offset: Int, _ what: String) {
+        #expect {
+            _ = try JSONValue.parse(text)
+        } throws: { error in
+            guard let error = error as? LinkKitError else { return false }
+            return error.offset == offset && error.message.contains("a digit was expected \(what)")
+        }
+    }
+
     @Test(arguments: [
         ("", 0), ("{", 1), ("{\"a\" 1}", 5), ("[1,]", 3), ("{\"a\":1,}", 7), ("tru", 0), ("01", 1),
         ("\"abc", 4), ("[1] x", 4), ("\"\\x\"", 2), ("{\n\"a\":\n}", 7), ("1.", 2), ("\"\u{01}\"", 1),

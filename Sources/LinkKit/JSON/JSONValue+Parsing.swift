@@ -166,28 +166,12 @@ struct JSONParser {
 
     private mutating func parseNumber() throws(LinkKitError) -> String {
         let start = index
-        if peek(UInt8(ascii: "-")) { index += 1 }
-        if peek(UInt8(ascii: "0")) {
-            index += 1
-        } else if digitRun() == 0 {
-            throw failure("a digit was expected in a number")
-        }
-        if peek(UInt8(ascii: ".")) {
-            index += 1
-            if digitRun() == 0 { throw failure("a digit was expected after the decimal point") }
-        }
-        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
-            index += 1
-            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
-            if digitRun() == 0 { throw failure("a digit was expected in the exponent") }
+        do throws(JSONNumber.Flaw) {
+            try JSONNumber.scan(bytes, at: &index)
+        } catch {
+            throw failure(error.message)
         }
         return String(decoding: bytes[start..<index], as: UTF8.self)
-    }
-
-    private mutating func digitRun() -> Int {
-        let start = index
-        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-        return index - start
     }
 
     private mutating func expectWord(_ word: StaticString) throws(LinkKitError) {

@@ -190,20 +190,12 @@ struct StoredDefinition {
     /// A number (RFC 8259 §6), as its text.
     private mutating func number() throws(Unread) -> String {
         let start = index
-        _ = take(UInt8(ascii: "-"))
-        guard take(UInt8(ascii: "0")) || digits() > 0 else { throw Unread() }
-        if take(UInt8(ascii: ".")), digits() == 0 { throw Unread() }
-        if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
-            if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
-            guard digits() > 0 else { throw Unread() }
+        do throws(JSONNumber.Flaw) {
+            try JSONNumber.scan(bytes, at: &index)
+        } catch {
+            throw Unread()
         }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-    }
-
-    private mutating func digits() -> Int {
-        let start = index
-        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-        return index - start
     }
 
     /// The bytes of a string that has no escapes and no control characters.
