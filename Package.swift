@@ -15,18 +15,20 @@ let package = Package(
         // MHD_start_daemon is C-variadic, which Swift cannot call: a non-variadic wrapper.
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
 
-        .target(name: "Observability"),
-        .target(name: "LinkKit"),
-        .target(name: "Postgres", dependencies: ["CLibPQ", "Observability"]),
+        .target(name: "ByteText"),
+        .target(name: "Observability", dependencies: ["ByteText"]),
+        .target(name: "LinkKit", dependencies: ["ByteText"]),
+        .target(name: "Postgres", dependencies: ["CLibPQ", "ByteText", "Observability"]),
         .target(name: "EmbeddedPostgres", dependencies: ["Observability"]),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "Observability"]),
-        .target(name: "LinkService", dependencies: ["LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "ByteText", "Observability"]),
+        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto"]),
         .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability"]),
 
         // bench/hits: ingestion and analytics benchmarks (bench/hits/run.sh); never part of `swift test`.
         .executableTarget(name: "hits-bench", dependencies: ["LinkService", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "TestSupport"], path: "bench/hits/Sources"),
 
         .target(name: "TestSupport", dependencies: ["Postgres", "EmbeddedPostgres", "HTTPServer", "Observability"], path: "Tests/TestSupport"),
+        .testTarget(name: "ByteTextTests", dependencies: ["ByteText"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LinkKitTests", dependencies: ["LinkKit"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),

@@ -1,3 +1,5 @@
+import ByteText
+
 /// Percent-decoding for paths and query strings (RFC 3986 §2.1). Malformed escapes are kept literally.
 enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` as a space when `plusAsSpace`); invalid UTF-8 becomes U+FFFD.
@@ -19,7 +21,7 @@ enum PercentDecoding {
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
-                   let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                   let high = Hex.value(bytes[index + 1]), let low = Hex.value(bytes[index + 2]) {
                     out[count] = high << 4 | low
                     index += 3
                 } else {
@@ -29,15 +31,6 @@ enum PercentDecoding {
                 count += 1
             }
             return count
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 

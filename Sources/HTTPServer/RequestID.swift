@@ -1,3 +1,4 @@
+import ByteText
 import Glibc
 import Observability
 
@@ -37,15 +38,13 @@ enum RequestID {
         withUnsafeBytes(of: value) { bytes in
             String(unsafeUninitializedCapacity: 32) { out in
                 for (index, byte) in bytes.enumerated() {
-                    out[2 * index] = hexDigits[Int(byte >> 4)]
-                    out[2 * index + 1] = hexDigits[Int(byte & 0xF)]
+                    out[2 * index] = Hex.digit(byte >> 4)
+                    out[2 * index + 1] = Hex.digit(byte & 0xF)
                 }
                 return 32
             }
         }
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 /// Request ids for one server without a system call per request: a per-process random key and a counter,

@@ -1,3 +1,5 @@
+import ByteText
+
 /// Writes JSON string literals without Foundation's encoders (which cost ~30 µs an object here).
 public enum JSONString {
     /// Appends `value` as a quoted, escaped JSON string (RFC 8259 §7). `/` is not escaped.
@@ -22,8 +24,8 @@ public enum JSONString {
                 case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
                 case let byte:
                     out.append(contentsOf: "u00".utf8)
-                    out.append(hexDigits[Int(byte >> 4)])
-                    out.append(hexDigits[Int(byte & 0xF)])
+                    out.append(Hex.digit(byte >> 4))
+                    out.append(Hex.digit(byte & 0xF))
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
@@ -56,6 +58,4 @@ public enum JSONString {
         append(value, to: &out)
         return out
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

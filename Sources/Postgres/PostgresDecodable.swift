@@ -1,3 +1,4 @@
+import ByteText
 import Foundation
 
 /// A Swift type that can be built from a column value in PostgreSQL's text format.
@@ -119,7 +120,7 @@ extension UUID: PostgresDecodable {
                         guard bytes[index] == UInt8(ascii: "-") else { return false }
                         index += 1
                     }
-                    guard let high = PostgresHex.value(bytes[index]), let low = PostgresHex.value(bytes[index + 1]) else { return false }
+                    guard let high = Hex.value(bytes[index]), let low = Hex.value(bytes[index + 1]) else { return false }
                     out[position] = high << 4 | low
                     index += 2
                 }

@@ -1,3 +1,4 @@
+import ByteText
 import Foundation
 
 /// A Swift value that can be sent as a query parameter, in PostgreSQL's text format.
@@ -69,8 +70,8 @@ extension UUID: PostgresEncodable {
                     buffer[out] = UInt8(ascii: "-")
                     out += 1
                 }
-                buffer[out] = PostgresHex.digits[Int(raw[index] >> 4)]
-                buffer[out + 1] = PostgresHex.digits[Int(raw[index] & 0x0F)]
+                buffer[out] = Hex.digit(raw[index] >> 4)
+                buffer[out + 1] = Hex.digit(raw[index] & 0x0F)
                 out += 2
             }
             return out

@@ -1,3 +1,4 @@
+import ByteText
 import Foundation
 
 /// Array literals in PostgreSQL's text format (`array_in` / `array_out`), one dimension.
@@ -85,20 +86,6 @@ enum PostgresArrayLiteral {
     }
 }
 
-/// Hex digits as PostgreSQL writes them (lower case) and reads them (either case): `bytea`, `uuid`.
-enum PostgresHex {
-    static let digits = Array("0123456789abcdef".utf8)
-
-    static func value(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-}
-
 /// `bytea` in hex format (`\x` then two hex digits per byte), the server's default `bytea_output`.
 enum PostgresBytea {
     static func hex(_ bytes: some Collection<UInt8>) -> String {
@@ -107,8 +94,8 @@ enum PostgresBytea {
         out.append(UInt8(ascii: "\\"))
         out.append(UInt8(ascii: "x"))
         for byte in bytes {
-            out.append(PostgresHex.digits[Int(byte >> 4)])
-            out.append(PostgresHex.digits[Int(byte & 0x0f)])
+            out.append(Hex.digit(byte >> 4))
+            out.append(Hex.digit(byte & 0x0f))
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -122,7 +109,7 @@ enum PostgresBytea {
         out.reserveCapacity((utf8.count - 2) / 2)
         var index = 2
         while index < utf8.count {
-            guard let high = PostgresHex.value(utf8[index]), let low = PostgresHex.value(utf8[index + 1]) else {
+            guard let high = Hex.value(utf8[index]), let low = Hex.value(utf8[index + 1]) else {
                 throw PostgresError(.decodingFailed, serverMessage: "bad hex digit in bytea")
             }
             out.append(high << 4 | low)

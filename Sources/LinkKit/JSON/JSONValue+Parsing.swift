@@ -1,3 +1,5 @@
+import ByteText
+
 extension JSONValue {
     /// Parses one JSON text (RFC 8259): one value, optionally surrounded by whitespace.
     /// - Parameter text: the JSON text.
@@ -157,7 +159,7 @@ struct JSONParser {
         guard index + 4 <= bytes.count else { throw failure("\\u must be followed by four hex digits") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let digit = hexValue(bytes[index]) else { throw failure("\\u must be followed by four hex digits") }
+            guard let digit = Hex.value(bytes[index]) else { throw failure("\\u must be followed by four hex digits") }
             value = value << 4 | UInt32(digit)
             index += 1
         }
@@ -212,15 +214,5 @@ struct JSONParser {
             lineStart = i + 1
         }
         return "line \(line), column \(offset - lineStart + 1) (byte \(offset))"
-    }
-}
-
-/// The value of an ASCII hex digit (either case), or nil. Public: LinkService reads hex with it too.
-public func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
     }
 }

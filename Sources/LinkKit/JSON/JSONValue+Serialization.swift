@@ -1,3 +1,5 @@
+import ByteText
+
 extension JSONValue {
     /// The compact JSON text of this value: members in stored order, no insignificant whitespace, `/` not escaped,
     /// non-ASCII written as UTF-8. The same value always gives the same bytes (what ETags and Apple's CDN see).
@@ -47,7 +49,6 @@ extension JSONValue {
             out.append(UInt8(ascii: "\""))
             return
         }
-        let hex = Array("0123456789abcdef".utf8)
         for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
@@ -55,7 +56,7 @@ extension JSONValue {
             case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
             case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
             case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
-            case ..<0x20: out.append(contentsOf: #"\u00"#.utf8 + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            case ..<0x20: out.append(contentsOf: #"\u00"#.utf8 + [Hex.digit(byte >> 4), Hex.digit(byte & 0xF)])
             default: out.append(byte)
             }
         }

@@ -1,3 +1,5 @@
+import ByteText
+
 /// One URL prepared for matching: its path, query and fragment in the up to four forms rules ask for
 /// (encoded or decoded × as written or lower-cased), each computed at most once per URL and only when asked for.
 struct MatchSubject {
@@ -83,7 +85,7 @@ struct MatchSubject {
         result.reserveCapacity(bytes.count)
         var i = 0
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = Hex.value(bytes[i + 1]), let low = Hex.value(bytes[i + 2]) {
                 result.append(high << 4 | low)
                 i += 3
             } else {

@@ -1,3 +1,5 @@
+import ByteText
+
 /// An AASA pattern compiled to elements over UTF-8 bytes: literals, `?` (one character), `*` (any run) and
 /// substitution variables (AASA-SEMANTICS §4, §7). There is no escape syntax: `*`, `?` and `$(` are always special.
 ///
@@ -259,7 +261,7 @@ extension Pattern.CharacterClass {
         case .lower: return isLower || (anyCase && isUpper)
         case .alnum: return isUpper || isLower || isDigit
         case .digit: return isDigit
-        case .xdigit: return hexValue(byte) != nil
+        case .xdigit: return Hex.value(byte) != nil
         }
     }
 }

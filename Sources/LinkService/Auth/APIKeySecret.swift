@@ -1,3 +1,4 @@
+import ByteText
 import CCrypto
 import Foundation
 import LinkKit
@@ -63,7 +64,7 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let valid = withUnsafeMutableBytes(of: &uuid) { raw -> Bool in
             for index in 0..<16 {
-                guard let high = hexValue(bytes[3 + 2 * index]), let low = hexValue(bytes[4 + 2 * index]) else { return false }
+                guard let high = Hex.value(bytes[3 + 2 * index]), let low = Hex.value(bytes[4 + 2 * index]) else { return false }
                 raw[index] = high << 4 | low
             }
             return true

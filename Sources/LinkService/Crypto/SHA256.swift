@@ -1,3 +1,4 @@
+import ByteText
 import CCrypto
 
 /// SHA-256 through OpenSSL's libcrypto (never hand-written).
@@ -38,29 +39,4 @@ public enum SHA256 {
     public static func hex(_ string: String) -> String {
         hex(Array(string.utf8))
     }
-}
-
-/// Lower-case hexadecimal encoding.
-public enum Hex {
-    public static func encode(_ bytes: some Collection<UInt8>) -> String {
-        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
-            var index = 0
-            for byte in bytes {
-                out[index] = digits[Int(byte >> 4)]
-                out[index + 1] = digits[Int(byte & 0x0F)]
-                index += 2
-            }
-            return index
-        }
-    }
-
-    /// Appends the hex digits of `bytes` to `out` (for byte buffers being assembled, without a `String` between).
-    public static func append(_ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-    }
-
-    static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 }
