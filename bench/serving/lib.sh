@@ -24,6 +24,7 @@ bench_require() {
             psql) command -v psql >/dev/null 2>&1 || missing="$missing postgresql-client" ;;
             initdb) ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql" ;;
             valgrind) command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind" ;;
+            objcopy) command -v objcopy >/dev/null 2>&1 || missing="$missing binutils" ;;
         esac
     done
     if [ -n "$missing" ]; then
