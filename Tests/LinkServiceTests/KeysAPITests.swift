@@ -112,11 +112,11 @@ struct KeysAPITests {
 
     @Test func authorizationHeaderForms() throws {
         let secret = APIKeySecret.generate()
-        for header in ["Bearer \(secret.token)", "bearer \(secret.token)", "BEARER  \(secret.token)", "Bearer\t\(secret.token) ",
-                       " Bearer \(secret.token)\t"] {
+        for header in ["Bearer \(secret.token)", "bearer \(secret.token)", "BEARER  \(secret.token)", "Bearer \(secret.token) ",
+                       " Bearer \(secret.token)\t", "\tbearer \(secret.token)"] {
             #expect(APIKeySecret(authorization: header) == secret, "\(header.debugDescription)")
         }
-        for header in ["Bearer\(secret.token)", "Bearer", "Bearer ", "Basic \(secret.token)", "Bearers \(secret.token)",
+        for header in ["Bearer\(secret.token)", "Bearer\t\(secret.token)", "Bearer \t\(secret.token)", "Bearer", "Bearer ", "Basic \(secret.token)", "Bearers \(secret.token)",
                        "Bearer \(secret.token)x", "Bearer \(secret.token) x", "Béarer \(secret.token)", secret.token, ""] {
             #expect(APIKeySecret(authorization: header) == nil, "\(header.debugDescription)")
         }

@@ -32,8 +32,9 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
         (self.keyID, self.secret) = parsed
     }
 
-    /// The key of an `Authorization` header value `Bearer <key>` (RFC 6750 §2.1: the scheme compared
-    /// case-insensitively, RFC 9110 §11.1; spaces or tabs around the key ignored); nil for any other value.
+    /// The key of an `Authorization` header value `Bearer <key>`; nil for any other value. The scheme is compared
+    /// case-insensitively and separated from the key by one or more spaces (RFC 9110 §11.4: `auth-scheme
+    /// [ 1*SP token68 ]`; RFC 6750 §2.1); spaces or tabs around the whole value are ignored (OWS).
     /// On the header's bytes: no split, lower-cased or trimmed copies.
     public init?(authorization header: String) {
         var header = header
@@ -45,10 +46,10 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
             let scheme = "bearer".utf8
             guard end - start > scheme.count,
                   zip(bytes[start..<start + scheme.count], scheme).allSatisfy({ $0 | 0x20 == $1 }),
-                  isBlank(bytes[start + scheme.count])
+                  bytes[start + scheme.count] == UInt8(ascii: " ")
             else { return nil }
             start += scheme.count
-            while start < end, isBlank(bytes[start]) { start += 1 }
+            while start < end, bytes[start] == UInt8(ascii: " ") { start += 1 }
             return Self.parse(UnsafeBufferPointer(rebasing: bytes[start..<end]))
         }
         guard let parsed else { return nil }
