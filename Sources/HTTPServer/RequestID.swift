@@ -35,15 +35,7 @@ enum RequestID {
 
     /// 128 bits as 32 lower-case hex digits, in memory order.
     static func hex(_ value: (UInt64, UInt64)) -> String {
-        withUnsafeBytes(of: value) { bytes in
-            String(unsafeUninitializedCapacity: 32) { out in
-                for (index, byte) in bytes.enumerated() {
-                    out[2 * index] = Hex.digit(byte >> 4)
-                    out[2 * index + 1] = Hex.digit(byte & 0xF)
-                }
-                return 32
-            }
-        }
+        withUnsafeBytes(of: value) { Hex.encode($0) }
     }
 }
 

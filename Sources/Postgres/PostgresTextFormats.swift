@@ -93,10 +93,7 @@ enum PostgresBytea {
         out.reserveCapacity(2 + bytes.count * 2)
         out.append(UInt8(ascii: "\\"))
         out.append(UInt8(ascii: "x"))
-        for byte in bytes {
-            out.append(Hex.digit(byte >> 4))
-            out.append(Hex.digit(byte & 0x0f))
-        }
+        Hex.append(bytes, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
