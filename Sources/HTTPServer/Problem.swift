@@ -1,4 +1,4 @@
-import Observability
+import ByteText
 
 /// An RFC 9457 problem detail: the body of every error response.
 public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,7 +1,7 @@
+import ByteText
 import Foundation
 import HTTPServer
 import LinkKit
-import Observability
 
 /// `GET /v1/resolve?url=…` and `POST /v1/resolve {"urls": [...]}`: what a URL opens, why, and where.
 struct ResolveHandlers: Sendable {

@@ -1,6 +1,6 @@
+import ByteText
 import Foundation
 import LinkKit
-import Observability
 
 /// Writes resolve answers as JSON by hand: this is a hot path, and Foundation's encoder costs several
 /// times more per response here (FIELD-NOTES).

@@ -1,5 +1,5 @@
 import Foundation
-import Observability
+import ByteText
 import Testing
 
 @Suite("JSONString")

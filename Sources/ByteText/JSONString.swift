@@ -1,5 +1,3 @@
-import ByteText
-
 /// Writes JSON string literals without Foundation's encoders (which cost ~30 µs an object here).
 public enum JSONString {
     /// Appends `value` as a quoted, escaped JSON string (RFC 8259 §7). `/` is not escaped.
