@@ -4,9 +4,7 @@ import Synchronization
 /// The metrics of one route label: `linkd_http_request_duration_seconds{route}` and
 /// `linkd_http_requests_total{route,method,status}`, resolved once so that a request records them without
 /// building or hashing label dictionaries, and, for the usual methods and statuses, without a lock.
-///
-/// `@unchecked Sendable`: `slots` is allocated once, accessed only through its atomic references, freed in `deinit`.
-final class RouteMetrics: @unchecked Sendable {
+final class RouteMetrics: Sendable {
     private struct Key: Hashable {
         let method: HTTPMethod
         let status: Int
@@ -26,7 +24,7 @@ final class RouteMetrics: @unchecked Sendable {
     private let registry: MetricsRegistry
     private let duration: Histogram
     /// One lazily created counter per usual method and status.
-    private let slots: UnsafeMutablePointer<AtomicLazyReference<Counter>>
+    private let slots = OnceSlots<Counter>(count: methods.count * statuses.count)
     /// The rest (other methods and statuses).
     private let others = Mutex<[Key: Counter]>([:])
 
@@ -35,22 +33,12 @@ final class RouteMetrics: @unchecked Sendable {
         self.registry = registry
         self.duration = registry.histogram("linkd_http_request_duration_seconds", help: "Time spent routing and handling HTTP requests.",
                                            labels: ["route": label])
-        let count = Self.methods.count * Self.statuses.count
-        slots = .allocate(capacity: count)
-        for index in 0..<count { (slots + index).initialize(to: AtomicLazyReference()) }
-    }
-
-    deinit {
-        slots.deinitialize(count: Self.methods.count * Self.statuses.count)
-        slots.deallocate()
     }
 
     func record(method: HTTPMethod, status: Int, seconds: Double) {
         duration.observe(seconds)
         if let methodIndex = Self.methods.firstIndex(of: method), (0..<600).contains(status), Self.statusIndex[status] >= 0 {
-            let slot = slots + methodIndex * Self.statuses.count + Int(Self.statusIndex[status])
-            let counter = slot.pointee.load() ?? slot.pointee.storeIfNil(series(method, status))
-            counter.increment()
+            slots.object(methodIndex * Self.statuses.count + Int(Self.statusIndex[status])) { series(method, status) }.increment()
             return
         }
         let key = Key(method: method, status: status)

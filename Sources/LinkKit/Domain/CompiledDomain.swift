@@ -105,10 +105,11 @@ public struct CompiledDomain: Sendable {
             // Items are split and their names compared exactly as the matcher does (CompiledRule); the value
             // goes to the template raw, which applies the same percent-encoding rule to it.
             let raw = subject.queryItems(MatchSubject.Form(percentEncoded: true, caseSensitive: true))
-            let form = MatchSubject.Form(percentEncoded: percentEncoded, caseSensitive: caseSensitive)
+            let named = subject.queryItems(MatchSubject.Form(percentEncoded: percentEncoded, caseSensitive: caseSensitive))
             for item in items where fits {
-                let name = Array((caseSensitive ? item.name : item.name.lowercased()).utf8)
-                let value = raw.first { MatchSubject.transform($0.name, form) == name }.map { String(decoding: $0.value, as: UTF8.self) }
+                let name = caseSensitive ? item.name : item.name.lowercased()
+                // Both forms list the same items in the same order.
+                let value = (0..<named.count).first { named.name($0).elementsEqual(name.utf8) }.map { String(decoding: raw.value($0), as: UTF8.self) }
                 fits = take(item.pattern, value ?? "", isPath: false)
             }
         }

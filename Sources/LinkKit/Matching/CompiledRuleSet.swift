@@ -93,10 +93,10 @@ struct CompiledRuleSet: Sendable {
             let queryItems = subject.queryItems(form)
             for requirement in items[Int(record.query)..<Int(record.query + record.itemCount)] {
                 var seen = false
-                for item in queryItems where isBlob(requirement.name, item.name) {
+                for item in 0..<queryItems.count where isBlob(requirement.name, queryItems.name(item)) {
                     seen = true
                     // Every repeated item must match (W19).
-                    if !matches(requirement.pattern, item.value) { return false }
+                    if !matches(requirement.pattern, queryItems.value(item)) { return false }
                 }
                 // An absent item reads as the empty string (W19).
                 if !seen, !matches(requirement.pattern, []) { return false }
@@ -109,15 +109,19 @@ struct CompiledRuleSet: Sendable {
     }
 
     private func matches(_ pattern: UInt32, _ input: [UInt8]) -> Bool {
-        if pattern & Self.variableBit != 0 { return variablePatterns[Int(pattern & ~Self.variableBit)].matches(input) }
-        return code.withUnsafeBufferPointer { code in
-            input.withUnsafeBufferPointer { input in
+        matches(pattern, input[...])
+    }
+
+    private func matches(_ pattern: UInt32, _ input: ArraySlice<UInt8>) -> Bool {
+        input.withUnsafeBufferPointer { input in
+            if pattern & Self.variableBit != 0 { return variablePatterns[Int(pattern & ~Self.variableBit)].matches(input) }
+            return code.withUnsafeBufferPointer { code in
                 Pattern.glob(UnsafeBufferPointer(rebasing: code[Self.blobRange(code, pattern)]), input)
             }
         }
     }
 
-    private func isBlob(_ blob: UInt32, _ bytes: [UInt8]) -> Bool {
+    private func isBlob(_ blob: UInt32, _ bytes: ArraySlice<UInt8>) -> Bool {
         code.withUnsafeBufferPointer { code in code[Self.blobRange(code, blob)].elementsEqual(bytes) }
     }
 

@@ -18,7 +18,7 @@ struct MatchSubject {
     private var paths = Slots<[UInt8]>()
     private var queries = Slots<[UInt8]>()
     private var fragments = Slots<[UInt8]>()
-    private var items = Slots<[(name: [UInt8], value: [UInt8])]>()
+    private var items = Slots<QueryItems>()
 
     init(_ url: AASAURL) {
         rawPath = Array(url.path.utf8)
@@ -52,24 +52,40 @@ struct MatchSubject {
     }
 
     /// The query items in `form`: split on `&` and the first `=` before decoding, as `URLComponents.queryItems`
-    /// does; an item without `=` has the empty value, empty segments are skipped.
-    mutating func queryItems(_ form: Form) -> [(name: [UInt8], value: [UInt8])] {
+    /// does; an item without `=` has the empty value, empty segments are skipped. Every form lists the same items
+    /// in the same order.
+    mutating func queryItems(_ form: Form) -> QueryItems {
         if let cached = items[form.slot] { return cached }
-        var result: [(name: [UInt8], value: [UInt8])] = []
-        for segment in rawQuery.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let name: ArraySlice<UInt8>
-            let value: ArraySlice<UInt8>
-            if let equals = segment.firstIndex(of: UInt8(ascii: "=")) {
-                name = segment[..<equals]
-                value = segment[(equals + 1)...]
-            } else {
-                name = segment
-                value = []
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(rawQuery.count)
+        var spans: [QueryItems.Span] = []
+        rawQuery.withUnsafeBufferPointer { query in
+            var start = 0
+            while start < query.count {
+                let end = query[start...].firstIndex(of: UInt8(ascii: "&")) ?? query.count
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                let segment = UnsafeBufferPointer(rebasing: query[start..<end])
+                let equals = segment.firstIndex(of: UInt8(ascii: "="))
+                let nameStart = bytes.count
+                Self.append(UnsafeBufferPointer(rebasing: segment[..<(equals ?? segment.endIndex)]), form, to: &bytes)
+                let valueStart = bytes.count
+                if let equals { Self.append(UnsafeBufferPointer(rebasing: segment[(equals + 1)...]), form, to: &bytes) }
+                spans.append(QueryItems.Span(name: nameStart..<valueStart, value: valueStart..<bytes.count))
             }
-            result.append((Self.transform(Array(name), form), Self.transform(Array(value), form)))
         }
+        let result = QueryItems(bytes: bytes, spans: spans)
         items[form.slot] = result
         return result
+    }
+
+    /// Appends `bytes` in `form` (the bytes `transform` gives) to `output`.
+    private static func append(_ bytes: UnsafeBufferPointer<UInt8>, _ form: Form, to output: inout [UInt8]) {
+        if form.percentEncoded && form.caseSensitive {
+            output.append(contentsOf: bytes)
+        } else {
+            output.append(contentsOf: transform(Array(bytes), form))
+        }
     }
 
     static func transform(_ bytes: [UInt8], _ form: Form) -> [UInt8] {

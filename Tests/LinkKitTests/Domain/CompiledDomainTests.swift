@@ -62,6 +62,24 @@ struct CompiledDomainTests {
         #expect(compiled.resolve(try AASAURL("https://links.example.com/widget/7")).outcome == .noMatch, "{tab} requires the item")
     }
 
+    @Test func queryItemCapturesFollowTheRuleForm() throws {
+        // Names compared without case and decoded, the value decoded once: "TAB" is the rule's "Tab", "re%76iews" is "reviews".
+        let loose = LinkRule(id: "r1", apps: ["a"], path: try RulePattern("/widget/{id}"),
+                             query: .items([RuleQueryItem(name: "Tab", pattern: try RulePattern("{tab}"))]),
+                             caseSensitive: false, percentEncoded: false, destination: DestinationBinding(type: "widgetDetail"))
+        let compiled = domain([loose])
+        for query in ["TAB=re%76iews", "&&x&T%41b=re%76iews&", "utm=1&tab=re%76iews"] {
+            let result = compiled.resolve(try AASAURL("https://links.example.com/widget/7?" + query))
+            #expect(result.destination == .destination(type: "widgetDetail", params: [("id", .int(7)), ("tab", .string("reviews"))]), "\(query)")
+        }
+        // As written: the name must be exact.
+        let exact = domain([try rule("r1", path: "/widget/{id}", query: .items([RuleQueryItem(name: "Tab", pattern: try RulePattern("{tab}"))]),
+                                     destination: DestinationBinding(type: "widgetDetail"))])
+        #expect(exact.resolve(try AASAURL("https://links.example.com/widget/7?TAB=info")).outcome == .noMatch)
+        #expect(exact.resolve(try AASAURL("https://links.example.com/widget/7?Tab=info")).destination
+            == .destination(type: "widgetDetail", params: [("id", .int(7)), ("tab", .string("info"))]))
+    }
+
     @Test func invalidCapturesGiveAnErrorDestinationButTheAppOpens() throws {
         let compiled = domain([try rule("r1", path: "/widget/{id}", destination: DestinationBinding(type: "widgetDetail"))])
         for url in ["https://links.example.com/widget/abc", "https://links.example.com/widget/0", "https://links.example.com/widget/1/2"] {
