@@ -1,3 +1,5 @@
+import ByteText
+
 /// A URL split per RFC 3986 §3 into the parts AASA matching looks at, without Foundation's normalisation.
 ///
 /// Raw non-ASCII characters, spaces and control characters are first percent-encoded as UTF-8 with upper-case hex
@@ -84,7 +86,7 @@ public struct AASAURL: Sendable, Hashable {
     private static func lowercasedText(_ bytes: ArraySlice<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count) { out in
             for (offset, byte) in zip(out.indices, bytes) {
-                out[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+                out[offset] = ASCII.lowercased(byte)
             }
             return bytes.count
         }

@@ -60,17 +60,11 @@ struct MatchSubject {
         bytes.reserveCapacity(rawQuery.count)
         var spans: [QueryItems.Span] = []
         rawQuery.withUnsafeBufferPointer { query in
-            var start = 0
-            while start < query.count {
-                let end = query[start...].firstIndex(of: UInt8(ascii: "&")) ?? query.count
-                defer { start = end + 1 }
-                guard end > start else { continue }
-                let segment = UnsafeBufferPointer(rebasing: query[start..<end])
-                let equals = segment.firstIndex(of: UInt8(ascii: "="))
+            QueryString.forEachItem(query) { name, value in
                 let nameStart = bytes.count
-                Self.append(UnsafeBufferPointer(rebasing: segment[..<(equals ?? segment.endIndex)]), form, to: &bytes)
+                Self.append(name, form, to: &bytes)
                 let valueStart = bytes.count
-                if let equals { Self.append(UnsafeBufferPointer(rebasing: segment[(equals + 1)...]), form, to: &bytes) }
+                if let value { Self.append(value, form, to: &bytes) }
                 spans.append(QueryItems.Span(name: nameStart..<valueStart, value: valueStart..<bytes.count))
             }
         }
@@ -97,25 +91,13 @@ struct MatchSubject {
     /// `%XX` escapes decoded to bytes; a `%` not followed by two hex digits stays as written.
     static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
         guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = Hex.value(bytes[i + 1]), let low = Hex.value(bytes[i + 2]) {
-                result.append(high << 4 | low)
-                i += 3
-            } else {
-                result.append(bytes[i])
-                i += 1
-            }
-        }
-        return result
+        return bytes.withUnsafeBufferPointer(Percent.decoded)
     }
 
     /// Lower-cased bytes: ASCII folding, or Unicode lower-casing when there is non-ASCII text (decoded input).
     static func lowercased(_ bytes: [UInt8]) -> [UInt8] {
         if bytes.allSatisfy({ $0 < 0x80 }) {
-            return bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }
+            return bytes.map(ASCII.lowercased)
         }
         return Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
     }

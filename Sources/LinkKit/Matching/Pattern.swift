@@ -150,7 +150,7 @@ struct Pattern: Sendable, Hashable {
                     code.append(Code.literal)
                     code.append(0)
                 }
-                code.append(!caseSensitive && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
+                code.append(caseSensitive ? byte : ASCII.lowercased(byte))
             }
             afterStar = false
         }

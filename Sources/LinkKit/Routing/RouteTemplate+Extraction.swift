@@ -1,3 +1,5 @@
+import ByteText
+
 extension RouteTemplate {
     /// Extracts the captures of `text` (a URL path, or one query-item value), or nil when the text does not
     /// have the template's shape.
@@ -89,11 +91,7 @@ extension RouteTemplate {
     private static func equal(_ a: ArraySlice<UInt8>, _ b: some Collection<UInt8>, caseSensitive: Bool) -> Bool {
         guard a.count == b.count else { return false }
         if caseSensitive { return a.elementsEqual(b) }
-        return zip(a, b).allSatisfy { lowercased($0) == lowercased($1) }
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+        return zip(a, b).allSatisfy { ASCII.lowercased($0) == ASCII.lowercased($1) }
     }
 }
 

@@ -1,0 +1,38 @@
+/// Percent-decoding (RFC 3986 §2.1) on UTF-8 bytes: the one loop under the HTTP layer's path and query decoding
+/// and the matcher's decoded forms, so a request and the matcher read `%XX` alike. A `%` not followed by two hex
+/// digits stays as written.
+public enum Percent {
+    /// Whether decoding would change `bytes` (a `%`, or a `+` when `plusAsSpace`).
+    @inlinable
+    public static func hasEscapes(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> Bool {
+        bytes.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
+    }
+
+    /// Decodes `bytes` into `out` (at least `bytes.count` long: decoding never lengthens), `+` as a space when
+    /// `plusAsSpace`. Returns how many bytes were written.
+    @inlinable
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(out.count >= bytes.count, "the output is shorter than the input")
+        var count = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+               let high = Hex.value(bytes[index + 1]), let low = Hex.value(bytes[index + 2]) {
+                out[count] = high << 4 | low
+                index += 3
+            } else {
+                out[count] = plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte
+                index += 1
+            }
+            count += 1
+        }
+        return count
+    }
+
+    /// `bytes` decoded (`%XX` only; `+` stays).
+    @inlinable
+    public static func decoded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in count = decode(bytes, plusAsSpace: false, into: out) }
+    }
+}

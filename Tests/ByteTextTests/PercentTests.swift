@@ -1,0 +1,38 @@
+import ByteText
+import Testing
+
+@Suite struct PercentTests {
+    func decoded(_ text: String, plusAsSpace: Bool = false) -> String {
+        let bytes = Array(text.utf8)
+        let out = bytes.withUnsafeBufferPointer { input in
+            [UInt8](unsafeUninitializedCapacity: input.count) { out, count in count = Percent.decode(input, plusAsSpace: plusAsSpace, into: out) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test func decodesEscapesInEitherCase() {
+        #expect(decoded("a%2Fb%2fc") == "a/b/c")
+        #expect(decoded("%C3%A9t%C3%A9") == "été")
+        #expect(decoded("") == "")
+    }
+
+    @Test func malformedEscapesStayAsWritten() {
+        #expect(decoded("100%") == "100%")
+        #expect(decoded("%4") == "%4")
+        #expect(decoded("%zz%41") == "%zzA")
+        #expect(decoded("%%41") == "%A")
+    }
+
+    @Test func plusIsASpaceOnlyWhenAsked() {
+        #expect(decoded("a+b%2B") == "a+b+")
+        #expect(decoded("a+b%2B", plusAsSpace: true) == "a b+")
+        #expect(Array("a+b".utf8).withUnsafeBufferPointer { Percent.hasEscapes($0, plusAsSpace: false) } == false)
+        #expect(Array("a+b".utf8).withUnsafeBufferPointer { Percent.hasEscapes($0, plusAsSpace: true) })
+        #expect(Array("a%b".utf8).withUnsafeBufferPointer { Percent.hasEscapes($0, plusAsSpace: false) })
+    }
+
+    @Test func decodedArrayMatchesDecodeInto() {
+        let bytes = Array("x%41+%zz".utf8)
+        #expect(bytes.withUnsafeBufferPointer(Percent.decoded) == Array("xA+%zz".utf8))
+    }
+}
