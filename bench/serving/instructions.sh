@@ -12,7 +12,7 @@
 #
 # Usage: bench/serving/instructions.sh [--requests N] [--no-build]     (BENCH_LINKD=/path/to/linkd: another build)
 set -eu
-ROOT=/work/main
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/bench/serving/lib.sh"
 
 REQUESTS=2000; BUILD=1

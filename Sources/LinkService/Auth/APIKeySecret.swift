@@ -1,7 +1,6 @@
 import ByteText
 import CCrypto
 import Foundation
-import LinkKit
 
 /// The secret form of an API key: `lk_<key id, 32 hex>_<secret, 43 base64url>`.
 ///
@@ -45,7 +44,7 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
             while end > start, isBlank(bytes[end - 1]) { end -= 1 }
             let scheme = "bearer".utf8
             guard end - start > scheme.count,
-                  zip(bytes[start..<start + scheme.count], scheme).allSatisfy({ $0 | 0x20 == $1 }),
+                  zip(bytes[start..<start + scheme.count], scheme).allSatisfy({ ASCII.lowercased($0) == $1 }),
                   bytes[start + scheme.count] == UInt8(ascii: " ")
             else { return nil }
             start += scheme.count
