@@ -23,13 +23,15 @@ struct Configuration {
     var associationMaxAge = 3600
     /// `/v1/resolve` without an API key.
     var publicResolve = false
+    /// `--resolve-cache N` / `LINKD_RESOLVE_CACHE`: resolve answers kept for URLs asked again.
+    var resolveCacheSize = 4096
     /// `--access-log` / `LINKD_ACCESS_LOG`: one log line per HTTP request.
     var accessLog = true
 
     /// The options every database-using command accepts, for `Arguments`.
     static let valuedOptions: Set<String> = [
         "listen", "database-url", "threads", "data-dir", "log-level", "migrations", "cors-origins", "aasa-max-age", "public-resolve",
-        "access-log", "spool-dir", "hits-retention-days",
+        "resolve-cache", "access-log", "spool-dir", "hits-retention-days",
     ]
 
     /// The help text describing those options.
@@ -46,6 +48,7 @@ struct Configuration {
                                  the API, e.g. https://dash.example.com,http://localhost:3000 ('*': any, without credentials)
           --aasa-max-age SECONDS LINKD_AASA_MAX_AGE    3600 (Cache-Control max-age of the association files)
           --public-resolve on|off  LINKD_PUBLIC_RESOLVE  off (on: /v1/resolve answers without an API key)
+          --resolve-cache N      LINKD_RESOLVE_CACHE   4096 (resolve answers kept for URLs asked again; 0: off)
           --spool-dir DIR        LINKD_SPOOL_DIR   <data-dir>/spool (hits kept while the database is down)
           --hits-retention-days N  LINKD_HITS_RETENTION_DAYS  90 (raw hits; older daily partitions are dropped)
         """
@@ -99,6 +102,12 @@ struct Configuration {
         }
         if let value = arguments.value("public-resolve", environment: "LINKD_PUBLIC_RESOLVE", environment) {
             publicResolve = try Self.parseSwitch(value, name: "public-resolve")
+        }
+        if let size = arguments.value("resolve-cache", environment: "LINKD_RESOLVE_CACHE", environment) {
+            guard let value = Int(size), (0...1_000_000).contains(value) else {
+                throw Arguments.UsageError(description: "resolve-cache must be a number of answers from 0 to 1000000, not '\(size)'")
+            }
+            resolveCacheSize = value
         }
     }
 

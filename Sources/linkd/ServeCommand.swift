@@ -47,6 +47,7 @@ enum ServeCommand: Command {
             service.corsOrigins = configuration.corsOrigins
             service.associationMaxAge = configuration.associationMaxAge
             service.publicResolve = configuration.publicResolve
+            service.resolveCacheSize = configuration.resolveCacheSize
             service.accessLog = configuration.accessLog
             application = try Application(configuration: service, logger: logger)
             try application.start()

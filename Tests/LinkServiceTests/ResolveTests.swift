@@ -89,6 +89,32 @@ struct ResolveTests {
         }
     }
 
+    @Test func aKeptAnswerFollowsRuleChangesOnThisNodeAndTheOther() throws {
+        try TestService.with { first in
+            let fixture = try Fixture(first)
+            let second = try TestService(parameters: first.database!.parameters)
+            defer { second.close() }
+            let url = "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fkept%2F7"
+            func outcome(_ service: TestService, key: String? = nil) throws -> JSONValue? {
+                try service.request("GET", url, key: key ?? fixture.key).json["outcome"]
+            }
+            // Asked twice on each node: the second answer comes from the cache and is the same.
+            for service in [first, second] {
+                #expect(try outcome(service) == .string("no_match"))
+                #expect(try outcome(service) == .string("no_match"))
+            }
+            // Kept per workspace: another workspace's key is not answered from the first workspace's entry.
+            #expect(try outcome(first, key: first.key(workspace: "other")) == .string("unknown_domain"))
+            try Fixture.expect(201, first.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                                                  json: #"{"apps":["\#(fixture.iosApp)"],"path":"/kept/*","position":0}"#))
+            for service in [first, second] {
+                let deadline = Date().addingTimeInterval(5)   // NOTIFY, on a loaded machine
+                while try outcome(service) != .string("open_app"), Date() < deadline { usleep(10_000) }
+                #expect(try outcome(service) == .string("open_app"), "port \(service.port)")
+            }
+        }
+    }
+
     @Test func batchResolve() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)

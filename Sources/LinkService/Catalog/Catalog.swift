@@ -12,8 +12,15 @@ public final class Catalog: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Counts installs: it changes after every `replace` and `replaceAll`, once the new entries are visible.
+    /// Whatever was derived from entries read after seeing generation `g` is current while it is still `g`
+    /// (`ResolveCache`).
+    private let installs = Atomic<UInt64>(0)
 
     public init() {}
+
+    /// Read before the entries a derived value is computed from; see `installs`.
+    var generation: UInt64 { installs.load(ordering: .acquiring) }
 
     /// The domain registered for `hostname` itself (exact, lower-case).
     func entry(exactly hostname: String) -> CatalogEntry? {
@@ -54,6 +61,7 @@ public final class Catalog: Sendable {
     /// Replaces one hostname's entry (nil removes it: the domain was deleted).
     func replace(_ hostname: String, with entry: CatalogEntry?) {
         state.withLock { $0.entries[hostname] = entry }
+        installs.add(1, ordering: .releasing)
     }
 
     /// Replaces everything (start, and after the listener reconnects).
@@ -64,6 +72,7 @@ public final class Catalog: Sendable {
             state.loadedAt = Date()
             state.staleSince = nil
         }
+        installs.add(1, ordering: .releasing)
     }
 
     func markStale() {

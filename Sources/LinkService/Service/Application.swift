@@ -60,7 +60,7 @@ public final class Application: Sendable {
         AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge).register(in: &routes)
         let auth = Authenticator(pool: pool, cache: keys, cacheIsCurrent: { changes.isListening })
         let resolver = Resolver(catalog: catalog)
-        ResolveHandlers(resolver: resolver, auth: auth, hits: hits, isPublic: configuration.publicResolve).register(in: &routes)
+        ResolveHandlers(resolver: resolver, cache: ResolveCache(capacity: configuration.resolveCacheSize), auth: auth, hits: hits, isPublic: configuration.publicResolve).register(in: &routes)
         DomainFileHandlers(catalog: catalog, auth: auth).register(in: &routes)
         AuditHandlers(pool: pool, auth: auth).register(in: &routes)
         KeyHandlers(pool: pool, auth: auth).register(in: &routes)

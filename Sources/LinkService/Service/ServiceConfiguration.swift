@@ -21,6 +21,8 @@ public struct ServiceConfiguration: Sendable {
     public var associationMaxAge: Int = 3600
     /// Let `/v1/resolve` answer without an API key (the URL's host then decides the workspace).
     public var publicResolve: Bool = false
+    /// Resolve answers kept in memory for URLs asked again (`ResolveCache`); 0 turns the cache off.
+    public var resolveCacheSize: Int = 4096
     /// Browser origins allowed to call the API (`https://dash.example.com`, or `*` for any, without credentials).
     /// Empty: CORS is off and browsers keep cross-origin responses from scripts. Each entry must pass
     /// `isValidCORSOrigin(_:)`.

@@ -9,6 +9,7 @@ struct ResolveHandlers: Sendable {
     static let batchLimit = 1000
 
     let resolver: Resolver
+    let cache: ResolveCache
     let auth: Authenticator
     let hits: any HitSink
     /// Resolve without a key (the operator's choice): then only the URL's host decides the workspace.
@@ -31,17 +32,14 @@ struct ResolveHandlers: Sendable {
         }
         let platform = try Self.platform(request.query("platform"))
         let log = try request.flag("log") ?? true
-        let answer: Resolver.Answer
+        let resolved: ResolveCache.Entry
         do {
-            answer = try resolver.resolve(url, platform: platform, workspace: workspace)
+            resolved = try resolve(url, platform: platform, workspace: workspace)
         } catch let error as LinkKitError {
             throw ServiceError.badRequest("url is not a valid absolute http(s) URL: \(error.message)")
         }
-        if log { record(answer, request, workspace: workspace) }
-        var out: [UInt8] = []
-        out.reserveCapacity(1024)
-        ResolveJSON.write(answer, into: &out)
-        return .json(out)
+        if log { record(resolved.answer, request, workspace: workspace) }
+        return .json(resolved.json)
     }
 
     func resolveMany(_ request: Request) throws -> Response {
@@ -54,25 +52,37 @@ struct ResolveHandlers: Sendable {
         body.finish()
         let platform: DomainApp.Platform
         do { platform = try Self.platform(platformName) } catch { errors.add("/platform", "platform must be 'ios' or 'android'."); platform = .ios }
-        var answers: [Resolver.Answer] = []
+        var answers: [ResolveCache.Entry] = []
         answers.reserveCapacity(urls.count)
         for (index, url) in urls.enumerated() {
             do {
-                answers.append(try resolver.resolve(url, platform: platform, workspace: workspace))
+                answers.append(try resolve(url, platform: platform, workspace: workspace))
             } catch let error as LinkKitError {
                 errors.add("/urls/\(index)", "Not a valid absolute http(s) URL: \(error.message)")
             }
         }
         try errors.check()
-        if log { for answer in answers { record(answer, request, workspace: workspace) } }
+        if log { for resolved in answers { record(resolved.answer, request, workspace: workspace) } }
         var out = Array("{\"results\":[".utf8)
-        out.reserveCapacity(answers.count * 640)
-        for (index, answer) in answers.enumerated() {
+        out.reserveCapacity(answers.reduce(16) { $0 + $1.json.count + 1 })
+        for (index, resolved) in answers.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            ResolveJSON.write(answer, into: &out)
+            out.append(contentsOf: resolved.json)
         }
         out.append(literal: "]}")
         return .json(out)
+    }
+
+    /// The answer for `url` and its JSON, kept from an earlier ask while the catalog has not changed since.
+    private func resolve(_ url: String, platform: DomainApp.Platform, workspace: UUID?) throws -> ResolveCache.Entry {
+        let generation = resolver.catalog.generation   // before the catalog is read
+        return try cache.entry(for: .init(url: url, platform: platform, workspace: workspace), generation: generation) {
+            let answer = try resolver.resolve(url, platform: platform, workspace: workspace)
+            var json: [UInt8] = []
+            json.reserveCapacity(1024)
+            ResolveJSON.write(answer, into: &json)
+            return (answer, json)
+        }
     }
 
     private func record(_ answer: Resolver.Answer, _ request: Request, workspace: UUID?) {
