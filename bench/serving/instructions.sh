@@ -10,17 +10,19 @@
 # Kernel time is not counted; libc's memset counts one instruction per byte for `rep stosb` (MHD zeroes its
 # per-connection memory pool after each request: ~28,000 of the AASA figure).
 #
-# Usage: bench/serving/instructions.sh [--requests N] [--no-build]     (BENCH_LINKD=/path/to/linkd: another build)
+# Usage: bench/serving/instructions.sh [--requests N] [--no-build] [--keep DIR]     (BENCH_LINKD=/path/to/linkd: another build;
+#   --keep DIR: each load's callgrind dump and its inclusive annotation are copied to DIR as NAME.callgrind, NAME.txt)
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/bench/serving/lib.sh"
 
-REQUESTS=2000; BUILD=1
+REQUESTS=2000; BUILD=1; KEEP=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --requests) REQUESTS=$2; shift 2 ;;
+        --keep) KEEP=$2; shift 2 ;;
         --no-build) BUILD=0; shift ;;
-        *) echo "usage: $0 [--requests N] [--no-build]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--requests N] [--no-build] [--keep DIR]" >&2; exit 2 ;;
     esac
 done
 LINKD_PORT=18482; HOST=links.example.com
@@ -59,6 +61,7 @@ count() {
     sleep 0.5
     dump=$(ls -t "$BENCH_TMP"/callgrind.out.*.* | head -n 1)
     callgrind_annotate --inclusive=yes "$dump" >"$dump.txt" 2>/dev/null
+    if [ -n "$KEEP" ]; then mkdir -p "$KEEP"; cp "$dump" "$KEEP/$name.callgrind"; cp "$dump.txt" "$KEEP/$name.txt"; fi
     total=$(awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' "$dump.txt")
     # The hit writer thread's share (its run loop, inclusive): it varies with how many hits each 200 ms flush
     # finds, so it is reported apart from the request path, which is repeatable.

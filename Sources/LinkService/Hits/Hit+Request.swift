@@ -6,7 +6,7 @@ import Postgres
 extension Hit {
     /// The hit of one resolved URL, described from the request that asked (user agent, referrer).
     init(resolved answer: Resolver.Answer, source: Source, request: Request, workspace: UUID?) {
-        let agent = UserAgent(request.headers["User-Agent"])
+        let agent = UserAgent(of: request)
         let resolution = answer.resolution
         var destinationType: String?
         if case .destination(let type, _)? = resolution?.destination { destinationType = type }

@@ -14,6 +14,18 @@ import Synchronization
 public final class VisitorHasher: Sendable {
     private let salts = Mutex<[Int64: String]>([:])
 
+    /// A day's visitor: the key of a kept hash, valid while the day's salt stays the one it was made with.
+    private struct Visitor: Hashable, Sendable {
+        let day: Int64
+        let ip: String
+        let userAgent: String?
+    }
+
+    /// Hashes of recent visitors (a visitor's requests repeat), with the salt each was made with.
+    private let kept = PerThreadCache<Visitor, (salt: String, hash: String)>(capacity: 1024)
+    /// User agents longer than this (bytes) are hashed every time.
+    private static let longestKept = 512
+
     public init() {}
 
     /// The visitor hash for a request at `time`.
@@ -28,6 +40,15 @@ public final class VisitorHasher: Sendable {
             salts[day] = salt
             return salt
         }
+        guard (userAgent?.utf8.count ?? 0) <= Self.longestKept else {
+            return Self.hash(salt: salt, ip: ip, userAgent: userAgent)
+        }
+        return kept.value(for: Visitor(day: day, ip: ip, userAgent: userAgent), isCurrent: { $0.salt == salt }) {
+            (salt, Self.hash(salt: salt, ip: ip, userAgent: userAgent))
+        }.hash
+    }
+
+    private static func hash(salt: String, ip: String, userAgent: String?) -> String {
         var input: [UInt8] = []
         input.reserveCapacity(salt.utf8.count + ip.utf8.count + (userAgent?.utf8.count ?? 0) + 2)
         input.append(contentsOf: salt.utf8)
@@ -36,7 +57,6 @@ public final class VisitorHasher: Sendable {
         input.append(UInt8(ascii: "\n"))
         input.append(contentsOf: (userAgent ?? "").utf8)
         return Hex.encode(SHA256.digest(input).prefix(16))   // the first 32 hex digits
-
     }
 
     /// Replaces the cached salts by the database's (days since 1970 → salt), keeping none older.

@@ -17,7 +17,7 @@ struct ClickHandler: Sendable {
         guard request.method == .GET || request.method == .HEAD else {
             throw Problem.methodNotAllowed.with(detail: "Links answer GET and HEAD only.")
         }
-        let agent = UserAgent(request.headers["User-Agent"])
+        let agent = UserAgent(of: request)
         let platform: DomainApp.Platform = agent.platform == .android ? .android : .ios
         var url = "https://" + host + request.path
         if let query = request.rawQuery { url += "?" + query }

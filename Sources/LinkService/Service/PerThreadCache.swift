@@ -1,0 +1,66 @@
+import Observability
+import Synchronization
+
+/// Values of recently seen keys, kept per worker thread: a request that repeats an earlier one's input (the
+/// same link, the same user agent, the same visitor) skips the work of computing its value again.
+///
+/// Each thread that asks gets a table of its own (`Stripes.current`: the server's worker threads never share
+/// one, so no lock passes between cores) of `capacity / Stripes.count` slots, rounded down to a power of two;
+/// a key goes to the slot its hash names and replaces whatever was there (direct-mapped: no order to keep,
+/// no resizing, a bounded size). A capacity under `Stripes.count` turns the cache off.
+final class PerThreadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private final class Slot: Sendable {
+        let key: Key
+        let value: Value
+
+        init(key: Key, value: Value) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// One thread's table, its lock on a cache line of its own.
+    private final class Table: Sendable {
+        let slots: Mutex<[Slot?]>
+        private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+        init(count: Int) {
+            slots = Mutex(Array(repeating: nil, count: count))
+        }
+    }
+
+    private let tables: [Table]
+    private let slotMask: Int
+
+    /// Keeps up to `capacity` values in all.
+    init(capacity: Int) {
+        let perTable = capacity / Stripes.count
+        guard perTable > 0 else {
+            tables = []
+            slotMask = 0
+            return
+        }
+        let slots = 1 << (Int.bitWidth - 1 - perTable.leadingZeroBitCount)   // the power of two at or below
+        tables = (0..<Stripes.count).map { _ in Table(count: slots) }
+        slotMask = slots - 1
+    }
+
+    /// The value kept for `key` if `isCurrent` accepts it, else `compute`'s, kept for the next ask (a thrown
+    /// error is not kept).
+    func value(for key: Key, isCurrent: (Value) -> Bool = { _ in true }, otherwise compute: () throws -> Value) rethrows -> Value {
+        guard !tables.isEmpty else { return try compute() }
+        let table = tables[Stripes.current % tables.count]
+        let slot = key.hashValue & slotMask
+        if let kept = table.slots.withLock({ $0[slot] }), kept.key == key, isCurrent(kept.value) {
+            return kept.value
+        }
+        let value = try compute()
+        let fresh = Slot(key: key, value: value)
+        let replaced = table.slots.withLock { slots in
+            defer { slots[slot] = fresh }
+            return slots[slot]
+        }
+        _ = replaced   // released here, outside the lock
+        return value
+    }
+}
