@@ -4,7 +4,9 @@
 # (nginx, linkd AASA, linkd resolve, then again), median of the rounds.
 #
 # Targets: AASA >= 1.0x nginx req/s; resolve (typed destination, hit logging on) >= 0.7x nginx; resolve p99
-# at the given connections < 5 ms.
+# at the given connections < 5 ms. A fourth load, resolve of a different URL on every request
+# (resolve-distinct.lua: no answer is ever asked again, so none comes from the answer cache), is reported
+# beside them without a target: what the resolver itself costs.
 #
 # linkd runs as an operator would start it (release build, `--threads 2`, default log level, its JSON log
 # to a file) on a private PostgreSQL cluster this script creates; the workspace is seeded through the API
@@ -12,7 +14,7 @@
 #
 # Usage: bench/serving/run.sh [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build] [--only NAME] [--access-log]
 #   defaults: 3 rounds, 10 s, 64 connections, 2 wrk threads and 2 linkd threads / nginx workers.
-#   --only nginx|linkd-aasa|linkd-resolve runs just that load (for profiling: `perf record -p <linkd pid>`
+#   --only nginx|linkd-aasa|linkd-resolve|linkd-distinct runs just that load (for profiling: `perf record -p <linkd pid>`
 #   meanwhile); the linkd pid is printed at start.
 #   --access-log runs linkd with its per-request access log on; by default the bench turns it off
 #   (LINKD_ACCESS_LOG=off), as nginx runs with access_log off: both servers log nothing per request.
@@ -92,6 +94,7 @@ while [ $r -le "$ROUNDS" ]; do
     run nginx "http://127.0.0.1:$NGINX_PORT$AASA_PATH" -H "Host: $HOST" -H "$CDN_AGENT"
     run linkd-aasa "$BASE$AASA_PATH" -H "Host: $HOST" -H "$CDN_AGENT"
     run linkd-resolve "$BASE$RESOLVE_PATH" -H "Authorization: Bearer $READ" -H "$APP_AGENT"
+    run linkd-distinct "$BASE/" -s "$ROOT/bench/serving/resolve-distinct.lua" -H "Authorization: Bearer $READ" -H "$APP_AGENT"
     r=$((r + 1))
 done
 
@@ -109,6 +112,9 @@ R_RPS=$(column linkd-resolve 1 | bench_median)
 N_P99=$(column nginx 2 | bench_median)
 A_P99=$(column linkd-aasa 2 | bench_median)
 R_P99=$(column linkd-resolve 2 | bench_median)
+D_RPS=$(column linkd-distinct 1 | bench_median)
+D_P99=$(column linkd-distinct 2 | bench_median)
+D_RATIO=$(awk -v a="$D_RPS" -v n="$N_RPS" 'BEGIN { printf "%.2f", a / n }')
 A_RATIO=$(awk -v a="$A_RPS" -v n="$N_RPS" 'BEGIN { printf "%.2f", a / n }')
 R_RATIO=$(awk -v a="$R_RPS" -v n="$N_RPS" 'BEGIN { printf "%.2f", a / n }')
 verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { ok = (op == ">=") ? (v >= t) : (v < t); print ok ? "ok" : "MISSED" }'; }
@@ -121,11 +127,12 @@ printf ' %10s %8s %10s\n' median ratio "p99 ms"
 row nginx nginx 1;                printf ' %10.0f %8s %10.2f\n' "$N_RPS" "1.00" "$N_P99"
 row "linkd AASA" linkd-aasa 1;    printf ' %10.0f %8s %10.2f\n' "$A_RPS" "$A_RATIO" "$A_P99"
 row "linkd resolve" linkd-resolve 1; printf ' %10.0f %8s %10.2f\n' "$R_RPS" "$R_RATIO" "$R_P99"
+row "  distinct URLs" linkd-distinct 1; printf ' %10.0f %8s %10.2f   (no target: every answer computed)\n' "$D_RPS" "$D_RATIO" "$D_P99"
 echo
 echo
 echo "CPU per request (median, microseconds; less moved by other load than req/s):"
 printf '%-15s %10s %12s\n' "" server PostgreSQL
-for pair in "nginx:nginx" "linkd AASA:linkd-aasa" "linkd resolve:linkd-resolve"; do
+for pair in "nginx:nginx" "linkd AASA:linkd-aasa" "linkd resolve:linkd-resolve" "  distinct URLs:linkd-distinct"; do
     printf '%-15s %10.1f %12.1f\n' "${pair%%:*}" "$(column "${pair#*:}" 3 | bench_median)" "$(column "${pair#*:}" 4 | bench_median)"
 done
 echo

@@ -70,8 +70,16 @@ struct HitBatchSummary {
     /// UTC days the batch touches (for its partitions).
     var days: Set<Int64> = []
 
+    /// An empty summary; `add(_:knownVisitors:)` counts hits into it.
+    init() {}
+
     /// Aggregates `hits`; visitors already in `knownVisitors` are left out (they are in the table).
     init(_ hits: some Sequence<Hit>, knownVisitors: Set<VisitorKey>) {
+        add(hits, knownVisitors: knownVisitors)
+    }
+
+    /// Counts `hits` in; visitors already in `knownVisitors` are left out (they are in the table).
+    mutating func add(_ hits: some Sequence<Hit>, knownVisitors: Set<VisitorKey>) {
         for hit in hits {
             let micros = hit.micros
             let hour = Self.floorDiv(micros, 3_600_000_000)
@@ -118,7 +126,8 @@ struct HitBatchSummary {
     /// keys lock them in the same order (no deadlock).
     /// - Parameter compacted: the batch's days already compacted into `hit_top_daily`, and its weeks (by their
     ///   Monday) already compacted into `hit_top_weekly`.
-    func upsert(on connection: Connection, compacted: (days: Set<Int64>, weeks: Set<Int64>) = ([], [])) throws {
+    /// - Parameter pause: called between two statements (the writer's pacing, `HitStore.write`).
+    func upsert(on connection: Connection, compacted: (days: Set<Int64>, weeks: Set<Int64>) = ([], []), pause: () -> Void = {}) throws {
         if !rollups.isEmpty {
             let rows = rollups.sorted { $0.key < $1.key }
             try connection.execute(Query(unsafeSQL: """
@@ -136,6 +145,7 @@ struct HitBatchSummary {
                 ]))
         }
         if !tops.isEmpty {
+            pause()
             let rows = tops.sorted { $0.key < $1.key }
             try Self.upsertTops(rows.map { ($0.key, $0.value) }, span: nil, on: connection)
         }
@@ -152,10 +162,12 @@ struct HitBatchSummary {
                 sums[spanKey, default: TopCounts()].add(counts)
             }
             if !sums.isEmpty {
+                pause()
                 try Self.upsertTops(sums.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, span: span, on: connection)
             }
         }
         if !visitors.isEmpty {
+            pause()
             let rows = visitors.sorted()
             // New hashes only (ON CONFLICT DO NOTHING), and what was new is added to the per-day counts.
             try connection.execute(Query(unsafeSQL: """

@@ -24,6 +24,8 @@ struct HitWriterLoop {
     private var nextMaintenance: ContinuousClock.Instant
     private var maintainedDay: Int64 = -1
     private var stopRequestedAt: ContinuousClock.Instant?
+    /// Whether the last cycle ended after the next flush was due: the writer is behind, and does not pace.
+    private var overran = false
 
     init(batcher: HitBatcher) {
         self.batcher = batcher
@@ -56,6 +58,7 @@ struct HitWriterLoop {
             if !available { deadline = max(deadline, min(retryAt, cycleStart + .seconds(1))) }
             if stopping { deadline = min(deadline, clock.now + .milliseconds(50)) }
             let wait = clock.now.duration(to: deadline)
+            overran = wait <= .zero
             if wait > .zero {
                 let (seconds, attoseconds) = wait.components
                 _ = batcher.wakeUp.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
@@ -123,11 +126,18 @@ struct HitWriterLoop {
         // flush, or at once when this one took longer), so a busy writer sends a few large batches instead of
         // chasing each batch with a tail of ever smaller ones that each pay a transaction's fixed cost (seven
         // statements: most of PostgreSQL's CPU per hit under load, and ~100 transactions/s).
+        //
+        // A cycle's batch is paced over half the flush interval (`HitCopyData.spread`, `HitStore.write`), so the
+        // database takes it in slices rather than in one burst that holds a core request threads wait for;
+        // a writer behind (the last cycle overran), more than one transaction's worth and the final drain go
+        // at full speed.
         var due = backlogCount
+        let paced = !overran && due <= configuration.maxBatchSize && stopRequestedAt == nil
+        let spread = paced ? configuration.flushInterval / 2 : .zero
         while due > 0 {
             let end = backlogStart + min(due, configuration.maxBatchSize)
             let batch = backlog[backlogStart..<end]
-            guard write(batch, countedIn: \.held) else { return }
+            guard write(batch, countedIn: \.held, spread: spread) else { return }
             due -= batch.count
             backlogStart = end
             // A database slower than the load: what piles up beyond the memory limit meanwhile goes to the
@@ -150,9 +160,10 @@ struct HitWriterLoop {
     /// - Throws: `HitStore.Failure` `.unavailable`/`.other`, with nothing of `hits` written.
     /// Writes `batch`, lets its source go (`then`), and moves its count from the state's `source` counter to
     /// written and dropped. Returns false, the database marked unavailable, when the write or `then` fails.
-    private mutating func write(_ batch: ArraySlice<Hit>, countedIn source: WritableKeyPath<HitQueueState, Int>, then release: () throws -> Void = {}) -> Bool {
+    private mutating func write(_ batch: ArraySlice<Hit>, countedIn source: WritableKeyPath<HitQueueState, Int>, spread: Duration = .zero,
+                                then release: () throws -> Void = {}) -> Bool {
         do {
-            let (written, dropped) = try write(batch)
+            let (written, dropped) = try write(batch, spread: spread)
             try release()
             batcher.state.withLock { state in
                 state[keyPath: source] -= batch.count
@@ -167,9 +178,9 @@ struct HitWriterLoop {
         return true
     }
 
-    private mutating func write(_ hits: ArraySlice<Hit>) throws(HitStore.Failure) -> (Int, Int) {
+    private mutating func write(_ hits: ArraySlice<Hit>, spread: Duration = .zero) throws(HitStore.Failure) -> (Int, Int) {
         do {
-            try batcher.store.write(hits, knownPartitions: &knownPartitions, knownVisitors: &knownVisitors)
+            try batcher.store.write(hits, spread: spread, knownPartitions: &knownPartitions, knownVisitors: &knownVisitors)
             return (hits.count, 0)
         } catch {
             guard case .rejected(let rejection) = error else { throw error }
