@@ -80,6 +80,18 @@ run() {
     echo "$rps $p99 $server_us $db_us" >>"$BENCH_TMP/results.$name"
     printf '  %-14s %10.0f req/s  p99 %6.2f ms  server CPU %5.1f us/req  PostgreSQL %4.1f us/req\n' "$name" "$rps" "$p99" "$server_us" "$db_us" >&2
 }
+# drain_hits: waits (up to 30 s) until linkd has written every hit it queued, so that a load's hits are not
+# written, by linkd and PostgreSQL, during the next load's measurement (distinct URLs leave a backlog).
+drain_hits() {
+    [ -z "$ONLY" ] || return 0
+    i=0
+    while [ $i -lt 300 ]; do
+        queued=$(curl -sf "$BASE/metrics" | awk '$1 == "linkd_hits_queued" { print $2 }')
+        [ "${queued:-1}" = 0 ] && return 0
+        i=$((i + 1)); sleep 0.1
+    done
+    bench_log "the hit queue did not drain within 30 s"
+}
 # Requests carry a User-Agent as real ones do (the association fetch log and the hit record classify it): Apple's
 # CDN for the association file, an iPhone for resolve.
 CDN_AGENT="User-Agent: AASA-Bot/1.0.0"
@@ -95,6 +107,7 @@ while [ $r -le "$ROUNDS" ]; do
     run linkd-aasa "$BASE$AASA_PATH" -H "Host: $HOST" -H "$CDN_AGENT"
     run linkd-resolve "$BASE$RESOLVE_PATH" -H "Authorization: Bearer $READ" -H "$APP_AGENT"
     run linkd-distinct "$BASE/" -s "$ROOT/bench/serving/resolve-distinct.lua" -H "Authorization: Bearer $READ" -H "$APP_AGENT"
+    drain_hits
     r=$((r + 1))
 done
 

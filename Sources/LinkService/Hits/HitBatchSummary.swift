@@ -79,34 +79,60 @@ struct HitBatchSummary {
     }
 
     /// Counts `hits` in; visitors already in `knownVisitors` are left out (they are in the table).
+    ///
+    /// Consecutive hits with equal keys (one link asked again and again, one visitor's requests) are counted as
+    /// one run, so the dictionaries hash a key once per run instead of once per hit; comparing with the run's
+    /// key is cheap, as the hits of one link share their strings' storage.
     mutating func add(_ hits: some Sequence<Hit>, knownVisitors: Set<VisitorKey>) {
+        var rollup: (key: RollupKey, count: Int64)?
+        var path: (key: TopKey, counts: TopCounts)?
+        var lastVisitor: VisitorKey?
+        var lastDay: Int64?
         for hit in hits {
             let micros = hit.micros
             let hour = Self.floorDiv(micros, 3_600_000_000)
             let day = Self.floorDiv(micros, 86_400_000_000)
-            days.insert(day)
+            if day != lastDay {
+                days.insert(day)
+                lastDay = day
+            }
             guard let workspace = hit.workspaceID else { continue }
             let hit = Self.cleaned(hit)
             let outcome = hit.outcome.rawValue, source = hit.source.rawValue
-            rollups[RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
-                              destinationType: hit.destinationType, outcome: outcome, platform: hit.platform.rawValue,
-                              source: source, isBot: hit.isBot), default: 0] += 1
-            tops[TopKey(workspace: workspace, dimension: "path", hour: hour, hostname: hit.hostname, value: hit.path, outcome: outcome),
-                 default: TopCounts()].add(hit)
+            let rollupKey = RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
+                                      destinationType: hit.destinationType, outcome: outcome, platform: hit.platform.rawValue,
+                                      source: source, isBot: hit.isBot)
+            if rollup?.key == rollupKey {
+                rollup!.count += 1
+            } else {
+                if let run = rollup { rollups[run.key, default: 0] += run.count }
+                rollup = (rollupKey, 1)
+            }
+            let pathKey = TopKey(workspace: workspace, dimension: "path", hour: hour, hostname: hit.hostname, value: hit.path, outcome: outcome)
+            if path?.key != pathKey {
+                if let run = path { tops[run.key, default: TopCounts()].add(run.counts) }
+                path = (pathKey, TopCounts())
+            }
+            path!.counts.add(hit)
             if let referrer = hit.referrerHost, !referrer.isEmpty {
                 tops[TopKey(workspace: workspace, dimension: "referrer", hour: hour, hostname: hit.hostname, value: referrer, outcome: outcome),
                      default: TopCounts()].add(hit)
             }
             if let hash = hit.visitorHash {
                 let key = VisitorKey(workspace: workspace, day: day, isBot: hit.isBot, hash: hash)
-                if !knownVisitors.contains(key) { visitors.insert(key) }
+                if key != lastVisitor {
+                    if !knownVisitors.contains(key) { visitors.insert(key) }
+                    lastVisitor = key
+                }
             }
         }
+        if let run = rollup { rollups[run.key, default: 0] += run.count }
+        if let run = path { tops[run.key, default: TopCounts()].add(run.counts) }
     }
 
     /// The hit with NUL bytes removed from the text that goes into rollup parameters (libpq cannot send
     /// them); copied only in the rare case there is one.
-    static func cleaned(_ hit: Hit) -> Hit {
+    static func cleaned(_ hit: consuming Hit) -> Hit {
         guard Hit.hasNUL(hit.hostname) || Hit.hasNUL(hit.path) || Hit.hasNUL(hit.referrerHost ?? "")
                 || Hit.hasNUL(hit.destinationType ?? "") || Hit.hasNUL(hit.visitorHash ?? "") else { return hit }
         var hit = hit

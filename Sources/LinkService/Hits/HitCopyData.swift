@@ -57,28 +57,32 @@ struct HitCopyData: Sequence {
         mutating func next() -> [UInt8]? {
             guard !finished else { return nil }
             pace()
-            var writer = Writer()
-            if !started {
-                started = true
-                // Signature, flags (no OIDs), header extension length.
-                writer.bytes.append(contentsOf: [0x50, 0x47, 0x43, 0x4F, 0x50, 0x59, 0x0A, 0xFF, 0x0D, 0x0A, 0x00])
-                writer.put(Int32(0))
-                writer.put(Int32(0))
-            }
             let hits = data.hits
             let chunkStart = position
-            while position < hits.endIndex, writer.bytes.count < HitCopyData.chunkSize {
-                let offset = position - hits.startIndex
-                let id = data.idBlocks[offset / HitCopyData.idBlockSize] + Int64(offset % HitCopyData.idBlockSize)
-                writer.put(hits[position], id: id)
-                position += 1
+            // Room for a chunk's rows, or for one row larger than that; rows are written in place.
+            let capacity = Swift.max(HitCopyData.chunkSize, position < hits.endIndex ? Writer.maximumSize(of: hits[position]) : 0)
+                + Writer.headerSize + 2
+            let chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                var writer = Writer(buffer.baseAddress!)
+                if !started {
+                    started = true
+                    writer.putHeader()
+                }
+                while position < hits.endIndex {
+                    let hit = hits[position]
+                    guard position == chunkStart || writer.count + Writer.maximumSize(of: hit) <= HitCopyData.chunkSize else { break }
+                    let offset = position - hits.startIndex
+                    writer.put(hit, id: data.idBlocks[offset / HitCopyData.idBlockSize] + Int64(offset % HitCopyData.idBlockSize))
+                    position += 1
+                }
+                if position == hits.endIndex {
+                    writer.put(Int16(-1))   // trailer
+                    finished = true
+                }
+                count = writer.count
             }
             data.eachChunk?(hits[chunkStart..<position])
-            if position == hits.endIndex {
-                writer.put(Int16(-1))   // trailer
-                finished = true
-            }
-            return writer.bytes
+            return chunk
         }
 
         /// Pauses before each chunk after the first for the previous chunk's share of `spread` (its hits' share of
@@ -95,14 +99,36 @@ struct HitCopyData: Sequence {
         }
     }
 
-    /// Appends big-endian integers and length-prefixed fields.
+    /// Writes big-endian integers and length-prefixed fields in place, into memory the caller sized with
+    /// `maximumSize(of:)` (no `Array` append per field).
     struct Writer {
-        var bytes: [UInt8] = []
+        private let base: UnsafeMutablePointer<UInt8>
+        private(set) var count = 0
 
-        init() { bytes.reserveCapacity(HitCopyData.chunkSize + 8 * 1024) }
+        /// The file header's size: signature, flags, header extension length.
+        static let headerSize = 19
+
+        init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+        /// The most bytes `put(hit, id:)` writes for `hit` (NUL bytes left out of text make it less).
+        static func maximumSize(of hit: Hit) -> Int {
+            2 + 15 * 4 + 8 + 8 + 16 * 3 + 1 + hit.hostname.utf8.count + hit.path.utf8.count + (hit.query?.utf8.count ?? 0)
+                + hit.outcome.rawValue.utf8.count + (hit.destinationType?.utf8.count ?? 0) + hit.source.rawValue.utf8.count
+                + hit.platform.rawValue.utf8.count + (hit.referrerHost?.utf8.count ?? 0) + (hit.visitorHash?.utf8.count ?? 0)
+        }
+
+        mutating func putHeader() {
+            for byte: UInt8 in [0x50, 0x47, 0x43, 0x4F, 0x50, 0x59, 0x0A, 0xFF, 0x0D, 0x0A, 0x00] {
+                base[count] = byte
+                count += 1
+            }
+            put(Int32(0))   // flags: no OIDs
+            put(Int32(0))   // header extension length
+        }
 
         mutating func put<T: FixedWidthInteger>(_ value: T) {
-            withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+            UnsafeMutableRawPointer(base + count).storeBytes(of: value.bigEndian, as: T.self)
+            count += MemoryLayout<T>.size
         }
 
         mutating func put(_ hit: Hit, id: Int64) {
@@ -119,7 +145,7 @@ struct HitCopyData: Sequence {
             put(hit.destinationType)
             put(hit.source.rawValue)
             put(hit.platform.rawValue)
-            put(Int32(1)); bytes.append(hit.isBot ? 1 : 0)
+            put(Int32(1)); put(UInt8(hit.isBot ? 1 : 0))
             put(hit.referrerHost)
             put(hit.visitorHash)
         }
@@ -127,7 +153,8 @@ struct HitCopyData: Sequence {
         mutating func put(_ id: UUID?) {
             guard let id else { return put(Int32(-1)) }
             put(Int32(16))
-            withUnsafeBytes(of: id.uuid) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: id.uuid) { UnsafeMutableRawPointer(base + count).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+            count += 16
         }
 
         mutating func put(_ text: String?) {
@@ -139,14 +166,20 @@ struct HitCopyData: Sequence {
         }
 
         private mutating func put(utf8 text: UnsafeBufferPointer<UInt8>) {
-            guard let base = text.baseAddress, memchr(base, 0, text.count) != nil else {
+            guard let source = text.baseAddress, !text.isEmpty else { return put(Int32(0)) }
+            guard memchr(source, 0, text.count) != nil else {
                 put(Int32(text.count))
-                bytes.append(contentsOf: UnsafeRawBufferPointer(text))
+                (base + count).update(from: source, count: text.count)
+                count += text.count
                 return
             }
-            let kept = text.filter { $0 != 0 }
-            put(Int32(kept.count))
-            bytes.append(contentsOf: kept)
+            let lengthAt = count
+            count += 4
+            for byte in text where byte != 0 {
+                base[count] = byte
+                count += 1
+            }
+            UnsafeMutableRawPointer(base + lengthAt).storeBytes(of: Int32(count - lengthAt - 4).bigEndian, as: Int32.self)
         }
     }
 }

@@ -1,0 +1,76 @@
+import Foundation
+@testable import LinkService
+import Testing
+
+@Suite("Hit COPY data")
+struct HitCopyDataTests {
+    /// Reads big-endian values and length-prefixed fields back from COPY binary data.
+    struct Reader {
+        let bytes: [UInt8]
+        var at = 0
+
+        mutating func int<T: FixedWidthInteger>(_: T.Type) -> T {
+            defer { at += MemoryLayout<T>.size }
+            return bytes[at..<at + MemoryLayout<T>.size].reduce(T.zero) { $0 << 8 | T($1) }
+        }
+
+        /// A field's bytes, nil for NULL.
+        mutating func field() -> [UInt8]? {
+            let length = Int(int(Int32.self))
+            guard length >= 0 else { return nil }
+            defer { at += length }
+            return Array(bytes[at..<at + length])
+        }
+
+        mutating func text() -> String? { field().map { String(decoding: $0, as: UTF8.self) } }
+
+        /// A field holding one big-endian `Int64`.
+        mutating func int64Field() -> Int64? {
+            guard let bytes = field(), bytes.count == 8 else { return nil }
+            var reader = Reader(bytes: bytes)
+            return reader.int(Int64.self)
+        }
+    }
+
+    @Test func chunksHoldWholeRowsThatReadBackAsWritten() throws {
+        let workspace = UUID(), app = UUID()
+        let hits = (0..<2_500).map { index in
+            Hit.sample(workspace: index % 7 == 0 ? nil : workspace, path: "/w/\(index)" + (index % 100 == 0 ? "\u{0}x" : ""),
+                       isBot: index % 2 == 0, app: index % 3 == 0 ? app : nil, destination: index % 5 == 0 ? "widgetDetail" : nil,
+                       referrer: index % 11 == 0 ? String(repeating: "r", count: 900) : nil, visitor: "v\(index)")
+        }
+        var handed: [Hit] = []
+        let data = HitCopyData(hits: hits[...], idBlocks: [5_000, 1_024, 9_216], eachChunk: { handed += $0 })
+        let chunks = Array(data)
+        #expect(chunks.count > 1)
+        for chunk in chunks { #expect(chunk.count <= HitCopyData.chunkSize + HitCopyData.Writer.headerSize + 2) }
+        #expect(handed.map(\.path) == hits.map(\.path))
+
+        var reader = Reader(bytes: chunks.flatMap { $0 })
+        #expect(Array(reader.bytes.prefix(11)) == [0x50, 0x47, 0x43, 0x4F, 0x50, 0x59, 0x0A, 0xFF, 0x0D, 0x0A, 0x00])
+        reader.at = 11
+        #expect(reader.int(Int32.self) == 0 && reader.int(Int32.self) == 0)
+        for (index, hit) in hits.enumerated() {
+            #expect(reader.int(Int16.self) == 15)
+            let id = reader.int64Field()
+            #expect(id == [5_000, 1_024, 9_216][index / 1024] + Int64(index % 1024))
+            let time = reader.int64Field()
+            #expect(time == hit.micros - HitCopyData.postgresEpoch)
+            #expect(reader.field().map { $0.count } == (hit.workspaceID == nil ? nil : 16))
+            #expect(reader.text() == hit.hostname)
+            #expect(reader.text() == hit.path.replacingOccurrences(of: "\u{0}", with: ""))
+            #expect(reader.text() == nil)   // query
+            #expect(reader.text() == hit.outcome.rawValue)
+            #expect(reader.field().map { UUID(uuid: ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7], $0[8], $0[9], $0[10], $0[11], $0[12], $0[13], $0[14], $0[15])) } == hit.appID)
+            #expect(reader.field() == nil)   // rule
+            #expect(reader.text() == hit.destinationType)
+            #expect(reader.text() == hit.source.rawValue)
+            #expect(reader.text() == hit.platform.rawValue)
+            #expect(reader.field() == [hit.isBot ? 1 : 0])
+            #expect(reader.text() == hit.referrerHost)
+            #expect(reader.text() == hit.visitorHash)
+        }
+        #expect(reader.int(Int16.self) == -1)
+        #expect(reader.at == reader.bytes.count)
+    }
+}
