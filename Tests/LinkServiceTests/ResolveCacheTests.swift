@@ -38,6 +38,23 @@ struct ResolveCacheTests {
         _ = try cache.entry(for: key(url, workspace: UUID()), generation: 2) { try computed.compute(url) }
         #expect(computed.count == 4)
         #expect(try cache.entry(for: key(url), generation: 2) { try computed.compute(url) } === later)
+        // A resolve that read an older generation is answered afresh, and does not replace what the newer one keeps.
+        #expect(try cache.entry(for: key(url), generation: 1) { try computed.compute(url) } !== later)
+        #expect(computed.count == 5)
+        #expect(try cache.entry(for: key(url), generation: 2) { try computed.compute(url) } === later)
+    }
+
+    @Test func aNewGenerationDropsWhatTheOldOneKept() throws {
+        let cache = ResolveCache(capacity: 4 * 1024)
+        let url = "https://links.example.com/widget/1"
+        weak var old: Resolver.Answer?
+        try {
+            let entry = try cache.entry(for: key(url), generation: 1) { try Computations().compute(url) }
+            old = entry.answer
+        }()
+        #expect(old != nil, "kept at generation 1")
+        _ = try cache.entry(for: key("https://links.example.com/other"), generation: 2) { try Computations().compute("https://links.example.com/other") }
+        #expect(old == nil, "dropped when the table was asked at generation 2")
     }
 
     @Test func itHoldsAtMostItsCapacity() throws {

@@ -8,6 +8,10 @@ import Synchronization
 /// one, so no lock passes between cores) of `capacity / Stripes.count` slots, rounded down to a power of two;
 /// a key goes to the slot its hash names and replaces whatever was there (direct-mapped: no order to keep,
 /// no resizing, a bounded size). A capacity under `Stripes.count` turns the cache off.
+///
+/// Epochs: values derived from state that changes as a whole (the catalog) are kept with that state's epoch
+/// (its generation); a table asked at a newer epoch first drops everything it holds, so stale values neither
+/// answer nor keep what they reference (old catalog entries) alive.
 final class PerThreadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private final class Slot: Sendable {
         let key: Key
@@ -21,11 +25,16 @@ final class PerThreadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
 
     /// One thread's table, its lock on a cache line of its own.
     private final class Table: Sendable {
-        let slots: Mutex<[Slot?]>
+        struct State {
+            var epoch: UInt64 = 0
+            var slots: [Slot?]
+        }
+
+        let state: Mutex<State>
         private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
 
         init(count: Int) {
-            slots = Mutex(Array(repeating: nil, count: count))
+            state = Mutex(State(slots: Array(repeating: nil, count: count)))
         }
     }
 
@@ -45,20 +54,31 @@ final class PerThreadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
         slotMask = slots - 1
     }
 
-    /// The value kept for `key` if `isCurrent` accepts it, else `compute`'s, kept for the next ask (a thrown
-    /// error is not kept).
-    func value(for key: Key, isCurrent: (Value) -> Bool = { _ in true }, otherwise compute: () throws -> Value) rethrows -> Value {
+    /// The value kept for `key` at `epoch` if `isCurrent` accepts it, else `compute`'s, kept for the next ask (a
+    /// thrown error is not kept).
+    func value(for key: Key, epoch: UInt64 = 0, isCurrent: (Value) -> Bool = { _ in true },
+               otherwise compute: () throws -> Value) rethrows -> Value {
         guard !tables.isEmpty else { return try compute() }
         let table = tables[Stripes.current % tables.count]
         let slot = key.hashValue & slotMask
-        if let kept = table.slots.withLock({ $0[slot] }), kept.key == key, isCurrent(kept.value) {
-            return kept.value
+        // The slots a newer epoch drops come out of the lock with the answer and are released outside it.
+        let (kept, _) = table.state.withLock { state -> (Slot??, [Slot?]) in
+            var dropped: [Slot?] = []
+            if state.epoch < epoch {
+                dropped = state.slots
+                state.slots = Array(repeating: nil, count: dropped.count)
+                state.epoch = epoch
+            }
+            return (state.epoch == epoch ? .some(state.slots[slot]) : nil, dropped)   // nil: an older epoch, not kept
         }
+        guard let kept else { return try compute() }
+        if let kept, kept.key == key, isCurrent(kept.value) { return kept.value }
         let value = try compute()
         let fresh = Slot(key: key, value: value)
-        let replaced = table.slots.withLock { slots in
-            defer { slots[slot] = fresh }
-            return slots[slot]
+        let replaced = table.state.withLock { state -> Slot? in
+            guard state.epoch == epoch else { return nil }
+            defer { state.slots[slot] = fresh }
+            return state.slots[slot]
         }
         _ = replaced   // released here, outside the lock
         return value

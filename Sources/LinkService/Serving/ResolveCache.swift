@@ -6,10 +6,10 @@ import LinkKit
 /// typed parameters and the JSON writer. Kept per worker thread, bounded (`PerThreadCache`); URLs longer
 /// than `maximumURLLength` are not kept.
 ///
-/// Coherence: an answer is kept with the catalog generation read before it was computed, and served only
-/// while the catalog is still at that generation: any install (a rule changed here or on another node, a
-/// reload) makes every kept answer a miss, so a cached answer is never older than the catalog it is served
-/// beside.
+/// Coherence: an answer is kept at the catalog generation read before it was computed (the cache's epoch), and
+/// served only while the catalog is still at that generation: any install (a rule changed here or on another
+/// node, a reload) drops every kept answer at its table's next ask, so a cached answer is never older than the
+/// catalog it is served beside, and none keeps a replaced catalog entry alive for long.
 final class ResolveCache: Sendable {
     struct Key: Hashable, Sendable {
         let url: String
@@ -19,12 +19,10 @@ final class ResolveCache: Sendable {
 
     /// One answer as `GET /v1/resolve` sends it.
     final class Entry: Sendable {
-        let generation: UInt64
         let answer: Resolver.Answer
         let json: [UInt8]
 
-        init(generation: UInt64, answer: Resolver.Answer, json: [UInt8]) {
-            self.generation = generation
+        init(answer: Resolver.Answer, json: [UInt8]) {
             self.answer = answer
             self.json = json
         }
@@ -43,9 +41,9 @@ final class ResolveCache: Sendable {
     func entry(for key: Key, generation: UInt64, otherwise compute: () throws -> (Resolver.Answer, [UInt8])) rethrows -> Entry {
         func computed() throws -> Entry {
             let (answer, json) = try compute()
-            return Entry(generation: generation, answer: answer, json: json)
+            return Entry(answer: answer, json: json)
         }
         guard key.url.utf8.count <= Self.maximumURLLength else { return try computed() }
-        return try kept.value(for: key, isCurrent: { $0.generation == generation }, otherwise: computed)
+        return try kept.value(for: key, epoch: generation, otherwise: computed)
     }
 }
