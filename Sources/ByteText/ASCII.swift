@@ -1,8 +1,23 @@
-/// ASCII case on single bytes (UTF-8 bytes of non-ASCII characters are never letters here).
+/// ASCII case and blanks on single bytes (UTF-8 bytes of non-ASCII characters are never letters or blanks here).
 public enum ASCII {
     /// `byte` lower-cased when it is `A`-`Z`, as it is otherwise.
     @inlinable
     public static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
+    /// Whether `byte` is a space or a horizontal tab: HTTP's optional whitespace (RFC 9110 §5.6.3, OWS).
+    @inlinable
+    public static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    /// The indices of `bytes` without the blanks at either end (the OWS around a header field's value).
+    @inlinable
+    public static func trimmingBlanks(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var start = 0, end = bytes.count
+        while start < end, isBlank(bytes[start]) { start += 1 }
+        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+        return start..<end
     }
 }

@@ -1,3 +1,5 @@
+import ByteText
+
 /// One HTTP request as the router and handlers see it: an immutable-by-convention value.
 public struct Request: Sendable {
     /// The request method.
@@ -70,32 +72,34 @@ public struct Request: Sendable {
                || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) {
             return value
         }
-        // Otherwise (a port, brackets, a trailing dot, capitals): cut on the UTF-8 bytes, whose delimiters are ASCII.
-        let utf8 = value.utf8
-        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        var start = utf8.startIndex
-        var end = utf8.endIndex
-        while start < end, isBlank(utf8[start]) { utf8.formIndex(after: &start) }
-        while end > start, isBlank(utf8[utf8.index(before: end)]) { utf8.formIndex(before: &end) }
-        if start < end, utf8[start] == UInt8(ascii: "[") {
-            guard let close = utf8[start..<end].firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            start = utf8.index(after: start)
-            end = close
-        } else if let colon = utf8[start..<end].lastIndex(of: UInt8(ascii: ":")) {
-            end = colon
+        // Otherwise (a port, brackets, a trailing dot, capitals, blanks): cut on the UTF-8 bytes, whose delimiters are ASCII.
+        var value = value
+        return value.withUTF8 { bytes -> String? in
+            let trimmed = ASCII.trimmingBlanks(bytes)
+            var start = trimmed.lowerBound, end = trimmed.upperBound
+            if start < end, bytes[start] == UInt8(ascii: "[") {
+                guard let close = bytes[start..<end].firstIndex(of: UInt8(ascii: "]")) else { return nil }
+                start += 1
+                end = close
+            } else if let colon = bytes[start..<end].lastIndex(of: UInt8(ascii: ":")) {
+                end = colon
+            }
+            if end > start, bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }   // "example.com." is the same name
+            guard start < end else { return nil }
+            let host = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            guard host.allSatisfy({ $0 < 0x80 }) else { return String(decoding: host, as: UTF8.self).lowercased() }
+            return String(unsafeUninitializedCapacity: host.count) { out in
+                for index in host.indices { out[index] = ASCII.lowercased(host[index]) }
+                return host.count
+            }
         }
-        if end > start, utf8[utf8.index(before: end)] == UInt8(ascii: ".") { utf8.formIndex(before: &end) }   // "example.com." is the same name
-        guard start < end else { return nil }
-        let host = value[start..<end]
-        return host.utf8.contains(where: { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }) ? host.lowercased() : String(host)
     }
 }
 
 extension String {
+    /// The string without the spaces and tabs at either end.
     func trimmingASCIIWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
-        let last = lastIndex(where: { !isSpace($0) })!
-        return String(self[first...last])
+        var text = self
+        return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[ASCII.trimmingBlanks($0)]), as: UTF8.self) }
     }
 }

@@ -8,4 +8,15 @@ import Testing
             #expect(ASCII.lowercased(byte) == expected, "\(byte)")
         }
     }
+
+    @Test func blanksAreSpacesAndTabsOnly() {
+        #expect((0...255).map(UInt8.init).filter(ASCII.isBlank) == [9, 32])
+    }
+
+    @Test(arguments: [("", ""), ("  ", ""), ("\t a b \t", "a b"), ("ab", "ab"), (" \r\n", "\r\n")])
+    func trimmingBlanksKeepsTheMiddle(text: String, expected: String) {
+        var text = text
+        let trimmed = text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[ASCII.trimmingBlanks($0)]), as: UTF8.self) }
+        #expect(trimmed == expected)
+    }
 }

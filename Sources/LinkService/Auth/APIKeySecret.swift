@@ -38,10 +38,9 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
     public init?(authorization header: String) {
         var header = header
         let parsed: (UUID, String)? = header.withUTF8 { bytes in
-            let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-            var start = 0, end = bytes.count
-            while start < end, isBlank(bytes[start]) { start += 1 }
-            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            let value = ASCII.trimmingBlanks(bytes)
+            var start = value.lowerBound
+            let end = value.upperBound
             let scheme = "bearer".utf8
             guard end - start > scheme.count,
                   zip(bytes[start..<start + scheme.count], scheme).allSatisfy({ ASCII.lowercased($0) == $1 }),
