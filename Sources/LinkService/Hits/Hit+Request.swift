@@ -17,8 +17,7 @@ extension Hit {
             path: answer.parsed.path,
             query: answer.parsed.query,
             outcome: answer.outcome,
-            // The catalog's ids are lower-case canonical UUIDs: parsed without sscanf on this per-hit path.
-            appID: resolution?.app.flatMap { UUID.canonical($0.id) ?? UUID(uuidString: $0.id) },
+            appID: answer.appID,
             ruleID: answer.entry?.ruleID(at: resolution?.position),   // the entry's UUID, not its text parsed back
             destinationType: destinationType,
             source: source,

@@ -17,6 +17,8 @@ struct Resolver: Sendable {
         let entry: CatalogEntry?
         let resolution: LinkResolution?
         let platform: DomainApp.Platform
+        /// The deciding app's id (the catalog's ids are canonical UUID text), parsed once for the hits of a kept answer.
+        let appID: UUID?
 
         init(url: String, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: DomainApp.Platform) {
             self.url = url
@@ -24,6 +26,7 @@ struct Resolver: Sendable {
             self.entry = entry
             self.resolution = resolution
             self.platform = platform
+            appID = resolution?.app.flatMap { UUID.canonical($0.id) ?? UUID(uuidString: $0.id) }
         }
 
         var outcome: Hit.Outcome {
