@@ -4,8 +4,8 @@ import Synchronization
 /// Values of recently seen keys, kept per worker thread: a request that repeats an earlier one's input (the
 /// same link, the same user agent, the same visitor) skips the work of computing its value again.
 ///
-/// Each thread that asks gets a table of its own (`Stripes.current`: the server's worker threads never share
-/// one, so no lock passes between cores) of `capacity / Stripes.count` slots, rounded down to a power of two;
+/// Each thread that asks gets a table of its own (`Stripes.current`: the first four threads to ask, the server's
+/// workers, never share one, so no lock passes between cores; more threads share tables under their locks) of `capacity / Stripes.count` slots, rounded down to a power of two;
 /// a key goes to the slot its hash names and replaces whatever was there (direct-mapped: no order to keep,
 /// no resizing, a bounded size). A capacity under `Stripes.count` turns the cache off.
 ///
