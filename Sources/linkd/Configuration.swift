@@ -48,7 +48,7 @@ struct Configuration {
                                  the API, e.g. https://dash.example.com,http://localhost:3000 ('*': any, without credentials)
           --aasa-max-age SECONDS LINKD_AASA_MAX_AGE    3600 (Cache-Control max-age of the association files)
           --public-resolve on|off  LINKD_PUBLIC_RESOLVE  off (on: /v1/resolve answers without an API key)
-          --resolve-cache N      LINKD_RESOLVE_CACHE   4096 (resolve answers kept for URLs asked again; 0: off)
+          --resolve-cache N      LINKD_RESOLVE_CACHE   4096 (answers kept for URLs resolved or clicked again; 0: off)
           --spool-dir DIR        LINKD_SPOOL_DIR   <data-dir>/spool (hits kept while the database is down)
           --hits-retention-days N  LINKD_HITS_RETENTION_DAYS  90 (raw hits; older daily partitions are dropped)
         """

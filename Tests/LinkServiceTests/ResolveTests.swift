@@ -89,7 +89,7 @@ struct ResolveTests {
         }
     }
 
-    @Test func aKeptAnswerFollowsRuleChangesOnThisNodeAndTheOther() throws {
+    @Test func keptAnswersFollowRuleChangesOnThisNodeAndTheOtherForResolveAndClicks() throws {
         try TestService.with { first in
             let fixture = try Fixture(first)
             let second = try TestService(parameters: first.database!.parameters)
@@ -105,12 +105,21 @@ struct ResolveTests {
             }
             // Kept per workspace: another workspace's key is not answered from the first workspace's entry.
             #expect(try outcome(first, key: first.key(workspace: "other")) == .string("unknown_domain"))
+            // Clicks ask the same cache: no app claims the link yet, so an iPhone goes to the web.
+            func click(_ service: TestService) throws -> String? {
+                try service.request("GET", "/kept/7", headers: [("Host", "links.example.com"), ("User-Agent", ClickTests.iPhone)]).headers["Location"]
+            }
+            for service in [first, second] {
+                #expect(try click(service) == "https://www.example.com/kept/7")
+                #expect(try click(service) == "https://www.example.com/kept/7")
+            }
             try Fixture.expect(201, first.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
                                                   json: #"{"apps":["\#(fixture.iosApp)"],"path":"/kept/*","position":0}"#))
             for service in [first, second] {
                 let deadline = Date().addingTimeInterval(5)   // NOTIFY, on a loaded machine
                 while try outcome(service) != .string("open_app"), Date() < deadline { usleep(10_000) }
                 #expect(try outcome(service) == .string("open_app"), "port \(service.port)")
+                #expect(try click(service) == "https://apps.apple.com/app/id1234567890", "port \(service.port)")
             }
         }
     }

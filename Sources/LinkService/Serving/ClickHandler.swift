@@ -23,7 +23,7 @@ struct ClickHandler: Sendable {
         if let query = request.rawQuery { url += "?" + query }
         let answer: Resolver.Answer
         do {
-            answer = try resolver.resolve(url, platform: platform, workspace: nil)
+            answer = try resolver.resolve(url, platform: platform, workspace: nil).answer
         } catch {
             throw ServiceError.badRequest("The link is not a valid URL.")
         }

@@ -3,8 +3,8 @@ import LinkKit
 
 /// Resolve answers of recently asked URLs, with their JSON: a URL asked again (a campaign link, the link in a
 /// push sent to many, an app resolving what it was opened with) costs a lookup instead of the matcher, the
-/// typed parameters and the JSON writer. Kept per worker thread, bounded (`PerThreadCache`); URLs longer
-/// than `maximumURLLength` are not kept.
+/// typed parameters and the JSON writer. `Resolver.resolve` asks it for resolve requests and clicks alike.
+/// Kept per worker thread, bounded (`PerThreadCache`); URLs longer than `maximumURLLength` are not kept.
 ///
 /// Coherence: an answer is kept at the catalog generation read before it was computed (the cache's epoch), and
 /// served only while the catalog is still at that generation: any install (a rule changed here or on another
@@ -17,7 +17,7 @@ final class ResolveCache: Sendable {
         let workspace: UUID?
     }
 
-    /// One answer as `GET /v1/resolve` sends it.
+    /// One answer, with its JSON as `GET /v1/resolve` sends it (rendered once, when it is computed).
     final class Entry: Sendable {
         let answer: Resolver.Answer
         let json: [UInt8]

@@ -9,7 +9,6 @@ struct ResolveHandlers: Sendable {
     static let batchLimit = 1000
 
     let resolver: Resolver
-    let cache: ResolveCache
     let auth: Authenticator
     let hits: any HitSink
     /// Resolve without a key (the operator's choice): then only the URL's host decides the workspace.
@@ -34,7 +33,7 @@ struct ResolveHandlers: Sendable {
         let log = try request.flag("log") ?? true
         let resolved: ResolveCache.Entry
         do {
-            resolved = try resolve(url, platform: platform, workspace: workspace)
+            resolved = try resolver.resolve(url, platform: platform, workspace: workspace)
         } catch let error as LinkKitError {
             throw ServiceError.badRequest("url is not a valid absolute http(s) URL: \(error.message)")
         }
@@ -56,7 +55,7 @@ struct ResolveHandlers: Sendable {
         answers.reserveCapacity(urls.count)
         for (index, url) in urls.enumerated() {
             do {
-                answers.append(try resolve(url, platform: platform, workspace: workspace))
+                answers.append(try resolver.resolve(url, platform: platform, workspace: workspace))
             } catch let error as LinkKitError {
                 errors.add("/urls/\(index)", "Not a valid absolute http(s) URL: \(error.message)")
             }
@@ -71,18 +70,6 @@ struct ResolveHandlers: Sendable {
         }
         out.append(literal: "]}")
         return .json(out)
-    }
-
-    /// The answer for `url` and its JSON, kept from an earlier ask while the catalog has not changed since.
-    private func resolve(_ url: String, platform: DomainApp.Platform, workspace: UUID?) throws -> ResolveCache.Entry {
-        let generation = resolver.catalog.generation   // before the catalog is read
-        return try cache.entry(for: .init(url: url, platform: platform, workspace: workspace), generation: generation) {
-            let answer = try resolver.resolve(url, platform: platform, workspace: workspace)
-            var json: [UInt8] = []
-            json.reserveCapacity(1024)
-            ResolveJSON.write(answer, into: &json)
-            return (answer, json)
-        }
     }
 
     private func record(_ answer: Resolver.Answer, _ request: Request, workspace: UUID?) {

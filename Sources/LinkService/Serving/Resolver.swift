@@ -7,6 +7,13 @@ import LinkKit
 /// file is generated from.
 struct Resolver: Sendable {
     let catalog: Catalog
+    /// Answers of URLs asked again, with their JSON (`ResolveCache`).
+    let kept: ResolveCache
+
+    init(catalog: Catalog, cacheSize: Int = 0) {
+        self.catalog = catalog
+        kept = ResolveCache(capacity: cacheSize)
+    }
 
     /// One resolved URL. A class: the answer goes to the hit and to the response writer without copying its
     /// URL parts.
@@ -73,9 +80,23 @@ struct Resolver: Sendable {
         }
     }
 
+    /// The answer for `url` (with its JSON as `GET /v1/resolve` sends it), kept from an earlier ask while the
+    /// catalog has not changed since; resolve requests and clicks both ask here.
+    /// - Throws: `LinkKitError` when `url` is not an absolute http(s) URL.
+    func resolve(_ url: String, platform: DomainApp.Platform, workspace: UUID?) throws -> ResolveCache.Entry {
+        let generation = catalog.generation   // before the catalog is read
+        return try kept.entry(for: .init(url: url, platform: platform, workspace: workspace), generation: generation) {
+            let answer = try answer(url, platform: platform, workspace: workspace)
+            var json: [UInt8] = []
+            json.reserveCapacity(1024)
+            ResolveJSON.write(answer, into: &json)
+            return (answer, json)
+        }
+    }
+
     /// Resolves `url` for `platform` among the domains of `workspace` (nil: any workspace, for clicks).
     /// - Throws: `LinkKitError` when `url` is not an absolute http(s) URL.
-    func resolve(_ url: String, platform: DomainApp.Platform, workspace: UUID?) throws -> Answer {
+    func answer(_ url: String, platform: DomainApp.Platform, workspace: UUID?) throws -> Answer {
         let parsed = try AASAURL(url)
         guard parsed.scheme == "https" || parsed.scheme == "http" else {
             throw LinkKitError(.invalidURL, "'\(url.prefix(200))' is not an http(s) URL.")
