@@ -6,6 +6,16 @@ public enum ASCII {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
+    /// `bytes` as text with ASCII letters lower-cased, written once into the string's own storage (other bytes as
+    /// they are; invalid UTF-8 is repaired by `String`).
+    @inlinable
+    public static func lowercasedText(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { out in
+            for (offset, byte) in zip(out.indices, bytes) { out[offset] = lowercased(byte) }
+            return bytes.count
+        }
+    }
+
     /// Whether `byte` is a space or a horizontal tab: HTTP's optional whitespace (RFC 9110 §5.6.3, OWS).
     @inlinable
     public static func isBlank(_ byte: UInt8) -> Bool {

@@ -30,6 +30,14 @@ public enum Percent {
         return count
     }
 
+    /// `bytes` decoded as text, straight into the string's storage (one allocation, none to decode when there is
+    /// no escape); invalid UTF-8 is repaired by `String`.
+    @inlinable
+    public static func decodedText(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String {
+        guard hasEscapes(bytes, plusAsSpace: plusAsSpace) else { return String(decoding: bytes, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: bytes.count) { decode(bytes, plusAsSpace: plusAsSpace, into: $0) }
+    }
+
     /// `bytes` decoded (`%XX` only; `+` stays).
     @inlinable
     public static func decoded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {

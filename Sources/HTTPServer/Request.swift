@@ -88,10 +88,7 @@ public struct Request: Sendable {
             guard start < end else { return nil }
             let host = UnsafeBufferPointer(rebasing: bytes[start..<end])
             guard host.allSatisfy({ $0 < 0x80 }) else { return String(decoding: host, as: UTF8.self).lowercased() }
-            return String(unsafeUninitializedCapacity: host.count) { out in
-                for index in host.indices { out[index] = ASCII.lowercased(host[index]) }
-                return host.count
-            }
+            return ASCII.lowercasedText(host)
         }
     }
 }

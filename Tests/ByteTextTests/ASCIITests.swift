@@ -19,4 +19,10 @@ import Testing
         let trimmed = text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[ASCII.trimmingBlanks($0)]), as: UTF8.self) }
         #expect(trimmed == expected)
     }
+
+    @Test func lowercasedTextFoldsOnlyASCII() {
+        #expect(ASCII.lowercasedText(Array("Links.EXAMPLE.com:443".utf8)) == "links.example.com:443")
+        #expect(ASCII.lowercasedText(Array("BÜCHER".utf8)[...]) == "bÜcher")
+        #expect(ASCII.lowercasedText([UInt8]()) == "")
+    }
 }

@@ -35,4 +35,10 @@ import Testing
         let bytes = Array("x%41+%zz".utf8)
         #expect(bytes.withUnsafeBufferPointer(Percent.decoded) == Array("xA+%zz".utf8))
     }
+
+    @Test func decodedTextRepairsInvalidUTF8() {
+        #expect(Array("x%41+%zz".utf8).withUnsafeBufferPointer { Percent.decodedText($0, plusAsSpace: true) } == "xA %zz")
+        #expect(Array("plain".utf8).withUnsafeBufferPointer { Percent.decodedText($0, plusAsSpace: false) } == "plain")
+        #expect(Array("%FF%C3".utf8).withUnsafeBufferPointer { Percent.decodedText($0, plusAsSpace: false) } == "\u{FFFD}\u{FFFD}")
+    }
 }

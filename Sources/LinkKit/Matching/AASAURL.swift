@@ -35,7 +35,7 @@ public struct AASAURL: Sendable, Hashable {
         else {
             throw LinkKitError(.invalidURL, "'\(string)' is not an absolute URL: it needs a scheme such as https:")
         }
-        scheme = Self.lowercasedText(bytes[..<colon])
+        scheme = ASCII.lowercasedText(bytes[..<colon])
         guard bytes.count >= colon + 3, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else {
             throw LinkKitError(.invalidURL, "'\(string)' has no host: expected \(scheme)://host/...")
         }
@@ -58,7 +58,7 @@ public struct AASAURL: Sendable, Hashable {
             }
         }
         if hostEnd > hostStart, bytes[hostEnd - 1] == UInt8(ascii: ".") { hostEnd -= 1 }
-        var host = Self.lowercasedText(bytes[hostStart..<hostEnd])
+        var host = ASCII.lowercasedText(bytes[hostStart..<hostEnd])
         if bytes[hostStart..<hostEnd].contains(where: { $0 >= 0x80 }) {
             // An internationalised host is compared in its punycode form, as the domain is stored.
             host = host.lowercased()   // beyond ASCII too (`Ü` → `ü`)
@@ -80,16 +80,6 @@ public struct AASAURL: Sendable, Hashable {
             query = nil
         }
         path = Self.encodeRawBytes(text(authorityEnd..<end))
-    }
-
-    /// `bytes` as text with ASCII letters lower-cased, written once into the string's own storage.
-    private static func lowercasedText(_ bytes: ArraySlice<UInt8>) -> String {
-        String(unsafeUninitializedCapacity: bytes.count) { out in
-            for (offset, byte) in zip(out.indices, bytes) {
-                out[offset] = ASCII.lowercased(byte)
-            }
-            return bytes.count
-        }
     }
 
     /// `string` with every byte outside printable ASCII percent-encoded (`é` → `%C3%A9`, space → `%20`).

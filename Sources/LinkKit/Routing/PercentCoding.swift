@@ -1,10 +1,13 @@
+import ByteText
+
 /// RFC 3986 percent-decoding of URL components, shared with the matcher (`MatchSubject`) so captures are
 /// decoded exactly as the AASA comparison decodes.
 enum PercentDecoding {
     /// Decodes `%XX` escapes; a malformed escape is kept as written; invalid UTF-8 becomes U+FFFD.
     static func decode(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
-        return String(decoding: MatchSubject.percentDecoded(Array(text.utf8)), as: UTF8.self)
+        var text = text
+        return text.withUTF8 { Percent.decodedText($0, plusAsSpace: false) }
     }
 }
 

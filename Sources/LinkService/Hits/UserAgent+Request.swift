@@ -3,7 +3,8 @@ import LinkKit
 
 extension UserAgent {
     /// Classifications of recently seen `User-Agent` headers: traffic repeats a few thousand of them, and a
-    /// lookup costs a fraction of a scan. Headers longer than `longestKept` are scanned every time.
+    /// lookup costs a fraction of a scan. Headers longer than `longestKept` are scanned every time (and their
+    /// visitors hashed every time: `VisitorHasher`).
     private static let kept = PerThreadCache<String, UserAgent>(capacity: 1024)
     static let longestKept = 512
 

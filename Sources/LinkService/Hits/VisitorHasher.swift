@@ -1,5 +1,6 @@
 import ByteText
 import Foundation
+import LinkKit
 import Synchronization
 
 /// Turns a client IP and user agent into the visitor hash of a hit: SHA-256 of a daily salt, the IP and
@@ -23,8 +24,6 @@ public final class VisitorHasher: Sendable {
 
     /// Hashes of recent visitors (a visitor's requests repeat), with the salt each was made with.
     private let kept = PerThreadCache<Visitor, (salt: String, hash: String)>(capacity: 1024)
-    /// User agents longer than this (bytes) are hashed every time.
-    private static let longestKept = 512
 
     public init() {}
 
@@ -40,7 +39,7 @@ public final class VisitorHasher: Sendable {
             salts[day] = salt
             return salt
         }
-        guard (userAgent?.utf8.count ?? 0) <= Self.longestKept else {
+        guard (userAgent?.utf8.count ?? 0) <= UserAgent.longestKept else {   // the bound of the kept classifications
             return Self.hash(salt: salt, ip: ip, userAgent: userAgent)
         }
         return kept.value(for: Visitor(day: day, ip: ip, userAgent: userAgent), isCurrent: { $0.salt == salt }) {
