@@ -1,7 +1,8 @@
 import Synchronization
 
 /// A fixed number of slots, each set at most once to an object and from then on read without a lock: values
-/// computed on first use and kept for every thread (the per-route metrics series).
+/// computed on first use and kept for every thread (the per-route metrics series, the association files' prepared
+/// responses).
 ///
 /// What the toolchain's `AtomicLazyReference` does, but in this module, so it is specialized: called across the
 /// module boundary, `AtomicLazyReference.load()` ran unspecialized, instantiating generic metadata on every
@@ -9,12 +10,12 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: `slots` is allocated once, accessed only through its atomics, freed in `deinit`; a slot
 /// holds a retained reference (its bit pattern), or 0.
-final class OnceSlots<Object: AnyObject & Sendable>: @unchecked Sendable {
+public final class OnceSlots<Object: AnyObject & Sendable>: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Atomic<UInt>>
     /// How many slots there are.
-    let count: Int
+    public let count: Int
 
-    init(count: Int) {
+    public init(count: Int) {
         self.count = count
         slots = .allocate(capacity: count)
         for index in 0..<count { (slots + index).initialize(to: Atomic(0)) }
@@ -30,7 +31,7 @@ final class OnceSlots<Object: AnyObject & Sendable>: @unchecked Sendable {
     }
 
     /// The object in slot `index`, nil while the slot is empty.
-    subscript(index: Int) -> Object? {
+    public subscript(index: Int) -> Object? {
         precondition(index >= 0 && index < count, "slot index out of range")
         let bits = (slots + index).pointee.load(ordering: .acquiring)
         return bits == 0 ? nil : Self.unmanaged(bits).takeUnretainedValue()
@@ -38,7 +39,7 @@ final class OnceSlots<Object: AnyObject & Sendable>: @unchecked Sendable {
 
     /// The object in slot `index`; when the slot is empty, `make()`'s, stored. Two threads filling one slot at
     /// once both call `make()`; the first to store wins and both get its object.
-    func object(_ index: Int, orStore make: () -> Object) -> Object {
+    public func object(_ index: Int, orStore make: () -> Object) -> Object {
         if let object = self[index] { return object }
         let made = Unmanaged.passRetained(make())
         let (stored, current) = (slots + index).pointee.compareExchange(

@@ -8,7 +8,8 @@ import Observability
 /// - `HEAD` runs the `GET` handler and drops the body, keeping its `Content-Length`;
 /// - `OPTIONS` on a known path without an `OPTIONS` route: `204` with `Allow`;
 /// - thrown `ProblemConvertible` errors become their problem, anything else a bare 500 plus an error log line;
-/// - every response carries `X-Request-ID`; problem bodies carry `requestId`.
+/// - every response carries `X-Request-ID` (a `PreparedResponse` only when the request offered one); problem
+///   bodies carry `requestId`.
 public final class Router: Responder, Sendable {
     private let root: RouteNode
     /// Paths of templates without parameters, for one hash lookup instead of a walk of the trie (which would find
@@ -152,8 +153,10 @@ public final class Router: Responder, Sendable {
         }
     }
 
-    /// Adds `X-Request-ID` and puts the request id into problem bodies.
+    /// Adds `X-Request-ID` and puts the request id into problem bodies. A prepared response is left as it was
+    /// made, unless the request offered its own id, which it then echoes like every other response.
     private func finalize(_ response: inout Response, for request: Request) {
+        if response.prepared != nil && !request.headers.contains("X-Request-ID") { return }
         response.headers.replaceOrAdd("X-Request-ID", request.requestID)
         if var problem = response.problem, problem.status == response.status, response.body == problem.jsonBytes {
             problem.extensions["requestId"] = request.requestID

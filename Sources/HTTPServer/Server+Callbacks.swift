@@ -172,6 +172,9 @@ private func reject(_ problem: Problem, state: RequestState, method: String, con
 }
 
 private func queue(_ response: Response, method: HTTPMethod, connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    if let prepared = response.prepared?.handle, !context.draining.load(ordering: .relaxed) {
+        return MHD_queue_response(connection, UInt32(clamping: response.status), prepared)
+    }
     let mhdResponse: OpaquePointer?
     if method == .HEAD, response.body.isEmpty, let length = response.headers["Content-Length"].flatMap({ UInt64($0) }), length > 0 {
         mhdResponse = MHD_create_response_from_callback(length, 4096, mhdNoBody, nil, nil)

@@ -8,10 +8,20 @@ struct SecretError: Error, CustomStringConvertible {
     var description: String { "SecretError: password=hunter2" }
 }
 
+/// The response of `/prepared`, made once for the whole test run (as the association files' are per version).
+let preparedGreeting = PreparedResponse(status: 200, headers: ["Content-Type": "text/plain", "Cache-Control": "public, max-age=60"],
+                                        body: Array("prepared greeting".utf8))
+
 /// The routes the live tests use.
 func testRoutes() -> RouterBuilder {
     var builder = RouterBuilder()
     builder.get("/hello") { _ in .text("hello") }
+    builder.get("/prepared") { _ in Response(preparedGreeting) }
+    builder.get("/prepared/changed") { _ in
+        var response = Response(preparedGreeting)
+        response.headers.add("Vary", "Origin")
+        return response
+    }
     builder.get("/v1/domains/{host}/rules") { request in .text("rules of \(request.parameters["host"]!)") }
     builder.get("/v1/domains/new/rules") { _ in .text("literal") }
     builder.get("/files/{rest*}") { request in .text("rest=\(request.parameters["rest"]!)") }

@@ -69,6 +69,72 @@ struct ServerTests {
         }
     }
 
+    @Test func preparedResponsesAreSentAsMade() throws {
+        try withLiveServer(ServerConfiguration(threads: 4)) { _, port in
+            let client = try HTTPTestClient(port: port)
+            for _ in 0..<3 {   // one MHD response, queued again and again on a keep-alive connection
+                let response = try client.request("GET", "/prepared")
+                #expect(response.status == 200)
+                #expect(response.text == "prepared greeting")
+                #expect(response.headers["Content-Type"] == "text/plain")
+                #expect(response.headers["Cache-Control"] == "public, max-age=60")
+                #expect(response.headers["Content-Length"] == "17")
+                #expect(response.headers["X-Request-ID"] == nil)   // nothing in it is particular to one request
+            }
+            // A request that offers its id gets it back, as from every other response.
+            let offered = try client.request("GET", "/prepared", headers: [("X-Request-ID", "cdn-7")])
+            #expect(offered.headers["X-Request-ID"] == "cdn-7")
+            #expect(offered.text == "prepared greeting")
+            #expect(offered.headers["Cache-Control"] == "public, max-age=60")
+            // HEAD through the GET route: the body's length, no body, the connection still in sync.
+            let head = try client.request("HEAD", "/prepared")
+            #expect(head.status == 200)
+            #expect(head.headers["Content-Length"] == "17")
+            #expect(head.body.isEmpty)
+            // Changed after it was made: sent the ordinary way, with the change and a request id.
+            let changed = try client.request("GET", "/prepared/changed")
+            #expect(changed.headers["Vary"] == "Origin")
+            #expect(changed.headers["Cache-Control"] == "public, max-age=60")
+            #expect(changed.headers["X-Request-ID"]?.count == 32)
+            #expect(changed.text == "prepared greeting")
+            #expect(try client.request("GET", "/prepared").text == "prepared greeting")
+
+            // Many threads queue the one response at once.
+            let failures = Atomic<Int>(0)
+            let threads = (0..<8).map { _ in
+                TestThread {
+                    do {
+                        let client = try HTTPTestClient(port: port)
+                        for _ in 0..<200 where try client.request("GET", "/prepared").text != "prepared greeting" {
+                            failures.add(1, ordering: .relaxed)
+                        }
+                    } catch {
+                        failures.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+            threads.forEach { $0.join() }
+            #expect(failures.load(ordering: .relaxed) == 0)
+        }
+    }
+
+    @Test func changingAPreparedResponseUnpreparesIt() {
+        var response = Response(preparedGreeting)
+        #expect(response.prepared === preparedGreeting)
+        #expect(response.status == 200 && response.body == Array("prepared greeting".utf8))
+        response.headers.add("Vary", "Origin")
+        #expect(response.prepared == nil)
+        var status = Response(preparedGreeting)
+        status.status = 203
+        #expect(status.prepared == nil)
+        var body = Response(preparedGreeting)
+        body.body = []
+        #expect(body.prepared == nil)
+        // MHD refuses a header value with a line break: such a response is sent the ordinary way (which drops it).
+        #expect(PreparedResponse(headers: ["X-Bad": "a\r\nSet-Cookie: x=1"]).handle == nil)
+        #expect(preparedGreeting.handle != nil)
+    }
+
     @Test func keepAliveServesManyRequestsOnOneConnection() throws {
         try withLiveServer { _, port in
             let client = try HTTPTestClient(port: port)
@@ -335,6 +401,8 @@ struct ServerTests {
         let port = server.port
         let idle = try HTTPTestClient(port: port)
         #expect(try idle.request("GET", "/hello").headers["Connection"] == nil)
+        let idlePrepared = try HTTPTestClient(port: port)
+        #expect(try idlePrepared.request("GET", "/prepared").headers["Connection"] == nil)
         // MHD reports a request completed after its response is sent, so the client can see the response first:
         // wait for that, or the count awaited below could be this request's, the uploader's connection not yet
         // accepted, and shutting the listening socket down would reset it.
@@ -356,6 +424,10 @@ struct ServerTests {
         #expect(late.status == 200)
         #expect(late.headers["Connection"]?.lowercased() == "close")
         #expect(idle.waitForClose(timeout: 5))
+        let latePrepared = try idlePrepared.request("GET", "/prepared")
+        #expect(latePrepared.text == "prepared greeting")
+        #expect(latePrepared.headers["Connection"]?.lowercased() == "close")
+        #expect(idlePrepared.waitForClose(timeout: 5))
         try uploader.send([1, 2, 3])
         let finished = try uploader.readResponse()
         #expect(finished.status == 200)

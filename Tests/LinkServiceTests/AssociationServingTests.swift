@@ -20,6 +20,18 @@ struct AssociationServingTests {
             #expect(file.applinks?.details.first?.appIDs == ["ABCDE12345.com.example.widgets"])
             #expect(response.text == service.application.catalog.entry(exactly: fixture.host)?.compiled.aasaJSON)
             #expect(AASALinter.lint(text: response.text).filter { $0.severity == .error }.isEmpty)
+            // Made once per version and sent as is: the same headers every time, no request id unless offered.
+            #expect(response.headers["X-Request-ID"] == nil)
+            let again = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "links.example.com")])
+            for name in ["ETag", "Last-Modified", "Cache-Control", "Content-Type", "Content-Length"] {
+                #expect(again.headers[name] == response.headers[name])
+            }
+            #expect(again.body == response.body)
+            let offered = try service.request("GET", "/.well-known/apple-app-site-association",
+                                              headers: [("Host", "links.example.com"), ("X-Request-ID", "cdn-42")])
+            #expect(offered.headers["X-Request-ID"] == "cdn-42")
+            #expect(offered.body == response.body)
+            #expect(offered.headers["ETag"] == etag)
         }
     }
 

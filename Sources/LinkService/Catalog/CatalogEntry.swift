@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import LinkKit
 
 /// One link domain, ready to serve: compiled rules and the rendered association files.
@@ -61,6 +62,10 @@ struct StaticDocument: Sendable {
     let lastModified: Date
     /// IMF-fixdate (RFC 9110 §5.6.7), whole seconds.
     let lastModifiedHeader: String
+
+    /// The association endpoint's answers, made on first use: `PreparedResponse`s for 200 and 304
+    /// (`AssociationHandlers.Answer`). Per document, so they go with this version of it.
+    let prepared = OnceSlots<PreparedResponse>(count: 2)
 
     var bytes: [UInt8] { body.bytes }
     var etag: String { body.etag }

@@ -39,24 +39,42 @@ struct AssociationHandlers: Sendable {
             throw ServiceError.notFound("No link domain is registered for the host '\((request.host ?? "").prefix(253))'; the association")
         }
         let document = file == .aasa ? entry.aasa : entry.assetLinks
-        let response = Self.conditional(document, request, cacheControl: cacheControl)
-        fetches.record(host: entry.hostname, file: file, request: request, etag: document.etag, status: response.status)
-        return response
+        // Every fetch of this version gets the same bytes: made once per document and answer, then sent as is.
+        let answer: Answer = Self.isCurrent(document, request) ? .notModified : .ok
+        let prepared = document.prepared.object(answer.rawValue) {
+            PreparedResponse(Self.response(answer, document, cacheControl: cacheControl))
+        }
+        fetches.record(host: entry.hostname, file: file, request: request, etag: document.etag, status: prepared.status)
+        return Response(prepared)
     }
 
-    /// 200 with the bytes, or 304 when the client's copy is current (RFC 9110 §13.1: `If-None-Match` takes
-    /// precedence; `If-Modified-Since` only when it is absent).
+    /// The two answers for a known domain; the raw value is the slot of `StaticDocument.prepared`.
+    enum Answer: Int {
+        case ok = 0
+        case notModified = 1
+    }
+
+    /// 200 with the bytes, or 304 when the client's copy is current.
     static func conditional(_ document: StaticDocument, _ request: Request, cacheControl: String) -> Response {
-        var headers: HTTPHeaders = ["ETag": document.etag, "Last-Modified": document.lastModifiedHeader, "Cache-Control": cacheControl]
+        response(isCurrent(document, request) ? .notModified : .ok, document, cacheControl: cacheControl)
+    }
+
+    /// Whether the client's copy is current (RFC 9110 §13.1: `If-None-Match` takes precedence; `If-Modified-Since`
+    /// only when it is absent).
+    static func isCurrent(_ document: StaticDocument, _ request: Request) -> Bool {
         if let tags = request.headers["If-None-Match"] {
-            let matches = tags.split(separator: ",").contains { tag in
+            return tags.split(separator: ",").contains { tag in
                 let tag = tag.trimmingCharacters(in: .whitespaces)
                 return tag == "*" || tag == document.etag || tag == "W/" + document.etag   // weak comparison for GET/HEAD
             }
-            if matches { return Response(status: 304, headers: headers) }
-        } else if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse), document.lastModified <= since {
-            return Response(status: 304, headers: headers)
         }
+        if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse) { return document.lastModified <= since }
+        return false
+    }
+
+    static func response(_ answer: Answer, _ document: StaticDocument, cacheControl: String) -> Response {
+        var headers: HTTPHeaders = ["ETag": document.etag, "Last-Modified": document.lastModifiedHeader, "Cache-Control": cacheControl]
+        guard answer == .ok else { return Response(status: 304, headers: headers) }
         headers.add("Content-Type", "application/json")
         return Response(status: 200, headers: headers, body: document.bytes)
     }
