@@ -16,6 +16,16 @@ public enum ASCII {
         }
     }
 
+    /// Whether `lhs` and `rhs` are the same bytes but for the case of ASCII letters (header names, hostnames).
+    @inlinable
+    public static func equalIgnoringCase(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for index in 0..<lhs.count where lhs[index] != rhs[index] {
+            if lowercased(lhs[index]) != lowercased(rhs[index]) { return false }
+        }
+        return true
+    }
+
     /// Whether `byte` is a space or a horizontal tab: HTTP's optional whitespace (RFC 9110 §5.6.3, OWS).
     @inlinable
     public static func isBlank(_ byte: UInt8) -> Bool {

@@ -1,3 +1,5 @@
+import ByteText
+
 /// Ordered header fields with case-insensitive name lookup (RFC 9110 §5.1).
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     private var pairs: [(name: String, value: String)]
@@ -77,21 +79,14 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         pairs.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }
 
-    /// ASCII case-insensitive comparison without allocating (header names are ASCII tokens).
+    /// ASCII case-insensitive comparison without allocating (header names are ASCII tokens), over the strings'
+    /// UTF-8 storage (an iterator's per-byte calls cost several times as much: this runs ~10 times a request).
     static func equal(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }   // O(1) for native strings: most names differ here
-        var left = lhs.utf8.makeIterator()
-        var right = rhs.utf8.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return true
-            case let (l?, r?):
-                if l == r { continue }
-                let lowerL = (l >= 65 && l <= 90) ? l + 32 : l
-                let lowerR = (r >= 65 && r <= 90) ? r + 32 : r
-                if lowerL != lowerR { return false }
-            default: return false
-            }
+        let same = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in ASCII.equalIgnoringCase(left, right) }
         }
+        if let same, let same { return same }
+        return lhs.utf8.elementsEqual(rhs.utf8) { ASCII.lowercased($0) == ASCII.lowercased($1) }   // not contiguous (bridged)
     }
 }

@@ -17,7 +17,11 @@ public struct Request: Sendable {
     /// The client's numeric address: `"127.0.0.1"`, `"::1"`.
     public var remoteAddress: String
     /// The client's `X-Request-ID` when sane (1–128 chars of `[A-Za-z0-9._-]`), otherwise a generated one.
-    public var requestID: String
+    public var requestID: String {
+        get { id.text }
+        set { id = .text(newValue) }
+    }
+    private var id: RequestID.Value
     /// Path parameters of the matched route template, percent-decoded; filled by the `Router`.
     public var parameters: [String: String]
     /// The `Host` header lower-cased, without port and without IPv6 brackets; `nil` when absent or empty.
@@ -41,12 +45,12 @@ public struct Request: Sendable {
             path = String(path[..<question])
         }
         self.init(method: method, splitPath: path, rawQuery: rawQuery, headers: headers, body: body, remoteAddress: remoteAddress,
-                  checkedRequestID: requestID.flatMap { RequestID.isSane($0) ? $0 : nil } ?? RequestID.accept(headers["X-Request-ID"]))
+                  checkedRequestID: .text(requestID.flatMap { RequestID.isSane($0) ? $0 : nil } ?? RequestID.accept(headers["X-Request-ID"])))
     }
 
     /// The server's request: the target already split at `?`, the request id already checked or generated.
     init(method: HTTPMethod, splitPath path: String, rawQuery: String?, headers: HTTPHeaders, body: [UInt8],
-         remoteAddress: String, checkedRequestID requestID: String) {
+         remoteAddress: String, checkedRequestID requestID: RequestID.Value) {
         self.method = method
         self.path = path
         self.rawQuery = rawQuery
@@ -54,7 +58,7 @@ public struct Request: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
-        self.requestID = requestID
+        self.id = requestID
         self.parameters = [:]
         self.host = headers["Host"].flatMap(Self.normalizedHost)
     }
@@ -67,11 +71,12 @@ public struct Request: Sendable {
     /// `Host` header → lower-case host without port; `[::1]:8080` → `::1`.
     static func normalizedHost(_ value: String) -> String? {
         // The usual header is already a bare lower-case name ("links.example.com"): return it as is.
-        if let last = value.utf8.last, last != UInt8(ascii: "."),
-           value.utf8.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-               || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) {
-            return value
+        let bare = value.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let last = bytes.last, last != UInt8(ascii: ".") else { return false }
+            return bytes.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
         }
+        if bare == true { return value }
         // Otherwise (a port, brackets, a trailing dot, capitals, blanks): cut on the UTF-8 bytes, whose delimiters are ASCII.
         var value = value
         return value.withUTF8 { bytes -> String? in

@@ -33,6 +33,21 @@ enum RequestID {
         return hex(random)
     }
 
+    /// A request id as a `Request` keeps it: a text (the client's, or given), or generated bits written out as
+    /// text each time they are read (the same text every time), so a response that sends no id (a
+    /// `PreparedResponse`) costs no formatting.
+    enum Value: Sendable {
+        case text(String)
+        case bits(UInt64, UInt64)
+
+        var text: String {
+            switch self {
+            case .text(let text): text
+            case .bits(let high, let low): RequestID.hex((high, low))
+            }
+        }
+    }
+
     /// 128 bits as 32 lower-case hex digits, in memory order.
     static func hex(_ value: (UInt64, UInt64)) -> String {
         withUnsafeBytes(of: value) { Hex.encode($0) }
@@ -53,10 +68,10 @@ final class RequestIDGenerator: Sendable {
         key = random
     }
 
-    func next() -> String {
+    func next() -> RequestID.Value {
         let stripe = Stripes.current
         let n = UInt64(stripe) << 60 | counters.add(1, to: 0, stripe: stripe)
-        return RequestID.hex((Self.mix(key.0 &+ n), Self.mix(key.1 ^ n)))
+        return .bits(Self.mix(key.0 &+ n), Self.mix(key.1 ^ n))
     }
 
     private static func mix(_ value: UInt64) -> UInt64 {

@@ -68,7 +68,8 @@ public final class Router: Responder, Sendable {
         finalize(&response, for: request)
 
         let elapsed = started.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let (whole, attoseconds) = elapsed.components   // once: each read of `components` divides a 128-bit count
+        let seconds = Double(whole) + Double(attoseconds) / 1e18
         routeMetrics.record(method: request.method, status: response.status, seconds: seconds)
         guard accessLog else { return response }
         logger.info("request", metadata: [

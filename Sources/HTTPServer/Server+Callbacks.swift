@@ -147,7 +147,7 @@ private func makeRequest(state: RequestState, method: String, connection: Opaque
         return String(cString: base)
     }
     let offered = state.headers.first(where: { HTTPHeaders.equal($0.0, "X-Request-ID") })?.1
-    let requestID = offered.flatMap { RequestID.isSane($0) ? $0 : nil } ?? requestIDs.next()
+    let requestID = offered.flatMap { RequestID.isSane($0) ? RequestID.Value.text($0) : nil } ?? requestIDs.next()
     return Request(method: HTTPMethod(rawValue: method), splitPath: path, rawQuery: state.rawQuery, headers: HTTPHeaders(fields: state.headers),
                    body: state.body, remoteAddress: remote, checkedRequestID: requestID)
 }

@@ -62,11 +62,18 @@ struct RequestTests {
         let generator = RequestIDGenerator()
         let ids = Mutex<Set<String>>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let mine = (0..<2000).map { _ in generator.next() }
+            let mine = (0..<2000).map { _ in generator.next().text }
             ids.withLock { $0.formUnion(mine) }
         }
         #expect(ids.withLock { $0.count } == 16000)
         #expect(ids.withLock { $0.allSatisfy { $0.utf8.count == 32 && RequestID.isSane($0) } })
+        // Generated ids are written out when read: the same text each time.
+        var request = Request(method: .GET, splitPath: "/", rawQuery: nil, headers: [:], body: [], remoteAddress: "",
+                              checkedRequestID: generator.next())
+        let first = request.requestID
+        #expect(request.requestID == first && first.utf8.count == 32)
+        request.requestID = "set-1"
+        #expect(request.requestID == "set-1")
     }
 
     @Test func headersAreCaseInsensitiveAndOrdered() {

@@ -54,8 +54,10 @@ public final class Catalog: Sendable {
     /// `host` lower-cased; as it is when it already is (the usual case: `Request.host` is normalized), since
     /// `lowercased()` allocates a new string on every request.
     private static func lowercased(_ host: String) -> String {
-        host.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) || !host.utf8.allSatisfy({ $0 < 0x80 })
-            ? host.lowercased() : host
+        let lower = host.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }
+        }
+        return lower == true ? host : host.lowercased()
     }
 
     /// Replaces one hostname's entry (nil removes it: the domain was deleted).
