@@ -14,12 +14,16 @@ struct AssociationHandlers: Sendable {
     /// `Cache-Control: public, max-age=<maxAge>`.
     let maxAge: Int
     private let cacheControl: String
+    /// Whether every response varies by `Origin` (CORS is on: `CORSMiddleware` adds `Vary: Origin` to every
+    /// response). The prepared answers then carry it already, so the middleware leaves them as they were made.
+    let varyOrigin: Bool
 
-    init(catalog: Catalog, fetches: AssociationFetchLog, maxAge: Int) {
+    init(catalog: Catalog, fetches: AssociationFetchLog, maxAge: Int, varyOrigin: Bool = false) {
         self.catalog = catalog
         self.fetches = fetches
         self.maxAge = maxAge
         self.cacheControl = "public, max-age=\(maxAge)"
+        self.varyOrigin = varyOrigin
     }
 
     enum File: String, Sendable, CaseIterable {
@@ -42,7 +46,9 @@ struct AssociationHandlers: Sendable {
         // Every fetch of this version gets the same bytes: made once per document and answer, then sent as is.
         let answer: Answer = Self.isCurrent(document, request) ? .notModified : .ok
         let prepared = document.prepared.object(answer.rawValue) {
-            PreparedResponse(Self.response(answer, document, cacheControl: cacheControl))
+            var response = Self.response(answer, document, cacheControl: cacheControl)
+            if varyOrigin { response.headers.add("Vary", "Origin") }
+            return PreparedResponse(response)
         }
         fetches.record(host: entry.hostname, file: file, request: request, etag: document.etag, status: prepared.status)
         return Response(prepared)

@@ -131,6 +131,30 @@ struct CORSMiddlewareTests {
         #expect(ServiceConfiguration.isValidCORSOrigin(text) == (expected != nil))
     }
 
+    /// The association files' prepared answers carry `Vary: Origin` when CORS is on, so the middleware leaves them
+    /// as made (no request id); a fetch from an allowed origin gets the CORS headers the ordinary way.
+    @Test func associationFilesVaryByOriginAndStayPrepared() throws {
+        try TestService.with(configure: { $0.corsOrigins = [Self.dashboard] }) { service in
+            _ = try Fixture(service)
+            let host = ("Host", "links.example.com")
+            let plain = try service.request("GET", "/.well-known/apple-app-site-association", headers: [host])
+            #expect(plain.status == 200)
+            #expect(plain.headers["Vary"] == "Origin")
+            #expect(plain.headers["X-Request-ID"] == nil)
+            #expect(Self.accessControlHeaders(plain).isEmpty)
+            let cross = try service.request("GET", "/.well-known/apple-app-site-association", headers: [host, ("Origin", Self.dashboard)])
+            #expect(cross.headers["Access-Control-Allow-Origin"] == Self.dashboard)
+            #expect(cross.headers["Vary"] == "Origin")
+            #expect(cross.headers["X-Request-ID"]?.count == 32)
+            #expect(cross.body == plain.body)
+        }
+        try TestService.with { service in   // CORS off: no Vary
+            _ = try Fixture(service)
+            let plain = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "links.example.com")])
+            #expect(plain.status == 200 && plain.headers["Vary"] == nil)
+        }
+    }
+
     /// Router-level: a handler's own `Vary` is kept and extended.
     @Test func varyIsMerged() throws {
         var builder = RouterBuilder()
