@@ -22,24 +22,9 @@ public struct LinkdProcess {
 
     /// Runs `linkd arguments...` with `input` on stdin.
     public static func run(_ arguments: [String], input: String = "") throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // Write and read concurrently so a large answer cannot fill the pipe while we are still writing.
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let errData = ErrorCollector(stderr.fileHandleForReading)
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: errData.finish())
+        let process = try Subprocess(executable.path, arguments, input: Array(input.utf8))
+        let status = try process.wait()
+        return Result(status: status, stdout: process.standardOutput, stderr: process.standardError)
     }
 
     /// Writes `text` to a temporary file and returns its path.
@@ -49,25 +34,6 @@ public struct LinkdProcess {
         let file = directory.appendingPathComponent(name)
         try Data(text.utf8).write(to: file)
         return file.path
-    }
-}
-
-/// Drains a pipe on its own thread.
-public final class ErrorCollector: @unchecked Sendable {
-    // @unchecked: `data` is written by the reader thread only before `done` is signalled, and read only after.
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    public init(_ handle: FileHandle) {
-        Thread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }.start()
-    }
-
-    public func finish() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
     }
 }
 

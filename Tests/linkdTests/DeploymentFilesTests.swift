@@ -11,16 +11,11 @@ struct DeploymentFilesTests {
 
     /// The compose file as JSON, through PyYAML's safe loader.
     static func compose() throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
-                             root.appendingPathComponent("docker-compose.yml").path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("docker-compose.yml is not valid YAML (or python3-yaml is missing)") }
+        let process = try Subprocess("/usr/bin/python3", ["-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
+                                                          root.appendingPathComponent("docker-compose.yml").path])
+        let status = try process.wait()
+        let data = Data(process.standardOutput.utf8)
+        guard status == 0 else { throw TestFailure("docker-compose.yml is not valid YAML (or python3-yaml is missing)") }
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 

@@ -6,30 +6,16 @@ import Testing
 /// `linkd serve` as an operator runs it: the embedded PostgreSQL default, readiness, SIGTERM, restart.
 @Suite("linkd serve with the embedded cluster", .serialized)
 struct ServeCommandTests {
-    /// A running `linkd serve`, its stderr collected line by line.
-    final class Server: @unchecked Sendable {
-        // @unchecked: `process` is only touched by the test thread; `log` is behind a Mutex.
-        let process = Process()
-        private let log = Mutex("")
+    /// A running `linkd serve`, its stderr collected.
+    final class Server {
+        let process: Subprocess
 
         init(dataDirectory: String) throws {
-            process.executableURL = LinkdProcess.executable
-            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--log-level", "info"]
-            let stderr = Pipe()
-            process.standardError = stderr
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let handle = stderr.fileHandleForReading
-            Thread { [self] in
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    self.log.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
-                }
-            }.start()
+            process = try Subprocess(LinkdProcess.executable.path,
+                                     ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--log-level", "info"])
         }
 
-        var output: String { log.withLock { $0 } }
+        var output: String { process.standardError }
 
         /// The port from the "listening" log line, once it is there.
         func port(timeout: Double = 60) throws -> Int {
@@ -48,13 +34,8 @@ struct ServeCommandTests {
 
         /// Sends SIGTERM and waits for the exit status.
         func terminate(timeout: Double = 30) throws -> Int32 {
-            process.terminate()
-            let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning {
-                guard Date() < deadline else { throw TestFailure("linkd serve did not stop within \(timeout) s") }
-                usleep(20_000)
-            }
-            return process.terminationStatus
+            process.signal(SIGTERM)
+            return try process.wait(timeout: timeout)
         }
     }
 

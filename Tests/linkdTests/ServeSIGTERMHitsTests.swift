@@ -33,16 +33,10 @@ struct ServeSIGTERMHitsTests {
         let port = Self.freePort()
         let conninfo = database.parameters.conninfo
 
-        let process = Process()
-        process.executableURL = LinkdProcess.executable
-        process.arguments = ["serve", "--database-url", conninfo, "--listen", "127.0.0.1:\(port)", "--spool-dir", spool.path,
-                             "--migrations", Self.migrations, "--threads", "4", "--log-level", "info"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let log = ErrorCollector(stderr.fileHandleForReading)
-        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let process = try Subprocess(LinkdProcess.executable.path,
+                                     ["serve", "--database-url", conninfo, "--listen", "127.0.0.1:\(port)", "--spool-dir", spool.path,
+                                      "--migrations", Self.migrations, "--threads", "4", "--log-level", "info"])
+        defer { if process.isRunning { process.signal(SIGKILL); _ = try? process.wait() } }
 
         var ready = false
         for _ in 0..<200 where !ready {
@@ -81,11 +75,11 @@ struct ServeSIGTERMHitsTests {
             }.start()
         }
         usleep(1_500_000)
-        process.terminate()   // SIGTERM
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        let status = try process.wait(timeout: 60)
         for _ in 0..<4 { finished.wait() }
-        #expect(process.terminationStatus == 0)
-        let text = log.finish()
+        #expect(status == 0)
+        let text = process.standardError
         #expect(text.contains("hit writer stopped"))
         #expect(!text.contains("hits lost"))
 

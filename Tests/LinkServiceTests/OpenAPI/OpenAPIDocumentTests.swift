@@ -201,15 +201,8 @@ enum SpecValidator {
 
     /// Runs `python3` with `arguments`; returns its exit status and output.
     static func python(_ arguments: [String]) throws -> (status: Int32, text: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let process = try Subprocess("python3", arguments, mergeErrors: true)
+        let status = try process.wait()
+        return (status, process.standardOutput)
     }
 }
