@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// A child process for tests (`linkd`, `python3`): `posix_spawn` with pipes, reaped with `waitpid`.
@@ -11,52 +12,34 @@ public final class Subprocess: @unchecked Sendable {
     // @unchecked: `pid` is set once in `init`; `exit` and the collected output are behind Mutexes.
     public let pid: pid_t
     private let exit = Mutex<Int32?>(nil)
-    private let output: Collector?
+    private let output: Collector
     private let errors: Collector?
 
-    /// Starts `executable` with `arguments`. `input` is written to its stdin, which is then closed (stdin is
-    /// /dev/null without it); its stdout and stderr are collected (stderr into stdout's text when `mergeErrors`),
-    /// or discarded when `collect` is false.
-    public init(_ executable: String, _ arguments: [String], input: [UInt8]? = nil, collect: Bool = true,
-                mergeErrors: Bool = false) throws {
+    /// Starts `executable` (looked up in `PATH` when it has no slash) with `arguments`. `input` is written to its
+    /// stdin, which is then closed (stdin is /dev/null without it); its stdout and stderr are collected (stderr
+    /// into stdout's text when `mergeErrors`).
+    public init(_ executable: String, _ arguments: [String], input: [UInt8]? = nil, mergeErrors: Bool = false) throws {
+        Self.ignoreBrokenPipes
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         var childEnds: [Int32] = []   // the child has its copies once spawned: ours are closed
         defer { childEnds.forEach { close($0) } }
-        func makePipe() throws -> (read: Int32, write: Int32) {
+        /// A pipe one end of which becomes the child's `descriptor`; returns the other end, ours.
+        func connect(_ descriptor: Int32, childReads: Bool) throws -> Int32 {
             var fds: [Int32] = [0, 0]
             guard Self.pipe2(&fds, O_CLOEXEC) == 0 else { throw TestFailure("pipe2: \(String(cString: strerror(errno)))") }
-            return (fds[0], fds[1])
+            let (childEnd, ours) = childReads ? (fds[0], fds[1]) : (fds[1], fds[0])
+            posix_spawn_file_actions_adddup2(&actions, childEnd, descriptor)
+            childEnds.append(childEnd)
+            return ours
         }
 
-        var stdinWriter: Int32?
-        if input != nil {
-            let pipe = try makePipe()
-            posix_spawn_file_actions_adddup2(&actions, pipe.read, 0)
-            childEnds.append(pipe.read)
-            stdinWriter = pipe.write
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        var outputReader: Int32?, errorReader: Int32?
-        if collect {
-            let out = try makePipe()
-            posix_spawn_file_actions_adddup2(&actions, out.write, 1)
-            childEnds.append(out.write)
-            outputReader = out.read
-            if mergeErrors {
-                posix_spawn_file_actions_adddup2(&actions, out.write, 2)
-            } else {
-                let err = try makePipe()
-                posix_spawn_file_actions_adddup2(&actions, err.write, 2)
-                childEnds.append(err.write)
-                errorReader = err.read
-            }
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        }
+        let stdinWriter = try input.map { _ in try connect(0, childReads: true) }
+        if input == nil { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
+        let outputReader = try connect(1, childReads: false)
+        let errorReader = mergeErrors ? nil : try connect(2, childReads: false)
+        if mergeErrors { posix_spawn_file_actions_adddup2(&actions, 1, 2) }
         // glibc's GNU extension (hidden from Swift's Glibc module): close every descriptor from 3 on in the child.
         if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
             typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
@@ -69,11 +52,11 @@ public final class Subprocess: @unchecked Sendable {
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, executable, &actions, nil, cArguments, environ)
         guard spawned == 0 else {
-            [stdinWriter, outputReader, errorReader].compactMap { $0 }.forEach { close($0) }
+            ([stdinWriter, outputReader, errorReader].compactMap { $0 }).forEach { close($0) }
             throw TestFailure("cannot run \(executable): \(String(cString: strerror(spawned)))")
         }
         self.pid = pid
-        output = outputReader.map(Collector.init)
+        output = Collector(outputReader)
         errors = errorReader.map(Collector.init)
         if let stdinWriter, let input {
             // On its own thread, so a child answering while we write cannot fill its pipe and stall both.
@@ -92,6 +75,10 @@ public final class Subprocess: @unchecked Sendable {
         }
     }
 
+    /// A child that exits before reading all of its input must not take the test process down with SIGPIPE:
+    /// the write fails with EPIPE instead.
+    private static let ignoreBrokenPipes: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
+
     /// `pipe2(2)`, which Swift's Glibc module hides (a GNU extension): close-on-exec from the start, so a child
     /// spawned by another thread at that moment cannot inherit the pipe.
     private static let pipe2: @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32 = {
@@ -100,7 +87,7 @@ public final class Subprocess: @unchecked Sendable {
     }()
 
     /// What the child wrote to stdout so far (and its stderr, when merged).
-    public var standardOutput: String { output?.text ?? "" }
+    public var standardOutput: String { output.text }
     /// What the child wrote to stderr so far.
     public var standardError: String { errors?.text ?? "" }
 
@@ -120,7 +107,7 @@ public final class Subprocess: @unchecked Sendable {
         while true {
             if let status = reap(blocking: false) {
                 // Its pipes end with it; a moment more for the readers to take the last bytes.
-                output?.waitForEnd(until: Date().addingTimeInterval(5))
+                output.waitForEnd(until: Date().addingTimeInterval(5))
                 errors?.waitForEnd(until: Date().addingTimeInterval(5))
                 return status
             }
