@@ -16,12 +16,14 @@ public enum ASCII {
         }
     }
 
-    /// Whether `lhs` and `rhs` are the same bytes but for the case of ASCII letters (header names, hostnames).
+    /// Whether `lhs` and `rhs` are the same bytes but for the case of ASCII letters (header names, hostnames,
+    /// case-insensitive template literals, an `Authorization` scheme).
     @inlinable
-    public static func equalIgnoringCase(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func equalIgnoringCase(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for index in 0..<lhs.count where lhs[index] != rhs[index] {
-            if lowercased(lhs[index]) != lowercased(rhs[index]) { return false }
+        var right = rhs.makeIterator()
+        for byte in lhs {
+            guard let other = right.next(), byte == other || lowercased(byte) == lowercased(other) else { return false }
         }
         return true
     }

@@ -87,6 +87,6 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
             rhs.utf8.withContiguousStorageIfAvailable { right in ASCII.equalIgnoringCase(left, right) }
         }
         if let same, let same { return same }
-        return lhs.utf8.elementsEqual(rhs.utf8) { ASCII.lowercased($0) == ASCII.lowercased($1) }   // not contiguous (bridged)
+        return ASCII.equalIgnoringCase(lhs.utf8, rhs.utf8)   // not contiguous (bridged)
     }
 }

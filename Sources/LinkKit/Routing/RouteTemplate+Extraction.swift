@@ -89,9 +89,7 @@ extension RouteTemplate {
     }
 
     private static func equal(_ a: ArraySlice<UInt8>, _ b: some Collection<UInt8>, caseSensitive: Bool) -> Bool {
-        guard a.count == b.count else { return false }
-        if caseSensitive { return a.elementsEqual(b) }
-        return zip(a, b).allSatisfy { ASCII.lowercased($0) == ASCII.lowercased($1) }
+        caseSensitive ? a.elementsEqual(b) : ASCII.equalIgnoringCase(a, b)
     }
 }
 

@@ -43,7 +43,7 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
             let end = value.upperBound
             let scheme = "bearer".utf8
             guard end - start > scheme.count,
-                  zip(bytes[start..<start + scheme.count], scheme).allSatisfy({ ASCII.lowercased($0) == $1 }),
+                  ASCII.equalIgnoringCase(bytes[start..<start + scheme.count], scheme),
                   bytes[start + scheme.count] == UInt8(ascii: " ")
             else { return nil }
             start += scheme.count
