@@ -67,9 +67,7 @@ public final class Router: Responder, Sendable {
         var (routeMetrics, response) = dispatch(request)
         finalize(&response, for: request)
 
-        let elapsed = started.duration(to: .now)
-        let (whole, attoseconds) = elapsed.components   // once: each read of `components` divides a 128-bit count
-        let seconds = Double(whole) + Double(attoseconds) / 1e18
+        let seconds = started.duration(to: .now).inSeconds
         routeMetrics.record(method: request.method, status: response.status, seconds: seconds)
         guard accessLog else { return response }
         logger.info("request", metadata: [

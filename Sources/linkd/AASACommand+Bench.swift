@@ -1,5 +1,6 @@
 import Foundation
 import LinkKit
+import Observability
 
 extension AASACommand {
     /// `linkd aasa bench [--rounds N] [--seconds S]` (hidden; run by `bench/matcher/run.sh`): resolutions per second
@@ -40,7 +41,7 @@ extension AASACommand {
                     count += setup.urls.count
                     elapsed = clock.now - start
                 } while elapsed < .milliseconds(Int(seconds * 1000))
-                let total = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                let total = elapsed.inSeconds
                 samples[index].append(Double(count) / total)
             }
         }

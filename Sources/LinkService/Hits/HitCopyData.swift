@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 
 /// A batch of hits as the data of `COPY hits (<columns>) FROM STDIN (FORMAT binary)`, encoded straight from
 /// the `Hit` values into ~32 KiB chunks as `Connection.copyFrom(_:data:)` asks for them (the next chunk is
@@ -94,8 +95,7 @@ struct HitCopyData: Sequence {
             }
             let share = Double(position - lastPaced) / Double(data.hits.count)
             lastPaced = position
-            let (seconds, attoseconds) = (data.spread * share).components
-            Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+            Thread.sleep(forTimeInterval: (data.spread * share).inSeconds)
         }
     }
 
