@@ -8,7 +8,8 @@
 # keep-alive connection (curl), a pause for the hit writer's next flush (resolve logs hits), a dump; the
 # dump's total over all threads divided by N, the hit writer's part apart (it depends on batch sizes).
 # Kernel time is not counted; libc's memset counts one instruction per byte for `rep stosb` (MHD zeroes its
-# per-connection memory pool after each request: ~28,000 of the AASA figure).
+# per-connection memory pool after each request, and half of it again when it shrinks the read buffer: ~43,000
+# of the AASA figure).
 #
 # Usage: bench/serving/instructions.sh [--requests N] [--no-build] [--keep DIR]     (BENCH_LINKD=/path/to/linkd: another build;
 #   --keep DIR: each load's callgrind dump and its inclusive annotation are copied to DIR as NAME.callgrind, NAME.txt)
