@@ -8,3 +8,8 @@ CREATE TABLE workspace_host_suffixes (
     created_at    timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (workspace_id, suffix)
 );
+
+-- Registration refuses a wildcard that would govern another workspace's names: those ending in
+-- `.<its root>`, found by prefix in the reversed hostnames (`text_pattern_ops`: LIKE 'prefix%' whatever
+-- the database's collation). Hostnames hold no '%' or '_' (letters, digits, '-', '.', a leading '*').
+CREATE INDEX domains_reversed_hostname ON domains (reverse(hostname) text_pattern_ops);

@@ -1,6 +1,8 @@
 import Foundation
 import LinkKit
 @testable import LinkService
+import Postgres
+import Synchronization
 import Testing
 import TestSupport
 
@@ -104,6 +106,50 @@ struct DomainClaimsTests {
                     """)[0].decode(0, as: Int.self)
             }
             #expect(crossings == 0)
+        }
+    }
+
+    /// The race the lock closes, made deterministic: while one registration's transaction is open (checked,
+    /// inserted, not committed), a conflicting one waits at the lock, then sees the first and is refused.
+    /// Without the lock the second check sees nothing yet and both would commit.
+    @Test func aRegistrationWaitsForTheOneBeforeIt() throws {
+        try TestService.with { service in
+            _ = try service.key(workspace: "alpha")
+            _ = try service.key(workspace: "bravo")
+            let parameters = try #require(service.database?.parameters)
+            let first = try Connection(parameters)
+            let second = try Connection(parameters)
+            func workspace(_ name: String) throws -> UUID {
+                try first.query("SELECT id FROM workspaces WHERE name = \(name)")[0].decode(0, as: UUID.self)
+            }
+            let (alpha, bravo) = (try workspace("alpha"), try workspace("bravo"))
+
+            try first.executeScript("BEGIN")
+            try DomainClaims.lock(on: first)
+            try DomainClaims.check("*.race.example", workspace: alpha, on: first)
+            try first.execute("INSERT INTO domains (workspace_id, hostname) VALUES (\(alpha), '*.race.example')")
+
+            let outcome = Mutex<String?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                defer { done.signal() }
+                do {
+                    try second.executeScript("BEGIN")
+                    defer { try? second.executeScript("ROLLBACK") }
+                    try DomainClaims.lock(on: second)
+                    try DomainClaims.check("links.race.example", workspace: bravo, on: second)
+                    outcome.withLock { $0 = "allowed" }
+                } catch let error as ServiceError {
+                    outcome.withLock { $0 = error.problem.status == 409 ? "conflict" : "\(error)" }
+                } catch {
+                    outcome.withLock { $0 = "\(error)" }
+                }
+            }.start()
+            #expect(done.wait(timeout: .now() + 0.5) == .timedOut, "the second registration waits at the lock")
+            #expect(outcome.withLock { $0 } == nil)
+            try first.executeScript("COMMIT")
+            #expect(done.wait(timeout: .now() + 10) == .success)
+            #expect(outcome.withLock { $0 } == "conflict")
         }
     }
 

@@ -32,27 +32,23 @@ enum DomainClaims {
             throw ServiceError.conflict("The domain \(hostname) is already registered.")
         }
         let root = Hostname.servingHost(of: hostname)
-        let isWildcard = hostname != root
-        // `root` of a stored name: the host a wildcard's file is served at, the name itself otherwise.
-        // `governed`: a wildcard of another workspace governs the new name; else the new wildcard governs theirs.
-        let crossing = try connection.query("""
-            WITH new AS (SELECT \(root)::text AS root, \(isWildcard)::boolean AS wildcard),
-            other AS (
-                SELECT left(hostname, 2) = '*.' AS wildcard,
-                       CASE WHEN left(hostname, 2) = '*.' THEN substr(hostname, 3) ELSE hostname END AS root
-                FROM domains WHERE workspace_id <> \(workspace)
-            ),
-            crossing AS (
-                SELECT other.wildcard AND (new.root = other.root OR right(new.root, length(other.root) + 1) = '.' || other.root) AS governed,
-                       new.wildcard AND (other.root = new.root OR right(other.root, length(new.root) + 1) = '.' || new.root) AS governs
-                FROM other, new
-            )
-            SELECT governed FROM crossing WHERE governed OR governs ORDER BY governed DESC LIMIT 1
-            """)
-        guard let row = crossing.first else { return }
-        if try row.decode(0, as: Bool.self) {
+        // The wildcards that would govern `root`: `*.` before it and before each parent of two labels or more.
+        let labels = root.split(separator: ".")
+        let governing = (0..<max(0, labels.count - 1)).map { "*." + labels[$0...].joined(separator: ".") }
+        if try connection.query("""
+            SELECT 1 FROM domains WHERE hostname = ANY(\(governing)::text[]) AND workspace_id <> \(workspace) LIMIT 1
+            """).count > 0 {
             throw ServiceError.conflict("\(hostname) is governed by a wildcard domain that another workspace has registered.")
         }
-        throw ServiceError.conflict("The wildcard \(hostname) would govern hostnames that another workspace has registered.")
+        // A new wildcard governs `root` and every name under it, wildcards included (`*.a.root` ends in `.root`);
+        // `domains_reversed_hostname` (migrations/0009) finds the names under it by prefix.
+        guard hostname != root else { return }
+        if try connection.query("""
+            SELECT 1 FROM domains
+            WHERE workspace_id <> \(workspace) AND (hostname = \(root) OR reverse(hostname) LIKE reverse(\(root)::text) || '.%')
+            LIMIT 1
+            """).count > 0 {
+            throw ServiceError.conflict("The wildcard \(hostname) would govern hostnames that another workspace has registered.")
+        }
     }
 }
