@@ -8,6 +8,18 @@ public enum Percent {
         bytes.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
     }
 
+    /// Whether decoding `bytes` yields a NUL byte: whether they hold `%00` (no other escape decodes to 0, and no
+    /// escape can start inside another, whose second byte would be a `%`).
+    @inlinable
+    public static func encodesNUL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index + 2 < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), bytes[index + 1] == UInt8(ascii: "0"), bytes[index + 2] == UInt8(ascii: "0") { return true }
+            index += 1
+        }
+        return false
+    }
+
     /// Decodes `bytes` into `out` (at least `bytes.count` long: decoding never lengthens), `+` as a space when
     /// `plusAsSpace`. Returns how many bytes were written.
     @inlinable

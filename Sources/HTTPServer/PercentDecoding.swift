@@ -10,6 +10,12 @@ enum PercentDecoding {
             ?? Array(text.utf8).withUnsafeBufferPointer { Percent.decodedText($0, plusAsSpace: plusAsSpace) }
     }
 
+    /// Whether decoding `text` yields a NUL character (`%00`): text no handler may take (PostgreSQL refuses NUL in
+    /// `text`, and C APIs would cut it there).
+    static func encodesNUL<S: StringProtocol>(_ text: S) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable(Percent.encodesNUL) ?? Array(text.utf8).withUnsafeBufferPointer(Percent.encodesNUL)
+    }
+
     /// Splits a raw query (`a=1&b=x+y&a=%2F`) into decoded items, in order. Empty pieces are skipped;
     /// a piece without `=` has an empty value.
     static func queryItems(_ rawQuery: String) -> [(name: String, value: String)] {

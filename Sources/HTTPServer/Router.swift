@@ -7,7 +7,9 @@ import Observability
 /// - 405 problem with `Allow` when the path matches but not the method;
 /// - `HEAD` runs the `GET` handler and drops the body, keeping its `Content-Length`;
 /// - `OPTIONS` on a known path without an `OPTIONS` route: `204` with `Allow`;
-/// - thrown `ProblemConvertible` errors become their problem, anything else a bare 500 plus an error log line;
+/// - a path or query parameter holding `%00` (a NUL once decoded) is a 400 naming it, before any handler runs;
+/// - thrown `ProblemConvertible` errors become their problem, anything else a bare 500 plus an error log line; a
+///   problem of status 500 is logged at error level too (it is a failure of ours, whatever error carried it);
 /// - every response carries `X-Request-ID` (a `PreparedResponse` only when the request offered one); problem
 ///   bodies carry `requestId`.
 public final class Router: Responder, Sendable {
@@ -108,6 +110,9 @@ public final class Router: Responder, Sendable {
             }
             return (metricsByLabel[label] ?? metricsByLabel["unmatched"]!, Self.compose(middleware, logger: logger, answer)(request))
         }
+        if let refusal = Self.parameterWithNUL(request, captures: captures, names: target.parameterNames) {
+            return (target.metrics, Self.compose(middleware, logger: logger) { _ in throw refusal }(request))
+        }
         var response: Response
         if captures.isEmpty {
             response = target.run(request)
@@ -126,6 +131,19 @@ public final class Router: Responder, Sendable {
         return (target.metrics, response)
     }
 
+    /// A 400 naming the first path or query parameter whose decoded text would hold a NUL (`%00`): no handler
+    /// receives one (PostgreSQL refuses NUL in text, C strings end there). Nil for the usual request, after a
+    /// byte scan of its captures and query.
+    private static func parameterWithNUL(_ request: Request, captures: [Substring], names: [String]) -> Problem? {
+        for (name, raw) in zip(names, captures) where PercentDecoding.encodesNUL(raw) {
+            return .badRequest(detail: "The path parameter '\(name)' contains a NUL character (%00).")
+        }
+        guard let query = request.rawQuery, PercentDecoding.encodesNUL(query) else { return nil }
+        let item = request.queryItems.first { $0.name.utf8.contains(0) || $0.value.utf8.contains(0) }
+        let name = item.map { $0.name.prefix(64).split(separator: "\0", omittingEmptySubsequences: false).joined(separator: "%00") } ?? ""
+        return .badRequest(detail: "The query parameter '\(name)' contains a NUL character (%00).")
+    }
+
     /// `handler` inside `middleware` (outermost first). Errors are mapped to problem responses at every layer, so
     /// each middleware sees a `Response` from `next` (CORS headers land on error responses too).
     private static func compose(_ middleware: [any Middleware], logger: Logger, _ handler: @escaping RouteHandler) -> @Sendable (Request) -> Response {
@@ -142,7 +160,15 @@ public final class Router: Responder, Sendable {
         do {
             return try body(request)
         } catch let error as any ProblemConvertible {
-            return .problem(error.problem)
+            let problem = error.problem
+            if problem.status == 500 {
+                // A failure of ours (a database error that is no conflict, say): the client sees a bare 500, the log the cause.
+                logger.error("request failed", metadata: [
+                    "request.id": request.requestID, "http.method": request.method.rawValue,
+                    "http.path": request.path, "error": String(reflecting: error),
+                ])
+            }
+            return .problem(problem)
         } catch {
             logger.error("unhandled error", metadata: [
                 "request.id": request.requestID, "http.method": request.method.rawValue,
