@@ -34,12 +34,11 @@ public struct TextLimit: Sendable, Hashable {
     public func violation(_ text: String) -> String? {
         let byteCount = text.utf8.count
         if byteCount <= scalars && byteCount <= bytes { return nil }
-        if byteCount > bytes { return "is longer than \(bytes) bytes (UTF-8)" }
         var count = 0
         for _ in text.unicodeScalars {
             count += 1
-            if count > scalars { return "is longer than \(scalars) characters (Unicode code points)" }
+            if count > scalars { return "is longer than \(scalars) characters (Unicode code points)" }   // stops there
         }
-        return nil
+        return byteCount > bytes ? "is longer than \(bytes) bytes (UTF-8)" : nil
     }
 }
