@@ -15,10 +15,10 @@ import Glibc
 /// pattern; it is refused alike, as RFC 9112 §5.2 allows. One NUL cannot be told apart: the one just before a bare LF
 /// (`\0\n` and `\r\n` leave the same two zeros), which cuts nothing.
 ///
-/// Works on addresses only: nothing is copied, a few bytes are read per line.
+/// Works on MHD's pointers only: nothing is copied, a few bytes are read per line.
 struct RequestHead {
-    /// The address just past the text of the line read last (0: unknown, nothing more is checked).
-    private var lineEnd: UInt = 0
+    /// Just past the text of the line read last (nil: unknown, nothing more is checked).
+    private var lineEnd: UnsafePointer<UInt8>?
     /// Whether a NUL (or a folded line) was found.
     private(set) var holdsNUL = false
     /// How many `Host` fields the head has.
@@ -42,69 +42,78 @@ struct RequestHead {
     /// Checks the request line: `method`, `target` and `version` as MHD gave them to the access handler,
     /// `targetLength` the target's length when the URI log callback saw it (before MHD cut the query off).
     init(method: UnsafePointer<CChar>?, target: UnsafePointer<CChar>?, targetLength: Int?, version: UnsafePointer<CChar>?) {
-        guard let method, let target, let targetLength, let version, version.pointee != 0 else { return }
+        guard let method = Self.bytes(method), let target = Self.bytes(target), let targetLength,
+              let version = Self.bytes(version), version.pointee != 0 else { return }
         let versionLength = strlen(version)
         isHTTP11 = versionLength == 8 && memcmp(version, "HTTP/1.1", 8) == 0
-        let methodEnd = UInt(bitPattern: method) + UInt(strlen(method))
-        let start = UInt(bitPattern: target)
-        let space = start + UInt(targetLength)   // the space before the version, now a zero
-        guard methodEnd < start, space + 1 == UInt(bitPattern: version) else {
-            holdsNUL = true   // the target (or the method) ends before MHD's own end of it: a NUL inside
+        let methodEnd = method + strlen(method)
+        // The target must end where MHD ended it, at the space before the version (now a zero); else a NUL cut it.
+        guard methodEnd < target, target + targetLength + 1 == version else {
+            holdsNUL = true
             return
         }
         // Between the method and the target: the space MHD zeroed, then any further spaces it skipped.
-        holdsNUL = !Self.bytes(from: methodEnd + 1, to: start, allEqual: UInt8(ascii: " "))
-        lineEnd = UInt(bitPattern: version) + UInt(versionLength)
+        var next = methodEnd + 1
+        while next < target {
+            guard next.pointee == UInt8(ascii: " ") else {
+                holdsNUL = true
+                return
+            }
+            next += 1
+        }
+        lineEnd = version + versionLength
     }
 
     /// Checks one header field, in the order MHD read them (`MHD_get_connection_values_n`).
-    mutating func add(name: UnsafePointer<CChar>, nameLength: Int, value: UnsafePointer<CChar>?, valueLength: Int) {
-        if nameLength == 4, ASCII.equalIgnoringCase(UnsafeRawBufferPointer(start: name, count: 4), "host".utf8) { hostCount += 1 }
-        // Lengths that count past a NUL (MHD versions that keep it) show it directly.
-        if let value, valueLength > 0, memchr(value, 0, valueLength) != nil { holdsNUL = true }
-        guard lineEnd != 0, !holdsNUL else { return }
-        let lineStart = UInt(bitPattern: name)
-        guard Self.isLineEnd(from: lineEnd, to: lineStart, atMost: 2) else {
+    mutating func add(name rawName: UnsafePointer<CChar>, nameLength: Int, value rawValue: UnsafePointer<CChar>?, valueLength: Int) {
+        let name = UnsafeRawPointer(rawName).assumingMemoryBound(to: UInt8.self)
+        // `Host` in any case: the four bytes at once, ASCII letters folded by setting bit 5.
+        if nameLength == 4, UInt32(littleEndian: UnsafeRawPointer(name).loadUnaligned(as: UInt32.self)) | 0x2020_2020 == Self.host { hostCount += 1 }
+        guard let end = lineEnd, !holdsNUL else { return }
+        lineEnd = nil
+        guard Self.isLineEnd(from: end, to: name, atMost: 2) else {
             holdsNUL = true
             return
         }
         // Between the name and the value: the colon MHD zeroed, then the blanks it skipped.
-        let nameEnd = lineStart + UInt(nameLength)
-        let valueStart = value.map { UInt(bitPattern: $0) } ?? nameEnd + 1
-        guard nameEnd < valueStart, Self.byte(at: nameEnd) == 0,
-              Self.bytes(from: nameEnd + 1, to: valueStart, allSatisfy: { ASCII.isBlank($0) }) else {
+        let nameEnd = name + nameLength
+        let value = Self.bytes(rawValue) ?? nameEnd + 1
+        guard nameEnd < value, nameEnd.pointee == 0 else {
             holdsNUL = true
             return
         }
-        lineEnd = valueStart + UInt(valueLength)
+        var next = nameEnd + 1
+        while next < value {
+            guard ASCII.isBlank(next.pointee) else {
+                holdsNUL = true
+                return
+            }
+            next += 1
+        }
+        lineEnd = value + valueLength
     }
 
     /// Checks what follows the last line: its end and the empty line's, up to `headLength` bytes from `method`.
     mutating func finish(method: UnsafePointer<CChar>?, headLength: Int) {
-        guard let method, headLength > 0, lineEnd != 0, !holdsNUL else { return }
-        if !Self.isLineEnd(from: lineEnd, to: UInt(bitPattern: method) + UInt(headLength), atMost: 4) { holdsNUL = true }
+        guard let method = Self.bytes(method), headLength > 0, let end = lineEnd, !holdsNUL else { return }
+        if !Self.isLineEnd(from: end, to: method + headLength, atMost: 4) { holdsNUL = true }
     }
 
-    /// Whether `from..<to` is one to `atMost` zeros (line ends, each 1 or 2 bytes).
-    private static func isLineEnd(from: UInt, to: UInt, atMost: UInt) -> Bool {
-        from < to && to - from <= atMost && bytes(from: from, to: to, allEqual: 0)
-    }
+    /// `"host"` as the little-endian `UInt32` of its four bytes.
+    private static let host = UInt32(0x74_73_6F_68)
 
-    private static func bytes(from: UInt, to: UInt, allEqual byte: UInt8) -> Bool {
-        bytes(from: from, to: to) { $0 == byte }
-    }
-
-    private static func bytes(from: UInt, to: UInt, allSatisfy predicate: (UInt8) -> Bool) -> Bool {
-        guard from <= to else { return false }
-        var address = from
-        while address < to {
-            guard predicate(byte(at: address)) else { return false }
-            address += 1
+    /// Whether `from..<to` is one to `atMost` zeros (line ends, each one or two bytes).
+    private static func isLineEnd(from: UnsafePointer<UInt8>, to: UnsafePointer<UInt8>, atMost: Int) -> Bool {
+        guard from < to, to - from <= atMost else { return false }
+        var next = from
+        while next < to {
+            if next.pointee != 0 { return false }
+            next += 1
         }
         return true
     }
 
-    private static func byte(at address: UInt) -> UInt8 {
-        UnsafePointer<UInt8>(bitPattern: address)!.pointee
+    private static func bytes(_ text: UnsafePointer<CChar>?) -> UnsafePointer<UInt8>? {
+        text.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }
     }
 }

@@ -110,16 +110,22 @@ public final class Router: Responder, Sendable {
             }
             return (metricsByLabel[label] ?? metricsByLabel["unmatched"]!, Self.compose(middleware, logger: logger, answer)(request))
         }
-        if let refusal = Self.parameterWithNUL(request, captures: captures, names: target.parameterNames) {
-            return (target.metrics, Self.compose(middleware, logger: logger) { _ in throw refusal }(request))
+        if request.queryHoldsNUL {
+            return (target.metrics, refuse(request, Self.queryParameterWithNUL(request)))
         }
         var response: Response
         if captures.isEmpty {
             response = target.run(request)
         } else {
             var routed = request   // a copy only for routes with parameters
+            var withNUL: String?
             for (name, raw) in zip(target.parameterNames, captures) {
-                routed.parameters[name] = PercentDecoding.decode(raw, plusAsSpace: false)
+                var decodedNUL = false
+                routed.parameters[name] = PercentDecoding.decode(raw, plusAsSpace: false, noticingNUL: &decodedNUL)
+                if decodedNUL, withNUL == nil { withNUL = name }
+            }
+            if let withNUL {
+                return (target.metrics, refuse(request, .badRequest(detail: "The path parameter '\(withNUL)' contains a NUL character (%00).")))
             }
             response = target.run(routed)
         }
@@ -131,14 +137,14 @@ public final class Router: Responder, Sendable {
         return (target.metrics, response)
     }
 
-    /// A 400 naming the first path or query parameter whose decoded text would hold a NUL (`%00`): no handler
-    /// receives one (PostgreSQL refuses NUL in text, C strings end there). Nil for the usual request, after a
-    /// byte scan of its captures and query.
-    private static func parameterWithNUL(_ request: Request, captures: [Substring], names: [String]) -> Problem? {
-        for (name, raw) in zip(names, captures) where PercentDecoding.encodesNUL(raw) {
-            return .badRequest(detail: "The path parameter '\(name)' contains a NUL character (%00).")
-        }
-        guard let query = request.rawQuery, PercentDecoding.encodesNUL(query) else { return nil }
+    /// `problem` through the middleware (CORS headers land on it too).
+    private func refuse(_ request: Request, _ problem: Problem) -> Response {
+        Self.compose(middleware, logger: logger) { _ in throw problem }(request)
+    }
+
+    /// The 400 for a query whose decoded text holds a NUL (`%00`), naming the first such parameter: no handler
+    /// receives one (PostgreSQL refuses NUL in text, C strings end there).
+    private static func queryParameterWithNUL(_ request: Request) -> Problem {
         let item = request.queryItems.first { $0.name.utf8.contains(0) || $0.value.utf8.contains(0) }
         let name = item.map { $0.name.prefix(64).split(separator: "\0", omittingEmptySubsequences: false).joined(separator: "%00") } ?? ""
         return .badRequest(detail: "The query parameter '\(name)' contains a NUL character (%00).")

@@ -62,8 +62,10 @@ private func mhdCollectHeader(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_Value
     guard let cls, let key else { return .YES }
     let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
     state.head.add(name: key, nameLength: keySize, value: value, valueLength: valueSize)
-    let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
-    let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
+    let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) { String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self) }
+    let text = value.map { value in
+        value.withMemoryRebound(to: UInt8.self, capacity: valueSize) { String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self) }
+    } ?? ""
     state.headers.append((name: name, value: text))
     return .YES
 }
