@@ -12,6 +12,10 @@ extension APISchemas {
                 built (`destination.error` says why); `excluded`: an exclusion rule keeps the apps out; `no_match`: no rule claims it; \
                 `unknown_domain`: no link domain of the caller governs the host. Without an app, the browser opens the URL.
                 """)),
+            .optional("reason", Schema.enumeration(["not_https", "user_info"]).described("""
+                Only with `no_match` for a URL that cannot be a universal link, so no rule was asked: `not_https` (universal \
+                links are https URLs), `user_info` (the URL carries `user:password@`).
+                """)),
             .required("platform", Schema.enumeration(["ios", "android"])),
             .required("domain", Schema.string.described("The link domain that decided (the URL's host when none).")),
             .optional("app", Schema.object([
