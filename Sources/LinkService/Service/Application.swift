@@ -56,10 +56,10 @@ public final class Application: Sendable {
         if !configuration.corsOrigins.isEmpty {
             routes.use(CORSMiddleware(allowedOrigins: configuration.corsOrigins))
         }
-        ServiceHandlers(pool: pool, migrator: migrator, catalog: catalog, changes: changes, metrics: metrics, logger: logger).register(in: &routes)
+        ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), catalog: catalog, changes: changes, metrics: metrics, logger: logger).register(in: &routes)
         AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge,
                             varyOrigin: !configuration.corsOrigins.isEmpty).register(in: &routes)
-        let auth = Authenticator(pool: pool, cache: keys, cacheIsCurrent: { changes.isListening })
+        let auth = Authenticator(pool: pool, cache: keys)
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize)
         ResolveHandlers(resolver: resolver, auth: auth, hits: hits, isPublic: configuration.publicResolve).register(in: &routes)
         DomainFileHandlers(catalog: catalog, auth: auth).register(in: &routes)
