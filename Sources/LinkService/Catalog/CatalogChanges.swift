@@ -38,13 +38,15 @@ struct CatalogChanges: Sendable {
 final class ChangeSet {
     /// Link domains to rebuild, in the order first announced.
     private(set) var hostnames: [String] = []
+    private var announced: Set<String> = []
     /// API keys revoked.
     private(set) var revokedKeys: [UUID] = []
 
     /// The domain `hostname` (created, changed or deleted) must be rebuilt.
     func domainChanged(_ hostname: String, on connection: Connection) throws {
-        guard !hostnames.contains(hostname) else { return }
+        guard !announced.contains(hostname) else { return }
         try connection.notify(CatalogChanges.channel, payload: hostname)
+        announced.insert(hostname)
         hostnames.append(hostname)
     }
 
