@@ -164,7 +164,7 @@ enum OpenAPIDocument {
         (412, "PreconditionFailed", "`If-Match` does not name the current ETag: the resource changed since it was read. Read it again and retry.", "Problem"),
         (415, "UnsupportedMediaType", "The body is not sent as `Content-Type: application/json`.", "Problem"),
         (422, "ValidationFailed", "The body is JSON but invalid; `errors` points at every offending field, unknown ones included.", "ValidationProblem"),
-        (503, "ServiceUnavailable", "Temporarily unable: the database is unreachable, or its migrations are pending or inconsistent.", "Problem"),
+        (503, "ServiceUnavailable", "Temporarily unable: the database is unreachable or not answering (with `Retry-After`), or its migrations are pending or inconsistent. `/readyz` says which in `database`: `unreachable`, `not-answering` or `ok`.", "Problem"),
     ]
 
     private static func components(_ operations: [APIOperation]) -> JSONValue {
@@ -176,7 +176,7 @@ enum OpenAPIDocument {
         var responses = errorResponses.map { response in
             JSONMember(key: response.name, value: problemResponse(response.description, schema: response.schema))
         }
-        responses.append(JSONMember(key: "Error", value: problemResponse("Any other failure: 500 (details stay in the server's log) or 503.", schema: "Problem")))
+        responses.append(JSONMember(key: "Error", value: problemResponse("Any other failure: 500 (details stay in the server's log), or 503 with `Retry-After` while the database is unavailable (a key this node has not verified before cannot be checked then).", schema: "Problem")))
         responses.append(JSONMember(key: "NotModified", value: .object([
             "description": .string("The client's copy is current (its `If-None-Match` or `If-Modified-Since`); no body."),
             "headers": .object(["ETag", "Last-Modified", "Cache-Control"].map { JSONMember(key: $0, value: reference("headers", $0)) }),
