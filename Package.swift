@@ -12,7 +12,8 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // MHD_start_daemon is C-variadic, which Swift cannot call: a non-variadic wrapper.
+        // MHD_start_daemon is C-variadic, which Swift cannot call: non-variadic wrappers, and MHD_queue_response
+        // for libmicrohttpd's own error answers (docs/CONNECTIONS.md).
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
 
         .target(name: "ByteText"),

@@ -32,6 +32,8 @@ extension Problem {
         public static let `internal` = base + "internal"
         /// `service-unavailable`
         public static let serviceUnavailable = base + "service-unavailable"
+        /// `http-version-not-supported`
+        public static let httpVersionNotSupported = base + "http-version-not-supported"
     }
 
     /// 400: the request is malformed.
@@ -97,6 +99,10 @@ extension Problem {
         problem.retryAfter = retryAfter
         return problem
     }
+
+    /// 505: the request's HTTP major version is not 1 (answered by libmicrohttpd's parser, as problem+json).
+    public static let httpVersionNotSupported = Problem(type: Types.httpVersionNotSupported, title: "HTTP version not supported",
+                                                        status: 505, detail: "Only HTTP/1.0 and HTTP/1.1 are served.")
 
     /// A copy with `detail` replaced.
     public func with(detail: String?) -> Problem {

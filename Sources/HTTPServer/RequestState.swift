@@ -1,3 +1,4 @@
+import CMicroHTTPDShim
 import Glibc
 
 /// Per-request state across the access-handler calls of one request, referenced by MHD's `*con_cls`:
@@ -18,6 +19,9 @@ final class RequestState {
     var body: [UInt8] = []
     var bodyTooLarge = false
     var headers: [(name: String, value: String)] = []
+    /// The socket context of the connection the request came on (its `ConnectionRecord`'s): the connection
+    /// outlives its requests (MHD reports a request completed before it cleans its connection up).
+    var connection: UnsafeMutablePointer<linkd_mhd_socket_context>?
 
     /// Splits the NUL-terminated request target at its first `?` with `strchr` (a byte search in C: this runs
     /// for every request).
@@ -35,6 +39,12 @@ final class RequestState {
             target = String(cString: uri)
             rawQuery = nil
         }
+    }
+
+    /// Records on the connection that this request entered `phase` (for the `ConnectionGuard`).
+    @inline(__always)
+    func enter(_ phase: ConnectionRecord.Phase) {
+        if let connection { linkd_mhd_enter_phase(connection, phase.rawValue) }
     }
 
     /// The request target for log lines.

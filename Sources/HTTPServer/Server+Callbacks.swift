@@ -35,6 +35,7 @@ func mhdURILog(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ 
     context.requestStarted()
     let state = RequestState(uri: uri)
     state.measuredBeforeParsing = true
+    state.connection = ConnectionRecord.entering(.headers, on: connection)
     return Unmanaged.passRetained(state).toOpaque()
 }
 
@@ -49,7 +50,9 @@ func mhdKeepEscapes(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer
 func mhdRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                          _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_RequestTerminationCode) {
     guard let conCls, let raw = conCls.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(raw).release()
+    let state = Unmanaged<RequestState>.fromOpaque(raw)
+    state._withUnsafeGuaranteedRef { $0.enter(.idle) }
+    state.release()
     conCls.pointee = nil
     if let cls {
         Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().requestCompleted()
@@ -91,6 +94,7 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
         // Only if the URI log callback did not run; keep the same accounting.
         context.requestStarted()
         state = RequestState(uri: url)
+        state.connection = ConnectionRecord.entering(.headers, on: connection)
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
     }
     let methodName = method.map { String(cString: $0) } ?? "GET"
@@ -98,6 +102,7 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
 
     if !state.sawHeaders {
         state.sawHeaders = true
+        state.enter(.body)
         state.headers.reserveCapacity(16)
         state.head = RequestHead(method: method, target: url, targetLength: state.measuredBeforeParsing ? state.uriLength : nil, version: version)
         _ = MHD_get_connection_values_n(connection, .HEADER_KIND, mhdCollectHeader, Unmanaged.passUnretained(state).toOpaque())
@@ -112,9 +117,20 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
         if headerBytes > limits.maxHeaderBytes {
             return reject(.headersTooLarge, state: state, method: methodName, connection: connection, context: context)
         }
-        if let declared = state.headers.first(where: { HTTPHeaders.equal($0.0, "Content-Length") }),
-           Int(declared.1.trimmingASCIIWhitespace()).map({ $0 > limits.maxBodyBytes }) ?? false {
-            return reject(.payloadTooLarge, state: state, method: methodName, connection: connection, context: context)
+        if let lengthIndex = state.headers.firstIndex(where: { HTTPHeaders.equal($0.0, "Content-Length") }) {
+            // MHD frames the body by the first Content-Length, or by Transfer-Encoding when both are sent; another
+            // hop may pick the other one (request smuggling, RFC 9112 §6.3): a message framed two ways is refused.
+            if state.headers[(lengthIndex + 1)...].contains(where: { HTTPHeaders.equal($0.0, "Content-Length") }) {
+                return reject(.badRequest(detail: "Content-Length is given more than once."), state: state, method: methodName,
+                              connection: connection, context: context)
+            }
+            if state.headers.contains(where: { HTTPHeaders.equal($0.0, "Transfer-Encoding") }) {
+                return reject(.badRequest(detail: "Content-Length and Transfer-Encoding are both given."), state: state,
+                              method: methodName, connection: connection, context: context)
+            }
+            if Int(state.headers[lengthIndex].1.trimmingASCIIWhitespace()).map({ $0 > limits.maxBodyBytes }) ?? false {
+                return reject(.payloadTooLarge, state: state, method: methodName, connection: connection, context: context)
+            }
         }
         return .YES
     }
@@ -140,6 +156,7 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
         return reject(.payloadTooLarge, state: state, method: methodName, connection: connection, context: context)
     }
     state.responded = true
+    state.enter(.processing)
     let request = makeRequest(state: state, method: methodName, connection: connection, requestIDs: context.requestIDs)
     state.body = []
     let response = context.responder.respond(to: request)
@@ -166,6 +183,7 @@ private func makeRequest(state: RequestState, method: String, connection: Opaque
 /// Answers a request the server refuses before routing (413, 414, 431) with problem+json and the request id.
 private func reject(_ problem: Problem, state: RequestState, method: String, connection: OpaquePointer, context: ServerContext) -> MHD_Result {
     state.responded = true
+    state.enter(.processing)
     let requestID = RequestID.accept(state.headers.first(where: { HTTPHeaders.equal($0.0, "X-Request-ID") })?.1)
     var problem = problem
     problem.extensions["requestId"] = requestID
@@ -184,8 +202,16 @@ private func reject(_ problem: Problem, state: RequestState, method: String, con
 
 private func queue(_ response: Response, method: HTTPMethod, connection: OpaquePointer, context: ServerContext) -> MHD_Result {
     if let prepared = response.prepared?.handle, !context.draining.load(ordering: .relaxed) {
-        return MHD_queue_response(connection, UInt32(clamping: response.status), prepared)
+        return linkd_mhd_queue_response(connection, UInt32(clamping: response.status), prepared)
     }
+    guard let mhdResponse = makeMHDResponse(response, method: method, context: context) else { return .NO }
+    defer { MHD_destroy_response(mhdResponse) }
+    return linkd_mhd_queue_response(connection, UInt32(clamping: response.status), mhdResponse)
+}
+
+/// MHD's response for `response` (the caller destroys it after queueing): headers and body copied, `Content-Length`
+/// left to MHD, `Connection: close` added while draining.
+func makeMHDResponse(_ response: Response, method: HTTPMethod, context: ServerContext) -> OpaquePointer? {
     let mhdResponse: OpaquePointer?
     if method == .HEAD, response.body.isEmpty, let length = response.headers["Content-Length"].flatMap({ UInt64($0) }), length > 0 {
         mhdResponse = MHD_create_response_from_callback(length, 4096, mhdNoBody, nil, nil)
@@ -195,8 +221,7 @@ private func queue(_ response: Response, method: HTTPMethod, connection: OpaqueP
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
     }
-    guard let mhdResponse else { return .NO }
-    defer { MHD_destroy_response(mhdResponse) }
+    guard let mhdResponse else { return nil }
     for (name, value) in response.headers where !HTTPHeaders.equal(name, "Content-Length") {
         // MHD refuses values containing CR or LF; such a header is dropped rather than sent broken. Explicit
         // `withCString`: the implicit String-to-pointer conversion copies each string into a new array.
@@ -208,5 +233,5 @@ private func queue(_ response: Response, method: HTTPMethod, connection: OpaqueP
     if context.draining.load(ordering: .relaxed) && response.headers["Connection"] == nil {
         _ = MHD_add_response_header(mhdResponse, "Connection", "close")
     }
-    return MHD_queue_response(connection, UInt32(clamping: response.status), mhdResponse)
+    return mhdResponse
 }

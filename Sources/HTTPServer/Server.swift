@@ -10,10 +10,14 @@ import Synchronization
 /// responder runs: 400 when the request line or a header holds a NUL byte, or `Host` is missing from an HTTP/1.1
 /// request or repeated (`RequestHead`); 414 when the request target exceeds `maxURIBytes`, 431 when the header section exceeds
 /// `maxHeaderBytes`, 413 when `Content-Length` exceeds `maxBodyBytes` (at once, without reading the body) or a
-/// chunked body grows past it (after reading and discarding the rest). MHD's per-connection memory pool is sized
-/// well above those limits (`ServerConfiguration.connectionMemoryLimit`), so only requests far beyond them hit
-/// MHD's own 414/431 answers, which keep the right status but carry MHD's small HTML body. Requests MHD cannot
-/// parse at all get MHD's own 400.
+/// chunked body grows past it (after reading and discarding the rest), 400 when the body is framed twice
+/// (`Content-Length` repeated, or with `Transfer-Encoding`). What libmicrohttpd's parser refuses before any of
+/// our callbacks runs (a request head beyond its memory pool, a malformed request line or header line, a bad
+/// `Content-Length` or chunk size, an HTTP major version other than 1) it answers itself, and the shim swaps
+/// that answer for the same status as problem+json (`mhdErrorResponse`).
+///
+/// Connections. Header, body and idle deadlines and the connection limit are kept by the `ConnectionGuard`
+/// (docs/CONNECTIONS.md).
 ///
 /// `@unchecked Sendable`: the only mutable state, the `MHD_Daemon *` and the quiesced listen socket, lives
 /// behind `state`'s lock; the daemon is stopped before the context its callbacks use is released (`deinit`).
@@ -53,6 +57,9 @@ public final class Server: @unchecked Sendable {
     /// Number of requests started but not yet completed.
     public var inFlightRequests: Int { context.inFlight }
 
+    /// Number of open connections (the ones the server is closing excluded).
+    public var openConnections: Int { context.connections.open }
+
     /// Whether `shutdown` has begun: no new connections, responses carry `Connection: close`.
     public var isDraining: Bool { context.draining.load(ordering: .acquiring) }
 
@@ -63,12 +70,14 @@ public final class Server: @unchecked Sendable {
         let address = Self.display(host: configuration.host, port: configuration.port)
         guard (0...65535).contains(configuration.port) else { throw HTTPServerError(.invalidAddress, address: address, reason: "port out of range") }
         guard configuration.threads >= 1, configuration.maxBodyBytes >= 0, configuration.maxURIBytes > 0,
-              configuration.maxHeaderBytes > 0, configuration.connectionTimeout >= 0, configuration.connectionLimit > 0 else {
+              configuration.maxHeaderBytes > 0, configuration.connectionTimeout >= 0, configuration.headerTimeout >= 0,
+              configuration.bodyTimeout >= 0, configuration.connectionLimit > 0 else {
             throw HTTPServerError(.invalidConfiguration, address: address)
         }
         guard let socketAddress = SocketAddress(host: configuration.host, port: UInt16(configuration.port)) else {
             throw HTTPServerError(.invalidAddress, address: address, reason: "not an IPv4 or IPv6 literal")
         }
+        raiseDescriptorLimit(to: configuration.daemonConnectionLimit + 256)
         try state.withLock { state in
             guard state.daemon == nil, !state.stopped else { throw HTTPServerError(.alreadyStarted, address: address) }
             var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
@@ -80,11 +89,12 @@ public final class Server: @unchecked Sendable {
                 var options: [MHD_OptionItem] = [
                     MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: sockaddr)),
                     MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
-                    MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                    MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.daemonConnectionLimit, ptr_value: nil),
                     MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
                     // Two-pointer options: "the first argument must be cast to intptr_t" (microhttpd.h, MHD_OPTION_ARRAY).
                     MHD_OptionItem(option: .URI_LOG_CALLBACK, value: MHDCallbacks.uriLogAddress, ptr_value: cls),
                     MHD_OptionItem(option: .NOTIFY_COMPLETED, value: MHDCallbacks.requestCompletedAddress, ptr_value: cls),
+                    MHD_OptionItem(option: .NOTIFY_CONNECTION, value: MHDCallbacks.notifyConnectionAddress, ptr_value: cls),
                     MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: MHDCallbacks.keepEscapesAddress, ptr_value: nil),
                 ]
                 if configuration.threads > 1 {
@@ -101,6 +111,10 @@ public final class Server: @unchecked Sendable {
             }
             state.daemon = daemon
             state.port = Int(linkd_mhd_bound_port(daemon))
+        }
+        context.connections.startWatchdog()
+        if linkd_mhd_error_answers_replaced() == 0 {
+            logger.warning("libmicrohttpd's own error answers are sent as they are (not problem+json): the executable does not export the shim's MHD_queue_response")
         }
         logger.info("http server listening", metadata: ["http.address": Self.display(host: configuration.host, port: port)])
     }
@@ -133,12 +147,30 @@ public final class Server: @unchecked Sendable {
         }
         let abandoned = context.inFlight
         MHD_stop_daemon(daemon)
+        context.connections.stopWatchdog()
         if listenSocket >= 0 { close(listenSocket) }
         state.withLock { $0.daemon = nil }
         if abandoned > 0 {
             logger.warning("http server stopped with requests in flight", metadata: ["http.in_flight": String(abandoned)])
         } else {
             logger.info("http server stopped")
+        }
+    }
+
+    /// Raises the soft limit on open descriptors to the hard limit when it is below `needed`: each connection is one,
+    /// and a default soft limit of 1024 would refuse connections below `connectionLimit`.
+    private func raiseDescriptorLimit(to needed: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(needed) else { return }
+        let wanted = limit.rlim_max == rlim_t.max ? rlim_t(needed) : limit.rlim_max
+        if wanted > limit.rlim_cur {
+            limit.rlim_cur = wanted
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        if wanted < rlim_t(needed) {
+            logger.warning("the descriptor limit is below the connection limit", metadata: [
+                "http.connection_limit": String(configuration.connectionLimit), "process.nofile": String(wanted),
+            ])
         }
     }
 

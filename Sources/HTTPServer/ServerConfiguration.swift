@@ -12,9 +12,17 @@ public struct ServerConfiguration: Sendable {
     public var maxURIBytes: Int
     /// Largest accepted header section (sum of `name: value\r\n` lines); larger gets 431.
     public var maxHeaderBytes: Int
-    /// Seconds a connection may stay idle (or trickle bytes without completing) before MHD closes it; `0` disables.
+    /// Seconds a keep-alive connection may wait for its next request, and a response may go unread, before the
+    /// server closes the connection (the idle timeout); `0` disables.
     public var connectionTimeout: Int
-    /// Maximum number of open connections.
+    /// Seconds a request's line and headers may take: from the accept for a connection's first request, from
+    /// the request line on later keep-alive requests. Trickling bytes does not extend it. `0` disables.
+    public var headerTimeout: Int
+    /// Seconds a request's body may take to arrive, from the end of its headers; `0` disables.
+    public var bodyTimeout: Int
+    /// Open connections the server keeps. A connection beyond it makes room by closing the oldest connection
+    /// that is idle or has not sent its whole header yet; when every connection is busy with a request, the new
+    /// one is answered 503 and closed (docs/CONNECTIONS.md).
     public var connectionLimit: Int
     /// `MHD_USE_TURBO`: opportunistic reads and writes (FIELD-NOTES measured +16% throughput).
     public var turbo: Bool
@@ -22,7 +30,7 @@ public struct ServerConfiguration: Sendable {
     /// Creates a configuration; every parameter has the production default.
     public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, maxBodyBytes: Int = 1 << 20,
                 maxURIBytes: Int = 8192, maxHeaderBytes: Int = 16384, connectionTimeout: Int = 30,
-                connectionLimit: Int = 1024, turbo: Bool = true) {
+                headerTimeout: Int = 10, bodyTimeout: Int = 30, connectionLimit: Int = 1024, turbo: Bool = true) {
         self.host = host
         self.port = port
         self.threads = threads
@@ -30,17 +38,26 @@ public struct ServerConfiguration: Sendable {
         self.maxURIBytes = maxURIBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.connectionTimeout = connectionTimeout
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
         self.connectionLimit = connectionLimit
         self.turbo = turbo
     }
 
-    /// MHD's per-connection memory pool (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`). MHD answers 414/431 by itself,
-    /// with its own HTML body, when the request line or headers overflow this pool; it is sized just above our
-    /// own limits (the request head must fit, plus room for MHD's header records and the response head) so that
-    /// the `Server` sees oversized requests first and answers them with problem+json. Not larger: MHD zeroes the
+    /// MHD's per-connection memory pool (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`). MHD answers 414/431 by itself
+    /// when the request line or headers overflow this pool (the shim turns that answer into problem+json too);
+    /// it is sized just above our own limits (the request head must fit, plus room for MHD's header records and
+    /// the response head) so that the `Server` sees most oversized requests first. Not larger: MHD zeroes the
     /// whole pool after every request, and at 64 KB that memset cost ~2.5 µs of CPU per request, a quarter of
     /// nginx's whole cost per request (bench/serving/README.md).
     var connectionMemoryLimit: Int {
         maxURIBytes + maxHeaderBytes + 4 * 1024
+    }
+
+    /// MHD's own connection limit (`MHD_OPTION_CONNECTION_LIMIT`), above `connectionLimit`: MHD closes a
+    /// connection over its limit before telling us (and divides it among the worker threads), so the room kept
+    /// above ours lets every new connection reach the `ConnectionGuard`, which evicts or answers 503.
+    var daemonConnectionLimit: Int {
+        connectionLimit + max(16, connectionLimit / 8) + threads
     }
 }

@@ -15,6 +15,8 @@ final class ServerContext: Sendable {
     let draining = Atomic<Bool>(false)
     /// Ids for requests that bring no usable `X-Request-ID`.
     let requestIDs = RequestIDGenerator()
+    /// The open connections, their deadlines and the connection limit.
+    let connections: ConnectionGuard
 
     func requestStarted() { inFlightStripes.add(1, to: 0) }
     func requestCompleted() { inFlightStripes.subtract(1, from: 0) }
@@ -25,5 +27,6 @@ final class ServerContext: Sendable {
         self.metrics = metrics
         self.configuration = configuration
         self.logger = logger
+        self.connections = ConnectionGuard(configuration: configuration, metrics: metrics)
     }
 }

@@ -27,11 +27,18 @@ struct Configuration {
     var resolveCacheSize = 4096
     /// `--access-log` / `LINKD_ACCESS_LOG`: one log line per HTTP request.
     var accessLog = true
+    /// `--connection-limit N` / `LINKD_CONNECTION_LIMIT`: open HTTP connections kept (docs/CONNECTIONS.md).
+    var connectionLimit = 1024
+    /// `--header-timeout`, `--body-timeout`, `--idle-timeout` (seconds; `LINKD_HEADER_TIMEOUT`, ...).
+    var headerTimeout = 10
+    var bodyTimeout = 30
+    var idleTimeout = 30
 
     /// The options every database-using command accepts, for `Arguments`.
     static let valuedOptions: Set<String> = [
         "listen", "database-url", "threads", "data-dir", "log-level", "migrations", "cors-origins", "aasa-max-age", "public-resolve",
-        "resolve-cache", "access-log", "spool-dir", "hits-retention-days",
+        "resolve-cache", "access-log", "spool-dir", "hits-retention-days", "connection-limit", "header-timeout", "body-timeout",
+        "idle-timeout",
     ]
 
     /// The help text describing those options.
@@ -52,6 +59,13 @@ struct Configuration {
           --resolve-cache N      LINKD_RESOLVE_CACHE   4096 (answers kept for URLs resolved or clicked again; 0: off)
           --spool-dir DIR        LINKD_SPOOL_DIR   <data-dir>/spool (hits kept while the database is down)
           --hits-retention-days N  LINKD_HITS_RETENTION_DAYS  90 (raw hits; older daily partitions are dropped)
+          --connection-limit N   LINKD_CONNECTION_LIMIT  1024 (open HTTP connections; beyond it the oldest idle or
+                                 unfinished one is closed to make room, or the new one gets 503 when all are busy)
+          --header-timeout SECONDS  LINKD_HEADER_TIMEOUT  10 (request line and headers, from the accept or the
+                                 request line; trickling bytes does not extend it; 0: none)
+          --body-timeout SECONDS LINKD_BODY_TIMEOUT  30 (a request body, from the end of its headers; 0: none)
+          --idle-timeout SECONDS LINKD_IDLE_TIMEOUT  30 (a keep-alive connection between requests, or a response
+                                 the client does not read; 0: none)
         """
 
     /// Reads flags first, then the environment.
@@ -104,12 +118,31 @@ struct Configuration {
         if let value = arguments.value("public-resolve", environment: "LINKD_PUBLIC_RESOLVE", environment) {
             publicResolve = try Self.parseSwitch(value, name: "public-resolve")
         }
+        if let limit = arguments.value("connection-limit", environment: "LINKD_CONNECTION_LIMIT", environment) {
+            guard let value = Int(limit), (1...1_000_000).contains(value) else {
+                throw Arguments.UsageError(description: "connection-limit must be a number of connections from 1 to 1000000, not '\(limit)'")
+            }
+            connectionLimit = value
+        }
+        headerTimeout = try Self.parseSeconds(arguments, "header-timeout", environment: "LINKD_HEADER_TIMEOUT", environment) ?? headerTimeout
+        bodyTimeout = try Self.parseSeconds(arguments, "body-timeout", environment: "LINKD_BODY_TIMEOUT", environment) ?? bodyTimeout
+        idleTimeout = try Self.parseSeconds(arguments, "idle-timeout", environment: "LINKD_IDLE_TIMEOUT", environment) ?? idleTimeout
         if let size = arguments.value("resolve-cache", environment: "LINKD_RESOLVE_CACHE", environment) {
             guard let value = Int(size), (0...1_000_000).contains(value) else {
                 throw Arguments.UsageError(description: "resolve-cache must be a number of answers from 0 to 1000000, not '\(size)'")
             }
             resolveCacheSize = value
         }
+    }
+
+    /// A timeout in whole seconds, 0 (none) to 86400, from flag `name` or `variable`; nil when neither is set.
+    static func parseSeconds(_ arguments: Arguments, _ name: String, environment variable: String,
+                             _ environment: [String: String]) throws -> Int? {
+        guard let text = arguments.value(name, environment: variable, environment) else { return nil }
+        guard let seconds = Int(text), (0...86_400).contains(seconds) else {
+            throw Arguments.UsageError(description: "\(name) must be a number of seconds from 0 to 86400, not '\(text)'")
+        }
+        return seconds
     }
 
     /// An on/off setting: `on`, `true`, `yes`, `1` or `off`, `false`, `no`, `0`, in any case.
@@ -177,6 +210,10 @@ struct Configuration {
         server.host = listenHost
         server.port = listenPort
         server.threads = threads
+        server.connectionLimit = connectionLimit
+        server.headerTimeout = headerTimeout
+        server.bodyTimeout = bodyTimeout
+        server.connectionTimeout = idleTimeout
         return server
     }
 }

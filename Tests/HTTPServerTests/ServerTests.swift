@@ -292,13 +292,16 @@ struct ServerTests {
         }
     }
 
-    /// Far beyond MHD's connection memory pool MHD answers by itself: the status is still right.
+    /// Far beyond MHD's connection memory pool MHD answers by itself: the shim makes that answer problem+json.
     @Test func hugeHeadersAndURIsAreRefusedByMHD() throws {
         try withLiveServer { server, port in
             let headers = try HTTPTestClient.request(port: port, path: "/hello", headers: [("X-Filler", String(repeating: "b", count: 200_000))])
             #expect(headers.status == 431)
+            #expect(headers.headers["Content-Type"] == "application/problem+json")
             let uri = try HTTPTestClient.request(port: port, path: "/hello?q=" + String(repeating: "a", count: 200_000))
             #expect(uri.status == 414)
+            #expect(uri.headers["Content-Type"] == "application/problem+json")
+            #expect(uri.text.contains("uri-too-long"))
             // MHD told us those requests completed: nothing is left in flight (else shutdown would wait).
             usleep(100_000)
             #expect(server.inFlightRequests == 0)

@@ -9,6 +9,10 @@ struct ConfigurationTests {
         let help = try LinkdProcess.run(["serve", "--help"])
         #expect(help.stdout.contains("--cors-origins"))
         #expect(help.stdout.contains("LINKD_CORS_ORIGINS"))
+        for option in ["--connection-limit", "LINKD_CONNECTION_LIMIT", "--header-timeout", "LINKD_HEADER_TIMEOUT",
+                       "--body-timeout", "LINKD_BODY_TIMEOUT", "--idle-timeout", "LINKD_IDLE_TIMEOUT"] {
+            #expect(help.stdout.contains(option), "\(option)")
+        }
     }
 
     @Test("a malformed CORS origin is a usage error", arguments: ["dash.example.com", "https://dash.example.com/app", "null"])
@@ -20,7 +24,8 @@ struct ConfigurationTests {
 
     @Test("bad serve settings are usage errors", arguments: [
         ["--aasa-max-age", "-1"], ["--aasa-max-age", "soon"], ["--public-resolve", "maybe"], ["--access-log", "verbose"], ["--threads", "0"], ["--log-level", "loud"],
-        ["--resolve-cache", "-1"], ["--resolve-cache", "lots"],
+        ["--resolve-cache", "-1"], ["--resolve-cache", "lots"], ["--connection-limit", "0"], ["--connection-limit", "many"],
+        ["--header-timeout", "-1"], ["--body-timeout", "soon"], ["--idle-timeout", "86401"],
     ])
     func badServeSettings(arguments: [String]) throws {
         let result = try LinkdProcess.run(["serve"] + arguments)

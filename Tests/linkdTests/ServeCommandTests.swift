@@ -9,9 +9,9 @@ struct ServeCommandTests {
     final class Server {
         let process: Subprocess
 
-        init(dataDirectory: String) throws {
+        init(dataDirectory: String, options: [String] = []) throws {
             process = try Subprocess(LinkdProcess.executable.path,
-                                     ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--log-level", "info"])
+                                     ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--log-level", "info"] + options)
         }
 
         var output: String { process.standardError }
@@ -113,6 +113,28 @@ struct ServeCommandTests {
         #expect(!second.output.contains("cluster created"), "the same cluster is used again")
         #expect(try second.terminate() == 0)
         #expect(Self.postgresProcesses(under: location).isEmpty)
+    }
+
+    /// `--connection-limit` and `--header-timeout` reach the server: silent sockets beyond the limit make room
+    /// for `/healthz`, are closed at the header deadline, and `/metrics` counts both.
+    @Test(.timeLimit(.minutes(2)))
+    func connectionLimitAndHeaderTimeoutOptions() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-serve-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try Server(dataDirectory: directory, options: ["--connection-limit", "8", "--header-timeout", "2"])
+        let port = try server.port()
+        let silent = try (0..<12).map { _ in try HTTPTestClient(port: port, timeout: 5) }
+        usleep(200_000)
+        let start = Date()
+        let health = try HTTPTestClient.request(port: port, path: "/healthz", timeout: 2)
+        #expect(health.status == 200)
+        #expect(Date().timeIntervalSince(start) < 1)
+        #expect(silent.filter { $0.waitForClose(timeout: 3.5) }.count == silent.count)
+        let metrics = try HTTPTestClient.request(port: port, path: "/metrics").text
+        #expect(metrics.contains(#"linkd_http_connections_dropped_total{reason="evicted_unfinished"} 5"#), "\(metrics)")
+        #expect(metrics.contains(#"linkd_http_connections_dropped_total{reason="header_timeout"} 7"#), "\(metrics)")
+        #expect(metrics.contains("linkd_http_connections_open 1"))
+        #expect(try server.terminate() == 0)
     }
 
     @Test(.timeLimit(.minutes(2)))

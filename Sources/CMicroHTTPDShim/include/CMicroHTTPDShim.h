@@ -29,4 +29,50 @@ int linkd_mhd_current_connections(struct MHD_Daemon *daemon);
 /// request line's first byte through the empty line that ends the header section; 0 when unknown.
 size_t linkd_mhd_request_header_size(struct MHD_Connection *connection);
 
+/// The socket of `connection` (`MHD_CONNECTION_INFO_CONNECTION_FD`), or -1 when unknown.
+int linkd_mhd_connection_fd(struct MHD_Connection *connection);
+
+/// Called when libmicrohttpd queues an error answer of its own (status 400 and above: a malformed request
+/// line or header, a bad `Content-Length`, a request head larger than its memory pool): returns the response
+/// to send instead (the shim queues it and destroys it), or NULL. NULL with `*written` set to 1: the callback
+/// wrote the whole answer to the socket itself, and the shim refuses the queueing, so that libmicrohttpd closes
+/// the connection without writing anything more. NULL otherwise: libmicrohttpd's answer is sent.
+typedef struct MHD_Response *(*linkd_mhd_error_response_callback)(void *owner, struct MHD_Connection *connection,
+                                                                   unsigned int status_code, int *written);
+
+/// What a connection's socket context (`MHD_OPTION_NOTIFY_CONNECTION`) points at: the shim reads it to answer
+/// libmicrohttpd's own errors; `owner` belongs to whoever set the context. `phase_word` is where the
+/// connection's current request is, stored by the thread serving the connection and read by a watchdog thread:
+/// only through the two functions below (relaxed atomic accesses).
+struct linkd_mhd_socket_context {
+    linkd_mhd_error_response_callback error_response;
+    void *owner;
+    uint64_t phase_word;
+};
+
+/// The connection's `linkd_mhd_socket_context`, or NULL when it has none.
+struct linkd_mhd_socket_context *linkd_mhd_socket_context_of(struct MHD_Connection *connection);
+
+/// Records that the connection's request entered `phase` (below 8): `(transitions << 3) | phase`, so a reader sees
+/// a change even back to the same phase. A load and a store, no read-modify-write: one thread writes.
+static inline void linkd_mhd_enter_phase(struct linkd_mhd_socket_context *context, uint64_t phase) {
+    uint64_t old = __atomic_load_n(&context->phase_word, __ATOMIC_RELAXED);
+    __atomic_store_n(&context->phase_word, (((old >> 3) + 1) << 3) | phase, __ATOMIC_RELAXED);
+}
+
+/// The current `phase_word`.
+static inline uint64_t linkd_mhd_phase_word(const struct linkd_mhd_socket_context *context) {
+    return __atomic_load_n(&context->phase_word, __ATOMIC_RELAXED);
+}
+
+/// libmicrohttpd's `MHD_queue_response` itself. The shim defines `MHD_queue_response` too, so that the calls
+/// libmicrohttpd makes to it internally (through its PLT) when it answers an error by itself reach the shim
+/// (see shim-interpose.c); linkd's own responses are queued through this function instead.
+enum MHD_Result linkd_mhd_queue_response(struct MHD_Connection *connection, unsigned int status_code,
+                                         struct MHD_Response *response);
+
+/// Whether the dynamic linker binds `MHD_queue_response` to the shim's definition (the executable exports it),
+/// that is whether libmicrohttpd's own error answers are replaced.
+int linkd_mhd_error_answers_replaced(void);
+
 #endif

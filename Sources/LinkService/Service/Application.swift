@@ -73,7 +73,7 @@ public final class Application: Sendable {
         let clicks = ClickHandler(resolver: resolver, hits: hits)
         routes.fallback { try clicks.handle($0) }
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
-        self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"))
+        self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)
     }
 
     /// Applies migrations (unless configured not to), starts the hit writer and starts listening.

@@ -1,0 +1,196 @@
+import Glibc
+import Observability
+import Synchronization
+
+/// Keeps slow, idle and piled-up connections from locking clients out (docs/CONNECTIONS.md).
+///
+/// Every open connection is registered here (MHD's STARTED and CLOSED notifications). A watchdog thread closes
+/// connections whose request line and headers, body, or wait for the next keep-alive request outlast their
+/// deadline, however slowly they trickle bytes (MHD's own timeout restarts at every byte). A connection beyond
+/// `connectionLimit` makes room by closing the oldest connection that is idle or has not sent its whole header
+/// yet; a connection whose request is being processed is never closed. When none can be closed, the new
+/// connection is answered 503 and closed.
+///
+/// Closing is `shutdown(2)`: MHD then sees the end of the stream and closes the connection itself. It is done
+/// under `state`'s lock, which the CLOSED notification takes too, and MHD sends that notification before it
+/// closes the descriptor (daemon.c, MHD_cleanup_connections): so the descriptor shut down is always still this
+/// connection's, never a reused one. `shutdown(2)` does not block; it is the one system call made under the lock.
+final class ConnectionGuard: Sendable {
+    /// Why the server closed a connection early, a label of `linkd_http_connections_dropped_total`.
+    enum Reason: Int, CaseIterable {
+        case headerTimeout, bodyTimeout, idleTimeout, evictedIdle, evictedUnfinished, refused
+
+        var label: String {
+            switch self {
+            case .headerTimeout: "header_timeout"
+            case .bodyTimeout: "body_timeout"
+            case .idleTimeout: "idle_timeout"
+            case .evictedIdle: "evicted_idle"
+            case .evictedUnfinished: "evicted_unfinished"
+            case .refused: "refused"
+            }
+        }
+    }
+
+    /// What happens to a new connection.
+    enum Admission { case admitted, refused }
+
+    struct Entry {
+        let record: ConnectionRecord
+        /// The record's word when last looked at, and when it was first seen so (monotonic nanoseconds).
+        var seen: UInt64
+        var since: UInt64
+        /// Shut down (or refused), waiting for MHD's CLOSED notification: no longer counted or chosen.
+        var closing = false
+    }
+
+    struct State {
+        /// The open connections; each record's `slot` is its index here.
+        var entries: [Entry] = []
+        /// Connections not closing.
+        var live = 0
+        var watchdog: pthread_t?
+        var wakeDescriptors: (read: Int32, write: Int32) = (-1, -1)
+    }
+
+    let limit: Int
+    /// Deadlines in nanoseconds by phase; 0: none.
+    private let headerDeadline: UInt64
+    private let bodyDeadline: UInt64
+    private let idleDeadline: UInt64
+    let state = Mutex(State())
+    private let dropped: [Counter]
+    /// What a refused connection gets before it is closed: a whole 503 response, written as the connection opens.
+    let refusal: [UInt8]
+
+    init(configuration: ServerConfiguration, metrics: MetricsRegistry?) {
+        limit = configuration.connectionLimit
+        headerDeadline = UInt64(max(0, configuration.headerTimeout)) * 1_000_000_000
+        bodyDeadline = UInt64(max(0, configuration.bodyTimeout)) * 1_000_000_000
+        idleDeadline = UInt64(max(0, configuration.connectionTimeout)) * 1_000_000_000
+        let registry = metrics ?? MetricsRegistry()
+        dropped = Reason.allCases.map { reason in
+            registry.counter("linkd_http_connections_dropped_total",
+                             help: "Connections the server closed early: a header, body or idle deadline passed, evicted at the connection limit to make room, or refused there.",
+                             labels: ["reason": reason.label])
+        }
+        refusal = Self.refusalBytes()
+        if let metrics {
+            metrics.gauge("linkd_http_connections_open", help: "Open HTTP connections (closing ones excluded).") { [self] in
+                [([:], Double(open))]
+            }
+        }
+    }
+
+    /// Open connections, closing ones excluded.
+    var open: Int { state.withLock { $0.live } }
+
+    /// How many connections were closed early for `reason`.
+    func droppedCount(_ reason: Reason) -> UInt64 { dropped[reason.rawValue].value }
+
+    /// Registers a new connection; beyond the limit, evicts the oldest idle or unfinished one to make room, or
+    /// refuses the new one (the caller then answers 503 and closes it).
+    func opened(_ record: ConnectionRecord) -> Admission {
+        let now = Self.now()
+        return state.withLock { state in
+            record.slot = state.entries.count
+            state.entries.append(Entry(record: record, seen: record.observed, since: now))
+            state.live += 1
+            guard state.live > limit else { return .admitted }
+            if evictOldest(&state, now: now, sparing: record.slot) { return .admitted }
+            state.entries[record.slot].closing = true
+            state.live -= 1
+            dropped[Reason.refused.rawValue].increment()
+            return .refused
+        }
+    }
+
+    /// Forgets a connection MHD is about to close (its CLOSED notification).
+    func closed(_ record: ConnectionRecord) {
+        state.withLock { state in
+            let slot = record.slot
+            guard slot >= 0, slot < state.entries.count, state.entries[slot].record === record else { return }
+            if !state.entries[slot].closing { state.live -= 1 }
+            let last = state.entries.removeLast()
+            if slot < state.entries.count {
+                state.entries[slot] = last
+                last.record.slot = slot
+            }
+            record.slot = -1
+        }
+    }
+
+    /// One watchdog pass: closes connections past their phase's deadline, then evicts while over the limit
+    /// (connections that opened while MHD's workers were all full never reached `opened`'s eviction).
+    func sweep(now: UInt64) {
+        state.withLock { state in
+            for index in state.entries.indices where !state.entries[index].closing {
+                let word = state.entries[index].record.observed
+                if word != state.entries[index].seen {
+                    state.entries[index].seen = word
+                    state.entries[index].since = now
+                    continue
+                }
+                let (deadline, reason) = deadline(of: ConnectionRecord.phase(of: word))
+                if deadline > 0, now &- state.entries[index].since >= deadline {
+                    close(&state, index, reason)
+                }
+            }
+            while state.live > limit, evictOldest(&state, now: now, sparing: -1) {}
+        }
+    }
+
+    private func deadline(of phase: ConnectionRecord.Phase) -> (UInt64, Reason) {
+        switch phase {
+        case .opened, .headers: (headerDeadline, .headerTimeout)
+        case .body: (bodyDeadline, .bodyTimeout)
+        case .idle: (idleDeadline, .idleTimeout)
+        case .processing: (0, .idleTimeout)
+        }
+    }
+
+    /// Closes the connection that has waited longest while idle or before completing its header, except the one
+    /// in slot `spared`. False when every other connection is busy with a request.
+    private func evictOldest(_ state: inout State, now: UInt64, sparing spared: Int) -> Bool {
+        var oldest = -1
+        for index in state.entries.indices where index != spared && !state.entries[index].closing {
+            let word = state.entries[index].record.observed
+            if word != state.entries[index].seen {   // moved on since the last look: its wait starts now
+                state.entries[index].seen = word
+                state.entries[index].since = now
+            }
+            switch ConnectionRecord.phase(of: word) {
+            case .opened, .headers, .idle:
+                if oldest < 0 || state.entries[index].since < state.entries[oldest].since { oldest = index }
+            case .body, .processing:
+                continue
+            }
+        }
+        guard oldest >= 0 else { return false }
+        let idle = ConnectionRecord.phase(of: state.entries[oldest].seen) == .idle
+        close(&state, oldest, idle ? .evictedIdle : .evictedUnfinished)
+        return true
+    }
+
+    private func close(_ state: inout State, _ index: Int, _ reason: Reason) {
+        // "SHUT_RDWR: further receptions and transmissions will be disallowed" (shutdown(2)); MHD's next read
+        // sees the end of the stream and closes the connection, which ends in `closed`.
+        _ = Glibc.shutdown(state.entries[index].record.descriptor, Int32(SHUT_RDWR))
+        state.entries[index].closing = true
+        state.live -= 1
+        dropped[reason.rawValue].increment()
+    }
+
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    private static func refusalBytes() -> [UInt8] {
+        var response = Response.problem(.serviceUnavailable(detail: "The server is at its connection limit and every connection is busy; retry shortly."))
+        response.headers.add("Retry-After", "1")
+        response.headers.add("Connection", "close")
+        return response.wireBytes
+    }
+}

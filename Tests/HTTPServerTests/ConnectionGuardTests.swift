@@ -1,0 +1,169 @@
+import Glibc
+@testable import HTTPServer
+import Observability
+import Synchronization
+import Testing
+import TestSupport
+
+/// Slow, idle and piled-up connections over real sockets on 127.0.0.1 (issue 17, item 3).
+@Suite("Connection deadlines and limit")
+struct ConnectionGuardTests {
+    /// `count` connections, each sent `prefix`, left open.
+    private func openConnections(_ count: Int, port: Int, sending prefix: String = "") throws -> [HTTPTestClient] {
+        try (0..<count).map { _ in
+            let client = try HTTPTestClient(port: port, timeout: 5)
+            if !prefix.isEmpty { try client.send(prefix) }
+            return client
+        }
+    }
+
+    /// Times one `GET /hello` on a new connection; nil when it did not get a 200.
+    private func timedHello(port: Int) -> Double? {
+        let start = ContinuousClock.now
+        guard let response = try? HTTPTestClient.request(port: port, path: "/hello", timeout: 3), response.status == 200 else { return nil }
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    private func dropped(_ metrics: MetricsRegistry, _ reason: String) -> Double {
+        metrics.counterValue("linkd_http_connections_dropped_total", labels: ["reason": reason])
+    }
+
+    /// More slow sockets than the limit, each sending one header byte a second: a normal client is still served
+    /// within a second, and the slow sockets are closed once the header deadline passes.
+    @Test func slowSocketsBeyondTheLimitDoNotLockClientsOut() throws {
+        let metrics = MetricsRegistry()
+        let configuration = ServerConfiguration(headerTimeout: 3, connectionLimit: 64)
+        try withLiveServer(configuration, metrics: metrics) { server, port in
+            let slow = try openConnections(80, port: port, sending: "G")
+            let stop = StopFlag()
+            let sockets = UnsafeSendableBox(slow)
+            let trickler = TestThread {
+                let request = Array("ET /hello HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n".utf8)
+                var offset = 0
+                while !stop.isSet && offset < request.count {
+                    usleep(1_000_000)
+                    for client in sockets.value { try? client.send([request[offset]]) }
+                    offset += 1
+                }
+            }
+            defer {
+                stop.set()
+                trickler.join()
+            }
+            usleep(300_000)
+            let elapsed = try #require(timedHello(port: port), "a normal client was locked out")
+            #expect(elapsed < 1.0)
+            #expect(server.openConnections <= 64)
+            #expect(dropped(metrics, "evicted_unfinished") >= 16)
+            // The rest are closed at the header deadline (3 s from their accept), though they keep sending.
+            let closed = slow.filter { $0.waitForClose(timeout: 4.5) }.count
+            #expect(closed == slow.count)
+            #expect(dropped(metrics, "header_timeout") >= 1)
+            #expect(timedHello(port: port) != nil)
+        }
+    }
+
+    /// Idle connections beyond the limit, silent ones and keep-alive ones after a request: new clients are
+    /// still served, the oldest idle connections making room.
+    @Test func idleConnectionsBeyondTheLimitMakeRoom() throws {
+        let metrics = MetricsRegistry()
+        let configuration = ServerConfiguration(connectionTimeout: 30, headerTimeout: 30, connectionLimit: 64)
+        var kept: [HTTPTestClient] = []
+        try withLiveServer(configuration, metrics: metrics) { server, port in
+            let silent = try openConnections(40, port: port)
+            let start = ContinuousClock.now
+            var served = 0
+            for _ in 0..<40 {
+                let client = try HTTPTestClient(port: port, timeout: 1)
+                if (try? client.request("GET", "/hello"))?.status == 200 { served += 1 }
+                kept.append(client)
+            }
+            #expect(served == 40)
+            #expect(ContinuousClock.now - start < .seconds(2))
+            usleep(200_000)
+            for _ in 0..<5 {
+                let elapsed = try #require(timedHello(port: port), "a normal client was locked out")
+                #expect(elapsed < 1.0)
+            }
+            #expect(server.openConnections <= 64)
+            #expect(dropped(metrics, "evicted_idle") + dropped(metrics, "evicted_unfinished") >= 16)
+            withExtendedLifetime(silent) {}
+        }
+    }
+
+    /// Trickling bytes does not extend the deadlines: the header deadline counts from the accept (first request)
+    /// or the request line (later keep-alive requests), the body deadline from the end of the headers.
+    @Test func deadlinesHoldAgainstTrickling() throws {
+        let metrics = MetricsRegistry()
+        let configuration = ServerConfiguration(connectionTimeout: 30, headerTimeout: 1, bodyTimeout: 1)
+        try withLiveServer(configuration, metrics: metrics) { _, port in
+            let header = try HTTPTestClient(port: port, timeout: 5)
+            let body = try HTTPTestClient(port: port, timeout: 5)
+            try body.send(HTTPTestClient.compose("POST", "/echo", headers: [("Content-Length", "100")]))
+            let later = try HTTPTestClient(port: port, timeout: 5)
+            #expect(try later.request("GET", "/hello").status == 200)
+            try later.send("GET /hello HTTP/1.1\r\n")
+            let start = ContinuousClock.now
+            var closed: [Bool] = [false, false, false]
+            while ContinuousClock.now - start < .seconds(3) && closed.contains(false) {
+                for (index, client) in [header, body, later].enumerated() where !closed[index] {
+                    try? client.send(index == 1 ? "x" : "X")   // a byte every 100 ms to each
+                    closed[index] = !client.isOpen()
+                }
+                usleep(100_000)
+            }
+            let elapsed = ContinuousClock.now - start
+            #expect(closed == [true, true, true])
+            #expect(elapsed < .seconds(2))
+            #expect(dropped(metrics, "header_timeout") == 2)
+            #expect(dropped(metrics, "body_timeout") == 1)
+        }
+    }
+
+    /// A connection whose request is past its headers is never closed to make room: when every connection is
+    /// busy, the new one is answered 503 problem+json, and the busy requests still complete.
+    @Test func busyConnectionsAreNotEvicted() throws {
+        let metrics = MetricsRegistry()
+        let configuration = ServerConfiguration(bodyTimeout: 30, connectionLimit: 3)
+        try withLiveServer(configuration, metrics: metrics) { server, port in
+            let uploads = try openConnections(3, port: port, sending: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
+            usleep(150_000)
+            let refused = try HTTPTestClient(port: port, timeout: 3).readResponse()
+            #expect(refused.status == 503)
+            #expect(refused.headers["Content-Type"] == "application/problem+json")
+            #expect(refused.text.contains("\"status\":503"))
+            #expect(refused.headers["Retry-After"] == "1")
+            for upload in uploads {
+                try upload.send("cdefghij")
+                #expect(try upload.readResponse().body == Array("abcdefghij".utf8))
+            }
+            #expect(dropped(metrics, "refused") == 1)
+            #expect(server.openConnections == 3)
+        }
+    }
+
+    /// `/metrics` shows the open connections.
+    @Test func openConnectionsAreAGauge() throws {
+        let metrics = MetricsRegistry()
+        try withLiveServer(metrics: metrics) { _, port in
+            let clients = try openConnections(3, port: port)
+            usleep(100_000)
+            #expect(metrics.render().contains("linkd_http_connections_open 3"))
+            withExtendedLifetime(clients) {}
+        }
+    }
+}
+
+/// A flag a test sets to stop a `TestThread`.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
+}
+
+/// Moves test-only non-Sendable values into a `TestThread`; the test reads them only after joining.
+final class UnsafeSendableBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
