@@ -53,8 +53,8 @@ struct RuleInput: Sendable {
             }
             if body.has("apps"), apps.isEmpty, errors.isEmpty { errors.add(body.at("apps"), "A rule applies to at least one app.") }
         }
-        path = Self.pattern(body.string("path", maxLength: 1024), at: body.at("path"), errors)
-        fragment = Self.pattern(body.string("fragment", maxLength: 1024), at: body.at("fragment"), errors)
+        path = Self.pattern(body.string("path", maxLength: Self.maxPatternLength), at: body.at("path"), errors)
+        fragment = Self.pattern(body.string("fragment", maxLength: Self.maxPatternLength), at: body.at("fragment"), errors)
         query = Self.query(body.value("query"), at: body.at("query"), errors)
         exclude = body.bool("exclude")
         caseSensitive = body.bool("caseSensitive")
@@ -99,8 +99,15 @@ struct RuleInput: Sendable {
         return .object(members)
     }
 
+    /// The longest path, fragment, query string or query item pattern a rule may have.
+    static let maxPatternLength = 1024
+
     private static func pattern(_ text: String?, at pointer: @autoclosure () -> String, _ errors: FieldErrors) -> RulePattern? {
         guard let text else { return nil }
+        guard text.count <= maxPatternLength else {
+            errors.add(pointer(), "A pattern is longer than \(maxPatternLength) characters.")
+            return nil
+        }
         do { return try RulePattern(text) } catch { errors.add(pointer(), error.message); return nil }
     }
 
@@ -109,6 +116,7 @@ struct RuleInput: Sendable {
         case nil, .null?: return nil
         case .string(let pattern)?:
             if pattern.contains("{") { errors.add(pointer(), "A query string pattern cannot capture; use an object of query items, e.g. {\"ref\": \"{ref}\"}.") }
+            if pattern.count > maxPatternLength { errors.add(pointer(), "A pattern is longer than \(maxPatternLength) characters.") }
             return .string(pattern)
         case .object(let members)?:
             var items: [RuleQueryItem] = []
