@@ -4,8 +4,12 @@ import LinkKit
 extension APISchemas {
     // MARK: Domains
 
-    static let hostname = Schema.string(maxLength: 253)
-        .described("The hostname, lower-case, internationalised names in punycode; `*.example.com` covers the subdomains of example.com.")
+    /// What `Hostname` accepts written in ASCII: two labels or more of letters, digits and inner `-` (63 at most),
+    /// the last starting with a letter, an optional `*.` first label and trailing dot. Internationalised names
+    /// are also accepted and stored in punycode.
+    static let hostname = Schema.string(
+        pattern: "^(\\*\\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.?$", maxLength: 253
+    ).described("The hostname, lower-case, internationalised names in punycode; `*.example.com` covers the subdomains of example.com.")
         .example("links.example.com")
 
     /// The writable settings, shared by the create and update bodies (the response has them too).
@@ -23,7 +27,7 @@ extension APISchemas {
             .optional("webcredentials", appIDs.described("Ids of this workspace's apps listed under `webcredentials` (shared passwords).")),
             .optional("appclips", appIDs.described("Ids of this workspace's iOS apps listed under `appclips`.")),
             .optional("legacyPaths", Schema.boolean.described("Also write the legacy `paths` form that iOS 12 and older read.")),
-            .optional("webFallbackUrl", (input ? Schema.url.nullable : Schema.url)
+            .optional("webFallbackUrl", (input ? APISchemas.httpsURLInput : Schema.url)
                 .described("Where a link that no app opens sends the browser (absolute `https://`).")),
             .optional("carryPathToFallback", Schema.boolean.described("Append the link's path and query to the web fallback URL.")),
         ]
@@ -57,7 +61,7 @@ extension APISchemas {
     private static func ruleProperties(appsRequired: Bool, nullable: Bool) -> [Schema.Property] {
         func field(_ schema: Schema) -> Schema { nullable ? schema.nullable : schema }
         let apps = Schema.array(.uuid, minItems: 1, maxItems: 50).described("Ids of the workspace's apps the rule applies to, in order.")
-        let pattern = Schema.string(maxLength: 1024)
+        let pattern = Schema.string(maxLength: RuleInput.maxPatternLength)
         return [
             appsRequired ? .required("apps", apps) : .optional("apps", apps),
             .optional("path", field(pattern.described("A path template with typed captures (`/widget/{id}`, `/docs/{rest*}`) or a raw AASA pattern (`/help/*`).")
@@ -84,8 +88,8 @@ extension APISchemas {
                 .required("updatedAt", updated),
             ], closed: false).described("One path rule: the single source of its AASA component and of its resolve answer.")),
             ("RuleQuery", Schema.oneOf([
-                Schema.string(maxLength: 1024).described("A pattern for the whole query string (cannot capture)."),
-                Schema.map(Schema.string(maxLength: 1024)).described("Query item name → pattern or `{capture}`."),
+                Schema.string(maxLength: RuleInput.maxPatternLength).described("A pattern for the whole query string (cannot capture)."),
+                Schema.map(Schema.string(maxLength: RuleInput.maxPatternLength)).described("Query item name → pattern or `{capture}`."),
             ]).described("A query-string pattern, or a dictionary of query items.")),
             ("DestinationBinding", Schema.object([
                 .required("type", identifier.described("A destination type every app of the rule declares.")),
