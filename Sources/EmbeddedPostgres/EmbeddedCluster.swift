@@ -8,12 +8,16 @@ import Synchronization
 /// Layout under `dataDirectory`: `pgdata/` (the cluster), `socket/` (the unix socket; no TCP port is opened),
 /// `postgresql.log`. When the socket path would be too long for `sun_path` (107 bytes), the socket goes to
 /// a short per-cluster directory under `/tmp` instead. When running as root, the server runs as the
-/// `postgres` user (initdb refuses root) via `runuser`, and the directories are given to that user.
+/// `postgres` user (initdb refuses root) via `runuser`, and the directories are given to that user; if
+/// that user cannot reach the data directory (it is under a private home folder such as `/root`), those
+/// three live in `clusterDirectory`, under `/var/lib/linkd`, instead (`ClusterLocation`).
 public final class EmbeddedCluster: Sendable {
     private enum Status: Sendable, Equatable { case stopped, running, adopted }
 
-    /// The directory holding everything the cluster writes.
+    /// The directory the cluster belongs to (and, unless relocated, holds its files).
     public let dataDirectory: URL
+    /// The directory holding `pgdata/`, `socket/` and the log: `dataDirectory`, or the relocated one.
+    public let clusterDirectory: URL
     /// The server's port number: it names the socket file `.s.PGSQL.<port>`; no TCP port is opened.
     public let port: Int
     /// The directory of the unix socket.
@@ -22,6 +26,10 @@ public final class EmbeddedCluster: Sendable {
     private let requestedBinDirectory: URL?
     private let durable: Bool
     private let status = Mutex(Status.stopped)
+    private let location: ClusterLocation
+
+    /// Where a cluster goes when the server user cannot reach its data directory.
+    public static let defaultRelocationRoot = URL(fileURLWithPath: "/var/lib/linkd")
 
     /// Describes a cluster; nothing happens on disk until `start()`.
     /// - Parameters:
@@ -30,7 +38,10 @@ public final class EmbeddedCluster: Sendable {
     ///   - binDirectory: the directory of `initdb`/`pg_ctl`/`postgres`; nil searches `$LINKD_PG_BIN`,
     ///     `pg_config --bindir`, the newest `/usr/lib/postgresql/<version>/bin`, then `PATH`.
     ///   - durable: false trades crash safety for speed (`initdb --no-sync`, `fsync=off`): for tests.
-    public init(dataDirectory: URL, logger: Logger, binDirectory: URL? = nil, durable: Bool = true) {
+    ///   - relocationRoot: where the cluster goes, in a directory named after the data directory's path,
+    ///     when we are root and the `postgres` user cannot reach `dataDirectory`.
+    public init(dataDirectory: URL, logger: Logger, binDirectory: URL? = nil, durable: Bool = true,
+                relocationRoot: URL = EmbeddedCluster.defaultRelocationRoot) {
         // Absolute: pg_ctl and the server run from "/" (see ProcessRunner), so relative paths would break.
         self.dataDirectory = dataDirectory.absoluteURL.standardizedFileURL
         self.logger = logger
@@ -42,7 +53,10 @@ public final class EmbeddedCluster: Sendable {
         var hash: UInt32 = 2_166_136_261
         for byte in path.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         self.port = 50_000 + Int(hash % 10_000)
-        let preferred = self.dataDirectory.appendingPathComponent("socket")
+        self.location = ClusterLocation.choose(for: self.dataDirectory, relocationRoot: relocationRoot.absoluteURL.standardizedFileURL,
+                                               runAs: ServerUser.lookup())
+        self.clusterDirectory = location.directory
+        let preferred = clusterDirectory.appendingPathComponent("socket")
         // sun_path is 108 bytes including the NUL; the server also creates "<socket>.lock".
         if (preferred.path + "/.s.PGSQL.\(port).lock").utf8.count < 107 {
             self.socketDirectory = preferred
@@ -51,10 +65,12 @@ public final class EmbeddedCluster: Sendable {
         }
     }
 
-    /// The cluster's files: `dataDirectory/pgdata`.
-    public var pgdata: URL { dataDirectory.appendingPathComponent("pgdata") }
+    /// The cluster's files: `clusterDirectory/pgdata`.
+    public var pgdata: URL { clusterDirectory.appendingPathComponent("pgdata") }
     /// The server log.
-    public var logFile: URL { dataDirectory.appendingPathComponent("postgresql.log") }
+    public var logFile: URL { clusterDirectory.appendingPathComponent("postgresql.log") }
+    /// Whether the cluster lives outside `dataDirectory`, because the server user cannot reach it.
+    public var isRelocated: Bool { clusterDirectory.path != dataDirectory.path }
 
     /// libpq keyword form: `host=<socketdir> port=<port> user=postgres dbname=postgres`.
     public var connectionString: String {
@@ -72,10 +88,17 @@ public final class EmbeddedCluster: Sendable {
     /// Creates the cluster on first use (`initdb`), then starts the server and waits until it accepts
     /// connections. Later starts reuse the data. A server left running by a crashed process is adopted;
     /// a stale `postmaster.pid` is removed.
-    /// - Throws: `EmbeddedPostgresError` (`.binariesNotFound` says what to install).
+    /// - Throws: `EmbeddedPostgresError` (`.binariesNotFound` says what to install; `.unreachable` says
+    ///   which directory to choose instead), before anything is created on disk.
     public func start() throws {
         let tools = try PostgresTools.locate(requested: requestedBinDirectory)
         let runAs = try ServerUser.current()
+        if let problem = location.problem { throw EmbeddedPostgresError(.unreachable, problem) }
+        if let blocked = location.blockedAncestor {
+            logger.notice("the postgres user cannot reach the data directory: the cluster lives elsewhere", metadata: [
+                "db.data_dir": dataDirectory.path, "db.blocked": blocked, "db.cluster_dir": clusterDirectory.path,
+            ])
+        }
         try prepareDirectories(runAs: runAs)
         if !FileManager.default.fileExists(atPath: pgdata.appendingPathComponent("PG_VERSION").path) {
             try initdb(tools, runAs: runAs)
@@ -128,7 +151,14 @@ public final class EmbeddedCluster: Sendable {
     private func prepareDirectories(runAs: ServerUser?) throws {
         let fm = FileManager.default
         do {
-            try fm.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+            let relocationRoot = clusterDirectory.deletingLastPathComponent()
+            if isRelocated, !fm.fileExists(atPath: relocationRoot.path) {
+                // Ours: open for the server user to pass through, whatever the umask.
+                try fm.createDirectory(at: relocationRoot, withIntermediateDirectories: true)
+                _ = chmod(relocationRoot.path, 0o755)
+            }
+            try fm.createDirectory(at: clusterDirectory, withIntermediateDirectories: true)
+            if isRelocated { try linkFromDataDirectory() }
             try fm.createDirectory(at: pgdata, withIntermediateDirectories: true,
                                    attributes: [.posixPermissions: 0o700])
             try fm.createDirectory(at: socketDirectory, withIntermediateDirectories: true,
@@ -137,7 +167,7 @@ public final class EmbeddedCluster: Sendable {
                 _ = fm.createFile(atPath: logFile.path, contents: nil, attributes: [.posixPermissions: 0o600])
             }
         } catch {
-            throw EmbeddedPostgresError(.fileSystem, "cannot create \(dataDirectory.path): \(error.localizedDescription)")
+            throw EmbeddedPostgresError(.fileSystem, "cannot create \(clusterDirectory.path): \(error.localizedDescription)")
         }
         guard let runAs else { return }
         // The server user must own pgdata, the socket directory and the log, and be able to reach them.
@@ -145,9 +175,26 @@ public final class EmbeddedCluster: Sendable {
             throw EmbeddedPostgresError(.fileSystem, "cannot give \(url.path) to user postgres: \(String(cString: strerror(errno)))")
         }
         var info = stat()
-        if stat(dataDirectory.path, &info) == 0, info.st_mode & 0o001 == 0 {
-            _ = chmod(dataDirectory.path, info.st_mode & 0o7777 | 0o011)  // traversable, not listable
+        if stat(clusterDirectory.path, &info) == 0, info.st_mode & 0o001 == 0 {
+            _ = chmod(clusterDirectory.path, info.st_mode & 0o7777 | 0o011)  // traversable, not listable
         }
+    }
+
+    /// Relocated: `dataDirectory/postgres` links to the cluster, and the cluster's `data-dir` file names
+    /// the data directory it belongs to, so either is found from the other.
+    private func linkFromDataDirectory() throws {
+        let fm = FileManager.default
+        try fm.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let link = dataDirectory.appendingPathComponent("postgres")
+        switch try? fm.destinationOfSymbolicLink(atPath: link.path) {
+        case clusterDirectory.path?: break
+        case .some:  // a link of ours to somewhere else: replaced (a file or folder of that name is left alone)
+            try fm.removeItem(at: link)
+            try fm.createSymbolicLink(at: link, withDestinationURL: clusterDirectory)
+        case nil:
+            if !fm.fileExists(atPath: link.path) { try fm.createSymbolicLink(at: link, withDestinationURL: clusterDirectory) }
+        }
+        try Data((dataDirectory.path + "\n").utf8).write(to: clusterDirectory.appendingPathComponent("data-dir"))
     }
 
     private func initdb(_ tools: PostgresTools, runAs: ServerUser?) throws {

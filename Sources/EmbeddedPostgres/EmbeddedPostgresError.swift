@@ -17,6 +17,8 @@ public struct EmbeddedPostgresError: Error, Sendable, CustomStringConvertible {
         public static let stopFailed = Code("stopFailed")
         /// Creating or preparing a directory failed.
         public static let fileSystem = Code("fileSystem")
+        /// The server user cannot reach the data directory, nor the place a cluster is moved to then.
+        public static let unreachable = Code("unreachable")
 
         public var description: String { name }
     }

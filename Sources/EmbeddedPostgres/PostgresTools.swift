@@ -48,18 +48,25 @@ struct PostgresTools: Sendable {
 }
 
 /// The user the server runs as: nil when not root (run as ourselves), `postgres` when root.
-struct ServerUser: Sendable {
+struct ServerUser: Sendable, Equatable {
     let uid: uid_t
     let gid: gid_t
+    var name: String { "postgres" }
 
     static func current() throws -> ServerUser? {
         guard geteuid() == 0 else { return nil }
-        guard let entry = getpwnam("postgres") else {
+        guard let user = lookup() else {
             throw EmbeddedPostgresError(.userNotFound, """
                 running as root, and PostgreSQL refuses to run as root, but there is no 'postgres' user to run it as. \
                 Install the server package (apt-get install postgresql creates the user) or run linkd as another user.
                 """)
         }
+        return user
+    }
+
+    /// The `postgres` user when we are root and it exists; nil otherwise (`current()` says why).
+    static func lookup() -> ServerUser? {
+        guard geteuid() == 0, let entry = getpwnam("postgres") else { return nil }
         return ServerUser(uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
     }
 }

@@ -40,7 +40,8 @@ struct Configuration {
           --listen HOST:PORT     LINKD_LISTEN      127.0.0.1:8080 ([::1]:8080 for IPv6, 0.0.0.0:8080 for all)
           --database-url URL     DATABASE_URL      unset: run a private PostgreSQL cluster under --data-dir
           --threads N            LINKD_THREADS     2 (HTTP worker threads)
-          --data-dir DIR         LINKD_DATA_DIR    ./.linkd (embedded PostgreSQL data, socket and log)
+          --data-dir DIR         LINKD_DATA_DIR    ./.linkd (embedded PostgreSQL data, socket and log; as root, when the
+                                 postgres user cannot enter DIR, the cluster goes to /var/lib/linkd/<hash> instead)
           --log-level LEVEL      LINKD_LOG_LEVEL   info (trace, debug, info, notice, warning, error, critical)
           --access-log on|off    LINKD_ACCESS_LOG  on (one "request" line per HTTP request, at info; off behind a logging proxy)
           --migrations DIR       LINKD_MIGRATIONS_DIR  the migrations/ folder of the source tree

@@ -88,6 +88,20 @@ import Testing
         #expect(Hostname.host("xn--bcher-kva.example", isServedBy: "bücher.example"))
     }
 
+    @Test func hostnameSuffixes() throws {
+        #expect(try Hostname(suffix: ".Example.COM").rawValue == "example.com")
+        #expect(try Hostname(suffix: "bücher.example").rawValue == "xn--bcher-kva.example")
+        for text in ["*.example.com", "*", "com", "example.com:443", ""] {
+            #expect { try Hostname(suffix: text) } throws: { ($0 as? LinkKitError)?.code == .invalidHostname }
+        }
+        #expect(Hostname.name("example.com", isWithin: "example.com"))
+        #expect(Hostname.name("a.links.example.com", isWithin: "example.com"))
+        #expect(Hostname.name("*.example.com", isWithin: "example.com"))
+        #expect(!Hostname.name("*.example.com", isWithin: "links.example.com"), "the wildcard also governs example.com")
+        #expect(!Hostname.name("badexample.com", isWithin: "example.com"))
+        #expect(!Hostname.name("example.com.evil.example", isWithin: "example.com"))
+    }
+
     @Test func errorDescriptionNamesCodeAndPointer() {
         let error = LinkKitError(.invalidTeamID, "bad").at("/applinks/details/0/appIDs/0")
         #expect(error.description == "invalidTeamID: bad (at /applinks/details/0/appIDs/0)")

@@ -102,3 +102,76 @@ func processes(mentioning text: String) -> [Int32] {
         cluster.stop()  // harmless when never started
     }
 }
+
+/// Root starting a cluster whose data directory is under a private folder (mode 0700, as `/root` is): the
+/// server runs as `postgres`, which cannot enter it.
+@Suite(.enabled(if: geteuid() == 0, "the server runs as another user only when we are root"))
+struct EmbeddedClusterPrivateFolderTests {
+    /// A directory of our own that every user may enter (mkdtemp makes them 0700).
+    static func openTemporaryDirectory() -> URL {
+        let directory = makeTemporaryDirectory()
+        chmod(directory.path, 0o755)
+        return directory
+    }
+
+    static func mode(_ path: String) -> mode_t {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0
+    }
+
+    @Test func theClusterMovesWhereThePostgresUserCanReachIt() throws {
+        let home = makeTemporaryDirectory()
+        let relocationRoot = Self.openTemporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(at: home)
+            try? FileManager.default.removeItem(at: relocationRoot)
+        }
+        #expect(Self.mode(home.path) == 0o700)
+        let dataDirectory = home.appendingPathComponent("app/.linkd")
+        let cluster = EmbeddedCluster(dataDirectory: dataDirectory, logger: testLogger(), durable: false, relocationRoot: relocationRoot)
+        defer { cluster.stop() }
+        #expect(cluster.isRelocated)
+        #expect(cluster.clusterDirectory.deletingLastPathComponent().path == relocationRoot.path)
+
+        try cluster.start()
+        #expect(cluster.pgdata.path.hasPrefix(relocationRoot.path + "/"))
+        try Connection(ConnectionParameters(cluster.connectionString)).executeScript("CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)")
+        #expect(Self.mode(home.path) == 0o700, "the private folder is left as it was")
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: dataDirectory.appendingPathComponent("postgres").path)
+        #expect(link == cluster.clusterDirectory.path)
+        #expect(try String(contentsOf: cluster.clusterDirectory.appendingPathComponent("data-dir"), encoding: .utf8) == dataDirectory.path + "\n")
+        cluster.stop()
+
+        // The next start of the same data directory finds the same cluster.
+        let again = EmbeddedCluster(dataDirectory: dataDirectory, logger: testLogger(), durable: false, relocationRoot: relocationRoot)
+        defer { again.stop() }
+        #expect(again.clusterDirectory.path == cluster.clusterDirectory.path)
+        try again.start()
+        #expect(try Connection(ConnectionParameters(again.connectionString)).query("SELECT n FROM kept")[0].decode(0, as: Int.self) == 7)
+    }
+
+    @Test func withNowhereToGoItSaysWhatToDoBeforeCreatingAnything() throws {
+        let home = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let dataDirectory = home.appendingPathComponent("app/.linkd")
+        let relocationRoot = home.appendingPathComponent("clusters")
+        let cluster = EmbeddedCluster(dataDirectory: dataDirectory, logger: testLogger(), durable: false, relocationRoot: relocationRoot)
+        #expect {
+            try cluster.start()
+        } throws: { error in
+            guard let error = error as? EmbeddedPostgresError else { return false }
+            return error.code == .unreachable && !error.message.contains("\n")
+                && error.message.contains("cannot enter \(home.path)") && error.message.contains("--data-dir")
+                && error.message.contains("DATABASE_URL")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty, "nothing was created")
+    }
+
+    @Test func aDataDirectoryThePostgresUserCanReachStaysWhereItIs() {
+        let open = Self.openTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: open) }
+        let cluster = EmbeddedCluster(dataDirectory: open.appendingPathComponent("app/.linkd"), logger: testLogger(), relocationRoot: open)
+        #expect(!cluster.isRelocated)
+        #expect(cluster.pgdata.path == open.appendingPathComponent("app/.linkd/pgdata").path)
+    }
+}

@@ -59,7 +59,10 @@ public final class HTTPTestClient {
         }
         guard result == 0 else {
             let message = String(cString: strerror(errno))
+            // deinit runs too when an initialised class's init throws: close once, or the second close
+            // may hit the same number reused meanwhile by another thread (a server's accepted socket).
             Glibc.close(descriptor)
+            descriptor = -1
             throw HTTPTestClientError("connect to \(host):\(port): \(message)")
         }
     }

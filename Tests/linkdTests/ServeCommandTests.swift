@@ -80,6 +80,41 @@ struct ServeCommandTests {
         #expect(Self.postgresProcesses(under: directory).isEmpty)
     }
 
+    /// Root in a private home folder (mode 0700, as `/root` is in containers): the `postgres` user cannot
+    /// enter it, so the cluster lives under /var/lib/linkd, and the folder is left as it was.
+    @Test(.timeLimit(.minutes(3)), .enabled(if: geteuid() == 0, "the server runs as postgres only when we are root"))
+    func servesAsRootFromAPrivateHomeFolder() throws {
+        var template = Array("/tmp/linkd-home-XXXXXX".utf8CString)
+        let home = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        let directory = home + "/app/.linkd"
+        var cluster: String?
+        defer {
+            try? FileManager.default.removeItem(atPath: home)
+            if let cluster { try? FileManager.default.removeItem(atPath: cluster) }
+        }
+
+        let first = try Server(dataDirectory: directory)
+        let port = try first.port()
+        cluster = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/postgres")
+        let ready = try HTTPTestClient.request(port: port, method: "GET", path: "/readyz")
+        #expect(ready.status == 200, "\(ready.text)")
+        let location = try #require(cluster, "\(first.output)")
+        #expect(location.hasPrefix("/var/lib/linkd/"))
+        #expect(FileManager.default.fileExists(atPath: location + "/pgdata/PG_VERSION"))
+        #expect(!first.output.contains("Permission denied"))
+        #expect(first.output.contains("cluster created"))
+        var info = stat()
+        #expect(stat(home, &info) == 0 && info.st_mode & 0o7777 == 0o700, "the home folder is not chmod-ed")
+        #expect(try first.terminate() == 0)
+        #expect(Self.postgresProcesses(under: location).isEmpty, "no PostgreSQL left behind")
+
+        let second = try Server(dataDirectory: directory)
+        _ = try second.port()
+        #expect(!second.output.contains("cluster created"), "the same cluster is used again")
+        #expect(try second.terminate() == 0)
+        #expect(Self.postgresProcesses(under: location).isEmpty)
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func migrateAppliesPendingMigrationsOnce() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-migrate-\(UUID())").path

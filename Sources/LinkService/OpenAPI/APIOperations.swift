@@ -130,7 +130,7 @@ enum APIOperations {
 
     static let domains: [APIOperation] = [
         APIOperation(.POST, "/v1/domains", "createDomain", "Register a link domain", tag: "Domains", access: .key(.write),
-                     description: "Hostnames are unique across the service: 409 when any workspace has it.",
+                     description: "Hostnames are unique across the service: 409 when any workspace has it, when another workspace's wildcard governs it, or when it is a wildcard that would govern another workspace's domain (docs/WORKSPACES.md). 422 at `/hostname`, naming the allowed suffixes, when the operator restricted the workspace to hostname suffixes and the name is under none of them.",
                      body: "DomainCreate", success: .created("Domain"), errors: [409]),
         APIOperation(.GET, "/v1/domains", "listDomains", "List domains", tag: "Domains", access: .key(.read), success: .page("Domain")),
         APIOperation(.GET, "/v1/domains/{host}", "getDomain", "Read a domain", tag: "Domains", access: .key(.read), success: .resource("Domain")),

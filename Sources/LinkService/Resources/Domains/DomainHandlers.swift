@@ -26,9 +26,9 @@ struct DomainHandlers: Sendable {
         body.finish()
         try errors.check()
         let domain = try pool.withTransaction { connection -> Domain in
+            try DomainClaims.lock(on: connection)
+            try DomainClaims.check(hostname!, workspace: principal.workspaceID, on: connection)
             try checkApps(settings, principal, on: connection)
-            let taken = try connection.query("SELECT 1 FROM domains WHERE hostname = \(hostname!)")
-            if taken.count > 0 { throw ServiceError.conflict("The domain \(hostname!) is already registered.") }
             let row = try connection.query(Query(unsafeSQL: """
                 INSERT INTO domains (workspace_id, hostname, settings) VALUES ($1, $2, $3) RETURNING \(Domain.columns)
                 """, binds: [principal.workspaceID, hostname!, JSONB(settings.json.serialized)])).first!
