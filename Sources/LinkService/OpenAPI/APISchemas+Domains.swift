@@ -12,6 +12,11 @@ extension APISchemas {
     ).described("The hostname, lower-case, internationalised names in punycode; `*.example.com` covers the subdomains of example.com.")
         .example("links.example.com")
 
+    /// A substitution variable's name: not empty, no `$`, `(` or `)`, not a built-in variable's.
+    private static let substitutionName = Schema.string(pattern: "^[^$()]+$").with("not", .object(["enum": .array(BuiltInVariables.names.sorted().map(JSONValue.string))])).json
+    /// A substitution variable's value, which cannot refer to another variable (`$(`).
+    private static let substitutionValue = Schema.string(pattern: "^([^$]|\\$+[^($])*\\$*$")
+
     /// The writable settings, shared by the create and update bodies (the response has them too).
     private static func settingsProperties(input: Bool) -> [Schema.Property] {
         let defaults = Schema.object([
@@ -21,7 +26,7 @@ extension APISchemas {
         let appIDs = Schema.array(.uuid, maxItems: 100)
         return [
             .optional("defaults", input ? defaults.nullable : defaults),
-            .optional("substitutionVariables", Schema.map(.array(.string, minItems: 1, maxItems: 1000))
+            .optional("substitutionVariables", Schema.map(.array(substitutionValue, minItems: 1, maxItems: 1000)).with("propertyNames", substitutionName)
                 .described("AASA substitution variables: name → the values `$(name)` stands for in patterns. Built-in names are reserved.")
                 .example(.object(["section": .array([.string("news"), .string("blog")])]))),
             .optional("webcredentials", appIDs.described("Ids of this workspace's apps listed under `webcredentials` (shared passwords).")),

@@ -24,11 +24,13 @@ enum APISchemas {
         pattern: "^[Hh][Tt][Tt][Pp][Ss]://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/(\(urlCharacter)|/)*)?(\\?(\(urlCharacter)|[/?])*)?(#(\(urlCharacter)|[/?])*)?$",
         maxLength: 2000
     ).described("An absolute `https://` URL.")
+    /// A port number, 0 to 65535.
+    private static let port = "[0-9]{1,4}|[0-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]"
     /// One character of a URL's path, query or fragment as RFC 3986 writes it (unreserved, sub-delims, `:`, `@`, `%XX`).
     private static let urlCharacter = "[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2}"
     /// A link to resolve: an absolute `http` or `https` URL as `AASAURL` splits it (any characters after the
     /// authority: raw ones are percent-encoded as a browser does; a port, when written, is a number).
-    static let linkURL = Schema.string(pattern: "^[Hh][Tt][Tt][Pp][Ss]?://([^/?#]*@)?([^/?#@:\\[\\]]*|\\[[^/?#@\\[\\]]*\\])(:[0-9]{0,5})?([/?#][\\s\\S]*)?$")
+    static let linkURL = Schema.string(pattern: "^[Hh][Tt][Tt][Pp][Ss]?://([^/?#]*@)?([^/?#@:\\[\\]]*|\\[[^/?#@\\[\\]]*\\])(:(\(port))?)?([/?#][\\s\\S]*)?$")
         .described("An absolute http(s) URL.").example("https://links.example.com/widget/42")
 
     // MARK: Problems

@@ -158,8 +158,10 @@ struct OpenAPIConformanceTests {
         for hostname in ["localhost", "a..example.com", "-a.example.com", "links.example.123", "*.*.example.com"] {
             try api.call("POST", "/v1/domains", key: writer, json: #"{"hostname":"\#(hostname)"}"#, expect: 422, refused: true)
         }
-        try api.call("POST", "/v1/domains", key: writer, json: #"{"hostname":"other.example.com","webFallbackUrl":"http://example.com/"}"#,
-                     expect: 422, refused: true)
+        for settings in [#""webFallbackUrl":"http://example.com/""#, #""substitutionVariables":{"alpha":["a"]}"#,
+                         #""substitutionVariables":{"a(b":["a"]}"#, #""substitutionVariables":{"x":["a$$(y)"]}"#] {
+            try api.call("POST", "/v1/domains", key: writer, json: #"{"hostname":"other.example.com","# + settings + "}", expect: 422, refused: true)
+        }
         try api.call("GET", "/v1/domains", key: reader, expect: 200)
         let domainETag = try api.call("GET", "/v1/domains/{host}", "/v1/domains/links.example.com", key: reader, expect: 200).headers["ETag"]!
         try api.call("PATCH", "/v1/domains/{host}", "/v1/domains/links.example.com", key: writer, json: #"{"legacyPaths":true,"carryPathToFallback":true}"#,
@@ -221,6 +223,8 @@ struct OpenAPIConformanceTests {
             {"urls":["https://links.example.com/widget/7","https://links.example.com/help/faq","https://links.example.com/nothing"],"platform":"ios"}
             """, expect: 200)
         try api.call("POST", "/v1/resolve", key: reader, json: #"{"urls":["not a url"]}"#, expect: 422, refused: true)
+        try api.call("POST", "/v1/resolve", key: reader, json: #"{"urls":["https://links.example.com:65536/"]}"#, expect: 422, refused: true)
+        try api.call("POST", "/v1/resolve", key: reader, json: #"{"urls":["https://links.example.com:65535/","HTTP://links.example.com:/"]}"#, expect: 200)
         try api.call("GET", "/v1/audit", "/v1/audit?limit=3", key: reader, expect: 200)
         try api.call("GET", "/v1/audit", "/v1/audit?resourceType=rules", key: reader, expect: 200)
 

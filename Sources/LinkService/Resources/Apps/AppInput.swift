@@ -25,7 +25,7 @@ struct AppInput {
         case .android?:
             packageName = Validators.packageName(body.string("packageName", required: creating, maxLength: 255), at: "/packageName", errors)
             fingerprints = Self.readFingerprints(&body, required: creating)
-            playStoreURL = Validators.httpsURL(body.string("playStoreUrl"), at: "/playStoreUrl", errors)
+            playStoreURL = Validators.httpsURL(body.string("playStoreUrl", maxLength: 2000), at: "/playStoreUrl", errors)
         case nil:
             return
         }
