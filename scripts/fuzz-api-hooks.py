@@ -15,6 +15,7 @@ import urllib.request
 import zlib
 
 import schemathesis
+from schemathesis.engine import observations
 from requests.structures import CaseInsensitiveDict
 
 BASE = os.environ["LINKD_FUZZ_URL"]
@@ -50,6 +51,19 @@ def seed():
     return {"apps": [ios, android], "rule": rules[0]["id"]}
 
 
+def _tolerant(same_origin_path):
+    """schemathesis 4.32.5 reads URLs out of 2xx bodies with urlsplit, which raises ValueError for a bracketed
+    host that is no IP address: resolve answers echo such links (`https://[x]/`), and the run stopped with a
+    traceback. A link that cannot be split is no link to follow."""
+    def wrapper(value, origin):
+        try:
+            return same_origin_path(value, origin)
+        except ValueError:
+            return None
+    return wrapper
+
+
+observations._same_origin_path = _tolerant(observations._same_origin_path)
 SEEDED = seed()
 # `lk_<key id in hex>_<secret>`: the run's own key, which DELETE /v1/keys/{id} must not revoke.
 OWN_KEY_ID = KEY.split("_")[1]
