@@ -10,6 +10,8 @@ public struct Request: Sendable {
     public var rawQuery: String?
     /// Query items, `+` and `%XX` decoded, in the order they were sent.
     public var queryItems: [(name: String, value: String)]
+    /// Whether a decoded query item holds a NUL (`%00`), noticed while decoding: the `Router` refuses such a request.
+    let queryHoldsNUL: Bool
     /// Request header fields.
     public var headers: HTTPHeaders
     /// The request body (empty when none).
@@ -54,7 +56,9 @@ public struct Request: Sendable {
         self.method = method
         self.path = path
         self.rawQuery = rawQuery
-        self.queryItems = rawQuery.map(PercentDecoding.queryItems) ?? []
+        var decodedNUL = false
+        self.queryItems = rawQuery.map { PercentDecoding.queryItems($0, noticingNUL: &decodedNUL) } ?? []
+        self.queryHoldsNUL = decodedNUL
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress

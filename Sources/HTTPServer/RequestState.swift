@@ -9,6 +9,10 @@ final class RequestState {
     let rawQuery: String?
     /// Bytes of the whole request target.
     let uriLength: Int
+    /// Whether `uriLength` was measured by the URI log callback, before MHD cut the query off at its `?`.
+    var measuredBeforeParsing = false
+    /// The NUL and `Host` checks of the request's head, fed as the headers are collected.
+    var head = RequestHead()
     var sawHeaders = false
     var responded = false
     var body: [UInt8] = []

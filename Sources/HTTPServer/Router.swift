@@ -7,7 +7,9 @@ import Observability
 /// - 405 problem with `Allow` when the path matches but not the method;
 /// - `HEAD` runs the `GET` handler and drops the body, keeping its `Content-Length`;
 /// - `OPTIONS` on a known path without an `OPTIONS` route: `204` with `Allow`;
-/// - thrown `ProblemConvertible` errors become their problem, anything else a bare 500 plus an error log line;
+/// - a path or query parameter holding `%00` (a NUL once decoded) is a 400 naming it, before any handler runs;
+/// - thrown `ProblemConvertible` errors become their problem, anything else a bare 500 plus an error log line; a
+///   problem of status 500 is logged at error level too (it is a failure of ours, whatever error carried it);
 /// - every response carries `X-Request-ID` (a `PreparedResponse` only when the request offered one); problem
 ///   bodies carry `requestId`.
 public final class Router: Responder, Sendable {
@@ -108,13 +110,22 @@ public final class Router: Responder, Sendable {
             }
             return (metricsByLabel[label] ?? metricsByLabel["unmatched"]!, Self.compose(middleware, logger: logger, answer)(request))
         }
+        if request.queryHoldsNUL {
+            return (target.metrics, refuse(request, Self.queryParameterWithNUL(request)))
+        }
         var response: Response
         if captures.isEmpty {
             response = target.run(request)
         } else {
             var routed = request   // a copy only for routes with parameters
+            var withNUL: String?
             for (name, raw) in zip(target.parameterNames, captures) {
-                routed.parameters[name] = PercentDecoding.decode(raw, plusAsSpace: false)
+                var decodedNUL = false
+                routed.parameters[name] = PercentDecoding.decode(raw, plusAsSpace: false, noticingNUL: &decodedNUL)
+                if decodedNUL, withNUL == nil { withNUL = name }
+            }
+            if let withNUL {
+                return (target.metrics, refuse(request, .badRequest(detail: "The path parameter '\(withNUL)' contains a NUL character (%00).")))
             }
             response = target.run(routed)
         }
@@ -124,6 +135,19 @@ public final class Router: Responder, Sendable {
             response.body = []
         }
         return (target.metrics, response)
+    }
+
+    /// `problem` through the middleware (CORS headers land on it too).
+    private func refuse(_ request: Request, _ problem: Problem) -> Response {
+        Self.compose(middleware, logger: logger) { _ in throw problem }(request)
+    }
+
+    /// The 400 for a query whose decoded text holds a NUL (`%00`), naming the first such parameter: no handler
+    /// receives one (PostgreSQL refuses NUL in text, C strings end there).
+    private static func queryParameterWithNUL(_ request: Request) -> Problem {
+        let item = request.queryItems.first { $0.name.utf8.contains(0) || $0.value.utf8.contains(0) }
+        let name = item.map { $0.name.prefix(64).split(separator: "\0", omittingEmptySubsequences: false).joined(separator: "%00") } ?? ""
+        return .badRequest(detail: "The query parameter '\(name)' contains a NUL character (%00).")
     }
 
     /// `handler` inside `middleware` (outermost first). Errors are mapped to problem responses at every layer, so
@@ -142,7 +166,15 @@ public final class Router: Responder, Sendable {
         do {
             return try body(request)
         } catch let error as any ProblemConvertible {
-            return .problem(error.problem)
+            let problem = error.problem
+            if problem.status == 500 {
+                // A failure of ours (a database error that is no conflict, say): the client sees a bare 500, the log the cause.
+                logger.error("request failed", metadata: [
+                    "request.id": request.requestID, "http.method": request.method.rawValue,
+                    "http.path": request.path, "error": String(reflecting: error),
+                ])
+            }
+            return .problem(problem)
         } catch {
             logger.error("unhandled error", metadata: [
                 "request.id": request.requestID, "http.method": request.method.rawValue,

@@ -34,6 +34,7 @@ func mhdURILog(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ 
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     context.requestStarted()
     let state = RequestState(uri: uri)
+    state.measuredBeforeParsing = true
     return Unmanaged.passRetained(state).toOpaque()
 }
 
@@ -55,12 +56,17 @@ func mhdRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
     }
 }
 
-/// Collects request headers (`MHD_get_connection_values` iterator).
-private func mhdCollectHeader(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
-                              _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
+/// Collects request headers and checks each for a NUL (`MHD_get_connection_values_n` iterator: it gives lengths).
+private func mhdCollectHeader(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
+                              _ value: UnsafePointer<CChar>?, _ valueSize: Int) -> MHD_Result {
     guard let cls, let key else { return .YES }
     let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
-    state.headers.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
+    state.head.add(name: key, nameLength: keySize, value: value, valueLength: valueSize)
+    let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) { String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self) }
+    let text = value.map { value in
+        value.withMemoryRebound(to: UInt8.self, capacity: valueSize) { String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self) }
+    } ?? ""
+    state.headers.append((name: name, value: text))
     return .YES
 }
 
@@ -93,7 +99,12 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
     if !state.sawHeaders {
         state.sawHeaders = true
         state.headers.reserveCapacity(16)
-        _ = MHD_get_connection_values(connection, .HEADER_KIND, mhdCollectHeader, Unmanaged.passUnretained(state).toOpaque())
+        state.head = RequestHead(method: method, target: url, targetLength: state.measuredBeforeParsing ? state.uriLength : nil, version: version)
+        _ = MHD_get_connection_values_n(connection, .HEADER_KIND, mhdCollectHeader, Unmanaged.passUnretained(state).toOpaque())
+        state.head.finish(method: method, headLength: linkd_mhd_request_header_size(connection))
+        if let flaw = state.head.flaw {
+            return reject(.badRequest(detail: flaw), state: state, method: methodName, connection: connection, context: context)
+        }
         if state.uriLength > limits.maxURIBytes {
             return reject(.uriTooLong, state: state, method: methodName, connection: connection, context: context)
         }

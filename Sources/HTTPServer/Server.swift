@@ -7,7 +7,8 @@ import Synchronization
 /// An HTTP/1.1 server on libmicrohttpd: an internal epoll thread pool calls the `Responder` synchronously.
 ///
 /// Limits. The server itself answers, with problem+json, `X-Request-ID` and `Connection: close`, before the
-/// responder runs: 414 when the request target exceeds `maxURIBytes`, 431 when the header section exceeds
+/// responder runs: 400 when the request line or a header holds a NUL byte, or `Host` is missing from an HTTP/1.1
+/// request or repeated (`RequestHead`); 414 when the request target exceeds `maxURIBytes`, 431 when the header section exceeds
 /// `maxHeaderBytes`, 413 when `Content-Length` exceeds `maxBodyBytes` (at once, without reading the body) or a
 /// chunked body grows past it (after reading and discarding the rest). MHD's per-connection memory pool is sized
 /// well above those limits (`ServerConfiguration.connectionMemoryLimit`), so only requests far beyond them hit

@@ -41,4 +41,15 @@ import Testing
         #expect(Array("plain".utf8).withUnsafeBufferPointer { Percent.decodedText($0, plusAsSpace: false) } == "plain")
         #expect(Array("%FF%C3".utf8).withUnsafeBufferPointer { Percent.decodedText($0, plusAsSpace: false) } == "\u{FFFD}\u{FFFD}")
     }
+
+    @Test("a decoded NUL is noticed, only from %00", arguments: [
+        ("%00", true), ("a%00b", true), ("%%00", true), ("%0%00", true),
+        ("%2500", false), ("%0", false), ("%0g", false), ("00", false), ("%41%20", false), ("plain", false),
+    ])
+    func noticesDecodedNUL(text: String, expected: Bool) {
+        var decodedNUL = false
+        let decoded = Array(text.utf8).withUnsafeBufferPointer { Percent.decodedText($0, plusAsSpace: true, noticingNUL: &decodedNUL) }
+        #expect(decodedNUL == expected)
+        #expect(decoded.utf8.contains(0) == expected)
+    }
 }

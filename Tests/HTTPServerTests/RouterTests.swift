@@ -194,6 +194,38 @@ struct RouterTests {
         #expect(generated.headers["X-Request-ID"]?.count == 32)
     }
 
+    @Test("a parameter holding %00 is a 400 naming it, before the handler runs", arguments: [
+        ("/teams/AB%00", "teamId"), ("/teams/%00", "teamId"), ("/files/a/b%00c", "rest"),
+        ("/teams?cursor=%00", "cursor"), ("/teams?a=1&name=x%00y", "name"), ("/teams?x%00=1", "x%00"),
+    ])
+    func nulInParameters(path: String, name: String) {
+        let ran = Atomic<Int>(0)
+        let router = router { builder in
+            builder.get("/teams/{teamId}") { _ in ran.add(1, ordering: .relaxed); return .text("team") }
+            builder.get("/teams") { _ in ran.add(1, ordering: .relaxed); return .text("teams") }
+            builder.get("/files/{rest*}") { _ in ran.add(1, ordering: .relaxed); return .text("file") }
+        }
+        let response = get(router, path)
+        #expect(response.status == 400)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(text(response).contains("'\(name)'"))
+        #expect(ran.load(ordering: .relaxed) == 0)
+        // Escapes that decode to other bytes are the handler's business.
+        #expect(get(router, "/teams/AB%2500?q=%0A%20").status == 200)
+    }
+
+    @Test func internalProblemsAreLoggedAtErrorLevel() {
+        let router = router { builder in
+            builder.get("/broken") { _ in throw Problem.internal }
+            builder.get("/missing") { _ in throw Problem.notFound }
+        }
+        #expect(get(router, "/broken").status == 500)
+        #expect(get(router, "/missing").status == 404)
+        let errors = logs.entries.filter { $0.level == .error }
+        #expect(errors.count == 1)
+        #expect(errors.first?.metadata["http.path"] == "/broken")
+    }
+
     @Test func routesAreListed() {
         let router = router {
             $0.get("/a") { _ in .text("a") }

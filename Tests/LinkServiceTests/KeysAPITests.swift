@@ -110,6 +110,35 @@ struct KeysAPITests {
         #expect(!parsed.hasSecret(Array(secret.secret.utf8.dropLast())))
     }
 
+    /// A key is the exact string issued: its id in upper-case hex names the same row but is refused.
+    @Test func aKeyIDInUpperCaseIsRefused() throws {
+        let secret = APIKeySecret.generate()
+        let token = secret.token
+        let id = token.dropFirst(3).prefix(32)
+        let shouted = "lk_" + id.uppercased() + token.dropFirst(35)
+        #expect(shouted != token && shouted.lowercased().hasPrefix(token.prefix(35)))
+        #expect(APIKeySecret(parsing: shouted) == nil)
+        #expect(APIKeySecret(authorization: "Bearer " + shouted) == nil)
+        try TestService.with { service in
+            let key = try service.key()
+            let upper = "lk_" + key.dropFirst(3).prefix(32).uppercased() + key.dropFirst(35)
+            #expect(try service.request("GET", "/v1/teams", key: key).status == 200)
+            #expect(try service.request("GET", "/v1/teams", key: upper).status == 401)
+        }
+    }
+
+    /// libmicrohttpd would hand the header over cut at the NUL: the valid key alone.
+    @Test func aValidKeyFollowedByNULAndJunkIsRefused() throws {
+        try TestService.with { service in
+            let key = try service.key()
+            let client = try HTTPTestClient(port: service.port)
+            try client.send("GET /v1/teams HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(key)\0junk\r\nConnection: close\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 400)
+            #expect(response.headers["Content-Type"] == "application/problem+json")
+        }
+    }
+
     @Test func authorizationHeaderForms() throws {
         let secret = APIKeySecret.generate()
         for header in ["Bearer \(secret.token)", "bearer \(secret.token)", "BEARER  \(secret.token)", "Bearer \(secret.token) ",

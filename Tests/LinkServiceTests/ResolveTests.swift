@@ -67,6 +67,31 @@ struct ResolveTests {
         }
     }
 
+    /// Universal links are https URLs, and linkd claims no URL with `user:password@` (docs/DESIGN.md): the rules
+    /// are not asked, the answer says why.
+    @Test("URLs that cannot be universal links are no_match with a reason", arguments: [
+        ("http://links.example.com/widget/42", "not_https"),
+        ("HTTP://links.example.com/widget/42", "not_https"),
+        ("https://user:secret@links.example.com/widget/42", "user_info"),
+        ("https://user@links.example.com/widget/42", "user_info"),
+    ])
+    func notUniversalLinks(url: String, reason: String) throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let answer = try resolve(fixture, url)
+            #expect(answer["outcome"] == .string("no_match"))
+            #expect(answer["reason"] == .string(reason))
+            #expect(answer["app"] == nil && answer["rule"] == nil && answer["destination"] == nil)
+            #expect(answer["domain"] == .string(fixture.host))
+            #expect(answer["fallbacks"]?["web"] == .string("https://www.example.com/widget/42"))
+            let batch = try Fixture.expect(200, service.request("POST", "/v1/resolve", key: fixture.key, json: #"{"urls":["\#(url)"]}"#))
+            #expect(try batch.json["results"]?.arrayValue?.first?["reason"] == .string(reason))
+            // The same link over https is a universal link, and its answer has no reason.
+            let https = try resolve(fixture, "https://links.example.com/widget/42")
+            #expect(https["outcome"] == .string("open_app") && https["reason"] == nil)
+        }
+    }
+
     @Test func androidResolvesThroughTheSameRules() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)

@@ -29,7 +29,7 @@ struct RulesAPITests {
             let fixture = try Fixture(service)
             let before = try rules(fixture)
             let body = #"{"rules":"# + list.replacingOccurrences(of: "$IOS", with: fixture.iosApp)
-                .replacingOccurrences(of: "$LONG", with: String(repeating: "a", count: RuleInput.maxPatternLength + 1)) + "}"
+                .replacingOccurrences(of: "$LONG", with: String(repeating: "a", count: TextLimit.pattern.scalars + 1)) + "}"
             let response = try service.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key, json: body)
             #expect(response.status == 422, "\(response.text)")
             let errors = try response.json["errors"]?.arrayValue ?? []

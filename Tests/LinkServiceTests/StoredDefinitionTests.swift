@@ -36,6 +36,7 @@ struct StoredDefinitionTests {
         #"{"path": "/bad/{", "fragment": "{a}{b}"}"#,
         #"{"query": {"a": "{x", "b": "*"}}"#,
         " \n{\t\"path\" : \"/s\" } \r\n",
+        "{\"path\": \"/" + String(repeating: "é", count: 600) + "\"}",   // 601 code points in 1,201 bytes: within the limit
     ])
     func readsTheStoredShapesInOnePass(text: String) {
         #expect(Self.fast(text) == Self.generic(text), "\(text)")
@@ -78,7 +79,11 @@ struct StoredDefinitionTests {
         "\u{FEFF}{\"path\": \"/bom\"}",
         "{\"comment\": \"" + String(repeating: "c", count: 501) + "\"}",
         "{\"path\": \"/" + String(repeating: "p", count: 1024) + "\"}",
-        "{\"path\": \"/" + String(repeating: "é", count: 600) + "\"}",
+        "{\"path\": \"/" + String(repeating: "é", count: 1024) + "\"}",   // 1,025 code points: over the limit
+        "{\"query\": \"" + String(repeating: "q", count: 1025) + "\"}",
+        "{\"query\": {\"" + String(repeating: "k", count: 257) + "\": \"*\"}}",
+        "{\"query\": {\"k\": \"" + String(repeating: "q", count: 1025) + "\"}}",
+        "{\"destination\": {\"type\": \"w\", \"params\": {\"a\": \"" + String(repeating: "v", count: 1001) + "\"}}}",
     ])
     func leavesEverythingElseToTheGenericReader(text: String) {
         #expect(Self.fast(text) == nil, "\(text)")

@@ -25,4 +25,8 @@ int linkd_mhd_client_address(struct MHD_Connection *connection, char *buffer, si
 /// Number of connections the daemon currently holds open, or -1 when unknown.
 int linkd_mhd_current_connections(struct MHD_Daemon *daemon);
 
+/// `MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE`: the bytes of the request's head in MHD's read buffer, from the
+/// request line's first byte through the empty line that ends the header section; 0 when unknown.
+size_t linkd_mhd_request_header_size(struct MHD_Connection *connection);
+
 #endif

@@ -12,6 +12,8 @@ public struct AASAURL: Sendable, Hashable {
     public let host: String
     /// The port, if written.
     public let port: Int?
+    /// Whether the authority carries user information (`https://user:password@host/`), which is not part of the host.
+    public let hasUserInfo: Bool
     /// The raw (encoded) path; may be empty.
     public let path: String
     /// The raw query after `?`, or nil when there is no `?`.
@@ -44,6 +46,7 @@ public struct AASAURL: Sendable, Hashable {
         while authorityEnd < bytes.count, !"/?#".utf8.contains(bytes[authorityEnd]) { authorityEnd += 1 }
         var hostStart = authorityStart
         if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) { hostStart = at + 1 }
+        hasUserInfo = hostStart > authorityStart
         var hostEnd = authorityEnd
         var port: Int?
         if let portColon = bytes[hostStart..<authorityEnd].lastIndex(of: UInt8(ascii: ":")),

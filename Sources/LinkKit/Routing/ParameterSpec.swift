@@ -37,7 +37,7 @@ public struct ParameterSpec: Sendable, Hashable {
     public func convert(_ text: String) -> Result<TypedValue, DestinationError> {
         switch kind {
         case .string(let minLength, let maxLength):
-            let length = text.count
+            let length = TextLimit.length(of: text)   // code points, as the API's and the database's limits count
             if let minLength, length < minLength { return .failure(invalid("is shorter than \(minLength) characters")) }
             if let maxLength, length > maxLength { return .failure(invalid("is longer than \(maxLength) characters")) }
             return .success(.string(text))
@@ -73,7 +73,7 @@ public struct ParameterSpec: Sendable, Hashable {
 
     /// At most 64 characters of untrusted text, for messages.
     static func excerpt(_ text: String) -> String {
-        text.count <= 64 ? text : String(text.prefix(61)) + "..."
+        text.unicodeScalars.count <= 64 ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(61))) + "..."
     }
 
     static func canonicalUUID(_ text: String) -> String? {

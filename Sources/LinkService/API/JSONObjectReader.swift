@@ -39,18 +39,14 @@ struct JSONObjectReader {
         return found
     }
 
-    /// A string member. Missing: an error when `required`. `null` reads as absent for optional members.
-    mutating func string(_ key: String, required: Bool = false, maxLength: Int = 1000) -> String? {
+    /// A string member within `limit`. Missing: an error when `required`. `null` reads as absent for optional members.
+    mutating func string(_ key: String, required: Bool = false, limit: TextLimit = .standard) -> String? {
         switch value(key) {
         case nil, .null?:
             if required { errors.add(at(key), "'\(key)' is required.") }
             return nil
         case .string(let text)?:
-            if text.count > maxLength {
-                errors.add(at(key), "'\(key)' is longer than \(maxLength) characters.")
-                return nil
-            }
-            return text
+            return Self.within(limit, text, at: at(key), named: "'\(key)'", errors)
         case let other?:
             errors.add(at(key), "'\(key)' must be a string, not \(other.typeName).")
             return nil
@@ -120,8 +116,8 @@ struct JSONObjectReader {
         }
     }
 
-    /// An array of strings member.
-    mutating func strings(_ key: String, required: Bool = false, maxCount: Int = 1000) -> [String]? {
+    /// An array of strings member, each within `limit` (those beyond it are left out, with an error).
+    mutating func strings(_ key: String, required: Bool = false, maxCount: Int = 1000, limit: TextLimit = .standard) -> [String]? {
         guard let elements = array(key, required: required, maxCount: maxCount) else { return nil }
         var out: [String] = []
         for (element, pointer) in elements {
@@ -129,15 +125,25 @@ struct JSONObjectReader {
                 errors.add(pointer, "Expected a string, found \(element.typeName).")
                 continue
             }
-            out.append(text)
+            if let text = Self.within(limit, text, at: pointer, named: "The text", errors) { out.append(text) }
         }
         return out
     }
 
-    /// All member names, in order (for maps such as `params` or `substitutionVariables`), marked as read.
-    mutating func keys() -> [String] {
+    /// All member names, in order (for maps such as `params` or `substitutionVariables`), marked as read. A name
+    /// beyond `limit` is recorded as an error (and still listed, so its value is read and checked too).
+    mutating func keys(limit: TextLimit = .memberName) -> [String] {
         read = Array(repeating: true, count: members.count)
+        for member in members { _ = Self.within(limit, member.key, at: at(member.key), named: "The member name", errors) }
         return members.map(\.key)
+    }
+
+    /// `text` when it is within `limit`; otherwise nil, and an error at `pointer` saying which bound it exceeds.
+    static func within(_ limit: TextLimit, _ text: String, at pointer: @autoclosure () -> String, named name: @autoclosure () -> String,
+                       _ errors: FieldErrors) -> String? {
+        guard let violation = limit.violation(text) else { return text }
+        errors.add(pointer(), "\(name()) \(violation).")
+        return nil
     }
 
     /// Records an error for every member that was never read, and for repeated keys.

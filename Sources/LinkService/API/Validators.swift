@@ -33,7 +33,7 @@ enum Validators {
     /// Digits only: the numeric Apple ID of the App Store listing.
     static func appStoreID(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
         guard let text else { return nil }
-        guard (1...20).contains(text.count), text.allSatisfy(\.isASCIIDigit) else {
+        guard !text.isEmpty, TextLimit(scalars: 20).allows(text), text.allSatisfy(\.isASCIIDigit) else {
             errors.add(pointer, "appStoreId is the numeric App Store ID (e.g. 1234567890), not '\(text)'.")
             return nil
         }
@@ -44,7 +44,7 @@ enum Validators {
     static func customScheme(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
         guard let text else { return nil }
         let lower = text.lowercased()
-        guard let first = lower.first, first.isASCII, first.isLetter, lower.count <= 64,
+        guard let first = lower.first, first.isASCII, first.isLetter, TextLimit(scalars: 64).allows(lower),
               lower.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
         else {
             errors.add(pointer, "customScheme must be a URL scheme such as 'myapp' (letters, digits, + - .), without ':' or '//'.")
@@ -60,7 +60,7 @@ enum Validators {
     /// An absolute `https` URL (redirect targets and store links are never anything else: no open redirect).
     static func httpsURL(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
         guard let text else { return nil }
-        guard text.count <= 2000, let components = URLComponents(string: text), components.scheme?.lowercased() == "https",
+        guard TextLimit.url.allows(text), let components = URLComponents(string: text), components.scheme?.lowercased() == "https",
               let host = components.host, !host.isEmpty, components.user == nil, components.password == nil
         else {
             errors.add(pointer, "Expected an absolute https:// URL.")

@@ -23,8 +23,9 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses a presented key; nil when it does not have the key shape.
     ///
-    /// Byte by byte (this runs on every authenticated request): `lk_`, 32 hex digits (either case), `_`,
-    /// 43 base64url characters (which may include `_`): exactly 79 ASCII bytes.
+    /// Byte by byte (this runs on every authenticated request): `lk_`, 32 lower-case hex digits, `_`, 43 base64url
+    /// characters (which may include `_`): exactly 79 ASCII bytes. A key is an exact string: the id in upper case
+    /// names the same row, but it is not the key that was issued, so it is refused.
     public init?(parsing text: String) {
         var text = text
         guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
@@ -63,7 +64,7 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let valid = withUnsafeMutableBytes(of: &uuid) { raw -> Bool in
             for index in 0..<16 {
-                guard let high = Hex.value(bytes[3 + 2 * index]), let low = Hex.value(bytes[4 + 2 * index]) else { return false }
+                guard let high = lowerHex(bytes[3 + 2 * index]), let low = lowerHex(bytes[4 + 2 * index]) else { return false }
                 raw[index] = high << 4 | low
             }
             return true
@@ -118,6 +119,11 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
     /// The id as 32 lower-case hex digits, no dashes.
     private static func hex(_ id: UUID) -> String {
         withUnsafeBytes(of: id.uuid) { Hex.encode($0) }
+    }
+
+    /// The value of a lower-case hex digit; nil for any other byte (`A`-`F` included: `token` writes lower case).
+    private static func lowerHex(_ byte: UInt8) -> UInt8? {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") ? nil : Hex.value(byte)
     }
 
     private static func isBase64URL(_ byte: UInt8) -> Bool {

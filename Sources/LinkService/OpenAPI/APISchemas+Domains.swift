@@ -66,7 +66,7 @@ extension APISchemas {
     private static func ruleProperties(appsRequired: Bool, nullable: Bool) -> [Schema.Property] {
         func field(_ schema: Schema) -> Schema { nullable ? schema.nullable : schema }
         let apps = Schema.array(.uuid, minItems: 1, maxItems: 50).described("Ids of the workspace's apps the rule applies to, in order.")
-        let pattern = Schema.string(maxLength: RuleInput.maxPatternLength)
+        let pattern = Schema.string(maxLength: TextLimit.pattern.scalars)
         return [
             appsRequired ? .required("apps", apps) : .optional("apps", apps),
             .optional("path", field(pattern.described("A path template with typed captures (`/widget/{id}`, `/docs/{rest*}`) or a raw AASA pattern (`/help/*`).")
@@ -93,8 +93,8 @@ extension APISchemas {
                 .required("updatedAt", updated),
             ], closed: false).described("One path rule: the single source of its AASA component and of its resolve answer.")),
             ("RuleQuery", Schema.oneOf([
-                Schema.string(maxLength: RuleInput.maxPatternLength).described("A pattern for the whole query string (cannot capture)."),
-                Schema.map(Schema.string(maxLength: RuleInput.maxPatternLength)).described("Query item name → pattern or `{capture}`."),
+                Schema.string(maxLength: TextLimit.pattern.scalars).described("A pattern for the whole query string (cannot capture)."),
+                Schema.map(Schema.string(maxLength: TextLimit.pattern.scalars)).described("Query item name → pattern or `{capture}`."),
             ]).described("A query-string pattern, or a dictionary of query items.")),
             ("DestinationBinding", Schema.object([
                 .required("type", identifier.described("A destination type every app of the rule declares.")),

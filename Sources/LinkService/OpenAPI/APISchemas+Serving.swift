@@ -13,6 +13,10 @@ extension APISchemas {
                 built (`destination.error` says why); `excluded`: an exclusion rule keeps the apps out; `no_match`: no rule claims it; \
                 `unknown_domain`: no link domain of the caller governs the host. Without an app, the browser opens the URL.
                 """)),
+            .optional("reason", Schema.enumeration(["not_https", "user_info"]).described("""
+                Only with `no_match` for a URL that cannot be a universal link, so no rule was asked: `not_https` (universal \
+                links are https URLs), `user_info` (the URL carries `user:password@`).
+                """)),
             .required("platform", Schema.enumeration(["ios", "android"])),
             .required("domain", Schema.string.described("The link domain that decided (the URL's host when none).")),
             .optional("app", Schema.object([
@@ -46,7 +50,8 @@ extension APISchemas {
             ], closed: false).described("The app opens, but the destination cannot be built: an explicit error, never a silent nothing."),
         ]).described("The typed in-app destination, or why it could not be built.")),
         ("ResolveBatchRequest", Schema.object([
-            .required("urls", Schema.array(APISchemas.linkURL, maxItems: ResolveHandlers.batchLimit).described("Absolute http(s) URLs.")),
+            .required("urls", Schema.array(APISchemas.linkURL.with("maxLength", .integer(TextLimit.resolveURL.scalars)), maxItems: ResolveHandlers.batchLimit)
+                .described("Absolute http(s) URLs, each at most \(TextLimit.resolveURL.bytes) bytes of UTF-8.")),
             .optional("platform", Schema.enumeration(["ios", "android"]).described("Whose apps answer (default ios).")),
             .optional("log", Schema.boolean.described("Record the lookups as hits for analytics (default true).")),
         ], closed: true)),

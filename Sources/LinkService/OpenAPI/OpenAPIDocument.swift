@@ -26,7 +26,8 @@ enum OpenAPIDocument {
             - **Authentication**: `Authorization: Bearer <key>`. Keys belong to one workspace and have a scope \
             (`read` ⊂ `write` ⊂ `admin`); another workspace's resources answer 404, exactly as if they did not exist.
             - **Bodies** are JSON with camelCase members, sent as `Content-Type: application/json`. Unknown members are rejected (422). \
-            Optional members accept `null`: on create it is the same as leaving the member out; a `PATCH` says per field whether it clears it.
+            Optional members accept `null`: on create it is the same as leaving the member out; a `PATCH` says per field whether it clears it. \
+            No string may hold NUL (`\\u0000`, or `%00` in a path or query parameter): 422 or 400. Lengths count Unicode code points.
             - **Limits** of the HTTP layer, for every operation: a body over 1 MiB is a 413, a request target over 8 KiB a 414, \
             a header section over 16 KiB a 431, a malformed request a 400, all `application/problem+json`.
             - **Errors** are `application/problem+json` (RFC 9457) with a stable `type`; validation failures (422) list \

@@ -45,7 +45,7 @@ struct ResolveHandlers: Sendable {
         let workspace = try workspace(request)
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        let urls = body.strings("urls", required: true, maxCount: Self.batchLimit) ?? []
+        let urls = body.strings("urls", required: true, maxCount: Self.batchLimit, limit: .resolveURL) ?? []
         let platformName = body.string("platform")
         let log = body.bool("log") ?? true
         body.finish()

@@ -8,6 +8,8 @@ import LinkKit
 /// `{"url":…,"outcome":"open_app","domain":…,"app":{…},"rule":{"id":…,"position":0},
 ///   "destination":{"type":"widgetDetail","params":{"id":42}},"fallbacks":{"web":…,"appStore":…,"playStore":…}}`
 ///
+/// A URL that cannot be a universal link (`Resolver.Refusal`) has `"outcome":"no_match","reason":"not_https"`.
+///
 /// Written as UTF-8 bytes (what the response carries): appending to a `[UInt8]` costs a fraction of appending to a
 /// `String`, which was ~30,000 instructions per answer (callgrind).
 enum ResolveJSON {
@@ -16,6 +18,10 @@ enum ResolveJSON {
         JSONString.append(answer.url, to: &out)
         out.append(literal: ",\"outcome\":\"")
         out.append(contentsOf: answer.outcome.rawValue.utf8)
+        if let refusal = answer.refusal {
+            out.append(literal: "\",\"reason\":\"")
+            out.append(contentsOf: refusal.rawValue.utf8)
+        }
         out.append(literal: "\",\"platform\":\"")
         out.append(contentsOf: answer.platform.rawValue.utf8)
         out.append(literal: "\",\"domain\":")

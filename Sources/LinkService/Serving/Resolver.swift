@@ -15,6 +15,14 @@ struct Resolver: Sendable {
         kept = ResolveCache(capacity: cacheSize)
     }
 
+    /// Why a URL on a link domain is no universal link at all, whatever the rules say (the answer's `reason`).
+    enum Refusal: String, Sendable {
+        /// Universal links are `https` URLs: an `http` link opens in the browser.
+        case notHTTPS = "not_https"
+        /// The URL carries user information (`user:password@`): linkd never claims such a link (docs/DESIGN.md).
+        case userInfo = "user_info"
+    }
+
     /// One resolved URL. A class: the answer goes to the hit and to the response writer without copying its
     /// URL parts.
     final class Answer: Sendable {
@@ -24,19 +32,24 @@ struct Resolver: Sendable {
         let entry: CatalogEntry?
         let resolution: LinkResolution?
         let platform: DomainApp.Platform
+        /// Set when a link domain governs the host but the URL cannot be a universal link: then no rule was asked.
+        let refusal: Refusal?
         /// The deciding app's id (the catalog's ids are canonical UUID text), parsed once for the hits of a kept answer.
         let appID: UUID?
 
-        init(url: String, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: DomainApp.Platform) {
+        init(url: String, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: DomainApp.Platform,
+             refusal: Refusal? = nil) {
             self.url = url
             self.parsed = parsed
             self.entry = entry
             self.resolution = resolution
             self.platform = platform
+            self.refusal = refusal
             appID = resolution?.app.flatMap { UUID.canonical($0.id) ?? UUID(uuidString: $0.id) }
         }
 
         var outcome: Hit.Outcome {
+            if refusal != nil { return .noMatch }
             guard let resolution else { return .unknownDomain }
             switch resolution.outcome {
             case .openApp:
@@ -103,6 +116,9 @@ struct Resolver: Sendable {
         }
         guard let entry = catalog.entry(governing: parsed.host), workspace == nil || entry.workspaceID == workspace else {
             return Answer(url: url, parsed: parsed, entry: nil, resolution: nil, platform: platform)
+        }
+        if let refusal = parsed.scheme != "https" ? Refusal.notHTTPS : parsed.hasUserInfo ? .userInfo : nil {
+            return Answer(url: url, parsed: parsed, entry: entry, resolution: nil, platform: platform, refusal: refusal)
         }
         return Answer(url: url, parsed: parsed, entry: entry, resolution: entry.resolve(parsed, platform: platform), platform: platform)
     }

@@ -15,17 +15,17 @@ struct AppInput {
     /// identity fields are required.
     init(reading body: inout JSONObjectReader, platform: App.Platform?, creating: Bool) {
         let errors = body.errors
-        name = body.string("name", required: creating, maxLength: 200)
+        name = body.string("name", required: creating, limit: .name)
         switch platform {
         case .ios?:
             teamID = Validators.teamID(body.string("teamId", required: creating), at: "/teamId", errors)
-            bundleID = Validators.bundleID(body.string("bundleId", required: creating, maxLength: 155), at: "/bundleId", errors)
+            bundleID = Validators.bundleID(body.string("bundleId", required: creating, limit: .bundleID), at: "/bundleId", errors)
             appStoreID = Validators.appStoreID(body.string("appStoreId"), at: "/appStoreId", errors)
             customScheme = Validators.customScheme(body.string("customScheme"), at: "/customScheme", errors)
         case .android?:
-            packageName = Validators.packageName(body.string("packageName", required: creating, maxLength: 255), at: "/packageName", errors)
+            packageName = Validators.packageName(body.string("packageName", required: creating, limit: .packageName), at: "/packageName", errors)
             fingerprints = Self.readFingerprints(&body, required: creating)
-            playStoreURL = Validators.httpsURL(body.string("playStoreUrl", maxLength: 2000), at: "/playStoreUrl", errors)
+            playStoreURL = Validators.httpsURL(body.string("playStoreUrl", limit: .url), at: "/playStoreUrl", errors)
         case nil:
             return
         }
@@ -64,7 +64,7 @@ struct AppInput {
         for (element, pointer) in elements {
             var item = JSONObjectReader(element, at: pointer, errors: errors)
             let value = Validators.fingerprint(item.string("value", required: true), at: item.at("value"), errors)
-            let label = item.string("label", maxLength: 100)
+            let label = item.string("label", limit: .label)
             item.finish()
             guard let value else { continue }
             if fingerprints.contains(where: { $0.value == value }) {

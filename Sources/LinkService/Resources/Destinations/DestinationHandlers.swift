@@ -21,7 +21,7 @@ struct DestinationHandlers: Sendable {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
         let name = Validators.identifier(body.string("name", required: true), at: "/name", errors)
-        let title = body.string("title", maxLength: 200)
+        let title = body.string("title", limit: .name)
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         body.finish()
         let destination = try pool.withTransaction { connection -> Destination in
@@ -62,7 +62,7 @@ struct DestinationHandlers: Sendable {
         if let sent = body.string("name"), sent != request.parameters["name"] {   // null reads as absent
             errors.add("/name", "The name is the destination's address and cannot be changed; create a new destination type.")
         }
-        let title = body.string("title", maxLength: 200)
+        let title = body.string("title", limit: .name)
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         body.finish()
         let destination = try pool.withTransaction { connection -> Destination in

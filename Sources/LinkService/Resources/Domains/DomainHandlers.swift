@@ -20,7 +20,7 @@ struct DomainHandlers: Sendable {
     func create(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        let hostname = Validators.hostname(body.string("hostname", required: true, maxLength: 253), at: "/hostname", errors)
+        let hostname = Validators.hostname(body.string("hostname", required: true, limit: .hostname), at: "/hostname", errors)
         var settings = DomainSettingsInput()
         settings.read(&body)
         body.finish()

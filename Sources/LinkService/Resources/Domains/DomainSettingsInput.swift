@@ -37,7 +37,7 @@ struct DomainSettingsInput: Sendable, Equatable {
                     if BuiltInVariables.names.contains(name) {
                         errors.add(at, "'\(name)' is a built-in variable; choose another name.")
                     }
-                    let values = variables.strings(name, required: true, maxCount: 1000) ?? []
+                    let values = variables.strings(name, required: true, maxCount: 1000, limit: .pattern) ?? []
                     for (index, value) in values.enumerated() where value.contains("$(") {
                         errors.add(JSONPointer.appending(at, index), "A substitution value cannot refer to another variable.")
                     }
@@ -51,7 +51,7 @@ struct DomainSettingsInput: Sendable, Equatable {
         if body.has("appclips") { appclips = Self.appIDs(&body, "appclips") }
         if body.has("legacyPaths") { legacyPaths = body.bool("legacyPaths") ?? false }
         if body.has("webFallbackUrl") {
-            webFallbackURL = Validators.httpsURL(body.string("webFallbackUrl", maxLength: 2000), at: "/webFallbackUrl", errors)
+            webFallbackURL = Validators.httpsURL(body.string("webFallbackUrl", limit: .url), at: "/webFallbackUrl", errors)
         }
         if body.has("carryPathToFallback") { carryPathToFallback = body.bool("carryPathToFallback") ?? false }
     }

@@ -17,7 +17,7 @@ struct KeyHandlers: Sendable {
     func create(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        let name = body.string("name", maxLength: 200) ?? ""
+        let name = body.string("name", limit: .keyName) ?? ""
         let scopeName = body.string("scope", required: true)
         let scope = scopeName.flatMap(Scope.init(rawValue:))
         if scopeName != nil, scope == nil { errors.add("/scope", "scope must be one of read, write, admin.") }

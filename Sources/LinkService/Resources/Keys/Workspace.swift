@@ -1,13 +1,18 @@
 import Foundation
+import LinkKit
 import Postgres
 
 /// Workspaces are created implicitly by `linkd keys create --workspace NAME`, the bootstrap path.
 public enum Workspace {
     /// Creates a key (and the workspace, when it does not exist yet) and returns the key's token.
-    /// - Throws: `ServiceError.validation` for an empty or overlong name; `PostgresError` when the database fails.
+    /// - Throws: `ServiceError.validation` for an empty or overlong name or key name, or one holding a NUL;
+    ///   `PostgresError` when the database fails.
     public static func createKey(pool: ConnectionPool, workspace name: String, scope: Scope, keyName: String = "") throws -> String {
-        guard (1...100).contains(name.count) else {
-            throw ServiceError.validation([.init(pointer: "/workspace", detail: "A workspace name has 1 to 100 characters.")])
+        guard !name.isEmpty, TextLimit.workspaceName.allows(name), !name.utf8.contains(0) else {
+            throw ServiceError.validation([.init(pointer: "/workspace", detail: "A workspace name has 1 to 100 characters (Unicode code points), none of them NUL.")])
+        }
+        guard TextLimit.keyName.allows(keyName), !keyName.utf8.contains(0) else {
+            throw ServiceError.validation([.init(pointer: "/name", detail: "A key name has at most 200 characters (Unicode code points), none of them NUL.")])
         }
         return try pool.withTransaction { connection in
             let row = try connection.query("""

@@ -53,13 +53,13 @@ struct RuleInput: Sendable {
             }
             if body.has("apps"), apps.isEmpty, errors.isEmpty { errors.add(body.at("apps"), "A rule applies to at least one app.") }
         }
-        path = Self.pattern(body.string("path", maxLength: Self.maxPatternLength), at: body.at("path"), errors)
-        fragment = Self.pattern(body.string("fragment", maxLength: Self.maxPatternLength), at: body.at("fragment"), errors)
+        path = Self.pattern(body.string("path", limit: .pattern), at: body.at("path"), errors)
+        fragment = Self.pattern(body.string("fragment", limit: .pattern), at: body.at("fragment"), errors)
         query = Self.query(body.value("query"), at: body.at("query"), errors)
         exclude = body.bool("exclude")
         caseSensitive = body.bool("caseSensitive")
         percentEncoded = body.bool("percentEncoded")
-        comment = body.string("comment", maxLength: 500)
+        comment = body.string("comment", limit: .comment)
         if let value = body.value("destination"), value != .null {
             destination = Self.destination(value, at: body.at("destination"), errors)
         }
@@ -99,15 +99,8 @@ struct RuleInput: Sendable {
         return .object(members)
     }
 
-    /// The longest path, fragment, query string or query item pattern a rule may have.
-    static let maxPatternLength = 1024
-
     private static func pattern(_ text: String?, at pointer: @autoclosure () -> String, _ errors: FieldErrors) -> RulePattern? {
         guard let text else { return nil }
-        guard text.count <= maxPatternLength else {
-            errors.add(pointer(), "A pattern is longer than \(maxPatternLength) characters.")
-            return nil
-        }
         do { return try RulePattern(text) } catch { errors.add(pointer(), error.message); return nil }
     }
 
@@ -115,8 +108,8 @@ struct RuleInput: Sendable {
         switch value {
         case nil, .null?: return nil
         case .string(let pattern)?:
+            guard let pattern = JSONObjectReader.within(.pattern, pattern, at: pointer(), named: "The query pattern", errors) else { return nil }
             if pattern.contains("{") { errors.add(pointer(), "A query string pattern cannot capture; use an object of query items, e.g. {\"ref\": \"{ref}\"}.") }
-            if pattern.count > maxPatternLength { errors.add(pointer(), "A pattern is longer than \(maxPatternLength) characters.") }
             return .string(pattern)
         case .object(let members)?:
             var items: [RuleQueryItem] = []
@@ -127,11 +120,13 @@ struct RuleInput: Sendable {
                     errors.add(at(), "Query item names must be non-empty and distinct.")
                     continue
                 }
+                guard JSONObjectReader.within(.memberName, member.key, at: at(), named: "The query item name", errors) != nil else { continue }
                 guard case .string(let text) = member.value else {
                     // iOS ignores the whole dictionary when a value is not a string (AASA-SEMANTICS §5).
                     errors.add(at(), "A query item pattern must be a string, not \(member.value.typeName): iOS would ignore the whole query dictionary.")
                     continue
                 }
+                guard let text = JSONObjectReader.within(.pattern, text, at: at(), named: "The query item pattern", errors) else { continue }
                 if let pattern = Self.pattern(text, at: at(), errors) { items.append(RuleQueryItem(name: member.key, pattern: pattern)) }
             }
             return .items(items)
@@ -149,7 +144,8 @@ struct RuleInput: Sendable {
             for name in map.keys() {
                 let at = map.at(name)
                 switch map.value(name) {
-                case .string(let text)?: params[name] = source(boundTo: text)
+                case .string(let text)?:
+                    if let text = JSONObjectReader.within(.standard, text, at: at, named: "The parameter's value", errors) { params[name] = source(boundTo: text) }
                 case .number(let text)?: params[name] = .constant(text)
                 case .bool(let flag)?: params[name] = .constant(flag ? "true" : "false")
                 case let other?: errors.add(at, "A parameter is bound to \"{capture}\" or a constant string, number or boolean, not \(other.typeName).")

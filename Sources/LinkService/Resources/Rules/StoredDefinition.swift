@@ -38,11 +38,11 @@ struct StoredDefinition {
             guard let member = Member(key), seen & member.bit == 0 else { throw Unread() }
             seen |= member.bit
             switch member {
-            case .path: input.path = try pattern(maxLength: 1024)
-            case .fragment: input.fragment = try pattern(maxLength: 1024)
+            case .path: input.path = try pattern()
+            case .fragment: input.fragment = try pattern()
             case .comment:
                 input.comment = try optionalString()
-                if let comment = input.comment, comment.utf8.count > 500 { throw Unread() }
+                if let comment = input.comment, !TextLimit.comment.allows(comment) { throw Unread() }
             case .exclude: input.exclude = try optionalBool()
             case .caseSensitive: input.caseSensitive = try optionalBool()
             case .percentEncoded: input.percentEncoded = try optionalBool()
@@ -75,26 +75,27 @@ struct StoredDefinition {
         var bit: UInt16 { 1 << rawValue }
     }
 
-    /// `null` or a pattern of at most `maxLength` bytes (a pattern that does not parse reads as none, as in
+    /// `null` or a pattern within `TextLimit.pattern` (a pattern that does not parse reads as none, as in
     /// `RuleInput`).
-    private mutating func pattern(maxLength: Int) throws(Unread) -> RulePattern? {
+    private mutating func pattern() throws(Unread) -> RulePattern? {
         guard let text = try optionalString() else { return nil }
-        guard text.utf8.count <= maxLength else { throw Unread() }
+        guard TextLimit.pattern.allows(text) else { throw Unread() }
         return try? RulePattern(text)
     }
 
     /// `null`, a pattern for the whole query, or an object of query item patterns.
     private mutating func query() throws(Unread) -> RuleQuery? {
         if literal("null") { return nil }
-        if peek(UInt8(ascii: "\"")) { return .string(try string()) }
+        if peek(UInt8(ascii: "\"")) { return .string(try string(within: .pattern)) }
         var items: [RuleQueryItem] = []
         var names: Set<String> = []
         try open()
         var first = true
         while let key = try nextKey(&first) {
             let name = try Self.text(key)
-            guard !name.isEmpty, names.insert(name).inserted else { throw Unread() }
-            if let pattern = try? RulePattern(try string()) { items.append(RuleQueryItem(name: name, pattern: pattern)) }
+            guard !name.isEmpty, TextLimit.memberName.allows(name), names.insert(name).inserted else { throw Unread() }
+            let text = try string(within: .pattern)
+            if let pattern = try? RulePattern(text) { items.append(RuleQueryItem(name: name, pattern: pattern)) }
         }
         return .items(items)
     }
@@ -131,7 +132,7 @@ struct StoredDefinition {
             let name = try Self.text(key)
             guard params[name] == nil else { throw Unread() }
             if peek(UInt8(ascii: "\"")) {
-                params[name] = RuleInput.source(boundTo: try string())
+                params[name] = RuleInput.source(boundTo: try string(within: .standard))
             } else if let flag = bool() {
                 params[name] = .constant(flag ? "true" : "false")
             } else {
@@ -179,6 +180,13 @@ struct StoredDefinition {
 
     private mutating func string() throws(Unread) -> String {
         try Self.text(try plainString())
+    }
+
+    /// A string within `limit` (`RuleInput` leaves a longer one out).
+    private mutating func string(within limit: TextLimit) throws(Unread) -> String {
+        let text = try string()
+        guard limit.allows(text) else { throw Unread() }
+        return text
     }
 
     private mutating func bool() -> Bool? {

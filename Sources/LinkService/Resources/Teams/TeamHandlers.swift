@@ -20,7 +20,7 @@ struct TeamHandlers: Sendable {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
         let teamID = Validators.teamID(body.string("teamId", required: true), at: "/teamId", errors)
-        let name = body.string("name", required: true, maxLength: 200)
+        let name = body.string("name", required: true, limit: .name)
         body.finish()
         try errors.check()
         let team = try pool.withTransaction { connection -> Team in
@@ -56,7 +56,7 @@ struct TeamHandlers: Sendable {
             _ = body.value("teamId")
             errors.add("/teamId", "A team ID cannot be changed; register the new team and move the apps to it.")
         }
-        let name = body.string("name", maxLength: 200)
+        let name = body.string("name", limit: .name)
         body.finish()
         try errors.check()
         let team = try pool.withTransaction { connection -> Team in

@@ -1,0 +1,31 @@
+import LinkKit
+
+/// The bound of every text field the API stores, in one place: the database's own `CHECK (length(...))`
+/// constraints where it has them (`migrations/0001`), the API's choice elsewhere. A field without a limit of
+/// its own gets `TextLimit.standard` from `JSONObjectReader`.
+extension TextLimit {
+    /// `workspaces.name`: `CHECK (length(name) BETWEEN 1 AND 100)`.
+    static let workspaceName = TextLimit(scalars: 100)
+    /// `api_keys.name`: `CHECK (length(name) <= 200)`.
+    static let keyName = TextLimit(scalars: 200)
+    /// Names of teams and apps, destination titles.
+    static let name = TextLimit(scalars: 200)
+    /// A fingerprint's label.
+    static let label = TextLimit(scalars: 100)
+    /// A rule's comment.
+    static let comment = TextLimit(scalars: 500)
+    /// A path, fragment, query or query-item pattern of a rule.
+    static let pattern = TextLimit(scalars: 1024)
+    /// Member names of maps (query items, destination parameters, substitution variables).
+    static let memberName = TextLimit(scalars: 256)
+    /// A bundle ID (Apple: at most 155 characters).
+    static let bundleID = TextLimit(scalars: 155)
+    /// An Android package name (at most 255 characters).
+    static let packageName = TextLimit(scalars: 255)
+    /// A hostname (RFC 1035: 253 bytes in its ASCII form).
+    static let hostname = TextLimit(scalars: 253)
+    /// A stored https URL (web fallback, Play Store link): ASCII in practice, so bytes and characters agree.
+    static let url = TextLimit(scalars: 2000, bytes: 2000)
+    /// A URL to resolve: as long as the request target of a `GET /v1/resolve` may be.
+    static let resolveURL = TextLimit(scalars: 8192, bytes: 8192)
+}
