@@ -91,8 +91,12 @@ extension Problem {
 
     /// 503: temporarily unable (database down, shutting down).
     public static let serviceUnavailable = Problem(type: Types.serviceUnavailable, title: "Service unavailable", status: 503)
-    /// 503 with a curated explanation.
-    public static func serviceUnavailable(detail: String?) -> Problem { serviceUnavailable.with(detail: detail) }
+    /// 503 with a curated explanation and, when given, the seconds to wait before retrying (`Retry-After`).
+    public static func serviceUnavailable(detail: String?, retryAfter: Int? = nil) -> Problem {
+        var problem = serviceUnavailable.with(detail: detail)
+        problem.retryAfter = retryAfter
+        return problem
+    }
 
     /// A copy with `detail` replaced.
     public func with(detail: String?) -> Problem {

@@ -28,6 +28,9 @@ public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
     public var errors: [FieldError]
     /// Extra string members, e.g. `requestId`. Names that collide with the standard members are ignored.
     public var extensions: [String: String]
+    /// Seconds after which a retry may succeed, sent as the `Retry-After` header (RFC 9110 §10.2.3), not in
+    /// the body; nil sends none.
+    public var retryAfter: Int?
 
     /// Creates a problem.
     public init(type: String, title: String, status: Int, detail: String? = nil, errors: [FieldError] = []) {
@@ -37,6 +40,7 @@ public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         self.detail = detail
         self.errors = errors
         self.extensions = [:]
+        self.retryAfter = nil
     }
 
     /// Status, title and detail: safe to log.

@@ -35,9 +35,11 @@ public struct Response: Sendable {
         Response(status: status, headers: ["Content-Type": contentType], body: Array(text.utf8))
     }
 
-    /// An RFC 9457 problem with `Content-Type: application/problem+json` and the problem's status.
+    /// An RFC 9457 problem with `Content-Type: application/problem+json`, the problem's status and its
+    /// `Retry-After`, if any.
     public static func problem(_ problem: Problem) -> Response {
         var response = Response(status: problem.status, headers: ["Content-Type": "application/problem+json"], body: problem.jsonBytes)
+        if let seconds = problem.retryAfter { response.headers.replaceOrAdd("Retry-After", String(seconds)) }
         response.problem = problem
         return response
     }

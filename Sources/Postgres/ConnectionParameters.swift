@@ -77,10 +77,17 @@ public struct ConnectionParameters: Sendable, CustomStringConvertible {
         return "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
     }
 
+    /// Seconds a connection attempt may take when the string sets no `connect_timeout` (libpq's own default
+    /// is to wait forever: a server that accepts and never answers, such as a stopped postmaster, would hold
+    /// the connecting thread for good; libpq's minimum is 2).
+    public static let defaultConnectTimeout = 3
+
     /// The pairs handed to `PQconnectdbParams`, with the session settings the decoders rely on:
-    /// UTF-8 client encoding, ISO dates and UTC time zone (so `timestamptz` text is `2026-01-02 03:04:05.123456+00`).
+    /// UTF-8 client encoding, ISO dates and UTC time zone (so `timestamptz` text is `2026-01-02 03:04:05.123456+00`),
+    /// and `connect_timeout` unless the string sets one.
     var connectPairs: [(keyword: String, value: String)] {
         var result = pairs.filter { $0.keyword != "client_encoding" && $0.keyword != "options" }
+        if self["connect_timeout"] == nil { result.append(("connect_timeout", String(Self.defaultConnectTimeout))) }
         result.append(("client_encoding", "UTF8"))
         let session = "-c DateStyle=ISO -c TimeZone=UTC -c IntervalStyle=postgres -c extra_float_digits=3"
         if let options = self["options"], !options.isEmpty {

@@ -8,7 +8,9 @@ import Synchronization
 /// a self-pipe. Notifications are handed to `onNotification` on the listener's thread, in order. When the
 /// connection breaks (server restart, terminated backend, network), it reconnects with exponential backoff
 /// (100 ms doubling up to `maximumBackoff`), re-`LISTEN`s and then calls `onReconnect`: notifications sent
-/// while it was away are lost, so the application reloads what it caches.
+/// while it was away are lost, so the application reloads what it caches. `onConnect` runs on every
+/// connection before its first notification is delivered (it may query on it: read what changed meanwhile),
+/// `onDisconnect` when a connection is lost.
 /// `shutdown()` writes to the self-pipe, which wakes the loop at once wherever it sleeps, and joins it.
 public final class NotificationListener: Sendable {
     private struct State: Sendable {
@@ -22,6 +24,8 @@ public final class NotificationListener: Sendable {
     private let logger: Logger
     private let onNotification: @Sendable (PostgresNotification) -> Void
     private let onReconnect: @Sendable () -> Void
+    private let onConnect: @Sendable (Connection) -> Void
+    private let onDisconnect: @Sendable () -> Void
     private let maximumBackoff: Duration
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
@@ -36,11 +40,17 @@ public final class NotificationListener: Sendable {
     ///   - maximumBackoff: the longest pause between reconnection attempts.
     ///   - onNotification: called on the listener thread for each notification.
     ///   - onReconnect: called on the listener thread after a lost connection was re-established and the
-    ///     channels re-`LISTEN`ed (not after the first connect).
+    ///     channels re-`LISTEN`ed (not after the first connect), after `onConnect`.
+    ///   - onConnect: called on the listener thread with each new connection once its channels are
+    ///     `LISTEN`ed (the first one included), before any notification on it is delivered; it may run
+    ///     statements on it (and must not keep it).
+    ///   - onDisconnect: called on the listener thread when a connection is lost (not at shutdown).
     public init(
         parameters: ConnectionParameters, channels: [String], logger: Logger, maximumBackoff: Duration = .seconds(5),
         onNotification: @escaping @Sendable (PostgresNotification) -> Void,
-        onReconnect: @escaping @Sendable () -> Void
+        onReconnect: @escaping @Sendable () -> Void,
+        onConnect: @escaping @Sendable (Connection) -> Void = { _ in },
+        onDisconnect: @escaping @Sendable () -> Void = {}
     ) {
         self.parameters = parameters
         self.channels = channels
@@ -48,6 +58,8 @@ public final class NotificationListener: Sendable {
         self.maximumBackoff = maximumBackoff
         self.onNotification = onNotification
         self.onReconnect = onReconnect
+        self.onConnect = onConnect
+        self.onDisconnect = onDisconnect
         var fds: [Int32] = [-1, -1]
         // Non-blocking so shutdown() never blocks on a full pipe; close-on-exec so children do not inherit it.
         if pipe(&fds) == 0 {
@@ -122,6 +134,7 @@ public final class NotificationListener: Sendable {
                 continue
             }
             backoff = .milliseconds(100)
+            onConnect(connection)
             state.withLock { $0.connected = true }
             if hasConnectedBefore {
                 logger.notice("listener reconnected", metadata: ["db.channels": channels.joined(separator: ",")])
@@ -134,6 +147,7 @@ public final class NotificationListener: Sendable {
             state.withLock { $0.connected = false }
             if stopped { break }
             logger.warning("listener lost its connection; reconnecting")
+            onDisconnect()
         }
     }
 

@@ -8,8 +8,10 @@ public struct LinkdProcess {
         public let stderr: String
     }
 
-    /// The `linkd` executable next to the test bundle (`.build/<triple>/debug/linkd`).
+    /// The `linkd` executable next to the test bundle (`.build/<triple>/debug/linkd`), or `LINKD_EXECUTABLE`
+    /// (e.g. a release build, for the figures of the fault tests).
     public static let executable: URL = {
+        if let path = ProcessInfo.processInfo.environment["LINKD_EXECUTABLE"], !path.isEmpty { return URL(fileURLWithPath: path) }
         let candidates = [
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("linkd"),
             Bundle.main.bundleURL.appendingPathComponent("linkd"),

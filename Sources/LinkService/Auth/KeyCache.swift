@@ -1,4 +1,6 @@
 import Foundation
+import Observability
+import Postgres
 import Synchronization
 
 /// API keys recently seen valid, so authenticating a request usually costs no database round trip, and
@@ -7,21 +9,47 @@ import Synchronization
 /// every request that presents it anyway; it is never written anywhere).
 ///
 /// Coherence: a revocation `NOTIFY`s `linkd_keys` in its transaction and every node drops the key when
-/// it hears it; the revoking node also drops it at once. The cache is only trusted while the change
-/// feed is connected (otherwise a revocation could go unheard), and entries expire after `ttl` anyway.
+/// it hears it; the revoking node also drops it at once (`CatalogChanges`). What the cache may do follows
+/// the change feed that carries those notifications (`Trust`):
+/// - connected, and re-validated since it (re)connected: entries serve for `ttl`, and keys verified in the
+///   database are kept;
+/// - lost: the keys kept serve as they are, for as long as the feed is away, since no key can be revoked
+///   while the database is down (revocation is a write); nothing new is kept, a key not kept is looked up
+///   in the database (503 while it is unreachable);
+/// - back: before trusting the cache again, every kept key id is read again from `api_keys` on the feed's
+///   own connection (after its `LISTEN`, so a revocation is either in that read or in a later notification),
+///   and the revoked or deleted ones are dropped.
 final class KeyCache: Sendable {
     struct Entry: Sendable {
         let workspaceID: UUID
         let secretHash: [UInt8]
         let scope: Scope
-        let storedAt: ContinuousClock.Instant
+        var storedAt: ContinuousClock.Instant
         /// The secret of the last presentation that matched `secretHash`.
         var verifiedSecret: [UInt8]? = nil
     }
 
+    /// How far the cache can be trusted, following the change feed.
+    enum Trust: Sendable, Equatable {
+        /// No change feed yet: every key is read from the database, none is kept.
+        case none
+        /// The feed is connected and the cache was re-validated since: entries serve for `ttl`.
+        case current
+        /// The feed is lost: entries serve without expiring; nothing new is kept.
+        case holding
+    }
+
+    private struct State: Sendable {
+        var entries: [UUID: Entry] = [:]
+        var trust = Trust.none
+        /// Advances whenever `trust` changes: a key verified in the database under an older epoch is not
+        /// kept, since a re-validation may have run without it.
+        var epoch: UInt64 = 0
+    }
+
     static let channel = "linkd_keys"
 
-    private let entries = Mutex<[UUID: Entry]>([:])
+    private let state = Mutex(State())
     private let ttl: Duration
     private let maximumCount: Int
 
@@ -30,30 +58,95 @@ final class KeyCache: Sendable {
         self.maximumCount = maximumCount
     }
 
+    /// The kept entry for `id`, when the cache may serve it now.
     func lookup(_ id: UUID) -> Entry? {
         let now = ContinuousClock.now
-        return entries.withLock { entries in
-            guard let entry = entries[id] else { return nil }
-            guard now - entry.storedAt < ttl else {
-                entries[id] = nil
-                return nil
+        return state.withLock { state in
+            guard let entry = state.entries[id] else { return nil }
+            switch state.trust {
+            case .none: return nil
+            case .holding: return entry
+            case .current:
+                guard now - entry.storedAt < ttl else {
+                    state.entries[id] = nil
+                    return nil
+                }
+                return entry
             }
-            return entry
         }
     }
 
-    func store(_ id: UUID, _ entry: Entry) {
-        entries.withLock { entries in
-            if entries.count >= maximumCount { entries.removeAll(keepingCapacity: true) }
-            entries[id] = entry
+    /// Read before looking a key up in the database; hand it to `store(_:_:epoch:)`.
+    var epoch: UInt64 { state.withLock { $0.epoch } }
+
+    /// Keeps `entry`, read from the database under `epoch`, if the cache is current and was not re-validated
+    /// or left since that read.
+    func store(_ id: UUID, _ entry: Entry, epoch: UInt64) {
+        state.withLock { state in
+            guard state.trust == .current, state.epoch == epoch else { return }
+            if state.entries.count >= maximumCount { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[id] = entry
+        }
+    }
+
+    /// Remembers `secret` as the last one verified for the kept key `id` (if it is still kept, with that hash).
+    func remember(_ secret: [UInt8], for id: UUID, secretHash: [UInt8]) {
+        state.withLock { state in
+            guard state.entries[id]?.secretHash == secretHash else { return }
+            state.entries[id]?.verifiedSecret = secret
         }
     }
 
     func invalidate(_ id: UUID) {
-        _ = entries.withLock { $0.removeValue(forKey: id) }
+        _ = state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
-    func removeAll() {
-        entries.withLock { $0.removeAll() }
+    var trust: Trust { state.withLock { $0.trust } }
+
+    /// The change feed is lost: keep serving what is kept, keep nothing new.
+    func hold() {
+        state.withLock { state in
+            guard state.trust == .current else { return }
+            state.trust = .holding
+            state.epoch &+= 1
+        }
+    }
+
+    /// The change feed is (again) connected on `connection`, already `LISTEN`ing: drops every kept key
+    /// that was revoked or deleted meanwhile, then trusts the cache again. When the keys cannot be read the
+    /// cache is emptied instead: with the feed connected, an empty cache is current.
+    func revalidate(on connection: Connection, logger: Logger) {
+        let ids = state.withLock { state -> [String] in
+            state.epoch &+= 1
+            return state.entries.keys.map(\.canonicalText)
+        }
+        var valid: Set<UUID>?
+        if ids.isEmpty {
+            valid = []
+        } else {
+            do {
+                valid = Set(try connection.query(Query(unsafeSQL: """
+                    SELECT id FROM api_keys WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL
+                    """, binds: [ids])).map { try $0.decode(0, as: UUID.self) })
+            } catch {
+                logger.warning("cached keys cannot be re-validated; dropping them", metadata: ["error": "\(error)"])
+            }
+        }
+        let now = ContinuousClock.now
+        let dropped = state.withLock { state -> Int in
+            let before = state.entries.count
+            if let valid {
+                state.entries = state.entries.filter { valid.contains($0.key) }
+                for id in state.entries.keys { state.entries[id]?.storedAt = now }
+            } else {
+                state.entries.removeAll()
+            }
+            state.trust = .current
+            state.epoch &+= 1
+            return before - state.entries.count
+        }
+        if !ids.isEmpty {
+            logger.info("cached keys re-validated", metadata: ["keys.kept": "\(ids.count - dropped)", "keys.dropped": "\(dropped)"])
+        }
     }
 }

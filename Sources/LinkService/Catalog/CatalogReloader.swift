@@ -2,7 +2,10 @@ import Foundation
 import Observability
 import Postgres
 
-/// Rebuilds catalog entries from the database, one reload at a time, off the listener thread.
+/// Rebuilds catalog entries from the database, one reload at a time on one serial queue, off the listener
+/// thread. Every install goes through that queue, and each reload reads the database when its turn comes, so
+/// installs follow the order of the snapshots they were read from: an entry is never replaced by one read
+/// before it.
 struct CatalogReloader: Sendable {
     let catalog: Catalog
     let pool: ConnectionPool
@@ -15,26 +18,31 @@ struct CatalogReloader: Sendable {
         self.logger = logger
     }
 
+    /// Loads the whole catalog now (at start).
+    /// - Throws: `PostgresError` when the database cannot be read.
     func reloadAll() throws {
-        let started = Date()
-        let entries = try pool.withTransaction { try CatalogLoader.load(on: $0) }
-        catalog.replaceAll(entries)
-        logger.info("catalog loaded", metadata: [
-            "catalog.domains": "\(entries.count)",
-            "catalog.duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
-        ])
+        try queue.sync { try loadAll() }
     }
 
-    func reload(_ hostname: String) throws {
-        let entry = try pool.withTransaction { try CatalogLoader.load(hostnames: [hostname], on: $0) }.first
-        catalog.replace(hostname, with: entry)
-        logger.debug("catalog entry reloaded", metadata: ["catalog.host": hostname, "catalog.present": "\(entry != nil)"])
+    /// Rebuilds `hostnames` now and returns once they are installed (a write's own changes). A failure is
+    /// logged and marks the catalog stale.
+    func install(_ hostnames: [String]) {
+        queue.sync {
+            do {
+                try load(hostnames)
+            } catch {
+                catalog.markStale()
+                logger.warning("catalog rebuild after a write failed; serving the last good entries", metadata: [
+                    "catalog.hosts": hostnames.joined(separator: ","), "error": "\(error)",
+                ])
+            }
+        }
     }
 
     func reloadSoon(_ hostname: String) {
         queue.async {
             do {
-                try reload(hostname)
+                try load([hostname])
             } catch {
                 catalog.markStale()
                 logger.warning("catalog reload failed; serving the last good entry", metadata: ["catalog.host": hostname, "error": "\(error)"])
@@ -45,7 +53,7 @@ struct CatalogReloader: Sendable {
     func reloadAllSoon() {
         queue.async {
             do {
-                try reloadAll()
+                try loadAll()
             } catch {
                 catalog.markStale()
                 logger.warning("catalog reload failed; serving the last good catalog", metadata: ["error": "\(error)"])
@@ -55,4 +63,25 @@ struct CatalogReloader: Sendable {
 
     /// Waits until queued reloads have run.
     func drain() { queue.sync {} }
+
+    // MARK: - On the queue
+
+    private func loadAll() throws {
+        let started = Date()
+        let entries = try pool.withTransaction { try CatalogLoader.load(on: $0) }
+        catalog.replaceAll(entries)
+        logger.info("catalog loaded", metadata: [
+            "catalog.domains": "\(entries.count)",
+            "catalog.duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
+        ])
+    }
+
+    private func load(_ hostnames: [String]) throws {
+        let entries = try pool.withTransaction { try CatalogLoader.load(hostnames: hostnames, on: $0) }
+        let byHost = Dictionary(entries.map { ($0.hostname, $0) }, uniquingKeysWith: { _, last in last })
+        for hostname in hostnames {
+            catalog.replace(hostname, with: byHost[hostname])
+            logger.debug("catalog entry reloaded", metadata: ["catalog.host": hostname, "catalog.present": "\(byHost[hostname] != nil)"])
+        }
+    }
 }

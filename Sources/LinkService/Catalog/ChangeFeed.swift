@@ -6,18 +6,21 @@ import Postgres
 /// `LISTEN` connection for `linkd_catalog` (a domain to rebuild) and `linkd_keys` (a key revoked).
 ///
 /// At start the catalog is loaded whole. When the listener loses the database, the last good catalog
-/// keeps serving and cached keys stop being trusted; when it reconnects, everything is reloaded,
-/// since notifications sent meanwhile were lost.
+/// keeps serving and cached keys keep serving as they are (`KeyCache.Trust`); when it reconnects, the
+/// cached keys are re-validated on the new connection before the first notification is handled, and the
+/// catalog is reloaded, since notifications sent meanwhile were lost. Reconnection attempts back off to at
+/// most `maximumBackoff` apart, which bounds how long after the database returns a key revoked on
+/// another node during the outage can still serve here.
 final class ChangeFeed: Sendable {
     private let reloader: CatalogReloader
     private let keys: KeyCache
     private let listener: NotificationListener
 
-    init(parameters: ConnectionParameters, reloader: CatalogReloader, keys: KeyCache, logger: Logger) {
+    init(parameters: ConnectionParameters, reloader: CatalogReloader, keys: KeyCache, logger: Logger, maximumBackoff: Duration = .seconds(1)) {
         self.reloader = reloader
         self.keys = keys
         listener = NotificationListener(
-            parameters: parameters, channels: [CatalogChanges.channel, KeyCache.channel], logger: logger,
+            parameters: parameters, channels: [CatalogChanges.channel, KeyCache.channel], logger: logger, maximumBackoff: maximumBackoff,
             onNotification: { notification in
                 switch notification.channel {
                 case KeyCache.channel:
@@ -27,9 +30,10 @@ final class ChangeFeed: Sendable {
                 }
             },
             onReconnect: {
-                keys.removeAll()
                 reloader.reloadAllSoon()
-            }
+            },
+            onConnect: { connection in keys.revalidate(on: connection, logger: logger) },
+            onDisconnect: { keys.hold() }
         )
     }
 

@@ -14,7 +14,7 @@ import Synchronization
 /// - `shutdown()` writes everything out (to the database, or to the spool if it stays unreachable for
 ///   `drainTimeout`) before returning.
 /// - `/metrics`: `linkd_hits_accepted_total`, `_written_total`, `_queued`, `_spooled`, `_spooled_total`,
-///   `_dropped_total`.
+///   `_dropped_total`, `_not_durable` (what a crash would lose) and `_flush_interval_seconds`.
 public final class HitBatcher: HitSink, Sendable {
     /// Hashes visitors for hits with the shared daily salt (kept current by the writer).
     public let visitors: VisitorHasher
@@ -141,9 +141,14 @@ public final class HitBatcher: HitSink, Sendable {
             ("linkd_hits_spooled", "Hits in the spool waiting for the database.", { $0.spooled }),
             ("linkd_hits_spooled_total", "Hits ever appended to the spool.", { $0.spooledTotal }),
             ("linkd_hits_dropped_total", "Hits lost (over the hard memory limit, after shutdown, or rejected by the database).", { $0.dropped }),
+            ("linkd_hits_not_durable", "Hits accepted and held in memory only (neither committed nor spooled): what a crash or SIGKILL would lose.", { $0.queued }),
         ]
         for (name, help, read) in series {
             metrics.gauge(name, help: help) { [self] in [([:], Double(read(counters)))] }
+        }
+        let interval = configuration.flushInterval.inSeconds
+        metrics.gauge("linkd_hits_flush_interval_seconds", help: "The longest a hit waits in memory before the writer commits it, while the database is up.") {
+            [([:], interval)]
         }
     }
 }

@@ -175,7 +175,7 @@ enum OpenAPIDocument {
         (415, "UnsupportedMediaType", "The body is not sent as `Content-Type: application/json`.", "Problem"),
         (422, "ValidationFailed", "The body is JSON but invalid; `errors` points at every offending field, unknown ones included.", "ValidationProblem"),
         (431, "HeadersTooLarge", "The header section is larger than the server accepts (16 KiB by default).", "Problem"),
-        (503, "ServiceUnavailable", "Temporarily unable: the database is unreachable, or its migrations are pending or inconsistent.", "Problem"),
+        (503, "ServiceUnavailable", "Temporarily unable: the database is unreachable or not answering (with `Retry-After`), or its migrations are pending or inconsistent. `/readyz` says which in `database`: `unreachable`, `not-answering` or `ok`.", "Problem"),
     ]
 
     private static func components(_ operations: [APIOperation]) -> JSONValue {
@@ -187,7 +187,7 @@ enum OpenAPIDocument {
         var responses = errorResponses.map { response in
             JSONMember(key: response.name, value: problemResponse(response.description, schema: response.schema))
         }
-        responses.append(JSONMember(key: "Error", value: problemResponse("Any other failure: 500 (details stay in the server's log) or 503.", schema: "Problem")))
+        responses.append(JSONMember(key: "Error", value: problemResponse("Any other failure: 500 (details stay in the server's log), or 503 with `Retry-After` while the database is unavailable (a key this node has not verified before cannot be checked then).", schema: "Problem")))
         responses.append(JSONMember(key: "NotModified", value: .object([
             "description": .string("The client's copy is current (its `If-None-Match` or `If-Modified-Since`); no body."),
             "headers": .object(["ETag", "Last-Modified", "Cache-Control"].map { JSONMember(key: $0, value: reference("headers", $0)) }),

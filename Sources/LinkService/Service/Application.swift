@@ -45,28 +45,25 @@ public final class Application: Sendable {
         let catalog = Catalog()
         self.catalog = catalog
         let keys = KeyCache()
-        let changes = ChangeFeed(
-            parameters: configuration.database,
-            reloader: CatalogReloader(catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog")),
-            keys: keys, logger: logger.with(label: "linkd.changes")
-        )
+        let reloader = CatalogReloader(catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog"))
+        let changes = ChangeFeed(parameters: configuration.database, reloader: reloader, keys: keys, logger: logger.with(label: "linkd.changes"))
         self.changes = changes
         fetches = AssociationFetchLog(pool: pool, metrics: metrics, logger: logger.with(label: "linkd.fetches"))
         var routes = RouterBuilder()
         if !configuration.corsOrigins.isEmpty {
             routes.use(CORSMiddleware(allowedOrigins: configuration.corsOrigins))
         }
-        ServiceHandlers(pool: pool, migrator: migrator, catalog: catalog, changes: changes, metrics: metrics, logger: logger).register(in: &routes)
+        ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), catalog: catalog, changes: changes, metrics: metrics, logger: logger).register(in: &routes)
         AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge,
                             varyOrigin: !configuration.corsOrigins.isEmpty).register(in: &routes)
-        let auth = Authenticator(pool: pool, cache: keys, cacheIsCurrent: { changes.isListening })
+        let auth = Authenticator(pool: pool, cache: keys)
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize)
         ResolveHandlers(resolver: resolver, auth: auth, hits: hits, isPublic: configuration.publicResolve).register(in: &routes)
         DomainFileHandlers(catalog: catalog, auth: auth).register(in: &routes)
         AuditHandlers(pool: pool, auth: auth).register(in: &routes)
-        KeyHandlers(pool: pool, auth: auth).register(in: &routes)
+        let catalogChanges = CatalogChanges(pool: pool, reloader: reloader, keys: keys)
+        KeyHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         TeamHandlers(pool: pool, auth: auth).register(in: &routes)
-        let catalogChanges = CatalogChanges()
         AppHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         DestinationHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         DomainHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)

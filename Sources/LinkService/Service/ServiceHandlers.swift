@@ -5,8 +5,7 @@ import Postgres
 
 /// `/healthz`, `/readyz` and `/metrics`: what load balancers, orchestrators and Prometheus call.
 struct ServiceHandlers: Sendable {
-    let pool: ConnectionPool
-    let migrator: Migrator
+    let probe: DatabaseProbe
     let catalog: Catalog
     let changes: ChangeFeed
     let metrics: MetricsRegistry
@@ -21,30 +20,48 @@ struct ServiceHandlers: Sendable {
     }
 
     /// 200 when the database answers, its schema is current and the catalog is loaded; otherwise 503 with
-    /// the reason. The catalog's freshness is reported either way: a node whose listener lost the database
-    /// keeps serving its last good catalog.
+    /// the reason, in `detail` and in `database` (`unreachable`, `not-answering`, `ok`). Answers within the
+    /// probe's patience (1 s) even when the database stalls. The catalog's freshness is reported either way:
+    /// a node whose listener lost the database keeps serving its last good catalog.
     func readiness() throws -> Response {
         let status: Migrator.Status
-        do {
-            status = try migrator.status(using: pool)
-        } catch {
+        switch probe.check() {
+        case .answered(let answer):
+            status = answer
+        case .failed(let error):
             logger.warning("readiness: database unreachable", metadata: ["error": "\(error)"])
-            var problem = Problem.serviceUnavailable(detail: "The database is unreachable; the last good catalog keeps serving.")
-            problem.extensions["catalogStaleSince"] = staleSince()
-            throw problem
+            throw unavailable("unreachable", "The database is unreachable; the last good catalog keeps serving.")
+        case .stalled(let waited):
+            logger.warning("readiness: database not answering", metadata: ["db.waited_ms": "\(Int(waited.inSeconds * 1000))"])
+            throw unavailable("not-answering", "The database has not answered for \(Self.seconds(waited)) s; the last good catalog keeps serving.")
         }
         switch status {
         case .current:
-            guard catalog.isLoaded else { throw Problem.serviceUnavailable(detail: "The catalog is still loading.") }
+            guard catalog.isLoaded else { throw unavailable("ok", "The catalog is still loading.", stale: false) }
             let fresh = changes.isListening && catalog.staleSince == nil
             var body = #"{"status":"ready","database":"ok","migrations":"current","catalog":{"domains":\#(catalog.count),"#
             body += fresh ? #""state":"current"}}"# : #""state":"stale","staleSince":"\#(staleSince())"}}"#
             return Response.json(Array(body.utf8))
         case .pending(let versions):
-            throw Problem.serviceUnavailable(detail: "Database migrations are pending: \(versions.map(String.init).joined(separator: ", ")). Run 'linkd migrate'.")
+            throw unavailable("ok", "Database migrations are pending: \(versions.map(String.init).joined(separator: ", ")). Run 'linkd migrate'.", stale: false)
         case .invalid(let error):
-            throw Problem.serviceUnavailable(detail: "Database migrations are inconsistent: \(error.description)")
+            throw unavailable("ok", "Database migrations are inconsistent: \(error.description)", stale: false)
         }
+    }
+
+    /// A 503 whose `database` member says what the database did, with `catalogStaleSince` when the database is
+    /// out of reach.
+    private func unavailable(_ database: String, _ detail: String, stale: Bool = true) -> Problem {
+        var problem = Problem.serviceUnavailable(detail: detail, retryAfter: stale ? PostgresError.outageRetryAfter : nil)
+        problem.extensions["database"] = database
+        if stale { problem.extensions["catalogStaleSince"] = staleSince() }
+        return problem
+    }
+
+    /// `1.2`: a duration in seconds with one decimal.
+    private static func seconds(_ duration: Duration) -> String {
+        let tenths = Int((duration.inSeconds * 10).rounded(.down))
+        return "\(tenths / 10).\(tenths % 10)"
     }
 
     private func staleSince() -> String {

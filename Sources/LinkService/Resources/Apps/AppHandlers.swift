@@ -64,7 +64,7 @@ struct AppHandlers: Sendable {
     func update(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        let app = try pool.withTransaction { connection -> App in
+        let app = try changes.commit { connection, changed -> App in
             let before = try AppHandlers.find(request.parameters["id"], principal, on: connection, forUpdate: true)
             if let sent = body.string("platform"), sent != before.platform.rawValue {   // null reads as absent
                 errors.add("/platform", "The platform of an app cannot be changed; register a new app.")
@@ -86,7 +86,7 @@ struct AppHandlers: Sendable {
                              after.packageName, JSONB(after.fingerprintsJSON.serialized), after.playStoreURL])).first!
             let updated = try App(row: row)
             try AuditLog.record(on: connection, principal, .update, type: "app", id: updated.id.canonicalText, before: before.json, after: updated.json)
-            try changes.appChanged(updated.id, on: connection)
+            try changed.appChanged(updated.id, on: connection)
             return updated
         }
         return .resource(app.json, version: app.version)

@@ -24,7 +24,7 @@ struct DestinationHandlers: Sendable {
         let title = body.string("title", limit: .name)
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         body.finish()
-        let destination = try pool.withTransaction { connection -> Destination in
+        let destination = try changes.commit { connection, changed -> Destination in
             let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
             try errors.check()
             let exists = try connection.query("SELECT 1 FROM destinations WHERE app_id = \(app.id) AND name = \(name!)")
@@ -35,7 +35,7 @@ struct DestinationHandlers: Sendable {
                 """, binds: [principal.workspaceID, app.id, name!, title, JSONB(ParameterSpecJSON.json(params).serialized)])).first!
             let destination = try Destination(row: row)
             try AuditLog.record(on: connection, principal, .create, type: "destination", id: "\(app.id.canonicalText)/\(destination.name)", after: destination.json)
-            try changes.appChanged(app.id, on: connection)
+            try changed.appChanged(app.id, on: connection)
             return destination
         }
         return .resource(destination.json, version: destination.version, status: 201, location: destination.location(app: destination.appID))
@@ -65,7 +65,7 @@ struct DestinationHandlers: Sendable {
         let title = body.string("title", limit: .name)
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         body.finish()
-        let destination = try pool.withTransaction { connection -> Destination in
+        let destination = try changes.commit { connection, changed -> Destination in
             let (app, before) = try find(request, principal, on: connection, forUpdate: true)
             try errors.check()
             try ETag.check(request, current: before.version)
@@ -75,14 +75,14 @@ struct DestinationHandlers: Sendable {
                 """, binds: [before.id, title, JSONB(ParameterSpecJSON.json(params).serialized)])).first!
             let after = try Destination(row: row)
             try AuditLog.record(on: connection, principal, .update, type: "destination", id: "\(app.id.canonicalText)/\(after.name)", before: before.json, after: after.json)
-            try changes.appChanged(app.id, on: connection)
+            try changed.appChanged(app.id, on: connection)
             return after
         }
         return .resource(destination.json, version: destination.version)
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try pool.withTransaction { connection in
+        try changes.commit { connection, changed in
             let (app, destination) = try find(request, principal, on: connection, forUpdate: true)
             try ETag.check(request, current: destination.version)
             let users = try connection.query("""
@@ -94,7 +94,7 @@ struct DestinationHandlers: Sendable {
             }
             try connection.execute("DELETE FROM destinations WHERE id = \(destination.id)")
             try AuditLog.record(on: connection, principal, .delete, type: "destination", id: "\(app.id.canonicalText)/\(destination.name)", before: destination.json)
-            try changes.appChanged(app.id, on: connection)
+            try changed.appChanged(app.id, on: connection)
         }
         return .empty()
     }

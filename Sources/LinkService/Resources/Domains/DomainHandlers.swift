@@ -25,7 +25,7 @@ struct DomainHandlers: Sendable {
         settings.read(&body)
         body.finish()
         try errors.check()
-        let domain = try pool.withTransaction { connection -> Domain in
+        let domain = try changes.commit { connection, changed -> Domain in
             try DomainClaims.lock(on: connection)
             try DomainClaims.check(hostname!, workspace: principal.workspaceID, on: connection)
             try checkApps(settings, principal, on: connection)
@@ -34,7 +34,7 @@ struct DomainHandlers: Sendable {
                 """, binds: [principal.workspaceID, hostname!, JSONB(settings.json.serialized)])).first!
             let domain = try Domain(row: row)
             try AuditLog.record(on: connection, principal, .create, type: "domain", id: domain.hostname, after: domain.json)
-            try changes.domainChanged(domain.hostname, on: connection)
+            try changed.domainChanged(domain.hostname, on: connection)
             return domain
         }
         return .resource(domain.json, version: domain.version, status: 201, location: domain.location)
@@ -77,7 +77,7 @@ struct DomainHandlers: Sendable {
         if let sent = body.string("hostname"), sent.lowercased() != request.parameters["host"]?.lowercased() {   // null reads as absent
             errors.add("/hostname", "A domain's hostname cannot be changed; register the new hostname as another domain.")
         }
-        let domain = try pool.withTransaction { connection -> Domain in
+        let domain = try changes.commit { connection, changed -> Domain in
             let before = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true)
             var settings = before.settings
             settings.read(&body)
@@ -94,19 +94,19 @@ struct DomainHandlers: Sendable {
                 """, binds: [before.id, JSONB(settings.json.serialized)])).first!
             let after = try Domain(row: row)
             try AuditLog.record(on: connection, principal, .update, type: "domain", id: after.hostname, before: before.json, after: after.json)
-            try changes.domainChanged(after.hostname, on: connection)
+            try changed.domainChanged(after.hostname, on: connection)
             return after
         }
         return .resource(domain.json, version: domain.version)
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try pool.withTransaction { connection in
+        try changes.commit { connection, changed in
             let domain = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true)
             try ETag.check(request, current: domain.version)
             try connection.execute("DELETE FROM domains WHERE id = \(domain.id)")
             try AuditLog.record(on: connection, principal, .delete, type: "domain", id: domain.hostname, before: domain.json)
-            try changes.domainChanged(domain.hostname, on: connection)
+            try changed.domainChanged(domain.hostname, on: connection)
         }
         return .empty()
     }

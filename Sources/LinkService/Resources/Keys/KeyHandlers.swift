@@ -7,6 +7,7 @@ import Postgres
 struct KeyHandlers: Sendable {
     let pool: ConnectionPool
     let auth: Authenticator
+    let changes: CatalogChanges
 
     func register(in routes: inout RouterBuilder) {
         routes.add(.POST, "/v1/keys", scope: .admin, auth: auth, create)
@@ -44,20 +45,18 @@ struct KeyHandlers: Sendable {
         return page.response(request, items: keys.map { ($0.json, $0.sortMicros, $0.id) })
     }
 
-    /// Revokes at once: every node looks keys up on each call.
+    /// Revokes at once: this node drops the key before answering, the others when they hear it (`CatalogChanges`).
     func revoke(_ request: Request, _ principal: Principal) throws -> Response {
         guard let id = request.parameters["id"].flatMap(UUID.init(uuidString:)) else { throw ServiceError.notFound("The key") }
-        try pool.withTransaction { connection in
+        try changes.commit { connection, changed in
             let row = try connection.query(Query(unsafeSQL: """
                 UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
                 WHERE id = $1 AND workspace_id = $2 RETURNING \(APIKey.columns)
                 """, binds: [id, principal.workspaceID])).first
             guard let row else { throw ServiceError.notFound("The key") }
             try AuditLog.record(on: connection, principal, .delete, type: "key", id: id.canonicalText, after: try APIKey(row: row).json)
-            // Delivered to every node (this one included) when the transaction commits.
-            try connection.notify(KeyCache.channel, payload: id.canonicalText)
+            try changed.keyRevoked(id, on: connection)
         }
-        auth.cache.invalidate(id)
         return .empty()
     }
 }

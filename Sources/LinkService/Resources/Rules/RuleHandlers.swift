@@ -146,7 +146,7 @@ struct RuleHandlers: Sendable {
         checkVersion: (Domain, [StoredRule]) throws -> Void = { _, _ in },
         _ makeList: ([StoredRule]) throws -> [(UUID, RuleInput, String)]
     ) throws -> (Domain, [StoredRule]) {
-        try pool.withTransaction { connection in
+        try changes.commit { connection, changed in
             let domain = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true)
             let current = try StoredRule.all(domain: domain.id, on: connection)
             try checkVersion(domain, current)
@@ -160,7 +160,7 @@ struct RuleHandlers: Sendable {
             let rules = try StoredRule.all(domain: domain.id, on: connection)
             try AuditLog.record(on: connection, principal, action, type: "rules", id: domain.hostname,
                                 before: .array(current.map(\.json)), after: .array(rules.map(\.json)))
-            try changes.domainChanged(domain.hostname, on: connection)
+            try changed.domainChanged(domain.hostname, on: connection)
             return (updated, rules)
         }
     }

@@ -1,0 +1,273 @@
+import EmbeddedPostgres
+import Foundation
+import Glibc
+import LinkKit
+@testable import LinkService
+import Postgres
+import Synchronization
+import Testing
+import TestSupport
+
+/// A service on a PostgreSQL cluster of its own, so the tests can restart or freeze it (the shared test cluster
+/// serves the suites running beside them).
+final class OutageCluster: @unchecked Sendable {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-outage-\(UUID().uuidString.prefix(8))")
+    let cluster: EmbeddedCluster
+    let parameters: ConnectionParameters
+
+    init() throws {
+        cluster = EmbeddedCluster(dataDirectory: directory, logger: .quiet, durable: false)
+        try cluster.start()
+        parameters = try ConnectionParameters(cluster.connectionString)
+    }
+
+    func close() {
+        resume()
+        cluster.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The postmaster and every backend it forked: the processes of this test's own cluster.
+    func serverProcesses() -> [pid_t] {
+        guard let text = try? String(contentsOf: cluster.pgdata.appendingPathComponent("postmaster.pid"), encoding: .utf8),
+              let line = text.split(separator: "\n").first, let postmaster = pid_t(line) else { return [] }
+        var pids = [postmaster]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // "pid (comm) state ppid ...": the parent is the second field after the command.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == postmaster { pids.append(pid) }
+        }
+        return pids
+    }
+
+    private let stopped = Mutex<[pid_t]>([])
+
+    /// SIGSTOPs the whole cluster: connections stay open and nothing answers (a stalled database).
+    func freeze() {
+        let pids = serverProcesses()
+        stopped.withLock { $0 = pids }
+        for pid in pids { kill(pid, SIGSTOP) }
+    }
+
+    /// SIGCONTs what `freeze()` stopped. Idempotent.
+    func resume() {
+        let pids = stopped.withLock { pids in
+            defer { pids = [] }
+            return pids
+        }
+        for pid in pids { kill(pid, SIGCONT) }
+    }
+}
+
+/// Clients hammering one node over keep-alive connections until told to stop: authenticated resolves, clicks and
+/// association-file fetches, each resolve and click on a path of its own, so its hit can be found exactly once.
+final class TrafficLoad: @unchecked Sendable {
+    struct Tally: Sendable {
+        var acknowledged: [String] = []
+        var failures: [String] = []
+        var requests = 0
+    }
+
+    private let stopping = Atomic<Bool>(false)
+    private let tally = Mutex(Tally())
+    private let finished = DispatchSemaphore(value: 0)
+    private let clients: Int
+
+    init(port: Int, host: String, key: String) {
+        let kinds = ["resolve", "click"]
+        clients = kinds.count
+        for kind in kinds {
+            let thread = Thread { [self] in
+                defer { finished.signal() }
+                var local = Tally()
+                var connection = try? HTTPTestClient(port: port, timeout: 10)
+                var index = 0
+                while !stopping.load(ordering: .relaxed) {
+                    index += 1
+                    let path = "/\(kind)/\(index)"
+                    let (target, headers, expected): (String, [(String, String)], Int)
+                    if kind == "resolve" {
+                        let url = "https://\(host)\(path)".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                        (target, headers, expected) = ("/v1/resolve?url=\(url)", [("Authorization", "Bearer \(key)")], 200)
+                    } else if index.isMultiple(of: 10) {
+                        (target, headers, expected) = ("/.well-known/apple-app-site-association", [("Host", host)], 200)
+                    } else {
+                        (target, headers, expected) = (path, [("Host", host), ("User-Agent", "curl/8")], 302)
+                    }
+                    local.requests += 1
+                    do {
+                        if connection == nil { connection = try HTTPTestClient(port: port, timeout: 10) }
+                        let response = try connection!.request("GET", target, headers: headers)
+                        if response.status == expected {
+                            if !target.hasPrefix("/.well-known/") { local.acknowledged.append(path) }
+                        } else {
+                            local.failures.append("\(kind) \(path): \(response.status) \(response.text.prefix(200))")
+                        }
+                    } catch {
+                        local.failures.append("\(kind) \(path): \(error)")
+                        connection = nil
+                    }
+                }
+                let done = local
+                tally.withLock { tally in
+                    tally.acknowledged += done.acknowledged
+                    tally.failures += done.failures
+                    tally.requests += done.requests
+                }
+            }
+            thread.start()
+        }
+    }
+
+    /// Stops the clients and returns what they saw.
+    func finish() -> Tally {
+        stopping.store(true, ordering: .relaxed)
+        for _ in 0..<clients { finished.wait() }
+        return tally.withLock { $0 }
+    }
+}
+
+@Suite("Answering through database outages", .serialized)
+struct DatabaseOutageTests {
+    func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(10_000)
+        }
+        return try condition()
+    }
+
+    func resolve(_ service: TestService, key: String, _ url: String = "https://links.example.com/widget/1") throws -> TestResponse {
+        try service.request("GET", "/v1/resolve?url=" + url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!, key: key)
+    }
+
+    /// Issue 17: during a 6 s restart every authenticated resolve answered 503, although resolve needs nothing
+    /// from the database. Now resolve, clicks and the association files answer throughout, every answered
+    /// resolve and click has its hit in the database exactly once, and writes (and keys never seen before)
+    /// answer 503 with `Retry-After`.
+    @Test(.timeLimit(.minutes(3)))
+    func resolveAndClicksAnswerThroughARestartAndEveryAnswerHasItsHitOnce() throws {
+        let database = try OutageCluster()
+        defer { database.close() }
+        let service = try TestService(parameters: database.parameters)
+        defer { service.close() }
+        let fixture = try Fixture(service)
+        let unseenKey = try service.key()
+        try Fixture.expect(200, resolve(service, key: fixture.key))
+
+        let load = TrafficLoad(port: service.port, host: fixture.host, key: fixture.key)
+        usleep(700_000)
+        database.cluster.stop()
+        usleep(500_000)
+        let write = try service.request("POST", "/v1/teams", key: fixture.key, json: #"{"teamId":"QWERT12345","name":"Down"}"#)
+        #expect(write.status == 503, "\(write.text)")
+        #expect(write.headers["Content-Type"] == "application/problem+json")
+        #expect(write.headers["Retry-After"] != nil)
+        let unseen = try resolve(service, key: unseenKey)
+        #expect(unseen.status == 503, "a key never verified cannot be checked while the database is down: \(unseen.text)")
+        #expect(unseen.headers["Retry-After"] != nil)
+        usleep(500_000)
+        try database.cluster.start()
+        #expect(waitUntil(seconds: 20) { serviceIsListening(service) })
+        usleep(1_000_000)
+        let tally = load.finish()
+
+        #expect(tally.failures.count == 0, "\(tally.failures.count) of \(tally.requests) requests failed, first: \(tally.failures.prefix(3))")
+        #expect(tally.acknowledged.count > 100)
+        #expect(waitUntil(seconds: 30) {
+            let counters = service.application.hits.counters
+            return counters.queued == 0 && counters.spooled == 0 && counters.written == counters.accepted
+        })
+        #expect(service.application.hits.counters.dropped == 0)
+        let stored = try Connection(database.parameters).query("""
+            SELECT path, count(*)::int8 FROM hits WHERE hostname = \(fixture.host) AND (path LIKE '/resolve/%' OR path LIKE '/click/%') GROUP BY path
+            """).map { try $0.decode((String, Int).self) }
+        let counts = Dictionary(uniqueKeysWithValues: stored)
+        let twice = counts.filter { $0.value > 1 }
+        let missing = tally.acknowledged.filter { counts[$0] == nil }
+        #expect(twice.isEmpty, "stored more than once: \(twice.keys.sorted().prefix(5))")
+        #expect(missing.isEmpty, "\(missing.count) answered hits are not stored, e.g. \(missing.prefix(5))")
+        #expect(counts.count == tally.acknowledged.count, "stored \(counts.count), answered \(tally.acknowledged.count)")
+        print("outage figures: \(tally.requests) requests, \(tally.acknowledged.count) hits answered, \(counts.count) stored, 0 failures expected, \(tally.failures.count) seen")
+
+        // Writes work again once the pool has replaced its broken connections.
+        #expect(try waitUntil(seconds: 10) {
+            try service.request("POST", "/v1/teams", key: fixture.key, json: #"{"teamId":"QWERT12345","name":"Up"}"#).status == 201
+        })
+        try Fixture.expect(200, resolve(service, key: unseenKey))
+    }
+
+    /// A revocation whose notification this node never heard (its change feed was away) is found when the feed
+    /// comes back: the cached keys are read again before the cache is trusted.
+    @Test(.timeLimit(.minutes(2)))
+    func aKeyRevokedWhileTheChangeFeedWasAwayIsRefusedOnceItIsBack() throws {
+        let database = try OutageCluster()
+        defer { database.close() }
+        let service = try TestService(parameters: database.parameters)
+        defer { service.close() }
+        let fixture = try Fixture(service)
+        let other = try service.key(scope: .read)
+        try Fixture.expect(200, resolve(service, key: other))
+        try Fixture.expect(200, resolve(service, key: fixture.key))
+        let id = try #require(APIKeySecret(authorization: "Bearer \(other)")?.keyID)
+
+        // Revoke behind the node's back (no NOTIFY) in the transaction that cuts its LISTEN connection.
+        let admin = try Connection(database.parameters)
+        try admin.executeScript("BEGIN")
+        try admin.execute("UPDATE api_keys SET revoked_at = now() WHERE id = \(id)")
+        let cut = try admin.query("""
+            SELECT count(pg_terminate_backend(pid))::int8 FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()
+            """).first!.decode(0, as: Int.self)
+        try admin.executeScript("COMMIT")
+        #expect(cut == 1)
+        #expect(try waitUntil(seconds: 10) { try resolve(service, key: other).status == 401 }, "the revoked key still authenticates")
+        try Fixture.expect(200, resolve(service, key: fixture.key))
+    }
+
+    /// Issue 17: `/readyz` hung past 3 s while the database was stopped with SIGSTOP. It now answers within its
+    /// one-second patience, says the database is not answering, and then answers at once while the stall lasts;
+    /// resolve and clicks, which need nothing from the database, keep answering.
+    @Test(.timeLimit(.minutes(2)))
+    func readinessAnswersWithinASecondWhileTheDatabaseIsFrozen() throws {
+        let database = try OutageCluster()
+        defer { database.close() }
+        let service = try TestService(parameters: database.parameters)
+        defer { service.close() }
+        let fixture = try Fixture(service)
+        try Fixture.expect(200, resolve(service, key: fixture.key))
+        try Fixture.expect(200, service.request("GET", "/readyz"))
+
+        database.freeze()
+        defer { database.resume() }
+        var started = Date()
+        let first = try HTTPTestClient.request(port: service.port, path: "/readyz", timeout: 5)
+        let firstSeconds = Date().timeIntervalSince(started)
+        #expect(first.status == 503)
+        #expect(first.headers["Content-Type"] == "application/problem+json")
+        #expect(try first.json["database"] == .string("not-answering"), "\(first.text)")
+        #expect(firstSeconds < 2.0, "took \(firstSeconds) s")
+        started = Date()
+        let second = try HTTPTestClient.request(port: service.port, path: "/readyz", timeout: 5)
+        #expect(second.status == 503)
+        #expect(Date().timeIntervalSince(started) < 0.5, "a stall already seen is reported at once")
+        try Fixture.expect(200, resolve(service, key: fixture.key))
+        try Fixture.expect(302, service.request("GET", "/frozen", headers: [("Host", fixture.host)]))
+        // A new connection gives up after connect_timeout instead of waiting for good.
+        started = Date()
+        #expect(throws: PostgresError.self) { _ = try Connection(database.parameters) }
+        let connectSeconds = Date().timeIntervalSince(started)
+        #expect(connectSeconds < Double(ConnectionParameters.defaultConnectTimeout) + 3, "took \(connectSeconds) s")
+
+        database.resume()
+        #expect(try waitUntil(seconds: 10) { try service.request("GET", "/readyz").status == 200 })
+        print("readiness figures: first /readyz while frozen answered in \(String(format: "%.2f", firstSeconds)) s, a new connection gave up after \(String(format: "%.2f", connectSeconds)) s")
+    }
+}
+
+/// Whether the service's change feed is connected (through the catalog freshness `/readyz` reports).
+func serviceIsListening(_ service: TestService) -> Bool {
+    (try? service.request("GET", "/readyz").json["catalog"]?["state"]) == .string("current")
+}

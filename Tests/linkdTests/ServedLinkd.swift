@@ -1,0 +1,132 @@
+import Foundation
+import Glibc
+import Postgres
+import Synchronization
+import Testing
+import TestSupport
+
+/// `linkd serve` as a child process on a test database, with one link domain registered and serving: what
+/// the fault tests signal under a load of clicks.
+final class ServedLinkd: @unchecked Sendable {
+    static let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("migrations").path
+    static let host = "links.example.com"
+
+    let database: TestDatabase
+    let spool = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-faults-\(UUID().uuidString.prefix(8))")
+    let port = ServedLinkd.freePort()
+    private(set) var process: Subprocess
+
+    /// Starts `linkd serve` on a fresh database, creates a key and the domain, and waits until clicks on it answer.
+    init() throws {
+        database = try TestDatabase.create()
+        process = try Self.serve(database: database, spool: spool, port: port)
+        try waitUntilReady()
+        let conninfo = database.parameters.conninfo
+        let key = try LinkdProcess.run(["keys", "create", "--workspace", "acme", "--database-url", conninfo, "--migrations", Self.migrations])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let created = try HTTPTestClient.request(port: port, method: "POST", path: "/v1/domains",
+                                                 headers: [("Authorization", "Bearer \(key)"), ("Content-Type", "application/json")],
+                                                 body: Array(#"{"hostname":"\#(Self.host)","webFallbackUrl":"https://www.example.com"}"#.utf8))
+        guard created.status == 201 else { throw TestFailure("POST /v1/domains: \(created.status) \(created.text)") }
+        for _ in 0..<200 where probesAnswered == 0 {
+            let probe = try HTTPTestClient.request(port: port, method: "GET", path: "/probe", headers: [("Host", Self.host)])
+            if probe.status == 302 { probesAnswered += 1 } else { usleep(20_000) }
+        }
+        guard probesAnswered > 0 else { throw TestFailure("clicks on the new domain do not answer") }
+    }
+
+    /// Probe clicks answered while waiting for the domain to serve (each has its hit).
+    private(set) var probesAnswered = 0
+
+    /// Starts another `linkd serve` on the same database, spool and port (after the previous one has exited).
+    func restart() throws {
+        process = try Self.serve(database: database, spool: spool, port: port)
+        try waitUntilReady()
+    }
+
+    func close() {
+        if process.isRunning {
+            process.signal(SIGKILL)
+            _ = try? process.wait()
+        }
+        try? database.drop()
+        try? FileManager.default.removeItem(at: spool)
+    }
+
+    /// Hits stored for the domain.
+    func storedHits() throws -> Int {
+        try Connection(database.parameters).query("SELECT count(*)::int8 FROM hits WHERE hostname = \(Self.host)").first!.decode(0, as: Int.self)
+    }
+
+    /// Spool segments left in the spool directory.
+    var spoolSegments: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: spool.path)) ?? []).filter { $0.hasPrefix("segment-") }
+    }
+
+    /// The value of an unlabelled series on `/metrics`.
+    func metric(_ name: String) throws -> Double? {
+        let text = try HTTPTestClient.request(port: port, method: "GET", path: "/metrics").text
+        return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+    }
+
+    private func waitUntilReady() throws {
+        for _ in 0..<200 {
+            if (try? HTTPTestClient.request(port: port, method: "GET", path: "/readyz"))?.status == 200 { return }
+            usleep(50_000)
+        }
+        throw TestFailure("linkd serve did not become ready: \(process.standardError.suffix(2000))")
+    }
+
+    private static func serve(database: TestDatabase, spool: URL, port: Int) throws -> Subprocess {
+        try Subprocess(LinkdProcess.executable.path,
+                       ["serve", "--database-url", database.parameters.conninfo, "--listen", "127.0.0.1:\(port)", "--spool-dir", spool.path,
+                        "--migrations", migrations, "--threads", "4", "--log-level", "info"])
+    }
+
+    /// A port nobody listens on right now.
+    static func freePort() -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { Glibc.close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Clients clicking on the domain as fast as they can over keep-alive connections, until the server goes away.
+/// Each client cycles over 100 paths: link traffic repeats itself, and a path never seen before costs the hit
+/// writer a row of its own in the top-paths rollup.
+final class ClickLoad: @unchecked Sendable {
+    /// Clicks answered (each one's hit was accepted before its answer was sent).
+    let answered = Atomic<Int>(0)
+    let started = Date()
+    private let finished = DispatchSemaphore(value: 0)
+    let clients: Int
+
+    init(port: Int, clients: Int = 4) {
+        self.clients = clients
+        for client in 0..<clients {
+            Thread { [self] in
+                defer { finished.signal() }
+                guard let connection = try? HTTPTestClient(port: port, timeout: 10) else { return }
+                var index = 0
+                while true {
+                    guard let response = try? connection.request("GET", "/c\(client)/\(index % 100)", headers: [("Host", ServedLinkd.host), ("User-Agent", "curl/8")]),
+                          response.status == 302 else { return }
+                    answered.add(1, ordering: .relaxed)
+                    index += 1
+                }
+            }.start()
+        }
+    }
+
+    /// Waits until every client has seen the server go away.
+    func waitForEnd() {
+        for _ in 0..<clients { finished.wait() }
+    }
+}
