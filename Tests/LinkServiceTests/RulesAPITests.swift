@@ -20,12 +20,16 @@ struct RulesAPITests {
         (#"[{"apps":["$IOS"],"path":"/a","exclude":true,"destination":{"type":"widgetDetail"}}]"#, "/rules/0/destination"),
         (#"[{"apps":[],"path":"/a"}]"#, "/rules/0/apps"),
         (#"[{"path":"/a"}]"#, "/rules/0/apps"),
+        // The query's patterns had no length limit, unlike path and fragment (found by scripts/fuzz-api).
+        (#"[{"apps":["$IOS"],"path":"/a","query":{"q":"$LONG"}}]"#, "/rules/0/query/q"),
+        (#"[{"apps":["$IOS"],"path":"/a","query":"$LONG"}]"#, "/rules/0/query"),
     ])
     func invalidLists(list: String, pointer: String) throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
             let before = try rules(fixture)
-            let body = #"{"rules":"# + list.replacingOccurrences(of: "$IOS", with: fixture.iosApp) + "}"
+            let body = #"{"rules":"# + list.replacingOccurrences(of: "$IOS", with: fixture.iosApp)
+                .replacingOccurrences(of: "$LONG", with: String(repeating: "a", count: TextLimit.pattern.scalars + 1)) + "}"
             let response = try service.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key, json: body)
             #expect(response.status == 422, "\(response.text)")
             let errors = try response.json["errors"]?.arrayValue ?? []

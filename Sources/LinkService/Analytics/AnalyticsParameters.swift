@@ -7,12 +7,17 @@ import LinkKit
 ///
 /// - `from`, `to`: RFC 3339 timestamps (`2026-11-01T00:00:00Z`, `2026-11-01T09:00:00+01:00`) or dates
 ///   (`2026-11-01`, midnight in `tz`; a date `to` includes that whole day). `to` is exclusive. Defaults:
-///   the last 7 days up to now. Rollups are hourly, so `from` is rounded down and `to` up to the hour.
+///   the last 7 days up to now. Rollups are hourly, so `from` is rounded down and `to` up to the hour. Both lie
+///   from 1970 (no hit is older; a default `from` before it starts there) to the year 9999: PostgreSQL
+///   refuses a year 0, which an ISO date can write.
 /// - `tz`: an IANA time zone (`Europe/Paris`), default `UTC`: day buckets and dates follow it.
 /// - `host`, `app` (an app id), `outcome`, `source` (`resolve`|`click`), `includeBots` (`true`|`false`,
 ///   default false).
 struct AnalyticsParameters {
     static let maxDays = 400
+    /// The range `from` and `to` must lie in: 1970-01-01 to 10000-01-01 (exclusive), UTC.
+    static let earliest = Date(timeIntervalSince1970: 0)
+    static let latest = Date(timeIntervalSince1970: 253_402_300_800)
     static let common: Set<String> = ["from", "to", "tz", "host", "app", "outcome", "source", "includeBots", "format"]
 
     let from: Date
@@ -38,9 +43,12 @@ struct AnalyticsParameters {
         }
         timeZone = zone
         var to = try Self.instant(request.query("to"), name: "to", zone: zone, endOfDay: true) ?? now
-        var from = try Self.instant(request.query("from"), name: "from", zone: zone, endOfDay: false) ?? to.addingTimeInterval(-7 * 86_400)
+        let asked = try Self.instant(request.query("from"), name: "from", zone: zone, endOfDay: false)
+        var from = asked ?? max(to.addingTimeInterval(-7 * 86_400), Self.earliest)
         from = Date(timeIntervalSince1970: (from.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
         to = Date(timeIntervalSince1970: (to.timeIntervalSince1970 / 3600).rounded(.up) * 3600)
+        guard from >= Self.earliest, to >= Self.earliest else { throw .badRequest("from and to must be 1970-01-01 or later.") }
+        guard from < Self.latest, to <= Self.latest else { throw .badRequest("from and to must be before the year 10000.") }
         guard from < to else { throw .badRequest("from must be before to.") }
         guard to.timeIntervalSince(from) <= Double(Self.maxDays) * 86_400 else {
             throw .badRequest("The range from \(Self.format(from, zone)) to \(Self.format(to, zone)) is longer than \(Self.maxDays) days.")

@@ -4,8 +4,9 @@ import LinkKit
 /// One documented endpoint: a router route and what the OpenAPI document says about it.
 ///
 /// Entries are declarative: the error responses an operation can give are derived from what it is
-/// (authenticated → 401, a scope above `read` → 403, a path parameter → 404, a JSON body → 400/415/422,
-/// a list → 400 for `limit`/`cursor`, `If-Match` → 412), so an entry only names what is special about it.
+/// (authenticated → 401 and 503, a scope above `read` → 403, a path parameter → 404, a JSON body → 415/422,
+/// `If-Match` → 412), so an entry only names what is special about it. Every operation lists the refusals the
+/// HTTP layer makes before routing (`httpLayerStatuses`).
 struct APIOperation: Sendable {
     /// Who may call it.
     enum Access: Sendable {
@@ -29,7 +30,14 @@ struct APIOperation: Sendable {
         case json(Int, String, headers: [String] = [])
         /// `status` with a body of `mediaType` described by `schema`.
         case content(Int, mediaType: String, schema: Schema)
+        /// `status` with a body in one of several media types (the request chooses: `format`, `Accept`).
+        case alternatives(Int, [(mediaType: String, schema: Schema)])
     }
+
+    /// What the HTTP layer can answer to any request before a route sees it (`Server+Callbacks.swift`): a
+    /// malformed request (400), a body over the limit (413), a request target over it (414), a header section
+    /// over it (431).
+    static let httpLayerStatuses = [400, 413, 414, 431]
 
     /// A JSON request body.
     struct Body: Sendable {
@@ -107,15 +115,14 @@ struct APIOperation: Sendable {
 
     /// Every error status this operation can answer with, ascending.
     var errorStatuses: [Int] {
-        var statuses = Set(errors)
+        var statuses = Set(errors).union(Self.httpLayerStatuses)
         if case .key(let scope) = access {
-            statuses.insert(401)
+            // 503: a key not verified yet cannot be checked while the database is unreachable.
+            statuses.formUnion([401, 503])
             if scope > .read { statuses.insert(403) }
         }
         if !pathParameterNames.isEmpty { statuses.insert(404) }
-        if body != nil { statuses.formUnion([400, 415, 422]) }
-        if case .page = success { statuses.insert(400) }
-        if !query.isEmpty { statuses.insert(400) }
+        if body != nil { statuses.formUnion([415, 422]) }
         if ifMatch { statuses.insert(412) }
         return statuses.sorted()
     }

@@ -59,7 +59,8 @@ enum APIOperations {
         APIOperation(.GET, "/v1/resolve", "resolveURL", "What a URL opens: app, rule and typed destination", tag: "Resolve", access: .key(.read),
                      description: publicResolveNote,
                      query: [
-                        QueryParameter("url", Schema.string(maxLength: 8192), "The absolute http(s) link.", required: true),
+                        QueryParameter("url", APISchemas.linkURL.with("maxLength", .integer(2000)),
+                                       "The absolute http(s) link. The whole request target is limited to 8 KiB (414): longer links go to `POST /v1/resolve`.", required: true),
                         QueryParameter("platform", .enumeration(["ios", "android"]), "Whose apps answer (default ios)."),
                         QueryParameter("log", Schema.enumeration(["true", "false", "1", "0"]), "Record the lookup as a hit for analytics (default true)."),
                      ],

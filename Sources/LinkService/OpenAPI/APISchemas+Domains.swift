@@ -4,9 +4,18 @@ import LinkKit
 extension APISchemas {
     // MARK: Domains
 
-    static let hostname = Schema.string(maxLength: 253)
-        .described("The hostname, lower-case, internationalised names in punycode; `*.example.com` covers the subdomains of example.com.")
+    /// What `Hostname` accepts written in ASCII: two labels or more of letters, digits and inner `-` (63 at most),
+    /// the last starting with a letter, an optional `*.` first label and trailing dot. Internationalised names
+    /// are also accepted and stored in punycode.
+    static let hostname = Schema.string(
+        pattern: "^(\\*\\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.?$", maxLength: 253
+    ).described("The hostname, lower-case, internationalised names in punycode; `*.example.com` covers the subdomains of example.com.")
         .example("links.example.com")
+
+    /// A substitution variable's name: not empty, no `$`, `(` or `)`, not a built-in variable's.
+    private static let substitutionName = Schema.string(pattern: "^[^$()]+$").with("not", .object(["enum": .array(BuiltInVariables.names.sorted().map(JSONValue.string))])).json
+    /// A substitution variable's value, which cannot refer to another variable (`$(`).
+    private static let substitutionValue = Schema.string(pattern: "^([^$]|\\$+[^($])*\\$*$")
 
     /// The writable settings, shared by the create and update bodies (the response has them too).
     private static func settingsProperties(input: Bool) -> [Schema.Property] {
@@ -17,13 +26,13 @@ extension APISchemas {
         let appIDs = Schema.array(.uuid, maxItems: 100)
         return [
             .optional("defaults", input ? defaults.nullable : defaults),
-            .optional("substitutionVariables", Schema.map(.array(.string, minItems: 1, maxItems: 1000))
+            .optional("substitutionVariables", Schema.map(.array(substitutionValue, minItems: 1, maxItems: 1000)).with("propertyNames", substitutionName)
                 .described("AASA substitution variables: name → the values `$(name)` stands for in patterns. Built-in names are reserved.")
                 .example(.object(["section": .array([.string("news"), .string("blog")])]))),
             .optional("webcredentials", appIDs.described("Ids of this workspace's apps listed under `webcredentials` (shared passwords).")),
             .optional("appclips", appIDs.described("Ids of this workspace's iOS apps listed under `appclips`.")),
             .optional("legacyPaths", Schema.boolean.described("Also write the legacy `paths` form that iOS 12 and older read.")),
-            .optional("webFallbackUrl", (input ? Schema.url.nullable : Schema.url)
+            .optional("webFallbackUrl", (input ? APISchemas.httpsURLInput : Schema.url)
                 .described("Where a link that no app opens sends the browser (absolute `https://`).")),
             .optional("carryPathToFallback", Schema.boolean.described("Append the link's path and query to the web fallback URL.")),
         ]
@@ -57,7 +66,7 @@ extension APISchemas {
     private static func ruleProperties(appsRequired: Bool, nullable: Bool) -> [Schema.Property] {
         func field(_ schema: Schema) -> Schema { nullable ? schema.nullable : schema }
         let apps = Schema.array(.uuid, minItems: 1, maxItems: 50).described("Ids of the workspace's apps the rule applies to, in order.")
-        let pattern = Schema.string(maxLength: 1024)
+        let pattern = Schema.string(maxLength: TextLimit.pattern.scalars)
         return [
             appsRequired ? .required("apps", apps) : .optional("apps", apps),
             .optional("path", field(pattern.described("A path template with typed captures (`/widget/{id}`, `/docs/{rest*}`) or a raw AASA pattern (`/help/*`).")
@@ -84,8 +93,8 @@ extension APISchemas {
                 .required("updatedAt", updated),
             ], closed: false).described("One path rule: the single source of its AASA component and of its resolve answer.")),
             ("RuleQuery", Schema.oneOf([
-                Schema.string(maxLength: 1024).described("A pattern for the whole query string (cannot capture)."),
-                Schema.map(Schema.string(maxLength: 1024)).described("Query item name → pattern or `{capture}`."),
+                Schema.string(maxLength: TextLimit.pattern.scalars).described("A pattern for the whole query string (cannot capture)."),
+                Schema.map(Schema.string(maxLength: TextLimit.pattern.scalars)).described("Query item name → pattern or `{capture}`."),
             ]).described("A query-string pattern, or a dictionary of query items.")),
             ("DestinationBinding", Schema.object([
                 .required("type", identifier.described("A destination type every app of the rule declares.")),

@@ -1,6 +1,7 @@
+import Foundation
 import LinkKit
 
-/// Resolve answers and the audit log.
+/// Resolve answers, the audit log and the analytics parameters.
 extension APISchemas {
     // MARK: Resolve
 
@@ -49,7 +50,8 @@ extension APISchemas {
             ], closed: false).described("The app opens, but the destination cannot be built: an explicit error, never a silent nothing."),
         ]).described("The typed in-app destination, or why it could not be built.")),
         ("ResolveBatchRequest", Schema.object([
-            .required("urls", Schema.array(Schema.string, maxItems: ResolveHandlers.batchLimit).described("Absolute http(s) URLs.")),
+            .required("urls", Schema.array(APISchemas.linkURL.with("maxLength", .integer(TextLimit.resolveURL.scalars)), maxItems: ResolveHandlers.batchLimit)
+                .described("Absolute http(s) URLs, each at most \(TextLimit.resolveURL.bytes) bytes of UTF-8.")),
             .optional("platform", Schema.enumeration(["ios", "android"]).described("Whose apps answer (default ios).")),
             .optional("log", Schema.boolean.described("Record the lookups as hits for analytics (default true).")),
         ], closed: true)),
@@ -72,4 +74,13 @@ extension APISchemas {
             .required("after", Schema([]).described("The resource after the change (null on delete).")),
         ], closed: false).described("One change: who, when, what.")),
     ]
+
+    // MARK: Analytics
+
+    static var analytics: [(name: String, schema: Schema)] {
+        [
+            ("TimeZone", Schema.enumeration(["UTC"] + TimeZone.knownTimeZoneIdentifiers.sorted())
+                .described("An IANA time zone this server knows (its tz database).").example("Europe/Paris")),
+        ]
+    }
 }

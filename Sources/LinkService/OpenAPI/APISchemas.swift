@@ -8,7 +8,7 @@ import LinkKit
 enum APISchemas {
     /// Every component schema, in document order.
     static var all: [(name: String, schema: Schema)] {
-        problems + service + keys + teams + apps + destinations + domains + rules + resolve + audit
+        problems + service + keys + teams + apps + destinations + domains + rules + resolve + audit + analytics
     }
 
     // MARK: Shared field shapes
@@ -17,6 +17,21 @@ enum APISchemas {
     static let identifier = Schema.string(pattern: "^[A-Za-z][A-Za-z0-9_]{0,63}$")
     static let created = Schema.timestamp.readOnly.described("When it was created.")
     static let updated = Schema.timestamp.readOnly.described("When it last changed.")
+    /// An absolute `https://` URL as `Validators.httpsURL` accepts it (written with RFC 3986's characters, no user
+    /// or password): redirect targets and store links in request bodies.
+    static let httpsURLInput = Schema.string(
+        format: "uri",
+        pattern: "^[Hh][Tt][Tt][Pp][Ss]://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/(\(urlCharacter)|/)*)?(\\?(\(urlCharacter)|[/?])*)?(#(\(urlCharacter)|[/?])*)?$",
+        maxLength: 2000
+    ).described("An absolute `https://` URL.")
+    /// A port number, 0 to 65535.
+    private static let port = "[0-9]{1,4}|[0-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]"
+    /// One character of a URL's path, query or fragment as RFC 3986 writes it (unreserved, sub-delims, `:`, `@`, `%XX`).
+    private static let urlCharacter = "[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2}"
+    /// A link to resolve: an absolute `http` or `https` URL as `AASAURL` splits it (any characters after the
+    /// authority: raw ones are percent-encoded as a browser does; a port, when written, is a number).
+    static let linkURL = Schema.string(pattern: "^[Hh][Tt][Tt][Pp][Ss]?://([^/?#]*@)?([^/?#@:\\[\\]]*|\\[[^/?#@\\[\\]]*\\])(:(\(port))?)?([/?#][\\s\\S]*)?$")
+        .described("An absolute http(s) URL.").example("https://links.example.com/widget/42")
 
     // MARK: Problems
 
@@ -140,8 +155,8 @@ enum APISchemas {
             .optional("label", Schema.string(maxLength: 100).described("Which key this is.").example("Play App Signing")),
         ], closed: false)),
         ("FingerprintInput", Schema.object([
-            .required("value", Schema.string(maxLength: 1000)
-                .described("A SHA-256 fingerprint in any common spelling (colons or not, any case); stored and returned in the canonical form.")),
+            .required("value", Schema.string(pattern: "^[: ]*([0-9A-Fa-f][: ]*){64}$", maxLength: 1000)
+                .described("A SHA-256 fingerprint in any common spelling (64 hex digits, any case, with or without colons or spaces); stored and returned in the canonical form.")),
             .optional("label", Schema.string(maxLength: 100).described("Which key this is: \"Play App Signing\", \"upload\", \"debug\"…")),
         ], closed: true)),
         ("AppCreate", Schema.oneOf([.ref("IOSAppCreate"), .ref("AndroidAppCreate")], discriminator: "platform",
@@ -159,7 +174,7 @@ enum APISchemas {
             .required("name", Schema.string(maxLength: 200)),
             .required("packageName", packageName),
             .required("sha256CertFingerprints", fingerprintsInput),
-            .optional("playStoreUrl", httpsURL.nullable),
+            .optional("playStoreUrl", httpsURLInput),
         ], closed: true)),
         ("AppUpdate", Schema.anyOf([.ref("IOSAppUpdate"), .ref("AndroidAppUpdate")])
             .described("Present fields replace, `null` clears an optional one. Only the fields of the app's platform are accepted; the platform cannot change.")),
@@ -176,7 +191,7 @@ enum APISchemas {
             .optional("name", Schema.string(maxLength: 200)),
             .optional("packageName", packageName),
             .optional("sha256CertFingerprints", fingerprintsInput),
-            .optional("playStoreUrl", httpsURL.nullable),
+            .optional("playStoreUrl", httpsURLInput),
         ], closed: true)),
     ]
 

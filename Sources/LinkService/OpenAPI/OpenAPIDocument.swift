@@ -25,7 +25,11 @@ enum OpenAPIDocument {
 
             - **Authentication**: `Authorization: Bearer <key>`. Keys belong to one workspace and have a scope \
             (`read` ⊂ `write` ⊂ `admin`); another workspace's resources answer 404, exactly as if they did not exist.
-            - **Bodies** are JSON with camelCase members, sent as `Content-Type: application/json`. Unknown members are rejected (422).
+            - **Bodies** are JSON with camelCase members, sent as `Content-Type: application/json`. Unknown members are rejected (422). \
+            Optional members accept `null`: on create it is the same as leaving the member out; a `PATCH` says per field whether it clears it. \
+            No string may hold NUL (`\\u0000`, or `%00` in a path or query parameter): 422 or 400. Lengths count Unicode code points.
+            - **Limits** of the HTTP layer, for every operation: a body over 1 MiB is a 413, a request target over 8 KiB a 414, \
+            a header section over 16 KiB a 431, a malformed request a 400, all `application/problem+json`.
             - **Errors** are `application/problem+json` (RFC 9457) with a stable `type`; validation failures (422) list \
             `errors: [{"pointer", "detail"}]` with a JSON pointer to each offending field.
             - **Concurrency**: every resource has an `ETag`; `PATCH`, `PUT` and `DELETE` honour `If-Match` (412 when it changed).
@@ -135,6 +139,10 @@ enum OpenAPIDocument {
             (status, description, headers, content) = (code, "OK.", names, jsonContent(.ref(name)))
         case .content(let code, let mediaType, let schema):
             (status, description, headers, content) = (code, "OK.", [], .object([mediaType: .object(["schema": schema.json])]))
+        case .alternatives(let code, let media):
+            (status, description, headers, content) = (code, "OK.", [], .object(media.map {
+                JSONMember(key: $0.mediaType, value: .object(["schema": $0.schema.json]))
+            }))
         }
         var members = [JSONMember(key: "description", value: .string(operation.successDescription ?? description))]
         if !headers.isEmpty {
@@ -156,14 +164,17 @@ enum OpenAPIDocument {
 
     /// The reusable error responses, by status.
     static let errorResponses: [(status: Int, name: String, description: String, schema: String)] = [
-        (400, "BadRequest", "Malformed: the body is not JSON, or `limit`, `cursor` or another query parameter is invalid.", "Problem"),
+        (400, "BadRequest", "Malformed: the request itself (its request line, `Host` or `Content-Length`), a body that is not JSON, or `limit`, `cursor` or another query parameter.", "Problem"),
         (401, "Unauthorized", "No API key, or an unknown or revoked one.", "Problem"),
         (403, "Forbidden", "The key's scope does not allow this call.", "Problem"),
         (404, "NotFound", "No such resource in the caller's workspace (another workspace's resources answer exactly this).", "Problem"),
         (409, "Conflict", "The change conflicts with another resource: a duplicate, or one still in use.", "Problem"),
         (412, "PreconditionFailed", "`If-Match` does not name the current ETag: the resource changed since it was read. Read it again and retry.", "Problem"),
+        (413, "ContentTooLarge", "The body is larger than the server accepts (1 MiB by default); nothing was read or changed.", "Problem"),
+        (414, "URITooLong", "The request target (path and query) is longer than the server accepts (8 KiB by default).", "Problem"),
         (415, "UnsupportedMediaType", "The body is not sent as `Content-Type: application/json`.", "Problem"),
         (422, "ValidationFailed", "The body is JSON but invalid; `errors` points at every offending field, unknown ones included.", "ValidationProblem"),
+        (431, "HeadersTooLarge", "The header section is larger than the server accepts (16 KiB by default).", "Problem"),
         (503, "ServiceUnavailable", "Temporarily unable: the database is unreachable or not answering (with `Retry-After`), or its migrations are pending or inconsistent. `/readyz` says which in `database`: `unreachable`, `not-answering` or `ok`.", "Problem"),
     ]
 

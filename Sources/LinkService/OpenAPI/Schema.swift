@@ -97,12 +97,16 @@ struct Schema: Sendable {
     }
 
     /// An object with `properties`.
-    /// - Parameter closed: `additionalProperties: false`: the API rejects unknown members (422 with a pointer).
+    /// - Parameter closed: a request body (or a part of one): `additionalProperties: false`, since the API rejects
+    ///   unknown members (422 with a pointer), and every optional member also accepts `null`, which
+    ///   `JSONObjectReader` reads as absent.
     static func object(_ properties: [Property], closed: Bool) -> Schema {
         var schema = Schema([JSONMember(key: "type", value: .string("object"))])
         let required = properties.filter(\.isRequired).map(\.name)
         if !required.isEmpty { schema.add("required", .array(required.map(JSONValue.string))) }
-        schema.add("properties", .object(properties.map { JSONMember(key: $0.name, value: $0.schema.json) }))
+        schema.add("properties", .object(properties.map { property in
+            JSONMember(key: property.name, value: (closed && !property.isRequired ? property.schema.nullable : property.schema).json)
+        }))
         if closed { schema.add("additionalProperties", .bool(false)) }
         return schema
     }
@@ -133,17 +137,36 @@ struct Schema: Sendable {
         Schema([JSONMember(key: "anyOf", value: .array(schemas.map(\.json)))])
     }
 
-    /// The same schema also accepting `null` (a `type` gains `"null"`; anything else becomes `anyOf` with null).
+    /// The same schema also accepting `null` (a `type` gains `"null"`, an `enum` or `const` the value null; anything
+    /// else becomes `anyOf` with null). A schema that accepts null already (any value, with only annotations) is
+    /// returned as it is.
     var nullable: Schema {
+        let null = Schema([JSONMember(key: "type", value: .string("null"))])
+        let annotations: Set = ["description", "examples", "readOnly", "default"]
+        guard !members.allSatisfy({ annotations.contains($0.key) }), !acceptsNull else { return self }
         var copy = self
-        if let index = copy.members.firstIndex(where: { $0.key == "type" }), case .string(let type) = copy.members[index].value {
-            copy.members[index].value = .array([.string(type), .string("null")])
-            if let constant = copy.members.firstIndex(where: { $0.key == "enum" }), case .array(let values) = copy.members[constant].value {
-                copy.members[constant].value = .array(values + [.null])
-            }
-            return copy
+        guard let index = copy.members.firstIndex(where: { $0.key == "type" }), case .string(let type) = copy.members[index].value else {
+            return .anyOf([self, null])
         }
-        return .anyOf([self, Schema([JSONMember(key: "type", value: .string("null"))])])
+        copy.members[index].value = .array([.string(type), .string("null")])
+        if let values = copy.members.firstIndex(where: { $0.key == "enum" }), case .array(let list) = copy.members[values].value {
+            copy.members[values].value = .array(list + [.null])
+        }
+        if let constant = copy.members.firstIndex(where: { $0.key == "const" }) {
+            copy.members[constant] = JSONMember(key: "enum", value: .array([copy.members[constant].value, .null]))
+        }
+        return copy
+    }
+
+    /// Whether the schema says `null` outright: `"null"` among its types, or an `anyOf` with a null schema.
+    private var acceptsNull: Bool {
+        members.contains { member in
+            switch (member.key, member.value) {
+            case ("type", .array(let types)): types.contains(.string("null"))
+            case ("anyOf", .array(let alternatives)): alternatives.contains { $0["type"] == .string("null") }
+            default: false
+            }
+        }
     }
 
     /// The same schema with a `description` (what a reader of the API reference sees).

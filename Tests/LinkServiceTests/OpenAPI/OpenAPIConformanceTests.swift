@@ -7,15 +7,21 @@ import TestSupport
 
 /// Drives every kind of endpoint over HTTP and holds the real answers against the document: each status
 /// must be documented for its operation and, when `python3` with `jsonschema` is installed, each JSON body
-/// must validate against the documented response schema (and each accepted request body against the
-/// documented request schema).
+/// must validate against the documented response schema, each accepted request (body and query) against the
+/// documented request schemas, and each request the server refuses for its shape must fail them: the
+/// schemas say what the server enforces.
 @Suite("OpenAPI conformance")
 struct OpenAPIConformanceTests {
     /// One exchange: the operation it exercised and what came back.
     struct Sample {
         let method: String
         let template: String
+        /// The path and query sent.
+        let target: String
         let request: String?
+        /// The server refused the request for what the schemas describe (a pattern, a length, a type): the
+        /// request's body or query must not validate.
+        let refused: Bool
         let status: Int
         let contentType: String?
         let body: String
@@ -30,12 +36,23 @@ struct OpenAPIConformanceTests {
 
         @discardableResult
         func call(_ method: String, _ template: String, _ path: String? = nil, key: String? = nil, json: String? = nil,
-                  headers: [(String, String)] = [], expect status: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> TestResponse {
+                  headers: [(String, String)] = [], expect status: Int, refused: Bool = false,
+                  sourceLocation: SourceLocation = #_sourceLocation) throws -> TestResponse {
             let response = try service.request(method, path ?? template, key: key, json: json, headers: headers)
             #expect(response.status == status, "\(method) \(path ?? template): \(response.text)", sourceLocation: sourceLocation)
-            samples.append(Sample(method: method, template: template, request: json, status: response.status,
-                                  contentType: response.headers["Content-Type"], body: response.text))
+            samples.append(Sample(method: method, template: template, target: path ?? template, request: json, refused: refused,
+                                  status: response.status, contentType: response.headers["Content-Type"], body: response.text))
             return response
+        }
+
+        /// Sends raw request bytes (for what the HTTP layer refuses before routing) and records the answer.
+        func send(_ method: String, _ template: String, _ target: String, headers: [(String, String)], expect status: Int,
+                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let client = try HTTPTestClient(port: service.port)
+            let response = try client.request(method, target, headers: headers + [("Connection", "close")])
+            #expect(response.status == status, "\(method) \(template): \(response.text)", sourceLocation: sourceLocation)
+            samples.append(Sample(method: method, template: template, target: template, request: nil, refused: false,
+                                  status: response.status, contentType: response.headers["Content-Type"], body: response.text))
         }
     }
 
@@ -65,12 +82,18 @@ struct OpenAPIConformanceTests {
         for (template, method) in [("/healthz", "GET"), ("/readyz", "GET"), ("/metrics", "GET"), ("/openapi.json", "GET")] {
             try api.call(method, template, expect: 200)
         }
+        // What the HTTP layer refuses before routing, on any operation: a long target, a huge header, a large body.
+        try api.send("GET", "/healthz", "/healthz?" + String(repeating: "a", count: 9000), headers: [], expect: 414)
+        try api.send("GET", "/healthz", "/healthz", headers: [("X-Padding", String(repeating: "a", count: 17_000))], expect: 431)
+        try api.send("POST", "/v1/teams", "/v1/teams", headers: [("Content-Type", "application/json"), ("Content-Length", "2000000")],
+                     expect: 413)
 
         // Keys
         let key = try api.call("POST", "/v1/keys", key: admin, json: #"{"name":"ci","scope":"write"}"#, expect: 201).json
         let writer = try #require(key["key"]?.stringValue)
         try api.call("GET", "/v1/keys", "/v1/keys?limit=1", key: admin, expect: 200)
-        try api.call("GET", "/v1/keys", "/v1/keys?limit=500", key: admin, expect: 400)
+        try api.call("GET", "/v1/keys", "/v1/keys?limit=500", key: admin, expect: 400, refused: true)
+        try api.call("POST", "/v1/keys", key: admin, json: #"{"name":null,"scope":"read"}"#, expect: 201)   // null reads as absent
         try api.call("POST", "/v1/keys", key: writer, json: #"{"scope":"admin"}"#, expect: 403)
         try api.call("POST", "/v1/keys", key: admin, json: #"{"scope":"root"}"#, expect: 422)
         let spare = try api.call("POST", "/v1/keys", key: admin, json: #"{"scope":"read"}"#, expect: 201).json
@@ -92,6 +115,7 @@ struct OpenAPIConformanceTests {
                      headers: [("If-Match", teamETag)], expect: 200)
         try api.call("PATCH", "/v1/teams/{teamId}", "/v1/teams/ABCDE12345", key: writer, json: #"{"name":"Stale"}"#,
                      headers: [("If-Match", teamETag)], expect: 412)
+        try api.call("PATCH", "/v1/teams/{teamId}", "/v1/teams/ABCDE12345", key: writer, json: #"{"name":null}"#, expect: 200)
 
         // Apps
         let ios = try api.call("POST", "/v1/apps", key: writer, json: """
@@ -103,7 +127,9 @@ struct OpenAPIConformanceTests {
             """, expect: 201).json["id"]!.stringValue!
         try api.call("POST", "/v1/apps", key: writer, json: #"{"platform":"ios","name":"Again","teamId":"ABCDE12345","bundleId":"com.example.widgets"}"#, expect: 409)
         try api.call("GET", "/v1/apps", "/v1/apps?platform=ios", key: reader, expect: 200)
-        try api.call("GET", "/v1/apps", "/v1/apps?platform=windows", key: reader, expect: 400)
+        try api.call("GET", "/v1/apps", "/v1/apps?platform=windows", key: reader, expect: 400, refused: true)
+        try api.call("POST", "/v1/apps", key: writer, json: #"{"platform":"android","name":"Bad","packageName":"com.example.bad","sha256CertFingerprints":[{"value":"AB:CD"}]}"#,
+                     expect: 422, refused: true)
         try api.call("GET", "/v1/apps/{id}", "/v1/apps/\(android)", key: reader, expect: 200)
         try api.call("PATCH", "/v1/apps/{id}", "/v1/apps/\(ios)", key: writer, json: #"{"appStoreId":null,"customScheme":"widgets"}"#, expect: 200)
 
@@ -120,6 +146,8 @@ struct OpenAPIConformanceTests {
             """, headers: [("If-Match", destinationETag)], expect: 200)
         try api.call("POST", "/v1/apps/{id}/destinations", destinations, key: writer, json: #"{"name":"settings","params":{"on":{"type":"bool"},"u":{"type":"uuid","optional":true}}}"#, expect: 201)
         try api.call("DELETE", "/v1/apps/{id}/destinations/{name}", destinations + "/settings", key: writer, expect: 204)
+        try api.call("POST", "/v1/apps/{id}/destinations", destinations, key: writer, json: #"{"name":"bare","title":null,"params":null}"#, expect: 201)
+        try api.call("DELETE", "/v1/apps/{id}/destinations/{name}", destinations + "/bare", key: writer, expect: 204)
 
         // Domains
         try api.call("POST", "/v1/domains", key: writer, json: """
@@ -127,10 +155,18 @@ struct OpenAPIConformanceTests {
              "webcredentials":["\(ios)"],"webFallbackUrl":"https://example.com/fallback"}
             """, expect: 201)
         try api.call("POST", "/v1/domains", key: writer, json: #"{"hostname":"links.example.com"}"#, expect: 409)
+        for hostname in ["localhost", "a..example.com", "-a.example.com", "links.example.123", "*.*.example.com"] {
+            try api.call("POST", "/v1/domains", key: writer, json: #"{"hostname":"\#(hostname)"}"#, expect: 422, refused: true)
+        }
+        for settings in [#""webFallbackUrl":"http://example.com/""#, #""substitutionVariables":{"alpha":["a"]}"#,
+                         #""substitutionVariables":{"a(b":["a"]}"#, #""substitutionVariables":{"x":["a$$(y)"]}"#] {
+            try api.call("POST", "/v1/domains", key: writer, json: #"{"hostname":"other.example.com","# + settings + "}", expect: 422, refused: true)
+        }
         try api.call("GET", "/v1/domains", key: reader, expect: 200)
         let domainETag = try api.call("GET", "/v1/domains/{host}", "/v1/domains/links.example.com", key: reader, expect: 200).headers["ETag"]!
         try api.call("PATCH", "/v1/domains/{host}", "/v1/domains/links.example.com", key: writer, json: #"{"legacyPaths":true,"carryPathToFallback":true}"#,
                      headers: [("If-Match", domainETag)], expect: 200)
+        try api.call("PATCH", "/v1/domains/{host}", "/v1/domains/links.example.com", key: writer, json: #"{"hostname":null}"#, expect: 200)
 
         // Rules
         let rules = "/v1/domains/links.example.com/rules"
@@ -180,12 +216,26 @@ struct OpenAPIConformanceTests {
         try api.call("GET", "/v1/resolve", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F0&log=false", key: reader, expect: 200)
         try api.call("GET", "/v1/resolve", "/v1/resolve?url=https%3A%2F%2Fother.example%2F&platform=android", key: reader, expect: 200)
         try api.call("GET", "/v1/resolve", key: reader, expect: 400)
+        for url in ["ftp%3A%2F%2Flinks.example.com%2F", "not%20a%20url", "https%3A%2F%2Flinks.example.com%3A99x%2F"] {
+            try api.call("GET", "/v1/resolve", "/v1/resolve?url=" + url, key: reader, expect: 400, refused: true)
+        }
         try api.call("POST", "/v1/resolve", key: reader, json: """
             {"urls":["https://links.example.com/widget/7","https://links.example.com/help/faq","https://links.example.com/nothing"],"platform":"ios"}
             """, expect: 200)
-        try api.call("POST", "/v1/resolve", key: reader, json: #"{"urls":["not a url"]}"#, expect: 422)
+        try api.call("POST", "/v1/resolve", key: reader, json: #"{"urls":["not a url"]}"#, expect: 422, refused: true)
+        try api.call("POST", "/v1/resolve", key: reader, json: #"{"urls":["https://links.example.com:65536/"]}"#, expect: 422, refused: true)
+        try api.call("POST", "/v1/resolve", key: reader, json: #"{"urls":["https://links.example.com:65535/","HTTP://links.example.com:/"]}"#, expect: 200)
         try api.call("GET", "/v1/audit", "/v1/audit?limit=3", key: reader, expect: 200)
         try api.call("GET", "/v1/audit", "/v1/audit?resourceType=rules", key: reader, expect: 200)
+
+        // Analytics: JSON, or CSV by `format` or `Accept`; the time range and zone as the schemas write them.
+        try api.call("GET", "/v1/analytics/summary", "/v1/analytics/summary?from=2026-11-01&to=2026-11-02T06:30:00%2B01:00&tz=Europe%2FParis",
+                     key: reader, expect: 200)
+        try api.call("GET", "/v1/analytics/timeseries", "/v1/analytics/timeseries?format=csv", key: reader, expect: 200)
+        try api.call("GET", "/v1/analytics/top", "/v1/analytics/top?dimension=path", key: reader, headers: [("Accept", "text/csv")], expect: 200)
+        for query in ["from=0000000000", "from=2026-11-01T00:00", "tz=Mars%2FOlympus"] {
+            try api.call("GET", "/v1/analytics/summary", "/v1/analytics/summary?" + query, key: reader, expect: 400, refused: true)
+        }
 
         try api.call("DELETE", "/v1/domains/{host}/rules/{id}", rule, key: writer, expect: 204)
         try api.call("DELETE", "/v1/apps/{id}", "/v1/apps/\(ios)", key: writer, expect: 409)
@@ -208,7 +258,8 @@ enum SchemaValidator {
             "document": document,
             "samples": .array(samples.map { sample in
                 .object([
-                    "method": .string(sample.method), "template": .string(sample.template), "request": sample.request.map(JSONValue.string) ?? .null,
+                    "method": .string(sample.method), "template": .string(sample.template), "target": .string(sample.target),
+                    "request": sample.request.map(JSONValue.string) ?? .null, "refused": .bool(sample.refused),
                     "status": .integer(sample.status), "contentType": sample.contentType.map(JSONValue.string) ?? .null, "body": .string(sample.body),
                 ])
             }),
@@ -221,6 +272,7 @@ enum SchemaValidator {
 
     private static let script = """
         import json, sys
+        from urllib.parse import urlsplit, parse_qsl
         from jsonschema import Draft202012Validator
         data = json.load(open(sys.argv[1]))
         doc = data["document"]
@@ -231,19 +283,43 @@ enum SchemaValidator {
                     target = target[part]
                 node = target
             return node
+        def errors(schema, value):
+            return list(Draft202012Validator({"components": doc["components"], **schema}).iter_errors(value))
         def check(schema, text, label):
-            errors = list(Draft202012Validator({"components": doc["components"], **schema}).iter_errors(json.loads(text)))
-            for error in errors[:3]:
+            for error in errors(schema, json.loads(text))[:3]:
                 failures.append(f"{label}: {error.message} at /{'/'.join(map(str, error.absolute_path))}")
+        def query_errors(operation, target):
+            parameters = {p["name"]: p for p in map(resolve, operation.get("parameters", [])) if p["in"] == "query"}
+            found = []
+            for name, value in parse_qsl(urlsplit(target).query, keep_blank_values=True):
+                schema = parameters.get(name, {}).get("schema")
+                if schema is None:
+                    found.append(f"?{name} is not documented")
+                    continue
+                if schema.get("type") == "integer" and value.lstrip("-").isdigit():
+                    value = int(value)
+                found += [f"?{name}={value!r}: {error.message}" for error in errors(schema, value)]
+            return found
         failures = []
         for s in data["samples"]:
             label = f"{s['method']} {s['template']} -> {s['status']}"
             operation = doc["paths"].get(s["template"], {}).get(s["method"].lower())
             if operation is None:
                 continue  # reported by the Swift side
-            if s["request"] is not None and 200 <= s["status"] < 300:
-                check(operation["requestBody"]["content"]["application/json"]["schema"], s["request"], label + " request")
+            body_schema = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+            if 200 <= s["status"] < 300:
+                if s["request"] is not None:
+                    check(body_schema, s["request"], label + " request")
+                failures += [f"{label} request {problem}" for problem in query_errors(operation, s["target"])]
+            if s["refused"]:
+                shape = query_errors(operation, s["target"])
+                if s["request"] is not None:
+                    shape += errors(body_schema, json.loads(s["request"]))
+                if not shape:
+                    failures.append(f"{label}: the server refused {s['target']} {s['request'] or ''} but its schemas accept it")
             response = resolve(operation["responses"].get(str(s["status"]), operation["responses"].get("default")))
+            if response is None:
+                continue  # an undocumented status: reported by the Swift side
             content = response.get("content", {})
             if not s["body"]:
                 if content: failures.append(f"{label}: empty body, documented {list(content)}")

@@ -66,7 +66,7 @@ struct AppHandlers: Sendable {
         var body = try JSONBody.object(request, errors: errors)
         let app = try changes.commit { connection, changed -> App in
             let before = try AppHandlers.find(request.parameters["id"], principal, on: connection, forUpdate: true)
-            if body.has("platform"), body.string("platform") != before.platform.rawValue {
+            if let sent = body.string("platform"), sent != before.platform.rawValue {   // null reads as absent
                 errors.add("/platform", "The platform of an app cannot be changed; register a new app.")
             }
             let input = AppInput(reading: &body, platform: before.platform, creating: false)

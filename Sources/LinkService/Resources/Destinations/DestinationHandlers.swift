@@ -22,7 +22,7 @@ struct DestinationHandlers: Sendable {
         var body = try JSONBody.object(request, errors: errors)
         let name = Validators.identifier(body.string("name", required: true), at: "/name", errors)
         let title = body.string("title", limit: .name)
-        let params = ParameterSpecJSON.read(body.value("params") ?? .object([]), at: "/params", errors)
+        let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         body.finish()
         let destination = try changes.commit { connection, changed -> Destination in
             let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
@@ -59,11 +59,11 @@ struct DestinationHandlers: Sendable {
     func replace(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        if body.has("name"), body.string("name") != request.parameters["name"] {
+        if let sent = body.string("name"), sent != request.parameters["name"] {   // null reads as absent
             errors.add("/name", "The name is the destination's address and cannot be changed; create a new destination type.")
         }
         let title = body.string("title", limit: .name)
-        let params = ParameterSpecJSON.read(body.value("params") ?? .object([]), at: "/params", errors)
+        let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         body.finish()
         let destination = try changes.commit { connection, changed -> Destination in
             let (app, before) = try find(request, principal, on: connection, forUpdate: true)
@@ -107,5 +107,13 @@ struct DestinationHandlers: Sendable {
             """, binds: [app.id, name])).first
         guard let row else { throw ServiceError.notFound("The destination type '\(name)'") }
         return (app, try Destination(row: row))
+    }
+
+    /// The `params` member; absent and `null` (which `JSONObjectReader` reads as absent) are no parameters.
+    private static func params(_ body: inout JSONObjectReader) -> JSONValue {
+        switch body.value("params") {
+        case nil, .null?: .object([])
+        case let value?: value
+        }
     }
 }

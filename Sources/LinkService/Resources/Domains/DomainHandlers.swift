@@ -74,7 +74,7 @@ struct DomainHandlers: Sendable {
     func update(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        if body.has("hostname"), body.string("hostname")?.lowercased() != request.parameters["host"]?.lowercased() {
+        if let sent = body.string("hostname"), sent.lowercased() != request.parameters["host"]?.lowercased() {   // null reads as absent
             errors.add("/hostname", "A domain's hostname cannot be changed; register the new hostname as another domain.")
         }
         let domain = try changes.commit { connection, changed -> Domain in
