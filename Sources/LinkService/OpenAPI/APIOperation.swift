@@ -36,8 +36,9 @@ struct APIOperation: Sendable {
 
     /// What the HTTP layer can answer to any request before a route sees it (`Server+Callbacks.swift`): a
     /// malformed request (400), a body over the limit (413), a request target over it (414), a header section
-    /// over it (431).
-    static let httpLayerStatuses = [400, 413, 414, 431]
+    /// over it (431), every connection busy at the connection limit (503, docs/CONNECTIONS.md), an HTTP version
+    /// other than 1.x (505).
+    static let httpLayerStatuses = [400, 413, 414, 431, 503, 505]
 
     /// A JSON request body.
     struct Body: Sendable {

@@ -29,7 +29,8 @@ enum OpenAPIDocument {
             Optional members accept `null`: on create it is the same as leaving the member out; a `PATCH` says per field whether it clears it. \
             No string may hold NUL (`\\u0000`, or `%00` in a path or query parameter): 422 or 400. Lengths count Unicode code points.
             - **Limits** of the HTTP layer, for every operation: a body over 1 MiB is a 413, a request target over 8 KiB a 414, \
-            a header section over 16 KiB a 431, a malformed request a 400, all `application/problem+json`.
+            a header section over 16 KiB a 431, a malformed request a 400, an HTTP version other than 1.x a 505, and a new \
+            connection while every connection is busy at the connection limit a 503 with `Retry-After`, all `application/problem+json`.
             - **Errors** are `application/problem+json` (RFC 9457) with a stable `type`; validation failures (422) list \
             `errors: [{"pointer", "detail"}]` with a JSON pointer to each offending field.
             - **Concurrency**: every resource has an `ETag`; `PATCH`, `PUT` and `DELETE` honour `If-Match` (412 when it changed).
@@ -175,7 +176,8 @@ enum OpenAPIDocument {
         (415, "UnsupportedMediaType", "The body is not sent as `Content-Type: application/json`.", "Problem"),
         (422, "ValidationFailed", "The body is JSON but invalid; `errors` points at every offending field, unknown ones included.", "ValidationProblem"),
         (431, "HeadersTooLarge", "The header section is larger than the server accepts (16 KiB by default).", "Problem"),
-        (503, "ServiceUnavailable", "Temporarily unable: the database is unreachable or not answering (with `Retry-After`), or its migrations are pending or inconsistent. `/readyz` says which in `database`: `unreachable`, `not-answering` or `ok`.", "Problem"),
+        (503, "ServiceUnavailable", "Temporarily unable: the database is unreachable or not answering (with `Retry-After`), or its migrations are pending or inconsistent. `/readyz` says which in `database`: `unreachable`, `not-answering` or `ok`. Also, for any operation, every connection busy at the server's connection limit (`Retry-After: 1`).", "Problem"),
+        (505, "HTTPVersionNotSupported", "The request's HTTP version is not 1.0 or 1.1.", "Problem"),
     ]
 
     private static func components(_ operations: [APIOperation]) -> JSONValue {

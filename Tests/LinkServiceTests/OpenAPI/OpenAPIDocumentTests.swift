@@ -87,8 +87,9 @@ struct OpenAPIDocumentTests {
                         #expect(responses.contains { $0.key == status }, "\(label) documents \(status)")
                     }
                 }
-                // The HTTP layer answers these before any route (Server+Callbacks.swift), whatever the operation.
-                for status in ["400", "413", "414", "431"] {
+                // The HTTP layer answers these before any route (Server+Callbacks.swift, docs/CONNECTIONS.md),
+                // whatever the operation.
+                for status in ["400", "413", "414", "431", "503", "505"] {
                     #expect(responses.contains { $0.key == status }, "\(label) documents \(status)")
                 }
                 if operation["security"]?.arrayValue?.isEmpty == false {
