@@ -6,6 +6,8 @@ import Synchronization
 final class ServerContext: Sendable {
     let responder: any Responder
     let configuration: ServerConfiguration
+    /// `configuration.trustedProxies`, nil when empty: a request from an untrusted peer costs one check.
+    let trustedProxies: TrustedProxies?
     let logger: Logger
     let metrics: MetricsRegistry?
     /// Requests MHD has started (URI seen) and not yet reported completed, striped per thread. The sum is exact
@@ -24,6 +26,7 @@ final class ServerContext: Sendable {
         self.responder = responder
         self.metrics = metrics
         self.configuration = configuration
+        self.trustedProxies = configuration.trustedProxies.isEmpty ? nil : configuration.trustedProxies
         self.logger = logger
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LinkService
 import HTTPServer
+import LinkKit
 import Observability
 
 /// The `serve` / `migrate` / `keys` settings, from flags with environment fallbacks.
@@ -27,11 +28,16 @@ struct Configuration {
     var resolveCacheSize = 4096
     /// `--access-log` / `LINKD_ACCESS_LOG`: one log line per HTTP request.
     var accessLog = true
+    /// `--trusted-proxies LIST` / `LINKD_TRUSTED_PROXIES`: peers whose forwarding headers name the client.
+    var trustedProxies = TrustedProxies()
+    /// `--api-hostname HOST` / `LINKD_API_HOSTNAME`: the API's name behind a TLS front end, lower-case.
+    var apiHostname: String?
 
     /// The options every database-using command accepts, for `Arguments`.
     static let valuedOptions: Set<String> = [
         "listen", "database-url", "threads", "data-dir", "log-level", "migrations", "cors-origins", "aasa-max-age", "public-resolve",
         "resolve-cache", "access-log", "spool-dir", "hits-retention-days",
+        "trusted-proxies", "api-hostname",
     ]
 
     /// The help text describing those options.
@@ -52,6 +58,11 @@ struct Configuration {
           --resolve-cache N      LINKD_RESOLVE_CACHE   4096 (answers kept for URLs resolved or clicked again; 0: off)
           --spool-dir DIR        LINKD_SPOOL_DIR   <data-dir>/spool (hits kept while the database is down)
           --hits-retention-days N  LINKD_HITS_RETENTION_DAYS  90 (raw hits; older daily partitions are dropped)
+          --trusted-proxies LIST LINKD_TRUSTED_PROXIES  unset: none. Comma-separated addresses and CIDR ranges of the
+                                 proxies in front (e.g. 127.0.0.1,10.0.0.0/8,fd00::/8) whose X-Forwarded-For /
+                                 Forwarded and X-Forwarded-Proto name the client (docs/DEPLOYMENT.md)
+          --api-hostname HOST    LINKD_API_HOSTNAME    unset. The API's hostname behind a TLS front end: /v1/tls/ask
+                                 allows a certificate for it as for the link domains
         """
 
     /// Reads flags first, then the environment.
@@ -90,6 +101,18 @@ struct Configuration {
         }
         if let value = arguments.value("access-log", environment: "LINKD_ACCESS_LOG", environment) {
             accessLog = try Self.parseSwitch(value, name: "access-log")
+        }
+        if let list = arguments.value("trusted-proxies", environment: "LINKD_TRUSTED_PROXIES", environment) {
+            guard let parsed = TrustedProxies(parsing: list) else {
+                throw Arguments.UsageError(description: "trusted-proxies must be comma-separated addresses or CIDR ranges (10.0.0.0/8, fd00::/8), not '\(list)'")
+            }
+            trustedProxies = parsed
+        }
+        if let host = arguments.value("api-hostname", environment: "LINKD_API_HOSTNAME", environment) {
+            guard let name = try? Hostname(host), !name.isWildcard else {
+                throw Arguments.UsageError(description: "api-hostname must be a hostname such as api.example.com, not '\(host)'")
+            }
+            apiHostname = name.rawValue
         }
         migrateOnStart = !arguments.has("no-migrate")
         if let origins = arguments.value("cors-origins", environment: "LINKD_CORS_ORIGINS", environment) {
@@ -177,6 +200,7 @@ struct Configuration {
         server.host = listenHost
         server.port = listenPort
         server.threads = threads
+        server.trustedProxies = trustedProxies
         return server
     }
 }
