@@ -5,8 +5,10 @@ import Synchronization
 /// the daemon (and so every callback) before releasing it.
 final class ServerContext: Sendable {
     let responder: any Responder
+    /// The configuration with `trustedProxies` moved to the property below: each request copies the limits it
+    /// reads from here, and the ranges' array would be one more shared reference counted per request.
     let configuration: ServerConfiguration
-    /// `configuration.trustedProxies`, nil when empty: a request from an untrusted peer costs one check.
+    /// The configuration's trusted proxies, nil when there are none: then no request looks at forwarding headers.
     let trustedProxies: TrustedProxies?
     let logger: Logger
     let metrics: MetricsRegistry?
@@ -25,7 +27,9 @@ final class ServerContext: Sendable {
     init(responder: any Responder, configuration: ServerConfiguration, logger: Logger, metrics: MetricsRegistry?) {
         self.responder = responder
         self.metrics = metrics
-        self.configuration = configuration
+        var limits = configuration
+        limits.trustedProxies = TrustedProxies()
+        self.configuration = limits
         self.trustedProxies = configuration.trustedProxies.isEmpty ? nil : configuration.trustedProxies
         self.logger = logger
     }
