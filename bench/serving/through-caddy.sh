@@ -2,7 +2,8 @@
 # What the front costs (issue 22): AASA fetches and clicks per second straight to linkd (plain HTTP) against
 # the same requests through Caddy running deploy/Caddyfile (HTTPS with its internal CA, on-demand
 # certificate, reverse_proxy to linkd with the forwarded headers), in one run, alternating, median of the
-# rounds. wrk keeps its connections open, so TLS handshakes are not what is measured: the proxy hop and
+# rounds; the AASA also through Caddy's plain-HTTP `/.well-known/*` route, which tells the proxy hop from
+# TLS. wrk keeps its connections open, so TLS handshakes are not what is measured: the proxy hop and
 # TLS record encryption are. Caddy, linkd and wrk share the machine's cores.
 #
 # wrk takes the TLS server name from the URL, so the Caddy loads run in a private mount namespace whose
@@ -77,6 +78,7 @@ while [ $round -le "$ROUNDS" ]; do
     bench_log "round $round"
     run direct-aasa "http://127.0.0.1:$LINKD_PORT$AASA_PATH" -H "Host: $HOST"
     run caddy-aasa "https://$HOST:$CADDY_HTTPS$AASA_PATH"
+    run caddy-http-aasa "http://$HOST:$CADDY_HTTP$AASA_PATH"
     run direct-click "http://127.0.0.1:$LINKD_PORT$CLICK_PATH" -H "Host: $HOST"
     run caddy-click "https://$HOST:$CADDY_HTTPS$CLICK_PATH"
     round=$((round + 1))
@@ -84,7 +86,8 @@ done
 
 median() { cut -d' ' -f"$2" "$BENCH_TMP/results.$1" | bench_median; }
 printf '%-6s %14s %14s %7s %12s %12s\n' load "direct req/s" "caddy req/s" ratio "direct p99" "caddy p99"
-for load in aasa click; do
+for load in aasa click http-aasa; do
+    [ -f "$BENCH_TMP/results.direct-$load" ] || cp "$BENCH_TMP/results.direct-aasa" "$BENCH_TMP/results.direct-$load"
     direct=$(median "direct-$load" 1); caddy=$(median "caddy-$load" 1)
     printf '%-6s %14.0f %14.0f %7.2f %10.2fms %10.2fms\n' "$load" "$direct" "$caddy" \
         "$(awk -v a="$caddy" -v b="$direct" 'BEGIN { print a / b }')" "$(median "direct-$load" 2)" "$(median "caddy-$load" 2)"
