@@ -51,6 +51,25 @@ int linkd_mhd_client_address(struct MHD_Connection *connection, char *buffer, si
     return -1;
 }
 
+int linkd_mhd_client_address_bytes(struct MHD_Connection *connection, unsigned char bytes[16]) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return -1;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
+        memset(bytes, 0, 10);
+        bytes[10] = 0xFF;
+        bytes[11] = 0xFF;
+        memcpy(bytes + 12, &v4->sin_addr, 4);
+        return 0;
+    }
+    if (address->sa_family == AF_INET6) {
+        memcpy(bytes, &((const struct sockaddr_in6 *)address)->sin6_addr, 16);
+        return 0;
+    }
+    return -1;
+}
+
 int linkd_mhd_current_connections(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info == NULL ? -1 : (int)info->num_connections;

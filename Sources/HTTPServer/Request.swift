@@ -16,8 +16,13 @@ public struct Request: Sendable {
     public var headers: HTTPHeaders
     /// The request body (empty when none).
     public var body: [UInt8]
-    /// The client's numeric address: `"127.0.0.1"`, `"::1"`.
+    /// The client's numeric address: `"127.0.0.1"`, `"::1"`: the socket's peer, or, when that peer is a
+    /// trusted proxy, the client its forwarding headers name (`TrustedProxies.forwarding(_:)`).
     public var remoteAddress: String
+    /// The socket's peer address, whoever the client is.
+    public var peerAddress: String
+    /// `https` when a trusted proxy says the client used it, else `http` (linkd itself serves plain HTTP).
+    public var scheme: String
     /// The client's `X-Request-ID` when sane (1–128 chars of `[A-Za-z0-9._-]`), otherwise a generated one.
     public var requestID: String {
         get { id.text }
@@ -62,6 +67,8 @@ public struct Request: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        self.peerAddress = remoteAddress
+        self.scheme = "http"
         self.id = requestID
         self.parameters = [:]
         self.host = headers["Host"].flatMap(Self.normalizedHost)

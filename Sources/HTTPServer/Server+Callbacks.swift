@@ -157,7 +157,8 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
     }
     state.responded = true
     state.enter(.processing)
-    let request = makeRequest(state: state, method: methodName, connection: connection, requestIDs: context.requestIDs)
+    var request = makeRequest(state: state, method: methodName, connection: connection, requestIDs: context.requestIDs)
+    if let trusted = context.trustedProxies { forward(&request, connection: connection, trusted: trusted) }
     state.body = []
     let response = context.responder.respond(to: request)
     return queue(response, method: request.method, connection: connection, context: context)
@@ -178,6 +179,18 @@ private func makeRequest(state: RequestState, method: String, connection: Opaque
     let requestID = offered.flatMap { RequestID.isSane($0) ? RequestID.Value.text($0) : nil } ?? requestIDs.next()
     return Request(method: HTTPMethod(rawValue: method), splitPath: path, rawQuery: state.rawQuery, headers: HTTPHeaders(fields: state.headers),
                    body: state.body, remoteAddress: remote, checkedRequestID: requestID)
+}
+
+/// Takes the client and scheme from the forwarding headers when the socket's peer is a trusted proxy; any
+/// other peer's forwarding headers are ignored.
+private func forward(_ request: inout Request, connection: OpaquePointer, trusted: TrustedProxies) {
+    var peer = IPAddress()
+    let known = withUnsafeMutableBytes(of: &peer.bytes) { bytes in
+        linkd_mhd_client_address_bytes(connection, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)) == 0
+    }
+    guard known, trusted.contains(peer), let forwarding = trusted.forwarding(request.headers) else { return }
+    request.remoteAddress = forwarding.client
+    if let scheme = forwarding.scheme { request.scheme = scheme }
 }
 
 /// Answers a request the server refuses before routing (413, 414, 431) with problem+json and the request id.

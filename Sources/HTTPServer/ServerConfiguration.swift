@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable {
     public var connectionLimit: Int
     /// `MHD_USE_TURBO`: opportunistic reads and writes (FIELD-NOTES measured +16% throughput).
     public var turbo: Bool
+    /// Peers whose `X-Forwarded-For` / `Forwarded` / `X-Forwarded-Proto` name the client; empty: none.
+    public var trustedProxies = TrustedProxies()
 
     /// Creates a configuration; every parameter has the production default.
     public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, maxBodyBytes: Int = 1 << 20,

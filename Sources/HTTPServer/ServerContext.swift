@@ -5,7 +5,11 @@ import Synchronization
 /// the daemon (and so every callback) before releasing it.
 final class ServerContext: Sendable {
     let responder: any Responder
+    /// The configuration with `trustedProxies` moved to the property below: each request copies the limits it
+    /// reads from here, and the ranges' array would be one more shared reference counted per request.
     let configuration: ServerConfiguration
+    /// The configuration's trusted proxies, nil when there are none: then no request looks at forwarding headers.
+    let trustedProxies: TrustedProxies?
     let logger: Logger
     let metrics: MetricsRegistry?
     /// Requests MHD has started (URI seen) and not yet reported completed, striped per thread. The sum is exact
@@ -25,7 +29,10 @@ final class ServerContext: Sendable {
     init(responder: any Responder, configuration: ServerConfiguration, logger: Logger, metrics: MetricsRegistry?) {
         self.responder = responder
         self.metrics = metrics
-        self.configuration = configuration
+        var limits = configuration
+        limits.trustedProxies = TrustedProxies()
+        self.configuration = limits
+        self.trustedProxies = configuration.trustedProxies.isEmpty ? nil : configuration.trustedProxies
         self.logger = logger
         self.connections = ConnectionGuard(configuration: configuration, metrics: metrics)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LinkService
 import HTTPServer
+import LinkKit
 import Observability
 
 /// The `serve` / `migrate` / `keys` settings, from flags with environment fallbacks.
@@ -33,12 +34,16 @@ struct Configuration {
     var headerTimeout = 10
     var bodyTimeout = 30
     var idleTimeout = 30
+    /// `--trusted-proxies LIST` / `LINKD_TRUSTED_PROXIES`: peers whose forwarding headers name the client.
+    var trustedProxies = TrustedProxies()
+    /// `--api-hostname HOST` / `LINKD_API_HOSTNAME`: the API's name behind a TLS front end, lower-case.
+    var apiHostname: String?
 
     /// The options every database-using command accepts, for `Arguments`.
     static let valuedOptions: Set<String> = [
         "listen", "database-url", "threads", "data-dir", "log-level", "migrations", "cors-origins", "aasa-max-age", "public-resolve",
         "resolve-cache", "access-log", "spool-dir", "hits-retention-days", "connection-limit", "header-timeout", "body-timeout",
-        "idle-timeout",
+        "idle-timeout", "trusted-proxies", "api-hostname",
     ]
 
     /// The help text describing those options.
@@ -66,6 +71,11 @@ struct Configuration {
           --body-timeout SECONDS LINKD_BODY_TIMEOUT  30 (a request body, from the end of its headers; 0: none)
           --idle-timeout SECONDS LINKD_IDLE_TIMEOUT  30 (a keep-alive connection between requests, or a response
                                  the client does not read; 0: none)
+          --trusted-proxies LIST LINKD_TRUSTED_PROXIES  unset: none. Comma-separated addresses and CIDR ranges of the
+                                 proxies in front (e.g. 127.0.0.1,10.0.0.0/8,fd00::/8) whose X-Forwarded-For /
+                                 Forwarded and X-Forwarded-Proto name the client (docs/DEPLOYMENT.md)
+          --api-hostname HOST    LINKD_API_HOSTNAME    unset. The API's hostname behind a TLS front end: /v1/tls/ask
+                                 allows a certificate for it as for the link domains
         """
 
     /// Reads flags first, then the environment.
@@ -104,6 +114,18 @@ struct Configuration {
         }
         if let value = arguments.value("access-log", environment: "LINKD_ACCESS_LOG", environment) {
             accessLog = try Self.parseSwitch(value, name: "access-log")
+        }
+        if let list = arguments.value("trusted-proxies", environment: "LINKD_TRUSTED_PROXIES", environment) {
+            guard let parsed = TrustedProxies(parsing: list) else {
+                throw Arguments.UsageError(description: "trusted-proxies must be comma-separated addresses or CIDR ranges (10.0.0.0/8, fd00::/8), not '\(list)'")
+            }
+            trustedProxies = parsed
+        }
+        if let host = arguments.value("api-hostname", environment: "LINKD_API_HOSTNAME", environment) {
+            guard let name = try? Hostname(host), !name.isWildcard else {
+                throw Arguments.UsageError(description: "api-hostname must be a hostname such as api.example.com, not '\(host)'")
+            }
+            apiHostname = name.rawValue
         }
         migrateOnStart = !arguments.has("no-migrate")
         if let origins = arguments.value("cors-origins", environment: "LINKD_CORS_ORIGINS", environment) {
@@ -214,6 +236,7 @@ struct Configuration {
         server.headerTimeout = headerTimeout
         server.bodyTimeout = bodyTimeout
         server.connectionTimeout = idleTimeout
+        server.trustedProxies = trustedProxies
         return server
     }
 }

@@ -49,6 +49,7 @@ enum ServeCommand: Command {
             service.publicResolve = configuration.publicResolve
             service.resolveCacheSize = configuration.resolveCacheSize
             service.accessLog = configuration.accessLog
+            service.apiHostname = configuration.apiHostname
             application = try Application(configuration: service, logger: logger)
             try application.start()
         } catch {

@@ -34,6 +34,7 @@ func testRoutes() -> RouterBuilder {
     builder.get("/info") { request in
         .text("\(request.method.rawValue) \(request.remoteAddress) \(request.host ?? "-") \(request.requestID)")
     }
+    builder.get("/client") { request in .text("\(request.remoteAddress) \(request.peerAddress) \(request.scheme)") }
     builder.get("/sleep") { _ in
         usleep(500_000)
         return .text("slept")

@@ -26,6 +26,7 @@ struct ConfigurationTests {
         ["--aasa-max-age", "-1"], ["--aasa-max-age", "soon"], ["--public-resolve", "maybe"], ["--access-log", "verbose"], ["--threads", "0"], ["--log-level", "loud"],
         ["--resolve-cache", "-1"], ["--resolve-cache", "lots"], ["--connection-limit", "0"], ["--connection-limit", "many"],
         ["--header-timeout", "-1"], ["--body-timeout", "soon"], ["--idle-timeout", "86401"],
+        ["--trusted-proxies", "10.0.0.0/33"], ["--trusted-proxies", "caddy"], ["--api-hostname", "*.example.com"], ["--api-hostname", "127.0.0.1"],
     ])
     func badServeSettings(arguments: [String]) throws {
         let result = try LinkdProcess.run(["serve"] + arguments)

@@ -40,6 +40,33 @@ struct DeploymentFilesTests {
         for name in linkdEnvironment.keys { #expect(help.contains(name), "linkd serve does not read \(name)") }
     }
 
+    @Test func composePutsCaddyInFrontOfTwoNodes() throws {
+        let services = try #require(try Self.compose()["services"] as? [String: [String: Any]])
+        let caddy = try #require(services["caddy"])
+        #expect((caddy["image"] as? String)?.hasPrefix("caddy:2") == true)
+        #expect(Set(caddy["ports"] as? [String] ?? []) == ["80:80", "443:443"])
+        let volumes = caddy["volumes"] as? [String] ?? []
+        #expect(volumes.contains("./deploy/Caddyfile:/etc/caddy/Caddyfile:ro"))
+        #expect(volumes.contains { $0.hasSuffix(":/data") }, "Caddy's certificates survive a restart")
+        let caddyEnvironment = try #require(caddy["environment"] as? [String: String])
+        #expect(caddyEnvironment["LINKD_UPSTREAMS"] == "linkd:8080 linkd-2:8080")
+        let caddyAddress = try #require((caddy["networks"] as? [String: [String: String]])?["front"]?["ipv4_address"])
+        let caddyfile = try String(contentsOf: Self.root.appendingPathComponent("deploy/Caddyfile"), encoding: .utf8)
+        for name in caddyEnvironment.keys { #expect(caddyfile.contains("{$\(name)"), "the Caddyfile does not read \(name)") }
+        let help = try LinkdProcess.run(["serve", "--help"]).stdout
+        for name in ["linkd", "linkd-2"] {
+            let node = try #require(services[name], "\(name)")
+            #expect(node["ports"] == nil, "\(name) is reached through Caddy only")
+            let environment = try #require(node["environment"] as? [String: String])
+            #expect(environment["LINKD_TRUSTED_PROXIES"] == caddyAddress)
+            #expect(environment["DATABASE_URL"] == (services["linkd"]?["environment"] as? [String: String])?["DATABASE_URL"], "one PostgreSQL")
+            for variable in environment.keys { #expect(help.contains(variable), "linkd serve does not read \(variable)") }
+            let healthcheck = try #require(node["healthcheck"] as? [String: Any])
+            #expect((healthcheck["test"] as? [String])?.joined(separator: " ").contains("/readyz") == true)
+            #expect((caddy["depends_on"] as? [String: [String: String]])?[name]?["condition"] == "service_healthy")
+        }
+    }
+
     @Test func dockerfileInstallsTheLibrariesAndShipsTheMigrations() throws {
         let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
         for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "libpq5", "libmicrohttpd12", "libssl3"] {
@@ -49,7 +76,7 @@ struct DeploymentFilesTests {
         #expect(dockerfile.contains("LINKD_MIGRATIONS_DIR=/usr/share/linkd/migrations"))
         #expect(dockerfile.contains("/readyz"))
         let install = try String(contentsOf: Self.root.appendingPathComponent("scripts/install-deps"), encoding: .utf8)
-        for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "postgresql", "python3-yaml"] {
+        for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "postgresql", "python3-yaml", "caddy", "curl"] {
             #expect(install.contains(package), "scripts/install-deps installs \(package)")
         }
     }

@@ -22,6 +22,10 @@ uint16_t linkd_mhd_bound_port(struct MHD_Daemon *daemon);
 /// `MHD_get_connection_info` is C-variadic, hence this wrapper.
 int linkd_mhd_client_address(struct MHD_Connection *connection, char *buffer, size_t length);
 
+/// Writes the client's address as 16 bytes into `bytes` (IPv4 as IPv4-mapped IPv6, `::ffff:a.b.c.d`).
+/// Returns 0 on success, -1 when unknown.
+int linkd_mhd_client_address_bytes(struct MHD_Connection *connection, unsigned char bytes[16]);
+
 /// Number of connections the daemon currently holds open, or -1 when unknown.
 int linkd_mhd_current_connections(struct MHD_Daemon *daemon);
 

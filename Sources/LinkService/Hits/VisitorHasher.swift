@@ -29,7 +29,8 @@ public final class VisitorHasher: Sendable {
 
     /// The visitor hash for a request at `time`.
     /// - Parameters:
-    ///   - ip: the client address as text (from the socket or a trusted `X-Forwarded-For`).
+    ///   - ip: the client address as text: `Request.remoteAddress`, the socket's peer or, when that peer is one of
+    ///     `--trusted-proxies`, the client its `X-Forwarded-For` names (docs/DEPLOYMENT.md).
     ///   - userAgent: the `User-Agent` header, if any.
     public func hash(ip: String, userAgent: String?, at time: Date = Date()) -> String {
         let day = Self.day(of: time)

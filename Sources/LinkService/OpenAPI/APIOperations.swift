@@ -28,6 +28,11 @@ enum APIOperations {
                      success: .content(200, mediaType: "text/plain", schema: Schema.string.described("Prometheus text exposition format 0.0.4."))),
         APIOperation(.GET, "/openapi.json", "getOpenAPIDocument", "This OpenAPI 3.1 document", tag: "Service", access: .public,
                      success: .content(200, mediaType: "application/json", schema: Schema.anyObject.described("An OpenAPI 3.1 document."))),
+        APIOperation(.GET, "/v1/tls/ask", "askTLSCertificate", "Whether a TLS front end may get a certificate for a hostname", tag: "Service",
+                     access: .public,
+                     description: "For Caddy's on-demand TLS `ask`: 200 for a registered link domain, a name a wildcard domain governs and the configured API hostname (`--api-hostname`); 404 for anything else. Answered from the in-memory catalog, without a key (docs/DEPLOYMENT.md).",
+                     query: [QueryParameter("domain", APISchemas.hostname, "The hostname a certificate is wanted for.", required: true)],
+                     success: .json(200, "TLSAsk"), errors: [404]),
     ]
 
     // MARK: Association files

@@ -60,6 +60,7 @@ public final class Application: Sendable {
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize)
         ResolveHandlers(resolver: resolver, auth: auth, hits: hits, isPublic: configuration.publicResolve).register(in: &routes)
         DomainFileHandlers(catalog: catalog, auth: auth).register(in: &routes)
+        TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname).register(in: &routes)
         AuditHandlers(pool: pool, auth: auth).register(in: &routes)
         let catalogChanges = CatalogChanges(pool: pool, reloader: reloader, keys: keys)
         KeyHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)

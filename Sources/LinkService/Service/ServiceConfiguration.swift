@@ -30,6 +30,9 @@ public struct ServiceConfiguration: Sendable {
     /// One `request` log line (info) per HTTP request. On by default; it costs ~40% of the association
     /// endpoint's throughput (bench/serving), so operators behind a logging proxy may turn it off.
     public var accessLog: Bool = true
+    /// The hostname the API is reached at through a TLS front end (`--api-hostname`), lower-case: `/v1/tls/ask`
+    /// allows a certificate for it as for the link domains. nil: only link domains get one.
+    public var apiHostname: String?
 
     public init(
         server: ServerConfiguration,
