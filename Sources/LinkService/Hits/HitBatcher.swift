@@ -15,7 +15,8 @@ import Synchronization
 ///   `drainTimeout`) before returning.
 /// - `/metrics`: `linkd_hits_accepted_total`, `_written_total`, `_queued`, `_spooled`, `_spooled_total`,
 ///   `_dropped_total`, `_not_durable` (what a crash would lose) and `_flush_interval_seconds`.
-public final class HitBatcher: HitSink, Sendable {
+public final class HitBatcher: HitSink, BackgroundService {
+    let name = "hit writer"
     /// Hashes visitors for hits with the shared daily salt (kept current by the writer).
     public let visitors: VisitorHasher
     let configuration: HitsConfiguration
@@ -111,6 +112,9 @@ public final class HitBatcher: HitSink, Sendable {
         finished.wait()
         finished.signal()
     }
+
+    /// Whether the writer runs (it buffers and spools while the database is away: that is its work too).
+    var isHealthy: Bool { writerStarted.load(ordering: .acquiring) }
 
     /// Registers the pipeline's counters and gauges.
     public func register(in metrics: MetricsRegistry) {

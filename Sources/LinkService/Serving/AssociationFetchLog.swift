@@ -8,7 +8,8 @@ import Synchronization
 /// picked up which version. Fetches are logged at debug level, counted in `/metrics`, kept per host in
 /// memory, and the latest per host and file is written to `association_fetches` every few seconds (one
 /// upsert per changed host, off the request path).
-final class AssociationFetchLog: Sendable {
+final class AssociationFetchLog: BackgroundService {
+    let name = "fetch log"
     struct Fetch: Sendable, Equatable {
         let hostname: String
         let file: String
@@ -50,6 +51,8 @@ final class AssociationFetchLog: Sendable {
             Self.answered.map { status in Self.series(file: file, status: status, in: metrics) }
         }
     }
+
+    var isHealthy: Bool { running.load(ordering: .sequentiallyConsistent) }
 
     func start() {
         running.store(true, ordering: .sequentiallyConsistent)
