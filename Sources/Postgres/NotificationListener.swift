@@ -29,6 +29,8 @@ public final class NotificationListener: Sendable {
     private let maximumBackoff: Duration
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
+    /// Signalled at the first connection (or when the loop ends); re-signalled by each waiter.
+    private let firstConnection = DispatchSemaphore(value: 0)
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
@@ -93,6 +95,7 @@ public final class NotificationListener: Sendable {
         guard shouldStart else { return }
         let thread = Thread { [self] in
             run()
+            firstConnection.signal()
             finished.signal()
         }
         thread.name = "linkd.listener"
@@ -111,6 +114,16 @@ public final class NotificationListener: Sendable {
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
         finished.wait()
+    }
+
+    /// Waits until the first connection is `LISTEN`ing, at most `timeout`, without polling.
+    /// - Returns: whether it is connected now.
+    public func waitUntilConnected(timeout: Duration) -> Bool {
+        let (seconds, attoseconds) = timeout.components
+        if firstConnection.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .success {
+            firstConnection.signal()
+        }
+        return isConnected
     }
 
     private var isStopping: Bool { state.withLock { $0.stopping } }
@@ -136,6 +149,7 @@ public final class NotificationListener: Sendable {
             backoff = .milliseconds(100)
             onConnect(connection)
             state.withLock { $0.connected = true }
+            if !hasConnectedBefore { firstConnection.signal() }
             if hasConnectedBefore {
                 logger.notice("listener reconnected", metadata: ["db.channels": channels.joined(separator: ",")])
                 onReconnect()

@@ -66,7 +66,7 @@ count() {
     total=$(awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' "$dump.txt")
     # The hit writer thread's share (its run loop, inclusive): it varies with how many hits each 200 ms flush
     # finds, so it is reported apart from the request path, which is repeatable.
-    writer=$(awk '/HitWriterLoopV3runyyF/ { gsub(",", "", $1); print $1; exit }' "$dump.txt")
+    writer=$(awk '/HitWriterV3runyyF/ { gsub(",", "", $1); print $1; exit }' "$dump.txt")
     writer=${writer:-0}
     echo "$name: $(((total - writer) / REQUESTS)) instructions/request on the request path," \
         "+ $((writer / REQUESTS)) in the hit writer ($REQUESTS requests)"

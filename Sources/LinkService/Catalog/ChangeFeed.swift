@@ -11,7 +11,8 @@ import Postgres
 /// catalog is reloaded, since notifications sent meanwhile were lost. Reconnection attempts back off to at
 /// most `maximumBackoff` apart, which bounds how long after the database returns a key revoked on
 /// another node during the outage can still serve here.
-final class ChangeFeed: Sendable {
+final class ChangeFeed: BackgroundService {
+    let name = "change feed"
     private let reloader: CatalogReloader
     private let keys: KeyCache
     private let listener: NotificationListener
@@ -40,12 +41,13 @@ final class ChangeFeed: Sendable {
     /// Starts listening and waits (up to `connectTimeout`) until `LISTEN` is in place, then loads the whole
     /// catalog (before the server reports ready): in this order no change committed in between is missed.
     /// - Throws: `PostgresError` when the database cannot be read.
-    func start(connectTimeout: Duration = .seconds(10)) throws {
+    func start() throws {
+        try start(connectTimeout: .seconds(10))
+    }
+
+    func start(connectTimeout: Duration) throws {
         listener.start()
-        let deadline = ContinuousClock.now + connectTimeout
-        while !listener.isConnected && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.005)
-        }
+        _ = listener.waitUntilConnected(timeout: connectTimeout)
         do {
             try reloader.reloadAll()
         } catch {
@@ -62,4 +64,6 @@ final class ChangeFeed: Sendable {
 
     /// Whether changes made on other nodes are being heard.
     var isListening: Bool { listener.isConnected }
+
+    var isHealthy: Bool { isListening }
 }

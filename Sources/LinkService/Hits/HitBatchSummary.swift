@@ -152,8 +152,8 @@ struct HitBatchSummary {
     /// keys lock them in the same order (no deadlock).
     /// - Parameter compacted: the batch's days already compacted into `hit_top_daily`, and its weeks (by their
     ///   Monday) already compacted into `hit_top_weekly`.
-    /// - Parameter pause: called between two statements (the writer's pacing, `HitStore.write`).
-    func upsert(on connection: Connection, compacted: (days: Set<Int64>, weeks: Set<Int64>) = ([], []), pause: () -> Void = {}) throws {
+    /// - Parameter pacing: the batch's pacing, applied between two statements (`HitStore.write`).
+    func upsert(on connection: Connection, compacted: (days: Set<Int64>, weeks: Set<Int64>) = ([], []), pacing: HitPacing = .fullSpeed) throws {
         if !rollups.isEmpty {
             let rows = rollups.sorted { $0.key < $1.key }
             try connection.execute(Query(unsafeSQL: """
@@ -171,7 +171,7 @@ struct HitBatchSummary {
                 ]))
         }
         if !tops.isEmpty {
-            pause()
+            pacing.pauseBetweenStatements()
             let rows = tops.sorted { $0.key < $1.key }
             try Self.upsertTops(rows.map { ($0.key, $0.value) }, span: nil, on: connection)
         }
@@ -188,12 +188,12 @@ struct HitBatchSummary {
                 sums[spanKey, default: TopCounts()].add(counts)
             }
             if !sums.isEmpty {
-                pause()
+                pacing.pauseBetweenStatements()
                 try Self.upsertTops(sums.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, span: span, on: connection)
             }
         }
         if !visitors.isEmpty {
-            pause()
+            pacing.pauseBetweenStatements()
             let rows = visitors.sorted()
             // New hashes only (ON CONFLICT DO NOTHING), and what was new is added to the per-day counts.
             try connection.execute(Query(unsafeSQL: """

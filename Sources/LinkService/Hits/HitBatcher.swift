@@ -15,7 +15,8 @@ import Synchronization
 ///   `drainTimeout`) before returning.
 /// - `/metrics`: `linkd_hits_accepted_total`, `_written_total`, `_queued`, `_spooled`, `_spooled_total`,
 ///   `_dropped_total`, `_not_durable` (what a crash would lose) and `_flush_interval_seconds`.
-public final class HitBatcher: HitSink, Sendable {
+public final class HitBatcher: HitSink, BackgroundService {
+    let name = "hit writer"
     /// Hashes visitors for hits with the shared daily salt (kept current by the writer).
     public let visitors: VisitorHasher
     let configuration: HitsConfiguration
@@ -27,6 +28,8 @@ public final class HitBatcher: HitSink, Sendable {
     let wakeUp = DispatchSemaphore(value: 0)
     /// Signalled when `run()` has drained and returned; re-signalled by each waiter.
     private let finished = DispatchSemaphore(value: 0)
+    /// Whether a writer ran or runs: one per pipeline.
+    private let writerStarted = Atomic<Bool>(false)
     /// How long `shutdown()` keeps retrying an unavailable database before spooling what is left.
     let drainTimeout: Duration
 
@@ -53,7 +56,7 @@ public final class HitBatcher: HitSink, Sendable {
         var hit = Optional(hit)
         let wake = state.withLock { state -> Bool in
             state.accepted += 1
-            guard state.lifecycle != .stopped, state.queue.count < limits.hard else {
+            guard !state.isClosed, state.queue.count < limits.hard else {
                 state.dropped += 1
                 return false
             }
@@ -74,17 +77,16 @@ public final class HitBatcher: HitSink, Sendable {
 
     /// Runs the writer on the calling thread until `shutdown()`, then drains and returns.
     public func run() {
-        run(HitWriterLoop(batcher: self))
+        run { HitWriter(batcher: self) }
     }
 
-    private func run(_ loop: HitWriterLoop) {
-        let proceed = state.withLock { state -> Bool in
-            guard state.lifecycle == .idle else { return false }
-            state.lifecycle = .running
-            return true
-        }
-        guard proceed else { return }
-        drainAndStop(loop)
+    /// Runs `writer` unless a writer already ran or runs (`shutdown()` without one drains on its own thread).
+    /// (`makeWriter` runs only then: the spool belongs to one thread at a time.)
+    private func run(_ makeWriter: () -> HitWriter) {
+        guard writerStarted.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        var writer = makeWriter()
+        writer.run()
+        if configuration.spoolDirectory == nil { spool.removeDirectoryIfEmpty() }
         logger.info("hit writer stopped", metadata: ["hits.written": "\(counters.written)", "hits.spooled": "\(counters.spooled)"])
         finished.signal()
     }
@@ -93,10 +95,10 @@ public final class HitBatcher: HitSink, Sendable {
     /// starts the writer on a new thread. The server starts after this returns, so no request hashes its
     /// visitor with a node-local salt that the shared one would replace (counting the visitor twice).
     public func start() {
-        var loop = HitWriterLoop(batcher: self)
-        loop.maintainIfDue()
-        let prepared = loop
-        let thread = Thread { [self] in run(prepared) }
+        var writer = HitWriter(batcher: self)
+        writer.maintainIfDue()
+        let prepared = writer
+        let thread = Thread { [self] in run { prepared } }
         thread.name = "linkd.hits.writer"
         thread.start()
     }
@@ -104,33 +106,15 @@ public final class HitBatcher: HitSink, Sendable {
     /// Asks the writer to write everything out and waits until it has (idempotent; safe from any thread).
     /// If the writer never ran, drains on the calling thread.
     public func shutdown() {
-        let wasIdle = state.withLock { state -> Bool in
-            switch state.lifecycle {
-            case .idle:
-                state.lifecycle = .stopping
-                return true
-            case .running:
-                state.lifecycle = .stopping
-                return false
-            case .stopping, .stopped:
-                return false
-            }
-        }
-        if wasIdle {
-            drainAndStop(HitWriterLoop(batcher: self))
-            finished.signal()
-        }
+        state.withLock { $0.stopAsked = true }
         wakeUp.signal()
+        run { HitWriter(batcher: self) }
         finished.wait()
         finished.signal()
     }
 
-    private func drainAndStop(_ loop: HitWriterLoop) {
-        var loop = loop
-        loop.run()
-        state.withLock { $0.lifecycle = .stopped }
-        if configuration.spoolDirectory == nil { spool.removeDirectoryIfEmpty() }
-    }
+    /// Whether the writer runs (it buffers and spools while the database is away: that is its work too).
+    var isHealthy: Bool { writerStarted.load(ordering: .acquiring) }
 
     /// Registers the pipeline's counters and gauges.
     public func register(in metrics: MetricsRegistry) {

@@ -12,10 +12,8 @@ import Observability
 /// the server evaluates no sequence default per row. NUL bytes, which PostgreSQL text cannot hold, are left
 /// out of text values, as in the spool.
 ///
-/// Paced (`spread`): before each chunk the writer pauses for the previous chunk's share of `spread` (by its
-/// hits), so the database's work for a batch (most of a hit's cost) comes in slices of a fraction of a
-/// millisecond, not in one burst of tens of milliseconds: on a small machine such a burst, by threads that
-/// slept and are owed CPU, holds a core while a request thread waits for it (bench/serving).
+/// Paced (`pacing`, `HitPacing`): before each chunk after the first, the previous chunk's share of the
+/// batch's spread.
 struct HitCopyData: Sequence {
     /// The `hits` columns each tuple fills, in order.
     static let columns =
@@ -30,8 +28,8 @@ struct HitCopyData: Sequence {
     let hits: ArraySlice<Hit>
     /// Starts of the reserved id blocks, ascending: hit `n` of the batch gets `idBlocks[n / idBlockSize] + n % idBlockSize`.
     let idBlocks: [Int64]
-    /// The time to spread the chunks over (zero: as fast as they are taken).
-    var spread: Duration = .zero
+    /// How fast the chunks are handed out (`HitPacing.fullSpeed`: as fast as they are taken).
+    var pacing = HitPacing.fullSpeed
     /// Called with each chunk's hits once they are encoded: other per-hit work of the batch (its rollup summary)
     /// done in the same slices, paced with them.
     var eachChunk: ((ArraySlice<Hit>) -> Void)? = nil
@@ -86,16 +84,11 @@ struct HitCopyData: Sequence {
             return chunk
         }
 
-        /// Pauses before each chunk after the first for the previous chunk's share of `spread` (its hits' share of
-        /// the batch): a fixed pause, not a schedule to catch up with, so a writer that was itself kept waiting
-        /// does not make up for it in one burst.
+        /// Pauses before each chunk after the first for the previous chunk's share of the pacing's spread.
         private mutating func pace() {
-            guard data.spread > .zero, !data.hits.isEmpty, position > lastPaced else {
-                return
-            }
-            let share = Double(position - lastPaced) / Double(data.hits.count)
+            guard position > lastPaced else { return }
+            data.pacing.pause(afterChunkOf: position - lastPaced, in: data.hits.count)
             lastPaced = position
-            Thread.sleep(forTimeInterval: (data.spread * share).inSeconds)
         }
     }
 

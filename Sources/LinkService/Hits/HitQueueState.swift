@@ -1,10 +1,11 @@
 /// What request threads and the writer share, behind `HitBatcher`'s one `Mutex`: memory only.
 struct HitQueueState: Sendable {
-    enum Lifecycle: Sendable { case idle, running, stopping, stopped }
-
     /// Accepted hits the writer has not taken yet, oldest first.
     var queue: [Hit] = []
-    var lifecycle = Lifecycle.idle
+    /// Whether `shutdown()` was asked: the writer writes everything out, then closes the queue.
+    var stopAsked = false
+    /// Whether the writer has closed the queue (in the same lock as its last look at it): `record` drops.
+    var isClosed = false
     var accepted = 0
     var written = 0
     var dropped = 0

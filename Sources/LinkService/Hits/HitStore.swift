@@ -8,8 +8,6 @@ struct HitStore {
     let pool: ConnectionPool
     let configuration: HitsConfiguration
     let logger: Logger
-    /// Seconds between two statements of a paced batch.
-    static let statementPause = 0.0005
 
     /// What went wrong writing a batch, sorted by what the writer should do about it.
     enum Failure: Error {
@@ -30,16 +28,15 @@ struct HitStore {
     }
 
     /// Writes `hits` (binary COPY, `HitCopyData`) and their rollups in one transaction.
-    /// - Parameter spread: the time to spread the COPY's chunks over (`HitCopyData.spread`).
+    /// - Parameter pacing: how fast the batch goes (`HitPacing`: the COPY's chunks, and the statements after it).
     /// - Parameter knownVisitors: visitor keys already stored (skipped); the ones this batch stored are added on success.
-    func write(_ hits: ArraySlice<Hit>, spread: Duration = .zero, knownPartitions: inout Set<Int64>, knownVisitors: inout Set<HitBatchSummary.VisitorKey>) throws(Failure) {
+    func write(_ hits: ArraySlice<Hit>, pacing: HitPacing = .fullSpeed, knownPartitions: inout Set<Int64>, knownVisitors: inout Set<HitBatchSummary.VisitorKey>) throws(Failure) {
         let days = Set(hits.lazy.map { HitBatchSummary.floorDiv($0.micros, 86_400_000_000) })
         // The rollup summary is counted chunk by chunk as the COPY encodes them, in the same paced slices.
         let known = knownVisitors
         var summary = HitBatchSummary()
         // Paced, the statements after the COPY are apart too: each is a fraction of a millisecond of the
-        // database's CPU, and back to back they were a 3-4 ms burst (bench/serving).
-        let pause = { if spread > .zero { Thread.sleep(forTimeInterval: HitStore.statementPause) } }
+        // database's CPU, and back to back they make one burst.
         do {
             let missing = days.subtracting(knownPartitions)
             if !missing.isEmpty {
@@ -59,13 +56,13 @@ struct HitStore {
                 )).map { Int64(try $0.decode(0, as: Int.self)) }.sorted()
                 let copied = try connection.copyFrom(
                     Query(unsafeSQL: "COPY hits (\(HitCopyData.columns)) FROM STDIN (FORMAT binary)"),
-                    data: HitCopyData(hits: hits, idBlocks: idBlocks, spread: spread, eachChunk: { summary.add($0, knownVisitors: known) })
+                    data: HitCopyData(hits: hits, idBlocks: idBlocks, pacing: pacing, eachChunk: { summary.add($0, knownVisitors: known) })
                 )
                 guard copied == hits.count else {
                     throw PostgresError(.copyFailed, serverMessage: "COPY reported \(copied) rows for \(hits.count)")
                 }
-                pause()
-                try summary.upsert(on: connection, compacted: compacted, pause: pause)
+                pacing.pauseBetweenStatements()
+                try summary.upsert(on: connection, compacted: compacted, pacing: pacing)
             }
         } catch {
             throw Self.classify(error)

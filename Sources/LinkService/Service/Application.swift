@@ -6,8 +6,8 @@ import Postgres
 /// The running service: constructs and injects every part, starts them in order and stops them in reverse.
 ///
 /// Start order: pool → migrations → catalog (loaded whole, then kept current by LISTEN) → hit writer → HTTP.
-/// Stop order: HTTP (finishing in-flight requests) → catalog listener → fetch log → hit writer (writes out
-/// every accepted hit) → pool.
+/// Stop order: HTTP (finishing in-flight requests) → the background services in reverse (hit writer, which
+/// writes out every accepted hit → fetch log → catalog listener) → pool.
 public final class Application: Sendable {
     public let configuration: ServiceConfiguration
     public let pool: ConnectionPool
@@ -20,6 +20,8 @@ public final class Application: Sendable {
     private let changes: ChangeFeed
     private let fetches: AssociationFetchLog
     private let server: Server
+    /// Started in this order before the server listens, stopped in reverse after it (`BackgroundService`).
+    private let services: [any BackgroundService]
     private let logger: Logger
 
     /// Builds the application without starting anything that listens.
@@ -75,6 +77,7 @@ public final class Application: Sendable {
         routes.fallback { try clicks.handle($0) }
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)
+        services = [changes, fetches, hits]
     }
 
     /// Applies migrations (unless configured not to), starts the hit writer and starts listening.
@@ -84,9 +87,14 @@ public final class Application: Sendable {
             let applied = try migrator.migrate(using: pool)
             logger.info("migrations current", metadata: ["migration.applied": "\(applied.count)"])
         }
-        try changes.start()
-        fetches.start()
-        hits.start()
+        for (index, service) in services.enumerated() {
+            do {
+                try service.start()
+            } catch {
+                for started in services[..<index].reversed() { started.shutdown() }
+                throw error
+            }
+        }
         try server.start()
         logger.info("listening", metadata: ["http.address": configuration.server.host, "http.port": "\(server.port)"])
     }
@@ -98,9 +106,7 @@ public final class Application: Sendable {
     /// hit and closes the database pool. Idempotent.
     public func shutdown() {
         server.shutdown()
-        changes.shutdown()
-        fetches.shutdown()
-        hits.shutdown()
+        for service in services.reversed() { service.shutdown() }
         pool.shutdown()
         logger.info("stopped")
     }

@@ -8,7 +8,8 @@ import Synchronization
 /// picked up which version. Fetches are logged at debug level, counted in `/metrics`, kept per host in
 /// memory, and the latest per host and file is written to `association_fetches` every few seconds (one
 /// upsert per changed host, off the request path).
-final class AssociationFetchLog: Sendable {
+final class AssociationFetchLog: BackgroundService {
+    let name = "fetch log"
     struct Fetch: Sendable, Equatable {
         let hostname: String
         let file: String
@@ -38,8 +39,11 @@ final class AssociationFetchLog: Sendable {
     private let metrics: MetricsRegistry
     private let logger: Logger
     private let interval: DispatchTimeInterval
-    private let queue = DispatchQueue(label: "linkd.fetch-log")
-    private let running = Atomic<Bool>(false)
+    /// 0 before `start()`, 1 running, 2 stopping or stopped.
+    private let phase = Atomic<Int>(0)
+    /// Wakes the flusher thread to stop; `stopped` is signalled when it has flushed for the last time.
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
 
     init(pool: ConnectionPool, metrics: MetricsRegistry, logger: Logger, interval: DispatchTimeInterval = .seconds(2)) {
         self.pool = pool
@@ -51,22 +55,31 @@ final class AssociationFetchLog: Sendable {
         }
     }
 
+    var isHealthy: Bool { phase.load(ordering: .acquiring) == 1 }
+
+    /// Starts the flusher thread: a flush every `interval` until `shutdown()`.
     func start() {
-        running.store(true, ordering: .sequentiallyConsistent)
-        scheduleFlush()
+        guard phase.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
+        let thread = Thread { [self] in
+            while wakeUp.wait(timeout: .now() + interval) == .timedOut { flush() }
+            flush()
+            stopped.signal()
+        }
+        thread.name = "linkd.fetch-log"
+        thread.start()
     }
 
     /// Writes what is pending and stops. Idempotent.
     func shutdown() {
-        running.store(false, ordering: .sequentiallyConsistent)
-        queue.sync { flush() }
-    }
-
-    private func scheduleFlush() {
-        queue.asyncAfter(deadline: .now() + interval) { [weak self] in
-            guard let self, self.running.load(ordering: .sequentiallyConsistent) else { return }
-            self.flush()
-            self.scheduleFlush()
+        let previous = phase.exchange(2, ordering: .acquiringAndReleasing)
+        switch previous {
+        case 1:
+            wakeUp.signal()
+            stopped.wait()
+        case 0:
+            flush()
+        default:
+            break
         }
     }
 
