@@ -15,12 +15,12 @@ public struct CompiledDomain: Sendable {
     /// The `assetlinks.json` statement list's canonical bytes.
     public let assetLinksBytes: [UInt8]
 
-    /// Per platform: the matcher over the rules (`CompiledRule` `i` is `rules[i]`'s), in its file's entries.
+    /// The matcher over the rules (`CompiledRule` `i` is `rules[i]`'s), in the AASA file's entries.
     private let ios: RuleMatcher
-    private let android: RuleMatcher
-    /// Per platform: the app of each of its matcher's `appIDs` (nil for an identifier no app of the domain has).
+    /// The app of each of the matcher's `appIDs` (nil for an identifier no app of the domain has).
     private let iosApps: [DomainApp?]
-    private let androidApps: [DomainApp?]
+    /// The rules as Android reads them: the generated manifest's path attributes and the dynamic rules.
+    public let android: AndroidAppLinks
 
     /// Compiles a domain. Rules referring to unknown apps simply do not apply to them.
     public init(settings: DomainSettings, apps: [DomainApp], rules: [LinkRule]) {
@@ -29,19 +29,17 @@ public struct CompiledDomain: Sendable {
         self.apps = apps
         let byID = Self.appsByID(apps)
         let iosDetails = Self.details(.ios, settings: settings, rules: rules, apps: byID)
-        let androidDetails = Self.details(.android, settings: settings, rules: rules, apps: byID)
         let variables = RuleMatcher.variables(settings.substitutionVariables)
         let components = rules.map(\.component)
         let compiled = components.map { component in
             CompiledRule(effective: RuleMatcher.effective(component, detailDefaults: nil, fileDefaults: settings.defaults), variables: variables)
         }
         ios = RuleMatcher(rules: compiled, details: iosDetails)
-        android = RuleMatcher(rules: compiled, details: androidDetails, sharingIndexesWith: ios)
+        android = AndroidAppLinks(settings: settings, rules: rules, apps: byID)
         let byIdentifier = Dictionary(apps.map { ($0.identifier.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         iosApps = ios.appIDs.map { byIdentifier[$0.lowercased()] }
-        androidApps = android.appIDs.map { byIdentifier[$0.lowercased()] }
         aasaBytes = Self.aasaFile(settings: settings, components: components, apps: byID, details: iosDetails).json.serializedBytes.compacted()
-        assetLinksBytes = Self.assetLinks(settings: settings, rules: rules, apps: byID).serializedBytes.compacted()
+        assetLinksBytes = Self.assetLinks(settings: settings, rules: rules, apps: byID, android: android).serializedBytes.compacted()
     }
 
     /// The rules, in order (unpacked: rules are kept packed).
@@ -59,7 +57,7 @@ public struct CompiledDomain: Sendable {
     public var aasaJSON: String { String(decoding: aasaBytes, as: UTF8.self) }
 
     /// The `assetlinks.json` statement list (rebuilt: only its bytes are kept).
-    public var assetLinks: JSONValue { Self.assetLinks(settings: settings, rules: self.rules, apps: Self.appsByID(apps)) }
+    public var assetLinks: JSONValue { Self.assetLinks(settings: settings, rules: self.rules, apps: Self.appsByID(apps), android: android) }
 
     /// The served assetlinks bytes as text.
     public var assetLinksJSON: String { String(decoding: assetLinksBytes, as: UTF8.self) }
@@ -73,7 +71,8 @@ public struct CompiledDomain: Sendable {
     /// - Parameter ruleID: the id the deciding rule is reported with, from its position (nil: the compiled rule's):
     ///   a domain compiled once for several domains' identical rules reports each domain's own rule ids.
     public func resolve(_ url: AASAURL, platform: DomainApp.Platform = .ios, ruleID: (Int) -> String? = { _ in nil }) -> LinkResolution {
-        let (matcher, apps) = platform == .ios ? (ios, iosApps) : (android, androidApps)
+        if platform == .android { return resolveAndroid(url, ruleID: ruleID) }
+        let (matcher, apps) = (ios, iosApps)
         var subject = MatchSubject(url)
         guard let deciding = matcher.decidingApp(matcher.groupDecisions(url, subject: &subject)) else { return .noMatch }
         let entry = matcher.entries[deciding.entry]
@@ -87,6 +86,20 @@ public struct CompiledDomain: Sendable {
         }
         let target = app.flatMap { self.destination(of: rule, for: $0, url: url, subject: &subject) }
         return LinkResolution(outcome: .openApp, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: target)
+    }
+
+    /// What an Android 15+ device with the generated manifest and the served `assetlinks.json` does with `url`
+    /// (`AndroidAppLinks.decide`); `detailIndex` is the deciding app's statement.
+    private func resolveAndroid(_ url: AASAURL, ruleID: (Int) -> String?) -> LinkResolution {
+        guard let decision = android.decide(url) else { return .noMatch }
+        let app = android.apps[decision.app].app
+        let rule = packed[decision.position, id: ruleID(decision.position)]
+        guard decision.opens else {
+            return LinkResolution(outcome: .excluded, app: app, rule: rule, position: decision.position, detailIndex: decision.app, componentIndex: nil, destination: nil)
+        }
+        var subject = MatchSubject(url)
+        let target = destination(of: rule, for: app, url: url, subject: &subject)
+        return LinkResolution(outcome: .openApp, app: app, rule: rule, position: decision.position, detailIndex: decision.app, componentIndex: nil, destination: target)
     }
 
     /// The typed destination of `rule` for `app`, from the URL's captures. `subject` is the URL as the matcher

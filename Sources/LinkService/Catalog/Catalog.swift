@@ -60,6 +60,11 @@ public final class Catalog: Sendable {
         return lower == true ? host : host.lowercased()
     }
 
+    /// The domains of a workspace, by hostname.
+    func entries(workspace: UUID) -> [CatalogEntry] {
+        state.withLock { $0.entries.values.filter { $0.workspaceID == workspace } }.sorted { $0.hostname < $1.hostname }
+    }
+
     /// Replaces one hostname's entry (nil removes it: the domain was deleted).
     func replace(_ hostname: String, with entry: CatalogEntry?) {
         state.withLock { $0.entries[hostname] = entry }

@@ -114,7 +114,7 @@ enum APIOperations {
                      ifMatch: true, body: "AppUpdate", success: .resource("App"), errors: [409]),
         APIOperation(.DELETE, "/v1/apps/{id}", "deleteApp", "Delete an app that no rule or domain uses", tag: "Apps", access: .key(.write),
                      ifMatch: true, success: .noContent, errors: [409]),
-    ]
+    ] + codegenAndroid
 
     // MARK: Destination types
 

@@ -68,6 +68,7 @@ public final class Application: Sendable {
         KeyHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         TeamHandlers(pool: pool, auth: auth).register(in: &routes)
         AppHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
+        AndroidManifestHandlers(pool: pool, catalog: catalog, auth: auth).register(in: &routes)
         DestinationHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         DomainHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         RuleHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
