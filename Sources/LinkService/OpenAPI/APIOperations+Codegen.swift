@@ -2,7 +2,7 @@ extension APIOperations {
     /// `/v1/apps/{id}/codegen/android-manifest` (docs/ANDROID.md).
     static let codegenAndroid: [APIOperation] = [
         APIOperation(.GET, "/v1/apps/{id}/codegen/android-manifest", "getAndroidManifest",
-                     "The intent filters an Android app's manifest needs for its link domains", tag: "Code generation", access: .key(.read),
+                     "The intent filters an Android app's manifest needs for its link domains", tag: "Apps", access: .key(.read),
                      description: """
                          One `<intent-filter android:autoVerify="true">` per domain whose rules name the app, its paths written as \
                          `path`, `pathPrefix`, `pathPattern` or `pathAdvancedPattern` so Android claims what the rules claim. XML \
