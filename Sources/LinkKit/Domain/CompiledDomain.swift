@@ -1,10 +1,11 @@
 /// A link domain compiled once from its settings, apps and ordered rules: the rendered association
-/// files and the matchers that resolve URLs with exactly the semantics iOS applies to those files.
+/// files and the matchers that resolve URLs with exactly the semantics each platform applies to them.
 ///
 /// Each rule is compiled once (`CompiledRule`, from the component it writes into the file, with the file's
-/// defaults and variables); each platform's matcher (`RuleMatcher`) lists those rules in the very `details`
-/// entries that platform's file has (Android: package names in place of appIDs), so one rule list means one
-/// behaviour everywhere. Only the files' bytes are kept: the `AASAFile` and assetlinks trees are rebuilt on demand.
+/// defaults and variables); the iOS matcher (`RuleMatcher`) lists those rules in the very `details` entries of
+/// the AASA file. Android reads the same rules as the generated manifest's intent filters and, when the domain
+/// enables them, the dynamic rules of `assetlinks.json` (`AndroidAppLinks`, docs/ANDROID.md). Only the files'
+/// bytes are kept: the `AASAFile` and assetlinks trees are rebuilt on demand.
 public struct CompiledDomain: Sendable {
     public let settings: DomainSettings
     /// The rules, packed: resolve unpacks the deciding one.
