@@ -69,10 +69,11 @@ public final class AndroidAppLinks: Sendable {
     /// rule whose attributes match.
     public func decide(_ url: AASAURL) -> (app: Int, position: Int, opens: Bool)? {
         let path = AndroidGlob.decoded(url.path)
+        let units = Array(path.utf16)
         var items: [(name: String, value: String)]?
         var best: (app: Int, position: Int, opens: Bool)?
         for (index, entry) in apps.enumerated() {
-            guard let claimed = entry.rules.first(where: { $0.manifest?.matches(path) == true }) else { continue }
+            guard let claimed = entry.rules.first(where: { $0.manifest?.matches(utf16: units) == true }) else { continue }
             var decision = (app: index, position: claimed.position, opens: true)
             if dynamicRules {
                 if items == nil { items = Self.items(url.query) }

@@ -35,7 +35,10 @@ public struct AndroidPathTranslation: Sendable, Hashable {
     }
 
     /// Whether a decoded path matches one of the elements.
-    public func matches(_ path: String) -> Bool { elements.contains { $0.matches(path) } }
+    public func matches(_ path: String) -> Bool { matches(utf16: Array(path.utf16)) }
+
+    /// Whether a decoded path, as UTF-16 code units, matches one of the elements.
+    public func matches(utf16 path: [UInt16]) -> Bool { elements.contains { $0.matches(utf16: path) } }
 
     /// The elements of one alternative (no variables left but built-in classes).
     private static func elements(_ glob: AndroidGlob, caseSensitive: Bool, notes: inout [String]) -> [AndroidPatternMatcher] {

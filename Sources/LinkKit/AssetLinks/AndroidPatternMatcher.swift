@@ -19,6 +19,8 @@ public struct AndroidPatternMatcher: Sendable, Hashable {
 
     public let pattern: String
     public let kind: Kind
+    /// The pattern's UTF-16 code units.
+    private let units: [UInt16]
     /// The parsed advanced pattern; empty for the other kinds.
     private let tokens: [Token]
 
@@ -53,16 +55,20 @@ public struct AndroidPatternMatcher: Sendable, Hashable {
     public init(_ pattern: String, kind: Kind) throws(LinkKitError) {
         self.pattern = pattern
         self.kind = kind
-        tokens = kind == .advancedGlob ? try Self.parseAdvanced(Array(pattern.utf16)) : []
+        units = Array(pattern.utf16)
+        tokens = kind == .advancedGlob ? try Self.parseAdvanced(units) : []
     }
 
     /// Whether `text` (a decoded path) matches.
-    public func matches(_ text: String) -> Bool {
+    public func matches(_ text: String) -> Bool { matches(utf16: Array(text.utf16)) }
+
+    /// Whether a decoded path, as UTF-16 code units, matches.
+    public func matches(utf16 input: [UInt16]) -> Bool {
         switch kind {
-        case .literal: return text == pattern
-        case .prefix: return text.utf16.starts(with: pattern.utf16)
-        case .simpleGlob: return Self.simpleGlob(Array(pattern.utf16), Array(text.utf16))
-        case .advancedGlob: return Self.advanced(tokens, Array(text.utf16))
+        case .literal: return input == units
+        case .prefix: return input.starts(with: units)
+        case .simpleGlob: return Self.simpleGlob(units, input)
+        case .advancedGlob: return Self.advanced(tokens, input)
         }
     }
 
