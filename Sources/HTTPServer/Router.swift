@@ -38,19 +38,19 @@ public final class Router: Responder, Sendable {
     public init(_ builder: RouterBuilder, logger: Logger, metrics: MetricsRegistry, accessLog: Bool = true) {
         let middleware = builder.middleware
         var metricsByLabel: [String: RouteMetrics] = [:]
-        for label in builder.routes.map(\.template.text) + ["unmatched", "fallback"] where metricsByLabel[label] == nil {
+        for label in builder.routes.map(\.pattern.text) + ["unmatched", "fallback"] where metricsByLabel[label] == nil {
             metricsByLabel[label] = RouteMetrics(label: label, registry: metrics)
         }
         var root = RouteNode()
         for route in builder.routes {
-            let target = RouteNode.Target(template: route.template.text, parameterNames: route.template.parameterNames,
+            let target = RouteNode.Target(template: route.pattern.text, parameterNames: route.pattern.parameterNames,
                                           run: Self.compose(middleware, logger: logger, route.handler),
-                                          metrics: metricsByLabel[route.template.text]!)
-            root.insert(route.template.segments[...], target, for: route.method)
+                                          metrics: metricsByLabel[route.pattern.text]!)
+            root.insert(route.pattern.segments[...], target, for: route.method)
         }
         var exact: [String: RouteNode.Endpoint] = [:]
-        for route in builder.routes where route.template.parameterNames.isEmpty && !route.template.text.contains("{") {
-            exact[route.template.text] = root.match(path: route.template.text)?.endpoint
+        for route in builder.routes where route.pattern.parameterNames.isEmpty && !route.pattern.text.contains("{") {
+            exact[route.pattern.text] = root.match(path: route.pattern.text)?.endpoint
         }
         self.root = root
         self.exact = exact
@@ -60,7 +60,7 @@ public final class Router: Responder, Sendable {
         self.logger = logger
         self.accessLog = accessLog
         self.metricsByLabel = metricsByLabel
-        self.routes = builder.routes.map { ($0.method, $0.template.text) }
+        self.routes = builder.routes.map { ($0.method, $0.pattern.text) }
     }
 
     /// Answers `request`; never throws.
