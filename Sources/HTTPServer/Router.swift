@@ -121,7 +121,7 @@ public final class Router: Responder, Sendable {
             var withNUL: String?
             for (name, raw) in zip(target.parameterNames, captures) {
                 var decodedNUL = false
-                routed.parameters[name] = PercentDecoding.decode(raw, plusAsSpace: false, noticingNUL: &decodedNUL)
+                routed.parameters[name] = RequestTargetDecoding.decode(raw, plusAsSpace: false, noticingNUL: &decodedNUL)
                 if decodedNUL, withNUL == nil { withNUL = name }
             }
             if let withNUL {

@@ -1,7 +1,8 @@
 import ByteText
 
-/// Percent-decoding for paths and query strings (RFC 3986 §2.1). Malformed escapes are kept literally.
-enum PercentDecoding {
+/// Percent-decoding of a request target's path parameters and query items (RFC 3986 §2.1). Malformed escapes
+/// are kept literally.
+enum RequestTargetDecoding {
     /// Decodes `%XX` escapes (and `+` as a space when `plusAsSpace`); invalid UTF-8 becomes U+FFFD.
     /// Works on the UTF-8 bytes with integer offsets (`Percent`): walking a `Substring`'s UTF-8 view by
     /// `String.Index` cost ~100 instructions a byte (callgrind, a resolve's `url=` item).
