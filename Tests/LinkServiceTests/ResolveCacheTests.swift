@@ -17,7 +17,7 @@ struct ResolveCacheTests {
         }
     }
 
-    func key(_ url: String, platform: DomainApp.Platform = .ios, workspace: UUID? = nil) -> ResolveCache.Key {
+    func key(_ url: String, platform: AppPlatform = .ios, workspace: UUID? = nil) -> ResolveCache.Key {
         .init(url: url, platform: platform, workspace: workspace)
     }
 

@@ -3,11 +3,7 @@ import Glibc
 /// What a `User-Agent` says about the visitor: platform, and whether it is a crawler or a link-preview
 /// fetcher (which inflate click counts and must not be redirected into app stores).
 public struct UserAgent: Sendable, Hashable {
-    public enum Platform: String, Sendable, Hashable, CaseIterable {
-        case ios, android, desktop, other
-    }
-
-    public let platform: Platform
+    public let platform: DevicePlatform
     /// Known crawlers and link-preview fetchers (Slackbot, Twitterbot, facebookexternalhit, WhatsApp, …).
     public let isBot: Bool
     /// Link-preview fetchers in particular: they get a small HTML page with a title instead of a redirect.

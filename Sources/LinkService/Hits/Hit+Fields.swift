@@ -46,7 +46,7 @@ extension Hit {
         guard let hostname = fields[2], let path = fields[3],
               let outcome = fields[5].flatMap(Outcome.init(rawValue:)),
               let source = fields[9].flatMap(Source.init(rawValue:)),
-              let platform = fields[10].flatMap(UserAgent.Platform.init(rawValue:)),
+              let platform = fields[10].flatMap(DevicePlatform.init(rawValue:)),
               let bot = fields[11], bot == "t" || bot == "f"
         else { return nil }
         self.init(

@@ -13,7 +13,7 @@ import LinkKit
 final class ResolveCache: Sendable {
     struct Key: Hashable, Sendable {
         let url: String
-        let platform: DomainApp.Platform
+        let platform: AppPlatform
         let workspace: UUID?
     }
 
