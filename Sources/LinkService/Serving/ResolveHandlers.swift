@@ -31,7 +31,7 @@ struct ResolveHandlers: Sendable {
         }
         let platform = try Self.platform(request.query("platform"))
         let log = try request.flag("log") ?? true
-        let resolved: ResolveCache.Entry
+        let resolved: ResolveCache.CachedAnswer
         do {
             resolved = try resolver.resolve(url, platform: platform, workspace: workspace)
         } catch let error as LinkKitError {
@@ -51,7 +51,7 @@ struct ResolveHandlers: Sendable {
         body.finish()
         let platform: AppPlatform
         do { platform = try Self.platform(platformName) } catch { errors.add("/platform", "platform must be 'ios' or 'android'."); platform = .ios }
-        var answers: [ResolveCache.Entry] = []
+        var answers: [ResolveCache.CachedAnswer] = []
         answers.reserveCapacity(urls.count)
         for (index, url) in urls.enumerated() {
             do {

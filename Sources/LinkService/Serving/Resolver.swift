@@ -96,9 +96,9 @@ struct Resolver: Sendable {
     /// The answer for `url` (with its JSON as `GET /v1/resolve` sends it), kept from an earlier ask while the
     /// catalog has not changed since; resolve requests and clicks both ask here.
     /// - Throws: `LinkKitError` when `url` is not an absolute http(s) URL.
-    func resolve(_ url: String, platform: AppPlatform, workspace: UUID?) throws -> ResolveCache.Entry {
+    func resolve(_ url: String, platform: AppPlatform, workspace: UUID?) throws -> ResolveCache.CachedAnswer {
         let generation = catalog.generation   // before the catalog is read
-        return try kept.entry(for: .init(url: url, platform: platform, workspace: workspace), generation: generation) {
+        return try kept.answer(for: .init(url: url, platform: platform, workspace: workspace), generation: generation) {
             let answer = try answer(url, platform: platform, workspace: workspace)
             var json: [UInt8] = []
             json.reserveCapacity(1024)
