@@ -30,11 +30,11 @@ final class ResolveCache: Sendable {
 
     static let maximumURLLength = 2048
 
-    private let kept: PerThreadCache<Key, CachedAnswer>
+    private let answers: PerThreadCache<Key, CachedAnswer>
 
     /// Keeps up to `capacity` answers in all (0: none).
     init(capacity: Int) {
-        kept = PerThreadCache(capacity: capacity)
+        answers = PerThreadCache(capacity: capacity)
     }
 
     /// The answer kept for `key` at `generation`, else `compute`'s, kept for the next ask.
@@ -44,6 +44,6 @@ final class ResolveCache: Sendable {
             return CachedAnswer(answer: answer, json: json)
         }
         guard key.url.utf8.count <= Self.maximumURLLength else { return try computed() }
-        return try kept.value(for: key, epoch: generation, otherwise: computed)
+        return try answers.value(for: key, epoch: generation, otherwise: computed)
     }
 }

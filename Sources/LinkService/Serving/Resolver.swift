@@ -8,11 +8,11 @@ import LinkKit
 struct Resolver: Sendable {
     let catalog: Catalog
     /// Answers of URLs asked again, with their JSON (`ResolveCache`).
-    let kept: ResolveCache
+    let cache: ResolveCache
 
     init(catalog: Catalog, cacheSize: Int = 0) {
         self.catalog = catalog
-        kept = ResolveCache(capacity: cacheSize)
+        cache = ResolveCache(capacity: cacheSize)
     }
 
     /// Why a URL on a link domain is no universal link at all, whatever the rules say (the answer's `reason`).
@@ -98,7 +98,7 @@ struct Resolver: Sendable {
     /// - Throws: `LinkKitError` when `url` is not an absolute http(s) URL.
     func resolve(_ url: String, platform: AppPlatform, workspace: UUID?) throws -> ResolveCache.CachedAnswer {
         let generation = catalog.generation   // before the catalog is read
-        return try kept.answer(for: .init(url: url, platform: platform, workspace: workspace), generation: generation) {
+        return try cache.answer(for: .init(url: url, platform: platform, workspace: workspace), generation: generation) {
             let answer = try answer(url, platform: platform, workspace: workspace)
             var json: [UInt8] = []
             json.reserveCapacity(1024)
