@@ -32,9 +32,8 @@ public final class Router: Responder, Sendable {
     ///   - builder: routes, middleware and fallback.
     ///   - logger: receives the access log (info) and unhandled errors (error).
     ///   - metrics: receives `linkd_http_requests_total` and `linkd_http_request_duration_seconds`.
-    ///   - accessLog: write one `request` line (info) per request. Formatting it and its `write(2)` cost
-    ///     about 40% of the throughput of the association endpoint (bench/serving), so `linkd` leaves it
-    ///     off unless asked (`--access-log`, `LINKD_ACCESS_LOG`); the metrics count every request either way.
+    ///   - accessLog: write one `request` line (info) per request; `linkd` writes it unless told not to
+    ///     (`--access-log off`, `LINKD_ACCESS_LOG`). The metrics count every request either way.
     public init(_ builder: RouterBuilder, logger: Logger, metrics: MetricsRegistry, accessLog: Bool = true) {
         let middleware = builder.middleware
         var metricsByLabel: [String: RouteMetrics] = [:]

@@ -184,7 +184,7 @@ struct AnalyticsHandlers: Sendable {
     }
 
     /// Runs an analytics read in a transaction without JIT compilation: these queries take tens to hundreds of
-    /// milliseconds, and compiling them (30-45 ms here) costs more than it saves.
+    /// milliseconds, and JIT-compiling them costs more than it saves.
     static func read<T>(_ pool: ConnectionPool, _ body: (Connection) throws -> T) throws -> T {
         try pool.withTransaction { connection in
             try connection.executeScript("SET LOCAL jit = off")
