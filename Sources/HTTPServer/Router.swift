@@ -10,8 +10,7 @@ import Observability
 /// - a path or query parameter holding `%00` (a NUL once decoded) is a 400 naming it, before any handler runs;
 /// - thrown `ProblemConvertible` errors become their problem, anything else a bare 500 plus an error log line; a
 ///   problem of status 500 is logged at error level too (it is a failure of ours, whatever error carried it);
-/// - every response carries `X-Request-ID` (a `PreparedResponse` only when the request offered one); problem
-///   bodies carry `requestId`.
+/// - responses carry `X-Request-ID` and problem bodies `requestId`, by the rule in docs/DESIGN.md ("Request ids").
 public final class Router: Responder, Sendable {
     private let root: RouteNode
     /// Paths of templates without parameters, for one hash lookup instead of a walk of the trie (which would find
@@ -167,7 +166,8 @@ public final class Router: Responder, Sendable {
         } catch let error as any ProblemConvertible {
             let problem = error.problem
             if problem.status == 500 {
-                // A failure of ours (a database error that is no conflict, say): the client sees a bare 500, the log the cause.
+                // A failure of ours (a database error that is no conflict, say): the client sees a bare 500, the log
+                // the cause.
                 logger.error("request failed", metadata: [
                     "request.id": request.requestID, "http.method": request.method.rawValue,
                     "http.path": request.path, "error": String(reflecting: error),
@@ -183,8 +183,8 @@ public final class Router: Responder, Sendable {
         }
     }
 
-    /// Adds `X-Request-ID` and puts the request id into problem bodies. A prepared response is left as it was
-    /// made, unless the request offered its own id, which it then echoes like every other response.
+    /// Adds `X-Request-ID` and puts the request id into problem bodies, except to a prepared response the request
+    /// offered no id for (docs/DESIGN.md, "Request ids").
     private func finalize(_ response: inout Response, for request: Request) {
         if response.prepared != nil && !request.headers.contains("X-Request-ID") { return }
         response.headers.replaceOrAdd("X-Request-ID", request.requestID)
