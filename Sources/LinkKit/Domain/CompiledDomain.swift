@@ -71,7 +71,7 @@ public struct CompiledDomain: Sendable {
     /// Decides what `url` does for `platform`'s apps. The caller has checked that the URL's host is this domain.
     /// - Parameter ruleID: the id the deciding rule is reported with, from its position (nil: the compiled rule's):
     ///   a domain compiled once for several domains' identical rules reports each domain's own rule ids.
-    public func resolve(_ url: AASAURL, platform: DomainApp.Platform = .ios, ruleID: (Int) -> String? = { _ in nil }) -> LinkResolution {
+    public func resolve(_ url: AASAURL, platform: AppPlatform = .ios, ruleID: (Int) -> String? = { _ in nil }) -> LinkResolution {
         if platform == .android { return resolveAndroid(url, ruleID: ruleID) }
         let (matcher, apps) = (ios, iosApps)
         var subject = MatchSubject(url)
