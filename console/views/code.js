@@ -1,5 +1,5 @@
 // Code: the generated router files and fixtures of an app (GET /v1/apps/{id}/codegen/{language}), with a copy button.
-// A server without code generation answers 404: the view says so instead of failing.
+// A server without code generation answers 404 for the route (its detail names the path): the view says so.
 import { h, field, select, notice, errorNotice, copyButton, pretty } from '../dom.js';
 import { call, all, enc } from '../api.js';
 
@@ -40,7 +40,7 @@ export async function render(view, context) {
       const text = type.includes('json') ? pretty(JSON.parse(data)) : data;
       panel.replaceChildren(h('div', { class: 'actions' }, copyButton(() => text, 'Copy file')), h('pre', { id: 'code-text' }, h('code', {}, text)));
     } catch (error) {
-      if (error.status === 404 && !/app/i.test(error.problem?.detail || '')) {
+      if (error.status === 404 && /\/codegen\//.test(error.problem?.detail || '/codegen/')) {
         panel.replaceChildren(notice('warn', h('span', { id: 'code-unavailable' },
           'This server does not generate code yet (GET /v1/apps/{id}/codegen/… answers 404). Upgrade linkd to get the routers.')));
       } else {

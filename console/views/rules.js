@@ -28,7 +28,7 @@ export async function render(view, context) {
       h('span', { class: 'muted', id: 'rules-version' }, `version ${state.etag || ''}`)),
     h('p', { class: 'muted' }, 'The first rule that matches a URL decides. A path with {captures} is a template (/widget/{id}, /docs/{rest*}); without braces it is an AASA pattern (/help/*).'),
     h('div', { class: 'split' }, h('section', { 'aria-label': 'Rules' }, editor, h('div', { class: 'actions' }, add, save), status),
-      h('section', { 'aria-label': 'Preview' }, h('h2', {}, 'Preview'), preview)));
+      h('section', { 'aria-label': 'Preview', class: 'preview-column' }, h('h2', {}, 'Preview'), preview)));
 
   let timer = 0;
   let asked = 0;
