@@ -17,7 +17,7 @@ import urllib.parse
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -79,8 +79,14 @@ class Console:
         self.driver.save_screenshot(os.path.join(OUT, f"{name}.png"))
 
     def wait(self, predicate, message, timeout=10):
+        """Waits until `predicate()` is truthy; an element replaced or not there yet while it looks counts as not yet."""
+        def attempt(_):
+            try:
+                return predicate()
+            except (NoSuchElementException, StaleElementReferenceException):
+                return False
         try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(lambda d: predicate())
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(attempt)
         except TimeoutException:
             self.shot("failure")
             raise AssertionError(f"timed out: {message}")
