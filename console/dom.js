@@ -65,11 +65,15 @@ export function select(options, selected, props = {}) {
 export function form(title, children, submitLabel, onSubmit, { extraActions = [] } = {}) {
   const status = h('p', { class: 'form-error', role: 'alert' });
   const button = h('button', { type: 'submit' }, submitLabel);
+  const done = h('span', { class: 'form-done', role: 'status' });
   const element = h('form', { novalidate: true, 'aria-label': title },
-    title ? h('h2', {}, title) : null, status, children, h('div', { class: 'actions' }, button, extraActions));
+    title ? h('h2', {}, title) : null, status, children, h('div', { class: 'actions' }, button, extraActions, done));
+  /** Says that the submit worked (cleared by the next submit). */
+  element.say = (text) => { done.textContent = text; };
   element.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearProblem(element);
+    done.textContent = '';
     button.disabled = true;
     try {
       await onSubmit(element);

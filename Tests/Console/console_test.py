@@ -212,6 +212,17 @@ def run(c, driver):
     c.submit(domain)
     c.ready("domain")
     c.check(c.present("#click-behavior-unavailable") or c.all('[data-pointer="/clickBehavior"]'), "click behaviour shown or said unavailable")
+    settings = c.form("Settings")
+    fallback = c.fill(settings, "Web fallback URL", "ftp://www.example.com")
+    c.submit(settings)
+    c.wait(lambda: fallback.get_attribute("aria-invalid") == "true", "a bad fallback is marked at its field")
+    c.fill(settings, "Web fallback URL", "https://www.example.com/app")
+    c.fill(settings, "Substitution variables", "section = news, blog")
+    c.submit(settings)
+    c.wait(lambda: c.css(".form-done", settings).text == "Saved.", "the settings are saved")
+    saved = api("GET", f"/v1/domains/{HOST}")[2]
+    c.check(saved.get("webFallbackUrl") == "https://www.example.com/app" and saved.get("substitutionVariables") == {"section": ["news", "blog"]},
+            f"the settings reached the API: {saved}")
     c.shot("domain")
 
     # Two rules; the second shadowed by the first: the preview's lint finding is on rule 2 before anything is saved.

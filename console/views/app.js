@@ -41,7 +41,7 @@ export async function render(view, context) {
       }
       const answer = await call('PATCH', `/v1/apps/${enc(id)}`, { body, ifMatch: etag });
       ({ data: app, etag } = answer);
-      element.querySelector('.form-error').textContent = 'Saved.';
+      element.say('Saved.');
     }, { extraActions: [remove] });
     remove.addEventListener('click', async () => {
       if (!confirm(`Delete the app ${app.name}?`)) return;

@@ -3,7 +3,9 @@
 import { h, field, select, notice, errorNotice, copyButton, pretty } from '../dom.js';
 import { call, all, enc } from '../api.js';
 
-const languages = [['swift', 'Swift'], ['kotlin', 'Kotlin'], ['typescript', 'TypeScript'], ['fixtures', 'Fixtures']];
+const common = [['swift', 'Swift'], ['kotlin', 'Kotlin'], ['typescript', 'TypeScript'], ['fixtures', 'Fixtures']];
+/** An Android app also gets the intent filters for its manifest. */
+const languagesOf = (app) => (app && app.platform === 'android' ? [...common, ['android-manifest', 'Android manifest']] : common);
 
 export async function render(view, context) {
   const apps = await all('/v1/apps?limit=200');
@@ -16,7 +18,10 @@ export async function render(view, context) {
   view.append(h('p', { class: 'muted' }, 'A router generated from the app\'s rules and destinations: it decides like resolve, without the network.'),
     field('App', app), tabs, panel);
 
+  let languages = common;
   function drawTabs() {
+    languages = languagesOf(apps.find((a) => a.id === app.value));
+    if (!languages.some(([k]) => k === language)) language = 'swift';
     tabs.replaceChildren(...languages.map(([key, title]) => {
       const tab = h('button', { type: 'button', role: 'tab', 'aria-selected': String(key === language), 'aria-controls': 'code-panel', 'data-language': key }, title);
       tab.addEventListener('click', () => { language = key; drawTabs(); load(); });
@@ -48,7 +53,7 @@ export async function render(view, context) {
       }
     }
   }
-  app.addEventListener('change', load);
+  app.addEventListener('change', () => { drawTabs(); load(); });
   drawTabs();
   await load();
 }

@@ -57,7 +57,7 @@ export async function render(view, context) {
       };
       if (hasClickBehavior) body.clickBehavior = clickBehavior.value;
       ({ data: domain, etag } = await call('PATCH', `/v1/domains/${enc(host)}`, { body, ifMatch: etag }));
-      element.querySelector('.form-error').textContent = 'Saved.';
+      element.say('Saved.');
     }, { extraActions: [remove] });
     remove.addEventListener('click', async () => {
       if (!confirm(`Delete ${host} and all its rules?`)) return;
