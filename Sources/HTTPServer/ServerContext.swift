@@ -14,11 +14,11 @@ final class ServerContext: Sendable {
     let metrics: MetricsRegistry?
     /// Requests MHD has started (URI seen) and not yet reported completed, striped per thread. The sum is exact
     /// whichever thread completes a request (usually its connection's; the stopping thread at shutdown).
-    private let inFlightStripes = Stripes(slots: 1)
+    private let inFlightStripes: Stripes
     /// Set once shutdown begins: responses ask the client to close the connection.
     let draining = Atomic<Bool>(false)
     /// Ids for requests that bring no usable `X-Request-ID`.
-    let requestIDs = RequestIDGenerator()
+    let requestIDs: RequestIDGenerator
     /// The open connections, their deadlines and the connection limit.
     let connections: ConnectionGuard
 
@@ -35,5 +35,9 @@ final class ServerContext: Sendable {
         self.trustedProxies = configuration.trustedProxies.isEmpty ? nil : configuration.trustedProxies
         self.logger = logger
         self.connections = ConnectionGuard(configuration: configuration, metrics: metrics)
+        // The owner's assignment when it has one (the registry's, sized by the application), else one per worker.
+        let stripes = metrics?.stripes ?? StripeAssignment(threads: configuration.threads)
+        inFlightStripes = Stripes(slots: 1, assignment: stripes)
+        requestIDs = RequestIDGenerator(stripes: stripes)
     }
 }

@@ -35,10 +35,12 @@ public final class HitBatcher: HitSink, BackgroundService {
 
     /// Prepares the pipeline; the writer starts with `run()`.
     /// - Throws: `HitPipelineError` when the spool directory cannot be created or is in use.
-    public init(pool: ConnectionPool, configuration: HitsConfiguration, logger: Logger, drainTimeout: Duration = .seconds(10)) throws {
+    /// - Parameter stripes: the owner's stripes, by which the visitor hashes are kept per thread.
+    public init(pool: ConnectionPool, configuration: HitsConfiguration, logger: Logger, drainTimeout: Duration = .seconds(10),
+                stripes: StripeAssignment = StripeAssignment(threads: 1)) throws {
         self.configuration = configuration
         self.logger = logger
-        self.visitors = VisitorHasher()
+        self.visitors = VisitorHasher(stripes: stripes)
         self.drainTimeout = drainTimeout
         self.store = HitStore(pool: pool, configuration: configuration, logger: logger)
         let directory = configuration.spoolDirectory
