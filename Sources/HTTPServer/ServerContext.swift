@@ -1,3 +1,4 @@
+import Dispatch
 import Observability
 import Synchronization
 
@@ -22,9 +23,21 @@ final class ServerContext: Sendable {
     /// The open connections, their deadlines and the connection limit.
     let connections: ConnectionGuard
 
+    /// Signalled by each request that completes while draining: `Server.shutdown` waits on it for the in-flight
+    /// count to reach zero instead of sleeping in a loop.
+    let completedWhileDraining = DispatchSemaphore(value: 0)
+
     func requestStarted() { inFlightStripes.add(1, to: 0) }
-    func requestCompleted() { inFlightStripes.subtract(1, from: 0) }
-    var inFlight: Int { Int(bitPattern: UInt(inFlightStripes.sum(0))) }
+
+    /// The decrement and the `draining` load are sequentially consistent, as are the store and the sum in
+    /// `Server.shutdown`: either the completing thread sees `draining` and signals, or the stopping thread's
+    /// sum sees the decrement, so no completion is missed (on x86 both compile as the relaxed forms do).
+    func requestCompleted() {
+        inFlightStripes.subtract(1, from: 0, sequentiallyConsistent: true)
+        if draining.load(ordering: .sequentiallyConsistent) { completedWhileDraining.signal() }
+    }
+
+    var inFlight: Int { Int(bitPattern: UInt(inFlightStripes.sum(0, sequentiallyConsistent: true))) }
 
     init(responder: any Responder, configuration: ServerConfiguration, logger: Logger, metrics: MetricsRegistry?) {
         self.responder = responder

@@ -54,9 +54,15 @@ public final class Stripes: @unchecked Sendable {
     }
 
     /// Subtracts `amount` from `slot` in the calling thread's stripe (wrapping: only the sum is meaningful).
+    /// Relaxed unless `sequentiallyConsistent`, for a caller that pairs the update with another atomic.
     @inline(__always)
-    public func subtract(_ amount: UInt64, from slot: Int) {
-        local(slot, stripe: assignment.current).pointee.wrappingSubtract(amount, ordering: .relaxed)
+    public func subtract(_ amount: UInt64, from slot: Int, sequentiallyConsistent: Bool = false) {
+        let value = local(slot, stripe: assignment.current)
+        if sequentiallyConsistent {
+            value.pointee.wrappingSubtract(amount, ordering: .sequentiallyConsistent)
+        } else {
+            value.pointee.wrappingSubtract(amount, ordering: .relaxed)
+        }
     }
 
     /// `slot` of stripe `stripe`.
@@ -65,10 +71,12 @@ public final class Stripes: @unchecked Sendable {
     }
 
     /// `slot` summed over the stripes (wrapping, so increments and decrements on different stripes cancel).
-    public func sum(_ slot: Int) -> UInt64 {
+    /// Relaxed loads unless `sequentiallyConsistent`.
+    public func sum(_ slot: Int, sequentiallyConsistent: Bool = false) -> UInt64 {
         var total: UInt64 = 0
         for stripe in 0..<count {
-            total &+= base[stripe * stride + slot].load(ordering: .relaxed)
+            let value = base + stripe * stride + slot
+            total &+= sequentiallyConsistent ? value.pointee.load(ordering: .sequentiallyConsistent) : value.pointee.load(ordering: .relaxed)
         }
         return total
     }
