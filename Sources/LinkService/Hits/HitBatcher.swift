@@ -30,6 +30,8 @@ public final class HitBatcher: HitSink, BackgroundService {
     private let finished = DispatchSemaphore(value: 0)
     /// Whether a writer ran or runs: one per pipeline.
     private let writerStarted = Atomic<Bool>(false)
+    /// Whether the writer has drained and returned.
+    private let writerFinished = Atomic<Bool>(false)
     /// How long `shutdown()` keeps retrying an unavailable database before spooling what is left.
     let drainTimeout: Duration
 
@@ -90,6 +92,7 @@ public final class HitBatcher: HitSink, BackgroundService {
         writer.run()
         if configuration.spoolDirectory == nil { spool.removeDirectoryIfEmpty() }
         logger.info("hit writer stopped", metadata: ["hits.written": "\(counters.written)", "hits.spooled": "\(counters.spooled)"])
+        writerFinished.store(true, ordering: .releasing)
         finished.signal()
     }
 
@@ -116,7 +119,7 @@ public final class HitBatcher: HitSink, BackgroundService {
     }
 
     /// Whether the writer runs (it buffers and spools while the database is away: that is its work too).
-    var isHealthy: Bool { writerStarted.load(ordering: .acquiring) }
+    var isHealthy: Bool { writerStarted.load(ordering: .acquiring) && !writerFinished.load(ordering: .acquiring) }
 
     /// Registers the pipeline's counters and gauges.
     public func register(in metrics: MetricsRegistry) {

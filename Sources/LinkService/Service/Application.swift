@@ -58,7 +58,9 @@ public final class Application: Sendable {
         if !configuration.corsOrigins.isEmpty {
             routes.use(CORSMiddleware(allowedOrigins: configuration.corsOrigins))
         }
-        ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), catalog: catalog, changes: changes, metrics: metrics, logger: logger).register(in: &routes)
+        let services: [any BackgroundService] = [changes, fetches, hits]
+        ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), catalog: catalog, changes: changes, services: services,
+                        metrics: metrics, logger: logger).register(in: &routes)
         AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge,
                             varyOrigin: !configuration.corsOrigins.isEmpty).register(in: &routes)
         let auth = Authenticator(pool: pool, cache: keys)
@@ -81,7 +83,7 @@ public final class Application: Sendable {
         routes.fallback { try clicks.handle($0) }
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)
-        services = [changes, fetches, hits]
+        self.services = services
     }
 
     /// Applies migrations (unless configured not to), starts the hit writer and starts listening.
