@@ -8,17 +8,17 @@ import Observability
 /// every time: `VisitorHasher`).
 final class UserAgentCache: Sendable {
     static let longestKept = 512
-    private let kept: PerThreadCache<String, UserAgent>
+    private let classified: PerThreadCache<String, UserAgent>
 
     /// Keeps up to `capacity` classifications in all, a table per stripe of `stripes`.
     init(capacity: Int = 1024, stripes: StripeAssignment) {
-        kept = PerThreadCache(capacity: capacity, stripes: stripes)
+        classified = PerThreadCache(capacity: capacity, stripes: stripes)
     }
 
     /// The classified `User-Agent` of `request`.
     func classify(_ request: Request) -> UserAgent {
         let header = request.headers["User-Agent"]
         guard let header, header.utf8.count <= Self.longestKept else { return UserAgent(header) }
-        return kept.value(for: header) { UserAgent(header) }
+        return classified.value(for: header) { UserAgent(header) }
     }
 }

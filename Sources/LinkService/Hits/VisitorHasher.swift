@@ -24,12 +24,12 @@ public final class VisitorHasher: Sendable {
     }
 
     /// Hashes of recent visitors (a visitor's requests repeat), with the salt each was made with.
-    private let kept: PerThreadCache<Visitor, (salt: String, hash: String)>
+    private let hashes: PerThreadCache<Visitor, (salt: String, hash: String)>
 
     /// A hasher keeping up to 1,024 visitors' hashes, a table per stripe of `stripes` (the application's; on its
     /// own, one table).
     public init(stripes: StripeAssignment = StripeAssignment(threads: 1)) {
-        kept = PerThreadCache(capacity: 1024, stripes: stripes)
+        hashes = PerThreadCache(capacity: 1024, stripes: stripes)
     }
 
     /// The visitor hash for a request at `time`.
@@ -48,7 +48,7 @@ public final class VisitorHasher: Sendable {
         guard (userAgent?.utf8.count ?? 0) <= UserAgentCache.longestKept else {   // the bound of the kept classifications
             return Self.hash(salt: salt, ip: ip, userAgent: userAgent)
         }
-        return kept.value(for: Visitor(day: day, ip: ip, userAgent: userAgent), isCurrent: { $0.salt == salt }) {
+        return hashes.value(for: Visitor(day: day, ip: ip, userAgent: userAgent), isCurrent: { $0.salt == salt }) {
             (salt, Self.hash(salt: salt, ip: ip, userAgent: userAgent))
         }.hash
     }
