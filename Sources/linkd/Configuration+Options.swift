@@ -55,6 +55,9 @@ extension Configuration {
         ConfigurationOption("api-hostname", "LINKD_API_HOSTNAME", .apiHostname, \.service.apiHostname, unset: "none",
                             help: "The API's hostname behind a TLS front end: /v1/tls/ask allows a certificate for it as for "
                                 + "the link domains."),
+        ConfigurationOption("console", "LINKD_CONSOLE_DIR", .console, \.console, unset: "the console/ folder beside the binary",
+                            help: "The web console's files, served at /console/ on hosts that are not link domains; off: none "
+                                + "(docs/CONSOLE.md)."),
     ]
 }
 
@@ -100,5 +103,20 @@ extension OptionKind where Value == String {
             guard let name = try? Hostname(text), !name.isWildcard else { return nil }
             return name.rawValue
         }, format: { $0 })
+    }
+}
+
+extension OptionKind where Value == Configuration.ConsoleSource {
+    /// A directory, or `off`.
+    static var console: Self {
+        .parsed("DIR|off", expecting: "a directory or off", { text in
+            text.lowercased() == "off" ? .off : .directory(URL(fileURLWithPath: text))
+        }, format: { source in
+            switch source {
+            case .found: ""
+            case .directory(let directory): directory.path
+            case .off: "off"
+            }
+        })
     }
 }

@@ -18,6 +18,16 @@ struct Configuration {
     var logLevel = Logger.Level.info
     /// nil: the `migrations/` folder found beside the build.
     var migrationsDirectory: URL?
+    /// Where the web console's files are (docs/CONSOLE.md).
+    var console = ConsoleSource.found
+
+    /// `--console DIR|off`.
+    enum ConsoleSource: Sendable, Equatable {
+        /// The `console/` folder found beside the binary, if any.
+        case found
+        case directory(URL)
+        case off
+    }
 
     /// The defaults.
     init() {}
@@ -50,10 +60,20 @@ struct Configuration {
         var configuration = service
         configuration.database = database
         configuration.migrationsDirectory = try resolvedMigrationsDirectory()
+        configuration.consoleDirectory = resolvedConsoleDirectory
         if configuration.hits.spoolDirectory == nil {
             configuration.hits.spoolDirectory = dataDirectory.appendingPathComponent("spool")
         }
         return configuration
+    }
+
+    /// The console folder to serve: configured, else found beside the build; nil when off or not found.
+    var resolvedConsoleDirectory: URL? {
+        switch console {
+        case .found: ServiceConfiguration.defaultConsoleDirectory()
+        case .directory(let directory): directory
+        case .off: nil
+        }
     }
 
     func makeLogger(label: String = "linkd") -> Logger {

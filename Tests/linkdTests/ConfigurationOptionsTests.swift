@@ -31,6 +31,7 @@ struct ConfigurationOptionsTests {
         ("--idle-timeout SECONDS", "LINKD_IDLE_TIMEOUT", "30"),
         ("--trusted-proxies LIST", "LINKD_TRUSTED_PROXIES", "none"),
         ("--api-hostname HOST", "LINKD_API_HOSTNAME", "none"),
+        ("--console DIR|off", "LINKD_CONSOLE_DIR", "the console/ folder beside the binary"),
     ]
 
     @Test func optionsKeepTheirNamesVariablesAndDefaults() throws {
