@@ -59,18 +59,20 @@ enum RequestID {
 /// keeps processes apart). 32 lower-case hex digits, like `RequestID.generate()`.
 final class RequestIDGenerator: Sendable {
     private let key: (UInt64, UInt64)
-    /// Counted per thread stripe; the stripe goes into the top bits, so ids stay distinct across stripes.
-    private let counters = Stripes(slots: 1)
+    /// Counted per thread stripe; the stripe goes into the top 12 bits, so ids stay distinct across stripes.
+    private let counters: Stripes
 
-    init() {
+    init(stripes: StripeAssignment) {
+        precondition(stripes.count <= 1 << 12, "stripes fit the id's top 12 bits")
+        counters = Stripes(slots: 1, assignment: stripes)
         var random = (UInt64(0), UInt64(0))
         withUnsafeMutableBytes(of: &random) { arc4random_buf($0.baseAddress!, $0.count) }
         key = random
     }
 
     func next() -> RequestID.Value {
-        let stripe = Stripes.current
-        let n = UInt64(stripe) << 60 | counters.add(1, to: 0, stripe: stripe)
+        let stripe = counters.assignment.current
+        let n = UInt64(stripe) << 52 | counters.add(1, to: 0, stripe: stripe)
         return .bits(Self.mix(key.0 &+ n), Self.mix(key.1 ^ n))
     }
 

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import CMicroHTTPDShim
+import Dispatch
 import Glibc
 import Observability
 import Synchronization
@@ -32,6 +33,8 @@ public final class Server: @unchecked Sendable {
     private let context: ServerContext
     private let logger: Logger
     private let state = Mutex(State())
+    /// Signalled once the daemon is stopped, for callers of `shutdown()` who found another caller stopping it.
+    private let stopped = DispatchSemaphore(value: 0)
 
     /// Creates a server; nothing is bound until `start()`.
     /// - Parameters:
@@ -129,27 +132,30 @@ public final class Server: @unchecked Sendable {
             return daemon
         }
         guard let taken else {
-            // Idempotent and blocking for every caller: wait for the first caller to finish stopping.
-            while state.withLock({ $0.daemon != nil }) { usleep(5_000) }
+            // Idempotent and blocking for every caller: wait for the first caller to finish stopping (each
+            // waiter passes the signal on).
+            stopped.wait()
+            stopped.signal()
             return
         }
         guard let daemon = taken else { return }
-        context.draining.store(true, ordering: .releasing)
+        context.draining.store(true, ordering: .sequentiallyConsistent)
         // "Stop accepting connections from the listening socket. [...] the caller is responsible for closing the
         // returned socket; however, if MHD is run using threads [...] it must not be closed until AFTER
         // MHD_stop_daemon has been called." Shutting it down makes the kernel refuse new connections now.
         let listenSocket = MHD_quiesce_daemon(daemon)
         if listenSocket >= 0 { _ = Glibc.shutdown(listenSocket, Int32(SHUT_RDWR)) }
 
-        let deadline = ContinuousClock.now.advanced(by: gracePeriod)
-        while context.inFlight > 0 && ContinuousClock.now < deadline {
-            usleep(5_000)
-        }
+        // Each request completed from now on signals; the sum is read again after each, until the deadline.
+        let (seconds, attoseconds) = gracePeriod.components
+        let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        while context.inFlight > 0, context.completedWhileDraining.wait(timeout: deadline) == .success {}
         let abandoned = context.inFlight
         MHD_stop_daemon(daemon)
         context.connections.stopWatchdog()
         if listenSocket >= 0 { close(listenSocket) }
         state.withLock { $0.daemon = nil }
+        stopped.signal()
         if abandoned > 0 {
             logger.warning("http server stopped with requests in flight", metadata: ["http.in_flight": String(abandoned)])
         } else {

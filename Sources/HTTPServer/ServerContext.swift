@@ -1,3 +1,4 @@
+import Dispatch
 import Observability
 import Synchronization
 
@@ -14,17 +15,29 @@ final class ServerContext: Sendable {
     let metrics: MetricsRegistry?
     /// Requests MHD has started (URI seen) and not yet reported completed, striped per thread. The sum is exact
     /// whichever thread completes a request (usually its connection's; the stopping thread at shutdown).
-    private let inFlightStripes = Stripes(slots: 1)
+    private let inFlightStripes: Stripes
     /// Set once shutdown begins: responses ask the client to close the connection.
     let draining = Atomic<Bool>(false)
     /// Ids for requests that bring no usable `X-Request-ID`.
-    let requestIDs = RequestIDGenerator()
+    let requestIDs: RequestIDGenerator
     /// The open connections, their deadlines and the connection limit.
     let connections: ConnectionGuard
 
+    /// Signalled by each request that completes while draining: `Server.shutdown` waits on it for the in-flight
+    /// count to reach zero instead of sleeping in a loop.
+    let completedWhileDraining = DispatchSemaphore(value: 0)
+
     func requestStarted() { inFlightStripes.add(1, to: 0) }
-    func requestCompleted() { inFlightStripes.subtract(1, from: 0) }
-    var inFlight: Int { Int(bitPattern: UInt(inFlightStripes.sum(0))) }
+
+    /// The decrement and the `draining` load are sequentially consistent, as are the store and the sum in
+    /// `Server.shutdown`: either the completing thread sees `draining` and signals, or the stopping thread's
+    /// sum sees the decrement, so no completion is missed (on x86 both compile as the relaxed forms do).
+    func requestCompleted() {
+        inFlightStripes.subtract(1, from: 0, sequentiallyConsistent: true)
+        if draining.load(ordering: .sequentiallyConsistent) { completedWhileDraining.signal() }
+    }
+
+    var inFlight: Int { Int(bitPattern: UInt(inFlightStripes.sum(0, sequentiallyConsistent: true))) }
 
     init(responder: any Responder, configuration: ServerConfiguration, logger: Logger, metrics: MetricsRegistry?) {
         self.responder = responder
@@ -35,5 +48,9 @@ final class ServerContext: Sendable {
         self.trustedProxies = configuration.trustedProxies.isEmpty ? nil : configuration.trustedProxies
         self.logger = logger
         self.connections = ConnectionGuard(configuration: configuration, metrics: metrics)
+        // The owner's assignment when it has one (the registry's, sized by the application), else one per worker.
+        let stripes = metrics?.stripes ?? StripeAssignment(threads: configuration.threads)
+        inFlightStripes = Stripes(slots: 1, assignment: stripes)
+        requestIDs = RequestIDGenerator(stripes: stripes)
     }
 }

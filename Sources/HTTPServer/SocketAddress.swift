@@ -11,27 +11,26 @@ struct SocketAddress {
     /// Whether the address is the IPv6 wildcard `::` (bound dual-stack).
     let isAny: Bool
 
-    /// Parses `host` with `inet_pton`; `nil` when it is neither an IPv4 nor an IPv6 literal.
+    /// Parses `host` as `IPAddress` does (brackets around an IPv6 literal allowed); `nil` when it is neither an
+    /// IPv4 nor an IPv6 literal. An IPv4-mapped IPv6 literal binds as the IPv4 address it maps.
     init?(host: String, port: UInt16) {
         var literal = host
         if literal.hasPrefix("[") && literal.hasSuffix("]") { literal = String(literal.dropFirst().dropLast()) }
-        var v4 = sockaddr_in()
-        if inet_pton(AF_INET, literal, &v4.sin_addr) == 1 {
+        guard let address = IPAddress(literal) else { return nil }
+        if let ipv4 = address.ipv4 {
+            var v4 = sockaddr_in()
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = port.bigEndian
+            v4.sin_addr = ipv4
             storage = .v4(v4)
-            isAny = false
-            return
-        }
-        var v6 = sockaddr_in6()
-        if inet_pton(AF_INET6, literal, &v6.sin6_addr) == 1 {
+        } else {
+            var v6 = sockaddr_in6()
             v6.sin6_family = sa_family_t(AF_INET6)
             v6.sin6_port = port.bigEndian
+            v6.sin6_addr = address.ipv6
             storage = .v6(v6)
-            isAny = literal == "::"
-            return
         }
-        return nil
+        isAny = address.isIPv6Any
     }
 
     var isIPv6: Bool {

@@ -1,9 +1,11 @@
 /// One counter series (a metric name with fixed label values), for hot paths that resolve their series once
 /// (`MetricsRegistry.counter`) and then only increment it: one uncontended atomic add (`Stripes`).
 public final class Counter: Sendable {
-    private let stripes = Stripes(slots: 1)
+    private let stripes: Stripes
 
-    init() {}
+    init(assignment: StripeAssignment) {
+        stripes = Stripes(slots: 1, assignment: assignment)
+    }
 
     /// Adds `amount`.
     public func increment(by amount: UInt64 = 1) {

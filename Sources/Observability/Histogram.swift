@@ -8,14 +8,14 @@ public final class Histogram: Sendable {
     /// Per stripe: `bounds.count` bucket counts (not cumulative), the total count, the sum as `Double` bits.
     private let stripes: Stripes
 
-    init(bounds: [Double]) {
+    init(bounds: [Double], assignment: StripeAssignment) {
         self.bounds = bounds
-        stripes = Stripes(slots: bounds.count + 2)
+        stripes = Stripes(slots: bounds.count + 2, assignment: assignment)
     }
 
     /// Records one observation.
     public func observe(_ value: Double) {
-        let stripe = Stripes.current
+        let stripe = stripes.assignment.current
         if let bucket = bounds.firstIndex(where: { value <= $0 }) {
             stripes.add(1, to: bucket, stripe: stripe)
         }
@@ -34,7 +34,7 @@ public final class Histogram: Sendable {
     /// during observations may be off by the observations in flight, as in any Prometheus client.
     var snapshot: (counts: [UInt64], count: UInt64, sum: Double) {
         let counts = (0..<bounds.count).map { stripes.sum($0) }
-        let sum = (0..<Stripes.count).reduce(0.0) { $0 + Double(bitPattern: stripes.load(stripe: $1, slot: bounds.count + 1)) }
+        let sum = (0..<stripes.count).reduce(0.0) { $0 + Double(bitPattern: stripes.load(stripe: $1, slot: bounds.count + 1)) }
         return (counts, stripes.sum(bounds.count), sum)
     }
 }

@@ -20,14 +20,21 @@ public final class MetricsRegistry: Sendable {
     private let families = Mutex<[String: Family]>([:])
     private let gauges = Mutex<[String: (help: String, read: @Sendable () -> [(Labels, Double)])]>([:])
 
-    public init() {}
+    /// The stripes every series of this registry records in, by thread.
+    public let stripes: StripeAssignment
+
+    /// A registry whose series keep a stripe for each of `threads` threads (the server's workers and the
+    /// background threads that record; more share stripes).
+    public init(threads: Int = 4) {
+        stripes = StripeAssignment(threads: threads)
+    }
 
     /// The counter series `name` with `labels`, created at zero the first time. Hot paths keep the handle: each
     /// increment is then one atomic add, with no label hashing and no lock.
     public func counter(_ name: String, help: String, labels: Labels = [:]) -> Counter {
         families.withLock { families in
             if let existing = families[name]?.counters[labels] { return existing }
-            let counter = Counter()
+            let counter = Counter(assignment: stripes)
             families[name, default: Family(help: help, kind: "counter")].counters[labels] = counter
             return counter
         }
@@ -39,7 +46,7 @@ public final class MetricsRegistry: Sendable {
         families.withLock { families in
             if let existing = families[name]?.histograms[labels] { return existing }
             let bounds = families[name]?.histograms.values.first?.bounds ?? buckets
-            let histogram = Histogram(bounds: bounds)
+            let histogram = Histogram(bounds: bounds, assignment: stripes)
             families[name, default: Family(help: help, kind: "histogram")].histograms[labels] = histogram
             return histogram
         }

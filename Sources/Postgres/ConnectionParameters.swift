@@ -10,6 +10,11 @@ public struct ConnectionParameters: Sendable, CustomStringConvertible {
     /// Keyword/value pairs in libpq's order; only keywords that have a value.
     private var pairs: [(keyword: String, value: String)]
 
+    /// No keyword set: libpq's defaults (and its `PG*` environment variables) decide.
+    public init() {
+        pairs = []
+    }
+
     /// Parses a connection string.
     /// - Parameter conninfo: a `postgresql://` / `postgres://` URI or a `keyword=value` string.
     /// - Throws: `.invalidParameters` when libpq rejects the string (unknown keyword, bad URI, bad quoting).

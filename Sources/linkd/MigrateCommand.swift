@@ -13,8 +13,9 @@ enum MigrateCommand: Command {
         Applies every pending file of migrations/ in order, each in its own transaction, under an
         advisory lock (safe when several nodes start at once). With --status, only reports.
 
+          --status               report pending migrations, change nothing
+
         \(Configuration.optionsHelp)
-          --status                                 report pending migrations, change nothing
         """
 
     static func run(_ arguments: [String]) -> Int32 {

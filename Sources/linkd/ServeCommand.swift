@@ -13,8 +13,9 @@ enum ServeCommand: Command {
         PostgreSQL cluster under --data-dir (initialised on first start, unix socket only) and stops it
         on exit. Pending migrations are applied at start unless --no-migrate is given.
 
+          --no-migrate           do not apply pending migrations at start
+
         \(Configuration.optionsHelp)
-          --no-migrate                             do not apply pending migrations at start
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -37,20 +38,7 @@ enum ServeCommand: Command {
         defer { database.close() }
         let application: Application
         do {
-            var service = ServiceConfiguration(
-                server: configuration.serverConfiguration,
-                database: database.parameters,
-                migrationsDirectory: try configuration.resolvedMigrationsDirectory(),
-                migrateOnStart: configuration.migrateOnStart,
-                hits: configuration.hitsConfiguration
-            )
-            service.corsOrigins = configuration.corsOrigins
-            service.associationMaxAge = configuration.associationMaxAge
-            service.publicResolve = configuration.publicResolve
-            service.resolveCacheSize = configuration.resolveCacheSize
-            service.accessLog = configuration.accessLog
-            service.apiHostname = configuration.apiHostname
-            service.consoleDirectory = configuration.resolvedConsoleDirectory
+            let service = try configuration.serviceConfiguration(database: database.parameters)
             application = try Application(configuration: service, logger: logger)
             try application.start()
         } catch {

@@ -1,4 +1,5 @@
 import Dispatch
+import Observability
 import Synchronization
 import Testing
 @testable import HTTPServer
@@ -59,7 +60,7 @@ struct RequestTests {
 
     /// The server's generator counts per thread stripe: ids from many threads at once are still all distinct.
     @Test func generatedRequestIDsAreDistinctAcrossThreads() {
-        let generator = RequestIDGenerator()
+        let generator = RequestIDGenerator(stripes: StripeAssignment(threads: 8))
         let ids = Mutex<Set<String>>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let mine = (0..<2000).map { _ in generator.next().text }

@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 import LinkKit
 @testable import LinkService
 import Testing
@@ -23,7 +24,7 @@ struct ResolveCacheTests {
 
     @Test func anAnswerIsKeptWhileTheGenerationHolds() throws {
         // Large, so that the four keys below almost surely (1 - 3/65,536) take different slots.
-        let cache = ResolveCache(capacity: 4 * 65_536)
+        let cache = ResolveCache(capacity: 4 * 65_536, stripes: StripeAssignment(threads: 4))
         let computed = Computations()
         let url = "https://links.example.com/widget/1"
         let first = try cache.answer(for: key(url), generation: 1) { try computed.compute(url) }
@@ -45,7 +46,7 @@ struct ResolveCacheTests {
     }
 
     @Test func aNewGenerationDropsWhatTheOldOneKept() throws {
-        let cache = ResolveCache(capacity: 4 * 1024)
+        let cache = ResolveCache(capacity: 4 * 1024, stripes: StripeAssignment(threads: 4))
         let url = "https://links.example.com/widget/1"
         weak var old: Resolver.Answer?
         try {
@@ -58,7 +59,7 @@ struct ResolveCacheTests {
     }
 
     @Test func itHoldsAtMostItsCapacity() throws {
-        let cache = ResolveCache(capacity: 64)   // 16 slots per worker table
+        let cache = ResolveCache(capacity: 64, stripes: StripeAssignment(threads: 4))   // 16 slots per worker table
         let computed = Computations()
         let urls = (0..<200).map { "https://links.example.com/widget/\($0)" }
         for url in urls { _ = try cache.answer(for: key(url), generation: 1) { try computed.compute(url) } }
@@ -70,12 +71,12 @@ struct ResolveCacheTests {
 
     @Test func offAndLongURLsAreComputedEveryTime() throws {
         let computed = Computations()
-        let off = ResolveCache(capacity: 0)
+        let off = ResolveCache(capacity: 0, stripes: StripeAssignment(threads: 4))
         let url = "https://links.example.com/widget/1"
         _ = try off.answer(for: key(url), generation: 1) { try computed.compute(url) }
         _ = try off.answer(for: key(url), generation: 1) { try computed.compute(url) }
         #expect(computed.count == 2)
-        let cache = ResolveCache(capacity: 64)
+        let cache = ResolveCache(capacity: 64, stripes: StripeAssignment(threads: 4))
         let long = "https://links.example.com/" + String(repeating: "a", count: ResolveCache.maximumURLLength)
         _ = try cache.answer(for: key(long), generation: 1) { try computed.compute(long) }
         _ = try cache.answer(for: key(long), generation: 1) { try computed.compute(long) }
@@ -83,7 +84,7 @@ struct ResolveCacheTests {
     }
 
     @Test func errorsAreNotKept() throws {
-        let cache = ResolveCache(capacity: 64)
+        let cache = ResolveCache(capacity: 64, stripes: StripeAssignment(threads: 4))
         let computed = Computations()
         for _ in 0..<2 {
             #expect(throws: LinkKitError.self) { try cache.answer(for: key("not a url"), generation: 1) { try computed.compute("not a url") } }

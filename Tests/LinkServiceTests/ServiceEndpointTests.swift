@@ -15,6 +15,24 @@ struct ServiceEndpointTests {
         }
     }
 
+    /// `/readyz` reports each background service's health: the hit writer, stopped, is no longer healthy.
+    @Test func readinessReportsTheBackgroundServices() throws {
+        try TestService.with { service throws in
+            func health() throws -> [String: Bool] {
+                let ready = try service.request("GET", "/readyz")
+                #expect(ready.status == 200)
+                guard case .array(let services)? = try ready.json["services"] else { return [:] }
+                return Dictionary(uniqueKeysWithValues: services.compactMap { entry in
+                    guard let name = entry["name"]?.stringValue, case .bool(let healthy)? = entry["healthy"] else { return nil }
+                    return (name, healthy)
+                })
+            }
+            #expect(try health() == ["change feed": true, "fetch log": true, "hit writer": true])
+            service.application.hits.shutdown()
+            #expect(try health() == ["change feed": true, "fetch log": true, "hit writer": false])
+        }
+    }
+
     @Test func notReadyWhileMigrationsArePending() throws {
         try TestService.with { service in
             // The first migration: it creates tables, so applying it again fails (a later one may be idempotent).

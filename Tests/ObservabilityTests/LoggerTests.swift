@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Observability
 import Testing
 
@@ -70,7 +71,7 @@ struct MetricsRegistryTests {
     /// Stripes sum what every thread added, also when a value is taken back on another thread (the in-flight
     /// count: a request may complete on another thread than the one it started on).
     @Test func stripesSumAcrossThreads() {
-        let stripes = Stripes(slots: 3)
+        let stripes = Stripes(slots: 3, assignment: StripeAssignment(threads: 4))
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<1000 { stripes.add(2, to: 1) }
         }
@@ -81,7 +82,33 @@ struct MetricsRegistryTests {
         other.start()
         while !other.isFinished { usleep(1000) }
         #expect(stripes.sum(0) == 0)
-        #expect((0..<Stripes.count).contains(Stripes.current))
+        #expect((0..<stripes.count).contains(stripes.assignment.current))
+    }
+
+    /// An assignment keeps as many threads apart as it was sized for (`--threads` allows 256 workers), each
+    /// thread keeping its stripe; beyond that, threads share.
+    @Test func anAssignmentGivesEachOfItsThreadsAStripeOfItsOwn() {
+        #expect(StripeAssignment(threads: 1).count == 1)
+        #expect(StripeAssignment(threads: 6).count == 8)
+        let assignment = StripeAssignment(threads: 260)
+        #expect(assignment.count == 512)
+        let seen = Mutex<[Int]>([])
+        let ready = DispatchGroup()
+        for _ in 0..<260 {
+            ready.enter()
+            Thread {
+                let stripe = assignment.current
+                #expect(assignment.current == stripe, "a thread keeps its stripe")
+                seen.withLock { $0.append(stripe) }
+                ready.leave()
+            }.start()
+        }
+        ready.wait()
+        let stripes = seen.withLock { $0 }
+        #expect(Set(stripes).count == 260)
+        #expect(stripes.allSatisfy { (0..<512).contains($0) })
+        // Another owner's assignment numbers this thread on its own.
+        #expect(StripeAssignment(threads: 2).current == 0)
     }
 
     /// Handles are the series themselves: the same labels give the same handle, and concurrent observations

@@ -17,8 +17,9 @@ public final class Subprocess: @unchecked Sendable {
 
     /// Starts `executable` (looked up in `PATH` when it has no slash) with `arguments`. `input` is written to its
     /// stdin, which is then closed (stdin is /dev/null without it); its stdout and stderr are collected (stderr
-    /// into stdout's text when `mergeErrors`).
-    public init(_ executable: String, _ arguments: [String], input: [UInt8]? = nil, mergeErrors: Bool = false) throws {
+    /// into stdout's text when `mergeErrors`). `environment` is set over the test process's own environment.
+    public init(_ executable: String, _ arguments: [String], input: [UInt8]? = nil, mergeErrors: Bool = false,
+                environment: [String: String] = [:]) throws {
         Self.ignoreBrokenPipes
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -49,8 +50,11 @@ public final class Subprocess: @unchecked Sendable {
         let argv = [executable] + arguments
         let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { _, set in set }
+        let cEnvironment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { cEnvironment.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, executable, &actions, nil, cArguments, environ)
+        let spawned = posix_spawnp(&pid, executable, &actions, nil, cArguments, cEnvironment)
         guard spawned == 0 else {
             ([stdinWriter, outputReader, errorReader].compactMap { $0 }).forEach { close($0) }
             throw TestFailure("cannot run \(executable): \(String(cString: strerror(spawned)))")

@@ -14,8 +14,8 @@ final class CaddyFront: @unchecked Sendable {
     static var enabled: Bool { FileManager.default.isExecutableFile(atPath: binary) || ProcessInfo.processInfo.environment["CI"] == "true" }
 
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-caddy-\(UUID().uuidString.prefix(8))")
-    let httpPort = ServedLinkd.freePort()
-    let httpsPort = ServedLinkd.freePort()
+    let httpPort = LinkdServer.freePort()
+    let httpsPort = LinkdServer.freePort()
     private let process: Subprocess
 
     /// Starts Caddy proxying to `upstreams` (linkd ports on 127.0.0.1), asking `askPort` before a certificate.
@@ -84,20 +84,13 @@ final class CaddyFront: @unchecked Sendable {
 
 /// A `linkd serve` node behind the front: `127.0.0.1` is its trusted proxy.
 final class FrontedLinkd: @unchecked Sendable {
-    let port = ServedLinkd.freePort()
-    let process: Subprocess
+    let port = LinkdServer.freePort()
+    let server: LinkdServer
     let spool = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-front-\(UUID().uuidString.prefix(8))")
 
     init(database: TestDatabase) throws {
-        process = try Subprocess(LinkdProcess.executable.path, [
-            "serve", "--database-url", database.parameters.conninfo, "--listen", "127.0.0.1:\(port)", "--spool-dir", spool.path,
-            "--migrations", ServedLinkd.migrations, "--trusted-proxies", "127.0.0.1", "--log-level", "warning",
-        ])
-        for _ in 0..<200 {
-            if (try? HTTPTestClient.request(port: port, method: "GET", path: "/readyz"))?.status == 200 { return }
-            usleep(50_000)
-        }
-        throw TestFailure("linkd serve did not become ready: \(process.standardError.suffix(2000))")
+        server = try LinkdServer(database: database, port: port, spool: spool, options: ["--trusted-proxies", "127.0.0.1", "--log-level", "warning"])
+        try server.waitUntilReady(port: port)
     }
 
     /// An API call straight to this node.
@@ -113,13 +106,12 @@ final class FrontedLinkd: @unchecked Sendable {
     }
 
     func stop() {
-        process.signal(SIGTERM)
-        _ = try? process.wait(timeout: 20)
+        _ = try? server.terminate(timeout: 20)
         try? FileManager.default.removeItem(at: spool)
     }
 
     static func key(_ database: TestDatabase) throws -> String {
-        try LinkdProcess.run(["keys", "create", "--workspace", "acme", "--database-url", database.parameters.conninfo, "--migrations", ServedLinkd.migrations])
+        try LinkdProcess.run(["keys", "create", "--workspace", "acme", "--database-url", database.parameters.conninfo, "--migrations", LinkdServer.migrations])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

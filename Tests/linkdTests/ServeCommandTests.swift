@@ -5,37 +5,9 @@ import Testing
 /// `linkd serve` as an operator runs it: the embedded PostgreSQL default, readiness, SIGTERM, restart.
 @Suite("linkd serve with the embedded cluster", .serialized)
 struct ServeCommandTests {
-    /// A running `linkd serve`, its stderr collected.
-    final class Server {
-        let process: Subprocess
-
-        init(dataDirectory: String, options: [String] = []) throws {
-            process = try Subprocess(LinkdProcess.executable.path,
-                                     ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--log-level", "info"] + options)
-        }
-
-        var output: String { process.standardError }
-
-        /// The port from the "listening" log line, once it is there.
-        func port(timeout: Double = 60) throws -> Int {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                for line in output.split(separator: "\n") where line.contains("\"listening\"") {
-                    if let range = line.range(of: #""http.port":""#) {
-                        return Int(line[range.upperBound...].prefix { $0.isNumber })!
-                    }
-                }
-                guard process.isRunning else { throw TestFailure("linkd serve exited: \(output)") }
-                usleep(50_000)
-            }
-            throw TestFailure("linkd serve did not start within \(timeout) s: \(output)")
-        }
-
-        /// Sends SIGTERM and waits for the exit status.
-        func terminate(timeout: Double = 30) throws -> Int32 {
-            process.signal(SIGTERM)
-            return try process.wait(timeout: timeout)
-        }
+    /// `linkd serve` on the embedded cluster under `dataDirectory`, on a port of its choosing.
+    static func serve(dataDirectory: String, options: [String] = []) throws -> LinkdServer {
+        try LinkdServer(["--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--log-level", "info"] + options)
     }
 
     /// PostgreSQL processes whose command line names `directory`.
@@ -53,7 +25,7 @@ struct ServeCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-serve-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
-        let first = try Server(dataDirectory: directory)
+        let first = try Self.serve(dataDirectory: directory)
         let port = try first.port()
         let ready = try HTTPTestClient.request(port: port, method: "GET", path: "/readyz")
         #expect(ready.status == 200, "\(ready.text)")
@@ -71,7 +43,7 @@ struct ServeCommandTests {
         #expect(Self.postgresProcesses(under: directory).isEmpty, "no PostgreSQL left behind")
 
         // A restart reuses the data: the key made before still works.
-        let second = try Server(dataDirectory: directory)
+        let second = try Self.serve(dataDirectory: directory)
         let secondPort = try second.port()
         let again = try HTTPTestClient.request(port: secondPort, method: "GET", path: "/v1/teams", headers: [("Authorization", "Bearer \(key)")])
         #expect(again.status == 200)
@@ -93,7 +65,7 @@ struct ServeCommandTests {
             if let cluster { try? FileManager.default.removeItem(atPath: cluster) }
         }
 
-        let first = try Server(dataDirectory: directory)
+        let first = try Self.serve(dataDirectory: directory)
         let port = try first.port()
         cluster = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/postgres")
         let ready = try HTTPTestClient.request(port: port, method: "GET", path: "/readyz")
@@ -108,7 +80,7 @@ struct ServeCommandTests {
         #expect(try first.terminate() == 0)
         #expect(Self.postgresProcesses(under: location).isEmpty, "no PostgreSQL left behind")
 
-        let second = try Server(dataDirectory: directory)
+        let second = try Self.serve(dataDirectory: directory)
         _ = try second.port()
         #expect(!second.output.contains("cluster created"), "the same cluster is used again")
         #expect(try second.terminate() == 0)
@@ -121,7 +93,7 @@ struct ServeCommandTests {
     func connectionLimitAndHeaderTimeoutOptions() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-serve-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try Server(dataDirectory: directory, options: ["--connection-limit", "8", "--header-timeout", "2"])
+        let server = try Self.serve(dataDirectory: directory, options: ["--connection-limit", "8", "--header-timeout", "2"])
         let port = try server.port()
         let silent = try (0..<12).map { _ in try HTTPTestClient(port: port, timeout: 5) }
         usleep(200_000)

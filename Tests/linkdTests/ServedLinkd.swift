@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import Postgres
 import Synchronization
 import Testing
@@ -8,22 +7,21 @@ import TestSupport
 /// `linkd serve` as a child process on a test database, with one link domain registered and serving: what
 /// the fault tests signal under a load of clicks.
 final class ServedLinkd: @unchecked Sendable {
-    static let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("migrations").path
     static let host = "links.example.com"
 
     let database: TestDatabase
     let spool = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-faults-\(UUID().uuidString.prefix(8))")
-    let port = ServedLinkd.freePort()
-    private(set) var process: Subprocess
+    let port = LinkdServer.freePort()
+    private(set) var server: LinkdServer
+    var process: Subprocess { server.process }
 
     /// Starts `linkd serve` on a fresh database, creates a key and the domain, and waits until clicks on it answer.
     init() throws {
         database = try TestDatabase.create()
-        process = try Self.serve(database: database, spool: spool, port: port)
-        try waitUntilReady()
+        server = try Self.serve(database: database, spool: spool, port: port)
+        try server.waitUntilReady(port: port)
         let conninfo = database.parameters.conninfo
-        let key = try LinkdProcess.run(["keys", "create", "--workspace", "acme", "--database-url", conninfo, "--migrations", Self.migrations])
+        let key = try LinkdProcess.run(["keys", "create", "--workspace", "acme", "--database-url", conninfo, "--migrations", LinkdServer.migrations])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let created = try HTTPTestClient.request(port: port, method: "POST", path: "/v1/domains",
                                                  headers: [("Authorization", "Bearer \(key)"), ("Content-Type", "application/json")],
@@ -41,8 +39,8 @@ final class ServedLinkd: @unchecked Sendable {
 
     /// Starts another `linkd serve` on the same database, spool and port (after the previous one has exited).
     func restart() throws {
-        process = try Self.serve(database: database, spool: spool, port: port)
-        try waitUntilReady()
+        server = try Self.serve(database: database, spool: spool, port: port)
+        try server.waitUntilReady(port: port)
     }
 
     func close() {
@@ -70,31 +68,8 @@ final class ServedLinkd: @unchecked Sendable {
         return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
     }
 
-    private func waitUntilReady() throws {
-        for _ in 0..<200 {
-            if (try? HTTPTestClient.request(port: port, method: "GET", path: "/readyz"))?.status == 200 { return }
-            usleep(50_000)
-        }
-        throw TestFailure("linkd serve did not become ready: \(process.standardError.suffix(2000))")
-    }
-
-    private static func serve(database: TestDatabase, spool: URL, port: Int) throws -> Subprocess {
-        try Subprocess(LinkdProcess.executable.path,
-                       ["serve", "--database-url", database.parameters.conninfo, "--listen", "127.0.0.1:\(port)", "--spool-dir", spool.path,
-                        "--migrations", migrations, "--threads", "4", "--log-level", "info"])
-    }
-
-    /// A port nobody listens on right now.
-    static func freePort() -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { Glibc.close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
+    private static func serve(database: TestDatabase, spool: URL, port: Int) throws -> LinkdServer {
+        try LinkdServer(database: database, port: port, spool: spool, options: ["--threads", "4", "--log-level", "info"])
     }
 }
 

@@ -10,7 +10,7 @@ struct WorkspacesCommandTests {
     func allowListAndRemoveSuffixes() throws {
         let database = try TestDatabase.create()
         defer { try? database.drop() }
-        let common = ["--database-url", database.parameters.conninfo, "--migrations", ServedLinkd.migrations]
+        let common = ["--database-url", database.parameters.conninfo, "--migrations", LinkdServer.migrations]
         func linkd(_ arguments: String...) throws -> LinkdProcess.Result { try LinkdProcess.run(arguments + common) }
 
         #expect(try linkd("keys", "create", "--workspace", "acme").status == 0)

@@ -4,9 +4,8 @@ import LinkKit
 import Postgres
 
 extension Hit {
-    /// The hit of one resolved URL, described from the request that asked (user agent, referrer).
-    init(resolved answer: Resolver.Answer, source: Source, request: Request, workspace: UUID?) {
-        let agent = UserAgent(of: request)
+    /// The hit of one resolved URL, described from the request that asked (its classified user agent, referrer).
+    init(resolved answer: Resolver.Answer, source: Source, request: Request, agent: UserAgent, workspace: UUID?) {
         let resolution = answer.resolution
         var destinationType: String?
         if case .destination(let type, _)? = resolution?.destination { destinationType = type }

@@ -30,15 +30,19 @@ public final class HitBatcher: HitSink, BackgroundService {
     private let finished = DispatchSemaphore(value: 0)
     /// Whether a writer ran or runs: one per pipeline.
     private let writerStarted = Atomic<Bool>(false)
+    /// Whether the writer has drained and returned.
+    private let writerFinished = Atomic<Bool>(false)
     /// How long `shutdown()` keeps retrying an unavailable database before spooling what is left.
     let drainTimeout: Duration
 
     /// Prepares the pipeline; the writer starts with `run()`.
     /// - Throws: `HitPipelineError` when the spool directory cannot be created or is in use.
-    public init(pool: ConnectionPool, configuration: HitsConfiguration, logger: Logger, drainTimeout: Duration = .seconds(10)) throws {
+    /// - Parameter stripes: the owner's stripes, by which the visitor hashes are kept per thread.
+    public init(pool: ConnectionPool, configuration: HitsConfiguration, logger: Logger, drainTimeout: Duration = .seconds(10),
+                stripes: StripeAssignment = StripeAssignment(threads: 1)) throws {
         self.configuration = configuration
         self.logger = logger
-        self.visitors = VisitorHasher()
+        self.visitors = VisitorHasher(stripes: stripes)
         self.drainTimeout = drainTimeout
         self.store = HitStore(pool: pool, configuration: configuration, logger: logger)
         let directory = configuration.spoolDirectory
@@ -88,6 +92,7 @@ public final class HitBatcher: HitSink, BackgroundService {
         writer.run()
         if configuration.spoolDirectory == nil { spool.removeDirectoryIfEmpty() }
         logger.info("hit writer stopped", metadata: ["hits.written": "\(counters.written)", "hits.spooled": "\(counters.spooled)"])
+        writerFinished.store(true, ordering: .releasing)
         finished.signal()
     }
 
@@ -114,7 +119,7 @@ public final class HitBatcher: HitSink, BackgroundService {
     }
 
     /// Whether the writer runs (it buffers and spools while the database is away: that is its work too).
-    var isHealthy: Bool { writerStarted.load(ordering: .acquiring) }
+    var isHealthy: Bool { writerStarted.load(ordering: .acquiring) && !writerFinished.load(ordering: .acquiring) }
 
     /// Registers the pipeline's counters and gauges.
     public func register(in metrics: MetricsRegistry) {

@@ -1,6 +1,7 @@
 import ByteText
 import Foundation
 import LinkKit
+import Observability
 import Synchronization
 
 /// Turns a client IP and user agent into the visitor hash of a hit: SHA-256 of a daily salt, the IP and
@@ -23,9 +24,13 @@ public final class VisitorHasher: Sendable {
     }
 
     /// Hashes of recent visitors (a visitor's requests repeat), with the salt each was made with.
-    private let hashes = PerThreadCache<Visitor, (salt: String, hash: String)>(capacity: 1024)
+    private let hashes: PerThreadCache<Visitor, (salt: String, hash: String)>
 
-    public init() {}
+    /// A hasher keeping up to 1,024 visitors' hashes, a table per stripe of `stripes` (the application's; on its
+    /// own, one table).
+    public init(stripes: StripeAssignment = StripeAssignment(threads: 1)) {
+        hashes = PerThreadCache(capacity: 1024, stripes: stripes)
+    }
 
     /// The visitor hash for a request at `time`.
     /// - Parameters:
@@ -40,7 +45,7 @@ public final class VisitorHasher: Sendable {
             salts[day] = salt
             return salt
         }
-        guard (userAgent?.utf8.count ?? 0) <= UserAgent.longestKept else {   // the bound of the kept classifications
+        guard (userAgent?.utf8.count ?? 0) <= UserAgentCache.longestKept else {   // the bound of the kept classifications
             return Self.hash(salt: salt, ip: ip, userAgent: userAgent)
         }
         return hashes.value(for: Visitor(day: day, ip: ip, userAgent: userAgent), isCurrent: { $0.salt == salt }) {

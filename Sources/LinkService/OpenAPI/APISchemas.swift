@@ -68,6 +68,10 @@ enum APISchemas {
                 .required("state", Schema.enumeration(["current", "stale"]).described("`stale`: change notifications are not arriving; the last good catalog keeps serving.")),
                 .optional("staleSince", Schema.timestamp),
             ], closed: false)),
+            .required("services", Schema.array(Schema.object([
+                .required("name", Schema.string.described("`change feed`, `fetch log`, `hit writer`.")),
+                .required("healthy", Schema.boolean.described("Whether it is doing its work now (the change feed: its listener is connected).")),
+            ], closed: false)).described("The background services, in start order.")),
         ], closed: false).described("The database answers, its schema is current and the catalog is loaded.")),
     ]
 

@@ -31,7 +31,9 @@ public final class Application: Sendable {
     public init(configuration: ServiceConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        let metrics = MetricsRegistry()
+        // The stripes of every per-thread value and cache: one for each worker and for each background thread
+        // that records (hit writer, change feed, fetch log, the server's watchdog).
+        let metrics = MetricsRegistry(threads: configuration.server.threads + Self.backgroundThreads)
         self.metrics = metrics
         let pool = ConnectionPool(
             parameters: configuration.database,
@@ -41,7 +43,8 @@ public final class Application: Sendable {
         self.pool = pool
         self.migrator = Migrator(migrations: try Migration.load(from: configuration.migrationsDirectory), logger: logger.with(label: "linkd.migrate"))
         Self.registerPoolGauges(pool, in: metrics)
-        let hits = try HitBatcher(pool: pool, configuration: configuration.hits, logger: logger.with(label: "linkd.hits"))
+        let hits = try HitBatcher(pool: pool, configuration: configuration.hits, logger: logger.with(label: "linkd.hits"),
+                                  stripes: metrics.stripes)
         hits.register(in: metrics)
         self.hits = hits
 
@@ -56,12 +59,15 @@ public final class Application: Sendable {
         if !configuration.corsOrigins.isEmpty {
             routes.use(CORSMiddleware(allowedOrigins: configuration.corsOrigins))
         }
-        ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), catalog: catalog, changes: changes, metrics: metrics, logger: logger).register(in: &routes)
+        let services: [any BackgroundService] = [changes, fetches, hits]
+        ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), catalog: catalog, changes: changes, services: services,
+                        metrics: metrics, logger: logger).register(in: &routes)
         AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge,
                             varyOrigin: !configuration.corsOrigins.isEmpty).register(in: &routes)
         let auth = Authenticator(pool: pool, cache: keys)
-        let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize)
-        ResolveHandlers(resolver: resolver, auth: auth, hits: hits, isPublic: configuration.publicResolve).register(in: &routes)
+        let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes)
+        let agents = UserAgentCache(stripes: metrics.stripes)
+        ResolveHandlers(resolver: resolver, auth: auth, hits: hits, agents: agents, isPublic: configuration.publicResolve).register(in: &routes)
         DomainFileHandlers(catalog: catalog, auth: auth).register(in: &routes)
         TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname).register(in: &routes)
         AuditHandlers(pool: pool, auth: auth).register(in: &routes)
@@ -75,7 +81,7 @@ public final class Application: Sendable {
         RuleHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         OpenAPIHandlers().register(in: &routes)
         AnalyticsHandlers(pool: pool, auth: auth).register(in: &routes)
-        let clicks = ClickHandler(resolver: resolver, hits: hits)
+        let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents)
         if let console = configuration.consoleDirectory {
             let files = try ConsoleFiles(directory: console, chartJS: configuration.chartJS)
             ConsoleHandlers(files: files, catalog: catalog, clicks: clicks).register(in: &routes)
@@ -83,7 +89,7 @@ public final class Application: Sendable {
         routes.fallback { try clicks.handle($0) }
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)
-        services = [changes, fetches, hits]
+        self.services = services
     }
 
     /// Applies migrations (unless configured not to), starts the hit writer and starts listening.
@@ -116,6 +122,9 @@ public final class Application: Sendable {
         pool.shutdown()
         logger.info("stopped")
     }
+
+    /// Threads beside the server's workers that record metrics or ask per-thread caches.
+    private static let backgroundThreads = 4
 
     private static func registerPoolGauges(_ pool: ConnectionPool, in metrics: MetricsRegistry) {
         metrics.gauge("linkd_db_pool_connections", help: "Pooled database connections by state.") {

@@ -4,10 +4,11 @@ import Synchronization
 /// Values of recently seen keys, kept per worker thread: a request that repeats an earlier one's input (the
 /// same link, the same user agent, the same visitor) skips the work of computing its value again.
 ///
-/// Each thread that asks gets a table of its own (`Stripes.current`: the first four threads to ask, the server's
-/// workers, never share one, so no lock passes between cores; more threads share tables under their locks) of `capacity / Stripes.count` slots, rounded down to a power of two;
-/// a key goes to the slot its hash names and replaces whatever was there (direct-mapped: no order to keep,
-/// no resizing, a bounded size). A capacity under `Stripes.count` turns the cache off.
+/// Each stripe of the owner's `StripeAssignment` has a table of its own (sized from the configured threads, so
+/// the server's workers do not share one and no lock passes between cores; more threads share tables under
+/// their locks) of `capacity / stripes.count` slots, rounded down to a power of two; a key goes to the slot its
+/// hash names and replaces whatever was there (direct-mapped: no order to keep, no resizing, a bounded size).
+/// A capacity under `stripes.count` turns the cache off.
 ///
 /// Epochs: values derived from state that changes as a whole (the catalog) are kept with that state's epoch
 /// (its generation); a table asked at a newer epoch first drops everything it holds, so stale values neither
@@ -40,17 +41,19 @@ final class PerThreadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
 
     private let tables: [Table]
     private let slotMask: Int
+    private let stripes: StripeAssignment
 
-    /// Keeps up to `capacity` values in all.
-    init(capacity: Int) {
-        let perTable = capacity / Stripes.count
+    /// Keeps up to `capacity` values in all, a table per stripe of `stripes`.
+    init(capacity: Int, stripes: StripeAssignment) {
+        self.stripes = stripes
+        let perTable = capacity / stripes.count
         guard perTable > 0 else {
             tables = []
             slotMask = 0
             return
         }
         let slots = 1 << (Int.bitWidth - 1 - perTable.leadingZeroBitCount)   // the power of two at or below
-        tables = (0..<Stripes.count).map { _ in Table(count: slots) }
+        tables = (0..<stripes.count).map { _ in Table(count: slots) }
         slotMask = slots - 1
     }
 
@@ -59,7 +62,7 @@ final class PerThreadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     func value(for key: Key, epoch: UInt64 = 0, isCurrent: (Value) -> Bool = { _ in true },
                otherwise compute: () throws -> Value) rethrows -> Value {
         guard !tables.isEmpty else { return try compute() }
-        let table = tables[Stripes.current % tables.count]
+        let table = tables[stripes.current]
         let slot = key.hashValue & slotMask
         // The slots a newer epoch drops come out of the lock with the answer and are released outside it.
         let (kept, _) = table.state.withLock { state -> (Slot??, [Slot?]) in

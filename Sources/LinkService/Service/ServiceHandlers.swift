@@ -8,6 +8,8 @@ struct ServiceHandlers: Sendable {
     let probe: DatabaseProbe
     let catalog: Catalog
     let changes: ChangeFeed
+    /// The application's background services, whose health `/readyz` reports.
+    let services: [any BackgroundService]
     let metrics: MetricsRegistry
     let logger: Logger
 
@@ -22,7 +24,8 @@ struct ServiceHandlers: Sendable {
     /// 200 when the database answers, its schema is current and the catalog is loaded; otherwise 503 with
     /// the reason, in `detail` and in `database` (`unreachable`, `not-answering`, `ok`). Answers within the
     /// probe's patience (1 s) even when the database stalls. The catalog's freshness is reported either way:
-    /// a node whose listener lost the database keeps serving its last good catalog.
+    /// a node whose listener lost the database keeps serving its last good catalog. A ready answer lists each
+    /// background service with whether it is doing its work (`BackgroundService.isHealthy`).
     func readiness() throws -> Response {
         let status: Migrator.Status
         switch probe.check() {
@@ -38,9 +41,10 @@ struct ServiceHandlers: Sendable {
         switch status {
         case .current:
             guard catalog.isLoaded else { throw unavailable("ok", "The catalog is still loading.", stale: false) }
-            let fresh = changes.isListening && catalog.staleSince == nil
+            let fresh = changes.isHealthy && catalog.staleSince == nil
             var body = #"{"status":"ready","database":"ok","migrations":"current","catalog":{"domains":\#(catalog.count),"#
-            body += fresh ? #""state":"current"}}"# : #""state":"stale","staleSince":"\#(staleSince())"}}"#
+            body += fresh ? #""state":"current"},"# : #""state":"stale","staleSince":"\#(staleSince())"},"#
+            body += #""services":["# + services.map { #"{"name":"\#($0.name)","healthy":\#($0.isHealthy)}"# }.joined(separator: ",") + "]}"
             return Response.json(Array(body.utf8))
         case .pending(let versions):
             throw unavailable("ok", "Database migrations are pending: \(versions.map(String.init).joined(separator: ", ")). Run 'linkd migrate'.", stale: false)

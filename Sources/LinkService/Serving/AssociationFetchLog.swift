@@ -24,13 +24,13 @@ final class AssociationFetchLog: BackgroundService {
         let file: AssociationHandlers.File
     }
 
-    /// Striped by thread (`Stripes.current`), so the serving threads do not contend for one lock; `flush`
+    /// Striped by thread (the metrics' `StripeAssignment`), so the serving threads do not contend for one lock; `flush`
     /// keeps the latest fetch per host and file across the stripes.
     private final class Pending: Sendable {
         let fetches = Mutex<[Key: Fetch]>([:])
     }
 
-    private let pending: [Pending] = (0..<Stripes.count).map { _ in Pending() }
+    private let pending: [Pending]
     /// `linkd_association_fetches_total` by file and status: the statuses this endpoint answers, created at start
     /// (`answered` statuses, per file in `File.allCases` order).
     private static let answered = [200, 304, 404]
@@ -50,6 +50,7 @@ final class AssociationFetchLog: BackgroundService {
         self.metrics = metrics
         self.logger = logger
         self.interval = interval
+        pending = (0..<metrics.stripes.count).map { _ in Pending() }
         counters = AssociationHandlers.File.allCases.map { file in
             Self.answered.map { status in Self.series(file: file, status: status, in: metrics) }
         }
@@ -92,7 +93,7 @@ final class AssociationFetchLog: BackgroundService {
         ])
         guard status != 404 else { return }
         let fetch = Fetch(hostname: host, file: file.rawValue, at: Date(), userAgent: agent, etag: etag, status: status)
-        pending[Stripes.current].fetches.withLock { $0[Key(hostname: host, file: file)] = fetch }
+        pending[metrics.stripes.current].fetches.withLock { $0[Key(hostname: host, file: file)] = fetch }
     }
 
     private func counter(file: AssociationHandlers.File, status: Int) -> Counter {

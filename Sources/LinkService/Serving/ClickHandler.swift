@@ -9,6 +9,7 @@ import LinkKit
 struct ClickHandler: Sendable {
     let resolver: Resolver
     let hits: any HitSink
+    let agents: UserAgentCache
 
     func handle(_ request: Request) throws -> Response {
         guard let host = request.host, resolver.catalog.entry(governing: host) != nil,
@@ -17,7 +18,7 @@ struct ClickHandler: Sendable {
         guard request.method == .GET || request.method == .HEAD else {
             throw Problem.methodNotAllowed.with(detail: "Links answer GET and HEAD only.")
         }
-        let agent = UserAgent(of: request)
+        let agent = agents.classify(request)
         let platform: AppPlatform = agent.platform == .android ? .android : .ios
         var url = "https://" + host + request.path
         if let query = request.rawQuery { url += "?" + query }
@@ -27,7 +28,7 @@ struct ClickHandler: Sendable {
         } catch {
             throw ServiceError.badRequest("The link is not a valid URL.")
         }
-        hits.record(Hit(resolved: answer, source: .click, request: request, workspace: answer.entry?.workspaceID), from: request)
+        hits.record(Hit(resolved: answer, source: .click, request: request, agent: agent, workspace: answer.entry?.workspaceID), from: request)
         if agent.isLinkPreview { return preview(answer) }
         guard let target = target(answer, agent: agent) else {
             throw ServiceError.notFound("No web fallback is configured for this link; the page")

@@ -1,5 +1,6 @@
 import Foundation
 import LinkKit
+import Observability
 
 /// Resolve answers of recently asked URLs, with their JSON: a URL asked again (a campaign link, the link in a
 /// push sent to many, an app resolving what it was opened with) costs a lookup instead of the matcher, the
@@ -32,9 +33,9 @@ final class ResolveCache: Sendable {
 
     private let answers: PerThreadCache<Key, CachedAnswer>
 
-    /// Keeps up to `capacity` answers in all (0: none).
-    init(capacity: Int) {
-        answers = PerThreadCache(capacity: capacity)
+    /// Keeps up to `capacity` answers in all (0: none), a table per stripe of `stripes`.
+    init(capacity: Int, stripes: StripeAssignment) {
+        answers = PerThreadCache(capacity: capacity, stripes: stripes)
     }
 
     /// The answer kept for `key` at `generation`, else `compute`'s, kept for the next ask.

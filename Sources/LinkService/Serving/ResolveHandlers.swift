@@ -11,6 +11,7 @@ struct ResolveHandlers: Sendable {
     let resolver: Resolver
     let auth: Authenticator
     let hits: any HitSink
+    let agents: UserAgentCache
     /// Resolve without a key (the operator's choice): then only the URL's host decides the workspace.
     let isPublic: Bool
 
@@ -73,7 +74,8 @@ struct ResolveHandlers: Sendable {
     }
 
     private func record(_ answer: Resolver.Answer, _ request: Request, workspace: UUID?) {
-        hits.record(Hit(resolved: answer, source: .resolve, request: request, workspace: workspace ?? answer.entry?.workspaceID), from: request)
+        hits.record(Hit(resolved: answer, source: .resolve, request: request, agent: agents.classify(request),
+                        workspace: workspace ?? answer.entry?.workspaceID), from: request)
     }
 
     static func platform(_ text: String?) throws -> AppPlatform {

@@ -1,5 +1,6 @@
 import Foundation
 import LinkKit
+import Observability
 
 /// The one place a URL becomes an answer: which app opens it, which rule decided, the typed destination
 /// and the fallbacks. Resolve requests, link clicks and (through resolve) custom-scheme opens and
@@ -10,9 +11,9 @@ struct Resolver: Sendable {
     /// Answers of URLs asked again, with their JSON (`ResolveCache`).
     let cache: ResolveCache
 
-    init(catalog: Catalog, cacheSize: Int = 0) {
+    init(catalog: Catalog, cacheSize: Int, stripes: StripeAssignment) {
         self.catalog = catalog
-        cache = ResolveCache(capacity: cacheSize)
+        cache = ResolveCache(capacity: cacheSize, stripes: stripes)
     }
 
     /// Why a URL on a link domain is no universal link at all, whatever the rules say (the answer's `reason`).

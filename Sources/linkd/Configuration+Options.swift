@@ -1,0 +1,122 @@
+import Foundation
+import HTTPServer
+import LinkKit
+import LinkService
+import Observability
+
+extension Configuration {
+    /// Every option, in the order the help and docs/CONFIGURATION.md list them (docs/DESIGN.md, "Adding a
+    /// configuration option").
+    static let options: [ConfigurationOption] = [
+        ConfigurationOption("listen", "LINKD_LISTEN", .listenAddress, \.listen,
+                            help: "The address and port to serve HTTP on: [::1]:8080 for IPv6, 0.0.0.0:8080 for all interfaces."),
+        ConfigurationOption("database-url", "DATABASE_URL", .text("URL"), \.databaseURL,
+                            unset: "a private PostgreSQL cluster under --data-dir",
+                            help: "The PostgreSQL to use, as a postgresql:// URI or libpq keyword string."),
+        ConfigurationOption("threads", "LINKD_THREADS", .integer(in: 1...256), \.service.server.threads,
+                            help: "HTTP worker threads."),
+        ConfigurationOption("data-dir", "LINKD_DATA_DIR", .directory, \.dataDirectory,
+                            help: "The embedded PostgreSQL's data, socket and log. As root, when the postgres user cannot enter "
+                                + "it, the cluster goes to /var/lib/linkd/<hash> instead."),
+        ConfigurationOption("log-level", "LINKD_LOG_LEVEL", .choice(Logger.Level.allCases.map { ($0.name, $0) }, placeholder: "LEVEL"),
+                            \.logLevel, help: "The lowest level logged."),
+        ConfigurationOption("access-log", "LINKD_ACCESS_LOG", .onOff, \.service.accessLog,
+                            help: "One \"request\" line per HTTP request, at info; off behind a logging proxy."),
+        ConfigurationOption("migrations", "LINKD_MIGRATIONS_DIR", .directory, \.migrationsDirectory,
+                            unset: "the migrations/ folder of the source tree", help: "The numbered SQL migrations."),
+        ConfigurationOption("cors-origins", "LINKD_CORS_ORIGINS", .corsOrigins, \.service.corsOrigins, unset: "CORS off",
+                            help: "Comma-separated browser origins allowed to call the API, e.g. "
+                                + "https://dash.example.com,http://localhost:3000 ('*': any, without credentials)."),
+        ConfigurationOption("aasa-max-age", "LINKD_AASA_MAX_AGE", .seconds(in: 0...604_800), \.service.associationMaxAge,
+                            help: "The Cache-Control max-age of the association files."),
+        ConfigurationOption("public-resolve", "LINKD_PUBLIC_RESOLVE", .onOff, \.service.publicResolve,
+                            help: "on: /v1/resolve answers without an API key."),
+        ConfigurationOption("resolve-cache", "LINKD_RESOLVE_CACHE", .integer(in: 0...1_000_000, of: "answers"), \.service.resolveCacheSize,
+                            help: "Answers kept for URLs resolved or clicked again; 0: off."),
+        ConfigurationOption("spool-dir", "LINKD_SPOOL_DIR", .directory, \.service.hits.spoolDirectory, unset: "<data-dir>/spool",
+                            help: "Where hits are kept while the database is down."),
+        ConfigurationOption("hits-retention-days", "LINKD_HITS_RETENTION_DAYS", .integer(in: 1...3650, of: "days"), \.service.hits.retentionDays,
+                            help: "Days raw hits are kept; older daily partitions are dropped."),
+        ConfigurationOption("connection-limit", "LINKD_CONNECTION_LIMIT", .integer(in: 1...1_000_000, of: "connections"),
+                            \.service.server.connectionLimit,
+                            help: "Open HTTP connections; beyond it the oldest idle or unfinished one is closed to make room, or "
+                                + "the new one gets 503 when all are busy (docs/CONNECTIONS.md)."),
+        ConfigurationOption("header-timeout", "LINKD_HEADER_TIMEOUT", .seconds(in: 0...86_400), \.service.server.headerTimeout,
+                            help: "A request line and headers, from the accept or the request line; trickling bytes does not "
+                                + "extend it; 0: none."),
+        ConfigurationOption("body-timeout", "LINKD_BODY_TIMEOUT", .seconds(in: 0...86_400), \.service.server.bodyTimeout,
+                            help: "A request body, from the end of its headers; 0: none."),
+        ConfigurationOption("idle-timeout", "LINKD_IDLE_TIMEOUT", .seconds(in: 0...86_400), \.service.server.connectionTimeout,
+                            help: "A keep-alive connection between requests, or a response the client does not read; 0: none."),
+        ConfigurationOption("trusted-proxies", "LINKD_TRUSTED_PROXIES", .trustedProxies, \.service.server.trustedProxies,
+                            help: "Comma-separated addresses and CIDR ranges of the proxies in front (e.g. "
+                                + "127.0.0.1,10.0.0.0/8,fd00::/8) whose X-Forwarded-For / Forwarded and X-Forwarded-Proto "
+                                + "name the client (docs/DEPLOYMENT.md)."),
+        ConfigurationOption("api-hostname", "LINKD_API_HOSTNAME", .apiHostname, \.service.apiHostname, unset: "none",
+                            help: "The API's hostname behind a TLS front end: /v1/tls/ask allows a certificate for it as for "
+                                + "the link domains."),
+        ConfigurationOption("console", "LINKD_CONSOLE_DIR", .console, \.console, unset: "the console/ folder beside the binary",
+                            help: "The web console's files, served at /console/ on hosts that are not link domains; off: none "
+                                + "(docs/CONSOLE.md)."),
+    ]
+}
+
+extension OptionKind where Value == (host: String, port: Int) {
+    /// `host:port` or `[v6]:port`.
+    static var listenAddress: Self {
+        .parsed("HOST:PORT", expecting: "HOST:PORT or [IPv6]:PORT with a port from 0 to 65535", { text in
+            let host: Substring, port: Substring
+            if text.hasPrefix("[") {
+                guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
+                host = text[text.index(after: text.startIndex)..<close]
+                port = text[text.index(close, offsetBy: 2)...]
+            } else {
+                guard let colon = text.lastIndex(of: ":") else { return nil }
+                (host, port) = (text[..<colon], text[text.index(after: colon)...])
+            }
+            guard let number = Int(port), (0...65535).contains(number), !host.isEmpty else { return nil }
+            return (String(host), number)
+        }, format: { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" })
+    }
+}
+
+extension OptionKind where Value == [String] {
+    /// Browser origins, each `scheme://host[:port]` or `*`.
+    static var corsOrigins: Self {
+        .list(of: "LIST", isValid: ServiceConfiguration.isValidCORSOrigin) {
+            "CORS origin '\($0)' is not scheme://host[:port] (without a path) or '*'"
+        }
+    }
+}
+
+extension OptionKind where Value == TrustedProxies {
+    static var trustedProxies: Self {
+        .parsed("LIST", expecting: "comma-separated addresses or CIDR ranges (10.0.0.0/8, fd00::/8)",
+                TrustedProxies.init(parsing:), format: { $0.isEmpty ? "" : "\($0)" })
+    }
+}
+
+extension OptionKind where Value == String {
+    /// A hostname (no wildcard), lower-cased.
+    static var apiHostname: Self {
+        .parsed("HOST", expecting: "a hostname such as api.example.com", { text in
+            guard let name = try? Hostname(text), !name.isWildcard else { return nil }
+            return name.rawValue
+        }, format: { $0 })
+    }
+}
+
+extension OptionKind where Value == Configuration.ConsoleSource {
+    /// A directory, or `off`.
+    static var console: Self {
+        .parsed("DIR|off", expecting: "a directory or off", { text in
+            text.lowercased() == "off" ? .off : .directory(URL(fileURLWithPath: text))
+        }, format: { source in
+            switch source {
+            case .found: ""
+            case .directory(let directory): directory.path
+            case .off: "off"
+            }
+        })
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The option table (`linkd options`): the names, variables and defaults scripts and deployments rely on, the
+/// environment fallback, and docs/CONFIGURATION.md written from it.
+@Suite("linkd configuration options")
+struct ConfigurationOptionsTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Every option as operators use it: flag, environment variable, default. Changing one breaks someone's
+    /// deployment, so it changes here on purpose or not at all.
+    static let published: [(flag: String, variable: String, default: String)] = [
+        ("--listen HOST:PORT", "LINKD_LISTEN", "127.0.0.1:8080"),
+        ("--database-url URL", "DATABASE_URL", "a private PostgreSQL cluster under --data-dir"),
+        ("--threads N", "LINKD_THREADS", "2"),
+        ("--data-dir DIR", "LINKD_DATA_DIR", "./.linkd"),
+        ("--log-level LEVEL", "LINKD_LOG_LEVEL", "info"),
+        ("--access-log on|off", "LINKD_ACCESS_LOG", "on"),
+        ("--migrations DIR", "LINKD_MIGRATIONS_DIR", "the migrations/ folder of the source tree"),
+        ("--cors-origins LIST", "LINKD_CORS_ORIGINS", "CORS off"),
+        ("--aasa-max-age SECONDS", "LINKD_AASA_MAX_AGE", "3600"),
+        ("--public-resolve on|off", "LINKD_PUBLIC_RESOLVE", "off"),
+        ("--resolve-cache N", "LINKD_RESOLVE_CACHE", "4096"),
+        ("--spool-dir DIR", "LINKD_SPOOL_DIR", "<data-dir>/spool"),
+        ("--hits-retention-days N", "LINKD_HITS_RETENTION_DAYS", "90"),
+        ("--connection-limit N", "LINKD_CONNECTION_LIMIT", "1024"),
+        ("--header-timeout SECONDS", "LINKD_HEADER_TIMEOUT", "10"),
+        ("--body-timeout SECONDS", "LINKD_BODY_TIMEOUT", "30"),
+        ("--idle-timeout SECONDS", "LINKD_IDLE_TIMEOUT", "30"),
+        ("--trusted-proxies LIST", "LINKD_TRUSTED_PROXIES", "none"),
+        ("--api-hostname HOST", "LINKD_API_HOSTNAME", "none"),
+        ("--console DIR|off", "LINKD_CONSOLE_DIR", "the console/ folder beside the binary"),
+    ]
+
+    @Test func optionsKeepTheirNamesVariablesAndDefaults() throws {
+        let help = try LinkdProcess.run(["options"])
+        #expect(help.status == 0)
+        let rows = help.stdout.split(separator: "\n").filter { $0.hasPrefix("  --") }.map { String($0.dropFirst(2)) }
+        #expect(rows == Self.published.map { "\($0.flag)  \($0.variable)  default: \($0.default)" })
+    }
+
+    @Test func everyCommandThatReadsTheOptionsListsThemAll() throws {
+        let options = try LinkdProcess.run(["options"]).stdout
+        for command in ["serve", "migrate", "keys", "workspaces"] {
+            let help = try LinkdProcess.run([command, "--help"]).stdout
+            #expect(help.contains(options.trimmingCharacters(in: .newlines)), "\(command)")
+        }
+    }
+
+    /// docs/CONFIGURATION.md's table is what `linkd options --markdown` prints: run scripts/config-docs after
+    /// changing an option.
+    @Test func theReferenceMatchesTheTable() throws {
+        let document = try String(contentsOf: Self.repository.appendingPathComponent("docs/CONFIGURATION.md"), encoding: .utf8)
+        let begin = try #require(document.range(of: "<!-- options: begin -->\n"))
+        let end = try #require(document.range(of: "<!-- options: end -->"))
+        let generated = try LinkdProcess.run(["options", "--markdown"])
+        #expect(generated.status == 0)
+        #expect(String(document[begin.upperBound..<end.lowerBound]) == generated.stdout, "run scripts/config-docs")
+    }
+
+    @Test("a bad value in an option's environment variable is a usage error naming the option", arguments: [
+        ("LINKD_THREADS", "0", "threads"), ("LINKD_RESOLVE_CACHE", "lots", "resolve-cache"), ("LINKD_ACCESS_LOG", "maybe", "access-log"),
+        ("LINKD_IDLE_TIMEOUT", "86401", "idle-timeout"), ("LINKD_LOG_LEVEL", "loud", "log-level"), ("LINKD_LISTEN", "nowhere", "listen"),
+        ("LINKD_TRUSTED_PROXIES", "caddy", "trusted-proxies"), ("LINKD_HITS_RETENTION_DAYS", "0", "hits-retention-days"),
+    ])
+    func environmentFallback(variable: String, value: String, option: String) throws {
+        let result = try LinkdProcess.run(["serve"], environment: [variable: value])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("linkd serve: \(option) must be "), "\(result.stderr)")
+        #expect(result.stderr.contains("not '\(value)'"))
+    }
+
+    @Test func aFlagWinsOverItsVariableAndAnEmptyVariableIsAbsent() throws {
+        // The flag's good value replaces the variable's bad one, so parsing reaches the bad option after it.
+        let flag = try LinkdProcess.run(["serve", "--resolve-cache", "5", "--api-hostname", "*.example.com"],
+                                        environment: ["LINKD_RESOLVE_CACHE": "lots"])
+        #expect(flag.status == 2)
+        #expect(flag.stderr.contains("api-hostname must be"), "\(flag.stderr)")
+        let empty = try LinkdProcess.run(["serve", "--api-hostname", "*.example.com"], environment: ["LINKD_THREADS": ""])
+        #expect(empty.stderr.contains("api-hostname must be"), "\(empty.stderr)")
+    }
+}
