@@ -18,7 +18,7 @@ struct ResolveCacheTests {
     }
 
     func key(_ url: String, platform: DomainApp.Platform = .ios, workspace: UUID? = nil) -> ResolveCache.Key {
-        .init(url: url, platform: platform, workspace: workspace)
+        .init(link: .text(url), platform: platform, workspace: workspace)
     }
 
     @Test func anAnswerIsKeptWhileTheGenerationHolds() throws {

@@ -9,6 +9,8 @@ public final class Catalog: Sendable {
         var loadedAt: Date?
         /// When the catalog stopped being known to be current (database or listener lost), nil when current.
         var staleSince: Date?
+        /// Who owns each custom scheme, derived from `entries` on first ask after an install.
+        var schemes: SchemeIndex?
     }
 
     private let state = Mutex(State())
@@ -60,9 +62,21 @@ public final class Catalog: Sendable {
         return lower == true ? host : host.lowercased()
     }
 
+    /// The app of `workspace` whose custom scheme is `scheme` (lower-case), with the domain whose rules its links
+    /// follow (`SchemeIndex`); with no workspace (public resolve), only a scheme one workspace alone owns.
+    func owner(ofScheme scheme: String, workspace: UUID?) -> SchemeIndex.Owner? {
+        state.withLock { state in
+            if state.schemes == nil { state.schemes = SchemeIndex(state.entries.values) }
+            return state.schemes!.owner(of: scheme, workspace: workspace)
+        }
+    }
+
     /// Replaces one hostname's entry (nil removes it: the domain was deleted).
     func replace(_ hostname: String, with entry: CatalogEntry?) {
-        state.withLock { $0.entries[hostname] = entry }
+        state.withLock { state in
+            state.entries[hostname] = entry
+            state.schemes = nil
+        }
         installs.add(1, ordering: .releasing)
     }
 
@@ -71,6 +85,7 @@ public final class Catalog: Sendable {
         let map = Dictionary(entries.map { ($0.hostname, $0) }, uniquingKeysWith: { _, last in last })
         state.withLock { state in
             state.entries = map
+            state.schemes = nil
             state.loadedAt = Date()
             state.staleSince = nil
         }

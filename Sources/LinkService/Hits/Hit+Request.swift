@@ -4,16 +4,18 @@ import LinkKit
 import Postgres
 
 extension Hit {
-    /// The hit of one resolved URL, described from the request that asked (user agent, referrer).
-    init(resolved answer: Resolver.Answer, source: Source, request: Request, workspace: UUID?) {
-        let agent = UserAgent(of: request)
+    /// The hit of one resolved URL, described from the request that asked (user agent, referrer). A custom-scheme
+    /// link is logged on the domain that decided, or as `scheme:` when no app owns the scheme.
+    /// - Parameter agent: the request's classified `User-Agent` when the caller has it already (a click).
+    init(resolved answer: Resolver.Answer, source: Source, request: Request, agent: UserAgent? = nil, workspace: UUID?) {
+        let agent = agent ?? UserAgent(of: request)
         let resolution = answer.resolution
         var destinationType: String?
         if case .destination(let type, _)? = resolution?.destination { destinationType = type }
         if case .error? = resolution?.destination { destinationType = resolution?.rule?.destination?.type }
         self.init(
             workspaceID: workspace,
-            hostname: answer.entry?.hostname ?? answer.parsed.host,
+            hostname: answer.entry?.hostname ?? (answer.parsed.isWeb ? answer.parsed.host : answer.parsed.scheme + ":"),
             path: answer.parsed.path,
             query: answer.parsed.query,
             outcome: answer.outcome,

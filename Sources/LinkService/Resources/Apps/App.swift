@@ -26,6 +26,9 @@ struct App: Sendable {
     var packageName: String?
     var fingerprints: [Fingerprint]
     var playStoreURL: String?
+    /// The domain whose rules its custom-scheme links follow (docs/LINKS.md), and its hostname as read.
+    var primaryDomainID: UUID?
+    var primaryDomain: String?
     let version: Int
     let createdAt: Date
     let updatedAt: Date
@@ -33,14 +36,16 @@ struct App: Sendable {
 
     static let columns = """
         id, platform, name, team_id, bundle_id, app_store_id, custom_scheme, package_name, sha256_cert_fingerprints,
-        play_store_url, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8
+        play_store_url, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8,
+        primary_domain_id, (SELECT hostname FROM domains WHERE domains.id = apps.primary_domain_id)
         """
 
     init(row: Row) throws {
         let platform: String
         let fingerprints: JSONB
-        (id, platform, name, teamID, bundleID, appStoreID, customScheme, packageName, fingerprints, playStoreURL, version, createdAt, updatedAt, sortMicros) =
-            try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONB, String?, Int, Date, Date, Int64).self)
+        (id, platform, name, teamID, bundleID, appStoreID, customScheme, packageName, fingerprints, playStoreURL, version, createdAt, updatedAt, sortMicros,
+         primaryDomainID, primaryDomain) =
+            try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONB, String?, Int, Date, Date, Int64, UUID?, String?).self)
         self.platform = Platform(rawValue: platform) ?? .ios
         self.fingerprints = (try? JSONValue.parse(fingerprints.json))?.arrayValue?.compactMap { element in
             element["value"]?.stringValue.map { Fingerprint(value: $0, label: element["label"]?.stringValue) }
@@ -83,6 +88,7 @@ struct App: Sendable {
             ]
         }
         members += [
+            JSONMember(key: "primaryDomain", value: .optional(primaryDomain)),
             JSONMember(key: "createdAt", value: .timestamp(createdAt)),
             JSONMember(key: "updatedAt", value: .timestamp(updatedAt)),
         ]

@@ -1,0 +1,24 @@
+extension CompiledDomain {
+    /// The apps this domain's rules name for `platform` (those its file lists), in order of first appearance.
+    public func appsNamedByRules(_ platform: DomainApp.Platform) -> [DomainApp] {
+        (platform == .ios ? iosApps : androidApps).compactMap { $0 }
+    }
+
+    /// What `url` does for `app` alone, the other apps' rules aside: a custom-scheme link (as the https URL on
+    /// this domain, `AASAURL.universal(on:)`) goes to the app that registered the scheme, so only that app's rules
+    /// decide. `open_app` when its first deciding rule opens, `no_match` otherwise (an exclusion included).
+    /// - Parameter ruleID: as in `resolve(_:platform:ruleID:)`.
+    public func resolve(_ url: AASAURL, for app: DomainApp, ruleID: (Int) -> String? = { _ in nil }) -> LinkResolution {
+        let (matcher, apps) = app.platform == .ios ? (ios, iosApps) : (android, androidApps)
+        guard let index = apps.firstIndex(where: { $0?.id == app.id }) else { return .noMatch }
+        var subject = MatchSubject(url)
+        let decision = matcher.decide(group: matcher.groupOfAppIndex[index], url: url, subject: &subject)
+        guard decision.outcome == .match, let found = decision.entry else { return .noMatch }
+        let entry = matcher.entries[found]
+        let position = Int(entry.rule)
+        let rule = packed[position, id: ruleID(position)]
+        let target = destination(of: rule, for: app, url: url, subject: &subject)
+        return LinkResolution(outcome: .openApp, app: app, rule: rule, position: position, detailIndex: Int(entry.detail),
+                              componentIndex: Int(entry.component), destination: target)
+    }
+}
