@@ -127,16 +127,16 @@ public struct LinkBuilder: Sendable {
         }
         switch rule.query {
         case .string(let pattern)?:
-            guard let literal = RulePattern.raw(pattern).printed([:], isPath: false, percentEncoded: true) else {
-                return fail("its query: '\(pattern)' is a raw AASA pattern")
-            }
-            if !literal.isEmpty { out += "?" + literal }
+            // A wildcard query is left out (resolve then says whether the rule still claims the URL).
+            if let literal = RulePattern.raw(pattern).printed([:], isPath: false, percentEncoded: true), !literal.isEmpty { out += "?" + literal }
         case .items(let items)?:
             var query: [String] = []
             for item in items {
                 let names = item.pattern.captureNames
-                if !names.isEmpty, names.allSatisfy({ captures[$0] == nil }) { continue }   // an optional parameter left out
-                if item.pattern.isWildcard { return fail("the query item '\(item.name)': '\(item.pattern.text)' is a raw AASA pattern") }
+                // An optional parameter left out, or a wildcard no parameter fills: the item is left out (resolve then
+                // says whether the rule still claims the URL).
+                if !names.isEmpty, names.allSatisfy({ captures[$0] == nil }) { continue }
+                if item.pattern.isWildcard { continue }
                 guard let value = item.pattern.printed(captures, isPath: false, percentEncoded: encoded) else {
                     return fail("the query item '\(item.name)' with these parameters")
                 }
@@ -149,8 +149,7 @@ public struct LinkBuilder: Sendable {
         }
         if let fragment = rule.fragment {
             let names = fragment.captureNames
-            if names.isEmpty || names.contains(where: { captures[$0] != nil }) {
-                if fragment.isWildcard { return fail("its fragment: '\(fragment.text)' is a raw AASA pattern") }
+            if !fragment.isWildcard, names.isEmpty || names.contains(where: { captures[$0] != nil }) {
                 guard let printed = fragment.printed(captures, isPath: false, percentEncoded: encoded) else {
                     return fail("its fragment '\(fragment.text)' with these parameters")
                 }

@@ -61,6 +61,7 @@ public final class Application: Sendable {
         let auth = Authenticator(pool: pool, cache: keys)
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize)
         ResolveHandlers(resolver: resolver, auth: auth, hits: hits, isPublic: configuration.publicResolve).register(in: &routes)
+        LinkBuildHandlers(catalog: catalog, auth: auth).register(in: &routes)
         DomainFileHandlers(catalog: catalog, auth: auth).register(in: &routes)
         TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname).register(in: &routes)
         AuditHandlers(pool: pool, auth: auth).register(in: &routes)

@@ -40,6 +40,9 @@ struct App: Sendable {
         primary_domain_id, (SELECT hostname FROM domains WHERE domains.id = apps.primary_domain_id)
         """
 
+    /// How many columns `columns` selects (a query may read more after them).
+    static let columnCount = 16
+
     init(row: Row) throws {
         let platform: String
         let fingerprints: JSONB
