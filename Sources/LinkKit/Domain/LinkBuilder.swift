@@ -65,7 +65,8 @@ public struct LinkBuilder: Sendable {
                 let verb = resolved.outcome == .excluded ? "excludes" : "decides"
                 return .failure(.shadowed("\(label) prints \(url.text), but the earlier rule at position \(earlier)\(resolved.rule.map { $0.id.isEmpty ? "" : " (\($0.id))" } ?? "") \(verb) that URL first."))
             }
-            reasons.append("\(label) prints \(url.text), which does not resolve back to the same destination.")
+            let got = resolved.position.map { "\(resolved.outcome.rawValue) by the rule at position \($0)" } ?? resolved.outcome.rawValue
+            reasons.append("\(label) prints \(url.text), which resolves to \(got)\(resolved.position == position ? " with another destination" : "").")
         }
         if reasons.isEmpty {
             return .failure(.noRule("No rule of this domain is bound to the destination type '\(type)' for the app."))
