@@ -1,6 +1,6 @@
 extension CompiledDomain {
     /// The apps this domain's rules name for `platform` (those its file lists), in order of first appearance.
-    public func appsNamedByRules(_ platform: DomainApp.Platform) -> [DomainApp] {
+    public func appsNamedByRules(_ platform: AppPlatform) -> [DomainApp] {
         (platform == .ios ? iosApps : androidApps).compactMap { $0 }
     }
 

@@ -22,7 +22,7 @@ struct ClickHandler: Sendable {
             throw Problem.methodNotAllowed.with(detail: "Links answer GET and HEAD only.")
         }
         let agent = UserAgent(of: request)
-        let platform: DomainApp.Platform = agent.platform == .android ? .android : .ios
+        let platform: AppPlatform = agent.platform == .android ? .android : .ios
         let answer = resolver.resolveClick(host: host, path: request.path, query: request.rawQuery, platform: platform).answer
         guard let entry = answer.entry else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
         hits.record(Hit(resolved: answer, source: .click, request: request, agent: agent, workspace: entry.workspaceID), from: request)

@@ -9,11 +9,11 @@ import LinkKit
 struct Resolver: Sendable {
     let catalog: Catalog
     /// Answers of URLs asked again, with their JSON (`ResolveCache`).
-    let kept: ResolveCache
+    let cache: ResolveCache
 
     init(catalog: Catalog, cacheSize: Int = 0) {
         self.catalog = catalog
-        kept = ResolveCache(capacity: cacheSize)
+        cache = ResolveCache(capacity: cacheSize)
     }
 
     /// Why a URL on a link domain is no universal link at all, whatever the rules say (the answer's `reason`).
@@ -37,13 +37,13 @@ struct Resolver: Sendable {
         /// scheme); for a custom-scheme link, the domain that decided.
         let entry: CatalogEntry?
         let resolution: LinkResolution?
-        let platform: DomainApp.Platform
+        let platform: AppPlatform
         /// Set when a link domain governs the host but the URL cannot be a universal link: then no rule was asked.
         let refusal: Refusal?
         /// The deciding app's id (the catalog's ids are canonical UUID text), parsed once for the hits of a kept answer.
         let appID: UUID?
 
-        init(url: String?, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: DomainApp.Platform,
+        init(url: String?, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: AppPlatform,
              refusal: Refusal? = nil) {
             self.url = url
             self.parsed = parsed
@@ -92,7 +92,7 @@ struct Resolver: Sendable {
         }
 
         /// The store page of the app the rule names for `platform` (first listed app of that platform).
-        func storeURL(for platform: DomainApp.Platform) -> String? {
+        func storeURL(for platform: AppPlatform) -> String? {
             if let app = resolution?.app, app.platform == platform, let url = app.storeURL { return url }
             guard let entry else { return nil }
             let ruleApps = resolution?.rule?.apps ?? []
@@ -110,9 +110,9 @@ struct Resolver: Sendable {
     /// The answer for `url` (with its JSON as `GET /v1/resolve` sends it), kept from an earlier ask while the
     /// catalog has not changed since.
     /// - Throws: `LinkKitError` when `url` is not an absolute URL, or is a `javascript:`, `data:` or `file:` URL.
-    func resolve(_ url: String, platform: DomainApp.Platform, workspace: UUID?) throws -> ResolveCache.Entry {
+    func resolve(_ url: String, platform: AppPlatform, workspace: UUID?) throws -> ResolveCache.CachedAnswer {
         let generation = catalog.generation   // before the catalog is read
-        return try kept.entry(for: .init(link: .text(url), platform: platform, workspace: workspace), generation: generation) {
+        return try cache.answer(for: .init(link: .text(url), platform: platform, workspace: workspace), generation: generation) {
             let answer = try answer(url, platform: platform, workspace: workspace)
             var json: [UInt8] = []
             json.reserveCapacity(1024)
@@ -124,9 +124,9 @@ struct Resolver: Sendable {
     /// The answer for a click: `path` (raw) and `query` requested on `host`, taken from the request as they are
     /// (no URL string is written to be split again), kept as resolve answers are. Its entry's `json` is empty:
     /// a click answers with a redirect.
-    func resolveClick(host: String, path: String, query: String?, platform: DomainApp.Platform) -> ResolveCache.Entry {
+    func resolveClick(host: String, path: String, query: String?, platform: AppPlatform) -> ResolveCache.CachedAnswer {
         let generation = catalog.generation
-        return kept.entry(for: .init(link: .request(host: host, path: path, query: query), platform: platform, workspace: nil),
+        return cache.answer(for: .init(link: .request(host: host, path: path, query: query), platform: platform, workspace: nil),
                           generation: generation) {
             (answer(AASAURL(https: host, path: path, query: query), url: nil, platform: platform, workspace: nil), [])
         }
@@ -134,7 +134,7 @@ struct Resolver: Sendable {
 
     /// Resolves `url` for `platform` among the domains of `workspace` (nil: any workspace, for clicks).
     /// - Throws: as `resolve(_:platform:workspace:)`.
-    func answer(_ url: String, platform: DomainApp.Platform, workspace: UUID?) throws -> Answer {
+    func answer(_ url: String, platform: AppPlatform, workspace: UUID?) throws -> Answer {
         let parsed = try AASAURL(url)
         guard !Self.refusedSchemes.contains(parsed.scheme) else {
             throw LinkKitError(.invalidURL, "'\(url.prefix(200))' is a \(parsed.scheme): URL, which is no link.")
@@ -142,7 +142,7 @@ struct Resolver: Sendable {
         return answer(parsed, url: url, platform: platform, workspace: workspace)
     }
 
-    private func answer(_ parsed: AASAURL, url: String?, platform: DomainApp.Platform, workspace: UUID?) -> Answer {
+    private func answer(_ parsed: AASAURL, url: String?, platform: AppPlatform, workspace: UUID?) -> Answer {
         guard parsed.isWeb else {
             // A custom-scheme link: the scheme's app alone decides, through its deciding domain's rules.
             guard let owner = catalog.owner(ofScheme: parsed.scheme, workspace: workspace) else {
