@@ -10,6 +10,7 @@ enum CommandLineTool {
         WorkspacesCommand.self,
         AASACommand.self,
         AssetLinksCommand.self,
+        LinksCommand.self,
         OptionsCommand.self,
     ]
 

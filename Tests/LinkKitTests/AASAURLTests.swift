@@ -33,3 +33,21 @@ import Testing
         #expect(throws: LinkKitError.self) { try AASAURL(text) }
     }
 }
+
+@Suite struct CustomSchemeURLTests {
+    /// The authority of a custom-scheme link is its first path segment (docs/LINKS.md).
+    @Test(arguments: ["widgets://widget/42?tab=reviews", "widgets:///widget/42?tab=reviews", "WIDGETS://widget/42?tab=reviews",
+                      "widgets:widget/42?tab=reviews", "widgets:/widget/42?tab=reviews"])
+    func firstSegmentIsPath(_ text: String) throws {
+        let url = try AASAURL(text)
+        #expect(url.scheme == "widgets" && url.host == "" && !url.isWeb)
+        #expect(url.path == "/widget/42" && url.query == "tab=reviews" && url.fragment == nil)
+        #expect(url.text == "widgets://widget/42?tab=reviews")
+        #expect(url.universal(on: "links.example.com").text == "https://links.example.com/widget/42?tab=reviews")
+    }
+
+    @Test func requestPartsAreTakenAsTheyAre() throws {
+        let url = AASAURL(https: "links.example.com", path: "/a b/é", query: "q=1")
+        #expect(url == (try AASAURL("https://links.example.com/a b/é?q=1")))
+    }
+}

@@ -19,7 +19,7 @@ struct ResolveCacheTests {
     }
 
     func key(_ url: String, platform: AppPlatform = .ios, workspace: UUID? = nil) -> ResolveCache.Key {
-        .init(url: url, platform: platform, workspace: workspace)
+        .init(link: .text(url), platform: platform, workspace: workspace)
     }
 
     @Test func anAnswerIsKeptWhileTheGenerationHolds() throws {

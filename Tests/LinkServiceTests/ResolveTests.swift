@@ -164,7 +164,7 @@ struct ResolveTests {
     }
 
     @Test("bad input is a 4xx problem", arguments: [
-        "/v1/resolve", "/v1/resolve?url=", "/v1/resolve?url=not%20a%20url", "/v1/resolve?url=ftp%3A%2F%2Fx%2Fy",
+        "/v1/resolve", "/v1/resolve?url=", "/v1/resolve?url=not%20a%20url", "/v1/resolve?url=javascript%3Aalert(1)",
         "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2F&platform=windows", "/v1/resolve?url=https%3A%2F%2Fa%2F&log=maybe",
     ])
     func badInput(path: String) throws {

@@ -66,13 +66,13 @@ public final class AndroidAppLinks: Sendable {
     /// A URL is in an app's scope when its decoded path matches one of the manifest's path attributes for the app.
     /// With dynamic rules the first entry that matches decides (an exclusion blocks; no entry matching leaves the
     /// link to the browser); without them the manifest alone decides, and the rule reported is the first positive
-    /// rule whose attributes match.
-    public func decide(_ url: AASAURL) -> (app: Int, position: Int, opens: Bool)? {
+    /// rule whose attributes match. With `onlyApp`, the other apps' rules are left aside (a custom-scheme link).
+    public func decide(_ url: AASAURL, onlyApp: String? = nil) -> (app: Int, position: Int, opens: Bool)? {
         let path = AndroidGlob.decoded(url.path)
         let units = Array(path.utf16)
         var items: [(name: String, value: String)]?
         var best: (app: Int, position: Int, opens: Bool)?
-        for (index, entry) in apps.enumerated() {
+        for (index, entry) in apps.enumerated() where onlyApp == nil || entry.app.id == onlyApp {
             guard let claimed = entry.rules.first(where: { $0.manifest?.matches(utf16: units) == true }) else { continue }
             var decision = (app: index, position: claimed.position, opens: true)
             if dynamicRules {

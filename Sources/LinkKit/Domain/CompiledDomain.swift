@@ -9,7 +9,7 @@
 public struct CompiledDomain: Sendable {
     public let settings: DomainSettings
     /// The rules, packed: resolve unpacks the deciding one.
-    private let packed: PackedRules
+    let packed: PackedRules
     public let apps: [DomainApp]
     /// The `apple-app-site-association` file's canonical bytes (what is served and hashed).
     public let aasaBytes: [UInt8]
@@ -17,9 +17,9 @@ public struct CompiledDomain: Sendable {
     public let assetLinksBytes: [UInt8]
 
     /// The matcher over the rules (`CompiledRule` `i` is `rules[i]`'s), in the AASA file's entries.
-    private let ios: RuleMatcher
+    let ios: RuleMatcher
     /// The app of each of the matcher's `appIDs` (nil for an identifier no app of the domain has).
-    private let iosApps: [DomainApp?]
+    let iosApps: [DomainApp?]
     /// The rules as Android reads them: the generated manifest's path attributes and the dynamic rules.
     public let android: AndroidAppLinks
 

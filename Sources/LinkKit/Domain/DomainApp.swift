@@ -17,10 +17,14 @@ public final class DomainApp: Sendable, Hashable {
     public let storeURL: String?
     /// Human titles of destination types (for link-preview pages), by destination name.
     public let titles: [String: String]
+    /// The app's URL scheme (`widgets`, lower-case), whose links resolve through the rules of its deciding domain.
+    public let customScheme: String?
+    /// The id of the domain whose rules its custom-scheme links follow, when one was chosen (docs/LINKS.md).
+    public let primaryDomainID: String?
 
     public init(
         id: String, platform: AppPlatform, identifier: String, fingerprints: [String] = [], destinations: [DestinationType] = [],
-        storeURL: String? = nil, titles: [String: String] = [:]
+        storeURL: String? = nil, titles: [String: String] = [:], customScheme: String? = nil, primaryDomainID: String? = nil
     ) {
         self.id = id
         self.platform = platform
@@ -29,12 +33,14 @@ public final class DomainApp: Sendable, Hashable {
         self.destinations = Dictionary(destinations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.storeURL = storeURL
         self.titles = titles
+        self.customScheme = customScheme
+        self.primaryDomainID = primaryDomainID
     }
 
     public static func == (lhs: DomainApp, rhs: DomainApp) -> Bool {
         lhs === rhs || (lhs.id == rhs.id && lhs.platform == rhs.platform && lhs.identifier == rhs.identifier
             && lhs.fingerprints == rhs.fingerprints && lhs.destinations == rhs.destinations && lhs.storeURL == rhs.storeURL
-            && lhs.titles == rhs.titles)
+            && lhs.titles == rhs.titles && lhs.customScheme == rhs.customScheme && lhs.primaryDomainID == rhs.primaryDomainID)
     }
 
     public func hash(into hasher: inout Hasher) {

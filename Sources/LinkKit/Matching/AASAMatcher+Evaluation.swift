@@ -35,7 +35,7 @@ extension AASAMatcher {
     ///   - url: the URL.
     ///   - appID: the app.
     public func trace(for url: AASAURL, appID: String) -> [RuleEvaluation] {
-        guard let group = core.groupOfApp[appID.lowercased()], RuleMatcher.isWebURL(url) else { return [] }
+        guard let group = core.groupOfApp[appID.lowercased()], url.isWeb else { return [] }
         var subject = MatchSubject(url)
         var steps: [RuleEvaluation] = []
         for number in groups[group].ruleNumbers {

@@ -8,7 +8,8 @@ import ByteText
 public struct AASAURL: Sendable, Hashable {
     /// The scheme, lower-cased (`https`).
     public let scheme: String
-    /// The host, lower-cased, without a trailing dot, brackets kept for IP literals; empty when there is no authority.
+    /// The host, lower-cased, without a trailing dot, brackets kept for IP literals; empty when there is no authority
+    /// (always for a custom-scheme link).
     public let host: String
     /// The port, if written.
     public let port: Int?
@@ -22,8 +23,13 @@ public struct AASAURL: Sendable, Hashable {
     public let fragment: String?
 
     /// Splits `string` into scheme, authority, path, query and fragment.
+    ///
+    /// A URL of any other scheme than http(s) is a custom-scheme link (`widgets://widget/42?tab=reviews`): its
+    /// "authority" is the first path segment, as apps read such links, so `widgets://widget/42`,
+    /// `widgets:///widget/42` and `widgets:widget/42` all have the path `/widget/42` and no host (docs/LINKS.md).
     /// - Parameter string: an absolute URL such as `https://example.com/a?b#c`.
-    /// - Throws: `LinkKitError` `.invalidURL` when there is no scheme or no `//authority`, or the port is not a number.
+    /// - Throws: `LinkKitError` `.invalidURL` when there is no scheme, an http(s) URL has no `//authority`, or the
+    ///   port is not a number.
     public init(_ string: String) throws(LinkKitError) {
         // Split on UTF-8 bytes: every delimiter of RFC 3986 is ASCII, and Character processing costs microseconds.
         let bytes = Array(string.utf8)
@@ -38,12 +44,13 @@ public struct AASAURL: Sendable, Hashable {
             throw LinkKitError(.invalidURL, "'\(string)' is not an absolute URL: it needs a scheme such as https:")
         }
         scheme = ASCII.lowercasedText(bytes[..<colon])
-        guard bytes.count >= colon + 3, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else {
-            throw LinkKitError(.invalidURL, "'\(string)' has no host: expected \(scheme)://host/...")
-        }
-        let authorityStart = colon + 3
+        let slashes = bytes.count >= colon + 3 && bytes[colon + 1] == UInt8(ascii: "/") && bytes[colon + 2] == UInt8(ascii: "/")
+        let authorityStart = slashes ? colon + 3 : colon + 1
         var authorityEnd = authorityStart
-        while authorityEnd < bytes.count, !"/?#".utf8.contains(bytes[authorityEnd]) { authorityEnd += 1 }
+        if scheme == "https" || scheme == "http" {
+            guard slashes else { throw LinkKitError(.invalidURL, "'\(string)' has no host: expected \(scheme)://host/...") }
+            while authorityEnd < bytes.count, !"/?#".utf8.contains(bytes[authorityEnd]) { authorityEnd += 1 }
+        }
         var hostStart = authorityStart
         if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) { hostStart = at + 1 }
         hasUserInfo = hostStart > authorityStart
@@ -82,7 +89,59 @@ public struct AASAURL: Sendable, Hashable {
         } else {
             query = nil
         }
-        path = Self.encodeRawBytes(text(authorityEnd..<end))
+        var path = Self.encodeRawBytes(text(authorityEnd..<end))
+        // A custom-scheme link's first segment (its "authority") is part of its path.
+        if authorityEnd == authorityStart, !isWebScheme(scheme), let first = path.utf8.first, first != UInt8(ascii: "/") { path = "/" + path }
+        self.path = path
+    }
+
+    /// The URL of a request for `path` (raw, as received) with `query` on `host` (lower-case, as `Request.host`
+    /// gives it): the parts a link domain's request already has, taken as they are instead of written into a
+    /// URL string and split again.
+    public init(https host: String, path: String, query: String?) {
+        self.init(scheme: "https", host: host, port: nil, hasUserInfo: false, path: Self.encodeRawBytes(path),
+                  query: query.map(Self.encodeRawBytes), fragment: nil)
+    }
+
+    private init(scheme: String, host: String, port: Int?, hasUserInfo: Bool, path: String, query: String?, fragment: String?) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+        self.hasUserInfo = hasUserInfo
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+    }
+
+    /// Whether this is an http(s) URL (a possible universal link), not a custom-scheme link.
+    public var isWeb: Bool { isWebScheme(scheme) }
+
+    /// The same path, query and fragment as an `https` URL on `host`: what a custom-scheme link means on the
+    /// app's link domain (docs/LINKS.md).
+    public func universal(on host: String) -> AASAURL {
+        AASAURL(scheme: "https", host: host, port: nil, hasUserInfo: false, path: path, query: query, fragment: fragment)
+    }
+
+    /// The URL written out (`scheme://host[:port]path[?query][#fragment]`; a custom-scheme link as
+    /// `scheme://path-without-its-first-slash…`), with the encoding kept as split.
+    public var text: String {
+        guard isWeb else { return Self.customSchemeText(scheme: scheme, path: path, query: query, fragment: fragment) }
+        var out = scheme + "://" + host
+        if let port { out += ":" + String(port) }
+        out += path
+        if let query { out += "?" + query }
+        if let fragment { out += "#" + fragment }
+        return out
+    }
+
+    /// The custom-scheme link of a path, query and fragment: its first path segment written as the authority
+    /// (`widgets://widget/42?tab=reviews` for `/widget/42`, `tab=reviews`).
+    public static func customSchemeText(scheme: String, path: String, query: String?, fragment: String?) -> String {
+        var out = scheme + "://"
+        out += path.utf8.first == UInt8(ascii: "/") ? path.dropFirst() : path[...]
+        if let query { out += "?" + query }
+        if let fragment { out += "#" + fragment }
+        return out
     }
 
     /// `string` with every byte outside printable ASCII percent-encoded (`é` → `%C3%A9`, space → `%20`).
@@ -103,3 +162,7 @@ public struct AASAURL: Sendable, Hashable {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+/// Whether `scheme` (lower-case) is one of the web's: universal links are http(s) links; any other scheme is a
+/// custom-scheme link.
+func isWebScheme(_ scheme: String) -> Bool { scheme == "https" || scheme == "http" }

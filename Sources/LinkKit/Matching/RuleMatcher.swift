@@ -140,13 +140,11 @@ final class RuleMatcher: Sendable {
     /// The first entry of `group` that matches `url`, found through the group's prefix index.
     func decide(group: Int, url: AASAURL, subject: inout MatchSubject) -> GroupDecision {
         // Universal links are http(s) links; any other scheme never opens an app.
-        guard Self.isWebURL(url) else { return GroupDecision(outcome: .noMatch, entry: nil) }
+        guard url.isWeb else { return GroupDecision(outcome: .noMatch, entry: nil) }
         let found = groups[group].index.firstMatch(&subject) { number, subject in
             rules.matches(Int(entries.rule(number)), &subject)
         }
         guard let found else { return GroupDecision(outcome: .noMatch, entry: nil) }
         return GroupDecision(outcome: rules.exclude(Int(entries.rule(found))) ? .exclude : .match, entry: found)
     }
-
-    static func isWebURL(_ url: AASAURL) -> Bool { url.scheme == "https" || url.scheme == "http" }
 }

@@ -92,21 +92,3 @@ extension RouteTemplate {
         caseSensitive ? a.elementsEqual(b) : ASCII.equalIgnoringCase(a, b)
     }
 }
-
-extension RouteTemplate {
-    /// Builds the text for `captures` (the reverse of `captures(in:)`): values are percent-encoded so that
-    /// `{name}` values stay within one segment. Returns nil when a capture has no value.
-    public func render(_ captures: [String: String]) -> String? {
-        var out = ""
-        for element in elements {
-            switch element {
-            case .literal(let text):
-                out += text
-            case .capture(let name, let rest):
-                guard let value = captures[name], rest || !value.isEmpty else { return nil }
-                out += PercentEncoding.encode(value, keepingSlashes: rest)
-            }
-        }
-        return out
-    }
-}

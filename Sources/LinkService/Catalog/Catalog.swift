@@ -9,6 +9,8 @@ public final class Catalog: Sendable {
         var loadedAt: Date?
         /// When the catalog stopped being known to be current (database or listener lost), nil when current.
         var staleSince: Date?
+        /// Each app's deciding domain and each custom scheme's app, derived from `entries` on first ask after an install.
+        var apps: AppDomains?
     }
 
     private let state = Mutex(State())
@@ -65,9 +67,30 @@ public final class Catalog: Sendable {
         state.withLock { $0.entries.values.filter { $0.workspaceID == workspace } }.sorted { $0.hostname < $1.hostname }
     }
 
+    /// The app of `workspace` whose custom scheme is `scheme` (lower-case), with the domain whose rules its links
+    /// follow (`AppDomains`); with no workspace (public resolve), only a scheme one workspace alone owns.
+    func owner(ofScheme scheme: String, workspace: UUID?) -> AppDomains.Owner? {
+        appDomains { $0.owner(ofScheme: scheme, workspace: workspace) }
+    }
+
+    /// The app `id` with the domain that decides for it (`AppDomains`); nil when no domain's rules name it.
+    func owner(ofApp id: UUID) -> AppDomains.Owner? {
+        appDomains { $0.owner(ofApp: id.canonicalText) }
+    }
+
+    private func appDomains<T>(_ body: (AppDomains) -> T) -> T {
+        state.withLock { state in
+            if state.apps == nil { state.apps = AppDomains(state.entries.values) }
+            return body(state.apps!)
+        }
+    }
+
     /// Replaces one hostname's entry (nil removes it: the domain was deleted).
     func replace(_ hostname: String, with entry: CatalogEntry?) {
-        state.withLock { $0.entries[hostname] = entry }
+        state.withLock { state in
+            state.entries[hostname] = entry
+            state.apps = nil
+        }
         installs.add(1, ordering: .releasing)
     }
 
@@ -76,6 +99,7 @@ public final class Catalog: Sendable {
         let map = Dictionary(entries.map { ($0.hostname, $0) }, uniquingKeysWith: { _, last in last })
         state.withLock { state in
             state.entries = map
+            state.apps = nil
             state.loadedAt = Date()
             state.staleSince = nil
         }

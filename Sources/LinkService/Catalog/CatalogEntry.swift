@@ -10,6 +10,8 @@ final class CatalogEntry: Sendable {
     let domainID: UUID
     let workspaceID: UUID
     let hostname: String
+    /// When the domain was registered: the oldest domain naming an app decides its custom-scheme links.
+    let createdAt: Date
     let settings: DomainSettingsInput
     /// Possibly shared with other domains of the workspace that have the same settings and rules: its `rules`
     /// carry no ids (`""`); `ruleIDs` are this domain's.
@@ -23,6 +25,7 @@ final class CatalogEntry: Sendable {
         domainID = domain.id
         workspaceID = domain.workspaceID
         hostname = domain.hostname
+        createdAt = domain.createdAt
         settings = domain.settings
         compiled = rules.compiled
         // (Held for the life of the entry: stored without the room left by appending.)
@@ -34,6 +37,11 @@ final class CatalogEntry: Sendable {
     /// What `url` does for `platform`'s apps, reporting this domain's rule id.
     func resolve(_ url: AASAURL, platform: AppPlatform) -> LinkResolution {
         compiled.resolve(url, platform: platform) { ruleID(at: $0)?.canonicalText }
+    }
+
+    /// What the custom-scheme link `url` (as the https URL on this domain) does for `app` alone.
+    func resolve(_ url: AASAURL, for app: DomainApp) -> LinkResolution {
+        compiled.resolve(url, for: app) { ruleID(at: $0)?.canonicalText }
     }
 
     /// This domain's id of the rule at `position`; nil for none.

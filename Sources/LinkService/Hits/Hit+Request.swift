@@ -4,7 +4,8 @@ import LinkKit
 import Postgres
 
 extension Hit {
-    /// The hit of one resolved URL, described from the request that asked (its classified user agent, referrer).
+    /// The hit of one resolved URL, described from the request that asked (its classified user agent, referrer). A
+    /// custom-scheme link is logged on the domain that decided, or as `scheme:` when no app owns the scheme.
     init(resolved answer: Resolver.Answer, source: Source, request: Request, agent: UserAgent, workspace: UUID?) {
         let resolution = answer.resolution
         var destinationType: String?
@@ -12,7 +13,7 @@ extension Hit {
         if case .error? = resolution?.destination { destinationType = resolution?.rule?.destination?.type }
         self.init(
             workspaceID: workspace,
-            hostname: answer.entry?.hostname ?? answer.parsed.host,
+            hostname: answer.entry?.hostname ?? (answer.parsed.isWeb ? answer.parsed.host : answer.parsed.scheme + ":"),
             path: answer.parsed.path,
             query: answer.parsed.query,
             outcome: answer.outcome,

@@ -8,6 +8,8 @@ public struct Hit: Sendable, Equatable {
         case excluded
         case noMatch = "no_match"
         case unknownDomain = "unknown_domain"
+        /// A custom-scheme link whose scheme no app of the workspace registered.
+        case unknownScheme = "unknown_scheme"
         /// The app opens but the destination could not be built (bad or missing parameter, unknown type).
         case invalidParam = "invalid_param"
     }

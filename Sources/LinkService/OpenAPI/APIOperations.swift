@@ -7,7 +7,7 @@ import HTTPServer
 /// a summary, the tag, who may call it, the body and success components; the usual error responses are
 /// derived (see `APIOperation`), only extra ones (409, …) are listed.
 enum APIOperations {
-    static let all: [APIOperation] = service + associationFiles + resolve + keys + teams + apps + destinations + domains + rules + audit + analytics
+    static let all: [APIOperation] = service + associationFiles + resolve + links + keys + teams + apps + destinations + domains + rules + audit + analytics
 
     /// Path parameters by name: what every `{name}` in a template means.
     static let pathParameters: [String: (schema: Schema, description: String)] = [
@@ -73,6 +73,22 @@ enum APIOperations {
         APIOperation(.POST, "/v1/resolve", "resolveURLs", "Resolve up to 1000 URLs at once", tag: "Resolve", access: .key(.read),
                      description: publicResolveNote + " A URL that is not an absolute http(s) URL is a 422 pointing at it.",
                      body: "ResolveBatchRequest", success: .json(200, "ResolveBatch")),
+    ]
+
+    // MARK: Links
+
+    static let links: [APIOperation] = [
+        APIOperation(.POST, "/v1/links/build", "buildLinks", "The links that open a typed destination: the inverse of resolve", tag: "Links",
+                     access: .key(.read),
+                     description: """
+                        One link (`{"app", "destination", "domain"?}`) or up to \(LinkBuildHandlers.batchLimit) (`{"links": [...]}`, \
+                        answered in order, a failing item as `{"error": <problem>}`). The first rule in order on the domain (the \
+                        app's `primaryDomain`, else the oldest domain whose rules name it) bound to the destination type whose \
+                        patterns can print the parameters gives the URL, which resolves back to that rule and destination. \
+                        422 with pointers for parameters the destination's schema refuses; 422 naming the reason when no rule \
+                        can print them (raw AASA patterns only) or an earlier rule or exclusion would decide the URL (docs/LINKS.md).
+                        """,
+                     body: "LinkBuildRequest", success: .json(200, "LinkBuildAnswer")),
     ]
 
     // MARK: API keys
@@ -183,6 +199,7 @@ enum APIOperations {
         ("Service", "Probes, metrics and this document; no credentials."),
         ("Association files", "apple-app-site-association and assetlinks.json, generated from the rules."),
         ("Resolve", "What a link opens: the same semantics iOS applies, then the typed destination."),
+        ("Links", "Links built from typed destinations: universal and custom-scheme URLs."),
         ("Keys", "API keys of the caller's workspace (admin scope), and which key is calling (any scope)."),
         ("Teams", "Apple team IDs."),
         ("Apps", "iOS and Android apps."),

@@ -8,17 +8,22 @@ extension APISchemas {
     static let resolve: [(name: String, schema: Schema)] = [
         ("ResolveResult", Schema.object([
             .required("url", Schema.string.described("The URL as asked.")),
-            .required("outcome", Schema.enumeration(["open_app", "excluded", "no_match", "unknown_domain", "invalid_param"]).described("""
+            .required("outcome", Schema.enumeration(["open_app", "excluded", "no_match", "unknown_domain", "unknown_scheme", "invalid_param"]).described("""
                 `open_app`: an app opens it (with `destination`); `invalid_param`: the app opens it but the destination cannot be \
                 built (`destination.error` says why); `excluded`: an exclusion rule keeps the apps out; `no_match`: no rule claims it; \
-                `unknown_domain`: no link domain of the caller governs the host. Without an app, the browser opens the URL.
+                `unknown_domain`: no link domain of the caller governs the host; `unknown_scheme`: no app of the workspace registered \
+                the custom scheme. Without an app, the browser opens the URL. A custom-scheme link goes to the app that registered \
+                the scheme: only that app's rules on its deciding domain decide (`open_app` or `no_match`).
                 """)),
             .optional("reason", Schema.enumeration(["not_https", "user_info"]).described("""
                 Only with `no_match` for a URL that cannot be a universal link, so no rule was asked: `not_https` (universal \
                 links are https URLs), `user_info` (the URL carries `user:password@`).
                 """)),
             .required("platform", Schema.enumeration(["ios", "android"])),
-            .required("domain", Schema.string.described("The link domain that decided (the URL's host when none).")),
+            .required("domain", Schema.string.described("""
+                The link domain that decided (the URL's host when none): for a custom-scheme link, the app's `primaryDomain`, \
+                else the oldest domain whose rules name it (empty for `unknown_scheme`).
+                """)),
             .optional("app", Schema.object([
                 .required("id", .uuid),
                 .required("platform", Schema.enumeration(["ios", "android"])),
@@ -30,12 +35,17 @@ extension APISchemas {
                 .required("position", Schema.integer(minimum: 0)),
             ], closed: false).described("The rule that decided and its place in the list.")),
             .optional("destination", Schema.ref("ResolvedDestination")),
+            .optional("links", Schema.ref("Links")),
             .required("fallbacks", Schema.object([
                 .optional("web", Schema.url.described("The domain's web fallback (with the link's path when configured).")),
                 .optional("appStore", Schema.url),
                 .optional("playStore", Schema.url),
             ], closed: false).described("Where to send the user when the app is not installed or no app opens the link.")),
         ], closed: false).described("What a URL opens, why, and where inside the app: the same semantics iOS applies to the AASA file.")),
+        ("Links", Schema.object([
+            .required("universal", Schema.url.described("The https link on the domain that decided (a wildcard domain's root).")),
+            .optional("scheme", Schema.string.described("The app's custom-scheme link, when it has a scheme: `widgets://widget/42?tab=reviews`.")),
+        ], closed: false).described("The URLs that open this destination in the app.")),
         ("ResolvedDestination", Schema.oneOf([
             Schema.object([
                 .required("type", APISchemas.identifier),
@@ -58,6 +68,45 @@ extension APISchemas {
         ("ResolveBatch", Schema.object([
             .required("results", Schema.array(.ref("ResolveResult")).described("One answer per URL, in order.")),
         ], closed: false)),
+    ]
+
+    // MARK: Links
+
+    static let links: [(name: String, schema: Schema)] = [
+        ("LinkBuild", Schema.object([
+            .required("app", Schema.uuid.described("The app the link opens.")),
+            .optional("domain", APISchemas.hostname.nullable.described("The link domain to build on (default: the app's `primaryDomain`, else the oldest domain whose rules name it).")),
+            .required("destination", Schema.object([
+                .required("type", APISchemas.identifier),
+                .optional("params", Schema.map(.oneOf([.string, .integer, .boolean])).nullable
+                    .described("The parameters, typed as the destination declares them: ints as numbers, bools as booleans.")),
+            ], closed: true)),
+        ], closed: true).example(.object(["app": .string("7d1c1b7e-3c4f-4b65-9a57-0d4b8e9a1f10"),
+                                          "destination": .object(["type": .string("widgetDetail"), "params": .object(["id": .integer(42)])])]))),
+        ("LinkBuildRequest", Schema.oneOf([
+            .ref("LinkBuild"),
+            Schema.object([
+                .required("links", Schema.array(.ref("LinkBuild"), maxItems: LinkBuildHandlers.batchLimit)),
+            ], closed: true),
+        ])),
+        ("BuiltLink", Schema.object([
+            .required("universal", Schema.url),
+            .optional("scheme", Schema.string.described("Present when the app has a custom scheme.")),
+            .required("domain", Schema.string),
+            .required("rule", Schema.object([
+                .required("id", .uuid),
+                .required("position", Schema.integer(minimum: 0)),
+            ], closed: false).described("The rule that prints the link, and that resolve names for it.")),
+        ], closed: false)),
+        ("LinkBuildAnswer", Schema.oneOf([
+            .ref("BuiltLink"),
+            Schema.object([
+                .required("results", Schema.array(Schema.oneOf([
+                    .ref("BuiltLink"),
+                    Schema.object([.required("error", .ref("Problem"))], closed: false),
+                ])).described("One result per link, in order.")),
+            ], closed: false),
+        ])),
     ]
 
     // MARK: Audit log

@@ -8,7 +8,7 @@ import LinkKit
 enum APISchemas {
     /// Every component schema, in document order.
     static var all: [(name: String, schema: Schema)] {
-        problems + service + keys + teams + apps + destinations + domains + rules + resolve + audit + analytics
+        problems + service + keys + teams + apps + destinations + domains + rules + resolve + links + audit + analytics
     }
 
     // MARK: Shared field shapes
@@ -29,9 +29,14 @@ enum APISchemas {
     /// One character of a URL's path, query or fragment as RFC 3986 writes it (unreserved, sub-delims, `:`, `@`, `%XX`).
     private static let urlCharacter = "[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2}"
     /// A link to resolve: an absolute `http` or `https` URL as `AASAURL` splits it (any characters after the
-    /// authority: raw ones are percent-encoded as a browser does; a port, when written, is a number).
-    static let linkURL = Schema.string(pattern: "^[Hh][Tt][Tt][Pp][Ss]?://([^/?#]*@)?([^/?#@:\\[\\]]*|\\[[^/?#@\\[\\]]*\\])(:(\(port))?)?([/?#][\\s\\S]*)?$")
-        .described("An absolute http(s) URL.").example("https://links.example.com/widget/42")
+    /// authority: raw ones are percent-encoded as a browser does; a port, when written, is a number), or a
+    /// custom-scheme link (any other scheme but `javascript`, `data` and `file`).
+    static let linkURL = Schema.string(pattern: "^([Hh][Tt][Tt][Pp][Ss]?://([^/?#]*@)?([^/?#@:\\[\\]]*|\\[[^/?#@\\[\\]]*\\])(:(\(port))?)?([/?#][\\s\\S]*)?"
+        + "|(?![Hh][Tt][Tt][Pp][Ss]?:|[Jj][Aa][Vv][Aa][Ss][Cc][Rr][Ii][Pp][Tt]:|[Dd][Aa][Tt][Aa]:|[Ff][Ii][Ll][Ee]:)[A-Za-z][A-Za-z0-9+.-]*:[\\s\\S]*)$")
+        .described("""
+            An absolute http(s) URL, or a custom-scheme link (`widgets://widget/42`), whose first path segment is read as \
+            its path's first segment: `widgets://widget/42` and `widgets:///widget/42` are both the path `/widget/42`.
+            """).example("https://links.example.com/widget/42")
 
     // MARK: Problems
 
@@ -138,6 +143,11 @@ enum APISchemas {
     private static let fingerprintsInput = Schema.array(.ref("FingerprintInput"), minItems: 1, maxItems: 20, unique: true)
         .described("The SHA-256 fingerprints of the signing certificates. With Play App Signing, list the Play app-signing key's (and, for local builds, the upload and debug keys').")
 
+    private static let primaryDomainInput = APISchemas.hostname.nullable.described("""
+        A link domain of the workspace whose rules name the app (else 422; so not on create, when no rule can name it yet): \
+        its rules decide the app's custom-scheme links and its links are built on it. `null` clears it.
+        """)
+
     static let apps: [(name: String, schema: Schema)] = [
         ("App", Schema.oneOf([.ref("IOSApp"), .ref("AndroidApp")], discriminator: "platform", mapping: ["ios": "IOSApp", "android": "AndroidApp"])),
         ("IOSApp", Schema.object([
@@ -149,6 +159,8 @@ enum APISchemas {
             .required("appId", Schema.string.readOnly.described("`TEAMID.bundle.id`, as the AASA file lists it.").example("ABCDE12345.com.example.app")),
             .optional("appStoreId", appStoreID),
             .optional("customScheme", customScheme),
+            .optional("primaryDomain", APISchemas.hostname.readOnly
+                .described("The link domain whose rules its custom-scheme links follow and its links are built on; absent: the oldest domain whose rules name the app.")),
             .required("createdAt", created),
             .required("updatedAt", updated),
         ], closed: false)),
@@ -159,6 +171,7 @@ enum APISchemas {
             .required("packageName", packageName),
             .required("sha256CertFingerprints", Schema.array(.ref("Fingerprint"))),
             .optional("playStoreUrl", httpsURL),
+            .optional("primaryDomain", APISchemas.hostname.readOnly.described("The link domain its links are built on.")),
             .required("createdAt", created),
             .required("updatedAt", updated),
         ], closed: false)),
@@ -180,6 +193,7 @@ enum APISchemas {
             .required("bundleId", bundleID),
             .optional("appStoreId", appStoreID.nullable),
             .optional("customScheme", customScheme.nullable),
+            .optional("primaryDomain", primaryDomainInput),
         ], closed: true)),
         ("AndroidAppCreate", Schema.object([
             .required("platform", .constant("android")),
@@ -187,6 +201,7 @@ enum APISchemas {
             .required("packageName", packageName),
             .required("sha256CertFingerprints", fingerprintsInput),
             .optional("playStoreUrl", httpsURLInput),
+            .optional("primaryDomain", primaryDomainInput),
         ], closed: true)),
         ("AppUpdate", Schema.anyOf([.ref("IOSAppUpdate"), .ref("AndroidAppUpdate")])
             .described("Present fields replace, `null` clears an optional one. Only the fields of the app's platform are accepted; the platform cannot change.")),
@@ -197,6 +212,7 @@ enum APISchemas {
             .optional("bundleId", bundleID),
             .optional("appStoreId", appStoreID.nullable),
             .optional("customScheme", customScheme.nullable),
+            .optional("primaryDomain", primaryDomainInput),
         ], closed: true)),
         ("AndroidAppUpdate", Schema.object([
             .optional("platform", .constant("android")),
@@ -204,6 +220,7 @@ enum APISchemas {
             .optional("packageName", packageName),
             .optional("sha256CertFingerprints", fingerprintsInput),
             .optional("playStoreUrl", httpsURLInput),
+            .optional("primaryDomain", primaryDomainInput),
         ], closed: true)),
     ]
 

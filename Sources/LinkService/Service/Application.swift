@@ -68,6 +68,7 @@ public final class Application: Sendable {
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes)
         let agents = UserAgentCache(stripes: metrics.stripes)
         ResolveHandlers(resolver: resolver, auth: auth, hits: hits, agents: agents, isPublic: configuration.publicResolve).register(in: &routes)
+        LinkBuildHandlers(catalog: catalog, auth: auth).register(in: &routes)
         DomainFileHandlers(catalog: catalog, auth: auth).register(in: &routes)
         TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname).register(in: &routes)
         AuditHandlers(pool: pool, auth: auth).register(in: &routes)

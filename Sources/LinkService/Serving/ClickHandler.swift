@@ -11,24 +11,22 @@ struct ClickHandler: Sendable {
     let hits: any HitSink
     let agents: UserAgentCache
 
+    /// Each click looks its link up once: the request's host, path and query go to the resolver as they are
+    /// (`Resolver.resolveClick`), whose kept answer, when there is one, also says whether a link domain governs
+    /// the host; the `User-Agent` is classified once, for the platform, the hit and the redirect.
     func handle(_ request: Request) throws -> Response {
-        guard let host = request.host, resolver.catalog.entry(governing: host) != nil,
-              !request.path.hasPrefix("/v1/"), !request.path.hasPrefix("/.well-known/")
-        else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
+        guard let host = request.host, !request.path.hasPrefix("/v1/"), !request.path.hasPrefix("/.well-known/") else {
+            throw ServiceError.notFound("'\(request.path.prefix(200))'")
+        }
         guard request.method == .GET || request.method == .HEAD else {
+            guard resolver.catalog.entry(governing: host) != nil else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
             throw Problem.methodNotAllowed.with(detail: "Links answer GET and HEAD only.")
         }
         let agent = agents.classify(request)
         let platform: AppPlatform = agent.platform == .android ? .android : .ios
-        var url = "https://" + host + request.path
-        if let query = request.rawQuery { url += "?" + query }
-        let answer: Resolver.Answer
-        do {
-            answer = try resolver.resolve(url, platform: platform, workspace: nil).answer
-        } catch {
-            throw ServiceError.badRequest("The link is not a valid URL.")
-        }
-        hits.record(Hit(resolved: answer, source: .click, request: request, agent: agent, workspace: answer.entry?.workspaceID), from: request)
+        let answer = resolver.resolveClick(host: host, path: request.path, query: request.rawQuery, platform: platform).answer
+        guard let entry = answer.entry else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
+        hits.record(Hit(resolved: answer, source: .click, request: request, agent: agent, workspace: entry.workspaceID), from: request)
         if agent.isLinkPreview { return preview(answer) }
         guard let target = target(answer, agent: agent) else {
             throw ServiceError.notFound("No web fallback is configured for this link; the page")

@@ -13,12 +13,27 @@ import Observability
 /// catalog it is served beside, and none keeps a replaced catalog entry alive for long.
 final class ResolveCache: Sendable {
     struct Key: Hashable, Sendable {
-        let url: String
+        /// What was asked: a URL as text (resolve), or a link domain request's parts as received (a click).
+        enum Link: Hashable, Sendable {
+            case text(String)
+            case request(host: String, path: String, query: String?)
+        }
+
+        let link: Link
         let platform: AppPlatform
         let workspace: UUID?
+
+        /// The URL's length in bytes.
+        var length: Int {
+            switch link {
+            case .text(let url): url.utf8.count
+            case .request(let host, let path, let query): host.utf8.count + path.utf8.count + (query?.utf8.count ?? 0)
+            }
+        }
     }
 
-    /// One answer, with its JSON as `GET /v1/resolve` sends it (rendered once, when it is computed).
+    /// One answer, with its JSON as `GET /v1/resolve` sends it (rendered once, when it is computed; empty for a
+    /// click, which never sends it).
     final class CachedAnswer: Sendable {
         let answer: Resolver.Answer
         let json: [UInt8]
@@ -44,7 +59,7 @@ final class ResolveCache: Sendable {
             let (answer, json) = try compute()
             return CachedAnswer(answer: answer, json: json)
         }
-        guard key.url.utf8.count <= Self.maximumURLLength else { return try computed() }
+        guard key.length <= Self.maximumURLLength else { return try computed() }
         return try answers.value(for: key, epoch: generation, otherwise: computed)
     }
 }

@@ -9,13 +9,15 @@ import LinkKit
 ///   "destination":{"type":"widgetDetail","params":{"id":42}},"fallbacks":{"web":…,"appStore":…,"playStore":…}}`
 ///
 /// A URL that cannot be a universal link (`Resolver.Refusal`) has `"outcome":"no_match","reason":"not_https"`.
+/// An answer whose app opens the link has `"links":{"universal":…,"scheme":…}` after the destination; a custom
+/// scheme no app owns is `"outcome":"unknown_scheme"` with an empty `domain`.
 ///
 /// Written as UTF-8 bytes, what the response carries: appending to a `[UInt8]` costs a fraction of appending to a
 /// `String` and converting it.
 enum ResolveJSON {
     static func write(_ answer: Resolver.Answer, into out: inout [UInt8]) {
         out.append(literal: "{\"url\":")
-        JSONString.append(answer.url, to: &out)
+        JSONString.append(answer.url ?? answer.parsed.text, to: &out)
         out.append(literal: ",\"outcome\":\"")
         out.append(contentsOf: answer.outcome.rawValue.utf8)
         if let refusal = answer.refusal {
@@ -25,7 +27,7 @@ enum ResolveJSON {
         out.append(literal: "\",\"platform\":\"")
         out.append(contentsOf: answer.platform.rawValue.utf8)
         out.append(literal: "\",\"domain\":")
-        JSONString.append(answer.entry?.hostname ?? answer.parsed.host, to: &out)
+        JSONString.append(answer.entry?.hostname ?? (answer.parsed.isWeb ? answer.parsed.host : ""), to: &out)
         if let resolution = answer.resolution {
             if let app = resolution.app {
                 out.append(literal: ",\"app\":{\"id\":")
@@ -46,6 +48,15 @@ enum ResolveJSON {
             if let destination = resolution.destination {
                 out.append(literal: ",\"destination\":")
                 write(destination, into: &out)
+            }
+            if let links = answer.links {
+                out.append(literal: ",\"links\":{\"universal\":")
+                JSONString.append(links.universal, to: &out)
+                if let scheme = links.scheme {
+                    out.append(literal: ",\"scheme\":")
+                    JSONString.append(scheme, to: &out)
+                }
+                out.append(UInt8(ascii: "}"))
             }
         }
         out.append(literal: ",\"fallbacks\":{")

@@ -3,9 +3,10 @@ import LinkKit
 import Observability
 
 /// The one place a URL becomes an answer: which app opens it, which rule decided, the typed destination
-/// and the fallbacks. Resolve requests, link clicks and (through resolve) custom-scheme opens and
-/// notification payloads all come through here, over the catalog compiled from the very rules the AASA
-/// file is generated from.
+/// and the fallbacks. Resolve requests, link clicks and custom-scheme links (through the rules of the
+/// scheme's app on its deciding domain, docs/LINKS.md) all come through here, over the catalog compiled
+/// from the very rules the AASA file is generated from. The URL is split once (`AASAURL`) and that one
+/// parsed view goes to the matcher, the answer, its JSON and the hit.
 struct Resolver: Sendable {
     let catalog: Catalog
     /// Answers of URLs asked again, with their JSON (`ResolveCache`).
@@ -24,12 +25,17 @@ struct Resolver: Sendable {
         case userInfo = "user_info"
     }
 
+    /// Schemes whose URLs are no links at all (script, inline data, local files): refused as bad input.
+    static let refusedSchemes: Set<String> = ["javascript", "data", "file"]
+
     /// One resolved URL. A class: the answer goes to the hit and to the response writer without copying its
     /// URL parts.
     final class Answer: Sendable {
-        let url: String
+        /// The URL as asked (nil for a click: its parts came from the request, `parsed` has them).
+        let url: String?
         let parsed: AASAURL
-        /// nil: no link domain of the caller governs the URL's host.
+        /// nil: no link domain of the caller governs the URL's host (or no app of the workspace owns its custom
+        /// scheme); for a custom-scheme link, the domain that decided.
         let entry: CatalogEntry?
         let resolution: LinkResolution?
         let platform: AppPlatform
@@ -38,7 +44,7 @@ struct Resolver: Sendable {
         /// The deciding app's id (the catalog's ids are canonical UUID text), parsed once for the hits of a kept answer.
         let appID: UUID?
 
-        init(url: String, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: AppPlatform,
+        init(url: String?, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: AppPlatform,
              refusal: Refusal? = nil) {
             self.url = url
             self.parsed = parsed
@@ -51,7 +57,7 @@ struct Resolver: Sendable {
 
         var outcome: Hit.Outcome {
             if refusal != nil { return .noMatch }
-            guard let resolution else { return .unknownDomain }
+            guard let resolution else { return parsed.isWeb ? .unknownDomain : .unknownScheme }
             switch resolution.outcome {
             case .openApp:
                 if case .error? = resolution.destination { return .invalidParam }
@@ -78,6 +84,14 @@ struct Resolver: Sendable {
             return target
         }
 
+        /// The URLs that open the destination, when an app opens the link: the universal link on the domain
+        /// (a wildcard's root), and the app's custom-scheme link when it has a scheme (docs/LINKS.md).
+        var links: (universal: String, scheme: String?)? {
+            guard let entry, let resolution, resolution.outcome == .openApp, let app = resolution.app else { return nil }
+            let universal = parsed.universal(on: parsed.isWeb ? parsed.host : Hostname.servingHost(of: entry.hostname)).text
+            return (universal, app.customScheme.map { AASAURL.customSchemeText(scheme: $0, path: parsed.path, query: parsed.query, fragment: parsed.fragment) })
+        }
+
         /// The store page of the app the rule names for `platform` (first listed app of that platform).
         func storeURL(for platform: AppPlatform) -> String? {
             if let app = resolution?.app, app.platform == platform, let url = app.storeURL { return url }
@@ -95,11 +109,11 @@ struct Resolver: Sendable {
     }
 
     /// The answer for `url` (with its JSON as `GET /v1/resolve` sends it), kept from an earlier ask while the
-    /// catalog has not changed since; resolve requests and clicks both ask here.
-    /// - Throws: `LinkKitError` when `url` is not an absolute http(s) URL.
+    /// catalog has not changed since.
+    /// - Throws: `LinkKitError` when `url` is not an absolute URL, or is a `javascript:`, `data:` or `file:` URL.
     func resolve(_ url: String, platform: AppPlatform, workspace: UUID?) throws -> ResolveCache.CachedAnswer {
         let generation = catalog.generation   // before the catalog is read
-        return try cache.answer(for: .init(url: url, platform: platform, workspace: workspace), generation: generation) {
+        return try cache.answer(for: .init(link: .text(url), platform: platform, workspace: workspace), generation: generation) {
             let answer = try answer(url, platform: platform, workspace: workspace)
             var json: [UInt8] = []
             json.reserveCapacity(1024)
@@ -108,12 +122,35 @@ struct Resolver: Sendable {
         }
     }
 
+    /// The answer for a click: `path` (raw) and `query` requested on `host`, taken from the request as they are
+    /// (no URL string is written to be split again), kept as resolve answers are. Its entry's `json` is empty:
+    /// a click answers with a redirect.
+    func resolveClick(host: String, path: String, query: String?, platform: AppPlatform) -> ResolveCache.CachedAnswer {
+        let generation = catalog.generation
+        return cache.answer(for: .init(link: .request(host: host, path: path, query: query), platform: platform, workspace: nil),
+                          generation: generation) {
+            (answer(AASAURL(https: host, path: path, query: query), url: nil, platform: platform, workspace: nil), [])
+        }
+    }
+
     /// Resolves `url` for `platform` among the domains of `workspace` (nil: any workspace, for clicks).
-    /// - Throws: `LinkKitError` when `url` is not an absolute http(s) URL.
+    /// - Throws: as `resolve(_:platform:workspace:)`.
     func answer(_ url: String, platform: AppPlatform, workspace: UUID?) throws -> Answer {
         let parsed = try AASAURL(url)
-        guard parsed.scheme == "https" || parsed.scheme == "http" else {
-            throw LinkKitError(.invalidURL, "'\(url.prefix(200))' is not an http(s) URL.")
+        guard !Self.refusedSchemes.contains(parsed.scheme) else {
+            throw LinkKitError(.invalidURL, "'\(url.prefix(200))' is a \(parsed.scheme): URL, which is no link.")
+        }
+        return answer(parsed, url: url, platform: platform, workspace: workspace)
+    }
+
+    private func answer(_ parsed: AASAURL, url: String?, platform: AppPlatform, workspace: UUID?) -> Answer {
+        guard parsed.isWeb else {
+            // A custom-scheme link: the scheme's app alone decides, through its deciding domain's rules.
+            guard let owner = catalog.owner(ofScheme: parsed.scheme, workspace: workspace) else {
+                return Answer(url: url, parsed: parsed, entry: nil, resolution: nil, platform: platform)
+            }
+            let universal = parsed.universal(on: Hostname.servingHost(of: owner.entry.hostname))
+            return Answer(url: url, parsed: parsed, entry: owner.entry, resolution: owner.entry.resolve(universal, for: owner.app), platform: platform)
         }
         guard let entry = catalog.entry(governing: parsed.host), workspace == nil || entry.workspaceID == workspace else {
             return Answer(url: url, parsed: parsed, entry: nil, resolution: nil, platform: platform)

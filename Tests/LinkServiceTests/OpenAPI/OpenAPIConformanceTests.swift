@@ -216,7 +216,15 @@ struct OpenAPIConformanceTests {
         try api.call("GET", "/v1/resolve", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F0&log=false", key: reader, expect: 200)
         try api.call("GET", "/v1/resolve", "/v1/resolve?url=https%3A%2F%2Fother.example%2F&platform=android", key: reader, expect: 200)
         try api.call("GET", "/v1/resolve", key: reader, expect: 400)
-        for url in ["ftp%3A%2F%2Flinks.example.com%2F", "not%20a%20url", "https%3A%2F%2Flinks.example.com%3A99x%2F"] {
+        try api.call("GET", "/v1/resolve", "/v1/resolve?url=widgets%3A%2F%2Fwidget%2F42", key: reader, expect: 200)
+        try api.call("POST", "/v1/links/build", key: reader, json: #"{"app":"\#(ios)","destination":{"type":"widgetDetail","params":{"id":42,"tab":"info"}}}"#, expect: 200)
+        try api.call("POST", "/v1/links/build", key: reader, json: """
+            {"links":[{"app":"\(ios)","destination":{"type":"widgetDetail","params":{"id":42,"tab":"info"}}},{"app":"\(ios)","destination":{"type":"widgetDetail","params":{"id":0}}}]}
+            """, expect: 200)
+        try api.call("POST", "/v1/links/build", key: reader, json: #"{"app":"\#(ios)","destination":{"type":"widgetDetail","params":{"id":"x"}}}"#, expect: 422)
+        try api.call("POST", "/v1/links/build", key: reader, json: #"{"app":"\#(ios)","destination":{"type":"widgetDetail"},"extra":1}"#,
+                     expect: 422, refused: true)
+        for url in ["javascript%3Aalert(1)", "not%20a%20url", "https%3A%2F%2Flinks.example.com%3A99x%2F"] {
             try api.call("GET", "/v1/resolve", "/v1/resolve?url=" + url, key: reader, expect: 400, refused: true)
         }
         try api.call("POST", "/v1/resolve", key: reader, json: """

@@ -22,6 +22,9 @@ struct App: Sendable {
     var packageName: String?
     var fingerprints: [Fingerprint]
     var playStoreURL: String?
+    /// The domain whose rules its custom-scheme links follow (docs/LINKS.md), and its hostname as read.
+    var primaryDomainID: UUID?
+    var primaryDomain: String?
     let version: Int
     let createdAt: Date
     let updatedAt: Date
@@ -29,14 +32,19 @@ struct App: Sendable {
 
     static let columns = """
         id, platform, name, team_id, bundle_id, app_store_id, custom_scheme, package_name, sha256_cert_fingerprints,
-        play_store_url, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8
+        play_store_url, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8,
+        primary_domain_id, (SELECT hostname FROM domains WHERE domains.id = apps.primary_domain_id)
         """
+
+    /// How many columns `columns` selects (a query may read more after them).
+    static let columnCount = 16
 
     init(row: Row) throws {
         let platform: String
         let fingerprints: JSONB
-        (id, platform, name, teamID, bundleID, appStoreID, customScheme, packageName, fingerprints, playStoreURL, version, createdAt, updatedAt, sortMicros) =
-            try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONB, String?, Int, Date, Date, Int64).self)
+        (id, platform, name, teamID, bundleID, appStoreID, customScheme, packageName, fingerprints, playStoreURL, version, createdAt, updatedAt, sortMicros,
+         primaryDomainID, primaryDomain) =
+            try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONB, String?, Int, Date, Date, Int64, UUID?, String?).self)
         self.platform = AppPlatform(rawValue: platform) ?? .ios
         self.fingerprints = (try? JSONValue.parse(fingerprints.json))?.arrayValue?.compactMap { element in
             element["value"]?.stringValue.map { Fingerprint(value: $0, label: element["label"]?.stringValue) }
@@ -79,6 +87,7 @@ struct App: Sendable {
             ]
         }
         members += [
+            JSONMember(key: "primaryDomain", value: .optional(primaryDomain)),
             JSONMember(key: "createdAt", value: .timestamp(createdAt)),
             JSONMember(key: "updatedAt", value: .timestamp(updatedAt)),
         ]

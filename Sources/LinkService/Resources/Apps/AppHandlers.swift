@@ -31,6 +31,9 @@ struct AppHandlers: Sendable {
                 try requireTeam(teamID, principal, on: connection)
             }
             try rejectDuplicate(input, platform: platform!, principal, excluding: nil, on: connection)
+            if let hostname = input.primaryDomain {
+                _ = try AppPrimaryDomain.id(of: hostname, app: nil, workspace: principal.workspaceID, on: connection)
+            }
             let row = try connection.query(Query(unsafeSQL: """
                 INSERT INTO apps (workspace_id, platform, name, team_id, bundle_id, app_store_id, custom_scheme,
                                   package_name, sha256_cert_fingerprints, play_store_url)
@@ -75,15 +78,20 @@ struct AppHandlers: Sendable {
             try ETag.check(request, current: before.version)
             var after = before
             input.apply(to: &after, body: body)
+            if body.has("primaryDomain") {
+                after.primaryDomainID = try input.primaryDomain.map {
+                    try AppPrimaryDomain.id(of: $0, app: after.id, workspace: principal.workspaceID, on: connection)
+                }
+            }
             if let teamID = input.teamID { try requireTeam(teamID, principal, on: connection) }
             try rejectDuplicate(AppInput(from: after), platform: after.platform, principal, excluding: after.id, on: connection)
             let row = try connection.query(Query(unsafeSQL: """
                 UPDATE apps SET name = $2, team_id = $3, bundle_id = $4, app_store_id = $5, custom_scheme = $6,
-                       package_name = $7, sha256_cert_fingerprints = $8, play_store_url = $9,
+                       package_name = $7, sha256_cert_fingerprints = $8, play_store_url = $9, primary_domain_id = $10,
                        version = version + 1, updated_at = now()
                 WHERE id = $1 RETURNING \(App.columns)
                 """, binds: [after.id, after.name, after.teamID, after.bundleID, after.appStoreID, after.customScheme,
-                             after.packageName, JSONB(after.fingerprintsJSON.serialized), after.playStoreURL])).first!
+                             after.packageName, JSONB(after.fingerprintsJSON.serialized), after.playStoreURL, after.primaryDomainID])).first!
             let updated = try App(row: row)
             try AuditLog.record(on: connection, principal, .update, type: "app", id: updated.id.canonicalText, before: before.json, after: updated.json)
             try changed.appChanged(updated.id, on: connection)

@@ -10,12 +10,21 @@ struct AppInput {
     var packageName: String?
     var fingerprints: [App.Fingerprint]?
     var playStoreURL: String?
+    /// The hostname sent as `primaryDomain`, normalised; checked against the workspace's domains by `AppPrimaryDomain`.
+    var primaryDomain: String?
 
     /// Reads the fields of `platform`; a field of the other platform is an error. On create, the
     /// identity fields are required.
     init(reading body: inout JSONObjectReader, platform: AppPlatform?, creating: Bool) {
         let errors = body.errors
         name = body.string("name", required: creating, limit: .name)
+        primaryDomain = body.string("primaryDomain", limit: .hostname).flatMap { text in
+            guard let hostname = try? Hostname(text) else {
+                errors.add("/primaryDomain", "primaryDomain must be the hostname of a link domain of this workspace.")
+                return nil
+            }
+            return hostname.rawValue
+        }
         switch platform {
         case .ios?:
             teamID = Validators.teamID(body.string("teamId", required: creating), at: "/teamId", errors)
