@@ -16,11 +16,11 @@ public struct CompiledDomain: Sendable {
     public let assetLinksBytes: [UInt8]
 
     /// Per platform: the matcher over the rules (`CompiledRule` `i` is `rules[i]`'s), in its file's entries.
-    private let ios: RuleMatcher
-    private let android: RuleMatcher
+    let ios: RuleMatcher
+    let android: RuleMatcher
     /// Per platform: the app of each of its matcher's `appIDs` (nil for an identifier no app of the domain has).
-    private let iosApps: [DomainApp?]
-    private let androidApps: [DomainApp?]
+    let iosApps: [DomainApp?]
+    let androidApps: [DomainApp?]
 
     /// Compiles a domain. Rules referring to unknown apps simply do not apply to them.
     public init(settings: DomainSettings, apps: [DomainApp], rules: [LinkRule]) {

@@ -44,6 +44,11 @@ public final class Catalog: Sendable {
         }
     }
 
+    /// Every domain of `workspace`.
+    func entries(workspace: UUID) -> [CatalogEntry] {
+        state.withLock { $0.entries.values.filter { $0.workspaceID == workspace } }
+    }
+
     /// The domain whose association files are served at `host`: the exact hostname, else the wildcard
     /// `*.host` (Apple fetches a wildcard entitlement's file from the root domain).
     func entry(servedAt host: String) -> CatalogEntry? {

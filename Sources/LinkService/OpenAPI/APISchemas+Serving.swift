@@ -30,6 +30,7 @@ extension APISchemas {
                 .required("position", Schema.integer(minimum: 0)),
             ], closed: false).described("The rule that decided and its place in the list.")),
             .optional("destination", Schema.ref("ResolvedDestination")),
+            .optional("requiresSignIn", Schema.boolean.described("Present (true) when the destination is for signed-in users (docs/CODEGEN.md).")),
             .required("fallbacks", Schema.object([
                 .optional("web", Schema.url.described("The domain's web fallback (with the link's path when configured).")),
                 .optional("appStore", Schema.url),
