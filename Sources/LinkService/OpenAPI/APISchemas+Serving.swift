@@ -37,6 +37,15 @@ extension APISchemas {
                 .optional("playStore", Schema.url),
             ], closed: false).described("Where to send the user when the app is not installed or no app opens the link.")),
         ], closed: false).described("What a URL opens, why, and where inside the app: the same semantics iOS applies to the AASA file.")),
+        ("RouterFixtures", Schema.object([
+            .required("app", .uuid),
+            .required("etag", Schema.string.described("The rules' ETag, as in a generated file's header.")),
+            .required("fixtures", Schema.array(Schema.object([
+                .required("url", Schema.string),
+                .required("outcome", Schema.string.described("resolve's outcome (for a custom-scheme URL: that of the https URL of the same path).")),
+                .required("destination", Schema.ref("ResolvedDestination").nullable),
+            ], closed: false))),
+        ], closed: false).described("URLs and what the app's generated router must answer for each.")),
         ("ResolvedDestination", Schema.oneOf([
             Schema.object([
                 .required("type", APISchemas.identifier),
