@@ -10,6 +10,7 @@ enum CommandLineTool {
         WorkspacesCommand.self,
         AASACommand.self,
         AssetLinksCommand.self,
+        CodegenCommand.self,
     ]
 
     static func run(_ arguments: [String]) -> Int32 {

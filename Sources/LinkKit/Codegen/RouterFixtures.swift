@@ -40,6 +40,8 @@ public enum RouterFixtures {
         var (path, rest) = (tail, "")
         if let cut = tail.firstIndex(where: { $0 == "?" || $0 == "#" }) { (path, rest) = (String(tail[..<cut]), String(tail[cut...])) }
         var out = [path.uppercased() + rest, path + "/" + rest, path + "/extra" + rest]
+        // The parent path (`/docs/{page*}` and `/x/*` also match `/docs` and `/x`).
+        if let slash = path.lastIndex(of: "/"), slash > path.startIndex { out.append(String(path[..<slash]) + rest) }
         if let letter = path.firstIndex(where: { $0.isLetter && $0.isASCII }) {
             let byte = path.utf8[letter.samePosition(in: path.utf8)!]
             out.append(String(path[..<letter]) + "%" + String(byte, radix: 16, uppercase: true) + String(path[path.index(after: letter)...]) + rest)

@@ -1,0 +1,64 @@
+import Foundation
+
+/// `linkd codegen`: an app's generated router (or fixtures), fetched from a running linkd with a read key.
+enum CodegenCommand: Command {
+    static let name = "codegen"
+    static let summary = "generate an app's router (codegen --app ID --language swift|kotlin|typescript)"
+    static let help = """
+        Usage: linkd codegen --app ID --language swift|kotlin|typescript|fixtures [--out FILE] [options]
+
+        Fetches GET /v1/apps/ID/codegen/LANGUAGE from a running linkd and writes it to FILE (stdout by
+        default): one self-contained source file with the app's destinations as a type, LinkRouter.route
+        and build, and the rules' ETag in its header; `fixtures` gives the URLs and destinations the app's
+        CI checks its router with (docs/CODEGEN.md).
+
+          --app ID               the app (required)
+          --language LANGUAGE    swift, kotlin, typescript or fixtures (required)
+          --out FILE             write there instead of stdout
+          --server URL           LINKD_SERVER   http://127.0.0.1:8080 (a node's own http:// listener)
+          --key KEY              LINKD_KEY      an API key with read scope
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let app: String
+        let language: String
+        let client: APIClient
+        let out: String?
+        do {
+            let parsed = try Arguments(arguments, valued: ["app", "language", "out", "server", "key"])
+            let environment = ProcessInfo.processInfo.environment
+            guard parsed.positionals.isEmpty else { throw Arguments.UsageError(description: "unexpected argument '\(parsed.positionals[0])'") }
+            guard let id = parsed.value("app"), UUID(uuidString: id) != nil else { throw Arguments.UsageError(description: "--app ID (a UUID) is required") }
+            guard let chosen = parsed.value("language"), ["swift", "kotlin", "typescript", "fixtures"].contains(chosen) else {
+                throw Arguments.UsageError(description: "--language must be swift, kotlin, typescript or fixtures")
+            }
+            guard let key = parsed.value("key", environment: "LINKD_KEY", environment) else {
+                throw Arguments.UsageError(description: "--key (or LINKD_KEY) is required: an API key with read scope")
+            }
+            app = id.lowercased()
+            language = chosen
+            out = parsed.value("out")
+            client = try APIClient(server: parsed.value("server", environment: "LINKD_SERVER", environment) ?? "http://127.0.0.1:8080", key: key)
+        } catch {
+            Output.err("linkd codegen: \(error)\n\n\(help)")
+            return ExitStatus.usage
+        }
+        do {
+            let answer = try client.get("/v1/apps/\(app)/codegen/\(language)")
+            guard answer.status == 200 else {
+                let detail = String(decoding: answer.body, as: UTF8.self)
+                Output.err("linkd codegen: the server answered \(answer.status): \(detail)")
+                return ExitStatus.failure
+            }
+            if let out {
+                try Data(answer.body).write(to: URL(fileURLWithPath: out))
+            } else {
+                FileHandle.standardOutput.write(Data(answer.body))
+            }
+            return ExitStatus.success
+        } catch {
+            Output.err("linkd codegen: \(error)")
+            return ExitStatus.failure
+        }
+    }
+}
