@@ -31,29 +31,81 @@ import TestSupport
         }
         """#
 
+    /// The TypeScript driver, as the Swift one.
+    static let typescriptMain = #"""
+        import { LinkRouter, toJSON, decodeDestination, PendingLink, requiresSignIn } from "./links";
+        declare const process: { argv: string[]; stdout: { write(text: string): void } };
+        declare function require(name: string): { readFileSync(fd: number, encoding: string): string };
+        const lines: string[] = [];
+        if (process.argv[2] === "extras") {
+            const built = LinkRouter.build({ type: "widgetDetail", params: { id: 42, tab: "reviews" } });
+            lines.push(built ? built.universal : "none", built && built.scheme ? built.scheme : "none");
+            const docs = LinkRouter.build({ type: "docs", params: { page: "guides/a b" } });
+            lines.push(docs ? docs.universal : "none");
+            const profile = LinkRouter.route("https://links.example.com/u/5A1D0E4C-8B1E-4F55-9C3A-0D2B6E7F8A90")!;
+            const pending = new PendingLink();
+            const kept = pending.open(profile) === null;
+            const handed = pending.userSignedIn();
+            lines.push(`${requiresSignIn(profile)} ${kept} ${handed !== null && toJSON(handed) === toJSON(profile)} ${pending.userSignedIn() === null}`);
+            lines.push(LinkRouter.etag);
+        } else {
+            const input = require("fs").readFileSync(0, "utf8").split("\n");
+            input.pop();
+            for (const line of input) {
+                const destination = LinkRouter.route(line);
+                const back = destination && decodeDestination("{\"destination\":" + toJSON(destination) + "}");
+                if (destination && (!back || toJSON(back) !== toJSON(destination))) lines.push("decoder disagrees: " + toJSON(destination));
+                else lines.push(destination ? toJSON(destination) : "null");
+            }
+        }
+        process.stdout.write(lines.join("\n") + "\n");
+        """#
+
     @Test func swiftRouterAgreesWithResolve() throws {
-        try TestService.with { service in
-            let workspace = try CodegenWorkspace(service)
-            let source = try workspace.codegen("swift")
-            let fixtures = try workspace.codegen("fixtures").json
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-swift-\(getpid())")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            try source.text.write(to: directory.appendingPathComponent("Links.swift"), atomically: true, encoding: .utf8)
+        try Self.agree(language: "swift") { directory, source in
+            try source.write(to: directory.appendingPathComponent("Links.swift"), atomically: true, encoding: .utf8)
             try Self.swiftMain.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
             let binary = directory.appendingPathComponent("router").path
-            let compile = try Subprocess("/usr/bin/env", ["swiftc", "-Onone", "-o", binary,
-                                                          directory.appendingPathComponent("Links.swift").path, directory.appendingPathComponent("main.swift").path],
-                                         mergeErrors: true)
-            let status = try compile.wait(timeout: 300)
-            #expect(status == 0, "swiftc: \(compile.standardOutput)")
-            guard status == 0 else { return }
+            try Self.compile("/usr/bin/env", ["swiftc", "-Onone", "-o", binary, directory.appendingPathComponent("Links.swift").path,
+                                              directory.appendingPathComponent("main.swift").path])
+            return { mode, input in try Self.run(binary, [mode], input: input) }
+        }
+    }
+
+    @Test func typescriptRouterAgreesWithResolve() throws {
+        try Self.agree(language: "typescript") { directory, source in
+            try source.write(to: directory.appendingPathComponent("links.ts"), atomically: true, encoding: .utf8)
+            try Self.typescriptMain.write(to: directory.appendingPathComponent("main.ts"), atomically: true, encoding: .utf8)
+            let out = directory.appendingPathComponent("out").path
+            try Self.compile("/usr/bin/env", ["tsc", "--strict", "--noUnusedLocals", "--target", "es2017", "--module", "commonjs", "--outDir", out,
+                                              directory.appendingPathComponent("links.ts").path, directory.appendingPathComponent("main.ts").path])
+            return { mode, input in try Self.run("/usr/bin/env", ["nodejs", out + "/main.js", mode], input: input) }
+        }
+    }
+
+    static func compile(_ executable: String, _ arguments: [String]) throws {
+        let compiler = try Subprocess(executable, arguments, mergeErrors: true)
+        let status = try compiler.wait(timeout: 400)
+        guard status == 0 else { throw TestFailure("\(arguments.first ?? executable): \(compiler.standardOutput)") }
+    }
+
+    /// Generates the app's router in `language`, has `prepare` compile it with its driver, and checks that it
+    /// answers what resolve answers on every fixture and generated URL, and the builder and pending link.
+    static func agree(language: String, prepare: (URL, String) throws -> ((String, String) throws -> [String])) throws {
+        try TestService.with { service in
+            let workspace = try CodegenWorkspace(service)
+            let source = try workspace.codegen(language)
+            let fixtures = try workspace.codegen("fixtures").json
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-\(language)-\(getpid())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let run = try prepare(directory, source.text)
 
             let listed = fixtures["fixtures"]!.arrayValue!
             let fixtureURLs = listed.map { $0["url"]!.stringValue! }
             #expect(fixtureURLs.count > 80)
-            let urls = fixtureURLs + Self.generatedURLs(from: fixtureURLs)
-            let routed = try Self.run(binary, ["route"], input: urls.joined(separator: "\n") + "\n")
+            let urls = fixtureURLs + generatedURLs(from: fixtureURLs)
+            let routed = try run("route", urls.joined(separator: "\n") + "\n")
             #expect(routed.count == urls.count)
             let resolved = try workspace.expected(urls)
             var disagreements: [String] = []
@@ -71,7 +123,7 @@ import TestSupport
             #expect(routed[urls.firstIndex(of: "https://links.example.com/widget/42")!] == #"{"type":"widgetDetail","params":{"id":42}}"#)
             #expect(routed[urls.firstIndex(of: "widgets://widget/42")!] == #"{"type":"widgetDetail","params":{"id":42}}"#)
 
-            let extras = try Self.run(binary, ["extras"], input: "")
+            let extras = try run("extras", "")
             #expect(extras.count == 5)
             #expect(extras.first == "https://links.example.com/widget/42?tab=reviews")
             #expect(extras.dropFirst().first == "widgets://widget/42?tab=reviews")
@@ -96,7 +148,8 @@ import TestSupport
                 case 0: mutated += pieces.randomElement(using: &generator)!
                 case 1: mutated = String(mutated.map { Bool.random(using: &generator) ? Character($0.uppercased()) : $0 })
                 case 2:
-                    if let cut = mutated.lastIndex(of: "/") { mutated.insert(contentsOf: pieces.randomElement(using: &generator)!, at: cut) }
+                    // Within the path (after `scheme://authority/`): a piece in the authority would make no URL.
+                    if let cut = mutated.lastIndex(of: "/"), mutated[..<cut].filter({ $0 == "/" }).count >= 3 { mutated.insert(contentsOf: pieces.randomElement(using: &generator)!, at: cut) }
                 default: mutated = mutated.replacingOccurrences(of: "links.example.com", with: ["a.example.org", "shop.example.org", "example.org", "other.example.net"].randomElement(using: &generator)!)
                 }
                 out.append(mutated)
