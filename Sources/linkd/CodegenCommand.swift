@@ -1,4 +1,5 @@
 import Foundation
+import LinkKit
 
 /// `linkd codegen`: an app's generated router (or fixtures), fetched from a running linkd with a read key.
 enum CodegenCommand: Command {
@@ -20,6 +21,7 @@ enum CodegenCommand: Command {
         """
 
     static func run(_ arguments: [String]) -> Int32 {
+        if arguments.first == "bench-source" { return benchSource(Array(arguments.dropFirst())) }
         let app: String
         let language: String
         let client: APIClient
@@ -60,5 +62,26 @@ enum CodegenCommand: Command {
             Output.err("linkd codegen: \(error)")
             return ExitStatus.failure
         }
+    }
+
+    /// Hidden, for bench/router: the Swift router of a synthetic domain of `--rules N` rules
+    /// (`/section<i>/{id}` to `widgetDetail(id:)`, an exclusion first), made without a server.
+    static func benchSource(_ arguments: [String]) -> Int32 {
+        guard let parsed = try? Arguments(arguments, valued: ["rules"]), let count = Int(parsed.value("rules") ?? "10"), count > 0 else {
+            Output.err("usage: linkd codegen bench-source [--rules N]")
+            return ExitStatus.usage
+        }
+        let destination = DestinationType(name: "widgetDetail", parameters: [ParameterSpec(name: "id", kind: .int(min: 1, max: nil))])
+        let app = DomainApp(id: "bench", platform: .ios, identifier: "ABCDE12345.com.example.bench", destinations: [destination])
+        var rules = [LinkRule(id: "x", apps: ["bench"], path: .raw("/private/*"), exclude: true)]
+        for index in 0..<count {
+            // (A template is always valid text: these cannot fail.)
+            rules.append(LinkRule(id: "r\(index)", apps: ["bench"], path: try! RulePattern("/section\(index)/{id}"), destination: DestinationBinding(type: "widgetDetail")))
+        }
+        let compiled = CompiledDomain(settings: DomainSettings(hostname: "links.example.com"), apps: [app], rules: rules)
+        let table = RouterTable(appID: "bench", platform: .ios, scheme: "bench", destinations: [destination],
+                                domains: [RouterTable.Domain(hostname: "links.example.com", compiled: compiled)], schemeDomain: 0)
+        Output.out(RouterSource.source(table, etag: "\"bench\"", language: .swift))
+        return ExitStatus.success
     }
 }
