@@ -35,13 +35,12 @@ public struct CodeDialect: Sendable {
     let listOpen: String
     let listClose: String
     let null: String
-    /// Characters escaped beyond `"`, `\` and controls (Kotlin's `$` starts a template).
+    /// Whether `$` is escaped too (a language whose `$` starts a template).
     let dollar: Bool
     /// Swift writes `\u{…}`; Kotlin and TypeScript `\uXXXX`.
     let braces: Bool
 
     public static let swift = CodeDialect(listOpen: "[", listClose: "]", null: "nil", dollar: false, braces: true)
-    public static let kotlin = CodeDialect(listOpen: "listOf(", listClose: ")", null: "null", dollar: true, braces: false)
     public static let typescript = CodeDialect(listOpen: "[", listClose: "]", null: "null", dollar: false, braces: false)
 
     /// `text` as a string literal: printable ASCII as it is, everything else escaped, so the file is ASCII.

@@ -8,11 +8,6 @@ enum RouterNames {
         "repeat", "return", "switch", "where", "while", "as", "Any", "catch", "false", "is", "nil", "super", "self", "Self",
         "throw", "throws", "true", "try", "type", "values", "json", "make", "invalid", "requiresSignIn",
     ]
-    static let kotlinKeywords: Set<String> = [
-        "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface", "is", "null",
-        "object", "package", "return", "super", "this", "throw", "true", "try", "typealias", "typeof", "val", "var", "when",
-        "while", "type", "values", "json", "Invalid", "requiresSignIn", "toJSON",
-    ]
 
     /// `name`, with `_` appended when it is one of `reserved`.
     static func identifier(_ name: String, avoiding reserved: Set<String>) -> String {

@@ -16,7 +16,7 @@ public struct RouterTable: Sendable {
     }
 
     public let appID: String
-    public let platform: DomainApp.Platform
+    public let platform: AppPlatform
     public let scheme: String?
     public let destinations: [DestinationType]
     /// The app's domains first (in order), then domains that only shadow one of its wildcards.
@@ -27,7 +27,7 @@ public struct RouterTable: Sendable {
     /// - Parameters:
     ///   - domains: the domains whose rules name the app, the scheme's domain among them; and exact domains a
     ///     wildcard of them governs (they take precedence on their host, so the router must know them).
-    public init(appID: String, platform: DomainApp.Platform, scheme: String?, destinations: [DestinationType],
+    public init(appID: String, platform: AppPlatform, scheme: String?, destinations: [DestinationType],
                 domains: [Domain], schemeDomain: Int?) {
         self.appID = appID
         self.platform = platform
@@ -55,7 +55,7 @@ public struct RouterTable: Sendable {
     /// `Domain(host, groups, appGroups, app)`: each group lists entry numbers and rule numbers (in the table's
     /// rules) alternately, in entry order; `appGroups[i]` is the group of the domain's `i`-th app; `app` is this
     /// app's index among them (-1: the domain names it not).
-    private static func domainValue(_ domain: Domain, appID: String, platform: DomainApp.Platform,
+    private static func domainValue(_ domain: Domain, appID: String, platform: AppPlatform,
                                     rules: inout [CodeValue], alternatives: inout [CodeValue]) -> CodeValue {
         let compiled = domain.compiled
         let (matcher, apps) = platform == .ios ? (compiled.ios, compiled.iosApps) : (compiled.android, compiled.androidApps)
@@ -152,7 +152,10 @@ public struct RouterTable: Sendable {
                 {
                     let index = alternatives.count
                     alternatives.append(.null)
-                    alternatives[index] = .list(values.map { patternTokens($0, alternatives: &alternatives) })
+                    // In a fixed order (the compiled order follows a set's): the table and its ETag are the same on
+                    // every node. Any order decides alike: every alternative is tried.
+                    let listed = values.map { patternTokens($0, alternatives: &alternatives) }
+                    alternatives[index] = .list(listed.sorted { $0.source(.typescript) < $1.source(.typescript) })
                     return .string("V\(index)")
                 }()
             }
