@@ -27,6 +27,8 @@ public struct LinkKitError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidTemplate = Code("invalidTemplate")
         /// A URL could not be split per RFC 3986.
         public static let invalidURL = Code("invalidURL")
+        /// An Android `pathAdvancedPattern` that Android's `PatternMatcher` refuses.
+        public static let invalidPattern = Code("invalidPattern")
         /// The stable name of the code, e.g. `invalidTeamID`.
         public var description: String { raw }
     }

@@ -99,6 +99,24 @@ import Testing
         #expect(try LinkdProcess.run(["assetlinks"]).status == 2)
     }
 
+    /// Android 15+ dynamic rules (docs/ANDROID.md): warnings for what older Android does, errors for what makes
+    /// Android discard them.
+    @Test func assetlinksValidateLintsDynamicRules() throws {
+        func file(_ components: String) -> String {
+            Self.assetlinks.replacingOccurrences(of: "]}}]", with: #"]},"relation_extensions":{"delegate_permission/common.handle_all_urls":{"dynamic_app_link_components":"# + components + "}}}]")
+        }
+        let good = try LinkdProcess.run(["assetlinks", "validate", "-", "--json"], input: file(#"[{"/":"/private/*","exclude":true},{"/":"/w/*/info"},{"/":"*"}]"#))
+        #expect(good.status == 0)
+        #expect(good.stdout.contains("/0/relation_extensions/delegate_permission~1common.handle_all_urls/dynamic_app_link_components/0"))
+        #expect(good.stdout.contains("exclusionNeedsAndroid15") && good.stdout.contains("innerWildcard"))
+        let bad = try LinkdProcess.run(["assetlinks", "validate", "-"], input: file(#"[{"/":5},{"?":"dl=1"},{"exclude":"yes"},{}]"#))
+        #expect(bad.status == 1)
+        for pointer in ["dynamic_app_link_components/0/~1", "dynamic_app_link_components/1/?", "dynamic_app_link_components/2/exclude",
+                        "dynamic_app_link_components/3"] {
+            #expect(bad.stdout.contains("error: /0/relation_extensions/delegate_permission~1common.handle_all_urls/" + pointer + ":"), "\(pointer)")
+        }
+    }
+
     @Test func helpListsTheCommands() throws {
         let result = try LinkdProcess.run(["--help"])
         #expect(result.stdout.contains("aasa") && result.stdout.contains("assetlinks"))

@@ -30,6 +30,7 @@ public enum AssetLinksLinter: Sendable {
         func add(_ severity: LintFinding.Severity, _ code: String, _ pointer: String, _ message: String) {
             findings.append(LintFinding(severity, code, pointer, message))
         }
+        var dynamicPackages: Set<String> = []
         if statements.isEmpty { add(.warning, "noStatements", "", "the list is empty: no app is associated with this domain") }
         for (index, statement) in statements.enumerated() {
             let pointer = JSONPointer.appending("", index)
@@ -37,7 +38,7 @@ public enum AssetLinksLinter: Sendable {
                 add(.error, "wrongType", pointer, "a statement must be an object with 'relation' and 'target', not \(statement.typeName)")
                 continue
             }
-            for member in members where !["relation", "target"].contains(member.key) {
+            for member in members where !["relation", "target", "relation_extensions"].contains(member.key) {
                 add(.warning, "unknownKey", JSONPointer.appending(pointer, member.key), "unknown statement key '\(member.key)' is ignored")
             }
             let relationPointer = JSONPointer.appending(pointer, "relation")
@@ -62,6 +63,14 @@ public enum AssetLinksLinter: Sendable {
                 continue
             }
             lintTarget(target, targetPointer, add)
+            if let extensions = statement["relation_extensions"] {
+                let package = target["package_name"]?.stringValue ?? ""
+                let declares = lintExtensions(extensions, JSONPointer.appending(pointer, "relation_extensions"), add)
+                if declares, !dynamicPackages.insert(package).inserted {
+                    add(.warning, "duplicateDynamicRules", JSONPointer.appending(pointer, "relation_extensions"),
+                        "'\(package)' already has dynamic_app_link_components in an earlier statement: Android does not say which it uses")
+                }
+            }
         }
         return findings
     }

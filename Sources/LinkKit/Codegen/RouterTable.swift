@@ -58,7 +58,8 @@ public struct RouterTable: Sendable {
     private static func domainValue(_ domain: Domain, appID: String, platform: AppPlatform,
                                     rules: inout [CodeValue], alternatives: inout [CodeValue]) -> CodeValue {
         let compiled = domain.compiled
-        let (matcher, apps) = platform == .ios ? (compiled.ios, compiled.iosApps) : (compiled.android, compiled.androidApps)
+        // The iOS matcher's entries: an Android app appears in none (its router routes nothing yet, docs/CODEGEN.md).
+        let (matcher, apps) = (compiled.ios, compiled.iosApps)
         let linkRules = compiled.rules
         let variables = RuleMatcher.variables(compiled.settings.substitutionVariables)
         let selfIndex = apps.firstIndex { $0?.id == appID } ?? -1

@@ -54,8 +54,9 @@ extension CompiledDomain {
     }
 
     /// The Android statement list: `handle_all_urls` for every Android app a rule names (in order of first
-    /// appearance), plus `get_login_creds` for those listed under `webcredentials`.
-    static func assetLinks(settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp]) -> JSONValue {
+    /// appearance), plus `get_login_creds` for those listed under `webcredentials`; with `androidDynamicRules`, each
+    /// `handle_all_urls` statement carries the app's rules as `dynamic_app_link_components` (docs/ANDROID.md).
+    static func assetLinks(settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp], android: AndroidAppLinks) -> JSONValue {
         var order: [DomainApp] = []
         var seen: Set<String> = []
         var named: Set<String> = []
@@ -77,14 +78,21 @@ extension CompiledDomain {
             var relations: [JSONValue] = []
             if named.contains(app.id) { relations.append(.string("delegate_permission/common.handle_all_urls")) }
             if credentials.contains(app.id) { relations.append(.string("delegate_permission/common.get_login_creds")) }
-            return .object([
-                "relation": .array(relations),
-                "target": .object([
+            var statement: [JSONMember] = [
+                JSONMember(key: "relation", value: .array(relations)),
+                JSONMember(key: "target", value: .object([
                     "namespace": .string("android_app"),
                     "package_name": .string(app.identifier),
                     "sha256_cert_fingerprints": .array(app.fingerprints.map(JSONValue.string)),
-                ]),
-            ])
+                ])),
+            ]
+            if settings.androidDynamicRules, named.contains(app.id) {
+                let components = JSONValue.array(android.dynamicComponents(of: app).map(\.json))
+                statement.append(JSONMember(key: "relation_extensions", value: .object([
+                    JSONMember(key: AssetLinksFile.handleAllURLs, value: .object(["dynamic_app_link_components": components])),
+                ])))
+            }
+            return .object(statement)
         })
     }
 }

@@ -1,10 +1,11 @@
 /// A link domain compiled once from its settings, apps and ordered rules: the rendered association
-/// files and the matchers that resolve URLs with exactly the semantics iOS applies to those files.
+/// files and the matchers that resolve URLs with exactly the semantics each platform applies to them.
 ///
 /// Each rule is compiled once (`CompiledRule`, from the component it writes into the file, with the file's
-/// defaults and variables); each platform's matcher (`RuleMatcher`) lists those rules in the very `details`
-/// entries that platform's file has (Android: package names in place of appIDs), so one rule list means one
-/// behaviour everywhere. Only the files' bytes are kept: the `AASAFile` and assetlinks trees are rebuilt on demand.
+/// defaults and variables); the iOS matcher (`RuleMatcher`) lists those rules in the very `details` entries of
+/// the AASA file. Android reads the same rules as the generated manifest's intent filters and, when the domain
+/// enables them, the dynamic rules of `assetlinks.json` (`AndroidAppLinks`, docs/ANDROID.md). Only the files'
+/// bytes are kept: the `AASAFile` and assetlinks trees are rebuilt on demand.
 public struct CompiledDomain: Sendable {
     public let settings: DomainSettings
     /// The rules, packed: resolve unpacks the deciding one.
@@ -15,12 +16,12 @@ public struct CompiledDomain: Sendable {
     /// The `assetlinks.json` statement list's canonical bytes.
     public let assetLinksBytes: [UInt8]
 
-    /// Per platform: the matcher over the rules (`CompiledRule` `i` is `rules[i]`'s), in its file's entries.
+    /// The matcher over the rules (`CompiledRule` `i` is `rules[i]`'s), in the AASA file's entries.
     let ios: RuleMatcher
-    let android: RuleMatcher
-    /// Per platform: the app of each of its matcher's `appIDs` (nil for an identifier no app of the domain has).
+    /// The app of each of the matcher's `appIDs` (nil for an identifier no app of the domain has).
     let iosApps: [DomainApp?]
-    let androidApps: [DomainApp?]
+    /// The rules as Android reads them: the generated manifest's path attributes and the dynamic rules.
+    public let android: AndroidAppLinks
 
     /// Compiles a domain. Rules referring to unknown apps simply do not apply to them.
     public init(settings: DomainSettings, apps: [DomainApp], rules: [LinkRule]) {
@@ -29,19 +30,17 @@ public struct CompiledDomain: Sendable {
         self.apps = apps
         let byID = Self.appsByID(apps)
         let iosDetails = Self.details(.ios, settings: settings, rules: rules, apps: byID)
-        let androidDetails = Self.details(.android, settings: settings, rules: rules, apps: byID)
         let variables = RuleMatcher.variables(settings.substitutionVariables)
         let components = rules.map(\.component)
         let compiled = components.map { component in
             CompiledRule(effective: RuleMatcher.effective(component, detailDefaults: nil, fileDefaults: settings.defaults), variables: variables)
         }
         ios = RuleMatcher(rules: compiled, details: iosDetails)
-        android = RuleMatcher(rules: compiled, details: androidDetails, sharingIndexesWith: ios)
+        android = AndroidAppLinks(settings: settings, rules: rules, apps: byID)
         let byIdentifier = Dictionary(apps.map { ($0.identifier.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         iosApps = ios.appIDs.map { byIdentifier[$0.lowercased()] }
-        androidApps = android.appIDs.map { byIdentifier[$0.lowercased()] }
         aasaBytes = Self.aasaFile(settings: settings, components: components, apps: byID, details: iosDetails).json.serializedBytes.compacted()
-        assetLinksBytes = Self.assetLinks(settings: settings, rules: rules, apps: byID).serializedBytes.compacted()
+        assetLinksBytes = Self.assetLinks(settings: settings, rules: rules, apps: byID, android: android).serializedBytes.compacted()
     }
 
     /// The rules, in order (unpacked: rules are kept packed).
@@ -59,7 +58,7 @@ public struct CompiledDomain: Sendable {
     public var aasaJSON: String { String(decoding: aasaBytes, as: UTF8.self) }
 
     /// The `assetlinks.json` statement list (rebuilt: only its bytes are kept).
-    public var assetLinks: JSONValue { Self.assetLinks(settings: settings, rules: self.rules, apps: Self.appsByID(apps)) }
+    public var assetLinks: JSONValue { Self.assetLinks(settings: settings, rules: self.rules, apps: Self.appsByID(apps), android: android) }
 
     /// The served assetlinks bytes as text.
     public var assetLinksJSON: String { String(decoding: assetLinksBytes, as: UTF8.self) }
@@ -73,7 +72,8 @@ public struct CompiledDomain: Sendable {
     /// - Parameter ruleID: the id the deciding rule is reported with, from its position (nil: the compiled rule's):
     ///   a domain compiled once for several domains' identical rules reports each domain's own rule ids.
     public func resolve(_ url: AASAURL, platform: AppPlatform = .ios, ruleID: (Int) -> String? = { _ in nil }) -> LinkResolution {
-        let (matcher, apps) = platform == .ios ? (ios, iosApps) : (android, androidApps)
+        if platform == .android { return resolveAndroid(url, ruleID: ruleID) }
+        let (matcher, apps) = (ios, iosApps)
         var subject = MatchSubject(url)
         guard let deciding = matcher.decidingApp(matcher.groupDecisions(url, subject: &subject)) else { return .noMatch }
         let entry = matcher.entries[deciding.entry]
@@ -87,6 +87,20 @@ public struct CompiledDomain: Sendable {
         }
         let target = app.flatMap { self.destination(of: rule, for: $0, url: url, subject: &subject) }
         return LinkResolution(outcome: .openApp, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: target)
+    }
+
+    /// What an Android 15+ device with the generated manifest and the served `assetlinks.json` does with `url`
+    /// (`AndroidAppLinks.decide`); `detailIndex` is the deciding app's statement.
+    private func resolveAndroid(_ url: AASAURL, ruleID: (Int) -> String?) -> LinkResolution {
+        guard let decision = android.decide(url) else { return .noMatch }
+        let app = android.apps[decision.app].app
+        let rule = packed[decision.position, id: ruleID(decision.position)]
+        guard decision.opens else {
+            return LinkResolution(outcome: .excluded, app: app, rule: rule, position: decision.position, detailIndex: decision.app, componentIndex: nil, destination: nil)
+        }
+        var subject = MatchSubject(url)
+        let target = destination(of: rule, for: app, url: url, subject: &subject)
+        return LinkResolution(outcome: .openApp, app: app, rule: rule, position: decision.position, detailIndex: decision.app, componentIndex: nil, destination: target)
     }
 
     /// The typed destination of `rule` for `app`, from the URL's captures. `subject` is the URL as the matcher

@@ -12,10 +12,13 @@ public struct DomainSettings: Sendable, Hashable {
     public let legacyPaths: Bool
     /// Where browsers go when no app opens the link.
     public let webFallbackURL: String?
+    /// Also write the rules into `assetlinks.json` as Android 15+ dynamic rules (docs/ANDROID.md).
+    public let androidDynamicRules: Bool
 
     public init(
         hostname: String, defaults: AASAComponent? = nil, substitutionVariables: [SubstitutionVariable] = [],
-        webcredentials: [String] = [], appclips: [String] = [], legacyPaths: Bool = false, webFallbackURL: String? = nil
+        webcredentials: [String] = [], appclips: [String] = [], legacyPaths: Bool = false, webFallbackURL: String? = nil,
+        androidDynamicRules: Bool = false
     ) {
         self.hostname = hostname
         self.defaults = defaults
@@ -24,5 +27,6 @@ public struct DomainSettings: Sendable, Hashable {
         self.appclips = appclips
         self.legacyPaths = legacyPaths
         self.webFallbackURL = webFallbackURL
+        self.androidDynamicRules = androidDynamicRules
     }
 }

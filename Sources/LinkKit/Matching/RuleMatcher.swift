@@ -1,11 +1,11 @@
 /// The matching core of an AASA file (docs/aasa-semantics.md §3): compiled rules, the `details` entries that list them
 /// in file order, and the apps grouped by the entries they appear in, each group with its prefix index.
 ///
-/// `AASAMatcher` builds one from any file (one compiled rule per component); `CompiledDomain` builds one per
-/// platform from the entries it writes into its files, both over one array of compiled rules (one per `LinkRule`):
-/// the same compilation and the same decisions, held once.
+/// `AASAMatcher` builds one from any file (one compiled rule per component); `CompiledDomain` builds one from the
+/// entries it writes into its AASA file (one compiled rule per `LinkRule`). Android reads the rules its own way
+/// (`AndroidAppLinks`, docs/ANDROID.md).
 ///
-/// A class (immutable, so `Sendable`): resolving takes one reference to a platform's matcher, where copying a
+/// A class (immutable, so `Sendable`): resolving takes one reference to the matcher, where copying a
 /// struct of this many arrays retained each of them, on objects every request thread shares.
 final class RuleMatcher: Sendable {
     /// One rule of one `details` entry: which compiled rule, and where the entry writes it in the file.
@@ -44,11 +44,8 @@ final class RuleMatcher: Sendable {
     /// - Parameters:
     ///   - rules: the compiled rules the details refer to.
     ///   - details: per `details` entry, its apps and the numbers (in `rules`) of its rules in order.
-    ///   - other: a core built from the same `rules`: their packed form is shared, and its groups' prefix indexes
-    ///     are reused where a group lists the same entries of the same rules (another platform's core of the same
-    ///     domain, usually the same entries).
-    init(rules: [CompiledRule], details: [(appIDs: [String], rules: [Int32])], sharingIndexesWith other: RuleMatcher? = nil) {
-        self.rules = other?.rules ?? CompiledRuleSet(rules)
+    init(rules: [CompiledRule], details: [(appIDs: [String], rules: [Int32])]) {
+        self.rules = CompiledRuleSet(rules)
         let entries = Entries(details.map(\.rules))
         var entriesOfDetail: [[Int32]] = []
         var next: Int32 = 0
@@ -56,8 +53,7 @@ final class RuleMatcher: Sendable {
             entriesOfDetail.append(Array(next..<next + Int32(detail.rules.count)))
             next += Int32(detail.rules.count)
         }
-        // Another platform's entries are usually these: then held once.
-        self.entries = other.map { $0.entries == entries } == true ? other!.entries : entries
+        self.entries = entries
 
         var appIDs: [String] = []
         var detailsOfApp: [String: [Int]] = [:]
@@ -71,8 +67,6 @@ final class RuleMatcher: Sendable {
             }
         }
         self.appIDs = appIDs
-        var reusable: [[Int32]: Group] = [:]
-        for group in other?.groups ?? [] { reusable[group.ruleNumbers] = group }
         var groups: [Group] = []
         var groupOfDetails: [[Int]: Int] = [:]
         var groupOfApp: [String: Int] = [:]
@@ -85,13 +79,6 @@ final class RuleMatcher: Sendable {
                 continue
             }
             let numbers = details.flatMap { entriesOfDetail[$0] }
-            if let other, let reused = reusable[numbers],
-               numbers.allSatisfy({ Int($0) < other.entries.count && other.entries.rule($0) == entries.rule($0) }) {
-                groupOfDetails[details] = groups.count
-                groupOfApp[key] = groups.count
-                groups.append(Group(apps: [appID], ruleNumbers: reused.ruleNumbers, index: reused.index))
-                continue
-            }
             let indexed = numbers.compactMap { number -> (number: Int32, form: MatchSubject.Form, prefix: [UInt8], exact: [UInt8]?)? in
                 let rule = rules[Int(entries.rule(number))]
                 guard !rule.never else { return nil }

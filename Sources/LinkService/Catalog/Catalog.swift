@@ -44,11 +44,6 @@ public final class Catalog: Sendable {
         }
     }
 
-    /// Every domain of `workspace`.
-    func entries(workspace: UUID) -> [CatalogEntry] {
-        state.withLock { $0.entries.values.filter { $0.workspaceID == workspace } }
-    }
-
     /// The domain whose association files are served at `host`: the exact hostname, else the wildcard
     /// `*.host` (Apple fetches a wildcard entitlement's file from the root domain).
     func entry(servedAt host: String) -> CatalogEntry? {
@@ -63,6 +58,11 @@ public final class Catalog: Sendable {
             !bytes.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }
         }
         return lower == true ? host : host.lowercased()
+    }
+
+    /// The domains of a workspace, by hostname.
+    func entries(workspace: UUID) -> [CatalogEntry] {
+        state.withLock { $0.entries.values.filter { $0.workspaceID == workspace } }.sorted { $0.hostname < $1.hostname }
     }
 
     /// Replaces one hostname's entry (nil removes it: the domain was deleted).

@@ -35,6 +35,8 @@ extension APISchemas {
             .optional("webFallbackUrl", (input ? APISchemas.httpsURLInput : Schema.url)
                 .described("Where a link that no app opens sends the browser (absolute `https://`).")),
             .optional("carryPathToFallback", Schema.boolean.described("Append the link's path and query to the web fallback URL.")),
+            .optional("androidDynamicRules", Schema.boolean.described(
+                "Also write the rules into assetlinks.json as Android 15+ dynamic rules (`relation_extensions`, `dynamic_app_link_components`; docs/ANDROID.md).")),
         ]
     }
 
@@ -133,6 +135,8 @@ extension APISchemas {
             ("AssetLinks", Schema.array(Schema.object([
                 .required("relation", Schema.array(.string)),
                 .required("target", Schema.anyObject.described("`namespace`, `package_name` and `sha256_cert_fingerprints`.")),
+                .optional("relation_extensions", Schema.anyObject.described(
+                    "With `androidDynamicRules`: `{\"delegate_permission/common.handle_all_urls\": {\"dynamic_app_link_components\": [{\"/\", \"?\", \"#\", \"exclude\"}…]}}`, the app's rules in order.")),
             ], closed: false)).described("A Digital Asset Links statement list (assetlinks.json).")),
             ("LintFinding", Schema.object([
                 .required("severity", .enumeration(["error", "warning"])),

@@ -12,6 +12,8 @@ struct DomainSettingsInput: Sendable, Equatable {
     var webFallbackURL: String?
     /// Carry the link's path and query over to the web fallback (`https://fallback/<path>?<query>`).
     var carryPathToFallback = false
+    /// Write the rules into `assetlinks.json` as Android 15+ dynamic rules (docs/ANDROID.md).
+    var androidDynamicRules = false
 
     init() {}
 
@@ -54,6 +56,7 @@ struct DomainSettingsInput: Sendable, Equatable {
             webFallbackURL = Validators.httpsURL(body.string("webFallbackUrl", limit: .url), at: "/webFallbackUrl", errors)
         }
         if body.has("carryPathToFallback") { carryPathToFallback = body.bool("carryPathToFallback") ?? false }
+        if body.has("androidDynamicRules") { androidDynamicRules = body.bool("androidDynamicRules") ?? false }
     }
 
     private static func appIDs(_ body: inout JSONObjectReader, _ key: String) -> [UUID] {
@@ -82,6 +85,7 @@ struct DomainSettingsInput: Sendable, Equatable {
             "legacyPaths": .bool(legacyPaths),
             "webFallbackUrl": .optional(webFallbackURL),
             "carryPathToFallback": .bool(carryPathToFallback),
+            "androidDynamicRules": .bool(androidDynamicRules),
         ])
     }
 
@@ -98,7 +102,7 @@ struct DomainSettingsInput: Sendable, Equatable {
             hostname: hostname, defaults: defaults,
             substitutionVariables: substitutionVariables.map { SubstitutionVariable(name: $0.name, values: $0.values) },
             webcredentials: webcredentials.map { $0.canonicalText }, appclips: appclips.map { $0.canonicalText },
-            legacyPaths: legacyPaths, webFallbackURL: webFallbackURL
+            legacyPaths: legacyPaths, webFallbackURL: webFallbackURL, androidDynamicRules: androidDynamicRules
         )
     }
 
