@@ -10,6 +10,7 @@ enum CommandLineTool {
         WorkspacesCommand.self,
         AASACommand.self,
         AssetLinksCommand.self,
+        CodegenCommand.self,
         LinksCommand.self,
         OptionsCommand.self,
     ]

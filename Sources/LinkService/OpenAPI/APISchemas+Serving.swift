@@ -36,6 +36,7 @@ extension APISchemas {
             ], closed: false).described("The rule that decided and its place in the list.")),
             .optional("destination", Schema.ref("ResolvedDestination")),
             .optional("links", Schema.ref("Links")),
+            .optional("requiresSignIn", Schema.boolean.described("Present (true) when the destination is for signed-in users (docs/CODEGEN.md).")),
             .required("fallbacks", Schema.object([
                 .optional("web", Schema.url.described("The domain's web fallback (with the link's path when configured).")),
                 .optional("appStore", Schema.url),
@@ -46,6 +47,15 @@ extension APISchemas {
             .required("universal", Schema.url.described("The https link on the domain that decided (a wildcard domain's root).")),
             .optional("scheme", Schema.string.described("The app's custom-scheme link, when it has a scheme: `widgets://widget/42?tab=reviews`.")),
         ], closed: false).described("The URLs that open this destination in the app.")),
+        ("RouterFixtures", Schema.object([
+            .required("app", .uuid),
+            .required("etag", Schema.string.described("The rules' ETag, as in a generated file's header.")),
+            .required("fixtures", Schema.array(Schema.object([
+                .required("url", Schema.string),
+                .required("outcome", Schema.string.described("resolve's outcome (for a custom-scheme URL: that of the https URL of the same path).")),
+                .required("destination", Schema.ref("ResolvedDestination").nullable),
+            ], closed: false))),
+        ], closed: false).described("URLs and what the app's generated router must answer for each.")),
         ("ResolvedDestination", Schema.oneOf([
             Schema.object([
                 .required("type", APISchemas.identifier),

@@ -80,6 +80,7 @@ public final class Application: Sendable {
         DestinationHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         DomainHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         RuleHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
+        CodegenHandlers(pool: pool, auth: auth, resolver: resolver).register(in: &routes)
         OpenAPIHandlers().register(in: &routes)
         AnalyticsHandlers(pool: pool, auth: auth).register(in: &routes)
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents)

@@ -48,6 +48,10 @@ enum ResolveJSON {
             if let destination = resolution.destination {
                 out.append(literal: ",\"destination\":")
                 write(destination, into: &out)
+                // A destination reserved for signed-in users says so (docs/CODEGEN.md).
+                if case .destination(let type, _) = destination, resolution.app?.destinations[type]?.requiresSignIn == true {
+                    out.append(literal: ",\"requiresSignIn\":true")
+                }
             }
             if let links = answer.links {
                 out.append(literal: ",\"links\":{\"universal\":")

@@ -23,6 +23,7 @@ struct DestinationHandlers: Sendable {
         let name = Validators.identifier(body.string("name", required: true), at: "/name", errors)
         let title = body.string("title", limit: .name)
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
+        let requiresSignIn = body.bool("requiresSignIn") ?? false
         body.finish()
         let destination = try changes.commit { connection, changed -> Destination in
             let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
@@ -30,9 +31,9 @@ struct DestinationHandlers: Sendable {
             let exists = try connection.query("SELECT 1 FROM destinations WHERE app_id = \(app.id) AND name = \(name!)")
             if exists.count > 0 { throw ServiceError.conflict("The app already has a destination type '\(name!)'.") }
             let row = try connection.query(Query(unsafeSQL: """
-                INSERT INTO destinations (workspace_id, app_id, name, title, params) VALUES ($1, $2, $3, $4, $5)
+                INSERT INTO destinations (workspace_id, app_id, name, title, params, requires_sign_in) VALUES ($1, $2, $3, $4, $5, $6)
                 RETURNING \(Destination.columns)
-                """, binds: [principal.workspaceID, app.id, name!, title, JSONB(ParameterSpecJSON.json(params).serialized)])).first!
+                """, binds: [principal.workspaceID, app.id, name!, title, JSONB(ParameterSpecJSON.json(params).serialized), requiresSignIn])).first!
             let destination = try Destination(row: row)
             try AuditLog.record(on: connection, principal, .create, type: "destination", id: "\(app.id.canonicalText)/\(destination.name)", after: destination.json)
             try changed.appChanged(app.id, on: connection)
@@ -64,15 +65,16 @@ struct DestinationHandlers: Sendable {
         }
         let title = body.string("title", limit: .name)
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
+        let requiresSignIn = body.bool("requiresSignIn") ?? false
         body.finish()
         let destination = try changes.commit { connection, changed -> Destination in
             let (app, before) = try find(request, principal, on: connection, forUpdate: true)
             try errors.check()
             try ETag.check(request, current: before.version)
             let row = try connection.query(Query(unsafeSQL: """
-                UPDATE destinations SET title = $2, params = $3, version = version + 1, updated_at = now()
+                UPDATE destinations SET title = $2, params = $3, requires_sign_in = $4, version = version + 1, updated_at = now()
                 WHERE id = $1 RETURNING \(Destination.columns)
-                """, binds: [before.id, title, JSONB(ParameterSpecJSON.json(params).serialized)])).first!
+                """, binds: [before.id, title, JSONB(ParameterSpecJSON.json(params).serialized), requiresSignIn])).first!
             let after = try Destination(row: row)
             try AuditLog.record(on: connection, principal, .update, type: "destination", id: "\(app.id.canonicalText)/\(after.name)", before: before.json, after: after.json)
             try changed.appChanged(app.id, on: connection)

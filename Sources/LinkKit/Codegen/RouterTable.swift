@@ -1,0 +1,184 @@
+/// What a generated router decides with, for one app: its destination types, the link domains that name it,
+/// each with the rules (compiled as resolve compiles them: `CompiledRule`'s patterns) and the entry groups of
+/// every app the domain lists (the app's decision depends on the others': the earliest deciding entry wins),
+/// and its custom scheme. The table is data; each language has one small interpreter of it (docs/CODEGEN.md),
+/// so the decisions are made in one place, LinkKit's compilation, and only read three times.
+public struct RouterTable: Sendable {
+    /// One link domain as the generator sees it.
+    public struct Domain: Sendable {
+        public let hostname: String
+        public let compiled: CompiledDomain
+
+        public init(hostname: String, compiled: CompiledDomain) {
+            self.hostname = hostname
+            self.compiled = compiled
+        }
+    }
+
+    public let appID: String
+    public let platform: AppPlatform
+    public let scheme: String?
+    public let destinations: [DestinationType]
+    /// The app's domains first (in order), then domains that only shadow one of its wildcards.
+    public let domains: [Domain]
+    /// The domain a custom-scheme URL is resolved on (the app's primary domain), an index in `domains`.
+    public let schemeDomain: Int?
+
+    /// - Parameters:
+    ///   - domains: the domains whose rules name the app, the scheme's domain among them; and exact domains a
+    ///     wildcard of them governs (they take precedence on their host, so the router must know them).
+    public init(appID: String, platform: AppPlatform, scheme: String?, destinations: [DestinationType],
+                domains: [Domain], schemeDomain: Int?) {
+        self.appID = appID
+        self.platform = platform
+        self.scheme = scheme?.lowercased()
+        self.destinations = destinations.sorted { $0.name < $1.name }
+        self.domains = domains
+        self.schemeDomain = schemeDomain
+    }
+
+    /// The table as one value: `Table(scheme, schemeDomain, specs, domains, rules, variables)`.
+    public var value: CodeValue {
+        var rules: [CodeValue] = []
+        var alternatives: [CodeValue] = []
+        let domainValues = domains.map { domain in Self.domainValue(domain, appID: appID, platform: platform, rules: &rules, alternatives: &alternatives) }
+        return .call("Table", [
+            scheme.map(CodeValue.string) ?? .null,
+            .int(schemeDomain ?? -1),
+            .list(destinations.map(Self.specValue)),
+            .list(domainValues),
+            .list(rules),
+            .list(alternatives),
+        ])
+    }
+
+    /// `Domain(host, groups, appGroups, app)`: each group lists entry numbers and rule numbers (in the table's
+    /// rules) alternately, in entry order; `appGroups[i]` is the group of the domain's `i`-th app; `app` is this
+    /// app's index among them (-1: the domain names it not).
+    private static func domainValue(_ domain: Domain, appID: String, platform: AppPlatform,
+                                    rules: inout [CodeValue], alternatives: inout [CodeValue]) -> CodeValue {
+        let compiled = domain.compiled
+        // The iOS matcher's entries: an Android app appears in none (its router routes nothing yet, docs/CODEGEN.md).
+        let (matcher, apps) = (compiled.ios, compiled.iosApps)
+        let linkRules = compiled.rules
+        let variables = RuleMatcher.variables(compiled.settings.substitutionVariables)
+        let selfIndex = apps.firstIndex { $0?.id == appID } ?? -1
+        let selfGroup = selfIndex >= 0 ? matcher.groupOfAppIndex[selfIndex] : -1
+        var numbered: [Int: Int] = [:]   // position in the domain → number in the table
+        let groups: [CodeValue] = matcher.groups.enumerated().map { groupIndex, group in
+            .list(group.ruleNumbers.flatMap { entry -> [CodeValue] in
+                let position = Int(matcher.entries.rule(entry))
+                let number: Int
+                if let known = numbered[position] {
+                    number = known
+                } else {
+                    number = rules.count
+                    numbered[position] = number
+                    rules.append(ruleValue(linkRules[position], settings: compiled.settings, variables: variables,
+                                           captures: groupIndex == selfGroup, alternatives: &alternatives))
+                }
+                return [.int(Int(entry)), .int(number)]
+            })
+        }
+        return .call("Domain", [
+            .string(domain.hostname), .list(groups), .list(matcher.groupOfAppIndex.map(CodeValue.int)), .int(selfIndex),
+        ])
+    }
+
+    /// `Rule(slot, exclude, never, path, parent, queryString, queryItems, fragment, capture)`: the patterns as
+    /// `CompiledRule` compiles them (lower-cased when case-insensitive), `slot` the form
+    /// (`MatchSubject.Form.slot`), and `capture` (nil: no destination) what resolve extracts.
+    private static func ruleValue(_ rule: LinkRule, settings: DomainSettings, variables: [String: [String]], captures: Bool,
+                                  alternatives: inout [CodeValue]) -> CodeValue {
+        let compiled = CompiledRule(effective: RuleMatcher.effective(rule.component, detailDefaults: nil, fileDefaults: settings.defaults),
+                                    variables: variables)
+        func pattern(_ pattern: Pattern?) -> CodeValue {
+            guard let pattern else { return .null }
+            return patternTokens(pattern.elements, alternatives: &alternatives)
+        }
+        var queryString = CodeValue.null
+        var items: [CodeValue] = []
+        switch compiled.query {
+        case .any: break
+        case .string(let query): queryString = pattern(query)
+        case .items(let requirements):
+            items = requirements.map { .call("Item", [.string(String(decoding: $0.name, as: UTF8.self)), pattern($0.pattern)]) }
+        }
+        return .call("Rule", [
+            .int(compiled.form.slot), .bool(compiled.exclude), .bool(compiled.never), pattern(compiled.path), pattern(compiled.parentPath),
+            queryString, .list(items), pattern(compiled.fragment),
+            captures ? captureValue(rule) : .null,
+        ])
+    }
+
+    /// `Capture(path, fragment, items, type, params)`: the templates (nil for raw patterns, which capture
+    /// nothing) and the destination binding's explicit parameters `Param(name, isConstant, value)`.
+    private static func captureValue(_ rule: LinkRule) -> CodeValue {
+        guard let binding = rule.destination else { return .null }
+        var items: [CodeValue] = []
+        if case .items(let queryItems)? = rule.query {
+            items = queryItems.map { .call("CaptureItem", [.string($0.name), templateTokens($0.pattern)]) }
+        }
+        let params: [CodeValue] = binding.params.keys.sorted().map { name in
+            switch binding.params[name]! {
+            case .capture(let capture): .call("Param", [.string(name), .bool(false), .string(capture)])
+            case .constant(let value): .call("Param", [.string(name), .bool(true), .string(value)])
+            }
+        }
+        return .call("Capture", [templateTokens(rule.path), templateTokens(rule.fragment), .list(items), .string(binding.type), .list(params)])
+    }
+
+    /// A template's elements as tokens: `L` + literal, `C` + name (one segment), `R` + name (the rest).
+    private static func templateTokens(_ pattern: RulePattern?) -> CodeValue {
+        guard case .template(let template)? = pattern else { return .null }
+        return .list(template.elements.map { element in
+            switch element {
+            case .literal(let text): .string("L" + text)
+            case .capture(let name, let rest): .string((rest ? "R" : "C") + name)
+            }
+        })
+    }
+
+    /// A pattern's elements as tokens: `L` + literal, `?`, `*`, `N` (never matches), `C`/`c` + class name (`c`:
+    /// either case), `V` + the index of its alternatives (each a token list without variables).
+    private static func patternTokens(_ elements: [Pattern.Element], alternatives: inout [CodeValue]) -> CodeValue {
+        .list(elements.map { element -> CodeValue in
+            switch element {
+            case .literal(let bytes): .string("L" + String(decoding: bytes, as: UTF8.self))
+            case .one: .string("?")
+            case .star: .string("*")
+            case .variable(.never): .string("N")
+            case .variable(.characterClass(let characterClass, let anyCase)): .string((anyCase ? "c" : "C") + "\(characterClass)")
+            case .variable(.alternatives(let values)):
+                {
+                    let index = alternatives.count
+                    alternatives.append(.null)
+                    // In a fixed order (the compiled order follows a set's): the table and its ETag are the same on
+                    // every node. Any order decides alike: every alternative is tried.
+                    let listed = values.map { patternTokens($0, alternatives: &alternatives) }
+                    alternatives[index] = .list(listed.sorted { $0.source(.typescript) < $1.source(.typescript) })
+                    return .string("V\(index)")
+                }()
+            }
+        })
+    }
+
+    /// `Spec(type, requiresSignIn, params)` with `ParamSpec(name, kind, optional, min, max, values)`: `min` and
+    /// `max` as decimal text (lengths for strings), so 64-bit bounds survive every language.
+    private static func specValue(_ destination: DestinationType) -> CodeValue {
+        .call("Spec", [.string(destination.name), .bool(destination.requiresSignIn), .list(destination.parameters.map { spec in
+            var low: String?
+            var high: String?
+            var values: [String] = []
+            switch spec.kind {
+            case .string(let minLength, let maxLength): (low, high) = (minLength.map(String.init), maxLength.map(String.init))
+            case .int(let min, let max): (low, high) = (min.map(String.init), max.map(String.init))
+            case .enumeration(let list): values = list
+            case .uuid, .bool: break
+            }
+            return .call("ParamSpec", [.string(spec.name), .string(spec.kind.name), .bool(spec.optional),
+                                       low.map(CodeValue.string) ?? .null, high.map(CodeValue.string) ?? .null,
+                                       .list(values.map(CodeValue.string))])
+        })])
+    }
+}

@@ -1,0 +1,942 @@
+// The Swift interpreter of a router table, copied into every generated Swift router (docs/CODEGEN.md).
+// swiftlint:disable all
+enum SwiftRouterRuntime {
+    static let text = #"""
+// MARK: - The interpreter of `LinkRouter.table` (the same in every generated file; docs/CODEGEN.md in linkd)
+
+/// The URLs that open a destination.
+public struct LinkURLs: Equatable, Sendable {
+    public let universal: String
+    public let scheme: String?
+}
+
+/// Keeps a destination that requires a signed-in user until the app reports one, then hands it over once.
+public final class PendingLink: @unchecked Sendable {
+    private var pending: LinkDestination?
+    private var signedIn: Bool
+
+    public init(signedIn: Bool = false) { self.signedIn = signedIn }
+
+    /// The destination to open now: `destination` itself, or nil while it waits for a sign-in.
+    public func open(_ destination: LinkDestination) -> LinkDestination? {
+        if destination.requiresSignIn && !signedIn {
+            pending = destination
+            return nil
+        }
+        return destination
+    }
+
+    /// Reports a signed-in user: returns the kept destination, once.
+    public func userSignedIn() -> LinkDestination? {
+        signedIn = true
+        defer { pending = nil }
+        return pending
+    }
+
+    /// Reports that no user is signed in any more (a kept destination is dropped).
+    public func userSignedOut() {
+        signedIn = false
+        pending = nil
+    }
+}
+
+extension LinkRouter {
+    /// A destination's URLs: the first rule of the primary domain bound to its type that prints its parameters
+    /// and routes back to it (a URL an earlier rule or exclusion would shadow is never returned).
+    public static func build(_ destination: LinkDestination) -> LinkURLs? {
+        guard let type = destination.type else { return nil }
+        let values = destination.values
+        let domains = table.schemeDomain >= 0 ? [table.schemeDomain] : Array(table.domains.indices)
+        for index in domains where table.domains[index].app >= 0 {
+            let domain = table.domains[index]
+            let host = domain.host.hasPrefix("*.") ? String(domain.host.dropFirst(2)) : domain.host
+            for group in [domain.groups[domain.appGroups[domain.app]]] {
+                var position = 1
+                while position < group.count {
+                    defer { position += 2 }
+                    guard let capture = table.rules[group[position]].capture, capture.type == type,
+                          let tail = print(capture, values) else { continue }
+                    let universal = "https://" + host + tail
+                    guard route(universal) == destination else { continue }
+                    var scheme: String?
+                    if let name = table.scheme, index == table.schemeDomain {
+                        let url = name + "://" + (tail.hasPrefix("/") ? String(tail.dropFirst()) : tail)
+                        scheme = route(url) == destination ? url : nil
+                    }
+                    return LinkURLs(universal: universal, scheme: scheme)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Path, query and fragment printed from the captures a binding takes, or nil when a template cannot print them.
+    private static func print(_ capture: Capture, _ values: [(String, Value)]) -> String? {
+        var captures: [String: String] = [:]
+        for (name, value) in values {
+            let param = capture.params.first { $0.name == name }
+            if let param, param.constant { continue }
+            captures[param?.value ?? name] = value.text
+        }
+        func render(_ tokens: [String]?, keepEmpty: Bool) -> String? {
+            guard let tokens else { return keepEmpty ? "" : nil }
+            var out = ""
+            for token in tokens {
+                let body = String(token.dropFirst())
+                switch token.first {
+                case "L": out += body
+                case "R": guard let value = captures[body] else { return nil }; out += encode(value, keepingSlashes: true)
+                default: guard let value = captures[body], !value.isEmpty else { return nil }; out += encode(value, keepingSlashes: false)
+                }
+            }
+            return out
+        }
+        guard var path = render(capture.path, keepEmpty: true) else { return nil }
+        if !path.hasPrefix("/") { path = "/" + path }
+        var items: [String] = []
+        // A raw pattern prints nothing: an absent item reads as "", and the route check decides.
+        for item in capture.items where item.template != nil {
+            guard let value = render(item.template, keepEmpty: false) else { return nil }
+            items.append(encode(item.name, keepingSlashes: false) + "=" + value)
+        }
+        if !items.isEmpty { path += "?" + items.joined(separator: "&") }
+        if capture.fragment != nil {
+            guard let fragment = render(capture.fragment, keepEmpty: false) else { return nil }
+            path += "#" + fragment
+        }
+        return path
+    }
+
+    private static func encode(_ text: String, keepingSlashes: Bool) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case 0x61...0x7A, 0x41...0x5A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E: out.append(byte)
+            case 0x2F where keepingSlashes: out.append(byte)
+            default: out += [0x25, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// What `url` opens in this app: resolve's decision for it, nil when the app does not open it (another app
+    /// or the browser does) or its rule names no destination.
+    public static func route(_ url: String) -> LinkDestination? {
+        guard let parsed = URLParts(url) else { return nil }
+        let compiled = Compiled.shared
+        var domainIndex: Int
+        var path = parsed.path
+        var onlySelf = false
+        if let scheme = table.scheme, parsed.scheme == scheme, table.schemeDomain >= 0 {
+            // The authority of a custom-scheme URL is the first path segment.
+            if !parsed.authority.isEmpty { path = [0x2F] + parsed.authority + path }
+            domainIndex = table.schemeDomain
+            onlySelf = true
+        } else {
+            guard parsed.scheme == "https", !parsed.hasUserInfo, let governing = governing(parsed.host) else { return nil }
+            domainIndex = governing
+        }
+        let domain = table.domains[domainIndex]
+        guard domain.app >= 0 else { return nil }
+        var subject = Subject(path: path, query: parsed.query ?? [], fragment: parsed.fragment ?? [])
+        func first(_ group: Int) -> (entry: Int, rule: Int)? {
+            let list = domain.groups[group]
+            var index = 0
+            while index < list.count {
+                if compiled.rules[list[index + 1]].matches(&subject) { return (list[index], list[index + 1]) }
+                index += 2
+            }
+            return nil
+        }
+        var winner: (app: Int, entry: Int, rule: Int)?
+        if onlySelf {
+            if let found = first(domain.appGroups[domain.app]), !table.rules[found.rule].exclude { winner = (domain.app, found.entry, found.rule) }
+        } else {
+            var decided: [Int: (entry: Int, rule: Int)?] = [:]
+            for (app, group) in domain.appGroups.enumerated() {
+                if decided[group] == nil { decided[group] = .some(first(group)) }
+                guard let found = decided[group]!, !table.rules[found.rule].exclude else { continue }
+                if winner == nil || found.entry < winner!.entry { winner = (app, found.entry, found.rule) }
+            }
+        }
+        guard let winner, winner.app == domain.app, let capture = table.rules[winner.rule].capture else { return nil }
+        let slot = table.rules[winner.rule].slot
+        return destination(capture, &subject, percentEncoded: slot < 2, caseSensitive: slot % 2 == 0)
+    }
+
+    /// The domain governing `host`: exact, the wildcard served there, else the longest wildcard above it.
+    private static func governing(_ host: String) -> Int? {
+        let hosts = Compiled.shared.hosts
+        if let exact = hosts[host] ?? hosts["*." + host] { return exact }
+        var rest = Substring(host)
+        while let dot = rest.firstIndex(of: ".") {
+            rest = rest[rest.index(after: dot)...]
+            if let wildcard = hosts["*." + rest] { return wildcard }
+        }
+        return nil
+    }
+
+    /// The typed destination from the URL's captures, with resolve's conversions and errors.
+    private static func destination(_ capture: Capture, _ subject: inout Subject, percentEncoded: Bool, caseSensitive: Bool) -> LinkDestination? {
+        var found: [String: String] = [:]
+        func take(_ tokens: [String]?, _ text: [UInt8], isPath: Bool) -> Bool {
+            guard let tokens else { return true }
+            return Template(tokens).captures(text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found)
+        }
+        var fits = take(capture.path, subject.raw.path, isPath: true) && take(capture.fragment, subject.raw.fragment, isPath: false)
+        if !capture.items.isEmpty {
+            let raw = subject.items(Form(percentEncoded: true, caseSensitive: true))
+            let named = subject.items(Form(percentEncoded: percentEncoded, caseSensitive: caseSensitive))
+            for item in capture.items where fits {
+                let name = Array((caseSensitive ? item.name : item.name.lowercased()).utf8)
+                let value = named.firstIndex { $0.name == name }.map { raw[$0].value }
+                fits = take(item.template, value ?? [], isPath: false)
+            }
+        }
+        guard fits else {
+            return .invalid(code: "invalid_param", param: nil,
+                            detail: "The URL is claimed by the rule's AASA pattern but does not fit its template (a capture such as {id} takes one path segment).")
+        }
+        guard let spec = table.specs.first(where: { $0.type == capture.type }) else {
+            return .invalid(code: "unknown_destination", param: nil, detail: "The app has no destination type '\(capture.type)'.")
+        }
+        var values: [String: Value] = [:]
+        for param in spec.params {
+            let text: String?
+            if let bound = capture.params.first(where: { $0.name == param.name }), bound.constant {
+                text = bound.value
+            } else {
+                let name = capture.params.first { $0.name == param.name }?.value ?? param.name
+                text = found[name].flatMap { $0.isEmpty ? nil : $0 }
+            }
+            guard let text else {
+                if param.optional { continue }
+                return .invalid(code: "missing_param", param: param.name, detail: "The link has no value for the required parameter '\(param.name)'.")
+            }
+            switch param.convert(text) {
+            case .success(let value): values[param.name] = value
+            case .failure(let reason): return .invalid(code: "invalid_param", param: param.name, detail: "The parameter '\(param.name)' is invalid: \(reason.text).")
+            }
+        }
+        return LinkDestination.make(capture.type, values)
+    }
+}
+
+// MARK: - Table records
+
+extension LinkRouter {
+    /// A converted parameter value.
+    enum Value: Equatable, Sendable {
+        case int(Int64), string(String), bool(Bool), uuid(String)
+
+        var text: String {
+            switch self {
+            case .int(let number): String(number)
+            case .string(let text), .uuid(let text): text
+            case .bool(let flag): flag ? "true" : "false"
+            }
+        }
+
+        var json: String {
+            switch self {
+            case .int, .bool: text
+            case .string(let text), .uuid(let text): JSON.quoted(text)
+            }
+        }
+
+        var int: Int64? { if case .int(let number) = self { number } else { nil } }
+        var bool: Bool? { if case .bool(let flag) = self { flag } else { nil } }
+    }
+
+    struct Table: Sendable {
+        let scheme: String?
+        let schemeDomain: Int
+        let specs: [Spec]
+        let domains: [Domain]
+        let rules: [Rule]
+        let variables: [[[String]]]
+        init(_ scheme: String?, _ schemeDomain: Int, _ specs: [Spec], _ domains: [Domain], _ rules: [Rule], _ variables: [[[String]]]) {
+            (self.scheme, self.schemeDomain, self.specs, self.domains, self.rules, self.variables) = (scheme, schemeDomain, specs, domains, rules, variables)
+        }
+    }
+
+    struct Spec: Sendable {
+        let type: String
+        let requiresSignIn: Bool
+        let params: [ParamSpec]
+        init(_ type: String, _ requiresSignIn: Bool, _ params: [ParamSpec]) { (self.type, self.requiresSignIn, self.params) = (type, requiresSignIn, params) }
+    }
+
+    struct Reason: Error { let text: String }
+
+    struct ParamSpec: Sendable {
+        let name: String
+        let kind: String
+        let optional: Bool
+        let min: String?
+        let max: String?
+        let values: [String]
+        init(_ name: String, _ kind: String, _ optional: Bool, _ min: String?, _ max: String?, _ values: [String]) {
+            (self.name, self.kind, self.optional, self.min, self.max, self.values) = (name, kind, optional, min, max, values)
+        }
+
+        /// resolve's conversion of a captured (decoded) value to the declared type.
+        func convert(_ text: String) -> Result<Value, Reason> {
+            switch kind {
+            case "string":
+                let length = text.unicodeScalars.count
+                if let min = min.flatMap({ Int($0) }), length < min { return .failure(Reason(text: "is shorter than \(min) characters")) }
+                if let max = max.flatMap({ Int($0) }), length > max { return .failure(Reason(text: "is longer than \(max) characters")) }
+                return .success(.string(text))
+            case "int":
+                guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2D }), let value = Int64(text) else {
+                    return .failure(Reason(text: "'\(Self.excerpt(text))' is not an integer"))
+                }
+                if let min = min.flatMap({ Int64($0) }), value < min { return .failure(Reason(text: "\(value) is less than the minimum \(min)")) }
+                if let max = max.flatMap({ Int64($0) }), value > max { return .failure(Reason(text: "\(value) is greater than the maximum \(max)")) }
+                return .success(.int(value))
+            case "uuid":
+                let bytes = Array(text.utf8)
+                guard bytes.count == 36 else { return .failure(Reason(text: "'\(Self.excerpt(text))' is not a UUID")) }
+                var out: [UInt8] = []
+                for (index, byte) in bytes.enumerated() {
+                    if [8, 13, 18, 23].contains(index) {
+                        guard byte == 0x2D else { return .failure(Reason(text: "'\(Self.excerpt(text))' is not a UUID")) }
+                        out.append(byte)
+                    } else if (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) {
+                        out.append(byte)
+                    } else if (0x41...0x46).contains(byte) {
+                        out.append(byte + 32)
+                    } else {
+                        return .failure(Reason(text: "'\(Self.excerpt(text))' is not a UUID"))
+                    }
+                }
+                return .success(.uuid(String(decoding: out, as: UTF8.self)))
+            case "bool":
+                switch text.lowercased() {
+                case "true", "1", "yes": return .success(.bool(true))
+                case "false", "0", "no": return .success(.bool(false))
+                default: return .failure(Reason(text: "'\(Self.excerpt(text))' is not a boolean (true/false, 1/0, yes/no)"))
+                }
+            default:
+                guard values.contains(text) else { return .failure(Reason(text: "'\(Self.excerpt(text))' is not one of \(values.joined(separator: ", "))")) }
+                return .success(.string(text))
+            }
+        }
+
+        static func excerpt(_ text: String) -> String {
+            text.unicodeScalars.count <= 64 ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(61))) + "..."
+        }
+    }
+
+    struct Domain: Sendable {
+        let host: String
+        let groups: [[Int]]
+        let appGroups: [Int]
+        let app: Int
+        init(_ host: String, _ groups: [[Int]], _ appGroups: [Int], _ app: Int) { (self.host, self.groups, self.appGroups, self.app) = (host, groups, appGroups, app) }
+    }
+
+    struct Rule: Sendable {
+        let slot: Int
+        let exclude: Bool
+        let never: Bool
+        let path: [String]?
+        let parent: [String]?
+        let queryString: [String]?
+        let items: [Item]
+        let fragment: [String]?
+        let capture: Capture?
+        init(_ slot: Int, _ exclude: Bool, _ never: Bool, _ path: [String]?, _ parent: [String]?, _ queryString: [String]?, _ items: [Item],
+             _ fragment: [String]?, _ capture: Capture?) {
+            (self.slot, self.exclude, self.never, self.path, self.parent) = (slot, exclude, never, path, parent)
+            (self.queryString, self.items, self.fragment, self.capture) = (queryString, items, fragment, capture)
+        }
+    }
+
+    struct Item: Sendable {
+        let name: String
+        let pattern: [String]
+        init(_ name: String, _ pattern: [String]) { (self.name, self.pattern) = (name, pattern) }
+    }
+
+    struct Capture: Sendable {
+        let path: [String]?
+        let fragment: [String]?
+        let items: [CaptureItem]
+        let type: String
+        let params: [Param]
+        init(_ path: [String]?, _ fragment: [String]?, _ items: [CaptureItem], _ type: String, _ params: [Param]) {
+            (self.path, self.fragment, self.items, self.type, self.params) = (path, fragment, items, type, params)
+        }
+    }
+
+    struct CaptureItem: Sendable {
+        let name: String
+        let template: [String]?
+        init(_ name: String, _ template: [String]?) { (self.name, self.template) = (name, template) }
+    }
+
+    struct Param: Sendable {
+        let name: String
+        let constant: Bool
+        let value: String
+        init(_ name: String, _ constant: Bool, _ value: String) { (self.name, self.constant, self.value) = (name, constant, value) }
+    }
+}
+
+// MARK: - Matching (Apple's pattern semantics, as linkd's matcher applies them)
+
+extension LinkRouter {
+    /// The table's patterns compiled once.
+    struct Compiled: Sendable {
+        static let shared = Compiled()
+        let rules: [CompiledRule]
+        let hosts: [String: Int]
+
+        init() {
+            let alternatives = table.variables.map { $0.map { Op.compile($0, []) } }
+            rules = table.rules.map { CompiledRule($0, alternatives) }
+            var hosts: [String: Int] = [:]
+            for (index, domain) in table.domains.enumerated() where hosts[domain.host] == nil { hosts[domain.host] = index }
+            self.hosts = hosts
+        }
+    }
+
+    indirect enum Op: Sendable {
+        case literal([UInt8]), one, star, never, characterClass(String, anyCase: Bool), alternatives([[Op]])
+
+        static func compile(_ tokens: [String], _ variables: [[[Op]]]) -> [Op] {
+            tokens.map { token in
+                let body = String(token.dropFirst())
+                switch token.first {
+                case "L": return .literal(Array(body.utf8))
+                case "?": return .one
+                case "*": return .star
+                case "C": return .characterClass(body, anyCase: false)
+                case "c": return .characterClass(body, anyCase: true)
+                case "V": return .alternatives(variables[Int(body)!])
+                default: return .never
+                }
+            }
+        }
+    }
+
+    struct CompiledRule: Sendable {
+        let form: Form
+        let never: Bool
+        let path: [Op]?
+        let parent: [Op]?
+        let queryString: [Op]?
+        let items: [(name: [UInt8], pattern: [Op])]
+        let fragment: [Op]?
+
+        init(_ rule: Rule, _ variables: [[[Op]]]) {
+            form = Form(percentEncoded: rule.slot < 2, caseSensitive: rule.slot % 2 == 0)
+            never = rule.never
+            path = rule.path.map { Op.compile($0, variables) }
+            parent = rule.parent.map { Op.compile($0, variables) }
+            queryString = rule.queryString.map { Op.compile($0, variables) }
+            items = rule.items.map { (Array($0.name.utf8), Op.compile($0.pattern, variables)) }
+            fragment = rule.fragment.map { Op.compile($0, variables) }
+        }
+
+        func matches(_ subject: inout Subject) -> Bool {
+            if never { return false }
+            if let path {
+                let text = subject.path(form)
+                if !Glob.matches(path, text), parent.map({ !Glob.matches($0, text) }) ?? true { return false }
+            }
+            if let queryString, !Glob.matches(queryString, subject.query(form)) { return false }
+            if !items.isEmpty {
+                let present = subject.items(form)
+                for item in items {
+                    var seen = false
+                    for candidate in present where candidate.name == item.name {
+                        seen = true
+                        if !Glob.matches(item.pattern, candidate.value) { return false }   // every repeated item must match
+                    }
+                    if !seen, !Glob.matches(item.pattern, []) { return false }   // an absent item reads as ""
+                }
+            }
+            if let fragment, !Glob.matches(fragment, subject.fragment(form)) { return false }
+            return true
+        }
+    }
+
+    enum Glob {
+        static func matches(_ ops: [Op], _ input: [UInt8]) -> Bool {
+            var failed = [Bool](repeating: false, count: (ops.count + 1) * (input.count + 1))
+            return search(ops, 0, 0, input, &failed)
+        }
+
+        private static func search(_ ops: [Op], _ e: Int, _ s: Int, _ input: [UInt8], _ failed: inout [Bool]) -> Bool {
+            if e == ops.count { return s == input.count }
+            let key = e * (input.count + 1) + s
+            if failed[key] { return false }
+            var found = false
+            switch ops[e] {
+            case .literal(let bytes):
+                found = has(bytes, input, s) && search(ops, e + 1, s + bytes.count, input, &failed)
+            case .one:
+                found = s < input.count && search(ops, e + 1, nextScalar(input, s), input, &failed)
+            case .star:
+                var t = input.count
+                while t >= s {
+                    if isBoundary(input, t), search(ops, e + 1, t, input, &failed) { found = true; break }
+                    t -= 1
+                }
+            case .never:
+                found = false
+            case .characterClass(let name, let anyCase):
+                found = s < input.count && contains(name, input[s], anyCase) && search(ops, e + 1, s + 1, input, &failed)
+            case .alternatives(let alternatives):
+                search: for alternative in alternatives {
+                    var t = input.count
+                    while t >= s {
+                        if matches(alternative, Array(input[s..<t])), search(ops, e + 1, t, input, &failed) { found = true; break search }
+                        t -= 1
+                    }
+                }
+            }
+            if !found { failed[key] = true }
+            return found
+        }
+
+        static func has(_ bytes: [UInt8], _ input: [UInt8], _ s: Int) -> Bool {
+            guard s + bytes.count <= input.count else { return false }
+            for index in bytes.indices where input[s + index] != bytes[index] { return false }
+            return true
+        }
+
+        static func nextScalar(_ input: [UInt8], _ s: Int) -> Int {
+            var next = s + 1
+            while next < input.count, input[next] & 0xC0 == 0x80 { next += 1 }
+            return next
+        }
+
+        static func isBoundary(_ input: [UInt8], _ t: Int) -> Bool { t >= input.count || input[t] & 0xC0 != 0x80 }
+
+        static func contains(_ name: String, _ byte: UInt8, _ anyCase: Bool) -> Bool {
+            let upper = (0x41...0x5A).contains(byte), lower = (0x61...0x7A).contains(byte), digit = (0x30...0x39).contains(byte)
+            switch name {
+            case "alpha": return upper || lower
+            case "upper": return upper || (anyCase && lower)
+            case "lower": return lower || (anyCase && upper)
+            case "alnum": return upper || lower || digit
+            case "digit": return digit
+            default: return digit || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte)
+            }
+        }
+    }
+
+    /// Which form of the URL a rule compares: percent-encoded or decoded, as written or lower-cased.
+    struct Form: Hashable, Sendable {
+        let percentEncoded: Bool
+        let caseSensitive: Bool
+    }
+
+    /// A URL's path, query and fragment, and their forms computed once each.
+    struct Subject {
+        let raw: (path: [UInt8], query: [UInt8], fragment: [UInt8])
+        private var paths: [Form: [UInt8]] = [:]
+        private var queries: [Form: [UInt8]] = [:]
+        private var fragments: [Form: [UInt8]] = [:]
+        private var itemLists: [Form: [(name: [UInt8], value: [UInt8])]] = [:]
+
+        init(path: [UInt8], query: [UInt8], fragment: [UInt8]) { raw = (path, query, fragment) }
+
+        mutating func path(_ form: Form) -> [UInt8] {
+            if let known = paths[form] { return known }
+            var bytes = Self.transform(raw.path, form)
+            while bytes.last == 0x2F { bytes.removeLast() }
+            paths[form] = bytes
+            return bytes
+        }
+
+        mutating func query(_ form: Form) -> [UInt8] {
+            if let known = queries[form] { return known }
+            let bytes = Self.transform(raw.query, form)
+            queries[form] = bytes
+            return bytes
+        }
+
+        mutating func fragment(_ form: Form) -> [UInt8] {
+            if let known = fragments[form] { return known }
+            let bytes = Self.transform(raw.fragment, form)
+            fragments[form] = bytes
+            return bytes
+        }
+
+        /// Split on `&`, then the first `=`, before decoding; empty pieces skipped; no `=` is the empty value.
+        mutating func items(_ form: Form) -> [(name: [UInt8], value: [UInt8])] {
+            if let known = itemLists[form] { return known }
+            var list: [(name: [UInt8], value: [UInt8])] = []
+            for piece in raw.query.split(separator: 0x26, omittingEmptySubsequences: true) {
+                let equals = piece.firstIndex(of: 0x3D)
+                let name = Array(piece[..<(equals ?? piece.endIndex)])
+                let value = equals.map { Array(piece[piece.index(after: $0)...]) } ?? []
+                list.append((Self.transform(name, form), Self.transform(value, form)))
+            }
+            itemLists[form] = list
+            return list
+        }
+
+        static func transform(_ bytes: [UInt8], _ form: Form) -> [UInt8] {
+            var result = form.percentEncoded ? bytes : percentDecoded(bytes)
+            if !form.caseSensitive { result = lowercased(result) }
+            return result
+        }
+
+        static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
+            guard bytes.contains(0x25) else { return bytes }
+            var out: [UInt8] = []
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == 0x25, index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+                    out.append(high << 4 | low)
+                    index += 3
+                } else {
+                    out.append(bytes[index])
+                    index += 1
+                }
+            }
+            return out
+        }
+
+        static func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x61...0x66: byte - 0x61 + 10
+            case 0x41...0x46: byte - 0x41 + 10
+            default: nil
+            }
+        }
+
+        static func lowercased(_ bytes: [UInt8]) -> [UInt8] {
+            if bytes.allSatisfy({ $0 < 0x80 }) { return bytes.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 } }
+            return Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
+        }
+    }
+
+    /// A URL split as linkd splits it (RFC 3986 §3): raw bytes beyond printable ASCII percent-encoded.
+    struct URLParts {
+        let scheme: String
+        let authority: [UInt8]
+        let host: String
+        let hasUserInfo: Bool
+        let path: [UInt8]
+        let query: [UInt8]?
+        let fragment: [UInt8]?
+
+        init?(_ string: String) {
+            let bytes = Array(string.utf8)
+            func isSchemeByte(_ byte: UInt8) -> Bool {
+                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E
+            }
+            guard let colon = bytes.firstIndex(of: 0x3A), colon > 0, bytes[..<colon].allSatisfy(isSchemeByte),
+                  !(0x30...0x39).contains(bytes[0]), ![0x2B, 0x2D, 0x2E].contains(bytes[0]) else { return nil }
+            scheme = String(decoding: Subject.lowercased(Array(bytes[..<colon])), as: UTF8.self)
+            guard bytes.count >= colon + 3, bytes[colon + 1] == 0x2F, bytes[colon + 2] == 0x2F else { return nil }
+            let authorityStart = colon + 3
+            var authorityEnd = authorityStart
+            while authorityEnd < bytes.count, ![0x2F, 0x3F, 0x23].contains(bytes[authorityEnd]) { authorityEnd += 1 }
+            authority = Self.encodeRaw(bytes[authorityStart..<authorityEnd])
+            var hostStart = authorityStart
+            if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: 0x40) { hostStart = at + 1 }
+            hasUserInfo = hostStart > authorityStart
+            var hostEnd = authorityEnd
+            if let portColon = bytes[hostStart..<authorityEnd].lastIndex(of: 0x3A), !bytes[portColon..<authorityEnd].contains(0x5D) {
+                hostEnd = portColon
+                let digits = bytes[(portColon + 1)..<authorityEnd]
+                if !digits.isEmpty {
+                    guard digits.allSatisfy({ (0x30...0x39).contains($0) }), let port = Int(String(decoding: digits, as: UTF8.self)), port <= 65535 else { return nil }
+                }
+            }
+            if hostEnd > hostStart, bytes[hostEnd - 1] == 0x2E { hostEnd -= 1 }
+            host = String(decoding: Subject.lowercased(Array(bytes[hostStart..<hostEnd])), as: UTF8.self)
+            var end = bytes.count
+            if let hash = bytes[authorityEnd...].firstIndex(of: 0x23) {
+                fragment = Self.encodeRaw(bytes[(hash + 1)..<end])
+                end = hash
+            } else {
+                fragment = nil
+            }
+            if let mark = bytes[authorityEnd..<end].firstIndex(of: 0x3F) {
+                query = Self.encodeRaw(bytes[(mark + 1)..<end])
+                end = mark
+            } else {
+                query = nil
+            }
+            path = Self.encodeRaw(bytes[authorityEnd..<end])
+        }
+
+        static func encodeRaw(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+            let hex = Array("0123456789ABCDEF".utf8)
+            var out: [UInt8] = []
+            for byte in bytes {
+                if byte <= 0x20 || byte >= 0x7F { out += [0x25, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] } else { out.append(byte) }
+            }
+            return out
+        }
+    }
+
+    /// A path or query-value template with captures, matched as resolve matches it.
+    struct Template {
+        enum Element { case literal([UInt8]), capture(String, rest: Bool) }
+        let elements: [Element]
+
+        init(_ tokens: [String]) {
+            elements = tokens.map { token in
+                let body = String(token.dropFirst())
+                switch token.first {
+                case "L": return .literal(Array(body.utf8))
+                case "R": return .capture(body, rest: true)
+                default: return .capture(body, rest: false)
+                }
+            }
+        }
+
+        func captures(_ text: [UInt8], isPath: Bool, caseSensitive: Bool, percentEncoded: Bool, into found: inout [String: String]) -> Bool {
+            var subject = percentEncoded ? text : Array(String(decoding: Subject.percentDecoded(text), as: UTF8.self).utf8)
+            var pattern = elements
+            if isPath {
+                while subject.count > 1, subject.last == 0x2F { subject.removeLast() }
+                if subject.first != 0x2F { subject.insert(0x2F, at: 0) }
+                if case .literal(let first)? = pattern.first, first.first != 0x2F {
+                    pattern[0] = .literal([0x2F] + first)
+                } else if case .capture? = pattern.first {
+                    pattern.insert(.literal([0x2F]), at: 0)
+                }
+            }
+            return Self.match(pattern[...], subject[...], isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found)
+        }
+
+        private static func match(_ pattern: ArraySlice<Element>, _ subject: ArraySlice<UInt8>, isPath: Bool, caseSensitive: Bool,
+                                  percentEncoded: Bool, into found: inout [String: String]) -> Bool {
+            guard let element = pattern.first else { return subject.isEmpty }
+            let rest = pattern.dropFirst()
+            func record(_ name: String, _ bytes: ArraySlice<UInt8>) {
+                guard found[name] == nil else { return }
+                let value = Array(String(decoding: bytes, as: UTF8.self).utf8)
+                found[name] = String(decoding: percentEncoded ? Subject.percentDecoded(value) : value, as: UTF8.self)
+            }
+            switch element {
+            case .literal(let bytes):
+                if subject.count >= bytes.count, equal(subject.prefix(bytes.count), bytes[...], caseSensitive),
+                   match(rest, subject.dropFirst(bytes.count), isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found) {
+                    return true
+                }
+                if isPath, bytes.last == 0x2F, case .capture(let name, true)? = rest.first, subject.count == bytes.count - 1,
+                   equal(subject, bytes.dropLast(), caseSensitive) {
+                    record(name, subject[subject.endIndex...])
+                    return true
+                }
+                return false
+            case .capture(let name, let isRest):
+                if isRest {
+                    record(name, subject)
+                    return true
+                }
+                let limit = subject.firstIndex(of: 0x2F) ?? subject.endIndex
+                var end = limit
+                while end > subject.startIndex {
+                    if match(rest, subject[end...], isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found) {
+                        record(name, subject[..<end])
+                        return true
+                    }
+                    end -= 1
+                }
+                return false
+            }
+        }
+
+        private static func equal(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>, _ caseSensitive: Bool) -> Bool {
+            guard a.count == b.count else { return false }
+            func fold(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 32 : byte }
+            return zip(a, b).allSatisfy { caseSensitive ? $0 == $1 : fold($0) == fold($1) }
+        }
+    }
+
+    /// JSON as resolve writes it, and the little reading `LinkDestination(resolveJSON:)` needs.
+    enum JSON {
+        indirect enum Node { case object([(String, Node)]), array([Node]), string(String), number(String), bool(Bool), null }
+
+        static func quoted(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where scalar.value < 0x20:
+                    let hex = Array("0123456789abcdef")
+                    out += "\\u00" + String(hex[Int(scalar.value >> 4)]) + String(hex[Int(scalar.value & 0xF)])
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+
+        static func destination(_ type: String, _ values: [(String, Value)]) -> String {
+            "{\"type\":" + quoted(type) + ",\"params\":{" + values.map { quoted($0.0) + ":" + $0.1.json }.joined(separator: ",") + "}}"
+        }
+
+        static func error(code: String, param: String?, detail: String) -> String {
+            "{\"error\":{\"code\":" + quoted(code) + (param.map { ",\"param\":" + quoted($0) } ?? "") + ",\"detail\":" + quoted(detail) + "}}"
+        }
+
+        static func parse(_ text: String) -> Node? {
+            var reader = Reader(bytes: Array(text.utf8))
+            guard let node = reader.value() else { return nil }
+            reader.blanks()
+            return reader.index == reader.bytes.count ? node : nil
+        }
+
+        struct Reader {
+            let bytes: [UInt8]
+            var index = 0
+
+            mutating func blanks() { while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 } }
+
+            mutating func value() -> Node? {
+                blanks()
+                guard index < bytes.count else { return nil }
+                switch bytes[index] {
+                case 0x7B:
+                    index += 1
+                    var members: [(String, Node)] = []
+                    blanks()
+                    if index < bytes.count, bytes[index] == 0x7D { index += 1; return .object(members) }
+                    while true {
+                        blanks()
+                        guard case .string(let key)? = value() else { return nil }
+                        blanks()
+                        guard index < bytes.count, bytes[index] == 0x3A else { return nil }
+                        index += 1
+                        guard let member = value() else { return nil }
+                        members.append((key, member))
+                        blanks()
+                        guard index < bytes.count else { return nil }
+                        if bytes[index] == 0x2C { index += 1; continue }
+                        if bytes[index] == 0x7D { index += 1; return .object(members) }
+                        return nil
+                    }
+                case 0x5B:
+                    index += 1
+                    var items: [Node] = []
+                    blanks()
+                    if index < bytes.count, bytes[index] == 0x5D { index += 1; return .array(items) }
+                    while true {
+                        guard let item = value() else { return nil }
+                        items.append(item)
+                        blanks()
+                        guard index < bytes.count else { return nil }
+                        if bytes[index] == 0x2C { index += 1; continue }
+                        if bytes[index] == 0x5D { index += 1; return .array(items) }
+                        return nil
+                    }
+                case 0x22:
+                    return string()
+                case 0x74: return word("true", .bool(true))
+                case 0x66: return word("false", .bool(false))
+                case 0x6E: return word("null", .null)
+                default:
+                    let start = index
+                    while index < bytes.count, "+-.eE0123456789".utf8.contains(bytes[index]) { index += 1 }
+                    return index > start ? .number(String(decoding: bytes[start..<index], as: UTF8.self)) : nil
+                }
+            }
+
+            mutating func word(_ text: String, _ node: Node) -> Node? {
+                let word = Array(text.utf8)
+                guard index + word.count <= bytes.count, Array(bytes[index..<(index + word.count)]) == word else { return nil }
+                index += word.count
+                return node
+            }
+
+            mutating func string() -> Node? {
+                index += 1
+                var out: [UInt8] = []
+                var pendingHigh: UInt32?
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    index += 1
+                    if byte == 0x22 { return .string(String(decoding: out, as: UTF8.self)) }
+                    guard byte == 0x5C else { out.append(byte); continue }
+                    guard index < bytes.count else { return nil }
+                    let escape = bytes[index]
+                    index += 1
+                    switch escape {
+                    case 0x6E: out.append(0x0A)
+                    case 0x72: out.append(0x0D)
+                    case 0x74: out.append(0x09)
+                    case 0x62: out.append(0x08)
+                    case 0x66: out.append(0x0C)
+                    case 0x75:
+                        guard index + 4 <= bytes.count, var unit = UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16) else { return nil }
+                        index += 4
+                        if (0xD800...0xDBFF).contains(unit) { pendingHigh = unit; continue }
+                        if (0xDC00...0xDFFF).contains(unit), let high = pendingHigh { unit = 0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00) }
+                        pendingHigh = nil
+                        out += Array(String(Unicode.Scalar(unit).map(Character.init) ?? "\u{FFFD}").utf8)
+                    default: out.append(escape)
+                    }
+                }
+                return nil
+            }
+        }
+    }
+}
+
+extension LinkDestination {
+    /// The destination in resolve's `destination` JSON shape, byte for byte.
+    public var json: String {
+        if case .invalid(let code, let param, let detail) = self { return LinkRouter.JSON.error(code: code, param: param, detail: detail) }
+        return LinkRouter.JSON.destination(type ?? "", values)
+    }
+
+    /// Whether links to this destination are for signed-in users (see `PendingLink`).
+    public var requiresSignIn: Bool {
+        guard let type else { return false }
+        return LinkRouter.table.specs.first { $0.type == type }?.requiresSignIn ?? false
+    }
+
+    /// Reads a resolve answer (or its `destination` member alone) into a destination; nil when it has none.
+    public init?(resolveJSON text: String) {
+        guard case .object(var members)? = LinkRouter.JSON.parse(text) else { return nil }
+        if let inner = members.first(where: { $0.0 == "destination" })?.1 {
+            guard case .object(let destination) = inner else { return nil }
+            members = destination
+        }
+        func string(_ node: LinkRouter.JSON.Node?) -> String? { if case .string(let text)? = node { text } else { nil } }
+        if case .object(let error)? = members.first(where: { $0.0 == "error" })?.1 {
+            let field = { (name: String) in error.first { $0.0 == name }?.1 }
+            guard let code = string(field("code")), let detail = string(field("detail")) else { return nil }
+            self = .invalid(code: code, param: string(field("param")), detail: detail)
+            return
+        }
+        guard let type = string(members.first { $0.0 == "type" }?.1), let spec = LinkRouter.table.specs.first(where: { $0.type == type }),
+              case .object(let params)? = members.first(where: { $0.0 == "params" })?.1 else { return nil }
+        var values: [String: LinkRouter.Value] = [:]
+        for (name, node) in params {
+            guard let param = spec.params.first(where: { $0.name == name }) else { return nil }
+            let text: String
+            switch node {
+            case .string(let value): text = value
+            case .number(let value): text = value
+            case .bool(let flag): text = flag ? "true" : "false"
+            default: return nil
+            }
+            guard case .success(let value) = param.convert(text) else { return nil }
+            values[name] = value
+        }
+        guard !spec.params.contains(where: { !$0.optional && values[$0.name] == nil }), let made = LinkDestination.make(type, values) else { return nil }
+        self = made
+    }
+}
+"""#
+}

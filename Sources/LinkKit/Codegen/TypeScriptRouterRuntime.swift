@@ -1,0 +1,663 @@
+// The TypeScript interpreter of a router table, copied into every generated TypeScript router (docs/CODEGEN.md).
+enum TypeScriptRouterRuntime {
+    static let text = #"""
+// ---- The interpreter of `table` (the same in every generated file; docs/CODEGEN.md in linkd) ----
+
+/** The URLs that open a destination. */
+export interface LinkURLs { universal: string; scheme: string | null }
+
+type Bytes = number[];
+type Value = number | string | boolean;
+interface Table { scheme: string | null; schemeDomain: number; specs: Spec[]; domains: Domain[]; rules: Rule[]; variables: string[][][] }
+interface Spec { type: string; requiresSignIn: boolean; params: ParamSpec[] }
+interface ParamSpec { name: string; kind: string; optional: boolean; min: string | null; max: string | null; values: string[] }
+interface Domain { host: string; groups: number[][]; appGroups: number[]; app: number }
+interface Rule { slot: number; exclude: boolean; never: boolean; path: string[] | null; parent: string[] | null; queryString: string[] | null; items: Item[]; fragment: string[] | null; capture: Capture | null }
+interface Item { name: string; pattern: string[] }
+interface Capture { path: string[] | null; fragment: string[] | null; items: CaptureItem[]; type: string; params: Param[] }
+interface CaptureItem { name: string; template: string[] | null }
+interface Param { name: string; constant: boolean; value: string }
+
+function Table(scheme: string | null, schemeDomain: number, specs: Spec[], domains: Domain[], rules: Rule[], variables: string[][][]): Table { return { scheme, schemeDomain, specs, domains, rules, variables }; }
+function Spec(type: string, requiresSignIn: boolean, params: ParamSpec[]): Spec { return { type, requiresSignIn, params }; }
+function ParamSpec(name: string, kind: string, optional: boolean, min: string | null, max: string | null, values: string[]): ParamSpec { return { name, kind, optional, min, max, values }; }
+function Domain(host: string, groups: number[][], appGroups: number[], app: number): Domain { return { host, groups, appGroups, app }; }
+function Rule(slot: number, exclude: boolean, never: boolean, path: string[] | null, parent: string[] | null, queryString: string[] | null, items: Item[], fragment: string[] | null, capture: Capture | null): Rule { return { slot, exclude, never, path, parent, queryString, items, fragment, capture }; }
+function Item(name: string, pattern: string[]): Item { return { name, pattern }; }
+function Capture(path: string[] | null, fragment: string[] | null, items: CaptureItem[], type: string, params: Param[]): Capture { return { path, fragment, items, type, params }; }
+function CaptureItem(name: string, template: string[] | null): CaptureItem { return { name, template }; }
+function Param(name: string, constant: boolean, value: string): Param { return { name, constant, value }; }
+
+function utf8(text: string): Bytes {
+  const out: Bytes = [];
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low < 0xe000) { c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00); i++; } else { c = 0xfffd; }
+    } else if (c >= 0xd800 && c < 0xe000) { c = 0xfffd; }
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return out;
+}
+
+/** UTF-8 to text; an invalid sequence becomes U+FFFD. */
+function text(bytes: Bytes): string {
+  let out = "";
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    let need = 0, c = 0, min = 0;
+    if (b < 0x80) { out += String.fromCharCode(b); i++; continue; }
+    if (b >= 0xc2 && b < 0xe0) { need = 1; c = b & 31; min = 0x80; }
+    else if (b >= 0xe0 && b < 0xf0) { need = 2; c = b & 15; min = 0x800; }
+    else if (b >= 0xf0 && b < 0xf5) { need = 3; c = b & 7; min = 0x10000; }
+    else { out += "\ufffd"; i++; continue; }
+    let j = 1;
+    for (; j <= need; j++) {
+      const n = bytes[i + j];
+      if (n === undefined || (n & 0xc0) !== 0x80) break;
+      c = (c << 6) | (n & 63);
+    }
+    if (j <= need || c < min || c > 0x10ffff || (c >= 0xd800 && c < 0xe000)) { out += "\ufffd"; i += Math.max(1, j); continue; }
+    out += String.fromCodePoint ? String.fromCodePoint(c) : String.fromCharCode(c);
+    i += need + 1;
+  }
+  return out;
+}
+
+function scalars(value: string): number {
+  let count = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (!(c >= 0xdc00 && c < 0xe000 && i > 0 && value.charCodeAt(i - 1) >= 0xd800 && value.charCodeAt(i - 1) < 0xdc00)) count++;
+  }
+  return count;
+}
+
+function excerpt(value: string): string {
+  if (scalars(value) <= 64) return value;
+  let out = "", count = 0;
+  for (let i = 0; i < value.length && count < 61; i++) {
+    const c = value.charCodeAt(i);
+    out += value[i];
+    if (c >= 0xd800 && c < 0xdc00 && i + 1 < value.length) { out += value[i + 1]; i++; }
+    count++;
+  }
+  return out + "...";
+}
+
+const isDigit = (b: number) => b >= 0x30 && b <= 0x39;
+const isUpper = (b: number) => b >= 0x41 && b <= 0x5a;
+const isLower = (b: number) => b >= 0x61 && b <= 0x7a;
+const hexValue = (b: number) => (isDigit(b) ? b - 0x30 : b >= 0x61 && b <= 0x66 ? b - 87 : b >= 0x41 && b <= 0x46 ? b - 55 : -1);
+
+function percentDecoded(bytes: Bytes): Bytes {
+  const out: Bytes = [];
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0x25 && i + 2 < bytes.length && hexValue(bytes[i + 1]) >= 0 && hexValue(bytes[i + 2]) >= 0) {
+      out.push(hexValue(bytes[i + 1]) * 16 + hexValue(bytes[i + 2]));
+      i += 2;
+    } else out.push(bytes[i]);
+  }
+  return out;
+}
+
+function lowercased(bytes: Bytes): Bytes {
+  if (bytes.every((b) => b < 0x80)) return bytes.map((b) => (isUpper(b) ? b + 32 : b));
+  return utf8(text(bytes).toLowerCase());
+}
+
+function equalBytes(a: Bytes, b: Bytes): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Decimal integers as text, compared without losing 64-bit precision. */
+function compareDecimal(a: string, b: string): number {
+  const na = a[0] === "-", nb = b[0] === "-";
+  if (na !== nb) return na ? -1 : 1;
+  const da = na ? a.slice(1) : a, db = nb ? b.slice(1) : b;
+  const magnitude = da.length !== db.length ? da.length - db.length : da < db ? -1 : da > db ? 1 : 0;
+  return na ? -magnitude : magnitude;
+}
+
+function canonicalInt(value: string): string | null {
+  if (!/^-?[0-9]+$/.test(value)) return null;
+  const negative = value[0] === "-";
+  const digits = (negative ? value.slice(1) : value).replace(/^0+/, "") || "0";
+  const canonical = (negative && digits !== "0" ? "-" : "") + digits;
+  if (compareDecimal(canonical, "9223372036854775807") > 0 || compareDecimal(canonical, "-9223372036854775808") < 0) return null;
+  return canonical;
+}
+
+type Converted = { value: Value; text: string } | { reason: string };
+
+/** resolve's conversion of a captured (decoded) value to the declared type. */
+function convert(spec: ParamSpec, value: string): Converted {
+  switch (spec.kind) {
+    case "string": {
+      const length = scalars(value);
+      if (spec.min !== null && length < Number(spec.min)) return { reason: `is shorter than ${spec.min} characters` };
+      if (spec.max !== null && length > Number(spec.max)) return { reason: `is longer than ${spec.max} characters` };
+      return { value, text: value };
+    }
+    case "int": {
+      const canonical = canonicalInt(value);
+      if (canonical === null) return { reason: `'${excerpt(value)}' is not an integer` };
+      if (spec.min !== null && compareDecimal(canonical, spec.min) < 0) return { reason: `${canonical} is less than the minimum ${spec.min}` };
+      if (spec.max !== null && compareDecimal(canonical, spec.max) > 0) return { reason: `${canonical} is greater than the maximum ${spec.max}` };
+      return { value: Number(canonical), text: canonical };
+    }
+    case "uuid": {
+      if (!/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(value)) return { reason: `'${excerpt(value)}' is not a UUID` };
+      return { value: value.toLowerCase(), text: value.toLowerCase() };
+    }
+    case "bool": {
+      const lower = value.toLowerCase();
+      if (lower === "true" || lower === "1" || lower === "yes") return { value: true, text: "true" };
+      if (lower === "false" || lower === "0" || lower === "no") return { value: false, text: "false" };
+      return { reason: `'${excerpt(value)}' is not a boolean (true/false, 1/0, yes/no)` };
+    }
+    default:
+      if (spec.values.indexOf(value) < 0) return { reason: `'${excerpt(value)}' is not one of ${spec.values.join(", ")}` };
+      return { value, text: value };
+  }
+}
+
+type Op = { kind: "L"; bytes: Bytes } | { kind: "?" } | { kind: "*" } | { kind: "N" } | { kind: "C"; name: string; anyCase: boolean } | { kind: "V"; alternatives: Op[][] };
+
+function compileOps(tokens: string[], variables: Op[][][]): Op[] {
+  return tokens.map((token): Op => {
+    const body = token.slice(1);
+    switch (token[0]) {
+      case "L": return { kind: "L", bytes: utf8(body) };
+      case "?": return { kind: "?" };
+      case "*": return { kind: "*" };
+      case "C": return { kind: "C", name: body, anyCase: false };
+      case "c": return { kind: "C", name: body, anyCase: true };
+      case "V": return { kind: "V", alternatives: variables[Number(body)] };
+      default: return { kind: "N" };
+    }
+  });
+}
+
+function classContains(name: string, b: number, anyCase: boolean): boolean {
+  switch (name) {
+    case "alpha": return isUpper(b) || isLower(b);
+    case "upper": return isUpper(b) || (anyCase && isLower(b));
+    case "lower": return isLower(b) || (anyCase && isUpper(b));
+    case "alnum": return isUpper(b) || isLower(b) || isDigit(b);
+    case "digit": return isDigit(b);
+    default: return hexValue(b) >= 0;
+  }
+}
+
+function globMatches(ops: Op[], input: Bytes): boolean {
+  const failed: boolean[] = [];
+  const n = input.length;
+  const boundary = (t: number) => t >= n || (input[t] & 0xc0) !== 0x80;
+  const search = (e: number, s: number): boolean => {
+    if (e === ops.length) return s === n;
+    const key = e * (n + 1) + s;
+    if (failed[key]) return false;
+    let found = false;
+    const op = ops[e];
+    switch (op.kind) {
+      case "L":
+        found = s + op.bytes.length <= n && op.bytes.every((b, i) => input[s + i] === b) && search(e + 1, s + op.bytes.length);
+        break;
+      case "?": {
+        if (s < n) { let next = s + 1; while (next < n && (input[next] & 0xc0) === 0x80) next++; found = search(e + 1, next); }
+        break;
+      }
+      case "*":
+        for (let t = n; t >= s; t--) if (boundary(t) && search(e + 1, t)) { found = true; break; }
+        break;
+      case "C":
+        found = s < n && classContains(op.name, input[s], op.anyCase) && search(e + 1, s + 1);
+        break;
+      case "V":
+        outer: for (const alternative of op.alternatives) {
+          for (let t = n; t >= s; t--) if (globMatches(alternative, input.slice(s, t)) && search(e + 1, t)) { found = true; break outer; }
+        }
+        break;
+      default:
+        found = false;
+    }
+    if (!found) failed[key] = true;
+    return found;
+  };
+  return search(0, 0);
+}
+
+interface Form { percentEncoded: boolean; caseSensitive: boolean }
+const formOf = (slot: number): Form => ({ percentEncoded: slot < 2, caseSensitive: slot % 2 === 0 });
+const slotOf = (form: Form) => (form.percentEncoded ? 0 : 2) + (form.caseSensitive ? 0 : 1);
+
+function transform(bytes: Bytes, form: Form): Bytes {
+  let result = form.percentEncoded ? bytes : percentDecoded(bytes);
+  if (!form.caseSensitive) result = lowercased(result);
+  return result;
+}
+
+/** A URL's path, query and fragment, and their forms computed once each. */
+class Subject {
+  private paths: (Bytes | undefined)[] = [];
+  private queries: (Bytes | undefined)[] = [];
+  private fragments: (Bytes | undefined)[] = [];
+  private lists: ({ name: Bytes; value: Bytes }[] | undefined)[] = [];
+  constructor(readonly path: Bytes, readonly query: Bytes, readonly fragmentBytes: Bytes) {}
+  pathIn(form: Form): Bytes {
+    const slot = slotOf(form);
+    let known = this.paths[slot];
+    if (!known) { known = transform(this.path, form).slice(); while (known.length > 0 && known[known.length - 1] === 0x2f) known.pop(); this.paths[slot] = known; }
+    return known;
+  }
+  queryIn(form: Form): Bytes { const slot = slotOf(form); return this.queries[slot] || (this.queries[slot] = transform(this.query, form)); }
+  fragmentIn(form: Form): Bytes { const slot = slotOf(form); return this.fragments[slot] || (this.fragments[slot] = transform(this.fragmentBytes, form)); }
+  /** Split on `&`, then the first `=`, before decoding; empty pieces skipped; no `=` is the empty value. */
+  items(form: Form): { name: Bytes; value: Bytes }[] {
+    const slot = slotOf(form);
+    const known = this.lists[slot];
+    if (known) return known;
+    const list: { name: Bytes; value: Bytes }[] = [];
+    let start = 0;
+    while (start < this.query.length) {
+      let end = start;
+      while (end < this.query.length && this.query[end] !== 0x26) end++;
+      if (end > start) {
+        let equals = start;
+        while (equals < end && this.query[equals] !== 0x3d) equals++;
+        list.push({ name: transform(this.query.slice(start, equals), form), value: equals < end ? transform(this.query.slice(equals + 1, end), form) : [] });
+      }
+      start = end + 1;
+    }
+    return (this.lists[slot] = list);
+  }
+}
+
+interface CompiledRule { form: Form; never: boolean; path: Op[] | null; parent: Op[] | null; queryString: Op[] | null; items: { name: Bytes; pattern: Op[] }[]; fragment: Op[] | null }
+
+let compiledRules: CompiledRule[] | null = null;
+function compiled(): CompiledRule[] {
+  if (compiledRules) return compiledRules;
+  const variables = table.variables.map((alternatives) => alternatives.map((tokens) => compileOps(tokens, [])));
+  const ops = (tokens: string[] | null) => (tokens ? compileOps(tokens, variables) : null);
+  return (compiledRules = table.rules.map((rule) => ({
+    form: formOf(rule.slot), never: rule.never, path: ops(rule.path), parent: ops(rule.parent), queryString: ops(rule.queryString),
+    items: rule.items.map((item) => ({ name: utf8(item.name), pattern: compileOps(item.pattern, variables) })), fragment: ops(rule.fragment),
+  })));
+}
+
+function ruleMatches(rule: CompiledRule, subject: Subject): boolean {
+  if (rule.never) return false;
+  if (rule.path) {
+    const path = subject.pathIn(rule.form);
+    if (!globMatches(rule.path, path) && (!rule.parent || !globMatches(rule.parent, path))) return false;
+  }
+  if (rule.queryString && !globMatches(rule.queryString, subject.queryIn(rule.form))) return false;
+  if (rule.items.length > 0) {
+    const present = subject.items(rule.form);
+    for (const item of rule.items) {
+      let seen = false;
+      for (const candidate of present) {
+        if (!equalBytes(candidate.name, item.name)) continue;
+        seen = true;
+        if (!globMatches(item.pattern, candidate.value)) return false;   // every repeated item must match
+      }
+      if (!seen && !globMatches(item.pattern, [])) return false;   // an absent item reads as ""
+    }
+  }
+  if (rule.fragment && !globMatches(rule.fragment, subject.fragmentIn(rule.form))) return false;
+  return true;
+}
+
+interface URLParts { scheme: string; authority: Bytes; host: string; hasUserInfo: boolean; path: Bytes; query: Bytes | null; fragment: Bytes | null }
+
+function encodeRaw(bytes: Bytes): Bytes {
+  const hex = "0123456789ABCDEF";
+  const out: Bytes = [];
+  for (const b of bytes) {
+    if (b <= 0x20 || b >= 0x7f) out.push(0x25, hex.charCodeAt(b >> 4), hex.charCodeAt(b & 15)); else out.push(b);
+  }
+  return out;
+}
+
+/** A URL split as linkd splits it (RFC 3986 §3): raw bytes beyond printable ASCII percent-encoded. */
+function parseURL(url: string): URLParts | null {
+  const bytes = utf8(url);
+  const colon = bytes.indexOf(0x3a);
+  const schemeByte = (b: number) => isUpper(b) || isLower(b) || isDigit(b) || b === 0x2b || b === 0x2d || b === 0x2e;
+  if (colon <= 0 || !bytes.slice(0, colon).every(schemeByte) || isDigit(bytes[0]) || [0x2b, 0x2d, 0x2e].indexOf(bytes[0]) >= 0) return null;
+  const scheme = text(lowercased(bytes.slice(0, colon)));
+  if (bytes.length < colon + 3 || bytes[colon + 1] !== 0x2f || bytes[colon + 2] !== 0x2f) return null;
+  const authorityStart = colon + 3;
+  let authorityEnd = authorityStart;
+  while (authorityEnd < bytes.length && [0x2f, 0x3f, 0x23].indexOf(bytes[authorityEnd]) < 0) authorityEnd++;
+  const authority = bytes.slice(authorityStart, authorityEnd);
+  const at = authority.lastIndexOf(0x40);
+  const hostStart = at >= 0 ? authorityStart + at + 1 : authorityStart;
+  let hostEnd = authorityEnd;
+  const hostPart = bytes.slice(hostStart, authorityEnd);
+  const portColon = hostPart.lastIndexOf(0x3a);
+  if (portColon >= 0 && hostPart.slice(portColon).indexOf(0x5d) < 0) {
+    hostEnd = hostStart + portColon;
+    const digits = hostPart.slice(portColon + 1);
+    if (digits.length > 0 && (!digits.every(isDigit) || Number(text(digits)) > 65535)) return null;
+  }
+  if (hostEnd > hostStart && bytes[hostEnd - 1] === 0x2e) hostEnd--;
+  const host = text(lowercased(bytes.slice(hostStart, hostEnd)));
+  let end = bytes.length;
+  let fragment: Bytes | null = null;
+  let query: Bytes | null = null;
+  const hash = bytes.indexOf(0x23, authorityEnd);
+  if (hash >= 0) { fragment = encodeRaw(bytes.slice(hash + 1, end)); end = hash; }
+  const mark = bytes.slice(0, end).indexOf(0x3f, authorityEnd);
+  if (mark >= 0) { query = encodeRaw(bytes.slice(mark + 1, end)); end = mark; }
+  return { scheme, authority: encodeRaw(authority), host, hasUserInfo: at >= 0, path: encodeRaw(bytes.slice(authorityEnd, end)), query, fragment };
+}
+
+type TemplateElement = { literal: Bytes } | { capture: string; rest: boolean };
+
+/** A path or query-value template with captures, matched as resolve matches it. */
+function templateCaptures(tokens: string[], raw: Bytes, isPath: boolean, caseSensitive: boolean, percentEncoded: boolean, found: Map<string, string>): boolean {
+  let subject = percentEncoded ? raw.slice() : utf8(text(percentDecoded(raw)));
+  const pattern: TemplateElement[] = tokens.map((token) => (token[0] === "L" ? { literal: utf8(token.slice(1)) } : { capture: token.slice(1), rest: token[0] === "R" }));
+  if (isPath) {
+    while (subject.length > 1 && subject[subject.length - 1] === 0x2f) subject.pop();
+    if (subject[0] !== 0x2f) subject = [0x2f].concat(subject);
+    const first = pattern[0];
+    if (first && "literal" in first && first.literal[0] !== 0x2f) pattern[0] = { literal: [0x2f].concat(first.literal) };
+    else if (first && "capture" in first) pattern.unshift({ literal: [0x2f] });
+  }
+  const fold = (b: number) => (isUpper(b) ? b + 32 : b);
+  const equal = (a: Bytes, b: Bytes) => a.length === b.length && a.every((x, i) => (caseSensitive ? x === b[i] : fold(x) === fold(b[i])));
+  const record = (name: string, bytes: Bytes) => {
+    if (found.has(name)) return;
+    const value = utf8(text(bytes));
+    found.set(name, text(percentEncoded ? percentDecoded(value) : value));
+  };
+  const match = (p: number, start: number, end: number): boolean => {
+    if (p === pattern.length) return start === end;
+    const element = pattern[p];
+    if ("literal" in element) {
+      const bytes = element.literal;
+      if (end - start >= bytes.length && equal(subject.slice(start, start + bytes.length), bytes)) return match(p + 1, start + bytes.length, end);
+      const next = pattern[p + 1];
+      if (isPath && bytes[bytes.length - 1] === 0x2f && next && "capture" in next && next.rest && end - start === bytes.length - 1 && equal(subject.slice(start, end), bytes.slice(0, -1))) {
+        record(next.capture, []);
+        return true;
+      }
+      return false;
+    }
+    if (element.rest) { record(element.capture, subject.slice(start, end)); return true; }
+    let limit = subject.indexOf(0x2f, start);
+    if (limit < 0 || limit > end) limit = end;
+    for (let stop = limit; stop > start; stop--) {
+      if (match(p + 1, stop, end)) { record(element.capture, subject.slice(start, stop)); return true; }
+    }
+    return false;
+  };
+  return match(0, 0, subject.length);
+}
+
+type Found = { type: string; params: { [name: string]: Value } } | { error: { code: string; param?: string; detail: string } };
+
+function destinationOf(capture: Capture, subject: Subject, form: Form): Found {
+  const found = new Map<string, string>();
+  const take = (tokens: string[] | null, raw: Bytes, isPath: boolean) => !tokens || templateCaptures(tokens, raw, isPath, form.caseSensitive, form.percentEncoded, found);
+  let fits = take(capture.path, subject.path, true) && take(capture.fragment, subject.fragmentBytes, false);
+  if (capture.items.length > 0) {
+    const raw = subject.items({ percentEncoded: true, caseSensitive: true });
+    const named = subject.items(form);
+    for (const item of capture.items) {
+      if (!fits) break;
+      const name = utf8(form.caseSensitive ? item.name : item.name.toLowerCase());
+      let value: Bytes = [];
+      for (let i = 0; i < named.length; i++) if (equalBytes(named[i].name, name)) { value = raw[i].value; break; }
+      fits = take(item.template, value, false);
+    }
+  }
+  if (!fits) return { error: { code: "invalid_param", detail: "The URL is claimed by the rule's AASA pattern but does not fit its template (a capture such as {id} takes one path segment)." } };
+  const spec = table.specs.filter((s) => s.type === capture.type)[0];
+  if (!spec) return { error: { code: "unknown_destination", detail: `The app has no destination type '${capture.type}'.` } };
+  const params: { [name: string]: Value } = {};
+  for (const param of spec.params) {
+    const bound = capture.params.filter((p) => p.name === param.name)[0];
+    let value: string | undefined;
+    if (bound && bound.constant) value = bound.value;
+    else { value = found.get(bound ? bound.value : param.name); if (value === "") value = undefined; }
+    if (value === undefined) {
+      if (param.optional) continue;
+      return { error: { code: "missing_param", param: param.name, detail: `The link has no value for the required parameter '${param.name}'.` } };
+    }
+    const converted = convert(param, value);
+    if ("reason" in converted) return { error: { code: "invalid_param", param: param.name, detail: `The parameter '${param.name}' is invalid: ${converted.reason}.` } };
+    params[param.name] = converted.value;
+  }
+  return { type: capture.type, params };
+}
+
+function governing(host: string): number {
+  for (let i = 0; i < table.domains.length; i++) if (table.domains[i].host === host || table.domains[i].host === "*." + host) return i;
+  let rest = host;
+  while (rest.indexOf(".") >= 0) {
+    rest = rest.slice(rest.indexOf(".") + 1);
+    for (let i = 0; i < table.domains.length; i++) if (table.domains[i].host === "*." + rest) return i;
+  }
+  return -1;
+}
+
+function routeFound(url: string): Found | null {
+  const parsed = parseURL(url);
+  if (!parsed) return null;
+  let path = parsed.path;
+  let index: number;
+  let onlySelf = false;
+  if (table.scheme !== null && parsed.scheme === table.scheme && table.schemeDomain >= 0) {
+    // The authority of a custom-scheme URL is the first path segment.
+    if (parsed.authority.length > 0) path = [0x2f].concat(parsed.authority, path);
+    index = table.schemeDomain;
+    onlySelf = true;
+  } else {
+    if (parsed.scheme !== "https" || parsed.hasUserInfo) return null;
+    index = governing(parsed.host);
+    if (index < 0) return null;
+  }
+  const domain = table.domains[index];
+  if (domain.app < 0) return null;
+  const rules = compiled();
+  const subject = new Subject(path, parsed.query || [], parsed.fragment || []);
+  const first = (group: number): [number, number] | null => {
+    const list = domain.groups[group];
+    for (let i = 0; i < list.length; i += 2) if (ruleMatches(rules[list[i + 1]], subject)) return [list[i], list[i + 1]];
+    return null;
+  };
+  let winner: { app: number; entry: number; rule: number } | null = null;
+  if (onlySelf) {
+    const found = first(domain.appGroups[domain.app]);
+    if (found && !table.rules[found[1]].exclude) winner = { app: domain.app, entry: found[0], rule: found[1] };
+  } else {
+    const decided = new Map<number, [number, number] | null>();
+    domain.appGroups.forEach((group, app) => {
+      if (!decided.has(group)) decided.set(group, first(group));
+      const found = decided.get(group);
+      if (!found || table.rules[found[1]].exclude) return;
+      if (!winner || found[0] < winner.entry) winner = { app, entry: found[0], rule: found[1] };
+    });
+  }
+  const chosen = winner as { app: number; entry: number; rule: number } | null;
+  if (!chosen || chosen.app !== domain.app) return null;
+  const capture = table.rules[chosen.rule].capture;
+  return capture ? destinationOf(capture, subject, formOf(table.rules[chosen.rule].slot)) : null;
+}
+
+function quoted(value: string): string {
+  let out = "\"";
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x22) out += "\\\"";
+    else if (c === 0x5c) out += "\\\\";
+    else if (c === 0x0a) out += "\\n";
+    else if (c === 0x0d) out += "\\r";
+    else if (c === 0x09) out += "\\t";
+    else if (c < 0x20) out += "\\u00" + (c < 16 ? "0" : "") + c.toString(16);
+    else out += value[i];
+  }
+  return out + "\"";
+}
+
+/** The destination in resolve's `destination` JSON shape, byte for byte. */
+export function toJSON(destination: LinkDestination): string {
+  if ("error" in destination) {
+    const e = destination.error;
+    return "{\"error\":{\"code\":" + quoted(e.code) + (e.param !== undefined ? ",\"param\":" + quoted(e.param) : "") + ",\"detail\":" + quoted(e.detail) + "}}";
+  }
+  const params = destination.params as { [name: string]: Value | undefined };
+  const names = Object.keys(params).filter((name) => params[name] !== undefined).sort();
+  return "{\"type\":" + quoted(destination.type) + ",\"params\":{" + names.map((name) => {
+    const value = params[name];
+    return quoted(name) + ":" + (typeof value === "string" ? quoted(value) : String(value));
+  }).join(",") + "}}";
+}
+
+/** Whether links to this destination are for signed-in users (see `PendingLink`). */
+export function requiresSignIn(destination: LinkDestination): boolean {
+  if ("error" in destination) return false;
+  const spec = table.specs.filter((s) => s.type === destination.type)[0];
+  return !!spec && spec.requiresSignIn;
+}
+
+/** Reads a resolve answer (or its `destination` member alone) into a destination; null when it has none. */
+export function decodeDestination(json: string): LinkDestination | null {
+  let node: any;
+  try { node = JSON.parse(json); } catch (e) { return null; }
+  if (node && typeof node === "object" && "destination" in node) node = node.destination;
+  if (!node || typeof node !== "object") return null;
+  if (node.error && typeof node.error.code === "string" && typeof node.error.detail === "string") {
+    const error: { code: string; param?: string; detail: string } = { code: node.error.code, detail: node.error.detail };
+    if (typeof node.error.param === "string") error.param = node.error.param;
+    return { error } as LinkDestination;
+  }
+  const spec = table.specs.filter((s) => s.type === node.type)[0];
+  if (!spec || !node.params || typeof node.params !== "object") return null;
+  const params: { [name: string]: Value } = {};
+  for (const name of Object.keys(node.params)) {
+    const param = spec.params.filter((p) => p.name === name)[0];
+    const value = node.params[name];
+    if (!param || ["string", "number", "boolean"].indexOf(typeof value) < 0) return null;
+    const converted = convert(param, String(value));
+    if ("reason" in converted) return null;
+    params[name] = converted.value;
+  }
+  if (spec.params.some((p) => !p.optional && !(p.name in params))) return null;
+  return { type: spec.type, params } as LinkDestination;
+}
+
+function encodeComponent(value: string, keepingSlashes: boolean): string {
+  const hex = "0123456789ABCDEF";
+  let out = "";
+  for (const b of utf8(value)) {
+    if (isUpper(b) || isLower(b) || isDigit(b) || b === 0x2d || b === 0x2e || b === 0x5f || b === 0x7e || (keepingSlashes && b === 0x2f)) out += String.fromCharCode(b);
+    else out += "%" + hex[b >> 4] + hex[b & 15];
+  }
+  return out;
+}
+
+function printCapture(capture: Capture, params: { [name: string]: Value | undefined }): string | null {
+  const captures = new Map<string, string>();
+  for (const name of Object.keys(params)) {
+    const value = params[name];
+    if (value === undefined) continue;
+    const bound = capture.params.filter((p) => p.name === name)[0];
+    if (bound && bound.constant) continue;
+    captures.set(bound ? bound.value : name, String(value));
+  }
+  const render = (tokens: string[]): string | null => {
+    let out = "";
+    for (const token of tokens) {
+      const body = token.slice(1);
+      const value = captures.get(body);
+      if (token[0] === "L") out += body;
+      else if (value === undefined || (token[0] === "C" && value === "")) return null;
+      else out += encodeComponent(value, token[0] === "R");
+    }
+    return out;
+  };
+  let path = capture.path ? render(capture.path) : "";
+  if (path === null) return null;
+  if (path[0] !== "/") path = "/" + path;
+  const items: string[] = [];
+  for (const item of capture.items) {
+    if (!item.template) continue;   // a raw pattern prints nothing: an absent item reads as "", and the route check decides
+    const value = render(item.template);
+    if (value === null) return null;
+    items.push(encodeComponent(item.name, false) + "=" + value);
+  }
+  if (items.length > 0) path += "?" + items.join("&");
+  if (capture.fragment) {
+    const fragment = render(capture.fragment);
+    if (fragment === null) return null;
+    path += "#" + fragment;
+  }
+  return path;
+}
+
+/** Keeps a destination that requires a signed-in user until the app reports one, then hands it over once. */
+export class PendingLink {
+  private pending: LinkDestination | null = null;
+  constructor(private signedIn: boolean = false) {}
+  /** The destination to open now: `destination` itself, or null while it waits for a sign-in. */
+  open(destination: LinkDestination): LinkDestination | null {
+    if (requiresSignIn(destination) && !this.signedIn) { this.pending = destination; return null; }
+    return destination;
+  }
+  /** Reports a signed-in user: returns the kept destination, once. */
+  userSignedIn(): LinkDestination | null { this.signedIn = true; const kept = this.pending; this.pending = null; return kept; }
+  /** Reports that no user is signed in any more (a kept destination is dropped). */
+  userSignedOut(): void { this.signedIn = false; this.pending = null; }
+}
+
+/** Routes this app's universal links and custom-scheme URLs as linkd's resolve does, without the network. */
+export const LinkRouter = {
+  /** The ETag of the rules this file was generated from. */
+  etag: ETAG,
+  /** What `url` opens in this app: resolve's decision; null when the app opens nothing or its rule names no destination. */
+  route(url: string): LinkDestination | null { return routeFound(url) as LinkDestination | null; },
+  /** A destination's URLs: the first rule of the primary domain bound to its type that prints it and routes back to it. */
+  build(destination: LinkDestination): LinkURLs | null {
+    if ("error" in destination) return null;
+    const wanted = toJSON(destination);
+    const indices = table.schemeDomain >= 0 ? [table.schemeDomain] : table.domains.map((_, i) => i);
+    for (const index of indices) {
+      const domain = table.domains[index];
+      if (domain.app < 0) continue;
+      const host = domain.host.indexOf("*.") === 0 ? domain.host.slice(2) : domain.host;
+      const group = domain.groups[domain.appGroups[domain.app]];
+      for (let i = 1; i < group.length; i += 2) {
+        const capture = table.rules[group[i]].capture;
+        if (!capture || capture.type !== destination.type) continue;
+        const tail = printCapture(capture, destination.params as { [name: string]: Value | undefined });
+        if (tail === null) continue;
+        const universal = "https://" + host + tail;
+        const routed = LinkRouter.route(universal);
+        if (!routed || toJSON(routed) !== wanted) continue;
+        let scheme: string | null = null;
+        if (table.scheme !== null && index === table.schemeDomain) {
+          const url = table.scheme + "://" + (tail[0] === "/" ? tail.slice(1) : tail);
+          const back = LinkRouter.route(url);
+          scheme = back && toJSON(back) === wanted ? url : null;
+        }
+        return { universal, scheme };
+      }
+    }
+    return null;
+  },
+};
+"""#
+}

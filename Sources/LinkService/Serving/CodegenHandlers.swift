@@ -1,0 +1,109 @@
+import ByteText
+import Foundation
+import HTTPServer
+import LinkKit
+import Postgres
+
+/// `GET /v1/apps/{id}/codegen/{swift|typescript}`: a generated router for the app, one source file
+/// (docs/CODEGEN.md); `GET /v1/apps/{id}/codegen/fixtures`: URLs and the destinations resolve answers for them,
+/// for an app's CI to run its router over. Both come from the catalog resolve decides with.
+struct CodegenHandlers: Sendable {
+    let pool: ConnectionPool
+    let auth: Authenticator
+    let resolver: Resolver
+
+    func register(in routes: inout RouterBuilder) {
+        routes.add(.GET, "/v1/apps/{id}/codegen/{language}", scope: .read, auth: auth, generate)
+    }
+
+    func generate(_ request: Request, _ principal: Principal) throws -> Response {
+        let what = request.parameters["language"] ?? ""
+        let language = RouterLanguage(rawValue: what)
+        guard language != nil || what == "fixtures" else {
+            throw ServiceError.notFound("The code generator '\(what.prefix(40))' (use swift, typescript or fixtures; Kotlin is not generated yet)")
+        }
+        let (table, app) = try self.table(request.parameters["id"], principal)
+        let etag = "\"" + SHA256.hex(RouterSource.canonicalTable(table)).prefix(32) + "\""
+        let body: [UInt8]
+        let contentType: String
+        if let language {
+            body = Array(RouterSource.source(table, etag: etag, language: language).utf8)
+            contentType = "text/plain; charset=utf-8"
+        } else {
+            body = fixtures(table, app: app, etag: etag, workspace: principal.workspaceID)
+            contentType = "application/json"
+        }
+        let tag = "\"" + SHA256.hex(body).prefix(32) + "\""
+        var headers: HTTPHeaders = ["ETag": tag, "Cache-Control": "no-cache"]
+        if request.headers["If-None-Match"].map({ $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == tag } }) == true {
+            return Response(status: 304, headers: headers)
+        }
+        headers.add("Content-Type", contentType)
+        if let language { headers.add("Content-Disposition", "inline; filename=\"\(language.fileName)\"") }
+        return Response(status: 200, headers: headers, body: body)
+    }
+
+    /// The app's router table: its destinations, the catalog's compiled domains whose rules name it (oldest
+    /// first: the first is where its custom scheme resolves), and the exact domains that shadow its wildcards.
+    private func table(_ id: String?, _ principal: Principal) throws -> (RouterTable, App) {
+        let (app, destinations, hostnames) = try pool.withConnection { connection in
+            let app = try AppHandlers.find(id, principal, on: connection)
+            let destinations = try connection.query(Query(unsafeSQL: "SELECT \(Destination.columns) FROM destinations WHERE app_id = $1 ORDER BY name",
+                                                          binds: [app.id])).map(Destination.init(row:))
+            let hostnames = try connection.query("""
+                SELECT d.hostname FROM domains d WHERE EXISTS (
+                    SELECT 1 FROM rules r JOIN rule_apps ra ON ra.rule_id = r.id WHERE r.domain_id = d.id AND ra.app_id = \(app.id))
+                ORDER BY d.created_at, d.id
+                """).map { try $0.decode(0, as: String.self) }
+            return (app, destinations, hostnames)
+        }
+        let own = hostnames.compactMap { resolver.catalog.entry(exactly: $0) }
+        let wildcards = own.map(\.hostname).filter { $0.hasPrefix("*.") }.map { $0.dropFirst(1) }
+        let shadowing = resolver.catalog.entries(workspace: principal.workspaceID).filter { entry in
+            !hostnames.contains(entry.hostname) && wildcards.contains { entry.hostname.hasSuffix($0) || "." + entry.hostname == $0 }
+        }.sorted { $0.hostname < $1.hostname }
+        let domains = (own + shadowing).map { RouterTable.Domain(hostname: $0.hostname, compiled: $0.compiled) }
+        let table = RouterTable(
+            appID: app.id.canonicalText, platform: app.platform == .android ? .android : .ios, scheme: app.customScheme,
+            destinations: destinations.map(\.type), domains: domains, schemeDomain: own.isEmpty ? nil : 0
+        )
+        return (table, app)
+    }
+
+    /// `{"app", "etag", "fixtures": [{"url", "outcome", "destination"}]}`: `destination` is what the app's router
+    /// must answer (null: it opens nothing there). A custom-scheme URL is answered as the https URL of the same
+    /// path on the scheme's domain.
+    private func fixtures(_ table: RouterTable, app: App, etag: String, workspace: UUID) -> [UInt8] {
+        var out = Array("{\"app\":".utf8)
+        JSONString.append(table.appID, to: &out)
+        out.append(literal: ",\"etag\":")
+        JSONString.append(etag, to: &out)
+        out.append(literal: ",\"fixtures\":[")
+        let platform: AppPlatform = table.platform
+        for (index, url) in RouterFixtures.urls(table).enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(literal: "{\"url\":")
+            JSONString.append(url, to: &out)
+            var asked = url
+            if let scheme = table.scheme, let schemeDomain = table.schemeDomain, url.lowercased().hasPrefix(scheme + "://") {
+                var rest = url.dropFirst(scheme.count + 3)
+                if rest.hasPrefix("/") { rest = rest.dropFirst() }
+                let hostname = table.domains[schemeDomain].hostname
+                asked = "https://" + (hostname.hasPrefix("*.") ? "m." + hostname.dropFirst(2) : hostname[...]) + "/" + rest
+            }
+            let answer = try? resolver.answer(asked, platform: platform, workspace: workspace)
+            out.append(literal: ",\"outcome\":")
+            JSONString.append(answer.map { $0.outcome.rawValue } ?? "invalid_url", to: &out)
+            out.append(literal: ",\"destination\":")
+            if let resolution = answer?.resolution, resolution.outcome == .openApp, resolution.app?.id == table.appID,
+               let destination = resolution.destination {
+                ResolveJSON.write(destination, into: &out)
+            } else {
+                out.append(literal: "null")
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(literal: "]}")
+        return out
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Testing
+import TestSupport
+
+/// The codegen endpoints as an API: ETags that follow the rules, 304, refusals; `requiresSignIn` on
+/// destinations and in resolve answers.
+@Suite struct CodegenAPITests {
+    @Test func etagFollowsRulesAndDestinations() throws {
+        try TestService.with { service in
+            let workspace = try CodegenWorkspace(service)
+            let first = try workspace.codegen("swift")
+            let tag = try #require(first.headers["ETag"])
+            #expect(first.headers["Content-Type"] == "text/plain; charset=utf-8")
+            let header = try #require(first.text.split(separator: "\n").first { $0.hasPrefix("// Rules ETag: ") }).dropFirst("// Rules ETag: ".count)
+            let again = try service.request("GET", "/v1/apps/\(workspace.app)/codegen/swift", key: workspace.key, headers: [("If-None-Match", tag)])
+            #expect(again.status == 304)
+            // A destination change is a new file with a new rules ETag.
+            try Fixture.expect(200, service.request("PUT", "/v1/apps/\(workspace.app)/destinations/home", key: workspace.key,
+                                                    json: #"{"requiresSignIn":true}"#))
+            let changed = try workspace.codegen("swift")
+            #expect(changed.headers["ETag"] != tag)
+            #expect(!changed.text.contains("// Rules ETag: \(header)"))
+            let typescript = try workspace.codegen("typescript")
+            #expect(typescript.headers["ETag"] != changed.headers["ETag"])
+            #expect(typescript.text.contains("export type LinkDestination ="))
+
+            #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/kotlin", key: workspace.key).status == 404)
+            #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/cobol", key: workspace.key).status == 404)
+            #expect(try service.request("GET", "/v1/apps/\(UUID().uuidString)/codegen/swift", key: workspace.key).status == 404)
+            #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/swift").status == 401)
+            let reader = try service.key(workspace: "codegen", scope: .read)
+            #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/fixtures", key: reader).status == 200)
+        }
+    }
+
+    @Test func resolveSaysWhenADestinationRequiresSignIn() throws {
+        try TestService.with { service in
+            let workspace = try CodegenWorkspace(service)
+            let profile = try Fixture.expect(200, service.request("GET", "/v1/apps/\(workspace.app)/destinations/profile", key: workspace.key)).json
+            #expect(profile["requiresSignIn"] == .bool(true))
+            let home = try Fixture.expect(200, service.request("GET", "/v1/apps/\(workspace.app)/destinations/home", key: workspace.key)).json
+            #expect(home["requiresSignIn"] == .bool(false))
+            let signedIn = try service.request("GET", "/v1/resolve?url=https://links.example.com/u/5a1d0e4c-8b1e-4f55-9c3a-0d2b6e7f8a90&log=false", key: workspace.key)
+            #expect(signedIn.text.contains(#"},"requiresSignIn":true,"fallbacks""#))
+            let open = try service.request("GET", "/v1/resolve?url=https://links.example.com/widget/42&log=false", key: workspace.key)
+            #expect(!open.text.contains("requiresSignIn"))
+            let refused = try service.request("POST", "/v1/apps/\(workspace.app)/destinations", key: workspace.key, json: #"{"name":"x","requiresSignIn":"yes"}"#)
+            #expect(refused.status == 422)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Testing
+import TestSupport
+
+/// A workspace with every parameter kind and every AASA feature a generated router decides on: exclusions,
+/// query-item and fragment captures, raw patterns with substitution variables, `caseSensitive` and
+/// `percentEncoded` off, constants, a claim without destination, a rest capture, a wildcard domain shadowed
+/// by an exact one, and another app whose earlier rule takes some URLs.
+struct CodegenWorkspace {
+    let service: TestService
+    let key: String
+    let app: String
+    let other: String
+
+    init(_ service: TestService) throws {
+        self.service = service
+        key = try service.key(workspace: "codegen")
+        try Fixture.expect(201, service.request("POST", "/v1/teams", key: key, json: #"{"teamId":"ABCDE12345","name":"Acme"}"#))
+        app = try Fixture.expect(201, service.request("POST", "/v1/apps", key: key, json: """
+            {"platform":"ios","name":"Widgets","teamId":"ABCDE12345","bundleId":"com.example.widgets","customScheme":"widgets"}
+            """)).json["id"]!.stringValue!
+        other = try Fixture.expect(201, service.request("POST", "/v1/apps", key: key, json: """
+            {"platform":"ios","name":"Other","teamId":"ABCDE12345","bundleId":"com.example.other"}
+            """)).json["id"]!.stringValue!
+        let destinations = [
+            #"{"name":"widgetDetail","params":{"id":{"type":"int","min":1,"max":100000},"tab":{"type":"enum","values":["info","reviews","new-arrivals"],"optional":true}}}"#,
+            #"{"name":"profile","requiresSignIn":true,"params":{"user":{"type":"uuid"}}}"#,
+            #"{"name":"search","params":{"q":{"type":"string","minLength":2,"maxLength":20},"exact":{"type":"bool","optional":true}}}"#,
+            #"{"name":"docs","params":{"page":{"type":"string"}}}"#,
+            #"{"name":"home"}"#,
+            #"{"name":"promo","params":{"code":{"type":"string"},"campaign":{"type":"string"}}}"#,
+        ]
+        for destination in destinations {
+            try Fixture.expect(201, service.request("POST", "/v1/apps/\(app)/destinations", key: key, json: destination))
+        }
+        try Fixture.expect(201, service.request("POST", "/v1/apps/\(other)/destinations", key: key, json: #"{"name":"home"}"#))
+        try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: """
+            {"hostname":"links.example.com","substitutionVariables":{"section":["news","blog"]}}
+            """))
+        try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: #"{"hostname":"*.example.org","defaults":{"caseSensitive":false}}"#))
+        try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: #"{"hostname":"shop.example.org"}"#))
+        try put("links.example.com", """
+            [{"apps":["$A"],"path":"/private/*","exclude":true},
+             {"apps":["$A"],"path":"/widget/{id}","query":{"tab":"{tab}"},"destination":{"type":"widgetDetail"}},
+             {"apps":["$A"],"path":"/widget/{id}","destination":{"type":"widgetDetail"}},
+             {"apps":["$A"],"path":"/w/{id}","fragment":"{tab}","destination":{"type":"widgetDetail"}},
+             {"apps":["$A"],"path":"/u/{user}","caseSensitive":false,"destination":{"type":"profile"}},
+             {"apps":["$A"],"path":"/search","query":{"q":"{q}","exact":"{exact}"},"percentEncoded":false,"destination":{"type":"search"}},
+             {"apps":["$A"],"path":"/find/{q}","percentEncoded":false,"destination":{"type":"search","params":{"exact":true}}},
+             {"apps":["$A"],"path":"/docs/{page*}","destination":{"type":"docs"}},
+             {"apps":["$A"],"path":"/$(section)/*","destination":{"type":"home"}},
+             {"apps":["$A"],"path":"/p/{code}-{x}","destination":{"type":"promo","params":{"campaign":"spring"}}},
+             {"apps":["$A"],"path":"/claim/?*"},
+             {"apps":["$A"],"path":"/","destination":{"type":"home"}}]
+            """)
+        try put("*.example.org", """
+            [{"apps":["$B"],"path":"/w/7*","destination":{"type":"home"}},
+             {"apps":["$A"],"path":"/w/{id}","destination":{"type":"widgetDetail"}},
+             {"apps":["$A","$B"],"path":"/Home","destination":{"type":"home"}}]
+            """)
+        try put("shop.example.org", #"[{"apps":["$B"],"path":"/w/*","destination":{"type":"home"}}]"#)
+    }
+
+    private func put(_ host: String, _ rules: String) throws {
+        let body = #"{"rules":"# + rules.replacingOccurrences(of: "$A", with: app).replacingOccurrences(of: "$B", with: other) + "}"
+        try Fixture.expect(200, service.request("PUT", "/v1/domains/\(host)/rules", key: key, json: body))
+    }
+
+    /// The generated file or fixtures.
+    func codegen(_ what: String) throws -> TestResponse {
+        try Fixture.expect(200, service.request("GET", "/v1/apps/\(app)/codegen/\(what)", key: key))
+    }
+
+    /// What the app's router must answer for each URL, from resolve (batches of 1,000): the destination's JSON
+    /// text, or "null" when the app opens nothing. A custom-scheme URL is asked as the https URL of its path on
+    /// the scheme's domain.
+    func expected(_ urls: [String]) throws -> [String] {
+        // A custom-scheme URL without `//` is no URL resolve reads (nor the router): it opens nothing.
+        let asked = urls.map { url -> String? in
+            let lower = url.lowercased()
+            guard lower.hasPrefix("widgets:") else { return url }
+            guard lower.hasPrefix("widgets://") else { return nil }
+            var rest = url.dropFirst("widgets://".count)
+            if rest.hasPrefix("/") { rest = rest.dropFirst() }
+            return "https://links.example.com/" + rest
+        }
+        let askable = asked.compactMap { $0 }
+        var answers: [String] = []
+        for start in stride(from: 0, to: askable.count, by: 1000) {
+            let batch = askable[start..<min(start + 1000, askable.count)]
+            let body = JSONValue.object(["urls": .array(batch.map(JSONValue.string)), "log": .bool(false)]).serialized
+            let results = try Fixture.expect(200, service.request("POST", "/v1/resolve", key: key, json: body)).json["results"]!.arrayValue!
+            for result in results {
+                let opens = result["outcome"]?.stringValue.map { ["open_app", "invalid_param"].contains($0) } == true
+                    && result["app"]?["id"]?.stringValue == app
+                answers.append(opens ? (result["destination"]?.serialized ?? "null") : "null")
+            }
+        }
+        var next = answers.makeIterator()
+        return asked.map { $0 == nil ? "null" : next.next()! }
+    }
+}
