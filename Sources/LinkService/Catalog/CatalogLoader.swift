@@ -70,7 +70,7 @@ enum CatalogLoader {
     /// The apps (with destination types) of the domains' workspaces, and when each app last changed.
     private static func context(for domains: [Domain], on connection: Connection) throws -> Context {
         let workspaces = Array(Set(domains.map { $0.workspaceID.canonicalText }))
-        let apps = try connection.query(Query(unsafeSQL: "SELECT \(App.columns), workspace_id FROM apps WHERE workspace_id = ANY($1::uuid[])",
+        let apps = try connection.query(Query(unsafeSQL: "SELECT \(AppStore.columns), workspace_id FROM apps WHERE workspace_id = ANY($1::uuid[])",
                                               binds: [workspaces])).map { row in (try App(row: row), try row.decode(14, as: UUID.self)) }
         let destinations = try connection.query(Query(unsafeSQL: """
             SELECT \(Destination.columns) FROM destinations WHERE workspace_id = ANY($1::uuid[])
