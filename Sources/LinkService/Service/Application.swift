@@ -66,7 +66,7 @@ public final class Application: Sendable {
         AuditHandlers(pool: pool, auth: auth).register(in: &routes)
         let catalogChanges = CatalogChanges(pool: pool, reloader: reloader, keys: keys)
         KeyHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
-        TeamHandlers(pool: pool, auth: auth).register(in: &routes)
+        TeamHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         AppHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         DestinationHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         DomainHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
