@@ -73,7 +73,7 @@ enum CatalogLoader {
         let apps = try connection.query(Query(unsafeSQL: "SELECT \(AppStore.columns), workspace_id FROM apps WHERE workspace_id = ANY($1::uuid[])",
                                               binds: [workspaces])).map { row in (try App(row: row), try row.decode(14, as: UUID.self)) }
         let destinations = try connection.query(Query(unsafeSQL: """
-            SELECT \(Destination.columns) FROM destinations WHERE workspace_id = ANY($1::uuid[])
+            SELECT \(DestinationStore.columns) FROM destinations WHERE workspace_id = ANY($1::uuid[])
             """, binds: [workspaces])).map(Destination.init(row:))
         let destinationsByApp = Dictionary(grouping: destinations, by: \.appID)
         var appsByWorkspace: [UUID: [DomainApp]] = [:]

@@ -1,0 +1,46 @@
+import Foundation
+import LinkKit
+import Postgres
+
+/// The SQL of `destinations` and the decoding of its rows.
+enum DestinationStore: ResourceStore {
+    typealias Resource = Destination
+    static let table = "destinations"
+    static let columns = "id, app_id, name, title, params, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8"
+
+    /// The destination type `name` of the app `app`, nil when it has none.
+    static func find(_ name: String, app: UUID, forUpdate: Bool = false, on connection: Connection) throws -> Destination? {
+        try one(where: "app_id = $1 AND name = $2", [app, name], forUpdate: forUpdate, on: connection)
+    }
+
+    static func insert(_ name: String, title: String?, parameters: [ParameterSpec], app: UUID, workspace: UUID, on connection: Connection) throws -> Destination {
+        try insert("workspace_id, app_id, name, title, params", [workspace, app, name, title, params(parameters)], on: connection)
+    }
+
+    /// Replaces the title and parameters (the name is the address and stays).
+    static func replace(_ id: UUID, title: String?, parameters: [ParameterSpec], on connection: Connection) throws -> Destination {
+        try update(id, set: "title = $2, params = $3", [title, params(parameters)], on: connection)
+    }
+
+    /// The hostnames of the domains whose rules lead to the destination type `name` of `app`.
+    static func hostnames(leadingTo name: String, app: UUID, on connection: Connection) throws -> [String] {
+        try connection.query("""
+            SELECT DISTINCT d.hostname FROM rules r JOIN rule_apps ra ON ra.rule_id = r.id JOIN domains d ON d.id = r.domain_id
+            WHERE ra.app_id = \(app) AND r.definition -> 'destination' ->> 'type' = \(name)
+            """).map { try $0.decode(0, as: String.self) }
+    }
+
+    private static func params(_ parameters: [ParameterSpec]) -> JSONB {
+        JSONB(ParameterSpecJSON.json(parameters).serialized)
+    }
+}
+
+extension Destination {
+    init(row: Row) throws {
+        let params: JSONB
+        (id, appID, name, title, params, version, createdAt, updatedAt, sortMicros) =
+            try row.decode((UUID, UUID, String, String?, JSONB, Int, Date, Date, Int64).self)
+        let errors = FieldErrors()
+        parameters = ParameterSpecJSON.read((try? JSONValue.parse(params.json)) ?? .object([]), at: "/params", errors)
+    }
+}
