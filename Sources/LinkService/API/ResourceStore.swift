@@ -60,10 +60,11 @@ extension ResourceStore {
         return try Resource(row: row)
     }
 
-    /// Updates the row `id` (`$1`) with `assignments` (`$2…` for `binds`) as a new version.
-    static func update(_ id: UUID, set assignments: String, _ binds: [any PostgresEncodable], on connection: Connection) throws -> Resource {
+    /// Updates the row `id` (`$1`) with `assignments` (`$2…` for `binds`; none: only the version) as a new version.
+    static func update(_ id: UUID, set assignments: String = "", _ binds: [any PostgresEncodable] = [], on connection: Connection) throws -> Resource {
+        let set = assignments.isEmpty ? "" : assignments + ", "
         let row = try connection.query(Query(unsafeSQL: """
-            UPDATE \(table) SET \(assignments), version = version + 1, updated_at = now() WHERE id = $1 RETURNING \(columns)
+            UPDATE \(table) SET \(set)version = version + 1, updated_at = now() WHERE id = $1 RETURNING \(columns)
             """, binds: [id] + binds)).first!
         return try Resource(row: row)
     }

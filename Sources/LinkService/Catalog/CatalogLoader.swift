@@ -20,10 +20,10 @@ enum CatalogLoader {
         try connection.executeScript("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         let domains: [Domain]
         if let hostnames {
-            domains = try connection.query(Query(unsafeSQL: "SELECT \(Domain.columns) FROM domains WHERE hostname = ANY($1::text[])",
+            domains = try connection.query(Query(unsafeSQL: "SELECT \(DomainStore.columns) FROM domains WHERE hostname = ANY($1::text[])",
                                                  binds: [hostnames])).map(Domain.init(row:))
         } else {
-            domains = try connection.query(Query(unsafeSQL: "SELECT \(Domain.columns) FROM domains")).map(Domain.init(row:))
+            domains = try connection.query(Query(unsafeSQL: "SELECT \(DomainStore.columns) FROM domains")).map(Domain.init(row:))
         }
         guard !domains.isEmpty else { return [] }
         let compiler = Compiler(context: try context(for: domains, on: connection))

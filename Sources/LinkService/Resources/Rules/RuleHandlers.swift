@@ -153,10 +153,7 @@ struct RuleHandlers: Sendable {
             let proposed = try makeList(current).map { (id: $0.0, input: $0.1, pointer: $0.2) }
             _ = try RuleValidator.validate(proposed, domain: domain, on: connection)
             try StoredRule.replaceAll(domain: domain, current: current, with: proposed.map { ($0.id, $0.input) }, on: connection)
-            let row = try connection.query(Query(unsafeSQL: """
-                UPDATE domains SET version = version + 1, updated_at = now() WHERE id = $1 RETURNING \(Domain.columns)
-                """, binds: [domain.id])).first!
-            let updated = try Domain(row: row)
+            let updated = try DomainStore.update(domain.id, on: connection)   // the list's version is the domain's
             let rules = try StoredRule.all(domain: domain.id, on: connection)
             try AuditLog.record(on: connection, principal, action, type: "rules", id: domain.hostname,
                                 before: .array(current.map(\.json)), after: .array(rules.map(\.json)))
