@@ -73,7 +73,7 @@ struct DomainHandlers: Sendable {
             try checkApps(settings, principal, on: connection)
             let proposed = Domain(copying: before, settings: settings)
             // The settings change what the rules generate: validate the whole file again.
-            let rules = try StoredRule.all(domain: before.id, on: connection)
+            let rules = try RuleStore.all(domain: before.id, on: connection)
             _ = try RuleValidator.validate(rules.map { ($0.id, $0.input, "/rules/\($0.position)") }, domain: proposed, on: connection)
             let after = try DomainStore.save(before.id, settings: settings, on: connection)
             try changed.domainChanged(after.hostname, on: connection)
