@@ -21,7 +21,7 @@ public enum Workspace {
                 RETURNING id
                 """).first!
             let workspaceID = try row.decode(0, as: UUID.self)
-            let (key, secret) = try APIKey.create(on: connection, workspaceID: workspaceID, name: keyName, scope: scope)
+            let (key, secret) = try KeyStore.create(on: connection, workspaceID: workspaceID, name: keyName, scope: scope)
             let principal = Principal(workspaceID: workspaceID, keyID: key.id, scope: scope)
             try AuditLog.record(on: connection, principal, .create, type: "key", id: key.id.canonicalText, after: key.json)
             return secret.token
