@@ -31,6 +31,9 @@ protocol ResourceStore {
     static var table: String { get }
     /// What `Resource.init(row:)` decodes, in order.
     static var columns: String { get }
+    /// How the API addresses a row: by `key` (its id, a hostname, a name) within its `owner` (the workspace or
+    /// the app it belongs to), the columns `find` compares.
+    static var address: (key: String, owner: String) { get }
 }
 
 extension ResourceStore {
@@ -42,6 +45,11 @@ extension ResourceStore {
             SELECT \(columns) FROM \(table) WHERE \(condition) \(forUpdate ? "FOR UPDATE" : "")
             """, binds: binds)).first
         return try row.map(Resource.init(row:))
+    }
+
+    /// The row `key` of `owner`, nil when `owner` has none (locked with `forUpdate`).
+    static func find(_ key: any PostgresEncodable, of owner: UUID, forUpdate: Bool = false, on connection: Connection) throws -> Resource? {
+        try one(where: "\(address.key) = $1 AND \(address.owner) = $2", [key, owner], forUpdate: forUpdate, on: connection)
     }
 
     /// One page of the rows `condition` selects, in creation order (`Page.rows`).

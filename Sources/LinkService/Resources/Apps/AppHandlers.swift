@@ -89,7 +89,7 @@ struct AppHandlers: Sendable {
     /// The app named by `id` in the caller's workspace; 404 for anything else (including malformed ids).
     static func find(_ id: String?, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> App {
         guard let id = id.flatMap(UUID.init(uuidString:)),
-              let app = try AppStore.find(id, workspace: principal.workspaceID, forUpdate: forUpdate, on: connection)
+              let app = try AppStore.find(id, of: principal.workspaceID, forUpdate: forUpdate, on: connection)
         else { throw ServiceError.notFound("The app") }
         return app
     }

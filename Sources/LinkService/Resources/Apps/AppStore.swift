@@ -10,11 +10,7 @@ enum AppStore: ResourceStore {
         id, platform, name, team_id, bundle_id, app_store_id, custom_scheme, package_name, sha256_cert_fingerprints,
         play_store_url, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8
         """
-
-    /// The app `id` of `workspace`, nil for any other.
-    static func find(_ id: UUID, workspace: UUID, forUpdate: Bool = false, on connection: Connection) throws -> App? {
-        try one(where: "id = $1 AND workspace_id = $2", [id, workspace], forUpdate: forUpdate, on: connection)
-    }
+    static let address = (key: "id", owner: "workspace_id")
 
     /// The apps of `workspace`, of one platform or all.
     static func page(_ page: Page, workspace: UUID, platform: App.Platform?, on connection: Connection) throws -> [App] {

@@ -29,7 +29,7 @@ struct DestinationHandlers: Sendable {
         return try endpoints.create(principal) { connection, changed in
             let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
             try errors.check()
-            if try DestinationStore.find(name!, app: app.id, on: connection) != nil {
+            if try DestinationStore.find(name!, of: app.id, on: connection) != nil {
                 throw ServiceError.conflict("The app already has a destination type '\(name!)'.")
             }
             let destination = try DestinationStore.insert(name!, title: title, parameters: params, app: app.id,
@@ -83,7 +83,7 @@ struct DestinationHandlers: Sendable {
     private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> Destination {
         let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
         let name = request.parameters["name"] ?? ""
-        guard let destination = try DestinationStore.find(name, app: app.id, forUpdate: forUpdate, on: connection) else {
+        guard let destination = try DestinationStore.find(name, of: app.id, forUpdate: forUpdate, on: connection) else {
             throw ServiceError.notFound("The destination type '\(name)'")
         }
         return destination

@@ -7,11 +7,7 @@ enum DestinationStore: ResourceStore {
     typealias Resource = Destination
     static let table = "destinations"
     static let columns = "id, app_id, name, title, params, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8"
-
-    /// The destination type `name` of the app `app`, nil when it has none.
-    static func find(_ name: String, app: UUID, forUpdate: Bool = false, on connection: Connection) throws -> Destination? {
-        try one(where: "app_id = $1 AND name = $2", [app, name], forUpdate: forUpdate, on: connection)
-    }
+    static let address = (key: "name", owner: "app_id")
 
     static func insert(_ name: String, title: String?, parameters: [ParameterSpec], app: UUID, workspace: UUID, on connection: Connection) throws -> Destination {
         try insert("workspace_id, app_id, name, title, params", [workspace, app, name, title, params(parameters)], on: connection)

@@ -33,7 +33,7 @@ struct Domain: VersionedResource {
     static func find(_ hostname: String?, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> Domain {
         // Accept the hostname as people write it (case, trailing dot, Unicode): the same normalisation as on create.
         let host = (try? Hostname(hostname ?? "").rawValue) ?? (hostname ?? "").lowercased()
-        guard let domain = try DomainStore.find(host, workspace: principal.workspaceID, forUpdate: forUpdate, on: connection) else {
+        guard let domain = try DomainStore.find(host, of: principal.workspaceID, forUpdate: forUpdate, on: connection) else {
             throw ServiceError.notFound("The domain '\(host)'")
         }
         return domain

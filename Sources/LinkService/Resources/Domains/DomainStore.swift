@@ -7,11 +7,7 @@ enum DomainStore: ResourceStore {
     typealias Resource = Domain
     static let table = "domains"
     static let columns = "id, workspace_id, hostname, settings, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8"
-
-    /// The domain `hostname` (normalised) of `workspace`, nil for any other.
-    static func find(_ hostname: String, workspace: UUID, forUpdate: Bool = false, on connection: Connection) throws -> Domain? {
-        try one(where: "hostname = $1 AND workspace_id = $2", [hostname, workspace], forUpdate: forUpdate, on: connection)
-    }
+    static let address = (key: "hostname", owner: "workspace_id")
 
     static func insert(_ hostname: String, settings: DomainSettingsInput, workspace: UUID, on connection: Connection) throws -> Domain {
         try insert("workspace_id, hostname, settings", [workspace, hostname, JSONB(settings.json.serialized)], on: connection)

@@ -7,6 +7,7 @@ enum KeyStore: ResourceStore {
     typealias Resource = APIKey
     static let table = "api_keys"
     static let columns = "id, name, prefix, scope, created_at, revoked_at, (extract(epoch FROM created_at) * 1000000)::int8"
+    static let address = (key: "id", owner: "workspace_id")
 
     /// Creates a key in `workspaceID` and returns it with its secret (shown once, never stored).
     static func create(on connection: Connection, workspaceID: UUID, name: String, scope: Scope) throws -> (APIKey, APIKeySecret) {

@@ -71,7 +71,7 @@ struct TeamHandlers: Sendable {
     /// The team named by the path, in the caller's workspace only; 404 otherwise.
     private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> Team {
         let teamID = request.parameters["teamId"] ?? ""
-        guard let team = try TeamStore.find(teamID, workspace: principal.workspaceID, forUpdate: forUpdate, on: connection) else {
+        guard let team = try TeamStore.find(teamID, of: principal.workspaceID, forUpdate: forUpdate, on: connection) else {
             throw ServiceError.notFound("The team '\(teamID)'")
         }
         return team

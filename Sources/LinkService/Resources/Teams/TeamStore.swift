@@ -7,11 +7,7 @@ enum TeamStore: ResourceStore {
     typealias Resource = Team
     static let table = "teams"
     static let columns = "id, team_id, name, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8"
-
-    /// The team `teamID` of `workspace`, nil when it has none.
-    static func find(_ teamID: String, workspace: UUID, forUpdate: Bool = false, on connection: Connection) throws -> Team? {
-        try one(where: "workspace_id = $1 AND team_id = $2", [workspace, teamID], forUpdate: forUpdate, on: connection)
-    }
+    static let address = (key: "team_id", owner: "workspace_id")
 
     /// Whether `workspace` has registered the Apple team `teamID`.
     static func exists(_ teamID: String, workspace: UUID, on connection: Connection) throws -> Bool {
