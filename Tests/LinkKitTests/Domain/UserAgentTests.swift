@@ -8,7 +8,7 @@ struct UserAgentTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
         let header: String?
-        let platform: UserAgent.Platform
+        let platform: DevicePlatform
         let bot: Bool
         var preview = false
         var httpClient = false

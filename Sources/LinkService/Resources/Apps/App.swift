@@ -7,10 +7,6 @@ import Postgres
 struct App: VersionedResource {
     static let auditType = "app"
 
-    enum Platform: String, Sendable {
-        case ios, android
-    }
-
     /// One SHA-256 signing-certificate fingerprint with what it is ("Play App Signing", "upload", "debug"):
     /// mixing up the upload key and the Play signing key is the most common Android App Links failure.
     struct Fingerprint: Sendable, Equatable {
@@ -19,7 +15,7 @@ struct App: VersionedResource {
     }
 
     let id: UUID
-    let platform: Platform
+    let platform: AppPlatform
     var name: String
     var teamID: String?
     var bundleID: String?

@@ -23,7 +23,7 @@ struct AppHandlers: Sendable {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
         let platformName = body.string("platform", required: true)
-        let platform = platformName.flatMap(App.Platform.init(rawValue:))
+        let platform = platformName.flatMap(AppPlatform.init(rawValue:))
         if platformName != nil, platform == nil { errors.add("/platform", "platform must be 'ios' or 'android'.") }
         let input = AppInput(reading: &body, platform: platform, creating: true)
         body.finish()
@@ -41,7 +41,7 @@ struct AppHandlers: Sendable {
         try endpoints.list(request) { page, connection in
             let platform = request.query("platform")
             guard let platform else { return try AppStore.page(page, workspace: principal.workspaceID, platform: nil, on: connection) }
-            guard let known = App.Platform(rawValue: platform) else { throw ServiceError.badRequest("platform must be 'ios' or 'android'.") }
+            guard let known = AppPlatform(rawValue: platform) else { throw ServiceError.badRequest("platform must be 'ios' or 'android'.") }
             return try AppStore.page(page, workspace: principal.workspaceID, platform: known, on: connection)
         }
     }
@@ -100,7 +100,7 @@ struct AppHandlers: Sendable {
         }
     }
 
-    private func rejectDuplicate(_ input: AppInput, platform: App.Platform, _ principal: Principal, excluding id: UUID?, on connection: Connection) throws {
+    private func rejectDuplicate(_ input: AppInput, platform: AppPlatform, _ principal: Principal, excluding id: UUID?, on connection: Connection) throws {
         if try AppStore.hasDuplicate(of: input, workspace: principal.workspaceID, excluding: id, on: connection) {
             throw ServiceError.conflict(platform == .ios
                 ? "An iOS app \(input.teamID ?? "").\(input.bundleID ?? "") is already registered in this workspace."

@@ -13,11 +13,11 @@ enum AppStore: ResourceStore {
     static let address = (key: "id", owner: "workspace_id")
 
     /// The apps of `workspace`, of one platform or all.
-    static func page(_ page: Page, workspace: UUID, platform: App.Platform?, on connection: Connection) throws -> [App] {
+    static func page(_ page: Page, workspace: UUID, platform: AppPlatform?, on connection: Connection) throws -> [App] {
         try self.page(page, where: "workspace_id = $1 AND ($2::text IS NULL OR platform = $2)", [workspace, platform?.rawValue], on: connection)
     }
 
-    static func insert(_ input: AppInput, platform: App.Platform, workspace: UUID, on connection: Connection) throws -> App {
+    static func insert(_ input: AppInput, platform: AppPlatform, workspace: UUID, on connection: Connection) throws -> App {
         try insert("""
             workspace_id, platform, name, team_id, bundle_id, app_store_id, custom_scheme, package_name,
             sha256_cert_fingerprints, play_store_url
@@ -64,7 +64,7 @@ extension App {
         let fingerprints: JSONB
         (id, platform, name, teamID, bundleID, appStoreID, customScheme, packageName, fingerprints, playStoreURL, version, createdAt, updatedAt, sortMicros) =
             try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONB, String?, Int, Date, Date, Int64).self)
-        self.platform = Platform(rawValue: platform) ?? .ios
+        self.platform = AppPlatform(rawValue: platform) ?? .ios
         self.fingerprints = (try? JSONValue.parse(fingerprints.json))?.arrayValue?.compactMap { element in
             element["value"]?.stringValue.map { Fingerprint(value: $0, label: element["label"]?.stringValue) }
         } ?? []
