@@ -18,6 +18,11 @@ enum WorkspaceStore {
         try connection.query("SELECT id, name FROM workspaces WHERE name = \(name)").first?.decode((UUID, String).self)
     }
 
+    /// The name of the workspace `id`, nil when there is none.
+    static func name(of id: UUID, on connection: Connection) throws -> String? {
+        try connection.query("SELECT name FROM workspaces WHERE id = \(id)").first?.decode(0, as: String.self)
+    }
+
     /// Every workspace's id and name, by name.
     static func all(on connection: Connection) throws -> [(id: UUID, name: String)] {
         try connection.query("SELECT id, name FROM workspaces ORDER BY name").map { try $0.decode((UUID, String).self) }
