@@ -52,14 +52,7 @@ final class ChangeSet {
 
     /// An app's identity, store links or destination types feed every domain whose rules or settings name it.
     func appChanged(_ appID: UUID, on connection: Connection) throws {
-        let hosts = try connection.query("""
-            SELECT DISTINCT d.hostname FROM rule_apps ra JOIN rules r ON r.id = ra.rule_id JOIN domains d ON d.id = r.domain_id
-            WHERE ra.app_id = \(appID)
-            UNION
-            SELECT hostname FROM domains
-            WHERE settings -> 'webcredentials' ? \(appID.canonicalText) OR settings -> 'appclips' ? \(appID.canonicalText)
-            """).map { try $0.decode(0, as: String.self) }
-        for host in hosts { try domainChanged(host, on: connection) }
+        for host in try AppStore.hostnames(using: appID, on: connection) { try domainChanged(host, on: connection) }
     }
 
     /// The key `id` was revoked: every node drops it from its cache.

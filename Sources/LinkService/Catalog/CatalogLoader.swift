@@ -20,10 +20,10 @@ enum CatalogLoader {
         try connection.executeScript("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         let domains: [Domain]
         if let hostnames {
-            domains = try connection.query(Query(unsafeSQL: "SELECT \(Domain.columns) FROM domains WHERE hostname = ANY($1::text[])",
+            domains = try connection.query(Query(unsafeSQL: "SELECT \(DomainStore.columns) FROM domains WHERE hostname = ANY($1::text[])",
                                                  binds: [hostnames])).map(Domain.init(row:))
         } else {
-            domains = try connection.query(Query(unsafeSQL: "SELECT \(Domain.columns) FROM domains")).map(Domain.init(row:))
+            domains = try connection.query(Query(unsafeSQL: "SELECT \(DomainStore.columns) FROM domains")).map(Domain.init(row:))
         }
         guard !domains.isEmpty else { return [] }
         let compiler = Compiler(context: try context(for: domains, on: connection))
@@ -70,10 +70,10 @@ enum CatalogLoader {
     /// The apps (with destination types) of the domains' workspaces, and when each app last changed.
     private static func context(for domains: [Domain], on connection: Connection) throws -> Context {
         let workspaces = Array(Set(domains.map { $0.workspaceID.canonicalText }))
-        let apps = try connection.query(Query(unsafeSQL: "SELECT \(App.columns), workspace_id FROM apps WHERE workspace_id = ANY($1::uuid[])",
-                                              binds: [workspaces])).map { row in (try App(row: row), try row.decode(App.columnCount, as: UUID.self)) }
+        let apps = try connection.query(Query(unsafeSQL: "SELECT \(AppStore.columns), workspace_id FROM apps WHERE workspace_id = ANY($1::uuid[])",
+                                              binds: [workspaces])).map { row in (try App(row: row), try row.decode(AppStore.columnCount, as: UUID.self)) }
         let destinations = try connection.query(Query(unsafeSQL: """
-            SELECT \(Destination.columns) FROM destinations WHERE workspace_id = ANY($1::uuid[])
+            SELECT \(DestinationStore.columns) FROM destinations WHERE workspace_id = ANY($1::uuid[])
             """, binds: [workspaces])).map(Destination.init(row:))
         let destinationsByApp = Dictionary(grouping: destinations, by: \.appID)
         var appsByWorkspace: [UUID: [DomainApp]] = [:]

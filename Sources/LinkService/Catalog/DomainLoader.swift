@@ -9,10 +9,10 @@ enum DomainLoader {
         guard !ids.isEmpty else { return [] }
         let idTexts = ids.map { $0.canonicalText }
         let apps = try connection.query(Query(unsafeSQL: """
-            SELECT \(App.columns) FROM apps WHERE workspace_id = $1 AND id = ANY($2::uuid[])
+            SELECT \(AppStore.columns) FROM apps WHERE workspace_id = $1 AND id = ANY($2::uuid[])
             """, binds: [workspace, idTexts])).map(App.init(row:))
         let destinations = try connection.query(Query(unsafeSQL: """
-            SELECT \(Destination.columns) FROM destinations WHERE app_id = ANY($1::uuid[])
+            SELECT \(DestinationStore.columns) FROM destinations WHERE app_id = ANY($1::uuid[])
             """, binds: [idTexts])).map(Destination.init(row:))
         let byApp = Dictionary(grouping: destinations, by: \.appID)
         return apps.map { domainApp($0, destinations: byApp[$0.id] ?? []) }

@@ -74,7 +74,7 @@ public final class Application: Sendable {
         AuditHandlers(pool: pool, auth: auth).register(in: &routes)
         let catalogChanges = CatalogChanges(pool: pool, reloader: reloader, keys: keys)
         KeyHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
-        TeamHandlers(pool: pool, auth: auth).register(in: &routes)
+        TeamHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         AppHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         AndroidManifestHandlers(pool: pool, catalog: catalog, auth: auth).register(in: &routes)
         DestinationHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)

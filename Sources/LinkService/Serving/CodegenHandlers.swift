@@ -44,17 +44,13 @@ struct CodegenHandlers: Sendable {
     }
 
     /// The app's router table: its destinations, the catalog's compiled domains whose rules name it (oldest
-    /// first: the first is where its custom scheme resolves), and the exact domains that shadow its wildcards.
+    /// first), and the exact domains that shadow its wildcards. Its custom scheme resolves on the domain that decides
+    /// for the app (`primaryDomain`, else the oldest: `Catalog.owner(ofApp:)`), as resolve does.
     private func table(_ id: String?, _ principal: Principal) throws -> (RouterTable, App) {
         let (app, destinations, hostnames) = try pool.withConnection { connection in
             let app = try AppHandlers.find(id, principal, on: connection)
-            let destinations = try connection.query(Query(unsafeSQL: "SELECT \(Destination.columns) FROM destinations WHERE app_id = $1 ORDER BY name",
-                                                          binds: [app.id])).map(Destination.init(row:))
-            let hostnames = try connection.query("""
-                SELECT d.hostname FROM domains d WHERE EXISTS (
-                    SELECT 1 FROM rules r JOIN rule_apps ra ON ra.rule_id = r.id WHERE r.domain_id = d.id AND ra.app_id = \(app.id))
-                ORDER BY d.created_at, d.id
-                """).map { try $0.decode(0, as: String.self) }
+            let destinations = try DestinationStore.all(of: app.id, on: connection)
+            let hostnames = try AppStore.hostnames(namedByRulesOf: app.id, on: connection)
             return (app, destinations, hostnames)
         }
         let own = hostnames.compactMap { resolver.catalog.entry(exactly: $0) }
@@ -65,7 +61,9 @@ struct CodegenHandlers: Sendable {
         let domains = (own + shadowing).map { RouterTable.Domain(hostname: $0.hostname, compiled: $0.compiled) }
         let table = RouterTable(
             appID: app.id.canonicalText, platform: app.platform == .android ? .android : .ios, scheme: app.customScheme,
-            destinations: destinations.map(\.type), domains: domains, schemeDomain: own.isEmpty ? nil : 0
+            destinations: destinations.map(\.type), domains: domains,
+            schemeDomain: resolver.catalog.owner(ofApp: app.id).flatMap { owner in own.firstIndex { $0.hostname == owner.entry.hostname } }
+                ?? (own.isEmpty ? nil : 0)
         )
         return (table, app)
     }

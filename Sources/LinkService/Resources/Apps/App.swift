@@ -4,7 +4,9 @@ import Postgres
 
 /// A registered app: iOS (team ID + bundle ID, so the appID `TEAMID.bundle.id`) or Android
 /// (package name + signing-certificate fingerprints).
-struct App: Sendable {
+struct App: VersionedResource {
+    static let auditType = "app"
+
     /// One SHA-256 signing-certificate fingerprint with what it is ("Play App Signing", "upload", "debug"):
     /// mixing up the upload key and the Play signing key is the most common Android App Links failure.
     struct Fingerprint: Sendable, Equatable {
@@ -29,27 +31,6 @@ struct App: Sendable {
     let createdAt: Date
     let updatedAt: Date
     let sortMicros: Int64
-
-    static let columns = """
-        id, platform, name, team_id, bundle_id, app_store_id, custom_scheme, package_name, sha256_cert_fingerprints,
-        play_store_url, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8,
-        primary_domain_id, (SELECT hostname FROM domains WHERE domains.id = apps.primary_domain_id)
-        """
-
-    /// How many columns `columns` selects (a query may read more after them).
-    static let columnCount = 16
-
-    init(row: Row) throws {
-        let platform: String
-        let fingerprints: JSONB
-        (id, platform, name, teamID, bundleID, appStoreID, customScheme, packageName, fingerprints, playStoreURL, version, createdAt, updatedAt, sortMicros,
-         primaryDomainID, primaryDomain) =
-            try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONB, String?, Int, Date, Date, Int64, UUID?, String?).self)
-        self.platform = AppPlatform(rawValue: platform) ?? .ios
-        self.fingerprints = (try? JSONValue.parse(fingerprints.json))?.arrayValue?.compactMap { element in
-            element["value"]?.stringValue.map { Fingerprint(value: $0, label: element["label"]?.stringValue) }
-        } ?? []
-    }
 
     /// `TEAMID.bundle.id` for iOS apps.
     var appID: String? {
@@ -95,4 +76,5 @@ struct App: Sendable {
     }
 
     var location: String { "/v1/apps/\(id.canonicalText)" }
+    var auditID: String { id.canonicalText }
 }

@@ -9,6 +9,8 @@ struct AppHandlers: Sendable {
     let auth: Authenticator
     let changes: CatalogChanges
 
+    private var endpoints: ResourceEndpoints { ResourceEndpoints(changes: changes) }
+
     func register(in routes: inout RouterBuilder) {
         routes.add(.POST, "/v1/apps", scope: .write, auth: auth, create)
         routes.add(.GET, "/v1/apps", scope: .read, auth: auth, list)
@@ -26,7 +28,7 @@ struct AppHandlers: Sendable {
         let input = AppInput(reading: &body, platform: platform, creating: true)
         body.finish()
         try errors.check()
-        let app = try pool.withTransaction { connection -> App in
+        return try endpoints.create(principal) { connection, _ in
             if let teamID = input.teamID {
                 try requireTeam(teamID, principal, on: connection)
             }
@@ -34,48 +36,37 @@ struct AppHandlers: Sendable {
             if let hostname = input.primaryDomain {
                 _ = try AppPrimaryDomain.id(of: hostname, app: nil, workspace: principal.workspaceID, on: connection)
             }
-            let row = try connection.query(Query(unsafeSQL: """
-                INSERT INTO apps (workspace_id, platform, name, team_id, bundle_id, app_store_id, custom_scheme,
-                                  package_name, sha256_cert_fingerprints, play_store_url)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING \(App.columns)
-                """, binds: [principal.workspaceID, platform!.rawValue, input.name!, input.teamID, input.bundleID, input.appStoreID,
-                             input.customScheme, input.packageName, JSONB(input.fingerprintsJSON.serialized), input.playStoreURL])).first!
-            let app = try App(row: row)
-            try AuditLog.record(on: connection, principal, .create, type: "app", id: app.id.canonicalText, after: app.json)
-            return app
+            return try AppStore.insert(input, platform: platform!, workspace: principal.workspaceID, on: connection)
         }
-        return .resource(app.json, version: app.version, status: 201, location: app.location)
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
-        let page = try Page(request)
-        let platform = request.query("platform")
-        if let platform, AppPlatform(rawValue: platform) == nil {
-            throw ServiceError.badRequest("platform must be 'ios' or 'android'.")
+        try endpoints.list(request) { page, connection in
+            let platform = request.query("platform")
+            guard let platform else { return try AppStore.page(page, workspace: principal.workspaceID, platform: nil, on: connection) }
+            guard let known = AppPlatform(rawValue: platform) else { throw ServiceError.badRequest("platform must be 'ios' or 'android'.") }
+            return try AppStore.page(page, workspace: principal.workspaceID, platform: known, on: connection)
         }
-        let apps = try pool.withConnection { connection in
-            try page.rows(of: "apps", columns: App.columns, where: "workspace_id = $1 AND ($2::text IS NULL OR platform = $2)", binds: [principal.workspaceID, platform], on: connection, decode: App.init(row:))
-        }
-        return page.response(request, items: apps.map { ($0.json, $0.sortMicros, $0.id) })
     }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
-        let app = try pool.withConnection { try AppHandlers.find(request.parameters["id"], principal, on: $0) }
-        return .resource(app.json, version: app.version)
+        try endpoints.get { try AppHandlers.find(request.parameters["id"], principal, on: $0) }
     }
 
     func update(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        let app = try changes.commit { connection, changed -> App in
-            let before = try AppHandlers.find(request.parameters["id"], principal, on: connection, forUpdate: true)
+        return try endpoints.update(request, principal, find: {
+            try AppHandlers.find(request.parameters["id"], principal, on: $0, forUpdate: true)
+        }, check: { before, _ -> AppInput in
             if let sent = body.string("platform"), sent != before.platform.rawValue {   // null reads as absent
                 errors.add("/platform", "The platform of an app cannot be changed; register a new app.")
             }
             let input = AppInput(reading: &body, platform: before.platform, creating: false)
             body.finish()
             try errors.check()
-            try ETag.check(request, current: before.version)
+            return input
+        }, save: { before, input, connection, changed in
             var after = before
             input.apply(to: &after, body: body)
             if body.has("primaryDomain") {
@@ -85,65 +76,40 @@ struct AppHandlers: Sendable {
             }
             if let teamID = input.teamID { try requireTeam(teamID, principal, on: connection) }
             try rejectDuplicate(AppInput(from: after), platform: after.platform, principal, excluding: after.id, on: connection)
-            let row = try connection.query(Query(unsafeSQL: """
-                UPDATE apps SET name = $2, team_id = $3, bundle_id = $4, app_store_id = $5, custom_scheme = $6,
-                       package_name = $7, sha256_cert_fingerprints = $8, play_store_url = $9, primary_domain_id = $10,
-                       version = version + 1, updated_at = now()
-                WHERE id = $1 RETURNING \(App.columns)
-                """, binds: [after.id, after.name, after.teamID, after.bundleID, after.appStoreID, after.customScheme,
-                             after.packageName, JSONB(after.fingerprintsJSON.serialized), after.playStoreURL, after.primaryDomainID])).first!
-            let updated = try App(row: row)
-            try AuditLog.record(on: connection, principal, .update, type: "app", id: updated.id.canonicalText, before: before.json, after: updated.json)
+            let updated = try AppStore.save(after, on: connection)
             try changed.appChanged(updated.id, on: connection)
             return updated
-        }
-        return .resource(app.json, version: app.version)
+        })
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try pool.withTransaction { connection in
-            let app = try AppHandlers.find(request.parameters["id"], principal, on: connection, forUpdate: true)
-            try ETag.check(request, current: app.version)
-            let uses = try connection.query("""
-                SELECT d.hostname FROM rule_apps ra JOIN rules r ON r.id = ra.rule_id JOIN domains d ON d.id = r.domain_id
-                WHERE ra.app_id = \(app.id)
-                UNION
-                SELECT hostname FROM domains
-                WHERE workspace_id = \(principal.workspaceID)
-                  AND (settings -> 'webcredentials' ? \(app.id.canonicalText) OR settings -> 'appclips' ? \(app.id.canonicalText))
-                """).map { try $0.decode(0, as: String.self) }
+        try endpoints.delete(request, principal, find: {
+            try AppHandlers.find(request.parameters["id"], principal, on: $0, forUpdate: true)
+        }, remove: { app, connection, _ in
+            let uses = try AppStore.hostnames(using: app.id, on: connection)
             if !uses.isEmpty {
                 throw ServiceError.conflict("The app is used by the domain(s) \(uses.sorted().joined(separator: ", ")); remove it from their rules and settings first.")
             }
-            try connection.execute("DELETE FROM apps WHERE id = \(app.id)")
-            try AuditLog.record(on: connection, principal, .delete, type: "app", id: app.id.canonicalText, before: app.json)
-        }
-        return .empty()
+            try AppStore.delete(app.id, on: connection)
+        })
     }
 
     /// The app named by `id` in the caller's workspace; 404 for anything else (including malformed ids).
     static func find(_ id: String?, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> App {
-        guard let id = id.flatMap(UUID.init(uuidString:)) else { throw ServiceError.notFound("The app") }
-        let row = try connection.query(Query(unsafeSQL: """
-            SELECT \(App.columns) FROM apps WHERE id = $1 AND workspace_id = $2 \(forUpdate ? "FOR UPDATE" : "")
-            """, binds: [id, principal.workspaceID])).first
-        guard let row else { throw ServiceError.notFound("The app") }
-        return try App(row: row)
+        guard let id = id.flatMap(UUID.init(uuidString:)),
+              let app = try AppStore.find(id, of: principal.workspaceID, forUpdate: forUpdate, on: connection)
+        else { throw ServiceError.notFound("The app") }
+        return app
     }
 
     private func requireTeam(_ teamID: String, _ principal: Principal, on connection: Connection) throws {
-        let found = try connection.query("SELECT 1 FROM teams WHERE workspace_id = \(principal.workspaceID) AND team_id = \(teamID)")
-        if found.count == 0 {
+        if try !TeamStore.exists(teamID, workspace: principal.workspaceID, on: connection) {
             throw ServiceError.validation([.init(pointer: "/teamId", detail: "The team \(teamID) is not registered in this workspace; create it with POST /v1/teams first.")])
         }
     }
 
     private func rejectDuplicate(_ input: AppInput, platform: AppPlatform, _ principal: Principal, excluding id: UUID?, on connection: Connection) throws {
-        let existing = try connection.query(Query(unsafeSQL: """
-            SELECT id FROM apps WHERE workspace_id = $1 AND id IS DISTINCT FROM $2
-              AND ((platform = 'ios' AND team_id = $3 AND lower(bundle_id) = lower($4)) OR (platform = 'android' AND package_name = $5))
-            """, binds: [principal.workspaceID, id, input.teamID, input.bundleID, input.packageName]))
-        if existing.count > 0 {
+        if try AppStore.hasDuplicate(of: input, workspace: principal.workspaceID, excluding: id, on: connection) {
             throw ServiceError.conflict(platform == .ios
                 ? "An iOS app \(input.teamID ?? "").\(input.bundleID ?? "") is already registered in this workspace."
                 : "An Android app \(input.packageName ?? "") is already registered in this workspace.")

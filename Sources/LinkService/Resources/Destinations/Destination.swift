@@ -3,7 +3,9 @@ import LinkKit
 import Postgres
 
 /// A destination type of an app as stored: the typed in-app screen links resolve to.
-struct Destination: Sendable {
+struct Destination: VersionedResource {
+    static let auditType = "destination"
+
     let id: UUID
     let appID: UUID
     let name: String
@@ -15,16 +17,6 @@ struct Destination: Sendable {
     let createdAt: Date
     let updatedAt: Date
     let sortMicros: Int64
-
-    static let columns = "id, app_id, name, title, params, requires_sign_in, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8"
-
-    init(row: Row) throws {
-        let params: JSONB
-        (id, appID, name, title, params, requiresSignIn, version, createdAt, updatedAt, sortMicros) =
-            try row.decode((UUID, UUID, String, String?, JSONB, Bool, Int, Date, Date, Int64).self)
-        let errors = FieldErrors()
-        parameters = ParameterSpecJSON.read((try? JSONValue.parse(params.json)) ?? .object([]), at: "/params", errors)
-    }
 
     var type: DestinationType { DestinationType(name: name, parameters: parameters, requiresSignIn: requiresSignIn) }
 
@@ -39,5 +31,7 @@ struct Destination: Sendable {
         ]).compacted
     }
 
-    func location(app: UUID) -> String { "/v1/apps/\(app.canonicalText)/destinations/\(name)" }
+    var location: String { "/v1/apps/\(appID.canonicalText)/destinations/\(name)" }
+    /// `<app id>/<name>`.
+    var auditID: String { "\(appID.canonicalText)/\(name)" }
 }

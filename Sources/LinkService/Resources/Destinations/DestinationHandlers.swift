@@ -9,6 +9,8 @@ struct DestinationHandlers: Sendable {
     let auth: Authenticator
     let changes: CatalogChanges
 
+    private var endpoints: ResourceEndpoints { ResourceEndpoints(changes: changes) }
+
     func register(in routes: inout RouterBuilder) {
         routes.add(.POST, "/v1/apps/{id}/destinations", scope: .write, auth: auth, create)
         routes.add(.GET, "/v1/apps/{id}/destinations", scope: .read, auth: auth, list)
@@ -25,35 +27,28 @@ struct DestinationHandlers: Sendable {
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         let requiresSignIn = body.bool("requiresSignIn") ?? false
         body.finish()
-        let destination = try changes.commit { connection, changed -> Destination in
+        return try endpoints.create(principal) { connection, changed in
             let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
             try errors.check()
-            let exists = try connection.query("SELECT 1 FROM destinations WHERE app_id = \(app.id) AND name = \(name!)")
-            if exists.count > 0 { throw ServiceError.conflict("The app already has a destination type '\(name!)'.") }
-            let row = try connection.query(Query(unsafeSQL: """
-                INSERT INTO destinations (workspace_id, app_id, name, title, params, requires_sign_in) VALUES ($1, $2, $3, $4, $5, $6)
-                RETURNING \(Destination.columns)
-                """, binds: [principal.workspaceID, app.id, name!, title, JSONB(ParameterSpecJSON.json(params).serialized), requiresSignIn])).first!
-            let destination = try Destination(row: row)
-            try AuditLog.record(on: connection, principal, .create, type: "destination", id: "\(app.id.canonicalText)/\(destination.name)", after: destination.json)
+            if try DestinationStore.find(name!, of: app.id, on: connection) != nil {
+                throw ServiceError.conflict("The app already has a destination type '\(name!)'.")
+            }
+            let destination = try DestinationStore.insert(name!, title: title, parameters: params, requiresSignIn: requiresSignIn, app: app.id,
+                                                          workspace: principal.workspaceID, on: connection)
             try changed.appChanged(app.id, on: connection)
             return destination
         }
-        return .resource(destination.json, version: destination.version, status: 201, location: destination.location(app: destination.appID))
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
-        let page = try Page(request)
-        let destinations = try pool.withConnection { connection in
+        try endpoints.list(request) { page, connection in
             let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
-            return try page.rows(of: "destinations", columns: Destination.columns, where: "app_id = $1", binds: [app.id], on: connection, decode: Destination.init(row:))
+            return try DestinationStore.page(page, where: "app_id = $1", [app.id], on: connection)
         }
-        return page.response(request, items: destinations.map { ($0.json, $0.sortMicros, $0.id) })
     }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
-        let destination = try pool.withConnection { try find(request, principal, on: $0).1 }
-        return .resource(destination.json, version: destination.version)
+        try endpoints.get { try find(request, principal, on: $0) }
     }
 
     /// Replaces title and parameters (the name is the address and stays).
@@ -67,48 +62,33 @@ struct DestinationHandlers: Sendable {
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         let requiresSignIn = body.bool("requiresSignIn") ?? false
         body.finish()
-        let destination = try changes.commit { connection, changed -> Destination in
-            let (app, before) = try find(request, principal, on: connection, forUpdate: true)
-            try errors.check()
-            try ETag.check(request, current: before.version)
-            let row = try connection.query(Query(unsafeSQL: """
-                UPDATE destinations SET title = $2, params = $3, requires_sign_in = $4, version = version + 1, updated_at = now()
-                WHERE id = $1 RETURNING \(Destination.columns)
-                """, binds: [before.id, title, JSONB(ParameterSpecJSON.json(params).serialized), requiresSignIn])).first!
-            let after = try Destination(row: row)
-            try AuditLog.record(on: connection, principal, .update, type: "destination", id: "\(app.id.canonicalText)/\(after.name)", before: before.json, after: after.json)
-            try changed.appChanged(app.id, on: connection)
+        return try endpoints.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
+                                    check: { _, _ in try errors.check() }) { before, _, connection, changed in
+            let after = try DestinationStore.replace(before.id, title: title, parameters: params, requiresSignIn: requiresSignIn, on: connection)
+            try changed.appChanged(after.appID, on: connection)
             return after
         }
-        return .resource(destination.json, version: destination.version)
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try changes.commit { connection, changed in
-            let (app, destination) = try find(request, principal, on: connection, forUpdate: true)
-            try ETag.check(request, current: destination.version)
-            let users = try connection.query("""
-                SELECT DISTINCT d.hostname FROM rules r JOIN rule_apps ra ON ra.rule_id = r.id JOIN domains d ON d.id = r.domain_id
-                WHERE ra.app_id = \(app.id) AND r.definition -> 'destination' ->> 'type' = \(destination.name)
-                """).map { try $0.decode(0, as: String.self) }
+        try endpoints.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) { destination, connection, changed in
+            let users = try DestinationStore.hostnames(leadingTo: destination.name, app: destination.appID, on: connection)
             if !users.isEmpty {
                 throw ServiceError.conflict("Rules of \(users.sorted().joined(separator: ", ")) lead to '\(destination.name)'; change them first.")
             }
-            try connection.execute("DELETE FROM destinations WHERE id = \(destination.id)")
-            try AuditLog.record(on: connection, principal, .delete, type: "destination", id: "\(app.id.canonicalText)/\(destination.name)", before: destination.json)
-            try changed.appChanged(app.id, on: connection)
+            try DestinationStore.delete(destination.id, on: connection)
+            try changed.appChanged(destination.appID, on: connection)
         }
-        return .empty()
     }
 
-    private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> (app: App, destination: Destination) {
+    /// The destination type named by the path, of an app in the caller's workspace; 404 otherwise.
+    private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> Destination {
         let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
         let name = request.parameters["name"] ?? ""
-        let row = try connection.query(Query(unsafeSQL: """
-            SELECT \(Destination.columns) FROM destinations WHERE app_id = $1 AND name = $2 \(forUpdate ? "FOR UPDATE" : "")
-            """, binds: [app.id, name])).first
-        guard let row else { throw ServiceError.notFound("The destination type '\(name)'") }
-        return (app, try Destination(row: row))
+        guard let destination = try DestinationStore.find(name, of: app.id, forUpdate: forUpdate, on: connection) else {
+            throw ServiceError.notFound("The destination type '\(name)'")
+        }
+        return destination
     }
 
     /// The `params` member; absent and `null` (which `JSONObjectReader` reads as absent) are no parameters.

@@ -9,6 +9,8 @@ struct DomainHandlers: Sendable {
     let auth: Authenticator
     let changes: CatalogChanges
 
+    private var endpoints: ResourceEndpoints { ResourceEndpoints(changes: changes) }
+
     func register(in routes: inout RouterBuilder) {
         routes.add(.POST, "/v1/domains", scope: .write, auth: auth, create)
         routes.add(.GET, "/v1/domains", scope: .read, auth: auth, list)
@@ -25,45 +27,27 @@ struct DomainHandlers: Sendable {
         settings.read(&body)
         body.finish()
         try errors.check()
-        let domain = try changes.commit { connection, changed -> Domain in
+        return try endpoints.create(principal) { connection, changed in
             try DomainClaims.lock(on: connection)
             try DomainClaims.check(hostname!, workspace: principal.workspaceID, on: connection)
             try checkApps(settings, principal, on: connection)
-            let row = try connection.query(Query(unsafeSQL: """
-                INSERT INTO domains (workspace_id, hostname, settings) VALUES ($1, $2, $3) RETURNING \(Domain.columns)
-                """, binds: [principal.workspaceID, hostname!, JSONB(settings.json.serialized)])).first!
-            let domain = try Domain(row: row)
-            try AuditLog.record(on: connection, principal, .create, type: "domain", id: domain.hostname, after: domain.json)
+            let domain = try DomainStore.insert(hostname!, settings: settings, workspace: principal.workspaceID, on: connection)
             try changed.domainChanged(domain.hostname, on: connection)
             return domain
         }
-        return .resource(domain.json, version: domain.version, status: 201, location: domain.location)
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
-        let page = try Page(request)
-        let domains = try pool.withConnection { connection in
-            try page.rows(of: "domains", columns: Domain.columns, where: "workspace_id = $1", binds: [principal.workspaceID], on: connection, decode: Domain.init(row:))
+        try endpoints.list(request) { page, connection in
+            try DomainStore.page(page, where: "workspace_id = $1", [principal.workspaceID], on: connection)
         }
-        return page.response(request, items: domains.map { ($0.json, $0.sortMicros, $0.id) })
     }
 
     /// The domain, with the last fetch of each association file (when Apple's CDN last picked up which version).
     func get(_ request: Request, _ principal: Principal) throws -> Response {
         let (domain, fetches) = try pool.withConnection { connection in
             let domain = try Domain.find(request.parameters["host"], principal, on: connection)
-            let fetches = try connection.query("""
-                SELECT file, fetched_at, user_agent, etag, status FROM association_fetches
-                WHERE hostname = \(domain.hostname) ORDER BY file
-                """).map { row in
-                JSONMember(key: try row.decode(0, as: String.self), value: JSONValue.object([
-                    "at": .timestamp(try row.decode(1, as: Date.self)),
-                    "userAgent": .string(try row.decode(2, as: String.self)),
-                    "etag": .optional(try row.decode(3, as: String?.self)),
-                    "status": .integer(try row.decode(4, as: Int.self)),
-                ]).compacted)
-            }
-            return (domain, fetches)
+            return (domain, try DomainStore.lastFetches(domain.hostname, on: connection))
         }
         guard case .object(var members) = domain.json else { preconditionFailure("a domain is an object") }
         members.append(JSONMember(key: "lastFetch", value: .object(fetches)))
@@ -77,38 +61,33 @@ struct DomainHandlers: Sendable {
         if let sent = body.string("hostname"), sent.lowercased() != request.parameters["host"]?.lowercased() {   // null reads as absent
             errors.add("/hostname", "A domain's hostname cannot be changed; register the new hostname as another domain.")
         }
-        let domain = try changes.commit { connection, changed -> Domain in
-            let before = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true)
+        return try endpoints.update(request, principal, find: {
+            try Domain.find(request.parameters["host"], principal, on: $0, forUpdate: true)
+        }, check: { before, _ -> DomainSettingsInput in
             var settings = before.settings
             settings.read(&body)
             body.finish()
             try errors.check()
-            try ETag.check(request, current: before.version)
+            return settings
+        }, save: { before, settings, connection, changed in
             try checkApps(settings, principal, on: connection)
             let proposed = Domain(copying: before, settings: settings)
             // The settings change what the rules generate: validate the whole file again.
-            let rules = try StoredRule.all(domain: before.id, on: connection)
+            let rules = try RuleStore.all(domain: before.id, on: connection)
             _ = try RuleValidator.validate(rules.map { ($0.id, $0.input, "/rules/\($0.position)") }, domain: proposed, on: connection)
-            let row = try connection.query(Query(unsafeSQL: """
-                UPDATE domains SET settings = $2, version = version + 1, updated_at = now() WHERE id = $1 RETURNING \(Domain.columns)
-                """, binds: [before.id, JSONB(settings.json.serialized)])).first!
-            let after = try Domain(row: row)
-            try AuditLog.record(on: connection, principal, .update, type: "domain", id: after.hostname, before: before.json, after: after.json)
+            let after = try DomainStore.save(before.id, settings: settings, on: connection)
             try changed.domainChanged(after.hostname, on: connection)
             return after
-        }
-        return .resource(domain.json, version: domain.version)
+        })
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try changes.commit { connection, changed in
-            let domain = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true)
-            try ETag.check(request, current: domain.version)
-            try connection.execute("DELETE FROM domains WHERE id = \(domain.id)")
-            try AuditLog.record(on: connection, principal, .delete, type: "domain", id: domain.hostname, before: domain.json)
+        try endpoints.delete(request, principal, find: {
+            try Domain.find(request.parameters["host"], principal, on: $0, forUpdate: true)
+        }, remove: { domain, connection, changed in
+            try DomainStore.delete(domain.id, on: connection)
             try changed.domainChanged(domain.hostname, on: connection)
-        }
-        return .empty()
+        })
     }
 
     /// `webcredentials` and `appclips` name iOS apps of this workspace.

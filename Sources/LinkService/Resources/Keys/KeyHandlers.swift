@@ -9,6 +9,8 @@ struct KeyHandlers: Sendable {
     let auth: Authenticator
     let changes: CatalogChanges
 
+    private var endpoints: ResourceEndpoints { ResourceEndpoints(changes: changes) }
+
     func register(in routes: inout RouterBuilder) {
         routes.add(.POST, "/v1/keys", scope: .admin, auth: auth, create)
         routes.add(.GET, "/v1/keys", scope: .admin, auth: auth, list)
@@ -19,10 +21,10 @@ struct KeyHandlers: Sendable {
     /// The caller's workspace and key (what a dashboard shows, and which edit controls it offers).
     func whoami(_ request: Request, _ principal: Principal) throws -> Response {
         let (name, key) = try pool.withConnection { connection in
-            let workspace = try connection.query("SELECT name FROM workspaces WHERE id = \(principal.workspaceID)").first
-            let key = try connection.query(Query(unsafeSQL: "SELECT \(APIKey.columns) FROM api_keys WHERE id = $1", binds: [principal.keyID])).first
-            guard let workspace, let key else { throw ServiceError.unauthorized("The API key is unknown or revoked.") }
-            return (try workspace.decode(0, as: String.self), try APIKey(row: key))
+            let name = try WorkspaceStore.name(of: principal.workspaceID, on: connection)
+            let key = try KeyStore.find(principal.keyID, of: principal.workspaceID, on: connection)
+            guard let name, let key else { throw ServiceError.unauthorized("The API key is unknown or revoked.") }
+            return (name, key)
         }
         let body = JSONValue.object([
             "workspace": .object(["id": .uuid(principal.workspaceID), "name": .string(name)]),
@@ -43,7 +45,7 @@ struct KeyHandlers: Sendable {
         body.finish()
         try errors.check()
         let (key, secret) = try pool.withTransaction { connection in
-            let created = try APIKey.create(on: connection, workspaceID: principal.workspaceID, name: name, scope: scope!)
+            let created = try KeyStore.create(on: connection, workspaceID: principal.workspaceID, name: name, scope: scope!)
             try AuditLog.record(on: connection, principal, .create, type: "key", id: created.0.id.canonicalText, after: created.0.json)
             return created
         }
@@ -56,23 +58,17 @@ struct KeyHandlers: Sendable {
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
-        let page = try Page(request)
-        let keys = try pool.withConnection { connection in
-            try page.rows(of: "api_keys", columns: APIKey.columns, where: "workspace_id = $1", binds: [principal.workspaceID], on: connection, decode: APIKey.init(row:))
+        try endpoints.list(request) { page, connection in
+            try KeyStore.page(page, where: "workspace_id = $1", [principal.workspaceID], on: connection)
         }
-        return page.response(request, items: keys.map { ($0.json, $0.sortMicros, $0.id) })
     }
 
     /// Revokes at once: this node drops the key before answering, the others when they hear it (`CatalogChanges`).
     func revoke(_ request: Request, _ principal: Principal) throws -> Response {
         guard let id = request.parameters["id"].flatMap(UUID.init(uuidString:)) else { throw ServiceError.notFound("The key") }
         try changes.commit { connection, changed in
-            let row = try connection.query(Query(unsafeSQL: """
-                UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
-                WHERE id = $1 AND workspace_id = $2 RETURNING \(APIKey.columns)
-                """, binds: [id, principal.workspaceID])).first
-            guard let row else { throw ServiceError.notFound("The key") }
-            try AuditLog.record(on: connection, principal, .delete, type: "key", id: id.canonicalText, after: try APIKey(row: row).json)
+            guard let key = try KeyStore.revoke(id, workspace: principal.workspaceID, on: connection) else { throw ServiceError.notFound("The key") }
+            try AuditLog.record(on: connection, principal, .delete, type: "key", id: id.canonicalText, after: key.json)
             try changed.keyRevoked(id, on: connection)
         }
         return .empty()

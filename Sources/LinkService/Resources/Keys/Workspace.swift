@@ -15,13 +15,8 @@ public enum Workspace {
             throw ServiceError.validation([.init(pointer: "/name", detail: "A key name has at most 200 characters (Unicode code points), none of them NUL.")])
         }
         return try pool.withTransaction { connection in
-            let row = try connection.query("""
-                INSERT INTO workspaces (name) VALUES (\(name))
-                ON CONFLICT (name) DO UPDATE SET name = excluded.name
-                RETURNING id
-                """).first!
-            let workspaceID = try row.decode(0, as: UUID.self)
-            let (key, secret) = try APIKey.create(on: connection, workspaceID: workspaceID, name: keyName, scope: scope)
+            let workspaceID = try WorkspaceStore.ensure(name, on: connection)
+            let (key, secret) = try KeyStore.create(on: connection, workspaceID: workspaceID, name: keyName, scope: scope)
             let principal = Principal(workspaceID: workspaceID, keyID: key.id, scope: scope)
             try AuditLog.record(on: connection, principal, .create, type: "key", id: key.id.canonicalText, after: key.json)
             return secret.token

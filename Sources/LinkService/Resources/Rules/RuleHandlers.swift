@@ -26,7 +26,7 @@ struct RuleHandlers: Sendable {
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         let (domain, rules) = try pool.withConnection { connection in
             let domain = try Domain.find(request.parameters["host"], principal, on: connection)
-            return (domain, try StoredRule.all(domain: domain.id, on: connection))
+            return (domain, try RuleStore.all(domain: domain.id, on: connection))
         }
         return .resource(.object(["items": .array(rules.map(\.json))]), version: domain.version)
     }
@@ -74,7 +74,7 @@ struct RuleHandlers: Sendable {
     func get(_ request: Request, _ principal: Principal) throws -> Response {
         let rule = try pool.withConnection { connection -> StoredRule in
             let domain = try Domain.find(request.parameters["host"], principal, on: connection)
-            return try Self.find(request, in: StoredRule.all(domain: domain.id, on: connection))
+            return try Self.find(request, in: RuleStore.all(domain: domain.id, on: connection))
         }
         return .resource(rule.json, version: rule.version)
     }
@@ -129,7 +129,7 @@ struct RuleHandlers: Sendable {
         let outcome = try pool.withConnection { connection -> RuleValidator.Outcome in
             let domain = try Domain.find(request.parameters["host"], principal, on: connection)
             let proposed = try inputs.map { inputs in zip(inputs, elements!).map { ($0.id ?? UUID(), $0, $1.pointer) } }
-                ?? StoredRule.all(domain: domain.id, on: connection).map { ($0.id, $0.input, "/rules/\($0.position)") }
+                ?? RuleStore.all(domain: domain.id, on: connection).map { ($0.id, $0.input, "/rules/\($0.position)") }
             return try RuleValidator.validate(proposed, domain: domain, on: connection)
         }
         return .json(JSONValue.object([
@@ -148,16 +148,13 @@ struct RuleHandlers: Sendable {
     ) throws -> (Domain, [StoredRule]) {
         try changes.commit { connection, changed in
             let domain = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true)
-            let current = try StoredRule.all(domain: domain.id, on: connection)
+            let current = try RuleStore.all(domain: domain.id, on: connection)
             try checkVersion(domain, current)
             let proposed = try makeList(current).map { (id: $0.0, input: $0.1, pointer: $0.2) }
             _ = try RuleValidator.validate(proposed, domain: domain, on: connection)
-            try StoredRule.replaceAll(domain: domain, current: current, with: proposed.map { ($0.id, $0.input) }, on: connection)
-            let row = try connection.query(Query(unsafeSQL: """
-                UPDATE domains SET version = version + 1, updated_at = now() WHERE id = $1 RETURNING \(Domain.columns)
-                """, binds: [domain.id])).first!
-            let updated = try Domain(row: row)
-            let rules = try StoredRule.all(domain: domain.id, on: connection)
+            try RuleStore.replaceAll(domain: domain, current: current, with: proposed.map { ($0.id, $0.input) }, on: connection)
+            let updated = try DomainStore.update(domain.id, on: connection)   // the list's version is the domain's
+            let rules = try RuleStore.all(domain: domain.id, on: connection)
             try AuditLog.record(on: connection, principal, action, type: "rules", id: domain.hostname,
                                 before: .array(current.map(\.json)), after: .array(rules.map(\.json)))
             try changed.domainChanged(domain.hostname, on: connection)

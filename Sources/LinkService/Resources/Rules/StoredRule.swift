@@ -11,27 +11,6 @@ struct StoredRule: Sendable {
     let createdAt: Date
     let updatedAt: Date
 
-    /// Every rule of a domain, in order.
-    static func all(domain: UUID, on connection: Connection) throws -> [StoredRule] {
-        try connection.query("""
-            SELECT r.id, r.position, r.definition, r.version, r.created_at, r.updated_at, r.app_ids::text[]
-            FROM rules r WHERE r.domain_id = \(domain) ORDER BY r.position
-            """).map(StoredRule.init(row:))
-    }
-
-    init(row: Row) throws {
-        let definition: JSONB
-        let apps: [String]
-        id = try row.decode(0, as: UUID.self)
-        position = try row.decode(1, as: Int.self)
-        definition = try row.decode(2, as: JSONB.self)
-        version = try row.decode(3, as: Int.self)
-        createdAt = try row.decode(4, as: Date.self)
-        updatedAt = try row.decode(5, as: Date.self)
-        apps = try row.decode(6, as: [String].self)
-        input = StoredDefinition.input(definition.json.utf8, apps: apps.compactMap(UUID.init(uuidString:)))
-    }
-
     /// A stored rule's input from its `definition` and apps (`app_ids`, as in `rule_apps`), read as the API reads
     /// a rule. Stored rules were validated when written, so problems are not reported: a member that does not
     /// decode (or a definition that does not parse, nil) is left out.
@@ -53,36 +32,5 @@ struct StoredRule: Sendable {
             JSONMember(key: "updatedAt", value: .timestamp(updatedAt)),
         ]
         return .object(members)
-    }
-
-    /// Makes `rules` the domain's list, in order. Rules keep their id, creation time and version unless
-    /// changed (a changed rule's version is bumped); rules missing from the list are deleted.
-    /// - Parameter current: the domain's rules as they are now (ids not among them are never reused).
-    static func replaceAll(domain: Domain, current: [StoredRule], with rules: [(id: UUID, input: RuleInput)], on connection: Connection) throws {
-        let existing = Dictionary(current.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let kept = Set(rules.map(\.id))
-        for rule in current where !kept.contains(rule.id) {
-            try connection.execute("DELETE FROM rules WHERE id = \(rule.id)")
-        }
-        for (position, rule) in rules.enumerated() {
-            let before = existing[rule.id]
-            let changed = before.map { $0.input.definition != rule.input.definition || $0.input.apps != rule.input.apps } ?? true
-            try connection.execute("""
-                INSERT INTO rules (id, workspace_id, domain_id, position, definition)
-                VALUES (\(rule.id), \(domain.workspaceID), \(domain.id), \(position), \(JSONB(rule.input.definition.serialized)))
-                ON CONFLICT (id) DO UPDATE SET position = excluded.position, definition = excluded.definition,
-                    version = rules.version + CASE WHEN \(changed) THEN 1 ELSE 0 END,
-                    updated_at = CASE WHEN \(changed) THEN now() ELSE rules.updated_at END
-                """)
-            if changed {
-                // (One statement each: a trigger rewrites the rule's `app_ids` after each.)
-                try connection.execute("DELETE FROM rule_apps WHERE rule_id = \(rule.id)")
-                try connection.execute("""
-                    INSERT INTO rule_apps (rule_id, app_id, ordinal)
-                    SELECT \(rule.id), app, ordinal - 1
-                    FROM unnest(\(rule.input.apps.map(\.canonicalText))::uuid[]) WITH ORDINALITY AS apps (app, ordinal)
-                    """)
-            }
-        }
     }
 }

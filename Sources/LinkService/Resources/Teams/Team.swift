@@ -3,7 +3,9 @@ import LinkKit
 import Postgres
 
 /// A registered Apple team ID (the prefix of every iOS app ID in the workspace).
-struct Team: Sendable {
+struct Team: VersionedResource {
+    static let auditType = "team"
+
     let id: UUID
     let teamID: String
     var name: String
@@ -12,12 +14,6 @@ struct Team: Sendable {
     let updatedAt: Date
     /// Sort key for pagination.
     let sortMicros: Int64
-
-    static let columns = "id, team_id, name, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8"
-
-    init(row: Row) throws {
-        (id, teamID, name, version, createdAt, updatedAt, sortMicros) = try row.decode((UUID, String, String, Int, Date, Date, Int64).self)
-    }
 
     var json: JSONValue {
         .object([
@@ -29,4 +25,5 @@ struct Team: Sendable {
     }
 
     var location: String { "/v1/teams/\(teamID)" }
+    var auditID: String { teamID }
 }

@@ -26,9 +26,7 @@ public enum WorkspaceHostSuffixes {
             // Taken like a registration does, so a registration running now is decided before or after this.
             try DomainClaims.lock(on: connection)
             let (id, name) = try find(workspace, on: connection)
-            try connection.execute("""
-                INSERT INTO workspace_host_suffixes (workspace_id, suffix) VALUES (\(id), \(suffix)) ON CONFLICT DO NOTHING
-                """)
+            try WorkspaceStore.addSuffix(suffix, workspace: id, on: connection)
             return try listing(id, name, on: connection)
         }
     }
@@ -41,10 +39,7 @@ public enum WorkspaceHostSuffixes {
         return try pool.withTransaction { connection in
             try DomainClaims.lock(on: connection)
             let (id, name) = try find(workspace, on: connection)
-            let removed = try connection.execute("""
-                DELETE FROM workspace_host_suffixes WHERE workspace_id = \(id) AND suffix = \(suffix)
-                """)
-            if removed == 0 { throw ServiceError.notFound("The suffix \(suffix) of workspace '\(name)'") }
+            if try !WorkspaceStore.removeSuffix(suffix, workspace: id, on: connection) { throw ServiceError.notFound("The suffix \(suffix) of workspace '\(name)'") }
             return try listing(id, name, on: connection)
         }
     }
@@ -57,17 +52,13 @@ public enum WorkspaceHostSuffixes {
                 let (id, name) = try find(workspace, on: connection)
                 return [try listing(id, name, on: connection)]
             }
-            return try connection.query("SELECT id, name FROM workspaces ORDER BY name").map { row in
-                let (id, name) = try row.decode((UUID, String).self)
-                return try listing(id, name, on: connection)
-            }
+            return try WorkspaceStore.all(on: connection).map { try listing($0.id, $0.name, on: connection) }
         }
     }
 
     /// The workspace's allowed suffixes, sorted (empty: any hostname).
     static func suffixes(of workspace: UUID, on connection: Connection) throws -> [String] {
-        try connection.query("SELECT suffix FROM workspace_host_suffixes WHERE workspace_id = \(workspace) ORDER BY suffix")
-            .map { try $0.decode(0, as: String.self) }
+        try WorkspaceStore.suffixes(of: workspace, on: connection)
     }
 
     private static func normalised(_ suffix: String) throws -> String {
@@ -77,18 +68,17 @@ public enum WorkspaceHostSuffixes {
     }
 
     private static func find(_ workspace: String, on connection: Connection) throws -> (UUID, String) {
-        guard let row = try connection.query("SELECT id, name FROM workspaces WHERE name = \(workspace)").first else {
+        guard let found = try WorkspaceStore.find(workspace, on: connection) else {
             throw ServiceError.notFound("The workspace '\(workspace)'")
         }
-        return try row.decode((UUID, String).self)
+        return found
     }
 
     private static func listing(_ id: UUID, _ name: String, on connection: Connection) throws -> Listing {
         let suffixes = try suffixes(of: id, on: connection)
         var outside: [String] = []
         if !suffixes.isEmpty {
-            outside = try connection.query("SELECT hostname FROM domains WHERE workspace_id = \(id) ORDER BY hostname")
-                .map { try $0.decode(0, as: String.self) }
+            outside = try WorkspaceStore.hostnames(of: id, on: connection)
                 .filter { host in !suffixes.contains { Hostname.name(host, isWithin: $0) } }
         }
         return Listing(workspace: name, suffixes: suffixes, domainsOutside: outside)

@@ -1,0 +1,83 @@
+import Foundation
+import LinkKit
+import Postgres
+
+/// A row of a `/v1` resource as its store decodes it: shown as `json`, listed in creation order
+/// (`sortMicros`, `id`: the keyset of `Page`).
+protocol ResourceRow: Sendable {
+    /// Decodes the columns its store selects (`ResourceStore.columns`), in order.
+    init(row: Row) throws
+    var id: UUID { get }
+    var json: JSONValue { get }
+    /// The creation time in microseconds since 1970 (`created_at`), the page's sort key.
+    var sortMicros: Int64 { get }
+}
+
+/// A resource whose writes are versioned (its ETag, `If-Match`), audited and answered with its address.
+protocol VersionedResource: ResourceRow {
+    /// `audit_log.resource_type`.
+    static var auditType: String { get }
+    /// `audit_log.resource_id`: the resource's address within the workspace.
+    var auditID: String { get }
+    var version: Int { get }
+    /// The resource's path (the `Location` of a create).
+    var location: String { get }
+}
+
+/// The SQL of one resource's table (`<Resource>Store`): the store names its table and the columns its row type
+/// decodes; the statements every table shares are built here, the ones only it needs are written in the store.
+protocol ResourceStore {
+    associatedtype Resource: ResourceRow
+    static var table: String { get }
+    /// What `Resource.init(row:)` decodes, in order.
+    static var columns: String { get }
+    /// How the API addresses a row: by `key` (its id, a hostname, a name) within its `owner` (the workspace or
+    /// the app it belongs to), the columns `find` compares.
+    static var address: (key: String, owner: String) { get }
+}
+
+extension ResourceStore {
+    /// The row `condition` selects (with `$1…$n` for `binds`), locked until the transaction ends with `forUpdate`.
+    static func one(
+        where condition: String, _ binds: [any PostgresEncodable], forUpdate: Bool = false, on connection: Connection
+    ) throws -> Resource? {
+        let row = try connection.query(Query(unsafeSQL: """
+            SELECT \(columns) FROM \(table) WHERE \(condition) \(forUpdate ? "FOR UPDATE" : "")
+            """, binds: binds)).first
+        return try row.map(Resource.init(row:))
+    }
+
+    /// The row `key` of `owner`, nil when `owner` has none (locked with `forUpdate`).
+    static func find(_ key: any PostgresEncodable, of owner: UUID, forUpdate: Bool = false, on connection: Connection) throws -> Resource? {
+        try one(where: "\(address.key) = $1 AND \(address.owner) = $2", [key, owner], forUpdate: forUpdate, on: connection)
+    }
+
+    /// One page of the rows `condition` selects, in creation order (`Page.rows`).
+    static func page(
+        _ page: Page, where condition: String, _ binds: [any PostgresEncodable], on connection: Connection
+    ) throws -> [Resource] {
+        try page.rows(of: table, columns: columns, where: condition, binds: binds, on: connection, decode: Resource.init(row:))
+    }
+
+    /// Inserts one row: `names` are the columns given, `binds` their values in order.
+    static func insert(_ names: String, _ binds: [any PostgresEncodable], on connection: Connection) throws -> Resource {
+        let values = (1...binds.count).map { "$\($0)" }.joined(separator: ", ")
+        let row = try connection.query(Query(unsafeSQL: """
+            INSERT INTO \(table) (\(names)) VALUES (\(values)) RETURNING \(columns)
+            """, binds: binds)).first!
+        return try Resource(row: row)
+    }
+
+    /// Updates the row `id` (`$1`) with `assignments` (`$2…` for `binds`; none: only the version) as a new version.
+    static func update(_ id: UUID, set assignments: String = "", _ binds: [any PostgresEncodable] = [], on connection: Connection) throws -> Resource {
+        let set = assignments.isEmpty ? "" : assignments + ", "
+        let row = try connection.query(Query(unsafeSQL: """
+            UPDATE \(table) SET \(set)version = version + 1, updated_at = now() WHERE id = $1 RETURNING \(columns)
+            """, binds: [id] + binds)).first!
+        return try Resource(row: row)
+    }
+
+    static func delete(_ id: UUID, on connection: Connection) throws {
+        try connection.execute(Query(unsafeSQL: "DELETE FROM \(table) WHERE id = $1", binds: [id]))
+    }
+}

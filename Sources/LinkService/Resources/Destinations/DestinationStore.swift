@@ -1,0 +1,50 @@
+import Foundation
+import LinkKit
+import Postgres
+
+/// The SQL of `destinations` and the decoding of its rows.
+enum DestinationStore: ResourceStore {
+    typealias Resource = Destination
+    static let table = "destinations"
+    static let columns = "id, app_id, name, title, params, requires_sign_in, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8"
+    static let address = (key: "name", owner: "app_id")
+
+    static func insert(_ name: String, title: String?, parameters: [ParameterSpec], requiresSignIn: Bool, app: UUID, workspace: UUID,
+                       on connection: Connection) throws -> Destination {
+        try insert("workspace_id, app_id, name, title, params, requires_sign_in", [workspace, app, name, title, params(parameters), requiresSignIn],
+                   on: connection)
+    }
+
+    /// Replaces the title, parameters and sign-in flag (the name is the address and stays).
+    static func replace(_ id: UUID, title: String?, parameters: [ParameterSpec], requiresSignIn: Bool, on connection: Connection) throws -> Destination {
+        try update(id, set: "title = $2, params = $3, requires_sign_in = $4", [title, params(parameters), requiresSignIn], on: connection)
+    }
+
+    /// Every destination type of `app`, by name.
+    static func all(of app: UUID, on connection: Connection) throws -> [Destination] {
+        try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM destinations WHERE app_id = $1 ORDER BY name", binds: [app]))
+            .map(Destination.init(row:))
+    }
+
+    /// The hostnames of the domains whose rules lead to the destination type `name` of `app`.
+    static func hostnames(leadingTo name: String, app: UUID, on connection: Connection) throws -> [String] {
+        try connection.query("""
+            SELECT DISTINCT d.hostname FROM rules r JOIN rule_apps ra ON ra.rule_id = r.id JOIN domains d ON d.id = r.domain_id
+            WHERE ra.app_id = \(app) AND r.definition -> 'destination' ->> 'type' = \(name)
+            """).map { try $0.decode(0, as: String.self) }
+    }
+
+    private static func params(_ parameters: [ParameterSpec]) -> JSONB {
+        JSONB(ParameterSpecJSON.json(parameters).serialized)
+    }
+}
+
+extension Destination {
+    init(row: Row) throws {
+        let params: JSONB
+        (id, appID, name, title, params, requiresSignIn, version, createdAt, updatedAt, sortMicros) =
+            try row.decode((UUID, UUID, String, String?, JSONB, Bool, Int, Date, Date, Int64).self)
+        let errors = FieldErrors()
+        parameters = ParameterSpecJSON.read((try? JSONValue.parse(params.json)) ?? .object([]), at: "/params", errors)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import LinkKit
+import Postgres
+
+/// The SQL of `api_keys` (as listings see them: never the hash) and the decoding of its rows.
+enum KeyStore: ResourceStore {
+    typealias Resource = APIKey
+    static let table = "api_keys"
+    static let columns = "id, name, prefix, scope, created_at, revoked_at, (extract(epoch FROM created_at) * 1000000)::int8"
+    static let address = (key: "id", owner: "workspace_id")
+
+    /// Creates a key in `workspaceID` and returns it with its secret (shown once, never stored).
+    static func create(on connection: Connection, workspaceID: UUID, name: String, scope: Scope) throws -> (APIKey, APIKeySecret) {
+        let secret = APIKeySecret.generate()
+        let key = try insert("id, workspace_id, name, prefix, secret_hash, scope",
+                             [secret.keyID, workspaceID, name, secret.prefix, secret.hash, scope.rawValue], on: connection)
+        return (key, secret)
+    }
+
+    /// Revokes the key `id` of `workspace` (a key revoked before keeps its time); nil when it has no such key.
+    static func revoke(_ id: UUID, workspace: UUID, on connection: Connection) throws -> APIKey? {
+        let row = try connection.query(Query(unsafeSQL: """
+            UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+            WHERE id = $1 AND workspace_id = $2 RETURNING \(columns)
+            """, binds: [id, workspace])).first
+        return try row.map(APIKey.init(row:))
+    }
+}
+
+extension APIKey {
+    init(row: Row) throws {
+        (id, name, prefix, scope, createdAt, revokedAt, sortMicros) = try row.decode((UUID, String, String, String, Date, Date?, Int64).self)
+    }
+}
