@@ -21,10 +21,14 @@ public final class DomainApp: Sendable, Hashable {
     public let storeURL: String?
     /// Human titles of destination types (for link-preview pages), by destination name.
     public let titles: [String: String]
+    /// Preview metadata of destination types (title, description, image), by destination name.
+    public let previews: [String: LinkPreview]
+    /// The iOS app's custom URL scheme (`widgets`), for the landing page's "Open in the app".
+    public let customScheme: String?
 
     public init(
         id: String, platform: Platform, identifier: String, fingerprints: [String] = [], destinations: [DestinationType] = [],
-        storeURL: String? = nil, titles: [String: String] = [:]
+        storeURL: String? = nil, titles: [String: String] = [:], previews: [String: LinkPreview] = [:], customScheme: String? = nil
     ) {
         self.id = id
         self.platform = platform
@@ -33,12 +37,14 @@ public final class DomainApp: Sendable, Hashable {
         self.destinations = Dictionary(destinations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.storeURL = storeURL
         self.titles = titles
+        self.previews = previews
+        self.customScheme = customScheme
     }
 
     public static func == (lhs: DomainApp, rhs: DomainApp) -> Bool {
         lhs === rhs || (lhs.id == rhs.id && lhs.platform == rhs.platform && lhs.identifier == rhs.identifier
             && lhs.fingerprints == rhs.fingerprints && lhs.destinations == rhs.destinations && lhs.storeURL == rhs.storeURL
-            && lhs.titles == rhs.titles)
+            && lhs.titles == rhs.titles && lhs.previews == rhs.previews && lhs.customScheme == rhs.customScheme)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -28,7 +28,11 @@ enum DomainLoader {
             destinations: destinations.map(\.type),
             storeURL: app.storeURL,
             titles: Dictionary(destinations.compactMap { destination in destination.title.map { (destination.name, $0) } },
-                               uniquingKeysWith: { first, _ in first })
+                               uniquingKeysWith: { first, _ in first }),
+            previews: Dictionary(destinations.compactMap { destination in
+                destination.preview.isEmpty ? nil : (destination.name, destination.preview)
+            }, uniquingKeysWith: { first, _ in first }),
+            customScheme: app.customScheme
         )
     }
 }

@@ -22,6 +22,7 @@ struct DestinationHandlers: Sendable {
         var body = try JSONBody.object(request, errors: errors)
         let name = Validators.identifier(body.string("name", required: true), at: "/name", errors)
         let title = body.string("title", limit: .name)
+        let preview = Self.preview(&body)
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         body.finish()
         let destination = try changes.commit { connection, changed -> Destination in
@@ -30,9 +31,10 @@ struct DestinationHandlers: Sendable {
             let exists = try connection.query("SELECT 1 FROM destinations WHERE app_id = \(app.id) AND name = \(name!)")
             if exists.count > 0 { throw ServiceError.conflict("The app already has a destination type '\(name!)'.") }
             let row = try connection.query(Query(unsafeSQL: """
-                INSERT INTO destinations (workspace_id, app_id, name, title, params) VALUES ($1, $2, $3, $4, $5)
-                RETURNING \(Destination.columns)
-                """, binds: [principal.workspaceID, app.id, name!, title, JSONB(ParameterSpecJSON.json(params).serialized)])).first!
+                INSERT INTO destinations (workspace_id, app_id, name, title, params, description, image_url)
+                VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING \(Destination.columns)
+                """, binds: [principal.workspaceID, app.id, name!, title, JSONB(ParameterSpecJSON.json(params).serialized),
+                             preview.description, preview.imageURL])).first!
             let destination = try Destination(row: row)
             try AuditLog.record(on: connection, principal, .create, type: "destination", id: "\(app.id.canonicalText)/\(destination.name)", after: destination.json)
             try changed.appChanged(app.id, on: connection)
@@ -55,7 +57,7 @@ struct DestinationHandlers: Sendable {
         return .resource(destination.json, version: destination.version)
     }
 
-    /// Replaces title and parameters (the name is the address and stays).
+    /// Replaces title, preview metadata and parameters (the name is the address and stays).
     func replace(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
@@ -63,6 +65,7 @@ struct DestinationHandlers: Sendable {
             errors.add("/name", "The name is the destination's address and cannot be changed; create a new destination type.")
         }
         let title = body.string("title", limit: .name)
+        let preview = Self.preview(&body)
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         body.finish()
         let destination = try changes.commit { connection, changed -> Destination in
@@ -70,9 +73,9 @@ struct DestinationHandlers: Sendable {
             try errors.check()
             try ETag.check(request, current: before.version)
             let row = try connection.query(Query(unsafeSQL: """
-                UPDATE destinations SET title = $2, params = $3, version = version + 1, updated_at = now()
+                UPDATE destinations SET title = $2, params = $3, description = $4, image_url = $5, version = version + 1, updated_at = now()
                 WHERE id = $1 RETURNING \(Destination.columns)
-                """, binds: [before.id, title, JSONB(ParameterSpecJSON.json(params).serialized)])).first!
+                """, binds: [before.id, title, JSONB(ParameterSpecJSON.json(params).serialized), preview.description, preview.imageURL])).first!
             let after = try Destination(row: row)
             try AuditLog.record(on: connection, principal, .update, type: "destination", id: "\(app.id.canonicalText)/\(after.name)", before: before.json, after: after.json)
             try changed.appChanged(app.id, on: connection)
@@ -107,6 +110,13 @@ struct DestinationHandlers: Sendable {
             """, binds: [app.id, name])).first
         guard let row else { throw ServiceError.notFound("The destination type '\(name)'") }
         return (app, try Destination(row: row))
+    }
+
+    /// The `description` and `imageUrl` members (an https URL only).
+    private static func preview(_ body: inout JSONObjectReader) -> LinkPreview {
+        let description = body.string("description", limit: .comment)
+        let image = Validators.httpsURL(body.string("imageUrl", limit: .url), at: body.at("imageUrl"), body.errors)
+        return LinkPreview(description: description, imageURL: image)
     }
 
     /// The `params` member; absent and `null` (which `JSONObjectReader` reads as absent) are no parameters.
