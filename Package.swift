@@ -12,6 +12,9 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // QR codes of links (docs/LANDING.md) and the PNG's compression and CRCs.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // MHD_start_daemon is C-variadic, which Swift cannot call: non-variadic wrappers, and MHD_queue_response
         // for libmicrohttpd's own error answers (docs/CONNECTIONS.md).
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
@@ -22,7 +25,7 @@ let package = Package(
         .target(name: "Postgres", dependencies: ["CLibPQ", "ByteText", "Observability"]),
         .target(name: "EmbeddedPostgres", dependencies: ["Observability"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "ByteText", "Observability"]),
-        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto"]),
+        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto", "CQRencode", "CZlib"]),
         .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability"]),
 
         // bench/hits: ingestion and analytics benchmarks (bench/hits/run.sh); never part of `swift test`.

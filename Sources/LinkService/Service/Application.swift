@@ -5,9 +5,10 @@ import Postgres
 
 /// The running service: constructs and injects every part, starts them in order and stops them in reverse.
 ///
-/// Start order: pool → migrations → catalog (loaded whole, then kept current by LISTEN) → hit writer → HTTP.
-/// Stop order: HTTP (finishing in-flight requests) → the background services in reverse (hit writer, which
-/// writes out every accepted hit → fetch log → catalog listener) → pool.
+/// Start order: pool → migrations → catalog (loaded whole, then kept current by LISTEN) → hit writer → click
+/// tokens → HTTP. Stop order: HTTP (finishing in-flight requests) → the background services in reverse (click
+/// tokens, which inserts what is queued → hit writer, which writes out every accepted hit → fetch log → catalog
+/// listener) → pool.
 public final class Application: Sendable {
     public let configuration: ServiceConfiguration
     public let pool: ConnectionPool
@@ -17,6 +18,8 @@ public final class Application: Sendable {
     public let catalog: Catalog
     /// The hit pipeline: resolve and click handlers call `hits.record(_:from:)`.
     public let hits: HitBatcher
+    /// Click tokens of landing pages (deferred deep links, docs/LANDING.md).
+    let tokens: ClickTokens
     private let changes: ChangeFeed
     private let fetches: AssociationFetchLog
     private let server: Server
@@ -73,11 +76,15 @@ public final class Application: Sendable {
         RuleHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
         OpenAPIHandlers().register(in: &routes)
         AnalyticsHandlers(pool: pool, auth: auth).register(in: &routes)
-        let clicks = ClickHandler(resolver: resolver, hits: hits)
+        let tokens = ClickTokens(pool: pool, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
+        self.tokens = tokens
+        ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits).register(in: &routes)
+        QRHandlers(resolver: resolver, auth: auth).register(in: &routes)
+        let clicks = ClickHandler(resolver: resolver, hits: hits, tokens: tokens)
         routes.fallback { try clicks.handle($0) }
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)
-        services = [changes, fetches, hits]
+        services = [changes, fetches, hits, tokens]
     }
 
     /// Applies migrations (unless configured not to), starts the hit writer and starts listening.
