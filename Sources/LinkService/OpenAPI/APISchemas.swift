@@ -208,6 +208,8 @@ enum APISchemas {
         ("Destination", Schema.object([
             .required("name", identifier.described("The type's name, unique per app: what resolve answers as `type`.")),
             .optional("title", Schema.string(maxLength: 200)),
+            .optional("description", Schema.string(maxLength: 500).described("Preview cards and the landing page.")),
+            .optional("imageUrl", Schema.url.described("An https image for preview cards.")),
             .required("params", parameterMap),
             .required("createdAt", created),
             .required("updatedAt", updated),
@@ -215,13 +217,17 @@ enum APISchemas {
         ("DestinationCreate", Schema.object([
             .required("name", identifier.example("widgetDetail")),
             .optional("title", Schema.string(maxLength: 200).nullable),
+            .optional("description", Schema.string(maxLength: 500).nullable),
+            .optional("imageUrl", httpsURLInput.nullable),
             .optional("params", parameterMap),
         ], closed: true)),
         ("DestinationReplace", Schema.object([
             .optional("name", identifier.described("If sent, must be the name in the path: the name is the address and cannot change.")),
             .optional("title", Schema.string(maxLength: 200).nullable),
+            .optional("description", Schema.string(maxLength: 500).nullable),
+            .optional("imageUrl", httpsURLInput.nullable),
             .optional("params", parameterMap),
-        ], closed: true).described("Replaces title and parameters: absent ones become empty.")),
+        ], closed: true).described("Replaces title, preview metadata and parameters: absent ones become empty.")),
         ("ParameterSpec", Schema.oneOf([.ref("StringParameter"), .ref("IntParameter"), .ref("UUIDParameter"), .ref("BoolParameter"), .ref("EnumParameter")],
                                        discriminator: "type", mapping: ["string": "StringParameter", "int": "IntParameter", "uuid": "UUIDParameter",
                                                                         "bool": "BoolParameter", "enum": "EnumParameter"])),
