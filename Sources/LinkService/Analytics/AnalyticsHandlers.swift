@@ -120,6 +120,9 @@ struct AnalyticsHandlers: Sendable {
             if parameters.app != nil {
                 throw ServiceError.badRequest("The app filter is not available for dimension=\(dimension) (path and referrer counts are kept per host, not per app).")
             }
+            if parameters.served != nil {
+                throw ServiceError.badRequest("The served filter is not available for dimension=\(dimension) (path and referrer counts do not keep what a click got).")
+            }
             // Compacted weeks from the weekly table, other compacted whole days from the daily one, everything
             // else from the hourly one (`TopSources`): $3 the weeks' Mondays and $4 the days (day numbers), $5/$6
             // the starts and ends of the hour ranges (seconds since 1970). Each week, day or hour range is its own
