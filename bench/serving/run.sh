@@ -144,7 +144,7 @@ L_RPS=$(column linkd-landing 1 | bench_median); L_P99=$(column linkd-landing 2 |
 G_RPS=$(column linkd-android 1 | bench_median); G_P99=$(column linkd-android 2 | bench_median)
 L_RATIO=$(awk -v a="$L_RPS" -v n="$NL_RPS" 'BEGIN { printf "%.2f", a / n }')
 G_RATIO=$(awk -v a="$G_RPS" -v n="$NL_RPS" 'BEGIN { printf "%.2f", a / n }')
-L_P99_RATIO=$(awk -v a="$L_P99" -v n="$NL_P99" 'BEGIN { printf "%.2f", n > 0 ? a / n : 0 }')
+L_P99_RATIO=$(awk -v a="$L_P99" -v n="$NL_P99" 'BEGIN { printf "%.2f", (n > 0) ? a / n : 0 }')
 A_RATIO=$(awk -v a="$A_RPS" -v n="$N_RPS" 'BEGIN { printf "%.2f", a / n }')
 R_RATIO=$(awk -v a="$R_RPS" -v n="$N_RPS" 'BEGIN { printf "%.2f", a / n }')
 verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { ok = (op == ">=") ? (v >= t) : (v < t); print ok ? "ok" : "MISSED" }'; }

@@ -8,7 +8,7 @@ extension Hit {
 
     /// Appends the hit's spool line (without the newline): the microsecond time, then workspace_id, hostname,
     /// path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host,
-    /// visitor_hash and served, COPY-text-escaped and tab-separated (nil as `\N`). NUL bytes, which PostgreSQL text cannot
+    /// visitor_hash and, when set, served, COPY-text-escaped and tab-separated (nil as `\N`). NUL bytes, which PostgreSQL text cannot
     /// hold, are left out, so a hostile URL can never make a batch fail.
     ///
     /// Written as bytes: the spool takes over when the database falls behind, so it must write faster than
@@ -36,7 +36,8 @@ extension Hit {
         field(isBot ? "t" : "f")
         field(referrerHost)
         field(visitorHash)
-        field(served?.rawValue)
+        // Only when set, so a line without it keeps the format of spools written before `served` existed.
+        if let served { field(served.rawValue) }
     }
 
     /// Reads a line written by `appendSpoolLine` (or by a build before `served`, 14 fields); nil when it is

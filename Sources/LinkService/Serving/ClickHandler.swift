@@ -61,7 +61,8 @@ struct ClickHandler: Sendable {
             var content = LandingPage.Content(link: answer.url, preview: preview(answer))
             content.qrSVG = QRCode(answer.url)?.svg(size: 240)
             content.storeLink = answer.storeURL(for: .ios) ?? answer.storeURL(for: .android)
-            return (Self.page(LandingPage.render(content), script: false, cache: "no-store"), .landing)
+            let page = answer.pages.object(4) { LandingPage.Template(tokenized: false, script: false) { _ in LandingPage.render(content) } }
+            return (Self.page(page.bytes, script: false, cache: "no-store"), .landing)
         }
     }
 
@@ -85,10 +86,27 @@ struct ClickHandler: Sendable {
 
     /// The page of a phone's click on an app link, with a click token where the page can hand it over: the Play
     /// Store link's `referrer` on Android, the pasteboard on iOS when the domain opts in (`deferredClipboard`).
+    /// The page is rendered once per answer and variant (`LandingPage.Template`, kept with the answer).
     func landingPage(_ answer: Resolver.Answer, json: [UInt8], entry: CatalogEntry, android: Bool, inApp: Bool) -> Response {
         let settings = entry.settings
-        let token = !android && !settings.deferredClipboard ? nil : tokens?.issue(workspace: entry.workspaceID, domain: entry.domainID, url: answer.url,
-                                  platform: android ? "android" : "ios", answer: json, ttl: settings.deferredTTL)
+        let tokenized = tokens != nil && (android || settings.deferredClipboard)
+        let token = !tokenized ? nil : tokens?.issue(workspace: entry.workspaceID, domain: entry.domainID, url: answer.url,
+                                                     platform: android ? "android" : "ios", answer: json, ttl: settings.deferredTTL)
+        let script = !android && settings.deferredClipboard && answer.storeURL(for: .ios) != nil
+        guard token != nil || !tokenized else {   // no room for a token: this page goes out without one
+            return Self.page(LandingPage.render(content(answer, android: android, inApp: inApp, token: nil)), script: false, cache: "no-store")
+        }
+        let variant = (android ? 2 : 0) + (inApp ? 1 : 0)
+        let template = answer.pages.object(variant) {
+            LandingPage.Template(tokenized: tokenized, script: script) { token in
+                LandingPage.render(content(answer, android: android, inApp: inApp, token: token))
+            }
+        }
+        return Self.page(template.page(token: token), script: template.script && token != nil, cache: "no-store")
+    }
+
+    /// What the landing page of `answer` shows a phone.
+    func content(_ answer: Resolver.Answer, android: Bool, inApp: Bool, token: String?) -> LandingPage.Content {
         var content = LandingPage.Content(link: answer.url, preview: preview(answer))
         content.webLink = answer.webFallback
         let path = answer.parsed.path.hasPrefix("/") ? answer.parsed.path.dropFirst() : answer.parsed.path[...]
@@ -116,11 +134,11 @@ struct ClickHandler: Sendable {
             if let app = answer.resolution?.app, app.platform == .ios, let scheme = app.customScheme {
                 content.openLink = scheme + "://" + path + query
             }
-            if settings.deferredClipboard, let token, content.storeLink != nil {
+            if let token, content.storeLink != nil {
                 content.claimLink = "https://" + answer.parsed.host + ClickHandler.claimPath + token
             }
         }
-        return Self.page(LandingPage.render(content), script: content.claimLink != nil, cache: "no-store")
+        return content
     }
 
     /// Where the pasteboard's claim link points: `https://<domain>/_linkd/claim/<token>`.
@@ -148,7 +166,8 @@ struct ClickHandler: Sendable {
 
     /// The page for link-preview fetchers and crawlers: title, description and image as `og:`/`twitter:` tags.
     func previewPage(_ answer: Resolver.Answer) -> Response {
-        Self.page(LandingPage.preview(preview(answer), link: answer.url), script: false, cache: "public, max-age=300")
+        let page = answer.pages.object(5) { LandingPage.Template(tokenized: false, script: false) { _ in LandingPage.preview(preview(answer), link: answer.url) } }
+        return Self.page(page.bytes, script: false, cache: "public, max-age=300")
     }
 
     static func redirect(_ target: String) -> Response {
@@ -164,7 +183,7 @@ struct ClickHandler: Sendable {
         headers.add("Content-Type", "text/html; charset=utf-8")
         headers.add("Cache-Control", cache)
         headers.add("Vary", "User-Agent")
-        headers.add("Content-Security-Policy", LandingPage.contentSecurityPolicy(script: script))
+        headers.add("Content-Security-Policy", script ? LandingPage.policies.script : LandingPage.policies.plain)
         headers.add("X-Content-Type-Options", "nosniff")
         headers.add("Referrer-Policy", "no-referrer")
         return Response(status: 200, headers: headers, body: html)

@@ -169,3 +169,43 @@ struct LandingPage {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || "-._~".utf8.contains(byte)
     }
 }
+
+extension LandingPage {
+    /// A rendered page kept with the answer it was made for (`Resolver.Answer.pages`), with the places its click
+    /// token goes: a page is then a copy of the bytes with the token written over each place (a token always has
+    /// 32 characters), not a render. The places are found by rendering with two different markers of a token's
+    /// length and keeping where the two differ, so no text of the page can be taken for one.
+    final class Template: Sendable {
+        let bytes: [UInt8]
+        let tokenOffsets: [Int]
+        let script: Bool
+
+        /// - Parameter render: the page for a token (nil: the page without one).
+        init(tokenized: Bool, script: Bool, _ render: (String?) -> [UInt8]) {
+            self.script = script
+            guard tokenized else {
+                (bytes, tokenOffsets) = (render(nil), [])
+                return
+            }
+            let first = render(String(repeating: "Z", count: 32)), second = render(String(repeating: "Y", count: 32))
+            precondition(first.count == second.count, "a token's places depend on the token only")
+            let differing = first.indices.filter { first[$0] != second[$0] }
+            (bytes, tokenOffsets) = (first, stride(from: 0, to: differing.count, by: 32).map { differing[$0] })
+        }
+
+        /// The page with `token` (32 characters) in its places.
+        func page(token: String?) -> [UInt8] {
+            guard let token, !tokenOffsets.isEmpty else { return bytes }
+            var page = bytes
+            let utf8 = Array(token.utf8)
+            precondition(utf8.count == 32, "tokens have 32 characters")
+            page.withUnsafeMutableBufferPointer { page in
+                for offset in tokenOffsets { (page.baseAddress! + offset).update(from: utf8, count: 32) }
+            }
+            return page
+        }
+    }
+
+    /// The two policies a page can have, made once.
+    static let policies = (plain: contentSecurityPolicy(script: false), script: contentSecurityPolicy(script: true))
+}

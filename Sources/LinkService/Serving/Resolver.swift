@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import LinkKit
 
 /// The one place a URL becomes an answer: which app opens it, which rule decided, the typed destination
@@ -36,6 +37,9 @@ struct Resolver: Sendable {
         let refusal: Refusal?
         /// The deciding app's id (the catalog's ids are canonical UUID text), parsed once for the hits of a kept answer.
         let appID: UUID?
+        /// The landing and preview pages of clicks on this link, rendered on first use (`ClickHandler`): iOS, iOS
+        /// in-app, Android, Android in-app, desktop with the QR code, preview.
+        let pages = OnceSlots<LandingPage.Template>(count: 6)
 
         init(url: String, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: DomainApp.Platform,
              refusal: Refusal? = nil) {
