@@ -1,4 +1,4 @@
-/// Writes JSON string literals without Foundation's encoders (which cost ~30 µs an object here).
+/// Writes JSON string literals without Foundation's encoders, which are slow on Linux (docs/field-notes.md §9).
 public enum JSONString {
     /// Appends `value` as a quoted, escaped JSON string (RFC 8259 §7). `/` is not escaped.
     ///

@@ -35,7 +35,7 @@ final class ConnectionGuard: Sendable {
     /// What happens to a new connection.
     enum Admission { case admitted, refused }
 
-    struct Entry {
+    struct TrackedConnection {
         let record: ConnectionRecord
         /// The record's word when last looked at, and when it was first seen so (monotonic nanoseconds).
         var seen: UInt64
@@ -46,7 +46,7 @@ final class ConnectionGuard: Sendable {
 
     struct State {
         /// The open connections; each record's `slot` is its index here.
-        var entries: [Entry] = []
+        var connections: [TrackedConnection] = []
         /// Connections not closing.
         var live = 0
         var watchdog: pthread_t?
@@ -93,12 +93,12 @@ final class ConnectionGuard: Sendable {
     func opened(_ record: ConnectionRecord) -> Admission {
         let now = Self.now()
         return state.withLock { state in
-            record.slot = state.entries.count
-            state.entries.append(Entry(record: record, seen: record.observed, since: now))
+            record.slot = state.connections.count
+            state.connections.append(TrackedConnection(record: record, seen: record.observed, since: now))
             state.live += 1
             guard state.live > limit else { return .admitted }
             if evictOldest(&state, now: now, sparing: record.slot) { return .admitted }
-            state.entries[record.slot].closing = true
+            state.connections[record.slot].closing = true
             state.live -= 1
             dropped[Reason.refused.rawValue].increment()
             return .refused
@@ -109,11 +109,11 @@ final class ConnectionGuard: Sendable {
     func closed(_ record: ConnectionRecord) {
         state.withLock { state in
             let slot = record.slot
-            guard slot >= 0, slot < state.entries.count, state.entries[slot].record === record else { return }
-            if !state.entries[slot].closing { state.live -= 1 }
-            let last = state.entries.removeLast()
-            if slot < state.entries.count {
-                state.entries[slot] = last
+            guard slot >= 0, slot < state.connections.count, state.connections[slot].record === record else { return }
+            if !state.connections[slot].closing { state.live -= 1 }
+            let last = state.connections.removeLast()
+            if slot < state.connections.count {
+                state.connections[slot] = last
                 last.record.slot = slot
             }
             record.slot = -1
@@ -124,15 +124,15 @@ final class ConnectionGuard: Sendable {
     /// (connections that opened while MHD's workers were all full never reached `opened`'s eviction).
     func sweep(now: UInt64) {
         state.withLock { state in
-            for index in state.entries.indices where !state.entries[index].closing {
-                let word = state.entries[index].record.observed
-                if word != state.entries[index].seen {
-                    state.entries[index].seen = word
-                    state.entries[index].since = now
+            for index in state.connections.indices where !state.connections[index].closing {
+                let word = state.connections[index].record.observed
+                if word != state.connections[index].seen {
+                    state.connections[index].seen = word
+                    state.connections[index].since = now
                     continue
                 }
                 let (deadline, reason) = deadline(of: ConnectionRecord.phase(of: word))
-                if deadline > 0, now &- state.entries[index].since >= deadline {
+                if deadline > 0, now &- state.connections[index].since >= deadline {
                     close(&state, index, reason)
                 }
             }
@@ -153,21 +153,21 @@ final class ConnectionGuard: Sendable {
     /// in slot `spared`. False when every other connection is busy with a request.
     private func evictOldest(_ state: inout State, now: UInt64, sparing spared: Int) -> Bool {
         var oldest = -1
-        for index in state.entries.indices where index != spared && !state.entries[index].closing {
-            let word = state.entries[index].record.observed
-            if word != state.entries[index].seen {   // moved on since the last look: its wait starts now
-                state.entries[index].seen = word
-                state.entries[index].since = now
+        for index in state.connections.indices where index != spared && !state.connections[index].closing {
+            let word = state.connections[index].record.observed
+            if word != state.connections[index].seen {   // moved on since the last look: its wait starts now
+                state.connections[index].seen = word
+                state.connections[index].since = now
             }
             switch ConnectionRecord.phase(of: word) {
             case .opened, .headers, .idle:
-                if oldest < 0 || state.entries[index].since < state.entries[oldest].since { oldest = index }
+                if oldest < 0 || state.connections[index].since < state.connections[oldest].since { oldest = index }
             case .body, .processing:
                 continue
             }
         }
         guard oldest >= 0 else { return false }
-        let idle = ConnectionRecord.phase(of: state.entries[oldest].seen) == .idle
+        let idle = ConnectionRecord.phase(of: state.connections[oldest].seen) == .idle
         close(&state, oldest, idle ? .evictedIdle : .evictedUnfinished)
         return true
     }
@@ -175,8 +175,8 @@ final class ConnectionGuard: Sendable {
     private func close(_ state: inout State, _ index: Int, _ reason: Reason) {
         // "SHUT_RDWR: further receptions and transmissions will be disallowed" (shutdown(2)); MHD's next read
         // sees the end of the stream and closes the connection, which ends in `closed`.
-        _ = Glibc.shutdown(state.entries[index].record.descriptor, Int32(SHUT_RDWR))
-        state.entries[index].closing = true
+        _ = Glibc.shutdown(state.connections[index].record.descriptor, Int32(SHUT_RDWR))
+        state.connections[index].closing = true
         state.live -= 1
         dropped[reason.rawValue].increment()
     }

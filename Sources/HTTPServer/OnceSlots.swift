@@ -5,8 +5,8 @@ import Synchronization
 /// responses).
 ///
 /// What the toolchain's `AtomicLazyReference` does, but in this module, so it is specialized: called across the
-/// module boundary, `AtomicLazyReference.load()` ran unspecialized, instantiating generic metadata on every
-/// load (1.7% of an association-file request's CPU under `perf`).
+/// module boundary, `AtomicLazyReference.load()` runs unspecialized, instantiating generic metadata on every
+/// load, and every association-file request loads one.
 ///
 /// `@unchecked Sendable`: `slots` is allocated once, accessed only through its atomics, freed in `deinit`; a slot
 /// holds a retained reference (its bit pattern), or 0.

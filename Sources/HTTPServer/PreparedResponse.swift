@@ -7,9 +7,8 @@ import CMicroHTTPD
 /// served byte-identical to everyone (the association files).
 ///
 /// A `Response` made from one (`Response(_:)`) carries the same status, headers and body as values, so handlers,
-/// middleware and tests read it as any other; changing any of them sends it the ordinary way. The router does not
-/// add an `X-Request-ID` to it: nothing in it is particular to one request. A request that offers its own id gets
-/// the ordinary response, with its id echoed.
+/// middleware and tests read it as any other; changing any of them sends it the ordinary way. What that means for
+/// request ids: docs/DESIGN.md, "Request ids".
 public final class PreparedResponse: @unchecked Sendable {
     public let status: Int
     /// As given, without `Content-Length` (MHD writes it from the body).

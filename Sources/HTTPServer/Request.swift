@@ -62,7 +62,7 @@ public struct Request: Sendable {
         self.path = path
         self.rawQuery = rawQuery
         var decodedNUL = false
-        self.queryItems = rawQuery.map { PercentDecoding.queryItems($0, noticingNUL: &decodedNUL) } ?? []
+        self.queryItems = rawQuery.map { RequestTargetDecoding.queryItems($0, noticingNUL: &decodedNUL) } ?? []
         self.queryHoldsNUL = decodedNUL
         self.headers = headers
         self.body = body

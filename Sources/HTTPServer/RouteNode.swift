@@ -37,7 +37,7 @@ struct RouteNode: Sendable {
     /// Routes ending exactly here.
     var endpoint: Endpoint?
 
-    mutating func insert(_ segments: ArraySlice<RouteTemplate.Segment>, _ target: Target, for method: HTTPMethod) {
+    mutating func insert(_ segments: ArraySlice<RoutePattern.Segment>, _ target: Target, for method: HTTPMethod) {
         guard let first = segments.first else {
             endpoint = endpoint ?? Endpoint()
             endpoint!.targets[method] = target

@@ -10,8 +10,7 @@ import Observability
 /// - a path or query parameter holding `%00` (a NUL once decoded) is a 400 naming it, before any handler runs;
 /// - thrown `ProblemConvertible` errors become their problem, anything else a bare 500 plus an error log line; a
 ///   problem of status 500 is logged at error level too (it is a failure of ours, whatever error carried it);
-/// - every response carries `X-Request-ID` (a `PreparedResponse` only when the request offered one); problem
-///   bodies carry `requestId`.
+/// - responses carry `X-Request-ID` and problem bodies `requestId`, by the rule in docs/DESIGN.md ("Request ids").
 public final class Router: Responder, Sendable {
     private let root: RouteNode
     /// Paths of templates without parameters, for one hash lookup instead of a walk of the trie (which would find
@@ -32,25 +31,24 @@ public final class Router: Responder, Sendable {
     ///   - builder: routes, middleware and fallback.
     ///   - logger: receives the access log (info) and unhandled errors (error).
     ///   - metrics: receives `linkd_http_requests_total` and `linkd_http_request_duration_seconds`.
-    ///   - accessLog: write one `request` line (info) per request. Formatting it and its `write(2)` cost
-    ///     about 40% of the throughput of the association endpoint (bench/serving), so `linkd` leaves it
-    ///     off unless asked (`--access-log`, `LINKD_ACCESS_LOG`); the metrics count every request either way.
+    ///   - accessLog: write one `request` line (info) per request; `linkd` writes it unless told not to
+    ///     (`--access-log off`, `LINKD_ACCESS_LOG`). The metrics count every request either way.
     public init(_ builder: RouterBuilder, logger: Logger, metrics: MetricsRegistry, accessLog: Bool = true) {
         let middleware = builder.middleware
         var metricsByLabel: [String: RouteMetrics] = [:]
-        for label in builder.routes.map(\.template.text) + ["unmatched", "fallback"] where metricsByLabel[label] == nil {
+        for label in builder.routes.map(\.pattern.text) + ["unmatched", "fallback"] where metricsByLabel[label] == nil {
             metricsByLabel[label] = RouteMetrics(label: label, registry: metrics)
         }
         var root = RouteNode()
         for route in builder.routes {
-            let target = RouteNode.Target(template: route.template.text, parameterNames: route.template.parameterNames,
+            let target = RouteNode.Target(template: route.pattern.text, parameterNames: route.pattern.parameterNames,
                                           run: Self.compose(middleware, logger: logger, route.handler),
-                                          metrics: metricsByLabel[route.template.text]!)
-            root.insert(route.template.segments[...], target, for: route.method)
+                                          metrics: metricsByLabel[route.pattern.text]!)
+            root.insert(route.pattern.segments[...], target, for: route.method)
         }
         var exact: [String: RouteNode.Endpoint] = [:]
-        for route in builder.routes where route.template.parameterNames.isEmpty && !route.template.text.contains("{") {
-            exact[route.template.text] = root.match(path: route.template.text)?.endpoint
+        for route in builder.routes where route.pattern.parameterNames.isEmpty && !route.pattern.text.contains("{") {
+            exact[route.pattern.text] = root.match(path: route.pattern.text)?.endpoint
         }
         self.root = root
         self.exact = exact
@@ -60,7 +58,7 @@ public final class Router: Responder, Sendable {
         self.logger = logger
         self.accessLog = accessLog
         self.metricsByLabel = metricsByLabel
-        self.routes = builder.routes.map { ($0.method, $0.template.text) }
+        self.routes = builder.routes.map { ($0.method, $0.pattern.text) }
     }
 
     /// Answers `request`; never throws.
@@ -121,7 +119,7 @@ public final class Router: Responder, Sendable {
             var withNUL: String?
             for (name, raw) in zip(target.parameterNames, captures) {
                 var decodedNUL = false
-                routed.parameters[name] = PercentDecoding.decode(raw, plusAsSpace: false, noticingNUL: &decodedNUL)
+                routed.parameters[name] = RequestTargetDecoding.decode(raw, plusAsSpace: false, noticingNUL: &decodedNUL)
                 if decodedNUL, withNUL == nil { withNUL = name }
             }
             if let withNUL {
@@ -168,7 +166,8 @@ public final class Router: Responder, Sendable {
         } catch let error as any ProblemConvertible {
             let problem = error.problem
             if problem.status == 500 {
-                // A failure of ours (a database error that is no conflict, say): the client sees a bare 500, the log the cause.
+                // A failure of ours (a database error that is no conflict, say): the client sees a bare 500, the log
+                // the cause.
                 logger.error("request failed", metadata: [
                     "request.id": request.requestID, "http.method": request.method.rawValue,
                     "http.path": request.path, "error": String(reflecting: error),
@@ -184,8 +183,8 @@ public final class Router: Responder, Sendable {
         }
     }
 
-    /// Adds `X-Request-ID` and puts the request id into problem bodies. A prepared response is left as it was
-    /// made, unless the request offered its own id, which it then echoes like every other response.
+    /// Adds `X-Request-ID` and puts the request id into problem bodies, except to a prepared response the request
+    /// offered no id for (docs/DESIGN.md, "Request ids").
     private func finalize(_ response: inout Response, for request: Request) {
         if response.prepared != nil && !request.headers.contains("X-Request-ID") { return }
         response.headers.replaceOrAdd("X-Request-ID", request.requestID)

@@ -5,7 +5,7 @@ public typealias RouteHandler = @Sendable (Request) throws -> Response
 public struct RouterBuilder {
     struct Route {
         let method: HTTPMethod
-        let template: RouteTemplate
+        let pattern: RoutePattern
         let handler: RouteHandler
     }
 
@@ -20,10 +20,10 @@ public struct RouterBuilder {
     /// capturing the rest of the path. Literal segments win over parameters.
     /// - Precondition: the template is well-formed and `method` + template is not already registered.
     public mutating func add(_ method: HTTPMethod, _ template: String, _ handler: @escaping RouteHandler) {
-        let parsed = RouteTemplate(template)
-        precondition(!routes.contains(where: { $0.method == method && $0.template.segments.map(Self.shape) == parsed.segments.map(Self.shape) }),
+        let parsed = RoutePattern(template)
+        precondition(!routes.contains(where: { $0.method == method && $0.pattern.segments.map(Self.shape) == parsed.segments.map(Self.shape) }),
                      "duplicate route \(method) \(template)")
-        routes.append(Route(method: method, template: parsed, handler: handler))
+        routes.append(Route(method: method, pattern: parsed, handler: handler))
     }
 
     /// Adds a `GET` route (see `add(_:_:_:)`).
@@ -53,7 +53,7 @@ public struct RouterBuilder {
     }
 
     /// Parameter names don't matter for duplicates: `/a/{x}` and `/a/{y}` are the same path.
-    private static func shape(_ segment: RouteTemplate.Segment) -> String {
+    private static func shape(_ segment: RoutePattern.Segment) -> String {
         switch segment {
         case .literal(let text): "l:" + text
         case .parameter: "p"

@@ -4,7 +4,7 @@ import Glibc
 import Observability
 
 // The libmicrohttpd callbacks. They are plain functions (never closures written in `main.swift`, which Swift 6
-// would infer `@MainActor` and crash on a worker thread: FIELD-NOTES) and reach Swift state only through
+// would infer `@MainActor` and crash on a worker thread: docs/field-notes.md §2) and reach Swift state only through
 // their `cls` / `con_cls` pointers.
 
 typealias URILogCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer?
@@ -81,7 +81,7 @@ private func mhdNoBody(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ bu
 
 /// The access handler. MHD calls it (1) once the headers are in, (2) for each chunk of body with
 /// `*upload_data_size != 0`, (3) once more with `*upload_data_size == 0`. Queueing the response before the
-/// final call disables keep-alive in 0.9.75 (FIELD-NOTES), so that only happens for rejections.
+/// final call disables keep-alive in 0.9.75 (docs/field-notes.md §3), so that only happens for rejections.
 func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
                       _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
                       _ uploadDataSize: UnsafeMutablePointer<Int>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {

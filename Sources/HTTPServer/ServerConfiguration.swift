@@ -24,7 +24,7 @@ public struct ServerConfiguration: Sendable {
     /// that is idle or has not sent its whole header yet; when every connection is busy with a request, the new
     /// one is answered 503 and closed (docs/CONNECTIONS.md).
     public var connectionLimit: Int
-    /// `MHD_USE_TURBO`: opportunistic reads and writes (FIELD-NOTES measured +16% throughput).
+    /// `MHD_USE_TURBO`: opportunistic reads and writes, for more requests a second (docs/field-notes.md §6).
     public var turbo: Bool
     /// Peers whose `X-Forwarded-For` / `Forwarded` / `X-Forwarded-Proto` name the client; empty: none.
     public var trustedProxies = TrustedProxies()
@@ -50,8 +50,7 @@ public struct ServerConfiguration: Sendable {
     /// when the request line or headers overflow this pool (the shim turns that answer into problem+json too);
     /// it is sized just above our own limits (the request head must fit, plus room for MHD's header records and
     /// the response head) so that the `Server` sees most oversized requests first. Not larger: MHD zeroes the
-    /// whole pool after every request, and at 64 KB that memset cost ~2.5 µs of CPU per request, a quarter of
-    /// nginx's whole cost per request (bench/serving/README.md).
+    /// whole pool after every request (docs/field-notes.md §5; the cost is measured in bench/serving/README.md).
     var connectionMemoryLimit: Int {
         maxURIBytes + maxHeaderBytes + 4 * 1024
     }

@@ -6,7 +6,7 @@ extension Connection {
     /// arrive: nothing is buffered beyond the row at hand, so a million-row read holds one row at a time.
     ///
     /// Binary format carries no column types: the caller reads each field as the type its `SELECT` produces
-    /// (`CopyRow.uuid`, `.int32`, `.timestamp`, `.jsonb`, `.bytes`).
+    /// (`CopyRow.uuid`, `.int32`, `.timestamp`, `.forEachUUID(inArray:)`, or the raw bytes by subscript).
     /// - Parameters:
     ///   - copyStatement: e.g. `COPY (SELECT id, definition FROM rules) TO STDOUT (FORMAT binary)`; no parameters.
     ///   - body: called with each row; the row's memory is valid only during the call.

@@ -38,12 +38,15 @@ struct Configuration {
     var trustedProxies = TrustedProxies()
     /// `--api-hostname HOST` / `LINKD_API_HOSTNAME`: the API's name behind a TLS front end, lower-case.
     var apiHostname: String?
+    /// `--console DIR|off` / `LINKD_CONSOLE_DIR`: the console's files; nil: the `console/` folder found beside the binary.
+    var consoleDirectory: URL?
+    var consoleEnabled = true
 
     /// The options every database-using command accepts, for `Arguments`.
     static let valuedOptions: Set<String> = [
         "listen", "database-url", "threads", "data-dir", "log-level", "migrations", "cors-origins", "aasa-max-age", "public-resolve",
         "resolve-cache", "access-log", "spool-dir", "hits-retention-days", "connection-limit", "header-timeout", "body-timeout",
-        "idle-timeout", "trusted-proxies", "api-hostname",
+        "idle-timeout", "trusted-proxies", "api-hostname", "console",
     ]
 
     /// The help text describing those options.
@@ -76,6 +79,8 @@ struct Configuration {
                                  Forwarded and X-Forwarded-Proto name the client (docs/DEPLOYMENT.md)
           --api-hostname HOST    LINKD_API_HOSTNAME    unset. The API's hostname behind a TLS front end: /v1/tls/ask
                                  allows a certificate for it as for the link domains
+          --console DIR|off      LINKD_CONSOLE_DIR     the console/ folder beside the binary (the web console at
+                                 /console/ on hosts that are not link domains; off: none; docs/CONSOLE.md)
         """
 
     /// Reads flags first, then the environment.
@@ -126,6 +131,9 @@ struct Configuration {
                 throw Arguments.UsageError(description: "api-hostname must be a hostname such as api.example.com, not '\(host)'")
             }
             apiHostname = name.rawValue
+        }
+        if let console = arguments.value("console", environment: "LINKD_CONSOLE_DIR", environment) {
+            if console.lowercased() == "off" { consoleEnabled = false } else { consoleDirectory = URL(fileURLWithPath: console) }
         }
         migrateOnStart = !arguments.has("no-migrate")
         if let origins = arguments.value("cors-origins", environment: "LINKD_CORS_ORIGINS", environment) {
@@ -225,6 +233,12 @@ struct Configuration {
         if let migrationsDirectory { return migrationsDirectory }
         if let found = Migration.defaultDirectory() { return found }
         throw Arguments.UsageError(description: "cannot find the migrations folder; pass --migrations DIR or set LINKD_MIGRATIONS_DIR")
+    }
+
+    /// The console folder to serve: configured, else found beside the build; nil when off or not found.
+    var resolvedConsoleDirectory: URL? {
+        guard consoleEnabled else { return nil }
+        return consoleDirectory ?? ServiceConfiguration.defaultConsoleDirectory()
     }
 
     var serverConfiguration: ServerConfiguration {

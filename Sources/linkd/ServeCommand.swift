@@ -50,6 +50,7 @@ enum ServeCommand: Command {
             service.resolveCacheSize = configuration.resolveCacheSize
             service.accessLog = configuration.accessLog
             service.apiHostname = configuration.apiHostname
+            service.consoleDirectory = configuration.resolvedConsoleDirectory
             application = try Application(configuration: service, logger: logger)
             try application.start()
         } catch {

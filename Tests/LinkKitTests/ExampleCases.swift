@@ -2,8 +2,8 @@ import Testing
 import Foundation
 @testable import LinkKit
 
-/// The worked cases of `aasa-examples.json` (a copy of `/work/shared/spec/aasa-examples.json` kept in the hidden
-/// `.fixtures` folder, so SwiftPM does not ask for it to be declared as a resource).
+/// The worked cases of `aasa-examples.json` (docs/aasa-semantics.md §1), kept in the hidden `.fixtures` folder so
+/// SwiftPM does not ask for it to be declared as a resource.
 struct ExampleCase: CustomTestStringConvertible, Sendable {
     let id: String
     let aasa: JSONValue

@@ -39,6 +39,31 @@ struct KeysAPITests {
         }
     }
 
+    /// `/v1/whoami`: any valid key reads its workspace and scope (what the console shows and offers).
+    @Test func whoamiNamesTheWorkspaceAndTheKeysScope() throws {
+        try TestService.with { service in
+            let admin = try service.key(workspace: "acme")
+            let created = try service.request("POST", "/v1/keys", key: admin, json: #"{"name":"dashboard","scope":"read"}"#).json
+            let reader = try #require(created["key"]?.stringValue)
+            let answer = try service.request("GET", "/v1/whoami", key: reader)
+            #expect(answer.status == 200)
+            #expect(answer.headers["Cache-Control"] == "no-store")
+            let json = try answer.json
+            #expect(json["workspace"]?["name"]?.stringValue == "acme")
+            #expect(json["key"]?["id"]?.stringValue == created["id"]?.stringValue)
+            #expect(json["key"]?["scope"]?.stringValue == "read")
+            #expect(json["key"]?["name"]?.stringValue == "dashboard")
+            #expect(!answer.text.contains(reader), "never the secret")
+            #expect(try service.request("GET", "/v1/whoami", key: admin).json["key"]?["scope"]?.stringValue == "admin")
+            let other = try service.key(workspace: "globex", scope: .write)
+            #expect(try service.request("GET", "/v1/whoami", key: other).json["workspace"]?["name"]?.stringValue == "globex")
+            #expect(try service.request("GET", "/v1/whoami").status == 401)
+            let id = try #require(created["id"]?.stringValue)
+            #expect(try service.request("DELETE", "/v1/keys/\(id)", key: admin).status == 204)
+            #expect(try service.request("GET", "/v1/whoami", key: reader).status == 401)
+        }
+    }
+
     @Test func createListAndRevokeKeys() throws {
         try TestService.with { service in
             let admin = try service.key()

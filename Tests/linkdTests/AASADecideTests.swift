@@ -32,7 +32,7 @@ import Testing
             guard let aasa = example["aasa"] as? [String: Any] else { continue }
             let id = example["id"] as! String
             // Ask for every app of the file (and one unknown app), then combine the per-app answers the way
-            // AASA-SEMANTICS §3 steps 4–5 do, and compare with the expected winner.
+            // docs/aasa-semantics.md §3 steps 4–5 do, and compare with the expected winner.
             let apps = Self.appIDs(aasa) + ["ZZZZZ99999.com.unknown"]
             for (index, app) in apps.enumerated() {
                 let line: [String: Any] = ["id": "\(id)#\(index)", "aasa": aasa, "domain": "example.com", "appId": app, "url": example["url"] as! String]

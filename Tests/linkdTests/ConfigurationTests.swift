@@ -10,7 +10,7 @@ struct ConfigurationTests {
         #expect(help.stdout.contains("--cors-origins"))
         #expect(help.stdout.contains("LINKD_CORS_ORIGINS"))
         for option in ["--connection-limit", "LINKD_CONNECTION_LIMIT", "--header-timeout", "LINKD_HEADER_TIMEOUT",
-                       "--body-timeout", "LINKD_BODY_TIMEOUT", "--idle-timeout", "LINKD_IDLE_TIMEOUT"] {
+                       "--body-timeout", "LINKD_BODY_TIMEOUT", "--idle-timeout", "LINKD_IDLE_TIMEOUT", "--console", "LINKD_CONSOLE_DIR"] {
             #expect(help.stdout.contains(option), "\(option)")
         }
     }

@@ -69,14 +69,16 @@ struct DeploymentFilesTests {
 
     @Test func dockerfileInstallsTheLibrariesAndShipsTheMigrations() throws {
         let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
-        for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "libpq5", "libmicrohttpd12", "libssl3"] {
+        for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "zlib1g-dev", "libpq5", "libmicrohttpd12", "libssl3", "zlib1g", "libjs-chart.js"] {
             #expect(dockerfile.contains(package), "\(package)")
         }
         #expect(dockerfile.contains("COPY migrations /usr/share/linkd/migrations"))
+        #expect(dockerfile.contains("COPY console /usr/share/linkd/console"))
         #expect(dockerfile.contains("LINKD_MIGRATIONS_DIR=/usr/share/linkd/migrations"))
         #expect(dockerfile.contains("/readyz"))
         let install = try String(contentsOf: Self.root.appendingPathComponent("scripts/install-deps"), encoding: .utf8)
-        for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "postgresql", "python3-yaml", "caddy", "curl"] {
+        for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "postgresql", "python3-yaml", "caddy", "curl", "zlib1g-dev",
+                        "libjs-chart.js", "chromium", "chromium-driver", "python3-selenium"] {
             #expect(install.contains(package), "scripts/install-deps installs \(package)")
         }
     }

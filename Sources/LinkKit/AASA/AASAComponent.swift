@@ -1,4 +1,4 @@
-/// One `components` rule, or a Defaults object (which "can contain any of its properties", AASA-SEMANTICS §2).
+/// One `components` rule, or a Defaults object (which "can contain any of its properties", docs/aasa-semantics.md §2).
 ///
 /// Every key is optional; an absent key takes its value from the app defaults, then the domain defaults, then the
 /// built-in default (`/`, `?`, `#` = `*`, `exclude` = false, `caseSensitive` = true, `percentEncoded` = true).

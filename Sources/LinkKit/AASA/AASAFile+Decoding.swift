@@ -1,16 +1,17 @@
 extension AASAFile {
-    /// The largest file iOS accepts: "no greater than 128 KB" uncompressed (AASA-SEMANTICS §8).
+    /// The largest file iOS accepts: "no greater than 128 KB" uncompressed (docs/aasa-semantics.md §8).
     public static let maximumSize = 128 * 1024
 
     /// Parses and leniently decodes an AASA file.
     /// - Parameter text: the file's JSON text.
-    /// - Throws: `LinkKitError` `.malformedJSON` (with position) or `.invalidDocument` when the top level is not an object.
+    /// - Throws: `LinkKitError` `.malformedJSON` (with position) or `.invalidDocument` when the top level is not an
+    /// object.
     public static func decode(_ text: String) throws(LinkKitError) -> AASAFile {
         try AASAFile(json: JSONValue.parse(text))
     }
 
     /// Decodes an AASA file from a JSON tree, as leniently as iOS: unknown keys and values of the wrong type are
-    /// ignored (a `?` dictionary with a non-string value becomes `*`, AASA-SEMANTICS §5); entries that are not
+    /// ignored (a `?` dictionary with a non-string value becomes `*`, docs/aasa-semantics.md §5); entries that are not
     /// objects keep their index but never match.
     /// - Parameter json: the parsed file.
     /// - Throws: `LinkKitError` `.invalidDocument` when `json` is not an object.
@@ -42,7 +43,7 @@ extension AppLinks {
         case .array(let entries)?:
             details = entries.map { AppLinksDetail(lenient: $0, keyedAppID: nil) }
         case .object(let members)?:
-            // The iOS 9.0 form: details keyed by app ID (AASA-SEMANTICS §2, case lg-12).
+            // The iOS 9.0 form: details keyed by app ID (docs/aasa-semantics.md §2, case lg-12).
             details = members.map { AppLinksDetail(lenient: $0.value, keyedAppID: $0.key) }
         default:
             break
@@ -99,7 +100,8 @@ extension AASAComponent {
                 items.removeAll { $0.name == member.key }
                 items.append(QueryItemPattern(name: member.key, pattern: pattern))
             }
-            // swcutil ignores the whole dictionary when one value is not a string (AASA-SEMANTICS §5, case q-23).
+            // swcutil ignores the whole dictionary when one value is not a string (docs/aasa-semantics.md §5, case
+            // q-23).
             query = voided ? .string("*") : .items(items)
         default:
             query = nil

@@ -1,4 +1,4 @@
-/// An `apple-app-site-association` file: the services a domain associates with apps (AASA-SEMANTICS §2).
+/// An `apple-app-site-association` file: the services a domain associates with apps (docs/aasa-semantics.md §2).
 ///
 /// Decode one leniently with `AASAFile(json:)` or `AASAFile.decode(_:)` (unknown keys and wrong types are ignored, as
 /// iOS ignores them; `AASALinter` reports them), encode it canonically with `encoded()`.

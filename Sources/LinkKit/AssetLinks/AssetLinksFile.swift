@@ -1,4 +1,4 @@
-/// An Android `assetlinks.json` file: a list of Digital Asset Links statements (AASA-SEMANTICS §10).
+/// An Android `assetlinks.json` file: a list of Digital Asset Links statements (docs/aasa-semantics.md §10).
 public struct AssetLinksFile: Sendable, Hashable {
     /// The relation that lets an app verify App Links for the domain.
     public static let handleAllURLs = "delegate_permission/common.handle_all_urls"

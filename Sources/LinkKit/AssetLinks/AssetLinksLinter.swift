@@ -1,4 +1,4 @@
-/// Finds mistakes in an `assetlinks.json` file, each with a JSON pointer and a sentence (AASA-SEMANTICS §10).
+/// Finds mistakes in an `assetlinks.json` file, each with a JSON pointer and a sentence (docs/aasa-semantics.md §10).
 public enum AssetLinksLinter: Sendable {
     /// Relations lint knows; others get a warning (they may be new, but are more often typos).
     public static let knownRelations: Set<String> = [

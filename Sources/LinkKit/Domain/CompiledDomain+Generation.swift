@@ -1,7 +1,7 @@
 extension CompiledDomain {
     /// `platform`'s `details` entries, as apps and rule positions: consecutive rules for the same apps share one
     /// entry, so the order iOS evaluates is exactly the rule order.
-    static func details(_ platform: DomainApp.Platform, settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp])
+    static func details(_ platform: AppPlatform, settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp])
         -> [(appIDs: [String], rules: [Int32])] {
         // Runs of consecutive rules for the same apps: (apps, rule positions).
         var runs: [(apps: [String], positions: [Int32])] = []

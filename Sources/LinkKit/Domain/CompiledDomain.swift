@@ -72,7 +72,7 @@ public struct CompiledDomain: Sendable {
     /// Decides what `url` does for `platform`'s apps. The caller has checked that the URL's host is this domain.
     /// - Parameter ruleID: the id the deciding rule is reported with, from its position (nil: the compiled rule's):
     ///   a domain compiled once for several domains' identical rules reports each domain's own rule ids.
-    public func resolve(_ url: AASAURL, platform: DomainApp.Platform = .ios, ruleID: (Int) -> String? = { _ in nil }) -> LinkResolution {
+    public func resolve(_ url: AASAURL, platform: AppPlatform = .ios, ruleID: (Int) -> String? = { _ in nil }) -> LinkResolution {
         let (matcher, apps) = platform == .ios ? (ios, iosApps) : (android, androidApps)
         var subject = MatchSubject(url)
         guard let deciding = matcher.decidingApp(matcher.groupDecisions(url, subject: &subject)) else { return .noMatch }

@@ -4,13 +4,9 @@
 /// a struct retained each of its strings and collections, on objects every request thread shares. Equal when
 /// every field is.
 public final class DomainApp: Sendable, Hashable {
-    public enum Platform: String, Sendable, Hashable {
-        case ios, android
-    }
-
     /// The stored app's id.
     public let id: String
-    public let platform: Platform
+    public let platform: AppPlatform
     /// `TEAMID.bundle.id` for iOS, the package name for Android.
     public let identifier: String
     /// Android signing-certificate SHA-256 fingerprints (upper-case, colon-separated).
@@ -27,7 +23,7 @@ public final class DomainApp: Sendable, Hashable {
     public let customScheme: String?
 
     public init(
-        id: String, platform: Platform, identifier: String, fingerprints: [String] = [], destinations: [DestinationType] = [],
+        id: String, platform: AppPlatform, identifier: String, fingerprints: [String] = [], destinations: [DestinationType] = [],
         storeURL: String? = nil, titles: [String: String] = [:], previews: [String: LinkPreview] = [:], customScheme: String? = nil
     ) {
         self.id = id

@@ -1,4 +1,4 @@
-/// Finds mistakes in an AASA file, each with a JSON pointer and a sentence (AASA-SEMANTICS §9).
+/// Finds mistakes in an AASA file, each with a JSON pointer and a sentence (docs/aasa-semantics.md §9).
 ///
 /// Lint reads the JSON tree, not the decoded model, because decoding is lenient like iOS and drops exactly the
 /// things lint must report (wrong types, unknown keys, duplicates).

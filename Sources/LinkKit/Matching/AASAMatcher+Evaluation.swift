@@ -11,7 +11,7 @@ extension AASAMatcher {
     }
 
     /// Decides which app opens `url`: the earliest deciding `details` entry among apps that match; if none
-    /// matches, the first block; otherwise nothing (AASA-SEMANTICS §3).
+    /// matches, the first block; otherwise nothing (docs/aasa-semantics.md §3).
     /// - Parameter url: the URL (the caller has checked that it belongs to the domain serving this file).
     public func resolve(_ url: AASAURL) -> AASAResolution {
         var subject = MatchSubject(url)

@@ -1,4 +1,4 @@
-/// An AASA file compiled once for matching URLs the way iOS does (AASA-SEMANTICS §3–§7). A `Sendable` value:
+/// An AASA file compiled once for matching URLs the way iOS does (docs/aasa-semantics.md §3–§7). A `Sendable` value:
 /// build it when the file changes, share it between threads, call it per request.
 ///
 /// Rules are indexed by literal path prefix, so a file with 10,000 rules with distinct prefixes decides about as

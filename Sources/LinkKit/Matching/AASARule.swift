@@ -1,5 +1,5 @@
 /// One rule of an AASA file as the matcher sees it: where it is, and its effective settings after the defaults
-/// cascade (built-in ← `applinks.defaults` ← `details[].defaults` ← the component; AASA-SEMANTICS §3, §6).
+/// cascade (built-in ← `applinks.defaults` ← `details[].defaults` ← the component; docs/aasa-semantics.md §3, §6).
 public struct AASARule: Sendable, Hashable {
     /// Index of the rule's entry in `applinks.details`.
     public let detailIndex: Int
@@ -50,7 +50,7 @@ public struct AppDecision: Sendable, Hashable {
     }
 }
 
-/// Which app, if any, opens a URL, and why (AASA-SEMANTICS §3 steps 4–5).
+/// Which app, if any, opens a URL, and why (docs/aasa-semantics.md §3 steps 4–5).
 public struct AASAResolution: Sendable, Hashable {
     /// The app that opens the URL (the first listed app of the earliest deciding entry), or nil.
     public let appID: String?

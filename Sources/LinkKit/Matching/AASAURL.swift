@@ -3,7 +3,7 @@ import ByteText
 /// A URL split per RFC 3986 §3 into the parts AASA matching looks at, without Foundation's normalisation.
 ///
 /// Raw non-ASCII characters, spaces and control characters are first percent-encoded as UTF-8 with upper-case hex
-/// (what a browser sends; AASA-SEMANTICS §1, case `pe-11`); existing escapes are kept exactly as written, since
+/// (what a browser sends; docs/aasa-semantics.md §1, case `pe-11`); existing escapes are kept exactly as written, since
 /// their hex case is significant when matching encoded (§6).
 public struct AASAURL: Sendable, Hashable {
     /// The scheme, lower-cased (`https`).

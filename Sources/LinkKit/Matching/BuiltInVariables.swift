@@ -1,8 +1,9 @@
 /// The value lists of Apple's built-in substitution variables.
 ///
-/// `$(region)` is `Locale.isoRegionCodes` and `$(lang)` is `Locale.isoLanguageCodes` (AASA-SEMANTICS §7). The lists are
-/// shipped here, not read from `Locale`, so matching is the same on every platform and every Foundation version
-/// (the Linux Foundation returns UN M.49 numeric regions too, which are dropped: Apple's examples use letters only).
+/// `$(region)` is `Locale.isoRegionCodes` and `$(lang)` is `Locale.isoLanguageCodes` (docs/aasa-semantics.md §7). The
+/// lists are shipped here, not read from `Locale`, so matching is the same on every platform and every Foundation
+/// version (the Linux Foundation returns UN M.49 numeric regions too, which are dropped: Apple's examples use letters
+/// only).
 public enum BuiltInVariables {
     /// The names of the built-in variables (`$(alpha)` … `$(lang)`), which domains cannot redefine.
     public static let names: Set<String> = ["alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang"]

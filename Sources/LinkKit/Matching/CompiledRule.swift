@@ -47,7 +47,7 @@ struct CompiledRule: Sendable {
         fragment = fragmentPattern.matchesEverything ? nil : fragmentPattern
     }
 
-    /// The path pattern normalised as swcutil reads it (AASA-SEMANTICS §4): leading `/` optional and collapsed,
+    /// The path pattern normalised as swcutil reads it (docs/aasa-semantics.md §4): leading `/` optional and collapsed,
     /// trailing `/` runs dropped; plus, for a pattern ending in `/*`, the parent pattern without that segment.
     static func normalizedPath(_ text: String) -> (pattern: String, parent: String?) {
         var pattern: String

@@ -77,7 +77,7 @@ struct CompiledRuleSet: Sendable {
     func form(_ rule: Int) -> MatchSubject.Form { MatchSubject.Form.all[Int(records[rule].flags & 3)] }
     func exclude(_ rule: Int) -> Bool { records[rule].flags & 4 != 0 }
 
-    /// Whether rule `rule` matches the URL (AASA-SEMANTICS §4-§6).
+    /// Whether rule `rule` matches the URL (docs/aasa-semantics.md §4-§6).
     func matches(_ rule: Int, _ subject: inout MatchSubject) -> Bool {
         let record = records[rule]
         if record.flags & 8 != 0 { return false }

@@ -1,5 +1,5 @@
 extension Pattern {
-    /// Whether the pattern matches the whole of `input` (AASA-SEMANTICS §4: never a prefix).
+    /// Whether the pattern matches the whole of `input` (docs/aasa-semantics.md §4: never a prefix).
     ///
     /// Without variables this is the classic two-pointer glob with one backtrack point: O(n·m) worst case and
     /// no allocation. With variables it is a recursive search whose failures are memoised in a stack buffer, so

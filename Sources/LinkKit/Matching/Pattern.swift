@@ -1,7 +1,7 @@
 import ByteText
 
-/// An AASA pattern compiled to elements over UTF-8 bytes: literals, `?` (one character), `*` (any run) and
-/// substitution variables (AASA-SEMANTICS §4, §7). There is no escape syntax: `*`, `?` and `$(` are always special.
+/// An AASA pattern compiled to elements over UTF-8 bytes: literals, `?` (one character), `*` (any run) and substitution
+/// variables (docs/aasa-semantics.md §4, §7). There is no escape syntax: `*`, `?` and `$(` are always special.
 ///
 /// Case-insensitive patterns are compiled lower-cased and matched against lower-cased input, so matching itself
 /// never folds case.
@@ -18,7 +18,7 @@ struct Pattern: Sendable, Hashable {
         case characterClass(CharacterClass, anyCase: Bool)
         /// Declared or built-in values; each alternative has no variables of its own.
         case alternatives([[Element]])
-        /// Undefined, or unterminated `$(`: never matches (AASA-SEMANTICS §7, case sv-27).
+        /// Undefined, or unterminated `$(`: never matches (docs/aasa-semantics.md §7, case sv-27).
         case never
     }
 
@@ -27,7 +27,7 @@ struct Pattern: Sendable, Hashable {
     }
 
     /// A pattern without variables is its elements encoded in one buffer (`Code`): it is usually one short literal
-    /// and a wildcard or two, and an array of elements with an array per literal took three allocations for it. A
+    /// and a wildcard or two, which an array of elements with an array per literal would take three allocations for. A
     /// pattern with variables keeps its elements, which the recursive search walks. (One reference either way, so
     /// an optional pattern takes 8 bytes in a `CompiledRule`.)
     private enum Storage: Sendable, Hashable {

@@ -1,5 +1,5 @@
-/// The matching core of an AASA file (AASA-SEMANTICS §3): compiled rules, the `details` entries that list them in
-/// file order, and the apps grouped by the entries they appear in, each group with its prefix index.
+/// The matching core of an AASA file (docs/aasa-semantics.md §3): compiled rules, the `details` entries that list them
+/// in file order, and the apps grouped by the entries they appear in, each group with its prefix index.
 ///
 /// `AASAMatcher` builds one from any file (one compiled rule per component); `CompiledDomain` builds one per
 /// platform from the entries it writes into its files, both over one array of compiled rules (one per `LinkRule`):
@@ -115,7 +115,7 @@ final class RuleMatcher: Sendable {
     }
 
     /// The effective settings of `component` in a details entry with `detailDefaults` of a file with `fileDefaults`
-    /// (built-in ← `applinks.defaults` ← `details[].defaults` ← the component; AASA-SEMANTICS §3, §6).
+    /// (built-in ← `applinks.defaults` ← `details[].defaults` ← the component; docs/aasa-semantics.md §3, §6).
     static func effective(_ component: AASAComponent, detailDefaults: AASAComponent?, fileDefaults: AASAComponent?) -> AASAComponent {
         var effective = component.inheriting(from: (detailDefaults ?? AASAComponent()).inheriting(from: fileDefaults))
         effective.comment = component.comment
@@ -131,8 +131,8 @@ final class RuleMatcher: Sendable {
     }
 
     /// The app that opens `url` and its deciding entry: the earliest deciding entry among apps that match; if none
-    /// matches, the first block; otherwise nil (AASA-SEMANTICS §3). Apps are in order of first appearance, so a tie
-    /// on the entry keeps the first listed app.
+    /// matches, the first block; otherwise nil (docs/aasa-semantics.md §3). Apps are in order of first appearance, so a
+    /// tie on the entry keeps the first listed app.
     func decidingApp(_ groupDecisions: [GroupDecision]) -> (app: Int, entry: Int32, opens: Bool)? {
         var winner: (app: Int, entry: Int32)?
         var firstBlock: (app: Int, entry: Int32)?

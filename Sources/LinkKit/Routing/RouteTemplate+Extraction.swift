@@ -4,7 +4,7 @@ extension RouteTemplate {
     /// Extracts the captures of `text` (a URL path, or one query-item value), or nil when the text does not
     /// have the template's shape.
     ///
-    /// `text` is compared the way the AASA matcher compares it (AASA-SEMANTICS §4, §6): with
+    /// `text` is compared the way the AASA matcher compares it (docs/aasa-semantics.md §4, §6): with
     /// `percentEncoded` true the literals are compared with the encoded text and the captured values are
     /// decoded afterwards; with `percentEncoded` false the text is decoded first. Trailing `/` runs of a path
     /// are dropped, and a template ending in `/{rest*}` also matches its parent path with an empty rest.

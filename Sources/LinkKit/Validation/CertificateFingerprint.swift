@@ -1,14 +1,15 @@
 import ByteText
 
 /// A SHA-256 signing-certificate fingerprint as assetlinks.json writes it: 32 upper-case hex bytes separated by
-/// colons, `14:6D:E9:…:E5` (G1, G2). Lower-case or colon-less forms are rejected (AASA-SEMANTICS §10).
+/// colons, `14:6D:E9:…:E5` (G1, G2). Lower-case or colon-less forms are rejected (docs/aasa-semantics.md §10).
 public struct CertificateFingerprint: Sendable, Hashable, CustomStringConvertible {
     /// The 32 bytes.
     public let bytes: [UInt8]
 
     /// Validates a fingerprint in the exact assetlinks form.
     /// - Parameter text: e.g. `14:6D:E9:83:…` (95 characters).
-    /// - Throws: `LinkKitError` `.invalidFingerprint`, saying whether it was lower-case, colon-less or the wrong length.
+    /// - Throws: `LinkKitError` `.invalidFingerprint`, saying whether it was lower-case, colon-less or the wrong
+    /// length.
     public init(_ text: String) throws(LinkKitError) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         let hexOnly = text.utf8.allSatisfy { Hex.value($0) != nil }

@@ -189,7 +189,7 @@ struct AnalyticsHandlers: Sendable {
     }
 
     /// Runs an analytics read in a transaction without JIT compilation: these queries take tens to hundreds of
-    /// milliseconds, and compiling them (30-45 ms here) costs more than it saves.
+    /// milliseconds, and JIT-compiling them costs more than it saves.
     static func read<T>(_ pool: ConnectionPool, _ body: (Connection) throws -> T) throws -> T {
         try pool.withTransaction { connection in
             try connection.executeScript("SET LOCAL jit = off")
@@ -229,7 +229,7 @@ struct AnalyticsHandlers: Sendable {
         var all = 0, bots = 0, counted = 0
         var byOutcome = Dictionary(uniqueKeysWithValues: Hit.Outcome.allCases.map { ($0.rawValue, 0) })
         var bySource = Dictionary(uniqueKeysWithValues: Hit.Source.allCases.map { ($0.rawValue, 0) })
-        var byPlatform = Dictionary(uniqueKeysWithValues: UserAgent.Platform.allCases.map { ($0.rawValue, 0) })
+        var byPlatform = Dictionary(uniqueKeysWithValues: DevicePlatform.allCases.map { ($0.rawValue, 0) })
         var byServed = Dictionary(uniqueKeysWithValues: Hit.Served.allCases.map { ($0.rawValue, 0) })
         for (outcome, source, platform, isBot, hits, served) in rows {
             all += hits
@@ -254,13 +254,13 @@ struct AnalyticsHandlers: Sendable {
             JSONMember(key: "uniqueVisitors", value: .number(String(visitors))),
             JSONMember(key: "byOutcome", value: object(byOutcome, order: Hit.Outcome.allCases.map(\.rawValue))),
             JSONMember(key: "bySource", value: object(bySource, order: Hit.Source.allCases.map(\.rawValue))),
-            JSONMember(key: "byPlatform", value: object(byPlatform, order: UserAgent.Platform.allCases.map(\.rawValue))),
+            JSONMember(key: "byPlatform", value: object(byPlatform, order: DevicePlatform.allCases.map(\.rawValue))),
             JSONMember(key: "byServed", value: object(byServed, order: Hit.Served.allCases.map(\.rawValue))),
         ]
         var csvRows = [["hits", String(counted)], ["botHits", String(bots)], ["botShare", shareText], ["uniqueVisitors", String(visitors)]]
         csvRows += Hit.Outcome.allCases.map { ["outcome.\($0.rawValue)", String(byOutcome[$0.rawValue] ?? 0)] }
         csvRows += Hit.Source.allCases.map { ["source.\($0.rawValue)", String(bySource[$0.rawValue] ?? 0)] }
-        csvRows += UserAgent.Platform.allCases.map { ["platform.\($0.rawValue)", String(byPlatform[$0.rawValue] ?? 0)] }
+        csvRows += DevicePlatform.allCases.map { ["platform.\($0.rawValue)", String(byPlatform[$0.rawValue] ?? 0)] }
         csvRows += Hit.Served.allCases.map { ["served.\($0.rawValue)", String(byServed[$0.rawValue] ?? 0)] }
         return AnalyticsOutput(json: .object(members), csvHeader: ["metric", "value"], csvRows: csvRows).response(csv: parameters.csv)
     }

@@ -37,7 +37,7 @@ public struct Authenticator: Sendable {
 
     /// The key `presented` names when its secret is that key's; nil when the key is unknown, revoked or the
     /// secret wrong. From the cache when it may serve: a secret verified before is compared, not hashed.
-    private func verifiedKey(_ presented: APIKeySecret) throws -> KeyCache.Entry? {
+    private func verifiedKey(_ presented: APIKeySecret) throws -> KeyCache.CachedKey? {
         if let cached = cache.lookup(presented.keyID) {
             if let verified = cached.verifiedSecret, presented.hasSecret(verified) { return cached }
             guard presented.matches(storedHash: cached.secretHash) else { return nil }
@@ -51,7 +51,7 @@ public struct Authenticator: Sendable {
         guard let row else { return nil }
         let (workspaceID, secretHash, scopeName) = try row.decode((UUID, [UInt8], String).self)
         guard let scope = Scope(rawValue: scopeName), presented.matches(storedHash: secretHash) else { return nil }
-        let entry = KeyCache.Entry(workspaceID: workspaceID, secretHash: secretHash, scope: scope, storedAt: .now,
+        let entry = KeyCache.CachedKey(workspaceID: workspaceID, secretHash: secretHash, scope: scope, storedAt: .now,
                                    verifiedSecret: Array(presented.secret.utf8))
         cache.store(presented.keyID, entry, epoch: epoch)
         return entry

@@ -20,7 +20,7 @@ import Synchronization
 ///   own connection (after its `LISTEN`, so a revocation is either in that read or in a later notification),
 ///   and the revoked or deleted ones are dropped.
 final class KeyCache: Sendable {
-    struct Entry: Sendable {
+    struct CachedKey: Sendable {
         let workspaceID: UUID
         let secretHash: [UInt8]
         let scope: Scope
@@ -40,7 +40,7 @@ final class KeyCache: Sendable {
     }
 
     private struct State: Sendable {
-        var entries: [UUID: Entry] = [:]
+        var entries: [UUID: CachedKey] = [:]
         var trust = Trust.none
         /// Advances whenever `trust` changes: a key verified in the database under an older epoch is not
         /// kept, since a re-validation may have run without it.
@@ -59,7 +59,7 @@ final class KeyCache: Sendable {
     }
 
     /// The kept entry for `id`, when the cache may serve it now.
-    func lookup(_ id: UUID) -> Entry? {
+    func lookup(_ id: UUID) -> CachedKey? {
         let now = ContinuousClock.now
         return state.withLock { state in
             guard let entry = state.entries[id] else { return nil }
@@ -81,7 +81,7 @@ final class KeyCache: Sendable {
 
     /// Keeps `entry`, read from the database under `epoch`, if the cache is current and was not re-validated
     /// or left since that read.
-    func store(_ id: UUID, _ entry: Entry, epoch: UInt64) {
+    func store(_ id: UUID, _ entry: CachedKey, epoch: UInt64) {
         state.withLock { state in
             guard state.trust == .current, state.epoch == epoch else { return }
             if state.entries.count >= maximumCount { state.entries.removeAll(keepingCapacity: true) }

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// The in-memory catalog: per hostname, the compiled domain and its rendered files. Reads never touch
-/// the database; `CatalogSync` keeps it current.
+/// the database; `ChangeFeed` and `CatalogChanges` keep it current.
 public final class Catalog: Sendable {
     private struct State: Sendable {
         var entries: [String: CatalogEntry] = [:]
@@ -30,7 +30,7 @@ public final class Catalog: Sendable {
     /// The domain whose rules govern URLs on `host`: the exact hostname; else the wildcard whose file is
     /// served at `host` (`*.example.com` for `example.com`: Apple fetches a wildcard's file from its root,
     /// which then also answers for the root's own URLs); else the longest wildcard above it
-    /// (`*.users.example.com` before `*.example.com`, AASA-SEMANTICS §8).
+    /// (`*.users.example.com` before `*.example.com`, docs/aasa-semantics.md §8).
     func entry(governing host: String) -> CatalogEntry? {
         let host = Self.lowercased(host)
         return state.withLock { state in

@@ -35,7 +35,7 @@ final class CatalogEntry: Sendable {
     }
 
     /// What `url` does for `platform`'s apps, reporting this domain's rule id.
-    func resolve(_ url: AASAURL, platform: DomainApp.Platform) -> LinkResolution {
+    func resolve(_ url: AASAURL, platform: AppPlatform) -> LinkResolution {
         compiled.resolve(url, platform: platform) { ruleID(at: $0)?.canonicalText }
     }
 

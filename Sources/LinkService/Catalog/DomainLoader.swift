@@ -22,7 +22,7 @@ enum DomainLoader {
     static func domainApp(_ app: App, destinations: [Destination]) -> DomainApp {
         DomainApp(
             id: app.id.canonicalText,
-            platform: app.platform == .ios ? .ios : .android,
+            platform: app.platform,
             identifier: app.platformIdentifier,
             fingerprints: app.fingerprints.map(\.value),
             destinations: destinations.map(\.type),

@@ -22,7 +22,7 @@ public enum SHA256 {
 
     /// SHA-256 fetched from the default provider once. `EVP_sha256()` is an implicit fetch, which OpenSSL 3 repeats
     /// on every `EVP_Digest` call (crypto(7), "Performance": explicit fetching is recommended where an algorithm is
-    /// used repeatedly); it was about a quarter of a short digest's instructions (callgrind: 9,500 -> 7,200).
+    /// used repeatedly), and for a short digest the fetch is a large share of the work.
     /// A fetched `EVP_MD` is shared by all threads; it is never freed (one per process).
     nonisolated(unsafe) private static let algorithm: OpaquePointer? = {
         let fetched = EVP_MD_fetch(nil, "SHA256", nil)

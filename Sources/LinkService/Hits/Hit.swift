@@ -37,7 +37,7 @@ public struct Hit: Sendable, Equatable {
     public var ruleID: UUID?
     public var destinationType: String?
     public var source: Source
-    public var platform: UserAgent.Platform
+    public var platform: DevicePlatform
     public var isBot: Bool
     public var referrerHost: String?
     /// Salted SHA-256 of client IP + user agent, the salt rotating daily; the raw IP is never stored.
@@ -47,7 +47,7 @@ public struct Hit: Sendable, Equatable {
     public init(
         time: Date = Date(), workspaceID: UUID?, hostname: String, path: String, query: String?, outcome: Outcome,
         appID: UUID? = nil, ruleID: UUID? = nil, destinationType: String? = nil, source: Source,
-        platform: UserAgent.Platform, isBot: Bool, referrerHost: String? = nil, visitorHash: String? = nil,
+        platform: DevicePlatform, isBot: Bool, referrerHost: String? = nil, visitorHash: String? = nil,
         served: Served? = nil
     ) {
         self.time = time

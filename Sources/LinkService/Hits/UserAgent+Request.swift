@@ -5,7 +5,7 @@ extension UserAgent {
     /// Classifications of recently seen `User-Agent` headers: traffic repeats a few thousand of them, and a
     /// lookup costs a fraction of a scan. Headers longer than `longestKept` are scanned every time (and their
     /// visitors hashed every time: `VisitorHasher`).
-    private static let kept = PerThreadCache<String, UserAgent>(capacity: 1024)
+    private static let classified = PerThreadCache<String, UserAgent>(capacity: 1024)
     static let longestKept = 512
 
     /// The classified `User-Agent` of `request`.
@@ -15,6 +15,6 @@ extension UserAgent {
             self.init(header)
             return
         }
-        self = Self.kept.value(for: header) { UserAgent(header) }
+        self = Self.classified.value(for: header) { UserAgent(header) }
     }
 }

@@ -23,7 +23,7 @@ public final class VisitorHasher: Sendable {
     }
 
     /// Hashes of recent visitors (a visitor's requests repeat), with the salt each was made with.
-    private let kept = PerThreadCache<Visitor, (salt: String, hash: String)>(capacity: 1024)
+    private let hashes = PerThreadCache<Visitor, (salt: String, hash: String)>(capacity: 1024)
 
     public init() {}
 
@@ -43,7 +43,7 @@ public final class VisitorHasher: Sendable {
         guard (userAgent?.utf8.count ?? 0) <= UserAgent.longestKept else {   // the bound of the kept classifications
             return Self.hash(salt: salt, ip: ip, userAgent: userAgent)
         }
-        return kept.value(for: Visitor(day: day, ip: ip, userAgent: userAgent), isCurrent: { $0.salt == salt }) {
+        return hashes.value(for: Visitor(day: day, ip: ip, userAgent: userAgent), isCurrent: { $0.salt == salt }) {
             (salt, Self.hash(salt: salt, ip: ip, userAgent: userAgent))
         }.hash
     }

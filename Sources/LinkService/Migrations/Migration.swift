@@ -47,16 +47,7 @@ public struct Migration: Sendable, Equatable {
     /// Where the SQL files are when none is configured: beside the source tree the binary was built from
     /// (`.build/<config>/linkd` → `migrations/`), the working directory, then `/usr/share/linkd/migrations`.
     public static func defaultDirectory(executablePath: String = CommandLine.arguments.first ?? "") -> URL? {
-        let executable = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath()
-        var candidates: [URL] = []
-        var directory = executable.deletingLastPathComponent()
-        for _ in 0..<4 {
-            candidates.append(directory.appendingPathComponent("migrations"))
-            directory = directory.deletingLastPathComponent()
-        }
-        candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("migrations"))
-        candidates.append(URL(fileURLWithPath: "/usr/share/linkd/migrations"))
-        return candidates.first { url in
+        InstalledDirectory.find("migrations", executablePath: executablePath) { url in
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
         }

@@ -104,6 +104,9 @@ enum APIOperations {
                      body: "APIKeyCreate", success: .created("CreatedAPIKey", etag: false)),
         APIOperation(.GET, "/v1/keys", "listAPIKeys", "List the workspace's API keys, revoked ones included", tag: "Keys", access: .key(.admin),
                      success: .page("APIKey")),
+        APIOperation(.GET, "/v1/whoami", "whoAmI", "The caller's workspace and key, with its scope", tag: "Keys", access: .key(.read),
+                     description: "Any valid key may ask (dashboards show what a key may do before offering to do it).",
+                     success: .json(200, "WhoAmI")),
         APIOperation(.DELETE, "/v1/keys/{id}", "revokeAPIKey", "Revoke an API key, at once on every node", tag: "Keys", access: .key(.admin),
                      success: .noContent),
     ]
@@ -201,7 +204,7 @@ enum APIOperations {
         ("Service", "Probes, metrics and this document; no credentials."),
         ("Association files", "apple-app-site-association and assetlinks.json, generated from the rules."),
         ("Resolve", "What a link opens: the same semantics iOS applies, then the typed destination."),
-        ("Keys", "API keys of the caller's workspace (admin scope)."),
+        ("Keys", "API keys of the caller's workspace (admin scope), and which key is calling (any scope)."),
         ("Teams", "Apple team IDs."),
         ("Apps", "iOS and Android apps."),
         ("Destinations", "The typed in-app screens of an app that links resolve to."),

@@ -94,6 +94,13 @@ enum APISchemas {
             .required("key", Schema.string(pattern: "^lk_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$")
                 .described("The secret key, shown this once and stored only as a hash. Send it as `Authorization: Bearer <key>`.")),
         ], closed: false).described("A new key, with its secret.")),
+        ("WhoAmI", Schema.object([
+            .required("workspace", Schema.object([
+                .required("id", Schema.uuid.readOnly),
+                .required("name", Schema.string(maxLength: 100)),
+            ], closed: false)),
+            .required("key", Schema.ref("APIKey")),
+        ], closed: false).described("The caller's workspace and the key it called with.")),
     ]
 
     // MARK: Teams

@@ -35,8 +35,9 @@ enum OpenAPIDocument {
             `errors: [{"pointer", "detail"}]` with a JSON pointer to each offending field.
             - **Concurrency**: every resource has an `ETag`; `PATCH`, `PUT` and `DELETE` honour `If-Match` (412 when it changed).
             - **Lists** are cursor-paginated (`limit` ≤ 200, opaque `cursor`); `next` and the `Link` header give the next page.
-            - Every response carries `X-Request-ID` (a sane one sent by the client is kept); the association files served to CDNs \
-            carry one only when the client sent it.
+            - Every response carries `X-Request-ID` (a sane one sent by the client is kept), except the association \
+            files served to CDNs and devices, which carry one only when the client sent it \
+            (why: linkd's docs/DESIGN.md, "Request ids").
 
             Any other path requested on a link domain is a link click: linkd answers it from the same rules             (an app-store, web-fallback or preview redirect), outside this API.
             """),

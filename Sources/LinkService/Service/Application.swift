@@ -29,7 +29,8 @@ public final class Application: Sendable {
 
     /// Builds the application without starting anything that listens.
     /// - Throws: `MigrationError` when the migrations directory is unreadable or malformed, `HitPipelineError`
-    ///   when the spool directory cannot be created or is used by another process.
+    ///   when the spool directory cannot be created or is used by another process, a file error when the
+    ///   console folder is configured but unreadable or without `index.html`.
     public init(configuration: ServiceConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
@@ -81,6 +82,10 @@ public final class Application: Sendable {
         ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits).register(in: &routes)
         QRHandlers(resolver: resolver, auth: auth).register(in: &routes)
         let clicks = ClickHandler(resolver: resolver, hits: hits, tokens: tokens)
+        if let console = configuration.consoleDirectory {
+            let files = try ConsoleFiles(directory: console, chartJS: configuration.chartJS)
+            ConsoleHandlers(files: files, catalog: catalog, clicks: clicks).register(in: &routes)
+        }
         routes.fallback { try clicks.handle($0) }
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)

@@ -3,7 +3,7 @@ import HTTPServer
 import Observability
 import Postgres
 
-/// Everything `Application.build` needs, already parsed and validated by the command line.
+/// Everything `Application.init` needs, already parsed and validated by the command line.
 public struct ServiceConfiguration: Sendable {
     /// The HTTP listener: address, port, worker threads, limits.
     public var server: ServerConfiguration
@@ -27,12 +27,17 @@ public struct ServiceConfiguration: Sendable {
     /// Empty: CORS is off and browsers keep cross-origin responses from scripts. Each entry must pass
     /// `isValidCORSOrigin(_:)`.
     public var corsOrigins: [String] = []
-    /// One `request` log line (info) per HTTP request. On by default; it costs ~40% of the association
-    /// endpoint's throughput (bench/serving), so operators behind a logging proxy may turn it off.
+    /// One `request` log line (info) per HTTP request. On by default; operators behind a logging proxy may turn
+    /// it off, since formatting and writing the line is a large share of a cheap request's cost (bench/serving).
     public var accessLog: Bool = true
     /// The hostname the API is reached at through a TLS front end (`--api-hostname`), lower-case: `/v1/tls/ask`
     /// allows a certificate for it as for the link domains. nil: only link domains get one.
     public var apiHostname: String?
+    /// The console's files (`console/`, docs/CONSOLE.md), served at `/console/` on hosts that are not link
+    /// domains; nil: no console.
+    public var consoleDirectory: URL?
+    /// Chart.js for the console's charts, as Debian's `libjs-chart.js` installs it; served when it exists.
+    public var chartJS: URL? = URL(fileURLWithPath: "/usr/share/javascript/chart.js/chart.min.js")
 
     public init(
         server: ServerConfiguration,
@@ -48,6 +53,13 @@ public struct ServiceConfiguration: Sendable {
         self.migrationsDirectory = migrationsDirectory
         self.migrateOnStart = migrateOnStart
         self.hits = hits
+    }
+
+    /// The console folder of an installation (`InstalledDirectory`): the first `console/` holding an `index.html`.
+    public static func defaultConsoleDirectory(executablePath: String = CommandLine.arguments.first ?? "") -> URL? {
+        InstalledDirectory.find("console", executablePath: executablePath) {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path)
+        }
     }
 
     /// Whether `text` is an origin `corsOrigins` accepts: `scheme://host[:port]` (no path) or `*`.

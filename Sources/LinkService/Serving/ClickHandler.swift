@@ -26,10 +26,10 @@ struct ClickHandler: Sendable {
             throw Problem.methodNotAllowed.with(detail: "Links answer GET and HEAD only.")
         }
         let agent = UserAgent(of: request)
-        let platform: DomainApp.Platform = agent.platform == .android ? .android : .ios
+        let platform: AppPlatform = agent.platform == .android ? .android : .ios
         var url = "https://" + host + request.path
         if let query = request.rawQuery { url += "?" + query }
-        let resolved: ResolveCache.Entry
+        let resolved: ResolveCache.CachedAnswer
         do {
             resolved = try resolver.resolve(url, platform: platform, workspace: nil)
         } catch {

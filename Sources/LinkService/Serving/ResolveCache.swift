@@ -13,12 +13,12 @@ import LinkKit
 final class ResolveCache: Sendable {
     struct Key: Hashable, Sendable {
         let url: String
-        let platform: DomainApp.Platform
+        let platform: AppPlatform
         let workspace: UUID?
     }
 
     /// One answer, with its JSON as `GET /v1/resolve` sends it (rendered once, when it is computed).
-    final class Entry: Sendable {
+    final class CachedAnswer: Sendable {
         let answer: Resolver.Answer
         let json: [UInt8]
 
@@ -30,20 +30,20 @@ final class ResolveCache: Sendable {
 
     static let maximumURLLength = 2048
 
-    private let kept: PerThreadCache<Key, Entry>
+    private let answers: PerThreadCache<Key, CachedAnswer>
 
     /// Keeps up to `capacity` answers in all (0: none).
     init(capacity: Int) {
-        kept = PerThreadCache(capacity: capacity)
+        answers = PerThreadCache(capacity: capacity)
     }
 
     /// The answer kept for `key` at `generation`, else `compute`'s, kept for the next ask.
-    func entry(for key: Key, generation: UInt64, otherwise compute: () throws -> (Resolver.Answer, [UInt8])) rethrows -> Entry {
-        func computed() throws -> Entry {
+    func answer(for key: Key, generation: UInt64, otherwise compute: () throws -> (Resolver.Answer, [UInt8])) rethrows -> CachedAnswer {
+        func computed() throws -> CachedAnswer {
             let (answer, json) = try compute()
-            return Entry(answer: answer, json: json)
+            return CachedAnswer(answer: answer, json: json)
         }
         guard key.url.utf8.count <= Self.maximumURLLength else { return try computed() }
-        return try kept.value(for: key, epoch: generation, otherwise: computed)
+        return try answers.value(for: key, epoch: generation, otherwise: computed)
     }
 }

@@ -31,7 +31,7 @@ struct ResolveHandlers: Sendable {
         }
         let platform = try Self.platform(request.query("platform"))
         let log = try request.flag("log") ?? true
-        let resolved: ResolveCache.Entry
+        let resolved: ResolveCache.CachedAnswer
         do {
             resolved = try resolver.resolve(url, platform: platform, workspace: workspace)
         } catch let error as LinkKitError {
@@ -49,9 +49,9 @@ struct ResolveHandlers: Sendable {
         let platformName = body.string("platform")
         let log = body.bool("log") ?? true
         body.finish()
-        let platform: DomainApp.Platform
+        let platform: AppPlatform
         do { platform = try Self.platform(platformName) } catch { errors.add("/platform", "platform must be 'ios' or 'android'."); platform = .ios }
-        var answers: [ResolveCache.Entry] = []
+        var answers: [ResolveCache.CachedAnswer] = []
         answers.reserveCapacity(urls.count)
         for (index, url) in urls.enumerated() {
             do {
@@ -76,7 +76,7 @@ struct ResolveHandlers: Sendable {
         hits.record(Hit(resolved: answer, source: .resolve, request: request, workspace: workspace ?? answer.entry?.workspaceID), from: request)
     }
 
-    static func platform(_ text: String?) throws -> DomainApp.Platform {
+    static func platform(_ text: String?) throws -> AppPlatform {
         switch text {
         case nil, "ios"?: return .ios
         case "android"?: return .android

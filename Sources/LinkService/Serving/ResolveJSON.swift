@@ -3,15 +3,15 @@ import Foundation
 import LinkKit
 
 /// Writes resolve answers as JSON by hand: this is a hot path, and Foundation's encoder costs several
-/// times more per response here (FIELD-NOTES).
+/// times more per response here (docs/field-notes.md §9).
 ///
 /// `{"url":…,"outcome":"open_app","domain":…,"app":{…},"rule":{"id":…,"position":0},
 ///   "destination":{"type":"widgetDetail","params":{"id":42}},"fallbacks":{"web":…,"appStore":…,"playStore":…}}`
 ///
 /// A URL that cannot be a universal link (`Resolver.Refusal`) has `"outcome":"no_match","reason":"not_https"`.
 ///
-/// Written as UTF-8 bytes (what the response carries): appending to a `[UInt8]` costs a fraction of appending to a
-/// `String`, which was ~30,000 instructions per answer (callgrind).
+/// Written as UTF-8 bytes, what the response carries: appending to a `[UInt8]` costs a fraction of appending to a
+/// `String` and converting it.
 enum ResolveJSON {
     static func write(_ answer: Resolver.Answer, into out: inout [UInt8]) {
         out.append(literal: "{\"url\":")

@@ -9,11 +9,11 @@ import LinkKit
 struct Resolver: Sendable {
     let catalog: Catalog
     /// Answers of URLs asked again, with their JSON (`ResolveCache`).
-    let kept: ResolveCache
+    let cache: ResolveCache
 
     init(catalog: Catalog, cacheSize: Int = 0) {
         self.catalog = catalog
-        kept = ResolveCache(capacity: cacheSize)
+        cache = ResolveCache(capacity: cacheSize)
     }
 
     /// Why a URL on a link domain is no universal link at all, whatever the rules say (the answer's `reason`).
@@ -32,7 +32,7 @@ struct Resolver: Sendable {
         /// nil: no link domain of the caller governs the URL's host.
         let entry: CatalogEntry?
         let resolution: LinkResolution?
-        let platform: DomainApp.Platform
+        let platform: AppPlatform
         /// Set when a link domain governs the host but the URL cannot be a universal link: then no rule was asked.
         let refusal: Refusal?
         /// The deciding app's id (the catalog's ids are canonical UUID text), parsed once for the hits of a kept answer.
@@ -41,7 +41,7 @@ struct Resolver: Sendable {
         /// in-app, Android, Android in-app, desktop with the QR code, preview.
         let pages = OnceSlots<LandingPage.Template>(count: 6)
 
-        init(url: String, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: DomainApp.Platform,
+        init(url: String, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: AppPlatform,
              refusal: Refusal? = nil) {
             self.url = url
             self.parsed = parsed
@@ -82,7 +82,7 @@ struct Resolver: Sendable {
         }
 
         /// The store page of the app the rule names for `platform` (first listed app of that platform).
-        func storeURL(for platform: DomainApp.Platform) -> String? {
+        func storeURL(for platform: AppPlatform) -> String? {
             if let app = resolution?.app, app.platform == platform, let url = app.storeURL { return url }
             guard let entry else { return nil }
             let ruleApps = resolution?.rule?.apps ?? []
@@ -100,9 +100,9 @@ struct Resolver: Sendable {
     /// The answer for `url` (with its JSON as `GET /v1/resolve` sends it), kept from an earlier ask while the
     /// catalog has not changed since; resolve requests and clicks both ask here.
     /// - Throws: `LinkKitError` when `url` is not an absolute http(s) URL.
-    func resolve(_ url: String, platform: DomainApp.Platform, workspace: UUID?) throws -> ResolveCache.Entry {
+    func resolve(_ url: String, platform: AppPlatform, workspace: UUID?) throws -> ResolveCache.CachedAnswer {
         let generation = catalog.generation   // before the catalog is read
-        return try kept.entry(for: .init(url: url, platform: platform, workspace: workspace), generation: generation) {
+        return try cache.answer(for: .init(url: url, platform: platform, workspace: workspace), generation: generation) {
             let answer = try answer(url, platform: platform, workspace: workspace)
             var json: [UInt8] = []
             json.reserveCapacity(1024)
@@ -113,7 +113,7 @@ struct Resolver: Sendable {
 
     /// Resolves `url` for `platform` among the domains of `workspace` (nil: any workspace, for clicks).
     /// - Throws: `LinkKitError` when `url` is not an absolute http(s) URL.
-    func answer(_ url: String, platform: DomainApp.Platform, workspace: UUID?) throws -> Answer {
+    func answer(_ url: String, platform: AppPlatform, workspace: UUID?) throws -> Answer {
         let parsed = try AASAURL(url)
         guard parsed.scheme == "https" || parsed.scheme == "http" else {
             throw LinkKitError(.invalidURL, "'\(url.prefix(200))' is not an http(s) URL.")

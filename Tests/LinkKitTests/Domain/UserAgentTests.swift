@@ -8,7 +8,7 @@ struct UserAgentTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
         let header: String?
-        let platform: UserAgent.Platform
+        let platform: DevicePlatform
         let bot: Bool
         var preview = false
         var httpClient = false
@@ -84,7 +84,7 @@ struct UserAgentTests {
 /// In-app browsers: the landing page adds an "Open in Safari / Chrome" hint for them (docs/LANDING.md).
 @Suite("In-app browser detection")
 struct InAppBrowserTests {
-    static let inApp: [(String, String, UserAgent.Platform)] = [
+    static let inApp: [(String, String, DevicePlatform)] = [
         ("Instagram iOS", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 327.0.0.29.90 (iPhone14,2; iOS 17_4; en_US)", .ios),
         ("Facebook iOS", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/455.0.0.44.107;FBDV/iPhone14,2]", .ios),
         ("Facebook Android", "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/UQ1A.240205.004; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/122.0.6261.119 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/455.0.0.44.107;]", .android),

@@ -39,7 +39,7 @@ extension Hit {
     /// A plausible hit for tests.
     static func sample(
         workspace: UUID? = UUID(), host: String = "links.example.com", path: String = "/p/1", outcome: Outcome = .openApp,
-        source: Source = .click, platform: UserAgent.Platform = .ios, isBot: Bool = false, time: Date = Date(),
+        source: Source = .click, platform: DevicePlatform = .ios, isBot: Bool = false, time: Date = Date(),
         app: UUID? = nil, rule: UUID? = nil, destination: String? = nil, referrer: String? = nil, visitor: String? = nil,
         served: Served? = nil
     ) -> Hit {

@@ -36,7 +36,7 @@ struct IngestBenchmark {
                 query: Bool.random(using: &generator) ? "utm_source=mail&id=\(o)" : nil, outcome: outcome,
                 appID: claimed ? apps[rule % 2] : nil, ruleID: claimed ? rules[rule] : nil, destinationType: claimed ? "dest\(rule % 6)" : nil,
                 source: Int.random(in: 0..<10, using: &generator) < 3 ? .resolve : .click,
-                platform: UserAgent.Platform.allCases.randomElement(using: &generator)!, isBot: Int.random(in: 0..<10, using: &generator) == 0,
+                platform: DevicePlatform.allCases.randomElement(using: &generator)!, isBot: Int.random(in: 0..<10, using: &generator) == 0,
                 referrerHost: Bool.random(using: &generator) ? "ref\(Int.random(in: 0..<20, using: &generator)).example" : nil,
                 visitorHash: SHA256.hex("visitor-\(Int.random(in: 0..<20_000, using: &generator))").prefix(32).description
             )

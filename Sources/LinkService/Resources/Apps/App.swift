@@ -5,10 +5,6 @@ import Postgres
 /// A registered app: iOS (team ID + bundle ID, so the appID `TEAMID.bundle.id`) or Android
 /// (package name + signing-certificate fingerprints).
 struct App: Sendable {
-    enum Platform: String, Sendable {
-        case ios, android
-    }
-
     /// One SHA-256 signing-certificate fingerprint with what it is ("Play App Signing", "upload", "debug"):
     /// mixing up the upload key and the Play signing key is the most common Android App Links failure.
     struct Fingerprint: Sendable, Equatable {
@@ -17,7 +13,7 @@ struct App: Sendable {
     }
 
     let id: UUID
-    let platform: Platform
+    let platform: AppPlatform
     var name: String
     var teamID: String?
     var bundleID: String?
@@ -41,7 +37,7 @@ struct App: Sendable {
         let fingerprints: JSONB
         (id, platform, name, teamID, bundleID, appStoreID, customScheme, packageName, fingerprints, playStoreURL, version, createdAt, updatedAt, sortMicros) =
             try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONB, String?, Int, Date, Date, Int64).self)
-        self.platform = Platform(rawValue: platform) ?? .ios
+        self.platform = AppPlatform(rawValue: platform) ?? .ios
         self.fingerprints = (try? JSONValue.parse(fingerprints.json))?.arrayValue?.compactMap { element in
             element["value"]?.stringValue.map { Fingerprint(value: $0, label: element["label"]?.stringValue) }
         } ?? []

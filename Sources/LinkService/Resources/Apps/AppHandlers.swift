@@ -21,7 +21,7 @@ struct AppHandlers: Sendable {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
         let platformName = body.string("platform", required: true)
-        let platform = platformName.flatMap(App.Platform.init(rawValue:))
+        let platform = platformName.flatMap(AppPlatform.init(rawValue:))
         if platformName != nil, platform == nil { errors.add("/platform", "platform must be 'ios' or 'android'.") }
         let input = AppInput(reading: &body, platform: platform, creating: true)
         body.finish()
@@ -47,7 +47,7 @@ struct AppHandlers: Sendable {
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         let page = try Page(request)
         let platform = request.query("platform")
-        if let platform, App.Platform(rawValue: platform) == nil {
+        if let platform, AppPlatform(rawValue: platform) == nil {
             throw ServiceError.badRequest("platform must be 'ios' or 'android'.")
         }
         let apps = try pool.withConnection { connection in
@@ -130,7 +130,7 @@ struct AppHandlers: Sendable {
         }
     }
 
-    private func rejectDuplicate(_ input: AppInput, platform: App.Platform, _ principal: Principal, excluding id: UUID?, on connection: Connection) throws {
+    private func rejectDuplicate(_ input: AppInput, platform: AppPlatform, _ principal: Principal, excluding id: UUID?, on connection: Connection) throws {
         let existing = try connection.query(Query(unsafeSQL: """
             SELECT id FROM apps WHERE workspace_id = $1 AND id IS DISTINCT FROM $2
               AND ((platform = 'ios' AND team_id = $3 AND lower(bundle_id) = lower($4)) OR (platform = 'android' AND package_name = $5))

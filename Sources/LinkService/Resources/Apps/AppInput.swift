@@ -13,7 +13,7 @@ struct AppInput {
 
     /// Reads the fields of `platform`; a field of the other platform is an error. On create, the
     /// identity fields are required.
-    init(reading body: inout JSONObjectReader, platform: App.Platform?, creating: Bool) {
+    init(reading body: inout JSONObjectReader, platform: AppPlatform?, creating: Bool) {
         let errors = body.errors
         name = body.string("name", required: creating, limit: .name)
         switch platform {

@@ -3,7 +3,7 @@ import HTTPServer
 import LinkKit
 import Postgres
 
-/// `/v1/keys`: an admin key creates, lists and revokes its workspace's keys.
+/// `/v1/keys`: an admin key creates, lists and revokes its workspace's keys; `/v1/whoami`: any key reads itself.
 struct KeyHandlers: Sendable {
     let pool: ConnectionPool
     let auth: Authenticator
@@ -13,6 +13,24 @@ struct KeyHandlers: Sendable {
         routes.add(.POST, "/v1/keys", scope: .admin, auth: auth, create)
         routes.add(.GET, "/v1/keys", scope: .admin, auth: auth, list)
         routes.add(.DELETE, "/v1/keys/{id}", scope: .admin, auth: auth, revoke)
+        routes.add(.GET, "/v1/whoami", scope: .read, auth: auth, whoami)
+    }
+
+    /// The caller's workspace and key (what a dashboard shows, and which edit controls it offers).
+    func whoami(_ request: Request, _ principal: Principal) throws -> Response {
+        let (name, key) = try pool.withConnection { connection in
+            let workspace = try connection.query("SELECT name FROM workspaces WHERE id = \(principal.workspaceID)").first
+            let key = try connection.query(Query(unsafeSQL: "SELECT \(APIKey.columns) FROM api_keys WHERE id = $1", binds: [principal.keyID])).first
+            guard let workspace, let key else { throw ServiceError.unauthorized("The API key is unknown or revoked.") }
+            return (try workspace.decode(0, as: String.self), try APIKey(row: key))
+        }
+        let body = JSONValue.object([
+            "workspace": .object(["id": .uuid(principal.workspaceID), "name": .string(name)]),
+            "key": key.json,
+        ])
+        var response = Response.json(body.serializedBytes)
+        response.headers.replaceOrAdd("Cache-Control", "no-store")
+        return response
     }
 
     func create(_ request: Request, _ principal: Principal) throws -> Response {

@@ -127,7 +127,7 @@ struct RuleInput: Sendable {
                 }
                 guard JSONObjectReader.within(.memberName, member.key, at: at(), named: "The query item name", errors) != nil else { continue }
                 guard case .string(let text) = member.value else {
-                    // iOS ignores the whole dictionary when a value is not a string (AASA-SEMANTICS §5).
+                    // iOS ignores the whole dictionary when a value is not a string (docs/aasa-semantics.md §5).
                     errors.add(at(), "A query item pattern must be a string, not \(member.value.typeName): iOS would ignore the whole query dictionary.")
                     continue
                 }

@@ -1,5 +1,5 @@
-/// A parsed route template such as `/v1/domains/{host}/rules` or `/files/{rest*}`; compiled once at build time.
-struct RouteTemplate: Sendable, Hashable {
+/// A parsed route pattern such as `/v1/domains/{host}/rules` or `/files/{rest*}`; compiled once at build time.
+struct RoutePattern: Sendable, Hashable {
     enum Segment: Sendable, Hashable {
         case literal(String)
         case parameter(String)
@@ -10,9 +10,9 @@ struct RouteTemplate: Sendable, Hashable {
     let text: String
     let segments: [Segment]
 
-    /// Parses `text`; a malformed template is a programming error and traps at startup.
+    /// Parses `text`; a malformed pattern is a programming error and traps at startup.
     init(_ text: String) {
-        precondition(text.hasPrefix("/"), "route template must start with '/': \(text)")
+        precondition(text.hasPrefix("/"), "route pattern must start with '/': \(text)")
         self.text = text
         let pieces = text.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         var segments: [Segment] = []

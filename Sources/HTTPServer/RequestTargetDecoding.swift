@@ -1,10 +1,11 @@
 import ByteText
 
-/// Percent-decoding for paths and query strings (RFC 3986 §2.1). Malformed escapes are kept literally.
-enum PercentDecoding {
+/// Percent-decoding of a request target's path parameters and query items (RFC 3986 §2.1). Malformed escapes
+/// are kept literally.
+enum RequestTargetDecoding {
     /// Decodes `%XX` escapes (and `+` as a space when `plusAsSpace`); invalid UTF-8 becomes U+FFFD.
-    /// Works on the UTF-8 bytes with integer offsets (`Percent`): walking a `Substring`'s UTF-8 view by
-    /// `String.Index` cost ~100 instructions a byte (callgrind, a resolve's `url=` item).
+    /// Works on the UTF-8 bytes with integer offsets (`Percent`), not a `Substring`'s UTF-8 view by `String.Index`,
+    /// which costs many times more a byte (a resolve's `url=` item is decoded here).
     /// `decodedNUL` is set when the decoded text holds a NUL (`%00`): text no handler may take (PostgreSQL refuses
     /// NUL in `text`, and C APIs would cut it there).
     static func decode<S: StringProtocol>(_ text: S, plusAsSpace: Bool, noticingNUL decodedNUL: inout Bool) -> String {

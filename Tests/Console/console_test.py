@@ -1,0 +1,412 @@
+"""The console's browser suite (docs/CONSOLE.md), run by scripts/test-console against a real `linkd serve`.
+
+Headless chromium through chromium-driver: signs in, creates a team, an iOS app, a destination (titled with an
+XSS probe) and a domain through the forms, writes two rules and sees the preview, a lint finding and the diff
+before saving, saves and sees the served AASA change, provokes a 412 by changing the rules through the API
+meanwhile, resolves URLs in the tester, opens analytics over seeded hits (chart drawn, tables hold the seeded
+figures), and checks that a read key gets no edit controls. Screenshots of each view go to CONSOLE_OUT; each
+view's first paint after a reload is printed (Navigation Timing), not asserted.
+"""
+import json
+import os
+import shutil
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+BASE = os.environ["LINKD_URL"]
+KEY = os.environ["LINKD_KEY"]
+OUT = os.environ["CONSOLE_OUT"]
+DOCS = os.environ.get("CONSOLE_DOCS") or None
+HOST = "links.example.com"
+XSS = "<img src=x onerror=alert(1)>"
+IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+          "Version/17.0 Mobile/15E148 Safari/604.1")
+
+
+def api(method, path, body=None, key=KEY, headers=None):
+    """One API call: (status, headers, parsed JSON or text)."""
+    request = urllib.request.Request(BASE + path, method=method,
+                                     data=None if body is None else json.dumps(body).encode())
+    request.add_header("User-Agent", IPHONE)
+    if key:
+        request.add_header("Authorization", "Bearer " + key)
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            status, answer, raw = response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        status, answer, raw = error.code, dict(error.headers), error.read()
+    text = raw.decode()
+    try:
+        return status, answer, json.loads(text)
+    except ValueError:
+        return status, answer, text
+
+
+class Console:
+    def __init__(self):
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                         "--window-size=1280,1000", "--lang=en-US"):
+            options.add_argument(argument)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        self.driver.set_page_load_timeout(30)
+        self.checks = 0
+        self.logs = []
+
+    def check(self, condition, message):
+        if not condition:
+            self.shot("failure")
+            raise AssertionError(message)
+        self.checks += 1
+
+    def shot(self, name):
+        self.driver.save_screenshot(os.path.join(OUT, f"{name}.png"))
+
+    def wait(self, predicate, message, timeout=10):
+        """Waits until `predicate()` is truthy; an element replaced or not there yet while it looks counts as not yet."""
+        def attempt(_):
+            try:
+                return predicate()
+            except (NoSuchElementException, StaleElementReferenceException):
+                return False
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(attempt)
+        except TimeoutException:
+            self.shot("failure")
+            raise AssertionError(f"timed out: {message}")
+
+    def css(self, selector, within=None):
+        return (within or self.driver).find_element(By.CSS_SELECTOR, selector)
+
+    def all(self, selector, within=None):
+        return (within or self.driver).find_elements(By.CSS_SELECTOR, selector)
+
+    def present(self, selector):
+        return self.all(selector)[0] if self.all(selector) else None
+
+    def go(self, hash_, view):
+        self.driver.execute_script("location.hash = arguments[0]", hash_)
+        return self.ready(view)
+
+    def ready(self, view):
+        return self.wait(lambda: self.present(f'[data-view="{view}"][data-ready="true"]'), f"view {view} ready", 15)
+
+    def form(self, title):
+        return self.wait(lambda: self.present(f'form[aria-label="{title}"]'), f"form {title}")
+
+    def control(self, form, label):
+        """The control a label names, found as a person (or a screen reader) finds it."""
+        labels = [l for l in form.find_elements(By.TAG_NAME, "label") if l.text.strip() == label]
+        self.check(labels, f"a field labelled {label!r}")
+        return self.driver.find_element(By.ID, labels[0].get_attribute("for"))
+
+    def fill(self, form, label, value):
+        control = self.control(form, label)
+        if control.tag_name == "select":
+            Select(control).select_by_value(value)
+        else:
+            control.clear()
+            control.send_keys(value)
+        return control
+
+    def submit(self, form):
+        self.css('button[type="submit"]', form).click()
+
+    def drain_logs(self):
+        self.logs += self.driver.get_log("browser")
+
+
+def main():
+    console = Console()
+    driver = console.driver
+    try:
+        run(console, driver)
+    finally:
+        console.drain_logs()
+        with open(os.path.join(OUT, "browser.log"), "w") as log:
+            for entry in console.logs:
+                log.write(f"{entry['level']} {entry['message']}\n")
+        driver.quit()
+
+
+def run(c, driver):
+    # Sign in through the form; the key goes to sessionStorage only.
+    driver.get(BASE + "/console/")
+    c.form("Sign in")
+    c.check(driver.switch_to.active_element.get_attribute("type") == "password", "the key field has the focus")
+    webdriver.ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    c.check(driver.switch_to.active_element.get_attribute("class") == "skip", "'Skip to content' comes first in the Tab order")
+    sign_in = c.form("Sign in")
+    c.shot("sign-in")
+    c.fill(sign_in, "API key", "lk_not_a_key")
+    c.submit(sign_in)
+    c.wait(lambda: c.css(".form-error", sign_in).text, "a refused key is said so")
+    c.fill(sign_in, "API key", KEY)
+    c.submit(sign_in)
+    c.ready("overview")
+    c.check(c.css("#workspace-name").text == "console", "the workspace is shown")
+    c.check(c.css("#key-scope").text == "admin key", "the scope is shown")
+    stored = driver.execute_script("return [sessionStorage.length, localStorage.length, location.href]")
+    c.check(stored[0] == 1 and stored[1] == 0 and KEY not in stored[2], "the key is in sessionStorage only, never in the URL")
+
+    # A team: first a bad team ID, whose 422 shows under its field, then a good one.
+    c.go("#/teams", "teams")
+    team = c.form("Register a team")
+    control = c.fill(team, "Apple team ID", "abc")
+    c.fill(team, "Name", "Acme")
+    c.submit(team)
+    c.wait(lambda: control.get_attribute("aria-invalid") == "true", "the team ID field is marked invalid")
+    c.check(c.css(f"#{control.get_attribute('id')}-error").text, "the problem's detail is next to the field")
+    c.fill(team, "Apple team ID", "ABCDE12345")
+    c.submit(team)
+    c.wait(lambda: "ABCDE12345" in c.css('table[aria-label="Teams"]').text, "the team is listed")
+    c.shot("teams")
+
+    # An iOS app through its form.
+    c.go("#/apps", "apps")
+    app = c.form("Register an app")
+    c.fill(app, "Name", "Widgets")
+    c.fill(app, "Bundle ID", "com.example.widgets")
+    c.fill(app, "App Store ID", "1234567890")
+    c.fill(app, "Custom URL scheme", "widgets")
+    c.submit(app)
+    c.ready("app")
+    app_id = driver.execute_script("return location.hash").split("/")[-1]
+
+    # A destination with a typed parameter, titled with an XSS probe that must show as text.
+    destination = c.form("New destination")
+    c.fill(destination, "Name", "widgetDetail")
+    c.fill(destination, "Title", XSS)
+    c.css("button.secondary", destination).click()
+    row = c.wait(lambda: c.present(".param"), "a parameter row")
+    c.fill(row, "Parameter name", "id")
+    c.fill(row, "Min", "1")
+    c.submit(destination)
+    card = c.wait(lambda: c.present('.destination[data-name="widgetDetail"]'), "the destination is listed")
+    c.check(c.css(".destination-title", card).text == XSS, "the title renders as text")
+    c.check(driver.execute_script("return document.querySelectorAll('img').length") == 0, "no element from the title")
+    c.check("min 1" in card.text, "the parameter's bound is shown")
+    c.shot("app")
+
+    # A domain.
+    c.go("#/domains", "domains")
+    domain = c.form("Register a domain")
+    c.fill(domain, "Hostname", HOST)
+    c.fill(domain, "Web fallback URL", "https://www.example.com")
+    c.submit(domain)
+    c.ready("domain")
+    c.check(c.present("#click-behavior-unavailable") or c.all('[data-pointer="/clickBehavior"]'), "click behaviour shown or said unavailable")
+    settings = c.form("Settings")
+    fallback = c.fill(settings, "Web fallback URL", "ftp://www.example.com")
+    c.submit(settings)
+    c.wait(lambda: fallback.get_attribute("aria-invalid") == "true", "a bad fallback is marked at its field")
+    c.fill(settings, "Web fallback URL", "https://www.example.com/app")
+    c.fill(settings, "Substitution variables", "section = news, blog")
+    c.submit(settings)
+    c.wait(lambda: c.css(".form-done", settings).text == "Saved.", "the settings are saved")
+    saved = api("GET", f"/v1/domains/{HOST}")[2]
+    c.check(saved.get("webFallbackUrl") == "https://www.example.com/app" and saved.get("substitutionVariables") == {"section": ["news", "blog"]},
+            f"the settings reached the API: {saved}")
+    c.shot("domain")
+
+    # Two rules; the second shadowed by the first: the preview's lint finding is on rule 2 before anything is saved.
+    status, _, served_before = api("GET", "/.well-known/apple-app-site-association", key=None, headers={"Host": HOST})
+    c.go(f"#/rules/{HOST}", "rules")
+    c.css("#add-rule").click()
+    first = c.wait(lambda: c.present('.rule[data-index="0"]'), "rule 1")
+    c.css(".rule-path", first).send_keys("/widget/{id}")
+    Select(c.css(".rule-destination", first)).select_by_value("widgetDetail")
+    c.css("#add-rule").click()
+    second = c.wait(lambda: c.present('.rule[data-index="1"]'), "rule 2")
+    c.css(".rule-path", second).send_keys("/widget/{slug}")
+    c.wait(lambda: "unreachableRule" in c.css("#lint-findings").text, "the lint finding in the preview")
+    second = c.css('.rule[data-index="1"]')
+    c.check("never match" in c.css(".rule-lint", second).text, "the finding is shown on rule 2")
+    c.check(c.css(".rule-path", second).get_attribute("aria-invalid") == "true", "and marks its path field")
+    c.check(c.all("#aasa-diff .add"), "the diff against the published file shows added lines")
+    c.check("/widget/?*" in c.css("#preview-aasa").get_attribute("textContent"), "the AASA preview holds the new rule")
+    c.check(api("GET", "/.well-known/apple-app-site-association", key=None, headers={"Host": HOST})[2] == served_before,
+            "nothing is served before saving")
+    c.shot("rules-lint")
+    path = c.css(".rule-path", second)
+    path.send_keys(Keys.CONTROL, "a")
+    path.send_keys("/help/*")
+    c.wait(lambda: c.css("#lint-findings").text == "No findings.", "the finding goes with the fix")
+    c.css("#save-rules").click()
+    c.wait(lambda: "Saved as version" in c.css(".save-status").text, "saved")
+    status, _, served = api("GET", "/.well-known/apple-app-site-association", key=None, headers={"Host": HOST})
+    components = json.dumps(served)
+    c.check(status == 200 and "/widget/?*" in components and "/help/*" in components, f"the served AASA changed: {components}")
+    c.wait(lambda: c.css("#aasa-diff").text.startswith("No change"), "the preview now equals the published file")
+    c.shot("rules")
+
+    # 412: the rules change through the API while the person edits; saving says so and shows the new version.
+    comment = c.control(c.css('.rule[data-index="1"]'), "Comment")
+    comment.send_keys("edited in the console")
+    _, headers, listed = api("GET", f"/v1/domains/{HOST}/rules")
+    rules = listed["items"] + [{"apps": [app_id], "path": "/promo/*"}]
+    status, _, _ = api("PUT", f"/v1/domains/{HOST}/rules", {"rules": rules}, headers={"If-Match": headers["ETag"]})
+    c.check(status == 200, "the concurrent change through the API")
+    c.css("#save-rules").click()
+    message = c.wait(lambda: c.present("#conflict-message"), "the 412 is explained")
+    c.check("changed while you were editing" in message.text, "the message says the rules changed meanwhile")
+    c.check("/promo/*" in c.css(".conflict-rules").text, "the new version is shown")
+    c.shot("rules-412")
+    c.css("#load-latest").click()
+    c.wait(lambda: len(c.all(".rule")) == 3, "the new version is loaded")
+
+    # Resolve tester.
+    c.go("#/resolve", "resolve")
+    urls = c.css("#resolve-urls")
+    urls.send_keys("\n".join(f"https://{HOST}{p}" for p in ("/widget/42", "/nothing", "/widget/abc")))
+    c.submit(c.css("main form"))
+    rows = c.wait(lambda: c.all("#resolve-results tbody tr"), "resolve results")
+    c.check([r.get_attribute("data-outcome") for r in rows] == ["open_app", "no_match", "invalid_param"], "the outcomes")
+    c.check('"params":{"id":42}' in c.css(".destination", rows[0]).text, "the typed destination")
+    link = c.css(".rule-link", rows[0])
+    c.check(f"#/rules/{HOST}?rule=" in link.get_attribute("href"), "the deciding rule links to the editor")
+    c.shot("resolve")
+    link.click()
+    c.ready("rules")
+    c.check(c.present(".rule.highlight[data-index='0']"), "the editor shows the deciding rule")
+
+    # Analytics over seeded hits: 7 opens and 3 unmatched links, resolved through the API as an iPhone would.
+    for path, count in (("/widget/42", 7), ("/nothing", 3)):
+        for _ in range(count):
+            api("GET", "/v1/resolve?url=" + urllib.parse.quote(f"https://{HOST}{path}", safe=""))
+    deadline = time.time() + 15
+    while api("GET", "/v1/analytics/summary")[2].get("hits") != 10 and time.time() < deadline:
+        time.sleep(0.2)
+    c.go("#/analytics", "analytics")
+    c.check(c.css("#stat-hits").text == "10", "the seeded hits are counted")
+    drawn = driver.execute_script("""
+        const canvas = document.getElementById('timeseries-chart');
+        if (!canvas) return -1;
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let painted = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i]) painted++;
+        return painted;""")
+    c.check(drawn > 500, f"the chart canvas was drawn ({drawn} pixels)")
+    top = c.css("#top-path").text
+    c.check("/widget/42 links.example.com 7" in top and "/nothing links.example.com 3" in top, f"top paths: {top}")
+    c.check(c.css('#share-outcome tr[data-key="open_app"]').text.startswith("open_app 7 70"), "the outcome shares")
+    c.check(c.css('#share-platform tr[data-key="ios"]').text.startswith("ios 10"), "the platform shares")
+    c.check(len(c.all("[data-csv]")) == 6, "CSV downloads")
+    csv = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch('/v1/analytics/top?dimension=path', {headers: {Authorization: 'Bearer ' + sessionStorage.getItem('linkd.console.key'), Accept: 'text/csv'}})
+          .then((r) => r.text()).then(done, (e) => done(String(e)));""")
+    c.check("/widget/42" in csv, "the CSV the download button fetches")
+    c.shot("analytics")
+
+    # Overview: the domain's status, today's hits, the unmatched URL.
+    c.go("#/overview", "overview")
+    c.check(c.css("#hits-today").text == "10", "hits today")
+    row = c.wait(lambda: c.present(f'#domain-status tr[data-host="{HOST}"] td:nth-child(6)'), "the domain's row")
+    c.check("/nothing" in c.css("#top-unmatched").text, "top unmatched URLs")
+    c.check("KB / 128 KB" in c.css(f'#domain-status tr[data-host="{HOST}"]').text, "the size against the limit")
+    c.shot("overview")
+
+    # Code view: the generated router, or a clear message when the server has no code generation.
+    c.go(f"#/code?app={app_id}", "code")
+    c.wait(lambda: c.present("#code-text") or c.present("#code-unavailable"), "code or the message")
+    c.shot("code")
+
+    # Keys: create a read key (shown once); the audit log lists the changes.
+    c.go("#/keys", "keys")
+    form = c.form("Create a key")
+    c.fill(form, "Name", "reader")
+    c.fill(form, "Scope", "read")
+    c.submit(form)
+    secret = c.wait(lambda: c.present("#new-key"), "the new key").text
+    c.check(secret.startswith("lk_"), "the key is shown once")
+    c.shot("keys")
+    c.go("#/audit", "audit")
+    c.wait(lambda: len(c.all('table[aria-label="Audit log"] tbody tr')) >= 5, "audit entries")
+    Select(c.control(c.css("main"), "Resource type")).select_by_value("rules")
+    c.wait(lambda: all("rules" in r.text for r in c.all('table[aria-label="Audit log"] tbody tr'))
+           and c.all('table[aria-label="Audit log"] tbody tr'), "filtered audit entries")
+    c.shot("audit")
+
+    # Timing: each view's first paint after a reload of the console on the loaded dashboard (printed only).
+    timings = []
+    for view, hash_ in (("overview", "#/overview"), ("apps", "#/apps"), ("app", f"#/apps/{app_id}"), ("teams", "#/teams"),
+                        ("domains", "#/domains"), ("domain", f"#/domains/{HOST}"), ("rules", f"#/rules/{HOST}"),
+                        ("resolve", "#/resolve"), ("analytics", "#/analytics"), ("code", f"#/code?app={app_id}"),
+                        ("keys", "#/keys"), ("audit", "#/audit")):
+        driver.get(BASE + "/console/" + hash_)
+        driver.refresh()
+        c.ready(view)
+        paint, ready = driver.execute_script("""
+            const paint = performance.getEntriesByName('first-contentful-paint')[0];
+            const mark = performance.getEntriesByName('view-ready:' + arguments[0])[0];
+            return [paint ? paint.startTime : null, mark ? mark.startTime : null];""", view)
+        timings.append((view, paint, ready))
+    print("console: first paint and view ready after a reload, ms (Navigation Timing; not asserted):")
+    for view, paint, ready in timings:
+        print(f"  {view:10s} first-contentful-paint {paint or 0:7.0f}  view ready {ready or 0:7.0f}")
+
+    # 390 px wide: the overview fits without scrolling sideways.
+    driver.set_window_size(390, 844)
+    driver.get(BASE + "/console/#/overview")
+    c.ready("overview")
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    c.check(width <= 390, f"no sideways scrolling at 390 px (page is {width} px wide)")
+    c.shot("overview-390")
+    c.go(f"#/rules/{HOST}", "rules")
+    c.shot("rules-390")
+    driver.set_window_size(1280, 1000)
+
+    # A read key: the same views without edit controls.
+    c.go("#/overview", "overview")
+    c.css(".who button").click()
+    sign_in = c.form("Sign in")
+    c.fill(sign_in, "API key", secret)
+    c.submit(sign_in)
+    c.ready("overview")
+    c.check(c.css("#key-scope").text == "read key", "the read scope is shown")
+    for hash_, view in (("#/teams", "teams"), ("#/apps", "apps"), (f"#/apps/{app_id}", "app"), ("#/domains", "domains"),
+                        (f"#/domains/{HOST}", "domain"), (f"#/rules/{HOST}", "rules")):
+        c.go(hash_, view)
+        c.check(not c.all("main form"), f"no form on {view} with a read key")
+        buttons = [b.text for b in c.all("main button") if b.is_displayed() and b.text not in ("Load more",)]
+        c.check(not buttons, f"no edit buttons on {view} with a read key: {buttons}")
+    c.check(all(not i.is_enabled() for i in c.all(".rule input, .rule select, .rule textarea")), "rule fields are read-only")
+    c.shot("read-only-rules")
+    c.go("#/keys", "keys")
+    c.check("needs an admin key" in c.css("main").text, "keys need an admin key")
+
+    # Nothing the page did broke its Content-Security-Policy or threw.
+    c.drain_logs()
+    bad = [e["message"] for e in c.logs if "Content Security Policy" in e["message"] or
+           (e["level"] == "SEVERE" and "Failed to load resource" not in e["message"])]
+    c.check(not bad, f"browser errors: {bad}")
+    if DOCS:
+        os.makedirs(DOCS, exist_ok=True)
+        shutil.copy(os.path.join(OUT, "rules-lint.png"), os.path.join(DOCS, "console-rules.png"))
+        shutil.copy(os.path.join(OUT, "analytics.png"), os.path.join(DOCS, "console-analytics.png"))
+    print(f"console: {c.checks} checks passed; screenshots in {OUT}")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as failure:
+        print(f"console: FAILED: {failure}", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,136 @@
+import Foundation
+import HTTPServer
+@testable import LinkService
+import Testing
+import TestSupport
+
+/// The repository's `console/` folder.
+let consoleDirectory = migrationsDirectory.deletingLastPathComponent().appendingPathComponent("console")
+
+/// `/console/`: the console's static files with their cache, compression and security headers (docs/CONSOLE.md).
+@Suite("Console serving")
+struct ConsoleServingTests {
+    static func withConsole<T>(_ body: (TestService) throws -> T) throws -> T {
+        try TestService.with(configure: { $0.consoleDirectory = consoleDirectory }, body)
+    }
+
+    @Test func servesTheConsoleWithItsSecurityHeaders() throws {
+        try Self.withConsole { service in
+            let index = try service.request("GET", "/console/")
+            #expect(index.status == 200)
+            #expect(index.headers["Content-Type"] == "text/html; charset=utf-8")
+            #expect(index.text.contains(#"<script type="module" src="app.js">"#))
+            let policy = try #require(index.headers["Content-Security-Policy"])
+            #expect(policy.hasPrefix("default-src 'self';") && policy.contains("frame-ancestors 'none'"))
+            #expect(!policy.contains("unsafe"), "no inline script, no eval")
+            #expect(index.headers["X-Content-Type-Options"] == "nosniff")
+            #expect(try service.request("GET", "/console/index.html").body == index.body)
+            let script = try service.request("GET", "/console/views/rules.js")
+            #expect(script.status == 200 && script.headers["Content-Type"] == "text/javascript; charset=utf-8")
+            #expect(try service.request("GET", "/console/console.css").headers["Content-Type"] == "text/css; charset=utf-8")
+            let bare = try service.request("GET", "/console")
+            #expect(bare.status == 308 && bare.headers["Location"] == "/console/")
+        }
+    }
+
+    @Test func unknownFilesAndPathsOutsideTheFolderAre404() throws {
+        try Self.withConsole { service in
+            for path in ["/console/nothing.js", "/console/../Package.swift", "/console/%2e%2e/Package.swift", "/console/views/",
+                         "/console/views/../../migrations/0001_workspaces_and_keys.sql", "/console/README"] {
+                let answer = try service.request("GET", path)
+                #expect(answer.status == 404, "\(path)")
+                #expect(answer.headers["Content-Type"] == "application/problem+json", "\(path)")
+            }
+        }
+    }
+
+    @Test func etagsAnswer304AndGzipIsSentWhenAccepted() throws {
+        try Self.withConsole { service in
+            let plain = try service.request("GET", "/console/app.js")
+            let etag = try #require(plain.headers["ETag"])
+            #expect(plain.headers["Cache-Control"] == "no-cache" && plain.headers["Vary"] == "Accept-Encoding")
+            #expect(plain.headers["Content-Encoding"] == nil)
+            let again = try service.request("GET", "/console/app.js", headers: [("If-None-Match", etag)])
+            #expect(again.status == 304 && again.body.isEmpty && again.headers["ETag"] == etag)
+
+            let zipped = try service.request("GET", "/console/app.js", headers: [("Accept-Encoding", "br, gzip;q=0.8")])
+            #expect(zipped.headers["Content-Encoding"] == "gzip")
+            let zippedTag = try #require(zipped.headers["ETag"])
+            #expect(zippedTag != etag, "each representation has its own strong tag")
+            #expect(zipped.body.count < plain.body.count)
+            #expect(try Self.gunzip(zipped.body) == plain.body)
+            #expect(try service.request("GET", "/console/app.js", headers: [("If-None-Match", zippedTag), ("Accept-Encoding", "gzip")]).status == 304)
+            let refused = try service.request("GET", "/console/app.js", headers: [("Accept-Encoding", "gzip;q=0, identity")])
+            #expect(refused.headers["Content-Encoding"] == nil && refused.body == plain.body)
+        }
+    }
+
+    @Test func chartJSComesFromTheInstalledPackage() throws {
+        let installed = URL(fileURLWithPath: "/usr/share/javascript/chart.js/chart.min.js")
+        try Self.withConsole { service in
+            let chart = try service.request("GET", "/console/vendor/chart.min.js")
+            if FileManager.default.fileExists(atPath: installed.path) {
+                #expect(chart.status == 200)
+                #expect(chart.body == [UInt8](try Data(contentsOf: installed)))
+            } else {
+                #expect(chart.status == 404)
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: consoleDirectory.appendingPathComponent("vendor").path), "Chart.js is not copied into the repository")
+    }
+
+    /// On a link domain `/console/...` is a link: the click handler answers (here with the domain's web fallback).
+    @Test func onALinkDomainTheConsolePathIsAClick() throws {
+        try Self.withConsole { service in
+            _ = try Fixture(service)
+            let click = try service.request("GET", "/console/", headers: [("Host", "links.example.com")])
+            #expect(click.status == 302)
+            #expect(click.headers["Location"] == "https://www.example.com/console/")
+            #expect(click.headers["Content-Security-Policy"] == nil)
+            #expect(try service.request("GET", "/console/", headers: [("Host", "127.0.0.1")]).status == 200)
+        }
+    }
+
+    @Test func withoutAConsoleFolderThereIsNoConsole() throws {
+        try TestService.with { service throws in
+            #expect(try service.request("GET", "/console/").status == 404)
+        }
+    }
+
+    /// The issue's budget: the console's own files (Chart.js aside) stay under 150 KB uncompressed.
+    @Test func theConsoleIsSmall() throws {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: consoleDirectory.path)
+        var total = 0
+        for file in files {
+            let attributes = try FileManager.default.attributesOfItem(atPath: consoleDirectory.appendingPathComponent(file).path)
+            if attributes[.type] as? FileAttributeType == .typeRegular { total += (attributes[.size] as? Int) ?? 0 }
+        }
+        #expect(total > 10_000 && total < 150_000, "console/ holds \(total) bytes")
+    }
+
+    @Test func gzipRoundTrips() throws {
+        let text = Array(String(repeating: "linkd console ", count: 500).utf8)
+        let compressed = try #require(Gzip.compress(text))
+        #expect(compressed.count < text.count / 10)
+        #expect(Array(compressed.prefix(2)) == [0x1f, 0x8b], "a gzip member")
+        #expect(try Self.gunzip(compressed) == text)
+        #expect(try Self.gunzip(#require(Gzip.compress([]))) == [])
+    }
+
+    /// Decompresses with the gzip tool, not with the code under test.
+    static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("console-\(UUID().uuidString).gz")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-dc", file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestFailure("gzip -dc failed") }
+        return [UInt8](data)
+    }
+}

@@ -1,0 +1,98 @@
+// The linkd REST API as the console calls it: the key from sessionStorage as a Bearer header (never in a URL),
+// problem+json errors as APIError, ETags for If-Match, cursor pages.
+import { h, append, errorNotice } from './dom.js';
+
+const storageName = 'linkd.console.key';
+
+export const session = {
+  get key() { return sessionStorage.getItem(storageName); },
+  set key(value) { sessionStorage.setItem(storageName, value); },
+  clear() { sessionStorage.removeItem(storageName); },
+};
+
+export class APIError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/** Called with no argument when the key stops working (401): the app signs out. */
+export let onUnauthorized = () => {};
+export function setUnauthorizedHandler(handler) { onUnauthorized = handler; }
+
+/**
+ * One API call. Returns `{data, etag, response}`; `text: true` reads the body as text.
+ * @throws APIError for any non-2xx answer (problem+json, or a stand-in problem).
+ */
+export async function call(method, path, { body, ifMatch, accept = 'application/json', text = false } = {}) {
+  const headers = { Accept: accept };
+  if (session.key) headers.Authorization = `Bearer ${session.key}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (ifMatch) headers['If-Match'] = ifMatch;
+  const response = await fetch(path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store', credentials: 'omit',
+  });
+  if (!response.ok) {
+    let problem;
+    try { problem = await response.json(); } catch { problem = { title: response.statusText || `HTTP ${response.status}` }; }
+    if (typeof problem !== 'object' || problem === null) problem = { title: `HTTP ${response.status}` };
+    if (response.status === 401) onUnauthorized();
+    throw new APIError(response.status, problem);
+  }
+  const etag = response.headers.get('ETag');
+  if (response.status === 204) return { data: null, etag, response };
+  const data = text ? await response.text() : await response.json();
+  return { data, etag, response };
+}
+
+export const get = async (path) => (await call('GET', path)).data;
+
+/** Every item of a paginated list, following `next` (at most `maxPages` pages). */
+export async function all(path, maxPages = 20) {
+  const items = [];
+  let next = path;
+  for (let page = 0; next && page < maxPages; page++) {
+    const data = await get(next);
+    items.push(...data.items);
+    next = data.next;
+  }
+  return items;
+}
+
+export const enc = encodeURIComponent;
+
+/**
+ * A table filled page by page from `path` with the API's cursors: `columns` are `[header, item => cell]`;
+ * a "Load more" button follows `next`.
+ */
+export function pagedTable(path, columns, { empty = 'Nothing yet.', label } = {}) {
+  const body = h('tbody');
+  const table = h('table', { 'aria-label': label },
+    h('thead', {}, h('tr', {}, columns.map(([title, , cls]) => h('th', { scope: 'col', class: cls }, title)))), body);
+  const status = h('div', { class: 'actions' });
+  const wrap = h('div', { class: 'table-wrap' }, table, status);
+  let count = 0;
+  async function load(next) {
+    status.replaceChildren(h('span', { class: 'muted' }, 'Loading…'));
+    try {
+      const data = await get(next);
+      for (const item of data.items) {
+        count++;
+        body.append(h('tr', {}, columns.map(([, cell, cls]) => h('td', { class: cls }, cell(item)))));
+      }
+      status.replaceChildren();
+      if (!count) append(status, h('span', { class: 'muted' }, empty));
+      if (data.next) {
+        const more = h('button', { type: 'button', class: 'secondary' }, 'Load more');
+        more.addEventListener('click', () => load(data.next));
+        status.append(more);
+      }
+    } catch (error) {
+      status.replaceChildren(errorNotice(error));
+    }
+  }
+  wrap.ready = load(path);
+  return wrap;
+}

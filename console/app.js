@@ -1,0 +1,115 @@
+// The console's shell: sign-in, the header with workspace and scope, and the hash router (one module per view).
+import { h, replace, field, form, errorNotice } from './dom.js';
+import { session, get, setUnauthorizedHandler } from './api.js';
+
+const views = {
+  overview: () => import('./views/overview.js'),
+  apps: () => import('./views/apps.js'),
+  app: () => import('./views/app.js'),
+  teams: () => import('./views/teams.js'),
+  domains: () => import('./views/domains.js'),
+  domain: () => import('./views/domain.js'),
+  rules: () => import('./views/rules.js'),
+  resolve: () => import('./views/resolve.js'),
+  analytics: () => import('./views/analytics.js'),
+  code: () => import('./views/code.js'),
+  keys: () => import('./views/keys.js'),
+  audit: () => import('./views/audit.js'),
+};
+
+const main = document.getElementById('main');
+const nav = document.getElementById('nav');
+const who = document.getElementById('who');
+let context = null;
+let generation = 0;
+
+function signIn(message) {
+  nav.hidden = true;
+  who.replaceChildren();
+  const key = h('input', { type: 'password', autocomplete: 'off', spellcheck: 'false', required: true });
+  const signInForm = form('Sign in', [
+    h('p', {}, 'Paste an API key (', h('code', {}, 'linkd keys create --workspace NAME --scope admin'),
+      '). It is kept in this tab only (sessionStorage) and sent as a Bearer header.'),
+    field('API key', key, { pointer: '' }),
+  ], 'Sign in', async () => {
+    session.key = key.value.trim();
+    try {
+      await start();
+    } catch (error) {
+      session.clear();
+      throw error;
+    }
+  });
+  replace(main, h('h1', {}, 'linkd console'), message ? errorNotice(message) : null, signInForm);
+  key.focus();
+  document.title = 'Sign in · linkd console';
+}
+
+function signOut() {
+  session.clear();
+  context = null;
+  signIn();
+}
+
+async function start() {
+  const whoami = await get('/v1/whoami');
+  const scope = whoami.key.scope;
+  context = { whoami, scope, canWrite: scope !== 'read', isAdmin: scope === 'admin' };
+  document.body.classList.toggle('read-only', !context.canWrite);
+  const out = h('button', { type: 'button', class: 'secondary' }, 'Sign out');
+  out.addEventListener('click', signOut);
+  replace(who,
+    h('span', {}, 'Workspace ', h('b', { id: 'workspace-name' }, whoami.workspace.name)),
+    h('span', { class: 'badge', id: 'key-scope', title: 'The key\'s scope' }, `${scope} key`),
+    whoami.key.name ? h('span', { class: 'muted' }, whoami.key.name) : null, out);
+  nav.hidden = false;
+  if (!location.hash || location.hash === '#' || location.hash === '#/') location.hash = '#/overview';
+  else await route();
+}
+
+/** `#/rules/links.example.com?rule=…` → view `rules`, params `['links.example.com']`, query. */
+function parseHash() {
+  const [path, query = ''] = location.hash.replace(/^#\/?/, '').split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  let name = parts[0] || 'overview';
+  if (name === 'apps' && parts[1]) name = 'app';
+  if (name === 'domains' && parts[1]) name = 'domain';
+  return { name, params: parts.slice(1), query: new URLSearchParams(query) };
+}
+
+async function route() {
+  if (!context) return;
+  const { name, params, query } = parseHash();
+  const mine = ++generation;
+  const section = name === 'app' ? 'apps' : name === 'domain' ? 'domains' : name;
+  for (const link of nav.querySelectorAll('a')) {
+    if (link.getAttribute('href') === `#/${section}`) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  const loader = views[name];
+  const view = h('div', { class: 'view', 'data-view': name });
+  replace(main, view);
+  if (!loader) { replace(view, h('h1', {}, 'Not found'), h('p', {}, 'There is no such view.')); return; }
+  try {
+    const module = await loader();
+    if (mine !== generation) return;
+    await module.render(view, { ...context, params, query, navigate: (hash) => { location.hash = hash; } });
+  } catch (error) {
+    if (mine === generation) view.append(errorNotice(error));
+  }
+  if (mine !== generation) return;
+  const heading = view.querySelector('h1');
+  document.title = `${heading ? heading.textContent : 'linkd'} · linkd console`;
+  view.dataset.ready = 'true';
+  performance.mark(`view-ready:${name}`);
+  main.focus({ preventScroll: true });
+}
+
+setUnauthorizedHandler(() => { if (context) { session.clear(); context = null; signIn('The key is unknown or was revoked; sign in again.'); } });
+window.addEventListener('hashchange', route);
+
+if (session.key) {
+  start().catch((error) => { session.clear(); signIn(error); });
+} else {
+  signIn();
+}

@@ -1,0 +1,160 @@
+// One app: its settings (PATCH with If-Match) and its destination types with the typed parameter editor.
+import { h, field, form, input, checkbox, select, errorNotice } from '../dom.js';
+import { call, all, enc } from '../api.js';
+
+const kinds = ['int', 'string', 'uuid', 'bool', 'enum'];
+
+export async function render(view, context) {
+  const id = context.params[0];
+  let { data: app, etag } = await call('GET', `/v1/apps/${enc(id)}`);
+  view.append(h('h1', {}, app.name), h('p', {}, h('a', { href: '#/apps' }, '← All apps')),
+    h('dl', { class: 'grid' },
+      h('div', {}, h('dt', { class: 'label' }, 'Platform'), h('dd', {}, app.platform === 'ios' ? 'iOS' : 'Android')),
+      h('div', {}, h('dt', { class: 'label' }, app.platform === 'ios' ? 'App ID' : 'Package'), h('dd', {}, h('code', {}, app.appId || app.packageName))),
+      h('div', {}, h('dt', { class: 'label' }, 'Id'), h('dd', {}, h('code', {}, app.id)))));
+
+  if (context.canWrite) {
+    const name = input({ value: app.name });
+    const fields = [field('Name', name, { pointer: '/name' })];
+    const extra = {};
+    if (app.platform === 'ios') {
+      extra.bundleId = input({ value: app.bundleId });
+      extra.appStoreId = input({ value: app.appStoreId || '' });
+      extra.customScheme = input({ value: app.customScheme || '' });
+      fields.push(field('Bundle ID', extra.bundleId, { pointer: '/bundleId' }), field('App Store ID', extra.appStoreId, { pointer: '/appStoreId' }),
+        field('Custom URL scheme', extra.customScheme, { pointer: '/customScheme' }));
+    } else {
+      extra.packageName = input({ value: app.packageName });
+      extra.fingerprints = h('textarea', { rows: 3, value: (app.sha256CertFingerprints || []).map((f) => f.value).join('\n') });
+      extra.playStoreUrl = input({ value: app.playStoreUrl || '' });
+      fields.push(field('Package name', extra.packageName, { pointer: '/packageName' }),
+        field('Fingerprints', extra.fingerprints, { pointer: '/sha256CertFingerprints' }), field('Play Store URL', extra.playStoreUrl, { pointer: '/playStoreUrl' }));
+    }
+    const remove = h('button', { type: 'button', class: 'danger' }, 'Delete app');
+    const settings = form('Settings', h('div', { class: 'grid' }, fields), 'Save app', async (element) => {
+      const body = { name: name.value };
+      if (app.platform === 'ios') {
+        Object.assign(body, { bundleId: extra.bundleId.value.trim(), appStoreId: extra.appStoreId.value.trim() || null, customScheme: extra.customScheme.value.trim() || null });
+      } else {
+        Object.assign(body, { packageName: extra.packageName.value.trim(), playStoreUrl: extra.playStoreUrl.value.trim() || undefined,
+          sha256CertFingerprints: extra.fingerprints.value.split('\n').map((v) => v.trim()).filter(Boolean).map((value) => ({ value })) });
+      }
+      const answer = await call('PATCH', `/v1/apps/${enc(id)}`, { body, ifMatch: etag });
+      ({ data: app, etag } = answer);
+      element.say('Saved.');
+    }, { extraActions: [remove] });
+    remove.addEventListener('click', async () => {
+      if (!confirm(`Delete the app ${app.name}?`)) return;
+      try { await call('DELETE', `/v1/apps/${enc(id)}`, { ifMatch: etag }); context.navigate('#/apps'); } catch (error) { settings.prepend(errorNotice(error)); }
+    });
+    view.append(settings);
+  }
+
+  const list = h('div');
+  view.append(h('h2', {}, 'Destinations'), list);
+  async function refresh() {
+    const destinations = await all(`/v1/apps/${enc(id)}/destinations?limit=200`);
+    list.replaceChildren(...(destinations.length ? [] : [h('p', { class: 'muted' }, 'No destination type yet.')]),
+      ...destinations.map((d) => destinationCard(d)));
+    if (context.canWrite) list.append(destinationForm(null));
+  }
+  function destinationCard(destination) {
+    const card = h('div', { class: 'card destination', 'data-name': destination.name },
+      h('h3', {}, h('code', {}, destination.name), ' ', h('span', { class: 'destination-title' }, destination.title || '')),
+      paramTable(destination.params));
+    if (context.canWrite) {
+      const edit = h('button', { type: 'button', class: 'secondary' }, 'Edit');
+      const remove = h('button', { type: 'button', class: 'danger' }, 'Delete');
+      edit.addEventListener('click', () => card.replaceWith(destinationForm(destination)));
+      remove.addEventListener('click', async () => {
+        if (!confirm(`Delete the destination ${destination.name}?`)) return;
+        try { await call('DELETE', `/v1/apps/${enc(id)}/destinations/${enc(destination.name)}`); await refresh(); } catch (error) { card.append(errorNotice(error)); }
+      });
+      card.append(h('div', { class: 'actions' }, edit, remove));
+    }
+    return card;
+  }
+  function destinationForm(existing) {
+    const name = input({ value: existing ? existing.name : '', disabled: !!existing, autocomplete: 'off', placeholder: 'widgetDetail' });
+    const title = input({ value: existing ? existing.title || '' : '' });
+    const rows = h('div', { class: 'params' });
+    const add = h('button', { type: 'button', class: 'secondary' }, 'Add parameter');
+    add.addEventListener('click', () => rows.append(paramRow('', { type: 'int' })));
+    for (const [paramName, spec] of Object.entries(existing ? existing.params : {})) rows.append(paramRow(paramName, spec));
+    const cancel = existing ? h('button', { type: 'button', class: 'secondary' }, 'Cancel') : null;
+    const element = form(existing ? `Edit ${existing.name}` : 'New destination', [
+      h('div', { class: 'grid' }, field('Name', name, { pointer: '/name' }), field('Title', title, { pointer: '/title', hint: 'Shown in link previews.' })),
+      h('fieldset', {}, h('legend', {}, 'Parameters'), rows, add),
+    ], existing ? 'Save destination' : 'Create destination', async () => {
+      const params = {};
+      for (const row of rows.children) {
+        const [key, spec] = row.read();
+        params[key] = spec;
+      }
+      const body = { title: title.value || null, params };
+      if (existing) await call('PUT', `/v1/apps/${enc(id)}/destinations/${enc(existing.name)}`, { body });
+      else await call('POST', `/v1/apps/${enc(id)}/destinations`, { body: { name: name.value.trim(), ...body } });
+      await refresh();
+    }, { extraActions: cancel ? [cancel] : [] });
+    if (cancel) cancel.addEventListener('click', () => refresh());
+    return element;
+  }
+  await refresh();
+}
+
+function paramTable(params) {
+  const entries = Object.entries(params || {});
+  if (!entries.length) return h('p', { class: 'muted' }, 'No parameters.');
+  return h('table', {}, h('thead', {}, h('tr', {}, ['Parameter', 'Kind', 'Bounds', 'Optional'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, entries.map(([name, spec]) => h('tr', {}, h('td', {}, h('code', {}, name)), h('td', {}, spec.type),
+      h('td', {}, describe(spec)), h('td', {}, spec.optional ? 'yes' : 'no')))));
+}
+
+function describe(spec) {
+  if (spec.type === 'int') return [spec.min !== undefined ? `min ${spec.min}` : '', spec.max !== undefined ? `max ${spec.max}` : ''].filter(Boolean).join(', ');
+  if (spec.type === 'string') return [spec.minLength !== undefined ? `≥ ${spec.minLength} chars` : '', spec.maxLength !== undefined ? `≤ ${spec.maxLength} chars` : ''].filter(Boolean).join(', ');
+  if (spec.type === 'enum') return (spec.values || []).join(' | ');
+  return '';
+}
+
+/** One parameter of the editor: name, kind, the kind's bounds or values, optional. `read()` gives [name, spec]. */
+function paramRow(name, spec) {
+  const nameInput = input({ value: name, autocomplete: 'off', placeholder: 'id' });
+  const kind = select(kinds, spec.type);
+  const low = input({ type: 'number', value: spec.type === 'int' ? spec.min ?? '' : spec.minLength ?? '' });
+  const high = input({ type: 'number', value: spec.type === 'int' ? spec.max ?? '' : spec.maxLength ?? '' });
+  const values = input({ value: (spec.values || []).join(', '), placeholder: 'info, reviews' });
+  const optional = checkbox(spec.optional);
+  const remove = h('button', { type: 'button', class: 'danger' }, 'Remove');
+  const lowField = field('Min', low);
+  const highField = field('Max', high);
+  const valuesField = field('Values (comma-separated)', values);
+  const row = h('div', { class: 'grid param' }, field('Parameter name', nameInput), field('Kind', kind), lowField, highField, valuesField,
+    field('Optional', optional), h('div', { class: 'actions' }, remove));
+  const sync = () => {
+    const bounded = kind.value === 'int' || kind.value === 'string';
+    lowField.hidden = highField.hidden = !bounded;
+    lowField.querySelector('label').textContent = kind.value === 'string' ? 'Min length' : 'Min';
+    highField.querySelector('label').textContent = kind.value === 'string' ? 'Max length' : 'Max';
+    valuesField.hidden = kind.value !== 'enum';
+  };
+  kind.addEventListener('change', sync);
+  remove.addEventListener('click', () => row.remove());
+  sync();
+  row.read = () => {
+    const key = nameInput.value.trim();
+    const base = `/params/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    nameInput.dataset.pointer = base;
+    kind.dataset.pointer = `${base}/type`;
+    const spec = { type: kind.value };
+    const number = (element) => (element.value === '' ? undefined : Number(element.value));
+    if (kind.value === 'int') { spec.min = number(low); spec.max = number(high); low.dataset.pointer = `${base}/min`; high.dataset.pointer = `${base}/max`; }
+    if (kind.value === 'string') { spec.minLength = number(low); spec.maxLength = number(high); low.dataset.pointer = `${base}/minLength`; high.dataset.pointer = `${base}/maxLength`; }
+    if (kind.value === 'enum') { spec.values = values.value.split(',').map((v) => v.trim()).filter(Boolean); values.dataset.pointer = `${base}/values`; }
+    if (optional.checked) spec.optional = true;
+    optional.dataset.pointer = `${base}/optional`;
+    return [key, spec];
+  };
+  return row;
+}
+
