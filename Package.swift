@@ -12,6 +12,8 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // QR codes of links (docs/LANDING.md) and the PNG's compression and CRCs.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // MHD_start_daemon is C-variadic, which Swift cannot call: non-variadic wrappers, and MHD_queue_response
         // for libmicrohttpd's own error answers (docs/CONNECTIONS.md).
@@ -23,7 +25,7 @@ let package = Package(
         .target(name: "Postgres", dependencies: ["CLibPQ", "ByteText", "Observability"]),
         .target(name: "EmbeddedPostgres", dependencies: ["Observability"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "ByteText", "Observability"]),
-        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto", "CZlib"]),
+        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto", "CQRencode", "CZlib"]),
         .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability"]),
 
         // bench/hits: ingestion and analytics benchmarks (bench/hits/run.sh); never part of `swift test`.
@@ -35,7 +37,8 @@ let package = Package(
         .testTarget(name: "LinkKitTests", dependencies: ["LinkKit"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "TestSupport", "EmbeddedPostgres"]),
+        .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "TestSupport", "EmbeddedPostgres", "CZlib"],
+                    exclude: ["Browser/landing_page.py"]),
         .testTarget(name: "linkdTests", dependencies: ["TestSupport", "Postgres"]),
     ]
 )

@@ -4,12 +4,14 @@ import LinkKit
 import Testing
 import TestSupport
 
-@Suite("Link clicks")
+@Suite("Link clicks on redirect domains")
 struct ClickTests {
     static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
     static let pixel = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
     static let desktop = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
     static let slack = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
+    /// The behaviour of domains registered before the landing page (`migrations/0012`).
+    static let redirect = #","clickBehavior":"redirect""#
 
     func click(_ service: TestService, _ path: String, agent: String, method: String = "GET") throws -> TestResponse {
         try service.request(method, path, headers: [("Host", "links.example.com"), ("User-Agent", agent)])
@@ -17,7 +19,7 @@ struct ClickTests {
 
     @Test func iOSGoesToTheAppStoreAndroidToPlayDesktopToTheWeb() throws {
         try TestService.with { service in
-            _ = try Fixture(service)
+            _ = try Fixture(service, domainSettings: Self.redirect)
             let ios = try click(service, "/widget/42", agent: Self.iPhone)
             #expect(ios.status == 302)
             #expect(ios.headers["Location"] == "https://apps.apple.com/app/id1234567890")
@@ -33,7 +35,7 @@ struct ClickTests {
 
     @Test func linkPreviewBotsGetAPageWithTheTitle() throws {
         try TestService.with { service in
-            _ = try Fixture(service)
+            _ = try Fixture(service, domainSettings: Self.redirect)
             let response = try click(service, "/widget/42", agent: Self.slack)
             #expect(response.status == 200)
             #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
@@ -43,7 +45,7 @@ struct ClickTests {
 
     @Test func noOpenRedirect() throws {
         try TestService.with { service in
-            _ = try Fixture(service)
+            _ = try Fixture(service, domainSettings: Self.redirect)
             for path in ["//evil.example/", "/%2F%2Fevil.example", "/redirect?to=https://evil.example"] {
                 let response = try click(service, path, agent: Self.desktop)
                 if let location = response.headers["Location"] {
@@ -55,7 +57,7 @@ struct ClickTests {
 
     @Test func clicksAreCountedAsHits() throws {
         try TestService.with { service in
-            _ = try Fixture(service)
+            _ = try Fixture(service, domainSettings: Self.redirect)
             _ = try click(service, "/widget/1", agent: Self.iPhone)
             _ = try click(service, "/widget/1", agent: Self.iPhone, method: "HEAD")
             #expect(service.application.hits.counters.accepted == 2)
@@ -75,7 +77,7 @@ struct ClickTests {
 
     @Test func otherHostsAndMethods() throws {
         try TestService.with { service in
-            _ = try Fixture(service)
+            _ = try Fixture(service, domainSettings: Self.redirect)
             let unknown = try service.request("GET", "/widget/1", headers: [("Host", "other.example.com")])
             #expect(unknown.status == 404)
             let post = try service.request("POST", "/widget/1", headers: [("Host", "links.example.com")])

@@ -16,13 +16,16 @@ struct Fixture {
     static let fingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
 
     /// - Parameter rules: the rule list JSON (`[...]`), with `$IOS` and `$ANDROID` standing for the app ids.
-    init(_ service: TestService, workspace: String = "acme", host: String = "links.example.com", rules: String? = nil) throws {
+    /// - Parameter domainSettings: more members of the domain (`"clickBehavior":"redirect"`), JSON after a comma.
+    /// - Parameter iosApp: more members of the iOS app (`"customScheme":"widgets"`).
+    init(_ service: TestService, workspace: String = "acme", host: String = "links.example.com", rules: String? = nil,
+         domainSettings: String = "", iosApp iosMembers: String = "", destination: String = "") throws {
         self.service = service
         self.host = host
         key = try service.key(workspace: workspace)
         try Self.expect(201, service.request("POST", "/v1/teams", key: key, json: #"{"teamId":"ABCDE12345","name":"Acme"}"#))
         iosApp = try Self.expect(201, service.request("POST", "/v1/apps", key: key, json: """
-            {"platform":"ios","name":"Widgets","teamId":"ABCDE12345","bundleId":"com.example.widgets","appStoreId":"1234567890"}
+            {"platform":"ios","name":"Widgets","teamId":"ABCDE12345","bundleId":"com.example.widgets","appStoreId":"1234567890"\(iosMembers)}
             """)).json["id"]!.stringValue!
         androidApp = try Self.expect(201, service.request("POST", "/v1/apps", key: key, json: """
             {"platform":"android","name":"Widgets","packageName":"com.example.widgets",
@@ -30,11 +33,11 @@ struct Fixture {
             """)).json["id"]!.stringValue!
         for app in [iosApp, androidApp] {
             try Self.expect(201, service.request("POST", "/v1/apps/\(app)/destinations", key: key, json: """
-                {"name":"widgetDetail","title":"Widget","params":{"id":{"type":"int","min":1},"tab":{"type":"enum","values":["info","reviews"],"optional":true}}}
+                {"name":"widgetDetail","title":"Widget"\(destination),"params":{"id":{"type":"int","min":1},"tab":{"type":"enum","values":["info","reviews"],"optional":true}}}
                 """))
         }
         try Self.expect(201, service.request("POST", "/v1/domains", key: key, json: """
-            {"hostname":"\(host)","webFallbackUrl":"https://www.example.com","carryPathToFallback":true}
+            {"hostname":"\(host)","webFallbackUrl":"https://www.example.com","carryPathToFallback":true\(domainSettings)}
             """))
         let list = rules ?? """
             [{"apps":["$IOS","$ANDROID"],"path":"/private/*","exclude":true},

@@ -116,7 +116,7 @@ struct ResolveTests {
 
     @Test func keptAnswersFollowRuleChangesOnThisNodeAndTheOtherForResolveAndClicks() throws {
         try TestService.with { first in
-            let fixture = try Fixture(first)
+            let fixture = try Fixture(first, domainSettings: ClickTests.redirect)
             let second = try TestService(parameters: first.database!.parameters)
             defer { second.close() }
             let url = "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fkept%2F7"

@@ -208,7 +208,7 @@ bench_seed() {
     }
     json_id() { sed -n 's/^{"id":"\([0-9a-f-]*\)".*/\1/p'; }
     api POST /v1/teams '{"teamId":"ABCDE12345","name":"Acme"}' 201 >/dev/null
-    IOS=$(api POST /v1/apps '{"platform":"ios","name":"Widgets","teamId":"ABCDE12345","bundleId":"com.example.widgets","appStoreId":"1234567890"}' 201 | json_id)
+    IOS=$(api POST /v1/apps '{"platform":"ios","name":"Widgets","teamId":"ABCDE12345","bundleId":"com.example.widgets","appStoreId":"1234567890","customScheme":"widgets"}' 201 | json_id)
     ANDROID=$(api POST /v1/apps '{"platform":"android","name":"Widgets","packageName":"com.example.widgets","sha256CertFingerprints":[{"value":"14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5","label":"Play App Signing"}]}' 201 | json_id)
     [ -n "$IOS" ] && [ -n "$ANDROID" ] || bench_die "could not read the app ids"
     for app in "$IOS" "$ANDROID"; do
@@ -237,4 +237,10 @@ bench_seed() {
         *'"widgetDetail"'*'"id":42'*) ;;
         *) bench_die "resolve did not return the typed destination: $ANSWER" ;;
     esac
+    # The click load: the landing page of a typed link for iPhone Safari (the domain's default clickBehavior,
+    # docs/LANDING.md), saved for nginx to serve the same bytes.
+    CLICK_PATH="/widget/42?tab=reviews"
+    IPHONE_AGENT="User-Agent: Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+    curl -sf -H "Host: $HOST" -H "$IPHONE_AGENT" -o "$BENCH_TMP/www/landing.html" "$BASE$CLICK_PATH"
+    grep -q 'href="widgets://widget/42?tab=reviews"' "$BENCH_TMP/www/landing.html" || bench_die "the click did not get the landing page"
 }

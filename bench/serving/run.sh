@@ -1,10 +1,12 @@
 #!/bin/sh
 # Serving benchmark (issue 5): linkd's AASA endpoint and GET /v1/resolve against nginx serving the same AASA
 # bytes as a static file, measured in the same run with the same wrk settings, runs alternating
-# (nginx, linkd AASA, linkd resolve, then again), median of the rounds.
+# (nginx, linkd AASA, linkd resolve, then again), median of the rounds. And clicks (issue 20): the landing page
+# of a typed link for iPhone Safari (hit logged) against nginx serving the same page's bytes as a static file.
 #
 # Targets: AASA >= 1.0x nginx req/s; resolve (typed destination, hit logging on) >= 0.7x nginx; resolve p99
-# at the given connections < 5 ms. A fourth load, resolve of a different URL on every request
+# at the given connections < 5 ms; landing page >= 0.7x nginx's req/s for the same bytes, p99 <= 2x nginx's. An
+# Android click (whose page carries a new click token every time) is reported beside it without a target. A fourth load, resolve of a different URL on every request
 # (resolve-distinct.lua: no answer is ever asked again, so none comes from the answer cache), is reported
 # beside them without a target: what the resolver itself costs.
 #
@@ -14,7 +16,7 @@
 #
 # Usage: bench/serving/run.sh [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build] [--only NAME] [--access-log]
 #   defaults: 3 rounds, 10 s, 64 connections, 2 wrk threads and 2 linkd threads / nginx workers.
-#   --only nginx|linkd-aasa|linkd-resolve|linkd-distinct runs just that load (for profiling: `perf record -p <linkd pid>`
+#   --only nginx|linkd-aasa|linkd-resolve|linkd-distinct|nginx-landing|linkd-landing|linkd-android runs just that load (for profiling: `perf record -p <linkd pid>`
 #   meanwhile); the linkd pid is printed at start.
 #   --access-log runs linkd with its per-request access log on; by default the bench turns it off
 #   (LINKD_ACCESS_LOG=off), as nginx runs with access_log off: both servers log nothing per request.
@@ -54,6 +56,10 @@ bench_start_nginx "$NGINX_PORT" "$BENCH_TMP/www"
 curl -sf -o "$BENCH_TMP/nginx.aasa" "http://127.0.0.1:$NGINX_PORT$AASA_PATH"
 cmp -s "$BENCH_TMP/www$AASA_PATH" "$BENCH_TMP/nginx.aasa" || bench_die "nginx does not serve the same bytes"
 SIZE=$(wc -c <"$BENCH_TMP/nginx.aasa")
+curl -sf -o "$BENCH_TMP/nginx.landing" "http://127.0.0.1:$NGINX_PORT/landing.html"
+cmp -s "$BENCH_TMP/www/landing.html" "$BENCH_TMP/nginx.landing" || bench_die "nginx does not serve the same landing page"
+LANDING_SIZE=$(wc -c <"$BENCH_TMP/nginx.landing")
+ANDROID_AGENT="User-Agent: Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
 
 # --- Measure ---------------------------------------------------------------------------------------------
 # run NAME URL [header]: one wrk run; appends "rps p99_ms server_cpu_us_per_request db_cpu_us_per_request" to
@@ -62,7 +68,7 @@ SIZE=$(wc -c <"$BENCH_TMP/nginx.aasa")
 run() {
     name=$1; url=$2; shift 2
     [ -z "$ONLY" ] || [ "$ONLY" = "$name" ] || return 0
-    case "$name" in nginx) server_pids=$(pgrep -P "$NGINX_PID" | tr '\n' ' ') ;; *) server_pids=$LINKD_PID ;; esac
+    case "$name" in nginx*) server_pids=$(pgrep -P "$NGINX_PID" | tr '\n' ' ') ;; *) server_pids=$LINKD_PID ;; esac
     db_pids=$(bench_postgres_pids)
     server_before=$(bench_cpu $server_pids); db_before=$(bench_cpu $db_pids)
     $WRK "$@" "$url" >"$BENCH_TMP/wrk.out" 2>&1 || bench_die "wrk failed: $(cat "$BENCH_TMP/wrk.out")"
@@ -100,6 +106,7 @@ bench_log "warm-up (2 s each)"
 wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" -H "$CDN_AGENT" "http://127.0.0.1:$NGINX_PORT$AASA_PATH" >/dev/null
 wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" -H "$CDN_AGENT" "$BASE$AASA_PATH" >/dev/null
 wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Authorization: Bearer $READ" -H "$APP_AGENT" "$BASE$RESOLVE_PATH" >/dev/null
+wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" -H "$IPHONE_AGENT" "$BASE$CLICK_PATH" >/dev/null
 r=1
 while [ $r -le "$ROUNDS" ]; do
     bench_log "round $r/$ROUNDS: $WRK"
@@ -107,6 +114,10 @@ while [ $r -le "$ROUNDS" ]; do
     run linkd-aasa "$BASE$AASA_PATH" -H "Host: $HOST" -H "$CDN_AGENT"
     run linkd-resolve "$BASE$RESOLVE_PATH" -H "Authorization: Bearer $READ" -H "$APP_AGENT"
     run linkd-distinct "$BASE/" -s "$ROOT/bench/serving/resolve-distinct.lua" -H "Authorization: Bearer $READ" -H "$APP_AGENT"
+    drain_hits
+    run nginx-landing "http://127.0.0.1:$NGINX_PORT/landing.html" -H "Host: $HOST" -H "$IPHONE_AGENT"
+    run linkd-landing "$BASE$CLICK_PATH" -H "Host: $HOST" -H "$IPHONE_AGENT"
+    run linkd-android "$BASE$CLICK_PATH" -H "Host: $HOST" -H "$ANDROID_AGENT"
     drain_hits
     r=$((r + 1))
 done
@@ -128,10 +139,17 @@ R_P99=$(column linkd-resolve 2 | bench_median)
 D_RPS=$(column linkd-distinct 1 | bench_median)
 D_P99=$(column linkd-distinct 2 | bench_median)
 D_RATIO=$(awk -v a="$D_RPS" -v n="$N_RPS" 'BEGIN { printf "%.2f", a / n }')
+NL_RPS=$(column nginx-landing 1 | bench_median); NL_P99=$(column nginx-landing 2 | bench_median)
+L_RPS=$(column linkd-landing 1 | bench_median); L_P99=$(column linkd-landing 2 | bench_median)
+G_RPS=$(column linkd-android 1 | bench_median); G_P99=$(column linkd-android 2 | bench_median)
+L_RATIO=$(awk -v a="$L_RPS" -v n="$NL_RPS" 'BEGIN { printf "%.2f", a / n }')
+G_RATIO=$(awk -v a="$G_RPS" -v n="$NL_RPS" 'BEGIN { printf "%.2f", a / n }')
+L_P99_RATIO=$(awk -v a="$L_P99" -v n="$NL_P99" 'BEGIN { printf "%.2f", (n > 0) ? a / n : 0 }')
 A_RATIO=$(awk -v a="$A_RPS" -v n="$N_RPS" 'BEGIN { printf "%.2f", a / n }')
 R_RATIO=$(awk -v a="$R_RPS" -v n="$N_RPS" 'BEGIN { printf "%.2f", a / n }')
 verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { ok = (op == ">=") ? (v >= t) : (v < t); print ok ? "ok" : "MISSED" }'; }
 A_OK=$(verdict "$A_RATIO" 1.0 ">="); R_OK=$(verdict "$R_RATIO" 0.7 ">="); P_OK=$(verdict "$R_P99" 5 "<")
+L_OK=$(verdict "$L_RATIO" 0.7 ">="); LP_OK=$(awk -v v="$L_P99_RATIO" 'BEGIN { print v <= 2 ? "ok" : "MISSED" }')
 
 echo
 echo "serving benchmark: $WRK, $ROUNDS rounds, AASA $SIZE bytes, host $(nproc) cores, linkd access log $LINKD_ACCESS_LOG"
@@ -141,15 +159,22 @@ row nginx nginx 1;                printf ' %10.0f %8s %10.2f\n' "$N_RPS" "1.00" 
 row "linkd AASA" linkd-aasa 1;    printf ' %10.0f %8s %10.2f\n' "$A_RPS" "$A_RATIO" "$A_P99"
 row "linkd resolve" linkd-resolve 1; printf ' %10.0f %8s %10.2f\n' "$R_RPS" "$R_RATIO" "$R_P99"
 row "  distinct URLs" linkd-distinct 1; printf ' %10.0f %8s %10.2f   (no target: every answer computed)\n' "$D_RPS" "$D_RATIO" "$D_P99"
+echo "clicks: the landing page ($LANDING_SIZE bytes for iPhone Safari), ratios to nginx serving the same bytes"
+row "nginx landing" nginx-landing 1; printf ' %10.0f %8s %10.2f\n' "$NL_RPS" "1.00" "$NL_P99"
+row "linkd landing" linkd-landing 1; printf ' %10.0f %8s %10.2f\n' "$L_RPS" "$L_RATIO" "$L_P99"
+row "  Android+token" linkd-android 1; printf ' %10.0f %8s %10.2f   (no target: a click token per page)\n' "$G_RPS" "$G_RATIO" "$G_P99"
 echo
 echo
 echo "CPU per request (median, microseconds; less moved by other load than req/s):"
 printf '%-15s %10s %12s\n' "" server PostgreSQL
-for pair in "nginx:nginx" "linkd AASA:linkd-aasa" "linkd resolve:linkd-resolve" "  distinct URLs:linkd-distinct"; do
+for pair in "nginx:nginx" "linkd AASA:linkd-aasa" "linkd resolve:linkd-resolve" "  distinct URLs:linkd-distinct" \
+    "nginx landing:nginx-landing" "linkd landing:linkd-landing" "  Android+token:linkd-android"; do
     printf '%-15s %10.1f %12.1f\n' "${pair%%:*}" "$(column "${pair#*:}" 3 | bench_median)" "$(column "${pair#*:}" 4 | bench_median)"
 done
 echo
 echo "target AASA >= 1.00x nginx:      $A_RATIO  $A_OK"
 echo "target resolve >= 0.70x nginx:   $R_RATIO  $R_OK"
 echo "target resolve p99 < 5 ms:       $R_P99  $P_OK"
-[ "$A_OK" = ok ] && [ "$R_OK" = ok ] && [ "$P_OK" = ok ]
+echo "target landing >= 0.70x nginx:   $L_RATIO  $L_OK"
+echo "target landing p99 <= 2x nginx:  $L_P99_RATIO  $LP_OK"
+[ "$A_OK" = ok ] && [ "$R_OK" = ok ] && [ "$P_OK" = ok ] && [ "$L_OK" = ok ] && [ "$LP_OK" = ok ]

@@ -17,14 +17,18 @@ public final class DomainApp: Sendable, Hashable {
     public let storeURL: String?
     /// Human titles of destination types (for link-preview pages), by destination name.
     public let titles: [String: String]
-    /// The app's URL scheme (`widgets`, lower-case), whose links resolve through the rules of its deciding domain.
+    /// Preview metadata of destination types (title, description, image), by destination name.
+    public let previews: [String: LinkPreview]
+    /// The app's URL scheme (`widgets`, lower-case), whose links resolve through the rules of its deciding domain;
+    /// also the landing page's "Open in the app".
     public let customScheme: String?
     /// The id of the domain whose rules its custom-scheme links follow, when one was chosen (docs/LINKS.md).
     public let primaryDomainID: String?
 
     public init(
         id: String, platform: AppPlatform, identifier: String, fingerprints: [String] = [], destinations: [DestinationType] = [],
-        storeURL: String? = nil, titles: [String: String] = [:], customScheme: String? = nil, primaryDomainID: String? = nil
+        storeURL: String? = nil, titles: [String: String] = [:], previews: [String: LinkPreview] = [:], customScheme: String? = nil,
+        primaryDomainID: String? = nil
     ) {
         self.id = id
         self.platform = platform
@@ -33,6 +37,7 @@ public final class DomainApp: Sendable, Hashable {
         self.destinations = Dictionary(destinations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.storeURL = storeURL
         self.titles = titles
+        self.previews = previews
         self.customScheme = customScheme
         self.primaryDomainID = primaryDomainID
     }
@@ -40,7 +45,8 @@ public final class DomainApp: Sendable, Hashable {
     public static func == (lhs: DomainApp, rhs: DomainApp) -> Bool {
         lhs === rhs || (lhs.id == rhs.id && lhs.platform == rhs.platform && lhs.identifier == rhs.identifier
             && lhs.fingerprints == rhs.fingerprints && lhs.destinations == rhs.destinations && lhs.storeURL == rhs.storeURL
-            && lhs.titles == rhs.titles && lhs.customScheme == rhs.customScheme && lhs.primaryDomainID == rhs.primaryDomainID)
+            && lhs.titles == rhs.titles && lhs.previews == rhs.previews && lhs.customScheme == rhs.customScheme
+            && lhs.primaryDomainID == rhs.primaryDomainID)
     }
 
     public func hash(into hasher: inout Hasher) {

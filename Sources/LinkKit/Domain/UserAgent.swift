@@ -11,6 +11,10 @@ public struct UserAgent: Sendable, Hashable {
     /// Command-line tools and HTTP libraries (curl, python-requests, okhttp…): bots when they "click" a
     /// link, ordinary callers when a backend calls resolve.
     public let isHTTPClient: Bool
+    /// An app's in-app browser (Instagram, Facebook, TikTok, LinkedIn, Google app, Line, X, Snapchat, Pinterest, an
+    /// Android WebView): such browsers do not hand universal links to the system, so the landing page adds an
+    /// "Open in Safari / Chrome" hint (docs/LANDING.md).
+    public let isInAppBrowser: Bool
 
     /// Classifies a `User-Agent` header (absent or empty: `other`, not a bot).
     ///
@@ -20,7 +24,7 @@ public struct UserAgent: Sendable, Hashable {
     public init(_ header: String?) {
         var text = Array((header ?? "").utf8)
         guard !text.isEmpty else {
-            (platform, isBot, isLinkPreview, isHTTPClient) = (.other, false, false, false)
+            (platform, isBot, isLinkPreview, isHTTPClient, isInAppBrowser) = (.other, false, false, false, false)
             return
         }
         for index in text.indices where text[index] >= UInt8(ascii: "A") && text[index] <= UInt8(ascii: "Z") {
@@ -30,6 +34,7 @@ public struct UserAgent: Sendable, Hashable {
         isLinkPreview = found.contains(.preview)
         isHTTPClient = found.contains(.httpClient)
         isBot = isLinkPreview || found.contains(.crawler)
+        isInAppBrowser = !isBot && found.contains(.inApp)
         if found.contains(.ios) || text.starts(with: Self.cfNetwork) {
             platform = .ios
         } else if found.contains(.android) {
@@ -43,7 +48,7 @@ public struct UserAgent: Sendable, Hashable {
 
     /// What kind of client a marker stands for.
     enum Kind: UInt8 {
-        case preview, crawler, httpClient, ios, android, desktop
+        case preview, crawler, httpClient, ios, android, desktop, inApp
     }
 
     /// The kinds a scan found, as bits of `Kind.rawValue`.
@@ -138,8 +143,8 @@ public struct UserAgent: Sendable, Hashable {
         // Fetchers that render a preview card of a shared link.
         (.preview, [
             "slackbot", "slack-imgproxy", "twitterbot", "facebookexternalhit", "facebot", "whatsapp", "telegrambot",
-            "discordbot", "linkedinbot", "skypeuripreview", "applebot", "redditbot", "pinterest", "embedly", "iframely",
-            "vkshare", "snapchat", "bitlybot", "mattermost", "microsoft teams", "googlebot-image", "zoominfobot",
+            "discordbot", "linkedinbot", "skypeuripreview", "applebot", "redditbot", "pinterestbot", "embedly", "iframely",
+            "vkshare", "snap url preview", "bitlybot", "mattermost", "microsoft teams", "googlebot-image", "zoominfobot",
         ]),
         // Crawlers and monitors.
         (.crawler, [
@@ -156,5 +161,10 @@ public struct UserAgent: Sendable, Hashable {
         (.ios, ["iphone", "ipad", "ipod"]),
         (.android, ["android"]),
         (.desktop, ["windows", "macintosh", "mac os x", "x11", "linux", "cros "]),
+        // In-app browsers (the Android WebView marker is `; wv)`).
+        (.inApp, [
+            "instagram", "fban/", "fbav/", "fb_iab", "tiktok", "musical_ly", "bytedancewebview", "linkedinapp", "gsa/",
+            " line/", "twitter", "snapchat", "pinterest/", "; wv)",
+        ]),
     ], falsePositives: ["cubot"])
 }

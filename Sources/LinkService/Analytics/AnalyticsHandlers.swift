@@ -20,6 +20,7 @@ struct AnalyticsHandlers: Sendable {
     static let groupColumns: [String: String] = [
         "outcome": "outcome", "platform": "platform", "destination": "destination_type",
         "rule": "rule_id::text", "host": "hostname", "app": "app_id::text", "source": "source",
+        "served": "served",
     ]
 
     /// `?interval=hour|day&groupBy=…`: one bucket per hour or day (in `tz`) from `from` to `to`, empty ones
@@ -96,12 +97,13 @@ struct AnalyticsHandlers: Sendable {
             .response(csv: parameters.csv)
     }
 
-    /// `?dimension=path|destination|rule|referrer&limit=`: the most frequent values, most hits first.
-    /// `outcome=no_match&dimension=path` lists the broken or unclaimed links to fix.
+    /// `?dimension=path|destination|rule|referrer|served&limit=`: the most frequent values, most hits first.
+    /// `outcome=no_match&dimension=path` lists the broken or unclaimed links to fix; `dimension=destination`
+    /// with `served=landing` and then `served=claim` gives clicks and claims per destination.
     func top(_ request: Request, _ principal: Principal) throws -> Response {
         let parameters = try AnalyticsParameters(request, allowed: ["dimension", "limit"])
         guard let dimension = request.query("dimension") else {
-            throw ServiceError.badRequest("dimension is required: path, destination, rule or referrer.")
+            throw ServiceError.badRequest("dimension is required: path, destination, rule, referrer or served.")
         }
         var limit = 10
         if let text = request.query("limit") {
@@ -117,6 +119,9 @@ struct AnalyticsHandlers: Sendable {
         case "path", "referrer":
             if parameters.app != nil {
                 throw ServiceError.badRequest("The app filter is not available for dimension=\(dimension) (path and referrer counts are kept per host, not per app).")
+            }
+            if parameters.served != nil {
+                throw ServiceError.badRequest("The served filter is not available for dimension=\(dimension) (path and referrer counts do not keep what a click got).")
             }
             // Compacted weeks from the weekly table, other compacted whole days from the daily one, everything
             // else from the hourly one (`TopSources`): $3 the weeks' Mondays and $4 the days (day numbers), $5/$6
@@ -143,10 +148,10 @@ struct AnalyticsHandlers: Sendable {
                 ) counted
                 GROUP BY 1, 2 HAVING sum(hits) > 0 ORDER BY 3 DESC, 1, 2 LIMIT $2
                 """
-        case "destination", "rule":
+        case "destination", "rule", "served":
             filters = parameters.conditions(firstBind: 5)
-            let column = dimension == "destination" ? "destination_type" : "rule_id::text"
-            columns = dimension == "destination" ? ["app", "destination"] : ["host", "rule"]
+            let column = ["destination": "destination_type", "rule": "rule_id::text", "served": "served"][dimension]!
+            columns = ["destination": ["app", "destination"], "rule": ["host", "rule"], "served": ["host", "served"]][dimension]!
             let first = dimension == "destination" ? "app_id::text" : "hostname"
             sql = """
                 SELECT \(first), \(column), sum(hits)::int8 AS hits FROM hit_rollups_hourly
@@ -154,7 +159,7 @@ struct AnalyticsHandlers: Sendable {
                 GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT $4
                 """
         default:
-            throw ServiceError.badRequest("dimension must be one of path, destination, rule, referrer, not '\(dimension)'.")
+            throw ServiceError.badRequest("dimension must be one of path, destination, rule, referrer, served, not '\(dimension)'.")
         }
         let rows = try Self.read(pool) { connection in
             var binds: [any PostgresEncodable] = [principal.workspaceID]
@@ -192,7 +197,7 @@ struct AnalyticsHandlers: Sendable {
         }
     }
 
-    /// Totals, bot share, unique visitors and counts per outcome, source and platform.
+    /// Totals, bot share, unique visitors and counts per outcome, source, platform and what clicks got (`byServed`).
     ///
     /// `hits` and the breakdowns follow `includeBots`; `botHits` and `botShare` always count every hit
     /// matching the filters. `uniqueVisitors` is the sum over the UTC days the range touches of that
@@ -208,12 +213,12 @@ struct AnalyticsHandlers: Sendable {
         let lastDay = VisitorHasher.day(of: parameters.to.addingTimeInterval(-0.000_001))
         let (rows, visitors) = try Self.read(pool) { connection in
             let rows = try connection.query(Query(unsafeSQL: """
-                SELECT outcome, source, platform, is_bot, sum(hits)::int8 FROM hit_rollups_hourly
+                SELECT outcome, source, platform, is_bot, sum(hits)::int8, served FROM hit_rollups_hourly
                 WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz\(everything.sql)
-                GROUP BY 1, 2, 3, 4
+                GROUP BY 1, 2, 3, 4, 6
                 """, binds: binds)).map { row in
                 try (row.decode(0, as: String.self), row.decode(1, as: String.self), row.decode(2, as: String.self),
-                     row.decode(3, as: Bool.self), row.decode(4, as: Int.self))
+                     row.decode(3, as: Bool.self), row.decode(4, as: Int.self), row.decode(5, as: String?.self))
             }
             let visitors = try connection.query(Query(unsafeSQL: """
                 SELECT coalesce(sum(visitors), 0)::int8 FROM hit_visitor_counts
@@ -225,7 +230,8 @@ struct AnalyticsHandlers: Sendable {
         var byOutcome = Dictionary(uniqueKeysWithValues: Hit.Outcome.allCases.map { ($0.rawValue, 0) })
         var bySource = Dictionary(uniqueKeysWithValues: Hit.Source.allCases.map { ($0.rawValue, 0) })
         var byPlatform = Dictionary(uniqueKeysWithValues: DevicePlatform.allCases.map { ($0.rawValue, 0) })
-        for (outcome, source, platform, isBot, hits) in rows {
+        var byServed = Dictionary(uniqueKeysWithValues: Hit.Served.allCases.map { ($0.rawValue, 0) })
+        for (outcome, source, platform, isBot, hits, served) in rows {
             all += hits
             if isBot { bots += hits }
             guard parameters.includeBots || !isBot else { continue }
@@ -233,6 +239,7 @@ struct AnalyticsHandlers: Sendable {
             byOutcome[outcome, default: 0] += hits
             bySource[source, default: 0] += hits
             byPlatform[platform, default: 0] += hits
+            if let served { byServed[served, default: 0] += hits }
         }
         let share = all == 0 ? 0 : Double(bots) / Double(all)
         let shareText = String(format: "%.4f", share)
@@ -248,11 +255,13 @@ struct AnalyticsHandlers: Sendable {
             JSONMember(key: "byOutcome", value: object(byOutcome, order: Hit.Outcome.allCases.map(\.rawValue))),
             JSONMember(key: "bySource", value: object(bySource, order: Hit.Source.allCases.map(\.rawValue))),
             JSONMember(key: "byPlatform", value: object(byPlatform, order: DevicePlatform.allCases.map(\.rawValue))),
+            JSONMember(key: "byServed", value: object(byServed, order: Hit.Served.allCases.map(\.rawValue))),
         ]
         var csvRows = [["hits", String(counted)], ["botHits", String(bots)], ["botShare", shareText], ["uniqueVisitors", String(visitors)]]
         csvRows += Hit.Outcome.allCases.map { ["outcome.\($0.rawValue)", String(byOutcome[$0.rawValue] ?? 0)] }
         csvRows += Hit.Source.allCases.map { ["source.\($0.rawValue)", String(bySource[$0.rawValue] ?? 0)] }
         csvRows += DevicePlatform.allCases.map { ["platform.\($0.rawValue)", String(byPlatform[$0.rawValue] ?? 0)] }
+        csvRows += Hit.Served.allCases.map { ["served.\($0.rawValue)", String(byServed[$0.rawValue] ?? 0)] }
         return AnalyticsOutput(json: .object(members), csvHeader: ["metric", "value"], csvRows: csvRows).response(csv: parameters.csv)
     }
 }

@@ -11,14 +11,14 @@ import LinkKit
 ///   from 1970 (no hit is older; a default `from` before it starts there) to the year 9999: PostgreSQL
 ///   refuses a year 0, which an ISO date can write.
 /// - `tz`: an IANA time zone (`Europe/Paris`), default `UTC`: day buckets and dates follow it.
-/// - `host`, `app` (an app id), `outcome`, `source` (`resolve`|`click`), `includeBots` (`true`|`false`,
-///   default false).
+/// - `host`, `app` (an app id), `outcome`, `source` (`resolve`|`click`|`claim`), `served` (what a click got:
+///   `landing`|`redirect`|`preview`|`claim`), `includeBots` (`true`|`false`, default false).
 struct AnalyticsParameters {
     static let maxDays = 400
     /// The range `from` and `to` must lie in: 1970-01-01 to 10000-01-01 (exclusive), UTC.
     static let earliest = Date(timeIntervalSince1970: 0)
     static let latest = Date(timeIntervalSince1970: 253_402_300_800)
-    static let common: Set<String> = ["from", "to", "tz", "host", "app", "outcome", "source", "includeBots", "format"]
+    static let common: Set<String> = ["from", "to", "tz", "host", "app", "outcome", "source", "served", "includeBots", "format"]
 
     let from: Date
     let to: Date
@@ -27,6 +27,7 @@ struct AnalyticsParameters {
     let app: UUID?
     let outcome: Hit.Outcome?
     let source: Hit.Source?
+    let served: Hit.Served?
     let includeBots: Bool
     let csv: Bool
 
@@ -64,6 +65,7 @@ struct AnalyticsParameters {
         }
         outcome = try Self.choice(request.query("outcome"), name: "outcome", Hit.Outcome.init(rawValue:), Hit.Outcome.allCases.map(\.rawValue))
         source = try Self.choice(request.query("source"), name: "source", Hit.Source.init(rawValue:), Hit.Source.allCases.map(\.rawValue))
+        served = try Self.choice(request.query("served"), name: "served", Hit.Served.init(rawValue:), Hit.Served.allCases.map(\.rawValue))
         includeBots = try request.flag("includeBots") ?? false
         switch request.query("format") {
         case nil: csv = request.headers["Accept"]?.lowercased().contains("text/csv") == true
@@ -84,7 +86,7 @@ struct AnalyticsParameters {
 
     /// SQL conditions on the rollup columns and their binds, numbered after `firstBind - 1` existing ones.
     /// - Parameter topValues: for the top-value tables, which have no `app_id` and keep source and bot
-    ///   flag as count columns (see `topCount`) instead of key columns.
+    ///   flag as count columns (see `topCount`) instead of key columns, and no `served`.
     func conditions(firstBind: Int, topValues: Bool = false) -> (sql: String, binds: [String]) {
         var sql = ""
         var binds: [String] = []
@@ -96,13 +98,15 @@ struct AnalyticsParameters {
         if !topValues, let app { add("app_id", app.uuidString, cast: "::uuid") }
         if let outcome { add("outcome", outcome.rawValue) }
         if !topValues, let source { add("source", source.rawValue) }
+        if !topValues, let served { add("served", served.rawValue) }
         if !topValues, !includeBots { sql += " AND NOT is_bot" }
         return (sql, binds)
     }
 
-    /// The count a top-value row contributes under the `source` and `includeBots` filters.
+    /// The count a top-value row contributes under the `source` and `includeBots` filters (claims are counted
+    /// with clicks there, `HitBatchSummary.TopCounts`).
     var topCount: String {
-        let sources = source.map { [$0.rawValue] } ?? ["resolve", "click"]
+        let sources = source.map { [$0 == .claim ? "click" : $0.rawValue] } ?? ["resolve", "click"]
         let kinds = includeBots ? ["human", "bot"] : ["human"]
         return kinds.flatMap { kind in sources.map { "\(kind)_\($0)" } }.joined(separator: " + ")
     }
@@ -120,6 +124,7 @@ struct AnalyticsParameters {
         if let app { filters.append(JSONMember(key: "app", value: .string(app.canonicalText))) }
         if let outcome { filters.append(JSONMember(key: "outcome", value: .string(outcome.rawValue))) }
         if let source { filters.append(JSONMember(key: "source", value: .string(source.rawValue))) }
+        if let served { filters.append(JSONMember(key: "served", value: .string(served.rawValue))) }
         members.append(JSONMember(key: "filters", value: .object(filters)))
         return members
     }

@@ -20,6 +20,8 @@ final class CatalogEntry: Sendable {
     let ruleIDs: [UUID]
     let aasa: StaticDocument
     let assetLinks: StaticDocument
+    /// The click overrides of the domain's rules, by rule position (shared with the compilation).
+    let clicks: [Int: RuleClick]
 
     init(domain: Domain, rules: CompiledRules, ruleIDs: [UUID], lastModified: Date) {
         domainID = domain.id
@@ -28,6 +30,7 @@ final class CatalogEntry: Sendable {
         createdAt = domain.createdAt
         settings = domain.settings
         compiled = rules.compiled
+        clicks = rules.clicks
         // (Held for the life of the entry: stored without the room left by appending.)
         self.ruleIDs = [UUID](unsafeUninitializedCapacity: ruleIDs.count) { $1 = $0.initialize(fromContentsOf: ruleIDs) }
         aasa = StaticDocument(rules.aasa, lastModified: lastModified)

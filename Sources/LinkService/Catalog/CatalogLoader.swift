@@ -123,6 +123,7 @@ enum CatalogLoader {
             // (Consecutive rules usually name the same apps: compared before the map is asked.)
             var appIDs: [ArraySlice<UUID>: (uuids: [UUID], names: [String])] = [:]
             var previous: (apps: ArraySlice<UUID>, shared: (uuids: [UUID], names: [String]))?
+            var clicks: [Int: RuleClick] = [:]
             let linkRules = ids.indices.map { index in
                 let apps = rules.apps(index)
                 let shared: (uuids: [UUID], names: [String])
@@ -133,13 +134,15 @@ enum CatalogLoader {
                     appIDs[apps] = shared
                     previous = (apps, shared)
                 }
-                return StoredDefinition.input(rules.definition(index), apps: shared.uuids).rule(id: "", appIDs: shared.names)
+                let input = StoredDefinition.input(rules.definition(index), apps: shared.uuids)
+                if let click = input.click { clicks[index] = click }
+                return input.rule(id: "", appIDs: shared.names)
             }
             return CompiledRules(CompiledDomain(
                 settings: domain.settings.settings(hostname: domain.hostname),
                 apps: context.appsByWorkspace[domain.workspaceID] ?? [],
                 rules: linkRules
-            ))
+            ), clicks: clicks)
         }
 
         /// Last-Modified: the latest change to anything the files are made from (same on every node).

@@ -8,9 +8,12 @@ final class CompiledRules: Sendable {
     let compiled: CompiledDomain
     let aasa: StaticDocument.Body
     let assetLinks: StaticDocument.Body
+    /// The click overrides of the rules that have one, by rule position (`RuleClick`).
+    let clicks: [Int: RuleClick]
 
-    init(_ compiled: CompiledDomain) {
+    init(_ compiled: CompiledDomain, clicks: [Int: RuleClick] = [:]) {
         self.compiled = compiled
+        self.clicks = clicks
         aasa = StaticDocument.Body(compiled.aasaBytes)
         assetLinks = StaticDocument.Body(compiled.assetLinksBytes)
     }

@@ -29,6 +29,9 @@ enum DomainLoader {
             storeURL: app.storeURL,
             titles: Dictionary(destinations.compactMap { destination in destination.title.map { (destination.name, $0) } },
                                uniquingKeysWith: { first, _ in first }),
+            previews: Dictionary(destinations.compactMap { destination in
+                destination.preview.isEmpty ? nil : (destination.name, destination.preview)
+            }, uniquingKeysWith: { first, _ in first }),
             customScheme: app.customScheme,
             primaryDomainID: app.primaryDomainID?.canonicalText
         )

@@ -14,6 +14,8 @@ public enum ServiceError: Error, Sendable, ProblemConvertible {
     case unsupportedMediaType
     case unauthorized(String)
     case forbidden(String)
+    /// The resource existed and is gone for good (a claimed or expired click token).
+    case gone(String)
 
     public var problem: Problem {
         switch self {
@@ -27,6 +29,7 @@ public enum ServiceError: Error, Sendable, ProblemConvertible {
         case .unsupportedMediaType: Problem.unsupportedMediaType.with(detail: "Send the body as JSON with 'Content-Type: application/json'.")
         case .unauthorized(let detail): .unauthorized(detail: detail)
         case .forbidden(let detail): .forbidden(detail: detail)
+        case .gone(let detail): Problem(type: Problem.Types.base + "gone", title: "Gone", status: 410).with(detail: detail)
         }
     }
 }

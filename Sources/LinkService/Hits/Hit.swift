@@ -15,7 +15,14 @@ public struct Hit: Sendable, Equatable {
     }
 
     public enum Source: String, Sendable, CaseIterable {
-        case resolve, click
+        /// `claim`: a deferred deep link claimed by the app (`POST /v1/deferred/claim`, docs/LANDING.md).
+        case resolve, click, claim
+    }
+
+    /// What a click got (nil for resolve requests): the landing page, a redirect, the preview page a bot
+    /// gets, or (for a claim) the destination the app asked for.
+    public enum Served: String, Sendable, CaseIterable {
+        case landing, redirect, preview, claim
     }
 
     /// Longest path or query kept; longer ones are cut (a hit is for analytics, not replay).
@@ -37,11 +44,13 @@ public struct Hit: Sendable, Equatable {
     public var referrerHost: String?
     /// Salted SHA-256 of client IP + user agent, the salt rotating daily; the raw IP is never stored.
     public var visitorHash: String?
+    public var served: Served?
 
     public init(
         time: Date = Date(), workspaceID: UUID?, hostname: String, path: String, query: String?, outcome: Outcome,
         appID: UUID? = nil, ruleID: UUID? = nil, destinationType: String? = nil, source: Source,
-        platform: DevicePlatform, isBot: Bool, referrerHost: String? = nil, visitorHash: String? = nil
+        platform: DevicePlatform, isBot: Bool, referrerHost: String? = nil, visitorHash: String? = nil,
+        served: Served? = nil
     ) {
         self.time = time
         self.workspaceID = workspaceID
@@ -57,6 +66,7 @@ public struct Hit: Sendable, Equatable {
         self.isBot = isBot
         self.referrerHost = referrerHost
         self.visitorHash = visitorHash
+        self.served = served
     }
 }
 

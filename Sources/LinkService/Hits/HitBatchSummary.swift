@@ -6,7 +6,7 @@ import Postgres
 struct HitBatchSummary {
     struct RollupKey: Hashable, Comparable {
         var workspace: UUID, hour: Int64, hostname: String, app: UUID?, rule: UUID?, destinationType: String?
-        var outcome: String, platform: String, source: String, isBot: Bool
+        var outcome: String, platform: String, source: String, isBot: Bool, served: String?
 
         static func utf8Less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
@@ -17,7 +17,7 @@ struct HitBatchSummary {
             if a.app != b.app { return UUIDOrder.less(a.app ?? UUIDOrder.zero, b.app ?? UUIDOrder.zero) }
             if a.rule != b.rule { return UUIDOrder.less(a.rule ?? UUIDOrder.zero, b.rule ?? UUIDOrder.zero) }
             if a.destinationType != b.destinationType { return (a.destinationType ?? "") < (b.destinationType ?? "") }
-            return (a.outcome, a.platform, a.source, a.isBot ? 1 : 0) < (b.outcome, b.platform, b.source, b.isBot ? 1 : 0)
+            return (a.outcome, a.platform, a.source, a.isBot ? 1 : 0, a.served ?? "") < (b.outcome, b.platform, b.source, b.isBot ? 1 : 0, b.served ?? "")
         }
     }
 
@@ -34,16 +34,17 @@ struct HitBatchSummary {
         }
     }
 
-    /// The four counts a top-value row keeps (source and bot flag are columns, not key parts).
+    /// The four counts a top-value row keeps (source and bot flag are columns, not key parts; claims count as
+    /// clicks there: link traffic as opposed to resolve requests).
     struct TopCounts {
         var humanResolve: Int64 = 0, humanClick: Int64 = 0, botResolve: Int64 = 0, botClick: Int64 = 0
 
         mutating func add(_ hit: Hit) {
             switch (hit.isBot, hit.source) {
             case (false, .resolve): humanResolve += 1
-            case (false, .click): humanClick += 1
+            case (false, .click), (false, .claim): humanClick += 1
             case (true, .resolve): botResolve += 1
-            case (true, .click): botClick += 1
+            case (true, .click), (true, .claim): botClick += 1
             }
         }
 
@@ -101,7 +102,7 @@ struct HitBatchSummary {
             let outcome = hit.outcome.rawValue, source = hit.source.rawValue
             let rollupKey = RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
                                       destinationType: hit.destinationType, outcome: outcome, platform: hit.platform.rawValue,
-                                      source: source, isBot: hit.isBot)
+                                      source: source, isBot: hit.isBot, served: hit.served?.rawValue)
             if rollup?.key == rollupKey {
                 rollup!.count += 1
             } else {
@@ -158,16 +159,17 @@ struct HitBatchSummary {
             let rows = rollups.sorted { $0.key < $1.key }
             try connection.execute(Query(unsafeSQL: """
                 INSERT INTO hit_rollups_hourly AS r
-                    (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, hits)
-                SELECT w::uuid, to_timestamp(h * 3600), host, NULLIF(a, '')::uuid, NULLIF(ru, '')::uuid, NULLIF(d, ''), o, p, s, b::bool, n
+                    (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, served, hits)
+                SELECT w::uuid, to_timestamp(h * 3600), host, NULLIF(a, '')::uuid, NULLIF(ru, '')::uuid, NULLIF(d, ''), o, p, s, b::bool,
+                       NULLIF(sv, ''), n
                 FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                            $9::text[], $10::text[], $11::int8[]) AS t(w, h, host, a, ru, d, o, p, s, b, n)
+                            $9::text[], $10::text[], $11::text[], $12::int8[]) AS t(w, h, host, a, ru, d, o, p, s, b, sv, n)
                 ON CONFLICT ON CONSTRAINT hit_rollups_hourly_key DO UPDATE SET hits = r.hits + EXCLUDED.hits
                 """, binds: [
                     rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.hour), rows.map(\.key.hostname),
                     rows.map { $0.key.app.map(\.canonicalText) ?? "" }, rows.map { $0.key.rule.map(\.canonicalText) ?? "" },
                     rows.map { $0.key.destinationType ?? "" }, rows.map(\.key.outcome), rows.map(\.key.platform),
-                    rows.map(\.key.source), rows.map { $0.key.isBot ? "t" : "f" }, rows.map(\.value),
+                    rows.map(\.key.source), rows.map { $0.key.isBot ? "t" : "f" }, rows.map { $0.key.served ?? "" }, rows.map(\.value),
                 ]))
         }
         if !tops.isEmpty {

@@ -7,7 +7,8 @@ extension APIOperations {
         QueryParameter("host", Schema.string(maxLength: 253), "Only hits on this link domain."),
         QueryParameter("app", .uuid, "Only hits of this app."),
         QueryParameter("outcome", .enumeration(["open_app", "excluded", "no_match", "unknown_domain", "invalid_param"]), "Only hits with this outcome."),
-        QueryParameter("source", .enumeration(["resolve", "click"]), "Only resolves or only clicks."),
+        QueryParameter("source", .enumeration(["resolve", "click", "claim"]), "Only resolves, clicks or deferred-link claims."),
+        QueryParameter("served", .enumeration(["landing", "redirect", "preview", "claim"]), "Only clicks that got this (the landing page, a redirect, the preview page bots get) or claims."),
         QueryParameter("includeBots", .enumeration(["true", "false"]), "Count crawlers, link-preview fetchers and HEAD requests too (default false)."),
         QueryParameter("format", .enumeration(["json", "csv"]), "`csv` answers text/csv (as does `Accept: text/csv`)."),
     ]
@@ -30,21 +31,21 @@ extension APIOperations {
                      access: .key(.read),
                      query: analyticsParameters + [
                         QueryParameter("interval", .enumeration(["hour", "day"]), "Bucket size (default day; hour covers at most 31 days)."),
-                        QueryParameter("groupBy", .enumeration(["outcome", "platform", "destination", "rule", "host", "app", "source"]), "Split each bucket by this dimension."),
+                        QueryParameter("groupBy", .enumeration(["outcome", "platform", "destination", "rule", "host", "app", "source", "served"]), "Split each bucket by this dimension."),
                      ],
                      success: answer(json: "`{from, to, timeZone, includeBots, filters, interval, groupBy, total, buckets: [{start, total, groups?}]}`.",
                                      csv: "`start,group,hits`, one row per bucket and group.")),
         APIOperation(.GET, "/v1/analytics/top", "analyticsTop", "The most frequent paths, destinations, rules or referrers", tag: "Analytics",
                      access: .key(.read),
                      query: analyticsParameters + [
-                        QueryParameter("dimension", .enumeration(["path", "destination", "rule", "referrer"]), "What to rank, e.g. `path` with `outcome=no_match`.", required: true),
+                        QueryParameter("dimension", .enumeration(["path", "destination", "rule", "referrer", "served"]), "What to rank, e.g. `path` with `outcome=no_match`, or `destination` with `served=landing` and then `served=claim` (clicks and claims per destination).", required: true),
                         QueryParameter("limit", Schema.integer(minimum: 1, maximum: 100), "How many (default 10)."),
                      ],
-                     success: answer(json: "`{…, dimension, items: [{host?|app?, path|destination|rule|referrer, hits}]}`.",
+                     success: answer(json: "`{…, dimension, items: [{host?|app?, path|destination|rule|referrer|served, hits}]}`.",
                                      csv: "A header row naming the columns, then one row per item.")),
         APIOperation(.GET, "/v1/analytics/summary", "analyticsSummary", "Totals, unique visitors, bot share, per outcome", tag: "Analytics",
                      access: .key(.read), query: analyticsParameters,
-                     success: answer(json: "`{…, hits, botHits, botShare, uniqueVisitors, byOutcome, bySource, byPlatform}`.",
+                     success: answer(json: "`{…, hits, botHits, botShare, uniqueVisitors, byOutcome, bySource, byPlatform, byServed}`.",
                                      csv: "`metric,value`, one row per figure.")),
     ]
 }

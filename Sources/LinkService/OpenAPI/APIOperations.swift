@@ -7,7 +7,7 @@ import HTTPServer
 /// a summary, the tag, who may call it, the body and success components; the usual error responses are
 /// derived (see `APIOperation`), only extra ones (409, …) are listed.
 enum APIOperations {
-    static let all: [APIOperation] = service + associationFiles + resolve + links + keys + teams + apps + destinations + domains + rules + audit + analytics
+    static let all: [APIOperation] = service + associationFiles + resolve + links + deferred + keys + teams + apps + destinations + domains + rules + audit + analytics
 
     /// Path parameters by name: what every `{name}` in a template means.
     static let pathParameters: [String: (schema: Schema, description: String)] = [
@@ -55,6 +55,27 @@ enum APIOperations {
         APIOperation(.GET, "/v1/domains/{host}/assetlinks", "getDomainAssetLinks", "The domain's assetlinks.json as served",
                      tag: "Association files", access: .key(.read),
                      conditional: true, success: .json(200, "AssetLinks", headers: ["ETag", "Last-Modified", "Cache-Control"])),
+    ]
+
+    // MARK: Landing pages: deferred deep links and QR codes (docs/LANDING.md)
+
+    static let deferred: [APIOperation] = [
+        APIOperation(.POST, "/v1/deferred/claim", "claimDeferredLink", "Claim a click token once: the link a person clicked before installing",
+                     tag: "Resolve", access: .public,
+                     description: """
+                        The app calls this on its first launch with the token it found in the Play Install Referrer (`linkd_token=<token>`)                         or, on iOS with `deferredClipboard`, in the claim link on the pasteboard (`https://<domain>/_linkd/claim/<token>`).                         The answer is the resolve answer of the clicked link, once: a second claim and an expired token are 410, an unknown                         one 404. The token is the credential (128 random bits, single use; only its hash is stored), so no key is needed.                         Deterministic only: no IP address, no fingerprint, no probabilistic matching. Claims are hits (`source: claim`).
+                        """,
+                     body: "DeferredClaim", success: .json(200, "ResolveResult"), errors: [404, 410]),
+        APIOperation(.GET, "/v1/qr", "getQRCode", "The QR code of a link on one of the workspace's domains", tag: "Resolve", access: .key(.read),
+                     query: [
+                        QueryParameter("url", APISchemas.linkURL.with("maxLength", .integer(2000)), "An https link on one of the workspace's link domains.", required: true),
+                        QueryParameter("format", .enumeration(["svg", "png"]), "Drawing (default svg)."),
+                        QueryParameter("size", Schema.integer(minimum: QRHandlers.sizes.lowerBound, maximum: QRHandlers.sizes.upperBound), "Width in pixels (default \(QRHandlers.defaultSize))."),
+                     ],
+                     success: .alternatives(200, [
+                        ("image/svg+xml", Schema.string.described("An SVG drawing of the code (libqrencode, error correction M, a quiet zone of 4 modules).")),
+                        ("image/png", Schema.string.described("An 8-bit grayscale PNG, whole pixels per module.")),
+                     ])),
     ]
 
     // MARK: Resolve

@@ -37,8 +37,26 @@ extension APISchemas {
             .optional("carryPathToFallback", Schema.boolean.described("Append the link's path and query to the web fallback URL.")),
             .optional("androidDynamicRules", Schema.boolean.described(
                 "Also write the rules into assetlinks.json as Android 15+ dynamic rules (`relation_extensions`, `dynamic_app_link_components`; docs/ANDROID.md).")),
+            .optional("clickBehavior", (input ? clickBehavior.nullable : clickBehavior).described("""
+                What a click on an app link gets: `landing` (the landing page: open in the app, get the app, continue to the website;                 the default for new domains) or `redirect` (302 to the store or the web fallback). Rules can override it (docs/LANDING.md).
+                """)),
+            .optional("deferredTTL", (input ? deferredTTL.nullable : deferredTTL).described("Seconds a landing page's click token can be claimed (default 86400).")),
+            .optional("deferredClipboard", (input ? Schema.boolean.nullable : Schema.boolean).described("""
+                iOS: "Get the app" puts the token's claim link on the pasteboard (said on the page), for the app to claim on first launch.
+                """)),
         ]
     }
+
+    private static let clickBehavior = Schema.enumeration(ClickBehavior.allCases.map(\.rawValue))
+    private static let deferredTTL = Schema.integer(minimum: DomainSettingsInput.deferredTTLRange.lowerBound, maximum: DomainSettingsInput.deferredTTLRange.upperBound)
+
+    /// A rule's overrides of the domain's click behaviour and of the destination type's preview metadata.
+    static let ruleClick = Schema.object([
+        .optional("behavior", clickBehavior.nullable),
+        .optional("title", Schema.string(maxLength: TextLimit.name.scalars).nullable),
+        .optional("description", Schema.string(maxLength: TextLimit.comment.scalars).nullable),
+        .optional("imageUrl", APISchemas.httpsURLInput.nullable.described("An https image for preview cards.")),
+    ], closed: true).described("What the rule's clicks get, overriding the domain's `clickBehavior` and the destination type's preview.")
 
     static var domains: [(name: String, schema: Schema)] {
         [
@@ -80,6 +98,7 @@ extension APISchemas {
             .optional("percentEncoded", field(Schema.boolean)),
             .optional("comment", field(Schema.string(maxLength: 500))),
             .optional("destination", field(Schema.ref("DestinationBinding"))),
+            .optional("click", nullable ? ruleClick.nullable : ruleClick),
         ]
     }
 

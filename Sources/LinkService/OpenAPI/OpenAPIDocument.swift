@@ -171,6 +171,7 @@ enum OpenAPIDocument {
         (403, "Forbidden", "The key's scope does not allow this call.", "Problem"),
         (404, "NotFound", "No such resource in the caller's workspace (another workspace's resources answer exactly this).", "Problem"),
         (409, "Conflict", "The change conflicts with another resource: a duplicate, or one still in use.", "Problem"),
+        (410, "Gone", "The resource is gone for good: a click token that was claimed already or expired.", "Problem"),
         (412, "PreconditionFailed", "`If-Match` does not name the current ETag: the resource changed since it was read. Read it again and retry.", "Problem"),
         (413, "ContentTooLarge", "The body is larger than the server accepts (1 MiB by default); nothing was read or changed.", "Problem"),
         (414, "URITooLong", "The request target (path and query) is longer than the server accepts (8 KiB by default).", "Problem"),

@@ -5,9 +5,10 @@ import Postgres
 
 /// The running service: constructs and injects every part, starts them in order and stops them in reverse.
 ///
-/// Start order: pool → migrations → catalog (loaded whole, then kept current by LISTEN) → hit writer → HTTP.
-/// Stop order: HTTP (finishing in-flight requests) → the background services in reverse (hit writer, which
-/// writes out every accepted hit → fetch log → catalog listener) → pool.
+/// Start order: pool → migrations → catalog (loaded whole, then kept current by LISTEN) → hit writer → click
+/// tokens → HTTP. Stop order: HTTP (finishing in-flight requests) → the background services in reverse (click
+/// tokens, which inserts what is queued → hit writer, which writes out every accepted hit → fetch log → catalog
+/// listener) → pool.
 public final class Application: Sendable {
     public let configuration: ServiceConfiguration
     public let pool: ConnectionPool
@@ -17,6 +18,8 @@ public final class Application: Sendable {
     public let catalog: Catalog
     /// The hit pipeline: resolve and click handlers call `hits.record(_:from:)`.
     public let hits: HitBatcher
+    /// Click tokens of landing pages (deferred deep links, docs/LANDING.md).
+    let tokens: ClickTokens
     private let changes: ChangeFeed
     private let fetches: AssociationFetchLog
     private let server: Server
@@ -59,7 +62,9 @@ public final class Application: Sendable {
         if !configuration.corsOrigins.isEmpty {
             routes.use(CORSMiddleware(allowedOrigins: configuration.corsOrigins))
         }
-        let services: [any BackgroundService] = [changes, fetches, hits]
+        let tokens = ClickTokens(pool: pool, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
+        self.tokens = tokens
+        let services: [any BackgroundService] = [changes, fetches, hits, tokens]
         ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), catalog: catalog, changes: changes, services: services,
                         metrics: metrics, logger: logger).register(in: &routes)
         AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge,
@@ -83,7 +88,9 @@ public final class Application: Sendable {
         CodegenHandlers(pool: pool, auth: auth, resolver: resolver).register(in: &routes)
         OpenAPIHandlers().register(in: &routes)
         AnalyticsHandlers(pool: pool, auth: auth).register(in: &routes)
-        let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents)
+        ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents).register(in: &routes)
+        QRHandlers(resolver: resolver, auth: auth).register(in: &routes)
+        let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
         if let console = configuration.consoleDirectory {
             let files = try ConsoleFiles(directory: console, chartJS: configuration.chartJS)
             ConsoleHandlers(files: files, catalog: catalog, clicks: clicks).register(in: &routes)

@@ -2,14 +2,22 @@ import Foundation
 import HTTPServer
 import LinkKit
 
-/// Any other `GET` on a registered link domain is a click (the app was not installed, or the link was
-/// opened in a browser): logged as a hit and answered with a redirect chosen by platform. Only
-/// configured URLs are ever redirect targets (store pages, the domain's web fallback), so a link domain
-/// is never an open redirect. Link-preview fetchers get a small HTML page with a title instead.
+/// Any other `GET` on a registered link domain is a click (the app was not installed, the link was opened in an
+/// in-app browser, typed, or opened on Android without verified App Links), logged as a hit with what it got.
+///
+/// On a `landing` domain (or under a rule that says so) a click on an app link from a phone gets the landing
+/// page (`LandingPage`: open in the app, get the app with a click token for deferred deep linking, continue to
+/// the website); a desktop gets the web fallback, or the page with the link's QR code when there is none; bots
+/// get the preview page. On a `redirect` domain, and for links no app opens, a click gets a 302 to the store
+/// page or the web fallback, and link-preview fetchers get the preview page. Only configured URLs are ever
+/// targets or buttons (store pages, the web fallback, the app's scheme and package), so a link domain is never
+/// an open redirect (docs/LANDING.md).
 struct ClickHandler: Sendable {
     let resolver: Resolver
     let hits: any HitSink
     let agents: UserAgentCache
+    /// Deferred deep links; nil: landing pages carry no token.
+    let tokens: ClickTokens?
 
     /// Each click looks its link up once: the request's host, path and query go to the resolver as they are
     /// (`Resolver.resolveClick`), whose kept answer, when there is one, also says whether a link domain governs
@@ -24,18 +32,124 @@ struct ClickHandler: Sendable {
         }
         let agent = agents.classify(request)
         let platform: AppPlatform = agent.platform == .android ? .android : .ios
-        let answer = resolver.resolveClick(host: host, path: request.path, query: request.rawQuery, platform: platform).answer
+        let resolved = resolver.resolveClick(host: host, path: request.path, query: request.rawQuery, platform: platform)
+        let answer = resolved.answer
         guard let entry = answer.entry else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
-        hits.record(Hit(resolved: answer, source: .click, request: request, agent: agent, workspace: entry.workspaceID), from: request)
-        if agent.isLinkPreview { return preview(answer) }
-        guard let target = target(answer, agent: agent) else {
-            throw ServiceError.notFound("No web fallback is configured for this link; the page")
+        let (response, served) = respond(answer, json: resolved.json, agent: agent, request: request)
+        var hit = Hit(resolved: answer, source: .click, request: request, agent: agent, workspace: entry.workspaceID)
+        hit.served = served
+        hits.record(hit, from: request)
+        guard let response else { throw ServiceError.notFound("No web fallback is configured for this link; the page") }
+        return response
+    }
+
+    /// The answer to a click and what it got; a nil response is a 404 (nowhere to send the browser).
+    func respond(_ answer: Resolver.Answer, json: [UInt8], agent: UserAgent, request: Request) -> (Response?, Hit.Served?) {
+        let opensApp = answer.resolution?.outcome == .openApp
+        guard let entry = answer.entry, opensApp, behavior(answer, entry) == .landing else {
+            if agent.isLinkPreview { return (previewPage(answer), .preview) }
+            return (target(answer, agent: agent).map(Self.redirect), .redirect)
         }
-        var headers = HTTPHeaders()
-        headers.add("Location", target)
-        headers.add("Cache-Control", "no-store")
-        headers.add("Content-Type", "text/plain; charset=utf-8")
-        return Response(status: 302, headers: headers, body: Array("Redirecting to \(target)\n".utf8))
+        if agent.isBot || request.method == .HEAD { return (previewPage(answer), .preview) }
+        switch agent.platform {
+        case .ios, .android:
+            return (landingPage(answer, json: json, entry: entry, android: agent.platform == .android,
+                                inApp: agent.isInAppBrowser), .landing)
+        case .desktop, .other:
+            if let web = answer.webFallback { return (Self.redirect(web), .redirect) }
+            var content = LandingPage.Content(link: answer.link, preview: preview(answer))
+            content.qrSVG = QRCode(answer.link)?.svg(size: 240)
+            content.storeLink = answer.storeURL(for: .ios) ?? answer.storeURL(for: .android)
+            let page = answer.pages.object(4) { LandingPage.Template(tokenized: false, script: false) { _ in LandingPage.render(content) } }
+            return (Self.page(page.bytes, script: false, cache: "no-store"), .landing)
+        }
+    }
+
+    /// The rule's override, else the domain's setting.
+    func behavior(_ answer: Resolver.Answer, _ entry: CatalogEntry) -> ClickBehavior {
+        answer.resolution?.position.flatMap { entry.clicks[$0]?.behavior } ?? entry.settings.clickBehavior
+    }
+
+    /// The destination type's preview metadata with the rule's overrides; the type's title, else the host, as title.
+    func preview(_ answer: Resolver.Answer) -> LinkPreview {
+        var preview = LinkPreview()
+        if let resolution = answer.resolution, let app = resolution.app, let type = resolution.rule?.destination?.type {
+            preview = app.previews[type] ?? LinkPreview(title: app.titles[type])
+        }
+        if let entry = answer.entry, let position = answer.resolution?.position {
+            preview = preview.overridden(by: entry.clicks[position]?.preview)
+        }
+        if preview.title == nil { preview.title = answer.entry.map { _ in answer.parsed.host } }
+        return preview
+    }
+
+    /// The page of a phone's click on an app link, with a click token where the page can hand it over: the Play
+    /// Store link's `referrer` on Android, the pasteboard on iOS when the domain opts in (`deferredClipboard`).
+    /// The page is rendered once per answer and variant (`LandingPage.Template`, kept with the answer).
+    func landingPage(_ answer: Resolver.Answer, json: [UInt8], entry: CatalogEntry, android: Bool, inApp: Bool) -> Response {
+        let settings = entry.settings
+        let tokenized = tokens != nil && (android || settings.deferredClipboard)
+        let token = !tokenized ? nil : tokens?.issue(workspace: entry.workspaceID, domain: entry.domainID, url: answer.link,
+                                                     platform: android ? "android" : "ios", answer: json, ttl: settings.deferredTTL)
+        let script = !android && settings.deferredClipboard && answer.storeURL(for: .ios) != nil
+        guard token != nil || !tokenized else {   // no room for a token: this page goes out without one
+            return Self.page(LandingPage.render(content(answer, android: android, inApp: inApp, token: nil)), script: false, cache: "no-store")
+        }
+        let variant = (android ? 2 : 0) + (inApp ? 1 : 0)
+        let template = answer.pages.object(variant) {
+            LandingPage.Template(tokenized: tokenized, script: script) { token in
+                LandingPage.render(content(answer, android: android, inApp: inApp, token: token))
+            }
+        }
+        return Self.page(template.page(token: token), script: template.script && token != nil, cache: "no-store")
+    }
+
+    /// What the landing page of `answer` shows a phone.
+    func content(_ answer: Resolver.Answer, android: Bool, inApp: Bool, token: String?) -> LandingPage.Content {
+        var content = LandingPage.Content(link: answer.link, preview: preview(answer))
+        content.webLink = answer.webFallback
+        let path = answer.parsed.path.hasPrefix("/") ? answer.parsed.path.dropFirst() : answer.parsed.path[...]
+        let query = answer.parsed.query.map { "?" + $0 } ?? ""
+        if android {
+            content.inAppBrowser = inApp ? "Chrome" : nil
+            if var store = answer.storeURL(for: .android) {
+                if let token {
+                    let referrer = LandingPage.percentEncoded(ClickHandler.referrerPrefix + token, keeping: LandingPage.unreserved)
+                    store += (store.contains("?") ? "&" : "?") + "referrer=" + referrer
+                }
+                content.storeLink = store
+            }
+            if let app = answer.resolution?.app, app.platform == .android {
+                var intent = "intent://" + answer.parsed.host + "/" + path + query + "#Intent;scheme=https;package=" + app.identifier
+                if let fallback = content.storeLink ?? content.webLink {
+                    intent += ";S.browser_fallback_url=" + LandingPage.percentEncoded(fallback, keeping: LandingPage.unreserved)
+                }
+                content.openLink = intent + ";end"
+            }
+        } else {
+            content.inAppBrowser = inApp ? "Safari" : nil
+            content.storeLink = answer.storeURL(for: .ios)
+            content.appStoreID = content.storeLink.flatMap(Self.appStoreID)
+            if let app = answer.resolution?.app, app.platform == .ios, let scheme = app.customScheme {
+                content.openLink = scheme + "://" + path + query
+            }
+            if let token, content.storeLink != nil {
+                content.claimLink = "https://" + answer.parsed.host + ClickHandler.claimPath + token
+            }
+        }
+        return content
+    }
+
+    /// Where the pasteboard's claim link points: `https://<domain>/_linkd/claim/<token>`.
+    static let claimPath = "/_linkd/claim/"
+    /// The Play Store `referrer` value before the token: `linkd_token=<token>` (percent-encoded in the link).
+    static let referrerPrefix = "linkd_token="
+
+    /// The numeric id of an `https://apps.apple.com/app/id…` page.
+    static func appStoreID(_ store: String) -> String? {
+        guard let range = store.range(of: "/id", options: .backwards) else { return nil }
+        let id = store[range.upperBound...]
+        return !id.isEmpty && id.utf8.allSatisfy({ (48...57).contains($0) }) ? String(id) : nil
     }
 
     /// iOS: the App Store page of the app that would open the link, else the web fallback; Android: the Play
@@ -49,35 +163,28 @@ struct ClickHandler: Sendable {
         }
     }
 
-    /// A minimal page for link-preview fetchers: the destination's title (or the host) as title and og:title.
-    func preview(_ answer: Resolver.Answer) -> Response {
-        var title = answer.entry?.hostname ?? answer.parsed.host
-        if let resolution = answer.resolution, let app = resolution.app, let type = resolution.rule?.destination?.type {
-            title = app.titles[type] ?? title
-        }
-        let escaped = Self.escapeHTML(title)
-        var html = "<!doctype html><html><head><meta charset=\"utf-8\"><title>\(escaped)</title>"
-        html += "<meta property=\"og:title\" content=\"\(escaped)\">"
-        if let web = answer.webFallback { html += "<meta property=\"og:url\" content=\"\(Self.escapeHTML(web))\">" }
-        html += "</head><body><h1>\(escaped)</h1></body></html>\n"
-        var headers = HTTPHeaders()
-        headers.add("Content-Type", "text/html; charset=utf-8")
-        headers.add("Cache-Control", "public, max-age=300")
-        return Response(status: 200, headers: headers, body: Array(html.utf8))
+    /// The page for link-preview fetchers and crawlers: title, description and image as `og:`/`twitter:` tags.
+    func previewPage(_ answer: Resolver.Answer) -> Response {
+        let page = answer.pages.object(5) { LandingPage.Template(tokenized: false, script: false) { _ in LandingPage.preview(preview(answer), link: answer.link) } }
+        return Self.page(page.bytes, script: false, cache: "public, max-age=300")
     }
 
-    static func escapeHTML(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
+    static func redirect(_ target: String) -> Response {
+        var headers = HTTPHeaders()
+        headers.add("Location", target)
+        headers.add("Cache-Control", "no-store")
+        headers.add("Content-Type", "text/plain; charset=utf-8")
+        return Response(status: 302, headers: headers, body: Array("Redirecting to \(target)\n".utf8))
+    }
+
+    static func page(_ html: [UInt8], script: Bool, cache: String) -> Response {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/html; charset=utf-8")
+        headers.add("Cache-Control", cache)
+        headers.add("Vary", "User-Agent")
+        headers.add("Content-Security-Policy", script ? LandingPage.policies.script : LandingPage.policies.plain)
+        headers.add("X-Content-Type-Options", "nosniff")
+        headers.add("Referrer-Policy", "no-referrer")
+        return Response(status: 200, headers: headers, body: html)
     }
 }

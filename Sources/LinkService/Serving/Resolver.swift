@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import LinkKit
 import Observability
 
@@ -34,6 +35,8 @@ struct Resolver: Sendable {
         /// The URL as asked (nil for a click: its parts came from the request, `parsed` has them).
         let url: String?
         let parsed: AASAURL
+        /// The URL as asked, or for a click written out from its parts (the landing page's link).
+        var link: String { url ?? parsed.text }
         /// nil: no link domain of the caller governs the URL's host (or no app of the workspace owns its custom
         /// scheme); for a custom-scheme link, the domain that decided.
         let entry: CatalogEntry?
@@ -43,6 +46,9 @@ struct Resolver: Sendable {
         let refusal: Refusal?
         /// The deciding app's id (the catalog's ids are canonical UUID text), parsed once for the hits of a kept answer.
         let appID: UUID?
+        /// The landing and preview pages of clicks on this link, rendered on first use (`ClickHandler`): iOS, iOS
+        /// in-app, Android, Android in-app, desktop with the QR code, preview.
+        let pages = OnceSlots<LandingPage.Template>(count: 6)
 
         init(url: String?, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: AppPlatform,
              refusal: Refusal? = nil) {

@@ -80,3 +80,41 @@ struct UserAgentTests {
         #expect(agent.isHTTPClient == example.httpClient)
     }
 }
+
+/// In-app browsers: the landing page adds an "Open in Safari / Chrome" hint for them (docs/LANDING.md).
+@Suite("In-app browser detection")
+struct InAppBrowserTests {
+    static let inApp: [(String, String, DevicePlatform)] = [
+        ("Instagram iOS", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 327.0.0.29.90 (iPhone14,2; iOS 17_4; en_US)", .ios),
+        ("Facebook iOS", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/455.0.0.44.107;FBDV/iPhone14,2]", .ios),
+        ("Facebook Android", "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/UQ1A.240205.004; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/122.0.6261.119 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/455.0.0.44.107;]", .android),
+        ("TikTok", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 musical_ly_34.1.0 JsSdk/2.0 NetType/WIFI Channel/App Store ByteLocale/en", .ios),
+        ("LinkedIn", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [LinkedInApp]/9.29.8", .ios),
+        ("Google app", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/311.0.621065643 Mobile/15E148 Safari/604.1", .ios),
+        ("Line", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Safari Line/14.3.0", .ios),
+        ("X", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Twitter for iPhone/10.34", .ios),
+        ("Snapchat", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Snapchat/12.80.0.40 (like Safari/8617.1.17.10.9)", .ios),
+        ("Pinterest", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [Pinterest/iOS]", .ios),
+        ("Android WebView", "Mozilla/5.0 (Linux; Android 14; Pixel 8; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/122.0.0.0 Mobile Safari/537.36", .android),
+    ]
+
+    @Test func inAppBrowsersAreNoBots() {
+        for (name, header, platform) in Self.inApp {
+            let agent = UserAgent(header)
+            #expect(agent.isInAppBrowser, "\(name)")
+            #expect(!agent.isBot, "\(name)")
+            #expect(agent.platform == platform, "\(name)")
+        }
+    }
+
+    @Test func browsersAndBotsAreNotInApp() {
+        for header in [
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+            "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+            "Twitterbot/1.0", "Pinterestbot/1.0", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+        ] {
+            #expect(!UserAgent(header).isInAppBrowser, "\(header)")
+        }
+        #expect(UserAgent("Pinterestbot/1.0").isLinkPreview)
+    }
+}

@@ -234,7 +234,7 @@ struct AnalyticsAPITests {
             #expect(summary["botShare"]?.serialized == "0.1111")
             #expect(summary["uniqueVisitors"]?.serialized == "7")   // v1-v5 on the 20th, v1 and v7 on the 21st
             #expect(summary["byOutcome"]?.serialized == #"{"open_app":4,"excluded":1,"no_match":3,"unknown_domain":0,"unknown_scheme":0,"invalid_param":0}"#)
-            #expect(summary["bySource"]?.serialized == #"{"resolve":1,"click":7}"#)
+            #expect(summary["bySource"]?.serialized == #"{"resolve":1,"click":7,"claim":0}"#)
             let withBots = try data.json("/v1/analytics/summary?\(Self.range)&includeBots=true")
             #expect(withBots["hits"]?.serialized == "9")
             #expect(withBots["uniqueVisitors"]?.serialized == "8")

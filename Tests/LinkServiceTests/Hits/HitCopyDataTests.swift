@@ -37,7 +37,8 @@ struct HitCopyDataTests {
         let hits = (0..<2_500).map { index in
             Hit.sample(workspace: index % 7 == 0 ? nil : workspace, path: "/w/\(index)" + (index % 100 == 0 ? "\u{0}x" : ""),
                        isBot: index % 2 == 0, app: index % 3 == 0 ? app : nil, destination: index % 5 == 0 ? "widgetDetail" : nil,
-                       referrer: index % 11 == 0 ? String(repeating: "r", count: 900) : nil, visitor: "v\(index)")
+                       referrer: index % 11 == 0 ? String(repeating: "r", count: 900) : nil, visitor: "v\(index)",
+                       served: index % 4 == 0 ? nil : Hit.Served.allCases[index % 4])
         }
         var handed: [Hit] = []
         let data = HitCopyData(hits: hits[...], idBlocks: [5_000, 1_024, 9_216], eachChunk: { handed += $0 })
@@ -51,7 +52,7 @@ struct HitCopyDataTests {
         reader.at = 11
         #expect(reader.int(Int32.self) == 0 && reader.int(Int32.self) == 0)
         for (index, hit) in hits.enumerated() {
-            #expect(reader.int(Int16.self) == 15)
+            #expect(reader.int(Int16.self) == 16)
             let id = reader.int64Field()
             #expect(id == [5_000, 1_024, 9_216][index / 1024] + Int64(index % 1024))
             let time = reader.int64Field()
@@ -69,6 +70,7 @@ struct HitCopyDataTests {
             #expect(reader.field() == [hit.isBot ? 1 : 0])
             #expect(reader.text() == hit.referrerHost)
             #expect(reader.text() == hit.visitorHash)
+            #expect(reader.text() == hit.served?.rawValue)
         }
         #expect(reader.int(Int16.self) == -1)
         #expect(reader.at == reader.bytes.count)

@@ -134,6 +134,12 @@ struct HitSpoolTests {
         expected.time = decoded.time
         #expect(decoded == expected)
         #expect(Hit(spoolLine: "12\tbroken") == nil)
+        // What a click got is the 15th field, present only when set.
+        var click = hit
+        click.served = .landing
+        #expect(Self.line(click).hasSuffix("\tabc\tlanding"))
+        #expect(Hit(spoolLine: Self.line(click))?.served == .landing)
+        #expect(Hit(spoolLine: Self.line(click).replacingOccurrences(of: "landing", with: "bogus")[...]) == nil)
     }
 
     /// The line format is what spools written by earlier versions hold: it must not change.

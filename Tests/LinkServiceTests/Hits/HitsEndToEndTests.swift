@@ -37,7 +37,7 @@ struct HitsEndToEndTests {
             #expect(summary["hits"]?.serialized == "5")
             #expect(summary["botHits"]?.serialized == "3")
             #expect(summary["byOutcome"]?["no_match"]?.serialized == "1")
-            #expect(summary["bySource"]?.serialized == #"{"resolve":1,"click":4}"#)
+            #expect(summary["bySource"]?.serialized == #"{"resolve":1,"click":4,"claim":0}"#)
             #expect(summary["byPlatform"]?.serialized == #"{"ios":2,"android":1,"desktop":1,"other":1}"#)
             #expect(summary["uniqueVisitors"]?.serialized == "4")   // iPhone, Pixel, desktop, the resolving backend
 

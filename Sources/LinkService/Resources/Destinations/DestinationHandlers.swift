@@ -24,6 +24,7 @@ struct DestinationHandlers: Sendable {
         var body = try JSONBody.object(request, errors: errors)
         let name = Validators.identifier(body.string("name", required: true), at: "/name", errors)
         let title = body.string("title", limit: .name)
+        let preview = Self.preview(&body)
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         let requiresSignIn = body.bool("requiresSignIn") ?? false
         body.finish()
@@ -33,7 +34,7 @@ struct DestinationHandlers: Sendable {
             if try DestinationStore.find(name!, of: app.id, on: connection) != nil {
                 throw ServiceError.conflict("The app already has a destination type '\(name!)'.")
             }
-            let destination = try DestinationStore.insert(name!, title: title, parameters: params, requiresSignIn: requiresSignIn, app: app.id,
+            let destination = try DestinationStore.insert(name!, title: title, preview: preview, parameters: params, requiresSignIn: requiresSignIn, app: app.id,
                                                           workspace: principal.workspaceID, on: connection)
             try changed.appChanged(app.id, on: connection)
             return destination
@@ -51,7 +52,7 @@ struct DestinationHandlers: Sendable {
         try endpoints.get { try find(request, principal, on: $0) }
     }
 
-    /// Replaces title and parameters (the name is the address and stays).
+    /// Replaces title, preview metadata and parameters (the name is the address and stays).
     func replace(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
@@ -59,12 +60,13 @@ struct DestinationHandlers: Sendable {
             errors.add("/name", "The name is the destination's address and cannot be changed; create a new destination type.")
         }
         let title = body.string("title", limit: .name)
+        let preview = Self.preview(&body)
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         let requiresSignIn = body.bool("requiresSignIn") ?? false
         body.finish()
         return try endpoints.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
                                     check: { _, _ in try errors.check() }) { before, _, connection, changed in
-            let after = try DestinationStore.replace(before.id, title: title, parameters: params, requiresSignIn: requiresSignIn, on: connection)
+            let after = try DestinationStore.replace(before.id, title: title, preview: preview, parameters: params, requiresSignIn: requiresSignIn, on: connection)
             try changed.appChanged(after.appID, on: connection)
             return after
         }
@@ -89,6 +91,13 @@ struct DestinationHandlers: Sendable {
             throw ServiceError.notFound("The destination type '\(name)'")
         }
         return destination
+    }
+
+    /// The `description` and `imageUrl` members (an https URL only).
+    private static func preview(_ body: inout JSONObjectReader) -> LinkPreview {
+        let description = body.string("description", limit: .comment)
+        let image = Validators.httpsURL(body.string("imageUrl", limit: .url), at: body.at("imageUrl"), body.errors)
+        return LinkPreview(description: description, imageURL: image)
     }
 
     /// The `params` member; absent and `null` (which `JSONObjectReader` reads as absent) are no parameters.

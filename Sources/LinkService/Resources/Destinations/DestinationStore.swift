@@ -6,18 +6,23 @@ import Postgres
 enum DestinationStore: ResourceStore {
     typealias Resource = Destination
     static let table = "destinations"
-    static let columns = "id, app_id, name, title, params, requires_sign_in, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8"
+    static let columns = """
+        id, app_id, name, title, params, requires_sign_in, version, created_at, updated_at,
+        (extract(epoch FROM created_at) * 1000000)::int8, description, image_url
+        """
     static let address = (key: "name", owner: "app_id")
 
-    static func insert(_ name: String, title: String?, parameters: [ParameterSpec], requiresSignIn: Bool, app: UUID, workspace: UUID,
-                       on connection: Connection) throws -> Destination {
-        try insert("workspace_id, app_id, name, title, params, requires_sign_in", [workspace, app, name, title, params(parameters), requiresSignIn],
-                   on: connection)
+    static func insert(_ name: String, title: String?, preview: LinkPreview, parameters: [ParameterSpec], requiresSignIn: Bool,
+                       app: UUID, workspace: UUID, on connection: Connection) throws -> Destination {
+        try insert("workspace_id, app_id, name, title, params, requires_sign_in, description, image_url",
+                   [workspace, app, name, title, params(parameters), requiresSignIn, preview.description, preview.imageURL], on: connection)
     }
 
-    /// Replaces the title, parameters and sign-in flag (the name is the address and stays).
-    static func replace(_ id: UUID, title: String?, parameters: [ParameterSpec], requiresSignIn: Bool, on connection: Connection) throws -> Destination {
-        try update(id, set: "title = $2, params = $3, requires_sign_in = $4", [title, params(parameters), requiresSignIn], on: connection)
+    /// Replaces the title, preview metadata, parameters and sign-in flag (the name is the address and stays).
+    static func replace(_ id: UUID, title: String?, preview: LinkPreview, parameters: [ParameterSpec], requiresSignIn: Bool,
+                        on connection: Connection) throws -> Destination {
+        try update(id, set: "title = $2, params = $3, requires_sign_in = $4, description = $5, image_url = $6",
+                   [title, params(parameters), requiresSignIn, preview.description, preview.imageURL], on: connection)
     }
 
     /// Every destination type of `app`, by name.
@@ -44,6 +49,7 @@ extension Destination {
         let params: JSONB
         (id, appID, name, title, params, requiresSignIn, version, createdAt, updatedAt, sortMicros) =
             try row.decode((UUID, UUID, String, String?, JSONB, Bool, Int, Date, Date, Int64).self)
+        (description, imageURL) = try (row.decode(10, as: String?.self), row.decode(11, as: String?.self))
         let errors = FieldErrors()
         parameters = ParameterSpecJSON.read((try? JSONValue.parse(params.json)) ?? .object([]), at: "/params", errors)
     }

@@ -14,6 +14,17 @@ struct DomainSettingsInput: Sendable, Equatable {
     var carryPathToFallback = false
     /// Write the rules into `assetlinks.json` as Android 15+ dynamic rules (docs/ANDROID.md).
     var androidDynamicRules = false
+    /// What a click on an app link gets (docs/LANDING.md): the landing page (the default for new domains) or
+    /// the store and fallback redirects (domains registered before the landing page, `migrations/0012`).
+    var clickBehavior = ClickBehavior.landing
+    /// How long a landing page's click token can be claimed, in seconds (`deferredTTL`, default 24 h).
+    var deferredTTL = DomainSettingsInput.defaultDeferredTTL
+    /// iOS: "Get the app" puts the token's claim link on the pasteboard (opt-in, said on the page).
+    var deferredClipboard = false
+
+    static let defaultDeferredTTL = 86_400
+    /// `deferredTTL` bounds: one minute to thirty days.
+    static let deferredTTLRange = 60...2_592_000
 
     init() {}
 
@@ -57,6 +68,21 @@ struct DomainSettingsInput: Sendable, Equatable {
         }
         if body.has("carryPathToFallback") { carryPathToFallback = body.bool("carryPathToFallback") ?? false }
         if body.has("androidDynamicRules") { androidDynamicRules = body.bool("androidDynamicRules") ?? false }
+        if body.has("clickBehavior") {
+            clickBehavior = ClickBehavior.read(&body, "clickBehavior") ?? .landing
+        }
+        if body.has("deferredTTL") {
+            if let seconds = body.integer("deferredTTL") {
+                if Self.deferredTTLRange.contains(Int(seconds)) {
+                    deferredTTL = Int(seconds)
+                } else {
+                    errors.add(body.at("deferredTTL"), "deferredTTL is a number of seconds from 60 to 2592000 (30 days).")
+                }
+            } else {
+                deferredTTL = Self.defaultDeferredTTL
+            }
+        }
+        if body.has("deferredClipboard") { deferredClipboard = body.bool("deferredClipboard") ?? false }
     }
 
     private static func appIDs(_ body: inout JSONObjectReader, _ key: String) -> [UUID] {
@@ -86,6 +112,9 @@ struct DomainSettingsInput: Sendable, Equatable {
             "webFallbackUrl": .optional(webFallbackURL),
             "carryPathToFallback": .bool(carryPathToFallback),
             "androidDynamicRules": .bool(androidDynamicRules),
+            "clickBehavior": .string(clickBehavior.rawValue),
+            "deferredTTL": .number(String(deferredTTL)),
+            "deferredClipboard": .bool(deferredClipboard),
         ])
     }
 

@@ -4,7 +4,8 @@ import LinkKit
 /// One rule as a client writes it:
 /// `{"apps": [id…], "path": "/widget/{id}", "query": {"tab": "{tab}"}, "fragment": "…", "exclude": false,
 ///   "caseSensitive": true, "percentEncoded": true, "comment": "…",
-///   "destination": {"type": "widgetDetail", "params": {"id": "{id}", "tab": "info"}}}`.
+///   "destination": {"type": "widgetDetail", "params": {"id": "{id}", "tab": "info"}},
+///   "click": {"behavior": "landing", "title": "…"}}` (`RuleClick`).
 ///
 /// `path`, `fragment` and query-item values are templates when they contain `{…}` captures and raw AASA
 /// patterns otherwise. A destination parameter bound to `"{name}"` takes that capture; any other value is a
@@ -21,6 +22,8 @@ struct RuleInput: Sendable {
     var percentEncoded: Bool?
     var comment: String?
     var destination: DestinationBinding?
+    /// What the rule's clicks get, when it overrides the domain and the destination type.
+    var click: RuleClick?
 
     /// A rule for `apps` that constrains nothing yet.
     init(apps: [UUID]) {
@@ -63,6 +66,7 @@ struct RuleInput: Sendable {
         if let value = body.value("destination"), value != .null {
             destination = Self.destination(value, at: body.at("destination"), errors)
         }
+        if let value = body.value("click") { click = RuleClick(value, at: body.at("click"), errors: errors) }
         if exclude == true, destination != nil {
             errors.add(body.at("destination"), "An exclusion opens no app, so it cannot have a destination.")
         }
@@ -96,6 +100,7 @@ struct RuleInput: Sendable {
         if let percentEncoded { members.append(JSONMember(key: "percentEncoded", value: .bool(percentEncoded))) }
         if let comment { members.append(JSONMember(key: "comment", value: .string(comment))) }
         if let destination { members.append(JSONMember(key: "destination", value: Self.json(destination))) }
+        if let click { members.append(JSONMember(key: "click", value: click.json)) }
         return .object(members)
     }
 

@@ -1,0 +1,46 @@
+import Foundation
+import HTTPServer
+import LinkKit
+
+/// `POST /v1/deferred/claim {"token": "…"}`: the app, on its first launch, hands over the click token it got
+/// from the Play Install Referrer or the pasteboard and gets the link's resolve answer, once (docs/LANDING.md).
+/// The token is the credential (128 random bits, single use), so no key is needed: an app ships none. A second
+/// claim and an expired token are 410, an unknown one 404. The claim is a hit (`source: "claim"`).
+///
+/// Deterministic only: the token is the only thing matched. No IP address, no fingerprint, no probabilistic
+/// matching.
+struct ClaimHandlers: Sendable {
+    let tokens: ClickTokens
+    let resolver: Resolver
+    let hits: any HitSink
+    let agents: UserAgentCache
+
+    func register(in routes: inout RouterBuilder) {
+        routes.post("/v1/deferred/claim") { request in try claim(request) }
+    }
+
+    func claim(_ request: Request) throws -> Response {
+        let errors = FieldErrors()
+        var body = try JSONBody.object(request, errors: errors)
+        let token = body.string("token", required: true, limit: .name)
+        body.finish()
+        if let token, !ClickTokens.isToken(token) {
+            errors.add("/token", "token is the 32 lower-case hex digits after /_linkd/claim/ or linkd_token=.")
+        }
+        try errors.check()
+        switch try tokens.claim(token!) {
+        case .unknown: throw ServiceError.notFound("The click token")
+        case .alreadyClaimed: throw ServiceError.gone("The click token was claimed already; a token answers once.")
+        case .expired: throw ServiceError.gone("The click token expired.")
+        case let .claimed(url, platform, workspace, answer):
+            if let resolved = try? resolver.resolve(url, platform: platform == "android" ? .android : .ios, workspace: workspace) {
+                var hit = Hit(resolved: resolved.answer, source: .claim, request: request, agent: agents.classify(request),
+                              workspace: workspace)
+                hit.served = .claim
+                hit.isBot = false   // the app asks, with its HTTP library's User-Agent
+                hits.record(hit, from: request)
+            }
+            return .json(Array(answer.utf8))
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import ByteText
+import CCrypto
+import Foundation
+import Observability
+import Postgres
+import Synchronization
+
+/// Deferred deep links (docs/LANDING.md): a click token for each landing page shown to a mobile browser, claimed
+/// once by the app after it is installed.
+///
+/// A token is 128 random bits (libcrypto's `RAND_bytes`), handed out as 32 hex digits; only its SHA-256 is
+/// stored (`click_tokens`, `migrations/0012`), as for API keys, with the link, its resolve answer, the domain
+/// and an expiry. Nothing about the visitor is kept: no IP address, no user agent, no fingerprint.
+///
+/// Request threads never wait on the database: `issue` queues the row in a per-thread stripe and a thread of
+/// the service's own inserts what is queued every `interval`; a claim writes out what is queued first
+/// (`flush`), so a token is claimable as soon as its page is sent. The same thread deletes tokens an
+/// `expiredGrace` after they expired (until then a claim answers 410, after it 404).
+final class ClickTokens: BackgroundService {
+    let name = "click tokens"
+
+    /// One token's row, queued until it is inserted.
+    struct Pending: Sendable {
+        let hash: String
+        let workspace: UUID
+        let domain: UUID
+        let url: String
+        let platform: String
+        let answer: [UInt8]
+        let createdMicros: Int64
+        let expiresMicros: Int64
+    }
+
+    private final class Stripe: Sendable {
+        let rows = Mutex<[Pending]>([])
+    }
+
+    /// Rows queued at most (all stripes); beyond it a page goes out without a token and `dropped` counts it.
+    static let capacity = 100_000
+
+    private let stripes: [Stripe]
+    private let assignment: StripeAssignment
+    private let queued = Atomic<Int>(0)
+    private let pool: ConnectionPool
+    private let logger: Logger
+    private let interval: DispatchTimeInterval
+    private let sweepInterval: TimeInterval
+    /// How long an expired token stays (claims answer 410 meanwhile) before the sweep deletes it.
+    let expiredGrace: TimeInterval
+    /// Serialises inserts: the flusher thread and claims both write out the queue.
+    private let writing = Mutex<Void>(())
+    private let phase = Atomic<Int>(0)
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
+    private let issuedTotal: Counter
+    private let droppedTotal: Counter
+    private let deletedTotal: Counter
+
+    init(pool: ConnectionPool, metrics: MetricsRegistry, logger: Logger, interval: DispatchTimeInterval = .milliseconds(200),
+         sweepInterval: TimeInterval = 60, expiredGrace: TimeInterval = 3600) {
+        self.pool = pool
+        self.logger = logger
+        assignment = metrics.stripes
+        stripes = (0..<metrics.stripes.count).map { _ in Stripe() }
+        self.interval = interval
+        self.sweepInterval = sweepInterval
+        self.expiredGrace = expiredGrace
+        issuedTotal = metrics.counter("linkd_click_tokens_issued_total", help: "Click tokens put on landing pages.")
+        droppedTotal = metrics.counter("linkd_click_tokens_dropped_total", help: "Landing pages sent without a token: the queue was full.")
+        deletedTotal = metrics.counter("linkd_click_tokens_deleted_total", help: "Expired click tokens deleted.")
+    }
+
+    var isHealthy: Bool { phase.load(ordering: .acquiring) == 1 }
+
+    func start() {
+        guard phase.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
+        let thread = Thread { [self] in
+            var lastSweep = Date.distantPast
+            while true {
+                let stopping = wakeUp.wait(timeout: .now() + interval) == .success
+                flush()
+                if stopping { break }
+                if Date().timeIntervalSince(lastSweep) >= sweepInterval {
+                    lastSweep = Date()
+                    _ = try? deleteExpired()
+                }
+            }
+            stopped.signal()
+        }
+        thread.name = "linkd.click-tokens"
+        thread.start()
+    }
+
+    func shutdown() {
+        switch phase.exchange(2, ordering: .acquiringAndReleasing) {
+        case 1:
+            wakeUp.signal()
+            stopped.wait()
+        case 0:
+            flush()
+        default:
+            break
+        }
+    }
+
+    /// A new token for a landing page of `url` (whose resolve answer is `answer`), claimable for `ttl` seconds;
+    /// nil when the queue is full.
+    func issue(workspace: UUID, domain: UUID, url: String, platform: String, answer: [UInt8], ttl: Int) -> String? {
+        guard queued.add(1, ordering: .relaxed).newValue <= Self.capacity else {
+            queued.subtract(1, ordering: .relaxed)
+            droppedTotal.increment()
+            return nil
+        }
+        let token = Self.generate()
+        let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
+        let row = Pending(hash: Self.hash(token), workspace: workspace, domain: domain, url: url, platform: platform, answer: answer,
+                          createdMicros: now, expiresMicros: now + Int64(ttl) * 1_000_000)
+        stripes[assignment.current].rows.withLock { $0.append(row) }
+        issuedTotal.increment()
+        return token
+    }
+
+    /// 32 lower-case hex digits of 128 random bits.
+    static func generate() -> String {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        // RAND_bytes(3) fails only when the CSPRNG is not seeded, which nothing here can repair.
+        precondition(RAND_bytes(&bytes, 16) == 1, "RAND_bytes failed")
+        return Hex.encode(bytes)
+    }
+
+    /// The stored form: SHA-256 of the token's text, in hex.
+    static func hash(_ token: String) -> String { SHA256.hex(Array(token.utf8)) }
+
+    /// Whether `text` has a token's shape (32 lower-case hex digits).
+    static func isToken(_ text: String) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// Inserts every queued row (rows of a domain deleted meanwhile are left out).
+    func flush() {
+        writing.withLock { _ in
+            var rows: [Pending] = []
+            for stripe in stripes { rows += stripe.rows.withLock { taken in defer { taken.removeAll() }; return taken } }
+            guard !rows.isEmpty else { return }
+            defer { queued.subtract(rows.count, ordering: .relaxed) }
+            do {
+                try pool.withConnection { connection in
+                    try connection.execute(Query(unsafeSQL: """
+                        INSERT INTO click_tokens (token_hash, workspace_id, domain_id, url, platform, answer, created_at, expires_at)
+                        SELECT t.h, t.w::uuid, t.d::uuid, t.u, t.p, t.a::json, to_timestamp(t.c / 1e6), to_timestamp(t.e / 1e6)
+                        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int8[], $8::int8[])
+                            AS t(h, w, d, u, p, a, c, e)
+                        WHERE EXISTS (SELECT 1 FROM domains WHERE id = t.d::uuid)
+                        ON CONFLICT (token_hash) DO NOTHING
+                        """, binds: [
+                            rows.map(\.hash), rows.map { $0.workspace.canonicalText }, rows.map { $0.domain.canonicalText },
+                            rows.map { Hit.clean($0.url) }, rows.map(\.platform), rows.map { String(decoding: $0.answer, as: UTF8.self) },
+                            rows.map(\.createdMicros), rows.map(\.expiresMicros),
+                        ]))
+                }
+            } catch {
+                logger.warning("cannot store click tokens", metadata: ["error": "\(error)", "tokens.count": "\(rows.count)"])
+            }
+        }
+    }
+
+    /// Deletes tokens that expired more than `expiredGrace` ago; returns how many.
+    @discardableResult
+    func deleteExpired() throws -> Int {
+        let deleted = try pool.withConnection { connection in
+            try connection.query(Query(unsafeSQL: """
+                WITH gone AS (DELETE FROM click_tokens WHERE expires_at < now() - make_interval(secs => $1) RETURNING 1)
+                SELECT count(*)::int8 FROM gone
+                """, binds: [expiredGrace])).first!.decode(0, as: Int.self)
+        }
+        deletedTotal.increment(by: UInt64(deleted))
+        return deleted
+    }
+
+    /// What a claim found.
+    enum Claim {
+        /// First claim: the link, its platform and the stored resolve answer.
+        case claimed(url: String, platform: String, workspace: UUID, answer: String)
+        case alreadyClaimed, expired, unknown
+    }
+
+    /// Claims `token` once.
+    func claim(_ token: String) throws -> Claim {
+        flush()
+        let hash = Self.hash(token)
+        return try pool.withConnection { connection in
+            if let row = try connection.query(Query(unsafeSQL: """
+                UPDATE click_tokens SET claimed_at = now()
+                WHERE token_hash = $1 AND claimed_at IS NULL AND expires_at > now()
+                RETURNING url, platform, workspace_id, answer::text
+                """, binds: [hash])).first {
+                let (url, platform, workspace, answer) = try row.decode((String, String, UUID, String).self)
+                return .claimed(url: url, platform: platform, workspace: workspace, answer: answer)
+            }
+            guard let row = try connection.query(Query(unsafeSQL: """
+                SELECT claimed_at IS NOT NULL, expires_at <= now() FROM click_tokens WHERE token_hash = $1
+                """, binds: [hash])).first else { return .unknown }
+            let (claimed, expired) = try row.decode((Bool, Bool).self)
+            return claimed ? .alreadyClaimed : expired ? .expired : .unknown
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import LinkKit
+
+/// The landing page of a click on an app link, and the preview page bots get (docs/LANDING.md): one small HTML
+/// page with inline CSS, readable at 320 px, working with JavaScript off. Every value is HTML-escaped and every
+/// URL in it is one linkd built from configuration (store pages, the web fallback, the app's scheme and package,
+/// the link itself), percent-encoded where a URL may not hold a byte.
+struct LandingPage {
+    /// The page's buttons and metadata; nil members are left out.
+    struct Content {
+        var link: String
+        var preview: LinkPreview
+        /// iOS: the numeric App Store id for the Smart App Banner.
+        var appStoreID: String?
+        /// "Open in the app": the custom-scheme link (iOS) or the intent URL (Android).
+        var openLink: String?
+        /// "Get the app": the store page (with the token as Play `referrer` on Android).
+        var storeLink: String?
+        var webLink: String?
+        /// iOS with `deferredClipboard`: put on the pasteboard when "Get the app" is tapped.
+        var claimLink: String?
+        /// Set for in-app browsers: which browser the hint names.
+        var inAppBrowser: String?
+        /// Desktop without a web fallback: the link's QR code (inline SVG).
+        var qrSVG: String?
+    }
+
+    /// The page's only style, and the only script (the pasteboard copy, on pages with a claim link): the
+    /// Content-Security-Policy allows exactly these, by hash.
+    static let style = """
+        body{margin:0;font:17px/1.4 -apple-system,system-ui,sans-serif;background:#f6f6f8;color:#111}\
+        main{max-width:28rem;margin:0 auto;padding:2rem 1rem}h1{font-size:1.4rem;margin:0 0 .5rem}\
+        p{margin:.5rem 0 1rem;color:#444}.hint{background:#fff4d6;padding:.75rem;border-radius:.5rem}\
+        a.b{display:block;text-align:center;padding:.9rem 1rem;margin:.75rem 0;border-radius:.75rem;\
+        text-decoration:none;font-weight:600;background:#fff;color:#0a58ca;border:1px solid #ccd}\
+        a.b.p{background:#0a58ca;color:#fff;border-color:#0a58ca}.qr{text-align:center}.qr svg{max-width:100%;height:auto}\
+        small{color:#666}
+        """
+    static let script = """
+        document.getElementById("get").addEventListener("click",function(e){var c=this.getAttribute("data-claim"),\
+        h=this.href;if(!c||!navigator.clipboard)return;e.preventDefault();navigator.clipboard.writeText(c)\
+        .then(function(){location.href=h},function(){location.href=h})});
+        """
+
+    static let styleHash = hash(style)
+    static let scriptHash = hash(script)
+
+    private static func hash(_ text: String) -> String {
+        "'sha256-" + Data(SHA256.digest(Array(text.utf8))).base64EncodedString() + "'"
+    }
+
+    /// The policy of a page: nothing but its own style, and its script when it has one.
+    static func contentSecurityPolicy(script: Bool) -> String {
+        "default-src 'none'; style-src \(styleHash); script-src \(script ? scriptHash : "'none'"); img-src 'none';"
+            + " base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    }
+
+    /// The landing page.
+    static func render(_ content: Content) -> [UInt8] {
+        var html = head(content.preview, link: content.link, appStoreID: content.appStoreID)
+        html += "<main><h1>\(escape(title(content.preview, link: content.link)))</h1>"
+        if let description = content.preview.description { html += "<p>\(escape(description))</p>" }
+        if let browser = content.inAppBrowser {
+            html += "<p class=\"hint\" id=\"hint\">To open this link in the app, open it in \(browser): tap the ··· menu and"
+                + " choose “Open in \(browser)”.</p>"
+        }
+        if let qr = content.qrSVG {
+            html += "<div class=\"qr\" id=\"qr\">\(qr)</div><p>Scan the code to open this link on your phone.</p>"
+        }
+        if let open = content.openLink { html += "<a class=\"b p\" id=\"open\" href=\"\(attribute(open))\">Open in the app</a>" }
+        if let store = content.storeLink {
+            html += "<a class=\"b\(content.openLink == nil ? " p" : "")\" id=\"get\" href=\"\(attribute(store))\""
+            if let claim = content.claimLink { html += " data-claim=\"\(attribute(claim))\"" }
+            html += ">Get the app</a>"
+        }
+        if let web = content.webLink { html += "<a class=\"b\" id=\"web\" href=\"\(attribute(web))\">Continue to the website</a>" }
+        if content.claimLink != nil {
+            html += "<p><small>“Get the app” copies this link, so that the app can open it once installed.</small></p>"
+            html += "</main><script>\(script)</script></body></html>\n"
+        } else {
+            html += "</main></body></html>\n"
+        }
+        return Array(html.utf8)
+    }
+
+    /// The page link-preview bots and crawlers get: the same metadata, no buttons, no token.
+    static func preview(_ preview: LinkPreview, link: String) -> [UInt8] {
+        var html = head(preview, link: link, appStoreID: nil)
+        html += "<main><h1>\(escape(title(preview, link: link)))</h1>"
+        if let description = preview.description { html += "<p>\(escape(description))</p>" }
+        html += "</main></body></html>\n"
+        return Array(html.utf8)
+    }
+
+    private static func title(_ preview: LinkPreview, link: String) -> String {
+        preview.title ?? URLComponents(string: link)?.host ?? link
+    }
+
+    private static func head(_ preview: LinkPreview, link: String, appStoreID: String?) -> String {
+        let title = escape(title(preview, link: link))
+        var html = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        html.reserveCapacity(4096)
+        html += "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>\(title)</title>"
+        if let appStoreID {
+            html += "<meta name=\"apple-itunes-app\" content=\"app-id=\(escape(appStoreID)), app-argument=\(attribute(link))\">"
+        }
+        html += "<meta property=\"og:title\" content=\"\(title)\"><meta property=\"og:url\" content=\"\(attribute(link))\">"
+        html += "<meta name=\"twitter:title\" content=\"\(title)\">"
+        if let description = preview.description.map(escape) {
+            html += "<meta name=\"description\" content=\"\(description)\"><meta property=\"og:description\" content=\"\(description)\">"
+            html += "<meta name=\"twitter:description\" content=\"\(description)\">"
+        }
+        if let image = preview.imageURL.map(attribute) {
+            html += "<meta property=\"og:image\" content=\"\(image)\"><meta name=\"twitter:image\" content=\"\(image)\">"
+            html += "<meta name=\"twitter:card\" content=\"summary_large_image\">"
+        } else {
+            html += "<meta name=\"twitter:card\" content=\"summary\">"
+        }
+        html += "<style>\(style)</style></head><body>"
+        return html
+    }
+
+    /// `text` with `& < > " '` as character references.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A URL for an attribute: bytes a URL may not hold literally (controls, space, non-ASCII, `" ' < > \ ^ ` { | }`)
+    /// percent-encoded, then HTML-escaped.
+    static func attribute(_ url: String) -> String {
+        escape(percentEncoded(url, keeping: allowedInURL))
+    }
+
+    /// `text` with every byte outside `keeping` as `%XX`.
+    static func percentEncoded(_ text: String, keeping allowed: (UInt8) -> Bool) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if allowed(byte) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), hexDigit(byte >> 4), hexDigit(byte & 15)]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 48 + nibble : 55 + nibble }
+
+    /// Printable ASCII but `" ' < > \ ^ ` { | }` (`%` stays: the link's own escapes are kept).
+    static func allowedInURL(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x7F && !"\"'<>\\^`{|}".utf8.contains(byte)
+    }
+
+    /// RFC 3986 unreserved characters only: for a URL carried inside another (`S.browser_fallback_url`, `referrer`).
+    static func unreserved(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || "-._~".utf8.contains(byte)
+    }
+}
+
+extension LandingPage {
+    /// A rendered page kept with the answer it was made for (`Resolver.Answer.pages`), with the places its click
+    /// token goes: a page is then a copy of the bytes with the token written over each place (a token always has
+    /// 32 characters), not a render. The places are found by rendering with two different markers of a token's
+    /// length and keeping where the two differ, so no text of the page can be taken for one.
+    final class Template: Sendable {
+        let bytes: [UInt8]
+        let tokenOffsets: [Int]
+        let script: Bool
+
+        /// - Parameter render: the page for a token (nil: the page without one).
+        init(tokenized: Bool, script: Bool, _ render: (String?) -> [UInt8]) {
+            self.script = script
+            guard tokenized else {
+                (bytes, tokenOffsets) = (render(nil), [])
+                return
+            }
+            let first = render(String(repeating: "Z", count: 32)), second = render(String(repeating: "Y", count: 32))
+            precondition(first.count == second.count, "a token's places depend on the token only")
+            let differing = first.indices.filter { first[$0] != second[$0] }
+            (bytes, tokenOffsets) = (first, stride(from: 0, to: differing.count, by: 32).map { differing[$0] })
+        }
+
+        /// The page with `token` (32 characters) in its places.
+        func page(token: String?) -> [UInt8] {
+            guard let token, !tokenOffsets.isEmpty else { return bytes }
+            var page = bytes
+            let utf8 = Array(token.utf8)
+            precondition(utf8.count == 32, "tokens have 32 characters")
+            page.withUnsafeMutableBufferPointer { page in
+                for offset in tokenOffsets { (page.baseAddress! + offset).update(from: utf8, count: 32) }
+            }
+            return page
+        }
+    }
+
+    /// The two policies a page can have, made once.
+    static let policies = (plain: contentSecurityPolicy(script: false), script: contentSecurityPolicy(script: true))
+}
