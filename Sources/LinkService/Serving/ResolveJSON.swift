@@ -17,7 +17,7 @@ import LinkKit
 enum ResolveJSON {
     static func write(_ answer: Resolver.Answer, into out: inout [UInt8]) {
         out.append(literal: "{\"url\":")
-        JSONString.append(answer.url ?? answer.parsed.text, to: &out)
+        JSONString.append(answer.link, to: &out)
         out.append(literal: ",\"outcome\":\"")
         out.append(contentsOf: answer.outcome.rawValue.utf8)
         if let refusal = answer.refusal {

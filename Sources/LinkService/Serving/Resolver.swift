@@ -129,13 +129,17 @@ struct Resolver: Sendable {
     }
 
     /// The answer for a click: `path` (raw) and `query` requested on `host`, taken from the request as they are
-    /// (no URL string is written to be split again), kept as resolve answers are. Its entry's `json` is empty:
-    /// a click answers with a redirect.
+    /// (no URL string is written to be split again), kept as resolve answers are, with the same JSON: a landing
+    /// page's click token stores it for the claim.
     func resolveClick(host: String, path: String, query: String?, platform: AppPlatform) -> ResolveCache.CachedAnswer {
         let generation = catalog.generation
         return cache.answer(for: .init(link: .request(host: host, path: path, query: query), platform: platform, workspace: nil),
                           generation: generation) {
-            (answer(AASAURL(https: host, path: path, query: query), url: nil, platform: platform, workspace: nil), [])
+            let answer = answer(AASAURL(https: host, path: path, query: query), url: nil, platform: platform, workspace: nil)
+            var json: [UInt8] = []
+            json.reserveCapacity(1024)
+            ResolveJSON.write(answer, into: &json)
+            return (answer, json)
         }
     }
 
