@@ -27,9 +27,9 @@ struct ServiceEndpointTests {
                     return (name, healthy)
                 })
             }
-            #expect(try health() == ["change feed": true, "fetch log": true, "hit writer": true])
+            #expect(try health() == ["change feed": true, "fetch log": true, "hit writer": true, "click tokens": true])
             service.application.hits.shutdown()
-            #expect(try health() == ["change feed": true, "fetch log": true, "hit writer": false])
+            #expect(try health() == ["change feed": true, "fetch log": true, "hit writer": false, "click tokens": true])
         }
     }
 

@@ -43,7 +43,7 @@ import TestSupport
             let home = try Fixture.expect(200, service.request("GET", "/v1/apps/\(workspace.app)/destinations/home", key: workspace.key)).json
             #expect(home["requiresSignIn"] == .bool(false))
             let signedIn = try service.request("GET", "/v1/resolve?url=https://links.example.com/u/5a1d0e4c-8b1e-4f55-9c3a-0d2b6e7f8a90&log=false", key: workspace.key)
-            #expect(signedIn.text.contains(#"},"requiresSignIn":true,"fallbacks""#))
+            #expect(signedIn.text.contains(#"},"requiresSignIn":true,"links""#))
             let open = try service.request("GET", "/v1/resolve?url=https://links.example.com/widget/42&log=false", key: workspace.key)
             #expect(!open.text.contains("requiresSignIn"))
             let refused = try service.request("POST", "/v1/apps/\(workspace.app)/destinations", key: workspace.key, json: #"{"name":"x","requiresSignIn":"yes"}"#)
