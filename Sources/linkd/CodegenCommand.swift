@@ -4,9 +4,9 @@ import LinkKit
 /// `linkd codegen`: an app's generated router (or fixtures), fetched from a running linkd with a read key.
 enum CodegenCommand: Command {
     static let name = "codegen"
-    static let summary = "generate an app's router (codegen --app ID --language swift|typescript)"
+    static let summary = "generate an app's router (codegen --app ID --language swift|kotlin|typescript)"
     static let help = """
-        Usage: linkd codegen --app ID --language swift|typescript|fixtures [--out FILE] [options]
+        Usage: linkd codegen --app ID --language swift|kotlin|typescript|fixtures [--out FILE] [options]
 
         Fetches GET /v1/apps/ID/codegen/LANGUAGE from a running linkd and writes it to FILE (stdout by
         default): one self-contained source file with the app's destinations as a type, LinkRouter.route
@@ -14,7 +14,7 @@ enum CodegenCommand: Command {
         CI checks its router with (docs/CODEGEN.md).
 
           --app ID               the app (required)
-          --language LANGUAGE    swift, typescript or fixtures (required)
+          --language LANGUAGE    swift, kotlin, typescript or fixtures (required)
           --out FILE             write there instead of stdout
         \(APIClient.optionsHelp)
         """
@@ -29,8 +29,8 @@ enum CodegenCommand: Command {
             let parsed = try Arguments(arguments, valued: APIClient.valuedOptions.union(["app", "language", "out"]))
             guard parsed.positionals.isEmpty else { throw Arguments.UsageError(description: "unexpected argument '\(parsed.positionals[0])'") }
             guard let id = parsed.value("app"), UUID(uuidString: id) != nil else { throw Arguments.UsageError(description: "--app ID (a UUID) is required") }
-            guard let chosen = parsed.value("language"), ["swift", "typescript", "fixtures"].contains(chosen) else {
-                throw Arguments.UsageError(description: "--language must be swift, typescript or fixtures")
+            guard let chosen = parsed.value("language"), ["swift", "kotlin", "typescript", "fixtures"].contains(chosen) else {
+                throw Arguments.UsageError(description: "--language must be swift, kotlin, typescript or fixtures")
             }
             app = id.lowercased()
             language = chosen

@@ -41,6 +41,7 @@ public struct CodeDialect: Sendable {
     let braces: Bool
 
     public static let swift = CodeDialect(listOpen: "[", listClose: "]", null: "nil", dollar: false, braces: true)
+    public static let kotlin = CodeDialect(listOpen: "listOf(", listClose: ")", null: "null", dollar: true, braces: false)
     public static let typescript = CodeDialect(listOpen: "[", listClose: "]", null: "null", dollar: false, braces: false)
 
     /// `text` as a string literal: printable ASCII as it is, everything else escaped, so the file is ASCII.

@@ -9,6 +9,13 @@ enum RouterNames {
         "throw", "throws", "true", "try", "type", "values", "json", "make", "invalid", "requiresSignIn",
     ]
 
+    /// Kotlin's hard keywords, and the names `LinkDestination` and its companion already use.
+    static let kotlinKeywords: Set<String> = [
+        "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface", "is", "null",
+        "object", "package", "return", "super", "this", "throw", "true", "try", "typealias", "typeof", "val", "var", "when",
+        "while", "type", "values", "toJSON", "requiresSignIn", "Invalid", "Companion", "rawValue", "name", "ordinal",
+    ]
+
     /// `name`, with `_` appended when it is one of `reserved`.
     static func identifier(_ name: String, avoiding reserved: Set<String>) -> String {
         reserved.contains(name) ? name + "_" : name

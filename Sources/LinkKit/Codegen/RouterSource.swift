@@ -1,11 +1,12 @@
 /// A generated router's language.
 public enum RouterLanguage: String, Sendable, CaseIterable {
-    case swift, typescript
+    case swift, kotlin, typescript
 
     /// The file name `linkd codegen` suggests.
     public var fileName: String {
         switch self {
         case .swift: "Links.swift"
+        case .kotlin: "Links.kt"
         case .typescript: "links.ts"
         }
     }
@@ -20,6 +21,7 @@ public enum RouterSource {
     public static func source(_ table: RouterTable, etag: String, language: RouterLanguage) -> String {
         switch language {
         case .swift: SwiftRouterSource(table: table, etag: etag).text
+        case .kotlin: KotlinRouterSource(table: table, etag: etag).text
         case .typescript: TypeScriptRouterSource(table: table, etag: etag).text
         }
     }

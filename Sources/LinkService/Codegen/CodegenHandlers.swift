@@ -4,7 +4,7 @@ import HTTPServer
 import LinkKit
 import Postgres
 
-/// `GET /v1/apps/{id}/codegen/{swift|typescript}`: a generated router for the app, one source file
+/// `GET /v1/apps/{id}/codegen/{swift|kotlin|typescript}`: a generated router for the app, one source file
 /// (docs/CODEGEN.md); `GET /v1/apps/{id}/codegen/fixtures`: URLs and the destinations resolve answers for them,
 /// for an app's CI to run its router over. Both come from the catalog resolve decides with.
 struct CodegenHandlers: Sendable {
@@ -20,7 +20,7 @@ struct CodegenHandlers: Sendable {
         let what = request.parameters["language"] ?? ""
         let language = RouterLanguage(rawValue: what)
         guard language != nil || what == "fixtures" else {
-            throw ServiceError.notFound("The code generator '\(what.prefix(40))' (use swift, typescript or fixtures; Kotlin is not generated yet)")
+            throw ServiceError.notFound("The code generator '\(what.prefix(40))' (use swift, kotlin, typescript or fixtures)")
         }
         let (table, app) = try self.table(request.parameters["id"], principal)
         let etag = "\"" + SHA256.hex(RouterSource.canonicalTable(table)).prefix(32) + "\""

@@ -14,7 +14,7 @@ enum APIOperations {
         "id": (.uuid, "The resource's id (a UUID), as returned in `id` and in `Location`."),
         "teamId": (APISchemas.teamID, "The Apple team ID."),
         "name": (APISchemas.identifier, "The destination type's name."),
-        "language": (Schema.enumeration(["swift", "typescript", "fixtures"]), "The generated router's language, or `fixtures` (docs/CODEGEN.md)."),
+        "language": (Schema.enumeration(["swift", "kotlin", "typescript", "fixtures"]), "The generated router's language, or `fixtures` (docs/CODEGEN.md)."),
         "host": (APISchemas.hostname, "The domain's hostname, e.g. `links.example.com` or `*.example.com` (percent-encode `*` as `%2A` if your client insists)."),
     ]
 
@@ -172,7 +172,7 @@ enum APIOperations {
                      tag: "Destinations", access: .key(.write), ifMatch: true, success: .noContent, errors: [409]),
         APIOperation(.GET, "/v1/apps/{id}/codegen/{language}", "generateRouter", "Generate the app's router, or its fixtures", tag: "Destinations",
                      access: .key(.read),
-                     description: "`language` is `swift` or `typescript` (Kotlin is not generated yet): one self-contained source file with the app's destinations as a type, a decoder of resolve's JSON, `LinkRouter.route` (universal links of every domain whose rules name the app, and its custom scheme: the authority of `widgets://widget/42` is the first path segment), the builder, and a pending-link holder for destinations that require sign-in (docs/CODEGEN.md). `fixtures`: URLs with the destination resolve answers for each (null: the app opens nothing), for an app's CI. The ETag changes with the app's rules and destinations; 404 for another `language` (`kotlin` included).",
+                     description: "`language` is `swift`, `kotlin` or `typescript`: one self-contained source file with the app's destinations as a type, a decoder of resolve's JSON, `LinkRouter.route` (universal links of every domain whose rules name the app, and its custom scheme: the authority of `widgets://widget/42` is the first path segment), the builder, and a pending-link holder for destinations that require sign-in (docs/CODEGEN.md). `fixtures`: URLs with the destination resolve answers for each (null: the app opens nothing), for an app's CI. The ETag changes with the app's rules and destinations; 404 for another `language`.",
                      conditional: true,
                      success: .alternatives(200, [
                         (mediaType: "text/plain", schema: Schema.string.described("The generated source file; its header names the rules' ETag.")),

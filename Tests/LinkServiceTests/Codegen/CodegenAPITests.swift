@@ -26,7 +26,10 @@ import TestSupport
             #expect(typescript.headers["ETag"] != changed.headers["ETag"])
             #expect(typescript.text.contains("export type LinkDestination ="))
 
-            #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/kotlin", key: workspace.key).status == 404)
+            let kotlin = try workspace.codegen("kotlin")
+            #expect(kotlin.headers["ETag"] != changed.headers["ETag"])
+            #expect(kotlin.text.contains("sealed class LinkDestination {"))
+            #expect(kotlin.text.contains("// Rules ETag: "))
             #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/cobol", key: workspace.key).status == 404)
             #expect(try service.request("GET", "/v1/apps/\(UUID().uuidString)/codegen/swift", key: workspace.key).status == 404)
             #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/swift").status == 401)

@@ -61,6 +61,31 @@ import TestSupport
         process.stdout.write(lines.join("\n") + "\n");
         """#
 
+    /// The Kotlin driver: one JVM run reads the URLs from the file named by its argument and prints the route
+    /// answers, then the extras (the JVM starts slowly, so the suite starts it once).
+    static let kotlinMain = #"""
+        fun main(args: Array<String>) {
+            val out = StringBuilder()
+            for (line in java.io.File(args[0]).readLines()) {
+                val destination = LinkRouter.route(line)
+                if (destination != null && LinkDestination.fromResolveJSON("{\"destination\":" + destination.toJSON() + "}") != destination) {
+                    out.append("decoder disagrees: " + destination.toJSON()).append('\n')
+                } else {
+                    out.append(destination?.toJSON() ?: "null").append('\n')
+                }
+            }
+            val built = LinkRouter.build(LinkDestination.WidgetDetail(42, LinkDestination.WidgetDetailTab.REVIEWS))
+            out.append(built?.universal ?: "none").append('\n')
+            out.append(built?.scheme ?: "none").append('\n')
+            out.append(LinkRouter.build(LinkDestination.Docs("guides/a b"))?.universal ?: "none").append('\n')
+            val profile = LinkRouter.route("https://links.example.com/u/5A1D0E4C-8B1E-4F55-9C3A-0D2B6E7F8A90")!!
+            val pending = PendingLink()
+            out.append("${profile.requiresSignIn} ${pending.open(profile) == null} ${pending.userSignedIn() == profile} ${pending.userSignedIn() == null}\n")
+            out.append(LinkRouter.etag).append('\n')
+            print(out)
+        }
+        """#
+
     @Test func swiftRouterAgreesWithResolve() throws {
         try Self.agree(language: "swift") { directory, source in
             try source.write(to: directory.appendingPathComponent("Links.swift"), atomically: true, encoding: .utf8)
@@ -80,6 +105,27 @@ import TestSupport
             try Self.compile("/usr/bin/env", ["tsc", "--strict", "--noUnusedLocals", "--target", "es2017", "--module", "commonjs", "--outDir", out,
                                               directory.appendingPathComponent("links.ts").path, directory.appendingPathComponent("main.ts").path])
             return { mode, input in try Self.run("/usr/bin/env", ["nodejs", out + "/main.js", mode], input: input) }
+        }
+    }
+
+    /// One `kotlinc` compile and one JVM run for the whole URL set: `route` runs it and keeps the extras'
+    /// five lines for `extras`.
+    @Test func kotlinRouterAgreesWithResolve() throws {
+        try Self.agree(language: "kotlin") { directory, source in
+            try source.write(to: directory.appendingPathComponent("Links.kt"), atomically: true, encoding: .utf8)
+            try Self.kotlinMain.write(to: directory.appendingPathComponent("Main.kt"), atomically: true, encoding: .utf8)
+            let jar = directory.appendingPathComponent("router.jar").path
+            try Self.compile("/usr/bin/env", ["kotlinc", "-nowarn", "-include-runtime", "-d", jar, directory.appendingPathComponent("Links.kt").path,
+                                              directory.appendingPathComponent("Main.kt").path])
+            var extras: [String] = []
+            return { mode, input in
+                guard mode == "route" else { return extras }
+                let file = directory.appendingPathComponent("urls.txt")
+                try input.write(to: file, atomically: true, encoding: .utf8)
+                let lines = try Self.run("/usr/bin/env", ["java", "-jar", jar, file.path], input: "")
+                extras = Array(lines.suffix(5))
+                return Array(lines.dropLast(5))
+            }
         }
     }
 

@@ -1,0 +1,110 @@
+/// The Kotlin router (docs/CODEGEN.md): `sealed class LinkDestination` with the error case `Invalid` and nested
+/// enums, `LinkRouter.route` and `build`, `toJSON()`, `LinkDestination.fromResolveJSON`, `PendingLink`. Only the
+/// Kotlin standard library (and `java.util.Locale`) is used; compiles with Kotlin 1.3 or later.
+struct KotlinRouterSource {
+    let table: RouterTable
+    let etag: String
+
+    var text: String {
+        let quote = CodeDialect.kotlin.quote
+        var out = RouterSource.header(table, etag: etag, language: .kotlin)
+        out += "\n/** The app's destinations (resolve's typed destinations), and resolve's error destination. */\n"
+        out += "sealed class LinkDestination {\n"
+        for destination in table.destinations {
+            let params = destination.parameters.map { "val \(name($0.name)): \(type(of: $0, in: destination))\($0.optional ? "? = null" : "")" }
+            out += params.isEmpty
+                ? "    object \(className(destination)) : LinkDestination()\n"
+                : "    data class \(className(destination))(" + params.joined(separator: ", ") + ") : LinkDestination()\n"
+        }
+        out += "    /** A link that opens the app but whose destination cannot be built: the parameter concerned and why. */\n"
+        out += "    data class Invalid(val code: String, val param: String?, val detail: String) : LinkDestination()\n"
+        for destination in table.destinations {
+            for spec in destination.parameters {
+                guard case .enumeration(let values) = spec.kind else { continue }
+                let cases = zip(RouterNames.enumCases(values, upperCase: true, avoiding: RouterNames.kotlinKeywords), values).map { "\($0)(\(quote($1)))" }
+                out += "\n    enum class \(enumType(spec, in: destination))(val rawValue: String) { " + cases.joined(separator: ", ") + " }\n"
+            }
+        }
+        out += members
+        out += "\n/** Routes this app's universal links and custom-scheme URLs as linkd's resolve does, without the network. */\n"
+        out += "object LinkRouter {\n    /** The ETag of the rules this file was generated from. */\n"
+        out += "    const val etag = \(quote(etag))\n\n"
+        out += "    private val table = " + table.value.source(.kotlin, indent: "    ") + "\n\n"
+        out += KotlinRouterRuntime.text
+        return out
+    }
+
+    /// `type`, `values`, `toJSON`, `requiresSignIn`, and the companion's decoder and `make`.
+    private var members: String {
+        var types = "\n    /** The destination type's name; null for `Invalid`. */\n    val type: String? get() = when (this) {\n"
+        var values = "    /** The parameters (by name), absent optionals left out. */\n    internal val values: List<Pair<String, Any>> get() = when (this) {\n"
+        var make = "        internal fun make(type: String, values: Map<String, Any>): LinkDestination? = when (type) {\n"
+        for destination in table.destinations {
+            let quoted = CodeDialect.kotlin.quote(destination.name)
+            let test = destination.parameters.isEmpty ? className(destination) : "is " + className(destination)
+            types += "        \(test) -> \(quoted)\n"
+            let written = destination.parameters.map { spec -> String in
+                let value = "\(name(spec.name))" + (spec.optional ? "?.let { Pair(\(CodeDialect.kotlin.quote(spec.name)), it\(raw(spec))) }" : "")
+                return spec.optional ? value : "Pair(\(CodeDialect.kotlin.quote(spec.name)), \(value)\(raw(spec)))"
+            }
+            values += "        \(test) -> " + (written.isEmpty ? "emptyList()" : "listOfNotNull(" + written.joined(separator: ", ") + ")") + "\n"
+            let arguments = destination.parameters.map { read($0, in: destination) }
+            make += "            \(quoted) -> \(className(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
+        }
+        types += "        is Invalid -> null\n    }\n"
+        values += "        is Invalid -> emptyList()\n    }\n"
+        make += "            else -> null\n        }\n"
+        return types + values + """
+                /** The destination in resolve's `destination` JSON shape, byte for byte. */
+                fun toJSON(): String = LinkRouter.json(this)
+                /** Whether links to this destination are for signed-in users (see `PendingLink`). */
+                val requiresSignIn: Boolean get() = LinkRouter.requiresSignIn(type)
+
+                companion object {
+                    /** Reads a resolve answer (or its `destination` member alone) into a destination; null when it has none. */
+                    fun fromResolveJSON(json: String): LinkDestination? = LinkRouter.decode(json)
+
+            """ + make + "    }\n}\n"
+    }
+
+    private func name(_ identifier: String) -> String { RouterNames.identifier(identifier, avoiding: RouterNames.kotlinKeywords) }
+
+    private func className(_ destination: DestinationType) -> String {
+        RouterNames.identifier(RouterNames.upperCamel(destination.name), avoiding: RouterNames.kotlinKeywords)
+    }
+
+    private func enumType(_ spec: ParameterSpec, in destination: DestinationType) -> String {
+        RouterNames.identifier(RouterNames.upperCamel(destination.name) + RouterNames.upperCamel(spec.name), avoiding: RouterNames.kotlinKeywords)
+    }
+
+    private func type(of spec: ParameterSpec, in destination: DestinationType) -> String {
+        switch spec.kind {
+        case .int: "Long"
+        case .string, .uuid: "String"
+        case .bool: "Boolean"
+        case .enumeration: enumType(spec, in: destination)
+        }
+    }
+
+    /// `.rawValue` for an enum: the JSON carries the value's text.
+    private func raw(_ spec: ParameterSpec) -> String {
+        if case .enumeration = spec.kind { return ".rawValue" }
+        return ""
+    }
+
+    /// The expression reading `spec` from `values` (converted by the router, so present and of its type).
+    private func read(_ spec: ParameterSpec, in destination: DestinationType) -> String {
+        let key = "values[\(CodeDialect.kotlin.quote(spec.name))]"
+        let optional = spec.optional ? "?" : ""
+        switch spec.kind {
+        case .int: return "\(key) as Long\(optional)"
+        case .bool: return "\(key) as Boolean\(optional)"
+        case .enumeration:
+            let type = enumType(spec, in: destination)
+            return spec.optional
+                ? "(\(key) as String?)?.let { v -> \(type).values().first { it.rawValue == v } }"
+                : "\(type).values().first { it.rawValue == \(key) }"
+        case .string, .uuid: return "\(key) as String\(optional)"
+        }
+    }
+}
