@@ -388,7 +388,7 @@ enum KotlinRouterRuntime {
         val params = HashMap<String, Any>()
         for (param in spec.params) {
             val bound = capture.params.firstOrNull { it.name == param.name }
-            val value: String? = if (bound != null && bound.constant) bound.value else found[bound?.value ?: param.name]?.let { if (it.isEmpty()) null else it }
+            val value: String? = if (bound != null && bound.constant) bound.value else found[bound?.value ?: param.name]?.takeIf { it != "" }
             if (value == null) {
                 if (param.optional) continue
                 return LinkDestination.Invalid("missing_param", param.name, "The link has no value for the required parameter '${param.name}'.")

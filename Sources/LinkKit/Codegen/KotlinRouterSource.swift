@@ -18,12 +18,9 @@ struct KotlinRouterSource {
         }
         out += "    /** A link that opens the app but whose destination cannot be built: the parameter concerned and why. */\n"
         out += "    data class Invalid(val code: String, val param: String?, val detail: String) : LinkDestination()\n"
-        for destination in table.destinations {
-            for spec in destination.parameters {
-                guard case .enumeration(let values) = spec.kind else { continue }
-                let cases = zip(RouterNames.enumCases(values, upperCase: true, avoiding: RouterNames.kotlinKeywords), values).map { "\($0)(\(quote($1)))" }
-                out += "\n    enum class \(enumType(spec, in: destination))(val rawValue: String) { " + cases.joined(separator: ", ") + " }\n"
-            }
+        for (destination, spec, values) in RouterSource.enumParameters(table) {
+            let cases = zip(RouterNames.enumCases(values, upperCase: true, avoiding: RouterNames.kotlinKeywords), values).map { "\($0)(\(quote($1)))" }
+            out += "\n    enum class \(enumType(spec, in: destination))(val rawValue: String) { " + cases.joined(separator: ", ") + " }\n"
         }
         out += members
         out += "\n/** Routes this app's universal links and custom-scheme URLs as linkd's resolve does, without the network. */\n"
