@@ -2,15 +2,7 @@
 /// written from the domains' rules (docs/ANDROID.md), with the findings where Android decides differently.
 public struct AndroidManifest: Sendable {
     /// One domain whose rules name the app.
-    public struct Domain: Sendable {
-        public let hostname: String
-        public let compiled: CompiledDomain
-
-        public init(hostname: String, compiled: CompiledDomain) {
-            self.hostname = hostname
-            self.compiled = compiled
-        }
-    }
+    public typealias Domain = HostedDomain
 
     public let app: DomainApp
     public let domains: [Domain]

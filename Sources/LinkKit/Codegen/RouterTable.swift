@@ -5,15 +5,7 @@
 /// so the decisions are made in one place, LinkKit's compilation, and only read three times.
 public struct RouterTable: Sendable {
     /// One link domain as the generator sees it.
-    public struct Domain: Sendable {
-        public let hostname: String
-        public let compiled: CompiledDomain
-
-        public init(hostname: String, compiled: CompiledDomain) {
-            self.hostname = hostname
-            self.compiled = compiled
-        }
-    }
+    public typealias Domain = HostedDomain
 
     public let appID: String
     public let platform: AppPlatform
