@@ -27,7 +27,14 @@ struct ServiceEndpointTests {
                     return (name, healthy)
                 })
             }
-            #expect(try health() == ["change feed": true, "fetch log": true, "hit writer": true, "click tokens": true])
+            // The change feed is healthy once its listener has connected, which a loaded machine can delay.
+            let healthy = ["change feed": true, "fetch log": true, "hit writer": true, "click tokens": true]
+            var first = try health()
+            for _ in 0..<100 where first != healthy {
+                usleep(100_000)
+                first = try health()
+            }
+            #expect(first == healthy)
             service.application.hits.shutdown()
             #expect(try health() == ["change feed": true, "fetch log": true, "hit writer": false, "click tokens": true])
         }
