@@ -355,6 +355,8 @@ def run(c, driver):
     # 412: the rules change through the API while the person edits; saving says so and shows the new version.
     comment = c.control(c.css('.rule[data-index="1"]'), "Comment")
     comment.send_keys("edited in the console")
+    line = c.css('.rule[data-index="1"] .rule-summary').text
+    c.check(line.split() == ["/help/*", "Widgets", "no", "destination"], f"the summary line: {line!r}")
     _, headers, listed = api("GET", f"/v1/domains/{HOST}/rules")
     rules = listed["items"] + [{"apps": [app_id], "path": "/promo/*"}]
     status, _, _ = api("PUT", f"/v1/domains/{HOST}/rules", {"rules": rules}, headers={"If-Match": headers["ETag"]})
@@ -441,8 +443,8 @@ def run(c, driver):
         print(f"console: rules editor, 5 rules, {width} px wide: page {closed} px (one rule open: {page} px), "
               f"list {rules_closed:.0f} px (open: {rules_open:.0f} px)")
         c.check(rules_closed <= 5 * (90 if width < 760 else 60), f"five closed rules take {rules_closed} px at {width} px")
-        c.check(rules_open <= rules_closed + (1000 if width < 760 else 480), f"the open rule takes {rules_open - rules_closed} px at {width} px")
-        c.check(width < 760 or page <= 1.3 * inner, f"the page with 5 rules, one open, is {page} px high at {width} px")
+        c.check(rules_open <= rules_closed + (1100 if width < 760 else 560), f"the open rule takes {rules_open - rules_closed} px at {width} px")
+        c.check(width < 760 or page <= 1.5 * inner, f"the page with 5 rules, one open, is {page} px high at {width} px")
         c.check(0 <= save_top[0] and save_top[1] <= inner and 0 <= save_bottom[0] and save_bottom[1] <= inner,
                 f"Save is in the window at the top ({save_top}) and the bottom ({save_bottom}) of the page")
         c.shot("rules-editor-bottom" if width > 760 else "rules-editor-390-bottom")

@@ -25,7 +25,7 @@ export function summaryParts(rule, appsByID) {
     h('span', { class: 'rule-apps', title: names.join(', ') }, names.length ? names.join(', ') : 'no app'),
     target,
     rule.id ? null : h('span', { class: 'badge' }, 'new'),
-  ];
+  ].filter(Boolean);
 }
 
 /**

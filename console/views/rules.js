@@ -152,13 +152,16 @@ export async function render(view, context) {
     handle.addEventListener('pointerdown', (event) => {
       if (event.button !== 0) return;
       event.preventDefault();
-      const startY = event.clientY;
+      const startY = event.pageY;
       const others = [...list.children].filter((other) => other !== item);
       let to = index;
       item.classList.add('dragging');
       // The row follows the pointer; a line shows where it goes: before the first other row whose middle is below.
       const follow = (move) => {
-        item.style.transform = `translateY(${move.clientY - startY}px)`;
+        // Near the window's top (under the toolbar) or bottom edge the page scrolls along.
+        if (move.clientY < 90) scrollBy(0, -16);
+        else if (move.clientY > innerHeight - 40) scrollBy(0, 16);
+        item.style.transform = `translateY(${move.pageY - startY}px)`;
         to = others.filter((other) => { const box = other.getBoundingClientRect(); return box.top + box.height / 2 < move.clientY; }).length;
         for (const other of others) other.classList.remove('drop-before', 'drop-after');
         if (to < others.length) others[to].classList.add('drop-before');
