@@ -388,7 +388,8 @@ def run(c, driver):
     rows = c.all("#resolve-results tbody tr")
     outcomes = [r.get_attribute("data-outcome") for r in rows]
     c.check(outcomes == ["open_app", "malformed", "no_match", "invalid_param"], f"each line answered on its own: {outcomes}")
-    c.check("not a url" in rows[1].text and len(rows[1].text) > 20, f"the malformed line says why: {rows[1].text}")
+    c.check("not a url" in rows[1].text and "absolute" in rows[1].text and "browser" not in rows[1].text,
+            f"the malformed line says why, and opens nothing: {rows[1].text}")
     c.shot("resolve-malformed")
     urls.clear()
     urls.send_keys("\n".join(f"https://{HOST}{p}" for p in ("/widget/42", "/nothing", "/widget/abc")))
@@ -590,6 +591,7 @@ def run(c, driver):
         c.check(not c.all("main form"), f"no form on {view} with a read key")
         buttons = [b.text for b in c.all("main button:not(.rule-summary)") if b.is_displayed() and b.text not in ("Load more",)]
         c.check(not buttons, f"no edit buttons on {view} with a read key: {buttons}")
+    c.wait(lambda: c.present("#lint-findings"), "the preview for a read key")
     c.css('.rule[data-index="0"] .rule-summary').click()
     c.wait(lambda: c.present(".rule.open .rule-path"), "a rule opens for reading")
     c.check(all(not i.is_enabled() for i in c.all(".rule input, .rule select, .rule textarea")), "rule fields are read-only")

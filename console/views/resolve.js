@@ -57,7 +57,7 @@ function table(results) {
       h('td', {}, h('code', {}, r.url)),
       h('td', {}, h('span', { class: `badge ${r.outcome === 'open_app' ? 'ok' : r.outcome === 'invalid_param' || r.outcome === 'malformed' ? 'error' : 'warn'}` }, r.outcome),
         r.reason ? ` (${r.reason})` : ''),
-      h('td', {}, r.app ? h('code', {}, r.app.appId || r.app.packageName) : h('span', { class: 'muted' }, 'browser')),
+      h('td', {}, r.app ? h('code', {}, r.app.appId || r.app.packageName) : r.outcome === 'malformed' ? '' : h('span', { class: 'muted' }, 'browser')),
       h('td', {}, r.rule ? h('a', { href: `#/rules/${enc(r.domain)}?rule=${enc(r.rule.id)}`, class: 'rule-link' }, `rule ${r.rule.position + 1}`) : ''),
       h('td', {}, r.destination ? h('code', { class: 'destination' }, JSON.stringify(r.destination)) : fallback(r))))));
 }

@@ -36,7 +36,7 @@ export async function render(view, context) {
   const add = h('button', { type: 'button', class: 'secondary', id: 'add-rule', hidden: readOnly }, 'Add rule');
   const save = h('button', { type: 'button', id: 'save-rules', hidden: readOnly }, 'Save rules');
   const dirty = h('span', { class: 'badge', id: 'rules-dirty', hidden: readOnly });
-  const summary = h('span', { class: 'muted', id: 'preview-summary' });
+  const summary = h('span', { class: 'muted', id: 'preview-summary' }, 'Previewing…');
   view.append(h('h1', {}, `Rules of ${host}`),
     h('p', { class: 'actions' }, h('a', { href: `#/domains/${enc(host)}` }, '← Domain settings'),
       h('span', { class: 'muted', id: 'rules-version' }, `version ${state.etag || ''}`)),
