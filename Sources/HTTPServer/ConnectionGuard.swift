@@ -171,10 +171,12 @@ final class ConnectionGuard: Sendable {
     }
 
     /// Closes the connection that has waited longest while idle or before completing its header, except the one
-    /// in slot `spared`; when there is none and bodies being read hold more than their share, the one whose body
-    /// has arrived slowest. False when every other connection is busy with a request.
+    /// in slot `spared`; when there is none and bodies being read hold more than their share, the body read longest
+    /// among those below the minimum rate so far (a new body, below it too, has not had its chance yet), else the
+    /// slowest body. False when every other connection is busy with a request.
     private func evictOldest(_ state: inout State, now: UInt64, sparing spared: Int) -> Bool {
         var oldest = -1
+        var oldestSlow = -1
         var slowest = -1
         var slowestRate = Double.infinity
         var bodies = 0
@@ -184,13 +186,19 @@ final class ConnectionGuard: Sendable {
                 state.connections[index].seen = word
                 state.connections[index].since = now
             }
+            let since = state.connections[index].since
             switch ConnectionRecord.phase(of: word) {
             case .opened, .headers, .idle:
-                if oldest < 0 || state.connections[index].since < state.connections[oldest].since { oldest = index }
+                if oldest < 0 || since < state.connections[oldest].since { oldest = index }
             case .body:
                 bodies += 1
-                let elapsed = max(1, now &- state.connections[index].since)
-                let rate = Double(state.connections[index].record.bodyBytes) / Double(elapsed)
+                let elapsed = max(1, now &- since)
+                let bytes = state.connections[index].record.bodyBytes
+                if bytes.multipliedReportingOverflow(by: 1_000_000_000).partialValue < bodyRate &* elapsed,
+                   oldestSlow < 0 || since < state.connections[oldestSlow].since {
+                    oldestSlow = index
+                }
+                let rate = Double(bytes) / Double(elapsed)
                 if rate < slowestRate {
                     slowest = index
                     slowestRate = rate
@@ -204,8 +212,8 @@ final class ConnectionGuard: Sendable {
             close(&state, oldest, idle ? .evictedIdle : .evictedUnfinished)
             return true
         }
-        guard slowest >= 0, bodies > bodyShare else { return false }
-        close(&state, slowest, .evictedUnfinished)
+        guard bodies > bodyShare else { return false }
+        close(&state, oldestSlow >= 0 ? oldestSlow : slowest, .evictedUnfinished)
         return true
     }
 

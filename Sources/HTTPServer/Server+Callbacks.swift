@@ -139,10 +139,15 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
             if Int(state.headers[lengthIndex].1.trimmingASCIIWhitespace()).map({ $0 > limits.maxBodyBytes }) ?? false {
                 return reject(.payloadTooLarge, state: state, method: methodName, connection: connection, context: context)
             }
-        } else if state.headers.contains(where: { HTTPHeaders.equal($0.0, "Transfer-Encoding") }),
-                  let flaw = TransferEncoding.flaw(state.headers.filter { HTTPHeaders.equal($0.0, "Transfer-Encoding") }.map(\.1),
-                                                   isHTTP10: version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false) {
-            return reject(.badRequest(detail: flaw), state: state, method: methodName, connection: connection, context: context)
+        } else if state.headers.contains(where: { HTTPHeaders.equal($0.0, "Transfer-Encoding") }) {
+            if let flaw = TransferEncoding.flaw(state.headers.filter { HTTPHeaders.equal($0.0, "Transfer-Encoding") }.map(\.1),
+                                                isHTTP10: version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false) {
+                return reject(.badRequest(detail: flaw), state: state, method: methodName, connection: connection, context: context)
+            }
+        } else {
+            // No body follows (neither Content-Length nor Transfer-Encoding): the request is not one of the bodies
+            // the `ConnectionGuard` may close to make room while MHD moves on to the last call.
+            state.enter(.processing)
         }
         return .YES
     }

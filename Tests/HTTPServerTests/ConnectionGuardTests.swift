@@ -190,6 +190,26 @@ struct ConnectionGuardTests {
         }
     }
 
+    /// At the limit, the body that makes room is the one read longest below the minimum rate, not a body that
+    /// has just started (no byte yet: the slowest so far, but not yet given its chance).
+    @Test func aNewBodyIsNotEvictedBeforeOldSlowOnes() throws {
+        let metrics = MetricsRegistry()
+        let configuration = ServerConfiguration(bodyTimeout: 30, connectionLimit: 16)   // bodies' share: 14
+        try withLiveServer(configuration, metrics: metrics) { _, port in
+            let slow = try openConnections(15, port: port, sending: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\na")
+            usleep(1_000_000)
+            let upload = try HTTPTestClient(port: port, timeout: 3)
+            try upload.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
+            usleep(300_000)
+            let elapsed = try #require(timedHello(port: port), "a normal client was locked out")
+            #expect(elapsed < 1.0)
+            #expect(dropped(metrics, "evicted_unfinished") == 1)
+            try upload.send("hello")
+            #expect(try upload.readResponse().text == "hello")
+            #expect(slow.filter { !$0.isOpen() }.count == 1)
+        }
+    }
+
     /// A connection whose request is being processed, or whose body is being read within the bodies' share, is
     /// never closed to make room: when every connection is such a busy one, the new one is answered 503
     /// problem+json, and the busy requests still complete.
