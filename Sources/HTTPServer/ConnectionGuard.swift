@@ -9,7 +9,7 @@ import Synchronization
 /// deadline, however slowly they trickle bytes (MHD's own timeout restarts at every byte), and bodies that
 /// average less than the minimum rate once past its grace. A connection beyond `connectionLimit` makes room by
 /// closing the oldest connection that is idle or has not sent its whole header yet, or else, when bodies being
-/// read hold more than their share of the limit, the slowest of them; a connection whose request is being
+/// read hold more than their share of the limit, one of them (`evictOldest`); a connection whose request is being
 /// processed is never closed. When none can be closed, the new connection is answered 503 and closed.
 ///
 /// Closing is `shutdown(2)`: MHD then sees the end of the stream and closes the connection itself. It is done
@@ -63,7 +63,7 @@ final class ConnectionGuard: Sendable {
     /// Bytes a second a body must average once it has taken `bodyGrace` nanoseconds; 0: no minimum.
     private let bodyRate: UInt64
     private let bodyGrace: UInt64
-    /// Bodies being read kept at the limit before the slowest makes room.
+    /// Bodies being read kept at the limit before one of them makes room.
     private let bodyShare: Int
     let state = Mutex(State())
     private let dropped: [Counter]
@@ -146,7 +146,7 @@ final class ConnectionGuard: Sendable {
                 let (deadline, reason) = deadline(of: phase)
                 if deadline > 0, elapsed >= deadline {
                     close(&state, index, reason)
-                } else if phase == .body, isBelowRate(state.connections[index].record, elapsed: elapsed) {
+                } else if phase == .body, elapsed >= bodyGrace, isBelowRate(state.connections[index].record.bodyBytes, elapsed: elapsed) {
                     close(&state, index, .slowBody)
                 }
             }
@@ -163,11 +163,10 @@ final class ConnectionGuard: Sendable {
         }
     }
 
-    /// Whether a body read for `elapsed` nanoseconds is past the grace and has averaged less than the minimum rate.
-    private func isBelowRate(_ record: ConnectionRecord, elapsed: UInt64) -> Bool {
-        guard bodyRate > 0, elapsed >= bodyGrace, elapsed > 0 else { return false }
+    /// Whether a body that has brought `bytes` in `elapsed` nanoseconds has averaged less than the minimum rate.
+    private func isBelowRate(_ bytes: UInt64, elapsed: UInt64) -> Bool {
         // bytes / seconds < rate, without dividing: bytes * 1e9 < rate * nanoseconds (both far from overflowing).
-        return record.bodyBytes.multipliedReportingOverflow(by: 1_000_000_000).partialValue < bodyRate &* elapsed
+        bodyRate > 0 && bytes.multipliedReportingOverflow(by: 1_000_000_000).partialValue < bodyRate &* elapsed
     }
 
     /// Closes the connection that has waited longest while idle or before completing its header, except the one
@@ -194,8 +193,7 @@ final class ConnectionGuard: Sendable {
                 bodies += 1
                 let elapsed = max(1, now &- since)
                 let bytes = state.connections[index].record.bodyBytes
-                if bytes.multipliedReportingOverflow(by: 1_000_000_000).partialValue < bodyRate &* elapsed,
-                   oldestSlow < 0 || since < state.connections[oldestSlow].since {
+                if isBelowRate(bytes, elapsed: elapsed), oldestSlow < 0 || since < state.connections[oldestSlow].since {
                     oldestSlow = index
                 }
                 let rate = Double(bytes) / Double(elapsed)
