@@ -40,9 +40,10 @@ struct WritePathTests {
             let served = try aasa(first, host: fixture.host)
             #expect(served.text.contains("/once/"))
             settle()
-            #expect(try compilations(first) - firstBefore == 1, "the writing node compiles the domain once")
+            let (onFirst, onSecond) = (try compilations(first) - firstBefore, try compilations(second) - secondBefore)
+            #expect(onFirst == 1, "the writing node compiles the domain once")
             // The other node rebuilds from the notification, to the same file, ETag and Last-Modified.
-            #expect(try compilations(second) - secondBefore == 1)
+            #expect(onSecond == 1)
             let other = try aasa(second, host: fixture.host)
             #expect(other.body == served.body)
             #expect(other.headers["ETag"] == served.headers["ETag"])
