@@ -53,6 +53,7 @@ public final class Application: Sendable {
 
         let catalog = Catalog()
         self.catalog = catalog
+        catalog.register(in: metrics)
         let keys = KeyCache()
         let reloader = CatalogReloader(catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog"))
         let changes = ChangeFeed(parameters: configuration.database, reloader: reloader, keys: keys, logger: logger.with(label: "linkd.changes"))
