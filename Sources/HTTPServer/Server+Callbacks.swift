@@ -261,6 +261,9 @@ func makeMHDResponse(_ response: Response, method: HTTPMethod, context: ServerCo
             context.logger.warning("response header dropped", metadata: ["http.header": name])
         }
     }
+    if response.headers[HTTPHeaders.noSniff.name] == nil {
+        _ = MHD_add_response_header(mhdResponse, HTTPHeaders.noSniff.name, HTTPHeaders.noSniff.value)
+    }
     if context.draining.load(ordering: .relaxed) && response.headers["Connection"] == nil {
         _ = MHD_add_response_header(mhdResponse, "Connection", "close")
     }

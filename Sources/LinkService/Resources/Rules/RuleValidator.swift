@@ -66,6 +66,11 @@ enum RuleValidator {
         for finding in findings where finding.severity == .error {
             errors.add(pointer(of: finding, in: compiled, rules: rules), finding.message)
         }
+        let cost = compiled.scanCost
+        if let crossing = cost.crossing {
+            errors.add(crossing < rules.count ? rules[crossing].pointer : "",
+                       "Matching a URL against these rules could cost \(cost.weight) comparisons per byte of it, more than the \(CompiledDomain.maximumScanWeight) a domain allows, from this rule on: what a pattern has between two '*'s is looked for at every position of the URL. Give the rules distinct literal prefixes ('/items/*') or literal suffixes ('*.pdf').")
+        }
         let size = compiled.aasaBytes.count
         if size > AASAFile.maximumSize {
             errors.add("", "The generated apple-app-site-association file would be \(size) bytes; iOS rejects files over \(AASAFile.maximumSize) bytes (128 KB). Merge rules or use wildcards.")
