@@ -1,7 +1,7 @@
 extension CompiledDomain {
     /// The apps this domain's rules name for `platform` (those its file lists), in order of first appearance.
     public func appsNamedByRules(_ platform: AppPlatform) -> [DomainApp] {
-        platform == .ios ? iosApps.compactMap { $0 } : android.apps.map(\.app)
+        platform == .ios ? iosApps.compactMap { $0 } : androidApps
     }
 
     /// What `url` does for `app` alone, the other apps' rules aside: a custom-scheme link (as the https URL on

@@ -4,8 +4,9 @@
 /// Each rule is compiled once (`CompiledRule`, from the component it writes into the file, with the file's
 /// defaults and variables); the iOS matcher (`RuleMatcher`) lists those rules in the very `details` entries of
 /// the AASA file. Android reads the same rules as the generated manifest's intent filters and, when the domain
-/// enables them, the dynamic rules of `assetlinks.json` (`AndroidAppLinks`, docs/ANDROID.md). Only the files'
-/// bytes are kept: the `AASAFile` and assetlinks trees are rebuilt on demand.
+/// enables them, the dynamic rules of `assetlinks.json` (`AndroidAppLinks`, docs/ANDROID.md), made on first use:
+/// a catalog of thousands of domains serves Android resolves for few of them, and the tables hold a translated
+/// pattern per rule. Only the files' bytes are kept: the `AASAFile` and assetlinks trees are rebuilt on demand.
 public struct CompiledDomain: Sendable {
     public let settings: DomainSettings
     /// The rules, packed: resolve unpacks the deciding one.
@@ -20,8 +21,10 @@ public struct CompiledDomain: Sendable {
     let ios: RuleMatcher
     /// The app of each of the matcher's `appIDs` (nil for an identifier no app of the domain has).
     let iosApps: [DomainApp?]
-    /// The rules as Android reads them: the generated manifest's path attributes and the dynamic rules.
-    public let android: AndroidAppLinks
+    /// The Android apps the rules name, in order of first appearance (`android.apps`' apps, known without the tables).
+    let androidApps: [DomainApp]
+    /// `android`, once asked for.
+    private let androidTables = LazyReference<AndroidAppLinks>()
 
     /// Compiles a domain. Rules referring to unknown apps simply do not apply to them.
     public init(settings: DomainSettings, apps: [DomainApp], rules: [LinkRule]) {
@@ -36,12 +39,23 @@ public struct CompiledDomain: Sendable {
             CompiledRule(effective: RuleMatcher.effective(component, detailDefaults: nil, fileDefaults: settings.defaults), variables: variables)
         }
         ios = RuleMatcher(rules: compiled, details: iosDetails)
-        android = AndroidAppLinks(settings: settings, rules: rules, apps: byID)
+        androidApps = Self.apps(.android, rules: rules, apps: byID)
         let byIdentifier = Dictionary(apps.map { ($0.identifier.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         iosApps = ios.appIDs.map { byIdentifier[$0.lowercased()] }
         aasaBytes = Self.aasaFile(settings: settings, components: components, apps: byID, details: iosDetails).json.serializedBytes.compacted()
+        // The dynamic rules need the tables; they are made for the file and not kept (`android` makes them again).
+        let android = settings.androidDynamicRules ? AndroidAppLinks(settings: settings, rules: rules, apps: byID) : nil
         assetLinksBytes = Self.assetLinks(settings: settings, rules: rules, apps: byID, android: android).serializedBytes.compacted()
     }
+
+    /// The rules as Android reads them: the generated manifest's path attributes and the dynamic rules (made on
+    /// first use, then kept).
+    public var android: AndroidAppLinks {
+        androidTables.object { AndroidAppLinks(settings: settings, rules: rules, apps: Self.appsByID(apps)) }
+    }
+
+    /// Whether `android` has been made (the tables are held only once asked for).
+    var androidTablesMade: Bool { androidTables.isMade }
 
     /// The rules, in order (unpacked: rules are kept packed).
     public var rules: [LinkRule] { packed.all }
@@ -58,7 +72,9 @@ public struct CompiledDomain: Sendable {
     public var aasaJSON: String { String(decoding: aasaBytes, as: UTF8.self) }
 
     /// The `assetlinks.json` statement list (rebuilt: only its bytes are kept).
-    public var assetLinks: JSONValue { Self.assetLinks(settings: settings, rules: self.rules, apps: Self.appsByID(apps), android: android) }
+    public var assetLinks: JSONValue {
+        Self.assetLinks(settings: settings, rules: self.rules, apps: Self.appsByID(apps), android: settings.androidDynamicRules ? android : nil)
+    }
 
     /// The served assetlinks bytes as text.
     public var assetLinksJSON: String { String(decoding: assetLinksBytes, as: UTF8.self) }
