@@ -114,9 +114,10 @@ struct CompiledDomainTests {
         #expect(!compiled.aasaJSON.contains("\"com.example.app\""), "Android packages never appear in the AASA")
     }
 
-    /// The Android tables (a translated pattern per rule) are made on first use: compiling, the association files,
-    /// iOS resolves and the apps the rules name need none, so a catalog of thousands of domains holds them only
-    /// for the domains Android asks about; once made, they answer as tables made at once do, and are kept.
+    /// The iOS matcher and the Android tables are made on first use: compiling, the association files and the apps
+    /// the rules name need neither, so a catalog of thousands of domains holds them only for the domains resolved
+    /// (the Android tables only for those Android asks about); once made, they answer as tables made at once do,
+    /// and are kept.
     @Test(arguments: [false, true]) func androidTablesAreMadeOnFirstUse(dynamic: Bool) throws {
         let rules = [
             try rule("r0", path: "/private/*", exclude: true),
@@ -126,9 +127,15 @@ struct CompiledDomainTests {
         let settings = DomainSettings(hostname: "links.example.com", androidDynamicRules: dynamic)
         let compiled = CompiledDomain(settings: settings, apps: apps, rules: rules)
         let urls = try ["/widget/42", "/private/x", "/help", "/nothing"].map { try AASAURL("https://links.example.com" + $0) }
-        _ = urls.map { compiled.resolve($0, platform: .ios) }
         #expect(compiled.appsNamedByRules(.android).map(\.id) == ["d"])
+        #expect(compiled.appsNamedByRules(.ios).map(\.id) == ["a", "b"])
         #expect(compiled.assetLinksJSON.contains("dynamic_app_link_components") == dynamic)
+        #expect(!compiled.iosMatcherMade)
+        #expect(compiled.resolve(urls[0], platform: .ios).app?.id == "a")
+        #expect(compiled.resolve(urls[2], platform: .ios).app?.id == "b")
+        #expect(compiled.iosMatcherMade)
+        #expect(compiled.iosTablesNow === compiled.iosTablesNow)
+        #expect(compiled.iosApps.compactMap { $0?.id } == compiled.appsNamedByRules(.ios).map(\.id))
         #expect(!compiled.androidTablesMade)
 
         let eager = AndroidAppLinks(settings: settings, rules: rules, apps: CompiledDomain.appsByID(apps))
