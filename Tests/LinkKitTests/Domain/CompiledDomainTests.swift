@@ -114,6 +114,41 @@ struct CompiledDomainTests {
         #expect(!compiled.aasaJSON.contains("\"com.example.app\""), "Android packages never appear in the AASA")
     }
 
+    /// The iOS matcher and the Android tables are made on first use: compiling, the association files and the apps
+    /// the rules name need neither, so a catalog of thousands of domains holds them only for the domains resolved
+    /// (the Android tables only for those Android asks about); once made, they answer as tables made at once do,
+    /// and are kept.
+    @Test(arguments: [false, true]) func androidTablesAreMadeOnFirstUse(dynamic: Bool) throws {
+        let rules = [
+            try rule("r0", path: "/private/*", exclude: true),
+            try rule("r1", path: "/widget/{id}", destination: DestinationBinding(type: "widgetDetail")),
+            try rule("r2", apps: ["b"], path: "/help"),
+        ]
+        let settings = DomainSettings(hostname: "links.example.com", androidDynamicRules: dynamic)
+        let compiled = CompiledDomain(settings: settings, apps: apps, rules: rules)
+        let urls = try ["/widget/42", "/private/x", "/help", "/nothing"].map { try AASAURL("https://links.example.com" + $0) }
+        #expect(compiled.appsNamedByRules(.android).map(\.id) == ["d"])
+        #expect(compiled.appsNamedByRules(.ios).map(\.id) == ["a", "b"])
+        #expect(compiled.assetLinksJSON.contains("dynamic_app_link_components") == dynamic)
+        #expect(!compiled.iosMatcherMade)
+        #expect(compiled.resolve(urls[0], platform: .ios).app?.id == "a")
+        #expect(compiled.resolve(urls[2], platform: .ios).app?.id == "b")
+        #expect(compiled.iosMatcherMade)
+        #expect(compiled.iosTablesNow === compiled.iosTablesNow)
+        #expect(compiled.iosApps.compactMap { $0?.id } == compiled.appsNamedByRules(.ios).map(\.id))
+        #expect(!compiled.androidTablesMade)
+
+        let eager = AndroidAppLinks(settings: settings, rules: rules, apps: CompiledDomain.appsByID(apps))
+        #expect(compiled.android.apps.map(\.app.id) == compiled.appsNamedByRules(.android).map(\.id))
+        for url in urls {
+            let decision = eager.decide(url)
+            let resolution = compiled.resolve(url, platform: .android)
+            #expect(resolution.position == decision?.position && resolution.app?.id == decision.map { eager.apps[$0.app].app.id })
+        }
+        #expect(compiled.androidTablesMade)
+        #expect(compiled.android === compiled.android)
+    }
+
     @Test func assetLinksListAndroidApps() throws {
         let compiled = domain([try rule("r1", path: "/widget/{id}")])
         let statements = try #require(compiled.assetLinks.arrayValue)
