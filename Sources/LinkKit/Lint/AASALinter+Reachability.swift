@@ -19,16 +19,20 @@ extension AASALinter {
             // The earlier rules of the group by the literal bytes every path they match starts with: only those whose
             // key starts the rule's own path prefix can cover it.
             var earlier: [[UInt8]: [Int32]] = [:]
+            var keyLengths: Set<Int> = []
             for number in group.ruleNumbers {
                 let rule = compiled[Int(number)]
                 if rule.never { continue }
                 let prefix = rule.path?.literalPrefix ?? []
-                if let covers = Self.covers(of: rule, among: (0...prefix.count).flatMap { earlier[Array(prefix.prefix($0))] ?? [] }.sorted(), compiled) {
+                let candidates = keyLengths.filter { $0 <= prefix.count }.flatMap { earlier[Array(prefix.prefix($0))] ?? [] }.sorted()
+                if let covers = Self.covers(of: rule, among: candidates, compiled) {
                     if shadowedBy[number] == nil { shadowedBy[number] = covers }
                 } else {
                     reachableSomewhere.insert(number)
                 }
-                earlier[Self.coverKey(rule), default: []].append(number)
+                let key = Self.coverKey(rule)
+                earlier[key, default: []].append(number)
+                keyLengths.insert(key.count)
             }
         }
         for (number, covers) in shadowedBy.sorted(by: { $0.key < $1.key }) where !reachableSomewhere.contains(number) {

@@ -34,6 +34,10 @@ enum PatternInclusion {
     ///   slashes are dropped, docs/aasa-semantics.md §4), so `/c/*` is covered by `/c/?*` and `/c` together.
     static func answer(_ pattern: Pattern?, coveredBy covers: [Pattern?], isPath: Bool = false) -> Answer {
         if covers.contains(where: { $0 == nil || $0!.matchesEverything }) { return .included }
+        // A literal (most rules) is one text: the matcher decides it.
+        if let pattern, pattern.elements.count == 1, case .literal(let bytes) = pattern.elements[0] {
+            return covers.contains { $0!.matches(bytes) } ? .included : .notIncluded(witness: String(decoding: bytes, as: UTF8.self))
+        }
         guard let included = linear(pattern), let covering = linear(covers) else { return .unknown }
         return answer(included, coveredBy: covering, isPath: isPath)
     }
