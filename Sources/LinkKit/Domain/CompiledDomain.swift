@@ -28,11 +28,14 @@ public struct CompiledDomain: Sendable {
     private let androidTables = LazyReference<AndroidAppLinks>()
 
     /// Compiles a domain. Rules referring to unknown apps simply do not apply to them.
+    /// A capture bound only to optional parameters is marked optional in the rules it compiles
+    /// (`LinkRule.withOptionalCaptures`), so the files, both matchers, resolve and build read it alike.
     public init(settings: DomainSettings, apps: [DomainApp], rules: [LinkRule]) {
         self.settings = settings
+        let byID = Self.appsByID(apps)
+        let rules = rules.map { $0.withOptionalCaptures(apps: byID) }
         packed = PackedRules(rules)
         self.apps = apps
-        let byID = Self.appsByID(apps)
         let iosDetails = Self.details(.ios, settings: settings, rules: rules, apps: byID)
         let components = rules.map(\.component)
         androidApps = Self.apps(.android, rules: rules, apps: byID)
