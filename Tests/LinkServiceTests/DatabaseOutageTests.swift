@@ -329,6 +329,44 @@ struct DatabaseOutageTests {
         #expect(answers.allSatisfy { $0?.status == 503 && $0?.headers["Retry-After"] != nil }, "\(answers.compactMap { $0?.status }.prefix(8))")
         #expect(try waitUntil(seconds: 10) { try resolve(service, key: service.key()).status == 200 }, "new keys verify once it is back")
     }
+    /// Issue 27: with the spool directory unwritable during an outage, a stop loses the hits held in memory, and
+    /// only the critical line logged at the stop said so. Now `/readyz` and `/metrics` say so as soon as the spool
+    /// cannot be written, and stop saying so once it can.
+    @Test(.timeLimit(.minutes(2)))
+    func anUnwritableSpoolDuringAnOutageShowsInReadinessAndMetrics() throws {
+        let database = try OutageCluster()
+        defer { database.close() }
+        let spool = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-spool-\(UUID().uuidString.prefix(8))")
+        let moved = spool.appendingPathExtension("moved")
+        defer {
+            try? FileManager.default.removeItem(at: spool)
+            try? FileManager.default.removeItem(at: moved)
+        }
+        let service = try TestService(parameters: database.parameters) { $0.hits.spoolDirectory = spool }
+        defer { service.close() }
+        let fixture = try Fixture(service)
+        #expect(try service.request("GET", "/readyz").json["spool"] == .string("ok"))
+
+        database.cluster.stop()
+        // The spool directory replaced by a file: nothing can be created in it, not even by root.
+        try FileManager.default.moveItem(at: spool, to: moved)
+        #expect(FileManager.default.createFile(atPath: spool.path, contents: Data()))
+        try Fixture.expect(302, service.request("GET", "/unwritable", headers: [("Host", fixture.host)]))
+        #expect(waitUntil(seconds: 10) { (try? service.request("GET", "/readyz").json["spool"]) == .string("unwritable") })
+        let readiness = try service.request("GET", "/readyz")
+        #expect(readiness.status == 503)
+        #expect(readiness.text.contains("lost if linkd stops"), "\(readiness.text)")
+        #expect(try service.request("GET", "/metrics").text.contains("linkd_hits_spool_writable 0"))
+
+        try FileManager.default.removeItem(at: spool)
+        try FileManager.default.moveItem(at: moved, to: spool)
+        try database.cluster.start()
+        #expect(waitUntil(seconds: 30) {
+            _ = try? service.request("GET", "/writable-again", headers: [("Host", fixture.host)])
+            return (try? service.request("GET", "/readyz").json["spool"]) == .string("ok")
+        })
+        #expect(try service.request("GET", "/metrics").text.contains("linkd_hits_spool_writable 1"))
+    }
 }
 
 /// Whether the service's change feed is connected (through the catalog freshness `/readyz` reports).

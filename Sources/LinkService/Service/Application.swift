@@ -72,7 +72,7 @@ public final class Application: Sendable {
         let tokens = ClickTokens(pool: requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
         self.tokens = tokens
         let services: [any BackgroundService] = [changes, fetches, hits, tokens]
-        ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), catalog: catalog, changes: changes, services: services,
+        ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), hits: hits, catalog: catalog, changes: changes, services: services,
                         metrics: metrics, logger: logger).register(in: &routes)
         AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge,
                             varyOrigin: !configuration.corsOrigins.isEmpty).register(in: &routes)
