@@ -65,20 +65,43 @@ public enum RouterSource {
 struct SwiftRouterSource {
     let table: RouterTable
     let etag: String
+    /// Each destination's case and each enum parameter's nested type (keyed `destination.parameter`), claimed in
+    /// `LinkDestination`'s one namespace; each destination's parameter labels.
+    private let cases: [String: String]
+    private let enumTypes: [String: String]
+    private let labels: [String: [String: String]]
+
+    init(table: RouterTable, etag: String) {
+        self.table = table
+        self.etag = etag
+        var members = RouterNames.Scope(reserved: RouterNames.swiftMembers)
+        var cases: [String: String] = [:]
+        var labels: [String: [String: String]] = [:]
+        for destination in table.destinations {
+            cases[destination.name] = members.claim(destination.name)
+            var scope = RouterNames.Scope(reserved: RouterNames.swiftKeywords)
+            labels[destination.name] = Dictionary(destination.parameters.map { ($0.name, scope.claim($0.name)) }, uniquingKeysWith: { first, _ in first })
+        }
+        var enumTypes: [String: String] = [:]
+        for (destination, spec, _) in RouterSource.enumParameters(table) {
+            enumTypes[destination.name + "." + spec.name] = members.claim(RouterNames.upperCamel(destination.name) + RouterNames.upperCamel(spec.name))
+        }
+        (self.cases, self.enumTypes, self.labels) = (cases, enumTypes, labels)
+    }
 
     var text: String {
         var out = RouterSource.header(table, etag: etag, language: .swift)
         out += "\n/// The app's destinations (resolve's typed destinations), and resolve's error destination.\n"
         out += "public enum LinkDestination: Equatable, Sendable {\n"
         for destination in table.destinations {
-            let params = destination.parameters.map { "\(name($0.name)): \(type(of: $0, in: destination))\($0.optional ? "?" : "")" }
-            out += "    case \(name(destination.name))" + (params.isEmpty ? "" : "(" + params.joined(separator: ", ") + ")") + "\n"
+            let params = destination.parameters.map { "\(label($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "?" : "")" }
+            out += "    case \(caseName(destination))" + (params.isEmpty ? "" : "(" + params.joined(separator: ", ") + ")") + "\n"
         }
         out += "    /// A link that opens the app but whose destination cannot be built: the parameter concerned and why.\n"
         out += "    case invalid(code: String, param: String?, detail: String)\n"
         for (destination, spec, values) in RouterSource.enumParameters(table) {
             out += "\n    public enum \(enumType(spec, in: destination)): String, Sendable, CaseIterable {\n"
-            for (caseName, value) in zip(RouterNames.enumCases(values, upperCase: false, avoiding: RouterNames.swiftKeywords), values) {
+            for (caseName, value) in zip(RouterNames.enumCases(values, upperCase: false, avoiding: RouterNames.swiftEnumCases), values) {
                 out += "        case \(caseName) = \(CodeDialect.swift.quote(value))\n"
             }
             out += "    }\n"
@@ -99,18 +122,19 @@ struct SwiftRouterSource {
         var values = "    /// The parameters in resolve's order (by name), absent optionals left out.\n    var values: [(String, LinkRouter.Value)] {\n        switch self {\n"
         for destination in table.destinations {
             let quoted = CodeDialect.swift.quote(destination.name)
-            let arguments = destination.parameters.map { "\(name($0.name)): \(read($0, in: destination))" }
-            make += "        case \(quoted): return .\(name(destination.name))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
-            types += "        case .\(name(destination.name)): return \(quoted)\n"
+            let arguments = destination.parameters.map { "\(label($0, in: destination)): \(read($0, in: destination))" }
+            make += "        case \(quoted): return .\(caseName(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
+            types += "        case .\(caseName(destination)): return \(quoted)\n"
             if destination.parameters.isEmpty {
-                values += "        case .\(name(destination.name)): return []\n"
+                values += "        case .\(caseName(destination)): return []\n"
                 continue
             }
-            values += "        case .\(name(destination.name))(" + destination.parameters.map { "let " + name($0.name) }.joined(separator: ", ") + "):\n"
+            // Bound by position (`p0`, `p1`...): a parameter's own name could shadow a type the code names.
+            values += "        case .\(caseName(destination))(" + destination.parameters.indices.map { "let p\($0)" }.joined(separator: ", ") + "):\n"
             values += "            var values: [(String, LinkRouter.Value)] = []\n"
-            for spec in destination.parameters {
+            for (index, spec) in destination.parameters.enumerated() {
                 let key = CodeDialect.swift.quote(spec.name)
-                let variable = name(spec.name)
+                let variable = "p\(index)"
                 let written = write(spec, variable)
                 values += spec.optional
                     ? "            if let \(variable) { values.append((\(key), \(written))) }\n"
@@ -124,10 +148,12 @@ struct SwiftRouterSource {
         return make + types + values
     }
 
-    private func name(_ identifier: String) -> String { RouterNames.identifier(identifier, avoiding: RouterNames.swiftKeywords) }
+    private func caseName(_ destination: DestinationType) -> String { cases[destination.name]! }
+
+    private func label(_ spec: ParameterSpec, in destination: DestinationType) -> String { labels[destination.name]![spec.name]! }
 
     private func enumType(_ spec: ParameterSpec, in destination: DestinationType) -> String {
-        RouterNames.upperCamel(destination.name) + RouterNames.upperCamel(spec.name)
+        enumTypes[destination.name + "." + spec.name]!
     }
 
     private func type(of spec: ParameterSpec, in destination: DestinationType) -> String {

@@ -665,7 +665,8 @@ export function decodeDestination(json: string): LinkDestination | null {
     if ("reason" in converted) return null;
     params[name] = converted.value;
   }
-  if (spec.params.some((p) => !p.optional && !(p.name in params))) return null;
+  // Own members only: a parameter may be named like an Object member (`constructor`, `toString`).
+  if (spec.params.some((p) => !p.optional && !Object.prototype.hasOwnProperty.call(params, p.name))) return null;
   return { type: spec.type, params } as LinkDestination;
 }
 
