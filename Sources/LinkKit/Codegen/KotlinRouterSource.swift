@@ -18,7 +18,7 @@ struct KotlinRouterSource {
         var properties: [String: [String: String]] = [:]
         for destination in table.destinations {
             classes[destination.name] = members.claim(RouterNames.upperCamel(destination.name))
-            var scope = RouterNames.Scope(reserved: RouterNames.kotlinProperties)
+            var scope = RouterNames.Scope(reserved: RouterNames.kotlinProperties, foldsFirstLetter: true)
             properties[destination.name] = Dictionary(destination.parameters.map { ($0.name, scope.claim($0.name)) }, uniquingKeysWith: { first, _ in first })
         }
         var enumTypes: [String: String] = [:]

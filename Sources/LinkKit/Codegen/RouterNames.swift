@@ -54,9 +54,22 @@ enum RouterNames {
     /// Names handed out in one namespace of a generated file.
     struct Scope {
         let reserved: Set<String>
+        /// Whether names that differ only in their first letter's case meet (Kotlin properties: `any` and `Any`
+        /// both have the JVM getter `getAny`, `Type` that of the parent's `type`).
+        let foldsFirstLetter: Bool
         private var used: Set<String> = []
 
-        init(reserved: Set<String>) { self.reserved = reserved }
+        init(reserved: Set<String>, foldsFirstLetter: Bool = false) {
+            self.reserved = reserved
+            self.foldsFirstLetter = foldsFirstLetter
+        }
+
+        private func key(_ name: String) -> String { foldsFirstLetter ? RouterNames.upperCamel(name) : name }
+
+        private func isFree(_ name: String) -> Bool {
+            !reserved.contains(name) && !used.contains(key(name))
+                && !(foldsFirstLetter && reserved.contains { RouterNames.upperCamel($0) == key(name) && $0.first?.isLowercase == true && $0.count > 2 && !RouterNames.kotlinKeywords.contains($0) })
+        }
 
         /// `name` as an identifier free in this scope, taken: characters beyond ASCII letters, digits and `_`
         /// become `_` (then upper-cased with `upperCase`), a leading digit and an empty or all-`_` name get a prefix, then `_` is appended while the
@@ -69,8 +82,8 @@ enum RouterNames {
             if upperCase { candidate = candidate.uppercased() }
             if candidate.first?.isNumber == true { candidate = "_" + candidate }
             if candidate.allSatisfy({ $0 == "_" }) { candidate = "v" + candidate }
-            while reserved.contains(candidate) || used.contains(candidate) { candidate += "_" }
-            used.insert(candidate)
+            while !isFree(candidate) { candidate += "_" }
+            used.insert(key(candidate))
             return candidate
         }
     }
