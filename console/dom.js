@@ -86,6 +86,27 @@ export function form(title, children, submitLabel, onSubmit, { extraActions = []
   return element;
 }
 
+/**
+ * The members a form's person changed, for a `PATCH` that keeps everything else: `members` maps a body member to
+ * `[controls, read]`; `body()` holds `read()` of each member whose controls no longer show what they showed when
+ * `tracked` (or the last `reset()`) ran. A member the form does not show, or shows in a lossy form (a list split on
+ * commas), is never sent unless its controls are edited.
+ */
+export function tracked(members) {
+  const state = (controls) => controls.map((c) => (c.type === 'checkbox' ? String(c.checked) : c.value)).join('\u0000');
+  let shown = {};
+  const reset = () => { shown = Object.fromEntries(Object.entries(members).map(([name, [controls]]) => [name, state(controls)])); };
+  reset();
+  return {
+    body() {
+      const body = {};
+      for (const [name, [controls, read]] of Object.entries(members)) if (state(controls) !== shown[name]) body[name] = read();
+      return body;
+    },
+    reset,
+  };
+}
+
 export function clearProblem(container) {
   for (const node of container.querySelectorAll('.field-error, .form-error')) node.textContent = '';
   for (const node of container.querySelectorAll('[aria-invalid]')) node.removeAttribute('aria-invalid');
@@ -94,9 +115,10 @@ export function clearProblem(container) {
 /**
  * Shows an API error in `container`: each `errors[]` entry under the field whose `data-pointer` is its pointer
  * (or the nearest pointer above it: `/params/id/min` falls back to `/params/id`, then `/params`), the rest
- * (and the problem's `detail`) in the container's `.form-error`. Focuses the first field in error.
+ * (and the problem's `detail`) in the container's `.form-error`. Focuses the first field in error unless `focus` is
+ * false (a live preview must not take the focus from the field being typed in).
  */
-export function showProblem(container, error) {
+export function showProblem(container, error, { focus = true } = {}) {
   const problem = error && error.problem ? error.problem : { title: String(error && error.message || error) };
   const general = container.querySelector('.form-error');
   const fields = [...container.querySelectorAll('[data-pointer]')];
@@ -112,6 +134,7 @@ export function showProblem(container, error) {
   }
   const summary = [problem.detail || problem.title || 'The request failed.', ...unplaced].join(' ');
   if (general) general.textContent = summary;
+  if (!focus) return;
   if (first) first.focus();
   else if (general) general.scrollIntoView({ block: 'nearest' });
 }

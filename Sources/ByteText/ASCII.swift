@@ -34,6 +34,19 @@ public enum ASCII {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
+    /// Whether `byte` may appear in a token, such as a header field name (RFC 9110 §5.6.2, tchar): a letter, a
+    /// digit, or one of ``!#$%&'*+-.^_`|~``. A bit set of the 128 ASCII bytes, tested with a shift.
+    @inlinable
+    public static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        // Bits 0-63: `!` 33, `#` 35, `$` 36, `%` 37, `&` 38, `'` 39, `*` 42, `+` 43, `-` 45, `.` 46, `0`-`9` 48-57.
+        // Bits 64-127: `A`-`Z` 65-90, `^` 94, `_` 95, `` ` `` 96, `a`-`z` 97-122, `|` 124, `~` 126.
+        let low: UInt64 = 0x03FF_6CFA_0000_0000
+        let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+        if byte < 64 { return low >> UInt64(byte) & 1 == 1 }
+        if byte < 128 { return high >> UInt64(byte - 64) & 1 == 1 }
+        return false
+    }
+
     /// The indices of `bytes` without the blanks at either end (the OWS around a header field's value).
     @inlinable
     public static func trimmingBlanks(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {

@@ -6,10 +6,11 @@ import Synchronization
 ///
 /// Every open connection is registered here (MHD's STARTED and CLOSED notifications). A watchdog thread closes
 /// connections whose request line and headers, body, or wait for the next keep-alive request outlast their
-/// deadline, however slowly they trickle bytes (MHD's own timeout restarts at every byte). A connection beyond
-/// `connectionLimit` makes room by closing the oldest connection that is idle or has not sent its whole header
-/// yet; a connection whose request is being processed is never closed. When none can be closed, the new
-/// connection is answered 503 and closed.
+/// deadline, however slowly they trickle bytes (MHD's own timeout restarts at every byte), and bodies that
+/// average less than the minimum rate once past its grace. A connection beyond `connectionLimit` makes room by
+/// closing the oldest connection that is idle or has not sent its whole header yet, or else, when bodies being
+/// read hold more than their share of the limit, one of them (`evictOldest`); a connection whose request is being
+/// processed is never closed. When none can be closed, the new connection is answered 503 and closed.
 ///
 /// Closing is `shutdown(2)`: MHD then sees the end of the stream and closes the connection itself. It is done
 /// under `state`'s lock, which the CLOSED notification takes too, and MHD sends that notification before it
@@ -18,13 +19,14 @@ import Synchronization
 final class ConnectionGuard: Sendable {
     /// Why the server closed a connection early, a label of `linkd_http_connections_dropped_total`.
     enum Reason: Int, CaseIterable {
-        case headerTimeout, bodyTimeout, idleTimeout, evictedIdle, evictedUnfinished, refused
+        case headerTimeout, bodyTimeout, idleTimeout, slowBody, evictedIdle, evictedUnfinished, refused
 
         var label: String {
             switch self {
             case .headerTimeout: "header_timeout"
             case .bodyTimeout: "body_timeout"
             case .idleTimeout: "idle_timeout"
+            case .slowBody: "slow_body"
             case .evictedIdle: "evicted_idle"
             case .evictedUnfinished: "evicted_unfinished"
             case .refused: "refused"
@@ -58,6 +60,11 @@ final class ConnectionGuard: Sendable {
     private let headerDeadline: UInt64
     private let bodyDeadline: UInt64
     private let idleDeadline: UInt64
+    /// Bytes a second a body must average once it has taken `bodyGrace` nanoseconds; 0: no minimum.
+    private let bodyRate: UInt64
+    private let bodyGrace: UInt64
+    /// Bodies being read kept at the limit before one of them makes room.
+    private let bodyShare: Int
     let state = Mutex(State())
     private let dropped: [Counter]
     /// What a refused connection gets before it is closed: a whole 503 response, written as the connection opens.
@@ -68,10 +75,13 @@ final class ConnectionGuard: Sendable {
         headerDeadline = UInt64(max(0, configuration.headerTimeout)) * 1_000_000_000
         bodyDeadline = UInt64(max(0, configuration.bodyTimeout)) * 1_000_000_000
         idleDeadline = UInt64(max(0, configuration.connectionTimeout)) * 1_000_000_000
+        bodyRate = UInt64(max(0, configuration.bodyMinimumRate))
+        bodyGrace = UInt64(max(0, configuration.bodyRateGrace)) * 1_000_000_000
+        bodyShare = configuration.bodyShare
         let registry = metrics ?? MetricsRegistry()
         dropped = Reason.allCases.map { reason in
             registry.counter("linkd_http_connections_dropped_total",
-                             help: "Connections the server closed early: a header, body or idle deadline passed, evicted at the connection limit to make room, or refused there.",
+                             help: "Connections the server closed early: a header, body or idle deadline passed, a body below the minimum rate, evicted at the connection limit to make room, or refused there.",
                              labels: ["reason": reason.label])
         }
         refusal = Self.refusalBytes()
@@ -131,9 +141,13 @@ final class ConnectionGuard: Sendable {
                     state.connections[index].since = now
                     continue
                 }
-                let (deadline, reason) = deadline(of: ConnectionRecord.phase(of: word))
-                if deadline > 0, now &- state.connections[index].since >= deadline {
+                let phase = ConnectionRecord.phase(of: word)
+                let elapsed = now &- state.connections[index].since
+                let (deadline, reason) = deadline(of: phase)
+                if deadline > 0, elapsed >= deadline {
                     close(&state, index, reason)
+                } else if phase == .body, elapsed >= bodyGrace, isBelowRate(state.connections[index].record.bodyBytes, elapsed: elapsed) {
+                    close(&state, index, .slowBody)
                 }
             }
             while state.live > limit, evictOldest(&state, now: now, sparing: -1) {}
@@ -149,26 +163,55 @@ final class ConnectionGuard: Sendable {
         }
     }
 
+    /// Whether a body that has brought `bytes` in `elapsed` nanoseconds has averaged less than the minimum rate.
+    private func isBelowRate(_ bytes: UInt64, elapsed: UInt64) -> Bool {
+        // bytes / seconds < rate, without dividing: bytes * 1e9 < rate * nanoseconds (both far from overflowing).
+        bodyRate > 0 && bytes.multipliedReportingOverflow(by: 1_000_000_000).partialValue < bodyRate &* elapsed
+    }
+
     /// Closes the connection that has waited longest while idle or before completing its header, except the one
-    /// in slot `spared`. False when every other connection is busy with a request.
+    /// in slot `spared`; when there is none and bodies being read hold more than their share, the body read longest
+    /// among those below the minimum rate so far (a new body, below it too, has not had its chance yet), else the
+    /// slowest body. False when every other connection is busy with a request.
     private func evictOldest(_ state: inout State, now: UInt64, sparing spared: Int) -> Bool {
         var oldest = -1
+        var oldestSlow = -1
+        var slowest = -1
+        var slowestRate = Double.infinity
+        var bodies = 0
         for index in state.connections.indices where index != spared && !state.connections[index].closing {
             let word = state.connections[index].record.observed
             if word != state.connections[index].seen {   // moved on since the last look: its wait starts now
                 state.connections[index].seen = word
                 state.connections[index].since = now
             }
+            let since = state.connections[index].since
             switch ConnectionRecord.phase(of: word) {
             case .opened, .headers, .idle:
-                if oldest < 0 || state.connections[index].since < state.connections[oldest].since { oldest = index }
-            case .body, .processing:
+                if oldest < 0 || since < state.connections[oldest].since { oldest = index }
+            case .body:
+                bodies += 1
+                let elapsed = max(1, now &- since)
+                let bytes = state.connections[index].record.bodyBytes
+                if isBelowRate(bytes, elapsed: elapsed), oldestSlow < 0 || since < state.connections[oldestSlow].since {
+                    oldestSlow = index
+                }
+                let rate = Double(bytes) / Double(elapsed)
+                if rate < slowestRate {
+                    slowest = index
+                    slowestRate = rate
+                }
+            case .processing:
                 continue
             }
         }
-        guard oldest >= 0 else { return false }
-        let idle = ConnectionRecord.phase(of: state.connections[oldest].seen) == .idle
-        close(&state, oldest, idle ? .evictedIdle : .evictedUnfinished)
+        if oldest >= 0 {
+            let idle = ConnectionRecord.phase(of: state.connections[oldest].seen) == .idle
+            close(&state, oldest, idle ? .evictedIdle : .evictedUnfinished)
+            return true
+        }
+        guard bodies > bodyShare else { return false }
+        close(&state, oldestSlow >= 0 ? oldestSlow : slowest, .evictedUnfinished)
         return true
     }
 

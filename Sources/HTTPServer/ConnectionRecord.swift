@@ -38,7 +38,7 @@ final class ConnectionRecord: @unchecked Sendable {
         self.descriptor = descriptor
         self.context = context
         socketContext = .allocate(capacity: 1)
-        socketContext.initialize(to: linkd_mhd_socket_context(error_response: errorResponse, owner: nil, phase_word: Phase.opened.rawValue))
+        socketContext.initialize(to: linkd_mhd_socket_context(error_response: errorResponse, owner: nil, phase_word: Phase.opened.rawValue, body_bytes: 0))
     }
 
     deinit {
@@ -61,6 +61,9 @@ final class ConnectionRecord: @unchecked Sendable {
     /// `(transitions << 3) | phase`, stored only by the thread MHD serves the connection on (one at a time), read
     /// by the guard's watchdog: a changed word means the connection moved on, even back to the same phase.
     var observed: UInt64 { linkd_mhd_phase_word(socketContext) }
+
+    /// The bytes of the current request's body received so far (reset as its headers complete).
+    var bodyBytes: UInt64 { linkd_mhd_body_bytes(socketContext) }
 
     /// The phase a word records.
     static func phase(of word: UInt64) -> Phase { Phase(rawValue: word & 7) ?? .processing }

@@ -48,6 +48,9 @@ public final class PreparedResponse: @unchecked Sendable {
                 return nil
             }
         }
+        if headers[HTTPHeaders.noSniff.name] == nil {
+            _ = MHD_add_response_header(made, HTTPHeaders.noSniff.name, HTTPHeaders.noSniff.value)
+        }
         return made
     }
 }

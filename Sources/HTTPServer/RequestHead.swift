@@ -12,7 +12,8 @@ import Glibc
 /// line's end, one or two zeros; anything else there is text MHD's C strings did not show: the bytes after a
 /// NUL. The head's last line is followed by the empty line's end (two to four zeros in all) and the head's length
 /// is known (`MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE`). A folded header line (obs-fold) breaks the same
-/// pattern; it is refused alike, as RFC 9112 §5.2 allows. One NUL cannot be told apart: the one just before a bare LF
+/// pattern; it is refused alike, as RFC 9112 §5.2 allows. A field name that is not a token (whitespace before the
+/// colon) is refused too (RFC 9112 §5.1). One NUL cannot be told apart: the one just before a bare LF
 /// (`\0\n` and `\r\n` leave the same two zeros), which cuts nothing.
 ///
 /// Works on MHD's pointers only: nothing is copied, a few bytes are read per line.
@@ -25,12 +26,17 @@ struct RequestHead {
     private(set) var hostCount = 0
     /// Whether the request line says `HTTP/1.1`.
     private(set) var isHTTP11 = false
+    /// Whether a header field name is empty or holds a byte a token cannot: whitespace before the colon
+    /// (`Content-Length : 5`, which MHD 0.9.75 files under the name `Content-Length `, so the body would be read
+    /// as the next request), which RFC 9112 §5.1 says a server MUST refuse with 400.
+    private(set) var hasBadName = false
 
     /// Why the head is refused (400), or nil: a NUL, no `Host` in an HTTP/1.1 request, or more than one `Host`
     /// (RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request message
     /// that lacks a Host header field and to any request message that contains more than one Host header field line").
     var flaw: String? {
         if holdsNUL { return "The request line or a header field holds a NUL byte (or a folded header line)." }
+        if hasBadName { return "A header field name is empty or holds whitespace or a character a token cannot (RFC 9112 §5.1)." }
         if hostCount > 1 { return "The request has more than one Host header field." }
         if hostCount == 0 && isHTTP11 { return "An HTTP/1.1 request needs a Host header field." }
         return nil
@@ -69,6 +75,7 @@ struct RequestHead {
         let name = UnsafeRawPointer(rawName).assumingMemoryBound(to: UInt8.self)
         // `Host` in any case: the four bytes at once, ASCII letters folded by setting bit 5.
         if nameLength == 4, UInt32(littleEndian: UnsafeRawPointer(name).loadUnaligned(as: UInt32.self)) | 0x2020_2020 == Self.host { hostCount += 1 }
+        if nameLength == 0 || !UnsafeBufferPointer(start: name, count: nameLength).allSatisfy(ASCII.isTokenCharacter) { hasBadName = true }
         guard let end = lineEnd, !holdsNUL else { return }
         lineEnd = nil
         guard Self.isLineEnd(from: end, to: name, atMost: 2) else {

@@ -47,6 +47,13 @@ final class RequestState {
         if let connection { linkd_mhd_enter_phase(connection, phase.rawValue) }
     }
 
+    /// Records on the connection that `count` more body bytes arrived; 0 starts a new body (for the
+    /// `ConnectionGuard`'s minimum rate).
+    @inline(__always)
+    func countBody(_ count: Int) {
+        if let connection { linkd_mhd_count_body_bytes(connection, UInt64(count)) }
+    }
+
     /// The request target for log lines.
     var rawURI: String { rawQuery.map { target + "?" + $0 } ?? target }
 }

@@ -10,6 +10,7 @@ extension Response {
         for (name, value) in headers where !HTTPHeaders.equal(name, "Content-Length") {
             head += "\(name): \(value)\r\n"
         }
+        if headers[HTTPHeaders.noSniff.name] == nil { head += "\(HTTPHeaders.noSniff.name): \(HTTPHeaders.noSniff.value)\r\n" }
         head += "Content-Length: \(body.count)\r\n\r\n"
         return Array(head.utf8) + body
     }

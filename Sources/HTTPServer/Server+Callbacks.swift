@@ -34,6 +34,13 @@ func mhdURILog(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ 
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     context.requestStarted()
     let state = RequestState(uri: uri)
+    if state.rawQuery != nil, let uri, let question = strchr(uri, Int32(UInt8(ascii: "?"))) {
+        // MHD goes on to split the query into records in the connection's memory pool, and 0.9.75 loses the 431 it
+        // queues when they do not fit (a few hundred parameters): nothing is sent and the request never completes.
+        // The server splits the query itself (`rawQuery`), so MHD is handed an empty one: the byte after the `?`,
+        // in MHD's own buffer, becomes the end of its string (the bytes were measured and copied just above).
+        UnsafeMutablePointer(mutating: question + 1).pointee = 0
+    }
     state.measuredBeforeParsing = true
     state.connection = ConnectionRecord.entering(.headers, on: connection)
     return Unmanaged.passRetained(state).toOpaque()
@@ -102,6 +109,7 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
 
     if !state.sawHeaders {
         state.sawHeaders = true
+        state.countBody(0)
         state.enter(.body)
         state.headers.reserveCapacity(16)
         state.head = RequestHead(method: method, target: url, targetLength: state.measuredBeforeParsing ? state.uriLength : nil, version: version)
@@ -131,12 +139,22 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
             if Int(state.headers[lengthIndex].1.trimmingASCIIWhitespace()).map({ $0 > limits.maxBodyBytes }) ?? false {
                 return reject(.payloadTooLarge, state: state, method: methodName, connection: connection, context: context)
             }
+        } else if state.headers.contains(where: { HTTPHeaders.equal($0.0, "Transfer-Encoding") }) {
+            if let flaw = TransferEncoding.flaw(state.headers.filter { HTTPHeaders.equal($0.0, "Transfer-Encoding") }.map(\.1),
+                                                isHTTP10: version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false) {
+                return reject(.badRequest(detail: flaw), state: state, method: methodName, connection: connection, context: context)
+            }
+        } else {
+            // No body follows (neither Content-Length nor Transfer-Encoding): the request is not one of the bodies
+            // the `ConnectionGuard` may close to make room while MHD moves on to the last call.
+            state.enter(.processing)
         }
         return .YES
     }
 
     if uploadDataSize.pointee != 0 {
         let count = uploadDataSize.pointee
+        state.countBody(count)
         if !state.bodyTooLarge, let uploadData {
             if state.body.count + count > limits.maxBodyBytes {
                 state.bodyTooLarge = true       // keep reading (and discarding) so the 413 can be sent in order
@@ -242,6 +260,9 @@ func makeMHDResponse(_ response: Response, method: HTTPMethod, context: ServerCo
         if added != .YES {
             context.logger.warning("response header dropped", metadata: ["http.header": name])
         }
+    }
+    if response.headers[HTTPHeaders.noSniff.name] == nil {
+        _ = MHD_add_response_header(mhdResponse, HTTPHeaders.noSniff.name, HTTPHeaders.noSniff.value)
     }
     if context.draining.load(ordering: .relaxed) && response.headers["Connection"] == nil {
         _ = MHD_add_response_header(mhdResponse, "Connection", "close")

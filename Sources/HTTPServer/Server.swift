@@ -74,7 +74,8 @@ public final class Server: @unchecked Sendable {
         guard (0...65535).contains(configuration.port) else { throw HTTPServerError(.invalidAddress, address: address, reason: "port out of range") }
         guard configuration.threads >= 1, configuration.maxBodyBytes >= 0, configuration.maxURIBytes > 0,
               configuration.maxHeaderBytes > 0, configuration.connectionTimeout >= 0, configuration.headerTimeout >= 0,
-              configuration.bodyTimeout >= 0, configuration.connectionLimit > 0 else {
+              configuration.bodyTimeout >= 0, configuration.bodyMinimumRate >= 0, configuration.bodyRateGrace >= 0,
+              configuration.connectionLimit > 0 else {
             throw HTTPServerError(.invalidConfiguration, address: address)
         }
         guard let socketAddress = SocketAddress(host: configuration.host, port: UInt16(configuration.port)) else {

@@ -20,9 +20,15 @@ public struct ServerConfiguration: Sendable {
     public var headerTimeout: Int
     /// Seconds a request's body may take to arrive, from the end of its headers; `0` disables.
     public var bodyTimeout: Int
+    /// Bytes a second a request body must average once it has taken `bodyRateGrace` seconds; a slower body is
+    /// closed like a late header (docs/CONNECTIONS.md). `0` disables.
+    public var bodyMinimumRate = 240
+    /// Seconds a request body may take before `bodyMinimumRate` applies to it.
+    public var bodyRateGrace = 5
     /// Open connections the server keeps. A connection beyond it makes room by closing the oldest connection
     /// that is idle or has not sent its whole header yet; when every connection is busy with a request, the new
-    /// one is answered 503 and closed (docs/CONNECTIONS.md).
+    /// one is answered 503 and closed (docs/CONNECTIONS.md). Bodies being read may hold all but an eighth of it
+    /// (`bodyShare`): beyond that, the slowest body makes room too.
     public var connectionLimit: Int
     /// `MHD_USE_TURBO`: opportunistic reads and writes, for more requests a second (docs/field-notes.md §6).
     public var turbo: Bool
@@ -44,6 +50,12 @@ public struct ServerConfiguration: Sendable {
         self.bodyTimeout = bodyTimeout
         self.connectionLimit = connectionLimit
         self.turbo = turbo
+    }
+
+    /// How many connections reading a request body the `ConnectionGuard` keeps at the limit before it closes the
+    /// slowest to make room: all but an eighth of `connectionLimit` (at least one), kept for new clients.
+    var bodyShare: Int {
+        connectionLimit - max(1, connectionLimit / 8)
     }
 
     /// MHD's per-connection memory pool (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`). MHD answers 414/431 by itself

@@ -11,22 +11,29 @@ import Foundation
 public final class Connection: @unchecked Sendable {
     let pgconn: OpaquePointer  // never public, never returned, never stored elsewhere
 
-    /// Connects (blocking) with `PQconnectdbParams`.
+    /// The client-side limit on each statement's wait for the server (`Connection+Deadline`); nil: wait as long
+    /// as the server takes. A bounded pool sets it on the connections it lends (`ConnectionPool.bounded`).
+    var statementTimeout: Duration?
+    /// Set when a statement outlived `statementTimeout`: the socket is shut down and the connection unusable.
+    var isAbandoned = false
+
+    /// Connects with `PQconnectdbParams` (blocking up to the parameters' `connect_timeout`), or within `timeout`
+    /// when one is given (`Connection+Deadline`).
     /// - Throws: `.connectionFailed` (with libpq's message in `serverMessage`) when the server cannot be reached
-    ///   or rejects the login.
-    public init(_ parameters: ConnectionParameters) throws(PostgresError) {
-        // libpq: "expand_dbname: [...] When expand_dbname is zero, the dbname is treated as a database name"
-        // (we already parsed any URI in ConnectionParameters, so a dbname containing '=' stays a name).
-        let raw = parameters.withKeywordArrays { PQconnectdbParams($0, $1, 0) }
-        // libpq: "Note that these functions will always return a non-null object pointer, unless perhaps
-        // there is too little memory even to allocate the PGconn object. The PQstatus function should be
-        // called to check the return value for a successful connection before queries are sent".
-        guard let raw, PQstatus(raw) == CONNECTION_OK else {
-            let message = raw.map { String(cString: PQerrorMessage($0)) }
-            // libpq: "PQfinish [...] Note that even if the server connection attempt fails (as indicated by
-            // PQstatus), the application should call PQfinish to free the memory used by the PGconn object."
-            PQfinish(raw)
-            throw PostgresError(.connectionFailed, serverMessage: message?.trimmingCharacters(in: .whitespacesAndNewlines))
+    ///   or rejects the login; `.timedOut` when `timeout` passed first.
+    public init(_ parameters: ConnectionParameters, timeout: Duration? = nil) throws(PostgresError) {
+        let raw: OpaquePointer
+        if let timeout {
+            raw = try Self.connect(parameters, timeout: timeout)
+        } else {
+            // libpq: "expand_dbname: [...] When expand_dbname is zero, the dbname is treated as a database name"
+            // (we already parsed any URI in ConnectionParameters, so a dbname containing '=' stays a name).
+            let connected = parameters.withKeywordArrays { PQconnectdbParams($0, $1, 0) }
+            // libpq: "Note that these functions will always return a non-null object pointer, unless perhaps
+            // there is too little memory even to allocate the PGconn object. The PQstatus function should be
+            // called to check the return value for a successful connection before queries are sent".
+            guard let connected, PQstatus(connected) == CONNECTION_OK else { throw Self.failure(connected) }
+            raw = connected
         }
         // libpq's default notice processor prints NOTICE/WARNING lines to stderr, which would break the
         // one-JSON-object-a-line log format; notices (e.g. "table does not exist, skipping") are dropped.
@@ -38,7 +45,7 @@ public final class Connection: @unchecked Sendable {
 
     /// Whether the connection can take another statement: connected and not inside a failed transaction.
     public var isUsable: Bool {
-        guard PQstatus(pgconn) == CONNECTION_OK else { return false }
+        guard !isAbandoned, PQstatus(pgconn) == CONNECTION_OK else { return false }
         let transaction = PQtransactionStatus(pgconn)
         return transaction != PQTRANS_INERROR && transaction != PQTRANS_UNKNOWN && transaction != PQTRANS_ACTIVE
     }
@@ -47,7 +54,7 @@ public final class Connection: @unchecked Sendable {
     public var backendPID: Int32 { PQbackendPID(pgconn) }
 
     /// Whether the socket is still connected (`PQstatus` is `CONNECTION_OK`), whatever the transaction state.
-    var isConnected: Bool { PQstatus(pgconn) == CONNECTION_OK }
+    var isConnected: Bool { !isAbandoned && PQstatus(pgconn) == CONNECTION_OK }
 
     /// Whether a transaction is open (idle in transaction, or failed inside one).
     var isInTransaction: Bool {
@@ -73,13 +80,16 @@ public final class Connection: @unchecked Sendable {
         let copies: [UnsafeMutablePointer<CChar>?] = texts.map { $0.flatMap { strdup($0) } }
         defer { copies.forEach { free($0) } }
         let pointers = copies.map { $0.map { UnsafePointer($0) } }
-        let result = pointers.withUnsafeBufferPointer { values in
+        let result = try pointers.withUnsafeBufferPointer { values throws(PostgresError) in
             // libpq: "PQexecParams [...] paramTypes[]: If paramTypes is NULL [...] the server infers a data
             // type for the parameter symbol [...] paramValues[]: A null pointer in this array means the
             // corresponding parameter is null [...] paramLengths[]: ignored for null parameters and text-format
             // parameters [...] paramFormats[]: If the array pointer is null then all parameters are presumed
             // to be text strings. [...] resultFormat: Specify zero to obtain results in text format".
-            PQexecParams(pgconn, query.sql, Int32(texts.count), nil, values.baseAddress, nil, nil, 0)
+            // PQsendQueryParams takes the same arguments.
+            try self.result(
+                sending: { PQsendQueryParams(pgconn, query.sql, Int32(texts.count), nil, values.baseAddress, nil, nil, 0) },
+                blocking: { PQexecParams(pgconn, query.sql, Int32(texts.count), nil, values.baseAddress, nil, nil, 0) })
         }
         return try consume(result)
     }
@@ -99,7 +109,7 @@ public final class Connection: @unchecked Sendable {
         // queries sent in a single PQexec call are processed in a single transaction [...] Note however that
         // the returned PGresult structure describes only the result of the last command executed".
         // Processing stops at the first error, whose result is the one returned.
-        _ = try consume(PQexec(pgconn, sql))
+        _ = try consume(result(sending: { PQsendQuery(pgconn, sql) }, blocking: { PQexec(pgconn, sql) }))
     }
 
     /// `LISTEN "channel"`: notifications on `channel` will arrive on this connection.

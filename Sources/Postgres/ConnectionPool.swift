@@ -19,6 +19,10 @@ public struct PoolStatistics: Sendable, Equatable {
     public var connectionsCreatedTotal: Int
     /// Connections thrown away because they broke.
     public var connectionsDiscardedTotal: Int
+    /// A bounded view's borrowers refused without a connection: no turn free in time, or the database stalled.
+    public var refusedTotal = 0
+    /// Whether a bounded view found the database not answering and has not seen it answer since.
+    public var stalled = false
 }
 
 /// A bounded pool of connections, lent to one borrower at a time.
@@ -28,11 +32,11 @@ public struct PoolStatistics: Sendable, Equatable {
 /// broken when taken from the pool, is closed and replaced by a new one on the next demand.
 /// The state lives in one `Mutex`; opening, checking and closing connections happen outside the lock.
 public final class ConnectionPool: Sendable {
-    private final class Waiter: Sendable {
+    final class Waiter: Sendable {
         let semaphore = DispatchSemaphore(value: 0)
     }
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var idle: [Connection] = []
         var inUse = 0
         var closed = false
@@ -50,11 +54,27 @@ public final class ConnectionPool: Sendable {
         case closed
     }
 
-    private let parameters: ConnectionParameters
-    private let maxConnections: Int
+    /// What every view of one pool shares: the connections, their bound and the counters.
+    final class Shared: Sendable {
+        let parameters: ConnectionParameters
+        let maxConnections: Int
+        let logger: Logger
+        let state = Mutex(State())
+
+        init(parameters: ConnectionParameters, maxConnections: Int, logger: Logger) {
+            self.parameters = parameters
+            self.maxConnections = max(1, maxConnections)
+            self.logger = logger
+        }
+    }
+
+    private let shared: Shared
     private let acquireTimeout: Duration
-    private let logger: Logger
-    private let state = Mutex(State())
+    /// Set on a bounded view (`bounded(_:)`): its limits, borrowers and stall state.
+    let gate: BoundedGate?
+    private var parameters: ConnectionParameters { shared.parameters }
+    private var maxConnections: Int { shared.maxConnections }
+    private var logger: Logger { shared.logger }
 
     /// Creates a pool; no connection is opened until the first borrower asks.
     /// - Parameters:
@@ -63,10 +83,21 @@ public final class ConnectionPool: Sendable {
     ///   - acquireTimeout: how long a borrower waits for a free connection before `.poolTimeout`.
     ///   - logger: receives connection failures and discards.
     public init(parameters: ConnectionParameters, maxConnections: Int = 10, acquireTimeout: Duration = .seconds(5), logger: Logger) {
-        self.parameters = parameters
-        self.maxConnections = max(1, maxConnections)
+        shared = Shared(parameters: parameters, maxConnections: maxConnections, logger: logger)
         self.acquireTimeout = acquireTimeout
-        self.logger = logger
+        gate = nil
+    }
+
+    private init(shared: Shared, gate: BoundedGate) {
+        self.shared = shared
+        self.acquireTimeout = gate.limits.timeout
+        self.gate = gate
+    }
+
+    /// A view of this pool for threads that must not wait long on the database (HTTP workers): the same
+    /// connections and bound, with every wait limited as `limits` says (`BoundedWaits`).
+    public func bounded(_ limits: BoundedWaits) -> ConnectionPool {
+        ConnectionPool(shared: shared, gate: BoundedGate(limits: limits, parameters: parameters, logger: logger))
     }
 
     /// Lends a connection to `body` and takes it back afterwards.
@@ -76,9 +107,22 @@ public final class ConnectionPool: Sendable {
     /// - Throws: `PostgresError` `.poolTimeout`, `.poolClosed`, `.connectionFailed`, or whatever `body` throws.
     @discardableResult
     public func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
-        let connection = try acquire()
-        defer { release(connection) }
-        return try body(connection)
+        guard let gate else {
+            let connection = try acquire()
+            defer { release(connection) }
+            return try body(connection)
+        }
+        let ticket = try gate.enter()
+        defer { gate.leave(ticket) }
+        do {
+            let connection = try acquire()
+            connection.statementTimeout = gate.limits.timeout
+            defer { release(connection) }
+            return try body(connection)
+        } catch let error as PostgresError where error.code == .timedOut || error.code == .poolTimeout {
+            gate.stalled(by: error)
+            throw error
+        }
     }
 
     /// Runs `body` inside `BEGIN` ... `COMMIT`; any error thrown by `body` (or by `COMMIT`) rolls back
@@ -102,11 +146,12 @@ public final class ConnectionPool: Sendable {
 
     /// A snapshot of the pool's counters.
     public var statistics: PoolStatistics {
-        state.withLock { state in
+        shared.state.withLock { state in
             PoolStatistics(
                 inUse: state.inUse, idle: state.idle.count, maxConnections: maxConnections,
                 waitsTotal: state.waitsTotal, timeoutsTotal: state.timeoutsTotal,
-                connectionsCreatedTotal: state.createdTotal, connectionsDiscardedTotal: state.discardedTotal
+                connectionsCreatedTotal: state.createdTotal, connectionsDiscardedTotal: state.discardedTotal,
+                refusedTotal: gate?.refusedTotal ?? 0, stalled: gate?.isStalled ?? false
             )
         }
     }
@@ -114,7 +159,7 @@ public final class ConnectionPool: Sendable {
     /// Closes idle connections and refuses new borrowers (`.poolClosed`); connections still lent out are
     /// closed when they come back. Idempotent.
     public func shutdown() {
-        let (idle, waiters) = state.withLock { state -> ([Connection], [Waiter]) in
+        let (idle, waiters) = shared.state.withLock { state -> ([Connection], [Waiter]) in
             state.closed = true
             defer { state.idle = []; state.waiters = [] }
             return (state.idle, state.waiters)
@@ -130,7 +175,7 @@ public final class ConnectionPool: Sendable {
         let deadline = ContinuousClock.now + acquireTimeout
         var waited = false
         while true {
-            let step = state.withLock { state -> Step in
+            let step = shared.state.withLock { state -> Step in
                 if state.closed { return .closed }
                 if let connection = state.idle.popLast() {
                     state.inUse += 1
@@ -149,17 +194,18 @@ public final class ConnectionPool: Sendable {
             case .closed:
                 throw PostgresError(.poolClosed)
             case .use(let connection):
+                connection.statementTimeout = gate.map { _ in max(.milliseconds(1), deadline - ContinuousClock.now) }
                 if connection.checkAlive() { return connection }
                 logger.info("discarding broken idle connection")
                 discard(connection)
             case .create:
                 do {
-                    let connection = try Connection(parameters)
-                    state.withLock { $0.createdTotal += 1 }
+                    let connection = try Connection(parameters, timeout: gate.map { _ in max(.zero, deadline - ContinuousClock.now) })
+                    shared.state.withLock { $0.createdTotal += 1 }
                     return connection
                 } catch {
                     logger.warning("cannot connect to database", metadata: ["error": "\(error)"])
-                    let waiter = state.withLock { state -> Waiter? in
+                    let waiter = shared.state.withLock { state -> Waiter? in
                         state.inUse -= 1
                         return state.waiters.isEmpty ? nil : state.waiters.removeFirst()
                     }
@@ -171,7 +217,7 @@ public final class ConnectionPool: Sendable {
                 let remaining = deadline - ContinuousClock.now
                 let nanoseconds = max(0, remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000)
                 if waiter.semaphore.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .timedOut {
-                    let stillWaiting = state.withLock { state -> Bool in
+                    let stillWaiting = shared.state.withLock { state -> Bool in
                         guard let index = state.waiters.firstIndex(where: { $0 === waiter }) else { return false }
                         state.waiters.remove(at: index)
                         state.timeoutsTotal += 1
@@ -189,12 +235,13 @@ public final class ConnectionPool: Sendable {
         if connection.isInTransaction, connection.isConnected {
             try? connection.executeScript("ROLLBACK")
         }
+        connection.statementTimeout = nil
         guard connection.isUsable else {
             logger.info("discarding broken connection")
             discard(connection)
             return
         }
-        let waiter = state.withLock { state -> Waiter? in
+        let waiter = shared.state.withLock { state -> Waiter? in
             state.inUse -= 1
             if state.closed { return nil }
             state.idle.append(connection)
@@ -206,7 +253,7 @@ public final class ConnectionPool: Sendable {
 
     /// Gives up a connection's slot; the connection closes when the last reference goes.
     private func discard(_ connection: Connection) {
-        let waiter = state.withLock { state -> Waiter? in
+        let waiter = shared.state.withLock { state -> Waiter? in
             state.inUse -= 1
             state.discardedTotal += 1
             return state.waiters.isEmpty ? nil : state.waiters.removeFirst()

@@ -8,7 +8,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable {
             case connectionFailed, queryFailed, poolClosed, poolTimeout, decodingFailed
-            case invalidParameters, copyFailed, connectionLost
+            case invalidParameters, copyFailed, connectionLost, timedOut, stalled
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -29,6 +29,13 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         public static let copyFailed = Code(.copyFailed)
         /// The connection to the server broke (server restart, terminated backend, network).
         public static let connectionLost = Code(.connectionLost)
+
+        /// The server did not answer within the client's limit (a statement, a connection attempt): the connection
+        /// was given up (`Connection+Deadline`).
+        public static let timedOut = Code(.timedOut)
+        /// Refused without waiting by a bounded pool: the database was found not answering and has not answered
+        /// since (`ConnectionPool.bounded`).
+        public static let stalled = Code(.stalled)
 
         public var description: String { base.rawValue }
     }

@@ -30,7 +30,7 @@ enum AASACommand: Command {
             case "validate": return try validate(Arguments(rest, flags: ["json"]))
             case "match": return try match(Arguments(rest, valued: ["app"], flags: ["json"]))
             case "decide": return try decide(Arguments(rest))
-            case "bench": return try bench(Arguments(rest, valued: ["rounds", "seconds"], flags: ["resolve-only"]))
+            case "bench": return try bench(Arguments(rest, valued: ["rounds", "seconds", "passes"], flags: ["resolve-only", "hostile"]))
             default:
                 Output.err("linkd aasa: unknown subcommand '\(subcommand)'\n\n\(help)")
                 return ExitStatus.usage

@@ -46,6 +46,10 @@ extension Configuration {
                                 + "extend it; 0: none."),
         ConfigurationOption("body-timeout", "LINKD_BODY_TIMEOUT", .seconds(in: 0...86_400), \.service.server.bodyTimeout,
                             help: "A request body, from the end of its headers; 0: none."),
+        ConfigurationOption("body-min-rate", "LINKD_BODY_MIN_RATE", .integer(in: 0...1_000_000_000, of: "bytes a second"),
+                            \.service.server.bodyMinimumRate,
+                            help: "What a request body must average once it has taken 5 s; a slower one is closed, as a late "
+                                + "header is; 0: none (docs/CONNECTIONS.md)."),
         ConfigurationOption("idle-timeout", "LINKD_IDLE_TIMEOUT", .seconds(in: 0...86_400), \.service.server.connectionTimeout,
                             help: "A keep-alive connection between requests, or a response the client does not read; 0: none."),
         ConfigurationOption("trusted-proxies", "LINKD_TRUSTED_PROXIES", .trustedProxies, \.service.server.trustedProxies,

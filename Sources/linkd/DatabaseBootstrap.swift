@@ -15,17 +15,24 @@ final class DatabaseBootstrap {
     /// Stop an embedded server that was already running when we started (the server itself does, so a
     /// crashed predecessor's PostgreSQL does not outlive it; one-off commands leave a running server alone).
     private let stopsAdoptedServer: Bool
+    /// The server's claim on the data directory (`DataDirectoryLock`), held until this bootstrap goes.
+    private let lock: DataDirectoryLock?
 
     /// Connects to `DATABASE_URL`, or starts (initialising on first use) the embedded cluster.
-    /// - Throws: `PostgresError` for a bad URL, `EmbeddedPostgresError` (with what to install) when the
-    ///   server binaries are missing or the cluster cannot start.
+    /// The server (`stopsAdoptedServer`) first locks the data directory, so that it never adopts, and then
+    /// stops, a cluster another server runs.
+    /// - Throws: `PostgresError` for a bad URL, `DataDirectoryLock.InUse` when another server has the data
+    ///   directory, `EmbeddedPostgresError` (with what to install) when the server binaries are missing or the
+    ///   cluster cannot start.
     init(configuration: Configuration, logger: Logger, stopsAdoptedServer: Bool = false) throws {
         self.stopsAdoptedServer = stopsAdoptedServer
         if let url = configuration.databaseURL {
             parameters = try ConnectionParameters(url)
             cluster = nil
+            lock = nil
             return
         }
+        lock = stopsAdoptedServer ? try DataDirectoryLock(configuration.dataDirectory) : nil
         let cluster = EmbeddedCluster(dataDirectory: configuration.dataDirectory, logger: logger.with(label: "linkd.embedded-postgres"))
         try cluster.start()
         do {

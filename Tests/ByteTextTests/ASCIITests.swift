@@ -9,6 +9,11 @@ import Testing
         }
     }
 
+    @Test func tokenCharactersAreRFC9110s() {
+        let expected = Array("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8).sorted()
+        #expect((0...255).map(UInt8.init).filter(ASCII.isTokenCharacter) == expected)
+    }
+
     @Test func blanksAreSpacesAndTabsOnly() {
         #expect((0...255).map(UInt8.init).filter(ASCII.isBlank) == [9, 32])
     }

@@ -56,6 +56,19 @@ def api(method, path, body=None, key=KEY, headers=None):
         return status, answer, text
 
 
+def without_updated_at(value):
+    """`value` without its `updatedAt` members (at any depth): what a save without changes may change."""
+    if isinstance(value, dict):
+        return {k: without_updated_at(v) for k, v in value.items() if k != "updatedAt"}
+    if isinstance(value, list):
+        return [without_updated_at(v) for v in value]
+    return value
+
+
+def fingerprint(start):
+    return ":".join("%02X" % ((start + i) % 256) for i in range(32))
+
+
 class Console:
     def __init__(self):
         options = webdriver.ChromeOptions()
@@ -107,6 +120,12 @@ class Console:
     def ready(self, view):
         return self.wait(lambda: self.present(f'[data-view="{view}"][data-ready="true"]'), f"view {view} ready", 15)
 
+    def reload(self, hash_, view):
+        """Loads the console afresh at `hash_` (a draft and open rule forgotten)."""
+        self.driver.get(BASE + "/console/" + hash_)
+        self.driver.refresh()
+        return self.ready(view)
+
     def form(self, title):
         return self.wait(lambda: self.present(f'form[aria-label="{title}"]'), f"form {title}")
 
@@ -127,6 +146,14 @@ class Console:
 
     def submit(self, form):
         self.css('button[type="submit"]', form).click()
+
+    def saved_unchanged(self, path, save, what):
+        """Runs `save()` (a form saved as loaded) and checks that `GET path` is the same but for updatedAt."""
+        before = api("GET", path)[2]
+        save()
+        after = api("GET", path)[2]
+        self.check(without_updated_at(before) == without_updated_at(after),
+                   f"saving {what} unchanged changed it:\n before {before}\n after  {after}")
 
     def drain_logs(self):
         self.logs += self.driver.get_log("browser")
@@ -204,6 +231,57 @@ def run(c, driver):
     c.check("min 1" in card.text, "the parameter's bound is shown")
     c.shot("app")
 
+    # Every edit form keeps what it does not show: saved unchanged, GET is the same but for updatedAt.
+    def save_app():
+        settings = c.form("Settings")
+        c.submit(settings)
+        c.wait(lambda: c.css(".form-done", settings).text in ("Saved.", "No changes to save."), "the app form answered")
+    c.saved_unchanged(f"/v1/apps/{app_id}", save_app, "the iOS app")
+    status, _, _ = api("POST", f"/v1/apps/{app_id}/destinations", {
+        "name": "promo", "title": "Promo", "description": "Seasonal offers", "imageUrl": "https://www.example.com/promo.png",
+        "requiresSignIn": True, "params": {"tab": {"type": "enum", "values": ["info", "a, b"], "optional": True}}})
+    c.check(status == 201, f"a destination with preview metadata through the API ({status})")
+    driver.refresh()
+    c.ready("app")
+
+    def edit_destination():
+        card = c.wait(lambda: c.present('.destination[data-name="promo"]'), "the promo destination")
+        [b for b in c.all("button", card) if b.text == "Edit"][0].click()
+        return c.form("Edit promo")
+
+    def save_destination():
+        c.submit(edit_destination())
+        c.wait(lambda: c.present('.destination[data-name="promo"]') and not c.present('form[aria-label="Edit promo"]'), "saved")
+    c.saved_unchanged(f"/v1/apps/{app_id}/destinations/promo", save_destination, "a destination")
+    c.check("Seasonal offers" in c.css('.destination[data-name="promo"]').text, "the description is shown")
+    edit = edit_destination()
+    c.check(c.control(edit, "Requires sign-in").is_selected() and
+            c.control(edit, "Image URL").get_attribute("value") == "https://www.example.com/promo.png", "the form shows what it saves")
+    [b for b in c.all("button", edit) if b.text == "Cancel"][0].click()
+    c.wait(lambda: not c.present('form[aria-label="Edit promo"]'), "the edit is cancelled")
+
+    # An Android app through the form, its fingerprints with labels; saving keeps them.
+    c.go("#/apps", "apps")
+    app = c.form("Register an app")
+    c.fill(app, "Platform", "android")
+    c.fill(app, "Name", "Gadgets")
+    c.fill(app, "Package name", "com.example.gadgets")
+    c.fill(app, "Signing-certificate fingerprints", f"{fingerprint(0)} Play App Signing\n{fingerprint(32)}  upload key\n{fingerprint(64)}")
+    c.submit(app)
+    c.ready("app")
+    android_id = driver.execute_script("return location.hash").split("/")[-1]
+    prints = api("GET", f"/v1/apps/{android_id}")[2]["sha256CertFingerprints"]
+    c.check(prints == [{"value": fingerprint(0), "label": "Play App Signing"}, {"value": fingerprint(32), "label": "upload key"},
+                       {"value": fingerprint(64)}], f"the fingerprints and their labels were registered: {prints}")
+    c.saved_unchanged(f"/v1/apps/{android_id}", save_app, "the Android app")
+    before = api("GET", f"/v1/apps/{android_id}")[2]
+    settings = c.form("Settings")
+    c.fill(settings, "Name", "Gadgets 2")
+    c.submit(settings)
+    c.wait(lambda: c.css(".form-done", settings).text == "Saved.", "the renamed app is saved")
+    after = api("GET", f"/v1/apps/{android_id}")[2]
+    c.check(without_updated_at({**before, "name": "Gadgets 2"}) == without_updated_at(after), f"renaming changed only the name: {after}")
+
     # A domain.
     c.go("#/domains", "domains")
     domain = c.form("Register a domain")
@@ -223,6 +301,21 @@ def run(c, driver):
     saved = api("GET", f"/v1/domains/{HOST}")[2]
     c.check(saved.get("webFallbackUrl") == "https://www.example.com/app" and saved.get("substitutionVariables") == {"section": ["news", "blog"]},
             f"the settings reached the API: {saved}")
+    status, headers, _ = api("GET", f"/v1/domains/{HOST}")
+    status, _, _ = api("PATCH", f"/v1/domains/{HOST}", {"androidDynamicRules": True, "deferredTTL": 3600,
+                                                       "substitutionVariables": {"section": ["news", "blog"], "odd": ["a,b"]}},
+                       headers={"If-Match": headers["ETag"]})
+    c.check(status == 200, f"settings the form does not show, through the API ({status})")
+    driver.refresh()
+    c.ready("domain")
+
+    def save_domain():
+        settings = c.form("Settings")
+        c.submit(settings)
+        c.wait(lambda: c.css(".form-done", settings).text in ("Saved.", "No changes to save."), "the domain form answered")
+    c.saved_unchanged(f"/v1/domains/{HOST}", save_domain, "the domain settings")
+    status, headers, _ = api("GET", f"/v1/domains/{HOST}")
+    api("PATCH", f"/v1/domains/{HOST}", {"substitutionVariables": {"section": ["news", "blog"]}}, headers={"If-Match": headers["ETag"]})
     c.shot("domain")
 
     # Two rules; the second shadowed by the first: the preview's lint finding is on rule 2 before anything is saved.
@@ -230,6 +323,9 @@ def run(c, driver):
     c.go(f"#/rules/{HOST}", "rules")
     c.css("#add-rule").click()
     first = c.wait(lambda: c.present('.rule[data-index="0"]'), "rule 1")
+    boxes = c.all('.rule-apps-field input[type="checkbox"]', first)
+    c.check(len(boxes) == 2 and all(b.is_selected() for b in boxes), "the first rule of a domain is for every app")
+    c.css(f'.rule-apps-field input[value="{android_id}"]', first).click()
     c.css(".rule-path", first).send_keys("/widget/{id}")
     Select(c.css(".rule-destination", first)).select_by_value("widgetDetail")
     c.css("#add-rule").click()
@@ -259,6 +355,8 @@ def run(c, driver):
     # 412: the rules change through the API while the person edits; saving says so and shows the new version.
     comment = c.control(c.css('.rule[data-index="1"]'), "Comment")
     comment.send_keys("edited in the console")
+    line = c.css('.rule[data-index="1"] .rule-summary').text
+    c.check(line.split() == ["/help/*", "Widgets", "no", "destination"], f"the summary line: {line!r}")
     _, headers, listed = api("GET", f"/v1/domains/{HOST}/rules")
     rules = listed["items"] + [{"apps": [app_id], "path": "/promo/*"}]
     status, _, _ = api("PUT", f"/v1/domains/{HOST}/rules", {"rules": rules}, headers={"If-Match": headers["ETag"]})
@@ -271,12 +369,33 @@ def run(c, driver):
     c.css("#load-latest").click()
     c.wait(lambda: len(c.all(".rule")) == 3, "the new version is loaded")
 
-    # Resolve tester.
+    def save_rules():
+        c.css("#save-rules").click()
+        c.wait(lambda: "Saved as version" in c.css(".save-status").text, "saved unchanged")
+    c.saved_unchanged(f"/v1/domains/{HOST}/rules", save_rules, "the rules")
+
+    # Resolve tester: each line answered on its own, a malformed one with its error.
     c.go("#/resolve", "resolve")
     urls = c.css("#resolve-urls")
+    urls.send_keys("\n".join(["not a url", "neither/is this"]))
+    c.submit(c.css("main form"))
+    rows = c.wait(lambda: c.all("#resolve-results tbody tr"), "results for malformed lines only")
+    c.check([r.get_attribute("data-outcome") for r in rows] == ["malformed", "malformed"], "only malformed lines")
+    urls.clear()
+    urls.send_keys("\n".join([f"https://{HOST}/widget/42", "not a url", f"https://{HOST}/nothing", f"https://{HOST}/widget/abc"]))
+    c.submit(c.css("main form"))
+    c.wait(lambda: len(c.all("#resolve-results tbody tr")) == 4, "one result a line")
+    rows = c.all("#resolve-results tbody tr")
+    outcomes = [r.get_attribute("data-outcome") for r in rows]
+    c.check(outcomes == ["open_app", "malformed", "no_match", "invalid_param"], f"each line answered on its own: {outcomes}")
+    c.check("not a url" in rows[1].text and "absolute" in rows[1].text and "browser" not in rows[1].text,
+            f"the malformed line says why, and opens nothing: {rows[1].text}")
+    c.shot("resolve-malformed")
+    urls.clear()
     urls.send_keys("\n".join(f"https://{HOST}{p}" for p in ("/widget/42", "/nothing", "/widget/abc")))
     c.submit(c.css("main form"))
-    rows = c.wait(lambda: c.all("#resolve-results tbody tr"), "resolve results")
+    c.wait(lambda: len(c.all("#resolve-results tbody tr")) == 3 and "not a url" not in c.css("#resolve-results").text, "resolve results")
+    rows = c.all("#resolve-results tbody tr")
     c.check([r.get_attribute("data-outcome") for r in rows] == ["open_app", "no_match", "invalid_param"], "the outcomes")
     c.check('"params":{"id":42}' in c.css(".destination", rows[0]).text, "the typed destination")
     link = c.css(".rule-link", rows[0])
@@ -285,6 +404,91 @@ def run(c, driver):
     link.click()
     c.ready("rules")
     c.check(c.present(".rule.highlight[data-index='0']"), "the editor shows the deciding rule")
+    c.check(c.present(".rule.highlight.open[data-index='0'] .rule-path"), "and opens it")
+
+    # The rules editor with five rules: a compact list, Save always in reach, reorder by keyboard and by drag.
+    shop = "shop.example.com"
+    c.check(api("POST", "/v1/domains", {"hostname": shop})[0] == 201, "a second domain")
+    five = [
+        {"apps": [app_id], "path": "/widget/{id}", "query": {"ref": "{ref}"}, "destination": {"type": "widgetDetail", "params": {"id": "{id}"}}},
+        {"apps": [app_id, android_id], "path": "/help/*", "comment": "support pages", "click": {"title": "Help"}},
+        {"apps": [android_id], "path": "/c/{slug}"},
+        {"apps": [app_id, android_id], "path": "/admin/*", "exclude": True},
+        {"apps": [app_id, android_id], "path": "/docs/*", "fragment": "top"},
+    ]
+    status, _, answer = api("PUT", f"/v1/domains/{shop}/rules", {"rules": five})
+    c.check(status == 200, f"five rules through the API: {status} {answer}")
+    paths = lambda: [c.css(".rule-match", r).text.split("?")[0].split("#")[0] for r in c.all(".rule")]
+    layout = {}
+    for width, height in ((1280, 1000), (390, 844)):
+        driver.set_window_size(width, height)
+        c.reload(f"#/rules/{shop}", "rules")
+        c.wait(lambda: c.present("#lint-findings"), "the preview")
+        inner = driver.execute_script("return innerHeight")
+        closed = driver.execute_script("return document.documentElement.scrollHeight")
+        rules_closed = driver.execute_script("return document.querySelector('ol.rules').getBoundingClientRect().height")
+        c.css('.rule[data-index="1"] .rule-summary').click()
+        c.wait(lambda: c.present('.rule.open[data-index="1"] .rule-path'), "rule 2 open")
+        page = driver.execute_script("return document.documentElement.scrollHeight")
+        rules_open = driver.execute_script("return document.querySelector('ol.rules').getBoundingClientRect().height")
+        save_top = driver.execute_script("const b = document.getElementById('save-rules').getBoundingClientRect(); return [b.top, b.bottom]")
+        if width > 760:   # the whole page, for docs/images/console-rules.png
+            driver.set_window_size(width, page + 160)
+            c.shot("rules-editor")
+            driver.set_window_size(width, height)
+        else:
+            c.shot("rules-editor-390")
+        driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+        save_bottom = driver.execute_script("const b = document.getElementById('save-rules').getBoundingClientRect(); return [b.top, b.bottom]")
+        layout[width] = (closed, page, rules_closed, rules_open)
+        print(f"console: rules editor, 5 rules, {width} px wide: page {closed} px (one rule open: {page} px), "
+              f"list {rules_closed:.0f} px (open: {rules_open:.0f} px)")
+        c.check(rules_closed <= 5 * (90 if width < 760 else 60), f"five closed rules take {rules_closed} px at {width} px")
+        c.check(rules_open <= rules_closed + (1100 if width < 760 else 560), f"the open rule takes {rules_open - rules_closed} px at {width} px")
+        c.check(width < 760 or page <= 1.5 * inner, f"the page with 5 rules, one open, is {page} px high at {width} px")
+        c.check(0 <= save_top[0] and save_top[1] <= inner and 0 <= save_bottom[0] and save_bottom[1] <= inner,
+                f"Save is in the window at the top ({save_top}) and the bottom ({save_bottom}) of the page")
+        c.shot("rules-editor-bottom" if width > 760 else "rules-editor-390-bottom")
+    driver.set_window_size(1280, 1000)
+    c.reload(f"#/rules/{shop}", "rules")
+    c.wait(lambda: c.present("#lint-findings"), "the preview")
+    c.check(paths() == ["/widget/{id}", "/help/*", "/c/{slug}", "/admin/*", "/docs/*"], f"the list in order: {paths()}")
+    c.check("widgetDetail" in c.css('.rule[data-index="0"] .rule-target').text and "exclude" in c.css('.rule[data-index="3"] .rule-target').text
+            and "Gadgets" in c.css('.rule[data-index="2"] .rule-apps').text, "each line says its apps and destination or exclusion")
+    c.check("?ref={ref}" in c.css('.rule[data-index="0"] .rule-match').text, "and its query")
+    # Keyboard: rule 3's handle, arrow up, moves it to position 2 and keeps the focus on it.
+    c.css('.rule[data-index="2"] .rule-handle').send_keys(Keys.ARROW_UP)
+    c.wait(lambda: paths()[1] == "/c/{slug}", "arrow up moves the rule")
+    focused = driver.switch_to.active_element
+    c.check(focused.get_attribute("class") == "rule-handle" and
+            focused.find_element(By.XPATH, "./ancestor::li").get_attribute("data-index") == "1", "the focus stays on the moved rule's handle")
+    focused.send_keys(Keys.END)
+    c.wait(lambda: paths()[4] == "/c/{slug}", "End moves it last")
+    c.check("position 5 of 5" in c.css("#rules-announce").get_attribute("textContent"), "the move is announced")
+    # Drag: rule 1 by its handle below rule 3.
+    handle = c.css('.rule[data-index="0"] .rule-handle')
+    third = c.css('.rule[data-index="2"]').rect
+    start = handle.rect
+    offset = int(third["y"] + third["height"] * 0.75 - (start["y"] + start["height"] / 2))
+    webdriver.ActionChains(driver).click_and_hold(handle).move_by_offset(0, offset // 2).move_by_offset(0, offset - offset // 2).release().perform()
+    c.wait(lambda: paths() == ["/help/*", "/admin/*", "/widget/{id}", "/docs/*", "/c/{slug}"], f"dragging moves the rule: {paths()}")
+    c.check(c.css("#rules-dirty").text == "Unsaved changes", "the draft is marked unsaved")
+    # Add rule: for every app of the domain's other rules.
+    c.css("#add-rule").click()
+    new = c.wait(lambda: c.present('.rule.open[data-index="5"]'), "the new rule is open")
+    boxes = c.all('input[type="checkbox"][value]', c.css(".rule-apps-field", new))
+    c.check(len(boxes) == 2 and all(b.is_selected() for b in boxes), "Add rule ticks every app of the other rules")
+    c.check(driver.switch_to.active_element.get_attribute("class") == "rule-path", "and puts the focus on its path")
+    c.css(".rule-path", new).send_keys("/new/*")
+    c.wait(lambda: "/new/*" in c.css('.rule[data-index="5"] .rule-match').text, "the summary follows the path")
+    c.wait(lambda: c.present("#lint-findings") and "/new/*" in c.css("#preview-aasa").get_attribute("textContent"), "the preview follows")
+    c.check(c.css("#save-rules").is_displayed(), "Save is in reach")
+    c.css("#save-rules").click()
+    c.wait(lambda: "Saved as version" in c.css(".save-status").text, "the reordered rules are saved")
+    saved = api("GET", f"/v1/domains/{shop}/rules")[2]["items"]
+    c.check([r["path"] for r in saved] == ["/help/*", "/admin/*", "/widget/{id}", "/docs/*", "/c/{slug}", "/new/*"], f"saved in order: {saved}")
+    c.check(saved[0].get("click") == {"title": "Help"} and saved[0].get("comment") == "support pages", f"what the editor does not show is kept: {saved[0]}")
+    c.check(sorted(saved[5]["apps"]) == sorted([app_id, android_id]), "the new rule is for both apps")
 
     # Analytics over seeded hits: 7 opens and 3 unmatched links, resolved through the API as an iPhone would.
     for path, count in (("/widget/42", 7), ("/nothing", 3)):
@@ -394,9 +598,13 @@ def run(c, driver):
                         (f"#/domains/{HOST}", "domain"), (f"#/rules/{HOST}", "rules")):
         c.go(hash_, view)
         c.check(not c.all("main form"), f"no form on {view} with a read key")
-        buttons = [b.text for b in c.all("main button") if b.is_displayed() and b.text not in ("Load more",)]
+        buttons = [b.text for b in c.all("main button:not(.rule-summary)") if b.is_displayed() and b.text not in ("Load more",)]
         c.check(not buttons, f"no edit buttons on {view} with a read key: {buttons}")
+    c.wait(lambda: c.present("#lint-findings"), "the preview for a read key")
+    c.css('.rule[data-index="0"] .rule-summary').click()
+    c.wait(lambda: c.present(".rule.open .rule-path"), "a rule opens for reading")
     c.check(all(not i.is_enabled() for i in c.all(".rule input, .rule select, .rule textarea")), "rule fields are read-only")
+    c.check(not c.all(".rule-handle") and not [b for b in c.all(".rule-body button") if b.is_displayed()], "no reorder or delete controls")
     c.shot("read-only-rules")
     c.go("#/keys", "keys")
     c.check("needs an admin key" in c.css("main").text, "keys need an admin key")
@@ -408,7 +616,7 @@ def run(c, driver):
     c.check(not bad, f"browser errors: {bad}")
     if DOCS:
         os.makedirs(DOCS, exist_ok=True)
-        shutil.copy(os.path.join(OUT, "rules-lint.png"), os.path.join(DOCS, "console-rules.png"))
+        shutil.copy(os.path.join(OUT, "rules-editor.png"), os.path.join(DOCS, "console-rules.png"))
         shutil.copy(os.path.join(OUT, "analytics.png"), os.path.join(DOCS, "console-analytics.png"))
     print(f"console: {c.checks} checks passed; screenshots in {OUT}")
 

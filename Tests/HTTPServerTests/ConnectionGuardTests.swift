@@ -121,13 +121,105 @@ struct ConnectionGuardTests {
         }
     }
 
-    /// A connection whose request is past its headers is never closed to make room: when every connection is
-    /// busy, the new one is answered 503 problem+json, and the busy requests still complete.
+    /// More slow bodies than the limit, each sending one body byte a second (issue 27, item 2): a normal client is
+    /// still served within a second, the slow bodies making room, and they are closed once they fall below the
+    /// minimum rate past its grace, long before the body deadline.
+    @Test func slowBodiesBeyondTheLimitDoNotLockClientsOut() throws {
+        let metrics = MetricsRegistry()
+        var configuration = ServerConfiguration(bodyTimeout: 30, connectionLimit: 64)
+        configuration.bodyMinimumRate = 100
+        configuration.bodyRateGrace = 2
+        try withLiveServer(configuration, metrics: metrics) { server, port in
+            let slow = try openConnections(80, port: port, sending: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\na")
+            let stop = StopFlag()
+            let sockets = UnsafeSendableBox(slow)
+            let trickler = TestThread {
+                while !stop.isSet {
+                    usleep(1_000_000)
+                    for client in sockets.value { try? client.send("b") }
+                }
+            }
+            defer {
+                stop.set()
+                trickler.join()
+            }
+            usleep(300_000)
+            for _ in 0..<3 {
+                let elapsed = try #require(timedHello(port: port), "a normal client was locked out")
+                #expect(elapsed < 1.0)
+            }
+            #expect(server.openConnections <= 64)
+            #expect(dropped(metrics, "evicted_unfinished") >= 16)
+            // The rest are closed past the grace (2 s from their body's start), though they keep sending.
+            let closed = slow.filter { $0.waitForClose(timeout: 4) }.count
+            #expect(closed == slow.count)
+            #expect(dropped(metrics, "slow_body") >= 1)
+            #expect(dropped(metrics, "body_timeout") == 0)
+            #expect(timedHello(port: port) != nil)
+        }
+    }
+
+    /// Bodies sent at or above the minimum rate are not closed for it, and at the limit a share of the
+    /// connections stays for new clients: the slowest body makes room once bodies hold more than their share.
+    @Test func bodiesAtTheRateKeepAShareForNewClients() throws {
+        let metrics = MetricsRegistry()
+        var configuration = ServerConfiguration(bodyTimeout: 30, connectionLimit: 16)
+        configuration.bodyMinimumRate = 10
+        configuration.bodyRateGrace = 1
+        try withLiveServer(configuration, metrics: metrics) { server, port in
+            let uploads = try openConnections(16, port: port, sending: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+            let stop = StopFlag()
+            let sockets = UnsafeSendableBox(uploads)
+            let sender = TestThread {
+                while !stop.isSet {
+                    usleep(100_000)
+                    for client in sockets.value { try? client.send(String(repeating: "b", count: 10)) }   // 100 bytes a second
+                }
+            }
+            defer {
+                stop.set()
+                sender.join()
+            }
+            usleep(1_500_000)
+            #expect(dropped(metrics, "slow_body") == 0)
+            let elapsed = try #require(timedHello(port: port), "a normal client was locked out")
+            #expect(elapsed < 1.0)
+            #expect(dropped(metrics, "evicted_unfinished") >= 1)
+            #expect(dropped(metrics, "refused") == 0)
+            #expect(server.openConnections <= 16)
+        }
+    }
+
+    /// At the limit, the body that makes room is the one read longest below the minimum rate, not a body that
+    /// has just started (no byte yet: the slowest so far, but not yet given its chance).
+    @Test func aNewBodyIsNotEvictedBeforeOldSlowOnes() throws {
+        let metrics = MetricsRegistry()
+        let configuration = ServerConfiguration(bodyTimeout: 30, connectionLimit: 16)   // bodies' share: 14
+        try withLiveServer(configuration, metrics: metrics) { _, port in
+            let slow = try openConnections(15, port: port, sending: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\na")
+            usleep(1_000_000)
+            let upload = try HTTPTestClient(port: port, timeout: 3)
+            try upload.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
+            usleep(300_000)
+            let elapsed = try #require(timedHello(port: port), "a normal client was locked out")
+            #expect(elapsed < 1.0)
+            #expect(dropped(metrics, "evicted_unfinished") == 1)
+            try upload.send("hello")
+            #expect(try upload.readResponse().text == "hello")
+            #expect(slow.filter { !$0.isOpen() }.count == 1)
+        }
+    }
+
+    /// A connection whose request is being processed, or whose body is being read within the bodies' share, is
+    /// never closed to make room: when every connection is such a busy one, the new one is answered 503
+    /// problem+json, and the busy requests still complete.
     @Test func busyConnectionsAreNotEvicted() throws {
         let metrics = MetricsRegistry()
-        let configuration = ServerConfiguration(bodyTimeout: 30, connectionLimit: 3)
+        let configuration = ServerConfiguration(threads: 4, bodyTimeout: 30, connectionLimit: 3)   // bodies' share: 2
         try withLiveServer(configuration, metrics: metrics) { server, port in
-            let uploads = try openConnections(3, port: port, sending: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
+            let uploads = try openConnections(2, port: port, sending: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
+            let sleeper = try HTTPTestClient(port: port, timeout: 3)
+            try sleeper.send("GET /sleep HTTP/1.1\r\nHost: x\r\n\r\n")   // its handler runs for 500 ms
             usleep(150_000)
             let refused = try HTTPTestClient(port: port, timeout: 3).readResponse()
             #expect(refused.status == 503)
@@ -138,6 +230,7 @@ struct ConnectionGuardTests {
                 try upload.send("cdefghij")
                 #expect(try upload.readResponse().body == Array("abcdefghij".utf8))
             }
+            #expect(try sleeper.readResponse().text == "slept")
             #expect(dropped(metrics, "refused") == 1)
             #expect(server.openConnections == 3)
         }

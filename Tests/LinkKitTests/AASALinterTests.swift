@@ -59,6 +59,8 @@ import Testing
         Row(#"{"applinks":{"details":[{"appIDs":["A.b"],"components":[{"/":"*"},{"/":"/b"}]}]}}"#, .warning, "unreachableRule", "/applinks/details/0/components/1", "every URL"),
         Row(#"{"applinks":{"details":[{"appIDs":["A.b"],"components":[{}]},{"appIDs":["A.b"],"components":[{"/":"/c"}]}]}}"#, .warning, "unreachableRule", "/applinks/details/1/components/0", "/applinks/details/0/components/0"),
         Row(#"{"applinks":{"details":[{"appID":"A.b","paths":["/x/*","/x/*/"]}]}}"#, .warning, "unreachableRule", "/applinks/details/0/paths/1", "same pattern"),
+        Row(#"{"applinks":{"details":[{"appIDs":["A.b"],"components":[{"/":"/c/?*"},{"/":"/c/sale"}]}]}}"#, .warning, "unreachableRule", "/applinks/details/0/components/1", "matches every URL this rule matches"),
+        Row(#"{"applinks":{"details":[{"appIDs":["A.b"],"components":[{"/":"/c/?*","exclude":true},{"/":"/c","?":{"x":"*"}},{"/":"/c/*","?":{"x":"1"}}]}]}}"#, .warning, "unreachableRule", "/applinks/details/0/components/2", "together"),
         Row(#"{"applinks":{"apps":["A.b"],"details":[]}}"#, .warning, "legacyAppsNotEmpty", "/applinks/apps", "empty array"),
         Row(#"{"applinks":{"details":{"A.b":{"paths":["*"]}}}}"#, .warning, "legacyDetailsObject", "/applinks/details", "iOS 9"),
         Row(#"{"applinks":{"details":5}}"#, .error, "wrongType", "/applinks/details", "array of objects"),

@@ -36,4 +36,20 @@ struct BrowserLandingTests {
             })
         }
     }
+
+    /// A path no rule claims, on a domain without a web fallback: the browser (which asks for text/html) shows the
+    /// 404 page with the domain's name and the App Store button, readable at phone width.
+    @Test func theNotFoundPageShowsTheDomainAndTheStore() throws {
+        try TestService.with { service in
+            _ = try NotFoundPageTests.fixture(service)
+            let shot = Self.root.appendingPathComponent(".build/test-output/not-found-iphone.png").path
+            try FileManager.default.createDirectory(atPath: (shot as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let url = "http://links.example.com:\(service.port)/nothing/here"
+            let browser = try Subprocess("/usr/bin/python3", [Self.script, url, "links.example.com", #"{"get":"\#(LandingTests.appStore)"}"#, shot],
+                                         mergeErrors: true)
+            let status = try browser.wait(timeout: 180)
+            #expect(status == 0, "\(browser.standardOutput.suffix(3000))")
+            #expect(FileManager.default.fileExists(atPath: shot))
+        }
+    }
 }

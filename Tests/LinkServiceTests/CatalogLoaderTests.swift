@@ -1,5 +1,5 @@
 import Foundation
-import LinkKit
+@testable import LinkKit
 @testable import LinkService
 import Testing
 import TestSupport
@@ -34,6 +34,44 @@ struct CatalogLoaderTests {
                 #expect(resolution.rule?.id == stored?[1]["id"]?.stringValue)
                 #expect(resolution.destination == .destination(type: "widgetDetail", params: [(name: "id", value: .int(42))]))
             }
+        }
+    }
+
+    /// The catalog holds a domain's iOS matcher only once a URL of it is resolved, and its Android tables (a
+    /// translated pattern per rule) only once Android asks about it: loading, the association files and which
+    /// domain decides for each app leave both unmade; an iOS resolve makes the matcher for its domain alone, an
+    /// Android resolve the Android tables.
+    @Test func androidTablesAreMadeOnlyForTheDomainsAndroidAsksAbout() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service, rules: Self.rules)
+            let other = "other.example.com"
+            try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: """
+                {"hostname":"\(other)","webFallbackUrl":"https://www.example.com","carryPathToFallback":true}
+                """))
+            let list = Self.rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp).replacingOccurrences(of: "$ANDROID", with: fixture.androidApp)
+                .replacingOccurrences(of: "/widget/", with: "/gadget/")
+            try Fixture.expect(200, service.request("PUT", "/v1/domains/\(other)/rules", key: fixture.key, json: #"{"rules":"# + list + "}"))
+            let catalog = service.application.catalog
+            func made(_ host: String) throws -> Bool { try #require(catalog.entry(exactly: host)).compiled.androidTablesMade }
+            func matcher(_ host: String) throws -> Bool { try #require(catalog.entry(exactly: host)).compiled.iosMatcherMade }
+
+            for host in [fixture.host, other] {
+                for file in ["apple-app-site-association", "assetlinks.json"] {
+                    #expect(try service.request("GET", "/.well-known/" + file, headers: [("Host", host)]).status == 200)
+                }
+            }
+            #expect(catalog.owner(ofApp: try #require(UUID(uuidString: fixture.iosApp)))?.entry.hostname == fixture.host)
+            #expect(try !matcher(fixture.host) && !matcher(other))
+            let ios = try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F42", key: fixture.key)
+            #expect(try ios.json["outcome"] == .string("open_app"))
+            #expect(catalog.owner(ofApp: try #require(UUID(uuidString: fixture.androidApp)))?.entry.hostname == fixture.host)
+            #expect(try matcher(fixture.host) && !matcher(other))
+            #expect(try !made(fixture.host) && !made(other))
+
+            let android = try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F42&platform=android", key: fixture.key)
+            #expect(try android.json["outcome"] == .string("open_app"))
+            #expect(try android.json["app"]?["id"] == .string(fixture.androidApp))
+            #expect(try made(fixture.host) && !made(other))
         }
     }
 }

@@ -265,6 +265,108 @@ struct DatabaseOutageTests {
         #expect(try waitUntil(seconds: 10) { try service.request("GET", "/readyz").status == 200 })
         print("readiness figures: first /readyz while frozen answered in \(String(format: "%.2f", firstSeconds)) s, a new connection gave up after \(String(format: "%.2f", connectSeconds)) s")
     }
+    /// Issue 27: with the database frozen, six requests with well-formed unknown keys held both HTTP workers
+    /// waiting on it, and `/healthz`, the association file and clicks got no answer until it came back. Now no
+    /// request thread waits on the database for long, and never more of them than leaves a worker free: what is
+    /// served from memory answers within a second throughout, and the unknown keys get 503 with `Retry-After`.
+    @Test(.timeLimit(.minutes(2)))
+    func servingAnswersWithinASecondWhileUnknownKeysMeetAFrozenDatabase() throws {
+        let database = try OutageCluster()
+        defer { database.close() }
+        let service = try TestService(parameters: database.parameters)
+        defer { service.close() }
+        let fixture = try Fixture(service)
+        try Fixture.expect(200, resolve(service, key: fixture.key))
+        let port = service.port
+
+        database.freeze()
+        defer { database.resume() }
+        let stopping = Atomic<Bool>(false)
+        let unknownAnswers = Mutex<[TestResponse?]>([])
+        let clients = DispatchGroup()
+        for _ in 0..<6 {
+            Thread.detachNewThread {
+                clients.enter()
+                defer { clients.leave() }
+                while !stopping.load(ordering: .relaxed) {
+                    let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+                    let key = "lk_\(id)_" + String(repeating: "A", count: 43)
+                    let answer = try? HTTPTestClient.request(port: port, path: "/v1/domains", headers: [("Authorization", "Bearer \(key)")],
+                                                             timeout: 4)
+                    unknownAnswers.withLock { $0.append(answer) }
+                }
+            }
+        }
+        usleep(300_000)
+        var probes: [(path: String, status: Int, seconds: Double)] = []
+        let probing = Date()
+        while Date().timeIntervalSince(probing) < 4 {
+            for (path, host, key) in [("/healthz", "localhost", nil), ("/.well-known/apple-app-site-association", fixture.host, nil),
+                                      ("/stalled-click", fixture.host, nil),
+                                      ("/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F1", "localhost", fixture.key)] {
+                var headers = [("Host", host)]
+                if let key { headers.append(("Authorization", "Bearer \(key)")) }
+                let started = Date()
+                let status = (try? HTTPTestClient.request(port: port, path: path, headers: headers, timeout: 2))?.status ?? 0
+                probes.append((path, status, Date().timeIntervalSince(started)))
+            }
+            usleep(50_000)
+        }
+        stopping.store(true, ordering: .relaxed)
+        let answers = unknownAnswers.withLock { $0 }
+        database.resume()
+        _ = clients.wait(timeout: .now() + 10)
+
+        let answered = probes.filter { $0.status != 0 && $0.seconds < 1 }
+        let slowest = probes.map(\.seconds).max() ?? 0
+        print("stall figures: \(answered.count) of \(probes.count) probes answered within 1 s (slowest \(String(format: "%.2f", slowest)) s); "
+            + "\(answers.compactMap { $0 }.count) of \(answers.count) unknown-key requests answered")
+        #expect(probes.count > 20)
+        #expect(answered.count == probes.count, "not answered within 1 s: \(probes.filter { $0.status == 0 || $0.seconds >= 1 }.prefix(5))")
+        #expect(probes.allSatisfy { $0.status == 0 || $0.status == ($0.path == "/stalled-click" ? 302 : 200) }, "\(probes.prefix(8))")
+        #expect(answers.count > 10)
+        #expect(answers.allSatisfy { $0 != nil }, "every unknown key is answered")
+        #expect(answers.allSatisfy { $0?.status == 503 && $0?.headers["Retry-After"] != nil }, "\(answers.compactMap { $0?.status }.prefix(8))")
+        #expect(try waitUntil(seconds: 10) { try resolve(service, key: service.key()).status == 200 }, "new keys verify once it is back")
+    }
+    /// Issue 27: with the spool directory unwritable during an outage, a stop loses the hits held in memory, and
+    /// only the critical line logged at the stop said so. Now `/readyz` and `/metrics` say so as soon as the spool
+    /// cannot be written, and stop saying so once it can.
+    @Test(.timeLimit(.minutes(2)))
+    func anUnwritableSpoolDuringAnOutageShowsInReadinessAndMetrics() throws {
+        let database = try OutageCluster()
+        defer { database.close() }
+        let spool = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-spool-\(UUID().uuidString.prefix(8))")
+        let moved = spool.appendingPathExtension("moved")
+        defer {
+            try? FileManager.default.removeItem(at: spool)
+            try? FileManager.default.removeItem(at: moved)
+        }
+        let service = try TestService(parameters: database.parameters) { $0.hits.spoolDirectory = spool }
+        defer { service.close() }
+        let fixture = try Fixture(service)
+        #expect(try service.request("GET", "/readyz").json["spool"] == .string("ok"))
+
+        database.cluster.stop()
+        // The spool directory replaced by a file: nothing can be created in it, not even by root.
+        try FileManager.default.moveItem(at: spool, to: moved)
+        #expect(FileManager.default.createFile(atPath: spool.path, contents: Data()))
+        try Fixture.expect(302, service.request("GET", "/unwritable", headers: [("Host", fixture.host)]))
+        #expect(waitUntil(seconds: 10) { (try? service.request("GET", "/readyz").json["spool"]) == .string("unwritable") })
+        let readiness = try service.request("GET", "/readyz")
+        #expect(readiness.status == 503)
+        #expect(readiness.text.contains("lost if linkd stops"), "\(readiness.text)")
+        #expect(try service.request("GET", "/metrics").text.contains("linkd_hits_spool_writable 0"))
+
+        try FileManager.default.removeItem(at: spool)
+        try FileManager.default.moveItem(at: moved, to: spool)
+        try database.cluster.start()
+        #expect(waitUntil(seconds: 30) {
+            _ = try? service.request("GET", "/writable-again", headers: [("Host", fixture.host)])
+            return (try? service.request("GET", "/readyz").json["spool"]) == .string("ok")
+        })
+        #expect(try service.request("GET", "/metrics").text.contains("linkd_hits_spool_writable 1"))
+    }
 }
 
 /// Whether the service's change feed is connected (through the catalog freshness `/readyz` reports).

@@ -103,6 +103,24 @@ struct RulesAPITests {
         }
     }
 
+    /// Issue 27: rules searching every URL for their middle (`/*a*a*…*bN`) fit under 128 KB by the thousand and
+    /// made one click cost 0.1 s of CPU; what one URL can meet may weigh 1,024 (`CompiledDomain.maximumScanWeight`).
+    @Test func rulesCostlyToMatchAreRefused() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let before = try rules(fixture)
+            let list = (0..<200).map { #"{"apps":["\#(fixture.iosApp)"],"path":"/*a*a*a*a*a*a*a*a*b\#($0)"}"# }.joined(separator: ",")
+            let response = try service.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key, json: #"{"rules":[\#(list)]}"#)
+            #expect(response.status == 422, "\(response.text)")
+            // Each weighs 9 and every URL meets them all: the 114th crosses 1,024.
+            #expect(try response.json["errors"]?.arrayValue?.first?["pointer"] == .string("/rules/113"), "\(response.text)")
+            #expect(try rules(fixture) == before)
+            // The same number of rules with literal prefixes and suffixes weighs nothing.
+            let ordinary = (0..<200).map { #"{"apps":["\#(fixture.iosApp)"],"path":"/s\#($0)/*/x.pdf"}"# }.joined(separator: ",")
+            #expect(try service.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key, json: #"{"rules":[\#(ordinary)]}"#).status == 200)
+        }
+    }
+
     @Test func domainsAreUniqueAcrossTheServiceAndInvisibleToOthers() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)

@@ -99,6 +99,24 @@ import Testing
         #expect(try LinkdProcess.run(["assetlinks"]).status == 2)
     }
 
+    /// Lint as Google parses (docs/ANDROID.md): an include statement is valid (a warning that linkd does not follow
+    /// it), a malformed relation or site an error with its pointer.
+    @Test func assetlinksValidateAcceptsIncludeAndFlagsMalformedRelationsAndSites() throws {
+        let include = #"[{"include":"https://example.com/more.json"},"# + Self.assetlinks.dropFirst()
+        let ok = try LinkdProcess.run(["assetlinks", "validate", "-", "--package", "com.example.app", "--fingerprint", Self.fingerprint], input: include)
+        #expect(ok.status == 0, "\(ok.stdout)")
+        #expect(ok.stdout.contains("warning: /0/include:"))
+        #expect(ok.stdout.contains("com.example.app is granted"))
+        let relation = Self.assetlinks.replacingOccurrences(of: "common.handle_all_urls", with: "common.handle_all_urls ")
+        let bad = try LinkdProcess.run(["assetlinks", "validate", "-"], input: relation)
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("error: /0/relation/0:"), "\(bad.stdout)")
+        let site = #"[{"relation":["delegate_permission/common.get_login_creds"],"target":{"namespace":"web","site":"https://example.com/"}}]"#
+        let badSite = try LinkdProcess.run(["assetlinks", "validate", "-"], input: site)
+        #expect(badSite.status == 1)
+        #expect(badSite.stdout.contains("error: /0/target/site:"), "\(badSite.stdout)")
+    }
+
     /// Android 15+ dynamic rules (docs/ANDROID.md): warnings for what older Android does, errors for what makes
     /// Android discard them.
     @Test func assetlinksValidateLintsDynamicRules() throws {

@@ -28,6 +28,7 @@ struct ConfigurationOptionsTests {
         ("--connection-limit N", "LINKD_CONNECTION_LIMIT", "1024"),
         ("--header-timeout SECONDS", "LINKD_HEADER_TIMEOUT", "10"),
         ("--body-timeout SECONDS", "LINKD_BODY_TIMEOUT", "30"),
+        ("--body-min-rate N", "LINKD_BODY_MIN_RATE", "240"),
         ("--idle-timeout SECONDS", "LINKD_IDLE_TIMEOUT", "30"),
         ("--trusted-proxies LIST", "LINKD_TRUSTED_PROXIES", "none"),
         ("--api-hostname HOST", "LINKD_API_HOSTNAME", "none"),

@@ -52,6 +52,35 @@ struct ServeCommandTests {
         #expect(Self.postgresProcesses(under: directory).isEmpty)
     }
 
+    /// Issue 27: a second `linkd serve` on the same data directory adopted the first one's cluster, failed on the
+    /// spool lock and stopped the cluster on its way out, leaving the first without a database for good. Now it
+    /// refuses at once, saying why, and touches nothing: the first keeps serving from its database.
+    @Test(.timeLimit(.minutes(3)))
+    func aSecondServerOnTheSameDataDirectoryRefusesAndLeavesTheFirstAlone() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-serve-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try Self.serve(dataDirectory: directory)
+        defer { _ = try? first.terminate() }
+        let port = try first.port()
+        #expect(try HTTPTestClient.request(port: port, method: "GET", path: "/readyz").status == 200)
+
+        let started = Date()
+        let second = try Self.serve(dataDirectory: directory)
+        let status = try second.process.wait(timeout: 30)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(status != 0)
+        #expect(seconds < 10, "took \(seconds) s")
+        #expect(second.output.contains("already in use"), "\(second.output.suffix(1500))")
+        #expect(!second.output.contains("adopting running embedded PostgreSQL"), "the second touched the first's cluster")
+
+        // The first still has its database, and keeps it.
+        usleep(500_000)
+        let ready = try HTTPTestClient.request(port: port, method: "GET", path: "/readyz")
+        #expect(ready.status == 200, "\(ready.text)")
+        #expect(try first.terminate() == 0)
+        #expect(Self.postgresProcesses(under: directory).isEmpty, "no PostgreSQL left behind")
+    }
+
     /// Root in a private home folder (mode 0700, as `/root` is in containers): the `postgres` user cannot
     /// enter it, so the cluster lives under /var/lib/linkd, and the folder is left as it was.
     @Test(.timeLimit(.minutes(3)), .enabled(if: geteuid() == 0, "the server runs as postgres only when we are root"))

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Slow and idle clients against a running linkd (docs/CONNECTIONS.md), by hand, not part of the test suite.
 
-Opens N connections that each send one header byte a second ("slow") or nothing ("idle"), then, every second for
-D seconds, times one normal GET /healthz on a new connection and counts how many of the N connections the server
-still holds open. Prints one line a second and a summary: the normal client's slowest answer and how many of its
-requests failed.
+Opens N connections that each send one header byte a second ("slow"), nothing ("idle"), or a whole request head
+for POST /v1/deferred/claim (unauthenticated) and then one body byte a second ("body"); then, every second for D
+seconds, times one normal GET /healthz on a new connection and counts how many of the N connections the server
+still holds open. With --reopen, a closed slow connection is opened again at once, as an attacker would. Prints
+one line a second and a summary: how many of the normal client's requests were answered 200, the median and
+slowest answer.
 
-Usage: bench/connections/slow-clients.py PORT [--count 1100] [--mode slow|idle] [--duration 15]
+Usage: bench/connections/slow-clients.py PORT [--count 1100] [--mode slow|idle|body] [--duration 15] [--reopen]
 The process needs a descriptor limit above N (ulimit -n).
 """
 import argparse, select, socket, time
@@ -14,20 +16,33 @@ import argparse, select, socket, time
 parser = argparse.ArgumentParser()
 parser.add_argument("port", type=int)
 parser.add_argument("--count", type=int, default=1100)
-parser.add_argument("--mode", choices=["slow", "idle"], default="slow")
+parser.add_argument("--mode", choices=["slow", "idle", "body"], default="slow")
 parser.add_argument("--duration", type=int, default=15)
+parser.add_argument("--reopen", action="store_true")
 args = parser.parse_args()
 
 REQUEST = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 200 + b"\r\n\r\n"
-sockets = []
-for _ in range(args.count):
+BODY_HEAD = (b"POST /v1/deferred/claim HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             b"Content-Length: 1000\r\n\r\n{")
+
+def open_slow():
     s = socket.socket()
     s.setblocking(False)
     try:
         s.connect(("127.0.0.1", args.port))
     except BlockingIOError:
         pass
-    sockets.append(s)
+    if args.mode == "body":
+        poller = select.poll()
+        poller.register(s, select.POLLOUT)
+        poller.poll(1000)
+        try:
+            s.send(BODY_HEAD)
+        except OSError:
+            pass
+    return s
+
+sockets = [open_slow() for _ in range(args.count)]
 time.sleep(0.5)
 
 def normal_request():
@@ -64,20 +79,25 @@ def still_open():
         alive += 1
     return alive
 
-worst, failures = 0.0, 0
+times, failures = [], 0
 for second in range(args.duration):
-    if args.mode == "slow":
+    if args.mode != "idle":
         for s in sockets:
             if s.fileno() >= 0:
                 try:
-                    s.send(REQUEST[second:second + 1])
+                    s.send(REQUEST[second:second + 1] if args.mode == "slow" else b"a")
                 except OSError:
                     pass
     ok, elapsed = normal_request()
-    worst = max(worst, elapsed)
+    times.append(elapsed)
     failures += 0 if ok else 1
+    open_now = still_open()
     print(f"t={second:3d}s normal GET /healthz {'200' if ok else 'FAILED'} in {elapsed * 1000:7.1f} ms; "
-          f"{still_open():5d} of {args.count} {args.mode} connections open", flush=True)
+          f"{open_now:5d} of {args.count} {args.mode} connections open", flush=True)
+    if args.reopen:
+        sockets = [s if s.fileno() >= 0 else open_slow() for s in sockets]
     time.sleep(max(0.0, 1.0 - elapsed))
-print(f"summary: {args.count} {args.mode} connections, {args.duration} normal requests, "
-      f"{failures} failed, slowest {worst * 1000:.1f} ms")
+times.sort()
+print(f"summary: {args.count} {args.mode} connections{' (reopened)' if args.reopen else ''}, {args.duration} normal requests, "
+      f"{args.duration - failures} answered 200, {failures} failed, median {times[len(times) // 2] * 1000:.1f} ms, "
+      f"slowest {times[-1] * 1000:.1f} ms")

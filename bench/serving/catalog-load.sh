@@ -10,16 +10,19 @@
 # the "catalog loaded" log line's `catalog.duration_ms`. Memory is read from /proc/<pid>/status (VmRSS after
 # the load, VmHWM the peak). Everything started here is stopped on exit.
 #
-# Usage: bench/serving/catalog-load.sh [--domains N] [--rules N] [--runs N] [--distinct] [--no-build]
+# Usage: bench/serving/catalog-load.sh [--domains N] [--rules N] [--runs N] [--distinct] [--no-build] [--compare LINKD]
 #   defaults: 10000 domains (100 workspaces x 100), 100 rules, 3 runs (median).
 #   --distinct: every domain's paths carry the domain's number (`/s7/d42/{id}`), so no two domains have the same
 #   rules; by default the domains of a workspace are clones, and linkd compiles (and holds) their rules once.
+#   --compare LINKD: also start the linkd binary at LINKD (another build, e.g. the previous commit's) on the same
+#   seeded database, alternating with the build measured run by run, and print both builds' medians and their
+#   ratios (measured / compared); the targets are checked on the measured build.
 # Exit status: 0 when both targets hold, 1 when one does not, 2 on a setup failure.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/bench/serving/lib.sh"
 
-DOMAINS=10000; RULES=100; RUNS=3; BUILD=1; DISTINCT=0
+DOMAINS=10000; RULES=100; RUNS=3; BUILD=1; DISTINCT=0; COMPARE=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --domains) DOMAINS=$2; shift 2 ;;
@@ -27,7 +30,8 @@ while [ $# -gt 0 ]; do
         --runs) RUNS=$2; shift 2 ;;
         --distinct) DISTINCT=1; shift ;;
         --no-build) BUILD=0; shift ;;
-        *) echo "usage: $0 [--domains N] [--rules N] [--runs N] [--distinct] [--no-build]" >&2; exit 2 ;;
+        --compare) COMPARE=$2; shift 2 ;;
+        *) echo "usage: $0 [--domains N] [--rules N] [--runs N] [--distinct] [--no-build] [--compare LINKD]" >&2; exit 2 ;;
     esac
 done
 WORKSPACES=100
@@ -38,6 +42,7 @@ BENCH_READY_TIMEOUT=120
 
 bench_require curl psql initdb
 bench_linkd_binary "$BUILD"
+[ -z "$COMPARE" ] || [ -x "$COMPARE" ] || bench_die "no linkd binary at $COMPARE"
 
 bench_setup
 bench_start_postgres
@@ -110,9 +115,9 @@ COUNTS=$($BENCH_PSQL -d linkd -At -F ' ' -c "SELECT (SELECT count(*) FROM domain
 bench_log "seeded in ${SEED_SECONDS}s: domains rules rule_apps = $COUNTS"
 
 # --- Time the start ------------------------------------------------------------------------------------------
-: >"$BENCH_TMP/results"
-run=1
-while [ $run -le "$RUNS" ]; do
+# One start of the linkd at $1, its figures appended to the file $2 and printed with the label $3.
+time_start() {
+    LINKD=$1
     START=$(date +%s.%N)
     bench_start_linkd "$PORT"
     READY=$(awk -v s="$START" -v e="$(date +%s.%N)" 'BEGIN { printf "%.0f", (e - s) * 1000 }')
@@ -122,22 +127,46 @@ while [ $run -le "$RUNS" ]; do
     HWM=$(awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$LINKD_PID/status")
     curl -sf -H 'Host: d1.ws1.bench.example' "$BASE/.well-known/apple-app-site-association" | grep -q '/s99/' \
         || bench_die "linkd does not serve the seeded AASA"
-    printf '  run %d: %s domains, load %s ms, start to ready %s ms, RSS %s MB, peak %s MB\n' \
-        "$run" "$LOADED" "$LOAD" "$READY" "$RSS" "$HWM" >&2
-    echo "$LOAD $READY $RSS $HWM" >>"$BENCH_TMP/results"
+    printf '  run %d%s: %s domains, load %s ms, start to ready %s ms, RSS %s MB, peak %s MB\n' \
+        "$run" "$3" "$LOADED" "$LOAD" "$READY" "$RSS" "$HWM" >&2
+    echo "$LOAD $READY $RSS $HWM" >>"$2"
     bench_stop_pid "$LINKD_PID"
+}
+
+MEASURED=$LINKD
+: >"$BENCH_TMP/results"
+: >"$BENCH_TMP/compared"
+run=1
+while [ $run -le "$RUNS" ]; do
+    if [ -n "$COMPARE" ]; then
+        time_start "$MEASURED" "$BENCH_TMP/results" " (measured)"
+        time_start "$COMPARE" "$BENCH_TMP/compared" " (compared)"
+    else
+        time_start "$MEASURED" "$BENCH_TMP/results" ""
+    fi
     run=$((run + 1))
 done
 
-median() { awk -v c="$1" '{ print $c }' "$BENCH_TMP/results" | bench_median; }
+median() { awk -v c="$1" '{ print $c }' "${2:-$BENCH_TMP/results}" | bench_median; }
 LOAD=$(median 1); READY=$(median 2); RSS=$(median 3); HWM=$(median 4)
 verdict() { awk -v v="$1" -v t="$2" 'BEGIN { print (v < t) ? "ok" : "MISSED" }'; }
 echo
 echo "catalog load: $COUNTS (domains rules rule_apps), $RUNS runs, medians"
-printf '%-34s %10s\n' "catalog.duration_ms" "$LOAD"
-printf '%-34s %10s\n' "linkd serve start to /readyz (ms)" "$READY"
-printf '%-34s %10s\n' "VmRSS after load (MB)" "$RSS"
-printf '%-34s %10s\n' "VmHWM peak (MB)" "$HWM"
+if [ -n "$COMPARE" ]; then
+    echo "measured: $MEASURED"
+    echo "compared: $COMPARE"
+    printf '%-34s %10s %10s %8s\n' "" "measured" "compared" "ratio"
+    for column in "1 catalog.duration_ms" "2 linkd serve start to /readyz (ms)" "3 VmRSS after load (MB)" "4 VmHWM peak (MB)"; do
+        c=${column%% *}
+        a=$(median "$c"); b=$(median "$c" "$BENCH_TMP/compared")
+        printf '%-34s %10s %10s %8s\n' "${column#* }" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }')"
+    done
+else
+    printf '%-34s %10s\n' "catalog.duration_ms" "$LOAD"
+    printf '%-34s %10s\n' "linkd serve start to /readyz (ms)" "$READY"
+    printf '%-34s %10s\n' "VmRSS after load (MB)" "$RSS"
+    printf '%-34s %10s\n' "VmHWM peak (MB)" "$HWM"
+fi
 echo
 echo "target load < 5000 ms:      $LOAD  $(verdict "$LOAD" 5000)"
 echo "target resident < 300 MB:   $HWM (peak)  $(verdict "$HWM" 300)"

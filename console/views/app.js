@@ -1,6 +1,7 @@
 // One app: its settings (PATCH with If-Match) and its destination types with the typed parameter editor.
-import { h, field, form, input, checkbox, select, errorNotice } from '../dom.js';
+import { h, field, form, input, checkbox, select, errorNotice, tracked } from '../dom.js';
 import { call, all, enc } from '../api.js';
+import { fingerprintHint, formatFingerprints, parseFingerprints } from './apps.js';
 
 const kinds = ['int', 'string', 'uuid', 'bool', 'enum'];
 
@@ -25,21 +26,33 @@ export async function render(view, context) {
         field('Custom URL scheme', extra.customScheme, { pointer: '/customScheme' }));
     } else {
       extra.packageName = input({ value: app.packageName });
-      extra.fingerprints = h('textarea', { rows: 3, value: (app.sha256CertFingerprints || []).map((f) => f.value).join('\n') });
+      extra.fingerprints = h('textarea', { rows: 3, value: formatFingerprints(app.sha256CertFingerprints) });
       extra.playStoreUrl = input({ value: app.playStoreUrl || '' });
       fields.push(field('Package name', extra.packageName, { pointer: '/packageName' }),
-        field('Fingerprints', extra.fingerprints, { pointer: '/sha256CertFingerprints' }), field('Play Store URL', extra.playStoreUrl, { pointer: '/playStoreUrl' }));
+        field('Fingerprints', extra.fingerprints, { pointer: '/sha256CertFingerprints', hint: fingerprintHint }), field('Play Store URL', extra.playStoreUrl, { pointer: '/playStoreUrl' }));
     }
     const remove = h('button', { type: 'button', class: 'danger' }, 'Delete app');
+    // PATCH only the members the person changed: the team, primaryDomain and anything shown lossily stay.
+    const members = { name: [[name], () => name.value] };
+    if (app.platform === 'ios') {
+      Object.assign(members, {
+        bundleId: [[extra.bundleId], () => extra.bundleId.value.trim()],
+        appStoreId: [[extra.appStoreId], () => extra.appStoreId.value.trim() || null],
+        customScheme: [[extra.customScheme], () => extra.customScheme.value.trim() || null],
+      });
+    } else {
+      Object.assign(members, {
+        packageName: [[extra.packageName], () => extra.packageName.value.trim()],
+        sha256CertFingerprints: [[extra.fingerprints], () => parseFingerprints(extra.fingerprints.value)],
+        playStoreUrl: [[extra.playStoreUrl], () => extra.playStoreUrl.value.trim() || null],
+      });
+    }
+    const changes = tracked(members);
     const settings = form('Settings', h('div', { class: 'grid' }, fields), 'Save app', async (element) => {
-      const body = { name: name.value };
-      if (app.platform === 'ios') {
-        Object.assign(body, { bundleId: extra.bundleId.value.trim(), appStoreId: extra.appStoreId.value.trim() || null, customScheme: extra.customScheme.value.trim() || null });
-      } else {
-        Object.assign(body, { packageName: extra.packageName.value.trim(), playStoreUrl: extra.playStoreUrl.value.trim() || undefined,
-          sha256CertFingerprints: extra.fingerprints.value.split('\n').map((v) => v.trim()).filter(Boolean).map((value) => ({ value })) });
-      }
+      const body = changes.body();
+      if (!Object.keys(body).length) { element.say('No changes to save.'); return; }
       const answer = await call('PATCH', `/v1/apps/${enc(id)}`, { body, ifMatch: etag });
+      changes.reset();
       ({ data: app, etag } = answer);
       element.say('Saved.');
     }, { extraActions: [remove] });
@@ -61,6 +74,8 @@ export async function render(view, context) {
   function destinationCard(destination) {
     const card = h('div', { class: 'card destination', 'data-name': destination.name },
       h('h3', {}, h('code', {}, destination.name), ' ', h('span', { class: 'destination-title' }, destination.title || '')),
+      destination.description ? h('p', { class: 'destination-description' }, destination.description) : null,
+      destination.requiresSignIn ? h('p', { class: 'muted' }, 'Requires sign-in.') : null,
       paramTable(destination.params));
     if (context.canWrite) {
       const edit = h('button', { type: 'button', class: 'secondary' }, 'Edit');
@@ -81,9 +96,23 @@ export async function render(view, context) {
     const add = h('button', { type: 'button', class: 'secondary' }, 'Add parameter');
     add.addEventListener('click', () => rows.append(paramRow('', { type: 'int' })));
     for (const [paramName, spec] of Object.entries(existing ? existing.params : {})) rows.append(paramRow(paramName, spec));
+    const description = h('textarea', { rows: 2, value: existing ? existing.description || '' : '' });
+    const imageUrl = input({ type: 'url', value: existing ? existing.imageUrl || '' : '', placeholder: 'https://…' });
+    const requiresSignIn = checkbox(existing && existing.requiresSignIn);
     const cancel = existing ? h('button', { type: 'button', class: 'secondary' }, 'Cancel') : null;
+    // The API replaces a destination whole (PUT): carry every writable member as read, and overwrite only those
+    // whose controls the person changed, so nothing is lost that the form shows differently or not at all.
+    const changes = tracked({
+      title: [[title], () => title.value || null],
+      description: [[description], () => description.value || null],
+      imageUrl: [[imageUrl], () => imageUrl.value.trim() || null],
+      requiresSignIn: [[requiresSignIn], () => requiresSignIn.checked],
+    });
     const element = form(existing ? `Edit ${existing.name}` : 'New destination', [
-      h('div', { class: 'grid' }, field('Name', name, { pointer: '/name' }), field('Title', title, { pointer: '/title', hint: 'Shown in link previews.' })),
+      h('div', { class: 'grid' }, field('Name', name, { pointer: '/name' }), field('Title', title, { pointer: '/title', hint: 'Shown in link previews.' }),
+        field('Description', description, { pointer: '/description', hint: 'Shown in link previews.' }),
+        field('Image URL', imageUrl, { pointer: '/imageUrl', hint: 'An https image for link previews.' }),
+        field('Requires sign-in', requiresSignIn, { pointer: '/requiresSignIn' })),
       h('fieldset', {}, h('legend', {}, 'Parameters'), rows, add),
     ], existing ? 'Save destination' : 'Create destination', async () => {
       const params = {};
@@ -91,9 +120,15 @@ export async function render(view, context) {
         const [key, spec] = row.read();
         params[key] = spec;
       }
-      const body = { title: title.value || null, params };
-      if (existing) await call('PUT', `/v1/apps/${enc(id)}/destinations/${enc(existing.name)}`, { body });
-      else await call('POST', `/v1/apps/${enc(id)}/destinations`, { body: { name: name.value.trim(), ...body } });
+      if (existing) {
+        const { title: t, description: d, imageUrl: i, requiresSignIn: r } = existing;
+        const body = { title: t ?? null, description: d ?? null, imageUrl: i ?? null, requiresSignIn: !!r, ...changes.body(), params };
+        await call('PUT', `/v1/apps/${enc(id)}/destinations/${enc(existing.name)}`, { body });
+      } else {
+        const body = { name: name.value.trim(), title: title.value || null, description: description.value || null,
+          imageUrl: imageUrl.value.trim() || null, requiresSignIn: requiresSignIn.checked, params };
+        await call('POST', `/v1/apps/${enc(id)}/destinations`, { body });
+      }
       await refresh();
     }, { extraActions: cancel ? [cancel] : [] });
     if (cancel) cancel.addEventListener('click', () => refresh());
@@ -123,7 +158,9 @@ function paramRow(name, spec) {
   const kind = select(kinds, spec.type);
   const low = input({ type: 'number', value: spec.type === 'int' ? spec.min ?? '' : spec.minLength ?? '' });
   const high = input({ type: 'number', value: spec.type === 'int' ? spec.max ?? '' : spec.maxLength ?? '' });
-  const values = input({ value: (spec.values || []).join(', '), placeholder: 'info, reviews' });
+  const loadedValues = spec.values;
+  const shownValues = (loadedValues || []).join(', ');
+  const values = input({ value: shownValues, placeholder: 'info, reviews' });
   const optional = checkbox(spec.optional);
   const remove = h('button', { type: 'button', class: 'danger' }, 'Remove');
   const lowField = field('Min', low);
@@ -150,7 +187,11 @@ function paramRow(name, spec) {
     const number = (element) => (element.value === '' ? undefined : Number(element.value));
     if (kind.value === 'int') { spec.min = number(low); spec.max = number(high); low.dataset.pointer = `${base}/min`; high.dataset.pointer = `${base}/max`; }
     if (kind.value === 'string') { spec.minLength = number(low); spec.maxLength = number(high); low.dataset.pointer = `${base}/minLength`; high.dataset.pointer = `${base}/maxLength`; }
-    if (kind.value === 'enum') { spec.values = values.value.split(',').map((v) => v.trim()).filter(Boolean); values.dataset.pointer = `${base}/values`; }
+    if (kind.value === 'enum') {
+      // The list as loaded while its text is untouched: a value may itself hold a comma.
+      spec.values = values.value === shownValues && loadedValues ? loadedValues : values.value.split(',').map((v) => v.trim()).filter(Boolean);
+      values.dataset.pointer = `${base}/values`;
+    }
     if (optional.checked) spec.optional = true;
     optional.dataset.pointer = `${base}/optional`;
     return [key, spec];

@@ -24,7 +24,7 @@ export async function appForm(context) {
   const appStoreId = input({ name: 'appStoreId', inputmode: 'numeric', autocomplete: 'off' });
   const customScheme = input({ name: 'customScheme', autocomplete: 'off' });
   const packageName = input({ name: 'packageName', placeholder: 'com.example.app', autocomplete: 'off' });
-  const fingerprints = h('textarea', { name: 'fingerprints', rows: 3, placeholder: 'AB:CD:… (one SHA-256 fingerprint a line)' });
+  const fingerprints = h('textarea', { name: 'fingerprints', rows: 3, placeholder: 'AB:CD:… Play App Signing' });
   const playStoreUrl = input({ name: 'playStoreUrl', type: 'url', placeholder: 'https://play.google.com/store/apps/details?id=…' });
   const ios = h('div', { class: 'grid' },
     field('Team', teamId, { pointer: '/teamId' }), field('Bundle ID', bundleId, { pointer: '/bundleId' }),
@@ -32,7 +32,7 @@ export async function appForm(context) {
     field('Custom URL scheme', customScheme, { pointer: '/customScheme', hint: 'Optional, without ":".' }));
   const android = h('div', { class: 'grid', hidden: true },
     field('Package name', packageName, { pointer: '/packageName' }),
-    field('Signing-certificate fingerprints', fingerprints, { pointer: '/sha256CertFingerprints' }),
+    field('Signing-certificate fingerprints', fingerprints, { pointer: '/sha256CertFingerprints', hint: fingerprintHint }),
     field('Play Store URL', playStoreUrl, { pointer: '/playStoreUrl', hint: 'Optional.' }));
   platform.addEventListener('change', () => { ios.hidden = platform.value !== 'ios'; android.hidden = platform.value === 'ios'; });
   return form('Register an app', [
@@ -42,8 +42,21 @@ export async function appForm(context) {
       ? { platform: 'ios', name: name.value, teamId: teamId.value, bundleId: bundleId.value.trim(),
           appStoreId: appStoreId.value.trim() || undefined, customScheme: customScheme.value.trim() || undefined }
       : { platform: 'android', name: name.value, packageName: packageName.value.trim(), playStoreUrl: playStoreUrl.value.trim() || undefined,
-          sha256CertFingerprints: fingerprints.value.split('\n').map((v) => v.trim()).filter(Boolean).map((value) => ({ value })) };
+          sha256CertFingerprints: parseFingerprints(fingerprints.value) };
     const { data } = await call('POST', '/v1/apps', { body });
     context.navigate(`#/apps/${data.id}`);
+  });
+}
+
+export const fingerprintHint = 'One SHA-256 fingerprint a line, then optionally its label: AB:CD:… Play App Signing.';
+
+/** `sha256CertFingerprints` as the textarea shows them: one a line, the value then the label. */
+export const formatFingerprints = (list) => (list || []).map((f) => (f.label ? `${f.value} ${f.label}` : f.value)).join('\n');
+
+/** The textarea's lines → `[{value, label?}]`: the first word is the fingerprint (it has no spaces), the rest its label. */
+export function parseFingerprints(text) {
+  return text.split('\n').map((line) => line.trim()).filter(Boolean).map((line) => {
+    const [, value, label] = /^(\S+)\s*(.*)$/.exec(line);
+    return label ? { value, label } : { value };
   });
 }

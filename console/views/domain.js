@@ -1,10 +1,10 @@
 // One domain's settings: defaults, substitution variables, web fallback, legacy paths, the apps listed under
 // webcredentials and appclips, and the click behaviour when the server has it (the landing-page feature).
-import { h, field, form, input, checkbox, select, parseLines, formatLines, pretty, errorNotice } from '../dom.js';
+import { h, field, form, input, checkbox, select, parseLines, formatLines, pretty, errorNotice, tracked } from '../dom.js';
 import { call, all, enc } from '../api.js';
 
 const triState = (value) => select([['', 'iOS default'], ['true', 'true'], ['false', 'false']], value === undefined ? '' : String(value));
-const readTri = (element) => (element.value === '' ? undefined : element.value === 'true');
+const readTri = (element) => (element.value === '' ? null : element.value === 'true');
 
 export async function render(view, context) {
   const host = context.params[0];
@@ -47,16 +47,24 @@ export async function render(view, context) {
     view.append(h('h2', {}, 'Settings'), h('pre', {}, pretty(domain)));
   } else {
     const remove = h('button', { type: 'button', class: 'danger' }, 'Delete domain');
+    // PATCH only what the person changed: the settings this form does not show (androidDynamicRules,
+    // deferredTTL…) and values it shows lossily (a variable's values split on commas) stay as they are.
+    const boxes = (group) => [...group.querySelectorAll('input')];
+    const changes = tracked({
+      defaults: [[caseSensitive, percentEncoded], () => ({ caseSensitive: readTri(caseSensitive), percentEncoded: readTri(percentEncoded) })],
+      substitutionVariables: [[variables], () => parseLines(variables.value, (v) => v.split(',').map((s) => s.trim()).filter(Boolean))],
+      webFallbackUrl: [[fallback], () => fallback.value.trim() || null],
+      carryPathToFallback: [[carry], () => carry.checked],
+      legacyPaths: [[legacy], () => legacy.checked],
+      webcredentials: [boxes(webcredentials), () => checked(webcredentials)],
+      appclips: [boxes(appclips), () => checked(appclips)],
+      ...(hasClickBehavior ? { clickBehavior: [[clickBehavior], () => clickBehavior.value] } : {}),
+    });
     const settings = form('Settings', children, 'Save settings', async (element) => {
-      const body = {
-        defaults: { caseSensitive: readTri(caseSensitive), percentEncoded: readTri(percentEncoded) },
-        substitutionVariables: parseLines(variables.value, (v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
-        webFallbackUrl: fallback.value.trim() || undefined,
-        carryPathToFallback: carry.checked, legacyPaths: legacy.checked,
-        webcredentials: checked(webcredentials), appclips: checked(appclips),
-      };
-      if (hasClickBehavior) body.clickBehavior = clickBehavior.value;
+      const body = changes.body();
+      if (!Object.keys(body).length) { element.say('No changes to save.'); return; }
       ({ data: domain, etag } = await call('PATCH', `/v1/domains/${enc(host)}`, { body, ifMatch: etag }));
+      changes.reset();
       element.say('Saved.');
     }, { extraActions: [remove] });
     remove.addEventListener('click', async () => {

@@ -1,8 +1,10 @@
-// The rules editor: a domain's ordered rules, a live preview of the association files they would publish with
-// the lint findings mapped to the rule fields, a diff against the published file, and a save with If-Match.
-import { h, field, input, checkbox, select, pretty, notice, errorNotice, clearProblem, showProblem, parseLines, formatLines } from '../dom.js';
+// The rules editor: a domain's ordered rules as a compact list with one rule open for editing, reordered by drag
+// or by keyboard; a live preview of the association files they would publish with the lint findings placed on the
+// rules and their fields; a diff against the published files; and a save with If-Match, always in reach.
+import { h, pretty, notice, errorNotice, clearProblem, showProblem } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
 import { lineDiff } from '../diff.js';
+import { ruleFields, summaryParts } from './rule-form.js';
 
 export async function render(view, context) {
   const host = context.params[0];
@@ -10,145 +12,239 @@ export async function render(view, context) {
   const [apps, listed, aasa, assetlinks] = await Promise.all([
     all('/v1/apps?limit=200'), call('GET', `/v1/domains/${enc(host)}/rules`),
     get(`/v1/domains/${enc(host)}/aasa`), get(`/v1/domains/${enc(host)}/assetlinks`)]);
+  const appsByID = new Map(apps.map((a) => [a.id, a]));
   const destinations = {};
   await Promise.all(apps.map(async (a) => { destinations[a.id] = await all(`/v1/apps/${a.id}/destinations?limit=200`); }));
-  const state = { rules: listed.data.items.map(editable), etag: listed.etag, published: { aasa, assetlinks }, legacy: false };
+  const state = { rules: [], etag: listed.etag, saved: '', published: { aasa, assetlinks }, legacy: false, open: null, placed: [], problem: null };
+  const load = (items, etag) => {
+    state.rules = items.map(editable);
+    state.saved = canonical(state.rules);
+    state.etag = etag;
+  };
+  load(listed.data.items, listed.etag);
   try { state.legacy = !!(await get(`/v1/domains/${enc(host)}`)).legacyPaths; } catch { /* the default */ }
+  const wanted = context.query.get('rule');
+  state.open = state.rules.find((r) => wanted && r.id === wanted) || null;
 
-  const status = h('div', { class: 'save-status', 'aria-live': 'polite' });
+  const readOnly = !context.canWrite;
   const general = h('p', { class: 'form-error', role: 'alert' });
   const list = h('ol', { class: 'rules', 'aria-label': 'Rules, first match wins' });
   const preview = h('div', { class: 'preview', 'aria-live': 'polite' });
   const editor = h('div', { class: 'editor' }, general, list);
-  const readOnly = !context.canWrite;
+  const status = h('div', { class: 'save-status', 'aria-live': 'polite' });
+  const announce = h('p', { class: 'visually-hidden', 'aria-live': 'assertive', id: 'rules-announce' });
   const add = h('button', { type: 'button', class: 'secondary', id: 'add-rule', hidden: readOnly }, 'Add rule');
   const save = h('button', { type: 'button', id: 'save-rules', hidden: readOnly }, 'Save rules');
+  const dirty = h('span', { class: 'badge', id: 'rules-dirty', hidden: readOnly });
+  const summary = h('span', { class: 'muted', id: 'preview-summary' }, 'Previewing…');
   view.append(h('h1', {}, `Rules of ${host}`),
     h('p', { class: 'actions' }, h('a', { href: `#/domains/${enc(host)}` }, '← Domain settings'),
       h('span', { class: 'muted', id: 'rules-version' }, `version ${state.etag || ''}`)),
-    h('p', { class: 'muted' }, 'The first rule that matches a URL decides. A path with {captures} is a template (/widget/{id}, /docs/{rest*}); without braces it is an AASA pattern (/help/*).'),
-    h('div', { class: 'split' }, h('section', { 'aria-label': 'Rules' }, editor, h('div', { class: 'actions' }, add, save), status),
+    h('div', { class: 'rules-toolbar', role: 'group', 'aria-label': 'Save and add' }, add, save, dirty, summary),
+    status, announce,
+    h('div', { class: 'split' },
+      h('section', { 'aria-label': 'Rules' },
+        h('p', { class: 'muted hint', id: 'reorder-hint' }, 'The first rule that matches a URL decides. ',
+          readOnly ? '' : 'Move a rule by dragging ⠿, or focus ⠿ and press ↑ ↓ (Home, End). ',
+          'A path with {captures} is a template (/widget/{id}); without braces an AASA pattern (/help/*).'),
+        editor),
       h('section', { 'aria-label': 'Preview', class: 'preview-column' }, h('h2', {}, 'Preview'), preview)));
 
   let timer = 0;
   let asked = 0;
-  const changed = () => { clearTimeout(timer); timer = setTimeout(runPreview, 300); };
+  /** A rule changed: its summary, the unsaved-changes mark, and (debounced) the preview. */
+  const changed = () => {
+    clearTimeout(timer);
+    timer = setTimeout(runPreview, 300);
+    markDirty();
+    const index = state.rules.indexOf(state.open);
+    const summaryButton = list.children[index]?.querySelector('.rule-summary');
+    if (summaryButton) summaryButton.replaceChildren(...summaryParts(state.open, appsByID));
+  };
+  const markDirty = () => {
+    const unsaved = canonical(state.rules) !== state.saved;
+    dirty.textContent = unsaved ? 'Unsaved changes' : 'Saved';
+    dirty.className = unsaved ? 'badge warn' : 'badge ok';
+  };
 
-  function draw(focusIndex) {
-    list.replaceChildren(...state.rules.map((rule, index) => ruleCard(rule, index)));
-    if (focusIndex !== undefined) list.children[focusIndex]?.querySelector('input, select, button')?.focus();
-    changed();
+  /** Draws the list; `edited` when the rules themselves changed (then the preview runs again). */
+  function draw({ edited = false, focus } = {}) {
+    list.replaceChildren(...state.rules.map((rule, index) => ruleItem(rule, index)));
+    if (edited) {
+      changed();
+    } else {
+      markDirty();
+      place(state.placed);
+      if (state.problem) showProblem(editor, state.problem, { focus: false });
+    }
+    if (focus) focus();
   }
 
-  function ruleCard(rule, index) {
-    const base = `/rules/${index}`;
-    const update = () => { Object.assign(rule, read()); changed(); };
-    const appBoxes = apps.map((a) => checkbox(rule.apps.includes(a.id), { value: a.id, disabled: readOnly }));
-    const appsSet = h('fieldset', { 'data-pointer': `${base}/apps`, id: `rule-${index}-apps` }, h('legend', {}, 'Apps'),
-      h('div', { class: 'grid' }, appBoxes.map((box, i) => field(`${apps[i].name} (${apps[i].platform})`, box))),
-      h('p', { class: 'field-error', id: `rule-${index}-apps-error` }));
-    const path = input({ value: rule.path ?? '', placeholder: '/widget/{id}', autocomplete: 'off', disabled: readOnly, class: 'rule-path' });
-    const queryMode = select([['none', 'Any query'], ['pattern', 'Pattern'], ['items', 'Query items']],
-      rule.query === undefined ? 'none' : typeof rule.query === 'string' ? 'pattern' : 'items', { disabled: readOnly });
-    const queryText = h('textarea', { rows: 2, disabled: readOnly, placeholder: 'ref = {ref}',
-      value: typeof rule.query === 'string' ? rule.query : formatLines(rule.query) });
-    const fragment = input({ value: rule.fragment ?? '', disabled: readOnly });
-    const exclude = checkbox(rule.exclude, { disabled: readOnly });
-    const caseSensitive = select([['', 'domain default'], ['true', 'true'], ['false', 'false']], rule.caseSensitive === undefined ? '' : String(rule.caseSensitive), { disabled: readOnly });
-    const percentEncoded = select([['', 'domain default'], ['true', 'true'], ['false', 'false']], rule.percentEncoded === undefined ? '' : String(rule.percentEncoded), { disabled: readOnly });
-    const comment = input({ value: rule.comment ?? '', disabled: readOnly });
-    const types = [...new Set(rule.apps.flatMap((id) => (destinations[id] || []).map((d) => d.name)))];
-    const current = rule.destination?.type;
-    if (current && !types.includes(current)) types.push(current);
-    const destination = select([['', 'none'], ...types.map((t) => [t, t])], current || '', { disabled: readOnly, class: 'rule-destination' });
-    const bindings = h('textarea', { rows: 2, disabled: readOnly, placeholder: 'id = {id}', value: formatLines(rule.destination?.params, (v) => String(v)) });
-    const lint = h('div', { class: 'rule-lint' });
-    const read = () => {
-      const mode = queryMode.value;
-      const next = {
-        apps: appBoxes.filter((b) => b.checked).map((b) => b.value),
-        path: path.value || undefined,
-        query: mode === 'none' ? undefined : mode === 'pattern' ? queryText.value : parseLines(queryText.value),
-        fragment: fragment.value || undefined,
-        exclude: exclude.checked || undefined,
-        caseSensitive: caseSensitive.value === '' ? undefined : caseSensitive.value === 'true',
-        percentEncoded: percentEncoded.value === '' ? undefined : percentEncoded.value === 'true',
-        comment: comment.value || undefined,
-        destination: destination.value ? { type: destination.value, params: bindingValues(bindings.value) } : undefined,
-      };
-      if (next.destination && !Object.keys(next.destination.params).length) delete next.destination.params;
-      return next;
-    };
-    for (const element of [path, queryMode, queryText, fragment, exclude, caseSensitive, percentEncoded, comment, destination, bindings, ...appBoxes]) {
-      element.addEventListener('input', update);
-      element.addEventListener('change', update);
+  function ruleItem(rule, index) {
+    const isOpen = rule === state.open;
+    const id = `rule-${index}`;
+    const toggle = h('button', { type: 'button', class: 'rule-summary', id: `${id}-summary`, 'data-pointer': `/rules/${index}`,
+      'aria-expanded': String(isOpen), 'aria-controls': `${id}-body`, title: rule.comment || undefined },
+    summaryParts(rule, appsByID));
+    toggle.addEventListener('click', () => {
+      state.open = isOpen ? null : rule;
+      draw({ focus: () => list.children[index]?.querySelector(isOpen ? '.rule-summary' : '.rule-body input, .rule-body select')?.focus() });
+    });
+    const handle = readOnly ? null : h('button', { type: 'button', class: 'rule-handle', 'aria-describedby': 'reorder-hint',
+      'aria-label': `Move rule ${index + 1} of ${state.rules.length}`, title: 'Drag, or press ↑ ↓, to move this rule' }, '⠿');
+    const item = h('li', { class: `rule${isOpen ? ' open' : ''}${wanted && rule.id === wanted ? ' highlight' : ''}`,
+      'data-index': index, 'data-rule-id': rule.id || '' },
+    h('div', { class: 'rule-row' }, handle, h('span', { class: 'rule-position', 'aria-hidden': 'true' }, String(index + 1)), toggle,
+      h('span', { class: 'badge rule-finding-count', hidden: true })),
+    h('p', { class: 'field-error', id: `${id}-summary-error` }),
+    h('div', { class: 'rule-lint' }),
+    isOpen ? ruleBody(rule, index) : null);
+    if (handle) reorderable(handle, item, index);
+    if (isOpen && wanted && rule.id === wanted && !state.scrolled) {
+      state.scrolled = true;
+      setTimeout(() => item.scrollIntoView({ block: 'center' }), 0);
     }
-    for (const box of appBoxes) box.addEventListener('change', () => { const at = index; draw(); list.children[at]?.querySelector(`input[value="${box.value}"]`)?.focus(); });
-    const move = (delta, label) => {
-      const button = h('button', { type: 'button', class: 'secondary', hidden: readOnly, disabled: index + delta < 0 || index + delta >= state.rules.length,
-        'aria-label': `${label} rule ${index + 1}` }, label);
-      button.addEventListener('click', () => {
-        const [moved] = state.rules.splice(index, 1);
-        state.rules.splice(index + delta, 0, moved);
-        draw(index + delta);
+    return item;
+  }
+
+  function ruleBody(rule, index) {
+    const actions = [];
+    if (!readOnly) {
+      const move = (delta, label) => {
+        const button = h('button', { type: 'button', class: 'secondary', disabled: index + delta < 0 || index + delta >= state.rules.length,
+          'aria-label': `${label} rule ${index + 1}` }, label);
+        button.addEventListener('click', () => moveRule(index, index + delta, () => list.children[index + delta]?.querySelector('.rule-body button:not(:disabled)')?.focus()));
+        return button;
+      };
+      const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Delete rule ${index + 1}` }, 'Delete');
+      remove.addEventListener('click', () => {
+        state.rules.splice(index, 1);
+        state.open = null;
+        draw({ edited: true, focus: () => list.children[Math.max(0, index - 1)]?.querySelector('.rule-summary')?.focus() });
       });
-      return button;
-    };
-    const remove = h('button', { type: 'button', class: 'danger', hidden: readOnly, 'aria-label': `Delete rule ${index + 1}` }, 'Delete');
-    remove.addEventListener('click', () => { state.rules.splice(index, 1); draw(Math.max(0, index - 1)); });
-    const highlight = context.query.get('rule') === rule.id;
-    const card = h('li', { class: highlight ? 'rule highlight' : 'rule', 'data-index': index, 'data-rule-id': rule.id || '' },
-      h('header', {}, h('h3', {}, `Rule ${index + 1}`, rule.id ? h('span', { class: 'muted mono' }, ` ${rule.id.slice(0, 8)}`) : ' (new)'),
-        h('div', { class: 'actions' }, move(-1, 'Move up'), move(1, 'Move down'), remove)),
-      lint, appsSet,
-      h('div', { class: 'grid' },
-        field('Path', path, { pointer: `${base}/path` }),
-        field('Fragment', fragment, { pointer: `${base}/fragment` }),
-        field('Query', queryMode),
-        field('Query pattern or items (name = pattern)', queryText, { pointer: `${base}/query` })),
-      h('div', { class: 'grid' },
-        field('Exclude (matching URLs open no app)', exclude, { pointer: `${base}/exclude` }),
-        field('caseSensitive', caseSensitive, { pointer: `${base}/caseSensitive` }),
-        field('percentEncoded', percentEncoded, { pointer: `${base}/percentEncoded` }),
-        field('Comment', comment, { pointer: `${base}/comment` })),
-      h('div', { class: 'grid' },
-        field('Destination', destination, { pointer: `${base}/destination` }),
-        field('Parameter bindings (name = {capture} or a constant)', bindings, { pointer: `${base}/destination/params` })));
-    if (highlight) setTimeout(() => card.scrollIntoView({ block: 'center' }), 0);
-    return card;
+      actions.push(move(-1, 'Move up'), move(1, 'Move down'), remove);
+    }
+    const close = h('button', { type: 'button', class: 'secondary rule-close' }, 'Close');
+    close.addEventListener('click', () => { state.open = null; draw({ focus: () => list.children[index]?.querySelector('.rule-summary')?.focus() }); });
+    return h('div', { class: 'rule-body', id: `rule-${index}-body` },
+      ruleFields(rule, index, { apps, destinations, readOnly, changed }),
+      h('div', { class: 'actions' }, actions, readOnly ? null : close));
+  }
+
+  function moveRule(from, to, focus) {
+    if (to < 0 || to >= state.rules.length || to === from) { focus?.(); return; }
+    const [moved] = state.rules.splice(from, 1);
+    state.rules.splice(to, 0, moved);
+    draw({ edited: true, focus });
+    announce.textContent = `Rule moved to position ${to + 1} of ${state.rules.length}.`;
+  }
+
+  /** Reordering by keyboard (the handle's arrow keys, Home, End) and by dragging it (pointer events: mouse and touch). */
+  function reorderable(handle, item, index) {
+    const focusHandle = (at) => () => list.children[at]?.querySelector('.rule-handle')?.focus();
+    handle.addEventListener('keydown', (event) => {
+      const last = state.rules.length - 1;
+      const to = { ArrowUp: index - 1, ArrowDown: index + 1, Home: 0, End: last }[event.key];
+      if (to === undefined) return;
+      event.preventDefault();
+      moveRule(index, Math.max(0, Math.min(last, to)), focusHandle(Math.max(0, Math.min(last, to))));
+    });
+    handle.addEventListener('pointerdown', (event) => {
+      if (event.button !== 0) return;
+      event.preventDefault();
+      const startY = event.pageY;
+      const others = [...list.children].filter((other) => other !== item);
+      let to = index;
+      item.classList.add('dragging');
+      // The row follows the pointer; a line shows where it goes: before the first other row whose middle is below.
+      const follow = (move) => {
+        // Near the window's top (under the toolbar) or bottom edge the page scrolls along.
+        if (move.clientY < 90) scrollBy(0, -16);
+        else if (move.clientY > innerHeight - 40) scrollBy(0, 16);
+        item.style.transform = `translateY(${move.pageY - startY}px)`;
+        to = others.filter((other) => { const box = other.getBoundingClientRect(); return box.top + box.height / 2 < move.clientY; }).length;
+        for (const other of others) other.classList.remove('drop-before', 'drop-after');
+        if (to < others.length) others[to].classList.add('drop-before');
+        else others[others.length - 1]?.classList.add('drop-after');
+      };
+      const end = (commit) => {
+        document.removeEventListener('pointermove', follow);
+        document.removeEventListener('pointerup', drop);
+        document.removeEventListener('pointercancel', cancel);
+        for (const other of others) other.classList.remove('drop-before', 'drop-after');
+        item.classList.remove('dragging');
+        item.style.transform = '';
+        if (commit) moveRule(index, to, focusHandle(to));
+      };
+      const drop = () => end(true);
+      const cancel = () => end(false);
+      document.addEventListener('pointermove', follow);
+      document.addEventListener('pointerup', drop);
+      document.addEventListener('pointercancel', cancel);
+    });
+  }
+
+  /** Takes the last preview's findings and problems off the rules (without redrawing the field being typed in). */
+  function unplace() {
+    clearProblem(editor);
+    for (const box of list.querySelectorAll('.rule-lint')) box.replaceChildren();
+    for (const count of list.querySelectorAll('.rule-finding-count')) { count.hidden = true; count.textContent = ''; }
+  }
+
+  /** Puts the preview's findings on their rules (a line under the summary, a count) and fields (marked invalid). */
+  function place(placed) {
+    for (const { index, field, finding } of placed) {
+      const item = list.children[index];
+      if (!item) continue;
+      item.querySelector('.rule-lint').append(h('p', { class: `lint ${finding.severity}`, role: 'note' }, `${finding.severity}: ${finding.message}`));
+      const count = item.querySelector('.rule-finding-count');
+      count.hidden = false;
+      count.textContent = String(Number(count.textContent || 0) + 1);
+      count.className = `badge ${finding.severity === 'error' ? 'error' : 'warn'} rule-finding-count`;
+      count.title = `${count.textContent} lint finding(s)`;
+      const target = item.querySelector(`[data-pointer="/rules/${index}/${field}"]`);
+      if (target) target.setAttribute('aria-invalid', 'true');
+    }
+  }
+
+  function openRule(index) {
+    state.open = state.rules[index] || null;
+    draw({ focus: () => list.children[index]?.querySelector('.rule-body input, .rule-body select')?.focus() });
+    list.children[index]?.scrollIntoView({ block: 'nearest' });
   }
 
   async function runPreview() {
     const mine = ++asked;
-    clearProblem(editor);
-    for (const box of list.querySelectorAll('.rule-lint')) box.replaceChildren();
     let answer;
     try {
       answer = await call('POST', `/v1/domains/${enc(host)}/preview`, { body: { rules: state.rules.map(wire) } });
     } catch (error) {
       if (mine !== asked) return;
-      showProblem(editor, error);
-      preview.replaceChildren(notice('error', 'The rules cannot be saved as they are: see the fields marked.'));
+      state.placed = [];
+      state.problem = error;
+      unplace();
+      showProblem(editor, error, { focus: false });
+      preview.replaceChildren(notice('error', 'The rules cannot be saved as they are: see the rules marked.'));
+      summary.textContent = 'Cannot be saved as they are';
       save.disabled = true;
       return;
     }
     if (mine !== asked) return;
+    state.problem = null;
     save.disabled = false;
     const result = answer.data;
     const owners = componentOwners(state.rules, apps, state.legacy);
+    state.placed = [];
     const findings = result.lint.map((finding) => {
       const owner = ownerOf(finding.pointer, owners);
-      if (owner) {
-        const card = list.children[owner.index];
-        const box = card?.querySelector('.rule-lint');
-        box?.append(h('p', { class: `lint ${finding.severity}`, role: 'note' }, `${finding.severity}: ${finding.message}`));
-        const target = card?.querySelector(`[data-pointer="/rules/${owner.index}/${owner.field}"]`);
-        if (target) target.setAttribute('aria-invalid', 'true');
-      }
+      if (owner) state.placed.push({ ...owner, finding });
       return h('li', { class: `lint ${finding.severity}` }, h('b', {}, finding.code), ' ', finding.message,
-        owner ? [' (', h('a', { href: '#', 'data-rule-index': owner.index, onclick: (e) => { e.preventDefault(); list.children[owner.index]?.querySelector('input')?.focus(); } }, `rule ${owner.index + 1}`), ')'] : ` at ${finding.pointer}`);
+        owner ? [' (', h('a', { href: '#', 'data-rule-index': owner.index, onclick: (e) => { e.preventDefault(); openRule(owner.index); } }, `rule ${owner.index + 1}`), ')'] : ` at ${finding.pointer}`);
     });
+    unplace();
+    place(state.placed);
     const limit = 128 * 1024;
+    summary.textContent = `${result.size.toLocaleString()} bytes · ${findings.length ? `${findings.length} lint finding${findings.length > 1 ? 's' : ''}` : 'no lint finding'}`;
     preview.replaceChildren(
       h('p', {}, h('span', { class: result.size > limit ? 'badge error' : 'badge ok', id: 'preview-size' }, `${result.size.toLocaleString()} bytes`),
         ` of Apple's ${limit.toLocaleString()}-byte limit`),
@@ -160,18 +256,22 @@ export async function render(view, context) {
       h('details', {}, h('summary', {}, 'assetlinks.json that would be published'), h('pre', { id: 'preview-assetlinks' }, pretty(result.assetlinks))));
   }
 
+  const published = async () => ({ aasa: await get(`/v1/domains/${enc(host)}/aasa`), assetlinks: await get(`/v1/domains/${enc(host)}/assetlinks`) });
+  const reopen = (id) => { state.open = (id && state.rules.find((r) => r.id === id)) || null; };
+
   async function saveRules() {
     clearProblem(editor);
     status.replaceChildren(h('span', { class: 'muted' }, 'Saving…'));
     save.disabled = true;
+    const openIndex = state.rules.indexOf(state.open);
     try {
       const answer = await call('PUT', `/v1/domains/${enc(host)}/rules`, { body: { rules: state.rules.map(wire) }, ifMatch: state.etag });
-      state.etag = answer.etag;
-      state.rules = answer.data.items.map(editable);
-      state.published = { aasa: await get(`/v1/domains/${enc(host)}/aasa`), assetlinks: await get(`/v1/domains/${enc(host)}/assetlinks`) };
+      load(answer.data.items, answer.etag);
+      state.open = state.rules[openIndex] || null;
+      state.published = await published();
       view.querySelector('#rules-version').textContent = `version ${state.etag}`;
       status.replaceChildren(notice('ok', `Saved as version ${state.etag}. The served apple-app-site-association now holds these rules.`));
-      draw();
+      draw({ edited: true });
     } catch (error) {
       if (error.status === 412) return conflict();
       showProblem(editor, error);
@@ -185,35 +285,53 @@ export async function render(view, context) {
   async function conflict() {
     const latest = await call('GET', `/v1/domains/${enc(host)}/rules`);
     const theirs = latest.data.items;
-    const load = h('button', { type: 'button', id: 'load-latest' }, 'Discard my edits and load the new version');
+    const loadLatest = h('button', { type: 'button', id: 'load-latest' }, 'Discard my edits and load the new version');
     const overwrite = h('button', { type: 'button', class: 'danger', id: 'keep-mine' }, 'Keep my edits (save again to replace theirs)');
     const box = notice('error', h('p', { id: 'conflict-message' },
       `The rules changed while you were editing: they are now at version ${latest.etag}, not ${state.etag}. Nothing was saved.`),
       h('p', {}, 'The new version:'),
       h('ol', { class: 'conflict-rules' }, theirs.map((r) => h('li', {}, h('code', {}, r.path || '(no path)'), r.destination ? ` → ${r.destination.type}` : '', r.exclude ? ' (exclude)' : ''))),
-      h('div', { class: 'actions' }, load, overwrite));
+      h('div', { class: 'actions' }, loadLatest, overwrite));
     status.replaceChildren(box);
-    load.addEventListener('click', async () => {
-      state.rules = theirs.map(editable);
-      state.etag = latest.etag;
-      state.published = { aasa: await get(`/v1/domains/${enc(host)}/aasa`), assetlinks: await get(`/v1/domains/${enc(host)}/assetlinks`) };
+    loadLatest.addEventListener('click', async () => {
+      const openID = state.open?.id;
+      load(theirs, latest.etag);
+      reopen(openID);
+      state.published = await published();
       view.querySelector('#rules-version').textContent = `version ${state.etag}`;
       status.replaceChildren(notice('ok', `Loaded version ${state.etag}.`));
-      draw();
+      draw({ edited: true });
     });
     overwrite.addEventListener('click', () => {
       state.etag = latest.etag;
       status.replaceChildren(notice('warn', `Your edits are kept; saving now replaces version ${latest.etag}.`));
     });
-    load.focus();
+    box.scrollIntoView({ block: 'nearest' });
+    loadLatest.focus();
   }
 
   add.addEventListener('click', () => {
-    state.rules.push({ apps: apps.length ? [apps[0].id] : [], path: '' });
-    draw(state.rules.length - 1);
+    const rule = { apps: newRuleApps(state.rules, apps, host), path: '' };
+    state.rules.push(rule);
+    state.open = rule;
+    const at = state.rules.length - 1;
+    draw({ edited: true, focus: () => list.children[at]?.querySelector('.rule-path')?.focus() });
+    list.children[at]?.scrollIntoView({ block: 'nearest' });
   });
   save.addEventListener('click', saveRules);
-  draw();
+  draw({ edited: true });
+}
+
+/**
+ * The apps a new rule starts with: every app of the domain's other rules (in the workspace's order); for a domain
+ * without rules, the apps whose primary domain it is, or else every app.
+ */
+function newRuleApps(rules, apps, host) {
+  const used = new Set(rules.flatMap((r) => r.apps));
+  const ordered = [...apps.map((a) => a.id).filter((id) => used.has(id)), ...[...used].filter((id) => !apps.some((a) => a.id === id))];
+  if (ordered.length) return ordered;
+  const primary = apps.filter((a) => a.primaryDomain === host).map((a) => a.id);
+  return primary.length ? primary : apps.map((a) => a.id);
 }
 
 async function chooseDomain(view) {
@@ -234,13 +352,11 @@ function wire(rule) {
   return JSON.parse(JSON.stringify(rule));
 }
 
-/** `id = {id}` lines → binding values: `{capture}` and text as strings, numbers and booleans as such. */
-function bindingValues(text) {
-  return parseLines(text, (value) => {
-    if (value === 'true' || value === 'false') return value === 'true';
-    if (/^-?\d+(\.\d+)?$/.test(value)) return Number(value);
-    return value;
-  });
+/** The rules as comparable text (members in name order), to tell a draft from what was loaded. */
+function canonical(rules) {
+  const sorted = (value) => (Array.isArray(value) ? value.map(sorted)
+    : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted(value[k])])) : value);
+  return JSON.stringify(sorted(rules.map(wire)));
 }
 
 /**

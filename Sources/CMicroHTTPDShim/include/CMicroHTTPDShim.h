@@ -47,11 +47,13 @@ typedef struct MHD_Response *(*linkd_mhd_error_response_callback)(void *owner, s
 /// What a connection's socket context (`MHD_OPTION_NOTIFY_CONNECTION`) points at: the shim reads it to answer
 /// libmicrohttpd's own errors; `owner` belongs to whoever set the context. `phase_word` is where the
 /// connection's current request is, stored by the thread serving the connection and read by a watchdog thread:
-/// only through the two functions below (relaxed atomic accesses).
+/// only through the functions below (relaxed atomic accesses); `body_bytes` likewise, the bytes of the current
+/// request's body received so far.
 struct linkd_mhd_socket_context {
     linkd_mhd_error_response_callback error_response;
     void *owner;
     uint64_t phase_word;
+    uint64_t body_bytes;
 };
 
 /// The connection's `linkd_mhd_socket_context`, or NULL when it has none.
@@ -62,6 +64,17 @@ struct linkd_mhd_socket_context *linkd_mhd_socket_context_of(struct MHD_Connecti
 static inline void linkd_mhd_enter_phase(struct linkd_mhd_socket_context *context, uint64_t phase) {
     uint64_t old = __atomic_load_n(&context->phase_word, __ATOMIC_RELAXED);
     __atomic_store_n(&context->phase_word, (((old >> 3) + 1) << 3) | phase, __ATOMIC_RELAXED);
+}
+
+/// Adds `count` to `body_bytes` (0 for `count` 0: a new body starts). A load and a store: one thread writes.
+static inline void linkd_mhd_count_body_bytes(struct linkd_mhd_socket_context *context, uint64_t count) {
+    uint64_t old = count == 0 ? 0 : __atomic_load_n(&context->body_bytes, __ATOMIC_RELAXED);
+    __atomic_store_n(&context->body_bytes, old + count, __ATOMIC_RELAXED);
+}
+
+/// The current `body_bytes`.
+static inline uint64_t linkd_mhd_body_bytes(const struct linkd_mhd_socket_context *context) {
+    return __atomic_load_n(&context->body_bytes, __ATOMIC_RELAXED);
 }
 
 /// The current `phase_word`.

@@ -11,7 +11,10 @@ public struct AssetLinksFile: Sendable, Hashable {
     public init(statements: [AssetLinksStatement]) { self.statements = statements }
 
     /// Parses and leniently decodes a file: statements that are not objects, and values of the wrong type, are
-    /// skipped (`AssetLinksLinter` reports them).
+    /// skipped (`AssetLinksLinter` reports them), and so is every statement Google drops as malformed (a relation
+    /// that is not a well-formed `kind/detail` string, a `site` that is not an origin): such a statement grants
+    /// nothing, even beside a well-formed `handle_all_urls`. Include statements grant nothing here (linkd does not
+    /// follow them).
     /// - Parameter text: the JSON text.
     /// - Throws: `LinkKitError` `.malformedJSON`, or `.invalidDocument` when the top level is not a list.
     public static func decode(_ text: String) throws(LinkKitError) -> AssetLinksFile {
@@ -67,7 +70,9 @@ public struct AssetLinksStatement: Sendable, Hashable {
 
     init?(lenient json: JSONValue) {
         guard case .object = json, let target = json["target"], case .object = target else { return nil }
-        relations = json["relation"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let listed = json["relation"]?.arrayValue ?? []
+        relations = listed.compactMap(\.stringValue)
+        guard relations.count == listed.count, relations.allSatisfy({ AssetLinksSyntax.relationProblem($0) == nil }) else { return nil }
         switch target["namespace"]?.stringValue {
         case "android_app":
             self.target = .androidApp(
@@ -75,7 +80,8 @@ public struct AssetLinksStatement: Sendable, Hashable {
                 fingerprints: target["sha256_cert_fingerprints"]?.arrayValue?.compactMap(\.stringValue) ?? []
             )
         case "web":
-            self.target = .web(site: target["site"]?.stringValue ?? "")
+            guard let site = target["site"]?.stringValue, AssetLinksSyntax.siteProblem(site) == nil else { return nil }
+            self.target = .web(site: site)
         case let other:
             self.target = .other(namespace: other ?? "")
         }

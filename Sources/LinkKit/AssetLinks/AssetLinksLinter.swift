@@ -38,6 +38,10 @@ public enum AssetLinksLinter: Sendable {
                 add(.error, "wrongType", pointer, "a statement must be an object with 'relation' and 'target', not \(statement.typeName)")
                 continue
             }
+            if let include = statement["include"] {
+                lintInclude(include, statement, pointer, add)
+                continue
+            }
             for member in members where !["relation", "target", "relation_extensions"].contains(member.key) {
                 add(.warning, "unknownKey", JSONPointer.appending(pointer, member.key), "unknown statement key '\(member.key)' is ignored")
             }
@@ -50,7 +54,9 @@ public enum AssetLinksLinter: Sendable {
                         add(.error, "wrongType", itemPointer, "relations must be strings, not \(relation.typeName)")
                         continue
                     }
-                    if !knownRelations.contains(text) {
+                    if let problem = AssetLinksSyntax.relationProblem(text) {
+                        add(.error, "relation", itemPointer, problem + ": Google drops the statement as malformed")
+                    } else if !knownRelations.contains(text) {
                         add(.warning, "unknownRelation", itemPointer, "relation '\(text)' is not one Android knows; App Links need '\(AssetLinksFile.handleAllURLs)'")
                     }
                 }
@@ -73,6 +79,30 @@ public enum AssetLinksLinter: Sendable {
             }
         }
         return findings
+    }
+
+    /// An include statement (`{"include": "https://…/more.json"}`) is valid: Google reads the statements of that
+    /// file too. It may carry other keys (for extensibility) but not `relation`, `target` or `relation_extensions`;
+    /// its URL is an https URL (Google does not follow an http include from an https file). linkd neither fetches
+    /// nor checks the included file, and says so.
+    private static func lintInclude(
+        _ include: JSONValue, _ statement: JSONValue, _ pointer: String, _ add: (LintFinding.Severity, String, String, String) -> Void
+    ) {
+        let includePointer = JSONPointer.appending(pointer, "include")
+        for key in ["relation", "target", "relation_extensions"] where statement[key] != nil {
+            add(.error, "includeWithStatement", JSONPointer.appending(pointer, key),
+                "an include statement may not have '\(key)': Google drops it as malformed; put the statement in its own object")
+        }
+        guard let url = include.stringValue else {
+            add(.error, "wrongType", includePointer, "'include' must be the URL string of another statement list, not \(include.typeName)")
+            return
+        }
+        guard url.lowercased().hasPrefix("https://"), url.utf8.count > 8, !url.contains(where: { $0 == " " }) else {
+            add(.error, "include", includePointer, "include '\(url.prefix(200))' must be an https URL: Google does not follow an include that is not https from an https site")
+            return
+        }
+        add(.warning, "includeNotFollowed", includePointer,
+            "linkd does not follow include '\(url.prefix(200))': its statements are not checked, and a --package check sees this file only")
     }
 
     private static func lintTarget(
@@ -101,8 +131,11 @@ public enum AssetLinksLinter: Sendable {
                 do { _ = try CertificateFingerprint(text) } catch { add(.error, "fingerprint", itemPointer, error.message) }
             }
         case "web":
-            if target["site"]?.stringValue == nil {
-                add(.error, "missingKey", JSONPointer.appending(pointer, "site"), "a web target needs a 'site' string such as https://example.com")
+            let sitePointer = JSONPointer.appending(pointer, "site")
+            if let site = target["site"]?.stringValue {
+                if let problem = AssetLinksSyntax.siteProblem(site) { add(.error, "site", sitePointer, problem + ": Google drops the statement as malformed") }
+            } else {
+                add(.error, "missingKey", sitePointer, "a web target needs a 'site' string such as https://example.com")
             }
         case let other?:
             add(.error, "namespace", namespacePointer, "namespace '\(other)' is not 'android_app' or 'web'")

@@ -319,13 +319,13 @@ enum KotlinRouterRuntime {
         return URLParts(scheme, encodeRaw(authority), host, at >= 0, encodeRaw(bytes.subList(authorityEnd, end)), query, fragment)
     }
 
-    /** One template element: a literal (`capture` null), or a capture, `rest` for `{name*}`. */
-    private class TemplateElement(val literal: List<Int>, val capture: String?, val rest: Boolean)
+    /** One template element: a literal (`capture` null), or a capture, `rest` for `{name*}`, `optional` for one a link may leave out. */
+    private class TemplateElement(val literal: List<Int>, val capture: String?, val rest: Boolean, val optional: Boolean = rest)
 
     /** A path or query-value template with captures, matched as resolve matches it. */
     private fun templateCaptures(tokens: List<String>, raw: List<Int>, isPath: Boolean, caseSensitive: Boolean, percentEncoded: Boolean, found: MutableMap<String, String>): Boolean {
         var subject: MutableList<Int> = (if (percentEncoded) raw else utf8(text(percentDecoded(raw)))).toMutableList()
-        val pattern = tokens.map { if (it[0] == 'L') TemplateElement(utf8(it.substring(1)), null, false) else TemplateElement(emptyList(), it.substring(1), it[0] == 'R') }.toMutableList()
+        val pattern = tokens.map { if (it[0] == 'L') TemplateElement(utf8(it.substring(1)), null, false) else TemplateElement(emptyList(), it.substring(1), it[0] == 'R', it[0] != 'C') }.toMutableList()
         if (isPath) {
             while (subject.size > 1 && subject[subject.size - 1] == 0x2f) subject.removeAt(subject.size - 1)
             if (subject.isEmpty() || subject[0] != 0x2f) subject.add(0, 0x2f)
@@ -348,7 +348,7 @@ enum KotlinRouterRuntime {
                 val bytes = element.literal
                 if (end - start >= bytes.size && equal(subject.subList(start, start + bytes.size), bytes)) return match(p + 1, start + bytes.size, end)
                 val next = pattern.getOrNull(p + 1)
-                if (isPath && bytes.isNotEmpty() && bytes[bytes.size - 1] == 0x2f && next != null && next.capture != null && next.rest && end - start == bytes.size - 1 && equal(subject.subList(start, end), bytes.subList(0, bytes.size - 1))) {
+                if (isPath && bytes.isNotEmpty() && bytes[bytes.size - 1] == 0x2f && next != null && next.capture != null && (next.rest || (next.optional && p + 2 == pattern.size)) && end - start == bytes.size - 1 && equal(subject.subList(start, end), bytes.subList(0, bytes.size - 1))) {
                     record(next.capture, emptyList())
                     return true
                 }
@@ -358,7 +358,7 @@ enum KotlinRouterRuntime {
             var limit = subject.subList(start, subject.size).indexOf(0x2f).let { if (it < 0) -1 else it + start }
             if (limit < 0 || limit > end) limit = end
             var stop = limit
-            while (stop > start) {
+            while (stop > start || (element.optional && stop == start)) {
                 if (match(p + 1, stop, end)) { record(capture, subject.subList(start, stop)); return true }
                 stop--
             }
@@ -724,6 +724,7 @@ enum KotlinRouterRuntime {
                 val body = token.substring(1)
                 val value = captures[body]
                 if (token[0] == 'L') out.append(body)
+                else if (token[0] == 'O') out.append(encodeComponent(value ?: "", false))
                 else if (value == null || (token[0] == 'C' && value == "")) return null
                 else out.append(encodeComponent(value, token[0] == 'R'))
             }
@@ -735,12 +736,12 @@ enum KotlinRouterRuntime {
         for (item in capture.items) {
             if (item.template == null) continue   // a raw pattern prints nothing: an absent item reads as "", and the route check decides
             val value = render(item.template) ?: return null
-            items.add(encodeComponent(item.name, false) + "=" + value)
+            if (value.isNotEmpty()) items.add(encodeComponent(item.name, false) + "=" + value)   // an absent item reads as empty
         }
         if (items.isNotEmpty()) path += "?" + items.joinToString("&")
         if (capture.fragment != null) {
             val fragment = render(capture.fragment) ?: return null
-            path += "#$fragment"
+            if (fragment.isNotEmpty()) path += "#$fragment"
         }
         return path
     }

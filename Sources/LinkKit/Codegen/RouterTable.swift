@@ -138,13 +138,14 @@ public struct RouterTable: Sendable {
         return .call("Capture", [templateTokens(rule.path), templateTokens(rule.fragment), .list(items), .string(binding.type), .list(params)])
     }
 
-    /// A template's elements as tokens: `L` + literal, `C` + name (one segment), `R` + name (the rest).
+    /// A template's elements as tokens: `L` + literal, `C` + name (one segment), `O` + name (one segment, possibly
+    /// empty: an optional capture), `R` + name (the rest).
     private static func templateTokens(_ pattern: RulePattern?) -> CodeValue {
         guard case .template(let template)? = pattern else { return .null }
         return .list(template.elements.map { element in
             switch element {
             case .literal(let text): .string("L" + text)
-            case .capture(let name, let rest): .string((rest ? "R" : "C") + name)
+            case .capture(let name, let rest): .string((rest ? "R" : template.optionalCaptures.contains(name) ? "O" : "C") + name)
             }
         })
     }

@@ -86,6 +86,7 @@ extension LinkRouter {
                 switch token.first {
                 case "L": out += body
                 case "R": guard let value = captures[body] else { return nil }; out += encode(value, keepingSlashes: true)
+                case "O": out += encode(captures[body] ?? "", keepingSlashes: false)
                 default: guard let value = captures[body], !value.isEmpty else { return nil }; out += encode(value, keepingSlashes: false)
                 }
             }
@@ -95,14 +96,16 @@ extension LinkRouter {
         if !path.hasPrefix("/") { path = "/" + path }
         var items: [String] = []
         // A raw pattern prints nothing: an absent item reads as "", and the route check decides.
+        // An optional capture left out prints nothing, and an empty item or fragment is left out (an absent one reads
+        // as empty).
         for item in capture.items where item.template != nil {
             guard let value = render(item.template, keepEmpty: false) else { return nil }
-            items.append(encode(item.name, keepingSlashes: false) + "=" + value)
+            if !value.isEmpty { items.append(encode(item.name, keepingSlashes: false) + "=" + value) }
         }
         if !items.isEmpty { path += "?" + items.joined(separator: "&") }
         if capture.fragment != nil {
             guard let fragment = render(capture.fragment, keepEmpty: false) else { return nil }
-            path += "#" + fragment
+            if !fragment.isEmpty { path += "#" + fragment }
         }
         return path
     }
@@ -830,7 +833,8 @@ extension LinkRouter {
 
     /// A path or query-value template with captures, matched as resolve matches it.
     struct Template {
-        enum Element { case literal([UInt8]), capture(String, rest: Bool) }
+        /// `optional`: a `{name}` capture a link may leave out (it takes zero characters or more).
+        enum Element { case literal([UInt8]), capture(String, rest: Bool, optional: Bool) }
         let elements: [Element]
 
         init(_ tokens: [String]) {
@@ -838,8 +842,9 @@ extension LinkRouter {
                 let body = String(token.dropFirst())
                 switch token.first {
                 case "L": return .literal(Array(body.utf8))
-                case "R": return .capture(body, rest: true)
-                default: return .capture(body, rest: false)
+                case "R": return .capture(body, rest: true, optional: true)
+                case "O": return .capture(body, rest: false, optional: true)
+                default: return .capture(body, rest: false, optional: false)
                 }
             }
         }
@@ -874,20 +879,20 @@ extension LinkRouter {
                    match(rest, subject.dropFirst(bytes.count), isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found) {
                     return true
                 }
-                if isPath, bytes.last == 0x2F, case .capture(let name, true)? = rest.first, subject.count == bytes.count - 1,
-                   equal(subject, bytes.dropLast(), caseSensitive) {
+                if isPath, bytes.last == 0x2F, case .capture(let name, let isRest, let optional)? = rest.first,
+                   isRest || (optional && rest.count == 1), subject.count == bytes.count - 1, equal(subject, bytes.dropLast(), caseSensitive) {
                     record(name, subject[subject.endIndex...])
                     return true
                 }
                 return false
-            case .capture(let name, let isRest):
+            case .capture(let name, let isRest, let optional):
                 if isRest {
                     record(name, subject)
                     return true
                 }
                 let limit = subject.firstIndex(of: 0x2F) ?? subject.endIndex
                 var end = limit
-                while end > subject.startIndex {
+                while end > subject.startIndex || (optional && end == subject.startIndex) {
                     if match(rest, subject[end...], isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found) {
                         record(name, subject[..<end])
                         return true

@@ -470,12 +470,13 @@ function parseURL(url: string): URLParts | null {
   return { scheme, authority: encodeRaw(authority), host, hasUserInfo: at >= 0, path: encodeRaw(bytes.slice(authorityEnd, end)), query, fragment };
 }
 
-type TemplateElement = { literal: Bytes } | { capture: string; rest: boolean };
+/** `optional`: a `{name}` capture a link may leave out (it takes zero characters or more). */
+type TemplateElement = { literal: Bytes } | { capture: string; rest: boolean; optional: boolean };
 
 /** A path or query-value template with captures, matched as resolve matches it. */
 function templateCaptures(tokens: string[], raw: Bytes, isPath: boolean, caseSensitive: boolean, percentEncoded: boolean, found: Map<string, string>): boolean {
   let subject = percentEncoded ? raw.slice() : utf8(text(percentDecoded(raw)));
-  const pattern: TemplateElement[] = tokens.map((token) => (token[0] === "L" ? { literal: utf8(token.slice(1)) } : { capture: token.slice(1), rest: token[0] === "R" }));
+  const pattern: TemplateElement[] = tokens.map((token) => (token[0] === "L" ? { literal: utf8(token.slice(1)) } : { capture: token.slice(1), rest: token[0] === "R", optional: token[0] !== "C" }));
   if (isPath) {
     while (subject.length > 1 && subject[subject.length - 1] === 0x2f) subject.pop();
     if (subject[0] !== 0x2f) subject = [0x2f].concat(subject);
@@ -497,7 +498,7 @@ function templateCaptures(tokens: string[], raw: Bytes, isPath: boolean, caseSen
       const bytes = element.literal;
       if (end - start >= bytes.length && equal(subject.slice(start, start + bytes.length), bytes)) return match(p + 1, start + bytes.length, end);
       const next = pattern[p + 1];
-      if (isPath && bytes[bytes.length - 1] === 0x2f && next && "capture" in next && next.rest && end - start === bytes.length - 1 && equal(subject.slice(start, end), bytes.slice(0, -1))) {
+      if (isPath && bytes[bytes.length - 1] === 0x2f && next && "capture" in next && (next.rest || (next.optional && p + 2 === pattern.length)) && end - start === bytes.length - 1 && equal(subject.slice(start, end), bytes.slice(0, -1))) {
         record(next.capture, []);
         return true;
       }
@@ -506,7 +507,7 @@ function templateCaptures(tokens: string[], raw: Bytes, isPath: boolean, caseSen
     if (element.rest) { record(element.capture, subject.slice(start, end)); return true; }
     let limit = subject.indexOf(0x2f, start);
     if (limit < 0 || limit > end) limit = end;
-    for (let stop = limit; stop > start; stop--) {
+    for (let stop = limit; stop > start || (element.optional && stop === start); stop--) {
       if (match(p + 1, stop, end)) { record(element.capture, subject.slice(start, stop)); return true; }
     }
     return false;
@@ -695,6 +696,7 @@ function printCapture(capture: Capture, params: { [name: string]: Value | undefi
       const body = token.slice(1);
       const value = captures.get(body);
       if (token[0] === "L") out += body;
+      else if (token[0] === "O") out += encodeComponent(value ?? "", false);
       else if (value === undefined || (token[0] === "C" && value === "")) return null;
       else out += encodeComponent(value, token[0] === "R");
     }
@@ -708,13 +710,13 @@ function printCapture(capture: Capture, params: { [name: string]: Value | undefi
     if (!item.template) continue;   // a raw pattern prints nothing: an absent item reads as "", and the route check decides
     const value = render(item.template);
     if (value === null) return null;
-    items.push(encodeComponent(item.name, false) + "=" + value);
+    if (value !== "") items.push(encodeComponent(item.name, false) + "=" + value);   // an absent item reads as empty
   }
   if (items.length > 0) path += "?" + items.join("&");
   if (capture.fragment) {
     const fragment = render(capture.fragment);
     if (fragment === null) return null;
-    path += "#" + fragment;
+    if (fragment !== "") path += "#" + fragment;
   }
   return path;
 }

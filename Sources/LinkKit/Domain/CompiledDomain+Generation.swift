@@ -53,10 +53,26 @@ extension CompiledDomain {
         Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// `platform`'s apps that the rules name, in order of first appearance.
+    static func apps(_ platform: AppPlatform, rules: [LinkRule], apps: [String: DomainApp]) -> [DomainApp] {
+        var order: [DomainApp] = []
+        var seen: Set<String> = []
+        var previous: [String]?
+        for rule in rules where rule.apps != previous {  // (consecutive rules usually name the same apps)
+            previous = rule.apps
+            for id in rule.apps {
+                guard let app = apps[id], app.platform == platform, seen.insert(app.id).inserted else { continue }
+                order.append(app)
+            }
+        }
+        return order
+    }
+
     /// The Android statement list: `handle_all_urls` for every Android app a rule names (in order of first
     /// appearance), plus `get_login_creds` for those listed under `webcredentials`; with `androidDynamicRules`, each
     /// `handle_all_urls` statement carries the app's rules as `dynamic_app_link_components` (docs/ANDROID.md).
-    static func assetLinks(settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp], android: AndroidAppLinks) -> JSONValue {
+    /// - Parameter android: the rules as Android reads them, given when the domain serves dynamic rules.
+    static func assetLinks(settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp], android: AndroidAppLinks?) -> JSONValue {
         var order: [DomainApp] = []
         var seen: Set<String> = []
         var named: Set<String> = []
@@ -86,7 +102,7 @@ extension CompiledDomain {
                     "sha256_cert_fingerprints": .array(app.fingerprints.map(JSONValue.string)),
                 ])),
             ]
-            if settings.androidDynamicRules, named.contains(app.id) {
+            if settings.androidDynamicRules, let android, named.contains(app.id) {
                 let components = JSONValue.array(android.dynamicComponents(of: app).map(\.json))
                 statement.append(JSONMember(key: "relation_extensions", value: .object([
                     JSONMember(key: AssetLinksFile.handleAllURLs, value: .object(["dynamic_app_link_components": components])),

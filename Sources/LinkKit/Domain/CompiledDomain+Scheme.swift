@@ -1,7 +1,7 @@
 extension CompiledDomain {
     /// The apps this domain's rules name for `platform` (those its file lists), in order of first appearance.
     public func appsNamedByRules(_ platform: AppPlatform) -> [DomainApp] {
-        platform == .ios ? iosApps.compactMap { $0 } : android.apps.map(\.app)
+        platform == .ios ? iosAppsNamed : androidApps
     }
 
     /// What `url` does for `app` alone, the other apps' rules aside: a custom-scheme link (as the https URL on
@@ -17,8 +17,9 @@ extension CompiledDomain {
             return LinkResolution(outcome: .openApp, app: app, rule: rule, position: decision.position, detailIndex: decision.app,
                                   componentIndex: nil, destination: target)
         }
-        guard let index = iosApps.firstIndex(where: { $0?.id == app.id }) else { return .noMatch }
-        let matcher = ios
+        let tables = iosTablesNow
+        guard let index = tables.apps.firstIndex(where: { $0?.id == app.id }) else { return .noMatch }
+        let matcher = tables.matcher
         var subject = MatchSubject(url)
         let decision = matcher.decide(group: matcher.groupOfAppIndex[index], url: url, subject: &subject)
         guard decision.outcome == .match, let found = decision.entry else { return .noMatch }

@@ -3,9 +3,11 @@
 ///
 /// Each rule is compiled once (`CompiledRule`, from the component it writes into the file, with the file's
 /// defaults and variables); the iOS matcher (`RuleMatcher`) lists those rules in the very `details` entries of
-/// the AASA file. Android reads the same rules as the generated manifest's intent filters and, when the domain
-/// enables them, the dynamic rules of `assetlinks.json` (`AndroidAppLinks`, docs/ANDROID.md). Only the files'
-/// bytes are kept: the `AASAFile` and assetlinks trees are rebuilt on demand.
+/// the AASA file. The matcher is made on the domain's first resolve: a catalog serves most domains' AASA bytes
+/// only, and the matcher (prefix indexes, compiled patterns) is the largest part of a compiled domain. Android reads the same rules as the generated manifest's intent filters and, when the domain
+/// enables them, the dynamic rules of `assetlinks.json` (`AndroidAppLinks`, docs/ANDROID.md), made on first use:
+/// a catalog of thousands of domains serves Android resolves for few of them, and the tables hold a translated
+/// pattern per rule. Only the files' bytes are kept: the `AASAFile` and assetlinks trees are rebuilt on demand.
 public struct CompiledDomain: Sendable {
     public let settings: DomainSettings
     /// The rules, packed: resolve unpacks the deciding one.
@@ -16,32 +18,78 @@ public struct CompiledDomain: Sendable {
     /// The `assetlinks.json` statement list's canonical bytes.
     public let assetLinksBytes: [UInt8]
 
-    /// The matcher over the rules (`CompiledRule` `i` is `rules[i]`'s), in the AASA file's entries.
-    let ios: RuleMatcher
-    /// The app of each of the matcher's `appIDs` (nil for an identifier no app of the domain has).
-    let iosApps: [DomainApp?]
-    /// The rules as Android reads them: the generated manifest's path attributes and the dynamic rules.
-    public let android: AndroidAppLinks
+    /// The iOS apps the rules name (the matcher's apps that the domain has), known without the matcher.
+    let iosAppsNamed: [DomainApp]
+    /// `ios` and `iosApps`, once asked for.
+    private let iosTables = LazyReference<IOSTables>()
+    /// The Android apps the rules name, in order of first appearance (`android.apps`' apps, known without the tables).
+    let androidApps: [DomainApp]
+    /// `android`, once asked for.
+    private let androidTables = LazyReference<AndroidAppLinks>()
 
     /// Compiles a domain. Rules referring to unknown apps simply do not apply to them.
+    /// A capture bound only to optional parameters is marked optional in the rules it compiles
+    /// (`LinkRule.withOptionalCaptures`), so the files, both matchers, resolve and build read it alike.
     public init(settings: DomainSettings, apps: [DomainApp], rules: [LinkRule]) {
         self.settings = settings
+        let byID = Self.appsByID(apps)
+        let rules = rules.map { $0.withOptionalCaptures(apps: byID) }
         packed = PackedRules(rules)
         self.apps = apps
-        let byID = Self.appsByID(apps)
         let iosDetails = Self.details(.ios, settings: settings, rules: rules, apps: byID)
-        let variables = RuleMatcher.variables(settings.substitutionVariables)
         let components = rules.map(\.component)
-        let compiled = components.map { component in
-            CompiledRule(effective: RuleMatcher.effective(component, detailDefaults: nil, fileDefaults: settings.defaults), variables: variables)
-        }
-        ios = RuleMatcher(rules: compiled, details: iosDetails)
-        android = AndroidAppLinks(settings: settings, rules: rules, apps: byID)
-        let byIdentifier = Dictionary(apps.map { ($0.identifier.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        iosApps = ios.appIDs.map { byIdentifier[$0.lowercased()] }
+        androidApps = Self.apps(.android, rules: rules, apps: byID)
+        iosAppsNamed = IOSTables.apps(of: RuleMatcher.appIDs(iosDetails), in: apps).compactMap { $0 }
         aasaBytes = Self.aasaFile(settings: settings, components: components, apps: byID, details: iosDetails).json.serializedBytes.compacted()
+        // The dynamic rules need the tables; they are made for the file and not kept (`android` makes them again).
+        let android = settings.androidDynamicRules ? AndroidAppLinks(settings: settings, rules: rules, apps: byID) : nil
         assetLinksBytes = Self.assetLinks(settings: settings, rules: rules, apps: byID, android: android).serializedBytes.compacted()
     }
+
+    /// The rules as Android reads them: the generated manifest's path attributes and the dynamic rules (made on
+    /// first use, then kept).
+    public var android: AndroidAppLinks {
+        androidTables.object { AndroidAppLinks(settings: settings, rules: rules, apps: Self.appsByID(apps)) }
+    }
+
+    /// Whether `android` has been made (the tables are held only once asked for).
+    var androidTablesMade: Bool { androidTables.isMade }
+
+    /// The iOS matcher over the rules with the app of each of its `appIDs`, made on first use, then kept.
+    final class IOSTables: Sendable {
+        /// The matcher over the rules (`CompiledRule` `i` is `rules[i]`'s), in the AASA file's entries.
+        let matcher: RuleMatcher
+        /// The app of each of the matcher's `appIDs` (nil for an identifier no app of the domain has).
+        let apps: [DomainApp?]
+
+        init(settings: DomainSettings, apps: [DomainApp], rules: [LinkRule]) {
+            let details = CompiledDomain.details(.ios, settings: settings, rules: rules, apps: CompiledDomain.appsByID(apps))
+            let variables = RuleMatcher.variables(settings.substitutionVariables)
+            let compiled = rules.map { rule in
+                CompiledRule(effective: RuleMatcher.effective(rule.component, detailDefaults: nil, fileDefaults: settings.defaults), variables: variables)
+            }
+            matcher = RuleMatcher(rules: compiled, details: details)
+            self.apps = Self.apps(of: matcher.appIDs, in: apps)
+        }
+
+        /// The app of each identifier (nil for one no app of the domain has).
+        static func apps(of identifiers: [String], in apps: [DomainApp]) -> [DomainApp?] {
+            let byIdentifier = Dictionary(apps.map { ($0.identifier.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            return identifiers.map { byIdentifier[$0.lowercased()] }
+        }
+    }
+
+    /// The iOS matcher and its apps (made on first use).
+    var iosTablesNow: IOSTables { iosTables.object { IOSTables(settings: settings, apps: apps, rules: rules) } }
+
+    /// The matcher over the rules, in the AASA file's entries (made on first use).
+    var ios: RuleMatcher { iosTablesNow.matcher }
+
+    /// The app of each of the matcher's `appIDs` (made on first use).
+    var iosApps: [DomainApp?] { iosTablesNow.apps }
+
+    /// Whether the iOS matcher has been made.
+    var iosMatcherMade: Bool { iosTables.isMade }
 
     /// The rules, in order (unpacked: rules are kept packed).
     public var rules: [LinkRule] { packed.all }
@@ -58,7 +106,9 @@ public struct CompiledDomain: Sendable {
     public var aasaJSON: String { String(decoding: aasaBytes, as: UTF8.self) }
 
     /// The `assetlinks.json` statement list (rebuilt: only its bytes are kept).
-    public var assetLinks: JSONValue { Self.assetLinks(settings: settings, rules: self.rules, apps: Self.appsByID(apps), android: android) }
+    public var assetLinks: JSONValue {
+        Self.assetLinks(settings: settings, rules: self.rules, apps: Self.appsByID(apps), android: settings.androidDynamicRules ? android : nil)
+    }
 
     /// The served assetlinks bytes as text.
     public var assetLinksJSON: String { String(decoding: assetLinksBytes, as: UTF8.self) }
@@ -73,7 +123,8 @@ public struct CompiledDomain: Sendable {
     ///   a domain compiled once for several domains' identical rules reports each domain's own rule ids.
     public func resolve(_ url: AASAURL, platform: AppPlatform = .ios, ruleID: (Int) -> String? = { _ in nil }) -> LinkResolution {
         if platform == .android { return resolveAndroid(url, ruleID: ruleID) }
-        let (matcher, apps) = (ios, iosApps)
+        let tables = iosTablesNow
+        let (matcher, apps) = (tables.matcher, tables.apps)
         var subject = MatchSubject(url)
         guard let deciding = matcher.decidingApp(matcher.groupDecisions(url, subject: &subject)) else { return .noMatch }
         let entry = matcher.entries[deciding.entry]

@@ -133,14 +133,16 @@ public struct LinkBuilder: Sendable {
         case .items(let items)?:
             var query: [String] = []
             for item in items {
-                let names = item.pattern.captureNames
-                // An optional parameter left out, or a wildcard no parameter fills: the item is left out (resolve then
-                // says whether the rule still claims the URL).
-                if !names.isEmpty, names.allSatisfy({ captures[$0] == nil }) { continue }
+                // A wildcard no parameter fills is left out (resolve then says whether the rule still claims the URL).
                 if item.pattern.isWildcard { continue }
                 guard let value = item.pattern.printed(captures, isPath: false, percentEncoded: encoded) else {
+                    // A required capture without a value: left out too, for resolve to refuse with its reason.
+                    if item.pattern.captureNames.allSatisfy({ captures[$0] == nil }) { continue }
                     return fail("the query item '\(item.name)' with these parameters")
                 }
+                // An optional capture left out prints nothing: an absent item reads as the empty value
+                // (docs/aasa-semantics.md §5), so the item is left out.
+                if value.isEmpty, !item.pattern.captureNames.isEmpty { continue }
                 let name = encoded ? item.name : PercentEncoding.encode(item.name, keepingSlashes: false)
                 query.append(name + "=" + value)
             }
@@ -154,6 +156,9 @@ public struct LinkBuilder: Sendable {
                 guard let printed = fragment.printed(captures, isPath: false, percentEncoded: encoded) else {
                     return fail("its fragment '\(fragment.text)' with these parameters")
                 }
+                out += "#" + printed
+            } else if !fragment.isWildcard, let printed = fragment.printed(captures, isPath: false, percentEncoded: encoded), !printed.isEmpty {
+                // Every capture optional and left out, around literal text the pattern still needs.
                 out += "#" + printed
             }
         }

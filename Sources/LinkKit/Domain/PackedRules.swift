@@ -187,7 +187,7 @@ struct PackedRules: Sendable {
                         bytes.append(0)
                         string(text)
                     case .capture(let name, let rest):
-                        bytes.append(rest ? 2 : 1)
+                        bytes.append(rest ? 2 : template.optionalCaptures.contains(name) ? 3 : 1)
                         string(name)
                     }
                 }
@@ -229,11 +229,14 @@ struct PackedRules: Sendable {
             case 1:
                 return .raw(string())
             case 2:
-                return .template(RouteTemplate(elements: (0..<number()).map { _ in
+                var optional: Set<String> = []
+                let elements: [RouteTemplate.Element] = (0..<number()).map { _ in
                     let kind = byte()
                     let text = string()
+                    if kind == 3 { optional.insert(text) }
                     return kind == 0 ? .literal(text) : .capture(name: text, rest: kind == 2)
-                }))
+                }
+                return .template(RouteTemplate(elements: elements, optionalCaptures: optional))
             default:
                 return nil
             }

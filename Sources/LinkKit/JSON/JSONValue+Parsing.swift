@@ -135,8 +135,13 @@ struct JSONParser {
                         index = save
                     }
                 }
-                // A lone surrogate cannot be represented in a Swift string: it becomes U+FFFD, as Foundation does.
-                result.unicodeScalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                // A lone surrogate is no character: refused, as invalid UTF-8 is (and as Apple's JSONSerialization
+                // does), rather than stored as U+FFFD.
+                guard let scalar = Unicode.Scalar(code) else {
+                    index -= 6
+                    throw failure("\\u\(String(code, radix: 16)) is half of a surrogate pair, without its other half")
+                }
+                result.unicodeScalars.append(scalar)
             default:
                 index -= 1
                 throw failure("invalid escape sequence in a string")

@@ -17,13 +17,13 @@ struct CompiledRuleSet: Sendable {
     }
 
     static let none = UInt32.max
-    private static let variableBit: UInt32 = 0x8000_0000
+    static let variableBit: UInt32 = 0x8000_0000
 
-    private let records: [Record]
-    private let code: [UInt8]
-    private let variablePatterns: [Pattern]
+    let records: [Record]
+    let code: [UInt8]
+    let variablePatterns: [Pattern]
     /// Query items: the name's and the pattern's references.
-    private let items: [(name: UInt32, pattern: UInt32)]
+    let items: [(name: UInt32, pattern: UInt32)]
 
     init(_ rules: [CompiledRule]) {
         var records: [Record] = []
@@ -126,7 +126,7 @@ struct CompiledRuleSet: Sendable {
     }
 
     /// The bytes of the blob at `offset`.
-    private static func blobRange(_ code: UnsafeBufferPointer<UInt8>, _ offset: UInt32) -> Range<Int> {
+    static func blobRange(_ code: UnsafeBufferPointer<UInt8>, _ offset: UInt32) -> Range<Int> {
         LEB128.prefixedRange(code, at: Int(offset))
     }
 }

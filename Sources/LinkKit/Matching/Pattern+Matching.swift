@@ -18,16 +18,34 @@ extension Pattern {
     func matches(_ input: [UInt8]) -> Bool { input.withUnsafeBufferPointer { matches($0) } }
 
     /// The glob over a pattern's `code` (no variables).
+    ///
+    /// Two exact shortcuts bound what it scans: a literal tail after the last `*` can only match the input's end,
+    /// so it is compared there once and the rest matched against what precedes it; and a `*` that ends the
+    /// pattern matches the rest of the input at once. Between two `*`s, the search for the next literal skips to
+    /// the bytes its first byte can start at. What is left costs the input's length times the length of the
+    /// segments between two `*`s (`scanWeight`), which rule sets are bounded by where they are saved.
     static func glob(_ code: UnsafeBufferPointer<UInt8>, _ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        var end = code.count
+        var inputEnd = input.count
+        if let tail = literalTail(code) {
+            // The tail is whole UTF-8 characters: its first byte starts one, so the `*` can stop there.
+            guard tail.bytes.count <= input.count,
+                  hasLiteral(UnsafeBufferPointer(rebasing: code[tail.bytes]), input, at: input.count - tail.bytes.count)
+            else { return false }
+            end = tail.star + 1
+            inputEnd = input.count - tail.bytes.count
+        }
+        let input = UnsafeBufferPointer(rebasing: input[..<inputEnd])
         var p = 0
         var s = 0
         var starP = -1
         var starS = 0
-        let end = code.count
         while p < end || s < input.count {
             if p < end {
                 switch code[p] {
                 case Code.star:
+                    // A last `*` takes whatever is left.
+                    if p + 1 == end { return true }
                     starP = p
                     starS = s
                     p += 1
@@ -51,10 +69,33 @@ extension Pattern {
             }
             guard starP >= 0, starS < input.count else { return false }
             starS = nextScalar(input, starS)
+            if code[starP + 1] == Code.literal {
+                // The literal can only start at its first byte, which starts a character (never a continuation byte).
+                let first = code[Code.literalBytes(code, at: starP + 1).lowerBound]
+                while starS < input.count, input[starS] != first { starS += 1 }
+            }
             s = starS
             p = starP + 1
         }
         return true
+    }
+
+    /// The last `*` of `code` and the bytes of the one literal after it, when the pattern ends with a `*` and a literal.
+    private static func literalTail(_ code: UnsafeBufferPointer<UInt8>) -> (star: Int, bytes: Range<Int>)? {
+        var offset = 0
+        var previous = -1
+        while offset < code.count {
+            if code[offset] == Code.literal {
+                let bytes = Code.literalBytes(code, at: offset)
+                if previous >= 0, code[previous] == Code.star, bytes.upperBound == code.count { return (previous, bytes) }
+                previous = offset
+                offset = bytes.upperBound
+                continue
+            }
+            previous = offset
+            offset += 1
+        }
+        return nil
     }
 
     private static func search(_ elements: [Element], _ e: Int, _ s: Int, _ input: UnsafeBufferPointer<UInt8>, _ memo: UnsafeMutableBufferPointer<Bool>) -> Bool {
@@ -68,10 +109,15 @@ extension Pattern {
         case .one:
             found = s < input.count && search(elements, e + 1, nextScalar(input, s), input, memo)
         case .star:
-            var t = input.count
-            while t >= s {
+            // A last `*` takes whatever is left. Otherwise it stops at the first end after which the rest
+            // matches: once this `*` has failed from some `t`, it fails from every later one too, so each
+            // `(e, t)` is tried once (linear in the input per `*`, not quadratic).
+            if e + 1 == elements.count { return true }
+            var t = s
+            while t <= input.count {
+                if t > s, memo[e * (input.count + 1) + t] { break }
                 if isBoundary(input, t), search(elements, e + 1, t, input, memo) { found = true; break }
-                t -= 1
+                t += 1
             }
         case .variable(.never):
             found = false

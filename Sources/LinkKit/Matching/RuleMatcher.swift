@@ -55,14 +55,11 @@ final class RuleMatcher: Sendable {
         }
         self.entries = entries
 
-        var appIDs: [String] = []
+        let appIDs = Self.appIDs(details)
         var detailsOfApp: [String: [Int]] = [:]
-        var spelling: [String: String] = [:]
         for (detailIndex, detail) in details.enumerated() {
             for appID in detail.appIDs {
-                // Bundle IDs are case-insensitive (A12): one app however it is spelt.
                 let key = appID.lowercased()
-                if spelling[key] == nil { spelling[key] = appID; appIDs.append(appID) }
                 if detailsOfApp[key]?.last != detailIndex { detailsOfApp[key, default: []].append(detailIndex) }
             }
         }
@@ -99,6 +96,17 @@ final class RuleMatcher: Sendable {
         var variables: [String: [String]] = [:]
         for variable in declared { variables[variable.name] = variable.values }
         return variables
+    }
+
+    /// The apps of `details`, in order of first appearance, each spelt as it first appears: bundle IDs are
+    /// case-insensitive (A12), one app however it is spelt.
+    static func appIDs(_ details: [(appIDs: [String], rules: [Int32])]) -> [String] {
+        var appIDs: [String] = []
+        var seen: Set<String> = []
+        for detail in details {
+            for appID in detail.appIDs where seen.insert(appID.lowercased()).inserted { appIDs.append(appID) }
+        }
+        return appIDs
     }
 
     /// The effective settings of `component` in a details entry with `detailDefaults` of a file with `fileDefaults`

@@ -35,7 +35,7 @@ extension RouteTemplate {
                 pattern.insert(.literal("/"), at: 0)
             }
         }
-        let options = MatchOptions(caseSensitive: caseSensitive, isPath: isPath, percentEncoded: percentEncoded)
+        let options = MatchOptions(caseSensitive: caseSensitive, isPath: isPath, percentEncoded: percentEncoded, optional: optionalCaptures)
         return Self.match(pattern[...], subject[...], options, into: &found)
     }
 
@@ -43,6 +43,8 @@ extension RouteTemplate {
         let caseSensitive: Bool
         let isPath: Bool
         let percentEncoded: Bool
+        /// The optional `{name}` captures, which may take no character.
+        let optional: Set<String>
     }
 
     private static func match(_ pattern: ArraySlice<Element>, _ subject: ArraySlice<UInt8>, _ options: MatchOptions,
@@ -55,8 +57,10 @@ extension RouteTemplate {
             if subject.count >= bytes.count, equal(subject.prefix(bytes.count), bytes, caseSensitive: options.caseSensitive) {
                 return match(rest, subject.dropFirst(bytes.count), options, into: &found)
             }
-            // `/docs/{rest*}` also matches `/docs` (AASA: a pattern ending in `/*` matches the parent path).
-            if options.isPath, bytes.last == UInt8(ascii: "/"), case .capture(let name, true)? = rest.first,
+            // `/docs/{rest*}` also matches `/docs` (AASA: a pattern ending in `/*` matches the parent path), and so
+            // does `/docs/{id}` when `{id}` is optional (its pattern is `/docs/*` too).
+            if options.isPath, bytes.last == UInt8(ascii: "/"), case .capture(let name, let isRest)? = rest.first,
+               isRest || (rest.count == 1 && options.optional.contains(name)),
                subject.count == bytes.count - 1, equal(subject, bytes.dropLast(), caseSensitive: options.caseSensitive) {
                 capture(name, subject[subject.endIndex...], options, into: &found)
                 return true
@@ -67,15 +71,17 @@ extension RouteTemplate {
                 capture(name, subject, options, into: &found)
                 return true
             }
-            // One or more characters up to the next `/`; try the longest first, then backtrack.
+            // One or more characters up to the next `/` (zero or more for an optional capture); try the longest
+            // first, then backtrack.
             let limit = subject.firstIndex(of: UInt8(ascii: "/")) ?? subject.endIndex
+            let shortest = options.optional.contains(name) ? subject.startIndex : subject.startIndex + 1
             var end = limit
-            while end > subject.startIndex {
+            while end >= shortest {
                 if match(rest, subject[end...], options, into: &found) {
                     capture(name, subject[..<end], options, into: &found)
                     return true
                 }
-                end = subject.index(before: end)
+                end -= 1
             }
             return false
         }

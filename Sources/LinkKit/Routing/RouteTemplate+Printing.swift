@@ -8,10 +8,10 @@ extension RouteTemplate {
         printed(captures, isPath: true, percentEncoded: true)
     }
 
-    /// The raw text for `captures`, or nil when the template cannot print them: a `{name}` capture without a
-    /// value or with the empty one (it takes at least one character), or, when the text is compared decoded
-    /// (`percentEncoded` false), a `{name}` value holding `/` (decoded, it would end the segment). A missing
-    /// `{rest*}` prints as empty.
+    /// The raw text for `captures`, or nil when the template cannot print them: a required `{name}` capture
+    /// without a value or with the empty one (it takes at least one character), or, when the text is compared
+    /// decoded (`percentEncoded` false), a `{name}` value holding `/` (decoded, it would end the segment). A missing
+    /// `{rest*}` or optional `{name}` prints as empty.
     /// - Parameters:
     ///   - isPath: a path keeps the `/` of `{rest*}` values as they are; a query value or fragment encodes it.
     ///   - percentEncoded: false when the matcher compares decoded text: literals are then written encoded.
@@ -22,8 +22,9 @@ extension RouteTemplate {
             case .literal(let text):
                 out += percentEncoded ? text : PercentEncoding.encode(text, keepingSlashes: isPath)
             case .capture(let name, let rest):
-                let value = captures[name] ?? (rest ? "" : nil)
-                guard let value, rest || !value.isEmpty else { return nil }
+                let mayBeEmpty = rest || optionalCaptures.contains(name)
+                let value = captures[name] ?? (mayBeEmpty ? "" : nil)
+                guard let value, mayBeEmpty || !value.isEmpty else { return nil }
                 if !rest, !percentEncoded, value.utf8.contains(UInt8(ascii: "/")) { return nil }
                 out += PercentEncoding.encode(value, keepingSlashes: rest && isPath)
             }

@@ -2,7 +2,9 @@
 /// (what iOS matches) and the typed parameters that resolve extracts.
 ///
 /// Syntax: literal text plus captures.
-/// - `{name}` captures one or more characters other than `/`; it becomes `?*` in the AASA pattern.
+/// - `{name}` captures one or more characters other than `/`; it becomes `?*` in the AASA pattern. When the
+///   capture is optional (`optionalCaptures`: every parameter bound to it is optional, `LinkRule+OptionalCaptures`)
+///   it captures zero or more and becomes `*`, so a link that leaves it out still matches (docs/LINKS.md).
 /// - `{name*}` (last element only) captures the rest, slashes included, possibly empty; it becomes `*`.
 /// - Two captures must be separated by literal text (otherwise the split would be ambiguous).
 /// - Literal `*`, `?` and `$(` are refused: AASA patterns have no escape syntax, so they could only
@@ -21,11 +23,15 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
     public let elements: [Element]
     /// The template as written.
     public let description: String
+    /// The `{name}` captures a link may leave out (empty unless `LinkRule.withOptionalCaptures` marked them): not
+    /// part of the text, which stays as written, but of what it matches, prints and writes into the AASA file.
+    public let optionalCaptures: Set<String>
 
     /// Parses a template.
     /// - Throws: `LinkKitError` with a sentence naming the problem (unbalanced brace, bad capture name,
     ///   wildcard character in a literal, adjacent captures, `{x*}` not at the end, repeated name).
     public init(_ text: String) throws(LinkKitError) {
+        optionalCaptures = []
         if let elements = Self.asciiElements(text) {
             self.elements = elements
             description = text
@@ -122,8 +128,9 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A template from elements that came from a parsed template (its text is theirs, written back).
-    init(elements: [Element]) {
+    init(elements: [Element], optionalCaptures: Set<String> = []) {
         self.elements = elements
+        self.optionalCaptures = optionalCaptures
         description = elements.map { element in
             switch element {
             case .literal(let text): text
@@ -138,14 +145,28 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The AASA pattern iOS will match: captures become `?*` (one segment's worth, at least one character)
-    /// or `*` (the rest).
+    /// or `*` (the rest, or an optional capture: an absent query item reads as the empty value,
+    /// docs/aasa-semantics.md §5, and `?*` would refuse it).
     public var aasaPattern: String {
         elements.map { element -> String in
             switch element {
             case .literal(let text): text
-            case .capture(_, let rest): rest ? "*" : "?*"
+            case .capture(let name, let rest): rest || optionalCaptures.contains(name) ? "*" : "?*"
             }
         }.joined()
+    }
+
+    /// This template with `names` (those of its `{name}` captures) optional.
+    public func withOptionalCaptures(_ names: Set<String>) -> RouteTemplate {
+        let marked = names.intersection(elements.compactMap { if case .capture(let name, false) = $0 { name } else { nil } })
+        guard marked != optionalCaptures else { return self }
+        return RouteTemplate(elements: elements, description: description, optionalCaptures: marked)
+    }
+
+    private init(elements: [Element], description: String, optionalCaptures: Set<String>) {
+        self.elements = elements
+        self.description = description
+        self.optionalCaptures = optionalCaptures
     }
 
     /// Whether this template has no captures.

@@ -58,8 +58,16 @@ enum Validators {
     }
 
     /// An absolute `https` URL (redirect targets and store links are never anything else: no open redirect).
+    /// Every URL field is one: the web fallback, store URLs, preview images. They end up in `Location` headers
+    /// and pages, so a control character (CR and LF above all, which would end the header) is refused, as is
+    /// anything else a URL cannot hold unescaped (a space, `<`, `"`...: RFC 3986 §2).
     static func httpsURL(_ text: String?, at pointer: String, _ errors: FieldErrors) -> String? {
         guard let text else { return nil }
+        if let bad = text.unicodeScalars.first(where: { !Self.urlScalars.contains($0) }) {
+            let code = String(bad.value, radix: 16, uppercase: true)
+            errors.add(pointer, "A URL cannot hold U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) (control characters, spaces and < > \" { } | \\ ^ ` must be percent-encoded).")
+            return nil
+        }
         guard TextLimit.url.allows(text), let components = URLComponents(string: text), components.scheme?.lowercased() == "https",
               let host = components.host, !host.isEmpty, components.user == nil, components.password == nil
         else {
@@ -68,6 +76,15 @@ enum Validators {
         }
         return text
     }
+
+    /// What a URL may hold unescaped: the printable ASCII RFC 3986 allows, plus characters beyond ASCII
+    /// (IRIs, RFC 3987) other than controls.
+    private static let urlScalars: CharacterSet = {
+        var allowed = CharacterSet(charactersIn: "!#$%&'()*+,-./:;=?@[]_~").union(CharacterSet(charactersIn: "a"..."z"))
+            .union(CharacterSet(charactersIn: "A"..."Z")).union(CharacterSet(charactersIn: "0"..."9"))
+        allowed.insert(charactersIn: Unicode.Scalar(0xA0)!...Unicode.Scalar(0x10FFFF)!)
+        return allowed.subtracting(.controlCharacters)
+    }()
 
     /// A name for a destination type or parameter: the same rule as a template capture's name.
     static func identifier(_ text: String?, at pointer: @autoclosure () -> String, _ errors: FieldErrors) -> String? {

@@ -16,10 +16,14 @@ public struct Authenticator: Sendable {
         self.cache = cache
     }
 
-    /// - Throws: `ServiceError.unauthorized` for a missing, malformed, unknown or revoked key;
+    /// - Throws: `ServiceError.badRequest` for two `Authorization` fields; `.unauthorized` for a missing, malformed, unknown or revoked key;
     ///   `.forbidden` when the key's scope is below `scope`; `PostgresError` (503) when the key is not
     ///   cached and the database cannot be reached.
     public func authenticate(_ request: Request, requiring scope: Scope) throws -> Principal {
+        // Two credentials are ambiguous: which one a proxy or this server reads must not decide who is asking.
+        guard request.headers.values("Authorization").count <= 1 else {
+            throw ServiceError.badRequest("The request has more than one Authorization header field; send one.")
+        }
         guard let header = request.headers["Authorization"] else {
             throw ServiceError.unauthorized("Send an API key as 'Authorization: Bearer <key>'.")
         }

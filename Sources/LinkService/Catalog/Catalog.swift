@@ -18,6 +18,8 @@ public final class Catalog: Sendable {
     /// Whatever was derived from entries read after seeing generation `g` is current while it is still `g`
     /// (`ResolveCache`).
     private let installs = Atomic<UInt64>(0)
+    /// Domains compiled for this catalog.
+    let compilations = CompilationCounter()
 
     public init() {}
 
@@ -115,4 +117,6 @@ public final class Catalog: Sendable {
     public var isLoaded: Bool { state.withLock { $0.loadedAt != nil } }
     public var staleSince: Date? { state.withLock { $0.staleSince } }
     public var count: Int { state.withLock { $0.entries.count } }
+    /// Domains compiled for this catalog (`CompilationCounter`).
+    public var compilationCount: Int { compilations.value }
 }

@@ -8,10 +8,12 @@ import Postgres
 /// - Announced: each change `NOTIFY`s inside the writing transaction (`linkd_catalog` with a hostname,
 ///   `linkd_keys` with a key id), so PostgreSQL delivers it only if and when the transaction commits;
 ///   every node `LISTEN`s and rebuilds just those hostnames (`ChangeFeed`).
-/// - Installed (read your own writes): after COMMIT, and before the write answers, this node rebuilds the
+/// - Installed (read your own writes): after COMMIT, and before the write answers, this node installs the
 ///   changed hostnames itself and drops the revoked keys, so a client reading from the node it wrote to
-///   never sees the state before its write. The rebuild runs in turn with every other reload
-///   (`CatalogReloader.install`), so a reload that read the database earlier cannot replace it afterwards.
+///   never sees the state before its write. A write that compiled a domain to validate it (a rules change)
+///   installs that compilation; other changed hostnames are re-read. The install runs in turn with every
+///   other reload (`CatalogReloader.install`), so a reload that read the database earlier cannot replace it
+///   afterwards, and this node's `ChangeFeed` skips the notifications the write sent (`OwnNotifications`).
 struct CatalogChanges: Sendable {
     static let channel = "linkd_catalog"
 
@@ -27,9 +29,29 @@ struct CatalogChanges: Sendable {
     @discardableResult
     func commit<T>(_ body: (Connection, ChangeSet) throws -> T) throws -> T {
         let changed = ChangeSet()
-        let value = try pool.withTransaction { connection in try body(connection, changed) }
+        var sender: Int32?
+        var prepared: [String: CatalogReloader.Prepared] = [:]
+        let value: T
+        do {
+            value = try pool.withTransaction { connection in
+                let value = try body(connection, changed)
+                // Before COMMIT: the entries held now were read before this write, and the notifications may
+                // reach the listener before COMMIT returns here.
+                for (hostname, entry) in changed.compiled {
+                    prepared[hostname] = .init(entry: entry, before: reloader.catalog.entry(exactly: hostname))
+                }
+                if !changed.hostnames.isEmpty {
+                    sender = connection.backendPID
+                    reloader.own.expect(changed.hostnames, from: connection.backendPID)
+                }
+                return value
+            }
+        } catch {
+            if let sender { reloader.own.withdraw(changed.hostnames, from: sender) }
+            throw error
+        }
         for id in changed.revokedKeys { keys.invalidate(id) }
-        if !changed.hostnames.isEmpty { reloader.install(changed.hostnames) }
+        if !changed.hostnames.isEmpty { reloader.install(changed.hostnames, prepared: prepared) }
         return value
     }
 }
@@ -39,15 +61,24 @@ final class ChangeSet {
     /// Link domains to rebuild, in the order first announced.
     private(set) var hostnames: [String] = []
     private var announced: Set<String> = []
+    /// Entries the write compiled itself, by hostname (installed as they are: `CatalogChanges.commit`).
+    private(set) var compiled: [String: CatalogEntry] = [:]
     /// API keys revoked.
     private(set) var revokedKeys: [UUID] = []
 
     /// The domain `hostname` (created, changed or deleted) must be rebuilt.
     func domainChanged(_ hostname: String, on connection: Connection) throws {
+        compiled[hostname] = nil   // changed otherwise too: re-read
         guard !announced.contains(hostname) else { return }
         try connection.notify(CatalogChanges.channel, payload: hostname)
         announced.insert(hostname)
         hostnames.append(hostname)
+    }
+
+    /// The domain `hostname` changed and `entry` is what it now serves, compiled by the write.
+    func domainChanged(_ hostname: String, to entry: CatalogEntry, on connection: Connection) throws {
+        try domainChanged(hostname, on: connection)
+        compiled[hostname] = entry
     }
 
     /// An app's identity, store links or destination types feed every domain whose rules or settings name it.

@@ -16,7 +16,8 @@ enum CatalogLoader {
     /// Every domain (`hostnames` nil) or the named ones.
     /// - Parameter connection: inside a transaction that has not read anything yet: every query then reads one
     ///   snapshot.
-    static func load(hostnames: [String]? = nil, on connection: Connection) throws -> [CatalogEntry] {
+    /// - Parameter counter: counts the domains compiled.
+    static func load(hostnames: [String]? = nil, on connection: Connection, counter: CompilationCounter? = nil) throws -> [CatalogEntry] {
         try connection.executeScript("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         let domains: [Domain]
         if let hostnames {
@@ -26,7 +27,7 @@ enum CatalogLoader {
             domains = try connection.query(Query(unsafeSQL: "SELECT \(DomainStore.columns) FROM domains")).map(Domain.init(row:))
         }
         guard !domains.isEmpty else { return [] }
-        let compiler = Compiler(context: try context(for: domains, on: connection))
+        let compiler = Compiler(context: try context(for: domains, on: connection), counter: counter)
         let byID = Dictionary(domains.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var seen: Set<UUID> = []
         var batch: [DomainRules] = []
@@ -81,7 +82,7 @@ enum CatalogLoader {
         for (app, workspace) in apps {
             let own = destinationsByApp[app.id] ?? []
             appsByWorkspace[workspace, default: []].append(DomainLoader.domainApp(app, destinations: own))
-            appUpdated[app.id] = ([app.updatedAt] + own.map(\.updatedAt)).max()
+            appUpdated[app.id] = DomainLoader.updated(app, destinations: own)
         }
         return Context(appsByWorkspace: appsByWorkspace, appUpdated: appUpdated)
     }
@@ -156,6 +157,7 @@ enum CatalogLoader {
     /// Compiles submitted batches one after the other, each on all cores, while the caller reads the next.
     final class Compiler: Sendable {
         private let context: Context
+        private let counter: CompilationCounter?
         private let group = DispatchGroup()
         private let entries = Mutex<[CatalogEntry]>([])
         /// Compilations of the batch in flight, for the next batch to reuse (its domains may share them).
@@ -165,7 +167,10 @@ enum CatalogLoader {
 
         private static let knownLimit = 1_000
 
-        init(context: Context) { self.context = context }
+        init(context: Context, counter: CompilationCounter? = nil) {
+            self.context = context
+            self.counter = counter
+        }
 
         /// Queues `batch`; waits for the previous batch first, so at most two are alive. Keys, lookups and
         /// compilation run off the caller's thread, which goes back to reading rows.
@@ -188,6 +193,7 @@ enum CatalogLoader {
             DispatchQueue.global().async(group: group) { [self] in
                 let keys = batch.map(\.key)
                 let (toCompile, firstOf) = Self.toCompile(keys, reusable: reusable)
+                counter?.add(toCompile.count)
                 let results = Mutex<[CompiledRules?]>(Array(repeating: nil, count: batch.count))
                 DispatchQueue.concurrentPerform(iterations: toCompile.count) { job in
                     let index = toCompile[job]

@@ -10,6 +10,8 @@ struct CatalogReloader: Sendable {
     let catalog: Catalog
     let pool: ConnectionPool
     let logger: Logger
+    /// The notifications this node's writes send and install themselves (`ChangeFeed` skips them).
+    let own = OwnNotifications()
     private let queue = DispatchQueue(label: "linkd.catalog.reload")
 
     init(catalog: Catalog, pool: ConnectionPool, logger: Logger) {
@@ -24,12 +26,27 @@ struct CatalogReloader: Sendable {
         try queue.sync { try loadAll() }
     }
 
-    /// Rebuilds `hostnames` now and returns once they are installed (a write's own changes). A failure is
-    /// logged and marks the catalog stale.
-    func install(_ hostnames: [String]) {
+    /// A write's own compilation of a hostname it changed, and the entry the catalog held before it committed.
+    struct Prepared {
+        let entry: CatalogEntry
+        let before: CatalogEntry?
+    }
+
+    /// Installs `hostnames` now and returns once they are installed (a write's own changes). A hostname the write
+    /// compiled itself (`prepared`) is installed as compiled when the catalog still holds the entry it held before
+    /// the write committed: every entry installed before that was read before the write, so the write's is newer.
+    /// Otherwise (an entry was installed since, which may have been read after the write) it is re-read. A failure
+    /// is logged and marks the catalog stale.
+    func install(_ hostnames: [String], prepared: [String: Prepared] = [:]) {
         queue.sync {
             do {
-                try load(hostnames)
+                let toRead = hostnames.filter { hostname in
+                    guard let prepared = prepared[hostname], let before = prepared.before,
+                          catalog.entry(exactly: hostname) === before else { return true }
+                    catalog.replace(hostname, with: prepared.entry)
+                    return false
+                }
+                if !toRead.isEmpty { try load(toRead) }
             } catch {
                 catalog.markStale()
                 logger.warning("catalog rebuild after a write failed; serving the last good entries", metadata: [
@@ -68,7 +85,7 @@ struct CatalogReloader: Sendable {
 
     private func loadAll() throws {
         let started = Date()
-        let entries = try pool.withTransaction { try CatalogLoader.load(on: $0) }
+        let entries = try pool.withTransaction { try CatalogLoader.load(on: $0, counter: catalog.compilations) }
         catalog.replaceAll(entries)
         logger.info("catalog loaded", metadata: [
             "catalog.domains": "\(entries.count)",
@@ -77,7 +94,7 @@ struct CatalogReloader: Sendable {
     }
 
     private func load(_ hostnames: [String]) throws {
-        let entries = try pool.withTransaction { try CatalogLoader.load(hostnames: hostnames, on: $0) }
+        let entries = try pool.withTransaction { try CatalogLoader.load(hostnames: hostnames, on: $0, counter: catalog.compilations) }
         let byHost = Dictionary(entries.map { ($0.hostname, $0) }, uniquingKeysWith: { _, last in last })
         for hostname in hostnames {
             catalog.replace(hostname, with: byHost[hostname])

@@ -27,10 +27,12 @@ final class ChangeFeed: BackgroundService {
                 case KeyCache.channel:
                     if let id = UUID(uuidString: notification.payload) { keys.invalidate(id) }
                 default:
-                    reloader.reloadSoon(notification.payload)
+                    // This node's own writes installed their changes before answering.
+                    if !reloader.own.isOwn(notification) { reloader.reloadSoon(notification.payload) }
                 }
             },
             onReconnect: {
+                reloader.own.forget()
                 reloader.reloadAllSoon()
             },
             onConnect: { connection in keys.revalidate(on: connection, logger: logger) },

@@ -18,6 +18,32 @@ enum DomainLoader {
         return apps.map { domainApp($0, destinations: byApp[$0.id] ?? []) }
     }
 
+    /// Every app of `workspace`, as a catalog load compiles its domains with.
+    struct WorkspaceApps {
+        let apps: [DomainApp]
+        /// When each app or one of its destinations last changed (what a domain's Last-Modified follows).
+        let updated: [UUID: Date]
+    }
+
+    /// Every app of `workspace` with its destination types, in the two queries `apps(_:workspace:on:)` makes.
+    static func workspaceApps(_ workspace: UUID, on connection: Connection) throws -> WorkspaceApps {
+        let apps = try connection.query(Query(unsafeSQL: "SELECT \(AppStore.columns) FROM apps WHERE workspace_id = $1",
+                                              binds: [workspace])).map(App.init(row:))
+        let destinations = try connection.query(Query(unsafeSQL: """
+            SELECT \(DestinationStore.columns) FROM destinations WHERE workspace_id = $1
+            """, binds: [workspace])).map(Destination.init(row:))
+        let byApp = Dictionary(grouping: destinations, by: \.appID)
+        return WorkspaceApps(
+            apps: apps.map { domainApp($0, destinations: byApp[$0.id] ?? []) },
+            updated: Dictionary(apps.map { ($0.id, updated($0, destinations: byApp[$0.id] ?? [])) }, uniquingKeysWith: max)
+        )
+    }
+
+    /// When `app` or one of its destinations last changed.
+    static func updated(_ app: App, destinations: [Destination]) -> Date {
+        destinations.map(\.updatedAt).reduce(app.updatedAt, max)
+    }
+
     /// An app as the compiled domain sees it.
     static func domainApp(_ app: App, destinations: [Destination]) -> DomainApp {
         DomainApp(

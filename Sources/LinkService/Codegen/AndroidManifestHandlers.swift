@@ -21,10 +21,11 @@ struct AndroidManifestHandlers: Sendable {
         }
         let id = app.id.canonicalText
         let domains = catalog.entries(workspace: principal.workspaceID).compactMap { entry -> AndroidManifest.Domain? in
-            guard entry.compiled.android.apps.contains(where: { $0.app.id == id }) else { return nil }
+            // (The apps the rules name, known without the Android tables, which are made only for the domains kept.)
+            guard entry.compiled.appsNamedByRules(.android).contains(where: { $0.id == id }) else { return nil }
             return AndroidManifest.Domain(hostname: entry.hostname, compiled: entry.compiled)
         }
-        guard let domainApp = domains.first.flatMap({ domain in domain.compiled.android.apps.first { $0.app.id == id }?.app }) else {
+        guard let domainApp = domains.first.flatMap({ domain in domain.compiled.appsNamedByRules(.android).first { $0.id == id } }) else {
             throw ServiceError.conflict("No rule of any domain names the app \(app.packageName ?? id): there are no links to write intent filters for.")
         }
         let manifest = AndroidManifest(app: domainApp, domains: domains)

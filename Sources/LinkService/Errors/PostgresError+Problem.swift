@@ -25,10 +25,11 @@ extension PostgresError: ProblemConvertible {
     }
 
     /// Whether the database was out of reach rather than refusing the statement: no connection could be
-    /// made or lent in time, the connection broke, or the server is shutting down, starting or cancelled
-    /// the statement.
+    /// made or lent in time, the connection broke, the server did not answer within a request thread's limit
+    /// (or was found stalled before), or it is shutting down, starting or cancelled the statement.
     var isUnavailability: Bool {
         if code == .poolTimeout || code == .connectionFailed || code == .poolClosed || code == .connectionLost { return true }
+        if code == .timedOut || code == .stalled { return true }
         guard let sqlState else { return false }
         return sqlState.isConnectionFailure || sqlState == .queryCanceled
     }

@@ -118,6 +118,9 @@ public final class HitBatcher: HitSink, BackgroundService {
         finished.signal()
     }
 
+    /// Why the spool cannot be written, when the last append or check failed (`/readyz`, docs/FAULTS.md).
+    var spoolFailure: String? { state.withLock { $0.spoolFailure } }
+
     /// Whether the writer runs (it buffers and spools while the database is away: that is its work too).
     var isHealthy: Bool { writerStarted.load(ordering: .acquiring) && !writerFinished.load(ordering: .acquiring) }
 
@@ -134,6 +137,10 @@ public final class HitBatcher: HitSink, BackgroundService {
         ]
         for (name, help, read) in series {
             metrics.gauge(name, help: help) { [self] in [([:], Double(read(counters)))] }
+        }
+        metrics.gauge("linkd_hits_spool_writable",
+                      help: "0 when the spool's last append or check failed: a stop while the database is away then loses the hits held in memory.") {
+            [self] in [([:], spoolFailure == nil ? 1 : 0)]
         }
         let interval = configuration.flushInterval.inSeconds
         metrics.gauge("linkd_hits_flush_interval_seconds", help: "The longest a hit waits in memory before the writer commits it, while the database is up.") {

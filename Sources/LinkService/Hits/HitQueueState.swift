@@ -13,6 +13,8 @@ struct HitQueueState: Sendable {
     var held = 0
     var spooled = 0
     var spooledTotal = 0
+    /// Why the spool last could not be written (an append or a check failed); nil once one succeeds again.
+    var spoolFailure: String?
 
     var counters: HitCounters {
         HitCounters(accepted: accepted, written: written, queued: queue.count + held, spooled: spooled, spooledTotal: spooledTotal, dropped: dropped)

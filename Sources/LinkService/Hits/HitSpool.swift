@@ -60,6 +60,20 @@ final class HitSpool: @unchecked Sendable {
     var count: Int { remaining.values.reduce(0, +) }
     var isEmpty: Bool { segments.isEmpty }
 
+    /// Whether a new segment could be written now: creates, syncs and removes a small file in the directory.
+    /// - Throws: `HitPipelineError` saying why not (the directory gone, read-only, the disk full).
+    func checkWritable() throws {
+        let url = directory.appendingPathComponent("spool.check")
+        let descriptor = open(url.path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw HitPipelineError("cannot create a file in the spool: \(String(cString: strerror(errno)))") }
+        defer {
+            close(descriptor)
+            unlink(url.path)
+        }
+        try write([10], to: descriptor)
+        guard fsync(descriptor) == 0 else { throw HitPipelineError("fsync in the spool failed: \(String(cString: strerror(errno)))") }
+    }
+
     /// Appends `hits` after everything already spooled, and syncs them to disk.
     /// - Throws: `HitPipelineError` when writing fails (e.g. disk full); nothing is then counted as spooled
     ///   (a partial line is skipped when read back).

@@ -175,6 +175,7 @@ struct HitWriter {
             state.dropped += count - written
         }
         let next = machine.written(now: clock.now)
+        if batcher.spoolFailure != nil { checkSpool() }  // until it can be written again
         if !wasAvailable {
             batcher.logger.notice("hit writer: database available again", metadata: ["hits.spooled": "\(batcher.state.withLock { $0.spooled })"])
         }
@@ -187,7 +188,34 @@ struct HitWriter {
         }
         loaded = []
         loadedStart = 0
+        checkSpool()
         return machine.databaseUnavailable(now: clock.now)
+    }
+
+    /// While the database is away the spool is what keeps accepted hits through a stop: whether it can be
+    /// written is checked at each failed attempt (at most every backoff), not only when the backlog spills, so
+    /// `/readyz` and `/metrics` tell an operator before a stop would lose what is held in memory.
+    private func checkSpool() {
+        do {
+            try batcher.spool.checkWritable()
+            noteSpool(failure: nil)
+        } catch {
+            noteSpool(failure: "\(error)")
+        }
+    }
+
+    /// Records whether the spool could be written, logging the change.
+    private func noteSpool(failure: String?) {
+        let before = batcher.state.withLock { state in
+            defer { state.spoolFailure = failure }
+            return state.spoolFailure
+        }
+        if let failure, before == nil {
+            batcher.logger.critical("the hit spool cannot be written: hits held in memory are lost if linkd stops before the database is back",
+                                    metadata: ["error": "\(failure)", "hits.spool_dir": batcher.spool.directory.path])
+        } else if failure == nil, before != nil {
+            batcher.logger.notice("the hit spool can be written again")
+        }
     }
 
     /// Appends the backlog to the spool.
@@ -203,8 +231,10 @@ struct HitWriter {
             try batcher.spool.append(hits)
         } catch {
             batcher.logger.error("cannot spool hits; keeping them in memory", metadata: ["error": "\(error)", "hits.queued": "\(hits.count)"])
+            noteSpool(failure: "\(error)")
             return false
         }
+        noteSpool(failure: nil)
         let count = hits.count
         backlog.removeAll()
         backlogStart = 0

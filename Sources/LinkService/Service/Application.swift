@@ -12,6 +12,8 @@ import Postgres
 public final class Application: Sendable {
     public let configuration: ServiceConfiguration
     public let pool: ConnectionPool
+    /// The pool as request handlers borrow it (`ConnectionPool.bounded`): the background services use `pool`.
+    public let requestPool: ConnectionPool
     public let metrics: MetricsRegistry
     public let router: Router
     public let migrator: Migrator
@@ -44,8 +46,13 @@ public final class Application: Sendable {
             logger: logger.with(label: "linkd.db")
         )
         self.pool = pool
+        // What HTTP workers borrow: every wait bounded, and never so many waiting that no worker is left for
+        // what is served from memory (association files, clicks, resolves with cached keys).
+        let requests = pool.bounded(BoundedWaits(timeout: configuration.databaseRequestTimeout,
+                                                 maxBorrowers: configuration.server.threads - 1))
+        self.requestPool = requests
         self.migrator = Migrator(migrations: try Migration.load(from: configuration.migrationsDirectory), logger: logger.with(label: "linkd.migrate"))
-        Self.registerPoolGauges(pool, in: metrics)
+        Self.registerPoolGauges(pool, requests: requests, in: metrics)
         let hits = try HitBatcher(pool: pool, configuration: configuration.hits, logger: logger.with(label: "linkd.hits"),
                                   stripes: metrics.stripes)
         hits.register(in: metrics)
@@ -53,6 +60,7 @@ public final class Application: Sendable {
 
         let catalog = Catalog()
         self.catalog = catalog
+        catalog.register(in: metrics)
         let keys = KeyCache()
         let reloader = CatalogReloader(catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog"))
         let changes = ChangeFeed(parameters: configuration.database, reloader: reloader, keys: keys, logger: logger.with(label: "linkd.changes"))
@@ -62,32 +70,32 @@ public final class Application: Sendable {
         if !configuration.corsOrigins.isEmpty {
             routes.use(CORSMiddleware(allowedOrigins: configuration.corsOrigins))
         }
-        let tokens = ClickTokens(pool: pool, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
+        let tokens = ClickTokens(pool: requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
         self.tokens = tokens
         let services: [any BackgroundService] = [changes, fetches, hits, tokens]
-        ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), catalog: catalog, changes: changes, services: services,
+        ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), hits: hits, catalog: catalog, changes: changes, services: services,
                         metrics: metrics, logger: logger).register(in: &routes)
         AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge,
                             varyOrigin: !configuration.corsOrigins.isEmpty).register(in: &routes)
-        let auth = Authenticator(pool: pool, cache: keys)
+        let auth = Authenticator(pool: requests, cache: keys)
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes)
         let agents = UserAgentCache(stripes: metrics.stripes)
         ResolveHandlers(resolver: resolver, auth: auth, hits: hits, agents: agents, isPublic: configuration.publicResolve).register(in: &routes)
         LinkBuildHandlers(catalog: catalog, auth: auth).register(in: &routes)
         DomainFileHandlers(catalog: catalog, auth: auth).register(in: &routes)
         TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname).register(in: &routes)
-        AuditHandlers(pool: pool, auth: auth).register(in: &routes)
-        let catalogChanges = CatalogChanges(pool: pool, reloader: reloader, keys: keys)
-        KeyHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
-        TeamHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
-        AppHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
-        AndroidManifestHandlers(pool: pool, catalog: catalog, auth: auth).register(in: &routes)
-        DestinationHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
-        DomainHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
-        RuleHandlers(pool: pool, auth: auth, changes: catalogChanges).register(in: &routes)
-        CodegenHandlers(pool: pool, auth: auth, resolver: resolver).register(in: &routes)
+        AuditHandlers(pool: requests, auth: auth).register(in: &routes)
+        let catalogChanges = CatalogChanges(pool: requests, reloader: reloader, keys: keys)
+        KeyHandlers(pool: requests, auth: auth, changes: catalogChanges).register(in: &routes)
+        TeamHandlers(pool: requests, auth: auth, changes: catalogChanges).register(in: &routes)
+        AppHandlers(pool: requests, auth: auth, changes: catalogChanges).register(in: &routes)
+        AndroidManifestHandlers(pool: requests, catalog: catalog, auth: auth).register(in: &routes)
+        DestinationHandlers(pool: requests, auth: auth, changes: catalogChanges).register(in: &routes)
+        DomainHandlers(pool: requests, auth: auth, changes: catalogChanges).register(in: &routes)
+        RuleHandlers(pool: requests, auth: auth, changes: catalogChanges).register(in: &routes)
+        CodegenHandlers(pool: requests, auth: auth, resolver: resolver).register(in: &routes)
         OpenAPIHandlers().register(in: &routes)
-        AnalyticsHandlers(pool: pool, auth: auth).register(in: &routes)
+        AnalyticsHandlers(pool: requests, auth: auth).register(in: &routes)
         ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents).register(in: &routes)
         QRHandlers(resolver: resolver, auth: auth).register(in: &routes)
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
@@ -135,7 +143,14 @@ public final class Application: Sendable {
     /// Threads beside the server's workers that record metrics or ask per-thread caches.
     private static let backgroundThreads = 4
 
-    private static func registerPoolGauges(_ pool: ConnectionPool, in metrics: MetricsRegistry) {
+    private static func registerPoolGauges(_ pool: ConnectionPool, requests: ConnectionPool, in metrics: MetricsRegistry) {
+        metrics.gauge("linkd_db_request_refusals_total",
+                      help: "Request-thread database waits refused at once: no turn free, or the database stalled.") {
+            [([:], Double(requests.statistics.refusedTotal))]
+        }
+        metrics.gauge("linkd_db_stalled", help: "1 while the database is taken as stalled: a request-thread wait timed out and it has not answered since.") {
+            [([:], requests.statistics.stalled ? 1 : 0)]
+        }
         metrics.gauge("linkd_db_pool_connections", help: "Pooled database connections by state.") {
             let stats = pool.statistics
             return [(["state": "in_use"], Double(stats.inUse)), (["state": "idle"], Double(stats.idle))]

@@ -11,6 +11,9 @@ public struct ServiceConfiguration: Sendable {
     public var database: ConnectionParameters
     /// Largest number of pooled database connections.
     public var databasePoolSize: Int
+    /// The longest an HTTP worker waits on the database: for a connection, then for each statement's answer
+    /// (`BoundedWaits`); past it the request answers 503 with `Retry-After` (docs/FAULTS.md).
+    public var databaseRequestTimeout: Duration = .seconds(2)
     /// The numbered SQL files.
     public var migrationsDirectory: URL
     /// Apply pending migrations at start (`linkd serve --no-migrate` turns it off).

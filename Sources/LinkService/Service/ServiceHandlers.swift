@@ -6,6 +6,7 @@ import Postgres
 /// `/healthz`, `/readyz` and `/metrics`: what load balancers, orchestrators and Prometheus call.
 struct ServiceHandlers: Sendable {
     let probe: DatabaseProbe
+    let hits: HitBatcher
     let catalog: Catalog
     let changes: ChangeFeed
     /// The application's background services, whose health `/readyz` reports.
@@ -44,6 +45,7 @@ struct ServiceHandlers: Sendable {
             let fresh = changes.isHealthy && catalog.staleSince == nil
             var body = #"{"status":"ready","database":"ok","migrations":"current","catalog":{"domains":\#(catalog.count),"#
             body += fresh ? #""state":"current"},"# : #""state":"stale","staleSince":"\#(staleSince())"},"#
+            body += #""spool":"\#(hits.spoolFailure == nil ? "ok" : "unwritable")","#
             body += #""services":["# + services.map { #"{"name":"\#($0.name)","healthy":\#($0.isHealthy)}"# }.joined(separator: ",") + "]}"
             return Response.json(Array(body.utf8))
         case .pending(let versions):
@@ -56,8 +58,12 @@ struct ServiceHandlers: Sendable {
     /// A 503 whose `database` member says what the database did, with `catalogStaleSince` when the database is
     /// out of reach.
     private func unavailable(_ database: String, _ detail: String, stale: Bool = true) -> Problem {
-        var problem = Problem.serviceUnavailable(detail: detail, retryAfter: stale ? PostgresError.outageRetryAfter : nil)
+        let spoolFailing = hits.spoolFailure != nil
+        let spoolDetail = " The hit spool cannot be written: hits held in memory are lost if linkd stops before the database is back."
+        var problem = Problem.serviceUnavailable(detail: detail + (spoolFailing ? spoolDetail : ""),
+                                                 retryAfter: stale ? PostgresError.outageRetryAfter : nil)
         problem.extensions["database"] = database
+        problem.extensions["spool"] = spoolFailing ? "unwritable" : "ok"
         if stale { problem.extensions["catalogStaleSince"] = staleSince() }
         return problem
     }

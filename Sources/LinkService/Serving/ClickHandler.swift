@@ -39,8 +39,29 @@ struct ClickHandler: Sendable {
         var hit = Hit(resolved: answer, source: .click, request: request, agent: agent, workspace: entry.workspaceID)
         hit.served = served
         hits.record(hit, from: request)
-        guard let response else { throw ServiceError.notFound("No web fallback is configured for this link; the page") }
+        guard let response else {
+            // Nowhere to send the browser: a person gets a page saying so, an API client the problem.
+            if request.acceptsHTML { return notFoundPage(answer, agent: agent) }
+            throw ServiceError.notFound("No web fallback is configured for this link; the page")
+        }
         return response
+    }
+
+    /// The 404 page a browser gets for a link with nowhere to go (no app opens it or no store to send the phone
+    /// to, and no web fallback): the domain's name, and the store buttons of its apps, the phone's own store
+    /// (both stores on a desktop). Rendered per request (no token, no kept template: such clicks are rare).
+    func notFoundPage(_ answer: Resolver.Answer, agent: UserAgent) -> Response {
+        let host = answer.parsed.host
+        var content = LandingPage.Content(link: "https://" + host + "/", preview: LinkPreview(title: host))
+        content.preview.description = "There is no page at this address."
+        switch agent.platform {
+        case .ios: content.storeLink = answer.storeURL(for: .ios)
+        case .android: content.storeLink = answer.storeURL(for: .android)
+        case .desktop, .other:
+            content.storeLink = answer.storeURL(for: .ios) ?? answer.storeURL(for: .android)
+            content.playLink = content.storeLink == answer.storeURL(for: .ios) ? answer.storeURL(for: .android) : nil
+        }
+        return Self.page(LandingPage.render(content), script: false, cache: "no-store", status: 404, vary: "User-Agent, Accept")
     }
 
     /// The answer to a click and what it got; a nil response is a 404 (nowhere to send the browser).
@@ -177,14 +198,14 @@ struct ClickHandler: Sendable {
         return Response(status: 302, headers: headers, body: Array("Redirecting to \(target)\n".utf8))
     }
 
-    static func page(_ html: [UInt8], script: Bool, cache: String) -> Response {
+    static func page(_ html: [UInt8], script: Bool, cache: String, status: Int = 200, vary: String = "User-Agent") -> Response {
         var headers = HTTPHeaders()
         headers.add("Content-Type", "text/html; charset=utf-8")
         headers.add("Cache-Control", cache)
-        headers.add("Vary", "User-Agent")
+        headers.add("Vary", vary)
         headers.add("Content-Security-Policy", script ? LandingPage.policies.script : LandingPage.policies.plain)
         headers.add("X-Content-Type-Options", "nosniff")
         headers.add("Referrer-Policy", "no-referrer")
-        return Response(status: 200, headers: headers, body: html)
+        return Response(status: status, headers: headers, body: html)
     }
 }

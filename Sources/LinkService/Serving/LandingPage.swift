@@ -16,6 +16,9 @@ struct LandingPage {
         var openLink: String?
         /// "Get the app": the store page (with the token as Play `referrer` on Android).
         var storeLink: String?
+        /// A second store button, Google Play beside the App Store (a desktop's not-found page); the first then
+        /// names its store.
+        var playLink: String?
         var webLink: String?
         /// iOS with `deferredClipboard`: put on the pasteboard when "Get the app" is tapped.
         var claimLink: String?
@@ -71,8 +74,9 @@ struct LandingPage {
         if let store = content.storeLink {
             html += "<a class=\"b\(content.openLink == nil ? " p" : "")\" id=\"get\" href=\"\(attribute(store))\""
             if let claim = content.claimLink { html += " data-claim=\"\(attribute(claim))\"" }
-            html += ">Get the app</a>"
+            html += content.playLink == nil ? ">Get the app</a>" : ">Get the app on the App Store</a>"
         }
+        if let play = content.playLink { html += "<a class=\"b\" id=\"play\" href=\"\(attribute(play))\">Get the app on Google Play</a>" }
         if let web = content.webLink { html += "<a class=\"b\" id=\"web\" href=\"\(attribute(web))\">Continue to the website</a>" }
         if content.claimLink != nil {
             html += "<p><small>“Get the app” copies this link, so that the app can open it once installed.</small></p>"

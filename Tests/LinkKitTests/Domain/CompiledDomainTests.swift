@@ -59,7 +59,9 @@ struct CompiledDomainTests {
                                         destination: DestinationBinding(type: "widgetDetail"))])
         let result = compiled.resolve(try AASAURL("https://links.example.com/widget/7?tab=reviews&utm=x"))
         #expect(result.destination == .destination(type: "widgetDetail", params: [("id", .int(7)), ("tab", .string("reviews"))]))
-        #expect(compiled.resolve(try AASAURL("https://links.example.com/widget/7")).outcome == .noMatch, "{tab} requires the item")
+        // `tab` is optional: a link may leave the item out (docs/LINKS.md).
+        #expect(compiled.resolve(try AASAURL("https://links.example.com/widget/7")).destination
+            == .destination(type: "widgetDetail", params: [("id", .int(7))]))
     }
 
     @Test func queryItemCapturesFollowTheRuleForm() throws {
@@ -75,7 +77,9 @@ struct CompiledDomainTests {
         // As written: the name must be exact.
         let exact = domain([try rule("r1", path: "/widget/{id}", query: .items([RuleQueryItem(name: "Tab", pattern: try RulePattern("{tab}"))]),
                                      destination: DestinationBinding(type: "widgetDetail"))])
-        #expect(exact.resolve(try AASAURL("https://links.example.com/widget/7?TAB=info")).outcome == .noMatch)
+        // (`TAB` is another item: `Tab`, optional, is absent.)
+        #expect(exact.resolve(try AASAURL("https://links.example.com/widget/7?TAB=info")).destination
+            == .destination(type: "widgetDetail", params: [("id", .int(7))]))
         #expect(exact.resolve(try AASAURL("https://links.example.com/widget/7?Tab=info")).destination
             == .destination(type: "widgetDetail", params: [("id", .int(7)), ("tab", .string("info"))]))
     }
@@ -112,6 +116,41 @@ struct CompiledDomainTests {
         #expect(result.app?.identifier == "com.example.app")
         #expect(result.destination == .destination(type: "widgetDetail", params: [("id", .int(5))]))
         #expect(!compiled.aasaJSON.contains("\"com.example.app\""), "Android packages never appear in the AASA")
+    }
+
+    /// The iOS matcher and the Android tables are made on first use: compiling, the association files and the apps
+    /// the rules name need neither, so a catalog of thousands of domains holds them only for the domains resolved
+    /// (the Android tables only for those Android asks about); once made, they answer as tables made at once do,
+    /// and are kept.
+    @Test(arguments: [false, true]) func androidTablesAreMadeOnFirstUse(dynamic: Bool) throws {
+        let rules = [
+            try rule("r0", path: "/private/*", exclude: true),
+            try rule("r1", path: "/widget/{id}", destination: DestinationBinding(type: "widgetDetail")),
+            try rule("r2", apps: ["b"], path: "/help"),
+        ]
+        let settings = DomainSettings(hostname: "links.example.com", androidDynamicRules: dynamic)
+        let compiled = CompiledDomain(settings: settings, apps: apps, rules: rules)
+        let urls = try ["/widget/42", "/private/x", "/help", "/nothing"].map { try AASAURL("https://links.example.com" + $0) }
+        #expect(compiled.appsNamedByRules(.android).map(\.id) == ["d"])
+        #expect(compiled.appsNamedByRules(.ios).map(\.id) == ["a", "b"])
+        #expect(compiled.assetLinksJSON.contains("dynamic_app_link_components") == dynamic)
+        #expect(!compiled.iosMatcherMade)
+        #expect(compiled.resolve(urls[0], platform: .ios).app?.id == "a")
+        #expect(compiled.resolve(urls[2], platform: .ios).app?.id == "b")
+        #expect(compiled.iosMatcherMade)
+        #expect(compiled.iosTablesNow === compiled.iosTablesNow)
+        #expect(compiled.iosApps.compactMap { $0?.id } == compiled.appsNamedByRules(.ios).map(\.id))
+        #expect(!compiled.androidTablesMade)
+
+        let eager = AndroidAppLinks(settings: settings, rules: rules, apps: CompiledDomain.appsByID(apps))
+        #expect(compiled.android.apps.map(\.app.id) == compiled.appsNamedByRules(.android).map(\.id))
+        for url in urls {
+            let decision = eager.decide(url)
+            let resolution = compiled.resolve(url, platform: .android)
+            #expect(resolution.position == decision?.position && resolution.app?.id == decision.map { eager.apps[$0.app].app.id })
+        }
+        #expect(compiled.androidTablesMade)
+        #expect(compiled.android === compiled.android)
     }
 
     @Test func assetLinksListAndroidApps() throws {

@@ -7,7 +7,7 @@ import Postgres
 ///
 /// Every change goes through `change(...)`: the whole resulting list is validated (and its association
 /// file generated and linted) before anything is saved, the domain's version (the list's ETag) is bumped,
-/// the change is audited and announced to every node.
+/// the change is audited and announced to every node; this node installs the list's validated compilation.
 struct RuleHandlers: Sendable {
     let pool: ConnectionPool
     let auth: Authenticator
@@ -130,7 +130,7 @@ struct RuleHandlers: Sendable {
             let domain = try Domain.find(request.parameters["host"], principal, on: connection)
             let proposed = try inputs.map { inputs in zip(inputs, elements!).map { ($0.id ?? UUID(), $0, $1.pointer) } }
                 ?? RuleStore.all(domain: domain.id, on: connection).map { ($0.id, $0.input, "/rules/\($0.position)") }
-            return try RuleValidator.validate(proposed, domain: domain, on: connection)
+            return try RuleValidator.validate(proposed, domain: domain, on: connection, counter: changes.reloader.catalog.compilations)
         }
         return .json(JSONValue.object([
             "aasa": outcome.compiled.aasa.json,
@@ -151,13 +151,14 @@ struct RuleHandlers: Sendable {
             let current = try RuleStore.all(domain: domain.id, on: connection)
             try checkVersion(domain, current)
             let proposed = try makeList(current).map { (id: $0.0, input: $0.1, pointer: $0.2) }
-            _ = try RuleValidator.validate(proposed, domain: domain, on: connection)
+            let outcome = try RuleValidator.validate(proposed, domain: domain, on: connection, counter: changes.reloader.catalog.compilations)
             try RuleStore.replaceAll(domain: domain, current: current, with: proposed.map { ($0.id, $0.input) }, on: connection)
             let updated = try DomainStore.update(domain.id, on: connection)   // the list's version is the domain's
             let rules = try RuleStore.all(domain: domain.id, on: connection)
             try AuditLog.record(on: connection, principal, action, type: "rules", id: domain.hostname,
                                 before: .array(current.map(\.json)), after: .array(rules.map(\.json)))
-            try changed.domainChanged(domain.hostname, on: connection)
+            // This node installs the validated compilation (`CatalogChanges.commit`).
+            try changed.domainChanged(domain.hostname, to: outcome.entry(updated, rules: rules), on: connection)
             return (updated, rules)
         }
     }

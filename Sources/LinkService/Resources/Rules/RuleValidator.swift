@@ -8,20 +8,37 @@ import Postgres
 /// the association file the list generates lints clean and stays under Apple's 128 KB.
 enum RuleValidator {
     struct Outcome {
+        /// The domain as the catalog serves it: with every app of its workspace, the rules without ids.
         let compiled: CompiledDomain
         /// Lint findings of the generated file (errors were already thrown).
         let findings: [LintFinding]
+        let inputs: [RuleInput]
+        let apps: DomainLoader.WorkspaceApps
+
+        /// The catalog entry of `domain` once saved with these rules (`rules`, as stored), as a catalog load
+        /// builds it (`CatalogLoader`), from this compilation.
+        func entry(_ domain: Domain, rules: [StoredRule]) -> CatalogEntry {
+            let clicks = Dictionary(inputs.enumerated().compactMap { index, input in input.click.map { (index, $0) } },
+                                    uniquingKeysWith: { first, _ in first })
+            // Last-Modified: the latest change to anything the files are made from.
+            let used = Set(inputs.flatMap(\.apps)).union(domain.settings.webcredentials)
+            let lastModified = used.compactMap { apps.updated[$0] }.reduce(rules.map(\.updatedAt).reduce(domain.updatedAt, max), max)
+            return CatalogEntry(domain: domain, rules: CompiledRules(compiled, clicks: clicks), ruleIDs: rules.map(\.id),
+                                lastModified: lastModified)
+        }
     }
 
     /// - Parameters:
     ///   - rules: the proposed list, with the JSON pointer each rule came from.
+    ///   - counter: counts the compilation.
     /// - Throws: `ServiceError.validation` listing every problem with its pointer.
-    static func validate(_ rules: [(id: UUID, input: RuleInput, pointer: String)], domain: Domain, on connection: Connection) throws -> Outcome {
+    static func validate(_ rules: [(id: UUID, input: RuleInput, pointer: String)], domain: Domain, on connection: Connection,
+                         counter: CompilationCounter? = nil) throws -> Outcome {
         let errors = FieldErrors()
-        // One read of every app the file can name: the rules' apps and those of webcredentials/appclips.
-        let ids = Set(rules.flatMap(\.input.apps)).union(domain.settings.webcredentials).union(domain.settings.appclips)
-        let apps = try DomainLoader.apps(Array(ids), workspace: domain.workspaceID, on: connection)
-        let known = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // One read of the workspace's apps: those the rules name must exist, and the domain is compiled with all
+        // of them, as a catalog load compiles it.
+        let apps = try DomainLoader.workspaceApps(domain.workspaceID, on: connection)
+        let known = Dictionary(apps.apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for rule in rules {
             for (index, app) in rule.input.apps.enumerated() where known[app.canonicalText] == nil {
                 errors.add(JSONPointer.appending(JSONPointer.appending(rule.pointer, "apps"), index), "No app \(app.canonicalText) in this workspace.")
@@ -41,18 +58,25 @@ enum RuleValidator {
             }
         }
         try errors.check()
-        let compiled = CompiledDomain(settings: domain.settings.settings(hostname: domain.hostname), apps: apps,
-                                      rules: rules.map { $0.input.rule(id: $0.id) })
+        // Without rule ids, as the catalog holds it (`CatalogEntry.ruleIDs` reports them).
+        let compiled = CompiledDomain(settings: domain.settings.settings(hostname: domain.hostname), apps: apps.apps,
+                                      rules: rules.map { $0.input.rule(id: "") })
+        counter?.add(1)
         let findings = AASALinter.lint(json: compiled.aasa.json)
         for finding in findings where finding.severity == .error {
             errors.add(pointer(of: finding, in: compiled, rules: rules), finding.message)
+        }
+        let cost = compiled.scanCost
+        if let crossing = cost.crossing {
+            errors.add(crossing < rules.count ? rules[crossing].pointer : "",
+                       "Matching a URL against these rules could cost \(cost.weight) comparisons per byte of it, more than the \(CompiledDomain.maximumScanWeight) a domain allows, from this rule on: what a pattern has between two '*'s is looked for at every position of the URL. Give the rules distinct literal prefixes ('/items/*') or literal suffixes ('*.pdf').")
         }
         let size = compiled.aasaBytes.count
         if size > AASAFile.maximumSize {
             errors.add("", "The generated apple-app-site-association file would be \(size) bytes; iOS rejects files over \(AASAFile.maximumSize) bytes (128 KB). Merge rules or use wildcards.")
         }
         try errors.check()
-        return Outcome(compiled: compiled, findings: findings)
+        return Outcome(compiled: compiled, findings: findings, inputs: rules.map(\.input), apps: apps)
     }
 
     /// The request pointer a lint finding on the generated file refers to: `/applinks/details/D/components/C…`

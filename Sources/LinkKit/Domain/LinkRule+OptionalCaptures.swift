@@ -1,0 +1,47 @@
+/// Which captures of a rule a link may leave out, from what its apps declare (docs/LINKS.md, "Optional
+/// parameters"): the destination type says a parameter is optional, so the rule's pattern must also match a URL
+/// without the capture's text, resolve must accept its absence and build must print the link without it.
+extension LinkRule {
+    /// The `{name}` captures every app of the rule that declares its destination type binds only to optional
+    /// parameters (at least one app binding it). A capture one app needs stays required for all: the AASA pattern
+    /// is one for every app of the rule.
+    public func optionalCaptures(apps: [String: DomainApp]) -> Set<String> {
+        guard let binding = destination, exclude != true else { return [] }
+        let names = captureNames
+        guard !names.isEmpty else { return [] }
+        var optional: Set<String> = []
+        var required: Set<String> = []
+        for id in self.apps {
+            guard let type = apps[id]?.destinations[binding.type] else { continue }
+            for spec in type.parameters {
+                guard case .capture(let name) = binding.params[spec.name] ?? .capture(spec.name), names.contains(name) else { continue }
+                if spec.optional { optional.insert(name) } else { required.insert(name) }
+            }
+        }
+        return optional.subtracting(required)
+    }
+
+    /// This rule with its optional captures (`optionalCaptures(apps:)`) marked in its templates, which then write
+    /// `*` for them into the AASA file, extract and print them possibly empty. The rule itself when none is.
+    public func withOptionalCaptures(apps: [String: DomainApp]) -> LinkRule {
+        let optional = optionalCaptures(apps: apps)
+        guard !optional.isEmpty else { return self }
+        let query: RuleQuery? = self.query.map { query in
+            guard case .items(let items) = query else { return query }
+            return .items(items.map { RuleQueryItem(name: $0.name, pattern: $0.pattern.withOptionalCaptures(optional)) })
+        }
+        return LinkRule(
+            id: id, apps: self.apps, path: path?.withOptionalCaptures(optional), query: query,
+            fragment: fragment?.withOptionalCaptures(optional), exclude: exclude, caseSensitive: caseSensitive,
+            percentEncoded: percentEncoded, comment: comment, destination: destination
+        )
+    }
+}
+
+extension RulePattern {
+    /// The pattern with `names` optional where it captures them (`RouteTemplate.withOptionalCaptures`).
+    func withOptionalCaptures(_ names: Set<String>) -> RulePattern {
+        guard case .template(let template) = self else { return self }
+        return .template(template.withOptionalCaptures(names))
+    }
+}

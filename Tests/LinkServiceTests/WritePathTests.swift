@@ -1,0 +1,82 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Postgres
+import Testing
+import TestSupport
+
+/// A rule change compiles its domain once on the node that writes it: the validated compilation is installed and
+/// the node skips its own notification; other nodes rebuild from theirs (docs/DESIGN.md, "The write path").
+@Suite("One write path")
+struct WritePathTests {
+    /// `linkd_catalog_compilations_total` as `/metrics` serves it.
+    func compilations(_ service: TestService) throws -> Int {
+        let text = try service.request("GET", "/metrics").text
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("linkd_catalog_compilations_total ") })
+        return Int(try #require(Double(line.split(separator: " ")[1])))
+    }
+
+    /// Gives notifications time to arrive and the reloads they queue time to run.
+    func settle() {
+        usleep(700_000)
+    }
+
+    func aasa(_ service: TestService, host: String) throws -> TestResponse {
+        try HTTPTestClient.request(port: service.port, method: "GET", path: "/.well-known/apple-app-site-association", headers: [("Host", host)])
+    }
+
+    @Test func aRulesPutCompilesTheDomainOnceOnTheWritingNodeAndTheOtherNodeFollows() throws {
+        try TestService.with { first in
+            let fixture = try Fixture(first)
+            let second = try TestService(parameters: first.database!.parameters)
+            defer { second.close() }
+            settle()
+            let (firstBefore, secondBefore) = (try compilations(first), try compilations(second))
+            let put = try first.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key, json: """
+                {"rules":[{"apps":["\(fixture.iosApp)"],"path":"/once/{id}","destination":{"type":"widgetDetail"}}]}
+                """)
+            try Fixture.expect(200, put)
+            // Read your own writes: served by the writing node as it answers.
+            let served = try aasa(first, host: fixture.host)
+            #expect(served.text.contains("/once/"))
+            settle()
+            let (onFirst, onSecond) = (try compilations(first) - firstBefore, try compilations(second) - secondBefore)
+            #expect(onFirst == 1, "the writing node compiles the domain once")
+            // The other node rebuilds from the notification, to the same file, ETag and Last-Modified.
+            #expect(onSecond == 1)
+            let other = try aasa(second, host: fixture.host)
+            #expect(other.body == served.body)
+            #expect(other.headers["ETag"] == served.headers["ETag"])
+            #expect(other.headers["Last-Modified"] == served.headers["Last-Modified"])
+        }
+    }
+
+    /// A notification from this node that no write of it expects (here, sent over one of its own pool connections)
+    /// is applied: only a write's own, expected notifications are skipped.
+    @Test func anUnexpectedNotificationFromThisNodeIsApplied() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            settle()
+            try service.application.pool.withTransaction { connection in
+                try connection.executeScript("UPDATE rules SET definition = '{\"path\":\"/direct/*\"}'::json WHERE position = 0")
+                try connection.notify(CatalogChanges.channel, payload: fixture.host)
+            }
+            try fixture.waitForCatalog { _ in (try? aasa(service, host: fixture.host).text.contains("/direct/*")) == true }
+        }
+    }
+
+    @Test func ownNotificationsAreSkippedOnceAndOnlyFromTheirSender() {
+        let own = OwnNotifications()
+        own.expect(["a.example.com"], from: 42)
+        #expect(!own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: "a.example.com", processID: 43)), "another backend")
+        #expect(!own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: "b.example.com", processID: 42)), "another domain")
+        #expect(own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: "a.example.com", processID: 42)))
+        #expect(!own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: "a.example.com", processID: 42)), "once")
+        own.expect(["a.example.com"], from: 42)
+        own.withdraw(["a.example.com"], from: 42)
+        #expect(!own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: "a.example.com", processID: 42)), "withdrawn")
+        own.expect(["a.example.com"], from: 42)
+        own.forget()
+        #expect(own.count == 0)
+    }
+}
