@@ -530,7 +530,16 @@ def run(c, driver):
     # Code view: the generated router, or a clear message when the server has no code generation.
     c.go(f"#/code?app={app_id}", "code")
     c.wait(lambda: c.present("#code-text") or c.present("#code-unavailable"), "code or the message")
+    c.check("as iOS does" in c.css("#code-semantics").text, "the Code view names iOS's semantics for an iOS app")
     c.shot("code")
+    # An Android app's router follows Android's matcher, and the view says so (docs/CODEGEN.md).
+    status, _, android = api("POST", "/v1/apps", {
+        "platform": "android", "name": "Droid", "packageName": "com.example.droid",
+        "sha256CertFingerprints": [{"value": ":".join(["AB"] * 32)}]})
+    c.check(status == 201, f"an Android app ({status})")
+    c.go(f"#/code?app={android['id']}", "code")
+    c.wait(lambda: c.present("#code-semantics") and "as Android does" in c.css("#code-semantics").text,
+           "the Code view names Android's semantics for an Android app")
 
     # Keys: create a read key (shown once); the audit log lists the changes.
     c.go("#/keys", "keys")

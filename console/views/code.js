@@ -4,6 +4,14 @@ import { h, field, select, notice, errorNotice, copyButton, pretty } from '../do
 import { call, all, enc } from '../api.js';
 
 const common = [['swift', 'Swift'], ['kotlin', 'Kotlin'], ['typescript', 'TypeScript'], ['fixtures', 'Fixtures']];
+/** Whose matching a generated file follows: the router table is built from the platform's own matcher (docs/CODEGEN.md). */
+const semanticsOf = (app, language) => {
+  if (language === 'android-manifest') return 'Intent filters for the app\'s manifest: what Android lets the app verify (docs/ANDROID.md).';
+  const what = language === 'fixtures' ? 'These fixtures are resolve\'s answers' : 'This router decides';
+  return app && app.platform === 'android'
+    ? `${what} as Android does: the generated manifest's path attributes and assetlinks.json's dynamic rules, not the AASA file.`
+    : `${what} as iOS does: the apple-app-site-association file's components, in order.`;
+};
 /** An Android app also gets the intent filters for its manifest. */
 const languagesOf = (app) => (app && app.platform === 'android' ? [...common, ['android-manifest', 'Android manifest']] : common);
 
@@ -43,7 +51,9 @@ export async function render(view, context) {
       const { data, response } = await call('GET', `/v1/apps/${enc(app.value)}/codegen/${language}`, { accept: '*/*', text: true });
       const type = response.headers.get('Content-Type') || '';
       const text = type.includes('json') ? pretty(JSON.parse(data)) : data;
-      panel.replaceChildren(h('div', { class: 'actions' }, copyButton(() => text, 'Copy file')), h('pre', { id: 'code-text' }, h('code', {}, text)));
+      const semantics = semanticsOf(apps.find((a) => a.id === app.value), language);
+      panel.replaceChildren(h('p', { id: 'code-semantics', class: 'muted' }, semantics),
+        h('div', { class: 'actions' }, copyButton(() => text, 'Copy file')), h('pre', { id: 'code-text' }, h('code', {}, text)));
     } catch (error) {
       if (error.status === 404 && /\/codegen\//.test(error.problem?.detail || '/codegen/')) {
         panel.replaceChildren(notice('warn', h('span', { id: 'code-unavailable' },

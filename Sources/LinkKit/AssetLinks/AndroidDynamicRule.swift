@@ -63,6 +63,11 @@ public struct AndroidDynamicRule: Sendable, Hashable {
     /// A dynamic pattern matched as Android's simple glob reads `.` and `.*`: `?` is any one character, `*` a run
     /// up to the first occurrence of the next character.
     static func matches(_ pattern: String, _ text: String) -> Bool {
+        AndroidPatternMatcher.simpleGlob(glob(pattern), Array(text.utf16))
+    }
+
+    /// A dynamic pattern as the simple glob it is read as, in UTF-16 code units.
+    static func glob(_ pattern: String) -> [UInt16] {
         var glob: [UInt16] = []
         for unit in pattern.utf16 {
             switch unit {
@@ -72,7 +77,7 @@ public struct AndroidDynamicRule: Sendable, Hashable {
             default: glob.append(unit)
             }
         }
-        return AndroidPatternMatcher.simpleGlob(glob, Array(text.utf16))
+        return glob
     }
 }
 

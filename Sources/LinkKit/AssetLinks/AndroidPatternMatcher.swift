@@ -21,8 +21,8 @@ public struct AndroidPatternMatcher: Sendable, Hashable {
     public let kind: Kind
     /// The pattern's UTF-16 code units.
     private let units: [UInt16]
-    /// The parsed advanced pattern; empty for the other kinds.
-    private let tokens: [Token]
+    /// The parsed advanced pattern; empty for the other kinds (the router table writes them).
+    let tokens: [Token]
 
     /// One token of an advanced pattern with its repetition bounds.
     struct Token: Sendable, Hashable {

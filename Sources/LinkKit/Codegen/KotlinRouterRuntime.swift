@@ -7,8 +7,8 @@ enum KotlinRouterRuntime {
     private class Table(val scheme: String?, val schemeDomain: Int, val specs: List<Spec>, val domains: List<Domain>, val rules: List<Rule>, val variables: List<List<List<String>>>)
     private class Spec(val type: String, val requiresSignIn: Boolean, val params: List<ParamSpec>)
     private class ParamSpec(val name: String, val kind: String, val optional: Boolean, val min: String?, val max: String?, val values: List<String>)
-    private class Domain(val host: String, val groups: List<List<Int>>, val appGroups: List<Int>, val app: Int)
-    private class Rule(val slot: Int, val exclude: Boolean, val never: Boolean, val path: List<String>?, val parent: List<String>?, val queryString: List<String>?, val items: List<Item>, val fragment: List<String>?, val capture: Capture?)
+    private class Domain(val host: String, val groups: List<List<Int>>, val appGroups: List<Int>, val app: Int, val android: Int)
+    private class Rule(val slot: Int, val exclude: Boolean, val never: Boolean, val path: List<String>?, val parent: List<String>?, val queryString: List<String>?, val items: List<Item>, val fragment: List<String>?, val capture: Capture?, val manifest: List<String>, val dynamic: List<List<String>>)
     private class Item(val name: String, val pattern: List<String>)
     private class Capture(val path: List<String>?, val fragment: List<String>?, val items: List<CaptureItem>, val type: String, val params: List<Param>)
     private class CaptureItem(val name: String, val template: List<String>?)
@@ -410,6 +410,131 @@ enum KotlinRouterRuntime {
         return -1
     }
 
+    // ---- Matching for an Android app (Android's PatternMatcher and dynamic rules, docs/ANDROID.md in linkd) ----
+
+    /** A URL as Android compares it: the decoded path, query items and fragment (Kotlin strings are UTF-16, as Java's). */
+    private class AndroidURL(path: List<Int>, query: List<Int>, fragment: List<Int>) {
+        val path: String = text(percentDecoded(path))
+        val fragment: String = text(percentDecoded(fragment))
+        val items = ArrayList<Pair<String, String>>()
+
+        init {
+            var piece = ArrayList<Int>()
+            for (b in query + listOf(0x26)) {
+                if (b != 0x26) { piece.add(b); continue }
+                if (piece.isNotEmpty()) {
+                    val equals = piece.indexOf(0x3d)
+                    items.add(if (equals < 0) Pair(text(percentDecoded(piece)), "")
+                              else Pair(text(percentDecoded(piece.subList(0, equals))), text(percentDecoded(piece.subList(equals + 1, piece.size)))))
+                }
+                piece = ArrayList()
+            }
+        }
+    }
+
+    /**
+     * The deciding entry of one app's rules: the first rule whose manifest attributes match puts the URL in the
+     * app's scope; then, with dynamic rules, the first rule with a matching dynamic entry decides (an exclusion
+     * too), else the manifest's rule does.
+     */
+    private fun androidFirst(url: AndroidURL, list: List<Int>, dynamic: Boolean): Pair<Int, Int>? {
+        var claimed: Pair<Int, Int>? = null
+        var i = 0
+        while (i < list.size && claimed == null) {
+            if (table.rules[list[i + 1]].manifest.any { androidAttribute(it, url.path) }) claimed = Pair(list[i], list[i + 1])
+            i += 2
+        }
+        if (claimed == null || !dynamic) return claimed
+        i = 0
+        while (i < list.size) {
+            if (table.rules[list[i + 1]].dynamic.any { androidEntry(it, url) }) return Pair(list[i], list[i + 1])
+            i += 2
+        }
+        return null
+    }
+
+    /** Whether the path matches a manifest attribute (`l` literal, `p` prefix, `g` simple glob, `a` advanced). */
+    private fun androidAttribute(attribute: String, path: String): Boolean {
+        val pattern = attribute.substring(1)
+        return when (attribute[0]) {
+            'l' -> path == pattern
+            'p' -> path.startsWith(pattern)
+            'g' -> simpleGlob(pattern, path)
+            else -> advancedGlob(pattern, path)
+        }
+    }
+
+    /** Whether a dynamic entry (`P` path, `F` fragment, `Q` + name then the value's glob) matches; a named query item must be present with one instance matching. */
+    private fun androidEntry(texts: List<String>, url: AndroidURL): Boolean {
+        var i = 0
+        while (i < texts.size) {
+            val glob = texts[i].substring(1)
+            when (texts[i][0]) {
+                'P' -> if (!simpleGlob(glob, url.path)) return false
+                'F' -> if (!simpleGlob(glob, url.fragment)) return false
+                else -> {
+                    val value = texts[i + 1]
+                    if (url.items.none { it.first == glob && simpleGlob(value, it.second) }) return false
+                    i++
+                }
+            }
+            i++
+        }
+        return true
+    }
+
+    /** `pathPattern`, read once left to right: `x*` takes every following `x`; `.*` takes input up to the first unit equal to the pattern's next one (never a longer run); a backslash escapes. */
+    private fun simpleGlob(pattern: String, input: String): Boolean {
+        if (pattern.isEmpty()) return input.isEmpty()
+        var p = 0
+        var s = 0
+        while (p < pattern.length && s < input.length) {
+            var unit = pattern[p++]
+            val escaped = unit == '\\'
+            if (escaped) unit = if (p < pattern.length) pattern[p++] else '\u0000'
+            val starred = p < pattern.length && pattern[p] == '*'
+            if (!starred) {
+                if (!(unit == '.' && !escaped) && input[s] != unit) return false
+                s++
+                continue
+            }
+            p++
+            if (unit == '.' && !escaped) {
+                if (p >= pattern.length) return true
+                var next = pattern[p]
+                if (next == '\\' && p + 1 < pattern.length) next = pattern[++p]
+                while (s < input.length && input[s] != next) s++
+                if (s >= input.length) return false
+                p++
+                s++
+            } else {
+                while (s < input.length && input[s] == unit) s++
+            }
+        }
+        if (p >= pattern.length && s >= input.length) return true
+        return p == pattern.length - 2 && pattern[p] == '.' && pattern[p + 1] == '*'
+    }
+
+    /** `pathAdvancedPattern` from its tokens (`minimum,maximum,inverted,low,high,...`): each takes as many units as it accepts, up to its maximum, and at least its minimum; the input must be used up. */
+    private fun advancedGlob(tokens: String, input: String): Boolean {
+        var s = 0
+        for (token in tokens.split(" ")) {
+            val n = token.split(",").map { it.toInt() }
+            val maximum = if (n[1] < 0) Int.MAX_VALUE else n[1]
+            fun accepts(unit: Int): Boolean {
+                var member = false
+                var i = 3
+                while (i + 1 < n.size) { if (n[i] <= unit && unit <= n[i + 1]) member = true; i += 2 }
+                return member != (n[2] == 1)
+            }
+            var taken = 0
+            while (taken < maximum && s + taken < input.length && accepts(input[s + taken].toInt())) taken++
+            if (taken < n[0]) return false
+            s += taken
+        }
+        return s >= input.length
+    }
+
     /** What `url` opens in this app: resolve's decision; null when the app opens nothing or its rule names no destination. */
     fun route(url: String): LinkDestination? {
         val parsed = parseURL(url) ?: return null
@@ -430,8 +555,10 @@ enum KotlinRouterRuntime {
         if (domain.app < 0) return null
         val rules = compiled
         val subject = Subject(path, parsed.query ?: emptyList(), parsed.fragment ?: emptyList())
+        val android = if (domain.android > 0) AndroidURL(path, parsed.query ?: emptyList(), parsed.fragment ?: emptyList()) else null
         fun first(group: Int): Pair<Int, Int>? {
             val list = domain.groups[group]
+            if (android != null) return androidFirst(android, list, domain.android == 2)
             var i = 0
             while (i < list.size) { if (ruleMatches(rules[list[i + 1]], subject)) return Pair(list[i], list[i + 1]); i += 2 }
             return null

@@ -4,6 +4,29 @@
 struct KotlinRouterSource {
     let table: RouterTable
     let etag: String
+    /// Each destination's class and each enum parameter's enum class (keyed `destination.parameter`), claimed in
+    /// `LinkDestination`'s one namespace; each destination's property names.
+    private let classes: [String: String]
+    private let enumTypes: [String: String]
+    private let properties: [String: [String: String]]
+
+    init(table: RouterTable, etag: String) {
+        self.table = table
+        self.etag = etag
+        var members = RouterNames.Scope(reserved: RouterNames.kotlinClasses)
+        var classes: [String: String] = [:]
+        var properties: [String: [String: String]] = [:]
+        for destination in table.destinations {
+            classes[destination.name] = members.claim(RouterNames.upperCamel(destination.name))
+            var scope = RouterNames.Scope(reserved: RouterNames.kotlinProperties, foldsFirstLetter: true)
+            properties[destination.name] = Dictionary(destination.parameters.map { ($0.name, scope.claim($0.name)) }, uniquingKeysWith: { first, _ in first })
+        }
+        var enumTypes: [String: String] = [:]
+        for (destination, spec, _) in RouterSource.enumParameters(table) {
+            enumTypes[destination.name + "." + spec.name] = members.claim(RouterNames.upperCamel(destination.name) + RouterNames.upperCamel(spec.name))
+        }
+        (self.classes, self.enumTypes, self.properties) = (classes, enumTypes, properties)
+    }
 
     var text: String {
         let quote = CodeDialect.kotlin.quote
@@ -11,7 +34,7 @@ struct KotlinRouterSource {
         out += "\n/** The app's destinations (resolve's typed destinations), and resolve's error destination. */\n"
         out += "sealed class LinkDestination {\n"
         for destination in table.destinations {
-            let params = destination.parameters.map { "val \(name($0.name)): \(type(of: $0, in: destination))\($0.optional ? "? = null" : "")" }
+            let params = destination.parameters.map { "val \(property($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = null" : "")" }
             out += params.isEmpty
                 ? "    object \(className(destination)) : LinkDestination()\n"
                 : "    data class \(className(destination))(" + params.joined(separator: ", ") + ") : LinkDestination()\n"
@@ -19,7 +42,7 @@ struct KotlinRouterSource {
         out += "    /** A link that opens the app but whose destination cannot be built: the parameter concerned and why. */\n"
         out += "    data class Invalid(val code: String, val param: String?, val detail: String) : LinkDestination()\n"
         for (destination, spec, values) in RouterSource.enumParameters(table) {
-            let cases = zip(RouterNames.enumCases(values, upperCase: true, avoiding: RouterNames.kotlinKeywords), values).map { "\($0)(\(quote($1)))" }
+            let cases = zip(RouterNames.enumCases(values, upperCase: true, avoiding: RouterNames.kotlinEnumEntries), values).map { "\($0)(\(quote($1)))" }
             out += "\n    enum class \(enumType(spec, in: destination))(val rawValue: String) { " + cases.joined(separator: ", ") + " }\n"
         }
         out += members
@@ -41,7 +64,7 @@ struct KotlinRouterSource {
             let test = destination.parameters.isEmpty ? className(destination) : "is " + className(destination)
             types += "        \(test) -> \(quoted)\n"
             let written = destination.parameters.map { spec -> String in
-                let value = "\(name(spec.name))" + (spec.optional ? "?.let { Pair(\(CodeDialect.kotlin.quote(spec.name)), it\(raw(spec))) }" : "")
+                let value = "this.\(property(spec, in: destination))" + (spec.optional ? "?.let { Pair(\(CodeDialect.kotlin.quote(spec.name)), it\(raw(spec))) }" : "")
                 return spec.optional ? value : "Pair(\(CodeDialect.kotlin.quote(spec.name)), \(value)\(raw(spec)))"
             }
             values += "        \(test) -> " + (written.isEmpty ? "emptyList()" : "listOfNotNull(" + written.joined(separator: ", ") + ")") + "\n"
@@ -64,14 +87,12 @@ struct KotlinRouterSource {
             """ + make + "    }\n}\n"
     }
 
-    private func name(_ identifier: String) -> String { RouterNames.identifier(identifier, avoiding: RouterNames.kotlinKeywords) }
+    private func property(_ spec: ParameterSpec, in destination: DestinationType) -> String { properties[destination.name]![spec.name]! }
 
-    private func className(_ destination: DestinationType) -> String {
-        RouterNames.identifier(RouterNames.upperCamel(destination.name), avoiding: RouterNames.kotlinKeywords)
-    }
+    private func className(_ destination: DestinationType) -> String { classes[destination.name]! }
 
     private func enumType(_ spec: ParameterSpec, in destination: DestinationType) -> String {
-        RouterNames.identifier(RouterNames.upperCamel(destination.name) + RouterNames.upperCamel(spec.name), avoiding: RouterNames.kotlinKeywords)
+        enumTypes[destination.name + "." + spec.name]!
     }
 
     private func type(of spec: ParameterSpec, in destination: DestinationType) -> String {

@@ -44,44 +44,60 @@ public struct RouterTable: Sendable {
         ])
     }
 
-    /// `Domain(host, groups, appGroups, app)`: each group lists entry numbers and rule numbers (in the table's
-    /// rules) alternately, in entry order; `appGroups[i]` is the group of the domain's `i`-th app; `app` is this
-    /// app's index among them (-1: the domain names it not).
+    /// `Domain(host, groups, appGroups, app, android)`: each group lists entry numbers and rule numbers (in the
+    /// table's rules) alternately, in entry order; `appGroups[i]` is the group of the domain's `i`-th app; `app` is
+    /// this app's index among them (-1: the domain names it not). `android` says whose semantics decide: 0 iOS's
+    /// (the AASA file's entries, `RuleMatcher`), 1 Android's manifest alone, 2 the manifest and the dynamic rules
+    /// (`AndroidAppLinks.decide`); for Android, a group is one app's rules with their positions as entry numbers.
     private static func domainValue(_ domain: Domain, appID: String, platform: AppPlatform,
                                     rules: inout [CodeValue], alternatives: inout [CodeValue]) -> CodeValue {
         let compiled = domain.compiled
-        // The iOS matcher's entries: an Android app appears in none (its router routes nothing yet, docs/CODEGEN.md).
-        let (matcher, apps) = (compiled.ios, compiled.iosApps)
         let linkRules = compiled.rules
         let variables = RuleMatcher.variables(compiled.settings.substitutionVariables)
-        let selfIndex = apps.firstIndex { $0?.id == appID } ?? -1
-        let selfGroup = selfIndex >= 0 ? matcher.groupOfAppIndex[selfIndex] : -1
         var numbered: [Int: Int] = [:]   // position in the domain → number in the table
-        let groups: [CodeValue] = matcher.groups.enumerated().map { groupIndex, group in
+        // A rule's destination binding is written when the rule names the app (only its decisions build one).
+        func number(_ position: Int, android: AndroidAppLinks.Rule?) -> Int {
+            if let known = numbered[position] { return known }
+            let number = rules.count
+            numbered[position] = number
+            rules.append(ruleValue(linkRules[position], settings: compiled.settings, variables: variables,
+                                   captures: linkRules[position].apps.contains(appID),
+                                   android: android, alternatives: &alternatives))
+            return number
+        }
+        if platform == .android {
+            let android = compiled.android
+            let selfIndex = android.apps.firstIndex { $0.app.id == appID } ?? -1
+            let groups: [CodeValue] = android.apps.map { entry in
+                .list(entry.rules.flatMap { rule -> [CodeValue] in
+                    [.int(rule.position), .int(number(rule.position, android: rule))]
+                })
+            }
+            return .call("Domain", [
+                .string(domain.hostname), .list(groups), .list(android.apps.indices.map(CodeValue.int)), .int(selfIndex),
+                .int(android.dynamicRules ? 2 : 1),
+            ])
+        }
+        let (matcher, apps) = (compiled.ios, compiled.iosApps)
+        let selfIndex = apps.firstIndex { $0?.id == appID } ?? -1
+        let groups: [CodeValue] = matcher.groups.map { group in
             .list(group.ruleNumbers.flatMap { entry -> [CodeValue] in
                 let position = Int(matcher.entries.rule(entry))
-                let number: Int
-                if let known = numbered[position] {
-                    number = known
-                } else {
-                    number = rules.count
-                    numbered[position] = number
-                    rules.append(ruleValue(linkRules[position], settings: compiled.settings, variables: variables,
-                                           captures: groupIndex == selfGroup, alternatives: &alternatives))
-                }
-                return [.int(Int(entry)), .int(number)]
+                return [.int(Int(entry)), .int(number(position, android: nil))]
             })
         }
         return .call("Domain", [
-            .string(domain.hostname), .list(groups), .list(matcher.groupOfAppIndex.map(CodeValue.int)), .int(selfIndex),
+            .string(domain.hostname), .list(groups), .list(matcher.groupOfAppIndex.map(CodeValue.int)), .int(selfIndex), .int(0),
         ])
     }
 
-    /// `Rule(slot, exclude, never, path, parent, queryString, queryItems, fragment, capture)`: the patterns as
-    /// `CompiledRule` compiles them (lower-cased when case-insensitive), `slot` the form
-    /// (`MatchSubject.Form.slot`), and `capture` (nil: no destination) what resolve extracts.
+    /// `Rule(slot, exclude, never, path, parent, queryString, queryItems, fragment, capture, manifest, dynamic)`:
+    /// the patterns as `CompiledRule` compiles them (lower-cased when case-insensitive), `slot` the form
+    /// (`MatchSubject.Form.slot`), `capture` (nil: no destination) what resolve extracts, and for an Android
+    /// app the rule as Android reads it (`AndroidPatternMatcher.tableText`, `AndroidDynamicRule.tableTexts`; empty
+    /// lists for an iOS app).
     private static func ruleValue(_ rule: LinkRule, settings: DomainSettings, variables: [String: [String]], captures: Bool,
-                                  alternatives: inout [CodeValue]) -> CodeValue {
+                                  android: AndroidAppLinks.Rule?, alternatives: inout [CodeValue]) -> CodeValue {
         let compiled = CompiledRule(effective: RuleMatcher.effective(rule.component, detailDefaults: nil, fileDefaults: settings.defaults),
                                     variables: variables)
         func pattern(_ pattern: Pattern?) -> CodeValue {
@@ -100,6 +116,8 @@ public struct RouterTable: Sendable {
             .int(compiled.form.slot), .bool(compiled.exclude), .bool(compiled.never), pattern(compiled.path), pattern(compiled.parentPath),
             queryString, .list(items), pattern(compiled.fragment),
             captures ? captureValue(rule) : .null,
+            .list((android?.manifest?.elements ?? []).map { .string($0.tableText) }),
+            .list((android?.dynamic ?? []).map { .list($0.tableTexts.map(CodeValue.string)) }),
         ])
     }
 

@@ -11,8 +11,8 @@ type Value = number | string | boolean;
 interface Table { scheme: string | null; schemeDomain: number; specs: Spec[]; domains: Domain[]; rules: Rule[]; variables: string[][][] }
 interface Spec { type: string; requiresSignIn: boolean; params: ParamSpec[] }
 interface ParamSpec { name: string; kind: string; optional: boolean; min: string | null; max: string | null; values: string[] }
-interface Domain { host: string; groups: number[][]; appGroups: number[]; app: number }
-interface Rule { slot: number; exclude: boolean; never: boolean; path: string[] | null; parent: string[] | null; queryString: string[] | null; items: Item[]; fragment: string[] | null; capture: Capture | null }
+interface Domain { host: string; groups: number[][]; appGroups: number[]; app: number; android: number }
+interface Rule { slot: number; exclude: boolean; never: boolean; path: string[] | null; parent: string[] | null; queryString: string[] | null; items: Item[]; fragment: string[] | null; capture: Capture | null; manifest: string[]; dynamic: string[][] }
 interface Item { name: string; pattern: string[] }
 interface Capture { path: string[] | null; fragment: string[] | null; items: CaptureItem[]; type: string; params: Param[] }
 interface CaptureItem { name: string; template: string[] | null }
@@ -21,8 +21,8 @@ interface Param { name: string; constant: boolean; value: string }
 function Table(scheme: string | null, schemeDomain: number, specs: Spec[], domains: Domain[], rules: Rule[], variables: string[][][]): Table { return { scheme, schemeDomain, specs, domains, rules, variables }; }
 function Spec(type: string, requiresSignIn: boolean, params: ParamSpec[]): Spec { return { type, requiresSignIn, params }; }
 function ParamSpec(name: string, kind: string, optional: boolean, min: string | null, max: string | null, values: string[]): ParamSpec { return { name, kind, optional, min, max, values }; }
-function Domain(host: string, groups: number[][], appGroups: number[], app: number): Domain { return { host, groups, appGroups, app }; }
-function Rule(slot: number, exclude: boolean, never: boolean, path: string[] | null, parent: string[] | null, queryString: string[] | null, items: Item[], fragment: string[] | null, capture: Capture | null): Rule { return { slot, exclude, never, path, parent, queryString, items, fragment, capture }; }
+function Domain(host: string, groups: number[][], appGroups: number[], app: number, android: number): Domain { return { host, groups, appGroups, app, android }; }
+function Rule(slot: number, exclude: boolean, never: boolean, path: string[] | null, parent: string[] | null, queryString: string[] | null, items: Item[], fragment: string[] | null, capture: Capture | null, manifest: string[], dynamic: string[][]): Rule { return { slot, exclude, never, path, parent, queryString, items, fragment, capture, manifest, dynamic }; }
 function Item(name: string, pattern: string[]): Item { return { name, pattern }; }
 function Capture(path: string[] | null, fragment: string[] | null, items: CaptureItem[], type: string, params: Param[]): Capture { return { path, fragment, items, type, params }; }
 function CaptureItem(name: string, template: string[] | null): CaptureItem { return { name, template }; }
@@ -317,6 +317,114 @@ function ruleMatches(rule: CompiledRule, subject: Subject): boolean {
   return true;
 }
 
+// ---- Matching for an Android app (Android's PatternMatcher and dynamic rules, docs/ANDROID.md in linkd) ----
+
+/** A URL as Android compares it: the decoded path, query items and fragment (JavaScript strings are UTF-16, as Java's). */
+class AndroidURL {
+  readonly path: string;
+  readonly items: [string, string][];
+  readonly fragment: string;
+  constructor(path: Bytes, query: Bytes, fragment: Bytes) {
+    const decoded = (bytes: Bytes) => text(percentDecoded(bytes));
+    this.path = decoded(path);
+    this.fragment = decoded(fragment);
+    this.items = [];
+    let piece: Bytes = [];
+    for (const b of query.concat([0x26])) {
+      if (b !== 0x26) { piece.push(b); continue; }
+      if (piece.length > 0) {
+        const equals = piece.indexOf(0x3d);
+        this.items.push(equals < 0 ? [decoded(piece), ""] : [decoded(piece.slice(0, equals)), decoded(piece.slice(equals + 1))]);
+      }
+      piece = [];
+    }
+  }
+
+  /** The deciding entry of one app's rules: the first rule whose manifest attributes match puts the URL in the app's scope; then, with dynamic rules, the first rule with a matching dynamic entry decides (an exclusion too), else the manifest's rule does. */
+  first(list: number[], dynamic: boolean): [number, number] | null {
+    let claimed: [number, number] | null = null;
+    for (let i = 0; i < list.length && !claimed; i += 2) if (table.rules[list[i + 1]].manifest.some((a) => this.attribute(a))) claimed = [list[i], list[i + 1]];
+    if (!claimed || !dynamic) return claimed;
+    for (let i = 0; i < list.length; i += 2) if (table.rules[list[i + 1]].dynamic.some((e) => this.entry(e))) return [list[i], list[i + 1]];
+    return null;
+  }
+
+  /** Whether the path matches a manifest attribute (`l` literal, `p` prefix, `g` simple glob, `a` advanced). */
+  attribute(attribute: string): boolean {
+    const pattern = attribute.slice(1);
+    switch (attribute[0]) {
+      case "l": return this.path === pattern;
+      case "p": return this.path.slice(0, pattern.length) === pattern;
+      case "g": return simpleGlob(pattern, this.path);
+      default: return advancedGlob(pattern, this.path);
+    }
+  }
+
+  /** Whether a dynamic entry (`P` path, `F` fragment, `Q` + name then the value's glob) matches; a named query item must be present with one instance matching. */
+  entry(texts: string[]): boolean {
+    for (let i = 0; i < texts.length; i++) {
+      const glob = texts[i].slice(1);
+      if (texts[i][0] === "P") { if (!simpleGlob(glob, this.path)) return false; }
+      else if (texts[i][0] === "F") { if (!simpleGlob(glob, this.fragment)) return false; }
+      else {
+        const value = texts[++i];
+        if (!this.items.some((item) => item[0] === glob && simpleGlob(value, item[1]))) return false;
+      }
+    }
+    return true;
+  }
+}
+
+/** `pathPattern`, read once left to right: `x*` takes every following `x`; `.*` takes input up to the first unit equal to the pattern's next one (never a longer run); a backslash escapes. */
+function simpleGlob(pattern: string, input: string): boolean {
+  if (pattern.length === 0) return input.length === 0;
+  let p = 0, s = 0;
+  while (p < pattern.length && s < input.length) {
+    let unit = pattern[p++];
+    const escaped = unit === "\\";
+    if (escaped) unit = p < pattern.length ? pattern[p++] : "\0";
+    const starred = p < pattern.length && pattern[p] === "*";
+    if (!starred) {
+      if (!(unit === "." && !escaped) && input[s] !== unit) return false;
+      s++;
+      continue;
+    }
+    p++;
+    if (unit === "." && !escaped) {
+      if (p >= pattern.length) return true;
+      let next = pattern[p];
+      if (next === "\\" && p + 1 < pattern.length) next = pattern[++p];
+      while (s < input.length && input[s] !== next) s++;
+      if (s >= input.length) return false;
+      p++;
+      s++;
+    } else {
+      while (s < input.length && input[s] === unit) s++;
+    }
+  }
+  if (p >= pattern.length && s >= input.length) return true;
+  return p === pattern.length - 2 && pattern[p] === "." && pattern[p + 1] === "*";
+}
+
+/** `pathAdvancedPattern` from its tokens (`minimum,maximum,inverted,low,high,...`): each takes as many units as it accepts, up to its maximum, and at least its minimum; the input must be used up. */
+function advancedGlob(tokens: string, input: string): boolean {
+  let s = 0;
+  for (const token of tokens.split(" ")) {
+    const n = token.split(",").map(Number);
+    const maximum = n[1] < 0 ? Infinity : n[1];
+    const accepts = (unit: number) => {
+      let member = false;
+      for (let i = 3; i + 1 < n.length; i += 2) if (n[i] <= unit && unit <= n[i + 1]) member = true;
+      return member !== (n[2] === 1);
+    };
+    let taken = 0;
+    while (taken < maximum && s + taken < input.length && accepts(input.charCodeAt(s + taken))) taken++;
+    if (taken < n[0]) return false;
+    s += taken;
+  }
+  return s >= input.length;
+}
+
 interface URLParts { scheme: string; authority: Bytes; host: string; hasUserInfo: boolean; path: Bytes; query: Bytes | null; fragment: Bytes | null }
 
 function encodeRaw(bytes: Bytes): Bytes {
@@ -474,8 +582,10 @@ function routeFound(url: string): Found | null {
   if (domain.app < 0) return null;
   const rules = compiled();
   const subject = new Subject(path, parsed.query || [], parsed.fragment || []);
+  const android = domain.android > 0 ? new AndroidURL(path, parsed.query || [], parsed.fragment || []) : null;
   const first = (group: number): [number, number] | null => {
     const list = domain.groups[group];
+    if (android) return android.first(list, domain.android === 2);
     for (let i = 0; i < list.length; i += 2) if (ruleMatches(rules[list[i + 1]], subject)) return [list[i], list[i + 1]];
     return null;
   };
@@ -556,7 +666,8 @@ export function decodeDestination(json: string): LinkDestination | null {
     if ("reason" in converted) return null;
     params[name] = converted.value;
   }
-  if (spec.params.some((p) => !p.optional && !(p.name in params))) return null;
+  // Own members only: a parameter may be named like an Object member (`constructor`, `toString`).
+  if (spec.params.some((p) => !p.optional && !Object.prototype.hasOwnProperty.call(params, p.name))) return null;
   return { type: spec.type, params } as LinkDestination;
 }
 

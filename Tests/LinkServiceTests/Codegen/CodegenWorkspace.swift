@@ -7,23 +7,31 @@ import TestSupport
 /// A workspace with every parameter kind and every AASA feature a generated router decides on: exclusions,
 /// query-item and fragment captures, raw patterns with substitution variables, `caseSensitive` and
 /// `percentEncoded` off, constants, a claim without destination, a rest capture, a wildcard domain shadowed
-/// by an exact one, and another app whose earlier rule takes some URLs.
+/// by an exact one, and another app whose earlier rule takes some URLs. With `platform: "android"` the two apps
+/// are Android apps, and `links.example.com` serves dynamic rules while the wildcard domain leaves the manifest
+/// alone to decide (docs/ANDROID.md).
 struct CodegenWorkspace {
     let service: TestService
     let key: String
+    let platform: String
     let app: String
     let other: String
 
-    init(_ service: TestService) throws {
+    init(_ service: TestService, platform: String = "ios") throws {
         self.service = service
-        key = try service.key(workspace: "codegen")
+        self.platform = platform
+        let key = try service.key(workspace: "codegen")
+        self.key = key
+        func create(_ name: String, _ identifier: String, _ scheme: String) throws -> String {
+            let json = platform == "android"
+                ? #"{"platform":"android","name":"\#(name)","packageName":"\#(identifier)","sha256CertFingerprints":[{"value":"\#(Fixture.fingerprint)"}]\#(scheme)}"#
+                : #"{"platform":"ios","name":"\#(name)","teamId":"ABCDE12345","bundleId":"\#(identifier)"\#(scheme)}"#
+            return try Fixture.expect(201, service.request("POST", "/v1/apps", key: key, json: json)).json["id"]!.stringValue!
+        }
         try Fixture.expect(201, service.request("POST", "/v1/teams", key: key, json: #"{"teamId":"ABCDE12345","name":"Acme"}"#))
-        app = try Fixture.expect(201, service.request("POST", "/v1/apps", key: key, json: """
-            {"platform":"ios","name":"Widgets","teamId":"ABCDE12345","bundleId":"com.example.widgets","customScheme":"widgets"}
-            """)).json["id"]!.stringValue!
-        other = try Fixture.expect(201, service.request("POST", "/v1/apps", key: key, json: """
-            {"platform":"ios","name":"Other","teamId":"ABCDE12345","bundleId":"com.example.other"}
-            """)).json["id"]!.stringValue!
+        // Android apps have no custom scheme in linkd (App Links are https).
+        app = try create("Widgets", "com.example.widgets", platform == "android" ? "" : #","customScheme":"widgets""#)
+        other = try create("Other", "com.example.other", "")
         let destinations = [
             #"{"name":"widgetDetail","params":{"id":{"type":"int","min":1,"max":100000},"tab":{"type":"enum","values":["info","reviews","new-arrivals"],"optional":true}}}"#,
             #"{"name":"profile","requiresSignIn":true,"params":{"user":{"type":"uuid"}}}"#,
@@ -37,7 +45,7 @@ struct CodegenWorkspace {
         }
         try Fixture.expect(201, service.request("POST", "/v1/apps/\(other)/destinations", key: key, json: #"{"name":"home"}"#))
         try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: """
-            {"hostname":"links.example.com","substitutionVariables":{"section":["news","blog"]}}
+            {"hostname":"links.example.com","substitutionVariables":{"section":["news","blog"]},"androidDynamicRules":true}
             """))
         try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: #"{"hostname":"*.example.org","defaults":{"caseSensitive":false}}"#))
         try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: #"{"hostname":"shop.example.org"}"#))
@@ -90,7 +98,7 @@ struct CodegenWorkspace {
         var answers: [String] = []
         for start in stride(from: 0, to: askable.count, by: 1000) {
             let batch = askable[start..<min(start + 1000, askable.count)]
-            let body = JSONValue.object(["urls": .array(batch.map(JSONValue.string)), "log": .bool(false)]).serialized
+            let body = JSONValue.object(["urls": .array(batch.map(JSONValue.string)), "log": .bool(false), "platform": .string(platform)]).serialized
             let results = try Fixture.expect(200, service.request("POST", "/v1/resolve", key: key, json: body)).json["results"]!.arrayValue!
             for result in results {
                 let opens = result["outcome"]?.stringValue.map { ["open_app", "invalid_param"].contains($0) } == true
