@@ -15,6 +15,7 @@ extension AASALinter {
         // every group that lists it.
         var shadowedBy: [Int32: [Int32]] = [:]
         var reachableSomewhere: Set<Int32> = []
+        let budget = PatternInclusion.Budget(units: Self.reachabilityBudget)
         for group in matcher.groups {
             // The earlier rules of the group by the literal bytes every path they match starts with: only those whose
             // key starts the rule's own path prefix can cover it.
@@ -25,7 +26,7 @@ extension AASALinter {
                 if rule.never { continue }
                 let prefix = rule.path?.literalPrefix ?? []
                 let candidates = keyLengths.filter { $0 <= prefix.count }.flatMap { earlier[Array(prefix.prefix($0))] ?? [] }.sorted()
-                if let covers = Self.covers(of: rule, among: candidates, compiled) {
+                if let covers = Self.covers(of: rule, among: candidates, compiled, budget: budget) {
                     if shadowedBy[number] == nil { shadowedBy[number] = covers }
                 } else {
                     reachableSomewhere.insert(number)
@@ -53,20 +54,26 @@ extension AASALinter {
 
     /// The earlier rules (`candidates`, in order) that together match every URL `rule` matches: the first that does
     /// alone, else every one covering its query and fragment when their paths together cover its path; nil when none.
-    static func covers(of rule: CompiledRule, among candidates: [Int32], _ compiled: [CompiledRule]) -> [Int32]? {
-        let eligible = candidates.filter { PatternInclusion.queryAndFragment(of: rule, coveredBy: compiled[Int($0)]) }
-        if let single = eligible.first(where: { PatternInclusion.path(of: rule, coveredBy: [compiled[Int($0)]]) == .included }) {
+    static func covers(of rule: CompiledRule, among candidates: [Int32], _ compiled: [CompiledRule], budget: PatternInclusion.Budget? = nil) -> [Int32]? {
+        let eligible = candidates.filter { PatternInclusion.queryAndFragment(of: rule, coveredBy: compiled[Int($0)], budget: budget) }
+        if let single = eligible.first(where: { PatternInclusion.path(of: rule, coveredBy: [compiled[Int($0)]], budget: budget) == .included }) {
             return [single]
         }
-        guard eligible.count > 1, PatternInclusion.path(of: rule, coveredBy: eligible.map { compiled[Int($0)] }) == .included else { return nil }
+        guard eligible.count > 1,
+              PatternInclusion.path(of: rule, coveredBy: eligible.map { compiled[Int($0)] }, budget: budget) == .included
+        else { return nil }
         // Only those whose path is needed: each dropped in turn while the rest still cover.
         var needed = eligible
         for number in eligible where needed.count > 1 {
             let rest = needed.filter { $0 != number }
-            if PatternInclusion.path(of: rule, coveredBy: rest.map { compiled[Int($0)] }) == .included { needed = rest }
+            if PatternInclusion.path(of: rule, coveredBy: rest.map { compiled[Int($0)] }, budget: budget) == .included { needed = rest }
         }
         return needed
     }
+
+    /// The inclusion work one lint run may do (`PatternInclusion.Budget`): ample for real rule lists, and a
+    /// bound on lists built to be costly to compare.
+    static let reachabilityBudget = 400_000
 
     /// The literal bytes every path the rule matches starts with.
     private static func pathPrefix(_ rule: CompiledRule) -> [UInt8] {

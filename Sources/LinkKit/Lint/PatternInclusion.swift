@@ -5,9 +5,23 @@
 /// class one ASCII character). The test walks the product of the included pattern's automaton with the subset
 /// automaton of the covering ones, over the scalars the patterns name plus one that stands for every other; a
 /// substitution variable is expanded into its values. It is exact: "included" is a proof, "not included" comes with
-/// a witness the matcher confirms. Only a walk longer than `limit` states, or more than `maximumAlternatives`
-/// expansions, gives up (`unknown`), which the lint reads as "not included".
+/// a witness the matcher confirms. Only a walk longer than `limit` states, more than `maximumAlternatives`
+/// expansions, or a spent `Budget`, gives up (`unknown`), which the lint reads as "not included".
 enum PatternInclusion {
+    /// The work a series of tests may do together (one lint run): each state walked costs one unit per symbol
+    /// tried and covering state carried. Patterns costly to compare (`/*a*a*a*…`) are each bounded by `limit`, but
+    /// a rule list of many of them would pair each with every earlier one; once the budget is spent every
+    /// further test answers `unknown`, so a lint stays bounded whatever the rules.
+    final class Budget {
+        private(set) var units: Int
+        init(units: Int) { self.units = units }
+        /// Charges `cost`; false once the budget is spent.
+        func spend(_ cost: Int) -> Bool {
+            units -= cost
+            return units >= 0
+        }
+    }
+
     enum Answer: Equatable {
         case included
         /// A text the included pattern matches and no covering one does.
@@ -32,14 +46,14 @@ enum PatternInclusion {
     /// Whether every text `pattern` matches, one of `covers` matches (nil stands for `*`).
     /// - Parameter isPath: only texts a matcher compares a path with count: `/`, or not ending in `/` (trailing
     ///   slashes are dropped, docs/aasa-semantics.md §4), so `/c/*` is covered by `/c/?*` and `/c` together.
-    static func answer(_ pattern: Pattern?, coveredBy covers: [Pattern?], isPath: Bool = false) -> Answer {
+    static func answer(_ pattern: Pattern?, coveredBy covers: [Pattern?], isPath: Bool = false, budget: Budget? = nil) -> Answer {
         if covers.contains(where: { $0 == nil || $0!.matchesEverything }) { return .included }
         // A literal (most rules) is one text: the matcher decides it.
         if let pattern, pattern.elements.count == 1, case .literal(let bytes) = pattern.elements[0] {
             return covers.contains { $0!.matches(bytes) } ? .included : .notIncluded(witness: String(decoding: bytes, as: UTF8.self))
         }
         guard let included = linear(pattern), let covering = linear(covers) else { return .unknown }
-        return answer(included, coveredBy: covering, isPath: isPath)
+        return answer(included, coveredBy: covering, isPath: isPath, budget: budget)
     }
 
     /// The patterns as linear step lists, their substitution values expanded; nil when there are too many.
@@ -82,7 +96,7 @@ enum PatternInclusion {
     }
 
     /// The product walk. A state of a set of linear patterns is (pattern, position), packed in one `Int`.
-    static func answer(_ included: [[Step]], coveredBy covers: [[Step]], isPath: Bool = false) -> Answer {
+    static func answer(_ included: [[Step]], coveredBy covers: [[Step]], isPath: Bool = false, budget: Budget? = nil) -> Answer {
         let alphabet = Self.alphabet(included + covers)
         let sub = Automaton(patterns: included)
         let cover = Automaton(patterns: covers)
@@ -115,6 +129,7 @@ enum PatternInclusion {
                 witness.unicodeScalars.append(contentsOf: scalars.reversed())
                 return .notIncluded(witness: witness)
             }
+            if let budget, !budget.spend(alphabet.count * (node.covers.count + 1)) { return .unknown }
             for symbol in alphabet {
                 let states = sub.step([node.state], symbol)
                 guard !states.isEmpty else { continue }
