@@ -25,7 +25,12 @@ func mhdConnectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
                                       errorResponse: mhdErrorResponse)
         record.socketContext.pointee.owner = Unmanaged.passRetained(record).toOpaque()
         socketContext.pointee = UnsafeMutableRawPointer(record.socketContext)
-        if context.connections.opened(record) == .refused, record.descriptor >= 0 {
+        let refused = context.connections.opened(record) == .refused
+        if context.draining.load(ordering: .relaxed), record.descriptor >= 0 {
+            // Draining (`Server.shutdown`): a connection accepted now is closed before anything is read, as a
+            // quiesced listener would refuse it.
+            _ = Glibc.shutdown(record.descriptor, Int32(SHUT_RDWR))
+        } else if refused, record.descriptor >= 0 {
             // A fresh connection MHD has not read from or written to yet: the 503 goes out first, whole or not at
             // all (a send that would block is dropped), and the shutdown makes MHD close the connection.
             _ = context.connections.refusal.withUnsafeBytes { bytes in

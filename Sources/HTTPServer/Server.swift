@@ -123,8 +123,9 @@ public final class Server: @unchecked Sendable {
         logger.info("http server listening", metadata: ["http.address": Self.display(host: configuration.host, port: port)])
     }
 
-    /// Stops gracefully: stops accepting (new connections are refused), lets in-flight requests finish for up
-    /// to `gracePeriod`, then stops the daemon, closing idle keep-alive connections. Idempotent; blocks until done.
+    /// Stops gracefully: stops serving new connections (each is closed as it is accepted), lets in-flight requests
+    /// finish for up to `gracePeriod`, then stops the daemon, closing idle keep-alive connections. Idempotent; blocks
+    /// until done.
     public func shutdown(gracePeriod: Duration = .seconds(10)) {
         let taken: OpaquePointer?? = state.withLock { state in
             guard let daemon = state.daemon else { return .some(nil) }   // never started, or already stopped
@@ -141,11 +142,10 @@ public final class Server: @unchecked Sendable {
         }
         guard let daemon = taken else { return }
         context.draining.store(true, ordering: .sequentiallyConsistent)
-        // "Stop accepting connections from the listening socket. [...] the caller is responsible for closing the
-        // returned socket; however, if MHD is run using threads [...] it must not be closed until AFTER
-        // MHD_stop_daemon has been called." Shutting it down makes the kernel refuse new connections now.
-        let listenSocket = MHD_quiesce_daemon(daemon)
-        if listenSocket >= 0 { _ = Glibc.shutdown(listenSocket, Int32(SHUT_RDWR)) }
+        // New connections are closed as they are accepted while draining (`mhdConnectionNotified`), not refused
+        // with MHD_quiesce_daemon: libmicrohttpd 0.9.75's quiesce removes the listening socket from each worker's
+        // epoll set while a worker that wakes meanwhile may remove it too, and the second removal aborts the
+        // process ("Failed to remove listen FD from epoll set", docs/field-notes.md §5).
 
         // Each request completed from now on signals; the sum is read again after each, until the deadline.
         let (seconds, attoseconds) = gracePeriod.components
@@ -154,7 +154,6 @@ public final class Server: @unchecked Sendable {
         let abandoned = context.inFlight
         MHD_stop_daemon(daemon)
         context.connections.stopWatchdog()
-        if listenSocket >= 0 { close(listenSocket) }
         state.withLock { $0.daemon = nil }
         stopped.signal()
         if abandoned > 0 {
