@@ -9,6 +9,9 @@ final class BoundedGate: Sendable {
         /// When each borrower inside took its turn, by ticket.
         var inside: [UInt64: ContinuousClock.Instant] = [:]
         var nextTicket: UInt64 = 0
+        /// The threads holding a turn, with how deeply they borrow: a borrow nested in another on the same thread
+        /// (a write that installs what it changed) uses the turn it already holds.
+        var holders: [pthread_t: Int] = [:]
         var stalled = false
         var refusedTotal = 0
     }
@@ -31,17 +34,25 @@ final class BoundedGate: Sendable {
 
     /// Takes a turn, or refuses: `.stalled` while the database is taken as stalled, `.poolTimeout` when no turn
     /// is free within `turnPatience` (at once when a borrower inside is slow).
+    /// A thread that already holds a turn borrows again within it (ticket 0): waiting for a second turn could
+    /// only wait for itself when every turn is taken.
     /// - Returns: the ticket to hand back to `leave(_:)`.
     func enter() throws(PostgresError) -> UInt64 {
         let now = ContinuousClock.now
         let patience = limits.turnPatience
-        let slow = try state.withLock { state throws(PostgresError) -> Bool in
+        let me = pthread_self()
+        let slow = try state.withLock { state throws(PostgresError) -> Bool? in
             if state.stalled {
                 state.refusedTotal += 1
                 throw PostgresError(.stalled, serverMessage: "the database has not answered since a wait timed out")
             }
+            if let depth = state.holders[me] {
+                state.holders[me] = depth + 1
+                return nil
+            }
             return state.inside.values.contains { now - $0 > patience }
         }
+        guard let slow else { return 0 }
         let wait = slow ? Duration.zero : patience
         let nanoseconds = wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000
         guard turns.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else {
@@ -51,14 +62,20 @@ final class BoundedGate: Sendable {
         return state.withLock { state in
             state.nextTicket &+= 1
             state.inside[state.nextTicket] = .now
+            state.holders[me] = 1
             return state.nextTicket
         }
     }
 
-    /// Gives the turn of `ticket` back.
+    /// Gives the turn of `ticket` back (a nested borrow's, 0, only ends the nesting).
     func leave(_ ticket: UInt64) {
-        state.withLock { _ = $0.inside.removeValue(forKey: ticket) }
-        turns.signal()
+        let me = pthread_self()
+        state.withLock { state in
+            let depth = state.holders[me] ?? 1
+            state.holders[me] = depth > 1 ? depth - 1 : nil
+            if ticket != 0 { _ = state.inside.removeValue(forKey: ticket) }
+        }
+        if ticket != 0 { turns.signal() }
     }
 
     /// A wait for the database timed out (`error`): refuse every borrower until it answers again, which a

@@ -36,6 +36,23 @@ func waitUntilBackendGone(_ pid: Int32, admin: Connection) throws {
         database = try TestDatabase.create()
     }
 
+    /// A borrow nested in another on the same thread (a write that installs what it changed) uses the turn the
+    /// thread holds: with one turn it would otherwise wait for itself and be refused.
+    @Test func aNestedBorrowUsesTheTurnItsThreadHolds() throws {
+        let pool = ConnectionPool(parameters: database.parameters, maxConnections: 4, acquireTimeout: .seconds(30), logger: testLogger())
+        defer { pool.shutdown() }
+        let bounded = pool.bounded(BoundedWaits(timeout: .seconds(2), maxBorrowers: 1))
+        let inner = try bounded.withConnection { _ in
+            try bounded.withConnection { try $0.query("SELECT 7")[0].decode(0, as: Int.self) }
+        }
+        #expect(inner == 7)
+        // The turn is free again, for this thread and for another.
+        #expect(try bounded.withConnection { try $0.query("SELECT 1")[0].decode(0, as: Int.self) } == 1)
+        let other = Mutex<Int?>(nil)
+        onThreads(1) { _ in other.withLock { $0 = try? bounded.withConnection { try $0.query("SELECT 2")[0].decode(0, as: Int.self) } } }
+        #expect(other.withLock { $0 } == 2)
+    }
+
     @Test func manyThreadsShareABoundedPool() throws {
         let pool = ConnectionPool(parameters: database.parameters, maxConnections: 4, acquireTimeout: .seconds(30), logger: testLogger())
         defer { pool.shutdown() }

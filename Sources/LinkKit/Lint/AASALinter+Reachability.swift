@@ -2,7 +2,8 @@ extension AASALinter {
     /// Warns about rules that can never decide because earlier rules for the same app(s) already match every URL they
     /// would (`PatternInclusion`): one earlier rule whose path, query and fragment each cover the rule's (`/c/sale`
     /// after `/c/{slug}`), or several whose queries and fragments cover it and whose paths together cover its path.
-    /// Earlier rules of another form (`caseSensitive`, `percentEncoded`) are left aside.
+    /// Earlier rules of another form (`caseSensitive`, `percentEncoded`) are left aside. The check shares one budget
+    /// (`reachabilityBudget`); a list that spends it (thousands of rules alike) gets no reachability findings.
     ///
     /// (Links, once stored, will be checked against the rules the same way: a rule that decides a stored link's URL
     /// before the rule it was built from. They do not exist yet.)
@@ -26,6 +27,8 @@ extension AASALinter {
                 if rule.never { continue }
                 let prefix = rule.path?.literalPrefix ?? []
                 let candidates = keyLengths.filter { $0 <= prefix.count }.flatMap { earlier[Array(prefix.prefix($0))] ?? [] }.sorted()
+                // Listing the candidates costs as much as there are: a list of thousands of alike rules stops here.
+                guard budget.spend(candidates.count + 1) else { return }
                 if let covers = Self.covers(of: rule, among: candidates, compiled, budget: budget) {
                     if shadowedBy[number] == nil { shadowedBy[number] = covers }
                 } else {
@@ -55,9 +58,12 @@ extension AASALinter {
     /// The earlier rules (`candidates`, in order) that together match every URL `rule` matches: the first that does
     /// alone, else every one covering its query and fragment when their paths together cover its path; nil when none.
     static func covers(of rule: CompiledRule, among candidates: [Int32], _ compiled: [CompiledRule], budget: PatternInclusion.Budget? = nil) -> [Int32]? {
-        let eligible = candidates.filter { PatternInclusion.queryAndFragment(of: rule, coveredBy: compiled[Int($0)], budget: budget) }
-        if let single = eligible.first(where: { PatternInclusion.path(of: rule, coveredBy: [compiled[Int($0)]], budget: budget) == .included }) {
-            return [single]
+        var eligible: [Int32] = []
+        for number in candidates {
+            let cover = compiled[Int(number)]
+            guard PatternInclusion.queryAndFragment(of: rule, coveredBy: cover, budget: budget) else { continue }
+            if PatternInclusion.path(of: rule, coveredBy: [cover], budget: budget) == .included { return [number] }
+            eligible.append(number)
         }
         guard eligible.count > 1,
               PatternInclusion.path(of: rule, coveredBy: eligible.map { compiled[Int($0)] }, budget: budget) == .included
