@@ -111,7 +111,9 @@ class Console:
         return (within or self.driver).find_elements(By.CSS_SELECTOR, selector)
 
     def present(self, selector):
-        return self.all(selector)[0] if self.all(selector) else None
+        """The first element matching `selector`, or None; one lookup, so a page changing between two cannot raise."""
+        found = self.all(selector)
+        return found[0] if found else None
 
     def go(self, hash_, view):
         self.driver.execute_script("location.hash = arguments[0]", hash_)
