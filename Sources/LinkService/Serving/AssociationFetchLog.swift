@@ -21,7 +21,7 @@ final class AssociationFetchLog: BackgroundService {
 
     private struct Key: Hashable {
         let hostname: String
-        let file: AssociationHandlers.File
+        let file: AssociationFile
     }
 
     /// Striped by thread (the metrics' `StripeAssignment`), so the serving threads do not contend for one lock; `flush`
@@ -51,7 +51,7 @@ final class AssociationFetchLog: BackgroundService {
         self.logger = logger
         self.interval = interval
         pending = (0..<metrics.stripes.count).map { _ in Pending() }
-        counters = AssociationHandlers.File.allCases.map { file in
+        counters = AssociationFile.allCases.map { file in
             Self.answered.map { status in Self.series(file: file, status: status, in: metrics) }
         }
     }
@@ -84,7 +84,7 @@ final class AssociationFetchLog: BackgroundService {
         }
     }
 
-    func record(host: String, file: AssociationHandlers.File, request: Request, etag: String?, status: Int) {
+    func record(host: String, file: AssociationFile, request: Request, etag: String?, status: Int) {
         let header = request.headers["User-Agent"] ?? ""
         let agent = header.utf8.count <= 300 ? header : String(header.prefix(300))
         counter(file: file, status: status).increment()
@@ -96,14 +96,14 @@ final class AssociationFetchLog: BackgroundService {
         pending[metrics.stripes.current].fetches.withLock { $0[Key(hostname: host, file: file)] = fetch }
     }
 
-    private func counter(file: AssociationHandlers.File, status: Int) -> Counter {
-        if let fileIndex = AssociationHandlers.File.allCases.firstIndex(of: file), let statusIndex = Self.answered.firstIndex(of: status) {
+    private func counter(file: AssociationFile, status: Int) -> Counter {
+        if let fileIndex = AssociationFile.allCases.firstIndex(of: file), let statusIndex = Self.answered.firstIndex(of: status) {
             return counters[fileIndex][statusIndex]
         }
         return Self.series(file: file, status: status, in: metrics)
     }
 
-    private static func series(file: AssociationHandlers.File, status: Int, in metrics: MetricsRegistry) -> Counter {
+    private static func series(file: AssociationFile, status: Int, in metrics: MetricsRegistry) -> Counter {
         metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
                         labels: ["file": file.rawValue, "status": String(status)])
     }

@@ -12,7 +12,7 @@ struct DomainFileHandlers: Sendable {
         routes.add(.GET, "/v1/domains/{host}/assetlinks", scope: .read, auth: auth) { try serve(.assetLinks, $0, $1) }
     }
 
-    func serve(_ file: AssociationHandlers.File, _ request: Request, _ principal: Principal) throws -> Response {
+    func serve(_ file: AssociationFile, _ request: Request, _ principal: Principal) throws -> Response {
         let host = (request.parameters["host"] ?? "").lowercased()
         guard let entry = catalog.entry(exactly: host), entry.workspaceID == principal.workspaceID else {
             throw ServiceError.notFound("The domain '\(host)'")

@@ -26,18 +26,13 @@ struct AssociationHandlers: Sendable {
         self.varyOrigin = varyOrigin
     }
 
-    enum File: String, Sendable, CaseIterable {
-        case aasa = "apple-app-site-association"
-        case assetLinks = "assetlinks.json"
-    }
-
     func register(in routes: inout RouterBuilder) {
         routes.get("/.well-known/apple-app-site-association") { try serve(.aasa, $0) }
         routes.get("/apple-app-site-association") { try serve(.aasa, $0) }
         routes.get("/.well-known/assetlinks.json") { try serve(.assetLinks, $0) }
     }
 
-    func serve(_ file: File, _ request: Request) throws -> Response {
+    func serve(_ file: AssociationFile, _ request: Request) throws -> Response {
         guard let host = request.host, let entry = catalog.entry(servedAt: host) else {
             fetches.record(host: request.host ?? "", file: file, request: request, etag: nil, status: 404)
             throw ServiceError.notFound("No link domain is registered for the host '\((request.host ?? "").prefix(253))'; the association")
