@@ -1,9 +1,17 @@
-/// A query parameter of an `APIOperation`, e.g. `?platform=ios`.
+import HTTPServer
+import LinkKit
+
+/// A query parameter of an `Endpoint`, e.g. `?platform=ios`: declared once, it is both what the OpenAPI document
+/// says and how the handler reads it (`value(in:)`, `number(in:)`), so the two cannot disagree.
 struct QueryParameter: Sendable {
     let name: String
     let schema: Schema
     let description: String
     var required = false
+    /// What `value(in:)` checks, read from `schema` once.
+    private let values: [String]?
+    private let maxLength: Int?
+    private let bounds: ClosedRange<Int>?
 
     /// - Parameters:
     ///   - name: the parameter name.
@@ -15,5 +23,55 @@ struct QueryParameter: Sendable {
         self.schema = schema
         self.description = description
         self.required = required
+        let json = schema.json
+        values = json["enum"]?.arrayValue?.compactMap(\.stringValue)
+        maxLength = Self.integer(json["maxLength"])
+        bounds = json["type"]?.stringValue == "integer" ? (Self.integer(json["minimum"]) ?? Int.min)...(Self.integer(json["maximum"]) ?? Int.max) : nil
+    }
+
+    /// The parameter's value in `request`, checked against the declaration: nil when it is absent (and not
+    /// required).
+    /// - Throws: `ServiceError.badRequest` naming the parameter when a required one is absent or empty, a value is
+    ///   not one of the schema's `enum`, longer than its `maxLength`, or (for an integer schema) not a whole
+    ///   number within its bounds.
+    func value(in request: Request) throws(ServiceError) -> String? {
+        guard let text = request.query(name), !(required && text.isEmpty) else {
+            if required { throw .badRequest("\(name) is required: \(description)") }
+            return nil
+        }
+        let shown = text.prefix(100)
+        if let values, !values.contains(text) {
+            throw .badRequest("\(name) must be one of \(values.joined(separator: ", ")), not '\(shown)'.")
+        }
+        if let maxLength, text.unicodeScalars.count > maxLength {
+            throw .badRequest("\(name) must be at most \(maxLength) characters long.")
+        }
+        if let bounds {
+            guard let number = Int(text), bounds.contains(number) else {
+                throw .badRequest("\(name) must be a whole number from \(bounds.lowerBound) to \(bounds.upperBound), not '\(shown)'.")
+            }
+        }
+        return text
+    }
+
+    /// An integer parameter's value, within the schema's bounds; nil when absent.
+    /// - Throws: as `value(in:)`.
+    func number(in request: Request) throws(ServiceError) -> Int? {
+        try value(in: request).flatMap { Int($0) }
+    }
+
+    /// Refuses a request that sends a parameter none of `parameters` names (for endpoints that take no other).
+    /// - Throws: `ServiceError.badRequest` naming it and listing those accepted.
+    static func refuseOthers(than parameters: [QueryParameter], in request: Request) throws(ServiceError) {
+        for item in request.queryItems where !parameters.contains(where: { $0.name == item.name }) {
+            let known = parameters.map(\.name).sorted().joined(separator: ", ")
+            throw .badRequest("Unknown parameter '\(item.name.prefix(100))'. This endpoint accepts: \(known).")
+        }
+    }
+
+    /// A schema keyword's whole-number value.
+    private static func integer(_ value: JSONValue?) -> Int? {
+        guard case .number(let text)? = value else { return nil }
+        return Int(text)
     }
 }

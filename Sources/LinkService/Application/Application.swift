@@ -28,6 +28,8 @@ public final class Application: Sendable {
     /// Started in this order before the server listens, stopped in reverse after it (`BackgroundService`).
     private let services: [any BackgroundService]
     private let logger: Logger
+    /// The OpenAPI document of every route, as `GET /openapi.json` serves it.
+    let openAPIDocument: [UInt8]
 
     /// Builds the application without starting anything that listens.
     /// - Throws: `MigrationError` when the migrations directory is unreadable or malformed, `HitPipelineError`
@@ -73,36 +75,42 @@ public final class Application: Sendable {
         let tokens = ClickTokens(pool: requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
         self.tokens = tokens
         let services: [any BackgroundService] = [changes, fetches, hits, tokens]
-        ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), hits: hits, catalog: catalog, changes: changes, services: services,
-                        metrics: metrics, logger: logger).register(in: &routes)
-        AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge,
-                            varyOrigin: !configuration.corsOrigins.isEmpty).register(in: &routes)
         let auth = Authenticator(pool: requests, cache: keys)
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes)
         let agents = UserAgentCache(stripes: metrics.stripes)
-        ResolveHandlers(resolver: resolver, auth: auth, hits: hits, agents: agents, isPublic: configuration.publicResolve).register(in: &routes)
-        LinkBuildHandlers(catalog: catalog, auth: auth).register(in: &routes)
-        DomainFileHandlers(catalog: catalog, auth: auth).register(in: &routes)
-        TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname).register(in: &routes)
-        AuditHandlers(pool: requests, auth: auth).register(in: &routes)
         let catalogChanges = CatalogChanges(pool: requests, reloader: reloader, keys: keys)
-        KeyHandlers(pool: requests, auth: auth, changes: catalogChanges).register(in: &routes)
-        TeamHandlers(pool: requests, auth: auth, changes: catalogChanges).register(in: &routes)
-        AppHandlers(pool: requests, auth: auth, changes: catalogChanges).register(in: &routes)
-        AndroidManifestHandlers(pool: requests, catalog: catalog, auth: auth).register(in: &routes)
-        DestinationHandlers(pool: requests, auth: auth, changes: catalogChanges).register(in: &routes)
-        DomainHandlers(pool: requests, auth: auth, changes: catalogChanges).register(in: &routes)
-        RuleHandlers(pool: requests, auth: auth, changes: catalogChanges).register(in: &routes)
-        CodegenHandlers(pool: requests, auth: auth, resolver: resolver).register(in: &routes)
-        OpenAPIHandlers().register(in: &routes)
-        AnalyticsHandlers(pool: requests, auth: auth).register(in: &routes)
-        ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents).register(in: &routes)
-        QRHandlers(resolver: resolver, auth: auth).register(in: &routes)
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
+        // Every route, in the order the router tries templates (a literal segment before a parameter at the same
+        // place: android-manifest before {language}).
+        var groups: [any EndpointGroup] = [
+            ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), hits: hits, catalog: catalog, changes: changes,
+                            services: services, metrics: metrics, logger: logger),
+            AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge,
+                                varyOrigin: !configuration.corsOrigins.isEmpty),
+            ResolveHandlers(resolver: resolver, auth: auth, hits: hits, agents: agents, isPublic: configuration.publicResolve),
+            LinkBuildHandlers(catalog: catalog, auth: auth),
+            DomainFileHandlers(catalog: catalog, auth: auth),
+            TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname),
+            AuditHandlers(pool: requests, auth: auth),
+            KeyHandlers(pool: requests, auth: auth, changes: catalogChanges),
+            TeamHandlers(pool: requests, auth: auth, changes: catalogChanges),
+            AppHandlers(pool: requests, auth: auth, changes: catalogChanges),
+            AndroidManifestHandlers(pool: requests, catalog: catalog, auth: auth),
+            DestinationHandlers(pool: requests, auth: auth, changes: catalogChanges),
+            DomainHandlers(pool: requests, auth: auth, changes: catalogChanges),
+            RuleHandlers(pool: requests, auth: auth, changes: catalogChanges),
+            CodegenHandlers(pool: requests, auth: auth, resolver: resolver),
+            AnalyticsHandlers(pool: requests, auth: auth),
+            ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents),
+            QRHandlers(resolver: resolver, auth: auth),
+        ]
         if let console = configuration.consoleDirectory {
-            let files = try ConsoleFiles(directory: console, chartJS: configuration.chartJS)
-            ConsoleHandlers(files: files, catalog: catalog, clicks: clicks).register(in: &routes)
+            groups.append(ConsoleHandlers(files: try ConsoleFiles(directory: console, chartJS: configuration.chartJS), catalog: catalog, clicks: clicks))
         }
+        let endpoints = groups.flatMap(\.endpoints)
+        let openAPI = OpenAPIHandlers(describing: endpoints)
+        self.openAPIDocument = openAPI.body
+        routes.add(endpoints + openAPI.endpoints, auth: auth)
         routes.fallback { try clicks.handle($0) }
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)

@@ -8,18 +8,23 @@ import TestSupport
 
 @Suite("OpenAPI document")
 struct OpenAPIDocumentTests {
-    /// The application's router, built without a database (nothing is started).
-    static func routes() throws -> [(method: HTTPMethod, template: String)] {
+    /// The application, built without a database (nothing is started).
+    static func application() throws -> Application {
         let configuration = ServiceConfiguration(
             server: ServerConfiguration(), database: try ConnectionParameters("host=/nonexistent dbname=none"),
             migrationsDirectory: migrationsDirectory, migrateOnStart: false
         )
-        return try Application(configuration: configuration, logger: .quiet).router.routes
+        return try Application(configuration: configuration, logger: .quiet)
+    }
+
+    /// The application's router.
+    static func routes() throws -> [(method: HTTPMethod, template: String)] {
+        try application().router.routes
     }
 
     /// The document exactly as served.
     static func document() throws -> JSONValue {
-        try JSONValue.parse(bytes: OpenAPIHandlers().body)
+        try JSONValue.parse(bytes: application().openAPIDocument)
     }
 
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
@@ -40,7 +45,7 @@ struct OpenAPIDocumentTests {
         let documented = Self.documentedOperations(try Self.document())
         let undocumented = routed.subtracting(documented).sorted()
         let unrouted = documented.subtracting(routed).sorted()
-        #expect(undocumented.isEmpty, "routes missing from the OpenAPI document (add them to APIOperations): \(undocumented)")
+        #expect(undocumented.isEmpty, "routes missing from the OpenAPI document (declare each as an Endpoint of its EndpointGroup): \(undocumented)")
         #expect(unrouted.isEmpty, "documented operations no route serves: \(unrouted)")
         #expect(routed.contains("GET /openapi.json"))
         #expect(routed.count > 30)
@@ -65,12 +70,12 @@ struct OpenAPIDocumentTests {
         var operationIDs: [String] = []
         let tags = Set((document["tags"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
         for path in document["paths"]?.objectMembers ?? [] {
-            let templateNames = APIOperation(.GET, path.key, "", "", tag: "", access: .public, success: .noContent).pathParameterNames
+            let templateNames = Endpoint.undocumented(.GET, path.key) { _ in Response(status: 204) }.pathParameterNames
             let declared = (path.value["parameters"]?.arrayValue ?? []).filter { $0["in"]?.stringValue == "path" }
             #expect(declared.compactMap { $0["name"]?.stringValue } == templateNames, "path parameters of \(path.key)")
             for parameter in declared {
                 #expect(parameter["required"] == .bool(true))
-                #expect(parameter["description"]?.stringValue != nil, "\(path.key): describe {\(parameter["name"]?.stringValue ?? "")} in APIOperations.pathParameters")
+                #expect(parameter["description"]?.stringValue != nil, "\(path.key): describe {\(parameter["name"]?.stringValue ?? "")} in OpenAPIDocument.pathParameters")
             }
             for member in path.value.objectMembers ?? [] where Self.methods.contains(member.key) {
                 let operation = member.value
@@ -133,14 +138,15 @@ struct OpenAPIDocumentTests {
             let response = try service.request("GET", "/openapi.json")
             #expect(response.status == 200)
             #expect(response.headers["Content-Type"] == "application/json")
-            #expect(response.body == OpenAPIHandlers().body)
+            let served = try Self.application().openAPIDocument
+        #expect(response.body == served)
         }
     }
 
     /// The full OpenAPI 3.1 schema check, when `openapi-spec-validator` is installed (`pip install openapi-spec-validator`).
     @Test(.enabled(if: SpecValidator.isAvailable, "python3 with openapi-spec-validator is not installed"))
     func passesOpenAPISpecValidator() throws {
-        let output = try SpecValidator.validate(OpenAPIHandlers().body)
+        let output = try SpecValidator.validate(try Self.application().openAPIDocument)
         #expect(output.status == 0, "openapi-spec-validator: \(output.text)")
     }
 

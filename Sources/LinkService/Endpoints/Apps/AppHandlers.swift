@@ -4,19 +4,29 @@ import LinkKit
 import Postgres
 
 /// `/v1/apps`: iOS and Android apps of a workspace.
-struct AppHandlers: Sendable {
+struct AppHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
     let changes: CatalogChanges
 
-    private var endpoints: ResourceEndpoints { ResourceEndpoints(changes: changes) }
+    private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
-    func register(in routes: inout RouterBuilder) {
-        routes.add(.POST, "/v1/apps", scope: .write, auth: auth, create)
-        routes.add(.GET, "/v1/apps", scope: .read, auth: auth, list)
-        routes.add(.GET, "/v1/apps/{id}", scope: .read, auth: auth, get)
-        routes.add(.PATCH, "/v1/apps/{id}", scope: .write, auth: auth, update)
-        routes.add(.DELETE, "/v1/apps/{id}", scope: .write, auth: auth, delete)
+    private static let platform = QueryParameter("platform", .enumeration(["ios", "android"]), "Only apps of this platform.")
+
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.POST, "/v1/apps", "createApp", "Register an iOS or Android app", tag: "Apps", scope: .write,
+                     description: "iOS apps need a team registered in the workspace; the app ID `TEAMID.bundle.id` is derived.",
+                     body: "AppCreate", success: .created("App"), errors: [409], create),
+            Endpoint(.GET, "/v1/apps", "listApps", "List apps", tag: "Apps", scope: .read,
+                     query: [Self.platform],
+                     success: .page("App"), list),
+            Endpoint(.GET, "/v1/apps/{id}", "getApp", "Read an app", tag: "Apps", scope: .read, success: .resource("App"), get),
+            Endpoint(.PATCH, "/v1/apps/{id}", "updateApp", "Change an app", tag: "Apps", scope: .write,
+                     ifMatch: true, body: "AppUpdate", success: .resource("App"), errors: [409], update),
+            Endpoint(.DELETE, "/v1/apps/{id}", "deleteApp", "Delete an app that no rule or domain uses", tag: "Apps", scope: .write,
+                     ifMatch: true, success: .noContent, errors: [409], delete),
+        ]
     }
 
     func create(_ request: Request, _ principal: Principal) throws -> Response {
@@ -28,7 +38,7 @@ struct AppHandlers: Sendable {
         let input = AppInput(reading: &body, platform: platform, creating: true)
         body.finish()
         try errors.check()
-        return try endpoints.create(principal) { connection, _ in
+        return try resource.create(principal) { connection, _ in
             if let teamID = input.teamID {
                 try requireTeam(teamID, principal, on: connection)
             }
@@ -41,22 +51,20 @@ struct AppHandlers: Sendable {
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
-        try endpoints.list(request) { page, connection in
-            let platform = request.query("platform")
-            guard let platform else { return try AppStore.page(page, workspace: principal.workspaceID, platform: nil, on: connection) }
-            guard let known = AppPlatform(rawValue: platform) else { throw ServiceError.badRequest("platform must be 'ios' or 'android'.") }
-            return try AppStore.page(page, workspace: principal.workspaceID, platform: known, on: connection)
+        try resource.list(request) { page, connection in
+            let platform = try Self.platform.value(in: request).flatMap(AppPlatform.init(rawValue:))
+            return try AppStore.page(page, workspace: principal.workspaceID, platform: platform, on: connection)
         }
     }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
-        try endpoints.get { try AppHandlers.find(request.parameters["id"], principal, on: $0) }
+        try resource.get { try AppHandlers.find(request.parameters["id"], principal, on: $0) }
     }
 
     func update(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        return try endpoints.update(request, principal, find: {
+        return try resource.update(request, principal, find: {
             try AppHandlers.find(request.parameters["id"], principal, on: $0, forUpdate: true)
         }, check: { before, _ -> AppInput in
             if let sent = body.string("platform"), sent != before.platform.rawValue {   // null reads as absent
@@ -83,7 +91,7 @@ struct AppHandlers: Sendable {
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try endpoints.delete(request, principal, find: {
+        try resource.delete(request, principal, find: {
             try AppHandlers.find(request.parameters["id"], principal, on: $0, forUpdate: true)
         }, remove: { app, connection, _ in
             let uses = try AppStore.hostnames(using: app.id, on: connection)

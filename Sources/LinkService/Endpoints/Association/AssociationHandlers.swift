@@ -8,7 +8,7 @@ import LinkKit
 /// Always 200 with `application/json` for a known domain, never a redirect; a strong ETag derived from the
 /// bytes, Last-Modified, Cache-Control; `If-None-Match` / `If-Modified-Since` answer 304; HEAD works
 /// (the router answers it from GET). An unknown host gets 404, which Apple reads as "no association".
-struct AssociationHandlers: Sendable {
+struct AssociationHandlers: EndpointGroup {
     let catalog: Catalog
     let fetches: AssociationFetchLog
     /// `Cache-Control: public, max-age=<maxAge>`.
@@ -26,10 +26,19 @@ struct AssociationHandlers: Sendable {
         self.varyOrigin = varyOrigin
     }
 
-    func register(in routes: inout RouterBuilder) {
-        routes.get("/.well-known/apple-app-site-association") { try serve(.aasa, $0) }
-        routes.get("/apple-app-site-association") { try serve(.aasa, $0) }
-        routes.get("/.well-known/assetlinks.json") { try serve(.assetLinks, $0) }
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.GET, "/.well-known/apple-app-site-association", "getAASA", "The apple-app-site-association file of the requested host",
+                     tag: "Association files", access: .public,
+                     description: "What Apple's CDN fetches. The domain is chosen by `Host` (a wildcard domain's file is served at its root domain). Always 200 with `application/json`, never a redirect; 404 when no link domain is registered for the host.",
+                     conditional: true, success: .json(200, "AASAFile", headers: ["ETag", "Last-Modified", "Cache-Control"]), errors: [404]) { try serve(.aasa, $0) },
+            Endpoint(.GET, "/apple-app-site-association", "getAASALegacyLocation", "The apple-app-site-association file at the legacy root location",
+                     tag: "Association files", access: .public, description: "The same file as `/.well-known/apple-app-site-association`.",
+                     conditional: true, success: .json(200, "AASAFile", headers: ["ETag", "Last-Modified", "Cache-Control"]), errors: [404]) { try serve(.aasa, $0) },
+            Endpoint(.GET, "/.well-known/assetlinks.json", "getAssetLinks", "The Digital Asset Links file of the requested host",
+                     tag: "Association files", access: .public, description: "What Android's App Links verifier fetches; chosen by `Host`.",
+                     conditional: true, success: .json(200, "AssetLinks", headers: ["ETag", "Last-Modified", "Cache-Control"]), errors: [404]) { try serve(.assetLinks, $0) },
+        ]
     }
 
     func serve(_ file: AssociationFile, _ request: Request) throws -> Response {

@@ -3,13 +3,19 @@ import HTTPServer
 
 /// `GET /v1/domains/{host}/aasa` and `/assetlinks`: the files as served, for dashboards (authenticated,
 /// workspace-scoped, from the catalog).
-struct DomainFileHandlers: Sendable {
+struct DomainFileHandlers: EndpointGroup {
     let catalog: Catalog
     let auth: Authenticator
 
-    func register(in routes: inout RouterBuilder) {
-        routes.add(.GET, "/v1/domains/{host}/aasa", scope: .read, auth: auth) { try serve(.aasa, $0, $1) }
-        routes.add(.GET, "/v1/domains/{host}/assetlinks", scope: .read, auth: auth) { try serve(.assetLinks, $0, $1) }
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.GET, "/v1/domains/{host}/aasa", "getDomainAASA", "The domain's apple-app-site-association file as served",
+                     tag: "Association files", scope: .read,
+                     conditional: true, success: .json(200, "AASAFile", headers: ["ETag", "Last-Modified", "Cache-Control"])) { try serve(.aasa, $0, $1) },
+            Endpoint(.GET, "/v1/domains/{host}/assetlinks", "getDomainAssetLinks", "The domain's assetlinks.json as served",
+                     tag: "Association files", scope: .read,
+                     conditional: true, success: .json(200, "AssetLinks", headers: ["ETag", "Last-Modified", "Cache-Control"])) { try serve(.assetLinks, $0, $1) },
+        ]
     }
 
     func serve(_ file: AssociationFile, _ request: Request, _ principal: Principal) throws -> Response {

@@ -4,14 +4,18 @@ import LinkKit
 import Postgres
 
 /// `GET /v1/audit`: every change of the workspace, newest first: who (key id), when, what (before/after).
-struct AuditHandlers: Sendable {
+struct AuditHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
     /// The audit log pages by its identity column alone; the cursor's id part is not needed.
     private static let unusedID = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
 
-    func register(in routes: inout RouterBuilder) {
-        routes.add(.GET, "/v1/audit", scope: .read, auth: auth, list)
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.GET, "/v1/audit", "listAuditEntries", "Every change of the workspace, newest first", tag: "Audit", scope: .read,
+                     query: [QueryParameter("resourceType", Schema.string(maxLength: 100), "Only changes of this kind of resource, e.g. `rules`.")],
+                     success: .page("AuditEntry"), list),
+        ]
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {

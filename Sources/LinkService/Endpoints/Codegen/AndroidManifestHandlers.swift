@@ -5,13 +5,24 @@ import Postgres
 
 /// `GET /v1/apps/{id}/codegen/android-manifest`: the intent filters of an Android app, written from the rules of
 /// every domain that names it (docs/ANDROID.md), read from the catalog.
-struct AndroidManifestHandlers: Sendable {
+struct AndroidManifestHandlers: EndpointGroup {
     let pool: ConnectionPool
     let catalog: Catalog
     let auth: Authenticator
 
-    func register(in routes: inout RouterBuilder) {
-        routes.add(.GET, "/v1/apps/{id}/codegen/android-manifest", scope: .read, auth: auth, manifest)
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.GET, "/v1/apps/{id}/codegen/android-manifest", "getAndroidManifest",
+                     "The intent filters an Android app's manifest needs for its link domains", tag: "Apps", scope: .read,
+                     description: """
+                         One `<intent-filter android:autoVerify="true">` per domain whose rules name the app, its paths written as \
+                         `path`, `pathPrefix`, `pathPattern` or `pathAdvancedPattern` so Android claims what the rules claim. XML \
+                         comments name each rule and say where Android decides differently (exclusions, query and fragment \
+                         constraints, patterns Android cannot express exactly). The ETag changes with the content. \
+                         422 for an iOS app, 409 when no rule names the app.
+                         """,
+                     conditional: true, success: .content(200, mediaType: "application/xml", schema: .string), errors: [409, 422], manifest),
+        ]
     }
 
     func manifest(_ request: Request, _ principal: Principal) throws -> Response {

@@ -7,13 +7,22 @@ import Postgres
 /// `GET /v1/apps/{id}/codegen/{swift|kotlin|typescript}`: a generated router for the app, one source file
 /// (docs/CODEGEN.md); `GET /v1/apps/{id}/codegen/fixtures`: URLs and the destinations resolve answers for them,
 /// for an app's CI to run its router over. Both come from the catalog resolve decides with.
-struct CodegenHandlers: Sendable {
+struct CodegenHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
     let resolver: Resolver
 
-    func register(in routes: inout RouterBuilder) {
-        routes.add(.GET, "/v1/apps/{id}/codegen/{language}", scope: .read, auth: auth, generate)
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.GET, "/v1/apps/{id}/codegen/{language}", "generateRouter", "Generate the app's router, or its fixtures", tag: "Destinations",
+                     scope: .read,
+                     description: "`language` is `swift`, `kotlin` or `typescript`: one self-contained source file with the app's destinations as a type, a decoder of resolve's JSON, `LinkRouter.route` (universal links of every domain whose rules name the app, and its custom scheme: the authority of `widgets://widget/42` is the first path segment), the builder, and a pending-link holder for destinations that require sign-in (docs/CODEGEN.md). `fixtures`: URLs with the destination resolve answers for each (null: the app opens nothing), for an app's CI. The ETag changes with the app's rules and destinations; 404 for another `language`.",
+                     conditional: true,
+                     success: .alternatives(200, [
+                        (mediaType: "text/plain", schema: Schema.string.described("The generated source file; its header names the rules' ETag.")),
+                        (mediaType: "application/json", schema: Schema.ref("RouterFixtures")),
+                     ]), generate),
+        ]
     }
 
     func generate(_ request: Request, _ principal: Principal) throws -> Response {

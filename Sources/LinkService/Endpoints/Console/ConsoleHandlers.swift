@@ -7,7 +7,7 @@ import HTTPServer
 /// Each file answers with a strong ETag (304 for `If-None-Match`), `Cache-Control: no-cache` (revalidated on
 /// every load, so an upgrade shows at once), gzip when the client accepts it, and a Content-Security-Policy
 /// that allows only the console's own files: no inline script, no eval, no framing.
-struct ConsoleHandlers: Sendable {
+struct ConsoleHandlers: EndpointGroup {
     let files: ConsoleFiles
     let catalog: Catalog
     let clicks: ClickHandler
@@ -19,15 +19,18 @@ struct ConsoleHandlers: Sendable {
         ("Referrer-Policy", "no-referrer"),
     ]
 
-    func register(in routes: inout RouterBuilder) {
-        routes.get("/console") { request in
-            if isLinkDomain(request) { return try clicks.handle(request) }
-            return Response(status: 308, headers: ["Location": "/console/"], body: [])
-        }
-        routes.get("/console/{file*}") { request in
-            if isLinkDomain(request) { return try clicks.handle(request) }
-            return try serve(request)
-        }
+    /// The console's pages: not part of the API, so not in the OpenAPI document.
+    var endpoints: [Endpoint] {
+        [
+            .undocumented(.GET, "/console") { request in
+                if isLinkDomain(request) { return try clicks.handle(request) }
+                return Response(status: 308, headers: ["Location": "/console/"], body: [])
+            },
+            .undocumented(.GET, "/console/{file*}") { request in
+                if isLinkDomain(request) { return try clicks.handle(request) }
+                return try serve(request)
+            },
+        ]
     }
 
     private func isLinkDomain(_ request: Request) -> Bool {

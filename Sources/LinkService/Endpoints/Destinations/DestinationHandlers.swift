@@ -4,19 +4,26 @@ import LinkKit
 import Postgres
 
 /// `/v1/apps/{id}/destinations`: the typed in-app screens of an app, addressed by name.
-struct DestinationHandlers: Sendable {
+struct DestinationHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
     let changes: CatalogChanges
 
-    private var endpoints: ResourceEndpoints { ResourceEndpoints(changes: changes) }
+    private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
-    func register(in routes: inout RouterBuilder) {
-        routes.add(.POST, "/v1/apps/{id}/destinations", scope: .write, auth: auth, create)
-        routes.add(.GET, "/v1/apps/{id}/destinations", scope: .read, auth: auth, list)
-        routes.add(.GET, "/v1/apps/{id}/destinations/{name}", scope: .read, auth: auth, get)
-        routes.add(.PUT, "/v1/apps/{id}/destinations/{name}", scope: .write, auth: auth, replace)
-        routes.add(.DELETE, "/v1/apps/{id}/destinations/{name}", scope: .write, auth: auth, delete)
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.POST, "/v1/apps/{id}/destinations", "createDestination", "Declare a destination type of an app", tag: "Destinations",
+                     scope: .write, body: "DestinationCreate", success: .created("Destination"), errors: [409], create),
+            Endpoint(.GET, "/v1/apps/{id}/destinations", "listDestinations", "List an app's destination types", tag: "Destinations",
+                     scope: .read, success: .page("Destination"), list),
+            Endpoint(.GET, "/v1/apps/{id}/destinations/{name}", "getDestination", "Read a destination type", tag: "Destinations",
+                     scope: .read, success: .resource("Destination"), get),
+            Endpoint(.PUT, "/v1/apps/{id}/destinations/{name}", "replaceDestination", "Replace a destination type's title and parameters",
+                     tag: "Destinations", scope: .write, ifMatch: true, body: "DestinationReplace", success: .resource("Destination"), replace),
+            Endpoint(.DELETE, "/v1/apps/{id}/destinations/{name}", "deleteDestination", "Delete a destination type no rule leads to",
+                     tag: "Destinations", scope: .write, ifMatch: true, success: .noContent, errors: [409], delete),
+        ]
     }
 
     func create(_ request: Request, _ principal: Principal) throws -> Response {
@@ -28,7 +35,7 @@ struct DestinationHandlers: Sendable {
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         let requiresSignIn = body.bool("requiresSignIn") ?? false
         body.finish()
-        return try endpoints.create(principal) { connection, changed in
+        return try resource.create(principal) { connection, changed in
             let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
             try errors.check()
             if try DestinationStore.find(name!, of: app.id, on: connection) != nil {
@@ -42,14 +49,14 @@ struct DestinationHandlers: Sendable {
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
-        try endpoints.list(request) { page, connection in
+        try resource.list(request) { page, connection in
             let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
             return try DestinationStore.page(page, where: "app_id = $1", [app.id], on: connection)
         }
     }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
-        try endpoints.get { try find(request, principal, on: $0) }
+        try resource.get { try find(request, principal, on: $0) }
     }
 
     /// Replaces title, preview metadata and parameters (the name is the address and stays).
@@ -64,7 +71,7 @@ struct DestinationHandlers: Sendable {
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         let requiresSignIn = body.bool("requiresSignIn") ?? false
         body.finish()
-        return try endpoints.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
+        return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
                                     check: { _, _ in try errors.check() }) { before, _, connection, changed in
             let after = try DestinationStore.replace(before.id, title: title, preview: preview, parameters: params, requiresSignIn: requiresSignIn, on: connection)
             try changed.appChanged(after.appID, on: connection)
@@ -73,7 +80,7 @@ struct DestinationHandlers: Sendable {
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try endpoints.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) { destination, connection, changed in
+        try resource.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) { destination, connection, changed in
             let users = try DestinationStore.hostnames(leadingTo: destination.name, app: destination.appID, on: connection)
             if !users.isEmpty {
                 throw ServiceError.conflict("Rules of \(users.sorted().joined(separator: ", ")) lead to '\(destination.name)'; change them first.")

@@ -4,19 +4,26 @@ import LinkKit
 import Postgres
 
 /// `/v1/domains`: link domains, addressed by hostname, with their association-file settings.
-struct DomainHandlers: Sendable {
+struct DomainHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
     let changes: CatalogChanges
 
-    private var endpoints: ResourceEndpoints { ResourceEndpoints(changes: changes) }
+    private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
-    func register(in routes: inout RouterBuilder) {
-        routes.add(.POST, "/v1/domains", scope: .write, auth: auth, create)
-        routes.add(.GET, "/v1/domains", scope: .read, auth: auth, list)
-        routes.add(.GET, "/v1/domains/{host}", scope: .read, auth: auth, get)
-        routes.add(.PATCH, "/v1/domains/{host}", scope: .write, auth: auth, update)
-        routes.add(.DELETE, "/v1/domains/{host}", scope: .write, auth: auth, delete)
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.POST, "/v1/domains", "createDomain", "Register a link domain", tag: "Domains", scope: .write,
+                     description: "Hostnames are unique across the service: 409 when any workspace has it, when another workspace's wildcard governs it, or when it is a wildcard that would govern another workspace's domain (docs/WORKSPACES.md). 422 at `/hostname`, naming the allowed suffixes, when the operator restricted the workspace to hostname suffixes and the name is under none of them.",
+                     body: "DomainCreate", success: .created("Domain"), errors: [409], create),
+            Endpoint(.GET, "/v1/domains", "listDomains", "List domains", tag: "Domains", scope: .read, success: .page("Domain"), list),
+            Endpoint(.GET, "/v1/domains/{host}", "getDomain", "Read a domain", tag: "Domains", scope: .read, success: .resource("Domain"), get),
+            Endpoint(.PATCH, "/v1/domains/{host}", "updateDomain", "Change a domain's settings", tag: "Domains", scope: .write,
+                     description: "The rules are validated again against the new settings.",
+                     ifMatch: true, body: "DomainUpdate", success: .resource("Domain"), update),
+            Endpoint(.DELETE, "/v1/domains/{host}", "deleteDomain", "Delete a domain and its rules", tag: "Domains", scope: .write,
+                     ifMatch: true, success: .noContent, delete),
+        ]
     }
 
     func create(_ request: Request, _ principal: Principal) throws -> Response {
@@ -27,7 +34,7 @@ struct DomainHandlers: Sendable {
         settings.read(&body)
         body.finish()
         try errors.check()
-        return try endpoints.create(principal) { connection, changed in
+        return try resource.create(principal) { connection, changed in
             try DomainClaims.lock(on: connection)
             try DomainClaims.check(hostname!, workspace: principal.workspaceID, on: connection)
             try checkApps(settings, principal, on: connection)
@@ -38,7 +45,7 @@ struct DomainHandlers: Sendable {
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
-        try endpoints.list(request) { page, connection in
+        try resource.list(request) { page, connection in
             try DomainStore.page(page, where: "workspace_id = $1", [principal.workspaceID], on: connection)
         }
     }
@@ -61,7 +68,7 @@ struct DomainHandlers: Sendable {
         if let sent = body.string("hostname"), sent.lowercased() != request.parameters["host"]?.lowercased() {   // null reads as absent
             errors.add("/hostname", "A domain's hostname cannot be changed; register the new hostname as another domain.")
         }
-        return try endpoints.update(request, principal, find: {
+        return try resource.update(request, principal, find: {
             try Domain.find(request.parameters["host"], principal, on: $0, forUpdate: true)
         }, check: { before, _ -> DomainSettingsInput in
             var settings = before.settings
@@ -82,7 +89,7 @@ struct DomainHandlers: Sendable {
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try endpoints.delete(request, principal, find: {
+        try resource.delete(request, principal, find: {
             try Domain.find(request.parameters["host"], principal, on: $0, forUpdate: true)
         }, remove: { domain, connection, changed in
             try DomainStore.delete(domain.id, on: connection)

@@ -4,18 +4,26 @@ import LinkKit
 import Postgres
 
 /// `/v1/keys`: an admin key creates, lists and revokes its workspace's keys; `/v1/whoami`: any key reads itself.
-struct KeyHandlers: Sendable {
+struct KeyHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
     let changes: CatalogChanges
 
-    private var endpoints: ResourceEndpoints { ResourceEndpoints(changes: changes) }
+    private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
-    func register(in routes: inout RouterBuilder) {
-        routes.add(.POST, "/v1/keys", scope: .admin, auth: auth, create)
-        routes.add(.GET, "/v1/keys", scope: .admin, auth: auth, list)
-        routes.add(.DELETE, "/v1/keys/{id}", scope: .admin, auth: auth, revoke)
-        routes.add(.GET, "/v1/whoami", scope: .read, auth: auth, whoami)
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.POST, "/v1/keys", "createAPIKey", "Create an API key in the caller's workspace", tag: "Keys", scope: .admin,
+                     description: "The secret `key` is in this response only (sent with `Cache-Control: no-store`); linkd keeps a hash.",
+                     body: "APIKeyCreate", success: .created("CreatedAPIKey", etag: false), create),
+            Endpoint(.GET, "/v1/keys", "listAPIKeys", "List the workspace's API keys, revoked ones included", tag: "Keys", scope: .admin,
+                     success: .page("APIKey"), list),
+            Endpoint(.DELETE, "/v1/keys/{id}", "revokeAPIKey", "Revoke an API key, at once on every node", tag: "Keys", scope: .admin,
+                     success: .noContent, revoke),
+            Endpoint(.GET, "/v1/whoami", "whoAmI", "The caller's workspace and key, with its scope", tag: "Keys", scope: .read,
+                     description: "Any valid key may ask (dashboards show what a key may do before offering to do it).",
+                     success: .json(200, "WhoAmI"), whoami),
+        ]
     }
 
     /// The caller's workspace and key (what a dashboard shows, and which edit controls it offers).
@@ -58,7 +66,7 @@ struct KeyHandlers: Sendable {
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
-        try endpoints.list(request) { page, connection in
+        try resource.list(request) { page, connection in
             try KeyStore.page(page, where: "workspace_id = $1", [principal.workspaceID], on: connection)
         }
     }

@@ -1,20 +1,46 @@
 import HTTPServer
 import LinkKit
 
-/// The OpenAPI 3.1 document of the whole service, assembled from `APIOperations` (the endpoints) and
+/// The OpenAPI 3.1 document of the whole service, assembled from the application's `Endpoint`s and
 /// `APISchemas` (the components). Built once at startup and served as bytes by `GET /openapi.json`.
 enum OpenAPIDocument {
     /// The document.
-    /// - Parameter operations: the endpoints to describe (all of linkd's by default).
-    static func build(_ operations: [APIOperation] = APIOperations.all) -> JSONValue {
-        .object([
+    /// - Parameter endpoints: the endpoints to describe; those not documented (the console's pages) are left out.
+    static func build(_ endpoints: [Endpoint]) -> JSONValue {
+        let operations = endpoints.filter(\.isDocumented)
+        return .object([
             "openapi": .string("3.1.0"),
             "info": info,
-            "tags": .array(APIOperations.tags.map { .object(["name": .string($0.name), "description": .string($0.description)]) }),
+            "tags": .array(tags.map { .object(["name": .string($0.name), "description": .string($0.description)]) }),
             "paths": paths(operations),
             "components": components(operations),
         ])
     }
+
+    /// Path parameters by name: what every `{name}` in a template means.
+    static let pathParameters: [String: (schema: Schema, description: String)] = [
+        "id": (.uuid, "The resource's id (a UUID), as returned in `id` and in `Location`."),
+        "teamId": (APISchemas.teamID, "The Apple team ID."),
+        "name": (APISchemas.identifier, "The destination type's name."),
+        "language": (Schema.enumeration(["swift", "kotlin", "typescript", "fixtures"]), "The generated router's language, or `fixtures` (docs/CODEGEN.md)."),
+        "host": (APISchemas.hostname, "The domain's hostname, e.g. `links.example.com` or `*.example.com` (percent-encode `*` as `%2A` if your client insists)."),
+    ]
+
+    /// The tags, in the order the reference shows them.
+    static let tags: [(name: String, description: String)] = [
+        ("Service", "Probes, metrics and this document; no credentials."),
+        ("Association files", "apple-app-site-association and assetlinks.json, generated from the rules."),
+        ("Resolve", "What a link opens: the same semantics iOS applies, then the typed destination."),
+        ("Links", "Links built from typed destinations: universal and custom-scheme URLs."),
+        ("Keys", "API keys of the caller's workspace (admin scope), and which key is calling (any scope)."),
+        ("Teams", "Apple team IDs."),
+        ("Apps", "iOS and Android apps."),
+        ("Destinations", "The typed in-app screens of an app that links resolve to."),
+        ("Domains", "Link domains and their association-file settings."),
+        ("Rules", "A domain's ordered path rules: the first match wins."),
+        ("Audit", "Who changed what, when."),
+        ("Analytics", "Hits (resolves and clicks) counted from hourly rollups: time series, top lists, summary; JSON or CSV."),
+    ]
 
     private static let info: JSONValue = .object([
         "title": .string("linkd"),
@@ -45,9 +71,9 @@ enum OpenAPIDocument {
 
     // MARK: Paths
 
-    private static func paths(_ operations: [APIOperation]) -> JSONValue {
+    private static func paths(_ operations: [Endpoint]) -> JSONValue {
         var order: [String] = []
-        var byPath: [String: [APIOperation]] = [:]
+        var byPath: [String: [Endpoint]] = [:]
         for operation in operations {
             if byPath[operation.path] == nil { order.append(operation.path) }
             byPath[operation.path, default: []].append(operation)
@@ -65,7 +91,7 @@ enum OpenAPIDocument {
     }
 
     private static func pathParameter(_ name: String) -> JSONValue {
-        let known = APIOperations.pathParameters[name]
+        let known = pathParameters[name]
         var members: [JSONMember] = [
             JSONMember(key: "name", value: .string(name)),
             JSONMember(key: "in", value: .string("path")),
@@ -76,7 +102,7 @@ enum OpenAPIDocument {
         return .object(members)
     }
 
-    private static func json(_ operation: APIOperation) -> JSONValue {
+    private static func json(_ operation: Endpoint) -> JSONValue {
         var members: [JSONMember] = [
             JSONMember(key: "tags", value: .array([.string(operation.tag)])),
             JSONMember(key: "summary", value: .string(operation.summary)),
@@ -126,7 +152,7 @@ enum OpenAPIDocument {
         return .object(members)
     }
 
-    private static func success(_ operation: APIOperation) -> JSONMember {
+    private static func success(_ operation: Endpoint) -> JSONMember {
         let (status, description, headers, content): (Int, String, [String], JSONValue?)
         switch operation.success {
         case .resource(let name):
@@ -182,7 +208,7 @@ enum OpenAPIDocument {
         (505, "HTTPVersionNotSupported", "The request's HTTP version is not 1.0 or 1.1.", "Problem"),
     ]
 
-    private static func components(_ operations: [APIOperation]) -> JSONValue {
+    private static func components(_ operations: [Endpoint]) -> JSONValue {
         var schemas = APISchemas.all.map { JSONMember(key: $0.name, value: $0.schema.json) }
         for operation in operations {
             guard case .page(let name) = operation.success, !schemas.contains(where: { $0.key == name + "Page" }) else { continue }

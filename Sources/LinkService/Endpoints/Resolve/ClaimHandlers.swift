@@ -9,14 +9,21 @@ import LinkKit
 ///
 /// Deterministic only: the token is the only thing matched. No IP address, no fingerprint, no probabilistic
 /// matching.
-struct ClaimHandlers: Sendable {
+struct ClaimHandlers: EndpointGroup {
     let tokens: ClickTokens
     let resolver: Resolver
     let hits: any HitSink
     let agents: UserAgentCache
 
-    func register(in routes: inout RouterBuilder) {
-        routes.post("/v1/deferred/claim") { request in try claim(request) }
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.POST, "/v1/deferred/claim", "claimDeferredLink", "Claim a click token once: the link a person clicked before installing",
+                     tag: "Resolve", access: .public,
+                     description: """
+                        The app calls this on its first launch with the token it found in the Play Install Referrer (`linkd_token=<token>`)                         or, on iOS with `deferredClipboard`, in the claim link on the pasteboard (`https://<domain>/_linkd/claim/<token>`).                         The answer is the resolve answer of the clicked link, once: a second claim and an expired token are 410, an unknown                         one 404. The token is the credential (128 random bits, single use; only its hash is stored), so no key is needed.                         Deterministic only: no IP address, no fingerprint, no probabilistic matching. Claims are hits (`source: claim`).
+                        """,
+                     body: "DeferredClaim", success: .json(200, "ResolveResult"), errors: [404, 410]) { request in try claim(request) },
+        ]
     }
 
     func claim(_ request: Request) throws -> Response {

@@ -6,15 +6,27 @@ import LinkKit
 /// `POST /v1/links/build`: the URLs that open a typed destination, the inverse of resolve (docs/LINKS.md).
 /// One link (`{"app", "destination", "domain"?}`), or up to `batchLimit` (`{"links": [...]}`, answered per item).
 /// Built from the catalog, as resolve answers: the writing node's rules, read back on every node.
-struct LinkBuildHandlers: Sendable {
+struct LinkBuildHandlers: EndpointGroup {
     /// The most links one call may build (a push campaign).
     static let batchLimit = 1000
 
     let catalog: Catalog
     let auth: Authenticator
 
-    func register(in routes: inout RouterBuilder) {
-        routes.add(.POST, "/v1/links/build", scope: .read, auth: auth, build)
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.POST, "/v1/links/build", "buildLinks", "The links that open a typed destination: the inverse of resolve", tag: "Links",
+                     scope: .read,
+                     description: """
+                        One link (`{"app", "destination", "domain"?}`) or up to \(LinkBuildHandlers.batchLimit) (`{"links": [...]}`, \
+                        answered in order, a failing item as `{"error": <problem>}`). The first rule in order on the domain (the \
+                        app's `primaryDomain`, else the oldest domain whose rules name it) bound to the destination type whose \
+                        patterns can print the parameters gives the URL, which resolves back to that rule and destination. \
+                        422 with pointers for parameters the destination's schema refuses; 422 naming the reason when no rule \
+                        can print them (raw AASA patterns only) or an earlier rule or exclusion would decide the URL (docs/LINKS.md).
+                        """,
+                     body: "LinkBuildRequest", success: .json(200, "LinkBuildAnswer"), build),
+        ]
     }
 
     func build(_ request: Request, _ principal: Principal) throws -> Response {

@@ -4,33 +4,36 @@ import LinkKit
 
 /// `GET /v1/qr?url=…&format=svg|png&size=…`: the QR code of a link on one of the caller's link domains (a
 /// QR code of any other URL would make linkd a QR service for anything).
-struct QRHandlers: Sendable {
+struct QRHandlers: EndpointGroup {
     let resolver: Resolver
     let auth: Authenticator
 
     static let sizes = 64...2048
     static let defaultSize = 256
 
-    func register(in routes: inout RouterBuilder) {
-        routes.add(.GET, "/v1/qr", scope: .read, auth: auth, qr)
+    private static let url = QueryParameter("url", APISchemas.linkURL.with("maxLength", .integer(2000)),
+                                            "An https link on one of the workspace's link domains.", required: true)
+    private static let format = QueryParameter("format", .enumeration(["svg", "png"]), "Drawing (default svg).")
+    private static let size = QueryParameter("size", Schema.integer(minimum: sizes.lowerBound, maximum: sizes.upperBound),
+                                             "Width in pixels (default \(defaultSize)).")
+    private static let parameters = [url, format, size]
+
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.GET, "/v1/qr", "getQRCode", "The QR code of a link on one of the workspace's domains", tag: "Resolve", scope: .read,
+                     query: Self.parameters,
+                     success: .alternatives(200, [
+                        ("image/svg+xml", Schema.string.described("An SVG drawing of the code (libqrencode, error correction M, a quiet zone of 4 modules).")),
+                        ("image/png", Schema.string.described("An 8-bit grayscale PNG, whole pixels per module.")),
+                     ]), qr),
+        ]
     }
 
     func qr(_ request: Request, _ principal: Principal) throws -> Response {
-        for item in request.queryItems where !["url", "format", "size"].contains(item.name) {
-            throw ServiceError.badRequest("Unknown parameter '\(item.name.prefix(100))'. This endpoint accepts: format, size, url.")
-        }
-        guard let url = request.query("url"), !url.isEmpty else {
-            throw ServiceError.badRequest("Pass the link as ?url=https://…")
-        }
-        let format = request.query("format") ?? "svg"
-        guard format == "svg" || format == "png" else { throw ServiceError.badRequest("format must be svg or png, not '\(format.prefix(100))'.") }
-        var size = Self.defaultSize
-        if let text = request.query("size") {
-            guard let value = Int(text), Self.sizes.contains(value) else {
-                throw ServiceError.badRequest("size must be a whole number of pixels from \(Self.sizes.lowerBound) to \(Self.sizes.upperBound), not '\(text.prefix(100))'.")
-            }
-            size = value
-        }
+        try QueryParameter.refuseOthers(than: Self.parameters, in: request)
+        let url = try Self.url.value(in: request)!
+        let format = try Self.format.value(in: request) ?? "svg"
+        let size = try Self.size.number(in: request) ?? Self.defaultSize
         let answer: Resolver.Answer
         do {
             answer = try resolver.answer(url, platform: .ios, workspace: principal.workspaceID)

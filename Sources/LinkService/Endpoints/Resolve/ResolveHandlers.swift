@@ -4,7 +4,7 @@ import HTTPServer
 import LinkKit
 
 /// `GET /v1/resolve?url=…` and `POST /v1/resolve {"urls": [...]}`: what a URL opens, why, and where.
-struct ResolveHandlers: Sendable {
+struct ResolveHandlers: EndpointGroup {
     /// The most URLs one `POST` may resolve.
     static let batchLimit = 1000
 
@@ -15,9 +15,25 @@ struct ResolveHandlers: Sendable {
     /// Resolve without a key (the operator's choice): then only the URL's host decides the workspace.
     let isPublic: Bool
 
-    func register(in routes: inout RouterBuilder) {
-        routes.get("/v1/resolve") { request in try resolveOne(request) }
-        routes.post("/v1/resolve") { request in try resolveMany(request) }
+    private static let publicResolveNote = "A server started with public resolve also answers without a key; the URL's host then decides the workspace."
+
+    private static let url = QueryParameter("url", APISchemas.linkURL.with("maxLength", .integer(2000)),
+                                            "The absolute http(s) link. The whole request target is limited to 8 KiB (414): longer links go to `POST /v1/resolve`.",
+                                            required: true)
+    private static let platform = QueryParameter("platform", .enumeration(["ios", "android"]), "Whose apps answer (default ios).")
+    /// Read with `Request.flag`, which also takes upper-case spellings.
+    private static let log = QueryParameter("log", Schema.enumeration(["true", "false", "1", "0"]), "Record the lookup as a hit for analytics (default true).")
+
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.GET, "/v1/resolve", "resolveURL", "What a URL opens: app, rule and typed destination", tag: "Resolve", access: .key(.read),
+                     description: Self.publicResolveNote,
+                     query: [Self.url, Self.platform, Self.log],
+                     success: .json(200, "ResolveResult")) { request in try resolveOne(request) },
+            Endpoint(.POST, "/v1/resolve", "resolveURLs", "Resolve up to 1000 URLs at once", tag: "Resolve", access: .key(.read),
+                     description: Self.publicResolveNote + " A URL that is not an absolute http(s) URL is a 422 pointing at it.",
+                     body: "ResolveBatchRequest", success: .json(200, "ResolveBatch")) { request in try resolveMany(request) },
+        ]
     }
 
     private func workspace(_ request: Request) throws -> UUID? {
@@ -27,11 +43,9 @@ struct ResolveHandlers: Sendable {
 
     func resolveOne(_ request: Request) throws -> Response {
         let workspace = try workspace(request)
-        guard let url = request.query("url"), !url.isEmpty else {
-            throw ServiceError.badRequest("Pass the link to resolve as ?url=https://…")
-        }
-        let platform = try Self.platform(request.query("platform"))
-        let log = try request.flag("log") ?? true
+        let url = try Self.url.value(in: request)!
+        let platform = try Self.platform.value(in: request).flatMap(AppPlatform.init(rawValue:)) ?? .ios
+        let log = try request.flag(Self.log.name) ?? true
         let resolved: ResolveCache.CachedAnswer
         do {
             resolved = try resolver.resolve(url, platform: platform, workspace: workspace)

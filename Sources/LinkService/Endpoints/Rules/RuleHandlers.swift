@@ -8,19 +8,30 @@ import Postgres
 /// Every change goes through `change(...)`: the whole resulting list is validated (and its association
 /// file generated and linted) before anything is saved, the domain's version (the list's ETag) is bumped,
 /// the change is audited and announced to every node; this node installs the list's validated compilation.
-struct RuleHandlers: Sendable {
+struct RuleHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
     let changes: CatalogChanges
 
-    func register(in routes: inout RouterBuilder) {
-        routes.add(.GET, "/v1/domains/{host}/rules", scope: .read, auth: auth, list)
-        routes.add(.PUT, "/v1/domains/{host}/rules", scope: .write, auth: auth, replace)
-        routes.add(.POST, "/v1/domains/{host}/rules", scope: .write, auth: auth, insert)
-        routes.add(.GET, "/v1/domains/{host}/rules/{id}", scope: .read, auth: auth, get)
-        routes.add(.PATCH, "/v1/domains/{host}/rules/{id}", scope: .write, auth: auth, update)
-        routes.add(.DELETE, "/v1/domains/{host}/rules/{id}", scope: .write, auth: auth, delete)
-        routes.add(.POST, "/v1/domains/{host}/preview", scope: .read, auth: auth, preview)
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.GET, "/v1/domains/{host}/rules", "listRules", "Read the ordered rule list", tag: "Rules", scope: .read,
+                     description: "Not paginated: the list is one unit (its order is its meaning). The ETag is the list's version.",
+                     success: .json(200, "RuleList", headers: ["ETag"]), list),
+            Endpoint(.PUT, "/v1/domains/{host}/rules", "replaceRules", "Replace the whole rule list atomically", tag: "Rules", scope: .write,
+                     description: "The list is validated as a whole (apps, destination bindings, the generated AASA's lint and size); a failure leaves the old list untouched. `If-Match` takes the list's ETag.",
+                     ifMatch: true, body: "RuleListReplace", success: .json(200, "RuleList", headers: ["ETag"]), replace),
+            Endpoint(.POST, "/v1/domains/{host}/rules", "insertRule", "Insert a rule at a position", tag: "Rules", scope: .write,
+                     body: "RuleCreate", success: .created("Rule"), insert),
+            Endpoint(.GET, "/v1/domains/{host}/rules/{id}", "getRule", "Read a rule", tag: "Rules", scope: .read, success: .resource("Rule"), get),
+            Endpoint(.PATCH, "/v1/domains/{host}/rules/{id}", "updateRule", "Change or move a rule", tag: "Rules", scope: .write,
+                     ifMatch: true, body: "RuleUpdate", success: .resource("Rule"), update),
+            Endpoint(.DELETE, "/v1/domains/{host}/rules/{id}", "deleteRule", "Delete a rule", tag: "Rules", scope: .write,
+                     ifMatch: true, success: .noContent, delete),
+            Endpoint(.POST, "/v1/domains/{host}/preview", "previewRules", "Preview the association files a rule list generates", tag: "Rules",
+                     scope: .read, description: "Validates like `PUT …/rules` and returns the AASA, assetlinks and lint report. Saves nothing.",
+                     body: "PreviewRequest", success: .json(200, "Preview"), preview),
+        ]
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {

@@ -1,18 +1,24 @@
 import HTTPServer
 import LinkKit
 
-/// `GET /openapi.json`: the OpenAPI document, rendered once when the application is built.
-struct OpenAPIHandlers: Sendable {
+/// `GET /openapi.json`: the OpenAPI document of every endpoint the application routes, this one included,
+/// rendered once when the application is built.
+struct OpenAPIHandlers: EndpointGroup {
     /// The serialized document.
     let body: [UInt8]
 
-    /// Renders `document` (linkd's own by default) once.
-    init(document: JSONValue = OpenAPIDocument.build()) {
-        body = document.serializedBytes
+    /// Renders the document of `endpoints` and of `GET /openapi.json` itself.
+    init(describing endpoints: [Endpoint]) {
+        body = OpenAPIDocument.build(endpoints + [Self.endpoint(serving: [])]).serializedBytes
     }
 
-    /// Adds `GET /openapi.json` (no key needed: the document describes, it does not disclose).
-    func register(in routes: inout RouterBuilder) {
-        routes.get("/openapi.json") { [body] _ in Response.json(body) }
+    var endpoints: [Endpoint] { [Self.endpoint(serving: body)] }
+
+    /// `GET /openapi.json` answering `body` (no key needed: the document describes, it does not disclose).
+    private static func endpoint(serving body: [UInt8]) -> Endpoint {
+        Endpoint(.GET, "/openapi.json", "getOpenAPIDocument", "This OpenAPI 3.1 document", tag: "Service",
+                 success: .content(200, mediaType: "application/json", schema: Schema.anyObject.described("An OpenAPI 3.1 document."))) { _ in
+            Response.json(body)
+        }
     }
 }

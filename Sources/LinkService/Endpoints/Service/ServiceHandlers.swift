@@ -4,7 +4,7 @@ import Observability
 import Postgres
 
 /// `/healthz`, `/readyz` and `/metrics`: what load balancers, orchestrators and Prometheus call.
-struct ServiceHandlers: Sendable {
+struct ServiceHandlers: EndpointGroup {
     let probe: DatabaseProbe
     let hits: HitBatcher
     let catalog: Catalog
@@ -14,12 +14,18 @@ struct ServiceHandlers: Sendable {
     let metrics: MetricsRegistry
     let logger: Logger
 
-    func register(in routes: inout RouterBuilder) {
-        routes.get("/healthz") { _ in Response.json(Array(#"{"status":"ok"}"#.utf8)) }
-        routes.get("/readyz") { _ in try readiness() }
-        routes.get("/metrics") { _ in
-            Response.text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
-        }
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.GET, "/healthz", "getHealth", "Liveness: the process is up", tag: "Service", success: .json(200, "Health")) { _ in
+                Response.json(Array(#"{"status":"ok"}"#.utf8))
+            },
+            Endpoint(.GET, "/readyz", "getReadiness", "Readiness: the database answers and its migrations are current", tag: "Service",
+                     success: .json(200, "Readiness"), errors: [503]) { _ in try readiness() },
+            Endpoint(.GET, "/metrics", "getMetrics", "Prometheus metrics", tag: "Service",
+                     success: .content(200, mediaType: "text/plain", schema: Schema.string.described("Prometheus text exposition format 0.0.4."))) { _ in
+                Response.text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+            },
+        ]
     }
 
     /// 200 when the database answers, its schema is current and the catalog is loaded; otherwise 503 with

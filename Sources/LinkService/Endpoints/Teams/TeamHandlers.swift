@@ -4,19 +4,24 @@ import LinkKit
 import Postgres
 
 /// `/v1/teams`: the Apple team IDs of a workspace, addressed by the team ID itself.
-struct TeamHandlers: Sendable {
+struct TeamHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
     let changes: CatalogChanges
 
-    private var endpoints: ResourceEndpoints { ResourceEndpoints(changes: changes) }
+    private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
-    func register(in routes: inout RouterBuilder) {
-        routes.add(.POST, "/v1/teams", scope: .write, auth: auth, create)
-        routes.add(.GET, "/v1/teams", scope: .read, auth: auth, list)
-        routes.add(.GET, "/v1/teams/{teamId}", scope: .read, auth: auth, get)
-        routes.add(.PATCH, "/v1/teams/{teamId}", scope: .write, auth: auth, update)
-        routes.add(.DELETE, "/v1/teams/{teamId}", scope: .write, auth: auth, delete)
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.POST, "/v1/teams", "createTeam", "Register an Apple team ID", tag: "Teams", scope: .write,
+                     body: "TeamCreate", success: .created("Team"), errors: [409], create),
+            Endpoint(.GET, "/v1/teams", "listTeams", "List team IDs", tag: "Teams", scope: .read, success: .page("Team"), list),
+            Endpoint(.GET, "/v1/teams/{teamId}", "getTeam", "Read a team", tag: "Teams", scope: .read, success: .resource("Team"), get),
+            Endpoint(.PATCH, "/v1/teams/{teamId}", "updateTeam", "Rename a team", tag: "Teams", scope: .write,
+                     ifMatch: true, body: "TeamUpdate", success: .resource("Team"), update),
+            Endpoint(.DELETE, "/v1/teams/{teamId}", "deleteTeam", "Delete a team that no app uses", tag: "Teams", scope: .write,
+                     ifMatch: true, success: .noContent, errors: [409], delete),
+        ]
     }
 
     func create(_ request: Request, _ principal: Principal) throws -> Response {
@@ -26,7 +31,7 @@ struct TeamHandlers: Sendable {
         let name = body.string("name", required: true, limit: .name)
         body.finish()
         try errors.check()
-        return try endpoints.create(principal) { connection, _ in
+        return try resource.create(principal) { connection, _ in
             if try TeamStore.exists(teamID!, workspace: principal.workspaceID, on: connection) {
                 throw ServiceError.conflict("The team \(teamID!) is already registered.")
             }
@@ -35,13 +40,13 @@ struct TeamHandlers: Sendable {
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
-        try endpoints.list(request) { page, connection in
+        try resource.list(request) { page, connection in
             try TeamStore.page(page, where: "workspace_id = $1", [principal.workspaceID], on: connection)
         }
     }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
-        try endpoints.get { try find(request, principal, on: $0) }
+        try resource.get { try find(request, principal, on: $0) }
     }
 
     func update(_ request: Request, _ principal: Principal) throws -> Response {
@@ -54,14 +59,14 @@ struct TeamHandlers: Sendable {
         let name = body.string("name", limit: .name)
         body.finish()
         try errors.check()
-        return try endpoints.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
+        return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
                                     check: { _, _ in name }) { before, name, connection, _ in
             try TeamStore.update(before.id, set: "name = coalesce($2, name)", [name], on: connection)
         }
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try endpoints.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) { team, connection, _ in
+        try resource.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) { team, connection, _ in
             let count = try TeamStore.appCount(team.teamID, workspace: principal.workspaceID, on: connection)
             if count > 0 { throw ServiceError.conflict("The team \(team.teamID) still has \(count) app(s); delete or move them first.") }
             try TeamStore.delete(team.id, on: connection)

@@ -1,13 +1,21 @@
 import HTTPServer
 import LinkKit
 
-/// One documented endpoint: a router route and what the OpenAPI document says about it.
+/// A handler of an endpoint that needs a key: called with the caller once it is authenticated.
+typealias APIHandler = @Sendable (Request, Principal) throws -> Response
+
+/// One route, declared once: its method and path, who may call it, what it reads and answers, and its handler.
 ///
-/// Entries are declarative: the error responses an operation can give are derived from what it is
-/// (authenticated → 401 and 503, a scope above `read` → 403, a path parameter → 404, a JSON body → 415/422,
-/// `If-Match` → 412), so an entry only names what is special about it. Every operation lists the refusals the
-/// HTTP layer makes before routing (`httpLayerStatuses`).
-struct APIOperation: Sendable {
+/// The router (`RouterBuilder.add(_:auth:)`), the OpenAPI document (`OpenAPIDocument`) and the reading of its
+/// query parameters (`QueryParameter.read`) are all derived from this one value, so a route cannot be served
+/// without being described, or described with another scope than it is served with. An endpoint that needs a
+/// key is authenticated with its scope before its handler runs.
+///
+/// The error responses an operation can give are derived from what it is (authenticated → 401 and 503, a scope
+/// above `read` → 403, a path parameter → 404, a JSON body → 415/422, `If-Match` → 412), so a declaration only
+/// names what is special about it. Every operation lists the refusals the HTTP layer makes before routing
+/// (`httpLayerStatuses`).
+struct Endpoint: Sendable {
     /// Who may call it.
     enum Access: Sendable {
         /// No credentials (probes, the association files, this document).
@@ -67,14 +75,28 @@ struct APIOperation: Sendable {
     var successDescription: String?
     /// Error statuses beyond the derived ones (e.g. 409).
     var errors: [Int] = []
+    /// What answers the request.
+    let handler: Handler
+    /// Whether the OpenAPI document lists it: every API endpoint does; the console's pages do not.
+    private(set) var isDocumented = true
 
+    /// How the handler is called.
+    enum Handler: Sendable {
+        /// After the caller is authenticated with the endpoint's scope (`Access.key`).
+        case authenticated(APIHandler)
+        /// As the request comes: a public endpoint, or one that decides by itself whether it needs a key
+        /// (resolve, when the server answers it publicly).
+        case request(RouteHandler)
+    }
+
+    /// An endpoint that needs a key with at least `scope`; `handler` is called with the authenticated caller.
     /// - Parameters:
     ///   - method: the HTTP method.
-    ///   - path: the route template, exactly as registered with the router.
+    ///   - path: the route template (OpenAPI's path syntax too).
     ///   - operationID: a unique camelCase name (what generated clients call the method).
     ///   - summary: one line.
-    ///   - tag: the group in the reference.
-    ///   - access: public, or the key scope needed.
+    ///   - tag: the group in the reference (`OpenAPIDocument.tags`).
+    ///   - scope: the key scope needed.
     ///   - description: longer prose (Markdown).
     ///   - query: query parameters besides `limit`/`cursor` (which `.page` adds).
     ///   - ifMatch: whether `If-Match` is honoured.
@@ -84,10 +106,33 @@ struct APIOperation: Sendable {
     ///   - success: the successful response.
     ///   - successDescription: what the successful response means.
     ///   - errors: statuses beyond the derived ones.
+    ///   - handler: what answers.
     init(
+        _ method: HTTPMethod, _ path: String, _ operationID: String, _ summary: String, tag: String, scope: Scope,
+        description: String? = nil, query: [QueryParameter] = [], ifMatch: Bool = false, conditional: Bool = false, body: String? = nil,
+        bodyRequired: Bool = true, success: Success, successDescription: String? = nil, errors: [Int] = [], _ handler: @escaping APIHandler
+    ) {
+        self.init(method, path, operationID, summary, tag: tag, access: .key(scope), description: description, query: query, ifMatch: ifMatch,
+                  conditional: conditional, body: body, bodyRequired: bodyRequired, success: success, successDescription: successDescription,
+                  errors: errors, handler: .authenticated(handler))
+    }
+
+    /// An endpoint whose handler is called with the request as it comes: public (the default), or described with
+    /// the `access` it checks by itself.
+    init(
+        _ method: HTTPMethod, _ path: String, _ operationID: String, _ summary: String, tag: String, access: Access = .public,
+        description: String? = nil, query: [QueryParameter] = [], ifMatch: Bool = false, conditional: Bool = false, body: String? = nil,
+        bodyRequired: Bool = true, success: Success, successDescription: String? = nil, errors: [Int] = [], _ handler: @escaping RouteHandler
+    ) {
+        self.init(method, path, operationID, summary, tag: tag, access: access, description: description, query: query, ifMatch: ifMatch,
+                  conditional: conditional, body: body, bodyRequired: bodyRequired, success: success, successDescription: successDescription,
+                  errors: errors, handler: .request(handler))
+    }
+
+    private init(
         _ method: HTTPMethod, _ path: String, _ operationID: String, _ summary: String, tag: String, access: Access,
-        description: String? = nil, query: [QueryParameter] = [], ifMatch: Bool = false, conditional: Bool = false, body: String? = nil, bodyRequired: Bool = true,
-        success: Success, successDescription: String? = nil, errors: [Int] = []
+        description: String?, query: [QueryParameter], ifMatch: Bool, conditional: Bool, body: String?, bodyRequired: Bool,
+        success: Success, successDescription: String?, errors: [Int], handler: Handler
     ) {
         self.method = method
         self.path = path
@@ -103,6 +148,27 @@ struct APIOperation: Sendable {
         self.success = success
         self.successDescription = successDescription
         self.errors = errors
+        self.handler = handler
+    }
+
+    /// A route outside the API (the console's pages), answered as the request comes and left out of the
+    /// OpenAPI document.
+    static func undocumented(_ method: HTTPMethod, _ path: String, _ handler: @escaping RouteHandler) -> Endpoint {
+        var endpoint = Endpoint(method, path, "", "", tag: "", success: .noContent, handler)
+        endpoint.isDocumented = false
+        return endpoint
+    }
+
+    /// The route's handler as the router calls it: authenticating first when the endpoint needs a key.
+    func routeHandler(auth: Authenticator) -> RouteHandler {
+        switch (handler, access) {
+        case (.authenticated(let handler), .key(let scope)):
+            return { request in try handler(request, try auth.authenticate(request, requiring: scope)) }
+        case (.authenticated, .public):
+            preconditionFailure("\(operationID): the initialisers give an authenticated handler a key scope")
+        case (.request(let handler), _):
+            return handler
+        }
     }
 
     /// The `{name}` parameters of `path`, in order (`{rest*}` gives `rest`).

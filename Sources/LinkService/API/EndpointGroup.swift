@@ -1,0 +1,17 @@
+import HTTPServer
+
+/// Routes that belong together (a resource's, a feature's), each declared once as an `Endpoint`: the handler
+/// types of `Endpoints/` adopt it, and `Application` adds every group's endpoints to the router and to the
+/// OpenAPI document.
+protocol EndpointGroup: Sendable {
+    var endpoints: [Endpoint] { get }
+}
+
+extension RouterBuilder {
+    /// Routes each endpoint, authenticating with `auth` those that need a key.
+    mutating func add(_ endpoints: [Endpoint], auth: Authenticator) {
+        for endpoint in endpoints {
+            add(endpoint.method, endpoint.path, endpoint.routeHandler(auth: auth))
+        }
+    }
+}
