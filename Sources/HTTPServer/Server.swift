@@ -36,6 +36,10 @@ public final class Server: @unchecked Sendable {
     /// Signalled once the daemon is stopped, for callers of `shutdown()` who found another caller stopping it.
     private let stopped = DispatchSemaphore(value: 0)
 
+    /// Threads the server runs beside its workers that record metrics (the connection watchdog): an owner
+    /// sizing the metrics' stripes counts them.
+    public static let backgroundThreads = 1
+
     /// Creates a server; nothing is bound until `start()`.
     /// - Parameters:
     ///   - configuration: address, port, threads, limits and timeouts.
@@ -147,10 +151,11 @@ public final class Server: @unchecked Sendable {
         // epoll set while a worker that wakes meanwhile may remove it too, and the second removal aborts the
         // process ("Failed to remove listen FD from epoll set", docs/field-notes.md §5).
 
-        // Each request completed from now on signals; the sum is read again after each, until the deadline.
+        // The request whose completion leaves none in flight signals `drained`; the sum is read again after a
+        // signal (a request may have started since on a kept-alive connection), until the deadline.
         let (seconds, attoseconds) = gracePeriod.components
         let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-        while context.inFlight > 0, context.completedWhileDraining.wait(timeout: deadline) == .success {}
+        while context.inFlight > 0, context.drained.wait(timeout: deadline) == .success {}
         let abandoned = context.inFlight
         MHD_stop_daemon(daemon)
         context.connections.stopWatchdog()

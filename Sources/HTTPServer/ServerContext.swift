@@ -23,18 +23,20 @@ final class ServerContext: Sendable {
     /// The open connections, their deadlines and the connection limit.
     let connections: ConnectionGuard
 
-    /// Signalled by each request that completes while draining: `Server.shutdown` waits on it for the in-flight
-    /// count to reach zero instead of sleeping in a loop.
-    let completedWhileDraining = DispatchSemaphore(value: 0)
+    /// Signalled while draining by a request whose completion leaves none in flight: `Server.shutdown` waits on
+    /// it, once, instead of looking again after every completion or sleeping in a loop.
+    let drained = DispatchSemaphore(value: 0)
 
     func requestStarted() { inFlightStripes.add(1, to: 0) }
 
     /// The decrement and the `draining` load are sequentially consistent, as are the store and the sum in
-    /// `Server.shutdown`: either the completing thread sees `draining` and signals, or the stopping thread's
-    /// sum sees the decrement, so no completion is missed (on x86 both compile as the relaxed forms do).
+    /// `Server.shutdown`: either the completing thread sees `draining`, or the stopping thread's sum sees the
+    /// decrement. While draining, each completing thread sums the stripes after its decrement (a sum of a few
+    /// atomics, and only then); the one whose decrement is last in their total order sees zero and signals, so
+    /// the last completion is never missed (two finishing together may both signal: the stopper looks again).
     func requestCompleted() {
         inFlightStripes.subtract(1, from: 0, sequentiallyConsistent: true)
-        if draining.load(ordering: .sequentiallyConsistent) { completedWhileDraining.signal() }
+        if draining.load(ordering: .sequentiallyConsistent), inFlight == 0 { drained.signal() }
     }
 
     var inFlight: Int { Int(bitPattern: UInt(inFlightStripes.sum(0, sequentiallyConsistent: true))) }

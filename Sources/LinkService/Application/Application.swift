@@ -5,10 +5,10 @@ import Postgres
 
 /// The running service: constructs and injects every part, starts them in order and stops them in reverse.
 ///
-/// Start order: pool → migrations → catalog (loaded whole, then kept current by LISTEN) → hit writer → click
-/// tokens → HTTP. Stop order: HTTP (finishing in-flight requests) → the background services in reverse (click
-/// tokens, which inserts what is queued → hit writer, which writes out every accepted hit → fetch log → catalog
-/// listener) → pool.
+/// Start order: pool → migrations → the background services (`ServiceGroup`: change feed, which loads the catalog
+/// whole and keeps it current by LISTEN → fetch log → hit writer → click tokens) → HTTP. Stop order: HTTP
+/// (finishing in-flight requests) → the background services in reverse (click tokens, which inserts what is
+/// queued → hit writer, which writes out every accepted hit → fetch log → change feed) → pool.
 public final class Application: Sendable {
     public let configuration: ServiceConfiguration
     public let pool: ConnectionPool
@@ -25,8 +25,8 @@ public final class Application: Sendable {
     private let changes: ChangeFeed
     private let fetches: AssociationFetchLog
     private let server: Server
-    /// Started in this order before the server listens, stopped in reverse after it (`BackgroundService`).
-    private let services: [any BackgroundService]
+    /// Started in order before the server listens, stopped in reverse after it.
+    private let services: ServiceGroup
     private let logger: Logger
     /// The OpenAPI document of every route, as `GET /openapi.json` serves it.
     let openAPIDocument: [UInt8]
@@ -38,9 +38,10 @@ public final class Application: Sendable {
     public init(configuration: ServiceConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        // The stripes of every per-thread value and cache: one for each worker and for each background thread
-        // that records (hit writer, change feed, fetch log, the server's watchdog).
-        let metrics = MetricsRegistry(threads: configuration.server.threads + Self.backgroundThreads)
+        // The stripes of every per-thread value and cache: one for each worker and for each thread beside them
+        // that records (the background services' and the server's own).
+        let metrics = MetricsRegistry(threads: configuration.server.threads + Server.backgroundThreads
+                                      + ServiceGroup.threads(of: Self.serviceKinds))
         self.metrics = metrics
         let pool = ConnectionPool(
             parameters: configuration.database,
@@ -74,7 +75,9 @@ public final class Application: Sendable {
         }
         let tokens = ClickTokens(pool: requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
         self.tokens = tokens
-        let services: [any BackgroundService] = [changes, fetches, hits, tokens]
+        let services = ServiceGroup([changes, fetches, hits, tokens], logger: logger.with(label: "linkd.services"))
+        precondition(services.kinds.map(ObjectIdentifier.init) == Self.serviceKinds.map(ObjectIdentifier.init),
+                     "the metrics' stripes are sized for Application.serviceKinds")
         let auth = Authenticator(pool: requests, cache: keys)
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes)
         let agents = UserAgentCache(stripes: metrics.stripes)
@@ -117,22 +120,21 @@ public final class Application: Sendable {
         self.services = services
     }
 
-    /// Applies migrations (unless configured not to), starts the hit writer and starts listening.
+    /// Applies migrations (unless configured not to), starts the background services and starts listening; when
+    /// the server cannot listen, stops the services again.
     /// - Throws: `MigrationError`, `PostgresError` (database unreachable), `HTTPServerError` (cannot bind).
     public func start() throws {
         if configuration.migrateOnStart {
             let applied = try migrator.migrate(using: pool)
             logger.info("migrations current", metadata: ["migration.applied": "\(applied.count)"])
         }
-        for (index, service) in services.enumerated() {
-            do {
-                try service.start()
-            } catch {
-                for started in services[..<index].reversed() { started.shutdown() }
-                throw error
-            }
+        try services.start()
+        do {
+            try server.start()
+        } catch {
+            services.shutdown()
+            throw error
         }
-        try server.start()
         logger.info("listening", metadata: ["http.address": configuration.server.host, "http.port": "\(server.port)"])
     }
 
@@ -143,13 +145,14 @@ public final class Application: Sendable {
     /// hit and closes the database pool. Idempotent.
     public func shutdown() {
         server.shutdown()
-        for service in services.reversed() { service.shutdown() }
+        services.shutdown()
         pool.shutdown()
         logger.info("stopped")
     }
 
-    /// Threads beside the server's workers that record metrics or ask per-thread caches.
-    private static let backgroundThreads = 4
+    /// The kinds of the background services, in start order. The metrics' stripes are sized with their threads
+    /// before any is built (each takes the stripes), so `init` checks that it builds these.
+    private static let serviceKinds: [any BackgroundService.Type] = [ChangeFeed.self, AssociationFetchLog.self, HitBatcher.self, ClickTokens.self]
 
     private static func registerPoolGauges(_ pool: ConnectionPool, requests: ConnectionPool, in metrics: MetricsRegistry) {
         metrics.gauge("linkd_db_request_refusals_total",

@@ -13,6 +13,8 @@ import Postgres
 /// another node during the outage can still serve here.
 final class ChangeFeed: BackgroundService {
     let name = "change feed"
+    /// The listener's thread and the reloader's queue.
+    static let threads = 2
     private let reloader: CatalogReloader
     private let keys: KeyCache
     private let listener: NotificationListener

@@ -5,8 +5,8 @@ import Postgres
 import Synchronization
 
 /// The hit pipeline: request threads `record` hits into a bounded in-memory queue and never wait on the
-/// database; one writer thread (`run()`) drains it in batches with `COPY`, maintaining the hourly rollups
-/// in the same transaction.
+/// database; one writer thread (`HitWriter` on a `ServiceThread`) drains it in batches with `COPY`, maintaining
+/// the hourly rollups in the same transaction.
 ///
 /// - Flushes at least every `flushInterval` (200 ms), or as soon as `maxBatchSize` hits are queued.
 /// - While the database is unavailable, hits stay in memory up to `memoryLimit`; beyond it the writer
@@ -17,6 +17,7 @@ import Synchronization
 ///   `_dropped_total`, `_not_durable` (what a crash would lose) and `_flush_interval_seconds`.
 public final class HitBatcher: HitSink, BackgroundService {
     let name = "hit writer"
+    static let threads = 1
     /// Hashes visitors for hits with the shared daily salt (kept current by the writer).
     public let visitors: VisitorHasher
     let configuration: HitsConfiguration
@@ -24,18 +25,12 @@ public final class HitBatcher: HitSink, BackgroundService {
     let spool: HitSpool
     let logger: Logger
     let state = Mutex(HitQueueState())
-    /// Wakes the writer early (a full batch, the memory limit, shutdown).
-    let wakeUp = DispatchSemaphore(value: 0)
-    /// Signalled when `run()` has drained and returned; re-signalled by each waiter.
-    private let finished = DispatchSemaphore(value: 0)
-    /// Whether a writer ran or runs: one per pipeline.
-    private let writerStarted = Atomic<Bool>(false)
-    /// Whether the writer has drained and returned.
-    private let writerFinished = Atomic<Bool>(false)
+    /// The writer's thread: woken early by a full batch or the memory limit, and by the stop.
+    let thread = ServiceThread(name: "linkd.hits.writer")
     /// How long `shutdown()` keeps retrying an unavailable database before spooling what is left.
     let drainTimeout: Duration
 
-    /// Prepares the pipeline; the writer starts with `run()`.
+    /// Prepares the pipeline; the writer starts with `start()`.
     /// - Throws: `HitPipelineError` when the spool directory cannot be created or is in use.
     /// - Parameter stripes: the owner's stripes, by which the visitor hashes are kept per thread.
     public init(pool: ConnectionPool, configuration: HitsConfiguration, logger: Logger, drainTimeout: Duration = .seconds(10),
@@ -67,7 +62,7 @@ public final class HitBatcher: HitSink, BackgroundService {
             state.queue.append(hit.take()!)
             return state.queue.count == limits.batch || state.queue.count == limits.memory
         }
-        if wake { wakeUp.signal() }
+        if wake { thread.wake() }
     }
 
     /// The shared-salt hasher (`visitors`).
@@ -79,50 +74,37 @@ public final class HitBatcher: HitSink, BackgroundService {
     /// The spool directory in use.
     public var spoolDirectory: URL { spool.directory }
 
-    /// Runs the writer on the calling thread until `shutdown()`, then drains and returns.
-    public func run() {
-        run { HitWriter(batcher: self) }
-    }
-
-    /// Runs `writer` unless a writer already ran or runs (`shutdown()` without one drains on its own thread).
-    /// (`makeWriter` runs only then: the spool belongs to one thread at a time.)
-    private func run(_ makeWriter: () -> HitWriter) {
-        guard writerStarted.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-        var writer = makeWriter()
+    /// Runs `writer` until it has drained after a stop (on the writer thread, or on the caller of a `shutdown()`
+    /// before `start()`: the spool belongs to one thread at a time).
+    private func run(_ writer: HitWriter) {
+        var writer = writer
         writer.run()
         if configuration.spoolDirectory == nil { spool.removeDirectoryIfEmpty() }
         logger.info("hit writer stopped", metadata: ["hits.written": "\(counters.written)", "hits.spooled": "\(counters.spooled)"])
-        writerFinished.store(true, ordering: .releasing)
-        finished.signal()
     }
 
     /// Does the first maintenance (partitions, today's shared visitor salt) on the calling thread, then
-    /// starts the writer on a new thread. The server starts after this returns, so no request hashes its
+    /// starts the writer on its thread. The server starts after this returns, so no request hashes its
     /// visitor with a node-local salt that the shared one would replace (counting the visitor twice).
     public func start() {
+        guard !thread.isRunning, !thread.isStopping else { return }
         var writer = HitWriter(batcher: self)
         writer.maintainIfDue()
         let prepared = writer
-        let thread = Thread { [self] in run { prepared } }
-        thread.name = "linkd.hits.writer"
-        thread.start()
+        thread.start { [self] in run(prepared) }
     }
 
     /// Asks the writer to write everything out and waits until it has (idempotent; safe from any thread).
     /// If the writer never ran, drains on the calling thread.
     public func shutdown() {
-        state.withLock { $0.stopAsked = true }
-        wakeUp.signal()
-        run { HitWriter(batcher: self) }
-        finished.wait()
-        finished.signal()
+        thread.stop { run(HitWriter(batcher: self)) }
     }
 
     /// Why the spool cannot be written, when the last append or check failed (`/readyz`, docs/FAULTS.md).
     var spoolFailure: String? { state.withLock { $0.spoolFailure } }
 
     /// Whether the writer runs (it buffers and spools while the database is away: that is its work too).
-    var isHealthy: Bool { writerStarted.load(ordering: .acquiring) && !writerFinished.load(ordering: .acquiring) }
+    var isHealthy: Bool { thread.isRunning }
 
     /// Registers the pipeline's counters and gauges.
     public func register(in metrics: MetricsRegistry) {

@@ -2,8 +2,6 @@
 struct HitQueueState: Sendable {
     /// Accepted hits the writer has not taken yet, oldest first.
     var queue: [Hit] = []
-    /// Whether `shutdown()` was asked: the writer writes everything out, then closes the queue.
-    var stopAsked = false
     /// Whether the writer has closed the queue (in the same lock as its last look at it): `record` drops.
     var isClosed = false
     var accepted = 0

@@ -70,7 +70,7 @@ struct HitWriter {
     /// The start of a cycle: maintenance when due, then `stop` once a stop was asked, else `tick`.
     private mutating func wake() -> HitWriterStateMachine.Action {
         maintainIfDue()
-        if !stopSeen, batcher.state.withLock({ $0.stopAsked }) {
+        if !stopSeen, batcher.thread.isStopping {
             stopSeen = true
             return machine.stop(now: clock.now)
         }
@@ -251,7 +251,7 @@ struct HitWriter {
         let wait = clock.now.duration(to: deadline)
         guard wait > .zero else { return }
         let (seconds, attoseconds) = wait.components
-        _ = batcher.wakeUp.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        batcher.thread.sleep(until: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
     }
 
     /// Closes the queue if it is empty, in the same lock as the last look, so no hit can slip in after it

@@ -10,6 +10,7 @@ import Synchronization
 /// upsert per changed host, off the request path).
 final class AssociationFetchLog: BackgroundService {
     let name = "fetch log"
+    static let threads = 1
     struct Fetch: Sendable, Equatable {
         let hostname: String
         let file: String
@@ -39,11 +40,7 @@ final class AssociationFetchLog: BackgroundService {
     private let metrics: MetricsRegistry
     private let logger: Logger
     private let interval: DispatchTimeInterval
-    /// 0 before `start()`, 1 running, 2 stopping or stopped.
-    private let phase = Atomic<Int>(0)
-    /// Wakes the flusher thread to stop; `stopped` is signalled when it has flushed for the last time.
-    private let wakeUp = DispatchSemaphore(value: 0)
-    private let stopped = DispatchSemaphore(value: 0)
+    private let thread = ServiceThread(name: "linkd.fetch-log")
 
     init(pool: ConnectionPool, metrics: MetricsRegistry, logger: Logger, interval: DispatchTimeInterval = .seconds(2)) {
         self.pool = pool
@@ -56,32 +53,16 @@ final class AssociationFetchLog: BackgroundService {
         }
     }
 
-    var isHealthy: Bool { phase.load(ordering: .acquiring) == 1 }
+    var isHealthy: Bool { thread.isRunning }
 
     /// Starts the flusher thread: a flush every `interval` until `shutdown()`.
     func start() {
-        guard phase.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
-        let thread = Thread { [self] in
-            while wakeUp.wait(timeout: .now() + interval) == .timedOut { flush() }
-            flush()
-            stopped.signal()
-        }
-        thread.name = "linkd.fetch-log"
-        thread.start()
+        thread.start(every: interval) { [self] _ in flush() }
     }
 
     /// Writes what is pending and stops. Idempotent.
     func shutdown() {
-        let previous = phase.exchange(2, ordering: .acquiringAndReleasing)
-        switch previous {
-        case 1:
-            wakeUp.signal()
-            stopped.wait()
-        case 0:
-            flush()
-        default:
-            break
-        }
+        thread.stop { flush() }
     }
 
     func record(host: String, file: AssociationFile, request: Request, etag: String?, status: Int) {

@@ -18,6 +18,7 @@ import Synchronization
 /// `expiredGrace` after they expired (until then a claim answers 410, after it 404).
 final class ClickTokens: BackgroundService {
     let name = "click tokens"
+    static let threads = 1
 
     /// One token's row, queued until it is inserted.
     struct Pending: Sendable {
@@ -49,9 +50,7 @@ final class ClickTokens: BackgroundService {
     let expiredGrace: TimeInterval
     /// Serialises inserts: the flusher thread and claims both write out the queue.
     private let writing = Mutex<Void>(())
-    private let phase = Atomic<Int>(0)
-    private let wakeUp = DispatchSemaphore(value: 0)
-    private let stopped = DispatchSemaphore(value: 0)
+    private let thread = ServiceThread(name: "linkd.click-tokens")
     private let issuedTotal: Counter
     private let droppedTotal: Counter
     private let deletedTotal: Counter
@@ -70,37 +69,26 @@ final class ClickTokens: BackgroundService {
         deletedTotal = metrics.counter("linkd_click_tokens_deleted_total", help: "Expired click tokens deleted.")
     }
 
-    var isHealthy: Bool { phase.load(ordering: .acquiring) == 1 }
+    var isHealthy: Bool { thread.isRunning }
 
+    /// Starts the thread: inserts what is queued every `interval`, deletes expired tokens every `sweepInterval`.
     func start() {
-        guard phase.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
-        let thread = Thread { [self] in
+        thread.start { [self] in
             var lastSweep = Date.distantPast
-            while true {
-                let stopping = wakeUp.wait(timeout: .now() + interval) == .success
+            while !thread.sleep(until: .now() + interval) {
                 flush()
-                if stopping { break }
                 if Date().timeIntervalSince(lastSweep) >= sweepInterval {
                     lastSweep = Date()
                     _ = try? deleteExpired()
                 }
             }
-            stopped.signal()
+            flush()
         }
-        thread.name = "linkd.click-tokens"
-        thread.start()
     }
 
+    /// Inserts what is queued and stops. Idempotent.
     func shutdown() {
-        switch phase.exchange(2, ordering: .acquiringAndReleasing) {
-        case 1:
-            wakeUp.signal()
-            stopped.wait()
-        case 0:
-            flush()
-        default:
-            break
-        }
+        thread.stop { flush() }
     }
 
     /// A new token for a landing page of `url` (whose resolve answer is `answer`), claimable for `ttl` seconds;

@@ -10,7 +10,7 @@ struct ServiceHandlers: EndpointGroup {
     let catalog: Catalog
     let changes: ChangeFeed
     /// The application's background services, whose health `/readyz` reports.
-    let services: [any BackgroundService]
+    let services: ServiceGroup
     let metrics: MetricsRegistry
     let logger: Logger
 
@@ -32,7 +32,7 @@ struct ServiceHandlers: EndpointGroup {
     /// the reason, in `detail` and in `database` (`unreachable`, `not-answering`, `ok`). Answers within the
     /// probe's patience (1 s) even when the database stalls. The catalog's freshness is reported either way:
     /// a node whose listener lost the database keeps serving its last good catalog. A ready answer lists each
-    /// background service with whether it is doing its work (`BackgroundService.isHealthy`).
+    /// background service with whether it is doing its work (`ServiceGroup.health`).
     func readiness() throws -> Response {
         let status: Migrator.Status
         switch probe.check() {
@@ -52,7 +52,7 @@ struct ServiceHandlers: EndpointGroup {
             var body = #"{"status":"ready","database":"ok","migrations":"current","catalog":{"domains":\#(catalog.count),"#
             body += fresh ? #""state":"current"},"# : #""state":"stale","staleSince":"\#(staleSince())"},"#
             body += #""spool":"\#(hits.spoolFailure == nil ? "ok" : "unwritable")","#
-            body += #""services":["# + services.map { #"{"name":"\#($0.name)","healthy":\#($0.isHealthy)}"# }.joined(separator: ",") + "]}"
+            body += #""services":["# + services.health.map { #"{"name":"\#($0.name)","healthy":\#($0.isHealthy)}"# }.joined(separator: ",") + "]}"
             return Response.json(Array(body.utf8))
         case .pending(let versions):
             throw unavailable("ok", "Database migrations are pending: \(versions.map(String.init).joined(separator: ", ")). Run 'linkd migrate'.", stale: false)
