@@ -5,6 +5,13 @@ import HTTPServer
 /// OpenAPI document.
 protocol EndpointGroup: Sendable {
     var endpoints: [Endpoint] { get }
+    /// The components of the OpenAPI document its endpoints name (`#/components/schemas/<name>`): its resources
+    /// and request bodies, declared beside its handlers.
+    static var schemas: [(name: String, schema: Schema)] { get }
+}
+
+extension EndpointGroup {
+    static var schemas: [(name: String, schema: Schema)] { [] }
 }
 
 extension RouterBuilder {

@@ -110,10 +110,9 @@ public final class Application: Sendable {
         if let console = configuration.consoleDirectory {
             groups.append(ConsoleHandlers(files: try ConsoleFiles(directory: console, chartJS: configuration.chartJS), catalog: catalog, clicks: clicks))
         }
-        let endpoints = groups.flatMap(\.endpoints)
-        let openAPI = OpenAPIHandlers(describing: endpoints)
+        let openAPI = OpenAPIHandlers(describing: groups)
         self.openAPIDocument = openAPI.body
-        routes.add(endpoints + openAPI.endpoints, auth: auth)
+        routes.add((groups + [openAPI]).flatMap(\.endpoints), auth: auth)
         routes.fallback { try clicks.handle($0) }
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
         self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)

@@ -10,6 +10,8 @@ struct AnalyticsHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
 
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.analytics }
+
     var endpoints: [Endpoint] {
         [
             Endpoint(.GET, "/v1/analytics/timeseries", "analyticsTimeseries", "Hits per hour or day, optionally grouped", tag: "Analytics",

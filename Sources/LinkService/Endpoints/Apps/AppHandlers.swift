@@ -13,6 +13,8 @@ struct AppHandlers: EndpointGroup {
 
     private static let platform = QueryParameter("platform", .enumeration(["ios", "android"]), "Only apps of this platform.")
 
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.apps }
+
     var endpoints: [Endpoint] {
         [
             Endpoint(.POST, "/v1/apps", "createApp", "Register an iOS or Android app", tag: "Apps", scope: .write,

@@ -10,6 +10,8 @@ struct AuditHandlers: EndpointGroup {
     /// The audit log pages by its identity column alone; the cursor's id part is not needed.
     private static let unusedID = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
 
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.audit }
+
     var endpoints: [Endpoint] {
         [
             Endpoint(.GET, "/v1/audit", "listAuditEntries", "Every change of the workspace, newest first", tag: "Audit", scope: .read,

@@ -11,6 +11,8 @@ struct DestinationHandlers: EndpointGroup {
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.destinations }
+
     var endpoints: [Endpoint] {
         [
             Endpoint(.POST, "/v1/apps/{id}/destinations", "createDestination", "Declare a destination type of an app", tag: "Destinations",

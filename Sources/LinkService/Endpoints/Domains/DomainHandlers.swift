@@ -11,6 +11,8 @@ struct DomainHandlers: EndpointGroup {
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.domains }
+
     var endpoints: [Endpoint] {
         [
             Endpoint(.POST, "/v1/domains", "createDomain", "Register a link domain", tag: "Domains", scope: .write,

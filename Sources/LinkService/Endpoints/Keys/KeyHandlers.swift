@@ -11,6 +11,8 @@ struct KeyHandlers: EndpointGroup {
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.keys }
+
     var endpoints: [Endpoint] {
         [
             Endpoint(.POST, "/v1/keys", "createAPIKey", "Create an API key in the caller's workspace", tag: "Keys", scope: .admin,

@@ -5,15 +5,17 @@ import LinkKit
 /// `APISchemas` (the components). Built once at startup and served as bytes by `GET /openapi.json`.
 enum OpenAPIDocument {
     /// The document.
-    /// - Parameter endpoints: the endpoints to describe; those not documented (the console's pages) are left out.
-    static func build(_ endpoints: [Endpoint]) -> JSONValue {
+    /// - Parameters:
+    ///   - endpoints: the endpoints to describe; those not documented (the console's pages) are left out.
+    ///   - schemas: the components they name, besides the shared problems (`APISchemas.problems`).
+    static func build(_ endpoints: [Endpoint], schemas: [(name: String, schema: Schema)]) -> JSONValue {
         let operations = endpoints.filter(\.isDocumented)
         return .object([
             "openapi": .string("3.1.0"),
             "info": info,
             "tags": .array(tags.map { .object(["name": .string($0.name), "description": .string($0.description)]) }),
             "paths": paths(operations),
-            "components": components(operations),
+            "components": components(operations, schemas: APISchemas.problems + schemas),
         ])
     }
 
@@ -208,8 +210,8 @@ enum OpenAPIDocument {
         (505, "HTTPVersionNotSupported", "The request's HTTP version is not 1.0 or 1.1.", "Problem"),
     ]
 
-    private static func components(_ operations: [Endpoint]) -> JSONValue {
-        var schemas = APISchemas.all.map { JSONMember(key: $0.name, value: $0.schema.json) }
+    private static func components(_ operations: [Endpoint], schemas named: [(name: String, schema: Schema)]) -> JSONValue {
+        var schemas = named.map { JSONMember(key: $0.name, value: $0.schema.json) }
         for operation in operations {
             guard case .page(let name) = operation.success, !schemas.contains(where: { $0.key == name + "Page" }) else { continue }
             schemas.append(JSONMember(key: name + "Page", value: page(of: name).json))

@@ -13,6 +13,8 @@ struct LinkBuildHandlers: EndpointGroup {
     let catalog: Catalog
     let auth: Authenticator
 
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.links }
+
     var endpoints: [Endpoint] {
         [
             Endpoint(.POST, "/v1/links/build", "buildLinks", "The links that open a typed destination: the inverse of resolve", tag: "Links",

@@ -24,6 +24,8 @@ struct ResolveHandlers: EndpointGroup {
     /// Read with `Request.flag`, which also takes upper-case spellings.
     private static let log = QueryParameter("log", Schema.enumeration(["true", "false", "1", "0"]), "Record the lookup as a hit for analytics (default true).")
 
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.resolve }
+
     var endpoints: [Endpoint] {
         [
             Endpoint(.GET, "/v1/resolve", "resolveURL", "What a URL opens: app, rule and typed destination", tag: "Resolve", access: .key(.read),

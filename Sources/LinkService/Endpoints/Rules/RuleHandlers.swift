@@ -13,6 +13,8 @@ struct RuleHandlers: EndpointGroup {
     let auth: Authenticator
     let changes: CatalogChanges
 
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.rules }
+
     var endpoints: [Endpoint] {
         [
             Endpoint(.GET, "/v1/domains/{host}/rules", "listRules", "Read the ordered rule list", tag: "Rules", scope: .read,

@@ -7,9 +7,10 @@ struct OpenAPIHandlers: EndpointGroup {
     /// The serialized document.
     let body: [UInt8]
 
-    /// Renders the document of `endpoints` and of `GET /openapi.json` itself.
-    init(describing endpoints: [Endpoint]) {
-        body = OpenAPIDocument.build(endpoints + [Self.endpoint(serving: [])]).serializedBytes
+    /// Renders the document of `groups`' endpoints and components and of `GET /openapi.json` itself.
+    init(describing groups: [any EndpointGroup]) {
+        let endpoints = groups.flatMap(\.endpoints) + [Self.endpoint(serving: [])]
+        body = OpenAPIDocument.build(endpoints, schemas: groups.flatMap { type(of: $0).schemas }).serializedBytes
     }
 
     var endpoints: [Endpoint] { [Self.endpoint(serving: body)] }

@@ -14,6 +14,8 @@ struct ServiceHandlers: EndpointGroup {
     let metrics: MetricsRegistry
     let logger: Logger
 
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.service }
+
     var endpoints: [Endpoint] {
         [
             Endpoint(.GET, "/healthz", "getHealth", "Liveness: the process is up", tag: "Service", success: .json(200, "Health")) { _ in

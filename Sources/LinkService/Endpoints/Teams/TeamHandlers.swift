@@ -11,6 +11,8 @@ struct TeamHandlers: EndpointGroup {
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.teams }
+
     var endpoints: [Endpoint] {
         [
             Endpoint(.POST, "/v1/teams", "createTeam", "Register an Apple team ID", tag: "Teams", scope: .write,

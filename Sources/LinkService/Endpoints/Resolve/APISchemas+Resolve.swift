@@ -1,10 +1,8 @@
 import Foundation
 import LinkKit
 
-/// Resolve answers, the audit log and the analytics parameters.
+/// The components of the resolve endpoints (`OpenAPIDocument`).
 extension APISchemas {
-    // MARK: Resolve
-
     static let resolve: [(name: String, schema: Schema)] = [
         ("ResolveResult", Schema.object([
             .required("url", Schema.string.described("The URL as asked.")),
@@ -82,67 +80,4 @@ extension APISchemas {
             .required("results", Schema.array(.ref("ResolveResult")).described("One answer per URL, in order.")),
         ], closed: false)),
     ]
-
-    // MARK: Links
-
-    static let links: [(name: String, schema: Schema)] = [
-        ("LinkBuild", Schema.object([
-            .required("app", Schema.uuid.described("The app the link opens.")),
-            .optional("domain", APISchemas.hostname.nullable.described("The link domain to build on (default: the app's `primaryDomain`, else the oldest domain whose rules name it).")),
-            .required("destination", Schema.object([
-                .required("type", APISchemas.identifier),
-                .optional("params", Schema.map(.oneOf([.string, .integer, .boolean])).nullable
-                    .described("The parameters, typed as the destination declares them: ints as numbers, bools as booleans.")),
-            ], closed: true)),
-        ], closed: true).example(.object(["app": .string("7d1c1b7e-3c4f-4b65-9a57-0d4b8e9a1f10"),
-                                          "destination": .object(["type": .string("widgetDetail"), "params": .object(["id": .integer(42)])])]))),
-        ("LinkBuildRequest", Schema.oneOf([
-            .ref("LinkBuild"),
-            Schema.object([
-                .required("links", Schema.array(.ref("LinkBuild"), maxItems: LinkBuildHandlers.batchLimit)),
-            ], closed: true),
-        ])),
-        ("BuiltLink", Schema.object([
-            .required("universal", Schema.url),
-            .optional("scheme", Schema.string.described("Present when the app has a custom scheme.")),
-            .required("domain", Schema.string),
-            .required("rule", Schema.object([
-                .required("id", .uuid),
-                .required("position", Schema.integer(minimum: 0)),
-            ], closed: false).described("The rule that prints the link, and that resolve names for it.")),
-        ], closed: false)),
-        ("LinkBuildAnswer", Schema.oneOf([
-            .ref("BuiltLink"),
-            Schema.object([
-                .required("results", Schema.array(Schema.oneOf([
-                    .ref("BuiltLink"),
-                    Schema.object([.required("error", .ref("Problem"))], closed: false),
-                ])).described("One result per link, in order.")),
-            ], closed: false),
-        ])),
-    ]
-
-    // MARK: Audit log
-
-    static let audit: [(name: String, schema: Schema)] = [
-        ("AuditEntry", Schema.object([
-            .required("id", Schema.integer(minimum: 1).described("Increases with every change.")),
-            .required("keyId", Schema.uuid.nullable.described("The API key that made the change; null for changes made from the command line.")),
-            .required("at", Schema.timestamp),
-            .required("action", Schema.enumeration(["create", "update", "delete", "replace"])),
-            .required("resourceType", Schema.string.described("`key`, `team`, `app`, `destination`, `domain`, `rules`…")),
-            .required("resourceId", Schema.string.described("The resource's address: an id, a team ID, a hostname, `<app id>/<name>`.")),
-            .required("before", Schema([]).described("The resource before the change (null on create).")),
-            .required("after", Schema([]).described("The resource after the change (null on delete).")),
-        ], closed: false).described("One change: who, when, what.")),
-    ]
-
-    // MARK: Analytics
-
-    static var analytics: [(name: String, schema: Schema)] {
-        [
-            ("TimeZone", Schema.enumeration(["UTC"] + TimeZone.knownTimeZoneIdentifiers.sorted())
-                .described("An IANA time zone this server knows (its tz database).").example("Europe/Paris")),
-        ]
-    }
 }

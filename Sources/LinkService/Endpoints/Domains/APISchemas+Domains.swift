@@ -1,0 +1,72 @@
+import LinkKit
+
+/// The components of the domains endpoints (`OpenAPIDocument`).
+extension APISchemas {
+    /// A substitution variable's name: not empty, no `$`, `(` or `)`, not a built-in variable's.
+    private static let substitutionName = Schema.string(pattern: "^[^$()]+$").with("not", .object(["enum": .array(BuiltInVariables.names.sorted().map(JSONValue.string))])).json
+    /// A substitution variable's value, which cannot refer to another variable (`$(`).
+    private static let substitutionValue = Schema.string(pattern: "^([^$]|\\$+[^($])*\\$*$")
+
+    /// The writable settings, shared by the create and update bodies (the response has them too).
+    private static func settingsProperties(input: Bool) -> [Schema.Property] {
+        let defaults = Schema.object([
+            .optional("caseSensitive", Schema.boolean.described("Default for every rule: match the path case-sensitively (iOS default: true).")),
+            .optional("percentEncoded", Schema.boolean.described("Default for every rule: patterns are percent-encoded (iOS default: true).")),
+        ], closed: input).described("The AASA `defaults` of the domain's applinks section.")
+        let appIDs = Schema.array(.uuid, maxItems: 100)
+        return [
+            .optional("defaults", input ? defaults.nullable : defaults),
+            .optional("substitutionVariables", Schema.map(.array(substitutionValue, minItems: 1, maxItems: 1000)).with("propertyNames", substitutionName)
+                .described("AASA substitution variables: name → the values `$(name)` stands for in patterns. Built-in names are reserved.")
+                .example(.object(["section": .array([.string("news"), .string("blog")])]))),
+            .optional("webcredentials", appIDs.described("Ids of this workspace's apps listed under `webcredentials` (shared passwords).")),
+            .optional("appclips", appIDs.described("Ids of this workspace's iOS apps listed under `appclips`.")),
+            .optional("legacyPaths", Schema.boolean.described("Also write the legacy `paths` form that iOS 12 and older read.")),
+            .optional("webFallbackUrl", (input ? APISchemas.httpsURLInput : Schema.url)
+                .described("Where a link that no app opens sends the browser (absolute `https://`).")),
+            .optional("carryPathToFallback", Schema.boolean.described("Append the link's path and query to the web fallback URL.")),
+            .optional("androidDynamicRules", Schema.boolean.described(
+                "Also write the rules into assetlinks.json as Android 15+ dynamic rules (`relation_extensions`, `dynamic_app_link_components`; docs/ANDROID.md).")),
+            .optional("clickBehavior", (input ? clickBehavior.nullable : clickBehavior).described("""
+                What a click on an app link gets: `landing` (the landing page: open in the app, get the app, continue to the website;                 the default for new domains) or `redirect` (302 to the store or the web fallback). Rules can override it (docs/LANDING.md).
+                """)),
+            .optional("deferredTTL", (input ? deferredTTL.nullable : deferredTTL).described("Seconds a landing page's click token can be claimed (default 86400).")),
+            .optional("deferredClipboard", (input ? Schema.boolean.nullable : Schema.boolean).described("""
+                iOS: "Get the app" puts the token's claim link on the pasteboard (said on the page), for the app to claim on first launch.
+                """)),
+        ]
+    }
+
+    private static let clickBehavior = Schema.enumeration(ClickBehavior.allCases.map(\.rawValue))
+    private static let deferredTTL = Schema.integer(minimum: DomainSettingsInput.deferredTTLRange.lowerBound, maximum: DomainSettingsInput.deferredTTLRange.upperBound)
+
+    /// A rule's overrides of the domain's click behaviour and of the destination type's preview metadata.
+    static let ruleClick = Schema.object([
+        .optional("behavior", clickBehavior.nullable),
+        .optional("title", Schema.string(maxLength: TextLimit.name.scalars).nullable),
+        .optional("description", Schema.string(maxLength: TextLimit.comment.scalars).nullable),
+        .optional("imageUrl", APISchemas.httpsURLInput.nullable.described("An https image for preview cards.")),
+    ], closed: true).described("What the rule's clicks get, overriding the domain's `clickBehavior` and the destination type's preview.")
+
+    static var domains: [(name: String, schema: Schema)] {
+        [
+            ("Domain", Schema.object([.required("hostname", hostname)] + settingsProperties(input: false) + [
+                .required("aasaUrl", Schema.url.readOnly.described("Where Apple's CDN fetches this domain's apple-app-site-association file.")),
+                .optional("lastFetch", Schema.map(.ref("AssociationFetch")).readOnly
+                    .described("`GET` of one domain only: the last fetch of each association file, by file name (`apple-app-site-association`, `assetlinks.json`).")),
+                .required("createdAt", created),
+                .required("updatedAt", updated),
+            ], closed: false).described("A link domain with its association-file settings. Unique across the service; addressed by hostname.")),
+            ("AssociationFetch", Schema.object([
+                .required("at", Schema.timestamp),
+                .required("userAgent", Schema.string.described("Who fetched it, e.g. Apple's CDN (`AASA-Bot/…`).")),
+                .optional("etag", Schema.string.described("The version it got.")),
+                .required("status", Schema.integer(minimum: 100, maximum: 599)),
+            ], closed: false).described("When an association file was last fetched, by whom, and which version.")),
+            ("DomainCreate", Schema.object([.required("hostname", hostname)] + settingsProperties(input: true), closed: true)),
+            ("DomainUpdate", Schema.object([
+                .optional("hostname", hostname.described("If sent, must be the domain's hostname: it cannot change.")),
+            ] + settingsProperties(input: true), closed: true).described("Present settings replace the current ones; absent ones stay.")),
+        ]
+    }
+}
