@@ -1,6 +1,6 @@
 import LinkKit
 
-/// The components of the aPI keys endpoints (`OpenAPIDocument`).
+/// The components of the API keys endpoints (`OpenAPIDocument`).
 extension APISchemas {
     private static let keyProperties: [Schema.Property] = [
         .required("id", Schema.uuid.readOnly),
@@ -15,10 +15,7 @@ extension APISchemas {
         ("Scope", Schema.enumeration(["read", "write", "admin"])
             .described("What a key may do; each includes the ones before it. `read`: read resources, resolve, analytics. `write`: also change resources. `admin`: also manage keys.")),
         ("APIKey", Schema.object(keyProperties, closed: false).described("An API key as listings show it: never the secret.")),
-        ("APIKeyCreate", Schema.object([
-            .optional("name", Schema.string(maxLength: 200)),
-            .required("scope", .ref("Scope")),
-        ], closed: true)),
+        ("APIKeyCreate", Schema.object([.optional(KeyFields.name), .required(KeyFields.scope)], closed: true)),
         ("CreatedAPIKey", Schema.object(keyProperties + [
             .required("key", Schema.string(pattern: "^lk_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$")
                 .described("The secret key, shown this once and stored only as a hash. Send it as `Authorization: Bearer <key>`.")),

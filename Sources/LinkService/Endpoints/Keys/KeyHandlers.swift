@@ -48,10 +48,8 @@ struct KeyHandlers: EndpointGroup {
     func create(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        let name = body.string("name", limit: .keyName) ?? ""
-        let scopeName = body.string("scope", required: true)
-        let scope = scopeName.flatMap(Scope.init(rawValue:))
-        if scopeName != nil, scope == nil { errors.add("/scope", "scope must be one of read, write, admin.") }
+        let name = KeyFields.name.read(&body) ?? ""
+        let scope = KeyFields.scope.read(&body, required: true).flatMap(Scope.init(rawValue:))
         body.finish()
         try errors.check()
         let (key, secret) = try pool.withTransaction { connection in

@@ -73,9 +73,7 @@ extension APISchemas {
             .optional("platform", Schema.enumeration(["ios", "android"]).described("Whose apps answer (default ios).")),
             .optional("log", Schema.boolean.described("Record the lookups as hits for analytics (default true).")),
         ], closed: true)),
-        ("DeferredClaim", Schema.object([
-            .required("token", Schema.string(pattern: "^[0-9a-f]{32}$").described("The click token: 32 lower-case hex digits.")),
-        ], closed: true)),
+        ("DeferredClaim", Schema.object([.required(ClaimFields.token)], closed: true)),
         ("ResolveBatch", Schema.object([
             .required("results", Schema.array(.ref("ResolveResult")).described("One answer per URL, in order.")),
         ], closed: false)),

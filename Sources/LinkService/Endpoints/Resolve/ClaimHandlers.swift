@@ -29,11 +29,8 @@ struct ClaimHandlers: EndpointGroup {
     func claim(_ request: Request) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        let token = body.string("token", required: true, limit: .name)
+        let token = ClaimFields.token.read(&body, required: true)
         body.finish()
-        if let token, !ClickTokens.isToken(token) {
-            errors.add("/token", "token is the 32 lower-case hex digits after /_linkd/claim/ or linkd_token=.")
-        }
         try errors.check()
         switch try tokens.claim(token!) {
         case .unknown: throw ServiceError.notFound("The click token")

@@ -1,6 +1,6 @@
 import LinkKit
 
-/// The components of the service endpoints endpoints (`OpenAPIDocument`).
+/// The components of the service endpoints (`OpenAPIDocument`).
 extension APISchemas {
     static let service: [(name: String, schema: Schema)] = [
         ("Health", Schema.object([.required("status", .constant("ok"))], closed: false).described("The process is up.")),

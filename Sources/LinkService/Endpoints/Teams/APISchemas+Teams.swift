@@ -9,12 +9,7 @@ extension APISchemas {
             .required("createdAt", created),
             .required("updatedAt", updated),
         ], closed: false).described("A registered Apple team ID, the prefix of every iOS app ID in the workspace. Addressed by the team ID itself.")),
-        ("TeamCreate", Schema.object([
-            .required("teamId", teamID),
-            .required("name", Schema.string(maxLength: 200)),
-        ], closed: true)),
-        ("TeamUpdate", Schema.object([
-            .optional("name", Schema.string(maxLength: 200)),
-        ], closed: true).described("The team ID cannot be changed (sending `teamId` is a 422); register the new team and move the apps.")),
+        ("TeamCreate", Schema.object([.required(TeamFields.teamID), .required(TeamFields.name)], closed: true)),
+        ("TeamUpdate", Schema.object([.optional(TeamFields.name)], closed: true).described("The team ID cannot be changed (sending `teamId` is a 422); register the new team and move the apps.")),
     ]
 }

@@ -29,8 +29,8 @@ struct TeamHandlers: EndpointGroup {
     func create(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        let teamID = Validators.teamID(body.string("teamId", required: true), at: "/teamId", errors)
-        let name = body.string("name", required: true, limit: .name)
+        let teamID = TeamFields.teamID.read(&body, required: true)
+        let name = TeamFields.name.read(&body, required: true)
         body.finish()
         try errors.check()
         return try resource.create(principal) { connection, _ in
@@ -54,11 +54,11 @@ struct TeamHandlers: EndpointGroup {
     func update(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        if body.has("teamId") {
-            _ = body.value("teamId")
+        if body.has(TeamFields.teamID.name) {
+            _ = body.value(TeamFields.teamID.name)
             errors.add("/teamId", "A team ID cannot be changed; register the new team and move the apps to it.")
         }
-        let name = body.string("name", limit: .name)
+        let name = TeamFields.name.read(&body)
         body.finish()
         try errors.check()
         return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
