@@ -21,7 +21,11 @@ let package = Package(
 
         .target(name: "ByteText"),
         .target(name: "Observability", dependencies: ["ByteText"]),
-        .target(name: "LinkKit", dependencies: ["ByteText"]),
+        // The generated routers' runtimes are .swift, .kt and .ts files (Codegen/Runtime), embedded as strings at
+        // build time by the EmbedRuntimes plugin, so linkd stays one self-contained binary (docs/CODEGEN.md).
+        .target(name: "LinkKit", dependencies: ["ByteText"], exclude: ["Codegen/Runtime"], plugins: ["EmbedRuntimes"]),
+        .plugin(name: "EmbedRuntimes", capability: .buildTool(), dependencies: ["EmbedText"]),
+        .executableTarget(name: "EmbedText", path: "Plugins/EmbedText"),
         .target(name: "Postgres", dependencies: ["CLibPQ", "ByteText", "Observability"]),
         .target(name: "EmbeddedPostgres", dependencies: ["Observability"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "ByteText", "Observability"]),
