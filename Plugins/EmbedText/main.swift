@@ -7,14 +7,12 @@ import Foundation
 func literal(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\\": out += "\\\\"
-        case "\"": out += "\\\""
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{" + String(scalar.value, radix: 16) + "}"
-        default: out.unicodeScalars.append(scalar)
+        if scalar == "\\" || scalar == "\"" {
+            out += "\\" + String(scalar)
+        } else if scalar.value < 0x20 || scalar.value == 0x7F {
+            out += "\\u{" + String(scalar.value, radix: 16) + "}"
+        } else {
+            out.unicodeScalars.append(scalar)
         }
     }
     return out + "\""
