@@ -5,6 +5,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
+COPY Plugins ./Plugins
 COPY Sources ./Sources
 COPY Tests ./Tests
 RUN swift build -c release --product linkd --static-swift-stdlib

@@ -21,12 +21,16 @@ let package = Package(
 
         .target(name: "ByteText"),
         .target(name: "Observability", dependencies: ["ByteText"]),
-        .target(name: "LinkKit", dependencies: ["ByteText"]),
+        // The generated routers' runtimes are .swift, .kt and .ts files (Codegen/Runtime), embedded as strings at
+        // build time by the EmbedRuntimes plugin, so linkd stays one self-contained binary (docs/CODEGEN.md).
+        .target(name: "LinkKit", dependencies: ["ByteText"], exclude: ["Codegen/Runtime"], plugins: ["EmbedRuntimes"]),
+        .plugin(name: "EmbedRuntimes", capability: .buildTool(), dependencies: ["EmbedText"]),
+        .executableTarget(name: "EmbedText", path: "Plugins/EmbedText"),
         .target(name: "Postgres", dependencies: ["CLibPQ", "ByteText", "Observability"]),
         .target(name: "EmbeddedPostgres", dependencies: ["Observability"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "ByteText", "Observability"]),
         .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto", "CQRencode", "CZlib"]),
-        .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability"]),
+        .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "ByteText"]),
 
         // bench/hits: ingestion and analytics benchmarks (bench/hits/run.sh); never part of `swift test`.
         .executableTarget(name: "hits-bench", dependencies: ["LinkService", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "TestSupport"], path: "bench/hits/Sources"),
@@ -34,7 +38,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Postgres", "EmbeddedPostgres", "HTTPServer", "Observability"], path: "Tests/TestSupport"),
         .testTarget(name: "ByteTextTests", dependencies: ["ByteText"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
-        .testTarget(name: "LinkKitTests", dependencies: ["LinkKit"]),
+        .testTarget(name: "LinkKitTests", dependencies: ["LinkKit", "ByteText"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "TestSupport", "EmbeddedPostgres", "CZlib"],

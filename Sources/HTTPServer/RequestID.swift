@@ -55,7 +55,7 @@ enum RequestID {
 }
 
 /// Request ids for one server without a system call per request: a per-process random key and a counter,
-/// mixed by the SplitMix64 finalizer (a bijection, so ids never repeat within a process; the random key
+/// mixed by `SplitMix64.mix` (a bijection, so ids never repeat within a process; the random key
 /// keeps processes apart). 32 lower-case hex digits, like `RequestID.generate()`.
 final class RequestIDGenerator: Sendable {
     private let key: (UInt64, UInt64)
@@ -73,13 +73,6 @@ final class RequestIDGenerator: Sendable {
     func next() -> RequestID.Value {
         let stripe = counters.assignment.current
         let n = UInt64(stripe) << 52 | counters.add(1, to: 0, stripe: stripe)
-        return .bits(Self.mix(key.0 &+ n), Self.mix(key.1 ^ n))
-    }
-
-    private static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        return .bits(SplitMix64.mix(key.0 &+ n), SplitMix64.mix(key.1 ^ n))
     }
 }

@@ -1,3 +1,4 @@
+import ByteText
 import Foundation
 import LinkKit
 import Observability
@@ -11,7 +12,7 @@ extension AASACommand {
         let parsed = arguments.has("resolve-only")
         let rounds = Int(arguments.value("rounds") ?? "7") ?? 7
         let seconds = Double(arguments.value("seconds") ?? "0.3") ?? 0.3
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)   // the same URLs every run
         var setups: [(rules: Int, matcher: AASAMatcher, urls: [String], prepared: [AASAURL], compile: Duration)] = []
         if arguments.has("hostile") {
             for infix in [false, true] {
@@ -104,18 +105,5 @@ extension AASACommand {
     static func hostileFile(infix: Bool) -> AASAFile {
         let components = (0..<4_000).map { AASAComponent(path: "/*a*a*a*a*a*a*a*a*b\($0)" + (infix ? "*" : "")) }
         return AASAFile(applinks: AppLinks(details: [AppLinksDetail(appIDs: ["ABCDE12345.com.example.app"], components: components)]))
-    }
-
-    /// A tiny deterministic generator, so every run measures the same URLs.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -4,9 +4,9 @@ import LinkKit
 /// `linkd codegen`: an app's generated router (or fixtures), fetched from a running linkd with a read key.
 enum CodegenCommand: Command {
     static let name = "codegen"
-    static let summary = "generate an app's router (codegen --app ID --language swift|kotlin|typescript)"
+    static let summary = "generate an app's router (codegen --app ID --language \(RouterLanguage.allCases.map(\.rawValue).joined(separator: "|")))"
     static let help = """
-        Usage: linkd codegen --app ID --language swift|kotlin|typescript|fixtures [--out FILE] [options]
+        Usage: linkd codegen --app ID --language \(CodegenLanguage.allCases.map(\.rawValue).joined(separator: "|")) [--out FILE] [options]
 
         Fetches GET /v1/apps/ID/codegen/LANGUAGE from a running linkd and writes it to FILE (stdout by
         default): one self-contained source file with the app's destinations as a type, LinkRouter.route
@@ -14,7 +14,7 @@ enum CodegenCommand: Command {
         CI checks its router with (docs/CODEGEN.md).
 
           --app ID               the app (required)
-          --language LANGUAGE    swift, kotlin, typescript or fixtures (required)
+          --language LANGUAGE    \(CodegenLanguage.listed) (required)
           --out FILE             write there instead of stdout
         \(APIClient.optionsHelp)
         """
@@ -22,15 +22,15 @@ enum CodegenCommand: Command {
     static func run(_ arguments: [String]) -> Int32 {
         if arguments.first == "bench-source" { return benchSource(Array(arguments.dropFirst())) }
         let app: String
-        let language: String
+        let language: CodegenLanguage
         let client: APIClient
         let out: String?
         do {
             let parsed = try Arguments(arguments, valued: APIClient.valuedOptions.union(["app", "language", "out"]))
             guard parsed.positionals.isEmpty else { throw Arguments.UsageError(description: "unexpected argument '\(parsed.positionals[0])'") }
             guard let id = parsed.value("app"), UUID(uuidString: id) != nil else { throw Arguments.UsageError(description: "--app ID (a UUID) is required") }
-            guard let chosen = parsed.value("language"), ["swift", "kotlin", "typescript", "fixtures"].contains(chosen) else {
-                throw Arguments.UsageError(description: "--language must be swift, kotlin, typescript or fixtures")
+            guard let chosen = parsed.value("language").flatMap(CodegenLanguage.init(rawValue:)) else {
+                throw Arguments.UsageError(description: "--language must be \(CodegenLanguage.listed)")
             }
             app = id.lowercased()
             language = chosen
@@ -41,7 +41,7 @@ enum CodegenCommand: Command {
             return ExitStatus.usage
         }
         do {
-            let answer = try client.send("GET", "/v1/apps/\(app)/codegen/\(language)", json: nil)
+            let answer = try client.send("GET", "/v1/apps/\(app)/codegen/\(language.rawValue)", json: nil)
             guard answer.status == 200 else {
                 let detail = String(decoding: answer.body, as: UTF8.self)
                 Output.err("linkd codegen: the server answered \(answer.status): \(detail)")

@@ -1,3 +1,4 @@
+import ByteText
 import Testing
 @testable import LinkKit
 
@@ -77,15 +78,9 @@ import Testing
 
 /// SplitMix64, so failures reproduce.
 struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x1234_5678 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    var generator: SplitMix64
+    init(seed: UInt64) { generator = SplitMix64(seed: seed &+ 0x1234_5678) }
+    mutating func next() -> UInt64 { generator.next() }
     mutating func pick<T>(_ options: [T]) -> T { options[Int(next() % UInt64(options.count))] }
 }
 

@@ -1,56 +1,33 @@
 /// The Kotlin router (docs/CODEGEN.md): `sealed class LinkDestination` with the error case `Invalid` and nested
 /// enums, `LinkRouter.route` and `build`, `toJSON()`, `LinkDestination.fromResolveJSON`, `PendingLink`. Only the
 /// Kotlin standard library (and `java.util.Locale`) is used; compiles with Kotlin 1.3 or later.
-struct KotlinRouterSource {
+struct KotlinRouterSource: RouterEmitter {
+    static let language = RouterLanguage.kotlin
     let table: RouterTable
     let etag: String
-    /// Each destination's class and each enum parameter's enum class (keyed `destination.parameter`), claimed in
-    /// `LinkDestination`'s one namespace; each destination's property names.
-    private let classes: [String: String]
-    private let enumTypes: [String: String]
-    private let properties: [String: [String: String]]
+    /// Each destination's class, each enum parameter's enum class, each destination's property names (`DestinationNames.kotlin`).
+    let names: DestinationNames
 
-    init(table: RouterTable, etag: String) {
-        self.table = table
-        self.etag = etag
-        var members = RouterNames.Scope(reserved: RouterNames.kotlinClasses)
-        var classes: [String: String] = [:]
-        var properties: [String: [String: String]] = [:]
-        for destination in table.destinations {
-            classes[destination.name] = members.claim(RouterNames.upperCamel(destination.name))
-            var scope = RouterNames.Scope(reserved: RouterNames.kotlinProperties, foldsFirstLetter: true)
-            properties[destination.name] = Dictionary(destination.parameters.map { ($0.name, scope.claim($0.name)) }, uniquingKeysWith: { first, _ in first })
-        }
-        var enumTypes: [String: String] = [:]
-        for (destination, spec, _) in RouterSource.enumParameters(table) {
-            enumTypes[destination.name + "." + spec.name] = members.claim(RouterNames.upperCamel(destination.name) + RouterNames.upperCamel(spec.name))
-        }
-        (self.classes, self.enumTypes, self.properties) = (classes, enumTypes, properties)
-    }
-
-    var text: String {
-        let quote = CodeDialect.kotlin.quote
-        var out = RouterSource.header(table, etag: etag, language: .kotlin)
-        out += "\n/** The app's destinations (resolve's typed destinations), and resolve's error destination. */\n"
+    var declarations: String {
+        var out = "\n/** The app's destinations (resolve's typed destinations), and resolve's error destination. */\n"
         out += "sealed class LinkDestination {\n"
         for destination in table.destinations {
-            let params = destination.parameters.map { "val \(property($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = null" : "")" }
+            let params = destination.parameters.map { "val \(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = null" : "")" }
             out += params.isEmpty
-                ? "    object \(className(destination)) : LinkDestination()\n"
-                : "    data class \(className(destination))(" + params.joined(separator: ", ") + ") : LinkDestination()\n"
+                ? "    object \(names.type(destination)) : LinkDestination()\n"
+                : "    data class \(names.type(destination))(" + params.joined(separator: ", ") + ") : LinkDestination()\n"
         }
         out += "    /** A link that opens the app but whose destination cannot be built: the parameter concerned and why. */\n"
         out += "    data class Invalid(val code: String, val param: String?, val detail: String) : LinkDestination()\n"
         for (destination, spec, values) in RouterSource.enumParameters(table) {
             let cases = zip(RouterNames.enumCases(values, upperCase: true, avoiding: RouterNames.kotlinEnumEntries), values).map { "\($0)(\(quote($1)))" }
-            out += "\n    enum class \(enumType(spec, in: destination))(val rawValue: String) { " + cases.joined(separator: ", ") + " }\n"
+            out += "\n    enum class \(names.enumType(spec, in: destination))(val rawValue: String) { " + cases.joined(separator: ", ") + " }\n"
         }
         out += members
         out += "\n/** Routes this app's universal links and custom-scheme URLs as linkd's resolve does, without the network. */\n"
         out += "object LinkRouter {\n    /** The ETag of the rules this file was generated from. */\n"
         out += "    const val etag = \(quote(etag))\n\n"
-        out += "    private val table = " + table.value.source(.kotlin, indent: "    ") + "\n\n"
-        out += KotlinRouterRuntime.text
+        out += "    private val table = "
         return out
     }
 
@@ -60,16 +37,16 @@ struct KotlinRouterSource {
         var values = "    /** The parameters (by name), absent optionals left out. */\n    internal val values: List<Pair<String, Any>> get() = when (this) {\n"
         var make = "        internal fun make(type: String, values: Map<String, Any>): LinkDestination? = when (type) {\n"
         for destination in table.destinations {
-            let quoted = CodeDialect.kotlin.quote(destination.name)
-            let test = destination.parameters.isEmpty ? className(destination) : "is " + className(destination)
+            let quoted = quote(destination.name)
+            let test = destination.parameters.isEmpty ? names.type(destination) : "is " + names.type(destination)
             types += "        \(test) -> \(quoted)\n"
             let written = destination.parameters.map { spec -> String in
-                let value = "this.\(property(spec, in: destination))" + (spec.optional ? "?.let { Pair(\(CodeDialect.kotlin.quote(spec.name)), it\(raw(spec))) }" : "")
-                return spec.optional ? value : "Pair(\(CodeDialect.kotlin.quote(spec.name)), \(value)\(raw(spec)))"
+                let value = "this.\(names.parameter(spec, in: destination))" + (spec.optional ? "?.let { Pair(\(quote(spec.name)), it\(raw(spec))) }" : "")
+                return spec.optional ? value : "Pair(\(quote(spec.name)), \(value)\(raw(spec)))"
             }
             values += "        \(test) -> " + (written.isEmpty ? "emptyList()" : "listOfNotNull(" + written.joined(separator: ", ") + ")") + "\n"
             let arguments = destination.parameters.map { read($0, in: destination) }
-            make += "            \(quoted) -> \(className(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
+            make += "            \(quoted) -> \(names.type(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
         }
         types += "        is Invalid -> null\n    }\n"
         values += "        is Invalid -> emptyList()\n    }\n"
@@ -87,21 +64,8 @@ struct KotlinRouterSource {
             """ + make + "    }\n}\n"
     }
 
-    private func property(_ spec: ParameterSpec, in destination: DestinationType) -> String { properties[destination.name]![spec.name]! }
-
-    private func className(_ destination: DestinationType) -> String { classes[destination.name]! }
-
-    private func enumType(_ spec: ParameterSpec, in destination: DestinationType) -> String {
-        enumTypes[destination.name + "." + spec.name]!
-    }
-
     private func type(of spec: ParameterSpec, in destination: DestinationType) -> String {
-        switch spec.kind {
-        case .int: "Long"
-        case .string, .uuid: "String"
-        case .bool: "Boolean"
-        case .enumeration: enumType(spec, in: destination)
-        }
+        type(of: spec) { _ in names.enumType(spec, in: destination) }
     }
 
     /// `.rawValue` for an enum: the JSON carries the value's text.
@@ -112,13 +76,13 @@ struct KotlinRouterSource {
 
     /// The expression reading `spec` from `values` (converted by the router, so present and of its type).
     private func read(_ spec: ParameterSpec, in destination: DestinationType) -> String {
-        let key = "values[\(CodeDialect.kotlin.quote(spec.name))]"
+        let key = "values[\(quote(spec.name))]"
         let optional = spec.optional ? "?" : ""
         switch spec.kind {
         case .int: return "\(key) as Long\(optional)"
         case .bool: return "\(key) as Boolean\(optional)"
         case .enumeration:
-            let type = enumType(spec, in: destination)
+            let type = names.enumType(spec, in: destination)
             return spec.optional
                 ? "(\(key) as String?)?.let { v -> \(type).values().first { it.rawValue == v } }"
                 : "\(type).values().first { it.rawValue == \(key) }"

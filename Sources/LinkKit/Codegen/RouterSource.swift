@@ -1,17 +1,3 @@
-/// A generated router's language.
-public enum RouterLanguage: String, Sendable, CaseIterable {
-    case swift, kotlin, typescript
-
-    /// The file name `linkd codegen` suggests.
-    public var fileName: String {
-        switch self {
-        case .swift: "Links.swift"
-        case .kotlin: "Links.kt"
-        case .typescript: "links.ts"
-        }
-    }
-}
-
 /// One self-contained source file for an app (docs/CODEGEN.md): its destinations as a type, a decoder of
 /// resolve's JSON, `LinkRouter.route` and `build`, the destination's JSON, a pending-link holder, and the
 /// router table with its interpreter. Only the standard library of the language is used.
@@ -20,8 +6,8 @@ public enum RouterSource {
     ///   - etag: the table's ETag, written in the header so an app's CI can tell a stale file.
     public static func source(_ table: RouterTable, etag: String, language: RouterLanguage) -> String {
         switch language {
-        case .swift: SwiftRouterSource(table: table, etag: etag).text
-        case .kotlin: KotlinRouterSource(table: table, etag: etag).text
+        case .swift: SwiftRouterSource(table: table, etag: etag, names: .swift(table)).text
+        case .kotlin: KotlinRouterSource(table: table, etag: etag, names: .kotlin(table)).text
         case .typescript: TypeScriptRouterSource(table: table, etag: etag).text
         }
     }
@@ -58,135 +44,5 @@ public enum RouterSource {
         \(comment) destinations change: regenerate then. Fixtures for CI: GET /v1/apps/\(table.appID)/codegen/fixtures.
 
         """
-    }
-}
-
-/// The Swift router: `enum LinkDestination`, `LinkRouter.route(_:)`, `build(_:)`, `json`, `PendingLink`.
-struct SwiftRouterSource {
-    let table: RouterTable
-    let etag: String
-    /// Each destination's case and each enum parameter's nested type (keyed `destination.parameter`), claimed in
-    /// `LinkDestination`'s one namespace; each destination's parameter labels.
-    private let cases: [String: String]
-    private let enumTypes: [String: String]
-    private let labels: [String: [String: String]]
-
-    init(table: RouterTable, etag: String) {
-        self.table = table
-        self.etag = etag
-        var members = RouterNames.Scope(reserved: RouterNames.swiftMembers)
-        var cases: [String: String] = [:]
-        var labels: [String: [String: String]] = [:]
-        for destination in table.destinations {
-            cases[destination.name] = members.claim(destination.name)
-            var scope = RouterNames.Scope(reserved: RouterNames.swiftKeywords)
-            labels[destination.name] = Dictionary(destination.parameters.map { ($0.name, scope.claim($0.name)) }, uniquingKeysWith: { first, _ in first })
-        }
-        var enumTypes: [String: String] = [:]
-        for (destination, spec, _) in RouterSource.enumParameters(table) {
-            enumTypes[destination.name + "." + spec.name] = members.claim(RouterNames.upperCamel(destination.name) + RouterNames.upperCamel(spec.name))
-        }
-        (self.cases, self.enumTypes, self.labels) = (cases, enumTypes, labels)
-    }
-
-    var text: String {
-        var out = RouterSource.header(table, etag: etag, language: .swift)
-        out += "\n/// The app's destinations (resolve's typed destinations), and resolve's error destination.\n"
-        out += "public enum LinkDestination: Equatable, Sendable {\n"
-        for destination in table.destinations {
-            let params = destination.parameters.map { "\(label($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "?" : "")" }
-            out += "    case \(caseName(destination))" + (params.isEmpty ? "" : "(" + params.joined(separator: ", ") + ")") + "\n"
-        }
-        out += "    /// A link that opens the app but whose destination cannot be built: the parameter concerned and why.\n"
-        out += "    case invalid(code: String, param: String?, detail: String)\n"
-        for (destination, spec, values) in RouterSource.enumParameters(table) {
-            out += "\n    public enum \(enumType(spec, in: destination)): String, Sendable, CaseIterable {\n"
-            for (caseName, value) in zip(RouterNames.enumCases(values, upperCase: false, avoiding: RouterNames.swiftEnumCases), values) {
-                out += "        case \(caseName) = \(CodeDialect.swift.quote(value))\n"
-            }
-            out += "    }\n"
-        }
-        out += "}\n\n"
-        out += makeAndValues
-        out += "\n/// Routes this app's universal links and custom-scheme URLs as linkd's resolve does, without the network.\n"
-        out += "public enum LinkRouter {\n    /// The ETag of the rules this file was generated from.\n"
-        out += "    public static let etag = \(CodeDialect.swift.quote(etag))\n}\n\n"
-        out += "extension LinkRouter {\n    static let table = " + table.value.source(.swift, indent: "    ") + "\n}\n\n"
-        out += SwiftRouterRuntime.text
-        return out
-    }
-
-    private var makeAndValues: String {
-        var make = "extension LinkDestination {\n    static func make(_ type: String, _ values: [String: LinkRouter.Value]) -> LinkDestination? {\n        switch type {\n"
-        var types = "    /// The destination type's name; nil for `invalid`.\n    public var type: String? {\n        switch self {\n"
-        var values = "    /// The parameters in resolve's order (by name), absent optionals left out.\n    var values: [(String, LinkRouter.Value)] {\n        switch self {\n"
-        for destination in table.destinations {
-            let quoted = CodeDialect.swift.quote(destination.name)
-            let arguments = destination.parameters.map { "\(label($0, in: destination)): \(read($0, in: destination))" }
-            make += "        case \(quoted): return .\(caseName(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
-            types += "        case .\(caseName(destination)): return \(quoted)\n"
-            if destination.parameters.isEmpty {
-                values += "        case .\(caseName(destination)): return []\n"
-                continue
-            }
-            // Bound by position (`p0`, `p1`...): a parameter's own name could shadow a type the code names.
-            values += "        case .\(caseName(destination))(" + destination.parameters.indices.map { "let p\($0)" }.joined(separator: ", ") + "):\n"
-            values += "            var values: [(String, LinkRouter.Value)] = []\n"
-            for (index, spec) in destination.parameters.enumerated() {
-                let key = CodeDialect.swift.quote(spec.name)
-                let variable = "p\(index)"
-                let written = write(spec, variable)
-                values += spec.optional
-                    ? "            if let \(variable) { values.append((\(key), \(written))) }\n"
-                    : "            values.append((\(key), \(written)))\n"
-            }
-            values += "            return values\n"
-        }
-        make += "        default: return nil\n        }\n    }\n\n"
-        types += "        case .invalid: return nil\n        }\n    }\n\n"
-        values += "        case .invalid: return []\n        }\n    }\n}\n"
-        return make + types + values
-    }
-
-    private func caseName(_ destination: DestinationType) -> String { cases[destination.name]! }
-
-    private func label(_ spec: ParameterSpec, in destination: DestinationType) -> String { labels[destination.name]![spec.name]! }
-
-    private func enumType(_ spec: ParameterSpec, in destination: DestinationType) -> String {
-        enumTypes[destination.name + "." + spec.name]!
-    }
-
-    private func type(of spec: ParameterSpec, in destination: DestinationType) -> String {
-        switch spec.kind {
-        case .int: "Int"
-        case .string, .uuid: "String"
-        case .bool: "Bool"
-        case .enumeration: enumType(spec, in: destination)
-        }
-    }
-
-    /// The expression reading `spec` from `values` (converted by the router, so present and of its type).
-    private func read(_ spec: ParameterSpec, in destination: DestinationType) -> String {
-        let key = "values[\(CodeDialect.swift.quote(spec.name))]"
-        switch (spec.kind, spec.optional) {
-        case (.int, false): return "Int(\(key)!.int!)"
-        case (.int, true): return "\(key)?.int.map { Int($0) }"
-        case (.bool, false): return "\(key)!.bool!"
-        case (.bool, true): return "\(key)?.bool"
-        case (.enumeration, false): return "\(enumType(spec, in: destination))(rawValue: \(key)!.text)!"
-        case (.enumeration, true): return "\(key).flatMap { \(enumType(spec, in: destination))(rawValue: $0.text) }"
-        case (_, false): return "\(key)!.text"
-        case (_, true): return "\(key)?.text"
-        }
-    }
-
-    private func write(_ spec: ParameterSpec, _ variable: String) -> String {
-        switch spec.kind {
-        case .int: ".int(Int64(\(variable)))"
-        case .string: ".string(\(variable))"
-        case .uuid: ".uuid(\(variable))"
-        case .bool: ".bool(\(variable))"
-        case .enumeration: ".string(\(variable).rawValue)"
-        }
     }
 }

@@ -16,6 +16,10 @@ import TestSupport
             let header = try #require(first.text.split(separator: "\n").first { $0.hasPrefix("// Rules ETag: ") }).dropFirst("// Rules ETag: ".count)
             let again = try service.request("GET", "/v1/apps/\(workspace.app)/codegen/swift", key: workspace.key, headers: [("If-None-Match", tag)])
             #expect(again.status == 304)
+            // Weak comparison (RFC 9110 §13.1.2): the tag's weak form, in a list, matches too.
+            let weak = try service.request("GET", "/v1/apps/\(workspace.app)/codegen/swift", key: workspace.key, headers: [("If-None-Match", "\"other\", W/" + tag)])
+            #expect(weak.status == 304)
+            #expect(first.headers["Content-Disposition"] == "inline; filename=\"Links.swift\"")
             // A destination change is a new file with a new rules ETag.
             try Fixture.expect(200, service.request("PUT", "/v1/apps/\(workspace.app)/destinations/home", key: workspace.key,
                                                     json: #"{"requiresSignIn":true}"#))
@@ -30,7 +34,9 @@ import TestSupport
             #expect(kotlin.headers["ETag"] != changed.headers["ETag"])
             #expect(kotlin.text.contains("sealed class LinkDestination {"))
             #expect(kotlin.text.contains("// Rules ETag: "))
-            #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/cobol", key: workspace.key).status == 404)
+            let cobol = try service.request("GET", "/v1/apps/\(workspace.app)/codegen/cobol", key: workspace.key)
+            #expect(cobol.status == 404)
+            #expect(cobol.text.contains("use swift, kotlin, typescript or fixtures"))
             #expect(try service.request("GET", "/v1/apps/\(UUID().uuidString)/codegen/swift", key: workspace.key).status == 404)
             #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/swift").status == 401)
             let reader = try service.key(workspace: "codegen", scope: .read)

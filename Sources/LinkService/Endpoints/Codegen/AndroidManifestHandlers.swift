@@ -41,14 +41,7 @@ struct AndroidManifestHandlers: EndpointGroup {
         }
         let manifest = AndroidManifest(app: domainApp, domains: domains)
         // The ETag is that of the filters and findings, which the header comment names too.
-        let content = manifest.xml(etag: "")
-        let etag = "\"" + SHA256.hex(Array(content.utf8)).prefix(32) + "\""
-        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "no-cache"]
-        if let tags = request.headers["If-None-Match"],
-           tags.split(separator: ",").contains(where: { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == etag || tag == "W/" + etag || tag == "*" }) {
-            return Response(status: 304, headers: headers)
-        }
-        headers.add("Content-Type", "application/xml; charset=utf-8")
-        return Response(status: 200, headers: headers, body: Array(manifest.xml(etag: etag).utf8))
+        let etag = GeneratedFile.tag(Array(manifest.xml(etag: "").utf8))
+        return GeneratedFile.response(request, etag: etag, contentType: "application/xml; charset=utf-8", body: Array(manifest.xml(etag: etag).utf8))
     }
 }

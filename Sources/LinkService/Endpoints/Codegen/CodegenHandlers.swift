@@ -27,29 +27,17 @@ struct CodegenHandlers: EndpointGroup {
 
     func generate(_ request: Request, _ principal: Principal) throws -> Response {
         let what = request.parameters["language"] ?? ""
-        let language = RouterLanguage(rawValue: what)
-        guard language != nil || what == "fixtures" else {
-            throw ServiceError.notFound("The code generator '\(what.prefix(40))' (use swift, kotlin, typescript or fixtures)")
+        guard let language = CodegenLanguage(rawValue: what) else {
+            throw ServiceError.notFound("The code generator '\(what.prefix(40))' (use \(CodegenLanguage.listed))")
         }
         let (table, app) = try self.table(request.parameters["id"], principal)
-        let etag = "\"" + SHA256.hex(RouterSource.canonicalTable(table)).prefix(32) + "\""
-        let body: [UInt8]
-        let contentType: String
-        if let language {
-            body = Array(RouterSource.source(table, etag: etag, language: language).utf8)
-            contentType = "text/plain; charset=utf-8"
-        } else {
-            body = fixtures(table, app: app, etag: etag, workspace: principal.workspaceID)
-            contentType = "application/json"
+        let etag = GeneratedFile.tag(Array(RouterSource.canonicalTable(table).utf8))
+        guard let router = language.router else {
+            let body = fixtures(table, app: app, etag: etag, workspace: principal.workspaceID)
+            return GeneratedFile.response(request, etag: GeneratedFile.tag(body), contentType: "application/json", body: body)
         }
-        let tag = "\"" + SHA256.hex(body).prefix(32) + "\""
-        var headers: HTTPHeaders = ["ETag": tag, "Cache-Control": "no-cache"]
-        if request.headers["If-None-Match"].map({ $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == tag } }) == true {
-            return Response(status: 304, headers: headers)
-        }
-        headers.add("Content-Type", contentType)
-        if let language { headers.add("Content-Disposition", "inline; filename=\"\(language.fileName)\"") }
-        return Response(status: 200, headers: headers, body: body)
+        let body = Array(RouterSource.source(table, etag: etag, language: router).utf8)
+        return GeneratedFile.response(request, etag: GeneratedFile.tag(body), contentType: "text/plain; charset=utf-8", body: body, fileName: router.fileName)
     }
 
     /// The app's router table: its destinations, the catalog's compiled domains whose rules name it (oldest

@@ -1,7 +1,3 @@
-// The Swift interpreter of a router table, copied into every generated Swift router (docs/CODEGEN.md).
-// swiftlint:disable all
-enum SwiftRouterRuntime {
-    static let text = #"""
 // MARK: - The interpreter of `LinkRouter.table` (the same in every generated file; docs/CODEGEN.md in linkd)
 
 /// The URLs that open a destination.
@@ -1088,6 +1084,4 @@ extension LinkDestination {
         guard !spec.params.contains(where: { !$0.optional && values[$0.name] == nil }), let made = LinkDestination.make(type, values) else { return nil }
         self = made
     }
-}
-"""#
 }

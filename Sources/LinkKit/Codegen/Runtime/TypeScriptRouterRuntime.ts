@@ -1,6 +1,3 @@
-// The TypeScript interpreter of a router table, copied into every generated TypeScript router (docs/CODEGEN.md).
-enum TypeScriptRouterRuntime {
-    static let text = #"""
 // ---- The interpreter of `table` (the same in every generated file; docs/CODEGEN.md in linkd) ----
 
 /** The URLs that open a destination. */
@@ -772,5 +769,3 @@ export const LinkRouter = {
     return null;
   },
 };
-"""#
-}

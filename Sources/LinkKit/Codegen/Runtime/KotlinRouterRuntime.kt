@@ -1,7 +1,3 @@
-// The Kotlin interpreter of a router table, copied into every generated Kotlin router (docs/CODEGEN.md): the
-// body of `object LinkRouter` after its table, then `LinkURLs` and `PendingLink`. Kotlin 1.3 and later.
-enum KotlinRouterRuntime {
-    static let text = #"""
     // ---- The interpreter of `table` (the same in every generated file; docs/CODEGEN.md in linkd) ----
 
     private class Table(val scheme: String?, val schemeDomain: Int, val specs: List<Spec>, val domains: List<Domain>, val rules: List<Rule>, val variables: List<List<List<String>>>)
@@ -794,6 +790,4 @@ class PendingLink(private var signedIn: Boolean = false) {
     fun userSignedIn(): LinkDestination? { signedIn = true; val kept = pending; pending = null; return kept }
     /** Reports that no user is signed in any more (a kept destination is dropped). */
     fun userSignedOut() { signedIn = false; pending = null }
-}
-"""#
 }

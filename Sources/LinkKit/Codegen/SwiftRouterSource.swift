@@ -1,0 +1,94 @@
+/// The Swift router: `enum LinkDestination`, `LinkRouter.route(_:)`, `build(_:)`, `json`, `PendingLink`.
+struct SwiftRouterSource: RouterEmitter {
+    static let language = RouterLanguage.swift
+    let table: RouterTable
+    let etag: String
+    /// Each destination's case, each enum parameter's nested type, each destination's parameter labels (`DestinationNames.swift`).
+    let names: DestinationNames
+
+    var declarations: String {
+        var out = "\n/// The app's destinations (resolve's typed destinations), and resolve's error destination.\n"
+        out += "public enum LinkDestination: Equatable, Sendable {\n"
+        for destination in table.destinations {
+            let params = destination.parameters.map { "\(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "?" : "")" }
+            out += "    case \(names.type(destination))" + (params.isEmpty ? "" : "(" + params.joined(separator: ", ") + ")") + "\n"
+        }
+        out += "    /// A link that opens the app but whose destination cannot be built: the parameter concerned and why.\n"
+        out += "    case invalid(code: String, param: String?, detail: String)\n"
+        for (destination, spec, values) in RouterSource.enumParameters(table) {
+            out += "\n    public enum \(names.enumType(spec, in: destination)): String, Sendable, CaseIterable {\n"
+            for (caseName, value) in zip(RouterNames.enumCases(values, upperCase: false, avoiding: RouterNames.swiftEnumCases), values) {
+                out += "        case \(caseName) = \(quote(value))\n"
+            }
+            out += "    }\n"
+        }
+        out += "}\n\n"
+        out += makeAndValues
+        out += "\n/// Routes this app's universal links and custom-scheme URLs as linkd's resolve does, without the network.\n"
+        out += "public enum LinkRouter {\n    /// The ETag of the rules this file was generated from.\n"
+        out += "    public static let etag = \(quote(etag))\n}\n\n"
+        out += "extension LinkRouter {\n    static let table = "
+        return out
+    }
+
+    private var makeAndValues: String {
+        var make = "extension LinkDestination {\n    static func make(_ type: String, _ values: [String: LinkRouter.Value]) -> LinkDestination? {\n        switch type {\n"
+        var types = "    /// The destination type's name; nil for `invalid`.\n    public var type: String? {\n        switch self {\n"
+        var values = "    /// The parameters in resolve's order (by name), absent optionals left out.\n    var values: [(String, LinkRouter.Value)] {\n        switch self {\n"
+        for destination in table.destinations {
+            let quoted = quote(destination.name)
+            let arguments = destination.parameters.map { "\(names.parameter($0, in: destination)): \(read($0, in: destination))" }
+            make += "        case \(quoted): return .\(names.type(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
+            types += "        case .\(names.type(destination)): return \(quoted)\n"
+            if destination.parameters.isEmpty {
+                values += "        case .\(names.type(destination)): return []\n"
+                continue
+            }
+            // Bound by position (`p0`, `p1`...): a parameter's own name could shadow a type the code names.
+            values += "        case .\(names.type(destination))(" + destination.parameters.indices.map { "let p\($0)" }.joined(separator: ", ") + "):\n"
+            values += "            var values: [(String, LinkRouter.Value)] = []\n"
+            for (index, spec) in destination.parameters.enumerated() {
+                let key = quote(spec.name)
+                let variable = "p\(index)"
+                let written = write(spec, variable)
+                values += spec.optional
+                    ? "            if let \(variable) { values.append((\(key), \(written))) }\n"
+                    : "            values.append((\(key), \(written)))\n"
+            }
+            values += "            return values\n"
+        }
+        make += "        default: return nil\n        }\n    }\n\n"
+        types += "        case .invalid: return nil\n        }\n    }\n\n"
+        values += "        case .invalid: return []\n        }\n    }\n}\n"
+        return make + types + values
+    }
+
+    private func type(of spec: ParameterSpec, in destination: DestinationType) -> String {
+        type(of: spec) { _ in names.enumType(spec, in: destination) }
+    }
+
+    /// The expression reading `spec` from `values` (converted by the router, so present and of its type).
+    private func read(_ spec: ParameterSpec, in destination: DestinationType) -> String {
+        let key = "values[\(quote(spec.name))]"
+        switch (spec.kind, spec.optional) {
+        case (.int, false): return "Int(\(key)!.int!)"
+        case (.int, true): return "\(key)?.int.map { Int($0) }"
+        case (.bool, false): return "\(key)!.bool!"
+        case (.bool, true): return "\(key)?.bool"
+        case (.enumeration, false): return "\(names.enumType(spec, in: destination))(rawValue: \(key)!.text)!"
+        case (.enumeration, true): return "\(key).flatMap { \(names.enumType(spec, in: destination))(rawValue: $0.text) }"
+        case (_, false): return "\(key)!.text"
+        case (_, true): return "\(key)?.text"
+        }
+    }
+
+    private func write(_ spec: ParameterSpec, _ variable: String) -> String {
+        switch spec.kind {
+        case .int: ".int(Int64(\(variable)))"
+        case .string: ".string(\(variable))"
+        case .uuid: ".uuid(\(variable))"
+        case .bool: ".bool(\(variable))"
+        case .enumeration: ".string(\(variable).rawValue)"
+        }
+    }
+}
