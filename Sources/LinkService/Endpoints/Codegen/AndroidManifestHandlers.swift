@@ -31,10 +31,9 @@ struct AndroidManifestHandlers: Sendable {
         let manifest = AndroidManifest(app: domainApp, domains: domains)
         // The ETag is that of the filters and findings, which the header comment names too.
         let content = manifest.xml(etag: "")
-        let etag = "\"" + SHA256.hex(Array(content.utf8)).prefix(32) + "\""
+        let etag = ETag.strong(of: content.utf8)
         var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "no-cache"]
-        if let tags = request.headers["If-None-Match"],
-           tags.split(separator: ",").contains(where: { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == etag || tag == "W/" + etag || tag == "*" }) {
+        if IfNoneMatch.matches(request.headers["If-None-Match"], etag) {
             return Response(status: 304, headers: headers)
         }
         headers.add("Content-Type", "application/xml; charset=utf-8")

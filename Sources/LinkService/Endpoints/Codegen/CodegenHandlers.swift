@@ -23,7 +23,7 @@ struct CodegenHandlers: Sendable {
             throw ServiceError.notFound("The code generator '\(what.prefix(40))' (use swift, kotlin, typescript or fixtures)")
         }
         let (table, app) = try self.table(request.parameters["id"], principal)
-        let etag = "\"" + SHA256.hex(RouterSource.canonicalTable(table)).prefix(32) + "\""
+        let etag = ETag.strong(of: RouterSource.canonicalTable(table).utf8)
         let body: [UInt8]
         let contentType: String
         if let language {
@@ -33,9 +33,9 @@ struct CodegenHandlers: Sendable {
             body = fixtures(table, app: app, etag: etag, workspace: principal.workspaceID)
             contentType = "application/json"
         }
-        let tag = "\"" + SHA256.hex(body).prefix(32) + "\""
+        let tag = ETag.strong(of: body)
         var headers: HTTPHeaders = ["ETag": tag, "Cache-Control": "no-cache"]
-        if request.headers["If-None-Match"].map({ $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == tag } }) == true {
+        if IfNoneMatch.matches(request.headers["If-None-Match"], tag) {
             return Response(status: 304, headers: headers)
         }
         headers.add("Content-Type", contentType)
