@@ -19,6 +19,12 @@ public enum Hex {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
     }
 
+    /// The upper-case digit of a value below 16 (percent-encoding's `%XX`, RFC 3986 §2.1 "should use uppercase").
+    @inlinable
+    public static func upperDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
+    }
+
     /// The bytes as lower-case hex, two digits a byte.
     @inlinable
     public static func encode(_ bytes: some Collection<UInt8>) -> String {

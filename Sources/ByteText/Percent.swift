@@ -1,7 +1,40 @@
 /// Percent-decoding (RFC 3986 §2.1) on UTF-8 bytes: the one loop under the HTTP layer's path and query decoding
 /// and the matcher's decoded forms, so a request and the matcher read `%XX` alike. A `%` not followed by two hex
-/// digits stays as written.
+/// digits stays as written. Also the one percent-encoder, for whatever set of bytes a caller may leave as they are.
 public enum Percent {
+    /// `text` with every UTF-8 byte outside `allowed` written `%XX` (upper-case hex); `text` itself when every
+    /// byte is allowed.
+    @inlinable
+    public static func encoded(_ text: String, keeping allowed: (UInt8) -> Bool) -> String {
+        guard !text.utf8.allSatisfy(allowed) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3)
+        for byte in text.utf8 {
+            if allowed(byte) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), Hex.upperDigit(byte >> 4), Hex.upperDigit(byte & 0x0F)]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// RFC 3986 unreserved characters (§2.3): ALPHA, DIGIT, `-`, `.`, `_`, `~`.
+    @inlinable
+    public static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Printable ASCII, `!` to `~`: bytes outside it (controls, space, DEL, non-ASCII) may never stand in a URL.
+    @inlinable
+    public static func isPrintableASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
+
     /// Whether decoding would change `bytes` (a `%`, or a `+` when `plusAsSpace`).
     @inlinable
     public static func hasEscapes(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> Bool {

@@ -22,7 +22,7 @@ public final class PreparedResponse: @unchecked Sendable {
         self.status = status
         self.headers = headers
         self.body = body
-        handle = Self.make(headers: headers, body: body)
+        handle = makeMHDResponse(headers: headers, body: body) { _ in false }
     }
 
     /// The response `response` describes.
@@ -33,24 +33,5 @@ public final class PreparedResponse: @unchecked Sendable {
     deinit {
         // Drops this object's reference; requests still sending it keep theirs (MHD frees it after the last).
         if let handle { MHD_destroy_response(handle) }
-    }
-
-    private static func make(headers: HTTPHeaders, body: [UInt8]) -> OpaquePointer? {
-        // "MHD_RESPMEM_MUST_COPY: MHD will make an internal copy of the buffer".
-        let made = body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-        }
-        guard let made else { return nil }
-        for (name, value) in headers where !HTTPHeaders.equal(name, "Content-Length") {
-            let added = name.withCString { name in value.withCString { MHD_add_response_header(made, name, $0) } }
-            if added != .YES {
-                MHD_destroy_response(made)
-                return nil
-            }
-        }
-        if headers[HTTPHeaders.noSniff.name] == nil {
-            _ = MHD_add_response_header(made, HTTPHeaders.noSniff.name, HTTPHeaders.noSniff.value)
-        }
-        return made
     }
 }

@@ -80,12 +80,6 @@ private func mhdCollectHeader(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_Value
     return .YES
 }
 
-/// `HEAD` answers carry the `GET` body's length but no body: MHD never reads a body for `HEAD`, so this
-/// reader is never called; if it were, it ends the response with an error.
-private func mhdNoBody(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
-    -2   // MHD_CONTENT_READER_END_WITH_ERROR
-}
-
 /// The access handler. MHD calls it (1) once the headers are in, (2) for each chunk of body with
 /// `*upload_data_size != 0`, (3) once more with `*upload_data_size == 0`. Queueing the response before the
 /// final call disables keep-alive in 0.9.75 (docs/field-notes.md §3), so that only happens for rejections.
@@ -240,30 +234,18 @@ private func queue(_ response: Response, method: HTTPMethod, connection: OpaqueP
     return linkd_mhd_queue_response(connection, UInt32(clamping: response.status), mhdResponse)
 }
 
-/// MHD's response for `response` (the caller destroys it after queueing): headers and body copied, `Content-Length`
-/// left to MHD, `Connection: close` added while draining.
+/// MHD's response for `response` (the caller destroys it after queueing): a header MHD refuses is dropped rather
+/// than sent broken, `Connection: close` added while draining.
 func makeMHDResponse(_ response: Response, method: HTTPMethod, context: ServerContext) -> OpaquePointer? {
-    let mhdResponse: OpaquePointer?
+    var headLength: UInt64?
     if method == .HEAD, response.body.isEmpty, let length = response.headers["Content-Length"].flatMap({ UInt64($0) }), length > 0 {
-        mhdResponse = MHD_create_response_from_callback(length, 4096, mhdNoBody, nil, nil)
-    } else {
-        // "MHD_RESPMEM_MUST_COPY: MHD will make an internal copy of the buffer": the array may go away after this call.
-        mhdResponse = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-        }
+        headLength = length
     }
-    guard let mhdResponse else { return nil }
-    for (name, value) in response.headers where !HTTPHeaders.equal(name, "Content-Length") {
-        // MHD refuses values containing CR or LF; such a header is dropped rather than sent broken. Explicit
-        // `withCString`: the implicit String-to-pointer conversion copies each string into a new array.
-        let added = name.withCString { name in value.withCString { MHD_add_response_header(mhdResponse, name, $0) } }
-        if added != .YES {
-            context.logger.warning("response header dropped", metadata: ["http.header": name])
-        }
+    let made = makeMHDResponse(headers: response.headers, body: response.body, headLength: headLength) { name in
+        context.logger.warning("response header dropped", metadata: ["http.header": name])
+        return true
     }
-    if response.headers[HTTPHeaders.noSniff.name] == nil {
-        _ = MHD_add_response_header(mhdResponse, HTTPHeaders.noSniff.name, HTTPHeaders.noSniff.value)
-    }
+    guard let mhdResponse = made else { return nil }
     if context.draining.load(ordering: .relaxed) && response.headers["Connection"] == nil {
         _ = MHD_add_response_header(mhdResponse, "Connection", "close")
     }

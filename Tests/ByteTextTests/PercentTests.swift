@@ -52,4 +52,19 @@ import Testing
         #expect(decodedNUL == expected)
         #expect(decoded.utf8.contains(0) == expected)
     }
+
+    @Test func encodesBytesOutsideTheAllowedSetWithUpperCaseHex() {
+        #expect(Percent.encoded("a b/é~", keeping: Percent.isUnreserved) == "a%20b%2F%C3%A9~")
+        #expect(Percent.encoded("a b/é~\u{7F}%", keeping: Percent.isPrintableASCII) == "a%20b/%C3%A9~%7F%")
+        #expect(Percent.encoded("x/y", keeping: { Percent.isUnreserved($0) || $0 == UInt8(ascii: "/") }) == "x/y")
+        #expect(Percent.encoded("\u{0}\n", keeping: { _ in false }) == "%00%0A")
+        #expect(Percent.encoded("", keeping: Percent.isUnreserved) == "")
+    }
+
+    @Test func encodingThenDecodingGivesTheTextBack() {
+        let text = "dé/jà vu?&=+%"
+        let encoded = Percent.encoded(text, keeping: Percent.isUnreserved)
+        #expect(encoded.utf8.allSatisfy { Percent.isUnreserved($0) || $0 == UInt8(ascii: "%") })
+        #expect(Array(encoded.utf8).withUnsafeBufferPointer { Percent.decodedText($0, plusAsSpace: false) } == text)
+    }
 }

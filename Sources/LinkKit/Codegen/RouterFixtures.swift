@@ -1,3 +1,5 @@
+import ByteText
+
 /// The URLs a generated router is checked on (`GET /v1/apps/{id}/codegen/fixtures`): for every rule of the app
 /// on every domain of its table, a URL each capture's parameter accepts, URLs each one refuses (type, bounds),
 /// its case, percent-encoding and trailing-slash variants, the same path on the custom scheme (both spellings),
@@ -43,8 +45,8 @@ public enum RouterFixtures {
         // The parent path (`/docs/{page*}` and `/x/*` also match `/docs` and `/x`).
         if let slash = path.lastIndex(of: "/"), slash > path.startIndex { out.append(String(path[..<slash]) + rest) }
         if let letter = path.firstIndex(where: { $0.isLetter && $0.isASCII }) {
-            let byte = path.utf8[letter.samePosition(in: path.utf8)!]
-            out.append(String(path[..<letter]) + "%" + String(byte, radix: 16, uppercase: true) + String(path[path.index(after: letter)...]) + rest)
+            let escaped = Percent.encoded(String(path[letter]), keeping: { _ in false })
+            out.append(String(path[..<letter]) + escaped + String(path[path.index(after: letter)...]) + rest)
         }
         return out
     }

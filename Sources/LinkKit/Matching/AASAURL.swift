@@ -146,20 +146,7 @@ public struct AASAURL: Sendable, Hashable {
 
     /// `string` with every byte outside printable ASCII percent-encoded (`é` → `%C3%A9`, space → `%20`).
     static func encodeRawBytes(_ string: String) -> String {
-        guard string.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else { return string }
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(string.utf8.count * 3)
-        for byte in string.utf8 {
-            if byte <= 0x20 || byte >= 0x7F {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        Percent.encoded(string, keeping: Percent.isPrintableASCII)
     }
 }
 

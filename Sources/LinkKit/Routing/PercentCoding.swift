@@ -11,23 +11,10 @@ enum PercentDecoding {
     }
 }
 
-/// RFC 3986 percent-encoding of a value placed in a path segment.
+/// RFC 3986 percent-encoding of a value placed in a path segment (ByteText's `Percent.encoded`).
 enum PercentEncoding {
     /// Encodes everything but unreserved characters (and `/` when `keepingSlashes`), upper-case hex.
     static func encode(_ text: String, keepingSlashes: Bool) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(byte)
-            case UInt8(ascii: "/") where keepingSlashes:
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        Percent.encoded(text) { Percent.isUnreserved($0) || (keepingSlashes && $0 == UInt8(ascii: "/")) }
     }
 }

@@ -7,7 +7,7 @@ import Postgres
 /// (which rows the caller may see: `find`) and what is its own:
 ///
 /// - a write is one transaction through `CatalogChanges` (what it announces is installed on this node before
-///   it answers), audited in that transaction (`AuditLog`, with the resource before and after);
+///   it answers), audited in that transaction (`AuditStore`, with the resource before and after);
 /// - an update or delete finds the resource locked, then checks `If-Match` against its version (412), so of two
 ///   racing writers exactly one wins; `find` throws the 404;
 /// - a list is one keyset page (`Page`), a read answers with the resource's ETag.
@@ -18,7 +18,7 @@ struct ResourceEndpoints: Sendable {
     func create<R: VersionedResource>(_ principal: Principal, _ insert: (Connection, ChangeSet) throws -> R) throws -> Response {
         let created = try changes.commit { connection, changed -> R in
             let created = try insert(connection, changed)
-            try AuditLog.record(on: connection, principal, .create, type: R.auditType, id: created.auditID, after: created.json)
+            try AuditStore.record(on: connection, principal, .create, type: R.auditType, id: created.auditID, after: created.json)
             return created
         }
         return .resource(created.json, version: created.version, status: 201, location: created.location)
@@ -48,7 +48,7 @@ struct ResourceEndpoints: Sendable {
             let change = try check(before, connection)
             try ETag.check(request, current: before.version)
             let after = try save(before, change, connection, changed)
-            try AuditLog.record(on: connection, principal, .update, type: R.auditType, id: after.auditID, before: before.json, after: after.json)
+            try AuditStore.record(on: connection, principal, .update, type: R.auditType, id: after.auditID, before: before.json, after: after.json)
             return after
         }
         return .resource(updated.json, version: updated.version)
@@ -63,7 +63,7 @@ struct ResourceEndpoints: Sendable {
             let resource = try find(connection)
             try ETag.check(request, current: resource.version)
             try remove(resource, connection, changed)
-            try AuditLog.record(on: connection, principal, .delete, type: R.auditType, id: resource.auditID, before: resource.json)
+            try AuditStore.record(on: connection, principal, .delete, type: R.auditType, id: resource.auditID, before: resource.json)
         }
         return .empty()
     }

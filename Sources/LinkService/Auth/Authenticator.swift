@@ -49,11 +49,8 @@ public struct Authenticator: Sendable {
             return cached
         }
         let epoch = cache.epoch
-        let row = try pool.withConnection { connection in
-            try connection.query("SELECT workspace_id, secret_hash, scope FROM api_keys WHERE id = \(presented.keyID) AND revoked_at IS NULL").first
-        }
-        guard let row else { return nil }
-        let (workspaceID, secretHash, scopeName) = try row.decode((UUID, [UInt8], String).self)
+        guard let stored = try pool.withConnection({ try KeyStore.credentials(of: presented.keyID, on: $0) }) else { return nil }
+        let (workspaceID, secretHash, scopeName) = stored
         guard let scope = Scope(rawValue: scopeName), presented.matches(storedHash: secretHash) else { return nil }
         let entry = KeyCache.CachedKey(workspaceID: workspaceID, secretHash: secretHash, scope: scope, storedAt: .now,
                                    verifiedSecret: Array(presented.secret.utf8))

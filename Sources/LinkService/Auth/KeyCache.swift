@@ -125,9 +125,7 @@ final class KeyCache: Sendable {
             valid = []
         } else {
             do {
-                valid = Set(try connection.query(Query(unsafeSQL: """
-                    SELECT id FROM api_keys WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL
-                    """, binds: [ids])).map { try $0.decode(0, as: UUID.self) })
+                valid = try KeyStore.unrevoked(ids, on: connection)
             } catch {
                 logger.warning("cached keys cannot be re-validated; dropping them", metadata: ["error": "\(error)"])
             }

@@ -65,7 +65,7 @@ struct StaticDocument: Sendable {
 
         init(_ bytes: [UInt8]) {
             self.bytes = bytes
-            etag = "\"" + SHA256.hex(bytes).prefix(32) + "\""
+            etag = ETag.strong(of: bytes)
         }
     }
 

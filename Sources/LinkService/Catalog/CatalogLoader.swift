@@ -19,13 +19,7 @@ enum CatalogLoader {
     /// - Parameter counter: counts the domains compiled.
     static func load(hostnames: [String]? = nil, on connection: Connection, counter: CompilationCounter? = nil) throws -> [CatalogEntry] {
         try connection.executeScript("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        let domains: [Domain]
-        if let hostnames {
-            domains = try connection.query(Query(unsafeSQL: "SELECT \(DomainStore.columns) FROM domains WHERE hostname = ANY($1::text[])",
-                                                 binds: [hostnames])).map(Domain.init(row:))
-        } else {
-            domains = try connection.query(Query(unsafeSQL: "SELECT \(DomainStore.columns) FROM domains")).map(Domain.init(row:))
-        }
+        let domains = try DomainStore.all(hostnames: hostnames, on: connection)
         guard !domains.isEmpty else { return [] }
         let compiler = Compiler(context: try context(for: domains, on: connection), counter: counter)
         let byID = Dictionary(domains.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -41,12 +35,7 @@ enum CatalogLoader {
                 batch = []
             }
         }
-        // Domain ids are UUIDs we format, so the filter can be written into the COPY (which takes no parameters).
-        let filter = hostnames == nil ? "" : "WHERE r.domain_id IN (\(domains.map { "'\($0.id.canonicalText)'" }.joined(separator: ",")))"
-        try connection.copyOut(Query(unsafeSQL: """
-            COPY (SELECT r.domain_id, r.id, r.definition, r.updated_at, r.app_ids FROM rules r \(filter)
-                  ORDER BY r.workspace_id, r.domain_id, r.position) TO STDOUT (FORMAT binary)
-            """)) { row in
+        try RuleStore.copyOut(domains: hostnames == nil ? nil : domains.map(\.id), on: connection) { row in
             guard let domainID = row.uuid(0), let ruleID = row.uuid(1) else { return }
             if current?.domain.id != domainID {
                 finish()
@@ -71,11 +60,8 @@ enum CatalogLoader {
     /// The apps (with destination types) of the domains' workspaces, and when each app last changed.
     private static func context(for domains: [Domain], on connection: Connection) throws -> Context {
         let workspaces = Array(Set(domains.map { $0.workspaceID.canonicalText }))
-        let apps = try connection.query(Query(unsafeSQL: "SELECT \(AppStore.columns), workspace_id FROM apps WHERE workspace_id = ANY($1::uuid[])",
-                                              binds: [workspaces])).map { row in (try App(row: row), try row.decode(AppStore.columnCount, as: UUID.self)) }
-        let destinations = try connection.query(Query(unsafeSQL: """
-            SELECT \(DestinationStore.columns) FROM destinations WHERE workspace_id = ANY($1::uuid[])
-            """, binds: [workspaces])).map(Destination.init(row:))
+        let apps = try AppStore.all(ofWorkspaces: workspaces, on: connection)
+        let destinations = try DestinationStore.all(ofWorkspaces: workspaces, on: connection)
         let destinationsByApp = Dictionary(grouping: destinations, by: \.appID)
         var appsByWorkspace: [UUID: [DomainApp]] = [:]
         var appUpdated: [UUID: Date] = [:]

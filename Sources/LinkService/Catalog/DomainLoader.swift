@@ -8,12 +8,8 @@ enum DomainLoader {
     static func apps(_ ids: [UUID], workspace: UUID, on connection: Connection) throws -> [DomainApp] {
         guard !ids.isEmpty else { return [] }
         let idTexts = ids.map { $0.canonicalText }
-        let apps = try connection.query(Query(unsafeSQL: """
-            SELECT \(AppStore.columns) FROM apps WHERE workspace_id = $1 AND id = ANY($2::uuid[])
-            """, binds: [workspace, idTexts])).map(App.init(row:))
-        let destinations = try connection.query(Query(unsafeSQL: """
-            SELECT \(DestinationStore.columns) FROM destinations WHERE app_id = ANY($1::uuid[])
-            """, binds: [idTexts])).map(Destination.init(row:))
+        let apps = try AppStore.all(idTexts, workspace: workspace, on: connection)
+        let destinations = try DestinationStore.all(ofApps: idTexts, on: connection)
         let byApp = Dictionary(grouping: destinations, by: \.appID)
         return apps.map { domainApp($0, destinations: byApp[$0.id] ?? []) }
     }
@@ -27,11 +23,8 @@ enum DomainLoader {
 
     /// Every app of `workspace` with its destination types, in the two queries `apps(_:workspace:on:)` makes.
     static func workspaceApps(_ workspace: UUID, on connection: Connection) throws -> WorkspaceApps {
-        let apps = try connection.query(Query(unsafeSQL: "SELECT \(AppStore.columns) FROM apps WHERE workspace_id = $1",
-                                              binds: [workspace])).map(App.init(row:))
-        let destinations = try connection.query(Query(unsafeSQL: """
-            SELECT \(DestinationStore.columns) FROM destinations WHERE workspace_id = $1
-            """, binds: [workspace])).map(Destination.init(row:))
+        let apps = try AppStore.all(workspace: workspace, on: connection)
+        let destinations = try DestinationStore.all(workspace: workspace, on: connection)
         let byApp = Dictionary(grouping: destinations, by: \.appID)
         return WorkspaceApps(
             apps: apps.map { domainApp($0, destinations: byApp[$0.id] ?? []) },

@@ -3,6 +3,7 @@ import Postgres
 
 /// One batch of hits aggregated for the rollup tables, in memory, before the upserts that go into the
 /// same transaction as the batch's `COPY`. Hits without a workspace are not rolled up.
+/// Its upserts are the hit writer's own SQL, part of the batch transaction `HitStore.write` runs, so they stay here.
 struct HitBatchSummary {
     struct RollupKey: Hashable, Comparable {
         var workspace: UUID, hour: Int64, hostname: String, app: UUID?, rule: UUID?, destinationType: String?

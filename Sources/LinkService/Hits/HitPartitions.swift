@@ -2,6 +2,7 @@ import Foundation
 import Postgres
 
 /// The daily partitions of `hits`: named `hits_pYYYYMMDD`, each holding one UTC day.
+/// Its SQL is the hit writer's partition DDL and catalog reads, its own mechanism, so it stays here.
 enum HitPartitions {
     /// The partition name of a UTC day (days since 1970).
     static func name(day: Int64) -> String {

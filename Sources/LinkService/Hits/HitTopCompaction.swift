@@ -10,6 +10,7 @@ import Postgres
 /// (exclusive for the compaction, shared for batches), so a late hit is counted in the daily and weekly
 /// tables either by the compaction or by its batch, never by neither. Both are summed from the hourly rows,
 /// which stay the complete record: a compacted day or week always equals the sum of its hours.
+/// Its SQL is the hit writer's maintenance (locks, folds, ledgers in one transaction), so it stays here.
 enum HitTopCompaction {
     /// Seconds after the end of a UTC day (or week) before it is compacted.
     static let grace: Double = 3600

@@ -104,13 +104,8 @@ final class AssociationFetchLog: BackgroundService {
         do {
             try pool.withConnection { connection in
                 for fetch in batch {
-                    try connection.execute("""
-                        INSERT INTO association_fetches (hostname, file, fetched_at, user_agent, etag, status)
-                        VALUES (\(fetch.hostname), \(fetch.file), \(fetch.at), \(fetch.userAgent), \(fetch.etag), \(fetch.status))
-                        ON CONFLICT (hostname, file) DO UPDATE SET fetched_at = excluded.fetched_at, user_agent = excluded.user_agent,
-                            etag = excluded.etag, status = excluded.status
-                        WHERE association_fetches.fetched_at <= excluded.fetched_at
-                        """)
+                    try DomainStore.recordFetch(hostname: fetch.hostname, file: fetch.file, at: fetch.at, userAgent: fetch.userAgent,
+                                                etag: fetch.etag, status: fetch.status, on: connection)
                 }
             }
         } catch {

@@ -1,3 +1,4 @@
+import ByteText
 import Foundation
 import HTTPServer
 import LinkKit
@@ -135,7 +136,7 @@ struct ClickHandler: Sendable {
             content.inAppBrowser = inApp ? "Chrome" : nil
             if var store = answer.storeURL(for: .android) {
                 if let token {
-                    let referrer = LandingPage.percentEncoded(ClickHandler.referrerPrefix + token, keeping: LandingPage.unreserved)
+                    let referrer = Percent.encoded(ClickHandler.referrerPrefix + token, keeping: Percent.isUnreserved)
                     store += (store.contains("?") ? "&" : "?") + "referrer=" + referrer
                 }
                 content.storeLink = store
@@ -143,7 +144,7 @@ struct ClickHandler: Sendable {
             if let app = answer.resolution?.app, app.platform == .android {
                 var intent = "intent://" + answer.parsed.host + "/" + path + query + "#Intent;scheme=https;package=" + app.identifier
                 if let fallback = content.storeLink ?? content.webLink {
-                    intent += ";S.browser_fallback_url=" + LandingPage.percentEncoded(fallback, keeping: LandingPage.unreserved)
+                    intent += ";S.browser_fallback_url=" + Percent.encoded(fallback, keeping: Percent.isUnreserved)
                 }
                 content.openLink = intent + ";end"
             }

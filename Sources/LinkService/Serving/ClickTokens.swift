@@ -133,18 +133,10 @@ final class ClickTokens: BackgroundService {
             defer { queued.subtract(rows.count, ordering: .relaxed) }
             do {
                 try pool.withConnection { connection in
-                    try connection.execute(Query(unsafeSQL: """
-                        INSERT INTO click_tokens (token_hash, workspace_id, domain_id, url, platform, answer, created_at, expires_at)
-                        SELECT t.h, t.w::uuid, t.d::uuid, t.u, t.p, t.a::json, to_timestamp(t.c / 1e6), to_timestamp(t.e / 1e6)
-                        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int8[], $8::int8[])
-                            AS t(h, w, d, u, p, a, c, e)
-                        WHERE EXISTS (SELECT 1 FROM domains WHERE id = t.d::uuid)
-                        ON CONFLICT (token_hash) DO NOTHING
-                        """, binds: [
-                            rows.map(\.hash), rows.map { $0.workspace.canonicalText }, rows.map { $0.domain.canonicalText },
-                            rows.map { Hit.clean($0.url) }, rows.map(\.platform), rows.map { String(decoding: $0.answer, as: UTF8.self) },
-                            rows.map(\.createdMicros), rows.map(\.expiresMicros),
-                        ]))
+                    try ClickTokenStore.insert(
+                        hashes: rows.map(\.hash), workspaces: rows.map { $0.workspace.canonicalText }, domains: rows.map { $0.domain.canonicalText },
+                        urls: rows.map { Hit.clean($0.url) }, platforms: rows.map(\.platform), answers: rows.map { String(decoding: $0.answer, as: UTF8.self) },
+                        createdMicros: rows.map(\.createdMicros), expiresMicros: rows.map(\.expiresMicros), on: connection)
                 }
             } catch {
                 logger.warning("cannot store click tokens", metadata: ["error": "\(error)", "tokens.count": "\(rows.count)"])
@@ -155,12 +147,7 @@ final class ClickTokens: BackgroundService {
     /// Deletes tokens that expired more than `expiredGrace` ago; returns how many.
     @discardableResult
     func deleteExpired() throws -> Int {
-        let deleted = try pool.withConnection { connection in
-            try connection.query(Query(unsafeSQL: """
-                WITH gone AS (DELETE FROM click_tokens WHERE expires_at < now() - make_interval(secs => $1) RETURNING 1)
-                SELECT count(*)::int8 FROM gone
-                """, binds: [expiredGrace])).first!.decode(0, as: Int.self)
-        }
+        let deleted = try pool.withConnection { try ClickTokenStore.deleteExpired(grace: expiredGrace, on: $0) }
         deletedTotal.increment(by: UInt64(deleted))
         return deleted
     }
@@ -177,19 +164,11 @@ final class ClickTokens: BackgroundService {
         flush()
         let hash = Self.hash(token)
         return try pool.withConnection { connection in
-            if let row = try connection.query(Query(unsafeSQL: """
-                UPDATE click_tokens SET claimed_at = now()
-                WHERE token_hash = $1 AND claimed_at IS NULL AND expires_at > now()
-                RETURNING url, platform, workspace_id, answer::text
-                """, binds: [hash])).first {
-                let (url, platform, workspace, answer) = try row.decode((String, String, UUID, String).self)
-                return .claimed(url: url, platform: platform, workspace: workspace, answer: answer)
+            if let claimed = try ClickTokenStore.claim(hash, on: connection) {
+                return .claimed(url: claimed.url, platform: claimed.platform, workspace: claimed.workspace, answer: claimed.answer)
             }
-            guard let row = try connection.query(Query(unsafeSQL: """
-                SELECT claimed_at IS NOT NULL, expires_at <= now() FROM click_tokens WHERE token_hash = $1
-                """, binds: [hash])).first else { return .unknown }
-            let (claimed, expired) = try row.decode((Bool, Bool).self)
-            return claimed ? .alreadyClaimed : expired ? .expired : .unknown
+            guard let state = try ClickTokenStore.state(of: hash, on: connection) else { return .unknown }
+            return state.claimed ? .alreadyClaimed : state.expired ? .expired : .unknown
         }
     }
 }

@@ -1,3 +1,4 @@
+import ByteText
 import Foundation
 import LinkKit
 
@@ -144,33 +145,12 @@ struct LandingPage {
     /// A URL for an attribute: bytes a URL may not hold literally (controls, space, non-ASCII, `" ' < > \ ^ ` { | }`)
     /// percent-encoded, then HTML-escaped.
     static func attribute(_ url: String) -> String {
-        escape(percentEncoded(url, keeping: allowedInURL))
+        escape(Percent.encoded(url, keeping: allowedInURL))
     }
-
-    /// `text` with every byte outside `keeping` as `%XX`.
-    static func percentEncoded(_ text: String, keeping allowed: (UInt8) -> Bool) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if allowed(byte) {
-                out.append(byte)
-            } else {
-                out += [UInt8(ascii: "%"), hexDigit(byte >> 4), hexDigit(byte & 15)]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 48 + nibble : 55 + nibble }
 
     /// Printable ASCII but `" ' < > \ ^ ` { | }` (`%` stays: the link's own escapes are kept).
     static func allowedInURL(_ byte: UInt8) -> Bool {
-        byte > 0x20 && byte < 0x7F && !"\"'<>\\^`{|}".utf8.contains(byte)
-    }
-
-    /// RFC 3986 unreserved characters only: for a URL carried inside another (`S.browser_fallback_url`, `referrer`).
-    static func unreserved(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || "-._~".utf8.contains(byte)
+        Percent.isPrintableASCII(byte) && !"\"'<>\\^`{|}".utf8.contains(byte)
     }
 }
 

@@ -1,3 +1,4 @@
+import ByteText
 import Foundation
 import HTTPServer
 import LinkKit
@@ -68,14 +69,12 @@ struct Page: Sendable {
     }
 
     private static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? text
+        Percent.encoded(text, keeping: allowedInQueryValue)
     }
-}
 
-private extension CharacterSet {
-    static let urlQueryValueAllowed: CharacterSet = {
-        var set = CharacterSet.urlQueryAllowed
-        set.remove(charactersIn: "&=+#")
-        return set
-    }()
+    /// What a query name or value keeps as it is: RFC 3986's query characters (unreserved, sub-delims, `:`, `@`,
+    /// `/`, `?`) but `&`, `=` and `+`, which would split it or read as a space.
+    static func allowedInQueryValue(_ byte: UInt8) -> Bool {
+        Percent.isUnreserved(byte) || "!$'()*,;:@/?".utf8.contains(byte)
+    }
 }

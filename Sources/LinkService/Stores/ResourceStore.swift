@@ -52,11 +52,19 @@ extension ResourceStore {
         try one(where: "\(address.key) = $1 AND \(address.owner) = $2", [key, owner], forUpdate: forUpdate, on: connection)
     }
 
-    /// One page of the rows `condition` selects, in creation order (`Page.rows`).
+    /// One page in `(created_at, id)` order: the rows after the cursor that satisfy `condition`, plus one more when
+    /// another page exists. `condition` uses `$1…$n` for `binds`; the keyset parameters follow them.
     static func page(
         _ page: Page, where condition: String, _ binds: [any PostgresEncodable], on connection: Connection
     ) throws -> [Resource] {
-        try page.rows(of: table, columns: columns, where: condition, binds: binds, on: connection, decode: Resource.init(row:))
+        let cursor = binds.count + 1
+        let sql = """
+            SELECT \(columns) FROM \(table)
+            WHERE (\(condition))
+              AND ($\(cursor)::int8 IS NULL OR (created_at, id) > (timestamptz 'epoch' + $\(cursor)::int8 * interval '1 microsecond', $\(cursor + 1)::uuid))
+            ORDER BY created_at, id LIMIT $\(cursor + 2)
+            """
+        return try connection.query(Query(unsafeSQL: sql, binds: binds + [page.after?.micros, page.after?.id, page.limit + 1])).map(Resource.init(row:))
     }
 
     /// Inserts one row: `names` are the columns given, `binds` their values in order.

@@ -64,13 +64,6 @@ struct AnalyticsHandlers: EndpointGroup {
         ])
     }
 
-    /// Group-by names → rollup column (as text).
-    static let groupColumns: [String: String] = [
-        "outcome": "outcome", "platform": "platform", "destination": "destination_type",
-        "rule": "rule_id::text", "host": "hostname", "app": "app_id::text", "source": "source",
-        "served": "served",
-    ]
-
     /// `?interval=hour|day&groupBy=…`: one bucket per hour or day (in `tz`) from `from` to `to`, empty ones
     /// included, each with its total and, when grouped, the count per group (`(none)` for hits without one).
     func timeseries(_ request: Request, _ principal: Principal) throws -> Response {
@@ -82,37 +75,18 @@ struct AnalyticsHandlers: EndpointGroup {
         let groupBy = request.query("groupBy")
         var groupColumn = "NULL::text"
         if let groupBy {
-            guard let column = Self.groupColumns[groupBy] else {
-                throw ServiceError.badRequest("groupBy must be one of \(Self.groupColumns.keys.sorted().joined(separator: ", ")), not '\(groupBy)'.")
+            guard let column = AnalyticsStore.groupColumns[groupBy] else {
+                throw ServiceError.badRequest("groupBy must be one of \(AnalyticsStore.groupColumns.keys.sorted().joined(separator: ", ")), not '\(groupBy)'.")
             }
             groupColumn = column
         }
         if interval == "hour", parameters.to.timeIntervalSince(parameters.from) > 31 * 86_400 {
             throw ServiceError.badRequest("interval=hour covers at most 31 days; use interval=day for longer ranges.")
         }
-        let filters = parameters.conditions(firstBind: 6)
-        // $1 workspace, $2 from, $3 to, $4 zone, $5 interval unit; filters from $6.
-        let sql = """
-            WITH buckets AS (
-                SELECT generate_series(date_trunc($5, $2::timestamptz AT TIME ZONE $4),
-                                       ($3::timestamptz - interval '1 microsecond') AT TIME ZONE $4,
-                                       ('1 ' || $5)::interval) AS b
-            ), data AS (
-                SELECT date_trunc($5, hour AT TIME ZONE $4) AS b, \(groupColumn) AS key, sum(hits)::int8 AS hits
-                FROM hit_rollups_hourly
-                WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz\(filters.sql)
-                GROUP BY 1, 2
-            )
-            SELECT (buckets.b AT TIME ZONE $4) AS start, data.key, data.hits
-            FROM buckets LEFT JOIN data USING (b)
-            ORDER BY buckets.b, data.hits DESC NULLS LAST, data.key
-            """
-        var binds: [any PostgresEncodable] = [principal.workspaceID, parameters.from, parameters.to, parameters.timeZone.identifier, interval]
-        binds += filters.binds.map { $0 as any PostgresEncodable }
-        let rows = try Self.read(pool) { connection in
-            try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
-                try (row.decode(0, as: Date.self), row.decode(1, as: String?.self), row.decode(2, as: Int?.self))
-            }
+        let rows = try AnalyticsStore.read(pool) { connection in
+            try AnalyticsStore.timeseries(workspace: principal.workspaceID, from: parameters.from, to: parameters.to,
+                                          zone: parameters.timeZone.identifier, interval: interval, groupColumn: groupColumn,
+                                          filter: parameters.filter, on: connection)
         }
         var buckets: [(start: Date, total: Int, groups: [JSONMember])] = []
         var csvRows: [[String]] = []
@@ -160,67 +134,30 @@ struct AnalyticsHandlers: EndpointGroup {
             }
             limit = value
         }
-        let sql: String
-        let filters: (sql: String, binds: [String])
         let columns: [String]
         switch dimension {
         case "path", "referrer":
-            if parameters.app != nil {
+            if parameters.filter.app != nil {
                 throw ServiceError.badRequest("The app filter is not available for dimension=\(dimension) (path and referrer counts are kept per host, not per app).")
             }
-            if parameters.served != nil {
+            if parameters.filter.served != nil {
                 throw ServiceError.badRequest("The served filter is not available for dimension=\(dimension) (path and referrer counts do not keep what a click got).")
             }
-            // Compacted weeks from the weekly table, other compacted whole days from the daily one, everything
-            // else from the hourly one (`TopSources`): $3 the weeks' Mondays and $4 the days (day numbers), $5/$6
-            // the starts and ends of the hour ranges (seconds since 1970). Each week, day or hour range is its own
-            // index range (LATERAL, kept apart by OFFSET 0, so the planner cannot turn them into one scan).
-            filters = parameters.conditions(firstBind: 7, topValues: true)
-            let keys = dimension == "path" ? "hostname, value" : "NULL::text, value"
             columns = dimension == "path" ? ["host", "path"] : ["host", "referrer"]
-            let select = "SELECT hostname, value, \(parameters.topCount) AS hits"
-            let dimensionFilter = "workspace_id = $1 AND dimension = '\(dimension)'"
-            sql = """
-                SELECT \(keys), sum(hits)::int8 AS hits FROM (
-                    SELECT t.* FROM unnest($3::int[]) AS w(n), LATERAL (
-                        \(select) FROM hit_top_weekly
-                        WHERE \(dimensionFilter) AND week = date '1970-01-01' + w.n\(filters.sql) OFFSET 0) t
-                    UNION ALL
-                    SELECT t.* FROM unnest($4::int[]) AS d(n), LATERAL (
-                        \(select) FROM hit_top_daily
-                        WHERE \(dimensionFilter) AND day = date '1970-01-01' + d.n\(filters.sql) OFFSET 0) t
-                    UNION ALL
-                    SELECT t.* FROM unnest($5::int8[], $6::int8[]) AS r(s, e), LATERAL (
-                        \(select) FROM hit_top_hourly
-                        WHERE \(dimensionFilter) AND hour >= to_timestamp(r.s) AND hour < to_timestamp(r.e)\(filters.sql) OFFSET 0) t
-                ) counted
-                GROUP BY 1, 2 HAVING sum(hits) > 0 ORDER BY 3 DESC, 1, 2 LIMIT $2
-                """
         case "destination", "rule", "served":
-            filters = parameters.conditions(firstBind: 5)
-            let column = ["destination": "destination_type", "rule": "rule_id::text", "served": "served"][dimension]!
             columns = ["destination": ["app", "destination"], "rule": ["host", "rule"], "served": ["host", "served"]][dimension]!
-            let first = dimension == "destination" ? "app_id::text" : "hostname"
-            sql = """
-                SELECT \(first), \(column), sum(hits)::int8 AS hits FROM hit_rollups_hourly
-                WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz AND \(column) IS NOT NULL\(filters.sql)
-                GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT $4
-                """
         default:
             throw ServiceError.badRequest("dimension must be one of path, destination, rule, referrer, served, not '\(dimension)'.")
         }
-        let rows = try Self.read(pool) { connection in
-            var binds: [any PostgresEncodable] = [principal.workspaceID]
+        let rows = try AnalyticsStore.read(pool) { connection in
             if dimension == "path" || dimension == "referrer" {
                 let sources = try TopSources.read(from: parameters.from, to: parameters.to, on: connection)
-                binds += [limit, sources.weeks, sources.days, sources.hours.map(\.start), sources.hours.map(\.end)]
-            } else {
-                binds += [parameters.from, parameters.to, limit]
+                return try AnalyticsStore.topValues(dimension, workspace: principal.workspaceID, limit: limit, weeks: sources.weeks, days: sources.days,
+                                                    hourStarts: sources.hours.map(\.start), hourEnds: sources.hours.map(\.end),
+                                                    filter: parameters.filter, on: connection)
             }
-            binds += filters.binds.map { $0 as any PostgresEncodable }
-            return try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
-                try (row.decode(0, as: String?.self), row.decode(1, as: String.self), row.decode(2, as: Int.self))
-            }
+            return try AnalyticsStore.topRollups(dimension, workspace: principal.workspaceID, from: parameters.from, to: parameters.to,
+                                                 limit: limit, filter: parameters.filter, on: connection)
         }
         var members = parameters.jsonMembers
         members.append(JSONMember(key: "dimension", value: .string(dimension)))
@@ -236,15 +173,6 @@ struct AnalyticsHandlers: EndpointGroup {
             .response(csv: parameters.csv)
     }
 
-    /// Runs an analytics read in a transaction without JIT compilation: these queries take tens to hundreds of
-    /// milliseconds, and JIT-compiling them costs more than it saves.
-    static func read<T>(_ pool: ConnectionPool, _ body: (Connection) throws -> T) throws -> T {
-        try pool.withTransaction { connection in
-            try connection.executeScript("SET LOCAL jit = off")
-            return try body(connection)
-        }
-    }
-
     /// Totals, bot share, unique visitors and counts per outcome, source, platform and what clicks got (`byServed`).
     ///
     /// `hits` and the breakdowns follow `includeBots`; `botHits` and `botShare` always count every hit
@@ -253,25 +181,13 @@ struct AnalyticsHandlers: EndpointGroup {
     /// days counts twice; host/app/outcome/source filters do not apply to it).
     func summary(_ request: Request, _ principal: Principal) throws -> Response {
         let parameters = try AnalyticsParameters(request, allowed: [])
-        var everything = parameters.conditions(firstBind: 4)
-        if !parameters.includeBots { everything.sql = everything.sql.replacingOccurrences(of: " AND NOT is_bot", with: "") }
-        var binds: [any PostgresEncodable] = [principal.workspaceID, parameters.from, parameters.to]
-        binds += everything.binds.map { $0 as any PostgresEncodable }
         let fromDay = VisitorHasher.day(of: parameters.from)
         let lastDay = VisitorHasher.day(of: parameters.to.addingTimeInterval(-0.000_001))
-        let (rows, visitors) = try Self.read(pool) { connection in
-            let rows = try connection.query(Query(unsafeSQL: """
-                SELECT outcome, source, platform, is_bot, sum(hits)::int8, served FROM hit_rollups_hourly
-                WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz\(everything.sql)
-                GROUP BY 1, 2, 3, 4, 6
-                """, binds: binds)).map { row in
-                try (row.decode(0, as: String.self), row.decode(1, as: String.self), row.decode(2, as: String.self),
-                     row.decode(3, as: Bool.self), row.decode(4, as: Int.self), row.decode(5, as: String?.self))
-            }
-            let visitors = try connection.query(Query(unsafeSQL: """
-                SELECT coalesce(sum(visitors), 0)::int8 FROM hit_visitor_counts
-                WHERE workspace_id = $1 AND day BETWEEN date '1970-01-01' + $2::int AND date '1970-01-01' + $3::int AND ($4 OR NOT is_bot)
-                """, binds: [principal.workspaceID, Int(fromDay), Int(lastDay), parameters.includeBots])).first!.decode(0, as: Int.self)
+        let (rows, visitors) = try AnalyticsStore.read(pool) { connection in
+            let rows = try AnalyticsStore.summary(workspace: principal.workspaceID, from: parameters.from, to: parameters.to,
+                                                  filter: parameters.filter, on: connection)
+            let visitors = try AnalyticsStore.visitors(workspace: principal.workspaceID, fromDay: fromDay, lastDay: lastDay,
+                                                       includeBots: parameters.filter.includeBots, on: connection)
             return (rows, visitors)
         }
         var all = 0, bots = 0, counted = 0
@@ -282,7 +198,7 @@ struct AnalyticsHandlers: EndpointGroup {
         for (outcome, source, platform, isBot, hits, served) in rows {
             all += hits
             if isBot { bots += hits }
-            guard parameters.includeBots || !isBot else { continue }
+            guard parameters.filter.includeBots || !isBot else { continue }
             counted += hits
             byOutcome[outcome, default: 0] += hits
             bySource[source, default: 0] += hits

@@ -25,12 +25,8 @@ struct AnalyticsParameters {
     let timeZone: TimeZone
     /// The zone's name as asked, echoed back (Foundation names `UTC` `GMT`).
     let timeZoneName: String
-    let host: String?
-    let app: UUID?
-    let outcome: Hit.Outcome?
-    let source: Hit.Source?
-    let served: Hit.Served?
-    let includeBots: Bool
+    /// `host`, `app`, `outcome`, `source`, `served`, `includeBots`: what the reads are narrowed to.
+    let filter: AnalyticsStore.Filter
     let csv: Bool
 
     /// - Parameter allowed: the endpoint's own parameters (besides `common`); anything else is a 400.
@@ -59,17 +55,18 @@ struct AnalyticsParameters {
         }
         self.from = from
         self.to = to
-        host = request.query("host").map { $0.lowercased() }
+        var app: UUID?
         if let text = request.query("app") {
             guard let id = UUID(uuidString: text) else { throw .badRequest("app must be an app id (a UUID), not '\(text)'.") }
             app = id
-        } else {
-            app = nil
         }
-        outcome = try Self.choice(request.query("outcome"), name: "outcome", Hit.Outcome.init(rawValue:), Hit.Outcome.allCases.map(\.rawValue))
-        source = try Self.choice(request.query("source"), name: "source", Hit.Source.init(rawValue:), Hit.Source.allCases.map(\.rawValue))
-        served = try Self.choice(request.query("served"), name: "served", Hit.Served.init(rawValue:), Hit.Served.allCases.map(\.rawValue))
-        includeBots = try request.flag("includeBots") ?? false
+        filter = AnalyticsStore.Filter(
+            host: request.query("host").map { $0.lowercased() }, app: app,
+            outcome: try Self.choice(request.query("outcome"), name: "outcome", Hit.Outcome.init(rawValue:), Hit.Outcome.allCases.map(\.rawValue)),
+            source: try Self.choice(request.query("source"), name: "source", Hit.Source.init(rawValue:), Hit.Source.allCases.map(\.rawValue)),
+            served: try Self.choice(request.query("served"), name: "served", Hit.Served.init(rawValue:), Hit.Served.allCases.map(\.rawValue)),
+            includeBots: try request.flag("includeBots") ?? false
+        )
         switch request.query("format") {
         case nil: csv = request.headers["Accept"]?.lowercased().contains("text/csv") == true
         case "csv"?: csv = true
@@ -87,47 +84,20 @@ struct AnalyticsParameters {
         return value
     }
 
-    /// SQL conditions on the rollup columns and their binds, numbered after `firstBind - 1` existing ones.
-    /// - Parameter topValues: for the top-value tables, which have no `app_id` and keep source and bot
-    ///   flag as count columns (see `topCount`) instead of key columns, and no `served`.
-    func conditions(firstBind: Int, topValues: Bool = false) -> (sql: String, binds: [String]) {
-        var sql = ""
-        var binds: [String] = []
-        func add(_ column: String, _ value: String, cast: String = "") {
-            binds.append(value)
-            sql += " AND \(column) = $\(firstBind + binds.count - 1)\(cast)"
-        }
-        if let host { add("hostname", host) }
-        if !topValues, let app { add("app_id", app.uuidString, cast: "::uuid") }
-        if let outcome { add("outcome", outcome.rawValue) }
-        if !topValues, let source { add("source", source.rawValue) }
-        if !topValues, let served { add("served", served.rawValue) }
-        if !topValues, !includeBots { sql += " AND NOT is_bot" }
-        return (sql, binds)
-    }
-
-    /// The count a top-value row contributes under the `source` and `includeBots` filters (claims are counted
-    /// with clicks there, `HitBatchSummary.TopCounts`).
-    var topCount: String {
-        let sources = source.map { [$0 == .claim ? "click" : $0.rawValue] } ?? ["resolve", "click"]
-        let kinds = includeBots ? ["human", "bot"] : ["human"]
-        return kinds.flatMap { kind in sources.map { "\(kind)_\($0)" } }.joined(separator: " + ")
-    }
-
     /// The echo of the request in every answer.
     var jsonMembers: [JSONMember] {
         var members = [
             JSONMember(key: "from", value: .string(Self.format(from, timeZone))),
             JSONMember(key: "to", value: .string(Self.format(to, timeZone))),
             JSONMember(key: "timeZone", value: .string(timeZoneName)),
-            JSONMember(key: "includeBots", value: .bool(includeBots)),
+            JSONMember(key: "includeBots", value: .bool(filter.includeBots)),
         ]
         var filters: [JSONMember] = []
-        if let host { filters.append(JSONMember(key: "host", value: .string(host))) }
-        if let app { filters.append(JSONMember(key: "app", value: .string(app.canonicalText))) }
-        if let outcome { filters.append(JSONMember(key: "outcome", value: .string(outcome.rawValue))) }
-        if let source { filters.append(JSONMember(key: "source", value: .string(source.rawValue))) }
-        if let served { filters.append(JSONMember(key: "served", value: .string(served.rawValue))) }
+        if let host = filter.host { filters.append(JSONMember(key: "host", value: .string(host))) }
+        if let app = filter.app { filters.append(JSONMember(key: "app", value: .string(app.canonicalText))) }
+        if let outcome = filter.outcome { filters.append(JSONMember(key: "outcome", value: .string(outcome.rawValue))) }
+        if let source = filter.source { filters.append(JSONMember(key: "source", value: .string(source.rawValue))) }
+        if let served = filter.served { filters.append(JSONMember(key: "served", value: .string(served.rawValue))) }
         members.append(JSONMember(key: "filters", value: .object(filters)))
         return members
     }

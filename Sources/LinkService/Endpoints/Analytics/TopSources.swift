@@ -49,14 +49,7 @@ struct TopSources {
     static func read(from: Date, to: Date, on connection: Connection) throws -> TopSources {
         let first = Int((from.timeIntervalSince1970 / 86_400).rounded(.down))
         let last = Int((to.timeIntervalSince1970 / 86_400).rounded(.up))
-        let rows = try connection.query("""
-            SELECT 0, day - date '1970-01-01' FROM hit_top_days
-            WHERE day >= date '1970-01-01' + \(first)::int AND day < date '1970-01-01' + \(last)::int
-            UNION ALL
-            SELECT 1, week - date '1970-01-01' FROM hit_top_weeks
-            WHERE week >= date '1970-01-01' + \(first)::int AND week < date '1970-01-01' + \(last)::int
-            """).map { try $0.decode((Int, Int).self) }
-        return TopSources(from: from, to: to, compactedDays: Set(rows.filter { $0.0 == 0 }.map { Int64($0.1) }),
-                          compactedWeeks: Set(rows.filter { $0.0 == 1 }.map { Int64($0.1) }))
+        let compacted = try AnalyticsStore.compacted(fromDay: first, toDay: last, on: connection)
+        return TopSources(from: from, to: to, compactedDays: compacted.days, compactedWeeks: compacted.weeks)
     }
 }

@@ -72,12 +72,7 @@ struct AssociationHandlers: EndpointGroup {
     /// Whether the client's copy is current (RFC 9110 §13.1: `If-None-Match` takes precedence; `If-Modified-Since`
     /// only when it is absent).
     static func isCurrent(_ document: StaticDocument, _ request: Request) -> Bool {
-        if let tags = request.headers["If-None-Match"] {
-            return tags.split(separator: ",").contains { tag in
-                let tag = tag.trimmingCharacters(in: .whitespaces)
-                return tag == "*" || tag == document.etag || tag == "W/" + document.etag   // weak comparison for GET/HEAD
-            }
-        }
+        if let tags = request.headers["If-None-Match"] { return IfNoneMatch.matches(tags, document.etag) }
         if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse) { return document.lastModified <= since }
         return false
     }

@@ -26,11 +26,7 @@ struct AuditHandlers: EndpointGroup {
         // Keyset on the identity column, newest first.
         let before = page.after?.micros
         let rows = try pool.withConnection { connection in
-            try connection.query(Query(unsafeSQL: """
-                SELECT id, key_id, at, action, resource_type, resource_id, before, after FROM audit_log
-                WHERE workspace_id = $1 AND ($2::int8 IS NULL OR id < $2) AND ($3::text IS NULL OR resource_type = $3)
-                ORDER BY id DESC LIMIT $4
-                """, binds: [principal.workspaceID, before, type, page.limit + 1]))
+            try AuditStore.page(workspace: principal.workspaceID, before: before, type: type, limit: page.limit + 1, on: connection)
         }
         let items = try rows.map { row -> (json: JSONValue, micros: Int64, id: UUID) in
             let id = try row.decode(0, as: Int64.self)

@@ -41,7 +41,7 @@ struct AndroidManifestHandlers: EndpointGroup {
         }
         let manifest = AndroidManifest(app: domainApp, domains: domains)
         // The ETag is that of the filters and findings, which the header comment names too.
-        let etag = GeneratedFile.tag(Array(manifest.xml(etag: "").utf8))
+        let etag = ETag.strong(of: Array(manifest.xml(etag: "").utf8))
         return GeneratedFile.response(request, etag: etag, contentType: "application/xml; charset=utf-8", body: Array(manifest.xml(etag: etag).utf8))
     }
 }

@@ -31,13 +31,13 @@ struct CodegenHandlers: EndpointGroup {
             throw ServiceError.notFound("The code generator '\(what.prefix(40))' (use \(CodegenLanguage.listed))")
         }
         let (table, app) = try self.table(request.parameters["id"], principal)
-        let etag = GeneratedFile.tag(Array(RouterSource.canonicalTable(table).utf8))
+        let etag = ETag.strong(of: Array(RouterSource.canonicalTable(table).utf8))
         guard let router = language.router else {
             let body = fixtures(table, app: app, etag: etag, workspace: principal.workspaceID)
-            return GeneratedFile.response(request, etag: GeneratedFile.tag(body), contentType: "application/json", body: body)
+            return GeneratedFile.response(request, etag: ETag.strong(of: body), contentType: "application/json", body: body)
         }
         let body = Array(RouterSource.source(table, etag: etag, language: router).utf8)
-        return GeneratedFile.response(request, etag: GeneratedFile.tag(body), contentType: "text/plain; charset=utf-8", body: body, fileName: router.fileName)
+        return GeneratedFile.response(request, etag: ETag.strong(of: body), contentType: "text/plain; charset=utf-8", body: body, fileName: router.fileName)
     }
 
     /// The app's router table: its destinations, the catalog's compiled domains whose rules name it (oldest

@@ -51,22 +51,12 @@ struct ConsoleHandlers: EndpointGroup {
         headers.add("Last-Modified", file.document.lastModifiedHeader)
         headers.add("Cache-Control", "no-cache")
         headers.add("Vary", "Accept-Encoding")
-        if Self.matches(request.headers["If-None-Match"], file) {
+        if IfNoneMatch.matches(request.headers["If-None-Match"], file.document.etag, file.gzipETag) {
             return Response(status: 304, headers: headers)
         }
         headers.add("Content-Type", file.contentType)
         if gzip { headers.add("Content-Encoding", "gzip") }
         return Response(status: 200, headers: headers, body: gzip ? file.gzipped! : file.document.bytes)
-    }
-
-    /// Whether `If-None-Match` names either form of the file (weak comparison, RFC 9110 §13.1.2).
-    static func matches(_ header: String?, _ file: ConsoleFile) -> Bool {
-        guard let header else { return false }
-        return header.split(separator: ",").contains { tag in
-            var tag = tag.trimmingCharacters(in: .whitespaces)
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == "*" || tag == file.document.etag || tag == file.gzipETag
-        }
     }
 
     /// Whether `Accept-Encoding` accepts gzip: listed (or `*`) without `q=0` (RFC 9110 §12.5.3).

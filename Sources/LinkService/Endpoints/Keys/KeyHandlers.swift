@@ -54,7 +54,7 @@ struct KeyHandlers: EndpointGroup {
         try errors.check()
         let (key, secret) = try pool.withTransaction { connection in
             let created = try KeyStore.create(on: connection, workspaceID: principal.workspaceID, name: name, scope: scope!)
-            try AuditLog.record(on: connection, principal, .create, type: "key", id: created.0.id.canonicalText, after: created.0.json)
+            try AuditStore.record(on: connection, principal, .create, type: "key", id: created.0.id.canonicalText, after: created.0.json)
             return created
         }
         guard case .object(var members) = key.json else { preconditionFailure("a key is an object") }
@@ -76,7 +76,7 @@ struct KeyHandlers: EndpointGroup {
         guard let id = request.parameters["id"].flatMap(UUID.init(uuidString:)) else { throw ServiceError.notFound("The key") }
         try changes.commit { connection, changed in
             guard let key = try KeyStore.revoke(id, workspace: principal.workspaceID, on: connection) else { throw ServiceError.notFound("The key") }
-            try AuditLog.record(on: connection, principal, .delete, type: "key", id: id.canonicalText, after: key.json)
+            try AuditStore.record(on: connection, principal, .delete, type: "key", id: id.canonicalText, after: key.json)
             try changed.keyRevoked(id, on: connection)
         }
         return .empty()

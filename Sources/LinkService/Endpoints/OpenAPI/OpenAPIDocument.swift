@@ -24,7 +24,7 @@ enum OpenAPIDocument {
         "id": (.uuid, "The resource's id (a UUID), as returned in `id` and in `Location`."),
         "teamId": (APISchemas.teamID, "The Apple team ID."),
         "name": (APISchemas.identifier, "The destination type's name."),
-        "language": (Schema.enumeration(["swift", "kotlin", "typescript", "fixtures"]), "The generated router's language, or `fixtures` (docs/CODEGEN.md)."),
+        "language": (Schema.enumeration(CodegenLanguage.allCases.map(\.rawValue)), "The generated router's language, or `fixtures` (docs/CODEGEN.md)."),
         "host": (APISchemas.hostname, "The domain's hostname, e.g. `links.example.com` or `*.example.com` (percent-encode `*` as `%2A` if your client insists)."),
     ]
 

@@ -155,7 +155,7 @@ struct RuleHandlers: EndpointGroup {
 
     /// Loads the domain and its rules under a row lock, applies `makeList`, validates, saves, audits, notifies.
     private func change(
-        _ request: Request, _ principal: Principal, action: AuditLog.Action,
+        _ request: Request, _ principal: Principal, action: AuditStore.Action,
         checkVersion: (Domain, [StoredRule]) throws -> Void = { _, _ in },
         _ makeList: ([StoredRule]) throws -> [(UUID, RuleInput, String)]
     ) throws -> (Domain, [StoredRule]) {
@@ -168,7 +168,7 @@ struct RuleHandlers: EndpointGroup {
             try RuleStore.replaceAll(domain: domain, current: current, with: proposed.map { ($0.id, $0.input) }, on: connection)
             let updated = try DomainStore.update(domain.id, on: connection)   // the list's version is the domain's
             let rules = try RuleStore.all(domain: domain.id, on: connection)
-            try AuditLog.record(on: connection, principal, action, type: "rules", id: domain.hostname,
+            try AuditStore.record(on: connection, principal, action, type: "rules", id: domain.hostname,
                                 before: .array(current.map(\.json)), after: .array(rules.map(\.json)))
             // This node installs the validated compilation (`CatalogChanges.commit`).
             try changed.domainChanged(domain.hostname, to: outcome.entry(updated, rules: rules), on: connection)

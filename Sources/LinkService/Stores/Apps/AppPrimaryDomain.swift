@@ -6,15 +6,11 @@ enum AppPrimaryDomain {
     /// The id of the domain `hostname` of `workspace` whose rules name `app`.
     /// - Throws: a 422 on `/primaryDomain` when there is no such domain (a new app is named by no rule yet).
     static func id(of hostname: String, app: UUID?, workspace: UUID, on connection: Connection) throws -> UUID {
-        let found = try connection.query(Query(unsafeSQL: """
-            SELECT d.id FROM domains d WHERE d.workspace_id = $1 AND d.hostname = $2
-              AND EXISTS (SELECT 1 FROM rule_apps ra JOIN rules r ON r.id = ra.rule_id WHERE r.domain_id = d.id AND ra.app_id = $3)
-            """, binds: [workspace, hostname, app])).first
-        guard let found else {
+        guard let found = try DomainStore.id(of: hostname, namingApp: app, workspace: workspace, on: connection) else {
             throw ServiceError.validation([.init(pointer: "/primaryDomain", detail: app == nil
                 ? "primaryDomain must be a link domain whose rules name the app: add the app to a rule of \(hostname) first, then set it."
                 : "primaryDomain must be a link domain of this workspace whose rules name the app; \(hostname) is not one.")])
         }
-        return try found.decode(0, as: UUID.self)
+        return found
     }
 }

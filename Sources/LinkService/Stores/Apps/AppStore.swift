@@ -37,6 +37,25 @@ enum AppStore: ResourceStore {
                   app.packageName, JSONB(app.fingerprintsJSON.serialized), app.playStoreURL, app.primaryDomainID], on: connection)
     }
 
+    /// The apps among `ids` (uuid text) that are in `workspace`.
+    static func all(_ ids: [String], workspace: UUID, on connection: Connection) throws -> [App] {
+        try connection.query(Query(unsafeSQL: """
+            SELECT \(columns) FROM apps WHERE workspace_id = $1 AND id = ANY($2::uuid[])
+            """, binds: [workspace, ids])).map(App.init(row:))
+    }
+
+    /// Every app of `workspace`.
+    static func all(workspace: UUID, on connection: Connection) throws -> [App] {
+        try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM apps WHERE workspace_id = $1",
+                                   binds: [workspace])).map(App.init(row:))
+    }
+
+    /// Every app of the `workspaces` (uuid text), each with its workspace.
+    static func all(ofWorkspaces workspaces: [String], on connection: Connection) throws -> [(App, UUID)] {
+        try connection.query(Query(unsafeSQL: "SELECT \(columns), workspace_id FROM apps WHERE workspace_id = ANY($1::uuid[])",
+                                   binds: [workspaces])).map { row in (try App(row: row), try row.decode(columnCount, as: UUID.self)) }
+    }
+
     /// Whether another app of `workspace` (not `excluding`) has the identity of `input`: the same team and bundle ID
     /// (bundle IDs compared without case) or the same package name.
     static func hasDuplicate(of input: AppInput, workspace: UUID, excluding id: UUID?, on connection: Connection) throws -> Bool {

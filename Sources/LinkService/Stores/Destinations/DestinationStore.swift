@@ -31,6 +31,27 @@ enum DestinationStore: ResourceStore {
             .map(Destination.init(row:))
     }
 
+    /// Every destination type of the `apps` (uuid text).
+    static func all(ofApps apps: [String], on connection: Connection) throws -> [Destination] {
+        try connection.query(Query(unsafeSQL: """
+            SELECT \(columns) FROM destinations WHERE app_id = ANY($1::uuid[])
+            """, binds: [apps])).map(Destination.init(row:))
+    }
+
+    /// Every destination type of `workspace`.
+    static func all(workspace: UUID, on connection: Connection) throws -> [Destination] {
+        try connection.query(Query(unsafeSQL: """
+            SELECT \(columns) FROM destinations WHERE workspace_id = $1
+            """, binds: [workspace])).map(Destination.init(row:))
+    }
+
+    /// Every destination type of the `workspaces` (uuid text).
+    static func all(ofWorkspaces workspaces: [String], on connection: Connection) throws -> [Destination] {
+        try connection.query(Query(unsafeSQL: """
+            SELECT \(columns) FROM destinations WHERE workspace_id = ANY($1::uuid[])
+            """, binds: [workspaces])).map(Destination.init(row:))
+    }
+
     /// The hostnames of the domains whose rules lead to the destination type `name` of `app`.
     static func hostnames(leadingTo name: String, app: UUID, on connection: Connection) throws -> [String] {
         try connection.query("""

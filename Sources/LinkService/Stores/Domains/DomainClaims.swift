@@ -14,7 +14,7 @@ enum DomainClaims {
     /// Waits for the registration lock, held until the transaction ends. Must be the transaction's first
     /// statement: each later statement's snapshot then sees every registration committed before it.
     static func lock(on connection: Connection) throws {
-        _ = try connection.query("SELECT pg_advisory_xact_lock(\(lockKey))")
+        try DomainStore.lockRegistrations(lockKey, on: connection)
     }
 
     /// Checks that `workspace` may register `hostname` (normalised) now; call it after `lock(on:)`.
@@ -28,26 +28,19 @@ enum DomainClaims {
                 (set by the operator with linkd workspaces allow-suffix).
                 """)])
         }
-        if try connection.query("SELECT 1 FROM domains WHERE hostname = \(hostname)").count > 0 {
+        if try DomainStore.isRegistered(hostname, on: connection) {
             throw ServiceError.conflict("The domain \(hostname) is already registered.")
         }
         let root = Hostname.servingHost(of: hostname)
         // The wildcards that would govern `root`: `*.` before it and before each parent of two labels or more.
         let labels = root.split(separator: ".")
         let governing = (0..<max(0, labels.count - 1)).map { "*." + labels[$0...].joined(separator: ".") }
-        if try connection.query("""
-            SELECT 1 FROM domains WHERE hostname = ANY(\(governing)::text[]) AND workspace_id <> \(workspace) LIMIT 1
-            """).count > 0 {
+        if try DomainStore.isAnyRegistered(governing, byOtherThan: workspace, on: connection) {
             throw ServiceError.conflict("\(hostname) is governed by a wildcard domain that another workspace has registered.")
         }
-        // A new wildcard governs `root` and every name under it, wildcards included (`*.a.root` ends in `.root`);
-        // `domains_reversed_hostname` (migrations/0009) finds the names under it by prefix.
+        // A new wildcard governs `root` and every name under it, wildcards included (`*.a.root` ends in `.root`).
         guard hostname != root else { return }
-        if try connection.query("""
-            SELECT 1 FROM domains
-            WHERE workspace_id <> \(workspace) AND (hostname = \(root) OR reverse(hostname) LIKE reverse(\(root)::text) || '.%')
-            LIMIT 1
-            """).count > 0 {
+        if try DomainStore.isAnyRegistered(atOrUnder: root, byOtherThan: workspace, on: connection) {
             throw ServiceError.conflict("The wildcard \(hostname) would govern hostnames that another workspace has registered.")
         }
     }

@@ -18,6 +18,62 @@ enum DomainStore: ResourceStore {
         try update(id, set: "settings = $2", [JSONB(settings.json.serialized)], on: connection)
     }
 
+    /// Every domain (`hostnames` nil) or the named ones.
+    static func all(hostnames: [String]?, on connection: Connection) throws -> [Domain] {
+        if let hostnames {
+            return try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM domains WHERE hostname = ANY($1::text[])",
+                                              binds: [hostnames])).map(Domain.init(row:))
+        }
+        return try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM domains")).map(Domain.init(row:))
+    }
+
+    /// Waits for the transaction-level advisory lock `key` (`DomainClaims.lockKey`), held until the transaction ends.
+    static func lockRegistrations(_ key: Int64, on connection: Connection) throws {
+        _ = try connection.query("SELECT pg_advisory_xact_lock(\(key))")
+    }
+
+    /// Whether any workspace has registered `hostname`.
+    static func isRegistered(_ hostname: String, on connection: Connection) throws -> Bool {
+        try connection.query("SELECT 1 FROM domains WHERE hostname = \(hostname)").count > 0
+    }
+
+    /// Whether a workspace other than `workspace` has registered one of `hostnames`.
+    static func isAnyRegistered(_ hostnames: [String], byOtherThan workspace: UUID, on connection: Connection) throws -> Bool {
+        try connection.query("""
+            SELECT 1 FROM domains WHERE hostname = ANY(\(hostnames)::text[]) AND workspace_id <> \(workspace) LIMIT 1
+            """).count > 0
+    }
+
+    /// Whether a workspace other than `workspace` has registered `root` or a name under it; `domains_reversed_hostname`
+    /// (migrations/0009) finds the names under it by prefix.
+    static func isAnyRegistered(atOrUnder root: String, byOtherThan workspace: UUID, on connection: Connection) throws -> Bool {
+        try connection.query("""
+            SELECT 1 FROM domains
+            WHERE workspace_id <> \(workspace) AND (hostname = \(root) OR reverse(hostname) LIKE reverse(\(root)::text) || '.%')
+            LIMIT 1
+            """).count > 0
+    }
+
+    /// The id of the domain `hostname` of `workspace` whose rules name `app` (`App.primaryDomain`), nil for none.
+    static func id(of hostname: String, namingApp app: UUID?, workspace: UUID, on connection: Connection) throws -> UUID? {
+        try connection.query(Query(unsafeSQL: """
+            SELECT d.id FROM domains d WHERE d.workspace_id = $1 AND d.hostname = $2
+              AND EXISTS (SELECT 1 FROM rule_apps ra JOIN rules r ON r.id = ra.rule_id WHERE r.domain_id = d.id AND ra.app_id = $3)
+            """, binds: [workspace, hostname, app])).first?.decode(0, as: UUID.self)
+    }
+
+    /// Keeps a fetch of an association file as the host's last fetch of that file unless a later one is kept.
+    static func recordFetch(hostname: String, file: String, at: Date, userAgent: String, etag: String?, status: Int,
+                            on connection: Connection) throws {
+        try connection.execute("""
+            INSERT INTO association_fetches (hostname, file, fetched_at, user_agent, etag, status)
+            VALUES (\(hostname), \(file), \(at), \(userAgent), \(etag), \(status))
+            ON CONFLICT (hostname, file) DO UPDATE SET fetched_at = excluded.fetched_at, user_agent = excluded.user_agent,
+                etag = excluded.etag, status = excluded.status
+            WHERE association_fetches.fetched_at <= excluded.fetched_at
+            """)
+    }
+
     /// The last fetch of each of the domain's association files, by file name.
     static func lastFetches(_ hostname: String, on connection: Connection) throws -> [JSONMember] {
         try connection.query("""

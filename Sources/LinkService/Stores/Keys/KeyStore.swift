@@ -17,6 +17,19 @@ enum KeyStore: ResourceStore {
         return (key, secret)
     }
 
+    /// The workspace, secret hash and scope name of the key `id`; nil when there is no such key or it is revoked.
+    static func credentials(of id: UUID, on connection: Connection) throws -> (workspaceID: UUID, secretHash: [UInt8], scope: String)? {
+        let row = try connection.query("SELECT workspace_id, secret_hash, scope FROM api_keys WHERE id = \(id) AND revoked_at IS NULL").first
+        return try row.map { try $0.decode((UUID, [UInt8], String).self) }
+    }
+
+    /// Which of `ids` (uuid text) are keys that are not revoked.
+    static func unrevoked(_ ids: [String], on connection: Connection) throws -> Set<UUID> {
+        Set(try connection.query(Query(unsafeSQL: """
+            SELECT id FROM api_keys WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL
+            """, binds: [ids])).map { try $0.decode(0, as: UUID.self) })
+    }
+
     /// Revokes the key `id` of `workspace` (a key revoked before keeps its time); nil when it has no such key.
     static func revoke(_ id: UUID, workspace: UUID, on connection: Connection) throws -> APIKey? {
         let row = try connection.query(Query(unsafeSQL: """

@@ -18,7 +18,7 @@ public enum Workspace {
             let workspaceID = try WorkspaceStore.ensure(name, on: connection)
             let (key, secret) = try KeyStore.create(on: connection, workspaceID: workspaceID, name: keyName, scope: scope)
             let principal = Principal(workspaceID: workspaceID, keyID: key.id, scope: scope)
-            try AuditLog.record(on: connection, principal, .create, type: "key", id: key.id.canonicalText, after: key.json)
+            try AuditStore.record(on: connection, principal, .create, type: "key", id: key.id.canonicalText, after: key.json)
             return secret.token
         }
     }

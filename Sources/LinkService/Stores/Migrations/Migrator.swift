@@ -3,6 +3,7 @@ import Postgres
 
 /// Applies `migrations/` in order, each in its own transaction, recorded with its checksum in
 /// `schema_migrations`, under a PostgreSQL advisory lock so that nodes starting at once take turns.
+/// Its SQL (the lock, `schema_migrations`, the migrations' scripts) is the migrator's own mechanism, so it stays here.
 public struct Migrator: Sendable {
     /// Whether the database schema matches the migrations this build knows.
     public enum Status: Sendable, Equatable {

@@ -13,6 +13,17 @@ enum RuleStore {
             """).map(StoredRule.init(row:))
     }
 
+    /// Streams the rules of `domains` (every domain when nil) in one binary `COPY`, ordered by workspace, domain and
+    /// position, a row each: `domain_id, id, definition, updated_at, app_ids` (the catalog load's one pass).
+    static func copyOut(domains: [UUID]?, on connection: Connection, _ body: (CopyRow) -> Void) throws {
+        // Domain ids are UUIDs we format, so the filter can be written into the COPY (which takes no parameters).
+        let filter = domains.map { "WHERE r.domain_id IN (\($0.map { "'\($0.canonicalText)'" }.joined(separator: ",")))" } ?? ""
+        _ = try connection.copyOut(Query(unsafeSQL: """
+            COPY (SELECT r.domain_id, r.id, r.definition, r.updated_at, r.app_ids FROM rules r \(filter)
+                  ORDER BY r.workspace_id, r.domain_id, r.position) TO STDOUT (FORMAT binary)
+            """), body)
+    }
+
     /// Makes `rules` the domain's list, in order. Rules keep their id, creation time and version unless
     /// changed (a changed rule's version is bumped); rules missing from the list are deleted.
     /// - Parameter current: the domain's rules as they are now (ids not among them are never reused).

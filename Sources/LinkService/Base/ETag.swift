@@ -1,10 +1,17 @@
+import ByteText
 import Foundation
 import HTTPServer
 
-/// Strong entity tags for versioned resources (`"v3"`) and the `If-Match` check that makes concurrent
-/// edits safe: the update itself also compares the version, so exactly one of two racing writers wins.
+/// Strong entity tags: for versioned resources (`"v3"`) with the `If-Match` check that makes concurrent edits
+/// safe (the update itself also compares the version, so exactly one of two racing writers wins), and for bytes
+/// served as they are (derived from the bytes, so every node agrees).
 enum ETag {
     static func header(version: Int) -> String { "\"v\(version)\"" }
+
+    /// `"<first 32 hex digits of SHA-256 of bytes>"`: the first 128 bits of the digest, quoted.
+    static func strong(of bytes: some Collection<UInt8>) -> String {
+        "\"" + Hex.encode(SHA256.digest(bytes).prefix(16)) + "\""
+    }
 
     /// The version `If-Match` demands, nil when the header is absent or `*`.
     /// - Throws: `ServiceError.preconditionFailed` when the header is not one of our tags (it can never match).

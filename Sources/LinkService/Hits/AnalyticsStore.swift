@@ -1,0 +1,189 @@
+import Foundation
+import Postgres
+
+/// The SQL of the analytics reads (`/v1/analytics/*`): the hourly rollups (`hit_rollups_hourly`), the top-value
+/// tables (`hit_top_hourly`/`_daily`/`_weekly` and their compaction ledgers) and `hit_visitor_counts`, never raw
+/// hits. Every query is filtered by a workspace.
+enum AnalyticsStore {
+    /// What a read is narrowed to besides the workspace and the range.
+    struct Filter {
+        var host: String?
+        var app: UUID?
+        var outcome: Hit.Outcome?
+        var source: Hit.Source?
+        var served: Hit.Served?
+        var includeBots: Bool
+
+        /// SQL conditions on the rollup columns and their binds, numbered after `firstBind - 1` existing ones.
+        /// - Parameter topValues: for the top-value tables, which have no `app_id` and keep source and bot
+        ///   flag as count columns (see `topCount`) instead of key columns, and no `served`.
+        func conditions(firstBind: Int, topValues: Bool = false) -> (sql: String, binds: [String]) {
+            var sql = ""
+            var binds: [String] = []
+            func add(_ column: String, _ value: String, cast: String = "") {
+                binds.append(value)
+                sql += " AND \(column) = $\(firstBind + binds.count - 1)\(cast)"
+            }
+            if let host { add("hostname", host) }
+            if !topValues, let app { add("app_id", app.uuidString, cast: "::uuid") }
+            if let outcome { add("outcome", outcome.rawValue) }
+            if !topValues, let source { add("source", source.rawValue) }
+            if !topValues, let served { add("served", served.rawValue) }
+            if !topValues, !includeBots { sql += " AND NOT is_bot" }
+            return (sql, binds)
+        }
+
+        /// The count a top-value row contributes under the `source` and `includeBots` filters (claims are counted
+        /// with clicks there, `HitBatchSummary.TopCounts`).
+        var topCount: String {
+            let sources = source.map { [$0 == .claim ? "click" : $0.rawValue] } ?? ["resolve", "click"]
+            let kinds = includeBots ? ["human", "bot"] : ["human"]
+            return kinds.flatMap { kind in sources.map { "\(kind)_\($0)" } }.joined(separator: " + ")
+        }
+    }
+
+    /// Group-by names → rollup column (as text).
+    static let groupColumns: [String: String] = [
+        "outcome": "outcome", "platform": "platform", "destination": "destination_type",
+        "rule": "rule_id::text", "host": "hostname", "app": "app_id::text", "source": "source",
+        "served": "served",
+    ]
+
+    /// Runs an analytics read in a transaction without JIT compilation: these queries take tens to hundreds of
+    /// milliseconds, and JIT-compiling them costs more than it saves.
+    static func read<T>(_ pool: ConnectionPool, _ body: (Connection) throws -> T) throws -> T {
+        try pool.withTransaction { connection in
+            try connection.executeScript("SET LOCAL jit = off")
+            return try body(connection)
+        }
+    }
+
+    /// One row per `interval` (`hour`, `day`) bucket in `zone` from `from` to `to` and group (`groupColumn`, one of
+    /// `groupColumns`, or `NULL::text`): its start, group and hits, most first; an empty bucket has one row of nils.
+    static func timeseries(
+        workspace: UUID, from: Date, to: Date, zone: String, interval: String, groupColumn: String, filter: Filter, on connection: Connection
+    ) throws -> [(Date, String?, Int?)] {
+        let filters = filter.conditions(firstBind: 6)
+        // $1 workspace, $2 from, $3 to, $4 zone, $5 interval unit; filters from $6.
+        let sql = """
+            WITH buckets AS (
+                SELECT generate_series(date_trunc($5, $2::timestamptz AT TIME ZONE $4),
+                                       ($3::timestamptz - interval '1 microsecond') AT TIME ZONE $4,
+                                       ('1 ' || $5)::interval) AS b
+            ), data AS (
+                SELECT date_trunc($5, hour AT TIME ZONE $4) AS b, \(groupColumn) AS key, sum(hits)::int8 AS hits
+                FROM hit_rollups_hourly
+                WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz\(filters.sql)
+                GROUP BY 1, 2
+            )
+            SELECT (buckets.b AT TIME ZONE $4) AS start, data.key, data.hits
+            FROM buckets LEFT JOIN data USING (b)
+            ORDER BY buckets.b, data.hits DESC NULLS LAST, data.key
+            """
+        var binds: [any PostgresEncodable] = [workspace, from, to, zone, interval]
+        binds += filters.binds.map { $0 as any PostgresEncodable }
+        return try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
+            try (row.decode(0, as: Date.self), row.decode(1, as: String?.self), row.decode(2, as: Int?.self))
+        }
+    }
+
+    /// The top `limit` values of `dimension` (`path`: with their host, `referrer`), most hits first, from the
+    /// compacted `weeks` (day numbers of their Mondays) and `days`, and the hour ranges `[hourStarts[i], hourEnds[i])`
+    /// (seconds since 1970).
+    static func topValues(
+        _ dimension: String, workspace: UUID, limit: Int, weeks: [Int], days: [Int], hourStarts: [Int], hourEnds: [Int],
+        filter: Filter, on connection: Connection
+    ) throws -> [(String?, String, Int)] {
+        // Compacted weeks from the weekly table, other compacted whole days from the daily one, everything
+        // else from the hourly one (`TopSources`): $3 the weeks' Mondays and $4 the days (day numbers), $5/$6
+        // the starts and ends of the hour ranges (seconds since 1970). Each week, day or hour range is its own
+        // index range (LATERAL, kept apart by OFFSET 0, so the planner cannot turn them into one scan).
+        let filters = filter.conditions(firstBind: 7, topValues: true)
+        let keys = dimension == "path" ? "hostname, value" : "NULL::text, value"
+        let select = "SELECT hostname, value, \(filter.topCount) AS hits"
+        let dimensionFilter = "workspace_id = $1 AND dimension = '\(dimension)'"
+        let sql = """
+            SELECT \(keys), sum(hits)::int8 AS hits FROM (
+                SELECT t.* FROM unnest($3::int[]) AS w(n), LATERAL (
+                    \(select) FROM hit_top_weekly
+                    WHERE \(dimensionFilter) AND week = date '1970-01-01' + w.n\(filters.sql) OFFSET 0) t
+                UNION ALL
+                SELECT t.* FROM unnest($4::int[]) AS d(n), LATERAL (
+                    \(select) FROM hit_top_daily
+                    WHERE \(dimensionFilter) AND day = date '1970-01-01' + d.n\(filters.sql) OFFSET 0) t
+                UNION ALL
+                SELECT t.* FROM unnest($5::int8[], $6::int8[]) AS r(s, e), LATERAL (
+                    \(select) FROM hit_top_hourly
+                    WHERE \(dimensionFilter) AND hour >= to_timestamp(r.s) AND hour < to_timestamp(r.e)\(filters.sql) OFFSET 0) t
+            ) counted
+            GROUP BY 1, 2 HAVING sum(hits) > 0 ORDER BY 3 DESC, 1, 2 LIMIT $2
+            """
+        var binds: [any PostgresEncodable] = [workspace, limit, weeks, days, hourStarts, hourEnds]
+        binds += filters.binds.map { $0 as any PostgresEncodable }
+        return try topRows(sql, binds, on: connection)
+    }
+
+    /// The top `limit` values of a rollup `dimension` (`destination` with its app, `rule` and `served` with their
+    /// host) from `from` to `to`, most hits first.
+    static func topRollups(
+        _ dimension: String, workspace: UUID, from: Date, to: Date, limit: Int, filter: Filter, on connection: Connection
+    ) throws -> [(String?, String, Int)] {
+        let filters = filter.conditions(firstBind: 5)
+        let column = ["destination": "destination_type", "rule": "rule_id::text", "served": "served"][dimension]!
+        let first = dimension == "destination" ? "app_id::text" : "hostname"
+        let sql = """
+            SELECT \(first), \(column), sum(hits)::int8 AS hits FROM hit_rollups_hourly
+            WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz AND \(column) IS NOT NULL\(filters.sql)
+            GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT $4
+            """
+        var binds: [any PostgresEncodable] = [workspace, from, to, limit]
+        binds += filters.binds.map { $0 as any PostgresEncodable }
+        return try topRows(sql, binds, on: connection)
+    }
+
+    private static func topRows(_ sql: String, _ binds: [any PostgresEncodable], on connection: Connection) throws -> [(String?, String, Int)] {
+        try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
+            try (row.decode(0, as: String?.self), row.decode(1, as: String.self), row.decode(2, as: Int.self))
+        }
+    }
+
+    /// Hits from `from` to `to` by outcome, source, platform, bot flag and what clicks got (`served`), bots
+    /// included whatever `filter.includeBots` says.
+    static func summary(
+        workspace: UUID, from: Date, to: Date, filter: Filter, on connection: Connection
+    ) throws -> [(outcome: String, source: String, platform: String, isBot: Bool, hits: Int, served: String?)] {
+        var everything = filter
+        everything.includeBots = true
+        let conditions = everything.conditions(firstBind: 4)
+        var binds: [any PostgresEncodable] = [workspace, from, to]
+        binds += conditions.binds.map { $0 as any PostgresEncodable }
+        return try connection.query(Query(unsafeSQL: """
+            SELECT outcome, source, platform, is_bot, sum(hits)::int8, served FROM hit_rollups_hourly
+            WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz\(conditions.sql)
+            GROUP BY 1, 2, 3, 4, 6
+            """, binds: binds)).map { row in
+            try (row.decode(0, as: String.self), row.decode(1, as: String.self), row.decode(2, as: String.self),
+                 row.decode(3, as: Bool.self), row.decode(4, as: Int.self), row.decode(5, as: String?.self))
+        }
+    }
+
+    /// The sum over the UTC days `fromDay...lastDay` (days since 1970) of each day's distinct visitors.
+    static func visitors(workspace: UUID, fromDay: Int64, lastDay: Int64, includeBots: Bool, on connection: Connection) throws -> Int {
+        try connection.query(Query(unsafeSQL: """
+            SELECT coalesce(sum(visitors), 0)::int8 FROM hit_visitor_counts
+            WHERE workspace_id = $1 AND day BETWEEN date '1970-01-01' + $2::int AND date '1970-01-01' + $3::int AND ($4 OR NOT is_bot)
+            """, binds: [workspace, Int(fromDay), Int(lastDay), includeBots])).first!.decode(0, as: Int.self)
+    }
+
+    /// The compacted days and weeks (by their Monday), as day numbers, from day `first` to before day `last`.
+    static func compacted(fromDay first: Int, toDay last: Int, on connection: Connection) throws -> (days: Set<Int64>, weeks: Set<Int64>) {
+        let rows = try connection.query("""
+            SELECT 0, day - date '1970-01-01' FROM hit_top_days
+            WHERE day >= date '1970-01-01' + \(first)::int AND day < date '1970-01-01' + \(last)::int
+            UNION ALL
+            SELECT 1, week - date '1970-01-01' FROM hit_top_weeks
+            WHERE week >= date '1970-01-01' + \(first)::int AND week < date '1970-01-01' + \(last)::int
+            """).map { try $0.decode((Int, Int).self) }
+        return (Set(rows.filter { $0.0 == 0 }.map { Int64($0.1) }), Set(rows.filter { $0.0 == 1 }.map { Int64($0.1) }))
+    }
+}
