@@ -146,9 +146,9 @@ extension Data: PostgresDecodable {
     }
 }
 
-extension JSONB: PostgresDecodable {
+extension JSONText: PostgresDecodable {
     public init(postgresText: String, type: PostgresType) throws(PostgresError) {
-        guard type == .jsonb || type == .json else { throw mismatch(type, JSONB.self) }
+        guard type == .jsonb || type == .json else { throw mismatch(type, JSONText.self) }
         self.init(postgresText)
     }
 }

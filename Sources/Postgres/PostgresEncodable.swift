@@ -47,8 +47,8 @@ extension UUID: PostgresEncodable {
     public var postgresText: String? { canonicalText }
 
     /// `uuid_out`'s form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lower-case hex: how ids appear in SQL text, JSON
-    /// and logs. Formatted without `uuid_unparse` (which goes through `sprintf` on Linux and was once the hit
-    /// writer's largest cost) or `uuidString.lowercased()` (two strings).
+    /// and logs. Written byte by byte: `uuid_unparse` goes through `sprintf` on Linux, and `uuidString.lowercased()`
+    /// makes two strings (bench/hits/README.md has what each cost).
     public var canonicalText: String {
         String(unsafeUninitializedCapacity: 36) { writeCanonicalText(into: $0) }
     }
@@ -128,7 +128,7 @@ extension Int32: PostgresArrayEncodable {
 
 /// A parameter wrapping JSON text, sent and received as `jsonb` (or `json`). The text is not validated
 /// on the client: the server rejects malformed JSON with `22P02`.
-public struct JSONB: PostgresEncodable, Hashable, CustomStringConvertible {
+public struct JSONText: PostgresEncodable, Hashable, CustomStringConvertible {
     /// The JSON document as text.
     public let json: String
 

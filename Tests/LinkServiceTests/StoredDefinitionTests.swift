@@ -9,7 +9,7 @@ struct StoredDefinitionTests {
 
     /// What the generic reader (the API's) makes of `text`.
     static func generic(_ text: String) -> LinkRule {
-        StoredRule.input(definition: try? JSONValue.parse(text), apps: apps).rule(id: "r")
+        StoredRule.definition(json: try? JSONValue.parse(text), apps: apps).rule(id: "r")
     }
 
     static func fast(_ text: String) -> LinkRule? {
@@ -17,7 +17,7 @@ struct StoredDefinitionTests {
     }
 
     static func input(_ text: String) -> LinkRule {
-        StoredDefinition.input(Array(text.utf8), apps: apps).rule(id: "r")
+        StoredDefinition.definition(Array(text.utf8), apps: apps).rule(id: "r")
     }
 
     /// Texts as linkd writes them (compact) and as `jsonb` wrote them before migration 0008 (keys by length,

@@ -83,7 +83,7 @@ import TestSupport
     }
 
     @Test func jsonbAndBytea() throws {
-        let json = JSONB(#"{"type": "widgetDetail", "params": {"id": 42, "name": "ü \"q\""}}"#)
+        let json = JSONText(#"{"type": "widgetDetail", "params": {"id": 42, "name": "ü \"q\""}}"#)
         let back = try roundTrip(json, as: "jsonb")
         #expect(back.json == #"{"type": "widgetDetail", "params": {"id": 42, "name": "ü \"q\""}}"#)
         let asString = try connection.query("SELECT '[1, 2]'::jsonb")[0].decode(0, as: String.self)
@@ -114,7 +114,7 @@ import TestSupport
         #expect(try row.decode("t", as: String?.self) == nil)
         #expect(try row.decode("i", as: Int32?.self) == nil)
         #expect(try row.decode("u", as: UUID?.self) == nil)
-        #expect(try row.decode("j", as: JSONB?.self) == nil)
+        #expect(try row.decode("j", as: JSONText?.self) == nil)
         #expect {
             _ = try row.decode("i", as: Int32.self)
         } throws: { ($0 as? PostgresError)?.code == .decodingFailed }
@@ -163,7 +163,7 @@ import TestSupport
         #expect(["a", "b\"c", "d\\e", ""].postgresText == #"{"a","b\"c","d\\e",""}"#)
         #expect([Int64(-1), 2].postgresText == #"{"-1","2"}"#)
         #expect([UInt8]([0, 255, 16]).postgresText == #"\x00ff10"#)
-        #expect(JSONB(bytes: Array("{}".utf8)).json == "{}")
+        #expect(JSONText(bytes: Array("{}".utf8)).json == "{}")
         #expect(Double.infinity.postgresText == "Infinity")
         #expect(Date(timeIntervalSince1970: 0.000001).postgresText == "1970-01-01 00:00:00.000001+00")
         #expect(Date(timeIntervalSince1970: -0.5).postgresText == "1969-12-31 23:59:59.500000+00")

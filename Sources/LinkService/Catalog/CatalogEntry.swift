@@ -12,7 +12,7 @@ final class CatalogEntry: Sendable {
     let hostname: String
     /// When the domain was registered: the oldest domain naming an app decides its custom-scheme links.
     let createdAt: Date
-    let settings: DomainSettingsInput
+    let settings: DomainSettingsRecord
     /// Possibly shared with other domains of the workspace that have the same settings and rules: its `rules`
     /// carry no ids (`""`); `ruleIDs` are this domain's.
     let compiled: CompiledDomain

@@ -5,9 +5,8 @@ import Synchronization
 
 /// Builds catalog entries from the database: domains, apps and destinations in three queries, then every rule
 /// with its apps (`rules.app_ids`, which mirrors `rule_apps`) in one streamed binary `COPY`, ordered by workspace,
-/// domain and position. One pass over the table, whatever its physical order: per-batch index lookups read the
-/// whole rules table once per batch when a domain's rules are scattered, and reading `rule_apps` (two rows per
-/// rule) to join it here cost more than the rest of the read.
+/// domain and position: one pass over the table, whatever its physical order, and no join with `rule_apps`
+/// (bench/serving/README.md has the reads this replaced and what they cost).
 ///
 /// Domains are compiled a batch at a time on all cores while the stream goes on, so only about two batches'
 /// rows are alive at once. Domains of a workspace with the same settings and rules share one compilation
@@ -101,7 +100,7 @@ enum CatalogLoader {
         }
 
         var key: CompiledRules.Key {
-            CompiledRules.Key(workspaceID: domain.workspaceID, settings: domain.settings.settings(hostname: ""), rules: rules)
+            CompiledRules.Key(workspaceID: domain.workspaceID, settings: domain.settings.resolved(hostname: ""), rules: rules)
         }
 
         func compile(_ context: Context) -> CompiledRules {
@@ -121,12 +120,12 @@ enum CatalogLoader {
                     appIDs[apps] = shared
                     previous = (apps, shared)
                 }
-                let input = StoredDefinition.input(rules.definition(index), apps: shared.uuids)
+                let input = StoredDefinition.definition(rules.definition(index), apps: shared.uuids)
                 if let click = input.click { clicks[index] = click }
                 return input.rule(id: "", appIDs: shared.names)
             }
             return CompiledRules(CompiledDomain(
-                settings: domain.settings.settings(hostname: domain.hostname),
+                settings: domain.settings.resolved(hostname: domain.hostname),
                 apps: context.appsByWorkspace[domain.workspaceID] ?? [],
                 rules: linkRules
             ), clicks: clicks)

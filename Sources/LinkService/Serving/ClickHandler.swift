@@ -82,7 +82,7 @@ struct ClickHandler: Sendable {
             var content = LandingPage.Content(link: answer.link, preview: preview(answer))
             content.qrSVG = QRCode(answer.link)?.svg(size: 240)
             content.storeLink = answer.storeURL(for: .ios) ?? answer.storeURL(for: .android)
-            let page = answer.pages.object(4) { LandingPage.Template(tokenized: false, script: false) { _ in LandingPage.render(content) } }
+            let page = answer.pages.object(LandingPageSlot.desktop.rawValue) { LandingPage.Template(tokenized: false, script: false) { _ in LandingPage.render(content) } }
             return (Self.page(page.bytes, script: false, cache: "no-store"), .landing)
         }
     }
@@ -117,8 +117,7 @@ struct ClickHandler: Sendable {
         guard token != nil || !tokenized else {   // no room for a token: this page goes out without one
             return Self.page(LandingPage.render(content(answer, android: android, inApp: inApp, token: nil)), script: false, cache: "no-store")
         }
-        let variant = (android ? 2 : 0) + (inApp ? 1 : 0)
-        let template = answer.pages.object(variant) {
+        let template = answer.pages.object(LandingPageSlot.phone(android: android, inApp: inApp).rawValue) {
             LandingPage.Template(tokenized: tokenized, script: script) { token in
                 LandingPage.render(content(answer, android: android, inApp: inApp, token: token))
             }
@@ -187,7 +186,7 @@ struct ClickHandler: Sendable {
 
     /// The page for link-preview fetchers and crawlers: title, description and image as `og:`/`twitter:` tags.
     func previewPage(_ answer: Resolver.Answer) -> Response {
-        let page = answer.pages.object(5) { LandingPage.Template(tokenized: false, script: false) { _ in LandingPage.preview(preview(answer), link: answer.link) } }
+        let page = answer.pages.object(LandingPageSlot.preview.rawValue) { LandingPage.Template(tokenized: false, script: false) { _ in LandingPage.preview(preview(answer), link: answer.link) } }
         return Self.page(page.bytes, script: false, cache: "public, max-age=300")
     }
 

@@ -46,9 +46,9 @@ struct Resolver: Sendable {
         let refusal: Refusal?
         /// The deciding app's id (the catalog's ids are canonical UUID text), parsed once for the hits of a kept answer.
         let appID: UUID?
-        /// The landing and preview pages of clicks on this link, rendered on first use (`ClickHandler`): iOS, iOS
-        /// in-app, Android, Android in-app, desktop with the QR code, preview.
-        let pages = OnceSlots<LandingPage.Template>(count: 6)
+        /// The landing and preview pages of clicks on this link, rendered on first use (`ClickHandler`), one per
+        /// `LandingPageSlot`.
+        let pages = OnceSlots<LandingPage.Template>(count: LandingPageSlot.allCases.count)
 
         init(url: String?, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: AppPlatform,
              refusal: Refusal? = nil) {

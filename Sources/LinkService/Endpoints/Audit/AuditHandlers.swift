@@ -31,8 +31,8 @@ struct AuditHandlers: EndpointGroup {
         let items = try rows.map { row -> (json: JSONValue, micros: Int64, id: UUID) in
             let id = try row.decode(0, as: Int64.self)
             let keyID = try row.decode(1, as: UUID?.self)
-            let before = try row.decode(6, as: JSONB?.self).flatMap { try? JSONValue.parse($0.json) }
-            let after = try row.decode(7, as: JSONB?.self).flatMap { try? JSONValue.parse($0.json) }
+            let before = try row.decode(6, as: JSONText?.self).flatMap { try? JSONValue.parse($0.json) }
+            let after = try row.decode(7, as: JSONText?.self).flatMap { try? JSONValue.parse($0.json) }
             let json = JSONValue.object([
                 "id": .number(String(id)),
                 "keyId": keyID.map(JSONValue.uuid) ?? .null,

@@ -38,7 +38,7 @@ extension APISchemas {
     }
 
     private static let clickBehavior = Schema.enumeration(ClickBehavior.allCases.map(\.rawValue))
-    private static let deferredTTL = Schema.integer(minimum: DomainSettingsInput.deferredTTLRange.lowerBound, maximum: DomainSettingsInput.deferredTTLRange.upperBound)
+    private static let deferredTTL = Schema.integer(minimum: DomainSettingsRecord.deferredTTLRange.lowerBound, maximum: DomainSettingsRecord.deferredTTLRange.upperBound)
 
     /// A rule's overrides of the domain's click behaviour and of the destination type's preview metadata.
     static let ruleClick = Schema.object([

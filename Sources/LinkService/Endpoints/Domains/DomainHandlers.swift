@@ -32,7 +32,7 @@ struct DomainHandlers: EndpointGroup {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
         let hostname = Validators.hostname(body.string("hostname", required: true, limit: .hostname), at: "/hostname", errors)
-        var settings = DomainSettingsInput()
+        var settings = DomainSettingsRecord()
         settings.read(&body)
         body.finish()
         try errors.check()
@@ -72,7 +72,7 @@ struct DomainHandlers: EndpointGroup {
         }
         return try resource.update(request, principal, find: {
             try Domain.find(request.parameters["host"], principal, on: $0, forUpdate: true)
-        }, check: { before, _ -> DomainSettingsInput in
+        }, check: { before, _ -> DomainSettingsRecord in
             var settings = before.settings
             settings.read(&body)
             body.finish()
@@ -83,7 +83,7 @@ struct DomainHandlers: EndpointGroup {
             let proposed = Domain(copying: before, settings: settings)
             // The settings change what the rules generate: validate the whole file again.
             let rules = try RuleStore.all(domain: before.id, on: connection)
-            _ = try RuleValidator.validate(rules.map { ($0.id, $0.input, "/rules/\($0.position)") }, domain: proposed, on: connection)
+            _ = try RuleValidator.validate(rules.map { ($0.id, $0.definition, "/rules/\($0.position)") }, domain: proposed, on: connection)
             let after = try DomainStore.save(before.id, settings: settings, on: connection)
             try changed.domainChanged(after.hostname, on: connection)
             return after
@@ -100,7 +100,7 @@ struct DomainHandlers: EndpointGroup {
     }
 
     /// `webcredentials` and `appclips` name iOS apps of this workspace.
-    private func checkApps(_ settings: DomainSettingsInput, _ principal: Principal, on connection: Connection) throws {
+    private func checkApps(_ settings: DomainSettingsRecord, _ principal: Principal, on connection: Connection) throws {
         let errors = FieldErrors()
         let ids = Array(Set(settings.webcredentials + settings.appclips))
         let apps = Dictionary(try DomainLoader.apps(ids, workspace: principal.workspaceID, on: connection).map { ($0.id, $0) },
@@ -121,7 +121,7 @@ struct DomainHandlers: EndpointGroup {
 
 extension Domain {
     /// The same domain with other settings (for validating a proposed change before it is saved).
-    init(copying domain: Domain, settings: DomainSettingsInput) {
+    init(copying domain: Domain, settings: DomainSettingsRecord) {
         self.id = domain.id
         self.workspaceID = domain.workspaceID
         self.hostname = domain.hostname

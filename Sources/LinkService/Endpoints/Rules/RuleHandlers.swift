@@ -50,7 +50,7 @@ struct RuleHandlers: EndpointGroup {
         var body = try JSONBody.object(request, errors: errors)
         let elements = body.array("rules", required: true, maxCount: 10_000) ?? []
         body.finish()
-        let inputs = elements.map { RuleInput($0.value, at: $0.pointer, errors: errors, allowIdentity: true) }
+        let inputs = elements.map { RuleDefinition($0.value, at: $0.pointer, errors: errors, allowIdentity: true) }
         try errors.check()
         let (domain, rules) = try change(request, principal, action: .replace, checkVersion: { domain, _ in try ETag.check(request, current: domain.version) }) { current in
             let currentIDs = Set(current.map(\.id))
@@ -71,11 +71,11 @@ struct RuleHandlers: EndpointGroup {
             throw ServiceError.validation([.init(pointer: "", detail: "The body must be a JSON object (one rule).")])
         }
         let position = Self.position(&members, errors: errors)
-        let input = RuleInput(.object(members), at: "", errors: errors, allowIdentity: false)
+        let input = RuleDefinition(.object(members), at: "", errors: errors, allowIdentity: false)
         try errors.check()
         let id = UUID()
         let (domain, rules) = try change(request, principal, action: .create) { current in
-            var list = current.map { ($0.id, $0.input, "") }
+            var list = current.map { ($0.id, $0.definition, "") }
             let index = min(position ?? list.count, list.count)
             list.insert((id, input, ""), at: index)
             return list
@@ -106,13 +106,13 @@ struct RuleHandlers: EndpointGroup {
         }) { current in
             let rule = try Self.find(request, in: current)
             target = rule.id
-            var merged = (rule.input.definition.objectMembers ?? []).filter { member in !members.contains { $0.key == member.key } }
-            merged.insert(JSONMember(key: "apps", value: .array(rule.input.apps.map(JSONValue.uuid))), at: 0)
+            var merged = (rule.definition.json.objectMembers ?? []).filter { member in !members.contains { $0.key == member.key } }
+            merged.insert(JSONMember(key: "apps", value: .array(rule.definition.apps.map(JSONValue.uuid))), at: 0)
             merged.removeAll { $0.key == "apps" && members.contains { $0.key == "apps" } }
             merged += members.filter { $0.value != .null }
-            let input = RuleInput(.object(merged), at: "", errors: errors, allowIdentity: false)
+            let input = RuleDefinition(.object(merged), at: "", errors: errors, allowIdentity: false)
             try errors.check()
-            var list = current.filter { $0.id != rule.id }.map { ($0.id, $0.input, "") }
+            var list = current.filter { $0.id != rule.id }.map { ($0.id, $0.definition, "") }
             list.insert((rule.id, input, ""), at: min(position ?? rule.position, list.count))
             return list
         }
@@ -125,7 +125,7 @@ struct RuleHandlers: EndpointGroup {
             try ETag.check(request, current: try Self.find(request, in: current).version)
         }) { current in
             let rule = try Self.find(request, in: current)
-            return current.filter { $0.id != rule.id }.map { ($0.id, $0.input, "") }
+            return current.filter { $0.id != rule.id }.map { ($0.id, $0.definition, "") }
         }
         return .empty()
     }
@@ -137,12 +137,12 @@ struct RuleHandlers: EndpointGroup {
         var body = try JSONBody.object(request, errors: errors)
         let elements = body.array("rules", maxCount: 10_000)
         body.finish()
-        let inputs = elements?.map { RuleInput($0.value, at: $0.pointer, errors: errors, allowIdentity: true) }
+        let inputs = elements?.map { RuleDefinition($0.value, at: $0.pointer, errors: errors, allowIdentity: true) }
         try errors.check()
         let outcome = try pool.withConnection { connection -> RuleValidator.Outcome in
             let domain = try Domain.find(request.parameters["host"], principal, on: connection)
             let proposed = try inputs.map { inputs in zip(inputs, elements!).map { ($0.id ?? UUID(), $0, $1.pointer) } }
-                ?? RuleStore.all(domain: domain.id, on: connection).map { ($0.id, $0.input, "/rules/\($0.position)") }
+                ?? RuleStore.all(domain: domain.id, on: connection).map { ($0.id, $0.definition, "/rules/\($0.position)") }
             return try RuleValidator.validate(proposed, domain: domain, on: connection, counter: changes.reloader.catalog.compilations)
         }
         return .json(JSONValue.object([
@@ -157,15 +157,15 @@ struct RuleHandlers: EndpointGroup {
     private func change(
         _ request: Request, _ principal: Principal, action: AuditStore.Action,
         checkVersion: (Domain, [StoredRule]) throws -> Void = { _, _ in },
-        _ makeList: ([StoredRule]) throws -> [(UUID, RuleInput, String)]
+        _ makeList: ([StoredRule]) throws -> [(UUID, RuleDefinition, String)]
     ) throws -> (Domain, [StoredRule]) {
         try changes.commit { connection, changed in
             let domain = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true)
             let current = try RuleStore.all(domain: domain.id, on: connection)
             try checkVersion(domain, current)
-            let proposed = try makeList(current).map { (id: $0.0, input: $0.1, pointer: $0.2) }
+            let proposed = try makeList(current).map { (id: $0.0, definition: $0.1, pointer: $0.2) }
             let outcome = try RuleValidator.validate(proposed, domain: domain, on: connection, counter: changes.reloader.catalog.compilations)
-            try RuleStore.replaceAll(domain: domain, current: current, with: proposed.map { ($0.id, $0.input) }, on: connection)
+            try RuleStore.replaceAll(domain: domain, current: current, with: proposed.map { ($0.id, $0.definition) }, on: connection)
             let updated = try DomainStore.update(domain.id, on: connection)   // the list's version is the domain's
             let rules = try RuleStore.all(domain: domain.id, on: connection)
             try AuditStore.record(on: connection, principal, action, type: "rules", id: domain.hostname,

@@ -12,7 +12,7 @@ enum RuleValidator {
         let compiled: CompiledDomain
         /// Lint findings of the generated file (errors were already thrown).
         let findings: [LintFinding]
-        let inputs: [RuleInput]
+        let inputs: [RuleDefinition]
         let apps: DomainLoader.WorkspaceApps
 
         /// The catalog entry of `domain` once saved with these rules (`rules`, as stored), as a catalog load
@@ -32,7 +32,7 @@ enum RuleValidator {
     ///   - rules: the proposed list, with the JSON pointer each rule came from.
     ///   - counter: counts the compilation.
     /// - Throws: `ServiceError.validation` listing every problem with its pointer.
-    static func validate(_ rules: [(id: UUID, input: RuleInput, pointer: String)], domain: Domain, on connection: Connection,
+    static func validate(_ rules: [(id: UUID, definition: RuleDefinition, pointer: String)], domain: Domain, on connection: Connection,
                          counter: CompilationCounter? = nil) throws -> Outcome {
         let errors = FieldErrors()
         // One read of the workspace's apps: those the rules name must exist, and the domain is compiled with all
@@ -40,12 +40,12 @@ enum RuleValidator {
         let apps = try DomainLoader.workspaceApps(domain.workspaceID, on: connection)
         let known = Dictionary(apps.apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for rule in rules {
-            for (index, app) in rule.input.apps.enumerated() where known[app.canonicalText] == nil {
+            for (index, app) in rule.definition.apps.enumerated() where known[app.canonicalText] == nil {
                 errors.add(JSONPointer.appending(JSONPointer.appending(rule.pointer, "apps"), index), "No app \(app.canonicalText) in this workspace.")
             }
-            guard let binding = rule.input.destination else { continue }
-            let captures = rule.input.rule(id: rule.id).captureNames
-            for app in rule.input.apps.compactMap({ known[$0.canonicalText] }) {
+            guard let binding = rule.definition.destination else { continue }
+            let captures = rule.definition.rule(id: rule.id).captureNames
+            for app in rule.definition.apps.compactMap({ known[$0.canonicalText] }) {
                 let destinationPointer = JSONPointer.appending(rule.pointer, "destination")
                 guard let type = app.destinations[binding.type] else {
                     errors.add(JSONPointer.appending(destinationPointer, "type"),
@@ -59,8 +59,8 @@ enum RuleValidator {
         }
         try errors.check()
         // Without rule ids, as the catalog holds it (`CatalogEntry.ruleIDs` reports them).
-        let compiled = CompiledDomain(settings: domain.settings.settings(hostname: domain.hostname), apps: apps.apps,
-                                      rules: rules.map { $0.input.rule(id: "") })
+        let compiled = CompiledDomain(settings: domain.settings.resolved(hostname: domain.hostname), apps: apps.apps,
+                                      rules: rules.map { $0.definition.rule(id: "") })
         counter?.add(1)
         let findings = AASALinter.lint(json: compiled.aasa.json)
         for finding in findings where finding.severity == .error {
@@ -76,12 +76,12 @@ enum RuleValidator {
             errors.add("", "The generated apple-app-site-association file would be \(size) bytes; iOS rejects files over \(AASAFile.maximumSize) bytes (128 KB). Merge rules or use wildcards.")
         }
         try errors.check()
-        return Outcome(compiled: compiled, findings: findings, inputs: rules.map(\.input), apps: apps)
+        return Outcome(compiled: compiled, findings: findings, inputs: rules.map(\.definition), apps: apps)
     }
 
     /// The request pointer a lint finding on the generated file refers to: `/applinks/details/D/components/C…`
     /// becomes the pointer of the rule that wrote that component.
-    static func pointer(of finding: LintFinding, in compiled: CompiledDomain, rules: [(id: UUID, input: RuleInput, pointer: String)]) -> String {
+    static func pointer(of finding: LintFinding, in compiled: CompiledDomain, rules: [(id: UUID, definition: RuleDefinition, pointer: String)]) -> String {
         let parts = finding.pointer.split(separator: "/", omittingEmptySubsequences: false)
         if parts.count >= 6, parts[1] == "applinks", parts[2] == "details", parts[4] == "components",
            let detail = Int(parts[3]), let component = Int(parts[5]),

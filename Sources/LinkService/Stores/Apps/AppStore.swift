@@ -25,7 +25,7 @@ enum AppStore: ResourceStore {
             workspace_id, platform, name, team_id, bundle_id, app_store_id, custom_scheme, package_name,
             sha256_cert_fingerprints, play_store_url
             """, [workspace, platform.rawValue, input.name!, input.teamID, input.bundleID, input.appStoreID,
-                  input.customScheme, input.packageName, JSONB(input.fingerprintsJSON.serialized), input.playStoreURL], on: connection)
+                  input.customScheme, input.packageName, JSONText(input.fingerprintsJSON.serialized), input.playStoreURL], on: connection)
     }
 
     /// Saves every writable field of `app` as its next version.
@@ -34,7 +34,7 @@ enum AppStore: ResourceStore {
             name = $2, team_id = $3, bundle_id = $4, app_store_id = $5, custom_scheme = $6,
             package_name = $7, sha256_cert_fingerprints = $8, play_store_url = $9, primary_domain_id = $10
             """, [app.name, app.teamID, app.bundleID, app.appStoreID, app.customScheme,
-                  app.packageName, JSONB(app.fingerprintsJSON.serialized), app.playStoreURL, app.primaryDomainID], on: connection)
+                  app.packageName, JSONText(app.fingerprintsJSON.serialized), app.playStoreURL, app.primaryDomainID], on: connection)
     }
 
     /// The apps among `ids` (uuid text) that are in `workspace`.
@@ -92,10 +92,10 @@ enum AppStore: ResourceStore {
 extension App {
     init(row: Row) throws {
         let platform: String
-        let fingerprints: JSONB
+        let fingerprints: JSONText
         (id, platform, name, teamID, bundleID, appStoreID, customScheme, packageName, fingerprints, playStoreURL, version, createdAt, updatedAt, sortMicros,
          primaryDomainID, primaryDomain) =
-            try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONB, String?, Int, Date, Date, Int64, UUID?, String?).self)
+            try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONText, String?, Int, Date, Date, Int64, UUID?, String?).self)
         self.platform = AppPlatform(rawValue: platform) ?? .ios
         self.fingerprints = (try? JSONValue.parse(fingerprints.json))?.arrayValue?.compactMap { element in
             element["value"]?.stringValue.map { Fingerprint(value: $0, label: element["label"]?.stringValue) }

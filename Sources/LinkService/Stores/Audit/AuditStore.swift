@@ -15,7 +15,7 @@ enum AuditStore {
         try connection.execute("""
             INSERT INTO audit_log (workspace_id, key_id, action, resource_type, resource_id, before, after)
             VALUES (\(principal.workspaceID), \(principal.keyID), \(action.rawValue), \(type), \(id),
-                    \(before.map { JSONB($0.serialized) }), \(after.map { JSONB($0.serialized) }))
+                    \(before.map { JSONText($0.serialized) }), \(after.map { JSONText($0.serialized) }))
             """)
     }
 

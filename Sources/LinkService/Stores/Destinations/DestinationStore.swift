@@ -60,16 +60,16 @@ enum DestinationStore: ResourceStore {
             """).map { try $0.decode(0, as: String.self) }
     }
 
-    private static func params(_ parameters: [ParameterSpec]) -> JSONB {
-        JSONB(ParameterSpecJSON.json(parameters).serialized)
+    private static func params(_ parameters: [ParameterSpec]) -> JSONText {
+        JSONText(ParameterSpecJSON.json(parameters).serialized)
     }
 }
 
 extension Destination {
     init(row: Row) throws {
-        let params: JSONB
+        let params: JSONText
         (id, appID, name, title, params, requiresSignIn, version, createdAt, updatedAt, sortMicros) =
-            try row.decode((UUID, UUID, String, String?, JSONB, Bool, Int, Date, Date, Int64).self)
+            try row.decode((UUID, UUID, String, String?, JSONText, Bool, Int, Date, Date, Int64).self)
         (description, imageURL) = try (row.decode(10, as: String?.self), row.decode(11, as: String?.self))
         let errors = FieldErrors()
         parameters = ParameterSpecJSON.read((try? JSONValue.parse(params.json)) ?? .object([]), at: "/params", errors)

@@ -9,7 +9,7 @@ struct Domain: VersionedResource {
     let id: UUID
     let workspaceID: UUID
     let hostname: String
-    let settings: DomainSettingsInput
+    let settings: DomainSettingsRecord
     let version: Int
     let createdAt: Date
     let updatedAt: Date

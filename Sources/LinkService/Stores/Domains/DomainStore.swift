@@ -9,13 +9,13 @@ enum DomainStore: ResourceStore {
     static let columns = "id, workspace_id, hostname, settings, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8"
     static let address = (key: "hostname", owner: "workspace_id")
 
-    static func insert(_ hostname: String, settings: DomainSettingsInput, workspace: UUID, on connection: Connection) throws -> Domain {
-        try insert("workspace_id, hostname, settings", [workspace, hostname, JSONB(settings.json.serialized)], on: connection)
+    static func insert(_ hostname: String, settings: DomainSettingsRecord, workspace: UUID, on connection: Connection) throws -> Domain {
+        try insert("workspace_id, hostname, settings", [workspace, hostname, JSONText(settings.json.serialized)], on: connection)
     }
 
     /// Saves new settings as the domain's next version.
-    static func save(_ id: UUID, settings: DomainSettingsInput, on connection: Connection) throws -> Domain {
-        try update(id, set: "settings = $2", [JSONB(settings.json.serialized)], on: connection)
+    static func save(_ id: UUID, settings: DomainSettingsRecord, on connection: Connection) throws -> Domain {
+        try update(id, set: "settings = $2", [JSONText(settings.json.serialized)], on: connection)
     }
 
     /// Every domain (`hostnames` nil) or the named ones.
@@ -92,9 +92,9 @@ enum DomainStore: ResourceStore {
 
 extension Domain {
     init(row: Row) throws {
-        let settings: JSONB
+        let settings: JSONText
         (id, workspaceID, hostname, settings, version, createdAt, updatedAt, sortMicros) =
-            try row.decode((UUID, UUID, String, JSONB, Int, Date, Date, Int64).self)
-        self.settings = DomainSettingsInput(stored: (try? JSONValue.parse(settings.json)) ?? .object([]))
+            try row.decode((UUID, UUID, String, JSONText, Int, Date, Date, Int64).self)
+        self.settings = DomainSettingsRecord(stored: (try? JSONValue.parse(settings.json)) ?? .object([]))
     }
 }

@@ -27,7 +27,7 @@ enum RuleStore {
     /// Makes `rules` the domain's list, in order. Rules keep their id, creation time and version unless
     /// changed (a changed rule's version is bumped); rules missing from the list are deleted.
     /// - Parameter current: the domain's rules as they are now (ids not among them are never reused).
-    static func replaceAll(domain: Domain, current: [StoredRule], with rules: [(id: UUID, input: RuleInput)], on connection: Connection) throws {
+    static func replaceAll(domain: Domain, current: [StoredRule], with rules: [(id: UUID, definition: RuleDefinition)], on connection: Connection) throws {
         let existing = Dictionary(current.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let kept = Set(rules.map(\.id))
         for rule in current where !kept.contains(rule.id) {
@@ -35,10 +35,10 @@ enum RuleStore {
         }
         for (position, rule) in rules.enumerated() {
             let before = existing[rule.id]
-            let changed = before.map { $0.input.definition != rule.input.definition || $0.input.apps != rule.input.apps } ?? true
+            let changed = before.map { $0.definition.json != rule.definition.json || $0.definition.apps != rule.definition.apps } ?? true
             try connection.execute("""
                 INSERT INTO rules (id, workspace_id, domain_id, position, definition)
-                VALUES (\(rule.id), \(domain.workspaceID), \(domain.id), \(position), \(JSONB(rule.input.definition.serialized)))
+                VALUES (\(rule.id), \(domain.workspaceID), \(domain.id), \(position), \(JSONText(rule.definition.json.serialized)))
                 ON CONFLICT (id) DO UPDATE SET position = excluded.position, definition = excluded.definition,
                     version = rules.version + CASE WHEN \(changed) THEN 1 ELSE 0 END,
                     updated_at = CASE WHEN \(changed) THEN now() ELSE rules.updated_at END
@@ -49,7 +49,7 @@ enum RuleStore {
                 try connection.execute("""
                     INSERT INTO rule_apps (rule_id, app_id, ordinal)
                     SELECT \(rule.id), app, ordinal - 1
-                    FROM unnest(\(rule.input.apps.map(\.canonicalText))::uuid[]) WITH ORDINALITY AS apps (app, ordinal)
+                    FROM unnest(\(rule.definition.apps.map(\.canonicalText))::uuid[]) WITH ORDINALITY AS apps (app, ordinal)
                     """)
             }
         }
@@ -58,15 +58,15 @@ enum RuleStore {
 
 extension StoredRule {
     init(row: Row) throws {
-        let definition: JSONB
+        let text: JSONText
         let apps: [String]
         id = try row.decode(0, as: UUID.self)
         position = try row.decode(1, as: Int.self)
-        definition = try row.decode(2, as: JSONB.self)
+        text = try row.decode(2, as: JSONText.self)
         version = try row.decode(3, as: Int.self)
         createdAt = try row.decode(4, as: Date.self)
         updatedAt = try row.decode(5, as: Date.self)
         apps = try row.decode(6, as: [String].self)
-        input = StoredDefinition.input(definition.json.utf8, apps: apps.compactMap(UUID.init(uuidString:)))
+        definition = StoredDefinition.definition(text.json.utf8, apps: apps.compactMap(UUID.init(uuidString:)))
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import LinkKit
 
-/// Reads a stored rule `definition` (the `json` column's text) into a `RuleInput`.
+/// Reads a stored rule `definition` (the `json` column's text) into a `RuleDefinition`.
 ///
-/// Stored definitions were validated when written and have the few shapes `RuleInput.definition` writes, so they
+/// Stored definitions were validated when written and have the few shapes `RuleDefinition.definition` writes, so they
 /// are read here in one pass over the bytes, with no JSON tree, pointers or error list: a catalog load reads a
 /// million of them. Anything else (an escape in a string, a member that is unknown or repeated, a value of an
 /// unexpected type) is left to `StoredRule.input`, which reads any JSON exactly as the API does; both give the
@@ -17,20 +17,20 @@ struct StoredDefinition {
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    /// The input a stored `definition` and the rule's `apps` make.
-    static func input(_ definition: some Collection<UInt8>, apps: [UUID]) -> RuleInput {
+    /// The rule definition a stored `definition` and the rule's `apps` make.
+    static func definition(_ definition: some Collection<UInt8>, apps: [UUID]) -> RuleDefinition {
         if let read = definition.withContiguousStorageIfAvailable({ read($0, apps: apps) }) ?? nil { return read }
-        return StoredRule.input(definition: try? JSONValue.parse(bytes: Array(definition)), apps: apps)
+        return StoredRule.definition(json: try? JSONValue.parse(bytes: Array(definition)), apps: apps)
     }
 
-    /// The input, when `definition` is in the shapes read here.
-    static func read(_ definition: UnsafeBufferPointer<UInt8>, apps: [UUID]) -> RuleInput? {
+    /// The rule definition, when `definition` is in the shapes read here.
+    static func read(_ definition: UnsafeBufferPointer<UInt8>, apps: [UUID]) -> RuleDefinition? {
         var reader = StoredDefinition(definition)
         return try? reader.rule(apps: apps)
     }
 
-    private mutating func rule(apps: [UUID]) throws(Unread) -> RuleInput {
-        var input = RuleInput(apps: apps)
+    private mutating func rule(apps: [UUID]) throws(Unread) -> RuleDefinition {
+        var input = RuleDefinition(apps: apps)
         var seen: UInt16 = 0
         try open()
         var first = true
@@ -76,7 +76,7 @@ struct StoredDefinition {
     }
 
     /// `null` or a pattern within `TextLimit.pattern` (a pattern that does not parse reads as none, as in
-    /// `RuleInput`).
+    /// `RuleDefinition`).
     private mutating func pattern() throws(Unread) -> RulePattern? {
         guard let text = try optionalString() else { return nil }
         guard TextLimit.pattern.allows(text) else { throw Unread() }
@@ -132,7 +132,7 @@ struct StoredDefinition {
             let name = try Self.text(key)
             guard params[name] == nil else { throw Unread() }
             if peek(UInt8(ascii: "\"")) {
-                params[name] = RuleInput.source(boundTo: try string(within: .standard))
+                params[name] = RuleDefinition.source(boundTo: try string(within: .standard))
             } else if let flag = bool() {
                 params[name] = .constant(flag ? "true" : "false")
             } else {
@@ -182,7 +182,7 @@ struct StoredDefinition {
         try Self.text(try plainString())
     }
 
-    /// A string within `limit` (`RuleInput` leaves a longer one out).
+    /// A string within `limit` (`RuleDefinition` leaves a longer one out).
     private mutating func string(within limit: TextLimit) throws(Unread) -> String {
         let text = try string()
         guard limit.allows(text) else { throw Unread() }

@@ -2,7 +2,7 @@ import Foundation
 import LinkKit
 
 /// A domain's writable settings as the API accepts and stores them (`domains.settings`).
-struct DomainSettingsInput: Sendable, Equatable {
+struct DomainSettingsRecord: Sendable, Equatable {
     var caseSensitive: Bool?
     var percentEncoded: Bool?
     var substitutionVariables: [(name: String, values: [String])] = []
@@ -18,7 +18,7 @@ struct DomainSettingsInput: Sendable, Equatable {
     /// the store and fallback redirects (domains registered before the landing page, `migrations/0012`).
     var clickBehavior = ClickBehavior.landing
     /// How long a landing page's click token can be claimed, in seconds (`deferredTTL`, default 24 h).
-    var deferredTTL = DomainSettingsInput.defaultDeferredTTL
+    var deferredTTL = DomainSettingsRecord.defaultDeferredTTL
     /// iOS: "Get the app" puts the token's claim link on the pasteboard (opt-in, said on the page).
     var deferredClipboard = false
 
@@ -125,7 +125,7 @@ struct DomainSettingsInput: Sendable, Equatable {
         read(&body)
     }
 
-    func settings(hostname: String) -> DomainSettings {
+    func resolved(hostname: String) -> DomainSettings {
         let defaults = caseSensitive == nil && percentEncoded == nil ? nil : AASAComponent(caseSensitive: caseSensitive, percentEncoded: percentEncoded)
         return DomainSettings(
             hostname: hostname, defaults: defaults,
@@ -135,5 +135,5 @@ struct DomainSettingsInput: Sendable, Equatable {
         )
     }
 
-    static func == (lhs: DomainSettingsInput, rhs: DomainSettingsInput) -> Bool { lhs.json == rhs.json }
+    static func == (lhs: DomainSettingsRecord, rhs: DomainSettingsRecord) -> Bool { lhs.json == rhs.json }
 }

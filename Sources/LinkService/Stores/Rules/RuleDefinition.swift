@@ -10,7 +10,7 @@ import LinkKit
 /// `path`, `fragment` and query-item values are templates when they contain `{…}` captures and raw AASA
 /// patterns otherwise. A destination parameter bound to `"{name}"` takes that capture; any other value is a
 /// constant; an unbound parameter takes the capture of the same name.
-struct RuleInput: Sendable {
+struct RuleDefinition: Sendable {
     /// The id to keep when a client sends back a rule it read (so analytics keep following it).
     var id: UUID?
     var apps: [UUID]
@@ -90,7 +90,7 @@ struct RuleInput: Sendable {
     }
 
     /// The stored definition (everything but identity, position and apps, which have columns and a table).
-    var definition: JSONValue {
+    var json: JSONValue {
         var members: [JSONMember] = []
         if let path { members.append(JSONMember(key: "path", value: .string(path.text))) }
         if let query { members.append(JSONMember(key: "query", value: Self.json(query))) }
