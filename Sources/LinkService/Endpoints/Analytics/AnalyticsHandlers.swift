@@ -16,45 +16,27 @@ struct AnalyticsHandlers: EndpointGroup {
         [
             Endpoint(.GET, "/v1/analytics/timeseries", "analyticsTimeseries", "Hits per hour or day, optionally grouped", tag: "Analytics",
                      scope: .read,
-                     query: Self.parameters + [
-                        QueryParameter("interval", .enumeration(["hour", "day"]), "Bucket size (default day; hour covers at most 31 days)."),
-                        QueryParameter("groupBy", .enumeration(["outcome", "platform", "destination", "rule", "host", "app", "source", "served"]), "Split each bucket by this dimension."),
-                     ],
+                     query: AnalyticsParameters.declared + [Self.interval, Self.groupBy],
                      success: Self.answer(json: "`{from, to, timeZone, includeBots, filters, interval, groupBy, total, buckets: [{start, total, groups?}]}`.",
                                      csv: "`start,group,hits`, one row per bucket and group."), timeseries),
             Endpoint(.GET, "/v1/analytics/top", "analyticsTop", "The most frequent paths, destinations, rules or referrers", tag: "Analytics",
                      scope: .read,
-                     query: Self.parameters + [
-                        QueryParameter("dimension", .enumeration(["path", "destination", "rule", "referrer", "served"]), "What to rank, e.g. `path` with `outcome=no_match`, or `destination` with `served=landing` and then `served=claim` (clicks and claims per destination).", required: true),
-                        QueryParameter("limit", Schema.integer(minimum: 1, maximum: 100), "How many (default 10)."),
-                     ],
+                     query: AnalyticsParameters.declared + [Self.dimension, Self.limit],
                      success: Self.answer(json: "`{…, dimension, items: [{host?|app?, path|destination|rule|referrer|served, hits}]}`.",
                                      csv: "A header row naming the columns, then one row per item."), top),
             Endpoint(.GET, "/v1/analytics/summary", "analyticsSummary", "Totals, unique visitors, bot share, per outcome", tag: "Analytics",
-                     scope: .read, query: Self.parameters,
+                     scope: .read, query: AnalyticsParameters.declared,
                      success: Self.answer(json: "`{…, hits, botHits, botShare, uniqueVisitors, byOutcome, bySource, byPlatform, byServed}`.",
                                      csv: "`metric,value`, one row per figure."), summary),
         ]
     }
 
-    /// The parameters every analytics endpoint takes (see `AnalyticsParameters`).
-    private static let parameters: [QueryParameter] = [
-        QueryParameter("from", instant, "Start: RFC 3339 or a date in `tz` (default: 7 days before `to`); rounded down to the hour. Must be before `to`, at most \(AnalyticsParameters.maxDays) days before it, and not before 1970 (UTC)."),
-        QueryParameter("to", instant, "End, exclusive: RFC 3339 or a date in `tz` (that whole day; default now); rounded up to the hour."),
-        QueryParameter("tz", Schema.ref("TimeZone"), "IANA time zone for day buckets and dates (default UTC)."),
-        QueryParameter("host", Schema.string(maxLength: 253), "Only hits on this link domain."),
-        QueryParameter("app", .uuid, "Only hits of this app."),
-        QueryParameter("outcome", .enumeration(["open_app", "excluded", "no_match", "unknown_domain", "invalid_param"]), "Only hits with this outcome."),
-        QueryParameter("source", .enumeration(["resolve", "click", "claim"]), "Only resolves, clicks or deferred-link claims."),
-        QueryParameter("served", .enumeration(["landing", "redirect", "preview", "claim"]), "Only clicks that got this (the landing page, a redirect, the preview page bots get) or claims."),
-        QueryParameter("includeBots", .enumeration(["true", "false"]), "Count crawlers, link-preview fetchers and HEAD requests too (default false)."),
-        QueryParameter("format", .enumeration(["json", "csv"]), "`csv` answers text/csv (as does `Accept: text/csv`)."),
-    ]
-
-    /// `from` and `to`: an RFC 3339 timestamp or a date, from 1970 to 9999 (`AnalyticsParameters`).
-    private static let instant = Schema.string(
-        pattern: "^(19[7-9][0-9]|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?(Z|[+-](0[0-9]|1[0-7]):[0-5][0-9]))?$"
-    ).example("2026-11-01T00:00:00Z")
+    private static let interval = QueryParameter("interval", .enumeration(["hour", "day"]), "Bucket size (default day; hour covers at most 31 days).")
+    private static let groupBy = QueryParameter("groupBy", .enumeration(AnalyticsStore.groupColumns.keys.sorted()), "Split each bucket by this dimension.")
+    private static let dimension = QueryParameter("dimension", .enumeration(["path", "destination", "rule", "referrer", "served"]),
+                                                  "What to rank, e.g. `path` with `outcome=no_match`, or `destination` with `served=landing` and then `served=claim` (clicks and claims per destination).",
+                                                  required: true)
+    private static let limit = QueryParameter("limit", Schema.integer(minimum: 1, maximum: 100), "How many (default 10).")
 
     /// An analytics answer: JSON, or CSV (RFC 4180, with a header row) for `format=csv` or `Accept: text/csv`.
     private static func answer(json: String, csv: String) -> Endpoint.Success {
@@ -67,19 +49,10 @@ struct AnalyticsHandlers: EndpointGroup {
     /// `?interval=hour|day&groupBy=…`: one bucket per hour or day (in `tz`) from `from` to `to`, empty ones
     /// included, each with its total and, when grouped, the count per group (`(none)` for hits without one).
     func timeseries(_ request: Request, _ principal: Principal) throws -> Response {
-        let parameters = try AnalyticsParameters(request, allowed: ["interval", "groupBy"])
-        let interval = request.query("interval") ?? "day"
-        guard interval == "hour" || interval == "day" else {
-            throw ServiceError.badRequest("interval must be hour or day, not '\(interval)'.")
-        }
-        let groupBy = request.query("groupBy")
-        var groupColumn = "NULL::text"
-        if let groupBy {
-            guard let column = AnalyticsStore.groupColumns[groupBy] else {
-                throw ServiceError.badRequest("groupBy must be one of \(AnalyticsStore.groupColumns.keys.sorted().joined(separator: ", ")), not '\(groupBy)'.")
-            }
-            groupColumn = column
-        }
+        let parameters = try AnalyticsParameters(request, also: [Self.interval, Self.groupBy])
+        let interval = try Self.interval.value(in: request) ?? "day"
+        let groupBy = try Self.groupBy.value(in: request)
+        let groupColumn = groupBy.flatMap { AnalyticsStore.groupColumns[$0] } ?? "NULL::text"
         if interval == "hour", parameters.to.timeIntervalSince(parameters.from) > 31 * 86_400 {
             throw ServiceError.badRequest("interval=hour covers at most 31 days; use interval=day for longer ranges.")
         }
@@ -123,17 +96,9 @@ struct AnalyticsHandlers: EndpointGroup {
     /// `outcome=no_match&dimension=path` lists the broken or unclaimed links to fix; `dimension=destination`
     /// with `served=landing` and then `served=claim` gives clicks and claims per destination.
     func top(_ request: Request, _ principal: Principal) throws -> Response {
-        let parameters = try AnalyticsParameters(request, allowed: ["dimension", "limit"])
-        guard let dimension = request.query("dimension") else {
-            throw ServiceError.badRequest("dimension is required: path, destination, rule, referrer or served.")
-        }
-        var limit = 10
-        if let text = request.query("limit") {
-            guard let value = Int(text), (1...100).contains(value) else {
-                throw ServiceError.badRequest("limit must be a whole number from 1 to 100, not '\(text)'.")
-            }
-            limit = value
-        }
+        let parameters = try AnalyticsParameters(request, also: [Self.dimension, Self.limit])
+        let dimension = try Self.dimension.value(in: request)!
+        let limit = try Self.limit.number(in: request) ?? 10
         let columns: [String]
         switch dimension {
         case "path", "referrer":
@@ -147,7 +112,7 @@ struct AnalyticsHandlers: EndpointGroup {
         case "destination", "rule", "served":
             columns = ["destination": ["app", "destination"], "rule": ["host", "rule"], "served": ["host", "served"]][dimension]!
         default:
-            throw ServiceError.badRequest("dimension must be one of path, destination, rule, referrer, served, not '\(dimension)'.")
+            preconditionFailure("dimension is one of its declaration's values")
         }
         let rows = try AnalyticsStore.read(pool) { connection in
             if dimension == "path" || dimension == "referrer" {
@@ -180,7 +145,7 @@ struct AnalyticsHandlers: EndpointGroup {
     /// day's distinct visitor hashes in the workspace (the salt rotates daily, so a visitor seen on two
     /// days counts twice; host/app/outcome/source filters do not apply to it).
     func summary(_ request: Request, _ principal: Principal) throws -> Response {
-        let parameters = try AnalyticsParameters(request, allowed: [])
+        let parameters = try AnalyticsParameters(request)
         let fromDay = VisitorHasher.day(of: parameters.from)
         let lastDay = VisitorHasher.day(of: parameters.to.addingTimeInterval(-0.000_001))
         let (rows, visitors) = try AnalyticsStore.read(pool) { connection in

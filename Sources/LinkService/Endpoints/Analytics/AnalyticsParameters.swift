@@ -18,7 +18,26 @@ struct AnalyticsParameters {
     /// The range `from` and `to` must lie in: 1970-01-01 to 10000-01-01 (exclusive), UTC.
     static let earliest = Date(timeIntervalSince1970: 0)
     static let latest = Date(timeIntervalSince1970: 253_402_300_800)
-    static let common: Set<String> = ["from", "to", "tz", "host", "app", "outcome", "source", "served", "includeBots", "format"]
+
+    static let fromParameter = QueryParameter("from", instant, "Start: RFC 3339 or a date in `tz` (default: 7 days before `to`); rounded down to the hour. Must be before `to`, at most \(maxDays) days before it, and not before 1970 (UTC).")
+    static let toParameter = QueryParameter("to", instant, "End, exclusive: RFC 3339 or a date in `tz` (that whole day; default now); rounded up to the hour.")
+    static let tz = QueryParameter("tz", Schema.ref("TimeZone"), "IANA time zone for day buckets and dates (default UTC).")
+    static let host = QueryParameter("host", Schema.string(maxLength: 253), "Only hits on this link domain.")
+    static let app = QueryParameter("app", .uuid, "Only hits of this app.")
+    static let outcome = QueryParameter("outcome", .enumeration(Hit.Outcome.allCases.map(\.rawValue)), "Only hits with this outcome.")
+    static let source = QueryParameter("source", .enumeration(Hit.Source.allCases.map(\.rawValue)), "Only resolves, clicks or deferred-link claims.")
+    static let served = QueryParameter("served", .enumeration(Hit.Served.allCases.map(\.rawValue)),
+                                       "Only clicks that got this (the landing page, a redirect, the preview page bots get) or claims.")
+    /// Read with `Request.flag`, which also takes `1`, `0` and upper-case spellings.
+    static let includeBots = QueryParameter("includeBots", .enumeration(["true", "false"]), "Count crawlers, link-preview fetchers and HEAD requests too (default false).")
+    static let format = QueryParameter("format", .enumeration(["json", "csv"]), "`csv` answers text/csv (as does `Accept: text/csv`).")
+    /// The parameters every analytics endpoint takes.
+    static let declared = [fromParameter, toParameter, tz, host, app, outcome, source, served, includeBots, format]
+
+    /// `from` and `to`: an RFC 3339 timestamp or a date, from 1970 to 9999.
+    private static let instant = Schema.string(
+        pattern: "^(19[7-9][0-9]|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?(Z|[+-](0[0-9]|1[0-7]):[0-5][0-9]))?$"
+    ).example("2026-11-01T00:00:00Z")
 
     let from: Date
     let to: Date
@@ -29,21 +48,18 @@ struct AnalyticsParameters {
     let filter: AnalyticsStore.Filter
     let csv: Bool
 
-    /// - Parameter allowed: the endpoint's own parameters (besides `common`); anything else is a 400.
+    /// - Parameter also: the endpoint's own parameters (besides `declared`); any other is a 400.
     /// - Throws: `ServiceError.badRequest`.
-    init(_ request: Request, allowed: Set<String>, now: Date = Date()) throws(ServiceError) {
-        for item in request.queryItems where !Self.common.contains(item.name) && !allowed.contains(item.name) {
-            let known = Self.common.union(allowed).sorted().joined(separator: ", ")
-            throw .badRequest("Unknown parameter '\(item.name)'. This endpoint accepts: \(known).")
-        }
-        let zoneName = request.query("tz") ?? "UTC"
+    init(_ request: Request, also own: [QueryParameter] = [], now: Date = Date()) throws(ServiceError) {
+        try QueryParameter.refuseOthers(than: Self.declared + own, in: request)
+        let zoneName = try Self.tz.value(in: request) ?? "UTC"
         guard let zone = TimeZone(identifier: zoneName) else {
             throw .badRequest("tz: unknown time zone '\(zoneName)'; use an IANA name such as UTC or Europe/Paris.")
         }
         timeZone = zone
         timeZoneName = zoneName
-        var to = try Self.instant(request.query("to"), name: "to", zone: zone, endOfDay: true) ?? now
-        let asked = try Self.instant(request.query("from"), name: "from", zone: zone, endOfDay: false)
+        var to = try Self.instant(Self.toParameter.value(in: request), name: "to", zone: zone, endOfDay: true) ?? now
+        let asked = try Self.instant(Self.fromParameter.value(in: request), name: "from", zone: zone, endOfDay: false)
         var from = asked ?? max(to.addingTimeInterval(-7 * 86_400), Self.earliest)
         from = Date(timeIntervalSince1970: (from.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
         to = Date(timeIntervalSince1970: (to.timeIntervalSince1970 / 3600).rounded(.up) * 3600)
@@ -56,32 +72,21 @@ struct AnalyticsParameters {
         self.from = from
         self.to = to
         var app: UUID?
-        if let text = request.query("app") {
+        if let text = try Self.app.value(in: request) {
             guard let id = UUID(uuidString: text) else { throw .badRequest("app must be an app id (a UUID), not '\(text)'.") }
             app = id
         }
         filter = AnalyticsStore.Filter(
-            host: request.query("host").map { $0.lowercased() }, app: app,
-            outcome: try Self.choice(request.query("outcome"), name: "outcome", Hit.Outcome.init(rawValue:), Hit.Outcome.allCases.map(\.rawValue)),
-            source: try Self.choice(request.query("source"), name: "source", Hit.Source.init(rawValue:), Hit.Source.allCases.map(\.rawValue)),
-            served: try Self.choice(request.query("served"), name: "served", Hit.Served.init(rawValue:), Hit.Served.allCases.map(\.rawValue)),
-            includeBots: try request.flag("includeBots") ?? false
+            host: try Self.host.value(in: request).map { $0.lowercased() }, app: app,
+            outcome: try Self.outcome.value(in: request).flatMap(Hit.Outcome.init(rawValue:)),
+            source: try Self.source.value(in: request).flatMap(Hit.Source.init(rawValue:)),
+            served: try Self.served.value(in: request).flatMap(Hit.Served.init(rawValue:)),
+            includeBots: try request.flag(Self.includeBots.name) ?? false
         )
-        switch request.query("format") {
+        switch try Self.format.value(in: request) {
         case nil: csv = request.headers["Accept"]?.lowercased().contains("text/csv") == true
-        case "csv"?: csv = true
-        case "json"?: csv = false
-        case let other?: throw .badRequest("format must be json or csv, not '\(other)'.")
+        case let format?: csv = format == "csv"
         }
-    }
-
-    /// One of `values`, or a 400 listing them.
-    static func choice<T>(_ text: String?, name: String, _ make: (String) -> T?, _ values: [String]) throws(ServiceError) -> T? {
-        guard let text else { return nil }
-        guard let value = make(text) else {
-            throw .badRequest("\(name) must be one of \(values.joined(separator: ", ")), not '\(text)'.")
-        }
-        return value
     }
 
     /// The echo of the request in every answer.
