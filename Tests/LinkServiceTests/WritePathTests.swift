@@ -51,6 +51,27 @@ struct WritePathTests {
         }
     }
 
+    @Test func aDomainSettingsChangeCompilesTheDomainOnceOnTheWritingNode() throws {
+        try TestService.with { first in
+            let fixture = try Fixture(first)
+            let second = try TestService(parameters: first.database!.parameters)
+            defer { second.close() }
+            settle()
+            let (firstBefore, secondBefore) = (try compilations(first), try compilations(second))
+            let patch = try first.request("PATCH", "/v1/domains/\(fixture.host)", key: fixture.key, json: #"{"legacyPaths": true}"#)
+            try Fixture.expect(200, patch)
+            let served = try aasa(first, host: fixture.host)
+            #expect(served.text.contains("\"paths\""), "the new setting is served as the write answers")
+            settle()
+            #expect(try compilations(first) - firstBefore == 1, "the validated compilation is the one installed")
+            #expect(try compilations(second) - secondBefore == 1)
+            let other = try aasa(second, host: fixture.host)
+            #expect(other.body == served.body)
+            #expect(other.headers["ETag"] == served.headers["ETag"])
+            #expect(other.headers["Last-Modified"] == served.headers["Last-Modified"])
+        }
+    }
+
     /// A notification from this node that no write of it expects (here, sent over one of its own pool connections)
     /// is applied: only a write's own, expected notifications are skipped.
     @Test func anUnexpectedNotificationFromThisNodeIsApplied() throws {

@@ -83,9 +83,11 @@ struct DomainHandlers: EndpointGroup {
             let proposed = Domain(copying: before, settings: settings)
             // The settings change what the rules generate: validate the whole file again.
             let rules = try RuleStore.all(domain: before.id, on: connection)
-            _ = try RuleValidator.validate(rules.map { ($0.id, $0.definition, "/rules/\($0.position)") }, domain: proposed, on: connection)
+            let outcome = try RuleValidator.validate(rules.map { ($0.id, $0.definition, "/rules/\($0.position)") }, domain: proposed,
+                                                     on: connection, counter: changes.reloader.catalog.compilations)
             let after = try DomainStore.save(before.id, settings: settings, on: connection)
-            try changed.domainChanged(after.hostname, on: connection)
+            // This node installs the compilation it validated (`CatalogChanges.commit`): compiled once.
+            try changed.domainChanged(after.hostname, to: outcome.entry(after, rules: rules), on: connection)
             return after
         })
     }

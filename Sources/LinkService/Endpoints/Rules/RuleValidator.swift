@@ -30,10 +30,10 @@ enum RuleValidator {
 
     /// - Parameters:
     ///   - rules: the proposed list, with the JSON pointer each rule came from.
-    ///   - counter: counts the compilation.
+    ///   - counter: counts the compilation (`linkd_catalog_compilations_total` counts every one, previews included).
     /// - Throws: `ServiceError.validation` listing every problem with its pointer.
     static func validate(_ rules: [(id: UUID, definition: RuleDefinition, pointer: String)], domain: Domain, on connection: Connection,
-                         counter: CompilationCounter? = nil) throws -> Outcome {
+                         counter: CompilationCounter) throws -> Outcome {
         let errors = FieldErrors()
         // One read of the workspace's apps: those the rules name must exist, and the domain is compiled with all
         // of them, as a catalog load compiles it.
@@ -61,7 +61,7 @@ enum RuleValidator {
         // Without rule ids, as the catalog holds it (`CatalogEntry.ruleIDs` reports them).
         let compiled = CompiledDomain(settings: domain.settings.resolved(hostname: domain.hostname), apps: apps.apps,
                                       rules: rules.map { $0.definition.rule(id: "") })
-        counter?.add(1)
+        counter.add(1)
         let findings = AASALinter.lint(json: compiled.aasa.json)
         for finding in findings where finding.severity == .error {
             errors.add(pointer(of: finding, in: compiled, rules: rules), finding.message)
