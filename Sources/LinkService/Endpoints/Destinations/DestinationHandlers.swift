@@ -31,11 +31,11 @@ struct DestinationHandlers: EndpointGroup {
     func create(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        let name = Validators.identifier(body.string("name", required: true), at: "/name", errors)
-        let title = body.string("title", limit: .name)
+        let name = DestinationFields.name.read(&body, required: true)
+        let title = DestinationFields.title.read(&body)
         let preview = Self.preview(&body)
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
-        let requiresSignIn = body.bool("requiresSignIn") ?? false
+        let requiresSignIn = DestinationFields.requiresSignIn.read(&body) ?? false
         body.finish()
         return try resource.create(principal) { connection, changed in
             let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
@@ -68,10 +68,10 @@ struct DestinationHandlers: EndpointGroup {
         if let sent = body.string("name"), sent != request.parameters["name"] {   // null reads as absent
             errors.add("/name", "The name is the destination's address and cannot be changed; create a new destination type.")
         }
-        let title = body.string("title", limit: .name)
+        let title = DestinationFields.title.read(&body)
         let preview = Self.preview(&body)
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
-        let requiresSignIn = body.bool("requiresSignIn") ?? false
+        let requiresSignIn = DestinationFields.requiresSignIn.read(&body) ?? false
         body.finish()
         return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
                                     check: { _, _ in try errors.check() }) { before, _, connection, changed in
@@ -104,9 +104,7 @@ struct DestinationHandlers: EndpointGroup {
 
     /// The `description` and `imageUrl` members (an https URL only).
     private static func preview(_ body: inout JSONObjectReader) -> LinkPreview {
-        let description = body.string("description", limit: .comment)
-        let image = Validators.httpsURL(body.string("imageUrl", limit: .url), at: body.at("imageUrl"), body.errors)
-        return LinkPreview(description: description, imageURL: image)
+        LinkPreview(description: DestinationFields.description.read(&body), imageURL: DestinationFields.imageURL.read(&body))
     }
 
     /// The `params` member; absent and `null` (which `JSONObjectReader` reads as absent) are no parameters.
