@@ -39,16 +39,16 @@ struct QueryParameter: Sendable {
             if required { throw .badRequest("\(name) is required: \(description)") }
             return nil
         }
-        let shown = text.prefix(100)
         if let values, !values.contains(text) {
-            throw .badRequest("\(name) must be one of \(values.joined(separator: ", ")), not '\(shown)'.")
+            throw .badRequest("\(name) must be one of \(values.joined(separator: ", ")), not '\(text.prefix(100))'.")
         }
-        if let maxLength, text.unicodeScalars.count > maxLength {
+        // Code points, as the schema's maxLength counts; no more than the UTF-8 bytes, which a string knows at once.
+        if let maxLength, text.utf8.count > maxLength, text.unicodeScalars.count > maxLength {
             throw .badRequest("\(name) must be at most \(maxLength) characters long.")
         }
         if let bounds {
             guard let number = Int(text), bounds.contains(number) else {
-                throw .badRequest("\(name) must be a whole number from \(bounds.lowerBound) to \(bounds.upperBound), not '\(shown)'.")
+                throw .badRequest("\(name) must be a whole number from \(bounds.lowerBound) to \(bounds.upperBound), not '\(text.prefix(100))'.")
             }
         }
         return text
