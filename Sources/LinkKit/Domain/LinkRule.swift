@@ -8,9 +8,10 @@ public struct LinkRule: Sendable, Hashable {
     public let path: RulePattern?
     public let query: RuleQuery?
     public let fragment: RulePattern?
-    /// The keys the rule writes into its component as they are (`exclude`, `caseSensitive`, `percentEncoded`,
-    /// `comment`): a component without patterns, which `component` completes with what the templates print.
-    public let keys: AASAComponent
+    public let exclude: Bool?
+    public let caseSensitive: Bool?
+    public let percentEncoded: Bool?
+    public let comment: String?
     /// Where the link leads inside the app; nil for exclusions and rules that only claim URLs.
     public let destination: DestinationBinding?
 
@@ -24,14 +25,12 @@ public struct LinkRule: Sendable, Hashable {
         self.path = path
         self.query = query
         self.fragment = fragment
-        keys = AASAComponent(exclude: exclude, caseSensitive: caseSensitive, percentEncoded: percentEncoded, comment: comment)
+        self.exclude = exclude
+        self.caseSensitive = caseSensitive
+        self.percentEncoded = percentEncoded
+        self.comment = comment
         self.destination = destination
     }
-
-    public var exclude: Bool? { keys.exclude }
-    public var caseSensitive: Bool? { keys.caseSensitive }
-    public var percentEncoded: Bool? { keys.percentEncoded }
-    public var comment: String? { keys.comment }
 
     /// The AASA component this rule writes: captures become wildcards, everything else is copied.
     public var component: AASAComponent {
@@ -41,11 +40,10 @@ public struct LinkRule: Sendable, Hashable {
             case .items(let items): .items(items.map { QueryItemPattern(name: $0.name, pattern: $0.pattern.aasaPattern) })
             }
         }
-        var component = keys
-        component.path = path?.aasaPattern
-        component.query = aasaQuery
-        component.fragment = fragment?.aasaPattern
-        return component
+        return AASAComponent(
+            path: path?.aasaPattern, query: aasaQuery, fragment: fragment?.aasaPattern, exclude: exclude,
+            caseSensitive: caseSensitive, percentEncoded: percentEncoded, comment: comment
+        )
     }
 
     /// Every capture name of the path, query items and fragment.
