@@ -11,7 +11,7 @@ struct TLSAskHandlers: EndpointGroup {
     /// The API's own hostname (`--api-hostname`), lower-case; nil when not configured.
     let apiHostname: String?
 
-    private static let domain = QueryParameter("domain", APISchemas.hostname, "The hostname a certificate is wanted for.", required: true)
+    private static let domain = QueryParameter("domain", Schema.hostname, "The hostname a certificate is wanted for.", required: true)
 
     var endpoints: [Endpoint] {
         [

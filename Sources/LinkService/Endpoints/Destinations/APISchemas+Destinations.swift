@@ -2,7 +2,7 @@ import LinkKit
 
 /// The components of the destination types endpoints (`OpenAPIDocument`).
 extension APISchemas {
-    private static let parameterMap = Schema.map(.ref("ParameterSpec")).with("propertyNames", identifier.json)
+    private static let parameterMap = Schema.map(.ref("ParameterSpec")).with("propertyNames", Schema.identifier.json)
         .described("The typed parameters, by name.")
         .example(.object(["id": .object(["type": .string("int"), "min": .integer(1)]),
                           "tab": .object(["type": .string("enum"), "values": .array([.string("info"), .string("reviews")]), "optional": .bool(true)])]))
@@ -10,14 +10,14 @@ extension APISchemas {
 
     static let destinations: [(name: String, schema: Schema)] = [
         ("Destination", Schema.object([
-            .required("name", identifier.described("The type's name, unique per app: what resolve answers as `type`.")),
+            .required("name", Schema.identifier.described("The type's name, unique per app: what resolve answers as `type`.")),
             .optional("title", Schema.string(maxLength: 200)),
             .optional("description", Schema.string(maxLength: 500).described("Preview cards and the landing page.")),
             .optional("imageUrl", Schema.url.described("An https image for preview cards.")),
             .required("params", parameterMap),
             .required("requiresSignIn", Schema.boolean.described("Links to it are for signed-in users: resolve says so, and a generated router keeps it until the app reports a signed-in user (default false).")),
-            .required("createdAt", created),
-            .required("updatedAt", updated),
+            .required("createdAt", Schema.created),
+            .required("updatedAt", Schema.updated),
         ], closed: false).described("A destination type: one typed in-app screen an app has.")),
         ("DestinationCreate", Schema.object([
             .required(DestinationFields.name),
@@ -28,7 +28,7 @@ extension APISchemas {
             .optional(DestinationFields.requiresSignIn, nullable: true),
         ], closed: true)),
         ("DestinationReplace", Schema.object([
-            .optional("name", identifier.described("If sent, must be the name in the path: the name is the address and cannot change.")),
+            .optional("name", Schema.identifier.described("If sent, must be the name in the path: the name is the address and cannot change.")),
             .optional(DestinationFields.title, nullable: true),
             .optional(DestinationFields.description, nullable: true),
             .optional(DestinationFields.imageURL, nullable: true),

@@ -22,7 +22,7 @@ extension APISchemas {
             .optional("webcredentials", appIDs.described("Ids of this workspace's apps listed under `webcredentials` (shared passwords).")),
             .optional("appclips", appIDs.described("Ids of this workspace's iOS apps listed under `appclips`.")),
             .optional("legacyPaths", Schema.boolean.described("Also write the legacy `paths` form that iOS 12 and older read.")),
-            .optional("webFallbackUrl", (input ? APISchemas.httpsURLInput : Schema.url)
+            .optional("webFallbackUrl", (input ? Schema.httpsURLInput : Schema.url)
                 .described("Where a link that no app opens sends the browser (absolute `https://`).")),
             .optional("carryPathToFallback", Schema.boolean.described("Append the link's path and query to the web fallback URL.")),
             .optional("androidDynamicRules", Schema.boolean.described(
@@ -45,27 +45,27 @@ extension APISchemas {
         .optional("behavior", clickBehavior.nullable),
         .optional("title", Schema.string(maxLength: TextLimit.name.scalars).nullable),
         .optional("description", Schema.string(maxLength: TextLimit.comment.scalars).nullable),
-        .optional("imageUrl", APISchemas.httpsURLInput.nullable.described("An https image for preview cards.")),
+        .optional("imageUrl", Schema.httpsURLInput.nullable.described("An https image for preview cards.")),
     ], closed: true).described("What the rule's clicks get, overriding the domain's `clickBehavior` and the destination type's preview.")
 
     static var domains: [(name: String, schema: Schema)] {
         [
-            ("Domain", Schema.object([.required("hostname", hostname)] + settingsProperties(input: false) + [
+            ("Domain", Schema.object([.required("hostname", Schema.hostname)] + settingsProperties(input: false) + [
                 .required("aasaUrl", Schema.url.readOnly.described("Where Apple's CDN fetches this domain's apple-app-site-association file.")),
                 .optional("lastFetch", Schema.map(.ref("AssociationFetch")).readOnly
                     .described("`GET` of one domain only: the last fetch of each association file, by file name (`apple-app-site-association`, `assetlinks.json`).")),
-                .required("createdAt", created),
-                .required("updatedAt", updated),
-            ], closed: false).described("A link domain with its association-file settings. Unique across the service; addressed by hostname.")),
+                .required("createdAt", Schema.created),
+                .required("updatedAt", Schema.updated),
+            ], closed: false).described("A link domain with its association-file settings. Unique across the service; addressed by Schema.hostname.")),
             ("AssociationFetch", Schema.object([
                 .required("at", Schema.timestamp),
                 .required("userAgent", Schema.string.described("Who fetched it, e.g. Apple's CDN (`AASA-Bot/…`).")),
                 .optional("etag", Schema.string.described("The version it got.")),
                 .required("status", Schema.integer(minimum: 100, maximum: 599)),
             ], closed: false).described("When an association file was last fetched, by whom, and which version.")),
-            ("DomainCreate", Schema.object([.required("hostname", hostname)] + settingsProperties(input: true), closed: true)),
+            ("DomainCreate", Schema.object([.required("hostname", Schema.hostname)] + settingsProperties(input: true), closed: true)),
             ("DomainUpdate", Schema.object([
-                .optional("hostname", hostname.described("If sent, must be the domain's hostname: it cannot change.")),
+                .optional("hostname", Schema.hostname.described("If sent, must be the domain's hostname: it cannot change.")),
             ] + settingsProperties(input: true), closed: true).described("Present settings replace the current ones; absent ones stay.")),
         ]
     }

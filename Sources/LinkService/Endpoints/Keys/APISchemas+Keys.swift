@@ -7,7 +7,7 @@ extension APISchemas {
         .required("name", Schema.string(maxLength: 200).described("A label for people; may be empty.")),
         .required("prefix", Schema.string.readOnly.described("`lk_` and the first 8 characters of the key id: tells keys apart in listings.").example("lk_0f3c9a1b")),
         .required("scope", Schema.ref("Scope")),
-        .required("createdAt", created),
+        .required("createdAt", Schema.created),
         .optional("revokedAt", Schema.timestamp.readOnly.described("When it was revoked; absent while the key is valid.")),
     ]
 

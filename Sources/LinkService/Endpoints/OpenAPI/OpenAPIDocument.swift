@@ -22,10 +22,10 @@ enum OpenAPIDocument {
     /// Path parameters by name: what every `{name}` in a template means.
     static let pathParameters: [String: (schema: Schema, description: String)] = [
         "id": (.uuid, "The resource's id (a UUID), as returned in `id` and in `Location`."),
-        "teamId": (APISchemas.teamID, "The Apple team ID."),
-        "name": (APISchemas.identifier, "The destination type's name."),
+        "teamId": (Schema.teamID, "The Apple team ID."),
+        "name": (Schema.identifier, "The destination type's name."),
         "language": (Schema.enumeration(CodegenLanguage.allCases.map(\.rawValue)), "The generated router's language, or `fixtures` (docs/CODEGEN.md)."),
-        "host": (APISchemas.hostname, "The domain's hostname, e.g. `links.example.com` or `*.example.com` (percent-encode `*` as `%2A` if your client insists)."),
+        "host": (Schema.hostname, "The domain's hostname, e.g. `links.example.com` or `*.example.com` (percent-encode `*` as `%2A` if your client insists)."),
     ]
 
     /// The tags, in the order the reference shows them.

@@ -6,9 +6,9 @@ extension APISchemas {
     static let links: [(name: String, schema: Schema)] = [
         ("LinkBuild", Schema.object([
             .required("app", Schema.uuid.described("The app the link opens.")),
-            .optional("domain", APISchemas.hostname.nullable.described("The link domain to build on (default: the app's `primaryDomain`, else the oldest domain whose rules name it).")),
+            .optional("domain", Schema.hostname.nullable.described("The link domain to build on (default: the app's `primaryDomain`, else the oldest domain whose rules name it).")),
             .required("destination", Schema.object([
-                .required("type", APISchemas.identifier),
+                .required("type", Schema.identifier),
                 .optional("params", Schema.map(.oneOf([.string, .integer, .boolean])).nullable
                     .described("The parameters, typed as the destination declares them: ints as numbers, bools as booleans.")),
             ], closed: true)),

@@ -56,7 +56,7 @@ extension APISchemas {
         ], closed: false).described("URLs and what the app's generated router must answer for each.")),
         ("ResolvedDestination", Schema.oneOf([
             Schema.object([
-                .required("type", APISchemas.identifier),
+                .required("type", Schema.identifier),
                 .required("params", Schema.map(.oneOf([.string, .integer, .boolean])).described("Typed values: ints as numbers, bools as booleans.")),
             ], closed: false).example(.object(["type": .string("widgetDetail"), "params": .object(["id": .integer(42)])])),
             Schema.object([
@@ -68,7 +68,7 @@ extension APISchemas {
             ], closed: false).described("The app opens, but the destination cannot be built: an explicit error, never a silent nothing."),
         ]).described("The typed in-app destination, or why it could not be built.")),
         ("ResolveBatchRequest", Schema.object([
-            .required("urls", Schema.array(APISchemas.linkURL.with("maxLength", .integer(TextLimit.resolveURL.scalars)), maxItems: ResolveHandlers.batchLimit)
+            .required("urls", Schema.array(Schema.linkURL.with("maxLength", .integer(TextLimit.resolveURL.scalars)), maxItems: ResolveHandlers.batchLimit)
                 .described("Absolute http(s) URLs, each at most \(TextLimit.resolveURL.bytes) bytes of UTF-8.")),
             .optional("platform", Schema.enumeration(["ios", "android"]).described("Whose apps answer (default ios).")),
             .optional("log", Schema.boolean.described("Record the lookups as hits for analytics (default true).")),

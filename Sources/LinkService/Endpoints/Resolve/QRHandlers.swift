@@ -11,7 +11,7 @@ struct QRHandlers: EndpointGroup {
     static let sizes = 64...2048
     static let defaultSize = 256
 
-    private static let url = QueryParameter("url", APISchemas.linkURL.with("maxLength", .integer(2000)),
+    private static let url = QueryParameter("url", Schema.linkURL.with("maxLength", .integer(2000)),
                                             "An https link on one of the workspace's link domains.", required: true)
     private static let format = QueryParameter("format", .enumeration(["svg", "png"]), "Drawing (default svg).")
     private static let size = QueryParameter("size", Schema.integer(minimum: sizes.lowerBound, maximum: sizes.upperBound),

@@ -17,7 +17,7 @@ struct ResolveHandlers: EndpointGroup {
 
     private static let publicResolveNote = "A server started with public resolve also answers without a key; the URL's host then decides the workspace."
 
-    private static let url = QueryParameter("url", APISchemas.linkURL.with("maxLength", .integer(2000)),
+    private static let url = QueryParameter("url", Schema.linkURL.with("maxLength", .integer(2000)),
                                             "The absolute http(s) link. The whole request target is limited to 8 KiB (414): longer links go to `POST /v1/resolve`.",
                                             required: true)
     private static let platform = QueryParameter("platform", .enumeration(["ios", "android"]), "Whose apps answer (default ios).")

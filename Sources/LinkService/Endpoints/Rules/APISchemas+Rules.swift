@@ -30,15 +30,15 @@ extension APISchemas {
                 .required("id", Schema.uuid.readOnly),
                 .required("position", Schema.integer(minimum: 0).readOnly.described("Its place in the list: the first matching rule wins.")),
             ] + ruleProperties(appsRequired: true, nullable: false) + [
-                .required("createdAt", created),
-                .required("updatedAt", updated),
+                .required("createdAt", Schema.created),
+                .required("updatedAt", Schema.updated),
             ], closed: false).described("One path rule: the single source of its AASA component and of its resolve answer.")),
             ("RuleQuery", Schema.oneOf([
                 Schema.string(maxLength: TextLimit.pattern.scalars).described("A pattern for the whole query string (cannot capture)."),
                 Schema.map(Schema.string(maxLength: TextLimit.pattern.scalars)).described("Query item name → pattern or `{capture}`."),
             ]).described("A query-string pattern, or a dictionary of query items.")),
             ("DestinationBinding", Schema.object([
-                .required("type", identifier.described("A destination type every app of the rule declares.")),
+                .required("type", Schema.identifier.described("A destination type every app of the rule declares.")),
                 .optional("params", Schema.map(.oneOf([.string, Schema([JSONMember(key: "type", value: .string("number"))]), .boolean]))
                     .described("Parameter → `\"{capture}\"` or a constant. An unbound parameter takes the capture of the same name.")),
             ], closed: true).example(.object(["type": .string("widgetDetail"), "params": .object(["id": .string("{id}"), "tab": .string("info")])]))),
@@ -79,7 +79,7 @@ extension APISchemas {
             ], closed: false)).described("A Digital Asset Links statement list (assetlinks.json).")),
             ("LintFinding", Schema.object([
                 .required("severity", .enumeration(["error", "warning"])),
-                .required("code", Schema.string.described("Stable identifier of the kind of finding.").example("unreachableRule")),
+                .required("code", Schema.string.described("Stable Schema.identifier of the kind of finding.").example("unreachableRule")),
                 .required("pointer", Schema.string.described("RFC 6901 pointer into the generated file.")),
                 .required("message", Schema.string),
             ], closed: false)),

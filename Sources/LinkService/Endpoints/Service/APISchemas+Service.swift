@@ -4,7 +4,7 @@ import LinkKit
 extension APISchemas {
     static let service: [(name: String, schema: Schema)] = [
         ("Health", Schema.object([.required("status", .constant("ok"))], closed: false).described("The process is up.")),
-        ("TLSAsk", Schema.object([.required("domain", APISchemas.hostname)], closed: true).described("linkd serves this hostname: a certificate may be issued for it.")),
+        ("TLSAsk", Schema.object([.required("domain", Schema.hostname)], closed: true).described("linkd serves this hostname: a certificate may be issued for it.")),
         ("Readiness", Schema.object([
             .required("status", .constant("ready")),
             .required("database", .constant("ok")),

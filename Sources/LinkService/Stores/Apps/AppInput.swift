@@ -16,25 +16,18 @@ struct AppInput {
     /// Reads the fields of `platform`; a field of the other platform is an error. On create, the
     /// identity fields are required.
     init(reading body: inout JSONObjectReader, platform: AppPlatform?, creating: Bool) {
-        let errors = body.errors
-        name = body.string("name", required: creating, limit: .name)
-        primaryDomain = body.string("primaryDomain", limit: .hostname).flatMap { text in
-            guard let hostname = try? Hostname(text) else {
-                errors.add("/primaryDomain", "primaryDomain must be the hostname of a link domain of this workspace.")
-                return nil
-            }
-            return hostname.rawValue
-        }
+        name = AppFields.name.read(&body, required: creating)
+        primaryDomain = AppFields.primaryDomain.read(&body)
         switch platform {
         case .ios?:
-            teamID = Validators.teamID(body.string("teamId", required: creating), at: "/teamId", errors)
-            bundleID = Validators.bundleID(body.string("bundleId", required: creating, limit: .bundleID), at: "/bundleId", errors)
-            appStoreID = Validators.appStoreID(body.string("appStoreId"), at: "/appStoreId", errors)
-            customScheme = Validators.customScheme(body.string("customScheme"), at: "/customScheme", errors)
+            teamID = AppFields.teamID.read(&body, required: creating)
+            bundleID = AppFields.bundleID.read(&body, required: creating)
+            appStoreID = AppFields.appStoreID.read(&body)
+            customScheme = AppFields.customScheme.read(&body)
         case .android?:
-            packageName = Validators.packageName(body.string("packageName", required: creating, limit: .packageName), at: "/packageName", errors)
+            packageName = AppFields.packageName.read(&body, required: creating)
             fingerprints = Self.readFingerprints(&body, required: creating)
-            playStoreURL = Validators.httpsURL(body.string("playStoreUrl", limit: .url), at: "/playStoreUrl", errors)
+            playStoreURL = AppFields.playStoreURL.read(&body)
         case nil:
             return
         }
@@ -54,9 +47,9 @@ struct AppInput {
         if let bundleID { app.bundleID = bundleID }
         if let packageName { app.packageName = packageName }
         if let fingerprints { app.fingerprints = fingerprints }
-        if body.has("appStoreId") { app.appStoreID = appStoreID }
-        if body.has("customScheme") { app.customScheme = customScheme }
-        if body.has("playStoreUrl") { app.playStoreURL = playStoreURL }
+        if body.has(AppFields.appStoreID.name) { app.appStoreID = appStoreID }
+        if body.has(AppFields.customScheme.name) { app.customScheme = customScheme }
+        if body.has(AppFields.playStoreURL.name) { app.playStoreURL = playStoreURL }
     }
 
     var fingerprintsJSON: JSONValue {

@@ -1,0 +1,32 @@
+import LinkKit
+
+/// The members of the apps' request bodies, each declared once for the document and for `AppInput`, which reads
+/// them (`BodyField`); the fingerprints are read by `AppInput` itself.
+enum AppFields {
+    static let name = BodyField.text("name", limit: .name)
+    static let teamID = BodyField.validated("teamId", Schema.teamID.described("A team ID registered in this workspace (POST /v1/teams)."),
+                                            Validators.teamID)
+    static let bundleID = BodyField.validated("bundleId", Schema.string(pattern: "^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*$", maxLength: 155)
+        .described("The bundle ID, reverse-DNS.").example("com.example.app"), limit: .bundleID, Validators.bundleID)
+    static let appStoreID = BodyField.validated("appStoreId", Schema.string(pattern: "^[0-9]{1,20}$")
+        .described("The numeric App Store ID.").example("1234567890"), Validators.appStoreID)
+    static let customScheme = BodyField.validated("customScheme", Schema.string(pattern: "^[A-Za-z][A-Za-z0-9+.-]{0,63}$")
+        .described("The app's own URL scheme, without `:` (not http, https, file, javascript or data).").example("myapp"), Validators.customScheme)
+    static let packageName = BodyField.validated("packageName", Schema.string(pattern: "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$", maxLength: 255)
+        .described("The Android package name.").example("com.example.app"), limit: .packageName, Validators.packageName)
+    static let playStoreURL = BodyField.validated("playStoreUrl", Schema.httpsURLInput, limit: .url, Validators.httpsURL)
+    /// A hostname, normalised; whether it is a link domain of the workspace naming the app is `AppPrimaryDomain`'s
+    /// question.
+    static let primaryDomain = BodyField<String>("primaryDomain", schema: Schema.hostname.nullable.described("""
+        A link domain of the workspace whose rules name the app (else 422; so not on create, when no rule can name it yet): \
+        its rules decide the app's custom-scheme links and its links are built on it. `null` clears it.
+        """)) { body, name, required in
+        body.string(name, required: required, limit: .hostname).flatMap { text in
+            guard let hostname = try? Hostname(text) else {
+                body.errors.add(body.at(name), "primaryDomain must be the hostname of a link domain of this workspace.")
+                return nil
+            }
+            return hostname.rawValue
+        }
+    }
+}
