@@ -10,7 +10,7 @@ extension APISchemas {
             .required("at", Schema.timestamp),
             .required("action", Schema.enumeration(["create", "update", "delete", "replace"])),
             .required("resourceType", Schema.string.described("`key`, `team`, `app`, `destination`, `domain`, `rules`…")),
-            .required("resourceId", Schema.string.described("The resource's address: an id, a team ID, a Schema.hostname, `<app id>/<name>`.")),
+            .required("resourceId", Schema.string.described("The resource's address: an id, a team ID, a hostname, `<app id>/<name>`.")),
             .required("before", Schema([]).described("The resource before the change (null on create).")),
             .required("after", Schema([]).described("The resource after the change (null on delete).")),
         ], closed: false).described("One change: who, when, what.")),

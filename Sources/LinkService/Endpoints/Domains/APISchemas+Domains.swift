@@ -56,7 +56,7 @@ extension APISchemas {
                     .described("`GET` of one domain only: the last fetch of each association file, by file name (`apple-app-site-association`, `assetlinks.json`).")),
                 .required("createdAt", Schema.created),
                 .required("updatedAt", Schema.updated),
-            ], closed: false).described("A link domain with its association-file settings. Unique across the service; addressed by Schema.hostname.")),
+            ], closed: false).described("A link domain with its association-file settings. Unique across the service; addressed by hostname.")),
             ("AssociationFetch", Schema.object([
                 .required("at", Schema.timestamp),
                 .required("userAgent", Schema.string.described("Who fetched it, e.g. Apple's CDN (`AASA-Bot/…`).")),

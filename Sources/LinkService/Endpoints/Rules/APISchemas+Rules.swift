@@ -79,7 +79,7 @@ extension APISchemas {
             ], closed: false)).described("A Digital Asset Links statement list (assetlinks.json).")),
             ("LintFinding", Schema.object([
                 .required("severity", .enumeration(["error", "warning"])),
-                .required("code", Schema.string.described("Stable Schema.identifier of the kind of finding.").example("unreachableRule")),
+                .required("code", Schema.string.described("Stable identifier of the kind of finding.").example("unreachableRule")),
                 .required("pointer", Schema.string.described("RFC 6901 pointer into the generated file.")),
                 .required("message", Schema.string),
             ], closed: false)),
