@@ -25,6 +25,19 @@ struct BodyField<Value>: Sendable {
     func read(_ body: inout JSONObjectReader, required: Bool = false) -> Value? {
         reader(&body, name, required)
     }
+
+    /// A `PATCH`'s rule for a setting with a default: when the member is present, `value` becomes what it reads,
+    /// or `cleared` for `null` (and for an invalid value, whose error fails the request).
+    func apply(_ body: inout JSONObjectReader, to value: inout Value, cleared: Value) {
+        guard body.has(name) else { return }
+        value = read(&body) ?? cleared
+    }
+
+    /// The same for an optional setting: `null` clears it.
+    func apply(_ body: inout JSONObjectReader, to value: inout Value?) {
+        guard body.has(name) else { return }
+        value = read(&body)
+    }
 }
 
 extension BodyField where Value == String {

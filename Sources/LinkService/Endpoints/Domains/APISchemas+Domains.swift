@@ -21,24 +21,18 @@ extension APISchemas {
                 .example(.object(["section": .array([.string("news"), .string("blog")])]))),
             .optional("webcredentials", appIDs.described("Ids of this workspace's apps listed under `webcredentials` (shared passwords).")),
             .optional("appclips", appIDs.described("Ids of this workspace's iOS apps listed under `appclips`.")),
-            .optional("legacyPaths", Schema.boolean.described("Also write the legacy `paths` form that iOS 12 and older read.")),
-            .optional("webFallbackUrl", (input ? Schema.httpsURLInput : Schema.url)
-                .described("Where a link that no app opens sends the browser (absolute `https://`).")),
-            .optional("carryPathToFallback", Schema.boolean.described("Append the link's path and query to the web fallback URL.")),
-            .optional("androidDynamicRules", Schema.boolean.described(
-                "Also write the rules into assetlinks.json as Android 15+ dynamic rules (`relation_extensions`, `dynamic_app_link_components`; docs/ANDROID.md).")),
-            .optional("clickBehavior", (input ? clickBehavior.nullable : clickBehavior).described("""
-                What a click on an app link gets: `landing` (the landing page: open in the app, get the app, continue to the website;                 the default for new domains) or `redirect` (302 to the store or the web fallback). Rules can override it (docs/LANDING.md).
-                """)),
-            .optional("deferredTTL", (input ? deferredTTL.nullable : deferredTTL).described("Seconds a landing page's click token can be claimed (default 86400).")),
-            .optional("deferredClipboard", (input ? Schema.boolean.nullable : Schema.boolean).described("""
-                iOS: "Get the app" puts the token's claim link on the pasteboard (said on the page), for the app to claim on first launch.
-                """)),
+            .optional(DomainFields.legacyPaths),
+            input ? .optional(DomainFields.webFallbackURL)
+                : .optional(DomainFields.webFallbackURL.name, Schema.url.described("Where a link that no app opens sends the browser (absolute `https://`).")),
+            .optional(DomainFields.carryPathToFallback),
+            .optional(DomainFields.androidDynamicRules),
+            .optional(DomainFields.clickBehavior, nullable: input),
+            .optional(DomainFields.deferredTTL, nullable: input),
+            .optional(DomainFields.deferredClipboard, nullable: input),
         ]
     }
 
     private static let clickBehavior = Schema.enumeration(ClickBehavior.allCases.map(\.rawValue))
-    private static let deferredTTL = Schema.integer(minimum: DomainSettingsRecord.deferredTTLRange.lowerBound, maximum: DomainSettingsRecord.deferredTTLRange.upperBound)
 
     /// A rule's overrides of the domain's click behaviour and of the destination type's preview metadata.
     static let ruleClick = Schema.object([

@@ -62,27 +62,13 @@ struct DomainSettingsRecord: Sendable, Equatable {
         }
         if body.has("webcredentials") { webcredentials = Self.appIDs(&body, "webcredentials") }
         if body.has("appclips") { appclips = Self.appIDs(&body, "appclips") }
-        if body.has("legacyPaths") { legacyPaths = body.bool("legacyPaths") ?? false }
-        if body.has("webFallbackUrl") {
-            webFallbackURL = Validators.httpsURL(body.string("webFallbackUrl", limit: .url), at: "/webFallbackUrl", errors)
-        }
-        if body.has("carryPathToFallback") { carryPathToFallback = body.bool("carryPathToFallback") ?? false }
-        if body.has("androidDynamicRules") { androidDynamicRules = body.bool("androidDynamicRules") ?? false }
-        if body.has("clickBehavior") {
-            clickBehavior = ClickBehavior.read(&body, "clickBehavior") ?? .landing
-        }
-        if body.has("deferredTTL") {
-            if let seconds = body.integer("deferredTTL") {
-                if Self.deferredTTLRange.contains(Int(seconds)) {
-                    deferredTTL = Int(seconds)
-                } else {
-                    errors.add(body.at("deferredTTL"), "deferredTTL is a number of seconds from 60 to 2592000 (30 days).")
-                }
-            } else {
-                deferredTTL = Self.defaultDeferredTTL
-            }
-        }
-        if body.has("deferredClipboard") { deferredClipboard = body.bool("deferredClipboard") ?? false }
+        DomainFields.legacyPaths.apply(&body, to: &legacyPaths, cleared: false)
+        DomainFields.webFallbackURL.apply(&body, to: &webFallbackURL)
+        DomainFields.carryPathToFallback.apply(&body, to: &carryPathToFallback, cleared: false)
+        DomainFields.androidDynamicRules.apply(&body, to: &androidDynamicRules, cleared: false)
+        DomainFields.clickBehavior.apply(&body, to: &clickBehavior, cleared: .landing)
+        DomainFields.deferredTTL.apply(&body, to: &deferredTTL, cleared: Self.defaultDeferredTTL)
+        DomainFields.deferredClipboard.apply(&body, to: &deferredClipboard, cleared: false)
     }
 
     private static func appIDs(_ body: inout JSONObjectReader, _ key: String) -> [UUID] {
