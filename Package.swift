@@ -15,6 +15,9 @@ let package = Package(
         // QR codes of links (docs/LANDING.md) and the PNG's compression and CRCs.
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // CSV files (RFC 4180) read in chunks: the Firebase Dynamic Links Takeout import (docs/LINKS-IMPORT.md).
+        // Debian's libcsv ships no pkg-config file: the module map links it (`link "csv"`).
+        .systemLibrary(name: "CCSV", providers: [.apt(["libcsv-dev"])]),
         // MHD_start_daemon is C-variadic, which Swift cannot call: non-variadic wrappers, and MHD_queue_response
         // for libmicrohttpd's own error answers (docs/CONNECTIONS.md).
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
@@ -29,7 +32,7 @@ let package = Package(
         .target(name: "Postgres", dependencies: ["CLibPQ", "ByteText", "Observability"]),
         .target(name: "EmbeddedPostgres", dependencies: ["Observability"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "ByteText", "Observability"]),
-        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto", "CQRencode", "CZlib"]),
+        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto", "CQRencode", "CZlib", "CCSV"]),
         .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "ByteText"]),
 
         // bench/hits: ingestion and analytics benchmarks (bench/hits/run.sh); never part of `swift test`.

@@ -69,7 +69,8 @@ struct DeploymentFilesTests {
 
     @Test func dockerfileInstallsTheLibrariesAndShipsTheMigrations() throws {
         let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
-        for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "zlib1g-dev", "libpq5", "libmicrohttpd12", "libssl3", "zlib1g", "libjs-chart.js"] {
+        for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "zlib1g-dev", "libcsv-dev", "libpq5", "libmicrohttpd12", "libssl3", "zlib1g", "libcsv3",
+                        "libjs-chart.js"] {
             #expect(dockerfile.contains(package), "\(package)")
         }
         #expect(dockerfile.contains("COPY migrations /usr/share/linkd/migrations"))
@@ -78,7 +79,7 @@ struct DeploymentFilesTests {
         #expect(dockerfile.contains("/readyz"))
         let install = try String(contentsOf: Self.root.appendingPathComponent("scripts/install-deps"), encoding: .utf8)
         for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "postgresql", "python3-yaml", "caddy", "curl", "zlib1g-dev",
-                        "libjs-chart.js", "chromium", "chromium-driver", "python3-selenium"] {
+                        "libcsv-dev", "libjs-chart.js", "chromium", "chromium-driver", "python3-selenium"] {
             #expect(install.contains(package), "scripts/install-deps installs \(package)")
         }
     }

@@ -1,0 +1,229 @@
+import Foundation
+
+/// One link of a Firebase Dynamic Links Takeout export (docs/LINKS-IMPORT.md), its cells checked and typed.
+/// Empty cells (or cells of spaces only) are absent. Free text is kept as written; URLs, numbers, booleans and the
+/// timestamp are read with surrounding spaces trimmed.
+struct FirebaseLinkRow: Equatable, Sendable {
+    /// The short link as written (`https://example.page.link/spring24`).
+    var shortLink: String
+    /// The short link's host, in lower case: the link's domain.
+    var domain: String
+    /// The short link's path without its leading `/`, exactly as written: the link's slug.
+    var slug: String
+    /// `link`: the deep link, an http or https URL.
+    var deepLink: String
+    /// `apn`
+    var androidPackageName: String?
+    /// `afl`
+    var androidFallbackLink: String?
+    /// `amv`
+    var androidMinimumVersionCode: Int?
+    /// `ibi`
+    var iosBundleID: String?
+    /// `ifl`
+    var iosFallbackLink: String?
+    /// `ius`
+    var iosCustomScheme: String?
+    /// `ipfl`
+    var ipadFallbackLink: String?
+    /// `ipbi`
+    var ipadBundleID: String?
+    /// `isi`: digits.
+    var appStoreID: String?
+    /// `imv`
+    var iosMinimumVersion: String?
+    /// `efr`
+    var forcedRedirect: Bool?
+    /// `ofl`
+    var desktopFallbackLink: String?
+    /// `st`
+    var socialTitle: String?
+    /// `sd`
+    var socialDescription: String?
+    /// `si`
+    var socialImageLink: String?
+    var utmSource: String?
+    var utmMedium: String?
+    var utmCampaign: String?
+    var utmTerm: String?
+    var utmContent: String?
+    /// iTunes Connect `at`, `ct`, `mt`, `pt`.
+    var itunesAffiliateToken: String?
+    var itunesCampaignToken: String?
+    var itunesMediaType: String?
+    var itunesProviderToken: String?
+    /// Absent reads as false.
+    var archived: Bool
+    var linkName: String?
+    var createdAt: Date?
+
+    /// The row's link, or every problem of its cells.
+    static func read(_ cells: [FirebaseTakeoutField: String]) -> FirebaseRowOutcome {
+        var problems: [FirebaseRowProblem] = []
+        func problem(_ field: FirebaseTakeoutField, _ message: String) {
+            problems.append(FirebaseRowProblem(column: field.name, message: message))
+        }
+        func text(_ field: FirebaseTakeoutField) -> String? {
+            guard let cell = cells[field], !cell.allSatisfy(\.isWhitespace) else { return nil }
+            return cell
+        }
+        func trimmed(_ field: FirebaseTakeoutField) -> String? {
+            text(field)?.trimmingCharacters(in: .whitespaces)
+        }
+        func webURL(_ field: FirebaseTakeoutField) -> String? {
+            guard let value = trimmed(field) else { return nil }
+            guard Self.isWebURL(value) else {
+                problem(field, "must be an http or https URL")
+                return nil
+            }
+            return value
+        }
+        func flag(_ field: FirebaseTakeoutField) -> Bool? {
+            guard let value = trimmed(field) else { return nil }
+            switch value.lowercased() {
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            default:
+                problem(field, "must be true, false, 1, 0, yes or no")
+                return nil
+            }
+        }
+
+        var shortLink = "", domain = "", slug = ""
+        if let value = trimmed(.shortLink) {
+            if let (host, path) = Self.shortLinkParts(value) {
+                (shortLink, domain, slug) = (value, host, path)
+            } else {
+                problem(.shortLink, "must be an https URL with a host and a path, without port, query or fragment")
+            }
+        } else {
+            problem(.shortLink, "is required")
+        }
+        let deepLink = webURL(.link)
+        if trimmed(.link) == nil { problem(.link, "is required") }
+
+        var minimumVersionCode: Int?
+        if let value = trimmed(.amv) {
+            minimumVersionCode = Int(value).flatMap { $0 >= 0 ? $0 : nil }
+            if minimumVersionCode == nil { problem(.amv, "must be a whole number, 0 or more") }
+        }
+        var appStoreID: String?
+        if let value = trimmed(.isi) {
+            if !value.isEmpty && value.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                appStoreID = value
+            } else {
+                problem(.isi, "must be digits")
+            }
+        }
+        var createdAt: Date?
+        if let value = trimmed(.createdAt) {
+            createdAt = Self.timestamp(value)
+            if createdAt == nil { problem(.createdAt, "must be an RFC 3339 timestamp or yyyy-MM-dd HH:mm:ss (UTC)") }
+        }
+
+        let row = FirebaseLinkRow(
+            shortLink: shortLink, domain: domain, slug: slug, deepLink: deepLink ?? "",
+            androidPackageName: trimmed(.apn), androidFallbackLink: webURL(.afl),
+            androidMinimumVersionCode: minimumVersionCode,
+            iosBundleID: trimmed(.ibi), iosFallbackLink: webURL(.ifl), iosCustomScheme: trimmed(.ius),
+            ipadFallbackLink: webURL(.ipfl), ipadBundleID: trimmed(.ipbi), appStoreID: appStoreID,
+            iosMinimumVersion: trimmed(.imv), forcedRedirect: flag(.efr), desktopFallbackLink: webURL(.ofl),
+            socialTitle: text(.st), socialDescription: text(.sd), socialImageLink: webURL(.si),
+            utmSource: text(.utmSource), utmMedium: text(.utmMedium), utmCampaign: text(.utmCampaign),
+            utmTerm: text(.utmTerm), utmContent: text(.utmContent),
+            itunesAffiliateToken: trimmed(.at), itunesCampaignToken: trimmed(.ct), itunesMediaType: trimmed(.mt),
+            itunesProviderToken: trimmed(.pt),
+            archived: flag(.archived) ?? false, linkName: text(.linkName), createdAt: createdAt)
+        return problems.isEmpty ? .link(row) : .problems(problems)
+    }
+
+    /// An absolute http or https URL with a host.
+    static func isWebURL(_ text: String) -> Bool {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty else { return false }
+        return true
+    }
+
+    /// The lower-cased host and the path without its leading `/` of an https short link; nil if it is not one,
+    /// has no path, or carries a port, user, query or fragment (none of which a slug can hold).
+    static func shortLinkParts(_ text: String) -> (host: String, slug: String)? {
+        guard let components = URLComponents(string: text), components.scheme?.lowercased() == "https",
+              let host = components.host, !host.isEmpty, components.port == nil, components.user == nil,
+              components.password == nil, components.query == nil, components.fragment == nil else { return nil }
+        let path = components.percentEncodedPath
+        guard path.hasPrefix("/"), path.count > 1 else { return nil }
+        return (host.lowercased(), String(path.dropFirst()))
+    }
+
+    /// `2024-03-01T09:30:00Z`, `2024-03-01T09:30:00.250+01:00` (RFC 3339; `t` and a space also separate the date
+    /// from the time) or `2024-03-01 09:30:00` (no zone: UTC). Out-of-range parts are refused, not rolled over.
+    static func timestamp(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[from..<from + count] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[10]),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              (1...12).contains(month), hour < 24, minute < 60, second < 61 else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            let start = index + 1
+            index = start
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            guard index > start, let digits = Double("0." + String(decoding: bytes[start..<index], as: UTF8.self)) else { return nil }
+            fraction = digits
+        }
+        var offset = 0
+        if index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+                index += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
+                      let hours = number(index + 1, 2), let minutes = number(index + 4, 2),
+                      hours < 24, minutes < 60 else { return nil }
+                offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+                index += 6
+            default:
+                return nil
+            }
+        }
+        guard index == bytes.count else { return nil }
+        // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let epochDays = era * 146_097 + dayOfEra - 719_468
+        let seconds = epochDays * 86_400 + hour * 3_600 + minute * 60 + min(second, 59) - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+}
+
+/// What one data row of a Takeout file gave.
+enum FirebaseRowOutcome: Equatable, Sendable {
+    case link(FirebaseLinkRow)
+    case problems([FirebaseRowProblem])
+}
+
+/// A problem of one cell, named by its column (the FDL parameter, else the guide's label).
+struct FirebaseRowProblem: Equatable, Sendable, CustomStringConvertible {
+    let column: String
+    let message: String
+
+    var description: String { "\(column): \(message)" }
+}
