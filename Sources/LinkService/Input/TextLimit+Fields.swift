@@ -28,4 +28,12 @@ extension TextLimit {
     static let url = TextLimit(scalars: 2000, bytes: 2000)
     /// A URL to resolve: as long as the request target of a `GET /v1/resolve` may be.
     static let resolveURL = TextLimit(scalars: 8192, bytes: 8192)
+    /// `links.slug`: `CHECK (length(slug) BETWEEN 1 AND 200)`; URL-safe ASCII, so bytes and characters agree.
+    static let slug = TextLimit(scalars: 200, bytes: 200)
+    /// A link's campaign fields (`links.utm_*`: `CHECK (length(...) <= 200)`).
+    static let campaign = TextLimit(scalars: 200)
+    /// One tag of a link.
+    static let tag = TextLimit(scalars: 50)
+    /// A link's preview description (its title is a `.name`).
+    static let previewDescription = TextLimit(scalars: 1000)
 }

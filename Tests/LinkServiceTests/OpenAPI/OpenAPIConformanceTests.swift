@@ -236,6 +236,41 @@ struct OpenAPIConformanceTests {
         try api.call("GET", "/v1/audit", "/v1/audit?limit=3", key: reader, expect: 200)
         try api.call("GET", "/v1/audit", "/v1/audit?resourceType=rules", key: reader, expect: 200)
 
+        // Links
+        let link = try api.call("POST", "/v1/links", key: writer, json: """
+            {"domain":"links.example.com","slug":"spring/24","app":"\(ios)","destination":{"type":"widgetDetail","params":{"id":42}},
+             "fallbacks":{"ios":"https://example.com/ios","desktop":null},"campaign":{"source":"mail","campaign":"spring24"},"tags":["spring"],
+             "preview":{"title":"Spring","imageUrl":"https://cdn.example.com/s.png"},"expiresAt":"2030-01-01T00:00:00Z","maxClicks":10,
+             "name":"Spring","data":{"coupon":"SPRING"}}
+            """, expect: 201)
+        try api.call("POST", "/v1/links", key: writer, json: #"{"domain":"links.example.com","url":"https://example.com/w","slug":null,"name":null}"#, expect: 201)
+        try api.call("POST", "/v1/links", key: writer, json: #"{"domain":"links.example.com","slug":"spring/24","url":"https://example.com/w"}"#, expect: 409)
+        try api.call("POST", "/v1/links", key: writer, json: #"{"domain":"links.example.com","slug":"v1x/.well-known/..a","url":"https://example.com"}"#, expect: 201)
+        for body in [#"{"domain":"links.example.com","slug":"v1/x","url":"https://example.com"}"#,
+                     #"{"domain":"links.example.com","slug":"a//b","url":"https://example.com"}"#,
+                     #"{"domain":"links.example.com","slug":"a/../b","url":"https://example.com"}"#,
+                     #"{"domain":"links.example.com","slug":"Console/x","url":"https://example.com"}"#,
+                     #"{"domain":"links.example.com","url":"http://example.com"}"#,
+                     #"{"domain":"links.example.com","url":"https://example.com","maxClicks":0}"#,
+                     #"{"domain":"links.example.com","url":"https://example.com","tags":[""]}"#,
+                     #"{"domain":"links.example.com","url":"https://example.com","campaign":{"medium":1}}"#,
+                     #"{"domain":"links.example.com","url":"https://example.com","extra":1}"#,
+                     #"{"url":"https://example.com"}"#] {
+            try api.call("POST", "/v1/links", key: writer, json: body, expect: 422, refused: true)
+        }
+        try api.call("POST", "/v1/links", key: writer, json: #"{"domain":"links.example.com","app":"\#(ios)","destination":{"type":"widgetDetail","params":{"id":0}}}"#,
+                     expect: 422)
+        let linkPath = "/v1/links/" + (try link.json["id"]!.stringValue!)
+        try api.call("GET", "/v1/links", "/v1/links?domain=links.example.com&tag=spring&campaign=spring24&destinationType=widgetDetail&q=spr&limit=1",
+                     key: reader, expect: 200)
+        try api.call("GET", "/v1/links/{id}", linkPath, key: reader, expect: 200)
+        try api.call("PATCH", "/v1/links/{id}", linkPath, key: writer, json: #"{"name":null,"tags":["a","b"],"preview":null}"#,
+                     headers: [("If-Match", link.headers["ETag"]!)], expect: 200)
+        try api.call("PATCH", "/v1/links/{id}", linkPath, key: writer, json: #"{"name":"Stale"}"#, headers: [("If-Match", link.headers["ETag"]!)], expect: 412)
+        try api.call("PATCH", "/v1/links/{id}", linkPath, key: writer, json: #"{"url":"https://example.com"}"#, expect: 422)
+        try api.call("DELETE", "/v1/links/{id}", linkPath, key: writer, expect: 204)
+        try api.call("GET", "/v1/links/{id}", linkPath, key: reader, expect: 404)
+
         // Analytics: JSON, or CSV by `format` or `Accept`; the time range and zone as the schemas write them.
         try api.call("GET", "/v1/analytics/summary", "/v1/analytics/summary?from=2026-11-01&to=2026-11-02T06:30:00%2B01:00&tz=Europe%2FParis",
                      key: reader, expect: 200)

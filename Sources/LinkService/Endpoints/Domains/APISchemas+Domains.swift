@@ -29,6 +29,7 @@ extension APISchemas {
             .optional(DomainFields.clickBehavior, nullable: input),
             .optional(DomainFields.deferredTTL, nullable: input),
             .optional(DomainFields.deferredClipboard, nullable: input),
+            .optional(DomainFields.linkSlugLength, nullable: input),
         ]
     }
 

@@ -13,7 +13,7 @@ struct LinkBuildHandlers: EndpointGroup {
     let catalog: Catalog
     let auth: Authenticator
 
-    static var schemas: [(name: String, schema: Schema)] { APISchemas.links }
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.linkBuild }
 
     var endpoints: [Endpoint] {
         [
@@ -66,33 +66,23 @@ struct LinkBuildHandlers: EndpointGroup {
         let errors = body.errors
         let appText = body.string("app", required: true)
         let domainText = body.string("domain", limit: .hostname)
-        var destination = body.object("destination", required: true)
-        let type = destination?.string("type", required: true, limit: .name)
-        let paramsPointer = destination?.at("params") ?? body.at("destination") + "/params"
-        let params = destination?.value("params")
-        destination?.finish()
+        let destination = DestinationInput(reading: &body, required: true)
         body.finish()
         let appID = appText.flatMap(UUID.init(uuidString:))
         if appText != nil, appID == nil { errors.add(body.at("app"), "app must be an app id (a UUID).") }
-        var members: [JSONMember] = []
-        switch params {
-        case nil, .null?: break
-        case .object(let found)?: members = found
-        case let other?: errors.add(paramsPointer, "'params' must be an object, not \(other.typeName).")
-        }
         try errors.check()
         let owner = try self.owner(appID!, domain: domainText, principal, pointer: body)
-        guard let declared = owner.app.destinations[type!] else {
-            throw ServiceError.validation([.init(pointer: destination!.at("type"), detail: "The app has no destination type '\(type!)'.")])
+        let type = destination!.type!
+        guard let declared = owner.app.destinations[type] else {
+            throw ServiceError.validation([.init(pointer: destination!.typePointer, detail: "The app has no destination type '\(type)'.")])
         }
-        let checked = declared.values(members)
-        for problem in checked.problems { errors.add(paramsPointer + problem.pointer, problem.detail) }
+        let values = destination!.check(against: declared, errors)
         try errors.check()
         let entry = owner.entry
         let builder = builders[ObjectIdentifier(entry)] ?? LinkBuilder(
             domain: entry.compiled, host: Hostname.servingHost(of: entry.hostname), ruleID: { entry.ruleID(at: $0)?.canonicalText })
         builders[ObjectIdentifier(entry)] = builder
-        switch builder.build(type!, checked.values, for: owner.app) {
+        switch builder.build(type, values, for: owner.app) {
         case .success(let link):
             var out = Array("{\"universal\":".utf8)
             JSONString.append(link.url.text, to: &out)

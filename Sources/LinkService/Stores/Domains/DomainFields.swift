@@ -27,4 +27,14 @@ enum DomainFields {
     static let deferredClipboard = BodyField.flag("deferredClipboard", """
         iOS: "Get the app" puts the token's claim link on the pasteboard (said on the page), for the app to claim on first launch.
         """)
+    static let linkSlugLength = BodyField<Int>("linkSlugLength", schema: Schema.integer(minimum: DomainSettingsRecord.linkSlugLengthRange.lowerBound,
+                                                                                       maximum: DomainSettingsRecord.linkSlugLengthRange.upperBound)
+        .described("How many characters a generated link slug has (default 7).")) { body, name, required in
+        guard let length = body.integer(name, required: required) else { return nil }
+        guard DomainSettingsRecord.linkSlugLengthRange.contains(Int(length)) else {
+            body.errors.add(body.at(name), "linkSlugLength is a number of characters from 4 to 32.")
+            return nil
+        }
+        return Int(length)
+    }
 }

@@ -21,7 +21,12 @@ struct DomainSettingsRecord: Sendable, Equatable {
     var deferredTTL = DomainSettingsRecord.defaultDeferredTTL
     /// iOS: "Get the app" puts the token's claim link on the pasteboard (opt-in, said on the page).
     var deferredClipboard = false
+    /// How many characters a generated link slug has (`linkSlugLength`, default 7).
+    var linkSlugLength = DomainSettingsRecord.defaultLinkSlugLength
 
+    static let defaultLinkSlugLength = 7
+    /// `linkSlugLength` bounds.
+    static let linkSlugLengthRange = 4...32
     static let defaultDeferredTTL = 86_400
     /// `deferredTTL` bounds: one minute to thirty days.
     static let deferredTTLRange = 60...2_592_000
@@ -69,6 +74,7 @@ struct DomainSettingsRecord: Sendable, Equatable {
         DomainFields.clickBehavior.apply(&body, to: &clickBehavior, cleared: .landing)
         DomainFields.deferredTTL.apply(&body, to: &deferredTTL, cleared: Self.defaultDeferredTTL)
         DomainFields.deferredClipboard.apply(&body, to: &deferredClipboard, cleared: false)
+        DomainFields.linkSlugLength.apply(&body, to: &linkSlugLength, cleared: Self.defaultLinkSlugLength)
     }
 
     private static func appIDs(_ body: inout JSONObjectReader, _ key: String) -> [UUID] {
@@ -101,6 +107,7 @@ struct DomainSettingsRecord: Sendable, Equatable {
             "clickBehavior": .string(clickBehavior.rawValue),
             "deferredTTL": .number(String(deferredTTL)),
             "deferredClipboard": .bool(deferredClipboard),
+            "linkSlugLength": .number(String(linkSlugLength)),
         ])
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 import LinkKit
 
-/// The components of the links endpoints (`OpenAPIDocument`).
+/// The components of `POST /v1/links/build` (`OpenAPIDocument`).
 extension APISchemas {
-    static let links: [(name: String, schema: Schema)] = [
+    static let linkBuild: [(name: String, schema: Schema)] = [
         ("LinkBuild", Schema.object([
             .required("app", Schema.uuid.described("The app the link opens.")),
             .optional("domain", Schema.hostname.nullable.described("The link domain to build on (default: the app's `primaryDomain`, else the oldest domain whose rules name it).")),

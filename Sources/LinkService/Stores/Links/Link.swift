@@ -1,0 +1,77 @@
+import Foundation
+import LinkKit
+import Postgres
+
+/// A link people create (issue 29): `https://<hostname>/<slug>` in a workspace, opening a typed destination of an
+/// app or a web URL, with its fallbacks, campaign, tags, preview, expiry, click limit and data for the app.
+struct Link: VersionedResource {
+    static let auditType = "link"
+
+    /// The `utm_*` values its taps carry.
+    struct Campaign: Sendable, Equatable {
+        var source: String?
+        var medium: String?
+        var campaign: String?
+        var term: String?
+        var content: String?
+
+        var json: JSONValue {
+            JSONValue.object(["source": .optional(source), "medium": .optional(medium), "campaign": .optional(campaign),
+                              "term": .optional(term), "content": .optional(content)]).compacted
+        }
+    }
+
+    let id: UUID
+    var domainID: UUID
+    var hostname: String
+    var slug: String
+    /// The app and its typed destination (`{"type", "params"}`), or `webURL`: exactly one of the two.
+    var appID: UUID?
+    var destination: JSONValue?
+    var webURL: String?
+    /// `{"ios", "ipad", "android", "desktop"}`, each an https URL, all optional.
+    var fallbacks: JSONValue
+    var campaign: Campaign
+    var tags: [String]
+    /// `{"title", "description", "imageUrl"}`, all optional.
+    var preview: JSONValue
+    var expiresAt: Date?
+    var maxClicks: Int64?
+    var name: String?
+    /// A JSON object of at most `LinkInput.dataLimit` bytes serialized.
+    var data: JSONValue?
+    let version: Int
+    let createdAt: Date
+    let updatedAt: Date
+    let sortMicros: Int64
+
+    /// The link itself.
+    var url: String { "https://\(hostname)/\(slug)" }
+
+    /// The API's form: the fields as written, and `id`, `url` (the link's own address) and the timestamps. The web
+    /// URL a link opens (`url` in request bodies) is answered as `webUrl`, since `url` is the link.
+    var json: JSONValue {
+        JSONValue.object([
+            "id": .uuid(id),
+            "domain": .string(hostname),
+            "slug": .string(slug),
+            "url": .string(url),
+            "app": appID.map(JSONValue.uuid) ?? .null,
+            "destination": destination ?? .null,
+            "webUrl": .optional(webURL),
+            "fallbacks": fallbacks,
+            "campaign": campaign.json,
+            "tags": .array(tags.map(JSONValue.string)),
+            "preview": preview,
+            "expiresAt": expiresAt.map(JSONValue.timestamp) ?? .null,
+            "maxClicks": maxClicks.map { .number(String($0)) } ?? .null,
+            "name": .optional(name),
+            "data": data ?? .null,
+            "createdAt": .timestamp(createdAt),
+            "updatedAt": .timestamp(updatedAt),
+        ]).compacted
+    }
+
+    var location: String { "/v1/links/\(id.canonicalText)" }
+    var auditID: String { id.canonicalText }
+}

@@ -1,0 +1,59 @@
+/// A link's slug: the path after the domain, one or more segments of URL-safe characters (`[A-Za-z0-9._~-]`)
+/// joined by `/`, compared exactly. Given by the caller (checked by `problem`) or generated (`random`).
+enum LinkSlug {
+    /// The first path segments the service serves itself on every host: a link there would never be reached.
+    static let reserved: Set<String> = [
+        ".well-known", "apple-app-site-association", "v1", "console", "_linkd", "openapi.json", "healthz", "readyz", "metrics",
+    ]
+    /// What a generated slug is drawn from: letters and digits without look-alikes (0/O, 1/l/I, i, o).
+    static let alphabet = Array("23456789abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ".utf8)
+
+    /// What `problem` accepts, for the document: segments of slug characters, none `.` or `..`, the first not a
+    /// reserved one (in any case).
+    static let pattern: String = {
+        let segment = "(?!\\.\\.?(/|$))[A-Za-z0-9._~-]+"
+        let reservedNames = reserved.sorted().map { name in
+            name.map { character -> String in
+                if character.isLetter { return "[\(character.lowercased())\(character.uppercased())]" }
+                return character == "." ? "\\." : String(character)
+            }.joined()
+        }
+        return "^(?!(\(reservedNames.joined(separator: "|")))(/|$))\(segment)(/\(segment))*$"
+    }()
+
+    /// Why `slug` cannot be a link's slug, or nil when it can.
+    static func problem(_ slug: String) -> String? {
+        if slug.isEmpty { return "A slug cannot be empty." }
+        let segments = slug.split(separator: "/", omittingEmptySubsequences: false)
+        for segment in segments {
+            if segment.isEmpty { return "A slug cannot start or end with '/' or hold '//'." }
+            if segment == "." || segment == ".." { return "A slug cannot hold a '.' or '..' segment." }
+            if !segment.utf8.allSatisfy(isSlugByte) {
+                return "A slug holds letters, digits and . _ ~ - only, in segments joined by '/'."
+            }
+        }
+        // Case-insensitively: a proxy or a user may fold the case of what the service serves.
+        if let first = segments.first, reserved.contains(first.lowercased()) {
+            return "'\(first)' is served by linkd itself; a slug cannot start with it."
+        }
+        return nil
+    }
+
+    /// A slug of `length` characters from `alphabet`, drawn with the system's generator, not one `problem` refuses.
+    static func random(length: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        while true {
+            let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
+            let slug = String(decoding: bytes, as: UTF8.self)
+            if problem(slug) == nil { return slug }
+        }
+    }
+
+    private static func isSlugByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "-"): true
+        default: false
+        }
+    }
+}

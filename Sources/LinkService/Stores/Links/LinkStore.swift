@@ -1,0 +1,98 @@
+import Foundation
+import LinkKit
+import Postgres
+
+/// The SQL of `links` and the decoding of its rows.
+enum LinkStore: ResourceStore {
+    typealias Resource = Link
+    static let table = "links"
+    static let columns = """
+        id, domain_id, (SELECT hostname FROM domains WHERE domains.id = links.domain_id), slug, app_id, destination, url, fallbacks,
+        utm_source, utm_medium, utm_campaign, utm_term, utm_content, tags, preview, expires_at, max_clicks, name, data,
+        version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8
+        """
+    static let address = (key: "id", owner: "workspace_id")
+
+    /// What a list is narrowed to (`GET /v1/links`); nil members do not narrow it.
+    struct Filter {
+        var hostname: String?
+        var tag: String?
+        var campaign: String?
+        var destinationType: String?
+        /// Found in the slug or the name, as a substring, case-insensitively.
+        var search: String?
+    }
+
+    /// Inserts `link` (its id, version and timestamps are the database's); nil when its domain already has the slug.
+    static func insert(_ link: Link, workspace: UUID, on connection: Connection) throws -> Link? {
+        let row = try connection.query(Query(unsafeSQL: """
+            INSERT INTO links (workspace_id, domain_id, slug, app_id, destination, url, fallbacks, utm_source, utm_medium, utm_campaign,
+                               utm_term, utm_content, tags, preview, expires_at, max_clicks, name, data)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+            ON CONFLICT (domain_id, slug) DO NOTHING
+            RETURNING \(columns)
+            """, binds: [workspace] + values(of: link))).first
+        return try row.map(Link.init(row:))
+    }
+
+    /// Saves every writable field of `link` as its next version.
+    static func save(_ link: Link, on connection: Connection) throws -> Link {
+        try update(link.id, set: """
+            domain_id = $2, slug = $3, app_id = $4, destination = $5, url = $6, fallbacks = $7, utm_source = $8, utm_medium = $9,
+            utm_campaign = $10, utm_term = $11, utm_content = $12, tags = $13, preview = $14, expires_at = $15, max_clicks = $16,
+            name = $17, data = $18
+            """, values(of: link), on: connection)
+    }
+
+    /// Whether another link (not `excluding`) of the domain has the slug.
+    static func slugTaken(_ slug: String, domain: UUID, excluding id: UUID?, on connection: Connection) throws -> Bool {
+        try connection.query(Query(unsafeSQL: "SELECT 1 FROM links WHERE domain_id = $1 AND slug = $2 AND id IS DISTINCT FROM $3",
+                                   binds: [domain, slug, id])).count > 0
+    }
+
+    /// One page of the links of `workspace` that `filter` keeps.
+    static func page(_ page: Page, workspace: UUID, filter: Filter, on connection: Connection) throws -> [Link] {
+        try self.page(page, where: """
+            workspace_id = $1
+            AND ($2::text IS NULL OR domain_id = (SELECT id FROM domains WHERE hostname = $2))
+            AND ($3::text IS NULL OR tags @> ARRAY[$3::text])
+            AND ($4::text IS NULL OR utm_campaign = $4)
+            AND ($5::text IS NULL OR destination ->> 'type' = $5)
+            AND ($6::text IS NULL OR slug ILIKE $6 OR name ILIKE $6)
+            """, [workspace, filter.hostname, filter.tag, filter.campaign, filter.destinationType, filter.search.map(containing)], on: connection)
+    }
+
+    /// An `ILIKE` pattern matching `text` anywhere, its own `%`, `_` and `\` taken literally.
+    static func containing(_ text: String) -> String {
+        var pattern = "%"
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        return pattern + "%"
+    }
+
+    /// The binds `$2…$18` of `insert` and `save`.
+    private static func values(of link: Link) -> [any PostgresEncodable] {
+        [link.domainID, link.slug, link.appID, link.destination.map { JSONText($0.serialized) }, link.webURL,
+         JSONText(link.fallbacks.serialized), link.campaign.source, link.campaign.medium, link.campaign.campaign, link.campaign.term,
+         link.campaign.content, link.tags, JSONText(link.preview.serialized), link.expiresAt, link.maxClicks, link.name,
+         link.data.map { JSONText($0.serialized) }]
+    }
+}
+
+extension Link {
+    init(row: Row) throws {
+        let destination: JSONText?, fallbacks: JSONText, preview: JSONText, data: JSONText?
+        var campaign = Campaign()
+        (id, domainID, hostname, slug, appID, destination, webURL, fallbacks, campaign.source, campaign.medium, campaign.campaign,
+         campaign.term, campaign.content, tags, preview, expiresAt, maxClicks, name, data, version, createdAt, updatedAt, sortMicros) =
+            try row.decode((UUID, UUID, String, String, UUID?, JSONText?, String?, JSONText, String?, String?, String?, String?, String?,
+                            [String], JSONText, Date?, Int64?, String?, JSONText?, Int, Date, Date, Int64).self)
+        self.campaign = campaign
+        self.destination = try destination.map { try JSONValue.parse($0.json) }
+        self.fallbacks = try JSONValue.parse(fallbacks.json)
+        self.preview = try JSONValue.parse(preview.json)
+        self.data = try data.map { try JSONValue.parse($0.json) }
+    }
+}
