@@ -23,8 +23,8 @@ struct LinksAPITests {
             let id = try #require(try given.json["id"]?.stringValue)
             #expect(given.headers["Location"] == "/v1/links/\(id)")
             #expect(given.headers["ETag"] != nil)
-            #expect(try given.json["url"]?.stringValue == "https://links.example.com/spring/24")
-            #expect(try given.json["webUrl"]?.stringValue == "https://www.example.com/spring")
+            #expect(try given.json["shortLink"]?.stringValue == "https://links.example.com/spring/24")
+            #expect(try given.json["url"]?.stringValue == "https://www.example.com/spring")
             #expect(try given.json["tags"] == .array([]))
 
             let generated = try Fixture.expect(201, Self.create(fixture, """
@@ -224,8 +224,8 @@ struct LinksAPITests {
             #expect(try switched.json["destination"] == nil)
             #expect(try switched.json["data"] == nil)
             #expect(try switched.json["tags"] == .array([]))
-            #expect(try switched.json["webUrl"]?.stringValue == "https://www.example.com/w")
-            #expect(try switched.json["url"]?.stringValue == "https://links.example.com/kept")
+            #expect(try switched.json["url"]?.stringValue == "https://www.example.com/w")
+            #expect(try switched.json["shortLink"]?.stringValue == "https://links.example.com/kept")
             #expect(try switched.json["name"]?.stringValue == "After")
             // A slug another link has is a conflict.
             try Fixture.expect(201, Self.create(fixture, #","slug":"taken","url":"https://www.example.com""#))

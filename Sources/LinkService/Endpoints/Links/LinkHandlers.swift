@@ -63,7 +63,7 @@ struct LinkHandlers: EndpointGroup {
                             version: 1, createdAt: Date(), updatedAt: Date(), sortMicros: 0)
             if input.slug != nil {
                 guard let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) else {
-                    throw ServiceError.conflict("\(link.url) already exists.")
+                    throw ServiceError.conflict("\(link.shortLink) already exists.")
                 }
                 return created
             }
@@ -124,7 +124,7 @@ struct LinkHandlers: EndpointGroup {
         }
         if (after.slug != before.slug || after.domainID != before.domainID),
            try LinkStore.slugTaken(after.slug, domain: after.domainID, excluding: after.id, on: connection) {
-            throw ServiceError.conflict("\(after.url) already exists.")
+            throw ServiceError.conflict("\(after.shortLink) already exists.")
         }
         return after
     }

@@ -46,19 +46,20 @@ struct Link: VersionedResource {
     let sortMicros: Int64
 
     /// The link itself.
-    var url: String { "https://\(hostname)/\(slug)" }
+    var shortLink: String { "https://\(hostname)/\(slug)" }
 
-    /// The API's form: the fields as written, and `id`, `url` (the link's own address) and the timestamps. The web
-    /// URL a link opens (`url` in request bodies) is answered as `webUrl`, since `url` is the link.
+    /// The API's form: the fields as written (`url` is the web page the link opens, in answers as in request
+    /// bodies, so an answer can be edited and sent back), and `id`, `shortLink` (the link's own address) and the
+    /// timestamps.
     var json: JSONValue {
         JSONValue.object([
             "id": .uuid(id),
             "domain": .string(hostname),
             "slug": .string(slug),
-            "url": .string(url),
+            "shortLink": .string(shortLink),
             "app": appID.map(JSONValue.uuid) ?? .null,
             "destination": destination ?? .null,
-            "webUrl": .optional(webURL),
+            "url": .optional(webURL),
             "fallbacks": fallbacks,
             "campaign": campaign.json,
             "tags": .array(tags.map(JSONValue.string)),
