@@ -97,6 +97,8 @@ struct LinksAPITests {
         (#","url":"https://www.example.com","tags":[\#((0...20).map { "\"t\($0)\"" }.joined(separator: ","))]"#, "/tags"),
         (#","url":"https://www.example.com","maxClicks":0"#, "/maxClicks"),
         (#","url":"https://www.example.com","expiresAt":"tomorrow""#, "/expiresAt"),
+        (#","url":"https://www.example.com","expiresAt":"2030-02-30T00:00:00Z""#, "/expiresAt"),   // not rolled over to March
+        (#","url":"https://www.example.com","expiresAt":"2030-01-01T00:00:00""#, "/expiresAt"),    // no zone
         (#","url":"https://www.example.com","fallbacks":{"ios":"javascript:alert(1)"}"#, "/fallbacks/ios"),
         (#","url":"https://www.example.com","fallbacks":{"windows":"https://www.example.com"}"#, "/fallbacks/windows"),
         (#","url":"https://www.example.com","campaign":{"source":7}"#, "/campaign/source"),

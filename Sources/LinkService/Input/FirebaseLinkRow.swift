@@ -156,61 +156,9 @@ struct FirebaseLinkRow: Equatable, Sendable {
     }
 
     /// `2024-03-01T09:30:00Z`, `2024-03-01T09:30:00.250+01:00` (RFC 3339; `t` and a space also separate the date
-    /// from the time) or `2024-03-01 09:30:00` (no zone: UTC). Out-of-range parts are refused, not rolled over.
+    /// from the time) or `2024-03-01 09:30:00` (no zone: UTC): `RFC3339`'s lenient reading.
     static func timestamp(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        func number(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[from..<from + count] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[10]),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              (1...12).contains(month), hour < 24, minute < 60, second < 61 else { return nil }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard (1...days).contains(day) else { return nil }
-        var index = 19
-        var fraction = 0.0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            let start = index + 1
-            index = start
-            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-            guard index > start, let digits = Double("0." + String(decoding: bytes[start..<index], as: UTF8.self)) else { return nil }
-            fraction = digits
-        }
-        var offset = 0
-        if index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "Z"), UInt8(ascii: "z"):
-                index += 1
-            case UInt8(ascii: "+"), UInt8(ascii: "-"):
-                guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
-                      let hours = number(index + 1, 2), let minutes = number(index + 4, 2),
-                      hours < 24, minutes < 60 else { return nil }
-                offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
-                index += 6
-            default:
-                return nil
-            }
-        }
-        guard index == bytes.count else { return nil }
-        // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let epochDays = era * 146_097 + dayOfEra - 719_468
-        let seconds = epochDays * 86_400 + hour * 3_600 + minute * 60 + min(second, 59) - offset
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        RFC3339.date(text, lenient: true)
     }
 }
 

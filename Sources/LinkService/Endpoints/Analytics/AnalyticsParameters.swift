@@ -112,52 +112,6 @@ struct AnalyticsParameters {
         date.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: zone))
     }
 
-    /// Whether `text` is an RFC 3339 `date-time` whose fields are in range (`2026-11-01T09:00:00.5+01:00`): the
-    /// ISO 8601 parser reads `T25:00:00` or `-02-30` by rolling over into the next day or month instead of refusing.
-    /// A leap second (`:60`) is refused too: what it would roll over to is not what was asked either.
-    static func isRFC3339(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        var index = 0
-        func number(_ digits: Int, then separator: UInt8? = nil) -> Int? {
-            guard index + digits <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[index..<index + digits] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            index += digits
-            if let separator {
-                guard index < bytes.count, bytes[index] == separator || (separator == UInt8(ascii: "T") && bytes[index] == UInt8(ascii: "t")) else { return nil }
-                index += 1
-            }
-            return value
-        }
-        guard let year = number(4, then: UInt8(ascii: "-")), let month = number(2, then: UInt8(ascii: "-")),
-              let day = number(2, then: UInt8(ascii: "T")), let hour = number(2, then: UInt8(ascii: ":")),
-              let minute = number(2, then: UInt8(ascii: ":")), let second = number(2)
-        else { return false }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            let start = index
-            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-            guard index > start else { return false }
-        }
-        guard index < bytes.count else { return false }
-        if bytes[index] == UInt8(ascii: "Z") || bytes[index] == UInt8(ascii: "z") {
-            index += 1
-        } else {
-            guard bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") else { return false }
-            index += 1
-            guard let offsetHours = number(2, then: UInt8(ascii: ":")), let offsetMinutes = number(2),
-                  offsetHours <= 23, offsetMinutes <= 59 else { return false }
-        }
-        guard index == bytes.count, (1...12).contains(month), hour <= 23, minute <= 59, second <= 59 else { return false }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        let days = calendar.range(of: .day, in: .month, for: calendar.date(from: DateComponents(year: year, month: month, day: 1)) ?? Date())
-        return (1...(days?.count ?? 31)).contains(day)
-    }
-
     private static func instant(_ text: String?, name: String, zone: TimeZone, endOfDay: Bool) throws(ServiceError) -> Date? {
         guard let text else { return nil }
         if text.count == 10, text.utf8.filter({ $0 == UInt8(ascii: "-") }).count == 2 {
@@ -169,8 +123,7 @@ struct AnalyticsParameters {
                calendar.component(.day, from: date) == parts[2] {
                 return endOfDay ? calendar.date(byAdding: .day, value: 1, to: date) : date
             }
-        } else if Self.isRFC3339(text), let date = (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-                    ?? (try? Date(text, strategy: Date.ISO8601FormatStyle())) {
+        } else if let date = RFC3339.date(text) {
             return date
         }
         throw .badRequest("\(name) must be an RFC 3339 timestamp (2026-11-01T00:00:00Z) or a date (2026-11-01), not '\(text)'.")

@@ -57,7 +57,7 @@ enum LinkFields {
     }
     static let expiresAt = BodyField<Date>("expiresAt", schema: Schema.timestamp.described("When the link stops opening its destination (RFC 3339).")) { body, name, required in
         body.string(name, required: required).flatMap { text in
-            guard let date = LinkInput.date(text) else {
+            guard let date = RFC3339.date(text) else {
                 body.errors.add(body.at(name), "expiresAt must be an RFC 3339 timestamp (2026-12-31T23:59:59Z).")
                 return nil
             }

@@ -93,14 +93,4 @@ struct LinkInput {
         object.finish()
         return .object(members)
     }
-
-    /// An RFC 3339 timestamp, with or without fractional seconds.
-    static func date(_ text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
-    }
 }
