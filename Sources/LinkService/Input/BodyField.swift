@@ -58,6 +58,20 @@ extension BodyField where Value == String {
         }
     }
 
+    /// A hostname, normalised as `Hostname` writes it (lower case, punycode); `refusal` is the error for text that
+    /// is not one. Whether it names a domain of the workspace is for whoever reads it to ask.
+    static func hostname(_ name: String, _ schema: Schema, refusal: String) -> BodyField {
+        BodyField(name, schema: schema) { body, name, required in
+            body.string(name, required: required, limit: .hostname).flatMap { text in
+                guard let hostname = try? Hostname(text) else {
+                    body.errors.add(body.at(name), refusal)
+                    return nil
+                }
+                return hostname.rawValue
+            }
+        }
+    }
+
     /// One of `values` (an enumeration's raw values); `schema` when the document names the enumeration as a
     /// component of its own.
     static func choice(_ name: String, _ values: [String], schema: Schema? = nil) -> BodyField {

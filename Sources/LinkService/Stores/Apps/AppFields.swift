@@ -17,16 +17,8 @@ enum AppFields {
     static let playStoreURL = BodyField.validated("playStoreUrl", Schema.httpsURLInput, limit: .url, Validators.httpsURL)
     /// A hostname, normalised; whether it is a link domain of the workspace naming the app is `AppPrimaryDomain`'s
     /// question.
-    static let primaryDomain = BodyField<String>("primaryDomain", schema: Schema.hostname.nullable.described("""
+    static let primaryDomain = BodyField.hostname("primaryDomain", Schema.hostname.nullable.described("""
         A link domain of the workspace whose rules name the app (else 422; so not on create, when no rule can name it yet): \
         its rules decide the app's custom-scheme links and its links are built on it. `null` clears it.
-        """)) { body, name, required in
-        body.string(name, required: required, limit: .hostname).flatMap { text in
-            guard let hostname = try? Hostname(text) else {
-                body.errors.add(body.at(name), "primaryDomain must be the hostname of a link domain of this workspace.")
-                return nil
-            }
-            return hostname.rawValue
-        }
-    }
+        """), refusal: "primaryDomain must be the hostname of a link domain of this workspace.")
 }

@@ -5,15 +5,8 @@ import LinkKit
 /// them (`BodyField`); the nested objects' members are declared here too.
 enum LinkFields {
     /// A hostname, normalised; whether it is a link domain of the caller's workspace is the handler's question.
-    static let domain = BodyField<String>("domain", schema: Schema.hostname.described("A link domain of this workspace.")) { body, name, required in
-        body.string(name, required: required, limit: .hostname).flatMap { text in
-            guard let hostname = try? Hostname(text) else {
-                body.errors.add(body.at(name), "domain must be the hostname of a link domain of this workspace.")
-                return nil
-            }
-            return hostname.rawValue
-        }
-    }
+    static let domain = BodyField.hostname("domain", Schema.hostname.described("A link domain of this workspace."),
+                                           refusal: "domain must be the hostname of a link domain of this workspace.")
     static let slug = BodyField.validated("slug", Schema.string(pattern: LinkSlug.pattern, maxLength: TextLimit.slug.scalars).described("""
         The path after the domain: one or more segments of letters, digits and `. _ ~ -` joined by `/` (no `.` or `..` segment), \
         compared exactly; not one the service serves itself (`.well-known`, `v1`, `console`, ...). Generated when absent \
