@@ -1,4 +1,6 @@
-/// A link's slug: the path after the domain, one or more segments of URL-safe characters (`[A-Za-z0-9._~-]`)
+import ByteText
+
+/// A link's slug: the path after the domain, one or more segments of RFC 3986 unreserved characters (`[A-Za-z0-9._~-]`)
 /// joined by `/`, compared exactly. Given by the caller (checked by `problem`) or generated (`random`).
 enum LinkSlug {
     /// The first path segments the service serves itself on every host: a link there would never be reached.
@@ -28,7 +30,7 @@ enum LinkSlug {
         for segment in segments {
             if segment.isEmpty { return "A slug cannot start or end with '/' or hold '//'." }
             if segment == "." || segment == ".." { return "A slug cannot hold a '.' or '..' segment." }
-            if !segment.utf8.allSatisfy(isSlugByte) {
+            if !segment.utf8.allSatisfy(Percent.isUnreserved) {
                 return "A slug holds letters, digits and . _ ~ - only, in segments joined by '/'."
             }
         }
@@ -46,14 +48,6 @@ enum LinkSlug {
             let bytes = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
             let slug = String(decoding: bytes, as: UTF8.self)
             if problem(slug) == nil { return slug }
-        }
-    }
-
-    private static func isSlugByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "-"): true
-        default: false
         }
     }
 }
