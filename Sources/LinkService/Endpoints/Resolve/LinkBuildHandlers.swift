@@ -64,12 +64,10 @@ struct LinkBuildHandlers: EndpointGroup {
     /// - Throws: `ServiceError.validation` with pointers under `body`'s.
     private func link(_ body: inout JSONObjectReader, _ principal: Principal, builders: inout [ObjectIdentifier: LinkBuilder]) throws -> [UInt8] {
         let errors = body.errors
-        let appText = body.string("app", required: true)
+        let appID = LinkFields.app.read(&body, required: true)   // the app as a link names it
         let domainText = body.string("domain", limit: .hostname)
         let destination = DestinationInput(reading: &body, required: true)
         body.finish()
-        let appID = appText.flatMap(UUID.init(uuidString:))
-        if appText != nil, appID == nil { errors.add(body.at("app"), "app must be an app id (a UUID).") }
         try errors.check()
         let owner = try self.owner(appID!, domain: domainText, principal, pointer: body)
         let type = destination!.type!
