@@ -16,6 +16,8 @@ import Postgres
 ///   afterwards, and this node's `ChangeFeed` skips the notifications the write sent (`OwnNotifications`).
 struct CatalogChanges: Sendable {
     static let channel = "linkd_catalog"
+    /// A domain's links changed (payload: the domain's id).
+    static let linksChannel = "linkd_links"
 
     let pool: ConnectionPool
     let reloader: CatalogReloader
@@ -65,6 +67,8 @@ final class ChangeSet {
     private(set) var compiled: [String: CatalogEntry] = [:]
     /// API keys revoked.
     private(set) var revokedKeys: [UUID] = []
+    /// Domains whose links were created, changed or deleted, with their hostnames.
+    private(set) var linkDomains: [UUID: String] = [:]
 
     /// The domain `hostname` (created, changed or deleted) must be rebuilt.
     func domainChanged(_ hostname: String, on connection: Connection) throws {
@@ -84,6 +88,13 @@ final class ChangeSet {
     /// An app's identity, store links or destination types feed every domain whose rules or settings name it.
     func appChanged(_ appID: UUID, on connection: Connection) throws {
         for host in try AppStore.hostnames(using: appID, on: connection) { try domainChanged(host, on: connection) }
+    }
+
+    /// The links of the domain `id` (`hostname`) changed: every node forgets what it kept of them.
+    func linksChanged(domain id: UUID, hostname: String, on connection: Connection) throws {
+        guard linkDomains[id] == nil else { return }
+        try connection.notify(CatalogChanges.linksChannel, payload: id.canonicalText)
+        linkDomains[id] = hostname
     }
 
     /// The key `id` was revoked: every node drops it from its cache.

@@ -51,7 +51,7 @@ struct LinkHandlers: EndpointGroup {
         let input = LinkInput(reading: &body, creating: true)
         body.finish()
         try errors.check()
-        return try resource.create(principal) { connection, _ in
+        return try resource.create(principal) { connection, changed in
             let domain = try Self.domain(input.domain!, principal, on: connection)
             if let app = input.app, let destination = input.destination {
                 try Self.check(app: app, destination, principal, on: connection)
@@ -65,11 +65,15 @@ struct LinkHandlers: EndpointGroup {
                 guard let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) else {
                     throw ServiceError.conflict("\(link.shortLink) already exists.")
                 }
+                try changed.linksChanged(domain: domain.id, hostname: domain.hostname, on: connection)
                 return created
             }
             for _ in 0..<Self.slugAttempts {
                 link.slug = LinkSlug.random(length: domain.settings.linkSlugLength)
-                if let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) { return created }
+                if let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) {
+                    try changed.linksChanged(domain: domain.id, hostname: domain.hostname, on: connection)
+                    return created
+                }
             }
             throw ServiceError.conflict("No free slug of \(domain.settings.linkSlugLength) characters was found on \(domain.hostname); try again, or raise the domain's linkSlugLength.")
         }
@@ -96,14 +100,17 @@ struct LinkHandlers: EndpointGroup {
         body.finish()
         try errors.check()
         return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
-                                    check: { before, connection in try Self.change(before, input, principal, on: connection) }) { _, after, connection, _ in
-            try LinkStore.save(after, on: connection)
+                                    check: { before, connection in try Self.change(before, input, principal, on: connection) }) { before, after, connection, changed in
+            try changed.linksChanged(domain: before.domainID, hostname: before.hostname, on: connection)
+            try changed.linksChanged(domain: after.domainID, hostname: after.hostname, on: connection)
+            return try LinkStore.save(after, on: connection)
         }
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try resource.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) { link, connection, _ in
+        try resource.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) { link, connection, changed in
             try LinkStore.delete(link.id, on: connection)
+            try changed.linksChanged(domain: link.domainID, hostname: link.hostname, on: connection)
         }
     }
 
