@@ -33,6 +33,8 @@ extension Configuration {
                             help: "on: /v1/resolve answers without an API key."),
         ConfigurationOption("resolve-cache", "LINKD_RESOLVE_CACHE", .integer(in: 0...1_000_000, of: "answers"), \.service.resolveCacheSize,
                             help: "Answers kept for URLs resolved or clicked again; 0: off."),
+        ConfigurationOption("link-cache", "LINKD_LINK_CACHE", .integer(in: 0...10_000_000, of: "links"), \.service.linkCacheSize,
+                            help: "Stored links (and slugs known to hold none) kept in memory; others are read from the database."),
         ConfigurationOption("spool-dir", "LINKD_SPOOL_DIR", .directory, \.service.hits.spoolDirectory, unset: "<data-dir>/spool",
                             help: "Where hits are kept while the database is down."),
         ConfigurationOption("hits-retention-days", "LINKD_HITS_RETENTION_DAYS", .integer(in: 1...3650, of: "days"), \.service.hits.retentionDays,

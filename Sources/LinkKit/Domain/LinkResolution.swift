@@ -51,5 +51,12 @@ public final class LinkResolution: Sendable, Hashable {
         hasher.combine(destination)
     }
 
+    /// This resolution with `destination` as where the app opens (a stored link's own destination, where the rule
+    /// that decided named another or none): the same app, rule and place in the file.
+    public func opening(_ destination: ResolvedDestination?) -> LinkResolution {
+        LinkResolution(outcome: outcome, app: app, rule: rule, position: position, detailIndex: detailIndex,
+                       componentIndex: componentIndex, destination: destination)
+    }
+
     static let noMatch = LinkResolution(outcome: .noMatch, app: nil, rule: nil, position: nil, detailIndex: nil, componentIndex: nil, destination: nil)
 }

@@ -15,6 +15,8 @@ public struct UserAgent: Sendable, Hashable {
     /// Android WebView): such browsers do not hand universal links to the system, so the landing page adds an
     /// "Open in Safari / Chrome" hint (docs/LANDING.md).
     public let isInAppBrowser: Bool
+    /// An iPad that says so (iPadOS's Safari asks for desktop pages by default and then reads as a Mac).
+    public let isIPad: Bool
 
     /// Classifies a `User-Agent` header (absent or empty: `other`, not a bot).
     ///
@@ -24,7 +26,7 @@ public struct UserAgent: Sendable, Hashable {
     public init(_ header: String?) {
         var text = Array((header ?? "").utf8)
         guard !text.isEmpty else {
-            (platform, isBot, isLinkPreview, isHTTPClient, isInAppBrowser) = (.other, false, false, false, false)
+            (platform, isBot, isLinkPreview, isHTTPClient, isInAppBrowser, isIPad) = (.other, false, false, false, false, false)
             return
         }
         for index in text.indices where text[index] >= UInt8(ascii: "A") && text[index] <= UInt8(ascii: "Z") {
@@ -35,6 +37,7 @@ public struct UserAgent: Sendable, Hashable {
         isHTTPClient = found.contains(.httpClient)
         isBot = isLinkPreview || found.contains(.crawler)
         isInAppBrowser = !isBot && found.contains(.inApp)
+        isIPad = found.contains(.ipad)
         if found.contains(.ios) || text.starts(with: Self.cfNetwork) {
             platform = .ios
         } else if found.contains(.android) {
@@ -48,7 +51,7 @@ public struct UserAgent: Sendable, Hashable {
 
     /// What kind of client a marker stands for.
     enum Kind: UInt8 {
-        case preview, crawler, httpClient, ios, android, desktop, inApp
+        case preview, crawler, httpClient, ios, android, desktop, inApp, ipad
     }
 
     /// The kinds a scan found, as bits of `Kind.rawValue`.
@@ -140,6 +143,7 @@ public struct UserAgent: Sendable, Hashable {
     private static let cfNetwork = Array("cfnetwork".utf8)
 
     static let markers = MarkerTable([
+        (.ipad, ["ipad"]),
         // Fetchers that render a preview card of a shared link.
         (.preview, [
             "slackbot", "slack-imgproxy", "twitterbot", "facebookexternalhit", "facebot", "whatsapp", "telegrambot",

@@ -11,6 +11,8 @@ public struct DestinationError: Error, Sendable, Hashable {
         public static let missingParam = Code("missing_param")
         /// The rule names a destination type this app does not declare (any more).
         public static let unknownDestination = Code("unknown_destination")
+        /// A stored link past its expiry or its click limit: it no longer opens what it pointed at.
+        public static let linkExpired = Code("link_expired")
     }
 
     public let code: Code

@@ -66,7 +66,10 @@ public final class Application: Sendable {
         catalog.register(in: metrics)
         let keys = KeyCache()
         let reloader = CatalogReloader(catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog"))
-        let changes = ChangeFeed(parameters: configuration.database, reloader: reloader, keys: keys, logger: logger.with(label: "linkd.changes"))
+        let linkTaps = LinkClickCounter(pool: pool, logger: logger.with(label: "linkd.links"))
+        let links = LinkCache(pool: requests, capacity: configuration.linkCacheSize, taps: linkTaps)
+        let changes = ChangeFeed(parameters: configuration.database, reloader: reloader, keys: keys, links: links,
+                                 logger: logger.with(label: "linkd.changes"))
         self.changes = changes
         fetches = AssociationFetchLog(pool: pool, metrics: metrics, logger: logger.with(label: "linkd.fetches"))
         var routes = RouterBuilder()
@@ -75,13 +78,13 @@ public final class Application: Sendable {
         }
         let tokens = ClickTokens(pool: requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
         self.tokens = tokens
-        let services = ServiceGroup([changes, fetches, hits, tokens], logger: logger.with(label: "linkd.services"))
+        let services = ServiceGroup([changes, fetches, hits, tokens, linkTaps], logger: logger.with(label: "linkd.services"))
         precondition(services.kinds.map(ObjectIdentifier.init) == Self.serviceKinds.map(ObjectIdentifier.init),
                      "the metrics' stripes are sized for Application.serviceKinds")
         let auth = Authenticator(pool: requests, cache: keys)
-        let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes)
+        let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes, links: links)
         let agents = UserAgentCache(stripes: metrics.stripes)
-        let catalogChanges = CatalogChanges(pool: requests, reloader: reloader, keys: keys)
+        let catalogChanges = CatalogChanges(pool: requests, reloader: reloader, keys: keys, links: links)
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
         // Every route, in the order the router tries templates (a literal segment before a parameter at the same
         // place: android-manifest before {language}).
@@ -152,7 +155,8 @@ public final class Application: Sendable {
 
     /// The kinds of the background services, in start order. The metrics' stripes are sized with their threads
     /// before any is built (each takes the stripes), so `init` checks that it builds these.
-    private static let serviceKinds: [any BackgroundService.Type] = [ChangeFeed.self, AssociationFetchLog.self, HitBatcher.self, ClickTokens.self]
+    private static let serviceKinds: [any BackgroundService.Type] = [ChangeFeed.self, AssociationFetchLog.self, HitBatcher.self, ClickTokens.self,
+                                                                           LinkClickCounter.self]
 
     private static func registerPoolGauges(_ pool: ConnectionPool, requests: ConnectionPool, in metrics: MetricsRegistry) {
         metrics.gauge("linkd_db_request_refusals_total",

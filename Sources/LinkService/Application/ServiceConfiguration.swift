@@ -26,6 +26,8 @@ public struct ServiceConfiguration: Sendable {
     public var publicResolve: Bool = false
     /// Resolve answers kept in memory for URLs asked again (`ResolveCache`); 0 turns the cache off.
     public var resolveCacheSize: Int = 4096
+    /// Stored links kept in memory (`LinkCache`); a link not kept costs one indexed query when asked.
+    public var linkCacheSize: Int = 100_000
     /// Browser origins allowed to call the API (`https://dash.example.com`, or `*` for any, without credentials).
     /// Empty: CORS is off and browsers keep cross-origin responses from scripts. Each entry must pass
     /// `isValidCORSOrigin(_:)`.

@@ -96,6 +96,12 @@ public final class Catalog: Sendable {
         installs.add(1, ordering: .releasing)
     }
 
+    /// Advances the generation without changing an entry: a domain's links changed, and answers derived before
+    /// (`ResolveCache`) may name them.
+    func linksChanged() {
+        installs.add(1, ordering: .releasing)
+    }
+
     /// Replaces everything (start, and after the listener reconnects).
     func replaceAll(_ entries: [CatalogEntry]) {
         let map = Dictionary(entries.map { ($0.hostname, $0) }, uniquingKeysWith: { _, last in last })

@@ -22,6 +22,8 @@ struct CatalogChanges: Sendable {
     let pool: ConnectionPool
     let reloader: CatalogReloader
     let keys: KeyCache
+    /// The links this node keeps; nil: none.
+    var links: LinkCache? = nil
 
     /// Runs `body` in one transaction; `changed` collects (and announces) what it changes. Returns once the
     /// transaction has committed and this node has installed those changes.
@@ -37,6 +39,12 @@ struct CatalogChanges: Sendable {
         do {
             value = try pool.withTransaction { connection in
                 let value = try body(connection, changed)
+                // A domain whose links now open other apps (or that gained its first link, or lost its last) claims
+                // another link space in its files: it is rebuilt like any changed domain.
+                for (domain, hostname) in changed.linkDomains {
+                    let space = try LinkStore.spaces(domains: [domain], on: connection)[domain] ?? .none
+                    if space != reloader.catalog.entry(exactly: hostname)?.links { try changed.domainChanged(hostname, on: connection) }
+                }
                 // Before COMMIT: the entries held now were read before this write, and the notifications may
                 // reach the listener before COMMIT returns here.
                 for (hostname, entry) in changed.compiled {
@@ -53,6 +61,10 @@ struct CatalogChanges: Sendable {
             throw error
         }
         for id in changed.revokedKeys { keys.invalidate(id) }
+        if !changed.linkDomains.isEmpty {
+            for domain in changed.linkDomains.keys { links?.drop(domain: domain) }
+            reloader.catalog.linksChanged()
+        }
         if !changed.hostnames.isEmpty { reloader.install(changed.hostnames, prepared: prepared) }
         return value
     }

@@ -22,8 +22,12 @@ final class CatalogEntry: Sendable {
     let assetLinks: StaticDocument
     /// The click overrides of the domain's rules, by rule position (shared with the compilation).
     let clicks: [Int: RuleClick]
+    /// Whether the domain has links, and the apps they open (`LinkSpace`).
+    let links: LinkSpace
+    /// The apps the link space opens, one a platform (`CompiledRules.linkApps`).
+    let linkApps: [String]
 
-    init(domain: Domain, rules: CompiledRules, ruleIDs: [UUID], lastModified: Date) {
+    init(domain: Domain, rules: CompiledRules, ruleIDs: [UUID], links: LinkSpace, lastModified: Date) {
         domainID = domain.id
         workspaceID = domain.workspaceID
         hostname = domain.hostname
@@ -31,6 +35,8 @@ final class CatalogEntry: Sendable {
         settings = domain.settings
         compiled = rules.compiled
         clicks = rules.clicks
+        self.links = links
+        linkApps = rules.linkApps
         // (Held for the life of the entry: stored without the room left by appending.)
         self.ruleIDs = [UUID](unsafeUninitializedCapacity: ruleIDs.count) { $1 = $0.initialize(fromContentsOf: ruleIDs) }
         aasa = StaticDocument(rules.aasa, lastModified: lastModified)
@@ -45,6 +51,16 @@ final class CatalogEntry: Sendable {
     /// What the custom-scheme link `url` (as the https URL on this domain) does for `app` alone.
     func resolve(_ url: AASAURL, for app: DomainApp) -> LinkResolution {
         compiled.resolve(url, for: app) { ruleID(at: $0)?.canonicalText }
+    }
+
+    /// The app a link opens on `platform`: the link's own app on its platform, else the app the link space opens
+    /// there, when it declares the link's destination type (`LinkSpace.claimedApps`).
+    func linkApp(_ appID: String, type: String, platform: AppPlatform) -> DomainApp? {
+        for id in linkApps {
+            guard let app = compiled.apps.first(where: { $0.id == id }), app.platform == platform else { continue }
+            return app.id == appID || app.destinations[type] != nil ? app : nil
+        }
+        return nil
     }
 
     /// This domain's id of the rule at `position`; nil for none.

@@ -69,12 +69,15 @@ enum CatalogLoader {
             appsByWorkspace[workspace, default: []].append(DomainLoader.domainApp(app, destinations: own))
             appUpdated[app.id] = DomainLoader.updated(app, destinations: own)
         }
-        return Context(appsByWorkspace: appsByWorkspace, appUpdated: appUpdated)
+        let links = try LinkStore.spaces(domains: domains.count > batchSize ? nil : domains.map(\.id), on: connection)
+        return Context(appsByWorkspace: appsByWorkspace, appUpdated: appUpdated, links: links)
     }
 
     struct Context: Sendable {
         let appsByWorkspace: [UUID: [DomainApp]]
         let appUpdated: [UUID: Date]
+        /// The link space of each domain that has links.
+        let links: [UUID: LinkSpace]
     }
 
     /// One domain's rules as stored: ids, definitions (JSON bytes) and apps, in order.
@@ -99,8 +102,9 @@ enum CatalogLoader {
             if let updated = row.timestamp(3), updated > updatedAt { updatedAt = updated }
         }
 
-        var key: CompiledRules.Key {
-            CompiledRules.Key(workspaceID: domain.workspaceID, settings: domain.settings.resolved(hostname: ""), rules: rules)
+        func key(_ context: Context) -> CompiledRules.Key {
+            CompiledRules.Key(workspaceID: domain.workspaceID, settings: domain.settings.resolved(hostname: ""), rules: rules,
+                              links: context.links[domain.id] ?? .none)
         }
 
         func compile(_ context: Context) -> CompiledRules {
@@ -124,17 +128,20 @@ enum CatalogLoader {
                 if let click = input.click { clicks[index] = click }
                 return input.rule(id: "", appIDs: shared.names)
             }
+            let apps = context.appsByWorkspace[domain.workspaceID] ?? []
+            let linkSpace = (context.links[domain.id] ?? .none).rules(after: linkRules, apps: apps)
             return CompiledRules(CompiledDomain(
                 settings: domain.settings.resolved(hostname: domain.hostname),
-                apps: context.appsByWorkspace[domain.workspaceID] ?? [],
-                rules: linkRules
-            ), clicks: clicks)
+                apps: apps,
+                rules: linkRules + linkSpace
+            ), clicks: clicks, linkApps: linkSpace.first?.apps ?? [])
         }
 
         /// Last-Modified: the latest change to anything the files are made from (same on every node).
         func lastModified(_ context: Context) -> Date {
             var used = Set(rules.apps)
             used.formUnion(domain.settings.webcredentials)
+            used.formUnion((context.links[domain.id] ?? .none).apps)
             return used.compactMap { context.appUpdated[$0] }.reduce(updatedAt, max)
         }
     }
@@ -176,7 +183,7 @@ enum CatalogLoader {
             }
             let context = context
             DispatchQueue.global().async(group: group) { [self] in
-                let keys = batch.map(\.key)
+                let keys = batch.map { $0.key(context) }
                 let (toCompile, firstOf) = Self.toCompile(keys, reusable: reusable)
                 counter?.add(toCompile.count)
                 let results = Mutex<[CompiledRules?]>(Array(repeating: nil, count: batch.count))
@@ -189,7 +196,7 @@ enum CatalogLoader {
                 let built = batch.indices.map { index in
                     let shared = reusable[keys[index]] ?? made[firstOf[keys[index]]!]!
                     return CatalogEntry(domain: batch[index].domain, rules: shared, ruleIDs: batch[index].ids,
-                                        lastModified: batch[index].lastModified(context))
+                                        links: context.links[batch[index].domain.id] ?? .none, lastModified: batch[index].lastModified(context))
                 }
                 compiled.withLock { compiled in
                     for index in toCompile { compiled[keys[index]] = made[index] }

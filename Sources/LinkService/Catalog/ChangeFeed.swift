@@ -3,7 +3,8 @@ import Observability
 import Postgres
 
 /// Keeps this node's in-memory state coherent with the database and with other nodes: one
-/// `LISTEN` connection for `linkd_catalog` (a domain to rebuild) and `linkd_keys` (a key revoked).
+/// `LISTEN` connection for `linkd_catalog` (a domain to rebuild), `linkd_keys` (a key revoked) and `linkd_links` (a
+/// domain's links changed: what `LinkCache` keeps of them is dropped).
 ///
 /// At start the catalog is loaded whole. When the listener loses the database, the last good catalog
 /// keeps serving and cached keys keep serving as they are (`KeyCache.Trust`); when it reconnects, the
@@ -19,21 +20,28 @@ final class ChangeFeed: BackgroundService {
     private let keys: KeyCache
     private let listener: NotificationListener
 
-    init(parameters: ConnectionParameters, reloader: CatalogReloader, keys: KeyCache, logger: Logger, maximumBackoff: Duration = .seconds(1)) {
+    init(parameters: ConnectionParameters, reloader: CatalogReloader, keys: KeyCache, links: LinkCache? = nil, logger: Logger,
+         maximumBackoff: Duration = .seconds(1)) {
         self.reloader = reloader
         self.keys = keys
         listener = NotificationListener(
-            parameters: parameters, channels: [CatalogChanges.channel, KeyCache.channel], logger: logger, maximumBackoff: maximumBackoff,
+            parameters: parameters, channels: [CatalogChanges.channel, KeyCache.channel, CatalogChanges.linksChannel], logger: logger,
+            maximumBackoff: maximumBackoff,
             onNotification: { notification in
                 switch notification.channel {
                 case KeyCache.channel:
                     if let id = UUID(uuidString: notification.payload) { keys.invalidate(id) }
+                case CatalogChanges.linksChannel:
+                    // (A write's own node dropped them before answering; dropping again is harmless.)
+                    if let id = UUID(uuidString: notification.payload) { links?.drop(domain: id) }
+                    reloader.catalog.linksChanged()
                 default:
                     // This node's own writes installed their changes before answering.
                     if !reloader.own.isOwn(notification) { reloader.reloadSoon(notification.payload) }
                 }
             },
             onReconnect: {
+                links?.dropAll()
                 reloader.own.forget()
                 reloader.reloadAllSoon()
             },

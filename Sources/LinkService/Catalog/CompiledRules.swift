@@ -10,30 +10,36 @@ final class CompiledRules: Sendable {
     let assetLinks: StaticDocument.Body
     /// The click overrides of the rules that have one, by rule position (`RuleClick`).
     let clicks: [Int: RuleClick]
+    /// The ids of the apps the link space opens (its rule, the last, names them: `LinkSpace`), one a platform.
+    let linkApps: [String]
 
-    init(_ compiled: CompiledDomain, clicks: [Int: RuleClick] = [:]) {
+    init(_ compiled: CompiledDomain, clicks: [Int: RuleClick] = [:], linkApps: [String] = []) {
         self.compiled = compiled
         self.clicks = clicks
+        self.linkApps = linkApps
         aasa = StaticDocument.Body(compiled.aasaBytes)
         assetLinks = StaticDocument.Body(compiled.assetLinksBytes)
     }
 
     /// Equal keys compile to equal files and matchers: the workspace (its apps), the settings that shape the files
-    /// (not the hostname) and each rule's stored definition and apps, in order. Built from the stored bytes, before
-    /// anything is decoded; hashed once.
+    /// (not the hostname), each rule's stored definition and apps, in order, and the apps the domain's links open.
+    /// Built from the stored bytes, before anything is decoded; hashed once.
     struct Key: Hashable {
         let workspaceID: UUID
         let settings: DomainSettings
         let rules: StoredRules
+        let links: LinkSpace
         private let hash: Int
 
-        init(workspaceID: UUID, settings: DomainSettings, rules: StoredRules) {
+        init(workspaceID: UUID, settings: DomainSettings, rules: StoredRules, links: LinkSpace) {
             self.workspaceID = workspaceID
             self.settings = settings
             self.rules = rules
+            self.links = links
             var hasher = Hasher()
             hasher.combine(workspaceID)
             hasher.combine(settings)
+            hasher.combine(links)
             rules.definitions.withUnsafeBytes { hasher.combine(bytes: $0) }
             rules.definitionEnds.withUnsafeBytes { hasher.combine(bytes: $0) }
             rules.apps.withUnsafeBytes { hasher.combine(bytes: $0) }

@@ -37,6 +37,9 @@ struct ClickHandler: Sendable {
         let answer = resolved.answer
         guard let entry = answer.entry else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
         let (response, served) = respond(answer, json: resolved.json, agent: agent, request: request)
+        if let link = answer.storedLink, link.maxClicks != nil, answer.linkIsLive, !agent.isBot, !agent.isLinkPreview, request.method == .GET {
+            resolver.links?.taps.tapped(link.id)
+        }
         var hit = Hit(resolved: answer, source: .click, request: request, agent: agent, workspace: entry.workspaceID)
         hit.served = served
         hits.record(hit, from: request)
@@ -67,6 +70,11 @@ struct ClickHandler: Sendable {
 
     /// The answer to a click and what it got; a nil response is a 404 (nowhere to send the browser).
     func respond(_ answer: Resolver.Answer, json: [UInt8], agent: UserAgent, request: Request) -> (Response?, Hit.Served?) {
+        if let link = answer.storedLink, !answer.linkIsLive {
+            // Past its expiry or click limit: the link's fallback for the device, else a page that says so.
+            if let fallback = fallback(of: link, agent: agent) { return (Self.redirect(fallback), .redirect) }
+            return (expiredPage(answer), .landing)
+        }
         let opensApp = answer.resolution?.outcome == .openApp
         guard let entry = answer.entry, opensApp, behavior(answer, entry) == .landing else {
             if agent.isLinkPreview { return (previewPage(answer), .preview) }
@@ -87,6 +95,22 @@ struct ClickHandler: Sendable {
         }
     }
 
+    /// A stored link's fallback for the visitor's device (FDL's `ifl`, `ipfl`, `afl`, `ofl`).
+    func fallback(of link: ServedLink, agent: UserAgent) -> String? {
+        switch agent.platform {
+        case .ios: (agent.isIPad ? link.fallbacks.ipad : nil) ?? link.fallbacks.ios
+        case .android: link.fallbacks.android
+        case .desktop, .other: link.fallbacks.desktop
+        }
+    }
+
+    /// The page of a stored link past its expiry or click limit with no fallback: 410, the link's preview, no way on.
+    func expiredPage(_ answer: Resolver.Answer) -> Response {
+        var content = LandingPage.Content(link: answer.link, preview: preview(answer))
+        content.preview.description = "This link has expired."
+        return Self.page(LandingPage.render(content), script: false, cache: "no-store", status: 410)
+    }
+
     /// The rule's override, else the domain's setting.
     func behavior(_ answer: Resolver.Answer, _ entry: CatalogEntry) -> ClickBehavior {
         answer.resolution?.position.flatMap { entry.clicks[$0]?.behavior } ?? entry.settings.clickBehavior
@@ -101,6 +125,7 @@ struct ClickHandler: Sendable {
         if let entry = answer.entry, let position = answer.resolution?.position {
             preview = preview.overridden(by: entry.clicks[position]?.preview)
         }
+        if let link = answer.storedLink { preview = preview.overridden(by: link.preview) }
         if preview.title == nil { preview.title = answer.entry.map { _ in answer.parsed.host } }
         return preview
     }
@@ -133,7 +158,9 @@ struct ClickHandler: Sendable {
         let query = answer.parsed.query.map { "?" + $0 } ?? ""
         if android {
             content.inAppBrowser = inApp ? "Chrome" : nil
-            if var store = answer.storeURL(for: .android) {
+            if let fallback = answer.storedLink?.fallbacks.android {
+                content.storeLink = fallback
+            } else if var store = answer.storeURL(for: .android) {
                 if let token {
                     let referrer = Percent.encoded(ClickHandler.referrerPrefix + token, keeping: Percent.isUnreserved)
                     store += (store.contains("?") ? "&" : "?") + "referrer=" + referrer
@@ -149,7 +176,7 @@ struct ClickHandler: Sendable {
             }
         } else {
             content.inAppBrowser = inApp ? "Safari" : nil
-            content.storeLink = answer.storeURL(for: .ios)
+            content.storeLink = answer.storedLink?.fallbacks.ios ?? answer.storeURL(for: .ios)
             content.appStoreID = content.storeLink.flatMap(Self.appStoreID)
             if let app = answer.resolution?.app, app.platform == .ios, let scheme = app.customScheme {
                 content.openLink = scheme + "://" + path + query
@@ -176,6 +203,7 @@ struct ClickHandler: Sendable {
     /// iOS: the App Store page of the app that would open the link, else the web fallback; Android: the Play
     /// Store page, else the web fallback; everything else: the web fallback.
     func target(_ answer: Resolver.Answer, agent: UserAgent) -> String? {
+        if let link = answer.storedLink, let fallback = fallback(of: link, agent: agent) { return fallback }
         let opensApp = answer.resolution?.outcome == .openApp
         switch agent.platform {
         case .ios where opensApp: return answer.storeURL(for: .ios) ?? answer.webFallback

@@ -10,7 +10,8 @@ import LinkKit
 ///
 /// A URL that cannot be a universal link (`Resolver.Refusal`) has `"outcome":"no_match","reason":"not_https"`.
 /// An answer whose app opens the link has `"links":{"universal":…,"scheme":…}` after the destination; a custom
-/// scheme no app owns is `"outcome":"unknown_scheme"` with an empty `domain`.
+/// scheme no app owns is `"outcome":"unknown_scheme"` with an empty `domain`. A stored link at the URL adds `"link"`
+/// before the fallbacks (`write(_:live:into:)`).
 ///
 /// Written as UTF-8 bytes, what the response carries: appending to a `[UInt8]` costs a fraction of appending to a
 /// `String` and converting it.
@@ -63,6 +64,7 @@ enum ResolveJSON {
                 out.append(UInt8(ascii: "}"))
             }
         }
+        if let link = answer.storedLink { write(link, live: answer.linkIsLive, into: &out) }
         out.append(literal: ",\"fallbacks\":{")
         var first = true
         func member(_ key: StaticString, _ value: String?) {
@@ -76,6 +78,41 @@ enum ResolveJSON {
         member("\"appStore\":", answer.storeURL(for: .ios))
         member("\"playStore\":", answer.storeURL(for: .android))
         out.append(literal: "}}")
+    }
+
+    /// `,"link":{"id":…,"slug":…,"url":…,"expired":true,"name":…,"campaign":{"source":…},"data":{…}}`: the stored link
+    /// at the URL, the web page it opens (while live), its campaign and the data it hands the app.
+    static func write(_ link: ServedLink, live: Bool, into out: inout [UInt8]) {
+        out.append(literal: ",\"link\":{\"id\":\"")
+        out.append(contentsOf: link.id.canonicalText.utf8)
+        out.append(literal: "\",\"slug\":")
+        JSONString.append(link.slug, to: &out)
+        if live, let url = link.webURL {
+            out.append(literal: ",\"url\":")
+            JSONString.append(url, to: &out)
+        }
+        if !live { out.append(literal: ",\"expired\":true") }
+        if let name = link.name {
+            out.append(literal: ",\"name\":")
+            JSONString.append(name, to: &out)
+        }
+        let campaign = [("source", link.campaign.source), ("medium", link.campaign.medium), ("campaign", link.campaign.campaign),
+                        ("term", link.campaign.term), ("content", link.campaign.content)].filter { $0.1 != nil }
+        if !campaign.isEmpty {
+            out.append(literal: ",\"campaign\":{")
+            for (index, (key, value)) in campaign.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONString.append(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                JSONString.append(value!, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        if let data = link.data {
+            out.append(literal: ",\"data\":")
+            out.append(contentsOf: data)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     static func write(_ destination: ResolvedDestination, into out: inout [UInt8]) {

@@ -12,10 +12,13 @@ struct Resolver: Sendable {
     let catalog: Catalog
     /// Answers of URLs asked again, with their JSON (`ResolveCache`).
     let cache: ResolveCache
+    /// The stored links of the domains; nil: links are not served.
+    let links: LinkCache?
 
-    init(catalog: Catalog, cacheSize: Int, stripes: StripeAssignment) {
+    init(catalog: Catalog, cacheSize: Int, stripes: StripeAssignment, links: LinkCache? = nil) {
         self.catalog = catalog
         cache = ResolveCache(capacity: cacheSize, stripes: stripes)
+        self.links = links
     }
 
     /// Why a URL on a link domain is no universal link at all, whatever the rules say (the answer's `reason`).
@@ -49,16 +52,29 @@ struct Resolver: Sendable {
         /// The landing and preview pages of clicks on this link, rendered on first use (`ClickHandler`), one per
         /// `LandingPageSlot`.
         let pages = OnceSlots<LandingPage.Template>(count: LandingPageSlot.allCases.count)
+        /// The stored link at the URL's path, when its domain has one there (docs/LINKS.md, "Serving links").
+        let storedLink: ServedLink?
+        /// Whether `storedLink` still opens what it points at (not expired, not beyond its click limit).
+        let linkIsLive: Bool
 
         init(url: String?, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: AppPlatform,
-             refusal: Refusal? = nil) {
+             refusal: Refusal? = nil, storedLink: ServedLink? = nil, linkIsLive: Bool = true) {
             self.url = url
             self.parsed = parsed
             self.entry = entry
             self.resolution = resolution
             self.platform = platform
             self.refusal = refusal
+            self.storedLink = storedLink
+            self.linkIsLive = linkIsLive
             appID = resolution?.app.flatMap { UUID.canonical($0.id) ?? UUID(uuidString: $0.id) }
+        }
+
+        /// Until when this answer may be served again (`ResolveCache`): a link's expiry; never again for a link with a
+        /// click limit, whose every tap counts; nil: while the catalog stands.
+        var reusableUntil: Date? {
+            guard let link = storedLink, linkIsLive else { return nil }
+            return link.maxClicks != nil ? .distantPast : link.expiresAt
         }
 
         var outcome: Hit.Outcome {
@@ -73,8 +89,10 @@ struct Resolver: Sendable {
             }
         }
 
-        /// Where a browser goes when no app opens the link (only configured URLs, never the link's own host).
+        /// Where a browser goes when no app opens the link (only configured URLs, never the link's own host): a stored
+        /// link's web page or desktop fallback, else the domain's web fallback.
         var webFallback: String? {
+            if let link = storedLink, let page = (linkIsLive ? link.webURL : nil) ?? link.fallbacks.desktop { return page }
             guard let entry, let base = entry.settings.webFallbackURL else { return nil }
             guard entry.settings.carryPathToFallback else { return base }
             // Assembled in one buffer of the final size.
@@ -119,13 +137,17 @@ struct Resolver: Sendable {
     /// - Throws: `LinkKitError` when `url` is not an absolute URL, or is a `javascript:`, `data:` or `file:` URL.
     func resolve(_ url: String, platform: AppPlatform, workspace: UUID?) throws -> ResolveCache.CachedAnswer {
         let generation = catalog.generation   // before the catalog is read
-        return try cache.answer(for: .init(link: .text(url), platform: platform, workspace: workspace), generation: generation) {
-            let answer = try answer(url, platform: platform, workspace: workspace)
+        func computed() throws -> (Answer, [UInt8]) {
+            let made = try self.answer(url, platform: platform, workspace: workspace)
             var json: [UInt8] = []
             json.reserveCapacity(1024)
-            ResolveJSON.write(answer, into: &json)
-            return (answer, json)
+            ResolveJSON.write(made, into: &json)
+            return (made, json)
         }
+        let kept = try cache.answer(for: .init(link: .text(url), platform: platform, workspace: workspace), generation: generation, otherwise: computed)
+        guard let until = kept.answer.reusableUntil, Date() >= until else { return kept }
+        let (answer, json) = try computed()
+        return ResolveCache.CachedAnswer(answer: answer, json: json)
     }
 
     /// The answer for a click: `path` (raw) and `query` requested on `host`, taken from the request as they are
@@ -133,14 +155,18 @@ struct Resolver: Sendable {
     /// page's click token stores it for the claim.
     func resolveClick(host: String, path: String, query: String?, platform: AppPlatform) -> ResolveCache.CachedAnswer {
         let generation = catalog.generation
-        return cache.answer(for: .init(link: .request(host: host, path: path, query: query), platform: platform, workspace: nil),
-                          generation: generation) {
-            let answer = answer(AASAURL(https: host, path: path, query: query), url: nil, platform: platform, workspace: nil)
+        func computed() -> (Answer, [UInt8]) {
+            let made = self.answer(AASAURL(https: host, path: path, query: query), url: nil, platform: platform, workspace: nil)
             var json: [UInt8] = []
             json.reserveCapacity(1024)
-            ResolveJSON.write(answer, into: &json)
-            return (answer, json)
+            ResolveJSON.write(made, into: &json)
+            return (made, json)
         }
+        let kept = cache.answer(for: .init(link: .request(host: host, path: path, query: query), platform: platform, workspace: nil),
+                                generation: generation, otherwise: computed)
+        guard let until = kept.answer.reusableUntil, Date() >= until else { return kept }
+        let (answer, json) = computed()
+        return ResolveCache.CachedAnswer(answer: answer, json: json)
     }
 
     /// Resolves `url` for `platform` among the domains of `workspace` (nil: any workspace, for clicks).
@@ -160,7 +186,8 @@ struct Resolver: Sendable {
                 return Answer(url: url, parsed: parsed, entry: nil, resolution: nil, platform: platform)
             }
             let universal = parsed.universal(on: Hostname.servingHost(of: owner.entry.hostname))
-            return Answer(url: url, parsed: parsed, entry: owner.entry, resolution: owner.entry.resolve(universal, for: owner.app), platform: platform)
+            return linked(Answer(url: url, parsed: parsed, entry: owner.entry, resolution: owner.entry.resolve(universal, for: owner.app),
+                                 platform: platform), platform: owner.app.platform)
         }
         guard let entry = catalog.entry(governing: parsed.host), workspace == nil || entry.workspaceID == workspace else {
             return Answer(url: url, parsed: parsed, entry: nil, resolution: nil, platform: platform)
@@ -168,6 +195,27 @@ struct Resolver: Sendable {
         if let refusal = parsed.scheme != "https" ? Refusal.notHTTPS : parsed.hasUserInfo ? .userInfo : nil {
             return Answer(url: url, parsed: parsed, entry: entry, resolution: nil, platform: platform, refusal: refusal)
         }
-        return Answer(url: url, parsed: parsed, entry: entry, resolution: entry.resolve(parsed, platform: platform), platform: platform)
+        return linked(Answer(url: url, parsed: parsed, entry: entry, resolution: entry.resolve(parsed, platform: platform), platform: platform),
+                      platform: platform)
+    }
+
+    /// `answer` with the stored link at its path, when its domain has one there: the link's destination where the
+    /// app that opens the URL is the app the link opens on `platform` (`CatalogEntry.linkApp`), an explicit
+    /// `link_expired` error instead once the link is past its expiry or click limit; the rule's answer otherwise
+    /// (a rule made after the link, deciding otherwise, wins, as it does on the device).
+    private func linked(_ answer: Answer, platform: AppPlatform) -> Answer {
+        guard let links, let entry = answer.entry, entry.links.hasLinks, let resolution = answer.resolution,
+              let slug = LinkSlug.candidate(path: answer.parsed.path), case .found(let link) = links.link(slug, domain: entry.domainID) else {
+            return answer
+        }
+        let live = link.isLive(at: Date(), taps: links.taps.taps(of: link.id).all)
+        var decided = resolution
+        if let appID = link.appID, let type = link.destinationType, resolution.outcome == .openApp, let app = resolution.app,
+           entry.linkApp(appID, type: type, platform: platform) === app {
+            decided = resolution.opening(live ? link.destination(in: app)
+                                              : .error(DestinationError(code: .linkExpired, param: nil, detail: "The link \(link.slug) has expired.")))
+        }
+        return Answer(url: answer.url, parsed: answer.parsed, entry: entry, resolution: decided, platform: answer.platform,
+                      storedLink: link, linkIsLive: live)
     }
 }

@@ -53,15 +53,18 @@ struct LinkHandlers: EndpointGroup {
         try errors.check()
         return try resource.create(principal) { connection, changed in
             let domain = try Self.domain(input.domain!, principal, on: connection)
-            if let app = input.app, let destination = input.destination {
-                try Self.check(app: app, destination, principal, on: connection)
+            var app: App?
+            if let appID = input.app, let destination = input.destination {
+                app = try Self.check(app: appID, destination, principal, on: connection)
             }
             var link = Link(id: UUID(), domainID: domain.id, hostname: domain.hostname, slug: input.slug ?? "", appID: input.app,
                             destination: input.destination?.json, webURL: input.url, fallbacks: input.fallbacks ?? .object([]),
                             campaign: input.campaign ?? Link.Campaign(), tags: input.tags ?? [], preview: input.preview ?? .object([]),
                             expiresAt: input.expiresAt, maxClicks: input.maxClicks, name: input.name, data: input.data,
                             version: 1, createdAt: Date(), updatedAt: Date(), sortMicros: 0)
+            try Self.checkPlace(of: link, app: app, on: connection)
             if input.slug != nil {
+                try checkRules(link, app: app)
                 guard let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) else {
                     throw ServiceError.conflict("\(link.shortLink) already exists.")
                 }
@@ -70,6 +73,7 @@ struct LinkHandlers: EndpointGroup {
             }
             for _ in 0..<Self.slugAttempts {
                 link.slug = LinkSlug.random(length: domain.settings.linkSlugLength)
+                if (try? checkRules(link, app: app)) == nil { continue }
                 if let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) {
                     try changed.linksChanged(domain: domain.id, hostname: domain.hostname, on: connection)
                     return created
@@ -100,7 +104,7 @@ struct LinkHandlers: EndpointGroup {
         body.finish()
         try errors.check()
         return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
-                                    check: { before, connection in try Self.change(before, input, principal, on: connection) }) { before, after, connection, changed in
+                                    check: { before, connection in try change(before, input, principal, on: connection) }) { before, after, connection, changed in
             try changed.linksChanged(domain: before.domainID, hostname: before.hostname, on: connection)
             try changed.linksChanged(domain: after.domainID, hostname: after.hostname, on: connection)
             return try LinkStore.save(after, on: connection)
@@ -115,7 +119,7 @@ struct LinkHandlers: EndpointGroup {
     }
 
     /// `before` with the `PATCH` applied, checked as a create is (422, or 409 for a slug taken on the domain).
-    private static func change(_ before: Link, _ input: LinkInput, _ principal: Principal, on connection: Connection) throws -> Link {
+    private func change(_ before: Link, _ input: LinkInput, _ principal: Principal, on connection: Connection) throws -> Link {
         var after = before
         input.apply(to: &after)
         if let hostname = input.domain, hostname != before.hostname {
@@ -126,11 +130,16 @@ struct LinkHandlers: EndpointGroup {
         if let problem = LinkInput.targetProblem(app: after.appID != nil, destination: after.destination != nil, url: after.webURL != nil) {
             throw ServiceError.validation([.init(pointer: "/" + problem.member, detail: problem.detail)])
         }
-        if let app = after.appID, let destination = after.destination, after.appID != before.appID || after.destination != before.destination {
-            try check(app: app, input.destination ?? DestinationInput(stored: destination), principal, on: connection)
+        var app: App?
+        if let appID = after.appID, let destination = after.destination {
+            app = try Self.check(app: appID, input.destination ?? DestinationInput(stored: destination), principal, on: connection)
         }
-        if (after.slug != before.slug || after.domainID != before.domainID),
-           try LinkStore.slugTaken(after.slug, domain: after.domainID, excluding: after.id, on: connection) {
+        let moved = after.slug != before.slug || after.domainID != before.domainID
+        if moved || after.appID != before.appID || after.destination != before.destination || after.webURL != before.webURL {
+            try Self.checkPlace(of: after, app: app, on: connection)
+            try checkRules(after, app: app)
+        }
+        if moved, try LinkStore.slugTaken(after.slug, domain: after.domainID, excluding: after.id, on: connection) {
             throw ServiceError.conflict("\(after.shortLink) already exists.")
         }
         return after
@@ -144,10 +153,52 @@ struct LinkHandlers: EndpointGroup {
         return domain
     }
 
+    /// 422 unless a domain's links open one app a platform: iOS opens the first app of the file's entries whatever
+    /// the link, so a second app of the same platform could never be opened by its links (docs/LINKS.md).
+    private static func checkPlace(of link: Link, app: App?, on connection: Connection) throws {
+        guard let app else { return }
+        guard let other = try LinkStore.otherApps(of: app.platform, than: app.id, domain: link.domainID, on: connection).first else { return }
+        throw ServiceError.validation([.init(pointer: "/app", detail: """
+            The links on \(link.hostname) open the \(app.platform.rawValue) app \(other.canonicalText); a domain's links open one app \
+            a platform, since iOS and Android open the first app the file names for the link space. Use another domain for this app's links.
+            """)])
+    }
+
+    /// 422 at `/slug` when a rule of the domain decides the link's URL otherwise than the link would: an exclusion, another
+    /// app of the link's app's platform, an app of the other platform without the link's destination type, or any app
+    /// for a link to a web page. The rules are the catalog's, as served.
+    private func checkRules(_ link: Link, app: App?) throws {
+        guard let entry = changes.reloader.catalog.entry(exactly: link.hostname) else { return }
+        let url = AASAURL(https: Hostname.servingHost(of: link.hostname), path: "/" + link.slug, query: nil)
+        for platform in [AppPlatform.ios, .android] {
+            let resolution = entry.resolve(url, platform: platform)
+            guard let position = resolution.position, let ruleID = entry.ruleID(at: position) else { continue }
+            let decided: String?
+            switch resolution.outcome {
+            case .noMatch: decided = nil
+            case .excluded: decided = "excludes it on \(platform.rawValue)"
+            case .openApp:
+                guard let opened = resolution.app else { decided = nil; break }
+                let type = link.destination?["type"]?.stringValue ?? ""
+                let same = app.map { app in
+                    opened.platform == app.platform ? opened.id == app.id.canonicalText : opened.destinations[type] != nil
+                } ?? false
+                decided = same ? nil : "opens the app \(opened.identifier) there"
+            }
+            if let decided {
+                throw ServiceError.validation([.init(pointer: "/slug", detail: """
+                    \(link.shortLink) is decided by rule \(position) (\(ruleID.canonicalText)), which \(decided): the link could never \
+                    open what it points at. Choose another slug, or change the rule.
+                    """)])
+            }
+        }
+    }
+
     /// 422 unless `app` is an app of the caller's workspace with the destination's type, and the parameters are what
     /// the type declares (`DestinationInput.check`, as `POST /v1/links/build` checks them).
-    private static func check(app: UUID, _ destination: DestinationInput, _ principal: Principal, on connection: Connection) throws {
-        guard try AppStore.find(app, of: principal.workspaceID, on: connection) != nil else {
+    @discardableResult
+    private static func check(app: UUID, _ destination: DestinationInput, _ principal: Principal, on connection: Connection) throws -> App {
+        guard let found = try AppStore.find(app, of: principal.workspaceID, on: connection) else {
             throw ServiceError.validation([.init(pointer: "/app", detail: "There is no app \(app.canonicalText) in this workspace.")])
         }
         let type = destination.type ?? ""
@@ -157,6 +208,7 @@ struct LinkHandlers: EndpointGroup {
         let errors = FieldErrors()
         _ = destination.check(against: declared.type, errors)
         try errors.check()
+        return found
     }
 
     /// The link named by the path, in the caller's workspace only; 404 otherwise.

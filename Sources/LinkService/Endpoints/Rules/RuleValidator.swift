@@ -14,6 +14,9 @@ enum RuleValidator {
         let findings: [LintFinding]
         let inputs: [RuleDefinition]
         let apps: DomainLoader.WorkspaceApps
+        /// The domain's link space, compiled after the rules.
+        let links: LinkSpace
+        let linkApps: [String]
 
         /// The catalog entry of `domain` once saved with these rules (`rules`, as stored), as a catalog load
         /// builds it (`CatalogLoader`), from this compilation.
@@ -21,10 +24,10 @@ enum RuleValidator {
             let clicks = Dictionary(inputs.enumerated().compactMap { index, input in input.click.map { (index, $0) } },
                                     uniquingKeysWith: { first, _ in first })
             // Last-Modified: the latest change to anything the files are made from.
-            let used = Set(inputs.flatMap(\.apps)).union(domain.settings.webcredentials)
+            let used = Set(inputs.flatMap(\.apps)).union(domain.settings.webcredentials).union(links.apps)
             let lastModified = used.compactMap { apps.updated[$0] }.reduce(rules.map(\.updatedAt).reduce(domain.updatedAt, max), max)
-            return CatalogEntry(domain: domain, rules: CompiledRules(compiled, clicks: clicks), ruleIDs: rules.map(\.id),
-                                lastModified: lastModified)
+            return CatalogEntry(domain: domain, rules: CompiledRules(compiled, clicks: clicks, linkApps: linkApps), ruleIDs: rules.map(\.id),
+                                links: links, lastModified: lastModified)
         }
     }
 
@@ -58,9 +61,12 @@ enum RuleValidator {
             }
         }
         try errors.check()
-        // Without rule ids, as the catalog holds it (`CatalogEntry.ruleIDs` reports them).
+        // Without rule ids, as the catalog holds it (`CatalogEntry.ruleIDs` reports them), the link space after the rules.
+        let links = try LinkStore.spaces(domains: [domain.id], on: connection)[domain.id] ?? .none
+        let linkRules = rules.map { $0.definition.rule(id: "") }
+        let linkSpace = links.rules(after: linkRules, apps: apps.apps)
         let compiled = CompiledDomain(settings: domain.settings.resolved(hostname: domain.hostname), apps: apps.apps,
-                                      rules: rules.map { $0.definition.rule(id: "") })
+                                      rules: linkRules + linkSpace)
         counter.add(1)
         let findings = AASALinter.lint(json: compiled.aasa.json)
         for finding in findings where finding.severity == .error {
@@ -76,7 +82,8 @@ enum RuleValidator {
             errors.add("", "The generated apple-app-site-association file would be \(size) bytes; iOS rejects files over \(AASAFile.maximumSize) bytes (128 KB). Merge rules or use wildcards.")
         }
         try errors.check()
-        return Outcome(compiled: compiled, findings: findings, inputs: rules.map(\.definition), apps: apps)
+        return Outcome(compiled: compiled, findings: findings, inputs: rules.map(\.definition), apps: apps, links: links,
+                       linkApps: linkSpace.first?.apps ?? [])
     }
 
     /// The request pointer a lint finding on the generated file refers to: `/applinks/details/D/components/C…`

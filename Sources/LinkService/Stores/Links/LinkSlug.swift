@@ -41,6 +41,15 @@ enum LinkSlug {
         return nil
     }
 
+    /// The slug a request path could be a link at (`/spring24` → `spring24`): nil when no link can be there, without
+    /// looking (the root, bytes no slug holds; the lookup compares exactly).
+    static func candidate(path: String) -> String? {
+        let bytes = path.utf8
+        guard bytes.count > 1, bytes.count <= 201, bytes.first == UInt8(ascii: "/"),
+              bytes.dropFirst().allSatisfy({ $0 == UInt8(ascii: "/") || Percent.isUnreserved($0) }) else { return nil }
+        return String(path.dropFirst())
+    }
+
     /// A slug of `length` characters from `alphabet`, drawn with the system's generator, not one `problem` refuses.
     static func random(length: Int) -> String {
         var generator = SystemRandomNumberGenerator()

@@ -50,6 +50,45 @@ enum LinkStore: ResourceStore {
                                    binds: [domain, slug, id])).count > 0
     }
 
+    /// The link `slug` of the domain `domain` with its taps counted so far, as a click or resolve of it asks (one
+    /// lookup by the unique index).
+    static func served(slug: String, domain: UUID, on connection: Connection) throws -> (link: Link, clicks: Int64)? {
+        guard let row = try connection.query(Query(unsafeSQL: "SELECT \(columns), clicks FROM links WHERE domain_id = $1 AND slug = $2",
+                                                   binds: [domain, slug])).first else { return nil }
+        return (try Link(row: row), try row.decode(23, as: Int64.self))
+    }
+
+    /// Adds taps to links' counts (`LinkClickCounter`).
+    static func addClicks(_ taps: [UUID: Int64], on connection: Connection) throws {
+        guard !taps.isEmpty else { return }
+        try connection.execute("""
+            UPDATE links SET clicks = links.clicks + t.n
+            FROM unnest(\(taps.keys.map(\.canonicalText))::uuid[], \(Array(taps.values))::int8[]) AS t (id, n) WHERE links.id = t.id
+            """)
+    }
+
+    /// The link space of each domain that has links (`link_apps`), of every domain (`domains` nil) or of those named.
+    static func spaces(domains: [UUID]?, on connection: Connection) throws -> [UUID: LinkSpace] {
+        let rows = try connection.query(Query(unsafeSQL: """
+            SELECT domain_id, coalesce(array_agg(app_id::text) FILTER (WHERE app_id IS NOT NULL), '{}') FROM link_apps
+            WHERE links > 0 AND ($1::uuid[] IS NULL OR domain_id = ANY($1::uuid[])) GROUP BY domain_id
+            """, binds: [domains.map { $0.map(\.canonicalText) }]))
+        var spaces: [UUID: LinkSpace] = [:]
+        for row in rows {
+            let (domain, apps) = try row.decode((UUID, [String]).self)
+            spaces[domain] = LinkSpace(apps: apps.compactMap(UUID.init(uuidString:)), hasLinks: true)
+        }
+        return spaces
+    }
+
+    /// The apps of `platform` other than `app` that links of the domain open (the domain's links open one app a platform).
+    static func otherApps(of platform: AppPlatform, than app: UUID, domain: UUID, on connection: Connection) throws -> [UUID] {
+        try connection.query(Query(unsafeSQL: """
+            SELECT la.app_id FROM link_apps la JOIN apps a ON a.id = la.app_id
+            WHERE la.domain_id = $1 AND la.links > 0 AND a.platform = $2 AND la.app_id <> $3
+            """, binds: [domain, platform.rawValue, app])).map { try $0.decode(UUID.self) }
+    }
+
     /// One page of the links of `workspace` that `filter` keeps.
     static func page(_ page: Page, workspace: UUID, filter: Filter, on connection: Connection) throws -> [Link] {
         try self.page(page, where: """

@@ -1,0 +1,77 @@
+import Foundation
+import LinkKit
+
+/// A stored link as resolve and clicks use it (`LinkCache`): immutable, shared by every thread that serves it.
+final class ServedLink: Sendable {
+    let id: UUID
+    let slug: String
+    /// The app whose destination the link opens (canonical id text), and the destination; nil for a web page link.
+    let appID: String?
+    let destinationType: String?
+    let params: [JSONMember]
+    /// The web page the link opens (instead of an app).
+    let webURL: String?
+    let fallbacks: Fallbacks
+    let campaign: Link.Campaign
+    let preview: LinkPreview
+    let expiresAt: Date?
+    let maxClicks: Int64?
+    /// Taps counted in the database when the link was read, and this node's taps written by then
+    /// (`LinkClickCounter`): what the node counts beyond those is added to `clicks`.
+    let clicks: Int64
+    let tapsWritten: Int64
+    let name: String?
+    /// The link's `data`, serialized, as resolve answers carry it.
+    let data: [UInt8]?
+
+    /// Per-platform fallback URLs (FDL's `ifl`, `ipfl`, `afl`, `ofl`).
+    struct Fallbacks: Sendable {
+        var ios: String?
+        var ipad: String?
+        var android: String?
+        var desktop: String?
+    }
+
+    init(_ link: Link, clicks: Int64, tapsWritten: Int64) {
+        id = link.id
+        slug = link.slug
+        appID = link.appID?.canonicalText
+        destinationType = link.destination?["type"]?.stringValue
+        if case .object(let members)? = link.destination?["params"] { params = members } else { params = [] }
+        webURL = link.webURL
+        fallbacks = Fallbacks(ios: link.fallbacks["ios"]?.stringValue, ipad: link.fallbacks["ipad"]?.stringValue,
+                              android: link.fallbacks["android"]?.stringValue, desktop: link.fallbacks["desktop"]?.stringValue)
+        campaign = link.campaign
+        preview = LinkPreview(title: link.preview["title"]?.stringValue, description: link.preview["description"]?.stringValue,
+                              imageURL: link.preview["imageUrl"]?.stringValue)
+        expiresAt = link.expiresAt
+        maxClicks = link.maxClicks
+        self.clicks = clicks
+        self.tapsWritten = tapsWritten
+        name = link.name
+        data = link.data.map { Array($0.serialized.utf8) }
+    }
+
+    /// Whether the link still opens what it points at at `now`, given this node's `taps` of it (all, since start):
+    /// not past `expiresAt`, not beyond `maxClicks`.
+    func isLive(at now: Date, taps: Int64) -> Bool {
+        if let expiresAt, now >= expiresAt { return false }
+        if let maxClicks, clicks + (taps - tapsWritten) >= maxClicks { return false }
+        return true
+    }
+
+    /// The typed destination `app` opens for this link: the parameters typed by the app's declaration, as resolve
+    /// types a captured value; an explicit error when the app no longer declares the type or a value no longer fits.
+    func destination(in app: DomainApp) -> ResolvedDestination? {
+        guard let type = destinationType else { return nil }
+        guard let declared = app.destinations[type] else {
+            return .error(DestinationError(code: .unknownDestination, param: nil,
+                                           detail: "The app \(app.identifier) has no destination type '\(type)'."))
+        }
+        let checked = declared.values(params)
+        if let problem = checked.problems.first {
+            return .error(DestinationError(code: .invalidParam, param: String(problem.pointer.dropFirst()), detail: problem.detail))
+        }
+        return .destination(type: type, params: checked.values.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
+    }
+}

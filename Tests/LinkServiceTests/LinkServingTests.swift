@@ -1,0 +1,130 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Testing
+import TestSupport
+
+/// Stored links as resolve, clicks and the association files serve them (docs/LINKS.md, "Serving links").
+@Suite("Serving links")
+struct LinkServingTests {
+    private static func create(_ fixture: Fixture, _ members: String) throws -> TestResponse {
+        try fixture.service.request("POST", "/v1/links", key: fixture.key, json: #"{"domain":"\#(fixture.host)"\#(members)}"#)
+    }
+
+    private static func resolve(_ fixture: Fixture, _ path: String, platform: String = "ios") throws -> JSONValue {
+        let url = "https://\(fixture.host)\(path)".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        return try Fixture.expect(200, fixture.service.request("GET", "/v1/resolve?url=\(url)&platform=\(platform)", key: fixture.key)).json
+    }
+
+    private static func click(_ fixture: Fixture, _ path: String, agent: String) throws -> TestResponse {
+        try fixture.service.request("GET", path, headers: [("Host", fixture.host), ("User-Agent", agent)])
+    }
+
+    private static func aasa(_ fixture: Fixture) throws -> TestResponse {
+        try Fixture.expect(200, fixture.service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", fixture.host)]))
+    }
+
+    @Test func aLinkOpensItsDestinationOnBothPlatformsWithItsCampaignAndData() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service, domainSettings: ClickTests.redirect)
+            let before = try Self.aasa(fixture)
+            #expect(!before.text.contains(LinkSpace.comment))
+            // A link to a web page claims nothing: the files stay as they are.
+            try Fixture.expect(201, Self.create(fixture, #","slug":"about-us","url":"https://www.example.com/team""#))
+            #expect(try Self.aasa(fixture).headers["ETag"] == before.headers["ETag"])
+
+            try Fixture.expect(201, Self.create(fixture, """
+                ,"slug":"spring24","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}},
+                 "campaign":{"source":"newsletter","campaign":"spring24"},"data":{"coupon":"SPRING"},"name":"Spring newsletter"
+                """))
+            // The first link to an app claims the link space, after the rules, for the app and its Android twin.
+            let claimed = try Self.aasa(fixture)
+            #expect(claimed.headers["ETag"] != before.headers["ETag"])
+            let details = try #require(try claimed.json["applinks"]?["details"]?.arrayValue)
+            let last = try #require(details.last)
+            #expect(last["components"]?.arrayValue?.last?["/"]?.stringValue == LinkSpace.pattern)
+            #expect(last["appIDs"]?.arrayValue?.contains(.string("ABCDE12345.com.example.widgets")) == true)
+            let assetLinks = try Fixture.expect(200, service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", fixture.host)]))
+
+            let ios = try Self.resolve(fixture, "/spring24?utm_medium=email")
+            #expect(ios["outcome"]?.stringValue == "open_app")
+            #expect(ios["app"]?["id"]?.stringValue == fixture.iosApp)
+            #expect(ios["destination"] == .object(["type": .string("widgetDetail"),
+                                                   "params": .object(["id": .number("42"), "tab": .string("reviews")])]))
+            #expect(ios["link"]?["slug"]?.stringValue == "spring24")
+            #expect(ios["link"]?["campaign"]?["campaign"]?.stringValue == "spring24")
+            #expect(ios["link"]?["data"] == .object(["coupon": .string("SPRING")]))
+            let android = try Self.resolve(fixture, "/spring24", platform: "android")
+            #expect(android["outcome"]?.stringValue == "open_app")
+            #expect(android["app"]?["id"]?.stringValue == fixture.androidApp)
+            #expect(android["destination"]?["params"]?["id"] == .number("42"))
+            // A path with no link stays the rules' (the link space opens the app, which learns there is no link).
+            #expect(try Self.resolve(fixture, "/nothing-here")["link"] == nil)
+
+            // Another link of the same app leaves the files byte for byte.
+            try Fixture.expect(201, Self.create(fixture, #","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":7}}"#))
+            #expect(try Self.aasa(fixture).headers["ETag"] == claimed.headers["ETag"])
+            #expect(try service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", fixture.host)]).headers["ETag"]
+                    == assetLinks.headers["ETag"])
+
+            // Clicks: a phone without the app goes to the store, a desktop to the web, a web page link to its page.
+            #expect(try Self.click(fixture, "/spring24", agent: ClickTests.iPhone).headers["Location"] == "https://apps.apple.com/app/id1234567890")
+            #expect(try Self.click(fixture, "/about-us", agent: ClickTests.desktop).headers["Location"] == "https://www.example.com/team")
+            #expect(try Self.resolve(fixture, "/about-us")["link"]?["url"]?.stringValue == "https://www.example.com/team")
+        }
+    }
+
+    @Test func expiredAndSpentLinksNeverOpenTheirDestination() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service, domainSettings: ClickTests.redirect)
+            let destination = #","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":3}}"#
+            try Fixture.expect(201, Self.create(fixture, #","slug":"old","expiresAt":"2020-01-01T00:00:00Z""# + destination))
+            let expired = try Self.resolve(fixture, "/old")
+            #expect(expired["destination"]?["error"]?["code"]?.stringValue == "link_expired")
+            #expect(expired["link"]?["expired"] == .bool(true))
+            let page = try Self.click(fixture, "/old", agent: ClickTests.iPhone)
+            #expect(page.status == 410)
+            #expect(page.text.contains("This link has expired."))
+
+            try Fixture.expect(201, Self.create(fixture, #","slug":"gone","expiresAt":"2020-01-01T00:00:00Z","fallbacks":{"ios":"https://www.example.com/sorry"}"# + destination))
+            #expect(try Self.click(fixture, "/gone", agent: ClickTests.iPhone).headers["Location"] == "https://www.example.com/sorry")
+
+            try Fixture.expect(201, Self.create(fixture, #","slug":"twice","maxClicks":2,"fallbacks":{"ios":"https://www.example.com/ios"}"# + destination))
+            #expect(try Self.resolve(fixture, "/twice")["destination"]?["params"]?["id"] == .number("3"))
+            for _ in 0..<2 {
+                #expect(try Self.click(fixture, "/twice", agent: ClickTests.iPhone).headers["Location"] == "https://www.example.com/ios")
+            }
+            #expect(try Self.resolve(fixture, "/twice")["destination"]?["error"]?["code"]?.stringValue == "link_expired")
+            // Bots do not spend a link.
+            try Fixture.expect(201, Self.create(fixture, #","slug":"once","maxClicks":1"# + destination))
+            _ = try Self.click(fixture, "/once", agent: ClickTests.slack)
+            #expect(try Self.resolve(fixture, "/once")["destination"]?["params"]?["id"] == .number("3"))
+
+            // An edit is served at once (this node dropped what it kept).
+            let links = try service.request("GET", "/v1/links?q=old", key: fixture.key).json["items"]!.arrayValue!
+            let id = try #require(links.first?["id"]?.stringValue)
+            try Fixture.expect(200, service.request("PATCH", "/v1/links/\(id)", key: fixture.key, json: #"{"expiresAt":null}"#))
+            #expect(try Self.resolve(fixture, "/old")["destination"]?["params"]?["id"] == .number("3"))
+            try Fixture.expect(204, service.request("DELETE", "/v1/links/\(id)", key: fixture.key))
+            #expect(try Self.resolve(fixture, "/old")["link"] == nil)
+        }
+    }
+
+    @Test func aSlugARuleDecidesOtherwiseIsRefused() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let excluded = try Self.create(fixture, #","slug":"private/x","url":"https://www.example.com""#)
+            #expect(excluded.status == 422)
+            #expect(excluded.text.contains("rule 0"))
+            // A web page link where a rule opens an app would open the app on a phone.
+            let opened = try Self.create(fixture, #","slug":"widget/5","url":"https://www.example.com""#)
+            #expect(opened.status == 422)
+            #expect(opened.text.contains("rule 1"))
+            // The app's own rule may decide the slug: the link adds its destination, campaign and data.
+            try Fixture.expect(201, Self.create(fixture, #","slug":"widget/5","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":9}}"#))
+            #expect(try Self.resolve(fixture, "/widget/5")["destination"]?["params"]?["id"] == .number("9"))
+            // Nothing was created by the refusals.
+            #expect(try service.request("GET", "/v1/links", key: fixture.key).json["items"]?.arrayValue?.count == 1)
+        }
+    }
+}
