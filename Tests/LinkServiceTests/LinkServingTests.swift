@@ -125,6 +125,16 @@ struct LinkServingTests {
             #expect(try Self.resolve(fixture, "/widget/5")["destination"]?["params"]?["id"] == .number("9"))
             // Nothing was created by the refusals.
             #expect(try service.request("GET", "/v1/links", key: fixture.key).json["items"]?.arrayValue?.count == 1)
+
+            // A rule change that would decide stored links otherwise says which, at the rule.
+            try Fixture.expect(201, Self.create(fixture, #","slug":"sale/today","url":"https://www.example.com/sale""#))
+            let preview = try Fixture.expect(200, service.request("POST", "/v1/domains/\(fixture.host)/preview", key: fixture.key, json: """
+                {"rules":[{"apps":["\(fixture.iosApp)"],"path":"/sale/*","destination":{"type":"widgetDetail","params":{"id":1}}}]}
+                """)).json
+            let findings = try #require(preview["lint"]?.arrayValue).filter { $0["code"]?.stringValue == "shadowedLinks" }
+            #expect(findings.count == 1)
+            #expect(findings.first?["pointer"]?.stringValue == "/rules/0")
+            #expect(findings.first?["message"]?.stringValue?.contains("/sale/today") == true)
         }
     }
 }

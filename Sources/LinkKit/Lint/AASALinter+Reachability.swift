@@ -4,9 +4,7 @@ extension AASALinter {
     /// after `/c/{slug}`), or several whose queries and fragments cover it and whose paths together cover its path.
     /// Earlier rules of another form (`caseSensitive`, `percentEncoded`) are left aside. The check shares one budget
     /// (`reachabilityBudget`); a list that spends it (thousands of rules alike) gets no reachability findings.
-    ///
-    /// (Links, once stored, will be checked against the rules the same way: a rule that decides a stored link's URL
-    /// before the rule it was built from. They do not exist yet.)
+    /// (Stored links are checked against a rule change by the service, which holds them: `RuleValidator.shadowedLinks`.)
     mutating func checkReachability(_ applinks: JSONValue) {
         guard let model = AppLinks(lenient: applinks) else { return }
         let matcher = AASAMatcher(AASAFile(applinks: model))

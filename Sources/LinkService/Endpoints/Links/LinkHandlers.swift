@@ -169,29 +169,14 @@ struct LinkHandlers: EndpointGroup {
     /// for a link to a web page. The rules are the catalog's, as served.
     private func checkRules(_ link: Link, app: App?) throws {
         guard let entry = changes.reloader.catalog.entry(exactly: link.hostname) else { return }
-        let url = AASAURL(https: Hostname.servingHost(of: link.hostname), path: "/" + link.slug, query: nil)
-        for platform in [AppPlatform.ios, .android] {
-            let resolution = entry.resolve(url, platform: platform)
-            guard let position = resolution.position, let ruleID = entry.ruleID(at: position) else { continue }
-            let decided: String?
-            switch resolution.outcome {
-            case .noMatch: decided = nil
-            case .excluded: decided = "excludes it on \(platform.rawValue)"
-            case .openApp:
-                guard let opened = resolution.app else { decided = nil; break }
-                let type = link.destination?["type"]?.stringValue ?? ""
-                let same = app.map { app in
-                    opened.platform == app.platform ? opened.id == app.id.canonicalText : opened.destinations[type] != nil
-                } ?? false
-                decided = same ? nil : "opens the app \(opened.identifier) there"
-            }
-            if let decided {
-                throw ServiceError.validation([.init(pointer: "/slug", detail: """
-                    \(link.shortLink) is decided by rule \(position) (\(ruleID.canonicalText)), which \(decided): the link could never \
-                    open what it points at. Choose another slug, or change the rule.
-                    """)])
-            }
-        }
+        let placement = LinkPlacement(slug: link.slug, app: app.map { ($0.id.canonicalText, $0.platform) },
+                                      destinationType: link.destination?["type"]?.stringValue)
+        guard let conflict = placement.conflict(host: Hostname.servingHost(of: link.hostname), ruleCount: entry.ruleIDs.count,
+                                                resolve: { entry.resolve($0, platform: $1) }) else { return }
+        throw ServiceError.validation([.init(pointer: "/slug", detail: """
+            \(link.shortLink) is decided by rule \(conflict.position) (\(entry.ruleIDs[conflict.position].canonicalText)), which \
+            \(conflict.what): the link could never open what it points at. Choose another slug, or change the rule.
+            """)])
     }
 
     /// 422 unless `app` is an app of the caller's workspace with the destination's type, and the parameters are what

@@ -68,7 +68,7 @@ enum RuleValidator {
         let compiled = CompiledDomain(settings: domain.settings.resolved(hostname: domain.hostname), apps: apps.apps,
                                       rules: linkRules + linkSpace)
         counter.add(1)
-        let findings = AASALinter.lint(json: compiled.aasa.json)
+        var findings = AASALinter.lint(json: compiled.aasa.json)
         for finding in findings where finding.severity == .error {
             errors.add(pointer(of: finding, in: compiled, rules: rules), finding.message)
         }
@@ -82,12 +82,40 @@ enum RuleValidator {
             errors.add("", "The generated apple-app-site-association file would be \(size) bytes; iOS rejects files over \(AASAFile.maximumSize) bytes (128 KB). Merge rules or use wildcards.")
         }
         try errors.check()
+        if links.hasLinks { findings += try shadowedLinks(compiled, rules: rules, domain: domain, apps: known, on: connection) }
         return Outcome(compiled: compiled, findings: findings, inputs: rules.map(\.definition), apps: apps, links: links,
                        linkApps: linkSpace.first?.apps ?? [])
     }
 
     /// The request pointer a lint finding on the generated file refers to: `/applinks/details/D/components/C…`
     /// becomes the pointer of the rule that wrote that component.
+    /// Links checked against a rule change at most (the oldest first); the finding says when there were more.
+    static let shadowCheckLimit = 10_000
+
+    /// A warning at each rule that would decide a link's URL otherwise than the link (`LinkPlacement`), naming the links.
+    static func shadowedLinks(_ compiled: CompiledDomain, rules: [(id: UUID, definition: RuleDefinition, pointer: String)], domain: Domain,
+                              apps: [String: DomainApp], on connection: Connection) throws -> [LintFinding] {
+        let stored = try LinkStore.placements(domain: domain.id, limit: Self.shadowCheckLimit + 1, on: connection)
+        var byRule: [Int: [String]] = [:]
+        let host = Hostname.servingHost(of: domain.hostname)
+        for link in stored.prefix(Self.shadowCheckLimit) {
+            let app = link.app.flatMap { apps[$0.canonicalText] }.map { (id: $0.id, platform: $0.platform) }
+            let placement = LinkPlacement(slug: link.slug, app: app, destinationType: link.type)
+            if let conflict = placement.conflict(host: host, ruleCount: rules.count, resolve: { compiled.resolve($0, platform: $1) }) {
+                byRule[conflict.position, default: []].append(link.slug)
+            }
+        }
+        let more = stored.count > Self.shadowCheckLimit ? " (of the domain's oldest \(Self.shadowCheckLimit) links)" : ""
+        return byRule.keys.sorted().map { position in
+            let slugs = byRule[position]!
+            let named = slugs.prefix(10).map { "/" + $0 }.joined(separator: ", ") + (slugs.count > 10 ? ", …" : "")
+            return LintFinding(.warning, "shadowedLinks", rules[position].pointer, """
+                This rule decides the URLs of \(slugs.count) stored link\(slugs.count == 1 ? "" : "s")\(more) otherwise than the links: \
+                \(named). They would no longer open what they point at.
+                """)
+        }
+    }
+
     static func pointer(of finding: LintFinding, in compiled: CompiledDomain, rules: [(id: UUID, definition: RuleDefinition, pointer: String)]) -> String {
         let parts = finding.pointer.split(separator: "/", omittingEmptySubsequences: false)
         if parts.count >= 6, parts[1] == "applinks", parts[2] == "details", parts[4] == "components",

@@ -58,6 +58,14 @@ enum LinkStore: ResourceStore {
         return (try Link(row: row), try row.decode(23, as: Int64.self))
     }
 
+    /// The slug, app and destination type of the first `limit` links of the domain (oldest first), what a rule change
+    /// is checked against (`LinkPlacement`).
+    static func placements(domain: UUID, limit: Int, on connection: Connection) throws -> [(slug: String, app: UUID?, type: String?)] {
+        try connection.query(Query(unsafeSQL: """
+            SELECT slug, app_id, destination ->> 'type' FROM links WHERE domain_id = $1 ORDER BY created_at, id LIMIT $2
+            """, binds: [domain, limit])).map { try $0.decode((String, UUID?, String?).self) }
+    }
+
     /// Adds taps to links' counts (`LinkClickCounter`).
     static func addClicks(_ taps: [UUID: Int64], on connection: Connection) throws {
         guard !taps.isEmpty else { return }
