@@ -6,7 +6,13 @@ import Postgres
 extension Hit {
     /// The hit of one resolved URL, described from the request that asked (its classified user agent, referrer). A
     /// custom-scheme link is logged on the domain that decided, or as `scheme:` when no app owns the scheme.
-    init(resolved answer: Resolver.Answer, source: Source, request: Request, agent: UserAgent, workspace: UUID?) {
+    ///
+    /// - Parameters:
+    ///   - link: the stored link the URL is (`links.id`), when it is one.
+    ///   - linkCampaign: that link's own campaign: it fills the fields the URL's `utm_*` query items do not carry
+    ///     (`Hit.Campaign.of(query:link:)`; the query wins field by field).
+    init(resolved answer: Resolver.Answer, source: Source, request: Request, agent: UserAgent, workspace: UUID?,
+         link: UUID? = nil, linkCampaign: Campaign? = nil) {
         let resolution = answer.resolution
         var destinationType: String?
         if case .destination(let type, _)? = resolution?.destination { destinationType = type }
@@ -24,7 +30,9 @@ extension Hit {
             platform: agent.platform,
             // HEAD requests and tools "clicking" links are the classic cause of inflated click counts.
             isBot: agent.isBot || request.method == .HEAD || (source == .click && agent.isHTTPClient),
-            referrerHost: request.headers["Referer"].flatMap { URLComponents(string: $0)?.host?.lowercased() }
+            referrerHost: request.headers["Referer"].flatMap { URLComponents(string: $0)?.host?.lowercased() },
+            linkID: link,
+            campaign: Campaign.of(query: answer.parsed.query, link: linkCampaign)
         )
     }
 }
