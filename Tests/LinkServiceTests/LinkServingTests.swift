@@ -71,6 +71,23 @@ struct LinkServingTests {
             #expect(try Self.click(fixture, "/spring24", agent: ClickTests.iPhone).headers["Location"] == "https://apps.apple.com/app/id1234567890")
             #expect(try Self.click(fixture, "/about-us", agent: ClickTests.desktop).headers["Location"] == "https://www.example.com/team")
             #expect(try Self.resolve(fixture, "/about-us")["link"]?["url"]?.stringValue == "https://www.example.com/team")
+
+            // Taps record the link and its campaign, the URL's own utm_* winning field by field.
+            _ = try Self.click(fixture, "/spring24?utm_source=sms", agent: ClickTests.pixel)
+            let linkID = try #require(try Self.resolve(fixture, "/spring24")["link"]?["id"]?.stringValue)
+            let deadline = Date().addingTimeInterval(15)
+            var top: [JSONValue] = []
+            while Date() < deadline {
+                top = try Fixture.expect(200, service.request("GET", "/v1/analytics/top?dimension=link&utm_campaign=spring24&source=click",
+                                                             key: fixture.key)).json["items"]?.arrayValue ?? []
+                if top.first?["hits"] == .number("2") { break }
+                usleep(100_000)
+            }
+            #expect(top.first?["link"]?.stringValue == linkID)
+            #expect(top.first?["hits"] == .number("2"))
+            let sources = try Fixture.expect(200, service.request("GET", "/v1/analytics/top?dimension=utm_source&link=\(linkID)&source=click",
+                                                                 key: fixture.key)).json["items"]?.arrayValue ?? []
+            #expect(Set(sources.compactMap { $0["utm_source"]?.stringValue }) == ["newsletter", "sms"])
         }
     }
 

@@ -13,10 +13,17 @@ enum AnalyticsStore {
         var source: Hit.Source?
         var served: Hit.Served?
         var includeBots: Bool
+        /// The stored link the hits were on.
+        var link: UUID? = nil
+        /// Campaign values the hits had (as hits keep them: `Hit.Campaign.keptValue`).
+        var campaign: [Hit.Campaign.Field: String] = [:]
+
+        /// Whether the filter names a link or a campaign value (which the top-value tables do not keep).
+        var hasLinkOrCampaign: Bool { link != nil || !campaign.isEmpty }
 
         /// SQL conditions on the rollup columns and their binds, numbered after `firstBind - 1` existing ones.
         /// - Parameter topValues: for the top-value tables, which have no `app_id` and keep source and bot
-        ///   flag as count columns (see `topCount`) instead of key columns, and no `served`.
+        ///   flag as count columns (see `topCount`) instead of key columns, and no `served`, link or campaign.
         func conditions(firstBind: Int, topValues: Bool = false) -> (sql: String, binds: [String]) {
             var sql = ""
             var binds: [String] = []
@@ -29,6 +36,10 @@ enum AnalyticsStore {
             if let outcome { add("outcome", outcome.rawValue) }
             if !topValues, let source { add("source", source.rawValue) }
             if !topValues, let served { add("served", served.rawValue) }
+            if !topValues, let link { add("link_id", link.uuidString, cast: "::uuid") }
+            if !topValues {
+                for field in Hit.Campaign.Field.allCases { if let value = campaign[field] { add(field.rawValue, value) } }
+            }
             if !topValues, !includeBots { sql += " AND NOT is_bot" }
             return (sql, binds)
         }
@@ -42,12 +53,24 @@ enum AnalyticsStore {
         }
     }
 
-    /// Group-by names → rollup column (as text).
+    /// Group-by names → rollup column (as text). The campaign fields are named as their columns (`utm_source`, …).
     static let groupColumns: [String: String] = [
         "outcome": "outcome", "platform": "platform", "destination": "destination_type",
         "rule": "rule_id::text", "host": "hostname", "app": "app_id::text", "source": "source",
-        "served": "served",
-    ]
+        "served": "served", "link": "link_id::text",
+    ].merging(Hit.Campaign.Field.allCases.map { ($0.rawValue, $0.rawValue) }) { first, _ in first }
+
+    /// Top-list dimensions read from the hourly rollups → (the column naming each item's context, or nil, and the
+    /// ranked column, as text): `destination` with its app, `rule`, `served` and `link` with their host, and the
+    /// campaign fields alone (one campaign spans a workspace's domains).
+    static let rollupDimensions: [String: (context: String?, column: String)] = {
+        var dimensions: [String: (context: String?, column: String)] = [
+            "destination": ("app_id::text", "destination_type"), "rule": ("hostname", "rule_id::text"), "served": ("hostname", "served"),
+            "link": ("hostname", "link_id::text"),
+        ]
+        for field in Hit.Campaign.Field.allCases { dimensions[field.rawValue] = (nil, field.rawValue) }
+        return dimensions
+    }()
 
     /// Runs an analytics read in a transaction without JIT compilation: these queries take tens to hundreds of
     /// milliseconds, and JIT-compiling them costs more than it saves.
@@ -123,14 +146,14 @@ enum AnalyticsStore {
         return try topRows(sql, binds, on: connection)
     }
 
-    /// The top `limit` values of a rollup `dimension` (`destination` with its app, `rule` and `served` with their
-    /// host) from `from` to `to`, most hits first.
+    /// The top `limit` values of a rollup `dimension` (one of `rollupDimensions`, each with its context column's
+    /// value or nil) from `from` to `to`, most hits first.
     static func topRollups(
         _ dimension: String, workspace: UUID, from: Date, to: Date, limit: Int, filter: Filter, on connection: Connection
     ) throws -> [(String?, String, Int)] {
         let filters = filter.conditions(firstBind: 5)
-        let column = ["destination": "destination_type", "rule": "rule_id::text", "served": "served"][dimension]!
-        let first = dimension == "destination" ? "app_id::text" : "hostname"
+        let (context, column) = rollupDimensions[dimension]!
+        let first = context ?? "NULL::text"
         let sql = """
             SELECT \(first), \(column), sum(hits)::int8 AS hits FROM hit_rollups_hourly
             WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz AND \(column) IS NOT NULL\(filters.sql)

@@ -8,8 +8,10 @@ extension Hit {
 
     /// Appends the hit's spool line (without the newline): the microsecond time, then workspace_id, hostname,
     /// path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host,
-    /// visitor_hash and, when set, served, COPY-text-escaped and tab-separated (nil as `\N`). NUL bytes, which PostgreSQL text cannot
-    /// hold, are left out, so a hostile URL can never make a batch fail.
+    /// visitor_hash and, when set, served, COPY-text-escaped and tab-separated (nil as `\N`); a hit with a link
+    /// or a campaign adds served (`\N` when unset), link_id and the five `utm_*` fields (21 fields). The line of a
+    /// hit without them is what every earlier version wrote (14 or 15 fields), and every form reads back. NUL
+    /// bytes, which PostgreSQL text cannot hold, are left out, so a hostile URL can never make a batch fail.
     ///
     /// Written as bytes: the spool takes over when the database falls behind, so it must write faster than
     /// hits arrive, which a line built from `String`s does not (bench/hits).
@@ -36,15 +38,21 @@ extension Hit {
         field(isBot ? "t" : "f")
         field(referrerHost)
         field(visitorHash)
-        // Only when set, so a line without it keeps the format of spools written before `served` existed.
-        if let served { field(served.rawValue) }
+        // Only when set, so a line without them keeps the format of spools written before they existed.
+        if linkID != nil || campaign != nil {
+            field(served?.rawValue)
+            field(linkID)
+            for name in Campaign.Field.allCases { field(campaign?[name]) }
+        } else if let served {
+            field(served.rawValue)
+        }
     }
 
-    /// Reads a line written by `appendSpoolLine` (or by a build before `served`, 14 fields); nil when it is
-    /// damaged (e.g. cut by a crash mid-write).
+    /// Reads a line written by `appendSpoolLine` (or by a build before `served`, 14 fields, or before links and
+    /// campaigns, 15); nil when it is damaged (e.g. cut by a crash mid-write).
     init?(spoolLine line: Substring) {
         let parts = line.utf8.split(separator: 9, omittingEmptySubsequences: false).map { Substring($0) }
-        guard parts.count == 14 || parts.count == 15, let micros = Int64(parts[0]) else { return nil }
+        guard parts.count == 14 || parts.count == 15 || parts.count == 21, let micros = Int64(parts[0]) else { return nil }
         let fields = parts.map(SpoolEscaping.unescape)
         guard let hostname = fields[2], let path = fields[3],
               let outcome = fields[5].flatMap(Outcome.init(rawValue:)),
@@ -52,14 +60,24 @@ extension Hit {
               let platform = fields[10].flatMap(DevicePlatform.init(rawValue:)),
               let bot = fields[11], bot == "t" || bot == "f"
         else { return nil }
-        let served = parts.count == 15 ? fields[14] : nil
+        let served = parts.count >= 15 ? fields[14] : nil
         guard served == nil || Served(rawValue: served!) != nil else { return nil }
+        var linkID: UUID?
+        var campaign: Campaign?
+        if parts.count == 21 {
+            if parts[15] != "\\N" {
+                guard let id = UUID.canonical(parts[15]) else { return nil }
+                linkID = id
+            }
+            campaign = Campaign(source: fields[16], medium: fields[17], campaign: fields[18], term: fields[19], content: fields[20])
+        }
         self.init(
             time: Date(timeIntervalSince1970: Double(micros) / 1_000_000), workspaceID: parts[1] == "\\N" ? nil : UUID.canonical(parts[1]),
             hostname: hostname, path: path, query: fields[4], outcome: outcome,
             appID: parts[6] == "\\N" ? nil : UUID.canonical(parts[6]), ruleID: parts[7] == "\\N" ? nil : UUID.canonical(parts[7]),
             destinationType: fields[8], source: source, platform: platform, isBot: bot == "t",
-            referrerHost: fields[12], visitorHash: fields[13], served: served.flatMap(Served.init(rawValue:))
+            referrerHost: fields[12], visitorHash: fields[13], served: served.flatMap(Served.init(rawValue:)),
+            linkID: linkID, campaign: campaign
         )
     }
 

@@ -45,12 +45,23 @@ public struct Hit: Sendable, Equatable {
     /// Salted SHA-256 of client IP + user agent, the salt rotating daily; the raw IP is never stored.
     public var visitorHash: String?
     public var served: Served?
+    /// The stored link the tap was on (`links.id`, issue 29); nil for a URL only a rule decided.
+    public var linkID: UUID?
+    /// The tap's campaign (`Campaign.of(query:link:)`: the URL's `utm_*` items, then the link's own campaign); nil
+    /// when it has none. Shared, not copied, by the hits of one link.
+    public var campaign: Campaign?
+
+    public var utmSource: String? { campaign?.source }
+    public var utmMedium: String? { campaign?.medium }
+    public var utmCampaign: String? { campaign?.campaign }
+    public var utmTerm: String? { campaign?.term }
+    public var utmContent: String? { campaign?.content }
 
     public init(
         time: Date = Date(), workspaceID: UUID?, hostname: String, path: String, query: String?, outcome: Outcome,
         appID: UUID? = nil, ruleID: UUID? = nil, destinationType: String? = nil, source: Source,
         platform: DevicePlatform, isBot: Bool, referrerHost: String? = nil, visitorHash: String? = nil,
-        served: Served? = nil
+        served: Served? = nil, linkID: UUID? = nil, campaign: Campaign? = nil
     ) {
         self.time = time
         self.workspaceID = workspaceID
@@ -67,6 +78,8 @@ public struct Hit: Sendable, Equatable {
         self.referrerHost = referrerHost
         self.visitorHash = visitorHash
         self.served = served
+        self.linkID = linkID
+        self.campaign = campaign?.isEmpty == true ? nil : campaign
     }
 }
 

@@ -8,8 +8,19 @@ struct HitBatchSummary {
     struct RollupKey: Hashable, Comparable {
         var workspace: UUID, hour: Int64, hostname: String, app: UUID?, rule: UUID?, destinationType: String?
         var outcome: String, platform: String, source: String, isBot: Bool, served: String?
+        var link: UUID? = nil, campaign: Hit.Campaign? = nil
 
         static func utf8Less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+
+        /// Absent first, then field by field (absent values first).
+        static func less(_ a: Hit.Campaign?, _ b: Hit.Campaign?) -> Bool {
+            guard let a, let b else { return a == nil && b != nil }
+            for field in Hit.Campaign.Field.allCases where a[field] != b[field] {
+                guard let x = a[field], let y = b[field] else { return a[field] == nil }
+                return utf8Less(x, y)
+            }
+            return false
+        }
 
         static func < (a: RollupKey, b: RollupKey) -> Bool {
             if a.workspace != b.workspace { return UUIDOrder.less(a.workspace, b.workspace) }
@@ -18,7 +29,11 @@ struct HitBatchSummary {
             if a.app != b.app { return UUIDOrder.less(a.app ?? UUIDOrder.zero, b.app ?? UUIDOrder.zero) }
             if a.rule != b.rule { return UUIDOrder.less(a.rule ?? UUIDOrder.zero, b.rule ?? UUIDOrder.zero) }
             if a.destinationType != b.destinationType { return (a.destinationType ?? "") < (b.destinationType ?? "") }
-            return (a.outcome, a.platform, a.source, a.isBot ? 1 : 0, a.served ?? "") < (b.outcome, b.platform, b.source, b.isBot ? 1 : 0, b.served ?? "")
+            if (a.outcome, a.platform, a.source, a.isBot ? 1 : 0, a.served ?? "") != (b.outcome, b.platform, b.source, b.isBot ? 1 : 0, b.served ?? "") {
+                return (a.outcome, a.platform, a.source, a.isBot ? 1 : 0, a.served ?? "") < (b.outcome, b.platform, b.source, b.isBot ? 1 : 0, b.served ?? "")
+            }
+            if a.link != b.link { return UUIDOrder.less(a.link ?? UUIDOrder.zero, b.link ?? UUIDOrder.zero) }
+            return less(a.campaign, b.campaign)
         }
     }
 
@@ -71,12 +86,17 @@ struct HitBatchSummary {
     var visitors: Set<VisitorKey> = []
     /// UTC days the batch touches (for its partitions).
     var days: Set<Int64> = []
+    /// The campaigns each workspace's hour keeps (the writer's, plus what this summary admitted).
+    var campaigns: HitCampaignLimit
 
-    /// An empty summary; `add(_:knownVisitors:)` counts hits into it.
-    init() {}
+    /// An empty summary; `add(_:knownVisitors:)` counts hits into it, their campaigns bounded by `campaigns`.
+    init(campaigns: HitCampaignLimit = HitCampaignLimit()) {
+        self.campaigns = campaigns
+    }
 
     /// Aggregates `hits`; visitors already in `knownVisitors` are left out (they are in the table).
-    init(_ hits: some Sequence<Hit>, knownVisitors: Set<VisitorKey>) {
+    init(_ hits: some Sequence<Hit>, knownVisitors: Set<VisitorKey>, campaigns: HitCampaignLimit = HitCampaignLimit()) {
+        self.campaigns = campaigns
         add(hits, knownVisitors: knownVisitors)
     }
 
@@ -90,6 +110,8 @@ struct HitBatchSummary {
         var path: (key: TopKey, counts: TopCounts)?
         var lastVisitor: VisitorKey?
         var lastDay: Int64?
+        // The last campaign admitted and what it was counted as: the hits of one link share theirs.
+        var lastCampaign: (original: Hit.Campaign, workspace: UUID, hour: Int64, counted: Hit.Campaign)?
         for hit in hits {
             let micros = hit.micros
             let hour = Self.floorDiv(micros, 3_600_000_000)
@@ -101,9 +123,18 @@ struct HitBatchSummary {
             guard let workspace = hit.workspaceID else { continue }
             let hit = Self.cleaned(hit)
             let outcome = hit.outcome.rawValue, source = hit.source.rawValue
+            var campaign = hit.campaign
+            if let original = campaign {
+                if let last = lastCampaign, last.original === original, last.workspace == workspace, last.hour == hour {
+                    campaign = last.counted
+                } else {
+                    campaign = campaigns.admit(original, workspace: workspace, hour: hour)
+                    lastCampaign = (original, workspace, hour, campaign!)
+                }
+            }
             let rollupKey = RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
                                       destinationType: hit.destinationType, outcome: outcome, platform: hit.platform.rawValue,
-                                      source: source, isBot: hit.isBot, served: hit.served?.rawValue)
+                                      source: source, isBot: hit.isBot, served: hit.served?.rawValue, link: hit.linkID, campaign: campaign)
             if rollup?.key == rollupKey {
                 rollup!.count += 1
             } else {
@@ -160,17 +191,24 @@ struct HitBatchSummary {
             let rows = rollups.sorted { $0.key < $1.key }
             try connection.execute(Query(unsafeSQL: """
                 INSERT INTO hit_rollups_hourly AS r
-                    (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, served, hits)
+                    (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, served,
+                     link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, hits)
                 SELECT w::uuid, to_timestamp(h * 3600), host, NULLIF(a, '')::uuid, NULLIF(ru, '')::uuid, NULLIF(d, ''), o, p, s, b::bool,
-                       NULLIF(sv, ''), n
+                       NULLIF(sv, ''), NULLIF(l, '')::uuid, NULLIF(us, ''), NULLIF(um, ''), NULLIF(uc, ''), NULLIF(ut, ''), NULLIF(ux, ''), n
                 FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                            $9::text[], $10::text[], $11::text[], $12::int8[]) AS t(w, h, host, a, ru, d, o, p, s, b, sv, n)
+                            $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
+                            $17::text[], $18::int8[]) AS t(w, h, host, a, ru, d, o, p, s, b, sv, l, us, um, uc, ut, ux, n)
                 ON CONFLICT ON CONSTRAINT hit_rollups_hourly_key DO UPDATE SET hits = r.hits + EXCLUDED.hits
                 """, binds: [
                     rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.hour), rows.map(\.key.hostname),
                     rows.map { $0.key.app.map(\.canonicalText) ?? "" }, rows.map { $0.key.rule.map(\.canonicalText) ?? "" },
                     rows.map { $0.key.destinationType ?? "" }, rows.map(\.key.outcome), rows.map(\.key.platform),
-                    rows.map(\.key.source), rows.map { $0.key.isBot ? "t" : "f" }, rows.map { $0.key.served ?? "" }, rows.map(\.value),
+                    rows.map(\.key.source), rows.map { $0.key.isBot ? "t" : "f" }, rows.map { $0.key.served ?? "" },
+                    // Campaign values are never empty (`Hit.Campaign`): "" stands for NULL, as for the other columns.
+                    rows.map { $0.key.link.map(\.canonicalText) ?? "" },
+                    rows.map { $0.key.campaign?.source ?? "" }, rows.map { $0.key.campaign?.medium ?? "" },
+                    rows.map { $0.key.campaign?.campaign ?? "" }, rows.map { $0.key.campaign?.term ?? "" },
+                    rows.map { $0.key.campaign?.content ?? "" }, rows.map(\.value),
                 ]))
         }
         if !tops.isEmpty {

@@ -17,13 +17,14 @@ import Observability
 struct HitCopyData: Sequence {
     /// The `hits` columns each tuple fills, in order.
     static let columns =
-        "id, time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host, visitor_hash, served"
+        "id, time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host, visitor_hash, served, "
+        + "link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content"
     /// Ids one `nextval('hits_id_seq')` reserves: the sequence's increment.
     static let idBlockSize = 1024
     /// Microseconds from 1970-01-01 to 2000-01-01, PostgreSQL's timestamp epoch.
     static let postgresEpoch: Int64 = 946_684_800_000_000
     static let chunkSize = 32 * 1024
-    static let fieldCount = Int16(16)
+    static let fieldCount = Int16(22)
 
     let hits: ArraySlice<Hit>
     /// Starts of the reserved id blocks, ascending: hit `n` of the batch gets `idBlocks[n / idBlockSize] + n % idBlockSize`.
@@ -105,10 +106,15 @@ struct HitCopyData: Sequence {
 
         /// The most bytes `put(hit, id:)` writes for `hit` (NUL bytes left out of text make it less).
         static func maximumSize(of hit: Hit) -> Int {
-            2 + 16 * 4 + 8 + 8 + 16 * 3 + 1 + hit.hostname.utf8.count + hit.path.utf8.count + (hit.query?.utf8.count ?? 0)
+            2 + Int(HitCopyData.fieldCount) * 4 + 8 + 8 + 16 * 4 + 1 + hit.hostname.utf8.count + hit.path.utf8.count + (hit.query?.utf8.count ?? 0)
                 + hit.outcome.rawValue.utf8.count + (hit.destinationType?.utf8.count ?? 0) + hit.source.rawValue.utf8.count
                 + hit.platform.rawValue.utf8.count + (hit.referrerHost?.utf8.count ?? 0) + (hit.visitorHash?.utf8.count ?? 0)
-                + (hit.served?.rawValue.utf8.count ?? 0)
+                + (hit.served?.rawValue.utf8.count ?? 0) + (hit.campaign.map(Self.size(of:)) ?? 0)
+        }
+
+        private static func size(of campaign: Hit.Campaign) -> Int {
+            (campaign.source?.utf8.count ?? 0) + (campaign.medium?.utf8.count ?? 0) + (campaign.campaign?.utf8.count ?? 0)
+                + (campaign.term?.utf8.count ?? 0) + (campaign.content?.utf8.count ?? 0)
         }
 
         mutating func putHeader() {
@@ -143,6 +149,16 @@ struct HitCopyData: Sequence {
             put(hit.referrerHost)
             put(hit.visitorHash)
             put(hit.served?.rawValue)
+            put(hit.linkID)
+            if let campaign = hit.campaign {
+                put(campaign.source)
+                put(campaign.medium)
+                put(campaign.campaign)
+                put(campaign.term)
+                put(campaign.content)
+            } else {
+                for _ in 0..<5 { put(Int32(-1)) }
+            }
         }
 
         mutating func put(_ id: UUID?) {

@@ -30,11 +30,13 @@ struct HitStore {
     /// Writes `hits` (binary COPY, `HitCopyData`) and their rollups in one transaction.
     /// - Parameter pacing: how fast the batch goes (`HitPacing`: the COPY's chunks, and the statements after it).
     /// - Parameter knownVisitors: visitor keys already stored (skipped); the ones this batch stored are added on success.
-    func write(_ hits: ArraySlice<Hit>, pacing: HitPacing = .fullSpeed, knownPartitions: inout Set<Int64>, knownVisitors: inout Set<HitBatchSummary.VisitorKey>) throws(Failure) {
+    /// - Parameter campaigns: the campaigns each workspace's hour keeps in the rollups; what this batch counted is added on success.
+    func write(_ hits: ArraySlice<Hit>, pacing: HitPacing = .fullSpeed, knownPartitions: inout Set<Int64>,
+               knownVisitors: inout Set<HitBatchSummary.VisitorKey>, campaigns: inout HitCampaignLimit) throws(Failure) {
         let days = Set(hits.lazy.map { HitBatchSummary.floorDiv($0.micros, 86_400_000_000) })
         // The rollup summary is counted chunk by chunk as the COPY encodes them, in the same paced slices.
         let known = knownVisitors
-        var summary = HitBatchSummary()
+        var summary = HitBatchSummary(campaigns: campaigns)
         // Paced, the statements after the COPY are apart too: each is a fraction of a millisecond of the
         // database's CPU, and back to back they make one burst.
         do {
@@ -69,6 +71,7 @@ struct HitStore {
         }
         if knownVisitors.count + summary.visitors.count > 2_000_000 { knownVisitors.removeAll(keepingCapacity: true) }
         knownVisitors.formUnion(summary.visitors)
+        campaigns = summary.campaigns
     }
 
     /// Creates partitions from yesterday to `partitionsAhead` days after today, drops expired ones, creates

@@ -21,6 +21,7 @@ struct HitWriter {
     private var spare: [Hit] = []
     private var knownPartitions: Set<Int64> = []
     private var knownVisitors: Set<HitBatchSummary.VisitorKey> = []
+    private var campaigns: HitCampaignLimit
     private var nextMaintenance: ContinuousClock.Instant
     private var maintainedDay: Int64 = -1
     /// The last refusal of the database, for the log line of a dropped hit.
@@ -29,6 +30,7 @@ struct HitWriter {
 
     init(batcher: HitBatcher) {
         self.batcher = batcher
+        campaigns = HitCampaignLimit(perHour: batcher.configuration.campaignsPerHour)
         let now = clock.now
         machine = HitWriterStateMachine(limits: .init(batcher.configuration, drainTimeout: batcher.drainTimeout),
                                         spooled: batcher.spool.isEmpty ? 0 : max(1, batcher.spool.count), now: now)
@@ -110,6 +112,7 @@ struct HitWriter {
             maintainedDay = today
             nextMaintenance = clock.now + .seconds(3600)
             knownVisitors = knownVisitors.filter { $0.day >= today - 1 }
+            campaigns.forget(before: Int64((Date().timeIntervalSince1970 / 3600).rounded(.down)) - 1)
         } catch {
             batcher.logger.warning("hit maintenance failed; will retry", metadata: ["error": "\(error)"])
             nextMaintenance = clock.now + .seconds(5)
@@ -132,7 +135,8 @@ struct HitWriter {
     private mutating func write(_ source: HitWriterStateMachine.Source, count: Int, pacing: HitPacing) -> HitWriterStateMachine.Action {
         let hits = source == .backlog ? backlog[backlogStart..<backlogStart + count] : loaded[loadedStart..<loadedStart + count]
         do {
-            try batcher.store.write(hits, pacing: pacing, knownPartitions: &knownPartitions, knownVisitors: &knownVisitors)
+            try batcher.store.write(hits, pacing: pacing, knownPartitions: &knownPartitions, knownVisitors: &knownVisitors,
+                                      campaigns: &campaigns)
         } catch {
             guard case .rejected(let rejection) = error else { return unavailable(error) }
             lastRejection = rejection

@@ -22,11 +22,14 @@ public struct HitsConfiguration: Sendable {
     public var partitionsAhead: Int
     /// Hits per spool segment file.
     public var spoolSegmentSize: Int
+    /// Distinct campaigns (`utm_*` values) the hourly rollups keep per workspace and hour; later ones are counted
+    /// as `(other)` (`HitCampaignLimit`). Raw hits keep every value.
+    public var campaignsPerHour: Int
 
     public init(
         spoolDirectory: URL? = nil, retentionDays: Int = 90, maxBatchSize: Int = 100_000,
         flushInterval: Duration = .milliseconds(200), memoryLimit: Int = 250_000, hardLimit: Int = 2_000_000,
-        partitionsAhead: Int = 7, spoolSegmentSize: Int = 100_000
+        partitionsAhead: Int = 7, spoolSegmentSize: Int = 100_000, campaignsPerHour: Int = 1_000
     ) {
         self.spoolDirectory = spoolDirectory
         self.retentionDays = max(1, retentionDays)
@@ -36,5 +39,6 @@ public struct HitsConfiguration: Sendable {
         self.hardLimit = max(self.memoryLimit, hardLimit)
         self.partitionsAhead = max(1, partitionsAhead)
         self.spoolSegmentSize = max(1, spoolSegmentSize)
+        self.campaignsPerHour = max(1, campaignsPerHour)
     }
 }

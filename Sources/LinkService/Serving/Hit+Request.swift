@@ -5,7 +5,9 @@ import Postgres
 
 extension Hit {
     /// The hit of one resolved URL, described from the request that asked (its classified user agent, referrer). A
-    /// custom-scheme link is logged on the domain that decided, or as `scheme:` when no app owns the scheme.
+    /// custom-scheme link is logged on the domain that decided, or as `scheme:` when no app owns the scheme. A stored
+    /// link's hit records the link, and its campaign fills the fields the URL's `utm_*` query items do not carry
+    /// (`Hit.Campaign.of(query:link:)`; the query wins field by field).
     init(resolved answer: Resolver.Answer, source: Source, request: Request, agent: UserAgent, workspace: UUID?) {
         let resolution = answer.resolution
         var destinationType: String?
@@ -24,7 +26,12 @@ extension Hit {
             platform: agent.platform,
             // HEAD requests and tools "clicking" links are the classic cause of inflated click counts.
             isBot: agent.isBot || request.method == .HEAD || (source == .click && agent.isHTTPClient),
-            referrerHost: request.headers["Referer"].flatMap { URLComponents(string: $0)?.host?.lowercased() }
+            referrerHost: request.headers["Referer"].flatMap { URLComponents(string: $0)?.host?.lowercased() },
+            linkID: answer.storedLink?.id,
+            campaign: Campaign.of(query: answer.parsed.query, link: answer.storedLink.map { link in
+                Campaign(source: link.campaign.source, medium: link.campaign.medium, campaign: link.campaign.campaign,
+                         term: link.campaign.term, content: link.campaign.content)
+            })
         )
     }
 }

@@ -242,6 +242,99 @@ struct AnalyticsAPITests {
         }
     }
 
+    /// Clicks and resolves of rule URLs carrying `utm_*` items: each hit records its campaign, and the analytics
+    /// rank, filter and group by each field.
+    @Test func campaignsOfTappedURLs() throws {
+        try TestService.with { service throws in
+            let fixture = try Fixture(service)
+            func click(_ target: String, _ agent: String = HitsEndToEndTests.iPhone) throws {
+                let response = try service.request("GET", target, headers: [("Host", "links.example.com"), ("User-Agent", agent)])
+                #expect(response.status < 400, "\(target): \(response.status)")
+            }
+            try click("/widget/1?utm_source=newsletter&utm_medium=email&utm_campaign=spring+sale&utm_content=hero")
+            try click("/widget/2?tab=info&utm_campaign=spring%20sale&utm_source=twitter", HitsEndToEndTests.pixel)
+            try click("/about?utm_campaign=winter")                 // claimed by no app: still a campaign tap
+            try click("/widget/3")                                  // no campaign
+            let url = "https://links.example.com/widget/42?utm_campaign=winter&utm_term=shoes"
+                .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            #expect(try service.request("GET", "/v1/resolve?url=\(url)", key: fixture.key).status == 200)
+            #expect(eventually { service.application.hits.counters.written == 5 })
+
+            let stored = try service.application.pool.withConnection { connection in
+                try connection.query("SELECT path, utm_source, utm_medium, utm_campaign, utm_term, utm_content FROM hits ORDER BY id")
+                    .map { try $0.decode((String, String?, String?, String?, String?, String?).self) }
+            }
+            #expect(stored.map { "\($0.0) \($0.1 ?? "-") \($0.2 ?? "-") \($0.3 ?? "-") \($0.4 ?? "-") \($0.5 ?? "-")" } == [
+                "/widget/1 newsletter email spring sale - hero", "/widget/2 twitter - spring sale - -", "/about - - winter - -",
+                "/widget/3 - - - - -", "/widget/42 - - winter shoes -",
+            ])
+
+            func json(_ path: String) throws -> JSONValue {
+                let response = try service.request("GET", path, key: fixture.key)
+                #expect(response.status == 200, "\(path): \(response.text)")
+                return try response.json
+            }
+            func items(_ query: String) throws -> [String] {
+                try json("/v1/analytics/top?\(query)")["items"]?.arrayValue?.map { item in
+                    guard case .object(let members) = item else { return "" }
+                    return members.map { "\($0.key)=\($0.value.stringValue ?? $0.value.serialized)" }.joined(separator: " ")
+                } ?? []
+            }
+            #expect(try items("dimension=utm_campaign") == ["utm_campaign=spring sale hits=2", "utm_campaign=winter hits=2"])
+            #expect(try items("dimension=utm_campaign&source=click") == ["utm_campaign=spring sale hits=2", "utm_campaign=winter hits=1"])
+            #expect(try items("dimension=utm_source") == ["utm_source=newsletter hits=1", "utm_source=twitter hits=1"])
+            #expect(try items("dimension=utm_term&source=resolve") == ["utm_term=shoes hits=1"])
+            #expect(try items("dimension=utm_content&utm_source=newsletter") == ["utm_content=hero hits=1"])
+            #expect(try items("dimension=destination&utm_campaign=spring%20sale") == ["app=\(fixture.iosApp) destination=widgetDetail hits=1",
+                                                                                      "app=\(fixture.androidApp) destination=widgetDetail hits=1"].sorted())
+            let csv = try service.request("GET", "/v1/analytics/top?dimension=utm_campaign&format=csv", key: fixture.key)
+            #expect(csv.text == "utm_campaign,hits\r\nspring sale,2\r\nwinter,2\r\n")
+
+            let summary = try json("/v1/analytics/summary?utm_campaign=spring+sale")
+            #expect(summary["hits"]?.serialized == "2")
+            #expect(summary["byPlatform"]?.serialized == #"{"ios":1,"android":1,"desktop":0,"other":0}"#)
+            #expect(summary["filters"]?.serialized == #"{"utm_campaign":"spring sale"}"#)
+            #expect(try json("/v1/analytics/summary?utm_campaign=winter&outcome=no_match")["hits"]?.serialized == "1")
+            #expect(try json("/v1/analytics/summary?utm_medium=email&utm_source=twitter")["hits"]?.serialized == "0")
+            let series = try json("/v1/analytics/timeseries?interval=day&groupBy=utm_campaign")
+            #expect(series["total"]?.serialized == "5")
+            #expect(Self.groups(series["buckets"]?.arrayValue?.last) == ["spring sale": "2", "winter": "2", "(none)": "1"])
+        }
+    }
+
+    /// Hits on stored links (as serving records them: a link id and the link's own campaign) rank by link.
+    @Test func linksAndTheirCampaigns() throws {
+        try TestService.with { service throws in
+            let data = try Dataset(service)
+            let workspace = try service.application.pool.withConnection {
+                try $0.query("SELECT id FROM workspaces WHERE name = 'acme'").first!.decode(0, as: UUID.self)
+            }
+            let spring = UUID(), autumn = UUID()
+            let springCampaign = Hit.Campaign(source: "newsletter", campaign: "spring24")
+            func at(_ text: String) -> Date { try! Date("2026-11-20T\(text):00Z", strategy: .iso8601) }
+            let hits: [Hit] = [
+                .sample(workspace: workspace, host: "a.example", path: "/spring", time: at("10:00"), app: data.app, link: spring, campaign: springCampaign),
+                .sample(workspace: workspace, host: "a.example", path: "/spring", time: at("10:05"), app: data.app, link: spring, campaign: springCampaign),
+                .sample(workspace: workspace, host: "a.example", path: "/spring", time: at("10:10"), app: data.app, link: spring,
+                        campaign: Hit.Campaign.of(query: "utm_source=twitter", link: springCampaign)),
+                .sample(workspace: workspace, host: "b.example", path: "/autumn", platform: .android, time: at("11:00"), link: autumn),
+            ]
+            for hit in hits { service.application.hits.record(hit) }
+            #expect(eventually { service.application.hits.counters.written == 14 })
+            let links = try data.json("/v1/analytics/top?\(Self.range)&dimension=link")["items"]?.arrayValue ?? []
+            #expect(links.map { "\($0["host"]?.stringValue ?? "") \($0["link"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" }
+                    == ["a.example \(spring.canonicalText) 3", "b.example \(autumn.canonicalText) 1"])
+            let sources = try data.json("/v1/analytics/top?\(Self.range)&dimension=utm_source&link=\(spring)")["items"]?.arrayValue ?? []
+            #expect(sources.map { "\($0["utm_source"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" } == ["newsletter 2", "twitter 1"])
+            #expect(try data.json("/v1/analytics/summary?\(Self.range)&link=\(autumn)")["byPlatform"]?["android"]?.serialized == "1")
+            #expect(try data.json("/v1/analytics/summary?\(Self.range)&link=\(spring)&utm_campaign=spring24")["hits"]?.serialized == "3")
+            let byLink = try data.json("/v1/analytics/timeseries?\(Self.range)&groupBy=link&host=a.example")
+            #expect(Self.groups(byLink["buckets"]?.arrayValue?[0]) == [spring.canonicalText: "3", "(none)": "5"])
+            // Another workspace does not see them.
+            #expect(try data.json("/v1/analytics/top?\(Self.range)&dimension=link", key: data.other)["items"]?.arrayValue?.isEmpty == true)
+        }
+    }
+
     @Test func csv() throws {
         try TestService.with { service throws in
             let data = try Dataset(service)
@@ -295,6 +388,13 @@ struct AnalyticsAPITests {
         ("/v1/analytics/top?dimension=path&limit=0", "limit"),
         ("/v1/analytics/top?dimension=path&app=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11", "app filter"),
         ("/v1/analytics/summary?format=xml", "format"),
+        ("/v1/analytics/summary?link=42", "link"),
+        ("/v1/analytics/summary?utm_source=", "utm_source"),
+        ("/v1/analytics/timeseries?utm_term=" + String(repeating: "x", count: 201), "utm_term"),
+        ("/v1/analytics/timeseries?groupBy=utm_color", "groupBy"),
+        ("/v1/analytics/top?dimension=utm_color", "dimension"),
+        ("/v1/analytics/top?dimension=path&utm_campaign=spring", "utm_* filters"),
+        ("/v1/analytics/top?dimension=referrer&link=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11", "link and utm_* filters"),
     ])
     func badParameters(path: String, mention: String) throws {
         try TestService.with { service throws in

@@ -33,13 +33,17 @@ struct HitCopyDataTests {
     }
 
     @Test func chunksHoldWholeRowsThatReadBackAsWritten() throws {
-        let workspace = UUID(), app = UUID()
+        let workspace = UUID(), app = UUID(), link = UUID()
+        let campaign = Hit.Campaign(source: "news", campaign: String(repeating: "ü", count: 150))
         let hits = (0..<2_500).map { index in
             Hit.sample(workspace: index % 7 == 0 ? nil : workspace, path: "/w/\(index)" + (index % 100 == 0 ? "\u{0}x" : ""),
                        isBot: index % 2 == 0, app: index % 3 == 0 ? app : nil, destination: index % 5 == 0 ? "widgetDetail" : nil,
                        referrer: index % 11 == 0 ? String(repeating: "r", count: 900) : nil, visitor: "v\(index)",
-                       served: index % 4 == 0 ? nil : Hit.Served.allCases[index % 4])
+                       served: index % 4 == 0 ? nil : Hit.Served.allCases[index % 4],
+                       link: index % 6 == 0 ? link : nil, campaign: index % 9 == 0 ? campaign : nil)
         }
+        // Cut to 200 bytes at a character boundary: 100 two-byte characters.
+        #expect(campaign.campaign == String(repeating: "ü", count: 100))
         var handed: [Hit] = []
         let data = HitCopyData(hits: hits[...], idBlocks: [5_000, 1_024, 9_216], eachChunk: { handed += $0 })
         let chunks = Array(data)
@@ -52,7 +56,7 @@ struct HitCopyDataTests {
         reader.at = 11
         #expect(reader.int(Int32.self) == 0 && reader.int(Int32.self) == 0)
         for (index, hit) in hits.enumerated() {
-            #expect(reader.int(Int16.self) == 16)
+            #expect(reader.int(Int16.self) == 22)
             let id = reader.int64Field()
             #expect(id == [5_000, 1_024, 9_216][index / 1024] + Int64(index % 1024))
             let time = reader.int64Field()
@@ -71,6 +75,12 @@ struct HitCopyDataTests {
             #expect(reader.text() == hit.referrerHost)
             #expect(reader.text() == hit.visitorHash)
             #expect(reader.text() == hit.served?.rawValue)
+            #expect(reader.field().map { UUID(uuid: ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7], $0[8], $0[9], $0[10], $0[11], $0[12], $0[13], $0[14], $0[15])) } == hit.linkID)
+            #expect(reader.text() == hit.utmSource)
+            #expect(reader.text() == hit.utmMedium)
+            #expect(reader.text() == hit.utmCampaign)
+            #expect(reader.text() == hit.utmTerm)
+            #expect(reader.text() == hit.utmContent)
         }
         #expect(reader.int(Int16.self) == -1)
         #expect(reader.at == reader.bytes.count)

@@ -154,6 +154,60 @@ struct HitSpoolTests {
         #expect(Hit(spoolLine: Self.line(hit))?.path == "/ab\tc")
     }
 
+    /// A hit with a link or a campaign writes 21 fields (served `\N` when unset); every earlier form still reads.
+    @Test func spoolLinesCarryLinksAndCampaigns() throws {
+        let link = try #require(UUID(uuidString: "11111111-2222-3333-4444-555555555555"))
+        var hit = Hit.sample(workspace: link, host: "h.example", path: "/s", time: Date(timeIntervalSince1970: 1_764_400_000.5), visitor: "ff",
+                             link: link, campaign: Hit.Campaign(source: "news\tletter", campaign: "spring"))
+        let line = Self.line(hit)
+        #expect(line.hasSuffix("\tff\t\\N\t11111111-2222-3333-4444-555555555555\tnews\\tletter\t\\N\tspring\t\\N\t\\N"))
+        let decoded = try #require(Hit(spoolLine: line))
+        #expect(decoded.linkID == link)
+        #expect(decoded.campaign == hit.campaign)
+        #expect(decoded.served == nil)
+        hit.served = .redirect
+        hit.campaign = nil
+        #expect(Hit(spoolLine: Self.line(hit))?.served == .redirect)
+        #expect(Hit(spoolLine: Self.line(hit))?.linkID == link)
+        #expect(Hit(spoolLine: Self.line(hit))?.campaign == nil)
+        #expect(Hit(spoolLine: Self.line(hit).replacingOccurrences(of: "11111111-", with: "xxxxxxxx-")[...]) == nil)
+    }
+
+    /// Spool segments written by earlier versions (14 fields, and 15 with `served`) are replayed by this one, beside
+    /// a line of its own, into the database and the rollups.
+    @Test func spoolsOfEarlierVersionsAreReplayed() throws {
+        let workspace = UUID().uuidString.lowercased(), link = UUID()
+        let micros = Int64(Date().timeIntervalSince1970) * 1_000_000
+        var lines = [
+            "\(micros)\t\(workspace)\th.example\t/old\t\\N\topen_app\t\\N\t\\N\t\\N\tclick\tios\tf\t\\N\tv1",
+            "\(micros)\t\(workspace)\th.example\t/served\tutm_source=x\topen_app\t\\N\t\\N\t\\N\tclick\tios\tf\t\\N\tv1\tlanding",
+        ]
+        var bytes: [UInt8] = []
+        Hit.sample(workspace: UUID(uuidString: workspace), host: "h.example", path: "/new", link: link,
+                   campaign: Hit.Campaign(campaign: "spring")).appendSpoolLine(to: &bytes)
+        lines.append(String(decoding: bytes, as: UTF8.self))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-spool-old-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: directory.appendingPathComponent("segment-000000000001.hits"))
+
+        try HitHarness.with(configuration: HitsConfiguration(spoolDirectory: directory)) { harness in
+            #expect(harness.batcher.counters.spooled == 3)
+            harness.batcher.start()
+            #expect(eventually { harness.batcher.counters.written == 3 })
+            let rows = try harness.pool.withConnection { connection in
+                try connection.query("SELECT path, served, link_id::text, utm_campaign FROM hits ORDER BY id")
+                    .map { try $0.decode((String, String?, String?, String?).self) }
+            }
+            #expect(rows.map(\.0) == ["/old", "/served", "/new"])
+            #expect(rows.map(\.1) == [nil, "landing", nil])
+            #expect(rows.map(\.2) == [nil, nil, link.uuidString.lowercased()])
+            #expect(rows.map(\.3) == [nil, nil, "spring"])
+            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_hourly") == 3)
+            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_hourly WHERE utm_campaign = 'spring' AND link_id IS NOT NULL") == 1)
+        }
+    }
+
     static func line(_ hit: Hit) -> Substring {
         var bytes: [UInt8] = []
         hit.appendSpoolLine(to: &bytes)

@@ -276,6 +276,16 @@ struct OpenAPIConformanceTests {
                      key: reader, expect: 200)
         try api.call("GET", "/v1/analytics/timeseries", "/v1/analytics/timeseries?format=csv", key: reader, expect: 200)
         try api.call("GET", "/v1/analytics/top", "/v1/analytics/top?dimension=path", key: reader, headers: [("Accept", "text/csv")], expect: 200)
+        // Links and campaigns: filters on every endpoint, dimensions of the top list and the series.
+        try api.call("GET", "/v1/analytics/summary", "/v1/analytics/summary?link=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11&utm_source=news&utm_medium=email"
+                     + "&utm_campaign=spring+sale&utm_term=shoes&utm_content=hero", key: reader, expect: 200)
+        try api.call("GET", "/v1/analytics/top", "/v1/analytics/top?dimension=utm_campaign&utm_source=news", key: reader, expect: 200)
+        try api.call("GET", "/v1/analytics/top", "/v1/analytics/top?dimension=link&limit=5", key: reader, expect: 200)
+        try api.call("GET", "/v1/analytics/timeseries", "/v1/analytics/timeseries?groupBy=utm_medium&link=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11",
+                     key: reader, expect: 200)
+        for query in ["utm_source=", "utm_term=" + String(repeating: "x", count: 201)] {
+            try api.call("GET", "/v1/analytics/summary", "/v1/analytics/summary?" + query, key: reader, expect: 400, refused: true)
+        }
         for query in ["from=0000000000", "from=2026-11-01T00:00", "tz=Mars%2FOlympus"] {
             try api.call("GET", "/v1/analytics/summary", "/v1/analytics/summary?" + query, key: reader, expect: 400, refused: true)
         }

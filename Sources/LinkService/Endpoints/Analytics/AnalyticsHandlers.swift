@@ -19,10 +19,10 @@ struct AnalyticsHandlers: EndpointGroup {
                      query: AnalyticsParameters.declared + [Self.interval, Self.groupBy],
                      success: Self.answer(json: "`{from, to, timeZone, includeBots, filters, interval, groupBy, total, buckets: [{start, total, groups?}]}`.",
                                      csv: "`start,group,hits`, one row per bucket and group."), timeseries),
-            Endpoint(.GET, "/v1/analytics/top", "analyticsTop", "The most frequent paths, destinations, rules or referrers", tag: "Analytics",
+            Endpoint(.GET, "/v1/analytics/top", "analyticsTop", "The most frequent paths, destinations, rules, referrers, links or campaigns", tag: "Analytics",
                      scope: .read,
                      query: AnalyticsParameters.declared + [Self.dimension, Self.limit],
-                     success: Self.answer(json: "`{…, dimension, items: [{host?|app?, path|destination|rule|referrer|served, hits}]}`.",
+                     success: Self.answer(json: "`{…, dimension, items: [{host?|app?, path|destination|rule|referrer|served|link|utm_*, hits}]}`.",
                                      csv: "A header row naming the columns, then one row per item."), top),
             Endpoint(.GET, "/v1/analytics/summary", "analyticsSummary", "Totals, unique visitors, bot share, per outcome", tag: "Analytics",
                      scope: .read, query: AnalyticsParameters.declared,
@@ -33,8 +33,8 @@ struct AnalyticsHandlers: EndpointGroup {
 
     private static let interval = QueryParameter("interval", .enumeration(["hour", "day"]), "Bucket size (default day; hour covers at most 31 days).")
     private static let groupBy = QueryParameter("groupBy", .enumeration(AnalyticsStore.groupColumns.keys.sorted()), "Split each bucket by this dimension.")
-    private static let dimension = QueryParameter("dimension", .enumeration(["path", "destination", "rule", "referrer", "served"]),
-                                                  "What to rank, e.g. `path` with `outcome=no_match`, or `destination` with `served=landing` and then `served=claim` (clicks and claims per destination).",
+    private static let dimension = QueryParameter("dimension", .enumeration(["path", "referrer"] + AnalyticsStore.rollupDimensions.keys.sorted()),
+                                                  "What to rank, e.g. `path` with `outcome=no_match`, `destination` with `served=landing` and then `served=claim` (clicks and claims per destination), or `utm_campaign` (taps per campaign; `link`: per stored link).",
                                                   required: true)
     private static let limit = QueryParameter("limit", Schema.integer(minimum: 1, maximum: 100), "How many (default 10).")
 
@@ -92,7 +92,7 @@ struct AnalyticsHandlers: EndpointGroup {
             .response(csv: parameters.csv)
     }
 
-    /// `?dimension=path|destination|rule|referrer|served&limit=`: the most frequent values, most hits first.
+    /// `?dimension=path|destination|rule|referrer|served|link|utm_*&limit=`: the most frequent values, most hits first.
     /// `outcome=no_match&dimension=path` lists the broken or unclaimed links to fix; `dimension=destination`
     /// with `served=landing` and then `served=claim` gives clicks and claims per destination.
     func top(_ request: Request, _ principal: Principal) throws -> Response {
@@ -108,11 +108,16 @@ struct AnalyticsHandlers: EndpointGroup {
             if parameters.filter.served != nil {
                 throw ServiceError.badRequest("The served filter is not available for dimension=\(dimension) (path and referrer counts do not keep what a click got).")
             }
+            if parameters.filter.hasLinkOrCampaign {
+                throw ServiceError.badRequest("The link and utm_* filters are not available for dimension=\(dimension) (path and referrer counts are kept per host, not per link or campaign).")
+            }
             columns = dimension == "path" ? ["host", "path"] : ["host", "referrer"]
-        case "destination", "rule", "served":
-            columns = ["destination": ["app", "destination"], "rule": ["host", "rule"], "served": ["host", "served"]][dimension]!
         default:
-            preconditionFailure("dimension is one of its declaration's values")
+            guard let (context, _) = AnalyticsStore.rollupDimensions[dimension] else {
+                preconditionFailure("dimension is one of its declaration's values")
+            }
+            // The context's name, then the dimension's: `app` for a destination's, `host` for the others that have one.
+            columns = context == nil ? [dimension] : [dimension == "destination" ? "app" : "host", dimension]
         }
         let rows = try AnalyticsStore.read(pool) { connection in
             if dimension == "path" || dimension == "referrer" {
@@ -128,13 +133,13 @@ struct AnalyticsHandlers: EndpointGroup {
         members.append(JSONMember(key: "dimension", value: .string(dimension)))
         members.append(JSONMember(key: "items", value: .array(rows.map { first, value, hits in
             var fields: [JSONMember] = []
-            if let first { fields.append(JSONMember(key: columns[0], value: .string(first))) }
-            fields.append(JSONMember(key: columns[1], value: .string(value)))
+            if columns.count == 2, let first { fields.append(JSONMember(key: columns[0], value: .string(first))) }
+            fields.append(JSONMember(key: columns[columns.count - 1], value: .string(value)))
             fields.append(JSONMember(key: "hits", value: .number(String(hits))))
             return .object(fields)
         })))
         return AnalyticsOutput(json: .object(members), csvHeader: columns + ["hits"],
-                               csvRows: rows.map { [$0.0 ?? "", $0.1, String($0.2)] })
+                               csvRows: rows.map { (columns.count == 2 ? [$0.0 ?? ""] : []) + [$0.1, String($0.2)] })
             .response(csv: parameters.csv)
     }
 

@@ -12,7 +12,9 @@ import LinkKit
 ///   refuses a year 0, which an ISO date can write.
 /// - `tz`: an IANA time zone (`Europe/Paris`), default `UTC`: day buckets and dates follow it.
 /// - `host`, `app` (an app id), `outcome`, `source` (`resolve`|`click`|`claim`), `served` (what a click got:
-///   `landing`|`redirect`|`preview`|`claim`), `includeBots` (`true`|`false`, default false).
+///   `landing`|`redirect`|`preview`|`claim`), `link` (a stored link's id), `utm_source`, `utm_medium`,
+///   `utm_campaign`, `utm_term`, `utm_content` (a campaign value, as hits keep it), `includeBots` (`true`|`false`,
+///   default false).
 struct AnalyticsParameters {
     static let maxDays = 400
     /// The range `from` and `to` must lie in: 1970-01-01 to 10000-01-01 (exclusive), UTC.
@@ -28,11 +30,17 @@ struct AnalyticsParameters {
     static let source = QueryParameter("source", .enumeration(Hit.Source.allCases.map(\.rawValue)), "Only resolves, clicks or deferred-link claims.")
     static let served = QueryParameter("served", .enumeration(Hit.Served.allCases.map(\.rawValue)),
                                        "Only clicks that got this (the landing page, a redirect, the preview page bots get) or claims.")
+    static let link = QueryParameter("link", .uuid, "Only taps on this stored link (its id).")
+    /// `utm_source`, …: one per campaign field.
+    static let campaign = Hit.Campaign.Field.allCases.map { field in
+        QueryParameter(field.rawValue, Schema.string(minLength: 1, maxLength: TextLimit.campaign.scalars),
+                       "Only hits whose campaign has this \(field.rawValue) (from the URL's query, else the link's own campaign).")
+    }
     /// Read with `Request.flag`, which also takes `1`, `0` and upper-case spellings.
     static let includeBots = QueryParameter("includeBots", .enumeration(["true", "false"]), "Count crawlers, link-preview fetchers and HEAD requests too (default false).")
     static let format = QueryParameter("format", .enumeration(["json", "csv"]), "`csv` answers text/csv (as does `Accept: text/csv`).")
     /// The parameters every analytics endpoint takes.
-    static let declared = [fromParameter, toParameter, tz, host, app, outcome, source, served, includeBots, format]
+    static let declared = [fromParameter, toParameter, tz, host, app, outcome, source, served, link] + campaign + [includeBots, format]
 
     /// `from` and `to`: an RFC 3339 timestamp or a date, from 1970 to 9999.
     private static let instant = Schema.string(
@@ -44,7 +52,7 @@ struct AnalyticsParameters {
     let timeZone: TimeZone
     /// The zone's name as asked, echoed back (Foundation names `UTC` `GMT`).
     let timeZoneName: String
-    /// `host`, `app`, `outcome`, `source`, `served`, `includeBots`: what the reads are narrowed to.
+    /// `host`, `app`, `outcome`, `source`, `served`, `link`, `utm_*`, `includeBots`: what the reads are narrowed to.
     let filter: AnalyticsStore.Filter
     let csv: Bool
 
@@ -76,12 +84,24 @@ struct AnalyticsParameters {
             guard let id = UUID(uuidString: text) else { throw .badRequest("app must be an app id (a UUID), not '\(text)'.") }
             app = id
         }
+        var link: UUID?
+        if let text = try Self.link.value(in: request) {
+            guard let id = UUID(uuidString: text) else { throw .badRequest("link must be a link id (a UUID), not '\(text.prefix(100))'.") }
+            link = id
+        }
+        var campaign: [Hit.Campaign.Field: String] = [:]
+        for (field, parameter) in zip(Hit.Campaign.Field.allCases, Self.campaign) {
+            guard let text = try parameter.value(in: request) else { continue }
+            guard let value = Hit.Campaign.keptValue(text) else { throw .badRequest("\(field.rawValue) must not be empty.") }
+            campaign[field] = value
+        }
         filter = AnalyticsStore.Filter(
             host: try Self.host.value(in: request).map { $0.lowercased() }, app: app,
             outcome: try Self.outcome.value(in: request).flatMap(Hit.Outcome.init(rawValue:)),
             source: try Self.source.value(in: request).flatMap(Hit.Source.init(rawValue:)),
             served: try Self.served.value(in: request).flatMap(Hit.Served.init(rawValue:)),
-            includeBots: try request.flag(Self.includeBots.name) ?? false
+            includeBots: try request.flag(Self.includeBots.name) ?? false,
+            link: link, campaign: campaign
         )
         switch try Self.format.value(in: request) {
         case nil: csv = request.headers["Accept"]?.lowercased().contains("text/csv") == true
@@ -103,6 +123,10 @@ struct AnalyticsParameters {
         if let outcome = filter.outcome { filters.append(JSONMember(key: "outcome", value: .string(outcome.rawValue))) }
         if let source = filter.source { filters.append(JSONMember(key: "source", value: .string(source.rawValue))) }
         if let served = filter.served { filters.append(JSONMember(key: "served", value: .string(served.rawValue))) }
+        if let link = filter.link { filters.append(JSONMember(key: "link", value: .string(link.canonicalText))) }
+        for field in Hit.Campaign.Field.allCases {
+            if let value = filter.campaign[field] { filters.append(JSONMember(key: field.rawValue, value: .string(value))) }
+        }
         members.append(JSONMember(key: "filters", value: .object(filters)))
         return members
     }
