@@ -56,9 +56,11 @@ struct Resolver: Sendable {
         let storedLink: ServedLink?
         /// Whether `storedLink` still opens what it points at (not expired, not beyond its click limit).
         let linkIsLive: Bool
+        /// Whether a link that may be at the path could not be read (the database away): the answer is then not kept.
+        let linkUnread: Bool
 
         init(url: String?, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: AppPlatform,
-             refusal: Refusal? = nil, storedLink: ServedLink? = nil, linkIsLive: Bool = true) {
+             refusal: Refusal? = nil, storedLink: ServedLink? = nil, linkIsLive: Bool = true, linkUnread: Bool = false) {
             self.url = url
             self.parsed = parsed
             self.entry = entry
@@ -67,12 +69,14 @@ struct Resolver: Sendable {
             self.refusal = refusal
             self.storedLink = storedLink
             self.linkIsLive = linkIsLive
+            self.linkUnread = linkUnread
             appID = resolution?.app.flatMap { UUID.canonical($0.id) ?? UUID(uuidString: $0.id) }
         }
 
         /// Until when this answer may be served again (`ResolveCache`): a link's expiry; never again for a link with a
-        /// click limit, whose every tap counts; nil: while the catalog stands.
+        /// click limit, whose every tap counts, or when the link could not be read; nil: while the catalog stands.
         var reusableUntil: Date? {
+            if linkUnread { return .distantPast }
             guard let link = storedLink, linkIsLive else { return nil }
             return link.maxClicks != nil ? .distantPast : link.expiresAt
         }
@@ -136,36 +140,34 @@ struct Resolver: Sendable {
     /// catalog has not changed since.
     /// - Throws: `LinkKitError` when `url` is not an absolute URL, or is a `javascript:`, `data:` or `file:` URL.
     func resolve(_ url: String, platform: AppPlatform, workspace: UUID?) throws -> ResolveCache.CachedAnswer {
-        let generation = catalog.generation   // before the catalog is read
-        func computed() throws -> (Answer, [UInt8]) {
-            let made = try self.answer(url, platform: platform, workspace: workspace)
-            var json: [UInt8] = []
-            json.reserveCapacity(1024)
-            ResolveJSON.write(made, into: &json)
-            return (made, json)
+        try kept(.init(link: .text(url), platform: platform, workspace: workspace)) {
+            try answer(url, platform: platform, workspace: workspace)
         }
-        let kept = try cache.answer(for: .init(link: .text(url), platform: platform, workspace: workspace), generation: generation, otherwise: computed)
-        guard let until = kept.answer.reusableUntil, Date() >= until else { return kept }
-        let (answer, json) = try computed()
-        return ResolveCache.CachedAnswer(answer: answer, json: json)
     }
 
     /// The answer for a click: `path` (raw) and `query` requested on `host`, taken from the request as they are
     /// (no URL string is written to be split again), kept as resolve answers are, with the same JSON: a landing
     /// page's click token stores it for the claim.
     func resolveClick(host: String, path: String, query: String?, platform: AppPlatform) -> ResolveCache.CachedAnswer {
-        let generation = catalog.generation
-        func computed() -> (Answer, [UInt8]) {
-            let made = self.answer(AASAURL(https: host, path: path, query: query), url: nil, platform: platform, workspace: nil)
+        kept(.init(link: .request(host: host, path: path, query: query), platform: platform, workspace: nil)) {
+            answer(AASAURL(https: host, path: path, query: query), url: nil, platform: platform, workspace: nil)
+        }
+    }
+
+    /// The answer kept for `key` while the catalog stands and the answer allows (`Answer.reusableUntil`), else
+    /// `compute`'s with its JSON.
+    private func kept(_ key: ResolveCache.Key, _ compute: () throws -> Answer) rethrows -> ResolveCache.CachedAnswer {
+        let generation = catalog.generation   // before the catalog is read
+        func computed() throws -> (Answer, [UInt8]) {
+            let made = try compute()
             var json: [UInt8] = []
             json.reserveCapacity(1024)
             ResolveJSON.write(made, into: &json)
             return (made, json)
         }
-        let kept = cache.answer(for: .init(link: .request(host: host, path: path, query: query), platform: platform, workspace: nil),
-                                generation: generation, otherwise: computed)
+        let kept = try cache.answer(for: key, generation: generation, otherwise: computed)
         guard let until = kept.answer.reusableUntil, Date() >= until else { return kept }
-        let (answer, json) = computed()
+        let (answer, json) = try computed()
         return ResolveCache.CachedAnswer(answer: answer, json: json)
     }
 
@@ -205,8 +207,14 @@ struct Resolver: Sendable {
     /// (a rule made after the link, deciding otherwise, wins, as it does on the device).
     private func linked(_ answer: Answer, platform: AppPlatform) -> Answer {
         guard let links, let entry = answer.entry, entry.links.hasLinks, let resolution = answer.resolution,
-              let slug = LinkSlug.candidate(path: answer.parsed.path), case .found(let link) = links.link(slug, domain: entry.domainID) else {
-            return answer
+              let slug = LinkSlug.candidate(path: answer.parsed.path) else { return answer }
+        let link: ServedLink
+        switch links.link(slug, domain: entry.domainID) {
+        case .found(let found): link = found
+        case .absent: return answer
+        case .unavailable:
+            return Answer(url: answer.url, parsed: answer.parsed, entry: entry, resolution: resolution, platform: answer.platform,
+                          linkUnread: true)
         }
         let live = link.isLive(at: Date(), taps: links.taps.taps(of: link.id).all)
         var decided = resolution
