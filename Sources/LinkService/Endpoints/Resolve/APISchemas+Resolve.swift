@@ -35,12 +35,25 @@ extension APISchemas {
             .optional("destination", Schema.ref("ResolvedDestination")),
             .optional("links", Schema.ref("Links")),
             .optional("requiresSignIn", Schema.boolean.described("Present (true) when the destination is for signed-in users (docs/CODEGEN.md).")),
+            .optional("link", Schema.ref("ResolvedLink")),
             .required("fallbacks", Schema.object([
                 .optional("web", Schema.url.described("The domain's web fallback (with the link's path when configured).")),
                 .optional("appStore", Schema.url),
                 .optional("playStore", Schema.url),
             ], closed: false).described("Where to send the user when the app is not installed or no app opens the link.")),
         ], closed: false).described("What a URL opens, why, and where inside the app: the same semantics iOS applies to the AASA file.")),
+        ("ResolvedLink", Schema.object([
+            .required("id", .uuid),
+            .required("slug", Schema.string),
+            .optional("url", Schema.url.described("The web page a link to a web page opens (while it is live); an app opened by the link space hands it to the browser.")),
+            .optional("expired", Schema.boolean.described("Present (true) past the link's `expiresAt` or `maxClicks`: the destination is then the `link_expired` error.")),
+            .optional("name", Schema.string),
+            .optional("campaign", Schema.object([
+                .optional("source", Schema.string), .optional("medium", Schema.string), .optional("campaign", Schema.string),
+                .optional("term", Schema.string), .optional("content", Schema.string),
+            ], closed: true)),
+            .optional("data", Schema.object([], closed: false).described("The link's data for the app, as stored.")),
+        ], closed: true).described("The stored link at the URL (docs/LINKS.md, \"Serving links\"): its destination is the answer's.")),
         ("Links", Schema.object([
             .required("universal", Schema.url.described("The https link on the domain that decided (a wildcard domain's root).")),
             .optional("scheme", Schema.string.described("The app's custom-scheme link, when it has a scheme: `widgets://widget/42?tab=reviews`.")),
@@ -61,7 +74,7 @@ extension APISchemas {
             ], closed: false).example(.object(["type": .string("widgetDetail"), "params": .object(["id": .integer(42)])])),
             Schema.object([
                 .required("error", Schema.object([
-                    .required("code", Schema.enumeration(["invalid_param", "missing_param", "unknown_destination"])),
+                    .required("code", Schema.enumeration(["invalid_param", "missing_param", "unknown_destination", "link_expired"])),
                     .optional("param", Schema.string),
                     .required("detail", Schema.string),
                 ], closed: false)),
