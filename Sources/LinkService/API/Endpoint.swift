@@ -77,6 +77,9 @@ struct Endpoint: Sendable {
     var errors: [Int] = []
     /// What answers the request.
     let handler: Handler
+    /// A larger body limit than the server's for this route (a bulk upload), in bytes; nil: the server's
+    /// (`ServerConfiguration.routeBodyLimits`, filled by `Application`). Only for a path without parameters.
+    var maxBodyBytes: Int?
     /// Whether the OpenAPI document lists it: every API endpoint does; the console's pages do not.
     private(set) var isDocumented = true
 
@@ -156,6 +159,14 @@ struct Endpoint: Sendable {
     static func undocumented(_ method: HTTPMethod, _ path: String, _ handler: @escaping RouteHandler) -> Endpoint {
         var endpoint = Endpoint(method, path, "", "", tag: "", success: .noContent, handler)
         endpoint.isDocumented = false
+        return endpoint
+    }
+
+    /// This endpoint with a body limit of its own (`maxBodyBytes`).
+    func bodyLimit(_ bytes: Int) -> Endpoint {
+        precondition(pathParameterNames.isEmpty, "\(operationID): a body limit needs a literal path")
+        var endpoint = self
+        endpoint.maxBodyBytes = bytes
         return endpoint
     }
 

@@ -116,7 +116,11 @@ public final class Application: Sendable {
         routes.add((groups + [openAPI]).flatMap(\.endpoints), auth: auth)
         routes.fallback { try clicks.handle($0) }
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
-        self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)
+        var server = configuration.server
+        server.routeBodyLimits += groups.flatMap(\.endpoints).compactMap { endpoint in
+            endpoint.maxBodyBytes.map { RouteBodyLimit(method: endpoint.method, path: endpoint.path, maxBytes: max($0, server.maxBodyBytes)) }
+        }
+        self.server = Server(configuration: server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)
         self.services = services
     }
 
