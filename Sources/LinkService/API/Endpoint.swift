@@ -54,6 +54,8 @@ struct Endpoint: Sendable {
         let schema: String
         /// Whether the request must have a body.
         let required: Bool
+        /// The media types the body may be sent as, each with its schema; empty: JSON, described by `schema`.
+        var media: [(mediaType: String, schema: Schema)] = []
     }
 
     let method: HTTPMethod
@@ -167,6 +169,13 @@ struct Endpoint: Sendable {
         precondition(pathParameterNames.isEmpty, "\(operationID): a body limit needs a literal path")
         var endpoint = self
         endpoint.maxBodyBytes = bytes
+        return endpoint
+    }
+
+    /// This endpoint taking its body in the `media` types (each with its schema) rather than as JSON only.
+    func bodyMedia(_ media: [(mediaType: String, schema: Schema)]) -> Endpoint {
+        var endpoint = self
+        endpoint.body?.media = media
         return endpoint
     }
 

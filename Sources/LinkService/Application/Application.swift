@@ -92,6 +92,7 @@ public final class Application: Sendable {
                                 varyOrigin: !configuration.corsOrigins.isEmpty),
             ResolveHandlers(resolver: resolver, auth: auth, hits: hits, agents: agents, isPublic: configuration.publicResolve),
             LinkBuildHandlers(catalog: catalog, auth: auth),
+            LinkBatchHandlers(changes: catalogChanges, resolver: resolver, auth: auth),
             LinkHandlers(pool: requests, auth: auth, changes: catalogChanges),
             DomainFileHandlers(catalog: catalog, auth: auth),
             TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname),

@@ -15,12 +15,12 @@ struct LinkHandlers: EndpointGroup {
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
-    private static let domain = QueryParameter("domain", Schema.hostname, "Only links on this domain (its hostname).")
-    private static let tag = QueryParameter("tag", Schema.string(maxLength: TextLimit.tag.scalars), "Only links with this tag.")
-    private static let campaign = QueryParameter("campaign", Schema.string(maxLength: TextLimit.campaign.scalars), "Only links of this campaign (`campaign.campaign`, utm_campaign).")
-    private static let destinationType = QueryParameter("destinationType", Schema.string(maxLength: TextLimit.name.scalars),
+    static let domain = QueryParameter("domain", Schema.hostname, "Only links on this domain (its hostname).")
+    static let tag = QueryParameter("tag", Schema.string(maxLength: TextLimit.tag.scalars), "Only links with this tag.")
+    static let campaign = QueryParameter("campaign", Schema.string(maxLength: TextLimit.campaign.scalars), "Only links of this campaign (`campaign.campaign`, utm_campaign).")
+    static let destinationType = QueryParameter("destinationType", Schema.string(maxLength: TextLimit.name.scalars),
                                                         "Only links to a destination of this type.")
-    private static let search = QueryParameter("q", Schema.string(maxLength: TextLimit.name.scalars),
+    static let search = QueryParameter("q", Schema.string(maxLength: TextLimit.name.scalars),
                                                "Only links whose slug or name holds this text (case-insensitive).")
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.links }
@@ -35,7 +35,7 @@ struct LinkHandlers: EndpointGroup {
                         """,
                      body: "LinkCreate", success: .created("Link"), errors: [409], create),
             Endpoint(.GET, "/v1/links", "listLinks", "List links", tag: "Links", scope: .read,
-                     query: [Self.domain, Self.tag, Self.campaign, Self.destinationType, Self.search], success: .page("Link"), list),
+                     query: Self.filters, success: .page("Link"), list),
             Endpoint(.GET, "/v1/links/{id}", "getLink", "Read a link", tag: "Links", scope: .read, success: .resource("Link"), get),
             Endpoint(.PATCH, "/v1/links/{id}", "updateLink", "Change a link", tag: "Links", scope: .write,
                      description: "Present members replace, `null` clears an optional one; the others stay.",
@@ -56,11 +56,7 @@ struct LinkHandlers: EndpointGroup {
             if let app = input.app, let destination = input.destination {
                 try Self.check(app: app, destination, principal, on: connection)
             }
-            var link = Link(id: UUID(), domainID: domain.id, hostname: domain.hostname, slug: input.slug ?? "", appID: input.app,
-                            destination: input.destination?.json, webURL: input.url, fallbacks: input.fallbacks ?? .object([]),
-                            campaign: input.campaign ?? Link.Campaign(), tags: input.tags ?? [], preview: input.preview ?? .object([]),
-                            expiresAt: input.expiresAt, maxClicks: input.maxClicks, name: input.name, data: input.data,
-                            version: 1, createdAt: Date(), updatedAt: Date(), sortMicros: 0)
+            var link = input.newLink(on: domain)
             if input.slug != nil {
                 guard let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) else {
                     throw ServiceError.conflict("\(link.shortLink) already exists.")
@@ -80,14 +76,22 @@ struct LinkHandlers: EndpointGroup {
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
-        try resource.list(request) { page, connection in
-            let filter = LinkStore.Filter(
-                hostname: try Self.domain.value(in: request).map { (try? Hostname($0))?.rawValue ?? $0 },
-                tag: try Self.tag.value(in: request), campaign: try Self.campaign.value(in: request),
-                destinationType: try Self.destinationType.value(in: request), search: try Self.search.value(in: request))
-            return try LinkStore.page(page, workspace: principal.workspaceID, filter: filter, on: connection)
+        let filter = try Self.filter(request)
+        return try resource.list(request) { page, connection in
+            try LinkStore.page(page, workspace: principal.workspaceID, filter: filter, on: connection)
         }
     }
+
+    /// The list's filters (`filters`) as `request` gives them.
+    static func filter(_ request: Request) throws -> LinkStore.Filter {
+        LinkStore.Filter(
+            hostname: try domain.value(in: request).map { (try? Hostname($0))?.rawValue ?? $0 },
+            tag: try tag.value(in: request), campaign: try campaign.value(in: request),
+            destinationType: try destinationType.value(in: request), search: try search.value(in: request))
+    }
+
+    /// The query parameters that narrow a list (and an export).
+    static var filters: [QueryParameter] { [domain, tag, campaign, destinationType, search] }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
         try resource.get { try find(request, principal, on: $0) }
