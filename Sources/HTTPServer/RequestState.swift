@@ -18,6 +18,8 @@ final class RequestState {
     var responded = false
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// The largest body this request may have (its route's, else the server's), known once its headers are in.
+    var maxBodyBytes = 0
     var headers: [(name: String, value: String)] = []
     /// The socket context of the connection the request came on (its `ConnectionRecord`'s): the connection
     /// outlives its requests (MHD reports a request completed before it cleans its connection up).

@@ -115,6 +115,7 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
         if state.uriLength > limits.maxURIBytes {
             return reject(.uriTooLong, state: state, method: methodName, connection: connection, context: context)
         }
+        state.maxBodyBytes = limits.maxBodyBytes(method: methodName, path: state.target)
         let headerBytes = state.headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
         if headerBytes > limits.maxHeaderBytes {
             return reject(.headersTooLarge, state: state, method: methodName, connection: connection, context: context)
@@ -130,8 +131,8 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
                 return reject(.badRequest(detail: "Content-Length and Transfer-Encoding are both given."), state: state,
                               method: methodName, connection: connection, context: context)
             }
-            if Int(state.headers[lengthIndex].1.trimmingASCIIWhitespace()).map({ $0 > limits.maxBodyBytes }) ?? false {
-                return reject(.payloadTooLarge, state: state, method: methodName, connection: connection, context: context)
+            if Int(state.headers[lengthIndex].1.trimmingASCIIWhitespace()).map({ $0 > state.maxBodyBytes }) ?? false {
+                return reject(.payloadTooLarge.with(detail: "The body is larger than this request accepts (\(state.maxBodyBytes) bytes)."), state: state, method: methodName, connection: connection, context: context)
             }
         } else if state.headers.contains(where: { HTTPHeaders.equal($0.0, "Transfer-Encoding") }) {
             if let flaw = TransferEncoding.flaw(state.headers.filter { HTTPHeaders.equal($0.0, "Transfer-Encoding") }.map(\.1),
@@ -150,7 +151,7 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
         let count = uploadDataSize.pointee
         state.countBody(count)
         if !state.bodyTooLarge, let uploadData {
-            if state.body.count + count > limits.maxBodyBytes {
+            if state.body.count + count > state.maxBodyBytes {
                 state.bodyTooLarge = true       // keep reading (and discarding) so the 413 can be sent in order
                 state.body = []
             } else {
@@ -165,7 +166,7 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
 
     if state.responded { return .YES }
     if state.bodyTooLarge {
-        return reject(.payloadTooLarge, state: state, method: methodName, connection: connection, context: context)
+        return reject(.payloadTooLarge.with(detail: "The body is larger than this request accepts (\(state.maxBodyBytes) bytes)."), state: state, method: methodName, connection: connection, context: context)
     }
     state.responded = true
     state.enter(.processing)

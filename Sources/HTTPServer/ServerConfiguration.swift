@@ -8,6 +8,9 @@ public struct ServerConfiguration: Sendable {
     public var threads: Int
     /// Largest accepted request body; larger declared (`Content-Length`) or received (chunked) bodies get 413.
     public var maxBodyBytes: Int
+    /// Larger limits for the bodies of a few routes (a bulk upload), by method and exact path: the
+    /// request's own when it names one of them, `maxBodyBytes` otherwise.
+    public var routeBodyLimits: [RouteBodyLimit] = []
     /// Longest accepted request target (path and query); longer gets 414.
     public var maxURIBytes: Int
     /// Largest accepted header section (sum of `name: value\r\n` lines); larger gets 431.
@@ -52,6 +55,14 @@ public struct ServerConfiguration: Sendable {
         self.turbo = turbo
     }
 
+    /// The largest body a `method` request to `path` (the raw target before its `?`) may have.
+    func maxBodyBytes(method: String, path: String) -> Int {
+        for limit in routeBodyLimits where limit.path == path && limit.method.rawValue == method {
+            return limit.maxBytes
+        }
+        return maxBodyBytes
+    }
+
     /// How many connections reading a request body the `ConnectionGuard` keeps at the limit before it closes the
     /// slowest to make room: all but an eighth of `connectionLimit` (at least one), kept for new clients.
     var bodyShare: Int {
@@ -72,5 +83,18 @@ public struct ServerConfiguration: Sendable {
     /// above ours lets every new connection reach the `ConnectionGuard`, which evicts or answers 503.
     var daemonConnectionLimit: Int {
         connectionLimit + max(16, connectionLimit / 8) + threads
+    }
+}
+
+/// A body limit of its own for one route (`ServerConfiguration.routeBodyLimits`): a literal path, no parameters.
+public struct RouteBodyLimit: Sendable, Equatable {
+    public let method: HTTPMethod
+    public let path: String
+    public let maxBytes: Int
+
+    public init(method: HTTPMethod, path: String, maxBytes: Int) {
+        self.method = method
+        self.path = path
+        self.maxBytes = maxBytes
     }
 }

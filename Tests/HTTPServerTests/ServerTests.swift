@@ -227,6 +227,25 @@ struct ServerTests {
         }
     }
 
+    /// A route with a body limit of its own (a bulk upload) takes more than the server's; the others do not.
+    @Test func routeBodyLimitRaisesTheLimitForThatRouteOnly() throws {
+        var configuration = ServerConfiguration(maxBodyBytes: 1000)
+        configuration.routeBodyLimits = [RouteBodyLimit(method: .POST, path: "/echo", maxBytes: 4000)]
+        var routes = RouterBuilder()
+        routes.post("/echo") { Response(status: 200, body: $0.body) }
+        routes.post("/other") { Response(status: 200, body: $0.body) }
+        try withLiveServer(configuration, routes: routes) { _, port in
+            let ok = try HTTPTestClient.request(port: port, method: "POST", path: "/echo", body: Array(repeating: 1, count: 4000))
+            #expect(ok.status == 200 && ok.body.count == 4000)
+            let over = try HTTPTestClient.request(port: port, method: "POST", path: "/echo", body: Array(repeating: 1, count: 4001))
+            #expect(over.status == 413 && over.text.contains("4000 bytes"), "\(over.text)")
+            let other = try HTTPTestClient.request(port: port, method: "POST", path: "/other", body: Array(repeating: 1, count: 1001))
+            #expect(other.status == 413)
+            let query = try HTTPTestClient.request(port: port, method: "POST", path: "/echo?x=1", body: Array(repeating: 1, count: 2000))
+            #expect(query.status == 200)
+        }
+    }
+
     /// The client sends its whole oversized body without waiting: it must still read the 413, not a reset.
     @Test(arguments: [true, false])
     func bodyOverTheLimitSentEagerly(turbo: Bool) throws {

@@ -54,6 +54,8 @@ struct Endpoint: Sendable {
         let schema: String
         /// Whether the request must have a body.
         let required: Bool
+        /// The media types the body may be sent as, each with its schema; empty: JSON, described by `schema`.
+        var media: [(mediaType: String, schema: Schema)] = []
     }
 
     let method: HTTPMethod
@@ -77,6 +79,9 @@ struct Endpoint: Sendable {
     var errors: [Int] = []
     /// What answers the request.
     let handler: Handler
+    /// A larger body limit than the server's for this route (a bulk upload), in bytes; nil: the server's
+    /// (`ServerConfiguration.routeBodyLimits`, filled by `Application`). Only for a path without parameters.
+    var maxBodyBytes: Int?
     /// Whether the OpenAPI document lists it: every API endpoint does; the console's pages do not.
     private(set) var isDocumented = true
 
@@ -156,6 +161,21 @@ struct Endpoint: Sendable {
     static func undocumented(_ method: HTTPMethod, _ path: String, _ handler: @escaping RouteHandler) -> Endpoint {
         var endpoint = Endpoint(method, path, "", "", tag: "", success: .noContent, handler)
         endpoint.isDocumented = false
+        return endpoint
+    }
+
+    /// This endpoint with a body limit of its own (`maxBodyBytes`).
+    func bodyLimit(_ bytes: Int) -> Endpoint {
+        precondition(pathParameterNames.isEmpty, "\(operationID): a body limit needs a literal path")
+        var endpoint = self
+        endpoint.maxBodyBytes = bytes
+        return endpoint
+    }
+
+    /// This endpoint taking its body in the `media` types (each with its schema) rather than as JSON only.
+    func bodyMedia(_ media: [(mediaType: String, schema: Schema)]) -> Endpoint {
+        var endpoint = self
+        endpoint.body?.media = media
         return endpoint
     }
 

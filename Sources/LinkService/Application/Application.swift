@@ -95,6 +95,7 @@ public final class Application: Sendable {
                                 varyOrigin: !configuration.corsOrigins.isEmpty),
             ResolveHandlers(resolver: resolver, auth: auth, hits: hits, agents: agents, isPublic: configuration.publicResolve),
             LinkBuildHandlers(catalog: catalog, auth: auth),
+            LinkBatchHandlers(changes: catalogChanges, resolver: resolver, auth: auth),
             LinkHandlers(pool: requests, auth: auth, changes: catalogChanges),
             DomainFileHandlers(catalog: catalog, auth: auth),
             TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname),
@@ -119,7 +120,11 @@ public final class Application: Sendable {
         routes.add((groups + [openAPI]).flatMap(\.endpoints), auth: auth)
         routes.fallback { try clicks.handle($0) }
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
-        self.server = Server(configuration: configuration.server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)
+        var server = configuration.server
+        server.routeBodyLimits += groups.flatMap(\.endpoints).compactMap { endpoint in
+            endpoint.maxBodyBytes.map { RouteBodyLimit(method: endpoint.method, path: endpoint.path, maxBytes: max($0, server.maxBodyBytes)) }
+        }
+        self.server = Server(configuration: server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)
         self.services = services
     }
 

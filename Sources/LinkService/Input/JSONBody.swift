@@ -10,36 +10,50 @@ enum JSONBody {
     ///   malformed body, `.validation` with a pointer to every string or key holding `\u0000` (PostgreSQL stores
     ///   no NUL in `text` or `jsonb`: it is refused here, once for every resource, instead of failing there).
     static func parse(_ request: Request) throws(ServiceError) -> JSONValue {
-        let contentType = request.headers["Content-Type"]?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let contentType = mediaType(of: request)
         guard contentType == "application/json" || contentType.hasSuffix("+json") else {
             throw .unsupportedMediaType
         }
         guard !request.body.isEmpty else { throw .badRequest("The request needs a JSON body.") }
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(bytes: request.body)
-        } catch {
-            throw .badRequest("The body is not valid JSON: \(error.message)")
-        }
+        let value = try parse(bytes: request.body, what: "The body")
         // A NUL reaches a string only through the escape `\u0000` (a raw one is a JSON syntax error): bodies
         // without that text are not walked.
         if mayHoldNUL(request.body) {
-            var pointers: [Problem.FieldError] = []
-            collectNUL(in: value, at: "", into: &pointers)
+            let pointers = nulErrors(in: value, at: "")
             if !pointers.isEmpty { throw .validation(pointers) }
         }
         return value
     }
 
+    /// The request's media type (`Content-Type` without its parameters), in lower case; empty when absent.
+    static func mediaType(of request: Request) -> String {
+        request.headers["Content-Type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+    }
+
+    /// One JSON text (`what` names it in the 400: "The body", "Line 3").
+    static func parse(bytes: some Collection<UInt8>, what: String) throws(ServiceError) -> JSONValue {
+        do {
+            return try JSONValue.parse(bytes: Array(bytes))
+        } catch {
+            throw .badRequest("\(what) is not valid JSON: \(error.message)")
+        }
+    }
+
+    /// An error for every string and member name under `value` (at `pointer`) holding a NUL character.
+    static func nulErrors(in value: JSONValue, at pointer: String) -> [Problem.FieldError] {
+        var errors: [Problem.FieldError] = []
+        collectNUL(in: value, at: pointer, into: &errors)
+        return errors
+    }
+
     private static let nulEscape = Array("\\u0000".utf8)
 
     /// Whether `body` holds the text `\u0000` anywhere.
-    private static func mayHoldNUL(_ body: [UInt8]) -> Bool {
+    static func mayHoldNUL(_ body: some Collection<UInt8>) -> Bool {
         var index = body.startIndex
         while let slash = body[index...].firstIndex(of: UInt8(ascii: "\\")) {
             if body[slash...].starts(with: nulEscape) { return true }
-            index = slash + 1
+            index = body.index(after: slash)
         }
         return false
     }

@@ -14,16 +14,16 @@ struct Page: Sendable {
     /// The last row of the previous page, or nil for the first page.
     let after: (micros: Int64, id: UUID)?
 
-    /// Reads `limit` and `cursor` from the query string.
-    /// - Throws: `ServiceError.badRequest` for a limit outside 1...200 or a cursor we did not issue.
-    init(_ request: Request) throws(ServiceError) {
+    /// Reads `limit` (`defaultLimit` when absent) and `cursor` from the query string.
+    /// - Throws: `ServiceError.badRequest` for a limit outside 1...`maxLimit` (200) or a cursor we did not issue.
+    init(_ request: Request, defaultLimit: Int = Page.defaultLimit, maxLimit: Int = Page.maxLimit) throws(ServiceError) {
         if let text = request.query("limit") {
-            guard let value = Int(text), (1...Self.maxLimit).contains(value) else {
-                throw .badRequest("limit must be a whole number from 1 to \(Self.maxLimit).")
+            guard let value = Int(text), (1...maxLimit).contains(value) else {
+                throw .badRequest("limit must be a whole number from 1 to \(maxLimit).")
             }
             limit = value
         } else {
-            limit = Self.defaultLimit
+            limit = defaultLimit
         }
         if let cursor = request.query("cursor") {
             guard let decoded = Self.decode(cursor) else { throw .badRequest("The cursor is not one this API issued.") }
@@ -52,13 +52,7 @@ struct Page: Sendable {
     ///   - items: up to `limit + 1` rows, each with its sort key; the extra row only says another page exists.
     func response(_ request: Request, items: [(json: JSONValue, micros: Int64, id: UUID)]) -> Response {
         let visible = items.prefix(limit)
-        var next: String?
-        if items.count > limit, let last = visible.last {
-            var query = request.queryItems.filter { $0.name != "cursor" && $0.name != "limit" }.map { "\(Self.escape($0.name))=\(Self.escape($0.value))" }
-            query.append("limit=\(limit)")
-            query.append("cursor=\(Self.cursor(micros: last.micros, id: last.id))")
-            next = request.path + "?" + query.joined(separator: "&")
-        }
+        let next: String? = items.count > limit ? visible.last.map { self.next(request, after: ($0.micros, $0.id)) } : nil
         let body = JSONValue.object([
             JSONMember(key: "items", value: .array(visible.map(\.json))),
             JSONMember(key: "next", value: next.map(JSONValue.string) ?? .null),
@@ -66,6 +60,14 @@ struct Page: Sendable {
         var response = Response.json(body.serializedBytes)
         if let next { response.headers.add("Link", "<\(next)>; rel=\"next\"") }
         return response
+    }
+
+    /// The path and query of the page after the row `last` (`micros`, `id`): the request's, with its cursor.
+    func next(_ request: Request, after last: (micros: Int64, id: UUID)) -> String {
+        var query = request.queryItems.filter { $0.name != "cursor" && $0.name != "limit" }.map { "\(Self.escape($0.name))=\(Self.escape($0.value))" }
+        query.append("limit=\(limit)")
+        query.append("cursor=\(Self.cursor(micros: last.micros, id: last.id))")
+        return request.path + "?" + query.joined(separator: "&")
     }
 
     private static func escape(_ text: String) -> String {

@@ -15,12 +15,12 @@ struct LinkHandlers: EndpointGroup {
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
-    private static let domain = QueryParameter("domain", Schema.hostname, "Only links on this domain (its hostname).")
-    private static let tag = QueryParameter("tag", Schema.string(maxLength: TextLimit.tag.scalars), "Only links with this tag.")
-    private static let campaign = QueryParameter("campaign", Schema.string(maxLength: TextLimit.campaign.scalars), "Only links of this campaign (`campaign.campaign`, utm_campaign).")
-    private static let destinationType = QueryParameter("destinationType", Schema.string(maxLength: TextLimit.name.scalars),
+    static let domain = QueryParameter("domain", Schema.hostname, "Only links on this domain (its hostname).")
+    static let tag = QueryParameter("tag", Schema.string(maxLength: TextLimit.tag.scalars), "Only links with this tag.")
+    static let campaign = QueryParameter("campaign", Schema.string(maxLength: TextLimit.campaign.scalars), "Only links of this campaign (`campaign.campaign`, utm_campaign).")
+    static let destinationType = QueryParameter("destinationType", Schema.string(maxLength: TextLimit.name.scalars),
                                                         "Only links to a destination of this type.")
-    private static let search = QueryParameter("q", Schema.string(maxLength: TextLimit.name.scalars),
+    static let search = QueryParameter("q", Schema.string(maxLength: TextLimit.name.scalars),
                                                "Only links whose slug or name holds this text (case-insensitive).")
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.links }
@@ -35,7 +35,7 @@ struct LinkHandlers: EndpointGroup {
                         """,
                      body: "LinkCreate", success: .created("Link"), errors: [409], create),
             Endpoint(.GET, "/v1/links", "listLinks", "List links", tag: "Links", scope: .read,
-                     query: [Self.domain, Self.tag, Self.campaign, Self.destinationType, Self.search], success: .page("Link"), list),
+                     query: Self.filters, success: .page("Link"), list),
             Endpoint(.GET, "/v1/links/{id}", "getLink", "Read a link", tag: "Links", scope: .read, success: .resource("Link"), get),
             Endpoint(.PATCH, "/v1/links/{id}", "updateLink", "Change a link", tag: "Links", scope: .write,
                      description: "Present members replace, `null` clears an optional one; the others stay.",
@@ -53,18 +53,13 @@ struct LinkHandlers: EndpointGroup {
         try errors.check()
         return try resource.create(principal) { connection, changed in
             let domain = try Self.domain(input.domain!, principal, on: connection)
-            var app: App?
             if let appID = input.app, let destination = input.destination {
-                app = try Self.check(app: appID, destination, principal, on: connection)
+                try Self.check(app: appID, destination, principal, on: connection)
             }
-            var link = Link(id: UUID(), domainID: domain.id, hostname: domain.hostname, slug: input.slug ?? "", appID: input.app,
-                            destination: input.destination?.json, webURL: input.url, fallbacks: input.fallbacks ?? .object([]),
-                            campaign: input.campaign ?? Link.Campaign(), tags: input.tags ?? [], preview: input.preview ?? .object([]),
-                            expiresAt: input.expiresAt, maxClicks: input.maxClicks, name: input.name, data: input.data,
-                            version: 1, createdAt: Date(), updatedAt: Date(), sortMicros: 0)
-            try Self.checkPlace(of: link, app: app, on: connection)
+            var link = input.newLink(on: domain)
+            var places = try self.places(domain: domain.id, workspace: principal.workspaceID, on: connection)
             if input.slug != nil {
-                try checkRules(link, app: app)
+                try Self.check(places.problem(link))
                 guard let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) else {
                     throw ServiceError.conflict("\(link.shortLink) already exists.")
                 }
@@ -73,7 +68,10 @@ struct LinkHandlers: EndpointGroup {
             }
             for _ in 0..<Self.slugAttempts {
                 link.slug = LinkSlug.random(length: domain.settings.linkSlugLength)
-                if (try? checkRules(link, app: app)) == nil { continue }
+                if let problem = places.problem(link) {
+                    if problem.member == "slug" { continue }   // a rule decides that one: draw again
+                    try Self.check(problem)
+                }
                 if let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) {
                     try changed.linksChanged(domain: domain.id, hostname: domain.hostname, on: connection)
                     return created
@@ -84,14 +82,22 @@ struct LinkHandlers: EndpointGroup {
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
-        try resource.list(request) { page, connection in
-            let filter = LinkStore.Filter(
-                hostname: try Self.domain.value(in: request).map { (try? Hostname($0))?.rawValue ?? $0 },
-                tag: try Self.tag.value(in: request), campaign: try Self.campaign.value(in: request),
-                destinationType: try Self.destinationType.value(in: request), search: try Self.search.value(in: request))
-            return try LinkStore.page(page, workspace: principal.workspaceID, filter: filter, on: connection)
+        let filter = try Self.filter(request)
+        return try resource.list(request) { page, connection in
+            try LinkStore.page(page, workspace: principal.workspaceID, filter: filter, on: connection)
         }
     }
+
+    /// The list's filters (`filters`) as `request` gives them.
+    static func filter(_ request: Request) throws -> LinkStore.Filter {
+        LinkStore.Filter(
+            hostname: try domain.value(in: request).map { (try? Hostname($0))?.rawValue ?? $0 },
+            tag: try tag.value(in: request), campaign: try campaign.value(in: request),
+            destinationType: try destinationType.value(in: request), search: try search.value(in: request))
+    }
+
+    /// The query parameters that narrow a list (and an export).
+    static var filters: [QueryParameter] { [domain, tag, campaign, destinationType, search] }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
         try resource.get { try find(request, principal, on: $0) }
@@ -130,14 +136,13 @@ struct LinkHandlers: EndpointGroup {
         if let problem = LinkInput.targetProblem(app: after.appID != nil, destination: after.destination != nil, url: after.webURL != nil) {
             throw ServiceError.validation([.init(pointer: "/" + problem.member, detail: problem.detail)])
         }
-        var app: App?
-        if let appID = after.appID, let destination = after.destination {
-            app = try Self.check(app: appID, input.destination ?? DestinationInput(stored: destination), principal, on: connection)
+        if let appID = after.appID, let destination = after.destination, after.appID != before.appID || after.destination != before.destination {
+            try Self.check(app: appID, input.destination ?? DestinationInput(stored: destination), principal, on: connection)
         }
         let moved = after.slug != before.slug || after.domainID != before.domainID
         if moved || after.appID != before.appID || after.destination != before.destination || after.webURL != before.webURL {
-            try Self.checkPlace(of: after, app: app, on: connection)
-            try checkRules(after, app: app)
+            var places = try places(domain: after.domainID, workspace: principal.workspaceID, on: connection)
+            try Self.check(places.problem(after, replacing: after.domainID == before.domainID ? before.appID : nil))
         }
         if moved, try LinkStore.slugTaken(after.slug, domain: after.domainID, excluding: after.id, on: connection) {
             throw ServiceError.conflict("\(after.shortLink) already exists.")
@@ -153,37 +158,23 @@ struct LinkHandlers: EndpointGroup {
         return domain
     }
 
-    /// 422 unless a domain's links open one app a platform: iOS opens the first app of the file's entries whatever
-    /// the link, so a second app of the same platform could never be opened by its links (docs/LINKS.md).
-    private static func checkPlace(of link: Link, app: App?, on connection: Connection) throws {
-        guard let app else { return }
-        guard let other = try LinkStore.otherApps(of: app.platform, than: app.id, domain: link.domainID, on: connection).first else { return }
-        throw ServiceError.validation([.init(pointer: "/app", detail: """
-            The links on \(link.hostname) open the \(app.platform.rawValue) app \(other.canonicalText); a domain's links open one app \
-            a platform, since iOS and Android open the first app the file names for the link space. Use another domain for this app's links.
-            """)])
+    /// Where links of the domain `domain` may stand (`LinkPlaces`), for a link to an app of `workspace`.
+    private func places(domain: UUID, workspace: UUID, on connection: Connection) throws -> LinkPlaces {
+        let apps = try AppStore.all(workspace: workspace, on: connection)
+        return LinkPlaces(catalog: changes.reloader.catalog, spaces: try LinkStore.spaces(domains: [domain], on: connection),
+                          platforms: Dictionary(apps.map { ($0.id, $0.platform) }, uniquingKeysWith: { first, _ in first }))
     }
 
-    /// 422 at `/slug` when a rule of the domain decides the link's URL otherwise than the link would: an exclusion, another
-    /// app of the link's app's platform, an app of the other platform without the link's destination type, or any app
-    /// for a link to a web page. The rules are the catalog's, as served.
-    private func checkRules(_ link: Link, app: App?) throws {
-        guard let entry = changes.reloader.catalog.entry(exactly: link.hostname) else { return }
-        let placement = LinkPlacement(slug: link.slug, app: app.map { ($0.id.canonicalText, $0.platform) },
-                                      destinationType: link.destination?["type"]?.stringValue)
-        guard let conflict = placement.conflict(host: Hostname.servingHost(of: link.hostname), ruleCount: entry.ruleIDs.count,
-                                                resolve: { entry.resolve($0, platform: $1) }) else { return }
-        throw ServiceError.validation([.init(pointer: "/slug", detail: """
-            \(link.shortLink) is decided by rule \(conflict.position) (\(entry.ruleIDs[conflict.position].canonicalText)), which \
-            \(conflict.what): the link could never open what it points at. Choose another slug, or change the rule.
-            """)])
+    /// 422 at the link's `member` when it cannot stand where it is.
+    private static func check(_ problem: (member: String, detail: String)?) throws {
+        guard let problem else { return }
+        throw ServiceError.validation([.init(pointer: "/" + problem.member, detail: problem.detail)])
     }
 
     /// 422 unless `app` is an app of the caller's workspace with the destination's type, and the parameters are what
     /// the type declares (`DestinationInput.check`, as `POST /v1/links/build` checks them).
-    @discardableResult
-    private static func check(app: UUID, _ destination: DestinationInput, _ principal: Principal, on connection: Connection) throws -> App {
-        guard let found = try AppStore.find(app, of: principal.workspaceID, on: connection) else {
+    private static func check(app: UUID, _ destination: DestinationInput, _ principal: Principal, on connection: Connection) throws {
+        guard try AppStore.find(app, of: principal.workspaceID, on: connection) != nil else {
             throw ServiceError.validation([.init(pointer: "/app", detail: "There is no app \(app.canonicalText) in this workspace.")])
         }
         let type = destination.type ?? ""
@@ -193,7 +184,6 @@ struct LinkHandlers: EndpointGroup {
         let errors = FieldErrors()
         _ = destination.check(against: declared.type, errors)
         try errors.check()
-        return found
     }
 
     /// The link named by the path, in the caller's workspace only; 404 otherwise.

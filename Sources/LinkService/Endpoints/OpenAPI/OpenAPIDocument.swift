@@ -131,7 +131,8 @@ enum OpenAPIDocument {
         if let body = operation.body {
             members.append(JSONMember(key: "requestBody", value: .object([
                 "required": .bool(body.required),
-                "content": .object(["application/json": .object(["schema": Schema.ref(body.schema).json])]),
+                "content": body.media.isEmpty ? .object(["application/json": .object(["schema": Schema.ref(body.schema).json])])
+                    : .object(body.media.map { JSONMember(key: $0.mediaType, value: .object(["schema": $0.schema.json])) }),
             ])))
         }
 
@@ -203,7 +204,7 @@ enum OpenAPIDocument {
         (412, "PreconditionFailed", "`If-Match` does not name the current ETag: the resource changed since it was read. Read it again and retry.", "Problem"),
         (413, "ContentTooLarge", "The body is larger than the server accepts (1 MiB by default); nothing was read or changed.", "Problem"),
         (414, "URITooLong", "The request target (path and query) is longer than the server accepts (8 KiB by default).", "Problem"),
-        (415, "UnsupportedMediaType", "The body is not sent as `Content-Type: application/json`.", "Problem"),
+        (415, "UnsupportedMediaType", "The body is not sent as `Content-Type: application/json` (or, where the operation takes another, one of its media types).", "Problem"),
         (422, "ValidationFailed", "The body is JSON but invalid; `errors` points at every offending field, unknown ones included.", "ValidationProblem"),
         (431, "HeadersTooLarge", "The header section is larger than the server accepts (16 KiB by default).", "Problem"),
         (503, "ServiceUnavailable", "Temporarily unable: the database is unreachable or not answering (with `Retry-After`), or its migrations are pending or inconsistent. `/readyz` says which in `database`: `unreachable`, `not-answering` or `ok`. Also, for any operation, every connection busy at the server's connection limit (`Retry-After: 1`).", "Problem"),

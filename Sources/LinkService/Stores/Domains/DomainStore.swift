@@ -27,6 +27,12 @@ enum DomainStore: ResourceStore {
         return try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM domains")).map(Domain.init(row:))
     }
 
+    /// Every domain of `workspace`.
+    static func all(workspace: UUID, on connection: Connection) throws -> [Domain] {
+        try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM domains WHERE workspace_id = $1", binds: [workspace]))
+            .map(Domain.init(row:))
+    }
+
     /// Waits for the transaction-level advisory lock `key` (`DomainClaims.lockKey`), held until the transaction ends.
     static func lockRegistrations(_ key: Int64, on connection: Connection) throws {
         _ = try connection.query("SELECT pg_advisory_xact_lock(\(key))")

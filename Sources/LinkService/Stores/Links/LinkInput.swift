@@ -54,6 +54,15 @@ struct LinkInput {
         }
     }
 
+    /// The link a create makes of this input on `domain`, with `id` (its slug is empty when none was given: the
+    /// caller generates one); its version and timestamps are the database's.
+    func newLink(on domain: Domain, id: UUID = UUID()) -> Link {
+        Link(id: id, domainID: domain.id, hostname: domain.hostname, slug: slug ?? "", appID: app, destination: destination?.json,
+             webURL: url, fallbacks: fallbacks ?? .object([]), campaign: campaign ?? Link.Campaign(), tags: tags ?? [],
+             preview: preview ?? .object([]), expiresAt: expiresAt, maxClicks: maxClicks, name: name, data: data,
+             version: 1, createdAt: Date(), updatedAt: Date(), sortMicros: 0)
+    }
+
     /// What is wrong with a link that has (or not) an app, a destination and a web URL: it opens either the app's
     /// typed destination or the web URL, never both, never neither. Nil when it is right.
     static func targetProblem(app: Bool, destination: Bool, url: Bool) -> (member: String, detail: String)? {

@@ -89,14 +89,6 @@ enum LinkStore: ResourceStore {
         return spaces
     }
 
-    /// The apps of `platform` other than `app` that links of the domain open (the domain's links open one app a platform).
-    static func otherApps(of platform: AppPlatform, than app: UUID, domain: UUID, on connection: Connection) throws -> [UUID] {
-        try connection.query(Query(unsafeSQL: """
-            SELECT la.app_id FROM link_apps la JOIN apps a ON a.id = la.app_id
-            WHERE la.domain_id = $1 AND la.links > 0 AND a.platform = $2 AND la.app_id <> $3
-            """, binds: [domain, platform.rawValue, app])).map { try $0.decode(UUID.self) }
-    }
-
     /// One page of the links of `workspace` that `filter` keeps.
     static func page(_ page: Page, workspace: UUID, filter: Filter, on connection: Connection) throws -> [Link] {
         try self.page(page, where: """

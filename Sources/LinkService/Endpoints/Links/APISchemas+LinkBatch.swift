@@ -1,0 +1,39 @@
+import LinkKit
+
+/// The components of `POST /v1/links/bulk` and `POST /v1/links/import` (`OpenAPIDocument`).
+extension APISchemas {
+    static let linkBatch: [(name: String, schema: Schema)] = [
+        ("LinkBulkRequest", Schema.array(.ref("LinkCreate"), maxItems: LinkBulkBody.maxItems)
+            .described("The links to create, each as `POST /v1/links` takes it.")),
+        ("LinkBulkAnswer", Schema.object([
+            .required("created", Schema.integer(minimum: 0)),
+            .required("refused", Schema.integer(minimum: 0)),
+            .required("results", Schema.array(Schema.oneOf([
+                .ref("Link"),
+                Schema.object([.required("error", .ref("Problem"))], closed: false),
+            ])).described("One result per item, in order: the link created, or why it was refused (pointers under `/<index>`).")),
+        ], closed: false)),
+        ("LinkImportFile", Schema.string.described("A CSV file (`text/csv`) with its header row.")),
+        ("LinkImportReport", Schema.object([
+            .required("format", Schema.enumeration(LinkImportFile.Format.allCases.map(\.rawValue))),
+            .required("dryRun", Schema.boolean),
+            .required("rows", Schema.integer(minimum: 0).described("Data rows read (blank ones are skipped).")),
+            .required("created", Schema.integer(minimum: 0)),
+            .required("wouldCreate", Schema.integer(minimum: 0).described("In a dry run: the rows that would be created.")),
+            .required("refused", Schema.integer(minimum: 0)),
+            .required("ignoredColumns", Schema.array(Schema.object([
+                .required("column", Schema.integer(minimum: 1)),
+                .required("name", Schema.string),
+            ], closed: false)).described("Header cells naming no column (or one named before): not read.")),
+            .required("results", Schema.array(Schema.object([
+                .required("row", Schema.integer(minimum: 1).described("The row's record number in the file (the header is 1).")),
+                .required("status", Schema.enumeration(["created", "would-create", "refused"])),
+                .optional("link", Schema.object([], closed: false).described("The link created (or, in a dry run, as it would be: without id or timestamps).")),
+                .optional("problems", Schema.array(Schema.object([
+                    .required("column", Schema.string.described("The column at fault; empty for the row as a whole.")),
+                    .required("detail", Schema.string),
+                ], closed: false))),
+            ], closed: false)).described("One result per data row, in order.")),
+        ], closed: false)),
+    ]
+}

@@ -1,0 +1,190 @@
+import Foundation
+import HTTPServer
+import LinkKit
+import Postgres
+
+/// The write path of `POST /v1/links/bulk` and `POST /v1/links/import`: many links checked in memory against the
+/// workspace's `LinkTargets` (read once), written in one transaction with `COPY` (`LinkBatchStore`), each item
+/// created or refused on its own. A slug given twice in the batch or already taken on its domain refuses its item
+/// (409 at `/N/slug`); a generated slug that is taken is drawn again, up to `LinkHandlers.slugAttempts` times.
+/// Every domain that gains links is announced once (`ChangeSet.linksChanged`), and the request is audited once.
+struct LinkBatch {
+    /// What became of one item, in the order of the items.
+    enum Outcome {
+        case created(Link)
+        case refused(Problem)
+    }
+
+    let changes: CatalogChanges
+
+    /// Reads the items with `read` (given the workspace's targets) and writes the links among them, in one
+    /// transaction; with `dryRun` the transaction is rolled back, so the answer says what would happen and nothing
+    /// is saved. `audit` names the request in the audit log (`bulk`, `import`).
+    func run(_ principal: Principal, dryRun: Bool, audit: String,
+             _ read: (LinkTargets) throws -> [LinkItem]) throws -> [Outcome] {
+        guard !dryRun else {
+            do {
+                try changes.pool.withTransaction { connection in
+                    let targets = try LinkTargets.load(workspace: principal.workspaceID, on: connection)
+                    var places = try self.places(targets, on: connection)
+                    throw RolledBack(outcomes: try Self.write(read(targets), workspace: principal.workspaceID, places: &places, on: connection))
+                }
+            } catch let rolledBack as RolledBack {
+                return rolledBack.outcomes
+            }
+            return []
+        }
+        return try changes.commit { connection, changed in
+            let targets = try LinkTargets.load(workspace: principal.workspaceID, on: connection)
+            var places = try self.places(targets, on: connection)
+            let outcomes = try Self.write(read(targets), workspace: principal.workspaceID, places: &places, on: connection)
+            var domains: [UUID: String] = [:]
+            var created = 0
+            for case .created(let link) in outcomes {
+                created += 1
+                domains[link.domainID] = link.hostname
+            }
+            for (id, hostname) in domains.sorted(by: { $0.value < $1.value }) {
+                try changed.linksChanged(domain: id, hostname: hostname, on: connection)
+            }
+            try AuditStore.record(on: connection, principal, .create, type: Link.auditType, id: audit, after: .object([
+                "created": .integer(created), "refused": .integer(outcomes.count - created),
+                "domains": .array(domains.values.sorted().map(JSONValue.string)),
+            ]))
+            return outcomes
+        }
+    }
+
+    /// Where the workspace's links may stand, with the apps its domains' links open now.
+    private func places(_ targets: LinkTargets, on connection: Connection) throws -> LinkPlaces {
+        LinkPlaces(catalog: changes.reloader.catalog, spaces: try LinkStore.spaces(domains: targets.domains.values.map(\.id), on: connection),
+                   platforms: targets.platforms)
+    }
+
+    /// The answer of a dry run, carried out of the transaction it rolls back.
+    private struct RolledBack: Error {
+        let outcomes: [Outcome]
+    }
+
+    /// Inserts the drafts among `items`; each item's outcome, in order.
+    /// Each draft must stand where it is (`LinkPlaces`): 422 otherwise, and a generated slug a rule decides is drawn again.
+    static func write(_ items: [LinkItem], workspace: UUID, places: inout LinkPlaces, on connection: Connection) throws -> [Outcome] {
+        var outcomes: [Outcome?] = Array(repeating: nil, count: items.count)
+        var drafts: [Link] = []
+        var draftItems: [Int] = []           // the item of each draft
+        var generate: [Int?] = []          // the length of each draft's generated slug; nil: given
+        var pointers: [String] = []
+        var taken: Set<SlugKey> = []         // the slugs of the batch
+        let ids = OrderedIDs(count: items.count)
+        // Given slugs first, so that a generated one never takes a slug an item names.
+        for (index, item) in items.enumerated() {
+            switch item {
+            case .refused(let problem):
+                outcomes[index] = .refused(problem)
+            case .draft(let link, nil, let pointer):
+                let key = SlugKey(domain: link.domainID, slug: link.slug)
+                if taken.contains(key) {
+                    outcomes[index] = .refused(Self.conflict("\(link.shortLink) is given more than once; only the first is created.", at: pointer))
+                } else {
+                    taken.insert(key)
+                }
+            case .draft:
+                break
+            }
+        }
+        for (index, item) in items.enumerated() {
+            guard case .draft(let draft, let length, let pointer) = item, outcomes[index] == nil else { continue }
+            var link = Self.link(draft, id: ids[index])
+            if let length { link.slug = Self.freeSlug(length: length, domain: link.domainID, &taken) }
+            var problem = places.problem(link)
+            for _ in 1..<LinkHandlers.slugAttempts where length != nil && problem?.member == "slug" {
+                link.slug = Self.freeSlug(length: length!, domain: link.domainID, &taken)
+                problem = places.problem(link)
+            }
+            if let problem {
+                outcomes[index] = .refused(ServiceError.validation([.init(pointer: pointer + "/" + problem.member, detail: problem.detail)]).problem)
+                continue
+            }
+            drafts.append(link)
+            draftItems.append(index)
+            generate.append(length)
+            pointers.append(pointer)
+        }
+        guard !drafts.isEmpty else { return outcomes.map { $0! } }
+        try LinkBatchStore.prepare(on: connection)
+        let now = try LinkBatchStore.now(on: connection)
+        var pending = Array(drafts.indices)
+        for attempt in 0..<LinkHandlers.slugAttempts where !pending.isEmpty {
+            let inserted = try LinkBatchStore.insert(pending.lazy.map { drafts[$0] }, workspace: workspace, on: connection)
+            var retry: [Int] = []
+            for draft in pending {
+                var link = drafts[draft]
+                if inserted.contains(link.id) {
+                    outcomes[draftItems[draft]] = .created(Self.link(link, id: link.id, createdAt: now.date, micros: now.micros))
+                } else if generate[draft] == nil {
+                    outcomes[draftItems[draft]] = .refused(Self.conflict("\(link.shortLink) already exists.", at: pointers[draft]))
+                } else if attempt + 1 < LinkHandlers.slugAttempts {
+                    link.slug = Self.freeSlug(length: link.slug.count, domain: link.domainID, &taken)
+                    drafts[draft] = link
+                    retry.append(draft)
+                } else {
+                    outcomes[draftItems[draft]] = .refused(Self.conflict(
+                        "No free slug of \(link.slug.count) characters was found on \(link.hostname); try again, or raise the domain's linkSlugLength.",
+                        at: pointers[draft]))
+                }
+            }
+            pending = retry
+        }
+        return outcomes.map { $0! }
+    }
+
+    /// A slug of `length` characters that no item of the batch has on `domain`, kept as taken.
+    private static func freeSlug(length: Int, domain: UUID, _ taken: inout Set<SlugKey>) -> String {
+        while true {
+            let slug = LinkSlug.random(length: length)
+            if taken.insert(SlugKey(domain: domain, slug: slug)).inserted { return slug }
+        }
+    }
+
+    /// `link` with `id`, and as created at `createdAt` (`micros` since 1970) when given.
+    private static func link(_ link: Link, id: UUID, createdAt: Date? = nil, micros: Int64 = 0) -> Link {
+        Link(id: id, domainID: link.domainID, hostname: link.hostname, slug: link.slug, appID: link.appID, destination: link.destination,
+             webURL: link.webURL, fallbacks: link.fallbacks, campaign: link.campaign, tags: link.tags, preview: link.preview,
+             expiresAt: link.expiresAt, maxClicks: link.maxClicks, name: link.name, data: link.data, version: 1,
+             createdAt: createdAt ?? link.createdAt, updatedAt: createdAt ?? link.updatedAt, sortMicros: micros)
+    }
+
+    /// A 409 for the item at `pointer`, pointing at its slug.
+    static func conflict(_ detail: String, at pointer: String) -> Problem {
+        var problem = Problem.conflict(detail: detail)
+        problem.errors = [Problem.FieldError(pointer: pointer + "/slug", detail: detail)]
+        return problem
+    }
+
+    private struct SlugKey: Hashable {
+        let domain: UUID
+        let slug: String
+    }
+}
+
+/// Ids for the links of one batch that sort in the order of its items (a batch's links share their creation
+/// time, and lists order by creation time, then id): random UUIDs whose first 32 bits count up from a random
+/// start.
+struct OrderedIDs {
+    private let start: UInt32
+
+    init(count: Int) {
+        precondition(count < 1 << 24)
+        start = UInt32.random(in: 0..<(UInt32.max - UInt32(count)))
+    }
+
+    subscript(index: Int) -> UUID {
+        var bytes = UUID().uuid
+        let value = start + UInt32(index)
+        bytes.0 = UInt8(value >> 24)
+        bytes.1 = UInt8((value >> 16) & 0xFF)
+        bytes.2 = UInt8((value >> 8) & 0xFF)
+        bytes.3 = UInt8(value & 0xFF)
+        return UUID(uuid: bytes)
+    }
+}
