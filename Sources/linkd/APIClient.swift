@@ -31,24 +31,63 @@ struct APIClient {
     /// The status and body of `method path` with a JSON `body`.
     /// - Throws: when the server cannot be reached.
     func send(_ method: String, _ path: String, json body: Data?) throws -> (status: Int, body: Data) {
-        var request = URLRequest(url: server.appendingPathComponent(path))
+        let answer = try exchange(method, path, body: body, contentType: body == nil ? nil : "application/json")
+        return (answer.status, answer.body)
+    }
+
+    /// What the server answered: its status, body and `Link: <…>; rel="next"` target (a path and query), if any.
+    struct Answer {
+        let status: Int
+        let body: Data
+        let next: String?
+    }
+
+    /// `method path?query` with `body` sent as `contentType`. `path` may carry its query already (a `next` link).
+    /// - Throws: when the server cannot be reached.
+    func exchange(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil, contentType: String? = nil) throws -> Answer {
+        let (pathOnly, given) = path.firstIndex(of: "?").map { (String(path[..<$0]), String(path[path.index(after: $0)...])) } ?? (path, nil)
+        var components = URLComponents(url: server.appendingPathComponent(pathOnly), resolvingAgainstBaseURL: false)!
+        if let given {
+            components.percentEncodedQuery = given
+        } else if !query.isEmpty {
+            components.queryItems = query
+        }
+        var request = URLRequest(url: components.url!)
         request.httpMethod = method
+        // A bulk upload of 100,000 links takes a while to write.
+        request.timeoutInterval = 600
         request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
         if let body {
             request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue(contentType ?? "application/json", forHTTPHeaderField: "Content-Type")
         }
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: Result<(Int, Data), any Error> = .failure(URLError(.unknown))
+        nonisolated(unsafe) var result: Result<Answer, any Error> = .failure(URLError(.unknown))
         URLSession.shared.dataTask(with: request) { data, response, error in
             if let error {
                 result = .failure(error)
             } else {
-                result = .success(((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()))
+                let http = response as? HTTPURLResponse
+                result = .success(Answer(status: http?.statusCode ?? 0, body: data ?? Data(),
+                                         next: (http?.value(forHTTPHeaderField: "Link")).flatMap(Self.next)))
             }
             done.signal()
         }.resume()
         done.wait()
         return try result.get()
+    }
+
+    /// The target of `<target>; rel="next"` in a `Link` header.
+    static func next(_ header: String) -> String? {
+        for part in header.split(separator: ",") where part.contains("rel=\"next\"") {
+            guard let open = part.firstIndex(of: "<"), let close = part.firstIndex(of: ">"), open < close else { continue }
+            return String(part[part.index(after: open)..<close])
+        }
+        return nil
+    }
+
+    /// Reads `path` (`-`: standard input).
+    static func read(_ path: String) throws -> Data {
+        path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
     }
 }

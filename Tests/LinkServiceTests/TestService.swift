@@ -76,12 +76,14 @@ final class TestService: @unchecked Sendable {
         try Workspace.createKey(pool: application.pool, workspace: workspace, scope: scope)
     }
 
-    /// One request over a fresh connection. `json` is sent with `Content-Type: application/json`.
-    func request(_ method: String, _ path: String, key: String? = nil, json: String? = nil, headers: [(String, String)] = []) throws -> TestResponse {
+    /// One request over a fresh connection. `json` is sent with `Content-Type: application/json`; `body` (without
+    /// `json`) as it is, with the `Content-Type` of `headers`.
+    func request(_ method: String, _ path: String, key: String? = nil, json: String? = nil, body: String? = nil,
+                 headers: [(String, String)] = []) throws -> TestResponse {
         var all = headers
         if let key { all.append(("Authorization", "Bearer \(key)")) }
         if json != nil { all.append(("Content-Type", "application/json")) }
-        return try HTTPTestClient.request(port: port, method: method, path: path, headers: all, body: json.map { Array($0.utf8) })
+        return try HTTPTestClient.request(port: port, method: method, path: path, headers: all, body: (json ?? body).map { Array($0.utf8) })
     }
 }
 

@@ -3,8 +3,8 @@ import LinkKit
 import Testing
 import TestSupport
 
-/// `linkd links build` through a running `linkd serve`'s API, with a key.
-@Suite("linkd links build", .serialized)
+/// `linkd links` through a running `linkd serve`'s API, with a key.
+@Suite("linkd links", .serialized)
 struct LinksCommandTests {
     @Test func buildsThroughTheAPI() throws {
         let served = try ServedLinkd()
@@ -42,5 +42,55 @@ struct LinksCommandTests {
         #expect(refused.status == 1 && refused.stderr.contains("/destination/params/id"), "\(refused.stderr)")
         let usage = try LinkdProcess.run(["links", "build", "--server", server, "--app", app])
         #expect(usage.status == 2)
+    }
+
+    /// `linkd links create`, `import` and `export` through the API: one link, a bulk file, a Takeout file (dry run
+    /// first), and an export that imports back.
+    @Test func createsImportsAndExportsThroughTheAPI() throws {
+        let served = try ServedLinkd()
+        defer { served.close() }
+        let key = try LinkdProcess.run(["keys", "create", "--workspace", "acme", "--database-url", served.database.parameters.conninfo,
+                                        "--migrations", LinkdServer.migrations]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let api = ["--server", "http://127.0.0.1:\(served.port)", "--key", key]
+        let host = ServedLinkd.host
+
+        let one = try LinkdProcess.run(["links", "create", "--domain", host, "--url", "https://www.example.com/one", "--slug", "one",
+                                        "--tags", "a,b", "--max-clicks", "3"] + api)
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(try JSONValue.parse(one.stdout)["shortLink"] == .string("https://\(host)/one"))
+        let taken = try LinkdProcess.run(["links", "create", "--domain", host, "--url", "https://www.example.com/one", "--slug", "one"] + api)
+        #expect(taken.status == 1 && taken.stderr.contains("409"), "\(taken.stderr)")
+
+        let bulk = try LinkdProcess.run(["links", "create", "--file", "-"] + api, input: """
+            {"domain":"\(host)","slug":"two","url":"https://www.example.com/two"}
+            {"domain":"\(host)","slug":"one","url":"https://www.example.com/again"}
+            """)
+        #expect(bulk.status == 1 && bulk.stderr.contains("1 created, 1 refused"), "\(bulk.stderr)")
+        #expect(try JSONValue.parse(bulk.stdout)["created"] == .number("1"))
+
+        let takeout = FileManager.default.temporaryDirectory.appendingPathComponent("takeout-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: takeout) }
+        try Data("Short link,Deep link (link),Link name (x)\nhttps://\(host)/fdl,https://www.example.com/fdl,\n".utf8).write(to: takeout)
+        let dry = try LinkdProcess.run(["links", "import", takeout.path, "--format", "firebase", "--dry-run"] + api)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(try JSONValue.parse(dry.stdout)["wouldCreate"] == .number("1"))
+        let imported = try LinkdProcess.run(["links", "import", takeout.path, "--format", "firebase"] + api)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try JSONValue.parse(imported.stdout)["created"] == .number("1"))
+
+        let exported = try LinkdProcess.run(["links", "export"] + api)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let rows = exported.stdout.split(separator: "\r\n")
+        #expect(rows.count == 4 && rows[0].hasPrefix("domain,slug,url,"), "\(exported.stdout)")
+        #expect(rows.dropFirst().map { $0.split(separator: ",")[1] } == ["one", "two", "fdl"])
+        let filtered = try LinkdProcess.run(["links", "export", "--search", "fd"] + api)
+        #expect(filtered.stdout.split(separator: "\r\n").count == 2)
+        // The export imports back: every slug is taken now, each row refused by its slug.
+        let back = try LinkdProcess.run(["links", "import", "-", "--format", "csv"] + api, input: exported.stdout)
+        #expect(back.status == 1 && back.stderr.contains("0 created, 3 refused"), "\(back.stderr)")
+
+        #expect(try LinkdProcess.run(["links", "import", takeout.path] + api).status == 2)
+        #expect(try LinkdProcess.run(["links", "create", "--domain", host] + api).status == 2)
+        #expect(try LinkdProcess.run(["links", "export", "--output"] + api).status == 2)
     }
 }

@@ -36,9 +36,9 @@ struct OpenAPIConformanceTests {
 
         @discardableResult
         func call(_ method: String, _ template: String, _ path: String? = nil, key: String? = nil, json: String? = nil,
-                  headers: [(String, String)] = [], expect status: Int, refused: Bool = false,
+                  body: String? = nil, headers: [(String, String)] = [], expect status: Int, refused: Bool = false,
                   sourceLocation: SourceLocation = #_sourceLocation) throws -> TestResponse {
-            let response = try service.request(method, path ?? template, key: key, json: json, headers: headers)
+            let response = try service.request(method, path ?? template, key: key, json: json, body: body, headers: headers)
             #expect(response.status == status, "\(method) \(path ?? template): \(response.text)", sourceLocation: sourceLocation)
             samples.append(Sample(method: method, template: template, target: path ?? template, request: json, refused: refused,
                                   status: response.status, contentType: response.headers["Content-Type"], body: response.text))
@@ -260,6 +260,26 @@ struct OpenAPIConformanceTests {
         }
         try api.call("POST", "/v1/links", key: writer, json: #"{"domain":"links.example.com","app":"\#(ios)","destination":{"type":"widgetDetail","params":{"id":0}}}"#,
                      expect: 422)
+        // Links in bulk: only items the schema accepts are sent as JSON here (a bad item is refused on its own, in a 200).
+        try api.call("POST", "/v1/links/bulk", key: writer, json: """
+            [{"domain":"links.example.com","slug":"bulk/1","url":"https://example.com/1"},
+             {"domain":"links.example.com","app":"\(ios)","destination":{"type":"widgetDetail","params":{"id":7}},"tags":["bulk"]}]
+            """, expect: 200)
+        try api.call("POST", "/v1/links/bulk", key: writer, json: #"[{"domain":"links.example.com","slug":"bulk/1","url":"https://example.com/1"}]"#, expect: 200)
+        try api.call("POST", "/v1/links/bulk", key: writer, body: #"{"domain":"links.example.com","url":"https://example.com/n"}"# + "\n",
+                     headers: [("Content-Type", "application/x-ndjson")], expect: 200)
+        try api.call("POST", "/v1/links/bulk", key: writer, json: #"{"domain":"links.example.com"}"#, expect: 422, refused: true)
+        try api.call("POST", "/v1/links/bulk", key: writer, body: "[]", headers: [("Content-Type", "text/plain")], expect: 415)
+        let csv = [("Content-Type", "text/csv")]
+        try api.call("POST", "/v1/links/import", "/v1/links/import?format=csv&dryRun=true", key: writer,
+                     body: "slug,url\r\ncsv1,https://example.com/c\r\nv1/x,https://example.com\r\n", headers: csv, expect: 200)
+        try api.call("POST", "/v1/links/import", "/v1/links/import?format=firebase&dryRun=false", key: writer,
+                     body: "Short link,Deep link (link)\nhttps://links.example.com/fdl,https://example.com/widget/3\n", headers: csv, expect: 200)
+        try api.call("POST", "/v1/links/import", "/v1/links/import?format=csv&domain=links.example.com", key: writer,
+                     body: "Clicks\n1\n", headers: csv, expect: 400)
+        try api.call("POST", "/v1/links/import", "/v1/links/import?format=xml", key: writer, body: "a", headers: csv, expect: 400, refused: true)
+        try api.call("GET", "/v1/links/export", "/v1/links/export?limit=2&tag=bulk", key: reader, expect: 200)
+        try api.call("GET", "/v1/links/export", "/v1/links/export?limit=0", key: reader, expect: 400, refused: true)
         let linkPath = "/v1/links/" + (try link.json["id"]!.stringValue!)
         try api.call("GET", "/v1/links", "/v1/links?domain=links.example.com&tag=spring&campaign=spring24&destinationType=widgetDetail&q=spr&limit=1",
                      key: reader, expect: 200)

@@ -87,7 +87,8 @@ struct OpenAPIDocumentTests {
                 let responses = operation["responses"]?.objectMembers ?? []
                 #expect(responses.contains { $0.key.hasPrefix("2") }, "\(label) has a success response")
                 if let body = operation["requestBody"] {
-                    #expect(body["content"]?["application/json"]?["schema"] != nil, "\(label) describes its body")
+                    let media = body["content"]?.objectMembers ?? []
+                    #expect(!media.isEmpty && media.allSatisfy { $0.value["schema"] != nil }, "\(label) describes its body")
                     for status in ["400", "415", "422"] {
                         #expect(responses.contains { $0.key == status }, "\(label) documents \(status)")
                     }
