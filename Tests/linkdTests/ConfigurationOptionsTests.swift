@@ -23,6 +23,7 @@ struct ConfigurationOptionsTests {
         ("--aasa-max-age SECONDS", "LINKD_AASA_MAX_AGE", "3600"),
         ("--public-resolve on|off", "LINKD_PUBLIC_RESOLVE", "off"),
         ("--resolve-cache N", "LINKD_RESOLVE_CACHE", "4096"),
+        ("--link-cache N", "LINKD_LINK_CACHE", "100000"),
         ("--spool-dir DIR", "LINKD_SPOOL_DIR", "<data-dir>/spool"),
         ("--hits-retention-days N", "LINKD_HITS_RETENTION_DAYS", "90"),
         ("--connection-limit N", "LINKD_CONNECTION_LIMIT", "1024"),
