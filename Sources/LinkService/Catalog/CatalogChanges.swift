@@ -2,14 +2,14 @@ import Foundation
 import Postgres
 
 /// Every write that changes what nodes keep in memory (link domains in the `Catalog`, API keys in the
-/// `KeyCache`) goes through `commit`: the one place where a change is announced to the other nodes and
+/// `KeyCache`, stored links in the `LinkCache`) goes through `commit`: the one place where a change is announced to the other nodes and
 /// installed on this one.
 ///
 /// - Announced: each change `NOTIFY`s inside the writing transaction (`linkd_catalog` with a hostname,
-///   `linkd_keys` with a key id), so PostgreSQL delivers it only if and when the transaction commits;
-///   every node `LISTEN`s and rebuilds just those hostnames (`ChangeFeed`).
+///   `linkd_keys` with a key id, `linkd_links` with a domain id), so PostgreSQL delivers it only if and when the
+///   transaction commits; every node `LISTEN`s and rebuilds just those hostnames (`ChangeFeed`).
 /// - Installed (read your own writes): after COMMIT, and before the write answers, this node installs the
-///   changed hostnames itself and drops the revoked keys, so a client reading from the node it wrote to
+///   changed hostnames itself and drops the revoked keys and changed links, so a client reading from the node it wrote to
 ///   never sees the state before its write. A write that compiled a domain to validate it (a rules change)
 ///   installs that compilation; other changed hostnames are re-read. The install runs in turn with every
 ///   other reload (`CatalogReloader.install`), so a reload that read the database earlier cannot replace it
