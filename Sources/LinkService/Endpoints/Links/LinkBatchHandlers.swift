@@ -10,6 +10,9 @@ struct LinkBatchHandlers: EndpointGroup {
     /// The most links one export page holds.
     static let exportLimit = 10_000
 
+    /// What exports read through: the HTTP workers' bounded view of the pool.
+    let pool: ConnectionPool
+    /// What bulk writes go through: over their own view of the pool (`LinkBatch.waits`).
     let changes: CatalogChanges
     let resolver: Resolver
     let auth: Authenticator
@@ -36,7 +39,8 @@ struct LinkBatchHandlers: EndpointGroup {
                         up to \(LinkBulkBody.maxItems) and \(LinkBulkBody.maxBytes >> 20) MiB. Each is created or refused on its own: \
                         `results` answers them in order, a created link as itself, a refused one as `{"error": <problem>}` with \
                         pointers under its index (`/3/destination/params/id`; 409 at `/3/slug` for a slug taken on its domain or \
-                        given twice). A refused item changes nothing. One audit entry records the request.
+                        given twice). A refused item changes nothing. One audit entry records the request. A node writes one \
+                        bulk request (or import) at a time: another gets 503 with `Retry-After`.
                         """,
                      body: "LinkBulkRequest", success: .json(200, "LinkBulkAnswer"), bulk)
                 .bodyLimit(LinkBulkBody.maxBytes)
@@ -70,7 +74,7 @@ struct LinkBatchHandlers: EndpointGroup {
     func bulk(_ request: Request, _ principal: Principal) throws -> Response {
         let entries = try LinkBulkBody.entries(request)
         let outcomes = try batch.run(principal, dryRun: false, audit: "bulk") { targets in
-            entries.map { entry in
+            entries.concurrentMap { entry in
                 switch entry {
                 case .value(let value, let pointer): LinkItem(reading: value, at: pointer, targets: targets)
                 case .refused(let problem): .refused(problem)
@@ -90,7 +94,7 @@ struct LinkBatchHandlers: EndpointGroup {
         guard !request.body.isEmpty else { throw ServiceError.badRequest("The request needs a CSV file.") }
         let file = try LinkImportFile(request.body, format: format, domain: domain, resolver: resolver, workspace: principal.workspaceID)
         let outcomes = try batch.run(principal, dryRun: dryRun, audit: "import") { targets in
-            file.rows.enumerated().map { index, row in
+            Array(file.rows.enumerated()).concurrentMap { index, row in
                 guard let body = row.body else { return .refused(Problem.unprocessable) }   // reported by its cells' problems
                 return LinkItem(reading: body, at: "/\(index)", targets: targets)
             }
@@ -101,7 +105,7 @@ struct LinkBatchHandlers: EndpointGroup {
     func export(_ request: Request, _ principal: Principal) throws -> Response {
         let filter = try LinkHandlers.filter(request)
         let page = try Page(request, defaultLimit: Self.exportLimit, maxLimit: Self.exportLimit)
-        let links = try changes.pool.withConnection { connection in
+        let links = try pool.withConnection { connection in
             try LinkStore.page(page, workspace: principal.workspaceID, filter: filter, on: connection)
         }
         var out: [UInt8] = []

@@ -9,16 +9,17 @@ enum LinkBatchReport {
         let created = outcomes.reduce(0) { count, outcome in if case .created = outcome { count + 1 } else { count } }
         var out = Array("{\"created\":\(created),\"refused\":\(outcomes.count - created),\"results\":[".utf8)
         out.reserveCapacity(outcomes.count * 512)
-        for (index, outcome) in outcomes.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
+        let items = outcomes.concurrentMap { outcome -> [UInt8] in
             switch outcome {
             case .created(let link):
-                out += link.json.serializedBytes
+                return link.json.serializedBytes
             case .refused(let problem):
-                out.append(literal: "{\"error\":")
-                out += problem.jsonBytes
-                out.append(UInt8(ascii: "}"))
+                return Array("{\"error\":".utf8) + problem.jsonBytes + [UInt8(ascii: "}")]
             }
+        }
+        for (index, item) in items.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out += item
         }
         out.append(literal: "]}")
         return out

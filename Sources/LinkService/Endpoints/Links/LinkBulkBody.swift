@@ -32,27 +32,28 @@ enum LinkBulkBody {
         }
         try checkCount(elements.count)
         let mayHoldNUL = JSONBody.mayHoldNUL(request.body)
-        return elements.enumerated().map { index, element in entry(element, at: "/\(index)", mayHoldNUL: mayHoldNUL) }
+        return Array(elements.enumerated()).concurrentMap { index, element in entry(element, at: "/\(index)", mayHoldNUL: mayHoldNUL) }
     }
 
     private static func lines(_ body: [UInt8]) throws -> [Entry] {
-        var entries: [Entry] = []
-        var lineNumber = 0
-        for line in body.split(separator: 10, omittingEmptySubsequences: false) {
-            lineNumber += 1
-            guard line.contains(where: { $0 != 32 && $0 != 9 && $0 != 13 }) else { continue }
-            let pointer = "/\(entries.count)"
-            try checkCount(entries.count + 1)
-            switch Result(catching: { () throws(ServiceError) -> JSONValue in try JSONBody.parse(bytes: line, what: "Line \(lineNumber)") }) {
+        // The non-blank lines with their numbers, then each parsed on its own (on every core).
+        var lines: [(number: Int, text: ArraySlice<UInt8>)] = []
+        for (index, line) in body.split(separator: 10, omittingEmptySubsequences: false).enumerated()
+        where line.contains(where: { $0 != 32 && $0 != 9 && $0 != 13 }) {
+            lines.append((index + 1, line))
+            try checkCount(lines.count)
+        }
+        return Array(lines.enumerated()).concurrentMap { item, line in
+            let pointer = "/\(item)"
+            switch Result(catching: { () throws(ServiceError) -> JSONValue in try JSONBody.parse(bytes: line.text, what: "Line \(line.number)") }) {
             case .success(let value):
-                entries.append(entry(value, at: pointer, mayHoldNUL: JSONBody.mayHoldNUL(line)))
+                return entry(value, at: pointer, mayHoldNUL: JSONBody.mayHoldNUL(line.text))
             case .failure(let error):
                 var problem = error.problem
                 problem.errors = [Problem.FieldError(pointer: pointer, detail: problem.detail ?? "Not JSON.")]
-                entries.append(.refused(problem))
+                return .refused(problem)
             }
         }
-        return entries
     }
 
     private static func entry(_ value: JSONValue, at pointer: String, mayHoldNUL: Bool) -> Entry {

@@ -45,8 +45,12 @@ enum LinkItem {
                 return
             }
         }
-        self = .draft(input.newLink(on: domain), generate: input.slug == nil ? domain.settings.linkSlugLength : nil, pointer: pointer)
+        // The batch gives each link its id (`OrderedIDs`).
+        self = .draft(input.newLink(on: domain, id: Self.placeholderID), generate: input.slug == nil ? domain.settings.linkSlugLength : nil, pointer: pointer)
     }
+
+    /// The id of a draft until the batch gives it its own (`UUID()` reads the system's generator through a file).
+    private static let placeholderID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     /// A 422 with one pointer.
     static func refusal(_ pointer: String, _ detail: String) -> LinkItem {
