@@ -113,8 +113,32 @@ struct LinkBatchAPITests {
         }
     }
 
+    /// A node writes one bulk request at a time: another, while the first is written, is a 503 saying so.
+    @Test func anotherBulkRequestWaitsItsTurn() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let many = "[" + (0..<30_000).map { #"{"domain":"links.example.com","url":"https://www.example.com/\#($0)"}"# }.joined(separator: ",") + "]"
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var first: TestResponse?
+            DispatchQueue.global().async {
+                first = try? Self.send(fixture, "POST", "/v1/links/bulk", "application/json", many)
+                done.signal()
+            }
+            var refused: TestResponse?
+            while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut, refused == nil {
+                let small = try Self.send(fixture, "POST", "/v1/links/bulk", "application/json", #"[{"domain":"links.example.com","url":"https://www.example.com"}]"#)
+                if small.status == 503 { refused = small } else { #expect(small.status == 200) }
+            }
+            if refused != nil { done.wait() }
+            let created = try first?.json["created"]
+            #expect(first?.status == 200 && created == .number("30000"))
+            #expect(refused?.headers["Retry-After"] == "5" && refused?.text.contains("Another bulk request") == true, "\(refused?.text ?? "never refused")")
+        }
+    }
+
     /// A Takeout file as Firebase writes it: the guide's header, a quoted comma, empty columns, an archived row, a deep
-    /// link the domain's rules type and one they do not, a short link on another workspace's domain.
+    /// link the domain's rules type and one they do not (nor one whose destination they cannot build), a short link
+    /// on another workspace's domain.
     static let takeout = #"""
         Short link,Deep link (link),Android package name (apn),Android fallback link (afl),Android minimum package version code (amv),iOS bundle ID (ibi),iOS fallback link (ifl),iOS custom scheme (ius),iOS iPad fallback link (ipfl),iOS iPad bundle ID (ipbi),iOS App Store ID (isi),iOS minimum version (imv),Enable forced redirect (efr),Desktop fallback link (ofl),Social title (st),Social description (sd),Social image link (si),utm_source,utm_medium,utm_campaign,utm_term,utm_content,iTunes Connect (at),iTunes Connect (ct),iTunes Connect (mt),iTunes Connect (pt),Archived,Link name,Creation timestamp
         https://links.example.com/spring,https://www.example.com/widget/42?tab=reviews,com.example.widgets,,,com.example.widgets,https://www.example.com/ios,,,,1234567890,,false,https://www.example.com/desktop,"Spring, at last","Big, bold, ""new""",https://cdn.example.com/s.png,newsletter,email,spring24,,,,,,,false,Spring link,2024-03-01T09:30:00Z
@@ -122,6 +146,7 @@ struct LinkBatchAPITests {
         https://links.example.com/old,https://www.example.com/widget/7,,,,,,,,,,,,,,,,,,,,,,,,,true,Old one,2023-01-02 03:04:05
         https://other.example.com/theirs,https://www.example.com/widget/1,,,,,,,,,,,,,,,,,,,,,,,,,,,
         https://links.example.com/bad,https://www.example.com/x,,not a url,,,,,,,,,,,,,,,,,,,,,,,,,
+        https://links.example.com/zero,https://www.example.com/widget/0,,,,,,,,,,,,,,,,,,,,,,,,,,,
         """#
 
     @Test func firebaseImportReportsEveryRowAndADryRunSavesNothing() throws {
@@ -129,15 +154,15 @@ struct LinkBatchAPITests {
             let fixture = try Fixture(service)
             let other = try Fixture(service, workspace: "other", host: "other.example.com")
             let dry = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?format=firebase&dryRun=true", "text/csv", Self.takeout)).json
-            #expect(dry["dryRun"] == .bool(true) && dry["wouldCreate"] == .number("3") && dry["created"] == .number("0") && dry["refused"] == .number("2"), "\(dry)")
+            #expect(dry["dryRun"] == .bool(true) && dry["wouldCreate"] == .number("4") && dry["created"] == .number("0") && dry["refused"] == .number("2"), "\(dry)")
             #expect(dry["results"]?.arrayValue?.dropFirst(0).first?["status"] == .string("would-create") && dry["results"]?.arrayValue?.dropFirst(0).first?["link"]?["id"] == nil)
             #expect(try Self.slugs(fixture).isEmpty)
             #expect(try service.request("GET", "/v1/audit?resourceType=link", key: fixture.key).json["items"]?.arrayValue?.isEmpty == true)
 
             let report = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?format=firebase", "text/csv", Self.takeout)).json
-            #expect(report["created"] == .number("3") && report["refused"] == .number("2"), "\(report)")
+            #expect(report["created"] == .number("4") && report["refused"] == .number("2"), "\(report)")
             let results = try #require(report["results"]?.arrayValue)
-            #expect(results.map { $0["row"] } == (2...6).map { .number(String($0)) })
+            #expect(results.map { $0["row"] } == (2...7).map { .number(String($0)) })
             // Typed by the rule /widget/{id} (its query item `tab` is matched, not captured), with the row's other fields.
             let spring = try #require(results[0]["link"])
             #expect(spring["app"] == .string(fixture.iosApp))
@@ -158,7 +183,9 @@ struct LinkBatchAPITests {
             #expect(try Self.slugs(other).isEmpty)
             // A bad cell, named by its column.
             #expect(results[4]["problems"]?.arrayValue?.dropFirst(0).first?["column"] == .string("afl"))
-            #expect(try Self.slugs(fixture) == ["spring", "about", "old"])
+            // The rule opens the app at /widget/0 but cannot build its destination (id is at least 1): a web page.
+            #expect(results[5]["link"]?["url"] == .string("https://www.example.com/widget/0") && results[5]["link"]?["app"] == nil)
+            #expect(try Self.slugs(fixture) == ["spring", "about", "old", "zero"])
 
             // Imported again: every slug is taken now, each refused at the short link with a 409's detail.
             let again = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?format=firebase", "text/csv", Self.takeout)).json

@@ -27,6 +27,16 @@ struct LinkBatch {
     /// is saved. `audit` names the request in the audit log (`bulk`, `import`).
     func run(_ principal: Principal, dryRun: Bool, audit: String,
              _ read: (LinkTargets) throws -> [LinkItem]) throws -> [Outcome] {
+        do {
+            return try write(principal, dryRun: dryRun, audit: audit, read)
+        } catch let error as PostgresError where error.code == .poolTimeout {
+            throw Problem.serviceUnavailable(detail: "Another bulk request or import is being written on this node; retry when it is done.",
+                                             retryAfter: 5)
+        }
+    }
+
+    private func write(_ principal: Principal, dryRun: Bool, audit: String,
+                       _ read: (LinkTargets) throws -> [LinkItem]) throws -> [Outcome] {
         guard !dryRun else {
             do {
                 try changes.pool.withTransaction { connection in
