@@ -31,11 +31,20 @@ extension Hit {
 
         /// A campaign of these values, each cleaned and cut as the type's documentation says (empty ones nil).
         public init(source: String? = nil, medium: String? = nil, campaign: String? = nil, term: String? = nil, content: String? = nil) {
-            self.source = source.flatMap(Self.kept)
-            self.medium = medium.flatMap(Self.kept)
-            self.campaign = campaign.flatMap(Self.kept)
-            self.term = term.flatMap(Self.kept)
-            self.content = content.flatMap(Self.kept)
+            self.source = source.flatMap { Self.kept($0) }
+            self.medium = medium.flatMap { Self.kept($0) }
+            self.campaign = campaign.flatMap { Self.kept($0) }
+            self.term = term.flatMap { Self.kept($0) }
+            self.content = content.flatMap { Self.kept($0) }
+        }
+
+        /// A campaign of values already kept (`kept(_:)`).
+        private init(kept source: String?, _ medium: String?, _ campaign: String?, _ term: String?, _ content: String?) {
+            self.source = source
+            self.medium = medium
+            self.campaign = campaign
+            self.term = term
+            self.content = content
         }
 
         public subscript(field: Field) -> String? {
@@ -88,6 +97,7 @@ extension Hit {
                 var values: (String?, String?, String?, String?, String?) = (nil, nil, nil, nil, nil)
                 QueryString.forEachItem(bytes) { name, value in
                     guard let value, !value.isEmpty, let field = field(named: name) else { return }
+                    // `text` is nil for a value of NUL bytes only: the item is then as good as empty.
                     switch field {
                     case .source: if values.0 == nil { values.0 = text(value) }
                     case .medium: if values.1 == nil { values.1 = text(value) }
@@ -97,11 +107,10 @@ extension Hit {
                     }
                 }
                 guard values.0 != nil || values.1 != nil || values.2 != nil || values.3 != nil || values.4 != nil else { return nil }
-                let campaign = Campaign(source: values.0 ?? link?.source, medium: values.1 ?? link?.medium, campaign: values.2 ?? link?.campaign,
-                                        term: values.3 ?? link?.term, content: values.4 ?? link?.content)
-                return campaign.isEmpty ? nil : campaign
+                return Campaign(kept: values.0 ?? link?.source, values.1 ?? link?.medium, values.2 ?? link?.campaign,
+                                values.3 ?? link?.term, values.4 ?? link?.content)
             }
-            return found ?? link   // a query whose `utm_` items were all empty (or NUL) adds nothing
+            return found ?? link   // a query whose `utm_` items were all empty adds nothing
         }
 
         /// Whether an item's name starts with `utm_`: at the start of the query or after a `&`.
@@ -118,22 +127,32 @@ extension Hit {
         }
 
         /// The field an item's raw name is (exactly `utm_source`, …, as written: not decoded, case-sensitive).
+        /// Compared as bytes, told apart by length and the letter after `utm_` (the names' `String`s cost ~700
+        /// instructions an item: callgrind, bench/serving/instructions.sh).
         private static func field(named name: UnsafeBufferPointer<UInt8>) -> Field? {
-            guard name.count >= 8, name.count <= 12 else { return nil }
-            for field in Field.allCases where field.rawValue.utf8.elementsEqual(name) { return field }
-            return nil
+            guard name.count >= 8, name.count <= 12, name[3] == UInt8(ascii: "_") else { return nil }
+            let (field, spelled): (Field, StaticString)
+            switch (name.count, name[4]) {
+            case (10, UInt8(ascii: "s")): (field, spelled) = (.source, "utm_source")
+            case (10, UInt8(ascii: "m")): (field, spelled) = (.medium, "utm_medium")
+            case (12, UInt8(ascii: "c")): (field, spelled) = (.campaign, "utm_campaign")
+            case (8, UInt8(ascii: "t")): (field, spelled) = (.term, "utm_term")
+            case (11, UInt8(ascii: "c")): (field, spelled) = (.content, "utm_content")
+            default: return nil
+            }
+            return memcmp(spelled.utf8Start, name.baseAddress!, name.count) == 0 ? field : nil
         }
 
-        /// A raw value decoded (`%XX`, `+` as a space), NUL bytes left out.
-        private static func text(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        /// A raw value decoded (`%XX`, `+` as a space) and kept (`kept(_:)`); nil when that leaves nothing.
+        private static func text(_ value: UnsafeBufferPointer<UInt8>) -> String? {
             var nul = false
             let text = Percent.decodedText(value, plusAsSpace: true, noticingNUL: &nul)
-            return nul ? Hit.clean(text) : text
+            return kept(text, hasNUL: nul)
         }
 
         /// `value` without NUL bytes, cut to `maxFieldBytes` at a character boundary; nil when empty.
-        private static func kept(_ value: String) -> String? {
-            let value = Hit.hasNUL(value) ? Hit.clean(value) : value
+        private static func kept(_ value: String, hasNUL: Bool? = nil) -> String? {
+            let value = (hasNUL ?? Hit.hasNUL(value)) ? Hit.clean(value) : value
             guard !value.isEmpty else { return nil }
             guard value.utf8.count > maxFieldBytes else { return value }
             let utf8 = Array(value.utf8)

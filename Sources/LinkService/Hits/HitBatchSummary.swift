@@ -110,7 +110,8 @@ struct HitBatchSummary {
         var path: (key: TopKey, counts: TopCounts)?
         var lastVisitor: VisitorKey?
         var lastDay: Int64?
-        // The last campaign admitted and what it was counted as: the hits of one link share theirs.
+        // The last campaign admitted and what it was counted as: the hits of one link share theirs, and those of
+        // one URL's query carry equal ones.
         var lastCampaign: (original: Hit.Campaign, workspace: UUID, hour: Int64, counted: Hit.Campaign)?
         for hit in hits {
             let micros = hit.micros
@@ -125,7 +126,7 @@ struct HitBatchSummary {
             let outcome = hit.outcome.rawValue, source = hit.source.rawValue
             var campaign = hit.campaign
             if let original = campaign {
-                if let last = lastCampaign, last.original === original, last.workspace == workspace, last.hour == hour {
+                if let last = lastCampaign, last.original == original, last.workspace == workspace, last.hour == hour {
                     campaign = last.counted
                 } else {
                     campaign = campaigns.admit(original, workspace: workspace, hour: hour)
