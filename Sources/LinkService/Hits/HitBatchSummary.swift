@@ -29,9 +29,11 @@ struct HitBatchSummary {
             if a.app != b.app { return UUIDOrder.less(a.app ?? UUIDOrder.zero, b.app ?? UUIDOrder.zero) }
             if a.rule != b.rule { return UUIDOrder.less(a.rule ?? UUIDOrder.zero, b.rule ?? UUIDOrder.zero) }
             if a.destinationType != b.destinationType { return (a.destinationType ?? "") < (b.destinationType ?? "") }
-            if (a.outcome, a.platform, a.source, a.isBot ? 1 : 0, a.served ?? "") != (b.outcome, b.platform, b.source, b.isBot ? 1 : 0, b.served ?? "") {
-                return (a.outcome, a.platform, a.source, a.isBot ? 1 : 0, a.served ?? "") < (b.outcome, b.platform, b.source, b.isBot ? 1 : 0, b.served ?? "")
-            }
+            if a.outcome != b.outcome { return a.outcome < b.outcome }
+            if a.platform != b.platform { return a.platform < b.platform }
+            if a.source != b.source { return a.source < b.source }
+            if a.isBot != b.isBot { return !a.isBot }
+            if a.served != b.served { return (a.served ?? "") < (b.served ?? "") }
             if a.link != b.link { return UUIDOrder.less(a.link ?? UUIDOrder.zero, b.link ?? UUIDOrder.zero) }
             return less(a.campaign, b.campaign)
         }
