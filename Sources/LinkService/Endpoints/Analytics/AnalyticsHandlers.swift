@@ -148,7 +148,7 @@ struct AnalyticsHandlers: EndpointGroup {
     /// `hits` and the breakdowns follow `includeBots`; `botHits` and `botShare` always count every hit
     /// matching the filters. `uniqueVisitors` is the sum over the UTC days the range touches of that
     /// day's distinct visitor hashes in the workspace (the salt rotates daily, so a visitor seen on two
-    /// days counts twice; host/app/outcome/source filters do not apply to it).
+    /// days counts twice; no filter applies to it, link and campaign filters included).
     func summary(_ request: Request, _ principal: Principal) throws -> Response {
         let parameters = try AnalyticsParameters(request)
         let fromDay = VisitorHasher.day(of: parameters.from)
