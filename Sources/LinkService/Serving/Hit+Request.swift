@@ -28,10 +28,7 @@ extension Hit {
             isBot: agent.isBot || request.method == .HEAD || (source == .click && agent.isHTTPClient),
             referrerHost: request.headers["Referer"].flatMap { URLComponents(string: $0)?.host?.lowercased() },
             linkID: answer.storedLink?.id,
-            campaign: Campaign.of(query: answer.parsed.query, link: answer.storedLink.map { link in
-                Campaign(source: link.campaign.source, medium: link.campaign.medium, campaign: link.campaign.campaign,
-                         term: link.campaign.term, content: link.campaign.content)
-            })
+            campaign: Campaign.of(query: answer.parsed.query, link: answer.linkCampaign)
         )
     }
 }

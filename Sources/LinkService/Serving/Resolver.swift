@@ -58,6 +58,8 @@ struct Resolver: Sendable {
         let linkIsLive: Bool
         /// Whether a link that may be at the path could not be read (the database away): the answer is then not kept.
         let linkUnread: Bool
+        /// The stored link's campaign as its taps record it, made once per answer (kept answers serve many taps).
+        let linkCampaign: Hit.Campaign?
 
         init(url: String?, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: AppPlatform,
              refusal: Refusal? = nil, storedLink: ServedLink? = nil, linkIsLive: Bool = true, linkUnread: Bool = false) {
@@ -70,6 +72,10 @@ struct Resolver: Sendable {
             self.storedLink = storedLink
             self.linkIsLive = linkIsLive
             self.linkUnread = linkUnread
+            linkCampaign = storedLink.map { link in
+                Hit.Campaign(source: link.campaign.source, medium: link.campaign.medium, campaign: link.campaign.campaign,
+                             term: link.campaign.term, content: link.campaign.content)
+            }
             appID = resolution?.app.flatMap { UUID.canonical($0.id) ?? UUID(uuidString: $0.id) }
         }
 
