@@ -127,8 +127,8 @@ extension Hit {
         }
 
         /// The field an item's raw name is (exactly `utm_source`, …, as written: not decoded, case-sensitive).
-        /// Compared as bytes, told apart by length and the letter after `utm_` (the names' `String`s cost ~700
-        /// instructions an item: callgrind, bench/serving/instructions.sh).
+        /// Compared as bytes, told apart by length and the letter after `utm_`, without making a `String` of each
+        /// name (bench/hits/README.md has what that saves).
         private static func field(named name: UnsafeBufferPointer<UInt8>) -> Field? {
             guard name.count >= 8, name.count <= 12, name[3] == UInt8(ascii: "_") else { return nil }
             let (field, spelled): (Field, StaticString)
