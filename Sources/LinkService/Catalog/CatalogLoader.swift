@@ -69,6 +69,7 @@ enum CatalogLoader {
             appsByWorkspace[workspace, default: []].append(DomainLoader.domainApp(app, destinations: own))
             appUpdated[app.id] = DomainLoader.updated(app, destinations: own)
         }
+        // (A load of many domains reads the whole small table rather than a long list of ids.)
         let links = try LinkStore.spaces(domains: domains.count > batchSize ? nil : domains.map(\.id), on: connection)
         return Context(appsByWorkspace: appsByWorkspace, appUpdated: appUpdated, links: links)
     }

@@ -37,7 +37,7 @@ struct ClickHandler: Sendable {
         let answer = resolved.answer
         guard let entry = answer.entry else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
         let (response, served) = respond(answer, json: resolved.json, agent: agent, request: request)
-        if let link = answer.storedLink, link.maxClicks != nil, answer.linkIsLive, !agent.isBot, !agent.isLinkPreview, request.method == .GET {
+        if let link = answer.storedLink, link.maxClicks != nil, answer.linkIsLive, !agent.isBot, request.method == .GET {
             resolver.links?.taps.tapped(link.id)
         }
         var hit = Hit(resolved: answer, source: .click, request: request, agent: agent, workspace: entry.workspaceID)

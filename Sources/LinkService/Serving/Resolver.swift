@@ -222,7 +222,8 @@ struct Resolver: Sendable {
             return Answer(url: answer.url, parsed: answer.parsed, entry: entry, resolution: resolution, platform: answer.platform,
                           linkUnread: true)
         }
-        let live = link.isLive(at: Date(), taps: links.taps.taps(of: link.id).all)
+        // (This node's taps are asked only of a link with a click limit: they are counted under a lock.)
+        let live = link.isLive(at: Date(), taps: link.maxClicks == nil ? 0 : links.taps.taps(of: link.id).all)
         var decided = resolution
         if let appID = link.appID, let type = link.destinationType, resolution.outcome == .openApp, let app = resolution.app,
            entry.linkApp(appID, type: type, platform: platform) === app {
