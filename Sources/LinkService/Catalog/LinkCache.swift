@@ -26,8 +26,8 @@ final class LinkCache: Sendable {
         /// By domain, then slug; nil: known absent.
         var links: [UUID: [String: ServedLink?]] = [:]
         var count = 0
-        /// Insertion order, a ring of `capacity` slots: the oldest kept is evicted first.
-        var order: [Key?]
+        /// Insertion order, a ring that grows to `capacity` slots as links are kept: the oldest kept is evicted first.
+        var order: [Key] = []
         var next = 0
         /// Advances at every drop: a read begun before it is not kept.
         var epoch: UInt64 = 0
@@ -44,7 +44,7 @@ final class LinkCache: Sendable {
         self.pool = pool
         self.capacity = capacity
         self.taps = taps
-        state = Mutex(State(order: Array(repeating: nil, count: capacity)))
+        state = Mutex(State())
     }
 
     /// The link `slug` of the domain `domain`.
@@ -70,12 +70,17 @@ final class LinkCache: Sendable {
         guard capacity > 0 else { return }
         state.withLock { state in
             guard state.epoch == epoch, state.links[key.domain]?[key.slug] == nil else { return }
-            if let evicted = state.order[state.next], state.links[evicted.domain]?.removeValue(forKey: evicted.slug) != nil {
-                state.count -= 1
-                if state.links[evicted.domain]?.isEmpty == true { state.links[evicted.domain] = nil }
+            if state.order.count < capacity {
+                state.order.append(key)
+            } else {
+                let evicted = state.order[state.next]
+                if state.links[evicted.domain]?.removeValue(forKey: evicted.slug) != nil {
+                    state.count -= 1
+                    if state.links[evicted.domain]?.isEmpty == true { state.links[evicted.domain] = nil }
+                }
+                state.order[state.next] = key
+                state.next = (state.next + 1) % capacity
             }
-            state.order[state.next] = key
-            state.next = (state.next + 1) % capacity
             state.links[key.domain, default: [:]][key.slug] = .some(link)
             state.count += 1
         }
