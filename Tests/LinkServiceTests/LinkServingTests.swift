@@ -127,6 +127,47 @@ struct LinkServingTests {
         }
     }
 
+    /// A phone's landing page names the app, shows its icon and the link's preview image (their origins alone
+    /// allowed by the page's policy), and the click token claims the link's campaign and data after an install.
+    @Test func theLandingPageShowsTheAppAndTheClaimCarriesTheLinksData() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service, iosApp: #","iconUrl":"https://cdn.example.com/widgets.png""#)
+            try Fixture.expect(200, service.request("PATCH", "/v1/apps/\(fixture.androidApp)", key: fixture.key,
+                                                     json: #"{"iconUrl":"https://cdn.example.com/widgets-android.png"}"#))
+            let app = try Fixture.expect(200, service.request("GET", "/v1/apps/\(fixture.iosApp)", key: fixture.key)).json
+            #expect(app["iconUrl"]?.stringValue == "https://cdn.example.com/widgets.png")
+            try Fixture.expect(422, service.request("PATCH", "/v1/apps/\(fixture.iosApp)", key: fixture.key, json: #"{"iconUrl":"http://cdn.example.com/i.png"}"#))
+            try Fixture.expect(201, Self.create(fixture, """
+                ,"slug":"promo","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":9}},
+                 "campaign":{"source":"push","campaign":"autumn"},"data":{"coupon":"FALL10"},
+                 "preview":{"title":"Autumn sale","imageUrl":"https://img.example.net:8443/autumn.png"}
+                """))
+
+            let page = try Self.click(fixture, "/promo", agent: ClickTests.pixel)
+            #expect(page.status == 200)
+            #expect(page.text.contains(#"<div class="app" id="app"><img src="https://cdn.example.com/widgets-android.png" alt="" width="48" height="48"><span>Widgets</span></div>"#))
+            #expect(page.text.contains(#"<img class="hero" id="image" src="https://img.example.net:8443/autumn.png" alt="">"#))
+            #expect(page.text.contains("<h1>Autumn sale</h1>"))
+            let policy = try #require(page.headers["Content-Security-Policy"])
+            #expect(policy.contains("img-src https://cdn.example.com https://img.example.net:8443;"))
+            let ios = try Self.click(fixture, "/promo", agent: ClickTests.iPhone)
+            #expect(ios.text.contains(#"src="https://cdn.example.com/widgets.png""#))
+            // The preview page bots get shows no image: its policy allows none.
+            try Fixture.expect(201, Self.create(fixture, #","slug":"plain","url":"https://www.example.com/plain","preview":{"title":"Plain"}"#))
+            #expect(try Self.click(fixture, "/plain", agent: ClickTests.slack).headers["Content-Security-Policy"]?.contains("img-src 'none'") == true)
+
+            // The Play Store referrer's token claims the link's answer: its campaign and data reach the new install.
+            let store = try #require(LandingTests.href(page.text, "get"))
+            let referrer = try #require(URLComponents(string: store)?.queryItems?.first { $0.name == "referrer" }?.value)
+            let token = String(referrer.dropFirst(ClickHandler.referrerPrefix.count))
+            let claimed = try Fixture.expect(200, service.request("POST", "/v1/deferred/claim", json: #"{"token":"\#(token)"}"#)).json
+            #expect(claimed["link"]?["slug"]?.stringValue == "promo")
+            #expect(claimed["link"]?["data"] == .object(["coupon": .string("FALL10")]))
+            #expect(claimed["link"]?["campaign"]?["campaign"]?.stringValue == "autumn")
+            #expect(claimed["destination"]?["params"]?["id"] == .number("9"))
+        }
+    }
+
     @Test func aSlugARuleDecidesOtherwiseIsRefused() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)

@@ -16,7 +16,9 @@ export async function render(view, context) {
 
   if (context.canWrite) {
     const name = input({ value: app.name });
-    const fields = [field('Name', name, { pointer: '/name' })];
+    const iconUrl = input({ type: 'url', value: app.iconUrl || '', placeholder: 'https://…/icon.png' });
+    const fields = [field('Name', name, { pointer: '/name' }),
+      field('Icon URL', iconUrl, { pointer: '/iconUrl', hint: 'Optional: shown beside the name on the landing page.' })];
     const extra = {};
     if (app.platform === 'ios') {
       extra.bundleId = input({ value: app.bundleId });
@@ -33,7 +35,7 @@ export async function render(view, context) {
     }
     const remove = h('button', { type: 'button', class: 'danger' }, 'Delete app');
     // PATCH only the members the person changed: the team, primaryDomain and anything shown lossily stay.
-    const members = { name: [[name], () => name.value] };
+    const members = { name: [[name], () => name.value], iconUrl: [[iconUrl], () => iconUrl.value.trim() || null] };
     if (app.platform === 'ios') {
       Object.assign(members, {
         bundleId: [[extra.bundleId], () => extra.bundleId.value.trim()],

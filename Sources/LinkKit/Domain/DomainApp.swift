@@ -24,11 +24,14 @@ public final class DomainApp: Sendable, Hashable {
     public let customScheme: String?
     /// The id of the domain whose rules its custom-scheme links follow, when one was chosen (docs/LINKS.md).
     public let primaryDomainID: String?
+    /// The app's name and icon URL, which the landing page shows.
+    public let name: String?
+    public let iconURL: String?
 
     public init(
         id: String, platform: AppPlatform, identifier: String, fingerprints: [String] = [], destinations: [DestinationType] = [],
         storeURL: String? = nil, titles: [String: String] = [:], previews: [String: LinkPreview] = [:], customScheme: String? = nil,
-        primaryDomainID: String? = nil
+        primaryDomainID: String? = nil, name: String? = nil, iconURL: String? = nil
     ) {
         self.id = id
         self.platform = platform
@@ -40,13 +43,15 @@ public final class DomainApp: Sendable, Hashable {
         self.previews = previews
         self.customScheme = customScheme
         self.primaryDomainID = primaryDomainID
+        self.name = name
+        self.iconURL = iconURL
     }
 
     public static func == (lhs: DomainApp, rhs: DomainApp) -> Bool {
         lhs === rhs || (lhs.id == rhs.id && lhs.platform == rhs.platform && lhs.identifier == rhs.identifier
             && lhs.fingerprints == rhs.fingerprints && lhs.destinations == rhs.destinations && lhs.storeURL == rhs.storeURL
             && lhs.titles == rhs.titles && lhs.previews == rhs.previews && lhs.customScheme == rhs.customScheme
-            && lhs.primaryDomainID == rhs.primaryDomainID)
+            && lhs.primaryDomainID == rhs.primaryDomainID && lhs.name == rhs.name && lhs.iconURL == rhs.iconURL)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -52,7 +52,9 @@ enum DomainLoader {
                 destination.preview.isEmpty ? nil : (destination.name, destination.preview)
             }, uniquingKeysWith: { first, _ in first }),
             customScheme: app.customScheme,
-            primaryDomainID: app.primaryDomainID?.canonicalText
+            primaryDomainID: app.primaryDomainID?.canonicalText,
+            name: app.name,
+            iconURL: app.iconURL
         )
     }
 }

@@ -65,7 +65,8 @@ struct ClickHandler: Sendable {
             content.storeLink = answer.storeURL(for: .ios) ?? answer.storeURL(for: .android)
             content.playLink = content.storeLink == answer.storeURL(for: .ios) ? answer.storeURL(for: .android) : nil
         }
-        return Self.page(LandingPage.render(content), script: false, cache: "no-store", status: 404, vary: "User-Agent, Accept")
+        return Self.page(LandingPage.render(content), policy: content.policy, cache: "no-store", status: 404,
+                         vary: "User-Agent, Accept")
     }
 
     /// The answer to a click and what it got; a nil response is a 404 (nowhere to send the browser).
@@ -87,11 +88,13 @@ struct ClickHandler: Sendable {
                                 inApp: agent.isInAppBrowser), .landing)
         case .desktop, .other:
             if let web = answer.webFallback { return (Self.redirect(web), .redirect) }
-            var content = LandingPage.Content(link: answer.link, preview: preview(answer))
+            var content = pageContent(answer)
             content.qrSVG = QRCode(answer.link)?.svg(size: 240)
             content.storeLink = answer.storeURL(for: .ios) ?? answer.storeURL(for: .android)
-            let page = answer.pages.object(LandingPageSlot.desktop.rawValue) { LandingPage.Template(tokenized: false, script: false) { _ in LandingPage.render(content) } }
-            return (Self.page(page.bytes, script: false, cache: "no-store"), .landing)
+            let page = answer.pages.object(LandingPageSlot.desktop.rawValue) {
+                LandingPage.Template(tokenized: false, policy: content.policy) { _ in LandingPage.render(content) }
+            }
+            return (Self.page(page.bytes, policy: page.policy, cache: "no-store"), .landing)
         }
     }
 
@@ -106,9 +109,9 @@ struct ClickHandler: Sendable {
 
     /// The page of a stored link past its expiry or click limit with no fallback: 410, the link's preview, no way on.
     func expiredPage(_ answer: Resolver.Answer) -> Response {
-        var content = LandingPage.Content(link: answer.link, preview: preview(answer))
+        var content = pageContent(answer)
         content.preview.description = "This link has expired."
-        return Self.page(LandingPage.render(content), script: false, cache: "no-store", status: 410)
+        return Self.page(LandingPage.render(content), policy: content.policy, cache: "no-store", status: 410)
     }
 
     /// The rule's override, else the domain's setting.
@@ -138,21 +141,22 @@ struct ClickHandler: Sendable {
         let tokenized = tokens != nil && (android || settings.deferredClipboard)
         let token = !tokenized ? nil : tokens?.issue(workspace: entry.workspaceID, domain: entry.domainID, url: answer.link,
                                                      platform: android ? "android" : "ios", answer: json, ttl: settings.deferredTTL)
-        let script = !android && settings.deferredClipboard && answer.storeURL(for: .ios) != nil
         guard token != nil || !tokenized else {   // no room for a token: this page goes out without one
-            return Self.page(LandingPage.render(content(answer, android: android, inApp: inApp, token: nil)), script: false, cache: "no-store")
+            let page = content(answer, android: android, inApp: inApp, token: nil)
+            return Self.page(LandingPage.render(page), policy: page.policy, cache: "no-store")
         }
         let template = answer.pages.object(LandingPageSlot.phone(android: android, inApp: inApp).rawValue) {
-            LandingPage.Template(tokenized: tokenized, script: script) { token in
+            // The policy of the page with a token: the pasteboard script comes with the token's claim link.
+            LandingPage.Template(tokenized: tokenized, policy: content(answer, android: android, inApp: inApp, token: tokenized ? "" : nil).policy) { token in
                 LandingPage.render(content(answer, android: android, inApp: inApp, token: token))
             }
         }
-        return Self.page(template.page(token: token), script: template.script && token != nil, cache: "no-store")
+        return Self.page(template.page(token: token), policy: template.policy, cache: "no-store")
     }
 
     /// What the landing page of `answer` shows a phone.
     func content(_ answer: Resolver.Answer, android: Bool, inApp: Bool, token: String?) -> LandingPage.Content {
-        var content = LandingPage.Content(link: answer.link, preview: preview(answer))
+        var content = pageContent(answer)
         content.webLink = answer.webFallback
         let path = answer.parsed.path.hasPrefix("/") ? answer.parsed.path.dropFirst() : answer.parsed.path[...]
         let query = answer.parsed.query.map { "?" + $0 } ?? ""
@@ -212,10 +216,22 @@ struct ClickHandler: Sendable {
         }
     }
 
+    /// What every page of `answer` shows: the preview, and the app the link opens with its icon.
+    func pageContent(_ answer: Resolver.Answer) -> LandingPage.Content {
+        var content = LandingPage.Content(link: answer.link, preview: preview(answer))
+        content.appName = answer.resolution?.app?.name
+        content.appIcon = answer.resolution?.app?.iconURL
+        return content
+    }
+
     /// The page for link-preview fetchers and crawlers: title, description and image as `og:`/`twitter:` tags.
     func previewPage(_ answer: Resolver.Answer) -> Response {
-        let page = answer.pages.object(LandingPageSlot.preview.rawValue) { LandingPage.Template(tokenized: false, script: false) { _ in LandingPage.preview(preview(answer), link: answer.link) } }
-        return Self.page(page.bytes, script: false, cache: "public, max-age=300")
+        let page = answer.pages.object(LandingPageSlot.preview.rawValue) {
+            LandingPage.Template(tokenized: false, policy: LandingPage.policies.plain) { _ in
+                LandingPage.preview(preview(answer), link: answer.link)
+            }
+        }
+        return Self.page(page.bytes, policy: page.policy, cache: "public, max-age=300")
     }
 
     static func redirect(_ target: String) -> Response {
@@ -226,12 +242,12 @@ struct ClickHandler: Sendable {
         return Response(status: 302, headers: headers, body: Array("Redirecting to \(target)\n".utf8))
     }
 
-    static func page(_ html: [UInt8], script: Bool, cache: String, status: Int = 200, vary: String = "User-Agent") -> Response {
+    static func page(_ html: [UInt8], policy: String, cache: String, status: Int = 200, vary: String = "User-Agent") -> Response {
         var headers = HTTPHeaders()
         headers.add("Content-Type", "text/html; charset=utf-8")
         headers.add("Cache-Control", cache)
         headers.add("Vary", vary)
-        headers.add("Content-Security-Policy", script ? LandingPage.policies.script : LandingPage.policies.plain)
+        headers.add("Content-Security-Policy", policy)
         headers.add("X-Content-Type-Options", "nosniff")
         headers.add("Referrer-Policy", "no-referrer")
         return Response(status: status, headers: headers, body: html)

@@ -5,12 +5,16 @@ import LinkKit
 /// The landing page of a click on an app link, and the preview page bots get (docs/LANDING.md): one small HTML
 /// page with inline CSS, readable at 320 px, working with JavaScript off. Every value is HTML-escaped and every
 /// URL in it is one linkd built from configuration (store pages, the web fallback, the app's scheme and package,
-/// the link itself), percent-encoded where a URL may not hold a byte.
+/// the link itself), percent-encoded where a URL may not hold a byte; the only images are the app's icon and the
+/// preview image, each allowed by origin in the page's Content-Security-Policy.
 struct LandingPage {
     /// The page's buttons and metadata; nil members are left out.
     struct Content {
         var link: String
         var preview: LinkPreview
+        /// The app the link opens, named above the title with its icon.
+        var appName: String?
+        var appIcon: String?
         /// iOS: the numeric App Store id for the Smart App Banner.
         var appStoreID: String?
         /// "Open in the app": the custom-scheme link (iOS) or the intent URL (Android).
@@ -27,6 +31,19 @@ struct LandingPage {
         var inAppBrowser: String?
         /// Desktop without a web fallback: the link's QR code (inline SVG).
         var qrSVG: String?
+
+        /// The icon, if its origin can be allowed (`LandingPage.origin`).
+        var shownIcon: String? { appIcon.flatMap { LandingPage.origin($0) == nil ? nil : $0 } }
+        /// The preview image, if its origin can be allowed.
+        var shownImage: String? { preview.imageURL.flatMap { LandingPage.origin($0) == nil ? nil : $0 } }
+
+        /// The page's Content-Security-Policy: its script with a claim link, and its images' origins.
+        var policy: String {
+            let script = claimLink != nil
+            let origins = [shownIcon, shownImage].compactMap { $0.flatMap(LandingPage.origin) }
+            guard !origins.isEmpty else { return script ? LandingPage.policies.script : LandingPage.policies.plain }
+            return LandingPage.contentSecurityPolicy(script: script, images: Array(Set(origins)).sorted())
+        }
     }
 
     /// The page's only style, and the only script (the pasteboard copy, on pages with a claim link): the
@@ -38,7 +55,9 @@ struct LandingPage {
         a.b{display:block;text-align:center;padding:.9rem 1rem;margin:.75rem 0;border-radius:.75rem;\
         text-decoration:none;font-weight:600;background:#fff;color:#0a58ca;border:1px solid #ccd}\
         a.b.p{background:#0a58ca;color:#fff;border-color:#0a58ca}.qr{text-align:center}.qr svg{max-width:100%;height:auto}\
-        small{color:#666}
+        small{color:#666}.app{display:flex;align-items:center;gap:.75rem;margin:0 0 1rem;font-weight:600}\
+        .app img{width:48px;height:48px;border-radius:11px}.hero{display:block;width:100%;height:auto;border-radius:.75rem;\
+        margin:0 0 1rem}
         """
     static let script = """
         document.getElementById("get").addEventListener("click",function(e){var c=this.getAttribute("data-claim"),\
@@ -53,16 +72,36 @@ struct LandingPage {
         "'sha256-" + Data(SHA256.digest(Array(text.utf8))).base64EncodedString() + "'"
     }
 
-    /// The policy of a page: nothing but its own style, and its script when it has one.
-    static func contentSecurityPolicy(script: Bool) -> String {
-        "default-src 'none'; style-src \(styleHash); script-src \(script ? scriptHash : "'none'"); img-src 'none';"
+    /// The policy of a page: nothing but its own style, its script when it has one, and images from `images`
+    /// (origins).
+    static func contentSecurityPolicy(script: Bool, images: [String] = []) -> String {
+        "default-src 'none'; style-src \(styleHash); script-src \(script ? scriptHash : "'none'");"
+            + " img-src \(images.isEmpty ? "'none'" : images.joined(separator: " "));"
             + " base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    }
+
+    /// `https://host[:port]` of an https URL whose host is a DNS name or an IPv4 address (lower-case letters, digits,
+    /// `.` and `-`): a CSP source that allows that origin alone. Nil for anything else, whose image the page then leaves out.
+    static func origin(_ url: String) -> String? {
+        guard let components = URLComponents(string: url), components.scheme?.lowercased() == "https",
+              let host = components.host?.lowercased(), !host.isEmpty,
+              host.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D })
+        else { return nil }
+        return "https://" + host + (components.port.map { ":\($0)" } ?? "")
     }
 
     /// The landing page.
     static func render(_ content: Content) -> [UInt8] {
         var html = head(content.preview, link: content.link, appStoreID: content.appStoreID)
-        html += "<main><h1>\(escape(title(content.preview, link: content.link)))</h1>"
+        html += "<main>"
+        if content.appName != nil || content.shownIcon != nil {
+            html += "<div class=\"app\" id=\"app\">"
+            if let icon = content.shownIcon { html += "<img src=\"\(attribute(icon))\" alt=\"\" width=\"48\" height=\"48\">" }
+            if let name = content.appName { html += "<span>\(escape(name))</span>" }
+            html += "</div>"
+        }
+        if let image = content.shownImage { html += "<img class=\"hero\" id=\"image\" src=\"\(attribute(image))\" alt=\"\">" }
+        html += "<h1>\(escape(title(content.preview, link: content.link)))</h1>"
         if let description = content.preview.description { html += "<p>\(escape(description))</p>" }
         if let browser = content.inAppBrowser {
             html += "<p class=\"hint\" id=\"hint\">To open this link in the app, open it in \(browser): tap the ··· menu and"
@@ -162,11 +201,12 @@ extension LandingPage {
     final class Template: Sendable {
         let bytes: [UInt8]
         let tokenOffsets: [Int]
-        let script: Bool
+        /// The page's Content-Security-Policy (`Content.policy`).
+        let policy: String
 
         /// - Parameter render: the page for a token (nil: the page without one).
-        init(tokenized: Bool, script: Bool, _ render: (String?) -> [UInt8]) {
-            self.script = script
+        init(tokenized: Bool, policy: String, _ render: (String?) -> [UInt8]) {
+            self.policy = policy
             guard tokenized else {
                 (bytes, tokenOffsets) = (render(nil), [])
                 return
@@ -190,6 +230,6 @@ extension LandingPage {
         }
     }
 
-    /// The two policies a page can have, made once.
+    /// The policies of pages without images, made once.
     static let policies = (plain: contentSecurityPolicy(script: false), script: contentSecurityPolicy(script: true))
 }

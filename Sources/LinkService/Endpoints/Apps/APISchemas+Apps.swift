@@ -19,6 +19,7 @@ extension APISchemas {
             .optional("customScheme", AppFields.customScheme.schema),
             .optional("primaryDomain", Schema.hostname.readOnly
                 .described("The link domain whose rules its custom-scheme links follow and its links are built on; absent: the oldest domain whose rules name the app.")),
+            .optional("iconUrl", httpsURL.described("The app's icon, shown on the landing page.")),
             .required("createdAt", Schema.created),
             .required("updatedAt", Schema.updated),
         ], closed: false)),
@@ -30,6 +31,7 @@ extension APISchemas {
             .required("sha256CertFingerprints", Schema.array(.ref("Fingerprint"))),
             .optional("playStoreUrl", httpsURL),
             .optional("primaryDomain", Schema.hostname.readOnly.described("The link domain its links are built on.")),
+            .optional("iconUrl", httpsURL.described("The app's icon, shown on the landing page.")),
             .required("createdAt", Schema.created),
             .required("updatedAt", Schema.updated),
         ], closed: false)),
@@ -52,6 +54,7 @@ extension APISchemas {
             .optional(AppFields.appStoreID, nullable: true),
             .optional(AppFields.customScheme, nullable: true),
             .optional(AppFields.primaryDomain),
+            .optional(AppFields.iconURL, nullable: true),
         ], closed: true)),
         ("AndroidAppCreate", Schema.object([
             .required("platform", .constant("android")),
@@ -60,6 +63,7 @@ extension APISchemas {
             .required("sha256CertFingerprints", fingerprintsInput),
             .optional(AppFields.playStoreURL),
             .optional(AppFields.primaryDomain),
+            .optional(AppFields.iconURL, nullable: true),
         ], closed: true)),
         ("AppUpdate", Schema.anyOf([.ref("IOSAppUpdate"), .ref("AndroidAppUpdate")])
             .described("Present fields replace, `null` clears an optional one. Only the fields of the app's platform are accepted; the platform cannot change.")),
@@ -71,6 +75,7 @@ extension APISchemas {
             .optional(AppFields.appStoreID, nullable: true),
             .optional(AppFields.customScheme, nullable: true),
             .optional(AppFields.primaryDomain),
+            .optional(AppFields.iconURL, nullable: true),
         ], closed: true)),
         ("AndroidAppUpdate", Schema.object([
             .optional("platform", .constant("android")),
@@ -79,6 +84,7 @@ extension APISchemas {
             .optional("sha256CertFingerprints", fingerprintsInput),
             .optional(AppFields.playStoreURL),
             .optional(AppFields.primaryDomain),
+            .optional(AppFields.iconURL, nullable: true),
         ], closed: true)),
     ]
 }

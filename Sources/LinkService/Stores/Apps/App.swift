@@ -27,6 +27,8 @@ struct App: VersionedResource {
     /// The domain whose rules its custom-scheme links follow (docs/LINKS.md), and its hostname as read.
     var primaryDomainID: UUID?
     var primaryDomain: String?
+    /// The icon the landing page shows beside the app's name (docs/LANDING.md).
+    var iconURL: String?
     let version: Int
     let createdAt: Date
     let updatedAt: Date
@@ -69,6 +71,7 @@ struct App: VersionedResource {
         }
         members += [
             JSONMember(key: "primaryDomain", value: .optional(primaryDomain)),
+            JSONMember(key: "iconUrl", value: .optional(iconURL)),
             JSONMember(key: "createdAt", value: .timestamp(createdAt)),
             JSONMember(key: "updatedAt", value: .timestamp(updatedAt)),
         ]

@@ -15,6 +15,9 @@ enum AppFields {
     static let packageName = BodyField.validated("packageName", Schema.string(pattern: "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$", maxLength: 255)
         .described("The Android package name.").example("com.example.app"), limit: .packageName, Validators.packageName)
     static let playStoreURL = BodyField.validated("playStoreUrl", Schema.httpsURLInput, limit: .url, Validators.httpsURL)
+    static let iconURL = BodyField.validated("iconUrl", Schema.httpsURLInput.described("""
+        The app's icon (square; shown at 48 px) as an `https://` URL: the landing page shows it beside the app's name.
+        """), limit: .url, Validators.httpsURL)
     /// A hostname, normalised; whether it is a link domain of the workspace naming the app is `AppPrimaryDomain`'s
     /// question.
     static let primaryDomain = BodyField.hostname("primaryDomain", Schema.hostname.nullable.described("""

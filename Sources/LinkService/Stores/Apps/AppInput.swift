@@ -10,6 +10,7 @@ struct AppInput {
     var packageName: String?
     var fingerprints: [App.Fingerprint]?
     var playStoreURL: String?
+    var iconURL: String?
     /// The hostname sent as `primaryDomain`, normalised; checked against the workspace's domains by `AppPrimaryDomain`.
     var primaryDomain: String?
 
@@ -18,6 +19,7 @@ struct AppInput {
     init(reading body: inout JSONObjectReader, platform: AppPlatform?, creating: Bool) {
         name = AppFields.name.read(&body, required: creating)
         primaryDomain = AppFields.primaryDomain.read(&body)
+        iconURL = AppFields.iconURL.read(&body)
         switch platform {
         case .ios?:
             teamID = AppFields.teamID.read(&body, required: creating)
@@ -50,6 +52,7 @@ struct AppInput {
         if body.has(AppFields.appStoreID.name) { app.appStoreID = appStoreID }
         if body.has(AppFields.customScheme.name) { app.customScheme = customScheme }
         if body.has(AppFields.playStoreURL.name) { app.playStoreURL = playStoreURL }
+        if body.has(AppFields.iconURL.name) { app.iconURL = iconURL }
     }
 
     var fingerprintsJSON: JSONValue {

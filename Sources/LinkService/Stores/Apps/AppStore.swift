@@ -9,10 +9,10 @@ enum AppStore: ResourceStore {
     static let columns = """
         id, platform, name, team_id, bundle_id, app_store_id, custom_scheme, package_name, sha256_cert_fingerprints,
         play_store_url, version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8,
-        primary_domain_id, (SELECT hostname FROM domains WHERE domains.id = apps.primary_domain_id)
+        primary_domain_id, (SELECT hostname FROM domains WHERE domains.id = apps.primary_domain_id), icon_url
         """
     /// How many columns `columns` selects (a query may read more after them).
-    static let columnCount = 16
+    static let columnCount = 17
     static let address = (key: "id", owner: "workspace_id")
 
     /// The apps of `workspace`, of one platform or all.
@@ -23,18 +23,19 @@ enum AppStore: ResourceStore {
     static func insert(_ input: AppInput, platform: AppPlatform, workspace: UUID, on connection: Connection) throws -> App {
         try insert("""
             workspace_id, platform, name, team_id, bundle_id, app_store_id, custom_scheme, package_name,
-            sha256_cert_fingerprints, play_store_url
+            sha256_cert_fingerprints, play_store_url, icon_url
             """, [workspace, platform.rawValue, input.name!, input.teamID, input.bundleID, input.appStoreID,
-                  input.customScheme, input.packageName, JSONText(input.fingerprintsJSON.serialized), input.playStoreURL], on: connection)
+                  input.customScheme, input.packageName, JSONText(input.fingerprintsJSON.serialized), input.playStoreURL,
+                  input.iconURL], on: connection)
     }
 
     /// Saves every writable field of `app` as its next version.
     static func save(_ app: App, on connection: Connection) throws -> App {
         try update(app.id, set: """
             name = $2, team_id = $3, bundle_id = $4, app_store_id = $5, custom_scheme = $6,
-            package_name = $7, sha256_cert_fingerprints = $8, play_store_url = $9, primary_domain_id = $10
-            """, [app.name, app.teamID, app.bundleID, app.appStoreID, app.customScheme,
-                  app.packageName, JSONText(app.fingerprintsJSON.serialized), app.playStoreURL, app.primaryDomainID], on: connection)
+            package_name = $7, sha256_cert_fingerprints = $8, play_store_url = $9, primary_domain_id = $10, icon_url = $11
+            """, [app.name, app.teamID, app.bundleID, app.appStoreID, app.customScheme, app.packageName,
+                  JSONText(app.fingerprintsJSON.serialized), app.playStoreURL, app.primaryDomainID, app.iconURL], on: connection)
     }
 
     /// The apps among `ids` (uuid text) that are in `workspace`.
@@ -94,8 +95,9 @@ extension App {
         let platform: String
         let fingerprints: JSONText
         (id, platform, name, teamID, bundleID, appStoreID, customScheme, packageName, fingerprints, playStoreURL, version, createdAt, updatedAt, sortMicros,
-         primaryDomainID, primaryDomain) =
-            try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONText, String?, Int, Date, Date, Int64, UUID?, String?).self)
+         primaryDomainID, primaryDomain, iconURL) =
+            try row.decode((UUID, String, String, String?, String?, String?, String?, String?, JSONText, String?, Int, Date, Date, Int64, UUID?, String?,
+                            String?).self)
         self.platform = AppPlatform(rawValue: platform) ?? .ios
         self.fingerprints = (try? JSONValue.parse(fingerprints.json))?.arrayValue?.compactMap { element in
             element["value"]?.stringValue.map { Fingerprint(value: $0, label: element["label"]?.stringValue) }
