@@ -256,4 +256,34 @@ struct LinksAPITests {
             #expect(entries.first { $0["action"]?.stringValue == "delete" }?["before"]?["slug"]?.stringValue == "gone")
         }
     }
+
+    /// An app or a destination type that links lead to cannot be deleted; the refusal names the links.
+    @Test func appsAndTypesLinksLeadToStay() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            try Fixture.expect(201, service.request("POST", "/v1/apps/\(fixture.iosApp)/destinations", key: fixture.key,
+                                                     json: #"{"name":"promo","params":{}}"#))
+            let link = try Fixture.expect(201, Self.create(fixture, #","slug":"p1","app":"\#(fixture.iosApp)","destination":{"type":"promo","params":{}}"#))
+            let refused = try Fixture.expect(409, service.request("DELETE", "/v1/apps/\(fixture.iosApp)/destinations/promo", key: fixture.key))
+            #expect(try refused.json["detail"]?.stringValue == "'promo' is the destination of 1 link (links.example.com/p1); delete or change the links first.")
+            try Fixture.expect(204, service.request("DELETE", "/v1/links/\(try link.json["id"]!.stringValue!)", key: fixture.key))
+            try Fixture.expect(204, service.request("DELETE", "/v1/apps/\(fixture.iosApp)/destinations/promo", key: fixture.key))
+
+            // An app no rule names, opened by links on a domain without rules.
+            let app = try Fixture.expect(201, service.request("POST", "/v1/apps", key: fixture.key, json: """
+                {"platform":"ios","name":"Promo","teamId":"ABCDE12345","bundleId":"com.example.promo"}
+                """)).json["id"]!.stringValue!
+            try Fixture.expect(201, service.request("POST", "/v1/apps/\(app)/destinations", key: fixture.key, json: #"{"name":"home","params":{}}"#))
+            try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"promo.example.com"}"#))
+            for slug in ["a", "b", "c", "d"] {
+                try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: """
+                    {"domain":"promo.example.com","slug":"\(slug)","app":"\(app)","destination":{"type":"home","params":{}}}
+                    """))
+            }
+            let kept = try Fixture.expect(409, service.request("DELETE", "/v1/apps/\(app)", key: fixture.key))
+            #expect(try kept.json["detail"]?.stringValue
+                    == "The app is opened by 4 links (promo.example.com/a, promo.example.com/b, promo.example.com/c, …); delete or change the links first.")
+            try Fixture.expect(200, service.request("GET", "/v1/apps/\(app)", key: fixture.key))
+        }
+    }
 }

@@ -100,6 +100,10 @@ struct AppHandlers: EndpointGroup {
             if !uses.isEmpty {
                 throw ServiceError.conflict("The app is used by the domain(s) \(uses.sorted().joined(separator: ", ")); remove it from their rules and settings first.")
             }
+            let links = try LinkStore.leading(to: app.id, type: nil, on: connection)
+            if links.count > 0 {
+                throw ServiceError.conflict("The app is opened by \(links); delete or change the links first.")
+            }
             try AppStore.delete(app.id, on: connection)
         })
     }

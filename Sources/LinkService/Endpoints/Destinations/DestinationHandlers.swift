@@ -87,6 +87,10 @@ struct DestinationHandlers: EndpointGroup {
             if !users.isEmpty {
                 throw ServiceError.conflict("Rules of \(users.sorted().joined(separator: ", ")) lead to '\(destination.name)'; change them first.")
             }
+            let links = try LinkStore.leading(to: destination.appID, type: destination.name, on: connection)
+            if links.count > 0 {
+                throw ServiceError.conflict("'\(destination.name)' is the destination of \(links); delete or change the links first.")
+            }
             try DestinationStore.delete(destination.id, on: connection)
             try changed.appChanged(destination.appID, on: connection)
         }

@@ -66,6 +66,30 @@ enum LinkStore: ResourceStore {
             """, binds: [domain, limit])).map { try $0.decode((String, UUID?, String?).self) }
     }
 
+    /// Links that lead somewhere, as a refusal to delete it names them: "2 links (go.example.com/a, go.example.com/b)".
+    struct Uses: CustomStringConvertible {
+        var count: Int
+        /// The oldest three, `host/slug`.
+        var examples: [String]
+
+        var description: String {
+            "\(count) link\(count == 1 ? "" : "s") (\(examples.joined(separator: ", "))\(count > examples.count ? ", …" : ""))"
+        }
+    }
+
+    /// The links that open `app` (with a destination of type `type`, when given).
+    static func leading(to app: UUID, type: String?, on connection: Connection) throws -> Uses {
+        let filter = "l.app_id = $1 AND ($2::text IS NULL OR l.destination ->> 'type' = $2)"
+        let count = try connection.query(Query(unsafeSQL: "SELECT count(*)::int8 FROM links l WHERE \(filter)", binds: [app, type]))
+            .first!.decode(0, as: Int.self)
+        guard count > 0 else { return Uses(count: 0, examples: []) }
+        let examples = try connection.query(Query(unsafeSQL: """
+            SELECT d.hostname || '/' || l.slug FROM links l JOIN domains d ON d.id = l.domain_id
+            WHERE \(filter) ORDER BY l.created_at, l.id LIMIT 3
+            """, binds: [app, type])).map { try $0.decode(0, as: String.self) }
+        return Uses(count: count, examples: examples)
+    }
+
     /// Adds taps to links' counts (`LinkClickCounter`).
     static func addClicks(_ taps: [UUID: Int64], on connection: Connection) throws {
         guard !taps.isEmpty else { return }
