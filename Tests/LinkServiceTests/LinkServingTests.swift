@@ -112,10 +112,14 @@ struct LinkServingTests {
                 #expect(try Self.click(fixture, "/twice", agent: ClickTests.iPhone).headers["Location"] == "https://www.example.com/ios")
             }
             #expect(try Self.resolve(fixture, "/twice")["destination"]?["error"]?["code"]?.stringValue == "link_expired")
-            // Bots do not spend a link.
+            // Bots, HEAD requests and HTTP libraries do not spend a link (analytics do not count them as taps either).
             try Fixture.expect(201, Self.create(fixture, #","slug":"once","maxClicks":1"# + destination))
             _ = try Self.click(fixture, "/once", agent: ClickTests.slack)
+            _ = try Self.click(fixture, "/once", agent: "curl/8.5.0")
+            _ = try fixture.service.request("HEAD", "/once", headers: [("Host", fixture.host), ("User-Agent", ClickTests.iPhone)])
             #expect(try Self.resolve(fixture, "/once")["destination"]?["params"]?["id"] == .number("3"))
+            _ = try Self.click(fixture, "/once", agent: ClickTests.iPhone)
+            #expect(try Self.resolve(fixture, "/once")["destination"]?["error"]?["code"]?.stringValue == "link_expired")
 
             // An edit is served at once (this node dropped what it kept).
             let links = try service.request("GET", "/v1/links?q=old", key: fixture.key).json["items"]!.arrayValue!

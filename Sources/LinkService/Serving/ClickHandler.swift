@@ -37,11 +37,12 @@ struct ClickHandler: Sendable {
         let answer = resolved.answer
         guard let entry = answer.entry else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
         let (response, served) = respond(answer, json: resolved.json, agent: agent, request: request)
-        if let link = answer.storedLink, link.maxClicks != nil, answer.linkIsLive, !agent.isBot, request.method == .GET {
-            resolver.links?.taps.tapped(link.id)
-        }
         var hit = Hit(resolved: answer, source: .click, request: request, agent: agent, workspace: entry.workspaceID)
         hit.served = served
+        // A tap spends a click limit when analytics count it as a person's: not a bot, a HEAD or an HTTP library.
+        if let link = answer.storedLink, link.maxClicks != nil, answer.linkIsLive, !hit.isBot {
+            resolver.links?.taps.tapped(link.id)
+        }
         hits.record(hit, from: request)
         guard let response else {
             // Nowhere to send the browser: a person gets a page saying so, an API client the problem.
