@@ -4,7 +4,9 @@ Headless chromium through chromium-driver: signs in, creates a team, an iOS app,
 XSS probe) and a domain through the forms, writes two rules and sees the preview, a lint finding and the diff
 before saving, saves and sees the served AASA change, provokes a 412 by changing the rules through the API
 meanwhile, resolves URLs in the tester, opens analytics over seeded hits (chart drawn, tables hold the seeded
-figures), and checks that a read key gets no edit controls. Screenshots of each view go to CONSOLE_OUT; each
+figures), makes a campaign link in the links view, taps it as an iPhone and sees the tap in the list and under its
+campaign, edits a link keeping what the form does not show, dry-runs then runs a Firebase import, and checks that
+a read key gets no edit controls. Screenshots of each view go to CONSOLE_OUT; each
 view's first paint after a reload is printed (Navigation Timing), not asserted.
 """
 import json
@@ -591,18 +593,31 @@ def run(c, driver):
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *args, **kwargs):
             return None
-    tap = urllib.request.Request(f"{BASE}/spring24", headers={"Host": HOST, "User-Agent": IPHONE})
-    try:
-        tapped = urllib.request.build_opener(NoRedirect).open(tap, timeout=10).status
-    except urllib.error.HTTPError as error:
-        tapped = error.code
-    c.check(tapped in (200, 302, 303, 307), f"the tap on the link is answered ({tapped})")
+
+    def tap(slug):
+        request = urllib.request.Request(f"{BASE}/{slug}", headers={"Host": HOST, "User-Agent": IPHONE})
+        try:
+            tapped = urllib.request.build_opener(NoRedirect).open(request, timeout=10).status
+        except urllib.error.HTTPError as error:
+            tapped = error.code
+        c.check(tapped in (200, 302, 303, 307), f"the tap on {slug} is answered ({tapped})")
+    tap("spring24")
+    # A link with a click limit of 1, tapped once: spent once the count reaches the database (every second).
+    status, _, once = api("POST", "/v1/links", {"domain": HOST, "slug": "once", "app": app_id, "maxClicks": 1,
+                                                "destination": {"type": "widgetDetail", "params": {"id": 1}}})
+    c.check(status == 201, f"a link with a click limit ({status})")
+    tap("once")
+    deadline = time.time() + 15
+    while api("GET", f"/v1/links/{once['id']}")[2].get("clicks") != 1 and time.time() < deadline:
+        time.sleep(0.2)
     deadline = time.time() + 15
     while api("GET", f"/v1/analytics/summary?link={link_id}")[2].get("hits") != 1 and time.time() < deadline:
         time.sleep(0.2)
     c.reload("#/links", "links")
     row = c.wait(lambda: c.present(f'#links-table tr[data-id="{link_id}"]'), "the link is listed")
     c.check(c.css(".taps-7", row).text == "1" and c.css(".taps-30", row).text == "1", f"the tap is counted: {row.text}")
+    spent = c.css(f'#links-table tr[data-id="{once["id"]}"]').text
+    c.check("spent" in spent and "1 / 1 taps" in spent, f"the link tapped to its limit is spent: {spent}")
     c.css("#links-q").send_keys("spring")
     c.submit(c.css('form[aria-label="Filters"]'))
     c.wait(lambda: len(c.all("#links-table tbody tr")) == 1, "the search finds it")

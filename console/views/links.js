@@ -20,12 +20,14 @@ export async function taps(days, extra = '') {
 const tapCell = (figures, id) => (figures.counts.has(id) ? figures.counts.get(id)
   : figures.floor ? h('span', { class: 'muted', title: 'Not among the 100 most tapped links' }, `≤ ${figures.floor}`) : 0);
 
-/** `expired` when past its expiry; its click limit when it has one (the API does not say how many were counted). */
+/** `expired` past its expiry, `spent` once the taps counted reach its limit, else until when and how many taps are left. */
 export function state(link) {
   const expired = link.expiresAt && new Date(link.expiresAt).getTime() <= Date.now();
+  const spent = link.maxClicks && (link.clicks || 0) >= link.maxClicks;
   return [
     expired ? h('span', { class: 'badge error' }, 'expired') : link.expiresAt ? h('span', { class: 'badge', title: link.expiresAt }, `until ${link.expiresAt.slice(0, 10)}`) : null,
-    link.maxClicks ? h('span', { class: 'badge', title: 'Stops opening after this many taps' }, `limit ${link.maxClicks}`) : null,
+    spent ? h('span', { class: 'badge error' }, 'spent') : null,
+    link.maxClicks ? h('span', { class: 'badge', title: 'Taps counted against the click limit' }, `${link.clicks || 0} / ${link.maxClicks} taps`) : null,
     !expired && !link.expiresAt && !link.maxClicks ? h('span', { class: 'badge ok' }, 'active') : null,
   ];
 }
