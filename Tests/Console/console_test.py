@@ -633,6 +633,35 @@ def run(c, driver):
     c.go("#/analytics", "analytics")
     c.check("spring24" in c.css("#top-utm_campaign").text, "the campaign in analytics")
 
+    # A web page link through the form, then switched to the app's destination: the URL is cleared.
+    c.go("#/links/new", "link")
+    new = c.form("New link")
+    c.fill(new, "Slug", "web")
+    c.fill(new, "Link opens", "url")
+    web = c.fill(new, "Web page URL", "http://www.example.com/spring")
+    c.submit(new)
+    c.wait(lambda: web.get_attribute("aria-invalid") == "true", "an http page is refused at its field")
+    c.fill(new, "Web page URL", "https://www.example.com/spring")
+    c.submit(new)
+    c.wait(lambda: not driver.execute_script("return location.hash").endswith("/new"), "the web page link opens")
+    c.ready("link")
+    web_id = driver.execute_script("return location.hash").split("/")[-1]
+    made = api("GET", f"/v1/links/{web_id}")[2]
+    c.check(made.get("url") == "https://www.example.com/spring" and "app" not in made, f"a web page link: {made}")
+    edit = c.form("Edit link")
+    c.fill(edit, "Link opens", "app")
+    c.fill(edit, "App", app_id)
+    c.wait(lambda: c.present('.param-value[data-param="id"]'), "the parameter of the app's type")
+    c.css('.param-value[data-param="id"]').send_keys("9")
+    c.submit(edit)
+    c.wait(lambda: c.present("form .form-done") and c.css("form .form-done").text == "Saved.", "the switched link is saved")
+    made = api("GET", f"/v1/links/{web_id}")[2]
+    c.check("url" not in made and made.get("destination") == {"type": "widgetDetail", "params": {"id": 9}}, f"switched to the app: {made}")
+    c.css("#delete-link").click()
+    driver.switch_to.alert.accept()
+    c.ready("links")
+    c.check(api("GET", f"/v1/links/{web_id}")[0] == 404, "the deleted link is gone")
+
     # Editing keeps what the form does not show: data, a parameter the type no longer declares, fallbacks, the limit.
     extra = {"name": "extra", "params": {"id": {"type": "int"}, "x": {"type": "string", "optional": True}}}
     c.check(api("POST", f"/v1/apps/{app_id}/destinations", extra)[0] == 201, "a destination type through the API")
