@@ -23,16 +23,18 @@ export let onUnauthorized = () => {};
 export function setUnauthorizedHandler(handler) { onUnauthorized = handler; }
 
 /**
- * One API call. Returns `{data, etag, response}`; `text: true` reads the body as text.
+ * One API call. Returns `{data, etag, response}`; `text: true` reads the body as text, `blob: true` as a Blob;
+ * `raw` is a body sent as it is with `contentType` (a CSV file), `body` one sent as JSON.
  * @throws APIError for any non-2xx answer (problem+json, or a stand-in problem).
  */
-export async function call(method, path, { body, ifMatch, accept = 'application/json', text = false } = {}) {
+export async function call(method, path, { body, raw, contentType, ifMatch, accept = 'application/json', text = false, blob = false } = {}) {
   const headers = { Accept: accept };
   if (session.key) headers.Authorization = `Bearer ${session.key}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (raw !== undefined) headers['Content-Type'] = contentType;
   if (ifMatch) headers['If-Match'] = ifMatch;
   const response = await fetch(path, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store', credentials: 'omit',
+    method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)), cache: 'no-store', credentials: 'omit',
   });
   if (!response.ok) {
     let problem;
@@ -43,7 +45,7 @@ export async function call(method, path, { body, ifMatch, accept = 'application/
   }
   const etag = response.headers.get('ETag');
   if (response.status === 204) return { data: null, etag, response };
-  const data = text ? await response.text() : await response.json();
+  const data = blob ? await response.blob() : text ? await response.text() : await response.json();
   return { data, etag, response };
 }
 

@@ -10,6 +10,8 @@ const views = {
   domains: () => import('./views/domains.js'),
   domain: () => import('./views/domain.js'),
   rules: () => import('./views/rules.js'),
+  links: () => import('./views/links.js'),
+  link: () => import('./views/link.js'),
   resolve: () => import('./views/resolve.js'),
   analytics: () => import('./views/analytics.js'),
   code: () => import('./views/code.js'),
@@ -74,6 +76,7 @@ function parseHash() {
   let name = parts[0] || 'overview';
   if (name === 'apps' && parts[1]) name = 'app';
   if (name === 'domains' && parts[1]) name = 'domain';
+  if (name === 'links' && parts[1]) name = 'link';
   return { name, params: parts.slice(1), query: new URLSearchParams(query) };
 }
 
@@ -81,7 +84,7 @@ async function route() {
   if (!context) return;
   const { name, params, query } = parseHash();
   const mine = ++generation;
-  const section = name === 'app' ? 'apps' : name === 'domain' ? 'domains' : name;
+  const section = { app: 'apps', domain: 'domains', link: 'links' }[name] || name;
   for (const link of nav.querySelectorAll('a')) {
     if (link.getAttribute('href') === `#/${section}`) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');

@@ -4,7 +4,9 @@ Headless chromium through chromium-driver: signs in, creates a team, an iOS app,
 XSS probe) and a domain through the forms, writes two rules and sees the preview, a lint finding and the diff
 before saving, saves and sees the served AASA change, provokes a 412 by changing the rules through the API
 meanwhile, resolves URLs in the tester, opens analytics over seeded hits (chart drawn, tables hold the seeded
-figures), and checks that a read key gets no edit controls. Screenshots of each view go to CONSOLE_OUT; each
+figures), makes a campaign link in the links view, taps it as an iPhone and sees the tap in the list and under its
+campaign, edits a link keeping what the form does not show, dry-runs then runs a Firebase import, and checks that
+a read key gets no edit controls. Screenshots of each view go to CONSOLE_OUT; each
 view's first paint after a reload is printed (Navigation Timing), not asserted.
 """
 import json
@@ -513,7 +515,7 @@ def run(c, driver):
     c.check("/widget/42 links.example.com 7" in top and "/nothing links.example.com 3" in top, f"top paths: {top}")
     c.check(c.css('#share-outcome tr[data-key="open_app"]').text.startswith("open_app 7 70"), "the outcome shares")
     c.check(c.css('#share-platform tr[data-key="ios"]').text.startswith("ios 10"), "the platform shares")
-    c.check(len(c.all("[data-csv]")) == 6, "CSV downloads")
+    c.check(len(c.all("[data-csv]")) == 7, "CSV downloads")
     csv = driver.execute_async_script("""
         const done = arguments[arguments.length - 1];
         fetch('/v1/analytics/top?dimension=path', {headers: {Authorization: 'Bearer ' + sessionStorage.getItem('linkd.console.key'), Accept: 'text/csv'}})
@@ -542,6 +544,177 @@ def run(c, driver):
     c.go(f"#/code?app={android['id']}", "code")
     c.wait(lambda: c.present("#code-semantics") and "as Android does" in c.css("#code-semantics").text,
            "the Code view names Android's semantics for an Android app")
+
+    # Links: a campaign link made in the form, tapped as an iPhone would, its tap in the list and under its campaign.
+    c.go("#/links", "links")
+    c.css("#new-link").click()
+    new = c.form("New link")
+    c.fill(new, "Domain", HOST)
+    c.fill(new, "Slug", "spring24")
+    c.fill(new, "Name", "Spring 24")
+    c.fill(new, "Tags (comma-separated)", "spring, mail")
+    c.fill(new, "App", app_id)
+    c.wait(lambda: c.present('.param-value[data-param="id"]'), "the destination's typed parameter")
+    c.check(Select(c.control(new, "Destination type")).first_selected_option.get_attribute("value") == "widgetDetail", "the app's type is picked")
+    c.check("int, min 1, required" in new.text, "the parameter's kind and bounds are shown")
+    param = c.css('.param-value[data-param="id"]')
+    param.send_keys("0")
+    for label, value in (("Source", "newsletter"), ("Medium", "email"), ("Campaign", "spring24"), ("Title", "Spring sale"),
+                         ("Description", "Widgets for spring"), ("Image URL", "https://www.example.com/spring.png")):
+        c.fill(new, label, value)
+    driver.execute_script("arguments[0].value = '2031-03-04T05:06:07'", c.control(new, "Expires at (your time zone)"))
+    c.submit(new)
+    c.wait(lambda: param.get_attribute("aria-invalid") == "true", "the API's refusal of id 0 is shown at the parameter")
+    param.clear()
+    param.send_keys("42")
+    c.submit(new)
+    c.wait(lambda: not driver.execute_script("return location.hash").endswith("/new"), "the created link opens")
+    c.ready("link")
+    link_id = driver.execute_script("return location.hash").split("/")[-1]
+    link = api("GET", f"/v1/links/{link_id}")[2]
+    expires = driver.execute_script("return new Date('2031-03-04T05:06:07').toISOString()")
+    c.check(link["destination"] == {"type": "widgetDetail", "params": {"id": 42}} and link["app"] == app_id and
+            link["campaign"] == {"source": "newsletter", "medium": "email", "campaign": "spring24"} and
+            link["preview"] == {"title": "Spring sale", "description": "Widgets for spring", "imageUrl": "https://www.example.com/spring.png"} and
+            link["expiresAt"] == expires and link["tags"] == ["spring", "mail"] and link["slug"] == "spring24", f"the link as made: {link}")
+    c.wait(lambda: c.present('#qr-code[data-drawn="true"]'), "the QR code is drawn")
+    drawn = driver.execute_script("""
+        const data = document.getElementById('qr-code').getContext('2d').getImageData(0, 0, 192, 192).data;
+        let dark = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i + 3] && data[i] < 128) dark++;
+        return dark;""")
+    c.check(drawn > 2000, f"the QR code has dark modules ({drawn} pixels)")
+    c.check(c.css("#short-link").text == f"https://{HOST}/spring24", "the short link is shown")
+    c.go("#/links", "links")
+    row = c.wait(lambda: c.present(f'#links-table tr[data-id="{link_id}"]'), "the link is listed")
+    c.check("spring24" in row.text and "widgetDetail" in row.text and "until 2031" in row.text, f"the row: {row.text}")
+    c.check(c.css(".taps-7", row).text == "0", "no tap yet")
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    def tap(slug):
+        request = urllib.request.Request(f"{BASE}/{slug}", headers={"Host": HOST, "User-Agent": IPHONE})
+        try:
+            tapped = urllib.request.build_opener(NoRedirect).open(request, timeout=10).status
+        except urllib.error.HTTPError as error:
+            tapped = error.code
+        c.check(tapped in (200, 302, 303, 307), f"the tap on {slug} is answered ({tapped})")
+    tap("spring24")
+    # A link with a click limit of 1, tapped once: spent once the count reaches the database (every second).
+    status, _, once = api("POST", "/v1/links", {"domain": HOST, "slug": "once", "app": app_id, "maxClicks": 1,
+                                                "destination": {"type": "widgetDetail", "params": {"id": 1}}})
+    c.check(status == 201, f"a link with a click limit ({status})")
+    tap("once")
+    deadline = time.time() + 15
+    while api("GET", f"/v1/links/{once['id']}")[2].get("clicks") != 1 and time.time() < deadline:
+        time.sleep(0.2)
+    deadline = time.time() + 15
+    while api("GET", f"/v1/analytics/summary?link={link_id}")[2].get("hits") != 1 and time.time() < deadline:
+        time.sleep(0.2)
+    c.reload("#/links", "links")
+    row = c.wait(lambda: c.present(f'#links-table tr[data-id="{link_id}"]'), "the link is listed")
+    c.check(c.css(".taps-7", row).text == "1" and c.css(".taps-30", row).text == "1", f"the tap is counted: {row.text}")
+    spent = c.css(f'#links-table tr[data-id="{once["id"]}"]').text
+    c.check("spent" in spent and "1 / 1 taps" in spent, f"the link tapped to its limit is spent: {spent}")
+    c.css("#links-q").send_keys("spring")
+    c.submit(c.css('form[aria-label="Filters"]'))
+    c.wait(lambda: len(c.all("#links-table tbody tr")) == 1, "the search finds it")
+    c.fill(c.css('form[aria-label="Filters"]'), "Campaign", "nothing")
+    c.submit(c.css('form[aria-label="Filters"]'))
+    c.wait(lambda: "No link matches." in c.css("main").text, "a filter that keeps nothing")
+    c.go(f"#/links/{link_id}", "link")
+    c.wait(lambda: c.present("#link-campaigns") and "spring24 1" in c.css("#link-campaigns").text, "the tap under its campaign on the link")
+    c.check(c.css("#link-taps-7").text == "1", "the link's taps over 7 days")
+    driver.set_window_size(1280, driver.execute_script("return document.documentElement.scrollHeight") + 160)
+    c.shot("link")
+    driver.set_window_size(1280, 1000)
+    c.go("#/analytics", "analytics")
+    c.check("spring24" in c.css("#top-utm_campaign").text, "the campaign in analytics")
+
+    # A web page link through the form, then switched to the app's destination: the URL is cleared.
+    c.go("#/links/new", "link")
+    new = c.form("New link")
+    c.fill(new, "Slug", "web")
+    c.fill(new, "Link opens", "url")
+    web = c.fill(new, "Web page URL", "http://www.example.com/spring")
+    c.submit(new)
+    c.wait(lambda: web.get_attribute("aria-invalid") == "true", "an http page is refused at its field")
+    c.fill(new, "Web page URL", "https://www.example.com/spring")
+    c.submit(new)
+    c.wait(lambda: not driver.execute_script("return location.hash").endswith("/new"), "the web page link opens")
+    c.ready("link")
+    web_id = driver.execute_script("return location.hash").split("/")[-1]
+    made = api("GET", f"/v1/links/{web_id}")[2]
+    c.check(made.get("url") == "https://www.example.com/spring" and "app" not in made, f"a web page link: {made}")
+    edit = c.form("Edit link")
+    c.fill(edit, "Link opens", "app")
+    c.fill(edit, "App", app_id)
+    c.wait(lambda: c.present('.param-value[data-param="id"]'), "the parameter of the app's type")
+    c.css('.param-value[data-param="id"]').send_keys("9")
+    c.submit(edit)
+    c.wait(lambda: c.present("form .form-done") and c.css("form .form-done").text == "Saved.", "the switched link is saved")
+    made = api("GET", f"/v1/links/{web_id}")[2]
+    c.check("url" not in made and made.get("destination") == {"type": "widgetDetail", "params": {"id": 9}}, f"switched to the app: {made}")
+    c.css("#delete-link").click()
+    driver.switch_to.alert.accept()
+    c.ready("links")
+    c.check(api("GET", f"/v1/links/{web_id}")[0] == 404, "the deleted link is gone")
+
+    # Editing keeps what the form does not show: data, a parameter the type no longer declares, fallbacks, the limit.
+    extra = {"name": "extra", "params": {"id": {"type": "int"}, "x": {"type": "string", "optional": True}}}
+    c.check(api("POST", f"/v1/apps/{app_id}/destinations", extra)[0] == 201, "a destination type through the API")
+    status, _, kept = api("POST", "/v1/links", {
+        "domain": HOST, "slug": "kept", "app": app_id, "destination": {"type": "extra", "params": {"id": 5, "x": "keep"}},
+        "data": {"a": 1, "nested": {"b": [1, 2]}}, "fallbacks": {"ios": "https://www.example.com/ios"}, "maxClicks": 100,
+        "expiresAt": "2031-01-02T03:04:05Z", "tags": ["a,b"], "campaign": {"term": "t"}, "name": "kept"})
+    c.check(status == 201, f"a link through the API ({status} {kept})")
+    c.check(api("PUT", f"/v1/apps/{app_id}/destinations/extra", {"params": {"id": {"type": "int"}}})[0] == 200, "x no longer declared")
+    before = api("GET", f"/v1/links/{kept['id']}")[2]
+    c.go(f"#/links/{kept['id']}", "link")
+    edit = c.form("Edit link")
+    c.check("Kept as they are: x" in edit.text, "the undeclared parameter is said kept")
+    c.submit(edit)
+    c.wait(lambda: c.css(".form-done", edit).text == "No changes to save.", "saved unchanged")
+    c.fill(edit, "Name", "renamed")
+    c.submit(edit)
+    c.wait(lambda: c.present("form .form-done") and c.css("form .form-done").text == "Saved.", "the renamed link is saved")
+    after = api("GET", f"/v1/links/{kept['id']}")[2]
+    c.check(without_updated_at({**before, "name": "renamed"}) == without_updated_at(after), f"renaming changed only the name: {after}")
+    edit = c.form("Edit link")
+    c.fill(edit, "Term", "")
+    c.fill(edit, "Content", "c")
+    c.submit(edit)
+    c.wait(lambda: c.present("form .form-done") and c.css("form .form-done").text == "Saved.", "the campaign is saved")
+    after = api("GET", f"/v1/links/{kept['id']}")[2]
+    c.check(after["campaign"] == {"content": "c"} and after["data"] == before["data"] and after["destination"] == before["destination"],
+            f"a campaign edit changed the campaign only: {after}")
+
+    # Import: a Firebase Takeout file pasted, its dry run's report saves nothing, then the import creates.
+    c.go("#/links", "links")
+    takeout = ("Short link,Deep link,Link name,utm_campaign\r\n"
+               f"https://{HOST}/fdl-one,https://{HOST}/widget/7,From Firebase,fdl\r\n"
+               "https://other.example.com/x,https://www.example.com/,Elsewhere,fdl\r\n")
+    imports = c.form("Import links")
+    c.control(imports, "Or paste the CSV").send_keys(takeout)
+    c.submit(imports)
+    summary = c.wait(lambda: c.present("#import-summary"), "the dry run's report")
+    c.check("Dry run: 2 rows, 1 would be created, 1 refused" in summary.text, f"the dry run's figures: {summary.text}")
+    rows = c.all("#import-rows tbody tr")
+    c.check([r.get_attribute("data-status") for r in rows] == ["would-create", "refused"], "a status a row")
+    c.check("widgetDetail" in rows[0].text and "not a link domain" in rows[1].text, f"the rows: {[r.text for r in rows]}")
+    c.check(api("GET", "/v1/links?q=fdl-one")[2]["items"] == [], "the dry run saved nothing")
+    c.shot("links-import-dry-run")
+    c.css("#import-real").click()
+    c.wait(lambda: c.present("#import-summary") and "1 created" in c.css("#import-summary").text, "the import's report")
+    imported = api("GET", "/v1/links?q=fdl-one")[2]["items"]
+    c.check(len(imported) == 1 and imported[0]["destination"] == {"type": "widgetDetail", "params": {"id": 7}}, f"the import created: {imported}")
+    c.wait(lambda: c.present(f'#links-table tr[data-id="{imported[0]["id"]}"]'), "the imported link is listed")
+    driver.execute_script("document.getElementById('import-report').scrollIntoView()")
+    c.shot("links-import")
+    driver.execute_script("window.scrollTo(0, 0)")
+    c.shot("links")
 
     # Keys: create a read key (shown once); the audit log lists the changes.
     c.go("#/keys", "keys")
@@ -586,6 +759,10 @@ def run(c, driver):
     c.shot("overview-390")
     c.go(f"#/rules/{HOST}", "rules")
     c.shot("rules-390")
+    c.go("#/links", "links")
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    c.check(width <= 390, f"no sideways scrolling of the links view at 390 px (page is {width} px wide)")
+    c.shot("links-390")
     driver.set_window_size(1280, 1000)
 
     # A read key: the same views without edit controls.
@@ -610,6 +787,15 @@ def run(c, driver):
     c.shot("read-only-rules")
     c.go("#/keys", "keys")
     c.check("needs an admin key" in c.css("main").text, "keys need an admin key")
+    c.go("#/links", "links")
+    c.wait(lambda: c.present(f'#links-table tr[data-id="{link_id}"]'), "a read key lists the links")
+    c.check([f.get_attribute("aria-label") for f in c.all("main form")] == ["Filters"] and not c.present("#new-link"),
+            "no link form with a read key")
+    c.go(f"#/links/{link_id}", "link")
+    c.check(not c.all("main form") and not c.present("#delete-link") and "spring24" in c.css("#link-json").text,
+            "a read key sees the link, not its form")
+    c.wait(lambda: c.present('#qr-code[data-drawn="true"]'), "and its QR code")
+    c.shot("read-only-link")
 
     # Nothing the page did broke its Content-Security-Policy or threw.
     c.drain_logs()
@@ -620,6 +806,7 @@ def run(c, driver):
         os.makedirs(DOCS, exist_ok=True)
         shutil.copy(os.path.join(OUT, "rules-editor.png"), os.path.join(DOCS, "console-rules.png"))
         shutil.copy(os.path.join(OUT, "analytics.png"), os.path.join(DOCS, "console-analytics.png"))
+        shutil.copy(os.path.join(OUT, "links.png"), os.path.join(DOCS, "console-links.png"))
     print(f"console: {c.checks} checks passed; screenshots in {OUT}")
 
 

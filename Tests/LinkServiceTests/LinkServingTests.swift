@@ -112,6 +112,14 @@ struct LinkServingTests {
                 #expect(try Self.click(fixture, "/twice", agent: ClickTests.iPhone).headers["Location"] == "https://www.example.com/ios")
             }
             #expect(try Self.resolve(fixture, "/twice")["destination"]?["error"]?["code"]?.stringValue == "link_expired")
+            // The link's answer says how many taps were counted against its limit (added to the database every second).
+            var counted: JSONValue?
+            for _ in 0..<50 {
+                counted = try service.request("GET", "/v1/links?q=twice", key: fixture.key).json["items"]?.arrayValue?.first?["clicks"]
+                if counted == .number("2") { break }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            #expect(counted == .number("2"))
             // Bots, HEAD requests and HTTP libraries do not spend a link (analytics do not count them as taps either).
             try Fixture.expect(201, Self.create(fixture, #","slug":"once","maxClicks":1"# + destination))
             _ = try Self.click(fixture, "/once", agent: ClickTests.slack)

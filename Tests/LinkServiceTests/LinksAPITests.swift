@@ -26,6 +26,7 @@ struct LinksAPITests {
             #expect(try given.json["shortLink"]?.stringValue == "https://links.example.com/spring/24")
             #expect(try given.json["url"]?.stringValue == "https://www.example.com/spring")
             #expect(try given.json["tags"] == .array([]))
+            #expect(try given.json["clicks"] == nil, "a link without a limit counts no taps")
 
             let generated = try Fixture.expect(201, Self.create(fixture, """
                 ,"app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}},
@@ -40,6 +41,7 @@ struct LinksAPITests {
             #expect(try generated.json["campaign"]?["campaign"]?.stringValue == "spring24")
             #expect(try generated.json["expiresAt"]?.stringValue == "2029-12-31T23:00:00.000Z")
             #expect(try generated.json["data"]?["nested"]?["a"] == .array([.number("1"), .number("2")]))
+            #expect(try generated.json["clicks"] == .number("0"))
             let read = try Fixture.expect(200, service.request("GET", "/v1/links/\(try generated.json["id"]!.stringValue!)", key: fixture.key))
             #expect(try read.json == generated.json)
 

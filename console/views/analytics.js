@@ -2,7 +2,7 @@
 import { h, field, form, input, select, checkbox, notice, errorNotice } from '../dom.js';
 import { call, get, all } from '../api.js';
 
-const dimensions = [['path', 'Top paths'], ['destination', 'Top destinations'], ['rule', 'Top rules'], ['referrer', 'Top referrers']];
+const dimensions = [['path', 'Top paths'], ['destination', 'Top destinations'], ['rule', 'Top rules'], ['referrer', 'Top referrers'], ['utm_campaign', 'Top campaigns']];
 const palette = ['#1d4ed8', '#b91c1c', '#166534', '#a16207', '#7c3aed', '#0e7490', '#be185d', '#4b5563'];
 let chart = null;
 

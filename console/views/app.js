@@ -147,7 +147,8 @@ function paramTable(params) {
       h('td', {}, describe(spec)), h('td', {}, spec.optional ? 'yes' : 'no')))));
 }
 
-function describe(spec) {
+/** A parameter's bounds or values as text (`min 1, max 9`, `info | reviews`). */
+export function describe(spec) {
   if (spec.type === 'int') return [spec.min !== undefined ? `min ${spec.min}` : '', spec.max !== undefined ? `max ${spec.max}` : ''].filter(Boolean).join(', ');
   if (spec.type === 'string') return [spec.minLength !== undefined ? `≥ ${spec.minLength} chars` : '', spec.maxLength !== undefined ? `≤ ${spec.maxLength} chars` : ''].filter(Boolean).join(', ');
   if (spec.type === 'enum') return (spec.values || []).join(' | ');

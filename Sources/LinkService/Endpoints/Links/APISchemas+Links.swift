@@ -36,6 +36,8 @@ extension APISchemas {
             .required("preview", LinkFields.preview.schema),
             .optional("expiresAt", Schema.timestamp),
             .optional("maxClicks", Schema.integer(minimum: 1)),
+            .optional("clicks", Schema.integer(minimum: 0).readOnly.described(
+                "With `maxClicks`: the taps counted against it so far (each node adds its own every second); the link is spent when it reaches `maxClicks`.")),
             .optional("name", Schema.string),
             .optional("data", Schema.anyObject),
             .required("createdAt", Schema.created),

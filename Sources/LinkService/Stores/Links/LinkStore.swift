@@ -9,7 +9,7 @@ enum LinkStore: ResourceStore {
     static let columns = """
         id, domain_id, (SELECT hostname FROM domains WHERE domains.id = links.domain_id), slug, app_id, destination, url, fallbacks,
         utm_source, utm_medium, utm_campaign, utm_term, utm_content, tags, preview, expires_at, max_clicks, name, data,
-        version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8
+        version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8, clicks
         """
     static let address = (key: "id", owner: "workspace_id")
 
@@ -53,9 +53,10 @@ enum LinkStore: ResourceStore {
     /// The link `slug` of the domain `domain` with its taps counted so far, as a click or resolve of it asks (one
     /// lookup by the unique index).
     static func served(slug: String, domain: UUID, on connection: Connection) throws -> (link: Link, clicks: Int64)? {
-        guard let row = try connection.query(Query(unsafeSQL: "SELECT \(columns), clicks FROM links WHERE domain_id = $1 AND slug = $2",
+        guard let row = try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM links WHERE domain_id = $1 AND slug = $2",
                                                    binds: [domain, slug])).first else { return nil }
-        return (try Link(row: row), try row.decode(23, as: Int64.self))
+        let link = try Link(row: row)
+        return (link, link.clicks)
     }
 
     /// The slug, app and destination type of the first `limit` links of the domain (oldest first), what a rule change
@@ -149,9 +150,10 @@ extension Link {
         let destination: JSONText?, fallbacks: JSONText, preview: JSONText, data: JSONText?
         var campaign = Campaign()
         (id, domainID, hostname, slug, appID, destination, webURL, fallbacks, campaign.source, campaign.medium, campaign.campaign,
-         campaign.term, campaign.content, tags, preview, expiresAt, maxClicks, name, data, version, createdAt, updatedAt, sortMicros) =
+         campaign.term, campaign.content, tags, preview, expiresAt, maxClicks, name, data, version, createdAt, updatedAt, sortMicros,
+         clicks) =
             try row.decode((UUID, UUID, String, String, UUID?, JSONText?, String?, JSONText, String?, String?, String?, String?, String?,
-                            [String], JSONText, Date?, Int64?, String?, JSONText?, Int, Date, Date, Int64).self)
+                            [String], JSONText, Date?, Int64?, String?, JSONText?, Int, Date, Date, Int64, Int64).self)
         self.campaign = campaign
         self.destination = try destination.map { try JSONValue.parse($0.json) }
         self.fallbacks = try JSONValue.parse(fallbacks.json)

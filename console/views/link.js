@@ -1,0 +1,92 @@
+// One link (`#/links/{id}`) or a new one (`#/links/new`): its taps over 7 and 30 days and by campaign, its QR code,
+// and the form (a read key sees the link as JSON instead).
+import { h, replace, pretty, copyButton, errorNotice, notice } from '../dom.js';
+import { call, get, all, enc } from '../api.js';
+import { linkForm } from './link-form.js';
+import { instant, state, target } from './links.js';
+
+export async function render(view, context) {
+  const id = context.params[0];
+  const [apps, domains] = await Promise.all([all('/v1/apps?limit=200'), all('/v1/domains?limit=200')]);
+  const back = h('p', {}, h('a', { href: '#/links' }, '← All links'));
+  if (id === 'new') {
+    if (!context.canWrite) { view.append(h('h1', {}, 'New link'), back, notice('warn', 'Creating links needs a write key.')); return; }
+    if (!domains.length) { view.append(h('h1', {}, 'New link'), back, notice('warn', 'Register a link domain first.')); return; }
+    view.append(h('h1', {}, 'New link'), back,
+      await linkForm(null, null, { apps, domains, saved: (link) => context.navigate(`#/links/${enc(link.id)}`) }));
+    return;
+  }
+  let { data: link, etag } = await call('GET', `/v1/links/${enc(id)}`);
+  const body = h('div');
+  view.append(h('h1', {}, link.name || link.slug), back, body);
+  async function show() {
+    const c = link.campaign || {};
+    replace(body,
+      h('div', { class: 'link-head' },
+        h('dl', { class: 'grid link-facts' },
+          fact('Link', h('code', { id: 'short-link' }, link.shortLink), ' ', copyButton(() => link.shortLink)),
+          fact('Opens', target(link), link.app ? h('span', { class: 'muted' }, ` in ${apps.find((a) => a.id === link.app)?.name || link.app}`) : null),
+          fact('Campaign', [c.source, c.medium, c.campaign, c.term, c.content].filter(Boolean).join(' · ') || h('span', { class: 'muted' }, 'none')),
+          fact('State', state(link)),
+          fact('Tags', (link.tags || []).join(', ') || h('span', { class: 'muted' }, 'none'))),
+        qr(link)),
+      h('section', { id: 'link-taps' }, h('h2', {}, 'Taps'), h('p', { class: 'muted' }, 'Loading…')));
+    taps(link).then((nodes) => replace(body.querySelector('#link-taps'), h('h2', {}, 'Taps'), nodes),
+      (error) => body.querySelector('#link-taps').append(errorNotice(error)));
+    if (!context.canWrite) { body.append(h('h2', {}, 'The link'), h('pre', { id: 'link-json' }, pretty(link))); return; }
+    const edit = await linkForm(link, etag, { apps, domains, saved: (next, tag) => { link = next; etag = tag; show().then(() => body.querySelector('form').say('Saved.')); } });
+    edit.deleteButton.addEventListener('click', async () => {
+      if (!confirm(`Delete ${link.shortLink}? Taps on it will find nothing.`)) return;
+      try { await call('DELETE', `/v1/links/${enc(link.id)}`, { ifMatch: etag }); context.navigate('#/links'); } catch (error) { edit.prepend(errorNotice(error)); }
+    });
+    body.append(edit);
+  }
+  await show();
+}
+
+const fact = (label, ...value) => h('div', {}, h('dt', { class: 'label' }, label), h('dd', {}, value));
+
+/** Taps over the last 7 and 30 days (bots excluded) and the last 30 days' by campaign. */
+async function taps(link) {
+  const range = (days) => `link=${enc(link.id)}&from=${instant(Date.now() - days * 864e5)}&to=${instant(Date.now())}`;
+  const [week, month, campaigns] = await Promise.all([get(`/v1/analytics/summary?${range(7)}`), get(`/v1/analytics/summary?${range(30)}`),
+    get(`/v1/analytics/top?dimension=utm_campaign&limit=20&${range(30)}`)]);
+  return [
+    h('div', { class: 'stats' }, h('div', { class: 'stat' }, h('span', { class: 'muted' }, 'Last 7 days'), h('b', { id: 'link-taps-7' }, week.hits)),
+      h('div', { class: 'stat' }, h('span', { class: 'muted' }, 'Last 30 days'), h('b', { id: 'link-taps-30' }, month.hits))),
+    campaigns.items.length ? h('table', { id: 'link-campaigns', 'aria-label': 'Taps by campaign' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Campaign (30 days)'), h('th', { scope: 'col', class: 'num' }, 'Taps'))),
+      h('tbody', {}, campaigns.items.map((item) => h('tr', {}, h('td', {}, item.utm_campaign), h('td', { class: 'num' }, item.hits))))) : null,
+  ];
+}
+
+/**
+ * The link's QR code: the PNG of `GET /v1/qr`, fetched with the key and drawn on a canvas (the console's CSP,
+ * default-src 'self', admits no blob: or data: image), and PNG and SVG downloads through blob URLs.
+ */
+function qr(link) {
+  const canvas = h('canvas', { id: 'qr-code', width: 192, height: 192, role: 'img', 'aria-label': `QR code of ${link.shortLink}` });
+  const box = h('figure', { class: 'qr' }, canvas);
+  const path = (format, size) => `/v1/qr?url=${enc(link.shortLink)}&format=${format}&size=${size}`;
+  call('GET', path('png', 192), { accept: 'image/png', blob: true })
+    .then(({ data }) => createImageBitmap(data))
+    .then((bitmap) => { canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height); canvas.dataset.drawn = 'true'; },
+      (error) => box.append(errorNotice(error)));
+  const download = (format, label) => {
+    const button = h('button', { type: 'button', class: 'secondary', 'data-qr': format }, label);
+    button.addEventListener('click', async () => {
+      try {
+        const { data } = await call('GET', path(format, 1024), { accept: format === 'png' ? 'image/png' : 'image/svg+xml', blob: true });
+        const url = URL.createObjectURL(data);
+        const anchor = h('a', { href: url, download: `${link.slug.replace(/\//g, '-')}-qr.${format}`, hidden: true });
+        document.body.append(anchor);
+        anchor.click();
+        anchor.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 1000);
+      } catch (error) { box.append(errorNotice(error)); }
+    });
+    return button;
+  };
+  box.append(h('figcaption', { class: 'actions' }, download('png', 'PNG'), download('svg', 'SVG')));
+  return box;
+}

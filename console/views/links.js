@@ -1,0 +1,138 @@
+// Links: the workspace's stored links with their taps over 7 and 30 days, search and filters, cursor pages, and
+// the import of a Firebase Takeout or linkd CSV file (a dry run's report first).
+import { h, replace, field, form, input, select, errorNotice } from '../dom.js';
+import { get, call, all, enc } from '../api.js';
+
+const day = 864e5;
+/** An RFC 3339 instant without milliseconds. */
+export const instant = (time) => new Date(time).toISOString().slice(0, 19) + 'Z';
+
+/**
+ * Taps per link id over the last `days` days: one `top?dimension=link` request for the whole workspace (bots
+ * excluded). `floor` is the fewest taps a listed link has when the list is full: a link not in it has at most that.
+ */
+export async function taps(days, extra = '') {
+  const data = await get(`/v1/analytics/top?dimension=link&limit=100&from=${instant(Date.now() - days * day)}&to=${instant(Date.now())}${extra}`);
+  const counts = new Map(data.items.map((item) => [item.link, item.hits]));
+  return { counts, floor: data.items.length === 100 ? data.items[99].hits : 0 };
+}
+
+const tapCell = (figures, id) => (figures.counts.has(id) ? figures.counts.get(id)
+  : figures.floor ? h('span', { class: 'muted', title: 'Not among the 100 most tapped links' }, `≤ ${figures.floor}`) : 0);
+
+/** `expired` past its expiry, `spent` once the taps counted reach its limit, else until when and how many taps are left. */
+export function state(link) {
+  const expired = link.expiresAt && new Date(link.expiresAt).getTime() <= Date.now();
+  const spent = link.maxClicks && (link.clicks || 0) >= link.maxClicks;
+  return [
+    expired ? h('span', { class: 'badge error' }, 'expired') : link.expiresAt ? h('span', { class: 'badge', title: link.expiresAt }, `until ${link.expiresAt.slice(0, 10)}`) : null,
+    spent ? h('span', { class: 'badge error' }, 'spent') : null,
+    link.maxClicks ? h('span', { class: 'badge', title: 'Taps counted against the click limit' }, `${link.clicks || 0} / ${link.maxClicks} taps`) : null,
+    !expired && !link.expiresAt && !link.maxClicks ? h('span', { class: 'badge ok' }, 'active') : null,
+  ];
+}
+
+export const target = (link) => (link.destination ? h('code', {}, link.destination.type) : link.url ? h('span', { class: 'link-url' }, link.url) : '');
+
+export async function render(view, context) {
+  const domains = await all('/v1/domains?limit=200');
+  const q = input({ type: 'search', placeholder: 'slug or name', id: 'links-q' });
+  const domain = select([['', 'any'], ...domains.map((d) => d.hostname)], '');
+  const tag = input({ placeholder: 'spring' });
+  const campaign = input({ placeholder: 'spring24' });
+  const type = input({ placeholder: 'widgetDetail' });
+  const filters = h('form', { class: 'filters', 'aria-label': 'Filters', role: 'search' },
+    field('Search', q), field('Domain', domain), field('Tag', tag), field('Campaign', campaign), field('Destination type', type),
+    h('button', { type: 'submit' }, 'Search'));
+  const holder = h('div');
+  view.append(h('h1', {}, 'Links'),
+    context.canWrite ? h('p', {}, h('a', { class: 'button', href: '#/links/new', id: 'new-link' }, 'New link')) : null, filters, holder);
+
+  let figures = null;
+  async function load() {
+    const query = new URLSearchParams({ limit: '50' });
+    for (const [name, control] of [['q', q], ['domain', domain], ['tag', tag], ['campaign', campaign], ['destinationType', type]]) {
+      if (control.value.trim()) query.set(name, control.value.trim());
+    }
+    figures = figures || await Promise.all([taps(7), taps(30)]);
+    const body = h('tbody');
+    const status = h('div', { class: 'actions' });
+    holder.replaceChildren(h('div', { class: 'table-wrap' }, h('table', { id: 'links-table', 'aria-label': 'Links' },
+      h('thead', {}, h('tr', {}, ['Link', 'Name', 'Opens', 'Campaign', 'Tags', 'State'].map((t) => h('th', { scope: 'col' }, t)),
+        h('th', { scope: 'col', class: 'num' }, 'Taps 7 d'), h('th', { scope: 'col', class: 'num' }, '30 d'))), body)), status);
+    let count = 0;
+    async function page(path) {
+      status.replaceChildren(h('span', { class: 'muted' }, 'Loading…'));
+      const data = await get(path);
+      for (const link of data.items) {
+        count++;
+        const c = link.campaign || {};
+        body.append(h('tr', { 'data-id': link.id },
+          h('td', {}, h('a', { href: `#/links/${enc(link.id)}` }, h('code', {}, link.shortLink.replace(/^https:\/\//, '')))),
+          h('td', {}, link.name || ''), h('td', {}, target(link)),
+          h('td', { class: 'link-campaign' }, [c.campaign, c.source, c.medium].filter(Boolean).join(' · ')),
+          h('td', {}, (link.tags || []).map((t) => [h('span', { class: 'badge' }, t), ' '])),
+          h('td', {}, state(link)),
+          h('td', { class: 'num taps-7' }, tapCell(figures[0], link.id)), h('td', { class: 'num taps-30' }, tapCell(figures[1], link.id))));
+      }
+      status.replaceChildren(count ? '' : h('span', { class: 'muted' }, query.size > 1 ? 'No link matches.' : 'No link yet.'));
+      if (data.next) {
+        const more = h('button', { type: 'button', class: 'secondary' }, 'Load more');
+        more.addEventListener('click', () => page(data.next).catch((error) => status.replaceChildren(errorNotice(error))));
+        status.append(more);
+      }
+    }
+    await page(`/v1/links?${query}`);
+  }
+  filters.addEventListener('submit', (event) => {
+    event.preventDefault();
+    load().catch((error) => holder.replaceChildren(errorNotice(error)));
+  });
+  if (context.canWrite) view.append(importForm(domains, load));
+  await load();
+}
+
+/** The import: a file or pasted text, its format; "Dry run" shows the report and saves nothing, "Import" creates. */
+function importForm(domains, reload) {
+  const file = h('input', { type: 'file', accept: '.csv,text/csv' });
+  const text = h('textarea', { rows: 4, placeholder: 'Short link,Deep link,…', spellcheck: 'false' });
+  const format = select([['firebase', 'Firebase Dynamic Links (Takeout)'], ['csv', 'linkd CSV (export)']], 'firebase');
+  const domain = select([['', 'as the file says'], ...domains.map((d) => d.hostname)], '');
+  const report = h('div', { id: 'import-report' });
+  const real = h('button', { type: 'button', id: 'import-real' }, 'Import');
+  async function run(dryRun) {
+    const content = file.files[0] ? await file.files[0].text() : text.value;
+    const query = `format=${format.value}&dryRun=${dryRun}${domain.value ? `&domain=${enc(domain.value)}` : ''}`;
+    const { data } = await call('POST', `/v1/links/import?${query}`, { raw: content, contentType: 'text/csv' });
+    replace(report, importReport(data));
+    if (!dryRun) await reload();
+  }
+  const element = form('Import links', [
+    h('p', { class: 'hint' }, 'A Google Takeout file of Firebase Dynamic Links, or a file of GET /v1/links/export. A dry run checks every row and saves nothing.'),
+    h('div', { class: 'grid' }, field('CSV file', file), field('Format', format, { pointer: '' }), field('Domain', domain, { hint: 'linkd CSV rows without a domain go here.' })),
+    field('Or paste the CSV', text),
+  ], 'Dry run', () => run(true), { extraActions: [real] });
+  real.addEventListener('click', async () => {
+    real.disabled = true;
+    try { await run(false); } catch (error) { report.replaceChildren(errorNotice(error)); } finally { real.disabled = false; }
+  });
+  element.addEventListener('submit', () => report.replaceChildren());
+  return h('section', {}, element, report);
+}
+
+function importReport(data) {
+  const summary = data.dryRun
+    ? `Dry run: ${data.rows} rows, ${data.wouldCreate} would be created, ${data.refused} refused. Nothing was saved.`
+    : `${data.rows} rows: ${data.created} created, ${data.refused} refused.`;
+  return [
+    h('p', { class: `notice ${data.refused ? 'warn' : 'ok'}`, id: 'import-summary' }, summary),
+    (data.ignoredColumns || []).length ? h('p', { class: 'muted' }, 'Ignored columns: ', data.ignoredColumns.map((c) => `${c.column} (${c.name})`).join(', ')) : null,
+    h('div', { class: 'table-wrap' }, h('table', { id: 'import-rows', 'aria-label': 'Import report' },
+      h('thead', {}, h('tr', {}, ['Row', 'Status', 'Link or problems'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, data.results.map((r) => h('tr', { 'data-status': r.status }, h('td', { class: 'num' }, r.row),
+        h('td', {}, h('span', { class: `badge ${r.status === 'refused' ? 'error' : 'ok'}` }, r.status)),
+        h('td', {}, r.link
+          ? [r.link.id ? h('a', { href: `#/links/${enc(r.link.id)}` }, h('code', {}, r.link.shortLink)) : h('code', {}, r.link.shortLink), ' → ', target(r.link)]
+          : (r.problems || []).map((p) => h('div', {}, p.column ? h('b', {}, `${p.column}: `) : null, p.detail)))))))),
+  ];
+}
