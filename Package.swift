@@ -37,8 +37,8 @@ let package = Package(
         .target(name: "EmbeddedPostgres", dependencies: ["Observability"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "ByteText", "Observability"]),
         .target(name: "Outbound", dependencies: ["CCurl", "CCurlShim", "Observability"]),
-        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto", "CQRencode", "CZlib", "CCSV"]),
-        .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "ByteText"]),
+        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "Observability", "CCrypto", "CQRencode", "CZlib", "CCSV"]),
+        .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Outbound", "Observability", "ByteText"]),
 
         // bench/hits: ingestion and analytics benchmarks (bench/hits/run.sh); never part of `swift test`.
         .executableTarget(name: "hits-bench", dependencies: ["LinkService", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "TestSupport"], path: "bench/hits/Sources"),
@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport"], exclude: ["Servers/outbound_server.py"]),
-        .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "TestSupport", "EmbeddedPostgres", "CZlib"],
+        .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "Outbound", "TestSupport", "EmbeddedPostgres", "CZlib"],
                     exclude: ["Browser/landing_page.py"]),
         .testTarget(name: "linkdTests", dependencies: ["TestSupport", "Postgres"]),
     ]
