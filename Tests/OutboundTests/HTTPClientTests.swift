@@ -1,5 +1,6 @@
 import Foundation
 import Outbound
+import Synchronization
 import Testing
 import TestSupport
 
@@ -124,6 +125,33 @@ struct HTTPClientTests {
         let allowed = try client.fetch(OutboundRequest(url: origin + "/a/v1/links.example.com"), allowedBy: targets)
         #expect(allowed.status == 200)
         #expect(server.requests(awaiting: 1) == ["/a/v1/links.example.com"])
+    }
+
+    /// The reason for the handle pool: the next request to the same server goes over the same connection.
+    @Test func reusesTheConnectionToTheSameServer() throws {
+        let server = try LocalServer()
+        let base = "http://127.0.0.1:\(server.port)/"
+        let client = try HTTPClient()
+        let targets = OutboundTargets(bases: [try #require(OutboundURL(base))])
+        for _ in 0..<3 { #expect(try client.fetch(OutboundRequest(url: base + "ok"), allowedBy: targets).status == 200) }
+        let seen = server.connectionsAwaiting(3)
+        #expect(seen.count == 3)
+        #expect(Set(seen.map(\.clientPort)).count == 1, "\(seen)")
+    }
+
+    /// One client shared by many threads: every request gets its own answer.
+    @Test func servesConcurrentRequestsFromOneClient() throws {
+        let server = try LocalServer()
+        let base = "http://127.0.0.1:\(server.port)/"
+        let client = try HTTPClient()
+        let targets = OutboundTargets(bases: [try #require(OutboundURL(base))])
+        let sizes = Array(1...48).map { $0 * 100 }
+        let results = Mutex<[Int: Int]>([:])
+        DispatchQueue.concurrentPerform(iterations: sizes.count) { index in
+            let body = try? client.fetch(OutboundRequest(url: base + "large?bytes=\(sizes[index])"), allowedBy: targets).body
+            results.withLock { $0[index] = body?.count ?? -1 }
+        }
+        #expect(results.withLock { $0 } == Dictionary(uniqueKeysWithValues: sizes.enumerated().map { ($0.offset, $0.element) }))
     }
 
     @Test func keepsNoStateBetweenRequestsOnAReusedHandle() throws {

@@ -4,7 +4,7 @@ import TestSupport
 
 /// A real HTTP or HTTPS server on 127.0.0.1 (`Servers/outbound_server.py`, Python's http.server, wrapped in
 /// TLS when given a certificate), standing in for Apple's CDN, Google's API or a link domain, which reports
-/// every request it reads.
+/// every request it reads and from which client port.
 final class LocalServer {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Servers/outbound_server.py").path
@@ -36,8 +36,21 @@ final class LocalServer {
     }
 
     /// The paths of the requests the server has read so far, in order.
-    var requests: [String] {
-        process.standardOutput.split(separator: "\n").filter { $0.hasPrefix("request ") }.map { String($0.dropFirst(8)) }
+    var requests: [String] { connections.map(\.path) }
+
+    /// Each request read so far with the client port of its connection.
+    var connections: [(path: String, clientPort: Int)] {
+        process.standardOutput.split(separator: "\n").filter { $0.hasPrefix("request ") }.compactMap { line in
+            let words = line.split(separator: " ")
+            guard words.count == 4, let port = Int(words[3]) else { return nil }
+            return (String(words[1]), port)
+        }
+    }
+
+    /// `connections` once `count` requests have arrived (or after `seconds`).
+    func connectionsAwaiting(_ count: Int, seconds: Double = 2) -> [(path: String, clientPort: Int)] {
+        _ = requests(awaiting: count, seconds: seconds)
+        return connections
     }
 
     /// The requests once `count` have arrived (or after `seconds`, whatever came): the server prints each line

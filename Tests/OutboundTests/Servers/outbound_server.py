@@ -2,7 +2,8 @@
 """A real HTTP or HTTPS server for OutboundTests, standing in for Apple's CDN, Google's API or a link domain.
 
 Usage: outbound_server.py [CERT KEY]. Listens on 127.0.0.1 and a free port, prints "port N" first, then
-"request PATH" for every request it reads (before answering), so the test sees what reached it.
+"request PATH from PORT" for every request it reads (before answering; PORT is the client's), so the test sees
+what reached it and on which connection.
 """
 import json
 import ssl
@@ -27,7 +28,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
-        print("request " + self.path, flush=True)
+        print("request %s from %d" % (self.path, self.client_address[1]), flush=True)
         url = urlsplit(self.path)
         query = parse_qs(url.query)
         size = int(query.get("bytes", ["0"])[0])
