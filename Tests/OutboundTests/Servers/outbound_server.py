@@ -15,6 +15,8 @@ from urllib.parse import parse_qs, urlsplit
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out as two writes: without TCP_NODELAY each answer waits on a delayed ACK.
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass
