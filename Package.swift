@@ -21,6 +21,10 @@ let package = Package(
         // MHD_start_daemon is C-variadic, which Swift cannot call: non-variadic wrappers, and MHD_queue_response
         // for libmicrohttpd's own error answers (docs/CONNECTIONS.md).
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
+        // Outbound HTTP for the association health checks (docs/HEALTH.md); curl_easy_setopt and
+        // curl_easy_getinfo are C-variadic too: typed non-variadic wrappers.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
 
         .target(name: "ByteText"),
         .target(name: "Observability", dependencies: ["ByteText"]),
@@ -32,8 +36,9 @@ let package = Package(
         .target(name: "Postgres", dependencies: ["CLibPQ", "ByteText", "Observability"]),
         .target(name: "EmbeddedPostgres", dependencies: ["Observability"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "ByteText", "Observability"]),
-        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Observability", "CCrypto", "CQRencode", "CZlib", "CCSV"]),
-        .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "ByteText"]),
+        .target(name: "Outbound", dependencies: ["CCurl", "CCurlShim", "Observability"]),
+        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "Observability", "CCrypto", "CQRencode", "CZlib", "CCSV"]),
+        .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Outbound", "Observability", "ByteText"]),
 
         // bench/hits: ingestion and analytics benchmarks (bench/hits/run.sh); never part of `swift test`.
         .executableTarget(name: "hits-bench", dependencies: ["LinkService", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "TestSupport"], path: "bench/hits/Sources"),
@@ -44,7 +49,8 @@ let package = Package(
         .testTarget(name: "LinkKitTests", dependencies: ["LinkKit", "ByteText"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "TestSupport", "EmbeddedPostgres", "CZlib"],
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport"], exclude: ["Servers/outbound_server.py"]),
+        .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "Outbound", "TestSupport", "EmbeddedPostgres", "CZlib"],
                     exclude: ["Browser/landing_page.py"]),
         .testTarget(name: "linkdTests", dependencies: ["TestSupport", "Postgres"]),
     ]

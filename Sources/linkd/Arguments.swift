@@ -7,6 +7,8 @@ struct Arguments {
     }
 
     private(set) var options: [String: String] = [:]
+    /// Every value of each valued option, in the order given (`options` keeps the last).
+    private(set) var repeated: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
 
@@ -41,6 +43,7 @@ struct Arguments {
                     index += 1
                 }
                 options[name] = value
+                repeated[name, default: []].append(value!)
             } else {
                 throw UsageError(description: "unknown option --\(name)")
             }
@@ -53,6 +56,9 @@ struct Arguments {
         if let key, let value = environment[key], !value.isEmpty { return value }
         return nil
     }
+
+    /// Every value the option was given, in order; empty when absent.
+    func values(_ name: String) -> [String] { repeated[name] ?? [] }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 }

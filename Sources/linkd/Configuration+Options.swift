@@ -3,6 +3,7 @@ import HTTPServer
 import LinkKit
 import LinkService
 import Observability
+import Outbound
 
 extension Configuration {
     /// Every option, in the order the help and docs/CONFIGURATION.md list them (docs/DESIGN.md, "Adding a
@@ -64,6 +65,19 @@ extension Configuration {
         ConfigurationOption("console", "LINKD_CONSOLE_DIR", .console, \.console, unset: "the console/ folder beside the binary",
                             help: "The web console's files, served at /console/ on hosts that are not link domains; off: none "
                                 + "(docs/CONSOLE.md)."),
+        ConfigurationOption("apple-cdn-url", "LINKD_APPLE_CDN_URL", .outboundBase, \.service.outbound.appleCDNBase,
+                            help: "Apple's CDN for the health checks: <url><host> is the association file iOS gets; http for "
+                                + "tests and mirrors (docs/HEALTH.md)."),
+        ConfigurationOption("google-dal-url", "LINKD_GOOGLE_DAL_URL", .outboundBase, \.service.outbound.googleDALBase,
+                            help: "Google's Digital Asset Links API (statements:list) for the health checks; http for tests "
+                                + "and mirrors."),
+        ConfigurationOption("check-resolve", "LINKD_CHECK_RESOLVE", .resolveOverrides, \.service.outbound.resolve, repeatable: true,
+                            help: "HOST:PORT:ADDR (curl's --resolve): the checks connect to ADDR for HOST:PORT instead of asking "
+                                + "DNS; repeat the flag or separate with commas; [::1] for IPv6."),
+        ConfigurationOption("check-ca-file", "LINKD_CHECK_CA_FILE", .text("FILE"), \.service.outbound.caFile,
+                            unset: "the system's CA certificates", help: "PEM CA certificates the checks' TLS trusts instead."),
+        ConfigurationOption("check-timeout", "LINKD_CHECK_TIMEOUT", .seconds(in: 1...300), \.checkTimeout,
+                            help: "The longest one outbound check request may take, connection included."),
     ]
 }
 
@@ -124,5 +138,27 @@ extension OptionKind where Value == Configuration.ConsoleSource {
             case .off: "off"
             }
         })
+    }
+}
+
+extension OptionKind where Value == OutboundBase {
+    /// An http or https URL the checks send requests under.
+    static var outboundBase: Self {
+        .parsed("URL", expecting: "an http or https URL without user, query or fragment", OutboundBase.init, format: \.description)
+    }
+}
+
+extension OptionKind where Value == [ResolveOverride] {
+    /// Comma-separated `HOST:PORT:ADDR` entries.
+    static var resolveOverrides: Self {
+        .parsed("HOST:PORT:ADDR", expecting: "comma-separated HOST:PORT:ADDR entries", { text in
+            try text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { entry in
+                guard let override = ResolveOverride(entry) else {
+                    throw Arguments.UsageError(description: "check-resolve entry '\(entry)' is not HOST:PORT:ADDR (a host name, a "
+                                               + "port from 1 to 65535, a numeric IPv4 or [IPv6] address)")
+                }
+                return override
+            }
+        }, format: { $0.map(\.description).joined(separator: ",") })
     }
 }

@@ -36,7 +36,9 @@ struct Configuration {
     /// - Throws: `Arguments.UsageError` naming the bad value.
     init(_ arguments: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         for option in Self.options {
-            if let text = arguments.value(option.name, environment: option.environment, environment) {
+            if option.repeatable, arguments.values(option.name).count > 1 {
+                try option.apply(&self, arguments.values(option.name).joined(separator: ","))
+            } else if let text = arguments.value(option.name, environment: option.environment, environment) {
                 try option.apply(&self, text)
             }
         }
@@ -48,6 +50,12 @@ struct Configuration {
 
     /// The help text describing the options.
     static var optionsHelp: String { ConfigurationOption.helpText(options) }
+
+    /// `--check-timeout`, in whole seconds: the outbound requests' limit.
+    var checkTimeout: Int {
+        get { Int(service.outbound.timeout.components.seconds) }
+        set { service.outbound.timeout = .seconds(newValue) }
+    }
 
     /// The address `serve` listens on.
     var listen: (host: String, port: Int) {

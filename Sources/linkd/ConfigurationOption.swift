@@ -16,15 +16,19 @@ struct ConfigurationOption: Sendable {
     let help: String
     /// The default as the help and the docs show it.
     let defaultText: String
+    /// Whether the flag may be given more than once: its values are then read as one comma-separated list.
+    let repeatable: Bool
     /// Parses `text` and sets the field; throws `Arguments.UsageError` naming the option and the bad text.
     let apply: @Sendable (inout Configuration, String) throws -> Void
 
     /// An option setting `field` from text of `kind`. `unset` describes the default when the field's default
     /// formats as nothing (an empty list: "CORS off").
     init<Value: Sendable>(_ name: String, _ environment: String, _ kind: OptionKind<Value>,
-                _ field: any WritableKeyPath<Configuration, Value> & Sendable, unset: String = "none", help: String) {
+                _ field: any WritableKeyPath<Configuration, Value> & Sendable, unset: String = "none", repeatable: Bool = false,
+                help: String) {
         let formatted = kind.format(Configuration()[keyPath: field])
-        self.init(name, environment, kind, help: help, defaultText: formatted.isEmpty ? unset : formatted) { configuration, value in
+        self.init(name, environment, kind, help: help, defaultText: formatted.isEmpty ? unset : formatted,
+                  repeatable: repeatable) { configuration, value in
             configuration[keyPath: field] = value
         }
     }
@@ -39,12 +43,13 @@ struct ConfigurationOption: Sendable {
     }
 
     private init<Value: Sendable>(_ name: String, _ environment: String, _ kind: OptionKind<Value>, help: String, defaultText: String,
-                        set: @escaping @Sendable (inout Configuration, Value) -> Void) {
+                        repeatable: Bool = false, set: @escaping @Sendable (inout Configuration, Value) -> Void) {
         self.name = name
         self.environment = environment
         self.placeholder = kind.placeholder
         self.help = help
         self.defaultText = defaultText
+        self.repeatable = repeatable
         apply = { configuration, text in
             guard let value = try kind.parse(text) else {
                 throw Arguments.UsageError(description: "\(name) must be \(kind.expectation), not '\(text)'")

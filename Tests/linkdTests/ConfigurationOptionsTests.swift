@@ -34,6 +34,11 @@ struct ConfigurationOptionsTests {
         ("--trusted-proxies LIST", "LINKD_TRUSTED_PROXIES", "none"),
         ("--api-hostname HOST", "LINKD_API_HOSTNAME", "none"),
         ("--console DIR|off", "LINKD_CONSOLE_DIR", "the console/ folder beside the binary"),
+        ("--apple-cdn-url URL", "LINKD_APPLE_CDN_URL", "https://app-site-association.cdn-apple.com/a/v1/"),
+        ("--google-dal-url URL", "LINKD_GOOGLE_DAL_URL", "https://digitalassetlinks.googleapis.com/v1/statements:list"),
+        ("--check-resolve HOST:PORT:ADDR", "LINKD_CHECK_RESOLVE", "none"),
+        ("--check-ca-file FILE", "LINKD_CHECK_CA_FILE", "the system's CA certificates"),
+        ("--check-timeout SECONDS", "LINKD_CHECK_TIMEOUT", "10"),
     ]
 
     @Test func optionsKeepTheirNamesVariablesAndDefaults() throws {
@@ -66,6 +71,8 @@ struct ConfigurationOptionsTests {
         ("LINKD_THREADS", "0", "threads"), ("LINKD_RESOLVE_CACHE", "lots", "resolve-cache"), ("LINKD_ACCESS_LOG", "maybe", "access-log"),
         ("LINKD_IDLE_TIMEOUT", "86401", "idle-timeout"), ("LINKD_LOG_LEVEL", "loud", "log-level"), ("LINKD_LISTEN", "nowhere", "listen"),
         ("LINKD_TRUSTED_PROXIES", "caddy", "trusted-proxies"), ("LINKD_HITS_RETENTION_DAYS", "0", "hits-retention-days"),
+        ("LINKD_APPLE_CDN_URL", "ftp://mirror.example.com/", "apple-cdn-url"),
+        ("LINKD_GOOGLE_DAL_URL", "https://dal.example.com/v1?x=1", "google-dal-url"), ("LINKD_CHECK_TIMEOUT", "0", "check-timeout"),
     ])
     func environmentFallback(variable: String, value: String, option: String) throws {
         let result = try LinkdProcess.run(["serve"], environment: [variable: value])
@@ -82,5 +89,20 @@ struct ConfigurationOptionsTests {
         #expect(flag.stderr.contains("api-hostname must be"), "\(flag.stderr)")
         let empty = try LinkdProcess.run(["serve", "--api-hostname", "*.example.com"], environment: ["LINKD_THREADS": ""])
         #expect(empty.stderr.contains("api-hostname must be"), "\(empty.stderr)")
+    }
+
+    /// `--check-resolve` takes HOST:PORT:ADDR entries, from repeated flags or one comma-separated value, and names
+    /// the first entry of another shape.
+    @Test(arguments: [
+        (["--check-resolve", "links.example.com:443"], "links.example.com:443"),
+        (["--check-resolve", "links.example.com:443:127.0.0.1,cdn.example.com:443:localhost"], "cdn.example.com:443:localhost"),
+        // Repeated: every value is read, not only the last.
+        (["--check-resolve", "links.example.com:99999:127.0.0.1", "--check-resolve", "links.example.com:443:127.0.0.1"],
+         "links.example.com:99999:127.0.0.1"),
+    ])
+    func checkResolveEntriesAreValidated(arguments: [String], bad: String) throws {
+        let result = try LinkdProcess.run(["serve"] + arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("check-resolve entry '\(bad)' is not HOST:PORT:ADDR"), "\(result.stderr)")
     }
 }

@@ -79,7 +79,7 @@ struct DeploymentFilesTests {
             #expect(install.contains(package), "scripts/install-deps installs \(package)")
         }
         // And the shared libraries linkd links against, in the run stage.
-        for package in ["libpq5", "libmicrohttpd12", "libssl3", "zlib1g", "libqrencode4", "libcsv3", "libjs-chart.js"] {
+        for package in ["libpq5", "libmicrohttpd12", "libssl3", "zlib1g", "libqrencode4", "libcsv3", "libcurl4", "libjs-chart.js"] {
             #expect(dockerfile.contains(package), "\(package)")
         }
         #expect(dockerfile.contains("COPY migrations /usr/share/linkd/migrations"))

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Observability
+import Outbound
 import Postgres
 
 /// The running service: constructs and injects every part, starts them in order and stops them in reverse.
@@ -22,6 +23,9 @@ public final class Application: Sendable {
     public let hits: HitBatcher
     /// Click tokens of landing pages (deferred deep links, docs/LANDING.md).
     let tokens: ClickTokens
+    /// Outbound HTTP for the association health checks, each request allowed by
+    /// `OutboundTargets(configuration.outbound, linkHosts:)` (docs/HEALTH.md, "Outbound HTTP").
+    let outbound: HTTPClient
     private let changes: ChangeFeed
     private let fetches: AssociationFetchLog
     private let server: Server
@@ -34,7 +38,8 @@ public final class Application: Sendable {
     /// Builds the application without starting anything that listens.
     /// - Throws: `MigrationError` when the migrations directory is unreadable or malformed, `HitPipelineError`
     ///   when the spool directory cannot be created or is used by another process, a file error when the
-    ///   console folder is configured but unreadable or without `index.html`.
+    ///   console folder is configured but unreadable or without `index.html`, `OutboundFailure` when the checks'
+    ///   CA file cannot be read.
     public init(configuration: ServiceConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
@@ -43,6 +48,8 @@ public final class Application: Sendable {
         let metrics = MetricsRegistry(threads: configuration.server.threads + Server.backgroundThreads
                                       + ServiceGroup.threads(of: Self.serviceKinds))
         self.metrics = metrics
+        outbound = try HTTPClient(settings: configuration.outbound.clientSettings, logger: logger.with(label: "linkd.outbound"),
+                                  metrics: metrics)
         let pool = ConnectionPool(
             parameters: configuration.database,
             maxConnections: configuration.databasePoolSize,

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Observability
+import Outbound
 import Postgres
 
 /// Everything `Application.init` needs, already parsed and validated by the command line.
@@ -41,6 +42,9 @@ public struct ServiceConfiguration: Sendable {
     /// The console's files (`console/`, docs/CONSOLE.md), served at `/console/` on hosts that are not link
     /// domains; nil: no console.
     public var consoleDirectory: URL?
+    /// Where the association health checks may send requests (Apple's CDN, Google's API, resolve overrides, CA
+    /// file, timeout; docs/HEALTH.md).
+    public var outbound = OutboundConfiguration()
     /// Chart.js for the console's charts, as Debian's `libjs-chart.js` installs it; served when it exists.
     public var chartJS: URL? = URL(fileURLWithPath: "/usr/share/javascript/chart.js/chart.min.js")
 

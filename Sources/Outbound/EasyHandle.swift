@@ -1,0 +1,131 @@
+import CCurl
+import CCurlShim
+
+/// One libcurl easy handle with its error buffer, used by one request at a time (`HTTPClient` lends it out).
+final class EasyHandle: @unchecked Sendable {
+    // @unchecked: a handle is held by the client's pool or by the one request that borrowed it, never by two.
+    private let handle: UnsafeMutableRawPointer
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+
+    /// Everything one request sets.
+    struct Transfer {
+        var url: String
+        var headers: [String]
+        var connectTimeout: Duration
+        var timeout: Duration
+        var maxBodyBytes: Int
+        var resolve: CurlStringList
+        var caFile: String?
+        var userAgent: String
+    }
+
+    init?() {
+        guard Curl.initialized, let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
+    }
+
+    /// Runs `transfer` (a GET) and reads the answer.
+    func perform(_ transfer: Transfer) -> Result<OutboundResponse, OutboundFailure> {
+        curl_easy_reset(handle)
+        errorBuffer[0] = 0
+        let sink = BodySink(limit: transfer.maxBodyBytes)
+        let headers = CurlStringList(transfer.headers)
+        let code: CURLcode = withExtendedLifetime((sink, headers, transfer.resolve)) {
+            let configured = configure(transfer, sink: sink, headers: headers)
+            guard configured == CURLE_OK else { return configured }
+            return curl_easy_perform(handle)
+        }
+        guard code == CURLE_OK else {
+            if sink.exceeded {
+                return .failure(OutboundFailure(.tooLarge, "the body is larger than \(transfer.maxBodyBytes) bytes"))
+            }
+            let message = errorBuffer[0] == 0 ? Curl.describe(code) : String(cString: errorBuffer)
+            return .failure(OutboundFailure(OutboundFailure.kind(of: code), message))
+        }
+        return .success(response(body: sink.bytes))
+    }
+
+    /// Sets every option of `transfer`; the first setting libcurl refuses ends it.
+    private func configure(_ transfer: Transfer, sink: BodySink, headers: CurlStringList) -> CURLcode {
+        let context = Unmanaged.passUnretained(sink).toOpaque()
+        let steps: [() -> CURLcode] = [
+            { linkd_curl_set_pointer(self.handle, CURLOPT_ERRORBUFFER, self.errorBuffer) },
+            { linkd_curl_set_pointer(self.handle, CURLOPT_URL, transfer.url) },
+            { linkd_curl_set_long(self.handle, CURLOPT_HTTPGET, 1) },
+            // Timeouts without SIGALRM: libcurl is used from many threads (and resolves on a thread of its own).
+            { linkd_curl_set_long(self.handle, CURLOPT_NOSIGNAL, 1) },
+            { linkd_curl_set_pointer(self.handle, CURLOPT_PROTOCOLS_STR, "http,https") },
+            { linkd_curl_set_pointer(self.handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") },
+            { linkd_curl_set_long(self.handle, CURLOPT_FOLLOWLOCATION, 0) },
+            { linkd_curl_set_long(self.handle, CURLOPT_SSL_VERIFYPEER, 1) },
+            { linkd_curl_set_long(self.handle, CURLOPT_SSL_VERIFYHOST, 2) },
+            // An empty proxy turns off the proxies named by the environment (http_proxy, HTTPS_PROXY, ALL_PROXY).
+            { linkd_curl_set_pointer(self.handle, CURLOPT_PROXY, "") },
+            { linkd_curl_set_long(self.handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(transfer.connectTimeout)) },
+            { linkd_curl_set_long(self.handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(transfer.timeout)) },
+            // A declared Content-Length above the limit fails before the body is read; the write callback stops
+            // a body without one.
+            { linkd_curl_set_offset(self.handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(transfer.maxBodyBytes)) },
+            { linkd_curl_set_pointer(self.handle, CURLOPT_USERAGENT, transfer.userAgent) },
+            { linkd_curl_set_pointer(self.handle, CURLOPT_HTTPHEADER, headers.head) },
+            { linkd_curl_set_pointer(self.handle, CURLOPT_RESOLVE, transfer.resolve.head) },
+            { transfer.caFile.map { linkd_curl_set_pointer(self.handle, CURLOPT_CAINFO, $0) } ?? CURLE_OK },
+            { linkd_curl_set_write_function(self.handle, bodySinkWrite) },
+            { linkd_curl_set_pointer(self.handle, CURLOPT_WRITEDATA, context) },
+        ]
+        for step in steps {
+            let code = step()
+            guard code == CURLE_OK else { return code }
+        }
+        return CURLE_OK
+    }
+
+    /// The answer of the transfer just performed.
+    private func response(body: [UInt8]) -> OutboundResponse {
+        var status = 0, port = 0
+        var totalMicroseconds: curl_off_t = 0
+        withUnsafeMutablePointer(to: &status) { _ = linkd_curl_get_long(handle, CURLINFO_RESPONSE_CODE, $0) }
+        withUnsafeMutablePointer(to: &port) { _ = linkd_curl_get_long(handle, CURLINFO_PRIMARY_PORT, $0) }
+        _ = linkd_curl_get_offset(handle, CURLINFO_TOTAL_TIME_T, &totalMicroseconds)
+        return OutboundResponse(
+            status: status,
+            contentType: header("Content-Type"), location: header("Location"), etag: header("ETag"),
+            lastModified: header("Last-Modified"), cacheControl: header("Cache-Control"), age: header("Age"),
+            body: body,
+            effectiveURL: string(CURLINFO_EFFECTIVE_URL) ?? "",
+            redirectURL: string(CURLINFO_REDIRECT_URL),
+            remoteAddress: string(CURLINFO_PRIMARY_IP) ?? "",
+            remotePort: port,
+            duration: .microseconds(totalMicroseconds))
+    }
+
+    private func string(_ info: CURLINFO) -> String? {
+        var value: UnsafePointer<CChar>?
+        guard linkd_curl_get_string(handle, info, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
+    /// Every field `name` of the last response's header (not of a 1xx before it, not a trailer), joined with `, `.
+    private func header(_ name: String) -> String? {
+        var values: [String] = []
+        var index = 0
+        while true {
+            var found: UnsafeMutablePointer<curl_header>?
+            guard curl_easy_header(handle, name, index, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK, let found else { break }
+            values.append(String(cString: found.pointee.value))
+            index += 1
+            if index >= found.pointee.amount { break }
+        }
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}
