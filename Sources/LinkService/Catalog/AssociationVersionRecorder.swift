@@ -5,11 +5,13 @@ import Postgres
 /// Keeps every change of a domain's served association files as a numbered version (`AssociationVersionStore`,
 /// docs/HEALTH.md, "Versions and diffs").
 ///
-/// - A write records in its own transaction (`CatalogChanges.commit`, before COMMIT): the changed domains' rows are
-///   locked, the domains the write did not compile itself are compiled from what the transaction sees (and those
-///   compilations are what the node installs after COMMIT: still one compilation a change), and each domain whose
-///   files differ from its latest version gets the next number, with the write's audit entry. Committed with the
-///   change or not at all.
+/// - A write records in its own transaction (`CatalogChanges.commit`, before COMMIT): the changed domains are locked
+///   (`serialise`), the domains the write did not compile itself are compiled from what the transaction sees then
+///   (and those compilations are what the node installs after COMMIT: still one compilation a change), and each
+///   domain whose files differ from its latest version gets the next number, with the write's audit entry.
+///   Committed with the change or not at all. Everything a domain's files are made of is read under that lock: a
+///   rules change, which compiles its own, takes it before it reads the apps (`RuleHandlers`), so two writes of one
+///   domain record in the order they commit, each with what the other committed before it.
 /// - A full catalog load reconciles (`CatalogReloader`): a domain whose loaded files differ from the latest version
 ///   read in the same snapshot gets a version with no audit entry ("found"), off the load's path, unless a version
 ///   was recorded since that snapshot (a newer write's, which the load did not see).
@@ -17,11 +19,16 @@ struct AssociationVersionRecorder: Sendable {
     /// Versions kept per domain (the latest always among them).
     let keep: Int
 
+    /// Holds the numbering of the domains `hostnames` until the transaction ends (`AssociationVersionStore.lock`).
+    static func serialise(_ hostnames: [String], on connection: Connection) throws {
+        try AssociationVersionStore.lock(hostnames: hostnames, on: connection)
+    }
+
     /// Records the changed `hostnames` in the writing transaction; returns the entries it compiled, by hostname.
     func record(_ hostnames: [String], compiled: [String: CatalogEntry], on connection: Connection,
                 counter: CompilationCounter?) throws -> [String: CatalogEntry] {
         guard !hostnames.isEmpty else { return [:] }
-        try AssociationVersionStore.lock(hostnames: hostnames, on: connection)
+        try Self.serialise(hostnames, on: connection)
         let toLoad = hostnames.filter { compiled[$0] == nil }
         let loaded = toLoad.isEmpty ? [] : try CatalogLoader.load(hostnames: toLoad, on: connection, counter: counter, snapshot: false)
         let entries = loaded + hostnames.compactMap { compiled[$0] }

@@ -169,7 +169,10 @@ struct RuleHandlers: EndpointGroup {
         _ makeList: ([StoredRule]) throws -> [(UUID, RuleDefinition, String)]
     ) throws -> (Domain, [StoredRule]) {
         try changes.commit { connection, changed in
-            let domain = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true)
+            let domain = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true, keepingKey: true)
+            // Before the workspace's apps are read: a change of an app the domain uses, which records its versions
+            // under this lock, is then either seen by this validation or sees this change.
+            try AssociationVersionRecorder.serialise([domain.hostname], on: connection)
             let current = try RuleStore.all(domain: domain.id, on: connection)
             try checkVersion(domain, current)
             let proposed = try makeList(current).map { (id: $0.0, definition: $0.1, pointer: $0.2) }

@@ -31,14 +31,23 @@ enum AssociationVersionStore: ResourceStore {
         let linkSpace: JSONValue
     }
 
-    /// Locks the rows of the domains `hostnames` (`FOR NO KEY UPDATE`, in id order, so two writers locking several
-    /// never wait for each other in a cycle; link writes, which only refer to the row, are not held up).
+    /// Serialises the numbering of the domains `hostnames` for the rest of the transaction: their rows are locked
+    /// `FOR KEY SHARE` first (what inserting a version referring to them takes anyway, taken before anything else,
+    /// so a writer holding a domain `FOR UPDATE` is waited for before the numbering is held), then one
+    /// transaction-level advisory lock per hostname, in hostname order (two writers locking several never wait for
+    /// each other in a cycle). Row locks alone would not do: a rules change holds its domain and waits for the
+    /// apps its rules refer to, which an app's change holds while it records the domains using the app.
     static func lock(hostnames: [String], on connection: Connection) throws {
         guard !hostnames.isEmpty else { return }
+        let sorted = Array(Set(hostnames)).sorted()
+        try connection.execute("SELECT 1 FROM domains WHERE hostname = ANY(\(sorted)::text[]) ORDER BY id FOR KEY SHARE")
         try connection.execute("""
-            SELECT id FROM domains WHERE hostname = ANY(\(hostnames)::text[]) ORDER BY id FOR NO KEY UPDATE
+            SELECT pg_advisory_xact_lock(\(lockClass)::int4, hashtext(host)) FROM unnest(\(sorted)::text[]) WITH ORDINALITY AS h(host, i) ORDER BY i
             """)
     }
+
+    /// The first key of the advisory locks numbering versions (the second is the hostname's `hashtext`).
+    static let lockClass: Int32 = 0x6C6B_6176   // "lkav"
 
     /// The latest version of each domain among `ids` (nil: every domain) that has one: one index probe a domain.
     static func latest(domains ids: [UUID]?, on connection: Connection) throws -> [UUID: Latest] {
