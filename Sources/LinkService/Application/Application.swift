@@ -72,7 +72,8 @@ public final class Application: Sendable {
         self.catalog = catalog
         catalog.register(in: metrics)
         let keys = KeyCache()
-        let reloader = CatalogReloader(catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog"))
+        let reloader = CatalogReloader(catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog"),
+                                       versions: AssociationVersionRecorder(keep: configuration.associationVersionsKeep))
         let linkTaps = LinkClickCounter(pool: pool, logger: logger.with(label: "linkd.links"))
         let links = LinkCache(pool: requests, capacity: configuration.linkCacheSize, taps: linkTaps)
         let changes = ChangeFeed(parameters: configuration.database, reloader: reloader, keys: keys, links: links,
@@ -106,6 +107,7 @@ public final class Application: Sendable {
                               resolver: resolver, auth: auth),
             LinkHandlers(pool: requests, auth: auth, changes: catalogChanges),
             DomainFileHandlers(catalog: catalog, auth: auth),
+            AssociationVersionHandlers(pool: requests, auth: auth),
             TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname),
             AuditHandlers(pool: requests, auth: auth),
             KeyHandlers(pool: requests, auth: auth, changes: catalogChanges),

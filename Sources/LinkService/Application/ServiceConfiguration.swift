@@ -29,6 +29,8 @@ public struct ServiceConfiguration: Sendable {
     public var resolveCacheSize: Int = 4096
     /// Stored links kept in memory (`LinkCache`); a link not kept costs one indexed query when asked.
     public var linkCacheSize: Int = 100_000
+    /// Versions of each domain's association files kept (`association_versions`); the current one is always kept.
+    public var associationVersionsKeep: Int = 100
     /// Browser origins allowed to call the API (`https://dash.example.com`, or `*` for any, without credentials).
     /// Empty: CORS is off and browsers keep cross-origin responses from scripts. Each entry must pass
     /// `isValidCORSOrigin(_:)`.

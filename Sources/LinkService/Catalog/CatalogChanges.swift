@@ -45,9 +45,16 @@ struct CatalogChanges: Sendable {
                     let space = try LinkStore.spaces(domains: [domain], on: connection)[domain] ?? .none
                     if space != reloader.catalog.entry(exactly: hostname)?.links { try changed.domainChanged(hostname, on: connection) }
                 }
+                // The changed files are kept as versions in this transaction; the domains compiled for that are
+                // installed as this write's own compilations.
+                var compiled = changed.compiled
+                if let versions = reloader.versions {
+                    let loaded = try versions.record(changed.hostnames, compiled: compiled, on: connection, counter: reloader.catalog.compilations)
+                    compiled.merge(loaded) { first, _ in first }
+                }
                 // Before COMMIT: the entries held now were read before this write, and the notifications may
                 // reach the listener before COMMIT returns here.
-                for (hostname, entry) in changed.compiled {
+                for (hostname, entry) in compiled {
                     prepared[hostname] = .init(entry: entry, before: reloader.catalog.entry(exactly: hostname))
                 }
                 if !changed.hostnames.isEmpty {

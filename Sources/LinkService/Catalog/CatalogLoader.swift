@@ -16,8 +16,11 @@ enum CatalogLoader {
     /// - Parameter connection: inside a transaction that has not read anything yet: every query then reads one
     ///   snapshot.
     /// - Parameter counter: counts the domains compiled.
-    static func load(hostnames: [String]? = nil, on connection: Connection, counter: CompilationCounter? = nil) throws -> [CatalogEntry] {
-        try connection.executeScript("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+    /// - Parameter snapshot: false inside a writing transaction that has read already (`AssociationVersionRecorder`):
+    ///   the load then reads what that transaction sees, its own writes included.
+    static func load(hostnames: [String]? = nil, on connection: Connection, counter: CompilationCounter? = nil,
+                     snapshot: Bool = true) throws -> [CatalogEntry] {
+        if snapshot { try connection.executeScript("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY") }
         let domains = try DomainStore.all(hostnames: hostnames, on: connection)
         guard !domains.isEmpty else { return [] }
         let compiler = Compiler(context: try context(for: domains, on: connection), counter: counter)
@@ -101,6 +104,13 @@ enum CatalogLoader {
             rules.append(definition: row[2])
             _ = row.forEachUUID(inArray: 4) { rules.appendApp($0) }
             if let updated = row.timestamp(3), updated > updatedAt { updatedAt = updated }
+        }
+
+        /// Adds a rule from its stored definition (JSON text) and apps (an association version's snapshot).
+        mutating func add(_ ruleID: UUID, definition: [UInt8], apps: [UUID]) {
+            ids.append(ruleID)
+            definition.withUnsafeBytes { rules.append(definition: $0) }
+            for app in apps { rules.appendApp(app) }
         }
 
         func key(_ context: Context) -> CompiledRules.Key {

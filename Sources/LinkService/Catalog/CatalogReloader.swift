@@ -12,12 +12,17 @@ struct CatalogReloader: Sendable {
     let logger: Logger
     /// The notifications this node's writes send and install themselves (`ChangeFeed` skips them).
     let own = OwnNotifications()
+    /// Records association versions (writes, through `CatalogChanges`; full loads reconcile); nil: none kept.
+    let versions: AssociationVersionRecorder?
     private let queue = DispatchQueue(label: "linkd.catalog.reload")
+    /// Where full loads reconcile versions, off the reload queue (installs never wait for it).
+    private let reconciling = DispatchQueue(label: "linkd.catalog.versions")
 
-    init(catalog: Catalog, pool: ConnectionPool, logger: Logger) {
+    init(catalog: Catalog, pool: ConnectionPool, logger: Logger, versions: AssociationVersionRecorder? = nil) {
         self.catalog = catalog
         self.pool = pool
         self.logger = logger
+        self.versions = versions
     }
 
     /// Loads the whole catalog now (at start).
@@ -78,19 +83,35 @@ struct CatalogReloader: Sendable {
         }
     }
 
-    /// Waits until queued reloads have run.
-    func drain() { queue.sync {} }
+    /// Waits until queued reloads (and the version reconciliations they started) have run.
+    func drain() {
+        queue.sync {}
+        reconciling.sync {}
+    }
 
     // MARK: - On the queue
 
     private func loadAll() throws {
         let started = Date()
-        let entries = try pool.withTransaction { try CatalogLoader.load(on: $0, counter: catalog.compilations) }
+        let (entries, latest) = try pool.withTransaction { connection in
+            let entries = try CatalogLoader.load(on: connection, counter: catalog.compilations)
+            // (The latest versions as of the same snapshot: what the loaded files are compared with.)
+            return (entries, versions == nil ? [:] : try AssociationVersionStore.latest(domains: nil, on: connection))
+        }
         catalog.replaceAll(entries)
         logger.info("catalog loaded", metadata: [
             "catalog.domains": "\(entries.count)",
             "catalog.duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
         ])
+        guard let versions else { return }
+        reconciling.async { [pool, logger] in
+            do {
+                let found = try versions.reconcile(entries, latest: latest, pool: pool)
+                if found > 0 { logger.info("association versions found at load", metadata: ["catalog.versions_found": "\(found)"]) }
+            } catch {
+                logger.warning("recording the association versions found at load failed", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     private func load(_ hostnames: [String]) throws {

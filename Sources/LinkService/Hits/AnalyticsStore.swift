@@ -81,6 +81,21 @@ enum AnalyticsStore {
         }
     }
 
+    /// The URLs hit most on `hostname` (a wildcard's names included) in the last `days` days, most first, at most
+    /// `limit`: host, path and query as they were asked (an association diff's corpus).
+    static func recentURLs(workspace: UUID, hostname: String, days: Int, limit: Int, on connection: Connection) throws
+        -> [(host: String, path: String, query: String?)] {
+        let root = hostname.hasPrefix("*.") ? String(hostname.dropFirst(2)) : hostname
+        return try connection.query(Query(unsafeSQL: """
+            SELECT hostname, path, query FROM hits
+            WHERE workspace_id = $1 AND time >= now() - make_interval(days => $2::int)
+              AND (hostname = $3 OR ($4 AND hostname LIKE '%.' || $3))
+            GROUP BY hostname, path, query ORDER BY count(*) DESC, hostname, path, query LIMIT $5
+            """, binds: [workspace, days, root, hostname.hasPrefix("*."), limit])).map { row in
+            try row.decode((String, String, String?).self)
+        }.map { (host: $0.0, path: $0.1, query: $0.2) }
+    }
+
     /// One row per `interval` (`hour`, `day`) bucket in `zone` from `from` to `to` and group (`groupColumn`, one of
     /// `groupColumns`, or `NULL::text`): its start, group and hits, most first; an empty bucket has one row of nils.
     static func timeseries(

@@ -37,19 +37,22 @@ protocol ResourceStore {
 }
 
 extension ResourceStore {
-    /// The row `condition` selects (with `$1…$n` for `binds`), locked until the transaction ends with `forUpdate`.
+    /// The row `condition` selects (with `$1…$n` for `binds`), locked until the transaction ends with `forUpdate`
+    /// (`FOR UPDATE`; `FOR NO KEY UPDATE` with `keepingKey`: a change that leaves the row's key as it is, which rows
+    /// referring to it may still be written beside).
     static func one(
-        where condition: String, _ binds: [any PostgresEncodable], forUpdate: Bool = false, on connection: Connection
+        where condition: String, _ binds: [any PostgresEncodable], forUpdate: Bool = false, keepingKey: Bool = false, on connection: Connection
     ) throws -> Resource? {
         let row = try connection.query(Query(unsafeSQL: """
-            SELECT \(columns) FROM \(table) WHERE \(condition) \(forUpdate ? "FOR UPDATE" : "")
+            SELECT \(columns) FROM \(table) WHERE \(condition) \(forUpdate ? (keepingKey ? "FOR NO KEY UPDATE" : "FOR UPDATE") : "")
             """, binds: binds)).first
         return try row.map(Resource.init(row:))
     }
 
-    /// The row `key` of `owner`, nil when `owner` has none (locked with `forUpdate`).
-    static func find(_ key: any PostgresEncodable, of owner: UUID, forUpdate: Bool = false, on connection: Connection) throws -> Resource? {
-        try one(where: "\(address.key) = $1 AND \(address.owner) = $2", [key, owner], forUpdate: forUpdate, on: connection)
+    /// The row `key` of `owner`, nil when `owner` has none (locked with `forUpdate`, as `one` locks).
+    static func find(_ key: any PostgresEncodable, of owner: UUID, forUpdate: Bool = false, keepingKey: Bool = false,
+                     on connection: Connection) throws -> Resource? {
+        try one(where: "\(address.key) = $1 AND \(address.owner) = $2", [key, owner], forUpdate: forUpdate, keepingKey: keepingKey, on: connection)
     }
 
     /// One page in `(created_at, id)` order: the rows after the cursor that satisfy `condition`, plus one more when

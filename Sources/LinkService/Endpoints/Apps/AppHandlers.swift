@@ -67,7 +67,8 @@ struct AppHandlers: EndpointGroup {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
         return try resource.update(request, principal, find: {
-            try AppHandlers.find(request.parameters["id"], principal, on: $0, forUpdate: true)
+            // (`FOR NO KEY UPDATE`: a rules change naming the app may go on beside it, `AssociationVersionRecorder`.)
+            try AppHandlers.find(request.parameters["id"], principal, on: $0, forUpdate: true, keepingKey: true)
         }, check: { before, _ -> AppInput in
             if let sent = body.string("platform"), sent != before.platform.rawValue {   // null reads as absent
                 errors.add("/platform", "The platform of an app cannot be changed; register a new app.")
@@ -109,9 +110,10 @@ struct AppHandlers: EndpointGroup {
     }
 
     /// The app named by `id` in the caller's workspace; 404 for anything else (including malformed ids).
-    static func find(_ id: String?, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> App {
+    static func find(_ id: String?, _ principal: Principal, on connection: Connection, forUpdate: Bool = false,
+                     keepingKey: Bool = false) throws -> App {
         guard let id = id.flatMap(UUID.init(uuidString:)),
-              let app = try AppStore.find(id, of: principal.workspaceID, forUpdate: forUpdate, on: connection)
+              let app = try AppStore.find(id, of: principal.workspaceID, forUpdate: forUpdate, keepingKey: keepingKey, on: connection)
         else { throw ServiceError.notFound("The app") }
         return app
     }

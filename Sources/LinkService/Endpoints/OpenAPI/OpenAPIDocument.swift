@@ -25,6 +25,7 @@ enum OpenAPIDocument {
         "teamId": (Schema.teamID, "The Apple team ID."),
         "name": (Schema.identifier, "The destination type's name."),
         "language": (Schema.enumeration(CodegenLanguage.allCases.map(\.rawValue)), "The generated router's language, or `fixtures` (docs/CODEGEN.md)."),
+        "n": (Schema.integer(minimum: 1, maximum: Int(Int32.max)), "The number of a version of the domain's association files."),
         "host": (Schema.hostname, "The domain's hostname, e.g. `links.example.com` or `*.example.com` (percent-encode `*` as `%2A` if your client insists)."),
     ]
 

@@ -65,6 +65,8 @@ extension APISchemas {
                 .required("assetlinks", Schema.ref("AssetLinks")),
                 .required("size", Schema.integer(minimum: 0).described("Bytes of the generated AASA file (iOS rejects more than 128 KB).")),
                 .required("lint", Schema.array(.ref("LintFinding")).described("Warnings about the generated file (errors are 422s).")),
+                .required("moved", Schema.array(.ref("URLMove")).described("The URLs whose decision the list would change, against what the domain serves now.")),
+                .required("corpus", Schema.ref("MoveCorpus")),
             ], closed: false).described("What the rule list would generate. Nothing is saved.")),
             ("AASAFile", Schema.object([
                 .optional("applinks", Schema.anyObject.described("`apps`, `defaults`, `substitutionVariables` and `details` with `appIDs` and `components`.")),

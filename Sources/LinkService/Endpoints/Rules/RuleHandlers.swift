@@ -31,7 +31,7 @@ struct RuleHandlers: EndpointGroup {
             Endpoint(.DELETE, "/v1/domains/{host}/rules/{id}", "deleteRule", "Delete a rule", tag: "Rules", scope: .write,
                      ifMatch: true, success: .noContent, delete),
             Endpoint(.POST, "/v1/domains/{host}/preview", "previewRules", "Preview the association files a rule list generates", tag: "Rules",
-                     scope: .read, description: "Validates like `PUT …/rules` and returns the AASA, assetlinks and lint report. Saves nothing.",
+                     scope: .read, description: "Validates like `PUT …/rules` and returns the AASA, assetlinks and lint report, and the URLs whose decision the list would change against what the domain serves now (`moved`, as `GET …/association/diff` lists them). Saves nothing.",
                      body: "PreviewRequest", success: .json(200, "Preview"), preview),
         ]
     }
@@ -139,17 +139,26 @@ struct RuleHandlers: EndpointGroup {
         body.finish()
         let inputs = elements?.map { RuleDefinition($0.value, at: $0.pointer, errors: errors, allowIdentity: true) }
         try errors.check()
-        let outcome = try pool.withConnection { connection -> RuleValidator.Outcome in
+        let (outcome, moved, corpus) = try pool.withConnection { connection -> (RuleValidator.Outcome, [JSONValue], JSONValue) in
             let domain = try Domain.find(request.parameters["host"], principal, on: connection)
             let proposed = try inputs.map { inputs in zip(inputs, elements!).map { ($0.id ?? UUID(), $0, $1.pointer) } }
                 ?? RuleStore.all(domain: domain.id, on: connection).map { ($0.id, $0.definition, "/rules/\($0.position)") }
-            return try RuleValidator.validate(proposed, domain: domain, on: connection, counter: changes.reloader.catalog.compilations)
+            let outcome = try RuleValidator.validate(proposed, domain: domain, on: connection, counter: changes.reloader.catalog.compilations)
+            // The URLs the list would move, against what the domain serves now (as the diff of the versions would say
+            // once it is saved).
+            let after = CatalogEntry(domain: domain, rules: CompiledRules(outcome.compiled, linkApps: outcome.linkApps),
+                                     ruleIDs: proposed.map(\.0), links: outcome.links, lastModified: domain.updatedAt)
+            let current = changes.reloader.catalog.entry(exactly: domain.hostname)
+            let moves = try AssociationMoves(domain: domain, entries: [current, after].compactMap { $0 }, on: connection)
+            return (outcome, current.map { moves.moved(from: $0, to: after) } ?? [], moves.json)
         }
         return .json(JSONValue.object([
             "aasa": outcome.compiled.aasa.json,
             "assetlinks": outcome.compiled.assetLinks,
             "size": .integer(outcome.compiled.aasaBytes.count),
             "lint": .array(outcome.findings.map(\.json)),
+            "moved": .array(moved),
+            "corpus": corpus,
         ]).serializedBytes)
     }
 
@@ -160,7 +169,10 @@ struct RuleHandlers: EndpointGroup {
         _ makeList: ([StoredRule]) throws -> [(UUID, RuleDefinition, String)]
     ) throws -> (Domain, [StoredRule]) {
         try changes.commit { connection, changed in
-            let domain = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true)
+            let domain = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true, keepingKey: true)
+            // Before the workspace's apps are read: a change of an app the domain uses, which records its versions
+            // under this lock, is then either seen by this validation or sees this change.
+            try AssociationVersionRecorder.serialise([domain.hostname], on: connection)
             let current = try RuleStore.all(domain: domain.id, on: connection)
             try checkVersion(domain, current)
             let proposed = try makeList(current).map { (id: $0.0, definition: $0.1, pointer: $0.2) }

@@ -8,16 +8,25 @@ enum AuditStore {
         case create, update, delete, replace
     }
 
+    /// Records the entry and keeps its id for the rest of the transaction in the setting `linkd.audit_id`
+    /// (transaction-local): the association version a write causes names the write's entry
+    /// (`AssociationVersionStore.insert`) without every handler handing the id on.
     static func record(
         on connection: Connection, _ principal: Principal, _ action: Action, type: String, id: String,
         before: JSONValue? = nil, after: JSONValue? = nil
     ) throws {
         try connection.execute("""
-            INSERT INTO audit_log (workspace_id, key_id, action, resource_type, resource_id, before, after)
-            VALUES (\(principal.workspaceID), \(principal.keyID), \(action.rawValue), \(type), \(id),
-                    \(before.map { JSONText($0.serialized) }), \(after.map { JSONText($0.serialized) }))
+            WITH entry AS (
+                INSERT INTO audit_log (workspace_id, key_id, action, resource_type, resource_id, before, after)
+                VALUES (\(principal.workspaceID), \(principal.keyID), \(action.rawValue), \(type), \(id),
+                        \(before.map { JSONText($0.serialized) }), \(after.map { JSONText($0.serialized) }))
+                RETURNING id)
+            SELECT set_config(\(auditIDSetting), id::text, true) FROM entry
             """)
     }
+
+    /// The transaction-local setting holding the id of the transaction's last audit entry.
+    static let auditIDSetting = "linkd.audit_id"
 
     /// Up to `limit` of `workspace`'s entries (of `type` only, when given), newest first, from before the identity
     /// `before` (the keyset of `GET /v1/audit`).

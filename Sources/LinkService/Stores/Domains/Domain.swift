@@ -30,10 +30,13 @@ struct Domain: VersionedResource {
     var auditID: String { hostname }
 
     /// The domain `hostname` of the caller's workspace; 404 for anything else.
-    static func find(_ hostname: String?, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> Domain {
+    /// - Parameter keepingKey: with `forUpdate`, lock `FOR NO KEY UPDATE` (a rules change, which writes rows that refer
+    ///   to the domain and its apps: versions recorded beside it by an app's change refer to the domain too).
+    static func find(_ hostname: String?, _ principal: Principal, on connection: Connection, forUpdate: Bool = false,
+                     keepingKey: Bool = false) throws -> Domain {
         // Accept the hostname as people write it (case, trailing dot, Unicode): the same normalisation as on create.
         let host = (try? Hostname(hostname ?? "").rawValue) ?? (hostname ?? "").lowercased()
-        guard let domain = try DomainStore.find(host, of: principal.workspaceID, forUpdate: forUpdate, on: connection) else {
+        guard let domain = try DomainStore.find(host, of: principal.workspaceID, forUpdate: forUpdate, keepingKey: keepingKey, on: connection) else {
             throw ServiceError.notFound("The domain '\(host)'")
         }
         return domain

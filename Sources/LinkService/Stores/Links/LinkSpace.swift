@@ -13,6 +13,17 @@ struct LinkSpace: Hashable, Sendable {
 
     static let none = LinkSpace(apps: [], hasLinks: false)
 
+    /// As an association version's snapshot keeps it: `{"apps": [...], "hasLinks": bool}`.
+    var json: JSONValue {
+        .object([JSONMember(key: "apps", value: .array(apps.map(JSONValue.uuid))), JSONMember(key: "hasLinks", value: .bool(hasLinks))])
+    }
+
+    /// Reads `json`; anything else is no link space.
+    init(json: JSONValue?) {
+        let apps = json?["apps"]?.arrayValue?.compactMap { $0.stringValue.flatMap(UUID.init(uuidString:)) } ?? []
+        self.init(apps: apps, hasLinks: json?["hasLinks"] == .bool(true))
+    }
+
     init(apps: [UUID], hasLinks: Bool) {
         self.apps = apps.sorted { $0.canonicalText < $1.canonicalText }
         self.hasLinks = hasLinks
