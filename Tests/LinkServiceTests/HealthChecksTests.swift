@@ -2,6 +2,7 @@ import Foundation
 import LinkKit
 @testable import LinkService
 import Outbound
+import Synchronization
 import Testing
 import TestSupport
 
@@ -11,7 +12,7 @@ import TestSupport
 @Suite("Association health checks", .serialized)
 struct HealthChecksTests {
     /// A service whose checks reach the stand-ins, with the fixture's workspace (iOS and Android apps, a domain, rules).
-    final class Setup {
+    final class Setup: @unchecked Sendable {
         let certificates: HealthCertificates
         let origin: HealthServer
         let remote: HealthServer
@@ -22,7 +23,7 @@ struct HealthChecksTests {
         static let google = "/v1/statements:list"
         static let apple = "/a/v1/links.example.com"
 
-        init(timeout: Int = 3, interval: Int = 0, fingerprints: Int = 1) throws {
+        init(timeout: Int = 3, interval: Int = 0, threads: Int? = nil) throws {
             certificates = try HealthCertificates(names: [Self.host, "other.example.com"])
             origin = try HealthServer(certificates: certificates)
             remote = try HealthServer()
@@ -35,6 +36,7 @@ struct HealthChecksTests {
                 configuration.outbound.caFile = certificates.caCertificate
                 configuration.outbound.timeout = .seconds(timeout)
                 configuration.checkInterval = interval
+                if let threads { configuration.server.threads = threads }
             }
             fixture = try Fixture(service)
         }
@@ -286,7 +288,7 @@ struct HealthChecksTests {
 
     @Test("A stalled front fails as a timeout and is not healthy; an unreachable CDN says why")
     func stalledServer() throws {
-        let setup = try Setup(timeout: 1)
+        let setup = try Setup(timeout: 1, threads: 2)
         try setup.serveCurrentEverywhere()
         let (aasa, _) = try setup.served()
         try setup.origin.route("/.well-known/apple-app-site-association", bytes: aasa)
@@ -300,10 +302,19 @@ struct HealthChecksTests {
         #expect(origin["detail"]?["reason"]?["kind"] == .string("timeout"))
         #expect(origin["detail"]?["assetlinks"]?["reason"]?["kind"] == .string("timeout"))
         #expect(health["healthy"] == .bool(false))
+        // Checks on demand hold a worker each: with 2 threads, one at a time; another meanwhile is refused.
+        let statuses = Locked<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            usleep(UInt32(index) * 300_000)
+            let status = (try? setup.service.request("POST", "/v1/domains/\(Setup.host)/checks", key: setup.fixture.key).status) ?? 0
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0.sorted() } == [200, 503])
         // The CDN and Google stand-in gone: connect failures, never healthy.
         setup.remote.process.signal(SIGKILL)
         _ = try setup.remote.process.wait(timeout: 10)
         let after = try setup.check()
+
         let apple = try setup.result(after, "apple_cdn")
         #expect(apple["state"] == .string("failing"))
         #expect(apple["detail"]?["reason"]?["kind"] == .string("connect"))
@@ -355,4 +366,12 @@ struct HealthChecksTests {
         #expect(metrics.contains(#"linkd_association_check_domains{check="origin",state="current"} 1"#), "\(metrics)")
         #expect(metrics.contains(#"linkd_association_checks_total{outcome="checked"}"#))
     }
+}
+
+/// A value shared by the threads of a test.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
 }
