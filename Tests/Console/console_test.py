@@ -163,6 +163,23 @@ class Console:
         self.logs += self.driver.get_log("browser")
 
 
+def check_health(c):
+    """The health panel: "Check now" runs the checks; with Apple, Google and the origin out of reach (scripts/test-console
+    points them at closed ports), each says failing or missing with a reason, never healthy. A server without the
+    checks says so."""
+    c.wait(lambda: c.present("#health table, #health-none, #health-unavailable"), "the health panel")
+    if c.present("#health-unavailable"):
+        c.check("not available" in c.css("#health-unavailable").text and not c.css("#check-now").is_displayed(), "health said unavailable")
+        return
+    c.css("#check-now").click()
+    rows = c.wait(lambda: c.all("#health tbody tr"), "the checks' results", 60)
+    states = {(r.get_attribute("data-check"), r.get_attribute("data-app")): (r.get_attribute("data-state"), c.css(".check-reason", r).text)
+              for r in rows}
+    c.check({"origin", "apple_cdn"} <= {k for k, _ in states} and ("google", None) not in states, f"the checks: {states}")
+    c.check(all(state not in ("current", "stale") and reason.strip() for state, reason in states.values()),
+            f"nothing reachable: every check failing with its reason: {states}")
+
+
 def main():
     console = Console()
     driver = console.driver
@@ -348,13 +365,55 @@ def run(c, driver):
     path.send_keys(Keys.CONTROL, "a")
     path.send_keys("/help/*")
     c.wait(lambda: c.css("#lint-findings").text == "No findings.", "the finding goes with the fix")
+    # Before saving, the URLs the draft moves: widget URLs and /help/ now open Widgets on iOS; Android is unchanged.
+    moved_box = c.css("details#moved-urls")
+    count = int(c.css("summary b", moved_box).text.split()[0])
+    c.check(f"{count} URLs would change" in c.css("#preview-summary").text, "the toolbar says how many URLs move")
+    c.css("summary", moved_box).click()
+    moved_rows = lambda within: {r.get_attribute("data-url"): [td.text for td in c.all("td", r)[1:]] for r in c.all("tr[data-url]", within)}
+    before_save = moved_rows(c.css("#moved-urls"))
+    c.check(len(before_save) == count, f"every moved URL is listed: {count} {before_save}")
+    widget = next((v for k, v in before_save.items() if "/widget/" in k and "widgetDetail" in v[0]), None)
+    c.check(widget and widget[0].startswith("browser → Widgets: widgetDetail") and widget[1].startswith("unchanged: browser"),
+            f"a widget URL opens Widgets on iOS only: {before_save}")
+    helped = [v for k, v in before_save.items() if "/help/" in k]
+    c.check(helped == [["browser → Widgets", "unchanged: browser"]], f"/help/ opens Widgets (the new rule's app): {before_save}")
+    c.check(any("refused: The parameter 'id' is invalid" in v[0] for v in before_save.values()), "a refused parameter says why")
+    c.shot("rules-moved")
     c.css("#save-rules").click()
     c.wait(lambda: "Saved as version" in c.css(".save-status").text, "saved")
     status, _, served = api("GET", "/.well-known/apple-app-site-association", key=None, headers={"Host": HOST})
     components = json.dumps(served)
     c.check(status == 200 and "/widget/?*" in components and "/help/*" in components, f"the served AASA changed: {components}")
     c.wait(lambda: c.css("#aasa-diff").text.startswith("No change"), "the preview now equals the published file")
+    c.wait(lambda: c.css("#moved-urls").text.startswith("No URL would change"), "nothing moves once saved")
     c.shot("rules")
+
+    # The domain view: the health panel (Apple, Google and the origin unreachable here: never healthy), the versions,
+    # the latest caused by the rules change; their diff lists the URLs the editor showed before saving.
+    c.go(f"#/domains/{HOST}", "domain")
+    versions = c.all('table[aria-label="Versions"] tbody tr')
+    c.check(len(versions) >= 2, f"at least two versions: {len(versions)}")
+    last = versions[-1].get_attribute("data-n")
+    audit = api("GET", "/v1/audit?resourceType=rules&limit=1")[2]["items"][0]
+    cause = c.css("td:nth-child(4) a", versions[-1])
+    c.check(cause.get_attribute("href").endswith(f"#/audit?entry={audit['id']}"), f"the latest version names the rules change: {versions[-1].text}")
+    check_health(c)
+    c.shot("health")
+    for row in versions[-2:]:
+        c.css("input.compare", row).click()
+    c.css("#compare-versions").click()
+    c.ready("version-diff")
+    c.check(driver.execute_script("return location.hash") == f"#/domains/{HOST}/diff/{int(last) - 1}/{last}", "the diff of the two ticked")
+    after_save = moved_rows(c.css("#diff-moved"))
+    c.check(after_save == before_save, f"the diff moved what the preview said:\n preview {before_save}\n diff    {after_save}")
+    c.check(c.all("#version-aasa-diff .add"), "the AASA's added lines")
+    c.shot("version-diff")
+    c.go(f"#/audit?entry={audit['id']}", "audit")
+    c.wait(lambda: "rules" in c.css(f'tr.highlight[data-id="{audit["id"]}"]').text, "the version's cause in the audit log")
+    c.go(f"#/rules/{HOST}", "rules")
+    c.css('.rule[data-index="1"] .rule-summary').click()
+    c.wait(lambda: c.present('.rule.open[data-index="1"] .rule-comment'), "rule 2 open again")
 
     # 412: the rules change through the API while the person edits; saving says so and shows the new version.
     comment = c.control(c.css('.rule[data-index="1"]'), "Comment")
@@ -777,7 +836,8 @@ def run(c, driver):
                         (f"#/domains/{HOST}", "domain"), (f"#/rules/{HOST}", "rules")):
         c.go(hash_, view)
         c.check(not c.all("main form"), f"no form on {view} with a read key")
-        buttons = [b.text for b in c.all("main button:not(.rule-summary)") if b.is_displayed() and b.text not in ("Load more",)]
+        buttons = [b.text for b in c.all("main button:not(.rule-summary)") if b.is_displayed()
+                   and b.text not in ("Load more", "Compare the two ticked")]
         c.check(not buttons, f"no edit buttons on {view} with a read key: {buttons}")
     c.wait(lambda: c.present("#lint-findings"), "the preview for a read key")
     c.css('.rule[data-index="0"] .rule-summary').click()
@@ -807,6 +867,7 @@ def run(c, driver):
         shutil.copy(os.path.join(OUT, "rules-editor.png"), os.path.join(DOCS, "console-rules.png"))
         shutil.copy(os.path.join(OUT, "analytics.png"), os.path.join(DOCS, "console-analytics.png"))
         shutil.copy(os.path.join(OUT, "links.png"), os.path.join(DOCS, "console-links.png"))
+        shutil.copy(os.path.join(OUT, "health.png"), os.path.join(DOCS, "console-health.png"))
     print(f"console: {c.checks} checks passed; screenshots in {OUT}")
 
 
