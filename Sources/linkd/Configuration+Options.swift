@@ -81,6 +81,8 @@ extension Configuration {
                             unset: "the system's CA certificates", help: "PEM CA certificates the checks' TLS trusts instead."),
         ConfigurationOption("check-timeout", "LINKD_CHECK_TIMEOUT", .seconds(in: 1...300), \.checkTimeout,
                             help: "The longest one outbound check request may take, connection included."),
+        ConfigurationOption("check-interval", "LINKD_CHECK_INTERVAL", .seconds(in: 0...604_800), \.service.checkInterval,
+                            help: "Seconds between two background association checks of a domain, spread over the interval; 0: off."),
     ]
 }
 

@@ -40,6 +40,7 @@ struct ConfigurationOptionsTests {
         ("--check-resolve HOST:PORT:ADDR", "LINKD_CHECK_RESOLVE", "none"),
         ("--check-ca-file FILE", "LINKD_CHECK_CA_FILE", "the system's CA certificates"),
         ("--check-timeout SECONDS", "LINKD_CHECK_TIMEOUT", "10"),
+        ("--check-interval SECONDS", "LINKD_CHECK_INTERVAL", "21600"),
     ]
 
     @Test func optionsKeepTheirNamesVariablesAndDefaults() throws {

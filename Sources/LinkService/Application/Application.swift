@@ -7,7 +7,7 @@ import Postgres
 /// The running service: constructs and injects every part, starts them in order and stops them in reverse.
 ///
 /// Start order: pool → migrations → the background services (`ServiceGroup`: change feed, which loads the catalog
-/// whole and keeps it current by LISTEN → fetch log → hit writer → click tokens) → HTTP. Stop order: HTTP
+/// whole and keeps it current by LISTEN → fetch log → hit writer → click tokens → … → association checks) → HTTP. Stop order: HTTP
 /// (finishing in-flight requests) → the background services in reverse (click tokens, which inserts what is
 /// queued → hit writer, which writes out every accepted hit → fetch log → change feed) → pool.
 public final class Application: Sendable {
@@ -86,7 +86,13 @@ public final class Application: Sendable {
         }
         let tokens = ClickTokens(pool: requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
         self.tokens = tokens
-        let services = ServiceGroup([changes, fetches, hits, tokens, linkTaps], logger: logger.with(label: "linkd.services"))
+        let checker = HealthChecker(pool: pool, catalog: catalog, client: outbound, outbound: configuration.outbound,
+                                    logger: logger.with(label: "linkd.checks"))
+        let checkCounts = CheckCounts()
+        checkCounts.register(in: metrics)
+        let checks = HealthChecks(checker: checker, counts: checkCounts, interval: configuration.checkInterval, metrics: metrics,
+                                  logger: logger.with(label: "linkd.checks"))
+        let services = ServiceGroup([changes, fetches, hits, tokens, linkTaps, checks], logger: logger.with(label: "linkd.services"))
         precondition(services.kinds.map(ObjectIdentifier.init) == Self.serviceKinds.map(ObjectIdentifier.init),
                      "the metrics' stripes are sized for Application.serviceKinds")
         let auth = Authenticator(pool: requests, cache: keys)
@@ -108,6 +114,8 @@ public final class Application: Sendable {
             LinkHandlers(pool: requests, auth: auth, changes: catalogChanges),
             DomainFileHandlers(catalog: catalog, auth: auth),
             AssociationVersionHandlers(pool: requests, auth: auth),
+            HealthHandlers(pool: requests, auth: auth, checker: checker.using(requests), counts: checkCounts,
+                           maxOnDemand: max(1, configuration.server.threads / 2)),
             TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname),
             AuditHandlers(pool: requests, auth: auth),
             KeyHandlers(pool: requests, auth: auth, changes: catalogChanges),
@@ -171,7 +179,7 @@ public final class Application: Sendable {
     /// The kinds of the background services, in start order. The metrics' stripes are sized with their threads
     /// before any is built (each takes the stripes), so `init` checks that it builds these.
     private static let serviceKinds: [any BackgroundService.Type] = [ChangeFeed.self, AssociationFetchLog.self, HitBatcher.self, ClickTokens.self,
-                                                                           LinkClickCounter.self]
+                                                                           LinkClickCounter.self, HealthChecks.self]
 
     private static func registerPoolGauges(_ pool: ConnectionPool, requests: ConnectionPool, in metrics: MetricsRegistry) {
         metrics.gauge("linkd_db_request_refusals_total",

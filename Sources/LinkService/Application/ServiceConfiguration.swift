@@ -47,6 +47,9 @@ public struct ServiceConfiguration: Sendable {
     /// Where the association health checks may send requests (Apple's CDN, Google's API, resolve overrides, CA
     /// file, timeout; docs/HEALTH.md).
     public var outbound = OutboundConfiguration()
+    /// Seconds between two background association checks of a domain, spread over the interval (docs/HEALTH.md,
+    /// "Checks"); 0 turns the background checks off (checks on demand still run).
+    public var checkInterval: Int = 6 * 3600
     /// Chart.js for the console's charts, as Debian's `libjs-chart.js` installs it; served when it exists.
     public var chartJS: URL? = URL(fileURLWithPath: "/usr/share/javascript/chart.js/chart.min.js")
 
