@@ -9,10 +9,12 @@ campaign, edits a link keeping what the form does not show, dry-runs then runs a
 a read key gets no edit controls. Screenshots of each view go to CONSOLE_OUT; each
 view's first paint after a reload is printed (Navigation Timing), not asserted.
 """
+import http.server
 import json
 import os
 import shutil
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -29,6 +31,7 @@ BASE = os.environ["LINKD_URL"]
 KEY = os.environ["LINKD_KEY"]
 OUT = os.environ["CONSOLE_OUT"]
 DOCS = os.environ.get("CONSOLE_DOCS") or None
+CDN_PORT = int(os.environ["CDN_PORT"])
 HOST = "links.example.com"
 XSS = "<img src=x onerror=alert(1)>"
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
@@ -164,20 +167,33 @@ class Console:
 
 
 def check_health(c):
-    """The health panel: "Check now" runs the checks; with Apple, Google and the origin out of reach (scripts/test-console
-    points them at closed ports), each says failing or missing with a reason, never healthy. A server without the
-    checks says so."""
+    """The health panel after "Check now": scripts/test-console points Apple's CDN at a port nothing listens on yet,
+    Google at a closed one and the domains' origins at 127.0.0.1:443, so every check says failing with a reason,
+    never healthy. Answers the rows as (check, file, state, what it saw). A server without the checks says so."""
     c.wait(lambda: c.present("#health table, #health-none, #health-unavailable"), "the health panel")
     if c.present("#health-unavailable"):
         c.check("not available" in c.css("#health-unavailable").text and not c.css("#check-now").is_displayed(), "health said unavailable")
-        return
-    c.css("#check-now").click()
-    rows = c.wait(lambda: c.all("#health tbody tr"), "the checks' results", 60)
-    states = {(r.get_attribute("data-check"), r.get_attribute("data-app")): (r.get_attribute("data-state"), c.css(".check-reason", r).text)
-              for r in rows}
-    c.check({"origin", "apple_cdn"} <= {k for k, _ in states} and ("google", None) not in states, f"the checks: {states}")
-    c.check(all(state not in ("current", "stale") and reason.strip() for state, reason in states.values()),
-            f"nothing reachable: every check failing with its reason: {states}")
+        return None
+    c.css("#check-now").click()   # disabled until the results are drawn
+    c.wait(lambda: c.css("#check-now").is_enabled() and c.present("#health tr[data-check]"), "the checks' results", 60)
+    return [(r.get_attribute("data-check"), r.get_attribute("data-file"), r.get_attribute("data-state"), c.css(".check-reason", r).text)
+            for r in c.all("#health tr[data-check]")]
+
+
+class FakeCDN(http.server.BaseHTTPRequestHandler):
+    """Apple's CDN as the test plays it: `files[path]` is the AASA it has for a domain, else 404."""
+    files = {}
+
+    def do_GET(self):
+        body = self.files.get(self.path)
+        self.send_response(200 if body else 404)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body or b"")))
+        self.end_headers()
+        self.wfile.write(body or b"")
+
+    def log_message(self, *args):
+        pass
 
 
 def main():
@@ -366,12 +382,16 @@ def run(c, driver):
     path.send_keys("/help/*")
     c.wait(lambda: c.css("#lint-findings").text == "No findings.", "the finding goes with the fix")
     # Before saving, the URLs the draft moves: widget URLs and /help/ now open Widgets on iOS; Android is unchanged.
-    moved_box = c.css("details#moved-urls")
-    count = int(c.css("summary b", moved_box).text.split()[0])
+    c.wait(lambda: '"/help/*"' in c.css("#preview-aasa").get_attribute("textContent"), "the preview of the fixed path")
+    c.css("details#moved-urls summary").click()
+    c.wait(lambda: c.present("details#moved-urls[open] tr[data-url]"), "the moved URLs open")
+    count = int(c.css("details#moved-urls summary b").text.split()[0])
     c.check(f"{count} URLs would change" in c.css("#preview-summary").text, "the toolbar says how many URLs move")
-    c.css("summary", moved_box).click()
-    moved_rows = lambda within: {r.get_attribute("data-url"): [td.text for td in c.all("td", r)[1:]] for r in c.all("tr[data-url]", within)}
-    before_save = moved_rows(c.css("#moved-urls"))
+    # One read of the table (url → [iOS, Android]), so a redraw cannot come between its rows.
+    moved_rows = lambda selector: driver.execute_script("""
+        return Object.fromEntries([...document.querySelectorAll(arguments[0] + ' tr[data-url]')].map(
+            (r) => [r.dataset.url, [...r.cells].slice(1).map((td) => td.innerText.trim())]));""", selector)
+    before_save = moved_rows("#moved-urls")
     c.check(len(before_save) == count, f"every moved URL is listed: {count} {before_save}")
     widget = next((v for k, v in before_save.items() if "/widget/" in k and "widgetDetail" in v[0]), None)
     c.check(widget and widget[0].startswith("browser → Widgets: widgetDetail") and widget[1].startswith("unchanged: browser"),
@@ -380,6 +400,8 @@ def run(c, driver):
     c.check(helped == [["browser → Widgets", "unchanged: browser"]], f"/help/ opens Widgets (the new rule's app): {before_save}")
     c.check(any("refused: The parameter 'id' is invalid" in v[0] for v in before_save.values()), "a refused parameter says why")
     c.shot("rules-moved")
+    with urllib.request.urlopen(urllib.request.Request(f"{BASE}/.well-known/apple-app-site-association", headers={"Host": HOST})) as answer:
+        old_aasa = answer.read()
     c.css("#save-rules").click()
     c.wait(lambda: "Saved as version" in c.css(".save-status").text, "saved")
     status, _, served = api("GET", "/.well-known/apple-app-site-association", key=None, headers={"Host": HOST})
@@ -398,14 +420,29 @@ def run(c, driver):
     audit = api("GET", "/v1/audit?resourceType=rules&limit=1")[2]["items"][0]
     cause = c.css("td:nth-child(4) a", versions[-1])
     c.check(cause.get_attribute("href").endswith(f"#/audit?entry={audit['id']}"), f"the latest version names the rules change: {versions[-1].text}")
-    check_health(c)
+    checks = check_health(c)
+    if checks is not None:
+        c.check({(k, f) for k, f, _, _ in checks} >= {("origin", "aasa"), ("origin", "assetlinks"), ("apple_cdn", None)}, f"the checks: {checks}")
+        c.check(all(state == "failing" and "connect" in saw for _, _, state, saw in checks), f"nothing reachable: failing with reasons: {checks}")
+        c.check(c.css("#health-overall").text == "not healthy", "the domain is not healthy")
+        # Apple's CDN comes up with the file served before the rules change: stale since the change, and the URLs
+        # iOS decides otherwise are the ones the change moved on iOS.
+        FakeCDN.files[f"/a/v1/{HOST}"] = old_aasa
+        threading.Thread(target=http.server.ThreadingHTTPServer(("127.0.0.1", CDN_PORT), FakeCDN).serve_forever, daemon=True).start()
+        checks = check_health(c)
+        apple = c.css('#health tr[data-check="apple_cdn"]')
+        c.check(apple.get_attribute("data-state") == "stale" and f"version {int(last) - 1}" in apple.text, f"Apple's CDN is stale: {apple.text}")
+        c.check(f"since {c.css('td:nth-child(3)', versions[-1]).text}" in apple.text, f"stale since the new version: {apple.text}")
+        stale = {r.get_attribute("data-url") for r in c.all("tr[data-url]", apple)}
+        c.check(stale == {url for url, (ios, _) in before_save.items() if not ios.startswith("unchanged")},
+                f"the URLs iOS decides the old way: {stale}")
     c.shot("health")
     for row in versions[-2:]:
         c.css("input.compare", row).click()
     c.css("#compare-versions").click()
     c.ready("version-diff")
     c.check(driver.execute_script("return location.hash") == f"#/domains/{HOST}/diff/{int(last) - 1}/{last}", "the diff of the two ticked")
-    after_save = moved_rows(c.css("#diff-moved"))
+    after_save = moved_rows("#diff-moved")
     c.check(after_save == before_save, f"the diff moved what the preview said:\n preview {before_save}\n diff    {after_save}")
     c.check(c.all("#version-aasa-diff .add"), "the AASA's added lines")
     c.shot("version-diff")

@@ -1,41 +1,58 @@
 // A domain's association health (GET …/health, "Check now" POSTs …/checks) and the versions of its served files
 // with a choice of two to compare (docs/HEALTH.md). A server without the checks (404 for the route) is said so.
-import { h, notice, errorNotice, formatTime, pretty } from '../dom.js';
+import { h, notice, errorNotice, formatTime, pretty, head } from '../dom.js';
 import { call, pagedTable, enc } from '../api.js';
 import { movedView } from './moved.js';
 
-const names = { origin: 'Origin (https://host/.well-known/)', apple_cdn: "Apple's CDN (what iOS gets)", google: 'Google' };
+const names = { aasa: 'Origin: apple-app-site-association', assetlinks: 'Origin: assetlinks.json', apple_cdn: "Apple's CDN (what iOS gets)" };
 const tones = { current: 'ok', stale: 'warn', unknown: 'warn' };
+const problems = { redirect: (d) => `redirects to ${d.location}`, status: (d) => `answers ${d.status}`, notJSON: () => 'not JSON',
+  contentType: (d) => `served as ${d.contentType || 'no type'}`, tooLarge: (d) => `${d.bytes ?? 'over'} bytes, Apple reads 128 KB` };
 
-/** A reason as text: a string, or `{kind, message}` as the outbound client words a failure. */
-const words = (r) => (r && typeof r === 'object' ? [r.kind, r.message || r.detail].filter(Boolean).join(': ') : r);
+/** What a check (or one origin file) saw, in words: why it could not run, what is wrong, or the version it holds. */
+function saw(d, state) {
+  if (d.problems?.length) return d.problems.map((p) => (problems[p] || (() => p))(d)).join('; ');
+  if (d.reason) return `${d.reason.kind}: ${d.reason.message}`;
+  if (d.listed === false) return `Google does not list ${d.packageName}`;
+  if (d.missingFingerprints?.length) return `Google lacks the fingerprints ${d.missingFingerprints.join(', ')}`;
+  if (state === 'missing') return `no copy (${d.status})`;
+  const rules = d.rulesMatch === false ? 'Its dynamic rules are not the ones served. ' : '';
+  if (state === 'stale') return `${rules}Replaced by version ${d.replacedBy} on ${formatTime(d.staleSince)}.`;
+  return state === 'unknown' ? `${rules}Bytes of no version linkd kept (${d.etag || 'no ETag'}).` : 'What linkd serves now.';
+}
 
-function checkRow(c, appsByID) {
-  const d = c.detail && typeof c.detail === 'object' ? c.detail : {};
-  const app = c.app && (appsByID.get(c.app)?.name || c.app);
-  const version = d.version ?? d.n;
-  return h('tr', { 'data-check': c.check, 'data-app': c.app, 'data-state': c.state },
-    h('th', { scope: 'row' }, names[c.check] || c.check, app ? [' for ', h('b', {}, app)] : ''),
-    h('td', {}, h('span', { class: `badge ${tones[c.state] || 'error'}` }, c.state), c.since ? ` since ${formatTime(c.since)}` : ''),
-    h('td', {}, version ? `version ${version}` : '—'),
-    h('td', { class: 'check-reason' }, words(d.reason) || words(d.error) || (c.healthy ? 'as served now' : ''),
-      Array.isArray(d.moved) ? movedView(d.moved, d.corpus, appsByID, { verb: 'are decided the old way' }) : null,
+function checkRow(label, c, d, state, appsByID) {
+  return h('tr', { 'data-check': c.check, 'data-file': d.file, 'data-app': c.app, 'data-state': state },
+    h('th', { scope: 'row' }, label),
+    h('td', {}, h('span', { class: `badge ${tones[state] || 'error'}` }, state), ` since ${formatTime(state === 'stale' && d.staleSince || c.since)}`),
+    h('td', {}, d.version ? `version ${d.version}` : '—'),
+    h('td', { class: 'check-reason' }, saw(d, state),
+      d.moved ? movedView(d.moved, d.corpus, appsByID, { verb: 'open otherwise on iOS until it refreshes' }) : null,
       h('details', {}, h('summary', {}, 'what it saw'), h('pre', {}, pretty(d)))),
     h('td', { class: 'muted' }, formatTime(c.checkedAt)));
 }
+
+/** One row a check, the origin's two files on a row each (their state from their own problems, reason or match). */
+const rows = (c, appsByID) => (c.check === 'origin'
+  ? ['aasa', 'assetlinks'].map((file) => {
+    const d = { ...c.detail[file], file };
+    const state = d.problems?.length ? 'misconfigured' : d.reason ? 'failing' : d.match || c.state;
+    return checkRow(names[file], c, d, state, appsByID);
+  })
+  : checkRow(c.check === 'google' ? `Google for ${appsByID.get(c.app)?.name || c.app}` : names[c.check] || c.check, c, c.detail, c.state, appsByID));
 
 /** The Health panel: each check's state, since when, the version the remote holds and the reason. */
 export function healthPanel(host, context, appsByID) {
   const body = h('div', { id: 'health', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Loading…'));
   const button = h('button', { type: 'button', class: 'secondary', id: 'check-now', hidden: !context.canWrite }, 'Check now');
-  const draw = (data) => {
-    const checks = Array.isArray(data) ? data : data.checks || data.items || [];
-    body.replaceChildren(checks.length
+  const draw = (data) => body.replaceChildren(
+    h('p', {}, h('span', { class: `badge ${data.healthy ? 'ok' : 'error'}`, id: 'health-overall' }, data.healthy ? 'healthy' : 'not healthy'),
+      h('span', { class: 'muted' }, data.nextCheckAt ? ` Next background check ${formatTime(data.nextCheckAt)}.` : ' No background check.')),
+    data.checks.length
       ? h('div', { class: 'table-wrap' }, h('table', { 'aria-label': 'Health checks' },
-        h('thead', {}, h('tr', {}, ['Check', 'State', 'Remote holds', 'Reason', 'Checked'].map((t) => h('th', { scope: 'col' }, t)))),
-        h('tbody', {}, checks.map((c) => checkRow(c, appsByID)))))
+        head('Check', 'State', 'Remote holds', 'What it saw', 'Checked'),
+        h('tbody', {}, data.checks.map((c) => rows(c, appsByID)))))
       : h('p', { class: 'muted', id: 'health-none' }, h('span', { class: 'badge warn' }, 'unknown'), ' Not checked yet.'));
-  };
   const failed = (error) => {
     if (error.status === 404 && /\/(health|checks)' does not exist/.test(error.problem?.detail || '')) {
       button.hidden = true;
@@ -57,7 +74,7 @@ export function healthPanel(host, context, appsByID) {
 /** The versions of the served files, oldest first and paged; tick two and Compare opens their diff. */
 export function versionsPanel(host, context) {
   const base = `#/domains/${enc(host)}/diff/`;
-  const compare = h('button', { type: 'button', id: 'compare-versions', disabled: true }, 'Compare the two ticked');
+  const compare = h('button', { type: 'button', class: 'secondary', id: 'compare-versions', disabled: true }, 'Compare the two ticked');
   const ticked = [];
   const tick = (v) => {
     const box = h('input', { type: 'checkbox', value: v.n, 'aria-label': `Compare version ${v.n}`, class: 'compare' });
@@ -81,9 +98,9 @@ export function versionsPanel(host, context) {
       : v.cause === 'found' ? 'found at load (files changed outside linkd)' : v.cause)],
     ['ETags', (v) => h('code', {}, `AASA ${v.aasaEtag.replace(/"/g, '').slice(0, 8)} · assetlinks ${v.assetlinksEtag.replace(/"/g, '').slice(0, 8)}`)],
   ], { empty: 'No version recorded yet.', label: 'Versions', row: (v) => ({ 'data-n': v.n }) });
-  const panel = h('section', { 'aria-labelledby': 'versions-title' }, h('h2', { id: 'versions-title' }, 'Versions of the served files'),
-    h('p', { class: 'muted' }, 'Every change of the served files, oldest first. Tick two versions to see what changed and which URLs moved.'),
-    table, h('div', { class: 'actions' }, compare));
+  const panel = h('section', { 'aria-labelledby': 'versions-title' },
+    h('div', { class: 'actions' }, h('h2', { id: 'versions-title' }, 'Versions of the served files'), compare),
+    h('p', { class: 'muted' }, 'Every change of the files, oldest first. Tick two to see what changed and which URLs moved.'), table);
   panel.ready = table.ready;
   return panel;
 }

@@ -1,9 +1,9 @@
 // The URLs a change moves (`moved` of POST …/preview and GET …/association/diff, docs/HEALTH.md): a summary line
-// that opens onto a table of each URL's iOS and Android decision before → after, drawn 100 rows at a time.
-import { h } from '../dom.js';
+// that opens onto a table of each URL's iOS and Android decision before → after.
+import { h, head } from '../dom.js';
 
 /** A decision in words: the app (by name) and the destination it opens, or the browser and why. */
-export function decisionText(d, appsByID) {
+function decisionText(d, appsByID) {
   const app = d.app ? appsByID.get(d.app.id)?.name || d.app.appId || d.app.packageName : '';
   const to = d.destination;
   if (d.outcome === 'open_app') {
@@ -13,6 +13,7 @@ export function decisionText(d, appsByID) {
   return d.outcome === 'excluded' ? `browser (excluded${app ? ` by ${app}` : ''})` : 'browser';
 }
 
+const path = (m) => m.url.replace(/^https?:\/\/[^/]+/, '');
 const side = (move, appsByID) => (move.changed
   ? h('td', { class: 'moved' }, decisionText(move.from, appsByID), ' → ', h('b', {}, decisionText(move.to, appsByID)))
   : h('td', { class: 'muted' }, `unchanged: ${decisionText(move.to, appsByID)}`));
@@ -23,24 +24,15 @@ const side = (move, appsByID) => (move.changed
  */
 export function movedView(moved, corpus, appsByID, { id, verb, open = false }) {
   const count = moved.length;
-  const first = moved.slice(0, 3).map((m) => m.url.replace(/^https?:\/\/[^/]+/, '')).join(', ');
-  const body = h('tbody');
-  const more = h('button', { type: 'button', class: 'secondary' });
-  let shown = 0;
-  const grow = () => {
-    body.append(...moved.slice(shown, shown + 100).map((m) => h('tr', { 'data-url': m.url },
-      h('td', {}, h('code', {}, m.url)), side(m.ios, appsByID), side(m.android, appsByID))));
-    shown = Math.min(count, shown + 100);
-    more.hidden = shown >= count;
-    more.textContent = `Show ${Math.min(100, count - shown)} more of ${count - shown}`;
-  };
-  more.addEventListener('click', grow);
-  grow();
+  const first = moved.slice(0, 3).map(path).join(', ');
+  // At most 500 rows: the API's answer holds them all.
+  const rows = moved.slice(0, 500).map((m) => h('tr', { 'data-url': m.url, title: m.url },
+    h('td', {}, h('code', {}, path(m))), side(m.ios, appsByID), side(m.android, appsByID)));
   const compared = corpus ? ` among ${corpus.size} compared (${corpus.examples} from the rules' examples, ${corpus.hits} hit in 7 days, ` +
     `${corpus.links} links${corpus.cut ? '; a bound left more out' : ''})` : '';
   if (!count) return h('p', { id, class: 'moved-urls muted' }, `No URL ${verb}`, compared);
   return h('details', { id, class: 'moved-urls', open },
     h('summary', {}, h('b', {}, `${count} URL${count > 1 ? 's' : ''} ${verb}: `), h('span', { class: 'muted' }, `${first}${count > 3 ? ', …' : ''}`, compared)),
     h('div', { class: 'table-wrap' }, h('table', { 'aria-label': 'Moved URLs' },
-      h('thead', {}, h('tr', {}, ['URL', 'iOS', 'Android'].map((t) => h('th', { scope: 'col' }, t)))), body), more));
+      head('URL', 'iOS', 'Android'), h('tbody', {}, rows)), count > 500 ? h('p', { class: 'muted' }, `The first 500 of ${count}.`) : null));
 }
