@@ -436,7 +436,12 @@ def run(c, driver):
         stale = {r.get_attribute("data-url") for r in c.all("tr[data-url]", apple)}
         c.check(stale == {url for url, (ios, _) in before_save.items() if not ios.startswith("unchanged")},
                 f"the URLs iOS decides the old way: {stale}")
+        c.css('tr[data-check="apple_cdn"] .moved-urls summary').click()
+    # The health panel and the versions, whole (docs/images/console-health.png).
+    bottom = driver.execute_script("return document.querySelector('[aria-labelledby=versions-title]').getBoundingClientRect().bottom + scrollY")
+    driver.set_window_size(1280, int(bottom) + 150)
     c.shot("health")
+    driver.set_window_size(1280, 1000)
     for row in versions[-2:]:
         c.css("input.compare", row).click()
     c.css("#compare-versions").click()
@@ -859,6 +864,11 @@ def run(c, driver):
     width = driver.execute_script("return document.documentElement.scrollWidth")
     c.check(width <= 390, f"no sideways scrolling of the links view at 390 px (page is {width} px wide)")
     c.shot("links-390")
+    for hash_, view, name in ((f"#/domains/{HOST}", "domain", "health-390"), (f"#/domains/{HOST}/diff/{int(last) - 1}/{last}", "version-diff", "version-diff-390")):
+        c.go(hash_, view)
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        c.check(width <= 390, f"no sideways scrolling of {view} at 390 px (page is {width} px wide)")
+        c.shot(name)
     driver.set_window_size(1280, 1000)
 
     # A read key: the same views without edit controls.

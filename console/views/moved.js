@@ -15,7 +15,7 @@ function decisionText(d, appsByID) {
 
 const path = (m) => m.url.replace(/^https?:\/\/[^/]+/, '');
 const side = (move, appsByID) => (move.changed
-  ? h('td', { class: 'moved' }, decisionText(move.from, appsByID), ' → ', h('b', {}, decisionText(move.to, appsByID)))
+  ? h('td', {}, decisionText(move.from, appsByID), ' → ', h('b', {}, decisionText(move.to, appsByID)))
   : h('td', { class: 'muted' }, `unchanged: ${decisionText(move.to, appsByID)}`));
 
 /**
