@@ -53,10 +53,13 @@ final class TestService: @unchecked Sendable {
     static func configuration(_ parameters: ConnectionParameters) -> ServiceConfiguration {
         var server = ServerConfiguration()
         server.port = 0
-        return ServiceConfiguration(
+        var configuration = ServiceConfiguration(
             server: server, database: parameters, databasePoolSize: 4,
             migrationsDirectory: migrationsDirectory, migrateOnStart: true
         )
+        // No background association checks unless a test asks (they would reach Apple's and Google's hosts).
+        configuration.checkInterval = 0
+        return configuration
     }
 
     /// Runs `body` with a fresh service and always stops it.

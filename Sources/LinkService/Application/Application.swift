@@ -88,7 +88,7 @@ public final class Application: Sendable {
         self.tokens = tokens
         let checker = HealthChecker(pool: pool, catalog: catalog, client: outbound, outbound: configuration.outbound,
                                     logger: logger.with(label: "linkd.checks"))
-        let checkCounts = CheckCounts()
+        let checkCounts = CheckCounts(minimumAge: .seconds(min(10, max(1, configuration.checkInterval))))
         checkCounts.register(in: metrics)
         let checks = HealthChecks(checker: checker, counts: checkCounts, interval: configuration.checkInterval, metrics: metrics,
                                   logger: logger.with(label: "linkd.checks"))

@@ -106,8 +106,13 @@ struct CatalogReloader: Sendable {
         guard let versions else { return }
         reconciling.async { [pool, logger] in
             do {
+                let started = Date()
                 let found = try versions.reconcile(entries, latest: latest, pool: pool)
-                if found > 0 { logger.info("association versions found at load", metadata: ["catalog.versions_found": "\(found)"]) }
+                if found > 0 {
+                    logger.info("association versions found at load", metadata: [
+                        "catalog.versions_found": "\(found)", "catalog.duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
+                    ])
+                }
             } catch {
                 logger.warning("recording the association versions found at load failed", metadata: ["error": "\(error)"])
             }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// How many domains are in each state of each check, as last read from `association_checks`, for `/metrics`
 /// (`linkd_association_check_domains{check, state}`): read again after each background pass and each check on
-/// demand (at most every `minimumAge`), never at scrape time, so `/metrics` never waits on the database.
+/// demand (the background's at most every `minimumAge`), never at scrape time, so `/metrics` never waits on the database.
 final class CheckCounts: Sendable {
     private let counts = Mutex<(values: [String: Int], readAt: ContinuousClock.Instant?)>(([:], nil))
     private let minimumAge: Duration

@@ -41,18 +41,20 @@ extension HealthChecker {
     /// corpus the diff uses (`AssociationMoves`): `moved` (at most `movedListLimit`), `movedCount`, `corpus`, and
     /// `recompiled` (whether the version, recompiled with today's apps, gives back its stored AASA).
     func moved(since number: Int, domain: Domain, entry: CatalogEntry) throws -> [JSONMember] {
-        try pool.withConnection { connection -> [JSONMember] in
-            guard let version = try AssociationVersionStore.find(domain: domain.id, number: number, on: connection) else { return [] }
+        // The connection is held for the reads only: deciding the corpus is CPU work.
+        let read = try pool.withConnection { connection -> (AssociationVersionFiles, CatalogEntry, AssociationMoves)? in
+            guard let version = try AssociationVersionStore.find(domain: domain.id, number: number, on: connection) else { return nil }
             let apps = try DomainLoader.workspaceApps(domain.workspaceID, on: connection).apps
             let old = CatalogLoader.entry(of: version, domain: domain, apps: apps)
-            let moves = try AssociationMoves(domain: domain, entries: [old, entry], on: connection)
-            let moved = moves.moved(from: old, to: entry).filter { $0["ios"]?["changed"] == .bool(true) }
-            return [
-                JSONMember(key: "moved", value: .array(Array(moved.prefix(Self.movedListLimit)))),
-                JSONMember(key: "movedCount", value: .integer(moved.count)),
-                JSONMember(key: "corpus", value: moves.json),
-                JSONMember(key: "recompiled", value: .bool(old.aasa.etag == version.version.aasaETag)),
-            ]
+            return (version, old, try AssociationMoves(domain: domain, entries: [old, entry], on: connection))
         }
+        guard let (version, old, moves) = read else { return [] }
+        let moved = moves.moved(from: old, to: entry).filter { $0["ios"]?["changed"] == .bool(true) }
+        return [
+            JSONMember(key: "moved", value: .array(Array(moved.prefix(Self.movedListLimit)))),
+            JSONMember(key: "movedCount", value: .integer(moved.count)),
+            JSONMember(key: "corpus", value: moves.json),
+            JSONMember(key: "recompiled", value: .bool(old.aasa.etag == version.version.aasaETag)),
+        ]
     }
 }

@@ -55,6 +55,10 @@ extension HealthChecker {
                 return CheckResult(.google, subject: app.id, .unknown, .object(members + VersionMatch.unknown.members))
             }
             let number = older[index].number
+            if index == older.index(before: older.endIndex) {
+                // The latest version's rules: this node has not installed it yet.
+                return CheckResult(.google, subject: app.id, .current, .object(members + VersionMatch.current(version: number).members))
+            }
             let next = versions.first(where: { $0.number > number })
             let match = VersionMatch.stale(version: number, replacedBy: next?.number, since: next?.createdAt)
             return CheckResult(.google, subject: app.id, .stale, .object(members + match.members))

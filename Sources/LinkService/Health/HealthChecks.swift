@@ -48,8 +48,8 @@ final class HealthChecks: BackgroundService {
             while true {
                 let pause: Duration
                 do {
-                    // New domains get their slot within a minute.
-                    if scheduledAt.map({ ContinuousClock.now - $0 > .seconds(60) }) ?? true {
+                    // New domains get their slot within a minute (or the interval, when shorter).
+                    if scheduledAt.map({ ContinuousClock.now - $0 >= .seconds(min(60, interval)) }) ?? true {
                         try checker.pool.withConnection { try AssociationCheckStore.schedule(interval: interval, on: $0) }
                         scheduledAt = .now
                     }
@@ -58,7 +58,9 @@ final class HealthChecks: BackgroundService {
                     logger.warning("association checks: cannot read the schedule", metadata: ["error": "\(error)"])
                     pause = .seconds(30)
                 }
-                if thread.sleep(until: .now() + .milliseconds(Int(pause.inSeconds * 1000))) { return }
+                // Wake for the next scheduling too.
+                let wait = min(pause, .seconds(min(60, interval)))
+                if thread.sleep(until: .now() + .milliseconds(Int(wait.inSeconds * 1000))) { return }
             }
         }
     }

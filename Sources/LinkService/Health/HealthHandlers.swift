@@ -57,7 +57,7 @@ struct HealthHandlers: EndpointGroup {
         } catch HealthChecker.CheckError.notLoaded {
             throw Problem.serviceUnavailable(detail: "This node has not loaded the domain '\(domain.hostname)' yet.", retryAfter: 1)
         }
-        try? counts.refresh { try pool.withConnection { try AssociationCheckStore.domainCounts(on: $0) } }
+        try? counts.refresh(force: true) { try pool.withConnection { try AssociationCheckStore.domainCounts(on: $0) } }
         let (checks, due) = try pool.withConnection { connection in
             (try AssociationCheckStore.all(domain: domain.id, on: connection), try AssociationCheckStore.due(domain: domain.id, on: connection))
         }

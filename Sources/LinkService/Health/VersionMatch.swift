@@ -12,14 +12,15 @@ enum VersionMatch: Equatable {
     case unknown
 
     /// The match of `etag` for the file `file` picks from each version (the AASA's or assetlinks.json's ETag),
-    /// `current` being the ETag served now.
+    /// `current` being the ETag this node serves now. The latest version's file is current too: this node's catalog
+    /// may not have installed the write another node just committed.
     init(etag: String, current: String, versions: [AssociationVersion], file: (AssociationVersion) -> String) {
-        if etag == current {
-            self = .current(version: versions.last(where: { file($0) == etag })?.number)
+        guard let index = versions.lastIndex(where: { file($0) == etag }) else {
+            self = etag == current ? .current(version: nil) : .unknown
             return
         }
-        guard let index = versions.lastIndex(where: { file($0) == etag }) else {
-            self = .unknown
+        if etag == current || index == versions.index(before: versions.endIndex) {
+            self = .current(version: versions[index].number)
             return
         }
         let next = versions.index(after: index) < versions.endIndex ? versions[versions.index(after: index)] : nil
