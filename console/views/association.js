@@ -27,8 +27,8 @@ function checkRow(label, c, d, state, appsByID) {
     h('td', {}, h('span', { class: `badge ${tones[state] || 'error'}` }, state), ` since ${formatTime(state === 'stale' && d.staleSince || c.since)}`),
     h('td', {}, d.version ? `version ${d.version}` : '—'),
     h('td', { class: 'check-reason' }, saw(d, state),
-      d.moved ? movedView(d.moved, d.corpus, appsByID, { verb: 'open otherwise on iOS until it refreshes' }) : null,
-      h('details', {}, h('summary', {}, 'what it saw'), h('pre', {}, pretty(d)))),
+      d.moved ? movedView(d.moved, d.corpus, appsByID, { verb: 'open otherwise on iOS until it refreshes', total: d.movedCount }) : null,
+      h('details', {}, h('summary', {}, 'detail'), h('pre', {}, pretty(d)))),
     h('td', { class: 'muted' }, formatTime(c.checkedAt)));
 }
 
@@ -54,15 +54,16 @@ export function healthPanel(host, context, appsByID) {
         h('tbody', {}, data.checks.map((c) => rows(c, appsByID)))))
       : h('p', { class: 'muted', id: 'health-none' }, h('span', { class: 'badge warn' }, 'unknown'), ' Not checked yet.'));
   const failed = (error) => {
-    if (error.status === 404 && /\/(health|checks)' does not exist/.test(error.problem?.detail || '')) {
+    if (error.status === 404 && /\/health' does not exist/.test(error.problem?.detail || '')) {
       button.hidden = true;
       body.replaceChildren(notice('warn', h('span', { id: 'health-unavailable' }, 'Health checks are not available on this server.')));
     } else body.replaceChildren(errorNotice(error));
   };
   button.addEventListener('click', async () => {
     button.disabled = true;
-    body.prepend(h('p', { class: 'muted' }, 'Checking Apple, Google and the origin…'));
-    try { draw((await call('POST', `/v1/domains/${enc(host)}/checks`)).data); } catch (error) { failed(error); }
+    const note = h('p', { class: 'muted' }, 'Checking Apple, Google and the origin…');
+    body.prepend(note);
+    try { draw((await call('POST', `/v1/domains/${enc(host)}/checks`)).data); } catch (error) { note.replaceWith(errorNotice(error)); }
     button.disabled = false;
   });
   const panel = h('section', { 'aria-labelledby': 'health-title' },

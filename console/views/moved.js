@@ -19,13 +19,13 @@ const side = (move, appsByID) => (move.changed
   : h('td', { class: 'muted' }, `unchanged: ${decisionText(move.to, appsByID)}`));
 
 /**
- * `moved` as a `details` element (`id`), closed unless `open`: its summary says "N URLs {verb}: the first three…"
+ * `moved` (of `total`) as a `details` element (`id`), closed unless `open`: its summary says "N URLs {verb}: the first three…"
  * and what was compared (`corpus`); the table holds URL, iOS and Android.
  */
-export function movedView(moved, corpus, appsByID, { id, verb, open = false }) {
-  const count = moved.length;
+export function movedView(moved, corpus, appsByID, { id, verb, open = false, total }) {
+  const count = total ?? moved.length;
   const first = moved.slice(0, 3).map(path).join(', ');
-  // At most 500 rows: the API's answer holds them all.
+  // At most 500 rows (the API may list fewer than `total`).
   const rows = moved.slice(0, 500).map((m) => h('tr', { 'data-url': m.url, title: m.url },
     h('td', {}, h('code', {}, path(m))), side(m.ios, appsByID), side(m.android, appsByID)));
   const compared = corpus ? ` among ${corpus.size} compared (${corpus.examples} from the rules' examples, ${corpus.hits} hit in 7 days, ` +
@@ -34,5 +34,5 @@ export function movedView(moved, corpus, appsByID, { id, verb, open = false }) {
   return h('details', { id, class: 'moved-urls', open },
     h('summary', {}, h('b', {}, `${count} URL${count > 1 ? 's' : ''} ${verb}: `), h('span', { class: 'muted' }, `${first}${count > 3 ? ', …' : ''}`, compared)),
     h('div', { class: 'table-wrap' }, h('table', { 'aria-label': 'Moved URLs' },
-      head('URL', 'iOS', 'Android'), h('tbody', {}, rows)), count > 500 ? h('p', { class: 'muted' }, `The first 500 of ${count}.`) : null));
+      head('URL', 'iOS', 'Android'), h('tbody', {}, rows)), rows.length < count ? h('p', { class: 'muted' }, `The first ${rows.length} of ${count}.`) : null));
 }
