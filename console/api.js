@@ -66,24 +66,31 @@ export async function all(path, maxPages = 20) {
 export const enc = encodeURIComponent;
 
 /**
- * A table filled page by page from `path` with the API's cursors: `columns` are `[header, item => cell]`;
- * a "Load more" button follows `next`.
+ * A table filled page by page from `path` with the API's cursors: `columns` are `[header, item => cell]`, `row(item)`
+ * a row's attributes; a "Load more" button follows `next`. With `until(item)`, pages are followed (at most 20) until
+ * an item satisfies it, and its row is scrolled into view.
  */
-export function pagedTable(path, columns, { empty = 'Nothing yet.', label } = {}) {
+export function pagedTable(path, columns, { empty = 'Nothing yet.', label, row = () => ({}), until } = {}) {
   const body = h('tbody');
   const table = h('table', { 'aria-label': label },
     h('thead', {}, h('tr', {}, columns.map(([title, , cls]) => h('th', { scope: 'col', class: cls }, title)))), body);
   const status = h('div', { class: 'actions' });
   const wrap = h('div', { class: 'table-wrap' }, table, status);
   let count = 0;
+  let pages = 0;
   async function load(next) {
     status.replaceChildren(h('span', { class: 'muted' }, 'Loading…'));
     try {
       const data = await get(next);
+      let found = null;
       for (const item of data.items) {
         count++;
-        body.append(h('tr', {}, columns.map(([, cell, cls]) => h('td', { class: cls }, cell(item)))));
+        const tr = h('tr', row(item), columns.map(([, cell, cls]) => h('td', { class: cls }, cell(item))));
+        if (until && until(item)) found = tr;
+        body.append(tr);
       }
+      if (found) { until = null; setTimeout(() => found.scrollIntoView({ block: 'center' }), 0); }
+      if (until && data.next && ++pages < 20) return load(data.next);
       status.replaceChildren();
       if (!count) append(status, h('span', { class: 'muted' }, empty));
       if (data.next) {

@@ -9,6 +9,7 @@ const views = {
   teams: () => import('./views/teams.js'),
   domains: () => import('./views/domains.js'),
   domain: () => import('./views/domain.js'),
+  'version-diff': () => import('./views/version-diff.js'),
   rules: () => import('./views/rules.js'),
   links: () => import('./views/links.js'),
   link: () => import('./views/link.js'),
@@ -75,7 +76,7 @@ function parseHash() {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   let name = parts[0] || 'overview';
   if (name === 'apps' && parts[1]) name = 'app';
-  if (name === 'domains' && parts[1]) name = 'domain';
+  if (name === 'domains' && parts[1]) name = parts[2] === 'diff' ? 'version-diff' : 'domain';
   if (name === 'links' && parts[1]) name = 'link';
   return { name, params: parts.slice(1), query: new URLSearchParams(query) };
 }
@@ -84,7 +85,7 @@ async function route() {
   if (!context) return;
   const { name, params, query } = parseHash();
   const mine = ++generation;
-  const section = { app: 'apps', domain: 'domains', link: 'links' }[name] || name;
+  const section = { app: 'apps', domain: 'domains', 'version-diff': 'domains', link: 'links' }[name] || name;
   for (const link of nav.querySelectorAll('a')) {
     if (link.getAttribute('href') === `#/${section}`) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');

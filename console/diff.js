@@ -1,4 +1,6 @@
-// A line diff (longest common subsequence) for the rules editor's "against the published file" view.
+// A line diff (longest common subsequence) of two JSON documents: the rules editor's "against the published file"
+// and the changes between two versions of a domain's files.
+import { h, pretty } from './dom.js';
 
 /** `[{kind: 'same'|'add'|'del', text}]` turning `before` into `after`. */
 export function lineDiff(before, after) {
@@ -22,4 +24,27 @@ export function lineDiff(before, after) {
   while (i < n) out.push({ kind: 'del', text: before[i++] });
   while (j < m) out.push({ kind: 'add', text: after[j++] });
   return out;
+}
+
+/**
+ * The diff of `before` and `after` (pretty JSON) as a `pre` (`id`), or "No change" when equal; with `context`, runs
+ * of unchanged lines longer than twice that are cut to `context` lines around the changes.
+ */
+export function diffView(before, after, id, { context, same = 'No change: this is the file being served.' } = {}) {
+  const lines = lineDiff(pretty(before).split('\n'), pretty(after).split('\n'));
+  if (lines.every((l) => l.kind === 'same')) return h('p', { class: 'muted', id }, same);
+  const shown = [];
+  for (let i = 0; i < lines.length;) {
+    let j = i;
+    while (j < lines.length && lines[j].kind === 'same') j++;
+    const head = i ? context : 0;
+    const tail = j < lines.length ? context : 0;
+    if (context !== undefined && j - i > head + tail + 1) {
+      shown.push(...lines.slice(i, i + head), { kind: 'cut', text: `… ${j - i - head - tail} unchanged lines` }, ...lines.slice(j - tail, j));
+    } else shown.push(...lines.slice(i, j));
+    if (j < lines.length) shown.push(lines[j]);
+    i = j + 1;
+  }
+  return h('pre', { class: 'diff', id, 'aria-label': 'Lines starting with + are added, - removed' },
+    shown.map((l) => h('span', { class: l.kind }, `${l.kind === 'add' ? '+ ' : l.kind === 'del' ? '- ' : '  '}${l.text}`)));
 }

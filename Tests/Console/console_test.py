@@ -9,10 +9,12 @@ campaign, edits a link keeping what the form does not show, dry-runs then runs a
 a read key gets no edit controls. Screenshots of each view go to CONSOLE_OUT; each
 view's first paint after a reload is printed (Navigation Timing), not asserted.
 """
+import http.server
 import json
 import os
 import shutil
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -29,6 +31,7 @@ BASE = os.environ["LINKD_URL"]
 KEY = os.environ["LINKD_KEY"]
 OUT = os.environ["CONSOLE_OUT"]
 DOCS = os.environ.get("CONSOLE_DOCS") or None
+CDN_PORT = int(os.environ["CDN_PORT"])
 HOST = "links.example.com"
 XSS = "<img src=x onerror=alert(1)>"
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
@@ -161,6 +164,36 @@ class Console:
 
     def drain_logs(self):
         self.logs += self.driver.get_log("browser")
+
+
+def check_health(c):
+    """The health panel after "Check now": scripts/test-console points Apple's CDN at a port nothing listens on yet,
+    Google at a closed one and the domains' origins at 127.0.0.1:443, so every check says failing with a reason,
+    never healthy. Answers the rows as (check, file, state, what it saw). A server without the checks says so."""
+    c.wait(lambda: c.present("#health table, #health-none, #health-unavailable"), "the health panel")
+    if c.present("#health-unavailable"):
+        c.check("not available" in c.css("#health-unavailable").text and not c.css("#check-now").is_displayed(), "health said unavailable")
+        return None
+    c.css("#check-now").click()   # disabled until the results are drawn
+    c.wait(lambda: c.css("#check-now").is_enabled() and c.present("#health tr[data-check]"), "the checks' results", 60)
+    return [(r.get_attribute("data-check"), r.get_attribute("data-file"), r.get_attribute("data-state"), c.css(".check-reason", r).text)
+            for r in c.all("#health tr[data-check]")]
+
+
+class FakeCDN(http.server.BaseHTTPRequestHandler):
+    """Apple's CDN as the test plays it: `files[path]` is the AASA it has for a domain, else 404."""
+    files = {}
+
+    def do_GET(self):
+        body = self.files.get(self.path)
+        self.send_response(200 if body else 404)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body or b"")))
+        self.end_headers()
+        self.wfile.write(body or b"")
+
+    def log_message(self, *args):
+        pass
 
 
 def main():
@@ -348,13 +381,81 @@ def run(c, driver):
     path.send_keys(Keys.CONTROL, "a")
     path.send_keys("/help/*")
     c.wait(lambda: c.css("#lint-findings").text == "No findings.", "the finding goes with the fix")
+    # Before saving, the URLs the draft moves: widget URLs and /help/ now open Widgets on iOS; Android is unchanged.
+    c.wait(lambda: '"/help/*"' in c.css("#preview-aasa").get_attribute("textContent"), "the preview of the fixed path")
+    c.css("details#moved-urls summary").click()
+    c.wait(lambda: c.present("details#moved-urls[open] tr[data-url]"), "the moved URLs open")
+    count = int(c.css("details#moved-urls summary b").text.split()[0])
+    c.check(f"{count} URLs would change" in c.css("#preview-summary").text, "the toolbar says how many URLs move")
+    # One read of the table (url → [iOS, Android]), so a redraw cannot come between its rows.
+    moved_rows = lambda selector: driver.execute_script("""
+        return Object.fromEntries([...document.querySelectorAll(arguments[0] + ' tr[data-url]')].map(
+            (r) => [r.dataset.url, [...r.cells].slice(1).map((td) => td.innerText.trim())]));""", selector)
+    before_save = moved_rows("#moved-urls")
+    c.check(len(before_save) == count, f"every moved URL is listed: {count} {before_save}")
+    widget = next((v for k, v in before_save.items() if "/widget/" in k and "widgetDetail" in v[0]), None)
+    c.check(widget and widget[0].startswith("browser → Widgets: widgetDetail") and widget[1].startswith("unchanged: browser"),
+            f"a widget URL opens Widgets on iOS only: {before_save}")
+    helped = [v for k, v in before_save.items() if "/help/" in k]
+    c.check(helped == [["browser → Widgets", "unchanged: browser"]], f"/help/ opens Widgets (the new rule's app): {before_save}")
+    c.check(any("refused: The parameter 'id' is invalid" in v[0] for v in before_save.values()), "a refused parameter says why")
+    c.shot("rules-moved")
+    with urllib.request.urlopen(urllib.request.Request(f"{BASE}/.well-known/apple-app-site-association", headers={"Host": HOST})) as answer:
+        old_aasa = answer.read()
     c.css("#save-rules").click()
     c.wait(lambda: "Saved as version" in c.css(".save-status").text, "saved")
     status, _, served = api("GET", "/.well-known/apple-app-site-association", key=None, headers={"Host": HOST})
     components = json.dumps(served)
     c.check(status == 200 and "/widget/?*" in components and "/help/*" in components, f"the served AASA changed: {components}")
     c.wait(lambda: c.css("#aasa-diff").text.startswith("No change"), "the preview now equals the published file")
+    c.wait(lambda: c.css("#moved-urls").text.startswith("No URL would change"), "nothing moves once saved")
     c.shot("rules")
+
+    # The domain view: the health panel (Apple, Google and the origin unreachable here: never healthy), the versions,
+    # the latest caused by the rules change; their diff lists the URLs the editor showed before saving.
+    c.go(f"#/domains/{HOST}", "domain")
+    versions = c.all('table[aria-label="Versions"] tbody tr')
+    c.check(len(versions) >= 2, f"at least two versions: {len(versions)}")
+    last = versions[-1].get_attribute("data-n")
+    audit = api("GET", "/v1/audit?resourceType=rules&limit=1")[2]["items"][0]
+    cause = c.css("td:nth-child(4) a", versions[-1])
+    c.check(cause.get_attribute("href").endswith(f"#/audit?entry={audit['id']}"), f"the latest version names the rules change: {versions[-1].text}")
+    checks = check_health(c)
+    if checks is not None:
+        c.check({(k, f) for k, f, _, _ in checks} >= {("origin", "aasa"), ("origin", "assetlinks"), ("apple_cdn", None)}, f"the checks: {checks}")
+        c.check(all(state == "failing" and "connect" in saw for _, _, state, saw in checks), f"nothing reachable: failing with reasons: {checks}")
+        c.check(c.css("#health-overall").text == "not healthy", "the domain is not healthy")
+        # Apple's CDN comes up with the file served before the rules change: stale since the change, and the URLs
+        # iOS decides otherwise are the ones the change moved on iOS.
+        FakeCDN.files[f"/a/v1/{HOST}"] = old_aasa
+        threading.Thread(target=http.server.ThreadingHTTPServer(("127.0.0.1", CDN_PORT), FakeCDN).serve_forever, daemon=True).start()
+        checks = check_health(c)
+        apple = c.css('#health tr[data-check="apple_cdn"]')
+        c.check(apple.get_attribute("data-state") == "stale" and f"version {int(last) - 1}" in apple.text, f"Apple's CDN is stale: {apple.text}")
+        c.check(f"since {c.css('td:nth-child(3)', versions[-1]).text}" in apple.text, f"stale since the new version: {apple.text}")
+        stale = {r.get_attribute("data-url") for r in c.all("tr[data-url]", apple)}
+        c.check(stale == {url for url, (ios, _) in before_save.items() if not ios.startswith("unchanged")},
+                f"the URLs iOS decides the old way: {stale}")
+        c.css('tr[data-check="apple_cdn"] .moved-urls summary').click()
+    # The health panel and the versions, whole (docs/images/console-health.png).
+    bottom = driver.execute_script("return document.querySelector('[aria-labelledby=versions-title]').getBoundingClientRect().bottom + scrollY")
+    driver.set_window_size(1280, int(bottom) + 150)
+    c.shot("health")
+    driver.set_window_size(1280, 1000)
+    for row in versions[-2:]:
+        c.css("input.compare", row).click()
+    c.css("#compare-versions").click()
+    c.ready("version-diff")
+    c.check(driver.execute_script("return location.hash") == f"#/domains/{HOST}/diff/{int(last) - 1}/{last}", "the diff of the two ticked")
+    after_save = moved_rows("#diff-moved")
+    c.check(after_save == before_save, f"the diff moved what the preview said:\n preview {before_save}\n diff    {after_save}")
+    c.check(c.all("#version-aasa-diff .add"), "the AASA's added lines")
+    c.shot("version-diff")
+    c.go(f"#/audit?entry={audit['id']}", "audit")
+    c.wait(lambda: "rules" in c.css(f'tr.highlight[data-id="{audit["id"]}"]').text, "the version's cause in the audit log")
+    c.go(f"#/rules/{HOST}", "rules")
+    c.css('.rule[data-index="1"] .rule-summary').click()
+    c.wait(lambda: c.present('.rule.open[data-index="1"] .rule-comment'), "rule 2 open again")
 
     # 412: the rules change through the API while the person edits; saving says so and shows the new version.
     comment = c.control(c.css('.rule[data-index="1"]'), "Comment")
@@ -763,6 +864,11 @@ def run(c, driver):
     width = driver.execute_script("return document.documentElement.scrollWidth")
     c.check(width <= 390, f"no sideways scrolling of the links view at 390 px (page is {width} px wide)")
     c.shot("links-390")
+    for hash_, view, name in ((f"#/domains/{HOST}", "domain", "health-390"), (f"#/domains/{HOST}/diff/{int(last) - 1}/{last}", "version-diff", "version-diff-390")):
+        c.go(hash_, view)
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        c.check(width <= 390, f"no sideways scrolling of {view} at 390 px (page is {width} px wide)")
+        c.shot(name)
     driver.set_window_size(1280, 1000)
 
     # A read key: the same views without edit controls.
@@ -777,7 +883,8 @@ def run(c, driver):
                         (f"#/domains/{HOST}", "domain"), (f"#/rules/{HOST}", "rules")):
         c.go(hash_, view)
         c.check(not c.all("main form"), f"no form on {view} with a read key")
-        buttons = [b.text for b in c.all("main button:not(.rule-summary)") if b.is_displayed() and b.text not in ("Load more",)]
+        buttons = [b.text for b in c.all("main button:not(.rule-summary)") if b.is_displayed()
+                   and b.text not in ("Load more", "Compare the two ticked")]
         c.check(not buttons, f"no edit buttons on {view} with a read key: {buttons}")
     c.wait(lambda: c.present("#lint-findings"), "the preview for a read key")
     c.css('.rule[data-index="0"] .rule-summary').click()
@@ -807,6 +914,7 @@ def run(c, driver):
         shutil.copy(os.path.join(OUT, "rules-editor.png"), os.path.join(DOCS, "console-rules.png"))
         shutil.copy(os.path.join(OUT, "analytics.png"), os.path.join(DOCS, "console-analytics.png"))
         shutil.copy(os.path.join(OUT, "links.png"), os.path.join(DOCS, "console-links.png"))
+        shutil.copy(os.path.join(OUT, "health.png"), os.path.join(DOCS, "console-health.png"))
     print(f"console: {c.checks} checks passed; screenshots in {OUT}")
 
 

@@ -1,5 +1,5 @@
 // One app: its settings (PATCH with If-Match) and its destination types with the typed parameter editor.
-import { h, field, form, input, checkbox, select, errorNotice, tracked } from '../dom.js';
+import { h, field, form, input, checkbox, select, errorNotice, tracked, head } from '../dom.js';
 import { call, all, enc } from '../api.js';
 import { fingerprintHint, formatFingerprints, parseFingerprints } from './apps.js';
 
@@ -142,7 +142,7 @@ export async function render(view, context) {
 function paramTable(params) {
   const entries = Object.entries(params || {});
   if (!entries.length) return h('p', { class: 'muted' }, 'No parameters.');
-  return h('table', {}, h('thead', {}, h('tr', {}, ['Parameter', 'Kind', 'Bounds', 'Optional'].map((t) => h('th', { scope: 'col' }, t)))),
+  return h('table', {}, head('Parameter', 'Kind', 'Bounds', 'Optional'),
     h('tbody', {}, entries.map(([name, spec]) => h('tr', {}, h('td', {}, h('code', {}, name)), h('td', {}, spec.type),
       h('td', {}, describe(spec)), h('td', {}, spec.optional ? 'yes' : 'no')))));
 }

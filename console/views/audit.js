@@ -4,7 +4,9 @@ import { pagedTable, enc } from '../api.js';
 
 const kinds = ['', 'key', 'team', 'app', 'destination', 'domain', 'rules'];
 
-export async function render(view) {
+export async function render(view, context) {
+  // `#/audit?entry=N` (a version's cause) loads pages until entry N is listed, and highlights it.
+  const entry = context.query.get('entry');
   const kind = select(kinds.map((k) => [k, k || 'everything']), '');
   const holder = h('div');
   const load = () => {
@@ -15,7 +17,8 @@ export async function render(view) {
       ['Key', (e) => (e.keyId ? h('code', {}, e.keyId.slice(0, 8)) : 'command line')],
       ['Change', (e) => h('details', {}, h('summary', {}, 'before / after'),
         h('pre', {}, `before: ${pretty(e.before)}\nafter: ${pretty(e.after)}`))],
-    ], { empty: 'No change recorded.', label: 'Audit log' });
+    ], { empty: 'No change recorded.', label: 'Audit log', until: entry && ((e) => String(e.id) === entry),
+      row: (e) => ({ 'data-id': e.id, class: String(e.id) === entry ? 'highlight' : null }) });
     holder.replaceChildren(table);
     return table.ready;
   };

@@ -1,7 +1,9 @@
 // One domain's settings: defaults, substitution variables, web fallback, legacy paths, the apps listed under
-// webcredentials and appclips, and the click behaviour when the server has it (the landing-page feature).
+// webcredentials and appclips, and the click behaviour when the server has it (the landing-page feature); above
+// them the domain's association health and the versions of its files (views/association.js).
 import { h, field, form, input, checkbox, select, parseLines, formatLines, pretty, errorNotice, tracked } from '../dom.js';
 import { call, all, enc } from '../api.js';
+import { healthPanel, versionsPanel } from './association.js';
 
 const triState = (value) => select([['', 'iOS default'], ['true', 'true'], ['false', 'false']], value === undefined ? '' : String(value));
 const readTri = (element) => (element.value === '' ? null : element.value === 'true');
@@ -14,6 +16,10 @@ export async function render(view, context) {
     h('p', { class: 'actions' }, h('a', { href: '#/domains' }, '← All domains'), h('a', { class: 'button', href: `#/rules/${enc(host)}` }, 'Edit rules'),
       h('a', { class: 'button secondary', href: `#/analytics?host=${enc(host)}` }, 'Analytics')),
     h('p', {}, 'Apple fetches ', h('code', {}, domain.aasaUrl)));
+  const health = healthPanel(host, context, new Map(apps.map((a) => [a.id, a])));
+  const versions = versionsPanel(host, context);
+  view.append(health, versions);
+  await Promise.all([health.ready, versions.ready]);
 
   const defaults = domain.defaults || {};
   const caseSensitive = triState(defaults.caseSensitive);

@@ -1,6 +1,6 @@
 // Links: the workspace's stored links with their taps over 7 and 30 days, search and filters, cursor pages, and
 // the import of a Firebase Takeout or linkd CSV file (a dry run's report first).
-import { h, replace, field, form, input, select, errorNotice } from '../dom.js';
+import { h, replace, field, form, input, select, errorNotice, head } from '../dom.js';
 import { get, call, all, enc } from '../api.js';
 
 const day = 864e5;
@@ -128,7 +128,7 @@ function importReport(data) {
     h('p', { class: `notice ${data.refused ? 'warn' : 'ok'}`, id: 'import-summary' }, summary),
     (data.ignoredColumns || []).length ? h('p', { class: 'muted' }, 'Ignored columns: ', data.ignoredColumns.map((c) => `${c.column} (${c.name})`).join(', ')) : null,
     h('div', { class: 'table-wrap' }, h('table', { id: 'import-rows', 'aria-label': 'Import report' },
-      h('thead', {}, h('tr', {}, ['Row', 'Status', 'Link or problems'].map((t) => h('th', { scope: 'col' }, t)))),
+      head('Row', 'Status', 'Link or problems'),
       h('tbody', {}, data.results.map((r) => h('tr', { 'data-status': r.status }, h('td', { class: 'num' }, r.row),
         h('td', {}, h('span', { class: `badge ${r.status === 'refused' ? 'error' : 'ok'}` }, r.status)),
         h('td', {}, r.link

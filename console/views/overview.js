@@ -1,6 +1,6 @@
 // Overview: each domain's association status (last fetches from the fetch log, size against Apple's limit,
 // lint findings), hits today and this week, and the top unmatched URLs.
-import { h, formatTime, errorNotice } from '../dom.js';
+import { h, formatTime, errorNotice, head } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
 
 const limit = 128 * 1024;
@@ -24,7 +24,7 @@ export async function render(view, context) {
   }
   const rows = h('tbody');
   view.append(h('h2', {}, 'Domains'), h('div', { class: 'table-wrap' }, h('table', { id: 'domain-status' },
-    h('thead', {}, h('tr', {}, ['Domain', 'Apple (AASA)', 'Google (assetlinks)', 'AASA size', 'Lint', 'Hits this week'].map((t) => h('th', { scope: 'col' }, t)))), rows)));
+    head('Domain', 'Apple (AASA)', 'Google (assetlinks)', 'AASA size', 'Lint', 'Hits this week'), rows)));
   await Promise.all(domains.map(async (domain) => {
     const row = h('tr', { 'data-host': domain.hostname }, h('td', {}, h('a', { href: `#/domains/${enc(domain.hostname)}` }, domain.hostname)));
     rows.append(row);

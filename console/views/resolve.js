@@ -1,6 +1,6 @@
 // Resolve tester: URLs (universal links and custom schemes), one a line, through POST /v1/resolve; each line gets
 // its own answer, a malformed one its error.
-import { h, field, form, select, checkbox, pretty } from '../dom.js';
+import { h, field, form, select, checkbox, pretty, head } from '../dom.js';
 import { call, enc } from '../api.js';
 
 export async function render(view, context) {
@@ -52,7 +52,7 @@ async function resolveEach(lines, platform, log) {
 
 function table(results) {
   return h('table', { id: 'resolve-results' },
-    h('thead', {}, h('tr', {}, ['URL', 'Outcome', 'App', 'Rule', 'Destination'].map((t) => h('th', { scope: 'col' }, t)))),
+    head('URL', 'Outcome', 'App', 'Rule', 'Destination'),
     h('tbody', {}, results.map((r) => h('tr', { 'data-outcome': r.outcome },
       h('td', {}, h('code', {}, r.url)),
       h('td', {}, h('span', { class: `badge ${r.outcome === 'open_app' ? 'ok' : r.outcome === 'invalid_param' || r.outcome === 'malformed' ? 'error' : 'warn'}` }, r.outcome),

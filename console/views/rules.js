@@ -3,8 +3,9 @@
 // rules and their fields; a diff against the published files; and a save with If-Match, always in reach.
 import { h, pretty, notice, errorNotice, clearProblem, showProblem } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
-import { lineDiff } from '../diff.js';
+import { diffView } from '../diff.js';
 import { ruleFields, summaryParts } from './rule-form.js';
+import { movedView } from './moved.js';
 
 export async function render(view, context) {
   const host = context.params[0];
@@ -244,10 +245,16 @@ export async function render(view, context) {
     unplace();
     place(state.placed);
     const limit = 128 * 1024;
-    summary.textContent = `${result.size.toLocaleString()} bytes · ${findings.length ? `${findings.length} lint finding${findings.length > 1 ? 's' : ''}` : 'no lint finding'}`;
+    const moved = result.moved || [];
+    summary.textContent = `${result.size.toLocaleString()} bytes · ${findings.length ? `${findings.length} lint finding${findings.length > 1 ? 's' : ''}` : 'no lint finding'}` +
+      (moved.length ? ` · ${moved.length} URL${moved.length > 1 ? 's' : ''} would change` : '');
+    // What the draft moves against what the domain serves now (docs/HEALTH.md); once opened it stays open across previews.
+    const movedBox = result.moved ? movedView(moved, result.corpus, appsByID, { id: 'moved-urls', verb: 'would change', open: state.movedOpen }) : null;
+    movedBox?.addEventListener('toggle', () => { state.movedOpen = movedBox.open; });
     preview.replaceChildren(
       h('p', {}, h('span', { class: result.size > limit ? 'badge error' : 'badge ok', id: 'preview-size' }, `${result.size.toLocaleString()} bytes`),
         ` of Apple's ${limit.toLocaleString()}-byte limit`),
+      movedBox,
       h('h3', {}, 'Lint'),
       findings.length ? h('ul', { class: 'lint-list', id: 'lint-findings' }, findings) : h('p', { class: 'muted', id: 'lint-findings' }, 'No findings.'),
       h('h3', {}, 'Changes against the published apple-app-site-association'), diffView(state.published.aasa, result.aasa, 'aasa-diff'),
@@ -384,11 +391,4 @@ function ownerOf(pointer, owners) {
   const key = (match[3] || '').replace(/~1/g, '/').replace(/~0/g, '~');
   const field = { '/': 'path', '?': 'query', '#': 'fragment', exclude: 'exclude', caseSensitive: 'caseSensitive', percentEncoded: 'percentEncoded' }[key] || 'path';
   return { index, field };
-}
-
-function diffView(before, after, id) {
-  const lines = lineDiff(pretty(before).split('\n'), pretty(after).split('\n'));
-  if (lines.every((l) => l.kind === 'same')) return h('p', { class: 'muted', id }, 'No change: this is the file being served.');
-  return h('pre', { class: 'diff', id, 'aria-label': 'Lines starting with + are added, - removed' },
-    lines.map((l) => h('span', { class: l.kind }, `${l.kind === 'add' ? '+ ' : l.kind === 'del' ? '- ' : '  '}${l.text}`)));
 }
