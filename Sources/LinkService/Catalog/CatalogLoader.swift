@@ -23,7 +23,10 @@ enum CatalogLoader {
         if snapshot { try connection.executeScript("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY") }
         let domains = try DomainStore.all(hostnames: hostnames, on: connection)
         guard !domains.isEmpty else { return [] }
-        let compiler = Compiler(context: try context(for: domains, on: connection), counter: counter)
+        // A few named domains (a write's) are compiled on the caller's thread: handing them to the global queue costs a
+        // wait for a thread when its threads are busy, inside the write's transaction.
+        let compiler = Compiler(context: try context(for: domains, on: connection), counter: counter,
+                                inline: hostnames != nil && domains.count <= inlineLimit)
         let byID = Dictionary(domains.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var seen: Set<UUID> = []
         var batch: [DomainRules] = []
@@ -58,6 +61,8 @@ enum CatalogLoader {
 
     /// Domains compiled per batch.
     static let batchSize = 250
+    /// Named domains up to which a load compiles on the caller's thread.
+    static let inlineLimit = 8
 
     /// The apps (with destination types) of the domains' workspaces, and when each app last changed.
     private static func context(for domains: [Domain], on connection: Connection) throws -> Context {
@@ -168,11 +173,15 @@ enum CatalogLoader {
         /// Compilations of earlier batches of the workspace being read (rules arrive ordered by workspace).
         private let known = Mutex<[CompiledRules.Key: CompiledRules]>([:])
 
+        /// Whether batches are compiled on the submitting thread, one domain after the other.
+        private let inline: Bool
+
         private static let knownLimit = 1_000
 
-        init(context: Context, counter: CompilationCounter? = nil) {
+        init(context: Context, counter: CompilationCounter? = nil, inline: Bool = false) {
             self.context = context
             self.counter = counter
+            self.inline = inline
         }
 
         /// Queues `batch`; waits for the previous batch first, so at most two are alive. Keys, lookups and
@@ -193,15 +202,21 @@ enum CatalogLoader {
                 return known
             }
             let context = context
-            DispatchQueue.global().async(group: group) { [self] in
+            let inline = inline
+            let work: @Sendable () -> Void = { [self] in
                 let keys = batch.map { $0.key(context) }
                 let (toCompile, firstOf) = Self.toCompile(keys, reusable: reusable)
                 counter?.add(toCompile.count)
                 let results = Mutex<[CompiledRules?]>(Array(repeating: nil, count: batch.count))
-                DispatchQueue.concurrentPerform(iterations: toCompile.count) { job in
+                let compileOne: @Sendable (Int) -> Void = { job in
                     let index = toCompile[job]
                     let result = batch[index].compile(context)
                     results.withLock { $0[index] = result }
+                }
+                if inline {
+                    for job in toCompile.indices { compileOne(job) }
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: toCompile.count, execute: compileOne)
                 }
                 let made = results.withLock { $0 }
                 let built = batch.indices.map { index in
@@ -214,6 +229,7 @@ enum CatalogLoader {
                 }
                 entries.withLock { $0 += built }
             }
+            if inline { work() } else { DispatchQueue.global().async(group: group, execute: work) }
         }
 
         /// The positions of the keys to compile (the first of each not in `reusable`), and each such key's position.
