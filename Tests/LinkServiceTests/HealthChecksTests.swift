@@ -330,10 +330,10 @@ struct HealthChecksTests {
         try Fixture.expect(201, setup.service.request("POST", "/v1/domains", key: other, json: #"{"hostname":"other.example.com"}"#))
         try setup.check()
         try setup.check()
-        let origin = setup.origin.requests
+        let origin = setup.origin.requests(count: 4)
         #expect(origin.count == 4)
         #expect(origin.allSatisfy { $0.host == Setup.host && $0.path.hasPrefix("/.well-known/") }, "\(origin)")
-        let remote = setup.remote.requests
+        let remote = setup.remote.requests(count: 4)
         #expect(remote.count == 4)
         #expect(remote.allSatisfy { $0.path == Setup.apple || $0.path.hasPrefix(Setup.google + "?source.web.site=https://\(Setup.host)&") }, "\(remote)")
         // Another workspace's domain is a 404, and a GET needs no write scope while POST does.

@@ -68,6 +68,18 @@ final class HealthServer {
             return (String(words[1]), String(words[2]))
         }
     }
+
+    /// `requests` once it holds `count` (or after 5 s): the server logs a request after answering it, and its
+    /// output reaches this process a moment later than the client's answer.
+    func requests(count: Int) -> [(host: String, path: String)] {
+        let deadline = Date().addingTimeInterval(5)
+        var seen = requests
+        while seen.count < count && Date() < deadline {
+            usleep(20_000)
+            seen = requests
+        }
+        return seen
+    }
 }
 
 /// A throwaway CA and a server certificate it signed for `names`, made with the openssl command line.
