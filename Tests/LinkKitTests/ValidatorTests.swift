@@ -62,6 +62,10 @@ import Testing
     @Test(arguments: [
         ("Example.COM.", "example.com"), ("bücher.example", "xn--bcher-kva.example"), ("*.Example.com", "*.example.com"),
         ("a-b.c0.example", "a-b.c0.example"), (" www.example.com ", "www.example.com"),
+        // Names of ASCII letters, digits, '-' and '.' are checked byte by byte: the limits hold there too.
+        ("123.Example", "123.example"), ("A.b.C", "a.b.c"), ("x--y.example.", "x--y.example"),
+        (String(repeating: "a", count: 63) + ".com", String(repeating: "a", count: 63) + ".com"),
+        (Self.name(length: 253), Self.name(length: 253)),
     ])
     func normalisesHostnames(_ text: String, _ expected: String) throws {
         #expect(try Hostname(text).rawValue == expected)
@@ -71,9 +75,21 @@ import Testing
         "example.com:8080", "https://example.com", "example.com/path", "192.168.0.1", "[::1]", "::1", "localhost", "",
         String(repeating: "a", count: 64) + ".com", (0..<64).map { _ in "abc" }.joined(separator: "."), "a..com", "-a.com",
         "a_b.com", "www.*.com", "*", "a.b.123",
+        "a-.com", "a.-b.com", "example.com..", ".example.com", "1.2", "example.123", ".", Self.name(length: 254),
     ])
     func rejectsHostnames(_ text: String) {
         #expect { try Hostname(text) } throws: { ($0 as? LinkKitError)?.code == .invalidHostname }
+    }
+
+    /// A valid host name of `length` characters: labels of 63 `a`s, then a shorter one.
+    static func name(length: Int) -> String {
+        var labels: [String] = []
+        var left = length
+        while left > 64 {
+            labels.append(String(repeating: "a", count: 63))
+            left -= 64
+        }
+        return (labels + [String(repeating: "b", count: left)]).joined(separator: ".")
     }
 
     @Test func wildcardServing() throws {

@@ -41,6 +41,36 @@ struct CatalogCoherenceTests {
         }
     }
 
+    /// Issue 29: a stored link created, edited or deleted through one node is served so by the other, which had
+    /// answered its slug before (and kept it as absent): `linkd_links` drops what it kept of the domain.
+    @Test func aLinkCreatedEditedOrDeletedOnOneNodeIsServedSoByTheOther() throws {
+        try TestService.with { first in
+            let fixture = try Fixture(first)
+            let second = try TestService(parameters: first.database!.parameters)
+            defer { second.close() }
+            func resolve(on service: TestService) throws -> JSONValue {
+                let url = "https://\(fixture.host)/spring".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                return try Fixture.expect(200, service.request("GET", "/v1/resolve?url=\(url)", key: fixture.key)).json
+            }
+            #expect(try resolve(on: second)["link"] == nil)
+            let created = try Fixture.expect(201, first.request("POST", "/v1/links", key: fixture.key, json: """
+                {"domain":"\(fixture.host)","slug":"spring","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}}}
+                """))
+            let id = try #require(try created.json["id"]?.stringValue)
+            let served = try #require(try waitUntil(seconds: 5) { try resolve(on: second)["link"]?["id"]?.stringValue == id })
+            #expect(served < 1.0, "took \(served) s")
+            #expect(try resolve(on: second)["destination"]?["params"]?["id"] == .number("42"))
+
+            try Fixture.expect(200, first.request("PATCH", "/v1/links/\(id)", key: fixture.key,
+                                                  json: #"{"destination":{"type":"widgetDetail","params":{"id":7}}}"#))
+            #expect(try waitUntil(seconds: 5) { try resolve(on: second)["destination"]?["params"]?["id"] == .number("7") } != nil)
+
+            try Fixture.expect(204, first.request("DELETE", "/v1/links/\(id)", key: fixture.key))
+            #expect(try waitUntil(seconds: 5) { try resolve(on: second)["link"] == nil } != nil)
+            #expect(try resolve(on: second)["destination"] == nil, "the rules give the slug no destination")
+        }
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func theLastGoodCatalogServesWhileTheDatabaseIsDownAndChangesArriveAfterItReturns() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-outage-\(UUID())")

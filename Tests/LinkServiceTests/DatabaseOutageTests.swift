@@ -200,6 +200,44 @@ struct DatabaseOutageTests {
         try Fixture.expect(200, resolve(service, key: unseenKey))
     }
 
+    /// Stored links through an outage (docs/FAULTS.md): a link the node keeps keeps serving; one it does not keep
+    /// answers as the domain's rules do (a desktop click: the domain's web fallback, not the link's), is not kept
+    /// so, and serves again once the database is back.
+    @Test(.timeLimit(.minutes(2)))
+    func keptLinksServeThroughAnOutageAndOthersGetTheDomainsFallback() throws {
+        let database = try OutageCluster()
+        defer { database.close() }
+        let service = try TestService(parameters: database.parameters)
+        defer { service.close() }
+        let fixture = try Fixture(service)
+        for slug in ["kept", "unread"] {
+            try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: """
+                {"domain":"\(fixture.host)","slug":"\(slug)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
+                 "fallbacks":{"desktop":"https://www.example.com/from-\(slug)"}}
+                """))
+        }
+        func click(_ slug: String) throws -> TestResponse {
+            try service.request("GET", "/\(slug)", headers: [("Host", fixture.host), ("User-Agent", ClickTests.desktop)])
+        }
+        func link(_ slug: String) throws -> JSONValue? {
+            try Fixture.expect(200, resolve(service, key: fixture.key, "https://\(fixture.host)/\(slug)")).json["link"]
+        }
+        #expect(try click("kept").headers["Location"] == "https://www.example.com/from-kept")
+        #expect(try link("kept")?["slug"]?.stringValue == "kept")
+
+        database.cluster.stop()
+        #expect(try click("kept").headers["Location"] == "https://www.example.com/from-kept")
+        #expect(try link("kept")?["slug"]?.stringValue == "kept")
+        let unread = try click("unread")
+        #expect(unread.status == 302)
+        #expect(unread.headers["Location"] == "https://www.example.com/unread", "the domain's web fallback, with the path")
+        #expect(try link("unread") == nil)
+
+        try database.cluster.start()
+        #expect(try waitUntil(seconds: 20) { try click("unread").headers["Location"] == "https://www.example.com/from-unread" })
+        #expect(try link("unread")?["slug"]?.stringValue == "unread")
+    }
+
     /// A revocation whose notification this node never heard (its change feed was away) is found when the feed
     /// comes back: the cached keys are read again before the cache is trusted.
     @Test(.timeLimit(.minutes(2)))

@@ -25,6 +25,10 @@ public struct Hostname: Sendable, Hashable, CustomStringConvertible {
     ///   bad character, single label).
     public init(_ text: String) throws(LinkKitError) {
         func fail(_ why: String) -> LinkKitError { LinkKitError(.invalidHostname, "host name '\(text)' \(why)") }
+        if let name = Self.plainName(text) {
+            rawValue = name
+            return
+        }
         // Text of ASCII letters, digits, '-' and '.' only (nearly every name: a bulk request checks thousands)
         // cannot fail the checks for spaces, schemes, paths, ports and wildcards, which search the text through
         // Foundation: they are skipped.
@@ -70,6 +74,37 @@ public struct Hostname: Sendable, Hashable, CustomStringConvertible {
         if labels.last!.allSatisfy(\.isNumber) { throw fail("ends in a numeric label, which no top-level domain is") }
         if name.utf8.count > 253 { throw fail("is longer than 253 characters") }
         rawValue = wildcard ? "*." + name : name
+    }
+
+    /// `text` normalised, when it is a valid name of ASCII letters, digits, '-' and '.' (nearly every name: a bulk
+    /// request checks thousands), checked byte by byte; nil for any other text, which `init` checks in full and
+    /// refuses with its reason. Accepts exactly the names of that alphabet that the full checks accept.
+    private static func plainName(_ text: String) -> String? {
+        var bytes = Array(text.utf8)
+        if bytes.last == UInt8(ascii: ".") { bytes.removeLast() }
+        guard !bytes.isEmpty, bytes.count <= 253 else { return nil }
+        var labels = 0, start = 0, digitsOnly = true
+        for index in 0...bytes.count {
+            if index == bytes.count || bytes[index] == UInt8(ascii: ".") {
+                // A label: 1 to 63 characters, not starting or ending with '-'.
+                guard index > start, index - start <= 63, bytes[start] != UInt8(ascii: "-"), bytes[index - 1] != UInt8(ascii: "-") else {
+                    return nil
+                }
+                labels += 1
+                // A last label of digits only is refused (no top-level domain is numeric), and with it an IP address.
+                if index == bytes.count, digitsOnly { return nil }
+                start = index + 1
+                digitsOnly = true
+                continue
+            }
+            switch bytes[index] {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes[index] += 0x20; digitsOnly = false
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "-"): digitsOnly = false
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): break
+            default: return nil
+            }
+        }
+        return labels >= 2 ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
     /// The normalised name.

@@ -3,9 +3,11 @@ import LinkKit
 import Postgres
 
 /// The SQL of bulk link creation (`POST /v1/links/bulk`, `POST /v1/links/import`): the links are copied with
-/// `COPY` into a temporary table of the transaction, then inserted from it in one statement that skips the
-/// slugs their domains already have and answers the ids it inserted. Each link carries its id, so the caller
-/// learns exactly which items were created.
+/// `COPY` straight into `links`, which a batch whose slugs are all free (the usual one) costs no more than; when a
+/// slug is taken the copy fails whole, is rolled back to its savepoint, and the batch goes the careful way: copied
+/// into a temporary table of the transaction, then inserted from it in one statement that skips the slugs their
+/// domains already have and answers the ids it inserted. Each link carries its id, so the caller learns exactly
+/// which items were created.
 enum LinkBatchStore {
     /// The temporary table's columns, in the order `rows(of:)` writes them.
     private static let columns = """
@@ -25,6 +27,7 @@ enum LinkBatchStore {
     /// slug. Answers the ids inserted.
     static func insert(_ links: some Collection<Link>, workspace: UUID, on connection: Connection) throws -> Set<UUID> {
         guard !links.isEmpty else { return [] }
+        if try copyStraight(links, workspace: workspace, on: connection) { return Set(links.lazy.map(\.id)) }
         _ = try connection.execute("TRUNCATE link_batch")
         _ = try connection.copyFrom(Query(unsafeSQL: "COPY link_batch (\(columns)) FROM STDIN"), rows: links.lazy.map(rows(of:)))
         let inserted = try connection.query(Query(unsafeSQL: """
@@ -36,6 +39,22 @@ enum LinkBatchStore {
         var ids = Set<UUID>(minimumCapacity: inserted.count)
         for row in inserted { ids.insert(try row.decode(0, as: UUID.self)) }
         return ids
+    }
+
+    /// Copies `links` into `links`, all of them, or none when a slug is taken (the copy rolled back to its savepoint).
+    private static func copyStraight(_ links: some Collection<Link>, workspace: UUID, on connection: Connection) throws -> Bool {
+        try connection.executeScript("SAVEPOINT link_copy")
+        let owner = workspace.canonicalText
+        do {
+            _ = try connection.copyFrom(Query(unsafeSQL: "COPY links (workspace_id, \(columns)) FROM STDIN"),
+                                        rows: links.lazy.map { [owner] + rows(of: $0) })
+        } catch {
+            guard error.sqlState == .uniqueViolation else { throw error }
+            try connection.executeScript("ROLLBACK TO SAVEPOINT link_copy")
+            return false
+        }
+        try connection.executeScript("RELEASE SAVEPOINT link_copy")
+        return true
     }
 
     /// The transaction's time, which every link it inserts is created at: `(now(), microseconds since 1970)`.

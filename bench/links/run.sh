@@ -1,0 +1,272 @@
+#!/bin/sh
+# Stored links at scale (issue 29), each figure against a baseline measured in the same run:
+#
+# 1. create: --links links (10,000,000) in one workspace through `POST /v1/links/bulk` (NDJSON, --per-request a
+#    request), against raw `COPY … FROM STDIN` (psql `\copy`) of the equivalent rows into `links` on the same
+#    cluster, in a second workspace; chunk by chunk, the two alternating which goes first. Target >= 0.5x.
+# 2. clicks: an iPhone click on a link the node keeps in memory against the landing page of a rule URL
+#    (bench/serving's click load), same wrk settings, alternating rounds, medians. Target >= 0.8x. Then one click
+#    on a link the node does not keep, with PostgreSQL's `log_statement = all`: the statements on `links` it
+#    caused are printed, with the plan of that query.
+# 3. memory: linkd's VmRSS at 0 links (after seeding and a warm-up) against VmRSS once the links exist (node A
+#    restarted after the bulk requests, warmed up alike) and --taps distinct links (1,000,000, spread over all of
+#    them) were clicked; the link cache holds --link-cache.
+# 4. nodes: a second `linkd serve` on the same database; --creations links (200) created one at a time on the
+#    first, each polled on the second's resolve until it answers it (nodes.py). Target p99 < 50 ms.
+#
+# linkd runs as in bench/serving (release build, `--threads 2`, access log off) on a private PostgreSQL cluster
+# (fsync off); the workspace is seeded through the API (bench/serving/lib.sh `bench_seed`).
+#
+# Usage: bench/links/run.sh [--links N] [--per-request N] [--taps N] [--creations N] [--rounds N] [--seconds S]
+#                           [--connections C] [--link-cache N] [--no-build] [--skip create,clicks,memory,nodes]
+#   defaults: 10000000 links, 100000 a request, 1000000 taps, 200 creations, 3 rounds of 10 s, 64 connections.
+# Exit status: 0 when every target holds, 1 when one does not, 2 on a setup failure.
+set -eu
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/bench/serving/lib.sh"
+
+LINKS=10000000; PER_REQUEST=100000; TAPS=1000000; CREATIONS=200; ROUNDS=3; SECONDS_PER_RUN=10; CONNECTIONS=64
+BENCH_THREADS=2; BUILD=1; SKIP=""; LINK_CACHE=100000
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --links) LINKS=$2; shift 2 ;;
+        --per-request) PER_REQUEST=$2; shift 2 ;;
+        --taps) TAPS=$2; shift 2 ;;
+        --creations) CREATIONS=$2; shift 2 ;;
+        --rounds) ROUNDS=$2; shift 2 ;;
+        --seconds) SECONDS_PER_RUN=$2; shift 2 ;;
+        --connections) CONNECTIONS=$2; shift 2 ;;
+        --link-cache) LINK_CACHE=$2; shift 2 ;;
+        --no-build) BUILD=0; shift ;;
+        --skip) SKIP=$2; shift 2 ;;
+        *) echo "usage: $0 [--links N] [--per-request N] [--taps N] [--creations N] [--rounds N] [--seconds S] [--connections C] [--link-cache N] [--no-build] [--skip LIST]" >&2; exit 2 ;;
+    esac
+done
+skipped() { case ",$SKIP," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+[ "$TAPS" -le "$LINKS" ] || TAPS=$LINKS
+PORT_A=18490; PORT_B=18491; HOST=links.example.com; COPY_HOST=copy.example.com
+WRK="wrk -t$BENCH_THREADS -c$CONNECTIONS -d${SECONDS_PER_RUN}s --latency --timeout 2s"
+
+bench_require wrk curl psql initdb
+bench_linkd_binary "$BUILD"
+bench_setup
+bench_start_postgres
+export LINKD_ACCESS_LOG=off
+bench_start_linkd "$PORT_A" --threads "$BENCH_THREADS" --link-cache "$LINK_CACHE"
+A_PID=$LINKD_PID
+BASE="http://127.0.0.1:$PORT_A"
+bench_seed
+PSQL="$BENCH_PSQL -d linkd -At"
+WORKSPACE=$($PSQL -c "SELECT id FROM workspaces WHERE name = 'bench'")
+DOMAIN=$($PSQL -c "SELECT id FROM domains WHERE hostname = '$HOST'")
+# The baseline's rows go to a domain of a workspace of their own, so the bench workspace holds exactly the links
+# created through the API.
+COPY_KEY=$("$LINKD" keys create --workspace baseline --scope admin --database-url "$BENCH_DATABASE_URL" --migrations "$ROOT/migrations" 2>/dev/null)
+curl -sf -o /dev/null -X POST "$BASE/v1/domains" -H "Authorization: Bearer $COPY_KEY" -H 'Content-Type: application/json' \
+    -d "{\"hostname\":\"$COPY_HOST\",\"webFallbackUrl\":\"https://www.example.com\"}" || bench_die "cannot create $COPY_HOST"
+COPY_WORKSPACE=$($PSQL -c "SELECT id FROM workspaces WHERE name = 'baseline'")
+COPY_DOMAIN=$($PSQL -c "SELECT id FROM domains WHERE hostname = '$COPY_HOST'")
+
+rss() { awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
+hwm() { awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
+now() { date +%s.%N; }
+elapsed() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.3f", e - s }'; }
+
+wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" -H "$IPHONE_AGENT" "$BASE$CLICK_PATH" >/dev/null
+RSS_ZERO=$(rss "$A_PID")
+bench_log "linkd pid $A_PID: VmRSS at 0 links $RSS_ZERO MB"
+
+# --- 1. Create ------------------------------------------------------------------------------------------------
+# gen FORMAT FIRST COUNT: links FIRST .. FIRST+COUNT-1, as NDJSON bodies of POST /v1/links (api) or as the text
+# COPY rows the same links are stored as (copy: with ids as a batch's, a random 32-bit start counting up).
+# The slug of link i is tap-distinct.lua's `slug(i)`.
+gen() {
+    awk -v format="$1" -v first="$2" -v count="$3" -v host="$HOST" -v app="$IOS" -v workspace="$COPY_WORKSPACE" \
+        -v domain="$COPY_DOMAIN" -v seed="$2" 'BEGIN {
+        alphabet = "23456789abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
+        srand(seed); start = int(rand() * (2147483648 - count))
+        for (i = first; i < first + count; i++) {
+            x = (i * 387420489) % 4294967296; slug = ""
+            for (k = 0; k < 6; k++) { d = x % 55; slug = slug substr(alphabet, d + 1, 1); x = int(x / 55) }
+            if (format == "api") {
+                printf "{\"domain\":\"%s\",\"slug\":\"%s\",\"app\":\"%s\",\"destination\":{\"type\":\"widgetDetail\",\"params\":{\"id\":%d}}}\n", host, slug, app, i + 1
+            } else {
+                printf "%08x-%04x-4%03x-%04x-%04x%08x\t%s\t%s\t%s\t%s\t{\"type\":\"widgetDetail\",\"params\":{\"id\":%d}}\t{}\t{}\t{}\n",
+                    start + i - first, int(rand() * 65536), int(rand() * 4096), 32768 + int(rand() * 16384), int(rand() * 65536),
+                    int(rand() * 2147483648), workspace, domain, slug, app, i + 1
+            }
+        }
+    }'
+}
+CREATE_OK=skipped; CREATED=0
+if ! skipped create; then
+    bench_log "creating $LINKS links, $PER_REQUEST a request, each chunk also copied raw (the baseline)"
+    API_SECONDS=0; COPY_SECONDS=0; chunk=0
+    while [ "$CREATED" -lt "$LINKS" ]; do
+        n=$PER_REQUEST; [ $((CREATED + n)) -le "$LINKS" ] || n=$((LINKS - CREATED))
+        gen api "$CREATED" "$n" >"$BENCH_TMP/chunk.ndjson"
+        gen copy "$CREATED" "$n" >"$BENCH_TMP/chunk.copy"
+        copy_chunk() {
+            s=$(now)
+            $PSQL -c "\\copy links (id, workspace_id, domain_id, slug, app_id, destination, fallbacks, tags, preview) FROM '$BENCH_TMP/chunk.copy'" >/dev/null \
+                || bench_die "the baseline COPY failed"
+            COPY_SECONDS=$(awk -v t="$COPY_SECONDS" -v d="$(elapsed "$s" "$(now)")" 'BEGIN { printf "%.3f", t + d }')
+        }
+        api_chunk() {
+            s=$(now)
+            status=$(curl -s -o "$BENCH_TMP/chunk.answer" -w '%{http_code}' -X POST "$BASE/v1/links/bulk" -H "Authorization: Bearer $ADMIN" \
+                -H 'Content-Type: application/x-ndjson' --data-binary @"$BENCH_TMP/chunk.ndjson")
+            API_SECONDS=$(awk -v t="$API_SECONDS" -v d="$(elapsed "$s" "$(now)")" 'BEGIN { printf "%.3f", t + d }')
+            [ "$status" = 200 ] || bench_die "POST /v1/links/bulk: $status $(head -c 300 "$BENCH_TMP/chunk.answer")"
+            head -c 40 "$BENCH_TMP/chunk.answer" | grep -q "^{\"created\":$n,\"refused\":0," \
+                || bench_die "the bulk request did not create $n links: $(head -c 300 "$BENCH_TMP/chunk.answer")"
+        }
+        if [ $((chunk % 2)) = 0 ]; then copy_chunk; api_chunk; else api_chunk; copy_chunk; fi
+        CREATED=$((CREATED + n)); chunk=$((chunk + 1))
+        if [ $((chunk % 10)) = 0 ] || [ "$CREATED" = "$LINKS" ]; then
+            bench_log "  $CREATED links: API $(awk -v n="$CREATED" -v t="$API_SECONDS" 'BEGIN { printf "%.0f", n / t }')/s," \
+                "raw COPY $(awk -v n="$CREATED" -v t="$COPY_SECONDS" 'BEGIN { printf "%.0f", n / t }')/s so far; linkd VmRSS $(rss "$A_PID") MB"
+        fi
+    done
+    rm -f "$BENCH_TMP/chunk.ndjson" "$BENCH_TMP/chunk.copy" "$BENCH_TMP/chunk.answer"
+    STORED=$($PSQL -c "SELECT count(*) FROM links WHERE workspace_id = '$WORKSPACE'")
+    [ "$STORED" = "$LINKS" ] || bench_die "the workspace holds $STORED links, not $LINKS"
+    API_RATE=$(awk -v n="$LINKS" -v t="$API_SECONDS" 'BEGIN { printf "%.0f", n / t }')
+    COPY_RATE=$(awk -v n="$LINKS" -v t="$COPY_SECONDS" 'BEGIN { printf "%.0f", n / t }')
+    CREATE_RATIO=$(awk -v a="$API_RATE" -v c="$COPY_RATE" 'BEGIN { printf "%.2f", a / c }')
+    CREATE_OK=$(awk -v r="$CREATE_RATIO" 'BEGIN { print (r >= 0.5) ? "ok" : "MISSED" }')
+    RSS_CREATED=$(rss "$A_PID")
+    # What the bulk requests left in the allocator is no link's: node A is restarted, as a node joins or restarts with
+    # the links stored, and warmed up as at 0 links, before the clicks and taps whose memory is measured.
+    bench_stop_pid "$A_PID"
+    bench_start_linkd "$PORT_A" --threads "$BENCH_THREADS" --link-cache "$LINK_CACHE"
+    A_PID=$LINKD_PID
+    wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" -H "$IPHONE_AGENT" "$BASE$CLICK_PATH" >/dev/null
+    RSS_RESTARTED=$(rss "$A_PID")
+    bench_log "linkd restarted (pid $A_PID): VmRSS at $CREATED links $RSS_RESTARTED MB"
+fi
+
+# --- 2. Clicks ------------------------------------------------------------------------------------------------
+# run NAME URL-PATH: one wrk run of iPhone clicks; appends "rps p99_ms" to $BENCH_TMP/results.NAME.
+run() {
+    $WRK -H "Host: $HOST" -H "$IPHONE_AGENT" "$BASE$2" >"$BENCH_TMP/wrk.out" 2>&1 || bench_die "wrk failed: $(cat "$BENCH_TMP/wrk.out")"
+    grep -q 'Non-2xx' "$BENCH_TMP/wrk.out" && bench_die "$1 answered errors: $(grep 'Non-2xx' "$BENCH_TMP/wrk.out")"
+    rps=$(awk '/^Requests\/sec:/ { print $2 }' "$BENCH_TMP/wrk.out")
+    p99=$(bench_ms "$(awk '$1 == "99%" { print $2 }' "$BENCH_TMP/wrk.out")")
+    echo "$rps $p99" >>"$BENCH_TMP/results.$1"
+    printf '  %-14s %10.0f req/s  p99 %6.2f ms\n' "$1" "$rps" "$p99" >&2
+}
+median() { awk -v c="$2" '{ print $c }' "$BENCH_TMP/results.$1" | bench_median; }
+CLICK_OK=skipped
+if ! skipped clicks && [ "$CREATED" -gt 0 ]; then
+    LINK_SLUG=$(gen api 0 1 | sed 's/.*"slug":"\([^"]*\)".*/\1/')
+    curl -sf -H "Host: $HOST" -H "$IPHONE_AGENT" -o "$BENCH_TMP/link.html" "$BASE/$LINK_SLUG" || bench_die "the link /$LINK_SLUG is not served"
+    grep -q "href=\"widgets://$LINK_SLUG\"" "$BENCH_TMP/link.html" || bench_die "the link's landing page does not open it: $(head -c 600 "$BENCH_TMP/link.html")"
+    bench_log "clicks: the rule URL $CLICK_PATH against the link /$LINK_SLUG (kept), $ROUNDS rounds: $WRK"
+    wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" -H "$IPHONE_AGENT" "$BASE/$LINK_SLUG" >/dev/null
+    r=1
+    while [ $r -le "$ROUNDS" ]; do
+        run rule "$CLICK_PATH"
+        run link "/$LINK_SLUG"
+        r=$((r + 1))
+    done
+    RULE_RPS=$(median rule 1); LINK_RPS=$(median link 1)
+    CLICK_RATIO=$(awk -v a="$LINK_RPS" -v b="$RULE_RPS" 'BEGIN { printf "%.2f", a / b }')
+    CLICK_OK=$(awk -v r="$CLICK_RATIO" 'BEGIN { print (r >= 0.8) ? "ok" : "MISSED" }')
+
+    # A link not kept: what the click asks of PostgreSQL, from its statement log.
+    MISS_SLUG=$(gen api $((CREATED - 1)) 1 | sed 's/.*"slug":"\([^"]*\)".*/\1/')
+    $PSQL -c "ALTER SYSTEM SET log_statement = 'all'" -c "SELECT pg_reload_conf()" >/dev/null
+    sleep 0.5
+    MARK=$(wc -l <"$BENCH_TMP/pg/log")
+    MISS_STATUS=$(curl -s -o /dev/null -w '%{http_code}' -H "Host: $HOST" -H "$IPHONE_AGENT" "$BASE/$MISS_SLUG")
+    sleep 0.5
+    $PSQL -c "ALTER SYSTEM RESET log_statement" -c "SELECT pg_reload_conf()" >/dev/null
+    # One entry a statement (continuation lines start with a tab), those naming the table links kept apart.
+    tail -n +"$((MARK + 1))" "$BENCH_TMP/pg/log" | awk '/^\t/ { sub(/^\t+/, " "); entry = entry $0; next }
+        { if (entry != "") print entry; entry = $0 } END { if (entry != "") print entry }' \
+        | grep -E 'LOG: +(statement|execute)' | grep -v -e 'ALTER SYSTEM' -e pg_reload_conf >"$BENCH_TMP/miss.all" || true
+    grep -E '(FROM|INTO|UPDATE) links( |$)' "$BENCH_TMP/miss.all" >"$BENCH_TMP/miss.log" || true
+    MISS_LINKS=$(wc -l <"$BENCH_TMP/miss.log")
+    MISS_OTHERS=$(($(wc -l <"$BENCH_TMP/miss.all") - MISS_LINKS))
+    MISS_PLAN=$($PSQL -c "EXPLAIN SELECT id, (SELECT hostname FROM domains WHERE domains.id = links.domain_id), slug, clicks
+                          FROM links WHERE domain_id = '$DOMAIN' AND slug = '$MISS_SLUG'" | grep -E 'Scan' | sed 's/^ *//; s/  (cost.*//' | tr '\n' ';')
+fi
+
+# --- 3. Memory -------------------------------------------------------------------------------------------------
+MEMORY_DONE=0
+if ! skipped memory && [ "$CREATED" -gt 0 ]; then
+    bench_log "distinct taps: $TAPS links of $CREATED, spread evenly"
+    s=$(now)
+    rm -rf "$BENCH_TMP/taps.done"; mkdir "$BENCH_TMP/taps.done"
+    LINKS=$CREATED TAPS=$TAPS WRK_THREADS=$BENCH_THREADS DONE="$BENCH_TMP/taps.done" wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d3600s \
+        --timeout 5s -s "$ROOT/bench/links/tap-distinct.lua" -H "Host: $HOST" -H "$IPHONE_AGENT" "$BASE/" >"$BENCH_TMP/taps.out" 2>&1 &
+    WRK_PID=$!
+    until [ "$(ls "$BENCH_TMP/taps.done" | wc -l)" -ge "$BENCH_THREADS" ]; do
+        kill -0 "$WRK_PID" 2>/dev/null || bench_die "wrk exited: $(cat "$BENCH_TMP/taps.out")"
+        sleep 0.2
+    done
+    TAP_SECONDS=$(elapsed "$s" "$(now)")
+    kill -INT "$WRK_PID"; wait "$WRK_PID" || bench_die "wrk failed: $(cat "$BENCH_TMP/taps.out")"
+    grep -q 'Non-2xx' "$BENCH_TMP/taps.out" && bench_die "distinct taps answered errors: $(grep 'Non-2xx' "$BENCH_TMP/taps.out")"
+    TAPS_MADE=$(awk '/requests in/ { print $1 }' "$BENCH_TMP/taps.out")
+    TAP_RPS=$(awk -v n="$TAPS_MADE" -v t="$TAP_SECONDS" 'BEGIN { printf "%.0f", n / t }')
+    RSS_TAPPED=$(rss "$A_PID"); HWM_TAPPED=$(hwm "$A_PID")
+    # Every tap found its link: the distinct links among the click hits, once the hit queue has drained.
+    i=0
+    until [ "$(curl -sf "$BASE/metrics" | awk '$1 == "linkd_hits_queued" { print $2 }')" = 0 ] || [ $i -gt 600 ]; do i=$((i + 1)); sleep 0.1; done
+    TAPPED_LINKS=$($PSQL -c "SELECT count(DISTINCT link_id) FROM hits WHERE hostname = '$HOST' AND link_id IS NOT NULL")
+    MEMORY_DONE=1
+fi
+
+# --- 4. Two nodes ------------------------------------------------------------------------------------------------
+NODES_OK=skipped
+if ! skipped nodes; then
+    "$LINKD" serve --listen "127.0.0.1:$PORT_B" --database-url "$BENCH_DATABASE_URL" --migrations "$ROOT/migrations" \
+        --spool-dir "$BENCH_TMP/spool-b" --threads "$BENCH_THREADS" >"$BENCH_TMP/linkd-b.out" 2>"$BENCH_TMP/linkd-b.log" &
+    B_PID=$!
+    bench_track "$B_PID"
+    i=0
+    until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT_B/readyz")" = 200 ]; do
+        kill -0 "$B_PID" 2>/dev/null || bench_die "node B exited: $(tail -n 5 "$BENCH_TMP/linkd-b.log")"
+        i=$((i + 1)); [ $i -gt 1200 ] && bench_die "node B not ready"
+        sleep 0.05
+    done
+    bench_log "node B (pid $B_PID) ready: $CREATIONS links created on A, polled on B"
+    python3 "$ROOT/bench/links/nodes.py" "$PORT_A" "$PORT_B" "$HOST" "$ADMIN" "$READ" "$IOS" "$CREATIONS" >"$BENCH_TMP/nodes.out" \
+        || bench_die "nodes.py failed"
+    NODES_P99=$(awk '/after A.s 201/ { for (i = 1; i <= NF; i++) if ($i == "p99") print $(i + 1) }' "$BENCH_TMP/nodes.out")
+    NODES_OK=$(awk -v v="$NODES_P99" 'BEGIN { print (v < 50) ? "ok" : "MISSED" }')
+fi
+
+# --- Report ------------------------------------------------------------------------------------------------------
+echo
+echo "links benchmark: $LINKS links, host $(nproc) cores, linkd --threads $BENCH_THREADS --link-cache $LINK_CACHE, $(date -u '+%Y-%m-%d %H:%M UTC')"
+if [ "$CREATE_OK" != skipped ]; then
+    echo "1. create: $LINKS links, $PER_REQUEST a request (NDJSON), against raw COPY of the same rows (chunks alternating)"
+    printf '   %-36s %10s links/s  (%s s)\n' "POST /v1/links/bulk" "$API_RATE" "$API_SECONDS"
+    printf '   %-36s %10s rows/s   (%s s)\n' "psql \\copy into links (baseline)" "$COPY_RATE" "$COPY_SECONDS"
+    printf '   ratio %s\n' "$CREATE_RATIO"
+fi
+if [ "$CLICK_OK" != skipped ]; then
+    echo "2. clicks (iPhone Safari, the landing page), $ROUNDS rounds of ${SECONDS_PER_RUN}s, $CONNECTIONS connections; req/s per round, median"
+    for name in rule link; do
+        printf '   %-6s' "$name"; awk '{ printf " %10.0f", $1 }' "$BENCH_TMP/results.$name"
+        printf '  median %10.0f  p99 %6.2f ms\n' "$(median "$name" 1)" "$(median "$name" 2)"
+    done
+    printf '   ratio link / rule %s\n' "$CLICK_RATIO"
+    echo "   a link not kept (/$MISS_SLUG, $MISS_STATUS): $MISS_LINKS statement(s) on links logged (and $MISS_OTHERS others: the hit writer's)"
+    sed 's/^.*LOG: */     /' "$BENCH_TMP/miss.log" | cut -c 1-160
+    echo "     plan: $MISS_PLAN"
+fi
+if [ "$MEMORY_DONE" = 1 ]; then
+    echo "3. memory (VmRSS of node A): at 0 links $RSS_ZERO MB; after the bulk requests ${RSS_CREATED:-?} MB;" \
+        "restarted with $CREATED links ${RSS_RESTARTED:-?} MB; after $TAPS_MADE distinct taps ($TAP_RPS req/s, $TAP_SECONDS s;" \
+        "$TAPPED_LINKS distinct links in the hits) $RSS_TAPPED MB (peak since the restart $HWM_TAPPED MB)"
+fi
+[ "$NODES_OK" = skipped ] || { echo "4. two nodes:"; sed 's/^/   /' "$BENCH_TMP/nodes.out"; }
+echo
+[ "$CREATE_OK" = skipped ] || echo "target create >= 0.50x raw COPY:   $CREATE_RATIO  $CREATE_OK"
+[ "$CLICK_OK" = skipped ] || echo "target link click >= 0.80x rule:   $CLICK_RATIO  $CLICK_OK"
+[ "$NODES_OK" = skipped ] || echo "target other node p99 < 50 ms:     $NODES_P99  $NODES_OK"
+for verdict in "$CREATE_OK" "$CLICK_OK" "$NODES_OK"; do [ "$verdict" != MISSED ] || exit 1; done
