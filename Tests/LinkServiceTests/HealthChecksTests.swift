@@ -13,7 +13,7 @@ import TestSupport
 struct HealthChecksTests {
     /// A service whose checks reach the stand-ins, with the fixture's workspace (iOS and Android apps, a domain, rules).
     final class Setup: @unchecked Sendable {
-        let certificates: HealthCertificates
+        let certificates: TestCertificates
         let origin: HealthServer
         let remote: HealthServer
         let service: TestService
@@ -24,7 +24,7 @@ struct HealthChecksTests {
         static let apple = "/a/v1/links.example.com"
 
         init(timeout: Int = 3, interval: Int = 0, threads: Int? = nil) throws {
-            certificates = try HealthCertificates(names: [Self.host, "other.example.com"])
+            certificates = try TestCertificates(names: [Self.host, "other.example.com"])
             origin = try HealthServer(certificates: certificates)
             remote = try HealthServer()
             let (origin, remote, certificates) = (origin, remote, certificates)

@@ -16,25 +16,14 @@ final class HealthServer {
     private var routes: [String: Any] = [:]
 
     /// With `certificates`, HTTPS on `<random 127.x.y.z>:443`; otherwise HTTP on 127.0.0.1 and a free port.
-    init(certificates: HealthCertificates? = nil) throws {
+    init(certificates: TestCertificates? = nil) throws {
         routesFile = FileManager.default.temporaryDirectory.appendingPathComponent("health-routes-\(UUID().uuidString).json")
         try Data("{}".utf8).write(to: routesFile)
         let tls = certificates.map { [$0.serverCertificate, $0.serverKey, "443"] } ?? []
         process = try Subprocess("/usr/bin/python3", [Self.script, routesFile.path] + tls)
-        let deadline = Date().addingTimeInterval(10)
-        while true {
-            if let line = process.standardOutput.split(separator: "\n").first, line.hasPrefix("listening ") {
-                let words = line.split(separator: " ")
-                address = String(words[1])
-                port = Int(words[2]) ?? 0
-                break
-            }
-            guard Date() < deadline, process.isRunning else {
-                process.signal(SIGKILL)
-                throw TestFailure("the test server did not start: \(process.standardOutput) \(process.standardError)")
-            }
-            usleep(10_000)
-        }
+        let words = try process.firstLine(startingWith: "listening ").split(separator: " ")
+        address = String(words[1])
+        port = Int(words[2]) ?? 0
     }
 
     deinit {
@@ -61,55 +50,18 @@ final class HealthServer {
     }
 
     /// Every request read so far: the `Host` it named and its path with query.
-    var requests: [(host: String, path: String)] {
-        process.standardOutput.split(separator: "\n").filter { $0.hasPrefix("request ") }.compactMap { line in
+    var requests: [(host: String, path: String)] { Self.requests(process.lines(startingWith: "request ")) }
+
+    /// `requests` once it holds `count` (or after 5 s): the server logs a request after answering it.
+    func requests(count: Int) -> [(host: String, path: String)] {
+        Self.requests(process.lines(startingWith: "request ", awaiting: count, seconds: 5))
+    }
+
+    private static func requests(_ lines: [Substring]) -> [(host: String, path: String)] {
+        lines.compactMap { line in
             let words = line.split(separator: " ", maxSplits: 2)
             guard words.count == 3 else { return nil }
             return (String(words[1]), String(words[2]))
         }
-    }
-
-    /// `requests` once it holds `count` (or after 5 s): the server logs a request after answering it, and its
-    /// output reaches this process a moment later than the client's answer.
-    func requests(count: Int) -> [(host: String, path: String)] {
-        let deadline = Date().addingTimeInterval(5)
-        var seen = requests
-        while seen.count < count && Date() < deadline {
-            usleep(20_000)
-            seen = requests
-        }
-        return seen
-    }
-}
-
-/// A throwaway CA and a server certificate it signed for `names`, made with the openssl command line.
-struct HealthCertificates {
-    let directory: URL
-    var caCertificate: String { directory.appendingPathComponent("ca.pem").path }
-    var serverCertificate: String { directory.appendingPathComponent("server.pem").path }
-    var serverKey: String { directory.appendingPathComponent("server.key").path }
-
-    init(names: [String]) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("health-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.path
-        try "subjectAltName=\(names.map { "DNS:" + $0 }.joined(separator: ","))\nbasicConstraints=CA:FALSE\n"
-            .write(toFile: path + "/server.ext", atomically: true, encoding: .utf8)
-        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try Self.openssl(["req", "-x509"] + curve + ["-keyout", path + "/ca.key", "-out", path + "/ca.pem", "-days", "2",
-                          "-subj", "/CN=linkd health test CA", "-addext", "basicConstraints=critical,CA:TRUE",
-                          "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
-        try Self.openssl(["req"] + curve + ["-keyout", path + "/server.key", "-out", path + "/server.csr", "-subj", "/CN=\(names[0])"])
-        try Self.openssl(["x509", "-req", "-in", path + "/server.csr", "-CA", path + "/ca.pem", "-CAkey", path + "/ca.key",
-                          "-CAcreateserial", "-out", path + "/server.pem", "-days", "2", "-extfile", path + "/server.ext"])
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    private static func openssl(_ arguments: [String]) throws {
-        let process = try Subprocess("/usr/bin/openssl", arguments, mergeErrors: true)
-        guard try process.wait(timeout: 60) == 0 else { throw TestFailure("openssl \(arguments.joined(separator: " ")): \(process.standardOutput)") }
     }
 }
