@@ -56,7 +56,7 @@ final class LinkCache: Sendable {
         do {
             link = try pool.withConnection { connection in
                 try LinkStore.served(slug: slug, domain: domain, on: connection).map { found in
-                    ServedLink(found.link, clicks: found.clicks, tapsWritten: taps.taps(of: found.link.id).written)
+                    ServedLink(found, tapsWritten: taps.taps(of: found.id).written)
                 }
             }
         } catch {

@@ -32,7 +32,7 @@ final class ServedLink: Sendable {
         var desktop: String?
     }
 
-    init(_ link: Link, clicks: Int64, tapsWritten: Int64) {
+    init(_ link: Link, tapsWritten: Int64) {
         id = link.id
         slug = link.slug
         appID = link.appID?.canonicalText
@@ -46,7 +46,7 @@ final class ServedLink: Sendable {
                               imageURL: link.preview["imageUrl"]?.stringValue)
         expiresAt = link.expiresAt
         maxClicks = link.maxClicks
-        self.clicks = clicks
+        clicks = link.clicks
         self.tapsWritten = tapsWritten
         name = link.name
         data = link.data.map { Array($0.serialized.utf8) }

@@ -50,13 +50,11 @@ enum LinkStore: ResourceStore {
                                    binds: [domain, slug, id])).count > 0
     }
 
-    /// The link `slug` of the domain `domain` with its taps counted so far, as a click or resolve of it asks (one
-    /// lookup by the unique index).
-    static func served(slug: String, domain: UUID, on connection: Connection) throws -> (link: Link, clicks: Int64)? {
-        guard let row = try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM links WHERE domain_id = $1 AND slug = $2",
-                                                   binds: [domain, slug])).first else { return nil }
-        let link = try Link(row: row)
-        return (link, link.clicks)
+    /// The link `slug` of the domain `domain`, its taps counted so far (`clicks`) included, as a click or resolve of
+    /// it asks (one lookup by the unique index).
+    static func served(slug: String, domain: UUID, on connection: Connection) throws -> Link? {
+        try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM links WHERE domain_id = $1 AND slug = $2",
+                                   binds: [domain, slug])).first.map(Link.init(row:))
     }
 
     /// The slug, app and destination type of the first `limit` links of the domain (oldest first), what a rule change
