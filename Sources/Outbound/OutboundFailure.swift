@@ -18,6 +18,9 @@ public struct OutboundFailure: Error, Sendable, Equatable, CustomStringConvertib
         /// The URL is not one the client may fetch (`OutboundTargets`), or not an http(s) URL at all: refused
         /// before any connection.
         case refusedTarget
+        /// The address a connection was to be made to (or a name resolved to) is one the request's
+        /// `AddressPolicy` refuses (loopback, private, link-local, metadata, ...): refused before connecting.
+        case refusedAddress
         /// The server's answer was not valid HTTP, or the connection ended in the middle of it.
         case `protocol`
         /// Anything else libcurl reports.
