@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "LinkKitTests", dependencies: ["LinkKit", "ByteText"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport"], exclude: ["Servers/outbound_server.py"]),
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "Observability", "TestSupport"], exclude: ["Servers/outbound_server.py"]),
         .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "Outbound", "TestSupport", "EmbeddedPostgres", "CZlib"],
                     exclude: ["Browser/landing_page.py", "Health/health_server.py"]),
         .testTarget(name: "linkdTests", dependencies: ["TestSupport", "Postgres"]),

@@ -16,6 +16,14 @@ CURLcode linkd_curl_set_write_function(CURL *handle, curl_write_callback callbac
     return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
 }
 
+CURLcode linkd_curl_set_opensocket_function(CURL *handle, curl_opensocket_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
+}
+
+CURLcode linkd_curl_set_prereq_function(CURL *handle, curl_prereq_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
+}
+
 CURLcode linkd_curl_get_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

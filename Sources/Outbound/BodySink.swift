@@ -3,17 +3,23 @@ import CCurl
 /// Where a transfer's body goes (`CURLOPT_WRITEDATA`): the bytes, up to `limit`.
 final class BodySink {
     let limit: Int
+    /// Whether a body past `limit` keeps its first `limit` bytes (the transfer still stops there) rather than
+    /// being refused.
+    let truncates: Bool
     private(set) var bytes: [UInt8] = []
     /// Set when the body went past `limit` and the transfer was stopped for it.
     private(set) var exceeded = false
 
-    init(limit: Int) {
+    init(limit: Int, truncates: Bool = false) {
         self.limit = limit
+        self.truncates = truncates
     }
 
-    /// Takes `count` bytes; false (stop the transfer) when they would pass the limit.
+    /// Takes `count` bytes; false (stop the transfer) when they would pass the limit, after keeping the bytes
+    /// up to it when truncating.
     func take(_ data: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count + data.count <= limit else {
+            if truncates { bytes.append(contentsOf: data.prefix(limit - bytes.count)) }
             exceeded = true
             return false
         }

@@ -10,13 +10,19 @@ final class EasyHandle: @unchecked Sendable {
     /// Everything one request sets.
     struct Transfer {
         var url: String
+        var method: OutboundRequest.Method
         var headers: [String]
+        /// A POST's body (empty when nil).
+        var body: [UInt8]?
         var connectTimeout: Duration
         var timeout: Duration
         var maxBodyBytes: Int
+        var truncateBody: Bool
         var resolve: CurlStringList
         var caFile: String?
         var userAgent: String
+        /// When set, judges every address connected to (`AddressGuard`).
+        var policy: AddressPolicy?
     }
 
     init?() {
@@ -29,21 +35,31 @@ final class EasyHandle: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
-    /// Runs `transfer` (a GET) and reads the answer.
+    /// Runs `transfer` and reads the answer.
     func perform(_ transfer: Transfer) -> Result<OutboundResponse, OutboundFailure> {
         curl_easy_reset(handle)
         errorBuffer[0] = 0
-        let sink = BodySink(limit: transfer.maxBodyBytes)
+        let sink = BodySink(limit: transfer.maxBodyBytes, truncates: transfer.truncateBody)
         let headers = CurlStringList(transfer.headers)
-        let code: CURLcode = withExtendedLifetime((sink, headers, transfer.resolve)) {
-            let configured = configure(transfer, sink: sink, headers: headers)
+        let guarding = transfer.policy.map(AddressGuard.init(policy:))
+        let code: CURLcode = withExtendedLifetime((sink, headers, transfer.resolve, guarding)) {
+            let configured = configure(transfer, sink: sink, headers: headers, guarding: guarding)
             guard configured == CURLE_OK else { return configured }
             return curl_easy_perform(handle)
         }
-        guard code == CURLE_OK else {
-            if sink.exceeded {
+        if let guarding, !guarding.refusals.isEmpty, code == CURLE_COULDNT_CONNECT || code == CURLE_ABORTED_BY_CALLBACK {
+            return .failure(OutboundFailure(.refusedAddress, guarding.refusals.joined(separator: "; ")))
+        }
+        if sink.exceeded {
+            guard sink.truncates else {
                 return .failure(OutboundFailure(.tooLarge, "the body is larger than \(transfer.maxBodyBytes) bytes"))
             }
+            // The write callback stopped the transfer at the limit: the answer is whole but for its body.
+            var answer = response(body: sink.bytes)
+            answer.bodyTruncated = true
+            return .success(answer)
+        }
+        guard code == CURLE_OK else {
             let message = errorBuffer[0] == 0 ? Curl.describe(code) : String(cString: errorBuffer)
             return .failure(OutboundFailure(OutboundFailure.kind(of: code), message))
         }
@@ -51,12 +67,11 @@ final class EasyHandle: @unchecked Sendable {
     }
 
     /// Sets every option of `transfer`; the first setting libcurl refuses ends it.
-    private func configure(_ transfer: Transfer, sink: BodySink, headers: CurlStringList) -> CURLcode {
+    private func configure(_ transfer: Transfer, sink: BodySink, headers: CurlStringList, guarding: AddressGuard?) -> CURLcode {
         let context = Unmanaged.passUnretained(sink).toOpaque()
-        let steps: [() -> CURLcode] = [
+        var steps: [() -> CURLcode] = [
             { linkd_curl_set_pointer(self.handle, CURLOPT_ERRORBUFFER, self.errorBuffer) },
             { linkd_curl_set_pointer(self.handle, CURLOPT_URL, transfer.url) },
-            { linkd_curl_set_long(self.handle, CURLOPT_HTTPGET, 1) },
             // Timeouts without SIGALRM: libcurl is used from many threads (and resolves on a thread of its own).
             { linkd_curl_set_long(self.handle, CURLOPT_NOSIGNAL, 1) },
             { linkd_curl_set_pointer(self.handle, CURLOPT_PROTOCOLS_STR, "http,https") },
@@ -69,8 +84,9 @@ final class EasyHandle: @unchecked Sendable {
             { linkd_curl_set_long(self.handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(transfer.connectTimeout)) },
             { linkd_curl_set_long(self.handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(transfer.timeout)) },
             // A declared Content-Length above the limit fails before the body is read; the write callback stops
-            // a body without one.
-            { linkd_curl_set_offset(self.handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(transfer.maxBodyBytes)) },
+            // a body without one. A truncated body is read up to the limit whatever its length.
+            { transfer.truncateBody ? CURLE_OK
+                : linkd_curl_set_offset(self.handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(transfer.maxBodyBytes)) },
             { linkd_curl_set_pointer(self.handle, CURLOPT_USERAGENT, transfer.userAgent) },
             { linkd_curl_set_pointer(self.handle, CURLOPT_HTTPHEADER, headers.head) },
             { linkd_curl_set_pointer(self.handle, CURLOPT_RESOLVE, transfer.resolve.head) },
@@ -78,6 +94,24 @@ final class EasyHandle: @unchecked Sendable {
             { linkd_curl_set_write_function(self.handle, bodySinkWrite) },
             { linkd_curl_set_pointer(self.handle, CURLOPT_WRITEDATA, context) },
         ]
+        switch transfer.method {
+        case .get:
+            steps.append { linkd_curl_set_long(self.handle, CURLOPT_HTTPGET, 1) }
+        case .post:
+            // The size first, so that COPYPOSTFIELDS copies that many bytes (NULs included) rather than a C
+            // string; the trailing NUL gives an empty body a pointer to copy from.
+            let body = (transfer.body ?? []) + [0]
+            steps.append { linkd_curl_set_long(self.handle, CURLOPT_POST, 1) }
+            steps.append { linkd_curl_set_offset(self.handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count - 1)) }
+            steps.append { body.withUnsafeBytes { linkd_curl_set_pointer(self.handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) } }
+        }
+        if let guarding {
+            let guardContext = Unmanaged.passUnretained(guarding).toOpaque()
+            steps.append { linkd_curl_set_opensocket_function(self.handle, addressGuardOpenSocket) }
+            steps.append { linkd_curl_set_pointer(self.handle, CURLOPT_OPENSOCKETDATA, guardContext) }
+            steps.append { linkd_curl_set_prereq_function(self.handle, addressGuardPrerequest) }
+            steps.append { linkd_curl_set_pointer(self.handle, CURLOPT_PREREQDATA, guardContext) }
+        }
         for step in steps {
             let code = step()
             guard code == CURLE_OK else { return code }

@@ -13,6 +13,8 @@ public struct OutboundResponse: Sendable {
     public var age: String?
     /// The body as received (no content coding is asked for, so none is undone).
     public var body: [UInt8]
+    /// Whether `body` is only the first bytes of a longer one (a request with `truncateBody`).
+    public var bodyTruncated = false
     /// The URL that was fetched, as libcurl normalised it.
     public var effectiveURL: String
     /// For a redirect, its `Location` made absolute against `effectiveURL`; nil otherwise.

@@ -3,8 +3,9 @@ import Glibc
 import TestSupport
 
 /// A real HTTP or HTTPS server on 127.0.0.1 (`Servers/outbound_server.py`, Python's http.server, wrapped in
-/// TLS when given a certificate), standing in for Apple's CDN, Google's API or a link domain, which reports
-/// every request it reads and from which client port.
+/// TLS when given a certificate), standing in for Apple's CDN, Google's API, a link domain or a webhook's
+/// receiver, which reports every connection it accepts, every request it reads and from which client port, and
+/// every POST whole.
 final class LocalServer {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Servers/outbound_server.py").path
@@ -38,6 +39,34 @@ final class LocalServer {
             let words = line.split(separator: " ")
             guard words.count == 4, let port = Int(words[3]) else { return nil }
             return (String(words[1]), port)
+        }
+    }
+
+    /// The client ports of the connections accepted so far (a connection that never sent a request included).
+    var acceptedConnections: [Int] {
+        process.lines(startingWith: "connection from ").compactMap { Int($0.dropFirst("connection from ".count)) }
+    }
+
+    /// A POST as the server read it.
+    struct Received: Decodable {
+        let method: String
+        let path: String
+        /// Names in lower case.
+        let headers: [String: String]
+        /// The body's length, and its bytes in hex when it is at most 4 KiB (empty otherwise).
+        let length: Int
+        let body: String
+
+        var bodyBytes: [UInt8] {
+            let digits = Array(body.utf8)
+            return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+        }
+    }
+
+    /// The POSTs read, once `count` have arrived (or after `seconds`, whatever came).
+    func received(awaiting count: Int, seconds: Double = 2) throws -> [Received] {
+        try process.lines(startingWith: "received ", awaiting: count, seconds: seconds).map { line in
+            try JSONDecoder().decode(Received.self, from: Data(line.dropFirst("received ".count).utf8))
         }
     }
 
