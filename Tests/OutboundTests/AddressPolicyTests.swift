@@ -155,6 +155,9 @@ struct AddressPolicyTests {
             ("https://8.8.8.8/hook#part", .refusedTarget), ("ftp://8.8.8.8/hook", .refusedTarget), ("/hook", .refusedTarget),
             ("https://127.0.0.1/hook", .refusedAddress), ("https://[::ffff:10.0.0.1]/hook", .refusedAddress),
             ("https://169.254.169.254/latest/meta-data/", .refusedAddress), ("https://localhost:8443/", .refusedAddress),
+            // Other spellings of 127.0.0.1 and 169.254.169.254 (decimal, hex, short forms).
+            ("https://2130706433/", .refusedAddress), ("https://0x7f.1/", .refusedAddress), ("https://127.1/", .refusedAddress),
+            ("https://0251.0376.0251.0376/", .refusedAddress), ("https://0/", .refusedAddress),
         ]
         for (url, kind) in cases {
             guard case .failure(let failure) = policy.check(url: url, allowHTTP: false) else {

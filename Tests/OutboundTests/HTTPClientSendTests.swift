@@ -17,6 +17,10 @@ struct HTTPClientSendTests {
         do { return .success(try client.send(request, allowedBy: policy, allowHTTP: allowHTTP)) } catch { return .failure(error) }
     }
 
+    static func kind(_ result: Result<OutboundResponse, OutboundFailure>) -> OutboundFailure.Kind? {
+        if case .failure(let failure) = result { failure.kind } else { nil }
+    }
+
     @Test func postsTheBodyAndHeadersAsGiven() throws {
         let server = try LocalServer()
         let client = try HTTPClient()
@@ -140,7 +144,8 @@ struct HTTPClientSendTests {
         settings.resolve = [try #require(ResolveOverride("\(name):\(server.port):127.0.0.1"))]
         let client = try HTTPClient(settings: settings)
         for url in ["http://127.0.0.1:\(server.port)/hook", "http://localhost:\(server.port)/hook",
-                    "http://\(name):\(server.port)/hook", "http://[::ffff:127.0.0.1]:\(server.port)/hook"] {
+                    "http://\(name):\(server.port)/hook", "http://[::ffff:127.0.0.1]:\(server.port)/hook",
+                    "http://2130706433:\(server.port)/hook", "http://0x7f.1:\(server.port)/hook"] {
             let started = ContinuousClock.now
             let result = Self.send(OutboundRequest(url: url, method: .post, body: [1]), client: client, policy: AddressPolicy())
             guard case .failure(let failure) = result else {
@@ -152,6 +157,10 @@ struct HTTPClientSendTests {
             #expect(failure.message.contains("(loopback)"), "\(failure)")
             #expect(ContinuousClock.now - started < .milliseconds(500))
         }
+        // 0.0.0.0 reaches the machine itself on Linux.
+        let unspecified = Self.send(OutboundRequest(url: "http://0.0.0.0:\(server.port)/hook", method: .post), client: client,
+                                    policy: AddressPolicy())
+        #expect(Self.kind(unspecified) == .refusedAddress, "\(unspecified)")
         // Time for a connection to show in the server's output, had one been made.
         usleep(300_000)
         #expect(server.acceptedConnections.isEmpty, "\(server.acceptedConnections)")
