@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "Observability", "TestSupport"], exclude: ["Servers/outbound_server.py"]),
         .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "Outbound", "TestSupport", "EmbeddedPostgres", "CZlib"],
-                    exclude: ["Browser/landing_page.py", "Health/health_server.py"]),
+                    exclude: ["Browser/landing_page.py", "Health/health_server.py", "Webhooks/webhook_receiver.py"]),
         .testTarget(name: "linkdTests", dependencies: ["TestSupport", "Postgres"]),
     ]
 )

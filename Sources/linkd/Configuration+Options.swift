@@ -83,7 +83,59 @@ extension Configuration {
                             help: "The longest one outbound check request may take, connection included."),
         ConfigurationOption("check-interval", "LINKD_CHECK_INTERVAL", .seconds(in: 0...604_800), \.service.checkInterval,
                             help: "Seconds between two background association checks of a domain, spread over the interval; 0: off."),
+        ConfigurationOption("webhook-secret-key", "LINKD_WEBHOOK_SECRET_KEY", .webhookKeys, \.webhookKeys, unset: "a key kept in <data-dir>/webhook-secret.key",
+                            repeatable: true,
+                            help: "ID:BASE64 of 32 random bytes (openssl rand -base64 32) sealing webhook secrets at rest; the first "
+                                + "seals, the others only open what they sealed (rotation). Every node needs the same keys (docs/WEBHOOKS.md)."),
+        ConfigurationOption("webhook-allow-http", "LINKD_WEBHOOK_ALLOW_HTTP", .onOff, \.service.webhooks.allowHTTP,
+                            help: "on: webhook targets may be plain http (tests, private networks); off: https only."),
+        ConfigurationOption("webhook-allow-private", "LINKD_WEBHOOK_ALLOW_PRIVATE", .addressRanges, \.service.webhooks.allowedRanges,
+                            unset: "none: public addresses only", repeatable: true,
+                            help: "Comma-separated CIDR ranges webhook targets may resolve to although loopback, private, "
+                                + "link-local or metadata (e.g. 10.1.0.0/16); checked when a subscription is made and at each delivery."),
+        ConfigurationOption("webhook-timeout", "LINKD_WEBHOOK_TIMEOUT", .seconds(in: 1...300), \.webhookTimeout,
+                            help: "The longest one webhook delivery may take, connection included."),
+        ConfigurationOption("webhook-failure-limit", "LINKD_WEBHOOK_FAILURE_LIMIT", .integer(in: 1...1000, of: "failures"),
+                            \.service.webhooks.failureLimit,
+                            help: "Consecutive failed deliveries that disable a subscription (13: retried for more than a day)."),
+        ConfigurationOption("webhook-retention-days", "LINKD_WEBHOOK_RETENTION_DAYS", .integer(in: 1...3650, of: "days"),
+                            \.service.webhooks.retentionDays, help: "Days delivered webhook events stay in the delivery log."),
+        ConfigurationOption("webhook-click-interval", "LINKD_WEBHOOK_CLICK_INTERVAL", .seconds(in: 1...86_400), \.service.webhooks.clickInterval,
+                            help: "Seconds of a link's taps coalesced into one link.clicked event."),
+        ConfigurationOption("webhook-click-limit", "LINKD_WEBHOOK_CLICK_LIMIT", .integer(in: 1...100_000, of: "events"),
+                            \.service.webhooks.clickLimit,
+                            help: "link.clicked events a node queues per interval at most (the links tapped most); the others wait."),
     ]
+}
+
+extension OptionKind where Value == [WebhookSecretKeys.Key] {
+    /// Comma-separated `ID:BASE64` keys of 32 bytes.
+    static var webhookKeys: Self {
+        .parsed("ID:BASE64", expecting: "comma-separated ID:BASE64 keys of 32 bytes", { text in
+            let keys = try text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { entry in
+                guard let key = WebhookSecretKeys.Key(entry) else {
+                    throw Arguments.UsageError(description: "webhook-secret-key entry '\(entry.prefix(12))…' is not ID:BASE64 of 32 bytes "
+                                               + "(an id of letters, digits, '.', '_' or '-')")
+                }
+                return key
+            }
+            guard Set(keys.map(\.id)).count == keys.count else {
+                throw Arguments.UsageError(description: "webhook-secret-key names a key id twice")
+            }
+            return keys
+        }, format: { $0.isEmpty ? "" : "(\($0.count) keys)" })
+    }
+}
+
+extension OptionKind where Value == [CIDR] {
+    /// Comma-separated CIDR ranges (`10.0.0.0/8`, `fd00::/8`).
+    static var addressRanges: Self {
+        .parsed("LIST", expecting: "comma-separated CIDR ranges (10.0.0.0/8, fd00::/8)", { text in
+            try text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { entry in
+                do { return try CIDR(entry) } catch { throw Arguments.UsageError(description: "webhook-allow-private: \(error)") }
+            }
+        }, format: { $0.map(\.description).joined(separator: ",") })
+    }
 }
 
 extension OptionKind where Value == (host: String, port: Int) {

@@ -57,6 +57,15 @@ struct Configuration {
         set { service.outbound.timeout = .seconds(newValue) }
     }
 
+    /// `--webhook-timeout`, in whole seconds.
+    var webhookTimeout: Int {
+        get { Int(service.webhooks.timeout.components.seconds) }
+        set { service.webhooks.timeout = .seconds(newValue) }
+    }
+
+    /// `--webhook-secret-key`: the keys sealing webhook secrets; empty: the key file in the data folder.
+    var webhookKeys: [WebhookSecretKeys.Key] = []
+
     /// The address `serve` listens on.
     var listen: (host: String, port: Int) {
         get { (service.server.host, service.server.port) }
@@ -72,6 +81,7 @@ struct Configuration {
         if configuration.hits.spoolDirectory == nil {
             configuration.hits.spoolDirectory = dataDirectory.appendingPathComponent("spool")
         }
+        configuration.webhooks.keys = WebhookSecretKeys(webhookKeys.isEmpty ? [try WebhookKeyFile(dataDirectory).key()] : webhookKeys)
         return configuration
     }
 

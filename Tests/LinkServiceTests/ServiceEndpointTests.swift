@@ -29,7 +29,7 @@ struct ServiceEndpointTests {
             }
             // The change feed is healthy once its listener has connected, which a loaded machine can delay.
             let healthy = ["change feed": true, "fetch log": true, "hit writer": true, "click tokens": true, "link click counter": true,
-                           "association checks": true]
+                           "association checks": true, "webhook deliveries": true]
             var first = try health()
             for _ in 0..<100 where first != healthy {
                 usleep(100_000)
@@ -38,7 +38,7 @@ struct ServiceEndpointTests {
             #expect(first == healthy)
             service.application.hits.shutdown()
             #expect(try health() == ["change feed": true, "fetch log": true, "hit writer": false, "click tokens": true,
-                                     "link click counter": true, "association checks": true])
+                                     "link click counter": true, "association checks": true, "webhook deliveries": true])
         }
     }
 

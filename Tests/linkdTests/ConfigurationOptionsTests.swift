@@ -41,6 +41,14 @@ struct ConfigurationOptionsTests {
         ("--check-ca-file FILE", "LINKD_CHECK_CA_FILE", "the system's CA certificates"),
         ("--check-timeout SECONDS", "LINKD_CHECK_TIMEOUT", "10"),
         ("--check-interval SECONDS", "LINKD_CHECK_INTERVAL", "21600"),
+        ("--webhook-secret-key ID:BASE64", "LINKD_WEBHOOK_SECRET_KEY", "a key kept in <data-dir>/webhook-secret.key"),
+        ("--webhook-allow-http on|off", "LINKD_WEBHOOK_ALLOW_HTTP", "off"),
+        ("--webhook-allow-private LIST", "LINKD_WEBHOOK_ALLOW_PRIVATE", "none: public addresses only"),
+        ("--webhook-timeout SECONDS", "LINKD_WEBHOOK_TIMEOUT", "10"),
+        ("--webhook-failure-limit N", "LINKD_WEBHOOK_FAILURE_LIMIT", "13"),
+        ("--webhook-retention-days N", "LINKD_WEBHOOK_RETENTION_DAYS", "30"),
+        ("--webhook-click-interval SECONDS", "LINKD_WEBHOOK_CLICK_INTERVAL", "60"),
+        ("--webhook-click-limit N", "LINKD_WEBHOOK_CLICK_LIMIT", "100"),
     ]
 
     @Test func optionsKeepTheirNamesVariablesAndDefaults() throws {

@@ -8,10 +8,14 @@ protocol EndpointGroup: Sendable {
     /// The components of the OpenAPI document its endpoints name (`#/components/schemas/<name>`): its resources
     /// and request bodies, declared beside its handlers.
     static var schemas: [(name: String, schema: Schema)] { get }
+    /// The requests linkd sends rather than answers (the document's `webhooks`): each event's name, what it says
+    /// and the component of its body.
+    static var events: [(name: String, summary: String, schema: String)] { get }
 }
 
 extension EndpointGroup {
     static var schemas: [(name: String, schema: Schema)] { [] }
+    static var events: [(name: String, summary: String, schema: String)] { [] }
 }
 
 extension RouterBuilder {

@@ -7,7 +7,7 @@ import Postgres
 /// The running service: constructs and injects every part, starts them in order and stops them in reverse.
 ///
 /// Start order: pool → migrations → the background services (`ServiceGroup`: change feed, which loads the catalog
-/// whole and keeps it current by LISTEN → fetch log → hit writer → click tokens → … → association checks) → HTTP. Stop order: HTTP
+/// whole and keeps it current by LISTEN → fetch log → hit writer → click tokens → … → association checks → webhook deliveries) → HTTP. Stop order: HTTP
 /// (finishing in-flight requests) → the background services in reverse (click tokens, which inserts what is
 /// queued → hit writer, which writes out every accepted hit → fetch log → change feed) → pool.
 public final class Application: Sendable {
@@ -26,6 +26,8 @@ public final class Application: Sendable {
     /// Outbound HTTP for the association health checks, each request allowed by
     /// `OutboundTargets(configuration.outbound, linkHosts:)` (docs/HEALTH.md, "Outbound HTTP").
     let outbound: HTTPClient
+    /// Every write that changes what nodes keep, and the events it queues, commits through it.
+    let catalogChanges: CatalogChanges
     private let changes: ChangeFeed
     private let fetches: AssociationFetchLog
     private let server: Server
@@ -74,7 +76,11 @@ public final class Application: Sendable {
         let keys = KeyCache()
         let reloader = CatalogReloader(catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog"),
                                        versions: AssociationVersionRecorder(keep: configuration.associationVersionsKeep))
-        let linkTaps = LinkClickCounter(pool: pool, logger: logger.with(label: "linkd.links"))
+        let deliveries = WebhookDeliveries(pool: pool, client: outbound, configuration: configuration.webhooks, metrics: metrics,
+                                           logger: logger.with(label: "linkd.webhooks"))
+        let linkTaps = LinkClickCounter(pool: pool, logger: logger.with(label: "linkd.links"),
+                                        clickEvents: .init(interval: configuration.webhooks.clickInterval, limit: configuration.webhooks.clickLimit),
+                                        eventsQueued: { deliveries.wake() })
         let links = LinkCache(pool: requests, capacity: configuration.linkCacheSize, taps: linkTaps)
         let changes = ChangeFeed(parameters: configuration.database, reloader: reloader, keys: keys, links: links,
                                  logger: logger.with(label: "linkd.changes"))
@@ -86,19 +92,26 @@ public final class Application: Sendable {
         }
         let tokens = ClickTokens(pool: requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
         self.tokens = tokens
-        let checker = HealthChecker(pool: pool, catalog: catalog, client: outbound, outbound: configuration.outbound,
+        var checker = HealthChecker(pool: pool, catalog: catalog, client: outbound, outbound: configuration.outbound,
                                     logger: logger.with(label: "linkd.checks"))
+        checker.onTransition = { _, _ in deliveries.wake() }
         let checkCounts = CheckCounts(minimumAge: .seconds(min(10, max(1, configuration.checkInterval))))
         checkCounts.register(in: metrics)
         let checks = HealthChecks(checker: checker, counts: checkCounts, interval: configuration.checkInterval, metrics: metrics,
                                   logger: logger.with(label: "linkd.checks"))
-        let services = ServiceGroup([changes, fetches, hits, tokens, linkTaps, checks], logger: logger.with(label: "linkd.services"))
+        let services = ServiceGroup([changes, fetches, hits, tokens, linkTaps, checks, deliveries], logger: logger.with(label: "linkd.services"))
         precondition(services.kinds.map(ObjectIdentifier.init) == Self.serviceKinds.map(ObjectIdentifier.init),
                      "the metrics' stripes are sized for Application.serviceKinds")
         let auth = Authenticator(pool: requests, cache: keys)
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes, links: links)
         let agents = UserAgentCache(stripes: metrics.stripes)
-        let catalogChanges = CatalogChanges(pool: requests, reloader: reloader, keys: keys, links: links)
+        var catalogChanges = CatalogChanges(pool: requests, reloader: reloader, keys: keys, links: links)
+        catalogChanges.movedURLs = { before, after, connection in try AssociationMoves.count(from: before, to: after, on: connection) }
+        catalogChanges.eventsQueued = { deliveries.wake() }
+        self.catalogChanges = catalogChanges
+        var batchChanges = CatalogChanges(pool: pool.bounded(LinkBatch.waits), reloader: reloader, keys: keys)
+        batchChanges.movedURLs = catalogChanges.movedURLs
+        batchChanges.eventsQueued = catalogChanges.eventsQueued
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
         // Every route, in the order the router tries templates (a literal segment before a parameter at the same
         // place: android-manifest before {language}).
@@ -109,7 +122,7 @@ public final class Application: Sendable {
                                 varyOrigin: !configuration.corsOrigins.isEmpty),
             ResolveHandlers(resolver: resolver, auth: auth, hits: hits, agents: agents, isPublic: configuration.publicResolve),
             LinkBuildHandlers(catalog: catalog, auth: auth),
-            LinkBatchHandlers(pool: requests, changes: CatalogChanges(pool: pool.bounded(LinkBatch.waits), reloader: reloader, keys: keys),
+            LinkBatchHandlers(pool: requests, changes: batchChanges,
                               resolver: resolver, auth: auth),
             LinkHandlers(pool: requests, auth: auth, changes: catalogChanges),
             DomainFileHandlers(catalog: catalog, auth: auth),
@@ -129,6 +142,8 @@ public final class Application: Sendable {
             AnalyticsHandlers(pool: requests, auth: auth),
             ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents),
             QRHandlers(resolver: resolver, auth: auth),
+            WebhookHandlers(pool: requests, auth: auth, changes: catalogChanges, configuration: configuration.webhooks,
+                            queued: { deliveries.wake() }),
         ]
         if let console = configuration.consoleDirectory {
             groups.append(ConsoleHandlers(files: try ConsoleFiles(directory: console, chartJS: configuration.chartJS), catalog: catalog, clicks: clicks))
@@ -179,7 +194,7 @@ public final class Application: Sendable {
     /// The kinds of the background services, in start order. The metrics' stripes are sized with their threads
     /// before any is built (each takes the stripes), so `init` checks that it builds these.
     private static let serviceKinds: [any BackgroundService.Type] = [ChangeFeed.self, AssociationFetchLog.self, HitBatcher.self, ClickTokens.self,
-                                                                           LinkClickCounter.self, HealthChecks.self]
+                                                                           LinkClickCounter.self, HealthChecks.self, WebhookDeliveries.self]
 
     private static func registerPoolGauges(_ pool: ConnectionPool, requests: ConnectionPool, in metrics: MetricsRegistry) {
         metrics.gauge("linkd_db_request_refusals_total",

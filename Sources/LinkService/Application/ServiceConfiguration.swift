@@ -50,6 +50,9 @@ public struct ServiceConfiguration: Sendable {
     /// Seconds between two background association checks of a domain, spread over the interval (docs/HEALTH.md,
     /// "Checks"); 0 turns the background checks off (checks on demand still run).
     public var checkInterval: Int = 6 * 3600
+    /// Webhook delivery: the keys sealing secrets, where targets may be, timeouts, retries, retention and
+    /// `link.clicked` coalescing (docs/WEBHOOKS.md).
+    public var webhooks = WebhookConfiguration()
     /// Chart.js for the console's charts, as Debian's `libjs-chart.js` installs it; served when it exists.
     public var chartJS: URL? = URL(fileURLWithPath: "/usr/share/javascript/chart.js/chart.min.js")
 

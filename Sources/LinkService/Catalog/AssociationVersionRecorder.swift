@@ -24,19 +24,29 @@ struct AssociationVersionRecorder: Sendable {
         try AssociationVersionStore.lock(hostnames: hostnames, on: connection)
     }
 
-    /// Records the changed `hostnames` in the writing transaction; returns the entries it compiled, by hostname.
+    /// A version recorded by a write: the domain's entry now and its number.
+    struct Recorded {
+        let entry: CatalogEntry
+        let number: Int
+    }
+
+    /// Records the changed `hostnames` in the writing transaction; returns the entries it compiled, by hostname,
+    /// and the versions it recorded.
     func record(_ hostnames: [String], compiled: [String: CatalogEntry], on connection: Connection,
-                counter: CompilationCounter?) throws -> [String: CatalogEntry] {
-        guard !hostnames.isEmpty else { return [:] }
+                counter: CompilationCounter?) throws -> (compiled: [String: CatalogEntry], recorded: [Recorded]) {
+        guard !hostnames.isEmpty else { return ([:], []) }
         try Self.serialise(hostnames, on: connection)
         let toLoad = hostnames.filter { compiled[$0] == nil }
         let loaded = toLoad.isEmpty ? [] : try CatalogLoader.load(hostnames: toLoad, on: connection, counter: counter, snapshot: false)
         let entries = loaded + hostnames.compactMap { compiled[$0] }
         let latest = try AssociationVersionStore.latest(domains: entries.map(\.domainID), on: connection)
+        var recorded: [Recorded] = []
         for entry in entries where Self.differs(entry, latest[entry.domainID]) {
-            try AssociationVersionStore.insert(Self.new(entry), number: (latest[entry.domainID]?.number ?? 0) + 1, keep: keep, on: connection)
+            let number = (latest[entry.domainID]?.number ?? 0) + 1
+            try AssociationVersionStore.insert(Self.new(entry), number: number, keep: keep, on: connection)
+            recorded.append(Recorded(entry: entry, number: number))
         }
-        return Dictionary(loaded.map { ($0.hostname, $0) }, uniquingKeysWith: { _, last in last })
+        return (Dictionary(loaded.map { ($0.hostname, $0) }, uniquingKeysWith: { _, last in last }), recorded)
     }
 
     /// Records, for each of `entries` (a full load) whose files differ from its version in `latest` (read in the

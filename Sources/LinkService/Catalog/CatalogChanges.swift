@@ -1,4 +1,5 @@
 import Foundation
+import LinkKit
 import Postgres
 
 /// Every write that changes what nodes keep in memory (link domains in the `Catalog`, API keys in the
@@ -14,6 +15,9 @@ import Postgres
 ///   installs that compilation; other changed hostnames are re-read. The install runs in turn with every
 ///   other reload (`CatalogReloader.install`), so a reload that read the database earlier cannot replace it
 ///   afterwards, and this node's `ChangeFeed` skips the notifications the write sent (`OwnNotifications`).
+/// - Told: the webhook events the write causes (`ChangeSet.event`, and `domain.association.changed` for each
+///   version recorded) are inserted into the outbox before COMMIT, so they commit with the change or not at all
+///   (docs/WEBHOOKS.md).
 struct CatalogChanges: Sendable {
     static let channel = "linkd_catalog"
     /// A domain's links changed (payload: the domain's id).
@@ -24,6 +28,11 @@ struct CatalogChanges: Sendable {
     let keys: KeyCache
     /// The links this node keeps; nil: none.
     var links: LinkCache? = nil
+    /// How many URLs of a domain's corpus change decision between two of its compilations (`AssociationMoves`),
+    /// for `domain.association.changed`; the composition root supplies it.
+    var movedURLs: @Sendable (_ before: CatalogEntry, _ after: CatalogEntry, Connection) throws -> Int = { _, _, _ in 0 }
+    /// Called after a commit that queued webhook events (wakes this node's delivery).
+    var eventsQueued: @Sendable () -> Void = {}
 
     /// Runs `body` in one transaction; `changed` collects (and announces) what it changes. Returns once the
     /// transaction has committed and this node has installed those changes.
@@ -49,9 +58,13 @@ struct CatalogChanges: Sendable {
                 // installed as this write's own compilations.
                 var compiled = changed.compiled
                 if let versions = reloader.versions {
-                    let loaded = try versions.record(changed.hostnames, compiled: compiled, on: connection, counter: reloader.catalog.compilations)
+                    let (loaded, recorded) = try versions.record(changed.hostnames, compiled: compiled, on: connection,
+                                                                 counter: reloader.catalog.compilations)
                     compiled.merge(loaded) { first, _ in first }
+                    for version in recorded { try associationChanged(version, changed, on: connection) }
                 }
+                // The events the change causes are queued with it: committed together or not at all.
+                try WebhookStore.enqueue(changed.events, on: connection)
                 // Before COMMIT: the entries held now were read before this write, and the notifications may
                 // reach the listener before COMMIT returns here.
                 for (hostname, entry) in compiled {
@@ -73,7 +86,27 @@ struct CatalogChanges: Sendable {
             reloader.catalog.linksChanged()
         }
         if !changed.hostnames.isEmpty { reloader.install(changed.hostnames, prepared: prepared) }
+        if !changed.events.isEmpty { eventsQueued() }
         return value
+    }
+
+    /// Queues `domain.association.changed` for a version the write recorded: its number, ETags and how many URLs of
+    /// the domain's corpus it moves (`movedURLs`, against the entry this node served before the write).
+    private func associationChanged(_ version: AssociationVersionRecorder.Recorded, _ changed: ChangeSet,
+                                    on connection: Connection) throws {
+        let entry = version.entry
+        try changed.event(.associationChanged, workspace: entry.workspaceID, on: connection) {
+            let before = reloader.catalog.entry(exactly: entry.hostname)
+            let moved = try before.map { try movedURLs($0, entry, connection) }
+            return .object([
+                "domain": .string(entry.hostname),
+                "version": .integer(version.number),
+                "previousVersion": version.number > 1 ? .integer(version.number - 1) : .null,
+                "aasaETag": .string(entry.aasa.etag),
+                "assetlinksETag": .string(entry.assetLinks.etag),
+                "moved": moved.map { .integer($0) } ?? .null,
+            ])
+        }
     }
 }
 
@@ -114,6 +147,25 @@ final class ChangeSet {
         guard linkDomains[id] == nil else { return }
         try connection.notify(CatalogChanges.linksChannel, payload: id.canonicalText)
         linkDomains[id] = hostname
+    }
+
+    /// Webhook events to queue before COMMIT (`WebhookStore.enqueue`), in the order caused.
+    private(set) var events: [WebhookEvent] = []
+    /// The event types each workspace's subscriptions receive, read once per write.
+    private var wanted: [UUID: Set<String>] = [:]
+
+    /// Whether an enabled subscription of `workspace` receives `type`.
+    func wants(_ type: WebhookEventType, workspace: UUID, on connection: Connection) throws -> Bool {
+        if let types = wanted[workspace] { return types.contains(type.rawValue) }
+        let types = try WebhookStore.wanted(workspace: workspace, on: connection)
+        wanted[workspace] = types
+        return types.contains(type.rawValue)
+    }
+
+    /// Queues the event `type` of `workspace` with what `data` builds, built only when a subscription receives it.
+    func event(_ type: WebhookEventType, workspace: UUID, on connection: Connection, data: () throws -> JSONValue) throws {
+        guard try wants(type, workspace: workspace, on: connection) else { return }
+        events.append(WebhookEvent(type, workspace: workspace, data: try data()))
     }
 
     /// The key `id` was revoked: every node drops it from its cache.

@@ -16,7 +16,8 @@ struct HealthChecker: Sendable {
     let client: HTTPClient
     let outbound: OutboundConfiguration
     let logger: Logger
-    /// Called with every state change saved (the events of issue 31 hook in here).
+    /// Called after COMMIT with the state changes saved (their `domain.health.changed` event is queued: this
+    /// node's webhook delivery is woken).
     var onTransition: @Sendable ([CheckTransition], Domain) -> Void = { _, _ in }
 
     /// Apple's limit on the AASA file (TN3155): a larger file is not read.
@@ -62,7 +63,14 @@ struct HealthChecker: Sendable {
         }
         let time = Date()
         let transitions = try pool.withTransaction { connection in
-            try AssociationCheckStore.save(results, kinds: Set(CheckKind.allCases), domain: domain.id, at: time, on: connection)
+            let transitions = try AssociationCheckStore.save(results, kinds: Set(CheckKind.allCases), domain: domain.id, at: time, on: connection)
+            // Told to the workspace's subscribers with the states saved: both or neither.
+            if !transitions.isEmpty {
+                try WebhookStore.enqueue([WebhookEvent(.healthChanged, workspace: domain.workspaceID, data: .object([
+                    "domain": .string(domain.hostname), "changes": .array(transitions.map(\.json)),
+                ]), time: time)], on: connection)
+            }
+            return transitions
         }
         for transition in transitions {
             logger.info("association check changed state", metadata: [

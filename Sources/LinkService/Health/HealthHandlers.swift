@@ -62,15 +62,7 @@ struct HealthHandlers: EndpointGroup {
             (try AssociationCheckStore.all(domain: domain.id, on: connection), try AssociationCheckStore.due(domain: domain.id, on: connection))
         }
         var body = Self.body(domain, checks: checks, due: due).objectMembers ?? []
-        body.append(JSONMember(key: "changes", value: .array(transitions.map { transition in
-            var members = [JSONMember(key: "check", value: .string(transition.kind.rawValue))]
-            if !transition.subject.isEmpty { members.append(JSONMember(key: "app", value: .string(transition.subject))) }
-            members += [
-                JSONMember(key: "from", value: transition.from.map { .string($0.rawValue) } ?? .null),
-                JSONMember(key: "to", value: transition.to.map { .string($0.rawValue) } ?? .null),
-            ]
-            return .object(members)
-        })))
+        body.append(JSONMember(key: "changes", value: .array(transitions.map(\.json))))
         return .json(JSONValue.object(body).serializedBytes)
     }
 

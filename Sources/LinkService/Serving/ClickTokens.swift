@@ -1,6 +1,7 @@
 import ByteText
 import CCrypto
 import Foundation
+import LinkKit
 import Observability
 import Postgres
 import Synchronization
@@ -159,12 +160,16 @@ final class ClickTokens: BackgroundService {
         case alreadyClaimed, expired, unknown
     }
 
-    /// Claims `token` once.
+    /// Claims `token` once; a claim queues `deferred.claimed` for the workspace's subscribers in its transaction.
     func claim(_ token: String) throws -> Claim {
         flush()
         let hash = Self.hash(token)
-        return try pool.withConnection { connection in
+        return try pool.withTransaction { connection in
             if let claimed = try ClickTokenStore.claim(hash, on: connection) {
+                try WebhookStore.enqueue([WebhookEvent(.deferredClaimed, workspace: claimed.workspace, data: .object([
+                    "url": .string(claimed.url), "platform": .string(claimed.platform),
+                    "answer": (try? JSONValue.parse(claimed.answer)) ?? .null,
+                ]))], on: connection)
                 return .claimed(url: claimed.url, platform: claimed.platform, workspace: claimed.workspace, answer: claimed.answer)
             }
             guard let state = try ClickTokenStore.state(of: hash, on: connection) else { return .unknown }

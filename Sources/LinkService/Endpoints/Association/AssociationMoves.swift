@@ -49,6 +49,13 @@ struct AssociationMoves {
         for link in stored.prefix(Self.linkLimit) where add(AASAURL(https: host, path: "/" + link.slug, query: nil)) { counts.links += 1 }
     }
 
+    /// How many URLs of the corpus of `after`'s domain change decision from `before` to `after`; 0 when the domain
+    /// is gone.
+    static func count(from before: CatalogEntry, to after: CatalogEntry, on connection: Connection) throws -> Int {
+        guard let domain = try DomainStore.all(hostnames: [after.hostname], on: connection).first else { return 0 }
+        return try AssociationMoves(domain: domain, entries: [before, after], on: connection).moved(from: before, to: after).count
+    }
+
     /// `{url, ios: {from, to}, android: {from, to}}` for each URL of the corpus whose decision differs on either
     /// platform between `old` and `new`, in corpus order.
     func moved(from old: CatalogEntry, to new: CatalogEntry) -> [JSONValue] {

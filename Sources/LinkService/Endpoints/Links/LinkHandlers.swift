@@ -63,7 +63,7 @@ struct LinkHandlers: EndpointGroup {
                 guard let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) else {
                     throw ServiceError.conflict("\(link.shortLink) already exists.")
                 }
-                try changed.linksChanged(domain: domain.id, hostname: domain.hostname, on: connection)
+                try Self.changed(created, .linkCreated, principal, changed, on: connection)
                 return created
             }
             for _ in 0..<Self.slugAttempts {
@@ -73,7 +73,7 @@ struct LinkHandlers: EndpointGroup {
                     try Self.check(problem)
                 }
                 if let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) {
-                    try changed.linksChanged(domain: domain.id, hostname: domain.hostname, on: connection)
+                    try Self.changed(created, .linkCreated, principal, changed, on: connection)
                     return created
                 }
             }
@@ -112,16 +112,24 @@ struct LinkHandlers: EndpointGroup {
         return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
                                     check: { before, connection in try change(before, input, principal, on: connection) }) { before, after, connection, changed in
             try changed.linksChanged(domain: before.domainID, hostname: before.hostname, on: connection)
-            try changed.linksChanged(domain: after.domainID, hostname: after.hostname, on: connection)
-            return try LinkStore.save(after, on: connection)
+            let saved = try LinkStore.save(after, on: connection)
+            try Self.changed(saved, .linkUpdated, principal, changed, on: connection)
+            return saved
         }
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
         try resource.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) { link, connection, changed in
             try LinkStore.delete(link.id, on: connection)
-            try changed.linksChanged(domain: link.domainID, hostname: link.hostname, on: connection)
+            try Self.changed(link, .linkDeleted, principal, changed, on: connection)
         }
+    }
+
+    /// The link's domain forgets what it kept of its links, and `event` is queued with the link as the API shows it.
+    static func changed(_ link: Link, _ event: WebhookEventType, _ principal: Principal, _ changed: ChangeSet,
+                        on connection: Connection) throws {
+        try changed.linksChanged(domain: link.domainID, hostname: link.hostname, on: connection)
+        try changed.event(event, workspace: principal.workspaceID, on: connection) { link.json }
     }
 
     /// `before` with the `PATCH` applied, checked as a create is (422, or 409 for a slug taken on the domain).

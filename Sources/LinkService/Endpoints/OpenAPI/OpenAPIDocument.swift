@@ -8,15 +8,33 @@ enum OpenAPIDocument {
     /// - Parameters:
     ///   - endpoints: the endpoints to describe; those not documented (the console's pages) are left out.
     ///   - schemas: the components they name, besides the shared problems (`APISchemas.problems`).
-    static func build(_ endpoints: [Endpoint], schemas: [(name: String, schema: Schema)]) -> JSONValue {
+    ///   - events: the webhook events linkd sends (OpenAPI 3.1's `webhooks`), each with the component of its body.
+    static func build(_ endpoints: [Endpoint], schemas: [(name: String, schema: Schema)],
+                      events: [(name: String, summary: String, schema: String)] = []) -> JSONValue {
         let operations = endpoints.filter(\.isDocumented)
         return .object([
             "openapi": .string("3.1.0"),
             "info": info,
             "tags": .array(tags.map { .object(["name": .string($0.name), "description": .string($0.description)]) }),
             "paths": paths(operations),
+            "webhooks": webhooks(events),
             "components": components(operations, schemas: APISchemas.problems + schemas),
         ])
+    }
+
+    /// One `POST` per event: the signed body a subscription's URL receives (docs/WEBHOOKS.md).
+    private static func webhooks(_ events: [(name: String, summary: String, schema: String)]) -> JSONValue {
+        .object(events.map { event in
+            JSONMember(key: event.name, value: .object(["post": .object([
+                "summary": .string(event.summary),
+                "description": .string("Sent with the Standard Webhooks headers `webhook-id` (the event's id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the subscription's secret)."),
+                "requestBody": .object(["required": .bool(true), "content": jsonContent(.ref(event.schema))]),
+                "responses": .object([
+                    "2XX": .object(["description": .string("Taken: the delivery is done.")]),
+                    "default": .object(["description": .string("Any other answer, or none within the timeout, is a failure: the event is sent again later.")]),
+                ]),
+            ])]))
+        })
     }
 
     /// Path parameters by name: what every `{name}` in a template means.
@@ -26,6 +44,7 @@ enum OpenAPIDocument {
         "name": (Schema.identifier, "The destination type's name."),
         "language": (Schema.enumeration(CodegenLanguage.allCases.map(\.rawValue)), "The generated router's language, or `fixtures` (docs/CODEGEN.md)."),
         "n": (Schema.integer(minimum: 1, maximum: Int(Int32.max)), "The number of a version of the domain's association files."),
+        "deliveryId": (Schema.string(pattern: "^[0-9]{1,19}$"), "A webhook delivery's id, as the delivery log shows it."),
         "host": (Schema.hostname, "The domain's hostname, e.g. `links.example.com` or `*.example.com` (percent-encode `*` as `%2A` if your client insists)."),
     ]
 
@@ -42,6 +61,7 @@ enum OpenAPIDocument {
         ("Domains", "Link domains and their association-file settings."),
         ("Rules", "A domain's ordered path rules: the first match wins."),
         ("Audit", "Who changed what, when."),
+        ("Webhooks", "Signed events sent to a workspace's subscribers (Standard Webhooks), and their delivery log (admin scope)."),
         ("Analytics", "Hits (resolves and clicks) counted from hourly rollups: time series, top lists, summary; JSON or CSV."),
     ]
 

@@ -184,6 +184,12 @@ struct RuleHandlers: EndpointGroup {
                                 before: .array(current.map(\.json)), after: .array(rules.map(\.json)))
             // This node installs the validated compilation (`CatalogChanges.commit`).
             try changed.domainChanged(domain.hostname, to: outcome.entry(updated, rules: rules), on: connection)
+            try changed.event(.rulesChanged, workspace: principal.workspaceID, on: connection) {
+                .object([
+                    "domain": .string(domain.hostname), "action": .string(action.rawValue), "version": .integer(updated.version),
+                    "rules": .array(rules.map(\.json)),
+                ])
+            }
             return (updated, rules)
         }
     }

@@ -10,7 +10,8 @@ struct OpenAPIHandlers: EndpointGroup {
     /// Renders the document of `groups`' endpoints and components and of `GET /openapi.json` itself.
     init(describing groups: [any EndpointGroup]) {
         let endpoints = groups.flatMap(\.endpoints) + [Self.endpoint(serving: [])]
-        body = OpenAPIDocument.build(endpoints, schemas: groups.flatMap { type(of: $0).schemas }).serializedBytes
+        body = OpenAPIDocument.build(endpoints, schemas: groups.flatMap { type(of: $0).schemas },
+                                      events: groups.flatMap { type(of: $0).events }).serializedBytes
     }
 
     var endpoints: [Endpoint] { [Self.endpoint(serving: body)] }

@@ -80,4 +80,15 @@ struct CheckTransition: Sendable, Equatable {
     let from: CheckState?
     let to: CheckState?
     let at: Date
+
+    /// `{check, app?, from, to}`, as the check's answer and `domain.health.changed` show it.
+    var json: JSONValue {
+        var members = [JSONMember(key: "check", value: .string(kind.rawValue))]
+        if !subject.isEmpty { members.append(JSONMember(key: "app", value: .string(subject))) }
+        members += [
+            JSONMember(key: "from", value: from.map { .string($0.rawValue) } ?? .null),
+            JSONMember(key: "to", value: to.map { .string($0.rawValue) } ?? .null),
+        ]
+        return .object(members)
+    }
 }

@@ -1,0 +1,47 @@
+import Foundation
+import LinkKit
+
+/// The kinds of event a subscription can receive (docs/WEBHOOKS.md, "Events"); `webhook.test` is sent only to the
+/// subscription asked to test.
+enum WebhookEventType: String, CaseIterable, Sendable {
+    case linkCreated = "link.created"
+    case linkUpdated = "link.updated"
+    case linkDeleted = "link.deleted"
+    case linkClicked = "link.clicked"
+    case associationChanged = "domain.association.changed"
+    case healthChanged = "domain.health.changed"
+    case deferredClaimed = "deferred.claimed"
+    case rulesChanged = "rules.changed"
+    case webhookDisabled = "webhook.disabled"
+    case webhookTest = "webhook.test"
+
+    /// The types a subscription may list.
+    static let subscribable = allCases.filter { $0 != .webhookTest }
+}
+
+/// One event of a workspace: its id (the `webhook-id` of every delivery of it, to every subscription), type, time
+/// and data. Delivered as the Standard Webhooks envelope `{"type", "timestamp", "data"}`.
+struct WebhookEvent: Sendable {
+    let id: String
+    let type: WebhookEventType
+    let workspace: UUID
+    let time: Date
+    let data: JSONValue
+
+    init(_ type: WebhookEventType, workspace: UUID, data: JSONValue, time: Date = Date()) {
+        id = "evt_" + UUID().canonicalText.replacingOccurrences(of: "-", with: "")
+        self.type = type
+        self.workspace = workspace
+        self.time = time
+        self.data = data
+    }
+
+    /// The body signed and sent.
+    var payload: String {
+        JSONValue.object([
+            "type": .string(type.rawValue),
+            "timestamp": .timestamp(time),
+            "data": data,
+        ]).serialized
+    }
+}

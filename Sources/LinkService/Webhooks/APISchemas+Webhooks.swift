@@ -1,0 +1,95 @@
+import LinkKit
+
+/// The components of the webhooks endpoints, and the events they deliver (`OpenAPIDocument`; the events are in
+/// the document's `webhooks`).
+extension APISchemas {
+    private static let webhookProperties: [Schema.Property] = [
+        .required("id", Schema.uuid.readOnly),
+        .required("url", Schema.url),
+        .required("events", Schema.array(.ref("WebhookEventType"))),
+        .required("description", Schema.string(maxLength: TextLimit.comment.scalars)),
+        .required("state", Schema.enumeration(["active", "paused", "disabled"]).readOnly
+            .described("`active`; `paused` by the workspace (events queue, nothing is sent until it is resumed); `disabled` by linkd after a run of failed deliveries (events are not queued; resuming delivers what was queued before).")),
+        .required("disabledAt", Schema.timestamp.nullable.readOnly),
+        .required("failureRun", Schema.integer(minimum: 0).readOnly.described("Consecutive failed deliveries.")),
+        .required("createdAt", Schema.created),
+        .required("updatedAt", Schema.updated),
+    ]
+
+    static let webhooks: [(name: String, schema: Schema)] = [
+        ("WebhookEventType", Schema.enumeration(WebhookEventType.subscribable.map(\.rawValue))
+            .described("What happened (docs/WEBHOOKS.md, \"Events\"); the document's `webhooks` describe each payload.")),
+        ("Webhook", Schema.object(webhookProperties, closed: false).described("A webhook subscription; its secret is shown only when created or rotated.")),
+        ("CreatedWebhook", Schema.object(webhookProperties + [
+            .required("secret", Schema.string(pattern: "^whsec_[A-Za-z0-9+/]{43}=?$")
+                .described("The signing secret (Standard Webhooks), shown this once; linkd keeps it sealed. Verify deliveries with any Standard Webhooks library.")),
+        ], closed: false).described("A subscription with its signing secret.")),
+        ("WebhookCreate", Schema.object([.required(WebhookFields.url), .required(WebhookFields.events), .optional(WebhookFields.description, nullable: true)], closed: true)),
+        ("WebhookUpdate", Schema.object([.optional(WebhookFields.url), .optional(WebhookFields.events), .optional(WebhookFields.description, nullable: true)], closed: true)
+            .described("Present members replace; `description: null` empties it.")),
+        ("WebhookDelivery", Schema.object([
+            .required("id", Schema.string(pattern: "^[0-9]+$").described("The delivery's id, for `…/deliveries/{deliveryId}/retry`.")),
+            .required("eventId", Schema.string.described("The `webhook-id` header: the same for every delivery of one event.")),
+            .required("eventType", Schema.string),
+            .required("status", Schema.enumeration(["pending", "retrying", "delivered"])),
+            .required("attempts", Schema.integer(minimum: 0)),
+            .required("createdAt", Schema.timestamp),
+            .required("nextAttemptAt", Schema.timestamp.nullable.described("When it is tried next; null once delivered.")),
+            .required("deliveredAt", Schema.timestamp.nullable),
+            .required("responseStatus", Schema.integer.nullable.described("The receiver's HTTP status at the last attempt; null when it did not answer.")),
+            .required("error", Schema.string.nullable.described("Why the last attempt failed: the status, or `dns`, `connect`, `tls`, `timeout`, `refused_address`, ...")),
+        ], closed: false).described("One event queued for one subscription, and its delivery.")),
+        ("WebhookDeliveryPage", Schema.object([
+            .required("items", Schema.array(.ref("WebhookDelivery"))),
+            .required("next", Schema.string.nullable.described("The next page's path, or null.")),
+        ], closed: false)),
+        ("WebhookTestResult", Schema.object([
+            .required("eventId", Schema.string),
+        ], closed: false).described("The `webhook.test` event queued for the subscription.")),
+        ("WebhookEventTypes", Schema.object([
+            .required("items", Schema.array(Schema.object([
+                .required("type", Schema.ref("WebhookEventType")),
+                .required("description", Schema.string),
+            ], closed: false))),
+        ], closed: false)),
+    ] + webhookEvents.map { event in
+        (event.schema, Schema.object([
+            .required("type", Schema.constant(event.type.rawValue)),
+            .required("timestamp", Schema.timestamp.described("When it happened.")),
+            .required("data", event.data),
+        ], closed: false).described(event.description))
+    }
+
+    /// Each event: the component of its payload, what it says, and the schema of its `data`.
+    static let webhookEvents: [(type: WebhookEventType, schema: String, description: String, data: Schema)] = [
+        (.linkCreated, "LinkCreatedEvent", "A link was created (one event per link of a bulk request or import).", .ref("Link")),
+        (.linkUpdated, "LinkUpdatedEvent", "A link was changed: the link as it is now.", .ref("Link")),
+        (.linkDeleted, "LinkDeletedEvent", "A link was deleted: the link as it was.", .ref("Link")),
+        (.linkClicked, "LinkClickedEvent",
+         "People tapped a link: its taps over an interval (`--webhook-click-interval`) coalesced into one event; bots are not counted. Each node tells its own taps.",
+         Schema.object([
+            .required("link", Schema.object([.required("id", .uuid), .required("domain", .hostname), .required("slug", .string), .required("shortLink", .url)], closed: false)),
+            .required("clicks", Schema.integer(minimum: 1)),
+            .required("from", Schema.timestamp), .required("to", Schema.timestamp),
+         ], closed: false)),
+        (.associationChanged, "AssociationChangedEvent",
+         "A domain's association files changed: the new version's number and ETags, and how many URLs of the domain's corpus now open differently (null for its first version).",
+         Schema.object([
+            .required("domain", .hostname), .required("version", Schema.integer(minimum: 1)), .required("previousVersion", Schema.integer.nullable),
+            .required("aasaETag", .string), .required("assetlinksETag", .string), .required("moved", Schema.integer(minimum: 0).nullable),
+         ], closed: false)),
+        (.healthChanged, "HealthChangedEvent", "An association check of a domain changed state (origin, Apple's CDN, Google).",
+         Schema.object([.required("domain", .hostname), .required("changes", Schema.array(.ref("CheckChange")))], closed: false)),
+        (.deferredClaimed, "DeferredClaimedEvent", "An app claimed a click token after its install: the link clicked and the answer it got.",
+         Schema.object([.required("url", .url), .required("platform", Schema.enumeration(["ios", "android"])), .required("answer", .ref("ResolveResult"))], closed: false)),
+        (.rulesChanged, "RulesChangedEvent", "A domain's rules were created, replaced, changed or deleted: the rules as they are now.",
+         Schema.object([
+            .required("domain", .hostname), .required("action", Schema.enumeration(["create", "update", "delete", "replace"])),
+            .required("version", Schema.integer(minimum: 1)), .required("rules", Schema.array(.ref("Rule"))),
+         ], closed: false)),
+        (.webhookDisabled, "WebhookDisabledEvent", "A subscription of the workspace was disabled after a run of failed deliveries (sent to the others).",
+         Schema.object([.required("webhook", .ref("Webhook")), .required("lastError", .string)], closed: false)),
+        (.webhookTest, "WebhookTestEvent", "Sent on request (`POST /v1/webhooks/{id}/test`) to one subscription.",
+         Schema.object([.required("webhook", .uuid), .required("message", .string)], closed: false)),
+    ]
+}

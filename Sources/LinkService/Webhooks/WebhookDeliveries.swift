@@ -1,0 +1,157 @@
+import Dispatch
+import Foundation
+import Observability
+import Outbound
+import Postgres
+
+/// Delivers the webhook outbox (docs/WEBHOOKS.md, "Delivery"): `threads` workers each claim one due delivery
+/// (`WebhookStore.claim`: a subscription's oldest undelivered event, picked with `FOR UPDATE SKIP LOCKED`, so each
+/// is taken by one node, and leased, so a node that dies mid-send leaves it due again), sign it with the
+/// subscription's secret and `POST` it (Standard Webhooks headers; an address the policy refuses is never
+/// connected to, redirects are not followed, the answer's body is read up to a small limit), then record the
+/// outcome: a 2xx delivers, anything else is tried again after `WebhookRetries`, and a run of failures reaching the
+/// limit disables the subscription and tells the workspace (`webhook.disabled`). Workers sleep a second when
+/// nothing is due, and wake at once when this node queues an event (`wake()`). One of them also deletes delivered
+/// events past the retention, hourly.
+final class WebhookDeliveries: BackgroundService {
+    let name = "webhook deliveries"
+    static let threads = 4
+
+    private let pool: ConnectionPool
+    private let client: HTTPClient
+    private let configuration: WebhookConfiguration
+    private let logger: Logger
+    private let workers = (0..<WebhookDeliveries.threads).map { ServiceThread(name: "linkd.webhooks.\($0)") }
+    private let outcomes: [String: Counter]
+
+    /// The answer's body read at most (its status is what counts).
+    static let responseLimit = 4096
+    /// How long a claimed delivery stays with the node that claimed it beyond the request's own timeout.
+    static let leaseMargin: Duration = .seconds(30)
+
+    init(pool: ConnectionPool, client: HTTPClient, configuration: WebhookConfiguration, metrics: MetricsRegistry, logger: Logger) {
+        self.pool = pool
+        self.client = client
+        self.configuration = configuration
+        self.logger = logger
+        var outcomes: [String: Counter] = [:]
+        for outcome in ["delivered", "failed", "disabled"] {
+            outcomes[outcome] = metrics.counter("linkd_webhook_deliveries_total", help: "Webhook delivery attempts, by outcome.",
+                                                labels: ["outcome": outcome])
+        }
+        self.outcomes = outcomes
+    }
+
+    var isHealthy: Bool { workers.allSatisfy(\.isRunning) }
+
+    func start() {
+        for (index, worker) in workers.enumerated() {
+            worker.start { [self] in run(worker, prunes: index == 0) }
+        }
+    }
+
+    func shutdown() {
+        for worker in workers { worker.stop() }
+    }
+
+    /// Something was queued: the workers look now rather than at their next pass.
+    func wake() {
+        for worker in workers { worker.wake() }
+    }
+
+    private func run(_ worker: ServiceThread, prunes: Bool) {
+        var prunedAt = ContinuousClock.now - .seconds(3600)
+        while !worker.isStopping {
+            if prunes, ContinuousClock.now - prunedAt >= .seconds(3600) {
+                prune()
+                prunedAt = .now
+            }
+            let delivered: Bool
+            do {
+                delivered = try deliverOne()
+            } catch {
+                logger.warning("webhook deliveries: the outbox cannot be read", metadata: ["error": "\(error)"])
+                if worker.sleep(until: .now() + .seconds(5)) { return }
+                continue
+            }
+            if !delivered, worker.sleep(until: .now() + .seconds(1)) { return }
+        }
+    }
+
+    /// Claims one due delivery and sends it; false when none was due.
+    func deliverOne() throws -> Bool {
+        let lease = configuration.timeout + Self.leaseMargin
+        guard let delivery = try pool.withConnection({ try WebhookStore.claim(limit: 1, lease: lease, on: $0) }).first else { return false }
+        let result = send(delivery)
+        try pool.withTransaction { connection in
+            switch result {
+            case .success(let status):
+                try WebhookStore.delivered(delivery.id, webhook: delivery.webhookID, status: status, on: connection)
+                outcomes["delivered"]?.increment()
+            case .failure(let failure):
+                outcomes["failed"]?.increment()
+                let retry = WebhookRetries.delay(after: delivery.attempts + 1)
+                logger.info("webhook delivery failed", metadata: [
+                    "webhook": delivery.webhookID.canonicalText, "event": delivery.eventID, "attempt": "\(delivery.attempts + 1)",
+                    "status": failure.status.map(String.init) ?? "none", "error": failure.error,
+                ])
+                if let disabled = try WebhookStore.failed(delivery.id, webhook: delivery.webhookID, status: failure.status,
+                                                          error: failure.error, retry: retry, failureLimit: configuration.failureLimit,
+                                                          on: connection) {
+                    outcomes["disabled"]?.increment()
+                    logger.warning("webhook disabled after failed deliveries", metadata: [
+                        "webhook": delivery.webhookID.canonicalText, "failures": "\(disabled.failureRun)",
+                    ])
+                    try WebhookStore.enqueue([WebhookEvent(.webhookDisabled, workspace: delivery.workspaceID, data: .object([
+                        "webhook": disabled.json,
+                        "lastError": .string(failure.error),
+                    ]))], on: connection)
+                }
+            }
+        }
+        return true
+    }
+
+    /// Why a delivery was not taken: the receiver's status when it answered, and a short reason.
+    struct Failure: Error {
+        let status: Int?
+        let error: String
+    }
+
+    /// Signs and posts `delivery`; its receiver's 2xx status, or why not.
+    private func send(_ delivery: ClaimedDelivery) -> Result<Int, Failure> {
+        guard let keys = configuration.keys,
+              let key = keys.unseal(delivery.secretSealed, keyID: delivery.secretKeyID, for: delivery.webhookID),
+              let signer = WebhookSignature(key: key) else {
+            logger.error("webhook secret cannot be opened", metadata: ["webhook": delivery.webhookID.canonicalText,
+                                                                       "key": delivery.secretKeyID])
+            return .failure(Failure(status: nil, error: "the subscription's secret is sealed with key '\(delivery.secretKeyID)', not configured on this node"))
+        }
+        let body = Array(delivery.payload.utf8)
+        let timestamp = Int64(Date().timeIntervalSince1970)
+        let request = OutboundRequest(url: delivery.url, method: .post, headers: signer.headers(id: delivery.eventID, timestamp: timestamp, body: body),
+                                      body: body, contentType: "application/json", timeout: configuration.timeout,
+                                      maxBodyBytes: Self.responseLimit, truncateBody: true)
+        do throws(OutboundFailure) {
+            let response = try client.send(request, allowedBy: configuration.policy, allowHTTP: configuration.allowHTTP)
+            guard (200..<300).contains(response.status) else {
+                return .failure(Failure(status: response.status, error: "the receiver answered \(response.status)"))
+            }
+            return .success(response.status)
+        } catch {
+            return .failure(Failure(status: nil, error: error.description))
+        }
+    }
+
+    private func prune() {
+        let cutoff = Date().addingTimeInterval(-Double(configuration.retentionDays) * 86_400)
+        do {
+            var deleted = 0
+            repeat {
+                deleted = try pool.withConnection { try WebhookStore.prune(before: cutoff, limit: 10_000, on: $0) }
+            } while deleted == 10_000
+        } catch {
+            logger.warning("webhook deliveries: cannot delete old deliveries", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,55 @@
+"""A webhook receiver for the tests: verifies every delivery with the Standard Webhooks reference library.
+
+Usage: webhook_receiver.py CONTROL_FILE [PORT]
+
+Listens on 127.0.0.1 (PORT, or a free one) and prints `listening 127.0.0.1 <port>`. CONTROL_FILE is JSON the test
+rewrites at will: {"secret": "whsec_...", "statuses": [500, 500]}: the secret to verify with, and the statuses to
+answer in turn before answering 200 (each status is used once, counted across requests). Every request is printed
+as one line, `delivery <json>`, with the id, timestamp, whether the signature verified, the status answered and
+the body.
+"""
+import json
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from standardwebhooks import Webhook, WebhookVerificationError
+
+control_file = sys.argv[1]
+port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+lock = threading.Lock()
+answered = {"count": 0}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        with lock:
+            with open(control_file) as f:
+                control = json.load(f)
+            statuses = control.get("statuses", [])
+            index = answered["count"]
+            answered["count"] += 1
+            status = statuses[index] if index < len(statuses) else 200
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        try:
+            Webhook(control["secret"]).verify(body, headers)
+            verified = True
+        except (WebhookVerificationError, KeyError, ValueError):
+            verified = False
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+        line = {"id": headers.get("webhook-id"), "timestamp": headers.get("webhook-timestamp"), "verified": verified,
+                "status": status, "contentType": headers.get("content-type"), "body": body.decode("utf-8")}
+        print("delivery " + json.dumps(line), flush=True)
+
+    def log_message(self, *args):
+        pass
+
+
+server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+print("listening 127.0.0.1 %d" % server.server_address[1], flush=True)
+server.serve_forever()
