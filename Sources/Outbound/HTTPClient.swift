@@ -96,17 +96,22 @@ public final class HTTPClient: Sendable {
         return try report(result, of: request)
     }
 
+    /// `url` as logged: a POST's without its query, which a webhook's target may use to carry the receiver's token.
+    static func logged(_ url: String, _ request: OutboundRequest) -> String {
+        request.method == .post ? String(url.prefix { $0 != "?" }) : url
+    }
+
     /// Counts and logs the outcome, and answers it.
     private func report(_ result: Result<OutboundResponse, OutboundFailure>, of request: OutboundRequest) throws(OutboundFailure) -> OutboundResponse {
         switch result {
         case .success(let response):
             outcomes["answered"]?.increment()
-            logger.debug("outbound request answered", metadata: ["method": request.method.rawValue, "url": response.effectiveURL,
+            logger.debug("outbound request answered", metadata: ["method": request.method.rawValue, "url": Self.logged(response.effectiveURL, request),
                                                                  "status": "\(response.status)"])
             return response
         case .failure(let failure):
             outcomes[failure.kind.rawValue]?.increment()
-            logger.debug("outbound request failed", metadata: ["method": request.method.rawValue, "url": request.url,
+            logger.debug("outbound request failed", metadata: ["method": request.method.rawValue, "url": Self.logged(request.url, request),
                                                                "failure": failure.kind.rawValue, "detail": failure.message])
             throw failure
         }
