@@ -59,6 +59,26 @@ struct DeferredClaimTests {
         }
     }
 
+    /// A claim tells the workspace's `deferred.claimed` subscribers the link and the answer, once.
+    @Test func aClaimIsToldToSubscribers() throws {
+        try TestService.with(configure: WebhookTesting.configure) { service in
+            let fixture = try LandingTests.fixture(service)
+            let receiver = try WebhookReceiver()
+            try WebhookTesting.subscribe(service, key: fixture.key, receiver, events: ["deferred.claimed"])
+            let token = try androidToken(service)
+            #expect(try claim(service, token).status == 200)
+            #expect(try claim(service, token).status == 410)
+            let told = receiver.deliveries(count: 1)
+            usleep(1_000_000)
+            #expect(receiver.deliveries.count == 1, "the refused second claim tells nothing")
+            let data = try #require(told.first?.data)
+            #expect(told.first?.type == "deferred.claimed" && told.first?.verified == true)
+            #expect(data["url"]?.stringValue == "https://links.example.com/widget/42?tab=info")
+            #expect(data["platform"]?.stringValue == "android")
+            #expect(data["answer"]?["destination"]?["type"]?.stringValue == "widgetDetail")
+        }
+    }
+
     @Test func unknownExpiredAndMalformedTokens() throws {
         try TestService.with { service in
             _ = try LandingTests.fixture(service)

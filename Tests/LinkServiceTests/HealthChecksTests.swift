@@ -23,7 +23,7 @@ struct HealthChecksTests {
         static let google = "/v1/statements:list"
         static let apple = "/a/v1/links.example.com"
 
-        init(timeout: Int = 3, interval: Int = 0, threads: Int? = nil) throws {
+        init(timeout: Int = 3, interval: Int = 0, threads: Int? = nil, webhooks: Bool = false) throws {
             certificates = try TestCertificates(names: [Self.host, "other.example.com"])
             origin = try HealthServer(certificates: certificates)
             remote = try HealthServer()
@@ -37,6 +37,7 @@ struct HealthChecksTests {
                 configuration.outbound.timeout = .seconds(timeout)
                 configuration.checkInterval = interval
                 if let threads { configuration.server.threads = threads }
+                if webhooks { WebhookTesting.configure(&configuration) }
             }
             fixture = try Fixture(service)
         }
@@ -109,6 +110,29 @@ struct HealthChecksTests {
     static func int(_ value: JSONValue?) -> Int? {
         if case .number(let text)? = value { return Int(text) }
         return nil
+    }
+
+    @Test("A check whose states change tells the workspace's subscribers once; one that changes nothing tells nothing")
+    func stateChangesAreTold() throws {
+        let setup = try Setup(webhooks: true)
+        let receiver = try WebhookReceiver()
+        try WebhookTesting.subscribe(setup.service, key: setup.fixture.key, receiver, events: ["domain.health.changed"])
+        try setup.serveCurrentEverywhere()
+        try setup.check()
+        let told = receiver.deliveries(count: 1)
+        let data = try #require(told.first?.data)
+        #expect(told.first?.type == "domain.health.changed" && told.first?.verified == true)
+        #expect(data["domain"]?.stringValue == Setup.host)
+        let changes = data["changes"]?.arrayValue ?? []
+        #expect(Set(changes.compactMap { $0["check"]?.stringValue }) == ["origin", "apple_cdn", "google"], "\(changes)")
+        #expect(changes.allSatisfy { $0["from"] == .null && $0["to"]?.stringValue == "current" })
+        try setup.check()
+        try setup.remote.route(Setup.apple, status: 404, body: "")
+        try setup.check()
+        let both = receiver.deliveries(count: 2)
+        usleep(1_000_000)
+        #expect(receiver.deliveries.count == 2, "the unchanged check told nothing")
+        #expect(both.last?.data?["changes"] == .array([.object(["check": .string("apple_cdn"), "from": .string("current"), "to": .string("missing")])]))
     }
 
     @Test("Apple's CDN: an older version is stale since the next one, with the URLs iOS decides otherwise; then current; a 404 missing")
