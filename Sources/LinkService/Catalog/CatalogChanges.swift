@@ -86,7 +86,7 @@ struct CatalogChanges: Sendable {
             reloader.catalog.linksChanged()
         }
         if !changed.hostnames.isEmpty { reloader.install(changed.hostnames, prepared: prepared) }
-        if !changed.events.isEmpty { eventsQueued() }
+        if !changed.events.isEmpty || changed.queuedDirectly > 0 { eventsQueued() }
         return value
     }
 
@@ -167,6 +167,25 @@ final class ChangeSet {
         guard try wants(type, workspace: workspace, on: connection) else { return }
         events.append(WebhookEvent(type, workspace: workspace, data: try data()))
     }
+
+    /// Queues an event `type` of `workspace` for each of `data`, when a subscription receives it: inserted as they
+    /// are built, `chunk` at a time, so a bulk request's events are never all held at once.
+    func events(_ type: WebhookEventType, workspace: UUID, on connection: Connection, chunk: Int = 5_000,
+                _ data: some Sequence<JSONValue>) throws {
+        guard try wants(type, workspace: workspace, on: connection) else { return }
+        var pending: [WebhookEvent] = []
+        for item in data {
+            pending.append(WebhookEvent(type, workspace: workspace, data: item))
+            if pending.count == chunk {
+                queuedDirectly += try WebhookStore.enqueue(pending, on: connection)
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        queuedDirectly += try WebhookStore.enqueue(pending, on: connection)
+    }
+
+    /// Events `events(_:workspace:on:chunk:_:)` inserted already.
+    private(set) var queuedDirectly = 0
 
     /// The key `id` was revoked: every node drops it from its cache.
     func keyRevoked(_ id: UUID, on connection: Connection) throws {

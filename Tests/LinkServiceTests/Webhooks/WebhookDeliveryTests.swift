@@ -221,6 +221,24 @@ struct WebhookDeliveryTests {
         }
     }
 
+    /// A bulk request queues one `link.created` a created link, none for a refused item.
+    @Test func aBulkRequestTellsEachCreatedLink() throws {
+        try TestService.with(configure: WebhookTesting.configure) { service in
+            let fixture = try Fixture(service)
+            let receiver = try WebhookReceiver()
+            let webhook = try WebhookTesting.subscribe(service, key: fixture.key, receiver, events: ["link.created"])
+            let items = #"[{"domain":"links.example.com","slug":"b1","url":"https://www.example.com/1"},"# +
+                #"{"domain":"links.example.com","slug":"b2","url":"https://www.example.com/2"},"# +
+                #"{"domain":"links.example.com","slug":"b1","url":"https://www.example.com/again"}]"#
+            try Fixture.expect(200, service.request("POST", "/v1/links/bulk", key: fixture.key, json: items))
+            let seen = receiver.deliveries(count: 2)
+            usleep(1_500_000)
+            #expect(receiver.deliveries.count == 2)
+            #expect(seen.compactMap { $0.data?["slug"]?.stringValue } == ["b1", "b2"])
+            #expect(try WebhookTesting.log(service, key: fixture.key, webhook).count == 2)
+        }
+    }
+
     /// A flood of taps on one link becomes one `link.clicked` event an interval with the count; bots are not
     /// counted.
     @Test func aClickFloodIsCoalescedWithinTheRate() throws {

@@ -62,11 +62,9 @@ struct LinkBatch {
             for (id, hostname) in domains.sorted(by: { $0.value < $1.value }) {
                 try changed.linksChanged(domain: id, hostname: hostname, on: connection)
             }
-            if try changed.wants(.linkCreated, workspace: principal.workspaceID, on: connection) {
-                for case .created(let link) in outcomes {
-                    try changed.event(.linkCreated, workspace: principal.workspaceID, on: connection) { link.json }
-                }
-            }
+            try changed.events(.linkCreated, workspace: principal.workspaceID, on: connection, outcomes.lazy.compactMap { outcome in
+                if case .created(let link) = outcome { link.json } else { nil }
+            })
             try AuditStore.record(on: connection, principal, .create, type: Link.auditType, id: audit, after: .object([
                 "created": .integer(created), "refused": .integer(outcomes.count - created),
                 "domains": .array(domains.values.sorted().map(JSONValue.string)),
