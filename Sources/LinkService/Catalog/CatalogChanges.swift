@@ -170,7 +170,7 @@ final class ChangeSet {
 
     /// Queues an event `type` of `workspace` for each of `data`, when a subscription receives it: inserted as they
     /// are built, `chunk` at a time, so a bulk request's events are never all held at once.
-    func events(_ type: WebhookEventType, workspace: UUID, on connection: Connection, chunk: Int = 5_000,
+    func queueEvents(_ type: WebhookEventType, workspace: UUID, on connection: Connection, chunk: Int = 5_000,
                 _ data: some Sequence<JSONValue>) throws {
         guard try wants(type, workspace: workspace, on: connection) else { return }
         var pending: [WebhookEvent] = []
@@ -184,7 +184,7 @@ final class ChangeSet {
         queuedDirectly += try WebhookStore.enqueue(pending, on: connection)
     }
 
-    /// Events `events(_:workspace:on:chunk:_:)` inserted already.
+    /// Events `queueEvents(_:workspace:on:chunk:_:)` inserted already.
     private(set) var queuedDirectly = 0
 
     /// The key `id` was revoked: every node drops it from its cache.

@@ -62,7 +62,7 @@ struct LinkBatch {
             for (id, hostname) in domains.sorted(by: { $0.value < $1.value }) {
                 try changed.linksChanged(domain: id, hostname: hostname, on: connection)
             }
-            try changed.events(.linkCreated, workspace: principal.workspaceID, on: connection, outcomes.lazy.compactMap { outcome in
+            try changed.queueEvents(.linkCreated, workspace: principal.workspaceID, on: connection, outcomes.lazy.compactMap { outcome in
                 if case .created(let link) = outcome { link.json } else { nil }
             })
             try AuditStore.record(on: connection, principal, .create, type: Link.auditType, id: audit, after: .object([
