@@ -39,10 +39,11 @@ struct ClickHandler: Sendable {
         let (response, served) = respond(answer, json: resolved.json, agent: agent, request: request)
         var hit = Hit(resolved: answer, source: .click, request: request, agent: agent, workspace: entry.workspaceID)
         hit.served = served
-        // A tap spends a click limit when analytics count it as a person's: not a bot, a HEAD or an HTTP library.
+        // A tap spends a click limit, and counts for `link.clicked`, when analytics count it as a person's: not a bot, a
+        // HEAD or an HTTP library.
         if let link = answer.storedLink, !hit.isBot, let taps = resolver.links?.taps {
             if link.maxClicks != nil, answer.linkIsLive { taps.tapped(link.id) }
-            taps.clicked(link.id, hostname: entry.hostname, slug: link.slug, workspace: entry.workspaceID)
+            taps.clicked(link.id, hostname: answer.parsed.host, slug: link.slug, workspace: entry.workspaceID)
         }
         hits.record(hit, from: request)
         guard let response else {
