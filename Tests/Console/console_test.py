@@ -271,8 +271,11 @@ def check_webhooks(c, driver, secret_of_read_key=None):
     c.check(event_id in row.text, "the retried event delivered")
     c.check([i for i, b in Receiver.received].count(event_id) >= 2, "the receiver saw the event twice (500, then 200)")
     seen = len(Receiver.received)
+    last = lambda: api("GET", f"/v1/webhooks/{hook_id}/deliveries")[2]["items"][0]
+    attempts = last()["attempts"]
     c.css("button", row).click()
     c.wait(lambda: len(Receiver.received) > seen, "a delivered event sent again")
+    c.wait(lambda: last()["deliveredAt"] and last()["attempts"] > attempts, "the resend logged as delivered")
     c.check(Receiver.received[-1][0] == event_id and Receiver.received[-1][1]["type"] == "webhook.test", "with its event id")
     Select(c.control(c.css("main"), "Status")).select_by_value("retrying")
     c.wait(lambda: c.present('table[aria-label="Deliveries"]') and "No delivery yet." in c.css("main section").text, "filtered by status")
@@ -964,7 +967,7 @@ def run(c, driver):
     for view, hash_ in (("overview", "#/overview"), ("apps", "#/apps"), ("app", f"#/apps/{app_id}"), ("teams", "#/teams"),
                         ("domains", "#/domains"), ("domain", f"#/domains/{HOST}"), ("rules", f"#/rules/{HOST}"),
                         ("resolve", "#/resolve"), ("analytics", "#/analytics"), ("code", f"#/code?app={app_id}"),
-                        ("keys", "#/keys"), ("audit", "#/audit")):
+                        ("keys", "#/keys"), ("webhooks", "#/webhooks"), ("audit", "#/audit")):
         driver.get(BASE + "/console/" + hash_)
         driver.refresh()
         c.ready(view)

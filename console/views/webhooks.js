@@ -34,7 +34,7 @@ function fields(types, hook = { url: '', events: [], description: '' }) {
     read: () => Object.fromEntries(Object.entries(members).map(([name, [, read]]) => [name, read()])),
     controls: [field('URL', url, { pointer: '/url' }),
       h('fieldset', { id: 'events', 'data-pointer': '/events', tabindex: '-1' }, h('legend', {}, 'Events'),
-        types.map((t, i) => field([h('code', {}, t.type), ' ', h('span', { class: 'muted' }, t.description)], boxes[i])),
+        types.map((t, i) => field([h('code', {}, t.type), ' ', h('span', { class: 'muted' }, t.description.replace(/`/g, ''))], boxes[i])),
         h('p', { class: 'field-error', id: 'events-error' })),
       field('Description', description, { pointer: '/description' })],
   };
@@ -51,14 +51,15 @@ async function list(view, types) {
   let shown = table();
   const created = h('div', { 'aria-live': 'polite' });
   const f = fields(types);
-  view.append(shown, form('Subscribe a URL', f.controls, 'Create webhook', async (element) => {
+  view.append(shown, created, form('Subscribe a URL', f.controls, 'Create webhook', async (element) => {
     const { data } = await call('POST', '/v1/webhooks', { body: f.read() });
     element.reset();
     replace(created, secretNotice(data.secret), h('p', {}, h('a', { href: `#/webhooks/${enc(data.id)}` }, 'Open the subscription')));
+    created.scrollIntoView({ block: 'nearest' });
     const next = table();
     shown.replaceWith(next);
     shown = next;
-  }), created);
+  }));
   await shown.ready;
 }
 
