@@ -17,6 +17,7 @@ const views = {
   analytics: () => import('./views/analytics.js'),
   code: () => import('./views/code.js'),
   keys: () => import('./views/keys.js'),
+  webhooks: () => import('./views/webhooks.js'),
   audit: () => import('./views/audit.js'),
 };
 

@@ -152,6 +152,9 @@ function nearest(fields, pointer) {
 /** A table's header row of column titles. */
 export const head = (...titles) => h('thead', {}, h('tr', {}, titles.map((t) => h('th', { scope: 'col' }, t))));
 
+/** A term and its value in a `dl`. */
+export const fact = (label, ...value) => h('div', {}, h('dt', { class: 'label' }, label), h('dd', {}, value));
+
 /** A notice box (role status or alert). */
 export const notice = (kind, ...children) => h('div', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, children);
 

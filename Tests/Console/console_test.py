@@ -5,7 +5,8 @@ XSS probe) and a domain through the forms, writes two rules and sees the preview
 before saving, saves and sees the served AASA change, provokes a 412 by changing the rules through the API
 meanwhile, resolves URLs in the tester, opens analytics over seeded hits (chart drawn, tables hold the seeded
 figures), makes a campaign link in the links view, taps it as an iPhone and sees the tap in the list and under its
-campaign, edits a link keeping what the form does not show, dry-runs then runs a Firebase import, and checks that
+campaign, edits a link keeping what the form does not show, dry-runs then runs a Firebase import, subscribes a local
+receiver to webhooks (a test event failed, retried, delivered; pause, resume, edit, rotate, delete), and checks that
 a read key gets no edit controls. Screenshots of each view go to CONSOLE_OUT; each
 view's first paint after a reload is printed (Navigation Timing), not asserted.
 """
@@ -194,6 +195,133 @@ class FakeCDN(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+
+class Receiver(http.server.BaseHTTPRequestHandler):
+    """A webhook receiver: answers 500 while `failing`, else 200, and keeps each delivery's (webhook-id, body)."""
+    failing = False
+    received = []
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.received.append((self.headers["webhook-id"], body))
+        self.send_response(500 if self.failing else 200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def check_webhooks(c, driver, secret_of_read_key=None):
+    """The webhooks view: subscribe the suite's receiver (a refused URL and no event type shown at their fields
+    first), the secret shown once, a test event answered 500 then retried by hand and delivered, a delivered one
+    retried (the same event id again), pause and resume, an edit that changes only the description, a rotated
+    secret, delete; screenshots at 1280 and 390 px."""
+    receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    target = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
+    c.go("#/webhooks", "webhooks")
+    form = c.form("Subscribe a URL")
+    c.check(len(c.all("#events input[type=checkbox]", form)) >= 8, "the event types are listed")
+    c.check("A link was created" in c.css("#events", form).text, "with their descriptions")
+    c.fill(form, "URL", "https://10.0.0.1/hook")
+    c.submit(form)
+    c.wait(lambda: "10.0.0.0/8" in c.css("#" + c.control(form, "URL").get_attribute("id") + "-error").text, "a refused address at the URL")
+    c.check("at least one" in c.css("#events-error").text, "no event type said at the events")
+    c.fill(form, "URL", target)
+    c.css('#events input[value="link.created"]', form).click()
+    c.fill(form, "Description", "the suite's receiver")
+    c.submit(form)
+    secret = c.wait(lambda: c.present("#new-secret"), "the new secret").text
+    c.check(secret.startswith("whsec_") and "shown this once" in c.css("main").text, "the secret is shown once, with a warning")
+    row = c.wait(lambda: c.present('table[aria-label="Webhooks"] tbody tr[data-id]'), "the subscription listed")
+    hook_id = row.get_attribute("data-id")
+    c.check(target in row.text and "link.created" in row.text and "active" in row.text, f"the list row: {row.text}")
+    status, _, hook = api("GET", f"/v1/webhooks/{hook_id}")
+    c.check(status == 200 and "secret" not in hook and hook["description"] == "the suite's receiver", f"stored: {hook}")
+    c.shot("webhooks")
+
+    # A test event the receiver refuses (500), retried by hand once it takes events.
+    c.css(f'tr[data-id="{hook_id}"] a').click()
+    c.wait(lambda: c.present("#webhook-facts") and c.present('table[aria-label="Deliveries"]'), "the subscription's page")
+    c.check(not c.present("#new-secret"), "the secret is not shown again")
+    Receiver.failing = True
+    buttons = lambda: {b.text: b for b in c.all("main .actions button") if b.is_displayed()}
+    buttons()["Send test event"].click()
+    event_id = c.wait(lambda: c.css("#webhook-out code").text, "the test event queued")
+    rows = lambda: c.all('table[aria-label="Deliveries"] tbody tr[data-id]')
+
+    def logged(state, response):
+        """Waits for the log's first row to be in `state` with the receiver's `response`, refreshing now and then."""
+        started = time.time()
+        def look():
+            found = rows()
+            if found and found[0].get_attribute("data-status") == state and c.all("td", found[0])[3].text == str(response):
+                return found[0]
+            if time.time() - started > 2:
+                buttons()["Refresh"].click()
+            return None
+        return c.wait(look, f"a {state} delivery answered {response}", 20)
+    row = logged("retrying", 500)
+    c.check(event_id in row.text and "webhook.test" in row.text and "500" in row.text, f"the failed attempt: {row.text}")
+    Receiver.failing = False
+    c.css("button", row).click()
+    row = logged("delivered", 200)
+    c.check(event_id in row.text, "the retried event delivered")
+    c.check([i for i, b in Receiver.received].count(event_id) >= 2, "the receiver saw the event twice (500, then 200)")
+    seen = len(Receiver.received)
+    last = lambda: api("GET", f"/v1/webhooks/{hook_id}/deliveries")[2]["items"][0]
+    attempts = last()["attempts"]
+    c.css("button", row).click()
+    c.wait(lambda: len(Receiver.received) > seen, "a delivered event sent again")
+    c.wait(lambda: last()["deliveredAt"] and last()["attempts"] > attempts, "the resend logged as delivered")
+    c.check(Receiver.received[-1][0] == event_id and Receiver.received[-1][1]["type"] == "webhook.test", "with its event id")
+    Select(c.control(c.css("main"), "Status")).select_by_value("retrying")
+    c.wait(lambda: c.present('table[aria-label="Deliveries"]') and "No delivery yet." in c.css("main section").text, "filtered by status")
+    Select(c.control(c.css("main"), "Status")).select_by_value("")
+    c.wait(lambda: rows(), "the log again")
+    c.shot("webhook")
+
+    # Pause, resume, an edit of the description only, a rotated secret, delete.
+    buttons()["Pause"].click()
+    c.wait(lambda: "paused" in c.css("#webhook-facts").text and "Resume" in buttons(), "paused")
+    c.check(api("GET", f"/v1/webhooks/{hook_id}")[2]["state"] == "paused", "paused in the API")
+    buttons()["Resume"].click()
+    c.wait(lambda: "active" in c.css("#webhook-facts").text and "Pause" in buttons(), "resumed")
+    before = api("GET", f"/v1/webhooks/{hook_id}")[2]
+    edit = c.form("Edit webhook")
+    c.fill(edit, "Description", "renamed")
+    c.submit(edit)
+    c.wait(lambda: c.css(".form-done", edit).text == "Saved.", "the edit saved")
+    after = api("GET", f"/v1/webhooks/{hook_id}")[2]
+    c.check(after["description"] == "renamed" and {**before, "description": "renamed", "updatedAt": after["updatedAt"]} == after,
+            f"only the description changed: {before} → {after}")
+    c.fill(edit, "URL", "ftp://example.com/")
+    c.submit(edit)
+    c.wait(lambda: c.css("#" + c.control(edit, "URL").get_attribute("id") + "-error").text, "a bad URL at its field")
+    c.check(api("GET", f"/v1/webhooks/{hook_id}")[2]["url"] == target, "and nothing changed")
+    buttons()["Rotate secret"].click()
+    driver.switch_to.alert.accept()
+    rotated = c.wait(lambda: c.present("#new-secret"), "the rotated secret").text
+    c.check(rotated.startswith("whsec_") and rotated != secret, "a new secret, shown once")
+    c.shot("webhook-rotated")
+    driver.set_window_size(390, 844)
+    for name in ("webhook-390", "webhooks-390"):
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        c.check(width <= 390, f"no sideways scrolling of {name} at 390 px (page is {width} px wide)")
+        c.shot(name)
+        if name == "webhook-390":
+            c.go("#/webhooks", "webhooks")
+            c.wait(lambda: c.present(f'tr[data-id="{hook_id}"]'), "the list at 390 px")
+    driver.set_window_size(1280, 1000)
+    c.go(f"#/webhooks/{hook_id}", "webhooks")
+    c.wait(lambda: c.present("#webhook-facts"), "the subscription again")
+    buttons()["Delete"].click()
+    driver.switch_to.alert.accept()
+    c.wait(lambda: c.present('form[aria-label="Subscribe a URL"]'), "back to the list")
+    c.check(api("GET", f"/v1/webhooks/{hook_id}")[0] == 404, "deleted")
+    receiver.shutdown()
 
 
 def main():
@@ -826,6 +954,7 @@ def run(c, driver):
     secret = c.wait(lambda: c.present("#new-key"), "the new key").text
     c.check(secret.startswith("lk_"), "the key is shown once")
     c.shot("keys")
+    check_webhooks(c, driver)
     c.go("#/audit", "audit")
     c.wait(lambda: len(c.all('table[aria-label="Audit log"] tbody tr')) >= 5, "audit entries")
     Select(c.control(c.css("main"), "Resource type")).select_by_value("rules")
@@ -838,7 +967,7 @@ def run(c, driver):
     for view, hash_ in (("overview", "#/overview"), ("apps", "#/apps"), ("app", f"#/apps/{app_id}"), ("teams", "#/teams"),
                         ("domains", "#/domains"), ("domain", f"#/domains/{HOST}"), ("rules", f"#/rules/{HOST}"),
                         ("resolve", "#/resolve"), ("analytics", "#/analytics"), ("code", f"#/code?app={app_id}"),
-                        ("keys", "#/keys"), ("audit", "#/audit")):
+                        ("keys", "#/keys"), ("webhooks", "#/webhooks"), ("audit", "#/audit")):
         driver.get(BASE + "/console/" + hash_)
         driver.refresh()
         c.ready(view)
@@ -894,6 +1023,8 @@ def run(c, driver):
     c.shot("read-only-rules")
     c.go("#/keys", "keys")
     c.check("needs an admin key" in c.css("main").text, "keys need an admin key")
+    c.go("#/webhooks", "webhooks")
+    c.check("need an admin key" in c.css("main").text and not c.all("main form"), "webhooks need an admin key")
     c.go("#/links", "links")
     c.wait(lambda: c.present(f'#links-table tr[data-id="{link_id}"]'), "a read key lists the links")
     c.check([f.get_attribute("aria-label") for f in c.all("main form")] == ["Filters"] and not c.present("#new-link"),

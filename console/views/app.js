@@ -1,5 +1,5 @@
 // One app: its settings (PATCH with If-Match) and its destination types with the typed parameter editor.
-import { h, field, form, input, checkbox, select, errorNotice, tracked, head } from '../dom.js';
+import { h, field, form, input, checkbox, select, errorNotice, tracked, head, fact } from '../dom.js';
 import { call, all, enc } from '../api.js';
 import { fingerprintHint, formatFingerprints, parseFingerprints } from './apps.js';
 
@@ -10,9 +10,9 @@ export async function render(view, context) {
   let { data: app, etag } = await call('GET', `/v1/apps/${enc(id)}`);
   view.append(h('h1', {}, app.name), h('p', {}, h('a', { href: '#/apps' }, '← All apps')),
     h('dl', { class: 'grid' },
-      h('div', {}, h('dt', { class: 'label' }, 'Platform'), h('dd', {}, app.platform === 'ios' ? 'iOS' : 'Android')),
-      h('div', {}, h('dt', { class: 'label' }, app.platform === 'ios' ? 'App ID' : 'Package'), h('dd', {}, h('code', {}, app.appId || app.packageName))),
-      h('div', {}, h('dt', { class: 'label' }, 'Id'), h('dd', {}, h('code', {}, app.id)))));
+      fact('Platform', app.platform === 'ios' ? 'iOS' : 'Android'),
+      fact(app.platform === 'ios' ? 'App ID' : 'Package', h('code', {}, app.appId || app.packageName)),
+      fact('Id', h('code', {}, app.id))));
 
   if (context.canWrite) {
     const name = input({ value: app.name });

@@ -1,6 +1,6 @@
 // One link (`#/links/{id}`) or a new one (`#/links/new`): its taps over 7 and 30 days and by campaign, its QR code,
 // and the form (a read key sees the link as JSON instead).
-import { h, replace, pretty, copyButton, errorNotice, notice } from '../dom.js';
+import { h, replace, pretty, copyButton, errorNotice, notice, fact } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
 import { linkForm } from './link-form.js';
 import { instant, state, target } from './links.js';
@@ -44,7 +44,6 @@ export async function render(view, context) {
   await show();
 }
 
-const fact = (label, ...value) => h('div', {}, h('dt', { class: 'label' }, label), h('dd', {}, value));
 
 /** Taps over the last 7 and 30 days (bots excluded) and the last 30 days' by campaign. */
 async function taps(link) {
