@@ -86,7 +86,7 @@ final class WebhookDeliveries: BackgroundService {
         try pool.withTransaction { connection in
             switch result {
             case .success(let status):
-                try WebhookStore.delivered(delivery.id, webhook: delivery.webhookID, status: status, on: connection)
+                try WebhookStore.delivered(delivery, status: status, on: connection)
                 outcomes["delivered"]?.increment()
             case .failure(let failure):
                 outcomes["failed"]?.increment()
@@ -95,7 +95,7 @@ final class WebhookDeliveries: BackgroundService {
                     "webhook": delivery.webhookID.canonicalText, "event": delivery.eventID, "attempt": "\(delivery.attempts + 1)",
                     "status": failure.status.map(String.init) ?? "none", "error": failure.error,
                 ])
-                if let disabled = try WebhookStore.failed(delivery.id, webhook: delivery.webhookID, status: failure.status,
+                if let disabled = try WebhookStore.failed(delivery, status: failure.status,
                                                           error: failure.error, retry: retry, failureLimit: configuration.failureLimit,
                                                           on: connection) {
                     outcomes["disabled"]?.increment()

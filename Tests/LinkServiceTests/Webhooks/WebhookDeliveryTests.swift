@@ -48,6 +48,39 @@ struct WebhookDeliveryTests {
         }
     }
 
+    /// A retry asked for while an attempt is in flight is not undone by that attempt's result: with the
+    /// subscription paused meanwhile, the attempt answers 200, yet the delivery stays due and is sent again on resume.
+    @Test func aRetryDuringAnAttemptSendsTheEventAgain() throws {
+        try TestService.with(configure: WebhookTesting.configure) { service in
+            let fixture = try Fixture(service)
+            let receiver = try WebhookReceiver()
+            let webhook = try WebhookTesting.subscribe(service, key: fixture.key, receiver, events: ["link.created"], delays: [2])
+            _ = try Self.createLink(fixture, slug: "slow")
+            let event = try #require(receiver.arrivals(count: 1).first)
+            let etag = try #require(try service.request("GET", "/v1/webhooks/\(webhook)", key: fixture.key).headers["ETag"])
+            try Fixture.expect(200, service.request("POST", "/v1/webhooks/\(webhook)/pause", key: fixture.key, headers: [("If-Match", etag)]))
+            let entry = try #require(try WebhookTesting.log(service, key: fixture.key, webhook).first)
+            #expect(entry["eventId"]?.stringValue == event)
+            let id = try #require(entry["id"]?.stringValue)
+            try Fixture.expect(202, service.request("POST", "/v1/webhooks/\(webhook)/deliveries/\(id)/retry", key: fixture.key))
+
+            let answered = receiver.deliveries(count: 1)
+            #expect(answered.map(\.status) == [200] && answered.first?.verified == true)
+            usleep(500_000)
+            let waiting = try #require(try WebhookTesting.log(service, key: fixture.key, webhook).first)
+            #expect(waiting["status"]?.stringValue == "pending", "the retry stands: \(waiting)")
+            #expect(waiting["attempts"]?.integer == 0)
+
+            let paused = try #require(try service.request("GET", "/v1/webhooks/\(webhook)", key: fixture.key).headers["ETag"])
+            try Fixture.expect(200, service.request("POST", "/v1/webhooks/\(webhook)/resume", key: fixture.key, headers: [("If-Match", paused)]))
+            let again = receiver.deliveries(count: 2)
+            #expect(again.count == 2 && again[1].id == event && again[1].verified)
+            try WebhookTesting.wait("the delivery log to say delivered") {
+                try WebhookTesting.log(service, key: fixture.key, webhook).first?["status"]?.stringValue == "delivered"
+            }
+        }
+    }
+
     /// The receiver is down; linkd restarts; the receiver comes back: the event is delivered after.
     @Test func anEventOutlivesARestartWhileTheReceiverIsDown() throws {
         let database = try TestDatabase.create(template: MigratedTemplate.databaseName())

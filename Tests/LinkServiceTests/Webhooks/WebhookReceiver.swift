@@ -49,19 +49,25 @@ final class WebhookReceiver {
     /// The URL subscriptions send to.
     var url: String { "http://127.0.0.1:\(port)/hooks" }
 
-    /// What the receiver verifies with and answers (statuses counted from its start).
-    func control(secret: String, statuses: [Int] = []) throws {
-        try Self.write(controlFile, secret: secret, statuses: statuses)
+    /// What the receiver verifies with and answers, and the seconds it waits before answering (both counted
+    /// from its start).
+    func control(secret: String, statuses: [Int] = [], delays: [Double] = []) throws {
+        try Self.write(controlFile, secret: secret, statuses: statuses, delays: delays)
     }
 
-    private static func write(_ file: URL, secret: String, statuses: [Int]) throws {
-        let data = try JSONSerialization.data(withJSONObject: ["secret": secret, "statuses": statuses])
+    private static func write(_ file: URL, secret: String, statuses: [Int], delays: [Double] = []) throws {
+        let data = try JSONSerialization.data(withJSONObject: ["secret": secret, "statuses": statuses, "delays": delays])
         let temporary = file.appendingPathExtension("new")
         try data.write(to: temporary)
         _ = rename(temporary.path, file.path)
     }
 
-    /// The requests received so far.
+    /// The event ids of the requests that arrived, once there are `count` (answered or not).
+    func arrivals(count: Int, seconds: Double = 20) -> [String] {
+        process.lines(startingWith: "arrived ", awaiting: count, seconds: seconds).map { String($0.dropFirst("arrived ".count)) }
+    }
+
+    /// The requests answered so far.
     var deliveries: [Delivery] { Self.parse(process.lines(startingWith: "delivery ")) }
 
     /// The requests once there are `count` (or after `seconds`).

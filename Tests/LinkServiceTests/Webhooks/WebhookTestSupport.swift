@@ -17,13 +17,14 @@ enum WebhookTesting {
         configuration.webhooks.timeout = .seconds(5)
     }
 
-    /// Subscribes `receiver` to `events` and tells it the secret; answers the subscription's id.
+    /// Subscribes `receiver` to `events` and tells it the secret (and the statuses and delays to answer with);
+    /// answers the subscription's id.
     @discardableResult
     static func subscribe(_ service: TestService, key: String, _ receiver: WebhookReceiver, events: [String],
-                          statuses: [Int] = []) throws -> String {
+                          statuses: [Int] = [], delays: [Double] = []) throws -> String {
         let body = #"{"url":"\#(receiver.url)","events":[\#(events.map { "\"\($0)\"" }.joined(separator: ","))]}"#
         let created = try Fixture.expect(201, service.request("POST", "/v1/webhooks", key: key, json: body))
-        try receiver.control(secret: try #require(try created.json["secret"]?.stringValue), statuses: statuses)
+        try receiver.control(secret: try #require(try created.json["secret"]?.stringValue), statuses: statuses, delays: delays)
         return try #require(try created.json["id"]?.stringValue)
     }
 

@@ -3,14 +3,15 @@
 Usage: webhook_receiver.py CONTROL_FILE [PORT]
 
 Listens on 127.0.0.1 (PORT, or a free one) and prints `listening 127.0.0.1 <port>`. CONTROL_FILE is JSON the test
-rewrites at will: {"secret": "whsec_...", "statuses": [500, 500]}: the secret to verify with, and the statuses to
-answer in turn before answering 200 (each status is used once, counted across requests). Every request is printed
-as one line, `delivery <json>`, with the id, timestamp, whether the signature verified, the status answered and
-the body.
+rewrites at will: {"secret": "whsec_...", "statuses": [500, 500], "delays": [2]}: the secret to verify with, the
+statuses to answer in turn before answering 200 (each status is used once, counted across requests), and the seconds
+to wait before answering in turn (none after the list). Each request prints `arrived <id>` when it arrives and, once
+answered, `delivery <json>` with the id, timestamp, whether the signature verified, the status answered and the body.
 """
 import json
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from standardwebhooks import Webhook, WebhookVerificationError
@@ -31,7 +32,11 @@ class Handler(BaseHTTPRequestHandler):
             index = answered["count"]
             answered["count"] += 1
             status = statuses[index] if index < len(statuses) else 200
+            delays = control.get("delays", [])
+            delay = delays[index] if index < len(delays) else 0
         headers = {name.lower(): value for name, value in self.headers.items()}
+        print("arrived %s" % headers.get("webhook-id"), flush=True)
+        time.sleep(delay)
         try:
             Webhook(control["secret"]).verify(body, headers)
             verified = True

@@ -53,9 +53,12 @@ struct ClaimedDelivery: Sendable {
     let url: String
     let secretSealed: [UInt8]
     let secretKeyID: String
+    /// The claim's lease end in microseconds since 1970: the attempt's result is recorded only while the row still
+    /// holds this lease, so a retry asked for while the attempt was in flight is not undone by its result.
+    let lease: Int64
 
     init(row: Row) throws {
-        (id, webhookID, workspaceID, eventID, eventType, payload, attempts, url, secretSealed, secretKeyID)
-            = try row.decode((Int64, UUID, UUID, String, String, String, Int, String, [UInt8], String).self)
+        (id, webhookID, workspaceID, eventID, eventType, payload, attempts, url, secretSealed, secretKeyID, lease)
+            = try row.decode((Int64, UUID, UUID, String, String, String, Int, String, [UInt8], String, Int64).self)
     }
 }

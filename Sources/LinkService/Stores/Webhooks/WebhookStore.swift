@@ -64,29 +64,36 @@ enum WebhookStore: ResourceStore {
             UPDATE webhook_outbox o SET next_attempt_at = now() + $2::int8 * interval '1 millisecond'
             FROM due, webhooks w WHERE o.id = due.id AND w.id = o.webhook_id
             RETURNING o.id, o.webhook_id, w.workspace_id, o.event_id, o.event_type, o.payload::text, o.attempts, w.url,
-                      w.secret_sealed, w.secret_key_id
+                      w.secret_sealed, w.secret_key_id, \(Self.leaseMicros)
             """, binds: [limit, lease.milliseconds])).map(ClaimedDelivery.init(row:))
     }
 
-    /// The delivery `id` was taken with `status`: the subscription's failure run ends.
-    static func delivered(_ id: Int64, webhook: UUID, status: Int, on connection: Connection) throws {
-        try connection.execute("""
-            UPDATE webhook_outbox SET delivered_at = now(), attempts = attempts + 1, last_status = \(status), last_error = NULL
-            WHERE id = \(id)
-            """)
-        try connection.execute("UPDATE webhooks SET failure_run = 0 WHERE id = \(webhook) AND failure_run <> 0")
+    /// A claimed row's lease end (`next_attempt_at`) in microseconds since 1970, exact (`extract` is numeric).
+    private static let leaseMicros = "(extract(epoch FROM o.next_attempt_at) * 1000000)::int8"
+
+    /// The claimed `delivery` was taken with `status`: the subscription's failure run ends. Nothing changes when
+    /// the row no longer holds the claim's lease (retried by hand meanwhile: that attempt's result counts).
+    static func delivered(_ delivery: ClaimedDelivery, status: Int, on connection: Connection) throws {
+        let recorded = try connection.execute(Query(unsafeSQL: """
+            UPDATE webhook_outbox o SET delivered_at = now(), attempts = attempts + 1, last_status = $2, last_error = NULL
+            WHERE id = $1 AND delivered_at IS NULL AND \(leaseMicros) = $3
+            """, binds: [delivery.id, status, delivery.lease]))
+        guard recorded > 0 else { return }
+        try connection.execute("UPDATE webhooks SET failure_run = 0 WHERE id = \(delivery.webhookID) AND failure_run <> 0")
     }
 
-    /// The delivery `id` failed (`status`: the receiver's answer, if any; `error`: why): tried again after `retry`;
-    /// the subscription's failure run grows, and reaching `failureLimit` disables it. Returns the subscription when
-    /// this failure disabled it.
-    static func failed(_ id: Int64, webhook: UUID, status: Int?, error: String, retry: Duration, failureLimit: Int,
+    /// The claimed `delivery` failed (`status`: the receiver's answer, if any; `error`: why): tried again after
+    /// `retry`; the subscription's failure run grows, and reaching `failureLimit` disables it. Returns the
+    /// subscription when this failure disabled it. Nothing changes when the row no longer holds the claim's lease.
+    static func failed(_ delivery: ClaimedDelivery, status: Int?, error: String, retry: Duration, failureLimit: Int,
                        on connection: Connection) throws -> Webhook? {
-        try connection.execute(Query(unsafeSQL: """
-            UPDATE webhook_outbox SET attempts = attempts + 1, last_status = $2, last_error = left($3, 500),
+        let recorded = try connection.execute(Query(unsafeSQL: """
+            UPDATE webhook_outbox o SET attempts = attempts + 1, last_status = $2, last_error = left($3, 500),
                    next_attempt_at = now() + $4::int8 * interval '1 millisecond'
-            WHERE id = $1 AND delivered_at IS NULL
-            """, binds: [id, status, error, retry.milliseconds]))
+            WHERE id = $1 AND delivered_at IS NULL AND \(leaseMicros) = $5
+            """, binds: [delivery.id, status, error, retry.milliseconds, delivery.lease]))
+        guard recorded > 0 else { return nil }
+        let webhook = delivery.webhookID
         let row = try connection.query(Query(unsafeSQL: """
             UPDATE webhooks SET failure_run = failure_run + 1,
                    disabled_at = CASE WHEN failure_run + 1 >= $2 THEN coalesce(disabled_at, now()) ELSE disabled_at END
