@@ -253,9 +253,12 @@ def check_webhooks(c, driver, secret_of_read_key=None):
     rows = lambda: c.all('table[aria-label="Deliveries"] tbody tr[data-id]')
 
     def logged(state, response):
-        """Waits for the log's first row to be in `state` with the receiver's `response`, refreshing now and then."""
+        """Waits for the log's first row to be in `state` with the receiver's `response`, refreshing now and then,
+        and for no refresh to be loading or due (the log is `aria-busy` then), so the row stays to be clicked."""
         started = time.time()
         def look():
+            if c.present("#deliveries[aria-busy]"):
+                return None
             found = rows()
             if found and found[0].get_attribute("data-status") == state and c.all("td", found[0])[3].text == str(response):
                 return found[0]

@@ -89,19 +89,35 @@ async function one(view, context, types, path) {
   draw({ data: hook, etag });
 
   const status = select([['', 'any'], 'pending', 'retrying', 'delivered'], '', { onchange: () => refresh() });
-  const log = h('div');
-  const refresh = () => replace(log, pagedTable(`${path}/deliveries?limit=20${status.value && `&status=${status.value}`}`, [
-    ['Status', (d) => badge(d.status)],
-    ['Event', (d) => [h('code', {}, d.eventType), h('br'), h('code', { class: 'muted' }, d.eventId)]],
-    ['Attempts', (d) => d.attempts, 'num'],
-    ['Response', (d) => d.responseStatus ?? '', 'num'],
-    ['Error', (d) => d.error || ''],
-    ['Queued', (d) => formatTime(d.createdAt)],
-    ['Delivered or next attempt', (d) => (d.deliveredAt ? formatTime(d.deliveredAt) : d.nextAttemptAt ? `next ${formatTime(d.nextAttemptAt)}` : '')],
-    ['', (d) => act('Retry', async () => { await call('POST', `${path}/deliveries/${enc(d.id)}/retry`); soon(); })],
-  ], { label: 'Deliveries', empty: 'No delivery yet.', row: (d) => ({ 'data-id': d.id, 'data-status': d.status }) }));
+  // Busy while a refresh is loading or due, so the rows are not replaced under a pointer unannounced; a new
+  // table takes the old one's place only once loaded, and only the latest asked for.
+  const log = h('div', { id: 'deliveries' });
+  let asked = 0;
+  let due = null;
+  const refresh = async () => {
+    const mine = ++asked;
+    log.setAttribute('aria-busy', 'true');
+    const table = pagedTable(`${path}/deliveries?limit=20${status.value && `&status=${status.value}`}`, [
+      ['Status', (d) => badge(d.status)],
+      ['Event', (d) => [h('code', {}, d.eventType), h('br'), h('code', { class: 'muted' }, d.eventId)]],
+      ['Attempts', (d) => d.attempts, 'num'],
+      ['Response', (d) => d.responseStatus ?? '', 'num'],
+      ['Error', (d) => d.error || ''],
+      ['Queued', (d) => formatTime(d.createdAt)],
+      ['Delivered or next attempt', (d) => (d.deliveredAt ? formatTime(d.deliveredAt) : d.nextAttemptAt ? `next ${formatTime(d.nextAttemptAt)}` : '')],
+      ['', (d) => act('Retry', async () => { await call('POST', `${path}/deliveries/${enc(d.id)}/retry`); soon(); })],
+    ], { label: 'Deliveries', empty: 'No delivery yet.', row: (d) => ({ 'data-id': d.id, 'data-status': d.status }) });
+    await table.ready;
+    if (mine !== asked) return;
+    replace(log, table);
+    if (!due) log.removeAttribute('aria-busy');
+  };
   /** Now and once more when the workers have had a moment to send. */
-  const soon = () => { refresh(); setTimeout(refresh, 1500); };
+  const soon = () => {
+    clearTimeout(due);
+    due = setTimeout(() => { due = null; refresh(); }, 1500);
+    refresh();
+  };
 
   const f = fields(types, hook);
   const changes = tracked(f.members);
@@ -134,6 +150,5 @@ async function one(view, context, types, path) {
       changes.reset();
       element.say('Saved.');
     }));
-  refresh();
-  await log.firstChild.ready;
+  await refresh();
 }
