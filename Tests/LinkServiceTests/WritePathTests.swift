@@ -89,6 +89,10 @@ struct WritePathTests {
         own.expect(["a.example.com"], from: 42)
         own.withdraw(["a.example.com"], from: 42)
         #expect(!own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: "a.example.com", processID: 42)), "withdrawn")
+        let domain = UUID().canonicalText
+        own.expect([domain], on: CatalogChanges.linksChannel, from: 42)
+        #expect(!own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: domain, processID: 42)), "another channel")
+        #expect(own.isOwn(PostgresNotification(channel: CatalogChanges.linksChannel, payload: domain, processID: 42)))
         own.expect(["a.example.com"], from: 42)
         own.forget()
         #expect(own.count == 0)

@@ -70,14 +70,18 @@ struct CatalogChanges: Sendable {
                 for (hostname, entry) in compiled {
                     prepared[hostname] = .init(entry: entry, before: reloader.catalog.entry(exactly: hostname))
                 }
-                if !changed.hostnames.isEmpty {
+                if !changed.hostnames.isEmpty || !changed.linkDomains.isEmpty {
                     sender = connection.backendPID
                     reloader.own.expect(changed.hostnames, from: connection.backendPID)
+                    reloader.own.expect(changed.linkDomainPayloads, on: Self.linksChannel, from: connection.backendPID)
                 }
                 return value
             }
         } catch {
-            if let sender { reloader.own.withdraw(changed.hostnames, from: sender) }
+            if let sender {
+                reloader.own.withdraw(changed.hostnames, from: sender)
+                reloader.own.withdraw(changed.linkDomainPayloads, on: Self.linksChannel, from: sender)
+            }
             throw error
         }
         for id in changed.revokedKeys { keys.invalidate(id) }
@@ -121,6 +125,8 @@ final class ChangeSet {
     private(set) var revokedKeys: [UUID] = []
     /// Domains whose links were created, changed or deleted, with their hostnames.
     private(set) var linkDomains: [UUID: String] = [:]
+    /// The `linkd_links` payloads this write sends (the domains' ids).
+    var linkDomainPayloads: [String] { linkDomains.keys.map(\.canonicalText) }
 
     /// The domain `hostname` (created, changed or deleted) must be rebuilt.
     func domainChanged(_ hostname: String, on connection: Connection) throws {

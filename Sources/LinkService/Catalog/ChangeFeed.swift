@@ -32,7 +32,9 @@ final class ChangeFeed: BackgroundService {
                 case KeyCache.channel:
                     if let id = UUID(uuidString: notification.payload) { keys.invalidate(id) }
                 case CatalogChanges.linksChannel:
-                    // (A write's own node dropped them before answering; dropping again is harmless.)
+                    // A write's own node dropped them before answering: dropping again would only lose what it
+                    // has read since (kept links that serve through an outage).
+                    guard !reloader.own.isOwn(notification) else { return }
                     if let id = UUID(uuidString: notification.payload) { links?.drop(domain: id) }
                     reloader.catalog.linksChanged()
                 default:

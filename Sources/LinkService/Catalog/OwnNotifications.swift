@@ -1,38 +1,42 @@
 import Postgres
 import Synchronization
 
-/// The catalog notifications this node sends and installs itself, so its `ChangeFeed` does not rebuild them again.
+/// The catalog and link notifications this node sends and applies itself, so its `ChangeFeed` does not apply them
+/// again (rebuild a domain, or drop links it has read since the write).
 ///
 /// A notification names the backend that sent it (`PostgresNotification.processID`). Before a write commits,
-/// `CatalogChanges` expects one notification per changed hostname from its connection's backend; the first such
-/// notification is then skipped, once. Anything else is applied: another node's notification (another backend)
+/// `CatalogChanges` expects one notification per changed hostname (and per domain whose links changed) from its
+/// connection's backend; the first such notification is then skipped, once. Anything else is applied: another node's notification (another backend)
 /// and one of this node's that was not expected (withdrawn when the transaction failed, or forgotten when the
 /// listener reconnected, after which the catalog is reloaded whole anyway).
 final class OwnNotifications: Sendable {
     private struct Sent: Hashable {
+        let channel: String
         let processID: Int32
-        let hostname: String
+        let payload: String
     }
 
     private let expected = Mutex<[Sent: Int]>([:])
 
-    /// `processID` is about to commit notifications for `hostnames`.
-    func expect(_ hostnames: [String], from processID: Int32) {
+    /// `processID` is about to commit notifications on `channel` (default: the catalog's) for `payloads`.
+    func expect(_ payloads: [String], on channel: String = CatalogChanges.channel, from processID: Int32) {
         expected.withLock { expected in
-            for hostname in hostnames { expected[Sent(processID: processID, hostname: hostname), default: 0] += 1 }
+            for payload in payloads { expected[Sent(channel: channel, processID: processID, payload: payload), default: 0] += 1 }
         }
     }
 
     /// The transaction did not commit: its notifications will not come.
-    func withdraw(_ hostnames: [String], from processID: Int32) {
+    func withdraw(_ payloads: [String], on channel: String = CatalogChanges.channel, from processID: Int32) {
         expected.withLock { expected in
-            for hostname in hostnames { Self.take(Sent(processID: processID, hostname: hostname), from: &expected) }
+            for payload in payloads { Self.take(Sent(channel: channel, processID: processID, payload: payload), from: &expected) }
         }
     }
 
     /// Whether `notification` is one this node expects from itself (consumed: it is skipped once).
     func isOwn(_ notification: PostgresNotification) -> Bool {
-        expected.withLock { Self.take(Sent(processID: notification.processID, hostname: notification.payload), from: &$0) }
+        expected.withLock {
+            Self.take(Sent(channel: notification.channel, processID: notification.processID, payload: notification.payload), from: &$0)
+        }
     }
 
     /// The listener reconnected: notifications sent meanwhile were lost.
