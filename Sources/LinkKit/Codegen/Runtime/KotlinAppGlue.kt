@@ -33,7 +33,7 @@ abstract class LinkActivity : Activity() {
 
     override fun onNewIntent(intent: Intent) {
         super.onNewIntent(intent)
-        setIntent(intent)
+        this.intent = intent
         open(inbox.receive(intent))
     }
 }

@@ -397,7 +397,7 @@ extension LinkRouter {
                 if table.rules[list[index + 1]].manifest.contains(where: { attribute($0) }) { claimed = (list[index], list[index + 1]) }
                 index += 2
             }
-            guard let claimed, dynamic else { return claimed }
+            guard claimed != nil, dynamic else { return claimed }
             index = 0
             while index < list.count {
                 if table.rules[list[index + 1]].dynamic.contains(where: { entry($0) }) { return (list[index], list[index + 1]) }
