@@ -35,6 +35,37 @@ extension GeneratedRouterTests {
             }
         }
 
+        /// Threads receive while others report readiness and sign-in: every link is handed out once (run under TSan).
+        func stress() {
+            final class Handed: @unchecked Sendable {   // `done` guards `items` and `running`
+                let done = NSCondition()
+                var items: [String] = []
+                var running = 8
+                func keep(_ destinations: [LinkDestination]) { done.lock(); items += destinations.map(\.json); done.unlock() }
+                func finished() { done.lock(); running -= 1; done.signal(); done.unlock() }
+                func wait() { done.lock(); while running > 0 { done.wait() }; done.unlock() }
+            }
+            let inbox = LinkInbox()
+            let handed = Handed()
+            // Threads of their own: work on a dispatch queue may run one item after another.
+            for worker in 0..<8 {
+                Thread {
+                    for n in 0..<200 {
+                        let id = worker * 1000 + n + 1
+                        handed.keep(worker % 2 == 0 ? inbox.receive(widget(id)) : inbox.receive(user(id)))
+                        if n == 100 && worker == 3 { handed.keep(inbox.appReady()) }
+                        if n == 150 && worker == 6 { handed.keep(inbox.userSignedIn()) }
+                        _ = inbox.held.count
+                    }
+                    handed.finished()
+                }.start()
+            }
+            handed.wait()
+            handed.keep(inbox.appReady())
+            handed.keep(inbox.userSignedIn())
+            print(handed.items.count, Set(handed.items).count, inbox.held.count)
+        }
+
         switch CommandLine.arguments.dropFirst().first {
         case "extras":
             let built = LinkRouter.build(.widgetDetail(id: 42, tab: .reviews))
@@ -60,26 +91,7 @@ extension GeneratedRouterTests {
                 print(outputs.joined(separator: "|") + "#\(inbox.held.count)")
             }
         case "stress":
-            // Threads receive while others report readiness and sign-in: every link is handed out once (run under TSan).
-            final class Handed: @unchecked Sendable {   // `lock` guards `items`
-                let lock = NSLock()
-                var items: [String] = []
-                func keep(_ destinations: [LinkDestination]) { lock.lock(); items += destinations.map(\.json); lock.unlock() }
-            }
-            let inbox = LinkInbox()
-            let handed = Handed()
-            DispatchQueue.concurrentPerform(iterations: 8) { worker in
-                for n in 0..<200 {
-                    let id = worker * 1000 + n + 1
-                    handed.keep(worker % 2 == 0 ? inbox.receive(widget(id)) : inbox.receive(user(id)))
-                    if n == 100 && worker == 3 { handed.keep(inbox.appReady()) }
-                    if n == 150 && worker == 6 { handed.keep(inbox.userSignedIn()) }
-                    _ = inbox.held.count
-                }
-            }
-            handed.keep(inbox.appReady())
-            handed.keep(inbox.userSignedIn())
-            print(handed.items.count, Set(handed.items).count, inbox.held.count)
+            stress()
         case "claim":
             let server = URL(string: readLine()!)!
             let given = readLine()!
