@@ -481,7 +481,7 @@
 
     /** `pathPattern`, read once left to right: `x*` takes every following `x`; `.*` takes input up to the first unit equal to the pattern's next one (never a longer run); a backslash escapes. */
     private fun simpleGlob(pattern: String, input: String): Boolean {
-        if (pattern.isEmpty()) return input.isEmpty()
+        if (pattern.length == 0) return input.length == 0   // (not `isEmpty()`: JDK 15 added a member Kotlin 1.3 warns about)
         var p = 0
         var s = 0
         while (p < pattern.length && s < input.length) {
