@@ -58,7 +58,7 @@ struct KotlinRouterSource: RouterEmitter {
         return types + values + """
                 /** The destination in resolve's `destination` JSON shape, byte for byte. */
                 fun toJSON(): String = LinkRouter.json(this)
-                /** Whether links to this destination are for signed-in users (see `PendingLink`). */
+                /** Whether links to this destination are for signed-in users (`LinkInbox` holds them until one is). */
                 val requiresSignIn: Boolean get() = LinkRouter.requiresSignIn(type)
 
                 companion object {

@@ -4,6 +4,7 @@
 /// code, fails here. They declare only the members the glue uses, with the SDKs' names and types.
 enum GlueStandIns {
     /// Swift: the glue is compiled with `#if canImport(UIKit)` made `#if true` and its platform imports removed.
+    /// UIKit's scene values are main-actor isolated, as the SDK declares them (`NS_SWIFT_UI_ACTOR`).
     static let swift = #"""
         import Foundation
 
@@ -15,18 +16,18 @@ enum GlueStandIns {
             public static func == (a: NSUserActivity, b: NSUserActivity) -> Bool { a === b }
             public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
         }
-        public final class UIOpenURLContext: Hashable {
+        @MainActor public final class UIOpenURLContext: Hashable {
             public let url: URL
             public init(url: URL) { self.url = url }
-            public static func == (a: UIOpenURLContext, b: UIOpenURLContext) -> Bool { a === b }
-            public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+            nonisolated public static func == (a: UIOpenURLContext, b: UIOpenURLContext) -> Bool { a === b }
+            nonisolated public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
         }
         public final class UNNotificationContent { public var userInfo: [AnyHashable: Any] = [:] }
         public final class UNNotificationRequest { public let content = UNNotificationContent() }
         public final class UNNotification { public let request = UNNotificationRequest() }
         public final class UNNotificationResponse { public let notification = UNNotification() }
         public class UIScene {
-            public final class ConnectionOptions {
+            @MainActor public final class ConnectionOptions {
                 public var userActivities: Set<NSUserActivity> = []
                 public var urlContexts: Set<UIOpenURLContext> = []
                 public var notificationResponse: UNNotificationResponse?

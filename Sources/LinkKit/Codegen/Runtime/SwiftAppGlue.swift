@@ -18,8 +18,8 @@ extension View {
 
 extension LinkInbox {
     /// A UIKit scene's links at cold launch (`scene(_:willConnectTo:options:)`): its browsing-web activities,
-    /// its URL contexts and the notification response it was launched from.
-    public func receive(_ options: UIScene.ConnectionOptions) -> [LinkDestination] {
+    /// its URL contexts and the notification response it was launched from. On the main actor, as UIKit's values are.
+    @MainActor public func receive(_ options: UIScene.ConnectionOptions) -> [LinkDestination] {
         var handed: [LinkDestination] = []
         for activity in options.userActivities { handed += receive(activity) }
         handed += receive(options.urlContexts)
@@ -34,7 +34,7 @@ extension LinkInbox {
     }
 
     /// Custom-scheme URLs while running (`scene(_:openURLContexts:)`).
-    public func receive(_ contexts: Set<UIOpenURLContext>) -> [LinkDestination] {
+    @MainActor public func receive(_ contexts: Set<UIOpenURLContext>) -> [LinkDestination] {
         contexts.flatMap { receive($0.url) }
     }
 
