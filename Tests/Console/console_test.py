@@ -768,6 +768,10 @@ def run(c, driver):
     c.wait(lambda: c.present("#code-text") or c.present("#code-unavailable"), "code or the message")
     c.check("as iOS does" in c.css("#code-semantics").text, "the Code view names iOS's semantics for an iOS app")
     c.shot("code")
+    # The glue file beside the router, and what it is for.
+    c.css('[data-language="swift-glue"]').click()
+    c.wait(lambda: c.present("#code-text") and "onContinueUserActivity" in c.css("#code-text").text, "the Swift glue file")
+    c.check("SwiftUI" in c.css("#code-about").text, "the Code view says what the glue file is for")
     # An Android app's router follows Android's matcher, and the view says so (docs/CODEGEN.md).
     status, _, android = api("POST", "/v1/apps", {
         "platform": "android", "name": "Droid", "packageName": "com.example.droid",

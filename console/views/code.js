@@ -1,13 +1,19 @@
-// Code: the generated router files and fixtures of an app (GET /v1/apps/{id}/codegen/{language}), with a copy button.
+// Code: the generated router, glue and fixtures of an app (GET /v1/apps/{id}/codegen/{language}), with a copy button.
 // A server without code generation answers 404 for the route (its detail names the path): the view says so.
 import { h, field, select, notice, errorNotice, copyButton, pretty } from '../dom.js';
 import { call, all, enc } from '../api.js';
 
-const common = [['swift', 'Swift'], ['kotlin', 'Kotlin'], ['typescript', 'TypeScript'], ['fixtures', 'Fixtures']];
+const common = [['swift', 'Swift'], ['swift-glue', 'Swift glue'], ['kotlin', 'Kotlin'], ['kotlin-glue', 'Kotlin glue'], ['typescript', 'TypeScript'], ['fixtures', 'Fixtures']];
+/** What each file is for (docs/CODEGEN.md). */
+const router = 'The router: LinkDestination, LinkRouter.route and build, LinkInbox (every arriving link, held until the app is ready and, if needed, signed in; handed out once) and LinkDeferredClaim (the landing page\'s token, claimed once per install).';
+const about = { swift: router, kotlin: router, typescript: router,
+  'swift-glue': 'A second file beside Links.swift: SwiftUI onOpenURL and browsing-web activities, UIKit scenes (cold launch, continue, open URL contexts), notification responses, the pasteboard claim link.',
+  'kotlin-glue': 'A second file beside Links.kt: an Activity passing intent.data in onCreate and onNewIntent, a notification\'s link extra, the Play Install Referrer\'s claim.',
+  fixtures: 'URLs and resolve\'s answers, for the app\'s CI to run its router over.' };
 /** Whose matching a generated file follows: the router table is built from the platform's own matcher (docs/CODEGEN.md). */
 const semanticsOf = (app, language) => {
   if (language === 'android-manifest') return 'Intent filters for the app\'s manifest: what Android lets the app verify (docs/ANDROID.md).';
-  const what = language === 'fixtures' ? 'These fixtures are resolve\'s answers' : 'This router decides';
+  const what = language === 'fixtures' ? 'These fixtures are resolve\'s answers' : language.endsWith('-glue') ? 'The router it calls decides' : 'This router decides';
   return app && app.platform === 'android'
     ? `${what} as Android does: the generated manifest's path attributes and assetlinks.json's dynamic rules, not the AASA file.`
     : `${what} as iOS does: the apple-app-site-association file's components, in order.`;
@@ -52,7 +58,7 @@ export async function render(view, context) {
       const type = response.headers.get('Content-Type') || '';
       const text = type.includes('json') ? pretty(JSON.parse(data)) : data;
       const semantics = semanticsOf(apps.find((a) => a.id === app.value), language);
-      panel.replaceChildren(h('p', { id: 'code-semantics', class: 'muted' }, semantics),
+      panel.replaceChildren(h('p', { id: 'code-about' }, about[language] || ''), h('p', { id: 'code-semantics', class: 'muted' }, semantics),
         h('div', { class: 'actions' }, copyButton(() => text, 'Copy file')), h('pre', { id: 'code-text' }, h('code', {}, text)));
     } catch (error) {
       if (error.status === 404 && /\/codegen\//.test(error.problem?.detail || '/codegen/')) {

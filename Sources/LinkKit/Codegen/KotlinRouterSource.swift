@@ -1,6 +1,8 @@
-/// The Kotlin router (docs/CODEGEN.md): `sealed class LinkDestination` with the error case `Invalid` and nested
-/// enums, `LinkRouter.route` and `build`, `toJSON()`, `LinkDestination.fromResolveJSON`, `PendingLink`. Only the
-/// Kotlin standard library (and `java.util.Locale`) is used; compiles with Kotlin 1.3 or later.
+/// The Kotlin router (docs/CODEGEN.md): `sealed class LinkDestination` (a sealed class, not a sealed interface:
+/// those need Kotlin 1.5) with data classes, the error case `Invalid` and nested enum classes with a `value`,
+/// `LinkRouter.route` and `build`, `toJSON()`, `LinkDestination.fromResolveJSON`, `LinkInbox` and
+/// `LinkDeferredClaim`. Only the Kotlin standard library and the JDK's `java.util` and `java.net` are used;
+/// compiles with Kotlin 1.3 or later, warnings as errors.
 struct KotlinRouterSource: RouterEmitter {
     static let language = RouterLanguage.kotlin
     let table: RouterTable
@@ -21,12 +23,14 @@ struct KotlinRouterSource: RouterEmitter {
         out += "    data class Invalid(val code: String, val param: String?, val detail: String) : LinkDestination()\n"
         for (destination, spec, values) in RouterSource.enumParameters(table) {
             let cases = zip(RouterNames.enumCases(values, upperCase: true, avoiding: RouterNames.kotlinEnumEntries), values).map { "\($0)(\(quote($1)))" }
-            out += "\n    enum class \(names.enumType(spec, in: destination))(val rawValue: String) { " + cases.joined(separator: ", ") + " }\n"
+            out += "\n    enum class \(names.enumType(spec, in: destination))(val value: String) { " + cases.joined(separator: ", ") + " }\n"
         }
         out += members
         out += "\n/** Routes this app's universal links and custom-scheme URLs as linkd's resolve does, without the network. */\n"
         out += "object LinkRouter {\n    /** The ETag of the rules this file was generated from. */\n"
         out += "    const val etag = \(quote(etag))\n\n"
+        out += "    /** The domains whose iOS landing pages put the claim link on the pasteboard (`LinkDeferredClaim`). */\n"
+        out += "    val claimDomains: List<String> = " + (table.claimDomains.isEmpty ? "emptyList()" : "listOf(" + table.claimDomains.map(quote).joined(separator: ", ") + ")") + "\n\n"
         out += "    private val table = "
         return out
     }
@@ -54,7 +58,7 @@ struct KotlinRouterSource: RouterEmitter {
         return types + values + """
                 /** The destination in resolve's `destination` JSON shape, byte for byte. */
                 fun toJSON(): String = LinkRouter.json(this)
-                /** Whether links to this destination are for signed-in users (see `PendingLink`). */
+                /** Whether links to this destination are for signed-in users (`LinkInbox` holds them until one is). */
                 val requiresSignIn: Boolean get() = LinkRouter.requiresSignIn(type)
 
                 companion object {
@@ -68,10 +72,13 @@ struct KotlinRouterSource: RouterEmitter {
         type(of: spec) { _ in names.enumType(spec, in: destination) }
     }
 
-    /// `.rawValue` for an enum: the JSON carries the value's text.
+    /// `.value` for an enum, the text of a UUID: the JSON carries the value's text.
     private func raw(_ spec: ParameterSpec) -> String {
-        if case .enumeration = spec.kind { return ".rawValue" }
-        return ""
+        switch spec.kind {
+        case .enumeration: ".value"
+        case .uuid: ".toString()"
+        default: ""
+        }
     }
 
     /// The expression reading `spec` from `values` (converted by the router, so present and of its type).
@@ -84,9 +91,11 @@ struct KotlinRouterSource: RouterEmitter {
         case .enumeration:
             let type = names.enumType(spec, in: destination)
             return spec.optional
-                ? "(\(key) as String?)?.let { v -> \(type).values().first { it.rawValue == v } }"
-                : "\(type).values().first { it.rawValue == \(key) }"
-        case .string, .uuid: return "\(key) as String\(optional)"
+                ? "(\(key) as String?)?.let { v -> \(type).values().first { it.value == v } }"
+                : "\(type).values().first { it.value == \(key) }"
+        case .uuid:
+            return spec.optional ? "(\(key) as String?)?.let { java.util.UUID.fromString(it) }" : "java.util.UUID.fromString(\(key) as String)"
+        case .string: return "\(key) as String\(optional)"
         }
     }
 }

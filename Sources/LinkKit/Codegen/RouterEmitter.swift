@@ -11,7 +11,7 @@ protocol RouterEmitter {
 extension RouterEmitter {
     var text: String {
         let form = Self.language.form
-        return RouterSource.header(table, etag: etag, language: Self.language) + declarations
+        return RouterSource.header(table, etag: etag, generator: Self.language.rawValue) + declarations
             + table.value.source(form.dialect, indent: form.tableIndent) + form.tableEnd + form.runtime
     }
 
@@ -23,7 +23,8 @@ extension RouterEmitter {
         let scalars = Self.language.form.scalarTypes
         return switch spec.kind {
         case .int: scalars.int
-        case .string, .uuid: scalars.text
+        case .string: scalars.text
+        case .uuid: scalars.uuid
         case .bool: scalars.bool
         case .enumeration(let values): enumeration(values)
         }

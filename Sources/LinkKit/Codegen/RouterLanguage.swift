@@ -19,15 +19,21 @@ public enum RouterLanguage: String, Sendable, CaseIterable {
         /// The table literal's indentation, and what follows it before the runtime.
         let tableIndent: String
         let tableEnd: String
-        /// The types of `int`, `string` and `uuid`, and `bool` parameters.
-        let scalarTypes: (int: String, text: String, bool: String)
+        /// The types of `int`, `string`, `uuid` and `bool` parameters.
+        let scalarTypes: (int: String, text: String, uuid: String, bool: String)
     }
 
     var form: Form {
         switch self {
-        case .swift: Form(dialect: .swift, runtime: SwiftRouterRuntime.text, tableIndent: "    ", tableEnd: "\n}\n\n", scalarTypes: ("Int", "String", "Bool"))
-        case .kotlin: Form(dialect: .kotlin, runtime: KotlinRouterRuntime.text, tableIndent: "    ", tableEnd: "\n\n", scalarTypes: ("Long", "String", "Boolean"))
-        case .typescript: Form(dialect: .typescript, runtime: TypeScriptRouterRuntime.text, tableIndent: "", tableEnd: ";\n\n", scalarTypes: ("number", "string", "boolean"))
+        case .swift:
+            Form(dialect: .swift, runtime: [SwiftRouterRuntime.text, SwiftLinkInbox.text, SwiftDeferredClaim.text].joined(separator: "\n\n"),
+                 tableIndent: "    ", tableEnd: "\n}\n\n", scalarTypes: ("Int", "String", "UUID", "Bool"))
+        case .kotlin:
+            Form(dialect: .kotlin, runtime: KotlinRouterRuntime.text + "\n\n" + KotlinLinkInbox.text,
+                 tableIndent: "    ", tableEnd: "\n\n", scalarTypes: ("Long", "String", "java.util.UUID", "Boolean"))
+        case .typescript:
+            Form(dialect: .typescript, runtime: TypeScriptRouterRuntime.text + "\n\n" + TypeScriptLinkInbox.text,
+                 tableIndent: "", tableEnd: ";\n\n", scalarTypes: ("number", "string", "string", "boolean"))
         }
     }
 }

@@ -15,18 +15,23 @@ public struct RouterTable: Sendable {
     public let domains: [Domain]
     /// The domain a custom-scheme URL is resolved on (the app's primary domain), an index in `domains`.
     public let schemeDomain: Int?
+    /// The app's domains whose iOS landing pages put the claim link on the pasteboard (`deferredClipboard`): the
+    /// only ones whose claim links the app's `LinkDeferredClaim` reads (docs/LANDING.md).
+    public let claimDomains: [String]
 
     /// - Parameters:
     ///   - domains: the domains whose rules name the app, the scheme's domain among them; and exact domains a
     ///     wildcard of them governs (they take precedence on their host, so the router must know them).
+    ///   - claimDomains: the hostnames of `domains` that opted in to pasteboard claims.
     public init(appID: String, platform: AppPlatform, scheme: String?, destinations: [DestinationType],
-                domains: [Domain], schemeDomain: Int?) {
+                domains: [Domain], schemeDomain: Int?, claimDomains: [String] = []) {
         self.appID = appID
         self.platform = platform
         self.scheme = scheme?.lowercased()
         self.destinations = destinations.sorted { $0.name < $1.name }
         self.domains = domains
         self.schemeDomain = schemeDomain
+        self.claimDomains = claimDomains.sorted()
     }
 
     /// The table as one value: `Table(scheme, schemeDomain, specs, domains, rules, variables)`.

@@ -1,4 +1,5 @@
-/// The Swift router: `enum LinkDestination`, `LinkRouter.route(_:)`, `build(_:)`, `json`, `PendingLink`.
+/// The Swift router: `enum LinkDestination`, `LinkRouter.route(_:)` (a `URL` or its text), `build(_:)`, `json`,
+/// `LinkInbox` and `LinkDeferredClaim`. Foundation is imported (`URL`, `UUID`, `NSLock`, `URLSession`).
 struct SwiftRouterSource: RouterEmitter {
     static let language = RouterLanguage.swift
     let table: RouterTable
@@ -7,10 +8,11 @@ struct SwiftRouterSource: RouterEmitter {
     let names: DestinationNames
 
     var declarations: String {
-        var out = "\n/// The app's destinations (resolve's typed destinations), and resolve's error destination.\n"
+        var out = "\nimport Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\n"
+        out += "\n/// The app's destinations (resolve's typed destinations), and resolve's error destination.\n"
         out += "public enum LinkDestination: Equatable, Sendable {\n"
         for destination in table.destinations {
-            let params = destination.parameters.map { "\(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "?" : "")" }
+            let params = destination.parameters.map { "\(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = nil" : "")" }
             out += "    case \(names.type(destination))" + (params.isEmpty ? "" : "(" + params.joined(separator: ", ") + ")") + "\n"
         }
         out += "    /// A link that opens the app but whose destination cannot be built: the parameter concerned and why.\n"
@@ -26,7 +28,9 @@ struct SwiftRouterSource: RouterEmitter {
         out += makeAndValues
         out += "\n/// Routes this app's universal links and custom-scheme URLs as linkd's resolve does, without the network.\n"
         out += "public enum LinkRouter {\n    /// The ETag of the rules this file was generated from.\n"
-        out += "    public static let etag = \(quote(etag))\n}\n\n"
+        out += "    public static let etag = \(quote(etag))\n"
+        out += "    /// The domains whose iOS landing pages put the claim link on the pasteboard (`LinkDeferredClaim`).\n"
+        out += "    public static let claimDomains: [String] = [" + table.claimDomains.map(quote).joined(separator: ", ") + "]\n}\n\n"
         out += "extension LinkRouter {\n    static let table = "
         return out
     }
@@ -77,6 +81,8 @@ struct SwiftRouterSource: RouterEmitter {
         case (.bool, true): return "\(key)?.bool"
         case (.enumeration, false): return "\(names.enumType(spec, in: destination))(rawValue: \(key)!.text)!"
         case (.enumeration, true): return "\(key).flatMap { \(names.enumType(spec, in: destination))(rawValue: $0.text) }"
+        case (.uuid, false): return "UUID(uuidString: \(key)!.text)!"
+        case (.uuid, true): return "\(key).flatMap { UUID(uuidString: $0.text) }"
         case (_, false): return "\(key)!.text"
         case (_, true): return "\(key)?.text"
         }
@@ -86,7 +92,7 @@ struct SwiftRouterSource: RouterEmitter {
         switch spec.kind {
         case .int: ".int(Int64(\(variable)))"
         case .string: ".string(\(variable))"
-        case .uuid: ".uuid(\(variable))"
+        case .uuid: ".uuid(\(variable).uuidString.lowercased())"
         case .bool: ".bool(\(variable))"
         case .enumeration: ".string(\(variable).rawValue)"
         }

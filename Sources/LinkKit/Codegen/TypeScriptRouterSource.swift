@@ -1,5 +1,6 @@
 /// The TypeScript router (docs/CODEGEN.md): `LinkDestination` as a discriminated union in resolve's JSON
-/// shape, `LinkRouter.route` and `build`, `toJSON`, `decodeDestination`, `PendingLink`. Checks with
+/// shape, `LinkRouter.route` (a string or a `URL`) and `build`, `toJSON`, `decodeDestination`, `LinkInbox`,
+/// `LinkDeferredClaim`. Checks with
 /// `tsc --strict` (target ES2017 or later).
 struct TypeScriptRouterSource: RouterEmitter {
     static let language = RouterLanguage.typescript
@@ -16,7 +17,8 @@ struct TypeScriptRouterSource: RouterEmitter {
             out += "  | { type: \(quote(destination.name)); params: { \(params.joined(separator: "; ")) } }\n"
         }
         out += "  | { error: { code: string; param?: string; detail: string } };\n\n"
-        out += "const ETAG = \(quote(etag));\n\n"
+        out += "const ETAG = \(quote(etag));\n"
+        out += "const CLAIM_DOMAINS: readonly string[] = [" + table.claimDomains.map(quote).joined(separator: ", ") + "];\n\n"
         out += "const table: Table = "
         return out
     }

@@ -36,11 +36,39 @@ import TestSupport
             #expect(kotlin.text.contains("// Rules ETag: "))
             let cobol = try service.request("GET", "/v1/apps/\(workspace.app)/codegen/cobol", key: workspace.key)
             #expect(cobol.status == 404)
-            #expect(cobol.text.contains("use swift, kotlin, typescript or fixtures"))
+            #expect(cobol.text.contains("use swift, kotlin, typescript, swift-glue, kotlin-glue or fixtures"))
             #expect(try service.request("GET", "/v1/apps/\(UUID().uuidString)/codegen/swift", key: workspace.key).status == 404)
             #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/swift").status == 401)
             let reader = try service.key(workspace: "codegen", scope: .read)
             #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/fixtures", key: reader).status == 200)
+        }
+    }
+
+    /// The glue files: a second file per platform with its own name and header, following the rules' ETag; the
+    /// claim domains (opted in to pasteboard claims) are in the router and its rules ETag.
+    @Test func glueFilesAndClaimDomains() throws {
+        try TestService.with { service in
+            let workspace = try CodegenWorkspace(service)
+            let swift = try workspace.codegen("swift-glue")
+            #expect(swift.headers["Content-Disposition"] == "inline; filename=\"LinksGlue.swift\"")
+            #expect(swift.text.contains("--language swift-glue`"))
+            #expect(swift.text.contains("#if canImport(UIKit)") && swift.text.contains("onContinueUserActivity(NSUserActivityTypeBrowsingWeb)"))
+            let kotlin = try workspace.codegen("kotlin-glue")
+            #expect(kotlin.headers["Content-Disposition"] == "inline; filename=\"LinksGlue.kt\"")
+            #expect(kotlin.text.contains("override fun onNewIntent(intent: Intent)"))
+            let router = try workspace.codegen("swift")
+            let rulesTag = router.text.split(separator: "\n").first { $0.hasPrefix("// Rules ETag: ") }
+            #expect(rulesTag != nil && swift.text.contains(rulesTag!))
+            #expect(router.text.contains(#"public static let claimDomains: [String] = ["links.example.com"]"#))
+            #expect(try workspace.codegen("kotlin").text.contains(#"val claimDomains: List<String> = listOf("links.example.com")"#))
+            #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/typescript-glue", key: workspace.key).status == 404)
+            // Opting out takes the domain out of the file and changes the rules ETag.
+            try Fixture.expect(200, service.request("PATCH", "/v1/domains/links.example.com", key: workspace.key, json: #"{"deferredClipboard":false}"#))
+            let deadline = Date().addingTimeInterval(15)
+            while service.application.catalog.entry(exactly: "links.example.com")?.settings.deferredClipboard != false, Date() < deadline { usleep(10_000) }
+            let after = try workspace.codegen("swift")
+            #expect(after.text.contains(#"public static let claimDomains: [String] = []"#))
+            #expect(!after.text.contains(String(rulesTag ?? "")))
         }
     }
 

@@ -7,7 +7,8 @@ import TestSupport
 /// A workspace with every parameter kind and every AASA feature a generated router decides on: exclusions,
 /// query-item and fragment captures, raw patterns with substitution variables, `caseSensitive` and
 /// `percentEncoded` off, constants, a claim without destination, a rest capture, a wildcard domain shadowed
-/// by an exact one, and another app whose earlier rule takes some URLs. With `platform: "android"` the two apps
+/// by an exact one, and another app whose earlier rule takes some URLs. `links.example.com` opts in to pasteboard
+/// claims and the iOS app has an App Store page, so its landing pages hand out click tokens on both platforms. With `platform: "android"` the two apps
 /// are Android apps, and `links.example.com` serves dynamic rules while the wildcard domain leaves the manifest
 /// alone to decide (docs/ANDROID.md).
 struct CodegenWorkspace {
@@ -30,7 +31,7 @@ struct CodegenWorkspace {
         }
         try Fixture.expect(201, service.request("POST", "/v1/teams", key: key, json: #"{"teamId":"ABCDE12345","name":"Acme"}"#))
         // Android apps have no custom scheme in linkd (App Links are https).
-        app = try create("Widgets", "com.example.widgets", platform == "android" ? "" : #","customScheme":"widgets""#)
+        app = try create("Widgets", "com.example.widgets", platform == "android" ? "" : #","customScheme":"widgets","appStoreId":"1234567890""#)
         other = try create("Other", "com.example.other", "")
         let destinations = [
             #"{"name":"widgetDetail","params":{"id":{"type":"int","min":1,"max":100000},"tab":{"type":"enum","values":["info","reviews","new-arrivals"],"optional":true}}}"#,
@@ -45,7 +46,7 @@ struct CodegenWorkspace {
         }
         try Fixture.expect(201, service.request("POST", "/v1/apps/\(other)/destinations", key: key, json: #"{"name":"home"}"#))
         try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: """
-            {"hostname":"links.example.com","substitutionVariables":{"section":["news","blog"]},"androidDynamicRules":true}
+            {"hostname":"links.example.com","substitutionVariables":{"section":["news","blog"]},"androidDynamicRules":true,"deferredClipboard":true}
             """))
         try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: #"{"hostname":"*.example.org","defaults":{"caseSensitive":false}}"#))
         try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: #"{"hostname":"shop.example.org"}"#))

@@ -33,12 +33,13 @@ import TestSupport
         """
     /// Names the generated files and their runtimes use.
     static let generated = """
-        LinkDestination LinkRouter LinkURLs PendingLink String Int Int64 Bool Long Boolean Pair List Map Invalid invalid
+        LinkDestination LinkRouter LinkURLs LinkInbox LinkDeferredClaim String Int Int64 Bool Long Boolean Pair List Map Invalid invalid
         Companion values json make requiresSignIn toJSON fromResolveJSON rawValue RawValue allCases AllCases hashValue name
         ordinal valueOf entries equals hashCode copy Value Table Spec Domain Rule Item Capture Param ParamSpec Subject Glob Op
         Form Template JSON Reason URLParts Compiled CompiledRule Android AndroidURL Optional Array Dictionary Result Error
         Swift kotlin java Sendable Equatable CaseIterable Character Unit Nothing Enum print main route build etag table decode
-        p0 p1 listOfNotNull emptyList text Array Set
+        p0 p1 listOfNotNull emptyList text Array Set URL UUID Foundation FoundationNetworking NSLock UserDefaults URLSession Data
+        value claimDomains held receive
         """
 
     static var names: [String] {
@@ -99,7 +100,7 @@ import TestSupport
                 try text.write(toFile: path, atomically: true, encoding: .utf8)
                 return path
             }
-            try GeneratedRouterTests.compile("/usr/bin/env", ["swiftc", "-typecheck", try source("swift", "Links.swift")])
+            try GeneratedRouterTests.compile("/usr/bin/env", ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", try source("swift", "Links.swift")])
             try GeneratedRouterTests.compile("/usr/bin/env", ["tsc", "--strict", "--noUnusedLocals", "--target", "es2017", "--module", "commonjs",
                                                               "--noEmit", try source("typescript", "links.ts")])
             // Debian's kotlinc starts the compiler with 256 MB, too little for this file's table initializer.

@@ -7,124 +7,53 @@ import TestSupport
 /// Generated routers compiled with their language's own compiler and run over the fixtures and over generated
 /// URLs: they must answer what resolve answers, for every one (docs/CODEGEN.md).
 @Suite(.serialized) struct GeneratedRouterTests {
-    /// The Swift driver: `route` reads URLs (one a line) and prints each answer's JSON (`null` for none),
-    /// checking that the decoder reads the JSON back; `extras` prints the builder's and the pending link's answers.
-    static let swiftMain = #"""
-        if CommandLine.arguments.dropFirst().first == "extras" {
-            let built = LinkRouter.build(.widgetDetail(id: 42, tab: .reviews))
-            print(built?.universal ?? "none")
-            print(built?.scheme ?? "none")
-            print(LinkRouter.build(.docs(page: "guides/a b")).map { $0.universal } ?? "none")
-            let profile = LinkRouter.route("https://links.example.com/u/5A1D0E4C-8B1E-4F55-9C3A-0D2B6E7F8A90")!
-            let pending = PendingLink()
-            print(profile.requiresSignIn, pending.open(profile) == nil, pending.userSignedIn() == profile, pending.userSignedIn() == nil)
-            print(LinkRouter.etag)
-        } else {
-            while let line = readLine() {
-                let destination = LinkRouter.route(line)
-                if let destination, LinkDestination(resolveJSON: "{\"destination\":" + destination.json + "}") != destination {
-                    print("decoder disagrees: " + destination.json)
-                } else {
-                    print(destination?.json ?? "null")
-                }
-            }
-        }
-        """#
-
-    /// The TypeScript driver, as the Swift one.
-    static let typescriptMain = #"""
-        import { LinkRouter, toJSON, decodeDestination, PendingLink, requiresSignIn } from "./links";
-        declare const process: { argv: string[]; stdout: { write(text: string): void } };
-        declare function require(name: string): { readFileSync(fd: number, encoding: string): string };
-        const lines: string[] = [];
-        if (process.argv[2] === "extras") {
-            const built = LinkRouter.build({ type: "widgetDetail", params: { id: 42, tab: "reviews" } });
-            lines.push(built ? built.universal : "none", built && built.scheme ? built.scheme : "none");
-            const docs = LinkRouter.build({ type: "docs", params: { page: "guides/a b" } });
-            lines.push(docs ? docs.universal : "none");
-            const profile = LinkRouter.route("https://links.example.com/u/5A1D0E4C-8B1E-4F55-9C3A-0D2B6E7F8A90")!;
-            const pending = new PendingLink();
-            const kept = pending.open(profile) === null;
-            const handed = pending.userSignedIn();
-            lines.push(`${requiresSignIn(profile)} ${kept} ${handed !== null && toJSON(handed) === toJSON(profile)} ${pending.userSignedIn() === null}`);
-            lines.push(LinkRouter.etag);
-        } else {
-            const input = require("fs").readFileSync(0, "utf8").split("\n");
-            input.pop();
-            for (const line of input) {
-                const destination = LinkRouter.route(line);
-                const back = destination && decodeDestination("{\"destination\":" + toJSON(destination) + "}");
-                if (destination && (!back || toJSON(back) !== toJSON(destination))) lines.push("decoder disagrees: " + toJSON(destination));
-                else lines.push(destination ? toJSON(destination) : "null");
-            }
-        }
-        process.stdout.write(lines.join("\n") + "\n");
-        """#
-
-    /// The Kotlin driver: one JVM run reads the URLs from the file named by its argument and prints the route
-    /// answers, then the extras (the JVM starts slowly, so the suite starts it once).
-    static let kotlinMain = #"""
-        fun main(args: Array<String>) {
-            val out = StringBuilder()
-            for (line in java.io.File(args[0]).readLines()) {
-                val destination = LinkRouter.route(line)
-                if (destination != null && LinkDestination.fromResolveJSON("{\"destination\":" + destination.toJSON() + "}") != destination) {
-                    out.append("decoder disagrees: " + destination.toJSON()).append('\n')
-                } else {
-                    out.append(destination?.toJSON() ?: "null").append('\n')
-                }
-            }
-            val built = LinkRouter.build(LinkDestination.WidgetDetail(42, LinkDestination.WidgetDetailTab.REVIEWS))
-            out.append(built?.universal ?: "none").append('\n')
-            out.append(built?.scheme ?: "none").append('\n')
-            out.append(LinkRouter.build(LinkDestination.Docs("guides/a b"))?.universal ?: "none").append('\n')
-            val profile = LinkRouter.route("https://links.example.com/u/5A1D0E4C-8B1E-4F55-9C3A-0D2B6E7F8A90")!!
-            val pending = PendingLink()
-            out.append("${profile.requiresSignIn} ${pending.open(profile) == null} ${pending.userSignedIn() == profile} ${pending.userSignedIn() == null}\n")
-            out.append(LinkRouter.etag).append('\n')
-            print(out)
-        }
-        """#
-
+    /// Swift 6 language mode (strict concurrency), warnings as errors, the glue file with its stand-ins in the same
+    /// module; for an iOS app, the inbox's stress run is compiled again under the thread sanitizer.
     @Test(arguments: ["ios", "android"]) func swiftRouterAgreesWithResolve(platform: String) throws {
-        try Self.agree(language: "swift", platform: platform) { directory, source in
-            try source.write(to: directory.appendingPathComponent("Links.swift"), atomically: true, encoding: .utf8)
-            try Self.swiftMain.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        try Self.agree(language: "swift", platform: platform) { directory, source, glue in
+            let glued = glue!.replacingOccurrences(of: "#if canImport(UIKit)", with: "#if true")
+                .split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !["import SwiftUI", "import UIKit", "import UserNotifications"].contains($0) }.joined(separator: "\n")
+            let files = [("Links.swift", source), ("LinksGlue.swift", glued), ("StandIns.swift", GlueStandIns.swift), ("main.swift", Self.swiftMain)]
+            for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
             let binary = directory.appendingPathComponent("router").path
-            try Self.compile("/usr/bin/env", ["swiftc", "-Onone", "-o", binary, directory.appendingPathComponent("Links.swift").path,
-                                              directory.appendingPathComponent("main.swift").path])
+            try Self.compile("/usr/bin/env", ["swiftc", "-Onone", "-swift-version", "6", "-warnings-as-errors", "-o", binary]
+                + files.map { directory.appendingPathComponent($0.0).path })
+            if platform == "ios" {
+                let sanitized = directory.appendingPathComponent("stress").path
+                try Self.compile("/usr/bin/env", ["swiftc", "-Onone", "-swift-version", "6", "-sanitize=thread", "-o", sanitized,
+                                                  directory.appendingPathComponent("Links.swift").path, directory.appendingPathComponent("main.swift").path])
+                let stress = try Self.run(sanitized, ["stress"], input: "")
+                #expect(stress == ["1600 1600 0"], "every link handed out once, with no data race")
+            }
             return { mode, input in try Self.run(binary, [mode], input: input) }
         }
     }
 
     @Test(arguments: ["ios", "android"]) func typescriptRouterAgreesWithResolve(platform: String) throws {
-        try Self.agree(language: "typescript", platform: platform) { directory, source in
+        try Self.agree(language: "typescript", platform: platform) { directory, source, _ in
             try source.write(to: directory.appendingPathComponent("links.ts"), atomically: true, encoding: .utf8)
             try Self.typescriptMain.write(to: directory.appendingPathComponent("main.ts"), atomically: true, encoding: .utf8)
             let out = directory.appendingPathComponent("out").path
-            try Self.compile("/usr/bin/env", ["tsc", "--strict", "--noUnusedLocals", "--target", "es2017", "--module", "commonjs", "--outDir", out,
+            try Self.compile("/usr/bin/env", ["tsc", "--strict", "--noUnusedLocals", "--noUnusedParameters", "--noImplicitReturns",
+                                              "--target", "es2017", "--module", "commonjs", "--outDir", out,
                                               directory.appendingPathComponent("links.ts").path, directory.appendingPathComponent("main.ts").path])
             return { mode, input in try Self.run("/usr/bin/env", ["nodejs", out + "/main.js", mode], input: input) }
         }
     }
 
-    /// One `kotlinc` compile and one JVM run for the whole URL set: `route` runs it and keeps the extras'
-    /// five lines for `extras`.
+    /// One `kotlinc` compile (warnings as errors) of the router, the glue with the Android stand-ins and the
+    /// driver; one JVM run per mode, its input in a file.
     @Test(arguments: ["ios", "android"]) func kotlinRouterAgreesWithResolve(platform: String) throws {
-        try Self.agree(language: "kotlin", platform: platform) { directory, source in
-            try source.write(to: directory.appendingPathComponent("Links.kt"), atomically: true, encoding: .utf8)
-            try Self.kotlinMain.write(to: directory.appendingPathComponent("Main.kt"), atomically: true, encoding: .utf8)
+        try Self.agree(language: "kotlin", platform: platform) { directory, source, glue in
+            let files = [("Links.kt", source), ("LinksGlue.kt", glue!), ("Main.kt", Self.kotlinMain)] + GlueStandIns.kotlin
+            for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
             let jar = directory.appendingPathComponent("router.jar").path
-            try Self.compile("/usr/bin/env", ["kotlinc", "-nowarn", "-include-runtime", "-d", jar, directory.appendingPathComponent("Links.kt").path,
-                                              directory.appendingPathComponent("Main.kt").path])
-            var extras: [String] = []
+            try Self.compile("/usr/bin/env", ["kotlinc", "-Werror", "-include-runtime", "-d", jar] + files.map { directory.appendingPathComponent($0.0).path })
             return { mode, input in
-                guard mode == "route" else { return extras }
-                let file = directory.appendingPathComponent("urls.txt")
+                let file = directory.appendingPathComponent("input-\(mode).txt")
                 try input.write(to: file, atomically: true, encoding: .utf8)
-                let lines = try Self.run("/usr/bin/env", ["java", "-jar", jar, file.path], input: "")
-                extras = Array(lines.suffix(5))
-                return Array(lines.dropLast(5))
+                return try Self.run("/usr/bin/env", ["java", "-jar", jar, mode, file.path], input: "")
             }
         }
     }
@@ -139,7 +68,7 @@ import TestSupport
     /// answers what resolve answers on every fixture and generated URL, and the builder and pending link. For an
     /// Android app, resolve is asked for Android (`platform`), whose matcher the router must follow.
     static func agree(language: String, platform: String,
-                      prepare: (URL, String) throws -> ((String, String) throws -> [String])) throws {
+                      prepare: (URL, String, String?) throws -> ((String, String) throws -> [String])) throws {
         try TestService.with { service in
             let workspace = try CodegenWorkspace(service, platform: platform)
             let source = try workspace.codegen(language)
@@ -148,7 +77,8 @@ import TestSupport
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-\(language)-\(platform)-\(getpid())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let run = try prepare(directory, source.text)
+            let glue = language == "typescript" ? nil : try workspace.codegen(language + "-glue").text
+            let run = try prepare(directory, source.text, glue)
 
             let listed = fixtures["fixtures"]!.arrayValue!
             let fixtureURLs = listed.map { $0["url"]!.stringValue! }
@@ -178,15 +108,65 @@ import TestSupport
             }
 
             let extras = try run("extras", "")
-            #expect(extras.count == 5)
+            #expect(extras.count == extrasCount)
             #expect(extras.first == "https://links.example.com/widget/42?tab=reviews")
             #expect(extras.dropFirst().first == (platform == "ios" ? "widgets://widget/42?tab=reviews" : "none"))
             #expect(extras.dropFirst(2).first == "https://links.example.com/docs/guides/a%20b")
             #expect(extras.dropFirst(3).first == "true true true true")
-            #expect(extras.last.map { source.text.contains("Rules ETag: " + $0) } == true)
-            let built = try workspace.expected(["https://links.example.com/widget/42?tab=reviews"])
-            #expect(built == [#"{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}}"#])
+            #expect(extras.dropFirst(4).first.map { source.text.contains("Rules ETag: " + $0) } == true)
+            // An optional parameter left out is built as the server builds it: without its item.
+            #expect(extras.dropFirst(5).first == "https://links.example.com/widget/7")
+            #expect(extras.dropFirst(6).first == #"{"type":"widgetDetail","params":{"id":42}}"#)
+            #expect(extras.dropFirst(7).first == "5a1d0e4c-8b1e-4f55-9c3a-0d2b6e7f8a90")
+            let built = try workspace.expected(["https://links.example.com/widget/42?tab=reviews", "https://links.example.com/widget/7"])
+            #expect(built == [#"{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}}"#, #"{"type":"widgetDetail","params":{"id":7}}"#])
+
+            try inboxAgreesWithTheModel(run)
+            try claimRoundTrip(workspace, platform: platform, run)
         }
+    }
+
+    /// Every sequence of up to five arrival and state events, run through the generated inbox, against `InboxModel`.
+    static func inboxAgreesWithTheModel(_ run: (String, String) throws -> [String]) throws {
+        let sequences = InboxModel.sequences(upTo: 5)
+        #expect(sequences.count == 37_448)
+        let printed = try run("inbox", sequences.joined(separator: "\n") + "\n")
+        #expect(printed.count == sequences.count)
+        var disagreements: [String] = []
+        var violations: [String] = []
+        for (index, sequence) in sequences.enumerated() where index < printed.count {
+            let expected = InboxModel.expected(sequence)
+            if printed[index] != expected { disagreements.append("\(sequence): inbox \(printed[index]), model \(expected)") }
+            violations += InboxModel.violations(sequence, expected)
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.count) sequences disagree:\n\(disagreements.prefix(10).joined(separator: "\n"))")
+        #expect(violations.isEmpty, "\(violations.prefix(10).joined(separator: "\n"))")
+        // The model is not empty-handed: most sequences with the app ready hand something out.
+        #expect(printed.filter { $0.contains("widgetDetail") }.count > sequences.count / 4)
+    }
+
+    /// A real landing page's click token claimed by the generated client: the claim link on the pasteboard for an
+    /// iOS app (its domain opted in), the Play referrer for an Android one; the answer reaches a ready inbox once,
+    /// and a second claim asks nothing.
+    static func claimRoundTrip(_ workspace: CodegenWorkspace, platform: String, _ run: (String, String) throws -> [String]) throws {
+        let agent = platform == "ios" ? LandingTests.Agent.iPhone : LandingTests.Agent.android
+        let page = try LandingTests.click(workspace.service, "/widget/42?tab=info", agent: agent).text
+        let given: String
+        if platform == "ios" {
+            given = try #require(LandingTests.attribute(page, after: "id=\"get\"", "data-claim"))
+        } else {
+            let store = try #require(LandingTests.href(page, "get"))
+            given = try #require(URLComponents(string: store)?.queryItems?.first { $0.name == "referrer" }?.value) + "&utm_source=linkd"
+        }
+        let token = given.hasPrefix("https://") ? String(given.split(separator: "/").last!) : String(given.dropFirst("linkd_token=".count).prefix(32))
+        let input = "http://127.0.0.1:\(workspace.service.port)\n\(given)\nlinkd.codegen.\(UUID().uuidString)\n"
+        let claimed = try run("claim", input)
+        let expected = try workspace.expected(["https://links.example.com/widget/42?tab=info"])
+        #expect(expected == [#"{"type":"widgetDetail","params":{"id":42,"tab":"info"}}"#])
+        #expect(claimed == [token] + expected + ["none", "none"])
+        // The token was claimed by the client: linkd answers no more.
+        let again = try workspace.service.request("POST", "/v1/deferred/claim", json: #"{"token":"\#(token)"}"#)
+        #expect(again.status == 410)
     }
 
     /// Variations of the fixture URLs: case flips, added slashes, segments and query items, encoded letters,

@@ -481,7 +481,7 @@
 
     /** `pathPattern`, read once left to right: `x*` takes every following `x`; `.*` takes input up to the first unit equal to the pattern's next one (never a longer run); a backslash escapes. */
     private fun simpleGlob(pattern: String, input: String): Boolean {
-        if (pattern.isEmpty()) return input.isEmpty()
+        if (pattern.length == 0) return input.length == 0   // (not `isEmpty()`: JDK 15 added a member Kotlin 1.3 warns about)
         var p = 0
         var s = 0
         while (p < pattern.length && s < input.length) {
@@ -530,6 +530,9 @@
         }
         return s >= input.length
     }
+
+    /** What `uri` opens in this app: `route` of its text (an Android `Uri`'s `toString()` is the same text). */
+    fun route(uri: java.net.URI): LinkDestination? = route(uri.toString())
 
     /** What `url` opens in this app: resolve's decision; null when the app opens nothing or its rule names no destination. */
     fun route(url: String): LinkDestination? {
@@ -606,7 +609,7 @@
         } + "}}"
     }
 
-    /** Whether links to `type` are for signed-in users (see `PendingLink`). */
+    /** Whether links to `type` are for signed-in users (`LinkInbox` holds them until one is). */
     internal fun requiresSignIn(type: String?): Boolean = table.specs.firstOrNull { it.type == type }?.requiresSignIn ?: false
 
     /** A minimal JSON reader (objects, arrays, strings, numbers as text, booleans, null) for resolve's answers. */
@@ -777,17 +780,3 @@
 
 /** The URLs that open a destination. */
 data class LinkURLs(val universal: String, val scheme: String?)
-
-/** Keeps a destination that requires a signed-in user until the app reports one, then hands it over once. */
-class PendingLink(private var signedIn: Boolean = false) {
-    private var pending: LinkDestination? = null
-    /** The destination to open now: `destination` itself, or null while it waits for a sign-in. */
-    fun open(destination: LinkDestination): LinkDestination? {
-        if (destination.requiresSignIn && !signedIn) { pending = destination; return null }
-        return destination
-    }
-    /** Reports a signed-in user: returns the kept destination, once. */
-    fun userSignedIn(): LinkDestination? { signedIn = true; val kept = pending; pending = null; return kept }
-    /** Reports that no user is signed in any more (a kept destination is dropped). */
-    fun userSignedOut() { signedIn = false; pending = null }
-}

@@ -6,36 +6,6 @@ public struct LinkURLs: Equatable, Sendable {
     public let scheme: String?
 }
 
-/// Keeps a destination that requires a signed-in user until the app reports one, then hands it over once.
-public final class PendingLink: @unchecked Sendable {
-    private var pending: LinkDestination?
-    private var signedIn: Bool
-
-    public init(signedIn: Bool = false) { self.signedIn = signedIn }
-
-    /// The destination to open now: `destination` itself, or nil while it waits for a sign-in.
-    public func open(_ destination: LinkDestination) -> LinkDestination? {
-        if destination.requiresSignIn && !signedIn {
-            pending = destination
-            return nil
-        }
-        return destination
-    }
-
-    /// Reports a signed-in user: returns the kept destination, once.
-    public func userSignedIn() -> LinkDestination? {
-        signedIn = true
-        defer { pending = nil }
-        return pending
-    }
-
-    /// Reports that no user is signed in any more (a kept destination is dropped).
-    public func userSignedOut() {
-        signedIn = false
-        pending = nil
-    }
-}
-
 extension LinkRouter {
     /// A destination's URLs: the first rule of the primary domain bound to its type that prints its parameters
     /// and routes back to it (a URL an earlier rule or exclusion would shadow is never returned).
@@ -118,6 +88,10 @@ extension LinkRouter {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// What `url` opens in this app (a universal link or a custom-scheme URL, as `onOpenURL` or a scene hands it
+    /// over): `route(_:)` of its text.
+    public static func route(_ url: URL) -> LinkDestination? { route(url.absoluteString) }
 
     /// What `url` opens in this app: resolve's decision for it, nil when the app does not open it (another app
     /// or the browser does) or its rule names no destination.
@@ -423,7 +397,7 @@ extension LinkRouter {
                 if table.rules[list[index + 1]].manifest.contains(where: { attribute($0) }) { claimed = (list[index], list[index + 1]) }
                 index += 2
             }
-            guard let claimed, dynamic else { return claimed }
+            guard claimed != nil, dynamic else { return claimed }
             index = 0
             while index < list.count {
                 if table.rules[list[index + 1]].dynamic.contains(where: { entry($0) }) { return (list[index], list[index + 1]) }
@@ -1046,7 +1020,7 @@ extension LinkDestination {
         return LinkRouter.JSON.destination(type ?? "", values)
     }
 
-    /// Whether links to this destination are for signed-in users (see `PendingLink`).
+    /// Whether links to this destination are for signed-in users (`LinkInbox` holds them until one is).
     public var requiresSignIn: Bool {
         guard let type else { return false }
         return LinkRouter.table.specs.first { $0.type == type }?.requiresSignIn ?? false

@@ -634,7 +634,7 @@ export function toJSON(destination: LinkDestination): string {
   }).join(",") + "}}";
 }
 
-/** Whether links to this destination are for signed-in users (see `PendingLink`). */
+/** Whether links to this destination are for signed-in users (`LinkInbox` holds them until one is). */
 export function requiresSignIn(destination: LinkDestination): boolean {
   if ("error" in destination) return false;
   const spec = table.specs.filter((s) => s.type === destination.type)[0];
@@ -718,27 +718,14 @@ function printCapture(capture: Capture, params: { [name: string]: Value | undefi
   return path;
 }
 
-/** Keeps a destination that requires a signed-in user until the app reports one, then hands it over once. */
-export class PendingLink {
-  private pending: LinkDestination | null = null;
-  constructor(private signedIn: boolean = false) {}
-  /** The destination to open now: `destination` itself, or null while it waits for a sign-in. */
-  open(destination: LinkDestination): LinkDestination | null {
-    if (requiresSignIn(destination) && !this.signedIn) { this.pending = destination; return null; }
-    return destination;
-  }
-  /** Reports a signed-in user: returns the kept destination, once. */
-  userSignedIn(): LinkDestination | null { this.signedIn = true; const kept = this.pending; this.pending = null; return kept; }
-  /** Reports that no user is signed in any more (a kept destination is dropped). */
-  userSignedOut(): void { this.signedIn = false; this.pending = null; }
-}
-
 /** Routes this app's universal links and custom-scheme URLs as linkd's resolve does, without the network. */
 export const LinkRouter = {
   /** The ETag of the rules this file was generated from. */
   etag: ETAG,
   /** What `url` opens in this app: resolve's decision; null when the app opens nothing or its rule names no destination. */
-  route(url: string): LinkDestination | null { return routeFound(url) as LinkDestination | null; },
+  route(url: string | { readonly href: string }): LinkDestination | null {
+    return routeFound(typeof url === "string" ? url : url.href) as LinkDestination | null;
+  },
   /** A destination's URLs: the first rule of the primary domain bound to its type that prints it and routes back to it. */
   build(destination: LinkDestination): LinkURLs | null {
     if ("error" in destination) return null;

@@ -5,7 +5,8 @@ import LinkKit
 import Postgres
 
 /// `GET /v1/apps/{id}/codegen/{swift|kotlin|typescript}`: a generated router for the app, one source file
-/// (docs/CODEGEN.md); `GET /v1/apps/{id}/codegen/fixtures`: URLs and the destinations resolve answers for them,
+/// (docs/CODEGEN.md); `…/codegen/{swift-glue|kotlin-glue}`: the platform glue that hands the router's inbox the
+/// links iOS or Android opens the app with; `GET /v1/apps/{id}/codegen/fixtures`: URLs and the destinations resolve answers for them,
 /// for an app's CI to run its router over. Both come from the catalog resolve decides with.
 struct CodegenHandlers: EndpointGroup {
     let pool: ConnectionPool
@@ -16,7 +17,7 @@ struct CodegenHandlers: EndpointGroup {
         [
             Endpoint(.GET, "/v1/apps/{id}/codegen/{language}", "generateRouter", "Generate the app's router, or its fixtures", tag: "Destinations",
                      scope: .read,
-                     description: "`language` is `swift`, `kotlin` or `typescript`: one self-contained source file with the app's destinations as a type, a decoder of resolve's JSON, `LinkRouter.route` (universal links of every domain whose rules name the app, and its custom scheme: the authority of `widgets://widget/42` is the first path segment), the builder, and a pending-link holder for destinations that require sign-in (docs/CODEGEN.md). `fixtures`: URLs with the destination resolve answers for each (null: the app opens nothing), for an app's CI. The ETag changes with the app's rules and destinations; 404 for another `language`.",
+                     description: "`language` is `swift`, `kotlin` or `typescript`: one self-contained source file with the app's destinations as a type, a decoder of resolve's JSON, `LinkRouter.route` (universal links of every domain whose rules name the app, and its custom scheme: the authority of `widgets://widget/42` is the first path segment), the builder, `LinkInbox` (every arriving link held until the app is ready and, for destinations that require sign-in, a user is signed in; thread-safe) and `LinkDeferredClaim` (the click token of a landing page claimed once per install through `POST /v1/deferred/claim`) (docs/CODEGEN.md). `swift-glue` and `kotlin-glue`: the platform glue that goes with the Swift or Kotlin router (SwiftUI, UIKit scenes and notification responses; an Android activity and the Play Install Referrer), a second file. `fixtures`: URLs with the destination resolve answers for each (null: the app opens nothing), for an app's CI. The ETag changes with the app's rules and destinations; 404 for another `language`.",
                      conditional: true,
                      success: .alternatives(200, [
                         (mediaType: "text/plain", schema: Schema.string.described("The generated source file; its header names the rules' ETag.")),
@@ -32,6 +33,11 @@ struct CodegenHandlers: EndpointGroup {
         }
         let (table, app) = try self.table(request.parameters["id"], principal)
         let etag = ETag.strong(of: Array(RouterSource.canonicalTable(table).utf8))
+        if let glue = language.glue, let text = RouterSource.glue(table, etag: etag, language: glue) {
+            let body = Array(text.utf8)
+            return GeneratedFile.response(request, etag: ETag.strong(of: body), contentType: "text/plain; charset=utf-8", body: body,
+                                          fileName: language.fileName)
+        }
         guard let router = language.router else {
             let body = fixtures(table, app: app, etag: etag, workspace: principal.workspaceID)
             return GeneratedFile.response(request, etag: ETag.strong(of: body), contentType: "application/json", body: body)
@@ -51,6 +57,8 @@ struct CodegenHandlers: EndpointGroup {
             return (app, destinations, hostnames)
         }
         let own = hostnames.compactMap { resolver.catalog.entry(exactly: $0) }
+        // Pasteboard claim links are an iOS landing page's (docs/LANDING.md).
+        let claimDomains = app.platform == .ios ? own.filter { $0.settings.deferredClipboard && !$0.hostname.hasPrefix("*.") }.map(\.hostname) : []
         let wildcards = own.map(\.hostname).filter { $0.hasPrefix("*.") }.map { $0.dropFirst(1) }
         let shadowing = resolver.catalog.entries(workspace: principal.workspaceID).filter { entry in
             !hostnames.contains(entry.hostname) && wildcards.contains { entry.hostname.hasSuffix($0) || "." + entry.hostname == $0 }
@@ -60,7 +68,8 @@ struct CodegenHandlers: EndpointGroup {
             appID: app.id.canonicalText, platform: app.platform == .android ? .android : .ios, scheme: app.customScheme,
             destinations: destinations.map(\.type), domains: domains,
             schemeDomain: resolver.catalog.owner(ofApp: app.id).flatMap { owner in own.firstIndex { $0.hostname == owner.entry.hostname } }
-                ?? (own.isEmpty ? nil : 0)
+                ?? (own.isEmpty ? nil : 0),
+            claimDomains: claimDomains
         )
         return (table, app)
     }

@@ -1,0 +1,137 @@
+// ---- The inbox of arriving links, and deferred claims (the same in every generated file; docs/CODEGEN.md in linkd) ----
+
+/**
+ * Every link the app is opened with, whatever way it arrives: at cold launch (`onCreate`), while running
+ * (`onNewIntent`), in a notification's data, or as the deferred claim after the install (`LinkDeferredClaim`).
+ * It holds each destination until the app says it is ready to show one ([appReady]) and, for a destination that
+ * requires sign-in, until a user is signed in ([userSignedIn]); then it hands it out once, in arrival order.
+ *
+ * Every function returns the destinations to open now, in order (usually none or one). Thread-safe: every member
+ * reads and changes the state while holding the inbox's lock, so links may arrive on any thread.
+ */
+class LinkInbox(ready: Boolean = false, signedIn: Boolean = false) {
+    private val lock = Any()
+    private var isReady = ready
+    private var isSignedIn = signedIn
+    private val waiting = ArrayList<LinkDestination>()
+
+    /** Takes a destination (a deferred claim's, or one routed elsewhere). */
+    fun receive(destination: LinkDestination): List<LinkDestination> = synchronized(lock) {
+        waiting.add(destination)
+        release()
+    }
+
+    /** Takes a link the app was opened with (`intent.data?.toString()`): nothing is held when it is not a link of the app. */
+    fun receive(url: String?): List<LinkDestination> {
+        val destination = url?.let { LinkRouter.route(it) } ?: return synchronized(lock) { release() }
+        return receive(destination)
+    }
+
+    /** Takes the link of a notification's data (an FCM message's `data`, a tapped notification's extras) under [NOTIFICATION_KEY]. */
+    fun receiveNotification(data: Map<String, String?>): List<LinkDestination> = receive(data[NOTIFICATION_KEY])
+
+    /** Reports that the app can show destinations: returns what was held for it. */
+    fun appReady(): List<LinkDestination> = synchronized(lock) {
+        isReady = true
+        release()
+    }
+
+    /** Reports a signed-in user: returns the held destinations that waited for one. */
+    fun userSignedIn(): List<LinkDestination> = synchronized(lock) {
+        isSignedIn = true
+        release()
+    }
+
+    /** Reports that no user is signed in any more: held destinations that require sign-in are dropped. */
+    fun userSignedOut() {
+        synchronized(lock) {
+            isSignedIn = false
+            waiting.removeAll { it.requiresSignIn }
+        }
+    }
+
+    /** The destinations held now, in arrival order. */
+    val held: List<LinkDestination> get() = synchronized(lock) { waiting.toList() }
+
+    /** Once the app is ready: every held destination that needs no user, or all of them with one; called holding the lock. */
+    private fun release(): List<LinkDestination> {
+        if (!isReady) return emptyList()
+        val out = waiting.filter { isSignedIn || !it.requiresSignIn }
+        waiting.removeAll(out)
+        return out
+    }
+
+    companion object {
+        /** The key of a notification's link (`{"link": "https://…"}`). */
+        const val NOTIFICATION_KEY = "link"
+    }
+}
+
+/**
+ * The link a person tapped before installing the app: its Android landing page put a click token into the Play
+ * Store link's referrer (`linkd_token=<token>`, read with the Play Install Referrer API), and the app claims it
+ * once per install with `POST /v1/deferred/claim`. The token is the only credential: no key, no device data.
+ *
+ * @param server the base URL of linkd's API, under which `v1/deferred/claim` is.
+ * @param record where the install records that it claimed (`SharedPreferences` in an app).
+ */
+class LinkDeferredClaim(private val server: String, val record: Record) {
+    /** Whether this install has claimed; [markClaimed] is called once linkd has answered for good. */
+    interface Record {
+        fun claimed(): Boolean
+        fun markClaimed()
+    }
+
+    /**
+     * Claims `token` unless this install has: the destination of the link tapped before the install, or null (none,
+     * another app's link, a token claimed or expired already, or no answer). A definite answer (200, 404, 410, 422)
+     * is recorded; without one (offline, 5xx) the next launch may try again. Blocks: call it off the main thread.
+     */
+    fun claim(token: String): LinkDestination? {
+        if (record.claimed() || !isToken(token)) return null
+        val connection = try {
+            java.net.URL(server.trimEnd('/') + "/v1/deferred/claim").openConnection() as java.net.HttpURLConnection
+        } catch (e: java.io.IOException) {
+            return null
+        }
+        try {
+            connection.requestMethod = "POST"
+            connection.connectTimeout = 15_000
+            connection.readTimeout = 15_000
+            connection.doOutput = true
+            connection.setRequestProperty("Content-Type", "application/json")
+            connection.outputStream.use { it.write("{\"token\":\"$token\"}".toByteArray(Charsets.UTF_8)) }
+            val status = connection.responseCode
+            if (status >= 500 || status == 429) return null
+            record.markClaimed()
+            if (status != 200) return null
+            return LinkDestination.fromResolveJSON(connection.inputStream.use { String(it.readBytes(), Charsets.UTF_8) })
+        } catch (e: java.io.IOException) {
+            return null
+        } finally {
+            connection.disconnect()
+        }
+    }
+
+    /** Claims `token` and hands the destination to `inbox`: returns what `inbox` hands out now. Blocks. */
+    fun claim(token: String, inbox: LinkInbox): List<LinkDestination> = claim(token)?.let { inbox.receive(it) } ?: emptyList()
+
+    companion object {
+        /** The domains whose iOS landing pages put a claim link on the pasteboard (none for an Android app). */
+        val claimDomains: List<String> get() = LinkRouter.claimDomains
+
+        /** The token in an install referrer (`linkd_token=<token>&utm_source=…`); null without one. */
+        fun tokenFromReferrer(referrer: String?): String? =
+            referrer?.split('&')?.firstOrNull { it.startsWith("linkd_token=") }?.substring("linkd_token=".length)?.takeIf { isToken(it) }
+
+        /** The token of a claim link (`https://<domain>/_linkd/claim/<token>`) on a domain that opted in; null otherwise. */
+        fun tokenFromClaimLink(text: String?): String? {
+            val link = text?.trim() ?: return null
+            return claimDomains.map { "https://$it/_linkd/claim/" }.firstOrNull { link.startsWith(it) }
+                ?.let { link.substring(it.length) }?.takeIf { isToken(it) }
+        }
+
+        /** 32 lower-case hexadecimal digits, as linkd issues them. */
+        private fun isToken(text: String): Boolean = text.length == 32 && text.all { it in '0'..'9' || it in 'a'..'f' }
+    }
+}

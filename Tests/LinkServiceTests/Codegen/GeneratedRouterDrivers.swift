@@ -1,0 +1,253 @@
+/// The drivers `GeneratedRouterTests` compiles with each generated router. Every driver has the same modes:
+/// - `route`: reads URLs (one a line) and prints each answer's JSON (`null` for none), checking that the decoder
+///   reads the JSON back;
+/// - `extras`: prints the builder's answers, the inbox's sign-in hand-over, the ETag, a build with an optional
+///   parameter left out, a route from the language's URL type and a UUID parameter's value (`extrasCount` lines);
+/// - `inbox`: reads event sequences (`InboxModel`), one a line, and prints what a fresh `LinkInbox` hands out at
+///   each event, `|`-separated, then `#` and the count it still holds;
+/// - `claim`: reads the server's base URL, a claim link or install referrer, and a record key; prints the token
+///   found, what a ready inbox hands out after the claim, what a second claim gives, and the token a claim link
+///   on a domain that did not opt in gives.
+extension GeneratedRouterTests {
+    static let extrasCount = 8
+
+    static let swiftMain = #"""
+        import Foundation
+        #if canImport(FoundationNetworking)
+        import FoundationNetworking
+        #endif
+
+        func widget(_ n: Int) -> String { "https://links.example.com/widget/\(n)" }
+        func user(_ n: Int) -> String { "https://links.example.com/u/00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - String(n).count) + String(n) }
+        func line(_ handed: [LinkDestination]) -> String { handed.map(\.json).joined(separator: ",") }
+
+        /// One event of the inbox model on `inbox`, the n-th of its sequence.
+        func apply(_ event: Character, _ n: Int, _ inbox: LinkInbox) -> [LinkDestination] {
+            switch event {
+            case "w": return inbox.receive(URL(string: widget(n))!)
+            case "n": return inbox.receive(notification: [AnyHashable(LinkInbox.notificationKey): widget(n), AnyHashable("aps"): ["alert": "Hi"]])
+            case "s": return inbox.receive(user(n))
+            case "x": return inbox.receive("https://other.example.net/widget/\(n)")
+            case "d": return inbox.receive(LinkDestination(resolveJSON: "{\"type\":\"widgetDetail\",\"params\":{\"id\":\(n)}}")!)
+            case "r": return inbox.appReady()
+            case "i": return inbox.userSignedIn()
+            default: inbox.userSignedOut(); return []
+            }
+        }
+
+        /// Threads receive while others report readiness and sign-in: every link is handed out once (run under TSan).
+        func stress() {
+            final class Handed: @unchecked Sendable {   // `done` guards `items` and `running`
+                let done = NSCondition()
+                var items: [String] = []
+                var running = 8
+                func keep(_ destinations: [LinkDestination]) { done.lock(); items += destinations.map(\.json); done.unlock() }
+                func finished() { done.lock(); running -= 1; done.signal(); done.unlock() }
+                func wait() { done.lock(); while running > 0 { done.wait() }; done.unlock() }
+            }
+            let inbox = LinkInbox()
+            let handed = Handed()
+            // Threads of their own: work on a dispatch queue may run one item after another.
+            for worker in 0..<8 {
+                Thread {
+                    for n in 0..<200 {
+                        let id = worker * 1000 + n + 1
+                        handed.keep(worker % 2 == 0 ? inbox.receive(widget(id)) : inbox.receive(user(id)))
+                        if n == 100 && worker == 3 { handed.keep(inbox.appReady()) }
+                        if n == 150 && worker == 6 { handed.keep(inbox.userSignedIn()) }
+                        _ = inbox.held.count
+                    }
+                    handed.finished()
+                }.start()
+            }
+            handed.wait()
+            handed.keep(inbox.appReady())
+            handed.keep(inbox.userSignedIn())
+            print(handed.items.count, Set(handed.items).count, inbox.held.count)
+        }
+
+        switch CommandLine.arguments.dropFirst().first {
+        case "extras":
+            let built = LinkRouter.build(.widgetDetail(id: 42, tab: .reviews))
+            print(built?.universal ?? "none")
+            print(built?.scheme ?? "none")
+            print(LinkRouter.build(.docs(page: "guides/a b")).map { $0.universal } ?? "none")
+            let profile = LinkRouter.route("https://links.example.com/u/5A1D0E4C-8B1E-4F55-9C3A-0D2B6E7F8A90")!
+            let inbox = LinkInbox(ready: true)
+            print(profile.requiresSignIn, inbox.receive(profile).isEmpty, inbox.userSignedIn() == [profile], inbox.userSignedIn().isEmpty)
+            print(LinkRouter.etag)
+            print(LinkRouter.build(.widgetDetail(id: 7)).map { $0.universal } ?? "none")
+            print(LinkRouter.route(URL(string: "https://links.example.com/widget/42")!)?.json ?? "null")
+            if case .profile(let id) = profile {
+                let typed: UUID = id
+                print(typed.uuidString.lowercased())
+            } else {
+                print("not a profile")
+            }
+        case "inbox":
+            while let sequence = readLine() {
+                let inbox = LinkInbox()
+                let outputs = sequence.enumerated().map { line(apply($1, $0 + 1, inbox)) }
+                print(outputs.joined(separator: "|") + "#\(inbox.held.count)")
+            }
+        case "stress":
+            stress()
+        case "claim":
+            let server = URL(string: readLine()!)!
+            let given = readLine()!
+            let claim = LinkDeferredClaim(server: server, recordKey: readLine()!)
+            UserDefaults.standard.removeObject(forKey: claim.recordKey)
+            defer { UserDefaults.standard.removeObject(forKey: claim.recordKey) }
+            let token = LinkDeferredClaim.token(fromClaimLink: given) ?? LinkDeferredClaim.token(fromReferrer: given)
+            print(token ?? "none")
+            print(line(await claim.claim(token ?? "", into: LinkInbox(ready: true))))
+            print(await claim.claim(token ?? "")?.json ?? "none")
+            print(LinkDeferredClaim.token(fromClaimLink: "https://other.example.net/_linkd/claim/" + (token ?? "")) ?? "none")
+        default:
+            while let line = readLine() {
+                let destination = LinkRouter.route(line)
+                if let destination, LinkDestination(resolveJSON: "{\"destination\":" + destination.json + "}") != destination {
+                    print("decoder disagrees: " + destination.json)
+                } else {
+                    print(destination?.json ?? "null")
+                }
+            }
+        }
+        """#
+
+    /// The TypeScript driver, as the Swift one.
+    static let typescriptMain = #"""
+        import { LinkRouter, LinkDestination, LinkInbox, LinkDeferredClaim, toJSON, decodeDestination, requiresSignIn } from "./links";
+        declare const process: { argv: string[]; stdout: { write(text: string): void } };
+        declare function require(name: string): { readFileSync(fd: number, encoding: string): string };
+        const widget = (n: number) => "https://links.example.com/widget/" + n;
+        const user = (n: number) => "https://links.example.com/u/00000000-0000-4000-8000-" + ("000000000000" + n).slice(-12);
+        const line = (handed: LinkDestination[]) => handed.map(toJSON).join(",");
+        function apply(event: string, n: number, inbox: LinkInbox): LinkDestination[] {
+            switch (event) {
+                case "w": return inbox.receiveURL(new URL(widget(n)));
+                case "n": return inbox.receiveNotification({ [LinkInbox.notificationKey]: widget(n), aps: { alert: "Hi" } });
+                case "s": return inbox.receiveURL(user(n));
+                case "x": return inbox.receiveURL("https://other.example.net/widget/" + n);
+                case "d": return inbox.receive(decodeDestination("{\"type\":\"widgetDetail\",\"params\":{\"id\":" + n + "}}")!);
+                case "r": return inbox.appReady();
+                case "i": return inbox.userSignedIn();
+                default: inbox.userSignedOut(); return [];
+            }
+        }
+        async function main(): Promise<string[]> {
+            const lines: string[] = [];
+            const input = require("fs").readFileSync(0, "utf8").split("\n");
+            input.pop();
+            if (process.argv[2] === "extras") {
+                const built = LinkRouter.build({ type: "widgetDetail", params: { id: 42, tab: "reviews" } });
+                lines.push(built ? built.universal : "none", built && built.scheme ? built.scheme : "none");
+                const docs = LinkRouter.build({ type: "docs", params: { page: "guides/a b" } });
+                lines.push(docs ? docs.universal : "none");
+                const profile = LinkRouter.route("https://links.example.com/u/5A1D0E4C-8B1E-4F55-9C3A-0D2B6E7F8A90")!;
+                const inbox = new LinkInbox(true);
+                const kept = inbox.receive(profile).length === 0;
+                const handed = inbox.userSignedIn();
+                lines.push(`${requiresSignIn(profile)} ${kept} ${handed.length === 1 && toJSON(handed[0]) === toJSON(profile)} ${inbox.userSignedIn().length === 0}`);
+                lines.push(LinkRouter.etag);
+                const seven = LinkRouter.build({ type: "widgetDetail", params: { id: 7 } });
+                lines.push(seven ? seven.universal : "none");
+                const routed = LinkRouter.route(new URL("https://links.example.com/widget/42"));
+                lines.push(routed ? toJSON(routed) : "null");
+                lines.push("type" in profile && profile.type === "profile" ? profile.params.user : "not a profile");
+            } else if (process.argv[2] === "inbox") {
+                for (const sequence of input) {
+                    const inbox = new LinkInbox();
+                    const outputs = sequence.split("").map((event, index) => line(apply(event, index + 1, inbox)));
+                    lines.push(outputs.join("|") + "#" + inbox.held.length);
+                }
+            } else if (process.argv[2] === "claim") {
+                const record = new Map<string, string>();
+                const store = { getItem: (key: string) => record.get(key) ?? null, setItem: (key: string, value: string) => { record.set(key, value); } };
+                const claim = new LinkDeferredClaim(input[0], store);
+                const token = LinkDeferredClaim.tokenFromClaimLink(input[1]) ?? LinkDeferredClaim.tokenFromReferrer(input[1]);
+                lines.push(token ?? "none");
+                lines.push(line(await claim.claimInto(token ?? "", new LinkInbox(true))));
+                const again = await claim.claim(token ?? "");
+                lines.push(again ? toJSON(again) : "none");
+                lines.push(LinkDeferredClaim.tokenFromClaimLink("https://other.example.net/_linkd/claim/" + (token ?? "")) ?? "none");
+            } else {
+                for (const line of input) {
+                    const destination = LinkRouter.route(line);
+                    const back = destination && decodeDestination("{\"destination\":" + toJSON(destination) + "}");
+                    if (destination && (!back || toJSON(back) !== toJSON(destination))) lines.push("decoder disagrees: " + toJSON(destination));
+                    else lines.push(destination ? toJSON(destination) : "null");
+                }
+            }
+            return lines;
+        }
+        main().then((lines) => process.stdout.write(lines.join("\n") + "\n"));
+        """#
+
+    /// The Kotlin driver: the mode, then the file holding the input (the JVM reads no standard input here).
+    static let kotlinMain = #"""
+        fun widget(n: Int) = "https://links.example.com/widget/$n"
+        fun user(n: Int) = "https://links.example.com/u/00000000-0000-4000-8000-" + n.toString().padStart(12, '0')
+        fun line(handed: List<LinkDestination>) = handed.joinToString(",") { it.toJSON() }
+
+        fun apply(event: Char, n: Int, inbox: LinkInbox): List<LinkDestination> = when (event) {
+            'w' -> inbox.receive(java.net.URI(widget(n)).toString())
+            'n' -> inbox.receiveNotification(mapOf(LinkInbox.NOTIFICATION_KEY to widget(n), "title" to "Hi"))
+            's' -> inbox.receive(user(n))
+            'x' -> inbox.receive("https://other.example.net/widget/$n")
+            'd' -> inbox.receive(LinkDestination.WidgetDetail(n.toLong()))
+            'r' -> inbox.appReady()
+            'i' -> inbox.userSignedIn()
+            else -> { inbox.userSignedOut(); emptyList() }
+        }
+
+        class MemoryRecord : LinkDeferredClaim.Record {
+            private var done = false
+            override fun claimed() = done
+            override fun markClaimed() { done = true }
+        }
+
+        fun main(args: Array<String>) {
+            val out = StringBuilder()
+            val input = java.io.File(args[1]).readLines()
+            when (args[0]) {
+                "extras" -> {
+                    val built = LinkRouter.build(LinkDestination.WidgetDetail(42, LinkDestination.WidgetDetailTab.REVIEWS))
+                    out.append(built?.universal ?: "none").append('\n')
+                    out.append(built?.scheme ?: "none").append('\n')
+                    out.append(LinkRouter.build(LinkDestination.Docs("guides/a b"))?.universal ?: "none").append('\n')
+                    val profile = LinkRouter.route("https://links.example.com/u/5A1D0E4C-8B1E-4F55-9C3A-0D2B6E7F8A90")!!
+                    val inbox = LinkInbox(ready = true)
+                    out.append("${profile.requiresSignIn} ${inbox.receive(profile).isEmpty()} ${inbox.userSignedIn() == listOf(profile)} ${inbox.userSignedIn().isEmpty()}\n")
+                    out.append(LinkRouter.etag).append('\n')
+                    out.append(LinkRouter.build(LinkDestination.WidgetDetail(7))?.universal ?: "none").append('\n')
+                    out.append(LinkRouter.route(java.net.URI("https://links.example.com/widget/42"))?.toJSON() ?: "null").append('\n')
+                    val id: java.util.UUID? = (profile as? LinkDestination.Profile)?.user
+                    out.append(id?.toString() ?: "not a profile").append('\n')
+                }
+                "inbox" -> for (sequence in input) {
+                    val inbox = LinkInbox()
+                    out.append(sequence.mapIndexed { index, event -> line(apply(event, index + 1, inbox)) }.joinToString("|"))
+                    out.append("#").append(inbox.held.size).append('\n')
+                }
+                "claim" -> {
+                    val claim = LinkDeferredClaim(input[0], MemoryRecord())
+                    val token = LinkDeferredClaim.tokenFromClaimLink(input[1]) ?: LinkDeferredClaim.tokenFromReferrer(input[1])
+                    out.append(token ?: "none").append('\n')
+                    out.append(line(claim.claim(token ?: "", LinkInbox(ready = true)))).append('\n')
+                    out.append(claim.claim(token ?: "")?.toJSON() ?: "none").append('\n')
+                    out.append(LinkDeferredClaim.tokenFromClaimLink("https://other.example.net/_linkd/claim/" + (token ?: "")) ?: "none").append('\n')
+                }
+                else -> for (url in input) {
+                    val destination = LinkRouter.route(url)
+                    if (destination != null && LinkDestination.fromResolveJSON("{\"destination\":" + destination.toJSON() + "}") != destination) {
+                        out.append("decoder disagrees: " + destination.toJSON()).append('\n')
+                    } else {
+                        out.append(destination?.toJSON() ?: "null").append('\n')
+                    }
+                }
+            }
+            print(out)
+        }
+        """#
+}
