@@ -25,6 +25,8 @@ public final class EmbeddedCluster: Sendable {
     private let logger: Logger
     private let requestedBinDirectory: URL?
     private let durable: Bool
+    /// The cluster this one is a standby of (a libpq connection string), if any.
+    private let primary: String?
     private let status = Mutex(Status.stopped)
     private let location: ClusterLocation
 
@@ -40,8 +42,11 @@ public final class EmbeddedCluster: Sendable {
     ///   - durable: false trades crash safety for speed (`initdb --no-sync`, `fsync=off`): for tests.
     ///   - relocationRoot: where the cluster goes, in a directory named after the data directory's path,
     ///     when we are root and the `postgres` user cannot reach `dataDirectory`.
+    ///   - standbyOf: a libpq connection string of another cluster: on first use this one is made a streaming
+    ///     standby of it (`pg_basebackup -R`, a read-only replica) instead of a new cluster.
     public init(dataDirectory: URL, logger: Logger, binDirectory: URL? = nil, durable: Bool = true,
-                relocationRoot: URL = EmbeddedCluster.defaultRelocationRoot) {
+                relocationRoot: URL = EmbeddedCluster.defaultRelocationRoot, standbyOf primary: String? = nil) {
+        self.primary = primary
         // Absolute: pg_ctl and the server run from "/" (see ProcessRunner), so relative paths would break.
         self.dataDirectory = dataDirectory.absoluteURL.standardizedFileURL
         self.logger = logger
@@ -101,7 +106,7 @@ public final class EmbeddedCluster: Sendable {
         }
         try prepareDirectories(runAs: runAs)
         if !FileManager.default.fileExists(atPath: pgdata.appendingPathComponent("PG_VERSION").path) {
-            try initdb(tools, runAs: runAs)
+            if let primary { try basebackup(tools, from: primary, runAs: runAs) } else { try initdb(tools, runAs: runAs) }
         }
         if try isServerRunning(tools, runAs: runAs) {
             logger.notice("adopting running embedded PostgreSQL", metadata: ["db.pgdata": pgdata.path])
@@ -208,6 +213,17 @@ public final class EmbeddedCluster: Sendable {
         logger.info("embedded PostgreSQL cluster created", metadata: [
             "db.pgdata": pgdata.path, "duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
         ])
+    }
+
+    /// Copies the primary's cluster and configures it to stream from it (`-R`: `standby.signal` and
+    /// `primary_conninfo`), WAL included (`-X stream`).
+    private func basebackup(_ tools: PostgresTools, from primary: String, runAs: ServerUser?) throws {
+        var arguments = ["-D", pgdata.path, "-d", primary, "-R", "-X", "stream", "-c", "fast"]
+        if !durable { arguments.append("--no-sync") }
+        let result = try ProcessRunner.run(tools.pgBasebackup, arguments, runAs: runAs)
+        guard result.status == 0 else {
+            throw EmbeddedPostgresError(.initdbFailed, "pg_basebackup failed (\(result.status)): \(result.output)")
+        }
     }
 
     private func isServerRunning(_ tools: PostgresTools, runAs: ServerUser?) throws -> Bool {

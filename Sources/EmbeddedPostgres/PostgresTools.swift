@@ -5,6 +5,7 @@ struct PostgresTools: Sendable {
     let directory: URL
     var initdb: URL { directory.appendingPathComponent("initdb") }
     var pgCtl: URL { directory.appendingPathComponent("pg_ctl") }
+    var pgBasebackup: URL { directory.appendingPathComponent("pg_basebackup") }
 
     static let required = ["initdb", "pg_ctl", "postgres"]
 

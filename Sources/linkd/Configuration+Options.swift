@@ -14,6 +14,10 @@ extension Configuration {
         ConfigurationOption("database-url", "DATABASE_URL", .text("URL"), \.databaseURL,
                             unset: "a private PostgreSQL cluster under --data-dir",
                             help: "The PostgreSQL to use, as a postgresql:// URI or libpq keyword string."),
+        ConfigurationOption("analytics-database-url", "LINKD_ANALYTICS_DATABASE_URL", .text("URL"), \.analyticsDatabaseURL,
+                            unset: "the database itself",
+                            help: "A streaming replica of the database for the analytics reads (/v1/analytics/*), as a postgresql:// URI "
+                                + "or libpq keyword string."),
         ConfigurationOption("threads", "LINKD_THREADS", .integer(in: 1...256), \.service.server.threads,
                             help: "HTTP worker threads."),
         ConfigurationOption("data-dir", "LINKD_DATA_DIR", .directory, \.dataDirectory,

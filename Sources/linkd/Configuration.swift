@@ -14,6 +14,8 @@ struct Configuration {
                                        migrationsDirectory: URL(fileURLWithPath: "migrations"))
     /// `DATABASE_URL`; nil means the embedded cluster under `dataDirectory`.
     var databaseURL: String?
+    /// `LINKD_ANALYTICS_DATABASE_URL`: a replica for analytics reads; nil: the database itself.
+    var analyticsDatabaseURL: String?
     var dataDirectory = URL(fileURLWithPath: ".linkd")
     var logLevel = Logger.Level.info
     /// nil: the `migrations/` folder found beside the build.
@@ -76,6 +78,13 @@ struct Configuration {
     func serviceConfiguration(database: ConnectionParameters) throws -> ServiceConfiguration {
         var configuration = service
         configuration.database = database
+        if let url = analyticsDatabaseURL {
+            do {
+                configuration.analyticsDatabase = try ConnectionParameters(url)
+            } catch {
+                throw Arguments.UsageError(description: "--analytics-database-url: \(error)")
+            }
+        }
         configuration.migrationsDirectory = try resolvedMigrationsDirectory()
         configuration.consoleDirectory = resolvedConsoleDirectory
         if configuration.hits.spoolDirectory == nil {

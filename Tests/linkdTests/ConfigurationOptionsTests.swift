@@ -14,6 +14,7 @@ struct ConfigurationOptionsTests {
     static let published: [(flag: String, variable: String, default: String)] = [
         ("--listen HOST:PORT", "LINKD_LISTEN", "127.0.0.1:8080"),
         ("--database-url URL", "DATABASE_URL", "a private PostgreSQL cluster under --data-dir"),
+        ("--analytics-database-url URL", "LINKD_ANALYTICS_DATABASE_URL", "the database itself"),
         ("--threads N", "LINKD_THREADS", "2"),
         ("--data-dir DIR", "LINKD_DATA_DIR", "./.linkd"),
         ("--log-level LEVEL", "LINKD_LOG_LEVEL", "info"),

@@ -13,6 +13,8 @@ import Postgres
 public final class Application: Sendable {
     public let configuration: ServiceConfiguration
     public let pool: ConnectionPool
+    /// The replica's pool, when `ServiceConfiguration.analyticsDatabase` names one.
+    let analyticsPool: ConnectionPool?
     /// The pool as request handlers borrow it (`ConnectionPool.bounded`): the background services use `pool`.
     public let requestPool: ConnectionPool
     public let metrics: MetricsRegistry
@@ -63,6 +65,12 @@ public final class Application: Sendable {
         let requests = pool.bounded(BoundedWaits(timeout: configuration.databaseRequestTimeout,
                                                  maxBorrowers: configuration.server.threads - 1))
         self.requestPool = requests
+        // Analytics reads on their own pool when a replica takes them (docs/DEPLOYMENT.md, "Analytics on a replica").
+        analyticsPool = configuration.analyticsDatabase.map {
+            ConnectionPool(parameters: $0, maxConnections: configuration.databasePoolSize, logger: logger.with(label: "linkd.analytics-db"))
+        }
+        let analytics = analyticsPool?.bounded(BoundedWaits(timeout: configuration.databaseRequestTimeout,
+                                                            maxBorrowers: configuration.server.threads - 1)) ?? requests
         self.migrator = Migrator(migrations: try Migration.load(from: configuration.migrationsDirectory), logger: logger.with(label: "linkd.migrate"))
         Self.registerPoolGauges(pool, requests: requests, in: metrics)
         let hits = try HitBatcher(pool: pool, configuration: configuration.hits, logger: logger.with(label: "linkd.hits"),
@@ -139,7 +147,7 @@ public final class Application: Sendable {
             DomainHandlers(pool: requests, auth: auth, changes: catalogChanges),
             RuleHandlers(pool: requests, auth: auth, changes: catalogChanges),
             CodegenHandlers(pool: requests, auth: auth, resolver: resolver),
-            AnalyticsHandlers(pool: requests, auth: auth),
+            AnalyticsHandlers(pool: analytics, auth: auth),
             ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents),
             QRHandlers(resolver: resolver, auth: auth),
             WebhookHandlers(pool: requests, auth: auth, changes: catalogChanges, configuration: configuration.webhooks,
@@ -187,6 +195,7 @@ public final class Application: Sendable {
     public func shutdown() {
         server.shutdown()
         services.shutdown()
+        analyticsPool?.shutdown()
         pool.shutdown()
         logger.info("stopped")
     }

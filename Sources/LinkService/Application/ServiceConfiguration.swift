@@ -12,6 +12,8 @@ public struct ServiceConfiguration: Sendable {
     public var database: ConnectionParameters
     /// Largest number of pooled database connections.
     public var databasePoolSize: Int
+    /// Where analytics reads go (`/v1/analytics/*`): a streaming replica of `database`; nil: `database` itself.
+    public var analyticsDatabase: ConnectionParameters?
     /// The longest an HTTP worker waits on the database: for a connection, then for each statement's answer
     /// (`BoundedWaits`); past it the request answers 503 with `Retry-After` (docs/FAULTS.md).
     public var databaseRequestTimeout: Duration = .seconds(2)

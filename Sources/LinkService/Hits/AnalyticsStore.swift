@@ -1,15 +1,20 @@
 import Foundation
+import LinkKit
 import Postgres
 
-/// The SQL of the analytics reads (`/v1/analytics/*`): the hourly rollups (`hit_rollups_hourly`), the top-value
-/// tables (`hit_top_hourly`/`_daily`/`_weekly` and their compaction ledgers) and `hit_visitor_counts`, never raw
-/// hits. Every query is filtered by a workspace.
+/// The SQL of the analytics reads (`/v1/analytics/*`): the hourly rollups (`hit_rollups_hourly`, with their
+/// visitor sketches) and the top-value tables (`hit_top_hourly`/`_daily`/`_weekly` and their compaction ledgers),
+/// never raw hits. Every query is filtered by a workspace.
+///
+/// Unique visitors are the sum over UTC days of the cardinality of the union of the day's sketches (a visitor
+/// hash identifies a visitor within one UTC day: its salt rotates daily), per bucket or item.
 enum AnalyticsStore {
     /// What a read is narrowed to besides the workspace and the range.
     struct Filter {
         var host: String?
         var app: UUID?
         var outcome: Hit.Outcome?
+        /// nil: every source.
         var source: Hit.Source?
         var served: Hit.Served?
         var includeBots: Bool
@@ -17,9 +22,12 @@ enum AnalyticsStore {
         var link: UUID? = nil
         /// Campaign values the hits had (as hits keep them: `Hit.Campaign.keptValue`).
         var campaign: [Hit.Campaign.Field: String] = [:]
+        /// The visitor's country, OS and browser families, and device class (`Hit.country`, …), by column name.
+        var visitor: [VisitorField: String] = [:]
 
-        /// Whether the filter names a link or a campaign value (which the top-value tables do not keep).
-        var hasLinkOrCampaign: Bool { link != nil || !campaign.isEmpty }
+        /// Whether the filter names a link, a campaign value or a visitor's country or device (which the top-value
+        /// tables do not keep).
+        var hasRollupOnlyFilter: Bool { link != nil || !campaign.isEmpty || !visitor.isEmpty }
 
         /// SQL conditions on the rollup columns and their binds, numbered after `firstBind - 1` existing ones.
         /// - Parameter topValues: for the top-value tables, which have no `app_id` and keep source and bot
@@ -39,6 +47,7 @@ enum AnalyticsStore {
             if !topValues, let link { add("link_id", link.uuidString, cast: "::uuid") }
             if !topValues {
                 for field in Hit.Campaign.Field.allCases { if let value = campaign[field] { add(field.rawValue, value) } }
+                for field in VisitorField.allCases { if let value = visitor[field] { add(field.rawValue, value) } }
             }
             if !topValues, !includeBots { sql += " AND NOT is_bot" }
             return (sql, binds)
@@ -53,22 +62,29 @@ enum AnalyticsStore {
         }
     }
 
-    /// Group-by names → rollup column (as text). The campaign fields are named as their columns (`utm_source`, …).
+    /// What the rollups keep of the visitor besides the platform: named as their columns and query parameters.
+    enum VisitorField: String, CaseIterable {
+        case country, os, browser, device
+    }
+
+    /// Group-by names → rollup column (as text). The campaign and visitor fields are named as their columns
+    /// (`utm_source`, `country`, …).
     static let groupColumns: [String: String] = [
         "outcome": "outcome", "platform": "platform", "destination": "destination_type",
         "rule": "rule_id::text", "host": "hostname", "app": "app_id::text", "source": "source",
         "served": "served", "link": "link_id::text",
-    ].merging(Hit.Campaign.Field.allCases.map { ($0.rawValue, $0.rawValue) }) { first, _ in first }
+    ].merging(Hit.Campaign.Field.allCases.map { ($0.rawValue, $0.rawValue) } + VisitorField.allCases.map { ($0.rawValue, $0.rawValue) }) { first, _ in first }
 
     /// Top-list dimensions read from the hourly rollups → (the column naming each item's context, or nil, and the
     /// ranked column, as text): `destination` with its app, `rule`, `served` and `link` with their host, and the
-    /// campaign fields alone (one campaign spans a workspace's domains).
+    /// campaign and visitor fields alone (one campaign, or country, spans a workspace's domains).
     static let rollupDimensions: [String: (context: String?, column: String)] = {
         var dimensions: [String: (context: String?, column: String)] = [
             "destination": ("app_id::text", "destination_type"), "rule": ("hostname", "rule_id::text"), "served": ("hostname", "served"),
-            "link": ("hostname", "link_id::text"),
+            "link": ("hostname", "link_id::text"), "app": (nil, "app_id::text"), "host": (nil, "hostname"),
         ]
         for field in Hit.Campaign.Field.allCases { dimensions[field.rawValue] = (nil, field.rawValue) }
+        for field in VisitorField.allCases { dimensions[field.rawValue] = (nil, field.rawValue) }
         return dimensions
     }()
 
@@ -96,11 +112,15 @@ enum AnalyticsStore {
         }.map { (host: $0.0, path: $0.1, query: $0.2) }
     }
 
+    /// The distinct visitors of the rows grouped, per UTC day (summed over days by the caller's SQL).
+    private static let dailyVisitors = "round(hll_cardinality(hll_union_agg(visitors)))::int8"
+
     /// One row per `interval` (`hour`, `day`) bucket in `zone` from `from` to `to` and group (`groupColumn`, one of
-    /// `groupColumns`, or `NULL::text`): its start, group and hits, most first; an empty bucket has one row of nils.
+    /// `groupColumns`, or `NULL::text`): its start, group, hits and unique visitors, most hits first; an empty
+    /// bucket has one row of nils.
     static func timeseries(
         workspace: UUID, from: Date, to: Date, zone: String, interval: String, groupColumn: String, filter: Filter, on connection: Connection
-    ) throws -> [(Date, String?, Int?)] {
+    ) throws -> [(start: Date, group: String?, hits: Int?, visitors: Int?)] {
         let filters = filter.conditions(firstBind: 6)
         // $1 workspace, $2 from, $3 to, $4 zone, $5 interval unit; filters from $6.
         let sql = """
@@ -109,37 +129,41 @@ enum AnalyticsStore {
                                        ($3::timestamptz - interval '1 microsecond') AT TIME ZONE $4,
                                        ('1 ' || $5)::interval) AS b
             ), data AS (
-                SELECT date_trunc($5, hour AT TIME ZONE $4) AS b, \(groupColumn) AS key, sum(hits)::int8 AS hits
-                FROM hit_rollups_hourly
-                WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz\(filters.sql)
+                SELECT b, key, sum(hits)::int8 AS hits, sum(visitors)::int8 AS visitors FROM (
+                    SELECT date_trunc($5, hour AT TIME ZONE $4) AS b, \(groupColumn) AS key, sum(hits) AS hits,
+                           \(dailyVisitors) AS visitors
+                    FROM hit_rollups_hourly
+                    WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz\(filters.sql)
+                    GROUP BY 1, 2, (hour AT TIME ZONE 'UTC')::date
+                ) daily
                 GROUP BY 1, 2
             )
-            SELECT (buckets.b AT TIME ZONE $4) AS start, data.key, data.hits
+            SELECT (buckets.b AT TIME ZONE $4) AS start, data.key, data.hits, data.visitors
             FROM buckets LEFT JOIN data USING (b)
             ORDER BY buckets.b, data.hits DESC NULLS LAST, data.key
             """
         var binds: [any PostgresEncodable] = [workspace, from, to, zone, interval]
         binds += filters.binds.map { $0 as any PostgresEncodable }
         return try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
-            try (row.decode(0, as: Date.self), row.decode(1, as: String?.self), row.decode(2, as: Int?.self))
+            try (row.decode(0, as: Date.self), row.decode(1, as: String?.self), row.decode(2, as: Int?.self), row.decode(3, as: Int?.self))
         }
     }
 
     /// The top `limit` values of `dimension` (`path`: with their host, `referrer`), most hits first, from the
     /// compacted `weeks` (day numbers of their Mondays) and `days`, and the hour ranges `[hourStarts[i], hourEnds[i])`
-    /// (seconds since 1970).
+    /// (seconds since 1970); with `only`, just those values (for a comparison).
     static func topValues(
         _ dimension: String, workspace: UUID, limit: Int, weeks: [Int], days: [Int], hourStarts: [Int], hourEnds: [Int],
-        filter: Filter, on connection: Connection
+        only: [String]? = nil, filter: Filter, on connection: Connection
     ) throws -> [(String?, String, Int)] {
         // Compacted weeks from the weekly table, other compacted whole days from the daily one, everything
         // else from the hourly one (`TopSources`): $3 the weeks' Mondays and $4 the days (day numbers), $5/$6
         // the starts and ends of the hour ranges (seconds since 1970). Each week, day or hour range is its own
         // index range (LATERAL, kept apart by OFFSET 0, so the planner cannot turn them into one scan).
-        let filters = filter.conditions(firstBind: 7, topValues: true)
+        let filters = filter.conditions(firstBind: 8, topValues: true)
         let keys = dimension == "path" ? "hostname, value" : "NULL::text, value"
         let select = "SELECT hostname, value, \(filter.topCount) AS hits"
-        let dimensionFilter = "workspace_id = $1 AND dimension = '\(dimension)'"
+        let dimensionFilter = "workspace_id = $1 AND dimension = '\(dimension)' AND ($7::text[] IS NULL OR value = ANY($7::text[]))"
         let sql = """
             SELECT \(keys), sum(hits)::int8 AS hits FROM (
                 SELECT t.* FROM unnest($3::int[]) AS w(n), LATERAL (
@@ -156,27 +180,44 @@ enum AnalyticsStore {
             ) counted
             GROUP BY 1, 2 HAVING sum(hits) > 0 ORDER BY 3 DESC, 1, 2 LIMIT $2
             """
-        var binds: [any PostgresEncodable] = [workspace, limit, weeks, days, hourStarts, hourEnds]
+        var binds: [any PostgresEncodable] = [workspace, limit, weeks, days, hourStarts, hourEnds, only]
         binds += filters.binds.map { $0 as any PostgresEncodable }
         return try topRows(sql, binds, on: connection)
     }
 
+    /// How a rollup top list ranks its items.
+    enum Ranking: String, CaseIterable {
+        case hits, visitors
+    }
+
+    /// An item of a rollup top list: its context (the column naming it, or nil), value, hits and unique visitors.
+    typealias RollupItem = (context: String?, value: String, hits: Int, visitors: Int)
+
     /// The top `limit` values of a rollup `dimension` (one of `rollupDimensions`, each with its context column's
-    /// value or nil) from `from` to `to`, most hits first.
+    /// value or nil) from `from` to `to`, ranked by `ranking`; with `only`, just those values (for a comparison).
     static func topRollups(
-        _ dimension: String, workspace: UUID, from: Date, to: Date, limit: Int, filter: Filter, on connection: Connection
-    ) throws -> [(String?, String, Int)] {
-        let filters = filter.conditions(firstBind: 5)
+        _ dimension: String, workspace: UUID, from: Date, to: Date, limit: Int, ranking: Ranking = .hits, only: [String]? = nil,
+        filter: Filter, on connection: Connection
+    ) throws -> [RollupItem] {
+        let filters = filter.conditions(firstBind: 6)
         let (context, column) = rollupDimensions[dimension]!
         let first = context ?? "NULL::text"
+        let order = ranking == .hits ? "3 DESC, 4 DESC" : "4 DESC, 3 DESC"
         let sql = """
-            SELECT \(first), \(column), sum(hits)::int8 AS hits FROM hit_rollups_hourly
-            WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz AND \(column) IS NOT NULL\(filters.sql)
-            GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT $4
+            SELECT context, value, sum(hits)::int8, sum(visitors)::int8 FROM (
+                SELECT \(first) AS context, \(column) AS value, sum(hits) AS hits, \(dailyVisitors) AS visitors
+                FROM hit_rollups_hourly
+                WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz AND \(column) IS NOT NULL
+                  AND ($5::text[] IS NULL OR \(column) = ANY($5::text[]))\(filters.sql)
+                GROUP BY 1, 2, (hour AT TIME ZONE 'UTC')::date
+            ) daily
+            GROUP BY 1, 2 ORDER BY \(order), 1, 2 LIMIT $4
             """
-        var binds: [any PostgresEncodable] = [workspace, from, to, limit]
+        var binds: [any PostgresEncodable] = [workspace, from, to, limit, only]
         binds += filters.binds.map { $0 as any PostgresEncodable }
-        return try topRows(sql, binds, on: connection)
+        return try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
+            try (row.decode(0, as: String?.self), row.decode(1, as: String.self), row.decode(2, as: Int.self), row.decode(3, as: Int.self))
+        }
     }
 
     private static func topRows(_ sql: String, _ binds: [any PostgresEncodable], on connection: Connection) throws -> [(String?, String, Int)] {
@@ -205,12 +246,54 @@ enum AnalyticsStore {
         }
     }
 
-    /// The sum over the UTC days `fromDay...lastDay` (days since 1970) of each day's distinct visitors.
-    static func visitors(workspace: UUID, fromDay: Int64, lastDay: Int64, includeBots: Bool, on connection: Connection) throws -> Int {
-        try connection.query(Query(unsafeSQL: """
-            SELECT coalesce(sum(visitors), 0)::int8 FROM hit_visitor_counts
-            WHERE workspace_id = $1 AND day BETWEEN date '1970-01-01' + $2::int AND date '1970-01-01' + $3::int AND ($4 OR NOT is_bot)
-            """, binds: [workspace, Int(fromDay), Int(lastDay), includeBots])).first!.decode(0, as: Int.self)
+    /// The unique visitors of the hits from `from` to `to` matching `filter` (bots per `filter.includeBots`): the
+    /// sum over UTC days of each day's distinct visitors.
+    static func visitors(workspace: UUID, from: Date, to: Date, filter: Filter, on connection: Connection) throws -> Int {
+        let conditions = filter.conditions(firstBind: 4)
+        var binds: [any PostgresEncodable] = [workspace, from, to]
+        binds += conditions.binds.map { $0 as any PostgresEncodable }
+        return try connection.query(Query(unsafeSQL: """
+            SELECT coalesce(sum(visitors), 0)::int8 FROM (
+                SELECT \(dailyVisitors) AS visitors FROM hit_rollups_hourly
+                WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz\(conditions.sql)
+                GROUP BY (hour AT TIME ZONE 'UTC')::date
+            ) daily
+            """, binds: binds)).first!.decode(0, as: Int.self)
+    }
+
+    /// What names the ids and values of `dimension` (`app`, `rule`, `link`, `destination`; nothing for the others),
+    /// by key (`key(context:value:)`): an app's name, a rule's path and position, a link's slug, a destination
+    /// type's title. Ids of deleted things, or of another workspace, have none.
+    static func names(_ dimension: String, of items: [(context: String?, value: String)], workspace: UUID,
+                      on connection: Connection) throws -> [String: JSONValue] {
+        let sql: String
+        switch dimension {
+        case "app": sql = "SELECT id::text, json_build_object('name', name)::text FROM apps WHERE workspace_id = $1 AND id::text = ANY($2::text[])"
+        case "rule":
+            sql = """
+                SELECT id::text, json_build_object('path', coalesce(definition->>'path', definition->>'pattern'), 'position', position)::text
+                FROM rules WHERE workspace_id = $1 AND id::text = ANY($2::text[])
+                """
+        case "link": sql = "SELECT id::text, json_build_object('slug', slug)::text FROM links WHERE workspace_id = $1 AND id::text = ANY($2::text[])"
+        case "destination":
+            sql = """
+                SELECT app_id::text || ' ' || name, json_build_object('title', title)::text FROM destinations
+                WHERE workspace_id = $1 AND app_id::text || ' ' || name = ANY($2::text[])
+                """
+        default: return [:]
+        }
+        let keys = items.map { key(dimension, context: $0.context, value: $0.value) }
+        var names: [String: JSONValue] = [:]
+        for row in try connection.query(Query(unsafeSQL: sql, binds: [workspace, keys])) {
+            let (key, json) = try row.decode((String, String).self)
+            names[key] = try? JSONValue.parse(json)
+        }
+        return names
+    }
+
+    /// The key `names` answers an item under: its value, or for a destination type its app's id and type.
+    static func key(_ dimension: String, context: String?, value: String) -> String {
+        dimension == "destination" ? "\(context ?? "") \(value)" : value
     }
 
     /// The compacted days and weeks (by their Monday), as day numbers, from day `first` to before day `last`.

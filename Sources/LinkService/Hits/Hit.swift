@@ -50,6 +50,12 @@ public struct Hit: Sendable, Equatable {
     /// The tap's campaign (`Campaign.of(query:link:)`: the URL's `utm_*` items, then the link's own campaign); nil
     /// when it has none. Shared, not copied, by the hits of one link.
     public var campaign: Campaign?
+    /// ISO 3166-1 alpha-2 country of the client address (GeoIP); nil when unknown or without a GeoIP database.
+    public var country: String?
+    /// The user agent's operating system and browser families (uap-core's names), and its device class.
+    public var os: String?
+    public var browser: String?
+    public var device: String?
 
     public var utmSource: String? { campaign?.source }
     public var utmMedium: String? { campaign?.medium }

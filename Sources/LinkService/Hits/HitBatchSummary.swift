@@ -9,6 +9,7 @@ struct HitBatchSummary {
         var workspace: UUID, hour: Int64, hostname: String, app: UUID?, rule: UUID?, destinationType: String?
         var outcome: String, platform: String, source: String, isBot: Bool, served: String?
         var link: UUID? = nil, campaign: Hit.Campaign? = nil
+        var country: String? = nil, os: String? = nil, browser: String? = nil, device: String? = nil
 
         static func utf8Less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
@@ -35,7 +36,22 @@ struct HitBatchSummary {
             if a.isBot != b.isBot { return !a.isBot }
             if a.served != b.served { return (a.served ?? "") < (b.served ?? "") }
             if a.link != b.link { return UUIDOrder.less(a.link ?? UUIDOrder.zero, b.link ?? UUIDOrder.zero) }
-            return less(a.campaign, b.campaign)
+            if a.campaign != b.campaign { return less(a.campaign, b.campaign) }
+            if a.country != b.country { return utf8Less(a.country ?? "", b.country ?? "") }
+            if a.os != b.os { return utf8Less(a.os ?? "", b.os ?? "") }
+            if a.browser != b.browser { return utf8Less(a.browser ?? "", b.browser ?? "") }
+            return utf8Less(a.device ?? "", b.device ?? "")
+        }
+    }
+
+    /// What a rollup row adds: its hits, and the distinct visitor hashes among them (a sketch in the table).
+    struct Rollup: Equatable {
+        var hits: Int64 = 0
+        var visitors: Set<String> = []
+
+        mutating func add(_ other: Rollup) {
+            hits += other.hits
+            visitors.formUnion(other.visitors)
         }
     }
 
@@ -74,43 +90,32 @@ struct HitBatchSummary {
         }
     }
 
-    struct VisitorKey: Hashable, Comparable {
-        var workspace: UUID, day: Int64, isBot: Bool, hash: String
-
-        static func < (a: VisitorKey, b: VisitorKey) -> Bool {
-            if a.workspace != b.workspace { return UUIDOrder.less(a.workspace, b.workspace) }
-            return (a.day, a.isBot ? 1 : 0, a.hash) < (b.day, b.isBot ? 1 : 0, b.hash)
-        }
-    }
-
-    var rollups: [RollupKey: Int64] = [:]
+    var rollups: [RollupKey: Rollup] = [:]
     var tops: [TopKey: TopCounts] = [:]
-    var visitors: Set<VisitorKey> = []
     /// UTC days the batch touches (for its partitions).
     var days: Set<Int64> = []
     /// The campaigns each workspace's hour keeps (the writer's, plus what this summary admitted).
     var campaigns: HitCampaignLimit
 
-    /// An empty summary; `add(_:knownVisitors:)` counts hits into it, their campaigns bounded by `campaigns`.
+    /// An empty summary; `add(_:)` counts hits into it, their campaigns bounded by `campaigns`.
     init(campaigns: HitCampaignLimit = HitCampaignLimit()) {
         self.campaigns = campaigns
     }
 
-    /// Aggregates `hits`; visitors already in `knownVisitors` are left out (they are in the table).
-    init(_ hits: some Sequence<Hit>, knownVisitors: Set<VisitorKey>, campaigns: HitCampaignLimit = HitCampaignLimit()) {
+    /// Aggregates `hits`.
+    init(_ hits: some Sequence<Hit>, campaigns: HitCampaignLimit = HitCampaignLimit()) {
         self.campaigns = campaigns
-        add(hits, knownVisitors: knownVisitors)
+        add(hits)
     }
 
-    /// Counts `hits` in; visitors already in `knownVisitors` are left out (they are in the table).
+    /// Counts `hits` in.
     ///
     /// Consecutive hits with equal keys (one link asked again and again, one visitor's requests) are counted as
     /// one run, so the dictionaries hash a key once per run instead of once per hit; comparing with the run's
     /// key is cheap, as the hits of one link share their strings' storage.
-    mutating func add(_ hits: some Sequence<Hit>, knownVisitors: Set<VisitorKey>) {
-        var rollup: (key: RollupKey, count: Int64)?
+    mutating func add(_ hits: some Sequence<Hit>) {
+        var rollup: (key: RollupKey, counts: Rollup, lastVisitor: String?)?
         var path: (key: TopKey, counts: TopCounts)?
-        var lastVisitor: VisitorKey?
         var lastDay: Int64?
         // The last campaign admitted and what it was counted as: the hits of one link share theirs, and those of
         // one URL's query carry equal ones.
@@ -137,12 +142,17 @@ struct HitBatchSummary {
             }
             let rollupKey = RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
                                       destinationType: hit.destinationType, outcome: outcome, platform: hit.platform.rawValue,
-                                      source: source, isBot: hit.isBot, served: hit.served?.rawValue, link: hit.linkID, campaign: campaign)
-            if rollup?.key == rollupKey {
-                rollup!.count += 1
-            } else {
-                if let run = rollup { rollups[run.key, default: 0] += run.count }
-                rollup = (rollupKey, 1)
+                                      source: source, isBot: hit.isBot, served: hit.served?.rawValue, link: hit.linkID, campaign: campaign,
+                                      country: hit.country, os: hit.os, browser: hit.browser, device: hit.device)
+            if rollup?.key != rollupKey {
+                if let run = rollup { rollups[run.key, default: Rollup()].add(run.counts) }
+                rollup = (rollupKey, Rollup(), nil)
+            }
+            rollup!.counts.hits += 1
+            // One visitor's requests come in runs too: a hash is added once per run.
+            if let hash = hit.visitorHash, hash != rollup!.lastVisitor {
+                rollup!.counts.visitors.insert(hash)
+                rollup!.lastVisitor = hash
             }
             let pathKey = TopKey(workspace: workspace, dimension: "path", hour: hour, hostname: hit.hostname, value: hit.path, outcome: outcome)
             if path?.key != pathKey {
@@ -154,15 +164,8 @@ struct HitBatchSummary {
                 tops[TopKey(workspace: workspace, dimension: "referrer", hour: hour, hostname: hit.hostname, value: referrer, outcome: outcome),
                      default: TopCounts()].add(hit)
             }
-            if let hash = hit.visitorHash {
-                let key = VisitorKey(workspace: workspace, day: day, isBot: hit.isBot, hash: hash)
-                if key != lastVisitor {
-                    if !knownVisitors.contains(key) { visitors.insert(key) }
-                    lastVisitor = key
-                }
-            }
         }
-        if let run = rollup { rollups[run.key, default: 0] += run.count }
+        if let run = rollup { rollups[run.key, default: Rollup()].add(run.counts) }
         if let run = path { tops[run.key, default: TopCounts()].add(run.counts) }
     }
 
@@ -170,13 +173,18 @@ struct HitBatchSummary {
     /// them); copied only in the rare case there is one.
     static func cleaned(_ hit: consuming Hit) -> Hit {
         guard Hit.hasNUL(hit.hostname) || Hit.hasNUL(hit.path) || Hit.hasNUL(hit.referrerHost ?? "")
-                || Hit.hasNUL(hit.destinationType ?? "") || Hit.hasNUL(hit.visitorHash ?? "") else { return hit }
+                || Hit.hasNUL(hit.destinationType ?? "") || Hit.hasNUL(hit.visitorHash ?? "") || Hit.hasNUL(hit.country ?? "")
+                || Hit.hasNUL(hit.os ?? "") || Hit.hasNUL(hit.browser ?? "") || Hit.hasNUL(hit.device ?? "") else { return hit }
         var hit = hit
         hit.hostname = Hit.clean(hit.hostname)
         hit.path = Hit.clean(hit.path)
         hit.referrerHost = hit.referrerHost.map(Hit.clean)
         hit.destinationType = hit.destinationType.map(Hit.clean)
         hit.visitorHash = hit.visitorHash.map(Hit.clean)
+        hit.country = hit.country.map(Hit.clean)
+        hit.os = hit.os.map(Hit.clean)
+        hit.browser = hit.browser.map(Hit.clean)
+        hit.device = hit.device.map(Hit.clean)
         return hit
     }
 
@@ -192,16 +200,32 @@ struct HitBatchSummary {
     func upsert(on connection: Connection, compacted: (days: Set<Int64>, weeks: Set<Int64>) = ([], []), pacing: HitPacing = .fullSpeed) throws {
         if !rollups.isEmpty {
             let rows = rollups.sorted { $0.key < $1.key }
+            // Each row's visitor hashes go as (row number, hash) pairs, folded into one sketch per row.
+            var visitorRows: [Int32] = [], visitorHashes: [String] = []
+            for (index, row) in rows.enumerated() {
+                for hash in row.value.visitors {
+                    visitorRows.append(Int32(index + 1))
+                    visitorHashes.append(hash)
+                }
+            }
             try connection.execute(Query(unsafeSQL: """
+                WITH sketches AS (
+                    SELECT i, hll_add_agg(hll_hash_text(v)) AS sketch FROM unnest($23::int4[], $24::text[]) AS x(i, v) GROUP BY i
+                )
                 INSERT INTO hit_rollups_hourly AS r
                     (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, served,
-                     link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, hits)
+                     link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, os, browser, device, hits, visitors)
                 SELECT w::uuid, to_timestamp(h * 3600), host, NULLIF(a, '')::uuid, NULLIF(ru, '')::uuid, NULLIF(d, ''), o, p, s, b::bool,
-                       NULLIF(sv, ''), NULLIF(l, '')::uuid, NULLIF(us, ''), NULLIF(um, ''), NULLIF(uc, ''), NULLIF(ut, ''), NULLIF(ux, ''), n
+                       NULLIF(sv, ''), NULLIF(l, '')::uuid, NULLIF(us, ''), NULLIF(um, ''), NULLIF(uc, ''), NULLIF(ut, ''), NULLIF(ux, ''),
+                       NULLIF(co, ''), NULLIF(os, ''), NULLIF(br, ''), NULLIF(dv, ''), n, coalesce(sketches.sketch, hll_empty())
                 FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                             $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-                            $17::text[], $18::int8[]) AS t(w, h, host, a, ru, d, o, p, s, b, sv, l, us, um, uc, ut, ux, n)
-                ON CONFLICT ON CONSTRAINT hit_rollups_hourly_key DO UPDATE SET hits = r.hits + EXCLUDED.hits
+                            $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::int8[]) WITH ORDINALITY
+                     AS t(w, h, host, a, ru, d, o, p, s, b, sv, l, us, um, uc, ut, ux, co, os, br, dv, n, i)
+                LEFT JOIN sketches USING (i)
+                ORDER BY i
+                ON CONFLICT ON CONSTRAINT hit_rollups_hourly_key DO UPDATE
+                    SET hits = r.hits + EXCLUDED.hits, visitors = hll_union(r.visitors, EXCLUDED.visitors)
                 """, binds: [
                     rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.hour), rows.map(\.key.hostname),
                     rows.map { $0.key.app.map(\.canonicalText) ?? "" }, rows.map { $0.key.rule.map(\.canonicalText) ?? "" },
@@ -211,7 +235,9 @@ struct HitBatchSummary {
                     rows.map { $0.key.link.map(\.canonicalText) ?? "" },
                     rows.map { $0.key.campaign?.source ?? "" }, rows.map { $0.key.campaign?.medium ?? "" },
                     rows.map { $0.key.campaign?.campaign ?? "" }, rows.map { $0.key.campaign?.term ?? "" },
-                    rows.map { $0.key.campaign?.content ?? "" }, rows.map(\.value),
+                    rows.map { $0.key.campaign?.content ?? "" }, rows.map { $0.key.country ?? "" }, rows.map { $0.key.os ?? "" },
+                    rows.map { $0.key.browser ?? "" }, rows.map { $0.key.device ?? "" }, rows.map(\.value.hits),
+                    visitorRows, visitorHashes,
                 ]))
         }
         if !tops.isEmpty {
@@ -235,23 +261,6 @@ struct HitBatchSummary {
                 pacing.pauseBetweenStatements()
                 try Self.upsertTops(sums.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, span: span, on: connection)
             }
-        }
-        if !visitors.isEmpty {
-            pacing.pauseBetweenStatements()
-            let rows = visitors.sorted()
-            // New hashes only (ON CONFLICT DO NOTHING), and what was new is added to the per-day counts.
-            try connection.execute(Query(unsafeSQL: """
-                WITH added AS (
-                    INSERT INTO hit_visitors_daily (workspace_id, day, is_bot, visitor_hash)
-                    SELECT w::uuid, date '1970-01-01' + d::int, b::bool, v
-                    FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[]) AS t(w, d, b, v)
-                    ON CONFLICT DO NOTHING
-                    RETURNING workspace_id, day, is_bot
-                )
-                INSERT INTO hit_visitor_counts AS c (workspace_id, day, is_bot, visitors)
-                SELECT workspace_id, day, is_bot, count(*) FROM added GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-                ON CONFLICT (workspace_id, day, is_bot) DO UPDATE SET visitors = c.visitors + EXCLUDED.visitors
-                """, binds: [rows.map { $0.workspace.canonicalText }, rows.map(\.day), rows.map { $0.isBot ? "t" : "f" }, rows.map(\.hash)]))
         }
     }
 

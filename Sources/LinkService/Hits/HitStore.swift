@@ -29,13 +29,11 @@ struct HitStore {
 
     /// Writes `hits` (binary COPY, `HitCopyData`) and their rollups in one transaction.
     /// - Parameter pacing: how fast the batch goes (`HitPacing`: the COPY's chunks, and the statements after it).
-    /// - Parameter knownVisitors: visitor keys already stored (skipped); the ones this batch stored are added on success.
     /// - Parameter campaigns: the campaigns each workspace's hour keeps in the rollups; what this batch counted is added on success.
     func write(_ hits: ArraySlice<Hit>, pacing: HitPacing = .fullSpeed, knownPartitions: inout Set<Int64>,
-               knownVisitors: inout Set<HitBatchSummary.VisitorKey>, campaigns: inout HitCampaignLimit) throws(Failure) {
+               campaigns: inout HitCampaignLimit) throws(Failure) {
         let days = Set(hits.lazy.map { HitBatchSummary.floorDiv($0.micros, 86_400_000_000) })
         // The rollup summary is counted chunk by chunk as the COPY encodes them, in the same paced slices.
-        let known = knownVisitors
         var summary = HitBatchSummary(campaigns: campaigns)
         // Paced, the statements after the COPY are apart too: each is a fraction of a millisecond of the
         // database's CPU, and back to back they make one burst.
@@ -58,7 +56,7 @@ struct HitStore {
                 )).map { Int64(try $0.decode(0, as: Int.self)) }.sorted()
                 let copied = try connection.copyFrom(
                     Query(unsafeSQL: "COPY hits (\(HitCopyData.columns)) FROM STDIN (FORMAT binary)"),
-                    data: HitCopyData(hits: hits, idBlocks: idBlocks, pacing: pacing, eachChunk: { summary.add($0, knownVisitors: known) })
+                    data: HitCopyData(hits: hits, idBlocks: idBlocks, pacing: pacing, eachChunk: { summary.add($0) })
                 )
                 guard copied == hits.count else {
                     throw PostgresError(.copyFailed, serverMessage: "COPY reported \(copied) rows for \(hits.count)")
@@ -69,8 +67,6 @@ struct HitStore {
         } catch {
             throw Self.classify(error)
         }
-        if knownVisitors.count + summary.visitors.count > 2_000_000 { knownVisitors.removeAll(keepingCapacity: true) }
-        knownVisitors.formUnion(summary.visitors)
         campaigns = summary.campaigns
     }
 

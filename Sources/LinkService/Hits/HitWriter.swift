@@ -20,7 +20,6 @@ struct HitWriter {
     /// queued hit while the other threads waited for the lock).
     private var spare: [Hit] = []
     private var knownPartitions: Set<Int64> = []
-    private var knownVisitors: Set<HitBatchSummary.VisitorKey> = []
     private var campaigns: HitCampaignLimit
     private var nextMaintenance: ContinuousClock.Instant
     private var maintainedDay: Int64 = -1
@@ -111,7 +110,6 @@ struct HitWriter {
             batcher.visitors.install(result.salts)
             maintainedDay = today
             nextMaintenance = clock.now + .seconds(3600)
-            knownVisitors = knownVisitors.filter { $0.day >= today - 1 }
             campaigns.forget(before: Int64((Date().timeIntervalSince1970 / 3600).rounded(.down)) - 1)
         } catch {
             batcher.logger.warning("hit maintenance failed; will retry", metadata: ["error": "\(error)"])
@@ -135,8 +133,7 @@ struct HitWriter {
     private mutating func write(_ source: HitWriterStateMachine.Source, count: Int, pacing: HitPacing) -> HitWriterStateMachine.Action {
         let hits = source == .backlog ? backlog[backlogStart..<backlogStart + count] : loaded[loadedStart..<loadedStart + count]
         do {
-            try batcher.store.write(hits, pacing: pacing, knownPartitions: &knownPartitions, knownVisitors: &knownVisitors,
-                                      campaigns: &campaigns)
+            try batcher.store.write(hits, pacing: pacing, knownPartitions: &knownPartitions, campaigns: &campaigns)
         } catch {
             guard case .rejected(let rejection) = error else { return unavailable(error) }
             lastRejection = rejection

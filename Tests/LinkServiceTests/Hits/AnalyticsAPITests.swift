@@ -56,8 +56,11 @@ struct AnalyticsAPITests {
             #expect(eventually { service.application.hits.counters.written == hits.count })
         }
 
+        /// The data set's figures count every source (clicks and resolves): `source=all` unless the path names a
+        /// source (the default, clicks only, is checked by `clicksOnlyByDefault`).
         func get(_ path: String, key: String? = nil, csv: Bool = false) throws -> TestResponse {
-            try service.request("GET", path, key: key ?? acme, headers: csv ? [("Accept", "text/csv")] : [])
+            let target = path.contains("source=") ? path : path + (path.contains("?") ? "&" : "?") + "source=all"
+            return try service.request("GET", target, key: key ?? acme, headers: csv ? [("Accept", "text/csv")] : [])
         }
 
         func json(_ path: String, key: String? = nil) throws -> JSONValue {
@@ -242,6 +245,27 @@ struct AnalyticsAPITests {
         }
     }
 
+    /// Taps on links are what every answer counts unless asked otherwise: the API resolve (hit 3) apart.
+    @Test func clicksOnlyByDefault() throws {
+        try TestService.with { service throws in
+            let data = try Dataset(service)
+            func summary(_ query: String) throws -> JSONValue {
+                let response = try service.request("GET", "/v1/analytics/summary?\(Self.range)\(query)", key: data.acme)
+                #expect(response.status == 200, "\(response.text)")
+                return try response.json
+            }
+            let clicks = try summary("")
+            #expect(clicks["source"]?.stringValue == "click")
+            #expect(clicks["hits"]?.serialized == "7")
+            #expect(clicks["bySource"]?.serialized == #"{"resolve":0,"click":7,"claim":0}"#)
+            #expect(clicks["uniqueVisitors"]?.serialized == "6")   // v2 only resolved
+            #expect(try summary("&source=resolve")["hits"]?.serialized == "1")
+            #expect(try summary("&source=all")["hits"]?.serialized == "8")
+            let top = try service.request("GET", "/v1/analytics/top?\(Self.range)&dimension=destination", key: data.acme).json
+            #expect(top["items"]?.arrayValue?.map { $0["destination"]?.stringValue ?? "" } == ["widget"])
+        }
+    }
+
     /// Clicks and resolves of rule URLs carrying `utm_*` items: each hit records its campaign, and the analytics
     /// rank, filter and group by each field.
     @Test func campaignsOfTappedURLs() throws {
@@ -270,14 +294,17 @@ struct AnalyticsAPITests {
             ])
 
             func json(_ path: String) throws -> JSONValue {
-                let response = try service.request("GET", path, key: fixture.key)
+                let target = path.contains("source=") ? path : path + (path.contains("?") ? "&" : "?") + "source=all"
+                let response = try service.request("GET", target, key: fixture.key)
                 #expect(response.status == 200, "\(path): \(response.text)")
                 return try response.json
             }
+            /// Each item's members but its names and visitors (checked elsewhere).
             func items(_ query: String) throws -> [String] {
                 try json("/v1/analytics/top?\(query)")["items"]?.arrayValue?.map { item in
                     guard case .object(let members) = item else { return "" }
-                    return members.map { "\($0.key)=\($0.value.stringValue ?? $0.value.serialized)" }.joined(separator: " ")
+                    return members.filter { !["visitors", "title"].contains($0.key) }
+                        .map { "\($0.key)=\($0.value.stringValue ?? $0.value.serialized)" }.joined(separator: " ")
                 } ?? []
             }
             #expect(try items("dimension=utm_campaign") == ["utm_campaign=spring sale hits=2", "utm_campaign=winter hits=2"])
@@ -287,13 +314,15 @@ struct AnalyticsAPITests {
             #expect(try items("dimension=utm_content&utm_source=newsletter") == ["utm_content=hero hits=1"])
             #expect(try items("dimension=destination&utm_campaign=spring%20sale") == ["app=\(fixture.iosApp) destination=widgetDetail hits=1",
                                                                                       "app=\(fixture.androidApp) destination=widgetDetail hits=1"].sorted())
+            // Clicks only by default: the resolve's winter is left out. Each campaign's taps came from distinct visitors.
             let csv = try service.request("GET", "/v1/analytics/top?dimension=utm_campaign&format=csv", key: fixture.key)
-            #expect(csv.text == "utm_campaign,hits\r\nspring sale,2\r\nwinter,2\r\n")
+            #expect(csv.text == "utm_campaign,hits,visitors\r\nspring sale,2,2\r\nwinter,1,1\r\n")
 
             let summary = try json("/v1/analytics/summary?utm_campaign=spring+sale")
             #expect(summary["hits"]?.serialized == "2")
             #expect(summary["byPlatform"]?.serialized == #"{"ios":1,"android":1,"desktop":0,"other":0}"#)
             #expect(summary["filters"]?.serialized == #"{"utm_campaign":"spring sale"}"#)
+            #expect(summary["source"]?.stringValue == "all")
             #expect(try json("/v1/analytics/summary?utm_campaign=winter&outcome=no_match")["hits"]?.serialized == "1")
             #expect(try json("/v1/analytics/summary?utm_medium=email&utm_source=twitter")["hits"]?.serialized == "0")
             let series = try json("/v1/analytics/timeseries?interval=day&groupBy=utm_campaign")
@@ -343,7 +372,7 @@ struct AnalyticsAPITests {
             #expect(top.headers["Content-Type"]?.hasPrefix("text/csv") == true)
             #expect(top.text == "host,path,hits\r\na.example,/old/x,2\r\nb.example,/missing,1\r\n")
             let series = try data.get("/v1/analytics/timeseries?\(Self.range)&groupBy=outcome", csv: true)
-            #expect(series.text == "start,outcome,hits\r\n2026-11-20T00:00:00Z,no_match,3\r\n2026-11-20T00:00:00Z,open_app,3\r\n2026-11-21T00:00:00Z,excluded,1\r\n2026-11-21T00:00:00Z,open_app,1\r\n")
+            #expect(series.text == "start,outcome,hits,visitors\r\n2026-11-20T00:00:00Z,no_match,3,3\r\n2026-11-20T00:00:00Z,open_app,3,2\r\n2026-11-21T00:00:00Z,excluded,1,1\r\n2026-11-21T00:00:00Z,open_app,1,1\r\n")
             let summary = try data.get("/v1/analytics/summary?\(Self.range)&format=csv")
             #expect(summary.text.hasPrefix("metric,value\r\nhits,8\r\nbotHits,1\r\n"))
         }
@@ -384,7 +413,7 @@ struct AnalyticsAPITests {
         ("/v1/analytics/timeseries?app=42", "app"),
         ("/v1/analytics/timeseries?groupby=outcome", "Unknown parameter 'groupby'"),
         ("/v1/analytics/top", "dimension is required"),
-        ("/v1/analytics/top?dimension=country", "dimension"),
+        ("/v1/analytics/top?dimension=planet", "dimension"),
         ("/v1/analytics/top?dimension=path&limit=0", "limit"),
         ("/v1/analytics/top?dimension=path&app=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11", "app filter"),
         ("/v1/analytics/summary?format=xml", "format"),
@@ -393,8 +422,21 @@ struct AnalyticsAPITests {
         ("/v1/analytics/timeseries?utm_term=" + String(repeating: "x", count: 201), "utm_term"),
         ("/v1/analytics/timeseries?groupBy=utm_color", "groupBy"),
         ("/v1/analytics/top?dimension=utm_color", "dimension"),
-        ("/v1/analytics/top?dimension=path&utm_campaign=spring", "utm_* filters"),
-        ("/v1/analytics/top?dimension=referrer&link=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11", "link and utm_* filters"),
+        ("/v1/analytics/top?dimension=path&utm_campaign=spring", "utm_*"),
+        ("/v1/analytics/top?dimension=referrer&link=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11", "link, utm_*"),
+        ("/v1/analytics/top?dimension=path&country=DE", "country"),
+        ("/v1/analytics/top?dimension=path&sort=visitors", "sort=visitors"),
+        ("/v1/analytics/top?dimension=country&sort=people", "sort"),
+        ("/v1/analytics/summary?country=de", "country"),
+        ("/v1/analytics/summary?country=DEU", "country"),
+        ("/v1/analytics/summary?device=phone", "device"),
+        ("/v1/analytics/summary?os=", "os"),
+        ("/v1/analytics/summary?browser=" + String(repeating: "x", count: 101), "browser"),
+        ("/v1/analytics/summary?period=week", "period"),
+        ("/v1/analytics/summary?period=7d&from=2026-11-01", "period"),
+        ("/v1/analytics/summary?compare=last", "compare"),
+        ("/v1/analytics/summary?from=1970-01-01&to=1970-01-02&compare=previous", "1970"),
+        ("/v1/analytics/summary?source=everything", "source"),
     ])
     func badParameters(path: String, mention: String) throws {
         try TestService.with { service throws in

@@ -46,15 +46,15 @@ struct HitCampaignTests {
             + [Hit.sample(workspace: other, time: now, link: link, campaign: Hit.Campaign(campaign: "c4"))]        // another workspace
             + [Hit.sample(workspace: workspace, time: now.addingTimeInterval(3600), campaign: Hit.Campaign(campaign: "c4"))]   // the next hour
         var summary = HitBatchSummary(campaigns: HitCampaignLimit(perHour: 2))
-        summary.add(hits, knownVisitors: [])
-        let counted = summary.rollups.map { ($0.key.campaign?.description ?? "-", $0.value) }.sorted { $0.0 < $1.0 }
+        summary.add(hits)
+        let counted = summary.rollups.map { ($0.key.campaign?.description ?? "-", $0.value.hits) }.sorted { $0.0 < $1.0 }
         #expect(counted.map(\.0) == ["utm_campaign=c4", "utm_campaign=c4", "utm_source=(other)&utm_campaign=(other)",
                                      "utm_source=s&utm_campaign=c0", "utm_source=s&utm_campaign=c1"])
         #expect(counted.map(\.1) == [1, 1, 3, 1, 2])
         #expect(summary.rollups.keys.filter { $0.link == link }.count == 1)
         // The next batch starts from what this one admitted.
         var next = HitBatchSummary(campaigns: summary.campaigns)
-        next.add([Hit.sample(workspace: workspace, time: now, campaign: Hit.Campaign(source: "s", campaign: "c9"))], knownVisitors: [])
+        next.add([Hit.sample(workspace: workspace, time: now, campaign: Hit.Campaign(source: "s", campaign: "c9"))])
         #expect(next.rollups.keys.first?.campaign?.campaign == Hit.Campaign.overflowValue)
     }
 }

@@ -41,11 +41,17 @@ extension Hit {
         workspace: UUID? = UUID(), host: String = "links.example.com", path: String = "/p/1", outcome: Outcome = .openApp,
         source: Source = .click, platform: DevicePlatform = .ios, isBot: Bool = false, time: Date = Date(),
         app: UUID? = nil, rule: UUID? = nil, destination: String? = nil, referrer: String? = nil, visitor: String? = nil,
-        served: Served? = nil, link: UUID? = nil, campaign: Campaign? = nil
+        served: Served? = nil, link: UUID? = nil, campaign: Campaign? = nil, country: String? = nil, os: String? = nil,
+        browser: String? = nil, device: String? = nil
     ) -> Hit {
-        Hit(time: time, workspaceID: workspace, hostname: host, path: path, query: nil, outcome: outcome, appID: app, ruleID: rule,
-            destinationType: destination, source: source, platform: platform, isBot: isBot, referrerHost: referrer, visitorHash: visitor,
-            served: served, linkID: link, campaign: campaign)
+        var hit = Hit(time: time, workspaceID: workspace, hostname: host, path: path, query: nil, outcome: outcome, appID: app, ruleID: rule,
+                      destinationType: destination, source: source, platform: platform, isBot: isBot, referrerHost: referrer, visitorHash: visitor,
+                      served: served, linkID: link, campaign: campaign)
+        hit.country = country
+        hit.os = os
+        hit.browser = browser
+        hit.device = device
+        return hit
     }
 }
 

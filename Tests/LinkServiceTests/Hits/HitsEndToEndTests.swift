@@ -33,7 +33,13 @@ struct HitsEndToEndTests {
             #expect(eventually { service.application.hits.counters.written == 8 })
             #expect(Date().timeIntervalSince(started) < 2)
 
-            let summary = try service.request("GET", "/v1/analytics/summary", key: fixture.key).json
+            // Taps on links by default; the API resolve counted apart.
+            let clicks = try service.request("GET", "/v1/analytics/summary", key: fixture.key).json
+            #expect(clicks["source"]?.stringValue == "click")
+            #expect(clicks["hits"]?.serialized == "4")
+            #expect(clicks["bySource"]?.serialized == #"{"resolve":0,"click":4,"claim":0}"#)
+            #expect(clicks["uniqueVisitors"]?.serialized == "3")    // iPhone, Pixel, desktop
+            let summary = try service.request("GET", "/v1/analytics/summary?source=all", key: fixture.key).json
             #expect(summary["hits"]?.serialized == "5")
             #expect(summary["botHits"]?.serialized == "3")
             #expect(summary["byOutcome"]?["no_match"]?.serialized == "1")
@@ -43,7 +49,7 @@ struct HitsEndToEndTests {
 
             let broken = try service.request("GET", "/v1/analytics/top?dimension=path&outcome=no_match", key: fixture.key).json
             #expect(broken["items"]?.arrayValue?.map { $0["path"]?.stringValue ?? "" } == ["/about"])
-            let series = try service.request("GET", "/v1/analytics/timeseries?interval=hour&groupBy=outcome&includeBots=true", key: fixture.key).json
+            let series = try service.request("GET", "/v1/analytics/timeseries?interval=hour&groupBy=outcome&includeBots=true&source=all", key: fixture.key).json
             #expect(series["total"]?.serialized == "8")
             let destinations = try service.request("GET", "/v1/analytics/top?dimension=destination", key: fixture.key).json
             #expect(destinations["items"]?.arrayValue?.first?["destination"]?.stringValue == "widgetDetail")

@@ -4,8 +4,9 @@ import LinkKit
 import Postgres
 
 /// `/v1/analytics/*`: time series, top lists and a summary of the caller's workspace hits, served from the
-/// hourly rollups (`hit_rollups_hourly`, `hit_top_hourly`/`hit_top_daily`, `hit_visitor_counts`), never from raw hits.
-/// Every query is filtered by the caller's workspace.
+/// hourly rollups (`hit_rollups_hourly` with its visitor sketches, `hit_top_hourly`/`_daily`/`_weekly`), never from
+/// raw hits, on `pool` (the analytics database: a replica when `--analytics-database-url` names one). Every query
+/// is filtered by the caller's workspace; ids come with their names (`AnalyticsStore.names`).
 struct AnalyticsHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
@@ -17,16 +18,16 @@ struct AnalyticsHandlers: EndpointGroup {
             Endpoint(.GET, "/v1/analytics/timeseries", "analyticsTimeseries", "Hits per hour or day, optionally grouped", tag: "Analytics",
                      scope: .read,
                      query: AnalyticsParameters.declared + [Self.interval, Self.groupBy],
-                     success: Self.answer(json: "`{from, to, timeZone, includeBots, filters, interval, groupBy, total, buckets: [{start, total, groups?}]}`.",
-                                     csv: "`start,group,hits`, one row per bucket and group."), timeseries),
-            Endpoint(.GET, "/v1/analytics/top", "analyticsTop", "The most frequent paths, destinations, rules, referrers, links or campaigns", tag: "Analytics",
+                     success: Self.answer(json: "`{from, to, timeZone, period, includeBots, source, filters, interval, groupBy, total, visitors, names?, previous?, buckets: [{start, total, visitors, groups?, groupVisitors?}]}`.",
+                                     csv: "`start,group,hits,visitors`, one row per bucket and group."), timeseries),
+            Endpoint(.GET, "/v1/analytics/top", "analyticsTop", "The most frequent paths, destinations, rules, referrers, links, campaigns, countries or devices", tag: "Analytics",
                      scope: .read,
-                     query: AnalyticsParameters.declared + [Self.dimension, Self.limit],
-                     success: Self.answer(json: "`{…, dimension, items: [{host?|app?, path|destination|rule|referrer|served|link|utm_*, hits}]}`.",
+                     query: AnalyticsParameters.declared + [Self.dimension, Self.limit, Self.sort],
+                     success: Self.answer(json: "`{…, dimension, sort, items: [{host?|app?, <dimension>, name?|slug?|path?|position?|title?, hits, visitors?, previousHits?, previousVisitors?}]}`.",
                                      csv: "A header row naming the columns, then one row per item."), top),
             Endpoint(.GET, "/v1/analytics/summary", "analyticsSummary", "Totals, unique visitors, bot share, per outcome", tag: "Analytics",
                      scope: .read, query: AnalyticsParameters.declared,
-                     success: Self.answer(json: "`{…, hits, botHits, botShare, uniqueVisitors, byOutcome, bySource, byPlatform, byServed}`.",
+                     success: Self.answer(json: "`{…, hits, botHits, botShare, uniqueVisitors, byOutcome, bySource, byPlatform, byServed, previous?: {hits, botHits, uniqueVisitors}}`.",
                                      csv: "`metric,value`, one row per figure."), summary),
         ]
     }
@@ -34,8 +35,10 @@ struct AnalyticsHandlers: EndpointGroup {
     private static let interval = QueryParameter("interval", .enumeration(["hour", "day"]), "Bucket size (default day; hour covers at most 31 days).")
     private static let groupBy = QueryParameter("groupBy", .enumeration(AnalyticsStore.groupColumns.keys.sorted()), "Split each bucket by this dimension.")
     private static let dimension = QueryParameter("dimension", .enumeration(["path", "referrer"] + AnalyticsStore.rollupDimensions.keys.sorted()),
-                                                  "What to rank, e.g. `path` with `outcome=no_match`, `destination` with `served=landing` and then `served=claim` (clicks and claims per destination), or `utm_campaign` (taps per campaign; `link`: per stored link).",
+                                                  "What to rank, e.g. `path` with `outcome=no_match`, `destination` with `served=landing` and then `served=claim` (clicks and claims per destination), `utm_campaign` (taps per campaign; `link`: per stored link), or `country`, `os`, `browser`, `device`.",
                                                   required: true)
+    private static let sort = QueryParameter("sort", .enumeration(AnalyticsStore.Ranking.allCases.map(\.rawValue)),
+                                             "Rank by hits (the default) or unique visitors (not for path and referrer, which keep no visitors).")
     private static let limit = QueryParameter("limit", Schema.integer(minimum: 1, maximum: 100), "How many (default 10).")
 
     /// An analytics answer: JSON, or CSV (RFC 4180, with a header row) for `format=csv` or `Accept: text/csv`.
@@ -47,7 +50,8 @@ struct AnalyticsHandlers: EndpointGroup {
     }
 
     /// `?interval=hour|day&groupBy=…`: one bucket per hour or day (in `tz`) from `from` to `to`, empty ones
-    /// included, each with its total and, when grouped, the count per group (`(none)` for hits without one).
+    /// included, each with its total, unique visitors and, when grouped, the count per group (`(none)` for hits
+    /// without one). `visitors` over the range is the sum of daily uniques (a bucket's is its own).
     func timeseries(_ request: Request, _ principal: Principal) throws -> Response {
         let parameters = try AnalyticsParameters(request, also: [Self.interval, Self.groupBy])
         let interval = try Self.interval.value(in: request) ?? "day"
@@ -56,109 +60,198 @@ struct AnalyticsHandlers: EndpointGroup {
         if interval == "hour", parameters.to.timeIntervalSince(parameters.from) > 31 * 86_400 {
             throw ServiceError.badRequest("interval=hour covers at most 31 days; use interval=day for longer ranges.")
         }
-        let rows = try AnalyticsStore.read(pool) { connection in
-            try AnalyticsStore.timeseries(workspace: principal.workspaceID, from: parameters.from, to: parameters.to,
-                                          zone: parameters.timeZone.identifier, interval: interval, groupColumn: groupColumn,
-                                          filter: parameters.filter, on: connection)
+        let workspace = principal.workspaceID
+        let (rows, visitors, names, previous) = try AnalyticsStore.read(pool) { connection in
+            let rows = try AnalyticsStore.timeseries(workspace: workspace, from: parameters.from, to: parameters.to,
+                                                     zone: parameters.timeZone.identifier, interval: interval, groupColumn: groupColumn,
+                                                     filter: parameters.filter, on: connection)
+            let visitors = try AnalyticsStore.visitors(workspace: workspace, from: parameters.from, to: parameters.to,
+                                                       filter: parameters.filter, on: connection)
+            let groups = Set(rows.compactMap(\.group)).map { (context: String?.none, value: $0) }
+            let names = try groupBy.map { try AnalyticsStore.names($0, of: groups, workspace: workspace, on: connection) } ?? [:]
+            let previous = try parameters.previous.map { period in
+                try Self.totals(workspace, period.from, period.to, parameters.filter, on: connection)
+            }
+            return (rows, visitors, names, previous)
         }
-        var buckets: [(start: Date, total: Int, groups: [JSONMember])] = []
+        var buckets: [(start: Date, total: Int, visitors: Int, groups: [JSONMember], groupVisitors: [JSONMember])] = []
         var csvRows: [[String]] = []
         var total = 0
-        for (start, key, hits) in rows {
-            if buckets.last?.start != start { buckets.append((start, 0, [])) }
-            let label = AnalyticsParameters.format(start, parameters.timeZone)
-            guard let hits else {
-                csvRows.append([label, "", "0"])
+        for row in rows {
+            if buckets.last?.start != row.start { buckets.append((row.start, 0, 0, [], [])) }
+            let label = AnalyticsParameters.format(row.start, parameters.timeZone)
+            guard let hits = row.hits else {
+                csvRows.append([label, "", "0", "0"])
                 continue
             }
-            buckets[buckets.count - 1].total += hits
+            let visitors = row.visitors ?? 0
+            let last = buckets.count - 1
+            buckets[last].total += hits
+            buckets[last].visitors += visitors
             total += hits
-            if groupBy != nil { buckets[buckets.count - 1].groups.append(JSONMember(key: key ?? "(none)", value: .number(String(hits)))) }
-            csvRows.append([label, groupBy == nil ? "" : key ?? "(none)", String(hits)])
+            let key = row.group ?? "(none)"
+            if groupBy != nil {
+                buckets[last].groups.append(JSONMember(key: key, value: .integer(hits)))
+                buckets[last].groupVisitors.append(JSONMember(key: key, value: .integer(visitors)))
+            }
+            csvRows.append([label, groupBy == nil ? "" : key, String(hits), String(visitors)])
         }
         var members = parameters.jsonMembers
         members.append(JSONMember(key: "interval", value: .string(interval)))
         members.append(JSONMember(key: "groupBy", value: groupBy.map(JSONValue.string) ?? .null))
-        members.append(JSONMember(key: "total", value: .number(String(total))))
+        members.append(JSONMember(key: "total", value: .integer(total)))
+        members.append(JSONMember(key: "visitors", value: .integer(visitors)))
+        if !names.isEmpty { members.append(JSONMember(key: "names", value: .object(names.sorted { $0.key < $1.key }.map { JSONMember(key: $0.key, value: $0.value) }))) }
+        if let previous {
+            members.append(JSONMember(key: "previous", value: .object([
+                JSONMember(key: "total", value: .integer(previous.hits)), JSONMember(key: "visitors", value: .integer(previous.visitors)),
+            ])))
+        }
         members.append(JSONMember(key: "buckets", value: .array(buckets.map { bucket in
             var fields = [
                 JSONMember(key: "start", value: .string(AnalyticsParameters.format(bucket.start, parameters.timeZone))),
-                JSONMember(key: "total", value: .number(String(bucket.total))),
+                JSONMember(key: "total", value: .integer(bucket.total)),
+                JSONMember(key: "visitors", value: .integer(bucket.visitors)),
             ]
-            if groupBy != nil { fields.append(JSONMember(key: "groups", value: .object(bucket.groups))) }
+            if groupBy != nil {
+                fields.append(JSONMember(key: "groups", value: .object(bucket.groups)))
+                fields.append(JSONMember(key: "groupVisitors", value: .object(bucket.groupVisitors)))
+            }
             return .object(fields)
         })))
-        return AnalyticsOutput(json: .object(members), csvHeader: ["start", groupBy ?? "group", "hits"], csvRows: csvRows)
+        return AnalyticsOutput(json: .object(members), csvHeader: ["start", groupBy ?? "group", "hits", "visitors"], csvRows: csvRows)
             .response(csv: parameters.csv)
     }
 
-    /// `?dimension=path|destination|rule|referrer|served|link|utm_*&limit=`: the most frequent values, most hits first.
-    /// `outcome=no_match&dimension=path` lists the broken or unclaimed links to fix; `dimension=destination`
-    /// with `served=landing` and then `served=claim` gives clicks and claims per destination.
+    /// `?dimension=…&limit=&sort=hits|visitors`: the most frequent values, with their names, hits and unique
+    /// visitors (and the previous period's, with `compare=previous`). `outcome=no_match&dimension=path` lists the
+    /// broken or unclaimed links to fix; `dimension=utm_campaign&sort=visitors&os=iOS&country=DE` the campaigns that
+    /// brought the most iPhone visitors from Germany.
     func top(_ request: Request, _ principal: Principal) throws -> Response {
-        let parameters = try AnalyticsParameters(request, also: [Self.dimension, Self.limit])
+        let parameters = try AnalyticsParameters(request, also: [Self.dimension, Self.limit, Self.sort])
         let dimension = try Self.dimension.value(in: request)!
         let limit = try Self.limit.number(in: request) ?? 10
-        let columns: [String]
-        switch dimension {
-        case "path", "referrer":
+        let ranking = try Self.sort.value(in: request).flatMap(AnalyticsStore.Ranking.init(rawValue:)) ?? .hits
+        let workspace = principal.workspaceID
+        var columns: [String]
+        let fromTopValues = dimension == "path" || dimension == "referrer"
+        if fromTopValues {
             if parameters.filter.app != nil {
                 throw ServiceError.badRequest("The app filter is not available for dimension=\(dimension) (path and referrer counts are kept per host, not per app).")
             }
             if parameters.filter.served != nil {
                 throw ServiceError.badRequest("The served filter is not available for dimension=\(dimension) (path and referrer counts do not keep what a click got).")
             }
-            if parameters.filter.hasLinkOrCampaign {
-                throw ServiceError.badRequest("The link and utm_* filters are not available for dimension=\(dimension) (path and referrer counts are kept per host, not per link or campaign).")
+            if parameters.filter.hasRollupOnlyFilter {
+                throw ServiceError.badRequest("The link, utm_*, country, os, browser and device filters are not available for dimension=\(dimension) (path and referrer counts are kept per host only).")
+            }
+            if ranking == .visitors {
+                throw ServiceError.badRequest("sort=visitors is not available for dimension=\(dimension) (path and referrer counts keep no visitors).")
             }
             columns = dimension == "path" ? ["host", "path"] : ["host", "referrer"]
-        default:
+        } else {
             guard let (context, _) = AnalyticsStore.rollupDimensions[dimension] else {
                 preconditionFailure("dimension is one of its declaration's values")
             }
             // The context's name, then the dimension's: `app` for a destination's, `host` for the others that have one.
             columns = context == nil ? [dimension] : [dimension == "destination" ? "app" : "host", dimension]
         }
-        let rows = try AnalyticsStore.read(pool) { connection in
-            if dimension == "path" || dimension == "referrer" {
-                let sources = try TopSources.read(from: parameters.from, to: parameters.to, on: connection)
-                return try AnalyticsStore.topValues(dimension, workspace: principal.workspaceID, limit: limit, weeks: sources.weeks, days: sources.days,
-                                                    hourStarts: sources.hours.map(\.start), hourEnds: sources.hours.map(\.end),
-                                                    filter: parameters.filter, on: connection)
+        typealias Item = (context: String?, value: String, hits: Int, visitors: Int?)
+        let (items, names, previous) = try AnalyticsStore.read(pool) { connection -> ([Item], [String: JSONValue], [String: (hits: Int, visitors: Int?)]) in
+            if fromTopValues {
+                func read(_ from: Date, _ to: Date, limit: Int, only: [String]? = nil) throws -> [Item] {
+                    let sources = try TopSources.read(from: from, to: to, on: connection)
+                    return try AnalyticsStore.topValues(dimension, workspace: workspace, limit: limit, weeks: sources.weeks, days: sources.days,
+                                                        hourStarts: sources.hours.map(\.start), hourEnds: sources.hours.map(\.end),
+                                                        only: only, filter: parameters.filter, on: connection).map { ($0.0, $0.1, $0.2, nil) }
+                }
+                let items = try read(parameters.from, parameters.to, limit: limit)
+                var previous: [String: (hits: Int, visitors: Int?)] = [:]
+                if let period = parameters.previous, !items.isEmpty {
+                    for item in try read(period.from, period.to, limit: 100_000, only: Array(Set(items.map(\.value)))) {
+                        previous["\(item.context ?? "") \(item.value)"] = (item.hits, nil)
+                    }
+                }
+                return (items, [:], previous)
             }
-            return try AnalyticsStore.topRollups(dimension, workspace: principal.workspaceID, from: parameters.from, to: parameters.to,
-                                                 limit: limit, filter: parameters.filter, on: connection)
+            let items: [Item] = try AnalyticsStore.topRollups(dimension, workspace: workspace, from: parameters.from, to: parameters.to,
+                                                               limit: limit, ranking: ranking, filter: parameters.filter, on: connection)
+                .map { ($0.context, $0.value, $0.hits, $0.visitors) }
+            let names = try AnalyticsStore.names(dimension, of: items.map { ($0.context, $0.value) }, workspace: workspace, on: connection)
+            var previous: [String: (hits: Int, visitors: Int?)] = [:]
+            if let period = parameters.previous, !items.isEmpty {
+                for item in try AnalyticsStore.topRollups(dimension, workspace: workspace, from: period.from, to: period.to, limit: 100_000,
+                                                          only: Array(Set(items.map(\.value))), filter: parameters.filter, on: connection) {
+                    previous["\(item.context ?? "") \(item.value)"] = (item.hits, item.visitors)
+                }
+            }
+            return (items, names, previous)
         }
+        let nameKeys = Set(names.values.flatMap { value -> [String] in
+            guard case .object(let members) = value else { return [] }
+            return members.map(\.key)
+        }).sorted()
         var members = parameters.jsonMembers
         members.append(JSONMember(key: "dimension", value: .string(dimension)))
-        members.append(JSONMember(key: "items", value: .array(rows.map { first, value, hits in
+        members.append(JSONMember(key: "sort", value: .string(ranking.rawValue)))
+        var csvRows: [[String]] = []
+        members.append(JSONMember(key: "items", value: .array(items.map { item in
             var fields: [JSONMember] = []
-            if columns.count == 2, let first { fields.append(JSONMember(key: columns[0], value: .string(first))) }
-            fields.append(JSONMember(key: columns[columns.count - 1], value: .string(value)))
-            fields.append(JSONMember(key: "hits", value: .number(String(hits))))
+            var csv: [String] = []
+            if columns.count == 2 {
+                if let context = item.context { fields.append(JSONMember(key: columns[0], value: .string(context))) }
+                csv.append(item.context ?? "")
+            }
+            fields.append(JSONMember(key: columns[columns.count - 1], value: .string(item.value)))
+            csv.append(item.value)
+            let name = names[AnalyticsStore.key(dimension, context: item.context, value: item.value)]
+            for key in nameKeys {
+                let value = name?[key] ?? .null
+                fields.append(JSONMember(key: key, value: value))
+                csv.append(value.stringValue ?? (value == .null ? "" : value.serialized))
+            }
+            fields.append(JSONMember(key: "hits", value: .integer(item.hits)))
+            csv.append(String(item.hits))
+            if let visitors = item.visitors {
+                fields.append(JSONMember(key: "visitors", value: .integer(visitors)))
+                csv.append(String(visitors))
+            }
+            if parameters.previous != nil {
+                let before = previous["\(item.context ?? "") \(item.value)"]
+                fields.append(JSONMember(key: "previousHits", value: .integer(before?.hits ?? 0)))
+                csv.append(String(before?.hits ?? 0))
+                if item.visitors != nil {
+                    fields.append(JSONMember(key: "previousVisitors", value: .integer(before?.visitors ?? 0)))
+                    csv.append(String(before?.visitors ?? 0))
+                }
+            }
+            csvRows.append(csv)
             return .object(fields)
         })))
-        return AnalyticsOutput(json: .object(members), csvHeader: columns + ["hits"],
-                               csvRows: rows.map { (columns.count == 2 ? [$0.0 ?? ""] : []) + [$0.1, String($0.2)] })
-            .response(csv: parameters.csv)
+        var header = columns + nameKeys + ["hits"]
+        if !fromTopValues { header.append("visitors") }
+        if parameters.previous != nil { header += fromTopValues ? ["previousHits"] : ["previousHits", "previousVisitors"] }
+        return AnalyticsOutput(json: .object(members), csvHeader: header, csvRows: csvRows).response(csv: parameters.csv)
     }
 
     /// Totals, bot share, unique visitors and counts per outcome, source, platform and what clicks got (`byServed`).
     ///
     /// `hits` and the breakdowns follow `includeBots`; `botHits` and `botShare` always count every hit
-    /// matching the filters. `uniqueVisitors` is the sum over the UTC days the range touches of that
-    /// day's distinct visitor hashes in the workspace (the salt rotates daily, so a visitor seen on two
-    /// days counts twice; no filter applies to it, link and campaign filters included).
+    /// matching the filters. `uniqueVisitors` is the sum over the UTC days the range touches of that day's
+    /// distinct visitors matching the filters (the salt rotates daily, so a visitor seen on two days counts twice).
     func summary(_ request: Request, _ principal: Principal) throws -> Response {
         let parameters = try AnalyticsParameters(request)
-        let fromDay = VisitorHasher.day(of: parameters.from)
-        let lastDay = VisitorHasher.day(of: parameters.to.addingTimeInterval(-0.000_001))
-        let (rows, visitors) = try AnalyticsStore.read(pool) { connection in
-            let rows = try AnalyticsStore.summary(workspace: principal.workspaceID, from: parameters.from, to: parameters.to,
+        let workspace = principal.workspaceID
+        let (rows, visitors, previous) = try AnalyticsStore.read(pool) { connection in
+            let rows = try AnalyticsStore.summary(workspace: workspace, from: parameters.from, to: parameters.to,
                                                   filter: parameters.filter, on: connection)
-            let visitors = try AnalyticsStore.visitors(workspace: principal.workspaceID, fromDay: fromDay, lastDay: lastDay,
-                                                       includeBots: parameters.filter.includeBots, on: connection)
-            return (rows, visitors)
+            let visitors = try AnalyticsStore.visitors(workspace: workspace, from: parameters.from, to: parameters.to,
+                                                       filter: parameters.filter, on: connection)
+            let previous = try parameters.previous.map { period in
+                (try AnalyticsStore.summary(workspace: workspace, from: period.from, to: period.to, filter: parameters.filter, on: connection),
+                 try AnalyticsStore.visitors(workspace: workspace, from: period.from, to: period.to, filter: parameters.filter, on: connection))
+            }
+            return (rows, visitors, previous)
         }
         var all = 0, bots = 0, counted = 0
         var byOutcome = Dictionary(uniqueKeysWithValues: Hit.Outcome.allCases.map { ($0.rawValue, 0) })
@@ -178,24 +271,41 @@ struct AnalyticsHandlers: EndpointGroup {
         let share = all == 0 ? 0 : Double(bots) / Double(all)
         let shareText = String(format: "%.4f", share)
         func object(_ counts: [String: Int], order: [String]) -> JSONValue {
-            .object(order.map { JSONMember(key: $0, value: .number(String(counts[$0] ?? 0))) })
+            .object(order.map { JSONMember(key: $0, value: .integer(counts[$0] ?? 0)) })
         }
         var members = parameters.jsonMembers
         members += [
-            JSONMember(key: "hits", value: .number(String(counted))),
-            JSONMember(key: "botHits", value: .number(String(bots))),
+            JSONMember(key: "hits", value: .integer(counted)),
+            JSONMember(key: "botHits", value: .integer(bots)),
             JSONMember(key: "botShare", value: .number(shareText)),
-            JSONMember(key: "uniqueVisitors", value: .number(String(visitors))),
+            JSONMember(key: "uniqueVisitors", value: .integer(visitors)),
             JSONMember(key: "byOutcome", value: object(byOutcome, order: Hit.Outcome.allCases.map(\.rawValue))),
             JSONMember(key: "bySource", value: object(bySource, order: Hit.Source.allCases.map(\.rawValue))),
             JSONMember(key: "byPlatform", value: object(byPlatform, order: DevicePlatform.allCases.map(\.rawValue))),
             JSONMember(key: "byServed", value: object(byServed, order: Hit.Served.allCases.map(\.rawValue))),
         ]
         var csvRows = [["hits", String(counted)], ["botHits", String(bots)], ["botShare", shareText], ["uniqueVisitors", String(visitors)]]
+        if let (rows, visitors) = previous {
+            let hits = rows.filter { parameters.filter.includeBots || !$0.isBot }.map(\.hits).reduce(0, +)
+            let bots = rows.filter(\.isBot).map(\.hits).reduce(0, +)
+            members.append(JSONMember(key: "previous", value: .object([
+                JSONMember(key: "hits", value: .integer(hits)), JSONMember(key: "botHits", value: .integer(bots)),
+                JSONMember(key: "uniqueVisitors", value: .integer(visitors)),
+            ])))
+            csvRows += [["previous.hits", String(hits)], ["previous.botHits", String(bots)], ["previous.uniqueVisitors", String(visitors)]]
+        }
         csvRows += Hit.Outcome.allCases.map { ["outcome.\($0.rawValue)", String(byOutcome[$0.rawValue] ?? 0)] }
         csvRows += Hit.Source.allCases.map { ["source.\($0.rawValue)", String(bySource[$0.rawValue] ?? 0)] }
         csvRows += DevicePlatform.allCases.map { ["platform.\($0.rawValue)", String(byPlatform[$0.rawValue] ?? 0)] }
         csvRows += Hit.Served.allCases.map { ["served.\($0.rawValue)", String(byServed[$0.rawValue] ?? 0)] }
         return AnalyticsOutput(json: .object(members), csvHeader: ["metric", "value"], csvRows: csvRows).response(csv: parameters.csv)
+    }
+
+    /// Hits (bots per the filter) and unique visitors from `from` to `to`.
+    private static func totals(_ workspace: UUID, _ from: Date, _ to: Date, _ filter: AnalyticsStore.Filter,
+                               on connection: Connection) throws -> (hits: Int, visitors: Int) {
+        let rows = try AnalyticsStore.summary(workspace: workspace, from: from, to: to, filter: filter, on: connection)
+        let hits = rows.filter { filter.includeBots || !$0.isBot }.map(\.hits).reduce(0, +)
+        return (hits, try AnalyticsStore.visitors(workspace: workspace, from: from, to: to, filter: filter, on: connection))
     }
 }

@@ -10,11 +10,14 @@ import LinkKit
 ///   the last 7 days up to now. Rollups are hourly, so `from` is rounded down and `to` up to the hour. Both lie
 ///   from 1970 (no hit is older; a default `from` before it starts there) to the year 9999: PostgreSQL
 ///   refuses a year 0, which an ISO date can write.
-/// - `tz`: an IANA time zone (`Europe/Paris`), default `UTC`: day buckets and dates follow it.
-/// - `host`, `app` (an app id), `outcome`, `source` (`resolve`|`click`|`claim`), `served` (what a click got:
-///   `landing`|`redirect`|`preview`|`claim`), `link` (a stored link's id), `utm_source`, `utm_medium`,
-///   `utm_campaign`, `utm_term`, `utm_content` (a campaign value, as hits keep it), `includeBots` (`true`|`false`,
-///   default false).
+/// - `period`: instead of `from` and `to`, `today`, `yesterday`, `7d`, `30d` or `90d` (whole days in `tz`, the
+///   last ones ending with today). `compare=previous` adds the period of the same length just before.
+/// - `tz`: an IANA time zone (`Europe/Paris`), default `UTC`: day buckets, dates and periods follow it.
+/// - `host`, `app` (an app id), `outcome`, `source` (`click`, the default: taps on links; `resolve`, `claim`, or
+///   `all`), `served` (what a click got: `landing`|`redirect`|`preview`|`claim`), `link` (a stored link's id),
+///   `utm_source`, `utm_medium`, `utm_campaign`, `utm_term`, `utm_content` (a campaign value, as hits keep it),
+///   `country` (ISO 3166-1 alpha-2), `os`, `browser` (uap-core family names), `device` (a device class),
+///   `includeBots` (`true`|`false`, default false).
 struct AnalyticsParameters {
     static let maxDays = 400
     /// The range `from` and `to` must lie in: 1970-01-01 to 10000-01-01 (exclusive), UTC.
@@ -27,7 +30,19 @@ struct AnalyticsParameters {
     static let host = QueryParameter("host", Schema.string(maxLength: 253), "Only hits on this link domain.")
     static let app = QueryParameter("app", .uuid, "Only hits of this app.")
     static let outcome = QueryParameter("outcome", .enumeration(Hit.Outcome.allCases.map(\.rawValue)), "Only hits with this outcome.")
-    static let source = QueryParameter("source", .enumeration(Hit.Source.allCases.map(\.rawValue)), "Only resolves, clicks or deferred-link claims.")
+    static let period = QueryParameter("period", .enumeration(Period.allCases.map(\.rawValue)),
+                                       "Instead of from and to: today, yesterday, or the last 7, 30 or 90 days up to the end of today, whole days in `tz`.")
+    static let compare = QueryParameter("compare", .enumeration(["previous"]),
+                                        "`previous`: the figures of the period of the same length just before, beside each figure.")
+    static let source = QueryParameter("source", .enumeration(["click", "resolve", "claim", "all"]),
+                                       "Clicks on links (the default: taps people make), API resolves, deferred-link claims, or all of them.")
+    static let country = QueryParameter("country", Schema.string(pattern: "^[A-Z]{2}$").example("DE"),
+                                        "Only taps from this country (ISO 3166-1 alpha-2, from the client address; needs `--geoip-db`).")
+    static let os = QueryParameter("os", Schema.string(minLength: 1, maxLength: 100).example("iOS"), "Only taps from this operating system family (uap-core's names).")
+    static let browser = QueryParameter("browser", Schema.string(minLength: 1, maxLength: 100).example("Mobile Safari"), "Only taps from this browser family (uap-core's names).")
+    static let device = QueryParameter("device", .enumeration(deviceClasses), "Only taps from this class of device.")
+    /// The device classes hits are counted under (docs/HITS.md).
+    static let deviceClasses = ["mobile", "tablet", "desktop", "bot", "other"]
     static let served = QueryParameter("served", .enumeration(Hit.Served.allCases.map(\.rawValue)),
                                        "Only clicks that got this (the landing page, a redirect, the preview page bots get) or claims.")
     static let link = QueryParameter("link", .uuid, "Only taps on this stored link (its id).")
@@ -40,7 +55,25 @@ struct AnalyticsParameters {
     static let includeBots = QueryParameter("includeBots", .enumeration(["true", "false"]), "Count crawlers, link-preview fetchers and HEAD requests too (default false).")
     static let format = QueryParameter("format", .enumeration(["json", "csv"]), "`csv` answers text/csv (as does `Accept: text/csv`).")
     /// The parameters every analytics endpoint takes.
-    static let declared = [fromParameter, toParameter, tz, host, app, outcome, source, served, link] + campaign + [includeBots, format]
+    static let declared = [fromParameter, toParameter, period, compare, tz, host, app, outcome, source, served, link] + campaign
+        + [country, os, browser, device, includeBots, format]
+
+    /// The named periods.
+    enum Period: String, CaseIterable {
+        case today, yesterday
+        case last7 = "7d", last30 = "30d", last90 = "90d"
+
+        /// The first day (0: today) and the number of days.
+        var days: (first: Int, count: Int) {
+            switch self {
+            case .today: (0, 1)
+            case .yesterday: (-1, 1)
+            case .last7: (-6, 7)
+            case .last30: (-29, 30)
+            case .last90: (-89, 90)
+            }
+        }
+    }
 
     /// `from` and `to`: an RFC 3339 timestamp or a date, from 1970 to 9999.
     private static let instant = Schema.string(
@@ -49,6 +82,10 @@ struct AnalyticsParameters {
 
     let from: Date
     let to: Date
+    /// The period asked for by name, if any.
+    let period: Period?
+    /// The period just before `[from, to)`, of the same length, when `compare=previous`.
+    let previous: (from: Date, to: Date)?
     let timeZone: TimeZone
     /// The zone's name as asked, echoed back (Foundation names `UTC` `GMT`).
     let timeZoneName: String
@@ -66,9 +103,22 @@ struct AnalyticsParameters {
         }
         timeZone = zone
         timeZoneName = zoneName
-        var to = try Self.instant(Self.toParameter.value(in: request), name: "to", zone: zone, endOfDay: true) ?? now
-        let asked = try Self.instant(Self.fromParameter.value(in: request), name: "from", zone: zone, endOfDay: false)
-        var from = asked ?? max(to.addingTimeInterval(-7 * 86_400), Self.earliest)
+        period = try Self.period.value(in: request).flatMap(Period.init(rawValue:))
+        var to: Date, from: Date
+        if let period {
+            guard try Self.fromParameter.value(in: request) == nil, try Self.toParameter.value(in: request) == nil else {
+                throw .badRequest("period cannot be given with from or to: use one or the other.")
+            }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let today = calendar.startOfDay(for: now)
+            from = calendar.date(byAdding: .day, value: period.days.first, to: today)!
+            to = calendar.date(byAdding: .day, value: period.days.count, to: from)!
+        } else {
+            to = try Self.instant(Self.toParameter.value(in: request), name: "to", zone: zone, endOfDay: true) ?? now
+            let asked = try Self.instant(Self.fromParameter.value(in: request), name: "from", zone: zone, endOfDay: false)
+            from = asked ?? max(to.addingTimeInterval(-7 * 86_400), Self.earliest)
+        }
         from = Date(timeIntervalSince1970: (from.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
         to = Date(timeIntervalSince1970: (to.timeIntervalSince1970 / 3600).rounded(.up) * 3600)
         guard from >= Self.earliest, to >= Self.earliest else { throw .badRequest("from and to must be 1970-01-01 or later.") }
@@ -79,6 +129,13 @@ struct AnalyticsParameters {
         }
         self.from = from
         self.to = to
+        if try Self.compare.value(in: request) != nil {
+            let before = from.addingTimeInterval(-to.timeIntervalSince(from))
+            guard before >= Self.earliest else { throw .badRequest("compare=previous: the previous period would start before 1970.") }
+            previous = (before, from)
+        } else {
+            previous = nil
+        }
         var app: UUID?
         if let text = try Self.app.value(in: request) {
             guard let id = UUID(uuidString: text) else { throw .badRequest("app must be an app id (a UUID), not '\(text)'.") }
@@ -95,13 +152,23 @@ struct AnalyticsParameters {
             guard let value = Hit.Campaign.keptValue(text) else { throw .badRequest("\(field.rawValue) must not be empty.") }
             campaign[field] = value
         }
+        var visitor: [AnalyticsStore.VisitorField: String] = [:]
+        for (field, parameter) in zip(AnalyticsStore.VisitorField.allCases, [Self.country, Self.os, Self.browser, Self.device]) {
+            guard let text = try parameter.value(in: request) else { continue }
+            guard !text.isEmpty else { throw .badRequest("\(field.rawValue) must not be empty.") }
+            if field == .country, text.utf8.count != 2 || !text.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) {
+                throw .badRequest("country must be an ISO 3166-1 alpha-2 code in capitals (DE, US), not '\(text.prefix(100))'.")
+            }
+            visitor[field] = text
+        }
+        let source = try Self.source.value(in: request) ?? "click"
         filter = AnalyticsStore.Filter(
             host: try Self.host.value(in: request).map { $0.lowercased() }, app: app,
             outcome: try Self.outcome.value(in: request).flatMap(Hit.Outcome.init(rawValue:)),
-            source: try Self.source.value(in: request).flatMap(Hit.Source.init(rawValue:)),
+            source: Hit.Source(rawValue: source),
             served: try Self.served.value(in: request).flatMap(Hit.Served.init(rawValue:)),
             includeBots: try request.flag(Self.includeBots.name) ?? false,
-            link: link, campaign: campaign
+            link: link, campaign: campaign, visitor: visitor
         )
         switch try Self.format.value(in: request) {
         case nil: csv = request.headers["Accept"]?.lowercased().contains("text/csv") == true
@@ -115,17 +182,25 @@ struct AnalyticsParameters {
             JSONMember(key: "from", value: .string(Self.format(from, timeZone))),
             JSONMember(key: "to", value: .string(Self.format(to, timeZone))),
             JSONMember(key: "timeZone", value: .string(timeZoneName)),
+            JSONMember(key: "period", value: period.map { .string($0.rawValue) } ?? .null),
             JSONMember(key: "includeBots", value: .bool(filter.includeBots)),
+            JSONMember(key: "source", value: .string(filter.source?.rawValue ?? "all")),
         ]
+        if let previous {
+            members.append(JSONMember(key: "previousFrom", value: .string(Self.format(previous.from, timeZone))))
+            members.append(JSONMember(key: "previousTo", value: .string(Self.format(previous.to, timeZone))))
+        }
         var filters: [JSONMember] = []
         if let host = filter.host { filters.append(JSONMember(key: "host", value: .string(host))) }
         if let app = filter.app { filters.append(JSONMember(key: "app", value: .string(app.canonicalText))) }
         if let outcome = filter.outcome { filters.append(JSONMember(key: "outcome", value: .string(outcome.rawValue))) }
-        if let source = filter.source { filters.append(JSONMember(key: "source", value: .string(source.rawValue))) }
         if let served = filter.served { filters.append(JSONMember(key: "served", value: .string(served.rawValue))) }
         if let link = filter.link { filters.append(JSONMember(key: "link", value: .string(link.canonicalText))) }
         for field in Hit.Campaign.Field.allCases {
             if let value = filter.campaign[field] { filters.append(JSONMember(key: field.rawValue, value: .string(value))) }
+        }
+        for field in AnalyticsStore.VisitorField.allCases {
+            if let value = filter.visitor[field] { filters.append(JSONMember(key: field.rawValue, value: .string(value))) }
         }
         members.append(JSONMember(key: "filters", value: .object(filters)))
         return members
