@@ -104,7 +104,7 @@ import TestSupport
             try GeneratedRouterTests.compile("/usr/bin/env", ["tsc", "--strict", "--noUnusedLocals", "--target", "es2017", "--module", "commonjs",
                                                               "--noEmit", try source("typescript", "links.ts")])
             // Debian's kotlinc starts the compiler with 256 MB, too little for this file's table initializer.
-            try GeneratedRouterTests.compile("/usr/bin/env", ["JAVA_OPTS=-Xmx1g -Xms32M", "kotlinc", "-nowarn", "-d", directory.appendingPathComponent("out").path,
+            try GeneratedRouterTests.compile("/usr/bin/env", ["JAVA_OPTS=-Xmx1g -Xms32M", "kotlinc", "-Werror", "-d", directory.appendingPathComponent("out").path,
                                                               try source("kotlin", "Links.kt")])
         }
     }
