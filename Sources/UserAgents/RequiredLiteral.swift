@@ -1,35 +1,39 @@
 import Glibc
 
-/// The prefilter of a regex: a run of literal characters every match must contain, lower-cased (ASCII), so that a
-/// `User-Agent` lacking it is passed over without running the regex. Most of uap-core's regexes name a product
-/// (`Chrome/`, `Android`, `SM-T`); the few without any literal run always run.
+/// The prefilter of a regex: sets of literal texts such that every match contains a text of each set, lower-cased
+/// (ASCII), so that a `User-Agent` lacking all texts of a set is passed over without running the regex. Most of uap-core's regexes
+/// name products (`Chrome/`, `(Windows|Android|WeTab)`, `[Ss]pider`); the few without a literal always run.
 ///
 /// Read conservatively from the pattern: only characters outside optional parts count (a quantifier whose
-/// minimum is 0, a group with alternatives, a lookaround), and a run ends at every group, class, escape class or
-/// repeated character, so the run found is always in every match. Lower-casing both sides makes one search serve
-/// case-sensitive and case-insensitive regexes alike (it can only let more agents through).
+/// minimum is 0, a lookaround, an alternative that requires nothing), and a run ends at every group, class, escape
+/// class or repeated character, so each run found is in every match of its branch. A group of alternatives
+/// requires one of its branches' runs. Lower-casing both sides makes one search serve case-sensitive and
+/// case-insensitive regexes alike (it can only let more agents through), and reads `[Ss]` as `s`.
 struct RequiredLiteral: Sendable, Equatable {
-    /// The lower-cased bytes; empty when the pattern requires no literal run.
-    let bytes: [UInt8]
+    /// Sets of lower-cased texts: every match contains one text of each set. Empty when the pattern requires
+    /// nothing; the most selective sets (longest shortest text) first, so a search fails early.
+    let requirements: [[[UInt8]]]
 
     init(pattern: String) {
         var reader = Reader(pattern: Array(pattern.utf8))
-        let body = reader.sequence()
-        bytes = body.hasAlternatives ? [] : body.runs.max { $0.count < $1.count } ?? []
+        requirements = Reader.combine(reader.alternation()).sorted { Reader.isMoreSelective($0, than: $1) }
     }
 
-    /// Whether `text` (lower-cased ASCII) contains the run.
+    /// Whether `text` (lower-cased ASCII) holds a text of every set (always, when there are none).
     func isFound(in text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = bytes.first else { return true }
-        guard text.count >= bytes.count else { return false }
-        return bytes.withUnsafeBufferPointer { needle in
+        requirements.allSatisfy { texts in texts.contains { Self.contains(text, $0) } }
+    }
+
+    private static func contains(_ text: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, text.count >= needle.count, let base = text.baseAddress else { return needle.isEmpty }
+        return needle.withUnsafeBufferPointer { needle in
             var start = 0
             let last = text.count - needle.count
             while start <= last {
                 // memchr for the first byte, then compare the rest.
-                guard let found = memchr(text.baseAddress! + start, Int32(first), last - start + 1) else { return false }
-                let at = text.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if memcmp(text.baseAddress! + at, needle.baseAddress!, needle.count) == 0 { return true }
+                guard let found = memchr(base + start, Int32(first), last - start + 1) else { return false }
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return true }
                 start = at + 1
             }
             return false
@@ -38,29 +42,52 @@ struct RequiredLiteral: Sendable, Equatable {
 
     /// A recursive reader of the pattern's structure, keeping only what the prefilter needs.
     private struct Reader {
+        /// Texts one of which a match contains.
+        typealias Requirement = [[UInt8]]
+        /// What one branch of an alternation requires: every requirement holds.
+        typealias Branch = [Requirement]
+
         let pattern: [UInt8]
         var position = 0
 
-        /// What a sequence (the pattern, or a group's body) requires.
-        struct Body {
-            var runs: [[UInt8]] = []
-            var hasAlternatives = false
-        }
-
         private enum Atom {
             case literal(UInt8)
-            case group(Body, required: Bool)
+            case group([Branch], required: Bool)
             case other
         }
 
         init(pattern: [UInt8]) { self.pattern = pattern }
 
-        /// Reads up to the `)` closing the current group (consumed) or the end.
-        mutating func sequence() -> Body {
-            var body = Body()
+        /// What a group of `branches` requires: its one branch's requirements, or one requirement holding a
+        /// requirement of each branch (none when a branch requires nothing).
+        static func combine(_ branches: [Branch]) -> Branch {
+            if branches.count == 1 { return branches[0] }
+            var union: Requirement = []
+            for branch in branches {
+                guard let best = best(of: branch) else { return [] }
+                for text in best where !union.contains(text) { union.append(text) }
+            }
+            return [union]
+        }
+
+        /// The most selective requirement of a branch.
+        static func best(of branch: Branch) -> Requirement? {
+            branch.min { isMoreSelective($0, than: $1) }
+        }
+
+        /// Whether `a` likely rules out more agents than `b`: a longer shortest text, then fewer texts.
+        static func isMoreSelective(_ a: Requirement, than b: Requirement) -> Bool {
+            let (shortestA, shortestB) = (a.map(\.count).min() ?? 0, b.map(\.count).min() ?? 0)
+            return shortestA != shortestB ? shortestA > shortestB : a.count < b.count
+        }
+
+        /// Reads branches separated by `|` up to the `)` closing the current group (consumed) or the end.
+        mutating func alternation() -> [Branch] {
+            var branches: [Branch] = []
+            var branch: Branch = []
             var run: [UInt8] = []
             func flush() {
-                if !run.isEmpty { body.runs.append(run) }
+                if !run.isEmpty { branch.append([run]) }
                 run = []
             }
             while position < pattern.count {
@@ -72,7 +99,8 @@ struct RequiredLiteral: Sendable, Equatable {
                 if byte == UInt8(ascii: "|") {
                     position += 1
                     flush()
-                    body.hasAlternatives = true
+                    branches.append(branch)
+                    branch = []
                     continue
                 }
                 let atom = self.atom()
@@ -87,13 +115,14 @@ struct RequiredLiteral: Sendable, Equatable {
                     flush()
                 case .group(let inner, let required):
                     flush()
-                    if required, minimum ?? 1 > 0, !inner.hasAlternatives { body.runs += inner.runs }
+                    if required, minimum ?? 1 > 0 { branch += Self.combine(inner).filter { !$0.isEmpty } }
                 case .other:
                     flush()
                 }
             }
             flush()
-            return body
+            branches.append(branch)
+            return branches
         }
 
         private mutating func atom() -> Atom {
@@ -109,8 +138,7 @@ struct RequiredLiteral: Sendable, Equatable {
                 // `\d`, `\b`, `\x41`, back-references...: not a literal; `\.`, `\/`, `\ `: the character itself.
                 return isLetterOrDigit || escaped >= 0x80 ? .other : .literal(Self.lowered(escaped))
             case UInt8(ascii: "["):
-                skipClass()
-                return .other
+                return characterClass()
             case UInt8(ascii: "("):
                 var required = true
                 if position < pattern.count, pattern[position] == UInt8(ascii: "?") {
@@ -130,7 +158,7 @@ struct RequiredLiteral: Sendable, Equatable {
                     }
                     position += 1
                 }
-                return .group(sequence(), required: required)
+                return .group(alternation(), required: required)
             case UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "$"):
                 return .other
             default:
@@ -138,17 +166,25 @@ struct RequiredLiteral: Sendable, Equatable {
             }
         }
 
-        /// Skips a character class after its `[` (a `]` first in it, or escaped, is a member).
-        private mutating func skipClass() {
+        /// Reads a character class after its `[`: a literal when it is one letter in both cases (`[Ss]`), which
+        /// lower-cased is one character; anything else is not (a `]` first in it, or escaped, is a member).
+        private mutating func characterClass() -> Atom {
+            let start = position
             if position < pattern.count, pattern[position] == UInt8(ascii: "^") { position += 1 }
             if position < pattern.count, pattern[position] == UInt8(ascii: "]") { position += 1 }
             while position < pattern.count {
                 let byte = pattern[position]
                 position += 1
                 if byte == UInt8(ascii: "\\") { position += 1 }
-                else if byte == UInt8(ascii: "[") { skipClass() }   // ICU's nested sets
-                else if byte == UInt8(ascii: "]") { return }
+                else if byte == UInt8(ascii: "[") { _ = characterClass() }   // ICU's nested sets
+                else if byte == UInt8(ascii: "]") { break }
             }
+            let members = pattern[start..<max(start, position - 1)]
+            if members.count == 2, let first = members.first, let last = members.last, first != last,
+               Self.lowered(first) == Self.lowered(last), (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") {
+                return .literal(Self.lowered(first))
+            }
+            return .other
         }
 
         /// The minimum count of the quantifier after an atom (consumed, with a lazy or possessive mark); nil when

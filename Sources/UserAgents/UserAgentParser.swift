@@ -50,9 +50,11 @@ public final class UserAgentParser: Sendable {
     public var regexCount: Int { browsers.count + systems.count + devices.count }
 
     /// Browser, operating system and device of `agent`.
-    public func parse(_ agent: String) -> ParsedUserAgent {
+    /// - Parameter device: false: the device section (the largest, about half the regexes) is not run, and the
+    ///   answer's device is `Other`.
+    public func parse(_ agent: String, device: Bool = true) -> ParsedUserAgent {
         withSubject(agent) { subject in
-            ParsedUserAgent(browser: browser(subject), os: os(subject), device: device(subject))
+            ParsedUserAgent(browser: browser(subject), os: os(subject), device: device ? self.device(subject) : .other)
         }
     }
 

@@ -20,7 +20,7 @@ struct UserAgentRule: @unchecked Sendable {
         } catch {
             throw UserAgentsError(.invalidRegex, path: path, detail: pattern)
         }
-        literal = prefilter ? RequiredLiteral(pattern: pattern) : RequiredLiteral(pattern: "")
+        literal = RequiredLiteral(pattern: prefilter ? pattern : "")
         replacements = replacementKeys.map { node[$0]?.text }
     }
 

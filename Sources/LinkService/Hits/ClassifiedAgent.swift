@@ -3,7 +3,7 @@ import UserAgents
 
 /// What a `User-Agent` says, once: linkd's own classification (`UserAgent`: platform, bot, in-app browser, which
 /// decide what a click gets) and the hit's dimensions read with uap-core's regexes (operating system and browser
-/// families) with the device class derived from both. `UserAgentCache` keeps one per agent seen again.
+/// families), with the device class derived from both. `UserAgentCache` keeps one per agent seen again.
 struct ClassifiedAgent: Sendable {
     let userAgent: UserAgent
     /// uap-core's operating system family; nil when unknown (uap-core's `Other`) or not parsed.
@@ -14,38 +14,37 @@ struct ClassifiedAgent: Sendable {
     /// reasons too: `Hit.device` then says so).
     let device: Hit.Device
 
-    /// Classifies `header`; `parsed` is what uap-core's regexes read from it (nil: not parsed).
-    init(_ header: String?, parsed: ParsedUserAgent?) {
+    /// Classifies `header`, reading its operating system and browser with `parser` when given. uap-core's device
+    /// section is not run: the class needs no device model, and it is about half of the regexes.
+    init(_ header: String?, parser: UserAgentParser?) {
         userAgent = UserAgent(header)
+        let parsed = header.flatMap { header in parser?.parse(header, device: false) }
         os = parsed.flatMap { $0.os.isKnown ? $0.os.family : nil }
         browser = parsed.flatMap { $0.browser.isKnown ? $0.browser.family : nil }
-        device = Self.device(of: userAgent, parsed: parsed, header: header ?? "")
+        device = Self.device(of: userAgent, os: os, header: header ?? "")
     }
 
     /// Operating systems of phones that linkd's own markers do not name (iOS and Android are `UserAgent.platform`).
-    static let phoneSystems: Set<String> = ["Windows Phone", "BlackBerry OS", "BlackBerry Tablet OS", "KaiOS", "Symbian OS", "Firefox OS",
-                                            "Tizen", "Sailfish", "webOS", "Bada", "MeeGo", "Maemo"]
-    /// uap-core device families of tablets that do not say `iPad` (its own families for Kindles and the like).
-    static let tabletMarkers = ["iPad", "Kindle", "Tablet", "Nexus 7", "Nexus 9", "Nexus 10", "Galaxy Tab"]
+    static let phoneSystems: Set<String> = ["Windows Phone", "BlackBerry OS", "KaiOS", "Symbian OS", "Firefox OS", "Tizen", "Sailfish",
+                                            "webOS", "Bada", "MeeGo", "Maemo"]
+    /// Tokens of tablets that do not say `iPad`: Firefox on Android tablets (`Android 13; Tablet;`), Kindles.
+    static let tabletTokens = ["Tablet", "Kindle", "Silk/"]
 
     /// The device class (docs/HITS.md, "Dimensions"), in order:
     /// - `bot`: linkd's `UserAgent.isBot` (crawlers and link-preview fetchers), as linkd counted bots before;
-    /// - `tablet`: an iPad (linkd's marker or uap-core's device), a uap-core device family naming a tablet
-    ///   (`tabletMarkers`), a BlackBerry tablet, or Android without the `Mobile` token (Android phones' browsers
-    ///   and web views write it, tablets' do not);
-    /// - `mobile`: an iOS or Android platform (linkd's markers, CFNetwork apps included), another phone system
-    ///   (`phoneSystems`), or a `Mobi` token (MDN's advice for spotting a mobile browser);
+    /// - `tablet`: an iPad (linkd's marker), a tablet token (`tabletTokens`), uap-core's `BlackBerry Tablet OS`, or
+    ///   Android without the `Mobile` token (Android phones' browsers and web views write it, tablets' do not);
+    /// - `mobile`: linkd's iOS or Android platform (CFNetwork apps included), another phone system (`phoneSystems`),
+    ///   or a `Mobi` token (MDN's advice for spotting a mobile browser);
     /// - `desktop`: linkd's desktop platform (Windows, Macintosh, X11, Linux, ChromeOS markers);
-    /// - `other`: anything else (no header, HTTP libraries, TVs and consoles uap-core does not place).
-    static func device(of agent: UserAgent, parsed: ParsedUserAgent?, header: String) -> Hit.Device {
+    /// - `other`: anything else (no header, HTTP libraries, TVs and consoles).
+    static func device(of agent: UserAgent, os: String?, header: String) -> Hit.Device {
         if agent.isBot { return .bot }
-        let family = parsed?.device.family ?? ""
-        let system = parsed?.os.family ?? ""
-        if agent.isIPad || tabletMarkers.contains(where: { family.contains($0) }) || system == "BlackBerry Tablet OS"
+        if agent.isIPad || tabletTokens.contains(where: { header.contains($0) }) || os == "BlackBerry Tablet OS"
             || (agent.platform == .android && !header.contains("Mobile")) {
             return .tablet
         }
-        if agent.platform == .ios || agent.platform == .android || phoneSystems.contains(system) || header.contains("Mobi") {
+        if agent.platform == .ios || agent.platform == .android || os.map(phoneSystems.contains) == true || header.contains("Mobi") {
             return .mobile
         }
         return agent.platform == .desktop ? .desktop : .other

@@ -23,7 +23,7 @@ final class UserAgentCache: Sendable {
     /// The classified `User-Agent` of `request`.
     func classify(_ request: Request) -> ClassifiedAgent {
         let header = request.headers["User-Agent"]
-        guard let header, header.utf8.count <= Self.longestKept else { return ClassifiedAgent(header, parsed: nil) }
-        return classified.value(for: header) { ClassifiedAgent(header, parsed: parser?.parse(header)) }
+        guard let header, header.utf8.count <= Self.longestKept else { return ClassifiedAgent(header, parser: nil) }
+        return classified.value(for: header) { ClassifiedAgent(header, parser: parser) }
     }
 }
