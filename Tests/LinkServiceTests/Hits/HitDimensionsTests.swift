@@ -106,5 +106,14 @@ struct HitDimensionsTests {
         #expect(countries.country(of: "127.0.0.9") == nil)
         #expect(countries.country(of: "not an address") == nil)
         #expect(countries.country(of: "") == nil)
+        // What a hit pays for its country (one lookup per hit, on the request thread), printed.
+        let clock = ContinuousClock()
+        var found = 0
+        let elapsed = clock.measure {
+            for index in 0..<100_000 where countries.country(of: index % 2 == 0 ? "127.0.0.2" : "::ffff:127.0.0.9") != nil { found += 1 }
+        }
+        #expect(found == 50_000)
+        print(String(format: "GeoIP: %.2f µs per lookup", Double(elapsed.components.attoseconds) / 1e12 / 100_000
+                     + Double(elapsed.components.seconds) * 1e6 / 100_000))
     }
 }
