@@ -25,12 +25,14 @@ public final class UserAgentParser: Sendable {
     /// Loads and compiles the regexes of `path` (uap-core's `regexes.yaml`).
     /// - Throws: `UserAgentsError`: `.unreadable`, `.invalidYAML` (not YAML, or no `user_agent_parsers`,
     ///   `os_parsers` and `device_parsers` lists), `.invalidRegex`.
-    public convenience init(contentsOf path: String = UserAgentParser.debianRegexes) throws(UserAgentsError) {
-        try self.init(contentsOf: path, prefilters: true)
+    /// - Parameter devices: false: the device section (about half the regexes) is neither compiled nor run, and every
+    ///   answer's device is `Other`: for callers that need browser and OS only.
+    public convenience init(contentsOf path: String = UserAgentParser.debianRegexes, devices: Bool = true) throws(UserAgentsError) {
+        try self.init(contentsOf: path, devices: devices, prefilters: true)
     }
 
     /// `prefilters: false` runs every regex on every agent (tests compare both).
-    init(contentsOf path: String, prefilters: Bool) throws(UserAgentsError) {
+    init(contentsOf path: String, devices: Bool = true, prefilters: Bool) throws(UserAgentsError) {
         let root = try YAMLNode.load(contentsOf: path)
         func rules(_ section: String, _ keys: [String]) throws(UserAgentsError) -> [UserAgentRule] {
             guard let list = root[section], case .sequence(let entries) = list, !entries.isEmpty else {
@@ -43,18 +45,16 @@ public final class UserAgentParser: Sendable {
         }
         browsers = try rules("user_agent_parsers", Self.browserKeys)
         systems = try rules("os_parsers", Self.systemKeys)
-        devices = try rules("device_parsers", Self.deviceKeys)
+        self.devices = devices ? try rules("device_parsers", Self.deviceKeys) : []
     }
 
     /// How many regexes were loaded (browsers, systems, devices).
     public var regexCount: Int { browsers.count + systems.count + devices.count }
 
     /// Browser, operating system and device of `agent`.
-    /// - Parameter device: false: the device section (the largest, about half the regexes) is not run, and the
-    ///   answer's device is `Other`.
-    public func parse(_ agent: String, device: Bool = true) -> ParsedUserAgent {
+    public func parse(_ agent: String) -> ParsedUserAgent {
         withSubject(agent) { subject in
-            ParsedUserAgent(browser: browser(subject), os: os(subject), device: device ? self.device(subject) : .other)
+            ParsedUserAgent(browser: browser(subject), os: os(subject), device: device(subject))
         }
     }
 

@@ -197,11 +197,12 @@ public final class Application: Sendable {
     private static let serviceKinds: [any BackgroundService.Type] = [ChangeFeed.self, AssociationFetchLog.self, HitBatcher.self, ClickTokens.self,
                                                                            LinkClickCounter.self, HealthChecks.self, WebhookDeliveries.self]
 
-    /// uap-core's regexes for the hits' operating systems and browsers, compiled once; nil (logged) when they cannot
-    /// be loaded: hits then record neither, and everything else works as before.
+    /// uap-core's regexes for the hits' operating systems and browsers, compiled once (not its device section, which
+    /// the hits do not use); nil (logged) when they cannot be loaded: hits then record neither, and everything else
+    /// works as before.
     private static func userAgentParser(_ configuration: HitsConfiguration, logger: Logger) -> UserAgentParser? {
         do {
-            return try UserAgentParser(contentsOf: configuration.userAgentRegexes)
+            return try UserAgentParser(contentsOf: configuration.userAgentRegexes, devices: false)
         } catch {
             logger.warning("hits record no operating system or browser", metadata: ["error": "\(error)"])
             return nil

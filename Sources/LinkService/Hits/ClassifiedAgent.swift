@@ -14,11 +14,11 @@ struct ClassifiedAgent: Sendable {
     /// reasons too: `Hit.device` then says so).
     let device: Hit.Device
 
-    /// Classifies `header`, reading its operating system and browser with `parser` when given. uap-core's device
-    /// section is not run: the class needs no device model, and it is about half of the regexes.
+    /// Classifies `header`, reading its operating system and browser with `parser` when given (the application's
+    /// is loaded without uap-core's device section: the class needs no device model).
     init(_ header: String?, parser: UserAgentParser?) {
         userAgent = UserAgent(header)
-        let parsed = header.flatMap { header in parser?.parse(header, device: false) }
+        let parsed = header.flatMap { header in parser?.parse(header) }
         os = parsed.flatMap { $0.os.isKnown ? $0.os.family : nil }
         browser = parsed.flatMap { $0.browser.isKnown ? $0.browser.family : nil }
         device = Self.device(of: userAgent, os: os, header: header ?? "")

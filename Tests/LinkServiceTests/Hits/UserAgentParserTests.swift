@@ -87,5 +87,13 @@ struct UserAgentParserTests {
         print(String(format: "uap-core: without the prefilters, mean %.1f µs per new agent", slowMicros / Double(agents.count)))
         #expect(parsed.count == agents.count)
         #expect(mismatches == 0)
+        // The application's parser, without the device section: the same browsers and systems, no device.
+        var loaded: UserAgentParser?
+        let load = try clock.measure { loaded = try UserAgentParser(contentsOf: Self.root + "regexes.yaml", devices: false) }
+        print("uap-core: the application's parser (no device section) loads in \(load)")
+        let hits = try #require(loaded)
+        #expect(zip(agents, parsed).allSatisfy { agent, answer in
+            hits.parse(agent) == ParsedUserAgent(browser: answer.browser, os: answer.os, device: .other)
+        })
     }
 }
