@@ -23,8 +23,8 @@ let logger = Logger(label: "hits-bench", level: .warning)
 if options["only"] == "agents" {
     let (load, results) = try AgentBenchmark().run()
     say(String(format: "RESULT agents: uap-core regexes loaded and compiled in %.0f ms (%.0f ms with the device section)", load[0], load[1]))
-    for (name, count, micros) in results {
-        say(String(format: "RESULT agents: %@: %d new agents, mean %.1f µs each", name, count, micros))
+    for (name, count, micros, p99) in results {
+        say(String(format: "RESULT agents: %@: %d new agents, mean %.1f µs each, 99th percentile %.0f µs", name, count, micros, p99))
     }
     exit(0)
 }
