@@ -25,6 +25,10 @@ let package = Package(
         // curl_easy_getinfo are C-variadic too: typed non-variadic wrappers.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // Hit dimensions (docs/HITS.md): uap-core's User-Agent regexes are YAML, read with libyaml; countries come
+        // from an operator's MaxMind DB file, read with libmaxminddb.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CMaxMindDB", pkgConfig: "libmaxminddb", providers: [.apt(["libmaxminddb-dev"])]),
 
         .target(name: "ByteText"),
         .target(name: "Observability", dependencies: ["ByteText"]),
@@ -37,11 +41,13 @@ let package = Package(
         .target(name: "EmbeddedPostgres", dependencies: ["Observability"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "ByteText", "Observability"]),
         .target(name: "Outbound", dependencies: ["CCurl", "CCurlShim", "Observability"]),
-        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "Observability", "CCrypto", "CQRencode", "CZlib", "CCSV"]),
+        .target(name: "UserAgents", dependencies: ["CYAML"]),
+        .target(name: "GeoIP", dependencies: ["CMaxMindDB"]),
+        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "Observability", "UserAgents", "GeoIP", "CCrypto", "CQRencode", "CZlib", "CCSV"]),
         .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Outbound", "Observability", "ByteText"]),
 
         // bench/hits: ingestion and analytics benchmarks (bench/hits/run.sh); never part of `swift test`.
-        .executableTarget(name: "hits-bench", dependencies: ["LinkService", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "TestSupport"], path: "bench/hits/Sources"),
+        .executableTarget(name: "hits-bench", dependencies: ["LinkService", "UserAgents", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "TestSupport"], path: "bench/hits/Sources"),
 
         .target(name: "TestSupport", dependencies: ["Postgres", "EmbeddedPostgres", "HTTPServer", "Observability"], path: "Tests/TestSupport"),
         .testTarget(name: "ByteTextTests", dependencies: ["ByteText"]),
@@ -50,8 +56,8 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "Observability", "TestSupport"], exclude: ["Servers/outbound_server.py"]),
-        .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "Outbound", "TestSupport", "EmbeddedPostgres", "CZlib"],
-                    exclude: ["Browser/landing_page.py", "Health/health_server.py", "Webhooks/webhook_receiver.py"]),
+        .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "Outbound", "UserAgents", "GeoIP", "TestSupport", "EmbeddedPostgres", "CZlib"],
+                    exclude: ["Browser/landing_page.py", "Health/health_server.py", "Webhooks/webhook_receiver.py", "Hits/write_country_db.pl"]),
         .testTarget(name: "linkdTests", dependencies: ["TestSupport", "Postgres"]),
     ]
 )

@@ -47,6 +47,9 @@ extension Configuration {
                             help: "Where hits are kept while the database is down."),
         ConfigurationOption("hits-retention-days", "LINKD_HITS_RETENTION_DAYS", .integer(in: 1...3650, of: "days"), \.service.hits.retentionDays,
                             help: "Days raw hits are kept; older daily partitions are dropped."),
+        ConfigurationOption("geoip-db", "LINKD_GEOIP_DB", .text("FILE"), \.service.hits.geoIPDatabase, unset: "no countries",
+                            help: "A MaxMind DB file (GeoLite2 Country or DB-IP Lite Country) the hits' countries are read from; "
+                                + "serve refuses to start when it cannot be read (docs/HITS.md)."),
         ConfigurationOption("connection-limit", "LINKD_CONNECTION_LIMIT", .integer(in: 1...1_000_000, of: "connections"),
                             \.service.server.connectionLimit,
                             help: "Open HTTP connections; beyond it the oldest idle or unfinished one is closed to make room, or "

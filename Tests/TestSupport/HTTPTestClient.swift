@@ -28,9 +28,10 @@ public final class HTTPTestClient {
     /// Whether the server closed the connection (EOF seen).
     public private(set) var peerClosed = false
 
-    /// Connects to `host:port` with send/receive timeouts of `timeout` seconds.
+    /// Connects to `host:port` with send/receive timeouts of `timeout` seconds, from `source` when given (an IPv4
+    /// address of this machine, such as any of 127.0.0.0/8: the address the server sees).
     /// - Throws: `HTTPTestClientError` when the connection is refused or times out.
-    public init(port: Int, host: String = "127.0.0.1", timeout: Double = 10) throws {
+    public init(port: Int, host: String = "127.0.0.1", source: String? = nil, timeout: Double = 10) throws {
         let isV6 = host.contains(":")
         descriptor = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw HTTPTestClientError("socket: \(String(cString: strerror(errno)))") }
@@ -49,6 +50,20 @@ public final class HTTPTestClient {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
             }
         } else {
+            if let source {
+                var local = sockaddr_in()
+                local.sin_family = sa_family_t(AF_INET)
+                inet_pton(AF_INET, source, &local.sin_addr)
+                let bound = withUnsafePointer(to: &local) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+                guard bound == 0 else {
+                    let message = String(cString: strerror(errno))
+                    Glibc.close(descriptor)
+                    descriptor = -1
+                    throw HTTPTestClientError("bind to \(source): \(message)")
+                }
+            }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = UInt16(port).bigEndian
@@ -178,8 +193,8 @@ public final class HTTPTestClient {
 
     /// One request on a fresh connection (`Connection: close`), e.g. `HTTPTestClient.request(port: p, path: "/healthz")`.
     public static func request(port: Int, method: String = "GET", path: String, headers: [(String, String)] = [],
-                               body: [UInt8]? = nil, timeout: Double = 10) throws -> TestResponse {
-        let client = try HTTPTestClient(port: port, timeout: timeout)
+                               body: [UInt8]? = nil, source: String? = nil, timeout: Double = 10) throws -> TestResponse {
+        let client = try HTTPTestClient(port: port, source: source, timeout: timeout)
         var headers = headers
         if !headers.contains(where: { $0.0.lowercased() == "connection" }) { headers.append(("Connection", "close")) }
         return try client.request(method, path, headers: headers, body: body)

@@ -28,6 +28,7 @@ struct ConfigurationOptionsTests {
         ("--association-versions-keep N", "LINKD_ASSOCIATION_VERSIONS_KEEP", "100"),
         ("--spool-dir DIR", "LINKD_SPOOL_DIR", "<data-dir>/spool"),
         ("--hits-retention-days N", "LINKD_HITS_RETENTION_DAYS", "90"),
+        ("--geoip-db FILE", "LINKD_GEOIP_DB", "no countries"),
         ("--connection-limit N", "LINKD_CONNECTION_LIMIT", "1024"),
         ("--header-timeout SECONDS", "LINKD_HEADER_TIMEOUT", "10"),
         ("--body-timeout SECONDS", "LINKD_BODY_TIMEOUT", "30"),

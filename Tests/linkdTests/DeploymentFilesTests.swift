@@ -79,7 +79,8 @@ struct DeploymentFilesTests {
             #expect(install.contains(package), "scripts/install-deps installs \(package)")
         }
         // And the shared libraries linkd links against, in the run stage.
-        for package in ["libpq5", "libmicrohttpd12", "libssl3", "zlib1g", "libqrencode4", "libcsv3", "libcurl4", "libjs-chart.js"] {
+        for package in ["libpq5", "libmicrohttpd12", "libssl3", "zlib1g", "libqrencode4", "libcsv3", "libcurl4", "libyaml-0-2", "libmaxminddb0", "uap-core",
+                        "libjs-chart.js"] {
             #expect(dockerfile.contains(package), "\(package)")
         }
         #expect(dockerfile.contains("COPY migrations /usr/share/linkd/migrations"))
@@ -87,7 +88,8 @@ struct DeploymentFilesTests {
         #expect(dockerfile.contains("LINKD_MIGRATIONS_DIR=/usr/share/linkd/migrations"))
         #expect(dockerfile.contains("/readyz"))
         for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "postgresql", "python3-yaml", "caddy", "curl", "zlib1g-dev",
-                        "libcsv-dev", "libjs-chart.js", "chromium", "chromium-driver", "python3-selenium"] {
+                        "libcsv-dev", "libjs-chart.js", "chromium", "chromium-driver", "python3-selenium", "uap-core",
+                        "libmaxmind-db-writer-perl"] {
             #expect(install.contains(package), "scripts/install-deps installs \(package)")
         }
     }

@@ -3,6 +3,7 @@ import HTTPServer
 import Observability
 import Outbound
 import Postgres
+import UserAgents
 
 /// The running service: constructs and injects every part, starts them in order and stops them in reverse.
 ///
@@ -112,7 +113,7 @@ public final class Application: Sendable {
                      "the metrics' stripes are sized for Application.serviceKinds")
         let auth = Authenticator(pool: requests, cache: keys)
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes, links: links)
-        let agents = UserAgentCache(stripes: metrics.stripes)
+        let agents = UserAgentCache(stripes: metrics.stripes, parser: Self.userAgentParser(configuration.hits, logger: logger))
         var catalogChanges = CatalogChanges(pool: requests, reloader: reloader, keys: keys, links: links)
         catalogChanges.movedURLs = { before, after, connection in try AssociationMoves.count(from: before, to: after, on: connection) }
         catalogChanges.eventsQueued = { deliveries.wake() }
@@ -204,6 +205,18 @@ public final class Application: Sendable {
     /// before any is built (each takes the stripes), so `init` checks that it builds these.
     private static let serviceKinds: [any BackgroundService.Type] = [ChangeFeed.self, AssociationFetchLog.self, HitBatcher.self, ClickTokens.self,
                                                                            LinkClickCounter.self, HealthChecks.self, WebhookDeliveries.self]
+
+    /// uap-core's regexes for the hits' operating systems and browsers, compiled once (not its device section, which
+    /// the hits do not use); nil (logged) when they cannot be loaded: hits then record neither, and everything else
+    /// works as before.
+    private static func userAgentParser(_ configuration: HitsConfiguration, logger: Logger) -> UserAgentParser? {
+        do {
+            return try UserAgentParser(contentsOf: configuration.userAgentRegexes, devices: false)
+        } catch {
+            logger.warning("hits record no operating system or browser", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
 
     private static func registerPoolGauges(_ pool: ConnectionPool, requests: ConnectionPool, in metrics: MetricsRegistry) {
         metrics.gauge("linkd_db_request_refusals_total",

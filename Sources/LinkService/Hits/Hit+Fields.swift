@@ -9,9 +9,10 @@ extension Hit {
     /// Appends the hit's spool line (without the newline): the microsecond time, then workspace_id, hostname,
     /// path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host,
     /// visitor_hash and, when set, served, COPY-text-escaped and tab-separated (nil as `\N`); a hit with a link
-    /// or a campaign adds served (`\N` when unset), link_id and the five `utm_*` fields (21 fields). The line of a
-    /// hit without them is what every earlier version wrote (14 or 15 fields), and every form reads back. NUL
-    /// bytes, which PostgreSQL text cannot hold, are left out, so a hostile URL can never make a batch fail.
+    /// or a campaign adds served (`\N` when unset), link_id and the five `utm_*` fields (21 fields), and one with a
+    /// country, OS, browser or device class those four after them (25 fields). The line of a hit without them is
+    /// what every earlier version wrote (14, 15 or 21 fields), and every form reads back. NUL bytes, which
+    /// PostgreSQL text cannot hold, are left out, so a hostile URL can never make a batch fail.
     ///
     /// Written as bytes: the spool takes over when the database falls behind, so it must write faster than
     /// hits arrive, which a line built from `String`s does not (bench/hits).
@@ -39,20 +40,28 @@ extension Hit {
         field(referrerHost)
         field(visitorHash)
         // Only when set, so a line without them keeps the format of spools written before they existed.
-        if linkID != nil || campaign != nil {
+        let hasDimensions = country != nil || os != nil || browser != nil || device != nil
+        if linkID != nil || campaign != nil || hasDimensions {
             field(served?.rawValue)
             field(linkID)
             for name in Campaign.Field.allCases { field(campaign?[name]) }
+            if hasDimensions {
+                field(country)
+                field(os)
+                field(browser)
+                field(device?.rawValue)
+            }
         } else if let served {
             field(served.rawValue)
         }
     }
 
-    /// Reads a line written by `appendSpoolLine` (or by a build before `served`, 14 fields, or before links and
-    /// campaigns, 15); nil when it is damaged (e.g. cut by a crash mid-write).
+    /// Reads a line written by `appendSpoolLine` (or by a build before `served`, 14 fields, before links and
+    /// campaigns, 15, or before countries, OS, browsers and devices, 21); nil when it is damaged (e.g. cut by a
+    /// crash mid-write).
     init?(spoolLine line: Substring) {
         let parts = line.utf8.split(separator: 9, omittingEmptySubsequences: false).map { Substring($0) }
-        guard parts.count == 14 || parts.count == 15 || parts.count == 21, let micros = Int64(parts[0]) else { return nil }
+        guard [14, 15, 21, 25].contains(parts.count), let micros = Int64(parts[0]) else { return nil }
         let fields = parts.map(SpoolEscaping.unescape)
         guard let hostname = fields[2], let path = fields[3],
               let outcome = fields[5].flatMap(Outcome.init(rawValue:)),
@@ -64,7 +73,7 @@ extension Hit {
         guard served == nil || Served(rawValue: served!) != nil else { return nil }
         var linkID: UUID?
         var campaign: Campaign?
-        if parts.count == 21 {
+        if parts.count >= 21 {
             if parts[15] != "\\N" {
                 guard let id = UUID.canonical(parts[15]) else { return nil }
                 linkID = id
@@ -79,6 +88,10 @@ extension Hit {
             referrerHost: fields[12], visitorHash: fields[13], served: served.flatMap(Served.init(rawValue:)),
             linkID: linkID, campaign: campaign
         )
+        if parts.count == 25 {
+            guard fields[24] == nil || Device(rawValue: fields[24]!) != nil else { return nil }
+            (country, os, browser, device) = (fields[21], fields[22], fields[23], fields[24].flatMap(Device.init(rawValue:)))
+        }
     }
 
     static func clean(_ text: String) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import GeoIP
 import LinkKit
 
 /// One logged link hit: a resolve or a click on a link domain.
@@ -23,6 +24,12 @@ public struct Hit: Sendable, Equatable {
     /// gets, or (for a claim) the destination the app asked for.
     public enum Served: String, Sendable, CaseIterable {
         case landing, redirect, preview, claim
+    }
+
+    /// The visitor's device class (`ClassifiedAgent`, docs/HITS.md "Dimensions"): a bot whenever the hit is one
+    /// (`isBot`), else what its `User-Agent` says.
+    public enum Device: String, Sendable, CaseIterable {
+        case mobile, tablet, desktop, bot, other
     }
 
     /// Longest path or query kept; longer ones are cut (a hit is for analytics, not replay).
@@ -50,12 +57,15 @@ public struct Hit: Sendable, Equatable {
     /// The tap's campaign (`Campaign.of(query:link:)`: the URL's `utm_*` items, then the link's own campaign); nil
     /// when it has none. Shared, not copied, by the hits of one link.
     public var campaign: Campaign?
-    /// ISO 3166-1 alpha-2 country of the client address (GeoIP); nil when unknown or without a GeoIP database.
+    /// The visitor's country (ISO 3166-1 alpha-2) from the client address and the operator's MaxMind DB file
+    /// (`--geoip-db`); nil when unknown or without one. The address itself is never kept.
     public var country: String?
-    /// The user agent's operating system and browser families (uap-core's names), and its device class.
+    /// Operating system and browser families as uap-core names them ("iOS", "Android", "Mobile Safari", "Chrome
+    /// Mobile"); nil when uap-core's regexes know neither (its `Other`) or are not loaded.
     public var os: String?
     public var browser: String?
-    public var device: String?
+    /// The device class; nil only for hits spooled by a version that did not record it.
+    public var device: Device?
 
     public var utmSource: String? { campaign?.source }
     public var utmMedium: String? { campaign?.medium }
@@ -67,7 +77,8 @@ public struct Hit: Sendable, Equatable {
         time: Date = Date(), workspaceID: UUID?, hostname: String, path: String, query: String?, outcome: Outcome,
         appID: UUID? = nil, ruleID: UUID? = nil, destinationType: String? = nil, source: Source,
         platform: DevicePlatform, isBot: Bool, referrerHost: String? = nil, visitorHash: String? = nil,
-        served: Served? = nil, linkID: UUID? = nil, campaign: Campaign? = nil
+        served: Served? = nil, linkID: UUID? = nil, campaign: Campaign? = nil, country: String? = nil, os: String? = nil,
+        browser: String? = nil, device: Device? = nil
     ) {
         self.time = time
         self.workspaceID = workspaceID
@@ -86,6 +97,10 @@ public struct Hit: Sendable, Equatable {
         self.served = served
         self.linkID = linkID
         self.campaign = campaign?.isEmpty == true ? nil : campaign
+        self.country = country
+        self.os = os
+        self.browser = browser
+        self.device = device
     }
 }
 
@@ -102,9 +117,13 @@ public protocol HitSink: Sendable {
     func record(_ hit: consuming Hit)
     /// Hashes visitors for the hits of this sink; nil when it does not count unique visitors.
     var visitorHasher: VisitorHasher? { get }
+    /// Names the country of the hits' client addresses; nil when countries are not recorded (no `--geoip-db`).
+    var countries: CountryDatabase? { get }
 }
 
 extension HitSink {
     /// No unique-visitor counting unless the sink says otherwise.
     public var visitorHasher: VisitorHasher? { nil }
+    /// No countries unless the sink says otherwise.
+    public var countries: CountryDatabase? { nil }
 }

@@ -143,7 +143,7 @@ struct HitBatchSummary {
             let rollupKey = RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
                                       destinationType: hit.destinationType, outcome: outcome, platform: hit.platform.rawValue,
                                       source: source, isBot: hit.isBot, served: hit.served?.rawValue, link: hit.linkID, campaign: campaign,
-                                      country: hit.country, os: hit.os, browser: hit.browser, device: hit.device)
+                                      country: hit.country, os: hit.os, browser: hit.browser, device: hit.device?.rawValue)
             if rollup?.key != rollupKey {
                 if let run = rollup { rollups[run.key, default: Rollup()].add(run.counts) }
                 rollup = (rollupKey, Rollup(), nil)
@@ -174,7 +174,7 @@ struct HitBatchSummary {
     static func cleaned(_ hit: consuming Hit) -> Hit {
         guard Hit.hasNUL(hit.hostname) || Hit.hasNUL(hit.path) || Hit.hasNUL(hit.referrerHost ?? "")
                 || Hit.hasNUL(hit.destinationType ?? "") || Hit.hasNUL(hit.visitorHash ?? "") || Hit.hasNUL(hit.country ?? "")
-                || Hit.hasNUL(hit.os ?? "") || Hit.hasNUL(hit.browser ?? "") || Hit.hasNUL(hit.device ?? "") else { return hit }
+                || Hit.hasNUL(hit.os ?? "") || Hit.hasNUL(hit.browser ?? "") else { return hit }
         var hit = hit
         hit.hostname = Hit.clean(hit.hostname)
         hit.path = Hit.clean(hit.path)
@@ -184,7 +184,6 @@ struct HitBatchSummary {
         hit.country = hit.country.map(Hit.clean)
         hit.os = hit.os.map(Hit.clean)
         hit.browser = hit.browser.map(Hit.clean)
-        hit.device = hit.device.map(Hit.clean)
         return hit
     }
 

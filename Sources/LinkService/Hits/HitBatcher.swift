@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GeoIP
 import Observability
 import Postgres
 import Synchronization
@@ -20,6 +21,8 @@ public final class HitBatcher: HitSink, BackgroundService {
     static let threads = 1
     /// Hashes visitors for hits with the shared daily salt (kept current by the writer).
     public let visitors: VisitorHasher
+    /// The operator's MaxMind DB file (`HitsConfiguration.geoIPDatabase`), opened once; nil without one.
+    public let countries: CountryDatabase?
     let configuration: HitsConfiguration
     let store: HitStore
     let spool: HitSpool
@@ -31,13 +34,15 @@ public final class HitBatcher: HitSink, BackgroundService {
     let drainTimeout: Duration
 
     /// Prepares the pipeline; the writer starts with `start()`.
-    /// - Throws: `HitPipelineError` when the spool directory cannot be created or is in use.
+    /// - Throws: `HitPipelineError` when the spool directory cannot be created or is in use; `GeoIPError` when the
+    ///   configured MaxMind DB file cannot be read or is not one.
     /// - Parameter stripes: the owner's stripes, by which the visitor hashes are kept per thread.
     public init(pool: ConnectionPool, configuration: HitsConfiguration, logger: Logger, drainTimeout: Duration = .seconds(10),
                 stripes: StripeAssignment = StripeAssignment(threads: 1)) throws {
         self.configuration = configuration
         self.logger = logger
         self.visitors = VisitorHasher(stripes: stripes)
+        self.countries = try configuration.geoIPDatabase.map { path throws(GeoIPError) in try CountryDatabase(path: path) }
         self.drainTimeout = drainTimeout
         self.store = HitStore(pool: pool, configuration: configuration, logger: logger)
         let directory = configuration.spoolDirectory

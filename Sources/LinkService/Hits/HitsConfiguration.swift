@@ -1,4 +1,5 @@
 import Foundation
+import UserAgents
 
 /// How the hit pipeline batches, buffers, spools and retains hits.
 public struct HitsConfiguration: Sendable {
@@ -25,11 +26,18 @@ public struct HitsConfiguration: Sendable {
     /// Distinct campaigns (`utm_*` values) the hourly rollups keep per workspace and hour; later ones are counted
     /// as `(other)` (`HitCampaignLimit`). Raw hits keep every value.
     public var campaignsPerHour: Int
+    /// The MaxMind DB file hits' countries are read from (`--geoip-db`: GeoLite2 Country or DB-IP Lite Country,
+    /// docs/HITS.md "Dimensions"); nil: no countries.
+    public var geoIPDatabase: String?
+    /// uap-core's `regexes.yaml`, which hits' operating systems and browsers are read with (Debian's `uap-core`
+    /// package installs it there); when it cannot be loaded, hits record neither (logged at start).
+    public var userAgentRegexes: String
 
     public init(
         spoolDirectory: URL? = nil, retentionDays: Int = 90, maxBatchSize: Int = 100_000,
         flushInterval: Duration = .milliseconds(200), memoryLimit: Int = 250_000, hardLimit: Int = 2_000_000,
-        partitionsAhead: Int = 7, spoolSegmentSize: Int = 100_000, campaignsPerHour: Int = 1_000
+        partitionsAhead: Int = 7, spoolSegmentSize: Int = 100_000, campaignsPerHour: Int = 1_000, geoIPDatabase: String? = nil,
+        userAgentRegexes: String = UserAgentParser.debianRegexes
     ) {
         self.spoolDirectory = spoolDirectory
         self.retentionDays = max(1, retentionDays)
@@ -40,5 +48,7 @@ public struct HitsConfiguration: Sendable {
         self.partitionsAhead = max(1, partitionsAhead)
         self.spoolSegmentSize = max(1, spoolSegmentSize)
         self.campaignsPerHour = max(1, campaignsPerHour)
+        self.geoIPDatabase = geoIPDatabase
+        self.userAgentRegexes = userAgentRegexes
     }
 }

@@ -31,13 +31,14 @@ struct ClickHandler: Sendable {
             guard resolver.catalog.entry(governing: host) != nil else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
             throw Problem.methodNotAllowed.with(detail: "Links answer GET and HEAD only.")
         }
-        let agent = agents.classify(request)
+        let classified = agents.classify(request)
+        let agent = classified.userAgent
         let platform: AppPlatform = agent.platform == .android ? .android : .ios
         let resolved = resolver.resolveClick(host: host, path: request.path, query: request.rawQuery, platform: platform)
         let answer = resolved.answer
         guard let entry = answer.entry else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
         let (response, served) = respond(answer, json: resolved.json, agent: agent, request: request)
-        var hit = Hit(resolved: answer, source: .click, request: request, agent: agent, workspace: entry.workspaceID)
+        var hit = Hit(resolved: answer, source: .click, request: request, agent: classified, workspace: entry.workspaceID)
         hit.served = served
         // A tap spends a click limit, and counts for `link.clicked`, when analytics count it as a person's: not a bot, a
         // HEAD or an HTTP library.

@@ -36,11 +36,16 @@ struct HitCopyDataTests {
         let workspace = UUID(), app = UUID(), link = UUID()
         let campaign = Hit.Campaign(source: "news", campaign: String(repeating: "ü", count: 150))
         let hits = (0..<2_500).map { index in
-            Hit.sample(workspace: index % 7 == 0 ? nil : workspace, path: "/w/\(index)" + (index % 100 == 0 ? "\u{0}x" : ""),
+            var hit = Hit.sample(workspace: index % 7 == 0 ? nil : workspace, path: "/w/\(index)" + (index % 100 == 0 ? "\u{0}x" : ""),
                        isBot: index % 2 == 0, app: index % 3 == 0 ? app : nil, destination: index % 5 == 0 ? "widgetDetail" : nil,
                        referrer: index % 11 == 0 ? String(repeating: "r", count: 900) : nil, visitor: "v\(index)",
                        served: index % 4 == 0 ? nil : Hit.Served.allCases[index % 4],
                        link: index % 6 == 0 ? link : nil, campaign: index % 9 == 0 ? campaign : nil)
+            if index % 8 != 0 {
+                (hit.country, hit.os, hit.browser) = (index % 3 == 0 ? nil : "DE", "iOS", index % 10 == 0 ? "Mobile\u{0}Safari" : "Mobile Safari")
+                hit.device = Hit.Device.allCases[index % Hit.Device.allCases.count]
+            }
+            return hit
         }
         // Cut to 200 bytes at a character boundary: 100 two-byte characters.
         #expect(campaign.campaign == String(repeating: "ü", count: 100))
@@ -56,7 +61,7 @@ struct HitCopyDataTests {
         reader.at = 11
         #expect(reader.int(Int32.self) == 0 && reader.int(Int32.self) == 0)
         for (index, hit) in hits.enumerated() {
-            #expect(reader.int(Int16.self) == 22)
+            #expect(reader.int(Int16.self) == 26)
             let id = reader.int64Field()
             #expect(id == [5_000, 1_024, 9_216][index / 1024] + Int64(index % 1024))
             let time = reader.int64Field()
@@ -81,6 +86,10 @@ struct HitCopyDataTests {
             #expect(reader.text() == hit.utmCampaign)
             #expect(reader.text() == hit.utmTerm)
             #expect(reader.text() == hit.utmContent)
+            #expect(reader.text() == hit.country)
+            #expect(reader.text() == hit.os)
+            #expect(reader.text() == hit.browser?.replacingOccurrences(of: "\u{0}", with: ""))
+            #expect(reader.text() == hit.device?.rawValue)
         }
         #expect(reader.int(Int16.self) == -1)
         #expect(reader.at == reader.bytes.count)

@@ -208,6 +208,68 @@ struct HitSpoolTests {
         }
     }
 
+    /// A hit with a country, OS, browser or device class writes 25 fields: the 21 of links and campaigns, then those
+    /// four; one without them keeps the earlier forms.
+    @Test func spoolLinesCarryDimensions() throws {
+        var hit = Hit.sample(workspace: UUID(), host: "h.example", path: "/d", time: Date(timeIntervalSince1970: 1_764_400_000.5), visitor: "ff")
+        let plain = Self.line(hit)
+        hit.country = "DE"
+        hit.os = "iOS"
+        hit.browser = "Mobile\tSafari"
+        hit.device = .mobile
+        let line = Self.line(hit)
+        #expect(line.hasPrefix(plain))
+        #expect(line.hasSuffix("\tff\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\tDE\tiOS\tMobile\\tSafari\tmobile"))
+        let decoded = try #require(Hit(spoolLine: line))
+        #expect((decoded.country, decoded.os, decoded.browser, decoded.device) == ("DE", "iOS", "Mobile\tSafari", .mobile))
+        #expect(decoded.linkID == nil && decoded.campaign == nil && decoded.served == nil)
+        hit.country = nil
+        hit.os = nil
+        hit.browser = nil
+        #expect(Hit(spoolLine: Self.line(hit))?.device == .mobile)
+        #expect(Hit(spoolLine: Self.line(hit))?.country == nil)
+        #expect(Hit(spoolLine: Self.line(hit).replacingOccurrences(of: "\tmobile", with: "\tphablet")[...]) == nil)
+    }
+
+    /// A spool segment of the previous version (a 21-field line of a link's hit, and the 14-field line of a hit
+    /// without link, campaign or served) is replayed beside this version's lines with countries, OS, browsers and
+    /// devices: the old hits get NULL dimensions, the new ones theirs.
+    @Test func spoolOfThePreviousVersionIsReplayedBesideDimensions() throws {
+        let workspace = UUID().uuidString.lowercased(), link = UUID().uuidString.lowercased()
+        let micros = Int64(Date().timeIntervalSince1970) * 1_000_000
+        var lines = [
+            "\(micros)\t\(workspace)\th.example\t/v21\t\\N\topen_app\t\\N\t\\N\t\\N\tclick\tandroid\tf\t\\N\tv1\tlanding\t\(link)\t"
+                + "news\t\\N\tspring\t\\N\t\\N",
+            "\(micros)\t\(workspace)\th.example\t/v14\t\\N\tno_match\t\\N\t\\N\t\\N\tresolve\tother\tf\t\\N\tv2",
+        ]
+        var hit = Hit.sample(workspace: UUID(uuidString: workspace), host: "h.example", path: "/v25")
+        (hit.country, hit.os, hit.browser, hit.device) = ("US", "Android", "Chrome Mobile", .mobile)
+        var bytes: [UInt8] = []
+        hit.appendSpoolLine(to: &bytes)
+        lines.append(String(decoding: bytes, as: UTF8.self))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-spool-v21-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: directory.appendingPathComponent("segment-000000000001.hits"))
+
+        try HitHarness.with(configuration: HitsConfiguration(spoolDirectory: directory)) { harness in
+            #expect(harness.batcher.counters.spooled == 3)
+            harness.batcher.start()
+            #expect(eventually { harness.batcher.counters.written == 3 })
+            let rows = try harness.pool.withConnection { connection in
+                try connection.query("SELECT path, link_id::text, utm_source, country, os, browser, device FROM hits ORDER BY id")
+                    .map { try $0.decode((String, String?, String?, String?, String?, String?, String?).self) }
+            }
+            #expect(rows.map(\.0) == ["/v21", "/v14", "/v25"])
+            #expect(rows.map(\.1) == [link, nil, nil])
+            #expect(rows.map(\.2) == ["news", nil, nil])
+            #expect(rows.map(\.3) == [nil, nil, "US"])
+            #expect(rows.map(\.4) == [nil, nil, "Android"])
+            #expect(rows.map(\.5) == [nil, nil, "Chrome Mobile"])
+            #expect(rows.map(\.6) == [nil, nil, "mobile"])
+        }
+    }
+
     static func line(_ hit: Hit) -> Substring {
         var bytes: [UInt8] = []
         hit.appendSpoolLine(to: &bytes)

@@ -50,7 +50,7 @@ extension Hit {
         hit.country = country
         hit.os = os
         hit.browser = browser
-        hit.device = device
+        hit.device = device.flatMap(Device.init(rawValue:))
         return hit
     }
 }

@@ -17,7 +17,7 @@ struct IngestBenchmark {
     let logger: Logger
 
     /// A pool of plausible hits: 3 workspaces, 3 hosts, 1,300 paths, 5 outcomes, 4 platforms, 10 % bots,
-    /// half with a referrer, 20,000 visitors.
+    /// half with a referrer, 20,000 visitors; a country, OS, browser and device class as their platform has them.
     static func samples(count: Int = 10_000) -> [Hit] {
         var generator = SystemRandomNumberGenerator()
         let workspaces = (0..<3).map { _ in UUID() }
@@ -30,7 +30,7 @@ struct IngestBenchmark {
             let opens = o < 70
             let outcome: Hit.Outcome = opens ? .openApp : o < 85 ? .noMatch : o < 90 ? .excluded : o < 95 ? .invalidParam : .unknownDomain
             let claimed = opens || outcome == .invalidParam
-            return Hit(
+            var hit = Hit(
                 workspaceID: workspaces[host % 3], hostname: "h\(host).bench.example",
                 path: opens ? "/w/\(Int.random(in: 0..<1000, using: &generator))" : "/old/\(Int.random(in: 0..<300, using: &generator))",
                 query: Bool.random(using: &generator) ? "utm_source=mail&id=\(o)" : nil, outcome: outcome,
@@ -40,6 +40,15 @@ struct IngestBenchmark {
                 referrerHost: Bool.random(using: &generator) ? "ref\(Int.random(in: 0..<20, using: &generator)).example" : nil,
                 visitorHash: SHA256.hex("visitor-\(Int.random(in: 0..<20_000, using: &generator))").prefix(32).description
             )
+            hit.country = ["US", "DE", "FR", "GB", "JP", "BR", "IN"].randomElement(using: &generator)
+            switch hit.platform {
+            case .ios: (hit.os, hit.browser, hit.device) = ("iOS", "Mobile Safari", .mobile)
+            case .android: (hit.os, hit.browser, hit.device) = ("Android", "Chrome Mobile", .mobile)
+            case .desktop: (hit.os, hit.browser, hit.device) = ("Windows", "Chrome", .desktop)
+            case .other: hit.device = .other
+            }
+            if hit.isBot { hit.device = .bot }
+            return hit
         }
     }
 

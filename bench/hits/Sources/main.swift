@@ -5,7 +5,8 @@ import Postgres
 
 // hits-bench: see bench/hits/README.md. Options:
 //   --seconds N (30)  --baseline-seconds N (10)  --rate HITS_PER_S (120000)  --threads N (2)
-//   --batch N (HitsConfiguration's maxBatchSize)  --hits N (10000000)  --rounds N (15)  --only ingest|analytics  --no-fsync
+//   --batch N (HitsConfiguration's maxBatchSize)  --hits N (10000000)  --rounds N (15)  --only ingest|analytics|agents
+//   --no-fsync
 let options: [String: String] = {
     var options: [String: String] = [:]
     var arguments = CommandLine.arguments.dropFirst()
@@ -19,12 +20,20 @@ let options: [String: String] = {
 func option(_ name: String, _ fallback: Int) -> Int { options[name].flatMap(Int.init) ?? fallback }
 
 let logger = Logger(label: "hits-bench", level: .warning)
+if options["only"] == "agents" {
+    let (load, results) = try AgentBenchmark().run()
+    say(String(format: "RESULT agents: uap-core regexes loaded and compiled in %.0f ms (%.0f ms with the device section)", load[0], load[1]))
+    for (name, count, micros, p99) in results {
+        say(String(format: "RESULT agents: %@: %d new agents, mean %.1f µs each, 99th percentile %.0f µs", name, count, micros, p99))
+    }
+    exit(0)
+}
 let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../migrations").standardizedFileURL
 let database = try BenchDatabase(logger: logger, durable: options["no-fsync"] == nil)
 defer { database.close() }
 say("hits-bench: PostgreSQL \(options["no-fsync"] == nil ? "with fsync" : "without fsync"), \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
-if options["only"] != "analytics" {
+if options["only"] == nil || options["only"] == "ingest" {
     let ingest = IngestBenchmark(
         parameters: try database.create("hits_bench_ingest", migrations: migrations), seconds: Double(option("seconds", 30)),
         baselineSeconds: Double(option("baseline-seconds", 10)), rate: option("rate", 120_000), threads: option("threads", 2),
@@ -46,7 +55,7 @@ if options["only"] != "analytics" {
         (result.written == result.accepted && result.inDatabase == result.accepted && result.dropped == 0) ? "yes" : "NO"))
 }
 
-if options["only"] != "ingest" {
+if options["only"] == nil || options["only"] == "analytics" {
     let analytics = AnalyticsBenchmark(
         parameters: try database.create("hits_bench_analytics", migrations: migrations), migrations: migrations,
         hits: option("hits", 10_000_000), rounds: option("rounds", 15), logger: logger

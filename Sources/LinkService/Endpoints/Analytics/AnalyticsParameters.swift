@@ -42,7 +42,7 @@ struct AnalyticsParameters {
     static let browser = QueryParameter("browser", Schema.string(minLength: 1, maxLength: 100).example("Mobile Safari"), "Only taps from this browser family (uap-core's names).")
     static let device = QueryParameter("device", .enumeration(deviceClasses), "Only taps from this class of device.")
     /// The device classes hits are counted under (docs/HITS.md).
-    static let deviceClasses = ["mobile", "tablet", "desktop", "bot", "other"]
+    static let deviceClasses = Hit.Device.allCases.map(\.rawValue)
     static let served = QueryParameter("served", .enumeration(Hit.Served.allCases.map(\.rawValue)),
                                        "Only clicks that got this (the landing page, a redirect, the preview page bots get) or claims.")
     static let link = QueryParameter("link", .uuid, "Only taps on this stored link (its id).")

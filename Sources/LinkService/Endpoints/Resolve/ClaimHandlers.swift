@@ -42,6 +42,7 @@ struct ClaimHandlers: EndpointGroup {
                               workspace: workspace)
                 hit.served = .claim
                 hit.isBot = false   // the app asks, with its HTTP library's User-Agent
+                if hit.device == .bot { hit.device = .other }   // the class says bot only with isBot
                 hits.record(hit, from: request)
             }
             return .json(Array(answer.utf8))
