@@ -19,10 +19,15 @@ struct DeploymentFilesTests {
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
-    @Test func composeRunsLinkdAgainstAHealthyPostgres15() throws {
+    @Test func composeRunsLinkdAgainstAHealthyPostgres15WithHLL() throws {
         let services = try #require(try Self.compose()["services"] as? [String: [String: Any]])
         let postgres = try #require(services["postgres"])
-        #expect((postgres["image"] as? String)?.hasPrefix("postgres:15") == true)
+        // postgres:15 with the hll extension the analytics' visitor sketches need, built from deploy/.
+        let build = try #require(postgres["build"] as? [String: String])
+        let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("deploy").appendingPathComponent(build["dockerfile"] ?? "Dockerfile"),
+                                    encoding: .utf8)
+        #expect(build["context"] == "deploy")
+        #expect(dockerfile.contains("FROM postgres:15\n") && dockerfile.contains("postgresql-15-hll"))
         #expect(postgres["healthcheck"] != nil)
         let environment = try #require(postgres["environment"] as? [String: String])
 
