@@ -115,7 +115,9 @@ export async function panel(root, { query, base, link = null }) {
     if (!filters.size) chips.append(h('li', { class: 'muted' }, 'No filters: pick an item of a list below to filter by it.'));
   }
 
+  let asked = 0;
   async function show() {
+    const mine = ++asked; // a later Show wins over an earlier one still loading
     const q = params();
     const state = new URLSearchParams(q);
     if (link) state.delete('link');
@@ -133,6 +135,7 @@ export async function panel(root, { query, base, link = null }) {
     try {
       const [summary, timeseries, ...tops] = await Promise.all([get(`/v1/analytics/summary?${q}`), get(`/v1/analytics/timeseries?${series}`),
         ...shown.map(([d]) => (perDomain.includes(d) && narrowed ? null : get(top(d)).catch((error) => ({ error }))))]);
+      if (mine !== asked) return;
       const canvas = h('canvas', { id: 'timeseries-chart', role: 'img', 'aria-label': `Hits per ${interval.value}` });
       const p = summary.previous;
       output.replaceChildren(
@@ -151,9 +154,9 @@ export async function panel(root, { query, base, link = null }) {
           ...shown.map(([d, title], i) => (tops[i] && !tops[i].error ? csvButton(title, top(d).replace('limit=10', 'limit=100'), `top-${d}.csv`) : null))));
       drawChart(canvas, timeseries);
     } catch (error) {
-      output.replaceChildren(errorNotice(error));
+      if (mine === asked) output.replaceChildren(errorNotice(error));
     }
-    output.setAttribute('aria-busy', 'false');
+    if (mine === asked) output.setAttribute('aria-busy', 'false');
   }
 
   function filterBy(dimension, value, text) {
