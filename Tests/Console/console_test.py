@@ -353,6 +353,7 @@ def check_campaign_question(c, driver, link_id):
     c.wait(lambda: c.present(f'#top-link button.item[data-value="{autumn["id"]}"]'), "the link in the top links").click()
     chip = c.wait(lambda: c.present('.chip[data-filter="link"]'), "the link's chip")
     c.check(chip.text.startswith("Link: autumn"), f"the chip names the link: {chip.text}")
+    c.wait(lambda: driver.switch_to.active_element.get_attribute("class") == "chips", "the focus goes to the filters")
     c.wait(lambda: [r.get_attribute("data-value") for r in c.all("#top-utm_campaign tbody tr")] == ["autumn"], "only its campaign")
     c.check(f"link={autumn['id']}" in driver.execute_script("return location.hash"), "the filter is in the URL")
     c.check("counted per domain" in c.css("#top-path").text, "paths cannot be filtered by link, and the view says so")

@@ -2,7 +2,7 @@
 // totals, shares and top lists of /v1/analytics with names for ids, filters as removable chips (an item of a top
 // list filters by it), a period picker, the comparison with the previous period, CSV.
 import { h, field, form, input, select, checkbox, notice, errorNotice } from '../dom.js';
-import { call, get, enc } from '../api.js';
+import { call, get, all, enc } from '../api.js';
 
 /** The top lists: dimension, title; paths and referrers are counted per domain and outcome only. */
 const lists = [['utm_campaign', 'Campaigns', 'Campaign'], ['utm_source', 'Sources', 'Source'], ['link', 'Links', 'Link'],
@@ -14,6 +14,9 @@ const names = { country: 'Country', os: 'OS', browser: 'Browser', device: 'Devic
   utm_source: 'Source', link: 'Link', app: 'App', outcome: 'Outcome', served: 'Served' };
 const palette = ['#1d4ed8', '#b91c1c', '#166534', '#a16207', '#7c3aed', '#0e7490', '#be185d', '#4b5563'];
 let chart = null;
+/** A GET retried once after a 503 (the database busy: the API says to retry in a moment). */
+const ask = (path) => get(path).catch((error) => (error.status === 503
+  ? new Promise((resolve) => { setTimeout(resolve, 1000); }).then(() => get(path)) : Promise.reject(error)));
 let regions = null;
 try { regions = new Intl.DisplayNames([navigator.language || 'en'], { type: 'region' }); } catch { /* codes only */ }
 
@@ -53,7 +56,7 @@ export async function panel(root, { query, base, link = null }) {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
   if (!zones.includes('UTC')) zones.unshift('UTC');
-  const domains = link ? [] : (await get('/v1/domains?limit=200')).items;
+  const domains = link ? [] : await all('/v1/domains?limit=200');
   const shown = link ? lists.filter(([d]) => !['link', 'rule', ...perDomain].includes(d)) : lists;
   const today = new Date();
   const period = select([['today', 'Today'], ['yesterday', 'Yesterday'], ['7d', 'Last 7 days'], ['30d', 'Last 30 days'],
@@ -65,7 +68,7 @@ export async function panel(root, { query, base, link = null }) {
   const groupBy = select([['', 'nothing'], 'outcome', 'platform', 'source', 'served', 'country', 'os', 'browser', 'device',
     ...(link ? [] : ['link']), 'utm_campaign', 'utm_source', 'app', 'rule', 'destination', 'host'], query.get('groupBy') || '');
   const host = select([['', 'all domains'], ...domains.map((d) => [d.hostname, d.hostname])], query.get('host') || '');
-  const source = select([['click', 'Clicks (taps on links)'], ['resolve', 'Resolves (API)'], ['claim', 'Claims (deferred links)'], ['all', 'All']],
+  const source = select([['click', 'Clicks (taps)'], ['resolve', 'Resolves (API)'], ['claim', 'Claims (deferred)'], ['all', 'All hits']],
     query.get('source') || 'click');
   const sort = select([['hits', 'Hits'], ['visitors', 'Unique visitors']], query.get('sort') || 'hits');
   const compare = checkbox(query.get('compare') === 'previous');
@@ -79,17 +82,25 @@ export async function panel(root, { query, base, link = null }) {
   const addKind = select(Object.keys(names).filter((k) => !['link', 'app', 'outcome', 'served'].includes(k)).map((k) => [k, names[k]]), 'os');
   const addValue = input({ placeholder: 'iOS, DE, mobile, spring24…' });
   const add = h('button', { type: 'button', class: 'secondary' }, 'Add filter');
-  const addFilter = () => { if (addValue.value.trim()) { filters.set(addKind.value, addValue.value.trim()); addValue.value = ''; show(); } };
+  const addFilter = () => {
+    const value = addValue.value.trim();
+    if (!value) return;
+    filters.set(addKind.value, addKind.value === 'country' ? value.toUpperCase() : value); // ISO codes are capitals
+    addValue.value = '';
+    show();
+  };
   add.addEventListener('click', addFilter);
   addValue.addEventListener('keydown', (event) => { if (event.key === 'Enter') { event.preventDefault(); addFilter(); } });
-  const chips = h('ul', { class: 'chips', 'aria-label': 'Filters' });
+  const chips = h('ul', { class: 'chips', 'aria-label': 'Filters', tabindex: '-1' });
   const output = h('div', { 'aria-live': 'polite', 'aria-busy': 'false' });
-  const settings = form('Range and filters', [h('div', { class: 'grid' },
-    field('Period', period, { pointer: 'period' }), custom, field('Time zone', tz, { pointer: 'tz' }),
-    field('Count', source, { pointer: 'source' }), field('Rank lists by', sort, { pointer: 'sort' }),
-    field('Interval', interval, { pointer: 'interval' }), field('Group by', groupBy, { pointer: 'groupBy' }),
-    link ? null : field('Domain', host, { pointer: 'host' }),
-    field('Compare with the previous period', compare, { pointer: 'compare' }), field('Include bots', bots, { pointer: 'includeBots' })),
+  const more = ['groupBy', 'host'].some((k) => query.get(k)) || query.get('interval') === 'hour' || query.get('includeBots') === 'true';
+  const settings = form('Range and filters', [h('div', { class: 'grid tight' },
+    field('Period', period, { pointer: 'period' }), custom, field('Count', source, { pointer: 'source' }),
+    field('Rank lists by', sort, { pointer: 'sort' }), field('Compare with the previous period', compare, { pointer: 'compare' })),
+  h('details', { class: 'more', open: more }, h('summary', {}, 'Time zone, interval, grouping', link ? '' : ', domain', ', bots'),
+    h('div', { class: 'grid tight' }, field('Time zone', tz, { pointer: 'tz' }), field('Interval', interval, { pointer: 'interval' }),
+      field('Group by', groupBy, { pointer: 'groupBy' }), link ? null : field('Domain', host, { pointer: 'host' }),
+      field('Include bots', bots, { pointer: 'includeBots' }))),
   h('div', { class: 'actions end' }, field('Filter by', addKind), field('Value', addValue), add), chips],
   'Show', async () => show());
   root.append(settings, output);
@@ -109,7 +120,7 @@ export async function panel(root, { query, base, link = null }) {
     chips.replaceChildren(...[...filters].map(([k, v]) => {
       const text = `${names[k]}: ${known.get(`${k}\u0000${v}`) || label(k, v)}`;
       const remove = h('button', { type: 'button', class: 'chip-remove', 'aria-label': `Remove filter ${text}` }, '×');
-      remove.addEventListener('click', () => { filters.delete(k); show(); });
+      remove.addEventListener('click', () => { filters.delete(k); show().then(() => chips.focus()); });
       return h('li', { class: 'chip', 'data-filter': k }, text, remove);
     }));
     if (!filters.size) chips.append(h('li', { class: 'muted' }, 'No filters: pick an item of a list below to filter by it.'));
@@ -133,8 +144,8 @@ export async function panel(root, { query, base, link = null }) {
     const narrowed = [...q.keys()].some((k) => k in names);
     const top = (d) => `/v1/analytics/top?${q}&dimension=${d}&limit=10&sort=${perDomain.includes(d) ? 'hits' : sort.value}`;
     try {
-      const [summary, timeseries, ...tops] = await Promise.all([get(`/v1/analytics/summary?${q}`), get(`/v1/analytics/timeseries?${series}`),
-        ...shown.map(([d]) => (perDomain.includes(d) && narrowed ? null : get(top(d)).catch((error) => ({ error }))))]);
+      const [summary, timeseries, ...tops] = await Promise.all([ask(`/v1/analytics/summary?${q}`), ask(`/v1/analytics/timeseries?${series}`),
+        ...shown.map(([d]) => (perDomain.includes(d) && narrowed ? null : ask(top(d)).catch((error) => ({ error }))))]);
       if (mine !== asked) return;
       const canvas = h('canvas', { id: 'timeseries-chart', role: 'img', 'aria-label': `Hits per ${interval.value}` });
       const p = summary.previous;
@@ -145,7 +156,7 @@ export async function panel(root, { query, base, link = null }) {
           stat('Unique visitors', summary.uniqueVisitors, 'stat-visitors', p && p.uniqueVisitors),
           stat('Bot share', `${Math.round((summary.botShare || 0) * 1000) / 10} %`, 'stat-bots')),
         h('h2', {}, 'Over time'), h('div', { class: 'chart-box' }, canvas), seriesTable(timeseries),
-        h('div', { class: 'split' }, shown.map(([d, title, one], i) => topTable(d, title, one, tops[i], summary, sort.value, filterBy, (s) => { sort.value = s; show(); }))),
+        h('div', { class: 'split' }, shown.map(([d, title, one], i) => topTable(d, title, one, tops[i], summary, sort.value, filterBy, (s) => { sort.value = s; show().then(() => output.querySelector(`#top-${d} h2`).focus()); }))),
         h('div', { class: 'split' }, shareTable('Outcomes', summary.byOutcome, summary.hits, 'share-outcome'),
           shareTable('Platforms', summary.byPlatform, summary.hits, 'share-platform')),
         h('div', { class: 'actions' }, h('span', { class: 'label' }, 'CSV:'),
@@ -162,7 +173,7 @@ export async function panel(root, { query, base, link = null }) {
   function filterBy(dimension, value, text) {
     known.set(`${dimension}\u0000${value}`, text);
     filters.set(dimension, value);
-    show().then(() => settings.scrollIntoView({ block: 'start' }));
+    show().then(() => chips.focus()); // the item is gone with the old lists: the focus goes to the filters
   }
 
   if (filters.get('link')) get(`/v1/links/${enc(filters.get('link'))}`).then((l) => { known.set(`link\u0000${l.id}`, l.slug); drawChips(); }, () => {});
@@ -199,7 +210,7 @@ function bar(share) {
 
 /** A top list: each item by name (a button that filters by it where the API can), hits, visitors, share, change. */
 function topTable(dimension, title, one, answer, summary, sort, filterBy, resort) {
-  const head = h('h2', {}, title);
+  const head = h('h2', { tabindex: '-1' }, title);
   if (!answer) return h('section', { id: `top-${dimension}` }, head, h('p', { class: 'muted' }, `${title} are counted per domain and outcome: remove the other filters to see them.`));
   if (answer.error) return h('section', { id: `top-${dimension}` }, head, errorNotice(answer.error));
   const items = answer.items;
