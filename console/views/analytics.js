@@ -156,7 +156,11 @@ export async function panel(root, { query, base, link = null }) {
           stat('Unique visitors', summary.uniqueVisitors, 'stat-visitors', p && p.uniqueVisitors),
           stat('Bot share', `${Math.round((summary.botShare || 0) * 1000) / 10} %`, 'stat-bots')),
         h('h2', {}, 'Over time'), h('div', { class: 'chart-box' }, canvas), seriesTable(timeseries),
-        h('div', { class: 'split' }, shown.map(([d, title, one], i) => topTable(d, title, one, tops[i], summary, sort.value, filterBy, (s) => { sort.value = s; show().then(() => output.querySelector(`#top-${d} h2`).focus()); }))),
+        h('div', { class: 'split' }, shown.map(([d, title, one], i) => (tops[i] && tops[i].items && !tops[i].items.length ? null
+          : topTable(d, title, one, tops[i], summary, sort.value, filterBy, (s) => { sort.value = s; show().then(() => output.querySelector(`#top-${d} h2`).focus()); })))),
+        // The lists without hits, on one line rather than a heading each.
+        h('ul', { class: 'chips empty-lists', 'aria-label': 'Lists without hits' }, shown.map(([d, title], i) => (tops[i] && tops[i].items && !tops[i].items.length
+          ? h('li', { id: `top-${d}`, class: 'muted' }, `${title}: no hits.`) : null))),
         h('div', { class: 'split' }, shareTable('Outcomes', summary.byOutcome, summary.hits, 'share-outcome'),
           shareTable('Platforms', summary.byPlatform, summary.hits, 'share-platform')),
         h('div', { class: 'actions' }, h('span', { class: 'label' }, 'CSV:'),
@@ -214,7 +218,6 @@ function topTable(dimension, title, one, answer, summary, sort, filterBy, resort
   if (!answer) return h('section', { id: `top-${dimension}` }, head, h('p', { class: 'muted' }, `${title} are counted per domain and outcome: remove the other filters to see them.`));
   if (answer.error) return h('section', { id: `top-${dimension}` }, head, errorNotice(answer.error));
   const items = answer.items;
-  if (!items.length) return h('section', { id: `top-${dimension}` }, head, h('p', { class: 'muted' }, 'No hits.'));
   const visitors = !perDomain.includes(dimension);
   const by = visitors ? sort : 'hits';
   const total = by === 'visitors' ? summary.uniqueVisitors : summary.hits;
