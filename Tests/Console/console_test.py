@@ -384,6 +384,9 @@ def check_campaign_question(c, driver, link_id):
     answer = api("GET", f"/v1/analytics/top?dimension=utm_campaign&sort=visitors&{asked}")[2]["items"]
     summary = api("GET", f"/v1/analytics/summary?{asked}")[2]
     c.check(c.css("#stat-visitors").text == f"{summary['uniqueVisitors']:,}", "the visitors of the question")
+    said = c.css('main [role="status"].visually-hidden').get_attribute("textContent")
+    c.check(said == f"{summary['hits']} hits, {summary['uniqueVisitors']} unique visitors, filtered by OS, Device.",
+            f"what a screen reader hears: {said}")
     rows = c.all("#top-utm_campaign tbody tr")
     shown = [(r.get_attribute("data-value"), c.css("td:nth-child(3)", r).text.split("\n")[0]) for r in rows]
     c.check(shown == [(i["utm_campaign"], str(i["visitors"])) for i in answer], f"campaigns by visitors: {shown} for {answer}")

@@ -92,7 +92,8 @@ export async function panel(root, { query, base, link = null }) {
   add.addEventListener('click', addFilter);
   addValue.addEventListener('keydown', (event) => { if (event.key === 'Enter') { event.preventDefault(); addFilter(); } });
   const chips = h('ul', { class: 'chips', 'aria-label': 'Filters', tabindex: '-1' });
-  const output = h('div', { 'aria-live': 'polite', 'aria-busy': 'false' });
+  const output = h('div', { 'aria-busy': 'false' });
+  const said = h('p', { class: 'visually-hidden', role: 'status' }); // what a screen reader hears after each Show
   const more = ['groupBy', 'host'].some((k) => query.get(k)) || query.get('interval') === 'hour' || query.get('includeBots') === 'true';
   const settings = form('Range and filters', [h('div', { class: 'grid tight' },
     field('Period', period, { pointer: 'period' }), custom, field('Count', source, { pointer: 'source' }),
@@ -103,7 +104,7 @@ export async function panel(root, { query, base, link = null }) {
       field('Include bots', bots, { pointer: 'includeBots' }))),
   h('div', { class: 'actions end' }, field('Filter by', addKind), field('Value', addValue), add), chips],
   'Show', async () => show());
-  root.append(settings, output);
+  root.append(settings, said, output);
 
   /** The parameters of every request: the period, the filters, the source. */
   const params = () => {
@@ -168,6 +169,7 @@ export async function panel(root, { query, base, link = null }) {
           csvButton('Summary', `/v1/analytics/summary?${q}`, 'summary.csv'),
           ...shown.map(([d, title], i) => (tops[i] && !tops[i].error ? csvButton(title, top(d).replace('limit=10', 'limit=100'), `top-${d}.csv`) : null))));
       drawChart(canvas, timeseries);
+      said.textContent = `${summary.hits} hits, ${summary.uniqueVisitors} unique visitors${filters.size ? `, filtered by ${[...filters.keys()].map((k) => names[k]).join(', ')}` : ''}.`;
     } catch (error) {
       if (mine === asked) output.replaceChildren(errorNotice(error));
     }
@@ -190,12 +192,17 @@ function stat(title, value, id, before) {
     before !== undefined && before !== null ? h('span', { id: `${id}-change` }, change(value, before)) : null);
 }
 
+/** The series as a table: each bucket's hits and visitors, and with a grouping each group's hits, named. */
 function seriesTable(timeseries) {
   const p = timeseries.previous;
-  return h('details', {}, h('summary', {}, 'The figures as a table'), h('table', { id: 'timeseries-table' },
+  const groups = [...new Set(timeseries.buckets.flatMap((b) => Object.keys(b.groups || {})))];
+  const named = timeseries.names || {};
+  const num = (text) => h('th', { scope: 'col', class: 'num' }, text);
+  return h('details', {}, h('summary', {}, 'The figures as a table'), h('div', { class: 'table-wrap' }, h('table', { id: 'timeseries-table' },
     p ? h('caption', {}, `Previous period: ${p.total} hits, ${p.visitors} unique visitors`) : null,
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Start'), h('th', { scope: 'col', class: 'num' }, 'Hits'), h('th', { scope: 'col', class: 'num' }, 'Visitors'))),
-    h('tbody', {}, timeseries.buckets.map((b) => h('tr', {}, h('td', {}, b.start), h('td', { class: 'num' }, b.total), h('td', { class: 'num' }, b.visitors))))));
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Start'), num('Hits'), num('Visitors'), groups.map((g) => num(label(timeseries.groupBy, g, named[g]))))),
+    h('tbody', {}, timeseries.buckets.map((b) => h('tr', {}, h('td', {}, b.start), h('td', { class: 'num' }, b.total), h('td', { class: 'num' }, b.visitors),
+      groups.map((g) => h('td', { class: 'num' }, (b.groups || {})[g] || 0))))))));
 }
 
 function shareTable(title, counts, total, id) {

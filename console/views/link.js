@@ -40,7 +40,8 @@ export async function render(view, context) {
           fact('Tags', (link.tags || []).join(', ') || h('span', { class: 'muted' }, 'none'))),
         qr(link)),
       h('section', { id: 'link-taps' }, h('h2', {}, 'Taps'), h('p', { class: 'muted' }, 'Loading…')));
-    taps(link).then((nodes) => replace(body.querySelector('#link-taps'), h('h2', {}, 'Taps'), nodes),
+    const more = h('p', {}, h('a', { href: `#/links/${enc(link.id)}?tab=analytics` }, 'Its countries, devices and campaigns over any period: the Analytics tab'));
+    taps(link).then((nodes) => replace(body.querySelector('#link-taps'), h('h2', {}, 'Taps'), nodes, more),
       (error) => body.querySelector('#link-taps').append(errorNotice(error)));
     if (!context.canWrite) { body.append(h('h2', {}, 'The link'), h('pre', { id: 'link-json' }, pretty(link))); return; }
     const edit = await linkForm(link, etag, { apps, domains, saved: (next, tag) => { link = next; etag = tag; show().then(() => body.querySelector('form').say('Saved.')); } });
