@@ -420,6 +420,18 @@ def check_campaign_question(c, driver, link_id):
     c.check(c.present("#top-country") and c.present("#top-device") and c.present("#timeseries-chart"), "countries, devices, the time series")
     c.check(not c.present("#top-referrer") and not c.present("#top-path") and not c.present("#top-link"), "no referrers, paths or links")
     c.check("tab=analytics" in driver.execute_script("return location.hash"), "the tab's state is in the URL")
+    # A country typed in small letters is asked in capitals and named in the browser's language.
+    main = c.css("main")
+    Select(c.control(main, "Filter by")).select_by_value("country")
+    c.control(main, "Value").send_keys("de")
+    c.css('form[aria-label="Range and filters"] .actions.end button').click()
+    chip = c.wait(lambda: c.present('.chip[data-filter="country"]'), "the country's chip")
+    c.check(chip.text.replace("×", "").strip() == "Country: Germany (DE)", f"the country by name: {chip.text}")
+    german = api("GET", f"/v1/analytics/summary?link={link_id}&country=DE&period=7d&tz=UTC")[2]["hits"]
+    c.wait(lambda: "country=DE" in driver.execute_script("return location.hash") and c.css("#stat-hits").text == str(german),
+           "the link's taps from Germany")
+    c.css('.chip[data-filter="country"] button').click()
+    c.wait(lambda: not c.present(".chip[data-filter]") and c.css("#stat-hits").text == "1", "all the link's taps again")
     driver.set_window_size(1280, driver.execute_script("return document.documentElement.scrollHeight") + 160)
     c.shot("link-analytics")
     driver.set_window_size(390, 844)
