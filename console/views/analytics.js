@@ -36,7 +36,7 @@ function label(dimension, value, named = {}) {
   return String(value);
 }
 
-/** +12%, −5%, ±0%, or "new" from nothing, as text (the sign says it, not only the colour). */
+/** +12% from 50, −5% from 20, ±0, or "new" from nothing, as text (the sign says it, not only the colour). */
 function change(now, before) {
   if (before === undefined || before === null) return null;
   const text = before ? `${now >= before ? '+' : '−'}${Math.abs(Math.round(((now - before) / before) * 100))}% from ${before.toLocaleString()}` : now ? 'new' : '±0';
@@ -142,7 +142,7 @@ export async function panel(root, { query, base, link = null }) {
     const series = new URLSearchParams(q);
     series.set('interval', interval.value);
     if (groupBy.value) series.set('groupBy', groupBy.value);
-    const narrowed = [...q.keys()].some((k) => k in names);
+    const narrowed = [...q.keys()].some((k) => k in names && k !== 'outcome'); // what paths and referrers cannot be filtered by
     const top = (d) => `/v1/analytics/top?${q}&dimension=${d}&limit=10&sort=${perDomain.includes(d) ? 'hits' : sort.value}`;
     try {
       const [summary, timeseries, ...tops] = await Promise.all([ask(`/v1/analytics/summary?${q}`), ask(`/v1/analytics/timeseries?${series}`),
