@@ -13,6 +13,7 @@ view's first paint after a reload is printed (Navigation Timing), not asserted.
 import http.server
 import json
 import os
+import re
 import shutil
 import sys
 import threading
@@ -35,6 +36,7 @@ DOCS = os.environ.get("CONSOLE_DOCS") or None
 CDN_PORT = int(os.environ["CDN_PORT"])
 HOST = "links.example.com"
 XSS = "<img src=x onerror=alert(1)>"
+UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
           "Version/17.0 Mobile/15E148 Safari/604.1")
 
@@ -325,6 +327,123 @@ def check_webhooks(c, driver, secret_of_read_key=None):
     c.wait(lambda: c.present('form[aria-label="Subscribe a URL"]'), "back to the list")
     c.check(api("GET", f"/v1/webhooks/{hook_id}")[0] == 404, "deleted")
     receiver.shutdown()
+
+
+def check_campaign_question(c, driver, link_id):
+    """Which campaign brought the most unique iPhone visitors? Asked through the analytics view: filters os=iOS and
+    device=mobile as chips, campaigns ranked by visitors, compared with the previous period; the answer is the API's,
+    by name. An item of a list filters by it (a chip that names the link by its slug, removed by its button). Then the
+    link's own analytics tab. Screenshots at 1280 and 390 px."""
+    status, _, autumn = api("POST", "/v1/links", {"domain": HOST, "slug": "autumn", "url": "https://www.example.com/autumn",
+                                                  "campaign": {"source": "social", "campaign": "autumn"}})
+    c.check(status == 201, f"a second campaign link ({status})")
+    android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36"
+    for agent in (IPHONE, android, android):
+        request = urllib.request.Request(f"{BASE}/autumn", headers={"Host": HOST, "User-Agent": agent})
+        try:
+            urllib.request.build_opener(NoRedirect).open(request, timeout=10)
+        except urllib.error.HTTPError:
+            pass
+    deadline = time.time() + 15
+    while api("GET", f"/v1/analytics/summary?link={autumn['id']}")[2].get("hits") != 3 and time.time() < deadline:
+        time.sleep(0.2)
+    c.go("#/analytics", "analytics")
+    main = c.css("main")
+    # An item of a list filters by it; its chip names the link by its slug, and its button removes it.
+    c.wait(lambda: c.present(f'#top-link button.item[data-value="{autumn["id"]}"]'), "the link in the top links").click()
+    chip = c.wait(lambda: c.present('.chip[data-filter="link"]'), "the link's chip")
+    c.check(chip.text.startswith("Link: autumn"), f"the chip names the link: {chip.text}")
+    c.wait(lambda: driver.switch_to.active_element.get_attribute("class") == "chips", "the focus goes to the filters")
+    c.wait(lambda: [r.get_attribute("data-value") for r in c.all("#top-utm_campaign tbody tr")] == ["autumn"], "only its campaign")
+    c.check(f"link={autumn['id']}" in driver.execute_script("return location.hash"), "the filter is in the URL")
+    c.check("counted per domain" in c.css("#top-path").text, "paths cannot be filtered by link, and the view says so")
+    c.css('.chip[data-filter="link"] button').click()
+    c.wait(lambda: not c.present(".chip[data-filter]"), "the chip is removed")
+    c.wait(lambda: {"spring24", "autumn"} <= {r.get_attribute("data-value") for r in c.all("#top-utm_campaign tbody tr")}, "both campaigns again")
+    # The chart's series grouped by link are named by slug.
+    c.go("#/analytics?groupBy=link", "analytics")
+    series = c.wait(lambda: driver.execute_script(
+        "const chart = window.Chart && Chart.getChart(document.getElementById('timeseries-chart'));"
+        "return chart && chart.data.datasets.map((d) => d.label);"), "the chart's series")
+    c.check("autumn" in series and "spring24" in series and not re.search(UUID, " ".join(series)), f"series by slug: {series}")
+    main = c.css("main")
+    # The question, as a marketer asks it: campaigns ranked by visitors, compared with the previous period...
+    def ranked_as_the_api(asked):
+        answer = api("GET", f"/v1/analytics/top?dimension=utm_campaign&sort=visitors&{asked}")[2]["items"]
+        rows = c.all("#top-utm_campaign tbody tr")
+        shown = [(r.get_attribute("data-value"), c.css("td:nth-child(3)", r).text.split("\n")[0]) for r in rows]
+        c.check(shown == [(i["utm_campaign"], str(i["visitors"])) for i in answer], f"campaigns by visitors: {shown} for {answer}")
+        if rows:
+            c.check(c.css("#top-utm_campaign th[aria-sort]").text == "Visitors", "ranked by visitors, and the table says so")
+            c.check(all(c.all(".change", r) for r in rows), "each campaign's change from the previous period")
+        return rows
+    Select(c.control(main, "Rank lists by")).select_by_value("visitors")
+    c.control(main, "Compare with the previous period").click()
+    c.submit(c.form("Range and filters"))
+    c.wait(lambda: "compare=previous" in driver.execute_script("return location.hash") and c.present("#stat-hits-change"),
+           "the previous period beside the figures")
+    c.check(len(ranked_as_the_api("period=7d&compare=previous&source=click&tz=UTC")) == 2, "both campaigns, ranked")
+    # ... of iPhone visitors: os=iOS and device=mobile.
+    for kind, value in (("os", "iOS"), ("device", "mobile")):
+        Select(c.control(main, "Filter by")).select_by_value(kind)
+        c.control(main, "Value").send_keys(value)
+        c.css('form[aria-label="Range and filters"] .actions.end button').click()
+        c.wait(lambda: c.present(f'.chip[data-filter="{kind}"]'), f"the {kind} chip")
+    said = lambda: c.css('main [role="status"].visually-hidden').get_attribute("textContent")
+    c.wait(lambda: said().endswith("filtered by OS, Device."), "the filtered figures")
+    chips = [ch.text.replace("×", "").strip() for ch in c.all(".chip")]
+    c.check(chips == ["OS: iOS", "Device: mobile"], f"the filters as chips: {chips}")
+    asked = "period=7d&compare=previous&os=iOS&device=mobile&source=click&tz=UTC"
+    summary = api("GET", f"/v1/analytics/summary?{asked}")[2]
+    c.check(c.css("#stat-visitors").text == f"{summary['uniqueVisitors']:,}", "the visitors of the question")
+    c.check(said() == f"{summary['hits']} hits, {summary['uniqueVisitors']} unique visitors, filtered by OS, Device.",
+            f"what a screen reader hears: {said()}")
+    if not ranked_as_the_api(asked):
+        c.check("Campaigns: no hits." == c.css("#top-utm_campaign").text, "no iPhone visitor yet (a server without user agent families)")
+    c.check(re.search(r"^(new|±0|[+−]\d+% from \d+)$", c.css("#stat-hits-change").text), "the change of the hits")
+    driver.set_window_size(1280, driver.execute_script("return document.documentElement.scrollHeight") + 160)
+    c.shot("analytics-question")
+    driver.set_window_size(390, 844)
+    # The chart follows the new width on its next ResizeObserver callback: wait for the layout to settle.
+    c.wait(lambda: driver.execute_script("return document.documentElement.scrollWidth") <= 390,
+           "no sideways scrolling of analytics at 390 px")
+    driver.set_window_size(390, driver.execute_script("return document.documentElement.scrollHeight") + 160)
+    c.shot("analytics-390")
+    driver.set_window_size(1280, 1000)
+
+    # A link's own analytics: its taps over time, campaigns, countries and devices; no referrers, paths or links.
+    c.go(f"#/links/{link_id}", "link")
+    c.css('a[href$="?tab=analytics"]').click()
+    c.wait(lambda: c.present('[data-view="link"][data-ready="true"] #stat-hits') and c.css("#stat-hits").text == "1", "the link's taps")
+    c.check(c.css('nav.tabs a[aria-current="page"]').text == "Analytics", "the tab is marked current")
+    c.check([r.get_attribute("data-value") for r in c.all("#top-utm_campaign tbody tr")] == ["spring24"], "the link's campaign")
+    c.check(c.present("#top-country") and c.present("#top-device") and c.present("#timeseries-chart"), "countries, devices, the time series")
+    c.check(not c.present("#top-referrer") and not c.present("#top-path") and not c.present("#top-link"), "no referrers, paths or links")
+    c.check("tab=analytics" in driver.execute_script("return location.hash"), "the tab's state is in the URL")
+    # A country typed in small letters is asked in capitals and named in the browser's language.
+    main = c.css("main")
+    Select(c.control(main, "Filter by")).select_by_value("country")
+    c.control(main, "Value").send_keys("de")
+    c.css('form[aria-label="Range and filters"] .actions.end button').click()
+    chip = c.wait(lambda: c.present('.chip[data-filter="country"]'), "the country's chip")
+    c.check(chip.text.replace("×", "").strip() == "Country: Germany (DE)", f"the country by name: {chip.text}")
+    german = api("GET", f"/v1/analytics/summary?link={link_id}&country=DE&period=7d&tz=UTC")[2]["hits"]
+    c.wait(lambda: "country=DE" in driver.execute_script("return location.hash") and c.css("#stat-hits").text == str(german),
+           "the link's taps from Germany")
+    c.css('.chip[data-filter="country"] button').click()
+    c.wait(lambda: not c.present(".chip[data-filter]") and c.css("#stat-hits").text == "1", "all the link's taps again")
+    driver.set_window_size(1280, driver.execute_script("return document.documentElement.scrollHeight") + 160)
+    c.shot("link-analytics")
+    driver.set_window_size(390, 844)
+    c.wait(lambda: driver.execute_script("return document.documentElement.scrollWidth") <= 390,
+           "no sideways scrolling of a link's analytics at 390 px")
+    c.shot("link-analytics-390")
+    driver.set_window_size(1280, 1000)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
 
 
 def main():
@@ -731,10 +850,14 @@ def run(c, driver):
         for _ in range(count):
             api("GET", "/v1/resolve?url=" + urllib.parse.quote(f"https://{HOST}{path}", safe=""))
     deadline = time.time() + 15
-    while api("GET", "/v1/analytics/summary")[2].get("hits") != 10 and time.time() < deadline:
+    while api("GET", "/v1/analytics/summary?source=resolve")[2].get("hits") != 10 and time.time() < deadline:
         time.sleep(0.2)
     c.go("#/analytics", "analytics")
-    c.check(c.css("#stat-hits").text == "10", "the seeded hits are counted")
+    c.wait(lambda: c.present("#stat-hits") and c.css("#stat-hits").text == "0", "clicks are counted by default: no tap yet")
+    Select(c.control(c.css("main"), "Count")).select_by_value("resolve")
+    c.submit(c.form("Range and filters"))
+    c.wait(lambda: c.css("#stat-hits").text == "10", "the seeded resolves are counted")
+    c.check("source=resolve" in driver.execute_script("return location.hash"), "the view's state is in the URL")
     drawn = driver.execute_script("""
         const canvas = document.getElementById('timeseries-chart');
         if (!canvas) return -1;
@@ -743,17 +866,26 @@ def run(c, driver):
         for (let i = 3; i < data.length; i += 4) if (data[i]) painted++;
         return painted;""")
     c.check(drawn > 500, f"the chart canvas was drawn ({drawn} pixels)")
-    top = c.css("#top-path").text
-    c.check("/widget/42 links.example.com 7" in top and "/nothing links.example.com 3" in top, f"top paths: {top}")
+    rows = [" ".join(r.text.split()) for r in c.all("#top-path tbody tr")]
+    c.check(rows == ["/widget/42 links.example.com 7 70 %", "/nothing links.example.com 3 30 %"], f"top paths: {rows}")
+    # Names, not ids: the destination type's title (as text), the rule's position and path.
+    destination = " ".join(c.css("#top-destination tbody tr").text.split())
+    c.check(destination.startswith(f"{XSS} (widgetDetail) 7 "), f"the destination by its title: {destination}")
+    decided = api("GET", "/v1/analytics/top?dimension=rule&source=resolve")[2]["items"][0]
+    rule = " ".join(c.css("#top-rule tbody tr").text.split())
+    c.check(rule.startswith(f"#{decided['position'] + 1} {decided['path']} "), f"the rule by its position and path: {rule}")
+    c.check(not re.search(UUID, c.css("main").text), "no id shown where a name is known")
     c.check(c.css('#share-outcome tr[data-key="open_app"]').text.startswith("open_app 7 70"), "the outcome shares")
     c.check(c.css('#share-platform tr[data-key="ios"]').text.startswith("ios 10"), "the platform shares")
-    c.check(len(c.all("[data-csv]")) == 7, "CSV downloads")
+    c.check(len(c.all("[data-csv]")) == 13, f"CSV downloads: {len(c.all('[data-csv]'))}")
     csv = driver.execute_async_script("""
         const done = arguments[arguments.length - 1];
-        fetch('/v1/analytics/top?dimension=path', {headers: {Authorization: 'Bearer ' + sessionStorage.getItem('linkd.console.key'), Accept: 'text/csv'}})
+        fetch('/v1/analytics/top?dimension=path&source=resolve', {headers: {Authorization: 'Bearer ' + sessionStorage.getItem('linkd.console.key'), Accept: 'text/csv'}})
           .then((r) => r.text()).then(done, (e) => done(String(e)));""")
     c.check("/widget/42" in csv, "the CSV the download button fetches")
+    driver.set_window_size(1280, driver.execute_script("return document.documentElement.scrollHeight") + 160)
     c.shot("analytics")
+    driver.set_window_size(1280, 1000)
 
     # Overview: the domain's status, today's hits, the unmatched URL.
     c.go("#/overview", "overview")
@@ -826,10 +958,6 @@ def run(c, driver):
     c.check("spring24" in row.text and "widgetDetail" in row.text and "until 2031" in row.text, f"the row: {row.text}")
     c.check(c.css(".taps-7", row).text == "0", "no tap yet")
 
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
-
     def tap(slug):
         request = urllib.request.Request(f"{BASE}/{slug}", headers={"Host": HOST, "User-Agent": IPHONE})
         try:
@@ -868,6 +996,7 @@ def run(c, driver):
     driver.set_window_size(1280, 1000)
     c.go("#/analytics", "analytics")
     c.check("spring24" in c.css("#top-utm_campaign").text, "the campaign in analytics")
+    check_campaign_question(c, driver, link_id)
 
     # A web page link through the form, then switched to the app's destination: the URL is cleared.
     c.go("#/links/new", "link")

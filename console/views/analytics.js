@@ -1,89 +1,250 @@
-// Analytics: time series (Chart.js from Debian's libjs-chart.js), top lists, outcome and platform shares, CSV.
+// Analytics (`#/analytics`, and a link's analytics tab): the time series (Chart.js from Debian's libjs-chart.js),
+// totals, shares and top lists of /v1/analytics with names for ids, filters as removable chips (an item of a top
+// list filters by it), a period picker, the comparison with the previous period, CSV.
 import { h, field, form, input, select, checkbox, notice, errorNotice } from '../dom.js';
-import { call, get, all } from '../api.js';
+import { call, get, all, enc } from '../api.js';
 
-const dimensions = [['path', 'Top paths'], ['destination', 'Top destinations'], ['rule', 'Top rules'], ['referrer', 'Top referrers'], ['utm_campaign', 'Top campaigns']];
+/** The top lists: dimension, title; paths and referrers are counted per domain and outcome only. */
+const lists = [['utm_campaign', 'Campaigns', 'Campaign'], ['utm_source', 'Sources', 'Source'], ['link', 'Links', 'Link'],
+  ['country', 'Countries', 'Country'], ['os', 'Operating systems', 'OS'], ['browser', 'Browsers', 'Browser'], ['device', 'Devices', 'Device'],
+  ['destination', 'Destinations', 'Destination'], ['rule', 'Rules', 'Rule'], ['path', 'Paths', 'Path'], ['referrer', 'Referrers', 'Referrer']];
+const perDomain = ['path', 'referrer'];
+/** The filters shown as chips, with their names; an item of the top list of one of these filters by it. */
+const names = { country: 'Country', os: 'OS', browser: 'Browser', device: 'Device', utm_campaign: 'Campaign',
+  utm_source: 'Source', link: 'Link', app: 'App', outcome: 'Outcome', served: 'Served' };
 const palette = ['#1d4ed8', '#b91c1c', '#166534', '#a16207', '#7c3aed', '#0e7490', '#be185d', '#4b5563'];
 let chart = null;
+/** A GET retried once after a 503 (the database busy: the API says to retry in a moment). */
+const ask = (path) => get(path).catch((error) => (error.status === 503
+  ? new Promise((resolve) => { setTimeout(resolve, 1000); }).then(() => get(path)) : Promise.reject(error)));
+let regions = null;
+try { regions = new Intl.DisplayNames([navigator.language || 'en'], { type: 'region' }); } catch { /* codes only */ }
 
 const day = (date) => date.toISOString().slice(0, 10);
+const none = (v) => v === undefined || v === null || v === '' || v === '(none)';
+/** Germany (DE) for DE. */
+const country = (code) => { let name = null; try { name = regions && regions.of(code); } catch { /* not a region */ } return name && name !== code ? `${name} (${code})` : code; };
+
+/** What an item's id stands for: a link's slug, an app's name, a rule's position and path, a destination's title. */
+function label(dimension, value, named = {}) {
+  if (none(value)) return '(none)';
+  if (dimension === 'country') return country(value);
+  if (dimension === 'link') return named.slug || value;
+  if (dimension === 'app') return named.name || value;
+  if (dimension === 'rule') return named.path ? `${named.position !== undefined ? `#${named.position + 1} ` : ''}${named.path}` : value;
+  if (dimension === 'destination') return named.title ? `${named.title} (${value})` : value;
+  return String(value);
+}
+
+/** +12% from 50, −5% from 20, ±0, or "new" from nothing, as text (the sign says it, not only the colour). */
+function change(now, before) {
+  if (before === undefined || before === null) return null;
+  const text = before ? `${now >= before ? '+' : '−'}${Math.abs(Math.round(((now - before) / before) * 100))}% from ${before.toLocaleString()}` : now ? 'new' : '±0';
+  return h('span', { class: `change ${now > before ? 'up' : now < before ? 'down' : ''}`, title: `Previous period: ${before.toLocaleString()}` }, text);
+}
 
 export async function render(view, context) {
+  view.append(h('h1', {}, 'Analytics'));
+  await panel(view, { query: context.query, base: '#/analytics?' });
+}
+
+/**
+ * The analytics of the workspace, or of one link (`link`: its id; no paths, referrers, links or rules then, which
+ * a link's hits do not narrow). `query` is the state to start from; each Show writes it back at `base` in the hash.
+ */
+export async function panel(root, { query, base, link = null }) {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
   if (!zones.includes('UTC')) zones.unshift('UTC');
-  const domains = await all('/v1/domains?limit=200');
+  const domains = link ? [] : await all('/v1/domains?limit=200');
+  const shown = link ? lists.filter(([d]) => !['link', 'rule', ...perDomain].includes(d)) : lists;
   const today = new Date();
-  const from = input({ type: 'date', value: context.query.get('from') || day(new Date(today.getTime() - 6 * 86400000)) });
-  const to = input({ type: 'date', value: context.query.get('to') || day(today) });
-  const tz = select(zones.length ? zones : [zone], context.query.get('tz') || zone);
-  const interval = select([['day', 'Day'], ['hour', 'Hour']], context.query.get('interval') || 'day');
-  const groupBy = select([['', 'nothing'], 'outcome', 'platform', 'destination', 'rule', 'host', 'app', 'source'], context.query.get('groupBy') || '');
-  const host = select([['', 'all domains'], ...domains.map((d) => [d.hostname, d.hostname])], context.query.get('host') || '');
-  const bots = checkbox(context.query.get('includeBots') === 'true');
-  const output = h('div', { 'aria-live': 'polite' });
-  const query = () => {
-    const q = new URLSearchParams({ from: from.value, to: to.value, tz: tz.value, includeBots: String(bots.checked) });
+  const period = select([['today', 'Today'], ['yesterday', 'Yesterday'], ['7d', 'Last 7 days'], ['30d', 'Last 30 days'],
+    ['90d', 'Last 90 days'], ['custom', 'Custom range']], query.get('period') || (query.get('from') ? 'custom' : '7d'));
+  const from = input({ type: 'date', value: query.get('from') || day(new Date(today.getTime() - 6 * 864e5)) });
+  const to = input({ type: 'date', value: query.get('to') || day(today) });
+  const tz = select(zones.length ? zones : [zone], query.get('tz') || zone);
+  const interval = select([['day', 'Day'], ['hour', 'Hour']], query.get('interval') || 'day');
+  const groupBy = select([['', 'nothing'], 'outcome', 'platform', 'source', 'served', 'country', 'os', 'browser', 'device',
+    ...(link ? [] : ['link']), 'utm_campaign', 'utm_source', 'app', 'rule', 'destination', 'host'], query.get('groupBy') || '');
+  const host = select([['', 'all domains'], ...domains.map((d) => [d.hostname, d.hostname])], query.get('host') || '');
+  const source = select([['click', 'Clicks (taps)'], ['resolve', 'Resolves (API)'], ['claim', 'Claims (deferred)'], ['all', 'All hits']],
+    query.get('source') || 'click');
+  const sort = select([['hits', 'Hits'], ['visitors', 'Unique visitors']], query.get('sort') || 'hits');
+  const compare = checkbox(query.get('compare') === 'previous');
+  const bots = checkbox(query.get('includeBots') === 'true');
+  const filters = new Map(Object.keys(names).filter((k) => query.get(k) && !(link && k === 'link')).map((k) => [k, query.get(k)]));
+  const known = new Map();
+  const custom = [field('From', from, { pointer: 'from' }), field('To (inclusive)', to, { pointer: 'to' })];
+  const toggle = () => custom.forEach((f) => { f.hidden = period.value !== 'custom'; });
+  period.addEventListener('change', toggle);
+  toggle();
+  const addKind = select(Object.keys(names).filter((k) => !['link', 'app', 'outcome', 'served'].includes(k)).map((k) => [k, names[k]]), 'os');
+  const addValue = input({ placeholder: 'iOS, DE, mobile, spring24…' });
+  const add = h('button', { type: 'button', class: 'secondary' }, 'Add filter');
+  const addFilter = () => {
+    const value = addValue.value.trim();
+    if (!value) return;
+    filters.set(addKind.value, addKind.value === 'country' ? value.toUpperCase() : value); // ISO codes are capitals
+    addValue.value = '';
+    show();
+  };
+  add.addEventListener('click', addFilter);
+  addValue.addEventListener('keydown', (event) => { if (event.key === 'Enter') { event.preventDefault(); addFilter(); } });
+  const chips = h('ul', { class: 'chips', 'aria-label': 'Filters', tabindex: '-1' });
+  const output = h('div', { 'aria-busy': 'false' });
+  const said = h('p', { class: 'visually-hidden', role: 'status' }); // what a screen reader hears after each Show
+  const more = ['groupBy', 'host'].some((k) => query.get(k)) || query.get('interval') === 'hour' || query.get('includeBots') === 'true';
+  const settings = form('Range and filters', [h('div', { class: 'grid tight' },
+    field('Period', period, { pointer: 'period' }), custom, field('Count', source, { pointer: 'source' }),
+    field('Rank lists by', sort, { pointer: 'sort' }), field('Compare with the previous period', compare, { pointer: 'compare' })),
+  h('details', { class: 'more', open: more }, h('summary', {}, 'Time zone, interval, grouping', link ? '' : ', domain', ', bots'),
+    h('div', { class: 'grid tight' }, field('Time zone', tz, { pointer: 'tz' }), field('Interval', interval, { pointer: 'interval' }),
+      field('Group by', groupBy, { pointer: 'groupBy' }), link ? null : field('Domain', host, { pointer: 'host' }),
+      field('Include bots', bots, { pointer: 'includeBots' }))),
+  h('div', { class: 'actions end' }, field('Filter by', addKind), field('Value', addValue), add), chips],
+  'Show', async () => show());
+  root.append(settings, said, output);
+
+  /** The parameters of every request: the period, the filters, the source. */
+  const params = () => {
+    const q = new URLSearchParams({ tz: tz.value, source: source.value, includeBots: String(bots.checked) });
+    if (period.value === 'custom') { q.set('from', from.value); q.set('to', to.value); } else q.set('period', period.value);
+    if (compare.checked) q.set('compare', 'previous');
     if (host.value) q.set('host', host.value);
+    for (const [k, v] of filters) q.set(k, v);
+    if (link) q.set('link', link);
     return q;
   };
-  const settings = form('Range and filters', h('div', { class: 'grid' },
-    field('From', from, { pointer: 'from' }), field('To (inclusive)', to, { pointer: 'to' }), field('Time zone', tz, { pointer: 'tz' }),
-    field('Interval', interval, { pointer: 'interval' }), field('Group by', groupBy, { pointer: 'groupBy' }),
-    field('Domain', host, { pointer: 'host' }), field('Include bots', bots, { pointer: 'includeBots' })),
-  'Show', async () => show());
-  view.append(h('h1', {}, 'Analytics'), settings, output);
 
+  function drawChips() {
+    chips.replaceChildren(...[...filters].map(([k, v]) => {
+      const text = `${names[k]}: ${known.get(`${k}\u0000${v}`) || label(k, v)}`;
+      const remove = h('button', { type: 'button', class: 'chip-remove', 'aria-label': `Remove filter ${text}` }, '×');
+      remove.addEventListener('click', () => { filters.delete(k); show().then(() => chips.focus()); });
+      return h('li', { class: 'chip', 'data-filter': k }, text, remove);
+    }));
+    if (!filters.size) chips.append(h('li', { class: 'muted' }, 'No filters: pick an item of a list below to filter by it.'));
+  }
+
+  let asked = 0;
   async function show() {
-    const q = query();
+    const mine = ++asked; // a later Show wins over an earlier one still loading
+    const q = params();
+    const state = new URLSearchParams(q);
+    if (link) state.delete('link');
+    state.set('interval', interval.value);
+    state.set('sort', sort.value);
+    if (groupBy.value) state.set('groupBy', groupBy.value);
+    history.replaceState(null, '', base + state);
+    drawChips();
+    output.setAttribute('aria-busy', 'true');
     const series = new URLSearchParams(q);
     series.set('interval', interval.value);
     if (groupBy.value) series.set('groupBy', groupBy.value);
-    const [summary, timeseries, ...tops] = await Promise.all([
-      get(`/v1/analytics/summary?${q}`), get(`/v1/analytics/timeseries?${series}`),
-      ...dimensions.map(([dimension]) => get(`/v1/analytics/top?${q}&dimension=${dimension}&limit=10`)),
-    ]);
-    const canvas = h('canvas', { id: 'timeseries-chart', role: 'img', 'aria-label': `Hits per ${interval.value}` });
-    const csv = h('div', { class: 'actions' }, h('span', { class: 'label' }, 'CSV:'),
-      csvButton('Time series', `/v1/analytics/timeseries?${series}`, 'timeseries.csv'),
-      csvButton('Summary', `/v1/analytics/summary?${q}`, 'summary.csv'),
-      ...dimensions.map(([dimension, title]) => csvButton(title, `/v1/analytics/top?${q}&dimension=${dimension}&limit=100`, `top-${dimension}.csv`)));
-    output.replaceChildren(
-      h('div', { class: 'stats' }, stat('Hits', summary.hits, 'stat-hits'), stat('Unique visitors', summary.uniqueVisitors, 'stat-visitors'),
-        stat('Bot share', `${Math.round((summary.botShare || 0) * 1000) / 10} %`, 'stat-bots')),
-      csv,
-      h('h2', {}, 'Time series'), h('div', { class: 'chart-box' }, canvas), seriesTable(timeseries),
-      h('div', { class: 'split' }, shareTable('Outcomes', summary.byOutcome, summary.hits, 'share-outcome'),
-        shareTable('Platforms', summary.byPlatform, summary.hits, 'share-platform')),
-      h('div', { class: 'split' }, dimensions.map(([dimension, title], i) => topTable(title, dimension, tops[i].items))));
-    drawChart(canvas, timeseries);
+    const narrowed = [...q.keys()].some((k) => k in names && k !== 'outcome'); // what paths and referrers cannot be filtered by
+    const top = (d) => `/v1/analytics/top?${q}&dimension=${d}&limit=10&sort=${perDomain.includes(d) ? 'hits' : sort.value}`;
+    try {
+      const [summary, timeseries, ...tops] = await Promise.all([ask(`/v1/analytics/summary?${q}`), ask(`/v1/analytics/timeseries?${series}`),
+        ...shown.map(([d]) => (perDomain.includes(d) && narrowed ? null : ask(top(d)).catch((error) => ({ error }))))]);
+      if (mine !== asked) return;
+      const canvas = h('canvas', { id: 'timeseries-chart', role: 'img', 'aria-label': `Hits per ${interval.value}` });
+      const p = summary.previous;
+      output.replaceChildren(
+        h('p', { class: 'muted', id: 'analytics-range' }, `${summary.from.slice(0, 10)} to ${summary.to.slice(0, 10)}`,
+          p ? ` compared with ${summary.previousFrom.slice(0, 10)} to ${summary.previousTo.slice(0, 10)}` : ''),
+        h('div', { class: 'stats' }, stat('Hits', summary.hits, 'stat-hits', p && p.hits),
+          stat('Unique visitors', summary.uniqueVisitors, 'stat-visitors', p && p.uniqueVisitors),
+          stat('Bot share', `${Math.round((summary.botShare || 0) * 1000) / 10} %`, 'stat-bots')),
+        h('h2', {}, 'Over time'), h('div', { class: 'chart-box' }, canvas), seriesTable(timeseries),
+        h('div', { class: 'split' }, shown.map(([d, title, one], i) => (tops[i] && tops[i].items && !tops[i].items.length ? null
+          : topTable(d, title, one, tops[i], summary, sort.value, filterBy, (s) => { sort.value = s; show().then(() => output.querySelector(`#top-${d} h2`).focus()); })))),
+        // The lists without hits, on one line rather than a heading each.
+        h('ul', { class: 'chips empty-lists', 'aria-label': 'Lists without hits' }, shown.map(([d, title], i) => (tops[i] && tops[i].items && !tops[i].items.length
+          ? h('li', { id: `top-${d}`, class: 'muted' }, `${title}: no hits.`) : null))),
+        h('div', { class: 'split' }, shareTable('Outcomes', summary.byOutcome, summary.hits, 'share-outcome'),
+          shareTable('Platforms', summary.byPlatform, summary.hits, 'share-platform')),
+        h('div', { class: 'actions' }, h('span', { class: 'label' }, 'CSV:'),
+          csvButton('Time series', `/v1/analytics/timeseries?${series}`, 'timeseries.csv'),
+          csvButton('Summary', `/v1/analytics/summary?${q}`, 'summary.csv'),
+          ...shown.map(([d, title], i) => (tops[i] && !tops[i].error ? csvButton(title, top(d).replace('limit=10', 'limit=100'), `top-${d}.csv`) : null))));
+      drawChart(canvas, timeseries);
+      said.textContent = `${summary.hits} hits, ${summary.uniqueVisitors} unique visitors${filters.size ? `, filtered by ${[...filters.keys()].map((k) => names[k]).join(', ')}` : ''}.`;
+    } catch (error) {
+      if (mine === asked) output.replaceChildren(errorNotice(error));
+    }
+    if (mine === asked) output.setAttribute('aria-busy', 'false');
   }
-  await show().catch((error) => output.replaceChildren(errorNotice(error)));
+
+  function filterBy(dimension, value, text) {
+    known.set(`${dimension}\u0000${value}`, text);
+    filters.set(dimension, value);
+    show().then(() => chips.focus()); // the item is gone with the old lists: the focus goes to the filters
+  }
+
+  if (filters.get('link')) get(`/v1/links/${enc(filters.get('link'))}`).then((l) => { known.set(`link\u0000${l.id}`, l.slug); drawChips(); }, () => {});
+  await show();
 }
 
-const stat = (label, value, id) => h('div', { class: 'stat' }, h('span', { class: 'muted' }, label), h('b', { id }, typeof value === 'number' ? value.toLocaleString() : value));
+function stat(title, value, id, before) {
+  return h('div', { class: 'stat' }, h('span', { class: 'muted' }, title),
+    h('b', { id }, typeof value === 'number' ? value.toLocaleString() : value),
+    before !== undefined && before !== null ? h('span', { id: `${id}-change` }, change(value, before)) : null);
+}
 
+/** The series as a table: each bucket's hits and visitors, and with a grouping each group's hits, named. */
 function seriesTable(timeseries) {
-  return h('details', {}, h('summary', {}, 'The figures as a table'), h('table', { id: 'timeseries-table' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Start'), h('th', { scope: 'col', class: 'num' }, 'Hits'))),
-    h('tbody', {}, timeseries.buckets.map((b) => h('tr', {}, h('td', {}, b.start), h('td', { class: 'num' }, b.total))))));
+  const p = timeseries.previous;
+  const groups = [...new Set(timeseries.buckets.flatMap((b) => Object.keys(b.groups || {})))];
+  const named = timeseries.names || {};
+  const num = (text) => h('th', { scope: 'col', class: 'num' }, text);
+  return h('details', {}, h('summary', {}, 'The figures as a table'), h('div', { class: 'table-wrap' }, h('table', { id: 'timeseries-table' },
+    p ? h('caption', {}, `Previous period: ${p.total} hits, ${p.visitors} unique visitors`) : null,
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Start'), num('Hits'), num('Visitors'), groups.map((g) => num(label(timeseries.groupBy, g, named[g]))))),
+    h('tbody', {}, timeseries.buckets.map((b) => h('tr', {}, h('td', {}, b.start), h('td', { class: 'num' }, b.total), h('td', { class: 'num' }, b.visitors),
+      groups.map((g) => h('td', { class: 'num' }, (b.groups || {})[g] || 0))))))));
 }
 
 function shareTable(title, counts, total, id) {
-  const entries = Object.entries(counts || {});
   return h('section', {}, h('h2', {}, title), h('table', { id },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, title.slice(0, -1)), h('th', { scope: 'col', class: 'num' }, 'Hits'), h('th', { scope: 'col', class: 'num' }, 'Share'))),
-    h('tbody', {}, entries.map(([key, hits]) => h('tr', { 'data-key': key }, h('td', {}, key), h('td', { class: 'num' }, hits),
+    h('tbody', {}, Object.entries(counts || {}).map(([key, hits]) => h('tr', { 'data-key': key }, h('td', {}, key), h('td', { class: 'num' }, hits),
       h('td', { class: 'num' }, total ? `${Math.round((hits / total) * 1000) / 10} %` : '–'))))));
 }
 
-function topTable(title, dimension, items) {
-  return h('section', {}, h('h2', {}, title), items.length
-    ? h('table', { id: `top-${dimension}` },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, dimension), h('th', { scope: 'col' }, 'Where'), h('th', { scope: 'col', class: 'num' }, 'Hits'))),
-      h('tbody', {}, items.map((item) => h('tr', {}, h('td', {}, h('code', {}, String(item[dimension] ?? '(none)'))),
-        h('td', {}, item.host || item.app || ''), h('td', { class: 'num' }, item.hits)))))
-    : h('p', { class: 'muted', id: `top-${dimension}` }, 'No hits.'));
+/** A bar of `share` (0…1) drawn through the CSSOM (the CSP admits no style attribute), with the percentage as text. */
+function bar(share) {
+  const fill = h('span');
+  fill.style.width = `${Math.round(share * 1000) / 10}%`;
+  return h('span', { class: 'share' }, h('span', { class: 'bar', 'aria-hidden': 'true' }, fill), `${Math.round(share * 1000) / 10} %`);
+}
+
+/** A top list: each item by name (a button that filters by it where the API can), hits, visitors, share, change. */
+function topTable(dimension, title, one, answer, summary, sort, filterBy, resort) {
+  const head = h('h2', { tabindex: '-1' }, title);
+  if (!answer) return h('section', { id: `top-${dimension}` }, head, h('p', { class: 'muted' }, `${title} are counted per domain and outcome: remove the other filters to see them.`));
+  if (answer.error) return h('section', { id: `top-${dimension}` }, head, errorNotice(answer.error));
+  const items = answer.items;
+  const visitors = !perDomain.includes(dimension);
+  const by = visitors ? sort : 'hits';
+  const total = by === 'visitors' ? summary.uniqueVisitors : summary.hits;
+  const column = (key, text) => h('th', { scope: 'col', class: 'num', 'aria-sort': by === key ? 'descending' : null },
+    visitors && by !== key ? h('button', { type: 'button', class: 'sort', title: `Rank by ${text.toLowerCase()}`, onclick: () => resort(key) }, text) : text);
+  return h('section', { id: `top-${dimension}` }, head, h('div', { class: 'table-wrap' }, h('table', { 'aria-label': title, class: 'ranked' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, one),
+      column('hits', 'Hits'), visitors ? column('visitors', 'Visitors') : null, h('th', { scope: 'col' }, 'Share'))),
+    h('tbody', {}, items.map((item) => {
+      const value = item[dimension];
+      const text = label(dimension, value, item);
+      const where = item.host && dimension !== 'host' ? h('span', { class: 'muted where' }, item.host) : null;
+      const name = dimension in names && !none(value)
+        ? h('button', { type: 'button', class: 'item', 'data-value': value, title: `Show only ${title.toLowerCase()}: ${text}`, onclick: () => filterBy(dimension, value, text) }, text)
+        : h('span', {}, text);
+      return h('tr', { 'data-value': none(value) ? '' : value }, h('td', {}, name, where),
+        h('td', { class: 'num' }, item.hits.toLocaleString(), change(item.hits, item.previousHits)),
+        visitors ? h('td', { class: 'num' }, (item.visitors ?? 0).toLocaleString(), change(item.visitors ?? 0, item.previousVisitors)) : null,
+        h('td', {}, bar(total ? Math.min(1, (by === 'visitors' ? item.visitors || 0 : item.hits) / total) : 0)));
+    })))));
 }
 
 function drawChart(canvas, timeseries) {
@@ -94,8 +255,9 @@ function drawChart(canvas, timeseries) {
   }
   const labels = timeseries.buckets.map((b) => b.start.slice(0, timeseries.interval === 'hour' ? 16 : 10).replace('T', ' '));
   const groups = [...new Set(timeseries.buckets.flatMap((b) => Object.keys(b.groups || {})))];
+  const named = timeseries.names || {};
   const datasets = timeseries.groupBy
-    ? groups.map((g, i) => ({ label: g, data: timeseries.buckets.map((b) => (b.groups || {})[g] || 0), backgroundColor: palette[i % palette.length] }))
+    ? groups.map((g, i) => ({ label: label(timeseries.groupBy, g, named[g]), data: timeseries.buckets.map((b) => (b.groups || {})[g] || 0), backgroundColor: palette[i % palette.length] }))
     : [{ label: 'Hits', data: timeseries.buckets.map((b) => b.total), backgroundColor: palette[0] }];
   chart = new window.Chart(canvas, {
     type: 'bar',
@@ -106,19 +268,18 @@ function drawChart(canvas, timeseries) {
 }
 
 /** A CSV download: fetched with the key (a plain link could not carry it), saved through a blob URL. */
-function csvButton(label, path, filename) {
-  const button = h('button', { type: 'button', class: 'secondary', 'data-csv': filename }, label);
+function csvButton(title, path, filename) {
+  const button = h('button', { type: 'button', class: 'secondary', 'data-csv': filename }, title);
   button.addEventListener('click', async () => {
     try {
       const { data } = await call('GET', path, { accept: 'text/csv', text: true });
       const url = URL.createObjectURL(new Blob([data], { type: 'text/csv' }));
-      const link = h('a', { href: url, download: filename, hidden: true });
-      document.body.append(link);
-      link.click();
-      link.remove();
+      const anchor = h('a', { href: url, download: filename, hidden: true });
+      document.body.append(anchor);
+      anchor.click();
+      anchor.remove();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
     } catch (error) { alert(error.message); }
   });
   return button;
 }
-

@@ -1,5 +1,5 @@
 // One link (`#/links/{id}`) or a new one (`#/links/new`): its taps over 7 and 30 days and by campaign, its QR code,
-// and the form (a read key sees the link as JSON instead).
+// and the form (a read key sees the link as JSON instead); its analytics tab (`?tab=analytics`): analytics.js for it.
 import { h, replace, pretty, copyButton, errorNotice, notice, fact } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
 import { linkForm } from './link-form.js';
@@ -18,7 +18,16 @@ export async function render(view, context) {
   }
   let { data: link, etag } = await call('GET', `/v1/links/${enc(id)}`);
   const body = h('div');
-  view.append(h('h1', {}, link.name || link.slug), back, body);
+  const analytics = context.query.get('tab') === 'analytics';
+  const tab = (text, hash, current) => h('a', { href: hash, 'aria-current': current ? 'page' : null }, text);
+  view.append(h('h1', {}, link.name || link.slug), back, h('nav', { class: 'tabs', 'aria-label': 'Link pages' },
+    tab('Link', `#/links/${enc(id)}`, !analytics), tab('Analytics', `#/links/${enc(id)}?tab=analytics`, analytics)), body);
+  if (analytics) {
+    const { panel } = await import('./analytics.js');
+    body.append(h('p', { class: 'muted' }, 'The hits of ', h('code', {}, link.shortLink), ' alone.'));
+    await panel(body, { query: context.query, base: `#/links/${enc(id)}?tab=analytics&`, link: link.id });
+    return;
+  }
   async function show() {
     const c = link.campaign || {};
     replace(body,
@@ -31,7 +40,8 @@ export async function render(view, context) {
           fact('Tags', (link.tags || []).join(', ') || h('span', { class: 'muted' }, 'none'))),
         qr(link)),
       h('section', { id: 'link-taps' }, h('h2', {}, 'Taps'), h('p', { class: 'muted' }, 'Loading…')));
-    taps(link).then((nodes) => replace(body.querySelector('#link-taps'), h('h2', {}, 'Taps'), nodes),
+    const more = h('p', {}, h('a', { href: `#/links/${enc(link.id)}?tab=analytics` }, 'Its countries, devices and campaigns over any period: the Analytics tab'));
+    taps(link).then((nodes) => replace(body.querySelector('#link-taps'), h('h2', {}, 'Taps'), nodes, more),
       (error) => body.querySelector('#link-taps').append(errorNotice(error)));
     if (!context.canWrite) { body.append(h('h2', {}, 'The link'), h('pre', { id: 'link-json' }, pretty(link))); return; }
     const edit = await linkForm(link, etag, { apps, domains, saved: (next, tag) => { link = next; etag = tag; show().then(() => body.querySelector('form').say('Saved.')); } });

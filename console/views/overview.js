@@ -10,7 +10,7 @@ export async function render(view, context) {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const today = new Date().toLocaleDateString('en-CA', { timeZone: zone });
   const week = new Date(Date.now() - 6 * 86400000).toLocaleDateString('en-CA', { timeZone: zone });
-  const q = (from) => `from=${from}&tz=${enc(zone)}`;
+  const q = (from) => `from=${from}&tz=${enc(zone)}&source=all`; // every source: the domains' traffic, resolves and claims too
   const [todays, weeks, unmatched] = await Promise.all([
     get(`/v1/analytics/summary?${q(today)}`), get(`/v1/analytics/summary?${q(week)}`),
     get(`/v1/analytics/top?${q(week)}&dimension=path&outcome=no_match&limit=10`)]);
