@@ -90,16 +90,13 @@ public final class UserAgentParser: Sendable {
         return lowered.withUnsafeBufferPointer { body(Subject(text: agent, length: agent.utf16.count, lowered: $0)) }
     }
 
-    private func browser(_ subject: Subject) -> ParsedUserAgent.Product {
-        guard let (rule, groups) = subject.first(in: browsers) else { return .other }
-        return ParsedUserAgent.Product(
-            family: rule.value(0, group: 1, of: groups) ?? ParsedUserAgent.other, major: rule.value(1, group: 2, of: groups),
-            minor: rule.value(2, group: 3, of: groups), patch: rule.value(3, group: 4, of: groups),
-            patchMinor: rule.value(4, group: 5, of: groups))
-    }
+    private func browser(_ subject: Subject) -> ParsedUserAgent.Product { product(subject, in: browsers) }
 
-    private func os(_ subject: Subject) -> ParsedUserAgent.Product {
-        guard let (rule, groups) = subject.first(in: systems) else { return .other }
+    private func os(_ subject: Subject) -> ParsedUserAgent.Product { product(subject, in: systems) }
+
+    /// The family and version of the first of `rules` that matches (browsers and systems read alike).
+    private func product(_ subject: Subject, in rules: [UserAgentRule]) -> ParsedUserAgent.Product {
+        guard let (rule, groups) = subject.first(in: rules) else { return .other }
         return ParsedUserAgent.Product(
             family: rule.value(0, group: 1, of: groups) ?? ParsedUserAgent.other, major: rule.value(1, group: 2, of: groups),
             minor: rule.value(2, group: 3, of: groups), patch: rule.value(3, group: 4, of: groups),
