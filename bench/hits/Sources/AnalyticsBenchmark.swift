@@ -8,6 +8,10 @@ import TestSupport
 /// 10 million hits over 30 days generated in SQL (`generate_series`) straight into `hits` and, aggregated
 /// from them, into the rollups the writer maintains; then each analytics endpoint over HTTP, median of
 /// several rounds.
+///
+/// Each hit's visitor dimensions are functions of its visitor and platform (`Self.visitor`), so a visitor keeps
+/// one country, OS and browser as real ones do, and a tap on `/w/N` is on stored link N, whose campaign (80% of
+/// the links have one, of 30) it carries: the rollups get the cardinality real traffic gives them.
 struct AnalyticsBenchmark {
     let parameters: ConnectionParameters
     let migrations: URL
@@ -52,9 +56,12 @@ struct AnalyticsBenchmark {
             say(String(format: "  raw hits inserted in %.1f s", Date().timeIntervalSince(started)))
             started = Date()
             try connection.executeScript("""
-                INSERT INTO hit_rollups_hourly (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, hits)
-                SELECT workspace_id, date_trunc('hour', time), hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, count(*)
-                FROM hits GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;
+                INSERT INTO hit_rollups_hourly (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot,
+                                                link_id, utm_source, utm_campaign, country, os, browser, device, hits, visitors)
+                SELECT workspace_id, date_trunc('hour', time), hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot,
+                       v_link, v_utm_source, v_utm_campaign, v_country, v_os, v_browser, v_device, count(*), hll_add_agg(hll_hash_text(visitor_hash))
+                FROM (SELECT *, \(Self.visitor) FROM hits) h
+                GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17;
                 INSERT INTO hit_top_hourly (workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
                 SELECT * FROM (
                     SELECT workspace_id, 'path', date_trunc('hour', time) AS hour, hostname, path, outcome,
@@ -78,20 +85,38 @@ struct AnalyticsBenchmark {
                 FROM hit_top_daily WHERE day - ((day - date '1970-01-05') % 7 + 7) % 7 + 7 <= (now() - interval '1 hour')::date
                 GROUP BY 1, 2, 3, 4, 5, 6;
                 INSERT INTO hit_top_weeks (week) SELECT DISTINCT week FROM hit_top_weekly;
-                INSERT INTO hit_visitors_daily (workspace_id, day, is_bot, visitor_hash)
-                SELECT DISTINCT workspace_id, (time AT TIME ZONE 'UTC')::date, is_bot, visitor_hash FROM hits;
-                INSERT INTO hit_visitor_counts (workspace_id, day, is_bot, visitors)
-                SELECT workspace_id, day, is_bot, count(*) FROM hit_visitors_daily GROUP BY 1, 2, 3;
                 """)
             // VACUUM cannot run in the implicit transaction of a multi-statement script.
-            try connection.executeScript("VACUUM ANALYZE hit_rollups_hourly, hit_top_hourly, hit_top_daily, hit_top_days, hit_top_weekly, hit_top_weeks, hit_visitors_daily, hit_visitor_counts")
+            try connection.executeScript("VACUUM ANALYZE hit_rollups_hourly, hit_top_hourly, hit_top_daily, hit_top_days, hit_top_weekly, hit_top_weeks")
             say(String(format: "  rollups built in %.1f s", Date().timeIntervalSince(started)))
-            for table in ["hits", "hit_rollups_hourly", "hit_top_hourly", "hit_top_daily", "hit_top_weekly", "hit_visitors_daily", "hit_visitor_counts"] {
-                let count = try connection.query(Query(unsafeSQL: "SELECT count(*)::int8 FROM \(table)")).first!.decode(0, as: Int.self)
-                say("  \(table): \(count) rows")
+            for table in ["hits", "hit_rollups_hourly", "hit_top_hourly", "hit_top_daily", "hit_top_weekly"] {
+                let (count, bytes) = try connection.query(Query(unsafeSQL: """
+                    SELECT count(*)::int8, (SELECT sum(pg_total_relation_size(c.oid))::int8 FROM pg_class c
+                        WHERE c.relname = '\(table)' OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = '\(table)'::regclass))
+                    FROM \(table)
+                    """)).first!.decode((Int, Int).self)
+                say("  \(table): \(count) rows, \(bytes / 1_048_576) MB")
             }
         }
     }
+
+    /// A hit's visitor dimensions as columns of `SELECT *, <this> FROM hits`, named `v_…` apart from the hits' own:
+    /// country (20, weighted), OS and browser by platform, device class, the stored link of a `/w/N` tap and the
+    /// link's campaign.
+    static let visitor = """
+        (ARRAY['US','US','US','US','DE','DE','DE','GB','GB','FR','IN','IN','BR','JP','CA','ES','IT','NL','MX','KR'])[1 + abs(hashtext(visitor_hash)) % 20] AS v_country,
+        CASE WHEN is_bot THEN 'Other' WHEN platform = 'ios' THEN 'iOS' WHEN platform = 'android' THEN 'Android'
+             WHEN platform = 'desktop' THEN (ARRAY['Windows','Windows','Mac OS X','Linux'])[1 + abs(hashtext(visitor_hash || 'o')) % 4] ELSE 'Other' END AS v_os,
+        CASE WHEN is_bot THEN 'Googlebot'
+             WHEN platform = 'ios' THEN (ARRAY['Mobile Safari','Mobile Safari','Mobile Safari','Chrome Mobile iOS','Instagram'])[1 + abs(hashtext(visitor_hash || 'b')) % 5]
+             WHEN platform = 'android' THEN (ARRAY['Chrome Mobile','Chrome Mobile','Samsung Internet','Chrome Mobile WebView','Facebook'])[1 + abs(hashtext(visitor_hash || 'b')) % 5]
+             WHEN platform = 'desktop' THEN (ARRAY['Chrome','Chrome','Safari','Firefox','Edge'])[1 + abs(hashtext(visitor_hash || 'b')) % 5] ELSE 'Other' END AS v_browser,
+        CASE WHEN is_bot THEN 'bot' WHEN platform IN ('ios', 'android') THEN CASE WHEN abs(hashtext(visitor_hash || 'd')) % 10 = 0 THEN 'tablet' ELSE 'mobile' END
+             WHEN platform = 'desktop' THEN 'desktop' ELSE 'other' END AS v_device,
+        CASE WHEN path LIKE '/w/%' THEN md5('link' || path)::uuid END AS v_link,
+        CASE WHEN path LIKE '/w/%' AND abs(hashtext(path)) % 10 >= 2 THEN (ARRAY['newsletter','twitter','facebook','google'])[1 + abs(hashtext(path || 's')) % 4] END AS v_utm_source,
+        CASE WHEN path LIKE '/w/%' AND abs(hashtext(path)) % 10 >= 2 THEN 'campaign-' || abs(hashtext(path || 'n')) % 30 END AS v_utm_campaign
+        """
 
     func run() throws -> [(String, Double, Int)] {
         var server = ServerConfiguration()
@@ -121,6 +146,11 @@ struct AnalyticsBenchmark {
             "/v1/analytics/top?\(range)&dimension=referrer&tz=America/New_York",
             "/v1/analytics/summary?\(range)",
             "/v1/analytics/summary?\(range)&includeBots=true&format=csv",
+            "/v1/analytics/top?\(range)&dimension=country&source=all",
+            "/v1/analytics/top?\(range)&dimension=link&sort=visitors",
+            "/v1/analytics/top?\(lastWeek)&dimension=utm_campaign&sort=visitors&os=iOS&country=DE&compare=previous",
+            "/v1/analytics/timeseries?\(range)&interval=day&groupBy=device",
+            "/v1/analytics/summary?\(range)&country=DE&device=mobile&compare=previous",
         ]
         var results: [(String, Double, Int)] = []
         for endpoint in endpoints {
