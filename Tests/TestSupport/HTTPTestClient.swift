@@ -51,9 +51,7 @@ public final class HTTPTestClient {
             }
         } else {
             if let source {
-                var local = sockaddr_in()
-                local.sin_family = sa_family_t(AF_INET)
-                inet_pton(AF_INET, source, &local.sin_addr)
+                var local = Self.ipv4(source, port: 0)
                 let bound = withUnsafePointer(to: &local) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
                 }
@@ -64,10 +62,7 @@ public final class HTTPTestClient {
                     throw HTTPTestClientError("bind to \(source): \(message)")
                 }
             }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            inet_pton(AF_INET, host, &address.sin_addr)
+            var address = Self.ipv4(host, port: port)
             result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
@@ -83,6 +78,15 @@ public final class HTTPTestClient {
     }
 
     deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+
+    /// The IPv4 socket address of `address` (dotted text) and `port` (0: any, to bind a source).
+    private static func ipv4(_ address: String, port: Int) -> sockaddr_in {
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = UInt16(port).bigEndian
+        inet_pton(AF_INET, address, &socketAddress.sin_addr)
+        return socketAddress
+    }
 
     /// Closes the socket now.
     public func close() {

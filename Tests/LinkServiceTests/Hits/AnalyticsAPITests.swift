@@ -59,8 +59,7 @@ struct AnalyticsAPITests {
         /// The data set's figures count every source (clicks and resolves): `source=all` unless the path names a
         /// source (the default, clicks only, is checked by `clicksOnlyByDefault`).
         func get(_ path: String, key: String? = nil, csv: Bool = false) throws -> TestResponse {
-            let target = path.contains("source=") ? path : path + (path.contains("?") ? "&" : "?") + "source=all"
-            return try service.request("GET", target, key: key ?? acme, headers: csv ? [("Accept", "text/csv")] : [])
+            try service.request("GET", AnalyticsAPITests.everySource(path), key: key ?? acme, headers: csv ? [("Accept", "text/csv")] : [])
         }
 
         func json(_ path: String, key: String? = nil) throws -> JSONValue {
@@ -71,6 +70,11 @@ struct AnalyticsAPITests {
     }
 
     static let range = "from=2026-11-20&to=2026-11-21"
+
+    /// `path` counting every source (`source=all`) unless it names one: these data sets mix clicks and resolves.
+    static func everySource(_ path: String) -> String {
+        path.contains("source=") ? path : path + (path.contains("?") ? "&" : "?") + "source=all"
+    }
 
     static func groups(_ bucket: JSONValue?) -> [String: String] {
         guard case .object(let members)? = bucket?["groups"] else { return [:] }
@@ -294,8 +298,7 @@ struct AnalyticsAPITests {
             ])
 
             func json(_ path: String) throws -> JSONValue {
-                let target = path.contains("source=") ? path : path + (path.contains("?") ? "&" : "?") + "source=all"
-                let response = try service.request("GET", target, key: fixture.key)
+                let response = try service.request("GET", Self.everySource(path), key: fixture.key)
                 #expect(response.status == 200, "\(path): \(response.text)")
                 return try response.json
             }

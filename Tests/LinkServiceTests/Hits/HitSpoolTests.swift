@@ -182,19 +182,9 @@ struct HitSpoolTests {
             "\(micros)\t\(workspace)\th.example\t/old\t\\N\topen_app\t\\N\t\\N\t\\N\tclick\tios\tf\t\\N\tv1",
             "\(micros)\t\(workspace)\th.example\t/served\tutm_source=x\topen_app\t\\N\t\\N\t\\N\tclick\tios\tf\t\\N\tv1\tlanding",
         ]
-        var bytes: [UInt8] = []
-        Hit.sample(workspace: UUID(uuidString: workspace), host: "h.example", path: "/new", link: link,
-                   campaign: Hit.Campaign(campaign: "spring")).appendSpoolLine(to: &bytes)
-        lines.append(String(decoding: bytes, as: UTF8.self))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-spool-old-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: directory.appendingPathComponent("segment-000000000001.hits"))
-
-        try HitHarness.with(configuration: HitsConfiguration(spoolDirectory: directory)) { harness in
-            #expect(harness.batcher.counters.spooled == 3)
-            harness.batcher.start()
-            #expect(eventually { harness.batcher.counters.written == 3 })
+        lines.append(String(Self.line(Hit.sample(workspace: UUID(uuidString: workspace), host: "h.example", path: "/new", link: link,
+                                                 campaign: Hit.Campaign(campaign: "spring")))))
+        try Self.replayed(lines) { harness in
             let rows = try harness.pool.withConnection { connection in
                 try connection.query("SELECT path, served, link_id::text, utm_campaign FROM hits ORDER BY id")
                     .map { try $0.decode((String, String?, String?, String?).self) }
@@ -244,18 +234,8 @@ struct HitSpoolTests {
         ]
         var hit = Hit.sample(workspace: UUID(uuidString: workspace), host: "h.example", path: "/v25")
         (hit.country, hit.os, hit.browser, hit.device) = ("US", "Android", "Chrome Mobile", .mobile)
-        var bytes: [UInt8] = []
-        hit.appendSpoolLine(to: &bytes)
-        lines.append(String(decoding: bytes, as: UTF8.self))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-spool-v21-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: directory.appendingPathComponent("segment-000000000001.hits"))
-
-        try HitHarness.with(configuration: HitsConfiguration(spoolDirectory: directory)) { harness in
-            #expect(harness.batcher.counters.spooled == 3)
-            harness.batcher.start()
-            #expect(eventually { harness.batcher.counters.written == 3 })
+        lines.append(String(Self.line(hit)))
+        try Self.replayed(lines) { harness in
             let rows = try harness.pool.withConnection { connection in
                 try connection.query("SELECT path, link_id::text, utm_source, country, os, browser, device FROM hits ORDER BY id")
                     .map { try $0.decode((String, String?, String?, String?, String?, String?, String?).self) }
@@ -267,6 +247,20 @@ struct HitSpoolTests {
             #expect(rows.map(\.4) == [nil, nil, "Android"])
             #expect(rows.map(\.5) == [nil, nil, "Chrome Mobile"])
             #expect(rows.map(\.6) == [nil, nil, "mobile"])
+        }
+    }
+
+    /// Writes `lines` as a spool segment, starts a writer on it and waits until it has written them all; then `check`.
+    static func replayed(_ lines: [String], _ check: (HitHarness) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-spool-replay-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: directory.appendingPathComponent("segment-000000000001.hits"))
+        try HitHarness.with(configuration: HitsConfiguration(spoolDirectory: directory)) { harness in
+            #expect(harness.batcher.counters.spooled == lines.count)
+            harness.batcher.start()
+            #expect(eventually { harness.batcher.counters.written == lines.count })
+            try check(harness)
         }
     }
 
