@@ -286,8 +286,7 @@ struct AnalyticsHandlers: EndpointGroup {
         ]
         var csvRows = [["hits", String(counted)], ["botHits", String(bots)], ["botShare", shareText], ["uniqueVisitors", String(visitors)]]
         if let (rows, visitors) = previous {
-            let hits = rows.filter { parameters.filter.includeBots || !$0.isBot }.map(\.hits).reduce(0, +)
-            let bots = rows.filter(\.isBot).map(\.hits).reduce(0, +)
+            let (hits, bots) = Self.counted(rows, includeBots: parameters.filter.includeBots)
             members.append(JSONMember(key: "previous", value: .object([
                 JSONMember(key: "hits", value: .integer(hits)), JSONMember(key: "botHits", value: .integer(bots)),
                 JSONMember(key: "uniqueVisitors", value: .integer(visitors)),
@@ -305,7 +304,13 @@ struct AnalyticsHandlers: EndpointGroup {
     private static func totals(_ workspace: UUID, _ from: Date, _ to: Date, _ filter: AnalyticsStore.Filter,
                                on connection: Connection) throws -> (hits: Int, visitors: Int) {
         let rows = try AnalyticsStore.summary(workspace: workspace, from: from, to: to, filter: filter, on: connection)
-        let hits = rows.filter { filter.includeBots || !$0.isBot }.map(\.hits).reduce(0, +)
-        return (hits, try AnalyticsStore.visitors(workspace: workspace, from: from, to: to, filter: filter, on: connection))
+        return (counted(rows, includeBots: filter.includeBots).hits,
+                try AnalyticsStore.visitors(workspace: workspace, from: from, to: to, filter: filter, on: connection))
+    }
+
+    /// The hits of summary rows (bots only with `includeBots`), and the bots' hits whatever it says.
+    private static func counted(_ rows: [(outcome: String, source: String, platform: String, isBot: Bool, hits: Int, served: String?)],
+                                includeBots: Bool) -> (hits: Int, bots: Int) {
+        (rows.filter { includeBots || !$0.isBot }.map(\.hits).reduce(0, +), rows.filter(\.isBot).map(\.hits).reduce(0, +))
     }
 }
