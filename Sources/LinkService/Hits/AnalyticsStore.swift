@@ -2,9 +2,9 @@ import Foundation
 import LinkKit
 import Postgres
 
-/// The SQL of the analytics reads (`/v1/analytics/*`): the hourly rollups (`hit_rollups_hourly`, with their
-/// visitor sketches) and the top-value tables (`hit_top_hourly`/`_daily`/`_weekly` and their compaction ledgers),
-/// never raw hits. Every query is filtered by a workspace.
+/// The SQL of the analytics reads (`/v1/analytics/*`): the cubes (`AnalyticsCube`: `hit_cubes_hourly`/`_daily`, with
+/// their visitor sketches) and the top-value tables (`hit_top_hourly`/`_daily`/`_weekly` and their compaction
+/// ledgers), never raw hits. Every query is filtered by a workspace, and reads one cube, chosen by the caller.
 ///
 /// Unique visitors are the sum over UTC days of the cardinality of the union of the day's sketches (a visitor
 /// hash identifies a visitor within one UTC day: its salt rotates daily), per bucket or item.
@@ -25,31 +25,51 @@ enum AnalyticsStore {
         /// The visitor's country, OS and browser families, and device class (`Hit.country`, …), by column name.
         var visitor: [VisitorField: String] = [:]
 
-        /// Whether the filter names a link, a campaign value or a visitor's country or device (which the top-value
-        /// tables do not keep).
-        var hasRollupOnlyFilter: Bool { link != nil || !campaign.isEmpty || !visitor.isEmpty }
+        /// The cube dimensions the filter names (source and the bot flag are kept by every cube).
+        var dimensions: Set<AnalyticsCube.Dimension> {
+            var named: Set<AnalyticsCube.Dimension> = []
+            if host != nil { named.insert(.host) }
+            if app != nil { named.insert(.app) }
+            if outcome != nil { named.insert(.outcome) }
+            if served != nil { named.insert(.served) }
+            if link != nil { named.insert(.link) }
+            for field in campaign.keys { named.insert(AnalyticsCube.Dimension(field)) }
+            for field in visitor.keys { named.insert(AnalyticsCube.Dimension(rawValue: field.rawValue)!) }
+            return named
+        }
 
-        /// SQL conditions on the rollup columns and their binds, numbered after `firstBind - 1` existing ones.
-        /// - Parameter topValues: for the top-value tables, which have no `app_id` and keep source and bot
-        ///   flag as count columns (see `topCount`) instead of key columns, and no `served`, link or campaign.
-        func conditions(firstBind: Int, topValues: Bool = false) -> (sql: String, binds: [String]) {
+        /// Whether the filter names anything the top-value tables do not keep (they keep host and outcome).
+        var hasRollupOnlyFilter: Bool { !dimensions.subtracting([.host, .outcome]).isEmpty }
+
+        /// SQL conditions on rows whose dimensions `column` names (a cube's slots, or the pending rollups' columns),
+        /// values bound in `binds`.
+        func conditions(_ column: (AnalyticsCube.Dimension) -> String, binds: inout Binds) -> String {
+            var sql = ""
+            func add(_ dimension: AnalyticsCube.Dimension, _ value: String) {
+                sql += " AND \(column(dimension)) = \(binds.add(value))"
+            }
+            if let host { add(.host, host) }
+            if let app { add(.app, app.canonicalText) }
+            if let outcome { add(.outcome, outcome.rawValue) }
+            if let served { add(.served, served.rawValue) }
+            if let link { add(.link, link.canonicalText) }
+            for field in Hit.Campaign.Field.allCases { if let value = campaign[field] { add(AnalyticsCube.Dimension(field), value) } }
+            for field in VisitorField.allCases { if let value = visitor[field] { add(AnalyticsCube.Dimension(rawValue: field.rawValue)!, value) } }
+            if let source { sql += " AND source = \(binds.add(source.rawValue))" }
+            if !includeBots { sql += " AND NOT is_bot" }
+            return sql
+        }
+
+        /// SQL conditions on the top-value tables (host and outcome; source and bot flag are `topCount`'s), numbered
+        /// after `firstBind - 1` existing binds.
+        func topConditions(firstBind: Int) -> (sql: String, binds: [String]) {
             var sql = ""
             var binds: [String] = []
-            func add(_ column: String, _ value: String, cast: String = "") {
+            for (column, value) in [("hostname", host), ("outcome", outcome?.rawValue)] {
+                guard let value else { continue }
                 binds.append(value)
-                sql += " AND \(column) = $\(firstBind + binds.count - 1)\(cast)"
+                sql += " AND \(column) = $\(firstBind + binds.count - 1)"
             }
-            if let host { add("hostname", host) }
-            if !topValues, let app { add("app_id", app.uuidString, cast: "::uuid") }
-            if let outcome { add("outcome", outcome.rawValue) }
-            if !topValues, let source { add("source", source.rawValue) }
-            if !topValues, let served { add("served", served.rawValue) }
-            if !topValues, let link { add("link_id", link.uuidString, cast: "::uuid") }
-            if !topValues {
-                for field in Hit.Campaign.Field.allCases { if let value = campaign[field] { add(field.rawValue, value) } }
-                for field in VisitorField.allCases { if let value = visitor[field] { add(field.rawValue, value) } }
-            }
-            if !topValues, !includeBots { sql += " AND NOT is_bot" }
             return (sql, binds)
         }
 
@@ -67,26 +87,42 @@ enum AnalyticsStore {
         case country, os, browser, device
     }
 
-    /// Group-by names → rollup column (as text). The campaign and visitor fields are named as their columns
-    /// (`utm_source`, `country`, …).
-    static let groupColumns: [String: String] = [
-        "outcome": "outcome", "platform": "platform", "destination": "destination_type",
-        "rule": "rule_id::text", "host": "hostname", "app": "app_id::text", "source": "source",
-        "served": "served", "link": "link_id::text",
-    ].merging(Hit.Campaign.Field.allCases.map { ($0.rawValue, $0.rawValue) } + VisitorField.allCases.map { ($0.rawValue, $0.rawValue) }) { first, _ in first }
+    /// What a time series can be grouped by: a cube dimension, or `source` (every cube keeps it).
+    static let groupings: [String] = (["source"] + AnalyticsCube.Dimension.allCases.map(\.rawValue)).sorted()
 
-    /// Top-list dimensions read from the hourly rollups → (the column naming each item's context, or nil, and the
-    /// ranked column, as text): `destination` with its app, `rule`, `served` and `link` with their host, and the
-    /// campaign and visitor fields alone (one campaign, or country, spans a workspace's domains).
-    static let rollupDimensions: [String: (context: String?, column: String)] = {
-        var dimensions: [String: (context: String?, column: String)] = [
-            "destination": ("app_id::text", "destination_type"), "rule": ("hostname", "rule_id::text"), "served": ("hostname", "served"),
-            "link": ("hostname", "link_id::text"), "app": (nil, "app_id::text"), "host": (nil, "hostname"),
+    /// Top-list dimensions read from the cubes → (the dimension naming each item's context, or nil, and the ranked
+    /// one): `destination` with its app, `rule`, `served` and `link` with their host, and the campaign and visitor
+    /// fields alone (one campaign, or country, spans a workspace's domains).
+    static let rollupDimensions: [String: (context: AnalyticsCube.Dimension?, dimension: AnalyticsCube.Dimension)] = {
+        var dimensions: [String: (context: AnalyticsCube.Dimension?, dimension: AnalyticsCube.Dimension)] = [
+            "destination": (.app, .destination), "rule": (.host, .rule), "served": (.host, .served), "link": (.host, .link),
+            "app": (nil, .app), "host": (nil, .host),
         ]
-        for field in Hit.Campaign.Field.allCases { dimensions[field.rawValue] = (nil, field.rawValue) }
-        for field in VisitorField.allCases { dimensions[field.rawValue] = (nil, field.rawValue) }
+        for field in Hit.Campaign.Field.allCases { dimensions[field.rawValue] = (nil, AnalyticsCube.Dimension(field)) }
+        for field in VisitorField.allCases { dimensions[field.rawValue] = (nil, AnalyticsCube.Dimension(rawValue: field.rawValue)!) }
         return dimensions
     }()
+
+    /// The parameters of a query being written: `add` binds a value and answers its placeholder.
+    struct Binds {
+        var values: [any PostgresEncodable] = []
+
+        mutating func add(_ value: any PostgresEncodable) -> String {
+            values.append(value)
+            return "$\(values.count)"
+        }
+    }
+
+    /// Where a cube read takes its range from: compacted UTC days (day numbers) from the daily rows, hour ranges
+    /// (`[start, end)`, seconds since 1970) from the hourly ones (`TopSources` splits a range so).
+    struct CubeRange {
+        var cube: AnalyticsCube
+        var days: [Int]
+        var hours: [(start: Int, end: Int)]
+        /// The whole range, seconds since 1970 (what the pending rollups are read for).
+        var from: Int
+        var to: Int
+    }
 
     /// Runs an analytics read in a transaction without JIT compilation: these queries take tens to hundreds of
     /// milliseconds, and JIT-compiling them costs more than it saves.
@@ -115,36 +151,86 @@ enum AnalyticsStore {
     /// The distinct visitors of the rows grouped, per UTC day (summed over days by the caller's SQL).
     private static let dailyVisitors = "round(hll_cardinality(hll_union_agg(visitors)))::int8"
 
-    /// One row per `interval` (`hour`, `day`) bucket in `zone` from `from` to `to` and group (`groupColumn`, one of
-    /// `groupColumns`, or `NULL::text`): its start, group, hits and unique visitors, most hits first; an empty
-    /// bucket has one row of nils.
+    /// A column a cube read selects: a dimension, source or the bot flag, or none (NULL).
+    enum Column {
+        case dimension(AnalyticsCube.Dimension), source, isBot, none
+
+        /// Its SQL in rows whose dimensions `column` names.
+        func sql(_ column: (AnalyticsCube.Dimension) -> String?) -> String {
+            switch self {
+            case .dimension(let dimension): column(dimension) ?? "NULL::text"
+            case .source: "source"
+            case .isBot: "is_bot"
+            case .none: "NULL::text"
+            }
+        }
+    }
+
+    /// The rows of `range` matching `filter` as one relation (for `FROM (…) x`): `utc_day`, `t` (the hour, or the
+    /// day's start), `hits`, `visitors` and each of `columns` under its alias: the cube's daily rows of the range's
+    /// days, its hourly rows of the range's hours, and the pending rollups of the whole range (not in the cube yet,
+    /// `HitCubeFold`). Each day and hour range is its own index range (LATERAL, kept apart by OFFSET 0).
+    private static func rows(_ range: CubeRange, columns: [(column: Column, alias: String)], filter: Filter, workspace: UUID,
+                             binds: inout Binds) -> String {
+        let cube = range.cube
+        let w = binds.add(workspace), c = binds.add(Int32(cube.id))
+        let slot = { (dimension: AnalyticsCube.Dimension) in cube.slot(dimension) }
+        let conditions = filter.conditions({ slot($0)! }, binds: &binds)
+        let pendingConditions = filter.conditions(\.hitsColumn, binds: &binds)
+        func selected(_ column: (AnalyticsCube.Dimension) -> String?) -> String {
+            (["hits", "visitors"] + columns.map { "\($0.column.sql(column)) AS \($0.alias)" }).joined(separator: ", ")
+        }
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withFullDate]
+        let days = binds.add(range.days.map { format.string(from: Date(timeIntervalSince1970: Double($0) * 86_400)) })
+        let starts = binds.add(range.hours.map { Int64($0.start) }), ends = binds.add(range.hours.map { Int64($0.end) })
+        let from = binds.add(Int64(range.from)), to = binds.add(Int64(range.to))
+        return """
+            SELECT day AS utc_day, day::timestamp AT TIME ZONE 'UTC' AS t, \(selected(slot)) FROM hit_cubes_daily
+            WHERE workspace_id = \(w) AND cube = \(c) AND day = ANY(\(days)::date[])\(conditions)
+            UNION ALL
+            SELECT h.* FROM unnest(\(starts)::int8[], \(ends)::int8[]) AS r(s, e), LATERAL (
+                SELECT (hour AT TIME ZONE 'UTC')::date AS utc_day, hour AS t, \(selected(slot)) FROM hit_cubes_hourly
+                WHERE workspace_id = \(w) AND cube = \(c) AND hour >= to_timestamp(r.s) AND hour < to_timestamp(r.e)\(conditions) OFFSET 0) h
+            UNION ALL
+            SELECT (hour AT TIME ZONE 'UTC')::date AS utc_day, hour AS t, \(selected { $0.hitsColumn }) FROM hit_rollups_pending
+            WHERE workspace_id = \(w) AND hour >= to_timestamp(\(from)) AND hour < to_timestamp(\(to))\(pendingConditions)
+            """
+    }
+
+    /// A grouping's column: a dimension, or `source`.
+    private static func column(_ grouping: String) -> Column {
+        grouping == "source" ? .source : .dimension(AnalyticsCube.Dimension(rawValue: grouping)!)
+    }
+
+    /// One row per `interval` (`hour`, `day`) bucket in `zone` from `from` to `to` and group (`groupBy`, one of
+    /// `groupings`, or nil): its start, group, hits and unique visitors, most hits first; an empty bucket has one row
+    /// of nils. `range`'s days must each lie in one bucket.
     static func timeseries(
-        workspace: UUID, from: Date, to: Date, zone: String, interval: String, groupColumn: String, filter: Filter, on connection: Connection
+        workspace: UUID, from: Date, to: Date, zone: String, interval: String, groupBy: String?, range: CubeRange, filter: Filter,
+        on connection: Connection
     ) throws -> [(start: Date, group: String?, hits: Int?, visitors: Int?)] {
-        let filters = filter.conditions(firstBind: 6)
-        // $1 workspace, $2 from, $3 to, $4 zone, $5 interval unit; filters from $6.
+        var binds = Binds()
+        let (f, t, z, i) = (binds.add(from), binds.add(to), binds.add(zone), binds.add(interval))
+        let source = rows(range, columns: [(groupBy.map(column) ?? .none, "key")], filter: filter, workspace: workspace, binds: &binds)
         let sql = """
             WITH buckets AS (
-                SELECT generate_series(date_trunc($5, $2::timestamptz AT TIME ZONE $4),
-                                       ($3::timestamptz - interval '1 microsecond') AT TIME ZONE $4,
-                                       ('1 ' || $5)::interval) AS b
+                SELECT generate_series(date_trunc(\(i), \(f)::timestamptz AT TIME ZONE \(z)),
+                                       (\(t)::timestamptz - interval '1 microsecond') AT TIME ZONE \(z),
+                                       ('1 ' || \(i))::interval) AS b
             ), data AS (
                 SELECT b, key, sum(hits)::int8 AS hits, sum(visitors)::int8 AS visitors FROM (
-                    SELECT date_trunc($5, hour AT TIME ZONE $4) AS b, \(groupColumn) AS key, sum(hits) AS hits,
-                           \(dailyVisitors) AS visitors
-                    FROM hit_rollups_hourly
-                    WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz\(filters.sql)
-                    GROUP BY 1, 2, (hour AT TIME ZONE 'UTC')::date
+                    SELECT date_trunc(\(i), t AT TIME ZONE \(z)) AS b, key, sum(hits) AS hits, \(dailyVisitors) AS visitors
+                    FROM (\(source)) x
+                    GROUP BY 1, 2, utc_day
                 ) daily
                 GROUP BY 1, 2
             )
-            SELECT (buckets.b AT TIME ZONE $4) AS start, data.key, data.hits, data.visitors
+            SELECT (buckets.b AT TIME ZONE \(z)) AS start, data.key, data.hits, data.visitors
             FROM buckets LEFT JOIN data USING (b)
             ORDER BY buckets.b, data.hits DESC NULLS LAST, data.key
             """
-        var binds: [any PostgresEncodable] = [workspace, from, to, zone, interval]
-        binds += filters.binds.map { $0 as any PostgresEncodable }
-        return try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
+        return try connection.query(Query(unsafeSQL: sql, binds: binds.values)).map { row in
             try (row.decode(0, as: Date.self), row.decode(1, as: String?.self), row.decode(2, as: Int?.self), row.decode(3, as: Int?.self))
         }
     }
@@ -160,7 +246,7 @@ enum AnalyticsStore {
         // else from the hourly one (`TopSources`): $3 the weeks' Mondays and $4 the days (day numbers), $5/$6
         // the starts and ends of the hour ranges (seconds since 1970). Each week, day or hour range is its own
         // index range (LATERAL, kept apart by OFFSET 0, so the planner cannot turn them into one scan).
-        let filters = filter.conditions(firstBind: 8, topValues: true)
+        let filters = filter.topConditions(firstBind: 8)
         let keys = dimension == "path" ? "hostname, value" : "NULL::text, value"
         let select = "SELECT hostname, value, \(filter.topCount) AS hits"
         let dimensionFilter = "workspace_id = $1 AND dimension = '\(dimension)' AND ($7::text[] IS NULL OR value = ANY($7::text[]))"
@@ -193,29 +279,28 @@ enum AnalyticsStore {
     /// An item of a rollup top list: its context (the column naming it, or nil), value, hits and unique visitors.
     typealias RollupItem = (context: String?, value: String, hits: Int, visitors: Int)
 
-    /// The top `limit` values of a rollup `dimension` (one of `rollupDimensions`, each with its context column's
-    /// value or nil) from `from` to `to`, ranked by `ranking`; with `only`, just those values (for a comparison).
+    /// The top `limit` values of a rollup `dimension` (one of `rollupDimensions`, each with its context's value or
+    /// nil) in `range`, ranked by `ranking`; with `only`, just those values (for a comparison).
     static func topRollups(
-        _ dimension: String, workspace: UUID, from: Date, to: Date, limit: Int, ranking: Ranking = .hits, only: [String]? = nil,
+        _ dimension: String, workspace: UUID, range: CubeRange, limit: Int, ranking: Ranking = .hits, only: [String]? = nil,
         filter: Filter, on connection: Connection
     ) throws -> [RollupItem] {
-        let filters = filter.conditions(firstBind: 6)
-        let (context, column) = rollupDimensions[dimension]!
-        let first = context ?? "NULL::text"
+        let (context, ranked) = rollupDimensions[dimension]!
+        var binds = Binds()
+        let source = rows(range, columns: [(context.map(Column.dimension) ?? .none, "context"), (.dimension(ranked), "value")],
+                          filter: filter, workspace: workspace, binds: &binds)
+        let (l, o) = (binds.add(limit), binds.add(only))
         let order = ranking == .hits ? "3 DESC, 4 DESC" : "4 DESC, 3 DESC"
         let sql = """
             SELECT context, value, sum(hits)::int8, sum(visitors)::int8 FROM (
-                SELECT \(first) AS context, \(column) AS value, sum(hits) AS hits, \(dailyVisitors) AS visitors
-                FROM hit_rollups_hourly
-                WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz AND \(column) IS NOT NULL
-                  AND ($5::text[] IS NULL OR \(column) = ANY($5::text[]))\(filters.sql)
-                GROUP BY 1, 2, (hour AT TIME ZONE 'UTC')::date
+                SELECT context, value, sum(hits) AS hits, \(dailyVisitors) AS visitors
+                FROM (\(source)) x
+                WHERE value IS NOT NULL AND (\(o)::text[] IS NULL OR value = ANY(\(o)::text[]))
+                GROUP BY 1, 2, utc_day
             ) daily
-            GROUP BY 1, 2 ORDER BY \(order), 1, 2 LIMIT $4
+            GROUP BY 1, 2 ORDER BY \(order), 1, 2 LIMIT \(l)
             """
-        var binds: [any PostgresEncodable] = [workspace, from, to, limit, only]
-        binds += filters.binds.map { $0 as any PostgresEncodable }
-        return try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
+        return try connection.query(Query(unsafeSQL: sql, binds: binds.values)).map { row in
             try (row.decode(0, as: String?.self), row.decode(1, as: String.self), row.decode(2, as: Int.self), row.decode(3, as: Int.self))
         }
     }
@@ -226,39 +311,37 @@ enum AnalyticsStore {
         }
     }
 
-    /// Hits from `from` to `to` by outcome, source, platform, bot flag and what clicks got (`served`), bots
-    /// included whatever `filter.includeBots` says.
+    /// Hits in `range` by outcome, source, platform, bot flag and what clicks got (`served`), bots included whatever
+    /// `filter.includeBots` says. Outcome, platform and served are nil when `range.cube` does not keep them.
     static func summary(
-        workspace: UUID, from: Date, to: Date, filter: Filter, on connection: Connection
-    ) throws -> [(outcome: String, source: String, platform: String, isBot: Bool, hits: Int, served: String?)] {
+        workspace: UUID, range: CubeRange, filter: Filter, on connection: Connection
+    ) throws -> [(outcome: String?, source: String, platform: String?, isBot: Bool, hits: Int, served: String?)] {
         var everything = filter
         everything.includeBots = true
-        let conditions = everything.conditions(firstBind: 4)
-        var binds: [any PostgresEncodable] = [workspace, from, to]
-        binds += conditions.binds.map { $0 as any PostgresEncodable }
+        var binds = Binds()
+        // What the cube does not keep is NULL in the pending rows too: the same answer before and after a fold.
+        let kept = { (dimension: AnalyticsCube.Dimension) in range.cube.slot(dimension) == nil ? Column.none : .dimension(dimension) }
+        let source = rows(range, columns: [(kept(.outcome), "outcome"), (.source, "source"), (kept(.platform), "platform"),
+                                           (.isBot, "is_bot"), (kept(.served), "served")],
+                          filter: everything, workspace: workspace, binds: &binds)
         return try connection.query(Query(unsafeSQL: """
-            SELECT outcome, source, platform, is_bot, sum(hits)::int8, served FROM hit_rollups_hourly
-            WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz\(conditions.sql)
-            GROUP BY 1, 2, 3, 4, 6
-            """, binds: binds)).map { row in
-            try (row.decode(0, as: String.self), row.decode(1, as: String.self), row.decode(2, as: String.self),
+            SELECT outcome, source, platform, is_bot, sum(hits)::int8, served FROM (\(source)) x GROUP BY 1, 2, 3, 4, 6
+            """, binds: binds.values)).map { row in
+            try (row.decode(0, as: String?.self), row.decode(1, as: String.self), row.decode(2, as: String?.self),
                  row.decode(3, as: Bool.self), row.decode(4, as: Int.self), row.decode(5, as: String?.self))
         }
     }
 
-    /// The unique visitors of the hits from `from` to `to` matching `filter` (bots per `filter.includeBots`): the
-    /// sum over UTC days of each day's distinct visitors.
-    static func visitors(workspace: UUID, from: Date, to: Date, filter: Filter, on connection: Connection) throws -> Int {
-        let conditions = filter.conditions(firstBind: 4)
-        var binds: [any PostgresEncodable] = [workspace, from, to]
-        binds += conditions.binds.map { $0 as any PostgresEncodable }
+    /// The unique visitors of the hits in `range` matching `filter` (bots per `filter.includeBots`): the sum over UTC
+    /// days of each day's distinct visitors.
+    static func visitors(workspace: UUID, range: CubeRange, filter: Filter, on connection: Connection) throws -> Int {
+        var binds = Binds()
+        let source = rows(range, columns: [], filter: filter, workspace: workspace, binds: &binds)
         return try connection.query(Query(unsafeSQL: """
             SELECT coalesce(sum(visitors), 0)::int8 FROM (
-                SELECT \(dailyVisitors) AS visitors FROM hit_rollups_hourly
-                WHERE workspace_id = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz\(conditions.sql)
-                GROUP BY (hour AT TIME ZONE 'UTC')::date
+                SELECT \(dailyVisitors) AS visitors FROM (\(source)) x GROUP BY utc_day
             ) daily
-            """, binds: binds)).first!.decode(0, as: Int.self)
+            """, binds: binds.values)).first!.decode(0, as: Int.self)
     }
 
     /// What names the ids and values of `dimension` (`app`, `rule`, `link`, `destination`; nothing for the others),

@@ -2,7 +2,8 @@ import Foundation
 import Postgres
 
 /// One batch of hits aggregated for the rollup tables, in memory, before the upserts that go into the
-/// same transaction as the batch's `COPY`. Hits without a workspace are not rolled up.
+/// same transaction as the batch's `COPY`. Hits without a workspace are not rolled up. Its rollups go to
+/// `hit_rollups_pending`, keyed by every dimension, which `HitCubeFold` soon moves into the cubes (`AnalyticsCube`).
 /// Its upserts are the hit writer's own SQL, part of the batch transaction `HitStore.write` runs, so they stay here.
 struct HitBatchSummary {
     struct RollupKey: Hashable, Comparable {
@@ -49,9 +50,10 @@ struct HitBatchSummary {
         var hits: Int64 = 0
         var visitors: Set<String> = []
 
-        mutating func add(_ other: Rollup) {
-            hits += other.hits
-            visitors.formUnion(other.visitors)
+        /// Adds a run's hits and visitor hashes (repeats allowed).
+        mutating func add(hits count: Int64, visitors hashes: [String]) {
+            hits += count
+            for hash in hashes { visitors.insert(hash) }
         }
     }
 
@@ -114,7 +116,9 @@ struct HitBatchSummary {
     /// one run, so the dictionaries hash a key once per run instead of once per hit; comparing with the run's
     /// key is cheap, as the hits of one link share their strings' storage.
     mutating func add(_ hits: some Sequence<Hit>) {
-        var rollup: (key: RollupKey, counts: Rollup, lastVisitor: String?)?
+        // The run's visitor hashes in an array: most runs are a hit or a few, and a set per run cost an allocation
+        // and a second hash of every visitor.
+        var rollup: (key: RollupKey, hits: Int64, visitors: [String])?
         var path: (key: TopKey, counts: TopCounts)?
         var lastDay: Int64?
         // The last campaign admitted and what it was counted as: the hits of one link share theirs, and those of
@@ -145,14 +149,13 @@ struct HitBatchSummary {
                                       source: source, isBot: hit.isBot, served: hit.served?.rawValue, link: hit.linkID, campaign: campaign,
                                       country: hit.country, os: hit.os, browser: hit.browser, device: hit.device?.rawValue)
             if rollup?.key != rollupKey {
-                if let run = rollup { rollups[run.key, default: Rollup()].add(run.counts) }
-                rollup = (rollupKey, Rollup(), nil)
+                if let run = rollup { rollups[run.key, default: Rollup()].add(hits: run.hits, visitors: run.visitors) }
+                rollup = (rollupKey, 0, [])
             }
-            rollup!.counts.hits += 1
-            // One visitor's requests come in runs too: a hash is added once per run.
-            if let hash = hit.visitorHash, hash != rollup!.lastVisitor {
-                rollup!.counts.visitors.insert(hash)
-                rollup!.lastVisitor = hash
+            rollup!.hits += 1
+            // One visitor's requests come in runs too: a hash is added once per run of them.
+            if let hash = hit.visitorHash, hash != rollup!.visitors.last {
+                rollup!.visitors.append(hash)
             }
             let pathKey = TopKey(workspace: workspace, dimension: "path", hour: hour, hostname: hit.hostname, value: hit.path, outcome: outcome)
             if path?.key != pathKey {
@@ -165,7 +168,7 @@ struct HitBatchSummary {
                      default: TopCounts()].add(hit)
             }
         }
-        if let run = rollup { rollups[run.key, default: Rollup()].add(run.counts) }
+        if let run = rollup { rollups[run.key, default: Rollup()].add(hits: run.hits, visitors: run.visitors) }
         if let run = path { tops[run.key, default: TopCounts()].add(run.counts) }
     }
 
@@ -211,7 +214,7 @@ struct HitBatchSummary {
                 WITH sketches AS (
                     SELECT i, hll_add_agg(hll_hash_text(v)) AS sketch FROM unnest($23::int4[], $24::text[]) AS x(i, v) GROUP BY i
                 )
-                INSERT INTO hit_rollups_hourly AS r
+                INSERT INTO hit_rollups_pending AS r
                     (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, served,
                      link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, os, browser, device, hits, visitors)
                 SELECT w::uuid, to_timestamp(h * 3600), host, NULLIF(a, '')::uuid, NULLIF(ru, '')::uuid, NULLIF(d, ''), o, p, s, b::bool,
@@ -223,7 +226,7 @@ struct HitBatchSummary {
                      AS t(w, h, host, a, ru, d, o, p, s, b, sv, l, us, um, uc, ut, ux, co, os, br, dv, n, i)
                 LEFT JOIN sketches USING (i)
                 ORDER BY i
-                ON CONFLICT ON CONSTRAINT hit_rollups_hourly_key DO UPDATE
+                ON CONFLICT ON CONSTRAINT hit_rollups_pending_key DO UPDATE
                     SET hits = r.hits + EXCLUDED.hits, visitors = hll_union(r.visitors, EXCLUDED.visitors)
                 """, binds: [
                     rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.hour), rows.map(\.key.hostname),

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Bounds the distinct campaigns the hourly rollups keep per workspace and hour, so that URLs carrying made-up
-/// `utm_*` values (anyone can append `?utm_term=<random>` to a link) cannot grow `hit_rollups_hourly` by a row per
-/// hit. The first `perHour` distinct campaigns of a workspace's hour are counted as they are; later ones are
+/// `utm_*` values (anyone can append `?utm_term=<random>` to a link) cannot grow the rollups (`hit_rollups_pending`,
+/// then the cubes) by a row per hit. The first `perHour` distinct campaigns of a workspace's hour are counted as they are; later ones are
 /// counted with each value they have replaced by `Hit.Campaign.overflowValue`, `(other)` (the raw hits keep every
 /// value). Each writer counts what it admitted itself, and forgets at restart: a workspace's hour keeps at most
 /// `perHour` campaigns per node and process that wrote it, plus the `(other)` forms.

@@ -70,6 +70,11 @@ struct HitStore {
         campaigns = summary.campaigns
     }
 
+    /// Moves the pending rollups into the cubes (`HitCubeFold`).
+    func fold() throws {
+        try pool.withConnection { try HitCubeFold.fold(on: $0) }
+    }
+
     /// Creates partitions from yesterday to `partitionsAhead` days after today, drops expired ones, creates
     /// today's and tomorrow's visitor salts and deletes old ones.
     /// - Returns: the days that now have a partition, and the salts (day → salt) from yesterday on.
@@ -85,6 +90,8 @@ struct HitStore {
                     ON CONFLICT DO NOTHING
                     """)
             }
+            // Pending rollups first: a day is compacted from the cubes' hourly rows.
+            try HitCubeFold.fold(on: connection)
             try HitTopCompaction.compactFinished(now: now, on: connection)
             try connection.execute("DELETE FROM hit_visitor_salts WHERE day < date '1970-01-01' + \(Int(today - 2))::int")
             var salts: [Int64: String] = [:]

@@ -26,11 +26,15 @@ struct HitBatcherTests {
             #expect(try harness.count() == 100_000)
             // Ids come from blocks the writer reserves (HitCopyData): unique, however the batches fell.
             #expect(try harness.count("SELECT count(DISTINCT id) FROM hits") == 100_000)
-            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_hourly") == 100_000)
+            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_pending") + harness.count("SELECT sum(hits)::int8 FROM hit_cubes_hourly WHERE cube = 1") == 100_000)
+            try harness.fold()
+            #expect(try harness.count("SELECT count(*) FROM hit_rollups_pending") == 0)
+            // Every cube counts every hit.
+            #expect(try harness.count("SELECT count(*) FROM (SELECT cube FROM hit_cubes_hourly GROUP BY cube HAVING sum(hits) = 100000) c") == AnalyticsCube.all.count)
             #expect(try harness.count("SELECT sum(human_resolve + human_click + bot_resolve + bot_click)::int8 FROM hit_top_hourly WHERE dimension = 'path'") == 100_000)
             // The visitors of each hour's rows, unioned: 100 distinct (exact at this size).
             #expect(try harness.count("""
-                SELECT round(hll_cardinality(hll_union_agg(visitors)))::int8 FROM hit_rollups_hourly
+                SELECT round(hll_cardinality(hll_union_agg(visitors)))::int8 FROM hit_cubes_hourly WHERE cube = 2
                 GROUP BY (hour AT TIME ZONE 'UTC')::date
                 """) == 100)
         }
@@ -43,7 +47,8 @@ struct HitBatcherTests {
             harness.batcher.record(.sample())
             #expect(try eventually(timeout: 5) { try harness.count() == 1 })
             #expect(Date().timeIntervalSince(started) < 1.5)
-            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_hourly") == 1)
+            try harness.fold()
+            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_cubes_hourly WHERE cube = 1") == 1)
             #expect(harness.batcher.counters.written == 1)
         }
     }

@@ -35,7 +35,10 @@ struct HitSpoolTests {
         }
 
         func rolledUp() throws -> Int {
-            try pool.withConnection { try $0.query("SELECT coalesce(sum(hits), 0)::int8 FROM hit_rollups_hourly").first!.decode(0, as: Int.self) }
+            try pool.withConnection { connection in
+                try HitCubeFold.fold(on: connection)
+                return try connection.query("SELECT coalesce(sum(hits), 0)::int8 FROM hit_cubes_hourly WHERE cube = 1").first!.decode(0, as: Int.self)
+            }
         }
     }
 
@@ -193,8 +196,9 @@ struct HitSpoolTests {
             #expect(rows.map(\.1) == [nil, "landing", nil])
             #expect(rows.map(\.2) == [nil, nil, link.uuidString.lowercased()])
             #expect(rows.map(\.3) == [nil, nil, "spring"])
-            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_hourly") == 3)
-            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_hourly WHERE utm_campaign = 'spring' AND link_id IS NOT NULL") == 1)
+            try harness.fold()
+            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_cubes_hourly WHERE cube = 1") == 3)
+            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_cubes_hourly WHERE cube = 4 AND d5 = 'spring' AND d1 IS NOT NULL") == 1)
         }
     }
 

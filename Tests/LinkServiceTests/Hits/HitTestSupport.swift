@@ -30,6 +30,11 @@ final class HitHarness: @unchecked Sendable {
         try? database.drop()
     }
 
+    /// Moves the pending rollups into the cubes now (the writer does every few seconds), for a test reading them.
+    func fold() throws {
+        try pool.withConnection { try HitCubeFold.fold(on: $0) }
+    }
+
     func count(_ sql: String = "SELECT count(*) FROM hits") throws -> Int {
         try pool.withConnection { try $0.query(Query(unsafeSQL: sql)).first!.decode(0, as: Int?.self) ?? 0 }
     }

@@ -4,7 +4,7 @@ import LinkKit
 import Postgres
 
 /// `/v1/analytics/*`: time series, top lists and a summary of the caller's workspace hits, served from the
-/// hourly rollups (`hit_rollups_hourly` with its visitor sketches, `hit_top_hourly`/`_daily`/`_weekly`), never from
+/// rollups (the cubes of `AnalyticsCube` with their visitor sketches, `hit_top_hourly`/`_daily`/`_weekly`), never from
 /// raw hits, on `pool` (the analytics database: a replica when `--analytics-database-url` names one). Every query
 /// is filtered by the caller's workspace; ids come with their names (`AnalyticsStore.names`).
 struct AnalyticsHandlers: EndpointGroup {
@@ -33,7 +33,7 @@ struct AnalyticsHandlers: EndpointGroup {
     }
 
     private static let interval = QueryParameter("interval", .enumeration(["hour", "day"]), "Bucket size (default day; hour covers at most 31 days).")
-    private static let groupBy = QueryParameter("groupBy", .enumeration(AnalyticsStore.groupColumns.keys.sorted()), "Split each bucket by this dimension.")
+    private static let groupBy = QueryParameter("groupBy", .enumeration(AnalyticsStore.groupings), "Split each bucket by this dimension.")
     private static let dimension = QueryParameter("dimension", .enumeration(["path", "referrer"] + AnalyticsStore.rollupDimensions.keys.sorted()),
                                                   "What to rank, e.g. `path` with `outcome=no_match`, `destination` with `served=landing` and then `served=claim` (clicks and claims per destination), `utm_campaign` (taps per campaign; `link`: per stored link), or `country`, `os`, `browser`, `device`.",
                                                   required: true)
@@ -56,21 +56,32 @@ struct AnalyticsHandlers: EndpointGroup {
         let parameters = try AnalyticsParameters(request, also: [Self.interval, Self.groupBy])
         let interval = try Self.interval.value(in: request) ?? "day"
         let groupBy = try Self.groupBy.value(in: request)
-        let groupColumn = groupBy.flatMap { AnalyticsStore.groupColumns[$0] } ?? "NULL::text"
         if interval == "hour", parameters.to.timeIntervalSince(parameters.from) > 31 * 86_400 {
             throw ServiceError.badRequest("interval=hour covers at most 31 days; use interval=day for longer ranges.")
         }
+        let grouped = groupBy.flatMap(AnalyticsCube.Dimension.init(rawValue:)).map { Set([$0]) } ?? []
+        let cube = try Self.cube(for: parameters.filter, grouped)
         let workspace = principal.workspaceID
+        // A compacted UTC day is read whole only where it lies in one bucket: in a zone at UTC+0 that day, by days.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = parameters.timeZone
+        let inOneBucket = { (day: Int) in
+            interval == "day" && calendar.isDate(Date(timeIntervalSince1970: Double(day) * 86_400),
+                                                 inSameDayAs: Date(timeIntervalSince1970: Double(day + 1) * 86_400 - 1))
+        }
         let (rows, visitors, names, previous) = try AnalyticsStore.read(pool) { connection in
+            let range = try TopSources.cubeRange(cube, from: parameters.from, to: parameters.to, whole: inOneBucket, on: connection)
             let rows = try AnalyticsStore.timeseries(workspace: workspace, from: parameters.from, to: parameters.to,
-                                                     zone: parameters.timeZone.identifier, interval: interval, groupColumn: groupColumn,
-                                                     filter: parameters.filter, on: connection)
-            let visitors = try AnalyticsStore.visitors(workspace: workspace, from: parameters.from, to: parameters.to,
-                                                       filter: parameters.filter, on: connection)
+                                                     zone: parameters.timeZone.identifier, interval: interval, groupBy: groupBy,
+                                                     range: range, filter: parameters.filter, on: connection)
+            let visitors = try AnalyticsStore.visitors(
+                workspace: workspace, range: TopSources.cubeRange(cube, from: parameters.from, to: parameters.to, on: connection),
+                filter: parameters.filter, on: connection)
             let groups = Set(rows.compactMap(\.group)).map { (context: String?.none, value: $0) }
             let names = try groupBy.map { try AnalyticsStore.names($0, of: groups, workspace: workspace, on: connection) } ?? [:]
             let previous = try parameters.previous.map { period in
-                try Self.totals(workspace, period.from, period.to, parameters.filter, on: connection)
+                try Self.totals(workspace, TopSources.cubeRange(cube, from: period.from, to: period.to, on: connection),
+                                parameters.filter, on: connection)
             }
             return (rows, visitors, names, previous)
         }
@@ -153,6 +164,7 @@ struct AnalyticsHandlers: EndpointGroup {
             guard let (context, _) = AnalyticsStore.rollupDimensions[dimension] else {
                 preconditionFailure("dimension is one of its declaration's values")
             }
+            _ = try Self.cube(for: parameters.filter, Self.needed(dimension))
             // The context's name, then the dimension's: `app` for a destination's, `host` for the others that have one.
             columns = context == nil ? [dimension] : [dimension == "destination" ? "app" : "host", dimension]
         }
@@ -174,13 +186,16 @@ struct AnalyticsHandlers: EndpointGroup {
                 }
                 return (items, [:], previous)
             }
-            let items: [Item] = try AnalyticsStore.topRollups(dimension, workspace: workspace, from: parameters.from, to: parameters.to,
+            let cube = try Self.cube(for: parameters.filter, Self.needed(dimension))
+            let range = try TopSources.cubeRange(cube, from: parameters.from, to: parameters.to, on: connection)
+            let items: [Item] = try AnalyticsStore.topRollups(dimension, workspace: workspace, range: range,
                                                                limit: limit, ranking: ranking, filter: parameters.filter, on: connection)
                 .map { ($0.context, $0.value, $0.hits, $0.visitors) }
             let names = try AnalyticsStore.names(dimension, of: items.map { ($0.context, $0.value) }, workspace: workspace, on: connection)
             var previous: [String: (hits: Int, visitors: Int?)] = [:]
             if let period = parameters.previous, !items.isEmpty {
-                for item in try AnalyticsStore.topRollups(dimension, workspace: workspace, from: period.from, to: period.to, limit: 100_000,
+                for item in try AnalyticsStore.topRollups(dimension, workspace: workspace,
+                                                          range: TopSources.cubeRange(cube, from: period.from, to: period.to, on: connection), limit: 100_000,
                                                           only: Array(Set(items.map(\.value))), filter: parameters.filter, on: connection) {
                     previous["\(item.context ?? "") \(item.value)"] = (item.hits, item.visitors)
                 }
@@ -242,16 +257,20 @@ struct AnalyticsHandlers: EndpointGroup {
     func summary(_ request: Request, _ principal: Principal) throws -> Response {
         let parameters = try AnalyticsParameters(request)
         let workspace = principal.workspaceID
+        // The breakdowns come from the cube keeping the most of them with the filters; those it does not keep are null.
+        let filterCube = try Self.cube(for: parameters.filter)
+        let cube = [[.outcome, .platform, .served], [.platform]].lazy.compactMap { (wanted: Set<AnalyticsCube.Dimension>) in
+            AnalyticsCube.covering(parameters.filter.dimensions.union(wanted))
+        }.first ?? filterCube
         let (rows, visitors, previous) = try AnalyticsStore.read(pool) { connection in
-            let rows = try AnalyticsStore.summary(workspace: workspace, from: parameters.from, to: parameters.to,
-                                                  filter: parameters.filter, on: connection)
-            let visitors = try AnalyticsStore.visitors(workspace: workspace, from: parameters.from, to: parameters.to,
-                                                       filter: parameters.filter, on: connection)
-            let previous = try parameters.previous.map { period in
-                (try AnalyticsStore.summary(workspace: workspace, from: period.from, to: period.to, filter: parameters.filter, on: connection),
-                 try AnalyticsStore.visitors(workspace: workspace, from: period.from, to: period.to, filter: parameters.filter, on: connection))
+            func read(_ from: Date, _ to: Date) throws -> ([SummaryRow], Int) {
+                (try AnalyticsStore.summary(workspace: workspace, range: TopSources.cubeRange(cube, from: from, to: to, on: connection),
+                                            filter: parameters.filter, on: connection),
+                 try AnalyticsStore.visitors(workspace: workspace, range: TopSources.cubeRange(filterCube, from: from, to: to, on: connection),
+                                             filter: parameters.filter, on: connection))
             }
-            return (rows, visitors, previous)
+            let (rows, visitors) = try read(parameters.from, parameters.to)
+            return (rows, visitors, try parameters.previous.map { try read($0.from, $0.to) })
         }
         var all = 0, bots = 0, counted = 0
         var byOutcome = Dictionary(uniqueKeysWithValues: Hit.Outcome.allCases.map { ($0.rawValue, 0) })
@@ -263,15 +282,17 @@ struct AnalyticsHandlers: EndpointGroup {
             if isBot { bots += hits }
             guard parameters.filter.includeBots || !isBot else { continue }
             counted += hits
-            byOutcome[outcome, default: 0] += hits
+            if let outcome { byOutcome[outcome, default: 0] += hits }
             bySource[source, default: 0] += hits
-            byPlatform[platform, default: 0] += hits
+            if let platform { byPlatform[platform, default: 0] += hits }
             if let served { byServed[served, default: 0] += hits }
         }
         let share = all == 0 ? 0 : Double(bots) / Double(all)
         let shareText = String(format: "%.4f", share)
-        func object(_ counts: [String: Int], order: [String]) -> JSONValue {
-            .object(order.map { JSONMember(key: $0, value: .integer(counts[$0] ?? 0)) })
+        /// The counts per value, or null when the cube read does not keep `dimension`.
+        func object(_ counts: [String: Int], order: [String], _ dimension: AnalyticsCube.Dimension? = nil) -> JSONValue {
+            if let dimension, cube.slot(dimension) == nil { return .null }
+            return .object(order.map { JSONMember(key: $0, value: .integer(counts[$0] ?? 0)) })
         }
         var members = parameters.jsonMembers
         members += [
@@ -279,10 +300,10 @@ struct AnalyticsHandlers: EndpointGroup {
             JSONMember(key: "botHits", value: .integer(bots)),
             JSONMember(key: "botShare", value: .number(shareText)),
             JSONMember(key: "uniqueVisitors", value: .integer(visitors)),
-            JSONMember(key: "byOutcome", value: object(byOutcome, order: Hit.Outcome.allCases.map(\.rawValue))),
+            JSONMember(key: "byOutcome", value: object(byOutcome, order: Hit.Outcome.allCases.map(\.rawValue), .outcome)),
             JSONMember(key: "bySource", value: object(bySource, order: Hit.Source.allCases.map(\.rawValue))),
-            JSONMember(key: "byPlatform", value: object(byPlatform, order: DevicePlatform.allCases.map(\.rawValue))),
-            JSONMember(key: "byServed", value: object(byServed, order: Hit.Served.allCases.map(\.rawValue))),
+            JSONMember(key: "byPlatform", value: object(byPlatform, order: DevicePlatform.allCases.map(\.rawValue), .platform)),
+            JSONMember(key: "byServed", value: object(byServed, order: Hit.Served.allCases.map(\.rawValue), .served)),
         ]
         var csvRows = [["hits", String(counted)], ["botHits", String(bots)], ["botShare", shareText], ["uniqueVisitors", String(visitors)]]
         if let (rows, visitors) = previous {
@@ -293,24 +314,41 @@ struct AnalyticsHandlers: EndpointGroup {
             ])))
             csvRows += [["previous.hits", String(hits)], ["previous.botHits", String(bots)], ["previous.uniqueVisitors", String(visitors)]]
         }
-        csvRows += Hit.Outcome.allCases.map { ["outcome.\($0.rawValue)", String(byOutcome[$0.rawValue] ?? 0)] }
+        // Breakdowns the cube read does not keep are left out (null in JSON).
+        if cube.slot(.outcome) != nil { csvRows += Hit.Outcome.allCases.map { ["outcome.\($0.rawValue)", String(byOutcome[$0.rawValue] ?? 0)] } }
         csvRows += Hit.Source.allCases.map { ["source.\($0.rawValue)", String(bySource[$0.rawValue] ?? 0)] }
-        csvRows += DevicePlatform.allCases.map { ["platform.\($0.rawValue)", String(byPlatform[$0.rawValue] ?? 0)] }
-        csvRows += Hit.Served.allCases.map { ["served.\($0.rawValue)", String(byServed[$0.rawValue] ?? 0)] }
+        if cube.slot(.platform) != nil { csvRows += DevicePlatform.allCases.map { ["platform.\($0.rawValue)", String(byPlatform[$0.rawValue] ?? 0)] } }
+        if cube.slot(.served) != nil { csvRows += Hit.Served.allCases.map { ["served.\($0.rawValue)", String(byServed[$0.rawValue] ?? 0)] } }
         return AnalyticsOutput(json: .object(members), csvHeader: ["metric", "value"], csvRows: csvRows).response(csv: parameters.csv)
     }
 
-    /// Hits (bots per the filter) and unique visitors from `from` to `to`.
-    private static func totals(_ workspace: UUID, _ from: Date, _ to: Date, _ filter: AnalyticsStore.Filter,
+    /// A summary row: outcome, source, platform, bot flag, hits and what clicks got (nil where the cube keeps none).
+    typealias SummaryRow = (outcome: String?, source: String, platform: String?, isBot: Bool, hits: Int, served: String?)
+
+    /// The cube keeping the filter's dimensions and `also` (a grouping, a ranked dimension and its context).
+    /// - Throws: a 400 naming the combinations kept, when no cube keeps them together.
+    private static func cube(for filter: AnalyticsStore.Filter, _ also: Set<AnalyticsCube.Dimension> = []) throws -> AnalyticsCube {
+        let needed = filter.dimensions.union(also)
+        guard let cube = AnalyticsCube.covering(needed) else { throw ServiceError.badRequest(AnalyticsCube.refusal(needed)) }
+        return cube
+    }
+
+    /// The dimensions a rollup top list of `dimension` reads: it and its context.
+    private static func needed(_ dimension: String) -> Set<AnalyticsCube.Dimension> {
+        let (context, ranked) = AnalyticsStore.rollupDimensions[dimension]!
+        return Set([ranked] + (context.map { [$0] } ?? []))
+    }
+
+    /// Hits (bots per the filter) and unique visitors in `range`.
+    private static func totals(_ workspace: UUID, _ range: AnalyticsStore.CubeRange, _ filter: AnalyticsStore.Filter,
                                on connection: Connection) throws -> (hits: Int, visitors: Int) {
-        let rows = try AnalyticsStore.summary(workspace: workspace, from: from, to: to, filter: filter, on: connection)
+        let rows = try AnalyticsStore.summary(workspace: workspace, range: range, filter: filter, on: connection)
         return (counted(rows, includeBots: filter.includeBots).hits,
-                try AnalyticsStore.visitors(workspace: workspace, from: from, to: to, filter: filter, on: connection))
+                try AnalyticsStore.visitors(workspace: workspace, range: range, filter: filter, on: connection))
     }
 
     /// The hits of summary rows (bots only with `includeBots`), and the bots' hits whatever it says.
-    private static func counted(_ rows: [(outcome: String, source: String, platform: String, isBot: Bool, hits: Int, served: String?)],
-                                includeBots: Bool) -> (hits: Int, bots: Int) {
+    private static func counted(_ rows: [SummaryRow], includeBots: Bool) -> (hits: Int, bots: Int) {
         (rows.filter { includeBots || !$0.isBot }.map(\.hits).reduce(0, +), rows.filter(\.isBot).map(\.hits).reduce(0, +))
     }
 }

@@ -53,3 +53,17 @@ struct TopSources {
         return TopSources(from: from, to: to, compactedDays: compacted.days, compactedWeeks: compacted.weeks)
     }
 }
+
+extension TopSources {
+    /// Where a read of `cube` takes `[from, to)`: the compacted UTC days inside it for which `whole` holds, from the
+    /// daily rows, and every other hour from the hourly ones (cubes have no weekly rows).
+    static func cubeRange(_ cube: AnalyticsCube, from: Date, to: Date, whole: (Int) -> Bool = { _ in true },
+                          on connection: Connection) throws -> AnalyticsStore.CubeRange {
+        let first = Int((from.timeIntervalSince1970 / 86_400).rounded(.down))
+        let last = Int((to.timeIntervalSince1970 / 86_400).rounded(.up))
+        let compacted = try AnalyticsStore.compacted(fromDay: first, toDay: last, on: connection).days.filter { whole(Int($0)) }
+        let sources = TopSources(from: from, to: to, compactedDays: compacted, compactedWeeks: [])
+        return AnalyticsStore.CubeRange(cube: cube, days: sources.days, hours: sources.hours,
+                                        from: Int(from.timeIntervalSince1970), to: Int(to.timeIntervalSince1970))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Postgres
+import TestSupport
+import Testing
+
+/// The cubes the analytics read (`AnalyticsCube`): answers do not depend on where the rows are (pending, hourly,
+/// daily), the upgrade regroups as the cubes are defined, and combinations no cube keeps are refused.
+@Suite("Analytics cubes")
+struct AnalyticsCubeTests {
+    /// `migrations/0023` regroups the old rollup into the cubes with its own `VALUES` list: it names, per cube, the
+    /// columns `AnalyticsCube.all` lists, in slot order.
+    @Test func theUpgradeRegroupsAsTheCubesAreDefined() throws {
+        let migration = try String(contentsOf: migrationsDirectory.appendingPathComponent("0023_hit_cubes.sql"), encoding: .utf8)
+        let rows = migration.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("(") && $0.contains("::int2") }
+        let written = rows.map { row in
+            row.trimmingCharacters(in: CharacterSet(charactersIn: "(),")).components(separatedBy: ", ")
+                .map { $0.replacingOccurrences(of: "r.", with: "") }
+        }
+        let defined = AnalyticsCube.all.map { cube in
+            ["\(cube.id)::int2"] + cube.dimensions.map(\.hitsColumn) + Array(repeating: "NULL::text", count: AnalyticsCube.slots - cube.dimensions.count)
+        }
+        #expect(written == defined)
+    }
+
+    /// The same questions, asked while the hits are pending, after they were folded into the cubes' hourly rows,
+    /// after their days were compacted into daily rows, and after a late hit: the same answers (the late hit's
+    /// added), in UTC and in a zone whose days straddle two UTC days.
+    @Test func answersDoNotDependOnWhereTheRowsAre() throws {
+        try TestService.with { service throws in
+            let data = try AnalyticsAPITests.Dataset(service)
+            let workspace = try service.application.pool.withConnection {
+                try $0.query("SELECT id FROM workspaces WHERE name = 'acme'").first!.decode(0, as: UUID.self)
+            }
+            let link = UUID()
+            let tapped = try Date("2026-11-20T22:30:00Z", strategy: .iso8601)
+            for (index, country) in ["DE", "DE", "FR"].enumerated() {
+                service.application.hits.record(.sample(
+                    workspace: workspace, host: "a.example", path: "/s/spring", time: tapped.addingTimeInterval(Double(index) * 3600),
+                    visitor: "c\(index)", link: link, campaign: Hit.Campaign(source: "mail", campaign: "spring"),
+                    country: country, os: "iOS", browser: "Mobile Safari", device: "mobile"))
+            }
+            #expect(eventually { service.application.hits.counters.written == 13 })
+            let range = "from=2026-11-19&to=2026-11-22"
+            let questions = [
+                "/v1/analytics/timeseries?\(range)&interval=day&groupBy=platform",
+                "/v1/analytics/timeseries?\(range)&interval=day&groupBy=country&tz=Europe/Paris&includeBots=true",
+                "/v1/analytics/timeseries?\(range)&interval=hour&groupBy=destination",
+                "/v1/analytics/timeseries?\(range)&interval=day&link=\(link)",
+                "/v1/analytics/top?\(range)&dimension=rule&includeBots=true",
+                "/v1/analytics/top?\(range)&dimension=utm_campaign&country=DE&os=iOS&sort=visitors",
+                "/v1/analytics/top?\(range)&dimension=country&link=\(link)",
+                "/v1/analytics/top?from=2026-11-20T12:00:00Z&to=2026-11-21T12:00:00Z&dimension=link&tz=America/New_York",
+                "/v1/analytics/summary?\(range)",
+                "/v1/analytics/summary?\(range)&country=DE&compare=previous",
+            ]
+            func answers() throws -> [String] { try questions.map { try data.json($0).serialized } }
+            func number(_ sql: String) throws -> Int {
+                try service.application.pool.withConnection { try $0.query(Query(unsafeSQL: sql)).first!.decode(0, as: Int.self) }
+            }
+            let pending = try answers()
+            #expect(pending[5].contains(#""utm_campaign":"spring","hits":2,"visitors":2"#))
+
+            try service.application.pool.withConnection { try HitCubeFold.fold(on: $0) }
+            #expect(try number("SELECT count(*)::int8 FROM hit_rollups_pending") == 0)
+            #expect(try number("SELECT count(*)::int8 FROM hit_cubes_daily") == 0)
+            #expect(try answers() == pending)
+
+            // The days are over: maintenance compacts them, and the reads take whole days from the daily rows.
+            _ = try service.application.hits.store.maintain()
+            #expect(try number("SELECT count(DISTINCT day)::int8 FROM hit_cubes_daily") == 2)
+            #expect(try number("SELECT sum(hits)::int8 FROM hit_cubes_daily WHERE cube = 1") == 13)
+            #expect(try answers() == pending)
+
+            // A late tap on a compacted day is counted there once folded, and read the same before.
+            service.application.hits.record(.sample(
+                workspace: workspace, host: "a.example", path: "/s/spring", time: tapped, visitor: "c9", link: link,
+                campaign: Hit.Campaign(source: "mail", campaign: "spring"), country: "DE", os: "iOS", browser: "Mobile Safari", device: "mobile"))
+            #expect(eventually { service.application.hits.counters.written == 14 })
+            let late = try answers()
+            #expect(late[5].contains(#""utm_campaign":"spring","hits":3,"visitors":3"#))
+            try service.application.pool.withConnection { try HitCubeFold.fold(on: $0) }
+            #expect(try number("SELECT sum(hits)::int8 FROM hit_cubes_daily WHERE cube = 1") == 14)
+            #expect(try answers() == late)
+        }
+    }
+
+    /// A combination no cube keeps is a 400 listing the kept ones; a summary whose filters' cube keeps no outcome
+    /// says so with nulls rather than zeros.
+    @Test func combinationsNoCubeKeepsAreRefused() throws {
+        try TestService.with { service throws in
+            let data = try AnalyticsAPITests.Dataset(service)
+            let refused = try data.get("/v1/analytics/top?dimension=rule&country=DE")
+            #expect(refused.status == 400)
+            #expect(refused.text.contains("do not keep country, host, rule together"))
+            #expect(refused.text.contains("(country, os, browser, device, platform)"))
+            #expect(try data.get("/v1/analytics/timeseries?groupBy=browser&link=\(UUID())").status == 400)
+            let summary = try data.json("/v1/analytics/summary?\(AnalyticsAPITests.range)&country=DE")
+            #expect(summary["byOutcome"] == .null)
+            #expect(summary["byServed"] == .null)
+            #expect(summary["byPlatform"]?["ios"] != nil)
+            #expect(try data.json("/v1/analytics/summary?\(AnalyticsAPITests.range)")["byOutcome"]?["no_match"]?.serialized == "3")
+        }
+    }
+}
