@@ -1,5 +1,5 @@
-// Analytics (`#/analytics`, and a link's analytics tab): the time series (Chart.js from Debian's libjs-chart.js),
-// totals, shares and top lists of /v1/analytics with names for ids, filters as removable chips (an item of a top
+// Analytics (`#/analytics`, and a link's analytics tab): the time series (Debian's libjs-chart.js),
+// totals, shares and top lists of /v1/analytics with names, filters as removable chips (an item of a top
 // list filters by it), a period picker, the comparison with the previous period, CSV.
 import { h, field, form, input, select, checkbox, notice, errorNotice } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
@@ -14,7 +14,7 @@ const names = { country: 'Country', os: 'OS', browser: 'Browser', device: 'Devic
   utm_source: 'Source', link: 'Link', app: 'App', outcome: 'Outcome', served: 'Served' };
 const palette = ['#1d4ed8', '#b91c1c', '#166534', '#a16207', '#7c3aed', '#0e7490', '#be185d', '#4b5563'];
 let chart = null;
-/** A GET retried once after a 503 (the database busy: the API says to retry in a moment). */
+/** A GET retried once after a 503 (database busy). */
 const ask = (path) => get(path).catch((error) => (error.status === 503
   ? new Promise((resolve) => { setTimeout(resolve, 1000); }).then(() => get(path)) : Promise.reject(error)));
 let regions = null;
@@ -159,7 +159,7 @@ export async function panel(root, { query, base, link = null }) {
         h('h2', {}, 'Over time'), h('div', { class: 'chart-box' }, canvas), seriesTable(timeseries),
         h('div', { class: 'split' }, shown.map(([d, title, one], i) => (tops[i] && tops[i].items && !tops[i].items.length ? null
           : topTable(d, title, one, tops[i], summary, sort.value, filterBy, (s) => { sort.value = s; show().then(() => output.querySelector(`#top-${d} h2`).focus()); })))),
-        // The lists without hits, on one line rather than a heading each.
+        // Lists without hits, on one line.
         h('ul', { class: 'chips empty-lists', 'aria-label': 'Lists without hits' }, shown.map(([d, title], i) => (tops[i] && tops[i].items && !tops[i].items.length
           ? h('li', { id: `top-${d}`, class: 'muted' }, `${title}: no hits.`) : null))),
         h('div', { class: 'split' }, shareTable('Outcomes', summary.byOutcome, summary.hits, 'share-outcome'),
@@ -192,7 +192,7 @@ function stat(title, value, id, before) {
     before !== undefined && before !== null ? h('span', { id: `${id}-change` }, change(value, before)) : null);
 }
 
-/** The series as a table: each bucket's hits and visitors, and with a grouping each group's hits, named. */
+/** The series as a table: hits and visitors per bucket, and per named group. */
 function seriesTable(timeseries) {
   const p = timeseries.previous;
   const groups = [...new Set(timeseries.buckets.flatMap((b) => Object.keys(b.groups || {})))];
@@ -206,24 +206,26 @@ function seriesTable(timeseries) {
 }
 
 function shareTable(title, counts, total, id) {
+  if (counts === null) return h('section', {}, h('h2', {}, title), h('p', { class: 'muted', id }, 'Not counted with these filters.'));
   return h('section', {}, h('h2', {}, title), h('table', { id },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, title.slice(0, -1)), h('th', { scope: 'col', class: 'num' }, 'Hits'), h('th', { scope: 'col', class: 'num' }, 'Share'))),
     h('tbody', {}, Object.entries(counts || {}).map(([key, hits]) => h('tr', { 'data-key': key }, h('td', {}, key), h('td', { class: 'num' }, hits),
       h('td', { class: 'num' }, total ? `${Math.round((hits / total) * 1000) / 10} %` : '–'))))));
 }
 
-/** A bar of `share` (0…1) drawn through the CSSOM (the CSP admits no style attribute), with the percentage as text. */
+/** A bar of `share` (0…1) drawn through the CSSOM (the CSP forbids style attributes), and the percentage. */
 function bar(share) {
   const fill = h('span');
   fill.style.width = `${Math.round(share * 1000) / 10}%`;
   return h('span', { class: 'share' }, h('span', { class: 'bar', 'aria-hidden': 'true' }, fill), `${Math.round(share * 1000) / 10} %`);
 }
 
-/** A top list: each item by name (a button that filters by it where the API can), hits, visitors, share, change. */
+/** A top list: items by name (a button filtering by it), hits, visitors, share, change. */
 function topTable(dimension, title, one, answer, summary, sort, filterBy, resort) {
   const head = h('h2', { tabindex: '-1' }, title);
   if (!answer) return h('section', { id: `top-${dimension}` }, head, h('p', { class: 'muted' }, `${title} are counted per domain and outcome: remove the other filters to see them.`));
-  if (answer.error) return h('section', { id: `top-${dimension}` }, head, errorNotice(answer.error));
+  // 400: the filters and this list are not counted together (docs/HITS.md).
+  if (answer.error) return h('section', { id: `top-${dimension}` }, head, answer.error.status === 400 ? h('p', { class: 'muted' }, 'Not counted with these filters.') : errorNotice(answer.error));
   const items = answer.items;
   const visitors = !perDomain.includes(dimension);
   const by = visitors ? sort : 'hits';

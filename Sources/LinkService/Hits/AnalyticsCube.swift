@@ -3,6 +3,8 @@ import Foundation
 /// One of the rollups the analytics read: the hits and unique visitors of every combination of a few dimensions,
 /// per hour (`hit_cubes_hourly`) and, for finished UTC days, per day (`hit_cubes_daily`), besides source and bot
 /// flag, which every cube keeps. A cube's dimensions go in the tables' text slots `d1`…`d8` in the order listed.
+/// The audience cubes (a link's or a campaign's visitors by country and device) count per UTC day only: with
+/// links × countries × devices their hourly rows would be about as many as the hits.
 ///
 /// Each cube is narrow so that its rows stay far fewer than the hits: one rollup keyed by every dimension has about
 /// as many rows as there are hits once real traffic's countries, agents, links and campaigns vary. A read uses the
@@ -36,6 +38,8 @@ public struct AnalyticsCube: Equatable, Sendable {
     let id: Int16
     let name: String
     let dimensions: [Dimension]
+    /// Whether it has hourly rows; else only daily ones, written by every fold (reads are in whole UTC days).
+    var hourly = true
 
     /// The slot column (`d1`…) holding `dimension`, nil when the cube does not keep it.
     func slot(_ dimension: Dimension) -> String? {
@@ -50,10 +54,10 @@ public struct AnalyticsCube: Equatable, Sendable {
         AnalyticsCube(id: 1, name: "traffic", dimensions: [.host, .app, .rule, .destination, .outcome, .platform, .served, .device]),
         AnalyticsCube(id: 2, name: "visitors", dimensions: [.country, .os, .browser, .device, .platform]),
         AnalyticsCube(id: 3, name: "campaigns", dimensions: [.utmSource, .utmMedium, .utmCampaign, .utmTerm, .utmContent]),
-        AnalyticsCube(id: 4, name: "links", dimensions: [.link, .host, .utmSource, .utmMedium, .utmCampaign, .platform, .outcome, .served]),
+        AnalyticsCube(id: 4, name: "links", dimensions: [.link, .host, .utmSource, .utmMedium, .utmCampaign, .platform]),
         AnalyticsCube(id: 5, name: "campaign traffic", dimensions: [.utmCampaign, .utmSource, .utmMedium, .app, .destination, .outcome, .platform, .served]),
-        AnalyticsCube(id: 6, name: "campaign audience", dimensions: [.country, .os, .device, .utmSource, .utmMedium, .utmCampaign]),
-        AnalyticsCube(id: 7, name: "link audience", dimensions: [.link, .host, .country, .os, .device]),
+        AnalyticsCube(id: 6, name: "campaign audience", dimensions: [.country, .os, .device, .utmSource, .utmMedium, .utmCampaign], hourly: false),
+        AnalyticsCube(id: 7, name: "link audience", dimensions: [.link, .host, .country, .os, .device], hourly: false),
     ]
 
     /// The first cube keeping every one of `dimensions`.
@@ -78,6 +82,9 @@ public struct AnalyticsCube: Equatable, Sendable {
         }
         return "(VALUES \(rows.joined(separator: ", "))) AS c(cube, \(slotList))"
     }
+
+    /// The ids of the cubes with hourly rows, as a SQL list.
+    public static let hourlyIDs = all.filter(\.hourly).map { String($0.id) }.joined(separator: ", ")
 
     /// `d1, d2, …`.
     static let slotList = (1...slots).map { "d\($0)" }.joined(separator: ", ")

@@ -3,7 +3,8 @@ import Postgres
 
 /// Moves the rows of `hit_rollups_pending` (the batches' rollups, keyed by every dimension) into the cubes
 /// (`AnalyticsCube`): each row is regrouped into every cube's hourly row, hits summed and visitor sketches united,
-/// and into the cube's daily row as well when its day is already compacted (late hits; see `HitTopCompaction`).
+/// and into the cube's daily row as well when its day is already compacted (late hits; see `HitTopCompaction`);
+/// the cubes without hourly rows get their daily rows directly.
 ///
 /// One statement deletes the pending rows it moves and upserts them, so a read (which adds the pending rows to
 /// the cube's, `AnalyticsStore`) counts every hit exactly once, whichever side of a fold it falls on. Rows a batch
@@ -30,13 +31,14 @@ enum HitCubeFold {
                     GROUP BY \(key)
                 ), hourly AS (
                     INSERT INTO hit_cubes_hourly AS r (\(key), hits, visitors)
-                    SELECT \(key), hits, visitors FROM regrouped ORDER BY \(key)
+                    SELECT \(key), hits, visitors FROM regrouped WHERE cube IN (\(AnalyticsCube.hourlyIDs)) ORDER BY \(key)
                     ON CONFLICT ON CONSTRAINT hit_cubes_hourly_key DO UPDATE SET \(upsert)
                     RETURNING 1
                 ), daily AS (
                     INSERT INTO hit_cubes_daily AS r (workspace_id, cube, day, source, is_bot, \(slots), hits, visitors)
                     SELECT workspace_id, cube, (hour AT TIME ZONE 'UTC')::date AS day, source, is_bot, \(slots), sum(hits), hll_union_agg(visitors)
-                    FROM regrouped WHERE (hour AT TIME ZONE 'UTC')::date IN (SELECT day FROM hit_top_days)
+                    FROM regrouped
+                    WHERE cube NOT IN (\(AnalyticsCube.hourlyIDs)) OR (hour AT TIME ZONE 'UTC')::date IN (SELECT day FROM hit_top_days)
                     GROUP BY workspace_id, cube, day, source, is_bot, \(slots)
                     ORDER BY workspace_id, cube, day, source, is_bot, \(slots)
                     ON CONFLICT ON CONSTRAINT hit_cubes_daily_key DO UPDATE SET \(upsert)

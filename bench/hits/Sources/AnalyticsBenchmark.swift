@@ -6,8 +6,8 @@ import Postgres
 import TestSupport
 
 /// 10 million hits over 30 days generated in SQL (`generate_series`) straight into `hits` and, aggregated
-/// from them, into the rollups the writer maintains; then each analytics endpoint over HTTP, median of
-/// several rounds.
+/// from them, into the rollups the writer and its compaction maintain; then each analytics endpoint over HTTP,
+/// median of several rounds.
 ///
 /// Each hit's visitor dimensions are functions of its visitor and platform (`Self.visitor`), so a visitor keeps
 /// one country, OS and browser as real ones do, and a tap on `/w/N` is on stored link N, whose campaign (80% of
@@ -32,36 +32,52 @@ struct AnalyticsBenchmark {
             let w = workspace.uuidString.lowercased()
             var started = Date()
             // One row per hit: outcome, host, rule, platform, source, bot, referrer and visitor drawn at random
-            // with the same shape as the ingestion benchmark (rules belong to hosts, 1,300 paths).
-            try connection.executeScript("""
-                INSERT INTO hits (time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host, visitor_hash)
-                SELECT t, '\(w)', 'h' || h || '.bench.example',
-                       CASE WHEN o < 70 THEN '/w/' || p % 1000 ELSE '/old/' || p % 300 END, NULL,
-                       CASE WHEN o < 70 THEN 'open_app' WHEN o < 85 THEN 'no_match' WHEN o < 90 THEN 'excluded' WHEN o < 95 THEN 'invalid_param' ELSE 'unknown_domain' END,
-                       CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN md5('app' || r % 2)::uuid END,
-                       CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN md5('rule' || h || '-' || r)::uuid END,
-                       CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN 'dest' || (h * 4 + r) % 6 END,
-                       CASE WHEN s < 3 THEN 'resolve' ELSE 'click' END,
-                       (ARRAY['ios', 'android', 'desktop', 'other'])[1 + pl], b = 0,
-                       CASE WHEN rf < 20 THEN 'ref' || rf || '.example' END,
-                       left(md5(floor(extract(epoch FROM t) / 86400)::text || '-' || v), 32)
-                FROM (
-                    SELECT now() - random() * interval '30 days' AS t, floor(random() * 100)::int AS o, floor(random() * 3)::int AS h,
-                           floor(random() * 4)::int AS r, floor(random() * 100000)::int AS p, floor(random() * 10)::int AS s,
-                           floor(random() * 4)::int AS pl, floor(random() * 10)::int AS b, floor(random() * 40)::int AS rf,
-                           floor(random() * 50000)::int AS v
-                    FROM generate_series(1, \(hits))
-                ) g
-                """)
-            say(String(format: "  raw hits inserted in %.1f s", Date().timeIntervalSince(started)))
+            // with the same shape as the ingestion benchmark (rules belong to hosts, 1,300 paths; a link's taps on
+            // its host and rule), then the visitor's dimensions and the link's campaign (`Self.visitor`). In
+            // statements of 5 million rows, two at a time.
+            let chunks = (0..<(hits + 4_999_999) / 5_000_000).map { min(5_000_000, hits - $0 * 5_000_000) }
+            try Self.onTwoConnections(pool, chunks.map { count in { connection in
+                try connection.executeScript("""
+                    INSERT INTO hits (time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot,
+                                      referrer_host, visitor_hash, country, os, browser, device, link_id, utm_source, utm_campaign)
+                    SELECT time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot,
+                           referrer_host, visitor_hash, v_country, v_os, v_browser, v_device, v_link, v_utm_source, v_utm_campaign
+                    FROM (SELECT *, \(Self.visitor) FROM (
+                        SELECT t AS time, '\(w)'::uuid AS workspace_id, 'h' || hh || '.bench.example' AS hostname,
+                               CASE WHEN o < 70 THEN '/w/' || p % 1000 ELSE '/old/' || p % 300 END AS path, NULL::text AS query,
+                               CASE WHEN o < 70 THEN 'open_app' WHEN o < 85 THEN 'no_match' WHEN o < 90 THEN 'excluded' WHEN o < 95 THEN 'invalid_param' ELSE 'unknown_domain' END AS outcome,
+                               CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN md5('app' || rr % 2)::uuid END AS app_id,
+                               CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN md5('rule' || hh || '-' || rr)::uuid END AS rule_id,
+                               CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN 'dest' || (hh * 4 + rr) % 6 END AS destination_type,
+                               CASE WHEN s < 3 THEN 'resolve' ELSE 'click' END AS source,
+                               (ARRAY['ios', 'android', 'desktop', 'other'])[1 + pl] AS platform, b = 0 AS is_bot,
+                               CASE WHEN rf < 20 THEN 'ref' || rf || '.example' END AS referrer_host,
+                               left(md5(floor(extract(epoch FROM t) / 86400)::text || '-' || v), 32) AS visitor_hash
+                        FROM (
+                            SELECT now() - random() * interval '30 days' AS t, floor(random() * 100)::int AS o, floor(random() * 3)::int AS h,
+                                   floor(random() * 4)::int AS r, floor(random() * 100000)::int AS p, floor(random() * 10)::int AS s,
+                                   floor(random() * 4)::int AS pl, floor(random() * 10)::int AS b, floor(random() * 40)::int AS rf,
+                                   floor(random() * 50000)::int AS v
+                            FROM generate_series(1, \(count))
+                        ) r0, LATERAL (
+                            -- A link lives on one host and opens one rule: a tap on /w/N takes N's.
+                            SELECT CASE WHEN o < 70 THEN p % 1000 % 3 ELSE h END AS hh, CASE WHEN o < 70 THEN p % 1000 / 3 % 4 ELSE r END AS rr
+                        ) g
+                    ) generated) hits
+                    """)
+            } })
+            say(String(format: "  %d raw hits inserted in %.1f s", hits, Date().timeIntervalSince(started)))
+            started = Date()
+            // The cubes as the writer makes them (`AnalyticsCube.rollupSQL`), a day at a time, two days at once.
+            try Self.onTwoConnections(pool, ((today - 31)...(today + 1)).map { day in { connection in
+                try connection.executeScript("""
+                    INSERT INTO hit_cubes_hourly (workspace_id, cube, hour, source, is_bot, \((1...AnalyticsCube.slots).map { "d\($0)" }.joined(separator: ", ")), hits, visitors)
+                    \(AnalyticsCube.rollupSQL(where: "h.time >= to_timestamp(\(day * 86_400)) AND h.time < to_timestamp(\((day + 1) * 86_400))"))
+                    """)
+            } })
+            say(String(format: "  hourly cubes built in %.1f s", Date().timeIntervalSince(started)))
             started = Date()
             try connection.executeScript("""
-                INSERT INTO hit_rollups_hourly (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot,
-                                                link_id, utm_source, utm_campaign, country, os, browser, device, hits, visitors)
-                SELECT workspace_id, date_trunc('hour', time), hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot,
-                       v_link, v_utm_source, v_utm_campaign, v_country, v_os, v_browser, v_device, count(*), hll_add_agg(hll_hash_text(visitor_hash))
-                FROM (SELECT *, \(Self.visitor) FROM hits) h
-                GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17;
                 INSERT INTO hit_top_hourly (workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
                 SELECT * FROM (
                     SELECT workspace_id, 'path', date_trunc('hour', time) AS hour, hostname, path, outcome,
@@ -79,6 +95,11 @@ struct AnalyticsBenchmark {
                        sum(human_resolve), sum(human_click), sum(bot_resolve), sum(bot_click)
                 FROM hit_top_hourly WHERE hour < date_trunc('day', now()) GROUP BY 1, 2, 3, 4, 5, 6;
                 INSERT INTO hit_top_days (day) SELECT DISTINCT day FROM hit_top_daily;
+                INSERT INTO hit_cubes_daily (workspace_id, cube, day, source, is_bot, d1, d2, d3, d4, d5, d6, d7, d8, hits, visitors)
+                SELECT workspace_id, cube, (hour AT TIME ZONE 'UTC')::date, source, is_bot, d1, d2, d3, d4, d5, d6, d7, d8, sum(hits), hll_union_agg(visitors)
+                FROM hit_cubes_hourly WHERE hour < date_trunc('day', now()) OR cube NOT IN (\(AnalyticsCube.hourlyIDs))
+                GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13;
+                DELETE FROM hit_cubes_hourly WHERE cube NOT IN (\(AnalyticsCube.hourlyIDs));  -- the cubes counting per day
                 INSERT INTO hit_top_weekly (workspace_id, dimension, week, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
                 SELECT workspace_id, dimension, day - ((day - date '1970-01-05') % 7 + 7) % 7 AS week, hostname, value, outcome,
                        sum(human_resolve), sum(human_click), sum(bot_resolve), sum(bot_click)
@@ -87,9 +108,9 @@ struct AnalyticsBenchmark {
                 INSERT INTO hit_top_weeks (week) SELECT DISTINCT week FROM hit_top_weekly;
                 """)
             // VACUUM cannot run in the implicit transaction of a multi-statement script.
-            try connection.executeScript("VACUUM ANALYZE hit_rollups_hourly, hit_top_hourly, hit_top_daily, hit_top_days, hit_top_weekly, hit_top_weeks")
-            say(String(format: "  rollups built in %.1f s", Date().timeIntervalSince(started)))
-            for table in ["hits", "hit_rollups_hourly", "hit_top_hourly", "hit_top_daily", "hit_top_weekly"] {
+            try connection.executeScript("VACUUM ANALYZE hit_cubes_hourly, hit_cubes_daily, hit_top_hourly, hit_top_daily, hit_top_days, hit_top_weekly, hit_top_weeks")
+            say(String(format: "  top values and daily rows built in %.1f s", Date().timeIntervalSince(started)))
+            for table in ["hits", "hit_cubes_hourly", "hit_cubes_daily", "hit_top_hourly", "hit_top_daily", "hit_top_weekly"] {
                 let (count, bytes) = try connection.query(Query(unsafeSQL: """
                     SELECT count(*)::int8, (SELECT sum(pg_total_relation_size(c.oid))::int8 FROM pg_class c
                         WHERE c.relname = '\(table)' OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = '\(table)'::regclass))
@@ -100,7 +121,36 @@ struct AnalyticsBenchmark {
         }
     }
 
-    /// A hit's visitor dimensions as columns of `SELECT *, <this> FROM hits`, named `v_…` apart from the hits' own:
+    /// Runs `jobs` on two connections of `pool` at once (the machine's two cores), each taking the next job.
+    static func onTwoConnections(_ pool: ConnectionPool, _ jobs: [@Sendable (Connection) throws -> Void]) throws {
+        final class Queue: @unchecked Sendable {
+            let lock = NSLock()
+            var next = 0
+            var failure: (any Error)?
+        }
+        let queue = Queue()
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            do {
+                try pool.withConnection { connection in
+                    try connection.executeScript("SET TimeZone = 'UTC'; SET work_mem = '256MB'; SET jit = off")
+                    while true {
+                        let index: Int? = queue.lock.withLock {
+                            guard queue.failure == nil, queue.next < jobs.count else { return nil }
+                            queue.next += 1
+                            return queue.next - 1
+                        }
+                        guard let index else { return }
+                        try jobs[index](connection)
+                    }
+                }
+            } catch {
+                queue.lock.withLock { queue.failure = queue.failure ?? error }
+            }
+        }
+        if let failure = queue.failure { throw failure }
+    }
+
+    /// A hit's visitor dimensions as columns of `SELECT *, <this> FROM <hits>`, named `v_…` apart from the hits' own:
     /// country (20, weighted), OS and browser by platform, device class, the stored link of a `/w/N` tap and the
     /// link's campaign.
     static let visitor = """
@@ -130,6 +180,8 @@ struct AnalyticsBenchmark {
         let key = try Workspace.createKey(pool: application.pool, workspace: "bench", scope: .read)
         let workspace = try application.pool.withConnection { try $0.query("SELECT id FROM workspaces WHERE name = 'bench'").first!.decode(0, as: UUID.self) }
         try generate(pool: application.pool, workspace: workspace)
+        // The link of `/w/5`, whose page a user opens.
+        let link = try application.pool.withConnection { try $0.query("SELECT md5('link' || '/w/5')::uuid").first!.decode(0, as: UUID.self) }
         let to = Date(), from = to.addingTimeInterval(-30 * 86_400)
         let format = ISO8601DateFormatter()
         let range = "from=\(format.string(from: from))&to=\(format.string(from: to))"
@@ -151,6 +203,8 @@ struct AnalyticsBenchmark {
             "/v1/analytics/top?\(lastWeek)&dimension=utm_campaign&sort=visitors&os=iOS&country=DE&compare=previous",
             "/v1/analytics/timeseries?\(range)&interval=day&groupBy=device",
             "/v1/analytics/summary?\(range)&country=DE&device=mobile&compare=previous",
+            "/v1/analytics/timeseries?\(range)&interval=day&link=\(link)&compare=previous",
+            "/v1/analytics/top?\(range)&dimension=country&link=\(link)&sort=visitors",
         ]
         var results: [(String, Double, Int)] = []
         for endpoint in endpoints {
@@ -165,7 +219,7 @@ struct AnalyticsBenchmark {
                 bytes = response.body.count
             }
             times.sort()
-            results.append((endpoint.replacingOccurrences(of: range, with: "<30 days>").replacingOccurrences(of: lastWeek, with: "<7 days>"),
+            results.append((endpoint.replacingOccurrences(of: range, with: "<30 days>").replacingOccurrences(of: lastWeek, with: "<7 days>").replacingOccurrences(of: link.uuidString, with: "<link>"),
                             times[times.count / 2], bytes))
         }
         return results

@@ -17,22 +17,27 @@ struct IngestBenchmark {
     let logger: Logger
 
     /// A pool of plausible hits: 3 workspaces, 3 hosts, 1,300 paths, 5 outcomes, 4 platforms, 10 % bots,
-    /// half with a referrer, 20,000 visitors; a country, OS, browser and device class as their platform has them.
-    static func samples(count: Int = 10_000) -> [Hit] {
+    /// half with a referrer, 20,000 visitors; a country, OS, browser and device class as their platform has them;
+    /// the taps that open the app on 1,000 stored links, most with a campaign.
+    /// - Parameter links: whether taps that open the app are on stored links, with campaigns (else none is).
+    static func samples(count: Int = 10_000, links withLinks: Bool = true) -> [Hit] {
         var generator = SystemRandomNumberGenerator()
         let workspaces = (0..<3).map { _ in UUID() }
         let apps = (0..<2).map { _ in UUID() }
         let rules = (0..<12).map { _ in UUID() }
+        let links = (0..<1000).map { _ in UUID() }
         return (0..<count).map { _ in
             let o = Int.random(in: 0..<100, using: &generator)
-            let host = Int.random(in: 0..<3, using: &generator)
-            let rule = host * 4 + Int.random(in: 0..<4, using: &generator)
             let opens = o < 70
+            // A link (of 1,000) lives on one host and opens one rule.
+            let link = Int.random(in: 0..<1000, using: &generator)
+            let host = opens ? link % 3 : Int.random(in: 0..<3, using: &generator)
+            let rule = host * 4 + (opens ? link / 3 % 4 : Int.random(in: 0..<4, using: &generator))
             let outcome: Hit.Outcome = opens ? .openApp : o < 85 ? .noMatch : o < 90 ? .excluded : o < 95 ? .invalidParam : .unknownDomain
             let claimed = opens || outcome == .invalidParam
             var hit = Hit(
                 workspaceID: workspaces[host % 3], hostname: "h\(host).bench.example",
-                path: opens ? "/w/\(Int.random(in: 0..<1000, using: &generator))" : "/old/\(Int.random(in: 0..<300, using: &generator))",
+                path: opens ? "/w/\(link)" : "/old/\(Int.random(in: 0..<300, using: &generator))",
                 query: Bool.random(using: &generator) ? "utm_source=mail&id=\(o)" : nil, outcome: outcome,
                 appID: claimed ? apps[rule % 2] : nil, ruleID: claimed ? rules[rule] : nil, destinationType: claimed ? "dest\(rule % 6)" : nil,
                 source: Int.random(in: 0..<10, using: &generator) < 3 ? .resolve : .click,
@@ -40,6 +45,11 @@ struct IngestBenchmark {
                 referrerHost: Bool.random(using: &generator) ? "ref\(Int.random(in: 0..<20, using: &generator)).example" : nil,
                 visitorHash: SHA256.hex("visitor-\(Int.random(in: 0..<20_000, using: &generator))").prefix(32).description
             )
+            if opens, withLinks {
+                hit.linkID = links[link]
+                // 80% of the links have a campaign of their own (one of 30).
+                if link % 10 >= 2 { hit.campaign = Hit.Campaign(source: ["newsletter", "twitter", "facebook", "google"][link % 4], campaign: "campaign-\(link % 30)") }
+            }
             hit.country = ["US", "DE", "FR", "GB", "JP", "BR", "IN"].randomElement(using: &generator)
             switch hit.platform {
             case .ios: (hit.os, hit.browser, hit.device) = ("iOS", "Mobile Safari", .mobile)
@@ -139,7 +149,10 @@ struct IngestBenchmark {
         let counters = batcher.counters
         let (inDatabase, rolledUp) = try pool.withConnection { connection in
             (try connection.query("SELECT count(*)::int8 FROM hits").first!.decode(0, as: Int.self),
-             try connection.query("SELECT coalesce(sum(hits), 0)::int8 FROM hit_rollups_hourly").first!.decode(0, as: Int.self))
+             // Rolled up: in the cubes, or pending (`HitCubeFold`).
+             try connection.query("""
+                 SELECT (SELECT coalesce(sum(hits), 0) FROM hit_cubes_hourly WHERE cube = 1) + (SELECT coalesce(sum(hits), 0) FROM hit_rollups_pending)
+                 """).first!.decode(0, as: Int.self))
         }
         return Result(offered: Double(rate), accepted: counters.accepted, written: counters.written, dropped: counters.dropped,
                       inDatabase: inDatabase, rolledUp: rolledUp, loadSeconds: (loadEnd - start).seconds, drainSeconds: (drained - loadEnd).seconds,

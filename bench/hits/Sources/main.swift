@@ -6,14 +6,14 @@ import Postgres
 // hits-bench: see bench/hits/README.md. Options:
 //   --seconds N (30)  --baseline-seconds N (10)  --rate HITS_PER_S (120000)  --threads N (2)
 //   --batch N (HitsConfiguration's maxBatchSize)  --hits N (10000000)  --rounds N (15)  --only ingest|analytics|agents
-//   --no-fsync
+//   --no-fsync  --no-links (ingest samples without stored links and campaigns, as before issue 32)
 let options: [String: String] = {
     var options: [String: String] = [:]
     var arguments = CommandLine.arguments.dropFirst()
     while let argument = arguments.popFirst() {
         guard argument.hasPrefix("--") else { continue }
         let name = String(argument.dropFirst(2))
-        if name == "no-fsync" { options[name] = "1" } else { options[name] = arguments.popFirst() ?? "" }
+        if name == "no-fsync" || name == "no-links" { options[name] = "1" } else { options[name] = arguments.popFirst() ?? "" }
     }
     return options
 }()
@@ -39,7 +39,7 @@ if options["only"] == nil || options["only"] == "ingest" {
         baselineSeconds: Double(option("baseline-seconds", 10)), rate: option("rate", 120_000), threads: option("threads", 2),
         batch: option("batch", HitsConfiguration().maxBatchSize), logger: logger
     )
-    let samples = IngestBenchmark.samples()
+    let samples = IngestBenchmark.samples(links: options["no-links"] == nil)
     say("ingest: raw COPY baseline (\(Int(ingest.baselineSeconds)) s, 5,000 prepared rows per COPY)")
     let baseline = try ingest.baseline(samples)
     say(String(format: "  raw COPY: %.0f rows/s", baseline))

@@ -53,7 +53,7 @@ struct AnalyticsHandlers: EndpointGroup {
     /// included, each with its total, unique visitors and, when grouped, the count per group (`(none)` for hits
     /// without one). `visitors` over the range is the sum of daily uniques (a bucket's is its own).
     func timeseries(_ request: Request, _ principal: Principal) throws -> Response {
-        let parameters = try AnalyticsParameters(request, also: [Self.interval, Self.groupBy])
+        var parameters = try AnalyticsParameters(request, also: [Self.interval, Self.groupBy])
         let interval = try Self.interval.value(in: request) ?? "day"
         let groupBy = try Self.groupBy.value(in: request)
         if interval == "hour", parameters.to.timeIntervalSince(parameters.from) > 31 * 86_400 {
@@ -68,6 +68,14 @@ struct AnalyticsHandlers: EndpointGroup {
         let inOneBucket = { (day: Int) in
             interval == "day" && calendar.isDate(Date(timeIntervalSince1970: Double(day) * 86_400),
                                                  inSameDayAs: Date(timeIntervalSince1970: Double(day + 1) * 86_400 - 1))
+        }
+        if !cube.hourly {
+            parameters = parameters.inUTCDays()
+            let days = Int(parameters.from.timeIntervalSince1970 / 86_400)..<Int(parameters.to.timeIntervalSince1970 / 86_400)
+            guard days.allSatisfy(inOneBucket) else {
+                throw ServiceError.badRequest("\(cube.dimensions.map(\.rawValue).joined(separator: ", ")) are counted together per UTC day only: "
+                    + "ask for interval=day with tz=UTC, or without \(groupBy.map { "groupBy=\($0) or " } ?? "")one of the filters.")
+            }
         }
         let (rows, visitors, names, previous) = try AnalyticsStore.read(pool) { connection in
             let range = try TopSources.cubeRange(cube, from: parameters.from, to: parameters.to, whole: inOneBucket, on: connection)
@@ -139,7 +147,7 @@ struct AnalyticsHandlers: EndpointGroup {
     /// broken or unclaimed links to fix; `dimension=utm_campaign&sort=visitors&os=iOS&country=DE` the campaigns that
     /// brought the most iPhone visitors from Germany.
     func top(_ request: Request, _ principal: Principal) throws -> Response {
-        let parameters = try AnalyticsParameters(request, also: [Self.dimension, Self.limit, Self.sort])
+        var parameters = try AnalyticsParameters(request, also: [Self.dimension, Self.limit, Self.sort])
         let dimension = try Self.dimension.value(in: request)!
         let limit = try Self.limit.number(in: request) ?? 10
         let ranking = try Self.sort.value(in: request).flatMap(AnalyticsStore.Ranking.init(rawValue:)) ?? .hits
@@ -164,7 +172,8 @@ struct AnalyticsHandlers: EndpointGroup {
             guard let (context, _) = AnalyticsStore.rollupDimensions[dimension] else {
                 preconditionFailure("dimension is one of its declaration's values")
             }
-            _ = try Self.cube(for: parameters.filter, Self.needed(dimension))
+            // A cube counting per UTC day answers for whole UTC days, and says so.
+            if try !Self.cube(for: parameters.filter, Self.needed(dimension)).hourly { parameters = parameters.inUTCDays() }
             // The context's name, then the dimension's: `app` for a destination's, `host` for the others that have one.
             columns = context == nil ? [dimension] : [dimension == "destination" ? "app" : "host", dimension]
         }
@@ -255,14 +264,15 @@ struct AnalyticsHandlers: EndpointGroup {
     /// matching the filters. `uniqueVisitors` is the sum over the UTC days the range touches of that day's
     /// distinct visitors matching the filters (the salt rotates daily, so a visitor seen on two days counts twice).
     func summary(_ request: Request, _ principal: Principal) throws -> Response {
-        let parameters = try AnalyticsParameters(request)
+        var parameters = try AnalyticsParameters(request)
         let workspace = principal.workspaceID
         // The breakdowns come from the cube keeping the most of them with the filters; those it does not keep are null.
         let filterCube = try Self.cube(for: parameters.filter)
         let cube = [[.outcome, .platform, .served], [.platform]].lazy.compactMap { (wanted: Set<AnalyticsCube.Dimension>) in
             AnalyticsCube.covering(parameters.filter.dimensions.union(wanted))
         }.first ?? filterCube
-        let (rows, visitors, previous) = try AnalyticsStore.read(pool) { connection in
+        if !cube.hourly || !filterCube.hourly { parameters = parameters.inUTCDays() }
+        let (rows, visitors, previous) = try AnalyticsStore.read(pool) { [parameters] connection in
             func read(_ from: Date, _ to: Date) throws -> ([SummaryRow], Int) {
                 (try AnalyticsStore.summary(workspace: workspace, range: TopSources.cubeRange(cube, from: from, to: to, on: connection),
                                             filter: parameters.filter, on: connection),

@@ -80,12 +80,12 @@ struct AnalyticsParameters {
         pattern: "^(19[7-9][0-9]|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?(Z|[+-](0[0-9]|1[0-7]):[0-5][0-9]))?$"
     ).example("2026-11-01T00:00:00Z")
 
-    let from: Date
-    let to: Date
+    private(set) var from: Date
+    private(set) var to: Date
     /// The period asked for by name, if any.
     let period: Period?
     /// The period just before `[from, to)`, of the same length, when `compare=previous`.
-    let previous: (from: Date, to: Date)?
+    private(set) var previous: (from: Date, to: Date)?
     let timeZone: TimeZone
     /// The zone's name as asked, echoed back (Foundation names `UTC` `GMT`).
     let timeZoneName: String
@@ -174,6 +174,19 @@ struct AnalyticsParameters {
         case nil: csv = request.headers["Accept"]?.lowercased().contains("text/csv") == true
         case let format?: csv = format == "csv"
         }
+    }
+
+    /// The same question over whole UTC days, `from` rounded down and `to` up (and the previous period as long,
+    /// just before): what the cubes counting per day answer (`AnalyticsCube.hourly`), echoed so.
+    func inUTCDays() -> AnalyticsParameters {
+        var widened = self
+        widened.from = Date(timeIntervalSince1970: (from.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+        widened.to = Date(timeIntervalSince1970: (to.timeIntervalSince1970 / 86_400).rounded(.up) * 86_400)
+        if previous != nil {
+            let before = widened.from.addingTimeInterval(-widened.to.timeIntervalSince(widened.from))
+            widened.previous = (max(before, Self.earliest), widened.from)
+        }
+        return widened
     }
 
     /// The echo of the request in every answer.

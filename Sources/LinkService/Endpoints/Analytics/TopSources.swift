@@ -56,11 +56,16 @@ struct TopSources {
 
 extension TopSources {
     /// Where a read of `cube` takes `[from, to)`: the compacted UTC days inside it for which `whole` holds, from the
-    /// daily rows, and every other hour from the hourly ones (cubes have no weekly rows).
+    /// daily rows, and every other hour from the hourly ones (cubes have no weekly rows); for a cube without hourly
+    /// rows, every UTC day the range touches.
     static func cubeRange(_ cube: AnalyticsCube, from: Date, to: Date, whole: (Int) -> Bool = { _ in true },
                           on connection: Connection) throws -> AnalyticsStore.CubeRange {
         let first = Int((from.timeIntervalSince1970 / 86_400).rounded(.down))
         let last = Int((to.timeIntervalSince1970 / 86_400).rounded(.up))
+        guard cube.hourly else {
+            // Daily rows only: every UTC day the range touches (the caller has widened it to whole days).
+            return AnalyticsStore.CubeRange(cube: cube, days: Array(first..<last), hours: [], from: first * 86_400, to: last * 86_400)
+        }
         let compacted = try AnalyticsStore.compacted(fromDay: first, toDay: last, on: connection).days.filter { whole(Int($0)) }
         let sources = TopSources(from: from, to: to, compactedDays: compacted, compactedWeeks: [])
         return AnalyticsStore.CubeRange(cube: cube, days: sources.days, hours: sources.hours,
