@@ -75,8 +75,8 @@ public struct AnalyticsCube: Equatable, Sendable {
 
     /// `VALUES` of one row per cube from the columns of `alias` (a hit, or a row keyed as a hit is): its number and
     /// its slots' values, named `c(cube, d1, …)`, for `CROSS JOIN LATERAL`.
-    static func values(of alias: String) -> String {
-        let rows = all.map { cube in
+    static func values(of alias: String, cubes: [AnalyticsCube] = all) -> String {
+        let rows = cubes.map { cube in
             let values = (0..<slots).map { $0 < cube.dimensions.count ? "\(alias).\(cube.dimensions[$0].hitsColumn)" : "NULL::text" }
             return "(\(cube.id)::int2, \(values.joined(separator: ", ")))"
         }
@@ -89,13 +89,14 @@ public struct AnalyticsCube: Equatable, Sendable {
     /// `d1, d2, …`.
     static let slotList = (1...slots).map { "d\($0)" }.joined(separator: ", ")
 
-    /// `SELECT` of every cube's rows from the hits matching `condition` (a condition on `hits`), per hour: the
-    /// rollups the writer would have made of them (campaigns unbounded). Columns as `hit_cubes_hourly`'s, in order.
-    public static func rollupSQL(from hits: String = "hits", where condition: String = "TRUE") -> String {
+    /// `SELECT` of the rows of the cubes with hourly rows, per hour, or with `daily` of the others, per UTC day, from
+    /// the hits matching `condition` (a condition on `hits`): the rollups the writer and its folds would have made of
+    /// them (campaigns unbounded). Columns as `hit_cubes_hourly`'s (or `_daily`'s), in order.
+    public static func rollupSQL(from hits: String = "hits", where condition: String = "TRUE", daily: Bool = false) -> String {
         """
-        SELECT h.workspace_id, c.cube, date_trunc('hour', h.time), h.source, h.is_bot, \((1...slots).map { "c.d\($0)" }.joined(separator: ", ")),
-               count(*)::int8, coalesce(hll_add_agg(hll_hash_text(h.visitor_hash)), hll_empty())
-        FROM \(hits) h CROSS JOIN LATERAL \(values(of: "h"))
+        SELECT h.workspace_id, c.cube, \(daily ? "(h.time AT TIME ZONE 'UTC')::date" : "date_trunc('hour', h.time)"), h.source, h.is_bot,
+               \((1...slots).map { "c.d\($0)" }.joined(separator: ", ")), count(*)::int8, coalesce(hll_add_agg(hll_hash_text(h.visitor_hash)), hll_empty())
+        FROM \(hits) h CROSS JOIN LATERAL \(values(of: "h", cubes: all.filter { $0.hourly != daily }))
         WHERE h.workspace_id IS NOT NULL AND (\(condition))
         GROUP BY 1, 2, 3, 4, 5, \((6...(5 + slots)).map(String.init).joined(separator: ", "))
         """

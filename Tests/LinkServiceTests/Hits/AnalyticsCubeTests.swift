@@ -64,6 +64,19 @@ struct AnalyticsCubeTests {
 
             try service.application.pool.withConnection { try HitCubeFold.fold(on: $0) }
             #expect(try number("SELECT count(*)::int8 FROM hit_rollups_pending") == 0)
+            // What the writer and the fold made is what `rollupSQL` makes of the raw hits (the benchmark builds with it).
+            func rows(_ sql: String) throws -> [String] {
+                try service.application.pool.withConnection { connection in
+                    try connection.query(Query(unsafeSQL: """
+                        SELECT concat_ws(' ', cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, round(hll_cardinality(visitors)))
+                        FROM (\(sql)) r(workspace_id, cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, visitors) ORDER BY 1
+                        """)).map { try $0.decode(0, as: String.self) }
+                }
+            }
+            let slots = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
+            #expect(try rows("SELECT \(slots) FROM hit_cubes_hourly") == rows(AnalyticsCube.rollupSQL()))
+            #expect(try rows("SELECT \(slots.replacingOccurrences(of: "hour", with: "day")) FROM hit_cubes_daily") == rows(AnalyticsCube.rollupSQL(daily: true)))
+            #expect(try rows(AnalyticsCube.rollupSQL()).count > 20)
             // Daily rows only for the cubes counting per day; the others' days are not compacted yet.
             #expect(try number("SELECT count(*)::int8 FROM hit_cubes_daily WHERE cube IN (\(AnalyticsCube.hourlyIDs))") == 0)
             #expect(try number("SELECT sum(hits)::int8 FROM hit_cubes_daily WHERE cube = 7 AND d1 IS NOT NULL") == 3)

@@ -154,6 +154,8 @@ struct AnalyticsHandlers: EndpointGroup {
         let workspace = principal.workspaceID
         var columns: [String]
         let fromTopValues = dimension == "path" || dimension == "referrer"
+        // The cube a rollup top list reads (path and referrer come from the top-value tables).
+        let cube = fromTopValues ? nil : try Self.cube(for: parameters.filter, Self.needed(dimension))
         if fromTopValues {
             if parameters.filter.app != nil {
                 throw ServiceError.badRequest("The app filter is not available for dimension=\(dimension) (path and referrer counts are kept per host, not per app).")
@@ -173,7 +175,7 @@ struct AnalyticsHandlers: EndpointGroup {
                 preconditionFailure("dimension is one of its declaration's values")
             }
             // A cube counting per UTC day answers for whole UTC days, and says so.
-            if try !Self.cube(for: parameters.filter, Self.needed(dimension)).hourly { parameters = parameters.inUTCDays() }
+            if cube?.hourly == false { parameters = parameters.inUTCDays() }
             // The context's name, then the dimension's: `app` for a destination's, `host` for the others that have one.
             columns = context == nil ? [dimension] : [dimension == "destination" ? "app" : "host", dimension]
         }
@@ -195,7 +197,7 @@ struct AnalyticsHandlers: EndpointGroup {
                 }
                 return (items, [:], previous)
             }
-            let cube = try Self.cube(for: parameters.filter, Self.needed(dimension))
+            guard let cube else { preconditionFailure("a rollup dimension has its cube") }
             let range = try TopSources.cubeRange(cube, from: parameters.from, to: parameters.to, on: connection)
             let items: [Item] = try AnalyticsStore.topRollups(dimension, workspace: workspace, range: range,
                                                                limit: limit, ranking: ranking, filter: parameters.filter, on: connection)
