@@ -218,18 +218,20 @@ struct AnalyticsBenchmark {
                 let started = ContinuousClock.now
                 let response = try client.request("GET", endpoint, headers: [("Host", "localhost"), ("Authorization", "Bearer \(key)")])
                 times.append((ContinuousClock.now - started).seconds * 1000)
-                guard response.status == 200 else { throw BenchError("\(endpoint): \(response.status) \(response.text)") }
+                // A failed endpoint is said and the others still measured.
+                guard response.status == 200 else {
+                    say("  \(endpoint): \(response.status) \(response.text.prefix(300)) after \(Int(times.last!)) ms")
+                    break
+                }
                 bytes = response.body.count
             }
+            guard bytes > 0 else { continue }
             times.sort()
-            results.append((endpoint.replacingOccurrences(of: range, with: "<30 days>").replacingOccurrences(of: lastWeek, with: "<7 days>").replacingOccurrences(of: link.uuidString, with: "<link>"),
-                            times[times.count / 2], bytes))
+            let name = endpoint.replacingOccurrences(of: range, with: "<30 days>").replacingOccurrences(of: lastWeek, with: "<7 days>")
+                .replacingOccurrences(of: link.uuidString, with: "<link>")
+            say(String(format: "  %7.1f ms  %@", times[times.count / 2], name))
+            results.append((name, times[times.count / 2], bytes))
         }
         return results
     }
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
