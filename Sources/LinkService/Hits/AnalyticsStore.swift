@@ -122,6 +122,9 @@ enum AnalyticsStore {
         /// The whole range, seconds since 1970 (what the pending rollups are read for).
         var from: Int
         var to: Int
+        /// Hours (their start) of the range's days whose hits a daily time series counts in their own bucket, not in
+        /// the one holding their day's noon, where the daily rows go (`TopSources.cubeRange`).
+        var moved: [Int] = []
     }
 
     /// Runs an analytics read in a transaction without JIT compilation: these queries take tens to hundreds of
@@ -167,9 +170,13 @@ enum AnalyticsStore {
     }
 
     /// The rows of `range` matching `filter` as one relation (for `FROM (…) x`): `utc_day`, `t` (the hour, or the
-    /// day's start), `hits`, `visitors` and each of `columns` under its alias: the cube's daily rows of the range's
+    /// day's noon), `hits`, `visitors` and each of `columns` under its alias: the cube's daily rows of the range's
     /// days, its hourly rows of the range's hours, and the pending rollups of the whole range (not in the cube yet,
     /// `HitCubeFold`). Each day and hour range is its own index range (LATERAL, kept apart by OFFSET 0).
+    ///
+    /// A moved hour (`CubeRange.moved`) adds two rows without visitors: its hits taken from its day's noon and
+    /// given to its own hour. So a daily series in any zone counts hits exactly, and a compacted day's visitors in
+    /// the bucket holding its noon.
     private static func rows(_ range: CubeRange, columns: [(column: Column, alias: String)], filter: Filter, workspace: UUID,
                              binds: inout Binds) -> String {
         let cube = range.cube
@@ -185,13 +192,21 @@ enum AnalyticsStore {
         let days = binds.add(range.days.map { format.string(from: Date(timeIntervalSince1970: Double($0) * 86_400)) })
         let starts = binds.add(range.hours.map { Int64($0.start) }), ends = binds.add(range.hours.map { Int64($0.end) })
         let from = binds.add(Int64(range.from)), to = binds.add(Int64(range.to))
+        let moved = binds.add(range.moved.map(Int64.init))
+        let movedColumns = columns.map { "\($0.column.sql(slot)) AS \($0.alias)" }.map { ", " + $0 }.joined()
         return """
-            SELECT day AS utc_day, day::timestamp AT TIME ZONE 'UTC' AS t, \(selected(slot)) FROM hit_cubes_daily
+            SELECT day AS utc_day, day::timestamp AT TIME ZONE 'UTC' + interval '12 hours' AS t, \(selected(slot)) FROM hit_cubes_daily
             WHERE workspace_id = \(w) AND cube = \(c) AND day = ANY(\(days)::date[])\(conditions)
             UNION ALL
             SELECT h.* FROM unnest(\(starts)::int8[], \(ends)::int8[]) AS r(s, e), LATERAL (
                 SELECT (hour AT TIME ZONE 'UTC')::date AS utc_day, hour AS t, \(selected(slot)) FROM hit_cubes_hourly
                 WHERE workspace_id = \(w) AND cube = \(c) AND hour >= to_timestamp(r.s) AND hour < to_timestamp(r.e)\(conditions) OFFSET 0) h
+            UNION ALL
+            SELECT m.* FROM unnest(\(moved)::int8[]) AS k(s), LATERAL (
+                SELECT (hour AT TIME ZONE 'UTC')::date AS utc_day, v.t, v.sign * hits AS hits, hll_empty() AS visitors\(movedColumns)
+                FROM hit_cubes_hourly CROSS JOIN LATERAL
+                     (VALUES (hour, 1), ((hour AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC' + interval '12 hours', -1)) AS v(t, sign)
+                WHERE workspace_id = \(w) AND cube = \(c) AND hour = to_timestamp(k.s)\(conditions) OFFSET 0) m
             UNION ALL
             SELECT (hour AT TIME ZONE 'UTC')::date AS utc_day, hour AS t, \(selected { $0.hitsColumn }) FROM hit_rollups_pending
             WHERE workspace_id = \(w) AND hour >= to_timestamp(\(from)) AND hour < to_timestamp(\(to))\(pendingConditions)

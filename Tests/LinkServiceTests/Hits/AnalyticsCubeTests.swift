@@ -86,19 +86,28 @@ struct AnalyticsCubeTests {
             _ = try service.application.hits.store.maintain()
             #expect(try number("SELECT count(DISTINCT day)::int8 FROM hit_cubes_daily") == 2)
             #expect(try number("SELECT sum(hits)::int8 FROM hit_cubes_daily WHERE cube = 1") == 13)
-            #expect(try answers() == pending)
+            // Hits alike everywhere; in Paris a compacted UTC day's visitors go to the bucket holding its noon (from the
+            // daily sketch) where the hourly rows put each hour's in its own bucket.
+            #expect(try answers().enumerated().map { $0.offset == 1 ? Self.withoutBucketVisitors($0.element) : $0.element }
+                    == pending.enumerated().map { $0.offset == 1 ? Self.withoutBucketVisitors($0.element) : $0.element })
+            #expect(try Self.withoutBucketVisitors(answers()[1]).contains(#""start":"2026-11-20T00:00:00+01:00","total":8,"groups":{"(none)":7,"DE":1}"#))
 
             // A late tap on a compacted day is counted there once folded, and read the same before.
             service.application.hits.record(.sample(
                 workspace: workspace, host: "a.example", path: "/s/spring", time: tapped, visitor: "c9", link: link,
                 campaign: Hit.Campaign(source: "mail", campaign: "spring"), country: "DE", os: "iOS", browser: "Mobile Safari", device: "mobile"))
             #expect(eventually { service.application.hits.counters.written == 14 })
-            let late = try answers()
+            let late = try answers().enumerated().map { $0.offset == 1 ? Self.withoutBucketVisitors($0.element) : $0.element }
             #expect(late[5].contains(#""utm_campaign":"spring","hits":3,"visitors":3"#))
             try service.application.pool.withConnection { try HitCubeFold.fold(on: $0) }
             #expect(try number("SELECT sum(hits)::int8 FROM hit_cubes_daily WHERE cube = 1") == 14)
-            #expect(try answers() == late)
+            #expect(try answers().enumerated().map { $0.offset == 1 ? Self.withoutBucketVisitors($0.element) : $0.element } == late)
         }
+    }
+
+    /// A time series' JSON without its buckets' visitor figures.
+    static func withoutBucketVisitors(_ json: String) -> String {
+        json.replacing(/,"visitors":[0-9]+,"groups"/, with: ",\"groups\"").replacing(/,"groupVisitors":\{[^}]*\}/, with: "")
     }
 
     /// A combination no cube keeps is a 400 listing the kept ones; a summary whose filters' cube keeps no outcome

@@ -221,6 +221,7 @@ struct AnalyticsBenchmark {
                 // A failed endpoint is said and the others still measured.
                 guard response.status == 200 else {
                     say("  \(endpoint): \(response.status) \(response.text.prefix(300)) after \(Int(times.last!)) ms")
+                    Thread.sleep(forTimeInterval: 5)   // the pool refuses waits for a moment after a timeout
                     break
                 }
                 bytes = response.body.count

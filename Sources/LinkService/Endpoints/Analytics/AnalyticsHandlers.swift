@@ -62,7 +62,7 @@ struct AnalyticsHandlers: EndpointGroup {
         let grouped = groupBy.flatMap(AnalyticsCube.Dimension.init(rawValue:)).map { Set([$0]) } ?? []
         let cube = try Self.cube(for: parameters.filter, grouped)
         let workspace = principal.workspaceID
-        // A compacted UTC day is read whole only where it lies in one bucket: in a zone at UTC+0 that day, by days.
+        // Day buckets in `tz`: a compacted UTC day is counted in the one holding its noon, its other hours moved.
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = parameters.timeZone
         let inOneBucket = { (day: Int) in
@@ -78,7 +78,8 @@ struct AnalyticsHandlers: EndpointGroup {
             }
         }
         let (rows, visitors, names, previous) = try AnalyticsStore.read(pool) { connection in
-            let range = try TopSources.cubeRange(cube, from: parameters.from, to: parameters.to, whole: inOneBucket, on: connection)
+            let range = try TopSources.cubeRange(cube, from: parameters.from, to: parameters.to, days: interval == "day" ? calendar : nil,
+                                                 on: connection)
             let rows = try AnalyticsStore.timeseries(workspace: workspace, from: parameters.from, to: parameters.to,
                                                      zone: parameters.timeZone.identifier, interval: interval, groupBy: groupBy,
                                                      range: range, filter: parameters.filter, on: connection)

@@ -55,20 +55,32 @@ struct TopSources {
 }
 
 extension TopSources {
-    /// Where a read of `cube` takes `[from, to)`: the compacted UTC days inside it for which `whole` holds, from the
-    /// daily rows, and every other hour from the hourly ones (cubes have no weekly rows); for a cube without hourly
-    /// rows, every UTC day the range touches.
-    static func cubeRange(_ cube: AnalyticsCube, from: Date, to: Date, whole: (Int) -> Bool = { _ in true },
+    /// Where a read of `cube` takes `[from, to)`: the compacted UTC days inside it, from the daily rows, and every
+    /// other hour from the hourly ones (cubes have no weekly rows); for a cube without hourly rows, every UTC day the
+    /// range touches. With `days` (the buckets of a daily time series), a compacted day is counted in the bucket
+    /// holding its noon, and its hours in other buckets are moved to theirs (`CubeRange.moved`); `nil` for hourly
+    /// buckets, which read hours only.
+    static func cubeRange(_ cube: AnalyticsCube, from: Date, to: Date, days calendar: Calendar? = Calendar(identifier: .gregorian),
                           on connection: Connection) throws -> AnalyticsStore.CubeRange {
         let first = Int((from.timeIntervalSince1970 / 86_400).rounded(.down))
         let last = Int((to.timeIntervalSince1970 / 86_400).rounded(.up))
+        let whole = (start: Int(from.timeIntervalSince1970), end: Int(to.timeIntervalSince1970))
         guard cube.hourly else {
             // Daily rows only: every UTC day the range touches (the caller has widened it to whole days).
             return AnalyticsStore.CubeRange(cube: cube, days: Array(first..<last), hours: [], from: first * 86_400, to: last * 86_400)
         }
-        let compacted = try AnalyticsStore.compacted(fromDay: first, toDay: last, on: connection).days.filter { whole(Int($0)) }
+        guard let calendar else {
+            return AnalyticsStore.CubeRange(cube: cube, days: [], hours: [whole], from: whole.start, to: whole.end)
+        }
+        let compacted = try AnalyticsStore.compacted(fromDay: first, toDay: last, on: connection).days
         let sources = TopSources(from: from, to: to, compactedDays: compacted, compactedWeeks: [])
-        return AnalyticsStore.CubeRange(cube: cube, days: sources.days, hours: sources.hours,
-                                        from: Int(from.timeIntervalSince1970), to: Int(to.timeIntervalSince1970))
+        var range = AnalyticsStore.CubeRange(cube: cube, days: sources.days, hours: sources.hours, from: whole.start, to: whole.end)
+        for day in sources.days {
+            let noon = Date(timeIntervalSince1970: Double(day * 86_400 + 43_200))
+            for hour in 0..<24 where !calendar.isDate(Date(timeIntervalSince1970: Double(day * 86_400 + hour * 3600)), inSameDayAs: noon) {
+                range.moved.append(day * 86_400 + hour * 3600)
+            }
+        }
+        return range
     }
 }
