@@ -151,7 +151,7 @@ struct IngestBenchmark {
             (try connection.query("SELECT count(*)::int8 FROM hits").first!.decode(0, as: Int.self),
              // Rolled up: in the cubes, or pending (`HitCubeFold`).
              try connection.query("""
-                 SELECT (SELECT coalesce(sum(hits), 0) FROM hit_cubes_hourly WHERE cube = 1) + (SELECT coalesce(sum(hits), 0) FROM hit_rollups_pending)
+                 SELECT ((SELECT coalesce(sum(hits), 0) FROM hit_cubes_hourly WHERE cube = 1) + (SELECT coalesce(sum(hits), 0) FROM hit_rollups_pending))::int8
                  """).first!.decode(0, as: Int.self))
         }
         return Result(offered: Double(rate), accepted: counters.accepted, written: counters.written, dropped: counters.dropped,
