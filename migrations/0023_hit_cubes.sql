@@ -51,7 +51,7 @@ FROM hit_rollups_hourly r CROSS JOIN LATERAL (VALUES
         (1::int2, r.hostname, r.app_id::text, r.rule_id::text, r.destination_type, r.outcome, r.platform, r.served, r.device),
         (2::int2, r.country, r.os, r.browser, r.device, r.platform, NULL::text, NULL::text, NULL::text),
         (3::int2, r.utm_source, r.utm_medium, r.utm_campaign, r.utm_term, r.utm_content, NULL::text, NULL::text, NULL::text),
-        (4::int2, r.link_id::text, r.hostname, r.utm_source, r.utm_medium, r.utm_campaign, NULL::text, NULL::text, NULL::text),
+        (4::int2, r.link_id::text, r.hostname, r.utm_source, r.utm_medium, r.utm_campaign, r.utm_term, r.utm_content, NULL::text),
         (5::int2, r.utm_campaign, r.utm_source, r.utm_medium, r.app_id::text, r.destination_type, r.outcome, r.platform, r.served),
         (6::int2, r.country, r.os, r.device, r.utm_source, r.utm_medium, r.utm_campaign, NULL::text, NULL::text),
         (7::int2, r.link_id::text, r.hostname, r.country, r.os, r.device, r.platform, NULL::text, NULL::text)

@@ -54,7 +54,7 @@ public struct AnalyticsCube: Equatable, Sendable {
         AnalyticsCube(id: 1, name: "traffic", dimensions: [.host, .app, .rule, .destination, .outcome, .platform, .served, .device]),
         AnalyticsCube(id: 2, name: "visitors", dimensions: [.country, .os, .browser, .device, .platform]),
         AnalyticsCube(id: 3, name: "campaigns", dimensions: [.utmSource, .utmMedium, .utmCampaign, .utmTerm, .utmContent]),
-        AnalyticsCube(id: 4, name: "links", dimensions: [.link, .host, .utmSource, .utmMedium, .utmCampaign]),
+        AnalyticsCube(id: 4, name: "links", dimensions: [.link, .host, .utmSource, .utmMedium, .utmCampaign, .utmTerm, .utmContent]),
         AnalyticsCube(id: 5, name: "campaign traffic", dimensions: [.utmCampaign, .utmSource, .utmMedium, .app, .destination, .outcome, .platform, .served]),
         AnalyticsCube(id: 6, name: "campaign audience", dimensions: [.country, .os, .device, .utmSource, .utmMedium, .utmCampaign], hourly: false),
         AnalyticsCube(id: 7, name: "link audience", dimensions: [.link, .host, .country, .os, .device, .platform], hourly: false),

@@ -55,12 +55,19 @@ struct TopSources {
 }
 
 extension TopSources {
+    /// Days in UTC: no hour of a UTC day is moved (what reads without buckets use).
+    static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
     /// Where a read of `cube` takes `[from, to)`: the compacted UTC days inside it, from the daily rows, and every
     /// other hour from the hourly ones (cubes have no weekly rows); for a cube without hourly rows, every UTC day the
     /// range touches. With `days` (the buckets of a daily time series), a compacted day is counted in the bucket
     /// holding its noon, and its hours in other buckets are moved to theirs (`CubeRange.moved`); `nil` for hourly
     /// buckets, which read hours only.
-    static func cubeRange(_ cube: AnalyticsCube, from: Date, to: Date, days calendar: Calendar? = Calendar(identifier: .gregorian),
+    static func cubeRange(_ cube: AnalyticsCube, from: Date, to: Date, days calendar: Calendar? = utc,
                           on connection: Connection) throws -> AnalyticsStore.CubeRange {
         let first = Int((from.timeIntervalSince1970 / 86_400).rounded(.down))
         let last = Int((to.timeIntervalSince1970 / 86_400).rounded(.up))
