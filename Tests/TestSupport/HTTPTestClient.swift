@@ -46,34 +46,32 @@ public final class HTTPTestClient {
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = UInt16(port).bigEndian
             inet_pton(AF_INET6, host, &address.sin6_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
+            result = Self.withSocketAddress(&address) { connect(descriptor, $0, $1) }
         } else {
             if let source {
                 var local = Self.ipv4(source, port: 0)
-                let bound = withUnsafePointer(to: &local) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                }
-                guard bound == 0 else {
-                    let message = String(cString: strerror(errno))
-                    Glibc.close(descriptor)
-                    descriptor = -1
-                    throw HTTPTestClientError("bind to \(source): \(message)")
-                }
+                guard Self.withSocketAddress(&local, { bind(descriptor, $0, $1) }) == 0 else { throw closing("bind to \(source)") }
             }
             var address = Self.ipv4(host, port: port)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            result = Self.withSocketAddress(&address) { connect(descriptor, $0, $1) }
         }
-        guard result == 0 else {
-            let message = String(cString: strerror(errno))
-            // deinit runs too when an initialised class's init throws: close once, or the second close
-            // may hit the same number reused meanwhile by another thread (a server's accepted socket).
-            Glibc.close(descriptor)
-            descriptor = -1
-            throw HTTPTestClientError("connect to \(host):\(port): \(message)")
+        guard result == 0 else { throw closing("connect to \(host):\(port)") }
+    }
+
+    /// Closes the socket after a failed `what` and answers the error saying why (`errno`). The socket is closed
+    /// here and marked closed: deinit runs too when an initialised class's init throws, and a second close may hit
+    /// the same number reused meanwhile by another thread (a server's accepted socket).
+    private func closing(_ what: String) -> HTTPTestClientError {
+        let message = String(cString: strerror(errno))
+        Glibc.close(descriptor)
+        descriptor = -1
+        return HTTPTestClientError("\(what): \(message)")
+    }
+
+    /// Calls `body` with `address` as a `sockaddr` pointer and its length (for `bind` and `connect`).
+    private static func withSocketAddress<Address>(_ address: inout Address, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<Address>.size)) }
         }
     }
 
