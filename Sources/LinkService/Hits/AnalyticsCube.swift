@@ -87,7 +87,7 @@ public struct AnalyticsCube: Equatable, Sendable {
     public static let hourlyIDs = all.filter(\.hourly).map { String($0.id) }.joined(separator: ", ")
 
     /// `d1, d2, …`.
-    static let slotList = (1...slots).map { "d\($0)" }.joined(separator: ", ")
+    public static let slotList = (1...slots).map { "d\($0)" }.joined(separator: ", ")
 
     /// `SELECT` of the rows of the cubes with hourly rows, per hour, or with `daily` of the others, per UTC day, from
     /// the hits matching `condition` (a condition on `hits`): the rollups the writer and its folds would have made of

@@ -184,8 +184,8 @@ enum AnalyticsStore {
         let slot = { (dimension: AnalyticsCube.Dimension) in cube.slot(dimension) }
         let conditions = filter.conditions({ slot($0)! }, binds: &binds)
         let pendingConditions = filter.conditions(\.hitsColumn, binds: &binds)
-        func selected(_ column: (AnalyticsCube.Dimension) -> String?) -> String {
-            (["hits", "visitors"] + columns.map { "\($0.column.sql(column)) AS \($0.alias)" }).joined(separator: ", ")
+        func selected(_ column: (AnalyticsCube.Dimension) -> String?, counts: String = "hits, visitors") -> String {
+            ([counts] + columns.map { "\($0.column.sql(column)) AS \($0.alias)" }).joined(separator: ", ")
         }
         let format = ISO8601DateFormatter()
         format.formatOptions = [.withFullDate]
@@ -193,7 +193,6 @@ enum AnalyticsStore {
         let starts = binds.add(range.hours.map { Int64($0.start) }), ends = binds.add(range.hours.map { Int64($0.end) })
         let from = binds.add(Int64(range.from)), to = binds.add(Int64(range.to))
         let moved = binds.add(range.moved.map(Int64.init))
-        let movedColumns = columns.map { "\($0.column.sql(slot)) AS \($0.alias)" }.map { ", " + $0 }.joined()
         return """
             SELECT day AS utc_day, day::timestamp AT TIME ZONE 'UTC' + interval '12 hours' AS t, \(selected(slot)) FROM hit_cubes_daily
             WHERE workspace_id = \(w) AND cube = \(c) AND day = ANY(\(days)::date[])\(conditions)
@@ -203,7 +202,7 @@ enum AnalyticsStore {
                 WHERE workspace_id = \(w) AND cube = \(c) AND hour >= to_timestamp(r.s) AND hour < to_timestamp(r.e)\(conditions) OFFSET 0) h
             UNION ALL
             SELECT m.* FROM unnest(\(moved)::int8[]) AS k(s), LATERAL (
-                SELECT (hour AT TIME ZONE 'UTC')::date AS utc_day, v.t, v.sign * hits AS hits, hll_empty() AS visitors\(movedColumns)
+                SELECT (hour AT TIME ZONE 'UTC')::date AS utc_day, v.t, \(selected(slot, counts: "v.sign * hits AS hits, hll_empty() AS visitors"))
                 FROM hit_cubes_hourly CROSS JOIN LATERAL
                      (VALUES (hour, 1), ((hour AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC' + interval '12 hours', -1)) AS v(t, sign)
                 WHERE workspace_id = \(w) AND cube = \(c) AND hour = to_timestamp(k.s)\(conditions) OFFSET 0) m

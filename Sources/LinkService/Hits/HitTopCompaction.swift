@@ -94,7 +94,7 @@ enum HitTopCompaction {
                 """))
             if span == .day {
                 // The day's cube rows too (`AnalyticsCube`): one row per cube key, its hours' sketches united.
-                let slots = (1...AnalyticsCube.slots).map { "d\($0)" }.joined(separator: ", ")
+                let slots = AnalyticsCube.slotList
                 try connection.execute(Query(unsafeSQL: """
                     INSERT INTO hit_cubes_daily AS d (workspace_id, cube, day, source, is_bot, \(slots), hits, visitors)
                     SELECT workspace_id, cube, date '1970-01-01' + \(start)::int, source, is_bot, \(slots), sum(hits), hll_union_agg(visitors)

@@ -72,11 +72,11 @@ struct AnalyticsBenchmark {
             // the cubes counting per day; a day at a time, two days at once.
             try Self.onTwoConnections(pool, ((today - 31)...(today + 1)).map { day in { connection in
                 try connection.executeScript("""
-                    INSERT INTO hit_cubes_hourly (workspace_id, cube, hour, source, is_bot, \((1...AnalyticsCube.slots).map { "d\($0)" }.joined(separator: ", ")), hits, visitors)
+                    INSERT INTO hit_cubes_hourly (workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors)
                     \(AnalyticsCube.rollupSQL(where: "h.time >= to_timestamp(\(day * 86_400)) AND h.time < to_timestamp(\((day + 1) * 86_400))"))
                     """)
                 try connection.executeScript("""
-                    INSERT INTO hit_cubes_daily (workspace_id, cube, day, source, is_bot, \((1...AnalyticsCube.slots).map { "d\($0)" }.joined(separator: ", ")), hits, visitors)
+                    INSERT INTO hit_cubes_daily (workspace_id, cube, day, source, is_bot, \(AnalyticsCube.slotList), hits, visitors)
                     \(AnalyticsCube.rollupSQL(where: "h.time >= to_timestamp(\(day * 86_400)) AND h.time < to_timestamp(\((day + 1) * 86_400))", daily: true))
                     """)
             } })
