@@ -28,6 +28,9 @@ extension Hit {
         public let campaign: String?
         public let term: String?
         public let content: String?
+        /// The fields' hash, computed once: the hit writer hashes a hit's campaign into its rollup key
+        /// (`HitBatchSummary`), and a link's campaign is one object shared by all its hits.
+        private let fieldsHash: Int
 
         /// A campaign of these values, each cleaned and cut as the type's documentation says (empty ones nil).
         public init(source: String? = nil, medium: String? = nil, campaign: String? = nil, term: String? = nil, content: String? = nil) {
@@ -36,6 +39,7 @@ extension Hit {
             self.campaign = campaign.flatMap { Self.kept($0) }
             self.term = term.flatMap { Self.kept($0) }
             self.content = content.flatMap { Self.kept($0) }
+            fieldsHash = Self.hash(self.source, self.medium, self.campaign, self.term, self.content)
         }
 
         /// A campaign of values already kept (`kept(_:)`).
@@ -45,6 +49,17 @@ extension Hit {
             self.campaign = campaign
             self.term = term
             self.content = content
+            fieldsHash = Self.hash(source, medium, campaign, term, content)
+        }
+
+        private static func hash(_ source: String?, _ medium: String?, _ campaign: String?, _ term: String?, _ content: String?) -> Int {
+            var hasher = Hasher()
+            hasher.combine(source)
+            hasher.combine(medium)
+            hasher.combine(campaign)
+            hasher.combine(term)
+            hasher.combine(content)
+            return hasher.finalize()
         }
 
         public subscript(field: Field) -> String? {
@@ -69,11 +84,7 @@ extension Hit {
         }
 
         public func hash(into hasher: inout Hasher) {
-            hasher.combine(source)
-            hasher.combine(medium)
-            hasher.combine(campaign)
-            hasher.combine(term)
-            hasher.combine(content)
+            hasher.combine(fieldsHash)
         }
 
         /// This campaign with every value replaced by `overflowValue` (what the rollups count a campaign beyond a

@@ -1,4 +1,5 @@
 import Foundation
+import LinkKit
 import Postgres
 
 /// One batch of hits aggregated for the rollup tables, in memory, before the upserts that go into the
@@ -6,43 +7,13 @@ import Postgres
 /// `hit_rollups_pending`, keyed by every dimension, which `HitCubeFold` soon moves into the cubes (`AnalyticsCube`).
 /// Its upserts are the hit writer's own SQL, part of the batch transaction `HitStore.write` runs, so they stay here.
 struct HitBatchSummary {
-    struct RollupKey: Hashable, Comparable {
+    struct RollupKey: Hashable {
+        // The closed sets are enums, not their raw text: a key is hashed once per run of hits, and hashing an
+        // enum is hashing an integer where a string is hashed byte by byte.
         var workspace: UUID, hour: Int64, hostname: String, app: UUID?, rule: UUID?, destinationType: String?
-        var outcome: String, platform: String, source: String, isBot: Bool, served: String?
+        var outcome: Hit.Outcome, platform: DevicePlatform, source: Hit.Source, isBot: Bool, served: Hit.Served?
         var link: UUID? = nil, campaign: Hit.Campaign? = nil
-        var country: String? = nil, os: String? = nil, browser: String? = nil, device: String? = nil
-
-        static func utf8Less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
-
-        /// Absent first, then field by field (absent values first).
-        static func less(_ a: Hit.Campaign?, _ b: Hit.Campaign?) -> Bool {
-            guard let a, let b else { return a == nil && b != nil }
-            for field in Hit.Campaign.Field.allCases where a[field] != b[field] {
-                guard let x = a[field], let y = b[field] else { return a[field] == nil }
-                return utf8Less(x, y)
-            }
-            return false
-        }
-
-        static func < (a: RollupKey, b: RollupKey) -> Bool {
-            if a.workspace != b.workspace { return UUIDOrder.less(a.workspace, b.workspace) }
-            if a.hour != b.hour { return a.hour < b.hour }
-            if a.hostname != b.hostname { return Self.utf8Less(a.hostname, b.hostname) }
-            if a.app != b.app { return UUIDOrder.less(a.app ?? UUIDOrder.zero, b.app ?? UUIDOrder.zero) }
-            if a.rule != b.rule { return UUIDOrder.less(a.rule ?? UUIDOrder.zero, b.rule ?? UUIDOrder.zero) }
-            if a.destinationType != b.destinationType { return (a.destinationType ?? "") < (b.destinationType ?? "") }
-            if a.outcome != b.outcome { return a.outcome < b.outcome }
-            if a.platform != b.platform { return a.platform < b.platform }
-            if a.source != b.source { return a.source < b.source }
-            if a.isBot != b.isBot { return !a.isBot }
-            if a.served != b.served { return (a.served ?? "") < (b.served ?? "") }
-            if a.link != b.link { return UUIDOrder.less(a.link ?? UUIDOrder.zero, b.link ?? UUIDOrder.zero) }
-            if a.campaign != b.campaign { return less(a.campaign, b.campaign) }
-            if a.country != b.country { return utf8Less(a.country ?? "", b.country ?? "") }
-            if a.os != b.os { return utf8Less(a.os ?? "", b.os ?? "") }
-            if a.browser != b.browser { return utf8Less(a.browser ?? "", b.browser ?? "") }
-            return utf8Less(a.device ?? "", b.device ?? "")
-        }
+        var country: String? = nil, os: String? = nil, browser: String? = nil, device: Hit.Device? = nil
     }
 
     /// What a rollup row adds: its hits, and the distinct visitor hashes among them (a sketch in the table).
@@ -58,16 +29,21 @@ struct HitBatchSummary {
     }
 
     struct TopKey: Hashable, Comparable {
-        var workspace: UUID, dimension: String, hour: Int64, hostname: String, value: String, outcome: String
+        /// The dimensions with top-value rows, named as their `dimension` column.
+        enum Dimension: String { case path, referrer }
+
+        var workspace: UUID, dimension: Dimension, hour: Int64, hostname: String, value: String, outcome: Hit.Outcome
 
         static func < (a: TopKey, b: TopKey) -> Bool {
             if a.workspace != b.workspace { return UUIDOrder.less(a.workspace, b.workspace) }
             if a.hour != b.hour { return a.hour < b.hour }
-            if a.dimension != b.dimension { return a.dimension < b.dimension }
-            if a.hostname != b.hostname { return RollupKey.utf8Less(a.hostname, b.hostname) }
-            if a.value != b.value { return RollupKey.utf8Less(a.value, b.value) }
-            return a.outcome < b.outcome
+            if a.dimension != b.dimension { return a.dimension.rawValue < b.dimension.rawValue }
+            if a.hostname != b.hostname { return utf8Less(a.hostname, b.hostname) }
+            if a.value != b.value { return utf8Less(a.value, b.value) }
+            return a.outcome.rawValue < b.outcome.rawValue
         }
+
+        private static func utf8Less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
     }
 
     /// The four counts a top-value row keeps (source and bot flag are columns, not key parts; claims count as
@@ -116,9 +92,10 @@ struct HitBatchSummary {
     /// one run, so the dictionaries hash a key once per run instead of once per hit; comparing with the run's
     /// key is cheap, as the hits of one link share their strings' storage.
     mutating func add(_ hits: some Sequence<Hit>) {
-        // The run's visitor hashes in an array: most runs are a hit or a few, and a set per run cost an allocation
-        // and a second hash of every visitor.
-        var rollup: (key: RollupKey, hits: Int64, visitors: [String])?
+        var rollup: (key: RollupKey, hits: Int64)?
+        // The run's visitor hashes in an array, one for every run (emptied, its storage kept): most runs are a hit
+        // or a few, and a set or an array of each run's own cost an allocation per run.
+        var runVisitors: [String] = []
         var path: (key: TopKey, counts: TopCounts)?
         var lastDay: Int64?
         // The last campaign admitted and what it was counted as: the hits of one link share theirs, and those of
@@ -134,7 +111,7 @@ struct HitBatchSummary {
             }
             guard let workspace = hit.workspaceID else { continue }
             let hit = Self.cleaned(hit)
-            let outcome = hit.outcome.rawValue, source = hit.source.rawValue
+            let outcome = hit.outcome
             var campaign = hit.campaign
             if let original = campaign {
                 if let last = lastCampaign, last.original == original, last.workspace == workspace, last.hour == hour {
@@ -145,30 +122,33 @@ struct HitBatchSummary {
                 }
             }
             let rollupKey = RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
-                                      destinationType: hit.destinationType, outcome: outcome, platform: hit.platform.rawValue,
-                                      source: source, isBot: hit.isBot, served: hit.served?.rawValue, link: hit.linkID, campaign: campaign,
-                                      country: hit.country, os: hit.os, browser: hit.browser, device: hit.device?.rawValue)
+                                      destinationType: hit.destinationType, outcome: outcome, platform: hit.platform,
+                                      source: hit.source, isBot: hit.isBot, served: hit.served, link: hit.linkID, campaign: campaign,
+                                      country: hit.country, os: hit.os, browser: hit.browser, device: hit.device)
             if rollup?.key != rollupKey {
-                if let run = rollup { rollups[run.key, default: Rollup()].add(hits: run.hits, visitors: run.visitors) }
-                rollup = (rollupKey, 0, [])
+                if let run = rollup {
+                    rollups[run.key, default: Rollup()].add(hits: run.hits, visitors: runVisitors)
+                    runVisitors.removeAll(keepingCapacity: true)
+                }
+                rollup = (rollupKey, 0)
             }
             rollup!.hits += 1
             // One visitor's requests come in runs too: a hash is added once per run of them.
-            if let hash = hit.visitorHash, hash != rollup!.visitors.last {
-                rollup!.visitors.append(hash)
+            if let hash = hit.visitorHash, hash != runVisitors.last {
+                runVisitors.append(hash)
             }
-            let pathKey = TopKey(workspace: workspace, dimension: "path", hour: hour, hostname: hit.hostname, value: hit.path, outcome: outcome)
+            let pathKey = TopKey(workspace: workspace, dimension: .path, hour: hour, hostname: hit.hostname, value: hit.path, outcome: outcome)
             if path?.key != pathKey {
                 if let run = path { tops[run.key, default: TopCounts()].add(run.counts) }
                 path = (pathKey, TopCounts())
             }
             path!.counts.add(hit)
             if let referrer = hit.referrerHost, !referrer.isEmpty {
-                tops[TopKey(workspace: workspace, dimension: "referrer", hour: hour, hostname: hit.hostname, value: referrer, outcome: outcome),
+                tops[TopKey(workspace: workspace, dimension: .referrer, hour: hour, hostname: hit.hostname, value: referrer, outcome: outcome),
                      default: TopCounts()].add(hit)
             }
         }
-        if let run = rollup { rollups[run.key, default: Rollup()].add(hits: run.hits, visitors: run.visitors) }
+        if let run = rollup { rollups[run.key, default: Rollup()].add(hits: run.hits, visitors: runVisitors) }
         if let run = path { tops[run.key, default: TopCounts()].add(run.counts) }
     }
 
@@ -194,14 +174,17 @@ struct HitBatchSummary {
         value >= 0 ? value / divisor : (value - divisor + 1) / divisor
     }
 
-    /// Adds the summary to the rollup tables. Rows go in key order, so two nodes upserting overlapping
-    /// keys lock them in the same order (no deadlock).
+    /// Adds the summary to the rollup tables: the rollups appended to `hit_rollups_pending`, the top values
+    /// upserted in key order (two nodes upserting overlapping keys lock them in the same order: no deadlock).
     /// - Parameter compacted: the batch's days already compacted into `hit_top_daily`, and its weeks (by their
     ///   Monday) already compacted into `hit_top_weekly`.
     /// - Parameter pacing: the batch's pacing, applied between two statements (`HitStore.write`).
     func upsert(on connection: Connection, compacted: (days: Set<Int64>, weeks: Set<Int64>) = ([], []), pacing: HitPacing = .fullSpeed) throws {
         if !rollups.isEmpty {
-            let rows = rollups.sorted { $0.key < $1.key }
+            // Appended, not upserted: the fold groups the pending rows and reads sum them, so the rows of one key
+            // from several batches count alike (migration 0024), and appending locks nothing a fold or another
+            // node's batch could wait for.
+            let rows = Array(rollups)
             // Each row's visitor hashes go as (row number, hash) pairs, folded into one sketch per row.
             var visitorRows: [Int32] = [], visitorHashes: [String] = []
             for (index, row) in rows.enumerated() {
@@ -214,7 +197,7 @@ struct HitBatchSummary {
                 WITH sketches AS (
                     SELECT i, hll_add_agg(hll_hash_text(v)) AS sketch FROM unnest($23::int4[], $24::text[]) AS x(i, v) GROUP BY i
                 )
-                INSERT INTO hit_rollups_pending AS r
+                INSERT INTO hit_rollups_pending
                     (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, served,
                      link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, os, browser, device, hits, visitors)
                 SELECT w::uuid, to_timestamp(h * 3600), host, NULLIF(a, '')::uuid, NULLIF(ru, '')::uuid, NULLIF(d, ''), o, p, s, b::bool,
@@ -225,20 +208,17 @@ struct HitBatchSummary {
                             $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::int8[]) WITH ORDINALITY
                      AS t(w, h, host, a, ru, d, o, p, s, b, sv, l, us, um, uc, ut, ux, co, os, br, dv, n, i)
                 LEFT JOIN sketches USING (i)
-                ORDER BY i
-                ON CONFLICT ON CONSTRAINT hit_rollups_pending_key DO UPDATE
-                    SET hits = r.hits + EXCLUDED.hits, visitors = hll_union(r.visitors, EXCLUDED.visitors)
                 """, binds: [
                     rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.hour), rows.map(\.key.hostname),
                     rows.map { $0.key.app.map(\.canonicalText) ?? "" }, rows.map { $0.key.rule.map(\.canonicalText) ?? "" },
-                    rows.map { $0.key.destinationType ?? "" }, rows.map(\.key.outcome), rows.map(\.key.platform),
-                    rows.map(\.key.source), rows.map { $0.key.isBot ? "t" : "f" }, rows.map { $0.key.served ?? "" },
+                    rows.map { $0.key.destinationType ?? "" }, rows.map(\.key.outcome.rawValue), rows.map(\.key.platform.rawValue),
+                    rows.map(\.key.source.rawValue), rows.map { $0.key.isBot ? "t" : "f" }, rows.map { $0.key.served?.rawValue ?? "" },
                     // Campaign values are never empty (`Hit.Campaign`): "" stands for NULL, as for the other columns.
                     rows.map { $0.key.link.map(\.canonicalText) ?? "" },
                     rows.map { $0.key.campaign?.source ?? "" }, rows.map { $0.key.campaign?.medium ?? "" },
                     rows.map { $0.key.campaign?.campaign ?? "" }, rows.map { $0.key.campaign?.term ?? "" },
                     rows.map { $0.key.campaign?.content ?? "" }, rows.map { $0.key.country ?? "" }, rows.map { $0.key.os ?? "" },
-                    rows.map { $0.key.browser ?? "" }, rows.map { $0.key.device ?? "" }, rows.map(\.value.hits),
+                    rows.map { $0.key.browser ?? "" }, rows.map { $0.key.device?.rawValue ?? "" }, rows.map(\.value.hits),
                     visitorRows, visitorHashes,
                 ]))
         }
@@ -281,8 +261,8 @@ struct HitBatchSummary {
                 human_resolve = r.human_resolve + EXCLUDED.human_resolve, human_click = r.human_click + EXCLUDED.human_click,
                 bot_resolve = r.bot_resolve + EXCLUDED.bot_resolve, bot_click = r.bot_click + EXCLUDED.bot_click
             """, binds: [
-                rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.dimension), rows.map(\.key.hour), rows.map(\.key.hostname),
-                rows.map(\.key.value), rows.map(\.key.outcome), rows.map(\.counts.humanResolve), rows.map(\.counts.humanClick),
+                rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.dimension.rawValue), rows.map(\.key.hour), rows.map(\.key.hostname),
+                rows.map(\.key.value), rows.map(\.key.outcome.rawValue), rows.map(\.counts.humanResolve), rows.map(\.counts.humanClick),
                 rows.map(\.counts.botResolve), rows.map(\.counts.botClick),
             ]))
     }

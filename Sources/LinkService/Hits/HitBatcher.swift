@@ -6,8 +6,9 @@ import Postgres
 import Synchronization
 
 /// The hit pipeline: request threads `record` hits into a bounded in-memory queue and never wait on the
-/// database; one writer thread (`HitWriter` on a `ServiceThread`) drains it in batches with `COPY`, maintaining
-/// the hourly rollups in the same transaction.
+/// database; one writer thread (`HitWriter` on a `ServiceThread`) drains it in batches with `COPY`, adding their
+/// rollups to `hit_rollups_pending` in the same transaction; a second thread moves those into the cubes every
+/// `foldInterval` (`HitCubeFold`), so the writer never waits for a fold.
 ///
 /// - Flushes at least every `flushInterval` (200 ms), or as soon as `maxBatchSize` hits are queued.
 /// - While the database is unavailable, hits stay in memory up to `memoryLimit`; beyond it the writer
@@ -18,7 +19,8 @@ import Synchronization
 ///   `_dropped_total`, `_not_durable` (what a crash would lose) and `_flush_interval_seconds`.
 public final class HitBatcher: HitSink, BackgroundService {
     let name = "hit writer"
-    static let threads = 1
+    /// The writer and the fold.
+    static let threads = 2
     /// Hashes visitors for hits with the shared daily salt (kept current by the writer).
     public let visitors: VisitorHasher
     /// The operator's MaxMind DB file (`HitsConfiguration.geoIPDatabase`), opened once; nil without one.
@@ -30,6 +32,9 @@ public final class HitBatcher: HitSink, BackgroundService {
     let state = Mutex(HitQueueState())
     /// The writer's thread: woken early by a full batch or the memory limit, and by the stop.
     let thread = ServiceThread(name: "linkd.hits.writer")
+    /// The fold's thread, and whether its last fold failed (logged once per run of failures).
+    private let folder = ServiceThread(name: "linkd.hits.fold")
+    private let foldFailing = Atomic<Bool>(false)
     /// How long `shutdown()` keeps retrying an unavailable database before spooling what is left.
     let drainTimeout: Duration
 
@@ -97,11 +102,28 @@ public final class HitBatcher: HitSink, BackgroundService {
         writer.maintainIfDue()
         let prepared = writer
         thread.start { [self] in run(prepared) }
+        folder.start(every: .milliseconds(Int(configuration.foldInterval.inSeconds * 1000))) { [self] isLast in
+            if !isLast { fold() }
+        }
+    }
+
+    /// Moves the pending rollups into the cubes (`HitCubeFold`). Nothing is lost when it fails: the rows stay
+    /// pending (and counted by reads) until a later fold.
+    private func fold() {
+        do {
+            try store.fold()
+            if foldFailing.exchange(false, ordering: .relaxed) { logger.notice("folding the pending rollups works again") }
+        } catch {
+            if !foldFailing.exchange(true, ordering: .relaxed) {
+                logger.warning("folding the pending rollups failed; will retry", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// Asks the writer to write everything out and waits until it has (idempotent; safe from any thread).
     /// If the writer never ran, drains on the calling thread.
     public func shutdown() {
+        folder.stop()
         thread.stop { run(HitWriter(batcher: self)) }
     }
 

@@ -29,9 +29,12 @@ struct HitCampaignLimit {
     /// `(other)` form.
     mutating func admit(_ campaign: Hit.Campaign, workspace: UUID, hour: Int64) -> Hit.Campaign {
         let key = Key(workspace: workspace, hour: hour)
-        if admitted[key]?.contains(campaign) == true { return campaign }
-        if admitted[key]?.count ?? 0 >= perHour { return campaign.overflowed }
-        if admitted.count >= Self.maxHours, admitted[key] == nil { admitted.removeAll() }
+        if let kept = admitted[key] {
+            if kept.contains(campaign) { return campaign }
+            if kept.count >= perHour { return campaign.overflowed }
+        } else if admitted.count >= Self.maxHours {
+            admitted.removeAll()
+        }
         admitted[key, default: []].insert(campaign)
         return campaign
     }

@@ -9,7 +9,8 @@ import Postgres
 /// One statement deletes the pending rows it moves and upserts them, so a read (which adds the pending rows to
 /// the cube's, `AnalyticsStore`) counts every hit exactly once, whichever side of a fold it falls on. Rows a batch
 /// adds meanwhile stay for the next fold. It holds the compaction lock shared, as a batch with late hits does.
-/// The hit writer runs it every `HitsConfiguration.foldInterval`, and before compacting.
+/// The hit pipeline's fold thread runs it every `HitsConfiguration.foldInterval` (`HitBatcher`), and the writer's
+/// maintenance before compacting.
 enum HitCubeFold {
     /// Folds every pending row; answers how many there were.
     @discardableResult

@@ -23,7 +23,6 @@ struct HitWriter {
     private var campaigns: HitCampaignLimit
     private var nextMaintenance: ContinuousClock.Instant
     private var maintainedDay: Int64 = -1
-    private var nextFold: ContinuousClock.Instant
     /// The last refusal of the database, for the log line of a dropped hit.
     private var lastRejection: PostgresError?
     private var stopSeen = false
@@ -35,7 +34,6 @@ struct HitWriter {
         machine = HitWriterStateMachine(limits: .init(batcher.configuration, drainTimeout: batcher.drainTimeout),
                                         spooled: batcher.spool.isEmpty ? 0 : max(1, batcher.spool.count), now: now)
         nextMaintenance = now
-        nextFold = now + batcher.configuration.foldInterval
     }
 
     private var configuration: HitsConfiguration { batcher.configuration }
@@ -73,7 +71,6 @@ struct HitWriter {
     /// The start of a cycle: maintenance when due, then `stop` once a stop was asked, else `tick`.
     private mutating func wake() -> HitWriterStateMachine.Action {
         maintainIfDue()
-        foldIfDue()
         if !stopSeen, batcher.thread.isStopping {
             stopSeen = true
             return machine.stop(now: clock.now)
@@ -118,17 +115,6 @@ struct HitWriter {
             batcher.logger.warning("hit maintenance failed; will retry", metadata: ["error": "\(error)"])
             nextMaintenance = clock.now + .seconds(5)
             maintainedDay = today   // retried by the timer, not on every cycle
-        }
-    }
-
-    /// The pending rollups into the cubes, every `foldInterval` (`HitCubeFold`).
-    private mutating func foldIfDue() {
-        guard clock.now >= nextFold, machine.mayUseDatabase(at: clock.now) else { return }
-        nextFold = clock.now + configuration.foldInterval
-        do {
-            try batcher.store.fold()
-        } catch {
-            batcher.logger.warning("folding the pending rollups failed; will retry", metadata: ["error": "\(error)"])
         }
     }
 

@@ -33,10 +33,10 @@ struct HitBatchSummaryTests {
         // By hand: 15 hits with a workspace in 4 rollup rows (kind 0 and 3 differ by hour), kind 4 left out.
         #expect(together.rollups.values.map(\.hits).reduce(0, +) == Int64(pattern.filter { $0 != 4 }.count))
         #expect(together.rollups.count == 4)
-        let pathA = together.tops.filter { $0.key.dimension == "path" && $0.key.value == "/a" }.values
+        let pathA = together.tops.filter { $0.key.dimension == .path && $0.key.value == "/a" }.values
         #expect(pathA.map(\.humanClick).reduce(0, +) == Int64(pattern.filter { $0 == 0 || $0 == 3 }.count))
         #expect(pathA.map(\.humanResolve).reduce(0, +) == Int64(pattern.filter { $0 == 2 }.count))
-        #expect(together.tops.filter { $0.key.dimension == "referrer" }.values.map(\.botClick).reduce(0, +) == Int64(pattern.filter { $0 == 1 }.count))
+        #expect(together.tops.filter { $0.key.dimension == .referrer }.values.map(\.botClick).reduce(0, +) == Int64(pattern.filter { $0 == 1 }.count))
         // Each row's distinct visitors: v1 in kind 0's, 2's and 3's rows, v2 in kind 1's.
         #expect(together.rollups.values.map { $0.visitors.sorted() }.sorted { $0.joined() < $1.joined() } == [["v1"], ["v1"], ["v1"], ["v2"]])
         #expect(together.days.count == 2)

@@ -58,6 +58,40 @@ struct HitBatcherTests {
         }
     }
 
+    /// Each batch appends its rollups (migration 0024): two batches of one key leave two pending rows, which reads
+    /// and the fold count as one, hits summed and visitors united.
+    @Test func batchesOfOneKeyAppendRowsThatCountAsOne() throws {
+        try HitHarness.with { harness throws in
+            harness.batcher.start()
+            let workspace = UUID()
+            // One visitor's tap twice, in two batches.
+            for written in 1...2 {
+                harness.batcher.record(.sample(workspace: workspace, visitor: "v1"))
+                #expect(try eventually(timeout: 5) { try harness.count() == written })
+            }
+            #expect(try harness.count("SELECT count(*) FROM hit_rollups_pending") == 2)
+            try harness.fold()
+            #expect(try harness.count("SELECT count(*) FROM hit_rollups_pending") == 0)
+            #expect(try harness.count("SELECT count(*) FROM hit_cubes_hourly WHERE cube = 1") == 1)
+            #expect(try harness.count("SELECT hits FROM hit_cubes_hourly WHERE cube = 1") == 2)
+            #expect(try harness.count("SELECT round(hll_cardinality(visitors))::int8 FROM hit_cubes_hourly WHERE cube = 1") == 1)
+        }
+    }
+
+    /// The fold runs on its own thread every `foldInterval`: nobody calls it here.
+    @Test func theFoldThreadMovesPendingRollupsIntoTheCubes() throws {
+        var configuration = HitsConfiguration()
+        configuration.foldInterval = .milliseconds(200)
+        try HitHarness.with(configuration: configuration) { harness throws in
+            harness.batcher.start()
+            harness.batcher.record(.sample(visitor: "v1"))
+            #expect(try eventually(timeout: 5) {
+                try harness.count("SELECT coalesce(sum(hits), 0)::int8 FROM hit_cubes_hourly WHERE cube = 1") == 1
+            })
+            #expect(try harness.count("SELECT count(*) FROM hit_rollups_pending") == 0)
+        }
+    }
+
     @Test func shutdownWritesEveryAcceptedHit() throws {
         try HitHarness.with { harness throws in
             harness.batcher.start()
