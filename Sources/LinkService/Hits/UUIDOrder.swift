@@ -3,9 +3,6 @@ import Foundation
 /// The order PostgreSQL's `uuid` type sorts in, for sorting keys the way the database does (`UUID` text itself
 /// is formatted and parsed by the Postgres module: `canonicalText`, `UUID.canonical`).
 enum UUIDOrder {
-    /// The nil UUID, for ordering absent ids first.
-    static let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-
     /// Byte-wise `<`, the order PostgreSQL's `uuid` type sorts in.
     static func less(_ a: UUID, _ b: UUID) -> Bool {
         withUnsafeBytes(of: a.uuid) { x in
