@@ -71,13 +71,14 @@ struct AnalyticsBenchmark {
             // The cubes as the writer's folds make them (`AnalyticsCube.rollupSQL`): hourly rows, and the daily rows of
             // the cubes counting per day; a day at a time, two days at once.
             try Self.onTwoConnections(pool, ((today - 31)...(today + 1)).map { day in { connection in
+                let ofDay = "h.time >= to_timestamp(\(day * 86_400)) AND h.time < to_timestamp(\((day + 1) * 86_400))"
                 try connection.executeScript("""
                     INSERT INTO hit_cubes_hourly (workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors)
-                    \(AnalyticsCube.rollupSQL(where: "h.time >= to_timestamp(\(day * 86_400)) AND h.time < to_timestamp(\((day + 1) * 86_400))"))
+                    \(AnalyticsCube.rollupSQL(where: ofDay))
                     """)
                 try connection.executeScript("""
                     INSERT INTO hit_cubes_daily (workspace_id, cube, day, source, is_bot, \(AnalyticsCube.slotList), hits, visitors)
-                    \(AnalyticsCube.rollupSQL(where: "h.time >= to_timestamp(\(day * 86_400)) AND h.time < to_timestamp(\((day + 1) * 86_400))", daily: true))
+                    \(AnalyticsCube.rollupSQL(where: ofDay, daily: true))
                     """)
             } })
             say(String(format: "  cubes built in %.1f s", Date().timeIntervalSince(started)))
@@ -100,9 +101,10 @@ struct AnalyticsBenchmark {
                        sum(human_resolve), sum(human_click), sum(bot_resolve), sum(bot_click)
                 FROM hit_top_hourly WHERE hour < date_trunc('day', now()) GROUP BY 1, 2, 3, 4, 5, 6;
                 INSERT INTO hit_top_days (day) SELECT DISTINCT day FROM hit_top_daily;
-                INSERT INTO hit_cubes_daily (workspace_id, cube, day, source, is_bot, d1, d2, d3, d4, d5, d6, d7, d8, hits, visitors)
-                SELECT workspace_id, cube, (hour AT TIME ZONE 'UTC')::date, source, is_bot, d1, d2, d3, d4, d5, d6, d7, d8, sum(hits), hll_union_agg(visitors)
-                FROM hit_cubes_hourly WHERE hour < date_trunc('day', now()) GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13;
+                INSERT INTO hit_cubes_daily (workspace_id, cube, day, source, is_bot, \(AnalyticsCube.slotList), hits, visitors)
+                SELECT workspace_id, cube, (hour AT TIME ZONE 'UTC')::date AS day, source, is_bot, \(AnalyticsCube.slotList), sum(hits), hll_union_agg(visitors)
+                FROM hit_cubes_hourly WHERE hour < date_trunc('day', now())
+                GROUP BY workspace_id, cube, day, source, is_bot, \(AnalyticsCube.slotList);
                 INSERT INTO hit_top_weekly (workspace_id, dimension, week, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
                 SELECT workspace_id, dimension, day - ((day - date '1970-01-05') % 7 + 7) % 7 AS week, hostname, value, outcome,
                        sum(human_resolve), sum(human_click), sum(bot_resolve), sum(bot_click)

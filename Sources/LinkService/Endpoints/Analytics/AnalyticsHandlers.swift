@@ -277,10 +277,11 @@ struct AnalyticsHandlers: EndpointGroup {
         if !cube.hourly || !filterCube.hourly { parameters = parameters.inUTCDays() }
         let (rows, visitors, previous) = try AnalyticsStore.read(pool) { [parameters] connection in
             func read(_ from: Date, _ to: Date) throws -> ([SummaryRow], Int) {
-                (try AnalyticsStore.summary(workspace: workspace, range: TopSources.cubeRange(cube, from: from, to: to, on: connection),
-                                            filter: parameters.filter, on: connection),
-                 try AnalyticsStore.visitors(workspace: workspace, range: TopSources.cubeRange(filterCube, from: from, to: to, on: connection),
-                                             filter: parameters.filter, on: connection))
+                let range = try TopSources.cubeRange(cube, from: from, to: to, on: connection)
+                // The visitors' cube is most often the breakdowns' one: its range is then the same.
+                let visitorRange = filterCube == cube ? range : try TopSources.cubeRange(filterCube, from: from, to: to, on: connection)
+                return (try AnalyticsStore.summary(workspace: workspace, range: range, filter: parameters.filter, on: connection),
+                        try AnalyticsStore.visitors(workspace: workspace, range: visitorRange, filter: parameters.filter, on: connection))
             }
             let (rows, visitors) = try read(parameters.from, parameters.to)
             return (rows, visitors, try parameters.previous.map { try read($0.from, $0.to) })
