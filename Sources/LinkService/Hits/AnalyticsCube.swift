@@ -1,8 +1,8 @@
 import Foundation
 
 /// One of the rollups the analytics read: the hits and unique visitors of every combination of a few dimensions,
-/// per hour (`hit_cubes_hourly`) and, for finished UTC days, per day (`hit_cubes_daily`), besides source and bot
-/// flag, which every cube keeps. A cube's dimensions go in the tables' text slots `d1`…`d8` in the order listed.
+/// per hour (`hit_cubes_hourly`) and per UTC day (`hit_cubes_daily`, the day being counted included), besides source
+/// and bot flag, which every cube keeps. A cube's dimensions go in the tables' text slots `d1`…`d8` in the order listed.
 /// The audience cubes (a link's or a campaign's visitors by country and device) count per UTC day only: with
 /// links × countries × devices their hourly rows would be about as many as the hits.
 ///
@@ -39,7 +39,7 @@ public struct AnalyticsCube: Equatable, Sendable {
     let name: String
     let dimensions: [Dimension]
     /// Whether it has hourly rows; else only daily ones, written by every fold (reads are in whole UTC days).
-    var hourly = true
+    public internal(set) var hourly = true
 
     /// The slot column (`d1`…) holding `dimension`, nil when the cube does not keep it.
     func slot(_ dimension: Dimension) -> String? {
@@ -50,11 +50,15 @@ public struct AnalyticsCube: Equatable, Sendable {
     public static let slots = 8
 
     /// Smallest first: a read takes the first that keeps what it needs.
-    static let all: [AnalyticsCube] = [
+    public static let all: [AnalyticsCube] = [
+        AnalyticsCube(id: 11, name: "countries", dimensions: [.country]),
+        AnalyticsCube(id: 10, name: "destinations", dimensions: [.app, .destination]),
+        AnalyticsCube(id: 9, name: "outcomes", dimensions: [.outcome, .platform, .served, .device]),
         AnalyticsCube(id: 1, name: "traffic", dimensions: [.host, .app, .rule, .destination, .outcome, .platform, .served, .device]),
         AnalyticsCube(id: 2, name: "visitors", dimensions: [.country, .os, .browser, .device, .platform]),
         AnalyticsCube(id: 3, name: "campaigns", dimensions: [.utmSource, .utmMedium, .utmCampaign, .utmTerm, .utmContent]),
-        AnalyticsCube(id: 4, name: "links", dimensions: [.link, .host, .utmSource, .utmMedium, .utmCampaign, .utmTerm, .utmContent]),
+        AnalyticsCube(id: 8, name: "links", dimensions: [.link, .host]),
+        AnalyticsCube(id: 4, name: "link campaigns", dimensions: [.link, .host, .utmSource, .utmMedium, .utmCampaign, .utmTerm, .utmContent]),
         AnalyticsCube(id: 5, name: "campaign traffic", dimensions: [.utmCampaign, .utmSource, .utmMedium, .app, .destination, .outcome, .platform, .served]),
         AnalyticsCube(id: 6, name: "campaign audience", dimensions: [.country, .os, .device, .utmSource, .utmMedium, .utmCampaign], hourly: false),
         AnalyticsCube(id: 7, name: "link audience", dimensions: [.link, .host, .country, .os, .device, .platform], hourly: false),
@@ -89,14 +93,15 @@ public struct AnalyticsCube: Equatable, Sendable {
     /// `d1, d2, …`.
     public static let slotList = (1...slots).map { "d\($0)" }.joined(separator: ", ")
 
-    /// `SELECT` of the rows of the cubes with hourly rows, per hour, or with `daily` of the others, per UTC day, from
-    /// the hits matching `condition` (a condition on `hits`): the rollups the writer and its folds would have made of
-    /// them (campaigns unbounded). Columns as `hit_cubes_hourly`'s (or `_daily`'s), in order.
-    public static func rollupSQL(from hits: String = "hits", where condition: String = "TRUE", daily: Bool = false) -> String {
+    /// `SELECT` of the rows of the cubes with hourly rows, per hour, or with `daily` of every cube, per UTC day (or of
+    /// `cubes`), from the hits matching `condition` (a condition on `hits`): the rollups the writer and its folds would
+    /// have made of them (campaigns unbounded). Columns as `hit_cubes_hourly`'s (or `_daily`'s but `visitors_count`).
+    public static func rollupSQL(from hits: String = "hits", where condition: String = "TRUE", daily: Bool = false,
+                                 cubes: [AnalyticsCube]? = nil) -> String {
         """
         SELECT h.workspace_id, c.cube, \(daily ? "(h.time AT TIME ZONE 'UTC')::date" : "date_trunc('hour', h.time)"), h.source, h.is_bot,
                \((1...slots).map { "c.d\($0)" }.joined(separator: ", ")), count(*)::int8, coalesce(hll_add_agg(hll_hash_text(h.visitor_hash)), hll_empty())
-        FROM \(hits) h CROSS JOIN LATERAL \(values(of: "h", cubes: all.filter { $0.hourly != daily }))
+        FROM \(hits) h CROSS JOIN LATERAL \(values(of: "h", cubes: cubes ?? (daily ? all : all.filter(\.hourly))))
         WHERE h.workspace_id IS NOT NULL AND (\(condition))
         GROUP BY 1, 2, 3, 4, 5, \((6...(5 + slots)).map(String.init).joined(separator: ", "))
         """

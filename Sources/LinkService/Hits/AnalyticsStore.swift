@@ -127,11 +127,12 @@ enum AnalyticsStore {
         var moved: [Int] = []
     }
 
-    /// Runs an analytics read in a transaction without JIT compilation: these queries take tens to hundreds of
-    /// milliseconds, and JIT-compiling them costs more than it saves.
+    /// Runs an analytics read in a transaction without JIT compilation (these queries take tens of milliseconds, and
+    /// JIT-compiling them costs more than it saves) and with 32 MB to sort and hash in (tens of thousands of rows
+    /// grouped: the default 4 MB sends them to disk).
     static func read<T>(_ pool: ConnectionPool, _ body: (Connection) throws -> T) throws -> T {
         try pool.withTransaction { connection in
-            try connection.executeScript("SET LOCAL jit = off")
+            try connection.executeScript("SET LOCAL jit = off; SET LOCAL work_mem = '32MB'")
             return try body(connection)
         }
     }
@@ -151,8 +152,18 @@ enum AnalyticsStore {
         }.map { (host: $0.0, path: $0.1, query: $0.2) }
     }
 
-    /// The distinct visitors of the rows grouped, per UTC day (summed over days by the caller's SQL).
-    private static let dailyVisitors = "round(hll_cardinality(hll_union_agg(visitors)))::int8"
+    /// The distinct visitors of the rows grouped, per UTC day (summed over days by the caller's SQL): a daily row's
+    /// stored count where it is its group's only row that day (`rows`, `pinned`), else the union of the sketches.
+    /// Only rows with a sketch reach the union: `hll_union_agg` allocates a 128 KB state for each group it sees.
+    private static let dailyVisitors = """
+        (coalesce(sum(counted), 0) + coalesce(round(hll_cardinality(hll_union_agg(visitors) FILTER (WHERE visitors IS NOT NULL))), 0))::int8
+        """
+
+    /// Whether a read of `cube` grouped by `grouped` has at most one daily row per group and day: its filters and
+    /// grouping name every dimension of the cube, it counts one source, and humans only.
+    static func pinned(_ cube: AnalyticsCube, grouped: Set<AnalyticsCube.Dimension>, filter: Filter) -> Bool {
+        filter.source != nil && !filter.includeBots && Set(cube.dimensions).isSubset(of: filter.dimensions.union(grouped))
+    }
 
     /// A column a cube read selects: a dimension, source or the bot flag, or none (NULL).
     enum Column {
@@ -169,14 +180,19 @@ enum AnalyticsStore {
         }
     }
 
-    /// The rows of `range` matching `filter` as one relation (for `FROM (…) x`): `utc_day`, `t` (the hour, or the
-    /// day's noon), `hits`, `visitors` and each of `columns` under its alias: the cube's daily rows of the range's
-    /// days, its hourly rows of the range's hours, and the pending rollups of the whole range (not in the cube yet,
-    /// `HitCubeFold`). Each day and hour range is its own index range (LATERAL, kept apart by OFFSET 0).
+    /// The rows of `range` matching `filter` as one relation (for `FROM (…) x`): `utc_day` (the UTC day whose
+    /// visitors the row's sketch counts), `t` (the hour, or the day's noon), `hits`, `visitors` (a sketch, or NULL),
+    /// `counted` (a daily row's stored visitors, or NULL) and each of `columns` under its alias: the cube's daily rows
+    /// of the range's days, its hourly rows of the range's hours, and the pending rollups of the whole range (not in
+    /// the cube yet, `HitCubeFold`). Each day and hour range is its own index range (LATERAL, kept apart by OFFSET 0).
+    ///
+    /// When the read is `pinned`, a daily row is its group's only row that day unless the day has pending rows too: it
+    /// then brings its stored count instead of its sketch (`dailyVisitors`), and no `utc_day`, so that the callers'
+    /// grouping by day, which unites sketches, leaves it with the other days' counts of its group.
     ///
     /// A moved hour (`CubeRange.moved`) adds two rows without visitors: its hits taken from its day's noon and
-    /// given to its own hour. So a daily series in any zone counts hits exactly, and a compacted day's visitors in
-    /// the bucket holding its noon.
+    /// given to its own hour. So a daily series in any zone counts hits exactly, and a day's visitors in the bucket
+    /// holding its noon.
     private static func rows(_ range: CubeRange, columns: [(column: Column, alias: String)], filter: Filter, workspace: UUID,
                              binds: inout Binds) -> String {
         let cube = range.cube
@@ -184,17 +200,28 @@ enum AnalyticsStore {
         let slot = { (dimension: AnalyticsCube.Dimension) in cube.slot(dimension) }
         let conditions = filter.conditions({ slot($0)! }, binds: &binds)
         let pendingConditions = filter.conditions(\.hitsColumn, binds: &binds)
-        func selected(_ column: (AnalyticsCube.Dimension) -> String?, counts: String = "hits, visitors") -> String {
+        func selected(_ column: (AnalyticsCube.Dimension) -> String?, counts: String = "hits, visitors, NULL::int8 AS counted") -> String {
             ([counts] + columns.map { "\($0.column.sql(column)) AS \($0.alias)" }).joined(separator: ", ")
         }
+        let grouped = Set(columns.compactMap { if case .dimension(let dimension) = $0.column { dimension } else { nil } })
         let format = ISO8601DateFormatter()
         format.formatOptions = [.withFullDate]
         let days = binds.add(range.days.map { format.string(from: Date(timeIntervalSince1970: Double($0) * 86_400)) })
         let starts = binds.add(range.hours.map { Int64($0.start) }), ends = binds.add(range.hours.map { Int64($0.end) })
         let from = binds.add(Int64(range.from)), to = binds.add(Int64(range.to))
         let moved = binds.add(range.moved.map(Int64.init))
+        var dailyDay = "day", dailyCounts = "hits, visitors, NULL::int8 AS counted"
+        if pinned(cube, grouped: grouped, filter: filter) {
+            let mixed = """
+                day IN (SELECT (hour AT TIME ZONE 'UTC')::date FROM hit_rollups_pending
+                        WHERE workspace_id = \(w) AND hour >= to_timestamp(\(from)) AND hour < to_timestamp(\(to)))
+                """
+            dailyDay = "CASE WHEN \(mixed) THEN day END"
+            dailyCounts = "hits, CASE WHEN \(mixed) THEN visitors END AS visitors, CASE WHEN NOT \(mixed) THEN visitors_count END AS counted"
+        }
         return """
-            SELECT day AS utc_day, day::timestamp AT TIME ZONE 'UTC' + interval '12 hours' AS t, \(selected(slot)) FROM hit_cubes_daily
+            SELECT \(dailyDay) AS utc_day, day::timestamp AT TIME ZONE 'UTC' + interval '12 hours' AS t, \(selected(slot, counts: dailyCounts))
+            FROM hit_cubes_daily
             WHERE workspace_id = \(w) AND cube = \(c) AND day = ANY(\(days)::date[])\(conditions)
             UNION ALL
             SELECT h.* FROM unnest(\(starts)::int8[], \(ends)::int8[]) AS r(s, e), LATERAL (
@@ -202,7 +229,7 @@ enum AnalyticsStore {
                 WHERE workspace_id = \(w) AND cube = \(c) AND hour >= to_timestamp(r.s) AND hour < to_timestamp(r.e)\(conditions) OFFSET 0) h
             UNION ALL
             SELECT m.* FROM unnest(\(moved)::int8[]) AS k(s), LATERAL (
-                SELECT (hour AT TIME ZONE 'UTC')::date AS utc_day, v.t, \(selected(slot, counts: "v.sign * hits AS hits, hll_empty() AS visitors"))
+                SELECT NULL::date AS utc_day, v.t, \(selected(slot, counts: "v.sign * hits AS hits, NULL::hll AS visitors, NULL::int8 AS counted"))
                 FROM hit_cubes_hourly CROSS JOIN LATERAL
                      (VALUES (hour, 1), ((hour AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC' + interval '12 hours', -1)) AS v(t, sign)
                 WHERE workspace_id = \(w) AND cube = \(c) AND hour = to_timestamp(k.s)\(conditions) OFFSET 0) m

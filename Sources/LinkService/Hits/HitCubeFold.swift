@@ -2,15 +2,14 @@ import Foundation
 import Postgres
 
 /// Moves the rows of `hit_rollups_pending` (the batches' rollups, keyed by every dimension) into the cubes
-/// (`AnalyticsCube`): each row is regrouped into every cube's hourly row, hits summed and visitor sketches united,
-/// and into the cube's daily row as well when its day is already compacted (late hits; see `HitTopCompaction`);
-/// the cubes without hourly rows get their daily rows directly.
+/// (`AnalyticsCube`): each row is regrouped into every cube's hourly row (but the audience cubes', which have none)
+/// and daily row, hits summed and visitor sketches united. So the daily rows of a day are the sum of its hours from
+/// its first fold on, whether the day is over or not, late hits included, and reads take whole days from them.
 ///
 /// One statement deletes the pending rows it moves and upserts them, so a read (which adds the pending rows to
 /// the cube's, `AnalyticsStore`) counts every hit exactly once, whichever side of a fold it falls on. Rows a batch
-/// adds meanwhile stay for the next fold. It holds the compaction lock shared, as a batch with late hits does.
-/// The hit pipeline's fold thread runs it every `HitsConfiguration.foldInterval` (`HitBatcher`), and the writer's
-/// maintenance before compacting.
+/// adds meanwhile stay for the next fold. The hit pipeline's fold thread runs it every
+/// `HitsConfiguration.foldInterval` (`HitBatcher`), and the writer's maintenance before compacting.
 enum HitCubeFold {
     /// Folds every pending row; answers how many there were.
     @discardableResult
@@ -20,7 +19,6 @@ enum HitCubeFold {
         let upsert = "hits = r.hits + EXCLUDED.hits, visitors = hll_union(r.visitors, EXCLUDED.visitors)"
         try connection.executeScript("BEGIN")
         do {
-            _ = try connection.query("SELECT pg_advisory_xact_lock_shared(\(HitTopCompaction.lockKey))")
             // Upserted in key order, so two nodes folding at once lock rows in the same order.
             let moved = try connection.query(Query(unsafeSQL: """
                 WITH moved AS (
@@ -39,7 +37,6 @@ enum HitCubeFold {
                     INSERT INTO hit_cubes_daily AS r (workspace_id, cube, day, source, is_bot, \(slots), hits, visitors)
                     SELECT workspace_id, cube, (hour AT TIME ZONE 'UTC')::date AS day, source, is_bot, \(slots), sum(hits), hll_union_agg(visitors)
                     FROM regrouped
-                    WHERE cube NOT IN (\(AnalyticsCube.hourlyIDs)) OR (hour AT TIME ZONE 'UTC')::date IN (SELECT day FROM hit_top_days)
                     GROUP BY workspace_id, cube, day, source, is_bot, \(slots)
                     ORDER BY workspace_id, cube, day, source, is_bot, \(slots)
                     ON CONFLICT ON CONSTRAINT hit_cubes_daily_key DO UPDATE SET \(upsert)

@@ -3,8 +3,7 @@ import Postgres
 
 /// Folds the hourly top-value rows of finished UTC days into `hit_top_daily`, and of finished weeks (Monday
 /// to Sunday) into `hit_top_weekly`, so that top lists over long ranges read one row per value and week, or
-/// day, instead of one per value and hour; and the hourly cube rows of finished days into `hit_cubes_daily`
-/// (`AnalyticsCube`).
+/// day, instead of one per value and hour. (The cubes' daily rows are kept by every fold, `HitCubeFold`.)
 ///
 /// A day or week is compacted once it has been over for `grace` seconds (hits that late are rare: a spool
 /// replay after an outage). Compaction and any batch holding such late hits serialize on one advisory lock
@@ -92,18 +91,6 @@ enum HitTopCompaction {
                 ON CONFLICT ON CONSTRAINT \(span.table)_key DO UPDATE SET human_resolve = EXCLUDED.human_resolve,
                     human_click = EXCLUDED.human_click, bot_resolve = EXCLUDED.bot_resolve, bot_click = EXCLUDED.bot_click
                 """))
-            if span == .day {
-                // The day's cube rows too (`AnalyticsCube`): one row per cube key, its hours' sketches united.
-                let slots = AnalyticsCube.slotList
-                try connection.execute(Query(unsafeSQL: """
-                    INSERT INTO hit_cubes_daily AS d (workspace_id, cube, day, source, is_bot, \(slots), hits, visitors)
-                    SELECT workspace_id, cube, date '1970-01-01' + \(start)::int, source, is_bot, \(slots), sum(hits), hll_union_agg(visitors)
-                    FROM hit_cubes_hourly
-                    WHERE hour >= to_timestamp(\(start * 86_400)) AND hour < to_timestamp(\((start + 1) * 86_400))
-                    GROUP BY workspace_id, cube, source, is_bot, \(slots)
-                    ON CONFLICT ON CONSTRAINT hit_cubes_daily_key DO UPDATE SET hits = EXCLUDED.hits, visitors = EXCLUDED.visitors
-                    """))
-            }
             try connection.execute(Query(unsafeSQL: "INSERT INTO \(span.ledger) (\(span.column)) VALUES (date '1970-01-01' + \(start)::int) ON CONFLICT DO NOTHING"))
             try connection.executeScript("COMMIT")
         } catch {

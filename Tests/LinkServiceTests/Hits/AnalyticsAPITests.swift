@@ -232,6 +232,30 @@ struct AnalyticsAPITests {
         #expect(short.weeks.isEmpty && short.days.isEmpty && short.hours.count == 1)
     }
 
+    /// A cube read takes its whole UTC days from the daily rows and the rest from hours; a range reaching now takes
+    /// its last day whole (no later hit exists yet), unless a daily series would count that day's visitors in a
+    /// bucket after its last one.
+    @Test func aRangeReachingNowReadsItsLastDayWhole() throws {
+        func at(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
+        func day(_ text: String) -> Int { Int(at("\(text)T00:00:00Z").timeIntervalSince1970 / 86_400) }
+        let cube = AnalyticsCube.all[0]
+        let from = at("2026-11-14T10:00:00Z"), to = at("2026-11-16T15:00:00Z")
+        let past = TopSources.cubeRange(cube, from: from, to: to, now: at("2026-11-16T16:00:00Z"))
+        #expect(past.days == [day("2026-11-15")])
+        #expect(past.hours.map(\.start) == [Int(from.timeIntervalSince1970), day("2026-11-16") * 86_400])
+        #expect(past.to == Int(to.timeIntervalSince1970))
+        let present = TopSources.cubeRange(cube, from: from, to: to, now: at("2026-11-16T14:30:00Z"))
+        #expect(present.days == [day("2026-11-15"), day("2026-11-16")])
+        #expect(present.hours.map(\.start) == [Int(from.timeIntervalSince1970)])
+        #expect(present.to == day("2026-11-17") * 86_400)
+        // In New York the range's last hour is on the 15th, the 16th's noon (UTC) on the 16th: hours, as before.
+        var newYork = Calendar(identifier: .gregorian)
+        newYork.timeZone = TimeZone(identifier: "America/New_York")!
+        let evening = TopSources.cubeRange(cube, from: from, to: at("2026-11-16T03:00:00Z"), days: newYork, now: at("2026-11-16T02:30:00Z"))
+        #expect(evening.days == [day("2026-11-15")])
+        #expect(evening.hours.last.map { [$0.start, $0.end] } == [day("2026-11-16") * 86_400, Int(at("2026-11-16T03:00:00Z").timeIntervalSince1970)])
+    }
+
     @Test func summary() throws {
         try TestService.with { service throws in
             let data = try Dataset(service)

@@ -10,7 +10,7 @@ import Testing
 @Suite("Analytics cubes")
 struct AnalyticsCubeTests {
     /// `migrations/0023` regroups the old rollup into the cubes with its own `VALUES` list: it names, per cube, the
-    /// columns `AnalyticsCube.all` lists, in slot order.
+    /// columns `AnalyticsCube.all` lists, in slot order (the cubes it made, 1 to 7; `migrations/0025` adds the others).
     @Test func theUpgradeRegroupsAsTheCubesAreDefined() throws {
         let migration = try String(contentsOf: migrationsDirectory.appendingPathComponent("0023_hit_cubes.sql"), encoding: .utf8)
         let rows = migration.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("(") && $0.contains("::int2") }
@@ -18,10 +18,61 @@ struct AnalyticsCubeTests {
             row.trimmingCharacters(in: CharacterSet(charactersIn: "(),")).components(separatedBy: ", ")
                 .map { $0.replacingOccurrences(of: "r.", with: "") }
         }
-        let defined = AnalyticsCube.all.map { cube in
+        let defined = AnalyticsCube.all.filter { $0.id <= 7 }.sorted { $0.id < $1.id }.map { cube in
             ["\(cube.id)::int2"] + cube.dimensions.map(\.hitsColumn) + Array(repeating: "NULL::text", count: AnalyticsCube.slots - cube.dimensions.count)
         }
         #expect(written == defined)
+    }
+
+    /// `migrations/0025` on the rows an older build kept (cubes 1 to 7; daily rows of the hourly cubes for compacted
+    /// days only, here the first of two): afterwards every cube's hourly and daily rows are what the folds make of the
+    /// raw hits (`rollupSQL`), the narrow cubes and the day not compacted included, each daily row with its visitors.
+    @Test func theOpenDaysUpgradeLeavesWhatTheFoldsMake() throws {
+        try withTestDatabase { parameters in
+            let pool = ConnectionPool(parameters: parameters, maxConnections: 1, logger: .quiet)
+            defer { pool.shutdown() }
+            let migrations = try Migration.load(from: migrationsDirectory)
+            try Migrator(migrations: migrations.filter { $0.version < 25 }, logger: .quiet).migrate(using: pool)
+            let old = AnalyticsCube.all.filter { $0.id <= 7 }
+            let columns = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
+            let daily = columns.replacingOccurrences(of: "hour", with: "day")
+            try pool.withConnection { connection in
+                try connection.executeScript("""
+                    CREATE TABLE hits_p20261120 PARTITION OF hits FOR VALUES FROM ('2026-11-20T00:00:00Z') TO ('2026-11-22T00:00:00Z');
+                    INSERT INTO hits (time, workspace_id, hostname, path, outcome, app_id, rule_id, destination_type, source, platform, is_bot,
+                                      visitor_hash, served, country, os, browser, device, link_id, utm_source, utm_campaign)
+                    SELECT timestamptz '2026-11-20T00:00:00Z' + i * interval '37 minutes', md5('acme')::uuid, 'h' || i % 2 || '.example',
+                           '/w/' || i % 3, (ARRAY['open_app', 'no_match'])[1 + i % 2], md5('app' || i % 2)::uuid, md5('rule' || i % 3)::uuid,
+                           'dest' || i % 3, (ARRAY['click', 'resolve'])[1 + i % 3 / 2], (ARRAY['ios', 'android', 'desktop'])[1 + i % 3],
+                           i % 7 = 0, 'v' || i % 5, 'landing', (ARRAY['DE', 'FR'])[1 + i % 2], 'iOS', 'Mobile Safari', 'mobile',
+                           md5('link' || i % 3)::uuid, 'mail', (ARRAY['spring', 'fall'])[1 + i % 4 / 3]
+                    FROM generate_series(0, 70) i;
+                    INSERT INTO hit_cubes_hourly (\(columns)) \(AnalyticsCube.rollupSQL(cubes: old.filter(\.hourly)));
+                    INSERT INTO hit_cubes_daily (\(daily)) \(AnalyticsCube.rollupSQL(daily: true, cubes: old.filter { !$0.hourly }));
+                    INSERT INTO hit_cubes_daily (\(daily))
+                        \(AnalyticsCube.rollupSQL(where: "h.time < '2026-11-21T00:00:00Z'", daily: true, cubes: old.filter(\.hourly)));
+                    INSERT INTO hit_top_days (day) VALUES ('2026-11-20');
+                    """)
+            }
+            #expect(try Migrator(migrations: migrations, logger: .quiet).migrate(using: pool) == [25])
+            func rows(_ sql: String) throws -> [String] {
+                try pool.withConnection { connection in
+                    try connection.query(Query(unsafeSQL: """
+                        SELECT concat_ws(' ', cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, round(hll_cardinality(visitors)))
+                        FROM (\(sql)) r(workspace_id, cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, visitors) ORDER BY 1
+                        """)).map { try $0.decode(0, as: String.self) }
+                }
+            }
+            let hourly = try rows(AnalyticsCube.rollupSQL())
+            #expect(Set(hourly.map { $0.prefix { $0 != " " } }) == Set(AnalyticsCube.all.filter(\.hourly).map { "\($0.id)" }))
+            #expect(try rows("SELECT \(columns) FROM hit_cubes_hourly") == hourly)
+            #expect(try rows("SELECT \(daily) FROM hit_cubes_daily") == rows(AnalyticsCube.rollupSQL(daily: true)))
+            let miscounted = try pool.withConnection { connection in
+                try connection.query("SELECT count(*)::int8 FROM hit_cubes_daily WHERE visitors_count <> round(hll_cardinality(visitors))")
+                    .first!.decode(0, as: Int.self)
+            }
+            #expect(miscounted == 0)
+        }
     }
 
     /// The same questions, asked while the hits are pending, after they were folded into the cubes' hourly rows,
@@ -54,6 +105,8 @@ struct AnalyticsCubeTests {
                 "/v1/analytics/top?from=2026-11-20T12:00:00Z&to=2026-11-21T12:00:00Z&dimension=link&tz=America/New_York",
                 "/v1/analytics/summary?\(range)",
                 "/v1/analytics/summary?\(range)&country=DE&compare=previous",
+                // One daily row per link and day once folded: their stored counts, or the sketches on a day with pending rows.
+                "/v1/analytics/top?\(range)&dimension=link&sort=visitors&source=click",
             ]
             func answers() throws -> [String] { try questions.map { try data.json($0).serialized } }
             // The answers without the Paris series' bucket visitors (question 1), which compaction moves (below).
@@ -79,29 +132,35 @@ struct AnalyticsCubeTests {
             #expect(try rows("SELECT \(slots) FROM hit_cubes_hourly") == rows(AnalyticsCube.rollupSQL()))
             #expect(try rows("SELECT \(slots.replacingOccurrences(of: "hour", with: "day")) FROM hit_cubes_daily") == rows(AnalyticsCube.rollupSQL(daily: true)))
             #expect(try rows(AnalyticsCube.rollupSQL()).count > 20)
-            // Daily rows only for the cubes counting per day; the others' days are not compacted yet.
-            #expect(try number("SELECT count(*)::int8 FROM hit_cubes_daily WHERE cube IN (\(AnalyticsCube.hourlyIDs))") == 0)
+            // Every cube has its daily rows from the first fold of a day on, over or not, each with its visitors counted.
+            #expect(try number("SELECT count(DISTINCT day)::int8 FROM hit_cubes_daily WHERE cube IN (\(AnalyticsCube.hourlyIDs))") == 2)
             #expect(try number("SELECT sum(hits)::int8 FROM hit_cubes_daily WHERE cube = 7 AND d1 IS NOT NULL") == 3)
-            #expect(try answers() == pending)
+            #expect(try number("SELECT count(*)::int8 FROM hit_cubes_daily WHERE visitors_count <> round(hll_cardinality(visitors))") == 0)
+            // Hits alike everywhere; in Paris a whole UTC day's visitors go to the bucket holding its noon (from the
+            // daily sketch) where the pending rows put each hour's in its own bucket.
+            #expect(try answersButParisVisitors() == Self.withoutParisVisitors(pending))
+            #expect(try Self.withoutBucketVisitors(answers()[1]).contains(#""start":"2026-11-20T00:00:00+01:00","total":8,"groups":{"(none)":7,"DE":1}"#))
+            let folded = try answers()
 
-            // The days are over: maintenance compacts them, and the reads take whole days from the daily rows.
+            // The days are over: maintenance compacts the top values; the cubes' daily rows were there already.
             _ = try service.application.hits.store.maintain()
             #expect(try number("SELECT count(DISTINCT day)::int8 FROM hit_cubes_daily") == 2)
             #expect(try number("SELECT sum(hits)::int8 FROM hit_cubes_daily WHERE cube = 1") == 13)
-            // Hits alike everywhere; in Paris a compacted UTC day's visitors go to the bucket holding its noon (from the
-            // daily sketch) where the hourly rows put each hour's in its own bucket.
-            #expect(try answersButParisVisitors() == Self.withoutParisVisitors(pending))
-            #expect(try Self.withoutBucketVisitors(answers()[1]).contains(#""start":"2026-11-20T00:00:00+01:00","total":8,"groups":{"(none)":7,"DE":1}"#))
+            #expect(try answers() == folded)
 
-            // A late tap on a compacted day is counted there once folded, and read the same before.
-            service.application.hits.record(.sample(
-                workspace: workspace, host: "a.example", path: "/s/spring", time: tapped, visitor: "c9", link: link,
-                campaign: Hit.Campaign(source: "mail", campaign: "spring"), country: "DE", os: "iOS", browser: "Mobile Safari", device: "mobile"))
-            #expect(eventually { service.application.hits.counters.written == 14 })
+            // Late taps on a compacted day are counted there once folded, and read the same before: a new visitor, and
+            // one already counted that day, once (while pending, the link's day is its daily sketch with the pending one).
+            for visitor in ["c9", "c0"] {
+                service.application.hits.record(.sample(
+                    workspace: workspace, host: "a.example", path: "/s/spring", time: tapped, visitor: visitor, link: link,
+                    campaign: Hit.Campaign(source: "mail", campaign: "spring"), country: "DE", os: "iOS", browser: "Mobile Safari", device: "mobile"))
+            }
+            #expect(eventually { service.application.hits.counters.written == 15 })
             let late = try answersButParisVisitors()
-            #expect(late[5].contains(#""utm_campaign":"spring","hits":3,"visitors":3"#))
+            #expect(late[5].contains(#""utm_campaign":"spring","hits":4,"visitors":3"#))
+            #expect(late[10].contains(#""hits":5,"visitors":4"#))
             try service.application.pool.withConnection { try HitCubeFold.fold(on: $0) }
-            #expect(try number("SELECT sum(hits)::int8 FROM hit_cubes_daily WHERE cube = 1") == 14)
+            #expect(try number("SELECT sum(hits)::int8 FROM hit_cubes_daily WHERE cube = 1") == 15)
             #expect(try answersButParisVisitors() == late)
         }
     }

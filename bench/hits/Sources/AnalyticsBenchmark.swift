@@ -15,11 +15,12 @@ import TestSupport
 struct AnalyticsBenchmark {
     let parameters: ConnectionParameters
     let migrations: URL
-    let hits: Int
+    /// How many hits to generate; nil: read the ones a previous run generated (`--reuse`).
+    let hits: Int?
     let rounds: Int
     let logger: Logger
 
-    func generate(pool: ConnectionPool, workspace: UUID) throws {
+    func generate(_ hits: Int, pool: ConnectionPool, workspace: UUID) throws {
         try pool.withConnection { connection in
             try connection.executeScript("SET TimeZone = 'UTC'; SET work_mem = '256MB'; SET maintenance_work_mem = '512MB'")
             let today = Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))
@@ -69,7 +70,7 @@ struct AnalyticsBenchmark {
             say(String(format: "  %d raw hits inserted in %.1f s", hits, Date().timeIntervalSince(started)))
             started = Date()
             // The cubes as the writer's folds make them (`AnalyticsCube.rollupSQL`): hourly rows, and the daily rows of
-            // the cubes counting per day; a day at a time, two days at once.
+            // the cubes counting per day only (the others' below, from their hourly rows); a day at a time, two at once.
             try Self.onTwoConnections(pool, ((today - 31)...(today + 1)).map { day in { connection in
                 let ofDay = "h.time >= to_timestamp(\(day * 86_400)) AND h.time < to_timestamp(\((day + 1) * 86_400))"
                 try connection.executeScript("""
@@ -78,7 +79,7 @@ struct AnalyticsBenchmark {
                     """)
                 try connection.executeScript("""
                     INSERT INTO hit_cubes_daily (workspace_id, cube, day, source, is_bot, \(AnalyticsCube.slotList), hits, visitors)
-                    \(AnalyticsCube.rollupSQL(where: ofDay, daily: true))
+                    \(AnalyticsCube.rollupSQL(where: ofDay, daily: true, cubes: AnalyticsCube.all.filter { !$0.hourly }))
                     """)
             } })
             say(String(format: "  cubes built in %.1f s", Date().timeIntervalSince(started)))
@@ -103,7 +104,7 @@ struct AnalyticsBenchmark {
                 INSERT INTO hit_top_days (day) SELECT DISTINCT day FROM hit_top_daily;
                 INSERT INTO hit_cubes_daily (workspace_id, cube, day, source, is_bot, \(AnalyticsCube.slotList), hits, visitors)
                 SELECT workspace_id, cube, (hour AT TIME ZONE 'UTC')::date AS day, source, is_bot, \(AnalyticsCube.slotList), sum(hits), hll_union_agg(visitors)
-                FROM hit_cubes_hourly WHERE hour < date_trunc('day', now())
+                FROM hit_cubes_hourly
                 GROUP BY workspace_id, cube, day, source, is_bot, \(AnalyticsCube.slotList);
                 INSERT INTO hit_top_weekly (workspace_id, dimension, week, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
                 SELECT workspace_id, dimension, day - ((day - date '1970-01-05') % 7 + 7) % 7 AS week, hostname, value, outcome,
@@ -115,6 +116,12 @@ struct AnalyticsBenchmark {
             // VACUUM cannot run in the implicit transaction of a multi-statement script.
             try connection.executeScript("VACUUM ANALYZE hit_cubes_hourly, hit_cubes_daily, hit_top_hourly, hit_top_daily, hit_top_days, hit_top_weekly, hit_top_weeks")
             say(String(format: "  top values and daily rows built in %.1f s", Date().timeIntervalSince(started)))
+        }
+    }
+
+    /// Each table's rows and size.
+    func report(pool: ConnectionPool) throws {
+        try pool.withConnection { connection in
             for table in ["hits", "hit_cubes_hourly", "hit_cubes_daily", "hit_top_hourly", "hit_top_daily", "hit_top_weekly"] {
                 let (count, bytes) = try connection.query(Query(unsafeSQL: """
                     SELECT count(*)::int8, (SELECT sum(pg_total_relation_size(c.oid))::int8 FROM pg_class c
@@ -184,7 +191,8 @@ struct AnalyticsBenchmark {
         defer { application.shutdown() }
         let key = try Workspace.createKey(pool: application.pool, workspace: "bench", scope: .read)
         let workspace = try application.pool.withConnection { try $0.query("SELECT id FROM workspaces WHERE name = 'bench'").first!.decode(0, as: UUID.self) }
-        try generate(pool: application.pool, workspace: workspace)
+        if let hits { try generate(hits, pool: application.pool, workspace: workspace) }
+        try report(pool: application.pool)
         // The link of `/w/5`, whose page a user opens.
         let link = try application.pool.withConnection { try $0.query("SELECT md5('link' || '/w/5')::uuid").first!.decode(0, as: UUID.self) }
         let to = Date(), from = to.addingTimeInterval(-30 * 86_400)
@@ -210,6 +218,10 @@ struct AnalyticsBenchmark {
             "/v1/analytics/summary?\(range)&country=DE&device=mobile&compare=previous",
             "/v1/analytics/timeseries?\(range)&interval=day&link=\(link)&compare=previous",
             "/v1/analytics/top?\(range)&dimension=country&link=\(link)&sort=visitors",
+            // The console's periods: whole days in the zone, the last ending with today.
+            "/v1/analytics/top?period=30d&dimension=link&sort=visitors",
+            "/v1/analytics/timeseries?period=30d&interval=day&groupBy=platform&tz=Europe/Paris",
+            "/v1/analytics/summary?period=30d&compare=previous",
         ]
         var results: [(String, Double, Int)] = []
         for endpoint in endpoints {

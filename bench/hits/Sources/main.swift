@@ -7,13 +7,14 @@ import Postgres
 //   --seconds N (30)  --baseline-seconds N (10)  --rate HITS_PER_S (120000)  --threads N (2)
 //   --batch N (HitsConfiguration's maxBatchSize)  --hits N (10000000)  --rounds N (15)  --only ingest|analytics|agents
 //   --no-fsync  --no-links (ingest samples without stored links and campaigns, as before issue 32)
+//   --reuse (analytics on the database a previous run left in DATABASE_URL's cluster, migrated, not generated again)
 let options: [String: String] = {
     var options: [String: String] = [:]
     var arguments = CommandLine.arguments.dropFirst()
     while let argument = arguments.popFirst() {
         guard argument.hasPrefix("--") else { continue }
         let name = String(argument.dropFirst(2))
-        if name == "no-fsync" || name == "no-links" { options[name] = "1" } else { options[name] = arguments.popFirst() ?? "" }
+        if ["no-fsync", "no-links", "reuse"].contains(name) { options[name] = "1" } else { options[name] = arguments.popFirst() ?? "" }
     }
     return options
 }()
@@ -56,11 +57,13 @@ if options["only"] == nil || options["only"] == "ingest" {
 }
 
 if options["only"] == nil || options["only"] == "analytics" {
+    let reuse = options["reuse"] != nil
     let analytics = AnalyticsBenchmark(
-        parameters: try database.create("hits_bench_analytics", migrations: migrations), migrations: migrations,
-        hits: option("hits", 10_000_000), rounds: option("rounds", 15), logger: logger
+        parameters: reuse ? try database.existing("hits_bench_analytics", migrations: migrations)
+            : try database.create("hits_bench_analytics", migrations: migrations),
+        migrations: migrations, hits: reuse ? nil : option("hits", 10_000_000), rounds: option("rounds", 15), logger: logger
     )
-    say("analytics: \(analytics.hits) hits over 30 days, median of \(analytics.rounds) requests per endpoint")
+    say("analytics: \(analytics.hits.map { "\($0) hits" } ?? "the hits generated before") over 30 days, median of \(analytics.rounds) requests per endpoint")
     for (endpoint, median, bytes) in try analytics.run() {
         say(String(format: "RESULT analytics: %7.1f ms  %6d B  %@", median, bytes, endpoint))
     }

@@ -78,18 +78,17 @@ struct AnalyticsHandlers: EndpointGroup {
             }
         }
         let (rows, visitors, names, previous) = try AnalyticsStore.read(pool) { connection in
-            let range = try TopSources.cubeRange(cube, from: parameters.from, to: parameters.to, days: interval == "day" ? calendar : nil,
-                                                 on: connection)
+            let range = TopSources.cubeRange(cube, from: parameters.from, to: parameters.to, days: interval == "day" ? calendar : nil)
             let rows = try AnalyticsStore.timeseries(workspace: workspace, from: parameters.from, to: parameters.to,
                                                      zone: parameters.timeZone.identifier, interval: interval, groupBy: groupBy,
                                                      range: range, filter: parameters.filter, on: connection)
             let visitors = try AnalyticsStore.visitors(
-                workspace: workspace, range: TopSources.cubeRange(cube, from: parameters.from, to: parameters.to, on: connection),
+                workspace: workspace, range: TopSources.cubeRange(cube, from: parameters.from, to: parameters.to),
                 filter: parameters.filter, on: connection)
             let groups = Set(rows.compactMap(\.group)).map { (context: String?.none, value: $0) }
             let names = try groupBy.map { try AnalyticsStore.names($0, of: groups, workspace: workspace, on: connection) } ?? [:]
             let previous = try parameters.previous.map { period in
-                try Self.totals(workspace, TopSources.cubeRange(cube, from: period.from, to: period.to, on: connection),
+                try Self.totals(workspace, TopSources.cubeRange(cube, from: period.from, to: period.to),
                                 parameters.filter, on: connection)
             }
             return (rows, visitors, names, previous)
@@ -199,7 +198,7 @@ struct AnalyticsHandlers: EndpointGroup {
                 return (items, [:], previous)
             }
             guard let cube else { preconditionFailure("a rollup dimension has its cube") }
-            let range = try TopSources.cubeRange(cube, from: parameters.from, to: parameters.to, on: connection)
+            let range = TopSources.cubeRange(cube, from: parameters.from, to: parameters.to)
             let items: [Item] = try AnalyticsStore.topRollups(dimension, workspace: workspace, range: range,
                                                                limit: limit, ranking: ranking, filter: parameters.filter, on: connection)
                 .map { ($0.context, $0.value, $0.hits, $0.visitors) }
@@ -207,7 +206,7 @@ struct AnalyticsHandlers: EndpointGroup {
             var previous: [String: (hits: Int, visitors: Int?)] = [:]
             if let period = parameters.previous, !items.isEmpty {
                 for item in try AnalyticsStore.topRollups(dimension, workspace: workspace,
-                                                          range: TopSources.cubeRange(cube, from: period.from, to: period.to, on: connection), limit: 100_000,
+                                                          range: TopSources.cubeRange(cube, from: period.from, to: period.to), limit: 100_000,
                                                           only: Array(Set(items.map(\.value))), filter: parameters.filter, on: connection) {
                     previous["\(item.context ?? "") \(item.value)"] = (item.hits, item.visitors)
                 }
@@ -277,9 +276,9 @@ struct AnalyticsHandlers: EndpointGroup {
         if !cube.hourly || !filterCube.hourly { parameters = parameters.inUTCDays() }
         let (rows, visitors, previous) = try AnalyticsStore.read(pool) { [parameters] connection in
             func read(_ from: Date, _ to: Date) throws -> ([SummaryRow], Int) {
-                let range = try TopSources.cubeRange(cube, from: from, to: to, on: connection)
+                let range = TopSources.cubeRange(cube, from: from, to: to)
                 // The visitors' cube is most often the breakdowns' one: its range is then the same.
-                let visitorRange = filterCube == cube ? range : try TopSources.cubeRange(filterCube, from: from, to: to, on: connection)
+                let visitorRange = filterCube == cube ? range : TopSources.cubeRange(filterCube, from: from, to: to)
                 return (try AnalyticsStore.summary(workspace: workspace, range: range, filter: parameters.filter, on: connection),
                         try AnalyticsStore.visitors(workspace: workspace, range: visitorRange, filter: parameters.filter, on: connection))
             }

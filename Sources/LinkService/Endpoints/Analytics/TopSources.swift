@@ -62,13 +62,20 @@ extension TopSources {
         return calendar
     }()
 
-    /// Where a read of `cube` takes `[from, to)`: the compacted UTC days inside it, from the daily rows, and every
-    /// other hour from the hourly ones (cubes have no weekly rows); for a cube without hourly rows, every UTC day the
-    /// range touches. With `days` (the buckets of a daily time series), a compacted day is counted in the bucket
-    /// holding its noon, and its hours in other buckets are moved to theirs (`CubeRange.moved`); `nil` for hourly
-    /// buckets, which read hours only.
+    /// Where a read of `cube` takes `[from, to)`: the whole UTC days inside it from the daily rows (every day has
+    /// them, `HitCubeFold`), and the hours at either end from the hourly ones (cubes have no weekly rows); for a cube
+    /// without hourly rows, every UTC day the range touches. With `days` (the buckets of a daily time series), a
+    /// day's row is counted in the bucket holding its noon, and its hours in other buckets are moved to theirs
+    /// (`CubeRange.moved`); `nil` for hourly buckets, which read hours only. A range reaching `now` reads its last
+    /// UTC day whole, from its daily row (no hit of that day is later than now yet), when that day's noon falls in
+    /// the range's last bucket.
     static func cubeRange(_ cube: AnalyticsCube, from: Date, to: Date, days calendar: Calendar? = utc,
-                          on connection: Connection) throws -> AnalyticsStore.CubeRange {
+                          now: Date = Date()) -> AnalyticsStore.CubeRange {
+        var to = to
+        let lastDay = ((to.timeIntervalSince1970 - 1) / 86_400).rounded(.down)
+        if to >= now, let calendar, calendar.isDate(Date(timeIntervalSince1970: lastDay * 86_400 + 43_200), inSameDayAs: to.addingTimeInterval(-1)) {
+            to = Date(timeIntervalSince1970: (lastDay + 1) * 86_400)
+        }
         let first = Int((from.timeIntervalSince1970 / 86_400).rounded(.down))
         let last = Int((to.timeIntervalSince1970 / 86_400).rounded(.up))
         let whole = (start: Int(from.timeIntervalSince1970), end: Int(to.timeIntervalSince1970))
@@ -79,8 +86,7 @@ extension TopSources {
         guard let calendar else {
             return AnalyticsStore.CubeRange(cube: cube, days: [], hours: [whole], from: whole.start, to: whole.end)
         }
-        let compacted = try AnalyticsStore.compacted(fromDay: first, toDay: last, on: connection).days
-        let sources = TopSources(from: from, to: to, compactedDays: compacted, compactedWeeks: [])
+        let sources = TopSources(from: from, to: to, compactedDays: Set((Int64(first)..<Int64(last))), compactedWeeks: [])
         var range = AnalyticsStore.CubeRange(cube: cube, days: sources.days, hours: sources.hours, from: whole.start, to: whole.end)
         for day in sources.days {
             let noon = Date(timeIntervalSince1970: Double(day * 86_400 + 43_200))
