@@ -55,14 +55,7 @@ struct AnalyticsCubeTests {
                     """)
             }
             #expect(try Migrator(migrations: migrations, logger: .quiet).migrate(using: pool) == [25])
-            func rows(_ sql: String) throws -> [String] {
-                try pool.withConnection { connection in
-                    try connection.query(Query(unsafeSQL: """
-                        SELECT concat_ws(' ', cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, round(hll_cardinality(visitors)))
-                        FROM (\(sql)) r(workspace_id, cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, visitors) ORDER BY 1
-                        """)).map { try $0.decode(0, as: String.self) }
-                }
-            }
+            func rows(_ sql: String) throws -> [String] { try Self.cubeRows(sql, pool) }
             let hourly = try rows(AnalyticsCube.rollupSQL())
             #expect(Set(hourly.map { $0.prefix { $0 != " " } }) == Set(AnalyticsCube.all.filter(\.hourly).map { "\($0.id)" }))
             #expect(try rows("SELECT \(columns) FROM hit_cubes_hourly") == hourly)
@@ -75,9 +68,9 @@ struct AnalyticsCubeTests {
         }
     }
 
-    /// The same questions, asked while the hits are pending, after they were folded into the cubes' hourly rows,
-    /// after their days were compacted into daily rows, and after a late hit: the same answers (the late hit's
-    /// added), in UTC and in a zone whose days straddle two UTC days.
+    /// The same questions, asked while the hits are pending, after they were folded into the cubes' hourly and daily
+    /// rows, after their days were compacted, and after late hits: the same answers (the late hits' added), in UTC
+    /// and in a zone whose days straddle two UTC days.
     @Test func answersDoNotDependOnWhereTheRowsAre() throws {
         try TestService.with { service throws in
             let data = try AnalyticsAPITests.Dataset(service)
@@ -120,14 +113,7 @@ struct AnalyticsCubeTests {
             try service.application.pool.withConnection { try HitCubeFold.fold(on: $0) }
             #expect(try number("SELECT count(*)::int8 FROM hit_rollups_pending") == 0)
             // What the writer and the fold made is what `rollupSQL` makes of the raw hits (the benchmark builds with it).
-            func rows(_ sql: String) throws -> [String] {
-                try service.application.pool.withConnection { connection in
-                    try connection.query(Query(unsafeSQL: """
-                        SELECT concat_ws(' ', cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, round(hll_cardinality(visitors)))
-                        FROM (\(sql)) r(workspace_id, cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, visitors) ORDER BY 1
-                        """)).map { try $0.decode(0, as: String.self) }
-                }
-            }
+            func rows(_ sql: String) throws -> [String] { try Self.cubeRows(sql, service.application.pool) }
             let slots = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
             #expect(try rows("SELECT \(slots) FROM hit_cubes_hourly") == rows(AnalyticsCube.rollupSQL()))
             #expect(try rows("SELECT \(slots.replacingOccurrences(of: "hour", with: "day")) FROM hit_cubes_daily") == rows(AnalyticsCube.rollupSQL(daily: true)))
@@ -162,6 +148,17 @@ struct AnalyticsCubeTests {
             try service.application.pool.withConnection { try HitCubeFold.fold(on: $0) }
             #expect(try number("SELECT sum(hits)::int8 FROM hit_cubes_daily WHERE cube = 1") == 15)
             #expect(try answersButParisVisitors() == late)
+        }
+    }
+
+    /// The rows `sql` selects (as `hit_cubes_hourly`'s or `_daily`'s columns but `visitors_count`), each as one line
+    /// with its sketch's cardinality, in order: what two sets of cube rows are compared by.
+    static func cubeRows(_ sql: String, _ pool: ConnectionPool) throws -> [String] {
+        try pool.withConnection { connection in
+            try connection.query(Query(unsafeSQL: """
+                SELECT concat_ws(' ', cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, round(hll_cardinality(visitors)))
+                FROM (\(sql)) r(workspace_id, cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, visitors) ORDER BY 1
+                """)).map { try $0.decode(0, as: String.self) }
         }
     }
 

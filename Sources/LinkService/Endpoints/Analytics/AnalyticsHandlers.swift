@@ -62,7 +62,7 @@ struct AnalyticsHandlers: EndpointGroup {
         let grouped = groupBy.flatMap(AnalyticsCube.Dimension.init(rawValue:)).map { Set([$0]) } ?? []
         let cube = try Self.cube(for: parameters.filter, grouped)
         let workspace = principal.workspaceID
-        // Day buckets in `tz`: a compacted UTC day is counted in the one holding its noon, its other hours moved.
+        // Day buckets in `tz`: a whole UTC day is counted in the one holding its noon, its other hours moved.
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = parameters.timeZone
         let inOneBucket = { (day: Int) in
