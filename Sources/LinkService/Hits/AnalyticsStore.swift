@@ -3,8 +3,9 @@ import LinkKit
 import Postgres
 
 /// The SQL of the analytics reads (`/v1/analytics/*`): the cubes (`AnalyticsCube`: `hit_cubes_hourly`/`_daily`, with
-/// their visitor sketches) and the top-value tables (`hit_top_hourly`/`_daily`/`_weekly` and their compaction
-/// ledgers), never raw hits. Every query is filtered by a workspace, and reads one cube, chosen by the caller.
+/// their visitor sketches) and the top-value tables (`hit_top_hourly`/`_daily`/`_weekly` and the weeks' ledger), with
+/// the pending rows not folded into them yet, never raw hits. Every query is filtered by a workspace, and reads one
+/// cube, chosen by the caller.
 ///
 /// Unique visitors are the sum over UTC days of the cardinality of the union of the day's sketches (a visitor
 /// hash identifies a visitor within one UTC day: its salt rotates daily), per bucket or item.
@@ -184,7 +185,7 @@ enum AnalyticsStore {
     /// visitors the row's sketch counts), `t` (the hour, or the day's noon), `hits`, `visitors` (a sketch, or NULL),
     /// `counted` (a daily row's stored visitors, or NULL) and each of `columns` under its alias: the cube's daily rows
     /// of the range's days, its hourly rows of the range's hours, and the pending rollups of the whole range (not in
-    /// the cube yet, `HitCubeFold`). Each day and hour range is its own index range (LATERAL, kept apart by OFFSET 0).
+    /// the cube yet, `HitFold`). Each day and hour range is its own index range (LATERAL, kept apart by OFFSET 0).
     ///
     /// When the read is `pinned`, a daily row is its group's only row that day unless the day has pending rows too: it
     /// then brings its stored count instead of its sketch (`dailyVisitors`), and no `utc_day`, so that the callers'
@@ -277,17 +278,18 @@ enum AnalyticsStore {
     }
 
     /// The top `limit` values of `dimension` (`path`: with their host, `referrer`), most hits first, from the
-    /// compacted `weeks` (day numbers of their Mondays) and `days`, and the hour ranges `[hourStarts[i], hourEnds[i])`
-    /// (seconds since 1970); with `only`, just those values (for a comparison).
+    /// compacted `weeks` (day numbers of their Mondays), the whole `days`, the `hours` ranges and the pending rows of
+    /// `range` (`[start, end)`, seconds since 1970); with `only`, just those values (for a comparison).
     static func topValues(
-        _ dimension: String, workspace: UUID, limit: Int, weeks: [Int], days: [Int], hourStarts: [Int], hourEnds: [Int],
-        only: [String]? = nil, filter: Filter, on connection: Connection
+        _ dimension: String, workspace: UUID, limit: Int, weeks: [Int], days: [Int], hours: [(start: Int, end: Int)],
+        range: (start: Int, end: Int), only: [String]? = nil, filter: Filter, on connection: Connection
     ) throws -> [(String?, String, Int)] {
-        // Compacted weeks from the weekly table, other compacted whole days from the daily one, everything
-        // else from the hourly one (`TopSources`): $3 the weeks' Mondays and $4 the days (day numbers), $5/$6
-        // the starts and ends of the hour ranges (seconds since 1970). Each week, day or hour range is its own
-        // index range (LATERAL, kept apart by OFFSET 0, so the planner cannot turn them into one scan).
-        let filters = filter.topConditions(firstBind: 8)
+        // Compacted weeks from the weekly table, other whole days from the daily one, the hours at either end from
+        // the hourly one, and the pending rows of the whole range (`TopSources`): $3 the weeks' Mondays and $4 the
+        // days (day numbers), $5/$6 the starts and ends of the hour ranges and $8/$9 the range's (seconds since 1970).
+        // Each week, day or hour range is its own index range (LATERAL, kept apart by OFFSET 0, so the planner cannot
+        // turn them into one scan).
+        let filters = filter.topConditions(firstBind: 10)
         let keys = dimension == "path" ? "hostname, value" : "NULL::text, value"
         let select = "SELECT hostname, value, \(filter.topCount) AS hits"
         let dimensionFilter = "workspace_id = $1 AND dimension = '\(dimension)' AND ($7::text[] IS NULL OR value = ANY($7::text[]))"
@@ -304,10 +306,13 @@ enum AnalyticsStore {
                 SELECT t.* FROM unnest($5::int8[], $6::int8[]) AS r(s, e), LATERAL (
                     \(select) FROM hit_top_hourly
                     WHERE \(dimensionFilter) AND hour >= to_timestamp(r.s) AND hour < to_timestamp(r.e)\(filters.sql) OFFSET 0) t
+                UNION ALL
+                \(select) FROM hit_top_pending
+                WHERE \(dimensionFilter) AND hour >= to_timestamp($8) AND hour < to_timestamp($9)\(filters.sql)
             ) counted
             GROUP BY 1, 2 HAVING sum(hits) > 0 ORDER BY 3 DESC, 1, 2 LIMIT $2
             """
-        var binds: [any PostgresEncodable] = [workspace, limit, weeks, days, hourStarts, hourEnds, only]
+        var binds: [any PostgresEncodable] = [workspace, limit, weeks, days, hours.map(\.start), hours.map(\.end), only, range.start, range.end]
         binds += filters.binds.map { $0 as any PostgresEncodable }
         return try topRows(sql, binds, on: connection)
     }
@@ -420,15 +425,11 @@ enum AnalyticsStore {
         dimension == "destination" ? "\(context ?? "") \(value)" : value
     }
 
-    /// The compacted days and weeks (by their Monday), as day numbers, from day `first` to before day `last`.
-    static func compacted(fromDay first: Int, toDay last: Int, on connection: Connection) throws -> (days: Set<Int64>, weeks: Set<Int64>) {
-        let rows = try connection.query("""
-            SELECT 0, day - date '1970-01-01' FROM hit_top_days
-            WHERE day >= date '1970-01-01' + \(first)::int AND day < date '1970-01-01' + \(last)::int
-            UNION ALL
-            SELECT 1, week - date '1970-01-01' FROM hit_top_weeks
+    /// The compacted weeks (by their Monday), as day numbers, from day `first` to before day `last`.
+    static func compactedWeeks(fromDay first: Int, toDay last: Int, on connection: Connection) throws -> Set<Int64> {
+        Set(try connection.query("""
+            SELECT week - date '1970-01-01' FROM hit_top_weeks
             WHERE week >= date '1970-01-01' + \(first)::int AND week < date '1970-01-01' + \(last)::int
-            """).map { try $0.decode((Int, Int).self) }
-        return (Set(rows.filter { $0.0 == 0 }.map { Int64($0.1) }), Set(rows.filter { $0.0 == 1 }.map { Int64($0.1) }))
+            """).map { Int64(try $0.decode(0, as: Int.self)) })
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import LinkKit
 import Postgres
 
-/// One batch of hits aggregated for the rollup tables, in memory, before the upserts that go into the
+/// One batch of hits aggregated for the rollup tables, in memory, before the statements that go into the
 /// same transaction as the batch's `COPY`. Hits without a workspace are not rolled up. Its rollups go to
-/// `hit_rollups_pending`, keyed by every dimension, which `HitCubeFold` soon moves into the cubes (`AnalyticsCube`).
-/// Its upserts are the hit writer's own SQL, part of the batch transaction `HitStore.write` runs, so they stay here.
+/// `hit_rollups_pending`, keyed by every dimension, and its path and referrer counts to `hit_top_pending`, which
+/// `HitFold` soon moves into the cubes (`AnalyticsCube`) and the top-value tables. Its statements are the hit
+/// writer's own SQL, part of the batch transaction `HitStore.write` runs, so they stay here.
 struct HitBatchSummary {
     struct RollupKey: Hashable {
         // The closed sets are enums, not their raw text: a key is hashed once per run of hits, and hashing an
@@ -28,22 +29,11 @@ struct HitBatchSummary {
         }
     }
 
-    struct TopKey: Hashable, Comparable {
+    struct TopKey: Hashable {
         /// The dimensions with top-value rows, named as their `dimension` column.
         enum Dimension: String { case path, referrer }
 
         var workspace: UUID, dimension: Dimension, hour: Int64, hostname: String, value: String, outcome: Hit.Outcome
-
-        static func < (a: TopKey, b: TopKey) -> Bool {
-            if a.workspace != b.workspace { return UUIDOrder.less(a.workspace, b.workspace) }
-            if a.hour != b.hour { return a.hour < b.hour }
-            if a.dimension != b.dimension { return a.dimension.rawValue < b.dimension.rawValue }
-            if a.hostname != b.hostname { return utf8Less(a.hostname, b.hostname) }
-            if a.value != b.value { return utf8Less(a.value, b.value) }
-            return a.outcome.rawValue < b.outcome.rawValue
-        }
-
-        private static func utf8Less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
     }
 
     /// The four counts a top-value row keeps (source and bot flag are columns, not key parts; claims count as
@@ -174,16 +164,13 @@ struct HitBatchSummary {
         value >= 0 ? value / divisor : (value - divisor + 1) / divisor
     }
 
-    /// Adds the summary to the rollup tables: the rollups appended to `hit_rollups_pending`, the top values
-    /// upserted in key order (two nodes upserting overlapping keys lock them in the same order: no deadlock).
-    /// - Parameter compacted: the batch's days already compacted into `hit_top_daily`, and its weeks (by their
-    ///   Monday) already compacted into `hit_top_weekly`.
+    /// Appends the summary to the pending tables, `hit_rollups_pending` and `hit_top_pending`, which `HitFold` soon
+    /// moves into the cubes and the top-value tables (migrations 0024 and 0026). Appending locks no row a fold or
+    /// another node's batch could wait for, and the fold groups the rows: those of one key from several batches count
+    /// alike, in the fold and in the reads that add the pending rows.
     /// - Parameter pacing: the batch's pacing, applied between two statements (`HitStore.write`).
-    func upsert(on connection: Connection, compacted: (days: Set<Int64>, weeks: Set<Int64>) = ([], []), pacing: HitPacing = .fullSpeed) throws {
+    func append(on connection: Connection, pacing: HitPacing = .fullSpeed) throws {
         if !rollups.isEmpty {
-            // Appended, not upserted: the fold groups the pending rows and reads sum them, so the rows of one key
-            // from several batches count alike (migration 0024), and appending locks nothing a fold or another
-            // node's batch could wait for.
             let rows = Array(rollups)
             // Each row's visitor hashes go as (row number, hash) pairs, folded into one sketch per row.
             var visitorRows: [Int32] = [], visitorHashes: [String] = []
@@ -224,46 +211,17 @@ struct HitBatchSummary {
         }
         if !tops.isEmpty {
             pacing.pauseBetweenStatements()
-            let rows = tops.sorted { $0.key < $1.key }
-            try Self.upsertTops(rows.map { ($0.key, $0.value) }, span: nil, on: connection)
+            let rows = Array(tops)
+            try connection.execute(Query(unsafeSQL: """
+                INSERT INTO hit_top_pending (workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
+                SELECT w::uuid, dim, to_timestamp(h * 3600), host, v, o, hr, hc, br, bc
+                FROM unnest($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
+                    AS t(w, dim, h, host, v, o, hr, hc, br, bc)
+                """, binds: [
+                    rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.dimension.rawValue), rows.map(\.key.hour),
+                    rows.map(\.key.hostname), rows.map(\.key.value), rows.map(\.key.outcome.rawValue), rows.map(\.value.humanResolve),
+                    rows.map(\.value.humanClick), rows.map(\.value.botResolve), rows.map(\.value.botClick),
+                ]))
         }
-        // Late hits of days or weeks already compacted are added there too.
-        for span in [HitTopCompaction.Span.day, .week] {
-            let done = span == .day ? compacted.days : compacted.weeks
-            guard !done.isEmpty else { continue }
-            var sums: [TopKey: TopCounts] = [:]
-            for (key, counts) in tops {
-                let start = span.start(of: Self.floorDiv(key.hour, 24))
-                guard done.contains(start) else { continue }
-                var spanKey = key
-                spanKey.hour = start
-                sums[spanKey, default: TopCounts()].add(counts)
-            }
-            if !sums.isEmpty {
-                pacing.pauseBetweenStatements()
-                try Self.upsertTops(sums.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, span: span, on: connection)
-            }
-        }
-    }
-
-    /// Adds top-value counts to `hit_top_hourly` (span nil, keyed by hour number) or to the table of `span`
-    /// (keyed by the number of the day the span starts on).
-    static func upsertTops(_ rows: [(key: TopKey, counts: TopCounts)], span: HitTopCompaction.Span?, on connection: Connection) throws {
-        let table = span?.table ?? "hit_top_hourly"
-        let time = span?.column ?? "hour"
-        let value = span == nil ? "to_timestamp(h * 3600)" : "date '1970-01-01' + h::int"
-        try connection.execute(Query(unsafeSQL: """
-            INSERT INTO \(table) AS r (workspace_id, dimension, \(time), hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
-            SELECT w::uuid, dim, \(value), host, v, o, hr, hc, br, bc
-            FROM unnest($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
-                AS t(w, dim, h, host, v, o, hr, hc, br, bc)
-            ON CONFLICT ON CONSTRAINT \(table)_key DO UPDATE SET
-                human_resolve = r.human_resolve + EXCLUDED.human_resolve, human_click = r.human_click + EXCLUDED.human_click,
-                bot_resolve = r.bot_resolve + EXCLUDED.bot_resolve, bot_click = r.bot_click + EXCLUDED.bot_click
-            """, binds: [
-                rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.dimension.rawValue), rows.map(\.key.hour), rows.map(\.key.hostname),
-                rows.map(\.key.value), rows.map(\.key.outcome.rawValue), rows.map(\.counts.humanResolve), rows.map(\.counts.humanClick),
-                rows.map(\.counts.botResolve), rows.map(\.counts.botClick),
-            ]))
     }
 }

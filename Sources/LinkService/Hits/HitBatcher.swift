@@ -6,9 +6,10 @@ import Postgres
 import Synchronization
 
 /// The hit pipeline: request threads `record` hits into a bounded in-memory queue and never wait on the
-/// database; one writer thread (`HitWriter` on a `ServiceThread`) drains it in batches with `COPY`, adding their
-/// rollups to `hit_rollups_pending` in the same transaction; a second thread moves those into the cubes every
-/// `foldInterval` (`HitCubeFold`), so the writer never waits for a fold.
+/// database; one writer thread (`HitWriter` on a `ServiceThread`) drains it in batches with `COPY`, appending their
+/// rollups and top values to `hit_rollups_pending` and `hit_top_pending` in the same transaction; a second thread
+/// moves those into the cubes and top-value tables every `foldInterval` (`HitFold`), so the writer never waits for a
+/// fold.
 ///
 /// - Flushes at least every `flushInterval` (200 ms), or as soon as `maxBatchSize` hits are queued.
 /// - While the database is unavailable, hits stay in memory up to `memoryLimit`; beyond it the writer
@@ -107,15 +108,15 @@ public final class HitBatcher: HitSink, BackgroundService {
         }
     }
 
-    /// Moves the pending rollups into the cubes (`HitCubeFold`). Nothing is lost when it fails: the rows stay
-    /// pending (and counted by reads) until a later fold.
+    /// Moves the pending rollups and top values into their tables (`HitFold`). Nothing is lost when it fails: the
+    /// rows stay pending (and counted by reads) until a later fold.
     private func fold() {
         do {
             try store.fold()
-            if foldFailing.exchange(false, ordering: .relaxed) { logger.notice("folding the pending rollups works again") }
+            if foldFailing.exchange(false, ordering: .relaxed) { logger.notice("folding the pending rows works again") }
         } catch {
             if !foldFailing.exchange(true, ordering: .relaxed) {
-                logger.warning("folding the pending rollups failed; will retry", metadata: ["error": "\(error)"])
+                logger.warning("folding the pending rows failed; will retry", metadata: ["error": "\(error)"])
             }
         }
     }

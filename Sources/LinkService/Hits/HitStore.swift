@@ -2,8 +2,9 @@ import Foundation
 import Observability
 import Postgres
 
-/// The hit writer's database work: one batch per transaction (`COPY` + rollup upserts), and the daily
-/// maintenance (partitions ahead, retention, visitor salts). Used by the writer thread only.
+/// The hit writer's database work: one batch per transaction (`COPY` + its summary appended), and the daily
+/// maintenance (partitions ahead, retention, visitor salts, the week compaction of top values). Used by the writer
+/// thread, and its `fold` by the fold thread (`HitBatcher`).
 struct HitStore {
     let pool: ConnectionPool
     let configuration: HitsConfiguration
@@ -43,13 +44,7 @@ struct HitStore {
                 try pool.withConnection { try HitPartitions.ensure(days: missing.sorted(), on: $0) }
                 knownPartitions.formUnion(missing)
             }
-            // Hits more than an hour old may belong to a day or week already compacted: look under
-            // the compaction lock (shared), so a concurrent compaction either sees this batch or is seen by it.
-            let oldest = hits.lazy.map(\.micros).min() ?? 0
-            let mayBeLate = Double(oldest) / 1_000_000 < Date().timeIntervalSince1970 - HitTopCompaction.grace
             try pool.withTransaction { connection in
-                var compacted: (days: Set<Int64>, weeks: Set<Int64>) = ([], [])
-                if mayBeLate { compacted = try HitTopCompaction.compacted(among: days, on: connection) }
                 // One nextval per block of ids, in order: the batch's ids follow the order its hits are written in.
                 let idBlocks = try connection.query(Query(
                     unsafeSQL: "SELECT nextval('hits_id_seq') FROM generate_series(1, $1)", binds: [HitCopyData.blocks(for: hits.count)]
@@ -62,7 +57,7 @@ struct HitStore {
                     throw PostgresError(.copyFailed, serverMessage: "COPY reported \(copied) rows for \(hits.count)")
                 }
                 pacing.pauseBetweenStatements()
-                try summary.upsert(on: connection, compacted: compacted, pacing: pacing)
+                try summary.append(on: connection, pacing: pacing)
             }
         } catch {
             throw Self.classify(error)
@@ -70,9 +65,9 @@ struct HitStore {
         campaigns = summary.campaigns
     }
 
-    /// Moves the pending rollups into the cubes (`HitCubeFold`).
+    /// Moves the pending rollups and top values into the tables reads sum (`HitFold`).
     func fold() throws {
-        try pool.withConnection { try HitCubeFold.fold(on: $0) }
+        try pool.withConnection { try HitFold.fold(on: $0) }
     }
 
     /// Creates partitions from yesterday to `partitionsAhead` days after today, drops expired ones, creates
@@ -90,8 +85,8 @@ struct HitStore {
                     ON CONFLICT DO NOTHING
                     """)
             }
-            // Pending rollups first: a day is compacted from the cubes' hourly rows.
-            try HitCubeFold.fold(on: connection)
+            // Pending rows first: a week is compacted from the top values' daily rows.
+            try HitFold.fold(on: connection)
             try HitTopCompaction.compactFinished(now: now, on: connection)
             try connection.execute("DELETE FROM hit_visitor_salts WHERE day < date '1970-01-01' + \(Int(today - 2))::int")
             var salts: [Int64: String] = [:]

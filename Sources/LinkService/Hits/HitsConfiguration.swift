@@ -32,9 +32,9 @@ public struct HitsConfiguration: Sendable {
     /// uap-core's `regexes.yaml`, which hits' operating systems and browsers are read with (Debian's `uap-core`
     /// package installs it there); when it cannot be loaded, hits record neither (logged at start).
     public var userAgentRegexes: String
-    /// How often the pending rollups are moved into the cubes (`HitCubeFold`, on a thread of its own beside the
-    /// writer): about this much of the hits' rollups is read from `hit_rollups_pending`, at the cost of one fold per
-    /// interval.
+    /// How often the pending rollups and top values are moved into their tables (`HitFold`, on a thread of its own
+    /// beside the writer): about this much of the hits' rollups is read from `hit_rollups_pending` and
+    /// `hit_top_pending`, at the cost of one fold per interval.
     public var foldInterval: Duration = .seconds(5)
 
     public init(

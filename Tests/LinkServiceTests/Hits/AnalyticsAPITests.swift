@@ -154,12 +154,14 @@ struct AnalyticsAPITests {
             let limited = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&limit=1")["items"]?.arrayValue ?? []
             #expect(limited.count == 1)
 
-            // Once the finished days are compacted into the daily table, the lists are the same, and a hit
-            // arriving late for a compacted day still counts.
-            _ = try service.application.hits.store.maintain()
-            #expect(try service.application.pool.withConnection { try $0.query("SELECT count(*)::int8 FROM hit_top_days").first!.decode(0, as: Int.self) } >= 2)
-            let compacted = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&outcome=no_match")
-            #expect(compacted["items"] == paths["items"])
+            // Once folded into the hourly and daily rows (read for the whole days), the lists are the same, and a hit
+            // arriving late for a finished day still counts.
+            try service.application.pool.withConnection { try HitFold.fold(on: $0) }
+            #expect(try service.application.pool.withConnection {
+                try $0.query("SELECT count(DISTINCT day)::int8 FROM hit_top_daily").first!.decode(0, as: Int.self)
+            } == 2)
+            let folded = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&outcome=no_match")
+            #expect(folded["items"] == paths["items"])
             let late = try data.json("/v1/analytics/top?from=2026-11-20T11:00:00Z&to=2026-11-21&dimension=path&outcome=no_match")
             #expect(late["items"] == paths["items"])   // a partial first day comes from the hourly rows
             let workspace = try service.application.pool.withConnection { try $0.query("SELECT id FROM workspaces WHERE name = 'acme'").first!.decode(0, as: UUID.self) }
@@ -185,7 +187,7 @@ struct AnalyticsAPITests {
                              "a.example /w/admin 1", "b.example /missing 1"]
             #expect(try list("\(week)&dimension=path&includeBots=true") == everyPath)
 
-            // The week is over (the tests run later), so maintenance compacts its days, then the week itself.
+            // The week is over (the tests run later), so maintenance folds its days' rows and compacts the week.
             _ = try service.application.hits.store.maintain()
             func number(_ sql: String) throws -> Int {
                 try service.application.pool.withConnection { try $0.query(Query(unsafeSQL: sql)).first!.decode(0, as: Int.self) }
@@ -208,6 +210,11 @@ struct AnalyticsAPITests {
             #expect(eventually { service.application.hits.counters.written == 11 })
             #expect(try list("\(week)&dimension=path&outcome=no_match") == ["a.example /old/x 2", "b.example /missing 2"])
             #expect(try list("from=2026-11-18&to=2026-11-18&dimension=path&outcome=no_match") == ["b.example /missing 1"])
+            // Folded, it is in the compacted week's row too (the week is read from it alone), not pending twice.
+            try service.application.pool.withConnection { try HitFold.fold(on: $0) }
+            #expect(try number("SELECT count(*)::int8 FROM hit_top_pending") == 0)
+            #expect(try number("SELECT sum(human_resolve + human_click + bot_resolve + bot_click)::int8 FROM hit_top_weekly WHERE dimension = 'path'") == 11)
+            #expect(try list("\(week)&dimension=path&outcome=no_match") == ["a.example /old/x 2", "b.example /missing 2"])
         }
     }
 
@@ -216,20 +223,38 @@ struct AnalyticsAPITests {
         func day(_ text: String) -> Int64 { Int64(at("\(text)T00:00:00Z").timeIntervalSince1970 / 86_400) }
         let monday = day("2026-11-16")
         let from = at("2026-11-14T22:00:00Z"), to = at("2026-11-24T05:00:00Z")
-        let all = TopSources(from: from, to: to, compactedDays: Set((day("2026-11-10")...day("2026-11-30"))), compactedWeeks: [monday])
+        let all = TopSources(from: from, to: to, compactedWeeks: [monday])
         #expect(all.weeks == [Int(monday)])
         #expect(all.days == [Int(day("2026-11-15")), Int(day("2026-11-23"))])
         #expect(all.hours.map(\.start) == [Int(from.timeIntervalSince1970), Int(day("2026-11-24")) * 86_400])
         #expect(all.hours.map(\.end) == [Int(day("2026-11-15")) * 86_400, Int(to.timeIntervalSince1970)])
-        // Without the week, its compacted days; days not compacted are hours, merged with their neighbours.
-        let some = TopSources(from: from, to: to, compactedDays: [day("2026-11-17")], compactedWeeks: [])
-        #expect(some.weeks.isEmpty)
-        #expect(some.days == [Int(day("2026-11-17"))])
-        #expect(some.hours.map(\.start) == [Int(from.timeIntervalSince1970), Int(day("2026-11-18")) * 86_400])
-        #expect(some.hours.map(\.end) == [Int(day("2026-11-17")) * 86_400, Int(to.timeIntervalSince1970)])
+        #expect((all.from, all.to) == (Int(from.timeIntervalSince1970), Int(to.timeIntervalSince1970)))
+        // Without the week, its days.
+        let days = TopSources(from: from, to: to, compactedWeeks: [])
+        #expect(days.weeks.isEmpty)
+        #expect(days.days == (day("2026-11-15")...day("2026-11-23")).map(Int.init))
+        #expect(days.hours.count == 2)
         // A range inside one day is one hour range.
-        let short = TopSources(from: at("2026-11-16T01:00:00Z"), to: at("2026-11-16T03:00:00Z"), compactedDays: [monday], compactedWeeks: [monday])
+        let short = TopSources(from: at("2026-11-16T01:00:00Z"), to: at("2026-11-16T03:00:00Z"), compactedWeeks: [monday])
         #expect(short.weeks.isEmpty && short.days.isEmpty && short.hours.count == 1)
+    }
+
+    /// A top list whose range reaches now reads its last UTC day whole, from the daily rows (no hit of that day is
+    /// later than now yet); one ending before now keeps its last hours.
+    @Test func aTopListReachingNowReadsItsLastDayWhole() throws {
+        try withTestDatabase { parameters in
+            let pool = ConnectionPool(parameters: parameters, maxConnections: 1, logger: .quiet)
+            defer { pool.shutdown() }
+            try Migrator(migrations: Migration.load(from: migrationsDirectory), logger: .quiet).migrate(using: pool)
+            let connection = try Connection(parameters)
+            func at(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
+            let now = at("2026-11-24T05:20:00Z")
+            let reaching = try TopSources.read(from: at("2026-11-22T10:00:00Z"), to: now, now: now, on: connection)
+            #expect(reaching.days.map { $0 * 86_400 } == [at("2026-11-23T00:00:00Z"), at("2026-11-24T00:00:00Z")].map { Int($0.timeIntervalSince1970) })
+            #expect(reaching.hours.count == 1 && reaching.to == Int(at("2026-11-25T00:00:00Z").timeIntervalSince1970))
+            let past = try TopSources.read(from: at("2026-11-22T10:00:00Z"), to: now, now: now.addingTimeInterval(1), on: connection)
+            #expect(past.days.count == 1 && past.hours.count == 2 && past.to == Int(now.timeIntervalSince1970))
+        }
     }
 
     /// A cube read takes its whole UTC days from the daily rows and the rest from hours; a range reaching now takes

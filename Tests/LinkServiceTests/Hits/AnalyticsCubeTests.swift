@@ -54,7 +54,7 @@ struct AnalyticsCubeTests {
                     INSERT INTO hit_top_days (day) VALUES ('2026-11-20');
                     """)
             }
-            #expect(try Migrator(migrations: migrations, logger: .quiet).migrate(using: pool) == [25])
+            #expect(try Migrator(migrations: migrations.filter { $0.version <= 25 }, logger: .quiet).migrate(using: pool) == [25])
             func rows(_ sql: String) throws -> [String] { try Self.cubeRows(sql, pool) }
             let hourly = try rows(AnalyticsCube.rollupSQL())
             #expect(Set(hourly.map { $0.prefix { $0 != " " } }) == Set(AnalyticsCube.all.filter(\.hourly).map { "\($0.id)" }))
@@ -65,6 +65,38 @@ struct AnalyticsCubeTests {
                     .first!.decode(0, as: Int.self)
             }
             #expect(miscounted == 0)
+        }
+    }
+
+    /// `migrations/0026` on the top values an older build kept (hourly rows; daily rows for compacted days only, here
+    /// the first of two, recorded in `hit_top_days`): afterwards both days have the daily rows the folds make of the
+    /// raw hits, and the day ledger is gone.
+    @Test func theTopUpgradeGivesEveryDayItsDailyRows() throws {
+        try withTestDatabase { parameters in
+            let pool = ConnectionPool(parameters: parameters, maxConnections: 1, logger: .quiet)
+            defer { pool.shutdown() }
+            let migrations = try Migration.load(from: migrationsDirectory)
+            try Migrator(migrations: migrations.filter { $0.version < 26 }, logger: .quiet).migrate(using: pool)
+            let columns = "workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click"
+            try pool.withConnection { connection in
+                try connection.executeScript("""
+                    CREATE TABLE hits_p20261120 PARTITION OF hits FOR VALUES FROM ('2026-11-20T00:00:00Z') TO ('2026-11-22T00:00:00Z');
+                    INSERT INTO hits (time, workspace_id, hostname, path, outcome, source, platform, is_bot, referrer_host)
+                    SELECT timestamptz '2026-11-20T00:00:00Z' + i * interval '37 minutes', md5('acme')::uuid, 'h' || i % 2 || '.example',
+                           '/w/' || i % 3, (ARRAY['open_app', 'no_match'])[1 + i % 2], (ARRAY['click', 'resolve', 'claim'])[1 + i % 3],
+                           'ios', i % 7 = 0, CASE WHEN i % 4 = 0 THEN 'news.example' END
+                    FROM generate_series(0, 70) i;
+                    INSERT INTO hit_top_hourly (\(columns)) \(Self.topRollupSQL(daily: false));
+                    INSERT INTO hit_top_daily (\(columns.replacingOccurrences(of: "hour", with: "day")))
+                        SELECT * FROM (\(Self.topRollupSQL(daily: true))) r WHERE t < '2026-11-21';
+                    INSERT INTO hit_top_days (day) VALUES ('2026-11-20');
+                    """)
+            }
+            #expect(try Migrator(migrations: migrations, logger: .quiet).migrate(using: pool) == [26])
+            let daily = try Self.topRows(Self.topRollupSQL(daily: true), pool)
+            #expect(Set(daily.map { $0.split(separator: " ")[1] }).count == 2)
+            #expect(try Self.topRows("SELECT \(columns.replacingOccurrences(of: "hour", with: "day")) FROM hit_top_daily", pool) == daily)
+            #expect(try pool.withConnection { try $0.query("SELECT to_regclass('hit_top_days') IS NULL").first!.decode(0, as: Bool.self) })
         }
     }
 
@@ -100,6 +132,10 @@ struct AnalyticsCubeTests {
                 "/v1/analytics/summary?\(range)&country=DE&compare=previous",
                 // One daily row per link and day once folded: their stored counts, or the sketches on a day with pending rows.
                 "/v1/analytics/top?\(range)&dimension=link&sort=visitors&source=click",
+                // Top values: whole days and the hours around them, pending or folded.
+                "/v1/analytics/top?\(range)&dimension=path&includeBots=true",
+                "/v1/analytics/top?from=2026-11-20T11:00:00Z&to=2026-11-21T01:00:00Z&dimension=path&source=click",
+                "/v1/analytics/top?\(range)&dimension=referrer",
             ]
             func answers() throws -> [String] { try questions.map { try data.json($0).serialized } }
             // The answers without the Paris series' bucket visitors (question 1), which compaction moves (below).
@@ -110,8 +146,16 @@ struct AnalyticsCubeTests {
             let pending = try answers()
             #expect(pending[5].contains(#""utm_campaign":"spring","hits":2,"visitors":2"#))
 
-            try service.application.pool.withConnection { try HitCubeFold.fold(on: $0) }
+            try service.application.pool.withConnection { try HitFold.fold(on: $0) }
             #expect(try number("SELECT count(*)::int8 FROM hit_rollups_pending") == 0)
+            #expect(try number("SELECT count(*)::int8 FROM hit_top_pending") == 0)
+            // And the top values' hourly and daily rows what the raw hits give.
+            let tops = "workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click"
+            let pool = service.application.pool
+            #expect(try Self.topRows("SELECT \(tops) FROM hit_top_hourly", pool) == Self.topRows(Self.topRollupSQL(daily: false), pool))
+            #expect(try Self.topRows("SELECT \(tops.replacingOccurrences(of: "hour", with: "day")) FROM hit_top_daily", pool)
+                    == Self.topRows(Self.topRollupSQL(daily: true), pool))
+            #expect(try Self.topRows(Self.topRollupSQL(daily: true), pool).count > 10)
             // What the writer and the fold made is what `rollupSQL` makes of the raw hits (the benchmark builds with it).
             func rows(_ sql: String) throws -> [String] { try Self.cubeRows(sql, service.application.pool) }
             let slots = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
@@ -145,7 +189,8 @@ struct AnalyticsCubeTests {
             let late = try answersButParisVisitors()
             #expect(late[5].contains(#""utm_campaign":"spring","hits":4,"visitors":3"#))
             #expect(late[10].contains(#""hits":5,"visitors":4"#))
-            try service.application.pool.withConnection { try HitCubeFold.fold(on: $0) }
+            #expect(late[11] != folded[11] && late[11].contains(#""path":"/s/spring","hits":5"#))
+            try service.application.pool.withConnection { try HitFold.fold(on: $0) }
             #expect(try number("SELECT sum(hits)::int8 FROM hit_cubes_daily WHERE cube = 1") == 15)
             #expect(try answersButParisVisitors() == late)
         }
@@ -158,6 +203,33 @@ struct AnalyticsCubeTests {
             try connection.query(Query(unsafeSQL: """
                 SELECT concat_ws(' ', cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, round(hll_cardinality(visitors)))
                 FROM (\(sql)) r(workspace_id, cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, visitors) ORDER BY 1
+                """)).map { try $0.decode(0, as: String.self) }
+        }
+    }
+
+    /// The top-value rows the writer and the fold make of the raw hits (claims count as clicks), per hour or per UTC
+    /// day, as `hit_top_hourly`'s or `_daily`'s columns (the time as `t`).
+    static func topRollupSQL(daily: Bool) -> String {
+        let t = daily ? "(time AT TIME ZONE 'UTC')::date" : "date_trunc('hour', time AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'"
+        let counts = """
+            count(*) FILTER (WHERE NOT is_bot AND source = 'resolve'), count(*) FILTER (WHERE NOT is_bot AND source <> 'resolve'),
+            count(*) FILTER (WHERE is_bot AND source = 'resolve'), count(*) FILTER (WHERE is_bot AND source <> 'resolve')
+            """
+        return """
+            SELECT workspace_id, 'path' AS dimension, \(t) AS t, hostname, path, outcome, \(counts)
+            FROM hits WHERE workspace_id IS NOT NULL GROUP BY 1, 3, 4, 5, 6
+            UNION ALL
+            SELECT workspace_id, 'referrer', \(t), hostname, referrer_host, outcome, \(counts)
+            FROM hits WHERE workspace_id IS NOT NULL AND referrer_host IS NOT NULL GROUP BY 1, 3, 4, 5, 6
+            """
+    }
+
+    /// The top-value rows `sql` selects (as `hit_top_hourly`'s or `_daily`'s columns), each as one line, in order.
+    static func topRows(_ sql: String, _ pool: ConnectionPool) throws -> [String] {
+        try pool.withConnection { connection in
+            try connection.query(Query(unsafeSQL: """
+                SELECT concat_ws(' ', d, t, hostname, value, outcome, hr, hc, br, bc)
+                FROM (\(sql)) r(workspace_id, d, t, hostname, value, outcome, hr, hc, br, bc) ORDER BY 1
                 """)).map { try $0.decode(0, as: String.self) }
         }
     }

@@ -36,7 +36,7 @@ struct HitSpoolTests {
 
         func rolledUp() throws -> Int {
             try pool.withConnection { connection in
-                try HitCubeFold.fold(on: connection)
+                try HitFold.fold(on: connection)
                 return try connection.query("SELECT coalesce(sum(hits), 0)::int8 FROM hit_cubes_hourly WHERE cube = 1").first!.decode(0, as: Int.self)
             }
         }

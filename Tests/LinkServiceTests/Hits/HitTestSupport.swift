@@ -32,7 +32,7 @@ final class HitHarness: @unchecked Sendable {
 
     /// Moves the pending rollups into the cubes now (the writer does every few seconds), for a test reading them.
     func fold() throws {
-        try pool.withConnection { try HitCubeFold.fold(on: $0) }
+        try pool.withConnection { try HitFold.fold(on: $0) }
     }
 
     func count(_ sql: String = "SELECT count(*) FROM hits") throws -> Int {

@@ -34,8 +34,9 @@ struct AnalyticsBenchmark {
             var started = Date()
             // One row per hit: outcome, host, rule, platform, source, bot, referrer and visitor drawn at random
             // with the same shape as the ingestion benchmark (rules belong to hosts, 1,300 paths; a link's taps on
-            // its host and rule), then the visitor's dimensions and the link's campaign (`Self.visitor`). In
-            // statements of 5 million rows, two at a time.
+            // its host and rule), then the visitor's dimensions and the link's campaign (`Self.visitor`). A day has
+            // one visitor per 200 hits generated (50,000 at 10 million), so visitors come back as often at any
+            // scale. In statements of 5 million rows, two at a time.
             let chunks = (0..<(hits + 4_999_999) / 5_000_000).map { min(5_000_000, hits - $0 * 5_000_000) }
             try Self.onTwoConnections(pool, chunks.map { count in { connection in
                 try connection.executeScript("""
@@ -58,7 +59,7 @@ struct AnalyticsBenchmark {
                             SELECT now() - random() * interval '30 days' AS t, floor(random() * 100)::int AS o, floor(random() * 3)::int AS h,
                                    floor(random() * 4)::int AS r, floor(random() * 100000)::int AS p, floor(random() * 10)::int AS s,
                                    floor(random() * 4)::int AS pl, floor(random() * 10)::int AS b, floor(random() * 40)::int AS rf,
-                                   floor(random() * 50000)::int AS v
+                                   floor(random() * \(max(hits / 200, 1_000)))::int AS v
                             FROM generate_series(1, \(count))
                         ) r0, LATERAL (
                             -- A link lives on one host and opens one rule: a tap on /w/N takes N's.
@@ -100,8 +101,7 @@ struct AnalyticsBenchmark {
                 INSERT INTO hit_top_daily (workspace_id, dimension, day, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
                 SELECT workspace_id, dimension, (hour AT TIME ZONE 'UTC')::date, hostname, value, outcome,
                        sum(human_resolve), sum(human_click), sum(bot_resolve), sum(bot_click)
-                FROM hit_top_hourly WHERE hour < date_trunc('day', now()) GROUP BY 1, 2, 3, 4, 5, 6;
-                INSERT INTO hit_top_days (day) SELECT DISTINCT day FROM hit_top_daily;
+                FROM hit_top_hourly GROUP BY 1, 2, 3, 4, 5, 6;
                 INSERT INTO hit_cubes_daily (workspace_id, cube, day, source, is_bot, \(AnalyticsCube.slotList), hits, visitors)
                 SELECT workspace_id, cube, (hour AT TIME ZONE 'UTC')::date AS day, source, is_bot, \(AnalyticsCube.slotList), sum(hits), hll_union_agg(visitors)
                 FROM hit_cubes_hourly
@@ -114,7 +114,7 @@ struct AnalyticsBenchmark {
                 INSERT INTO hit_top_weeks (week) SELECT DISTINCT week FROM hit_top_weekly;
                 """)
             // VACUUM cannot run in the implicit transaction of a multi-statement script.
-            try connection.executeScript("VACUUM ANALYZE hit_cubes_hourly, hit_cubes_daily, hit_top_hourly, hit_top_daily, hit_top_days, hit_top_weekly, hit_top_weeks")
+            try connection.executeScript("VACUUM ANALYZE hit_cubes_hourly, hit_cubes_daily, hit_top_hourly, hit_top_daily, hit_top_weekly, hit_top_weeks")
             say(String(format: "  top values and daily rows built in %.1f s", Date().timeIntervalSince(started)))
         }
     }

@@ -152,7 +152,7 @@ struct IngestBenchmark {
         let counters = batcher.counters
         let (inDatabase, rolledUp) = try pool.withConnection { connection in
             (try connection.query("SELECT count(*)::int8 FROM hits").first!.decode(0, as: Int.self),
-             // Rolled up: in the cubes, or pending (`HitCubeFold`).
+             // Rolled up: in the cubes, or pending (`HitFold`).
              try connection.query("""
                  SELECT ((SELECT coalesce(sum(hits), 0) FROM hit_cubes_hourly WHERE cube = 1) + (SELECT coalesce(sum(hits), 0) FROM hit_rollups_pending))::int8
                  """).first!.decode(0, as: Int.self))

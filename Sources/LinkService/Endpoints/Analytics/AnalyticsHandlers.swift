@@ -185,7 +185,7 @@ struct AnalyticsHandlers: EndpointGroup {
                 func read(_ from: Date, _ to: Date, limit: Int, only: [String]? = nil) throws -> [Item] {
                     let sources = try TopSources.read(from: from, to: to, on: connection)
                     return try AnalyticsStore.topValues(dimension, workspace: workspace, limit: limit, weeks: sources.weeks, days: sources.days,
-                                                        hourStarts: sources.hours.map(\.start), hourEnds: sources.hours.map(\.end),
+                                                        hours: sources.hours, range: (sources.from, sources.to),
                                                         only: only, filter: parameters.filter, on: connection).map { ($0.0, $0.1, $0.2, nil) }
                 }
                 let items = try read(parameters.from, parameters.to, limit: limit)
