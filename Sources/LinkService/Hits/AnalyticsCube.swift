@@ -21,15 +21,23 @@ public struct AnalyticsCube: Equatable, Sendable {
             self = [.source: .utmSource, .medium: .utmMedium, .campaign: .utmCampaign, .term: .utmTerm, .content: .utmContent][field]!
         }
 
+        /// Its column in `hits` and in `hit_rollups_pending`.
+        var column: String {
+            switch self {
+            case .host: "hostname"
+            case .app: "app_id"
+            case .rule: "rule_id"
+            case .destination: "destination_type"
+            case .link: "link_id"
+            default: rawValue
+            }
+        }
+
         /// Its column in `hits`, as text: what a cube's slot holds.
         var hitsColumn: String {
             switch self {
-            case .host: "hostname"
-            case .app: "app_id::text"
-            case .rule: "rule_id::text"
-            case .destination: "destination_type"
-            case .link: "link_id::text"
-            default: rawValue
+            case .app, .rule, .link: "\(column)::text"
+            default: column
             }
         }
     }
@@ -86,6 +94,9 @@ public struct AnalyticsCube: Equatable, Sendable {
         }
         return "(VALUES \(rows.joined(separator: ", "))) AS c(cube, \(slotList))"
     }
+
+    /// The columns of every dimension a cube keeps, as `hits` and `hit_rollups_pending` name them: `hostname, app_id, …`.
+    static let dimensionColumns = Dimension.allCases.map(\.column).joined(separator: ", ")
 
     /// The ids of the cubes with hourly rows, as a SQL list.
     public static let hourlyIDs = all.filter(\.hourly).map { String($0.id) }.joined(separator: ", ")

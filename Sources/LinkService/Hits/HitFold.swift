@@ -29,19 +29,26 @@ enum HitFold {
         }
     }
 
-    /// The pending rollups into the cubes' hourly and daily rows. Upserted in key order, so two nodes folding at once
-    /// lock rows in the same order.
+    /// The pending rollups into the cubes' hourly and daily rows. The rows of one combination of dimensions (appended
+    /// by several batches) are merged first, so each combination is spread over the cubes once: that spreading makes
+    /// eleven rows of each, which the regrouping sorts. Upserted in key order, so two nodes folding at once lock rows in
+    /// the same order.
     private static func foldRollups(on connection: Connection) throws -> Int {
         let slots = AnalyticsCube.slotList
+        let dimensions = AnalyticsCube.dimensionColumns
         let key = "workspace_id, cube, hour, source, is_bot, \(slots)"
         let upsert = "hits = r.hits + EXCLUDED.hits, visitors = hll_union(r.visitors, EXCLUDED.visitors)"
         return try connection.query(Query(unsafeSQL: """
             WITH moved AS (
                 DELETE FROM hit_rollups_pending RETURNING *
+            ), merged AS (
+                SELECT workspace_id, hour, source, is_bot, \(dimensions), sum(hits)::int8 AS hits, hll_union_agg(visitors) AS visitors
+                FROM moved
+                GROUP BY workspace_id, hour, source, is_bot, \(dimensions)
             ), regrouped AS (
                 SELECT m.workspace_id, c.cube, m.hour, m.source, m.is_bot, \(slots), sum(m.hits)::int8 AS hits,
                        hll_union_agg(m.visitors) AS visitors
-                FROM moved m CROSS JOIN LATERAL \(AnalyticsCube.values(of: "m"))
+                FROM merged m CROSS JOIN LATERAL \(AnalyticsCube.values(of: "m"))
                 GROUP BY \(key)
             ), hourly AS (
                 INSERT INTO hit_cubes_hourly AS r (\(key), hits, visitors)
