@@ -100,7 +100,6 @@ struct HitBatchSummary {
                 lastDay = day
             }
             guard let workspace = hit.workspaceID else { continue }
-            let hit = Self.cleaned(hit)
             let outcome = hit.outcome
             var campaign = hit.campaign
             if let original = campaign {
@@ -142,24 +141,6 @@ struct HitBatchSummary {
         if let run = path { tops[run.key, default: TopCounts()].add(run.counts) }
     }
 
-    /// The hit with NUL bytes removed from the text that goes into rollup parameters (libpq cannot send
-    /// them); copied only in the rare case there is one.
-    static func cleaned(_ hit: consuming Hit) -> Hit {
-        guard Hit.hasNUL(hit.hostname) || Hit.hasNUL(hit.path) || Hit.hasNUL(hit.referrerHost ?? "")
-                || Hit.hasNUL(hit.destinationType ?? "") || Hit.hasNUL(hit.visitorHash ?? "") || Hit.hasNUL(hit.country ?? "")
-                || Hit.hasNUL(hit.os ?? "") || Hit.hasNUL(hit.browser ?? "") else { return hit }
-        var hit = hit
-        hit.hostname = Hit.clean(hit.hostname)
-        hit.path = Hit.clean(hit.path)
-        hit.referrerHost = hit.referrerHost.map(Hit.clean)
-        hit.destinationType = hit.destinationType.map(Hit.clean)
-        hit.visitorHash = hit.visitorHash.map(Hit.clean)
-        hit.country = hit.country.map(Hit.clean)
-        hit.os = hit.os.map(Hit.clean)
-        hit.browser = hit.browser.map(Hit.clean)
-        return hit
-    }
-
     static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
         value >= 0 ? value / divisor : (value - divisor + 1) / divisor
     }
@@ -167,7 +148,8 @@ struct HitBatchSummary {
     /// Appends the summary to the pending tables, `hit_rollups_pending` and `hit_top_pending`, which `HitFold` soon
     /// moves into the cubes and the top-value tables (migrations 0024 and 0026). Appending locks no row a fold or
     /// another node's batch could wait for, and the fold groups the rows: those of one key from several batches count
-    /// alike, in the fold and in the reads that add the pending rows.
+    /// alike, in the fold and in the reads that add the pending rows. NUL bytes, which libpq cannot send, are removed
+    /// from the text here, once per row rather than once per hit (`Hit.clean`; `HitCopyData` removes them from the hits).
     /// - Parameter pacing: the batch's pacing, applied between two statements (`HitStore.write`).
     func append(on connection: Connection, pacing: HitPacing = .fullSpeed) throws {
         if !rollups.isEmpty {
@@ -177,7 +159,7 @@ struct HitBatchSummary {
             for (index, row) in rows.enumerated() {
                 for hash in row.value.visitors {
                     visitorRows.append(Int32(index + 1))
-                    visitorHashes.append(hash)
+                    visitorHashes.append(Hit.clean(hash))
                 }
             }
             try connection.execute(Query(unsafeSQL: """
@@ -196,16 +178,16 @@ struct HitBatchSummary {
                      AS t(w, h, host, a, ru, d, o, p, s, b, sv, l, us, um, uc, ut, ux, co, os, br, dv, n, i)
                 LEFT JOIN sketches USING (i)
                 """, binds: [
-                    rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.hour), rows.map(\.key.hostname),
+                    rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.hour), rows.map { Hit.clean($0.key.hostname) },
                     rows.map { $0.key.app.map(\.canonicalText) ?? "" }, rows.map { $0.key.rule.map(\.canonicalText) ?? "" },
-                    rows.map { $0.key.destinationType ?? "" }, rows.map(\.key.outcome.rawValue), rows.map(\.key.platform.rawValue),
+                    rows.map { Hit.clean($0.key.destinationType ?? "") }, rows.map(\.key.outcome.rawValue), rows.map(\.key.platform.rawValue),
                     rows.map(\.key.source.rawValue), rows.map { $0.key.isBot ? "t" : "f" }, rows.map { $0.key.served?.rawValue ?? "" },
                     // Campaign values are never empty (`Hit.Campaign`): "" stands for NULL, as for the other columns.
                     rows.map { $0.key.link.map(\.canonicalText) ?? "" },
                     rows.map { $0.key.campaign?.source ?? "" }, rows.map { $0.key.campaign?.medium ?? "" },
                     rows.map { $0.key.campaign?.campaign ?? "" }, rows.map { $0.key.campaign?.term ?? "" },
-                    rows.map { $0.key.campaign?.content ?? "" }, rows.map { $0.key.country ?? "" }, rows.map { $0.key.os ?? "" },
-                    rows.map { $0.key.browser ?? "" }, rows.map { $0.key.device?.rawValue ?? "" }, rows.map(\.value.hits),
+                    rows.map { $0.key.campaign?.content ?? "" }, rows.map { Hit.clean($0.key.country ?? "") }, rows.map { Hit.clean($0.key.os ?? "") },
+                    rows.map { Hit.clean($0.key.browser ?? "") }, rows.map { $0.key.device?.rawValue ?? "" }, rows.map(\.value.hits),
                     visitorRows, visitorHashes,
                 ]))
         }
@@ -219,7 +201,7 @@ struct HitBatchSummary {
                     AS t(w, dim, h, host, v, o, hr, hc, br, bc)
                 """, binds: [
                     rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.dimension.rawValue), rows.map(\.key.hour),
-                    rows.map(\.key.hostname), rows.map(\.key.value), rows.map(\.key.outcome.rawValue), rows.map(\.value.humanResolve),
+                    rows.map { Hit.clean($0.key.hostname) }, rows.map { Hit.clean($0.key.value) }, rows.map(\.key.outcome.rawValue), rows.map(\.value.humanResolve),
                     rows.map(\.value.humanClick), rows.map(\.value.botResolve), rows.map(\.value.botClick),
                 ]))
         }

@@ -91,10 +91,18 @@ struct HitWriter {
             backlogStart = 0
         }
         let count = buffer.count
-        backlog.append(contentsOf: buffer)
+        if backlogCount == 0 {
+            // The usual case: the taken buffer becomes the backlog (its hits moved, not copied and released), and the
+            // backlog's emptied storage the spare.
+            backlog.removeAll(keepingCapacity: true)
+            backlogStart = 0
+            swap(&backlog, &buffer)
+        } else {
+            backlog.append(contentsOf: buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
         // Kept for the next swap unless a burst made it larger than a batch.
         if buffer.capacity <= configuration.maxBatchSize {
-            buffer.removeAll(keepingCapacity: true)
             spare = buffer
         }
         return count
