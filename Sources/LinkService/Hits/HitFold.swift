@@ -88,7 +88,7 @@ enum HitFold {
             """
         }
         let day = "(hour AT TIME ZONE 'UTC')::date"
-        let week = "\(day) - ((\(day) - date '1970-01-05') % 7 + 7) % 7"
+        let week = HitTopCompaction.mondaySQL(of: day)
         return try connection.query(Query(unsafeSQL: """
             WITH moved AS (
                 DELETE FROM hit_top_pending RETURNING *

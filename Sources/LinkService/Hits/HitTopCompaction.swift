@@ -24,18 +24,23 @@ enum HitTopCompaction {
         day - ((day - 4) % 7 + 7) % 7
     }
 
+    /// `week(of:)` in SQL: the Monday of the week holding `date`, a SQL expression of type `date`.
+    static func mondaySQL(of date: String) -> String {
+        "\(date) - ((\(date) - date '1970-01-05') % 7 + 7) % 7"
+    }
+
     /// Compacts the finished weeks (over for `grace`) that have daily rows and are not compacted yet, newest first
     /// and a few per pass: the first pass after an upgrade may find many past weeks pending, and maintenance runs
     /// before the server starts (top lists read the days of a week not compacted yet, so nothing waits on them).
     static func compactFinished(now: Date, on connection: Connection) throws {
         let lastFinished = Int64(((now.timeIntervalSince1970 - grace) / 86_400).rounded(.down)) - 1
-        let pendingWeeks = try connection.query("""
+        let pendingWeeks = try connection.query(Query(unsafeSQL: """
             SELECT DISTINCT week - date '1970-01-01' FROM (
-                SELECT DISTINCT day - ((day - date '1970-01-05') % 7 + 7) % 7 AS week FROM hit_top_daily
+                SELECT DISTINCT \(mondaySQL(of: "day")) AS week FROM hit_top_daily
             ) monday
-            WHERE week + 6 <= date '1970-01-01' + \(Int(lastFinished))::int AND week NOT IN (SELECT week FROM hit_top_weeks)
-            ORDER BY 1 DESC LIMIT \(weeksPerPass)
-            """).map { Int64(try $0.decode(0, as: Int.self)) }
+            WHERE week + 6 <= date '1970-01-01' + $1::int AND week NOT IN (SELECT week FROM hit_top_weeks)
+            ORDER BY 1 DESC LIMIT $2
+            """, binds: [Int(lastFinished), weeksPerPass])).map { Int64(try $0.decode(0, as: Int.self)) }
         for week in pendingWeeks { try compact(week: week, on: connection) }
     }
 
