@@ -45,6 +45,29 @@ struct ServiceThreadTests {
         thread.stop()
     }
 
+    /// The system shows the thread by its name without `linkd.`, as `top -H` and `perf` list it.
+    @Test func theSystemShowsTheThreadByName() throws {
+        let thread = ServiceThread(name: "linkd.hits.writer")
+        #expect(thread.systemName == "hits.writer")
+        #expect(ServiceThread(name: "linkd.a-name-longer-than-fifteen").systemName == "a-name-longer-t")
+        let named = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        thread.start {
+            named.signal()
+            proceed.wait()
+        }
+        defer {
+            proceed.signal()
+            thread.stop()
+        }
+        #expect(named.wait(timeout: .now() + 10) == .success)
+        // Other tests' threads may end while this reads: theirs are skipped.
+        let names = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap {
+            try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(names.contains("hits.writer"))
+    }
+
     /// Stopped before it started, the last pass runs on the caller, and a later start does nothing.
     @Test func aStopBeforeStartRunsTheLastPassOnTheCaller() {
         let thread = ServiceThread(name: "linkd.test")

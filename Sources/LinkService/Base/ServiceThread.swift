@@ -11,6 +11,12 @@ import Synchronization
 final class ServiceThread: Sendable {
     /// The thread's name (`linkd.hits.writer`).
     let name: String
+    /// The name the system shows (`top -H`, `perf`, `/proc/<pid>/task/*/comm`): without `linkd.`, as the process
+    /// is linkd, and cut to the 15 bytes Linux keeps (`hits.writer`).
+    var systemName: String {
+        let short = name.hasPrefix("linkd.") ? name.dropFirst("linkd.".count) : Substring(name)
+        return String(decoding: short.utf8.prefix(15), as: UTF8.self)
+    }
     /// 0 before `start()`, 1 running, 2 stopping or stopped.
     private let phase = Atomic<Int>(0)
     private let wakeUp = DispatchSemaphore(value: 0)
@@ -33,7 +39,10 @@ final class ServiceThread: Sendable {
     @discardableResult
     func start(_ loop: @escaping @Sendable () -> Void) -> Bool {
         guard phase.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return false }
-        let thread = Thread { [finished] in
+        let thread = Thread { [finished, systemName] in
+            // Foundation keeps `Thread.name` to itself on Linux when set before the thread starts; a thread may
+            // name itself through its `comm` file (proc(5)). A name is a help to operators, so a failure is ignored.
+            try? systemName.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
             loop()
             finished.signal()
         }

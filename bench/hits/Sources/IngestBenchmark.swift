@@ -11,7 +11,8 @@ struct IngestBenchmark {
     let parameters: ConnectionParameters
     let seconds: Double
     let baselineSeconds: Double
-    let rate: Int
+    /// Hits offered per second (`--rate`, or `--rate-of-copy` times the run's raw COPY, set once that is measured).
+    var rate: Int
     let threads: Int
     let batch: Int
     let logger: Logger
@@ -62,8 +63,15 @@ struct IngestBenchmark {
         }
     }
 
-    /// Raw COPY of the same rows, every column the pipeline writes, prepared once, 5,000 per COPY: rows/s.
-    func baseline(_ samples: [Hit]) throws -> Double {
+    /// What the raw COPY did: rows a second, and the CPU a row cost this client and PostgreSQL.
+    struct Baseline {
+        var rowsPerSecond: Double
+        var clientMicros: Double
+        var postgresMicros: Double
+    }
+
+    /// Raw COPY of the same rows, every column the pipeline writes, prepared once, 5,000 per COPY.
+    func baseline(_ samples: [Hit]) throws -> Baseline {
         let pool = ConnectionPool(parameters: parameters, maxConnections: 1, logger: logger)
         defer { pool.shutdown() }
         let columns = "time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host, "
@@ -82,12 +90,16 @@ struct IngestBenchmark {
         var copied = 0
         let clock = ContinuousClock()
         let start = clock.now
+        let postmaster = try pool.withConnection(CPUTimes.postmaster(of:))
+        let (client, cpu) = (CPUTimes.thisThread(), CPUTimes.now(postmaster: postmaster))
         while clock.now - start < .seconds(baselineSeconds) {
             copied += try pool.withConnection { try $0.copyFrom(Query(unsafeSQL: "COPY hits (\(columns)) FROM STDIN"), rows: rows) }
         }
         let elapsed = (clock.now - start).seconds
+        let (clientUsed, used) = (CPUTimes.thisThread() - client, CPUTimes.now(postmaster: postmaster).since(cpu))
         try pool.withConnection { try $0.executeScript("TRUNCATE hits") }
-        return Double(copied) / elapsed
+        return Baseline(rowsPerSecond: Double(copied) / elapsed, clientMicros: clientUsed * 1e6 / Double(copied),
+                        postgresMicros: used.postgres * 1e6 / Double(copied))
     }
 
     struct Result {
@@ -95,12 +107,17 @@ struct IngestBenchmark {
         var accepted: Int
         var written: Int
         var dropped: Int
+        /// Hits the writer put in its spool (beyond a million queued while the database is up) during the run.
+        var spooled: Int
         var inDatabase: Int
         var rolledUp: Int
         var loadSeconds: Double
         var drainSeconds: Double
         var maxQueued: Int
         var writtenDuringLoad: Int
+        /// CPU used during the load, by thread name and PostgreSQL's; the producers' (request threads') apart.
+        var cpu: CPUTimes
+        var producerSeconds: Double
         var throughput: Double { Double(written) / (loadSeconds + drainSeconds) }
     }
 
@@ -114,8 +131,12 @@ struct IngestBenchmark {
         let clock = ContinuousClock()
         let start = clock.now
         let perThread = Double(rate) / Double(threads)
+        let producerMicros = Atomic<Int>(0)
+        let postmaster = try pool.withConnection(CPUTimes.postmaster(of:))
+        let cpu = CPUTimes.now(postmaster: postmaster)
         for thread in 0..<threads {
             Thread {
+                let used = CPUTimes.thisThread()
                 var sent = 0
                 var index = thread * 997
                 while running.load(ordering: .relaxed) {
@@ -130,6 +151,7 @@ struct IngestBenchmark {
                     }
                     sent += due
                 }
+                producerMicros.add(Int((CPUTimes.thisThread() - used) * 1e6), ordering: .relaxed)
                 done.signal()
             }.start()
         }
@@ -147,6 +169,7 @@ struct IngestBenchmark {
         for _ in 0..<threads { done.wait() }
         let loadEnd = clock.now
         let writtenDuringLoad = batcher.counters.written
+        let used = CPUTimes.now(postmaster: postmaster).since(cpu)
         batcher.shutdown()
         let drained = clock.now
         let counters = batcher.counters
@@ -157,9 +180,10 @@ struct IngestBenchmark {
                  SELECT ((SELECT coalesce(sum(hits), 0) FROM hit_cubes_hourly WHERE cube = 1) + (SELECT coalesce(sum(hits), 0) FROM hit_rollups_pending))::int8
                  """).first!.decode(0, as: Int.self))
         }
-        return Result(offered: Double(rate), accepted: counters.accepted, written: counters.written, dropped: counters.dropped,
+        return Result(offered: Double(rate), accepted: counters.accepted, written: counters.written, dropped: counters.dropped, spooled: counters.spooledTotal,
                       inDatabase: inDatabase, rolledUp: rolledUp, loadSeconds: (loadEnd - start).seconds, drainSeconds: (drained - loadEnd).seconds,
-                      maxQueued: maxQueued, writtenDuringLoad: writtenDuringLoad)
+                      maxQueued: maxQueued, writtenDuringLoad: writtenDuringLoad, cpu: used,
+                      producerSeconds: Double(producerMicros.load(ordering: .relaxed)) / 1e6)
     }
 }
 

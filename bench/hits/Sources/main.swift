@@ -5,6 +5,7 @@ import Postgres
 
 // hits-bench: see bench/hits/README.md. Options:
 //   --seconds N (30)  --baseline-seconds N (10)  --rate HITS_PER_S (120000)  --threads N (2)
+//   --rate-of-copy F (offer F times the run's raw COPY rows/s instead of --rate)
 //   --batch N (HitsConfiguration's maxBatchSize)  --hits N (10000000)  --rounds N (15)  --only ingest|analytics|agents
 //   --no-fsync  --no-links (ingest samples without stored links and campaigns, as before issue 32)
 //   --reuse (analytics on the database a previous run left in DATABASE_URL's cluster, migrated, not generated again)
@@ -35,7 +36,7 @@ defer { database.close() }
 say("hits-bench: PostgreSQL \(options["no-fsync"] == nil ? "with fsync" : "without fsync"), \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
 if options["only"] == nil || options["only"] == "ingest" {
-    let ingest = IngestBenchmark(
+    var ingest = IngestBenchmark(
         parameters: try database.create("hits_bench_ingest", migrations: migrations), seconds: Double(option("seconds", 30)),
         baselineSeconds: Double(option("baseline-seconds", 10)), rate: option("rate", 120_000), threads: option("threads", 2),
         batch: option("batch", HitsConfiguration().maxBatchSize), logger: logger
@@ -43,17 +44,24 @@ if options["only"] == nil || options["only"] == "ingest" {
     let samples = IngestBenchmark.samples(links: options["no-links"] == nil)
     say("ingest: raw COPY baseline (\(Int(ingest.baselineSeconds)) s, 5,000 prepared rows per COPY)")
     let baseline = try ingest.baseline(samples)
-    say(String(format: "  raw COPY: %.0f rows/s", baseline))
+    say(String(format: "  raw COPY: %.0f rows/s", baseline.rowsPerSecond))
+    if let factor = options["rate-of-copy"].flatMap(Double.init) { ingest.rate = Int(factor * baseline.rowsPerSecond) }
     say("ingest: pipeline (HitBatcher) offered \(ingest.rate) hits/s for \(Int(ingest.seconds)) s from \(ingest.threads) threads")
     let result = try ingest.pipeline(samples)
+    /// Seconds of CPU as µs per hit written during the load.
+    func perHit(_ seconds: Double?) -> Double { (seconds ?? 0) * 1e6 / Double(max(result.writtenDuringLoad, 1)) }
     say(String(format: """
-        RESULT ingest: accepted %d, written %d, in database %d, rolled up %d, dropped %d
+        RESULT ingest: accepted %d, written %d, in database %d, rolled up %d, dropped %d, spooled %d
         RESULT ingest: load %.1f s + drain %.2f s, written during load %d (%.0f/s), max queued %d
         RESULT ingest: pipeline %.0f hits/s end to end; raw COPY %.0f rows/s; ratio %.2f; written == accepted: %@
-        """, result.accepted, result.written, result.inDatabase, result.rolledUp, result.dropped,
+        RESULT ingest: CPU µs per hit written during the load: writer %.2f, fold %.2f, producers %.2f, PostgreSQL %.2f; \
+        raw COPY per row: client %.2f, PostgreSQL %.2f
+        """, result.accepted, result.written, result.inDatabase, result.rolledUp, result.dropped, result.spooled,
         result.loadSeconds, result.drainSeconds, result.writtenDuringLoad, Double(result.writtenDuringLoad) / result.loadSeconds, result.maxQueued,
-        result.throughput, baseline, result.throughput / baseline,
-        (result.written == result.accepted && result.inDatabase == result.accepted && result.dropped == 0) ? "yes" : "NO"))
+        result.throughput, baseline.rowsPerSecond, result.throughput / baseline.rowsPerSecond,
+        (result.written == result.accepted && result.inDatabase == result.accepted && result.dropped == 0) ? "yes" : "NO",
+        perHit(result.cpu.threads["hits.writer"]), perHit(result.cpu.threads["hits.fold"]), perHit(result.producerSeconds),
+        perHit(result.cpu.postgres), baseline.clientMicros, baseline.postgresMicros))
 }
 
 if options["only"] == nil || options["only"] == "analytics" {
