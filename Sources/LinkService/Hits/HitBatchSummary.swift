@@ -21,12 +21,6 @@ struct HitBatchSummary {
     struct Rollup: Equatable {
         var hits: Int64 = 0
         var visitors: Set<String> = []
-
-        /// Adds a run's hits and visitor hashes (repeats allowed).
-        mutating func add(hits count: Int64, visitors hashes: [String]) {
-            hits += count
-            for hash in hashes { visitors.insert(hash) }
-        }
     }
 
     struct TopKey: Hashable {
@@ -41,29 +35,32 @@ struct HitBatchSummary {
     struct TopCounts {
         var humanResolve: Int64 = 0, humanClick: Int64 = 0, botResolve: Int64 = 0, botClick: Int64 = 0
 
-        mutating func add(_ hit: Hit) {
-            switch (hit.isBot, hit.source) {
+        mutating func add(source: Hit.Source, isBot: Bool) {
+            switch (isBot, source) {
             case (false, .resolve): humanResolve += 1
             case (false, .click), (false, .claim): humanClick += 1
             case (true, .resolve): botResolve += 1
             case (true, .click), (true, .claim): botClick += 1
             }
         }
-
-        mutating func add(_ other: TopCounts) {
-            humanResolve += other.humanResolve
-            humanClick += other.humanClick
-            botResolve += other.botResolve
-            botClick += other.botClick
-        }
     }
 
-    var rollups: [RollupKey: Rollup] = [:]
-    var tops: [TopKey: TopCounts] = [:]
+    /// The rollup rows in the order first counted, and each key's place among them: a hit counts into a row by
+    /// its place, without the dictionary, when it falls in the same row as the hit before it.
+    private(set) var rollupRows: [(key: RollupKey, value: Rollup)] = []
+    private var rollupPlaces: [RollupKey: Int] = [:]
+    /// The path and referrer rows alike.
+    private(set) var topRows: [(key: TopKey, value: TopCounts)] = []
+    private var topPlaces: [TopKey: Int] = [:]
     /// UTC days the batch touches (for its partitions).
     var days: Set<Int64> = []
     /// The campaigns each workspace's hour keeps (the writer's, plus what this summary admitted).
     var campaigns: HitCampaignLimit
+
+    /// The rollup rows by key, to inspect a summary.
+    var rollups: [RollupKey: Rollup] { Dictionary(uniqueKeysWithValues: rollupRows.lazy.map { ($0.key, $0.value) }) }
+    /// The top-value rows by key, to inspect a summary.
+    var tops: [TopKey: TopCounts] { Dictionary(uniqueKeysWithValues: topRows.lazy.map { ($0.key, $0.value) }) }
 
     /// An empty summary; `add(_:)` counts hits into it, their campaigns bounded by `campaigns`.
     init(campaigns: HitCampaignLimit = HitCampaignLimit()) {
@@ -71,74 +68,97 @@ struct HitBatchSummary {
     }
 
     /// Aggregates `hits`.
-    init(_ hits: some Sequence<Hit>, campaigns: HitCampaignLimit = HitCampaignLimit()) {
+    init(_ hits: [Hit], campaigns: HitCampaignLimit = HitCampaignLimit()) {
         self.campaigns = campaigns
-        add(hits)
+        add(hits[...])
     }
 
-    /// Counts `hits` in.
+    /// The rows the hit before counted into, and what it was counted as.
+    private struct Run {
+        var day = Int64.min
+        var rollup: (key: RollupKey, place: Int)?
+        var path: (key: TopKey, place: Int)?
+        var visitor: String?
+        /// The last campaign admitted and what it was counted as: the hits of one link share theirs, and those of
+        /// one URL's query carry equal ones.
+        var campaign: (original: Hit.Campaign, workspace: UUID, hour: Int64, counted: Hit.Campaign)?
+    }
+
+    /// Counts `hits` in. They are read in place: a copy of a hit would retain and release each of its strings.
     ///
-    /// Consecutive hits with equal keys (one link asked again and again, one visitor's requests) are counted as
-    /// one run, so the dictionaries hash a key once per run instead of once per hit; comparing with the run's
-    /// key is cheap, as the hits of one link share their strings' storage.
-    mutating func add(_ hits: some Sequence<Hit>) {
-        var rollup: (key: RollupKey, hits: Int64)?
-        // The run's visitor hashes in an array, one for every run (emptied, its storage kept): most runs are a hit
-        // or a few, and a set or an array of each run's own cost an allocation per run.
-        var runVisitors: [String] = []
-        var path: (key: TopKey, counts: TopCounts)?
-        var lastDay: Int64?
-        // The last campaign admitted and what it was counted as: the hits of one link share theirs, and those of
-        // one URL's query carry equal ones.
-        var lastCampaign: (original: Hit.Campaign, workspace: UUID, hour: Int64, counted: Hit.Campaign)?
-        for hit in hits {
-            let micros = hit.micros
-            let hour = Self.floorDiv(micros, 3_600_000_000)
-            let day = Self.floorDiv(micros, 86_400_000_000)
-            if day != lastDay {
-                days.insert(day)
-                lastDay = day
-            }
-            guard let workspace = hit.workspaceID else { continue }
-            let outcome = hit.outcome
-            var campaign = hit.campaign
-            if let original = campaign {
-                if let last = lastCampaign, last.original == original, last.workspace == workspace, last.hour == hour {
-                    campaign = last.counted
-                } else {
-                    campaign = campaigns.admit(original, workspace: workspace, hour: hour)
-                    lastCampaign = (original, workspace, hour, campaign!)
-                }
-            }
-            let rollupKey = RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
-                                      destinationType: hit.destinationType, outcome: outcome, platform: hit.platform,
-                                      source: hit.source, isBot: hit.isBot, served: hit.served, link: hit.linkID, campaign: campaign,
-                                      country: hit.country, os: hit.os, browser: hit.browser, device: hit.device)
-            if rollup?.key != rollupKey {
-                if let run = rollup {
-                    rollups[run.key, default: Rollup()].add(hits: run.hits, visitors: runVisitors)
-                    runVisitors.removeAll(keepingCapacity: true)
-                }
-                rollup = (rollupKey, 0)
-            }
-            rollup!.hits += 1
-            // One visitor's requests come in runs too: a hash is added once per run of them.
-            if let hash = hit.visitorHash, hash != runVisitors.last {
-                runVisitors.append(hash)
-            }
-            let pathKey = TopKey(workspace: workspace, dimension: .path, hour: hour, hostname: hit.hostname, value: hit.path, outcome: outcome)
-            if path?.key != pathKey {
-                if let run = path { tops[run.key, default: TopCounts()].add(run.counts) }
-                path = (pathKey, TopCounts())
-            }
-            path!.counts.add(hit)
-            if let referrer = hit.referrerHost, !referrer.isEmpty {
-                tops[TopKey(workspace: workspace, dimension: .referrer, hour: hour, hostname: hit.hostname, value: referrer, outcome: outcome),
-                     default: TopCounts()].add(hit)
+    /// Consecutive hits of one rollup row or path (one link asked again and again, one visitor's requests) count
+    /// into the row the hit before found, so the dictionaries hash a key once per run of them instead of once per hit.
+    mutating func add(_ hits: ArraySlice<Hit>) {
+        var run = Run()
+        hits.withUnsafeBufferPointer { hits in
+            for index in hits.indices { add(hits[index], run: &run) }
+        }
+    }
+
+    /// Counts the array's `hits` in.
+    mutating func add(_ hits: [Hit]) {
+        add(hits[...])
+    }
+
+    private mutating func add(_ hit: borrowing Hit, run: inout Run) {
+        let micros = hit.micros
+        let hour = Self.floorDiv(micros, 3_600_000_000)
+        let day = Self.floorDiv(micros, 86_400_000_000)
+        if day != run.day {
+            days.insert(day)
+            run.day = day
+        }
+        guard let workspace = hit.workspaceID else { return }
+        var campaign = hit.campaign
+        if let original = campaign {
+            if let last = run.campaign, last.original == original, last.workspace == workspace, last.hour == hour {
+                campaign = last.counted
+            } else {
+                let counted = campaigns.admit(original, workspace: workspace, hour: hour)
+                run.campaign = (original, workspace, hour, counted)
+                campaign = counted
             }
         }
-        if let run = rollup { rollups[run.key, default: Rollup()].add(hits: run.hits, visitors: runVisitors) }
-        if let run = path { tops[run.key, default: TopCounts()].add(run.counts) }
+        let rollupKey = RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
+                                  destinationType: hit.destinationType, outcome: hit.outcome, platform: hit.platform,
+                                  source: hit.source, isBot: hit.isBot, served: hit.served, link: hit.linkID, campaign: campaign,
+                                  country: hit.country, os: hit.os, browser: hit.browser, device: hit.device)
+        let (rollup, sameRow) = Self.place(of: rollupKey, after: &run.rollup, in: &rollupPlaces, rows: &rollupRows, empty: Rollup())
+        if !sameRow { run.visitor = nil }
+        rollupRows[rollup].value.hits += 1
+        // One visitor's requests come in runs too: a hash is inserted once per run of them.
+        if let hash = hit.visitorHash, hash != run.visitor {
+            rollupRows[rollup].value.visitors.insert(hash)
+            run.visitor = hash
+        }
+        let pathKey = TopKey(workspace: workspace, dimension: .path, hour: hour, hostname: hit.hostname, value: hit.path, outcome: hit.outcome)
+        let (path, _) = Self.place(of: pathKey, after: &run.path, in: &topPlaces, rows: &topRows, empty: TopCounts())
+        topRows[path].value.add(source: hit.source, isBot: hit.isBot)
+        if let referrer = hit.referrerHost, !referrer.isEmpty {
+            let key = TopKey(workspace: workspace, dimension: .referrer, hour: hour, hostname: hit.hostname, value: referrer, outcome: hit.outcome)
+            topRows[Self.place(of: key, in: &topPlaces, rows: &topRows, empty: TopCounts())].value.add(source: hit.source, isBot: hit.isBot)
+        }
+    }
+
+    /// Where `key`'s row is: `last`'s place when the hit before counted into the same row (then `same` is true), else
+    /// found or added (`place(of:in:rows:empty:)`) and kept in `last` for the next hit.
+    private static func place<Key: Hashable, Value>(of key: Key, after last: inout (key: Key, place: Int)?, in places: inout [Key: Int],
+                                                    rows: inout [(key: Key, value: Value)], empty: Value) -> (place: Int, same: Bool) {
+        if let last, last.key == key { return (last.place, true) }
+        let place = place(of: key, in: &places, rows: &rows, empty: empty)
+        last = (key, place)
+        return (place, false)
+    }
+
+    /// Where `key`'s row is in `rows`, appending an `empty` one when it has none; the key is hashed once either way.
+    private static func place<Key: Hashable, Value>(of key: Key, in places: inout [Key: Int], rows: inout [(key: Key, value: Value)],
+                                                    empty: Value) -> Int {
+        let next = rows.count
+        // The default subscript's modify accessor inserts `next` when the key is new.
+        func read(_ place: inout Int) -> Int { place }
+        let place = read(&places[key, default: next])
+        if place == next { rows.append((key, empty)) }
+        return place
     }
 
     static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
@@ -152,8 +172,8 @@ struct HitBatchSummary {
     /// from the text here, once per row rather than once per hit (`Hit.clean`; `HitCopyData` removes them from the hits).
     /// - Parameter pacing: the batch's pacing, applied between two statements (`HitStore.write`).
     func append(on connection: Connection, pacing: HitPacing = .fullSpeed) throws {
-        if !rollups.isEmpty {
-            let rows = Array(rollups)
+        if !rollupRows.isEmpty {
+            let rows = rollupRows
             // Each row's visitor hashes go as (row number, hash) pairs, folded into one sketch per row.
             var visitorRows: [Int32] = [], visitorHashes: [String] = []
             for (index, row) in rows.enumerated() {
@@ -191,9 +211,9 @@ struct HitBatchSummary {
                     visitorRows, visitorHashes,
                 ]))
         }
-        if !tops.isEmpty {
+        if !topRows.isEmpty {
             pacing.pauseBetweenStatements()
-            let rows = Array(tops)
+            let rows = topRows
             try connection.execute(Query(unsafeSQL: """
                 INSERT INTO hit_top_pending (workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
                 SELECT w::uuid, dim, to_timestamp(h * 3600), host, v, o, hr, hc, br, bc
