@@ -45,7 +45,11 @@ struct AnalyticsHandlers: EndpointGroup {
     private static func answer(json: String, csv: String) -> Endpoint.Success {
         .alternatives(200, [
             ("application/json", Schema.anyObject.described(json)),
-            ("text/csv", Schema.string.described(csv + " Sent as `text/csv; charset=utf-8; header=present`.")),
+            ("text/csv", Schema.string.described(csv + """
+                 Sent as `text/csv; charset=utf-8; header=present`. A cell a spreadsheet would run (starting with `=`, `+`, \
+                 `-`, `@`, a tab or a carriage return) starts with `'`, and a value of quotes before one of those with one \
+                 quote more (docs/LINKS-IMPORT.md, "Formulas").
+                 """)),
         ])
     }
 

@@ -2,7 +2,8 @@ import HTTPServer
 import LinkKit
 
 /// Renders an analytics answer as JSON or as CSV (`Accept: text/csv` or `format=csv`): one header row,
-/// then one row per record, RFC 4180 quoting.
+/// then one row per record, written by `CSVWriter` (RFC 4180 quoting; a cell a spreadsheet would run, such as a
+/// `utm_source` anyone can plant with a click, starts with `'`: `CSVFormulaEscape`).
 struct AnalyticsOutput {
     var json: JSONValue
     var csvHeader: [String]
@@ -10,15 +11,9 @@ struct AnalyticsOutput {
 
     func response(csv: Bool) -> Response {
         guard csv else { return Response.json(json.serializedBytes) }
-        var text = csvHeader.map(Self.quote).joined(separator: ",") + "\r\n"
-        for row in csvRows {
-            text += row.map(Self.quote).joined(separator: ",") + "\r\n"
-        }
-        return Response.text(text, contentType: "text/csv; charset=utf-8; header=present")
-    }
-
-    static func quote(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var out: [UInt8] = []
+        CSVWriter.append(csvHeader, to: &out)
+        for row in csvRows { CSVWriter.append(row, to: &out) }
+        return Response(status: 200, headers: ["Content-Type": "text/csv; charset=utf-8; header=present"], body: out)
     }
 }

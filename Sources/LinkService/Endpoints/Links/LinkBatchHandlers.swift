@@ -64,7 +64,9 @@ struct LinkBatchHandlers: EndpointGroup {
                         The links the list's filters keep, in creation order, as linkd's CSV file (a header row, then one link \
                         a row: docs/LINKS-IMPORT.md), which `POST /v1/links/import?format=csv` reads back. Up to \
                         \(Self.exportLimit) rows a page; `Link: <…>; rel="next"` gives the next page, whose file has the header \
-                        row too.
+                        row too. A cell a spreadsheet would run (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) \
+                        is written with a leading `'` (a value of quotes before one of those, with one quote more), which the \
+                        import takes off: the values come back exactly (docs/LINKS-IMPORT.md, "Formulas").
                         """,
                      query: LinkHandlers.filters + [Self.exportLimitParameter, Self.cursor],
                      success: .content(200, mediaType: "text/csv", schema: Schema.string.described("The links file.")), export),

@@ -34,7 +34,8 @@ enum LinkCSV {
     }
 
     /// The body of one data row (`cells` read with `header`), or the problems of its cells, by column. Empty
-    /// cells (or of spaces only) are absent; `domain` fills an empty domain cell.
+    /// cells (or of spaces only) are absent; `domain` fills an empty domain cell. A cell an export wrote with a
+    /// leading `'` (one a spreadsheet would run) reads as the value exported.
     static func body(_ cells: [String], header: [Int?], domain: String?) -> (body: JSONValue?, problems: [(column: String, detail: String)]) {
         var values: [(pointer: String, value: JSONValue)] = []
         var problems: [(column: String, detail: String)] = []
@@ -42,7 +43,8 @@ enum LinkCSV {
         for (position, index) in header.enumerated() {
             guard let index, position < cells.count, !cells[position].allSatisfy(\.isWhitespace) else { continue }
             let (name, pointer) = columns.columns[index]
-            let cell = asWritten.contains(name) ? cells[position] : cells[position].trimmingCharacters(in: .whitespaces)
+            // The quote an export put before a cell a spreadsheet would run comes off (`CSVFormulaEscape`).
+            let cell = CSVFormulaEscape.restored(asWritten.contains(name) ? cells[position] : cells[position].trimmingCharacters(in: .whitespaces))
             if cell.utf8.contains(0) {
                 problems.append((name, "The cell contains a NUL character, which linkd does not accept."))
                 continue
@@ -79,7 +81,8 @@ enum LinkCSV {
     /// The header row of an export: every column.
     static var headerRow: [String] { columns.columns.map(\.name) }
 
-    /// `link` as a row of an export, in the order of `headerRow`.
+    /// `link` as a row of an export, in the order of `headerRow` (`CSVWriter` neutralises the cells a spreadsheet
+    /// would run).
     static func row(_ link: Link) -> [String] {
         func text(_ value: JSONValue?) -> String { value?.stringValue ?? "" }
         let params: String
