@@ -114,10 +114,10 @@ struct LinkBatch {
             guard case .draft(let draft, let length, let pointer) = item, outcomes[index] == nil else { continue }
             var link = Self.link(draft, id: ids[index])
             if let length { link.slug = Self.freeSlug(length: length, domain: link.domainID, &taken) }
-            var problem = places.problem(link)
+            var problem = try places.problem(link, on: connection)
             for _ in 1..<LinkHandlers.slugAttempts where length != nil && problem?.member == "slug" {
                 link.slug = Self.freeSlug(length: length!, domain: link.domainID, &taken)
-                problem = places.problem(link)
+                problem = try places.problem(link, on: connection)
             }
             if let problem {
                 outcomes[index] = .refused(ServiceError.validation([.init(pointer: pointer + "/" + problem.member, detail: problem.detail)]).problem)

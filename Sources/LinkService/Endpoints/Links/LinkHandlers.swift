@@ -59,7 +59,7 @@ struct LinkHandlers: EndpointGroup {
             var link = input.newLink(on: domain)
             var places = try self.places(domain: domain.id, workspace: principal.workspaceID, on: connection)
             if input.slug != nil {
-                try Self.check(places.problem(link))
+                try Self.check(places.problem(link, on: connection))
                 guard let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) else {
                     throw ServiceError.conflict("\(link.shortLink) already exists.")
                 }
@@ -68,7 +68,7 @@ struct LinkHandlers: EndpointGroup {
             }
             for _ in 0..<Self.slugAttempts {
                 link.slug = LinkSlug.random(length: domain.settings.linkSlugLength)
-                if let problem = places.problem(link) {
+                if let problem = try places.problem(link, on: connection) {
                     if problem.member == "slug" { continue }   // a rule decides that one: draw again
                     try Self.check(problem)
                 }
@@ -148,9 +148,10 @@ struct LinkHandlers: EndpointGroup {
             try Self.check(app: appID, input.destination ?? DestinationInput(stored: destination), principal, on: connection)
         }
         let moved = after.slug != before.slug || after.domainID != before.domainID
-        if moved || after.appID != before.appID || after.destination != before.destination || after.webURL != before.webURL {
+        if moved || after.appID != before.appID || after.destination != before.destination || after.webURL != before.webURL
+            || after.fallbacks != before.fallbacks {
             var places = try places(domain: after.domainID, workspace: principal.workspaceID, on: connection)
-            try Self.check(places.problem(after, replacing: after.domainID == before.domainID ? before.appID : nil))
+            try Self.check(places.problem(after, replacing: after.domainID == before.domainID ? before.appID : nil, on: connection))
         }
         if moved, try LinkStore.slugTaken(after.slug, domain: after.domainID, excluding: after.id, on: connection) {
             throw ServiceError.conflict("\(after.shortLink) already exists.")
