@@ -86,6 +86,13 @@ struct LinkLoopTests {
             let viaFallback = try Self.create(fixture, #"{"domain":"links.example.com","slug":"z","url":"https://back.example.com/z"}"#)
             #expect(try viaFallback.status == 422 && Self.pointers(viaFallback) == ["/url"], "\(viaFallback.text)")
 
+            // Through an app link without a desktop fallback: a desktop goes on to its domain's web fallback.
+            try Fixture.expect(201, Self.create(fixture, """
+                {"domain":"back.example.com","slug":"g","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}}}
+                """))
+            let viaAppLink = try Self.create(fixture, #"{"domain":"links.example.com","slug":"g","url":"https://back.example.com/g"}"#)
+            #expect(try viaAppLink.status == 422 && Self.pointers(viaAppLink) == ["/url"], "\(viaAppLink.text)")
+
             // A chain that ends elsewhere is fine.
             try Fixture.expect(201, Self.create(fixture, #"{"domain":"links.example.com","slug":"e","url":"https://links.example.com/c"}"#))
         }

@@ -31,7 +31,8 @@ struct LinkHandlers: EndpointGroup {
                      description: """
                         A link on a domain of the workspace opens an app's typed destination (`app` and `destination`, checked as \
                         `POST /v1/links/build` checks them) or a web page (`url`). Without `slug`, one is generated (409 when \
-                        the given slug is taken on the domain).
+                        the given slug is taken on the domain). A `url` or fallback that leads back to the link, itself or \
+                        through other links or link domains, is a 422 at that member (docs/LINKS.md).
                         """,
                      body: "LinkCreate", success: .created("Link"), errors: [409], create),
             Endpoint(.GET, "/v1/links", "listLinks", "List links", tag: "Links", scope: .read,

@@ -12,15 +12,16 @@ import Postgres
 /// http or https) is one the catalog governs. Its path is read as a browser sends it and the server compares it:
 /// percent-encoded unreserved characters decoded and dot segments removed, then the slug compared exactly; the
 /// query and fragment lead to the same link. From a stored link the hops are its `url` and every fallback (any
-/// platform may follow one); from a path with no link, the domain's web fallback there. At most `maxHops` URLs
-/// are followed from each of the link's: a browser gives up after about 20 redirects anyway.
+/// platform may follow one), and the domain's web fallback when it has neither `url` nor desktop fallback (where a
+/// desktop goes from an app link); from a path with no link, the domain's web fallback there. At most `maxHops`
+/// URLs are followed from each of the link's: a browser gives up after about 20 redirects anyway.
 struct LinkLoops {
     static let maxHops = 20
 
     let catalog: Catalog
     /// Where the links of the current batch lead, by domain and slug: the links checked before this one, not yet
     /// stored, and the stored links already read.
-    private var known: [Place: [String]?] = [:]
+    private var known: [Place: Hops?] = [:]
 
     init(catalog: Catalog) {
         self.catalog = catalog
@@ -38,7 +39,7 @@ struct LinkLoops {
                 return (member, detail)
             }
         }
-        known[own] = .some(Self.targets(of: link).map(\.url))
+        known[own] = .some(Hops(link))
         return nil
     }
 
@@ -65,10 +66,13 @@ struct LinkLoops {
             guard let (entry, address) = Self.linkDomainAddress(url, catalog: catalog), seen.insert(address.text).inserted else { continue }
             let slug = LinkSlug.candidate(path: address.path)
             if let slug, Place(domain: entry.domainID, slug: slug) == own { return through }
-            if let slug, let urls = try targets(at: Place(domain: entry.domainID, slug: slug), excluding: id, on: connection) {
-                queue += urls.map { ($0, through + [address.host + "/" + slug]) }
-            } else if let fallback = Resolver.Answer(url: nil, parsed: address, entry: entry, resolution: nil, platform: .ios).webFallback {
-                // No link there: the domain's web fallback is where a browser goes.
+            var domainFallback = true
+            if let slug, let hops = try hops(at: Place(domain: entry.domainID, slug: slug), excluding: id, on: connection) {
+                queue += hops.urls.map { ($0, through + [address.host + "/" + slug]) }
+                domainFallback = hops.toDomainFallback
+            }
+            if domainFallback, let fallback = Resolver.Answer(url: nil, parsed: address, entry: entry, resolution: nil, platform: .ios).webFallback {
+                // No link there (or an app link without a desktop fallback): the domain's web fallback is where a browser goes.
                 queue.append((fallback, through + [address.host + address.path]))
             }
         }
@@ -76,12 +80,25 @@ struct LinkLoops {
     }
 
     /// Where the link at `place` leads, read once per batch; nil when there is none (or only `excluding`).
-    private mutating func targets(at place: Place, excluding id: UUID, on connection: Connection) throws -> [String]? {
+    private mutating func hops(at place: Place, excluding id: UUID, on connection: Connection) throws -> Hops? {
         if let kept = known[place] { return kept }
         let stored = try LinkStore.served(slug: place.slug, domain: place.domain, on: connection)
-        let urls = stored.flatMap { $0.id == id ? nil : Self.targets(of: $0).map(\.url) }
-        known[place] = .some(urls)
-        return urls
+        let hops = stored.flatMap { $0.id == id ? nil : Hops($0) }
+        known[place] = .some(hops)
+        return hops
+    }
+
+    /// Where a browser may be sent from a link.
+    private struct Hops {
+        /// Its `url` and fallbacks.
+        let urls: [String]
+        /// Whether a desktop goes on to the domain's web fallback (no `url`, no desktop fallback).
+        let toDomainFallback: Bool
+
+        init(_ link: Link) {
+            urls = LinkLoops.targets(of: link).map(\.url)
+            toDomainFallback = link.webURL == nil && link.fallbacks["desktop"]?.stringValue == nil
+        }
     }
 
     /// The catalog entry of the link domain `url` is on, and the URL as that domain's server reads it (path
