@@ -129,11 +129,17 @@ public struct CopyRow {
         Int32(bitPattern: bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) })
     }
 
-    /// A `timestamptz` or `timestamp` field: microseconds since 2000-01-01 00:00 UTC (big-endian int8).
+    /// A `timestamptz` or `timestamp` field: microseconds since 2000-01-01 00:00 UTC (big-endian int8), the
+    /// largest and smallest `int8` standing for `infinity` and `-infinity` (`DT_NOEND`, `DT_NOBEGIN` in
+    /// PostgreSQL's `datatype/timestamp.h`), read as in text (`PostgresTimestamp`).
     public func timestamp(_ index: Int) -> Date? {
         guard let field = self[index], field.count == 8 else { return nil }
         let micros = Int64(bitPattern: field.reduce(0) { $0 << 8 | UInt64($1) })
-        return Date(timeIntervalSince1970: 946_684_800 + Double(micros) / 1_000_000)
+        switch micros {
+        case .max: return Date(timeIntervalSince1970: .infinity)
+        case .min: return Date(timeIntervalSince1970: -.infinity)
+        default: return Date(timeIntervalSince1970: 946_684_800 + Double(micros) / 1_000_000)
+        }
     }
 }
 

@@ -117,13 +117,21 @@ enum PostgresBytea {
 }
 
 /// `timestamptz` text with `DateStyle=ISO` and `TimeZone=UTC` (set on every connection):
-/// `2026-11-29 13:01:02.123456+00`; `timestamp` the same without the offset; `date` as `2026-11-29`.
+/// `2026-11-29 13:01:02.123456+00`; `timestamp` the same without the offset; `date` as `2026-11-29`. Every value
+/// the server sends is read, in the proleptic Gregorian calendar as the server counts (glibc's `timegm` and
+/// `gmtime_r` count so too): years before 1 with ` BC` (`0001-01-01 00:00:00+00 BC` is year 0), years beyond 9999,
+/// and `infinity` and `-infinity`, read as a `Date` that far (`timeIntervalSince1970` is `±.infinity`).
 enum PostgresTimestamp {
     static func format(_ date: Date) -> String {
-        let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
-        var seconds = Int64((micros / 1_000_000).rounded(.down))
-        var fraction = Int64(micros) - seconds * 1_000_000
-        if fraction < 0 { fraction += 1_000_000; seconds -= 1 }
+        // PostgreSQL's "Date/Time Types": `infinity` is "later than all other time stamps", `-infinity` "earlier
+        // than all other time stamps"; no other value lies beyond 294276 AD, the server's last year.
+        let interval = date.timeIntervalSince1970
+        guard abs(interval) < 1e13 else { return interval > 0 ? "infinity" : "-infinity" }
+        // Whole seconds, then the fraction's microseconds: the microseconds of the whole would not fit an Int64
+        // near the server's last year.
+        var seconds = Int64(interval.rounded(.down))
+        var fraction = Int64(((interval - Double(seconds)) * 1_000_000).rounded())
+        if fraction == 1_000_000 { fraction = 0; seconds += 1 }
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
@@ -141,7 +149,14 @@ enum PostgresTimestamp {
     }
 
     static func parse(_ text: String) throws(PostgresError) -> Date {
-        let bytes = Array(text.utf8)
+        switch text {
+        case "infinity": return Date(timeIntervalSince1970: .infinity)
+        case "-infinity": return Date(timeIntervalSince1970: -.infinity)
+        default: break
+        }
+        var bytes = Array(text.utf8)
+        let beforeChrist = bytes.count > 3 && bytes.suffix(3).elementsEqual(" BC".utf8)
+        if beforeChrist { bytes.removeLast(3) }
         var index = 0
         func number(maxDigits: Int = 10) -> Int? {
             var value = 0, count = 0
@@ -180,9 +195,9 @@ enum PostgresTimestamp {
                 offset = sign * seconds
             }
         }
-        guard index == bytes.count else { throw failure }  // "BC", "infinity" and other styles are not decoded
+        guard index == bytes.count else { throw failure }  // other date styles than ISO are not decoded
         var parts = tm()
-        parts.tm_year = Int32(year - 1900)
+        parts.tm_year = Int32((beforeChrist ? 1 - year : year) - 1900)
         parts.tm_mon = Int32(month - 1)
         parts.tm_mday = Int32(day)
         parts.tm_hour = Int32(hour)

@@ -82,6 +82,27 @@ import TestSupport
         #expect(day.timeIntervalSince1970 == 1_795_910_400)
     }
 
+    /// Every value a `timestamptz` can hold decodes, in the proleptic Gregorian calendar, and encodes back to
+    /// the same value: BC years, years beyond 9999, the limits, and the infinities.
+    @Test(arguments: [
+        ("0001-01-01 00:00:00+00 BC", -62_167_219_200.0), ("4714-11-24 00:00:00+00 BC", -210_866_803_200),
+        ("0001-01-01 00:00:00+00", -62_135_596_800), ("1582-10-04 23:59:59+00", -12_220_156_801),
+        ("1582-10-15 00:00:00+00", -12_219_292_800), ("1500-03-01 00:00:00.5+00", -14_826_671_999.5),
+        ("294276-12-31 23:59:59+00", 9_224_318_015_999), ("infinity", .infinity), ("-infinity", -.infinity),
+    ])
+    func timestampsOutsideTheUsualYears(_ text: String, _ seconds: Double) throws {
+        let row = try connection.query(Query(unsafeSQL: "SELECT $1::timestamptz, $1::timestamptz::text", binds: [text]))[0]
+        let date = try row.decode(0, as: Date.self)
+        #expect(date.timeIntervalSince1970 == seconds, "\(text)")
+        #expect(try row.decode(1, as: String.self) == text)
+        let back = try connection.query(Query(unsafeSQL: "SELECT $1::timestamptz = $2::timestamptz", binds: [date, text]))[0]
+        #expect(try back.decode(0, as: Bool.self), "\(text)")
+        // Binary COPY gives the same.
+        var copied: [Date?] = []
+        _ = try connection.copyOut(Query(unsafeSQL: "COPY (SELECT '\(text)'::timestamptz) TO STDOUT (FORMAT binary)")) { copied.append($0.timestamp(0)) }
+        #expect(copied == [date], "\(text)")
+    }
+
     @Test func jsonbAndBytea() throws {
         let json = JSONText(#"{"type": "widgetDetail", "params": {"id": 42, "name": "ü \"q\""}}"#)
         let back = try roundTrip(json, as: "jsonb")
