@@ -184,7 +184,9 @@ struct FirebaseImportTests {
         }
         #expect(FirebaseLinkRow.timestamp("2024-06-18T12:00:00.125Z") == noon.addingTimeInterval(0.125))
         #expect(FirebaseLinkRow.timestamp("2024-02-29 00:00:00") == Date(timeIntervalSince1970: 1_709_164_800))
-        #expect(FirebaseLinkRow.timestamp("1969-12-31 23:59:59") == Date(timeIntervalSince1970: -1))
+        #expect(FirebaseLinkRow.timestamp("1970-01-01 00:00:00") == Date(timeIntervalSince1970: 0))
+        // Before 1970: outside the dates linkd accepts (`RFC3339.accepted`).
+        #expect(FirebaseLinkRow.timestamp("1969-12-31 23:59:59") == nil)
         for text in ["2023-02-29 00:00:00", "2024-13-01 00:00:00", "2024-06-18 24:00:00", "2024-06-18", "2024-06-18T12:00:00+2",
                      "2024-06-18T12:00:00.Z", "2024-06-18 12:00:00 UTC", "18/06/2024 12:00:00"] {
             #expect(FirebaseLinkRow.timestamp(text) == nil, "\(text)")

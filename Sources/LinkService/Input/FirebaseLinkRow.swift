@@ -117,8 +117,11 @@ struct FirebaseLinkRow: Equatable, Sendable {
         }
         var createdAt: Date?
         if let value = trimmed(.createdAt) {
-            createdAt = Self.timestamp(value)
-            if createdAt == nil { problem(.createdAt, "must be an RFC 3339 timestamp or yyyy-MM-dd HH:mm:ss (UTC)") }
+            switch RFC3339.read(value, lenient: true) {
+            case .date(let date): createdAt = date
+            case .malformed: problem(.createdAt, "must be an RFC 3339 timestamp or yyyy-MM-dd HH:mm:ss (UTC)")
+            case .outOfRange: problem(.createdAt, "must lie \(RFC3339.acceptedText)")
+            }
         }
 
         let row = FirebaseLinkRow(

@@ -2,9 +2,9 @@ import Foundation
 import LinkKit
 
 extension JSONValue {
-    /// An RFC 3339 UTC timestamp with milliseconds.
+    /// An RFC 3339 UTC timestamp with milliseconds, as `RFC3339` writes it.
     static func timestamp(_ date: Date) -> JSONValue {
-        .string(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        .string(RFC3339.string(date))
     }
 
     static func uuid(_ id: UUID) -> JSONValue { .string(id.canonicalText) }

@@ -6,6 +6,8 @@ extension Schema {
     static let identifier = Schema.string(pattern: "^[A-Za-z][A-Za-z0-9_]{0,63}$")
     static let created = Schema.timestamp.readOnly.described("When it was created.")
     static let updated = Schema.timestamp.readOnly.described("When it last changed.")
+    /// A timestamp a request may send: RFC 3339 in `RFC3339.accepted`, whose years the pattern bounds.
+    static let acceptedTimestamp = Schema.string(format: "date-time", pattern: "^(19[7-9][0-9]|[2-9][0-9]{3})-")
     /// An absolute `https://` URL as `Validators.httpsURL` accepts it (written with RFC 3986's characters, no user
     /// or password): redirect targets and store links in request bodies.
     static let httpsURLInput = Schema.string(

@@ -8,8 +8,8 @@ import LinkKit
 /// - `from`, `to`: RFC 3339 timestamps (`2026-11-01T00:00:00Z`, `2026-11-01T09:00:00+01:00`) or dates
 ///   (`2026-11-01`, midnight in `tz`; a date `to` includes that whole day). `to` is exclusive. Defaults:
 ///   the last 7 days up to now. Rollups are hourly, so `from` is rounded down and `to` up to the hour. Both lie
-///   from 1970 (no hit is older; a default `from` before it starts there) to the year 9999: PostgreSQL
-///   refuses a year 0, which an ISO date can write.
+///   in the dates every door accepts (`RFC3339.accepted`: 1970 to 9999, UTC; no hit is older, and a default
+///   `from` before it starts there), a date `to` up to the end of 9999-12-31.
 /// - `period`: instead of `from` and `to`, `today`, `yesterday`, `7d`, `30d` or `90d` (whole days in `tz`, the
 ///   last ones ending with today). `compare=previous` adds the period of the same length just before.
 /// - `tz`: an IANA time zone (`Europe/Paris`), default `UTC`: day buckets, dates and periods follow it.
@@ -20,9 +20,9 @@ import LinkKit
 ///   `includeBots` (`true`|`false`, default false).
 struct AnalyticsParameters {
     static let maxDays = 400
-    /// The range `from` and `to` must lie in: 1970-01-01 to 10000-01-01 (exclusive), UTC.
-    static let earliest = Date(timeIntervalSince1970: 0)
-    static let latest = Date(timeIntervalSince1970: 253_402_300_800)
+    /// The range `from` and `to` must lie in: the dates every door accepts (`RFC3339.accepted`), `to` up to its end.
+    static let earliest = RFC3339.accepted.lowerBound
+    static let latest = RFC3339.accepted.upperBound
 
     static let fromParameter = QueryParameter("from", instant, "Start: RFC 3339 or a date in `tz` (default: 7 days before `to`); rounded down to the hour. Must be before `to`, at most \(maxDays) days before it, and not before 1970 (UTC).")
     static let toParameter = QueryParameter("to", instant, "End, exclusive: RFC 3339 or a date in `tz` (that whole day; default now); rounded up to the hour.")
@@ -224,8 +224,12 @@ struct AnalyticsParameters {
         date.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: zone))
     }
 
+    /// The instant `text` names, in the dates every door accepts (`RFC3339.accepted`); a date `to` may end with
+    /// the last accepted day, since `to` is exclusive.
     private static func instant(_ text: String?, name: String, zone: TimeZone, endOfDay: Bool) throws(ServiceError) -> Date? {
         guard let text else { return nil }
+        let outOfRange = ServiceError.badRequest("\(name) must lie \(RFC3339.acceptedText), not '\(text)'.")
+        var instant: Date?
         if text.count == 10, text.utf8.filter({ $0 == UInt8(ascii: "-") }).count == 2 {
             let parts = text.split(separator: "-").compactMap { Int($0) }
             var calendar = Calendar(identifier: .gregorian)
@@ -233,11 +237,19 @@ struct AnalyticsParameters {
             if parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]),
                let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
                calendar.component(.day, from: date) == parts[2] {
-                return endOfDay ? calendar.date(byAdding: .day, value: 1, to: date) : date
+                instant = endOfDay ? calendar.date(byAdding: .day, value: 1, to: date) : date
             }
-        } else if let date = RFC3339.date(text) {
-            return date
+        } else {
+            switch RFC3339.read(text) {
+            case .date(let date): instant = date
+            case .outOfRange: throw outOfRange
+            case .malformed: break
+            }
         }
-        throw .badRequest("\(name) must be an RFC 3339 timestamp (2026-11-01T00:00:00Z) or a date (2026-11-01), not '\(text)'.")
+        guard let instant else {
+            throw .badRequest("\(name) must be an RFC 3339 timestamp (2026-11-01T00:00:00Z) or a date (2026-11-01), not '\(text)'.")
+        }
+        guard RFC3339.accepted.contains(instant) || (endOfDay && instant == RFC3339.accepted.upperBound) else { throw outOfRange }
+        return instant
     }
 }

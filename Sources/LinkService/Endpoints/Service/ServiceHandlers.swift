@@ -83,6 +83,6 @@ struct ServiceHandlers: EndpointGroup {
     }
 
     private func staleSince() -> String {
-        (catalog.staleSince ?? Date()).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        RFC3339.string(catalog.staleSince ?? Date())
     }
 }

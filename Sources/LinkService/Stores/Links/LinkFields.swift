@@ -48,10 +48,13 @@ enum LinkFields {
         }
         return tags
     }
-    static let expiresAt = BodyField<Date>("expiresAt", schema: Schema.timestamp.described("When the link stops opening its destination (RFC 3339).")) { body, name, required in
+    static let expiresAt = BodyField<Date>("expiresAt", schema: Schema.acceptedTimestamp.described("""
+        When the link stops opening its destination (RFC 3339, \(RFC3339.acceptedText); kept to the millisecond).
+        """)) { body, name, required in
         body.string(name, required: required).flatMap { text in
-            guard let date = RFC3339.date(text) else {
-                body.errors.add(body.at(name), "expiresAt must be an RFC 3339 timestamp (2026-12-31T23:59:59Z).")
+            let reading = RFC3339.read(text)
+            guard case .date(let date) = reading else {
+                body.errors.add(body.at(name), RFC3339.refusal(name, reading))
                 return nil
             }
             return date
