@@ -3,12 +3,13 @@ import HTTPServer
 import LinkKit
 
 /// The JSON body of a request: media type checked (415), syntax checked (400 with the position), no NUL
-/// character anywhere (422), and the root required to be an object (422).
+/// character and no number out of range anywhere (422), and the root required to be an object (422).
 enum JSONBody {
     /// Parses the body.
     /// - Throws: `ServiceError.unsupportedMediaType` for another `Content-Type`, `.badRequest` for an empty or
     ///   malformed body, `.validation` with a pointer to every string or key holding `\u0000` (PostgreSQL stores
-    ///   no NUL in `text` or `jsonb`: it is refused here, once for every resource, instead of failing there).
+    ///   no NUL in `text` or `jsonb`) and to every number out of `JSONNumber.isInRange`'s range (beyond a double,
+    ///   or what `jsonb` cannot hold): refused here, once for every resource, instead of failing where it is stored.
     static func parse(_ request: Request) throws(ServiceError) -> JSONValue {
         let contentType = mediaType(of: request)
         guard contentType == "application/json" || contentType.hasSuffix("+json") else {
@@ -16,12 +17,8 @@ enum JSONBody {
         }
         guard !request.body.isEmpty else { throw .badRequest("The request needs a JSON body.") }
         let value = try parse(bytes: request.body, what: "The body")
-        // A NUL reaches a string only through the escape `\u0000` (a raw one is a JSON syntax error): bodies
-        // without that text are not walked.
-        if mayHoldNUL(request.body) {
-            let pointers = nulErrors(in: value, at: "")
-            if !pointers.isEmpty { throw .validation(pointers) }
-        }
+        let errors = refusals(in: value, at: "", nul: mayHoldNUL(request.body))
+        if !errors.isEmpty { throw .validation(errors) }
         return value
     }
 
@@ -39,12 +36,21 @@ enum JSONBody {
         }
     }
 
-    /// An error for every string and member name under `value` (at `pointer`) holding a NUL character.
-    static func nulErrors(in value: JSONValue, at pointer: String) -> [Problem.FieldError] {
+    /// An error for every number under `value` (at `pointer`) out of range and, with `nul`, every string and
+    /// member name holding a NUL character. A NUL reaches a string only through the escape `\u0000` (a raw one is
+    /// a JSON syntax error): pass `mayHoldNUL` of the text, so that texts without one are not searched for it.
+    static func refusals(in value: JSONValue, at pointer: String, nul: Bool = true) -> [Problem.FieldError] {
         var errors: [Problem.FieldError] = []
-        collectNUL(in: value, at: pointer, into: &errors)
+        collect(in: value, at: pointer, nul: nul, into: &errors)
         return errors
     }
+
+    /// What a number out of `JSONNumber.isInRange`'s range is told.
+    static let numberOutOfRange = """
+        The number is out of range: linkd accepts numbers of at most 1.7976931348623157e308 in magnitude, with an \
+        exponent of at most \(JSONNumber.maxScale) either way and at most \(JSONNumber.maxScale) digits after the decimal \
+        point once the exponent applies.
+        """
 
     private static let nulEscape = Array("\\u0000".utf8)
 
@@ -58,20 +64,24 @@ enum JSONBody {
         return false
     }
 
-    /// Every string and object key under `value` that holds a NUL character.
-    private static func collectNUL(in value: JSONValue, at pointer: String, into errors: inout [Problem.FieldError]) {
+    /// Every number out of range under `value`, and with `nul` every string and object key holding a NUL character.
+    private static func collect(in value: JSONValue, at pointer: String, nul: Bool, into errors: inout [Problem.FieldError]) {
         switch value {
-        case .string(let text) where text.utf8.contains(0):
+        case .string(let text) where nul && text.utf8.contains(0):
             errors.append(Problem.FieldError(pointer: pointer, detail: "The text contains a NUL character (\\u0000), which linkd does not accept."))
+        case .number(let text) where !JSONNumber.isInRange(text):
+            errors.append(Problem.FieldError(pointer: pointer, detail: numberOutOfRange))
         case .array(let elements):
-            for (index, element) in elements.enumerated() { collectNUL(in: element, at: JSONPointer.appending(pointer, index), into: &errors) }
+            for (index, element) in elements.enumerated() {
+                collect(in: element, at: JSONPointer.appending(pointer, index), nul: nul, into: &errors)
+            }
         case .object(let members):
             for member in members {
                 let at = JSONPointer.appending(pointer, member.key)
-                if member.key.utf8.contains(0) {
+                if nul, member.key.utf8.contains(0) {
                     errors.append(Problem.FieldError(pointer: at, detail: "The member name contains a NUL character (\\u0000), which linkd does not accept."))
                 }
-                collectNUL(in: member.value, at: at, into: &errors)
+                collect(in: member.value, at: at, nul: nul, into: &errors)
             }
         case .null, .bool, .number, .string:
             break

@@ -2,7 +2,7 @@ import Foundation
 
 /// RFC 3339 `date-time`s (`2026-11-01T09:00:00.5+01:00`): the one reader of timestamps in requests and imported
 /// files, and the one writer of the timestamps linkd answers with, both in the proleptic Gregorian calendar (as
-/// PostgreSQL counts), so what is read is what is written back (docs/LINKS.md, "Dates").
+/// PostgreSQL counts), so what is read is what is written back (docs/LINKS.md, "Dates and numbers").
 ///
 /// Written by hand: Foundation's ISO 8601 parsers read `T25:00:00` or `-02-30` by rolling over into the next day or
 /// month instead of refusing, and its formatters switch to the Julian calendar before 1582 (`0001-01-01` would come

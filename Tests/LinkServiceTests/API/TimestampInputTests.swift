@@ -5,7 +5,7 @@ import Postgres
 import Testing
 import TestSupport
 
-/// Dates linkd accepts: one range and one calendar through every door (docs/LINKS.md, "Dates"), and rows
+/// Dates linkd accepts: one range and one calendar through every door (docs/LINKS.md, "Dates and numbers"), and rows
 /// whose dates lie outside it (written by SQL) read, listed, exported, changed and deleted like any other.
 @Suite("Dates through every door")
 struct TimestampInputTests {

@@ -98,6 +98,9 @@ struct LinkBatchHandlers: EndpointGroup {
         let outcomes = try batch.run(principal, dryRun: dryRun, audit: "import") { targets in
             Array(file.rows.enumerated()).concurrentMap { index, row in
                 guard let body = row.body else { return .refused(Problem.unprocessable) }   // reported by its cells' problems
+                // What a request body is refused for (JSONBody), in the JSON the cells hold: at its column.
+                let refusals = JSONBody.refusals(in: body, at: "/\(index)")
+                if !refusals.isEmpty { return .refused(ServiceError.validation(refusals).problem) }
                 return LinkItem(reading: body, at: "/\(index)", targets: targets)
             }
         }

@@ -57,10 +57,8 @@ enum LinkBulkBody {
     }
 
     private static func entry(_ value: JSONValue, at pointer: String, mayHoldNUL: Bool) -> Entry {
-        if mayHoldNUL {
-            let errors = JSONBody.nulErrors(in: value, at: pointer)
-            if !errors.isEmpty { return .refused(ServiceError.validation(errors).problem) }
-        }
+        let errors = JSONBody.refusals(in: value, at: pointer, nul: mayHoldNUL)
+        if !errors.isEmpty { return .refused(ServiceError.validation(errors).problem) }
         return .value(value, pointer: pointer)
     }
 

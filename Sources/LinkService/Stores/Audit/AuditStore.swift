@@ -19,10 +19,22 @@ enum AuditStore {
             WITH entry AS (
                 INSERT INTO audit_log (workspace_id, key_id, action, resource_type, resource_id, before, after)
                 VALUES (\(principal.workspaceID), \(principal.keyID), \(action.rawValue), \(type), \(id),
-                        \(before.map { JSONText($0.serialized) }), \(after.map { JSONText($0.serialized) }))
+                        \(before.map { JSONText(storable($0).serialized) }), \(after.map { JSONText(storable($0).serialized) }))
                 RETURNING id)
             SELECT set_config(\(auditIDSetting), id::text, true) FROM entry
             """)
+    }
+
+    /// `value` with each number `jsonb` cannot hold (`JSONNumber.isInRange`) as its text, a string: a row can hold
+    /// one in its `json` columns only when written by other means than the API (which refuses them), and its
+    /// change or deletion must still be recorded.
+    static func storable(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .number(let text) where !JSONNumber.isInRange(text): .string(text)
+        case .array(let elements): .array(elements.map(storable))
+        case .object(let members): .object(members.map { JSONMember(key: $0.key, value: storable($0.value)) })
+        case .null, .bool, .number, .string: value
+        }
     }
 
     /// The transaction-local setting holding the id of the transaction's last audit entry.
