@@ -107,21 +107,19 @@ public final class Subprocess: @unchecked Sendable {
     /// - Throws: `TestFailure` when it is still running after `timeout` seconds (it is then killed).
     @discardableResult
     public func wait(timeout: Double = 120) throws -> Int32 {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let status = reap(blocking: false) {
-                // Its pipes end with it; a moment more for the readers to take the last bytes.
-                output.waitForEnd(until: Date().addingTimeInterval(5))
-                errors?.waitForEnd(until: Date().addingTimeInterval(5))
-                return status
-            }
-            guard Date() < deadline else {
-                kill(pid, SIGKILL)
-                _ = reap(blocking: true)
-                throw TestFailure("\(pid) still running after \(timeout) s: \(standardOutput) \(standardError)")
-            }
-            usleep(10_000)
+        var status: Int32?
+        guard eventually(timeout: timeout, {
+            status = reap(blocking: false)
+            return status != nil
+        }), let status else {
+            kill(pid, SIGKILL)
+            _ = reap(blocking: true)
+            throw TestFailure("\(pid) still running after \(timeout) s: \(standardOutput) \(standardError)")
         }
+        // Its pipes end with it; a moment more for the readers to take the last bytes.
+        output.waitForEnd(until: Date().addingTimeInterval(5))
+        errors?.waitForEnd(until: Date().addingTimeInterval(5))
+        return status
     }
 
     /// The exit status once the child has been reaped, nil while it runs.

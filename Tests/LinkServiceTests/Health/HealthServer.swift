@@ -54,7 +54,7 @@ final class HealthServer {
 
     /// `requests` once it holds `count` (or after 5 s): the server logs a request after answering it.
     func requests(count: Int) -> [(host: String, path: String)] {
-        Self.requests(process.lines(startingWith: "request ", awaiting: count, seconds: 5))
+        Self.requests(process.lines(startingWith: "request ", awaiting: count))
     }
 
     private static func requests(_ lines: [Substring]) -> [(host: String, path: String)] {

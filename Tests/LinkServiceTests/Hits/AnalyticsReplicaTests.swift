@@ -55,7 +55,7 @@ struct AnalyticsReplicaTests {
             return try Connection(replicaParameters).query(Query(unsafeSQL: "SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn", binds: [written]))
                 .first!.decode(0, as: Bool.self)
         }
-        #expect(try eventually(timeout: 20) { try replayed() })
+        #expect(try eventually { try replayed() })
         let fromReplica = try answers(onReplica)
         #expect(fromReplica == (try answers(onPrimary)))
         #expect(fromReplica[0].contains(#""hits":3"#) && fromReplica[0].contains(#""uniqueVisitors":2"#))
@@ -66,7 +66,7 @@ struct AnalyticsReplicaTests {
         #expect(try answers(onPrimary)[0].contains(#""hits":4"#))
         #expect(try answers(onReplica) == fromReplica)
         try Connection(replicaParameters).execute("SELECT pg_wal_replay_resume()")
-        #expect(try eventually(timeout: 20) { try replayed() })
+        #expect(try eventually { try replayed() })
         #expect(try answers(onReplica) == (try answers(onPrimary)))
     }
 }

@@ -48,7 +48,7 @@ struct HitBatcherTests {
             harness.batcher.start()
             let started = Date()
             harness.batcher.record(.sample())
-            #expect(try eventually(timeout: 5) { try harness.count() == 1 })
+            #expect(try eventually { try harness.count() == 1 })
             #expect(Date().timeIntervalSince(started) < 1.5)
             try harness.fold()
             #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_cubes_hourly WHERE cube = 1") == 1)
@@ -65,7 +65,7 @@ struct HitBatcherTests {
             // One visitor's tap twice, in two batches.
             for written in 1...2 {
                 harness.batcher.record(.sample(workspace: workspace, visitor: "v1"))
-                #expect(try eventually(timeout: 5) { try harness.count() == written })
+                #expect(try eventually { try harness.count() == written })
             }
             #expect(try harness.count("SELECT count(*) FROM hit_rollups_pending") == 2)
             try harness.fold()
@@ -83,7 +83,7 @@ struct HitBatcherTests {
         try HitHarness.with(configuration: configuration) { harness throws in
             harness.batcher.start()
             harness.batcher.record(.sample(visitor: "v1"))
-            #expect(try eventually(timeout: 5) {
+            #expect(try eventually {
                 try harness.count("SELECT coalesce(sum(hits), 0)::int8 FROM hit_cubes_hourly WHERE cube = 1") == 1
             })
             #expect(try harness.count("SELECT count(*) FROM hit_rollups_pending") == 0)
@@ -103,7 +103,10 @@ struct HitBatcherTests {
                 }
                 done.signal()
             }.start()
-            usleep(700_000)
+            #expect(eventually {
+                let counters = harness.batcher.counters
+                return counters.accepted > 1000 && counters.queued > 0
+            })
             serving.store(false, ordering: .relaxed)
             done.wait()
             let queued = harness.batcher.counters.queued

@@ -54,7 +54,7 @@ struct HitSpoolTests {
             for _ in 0..<count {
                 batcher.record(.sample(workspace: workspace, path: "/\(next)"))
                 next += 1
-                if pause > 0, next % 500 == 0 { usleep(pause) }
+                if pause > 0, next % 500 == 0 { usleep(pause) }   // the load's pace, not a wait
             }
         }
         send(5_000)
@@ -70,7 +70,7 @@ struct HitSpoolTests {
 
         try database.cluster.start()
         send(5_000, pause: 5_000)
-        #expect(eventually(timeout: 30) { batcher.counters.written == 22_000 })
+        #expect(eventually { batcher.counters.written == 22_000 })
         batcher.shutdown()
 
         let counters = batcher.counters

@@ -60,16 +60,6 @@ extension Hit {
     }
 }
 
-/// Waits until `condition` holds (polling), up to `timeout` seconds.
-func eventually(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return try condition()
-}
-
 /// Runs `body(thread)` on `count` threads at once and waits for all.
 func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     DispatchQueue.concurrentPerform(iterations: count, execute: body)
