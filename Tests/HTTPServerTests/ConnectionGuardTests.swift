@@ -42,7 +42,7 @@ struct ConnectionGuardTests {
                 let request = Array("ET /hello HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n".utf8)
                 var offset = 0
                 while !stop.isSet && offset < request.count {
-                    usleep(1_000_000)
+                    usleep(1_000_000)   // the slow client's pace: what is tested, not a wait
                     for client in sockets.value { try? client.send([request[offset]]) }
                     offset += 1
                 }
@@ -51,13 +51,14 @@ struct ConnectionGuardTests {
                 stop.set()
                 trickler.join()
             }
-            usleep(300_000)
+            #expect(eventually { dropped(metrics, "evicted_unfinished") >= 16 }, "the server took the slow sockets in")
             let elapsed = try #require(timedHello(port: port), "a normal client was locked out")
             #expect(elapsed < 1.0)
             #expect(server.openConnections <= 64)
             #expect(dropped(metrics, "evicted_unfinished") >= 16)
-            // The rest are closed at the header deadline (3 s from their accept), though they keep sending.
-            let closed = slow.filter { $0.waitForClose(timeout: 4.5) }.count
+            // The rest are closed at the header deadline (3 s from their accept), though they keep sending (their
+            // requests would be complete after 40 s; the bound allows for a busy machine).
+            let closed = slow.filter { $0.waitForClose(timeout: 9) }.count
             #expect(closed == slow.count)
             #expect(dropped(metrics, "header_timeout") >= 1)
             #expect(timedHello(port: port) != nil)
@@ -81,7 +82,7 @@ struct ConnectionGuardTests {
             }
             #expect(served == 40)
             #expect(ContinuousClock.now - start < .seconds(2))
-            usleep(200_000)
+            #expect(eventually { dropped(metrics, "evicted_idle") + dropped(metrics, "evicted_unfinished") >= 16 }, "the server took them all in")
             for _ in 0..<5 {
                 let elapsed = try #require(timedHello(port: port), "a normal client was locked out")
                 #expect(elapsed < 1.0)
@@ -106,16 +107,17 @@ struct ConnectionGuardTests {
             try later.send("GET /hello HTTP/1.1\r\n")
             let start = ContinuousClock.now
             var closed: [Bool] = [false, false, false]
-            while ContinuousClock.now - start < .seconds(3) && closed.contains(false) {
+            // Trickling never ends, so a deadline it extended would never pass: the bounds only allow for a busy machine.
+            while ContinuousClock.now - start < .seconds(15) && closed.contains(false) {
                 for (index, client) in [header, body, later].enumerated() where !closed[index] {
                     try? client.send(index == 1 ? "x" : "X")   // a byte every 100 ms to each
                     closed[index] = !client.isOpen()
                 }
-                usleep(100_000)
+                usleep(100_000)   // the trickle's pace: what is tested, not a wait
             }
             let elapsed = ContinuousClock.now - start
             #expect(closed == [true, true, true])
-            #expect(elapsed < .seconds(2))
+            #expect(elapsed < .seconds(10))
             #expect(dropped(metrics, "header_timeout") == 2)
             #expect(dropped(metrics, "body_timeout") == 1)
         }
@@ -135,7 +137,7 @@ struct ConnectionGuardTests {
             let sockets = UnsafeSendableBox(slow)
             let trickler = TestThread {
                 while !stop.isSet {
-                    usleep(1_000_000)
+                    usleep(1_000_000)   // the slow bodies' pace: what is tested, not a wait
                     for client in sockets.value { try? client.send("b") }
                 }
             }
@@ -143,15 +145,16 @@ struct ConnectionGuardTests {
                 stop.set()
                 trickler.join()
             }
-            usleep(300_000)
+            #expect(eventually { dropped(metrics, "evicted_unfinished") >= 16 }, "the server took the slow bodies in")
             for _ in 0..<3 {
                 let elapsed = try #require(timedHello(port: port), "a normal client was locked out")
                 #expect(elapsed < 1.0)
             }
             #expect(server.openConnections <= 64)
             #expect(dropped(metrics, "evicted_unfinished") >= 16)
-            // The rest are closed past the grace (2 s from their body's start), though they keep sending.
-            let closed = slow.filter { $0.waitForClose(timeout: 4) }.count
+            // The rest are closed past the grace (2 s from their body's start), though they keep sending, long before
+            // the body deadline (30 s; the bound allows for a busy machine).
+            let closed = slow.filter { $0.waitForClose(timeout: 15) }.count
             #expect(closed == slow.count)
             #expect(dropped(metrics, "slow_body") >= 1)
             #expect(dropped(metrics, "body_timeout") == 0)
@@ -172,7 +175,7 @@ struct ConnectionGuardTests {
             let sockets = UnsafeSendableBox(uploads)
             let sender = TestThread {
                 while !stop.isSet {
-                    usleep(100_000)
+                    usleep(100_000)   // the senders' pace: what is tested, not a wait
                     for client in sockets.value { try? client.send(String(repeating: "b", count: 10)) }   // 100 bytes a second
                 }
             }
@@ -180,6 +183,7 @@ struct ConnectionGuardTests {
                 stop.set()
                 sender.join()
             }
+            // Past the grace (1 s) at the rate: that nothing is closed for it is what is tested, over this time.
             usleep(1_500_000)
             #expect(dropped(metrics, "slow_body") == 0)
             let elapsed = try #require(timedHello(port: port), "a normal client was locked out")
@@ -195,12 +199,13 @@ struct ConnectionGuardTests {
     @Test func aNewBodyIsNotEvictedBeforeOldSlowOnes() throws {
         let metrics = MetricsRegistry()
         let configuration = ServerConfiguration(bodyTimeout: 30, connectionLimit: 16)   // bodies' share: 14
-        try withLiveServer(configuration, metrics: metrics) { _, port in
+        try withLiveServer(configuration, metrics: metrics) { server, port in
             let slow = try openConnections(15, port: port, sending: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\na")
+            // The old bodies age below the rate: what sets them apart from the new one, not a wait for a condition.
             usleep(1_000_000)
             let upload = try HTTPTestClient(port: port, timeout: 3)
             try upload.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
-            usleep(300_000)
+            #expect(eventually { server.inFlightRequests == 16 }, "the new body started")
             let elapsed = try #require(timedHello(port: port), "a normal client was locked out")
             #expect(elapsed < 1.0)
             #expect(dropped(metrics, "evicted_unfinished") == 1)
@@ -218,9 +223,9 @@ struct ConnectionGuardTests {
         let configuration = ServerConfiguration(threads: 4, bodyTimeout: 30, connectionLimit: 3)   // bodies' share: 2
         try withLiveServer(configuration, metrics: metrics) { server, port in
             let uploads = try openConnections(2, port: port, sending: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
-            let sleeper = try HTTPTestClient(port: port, timeout: 3)
-            try sleeper.send("GET /sleep HTTP/1.1\r\nHost: x\r\n\r\n")   // its handler runs for 500 ms
-            usleep(150_000)
+            let sleeper = try HTTPTestClient(port: port, timeout: 30)
+            try sleeper.send("GET /sleep?ms=5000 HTTP/1.1\r\nHost: x\r\n\r\n")   // its handler runs for 5 s
+            #expect(eventually { server.inFlightRequests == 3 }, "the uploads and the sleeper started")
             let refused = try HTTPTestClient(port: port, timeout: 3).readResponse()
             #expect(refused.status == 503)
             #expect(refused.headers["Content-Type"] == "application/problem+json")
@@ -241,8 +246,7 @@ struct ConnectionGuardTests {
         let metrics = MetricsRegistry()
         try withLiveServer(metrics: metrics) { _, port in
             let clients = try openConnections(3, port: port)
-            usleep(100_000)
-            #expect(metrics.render().contains("linkd_http_connections_open 3"))
+            #expect(eventually { metrics.render().contains("linkd_http_connections_open 3") })
             withExtendedLifetime(clients) {}
         }
     }

@@ -8,14 +8,9 @@ import TestSupport
 /// sockets (issue 27, items 6 and 7).
 @Suite("Request framing")
 struct FramingTests {
-    /// Waits for the server to count no request in flight; true when it does within a second.
+    /// Waits for the server to count no request in flight; whether it does.
     private func noneInFlight(_ server: Server) -> Bool {
-        var waited = 0
-        while server.inFlightRequests > 0 && waited < 100 {
-            usleep(10_000)
-            waited += 1
-        }
-        return server.inFlightRequests == 0
+        eventually { server.inFlightRequests == 0 }
     }
 
     /// Hundreds of query parameters under the URI limit are served (MHD's own argument records overflowed its

@@ -35,8 +35,10 @@ func testRoutes() -> RouterBuilder {
         .text("\(request.method.rawValue) \(request.remoteAddress) \(request.host ?? "-") \(request.requestID)")
     }
     builder.get("/client") { request in .text("\(request.remoteAddress) \(request.peerAddress) \(request.scheme)") }
-    builder.get("/sleep") { _ in
-        usleep(500_000)
+    // A slow handler (what the shutdown and busy-connection tests are about): 500 ms, or `ms`.
+    builder.get("/sleep") { request in
+        let milliseconds = request.queryItems.first { $0.name == "ms" }.flatMap { UInt32($0.value) } ?? 500
+        usleep(milliseconds * 1000)
         return .text("slept")
     }
     builder.get("/conflict") { _ in throw Problem.conflict(detail: "already there") }

@@ -78,9 +78,13 @@ struct MetricsRegistryTests {
         #expect(stripes.sum(1) == 16000)
         #expect(stripes.sum(0) == 0 && stripes.sum(2) == 0)
         stripes.add(5, to: 0)
-        let other = Thread { stripes.subtract(5, from: 0) }
+        let joined = DispatchSemaphore(value: 0)
+        let other = Thread {
+            stripes.subtract(5, from: 0)
+            joined.signal()
+        }
         other.start()
-        while !other.isFinished { usleep(1000) }
+        joined.wait()
         #expect(stripes.sum(0) == 0)
         #expect((0..<stripes.count).contains(stripes.assignment.current))
     }

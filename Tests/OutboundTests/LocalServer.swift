@@ -64,23 +64,31 @@ final class LocalServer {
     }
 
     /// The POSTs read, once `count` have arrived (or after `seconds`, whatever came).
-    func received(awaiting count: Int, seconds: Double = 2) throws -> [Received] {
+    func received(awaiting count: Int, seconds: Double = patience) throws -> [Received] {
         try process.lines(startingWith: "received ", awaiting: count, seconds: seconds).map { line in
             try JSONDecoder().decode(Received.self, from: Data(line.dropFirst("received ".count).utf8))
         }
     }
 
     /// `connections` once `count` requests have arrived (or after `seconds`).
-    func connectionsAwaiting(_ count: Int, seconds: Double = 2) -> [(path: String, clientPort: Int)] {
+    func connectionsAwaiting(_ count: Int, seconds: Double = patience) -> [(path: String, clientPort: Int)] {
         _ = requests(awaiting: count, seconds: seconds)
         return connections
     }
 
     /// The requests once `count` have arrived (or after `seconds`, whatever came): the server prints each line
     /// before it answers, and the test's reader of its output may be a moment behind.
-    func requests(awaiting count: Int, seconds: Double = 2) -> [String] {
+    func requests(awaiting count: Int, seconds: Double = patience) -> [String] {
         _ = process.lines(startingWith: "request ", awaiting: count, seconds: seconds)
         return requests
+    }
+
+    /// Sends `GET /marker` on a connection of its own and waits until the server reports it. The server reports in
+    /// order, and a request it read before the marker is reported before it: a test asserting that a request was
+    /// never made (or a connection never opened) asserts it after the marker, not after a pause.
+    func mark() throws {
+        _ = try HTTPTestClient.request(port: port, path: "/marker")
+        try waitUntil("the server to report the marker: \(requests)") { requests.contains("/marker") }
     }
 }
 

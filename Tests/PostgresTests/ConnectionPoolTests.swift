@@ -21,12 +21,9 @@ func testLogger() -> Logger { Logger(label: "linkd.tests", level: .warning, sink
 
 /// Waits until the server no longer lists backend `pid`.
 func waitUntilBackendGone(_ pid: Int32, admin: Connection) throws {
-    for _ in 0..<200 {
-        let count = try admin.query("SELECT count(*) FROM pg_stat_activity WHERE pid = \(pid)")[0].decode(0, as: Int.self)
-        if count == 0 { return }
-        usleep(10_000)
+    try waitUntil("backend \(pid) to end") {
+        try admin.query("SELECT count(*) FROM pg_stat_activity WHERE pid = \(pid)")[0].decode(0, as: Int.self) == 0
     }
-    Issue.record("backend \(pid) still alive")
 }
 
 @Suite struct ConnectionPoolTests {
