@@ -99,8 +99,9 @@ class Console:
     def shot(self, name):
         self.driver.save_screenshot(os.path.join(OUT, f"{name}.png"))
 
-    def wait(self, predicate, message, timeout=10):
-        """Waits until `predicate()` is truthy; an element replaced or not there yet while it looks counts as not yet."""
+    def wait(self, predicate, message, timeout=60):
+        """Waits until `predicate()` is truthy; an element replaced or not there yet while it looks counts as not yet.
+        The bound is generous: a busy machine makes the suite slower, never fail."""
         def attempt(_):
             try:
                 return predicate()
@@ -267,7 +268,7 @@ def check_webhooks(c, driver, secret_of_read_key=None):
             if time.time() - started > 2:
                 buttons()["Refresh"].click()
             return None
-        return c.wait(look, f"a {state} delivery answered {response}", 20)
+        return c.wait(look, f"a {state} delivery answered {response}")
     row = logged("retrying", 500)
     c.check(event_id in row.text and "webhook.test" in row.text and "500" in row.text, f"the failed attempt: {row.text}")
     Receiver.failing = False
@@ -344,9 +345,7 @@ def check_campaign_question(c, driver, link_id):
             urllib.request.build_opener(NoRedirect).open(request, timeout=10)
         except urllib.error.HTTPError:
             pass
-    deadline = time.time() + 15
-    while api("GET", f"/v1/analytics/summary?link={autumn['id']}")[2].get("hits") != 3 and time.time() < deadline:
-        time.sleep(0.2)
+    c.wait(lambda: api("GET", f"/v1/analytics/summary?link={autumn['id']}")[2].get("hits") == 3, "the three taps counted")
     c.go("#/analytics", "analytics")
     main = c.css("main")
     # An item of a list filters by it; its chip names the link by its slug, and its button removes it.
@@ -849,9 +848,7 @@ def run(c, driver):
     for path, count in (("/widget/42", 7), ("/nothing", 3)):
         for _ in range(count):
             api("GET", "/v1/resolve?url=" + urllib.parse.quote(f"https://{HOST}{path}", safe=""))
-    deadline = time.time() + 15
-    while api("GET", "/v1/analytics/summary?source=resolve")[2].get("hits") != 10 and time.time() < deadline:
-        time.sleep(0.2)
+    c.wait(lambda: api("GET", "/v1/analytics/summary?source=resolve")[2].get("hits") == 10, "the seeded resolves written")
     c.go("#/analytics", "analytics")
     c.wait(lambda: c.present("#stat-hits") and c.css("#stat-hits").text == "0", "clicks are counted by default: no tap yet")
     Select(c.control(c.css("main"), "Count")).select_by_value("resolve")
@@ -971,12 +968,8 @@ def run(c, driver):
                                                 "destination": {"type": "widgetDetail", "params": {"id": 1}}})
     c.check(status == 201, f"a link with a click limit ({status})")
     tap("once")
-    deadline = time.time() + 15
-    while api("GET", f"/v1/links/{once['id']}")[2].get("clicks") != 1 and time.time() < deadline:
-        time.sleep(0.2)
-    deadline = time.time() + 15
-    while api("GET", f"/v1/analytics/summary?link={link_id}")[2].get("hits") != 1 and time.time() < deadline:
-        time.sleep(0.2)
+    c.wait(lambda: api("GET", f"/v1/links/{once['id']}")[2].get("clicks") == 1, "the tap counted against the limit")
+    c.wait(lambda: api("GET", f"/v1/analytics/summary?link={link_id}")[2].get("hits") == 1, "the tap written")
     c.reload("#/links", "links")
     row = c.wait(lambda: c.present(f'#links-table tr[data-id="{link_id}"]'), "the link is listed")
     c.check(c.css(".taps-7", row).text == "1" and c.css(".taps-30", row).text == "1", f"the tap is counted: {row.text}")
