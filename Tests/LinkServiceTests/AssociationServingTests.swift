@@ -41,11 +41,10 @@ struct AssociationServingTests {
             let response = try service.request("GET", "/.well-known/apple-app-site-association",
                                                headers: [("Host", fixture.host), ("User-Agent", "AASA-Bot/1.0.0")])
             var lastFetch: JSONValue?
-            let deadline = Date().addingTimeInterval(6)
-            repeat {
-                usleep(100_000)
+            try waitUntil("the fetch logged on the domain") {
                 lastFetch = try service.request("GET", "/v1/domains/\(fixture.host)", key: fixture.key).json["lastFetch"]?["apple-app-site-association"]
-            } while lastFetch == nil && Date() < deadline
+                return lastFetch != nil
+            }
             #expect(lastFetch?["userAgent"] == .string("AASA-Bot/1.0.0"))
             #expect(lastFetch?["etag"] == response.headers["ETag"].map(JSONValue.string))
             #expect(lastFetch?["status"] == .number("200"))
@@ -146,7 +145,7 @@ struct AssociationServingTests {
             try Fixture.expect(200, service.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
                                                     json: JSONValue.object(["rules": items]).serialized))
             try fixture.waitForCatalog { _ in true }
-            usleep(200_000)
+            try service.waitForChangeFeed()   // its own notification heard too: nothing rebuilds the file after this
             let after = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", fixture.host)])
             #expect(after.body == before.body)
             #expect(after.headers["ETag"] == before.headers["ETag"])

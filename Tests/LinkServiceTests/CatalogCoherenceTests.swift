@@ -13,14 +13,10 @@ struct CatalogCoherenceTests {
         try HTTPTestClient.request(port: port, method: "GET", path: "/.well-known/apple-app-site-association", headers: [("Host", host)])
     }
 
-    /// Polls `condition` every 10 ms for up to `seconds`; returns how long it took, or nil.
-    func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Double? {
+    /// `eventually`, timed: how long `condition` took to hold, or nil when it did not.
+    func timeUntil(_ condition: () throws -> Bool) rethrows -> Double? {
         let start = Date()
-        while Date().timeIntervalSince(start) < seconds {
-            if try condition() { return Date().timeIntervalSince(start) }
-            usleep(10_000)
-        }
-        return nil
+        return try eventually(condition) ? Date().timeIntervalSince(start) : nil
     }
 
     @Test func aChangeThroughOneNodeIsServedByTheOtherWithinOneSecond() throws {
@@ -31,13 +27,13 @@ struct CatalogCoherenceTests {
             #expect(try aasa(port: second.port).body == aasa(port: first.port).body)
             try Fixture.expect(201, first.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
                                                   json: #"{"apps":["\#(fixture.iosApp)"],"path":"/from-node-one/*","position":0}"#))
-            let elapsed = try waitUntil(seconds: 5) { try aasa(port: second.port).text.contains("/from-node-one/*") }
+            let elapsed = try timeUntil { try aasa(port: second.port).text.contains("/from-node-one/*") }
             let seconds = try #require(elapsed)
             #expect(seconds < 1.0, "took \(seconds) s")
             // Deleting the domain on one node removes it from the other.
             let domain = try first.request("GET", "/v1/domains/\(fixture.host)", key: fixture.key)
             try Fixture.expect(204, first.request("DELETE", "/v1/domains/\(fixture.host)", key: fixture.key, headers: [("If-Match", domain.headers["ETag"]!)]))
-            #expect(try waitUntil(seconds: 2) { try aasa(port: second.port).status == 404 } != nil)
+            #expect(try eventually { try aasa(port: second.port).status == 404 })
         }
     }
 
@@ -57,16 +53,16 @@ struct CatalogCoherenceTests {
                 {"domain":"\(fixture.host)","slug":"spring","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}}}
                 """))
             let id = try #require(try created.json["id"]?.stringValue)
-            let served = try #require(try waitUntil(seconds: 5) { try resolve(on: second)["link"]?["id"]?.stringValue == id })
+            let served = try #require(try timeUntil { try resolve(on: second)["link"]?["id"]?.stringValue == id })
             #expect(served < 1.0, "took \(served) s")
             #expect(try resolve(on: second)["destination"]?["params"]?["id"] == .number("42"))
 
             try Fixture.expect(200, first.request("PATCH", "/v1/links/\(id)", key: fixture.key,
                                                   json: #"{"destination":{"type":"widgetDetail","params":{"id":7}}}"#))
-            #expect(try waitUntil(seconds: 5) { try resolve(on: second)["destination"]?["params"]?["id"] == .number("7") } != nil)
+            #expect(try eventually { try resolve(on: second)["destination"]?["params"]?["id"] == .number("7") })
 
             try Fixture.expect(204, first.request("DELETE", "/v1/links/\(id)", key: fixture.key))
-            #expect(try waitUntil(seconds: 5) { try resolve(on: second)["link"] == nil } != nil)
+            #expect(try eventually { try resolve(on: second)["link"] == nil })
             #expect(try resolve(on: second)["destination"] == nil, "the rules give the slug no destination")
         }
     }
@@ -89,16 +85,15 @@ struct CatalogCoherenceTests {
 
         cluster.stop()
         #expect(try aasa(port: service.port).body == before.body, "served from memory while the database is down")
-        #expect(try waitUntil(seconds: 5) { try service.request("GET", "/readyz").status == 503 } != nil)
+        #expect(try eventually { try service.request("GET", "/readyz").status == 503 })
 
         try cluster.start()
-        #expect(try waitUntil(seconds: 20) { try service.request("GET", "/readyz").status == 200 } != nil)
+        #expect(try eventually { try service.request("GET", "/readyz").status == 200 })
         // Retry the write until the pool has replaced its broken connections.
-        let created = try waitUntil(seconds: 10) {
+        #expect(try eventually {
             try service.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
                                 json: #"{"apps":["\#(fixture.iosApp)"],"path":"/after-restart/*"}"#).status == 201
-        }
-        #expect(created != nil)
-        #expect(try waitUntil(seconds: 10) { try aasa(port: service.port).text.contains("/after-restart/*") } != nil)
+        })
+        #expect(try eventually { try aasa(port: service.port).text.contains("/after-restart/*") })
     }
 }

@@ -62,14 +62,13 @@ struct ClickTests {
             _ = try click(service, "/widget/1", agent: Self.iPhone, method: "HEAD")
             #expect(service.application.hits.counters.accepted == 2)
             // Both are written, the HEAD one flagged as a bot (the classic cause of inflated click counts).
-            let deadline = Date().addingTimeInterval(10)
             var rows: [(Bool, String)] = []
-            repeat {
-                usleep(50_000)
+            try waitUntil("both hits written: \(rows)") {
                 rows = try service.application.pool.withConnection { connection in
                     try connection.query("SELECT is_bot, source FROM hits ORDER BY id").map { try $0.decode((Bool, String).self) }
                 }
-            } while rows.count < 2 && Date() < deadline
+                return rows.count >= 2
+            }
             #expect(rows.map(\.0) == [false, true])
             #expect(rows.map(\.1) == ["click", "click"])
         }

@@ -110,16 +110,15 @@ struct CustomSchemeTests {
             let fixture = try fixture(service)
             _ = try resolve(fixture, "widgets://widget/42")
             _ = try resolve(fixture, "other://x")
-            let deadline = Date().addingTimeInterval(10)
             var rows: [String] = []
-            repeat {
-                usleep(50_000)
+            try waitUntil("both hits written: \(rows)") {
                 rows = try service.application.pool.withConnection { connection in
                     try connection.query("SELECT hostname, outcome FROM hits ORDER BY id").map {
                         try "\($0.decode(0, as: String.self)) \($0.decode(1, as: String.self))"
                     }
                 }
-            } while rows.count < 2 && Date() < deadline
+                return rows.count >= 2
+            }
             #expect(rows == ["links.example.com open_app", "other: unknown_scheme"])
         }
     }

@@ -71,6 +71,7 @@ final class TrafficLoad: @unchecked Sendable {
     }
 
     private let stopping = Atomic<Bool>(false)
+    private let sent = Atomic<Int>(0)
     private let tally = Mutex(Tally())
     private let finished = DispatchSemaphore(value: 0)
     private let clients: Int
@@ -97,6 +98,7 @@ final class TrafficLoad: @unchecked Sendable {
                         (target, headers, expected) = (path, [("Host", host), ("User-Agent", "curl/8")], 302)
                     }
                     local.requests += 1
+                    sent.add(1, ordering: .relaxed)
                     do {
                         if connection == nil { connection = try HTTPTestClient(port: port, timeout: 10) }
                         let response = try connection!.request("GET", target, headers: headers)
@@ -121,6 +123,13 @@ final class TrafficLoad: @unchecked Sendable {
         }
     }
 
+    /// Whether the clients send `count` more requests (within the shared patience): a phase of a test lasts that
+    /// long, however slow the machine.
+    func send(_ count: Int) -> Bool {
+        let mark = sent.load(ordering: .relaxed)
+        return eventually { sent.load(ordering: .relaxed) >= mark + count }
+    }
+
     /// Stops the clients and returns what they saw.
     func finish() -> Tally {
         stopping.store(true, ordering: .relaxed)
@@ -131,15 +140,6 @@ final class TrafficLoad: @unchecked Sendable {
 
 @Suite("Answering through database outages", .serialized)
 struct DatabaseOutageTests {
-    func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(10_000)
-        }
-        return try condition()
-    }
-
     func resolve(_ service: TestService, key: String, _ url: String = "https://links.example.com/widget/1") throws -> TestResponse {
         try service.request("GET", "/v1/resolve?url=" + url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!, key: key)
     }
@@ -159,9 +159,9 @@ struct DatabaseOutageTests {
         try Fixture.expect(200, resolve(service, key: fixture.key))
 
         let load = TrafficLoad(port: service.port, host: fixture.host, key: fixture.key)
-        usleep(700_000)
+        #expect(load.send(200), "traffic before the stop")
         database.cluster.stop()
-        usleep(500_000)
+        #expect(load.send(200), "traffic while the database is down")
         let write = try service.request("POST", "/v1/teams", key: fixture.key, json: #"{"teamId":"QWERT12345","name":"Down"}"#)
         #expect(write.status == 503, "\(write.text)")
         #expect(write.headers["Content-Type"] == "application/problem+json")
@@ -169,15 +169,15 @@ struct DatabaseOutageTests {
         let unseen = try resolve(service, key: unseenKey)
         #expect(unseen.status == 503, "a key never verified cannot be checked while the database is down: \(unseen.text)")
         #expect(unseen.headers["Retry-After"] != nil)
-        usleep(500_000)
+        #expect(load.send(200), "traffic while the database is down")
         try database.cluster.start()
-        #expect(waitUntil(seconds: 20) { serviceIsListening(service) })
-        usleep(1_000_000)
+        #expect(eventually { serviceIsListening(service) })
+        #expect(load.send(200), "traffic once it is back")
         let tally = load.finish()
 
         #expect(tally.failures.count == 0, "\(tally.failures.count) of \(tally.requests) requests failed, first: \(tally.failures.prefix(3))")
         #expect(tally.acknowledged.count > 100)
-        #expect(waitUntil(seconds: 30) {
+        #expect(eventually {
             let counters = service.application.hits.counters
             return counters.queued == 0 && counters.spooled == 0 && counters.written == counters.accepted
         })
@@ -194,7 +194,7 @@ struct DatabaseOutageTests {
         print("outage figures: \(tally.requests) requests, \(tally.acknowledged.count) hits answered, \(counts.count) stored, 0 failures expected, \(tally.failures.count) seen")
 
         // Writes work again once the pool has replaced its broken connections.
-        #expect(try waitUntil(seconds: 10) {
+        #expect(try eventually {
             try service.request("POST", "/v1/teams", key: fixture.key, json: #"{"teamId":"QWERT12345","name":"Up"}"#).status == 201
         })
         try Fixture.expect(200, resolve(service, key: unseenKey))
@@ -234,7 +234,7 @@ struct DatabaseOutageTests {
         #expect(try link("unread") == nil)
 
         try database.cluster.start()
-        #expect(try waitUntil(seconds: 20) { try click("unread").headers["Location"] == "https://www.example.com/from-unread" })
+        #expect(try eventually { try click("unread").headers["Location"] == "https://www.example.com/from-unread" })
         #expect(try link("unread")?["slug"]?.stringValue == "unread")
     }
 
@@ -261,7 +261,7 @@ struct DatabaseOutageTests {
             """).first!.decode(0, as: Int.self)
         try admin.executeScript("COMMIT")
         #expect(cut == 1)
-        #expect(try waitUntil(seconds: 10) { try resolve(service, key: other).status == 401 }, "the revoked key still authenticates")
+        #expect(try eventually { try resolve(service, key: other).status == 401 }, "the revoked key still authenticates")
         try Fixture.expect(200, resolve(service, key: fixture.key))
     }
 
@@ -300,7 +300,7 @@ struct DatabaseOutageTests {
         #expect(connectSeconds < Double(ConnectionParameters.defaultConnectTimeout) + 3, "took \(connectSeconds) s")
 
         database.resume()
-        #expect(try waitUntil(seconds: 10) { try service.request("GET", "/readyz").status == 200 })
+        #expect(try eventually { try service.request("GET", "/readyz").status == 200 })
         print("readiness figures: first /readyz while frozen answered in \(String(format: "%.2f", firstSeconds)) s, a new connection gave up after \(String(format: "%.2f", connectSeconds)) s")
     }
     /// Issue 27: with the database frozen, six requests with well-formed unknown keys held both HTTP workers
@@ -335,6 +335,7 @@ struct DatabaseOutageTests {
                 }
             }
         }
+        // A head start for the clients, not a wait for a condition: they keep asking throughout the probing below.
         usleep(300_000)
         var probes: [(path: String, status: Int, seconds: Double)] = []
         let probing = Date()
@@ -348,7 +349,7 @@ struct DatabaseOutageTests {
                 let status = (try? HTTPTestClient.request(port: port, path: path, headers: headers, timeout: 2))?.status ?? 0
                 probes.append((path, status, Date().timeIntervalSince(started)))
             }
-            usleep(50_000)
+            usleep(50_000)   // the probes' pace over the stall, part of what is measured
         }
         stopping.store(true, ordering: .relaxed)
         let answers = unknownAnswers.withLock { $0 }
@@ -365,7 +366,7 @@ struct DatabaseOutageTests {
         #expect(answers.count > 10)
         #expect(answers.allSatisfy { $0 != nil }, "every unknown key is answered")
         #expect(answers.allSatisfy { $0?.status == 503 && $0?.headers["Retry-After"] != nil }, "\(answers.compactMap { $0?.status }.prefix(8))")
-        #expect(try waitUntil(seconds: 10) { try resolve(service, key: service.key()).status == 200 }, "new keys verify once it is back")
+        #expect(try eventually { try resolve(service, key: service.key()).status == 200 }, "new keys verify once it is back")
     }
     /// Issue 27: with the spool directory unwritable during an outage, a stop loses the hits held in memory, and
     /// only the critical line logged at the stop said so. Now `/readyz` and `/metrics` say so as soon as the spool
@@ -390,7 +391,7 @@ struct DatabaseOutageTests {
         try FileManager.default.moveItem(at: spool, to: moved)
         #expect(FileManager.default.createFile(atPath: spool.path, contents: Data()))
         try Fixture.expect(302, service.request("GET", "/unwritable", headers: [("Host", fixture.host)]))
-        #expect(waitUntil(seconds: 10) { (try? service.request("GET", "/readyz").json["spool"]) == .string("unwritable") })
+        #expect(eventually { (try? service.request("GET", "/readyz").json["spool"]) == .string("unwritable") })
         let readiness = try service.request("GET", "/readyz")
         #expect(readiness.status == 503)
         #expect(readiness.text.contains("lost if linkd stops"), "\(readiness.text)")
@@ -399,7 +400,7 @@ struct DatabaseOutageTests {
         try FileManager.default.removeItem(at: spool)
         try FileManager.default.moveItem(at: moved, to: spool)
         try database.cluster.start()
-        #expect(waitUntil(seconds: 30) {
+        #expect(eventually {
             _ = try? service.request("GET", "/writable-again", headers: [("Host", fixture.host)])
             return (try? service.request("GET", "/readyz").json["spool"]) == .string("ok")
         })

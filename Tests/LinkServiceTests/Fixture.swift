@@ -49,13 +49,9 @@ struct Fixture {
         try waitForCatalog { $0.catalog.entry(exactly: host)?.compiled.rules.isEmpty == false }
     }
 
-    /// Waits (up to 15 s, for a loaded machine) until the catalog, updated asynchronously by NOTIFY, satisfies `condition`.
+    /// Waits until the catalog, updated asynchronously by NOTIFY, satisfies `condition`.
     func waitForCatalog(_ condition: (Application) -> Bool) throws {
-        let deadline = Date().addingTimeInterval(15)
-        while !condition(service.application) {
-            guard Date() < deadline else { throw TestFailure("the catalog did not catch up within 15 s") }
-            usleep(10_000)
-        }
+        try waitUntil("the catalog to catch up") { condition(service.application) }
     }
 
     @discardableResult

@@ -129,10 +129,12 @@ struct HealthChecksTests {
         try setup.check()
         try setup.remote.route(Setup.apple, status: 404, body: "")
         try setup.check()
-        let both = receiver.deliveries(count: 2)
-        usleep(1_000_000)
-        #expect(receiver.deliveries.count == 2, "the unchanged check told nothing")
-        #expect(both.last?.data?["changes"] == .array([.object(["check": .string("apple_cdn"), "from": .string("current"), "to": .string("missing")])]))
+        // A subscription's events go out in order: once the change arrives, an event of the unchanged check would have.
+        let missing = JSONValue.array([.object(["check": .string("apple_cdn"), "from": .string("current"), "to": .string("missing")])])
+        try waitUntil("the apple_cdn change told") { receiver.deliveries.contains { $0.data?["changes"] == missing } }
+        let both = receiver.deliveries
+        #expect(both.count == 2, "the unchanged check told nothing")
+        #expect(both.last?.data?["changes"] == missing)
     }
 
     @Test("Apple's CDN: an older version is stale since the next one, with the URLs iOS decides otherwise; then current; a 404 missing")
@@ -328,8 +330,10 @@ struct HealthChecksTests {
         #expect(health["healthy"] == .bool(false))
         // Checks on demand hold a worker each: with 2 threads, one at a time; another meanwhile is refused.
         let statuses = Locked<[Int]>([])
+        let before = setup.origin.requests.count
         DispatchQueue.concurrentPerform(iterations: 2) { index in
-            usleep(UInt32(index) * 300_000)
+            // The second asks once the first's check is under way (the origin has its requests, one of which stalls).
+            if index == 1 { _ = eventually { setup.origin.requests.count > before } }
             let status = (try? setup.service.request("POST", "/v1/domains/\(Setup.host)/checks", key: setup.fixture.key).status) ?? 0
             statuses.withLock { $0.append(status) }
         }
@@ -372,20 +376,21 @@ struct HealthChecksTests {
     func background() throws {
         let setup = try Setup(interval: 2)
         try setup.serveCurrentEverywhere()
-        let deadline = Date().addingTimeInterval(20)
-        var health = JSONValue.null
-        while Date() < deadline {
-            health = try Fixture.expect(200, setup.service.request("GET", "/v1/domains/\(Setup.host)/health", key: setup.fixture.key)).json
-            if health["checks"]?.arrayValue?.count == 3 { break }
-            usleep(200_000)
+        func health() throws -> JSONValue {
+            try Fixture.expect(200, setup.service.request("GET", "/v1/domains/\(Setup.host)/health", key: setup.fixture.key)).json
         }
-        #expect(health["healthy"] == .bool(true), "\(health.serialized)")
-        #expect(health["nextCheckAt"]?.stringValue != nil)
-        let checkedAt = try setup.result(health, "origin")["checkedAt"]
-        // Checked again one interval on.
-        usleep(4_500_000)
-        let again = try Fixture.expect(200, setup.service.request("GET", "/v1/domains/\(Setup.host)/health", key: setup.fixture.key)).json
-        #expect(try setup.result(again, "origin")["checkedAt"] != checkedAt)
+        var first = JSONValue.null
+        try waitUntil("the three checks run: \(first.serialized)") {
+            first = try health()
+            return first["checks"]?.arrayValue?.count == 3
+        }
+        #expect(first["healthy"] == .bool(true), "\(first.serialized)")
+        #expect(first["nextCheckAt"]?.stringValue != nil)
+        let checkedAt = try setup.result(first, "origin")["checkedAt"]
+        // Checked again one interval on (2 s; far less than the bound, which only allows for a busy machine).
+        let waiting = Date()
+        #expect(try eventually { try setup.result(try health(), "origin")["checkedAt"] != checkedAt })
+        #expect(Date().timeIntervalSince(waiting) < 20)
         let metrics = try setup.service.request("GET", "/metrics").text
         #expect(metrics.contains(#"linkd_association_check_domains{check="origin",state="current"} 1"#), "\(metrics)")
         #expect(metrics.contains(#"linkd_association_checks_total{outcome="checked"}"#))

@@ -94,8 +94,7 @@ struct KeysAPITests {
             let token = try #require(try created.json["key"]?.stringValue)
             let id = try #require(try created.json["id"]?.stringValue)
             // Wait until both nodes' change feeds are connected, so the key is cached on the second.
-            let deadline = Date().addingTimeInterval(5)
-            while try second.request("GET", "/readyz").text.contains("stale") && Date() < deadline { usleep(10_000) }
+            try waitUntil("both change feeds connected") { try !second.request("GET", "/readyz").text.contains("stale") }
             #expect(try second.request("GET", "/v1/teams", key: token).status == 200)
             #expect(try first.request("DELETE", "/v1/keys/\(id)", key: admin).status == 204)
             #expect(try first.request("GET", "/v1/teams", key: token).status == 401, "the revoking node at once")

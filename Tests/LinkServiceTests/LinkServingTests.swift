@@ -75,14 +75,12 @@ struct LinkServingTests {
             // Taps record the link and its campaign, the URL's own utm_* winning field by field.
             _ = try Self.click(fixture, "/spring24?utm_source=sms", agent: ClickTests.pixel)
             let linkID = try #require(try Self.resolve(fixture, "/spring24")["link"]?["id"]?.stringValue)
-            let deadline = Date().addingTimeInterval(15)
             var top: [JSONValue] = []
-            while Date() < deadline {
+            #expect(try eventually {
                 top = try Fixture.expect(200, service.request("GET", "/v1/analytics/top?dimension=link&utm_campaign=spring24&source=click",
                                                              key: fixture.key)).json["items"]?.arrayValue ?? []
-                if top.first?["hits"] == .number("2") { break }
-                usleep(100_000)
-            }
+                return top.first?["hits"] == .number("2")
+            })
             #expect(top.first?["link"]?.stringValue == linkID)
             #expect(top.first?["hits"] == .number("2"))
             let sources = try Fixture.expect(200, service.request("GET", "/v1/analytics/top?dimension=utm_source&link=\(linkID)&source=click",
@@ -114,12 +112,10 @@ struct LinkServingTests {
             #expect(try Self.resolve(fixture, "/twice")["destination"]?["error"]?["code"]?.stringValue == "link_expired")
             // The link's answer says how many taps were counted against its limit (added to the database every second).
             var counted: JSONValue?
-            for _ in 0..<50 {
+            #expect(try eventually {
                 counted = try service.request("GET", "/v1/links?q=twice", key: fixture.key).json["items"]?.arrayValue?.first?["clicks"]
-                if counted == .number("2") { break }
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-            #expect(counted == .number("2"))
+                return counted == .number("2")
+            }, "\(String(describing: counted))")
             // Bots, HEAD requests and HTTP libraries do not spend a link (analytics do not count them as taps either).
             try Fixture.expect(201, Self.create(fixture, #","slug":"once","maxClicks":1"# + destination))
             _ = try Self.click(fixture, "/once", agent: ClickTests.slack)

@@ -141,9 +141,7 @@ struct ResolveTests {
             try Fixture.expect(201, first.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
                                                   json: #"{"apps":["\#(fixture.iosApp)"],"path":"/kept/*","position":0}"#))
             for service in [first, second] {
-                let deadline = Date().addingTimeInterval(5)   // NOTIFY, on a loaded machine
-                while try outcome(service) != .string("open_app"), Date() < deadline { usleep(10_000) }
-                #expect(try outcome(service) == .string("open_app"), "port \(service.port)")
+                #expect(try eventually { try outcome(service) == .string("open_app") }, "port \(service.port)")   // NOTIFY
                 #expect(try click(service) == "https://apps.apple.com/app/id1234567890", "port \(service.port)")
             }
         }

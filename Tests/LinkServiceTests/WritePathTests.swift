@@ -16,9 +16,9 @@ struct WritePathTests {
         return Int(try #require(Double(line.split(separator: " ")[1])))
     }
 
-    /// Gives notifications time to arrive and the reloads they queue time to run.
-    func settle() {
-        usleep(700_000)
+    /// Waits until the nodes have applied the notifications sent so far, and run the reloads they queued.
+    func settle(_ nodes: TestService...) throws {
+        for node in nodes { try node.waitForChangeFeed() }
     }
 
     func aasa(_ service: TestService, host: String) throws -> TestResponse {
@@ -33,13 +33,13 @@ struct WritePathTests {
             let fixture = try Fixture(first)
             let second = try TestService(parameters: first.database!.parameters)
             defer { second.close() }
-            settle()
+            try settle(first, second)
             let (firstBefore, secondBefore) = (try compilations(first), try compilations(second))
             try Fixture.expect(200, try write(first, fixture))
             // Read your own writes: served by the writing node as it answers.
             let served = try aasa(first, host: fixture.host)
             #expect(served.text.contains(text))
-            settle()
+            try settle(first, second)
             let (onFirst, onSecond) = (try compilations(first) - firstBefore, try compilations(second) - secondBefore)
             #expect(onFirst == 1, "the writing node compiles the domain once: the validated compilation is installed")
             // The other node rebuilds from the notification, to the same file, ETag and Last-Modified.
@@ -70,7 +70,7 @@ struct WritePathTests {
     @Test func anUnexpectedNotificationFromThisNodeIsApplied() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            settle()
+            try settle(service)
             try service.application.pool.withTransaction { connection in
                 try connection.executeScript("UPDATE rules SET definition = '{\"path\":\"/direct/*\"}'::json WHERE position = 0")
                 try connection.notify(CatalogChanges.channel, payload: fixture.host)

@@ -64,8 +64,9 @@ import TestSupport
             #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/typescript-glue", key: workspace.key).status == 404)
             // Opting out takes the domain out of the file and changes the rules ETag.
             try Fixture.expect(200, service.request("PATCH", "/v1/domains/links.example.com", key: workspace.key, json: #"{"deferredClipboard":false}"#))
-            let deadline = Date().addingTimeInterval(15)
-            while service.application.catalog.entry(exactly: "links.example.com")?.settings.deferredClipboard != false, Date() < deadline { usleep(10_000) }
+            try waitUntil("the catalog to have the opt-out") {
+                service.application.catalog.entry(exactly: "links.example.com")?.settings.deferredClipboard == false
+            }
             let after = try workspace.codegen("swift")
             #expect(after.text.contains(#"public static let claimDomains: [String] = []"#))
             #expect(!after.text.contains(String(rulesTag ?? "")))

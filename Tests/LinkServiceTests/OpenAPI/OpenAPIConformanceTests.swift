@@ -190,16 +190,12 @@ struct OpenAPIConformanceTests {
         // Association files and resolve, once the catalog (updated through NOTIFY) has the final rules: the help
         // rule moved behind the widget rule (the insert at position 0 is served first, then the move; waiting
         // for "/help/" alone let the move's reload change the ETag in the middle of the conditional requests).
-        let deadline = Date().addingTimeInterval(5)
         func hasFinalRules() -> Bool {
             guard let aasa = api.service.application.catalog.entry(exactly: "links.example.com")?.compiled.aasaJSON,
                   let widget = aasa.range(of: "/widget/"), let help = aasa.range(of: "/help/") else { return false }
             return widget.lowerBound < help.lowerBound
         }
-        while !hasFinalRules(), Date() < deadline {
-            usleep(10_000)
-        }
-        #expect(hasFinalRules())
+        #expect(eventually { hasFinalRules() })
         let host = [("Host", "links.example.com")]
         let aasa = try api.call("GET", "/.well-known/apple-app-site-association", headers: host, expect: 200)
         try api.call("GET", "/.well-known/apple-app-site-association", headers: host + [("If-None-Match", aasa.headers["ETag"]!)], expect: 304)
