@@ -32,10 +32,9 @@ final class CaddyFront: @unchecked Sendable {
         ]
         process = try Subprocess("/usr/bin/env", ["-i"] + environment + [Self.binary, "run", "--config", Self.caddyfile, "--adapter", "caddyfile"],
                                  mergeErrors: true)
-        let deadline = Date().addingTimeInterval(10)
-        while !(FileManager.default.fileExists(atPath: rootCertificate) && Self.accepts(httpsPort) && Self.accepts(httpPort)) {
-            guard process.isRunning, Date() < deadline else { throw TestFailure("caddy did not start: \(process.standardOutput.suffix(3000))") }
-            usleep(50_000)
+        try waitUntil("caddy to start: \(process.standardOutput.suffix(3000))") {
+            guard process.isRunning else { throw TestFailure("caddy exited: \(process.standardOutput.suffix(3000))") }
+            return FileManager.default.fileExists(atPath: rootCertificate) && Self.accepts(httpsPort) && Self.accepts(httpPort)
         }
     }
 

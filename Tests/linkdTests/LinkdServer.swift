@@ -28,28 +28,28 @@ final class LinkdServer: @unchecked Sendable {
     var output: String { process.standardError }
 
     /// The port from the "listening" log line (logged at info), once it is there.
-    func port(timeout: Double = 60) throws -> Int {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+    func port(timeout: Double = patience) throws -> Int {
+        var port: Int?
+        try waitUntil("linkd serve to start: \(output)", timeout: timeout) {
             for line in output.split(separator: "\n") where line.contains("\"listening\"") {
                 if let range = line.range(of: #""http.port":""#) {
-                    return Int(line[range.upperBound...].prefix { $0.isNumber })!
+                    port = Int(line[range.upperBound...].prefix { $0.isNumber })!
+                    return true
                 }
             }
             guard process.isRunning else { throw TestFailure("linkd serve exited: \(output)") }
-            usleep(50_000)
+            return false
         }
-        throw TestFailure("linkd serve did not start within \(timeout) s: \(output)")
+        return port!
     }
 
     /// Waits until `/readyz` on `port` answers 200.
     func waitUntilReady(port: Int) throws {
-        for _ in 0..<200 {
-            if (try? HTTPTestClient.request(port: port, method: "GET", path: "/readyz"))?.status == 200 { return }
-            guard process.isRunning else { break }
-            usleep(50_000)
+        try waitUntil("linkd serve to become ready: \(output.suffix(2000))") {
+            if (try? HTTPTestClient.request(port: port, method: "GET", path: "/readyz"))?.status == 200 { return true }
+            guard process.isRunning else { throw TestFailure("linkd serve exited before it was ready: \(output.suffix(2000))") }
+            return false
         }
-        throw TestFailure("linkd serve did not become ready: \(output.suffix(2000))")
     }
 
     /// Sends SIGTERM and waits for the exit status.

@@ -23,13 +23,12 @@ struct LinksCommandTests {
         _ = try call("POST", "/v1/apps/\(app)/destinations", #"{"name":"widgetDetail","params":{"id":{"type":"int","min":1}}}"#)
         _ = try call("PUT", "/v1/domains/\(ServedLinkd.host)/rules", #"{"rules":[{"apps":["\#(app)"],"path":"/widget/{id}","destination":{"type":"widgetDetail"}}]}"#)
         let server = "http://127.0.0.1:\(served.port)"
-        var built = try LinkdProcess.run(["links", "build", "--server", server, "--key", key, "--app", app, "--type", "widgetDetail", "--params", #"{"id":42}"#])
-        for _ in 0..<100 where built.status != 0 {   // the catalog installs the rules as the write answers; a moment at most
-            usleep(50_000)
+        var built: LinkdProcess.Result?
+        #expect(try eventually {   // the catalog installs the rules as the write answers; a moment at most
             built = try LinkdProcess.run(["links", "build", "--server", server, "--key", key, "--app", app, "--type", "widgetDetail", "--params", #"{"id":42}"#])
-        }
-        #expect(built.status == 0, "\(built.stderr)")
-        let answer = try JSONValue.parse(built.stdout)
+            return built?.status == 0
+        }, "\(built?.stderr ?? "")")
+        let answer = try JSONValue.parse(try #require(built).stdout)
         #expect(answer["universal"] == .string("https://links.example.com/widget/42"))
         #expect(answer["scheme"] == .string("widgets://widget/42"))
         let batch = try LinkdProcess.run(["links", "build", "--server", server, "--key", key, "--batch", "-"], input: """

@@ -19,7 +19,7 @@ struct ServeSIGKILLHitsTests {
         load.answered.add(linkd.probesAnswered, ordering: .relaxed)
         var samples: [Int] = []
         for _ in 0..<15 {
-            usleep(150_000)
+            usleep(150_000)   // the pace of the samples over the load, what is measured: not a wait
             samples.append(Int(try #require(try linkd.metric("linkd_hits_not_durable"))))
         }
         let answeredBeforeScrape = load.answered.load(ordering: .relaxed)

@@ -12,7 +12,9 @@ struct ServeSIGTERMHitsTests {
         defer { linkd.close() }
         let load = ClickLoad(port: linkd.port)
         load.answered.add(linkd.probesAnswered, ordering: .relaxed)  // the probe clicks that showed the domain serving
-        usleep(1_500_000)
+        try waitUntil("a load of clicks answered, the hits of some not yet written") {
+            try load.answered.load(ordering: .relaxed) > 1_000 && (linkd.metric("linkd_hits_not_durable") ?? 0) > 0
+        }
         linkd.process.signal(SIGTERM)
         let status = try linkd.process.wait(timeout: 60)
         load.waitForEnd()

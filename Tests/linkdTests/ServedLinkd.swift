@@ -27,11 +27,11 @@ final class ServedLinkd: @unchecked Sendable {
                                                  headers: [("Authorization", "Bearer \(key)"), ("Content-Type", "application/json")],
                                                  body: Array(#"{"hostname":"\#(Self.host)","webFallbackUrl":"https://www.example.com"}"#.utf8))
         guard created.status == 201 else { throw TestFailure("POST /v1/domains: \(created.status) \(created.text)") }
-        for _ in 0..<200 where probesAnswered == 0 {
+        try waitUntil("clicks on the new domain to answer") {
             let probe = try HTTPTestClient.request(port: port, method: "GET", path: "/probe", headers: [("Host", Self.host)])
-            if probe.status == 302 { probesAnswered += 1 } else { usleep(20_000) }
+            if probe.status == 302 { probesAnswered += 1 }
+            return probesAnswered > 0
         }
-        guard probesAnswered > 0 else { throw TestFailure("clicks on the new domain do not answer") }
     }
 
     /// Probe clicks answered while waiting for the domain to serve (each has its hit).
