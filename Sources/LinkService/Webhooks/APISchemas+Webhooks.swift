@@ -46,6 +46,9 @@ extension APISchemas {
         ("WebhookTestResult", Schema.object([
             .required("eventId", Schema.string),
         ], closed: false).described("The `webhook.test` event queued for the subscription.")),
+        // A component: inline, generators would name it `Link` and rename the component that is.
+        ("ClickedLink", Schema.object([.required("id", .uuid), .required("domain", .hostname), .required("slug", .string), .required("shortLink", .url)], closed: false)
+            .described("The link tapped.")),
         ("WebhookEventTypes", Schema.object([
             .required("items", Schema.array(Schema.object([
                 .required("type", Schema.ref("WebhookEventType")),
@@ -68,7 +71,7 @@ extension APISchemas {
         (.linkClicked, "LinkClickedEvent",
          "People tapped a link: its taps over an interval (`--webhook-click-interval`) coalesced into one event; bots are not counted. Each node tells its own taps.",
          Schema.object([
-            .required("link", Schema.object([.required("id", .uuid), .required("domain", .hostname), .required("slug", .string), .required("shortLink", .url)], closed: false)),
+            .required("link", Schema.ref("ClickedLink")),
             .required("clicks", Schema.integer(minimum: 1)),
             .required("from", Schema.timestamp), .required("to", Schema.timestamp),
          ], closed: false)),

@@ -299,6 +299,21 @@ struct OpenAPIConformanceTests {
         try api.call("GET", "/v1/analytics/top", "/v1/analytics/top?dimension=link&limit=5", key: reader, expect: 200)
         try api.call("GET", "/v1/analytics/timeseries", "/v1/analytics/timeseries?groupBy=utm_medium&link=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11",
                      key: reader, expect: 200)
+        // The JSON answers over the hits of the resolves above (real rules, apps and destination types, which name the
+        // items), each against its schema: every shape the handlers write, groups, names and the previous period included.
+        #expect(eventually { api.service.application.hits.counters.written > 0 })
+        for query in ["summary?source=all&compare=previous", "summary?source=all&app=\(ios)&period=today&includeBots=true",
+                      "timeseries?source=all&groupBy=rule&compare=previous", "timeseries?source=all&interval=hour&groupBy=source",
+                      "timeseries?source=all&groupBy=destination&period=7d&tz=Europe%2FParis",
+                      "top?dimension=rule&source=all&compare=previous", "top?dimension=destination&source=all&sort=visitors",
+                      "top?dimension=app&source=all", "top?dimension=host&source=resolve&compare=previous",
+                      "top?dimension=path&source=all&compare=previous", "top?dimension=referrer&source=all"] {
+            let template = "/v1/analytics/" + query.prefix { $0 != "?" }
+            let answer = try api.call("GET", template, "/v1/analytics/" + query, key: reader, expect: 200)
+            #expect(answer.headers["Content-Type"]?.hasPrefix("application/json") == true)
+        }
+        let top = try api.call("GET", "/v1/analytics/top", "/v1/analytics/top?dimension=rule&source=all", key: reader, expect: 200).json
+        #expect(top["items"]?.arrayValue?.first?["position"].map { $0 != .null } == true, "rules are named by path and position: \(top)")
         for query in ["utm_source=", "utm_term=" + String(repeating: "x", count: 201)] {
             try api.call("GET", "/v1/analytics/summary", "/v1/analytics/summary?" + query, key: reader, expect: 400, refused: true)
         }

@@ -125,6 +125,58 @@ struct OpenAPIDocumentTests {
         }
     }
 
+    /// Generators write a model per component; an inline object inside a union made openapi-python-client import
+    /// models it never wrote (`ResolvedDestination`, `LinkBuildAnswer`): union members are references.
+    @Test func unionMembersAreComponents() throws {
+        let document = try Self.document()
+        var found: [String] = []
+        Self.visitSchemas(document, path: "") { schema, path in
+            for key in ["oneOf", "anyOf"] {
+                for (index, member) in (schema[key]?.arrayValue ?? []).enumerated() where member["properties"] != nil {
+                    found.append("\(path)/\(key)/\(index)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "inline objects in unions (make them components): \(found)")
+    }
+
+    /// datamodel-code-generator names an inline object after its member (`preview` → `Preview`, the items of
+    /// `problems` → `Problem`) and renames a component of that name (`Preview3`): no inline object is named so.
+    @Test func inlineObjectsAreNotNamedLikeComponents() throws {
+        let document = try Self.document()
+        let components = Set((document["components"]?["schemas"]?.objectMembers ?? []).map(\.key))
+        var found: [String] = []
+        Self.visitSchemas(document, path: "") { schema, path in
+            for property in schema["properties"]?.objectMembers ?? [] {
+                let value = property.value
+                let candidates = [value, value["items"]].compactMap { $0 }
+                    + ["anyOf", "oneOf"].flatMap { value[$0]?.arrayValue ?? [] }
+                guard candidates.contains(where: { $0["properties"] != nil }) else { continue }
+                let name = property.key.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+                    .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+                let singular = name.hasSuffix("ies") ? name.dropLast(3) + "y" : name.hasSuffix("s") ? String(name.dropLast()) : name
+                if components.contains(name) || components.contains(singular) { found.append("\(path)/properties/\(property.key)") }
+            }
+        }
+        #expect(found.isEmpty, "inline objects a generator would name like a component (make them components): \(found)")
+    }
+
+    /// Every JSON answer has a schema saying its members, not `{"type": "object"}` and prose.
+    @Test func everyJSONAnswerHasASchema() throws {
+        let document = try Self.document()
+        for path in document["paths"]?.objectMembers ?? [] where path.key != "/openapi.json" {   // the document: OpenAPI's own schema
+            for member in path.value.objectMembers ?? [] where Self.methods.contains(member.key) {
+                for response in member.value["responses"]?.objectMembers ?? [] where response.key.hasPrefix("2") {
+                    guard var schema = response.value["content"]?["application/json"]?["schema"] else { continue }
+                    while let reference = schema["$ref"]?.stringValue, let target = Self.resolve(reference, in: document) { schema = target }
+                    let described = schema["properties"] != nil || schema["items"] != nil || schema["oneOf"] != nil
+                        || schema["anyOf"] != nil || schema["allOf"] != nil || schema["additionalProperties"] != nil
+                    #expect(described, "\(member.key.uppercased()) \(path.key) \(response.key): the answer's members have no schema")
+                }
+            }
+        }
+    }
+
     @Test func errorResponsesAreProblems() throws {
         let document = try Self.document()
         for response in document["components"]?["responses"]?.objectMembers ?? [] where response.key != "NotModified" {
@@ -162,6 +214,22 @@ struct OpenAPIDocumentTests {
             }
         case .array(let elements):
             for element in elements { collectReferences(element, into: &references) }
+        default:
+            break
+        }
+    }
+
+    /// Calls `visit` with every schema object of the document (components, parameters, bodies, answers, nested
+    /// schemas) and its JSON pointer.
+    static func visitSchemas(_ value: JSONValue, path: String, _ visit: (JSONValue, String) -> Void) {
+        switch value {
+        case .object(let members):
+            if value["type"] != nil || value["oneOf"] != nil || value["anyOf"] != nil || value["properties"] != nil { visit(value, path) }
+            for member in members {
+                visitSchemas(member.value, path: path + "/" + member.key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1"), visit)
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() { visitSchemas(element, path: "\(path)/\(index)", visit) }
         default:
             break
         }

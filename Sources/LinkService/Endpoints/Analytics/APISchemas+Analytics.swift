@@ -1,12 +1,112 @@
 import Foundation
 import LinkKit
 
-/// The components of the analytics endpoints (`OpenAPIDocument`).
+/// The components of the analytics endpoints (`OpenAPIDocument`): the JSON answers as `AnalyticsHandlers` writes
+/// them, each starting with the echo of the question (`AnalyticsParameters.jsonMembers`).
 extension APISchemas {
     static var analytics: [(name: String, schema: Schema)] {
         [
             ("TimeZone", Schema.enumeration(["UTC"] + TimeZone.knownTimeZoneIdentifiers.sorted())
                 .described("An IANA time zone this server knows (its tz database).").example("Europe/Paris")),
+            ("AnalyticsFilters", Schema.object(
+                ["host", "app", "outcome", "served", "link"].map { .optional($0, Schema.string) }
+                    + (Hit.Campaign.Field.allCases.map(\.rawValue) + AnalyticsStore.VisitorField.allCases.map(\.rawValue))
+                        .map { .optional($0, Schema.string) },
+                closed: false).described("The filters the question named, as read (a host in lower case).")),
+            ("AnalyticsSummary", Schema.object(echo + [
+                .required("hits", count.described("Hits matching the filters (bots only with `includeBots`).")),
+                .required("botHits", count.described("Hits of bots matching the filters, whatever `includeBots` says.")),
+                .required("botShare", Schema([JSONMember(key: "type", value: .string("number")), JSONMember(key: "minimum", value: .integer(0)),
+                                              JSONMember(key: "maximum", value: .integer(1))]).described("`botHits` over all hits, 0 when there are none.")),
+                .required("uniqueVisitors", count.described("The sum over the UTC days of the range of each day's distinct visitors.")),
+                .required("byOutcome", Schema.ref("AnalyticsOutcomeCounts").nullable.described("Hits per outcome; null when the filters leave no count that keeps it.")),
+                .required("bySource", Schema.ref("AnalyticsSourceCounts")),
+                .required("byPlatform", Schema.ref("AnalyticsPlatformCounts").nullable.described("Hits per platform; null as `byOutcome`.")),
+                .required("byServed", Schema.ref("AnalyticsServedCounts").nullable.described("Clicks per what they got; null as `byOutcome`.")),
+                .optional("previous", Schema.object([.required("hits", count), .required("botHits", count), .required("uniqueVisitors", count)], closed: false)
+                    .described("With `compare=previous`: the previous period's figures.")),
+            ], closed: false).described("Totals, bot share and unique visitors, per outcome, source, platform and what clicks got.")),
+            ("AnalyticsOutcomeCounts", countsObject(Hit.Outcome.allCases.map(\.rawValue))),
+            ("AnalyticsSourceCounts", countsObject(Hit.Source.allCases.map(\.rawValue))),
+            ("AnalyticsPlatformCounts", countsObject(DevicePlatform.allCases.map(\.rawValue))),
+            ("AnalyticsServedCounts", countsObject(Hit.Served.allCases.map(\.rawValue))),
+            ("AnalyticsTimeseries", Schema.object(echo + [
+                .required("interval", Schema.enumeration(["hour", "day"])),
+                .required("groupBy", Schema.enumeration(AnalyticsStore.groupings).nullable),
+                .required("total", count),
+                .required("visitors", count.described("The sum of the daily unique visitors over the range.")),
+                .optional("names", Schema.map(.ref("AnalyticsName")).described("With `groupBy` an id (app, rule, link, destination): what names each group, by group.")),
+                .optional("previous", Schema.object([.required("total", count), .required("visitors", count)], closed: false)
+                    .described("With `compare=previous`: the previous period's figures.")),
+                .required("buckets", Schema.array(.ref("AnalyticsBucket")).described("One bucket per hour or day, empty ones included, in order.")),
+            ], closed: false).described("Hits per hour or day, optionally grouped.")),
+            ("AnalyticsBucket", Schema.object([
+                .required("start", instant),
+                .required("total", count),
+                .required("visitors", count),
+                .optional("groups", Schema.map(count).described("With `groupBy`: hits per group (`(none)` for hits without one).")),
+                .optional("groupVisitors", Schema.map(count).described("With `groupBy`: unique visitors per group.")),
+            ], closed: false)),
+            ("AnalyticsName", Schema.object(nameProperties, closed: false)
+                .described("What names an id: an app's `name`, a rule's `path` and `position`, a link's `slug`, a destination type's `title`.")),
+            ("AnalyticsTop", Schema.object(echo + [
+                .required("dimension", Schema.enumeration(["path", "referrer"] + AnalyticsStore.rollupDimensions.keys.sorted())),
+                .required("sort", Schema.enumeration(AnalyticsStore.Ranking.allCases.map(\.rawValue))),
+                .required("items", Schema.array(.ref("AnalyticsTopItem")).described("The most frequent values first.")),
+            ], closed: false).described("The most frequent values of a dimension.")),
+            ("AnalyticsTopItem", Schema.object(topItemProperties, closed: false).described("""
+                A value of the dimension, under the dimension's name (`path`, `utm_campaign`, ...), with its context (`host`, or `app` for \
+                a destination) and, for ids, what names them (null when the id is gone).
+                """)),
+        ]
+    }
+
+    /// The echo of the question every analytics answer starts with.
+    private static var echo: [Schema.Property] {
+        [
+            .required("from", instant),
+            .required("to", instant.described("Exclusive.")),
+            .required("timeZone", Schema.string.described("The `tz` asked (default UTC).")),
+            .required("period", Schema.enumeration(AnalyticsParameters.Period.allCases.map(\.rawValue)).nullable),
+            .required("includeBots", Schema.boolean),
+            .required("source", Schema.enumeration(["click", "resolve", "claim", "all"])),
+            .optional("previousFrom", instant.described("With `compare=previous`: where the previous period starts.")),
+            .optional("previousTo", instant.described("With `compare=previous`: where it ends (this range's `from`).")),
+            .required("filters", Schema.ref("AnalyticsFilters")),
+        ]
+    }
+
+    /// A time in `tz` (RFC 3339 with the zone's offset).
+    private static var instant: Schema { Schema.string(format: "date-time") }
+
+    private static var count: Schema { Schema.integer(minimum: 0) }
+
+    /// Every value of a breakdown, each with its count.
+    private static func countsObject(_ keys: [String]) -> Schema {
+        Schema.object(keys.map { .required($0, count) }, closed: false)
+    }
+
+    /// What `AnalyticsStore.names` answers, each member null when the named thing is gone.
+    private static var nameProperties: [Schema.Property] {
+        [
+            .optional("name", Schema.string.nullable),
+            .optional("path", Schema.string.nullable),
+            .optional("position", Schema.integer(minimum: 0).nullable),
+            .optional("slug", Schema.string.nullable),
+            .optional("title", Schema.string.nullable),
+        ]
+    }
+
+    /// A top item's members: the context, the ranked value (under the dimension's name), the names, the figures.
+    private static var topItemProperties: [Schema.Property] {
+        let names = Set(nameProperties.map(\.name))
+        let dimensions = (["host", "app", "referrer"] + AnalyticsStore.rollupDimensions.keys.sorted()).filter { !names.contains($0) }
+        var seen = Set<String>()
+        return dimensions.filter { seen.insert($0).inserted }.map { .optional($0, Schema.string) } + nameProperties + [
+            .required("hits", count),
+            .optional("visitors", count.described("Not for `path` and `referrer`, which keep no visitors.")),
+            .optional("previousHits", count.described("With `compare=previous`.")),
+            .optional("previousVisitors", count.described("With `compare=previous`, where `visitors` is.")),
         ]
     }
 }

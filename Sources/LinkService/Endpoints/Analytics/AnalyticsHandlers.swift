@@ -18,16 +18,16 @@ struct AnalyticsHandlers: EndpointGroup {
             Endpoint(.GET, "/v1/analytics/timeseries", "analyticsTimeseries", "Hits per hour or day, optionally grouped", tag: "Analytics",
                      scope: .read,
                      query: AnalyticsParameters.declared + [Self.interval, Self.groupBy],
-                     success: Self.answer(json: "`{from, to, timeZone, period, includeBots, source, filters, interval, groupBy, total, visitors, names?, previous?, buckets: [{start, total, visitors, groups?, groupVisitors?}]}`.",
+                     success: Self.answer(json: "AnalyticsTimeseries",
                                      csv: "`start,group,hits,visitors`, one row per bucket and group."), timeseries),
             Endpoint(.GET, "/v1/analytics/top", "analyticsTop", "The most frequent paths, destinations, rules, referrers, links, campaigns, countries or devices", tag: "Analytics",
                      scope: .read,
                      query: AnalyticsParameters.declared + [Self.dimension, Self.limit, Self.sort],
-                     success: Self.answer(json: "`{…, dimension, sort, items: [{host?|app?, <dimension>, name?|slug?|path?|position?|title?, hits, visitors?, previousHits?, previousVisitors?}]}`.",
+                     success: Self.answer(json: "AnalyticsTop",
                                      csv: "A header row naming the columns, then one row per item."), top),
             Endpoint(.GET, "/v1/analytics/summary", "analyticsSummary", "Totals, unique visitors, bot share, per outcome", tag: "Analytics",
                      scope: .read, query: AnalyticsParameters.declared,
-                     success: Self.answer(json: "`{…, hits, botHits, botShare, uniqueVisitors, byOutcome, bySource, byPlatform, byServed, previous?: {hits, botHits, uniqueVisitors}}`.",
+                     success: Self.answer(json: "AnalyticsSummary",
                                      csv: "`metric,value`, one row per figure."), summary),
         ]
     }
@@ -41,10 +41,11 @@ struct AnalyticsHandlers: EndpointGroup {
                                              "Rank by hits (the default) or unique visitors (not for path and referrer, which keep no visitors).")
     private static let limit = QueryParameter("limit", Schema.integer(minimum: 1, maximum: 100), "How many (default 10).")
 
-    /// An analytics answer: JSON, or CSV (RFC 4180, with a header row) for `format=csv` or `Accept: text/csv`.
+    /// An analytics answer: JSON (the component named `json`), or CSV (RFC 4180, with a header row) for `format=csv`
+    /// or `Accept: text/csv`.
     private static func answer(json: String, csv: String) -> Endpoint.Success {
         .alternatives(200, [
-            ("application/json", Schema.anyObject.described(json)),
+            ("application/json", Schema.ref(json)),
             ("text/csv", Schema.string.described(csv + """
                  Sent as `text/csv; charset=utf-8; header=present`. A cell a spreadsheet would run (starting with `=`, `+`, \
                  `-`, `@`, a tab or a carriage return) starts with `'`, and a value of quotes before one of those with one \

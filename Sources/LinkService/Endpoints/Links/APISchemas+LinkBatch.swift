@@ -8,11 +8,11 @@ extension APISchemas {
         ("LinkBulkAnswer", Schema.object([
             .required("created", Schema.integer(minimum: 0)),
             .required("refused", Schema.integer(minimum: 0)),
-            .required("results", Schema.array(Schema.oneOf([
-                .ref("Link"),
-                Schema.object([.required("error", .ref("Problem"))], closed: false),
-            ])).described("One result per item, in order: the link created, or why it was refused (pointers under `/<index>`).")),
+            .required("results", Schema.array(Schema.oneOf([.ref("Link"), .ref("BatchItemFailure")])).described("One result per item, in order: the link created, or why it was refused (pointers under `/<index>`).")),
         ], closed: false)),
+        // A component, as union members are (generators write a model per component).
+        ("BatchItemFailure", Schema.object([.required("error", .ref("Problem"))], closed: false)
+            .described("An item of a batch that was refused, and why.")),
         ("LinkImportFile", Schema.string.described("A CSV file (`text/csv`) with its header row.")),
         ("LinkImportReport", Schema.object([
             .required("format", Schema.enumeration(LinkImportFile.Format.allCases.map(\.rawValue))),
@@ -28,12 +28,14 @@ extension APISchemas {
             .required("results", Schema.array(Schema.object([
                 .required("row", Schema.integer(minimum: 1).described("The row's record number in the file (the header is 1).")),
                 .required("status", Schema.enumeration(["created", "would-create", "refused"])),
-                .optional("link", Schema.object([], closed: false).described("The link created (or, in a dry run, as it would be: without id or timestamps).")),
-                .optional("problems", Schema.array(Schema.object([
-                    .required("column", Schema.string.described("The column at fault; empty for the row as a whole.")),
-                    .required("detail", Schema.string),
-                ], closed: false))),
+                .optional("link", Schema.anyObject.described("The link created (or, in a dry run, as it would be: without id or timestamps).")),
+                .optional("problems", Schema.array(.ref("ImportProblem"))),
             ], closed: false)).described("One result per data row, in order.")),
         ], closed: false)),
+        // A component: inline, generators would name it `Problem` and rename the component that is.
+        ("ImportProblem", Schema.object([
+            .required("column", Schema.string.described("The column at fault; empty for the row as a whole.")),
+            .required("detail", Schema.string),
+        ], closed: false).described("Why a row was refused.")),
     ]
 }

@@ -8,12 +8,12 @@ extension APISchemas {
             creating ? .required(LinkFields.domain) : .optional(LinkFields.domain, nullable: true),
             .optional(LinkFields.slug, nullable: true),
             .optional(LinkFields.app, nullable: true),
-            .optional(LinkFields.destination, nullable: true),
+            .optional(LinkFields.destination.name, Schema.ref("LinkDestination").nullable),
             .optional(LinkFields.url, nullable: true),
             .optional(LinkFields.fallbacks, nullable: true),
             .optional(LinkFields.campaign, nullable: true),
             .optional(LinkFields.tags, nullable: true),
-            .optional(LinkFields.preview, nullable: true),
+            .optional(LinkFields.preview.name, Schema.ref("LinkPreview").nullable),
             .optional(LinkFields.expiresAt, nullable: true),
             .optional(LinkFields.maxClicks, nullable: true),
             .optional(LinkFields.name, nullable: true),
@@ -22,18 +22,22 @@ extension APISchemas {
     }
 
     static let links: [(name: String, schema: Schema)] = [
+        // Components rather than inline objects, which generators would name `Destination` and `Preview` like the
+        // destination types' and the rule preview's components, renaming those.
+        ("LinkDestination", LinkFields.destination.schema),
+        ("LinkPreview", LinkFields.preview.schema),
         ("Link", Schema.object([
             .required("id", Schema.uuid.readOnly),
             .required("domain", Schema.hostname),
             .required("slug", Schema.string(maxLength: TextLimit.slug.scalars)),
             .required("shortLink", Schema.url.readOnly.described("The link: `https://<domain>/<slug>`.")),
             .optional("app", Schema.uuid),
-            .optional("destination", LinkFields.destination.schema),
+            .optional("destination", Schema.ref("LinkDestination")),
             .optional("url", Schema.url.described("The web page the link opens (without `app` and `destination`).")),
             .required("fallbacks", LinkFields.fallbacks.schema),
             .required("campaign", LinkFields.campaign.schema),
             .required("tags", Schema.array(.string)),
-            .required("preview", LinkFields.preview.schema),
+            .required("preview", Schema.ref("LinkPreview")),
             .optional("expiresAt", Schema.timestamp),
             .optional("maxClicks", Schema.integer(minimum: 1)),
             .optional("clicks", Schema.integer(minimum: 0).readOnly.described(

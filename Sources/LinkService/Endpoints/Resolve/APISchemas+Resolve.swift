@@ -22,16 +22,8 @@ extension APISchemas {
                 The link domain that decided (the URL's host when none): for a custom-scheme link, the app's `primaryDomain`, \
                 else the oldest domain whose rules name it (empty for `unknown_scheme`).
                 """)),
-            .optional("app", Schema.object([
-                .required("id", .uuid),
-                .required("platform", Schema.enumeration(["ios", "android"])),
-                .optional("appId", Schema.string.described("iOS: `TEAMID.bundle.id`.")),
-                .optional("packageName", Schema.string.described("Android: the package name.")),
-            ], closed: false).described("The app that opens the URL, or whose exclusion decided.")),
-            .optional("rule", Schema.object([
-                .required("id", .uuid),
-                .required("position", Schema.integer(minimum: 0)),
-            ], closed: false).described("The rule that decided and its place in the list.")),
+            .optional("app", Schema.ref("ResolvedApp")),
+            .optional("rule", Schema.ref("RulePosition")),
             .optional("destination", Schema.ref("ResolvedDestination")),
             .optional("links", Schema.ref("Links")),
             .optional("requiresSignIn", Schema.boolean.described("Present (true) when the destination is for signed-in users (docs/CODEGEN.md).")),
@@ -42,6 +34,16 @@ extension APISchemas {
                 .optional("playStore", Schema.url),
             ], closed: false).described("Where to send the user when the app is not installed or no app opens the link.")),
         ], closed: false).described("What a URL opens, why, and where inside the app: the same semantics iOS applies to the AASA file.")),
+        ("ResolvedApp", Schema.object([
+            .required("id", .uuid),
+            .required("platform", Schema.enumeration(["ios", "android"])),
+            .optional("appId", Schema.string.described("iOS: `TEAMID.bundle.id`.")),
+            .optional("packageName", Schema.string.described("Android: the package name.")),
+        ], closed: false).described("The app that opens the URL, or whose exclusion decided.")),
+        ("RulePosition", Schema.object([
+            .required("id", .uuid),
+            .required("position", Schema.integer(minimum: 0)),
+        ], closed: false).described("The rule that decided (or prints a link) and its place in the list.")),
         ("ResolvedLink", Schema.object([
             .required("id", .uuid),
             .required("slug", Schema.string),
@@ -67,19 +69,23 @@ extension APISchemas {
                 .required("destination", Schema.ref("ResolvedDestination").nullable),
             ], closed: false))),
         ], closed: false).described("URLs and what the app's generated router must answer for each.")),
-        ("ResolvedDestination", Schema.oneOf([
-            Schema.object([
-                .required("type", Schema.identifier),
-                .required("params", Schema.map(.oneOf([.string, .integer, .boolean])).described("Typed values: ints as numbers, bools as booleans.")),
-            ], closed: false).example(.object(["type": .string("widgetDetail"), "params": .object(["id": .integer(42)])])),
-            Schema.object([
-                .required("error", Schema.object([
-                    .required("code", Schema.enumeration(["invalid_param", "missing_param", "unknown_destination", "link_expired"])),
-                    .optional("param", Schema.string),
-                    .required("detail", Schema.string),
-                ], closed: false)),
-            ], closed: false).described("The app opens, but the destination cannot be built: an explicit error, never a silent nothing."),
-        ]).described("The typed in-app destination, or why it could not be built.")),
+        // The union's members are components: generators name (and write) a model per component, where inline
+        // members holding further objects left some without one.
+        ("ResolvedDestination", Schema.oneOf([.ref("TypedDestination"), .ref("DestinationFailure")])
+            .described("The typed in-app destination, or why it could not be built.")),
+        ("TypedDestination", Schema.object([
+            .required("type", Schema.identifier),
+            .required("params", Schema.map(.oneOf([.string, .integer, .boolean])).described("Typed values: ints as numbers, bools as booleans.")),
+        ], closed: false).example(.object(["type": .string("widgetDetail"), "params": .object(["id": .integer(42)])]))
+            .described("The destination the app opens: its type and typed parameters.")),
+        ("DestinationFailure", Schema.object([
+            .required("error", Schema.ref("DestinationError")),
+        ], closed: false).described("The app opens, but the destination cannot be built: an explicit error, never a silent nothing.")),
+        ("DestinationError", Schema.object([
+            .required("code", Schema.enumeration(["invalid_param", "missing_param", "unknown_destination", "link_expired"])),
+            .optional("param", Schema.string),
+            .required("detail", Schema.string),
+        ], closed: false).described("Why the destination cannot be built, and the parameter at fault.")),
         ("ResolveBatchRequest", Schema.object([
             .required("urls", Schema.array(Schema.linkURL.with("maxLength", .integer(TextLimit.resolveURL.scalars)), maxItems: ResolveHandlers.batchLimit)
                 .described("Absolute http(s) URLs, each at most \(TextLimit.resolveURL.bytes) bytes of UTF-8.")),

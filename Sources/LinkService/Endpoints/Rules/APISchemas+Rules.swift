@@ -69,16 +69,51 @@ extension APISchemas {
                 .required("corpus", Schema.ref("MoveCorpus")),
             ], closed: false).described("What the rule list would generate. Nothing is saved.")),
             ("AASAFile", Schema.object([
-                .optional("applinks", Schema.anyObject.described("`apps`, `defaults`, `substitutionVariables` and `details` with `appIDs` and `components`.")),
-                .optional("webcredentials", Schema.object([.required("apps", .array(.string))], closed: false)),
-                .optional("appclips", Schema.object([.required("apps", .array(.string))], closed: false)),
+                .optional("applinks", Schema.ref("AASAAppLinks")),
+                .optional("webcredentials", Schema.ref("AASAServiceApps")),
+                .optional("appclips", Schema.ref("AASAServiceApps")),
+                .optional("activitycontinuation", Schema.ref("AASAServiceApps")),
             ], closed: false).described("An apple-app-site-association file, as Apple documents it.")),
-            ("AssetLinks", Schema.array(Schema.object([
+            ("AASAAppLinks", Schema.object([
+                .optional("apps", Schema.array(.string).described("The legacy key iOS 12 needs, empty.")),
+                .optional("defaults", Schema.ref("AASAComponent")),
+                .optional("substitutionVariables", Schema.map(.array(.string)).described("Named lists of patterns a component writes `$(name)` for.")),
+                .required("details", Schema.array(.ref("AASADetail"))),
+            ], closed: false).described("The `applinks` section: universal links.")),
+            ("AASADetail", Schema.object([
+                .optional("appIDs", Schema.array(.string).described("`TEAMID.bundle.id` of the apps the entry is for.")),
+                .optional("appID", Schema.string.described("The legacy paths-only form's one app.")),
+                .optional("defaults", Schema.ref("AASAComponent")),
+                .optional("components", Schema.array(.ref("AASAComponent")).described("In order: the first that matches decides.")),
+                .optional("paths", Schema.array(.string).described("The legacy form (iOS 12).")),
+            ], closed: false)),
+            ("AASAComponent", patterns(Schema.object([
+                .optional("exclude", Schema.boolean),
+                .optional("caseSensitive", Schema.boolean),
+                .optional("percentEncoded", Schema.boolean),
+                .optional("comment", Schema.string),
+            ], closed: false))
+                .described("A pattern of URLs: `/` (the path), `?` (the query, or a pattern per query item) and `#` (the fragment); as `defaults`, the options of those after it.")),
+            ("AASAServiceApps", Schema.object([.required("apps", .array(.string))], closed: false)
+                .described("`webcredentials`, `appclips`, `activitycontinuation`: the apps, `TEAMID.bundle.id`.")),
+            ("AssetLinks", Schema.array(.ref("AssetLinksStatement")).described("A Digital Asset Links statement list (assetlinks.json).")),
+            ("AssetLinksStatement", Schema.object([
                 .required("relation", Schema.array(.string)),
-                .required("target", Schema.anyObject.described("`namespace`, `package_name` and `sha256_cert_fingerprints`.")),
-                .optional("relation_extensions", Schema.anyObject.described(
-                    "With `androidDynamicRules`: `{\"delegate_permission/common.handle_all_urls\": {\"dynamic_app_link_components\": [{\"/\", \"?\", \"#\", \"exclude\"}…]}}`, the app's rules in order.")),
-            ], closed: false)).described("A Digital Asset Links statement list (assetlinks.json).")),
+                .required("target", Schema.ref("AssetLinksTarget")),
+                .optional("relation_extensions", Schema.map(.ref("AssetLinksRelationExtension")).described(
+                    "With `androidDynamicRules`: per relation (`delegate_permission/common.handle_all_urls`), the app's rules in order.")),
+            ], closed: false)),
+            ("AssetLinksTarget", Schema.object([
+                .required("namespace", Schema.string.described("`android_app` (or `web`).")),
+                .optional("package_name", Schema.string),
+                .optional("sha256_cert_fingerprints", Schema.array(.string)),
+                .optional("site", Schema.string),
+            ], closed: false)),
+            ("AssetLinksRelationExtension", Schema.object([
+                .optional("dynamic_app_link_components", Schema.array(.ref("AndroidDynamicComponent"))),
+            ], closed: false)),
+            ("AndroidDynamicComponent", patterns(Schema.object([.optional("exclude", Schema.boolean)], closed: false))
+                .described("An Android 15+ dynamic rule (docs/ANDROID.md): `/` (the path), `?` (a pattern per query item) and `#` (the fragment).")),
             ("LintFinding", Schema.object([
                 .required("severity", .enumeration(["error", "warning"])),
                 .required("code", Schema.string.described("Stable identifier of the kind of finding.").example("unreachableRule")),
@@ -86,5 +121,14 @@ extension APISchemas {
                 .required("message", Schema.string),
             ], closed: false)),
         ]
+    }
+
+    /// `object` with the members `/` (a path pattern), `?` (a query pattern, or one per query item) and `#` (a fragment
+    /// pattern) of an AASA component or an Android dynamic rule, as `additionalProperties` and `propertyNames`:
+    /// generators turn member names into identifiers, and these three would all be the same empty one.
+    private static func patterns(_ object: Schema) -> Schema {
+        let names = (object.json["properties"]?.objectMembers ?? []).map(\.key)
+        return object.with("additionalProperties", Schema.oneOf([.string, .map(.string)]).json)
+            .with("propertyNames", Schema.enumeration(["/", "?", "#"] + names).json)
     }
 }
