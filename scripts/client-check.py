@@ -161,15 +161,21 @@ def drive(url, key):
     page = d.check("list links", list_links.sync(client=c), m.LinkPage)
     assert all(isinstance(item, m.Link) for item in page.items)
     android_ua = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36"
-    landing = httpx.get(url + "/widget/42", headers={"Host": "links.example.com", "User-Agent": android_ua})
+    landing = httpx.get(url + "/spring", headers={"Host": "links.example.com", "User-Agent": android_ua})
     token = re.search(r"linkd_token%3D([0-9a-f]{32})", landing.text)
     assert token, f"no click token on the Android landing page ({landing.status_code})"
     claimed = d.check("deferred claim", claim_deferred_link.sync(client=d.anonymous, body=m.DeferredClaim(token=token.group(1))), m.ResolveResult)
-    assert isinstance(claimed.destination, m.TypedDestination), claimed
+    assert isinstance(claimed.destination, m.TypedDestination) and isinstance(claimed.link, m.ResolvedLink), claimed
     d.check("get domain", get_domain.sync("links.example.com", client=c), m.Domain)
 
-    # Analytics: what the hits above became (they reach the rollups in the background; the shapes are the point).
-    summary = d.check("summary", analytics_summary.sync(client=c, source=m.AnalyticsSummarySource.ALL), m.AnalyticsSummary)
+    # Analytics: what the hits above became, once the hit writer has counted them (it writes in the background).
+    deadline = time.monotonic() + 20
+    while True:
+        summary = d.check("summary", analytics_summary.sync(client=c, source=m.AnalyticsSummarySource.ALL), m.AnalyticsSummary)
+        if summary.by_source.click > 0 and summary.by_source.claim > 0 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert summary.by_source.resolve > 0 and summary.by_source.click > 0, summary
     assert isinstance(summary.by_source, m.AnalyticsSourceCounts) and isinstance(summary.filters, m.AnalyticsFilters), summary
     compared = d.check("summary, compared", analytics_summary.sync(client=c, period=m.AnalyticsSummaryPeriod.TODAY,
                                                                     compare=m.AnalyticsSummaryCompare.PREVIOUS), m.AnalyticsSummary)
@@ -177,9 +183,11 @@ def drive(url, key):
     series = d.check("timeseries", analytics_timeseries.sync(client=c, source=m.AnalyticsTimeseriesSource.ALL,
                                                              group_by=m.AnalyticsTimeseriesGroupBy.LINK), m.AnalyticsTimeseries)
     assert series.buckets and all(isinstance(b, m.AnalyticsBucket) for b in series.buckets), series
+    assert series.names and series.names[str(link.id)].slug == "spring", series.names
     top = d.check("top", analytics_top.sync(client=c, dimension=m.AnalyticsTopDimension.DESTINATION, source=m.AnalyticsTopSource.ALL),
                   m.AnalyticsTop)
-    assert all(isinstance(item, m.AnalyticsTopItem) for item in top.items), top
+    assert top.items and all(isinstance(item, m.AnalyticsTopItem) for item in top.items), top
+    assert top.items[0].destination == "widgetDetail" and top.items[0].title == "Widget" and top.items[0].hits > 0, top.items[0]
     d.check("top paths", analytics_top.sync(client=c, dimension=m.AnalyticsTopDimension.PATH, compare=m.AnalyticsTopCompare.PREVIOUS),
             m.AnalyticsTop)
     print(f"{d.calls} answers, each its model ({len(d.models)} model classes met, no raw dict)")

@@ -54,6 +54,8 @@ struct LinkServingTests {
             #expect(ios["link"]?["slug"]?.stringValue == "spring24")
             #expect(ios["link"]?["campaign"]?["campaign"]?.stringValue == "spring24")
             #expect(ios["link"]?["data"] == .object(["coupon": .string("SPRING")]))
+            // The stored link decided, not a rule: no `rule` (the link space has no id a client could look up).
+            #expect(ios["rule"] == nil, "\(ios)")
             let android = try Self.resolve(fixture, "/spring24", platform: "android")
             #expect(android["outcome"]?.stringValue == "open_app")
             #expect(android["app"]?["id"]?.stringValue == fixture.androidApp)

@@ -39,7 +39,8 @@ enum ResolveJSON {
                 JSONString.append(app.identifier, to: &out)
                 out.append(UInt8(ascii: "}"))
             }
-            if let ruleID = resolution.rule?.id, let position = resolution.position {   // the id alone: no copy of the rule
+            // The id alone: no copy of the rule. The link space (a stored link decided) is no rule a client can name.
+            if let ruleID = resolution.rule?.id, !ruleID.isEmpty, let position = resolution.position {
                 out.append(literal: ",\"rule\":{\"id\":")
                 JSONString.append(ruleID, to: &out)
                 out.append(literal: ",\"position\":")

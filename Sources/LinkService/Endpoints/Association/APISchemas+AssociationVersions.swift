@@ -34,9 +34,14 @@ extension APISchemas {
         ], closed: false).described("The difference of two JSON documents, as JSON-Patch-like operations.")),
         ("URLDecision", Schema.object([
             .required("outcome", Schema.string.with("enum", .array(["open_app", "invalid_param", "excluded", "no_match"].map(JSONValue.string)))),
-            .optional("app", Schema.anyObject.described("The app that opens the URL (or whose exclusion decided): `id`, `platform`, `appId` or `packageName`.")),
-            .optional("destination", Schema.anyObject.described("The destination as resolve answers it; for a stored link, `{type, link}` (the link's slug).")),
+            .optional("app", Schema.ref("ResolvedApp")),
+            .optional("destination", Schema.oneOf([.ref("TypedDestination"), .ref("DestinationFailure"), .ref("LinkedDestination")])
+                .described("The destination as resolve answers it; for a stored link, its type and slug.")),
         ], closed: false).described("What a platform's devices do with a URL under one version.")),
+        ("LinkedDestination", Schema.object([
+            .required("type", Schema.identifier),
+            .required("link", Schema.string.described("The stored link's slug: its parameters are the link's, the same under every version.")),
+        ], closed: false).described("The destination of a stored link at the URL.")),
         ("URLMove", Schema.object([
             .required("url", Schema.string),
             .required("ios", platformMove),

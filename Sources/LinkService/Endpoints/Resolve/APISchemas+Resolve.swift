@@ -23,7 +23,7 @@ extension APISchemas {
                 else the oldest domain whose rules name it (empty for `unknown_scheme`).
                 """)),
             .optional("app", Schema.ref("ResolvedApp")),
-            .optional("rule", Schema.ref("RulePosition")),
+            .optional("rule", Schema.ref("RulePosition").described("The rule that decided; absent when a stored link did (`link`).")),
             .optional("destination", Schema.ref("ResolvedDestination")),
             .optional("links", Schema.ref("Links")),
             .optional("requiresSignIn", Schema.boolean.described("Present (true) when the destination is for signed-in users (docs/CODEGEN.md).")),
