@@ -144,7 +144,8 @@ struct TimestampInputTests {
             for (index, (sql, text)) in Self.stored.enumerated() { #expect(shown[ids[index]] == text, "\(sql)") }
             #expect(list["items"]?.arrayValue?.first?["createdAt"] == .string("-000043-03-15T12:00:00.000Z"))
             let export = try Fixture.expect(200, service.request("GET", "/v1/links/export", key: fixture.key)).text
-            for (_, text) in Self.stored { #expect(export.contains(",\(text),"), "\(text)") }
+            // A year before 1 BC starts with `-`, which the export writes with a leading quote (docs/LINKS-IMPORT.md, "Formulas").
+            for (_, text) in Self.stored { #expect(export.contains(",\(CSVFormulaEscape.neutralised(text)),"), "\(text)") }
             #expect(try Fixture.expect(200, service.request("GET", "/v1/audit", key: fixture.key)).json["items"]?.arrayValue?.isEmpty == false)
             for (index, (sql, text)) in Self.stored.enumerated() {
                 let read = try Fixture.expect(200, service.request("GET", "/v1/links/\(ids[index])", key: fixture.key))
