@@ -19,6 +19,21 @@ public enum Percent {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `bytes` with every byte outside `allowed` written `%XX` (upper-case hex), as text: for bytes that need not be
+    /// UTF-8 (a percent-decoded path segment), which `encoded(_:keeping:)` would have to repair first.
+    public static func encoded(bytes: some Sequence<UInt8>, keeping allowed: (UInt8) -> Bool) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * 3)
+        for byte in bytes {
+            if allowed(byte) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), Hex.upperDigit(byte >> 4), Hex.upperDigit(byte & 0x0F)]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// RFC 3986 unreserved characters (§2.3): ALPHA, DIGIT, `-`, `.`, `_`, `~`.
     @inlinable
     public static func isUnreserved(_ byte: UInt8) -> Bool {

@@ -42,7 +42,7 @@ public final class Router: Responder, Sendable {
         var root = RouteNode()
         for route in builder.routes {
             let target = RouteNode.Target(template: route.pattern.text, parameterNames: route.pattern.parameterNames,
-                                          run: Self.compose(middleware, logger: logger, route.handler),
+                                          run: Self.compose(middleware + route.middleware, logger: logger, route.handler),
                                           metrics: metricsByLabel[route.pattern.text]!)
             root.insert(route.pattern.segments[...], target, for: route.method)
         }

@@ -7,6 +7,8 @@ public struct RouterBuilder {
         let method: HTTPMethod
         let pattern: RoutePattern
         let handler: RouteHandler
+        /// Runs inside the builder's middleware, around this route's handler alone.
+        let middleware: [any Middleware]
     }
 
     var routes: [Route] = []
@@ -18,12 +20,15 @@ public struct RouterBuilder {
 
     /// Adds a route. Templates: literal segments, `{name}` segments and an optional last `{name*}`
     /// capturing the rest of the path. Literal segments win over parameters.
+    /// `middleware` runs around this route's handler alone (inside the builder's own, outermost first), and
+    /// sees its errors as problem responses, as every middleware does.
     /// - Precondition: the template is well-formed and `method` + template is not already registered.
-    public mutating func add(_ method: HTTPMethod, _ template: String, _ handler: @escaping RouteHandler) {
+    public mutating func add(_ method: HTTPMethod, _ template: String, middleware: [any Middleware] = [],
+                             _ handler: @escaping RouteHandler) {
         let parsed = RoutePattern(template)
         precondition(!routes.contains(where: { $0.method == method && $0.pattern.segments.map(Self.shape) == parsed.segments.map(Self.shape) }),
                      "duplicate route \(method) \(template)")
-        routes.append(Route(method: method, pattern: parsed, handler: handler))
+        routes.append(Route(method: method, pattern: parsed, handler: handler, middleware: middleware))
     }
 
     /// Adds a `GET` route (see `add(_:_:_:)`).

@@ -55,6 +55,23 @@ struct ClickTests {
         }
     }
 
+    /// The path carried to the web fallback is normalised and encoded, and lands in the fallback's path, before its
+    /// query, which keeps its own items first (docs/LANDING.md, "The path carried to the web fallback").
+    @Test func carriedPathsAreEncodedAndJoinedToTheFallbacksPath() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service, domainSettings: Self.redirect)
+            let key = fixture.key
+            func location(_ path: String) throws -> String? { try click(service, path, agent: Self.desktop).headers["Location"] }
+            #expect(try location(#"/\evil.example"#) == "https://www.example.com/%5Cevil.example")
+            #expect(try location("/a/../../b/./c") == "https://www.example.com/b/c")
+            #expect(try location("//evil.example/x") == "https://www.example.com/evil.example/x")
+            try Fixture.expect(200, service.request("PATCH", "/v1/domains/links.example.com", key: key,
+                                                    json: #"{"webFallbackUrl":"https://www.example.com/base?x=1#top"}"#))
+            #expect(try location("/path?y=2&x=9") == "https://www.example.com/base/path?x=1&y=2#top")
+            #expect(try location("/") == "https://www.example.com/base/?x=1#top")
+        }
+    }
+
     @Test func clicksAreCountedAsHits() throws {
         try TestService.with { service in
             _ = try Fixture(service, domainSettings: Self.redirect)

@@ -66,4 +66,27 @@ struct ServiceEndpointTests {
             #expect(metrics.text.contains(#"linkd_db_pool_connections{state="idle"}"#))
         }
     }
+
+    /// `/readyz` and `/metrics` answer operators (any host no link domain governs, the API hostname), never a
+    /// link domain's visitors: there they are link paths, clicks like any other. `/healthz` answers everywhere.
+    @Test func operationalEndpointsAreLinkPathsOnLinkDomains() throws {
+        try TestService.with(configure: { $0.apiHostname = "api.example.net" }) { service in
+            _ = try Fixture(service)
+            let desktop = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+            for path in ["/readyz", "/metrics"] {
+                for host in ["links.example.com", "LINKS.example.com"] {
+                    let click = try service.request("GET", path, headers: [("Host", host), ("User-Agent", desktop)])
+                    #expect(click.status == 302, "\(host)\(path)")
+                    #expect(click.headers["Location"] == "https://www.example.com\(path)", "\(host)\(path): the web fallback, as any path")
+                    #expect(!click.text.contains("linkd_") && !click.text.contains("migrations"))
+                }
+                for host in ["localhost", "127.0.0.1", "api.example.net", "unknown.example.org"] {
+                    let answer = try service.request("GET", path, headers: [("Host", host)])
+                    #expect(answer.status == 200, "\(host)\(path)")
+                }
+            }
+            let health = try service.request("GET", "/healthz", headers: [("Host", "links.example.com")])
+            #expect(health.status == 200)
+        }
+    }
 }

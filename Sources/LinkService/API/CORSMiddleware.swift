@@ -12,9 +12,10 @@ import HTTPServer
 /// - `Vary: Origin` goes on every response while CORS is on: the same URL answers differently per origin, and a
 ///   cache must not hand an answer without `Access-Control-Allow-Origin` to a page of an allowed origin.
 ///
-/// An exact origin is echoed with `Access-Control-Allow-Credentials: true`; `*` allows any origin, answers
-/// `Access-Control-Allow-Origin: *` and, as the standard requires for the wildcard, never allows credentials.
-/// Bearer keys are sent in a header, so dashboards need no credentials mode either way.
+/// An exact origin is echoed; `*` allows any origin and answers `Access-Control-Allow-Origin: *`. Neither ever
+/// sends `Access-Control-Allow-Credentials`: the API authenticates with bearer keys a script puts in a header,
+/// never with cookies or TLS client certificates, so no request needs the credentials mode, and a browser then
+/// refuses any cross-origin answer to one that uses it (whatever ambient credentials a later version may accept).
 struct CORSMiddleware: Middleware {
     /// Request headers the API reads.
     static let allowedHeaders = "Authorization, Content-Type, If-Match, If-None-Match, X-Request-ID"
@@ -76,7 +77,6 @@ struct CORSMiddleware: Middleware {
             response.headers.replaceOrAdd("Access-Control-Expose-Headers", Self.exposedHeaders)
         }
         response.headers.replaceOrAdd("Access-Control-Allow-Origin", allowed)
-        if allowed != "*" { response.headers.replaceOrAdd("Access-Control-Allow-Credentials", "true") }
         Self.addVary(to: &response)
         return response
     }

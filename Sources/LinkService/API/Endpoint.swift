@@ -191,6 +191,13 @@ struct Endpoint: Sendable {
         }
     }
 
+    /// What runs around the route's handler alone: an endpoint that needs a key answers `Cache-Control: no-store`,
+    /// errors included (`NoStoreMiddleware`).
+    var middleware: [any Middleware] {
+        if case .key = access { return [NoStoreMiddleware()] }
+        return []
+    }
+
     /// The `{name}` parameters of `path`, in order (`{rest*}` gives `rest`).
     var pathParameterNames: [String] {
         path.split(separator: "/").compactMap { segment in

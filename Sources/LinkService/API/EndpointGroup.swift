@@ -19,10 +19,11 @@ extension EndpointGroup {
 }
 
 extension RouterBuilder {
-    /// Routes each endpoint, authenticating with `auth` those that need a key.
+    /// Routes each endpoint, authenticating with `auth` those that need a key, inside the endpoint's own
+    /// middleware (`Endpoint.middleware`).
     mutating func add(_ endpoints: [Endpoint], auth: Authenticator) {
         for endpoint in endpoints {
-            add(endpoint.method, endpoint.path, endpoint.routeHandler(auth: auth))
+            add(endpoint.method, endpoint.path, middleware: endpoint.middleware, endpoint.routeHandler(auth: auth))
         }
     }
 }

@@ -39,6 +39,8 @@ public final class Application: Sendable {
     private let logger: Logger
     /// The OpenAPI document of every route, as `GET /openapi.json` serves it.
     let openAPIDocument: [UInt8]
+    /// Every endpoint routed, as declared (the router's fallback, clicks, is none of them).
+    let endpoints: [Endpoint]
 
     /// Builds the application without starting anything that listens.
     /// - Throws: `MigrationError` when the migrations directory is unreadable or malformed, `HitPipelineError`
@@ -126,7 +128,7 @@ public final class Application: Sendable {
         // place: android-manifest before {language}).
         var groups: [any EndpointGroup] = [
             ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), hits: hits, catalog: catalog, changes: changes,
-                            services: services, metrics: metrics, logger: logger),
+                            services: services, metrics: metrics, logger: logger, clicks: clicks, apiHostname: configuration.apiHostname),
             AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge,
                                 varyOrigin: !configuration.corsOrigins.isEmpty),
             ResolveHandlers(resolver: resolver, auth: auth, hits: hits, agents: agents, isPublic: configuration.publicResolve),
@@ -159,7 +161,8 @@ public final class Application: Sendable {
         }
         let openAPI = OpenAPIHandlers(describing: groups)
         self.openAPIDocument = openAPI.body
-        routes.add((groups + [openAPI]).flatMap(\.endpoints), auth: auth)
+        endpoints = (groups + [openAPI]).flatMap(\.endpoints)
+        routes.add(endpoints, auth: auth)
         routes.fallback { try clicks.handle($0) }
         self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
         var server = configuration.server

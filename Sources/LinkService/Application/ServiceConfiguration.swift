@@ -33,7 +33,7 @@ public struct ServiceConfiguration: Sendable {
     public var linkCacheSize: Int = 100_000
     /// Versions of each domain's association files kept (`association_versions`); the current one is always kept.
     public var associationVersionsKeep: Int = 100
-    /// Browser origins allowed to call the API (`https://dash.example.com`, or `*` for any, without credentials).
+    /// Browser origins allowed to call the API (`https://dash.example.com`, or `*` for any; never with credentials).
     /// Empty: CORS is off and browsers keep cross-origin responses from scripts. Each entry must pass
     /// `isValidCORSOrigin(_:)`.
     public var corsOrigins: [String] = []

@@ -105,17 +105,7 @@ struct Resolver: Sendable {
             if let link = storedLink, let page = (linkIsLive ? link.webURL : nil) ?? link.fallbacks.desktop { return page }
             guard let entry, let base = entry.settings.webFallbackURL else { return nil }
             guard entry.settings.carryPathToFallback else { return base }
-            // Assembled in one buffer of the final size.
-            let path = parsed.path.isEmpty ? "/" : parsed.path
-            var target = ""
-            target.reserveCapacity(base.utf8.count + path.utf8.count + 1 + (parsed.query?.utf8.count ?? 0))
-            target += base.utf8.last == UInt8(ascii: "/") ? base.dropLast() : base[...]
-            target += path
-            if let query = parsed.query {
-                target += "?"
-                target += query
-            }
-            return target
+            return FallbackURL.carrying(path: parsed.path.isEmpty ? "/" : parsed.path, query: parsed.query, to: base)
         }
 
         /// The URLs that open the destination, when an app opens the link: the universal link on the domain

@@ -230,14 +230,12 @@ struct WebhookHandlers: EndpointGroup {
         return keys
     }
 
-    /// `webhook` with its new `secret`, answered once and never cached.
+    /// `webhook` with its new `secret`, answered once (never cached: `NoStoreMiddleware`).
     private static func withSecret(_ webhook: Webhook, _ signature: WebhookSignature, status: Int) -> Response {
         guard case .object(var members) = webhook.json else { preconditionFailure("a webhook is an object") }
         members.append(JSONMember(key: "secret", value: .string(signature.secret)))
-        var response = Response.resource(.object(members), version: webhook.version, status: status,
-                                         location: status == 201 ? webhook.location : nil)
-        response.headers.replaceOrAdd("Cache-Control", "no-store")
-        return response
+        return Response.resource(.object(members), version: webhook.version, status: status,
+                                 location: status == 201 ? webhook.location : nil)
     }
 
     /// The subscription named by the path, in the caller's workspace only; 404 otherwise.

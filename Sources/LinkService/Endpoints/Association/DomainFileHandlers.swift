@@ -23,6 +23,6 @@ struct DomainFileHandlers: EndpointGroup {
         guard let entry = catalog.entry(exactly: host), entry.workspaceID == principal.workspaceID else {
             throw ServiceError.notFound("The domain '\(host)'")
         }
-        return AssociationHandlers.conditional(file == .aasa ? entry.aasa : entry.assetLinks, request, cacheControl: "no-cache")
+        return AssociationHandlers.conditional(file == .aasa ? entry.aasa : entry.assetLinks, request, cacheControl: "no-store")
     }
 }

@@ -1,10 +1,11 @@
 import HTTPServer
 
-/// What the codegen endpoints answer: a generated file with a strong ETag and `Cache-Control: no-cache` (clients
-/// revalidate), or 304 when `If-None-Match` names the tag (weak comparison, RFC 9110 §13.1.2) or is `*`.
+/// What the codegen endpoints answer: a generated file with a strong ETag (no cache keeps it, `NoStoreMiddleware`:
+/// a build script sends the tag back itself), or 304 when `If-None-Match` names the tag (weak comparison, RFC 9110
+/// §13.1.2) or is `*`.
 enum GeneratedFile {
     static func response(_ request: Request, etag: String, contentType: String, body: [UInt8], fileName: String? = nil) -> Response {
-        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "no-cache"]
+        var headers: HTTPHeaders = ["ETag": etag]
         if IfNoneMatch.matches(request.headers["If-None-Match"], etag) {
             return Response(status: 304, headers: headers)
         }

@@ -40,9 +40,7 @@ struct KeyHandlers: EndpointGroup {
             "workspace": .object(["id": .uuid(principal.workspaceID), "name": .string(name)]),
             "key": key.json,
         ])
-        var response = Response.json(body.serializedBytes)
-        response.headers.replaceOrAdd("Cache-Control", "no-store")
-        return response
+        return Response.json(body.serializedBytes)
     }
 
     func create(_ request: Request, _ principal: Principal) throws -> Response {
@@ -61,7 +59,6 @@ struct KeyHandlers: EndpointGroup {
         members.append(JSONMember(key: "key", value: .string(secret.token)))
         var response = Response.json(JSONValue.object(members).serializedBytes, status: 201)
         response.headers.replaceOrAdd("Location", "/v1/keys/\(key.id.canonicalText)")
-        response.headers.replaceOrAdd("Cache-Control", "no-store")
         return response
     }
 

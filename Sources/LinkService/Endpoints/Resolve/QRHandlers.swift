@@ -45,7 +45,6 @@ struct QRHandlers: EndpointGroup {
         }
         guard let code = QRCode(url) else { throw ServiceError.badRequest("url is too long for a QR code.") }
         var headers = HTTPHeaders()
-        headers.add("Cache-Control", "private, max-age=3600")
         headers.add("X-Content-Type-Options", "nosniff")
         if format == "png" {
             headers.add("Content-Type", "image/png")

@@ -4,6 +4,12 @@ import Observability
 import Postgres
 
 /// `/healthz`, `/readyz` and `/metrics`: what load balancers, orchestrators and Prometheus call.
+///
+/// `/readyz` and `/metrics` answer where operators look (the API hostname, an address, `localhost`, any host no
+/// link domain governs), never on a link domain: there, as on any path of a link domain, the request is a click
+/// (`ClickHandler`), so the internet learns neither the service's health nor its routes and counts from a link.
+/// `/healthz` answers everywhere: a load balancer may probe with a link domain's `Host`, and it tells nothing
+/// but that the process is up (docs/DEPLOYMENT.md, "Health checks").
 struct ServiceHandlers: EndpointGroup {
     let probe: DatabaseProbe
     let hits: HitBatcher
@@ -13,6 +19,12 @@ struct ServiceHandlers: EndpointGroup {
     let services: ServiceGroup
     let metrics: MetricsRegistry
     let logger: Logger
+    /// What a request for `/readyz` or `/metrics` on a link domain is: a click.
+    let clicks: ClickHandler
+    /// `--api-hostname`: the operational endpoints answer there even when a link domain's wildcard governs it.
+    let apiHostname: String?
+
+    private static let operatorOnly = "Answered on the API hostname and on any host no link domain governs (an address, `localhost`): on a link domain the path is a link like any other."
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.service }
 
@@ -22,12 +34,20 @@ struct ServiceHandlers: EndpointGroup {
                 Response.json(Array(#"{"status":"ok"}"#.utf8))
             },
             Endpoint(.GET, "/readyz", "getReadiness", "Readiness: the database answers and its migrations are current", tag: "Service",
-                     success: .json(200, "Readiness"), errors: [503]) { _ in try readiness() },
-            Endpoint(.GET, "/metrics", "getMetrics", "Prometheus metrics", tag: "Service",
-                     success: .content(200, mediaType: "text/plain", schema: Schema.string.described("Prometheus text exposition format 0.0.4."))) { _ in
-                Response.text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+                     description: Self.operatorOnly, success: .json(200, "Readiness"), errors: [503]) { request in
+                try forOperators(request) { try readiness() }
+            },
+            Endpoint(.GET, "/metrics", "getMetrics", "Prometheus metrics", tag: "Service", description: Self.operatorOnly,
+                     success: .content(200, mediaType: "text/plain", schema: Schema.string.described("Prometheus text exposition format 0.0.4."))) { request in
+                try forOperators(request) { Response.text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8") }
             },
         ]
+    }
+
+    /// `answer()` for an operator's request; a request on a link domain's host is a click instead.
+    private func forOperators(_ request: Request, _ answer: () throws -> Response) throws -> Response {
+        guard let host = request.host, host != apiHostname, catalog.entry(governing: host) != nil else { return try answer() }
+        return try clicks.handle(request)
     }
 
     /// 200 when the database answers, its schema is current and the catalog is loaded; otherwise 503 with
