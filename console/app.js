@@ -1,5 +1,5 @@
 // The console's shell: sign-in, the header with workspace and scope, and the hash router (one module per view).
-import { h, replace, field, form, errorNotice } from './dom.js';
+import { h, replace, field, form, errorNotice, BIDI } from './dom.js';
 import { session, get, setUnauthorizedHandler } from './api.js';
 
 const views = {
@@ -104,7 +104,7 @@ async function route() {
   }
   if (mine !== generation) return;
   const heading = view.querySelector('h1');
-  document.title = `${heading ? heading.textContent : 'linkd'} · linkd console`;
+  document.title = `${heading ? heading.textContent.replace(BIDI, '') : 'linkd'} · linkd console`;
   view.dataset.ready = 'true';
   performance.mark(`view-ready:${name}`);
   main.focus({ preventScroll: true });

@@ -19,11 +19,19 @@ export function h(tag, props = {}, ...children) {
   return element;
 }
 
-/** Appends children: nodes as they are, anything else as a text node. */
+/** Bidirectional controls (U+202A-202E, U+2066-2069), which names refuse but may hold from before. */
+export const BIDI = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Appends children: nodes as they are, anything else as a text node; text holding a bidirectional control goes in
+ * a `<bdi>`, so that it cannot reorder what the page shows after it.
+ */
 export function append(element, children) {
   for (const child of [children].flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
-    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    const text = child instanceof Node ? null : String(child);
+    element.append(text === null ? child : text.search(BIDI) < 0 ? document.createTextNode(text)
+      : Object.assign(document.createElement('bdi'), { textContent: text }));
   }
   return element;
 }

@@ -20,4 +20,20 @@ struct TextLimitTests {
         #expect(!limit.allows("abcé"))                               // 4 code points, 5 bytes
         #expect(limit.violation("ééé") == "is longer than 4 bytes (UTF-8)")
     }
+
+    @Test(arguments: Array(0x202A...0x202E) + Array(0x2066...0x2069))
+    func namesRefuseBidirectionalControls(_ code: UInt32) {
+        let name = TextLimit(scalars: 50, isName: true)
+        let text = "invoice\(Character(Unicode.Scalar(code)!))gpj.exe"
+        #expect(!name.allows(text))
+        #expect(name.violation(text)?.contains("U+" + String(code, radix: 16, uppercase: true)) == true)
+        #expect(TextLimit(scalars: 50).allows(text), "other text keeps them")
+        #expect(name.lengthOnly.allows(text))
+    }
+
+    @Test func namesKeepTheMarksAndOtherText() {
+        let name = TextLimit(scalars: 50, isName: true)
+        for text in ["שלום\u{200F} 2", "a\u{200E}b", "عربي\u{061C}1", "–—…", "plain"] { #expect(name.allows(text), "\(text)") }
+        #expect(name.violation(String(repeating: "a", count: 51) + "\u{202E}") == "is longer than 50 characters (Unicode code points)")
+    }
 }

@@ -2,16 +2,18 @@ import LinkKit
 
 /// The bound of every text field the API stores, in one place: the database's own `CHECK (length(...))`
 /// constraints where it has them (`migrations/0001`), the API's choice elsewhere. A field without a limit of
-/// its own gets `TextLimit.standard` from `JSONObjectReader`.
+/// its own gets `TextLimit.standard` from `JSONObjectReader`. The names people read (`isName`: of workspaces,
+/// keys, teams, apps, links, destinations' and previews' titles, fingerprints' labels, tags) refuse the
+/// bidirectional controls, through every door that reads them (docs/DESIGN.md, "Bad input").
 extension TextLimit {
     /// `workspaces.name`: `CHECK (length(name) BETWEEN 1 AND 100)`.
-    static let workspaceName = TextLimit(scalars: 100)
+    static let workspaceName = TextLimit(scalars: 100, isName: true)
     /// `api_keys.name`: `CHECK (length(name) <= 200)`.
-    static let keyName = TextLimit(scalars: 200)
+    static let keyName = TextLimit(scalars: 200, isName: true)
     /// Names of teams and apps, destination titles.
-    static let name = TextLimit(scalars: 200)
+    static let name = TextLimit(scalars: 200, isName: true)
     /// A fingerprint's label.
-    static let label = TextLimit(scalars: 100)
+    static let label = TextLimit(scalars: 100, isName: true)
     /// A rule's comment.
     static let comment = TextLimit(scalars: 500)
     /// A path, fragment, query or query-item pattern of a rule.
@@ -33,7 +35,7 @@ extension TextLimit {
     /// A link's campaign fields (`links.utm_*`: `CHECK (length(...) <= 200)`).
     static let campaign = TextLimit(scalars: 200)
     /// One tag of a link.
-    static let tag = TextLimit(scalars: 50)
+    static let tag = TextLimit(scalars: 50, isName: true)
     /// A link's preview description (its title is a `.name`).
     static let previewDescription = TextLimit(scalars: 1000)
 }

@@ -3,7 +3,8 @@ import Foundation
 import LinkKit
 
 /// The landing page of a click on an app link, and the preview page bots get (docs/LANDING.md): one small HTML
-/// page with inline CSS, readable at 320 px, working with JavaScript off. Every value is HTML-escaped and every
+/// page with inline CSS, readable at 320 px, working with JavaScript off. Every value is HTML-escaped (and loses
+/// the bidirectional controls a name stored before they were refused may hold, `TextLimit.isBidiControl`) and every
 /// URL in it is one linkd built from configuration (store pages, the web fallback, the app's scheme and package,
 /// the link itself), percent-encoded where a URL may not hold a byte; the only images are the app's icon and the
 /// preview image, each allowed by origin in the page's Content-Security-Policy.
@@ -164,7 +165,10 @@ struct LandingPage {
         return html
     }
 
-    /// `text` with `& < > " '` as character references.
+    /// `text` with `& < > " '` as character references, without bidirectional controls: the page's title, heading
+    /// and `og:` tags then read as their characters are stored (`invoice<U+202E>gpj.exe` as "invoicegpj.exe", not
+    /// "invoiceexe.jpg"), in the tab and in a chat's preview too, where no markup can isolate them. Names refuse
+    /// them since; this is for names stored before (docs/LANDING.md).
     static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
@@ -175,6 +179,7 @@ struct LandingPage {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
+            case _ where TextLimit.isBidiControl(scalar): continue
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -6,12 +6,13 @@ struct RuleClick: Sendable, Hashable {
     var behavior: ClickBehavior?
     var preview = LinkPreview()
 
-    /// Reads the `click` object at `pointer`; nil for `null`.
-    init?(_ value: JSONValue, at pointer: String, errors: FieldErrors) {
+    /// Reads the `click` object at `pointer`; nil for `null`. A `stored` rule's title is kept even when it holds a
+    /// bidirectional control, refused in names since it was written (`TextLimit.isName`).
+    init?(_ value: JSONValue, at pointer: String, errors: FieldErrors, stored: Bool = false) {
         guard value != .null else { return nil }
         var body = JSONObjectReader(value, at: pointer, errors: errors)
         behavior = ClickBehavior.read(&body, "behavior")
-        preview.title = body.string("title", limit: .name)
+        preview.title = body.string("title", limit: stored ? TextLimit.name.lengthOnly : .name)
         preview.description = body.string("description", limit: .comment)
         preview.imageURL = Validators.httpsURL(body.string("imageUrl", limit: .url), at: body.at("imageUrl"), errors)
         body.finish()

@@ -66,7 +66,7 @@ struct RuleDefinition: Sendable {
         if let value = body.value("destination"), value != .null {
             destination = Self.destination(value, at: body.at("destination"), errors)
         }
-        if let value = body.value("click") { click = RuleClick(value, at: body.at("click"), errors: errors) }
+        if let value = body.value("click") { click = RuleClick(value, at: body.at("click"), errors: errors, stored: storedApps != nil) }
         if exclude == true, destination != nil {
             errors.add(body.at("destination"), "An exclusion opens no app, so it cannot have a destination.")
         }
