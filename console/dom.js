@@ -19,19 +19,15 @@ export function h(tag, props = {}, ...children) {
   return element;
 }
 
-/** Bidirectional controls (U+202A-202E, U+2066-2069), which names refuse but may hold from before. */
+/** Bidi controls: names refuse them; one stored before may hold them. */
 export const BIDI = /[\u202A-\u202E\u2066-\u2069]/g;
 
-/**
- * Appends children: nodes as they are, anything else as a text node; text holding a bidirectional control goes in
- * a `<bdi>`, so that it cannot reorder what the page shows after it.
- */
+/** Appends children: nodes as they are, anything else as text (in a `<bdi>` when it holds a bidi control). */
 export function append(element, children) {
   for (const child of [children].flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
-    const text = child instanceof Node ? null : String(child);
-    element.append(text === null ? child : text.search(BIDI) < 0 ? document.createTextNode(text)
-      : Object.assign(document.createElement('bdi'), { textContent: text }));
+    const t = String(child);
+    element.append(child instanceof Node ? child : t.search(BIDI) < 0 ? t : Object.assign(document.createElement('bdi'), { textContent: t }));
   }
   return element;
 }

@@ -330,6 +330,38 @@ def check_webhooks(c, driver, secret_of_read_key=None):
     receiver.shutdown()
 
 
+def check_long_text(c, driver):
+    """Long unbroken text (issue 47): a 200-character slug and name cut in the Links list, whole in its title, and no
+    column pushed off screen; the link page's heading wraps. At 1280 and 390 px, with screenshots."""
+    slug, name = "s" + "0123456789abcdefghi" * 10 + "z" * 9, "N" + "ameWithoutAnySpaceInIt" * 9
+    status, _, link = api("POST", "/v1/links", {"domain": HOST, "slug": slug, "name": name, "url": "https://www.example.com/long"})
+    c.check(status == 201 and len(slug) == 200 and len(name) == 199, f"the long link: {status} {link}")
+    for width, height in ((1280, 1000), (390, 844)):
+        driver.set_window_size(width, height)
+        c.go("#/links", "links")
+        row = c.wait(lambda: c.present(f'#links-table tr[data-id="{link["id"]}"]'), "the long link listed")
+        code, cell = c.css("td:first-child code", row), c.css("td:nth-child(2) .clip", row)
+        c.check(code.get_attribute("title") == f"{HOST}/{slug}" and cell.get_attribute("title") == name, "the whole values in title")
+        c.check(code.text == f"{HOST}/{slug}" or code.size["width"] < 300, "the slug is cut to its column")
+        table, frame = c.css("#links-table"), c.css("#links-table").find_element(By.XPATH, "..")
+        fits = driver.execute_script("return arguments[0].scrollWidth <= arguments[1].clientWidth + 1", table, frame)
+        page = driver.execute_script("return document.documentElement.scrollWidth")
+        c.check(page <= width and (fits or width < 760), f"the columns stay on screen at {width} px (page {page} px)")
+        c.check(c.css("td.taps-7", row).is_displayed() and (width < 760 or c.css("td.taps-7", row).location["x"] < width),
+                f"the last columns are on screen at {width} px")
+        c.check("null" not in c.css("main").text.split("Links", 1)[1][:40], "nothing stray under the heading")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+        c.shot(f"long-links-{width}")
+        c.go(f"#/links/{link['id']}", "link")
+        heading = c.css("main h1")
+        c.check(heading.text.replace("\n", "") == name, "the heading holds the whole name")
+        overflow = driver.execute_script("return [arguments[0].scrollWidth, arguments[0].clientWidth, document.documentElement.scrollWidth]", heading)
+        c.check(overflow[0] <= overflow[1] + 1 and overflow[2] <= width, f"the heading wraps at {width} px: {overflow}")
+        c.shot(f"long-link-{width}")
+    driver.set_window_size(1280, 1000)
+    api("DELETE", f"/v1/links/{link['id']}")
+
+
 def check_campaign_question(c, driver, link_id):
     """Which campaign brought the most unique iPhone visitors? Asked through the analytics view: filters os=iOS and
     device=mobile as chips, campaigns ranked by visitors, compared with the previous period; the answer is the API's,
@@ -1163,6 +1195,8 @@ def run(c, driver):
             "a read key sees the link, not its form")
     c.wait(lambda: c.present('#qr-code[data-drawn="true"]'), "and its QR code")
     c.shot("read-only-link")
+
+    check_long_text(c, driver)
 
     # Nothing the page did broke its Content-Security-Policy or threw.
     c.drain_logs()

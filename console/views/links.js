@@ -17,6 +17,9 @@ export async function taps(days, extra = '') {
   return { counts, floor: data.items.length === 100 ? data.items[99].hits : 0 };
 }
 
+/** `text` on one line, cut with an ellipsis; whole in `title`. */
+const clip = (text, tag = 'span') => h(tag, { class: 'clip', title: text }, text);
+
 const tapCell = (figures, id) => (figures.counts.has(id) ? figures.counts.get(id)
   : figures.floor ? h('span', { class: 'muted', title: 'Not among the 100 most tapped links' }, `≤ ${figures.floor}`) : 0);
 
@@ -46,7 +49,7 @@ export async function render(view, context) {
     h('button', { type: 'submit' }, 'Search'));
   const holder = h('div');
   view.append(h('h1', {}, 'Links'),
-    context.canWrite ? h('p', {}, h('a', { class: 'button', href: '#/links/new', id: 'new-link' }, 'New link')) : null, filters, holder);
+    context.canWrite ? h('p', {}, h('a', { class: 'button', href: '#/links/new', id: 'new-link' }, 'New link')) : '', filters, holder);
 
   let figures = null;
   async function load() {
@@ -68,8 +71,8 @@ export async function render(view, context) {
         count++;
         const c = link.campaign || {};
         body.append(h('tr', { 'data-id': link.id },
-          h('td', {}, h('a', { href: `#/links/${enc(link.id)}` }, h('code', {}, link.shortLink.replace(/^https:\/\//, '')))),
-          h('td', {}, link.name || ''), h('td', {}, target(link)),
+          h('td', {}, h('a', { href: `#/links/${enc(link.id)}` }, clip(link.shortLink.replace(/^https:\/\//, ''), 'code'))),
+          h('td', {}, link.name ? clip(link.name) : ''), h('td', {}, target(link)),
           h('td', { class: 'link-campaign' }, [c.campaign, c.source, c.medium].filter(Boolean).join(' · ')),
           h('td', {}, (link.tags || []).map((t) => [h('span', { class: 'badge' }, t), ' '])),
           h('td', {}, state(link)),

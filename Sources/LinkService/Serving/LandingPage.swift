@@ -51,7 +51,7 @@ struct LandingPage {
     /// Content-Security-Policy allows exactly these, by hash.
     static let style = """
         body{margin:0;font:17px/1.4 -apple-system,system-ui,sans-serif;background:#f6f6f8;color:#111}\
-        main{max-width:28rem;margin:0 auto;padding:2rem 1rem}h1{font-size:1.4rem;margin:0 0 .5rem}\
+        main{max-width:28rem;margin:0 auto;padding:2rem 1rem;overflow-wrap:anywhere}h1{font-size:1.4rem;margin:0 0 .5rem}\
         p{margin:.5rem 0 1rem;color:#444}.hint{background:#fff4d6;padding:.75rem;border-radius:.5rem}\
         a.b{display:block;text-align:center;padding:.9rem 1rem;margin:.75rem 0;border-radius:.75rem;\
         text-decoration:none;font-weight:600;background:#fff;color:#0a58ca;border:1px solid #ccd}\

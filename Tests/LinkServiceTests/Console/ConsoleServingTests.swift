@@ -97,8 +97,8 @@ struct ConsoleServingTests {
         }
     }
 
-    /// The console's own files (Chart.js aside) stay under 174 KB uncompressed: the console issue's 150 KB, raised
-    /// for the webhooks view and for the marketer's analytics (docs/CONSOLE.md says why).
+    /// The console's own files (Chart.js aside) stay under 175 KB uncompressed: the console issue's 150 KB, raised
+    /// for the webhooks view, the marketer's analytics and issue 47's text fixes (docs/CONSOLE.md says why).
     @Test func theConsoleIsSmall() throws {
         let files = try FileManager.default.subpathsOfDirectory(atPath: consoleDirectory.path)
         var total = 0
@@ -106,7 +106,7 @@ struct ConsoleServingTests {
             let attributes = try FileManager.default.attributesOfItem(atPath: consoleDirectory.appendingPathComponent(file).path)
             if attributes[.type] as? FileAttributeType == .typeRegular { total += (attributes[.size] as? Int) ?? 0 }
         }
-        #expect(total > 10_000 && total < 174_000, "console/ holds \(total) bytes")
+        #expect(total > 10_000 && total < 175_000, "console/ holds \(total) bytes")
     }
 
     @Test func gzipRoundTrips() throws {
