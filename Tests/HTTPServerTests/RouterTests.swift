@@ -177,6 +177,22 @@ struct RouterTests {
         #expect(get(router, "/a", method: .PUT).headers.values("X-Tag") == ["inner", "outer"])
     }
 
+    /// A route's own middleware runs inside the builder's, around that route alone, and sees its thrown errors as
+    /// problem responses.
+    @Test func routeMiddlewareWrapsItsRouteAlone() {
+        let router = router {
+            $0.use(TagMiddleware(tag: "outer"))
+            $0.add(.GET, "/a", middleware: [TagMiddleware(tag: "route")]) { _ in .text("a") }
+            $0.add(.GET, "/fails", middleware: [TagMiddleware(tag: "route")]) { _ in throw Problem.notFound }
+            $0.get("/b") { _ in .text("b") }
+        }
+        #expect(get(router, "/a").headers.values("X-Tag") == ["route", "outer"])
+        let failed = get(router, "/fails")
+        #expect(failed.status == 404 && failed.headers.values("X-Tag") == ["route", "outer"])
+        #expect(get(router, "/b").headers.values("X-Tag") == ["outer"])
+        #expect(get(router, "/nope").headers.values("X-Tag") == ["outer"])
+    }
+
     @Test func middlewareMayThrowProblems() {
         let router = router {
             $0.use(DenyMiddleware())

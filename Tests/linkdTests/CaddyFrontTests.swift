@@ -34,6 +34,12 @@ struct CaddyFrontTests {
         #expect(try node.metric(Self.ask) == asked + 1)
         // The ask endpoint itself is not reachable from outside.
         #expect(try caddy.curl(host: Self.host, path: "/v1/tls/ask?domain=x.example.com").code == 404)
+        // Nor are the node's metrics and readiness: on a link domain they are link paths (the web fallback).
+        for path in ["/metrics", "/readyz"] {
+            let link = try caddy.curl(host: Self.host, path: path)
+            #expect(link.code == 302 && link.location.hasPrefix("https://www.example.com") && !link.body.contains("linkd_"), "\(link)")
+        }
+        #expect(try node.metric(Self.ask) > 0, "the node's own address still answers /metrics")
 
         // Plain HTTP: the files answer as they are, everything else goes to HTTPS.
         let plain = try caddy.curl("http", host: Self.host, path: "/.well-known/apple-app-site-association")
