@@ -43,7 +43,7 @@ struct BodyField<Value>: Sendable {
 extension BodyField where Value == String {
     /// Free text within `limit` (code points and bytes, `TextLimit`).
     static func text(_ name: String, limit: TextLimit, _ description: String? = nil) -> BodyField {
-        let schema = Schema.string(maxLength: limit.scalars)
+        let schema = limit.isName ? Schema.name(maxLength: limit.scalars) : Schema.string(maxLength: limit.scalars)
         return BodyField(name, schema: description.map(schema.described) ?? schema) { body, name, required in
             body.string(name, required: required, limit: limit)
         }

@@ -4,6 +4,10 @@ import LinkKit
 extension Schema {
     static let teamID = Schema.string(pattern: "^[A-Z0-9]{10}$").described("An Apple team ID: 10 upper-case letters or digits.").example("ABCDE12345")
     static let identifier = Schema.string(pattern: "^[A-Za-z][A-Za-z0-9_]{0,63}$")
+    /// A name people read, as `TextLimit.isName` accepts it: no bidirectional embedding, override or isolate control.
+    static func name(minLength: Int? = nil, maxLength: Int) -> Schema {
+        Schema.string(pattern: "^[^\\u202A-\\u202E\\u2066-\\u2069]*$", minLength: minLength, maxLength: maxLength)
+    }
     static let created = Schema.timestamp.readOnly.described("When it was created.")
     static let updated = Schema.timestamp.readOnly.described("When it last changed.")
     /// A timestamp a request may send: RFC 3339 in `RFC3339.accepted`, whose years the pattern bounds.

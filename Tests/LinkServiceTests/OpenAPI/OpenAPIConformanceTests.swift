@@ -249,6 +249,8 @@ struct OpenAPIConformanceTests {
                      #"{"domain":"links.example.com","url":"http://example.com"}"#,
                      #"{"domain":"links.example.com","url":"https://example.com","maxClicks":0}"#,
                      #"{"domain":"links.example.com","url":"https://example.com","tags":[""]}"#,
+                     #"{"domain":"links.example.com","url":"https://example.com","name":"invoice\u202Egpj.exe"}"#,
+                     #"{"domain":"links.example.com","url":"https://example.com","tags":["a\u2066b"]}"#,
                      #"{"domain":"links.example.com","url":"https://example.com","campaign":{"medium":1}}"#,
                      #"{"domain":"links.example.com","url":"https://example.com","extra":1}"#,
                      #"{"url":"https://example.com"}"#] {

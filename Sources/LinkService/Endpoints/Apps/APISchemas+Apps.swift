@@ -42,7 +42,7 @@ extension APISchemas {
         ("FingerprintInput", Schema.object([
             .required("value", Schema.string(pattern: "^[: ]*([0-9A-Fa-f][: ]*){64}$", maxLength: 1000)
                 .described("A SHA-256 fingerprint in any common spelling (64 hex digits, any case, with or without colons or spaces); stored and returned in the canonical form.")),
-            .optional("label", Schema.string(maxLength: 100).described("Which key this is: \"Play App Signing\", \"upload\", \"debug\"…")),
+            .optional("label", Schema.name(maxLength: TextLimit.label.scalars).described("Which key this is: \"Play App Signing\", \"upload\", \"debug\"…")),
         ], closed: true)),
         ("AppCreate", Schema.oneOf([.ref("IOSAppCreate"), .ref("AndroidAppCreate")], discriminator: "platform",
                                    mapping: ["ios": "IOSAppCreate", "android": "AndroidAppCreate"])),

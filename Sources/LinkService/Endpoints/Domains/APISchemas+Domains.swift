@@ -38,7 +38,7 @@ extension APISchemas {
     /// A rule's overrides of the domain's click behaviour and of the destination type's preview metadata.
     static let ruleClick = Schema.object([
         .optional("behavior", clickBehavior.nullable),
-        .optional("title", Schema.string(maxLength: TextLimit.name.scalars).nullable),
+        .optional("title", Schema.name(maxLength: TextLimit.name.scalars).nullable),
         .optional("description", Schema.string(maxLength: TextLimit.comment.scalars).nullable),
         .optional("imageUrl", Schema.httpsURLInput.nullable.described("An https image for preview cards.")),
     ], closed: true).described("What the rule's clicks get, overriding the domain's `clickBehavior` and the destination type's preview.")

@@ -39,7 +39,7 @@ enum LinkFields {
     static let url = BodyField.validated("url", Schema.httpsURLInput.described("The web page the link opens (without `app` and `destination`)."),
                                          limit: .url, Validators.httpsURL)
     static let name = BodyField.text("name", limit: .name, "A name for people.")
-    static let tags = BodyField<[String]>("tags", schema: Schema.array(Schema.string(minLength: 1, maxLength: TextLimit.tag.scalars),
+    static let tags = BodyField<[String]>("tags", schema: Schema.array(Schema.name(minLength: 1, maxLength: TextLimit.tag.scalars),
                                                                        maxItems: LinkInput.maxTags)) { body, name, required in
         guard let tags = body.strings(name, required: required, maxCount: LinkInput.maxTags, limit: .tag) else { return nil }
         if tags.contains(where: \.isEmpty) {
