@@ -52,4 +52,22 @@ struct BrowserLandingTests {
             #expect(FileManager.default.fileExists(atPath: shot))
         }
     }
+
+    /// A link whose title is 199 characters without a space: the heading wraps inside the page at 390 and 320 px.
+    @Test func aLongTitleWraps() throws {
+        try TestService.with { service in
+            let fixture = try LandingTests.fixture(service)
+            let title = "A" + String(repeating: "VeryLongTitleWithoutSpaces", count: 7) + String(repeating: "x", count: 16)
+            try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: """
+                {"domain":"links.example.com","slug":"long","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
+                 "preview":{"title":"\(title)"}}
+                """))
+            let shot = Self.root.appendingPathComponent(".build/test-output/long-title-iphone.png").path
+            try FileManager.default.createDirectory(atPath: (shot as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let url = "http://links.example.com:\(service.port)/long"
+            let browser = try Subprocess("/usr/bin/python3", [Self.script, url, "links.example.com", "{}", shot], mergeErrors: true)
+            let status = try browser.wait(timeout: 180)
+            #expect(status == 0, "\(browser.standardOutput.suffix(3000))")
+        }
+    }
 }
