@@ -7,7 +7,7 @@ enum DomainFields {
     static let legacyPaths = BodyField.flag("legacyPaths", "Also write the legacy `paths` form that iOS 12 and older read.")
     static let webFallbackURL = BodyField.validated("webFallbackUrl", Schema.httpsURLInput
         .described("Where a link that no app opens sends the browser (absolute `https://`)."), limit: .url, Validators.httpsURL)
-    static let carryPathToFallback = BodyField.flag("carryPathToFallback", "Append the link's path and query to the web fallback URL.")
+    static let carryPathToFallback = BodyField.flag("carryPathToFallback", "Carry the clicked path (normalised, percent-encoded) and query into the web fallback URL, before its own query (docs/LANDING.md).")
     static let androidDynamicRules = BodyField.flag("androidDynamicRules",
         "Also write the rules into assetlinks.json as Android 15+ dynamic rules (`relation_extensions`, `dynamic_app_link_components`; docs/ANDROID.md).")
     static let clickBehavior = BodyField<ClickBehavior>("clickBehavior", schema: Schema.enumeration(ClickBehavior.allCases.map(\.rawValue)).described("""
