@@ -584,9 +584,11 @@ def run(c, driver):
     c.fill(app, "Name", "Gadgets")
     c.fill(app, "Package name", "com.example.gadgets")
     c.fill(app, "Signing-certificate fingerprints", f"{fingerprint(0)} Play App Signing\n{fingerprint(32)}  upload key\n{fingerprint(64)}")
+    c.fill(app, "Custom URL scheme", "widgets")   # the iOS app's scheme: unique per platform, shared across
     c.submit(app)
     c.ready("app")
     android_id = driver.execute_script("return location.hash").split("/")[-1]
+    c.check(api("GET", f"/v1/apps/{android_id}")[2].get("customScheme") == "widgets", "the Android app declares the iOS app's scheme")
     prints = api("GET", f"/v1/apps/{android_id}")[2]["sha256CertFingerprints"]
     c.check(prints == [{"value": fingerprint(0), "label": "Play App Signing"}, {"value": fingerprint(32), "label": "upload key"},
                        {"value": fingerprint(64)}], f"the fingerprints and their labels were registered: {prints}")
@@ -1079,6 +1081,14 @@ def run(c, driver):
     after = api("GET", f"/v1/links/{kept['id']}")[2]
     c.check(after["campaign"] == {"content": "c"} and after["data"] == before["data"] and after["destination"] == before["destination"],
             f"a campaign edit changed the campaign only: {after}")
+    # The fallbacks say what they replace; "Skip the store" is sent as skipStore and nothing else changes.
+    edit = c.form("Edit link")
+    c.check("phones still get the store first" in edit.text, "the fallbacks' help text says the store comes first")
+    c.css('input[data-pointer="/skipStore"]', edit).click()
+    c.submit(edit)
+    c.wait(lambda: c.present("form .form-done") and c.css("form .form-done").text == "Saved.", "skipping the store is saved")
+    skipped = api("GET", f"/v1/links/{kept['id']}")[2]
+    c.check(without_updated_at({**after, "skipStore": True}) == without_updated_at(skipped), f"skipStore changed alone: {skipped}")
 
     # Import: a Firebase Takeout file pasted, its dry run's report saves nothing, then the import creates.
     c.go("#/links", "links")

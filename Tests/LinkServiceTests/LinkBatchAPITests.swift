@@ -173,6 +173,8 @@ struct LinkBatchAPITests {
             #expect(spring["fallbacks"] == .object(["ios": .string("https://www.example.com/ios"), "desktop": .string("https://www.example.com/desktop")]))
             #expect(spring["campaign"] == .object(["source": .string("newsletter"), "medium": .string("email"), "campaign": .string("spring24")]))
             #expect(spring["name"] == .string("Spring link") && spring["expiresAt"] == nil)
+            // Firebase sent a phone to `ifl` instead of the App Store: the link goes on doing so.
+            #expect(spring["skipStore"] == .bool(true) && results[1]["link"]?["skipStore"] == .bool(false))
             // No rule opens an app for /about: a web page.
             #expect(results[1]["link"]?["url"] == .string("https://www.example.com/about") && results[1]["link"]?["app"] == nil)
             // Archived: expired at its creation.
@@ -208,7 +210,8 @@ struct LinkBatchAPITests {
                 [{"domain":"links.example.com","slug":"a/b","url":"https://www.example.com/a","tags":["x,y","z"],"name":" Spaced, \\"quoted\\"\\nline ",
                   "campaign":{"source":"s","medium":"m","campaign":"c","term":"t","content":"k"},"fallbacks":{"ios":"https://www.example.com/i","ipad":"https://www.example.com/p","android":"https://www.example.com/an","desktop":"https://www.example.com/d"},
                   "preview":{"title":"T","description":"D","imageUrl":"https://cdn.example.com/i.png"},"expiresAt":"2030-01-01T00:00:00Z","maxClicks":5,"data":{"k":[1,"two"]}},
-                 {"domain":"links.example.com","slug":"typed","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":7,"tab":"info"}}},
+                 {"domain":"links.example.com","slug":"typed","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":7,"tab":"info"}},
+                  "fallbacks":{"ios":"https://www.example.com/i"},"skipStore":true},
                  {"domain":"links.example.com","slug":"plain","url":"https://www.example.com/p"}]
                 """
             let created = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk", "application/json", body)).json
@@ -217,6 +220,7 @@ struct LinkBatchAPITests {
                 .object((link.objectMembers ?? []).filter { !["id", "createdAt", "updatedAt"].contains($0.key) })
             }
             let before = try #require(created["results"]?.arrayValue).map(fields)
+            #expect(before.map { $0["skipStore"] } == [.bool(false), .bool(true), .bool(false)])
 
             // Two pages of CSV, each with its header row.
             let first = try Fixture.expect(200, service.request("GET", "/v1/links/export?limit=2", key: fixture.key))
@@ -240,15 +244,16 @@ struct LinkBatchAPITests {
 
             // A plain file: a default domain, a generated slug, problems by column.
             let plain = """
-                slug,url,tags,maxClicks,unknown
-                ,https://www.example.com/gen,"spring, mail",3,x
-                p2,http://www.example.com,,zero,
+                slug,url,tags,maxClicks,unknown,skipStore
+                ,https://www.example.com/gen,"spring, mail",3,x,TRUE
+                p2,http://www.example.com,,zero,,maybe
                 """
             let answer = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?format=csv&domain=LINKS.example.com", "text/csv", plain)).json
             #expect(answer["created"] == .number("1") && answer["ignoredColumns"] == .array([.object(["column": .number("5"), "name": .string("unknown")])]))
             #expect(answer["results"]?.arrayValue?.dropFirst(0).first?["link"]?["tags"] == .array([.string("spring"), .string("mail")]))
+            #expect(answer["results"]?.arrayValue?.dropFirst(0).first?["link"]?["skipStore"] == .bool(true))
             let columns = answer["results"]?.arrayValue?.dropFirst(1).first?["problems"]?.arrayValue?.compactMap { $0["column"]?.stringValue }
-            #expect(columns == ["url", "maxClicks"], "\(answer)")
+            #expect(columns.map(Set.init) == ["url", "maxClicks", "skipStore"], "\(answer)")
         }
     }
 }

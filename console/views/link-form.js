@@ -1,8 +1,6 @@
-// The create and edit form of a link: domain, slug, an app's typed destination (a control per declared parameter)
-// or a web page, fallbacks, campaign, tags, preview, expiry, click limit, name and data. An edit PATCHes only the
-// members whose controls changed, and a changed nested object is sent as read with the edited members over it, so
-// what the form does not show (a parameter the type no longer declares, any other member) is kept.
-import { h, replace, field, form, input, select, tracked, pretty } from '../dom.js';
+// A link's create and edit form. An edit PATCHes the members whose controls changed, a nested object as read with
+// the edits over it, so what the form does not show is kept.
+import { h, replace, field, form, input, select, checkbox, tracked, pretty } from '../dom.js';
 import { all, call, enc } from '../api.js';
 import { describe } from './app.js';
 
@@ -99,6 +97,9 @@ export async function linkForm(link, etag, { apps, domains, saved }) {
     return { controls, read, element };
   };
   const fallbacks = group('fallbacks');
+  const skipStore = checkbox(old.skipStore);
+  fallbacks.element.append(field('Skip the store', skipStore, { pointer: '/skipStore',
+    hint: 'A fallback replaces the website; phones still get the store first.' }));
   const campaign = group('campaign');
   const preview = group('preview');
   const tags = input({ value: (old.tags || []).join(', '), placeholder: 'spring, mail' });
@@ -125,6 +126,7 @@ export async function linkForm(link, etag, { apps, domains, saved }) {
     domain: [[domain], () => domain.value],
     slug: [[slug], () => slug.value.trim() || null],
     fallbacks: [fallbacks.controls, fallbacks.read],
+    skipStore: [[skipStore], () => skipStore.checked],
     campaign: [campaign.controls, campaign.read],
     preview: [preview.controls, preview.read],
     tags: [[tags], () => tags.value.split(',').map((t) => t.trim()).filter(Boolean)],
@@ -154,7 +156,7 @@ export async function linkForm(link, etag, { apps, domains, saved }) {
   ], link ? 'Save link' : 'Create link', async (element) => {
     if (!link) {
       const body = { domain: domain.value, ...members.target[1](), name: name.value.trim() || undefined, data: readData() ?? undefined,
-        slug: slug.value.trim() || undefined, tags: members.tags[1](), fallbacks: fallbacks.read(), campaign: campaign.read(), preview: preview.read(),
+        slug: slug.value.trim() || undefined, tags: members.tags[1](), fallbacks: fallbacks.read(), skipStore: skipStore.checked, campaign: campaign.read(), preview: preview.read(),
         expiresAt: members.expiresAt[1]() ?? undefined, maxClicks: members.maxClicks[1]() ?? undefined };
       for (const key of ['app', 'destination', 'url']) if (body[key] === null) delete body[key];
       const answer = await call('POST', '/v1/links', { body });

@@ -12,6 +12,8 @@ final class ServedLink: Sendable {
     /// The web page the link opens (instead of an app).
     let webURL: String?
     let fallbacks: Fallbacks
+    /// Whether a phone without the app goes to its fallback instead of the store (`Link.skipStore`).
+    let skipStore: Bool
     let campaign: Link.Campaign
     let preview: LinkPreview
     let expiresAt: Date?
@@ -41,6 +43,7 @@ final class ServedLink: Sendable {
         webURL = link.webURL
         fallbacks = Fallbacks(ios: link.fallbacks["ios"]?.stringValue, ipad: link.fallbacks["ipad"]?.stringValue,
                               android: link.fallbacks["android"]?.stringValue, desktop: link.fallbacks["desktop"]?.stringValue)
+        skipStore = link.skipStore
         campaign = link.campaign
         preview = LinkPreview(title: link.preview["title"]?.stringValue, description: link.preview["description"]?.stringValue,
                               imageURL: link.preview["imageUrl"]?.stringValue)

@@ -76,8 +76,9 @@ struct ClickHandler: Sendable {
     /// The answer to a click and what it got; a nil response is a 404 (nowhere to send the browser).
     func respond(_ answer: Resolver.Answer, json: [UInt8], agent: UserAgent, request: Request) -> (Response?, Hit.Served?) {
         if let link = answer.storedLink, !answer.linkIsLive {
-            // Past its expiry or click limit: the link's fallback for the device, else a page that says so.
-            if let fallback = fallback(of: link, agent: agent) { return (Self.redirect(fallback), .redirect) }
+            // Past its expiry or click limit: the link's fallback for the device, else the web fallback (the link's
+            // desktop fallback, else the domain's), else a page that says so (410).
+            if let fallback = fallback(of: link, agent: agent) ?? answer.webFallback { return (Self.redirect(fallback), .redirect) }
             return (expiredPage(answer), .landing)
         }
         let opensApp = answer.resolution?.outcome == .openApp
@@ -111,7 +112,8 @@ struct ClickHandler: Sendable {
         }
     }
 
-    /// The page of a stored link past its expiry or click limit with no fallback: 410, the link's preview, no way on.
+    /// The page of a stored link past its expiry or click limit with no fallback and no web fallback: 410, the
+    /// link's preview, no way on.
     func expiredPage(_ answer: Resolver.Answer) -> Response {
         var content = pageContent(answer)
         content.preview.description = "This link has expired."
@@ -142,7 +144,8 @@ struct ClickHandler: Sendable {
     /// The page is rendered once per answer and variant (`LandingPage.Template`, kept with the answer).
     func landingPage(_ answer: Resolver.Answer, json: [UInt8], entry: CatalogEntry, android: Bool, inApp: Bool) -> Response {
         let settings = entry.settings
-        let tokenized = tokens != nil && (android || settings.deferredClipboard)
+        // A link that skips the store has no store link to carry a token.
+        let tokenized = tokens != nil && (android || settings.deferredClipboard) && answer.storedLink?.skipStore != true
         let token = !tokenized ? nil : tokens?.issue(workspace: entry.workspaceID, domain: entry.domainID, url: answer.link,
                                                      platform: android ? "android" : "ios", answer: json, ttl: settings.deferredTTL)
         guard token != nil || !tokenized else {   // no room for a token: this page goes out without one
@@ -158,17 +161,19 @@ struct ClickHandler: Sendable {
         return Self.page(template.page(token: token), policy: template.policy, cache: "no-store")
     }
 
-    /// What the landing page of `answer` shows a phone.
+    /// What the landing page of `answer` shows a phone. A stored link's fallback for the platform is the website
+    /// to continue to, beside the store page and its token; with `skipStore` there is no store page, no banner and
+    /// no token (docs/LANDING.md).
     func content(_ answer: Resolver.Answer, android: Bool, inApp: Bool, token: String?) -> LandingPage.Content {
         var content = pageContent(answer)
-        content.webLink = answer.webFallback
+        let link = answer.storedLink
+        let skipStore = link?.skipStore == true
+        content.webLink = (android ? link?.fallbacks.android : link?.fallbacks.ios) ?? answer.webFallback
         let path = answer.parsed.path.hasPrefix("/") ? answer.parsed.path.dropFirst() : answer.parsed.path[...]
         let query = answer.parsed.query.map { "?" + $0 } ?? ""
         if android {
             content.inAppBrowser = inApp ? "Chrome" : nil
-            if let fallback = answer.storedLink?.fallbacks.android {
-                content.storeLink = fallback
-            } else if var store = answer.storeURL(for: .android) {
+            if !skipStore, var store = answer.storeURL(for: .android) {
                 if let token {
                     let referrer = Percent.encoded(ClickHandler.referrerPrefix + token, keeping: Percent.isUnreserved)
                     store += (store.contains("?") ? "&" : "?") + "referrer=" + referrer
@@ -176,15 +181,11 @@ struct ClickHandler: Sendable {
                 content.storeLink = store
             }
             if let app = answer.resolution?.app, app.platform == .android {
-                var intent = "intent://" + answer.parsed.host + "/" + path + query + "#Intent;scheme=https;package=" + app.identifier
-                if let fallback = content.storeLink ?? content.webLink {
-                    intent += ";S.browser_fallback_url=" + Percent.encoded(fallback, keeping: Percent.isUnreserved)
-                }
-                content.openLink = intent + ";end"
+                content.openLink = intent(answer, app: app, path: path, query: query, fallback: content.storeLink ?? content.webLink)
             }
         } else {
             content.inAppBrowser = inApp ? "Safari" : nil
-            content.storeLink = answer.storedLink?.fallbacks.ios ?? answer.storeURL(for: .ios)
+            content.storeLink = skipStore ? nil : answer.storeURL(for: .ios)
             content.appStoreID = content.storeLink.flatMap(Self.appStoreID)
             if let app = answer.resolution?.app, app.platform == .ios, let scheme = app.customScheme {
                 content.openLink = scheme + "://" + path + query
@@ -194,6 +195,22 @@ struct ClickHandler: Sendable {
             }
         }
         return content
+    }
+
+    /// The Chrome intent URL that opens `app` (an Android app) at the clicked link: its custom scheme when it has
+    /// one and the clicked domain is the one its scheme's links follow (so the scheme URL opens the same place),
+    /// else the https link itself; always its package, and `fallback` where Chrome goes without the app.
+    func intent(_ answer: Resolver.Answer, app: DomainApp, path: Substring, query: String, fallback: String?) -> String {
+        var intent = "intent://"
+        if let scheme = app.customScheme, let appID = answer.appID,
+           resolver.catalog.owner(ofApp: appID)?.entry.domainID == answer.entry?.domainID {
+            intent += path + query + "#Intent;scheme=" + scheme
+        } else {
+            intent += answer.parsed.host + "/" + path + query + "#Intent;scheme=https"
+        }
+        intent += ";package=" + app.identifier
+        if let fallback { intent += ";S.browser_fallback_url=" + Percent.encoded(fallback, keeping: Percent.isUnreserved) }
+        return intent + ";end"
     }
 
     /// Where the pasteboard's claim link points: `https://<domain>/_linkd/claim/<token>`.
@@ -209,14 +226,18 @@ struct ClickHandler: Sendable {
     }
 
     /// iOS: the App Store page of the app that would open the link, else the web fallback; Android: the Play
-    /// Store page, else the web fallback; everything else: the web fallback.
+    /// Store page, else the web fallback; everything else: the web fallback. A stored link's fallback for the
+    /// device stands in for the web fallback, after the store page; a link that skips the store goes to it (else the
+    /// web fallback) and never to the store, and so does a link to a web page that has one.
     func target(_ answer: Resolver.Answer, agent: UserAgent) -> String? {
-        if let link = answer.storedLink, let fallback = fallback(of: link, agent: agent) { return fallback }
+        let link = answer.storedLink
+        let linkFallback = link.flatMap { fallback(of: $0, agent: agent) }
+        if let link, link.skipStore || (link.appID == nil && linkFallback != nil) { return linkFallback ?? answer.webFallback }
         let opensApp = answer.resolution?.outcome == .openApp
         switch agent.platform {
-        case .ios where opensApp: return answer.storeURL(for: .ios) ?? answer.webFallback
-        case .android where opensApp: return answer.storeURL(for: .android) ?? answer.webFallback
-        default: return answer.webFallback
+        case .ios where opensApp: return answer.storeURL(for: .ios) ?? linkFallback ?? answer.webFallback
+        case .android where opensApp: return answer.storeURL(for: .android) ?? linkFallback ?? answer.webFallback
+        default: return linkFallback ?? answer.webFallback
         }
     }
 

@@ -5,7 +5,8 @@ import LinkKit
 /// the short link's host and path are the domain and slug; the deep link opens the typed destination the domain's
 /// rules give it (resolved as `GET /v1/resolve` resolves it on that domain: iOS apps first, then Android), else it
 /// is the link's web page; fallbacks, the social preview, the campaign and the link name carry over; an archived
-/// link is imported already expired.
+/// link is imported already expired. Firebase sent a phone to `ifl`, `ipfl` or `afl` instead of the store, so a row
+/// with one of them is imported with `skipStore`: the link goes on doing what it did.
 enum FirebaseLinkItem {
     /// Each field of the body, named by the Takeout column it comes from.
     static let columns = LinkColumns(columns: [
@@ -14,7 +15,7 @@ enum FirebaseLinkItem {
         ("st", "/preview/title"), ("sd", "/preview/description"), ("si", "/preview/imageUrl"),
         ("utm_source", "/campaign/source"), ("utm_medium", "/campaign/medium"), ("utm_campaign", "/campaign/campaign"),
         ("utm_term", "/campaign/term"), ("utm_content", "/campaign/content"),
-        ("link name", "/name"), ("archived", "/expiresAt"),
+        ("link name", "/name"), ("archived", "/expiresAt"), ("ifl", "/skipStore"),
     ])
 
     /// The body of `row`'s link, its deep link resolved by `resolver` among the domains of `workspace`; an
@@ -34,6 +35,9 @@ enum FirebaseLinkItem {
             ("/campaign/term", row.utmTerm), ("/campaign/content", row.utmContent), ("/name", row.linkName),
         ]
         for case let (pointer, text?) in optional { values.append((pointer, .string(text))) }
+        if row.iosFallbackLink != nil || row.ipadFallbackLink != nil || row.androidFallbackLink != nil {
+            values.append(("/skipStore", .bool(true)))
+        }
         if row.archived { values.append(("/expiresAt", .timestamp(min(row.createdAt ?? now, now)))) }
         return LinkColumns.body(values)
     }

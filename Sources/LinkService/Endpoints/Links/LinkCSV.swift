@@ -11,7 +11,7 @@ enum LinkCSV {
         ("utm_source", "/campaign/source"), ("utm_medium", "/campaign/medium"), ("utm_campaign", "/campaign/campaign"),
         ("utm_term", "/campaign/term"), ("utm_content", "/campaign/content"),
         ("iosFallback", "/fallbacks/ios"), ("ipadFallback", "/fallbacks/ipad"), ("androidFallback", "/fallbacks/android"),
-        ("desktopFallback", "/fallbacks/desktop"),
+        ("desktopFallback", "/fallbacks/desktop"), ("skipStore", "/skipStore"),
         ("previewTitle", "/preview/title"), ("previewDescription", "/preview/description"), ("previewImageUrl", "/preview/imageUrl"),
         ("expiresAt", "/expiresAt"), ("maxClicks", "/maxClicks"), ("data", "/data"),
     ])
@@ -69,6 +69,9 @@ enum LinkCSV {
                 }
             case "maxClicks":
                 values.append((pointer, Int64(cell) != nil ? .number(cell) : .string(cell)))
+            case "skipStore":
+                let flag = cell.lowercased()
+                values.append((pointer, flag == "true" ? .bool(true) : flag == "false" ? .bool(false) : .string(cell)))
             default:
                 if name == "domain" { hasDomain = true }
                 values.append((pointer, .string(cell)))
@@ -93,6 +96,7 @@ enum LinkCSV {
             link.campaign.source ?? "", link.campaign.medium ?? "", link.campaign.campaign ?? "", link.campaign.term ?? "",
             link.campaign.content ?? "",
             text(link.fallbacks["ios"]), text(link.fallbacks["ipad"]), text(link.fallbacks["android"]), text(link.fallbacks["desktop"]),
+            link.skipStore ? "true" : "false",
             text(link.preview["title"]), text(link.preview["description"]), text(link.preview["imageUrl"]),
             link.expiresAt.map { JSONValue.timestamp($0).stringValue! } ?? "", link.maxClicks.map { String($0) } ?? "",
             link.data?.serialized ?? "",

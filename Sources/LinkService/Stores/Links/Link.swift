@@ -29,8 +29,12 @@ struct Link: VersionedResource {
     var appID: UUID?
     var destination: JSONValue?
     var webURL: String?
-    /// `{"ios", "ipad", "android", "desktop"}`, each an https URL, all optional.
+    /// `{"ios", "ipad", "android", "desktop"}`, each an https URL, all optional: offered beside the store page
+    /// (the website to continue to), or instead of it with `skipStore`.
     var fallbacks: JSONValue
+    /// Whether a phone without the app goes to the link's fallback (else the web fallback) instead of the store, so
+    /// without the deferred link (docs/LINKS.md, "Fallbacks").
+    var skipStore: Bool
     var campaign: Campaign
     var tags: [String]
     /// `{"title", "description", "imageUrl"}`, all optional.
@@ -64,6 +68,7 @@ struct Link: VersionedResource {
             "destination": destination ?? .null,
             "url": .optional(webURL),
             "fallbacks": fallbacks,
+            "skipStore": .bool(skipStore),
             "campaign": campaign.json,
             "tags": .array(tags.map(JSONValue.string)),
             "preview": preview,

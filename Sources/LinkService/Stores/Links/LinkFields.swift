@@ -88,7 +88,8 @@ enum LinkFields {
         }
     }
 
-    /// `fallbacks`: where each platform goes when the app does not open the link.
+    /// `fallbacks`: where each platform goes when the app does not open the link, beside the store page (the
+    /// website to continue to) unless the link says `skipStore`.
     enum Fallback {
         static let ios = BodyField.validated("ios", Schema.httpsURLInput, limit: .url, Validators.httpsURL)
         static let ipad = BodyField.validated("ipad", Schema.httpsURLInput, limit: .url, Validators.httpsURL)
@@ -97,9 +98,20 @@ enum LinkFields {
         static let all = [ios, ipad, android, desktop]
     }
     static let fallbacks = BodyField<JSONValue>("fallbacks", schema: Schema.object(Fallback.all.map { .optional($0, nullable: true) }, closed: true)
-        .described("Per-platform fallback URLs (Firebase's `ifl`, `ipfl`, `afl`, `ofl`).")) { body, name, required in
+        .described("""
+            Per-platform fallback URLs (Firebase's `ifl`, `ipfl`, `afl`, `ofl`): where a device goes when the app does not open the link. \
+            A fallback replaces the web fallback, not the store: a phone without the app still gets the store page (the landing \
+            page's banner and "Get the app", or the redirect) with the click token of the deferred deep link, and the fallback as \
+            "Continue to the website" (or the redirect when there is no store page). `skipStore` sends phones to it instead of the store. \
+            Past `expiresAt` or `maxClicks`, every device goes to its fallback.
+            """)) { body, name, required in
         LinkInput.strings(&body, name, required: required, Fallback.all)
     }
+    static let skipStore = BodyField.flag("skipStore", """
+        `true`: a phone without the app goes to the link's fallback for its platform (else the domain's web fallback) \
+        instead of the App Store or Google Play, so without the store's banner and without a deferred deep link (no click \
+        token). Default `false`: the store first, the fallback beside it. Has no effect on a link to a web page (`url`).
+        """)
 
     /// `campaign`: the `utm_*` values of the link's taps.
     enum Campaign {

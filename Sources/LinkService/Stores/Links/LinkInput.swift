@@ -15,6 +15,7 @@ struct LinkInput {
     var destination: DestinationInput?
     var url: String?
     var fallbacks: JSONValue?
+    var skipStore: Bool?
     var campaign: Link.Campaign?
     var tags: [String]?
     var preview: JSONValue?
@@ -30,7 +31,7 @@ struct LinkInput {
     /// Reads every member; on create, `domain` is required, and either `app` with `destination` or `url`.
     init(reading body: inout JSONObjectReader, creating: Bool) {
         for field in [LinkFields.domain.name, LinkFields.slug.name, LinkFields.app.name, LinkFields.destination.name, LinkFields.url.name,
-                      LinkFields.fallbacks.name, LinkFields.campaign.name, LinkFields.tags.name, LinkFields.preview.name,
+                      LinkFields.fallbacks.name, LinkFields.skipStore.name, LinkFields.campaign.name, LinkFields.tags.name, LinkFields.preview.name,
                       LinkFields.expiresAt.name, LinkFields.maxClicks.name, LinkFields.name.name, LinkFields.data.name] where body.has(field) {
             present.insert(field)
             if body.value(field) != JSONValue.null { given.insert(field) }
@@ -41,6 +42,7 @@ struct LinkInput {
         destination = LinkFields.destination.read(&body)
         url = LinkFields.url.read(&body)
         fallbacks = LinkFields.fallbacks.read(&body)
+        skipStore = LinkFields.skipStore.read(&body)
         campaign = LinkFields.campaign.read(&body)
         tags = LinkFields.tags.read(&body)
         preview = LinkFields.preview.read(&body)
@@ -58,7 +60,7 @@ struct LinkInput {
     /// caller generates one); its version and timestamps are the database's.
     func newLink(on domain: Domain, id: UUID = UUID()) -> Link {
         Link(id: id, domainID: domain.id, hostname: domain.hostname, slug: slug ?? "", appID: app, destination: destination?.json,
-             webURL: url, fallbacks: fallbacks ?? .object([]), campaign: campaign ?? Link.Campaign(), tags: tags ?? [],
+             webURL: url, fallbacks: fallbacks ?? .object([]), skipStore: skipStore ?? false, campaign: campaign ?? Link.Campaign(), tags: tags ?? [],
              preview: preview ?? .object([]), expiresAt: expiresAt, maxClicks: maxClicks, name: name, data: data,
              version: 1, createdAt: Date(), updatedAt: Date(), sortMicros: 0)
     }
@@ -82,6 +84,7 @@ struct LinkInput {
         if present.contains(LinkFields.destination.name) { link.destination = destination?.json }
         if present.contains(LinkFields.url.name) { link.webURL = url }
         if present.contains(LinkFields.fallbacks.name) { link.fallbacks = fallbacks ?? .object([]) }
+        if present.contains(LinkFields.skipStore.name) { link.skipStore = skipStore ?? false }
         if present.contains(LinkFields.campaign.name) { link.campaign = campaign ?? Link.Campaign() }
         if present.contains(LinkFields.tags.name) { link.tags = tags ?? [] }
         if present.contains(LinkFields.preview.name) { link.preview = preview ?? .object([]) }

@@ -9,7 +9,7 @@ enum LinkStore: ResourceStore {
     static let columns = """
         id, domain_id, (SELECT hostname FROM domains WHERE domains.id = links.domain_id), slug, app_id, destination, url, fallbacks,
         utm_source, utm_medium, utm_campaign, utm_term, utm_content, tags, preview, expires_at, max_clicks, name, data,
-        version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8, clicks
+        version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8, clicks, skip_store
         """
     static let address = (key: "id", owner: "workspace_id")
 
@@ -27,8 +27,8 @@ enum LinkStore: ResourceStore {
     static func insert(_ link: Link, workspace: UUID, on connection: Connection) throws -> Link? {
         let row = try connection.query(Query(unsafeSQL: """
             INSERT INTO links (workspace_id, domain_id, slug, app_id, destination, url, fallbacks, utm_source, utm_medium, utm_campaign,
-                               utm_term, utm_content, tags, preview, expires_at, max_clicks, name, data)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+                               utm_term, utm_content, tags, preview, expires_at, max_clicks, name, data, skip_store)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
             ON CONFLICT (domain_id, slug) DO NOTHING
             RETURNING \(columns)
             """, binds: [workspace] + values(of: link))).first
@@ -40,7 +40,7 @@ enum LinkStore: ResourceStore {
         try update(link.id, set: """
             domain_id = $2, slug = $3, app_id = $4, destination = $5, url = $6, fallbacks = $7, utm_source = $8, utm_medium = $9,
             utm_campaign = $10, utm_term = $11, utm_content = $12, tags = $13, preview = $14, expires_at = $15, max_clicks = $16,
-            name = $17, data = $18
+            name = $17, data = $18, skip_store = $19
             """, values(of: link), on: connection)
     }
 
@@ -134,12 +134,12 @@ enum LinkStore: ResourceStore {
         return pattern + "%"
     }
 
-    /// The binds `$2…$18` of `insert` and `save`.
+    /// The binds `$2…$19` of `insert` and `save`.
     private static func values(of link: Link) -> [any PostgresEncodable] {
         [link.domainID, link.slug, link.appID, link.destination.map { JSONText($0.serialized) }, link.webURL,
          JSONText(link.fallbacks.serialized), link.campaign.source, link.campaign.medium, link.campaign.campaign, link.campaign.term,
          link.campaign.content, link.tags, JSONText(link.preview.serialized), link.expiresAt, link.maxClicks, link.name,
-         link.data.map { JSONText($0.serialized) }]
+         link.data.map { JSONText($0.serialized) }, link.skipStore]
     }
 }
 
@@ -149,9 +149,9 @@ extension Link {
         var campaign = Campaign()
         (id, domainID, hostname, slug, appID, destination, webURL, fallbacks, campaign.source, campaign.medium, campaign.campaign,
          campaign.term, campaign.content, tags, preview, expiresAt, maxClicks, name, data, version, createdAt, updatedAt, sortMicros,
-         clicks) =
+         clicks, skipStore) =
             try row.decode((UUID, UUID, String, String, UUID?, JSONText?, String?, JSONText, String?, String?, String?, String?, String?,
-                            [String], JSONText, Date?, Int64?, String?, JSONText?, Int, Date, Date, Int64, Int64).self)
+                            [String], JSONText, Date?, Int64?, String?, JSONText?, Int, Date, Date, Int64, Int64, Bool).self)
         self.campaign = campaign
         self.destination = try destination.map { try JSONValue.parse($0.json) }
         self.fallbacks = try JSONValue.parse(fallbacks.json)
