@@ -17,15 +17,14 @@ export async function render(view, context) {
   if (context.canWrite) {
     const name = input({ value: app.name });
     const iconUrl = input({ type: 'url', value: app.iconUrl || '', placeholder: 'https://…/icon.png' });
-    const fields = [field('Name', name, { pointer: '/name' }),
+    const scheme = input({ value: app.customScheme || '' });
+    const fields = [field('Name', name, { pointer: '/name' }), field('Custom URL scheme', scheme, { pointer: '/customScheme' }),
       field('Icon URL', iconUrl, { pointer: '/iconUrl', hint: 'Optional: shown beside the name on the landing page.' })];
     const extra = {};
     if (app.platform === 'ios') {
       extra.bundleId = input({ value: app.bundleId });
       extra.appStoreId = input({ value: app.appStoreId || '' });
-      extra.customScheme = input({ value: app.customScheme || '' });
-      fields.push(field('Bundle ID', extra.bundleId, { pointer: '/bundleId' }), field('App Store ID', extra.appStoreId, { pointer: '/appStoreId' }),
-        field('Custom URL scheme', extra.customScheme, { pointer: '/customScheme' }));
+      fields.push(field('Bundle ID', extra.bundleId, { pointer: '/bundleId' }), field('App Store ID', extra.appStoreId, { pointer: '/appStoreId' }));
     } else {
       extra.packageName = input({ value: app.packageName });
       extra.fingerprints = h('textarea', { rows: 3, value: formatFingerprints(app.sha256CertFingerprints) });
@@ -35,12 +34,12 @@ export async function render(view, context) {
     }
     const remove = h('button', { type: 'button', class: 'danger' }, 'Delete app');
     // PATCH only the members the person changed: the team, primaryDomain and anything shown lossily stay.
-    const members = { name: [[name], () => name.value], iconUrl: [[iconUrl], () => iconUrl.value.trim() || null] };
+    const members = { name: [[name], () => name.value], iconUrl: [[iconUrl], () => iconUrl.value.trim() || null],
+      customScheme: [[scheme], () => scheme.value.trim() || null] };
     if (app.platform === 'ios') {
       Object.assign(members, {
         bundleId: [[extra.bundleId], () => extra.bundleId.value.trim()],
         appStoreId: [[extra.appStoreId], () => extra.appStoreId.value.trim() || null],
-        customScheme: [[extra.customScheme], () => extra.customScheme.value.trim() || null],
       });
     } else {
       Object.assign(members, {

@@ -28,21 +28,22 @@ export async function appForm(context) {
   const playStoreUrl = input({ name: 'playStoreUrl', type: 'url', placeholder: 'https://play.google.com/store/apps/details?id=…' });
   const ios = h('div', { class: 'grid' },
     field('Team', teamId, { pointer: '/teamId' }), field('Bundle ID', bundleId, { pointer: '/bundleId' }),
-    field('App Store ID', appStoreId, { pointer: '/appStoreId', hint: 'Optional: the numeric id of the App Store page.' }),
-    field('Custom URL scheme', customScheme, { pointer: '/customScheme', hint: 'Optional, without ":".' }));
+    field('App Store ID', appStoreId, { pointer: '/appStoreId', hint: 'Optional: the numeric id of the App Store page.' }));
   const android = h('div', { class: 'grid', hidden: true },
     field('Package name', packageName, { pointer: '/packageName' }),
     field('Signing-certificate fingerprints', fingerprints, { pointer: '/sha256CertFingerprints', hint: fingerprintHint }),
     field('Play Store URL', playStoreUrl, { pointer: '/playStoreUrl', hint: 'Optional.' }));
   platform.addEventListener('change', () => { ios.hidden = platform.value !== 'ios'; android.hidden = platform.value === 'ios'; });
   return form('Register an app', [
-    h('div', { class: 'grid' }, field('Platform', platform, { pointer: '/platform' }), field('Name', name, { pointer: '/name' })), ios, android,
+    h('div', { class: 'grid' }, field('Platform', platform, { pointer: '/platform' }), field('Name', name, { pointer: '/name' }),
+      field('Custom URL scheme', customScheme, { pointer: '/customScheme', hint: 'Optional, without ":".' })), ios, android,
   ], 'Register app', async () => {
     const body = platform.value === 'ios'
       ? { platform: 'ios', name: name.value, teamId: teamId.value, bundleId: bundleId.value.trim(),
-          appStoreId: appStoreId.value.trim() || undefined, customScheme: customScheme.value.trim() || undefined }
+          appStoreId: appStoreId.value.trim() || undefined }
       : { platform: 'android', name: name.value, packageName: packageName.value.trim(), playStoreUrl: playStoreUrl.value.trim() || undefined,
           sha256CertFingerprints: parseFingerprints(fingerprints.value) };
+    body.customScheme = customScheme.value.trim() || undefined;
     const { data } = await call('POST', '/v1/apps', { body });
     context.navigate(`#/apps/${data.id}`);
   });

@@ -1,5 +1,6 @@
 /// The `<intent-filter android:autoVerify="true">` elements an Android app's manifest needs for its link domains,
-/// written from the domains' rules (docs/ANDROID.md), with the findings where Android decides differently.
+/// written from the domains' rules (docs/ANDROID.md), with the findings where Android decides differently, and the
+/// filter of its custom scheme when it has one.
 public struct AndroidManifest: Sendable {
     /// One domain whose rules name the app.
     public typealias Domain = HostedDomain
@@ -69,6 +70,20 @@ public struct AndroidManifest: Sendable {
         for domain in domains {
             out += filter(domain)
         }
+        if let scheme = app.customScheme { out += Self.schemeFilter(scheme) }
+        return out
+    }
+
+    /// The filter of the app's custom scheme (`widgets://…`): not verified (only `http` and `https` are), any
+    /// authority and path, routed by the app's router as resolve decides them (docs/LINKS.md).
+    static func schemeFilter(_ scheme: String) -> String {
+        var out = "<!-- The custom scheme \(comment(scheme)): its URLs follow the app's rules on its deciding domain. -->\n"
+        out += "<intent-filter>\n"
+        out += "    <action android:name=\"android.intent.action.VIEW\" />\n"
+        out += "    <category android:name=\"android.intent.category.DEFAULT\" />\n"
+        out += "    <category android:name=\"android.intent.category.BROWSABLE\" />\n"
+        out += "    <data android:scheme=\"\(attribute(scheme))\" />\n"
+        out += "</intent-filter>\n"
         return out
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LinkKit
 import Synchronization
 
 /// The in-memory catalog: per hostname, the compiled domain and its rendered files. Reads never touch
@@ -70,9 +71,12 @@ public final class Catalog: Sendable {
     }
 
     /// The app of `workspace` whose custom scheme is `scheme` (lower-case), with the domain whose rules its links
-    /// follow (`AppDomains`); with no workspace (public resolve), only a scheme one workspace alone owns.
-    func owner(ofScheme scheme: String, workspace: UUID?) -> AppDomains.Owner? {
-        appDomains { $0.owner(ofScheme: scheme, workspace: workspace) }
+    /// follow (`AppDomains`); with no workspace (public resolve), only a scheme one workspace alone owns. With a
+    /// platform, only that platform's app; without, either (the iOS one first).
+    func owner(ofScheme scheme: String, platform: AppPlatform? = nil, workspace: UUID?) -> AppDomains.Owner? {
+        appDomains { domains in
+            platform.map { domains.owner(ofScheme: scheme, platform: $0, workspace: workspace) } ?? domains.owner(ofScheme: scheme, workspace: workspace)
+        }
     }
 
     /// The app `id` with the domain that decides for it (`AppDomains`); nil when no domain's rules name it.

@@ -27,6 +27,9 @@ struct Resolver: Sendable {
         case notHTTPS = "not_https"
         /// The URL carries user information (`user:password@`): linkd never claims such a link (docs/DESIGN.md).
         case userInfo = "user_info"
+        /// A custom scheme only an app of the other platform registered: a phone hands a scheme URL to an app of its
+        /// own platform, so none opens it (docs/LINKS.md).
+        case schemeOfOtherPlatform = "scheme_of_other_platform"
     }
 
     /// Schemes whose URLs are no links at all (script, inline data, local files): refused as bad input.
@@ -179,9 +182,12 @@ struct Resolver: Sendable {
 
     private func answer(_ parsed: AASAURL, url: String?, platform: AppPlatform, workspace: UUID?) -> Answer {
         guard parsed.isWeb else {
-            // A custom-scheme link: the scheme's app alone decides, through its deciding domain's rules.
-            guard let owner = catalog.owner(ofScheme: parsed.scheme, workspace: workspace) else {
-                return Answer(url: url, parsed: parsed, entry: nil, resolution: nil, platform: platform)
+            // A custom-scheme link: the scheme's app of the platform alone decides, through its deciding domain's rules.
+            guard let owner = catalog.owner(ofScheme: parsed.scheme, platform: platform, workspace: workspace) else {
+                // Never another platform's app: the phone would not hand it the URL.
+                let other = catalog.owner(ofScheme: parsed.scheme, platform: platform == .ios ? .android : .ios, workspace: workspace)
+                return Answer(url: url, parsed: parsed, entry: other?.entry, resolution: nil, platform: platform,
+                              refusal: other == nil ? nil : .schemeOfOtherPlatform)
             }
             let universal = parsed.universal(on: Hostname.servingHost(of: owner.entry.hostname))
             return linked(Answer(url: url, parsed: parsed, entry: owner.entry, resolution: owner.entry.resolve(universal, for: owner.app),

@@ -30,8 +30,8 @@ struct CodegenWorkspace {
             return try Fixture.expect(201, service.request("POST", "/v1/apps", key: key, json: json)).json["id"]!.stringValue!
         }
         try Fixture.expect(201, service.request("POST", "/v1/teams", key: key, json: #"{"teamId":"ABCDE12345","name":"Acme"}"#))
-        // Android apps have no custom scheme in linkd (App Links are https).
-        app = try create("Widgets", "com.example.widgets", platform == "android" ? "" : #","customScheme":"widgets","appStoreId":"1234567890""#)
+        // Android apps declare their scheme as iOS apps do (the manifest's filter); the router routes its URLs.
+        app = try create("Widgets", "com.example.widgets", platform == "android" ? #","customScheme":"widgets""# : #","customScheme":"widgets","appStoreId":"1234567890""#)
         other = try create("Other", "com.example.other", "")
         let destinations = [
             #"{"name":"widgetDetail","params":{"id":{"type":"int","min":1,"max":100000},"tab":{"type":"enum","values":["info","reviews","new-arrivals"],"optional":true}}}"#,
@@ -83,17 +83,13 @@ struct CodegenWorkspace {
     }
 
     /// What the app's router must answer for each URL, from resolve (batches of 1,000): the destination's JSON
-    /// text, or "null" when the app opens nothing. A custom-scheme URL is asked as the https URL of its path on
-    /// the scheme's domain.
+    /// text, or "null" when the app opens nothing. A custom-scheme URL is asked as it is, for the app's platform:
+    /// resolve hands it to that platform's app of the scheme, as the phone does.
     func expected(_ urls: [String]) throws -> [String] {
-        // A custom-scheme URL without `//` is no URL resolve reads (nor the router): it opens nothing.
+        // A custom-scheme URL without `//` is no URL the router reads: it opens nothing.
         let asked = urls.map { url -> String? in
             let lower = url.lowercased()
-            guard lower.hasPrefix("widgets:") else { return url }
-            guard lower.hasPrefix("widgets://") else { return nil }
-            var rest = url.dropFirst("widgets://".count)
-            if rest.hasPrefix("/") { rest = rest.dropFirst() }
-            return "https://links.example.com/" + rest
+            return !lower.hasPrefix("widgets:") || lower.hasPrefix("widgets://") ? url : nil
         }
         let askable = asked.compactMap { $0 }
         var answers: [String] = []

@@ -103,14 +103,13 @@ import TestSupport
                 "GET", "/v1/resolve?url=https://links.example.com/widget/42&log=false&platform=\(platform)", key: workspace.key))
             #expect(direct.text.contains(#""destination":{"type":"widgetDetail","params":{"id":42}}"#))
             #expect(routed[urls.firstIndex(of: "https://links.example.com/widget/42")!] == #"{"type":"widgetDetail","params":{"id":42}}"#)
-            if platform == "ios" {
-                #expect(routed[urls.firstIndex(of: "widgets://widget/42")!] == #"{"type":"widgetDetail","params":{"id":42}}"#)
-            }
+            // The app's scheme, on either platform (an Android app's as Android's matcher decides it).
+            #expect(routed[urls.firstIndex(of: "widgets://widget/42")!] == #"{"type":"widgetDetail","params":{"id":42}}"#)
 
             let extras = try run("extras", "")
             #expect(extras.count == extrasCount)
             #expect(extras.first == "https://links.example.com/widget/42?tab=reviews")
-            #expect(extras.dropFirst().first == (platform == "ios" ? "widgets://widget/42?tab=reviews" : "none"))
+            #expect(extras.dropFirst().first == "widgets://widget/42?tab=reviews")
             #expect(extras.dropFirst(2).first == "https://links.example.com/docs/guides/a%20b")
             #expect(extras.dropFirst(3).first == "true true true true")
             #expect(extras.dropFirst(4).first.map { source.text.contains("Rules ETag: " + $0) } == true)

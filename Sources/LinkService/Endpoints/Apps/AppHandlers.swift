@@ -86,7 +86,9 @@ struct AppHandlers: EndpointGroup {
                 }
             }
             if let teamID = input.teamID { try requireTeam(teamID, principal, on: connection) }
-            try rejectDuplicate(AppInput(from: after), platform: after.platform, principal, excluding: after.id, on: connection)
+            var identity = AppInput(from: after)
+            if !body.has(AppFields.customScheme.name) { identity.customScheme = nil }   // a scheme is checked when it is set
+            try rejectDuplicate(identity, platform: after.platform, principal, excluding: after.id, on: connection)
             let updated = try AppStore.save(after, on: connection)
             try changed.appChanged(updated.id, on: connection)
             return updated
@@ -129,6 +131,11 @@ struct AppHandlers: EndpointGroup {
             throw ServiceError.conflict(platform == .ios
                 ? "An iOS app \(input.teamID ?? "").\(input.bundleID ?? "") is already registered in this workspace."
                 : "An Android app \(input.packageName ?? "") is already registered in this workspace.")
+        }
+        if let scheme = input.customScheme,
+           let other = try AppStore.schemeOwner(scheme, platform: platform, workspace: principal.workspaceID, excluding: id, on: connection) {
+            let name = platform == .ios ? "iOS" : "Android"
+            throw ServiceError.conflict("The \(name) app '\(other)' already registered the scheme \(scheme): a scheme opens one app per platform.")
         }
     }
 }

@@ -18,7 +18,8 @@ struct AndroidManifestHandlers: EndpointGroup {
                          One `<intent-filter android:autoVerify="true">` per domain whose rules name the app, its paths written as \
                          `path`, `pathPrefix`, `pathPattern` or `pathAdvancedPattern` so Android claims what the rules claim. XML \
                          comments name each rule and say where Android decides differently (exclusions, query and fragment \
-                         constraints, patterns Android cannot express exactly). The ETag changes with the content. \
+                         constraints, patterns Android cannot express exactly). An app with a `customScheme` also gets a filter for \
+                         its scheme (`VIEW`, `DEFAULT`, `BROWSABLE`, not verified). The ETag changes with the content. \
                          422 for an iOS app, 409 when no rule names the app.
                          """,
                      conditional: true, success: .content(200, mediaType: "application/xml", schema: .string), errors: [409, 422], manifest),

@@ -75,8 +75,8 @@ struct CodegenHandlers: EndpointGroup {
     }
 
     /// `{"app", "etag", "fixtures": [{"url", "outcome", "destination"}]}`: `destination` is what the app's router
-    /// must answer (null: it opens nothing there). A custom-scheme URL is answered as the https URL of the same
-    /// path on the scheme's domain.
+    /// must answer (null: it opens nothing there). A custom-scheme URL is resolved as it is, for the app's platform:
+    /// the app of that platform that registered the scheme decides, by its rules on its deciding domain.
     private func fixtures(_ table: RouterTable, app: App, etag: String, workspace: UUID) -> [UInt8] {
         var out = Array("{\"app\":".utf8)
         JSONString.append(table.appID, to: &out)
@@ -88,14 +88,7 @@ struct CodegenHandlers: EndpointGroup {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(literal: "{\"url\":")
             JSONString.append(url, to: &out)
-            var asked = url
-            if let scheme = table.scheme, let schemeDomain = table.schemeDomain, url.lowercased().hasPrefix(scheme + "://") {
-                var rest = url.dropFirst(scheme.count + 3)
-                if rest.hasPrefix("/") { rest = rest.dropFirst() }
-                let hostname = table.domains[schemeDomain].hostname
-                asked = "https://" + (hostname.hasPrefix("*.") ? "m." + hostname.dropFirst(2) : hostname[...]) + "/" + rest
-            }
-            let answer = try? resolver.answer(asked, platform: platform, workspace: workspace)
+            let answer = try? resolver.answer(url, platform: platform, workspace: workspace)
             out.append(literal: ",\"outcome\":")
             JSONString.append(answer.map { $0.outcome.rawValue } ?? "invalid_url", to: &out)
             out.append(literal: ",\"destination\":")

@@ -11,11 +11,12 @@ extension APISchemas {
                 built (`destination.error` says why); `excluded`: an exclusion rule keeps the apps out; `no_match`: no rule claims it; \
                 `unknown_domain`: no link domain of the caller governs the host; `unknown_scheme`: no app of the workspace registered \
                 the custom scheme. Without an app, the browser opens the URL. A custom-scheme link goes to the app that registered \
-                the scheme: only that app's rules on its deciding domain decide (`open_app` or `no_match`).
+                the scheme on the platform asked: only that app's rules on its deciding domain decide (`open_app` or `no_match`).
                 """)),
-            .optional("reason", Schema.enumeration(["not_https", "user_info"]).described("""
-                Only with `no_match` for a URL that cannot be a universal link, so no rule was asked: `not_https` (universal \
-                links are https URLs), `user_info` (the URL carries `user:password@`).
+            .optional("reason", Schema.enumeration(["not_https", "user_info", "scheme_of_other_platform"]).described("""
+                Only with `no_match` for a URL no app of the platform can open, so no rule was asked: `not_https` (universal \
+                links are https URLs), `user_info` (the URL carries `user:password@`), `scheme_of_other_platform` (only an \
+                app of the other platform registered the custom scheme; `domain` is that app's deciding domain).
                 """)),
             .required("platform", Schema.enumeration(["ios", "android"])),
             .required("domain", Schema.string.described("""

@@ -67,6 +67,7 @@ struct App: VersionedResource {
                 JSONMember(key: "packageName", value: .optional(packageName)),
                 JSONMember(key: "sha256CertFingerprints", value: fingerprintsJSON),
                 JSONMember(key: "playStoreUrl", value: .optional(playStoreURL)),
+                JSONMember(key: "customScheme", value: .optional(customScheme)),
             ]
         }
         members += [

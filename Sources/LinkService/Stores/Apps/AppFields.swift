@@ -11,7 +11,11 @@ enum AppFields {
     static let appStoreID = BodyField.validated("appStoreId", Schema.string(pattern: "^[0-9]{1,20}$")
         .described("The numeric App Store ID.").example("1234567890"), Validators.appStoreID)
     static let customScheme = BodyField.validated("customScheme", Schema.string(pattern: "^[A-Za-z][A-Za-z0-9+.-]{0,63}$")
-        .described("The app's own URL scheme, without `:` (not http, https, file, javascript or data).").example("myapp"), Validators.customScheme)
+        .described("""
+        The app's own URL scheme, without `:` (not http, https, file, javascript or data), stored lower-case: registered in an iOS \
+        app's Info.plist or an Android app's manifest (the generated manifest carries its intent filter). Unique per platform \
+        in the workspace (409): an iOS and an Android app of one product share theirs.
+        """).example("myapp"), Validators.customScheme)
     static let packageName = BodyField.validated("packageName", Schema.string(pattern: "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$", maxLength: 255)
         .described("The Android package name.").example("com.example.app"), limit: .packageName, Validators.packageName)
     static let playStoreURL = BodyField.validated("playStoreUrl", Schema.httpsURLInput, limit: .url, Validators.httpsURL)

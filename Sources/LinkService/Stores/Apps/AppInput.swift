@@ -25,7 +25,6 @@ struct AppInput {
             teamID = AppFields.teamID.read(&body, required: creating)
             bundleID = AppFields.bundleID.read(&body, required: creating)
             appStoreID = AppFields.appStoreID.read(&body)
-            customScheme = AppFields.customScheme.read(&body)
         case .android?:
             packageName = AppFields.packageName.read(&body, required: creating)
             fingerprints = Self.readFingerprints(&body, required: creating)
@@ -33,13 +32,16 @@ struct AppInput {
         case nil:
             return
         }
+        // Both platforms register schemes (docs/LINKS.md): an iOS app in its Info.plist, an Android one in its manifest.
+        customScheme = AppFields.customScheme.read(&body)
     }
 
-    /// The identity of an existing app, for the duplicate check.
+    /// The identity of an existing app, for the duplicate checks.
     init(from app: App) {
         teamID = app.teamID
         bundleID = app.bundleID
         packageName = app.packageName
+        customScheme = app.customScheme
     }
 
     /// Applies a PATCH: present fields replace, `null` clears the optional ones.

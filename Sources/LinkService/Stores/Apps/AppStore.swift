@@ -66,6 +66,17 @@ enum AppStore: ResourceStore {
             """, binds: [workspace, id, input.teamID, input.bundleID, input.packageName])).count > 0
     }
 
+    /// The name of another app of `workspace` and `platform` (not `excluding`) that registered `scheme`, if any:
+    /// schemes are unique per platform, an iOS and an Android app of one product share theirs.
+    static func schemeOwner(_ scheme: String, platform: AppPlatform, workspace: UUID, excluding id: UUID?,
+                            on connection: Connection) throws -> String? {
+        try connection.query(Query(unsafeSQL: """
+            SELECT name FROM apps WHERE workspace_id = $1 AND platform = $2 AND lower(custom_scheme) = lower($3)
+              AND id IS DISTINCT FROM $4
+            ORDER BY created_at, id LIMIT 1
+            """, binds: [workspace, platform.rawValue, scheme, id])).first.map { try $0.decode(0, as: String.self) }
+    }
+
     /// The hostnames of the domains whose rules name the app, oldest first.
     static func hostnames(namedByRulesOf id: UUID, on connection: Connection) throws -> [String] {
         try connection.query("""
