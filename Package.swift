@@ -33,9 +33,10 @@ let package = Package(
         .target(name: "ByteText"),
         .target(name: "Observability", dependencies: ["ByteText"]),
         // The generated routers' runtimes are .swift, .kt and .ts files (Codegen/Runtime), embedded as strings at
-        // build time by the EmbedRuntimes plugin, so linkd stays one self-contained binary (docs/CODEGEN.md).
-        .target(name: "LinkKit", dependencies: ["ByteText"], exclude: ["Codegen/Runtime"], plugins: ["EmbedRuntimes"]),
-        .plugin(name: "EmbedRuntimes", capability: .buildTool(), dependencies: ["EmbedText"]),
+        // build time by the EmbedFiles plugin, so linkd stays one self-contained binary (docs/CODEGEN.md); the
+        // same plugin embeds console/ and migrations/ into LinkService (docs/DESIGN.md, "Plugins/").
+        .target(name: "LinkKit", dependencies: ["ByteText"], exclude: ["Codegen/Runtime"], plugins: ["EmbedFiles"]),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedText"]),
         .executableTarget(name: "EmbedText", path: "Plugins/EmbedText"),
         .target(name: "Postgres", dependencies: ["CLibPQ", "ByteText", "Observability"]),
         .target(name: "EmbeddedPostgres", dependencies: ["Observability"]),
@@ -43,7 +44,8 @@ let package = Package(
         .target(name: "Outbound", dependencies: ["CCurl", "CCurlShim", "Observability"]),
         .target(name: "UserAgents", dependencies: ["CYAML"]),
         .target(name: "GeoIP", dependencies: ["CMaxMindDB"]),
-        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "Observability", "UserAgents", "GeoIP", "CCrypto", "CQRencode", "CZlib", "CCSV"]),
+        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "Observability", "UserAgents", "GeoIP", "CCrypto", "CQRencode", "CZlib", "CCSV"],
+                plugins: ["EmbedFiles"]),
         .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Outbound", "Observability", "ByteText"]),
 
         // bench/hits: ingestion and analytics benchmarks (bench/hits/run.sh); never part of `swift test`.

@@ -1,7 +1,11 @@
 import Foundation
 
-// `EmbedText OUTPUT FILE...`: writes OUTPUT, Swift source declaring for each FILE `enum <its name without
-// extension> { static let text }` with the file's text, less its last newline. Run by the EmbedRuntimes plugin.
+// Run by the EmbedFiles plugin; writes OUTPUT, Swift source:
+// - `EmbedText OUTPUT FILE...`: for each FILE, `enum <its name without extension> { static let text }` with the
+//   file's text, less its last newline;
+// - `EmbedText --folder NAME ROOT OUTPUT FILE...`: `extension EmbeddedFolder { static let NAME }` holding each FILE
+//   (under ROOT) as its path under ROOT, its modification time in whole seconds and its exact bytes in base64,
+//   so any file (an image, a font) comes out as it went in.
 
 /// `text` as a Swift string literal, on one line.
 func literal(_ text: String) -> String {
@@ -18,24 +22,58 @@ func literal(_ text: String) -> String {
     return out + "\""
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-guard let output = arguments.first else {
-    FileHandle.standardError.write(Data("usage: EmbedText OUTPUT FILE...\n".utf8))
-    exit(2)
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data("EmbedText: \(message)\n".utf8))
+    exit(status)
 }
-var source = "// Generated at build time by the EmbedRuntimes plugin: do not edit.\n"
-for path in arguments.dropFirst() {
-    let url = URL(fileURLWithPath: path)
-    guard let data = FileManager.default.contents(atPath: path), var text = String(data: data, encoding: .utf8) else {
-        FileHandle.standardError.write(Data("EmbedText: cannot read \(path) as UTF-8\n".utf8))
-        exit(1)
+
+func contents(_ path: String) -> Data {
+    guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+    return data
+}
+
+/// The runtimes: one enum of text a file.
+func texts(_ paths: ArraySlice<String>) -> String {
+    var source = ""
+    for path in paths {
+        let url = URL(fileURLWithPath: path)
+        guard var text = String(data: contents(path), encoding: .utf8) else { fail("cannot read \(path) as UTF-8") }
+        if text.hasSuffix("\n") { text.removeLast() }
+        source += "\nenum \(url.deletingPathExtension().lastPathComponent) {\n    static let text = \(literal(text))\n}\n"
     }
-    if text.hasSuffix("\n") { text.removeLast() }
-    source += "\nenum \(url.deletingPathExtension().lastPathComponent) {\n    static let text = \(literal(text))\n}\n"
+    return source
+}
+
+/// A folder: every file's path under `root`, modification time and bytes.
+func folder(_ name: String, root: String, _ paths: ArraySlice<String>) -> String {
+    let prefix = URL(fileURLWithPath: root).standardizedFileURL.path + "/"
+    var source = "\nextension EmbeddedFolder {\n    /// The \(name)/ folder of the source tree linkd was built from.\n"
+    source += "    static let \(name) = EmbeddedFolder(\(literal(name)), [\n"
+    for path in paths {
+        let full = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard full.hasPrefix(prefix) else { fail("\(path) is not under \(root)") }
+        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
+        let seconds = Int(modified.timeIntervalSince1970.rounded(.down))
+        source += "        (\(literal(String(full.dropFirst(prefix.count)))), \(seconds), \(literal(contents(path).base64EncodedString()))),\n"
+    }
+    return source + "    ])\n}\n"
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+var source = "// Generated at build time by the EmbedFiles plugin: do not edit.\n"
+let output: String
+if arguments.first == "--folder" {
+    guard arguments.count >= 4 else { fail("usage: EmbedText --folder NAME ROOT OUTPUT FILE...", status: 2) }
+    let values = Array(arguments.dropFirst().prefix(3))
+    output = values[2]
+    source += folder(values[0], root: values[1], arguments.dropFirst(4))
+} else {
+    guard let first = arguments.first else { fail("usage: EmbedText OUTPUT FILE...", status: 2) }
+    output = first
+    source += texts(arguments.dropFirst())
 }
 do {
     try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
 } catch {
-    FileHandle.standardError.write(Data("EmbedText: cannot write \(output): \(error)\n".utf8))
-    exit(1)
+    fail("cannot write \(output): \(error)")
 }

@@ -28,7 +28,8 @@ extension Configuration {
         ConfigurationOption("access-log", "LINKD_ACCESS_LOG", .onOff, \.service.accessLog,
                             help: "One \"request\" line per HTTP request, at info; off behind a logging proxy."),
         ConfigurationOption("migrations", "LINKD_MIGRATIONS_DIR", .directory, \.migrationsDirectory,
-                            unset: "the migrations/ folder of the source tree", help: "The numbered SQL migrations."),
+                            unset: "the migrations built into linkd",
+                            help: "A folder of numbered SQL migrations to apply instead of those built into linkd."),
         ConfigurationOption("cors-origins", "LINKD_CORS_ORIGINS", .corsOrigins, \.service.corsOrigins, unset: "CORS off",
                             help: "Comma-separated browser origins allowed to call the API, e.g. "
                                 + "https://dash.example.com,http://localhost:3000 ('*': any, without credentials)."),
@@ -72,9 +73,9 @@ extension Configuration {
         ConfigurationOption("api-hostname", "LINKD_API_HOSTNAME", .apiHostname, \.service.apiHostname, unset: "none",
                             help: "The API's hostname behind a TLS front end: /v1/tls/ask allows a certificate for it as for "
                                 + "the link domains."),
-        ConfigurationOption("console", "LINKD_CONSOLE_DIR", .console, \.console, unset: "the console/ folder beside the binary",
-                            help: "The web console's files, served at /console/ on hosts that are not link domains; off: none "
-                                + "(docs/CONSOLE.md)."),
+        ConfigurationOption("console", "LINKD_CONSOLE_DIR", .console, \.service.console, unset: "the console built into linkd",
+                            help: "A folder of the web console's files to serve at /console/ (on hosts that are not link domains) "
+                                + "instead of the built-in one; off: none (docs/CONSOLE.md)."),
         ConfigurationOption("apple-cdn-url", "LINKD_APPLE_CDN_URL", .outboundBase, \.service.outbound.appleCDNBase,
                             help: "Apple's CDN for the health checks: <url><host> is the association file iOS gets; http for "
                                 + "tests and mirrors (docs/HEALTH.md)."),
@@ -190,17 +191,13 @@ extension OptionKind where Value == String {
     }
 }
 
-extension OptionKind where Value == Configuration.ConsoleSource {
+extension OptionKind where Value == ServiceConfiguration.ConsoleSource {
     /// A directory, or `off`.
     static var console: Self {
         .parsed("DIR|off", expecting: "a directory or off", { text in
             text.lowercased() == "off" ? .off : .directory(URL(fileURLWithPath: text))
         }, format: { source in
-            switch source {
-            case .found: ""
-            case .directory(let directory): directory.path
-            case .off: "off"
-            }
+            source == .builtIn ? "" : source.description
         })
     }
 }

@@ -8,35 +8,30 @@ import Postgres
 /// `Configuration.options` given as a flag or, failing that, as its environment variable.
 struct Configuration {
     /// What `Application` gets, holding the defaults of `ServiceConfiguration`, `ServerConfiguration` and
-    /// `HitsConfiguration` until an option sets a field. Its `database` and `migrationsDirectory` are known only
-    /// once the database is open: `serviceConfiguration(database:)` fills them in.
-    var service = ServiceConfiguration(server: ServerConfiguration(), database: ConnectionParameters(),
-                                       migrationsDirectory: URL(fileURLWithPath: "migrations"))
+    /// `HitsConfiguration` until an option sets a field. Its `database` is known only once the database is open:
+    /// `serviceConfiguration(database:)` fills it in.
+    var service = ServiceConfiguration(server: ServerConfiguration(), database: ConnectionParameters())
     /// `DATABASE_URL`; nil means the embedded cluster under `dataDirectory`.
     var databaseURL: String?
     /// `LINKD_ANALYTICS_DATABASE_URL`: a replica for analytics reads; nil: the database itself.
     var analyticsDatabaseURL: String?
     var dataDirectory = URL(fileURLWithPath: ".linkd")
     var logLevel = Logger.Level.info
-    /// nil: the `migrations/` folder found beside the build.
-    var migrationsDirectory: URL?
-    /// Where the web console's files are (docs/CONSOLE.md).
-    var console = ConsoleSource.found
-
-    /// `--console DIR|off`.
-    enum ConsoleSource: Sendable, Equatable {
-        /// The `console/` folder found beside the binary, if any.
-        case found
-        case directory(URL)
-        case off
+    /// `--migrations DIR`; nil: the migrations built into linkd.
+    var migrationsDirectory: URL? {
+        get { service.migrationsDirectory }
+        set { service.migrationsDirectory = newValue }
     }
 
-    /// The defaults.
-    init() {}
+    /// The defaults: linkd serves its built-in console (the library's default is none).
+    init() {
+        service.console = .builtIn
+    }
 
     /// Reads every option from its flag first, then from its environment variable.
     /// - Throws: `Arguments.UsageError` naming the bad value.
     init(_ arguments: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        self.init()
         for option in Self.options {
             if option.repeatable, arguments.values(option.name).count > 1 {
                 try option.apply(&self, arguments.values(option.name).joined(separator: ","))
@@ -85,8 +80,6 @@ struct Configuration {
                 throw Arguments.UsageError(description: "--analytics-database-url: \(error)")
             }
         }
-        configuration.migrationsDirectory = try resolvedMigrationsDirectory()
-        configuration.consoleDirectory = resolvedConsoleDirectory
         if configuration.hits.spoolDirectory == nil {
             configuration.hits.spoolDirectory = dataDirectory.appendingPathComponent("spool")
         }
@@ -94,23 +87,12 @@ struct Configuration {
         return configuration
     }
 
-    /// The console folder to serve: configured, else found beside the build; nil when off or not found.
-    var resolvedConsoleDirectory: URL? {
-        switch console {
-        case .found: ServiceConfiguration.defaultConsoleDirectory()
-        case .directory(let directory): directory
-        case .off: nil
-        }
-    }
-
     func makeLogger(label: String = "linkd") -> Logger {
         Logger(label: label, level: logLevel)
     }
 
-    /// The migrations folder, configured or found beside the build.
-    func resolvedMigrationsDirectory() throws -> URL {
-        if let migrationsDirectory { return migrationsDirectory }
-        if let found = Migration.defaultDirectory() { return found }
-        throw Arguments.UsageError(description: "cannot find the migrations folder; pass --migrations DIR or set LINKD_MIGRATIONS_DIR")
+    /// The migrations of `--migrations DIR`, else those built into linkd.
+    func migrations() throws -> [Migration] {
+        try migrationsDirectory.map(Migration.load(from:)) ?? Migration.builtIn()
     }
 }

@@ -74,7 +74,7 @@ extension DatabaseBootstrap {
         defer { database.close() }
         let pool = ConnectionPool(parameters: database.parameters, maxConnections: 1, logger: logger)
         defer { pool.shutdown() }
-        let migrator = Migrator(migrations: try Migration.load(from: configuration.resolvedMigrationsDirectory()), logger: logger)
+        let migrator = Migrator(migrations: try configuration.migrations(), logger: logger)
         return try body(pool, migrator)
     }
 }

@@ -10,8 +10,9 @@ enum MigrateCommand: Command {
     static let help = """
         Usage: linkd migrate [--status] [options]
 
-        Applies every pending file of migrations/ in order, each in its own transaction, under an
-        advisory lock (safe when several nodes start at once). With --status, only reports.
+        Applies every pending migration (those built into linkd, or those of --migrations DIR) in order,
+        each in its own transaction, under an advisory lock (safe when several nodes start at once).
+        With --status, only reports.
 
           --status               report pending migrations, change nothing
 

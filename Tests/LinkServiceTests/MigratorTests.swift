@@ -15,6 +15,18 @@ struct MigratorTests {
         #expect(migrations.first?.version == 1)
     }
 
+    /// Issue 46, item 7: the migrations built into linkd are the checkout's files, so a database migrated from the
+    /// files has the checksums the built-in ones expect (SHA-256 of each file's bytes), and is not refused.
+    @Test func theBuiltInMigrationsAreTheFilesWithTheirChecksums() throws {
+        let builtIn = try Migration.builtIn()
+        #expect(builtIn == migrations)
+        for migration in builtIn {
+            let name = String(repeating: "0", count: max(0, 4 - "\(migration.version)".count)) + "\(migration.version)_\(migration.name).sql"
+            let bytes = try Data(contentsOf: migrationsDirectory.appendingPathComponent(name))
+            #expect(migration.checksum == SHA256.hex(bytes), "\(name)")
+        }
+    }
+
     @Test func appliesOnceAndIsIdempotent() throws {
         try withTestDatabase { parameters in
             let pool = ConnectionPool(parameters: parameters, maxConnections: 2, logger: .quiet)

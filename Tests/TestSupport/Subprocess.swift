@@ -17,9 +17,10 @@ public final class Subprocess: @unchecked Sendable {
 
     /// Starts `executable` (looked up in `PATH` when it has no slash) with `arguments`. `input` is written to its
     /// stdin, which is then closed (stdin is /dev/null without it); its stdout and stderr are collected (stderr
-    /// into stdout's text when `mergeErrors`). `environment` is set over the test process's own environment.
+    /// into stdout's text when `mergeErrors`). `environment` is set over the test process's own environment; the
+    /// child runs in `workingDirectory` when given, else in the test process's.
     public init(_ executable: String, _ arguments: [String], input: [UInt8]? = nil, mergeErrors: Bool = false,
-                environment: [String: String] = [:]) throws {
+                environment: [String: String] = [:], workingDirectory: String? = nil) throws {
         Self.ignoreBrokenPipes
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -45,6 +46,13 @@ public final class Subprocess: @unchecked Sendable {
         if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
             typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
             _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        }
+
+        if let workingDirectory {
+            // glibc's posix_spawn_file_actions_addchdir_np, hidden from Swift's Glibc module as addclosefrom_np is.
+            guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { throw TestFailure("no posix_spawn_file_actions_addchdir_np") }
+            typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+            _ = unsafeBitCast(symbol, to: ChangeDirectory.self)(&actions, workingDirectory)
         }
 
         let argv = [executable] + arguments

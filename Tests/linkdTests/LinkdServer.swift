@@ -12,9 +12,10 @@ final class LinkdServer: @unchecked Sendable {
 
     let process: Subprocess
 
-    /// Starts `linkd serve arguments...`.
-    init(_ arguments: [String]) throws {
-        process = try Subprocess(LinkdProcess.executable.path, ["serve"] + arguments)
+    /// Starts `linkd serve arguments...`: the built `linkd` unless `executable` names another copy, in
+    /// `workingDirectory` when given.
+    init(_ arguments: [String], executable: String = LinkdProcess.executable.path, workingDirectory: String? = nil) throws {
+        process = try Subprocess(executable, ["serve"] + arguments, workingDirectory: workingDirectory)
     }
 
     /// Starts `linkd serve` on `database` (with the repository's migrations), listening on `port`, spooling in

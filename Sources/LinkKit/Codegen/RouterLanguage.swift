@@ -14,7 +14,7 @@ public enum RouterLanguage: String, Sendable, CaseIterable {
     /// How a router file in the language writes what every router file has.
     struct Form {
         let dialect: CodeDialect
-        /// The runtime, embedded from `Runtime/` by the EmbedRuntimes plugin.
+        /// The runtime, embedded from `Runtime/` by the EmbedFiles plugin.
         let runtime: String
         /// The table literal's indentation, and what follows it before the runtime.
         let tableIndent: String

@@ -74,7 +74,8 @@ public final class Application: Sendable {
         }
         let analytics = analyticsPool?.bounded(BoundedWaits(timeout: configuration.databaseRequestTimeout,
                                                             maxBorrowers: configuration.server.threads - 1)) ?? requests
-        self.migrator = Migrator(migrations: try Migration.load(from: configuration.migrationsDirectory), logger: logger.with(label: "linkd.migrate"))
+        self.migrator = Migrator(migrations: try configuration.migrationsDirectory.map(Migration.load(from:)) ?? Migration.builtIn(),
+                                 logger: logger.with(label: "linkd.migrate"))
         Self.registerPoolGauges(pool, requests: requests, in: metrics)
         let hits = try HitBatcher(pool: pool, configuration: configuration.hits, logger: logger.with(label: "linkd.hits"),
                                   stripes: metrics.stripes)
@@ -156,8 +157,8 @@ public final class Application: Sendable {
             WebhookHandlers(pool: requests, auth: auth, changes: catalogChanges, configuration: configuration.webhooks,
                             queued: { deliveries.wake() }),
         ]
-        if let console = configuration.consoleDirectory {
-            groups.append(ConsoleHandlers(files: try ConsoleFiles(directory: console, chartJS: configuration.chartJS), catalog: catalog, clicks: clicks))
+        if let files = Self.consoleFiles(configuration, logger: logger) {
+            groups.append(ConsoleHandlers(files: files, catalog: catalog, clicks: clicks))
         }
         let openAPI = OpenAPIHandlers(describing: groups)
         self.openAPIDocument = openAPI.body
@@ -217,6 +218,31 @@ public final class Application: Sendable {
             return try UserAgentParser(contentsOf: configuration.userAgentRegexes, devices: false)
         } catch {
             logger.warning("hits record no operating system or browser", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// The console to serve, said in the log at start: the built-in one, or the folder given instead; nil when
+    /// off, or (logged as an error) when that folder holds no console: everything else is served as before.
+    private static func consoleFiles(_ configuration: ServiceConfiguration, logger: Logger) -> ConsoleFiles? {
+        do {
+            let files: ConsoleFiles
+            switch configuration.console {
+            case .off:
+                return nil
+            case .builtIn:
+                files = try ConsoleFiles(builtIn: EmbeddedFolder.console, chartJS: configuration.chartJS)
+            case .directory(let directory):
+                files = try ConsoleFiles(directory: directory, chartJS: configuration.chartJS)
+            }
+            logger.info("console served at /console/", metadata: ["console.source": configuration.console.description,
+                                                                  "console.files": "\(files.files.count)"])
+            return files
+        } catch {
+            logger.error("console not served: /console/ answers 404", metadata: [
+                "console.source": configuration.console.description, "error": "\(error)",
+                "hint": "--console DIR names a folder with the console's index.html; without it linkd serves its built-in console",
+            ])
             return nil
         }
     }

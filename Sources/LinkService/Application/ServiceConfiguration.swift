@@ -17,8 +17,8 @@ public struct ServiceConfiguration: Sendable {
     /// The longest an HTTP worker waits on the database: for a connection, then for each statement's answer
     /// (`BoundedWaits`); past it the request answers 503 with `Retry-After` (docs/FAULTS.md).
     public var databaseRequestTimeout: Duration = .seconds(2)
-    /// The numbered SQL files.
-    public var migrationsDirectory: URL
+    /// A folder of numbered SQL files (`--migrations`); nil: the `migrations/` built into linkd (`Migration.builtIn`).
+    public var migrationsDirectory: URL?
     /// Apply pending migrations at start (`linkd serve --no-migrate` turns it off).
     public var migrateOnStart: Bool
     /// The hit pipeline: batching, spool directory, retention.
@@ -43,9 +43,26 @@ public struct ServiceConfiguration: Sendable {
     /// The hostname the API is reached at through a TLS front end (`--api-hostname`), lower-case: `/v1/tls/ask`
     /// allows a certificate for it as for the link domains. nil: only link domains get one.
     public var apiHostname: String?
-    /// The console's files (`console/`, docs/CONSOLE.md), served at `/console/` on hosts that are not link
-    /// domains; nil: no console.
-    public var consoleDirectory: URL?
+    /// The console's files (docs/CONSOLE.md), served at `/console/` on hosts that are not link domains.
+    public var console = ConsoleSource.off
+
+    /// Where the console's files come from.
+    public enum ConsoleSource: Sendable, Equatable, CustomStringConvertible {
+        /// The `console/` built into linkd.
+        case builtIn
+        /// A folder holding an `index.html` (`--console DIR`); one without is logged at start and not served.
+        case directory(URL)
+        case off
+
+        /// As the log says it: `built-in`, the folder's path, `off`.
+        public var description: String {
+            switch self {
+            case .builtIn: "built-in"
+            case .directory(let directory): directory.path
+            case .off: "off"
+            }
+        }
+    }
     /// Where the association health checks may send requests (Apple's CDN, Google's API, resolve overrides, CA
     /// file, timeout; docs/HEALTH.md).
     public var outbound = OutboundConfiguration()
@@ -62,7 +79,7 @@ public struct ServiceConfiguration: Sendable {
         server: ServerConfiguration,
         database: ConnectionParameters,
         databasePoolSize: Int = 8,
-        migrationsDirectory: URL,
+        migrationsDirectory: URL? = nil,
         migrateOnStart: Bool = true,
         hits: HitsConfiguration = HitsConfiguration()
     ) {
@@ -72,13 +89,6 @@ public struct ServiceConfiguration: Sendable {
         self.migrationsDirectory = migrationsDirectory
         self.migrateOnStart = migrateOnStart
         self.hits = hits
-    }
-
-    /// The console folder of an installation (`InstalledDirectory`): the first `console/` holding an `index.html`.
-    public static func defaultConsoleDirectory(executablePath: String = CommandLine.arguments.first ?? "") -> URL? {
-        InstalledDirectory.find("console", executablePath: executablePath) {
-            FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path)
-        }
     }
 
     /// Whether `text` is an origin `corsOrigins` accepts: `scheme://host[:port]` (no path) or `*`.

@@ -11,7 +11,7 @@ let consoleDirectory = migrationsDirectory.deletingLastPathComponent().appending
 @Suite("Console serving")
 struct ConsoleServingTests {
     static func withConsole<T>(_ body: (TestService) throws -> T) throws -> T {
-        try TestService.with(configure: { $0.consoleDirectory = consoleDirectory }, body)
+        try TestService.with(configure: { $0.console = .directory(consoleDirectory) }, body)
     }
 
     @Test func servesTheConsoleWithItsSecurityHeaders() throws {
@@ -88,6 +88,35 @@ struct ConsoleServingTests {
             #expect(click.headers["Location"] == "https://www.example.com/console/")
             #expect(click.headers["Content-Security-Policy"] == nil)
             #expect(try service.request("GET", "/console/", headers: [("Host", "127.0.0.1")]).status == 200)
+        }
+    }
+
+    /// Issue 46, item 7: the console built into linkd is the checkout's `console/`, byte for byte, and a client sees
+    /// each file as the folder serves it: same bytes, Content-Type, ETags (plain and gzip), caching headers.
+    @Test func theBuiltInConsoleIsTheFolderServedTheSameWay() throws {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: consoleDirectory.path).filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: consoleDirectory.appendingPathComponent(path).path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue && !(path as NSString).lastPathComponent.hasPrefix(".")
+        }.sorted()
+        #expect(EmbeddedFolder.console.files.map(\.path) == files)
+        for file in EmbeddedFolder.console.files {
+            #expect(file.bytes == [UInt8](try Data(contentsOf: consoleDirectory.appendingPathComponent(file.path))), "\(file.path)")
+        }
+        let served = { (service: TestService, path: String, encoding: String?) throws -> [String] in
+            let answer = try service.request("GET", "/console/" + path, headers: encoding.map { [("Accept-Encoding", $0)] } ?? [])
+            return ["\(answer.status)", "\(answer.body)"] + ["Content-Type", "Content-Encoding", "ETag", "Last-Modified", "Cache-Control", "Vary",
+                                                            "Content-Security-Policy"].map { answer.headers[$0] ?? "-" }
+        }
+        try TestService.with(configure: { $0.console = .builtIn }) { builtIn throws in
+            try Self.withConsole { folder throws in
+                for path in files + [""] {
+                    for encoding in [nil, "gzip"] {
+                        let (fromBinary, fromFolder) = (try served(builtIn, path, encoding), try served(folder, path, encoding))
+                        #expect(fromBinary == fromFolder, "\(path) \(encoding ?? "")")
+                    }
+                }
+            }
         }
     }
 

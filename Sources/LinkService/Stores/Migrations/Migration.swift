@@ -28,28 +28,34 @@ public struct Migration: Sendable, Equatable {
         } catch {
             throw .invalidDirectory(directory.path)
         }
+        return try load(names.sorted().filter { $0.hasSuffix(".sql") }.map { name throws(MigrationError) in
+            let file = directory.appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: file.path) else { throw .invalidDirectory(file.path) }
+            return (name, [UInt8](data), file.path)
+        })
+    }
+
+    /// The `migrations/` folder built into linkd (`EmbeddedFolder`): the same files, so the same checksums, as
+    /// the source tree's.
+    public static func builtIn() throws(MigrationError) -> [Migration] {
+        try load(EmbeddedFolder.migrations.files.filter { !$0.path.contains("/") && $0.path.hasSuffix(".sql") }.map {
+            ($0.path, $0.bytes, "migrations/" + $0.path)
+        })
+    }
+
+    /// The migrations of `files` (name, bytes, where they come from, for errors), one way for both sources.
+    private static func load(_ files: [(name: String, bytes: [UInt8], origin: String)]) throws(MigrationError) -> [Migration] {
         var migrations: [Migration] = []
-        for file in names.sorted() where file.hasSuffix(".sql") {
+        for (file, bytes, origin) in files {
             let stem = file.dropLast(4)
             guard let underscore = stem.firstIndex(of: "_"),
                   let version = Int(stem[..<underscore]), version > 0,
                   stem[..<underscore].allSatisfy(\.isASCII)
             else { throw .invalidFileName(file) }
-            guard let sql = try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8) else {
-                throw .invalidDirectory(directory.appendingPathComponent(file).path)
-            }
+            guard let sql = String(bytes: bytes, encoding: .utf8) else { throw .invalidDirectory(origin) }
             if migrations.contains(where: { $0.version == version }) { throw .duplicateVersion(version) }
             migrations.append(Migration(version: version, name: String(stem[stem.index(after: underscore)...]), sql: sql))
         }
         return migrations.sorted { $0.version < $1.version }
-    }
-
-    /// Where the SQL files are when none is configured: beside the source tree the binary was built from
-    /// (`.build/<config>/linkd` → `migrations/`), the working directory, then `/usr/share/linkd/migrations`.
-    public static func defaultDirectory(executablePath: String = CommandLine.arguments.first ?? "") -> URL? {
-        InstalledDirectory.find("migrations", executablePath: executablePath) { url in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
-        }
     }
 }
