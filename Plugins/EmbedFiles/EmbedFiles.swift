@@ -25,23 +25,26 @@ import PackagePlugin
         }
         for name in Self.folders[target.name] ?? [] {
             let folder = context.package.directoryURL.appending(path: name)
-            let inputs = try Self.files(under: folder)
+            // Inputs are the folders, not the files: a file added or removed changes its folder, which reruns the
+            // tool (it lists the folder itself), whereas SwiftPM plans again only when a target's folders change, so
+            // a file listed here and removed since would stop the build as a missing input.
+            let folders = try Self.folders(in: folder)
             let output = context.pluginWorkDirectoryURL.appending(path: "Embedded_\(name).swift")
             commands.append(.buildCommand(displayName: "Embedding \(name)/ into \(target.name)", executable: tool,
-                                          arguments: ["--folder", name, folder.path, output.path] + inputs.map(\.path),
-                                          inputFiles: inputs, outputFiles: [output]))
+                                          arguments: ["--folder", name, folder.path, output.path],
+                                          inputFiles: folders, outputFiles: [output]))
         }
         return commands
     }
 
-    /// The regular files under `folder`, sub-folders included, hidden ones left out, sorted by path.
-    static func files(under folder: URL) throws -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
-                                                          options: [.skipsHiddenFiles]) else { return [] }
-        var files: [URL] = []
-        for case let url as URL in walker where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
-            files.append(url)
+    /// `folder` and the folders under it, hidden ones left out.
+    static func folders(in folder: URL) throws -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey],
+                                                          options: [.skipsHiddenFiles]) else { return [folder] }
+        var folders = [folder]
+        for case let url as URL in walker where try url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true {
+            folders.append(url)
         }
-        return files.sorted { $0.path < $1.path }
+        return folders
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 // Run by the EmbedFiles plugin; writes OUTPUT, Swift source:
 // - `EmbedText OUTPUT FILE...`: for each FILE, `enum <its name without extension> { static let text }` with the
 //   file's text, less its last newline;
-// - `EmbedText --folder NAME ROOT OUTPUT FILE...`: `extension EmbeddedFolder { static let NAME }` holding each FILE
-//   (under ROOT) as its path under ROOT, its modification time in whole seconds and its exact bytes in base64,
-//   so any file (an image, a font) comes out as it went in.
+// - `EmbedText --folder NAME ROOT OUTPUT`: `extension EmbeddedFolder { static let NAME }` holding each regular file
+//   under ROOT (sub-folders included, hidden ones left out) as its path under ROOT, its modification time in whole
+//   seconds and its exact bytes in base64, so any file (an image, a font) comes out as it went in.
 
 /// `text` as a Swift string literal, on one line.
 func literal(_ text: String) -> String {
@@ -44,17 +44,25 @@ func texts(_ paths: ArraySlice<String>) -> String {
     return source
 }
 
-/// A folder: every file's path under `root`, modification time and bytes.
-func folder(_ name: String, root: String, _ paths: ArraySlice<String>) -> String {
-    let prefix = URL(fileURLWithPath: root).standardizedFileURL.path + "/"
+/// A folder: every file's path under `root`, modification time and bytes, sorted by path.
+func folder(_ name: String, root: String) -> String {
+    let rootURL = URL(fileURLWithPath: root)
+    guard let walker = FileManager.default.enumerator(at: rootURL, includingPropertiesForKeys: [.isRegularFileKey, .contentModificationDateKey],
+                                                      options: [.skipsHiddenFiles]) else { fail("cannot list \(root)") }
+    let prefix = rootURL.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+    var files: [(path: String, url: URL, modified: Date)] = []
+    for case let url as URL in walker {
+        guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .contentModificationDateKey]) else { fail("cannot read \(url.path)") }
+        guard values.isRegularFile == true else { continue }
+        let full = url.standardizedFileURL.resolvingSymlinksInPath().path
+        guard full.hasPrefix(prefix) else { fail("\(full) is not under \(root)") }
+        files.append((String(full.dropFirst(prefix.count)), url, values.contentModificationDate ?? Date(timeIntervalSince1970: 0)))
+    }
     var source = "\nextension EmbeddedFolder {\n    /// The \(name)/ folder of the source tree linkd was built from.\n"
     source += "    static let \(name) = EmbeddedFolder(\(literal(name)), [\n"
-    for path in paths {
-        let full = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard full.hasPrefix(prefix) else { fail("\(path) is not under \(root)") }
-        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
-        let seconds = Int(modified.timeIntervalSince1970.rounded(.down))
-        source += "        (\(literal(String(full.dropFirst(prefix.count)))), \(seconds), \(literal(contents(path).base64EncodedString()))),\n"
+    for file in files.sorted(by: { $0.path < $1.path }) {
+        let seconds = Int(file.modified.timeIntervalSince1970.rounded(.down))
+        source += "        (\(literal(file.path)), \(seconds), \(literal(contents(file.url.path).base64EncodedString()))),\n"
     }
     return source + "    ])\n}\n"
 }
@@ -63,10 +71,10 @@ let arguments = CommandLine.arguments.dropFirst()
 var source = "// Generated at build time by the EmbedFiles plugin: do not edit.\n"
 let output: String
 if arguments.first == "--folder" {
-    guard arguments.count >= 4 else { fail("usage: EmbedText --folder NAME ROOT OUTPUT FILE...", status: 2) }
-    let values = Array(arguments.dropFirst().prefix(3))
+    guard arguments.count == 4 else { fail("usage: EmbedText --folder NAME ROOT OUTPUT", status: 2) }
+    let values = Array(arguments.dropFirst())
     output = values[2]
-    source += folder(values[0], root: values[1], arguments.dropFirst(4))
+    source += folder(values[0], root: values[1])
 } else {
     guard let first = arguments.first else { fail("usage: EmbedText OUTPUT FILE...", status: 2) }
     output = first
