@@ -27,7 +27,7 @@ extension Configuration {
                             \.logLevel, help: "The lowest level logged."),
         ConfigurationOption("access-log", "LINKD_ACCESS_LOG", .onOff, \.service.accessLog,
                             help: "One \"request\" line per HTTP request, at info; off behind a logging proxy."),
-        ConfigurationOption("migrations", "LINKD_MIGRATIONS_DIR", .directory, \.migrationsDirectory,
+        ConfigurationOption("migrations", "LINKD_MIGRATIONS_DIR", .directory, \.service.migrationsDirectory,
                             unset: "the migrations built into linkd",
                             help: "A folder of numbered SQL migrations to apply instead of those built into linkd."),
         ConfigurationOption("cors-origins", "LINKD_CORS_ORIGINS", .corsOrigins, \.service.corsOrigins, unset: "CORS off",

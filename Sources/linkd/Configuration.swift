@@ -17,11 +17,6 @@ struct Configuration {
     var analyticsDatabaseURL: String?
     var dataDirectory = URL(fileURLWithPath: ".linkd")
     var logLevel = Logger.Level.info
-    /// `--migrations DIR`; nil: the migrations built into linkd.
-    var migrationsDirectory: URL? {
-        get { service.migrationsDirectory }
-        set { service.migrationsDirectory = newValue }
-    }
 
     /// The defaults: linkd serves its built-in console (the library's default is none).
     init() {
@@ -93,6 +88,6 @@ struct Configuration {
 
     /// The migrations of `--migrations DIR`, else those built into linkd.
     func migrations() throws -> [Migration] {
-        try migrationsDirectory.map(Migration.load(from:)) ?? Migration.builtIn()
+        try service.migrationsDirectory.map(Migration.load(from:)) ?? Migration.builtIn()
     }
 }
