@@ -92,7 +92,7 @@ struct AnalyticsCubeTests {
                     INSERT INTO hit_top_days (day) VALUES ('2026-11-20');
                     """)
             }
-            #expect(try Migrator(migrations: migrations, logger: .quiet).migrate(using: pool) == [26])
+            #expect(try Migrator(migrations: migrations.filter { $0.version <= 26 }, logger: .quiet).migrate(using: pool) == [26])
             let daily = try Self.topRows(Self.topRollupSQL(daily: true), pool)
             #expect(Set(daily.map { $0.split(separator: " ")[1] }).count == 2)
             #expect(try Self.topRows("SELECT \(columns.replacingOccurrences(of: "hour", with: "day")) FROM hit_top_daily", pool) == daily)
