@@ -16,6 +16,8 @@ final class RequestState {
     var head = RequestHead()
     var sawHeaders = false
     var responded = false
+    /// Set while the request runs on a handoff thread, its connection suspended; holds the answer once made.
+    var handedOff: HandedOffRequest?
     var body: [UInt8] = []
     var bodyTooLarge = false
     /// The largest body this request may have (its route's, else the server's), known once its headers are in.

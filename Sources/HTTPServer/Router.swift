@@ -21,6 +21,9 @@ public final class Router: Responder, Sendable {
     private let notFound: @Sendable (Request) -> Response
     private let logger: Logger
     private let accessLog: Bool
+    /// The server's handoff, when it has one: an answer discarded because its request asked to wait is neither
+    /// logged nor counted (the run on a handoff thread is).
+    private let handoff: Handoff?
     /// Per route label; `unmatched` and `fallback` included.
     private let metricsByLabel: [String: RouteMetrics]
     /// Method and template of every route, in registration order.
@@ -33,7 +36,8 @@ public final class Router: Responder, Sendable {
     ///   - metrics: receives `linkd_http_requests_total` and `linkd_http_request_duration_seconds`.
     ///   - accessLog: write one `request` line (info) per request; `linkd` writes it unless told not to
     ///     (`--access-log off`, `LINKD_ACCESS_LOG`). The metrics count every request either way.
-    public init(_ builder: RouterBuilder, logger: Logger, metrics: MetricsRegistry, accessLog: Bool = true) {
+    ///   - handoff: the `Handoff` given to the `Server` this router answers for, if any.
+    public init(_ builder: RouterBuilder, logger: Logger, metrics: MetricsRegistry, accessLog: Bool = true, handoff: Handoff? = nil) {
         let middleware = builder.middleware
         var metricsByLabel: [String: RouteMetrics] = [:]
         for label in builder.routes.map(\.pattern.text) + ["unmatched", "fallback"] where metricsByLabel[label] == nil {
@@ -57,6 +61,7 @@ public final class Router: Responder, Sendable {
         self.notFound = Self.compose(middleware, logger: logger) { _ in throw Problem.notFound }
         self.logger = logger
         self.accessLog = accessLog
+        self.handoff = handoff
         self.metricsByLabel = metricsByLabel
         self.routes = builder.routes.map { ($0.method, $0.pattern.text) }
     }
@@ -65,6 +70,7 @@ public final class Router: Responder, Sendable {
     public func respond(to request: Request) -> Response {
         let started = ContinuousClock.now
         var (routeMetrics, response) = dispatch(request)
+        if let handoff, handoff.wasAsked { return response }   // discarded: the request runs again where it may wait
         finalize(&response, for: request)
 
         let seconds = started.duration(to: .now).inSeconds

@@ -164,7 +164,12 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
         return .YES
     }
 
-    if state.responded { return .YES }
+    if state.responded {
+        // Called again after a handed-off request resumed its connection: queue the answer it made.
+        guard let handedOff = state.handedOff, let response = handedOff.take() else { return .YES }
+        state.handedOff = nil
+        return queue(response, method: handedOff.method, connection: connection, context: context)
+    }
     if state.bodyTooLarge {
         return reject(.payloadTooLarge.with(detail: "The body is larger than this request accepts (\(state.maxBodyBytes) bytes)."), state: state, method: methodName, connection: connection, context: context)
     }
@@ -173,8 +178,24 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
     var request = makeRequest(state: state, method: methodName, connection: connection, requestIDs: context.requestIDs)
     if let trusted = context.trustedProxies { forward(&request, connection: connection, trusted: trusted) }
     state.body = []
+    guard let handoff = context.handoff else {
+        return queue(context.responder.respond(to: request), method: request.method, connection: connection, context: context)
+    }
+    handoff.beginRequest()
     let response = context.responder.respond(to: request)
-    return queue(response, method: request.method, connection: connection, context: context)
+    guard handoff.takeAsk() else { return queue(response, method: request.method, connection: connection, context: context) }
+    // The request asked to wait: its answer is discarded and it runs again on a handoff thread, this connection
+    // suspended meanwhile ("the only safe way to call this function is to call it from the
+    // MHD_AccessHandlerCallback", microhttpd.h), so this worker goes on serving its other connections.
+    let handedOff = HandedOffRequest(connection: connection, method: request.method)
+    state.handedOff = handedOff
+    MHD_suspend_connection(connection)
+    let responder = context.responder
+    let asked = request
+    handoff.submit {
+        handedOff.finish(responder.respond(to: asked))
+    }
+    return .YES
 }
 
 private func makeRequest(state: RequestState, method: String, connection: OpaquePointer, requestIDs: RequestIDGenerator) -> Request {

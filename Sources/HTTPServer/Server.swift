@@ -46,11 +46,14 @@ public final class Server: @unchecked Sendable {
     ///   - responder: answers every request (usually a `Router`).
     ///   - logger: server lifecycle messages and requests refused before routing.
     ///   - metrics: when given, requests refused before routing (413/414/431) are counted in
-    ///     `linkd_http_requests_total{route="rejected"}`; routed requests are counted by the `Router`.
-    public init(configuration: ServerConfiguration, responder: any Responder, logger: Logger, metrics: MetricsRegistry? = nil) {
+    ///   `linkd_http_requests_total{route="rejected"}`; routed requests are counted by the `Router`.
+    ///   - handoff: when given, a request that asks it whether it may wait (`Handoff.mayWait`) is run again on its
+    ///     threads, its connection suspended meanwhile, so the workers never wait; the server starts and stops it.
+    public init(configuration: ServerConfiguration, responder: any Responder, logger: Logger, metrics: MetricsRegistry? = nil,
+                handoff: Handoff? = nil) {
         self.configuration = configuration
         self.logger = logger
-        self.context = ServerContext(responder: responder, configuration: configuration, logger: logger, metrics: metrics)
+        self.context = ServerContext(responder: responder, configuration: configuration, logger: logger, metrics: metrics, handoff: handoff)
     }
 
     deinit {
@@ -90,6 +93,7 @@ public final class Server: @unchecked Sendable {
             guard state.daemon == nil, !state.stopped else { throw HTTPServerError(.alreadyStarted, address: address) }
             var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
             if configuration.turbo { flags |= MHD_USE_TURBO.rawValue }
+            if context.handoff != nil { flags |= MHD_ALLOW_SUSPEND_RESUME.rawValue }
             if socketAddress.isIPv6 { flags |= (socketAddress.isAny ? MHD_USE_DUAL_STACK : MHD_USE_IPv6).rawValue }
             let cls = Unmanaged.passUnretained(context).toOpaque()
             errno = 0
@@ -121,6 +125,7 @@ public final class Server: @unchecked Sendable {
             state.port = Int(linkd_mhd_bound_port(daemon))
         }
         context.connections.startWatchdog()
+        context.handoff?.start()
         if linkd_mhd_error_answers_replaced() == 0 {
             logger.warning("libmicrohttpd's own error answers are sent as they are (not problem+json): the executable does not export the shim's MHD_queue_response")
         }
@@ -157,6 +162,9 @@ public final class Server: @unchecked Sendable {
         let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
         while context.inFlight > 0, context.drained.wait(timeout: deadline) == .success {}
         let abandoned = context.inFlight
+        // "It is an API violation to call MHD_stop_daemon while having suspended connections" (microhttpd.h): every
+        // handed-off request is finished, and its connection resumed, first (their waits are bounded).
+        context.handoff?.shutdown()
         MHD_stop_daemon(daemon)
         context.connections.stopWatchdog()
         state.withLock { $0.daemon = nil }

@@ -22,6 +22,8 @@ final class ServerContext: Sendable {
     let requestIDs: RequestIDGenerator
     /// The open connections, their deadlines and the connection limit.
     let connections: ConnectionGuard
+    /// Where requests that would wait are run (nil: every request runs on its worker, waits included).
+    let handoff: Handoff?
 
     /// Signalled while draining by a request whose completion leaves none in flight: `Server.shutdown` waits on
     /// it, once, instead of looking again after every completion or sleeping in a loop.
@@ -41,8 +43,9 @@ final class ServerContext: Sendable {
 
     var inFlight: Int { Int(bitPattern: UInt(inFlightStripes.sum(0, sequentiallyConsistent: true))) }
 
-    init(responder: any Responder, configuration: ServerConfiguration, logger: Logger, metrics: MetricsRegistry?) {
+    init(responder: any Responder, configuration: ServerConfiguration, logger: Logger, metrics: MetricsRegistry?, handoff: Handoff?) {
         self.responder = responder
+        self.handoff = handoff
         self.metrics = metrics
         var limits = configuration
         limits.trustedProxies = TrustedProxies()

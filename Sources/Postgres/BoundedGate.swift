@@ -32,12 +32,15 @@ final class BoundedGate: Sendable {
     var refusedTotal: Int { state.withLock { $0.refusedTotal } }
     var isStalled: Bool { state.withLock { $0.stalled } }
 
-    /// Takes a turn, or refuses: `.stalled` while the database is taken as stalled, `.poolTimeout` when no turn
+    /// Takes a turn, or refuses: `.mustNotWait` on a thread `limits.mayWait` refuses, `.stalled` while the database is taken as stalled, `.poolTimeout` when no turn
     /// is free within `turnPatience` (at once when a borrower inside is slow).
     /// A thread that already holds a turn borrows again within it (ticket 0): waiting for a second turn could
     /// only wait for itself when every turn is taken.
     /// - Returns: the ticket to hand back to `leave(_:)`.
     func enter() throws(PostgresError) -> UInt64 {
+        if let mayWait = limits.mayWait, !mayWait() {
+            throw PostgresError(.mustNotWait, serverMessage: "this thread does not wait on the database")
+        }
         let now = ContinuousClock.now
         let patience = limits.turnPatience
         let me = pthread_self()

@@ -8,7 +8,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable {
             case connectionFailed, queryFailed, poolClosed, poolTimeout, decodingFailed
-            case invalidParameters, copyFailed, connectionLost, timedOut, stalled
+            case invalidParameters, copyFailed, connectionLost, timedOut, stalled, mustNotWait
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -36,6 +36,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         /// Refused without waiting by a bounded pool: the database was found not answering and has not answered
         /// since (`ConnectionPool.bounded`).
         public static let stalled = Code(.stalled)
+        /// Refused before any wait by a bounded pool on a thread that must not wait on the database
+        /// (`BoundedWaits.mayWait`): the caller runs the work again on a thread that may.
+        public static let mustNotWait = Code(.mustNotWait)
 
         public var description: String { base.rawValue }
     }

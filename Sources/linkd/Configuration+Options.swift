@@ -19,7 +19,7 @@ extension Configuration {
                             help: "A streaming replica of the database for the analytics reads (/v1/analytics/*), as a postgresql:// URI "
                                 + "or libpq keyword string."),
         ConfigurationOption("threads", "LINKD_THREADS", .integer(in: 1...256), \.service.server.threads,
-                            help: "HTTP worker threads."),
+                            help: "HTTP worker threads, and as many threads for the requests that wait on the database."),
         ConfigurationOption("data-dir", "LINKD_DATA_DIR", .directory, \.dataDirectory,
                             help: "The embedded PostgreSQL's data, socket and log. As root, when the postgres user cannot enter "
                                 + "it, the cluster goes to /var/lib/linkd/<hash> instead."),

@@ -34,6 +34,8 @@ public final class Application: Sendable {
     private let changes: ChangeFeed
     private let fetches: AssociationFetchLog
     private let server: Server
+    /// Checks the database for `/readyz` on a thread of its own.
+    private let probe: DatabaseProbe
     /// Started in order before the server listens, stopped in reverse after it.
     private let services: ServiceGroup
     private let logger: Logger
@@ -52,7 +54,9 @@ public final class Application: Sendable {
         self.logger = logger
         // The stripes of every per-thread value and cache: one for each worker and for each thread beside them
         // that records (the background services' and the server's own).
-        let metrics = MetricsRegistry(threads: configuration.server.threads + Server.backgroundThreads
+        // Requests that would wait on the database run on handoff threads, never on the workers (docs/FAULTS.md).
+        let handoff = Handoff(threads: configuration.server.threads)
+        let metrics = MetricsRegistry(threads: configuration.server.threads + handoff.threads + Server.backgroundThreads
                                       + ServiceGroup.threads(of: Self.serviceKinds))
         self.metrics = metrics
         outbound = try HTTPClient(settings: configuration.outbound.clientSettings, logger: logger.with(label: "linkd.outbound"),
@@ -63,17 +67,17 @@ public final class Application: Sendable {
             logger: logger.with(label: "linkd.db")
         )
         self.pool = pool
-        // What HTTP workers borrow: every wait bounded, and never so many waiting that no worker is left for
-        // what is served from memory (association files, clicks, resolves with cached keys).
-        let requests = pool.bounded(BoundedWaits(timeout: configuration.databaseRequestTimeout,
-                                                 maxBorrowers: configuration.server.threads - 1))
+        // What request handlers borrow: every wait bounded, and none on an HTTP worker (the request is handed off:
+        // the workers stay free for what is served from memory: association files, clicks, resolves with cached keys).
+        let requestWaits = BoundedWaits(timeout: configuration.databaseRequestTimeout, maxBorrowers: handoff.threads,
+                                        mayWait: { handoff.mayWait() })
+        let requests = pool.bounded(requestWaits)
         self.requestPool = requests
         // Analytics reads on their own pool when a replica takes them (docs/DEPLOYMENT.md, "Analytics on a replica").
         analyticsPool = configuration.analyticsDatabase.map {
             ConnectionPool(parameters: $0, maxConnections: configuration.databasePoolSize, logger: logger.with(label: "linkd.analytics-db"))
         }
-        let analytics = analyticsPool?.bounded(BoundedWaits(timeout: configuration.databaseRequestTimeout,
-                                                            maxBorrowers: configuration.server.threads - 1)) ?? requests
+        let analytics = analyticsPool?.bounded(requestWaits) ?? requests
         self.migrator = Migrator(migrations: try configuration.migrationsDirectory.map(Migration.load(from:)) ?? Migration.builtIn(),
                                  logger: logger.with(label: "linkd.migrate"))
         Self.registerPoolGauges(pool, requests: requests, in: metrics)
@@ -121,14 +125,18 @@ public final class Application: Sendable {
         catalogChanges.movedURLs = { before, after, connection in try AssociationMoves.count(from: before, to: after, on: connection) }
         catalogChanges.eventsQueued = { deliveries.wake() }
         self.catalogChanges = catalogChanges
-        var batchChanges = CatalogChanges(pool: pool.bounded(LinkBatch.waits), reloader: reloader, keys: keys)
+        var batchWaits = LinkBatch.waits
+        batchWaits.mayWait = requestWaits.mayWait
+        var batchChanges = CatalogChanges(pool: pool.bounded(batchWaits), reloader: reloader, keys: keys)
         batchChanges.movedURLs = catalogChanges.movedURLs
         batchChanges.eventsQueued = catalogChanges.eventsQueued
+        let probe = DatabaseProbe(pool: pool, migrator: migrator)
+        self.probe = probe
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
         // Every route, in the order the router tries templates (a literal segment before a parameter at the same
         // place: android-manifest before {language}).
         var groups: [any EndpointGroup] = [
-            ServiceHandlers(probe: DatabaseProbe(pool: pool, migrator: migrator), hits: hits, catalog: catalog, changes: changes,
+            ServiceHandlers(probe: probe, hits: hits, catalog: catalog, changes: changes,
                             services: services, metrics: metrics, logger: logger, clicks: clicks, apiHostname: configuration.apiHostname),
             AssociationHandlers(catalog: catalog, fetches: fetches, maxAge: configuration.associationMaxAge,
                                 varyOrigin: !configuration.corsOrigins.isEmpty),
@@ -165,12 +173,14 @@ public final class Application: Sendable {
         endpoints = (groups + [openAPI]).flatMap(\.endpoints)
         routes.add(endpoints, auth: auth)
         routes.fallback { try clicks.handle($0) }
-        self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog)
+        self.router = Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog,
+                             handoff: handoff)
         var server = configuration.server
         server.routeBodyLimits += groups.flatMap(\.endpoints).compactMap { endpoint in
             endpoint.maxBodyBytes.map { RouteBodyLimit(method: endpoint.method, path: endpoint.path, maxBytes: max($0, server.maxBodyBytes)) }
         }
-        self.server = Server(configuration: server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics)
+        self.server = Server(configuration: server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics,
+                             handoff: handoff)
         self.services = services
     }
 
@@ -183,9 +193,11 @@ public final class Application: Sendable {
             logger.info("migrations current", metadata: ["migration.applied": "\(applied.count)"])
         }
         try services.start()
+        probe.start()
         do {
             try server.start()
         } catch {
+            probe.shutdown()
             services.shutdown()
             throw error
         }
@@ -199,6 +211,7 @@ public final class Application: Sendable {
     /// hit and closes the database pool. Idempotent.
     public func shutdown() {
         server.shutdown()
+        probe.shutdown()
         services.shutdown()
         analyticsPool?.shutdown()
         pool.shutdown()

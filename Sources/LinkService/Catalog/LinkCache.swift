@@ -48,7 +48,9 @@ final class LinkCache: Sendable {
     }
 
     /// The link `slug` of the domain `domain`.
-    func link(_ slug: String, domain: UUID) -> Lookup {
+    /// - Throws: `PostgresError` `.mustNotWait` when the link is not kept and this thread may not wait on the
+    ///   database (an HTTP worker: the request is handed to a thread that may, `Handoff`); no other error.
+    func link(_ slug: String, domain: UUID) throws(PostgresError) -> Lookup {
         let key = Key(domain: domain, slug: slug)
         let (kept, epoch) = state.withLock { state in (state.links[domain]?[slug], state.epoch) }
         if let kept { return kept.map(Lookup.found) ?? .absent }
@@ -59,6 +61,8 @@ final class LinkCache: Sendable {
                     ServedLink(found, tapsWritten: taps.taps(of: found.id).written)
                 }
             }
+        } catch let error as PostgresError where error.code == .mustNotWait {
+            throw error
         } catch {
             return .unavailable
         }

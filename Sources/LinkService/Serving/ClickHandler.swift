@@ -34,7 +34,7 @@ struct ClickHandler: Sendable {
         let classified = agents.classify(request)
         let agent = classified.userAgent
         let platform: AppPlatform = agent.platform == .android ? .android : .ios
-        let resolved = resolver.resolveClick(host: host, path: request.path, query: request.rawQuery, platform: platform)
+        let resolved = try resolver.resolveClick(host: host, path: request.path, query: request.rawQuery, platform: platform)
         let answer = resolved.answer
         guard let entry = answer.entry else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
         let (response, served) = respond(answer, json: resolved.json, agent: agent, request: request)

@@ -131,7 +131,8 @@ final class ClickTokens: BackgroundService {
             var rows: [Pending] = []
             for stripe in stripes { rows += stripe.rows.withLock { taken in defer { taken.removeAll() }; return taken } }
             guard !rows.isEmpty else { return }
-            defer { queued.subtract(rows.count, ordering: .relaxed) }
+            var requeued = false
+            defer { if !requeued { queued.subtract(rows.count, ordering: .relaxed) } }
             do {
                 try pool.withConnection { connection in
                     try ClickTokenStore.insert(
@@ -139,6 +140,10 @@ final class ClickTokens: BackgroundService {
                         urls: rows.map { Hit.clean($0.url) }, platforms: rows.map(\.platform), answers: rows.map { String(decoding: $0.answer, as: UTF8.self) },
                         createdMicros: rows.map(\.createdMicros), expiresMicros: rows.map(\.expiresMicros), on: connection)
                 }
+            } catch let error as PostgresError where error.code == .mustNotWait {
+                // A claim on an HTTP worker: it runs again where it may wait (`Handoff`), and inserts the rows then.
+                stripes[assignment.current].rows.withLock { $0.append(contentsOf: rows) }
+                requeued = true
             } catch {
                 logger.warning("cannot store click tokens", metadata: ["error": "\(error)", "tokens.count": "\(rows.count)"])
             }

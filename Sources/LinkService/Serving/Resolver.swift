@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import LinkKit
 import Observability
+import Postgres
 
 /// The one place a URL becomes an answer: which app opens it, which rule decided, the typed destination
 /// and the fallbacks. Resolve requests, link clicks and custom-scheme links (through the rules of the
@@ -147,9 +148,10 @@ struct Resolver: Sendable {
     /// The answer for a click: `path` (raw) and `query` requested on `host`, taken from the request as they are
     /// (no URL string is written to be split again), kept as resolve answers are, with the same JSON: a landing
     /// page's click token stores it for the claim.
-    func resolveClick(host: String, path: String, query: String?, platform: AppPlatform) -> ResolveCache.CachedAnswer {
-        kept(.init(link: .request(host: host, path: path, query: query), platform: platform, workspace: nil)) {
-            answer(AASAURL(https: host, path: path, query: query), url: nil, platform: platform, workspace: nil)
+    /// - Throws: `PostgresError` `.mustNotWait` only (`LinkCache.link`).
+    func resolveClick(host: String, path: String, query: String?, platform: AppPlatform) throws -> ResolveCache.CachedAnswer {
+        try kept(.init(link: .request(host: host, path: path, query: query), platform: platform, workspace: nil)) {
+            try answer(AASAURL(https: host, path: path, query: query), url: nil, platform: platform, workspace: nil)
         }
     }
 
@@ -177,10 +179,10 @@ struct Resolver: Sendable {
         guard !Self.refusedSchemes.contains(parsed.scheme) else {
             throw LinkKitError(.invalidURL, "'\(url.prefix(200))' is a \(parsed.scheme): URL, which is no link.")
         }
-        return answer(parsed, url: url, platform: platform, workspace: workspace)
+        return try answer(parsed, url: url, platform: platform, workspace: workspace)
     }
 
-    private func answer(_ parsed: AASAURL, url: String?, platform: AppPlatform, workspace: UUID?) -> Answer {
+    private func answer(_ parsed: AASAURL, url: String?, platform: AppPlatform, workspace: UUID?) throws(PostgresError) -> Answer {
         guard parsed.isWeb else {
             // A custom-scheme link: the scheme's app of the platform alone decides, through its deciding domain's rules.
             guard let owner = catalog.owner(ofScheme: parsed.scheme, platform: platform, workspace: workspace) else {
@@ -190,7 +192,7 @@ struct Resolver: Sendable {
                               refusal: other == nil ? nil : .schemeOfOtherPlatform)
             }
             let universal = parsed.universal(on: Hostname.servingHost(of: owner.entry.hostname))
-            return linked(Answer(url: url, parsed: parsed, entry: owner.entry, resolution: owner.entry.resolve(universal, for: owner.app),
+            return try linked(Answer(url: url, parsed: parsed, entry: owner.entry, resolution: owner.entry.resolve(universal, for: owner.app),
                                  platform: platform), platform: owner.app.platform)
         }
         guard let entry = catalog.entry(governing: parsed.host), workspace == nil || entry.workspaceID == workspace else {
@@ -199,7 +201,7 @@ struct Resolver: Sendable {
         if let refusal = parsed.scheme != "https" ? Refusal.notHTTPS : parsed.hasUserInfo ? .userInfo : nil {
             return Answer(url: url, parsed: parsed, entry: entry, resolution: nil, platform: platform, refusal: refusal)
         }
-        return linked(Answer(url: url, parsed: parsed, entry: entry, resolution: entry.resolve(parsed, platform: platform), platform: platform),
+        return try linked(Answer(url: url, parsed: parsed, entry: entry, resolution: entry.resolve(parsed, platform: platform), platform: platform),
                       platform: platform)
     }
 
@@ -207,11 +209,11 @@ struct Resolver: Sendable {
     /// app that opens the URL is the app the link opens on `platform` (`CatalogEntry.linkApp`), an explicit
     /// `link_expired` error instead once the link is past its expiry or click limit; the rule's answer otherwise
     /// (a rule made after the link, deciding otherwise, wins, as it does on the device).
-    private func linked(_ answer: Answer, platform: AppPlatform) -> Answer {
+    private func linked(_ answer: Answer, platform: AppPlatform) throws(PostgresError) -> Answer {
         guard let links, let entry = answer.entry, entry.links.hasLinks, let resolution = answer.resolution,
               let slug = LinkSlug.candidate(path: answer.parsed.path) else { return answer }
         let link: ServedLink
-        switch links.link(slug, domain: entry.domainID) {
+        switch try links.link(slug, domain: entry.domainID) {
         case .found(let found): link = found
         case .absent: return answer
         case .unavailable:

@@ -29,7 +29,7 @@ extension PostgresError: ProblemConvertible {
     /// (or was found stalled before), or it is shutting down, starting or cancelled the statement.
     var isUnavailability: Bool {
         if code == .poolTimeout || code == .connectionFailed || code == .poolClosed || code == .connectionLost { return true }
-        if code == .timedOut || code == .stalled { return true }
+        if code == .timedOut || code == .stalled || code == .mustNotWait { return true }
         guard let sqlState else { return false }
         return sqlState.isConnectionFailure || sqlState == .queryCanceled
     }

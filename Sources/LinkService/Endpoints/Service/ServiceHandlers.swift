@@ -51,13 +51,13 @@ struct ServiceHandlers: EndpointGroup {
     }
 
     /// 200 when the database answers, its schema is current and the catalog is loaded; otherwise 503 with
-    /// the reason, in `detail` and in `database` (`unreachable`, `not-answering`, `ok`). Answers within the
-    /// probe's patience (1 s) even when the database stalls. The catalog's freshness is reported either way:
+    /// the reason, in `detail` and in `database` (`unreachable`, `not-answering`, `ok`). Answers at once from the
+    /// probe's last check (`DatabaseProbe`), never waiting on the database. The catalog's freshness is reported either way:
     /// a node whose listener lost the database keeps serving its last good catalog. A ready answer lists each
     /// background service with whether it is doing its work (`ServiceGroup.health`).
     func readiness() throws -> Response {
         let status: Migrator.Status
-        switch probe.check() {
+        switch probe.outcome() {
         case .answered(let answer):
             status = answer
         case .failed(let error):
