@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
 done
 skipped() { case ",$SKIP," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 [ "$TAPS" -le "$LINKS" ] || TAPS=$LINKS
-PORT_A=18490; PORT_B=18491; HOST=links.example.com; COPY_HOST=copy.example.com
+PORT_A=0; HOST=links.example.com   # node A's port: the kernel's choice at its first start, kept for its restart (lib.sh); COPY_HOST=copy.example.com
 WRK="wrk -t$BENCH_THREADS -c$CONNECTIONS -d${SECONDS_PER_RUN}s --latency --timeout 2s"
 
 bench_require wrk curl psql initdb
@@ -54,6 +54,7 @@ bench_start_postgres
 export LINKD_ACCESS_LOG=off
 bench_start_linkd "$PORT_A" --threads "$BENCH_THREADS" --link-cache "$LINK_CACHE"
 A_PID=$LINKD_PID
+PORT_A=$BENCH_LINKD_PORT
 BASE="http://127.0.0.1:$PORT_A"
 bench_seed
 PSQL="$BENCH_PSQL -d linkd -At"
@@ -222,16 +223,9 @@ fi
 # --- 4. Two nodes ------------------------------------------------------------------------------------------------
 NODES_OK=skipped
 if ! skipped nodes; then
-    "$LINKD" serve --listen "127.0.0.1:$PORT_B" --database-url "$BENCH_DATABASE_URL" --migrations "$ROOT/migrations" \
-        --spool-dir "$BENCH_TMP/spool-b" --threads "$BENCH_THREADS" >"$BENCH_TMP/linkd-b.out" 2>"$BENCH_TMP/linkd-b.log" &
-    B_PID=$!
-    bench_track "$B_PID"
-    i=0
-    until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT_B/readyz")" = 200 ]; do
-        kill -0 "$B_PID" 2>/dev/null || bench_die "node B exited: $(tail -n 5 "$BENCH_TMP/linkd-b.log")"
-        i=$((i + 1)); [ $i -gt 1200 ] && bench_die "node B not ready"
-        sleep 0.05
-    done
+    bench_start_linkd --name linkd-b 0 --threads "$BENCH_THREADS"
+    B_PID=$LINKD_PID
+    PORT_B=$BENCH_LINKD_PORT
     bench_log "node B (pid $B_PID) ready: $CREATIONS links created on A, polled on B"
     python3 "$ROOT/bench/links/nodes.py" "$PORT_A" "$PORT_B" "$HOST" "$ADMIN" "$READ" "$IOS" "$CREATIONS" >"$BENCH_TMP/nodes.out" \
         || bench_die "nodes.py failed"

@@ -37,7 +37,7 @@ done
 WORKSPACES=100
 [ $((DOMAINS % WORKSPACES)) -eq 0 ] || bench_die "--domains must be a multiple of $WORKSPACES"
 PER_WORKSPACE=$((DOMAINS / WORKSPACES))
-PORT=18482
+PORT=0   # the kernel's choice at the first start, kept for the restarts (lib.sh)
 BENCH_READY_TIMEOUT=120
 
 bench_require curl psql initdb
@@ -47,6 +47,7 @@ bench_linkd_binary "$BUILD"
 bench_setup
 bench_start_postgres
 bench_start_linkd "$PORT"
+PORT=$BENCH_LINKD_PORT
 BASE="http://127.0.0.1:$PORT"
 
 # --- The template workspace, through the API ---------------------------------------------------------------

@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
         *) echo "usage: $0 [--domains N] [--delay S] [--rounds N] [--seconds S] [--connections C] [--no-build]" >&2; exit 2 ;;
     esac
 done
-LINKD_PORT=18483; HOST=links.example.com
+LINKD_PORT=0; HOST=links.example.com   # the kernel's choice at the first start, kept for the restarts (lib.sh)
 WRK="wrk -t$BENCH_THREADS -c$CONNECTIONS -d${SECONDS_PER_RUN}s --latency --timeout 2s"
 BENCH_READY_TIMEOUT=120
 
@@ -41,6 +41,7 @@ bench_setup
 bench_start_postgres
 export LINKD_ACCESS_LOG=off
 bench_start_linkd "$LINKD_PORT" --threads "$BENCH_THREADS" --check-interval 0
+LINKD_PORT=$BENCH_LINKD_PORT
 BASE="http://127.0.0.1:$LINKD_PORT"
 bench_seed
 bench_stop_pid "$LINKD_PID"

@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
         *) echo "usage: $0 [--requests N] [--no-build] [--keep DIR]" >&2; exit 2 ;;
     esac
 done
-LINKD_PORT=18482; HOST=links.example.com
+LINKD_PORT=0; HOST=links.example.com   # linkd's port: the kernel's choice (lib.sh)
 
 bench_require curl psql initdb valgrind objcopy
 bench_linkd_binary "$BUILD"
@@ -39,6 +39,7 @@ bench_start_postgres
 export LINKD_ACCESS_LOG=off BENCH_READY_TIMEOUT=180
 BENCH_WRAPPER="valgrind --tool=callgrind --callgrind-out-file=$BENCH_TMP/callgrind.out.%p --dump-instr=no"
 bench_start_linkd "$LINKD_PORT" --threads 2
+LINKD_PORT=$BENCH_LINKD_PORT
 BASE="http://127.0.0.1:$LINKD_PORT"
 bench_seed
 

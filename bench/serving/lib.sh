@@ -3,14 +3,60 @@
 # Everything a benchmark starts is recorded here and stopped by `bench_cleanup` (installed as the EXIT trap):
 # linkd by its PID (SIGTERM, then SIGKILL), nginx by its master PID, the private PostgreSQL cluster with
 # `pg_ctl stop`, then the temporary directory is removed.
+#
+# Ports: no fixed port. linkd listens on port 0 and the port it bound is read from its log (`bench_start_linkd`);
+# servers that must be told a port (nginx, caddy, a webhook receiver) get one the kernel finds free
+# (`bench_free_port`) and a bench stops at once with their own message when it is taken after all. A linkd the
+# bench started that exits during the run stops the bench, with the last lines of its log (`bench_watch`).
 
 BENCH_TMP=""
 BENCH_PIDS=""
 BENCH_PGDATA=""
 BENCH_WRAPPER=${BENCH_WRAPPER:-}
+# "watcher:watched" process id pairs (`bench_watch`).
+BENCH_WATCHES=""
 
 bench_log() { printf '%s\n' "$*" >&2; }
 bench_die() { bench_log "error: $*"; exit 2; }
+
+# A TCP port free on 127.0.0.1 at this moment (the kernel's choice), for a server that must be told its port.
+bench_free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' \
+        || bench_die "cannot find a free port"
+}
+
+# Watches process $1 (named $2, logging to $3): if it exits before the bench stops it (`bench_stop_pid`), says so
+# with its log's last lines and stops the bench (its current command included) with status 2.
+bench_watch() {
+    (
+        while kill -0 "$1" 2>/dev/null; do sleep 0.2; done
+        : >"$BENCH_TMP/died"
+        bench_log "error: $2 (pid $1) exited during the run: $(tail -n 5 "$3" 2>/dev/null)"
+        kill -TERM $$ 2>/dev/null
+        pkill -TERM -P $$ 2>/dev/null   # the bench's current command, so that the bench stops now
+    ) &
+    BENCH_WATCHES="$BENCH_WATCHES $!:$1"
+}
+
+# Stops watching process $1 ("all": every one), before the bench stops it on purpose.
+bench_unwatch() {
+    kept=""
+    for pair in $BENCH_WATCHES; do
+        if [ "$1" = all ] || [ "${pair#*:}" = "$1" ]; then
+            kill "${pair%%:*}" 2>/dev/null || true
+            wait "${pair%%:*}" 2>/dev/null || true
+        else
+            kept="$kept $pair"
+        fi
+    done
+    BENCH_WATCHES=$kept
+}
+
+# SIGINT or SIGTERM: 2 when a watched process died (`bench_watch` said so), else 130.
+bench_signalled() {
+    [ -n "$BENCH_TMP" ] && [ -f "$BENCH_TMP/died" ] && exit 2
+    exit 130
+}
 
 # Installs what the benchmark needs and this image may lack (Debian packages; bench-only, so not in
 # scripts/install-deps).
@@ -38,7 +84,7 @@ bench_setup() {
     BENCH_TMP=$(mktemp -d /tmp/linkd-bench.XXXXXX)
     chmod 755 "$BENCH_TMP"
     trap bench_cleanup EXIT
-    trap 'exit 130' INT TERM
+    trap bench_signalled INT TERM
 }
 
 bench_track() { BENCH_PIDS="$BENCH_PIDS $1"; }
@@ -46,6 +92,7 @@ bench_track() { BENCH_PIDS="$BENCH_PIDS $1"; }
 # Stops one tracked process: SIGTERM, up to 15 s, then SIGKILL.
 bench_stop_pid() {
     pid=$1
+    bench_unwatch "$pid"
     kill -0 "$pid" 2>/dev/null || return 0
     kill -TERM "$pid" 2>/dev/null
     i=0
@@ -55,6 +102,7 @@ bench_stop_pid() {
 }
 
 bench_cleanup() {
+    bench_unwatch all
     for pid in $BENCH_PIDS; do bench_stop_pid "$pid"; done
     BENCH_PIDS=""
     if [ -n "$BENCH_PGDATA" ] && [ -f "$BENCH_PGDATA/postmaster.pid" ]; then
@@ -92,25 +140,39 @@ bench_linkd_binary() {
     [ -x "$LINKD" ] || bench_die "no release build at $LINKD"
 }
 
-# Starts `linkd serve` on 127.0.0.1:$1 with extra arguments; stderr (the JSON log) to $BENCH_TMP/linkd.log.
-# Sets LINKD_PID. Waits (up to $BENCH_READY_TIMEOUT s, default 60) for /readyz 200.
+# Starts `linkd serve` on 127.0.0.1:$1 with extra arguments; stderr (the JSON log) to $BENCH_TMP/NAME.log, NAME
+# being `linkd` unless `--name NAME` comes first (a second node: its own log, out file and spool). $1 is 0 for a port
+# the kernel finds free (what every bench passes first), or the port a previous start found (a restart).
+# Sets LINKD_PID and BENCH_LINKD_PORT (the port it listens on). Stops the bench with linkd's own words when it
+# exits while starting (a port taken: "Address already in use"), and waits (up to $BENCH_READY_TIMEOUT s,
+# default 60) for /readyz 200; then watches it for the rest of the run (`bench_watch`).
 # BENCH_WRAPPER (e.g. "perf record -g -o /tmp/load.data --") prefixes the command, for profiling.
 bench_start_linkd() {
+    name=linkd; spool=spool
+    if [ "$1" = --name ]; then name=$2; spool=spool-$2; shift 2; fi
     port=$1; shift
     # The hit spool in the bench's own directory: the default (./.linkd/spool) is locked by any other linkd run
     # from the same directory.
     $BENCH_WRAPPER "$LINKD" serve --listen "127.0.0.1:$port" --database-url "$BENCH_DATABASE_URL" --migrations "$ROOT/migrations" \
-        --spool-dir "$BENCH_TMP/spool" "$@" \
-        >"$BENCH_TMP/linkd.out" 2>"$BENCH_TMP/linkd.log" &
+        --spool-dir "$BENCH_TMP/$spool" "$@" \
+        >"$BENCH_TMP/$name.out" 2>"$BENCH_TMP/$name.log" &
     LINKD_PID=$!
     bench_track "$LINKD_PID"
     i=0
     limit=$(( ${BENCH_READY_TIMEOUT:-60} * 20 ))
-    until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")" = 200 ]; do
-        kill -0 "$LINKD_PID" 2>/dev/null || bench_die "linkd exited: $(tail -n 5 "$BENCH_TMP/linkd.log")"
-        i=$((i + 1)); [ $i -gt "$limit" ] && bench_die "linkd not ready: $(tail -n 5 "$BENCH_TMP/linkd.log")"
+    # The port it bound: its "listening" log line says (with port 0, the only way to know).
+    until BENCH_LINKD_PORT=$(sed -n 's/.*"message":"listening".*"http.port":"\([0-9]*\)".*/\1/p' "$BENCH_TMP/$name.log" | head -n 1) \
+            && [ -n "$BENCH_LINKD_PORT" ]; do
+        kill -0 "$LINKD_PID" 2>/dev/null || bench_die "$name exited: $(tail -n 5 "$BENCH_TMP/$name.log")"
+        i=$((i + 1)); [ $i -gt "$limit" ] && bench_die "$name not listening: $(tail -n 5 "$BENCH_TMP/$name.log")"
         sleep 0.05
     done
+    until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$BENCH_LINKD_PORT/readyz")" = 200 ]; do
+        kill -0 "$LINKD_PID" 2>/dev/null || bench_die "$name exited: $(tail -n 5 "$BENCH_TMP/$name.log")"
+        i=$((i + 1)); [ $i -gt "$limit" ] && bench_die "$name not ready: $(tail -n 5 "$BENCH_TMP/$name.log")"
+        sleep 0.05
+    done
+    bench_watch "$LINKD_PID" "$name" "$BENCH_TMP/$name.log"
 }
 
 # nginx serving directory $2 on 127.0.0.1:$1, configured for a fair comparison: as many workers as cores

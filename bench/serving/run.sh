@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
         *) echo "usage: $0 [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build] [--only NAME] [--access-log]" >&2; exit 2 ;;
     esac
 done
-LINKD_PORT=18480; NGINX_PORT=18481; HOST=links.example.com
+LINKD_PORT=0; HOST=links.example.com   # linkd's port: the kernel's choice (lib.sh)
 WRK="wrk -t$BENCH_THREADS -c$CONNECTIONS -d${SECONDS_PER_RUN}s --latency --timeout 2s"
 
 bench_require wrk nginx curl psql initdb
@@ -48,10 +48,12 @@ bench_setup
 bench_start_postgres
 export LINKD_ACCESS_LOG="${LINKD_ACCESS_LOG:-off}"
 bench_start_linkd "$LINKD_PORT" --threads "$BENCH_THREADS"
+LINKD_PORT=$BENCH_LINKD_PORT
 BASE="http://127.0.0.1:$LINKD_PORT"
 bench_log "linkd pid $LINKD_PID"
 
 bench_seed
+NGINX_PORT=$(bench_free_port)
 bench_start_nginx "$NGINX_PORT" "$BENCH_TMP/www"
 curl -sf -o "$BENCH_TMP/nginx.aasa" "http://127.0.0.1:$NGINX_PORT$AASA_PATH"
 cmp -s "$BENCH_TMP/www$AASA_PATH" "$BENCH_TMP/nginx.aasa" || bench_die "nginx does not serve the same bytes"

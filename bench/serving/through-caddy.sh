@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
         *) echo "usage: $0 [--rounds N] [--seconds S] [--connections C] [--no-build]" >&2; exit 2 ;;
     esac
 done
-LINKD_PORT=18490; CADDY_HTTP=18491; CADDY_HTTPS=18492; HOST=links.example.com
+LINKD_PORT=0; HOST=links.example.com   # linkd's port: the kernel's choice (lib.sh)
 WRK="wrk -t$BENCH_THREADS -c$CONNECTIONS -d${SECONDS_PER_RUN}s --latency --timeout 2s"
 
 bench_require wrk curl psql initdb
@@ -36,6 +36,8 @@ bench_setup
 bench_start_postgres
 export LINKD_ACCESS_LOG=off
 bench_start_linkd "$LINKD_PORT" --threads "$BENCH_THREADS" --trusted-proxies 127.0.0.1
+LINKD_PORT=$BENCH_LINKD_PORT
+CADDY_HTTP=$(bench_free_port); CADDY_HTTPS=$(bench_free_port)
 BASE="http://127.0.0.1:$LINKD_PORT"
 bench_seed
 

@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
         *) echo "usage: $0 [--links N] [--chunk N] [--seconds S] [--no-build]" >&2; exit 2 ;;
     esac
 done
-PORT=18495; HOOK_PORT=18496; HOST=links.example.com; PLAIN_HOST=plain.example.com
+PORT=0; HOST=links.example.com   # linkd's port: the kernel's choice (lib.sh); PLAIN_HOST=plain.example.com
 
 bench_require wrk curl psql initdb nginx
 bench_linkd_binary "$BUILD"
@@ -35,6 +35,8 @@ bench_setup
 bench_start_postgres
 export LINKD_ACCESS_LOG=off
 bench_start_linkd "$PORT" --threads "$BENCH_THREADS" --webhook-allow-http on --webhook-allow-private 127.0.0.0/8
+PORT=$BENCH_LINKD_PORT
+HOOK_PORT=$(bench_free_port)
 BASE="http://127.0.0.1:$PORT"
 bench_seed
 PSQL="$BENCH_PSQL -d linkd -At"
