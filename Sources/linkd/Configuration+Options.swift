@@ -113,6 +113,9 @@ extension Configuration {
         ConfigurationOption("webhook-click-limit", "LINKD_WEBHOOK_CLICK_LIMIT", .integer(in: 1...100_000, of: "events"),
                             \.service.webhooks.clickLimit,
                             help: "link.clicked events a node queues per interval at most (the links tapped most); the others wait."),
+        ConfigurationOption("webhook-subscription-limit", "LINKD_WEBHOOK_SUBSCRIPTION_LIMIT", .integer(in: 1...10_000, of: "subscriptions"),
+                            \.service.webhooks.subscriptionLimit,
+                            help: "Webhook subscriptions a workspace may have at most; creating one more answers 409."),
     ]
 }
 

@@ -51,6 +51,7 @@ struct ConfigurationOptionsTests {
         ("--webhook-retention-days N", "LINKD_WEBHOOK_RETENTION_DAYS", "30"),
         ("--webhook-click-interval SECONDS", "LINKD_WEBHOOK_CLICK_INTERVAL", "60"),
         ("--webhook-click-limit N", "LINKD_WEBHOOK_CLICK_LIMIT", "100"),
+        ("--webhook-subscription-limit N", "LINKD_WEBHOOK_SUBSCRIPTION_LIMIT", "20"),
     ]
 
     @Test func optionsKeepTheirNamesVariablesAndDefaults() throws {

@@ -2,8 +2,8 @@
 # Webhooks (issue 31), each figure against a baseline measured in the same run:
 #
 # 1. write cost: --links links (20,000) created through `POST /v1/links/bulk` in chunks of --chunk (2,000), half
-#    of the chunks in a workspace with a `link.created` subscription (each link queues an event in the write's
-#    transaction) and half in a workspace without one, alternating which goes first; the ratio of the two rates.
+#    of the chunks in a workspace with a `link.created` subscription that asked for each link of a bulk request
+#    (`bulkEvents: each`: each link queues an event in the write's transaction) and half in a workspace without one, alternating which goes first; the ratio of the two rates.
 # 2. delivery: the events queued by (1), delivered to nginx answering 204 on loopback (plain http and
 #    127.0.0.0/8 allowed), against wrk POSTing the same body to the same nginx on as many connections as
 #    deliveries can run at once (one per subscription: a subscription's events go in order, one at a time; and
@@ -70,9 +70,9 @@ until [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$HOO
     i=$((i + 1)); [ $i -gt 200 ] && bench_die "nginx did not start: $(cat "$BENCH_TMP/hook/stderr")"; sleep 0.05
 done
 
-subscribe() {   # subscribe KEY: a link.created subscription to the receiver
+subscribe() {   # subscribe KEY: a link.created subscription to the receiver, told of each link of a bulk request
     curl -sf -o /dev/null -X POST "$BASE/v1/webhooks" -H "Authorization: Bearer $1" -H 'Content-Type: application/json' \
-        -d "{\"url\":\"http://127.0.0.1:$HOOK_PORT/hook\",\"events\":[\"link.created\"]}" || bench_die "cannot subscribe"
+        -d "{\"url\":\"http://127.0.0.1:$HOOK_PORT/hook\",\"events\":[\"link.created\"],\"bulkEvents\":\"each\"}" || bench_die "cannot subscribe"
 }
 pause_all() { $PSQL -c "UPDATE webhooks SET paused = $1" >/dev/null; }
 undelivered() { $PSQL -c "SELECT count(*) FROM webhook_outbox WHERE delivered_at IS NULL"; }

@@ -8,7 +8,7 @@ import UserAgents
 /// The running service: constructs and injects every part, starts them in order and stops them in reverse.
 ///
 /// Start order: pool → migrations → the background services (`ServiceGroup`: change feed, which loads the catalog
-/// whole and keeps it current by LISTEN → fetch log → hit writer → click tokens → … → association checks → webhook deliveries) → HTTP. Stop order: HTTP
+/// whole and keeps it current by LISTEN → fetch log → hit writer → click tokens → … → association checks → webhook deliveries → webhook cleanup) → HTTP. Stop order: HTTP
 /// (finishing in-flight requests) → the background services in reverse (click tokens, which inserts what is
 /// queued → hit writer, which writes out every accepted hit → fetch log → change feed) → pool.
 public final class Application: Sendable {
@@ -115,7 +115,9 @@ public final class Application: Sendable {
         checkCounts.register(in: metrics)
         let checks = HealthChecks(checker: checker, counts: checkCounts, interval: configuration.checkInterval, metrics: metrics,
                                   logger: logger.with(label: "linkd.checks"))
-        let services = ServiceGroup([changes, fetches, hits, tokens, linkTaps, checks, deliveries], logger: logger.with(label: "linkd.services"))
+        let cleanup = WebhookCleanup(pool: pool, retentionDays: configuration.webhooks.retentionDays, logger: logger.with(label: "linkd.webhooks"))
+        let services = ServiceGroup([changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup],
+                                    logger: logger.with(label: "linkd.services"))
         precondition(services.kinds.map(ObjectIdentifier.init) == Self.serviceKinds.map(ObjectIdentifier.init),
                      "the metrics' stripes are sized for Application.serviceKinds")
         let auth = Authenticator(pool: requests, cache: keys)
@@ -163,7 +165,7 @@ public final class Application: Sendable {
             ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents),
             QRHandlers(resolver: resolver, auth: auth),
             WebhookHandlers(pool: requests, auth: auth, changes: catalogChanges, configuration: configuration.webhooks,
-                            queued: { deliveries.wake() }),
+                            queued: { deliveries.wake() }, deleted: { cleanup.wake() }),
         ]
         if let files = Self.consoleFiles(configuration, logger: logger) {
             groups.append(ConsoleHandlers(files: files, catalog: catalog, clicks: clicks))
@@ -221,7 +223,8 @@ public final class Application: Sendable {
     /// The kinds of the background services, in start order. The metrics' stripes are sized with their threads
     /// before any is built (each takes the stripes), so `init` checks that it builds these.
     private static let serviceKinds: [any BackgroundService.Type] = [ChangeFeed.self, AssociationFetchLog.self, HitBatcher.self, ClickTokens.self,
-                                                                           LinkClickCounter.self, HealthChecks.self, WebhookDeliveries.self]
+                                                                           LinkClickCounter.self, HealthChecks.self, WebhookDeliveries.self,
+                                                                           WebhookCleanup.self]
 
     /// uap-core's regexes for the hits' operating systems and browsers, compiled once (not its device section, which
     /// the hits do not use); nil (logged) when they cannot be loaded: hits then record neither, and everything else

@@ -65,6 +65,7 @@ struct CatalogChanges: Sendable {
                 }
                 // The events the change causes are queued with it: committed together or not at all.
                 try WebhookStore.enqueue(changed.events, on: connection)
+                try WebhookStore.markDue(workspaces: Array(changed.dueLater), on: connection)
                 // Before COMMIT: the entries held now were read before this write, and the notifications may
                 // reach the listener before COMMIT returns here.
                 for (hostname, entry) in compiled {
@@ -174,23 +175,36 @@ final class ChangeSet {
         events.append(WebhookEvent(type, workspace: workspace, data: try data()))
     }
 
-    /// Queues an event `type` of `workspace` for each of `data`, when a subscription receives it: inserted as they
-    /// are built, `chunk` at a time, so a bulk request's events are never all held at once.
-    func queueEvents(_ type: WebhookEventType, workspace: UUID, on connection: Connection, chunk: Int = 5_000,
-                _ data: some Sequence<JSONValue>) throws {
-        guard try wants(type, workspace: workspace, on: connection) else { return }
+    /// Tells the links a bulk request or import created (`links`: each one's JSON, built only when asked) to the
+    /// workspace's `link.created` subscribers (docs/WEBHOOKS.md, "Bulk writes"): one `links.bulk_created` event
+    /// (`summary()`) to those whose `bulkEvents` is `summary`, and one `link.created` per link to those whose
+    /// `bulkEvents` is `each`, inserted as they are built, `chunk` at a time, so a bulk request's events are never
+    /// all held at once (those subscriptions are marked due once, before COMMIT).
+    func bulkCreated(workspace: UUID, on connection: Connection, chunk: Int = 5_000, summary: () -> JSONValue,
+                     _ links: some Sequence<JSONValue>) throws {
+        guard try wants(.linkCreated, workspace: workspace, on: connection) else { return }
+        let modes = try WebhookStore.bulkModes(workspace: workspace, on: connection)
+        if modes.contains("summary") {
+            queuedDirectly += try WebhookStore.enqueue([WebhookEvent(.linksBulkCreated, workspace: workspace, data: summary())],
+                                                       to: .bulkSubscribers(mode: "summary"), on: connection)
+        }
+        guard modes.contains("each") else { return }
         var pending: [WebhookEvent] = []
-        for item in data {
-            pending.append(WebhookEvent(type, workspace: workspace, data: item))
+        for item in links {
+            pending.append(WebhookEvent(.linkCreated, workspace: workspace, data: item))
             if pending.count == chunk {
-                queuedDirectly += try WebhookStore.enqueue(pending, on: connection)
+                queuedDirectly += try WebhookStore.enqueue(pending, to: .bulkSubscribers(mode: "each"), markDue: false, on: connection)
                 pending.removeAll(keepingCapacity: true)
             }
         }
-        queuedDirectly += try WebhookStore.enqueue(pending, on: connection)
+        queuedDirectly += try WebhookStore.enqueue(pending, to: .bulkSubscribers(mode: "each"), markDue: false, on: connection)
+        dueLater.insert(workspace)
     }
 
-    /// Events `queueEvents(_:workspace:on:chunk:_:)` inserted already.
+    /// Workspaces whose subscriptions got events not yet marked due (`WebhookStore.markDue`, before COMMIT).
+    private(set) var dueLater: Set<UUID> = []
+
+    /// Events `bulkCreated(workspace:on:chunk:summary:_:)` inserted already.
     private(set) var queuedDirectly = 0
 
     /// The key `id` was revoked: every node drops it from its cache.

@@ -7,6 +7,7 @@ extension APISchemas {
         .required("id", Schema.uuid.readOnly),
         .required("url", Schema.url),
         .required("events", Schema.array(.ref("WebhookEventType"))),
+        .required(WebhookFields.bulkEvents),
         .required("description", Schema.string(maxLength: TextLimit.comment.scalars)),
         .required("state", Schema.enumeration(["active", "paused", "disabled"]).readOnly
             .described("`active`; `paused` by the workspace (events queue, nothing is sent until it is resumed); `disabled` by linkd after a run of failed deliveries (events are not queued; resuming delivers what was queued before).")),
@@ -24,9 +25,11 @@ extension APISchemas {
             .required("secret", Schema.string(pattern: "^whsec_[A-Za-z0-9+/]{43}=?$")
                 .described("The signing secret (Standard Webhooks), shown this once; linkd keeps it sealed. Verify deliveries with any Standard Webhooks library.")),
         ], closed: false).described("A subscription with its signing secret.")),
-        ("WebhookCreate", Schema.object([.required(WebhookFields.url), .required(WebhookFields.events), .optional(WebhookFields.description, nullable: true)], closed: true)),
-        ("WebhookUpdate", Schema.object([.optional(WebhookFields.url), .optional(WebhookFields.events), .optional(WebhookFields.description, nullable: true)], closed: true)
-            .described("Present members replace; `description: null` empties it.")),
+        ("WebhookCreate", Schema.object([.required(WebhookFields.url), .required(WebhookFields.events), .optional(WebhookFields.description, nullable: true),
+                                         .optional(WebhookFields.bulkEvents, nullable: true)], closed: true)),
+        ("WebhookUpdate", Schema.object([.optional(WebhookFields.url), .optional(WebhookFields.events), .optional(WebhookFields.description, nullable: true),
+                                         .optional(WebhookFields.bulkEvents, nullable: true)], closed: true)
+            .described("Present members replace; `description: null` empties it, `bulkEvents: null` sets `summary`.")),
         ("WebhookDelivery", Schema.object([
             .required("id", Schema.string(pattern: "^[0-9]+$").described("The delivery's id, for `…/deliveries/{deliveryId}/retry`.")),
             .required("eventId", Schema.string.described("The `webhook-id` header: the same for every delivery of one event.")),
@@ -65,7 +68,22 @@ extension APISchemas {
 
     /// Each event: the component of its payload, what it says, and the schema of its `data`.
     static let webhookEvents: [(type: WebhookEventType, schema: String, description: String, data: Schema)] = [
-        (.linkCreated, "LinkCreatedEvent", "A link was created (one event per link of a bulk request or import).", .ref("Link")),
+        (.linkCreated, "LinkCreatedEvent",
+         "A link was created; for the links of a bulk request or import, only to subscriptions whose `bulkEvents` is `each` (one event per link).",
+         .ref("Link")),
+        (.linksBulkCreated, "LinksBulkCreatedEvent",
+         "A bulk request or import created links: one event per request, sent to `link.created` subscriptions whose `bulkEvents` is `summary` (the default). The first links are listed; `GET /v1/links` lists them all, in creation order.",
+         Schema.object([
+            .required("source", Schema.enumeration(["bulk", "import"])),
+            .required("created", Schema.integer(minimum: 1)),
+            .required("refused", Schema.integer(minimum: 0)),
+            .required("createdAt", Schema.timestamp.described("The creation time of every link of the request.")),
+            .required("domains", Schema.array(Schema.object([.required("domain", .hostname), .required("created", Schema.integer(minimum: 1))], closed: false))),
+            .required("links", Schema.array(Schema.object([
+                .required("id", .uuid), .required("domain", .hostname), .required("slug", .string), .required("shortLink", .url),
+            ], closed: false)).described("The first \(WebhookEventType.bulkSummaryLinks) links created, in the order of the items.")),
+            .required("truncated", Schema.boolean.described("More links were created than `links` lists.")),
+         ], closed: false)),
         (.linkUpdated, "LinkUpdatedEvent", "A link was changed: the link as it is now.", .ref("Link")),
         (.linkDeleted, "LinkDeletedEvent", "A link was deleted: the link as it was.", .ref("Link")),
         (.linkClicked, "LinkClickedEvent",

@@ -21,6 +21,8 @@ public struct WebhookConfiguration: Sendable {
     public var clickInterval = 60
     /// `link.clicked` events at most a node queues per interval; the taps of links beyond it wait for the next.
     public var clickLimit = 100
+    /// Subscriptions a workspace may have at most: each one is a queue every event of its types is written to.
+    public var subscriptionLimit = 20
 
     public init() {}
 

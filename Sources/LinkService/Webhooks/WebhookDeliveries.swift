@@ -5,14 +5,15 @@ import Outbound
 import Postgres
 
 /// Delivers the webhook outbox (docs/WEBHOOKS.md, "Delivery"): `threads` workers each claim one due delivery
-/// (`WebhookStore.claim`: a subscription's oldest undelivered event, picked with `FOR UPDATE SKIP LOCKED`, so each
-/// is taken by one node, and leased, so a node that dies mid-send leaves it due again), sign it with the
-/// subscription's secret and `POST` it (Standard Webhooks headers; an address the policy refuses is never
-/// connected to, redirects are not followed, the answer's body is read up to a small limit), then record the
-/// outcome: a 2xx delivers, anything else is tried again after `WebhookRetries`, and a run of failures reaching the
-/// limit disables the subscription and tells the workspace (`webhook.disabled`). Workers sleep a second when
-/// nothing is due, and wake at once when this node queues an event (`wake()`). One of them also deletes delivered
-/// events past the retention, hourly.
+/// (`WebhookStore.claim`: the oldest undelivered event of a due subscription, the workspace this node served least
+/// recently first, whose subscription row is taken with `SKIP LOCKED`, so each event is taken by one node, and
+/// leased, so a node that dies mid-send leaves it due again), sign it with the subscription's secret and `POST` it
+/// (Standard Webhooks headers; an address the policy refuses is never connected to, redirects are not followed,
+/// the answer's body is read up to a small limit), then record the outcome: a 2xx delivers, anything else is
+/// tried again after `WebhookRetries`, and a run of failures reaching the limit disables the subscription and
+/// tells the workspace (`webhook.disabled`). A workspace has at most `threads - 1` deliveries in flight on a node
+/// (`WebhookShares`), so another workspace always finds a worker. Workers sleep a second when nothing is due, and
+/// wake at once when this node queues an event (`wake()`).
 final class WebhookDeliveries: BackgroundService {
     let name = "webhook deliveries"
     static let threads = 4
@@ -23,6 +24,8 @@ final class WebhookDeliveries: BackgroundService {
     private let logger: Logger
     private let workers = (0..<WebhookDeliveries.threads).map { ServiceThread(name: "linkd.webhooks.\($0)") }
     private let outcomes: [String: Counter]
+    /// The workers' shares between workspaces.
+    let shares = WebhookShares(limit: WebhookDeliveries.threads - 1)
 
     /// The answer's body read at most (its status is what counts).
     static let responseLimit = 4096
@@ -45,8 +48,8 @@ final class WebhookDeliveries: BackgroundService {
     var isHealthy: Bool { workers.allSatisfy(\.isRunning) }
 
     func start() {
-        for (index, worker) in workers.enumerated() {
-            worker.start { [self] in run(worker, prunes: index == 0) }
+        for worker in workers {
+            worker.start { [self] in run(worker) }
         }
     }
 
@@ -59,13 +62,8 @@ final class WebhookDeliveries: BackgroundService {
         for worker in workers { worker.wake() }
     }
 
-    private func run(_ worker: ServiceThread, prunes: Bool) {
-        var prunedAt = ContinuousClock.now - .seconds(3600)
+    private func run(_ worker: ServiceThread) {
         while !worker.isStopping {
-            if prunes, ContinuousClock.now - prunedAt >= .seconds(3600) {
-                prune()
-                prunedAt = .now
-            }
             let delivered: Bool
             do {
                 delivered = try deliverOne()
@@ -81,7 +79,11 @@ final class WebhookDeliveries: BackgroundService {
     /// Claims one due delivery and sends it; false when none was due.
     func deliverOne() throws -> Bool {
         let lease = configuration.timeout + Self.leaseMargin
-        guard let delivery = try pool.withConnection({ try WebhookStore.claim(limit: 1, lease: lease, on: $0) }).first else { return false }
+        guard let delivery = try pool.withTransaction({ try WebhookStore.claim(lease: lease, fairness: shares.fairness, on: $0) }) else {
+            return false
+        }
+        shares.claimed(delivery.workspaceID)
+        defer { shares.finished(delivery.workspaceID) }
         let result = send(delivery)
         try pool.withTransaction { connection in
             switch result {
@@ -140,18 +142,6 @@ final class WebhookDeliveries: BackgroundService {
             return .success(response.status)
         } catch {
             return .failure(Failure(status: nil, error: error.description))
-        }
-    }
-
-    private func prune() {
-        let cutoff = Date().addingTimeInterval(-Double(configuration.retentionDays) * 86_400)
-        do {
-            var deleted = 0
-            repeat {
-                deleted = try pool.withConnection { try WebhookStore.prune(before: cutoff, limit: 10_000, on: $0) }
-            } while deleted == 10_000
-        } catch {
-            logger.warning("webhook deliveries: cannot delete old deliveries", metadata: ["error": "\(error)"])
         }
     }
 }

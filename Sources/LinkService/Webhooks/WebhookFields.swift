@@ -24,6 +24,10 @@ enum WebhookFields {
         return errors ? nil : types
     }
     static let description = BodyField.text("description", limit: .comment, "A note for people.")
+    static let bulkEvents = BodyField.choice("bulkEvents", ["summary", "each"], schema: Schema.enumeration(["summary", "each"]).described(
+        "What a bulk request or import tells this subscription when it lists `link.created`: `summary` (the default), one `links.bulk_created` event per request; `each`, one `link.created` event per link created."))
+    /// What a subscription that does not say gets.
+    static let defaultBulkEvents = "summary"
 
     static let maxEvents = 32
 }

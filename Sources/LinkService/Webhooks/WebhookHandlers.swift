@@ -13,6 +13,8 @@ struct WebhookHandlers: EndpointGroup {
     let configuration: WebhookConfiguration
     /// Wakes this node's delivery after something was queued.
     let queued: @Sendable () -> Void
+    /// Wakes this node's cleanup after a subscription was deleted (its outbox rows go in batches, after the answer).
+    let deleted: @Sendable () -> Void
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
@@ -32,7 +34,7 @@ struct WebhookHandlers: EndpointGroup {
                         (http only when the server allows it) and its host must resolve to public addresses only, checked now and again at \
                         every delivery.
                         """,
-                     body: "WebhookCreate", success: .created("CreatedWebhook"), errors: [503], create),
+                     body: "WebhookCreate", success: .created("CreatedWebhook"), errors: [409, 503], create),
             Endpoint(.GET, "/v1/webhooks", "listWebhooks", "List the workspace's webhook subscriptions", tag: "Webhooks", scope: .admin,
                      success: .page("Webhook"), list),
             Endpoint(.GET, "/v1/webhooks/events", "listWebhookEventTypes", "The event types a subscription can receive", tag: "Webhooks",
@@ -42,7 +44,9 @@ struct WebhookHandlers: EndpointGroup {
             Endpoint(.PATCH, "/v1/webhooks/{id}", "updateWebhook", "Change a subscription's URL, events or description", tag: "Webhooks",
                      scope: .admin, ifMatch: true, body: "WebhookUpdate", success: .resource("Webhook"), update),
             Endpoint(.DELETE, "/v1/webhooks/{id}", "deleteWebhook", "Delete a subscription and its delivery log", tag: "Webhooks",
-                     scope: .admin, ifMatch: true, success: .noContent, delete),
+                     scope: .admin,
+                     description: "Answered at once: nothing more is sent to it, and its queued events and log are deleted in the background.",
+                     ifMatch: true, success: .noContent, delete),
             Endpoint(.POST, "/v1/webhooks/{id}/rotate-secret", "rotateWebhookSecret", "Replace a subscription's signing secret",
                      tag: "Webhooks", scope: .admin,
                      description: "The new secret signs every delivery from now on, retries of earlier events included; it is in this answer only.",
@@ -75,16 +79,21 @@ struct WebhookHandlers: EndpointGroup {
         let url = WebhookFields.url.read(&body, required: true)
         let events = WebhookFields.events.read(&body, required: true)
         let description = WebhookFields.description.read(&body) ?? ""
+        let bulkEvents = WebhookFields.bulkEvents.read(&body) ?? WebhookFields.defaultBulkEvents
         body.finish()
         if let url { checkTarget(url, errors) }
         try errors.check()
         let keys = try sealingKeys()
         let id = UUID()
         let signature = WebhookSignature.generate()
+        let limit = configuration.subscriptionLimit
         let created = try changes.pool.withTransaction { connection in
-            let created = try WebhookStore.insert("id, workspace_id, url, events, description, secret_sealed, secret_key_id",
-                                                  [id, principal.workspaceID, url!, events!, description, keys.seal(signature.key, for: id), keys.sealingID],
-                                                  on: connection)
+            guard try WebhookStore.countLocked(workspace: principal.workspaceID, on: connection) < limit else {
+                throw ServiceError.conflict("The workspace has \(limit) webhook subscriptions, the most it may have (--webhook-subscription-limit); delete one first.")
+            }
+            let created = try WebhookStore.insert("id, workspace_id, url, events, description, secret_sealed, secret_key_id, bulk_events",
+                                                  [id, principal.workspaceID, url!, events!, description, keys.seal(signature.key, for: id), keys.sealingID,
+                                                   bulkEvents], on: connection)
             try AuditStore.record(on: connection, principal, .create, type: Webhook.auditType, id: created.auditID, after: created.json)
             return created
         }
@@ -98,7 +107,7 @@ struct WebhookHandlers: EndpointGroup {
     }
 
     func eventTypes(_ request: Request, _ principal: Principal) throws -> Response {
-        .json(JSONValue.object(["items": .array(APISchemas.webhookEvents.filter { $0.type != .webhookTest }.map {
+        .json(JSONValue.object(["items": .array(APISchemas.webhookEvents.filter { WebhookEventType.subscribable.contains($0.type) }.map {
             .object(["type": .string($0.type.rawValue), "description": .string($0.description)])
         })]).serializedBytes)
     }
@@ -113,18 +122,24 @@ struct WebhookHandlers: EndpointGroup {
         let url = WebhookFields.url.read(&body)
         let events = WebhookFields.events.read(&body)
         let description = body.has(WebhookFields.description.name) ? (WebhookFields.description.read(&body) ?? "") : nil
+        let bulkEvents = body.has(WebhookFields.bulkEvents.name) ? (WebhookFields.bulkEvents.read(&body) ?? WebhookFields.defaultBulkEvents) : nil
         body.finish()
         if let url { checkTarget(url, errors) }
         try errors.check()
         return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
                                     check: { _, _ in () }) { before, _, connection, _ in
-            try WebhookStore.update(before.id, set: "url = coalesce($2, url), events = coalesce($3::text[], events), description = coalesce($4, description)",
-                                    [url, events, description], on: connection)
+            try WebhookStore.update(before.id, set: """
+                url = coalesce($2, url), events = coalesce($3::text[], events), description = coalesce($4, description),
+                bulk_events = coalesce($5, bulk_events)
+                """, [url, events, description, bulkEvents], on: connection)
         }
     }
 
+    /// Deletes the row alone (its outbox rows are named for `WebhookCleanup` by the table's trigger), so the
+    /// answer does not wait on a backlog.
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try resource.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) { webhook, connection, _ in
+        defer { deleted() }
+        return try resource.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) { webhook, connection, _ in
             try WebhookStore.delete(webhook.id, on: connection)
         }
     }
@@ -166,7 +181,7 @@ struct WebhookHandlers: EndpointGroup {
             let event = WebhookEvent(.webhookTest, workspace: principal.workspaceID, data: .object([
                 "webhook": .uuid(webhook.id), "message": .string("A test event sent on request."),
             ]))
-            try WebhookStore.enqueue([event], only: webhook.id, on: connection)
+            try WebhookStore.enqueue([event], to: .only(webhook.id), on: connection)
             return event
         }
         queued()

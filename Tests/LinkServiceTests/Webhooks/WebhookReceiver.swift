@@ -63,15 +63,15 @@ final class WebhookReceiver {
     }
 
     /// The event ids of the requests that arrived, once there are `count` (answered or not).
-    func arrivals(count: Int, seconds: Double = 20) -> [String] {
+    func arrivals(count: Int, seconds: Double = 90) -> [String] {
         process.lines(startingWith: "arrived ", awaiting: count, seconds: seconds).map { String($0.dropFirst("arrived ".count)) }
     }
 
     /// The requests answered so far.
     var deliveries: [Delivery] { Self.parse(process.lines(startingWith: "delivery ")) }
 
-    /// The requests once there are `count` (or after `seconds`).
-    func deliveries(count: Int, seconds: Double = 20) -> [Delivery] {
+    /// The requests once there are `count` (or after `seconds`: generous, for a busy machine).
+    func deliveries(count: Int, seconds: Double = 90) -> [Delivery] {
         Self.parse(process.lines(startingWith: "delivery ", awaiting: count, seconds: seconds))
     }
 

@@ -4,8 +4,8 @@ import Postgres
 import Testing
 import TestSupport
 
-/// The webhook tables (migrations/0020): their constraints, and the indexes the planned delivery queries use
-/// (docs/WEBHOOKS.md). No store reads them yet, so the queries are written here as the delivery service will.
+/// The webhook tables (migrations/0020, 0027): their constraints, and the indexes the delivery's queries use
+/// (docs/WEBHOOKS.md, `WebhookStore+Delivery`).
 @Suite("Webhook tables")
 struct WebhookTablesTests {
     /// A service whose workspace `acme` has one subscription with `events` outbox rows; its id.
@@ -41,10 +41,14 @@ struct WebhookTablesTests {
     func queriesHaveTheirIndexes() throws {
         try Self.withOutbox(events: 50) { connection, webhook in
             let due = try Self.plan("""
-                SELECT id FROM webhook_outbox WHERE delivered_at IS NULL AND next_attempt_at <= now()
-                ORDER BY next_attempt_at, id LIMIT 20 FOR UPDATE SKIP LOCKED
+                SELECT id FROM webhooks WHERE due_at <= now() AND NOT paused AND disabled_at IS NULL AND workspace_id <> ALL('{}'::uuid[])
+                ORDER BY claimed_at NULLS FIRST, id LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED
                 """, on: connection)
-            #expect(due.contains("webhook_outbox_due"), "\(due)")
+            #expect(due.contains("webhooks_due"), "\(due)")
+            let head = try Self.plan("""
+                SELECT id FROM webhook_outbox WHERE webhook_id = '\(webhook.canonicalText)' AND delivered_at IS NULL ORDER BY id LIMIT 1
+                """, on: connection)
+            #expect(head.contains("webhook_outbox_pending"), "\(head)")
             let oldest = try Self.plan("""
                 SELECT min(id) FROM webhook_outbox WHERE webhook_id = '\(webhook.canonicalText)' AND delivered_at IS NULL
                 """, on: connection)
@@ -56,7 +60,7 @@ struct WebhookTablesTests {
         }
     }
 
-    @Test("an event goes once to a subscription; bad rows are refused; deleting the workspace deletes both")
+    @Test("an event goes once to a subscription; bad rows are refused; deleting the workspace leaves its outbox rows to the cleanup")
     func constraintsHold() throws {
         try Self.withOutbox(events: 3) { connection, webhook in
             func sqlState(_ sql: String) -> SQLState? {
@@ -70,9 +74,16 @@ struct WebhookTablesTests {
             #expect(sqlState("UPDATE webhooks SET failure_run = -1") == .checkViolation)
             #expect(sqlState("UPDATE webhook_outbox SET attempts = -1") == .checkViolation)
             try connection.execute("DELETE FROM workspaces WHERE name = 'acme'")
-            let left = try connection.query("SELECT (SELECT count(*) FROM webhooks)::int8, (SELECT count(*) FROM webhook_outbox)::int8")
-                .first!.decode((Int64, Int64).self)
-            #expect(left == (0, 0))
+            let left = try connection.query("""
+                SELECT (SELECT count(*) FROM webhooks)::int8, (SELECT count(*) FROM webhook_cleanups WHERE webhook_id = \(webhook))::int8
+                """).first!.decode((Int64, Int64).self)
+            #expect(left == (0, 1), "the subscription is gone and named for the cleanup")
+            #expect(try WebhookStore.cleanUp(webhook, limit: 2, on: connection) == 2)
+            #expect(try WebhookStore.cleanUp(webhook, limit: 2, on: connection) == 1)
+            let after = try connection.query("""
+                SELECT (SELECT count(*) FROM webhook_outbox)::int8, (SELECT count(*) FROM webhook_cleanups)::int8
+                """).first!.decode((Int64, Int64).self)
+            #expect(after == (0, 0))
         }
     }
 }

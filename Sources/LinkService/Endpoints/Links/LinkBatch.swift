@@ -62,15 +62,43 @@ struct LinkBatch {
             for (id, hostname) in domains.sorted(by: { $0.value < $1.value }) {
                 try changed.linksChanged(domain: id, hostname: hostname, on: connection)
             }
-            try changed.queueEvents(.linkCreated, workspace: principal.workspaceID, on: connection, outcomes.lazy.compactMap { outcome in
-                if case .created(let link) = outcome { link.json } else { nil }
-            })
+            let createdLinks = outcomes.lazy.compactMap { outcome -> Link? in if case .created(let link) = outcome { link } else { nil } }
+            if created > 0 {
+                try changed.bulkCreated(workspace: principal.workspaceID, on: connection, summary: {
+                    Self.summary(createdLinks, created: created, refused: outcomes.count - created, source: audit)
+                }, createdLinks.map(\.json))
+            }
             try AuditStore.record(on: connection, principal, .create, type: Link.auditType, id: audit, after: .object([
                 "created": .integer(created), "refused": .integer(outcomes.count - created),
                 "domains": .array(domains.values.sorted().map(JSONValue.string)),
             ]))
             return outcomes
         }
+    }
+
+    /// The `links.bulk_created` event's data (docs/WEBHOOKS.md, "Bulk writes"): the counts, each domain's, and the
+    /// first links.
+    private static func summary(_ links: some Sequence<Link>, created: Int, refused: Int, source: String) -> JSONValue {
+        var domains: [String: Int] = [:]
+        var listed: [JSONValue] = []
+        var createdAt: Date?
+        for link in links {
+            domains[link.hostname, default: 0] += 1
+            createdAt = createdAt ?? link.createdAt
+            if listed.count < WebhookEventType.bulkSummaryLinks {
+                listed.append(.object(["id": .uuid(link.id), "domain": .string(link.hostname), "slug": .string(link.slug),
+                                       "shortLink": .string(link.shortLink)]))
+            }
+        }
+        return .object([
+            "source": .string(source),
+            "created": .integer(created),
+            "refused": .integer(refused),
+            "createdAt": createdAt.map(JSONValue.timestamp) ?? .null,
+            "domains": .array(domains.sorted { $0.key < $1.key }.map { .object(["domain": .string($0.key), "created": .integer($0.value)]) }),
+            "links": .array(listed),
+            "truncated": .bool(created > listed.count),
+        ])
     }
 
     /// Where the workspace's links may stand, with the apps its domains' links open now.

@@ -22,6 +22,9 @@ struct Webhook: VersionedResource {
     let sortMicros: Int64
     let secretSealed: [UInt8]
     let secretKeyID: String
+    /// What a bulk request or import tells it, when it lists `link.created`: `summary`, one `links.bulk_created`
+    /// event; `each`, one `link.created` per link.
+    let bulkEvents: String
 
     /// `active`, `paused` (by the workspace: events queue, nothing is sent) or `disabled` (by linkd after failures:
     /// nothing is queued until it is resumed).
@@ -32,6 +35,7 @@ struct Webhook: VersionedResource {
             "id": .uuid(id),
             "url": .string(url),
             "events": .array(events.map(JSONValue.string)),
+            "bulkEvents": .string(bulkEvents),
             "description": .string(description),
             "state": .string(state),
             "disabledAt": disabledAt.map(JSONValue.timestamp) ?? .null,
@@ -47,7 +51,7 @@ struct Webhook: VersionedResource {
 
 extension Webhook {
     init(row: Row) throws {
-        (id, url, events, description, paused, disabledAt, failureRun, version, createdAt, updatedAt, sortMicros, secretSealed, secretKeyID)
-            = try row.decode((UUID, String, [String], String, Bool, Date?, Int, Int, Date, Date, Int64, [UInt8], String).self)
+        (id, url, events, description, paused, disabledAt, failureRun, version, createdAt, updatedAt, sortMicros, secretSealed, secretKeyID,
+         bulkEvents) = try row.decode((UUID, String, [String], String, Bool, Date?, Int, Int, Date, Date, Int64, [UInt8], String, String).self)
     }
 }

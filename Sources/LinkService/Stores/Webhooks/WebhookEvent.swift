@@ -2,12 +2,14 @@ import Foundation
 import LinkKit
 
 /// The kinds of event a subscription can receive (docs/WEBHOOKS.md, "Events"); `webhook.test` is sent only to the
-/// subscription asked to test.
+/// subscription asked to test, `links.bulk_created` to the `link.created` subscribers that take bulk writes as one.
 enum WebhookEventType: String, CaseIterable, Sendable {
     case linkCreated = "link.created"
     case linkUpdated = "link.updated"
     case linkDeleted = "link.deleted"
     case linkClicked = "link.clicked"
+    /// A bulk request or import, told to `link.created` subscribers whose `bulkEvents` is `summary`.
+    case linksBulkCreated = "links.bulk_created"
     case associationChanged = "domain.association.changed"
     case healthChanged = "domain.health.changed"
     case deferredClaimed = "deferred.claimed"
@@ -15,8 +17,11 @@ enum WebhookEventType: String, CaseIterable, Sendable {
     case webhookDisabled = "webhook.disabled"
     case webhookTest = "webhook.test"
 
+    /// The links a `links.bulk_created` event lists at most.
+    static let bulkSummaryLinks = 100
+
     /// The types a subscription may list.
-    static let subscribable = allCases.filter { $0 != .webhookTest }
+    static let subscribable = allCases.filter { $0 != .webhookTest && $0 != .linksBulkCreated }
 }
 
 /// One event of a workspace: its id (the `webhook-id` of every delivery of it, to every subscription), type, time
