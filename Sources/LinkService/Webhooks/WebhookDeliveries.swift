@@ -26,6 +26,8 @@ final class WebhookDeliveries: BackgroundService {
     private let outcomes: [String: Counter]
     /// The workers' shares between workspaces.
     let shares = WebhookShares(limit: WebhookDeliveries.threads - 1)
+    /// Taken by a worker while it claims (a short transaction), so that claims on this node see each other.
+    private let claiming = DispatchSemaphore(value: 1)
 
     /// The answer's body read at most (its status is what counts).
     static let responseLimit = 4096
@@ -79,10 +81,16 @@ final class WebhookDeliveries: BackgroundService {
     /// Claims one due delivery and sends it; false when none was due.
     func deliverOne() throws -> Bool {
         let lease = configuration.timeout + Self.leaseMargin
-        guard let delivery = try pool.withTransaction({ try WebhookStore.claim(lease: lease, fairness: shares.fairness, on: $0) }) else {
-            return false
+        // One claim at a time on this node: each reads the shares the claims before it left, so a workspace never
+        // gets more than its share because workers freed at once (by timeouts that ran out together) claimed at once.
+        claiming.wait()
+        let claimed: ClaimedDelivery?
+        do {
+            defer { claiming.signal() }
+            claimed = try pool.withTransaction { try WebhookStore.claim(lease: lease, fairness: shares.fairness, on: $0) }
+            if let claimed { shares.claimed(claimed.workspaceID) }
         }
-        shares.claimed(delivery.workspaceID)
+        guard let delivery = claimed else { return false }
         defer { shares.finished(delivery.workspaceID) }
         let result = send(delivery)
         try pool.withTransaction { connection in

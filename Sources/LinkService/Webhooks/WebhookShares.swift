@@ -46,9 +46,4 @@ final class WebhookShares: Sendable {
             state.inFlight[workspace] = left > 0 ? left : nil
         }
     }
-
-    /// Deliveries of `workspace` in flight now.
-    func inFlight(_ workspace: UUID) -> Int {
-        state.withLock { $0.inFlight[workspace] ?? 0 }
-    }
 }

@@ -41,16 +41,15 @@ extension WebhookStore {
                 try refreshDue(webhook, on: connection)
                 continue
             }
-            let claimed = try connection.query(Query(unsafeSQL: """
-                UPDATE webhook_outbox o SET next_attempt_at = now() + $2::int8 * interval '1 millisecond'
-                FROM webhooks w WHERE o.id = $1 AND w.id = o.webhook_id
+            return try connection.query(Query(unsafeSQL: """
+                WITH subscription AS (
+                    UPDATE webhooks SET due_at = now() + $3::int8 * interval '1 millisecond', claimed_at = clock_timestamp()
+                    WHERE id = $2 RETURNING id, workspace_id, url, secret_sealed, secret_key_id)
+                UPDATE webhook_outbox o SET next_attempt_at = now() + $3::int8 * interval '1 millisecond'
+                FROM subscription w WHERE o.id = $1 AND w.id = o.webhook_id
                 RETURNING o.id, o.webhook_id, w.workspace_id, o.event_id, o.event_type, o.payload::text, o.attempts, w.url,
                           w.secret_sealed, w.secret_key_id, \(leaseMicros)
-                """, binds: [try head.decode(0, as: Int64.self), lease.milliseconds])).first.map(ClaimedDelivery.init(row:))
-            try connection.execute(Query(unsafeSQL: """
-                UPDATE webhooks SET due_at = now() + $2::int8 * interval '1 millisecond', claimed_at = clock_timestamp() WHERE id = $1
-                """, binds: [webhook, lease.milliseconds]))
-            return claimed
+                """, binds: [try head.decode(0, as: Int64.self), webhook, lease.milliseconds])).first.map(ClaimedDelivery.init(row:))
         }
         return nil
     }
@@ -60,12 +59,14 @@ extension WebhookStore {
 
     /// Sets the due time of `webhook` (whose row the caller holds locked) to its head's next attempt, or NULL.
     static func refreshDue(_ webhook: UUID, on connection: Connection) throws {
-        try connection.execute("""
-            UPDATE webhooks SET due_at = (SELECT o.next_attempt_at FROM webhook_outbox o
-                                          WHERE o.webhook_id = webhooks.id AND o.delivered_at IS NULL ORDER BY o.id LIMIT 1)
-            WHERE id = \(webhook)
-            """)
+        try connection.execute(Query(unsafeSQL: "UPDATE webhooks SET due_at = \(headDue) WHERE id = $1", binds: [webhook]))
     }
+
+    /// The next attempt of the head of the subscription `webhooks.id` (NULL: nothing queued), for `SET due_at =`.
+    private static let headDue = """
+        (SELECT o.next_attempt_at FROM webhook_outbox o
+         WHERE o.webhook_id = webhooks.id AND o.delivered_at IS NULL ORDER BY o.id LIMIT 1)
+        """
 
     /// Locks the row of `webhook` (gone: nothing to lock, its rows are being cleaned up), first of the rows an
     /// attempt's result changes, in the order the claim takes them.
@@ -82,10 +83,9 @@ extension WebhookStore {
             UPDATE webhook_outbox o SET delivered_at = now(), attempts = attempts + 1, last_status = $2, last_error = NULL
             WHERE id = $1 AND delivered_at IS NULL AND \(leaseMicros) = $3
             """, binds: [delivery.id, status, delivery.lease]))
-        if recorded > 0 {
-            try connection.execute("UPDATE webhooks SET failure_run = 0 WHERE id = \(delivery.webhookID) AND failure_run <> 0")
-        }
-        try refreshDue(delivery.webhookID, on: connection)
+        try connection.execute(Query(unsafeSQL: """
+            UPDATE webhooks SET failure_run = CASE WHEN $2 THEN 0 ELSE failure_run END, due_at = \(headDue) WHERE id = $1
+            """, binds: [delivery.webhookID, recorded > 0]))
     }
 
     /// The claimed `delivery` failed (`status`: the receiver's answer, if any; `error`: why): tried again after
