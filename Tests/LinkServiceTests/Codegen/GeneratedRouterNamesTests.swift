@@ -106,6 +106,9 @@ import TestSupport
             // Debian's kotlinc starts the compiler with 256 MB, too little for this file's table initializer.
             try GeneratedRouterTests.compile("/usr/bin/env", ["JAVA_OPTS=-Xmx1g -Xms32M", "kotlinc", "-Werror", "-d", directory.appendingPathComponent("out").path,
                                                               try source("kotlin", "Links.kt")])
+            if let current = try CurrentKotlin.required() {
+                try CurrentKotlin.compile([try source("kotlin", "Links.kt")], into: directory.appendingPathComponent("current").path, jars: current)
+            }
         }
     }
 }

@@ -14,9 +14,9 @@
         val out = ArrayList<Int>()
         var i = 0
         while (i < text.length) {
-            var c = text[i].toInt()
+            var c = code(text[i])
             if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
-                val low = text[i + 1].toInt()
+                val low = code(text[i + 1])
                 if (low >= 0xdc00 && low < 0xe000) { c = 0x10000 + ((c - 0xd800) shl 10) + (low - 0xdc00); i++ } else c = 0xfffd
             } else if (c >= 0xd800 && c < 0xe000) c = 0xfffd
             when {
@@ -83,9 +83,34 @@
         return out
     }
 
+    /**
+     * A character's UTF-16 code unit. `Char.toInt()` is deprecated since Kotlin 1.5 and `Char.code` needs 1.5: the
+     * difference of two chars is an `Int` in every version.
+     */
+    private fun code(c: Char): Int = c - '\u0000'
+
+    /** ASCII letters lower-cased, the rest kept (`String.toLowerCase` is an error since Kotlin 2.1, `lowercase` needs 1.5). */
+    private fun asciiLowercased(text: String): String {
+        val out = StringBuilder(text.length)
+        for (c in text) out.append(if (c in 'A'..'Z') c + 32 else c)
+        return out.toString()
+    }
+
+    /**
+     * Lower-cased bytes as the server folds them: ASCII folding, or each scalar's full lower-case mapping when there
+     * is non-ASCII text (Swift's `lowercased()`: `Character.toLowerCase`, but U+0130 is `i` and U+0307).
+     */
     private fun lowercased(bytes: List<Int>): List<Int> {
         if (bytes.all { it < 0x80 }) return bytes.map { if (isUpper(it)) it + 32 else it }
-        return utf8(text(bytes).toLowerCase(java.util.Locale.ROOT))
+        val text = text(bytes)
+        val out = StringBuilder(text.length)
+        var i = 0
+        while (i < text.length) {
+            val scalar = text.codePointAt(i)
+            if (scalar == 0x130) out.append("i\u0307") else out.appendCodePoint(Character.toLowerCase(scalar))
+            i += Character.charCount(scalar)
+        }
+        return utf8(out.toString())
     }
 
     /** Decimal integers as text, compared without losing 64-bit precision. */
@@ -125,10 +150,10 @@
             }
             "uuid" -> {
                 if (!Regex("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}").matches(value)) return Pair(null, "'${excerpt(value)}' is not a UUID")
-                return Pair(value.toLowerCase(java.util.Locale.ROOT), null)
+                return Pair(asciiLowercased(value), null)
             }
             "bool" -> {
-                val lower = value.toLowerCase(java.util.Locale.ROOT)
+                val lower = asciiLowercased(value)
                 if (lower == "true" || lower == "1" || lower == "yes") return Pair(true, null)
                 if (lower == "false" || lower == "0" || lower == "no") return Pair(false, null)
                 return Pair(null, "'${excerpt(value)}' is not a boolean (true/false, 1/0, yes/no)")
@@ -277,7 +302,7 @@
 
     private fun encodeRaw(bytes: List<Int>): List<Int> {
         val out = ArrayList<Int>()
-        for (b in bytes) if (b <= 0x20 || b >= 0x7f) { out.add(0x25); out.add(HEX[b shr 4].toInt()); out.add(HEX[b and 15].toInt()) } else out.add(b)
+        for (b in bytes) if (b <= 0x20 || b >= 0x7f) { out.add(0x25); out.add(code(HEX[b shr 4])); out.add(code(HEX[b and 15])) } else out.add(b)
         return out
     }
 
@@ -372,7 +397,7 @@
             val named = subject.items(form)
             for (item in capture.items) {
                 if (!fits) break
-                val name = utf8(if (form.caseSensitive) item.name else item.name.toLowerCase(java.util.Locale.ROOT))
+                val name = if (form.caseSensitive) utf8(item.name) else lowercased(utf8(item.name))
                 var value: List<Int> = emptyList()
                 for (i in named.indices) if (named[i].first == name) { value = raw[i].second; break }
                 fits = take(item.template, value, false)
@@ -524,7 +549,7 @@
                 return member != (n[2] == 1)
             }
             var taken = 0
-            while (taken < maximum && s + taken < input.length && accepts(input[s + taken].toInt())) taken++
+            while (taken < maximum && s + taken < input.length && accepts(code(input[s + taken]))) taken++
             if (taken < n[0]) return false
             s += taken
         }
@@ -584,7 +609,7 @@
     private fun quoted(value: String): String {
         val out = StringBuilder("\"")
         for (ch in value) {
-            val c = ch.toInt()
+            val c = code(ch)
             when {
                 c == 0x22 -> out.append("\\\"")
                 c == 0x5c -> out.append("\\\\")
