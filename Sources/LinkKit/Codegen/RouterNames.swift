@@ -19,7 +19,7 @@ enum RouterNames {
     /// types and functions its code names unqualified (a member of that name would shadow them); `none`, which reads as `Optional.none`.
     static let swiftMembers: Set<String> = swiftKeywords.union([
         "Type", "Protocol", "none", "invalid", "type", "values", "json", "make", "requiresSignIn",
-        "LinkDestination", "LinkRouter", "LinkURLs", "LinkInbox", "LinkDeferredClaim", "String", "Int", "Int64", "Bool", "Equatable", "Sendable",
+        "LinkDestination", "LinkRouter", "LinkURLs", "LinkBuildError", "LinkInbox", "LinkDeferredClaim", "String", "Int", "Int64", "Bool", "Equatable", "Sendable",
         "URL", "UUID", "Foundation", "FoundationNetworking",
         "CaseIterable", "Optional", "Array", "Dictionary", "Character", "Swift", "Result", "Error", "RawRepresentable",
     ])
@@ -39,7 +39,7 @@ enum RouterNames {
     /// What a class nested in Kotlin's `LinkDestination` (a destination's class, an enum parameter's enum class)
     /// cannot be named: `Invalid`, `Companion`, and the types its code names unqualified.
     static let kotlinClasses: Set<String> = kotlinKeywords.union([
-        "Invalid", "Companion", "LinkDestination", "LinkRouter", "LinkURLs", "LinkInbox", "LinkDeferredClaim", "String", "Long", "Boolean", "Any",
+        "Invalid", "Companion", "LinkDestination", "LinkRouter", "LinkURLs", "LinkBuildResult", "LinkInbox", "LinkDeferredClaim", "String", "Long", "Boolean", "Any",
         "Pair", "List", "Map", "Int", "Char", "Unit", "Nothing", "Array", "Enum", "Comparable", "Suppress", "JvmStatic",
     ])
 

@@ -120,19 +120,22 @@ public struct RouterTable: Sendable {
         return .call("Rule", [
             .int(compiled.form.slot), .bool(compiled.exclude), .bool(compiled.never), pattern(compiled.path), pattern(compiled.parentPath),
             queryString, .list(items), pattern(compiled.fragment),
-            captures ? captureValue(rule) : .null,
+            captures ? captureValue(rule, settings: settings) : .null,
             .list((android?.manifest?.elements ?? []).map { .string($0.tableText) }),
             .list((android?.dynamic ?? []).map { .list($0.tableTexts.map(CodeValue.string)) }),
         ])
     }
 
-    /// `Capture(path, fragment, items, type, params)`: the templates (nil for raw patterns, which capture
-    /// nothing) and the destination binding's explicit parameters `Param(name, isConstant, value)`.
-    private static func captureValue(_ rule: LinkRule) -> CodeValue {
+    /// `Capture(path, fragment, items, type, params)`: the templates and the destination binding's explicit
+    /// parameters `Param(name, isConstant, value)`. A raw pattern captures nothing: its text is one `P` token when
+    /// it names one URL (the server's builder prints it, `RulePattern.printed`), nil when it has wildcards; a rule
+    /// without a path prints `/`, and a raw query's text follows the path's tokens as `P?` + text.
+    private static func captureValue(_ rule: LinkRule, settings: DomainSettings) -> CodeValue {
         guard let binding = rule.destination else { return .null }
+        let encoded = rule.percentEncoded ?? settings.defaults?.percentEncoded ?? true
         var items: [CodeValue] = []
         if case .items(let queryItems)? = rule.query {
-            items = queryItems.map { .call("CaptureItem", [.string($0.name), templateTokens($0.pattern)]) }
+            items = queryItems.map { .call("CaptureItem", [.string($0.name), templateTokens($0.pattern, isPath: false, percentEncoded: encoded)]) }
         }
         let params: [CodeValue] = binding.params.keys.sorted().map { name in
             switch binding.params[name]! {
@@ -140,13 +143,22 @@ public struct RouterTable: Sendable {
             case .constant(let value): .call("Param", [.string(name), .bool(true), .string(value)])
             }
         }
-        return .call("Capture", [templateTokens(rule.path), templateTokens(rule.fragment), .list(items), .string(binding.type), .list(params)])
+        var path = rule.path.map { templateTokens($0, isPath: true, percentEncoded: encoded) } ?? .list([.string("P/")])
+        if case .list(let tokens) = path, case .string(let raw)? = rule.query,
+           let literal = RulePattern.raw(raw).printed([:], isPath: false, percentEncoded: true), !literal.isEmpty {
+            path = .list(tokens + [.string("P?" + literal)])
+        }
+        return .call("Capture", [path, rule.fragment.map { templateTokens($0, isPath: false, percentEncoded: encoded) } ?? .null,
+                                 .list(items), .string(binding.type), .list(params)])
     }
 
     /// A template's elements as tokens: `L` + literal, `C` + name (one segment), `O` + name (one segment, possibly
-    /// empty: an optional capture), `R` + name (the rest).
-    private static func templateTokens(_ pattern: RulePattern?) -> CodeValue {
-        guard case .template(let template)? = pattern else { return .null }
+    /// empty: an optional capture), `R` + name (the rest); a raw pattern's printed text as `P` + text (nil when
+    /// it has wildcards).
+    private static func templateTokens(_ pattern: RulePattern, isPath: Bool, percentEncoded: Bool) -> CodeValue {
+        guard case .template(let template) = pattern else {
+            return pattern.printed([:], isPath: isPath, percentEncoded: percentEncoded).map { .list([.string("P" + $0)]) } ?? .null
+        }
         return .list(template.elements.map { element in
             switch element {
             case .literal(let text): .string("L" + text)

@@ -8,7 +8,8 @@ import TestSupport
 /// query-item and fragment captures, raw patterns with substitution variables, `caseSensitive` and
 /// `percentEncoded` off, constants, a claim without destination, a rest capture, a wildcard domain shadowed
 /// by an exact one, and another app whose earlier rule takes some URLs. `links.example.com` opts in to pasteboard
-/// claims and the iOS app has an App Store page, so its landing pages hand out click tokens on both platforms. With `platform: "android"` the two apps
+/// claims and the iOS app has an App Store page, so its landing pages hand out click tokens on both platforms. Literal
+/// paths, a literal query item and fragment are for builds. With `platform: "android"` the two apps
 /// are Android apps, and `links.example.com` serves dynamic rules while the wildcard domain leaves the manifest
 /// alone to decide (docs/ANDROID.md).
 struct CodegenWorkspace {
@@ -39,6 +40,7 @@ struct CodegenWorkspace {
             #"{"name":"search","params":{"q":{"type":"string","minLength":2,"maxLength":20},"exact":{"type":"bool","optional":true}}}"#,
             #"{"name":"docs","params":{"page":{"type":"string"}}}"#,
             #"{"name":"home"}"#,
+            #"{"name":"account"}"#,
             #"{"name":"promo","params":{"code":{"type":"string"},"campaign":{"type":"string"}}}"#,
         ]
         for destination in destinations {
@@ -59,8 +61,10 @@ struct CodegenWorkspace {
              {"apps":["$A"],"path":"/search","query":{"q":"{q}","exact":"{exact}"},"percentEncoded":false,"destination":{"type":"search"}},
              {"apps":["$A"],"path":"/find/{q}","percentEncoded":false,"destination":{"type":"search","params":{"exact":true}}},
              {"apps":["$A"],"path":"/docs/{page*}","destination":{"type":"docs"}},
+             {"apps":["$A"],"path":"/start","query":{"src":"push"},"fragment":"top","destination":{"type":"home"}},
              {"apps":["$A"],"path":"/$(section)/*","destination":{"type":"home"}},
              {"apps":["$A"],"path":"/p/{code}-{x}","destination":{"type":"promo","params":{"campaign":"spring"}}},
+             {"apps":["$A"],"path":"/account","destination":{"type":"account"}},
              {"apps":["$A"],"path":"/claim/?*"},
              {"apps":["$A"],"path":"/","destination":{"type":"home"}}]
             """)

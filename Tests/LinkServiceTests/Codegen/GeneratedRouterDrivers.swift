@@ -3,6 +3,9 @@
 ///   reads the JSON back;
 /// - `extras`: prints the builder's answers, the inbox's sign-in hand-over, the ETag, a build with an optional
 ///   parameter left out, a route from the language's URL type and a UUID parameter's value (`extrasCount` lines);
+/// - `builds`: reads destinations (one a line: the type, then tab-separated `name=k:value`, `k` the kind: `i` int,
+///   `b` bool, `u` uuid, `s` string or enum value), made without the router's checks, and prints what `buildResult`
+///   gives: `<universal> <scheme or none>`, or `E <param or -> <detail>`;
 /// - `inbox`: reads event sequences (`InboxModel`), one a line, and prints what a fresh `LinkInbox` hands out at
 ///   each event, `|`-separated, then `#` and the count it still holds;
 /// - `claim`: reads the server's base URL, a claim link or install referrer, and a record key; prints the token
@@ -84,6 +87,28 @@ extension GeneratedRouterTests {
             } else {
                 print("not a profile")
             }
+        case "builds":
+            while let line = readLine() {
+                var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                let type = fields.removeFirst()
+                var values: [String: LinkRouter.Value] = [:]
+                for field in fields {
+                    let name = String(field.prefix { $0 != "=" })
+                    let rest = field.drop { $0 != "=" }.dropFirst()
+                    let text = String(rest.dropFirst(2))
+                    switch rest.first {
+                    case "i": values[name] = .int(Int64(text) ?? 0)
+                    case "b": values[name] = .bool(text == "true")
+                    case "u": values[name] = .uuid(text)
+                    default: values[name] = .string(text)
+                    }
+                }
+                guard let destination = LinkDestination.make(type, values) else { print("unmade"); continue }
+                switch LinkRouter.buildResult(destination) {
+                case .success(let urls): print(urls.universal + " " + (urls.scheme ?? "none"))
+                case .failure(let error): print("E " + (error.param ?? "-") + " " + error.detail)
+                }
+            }
         case "inbox":
             while let sequence = readLine() {
                 let inbox = LinkInbox()
@@ -155,6 +180,19 @@ extension GeneratedRouterTests {
                 const routed = LinkRouter.route(new URL("https://links.example.com/widget/42"));
                 lines.push(routed ? toJSON(routed) : "null");
                 lines.push("type" in profile && profile.type === "profile" ? profile.params.user : "not a profile");
+            } else if (process.argv[2] === "builds") {
+                for (const line of input) {
+                    const fields = line.split("\t");
+                    const params: { [name: string]: string | number | boolean } = {};
+                    for (const field of fields.slice(1)) {
+                        const cut = field.indexOf("=");
+                        const text = field.slice(cut + 3);
+                        params[field.slice(0, cut)] = field[cut + 1] === "i" ? Number(text) : field[cut + 1] === "b" ? text === "true" : text;
+                    }
+                    const result = LinkRouter.buildResult({ type: fields[0], params } as unknown as LinkDestination);
+                    lines.push(result.ok ? result.urls.universal + " " + (result.urls.scheme ?? "none")
+                        : "E " + (result.error.param ?? "-") + " " + result.error.detail);
+                }
             } else if (process.argv[2] === "inbox") {
                 for (const sequence of input) {
                     const inbox = new LinkInbox();
@@ -224,6 +262,22 @@ extension GeneratedRouterTests {
                     out.append(LinkRouter.route(java.net.URI("https://links.example.com/widget/42"))?.toJSON() ?: "null").append('\n')
                     val id: java.util.UUID? = (profile as? LinkDestination.Profile)?.user
                     out.append(id?.toString() ?: "not a profile").append('\n')
+                }
+                "builds" -> for (line in input) {
+                    val fields = line.split("\t")
+                    val values = HashMap<String, Any>()
+                    for (field in fields.drop(1)) {
+                        val rest = field.substringAfter("=")
+                        val text = rest.substring(2)
+                        values[field.substringBefore("=")] = when (rest[0]) { 'i' -> text.toLong(); 'b' -> text == "true"; else -> text }
+                    }
+                    val destination = LinkDestination.make(fields[0], values)
+                    val result = if (destination == null) null else LinkRouter.buildResult(destination)
+                    out.append(when (result) {
+                        is LinkBuildResult.Built -> result.urls.universal + " " + (result.urls.scheme ?: "none")
+                        is LinkBuildResult.Refused -> "E " + (result.param ?: "-") + " " + result.detail
+                        null -> "unmade"
+                    }).append('\n')
                 }
                 "inbox" -> for (sequence in input) {
                     val inbox = LinkInbox()

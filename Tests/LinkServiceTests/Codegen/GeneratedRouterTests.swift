@@ -131,9 +131,69 @@ import TestSupport
             let built = try workspace.expected(["https://links.example.com/widget/42?tab=reviews", "https://links.example.com/widget/7"])
             #expect(built == [#"{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}}"#, #"{"type":"widgetDetail","params":{"id":7}}"#])
 
+            try buildsAgreeWithTheServer(workspace, fixtures["builds"]!.arrayValue!, run)
             try inboxAgreesWithTheModel(run)
             try claimRoundTrip(workspace, platform: platform, run)
         }
+    }
+
+    /// The fixtures' builds are what `POST /v1/links/build` answers, byte for byte; the router's `buildResult` gives
+    /// the same URLs and refuses the same destinations, naming the parameter in the server's words.
+    static func buildsAgreeWithTheServer(_ workspace: CodegenWorkspace, _ builds: [JSONValue], _ run: (String, String) throws -> [String]) throws {
+        #expect(builds.count > 20)
+        let body = JSONValue.object(["links": .array(builds.map { .object(["app": .string(workspace.app), "destination": $0["destination"]!]) })]).serialized
+        let answers = try Fixture.expect(200, workspace.service.request("POST", "/v1/links/build", key: workspace.key, json: body)).json["results"]!.arrayValue!
+        #expect(answers.count == builds.count)
+        var expected: [String] = []
+        for (build, answer) in zip(builds, answers) {
+            if let problem = answer["error"]?["errors"]?.arrayValue?.first {
+                let param = build["error"]?["param"]?.stringValue
+                #expect(build["error"]?["detail"] == problem["detail"], "\(build.serialized): \(answer.serialized)")
+                #expect(problem["pointer"]?.stringValue?.hasSuffix(param.map { "/destination/params/" + $0 } ?? "/destination") == true, "\(answer.serialized)")
+                expected.append("E " + (param ?? "-") + " " + (param == nil ? "" : build["error"]!["detail"]!.stringValue!))
+            } else {
+                #expect(build["universal"] != nil && build["universal"] == answer["universal"] && build["scheme"] == answer["scheme"],
+                        "\(build.serialized): \(answer.serialized)")
+                expected.append((answer["universal"]?.stringValue ?? "?") + " " + (answer["scheme"]?.stringValue ?? "none"))
+            }
+        }
+        // What the issue names: a literal path, a query capture with an optional left out, refusals with reasons.
+        func key(_ destination: JSONValue) -> String {
+            guard case .object(let params)? = destination["params"] else { return "" }
+            return ([destination["type"]!.stringValue!] + params.map { $0.key + "=" + $0.value.serialized }.sorted()).joined(separator: " ")
+        }
+        let answered = Dictionary(zip(builds.map { key($0["destination"]!) }, expected), uniquingKeysWith: { first, _ in first })
+        #expect(answered["account"] == "https://links.example.com/account " + (workspace.platform == "ios" ? "widgets://account" : "none"))
+        #expect(answered["search q=\"aa\""]?.hasPrefix("https://links.example.com/search?q=aa ") == true)
+        // The issue's push campaign: `search(q: "red shoes")`.
+        #expect(answered[#"search q="red shoes""#]?.hasPrefix("https://links.example.com/search?q=red%20shoes ") == true)
+        #expect(answered[#"search exact=true q="red shoes""#]?.hasPrefix("https://links.example.com/search?q=red%20shoes&exact=true ") == true)
+        #expect(answered[#"widgetDetail id=0 tab="new-arrivals""#] == "E id The parameter 'id' is invalid: 0 is less than the minimum 1.")
+        #expect(answered[#"search exact=true q="""#] == "E q The parameter 'q' cannot be empty: resolve reads an empty value as absent.")
+        #expect(answered["home"]?.hasPrefix("https://links.example.com/start?src=push#top ") == true)
+
+        func kind(_ value: JSONValue) -> String {
+            switch value {
+            case .number(let text): "i:" + text
+            case .bool(let flag): "b:\(flag)"
+            case .string(let text): (UUID(uuidString: text) != nil ? "u:" : "s:") + text
+            default: "s:"
+            }
+        }
+        let lines = builds.map { build -> String in
+            let destination = build["destination"]!
+            guard case .object(let params)? = destination["params"] else { return destination["type"]!.stringValue! }
+            return ([destination["type"]!.stringValue!] + params.map { $0.key + "=" + kind($0.value) }).joined(separator: "\t")
+        }
+        let built = try run("builds", lines.joined(separator: "\n") + "\n")
+        #expect(built.count == builds.count)
+        var disagreements: [String] = []
+        for (index, line) in built.enumerated() where index < expected.count {
+            // A refusal without a parameter (no rule prints the destination) is worded by the server alone.
+            let agrees = expected[index] == "E - " ? line.hasPrefix("E - ") : line == expected[index]
+            if !agrees { disagreements.append("\(lines[index]): router \(line), server \(expected[index])") }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.count) of \(builds.count) builds disagree:\n\(disagreements.prefix(20).joined(separator: "\n"))")
     }
 
     /// Every sequence of up to five arrival and state events, run through the generated inbox, against `InboxModel`.

@@ -390,7 +390,11 @@
 
     private fun destinationOf(capture: Capture, subject: Subject, form: Form): LinkDestination {
         val found = HashMap<String, String>()
-        fun take(tokens: List<String>?, raw: List<Int>, isPath: Boolean) = tokens == null || templateCaptures(tokens, raw, isPath, form.caseSensitive, form.percentEncoded, found)
+        // `P` tokens (a raw pattern's text, to print) capture nothing.
+        fun take(tokens: List<String>?, raw: List<Int>, isPath: Boolean): Boolean {
+            val template = tokens?.filter { it[0] != 'P' } ?: return true
+            return template.isEmpty() || templateCaptures(template, raw, isPath, form.caseSensitive, form.percentEncoded, found)
+        }
         var fits = take(capture.path, subject.path, true) && take(capture.fragment, subject.fragmentBytes, false)
         if (capture.items.isNotEmpty()) {
             val raw = subject.items(Form(true, true))
@@ -747,32 +751,59 @@
             for (token in tokens) {
                 val body = token.substring(1)
                 val value = captures[body]
-                if (token[0] == 'L') out.append(body)
-                else if (token[0] == 'O') out.append(encodeComponent(value ?: "", false))
-                else if (value == null || (token[0] == 'C' && value == "")) return null
-                else out.append(encodeComponent(value, token[0] == 'R'))
+                if (token[0] == 'L' || token[0] == 'P') out.append(body)
+                else if (token[0] == 'O' || token[0] == 'R') out.append(encodeComponent(value ?: "", token[0] == 'R'))
+                else if (value == null || value == "") return null
+                else out.append(encodeComponent(value, false))
             }
             return out.toString()
         }
-        var path = (if (capture.path != null) render(capture.path) else "") ?: return null
+        // As the server's builder: a raw path with wildcards (null) names no one URL; an item or fragment whose
+        // captures are all left out is left out (an absent item reads as empty), an item printing empty from an
+        // optional capture too; a raw item or fragment with wildcards prints nothing, and the route check decides.
+        fun names(tokens: List<String>) = tokens.filter { it[0] == 'C' || it[0] == 'O' || it[0] == 'R' }.map { it.substring(1) }
+        var path = (if (capture.path != null) render(capture.path) else null) ?: return null
         if (!path.startsWith("/")) path = "/$path"
         val items = ArrayList<String>()
         for (item in capture.items) {
-            if (item.template == null) continue   // a raw pattern prints nothing: an absent item reads as "", and the route check decides
-            val value = render(item.template) ?: return null
-            if (value.isNotEmpty()) items.add(encodeComponent(item.name, false) + "=" + value)   // an absent item reads as empty
+            val tokens = item.template ?: continue
+            val captured = names(tokens)
+            if (captured.isNotEmpty() && captured.all { captures[it] == null }) continue
+            val value = render(tokens) ?: return null
+            if (value == "" && captured.isNotEmpty()) continue
+            items.add(encodeComponent(item.name, false) + "=" + value)
         }
         if (items.isNotEmpty()) path += "?" + items.joinToString("&")
         if (capture.fragment != null) {
-            val fragment = render(capture.fragment) ?: return null
-            if (fragment.isNotEmpty()) path += "#$fragment"
+            val captured = names(capture.fragment)
+            if (captured.isEmpty() || captured.any { captures[it] != null }) {
+                path += "#" + (render(capture.fragment) ?: return null)
+            } else {
+                val fragment = render(capture.fragment)
+                if (fragment != null && fragment.isNotEmpty()) path += "#$fragment"
+            }
         }
         return path
     }
 
-    /** A destination's URLs: the first rule of the primary domain bound to its type that prints it and routes back to it. */
-    fun build(destination: LinkDestination): LinkURLs? {
-        if (destination is LinkDestination.Invalid) return null
+    /** A destination's URLs, null when it has none (`buildResult` says why). */
+    fun build(destination: LinkDestination): LinkURLs? = (buildResult(destination) as? LinkBuildResult.Built)?.urls
+
+    /**
+     * A destination's URLs: the first rule of the primary domain bound to its type that prints it and routes back to
+     * it (a URL an earlier rule or exclusion would shadow is never returned); or why there is none.
+     */
+    fun buildResult(destination: LinkDestination): LinkBuildResult {
+        val spec = table.specs.firstOrNull { it.type == destination.type }
+        if (destination is LinkDestination.Invalid || spec == null) return LinkBuildResult.Refused(null, "An invalid destination has no link.")
+        // The values as the server checks them (`DestinationType.values`), in the type's order.
+        val given = destination.values
+        for (param in spec.params) {
+            val value = given.firstOrNull { it.first == param.name }?.second?.toString() ?: continue
+            if (value == "") return LinkBuildResult.Refused(param.name, "The parameter '${param.name}' cannot be empty: resolve reads an empty value as absent.")
+            val reason = convert(param, value).second
+            if (reason != null) return LinkBuildResult.Refused(param.name, "The parameter '${param.name}' is invalid: $reason.")
+        }
         val wanted = json(destination)
         val indices = if (table.schemeDomain >= 0) listOf(table.schemeDomain) else table.domains.indices.toList()
         for (index in indices) {
@@ -796,12 +827,22 @@
                     val back = route(url)
                     scheme = if (back != null && json(back) == wanted) url else null
                 }
-                return LinkURLs(universal, scheme)
+                return LinkBuildResult.Built(LinkURLs(universal, scheme))
             }
         }
-        return null
+        return LinkBuildResult.Refused(null, "No rule of the primary domain bound to '${destination.type}' prints these parameters and routes back to them.")
     }
 }
 
 /** The URLs that open a destination. */
 data class LinkURLs(val universal: String, val scheme: String?)
+
+/**
+ * What `LinkRouter.buildResult` gives: the URLs, or why there are none: the parameter at fault, with the reason in
+ * `POST /v1/links/build`'s words for a value the server refuses; or no parameter when no rule of the primary domain
+ * prints the destination and routes back to it.
+ */
+sealed class LinkBuildResult {
+    data class Built(val urls: LinkURLs) : LinkBuildResult()
+    data class Refused(val param: String?, val detail: String) : LinkBuildResult()
+}

@@ -6,12 +6,37 @@ public struct LinkURLs: Equatable, Sendable {
     public let scheme: String?
 }
 
+/// Why `LinkRouter.buildResult` gives no URL: the parameter at fault, with the reason in `POST /v1/links/build`'s words
+/// for a value the server refuses; or no parameter when no rule of the primary domain prints the destination and
+/// routes back to it.
+public struct LinkBuildError: Error, Equatable, Sendable {
+    public let param: String?
+    public let detail: String
+}
+
 extension LinkRouter {
-    /// A destination's URLs: the first rule of the primary domain bound to its type that prints its parameters
-    /// and routes back to it (a URL an earlier rule or exclusion would shadow is never returned).
+    /// A destination's URLs, nil when it has none (`buildResult(_:)` says why).
     public static func build(_ destination: LinkDestination) -> LinkURLs? {
-        guard let type = destination.type else { return nil }
+        try? buildResult(destination).get()
+    }
+
+    /// A destination's URLs: the first rule of the primary domain bound to its type that prints its parameters
+    /// and routes back to it (a URL an earlier rule or exclusion would shadow is never returned); or why there is none.
+    public static func buildResult(_ destination: LinkDestination) -> Result<LinkURLs, LinkBuildError> {
+        guard let type = destination.type, let spec = table.specs.first(where: { $0.type == type }) else {
+            return .failure(LinkBuildError(param: nil, detail: "An invalid destination has no link."))
+        }
         let values = destination.values
+        // The values as the server checks them (`DestinationType.values`), in the type's order.
+        for param in spec.params {
+            guard let value = values.first(where: { $0.0 == param.name })?.1 else { continue }
+            guard !value.text.isEmpty else {
+                return .failure(LinkBuildError(param: param.name, detail: "The parameter '\(param.name)' cannot be empty: resolve reads an empty value as absent."))
+            }
+            if case .failure(let reason) = param.convert(value.text) {
+                return .failure(LinkBuildError(param: param.name, detail: "The parameter '\(param.name)' is invalid: \(reason.text)."))
+            }
+        }
         let domains = table.schemeDomain >= 0 ? [table.schemeDomain] : Array(table.domains.indices)
         for index in domains where table.domains[index].app >= 0 {
             let domain = table.domains[index]
@@ -29,11 +54,11 @@ extension LinkRouter {
                         let url = name + "://" + (tail.hasPrefix("/") ? String(tail.dropFirst()) : tail)
                         scheme = route(url) == destination ? url : nil
                     }
-                    return LinkURLs(universal: universal, scheme: scheme)
+                    return .success(LinkURLs(universal: universal, scheme: scheme))
                 }
             }
         }
-        return nil
+        return .failure(LinkBuildError(param: nil, detail: "No rule of the primary domain bound to '\(type)' prints these parameters and routes back to them."))
     }
 
     /// Path, query and fragment printed from the captures a binding takes, or nil when a template cannot print them.
@@ -50,28 +75,39 @@ extension LinkRouter {
             for token in tokens {
                 let body = String(token.dropFirst())
                 switch token.first {
-                case "L": out += body
-                case "R": guard let value = captures[body] else { return nil }; out += encode(value, keepingSlashes: true)
+                case "L", "P": out += body
+                case "R": out += encode(captures[body] ?? "", keepingSlashes: true)
                 case "O": out += encode(captures[body] ?? "", keepingSlashes: false)
                 default: guard let value = captures[body], !value.isEmpty else { return nil }; out += encode(value, keepingSlashes: false)
                 }
             }
             return out
         }
-        guard var path = render(capture.path, keepEmpty: true) else { return nil }
+        // A raw path with wildcards (nil) names no one URL.
+        guard var path = render(capture.path, keepEmpty: false) else { return nil }
         if !path.hasPrefix("/") { path = "/" + path }
+        // As the server's builder: an item or fragment whose captures are all left out is left out (an absent item
+        // reads as empty), an item printing empty from an optional capture too; a raw pattern with wildcards prints
+        // nothing, and the route check decides.
+        func names(_ tokens: [String]) -> [String] { tokens.filter { ["C", "O", "R"].contains($0.first) }.map { String($0.dropFirst()) } }
         var items: [String] = []
-        // A raw pattern prints nothing: an absent item reads as "", and the route check decides.
-        // An optional capture left out prints nothing, and an empty item or fragment is left out (an absent one reads
-        // as empty).
-        for item in capture.items where item.template != nil {
-            guard let value = render(item.template, keepEmpty: false) else { return nil }
-            if !value.isEmpty { items.append(encode(item.name, keepingSlashes: false) + "=" + value) }
+        for item in capture.items {
+            guard let tokens = item.template else { continue }
+            let captured = names(tokens)
+            if !captured.isEmpty, captured.allSatisfy({ captures[$0] == nil }) { continue }
+            guard let value = render(tokens, keepEmpty: false) else { return nil }
+            if value.isEmpty, !captured.isEmpty { continue }
+            items.append(encode(item.name, keepingSlashes: false) + "=" + value)
         }
         if !items.isEmpty { path += "?" + items.joined(separator: "&") }
-        if capture.fragment != nil {
-            guard let fragment = render(capture.fragment, keepEmpty: false) else { return nil }
-            if !fragment.isEmpty { path += "#" + fragment }
+        if let tokens = capture.fragment {
+            let captured = names(tokens)
+            if captured.isEmpty || captured.contains(where: { captures[$0] != nil }) {
+                guard let fragment = render(tokens, keepEmpty: false) else { return nil }
+                path += "#" + fragment
+            } else if let fragment = render(tokens, keepEmpty: false), !fragment.isEmpty {
+                path += "#" + fragment
+            }
         }
         return path
     }
@@ -156,7 +192,8 @@ extension LinkRouter {
     private static func destination(_ capture: Capture, _ subject: inout Subject, percentEncoded: Bool, caseSensitive: Bool) -> LinkDestination? {
         var found: [String: String] = [:]
         func take(_ tokens: [String]?, _ text: [UInt8], isPath: Bool) -> Bool {
-            guard let tokens else { return true }
+            // `P` tokens (a raw pattern's text, to print) capture nothing.
+            guard let tokens = tokens?.filter({ !$0.hasPrefix("P") }), !tokens.isEmpty else { return true }
             return Template(tokens).captures(text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found)
         }
         var fits = take(capture.path, subject.raw.path, isPath: true) && take(capture.fragment, subject.raw.fragment, isPath: false)

@@ -2,6 +2,12 @@
 
 /** The URLs that open a destination. */
 export interface LinkURLs { universal: string; scheme: string | null }
+/**
+ * What `LinkRouter.buildResult` gives: the URLs, or why there are none: the parameter at fault, with the reason in
+ * `POST /v1/links/build`'s words for a value the server refuses; or no parameter when no rule of the primary domain
+ * prints the destination and routes back to it.
+ */
+export type LinkBuildResult = { ok: true; urls: LinkURLs } | { ok: false; error: { param?: string; detail: string } };
 
 type Bytes = number[];
 type Value = number | string | boolean;
@@ -516,7 +522,11 @@ type Found = { type: string; params: { [name: string]: Value } } | { error: { co
 
 function destinationOf(capture: Capture, subject: Subject, form: Form): Found {
   const found = new Map<string, string>();
-  const take = (tokens: string[] | null, raw: Bytes, isPath: boolean) => !tokens || templateCaptures(tokens, raw, isPath, form.caseSensitive, form.percentEncoded, found);
+  // `P` tokens (a raw pattern's text, to print) capture nothing.
+  const take = (tokens: string[] | null, raw: Bytes, isPath: boolean) => {
+    const template = tokens ? tokens.filter((token) => token[0] !== "P") : [];
+    return template.length === 0 || templateCaptures(template, raw, isPath, form.caseSensitive, form.percentEncoded, found);
+  };
   let fits = take(capture.path, subject.path, true) && take(capture.fragment, subject.fragmentBytes, false);
   if (capture.items.length > 0) {
     const raw = subject.items({ percentEncoded: true, caseSensitive: true });
@@ -692,28 +702,40 @@ function printCapture(capture: Capture, params: { [name: string]: Value | undefi
     for (const token of tokens) {
       const body = token.slice(1);
       const value = captures.get(body);
-      if (token[0] === "L") out += body;
-      else if (token[0] === "O") out += encodeComponent(value ?? "", false);
-      else if (value === undefined || (token[0] === "C" && value === "")) return null;
-      else out += encodeComponent(value, token[0] === "R");
+      if (token[0] === "L" || token[0] === "P") out += body;
+      else if (token[0] === "O" || token[0] === "R") out += encodeComponent(value ?? "", token[0] === "R");
+      else if (value === undefined || value === "") return null;
+      else out += encodeComponent(value, false);
     }
     return out;
   };
-  let path = capture.path ? render(capture.path) : "";
+  // As the server's builder: a raw path with wildcards (null) names no one URL; an item or fragment whose captures
+  // are all left out is left out (an absent item reads as empty), an item printing empty from an optional capture
+  // too; a raw item or fragment with wildcards prints nothing, and the route check decides.
+  const names = (tokens: string[]) => tokens.filter((token) => "COR".indexOf(token[0]) >= 0).map((token) => token.slice(1));
+  let path = capture.path ? render(capture.path) : null;
   if (path === null) return null;
   if (path[0] !== "/") path = "/" + path;
   const items: string[] = [];
   for (const item of capture.items) {
-    if (!item.template) continue;   // a raw pattern prints nothing: an absent item reads as "", and the route check decides
+    if (!item.template) continue;
+    const captured = names(item.template);
+    if (captured.length > 0 && captured.every((name) => !captures.has(name))) continue;
     const value = render(item.template);
     if (value === null) return null;
-    if (value !== "") items.push(encodeComponent(item.name, false) + "=" + value);   // an absent item reads as empty
+    if (value === "" && captured.length > 0) continue;
+    items.push(encodeComponent(item.name, false) + "=" + value);
   }
   if (items.length > 0) path += "?" + items.join("&");
   if (capture.fragment) {
+    const captured = names(capture.fragment);
     const fragment = render(capture.fragment);
-    if (fragment === null) return null;
-    if (fragment !== "") path += "#" + fragment;
+    if (captured.length === 0 || captured.some((name) => captures.has(name))) {
+      if (fragment === null) return null;
+      path += "#" + fragment;
+    } else if (fragment) {
+      path += "#" + fragment;
+    }
   }
   return path;
 }
@@ -726,9 +748,28 @@ export const LinkRouter = {
   route(url: string | { readonly href: string }): LinkDestination | null {
     return routeFound(typeof url === "string" ? url : url.href) as LinkDestination | null;
   },
-  /** A destination's URLs: the first rule of the primary domain bound to its type that prints it and routes back to it. */
+  /** A destination's URLs, null when it has none (`buildResult` says why). */
   build(destination: LinkDestination): LinkURLs | null {
-    if ("error" in destination) return null;
+    const result = LinkRouter.buildResult(destination);
+    return result.ok ? result.urls : null;
+  },
+  /**
+   * A destination's URLs: the first rule of the primary domain bound to its type that prints it and routes back to it
+   * (a URL an earlier rule or exclusion would shadow is never returned); or why there is none.
+   */
+  buildResult(destination: LinkDestination): LinkBuildResult {
+    const spec = "error" in destination ? undefined : table.specs.filter((s) => s.type === destination.type)[0];
+    if ("error" in destination || !spec) return { ok: false, error: { detail: "An invalid destination has no link." } };
+    // The values as the server checks them (`DestinationType.values`), in the type's order.
+    const given = destination.params as { [name: string]: Value | undefined };
+    for (const param of spec.params) {
+      const value = given[param.name];
+      if (value === undefined) continue;
+      const text = String(value);
+      if (text === "") return { ok: false, error: { param: param.name, detail: `The parameter '${param.name}' cannot be empty: resolve reads an empty value as absent.` } };
+      const converted = convert(param, text);
+      if ("reason" in converted) return { ok: false, error: { param: param.name, detail: `The parameter '${param.name}' is invalid: ${converted.reason}.` } };
+    }
     const wanted = toJSON(destination);
     const indices = table.schemeDomain >= 0 ? [table.schemeDomain] : table.domains.map((_, i) => i);
     for (const index of indices) {
@@ -750,9 +791,9 @@ export const LinkRouter = {
           const back = LinkRouter.route(url);
           scheme = back && toJSON(back) === wanted ? url : null;
         }
-        return { universal, scheme };
+        return { ok: true, urls: { universal, scheme } };
       }
     }
-    return null;
+    return { ok: false, error: { detail: `No rule of the primary domain bound to '${destination.type}' prints these parameters and routes back to them.` } };
   },
 };

@@ -74,9 +74,10 @@ struct CodegenHandlers: EndpointGroup {
         return (table, app)
     }
 
-    /// `{"app", "etag", "fixtures": [{"url", "outcome", "destination"}]}`: `destination` is what the app's router
-    /// must answer (null: it opens nothing there). A custom-scheme URL is resolved as it is, for the app's platform:
-    /// the app of that platform that registered the scheme decides, by its rules on its deciding domain.
+    /// `{"app", "etag", "fixtures": [{"url", "outcome", "destination"}], "builds": [...]}`: `destination` is what the
+    /// app's router must answer (null: it opens nothing there); `builds` what its `build` must answer
+    /// (`RouterFixtures.buildDestinations`). A custom-scheme URL is resolved as it is, for the app's platform: the app
+    /// of that platform that registered the scheme decides, by its rules on its deciding domain.
     private func fixtures(_ table: RouterTable, app: App, etag: String, workspace: UUID) -> [UInt8] {
         var out = Array("{\"app\":".utf8)
         JSONString.append(table.appID, to: &out)
@@ -100,7 +101,41 @@ struct CodegenHandlers: EndpointGroup {
             }
             out.append(UInt8(ascii: "}"))
         }
+        out.append(literal: "],\"builds\":[")
+        for (index, destination) in RouterFixtures.buildDestinations(table).enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out += build(destination, app: app).serializedBytes
+        }
         out.append(literal: "]}")
         return out
+    }
+
+    /// `{"destination", "universal", "scheme"?}` or `{"destination", "error": {"param"?, "detail"}}`: what
+    /// `POST /v1/links/build` answers for the destination (`LinkBuildHandlers`), on the app's deciding domain.
+    private func build(_ destination: JSONValue, app: App) -> JSONValue {
+        var members = [JSONMember(key: "destination", value: destination)]
+        func refused(_ param: String?, _ detail: String) -> JSONValue {
+            var error = param.map { [JSONMember(key: "param", value: .string($0))] } ?? []
+            error.append(JSONMember(key: "detail", value: .string(detail)))
+            return .object(members + [JSONMember(key: "error", value: .object(error))])
+        }
+        let type = destination["type"]?.stringValue ?? ""
+        guard let owner = resolver.catalog.owner(ofApp: app.id), let declared = owner.app.destinations[type] else {
+            return refused(nil, "The app has no destination type '\(type)'.")
+        }
+        guard case .object(let params)? = destination["params"] else { return refused(nil, "The destination has no parameters.") }
+        let checked = declared.values(params)
+        if let problem = checked.problems.first {
+            return refused(String(problem.pointer.dropFirst()), problem.detail)
+        }
+        let entry = owner.entry
+        switch LinkBuilder(domain: entry.compiled, host: Hostname.servingHost(of: entry.hostname)).build(type, checked.values, for: owner.app) {
+        case .success(let link):
+            members.append(JSONMember(key: "universal", value: .string(link.url.text)))
+            if let scheme = owner.app.customScheme { members.append(JSONMember(key: "scheme", value: .string(link.custom(scheme: scheme)))) }
+            return .object(members)
+        case .failure(let failure):
+            return refused(nil, failure.detail)
+        }
     }
 }

@@ -69,7 +69,16 @@ extension APISchemas {
                 .required("outcome", Schema.string.described("resolve's outcome (for a custom-scheme URL: that of the https URL of the same path).")),
                 .required("destination", Schema.ref("ResolvedDestination").nullable),
             ], closed: false))),
-        ], closed: false).described("URLs and what the app's generated router must answer for each.")),
+            .required("builds", Schema.array(Schema.object([
+                .required("destination", Schema.ref("TypedDestination")),
+                .optional("universal", Schema.url.described("What `POST /v1/links/build` answers, and the router's `build` must.")),
+                .optional("scheme", Schema.string),
+                .optional("error", Schema.object([
+                    .optional("param", Schema.string.described("The parameter the server refuses (its problem's pointer ends with it).")),
+                    .required("detail", Schema.string.described("The server's reason, word for word.")),
+                ], closed: false).described("Why the server builds no link: the router's `build` refuses too, naming the same parameter.")),
+            ], closed: false)).described("Destinations and what the server's builder answers for each.")),
+        ], closed: false).described("URLs and what the app's generated router must answer for each; destinations and what its builder must answer.")),
         // The union's members are components: generators name (and write) a model per component, where inline
         // members holding further objects left some without one.
         ("ResolvedDestination", Schema.oneOf([.ref("TypedDestination"), .ref("DestinationFailure")])
