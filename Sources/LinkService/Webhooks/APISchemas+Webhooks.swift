@@ -52,6 +52,12 @@ extension APISchemas {
         // A component: inline, generators would name it `Link` and rename the component that is.
         ("ClickedLink", Schema.object([.required("id", .uuid), .required("domain", .hostname), .required("slug", .string), .required("shortLink", .url)], closed: false)
             .described("The link tapped.")),
+        // Components for the same reason: inline, generators would name them `Domain` and `Link`.
+        ("BulkCreatedDomain", Schema.object([.required("domain", .hostname), .required("created", Schema.integer(minimum: 1))], closed: false)
+            .described("How many links of a bulk request or import one domain received.")),
+        ("BulkCreatedLink", Schema.object([
+            .required("id", .uuid), .required("domain", .hostname), .required("slug", .string), .required("shortLink", .url),
+        ], closed: false).described("A link a bulk request or import created.")),
         ("WebhookEventTypes", Schema.object([
             .required("items", Schema.array(Schema.object([
                 .required("type", Schema.ref("WebhookEventType")),
@@ -78,10 +84,8 @@ extension APISchemas {
             .required("created", Schema.integer(minimum: 1)),
             .required("refused", Schema.integer(minimum: 0)),
             .required("createdAt", Schema.timestamp.described("The creation time of every link of the request.")),
-            .required("domains", Schema.array(Schema.object([.required("domain", .hostname), .required("created", Schema.integer(minimum: 1))], closed: false))),
-            .required("links", Schema.array(Schema.object([
-                .required("id", .uuid), .required("domain", .hostname), .required("slug", .string), .required("shortLink", .url),
-            ], closed: false)).described("The first \(WebhookEventType.bulkSummaryLinks) links created, in the order of the items.")),
+            .required("domains", Schema.array(.ref("BulkCreatedDomain"))),
+            .required("links", Schema.array(.ref("BulkCreatedLink")).described("The first \(WebhookEventType.bulkSummaryLinks) links created, in the order of the items.")),
             .required("truncated", Schema.boolean.described("More links were created than `links` lists.")),
          ], closed: false)),
         (.linkUpdated, "LinkUpdatedEvent", "A link was changed: the link as it is now.", .ref("Link")),
