@@ -49,7 +49,7 @@ enum WebhookStore: ResourceStore {
     }
 
     /// Queues each of `events` for every subscription of its workspace in `audience`, in the order given, and
-    /// marks the subscriptions that had nothing queued due (`markDue`; a write that queues in chunks marks once,
+    /// marks the subscriptions due now (`markDue`; a write that queues in chunks marks once,
     /// before COMMIT, with `markDue(workspaces:)`, so that its transaction holds the subscriptions' rows only
     /// then). The subscriptions' rows are share-locked by key, as a foreign key would: a subscription deleted
     /// meanwhile waits for this transaction, and its cleanup then finds these rows too. Returns the rows queued.
@@ -78,8 +78,8 @@ enum WebhookStore: ResourceStore {
                 FOR KEY SHARE OF w
                 RETURNING webhook_id),
             due AS (
-                UPDATE webhooks SET due_at = now()
-                WHERE $9 AND due_at IS NULL AND id IN (SELECT webhook_id FROM queued)
+                UPDATE webhooks SET due_at = least(due_at, now())
+                WHERE $9 AND id IN (SELECT webhook_id FROM queued)
                 RETURNING 1)
             SELECT (SELECT count(*) FROM queued)::int8
             """, binds: [events.map(\.id), events.map(\.type.rawValue), events.map(\.payload), events.map(\.workspace.canonicalText),
@@ -87,13 +87,19 @@ enum WebhookStore: ResourceStore {
         return Int(try row?.decode(0, as: Int64.self) ?? 0)
     }
 
-    /// Marks due the subscriptions of `workspaces` that have undelivered events and were not due (after
+    /// Marks due now the subscriptions of `workspaces` that have undelivered events (after
     /// `enqueue(markDue: false)`).
+    ///
+    /// Every such subscription is marked, not only those with no due time: one whose delivery is in flight
+    /// records its result by setting its due time to its head's next attempt, read in a snapshot that cannot see
+    /// this transaction's rows; without the row lock this update takes (held to COMMIT, so the result waits and
+    /// then sees them), a result recorded meanwhile would leave the new events with no due time, never sent. A
+    /// subscription marked due whose head is not is corrected by the claim.
     static func markDue(workspaces: [UUID], on connection: Connection) throws {
         guard !workspaces.isEmpty else { return }
         try connection.execute(Query(unsafeSQL: """
-            UPDATE webhooks w SET due_at = now()
-            WHERE w.workspace_id = ANY($1::uuid[]) AND w.due_at IS NULL
+            UPDATE webhooks w SET due_at = least(w.due_at, now())
+            WHERE w.workspace_id = ANY($1::uuid[])
               AND EXISTS (SELECT 1 FROM webhook_outbox o WHERE o.webhook_id = w.id AND o.delivered_at IS NULL)
             """, binds: [workspaces.map(\.canonicalText)]))
     }
