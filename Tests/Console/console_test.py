@@ -508,6 +508,11 @@ def run(c, driver):
     c.check(c.css("#key-scope").text == "admin key", "the scope is shown")
     stored = driver.execute_script("return [sessionStorage.length, localStorage.length, location.href]")
     c.check(stored[0] == 1 and stored[1] == 0 and KEY not in stored[2], "the key is in sessionStorage only, never in the URL")
+    # Each view's module is loaded when it is first shown, Chart.js by the analytics views only (docs/CONSOLE.md).
+    loaded = driver.execute_script("return performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)")
+    c.check("/console/views/overview.js" in loaded and not [p for p in loaded if p.endswith(("/rules.js", "/analytics.js", "/link.js"))]
+            and not [p for p in loaded if "chart" in p] and driver.execute_script("return typeof window.Chart") == "undefined",
+            f"the overview loads its own view only: {loaded}")
 
     # A team: first a bad team ID, whose 422 shows under its field, then a good one.
     c.go("#/teams", "teams")

@@ -168,6 +168,8 @@ export async function panel(root, { query, base, link = null }) {
           csvButton('Time series', `/v1/analytics/timeseries?${series}`, 'timeseries.csv'),
           csvButton('Summary', `/v1/analytics/summary?${q}`, 'summary.csv'),
           ...shown.map(([d, title], i) => (tops[i] && !tops[i].error ? csvButton(title, top(d).replace('limit=10', 'limit=100'), `top-${d}.csv`) : null))));
+      await chartLoaded();
+      if (mine !== asked) return;
       drawChart(canvas, timeseries);
       said.textContent = `${summary.hits} hits, ${summary.uniqueVisitors} unique visitors${filters.size ? `, filtered by ${[...filters.keys()].map((k) => names[k]).join(', ')}` : ''}.`;
     } catch (error) {
@@ -247,6 +249,18 @@ function topTable(dimension, title, one, answer, summary, sort, filterBy, resort
         visitors ? h('td', { class: 'num' }, (item.visitors ?? 0).toLocaleString(), change(item.visitors ?? 0, item.previousVisitors)) : null,
         h('td', {}, bar(total ? Math.min(1, (by === 'visitors' ? item.visitors || 0 : item.hits) / total) : 0)));
     })))));
+}
+
+/** Loads Debian's Chart.js once, for the views that draw a chart only; settles whether or not the server has it. */
+let chartScript = null;
+function chartLoaded() {
+  chartScript ??= new Promise((resolve) => {
+    const script = h('script', { src: 'vendor/chart.min.js' });
+    script.addEventListener('load', resolve);
+    script.addEventListener('error', resolve);
+    document.head.append(script);
+  });
+  return chartScript;
 }
 
 function drawChart(canvas, timeseries) {

@@ -1,8 +1,8 @@
 // One link (`#/links/{id}`) or a new one (`#/links/new`): its taps over 7 and 30 days and by campaign, its QR code,
-// and the form (a read key sees the link as JSON instead); its analytics tab (`?tab=analytics`): analytics.js for it.
+// and the form (a read key sees the link as JSON instead); its analytics tab (`?tab=analytics`). The form and the
+// analytics are loaded by the tab that shows them only.
 import { h, replace, pretty, copyButton, errorNotice, notice, fact } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
-import { linkForm } from './link-form.js';
 import { instant, state, target } from './links.js';
 
 export async function render(view, context) {
@@ -12,6 +12,7 @@ export async function render(view, context) {
   if (id === 'new') {
     if (!context.canWrite) { view.append(h('h1', {}, 'New link'), back, notice('warn', 'Creating links needs a write key.')); return; }
     if (!domains.length) { view.append(h('h1', {}, 'New link'), back, notice('warn', 'Register a link domain first.')); return; }
+    const { linkForm } = await import('./link-form.js');
     view.append(h('h1', {}, 'New link'), back,
       await linkForm(null, null, { apps, domains, saved: (link) => context.navigate(`#/links/${enc(link.id)}`) }));
     return;
@@ -44,6 +45,7 @@ export async function render(view, context) {
     taps(link).then((nodes) => replace(body.querySelector('#link-taps'), h('h2', {}, 'Taps'), nodes, more),
       (error) => body.querySelector('#link-taps').append(errorNotice(error)));
     if (!context.canWrite) { body.append(h('h2', {}, 'The link'), h('pre', { id: 'link-json' }, pretty(link))); return; }
+    const { linkForm } = await import('./link-form.js');
     const edit = await linkForm(link, etag, { apps, domains, saved: (next, tag) => { link = next; etag = tag; show().then(() => body.querySelector('form').say('Saved.')); } });
     edit.deleteButton.addEventListener('click', async () => {
       if (!confirm(`Delete ${link.shortLink}? Taps on it will find nothing.`)) return;
