@@ -37,7 +37,9 @@ struct QRTests {
         }
         #expect(chunks.map(\.0) == ["IHDR", "IDAT", "IEND"])
         let scale = 300 / code.side
-        let pixels = code.side * scale
+        let pixels = 300, margin = (300 - code.side * scale) / 2
+        #expect(margin > 0, "the size is not a multiple of the code's side")
+        #expect(Array(chunks[0].1.prefix(8)) == [0, 0, 1, 44, 0, 0, 1, 44], "exactly 300 pixels square")
         var inflated = [UInt8](repeating: 0, count: (pixels + 1) * pixels)
         var length = uLongf(inflated.count)
         let idat = chunks[1].1
@@ -45,8 +47,10 @@ struct QRTests {
         #expect(Int(length) == inflated.count)
         // Quiet zone white, the finder's corner black.
         #expect(inflated[1] == 255)
-        let corner = (4 * scale) * (pixels + 1) + 1 + 4 * scale
-        #expect(inflated[corner] == 0)
+        let corner = (margin + 4 * scale) * (pixels + 1) + 1 + margin + 4 * scale
+        #expect(inflated[corner] == 0 && inflated[corner - 1] == 255 && inflated[corner - pixels - 1] == 255)
+        // A code wider than the size asked for: one pixel per module.
+        #expect(Array(code.png(size: code.side - 1)[16..<24]) == [0, 0, 0, UInt8(code.side), 0, 0, 0, UInt8(code.side)])
     }
 
     @Test func theEndpointDrawsLinksOfTheWorkspaceOnly() throws {
@@ -60,6 +64,7 @@ struct QRTests {
             let png = try service.request("GET", "/v1/qr?url=https://links.example.com/widget/42&format=png&size=512", key: fixture.key)
             #expect(png.headers["Content-Type"] == "image/png")
             #expect(Array(png.body.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+            #expect(Array(png.body[16..<24]) == [0, 0, 2, 0, 0, 0, 2, 0], "512 pixels square, as asked")
             #expect(try service.request("GET", "/v1/qr?url=https://links.example.com/w", key: nil).status == 401)
             let other = try service.key(workspace: "other", scope: .read)
             for (path, key) in [("/v1/qr?url=https://links.example.com/widget/42", other), ("/v1/qr?url=https://evil.example/x", read),

@@ -45,17 +45,21 @@ struct QRCode: Sendable {
             + "<path fill=\"#000\" d=\"\(path)\"/></svg>"
     }
 
-    /// An 8-bit grayscale PNG about `size` pixels wide (whole pixels per module, at least one).
+    /// An 8-bit grayscale PNG `size` pixels wide (or the code's side when that is wider): whole pixels per module, at
+    /// least one, the code centred and the pixels left over added to the quiet zone.
     func png(size: Int) -> [UInt8] {
         let scale = max(1, size / side)
-        let pixels = side * scale
+        let pixels = max(size, side)
+        let margin = (pixels - side * scale) / 2
+        /// The module under pixel `p` of a row or column (negative or `width` and over: the quiet zone).
+        let module = { (p: Int) in p < margin ? -1 : (p - margin) / scale - Self.quietZone }
         var raw = [UInt8]()
         raw.reserveCapacity((pixels + 1) * pixels)
         for y in 0..<pixels {
             raw.append(0)   // filter type None
-            let row = y / scale - Self.quietZone
+            let row = module(y)
             for x in 0..<pixels {
-                let column = x / scale - Self.quietZone
+                let column = module(x)
                 let dark = row >= 0 && row < width && column >= 0 && column < width && modules[row * width + column]
                 raw.append(dark ? 0 : 255)
             }
