@@ -68,11 +68,11 @@ export const enc = encodeURIComponent;
 /**
  * A table filled page by page from `path` with the API's cursors: `columns` are `[header, item => cell]`, `row(item)`
  * a row's attributes; a "Load more" button follows `next`. With `until(item)`, pages are followed (at most 20) until
- * an item satisfies it, and its row is scrolled into view.
+ * an item satisfies it, and its row is scrolled into view. With `stack`, a phone shows it one card a row (console.css).
  */
-export function pagedTable(path, columns, { empty = 'Nothing yet.', label, row = () => ({}), until } = {}) {
+export function pagedTable(path, columns, { empty = 'Nothing yet.', label, row = () => ({}), until, stack } = {}) {
   const body = h('tbody');
-  const table = h('table', { 'aria-label': label },
+  const table = h('table', { 'aria-label': label, class: stack ? 'stack' : null },
     h('thead', {}, h('tr', {}, columns.map(([title, , cls]) => h('th', { scope: 'col', class: cls }, title)))), body);
   const status = h('div', { class: 'actions' });
   const wrap = h('div', { class: 'table-wrap' }, table, status);

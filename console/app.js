@@ -110,6 +110,14 @@ async function route() {
   main.focus({ preventScroll: true });
 }
 
+// A stacked table (class `stack`) shows one card a row on a phone: each cell carries its column's title for the CSS.
+new MutationObserver(() => {
+  for (const cell of main.querySelectorAll('table.stack td:not([data-label])')) {
+    const title = cell.closest('table').tHead?.rows[0]?.cells[cell.cellIndex];
+    cell.dataset.label = title ? title.textContent : '';
+  }
+}).observe(main, { childList: true, subtree: true });
+
 setUnauthorizedHandler(() => { if (context) { session.clear(); context = null; signIn('The key is unknown or was revoked; sign in again.'); } });
 window.addEventListener('hashchange', route);
 

@@ -312,10 +312,16 @@ def check_webhooks(c, driver, secret_of_read_key=None):
     rotated = c.wait(lambda: c.present("#new-secret"), "the rotated secret").text
     c.check(rotated.startswith("whsec_") and rotated != secret, "a new secret, shown once")
     c.shot("webhook-rotated")
+    check_phone_table(c, driver, 'table[aria-label="Deliveries"]', 1280)
     driver.set_window_size(390, 844)
     for name in ("webhook-390", "webhooks-390"):
         width = driver.execute_script("return document.documentElement.scrollWidth")
         c.check(width <= 390, f"no sideways scrolling of {name} at 390 px (page is {width} px wide)")
+        if name == "webhook-390":
+            check_phone_table(c, driver, 'table[aria-label="Deliveries"]', 390)
+            event = c.css('table[aria-label="Deliveries"] tbody tr[data-id] td code')
+            lines = driver.execute_script("const r = arguments[0].getClientRects(); return [r.length, arguments[0].offsetWidth]", event)
+            c.check(lines[0] == 1, f"an event name on one line at 390 px: {event.text} {lines}")
         c.shot(name)
         if name == "webhook-390":
             c.go("#/webhooks", "webhooks")
@@ -343,7 +349,8 @@ def check_long_text(c, driver):
         table, frame = c.css("#links-table"), c.css("#links-table").find_element(By.XPATH, "..")
         fits = driver.execute_script("return arguments[0].scrollWidth <= arguments[1].clientWidth + 1", table, frame)
         page = driver.execute_script("return document.documentElement.scrollWidth")
-        c.check(page <= width and (fits or width < 760), f"the columns stay on screen at {width} px (page {page} px)")
+        c.check(page <= width and fits, f"the columns stay on screen at {width} px (page {page} px)")
+        check_phone_table(c, driver, "#links-table", width)
         c.check(c.css("td.taps-7", row).is_displayed() and (width < 760 or c.css("td.taps-7", row).location["x"] < width),
                 f"the last columns are on screen at {width} px")
         titles = [e.get_attribute("title") for e in c.all("td:nth-child(-n+2) [title]", row)]
@@ -474,6 +481,22 @@ def check_campaign_question(c, driver, link_id):
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None
+
+
+def check_phone_table(c, driver, selector, width):
+    """A wide table at `width`: under 760 px one card a row, each cell with its column's title, nothing wider than the
+    screen; wider, a table."""
+    table = c.wait(lambda: c.present(selector), f"{selector} at {width} px")
+    state = driver.execute_script("""
+        const t = arguments[0], row = t.tBodies[0] && t.tBodies[0].rows[0];
+        return {fits: t.scrollWidth <= t.parentElement.clientWidth + 1, right: Math.round(t.getBoundingClientRect().right),
+                page: document.documentElement.scrollWidth, display: row ? getComputedStyle(row).display : null,
+                unlabelled: [...t.querySelectorAll(':scope > tbody > tr > td')].filter((d) => d.textContent.trim() && !('label' in d.dataset)).length};""", table)
+    if width < 760:
+        c.check(state["fits"] and state["right"] <= width and state["page"] <= width and state["display"] == "block"
+                and state["unlabelled"] == 0, f"{selector} laid out for a phone at {width} px: {state}")
+    else:
+        c.check(state["display"] == "table-row" and state["page"] <= width, f"{selector} is a table at {width} px: {state}")
 
 
 def main():
@@ -1173,6 +1196,22 @@ def run(c, driver):
         width = driver.execute_script("return document.documentElement.scrollWidth")
         c.check(width <= 390, f"no sideways scrolling of {view} at 390 px (page is {width} px wide)")
         c.shot(name)
+
+    # Health's "What it saw" and the version diff's Android column: a card a row on a phone.
+    for width, height in ((1280, 1000), (390, 844)):
+        driver.set_window_size(width, height)
+        c.go(f"#/domains/{HOST}", "domain")
+        if c.present("#health table"):
+            check_phone_table(c, driver, 'table[aria-label="Health checks"]', width)
+            driver.execute_script("document.getElementById('health').scrollIntoView()")
+            c.shot(f"health-table-{width}")
+        c.go(f"#/domains/{HOST}/diff/{int(last) - 1}/{last}", "version-diff")
+        if c.present("#diff-moved tr[data-url]"):
+            check_phone_table(c, driver, '#diff-moved table[aria-label="Moved URLs"]', width)
+            c.shot(f"version-diff-table-{width}")
+        else:
+            print(f"console: versions {int(last) - 1} and {last} move no URL: the diff's table not checked", file=sys.stderr)
+    driver.set_window_size(1280, 1000)
     driver.set_window_size(1280, 1000)
 
     # A read key: the same views without edit controls.

@@ -49,7 +49,7 @@ export function healthPanel(host, context, appsByID) {
     h('p', {}, h('span', { class: `badge ${data.healthy ? 'ok' : 'error'}`, id: 'health-overall' }, data.healthy ? 'healthy' : 'not healthy'),
       h('span', { class: 'muted' }, data.nextCheckAt ? ` Next background check ${formatTime(data.nextCheckAt)}.` : ' No background check.')),
     data.checks.length
-      ? h('div', { class: 'table-wrap' }, h('table', { 'aria-label': 'Health checks' },
+      ? h('div', { class: 'table-wrap' }, h('table', { class: 'stack', 'aria-label': 'Health checks' },
         head('Check', 'State', 'Remote holds', 'What it saw', 'Checked'),
         h('tbody', {}, data.checks.map((c) => rows(c, appsByID)))))
       : h('p', { class: 'muted', id: 'health-none' }, h('span', { class: 'badge warn' }, 'unknown'), ' Not checked yet.'));

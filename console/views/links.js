@@ -60,7 +60,7 @@ export async function render(view, context) {
     figures = figures || await Promise.all([taps(7), taps(30)]);
     const body = h('tbody');
     const status = h('div', { class: 'actions' });
-    holder.replaceChildren(h('div', { class: 'table-wrap' }, h('table', { id: 'links-table', 'aria-label': 'Links' },
+    holder.replaceChildren(h('div', { class: 'table-wrap' }, h('table', { id: 'links-table', class: 'stack', 'aria-label': 'Links' },
       h('thead', {}, h('tr', {}, ['Link', 'Name', 'Opens', 'Campaign', 'Tags', 'State'].map((t) => h('th', { scope: 'col' }, t)),
         h('th', { scope: 'col', class: 'num' }, 'Taps 7 d'), h('th', { scope: 'col', class: 'num' }, '30 d'))), body)), status);
     let count = 0;

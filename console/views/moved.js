@@ -33,6 +33,6 @@ export function movedView(moved, corpus, appsByID, { id, verb, open = false, tot
   if (!count) return h('p', { id, class: 'moved-urls muted' }, `No URL ${verb}`, compared);
   return h('details', { id, class: 'moved-urls', open },
     h('summary', {}, h('b', {}, `${count} URL${count > 1 ? 's' : ''} ${verb}: `), h('span', { class: 'muted' }, `${first}${count > 3 ? ', …' : ''}`, compared)),
-    h('div', { class: 'table-wrap' }, h('table', { 'aria-label': 'Moved URLs' },
+    h('div', { class: 'table-wrap' }, h('table', { class: 'stack', 'aria-label': 'Moved URLs' },
       head('URL', 'iOS', 'Android'), h('tbody', {}, rows)), rows.length < count ? h('p', { class: 'muted' }, `The first ${rows.length} of ${count}.`) : null));
 }

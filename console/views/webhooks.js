@@ -106,7 +106,7 @@ async function one(view, context, types, path) {
       ['Queued', (d) => formatTime(d.createdAt)],
       ['Delivered or next attempt', (d) => (d.deliveredAt ? formatTime(d.deliveredAt) : d.nextAttemptAt ? `next ${formatTime(d.nextAttemptAt)}` : '')],
       ['', (d) => act('Retry', async () => { await call('POST', `${path}/deliveries/${enc(d.id)}/retry`); soon(); })],
-    ], { label: 'Deliveries', empty: 'No delivery yet.', row: (d) => ({ 'data-id': d.id, 'data-status': d.status }) });
+    ], { label: 'Deliveries', stack: true, empty: 'No delivery yet.', row: (d) => ({ 'data-id': d.id, 'data-status': d.status }) });
     await table.ready;
     if (mine !== asked) return;
     replace(log, table);
