@@ -26,6 +26,7 @@ const nav = document.getElementById('nav');
 const who = document.getElementById('who');
 let context = null;
 let generation = 0;
+let shownPage = null;
 
 function signIn(message) {
   nav.hidden = true;
@@ -94,6 +95,10 @@ async function route() {
   const loader = views[name];
   const view = h('div', { class: 'view', 'data-view': name });
   replace(main, view);
+  // Another page starts at its top, not at the scroll of the one left; a new query of the same page keeps it.
+  const page = location.hash.split('?')[0];
+  if (page !== shownPage) window.scrollTo(0, 0);
+  shownPage = page;
   if (!loader) { replace(view, h('h1', {}, 'Not found'), h('p', {}, 'There is no such view.')); return; }
   try {
     const module = await loader();

@@ -1212,6 +1212,18 @@ def run(c, driver):
         else:
             print(f"console: versions {int(last) - 1} and {last} move no URL: the diff's table not checked", file=sys.stderr)
     driver.set_window_size(1280, 1000)
+
+    # A page chosen in the sidebar starts at its top, not at the scroll of the page left.
+    for width, height in ((1280, 500), (390, 844)):
+        driver.set_window_size(width, height)
+        c.go(f"#/rules/{HOST}", "rules")
+        c.wait(lambda: driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight); return window.scrollY") > 100,
+               f"the rules scrolled down at {width} px")
+        driver.execute_script("document.querySelector('nav a[href=\"#/analytics\"]').click()")
+        c.ready("analytics")
+        c.wait(lambda: c.present("#stat-hits"), "the analytics figures")
+        scrolled = driver.execute_script("return window.scrollY")
+        c.check(scrolled == 0, f"analytics opens at its top at {width} px (scrolled {scrolled} px)")
     driver.set_window_size(1280, 1000)
 
     # A read key: the same views without edit controls.
