@@ -119,7 +119,7 @@ export function clearProblem(container) {
 /**
  * Shows an API error in `container`: each `errors[]` entry under the field whose `data-pointer` is its pointer
  * (or the nearest pointer above it: `/params/id/min` falls back to `/params/id`, then `/params`), the rest
- * (and the problem's `detail`) in the container's `.form-error`. Focuses the first field in error unless `focus` is
+ * (and the problem's `detail`, unless it repeats a field's error) in the container's `.form-error`. Focuses the first field in error unless `focus` is
  * false (a live preview must not take the focus from the field being typed in).
  */
 export function showProblem(container, error, { focus = true } = {}) {
@@ -136,7 +136,10 @@ export function showProblem(container, error, { focus = true } = {}) {
     control.setAttribute('aria-invalid', 'true');
     first = first || control;
   }
-  const summary = [problem.detail || problem.title || 'The request failed.', ...unplaced].join(' ');
+  // A problem of one field says its error as its detail: said under the field, it is not said again above.
+  const detail = problem.detail || problem.title || 'The request failed.';
+  const placed = first && (problem.errors || []).some((item) => item.detail === detail);
+  const summary = [placed ? null : detail, ...unplaced].filter(Boolean).join(' ');
   if (general) general.textContent = summary;
   if (!focus) return;
   if (first) first.focus();

@@ -544,7 +544,9 @@ def run(c, driver):
     c.fill(team, "Name", "Acme")
     c.submit(team)
     c.wait(lambda: control.get_attribute("aria-invalid") == "true", "the team ID field is marked invalid")
-    c.check(c.css(f"#{control.get_attribute('id')}-error").text, "the problem's detail is next to the field")
+    said = c.css(f"#{control.get_attribute('id')}-error").text
+    c.check(said, "the problem's detail is next to the field")
+    c.check(said not in c.css(".form-error", team).text, f"the field's error is said once: {c.css('.form-error', team).text}")
     c.fill(team, "Apple team ID", "ABCDE12345")
     c.submit(team)
     c.wait(lambda: "ABCDE12345" in c.css('table[aria-label="Teams"]').text, "the team is listed")
