@@ -156,6 +156,12 @@ function nearest(fields, pointer) {
   }
 }
 
+/** An app's name, with its platform when another of `apps` has the same name ("Acme Shop (iOS)"). */
+export function appName(app, apps) {
+  const platform = app.platform === 'ios' ? 'iOS' : 'Android';
+  return [...apps].some((a) => a !== app && a.id !== app.id && a.name === app.name) ? `${app.name} (${platform})` : app.name;
+}
+
 /** A table's header row of column titles. */
 export const head = (...titles) => h('thead', {}, h('tr', {}, titles.map((t) => h('th', { scope: 'col' }, t))));
 

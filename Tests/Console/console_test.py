@@ -499,6 +499,25 @@ def check_phone_table(c, driver, selector, width):
         c.check(state["display"] == "table-row" and state["page"] <= width, f"{selector} is a table at {width} px: {state}")
 
 
+def check_twin_apps(c, driver, shop, app_id, android_id):
+    """Two apps of one name are told apart by their platforms in the rules editor's lines, at 1280 and 390 px."""
+    def rename(name):
+        _, headers, _ = api("GET", f"/v1/apps/{android_id}")
+        status, _, _ = api("PATCH", f"/v1/apps/{android_id}", {"name": name}, headers={"If-Match": headers["ETag"]})
+        c.check(status == 200, f"the Android app renamed {name} ({status})")
+    rename("Widgets")
+    for width, height in ((1280, 1000), (390, 844)):
+        driver.set_window_size(width, height)
+        c.reload(f"#/rules/{shop}", "rules")
+        c.wait(lambda: c.present(".rule .rule-apps"), "the rules' lines")
+        lines = [e.get_attribute("textContent") for e in c.all(".rule .rule-apps")]
+        c.check("Widgets (iOS), Widgets (Android)" in lines and "Widgets (Android)" in lines
+                and not [t for t in lines if "Widgets, Widgets" in t], f"two apps of one name with their platforms at {width} px: {lines}")
+        c.shot(f"twin-apps-{width}")
+    rename("Gadgets")
+    driver.set_window_size(1280, 1000)
+
+
 def main():
     console = Console()
     driver = console.driver
@@ -1214,6 +1233,8 @@ def run(c, driver):
         else:
             print(f"console: versions {int(last) - 1} and {last} move no URL: the diff's table not checked", file=sys.stderr)
     driver.set_window_size(1280, 1000)
+
+    check_twin_apps(c, driver, shop, app_id, android_id)
 
     # A page chosen in the sidebar starts at its top, not at the scroll of the page left.
     for width, height in ((1280, 500), (390, 844)):

@@ -1,7 +1,7 @@
 // One link (`#/links/{id}`) or a new one (`#/links/new`): its taps over 7 and 30 days and by campaign, its QR code,
 // and the form (a read key sees the link as JSON instead); its analytics tab (`?tab=analytics`). The form and the
 // analytics are loaded by the tab that shows them only.
-import { h, replace, pretty, copyButton, errorNotice, notice, fact } from '../dom.js';
+import { h, replace, pretty, copyButton, errorNotice, notice, fact, appName } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
 import { instant, state, target } from './links.js';
 
@@ -35,7 +35,7 @@ export async function render(view, context) {
       h('div', { class: 'link-head' },
         h('dl', { class: 'grid link-facts' },
           fact('Link', h('code', { id: 'short-link' }, link.shortLink), ' ', copyButton(() => link.shortLink)),
-          fact('Opens', target(link), link.app ? h('span', { class: 'muted' }, ` in ${apps.find((a) => a.id === link.app)?.name || link.app}`) : null),
+          fact('Opens', target(link), link.app ? h('span', { class: 'muted' }, ` in ${apps.some((a) => a.id === link.app) ? appName(apps.find((a) => a.id === link.app), apps) : link.app}`) : null),
           fact('Campaign', [c.source, c.medium, c.campaign, c.term, c.content].filter(Boolean).join(' · ') || h('span', { class: 'muted' }, 'none')),
           fact('State', state(link)),
           fact('Tags', (link.tags || []).join(', ') || h('span', { class: 'muted' }, 'none'))),

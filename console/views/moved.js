@@ -1,10 +1,10 @@
 // The URLs a change moves (`moved` of POST …/preview and GET …/association/diff, docs/HEALTH.md): a summary line
 // that opens onto a table of each URL's iOS and Android decision before → after.
-import { h, head } from '../dom.js';
+import { h, head, appName } from '../dom.js';
 
 /** A decision in words: the app (by name) and the destination it opens, or the browser and why. */
 function decisionText(d, appsByID) {
-  const app = d.app ? appsByID.get(d.app.id)?.name || d.app.appId || d.app.packageName : '';
+  const app = d.app ? (appsByID.has(d.app.id) ? appName(appsByID.get(d.app.id), appsByID.values()) : d.app.appId || d.app.packageName) : '';
   const to = d.destination;
   if (d.outcome === 'open_app') {
     return to ? `${app}: ${to.type}${to.link ? ` (link ${to.link})` : to.params ? ` ${JSON.stringify(to.params)}` : ''}` : app;

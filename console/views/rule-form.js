@@ -1,7 +1,7 @@
 // One rule of the rules editor: its one-line summary (path and query, apps, destination or exclusion) and the
 // fields of the rule open for editing. A field writes only its own member of the rule, so members the editor does
 // not show (`click`) or shows in another form (query items, bindings) stay as loaded until their field is edited.
-import { h, field, input, checkbox, select, parseLines, formatLines } from '../dom.js';
+import { h, field, input, checkbox, select, parseLines, formatLines, appName } from '../dom.js';
 
 /** `/widget/{id}?ref={ref}#top`: what the rule matches, as one line. */
 export function matchText(rule) {
@@ -14,7 +14,7 @@ export function matchText(rule) {
 
 /** The summary's parts: what it matches, for which apps, and what it opens. */
 export function summaryParts(rule, appsByID) {
-  const names = rule.apps.map((id) => appsByID.get(id)?.name || id.slice(0, 8));
+  const names = rule.apps.map((id) => (appsByID.has(id) ? appName(appsByID.get(id), appsByID.values()) : id.slice(0, 8)));
   const target = rule.exclude
     ? h('span', { class: 'badge warn rule-target' }, 'exclude')
     : rule.destination
