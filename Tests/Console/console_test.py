@@ -657,6 +657,11 @@ def run(c, driver):
     c.fill(domain, "Web fallback URL", "https://www.example.com")
     c.submit(domain)
     c.ready("domain")
+    c.wait(lambda: c.present("#health table, #health-none, #health-unavailable"), "the new domain's health")
+    if c.present("#health-none"):   # unless the background check was quicker
+        overall = c.css("#health-overall")
+        c.check(overall.text == "not checked yet" and "error" not in overall.get_attribute("class"),
+                f"a domain never checked is not said unhealthy: {overall.text}")
     c.check(c.present("#click-behavior-unavailable") or c.all('[data-pointer="/clickBehavior"]'), "click behaviour shown or said unavailable")
     settings = c.form("Settings")
     fallback = c.fill(settings, "Web fallback URL", "ftp://www.example.com")

@@ -46,13 +46,16 @@ export function healthPanel(host, context, appsByID) {
   const body = h('div', { id: 'health', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Loading…'));
   const button = h('button', { type: 'button', class: 'secondary', id: 'check-now', hidden: !context.canWrite }, 'Check now');
   const draw = (data) => body.replaceChildren(
-    h('p', {}, h('span', { class: `badge ${data.healthy ? 'ok' : 'error'}`, id: 'health-overall' }, data.healthy ? 'healthy' : 'not healthy'),
+    // A domain no check has seen yet is neither healthy nor not.
+    h('p', {}, data.checks.length
+      ? h('span', { class: `badge ${data.healthy ? 'ok' : 'error'}`, id: 'health-overall' }, data.healthy ? 'healthy' : 'not healthy')
+      : h('span', { class: 'badge warn', id: 'health-overall' }, 'not checked yet'),
       h('span', { class: 'muted' }, data.nextCheckAt ? ` Next background check ${formatTime(data.nextCheckAt)}.` : ' No background check.')),
     data.checks.length
       ? h('div', { class: 'table-wrap' }, h('table', { class: 'stack', 'aria-label': 'Health checks' },
         head('Check', 'State', 'Remote holds', 'What it saw', 'Checked'),
         h('tbody', {}, data.checks.map((c) => rows(c, appsByID)))))
-      : h('p', { class: 'muted', id: 'health-none' }, h('span', { class: 'badge warn' }, 'unknown'), ' Not checked yet.'));
+      : h('p', { class: 'muted', id: 'health-none' }, 'No check has run yet: Check now, or wait for the background check.'));
   const failed = (error) => {
     if (error.status === 404 && /\/health' does not exist/.test(error.problem?.detail || '')) {
       button.hidden = true;
