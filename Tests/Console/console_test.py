@@ -578,9 +578,11 @@ def run(c, driver):
     c.fill(app, "Bundle ID", "com.example.widgets")
     c.fill(app, "App Store ID", "1234567890")
     c.fill(app, "Custom URL scheme", "widgets")
+    c.fill(app, "Icon URL", "https://www.example.com/widgets.png")   # on create too, not only when editing
     c.submit(app)
     c.ready("app")
     app_id = driver.execute_script("return location.hash").split("/")[-1]
+    c.check(api("GET", f"/v1/apps/{app_id}")[2].get("iconUrl") == "https://www.example.com/widgets.png", "the icon given at creation")
 
     # A destination with a typed parameter, titled with an XSS probe that must show as text.
     destination = c.form("New destination")
@@ -1222,6 +1224,12 @@ def run(c, driver):
         width = driver.execute_script("return document.documentElement.scrollWidth")
         c.check(width <= 390, f"no sideways scrolling of {view} at 390 px (page is {width} px wide)")
         c.shot(name)
+
+    # The registration form offers the icon at 390 px too.
+    driver.set_window_size(390, 844)
+    c.go("#/apps", "apps")
+    c.check(c.control(c.form("Register an app"), "Icon URL").is_displayed(), "the Icon URL field at 390 px")
+    c.shot("apps-390")
 
     # Health's "What it saw" and the version diff's Android column: a card a row on a phone.
     for width, height in ((1280, 1000), (390, 844)):

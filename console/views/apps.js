@@ -23,6 +23,7 @@ export async function appForm(context) {
   const bundleId = input({ name: 'bundleId', placeholder: 'com.example.app', autocomplete: 'off' });
   const appStoreId = input({ name: 'appStoreId', inputmode: 'numeric', autocomplete: 'off' });
   const customScheme = input({ name: 'customScheme', autocomplete: 'off' });
+  const iconUrl = input({ name: 'iconUrl', type: 'url', placeholder: 'https://…/icon.png' });
   const packageName = input({ name: 'packageName', placeholder: 'com.example.app', autocomplete: 'off' });
   const fingerprints = h('textarea', { name: 'fingerprints', rows: 3, placeholder: 'AB:CD:… Play App Signing' });
   const playStoreUrl = input({ name: 'playStoreUrl', type: 'url', placeholder: 'https://play.google.com/store/apps/details?id=…' });
@@ -36,7 +37,8 @@ export async function appForm(context) {
   platform.addEventListener('change', () => { ios.hidden = platform.value !== 'ios'; android.hidden = platform.value === 'ios'; });
   return form('Register an app', [
     h('div', { class: 'grid' }, field('Platform', platform, { pointer: '/platform' }), field('Name', name, { pointer: '/name' }),
-      field('Custom URL scheme', customScheme, { pointer: '/customScheme', hint: 'Optional, without ":".' })), ios, android,
+      field('Custom URL scheme', customScheme, { pointer: '/customScheme', hint: 'Optional, without ":".' }),
+      field('Icon URL', iconUrl, { pointer: '/iconUrl', hint: 'Optional: shown beside the name on the landing page.' })), ios, android,
   ], 'Register app', async () => {
     const body = platform.value === 'ios'
       ? { platform: 'ios', name: name.value, teamId: teamId.value, bundleId: bundleId.value.trim(),
@@ -44,6 +46,7 @@ export async function appForm(context) {
       : { platform: 'android', name: name.value, packageName: packageName.value.trim(), playStoreUrl: playStoreUrl.value.trim() || undefined,
           sha256CertFingerprints: parseFingerprints(fingerprints.value) };
     body.customScheme = customScheme.value.trim() || undefined;
+    body.iconUrl = iconUrl.value.trim() || undefined;
     const { data } = await call('POST', '/v1/apps', { body });
     context.navigate(`#/apps/${data.id}`);
   });
