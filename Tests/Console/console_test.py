@@ -234,6 +234,8 @@ def check_webhooks(c, driver, secret_of_read_key=None):
     c.check("at least one" in c.css("#events-error").text, "no event type said at the events")
     c.fill(form, "URL", target)
     c.css('#events input[value="link.created"]', form).click()
+    c.check(c.control(form, "Bulk writes").get_attribute("value") == "summary", "bulk writes default to one summary event")
+    c.fill(form, "Bulk writes", "each")
     c.fill(form, "Description", "the suite's receiver")
     c.submit(form)
     secret = c.wait(lambda: c.present("#new-secret"), "the new secret").text
@@ -243,6 +245,7 @@ def check_webhooks(c, driver, secret_of_read_key=None):
     c.check(target in row.text and "link.created" in row.text and "active" in row.text, f"the list row: {row.text}")
     status, _, hook = api("GET", f"/v1/webhooks/{hook_id}")
     c.check(status == 200 and "secret" not in hook and hook["description"] == "the suite's receiver", f"stored: {hook}")
+    c.check(hook["bulkEvents"] == "each", f"the bulk writes chosen: {hook}")
     c.shot("webhooks")
 
     # A test event the receiver refuses (500), retried by hand once it takes events.

@@ -19,14 +19,19 @@ const secretNotice = (secret) => notice('warn', h('p', {}, h('b', {}, 'Copy the 
   'it is shown this once, linkd cannot show it again. Receivers verify deliveries with it.'),
 h('p', { class: 'secret', id: 'new-secret' }, secret), h('div', { class: 'actions' }, copyButton(() => secret, 'Copy secret')));
 
-/** The URL, event type and description fields over `hook`, and the members they edit (for `tracked`). */
-function fields(types, hook = { url: '', events: [], description: '' }) {
+/** What a bulk request or import tells a subscription (`bulkEvents`, docs/WEBHOOKS.md). */
+const bulkModes = [['summary', 'one links.bulk_created event a request'], ['each', 'one link.created event a link']];
+
+/** The URL, event type, bulk and description fields over `hook`, and the members they edit (for `tracked`). */
+function fields(types, hook = { url: '', events: [], bulkEvents: 'summary', description: '' }) {
   const url = input({ type: 'url', value: hook.url, placeholder: 'https://example.com/hooks/linkd' });
   const boxes = types.map((t) => checkbox(hook.events.includes(t.type), { value: t.type }));
+  const bulk = select(bulkModes, hook.bulkEvents);
   const description = input({ value: hook.description });
   const members = {
     url: [[url], () => url.value.trim()],
     events: [boxes, () => boxes.filter((b) => b.checked).map((b) => b.value)],
+    bulkEvents: [[bulk], () => bulk.value],
     description: [[description], () => description.value],
   };
   return {
@@ -36,6 +41,7 @@ function fields(types, hook = { url: '', events: [], description: '' }) {
       h('fieldset', { id: 'events', 'data-pointer': '/events', tabindex: '-1' }, h('legend', {}, 'Events'),
         types.map((t, i) => field([h('code', {}, t.type), ' ', h('span', { class: 'muted' }, t.description.replace(/`/g, ''))], boxes[i])),
         h('p', { class: 'field-error', id: 'events-error' })),
+      field('Bulk writes', bulk, { pointer: '/bulkEvents' }),
       field('Description', description, { pointer: '/description' })],
   };
 }
@@ -80,7 +86,7 @@ async function one(view, context, types, path) {
     resume.hidden = hook.state === 'active';
     replace(facts, fact('URL', h('code', {}, hook.url)), fact('State', badge(hook.state),
       hook.disabledAt ? ` since ${formatTime(hook.disabledAt)}` : null), fact('Failure run', String(hook.failureRun)),
-    fact('Events', hook.events.join(', ')), fact('Description', hook.description || h('span', { class: 'muted' }, 'none')),
+    fact('Events', hook.events.join(', ')), fact('Bulk writes', hook.bulkEvents), fact('Description', hook.description || h('span', { class: 'muted' }, 'none')),
     fact('Created', formatTime(hook.createdAt)), fact('Updated', formatTime(hook.updatedAt)));
   };
   const post = async (what) => draw(await call('POST', `${path}/${what}`, { ifMatch: etag }));
