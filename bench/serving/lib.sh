@@ -257,6 +257,16 @@ bench_postgres_pids() {
 # an iOS and an Android app with a typed destination, the domain $HOST with 13 rules (the typed rule resolve hits
 # is the 12th), waits until the catalog serves them and checks resolve's typed answer. Sets ADMIN and READ (API
 # keys), AASA_PATH and RESOLVE_PATH, and leaves the domain's AASA bytes in $BENCH_TMP/www (for nginx).
+# Another workspace $1 with a link domain $2 (web fallback www.example.com), on the linkd at $BASE: prints an
+# admin key of it.
+bench_workspace() {
+    key=$("$LINKD" keys create --workspace "$1" --scope admin --database-url "$BENCH_DATABASE_URL" --migrations "$ROOT/migrations" \
+        2>/dev/null) || bench_die "cannot create a key of workspace $1"
+    curl -sf -o /dev/null -X POST "$BASE/v1/domains" -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+        -d "{\"hostname\":\"$2\",\"webFallbackUrl\":\"https://www.example.com\"}" || bench_die "cannot create $2"
+    printf '%s\n' "$key"
+}
+
 bench_seed() {
     ADMIN=$("$LINKD" keys create --workspace bench --scope admin --database-url "$BENCH_DATABASE_URL" \
         --migrations "$ROOT/migrations" 2>/dev/null)

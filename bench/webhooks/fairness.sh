@@ -36,8 +36,7 @@ while [ $# -gt 0 ]; do
            exit 2 ;;
     esac
 done
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-PORT=$(free_port); HOOK_PORT=$(free_port); SLOW_PORT=$(free_port)
+PORT=0   # linkd's port: the kernel's choice (lib.sh)
 HOST=links.example.com; QUIET_HOST=quiet.example.com
 
 bench_require curl psql initdb nginx
@@ -46,13 +45,12 @@ bench_setup
 bench_start_postgres
 export LINKD_ACCESS_LOG=off
 bench_start_linkd "$PORT" --threads 2 --webhook-allow-http on --webhook-allow-private 127.0.0.0/8
+PORT=$BENCH_LINKD_PORT; HOOK_PORT=$(bench_free_port); SLOW_PORT=$(bench_free_port)
 BASE="http://127.0.0.1:$PORT"
 bench_seed
 PSQL="$BENCH_PSQL -d linkd -At"
 bench_log "linkd $("$LINKD" --version 2>/dev/null || echo "from $ROOT") on port $PORT"
-QUIET_KEY=$("$LINKD" keys create --workspace quiet --scope admin --database-url "$BENCH_DATABASE_URL" --migrations "$ROOT/migrations" 2>/dev/null)
-curl -sf -o /dev/null -X POST "$BASE/v1/domains" -H "Authorization: Bearer $QUIET_KEY" -H 'Content-Type: application/json' \
-    -d "{\"hostname\":\"$QUIET_HOST\",\"webFallbackUrl\":\"https://www.example.com\"}" || bench_die "cannot create $QUIET_HOST"
+QUIET_KEY=$(bench_workspace quiet "$QUIET_HOST")
 
 # The receivers: nginx answering 204 (the quiet workspace's arrivals logged with the time and the event id), and a
 # socket that accepts connections and never answers.

@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
         *) echo "usage: $0 [--links N] [--chunk N] [--seconds S] [--no-build]" >&2; exit 2 ;;
     esac
 done
-PORT=0; HOST=links.example.com   # linkd's port: the kernel's choice (lib.sh); PLAIN_HOST=plain.example.com
+PORT=0; HOST=links.example.com; PLAIN_HOST=plain.example.com   # linkd's port: the kernel's choice (lib.sh)
 
 bench_require wrk curl psql initdb nginx
 bench_linkd_binary "$BUILD"
@@ -40,9 +40,7 @@ HOOK_PORT=$(bench_free_port)
 BASE="http://127.0.0.1:$PORT"
 bench_seed
 PSQL="$BENCH_PSQL -d linkd -At"
-PLAIN_KEY=$("$LINKD" keys create --workspace plain --scope admin --database-url "$BENCH_DATABASE_URL" --migrations "$ROOT/migrations" 2>/dev/null)
-curl -sf -o /dev/null -X POST "$BASE/v1/domains" -H "Authorization: Bearer $PLAIN_KEY" -H 'Content-Type: application/json' \
-    -d "{\"hostname\":\"$PLAIN_HOST\",\"webFallbackUrl\":\"https://www.example.com\"}" || bench_die "cannot create $PLAIN_HOST"
+PLAIN_KEY=$(bench_workspace plain "$PLAIN_HOST")
 
 # The receiver: nginx answering 204 to every POST, as many workers as linkd has threads.
 mkdir -p "$BENCH_TMP/hook"
