@@ -78,20 +78,24 @@ public struct AndroidManifest: Sendable {
     /// authority and path, routed by the app's router as resolve decides them (docs/LINKS.md).
     static func schemeFilter(_ scheme: String) -> String {
         var out = "<!-- The custom scheme \(comment(scheme)): its URLs follow the app's rules on its deciding domain. -->\n"
-        out += "<intent-filter>\n"
-        out += "    <action android:name=\"android.intent.action.VIEW\" />\n"
-        out += "    <category android:name=\"android.intent.category.DEFAULT\" />\n"
-        out += "    <category android:name=\"android.intent.category.BROWSABLE\" />\n"
+        out += viewFilterOpening(autoVerify: false)
         out += "    <data android:scheme=\"\(attribute(scheme))\" />\n"
         out += "</intent-filter>\n"
         return out
     }
 
-    private func filter(_ domain: Domain) -> String {
-        var out = "<intent-filter android:autoVerify=\"true\">\n"
+    /// The opening of a filter for links a browser may hand over (VIEW, DEFAULT, BROWSABLE), verified for App
+    /// Links when `autoVerify` (https domains; a custom scheme cannot be).
+    private static func viewFilterOpening(autoVerify: Bool) -> String {
+        var out = autoVerify ? "<intent-filter android:autoVerify=\"true\">\n" : "<intent-filter>\n"
         out += "    <action android:name=\"android.intent.action.VIEW\" />\n"
         out += "    <category android:name=\"android.intent.category.DEFAULT\" />\n"
         out += "    <category android:name=\"android.intent.category.BROWSABLE\" />\n"
+        return out
+    }
+
+    private func filter(_ domain: Domain) -> String {
+        var out = Self.viewFilterOpening(autoVerify: true)
         out += "    <data android:scheme=\"https\" />\n"
         out += "    <data android:host=\"\(Self.attribute(domain.hostname))\" />\n"
         if domain.hostname.hasPrefix("*.") {
