@@ -107,7 +107,13 @@ struct Resolver: Sendable {
         /// link's web page or desktop fallback, else the domain's web fallback.
         var webFallback: String? {
             if let link = storedLink, let page = (linkIsLive ? link.webURL : nil) ?? link.fallbacks.desktop { return page }
-            guard let entry, let base = entry.settings.webFallbackURL else { return nil }
+            return entry.flatMap { Self.domainWebFallback(of: $0, for: parsed) }
+        }
+
+        /// The web fallback of `entry`'s domain for `parsed`: its `webFallbackUrl`, with the path and query carried
+        /// when the domain says so (docs/LANDING.md); nil without one.
+        static func domainWebFallback(of entry: CatalogEntry, for parsed: AASAURL) -> String? {
+            guard let base = entry.settings.webFallbackURL else { return nil }
             guard entry.settings.carryPathToFallback else { return base }
             return FallbackURL.carrying(path: parsed.path.isEmpty ? "/" : parsed.path, query: parsed.query, to: base)
         }

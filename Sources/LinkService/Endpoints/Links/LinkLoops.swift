@@ -71,7 +71,7 @@ struct LinkLoops {
                 queue += hops.urls.map { ($0, through + [address.host + "/" + slug]) }
                 domainFallback = hops.toDomainFallback
             }
-            if domainFallback, let fallback = Resolver.Answer(url: nil, parsed: address, entry: entry, resolution: nil, platform: .ios).webFallback {
+            if domainFallback, let fallback = Resolver.Answer.domainWebFallback(of: entry, for: address) {
                 // No link there (or an app link without a desktop fallback): the domain's web fallback is where a browser goes.
                 queue.append((fallback, through + [address.host + address.path]))
             }
