@@ -77,4 +77,23 @@ struct QRTests {
             }
         }
     }
+
+    @Test func aCodeCarriesItsOwnCampaign() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            func svg(_ query: String) throws -> String {
+                try Fixture.expect(200, service.request("GET", "/v1/qr?url=\(query)", key: fixture.key)).text
+            }
+            func drawn(_ url: String) -> String { QRCode(url)!.svg(size: 256) }
+            let link = "https://links.example.com/spring"
+            #expect(try svg(link + "&utm_source=poster&utm_medium=print") == drawn(link + "?utm_source=poster&utm_medium=print"))
+            // The URL's own fields give way to the ones given; its other items and fragment stay.
+            let query = "https%3A%2F%2Flinks.example.com%2Fspring%3Fa%3D1%26utm_source%3Dmail%23top"
+            #expect(try svg(query + "&utm_source=Bus%20stop%2042&utm_campaign=spring") == drawn(link + "?a=1&utm_source=Bus%20stop%2042&utm_campaign=spring#top"))
+            #expect(try svg(link) == drawn(link))
+            for bad in ["&utm_source=", "&utm_term=" + String(repeating: "t", count: 201), "&utm_id=1"] {
+                #expect(try service.request("GET", "/v1/qr?url=\(link)\(bad)", key: fixture.key).status == 400, "\(bad)")
+            }
+        }
+    }
 }

@@ -6,9 +6,10 @@ import Synchronization
 
 /// Counts the taps of links on this node, for two readers:
 ///
-/// - links with a click limit (`maxClicks`): the taps are added to `links.clicks` every `interval`, so every node
-///   reads what the others counted. A link's limit is held against the count read with it plus this node's taps
-///   since: other nodes' taps of the last interval are not seen yet (docs/LINKS.md).
+/// - every link's taps are added to `links.clicks` every `interval` (what `sort=clicks` orders by), so every node
+///   reads what the others counted. A link with a click limit (`maxClicks`) has it held against the count read
+///   with it plus this node's taps since, which are kept for those links only: other nodes' taps of the last
+///   interval are not seen yet (docs/LINKS.md).
 /// - links of workspaces subscribed to `link.clicked` (docs/WEBHOOKS.md, "Events"): a link's taps over
 ///   `clickEvents.interval` are coalesced into one event, and a node queues at most `clickEvents.limit` events an
 ///   interval (the links tapped most; the others' taps wait for the next interval, so none is lost), so a viral
@@ -155,10 +156,10 @@ final class LinkClickCounter: BackgroundService {
         }
     }
 
-    /// A tap of the link `id` was served.
-    func tapped(_ id: UUID) {
+    /// A tap of the link `id` was served; `limited`: the link has a click limit, held against this node's taps.
+    func tapped(_ id: UUID, limited: Bool) {
         state.withLock { state in
-            state.taps[id, default: 0] += 1
+            if limited { state.taps[id, default: 0] += 1 }
             state.pending[id, default: 0] += 1
         }
     }

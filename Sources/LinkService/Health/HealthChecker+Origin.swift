@@ -23,8 +23,8 @@ extension HealthChecker {
             case .failure(let error) where error.kind == .tooLarge:
                 problems.append("tooLarge")
                 detail.append(JSONMember(key: "reason", value: FetchOutcome.reason(error.kind.rawValue, error.message)))
-            case .failure(let error):
-                let reason = FetchOutcome.reason(error.kind.rawValue, error.message)
+            case .failure:
+                let reason = file.outcome.failureReason ?? .null
                 failure = failure ?? reason
                 detail.append(JSONMember(key: "reason", value: reason))
             case .success(let response):

@@ -55,7 +55,7 @@ struct HealthChecker: Sendable {
         if !androidApps.isEmpty {
             requests.append(OutboundRequest(url: Self.googleURL(base: outbound.googleDALBase, host: host)))
         }
-        let outcomes = FetchOutcome.all(requests, client: client, targets: OutboundTargets(outbound, linkHosts: [host]))
+        let outcomes = FetchOutcome.all(requests, client: client, targets: OutboundTargets(outbound, linkHosts: [host]), linkHost: host)
         var results = [originResult(aasa: outcomes[0], assetLinks: outcomes[1], entry: entry, versions: versions)]
         results.append(try appleResult(outcomes[2], domain: domain, entry: entry, versions: versions))
         if outcomes.count > 3 {
@@ -87,9 +87,10 @@ struct HealthChecker: Sendable {
         base.url.text + "?source.web.site=https://\(host)&relation=\(handleAllURLs)&return_relation_extensions=true"
     }
 
-    /// The failure of `outcome` as `{kind, message}`; nil when it was answered.
+    /// The failure of `outcome` as `{kind, message}` (a name that did not resolve with its `cause` and `nextStep`);
+    /// nil when it was answered.
     static func failureReason(_ outcome: FetchOutcome) -> JSONValue? {
-        outcome.failure.map { FetchOutcome.reason($0.kind.rawValue, $0.message) }
+        outcome.failureReason
     }
 
     /// A failing result: the check could not run, and says why.

@@ -43,7 +43,7 @@ struct ClickHandler: Sendable {
         // A tap spends a click limit, and counts for `link.clicked`, when analytics count it as a person's: not a bot, a
         // HEAD or an HTTP library.
         if let link = answer.storedLink, !hit.isBot, let taps = resolver.links?.taps {
-            if link.maxClicks != nil, answer.linkIsLive { taps.tapped(link.id) }
+            if answer.linkIsLive { taps.tapped(link.id, limited: link.maxClicks != nil) }
             taps.clicked(link.id, hostname: answer.parsed.host, slug: link.slug, workspace: entry.workspaceID)
         }
         hits.record(hit, from: request)

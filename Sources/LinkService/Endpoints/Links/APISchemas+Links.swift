@@ -43,7 +43,7 @@ extension APISchemas {
             .optional("expiresAt", Schema.timestamp),
             .optional("maxClicks", Schema.integer(minimum: 1)),
             .optional("clicks", Schema.integer(minimum: 0).readOnly.described(
-                "With `maxClicks`: the taps counted against it so far (each node adds its own every second); the link is spent when it reaches `maxClicks`.")),
+                "The taps counted so far while the link was live, as analytics count a person's tap (no bots, previews, `HEAD` or HTTP libraries; each node adds its own every second): what `sort=clicks` orders by. With `maxClicks`, the link is spent when it reaches it.")),
             .optional("name", Schema.string),
             .optional("data", Schema.anyObject),
             .required("createdAt", Schema.created),

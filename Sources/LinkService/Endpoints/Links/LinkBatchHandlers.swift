@@ -61,14 +61,14 @@ struct LinkBatchHandlers: EndpointGroup {
                 .bodyMedia([("text/csv", Schema.string.described("The file, with its header row."))]),
             Endpoint(.GET, "/v1/links/export", "exportLinks", "Export links as CSV", tag: "Links", scope: .read,
                      description: """
-                        The links the list's filters keep, in creation order, as linkd's CSV file (a header row, then one link \
+                        The links the list's filters keep, in the list's order (`sort`; creation order by default), as linkd's CSV file (a header row, then one link \
                         a row: docs/LINKS-IMPORT.md), which `POST /v1/links/import?format=csv` reads back. Up to \
                         \(Self.exportLimit) rows a page; `Link: <…>; rel="next"` gives the next page, whose file has the header \
                         row too. A cell a spreadsheet would run (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) \
                         is written with a leading `'` (a value of quotes before one of those, with one quote more), which the \
                         import takes off: the values come back exactly (docs/LINKS-IMPORT.md, "Formulas").
                         """,
-                     query: LinkHandlers.filters + [Self.exportLimitParameter, Self.cursor],
+                     query: LinkHandlers.filters + [LinkHandlers.sort, Self.exportLimitParameter, Self.cursor],
                      success: .content(200, mediaType: "text/csv", schema: Schema.string.described("The links file.")), export),
         ]
     }
@@ -109,9 +109,10 @@ struct LinkBatchHandlers: EndpointGroup {
 
     func export(_ request: Request, _ principal: Principal) throws -> Response {
         let filter = try LinkHandlers.filter(request)
-        let page = try Page(request, defaultLimit: Self.exportLimit, maxLimit: Self.exportLimit)
+        let order = try LinkHandlers.order(request)
+        let page = try Page(request, defaultLimit: Self.exportLimit, maxLimit: Self.exportLimit, keyed: true)
         let links = try pool.withConnection { connection in
-            try LinkStore.page(page, workspace: principal.workspaceID, filter: filter, on: connection)
+            try LinkStore.page(page, workspace: principal.workspaceID, filter: filter, order: order, on: connection)
         }
         var out: [UInt8] = []
         out.reserveCapacity(256 * (links.count + 1))
@@ -119,7 +120,7 @@ struct LinkBatchHandlers: EndpointGroup {
         for link in links.prefix(page.limit) { CSVWriter.append(LinkCSV.row(link), to: &out) }
         var response = Response(status: 200, headers: ["Content-Type": "text/csv; charset=utf-8"], body: out)
         if links.count > page.limit, let last = links.prefix(page.limit).last {
-            response.headers.add("Link", "<\(page.next(request, after: (last.sortMicros, last.id)))>; rel=\"next\"")
+            response.headers.add("Link", "<\(page.next(request, key: order.key(of: last), id: last.id))>; rel=\"next\"")
         }
         return response
     }

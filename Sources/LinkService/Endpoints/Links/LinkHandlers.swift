@@ -17,11 +17,18 @@ struct LinkHandlers: EndpointGroup {
 
     static let domain = QueryParameter("domain", Schema.hostname, "Only links on this domain (its hostname).")
     static let tag = QueryParameter("tag", Schema.string(maxLength: TextLimit.tag.scalars), "Only links with this tag.")
-    static let campaign = QueryParameter("campaign", Schema.string(maxLength: TextLimit.campaign.scalars), "Only links of this campaign (`campaign.campaign`, utm_campaign).")
+    static let campaign = QueryParameter("campaign", Schema.string(maxLength: TextLimit.campaign.scalars),
+                                         "Only links whose campaign (`campaign.campaign`, utm_campaign) holds this text (case-insensitive: `spring` finds `Spring24` and `mail-spring`).")
     static let destinationType = QueryParameter("destinationType", Schema.string(maxLength: TextLimit.name.scalars),
                                                         "Only links to a destination of this type.")
     static let search = QueryParameter("q", Schema.string(maxLength: TextLimit.name.scalars),
                                                "Only links whose slug or name holds this text (case-insensitive).")
+
+    static let sort = QueryParameter("sort", .enumeration(LinkOrder.allCases.map(\.rawValue)), """
+        The order: `created` (oldest first, the default), `slug` (byte order) or `clicks` (the taps counted so far, \
+        `clicks`); `-` before it reverses it. Ties go by id, so the cursor of `next` is stable; a link tapped or renamed \
+        between two pages may move across them.
+        """)
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.links }
 
@@ -36,7 +43,8 @@ struct LinkHandlers: EndpointGroup {
                         """,
                      body: "LinkCreate", success: .created("Link"), errors: [409], create),
             Endpoint(.GET, "/v1/links", "listLinks", "List links", tag: "Links", scope: .read,
-                     query: Self.filters, success: .page("Link"), list),
+                     description: "The first page (no `cursor`) carries `total`, how many links the filters keep.",
+                     query: Self.filters + [Self.sort], success: .page("Link"), list),
             Endpoint(.GET, "/v1/links/{id}", "getLink", "Read a link", tag: "Links", scope: .read, success: .resource("Link"), get),
             Endpoint(.PATCH, "/v1/links/{id}", "updateLink", "Change a link", tag: "Links", scope: .write,
                      description: "Present members replace, `null` clears an optional one; the others stay.",
@@ -84,9 +92,18 @@ struct LinkHandlers: EndpointGroup {
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         let filter = try Self.filter(request)
-        return try resource.list(request) { page, connection in
-            try LinkStore.page(page, workspace: principal.workspaceID, filter: filter, on: connection)
+        let order = try Self.order(request)
+        let page = try Page(request, keyed: true)
+        let (links, total) = try pool.withConnection { connection in
+            (try LinkStore.page(page, workspace: principal.workspaceID, filter: filter, order: order, on: connection),
+             page.position == nil ? try LinkStore.count(workspace: principal.workspaceID, filter: filter, on: connection) : nil)
         }
+        return page.response(request, keyed: links.map { ($0.json, order.key(of: $0), $0.id) }, total: total)
+    }
+
+    /// The order `sort` asks (`created` when absent).
+    static func order(_ request: Request) throws -> LinkOrder {
+        try sort.value(in: request).flatMap(LinkOrder.init(rawValue:)) ?? .default
     }
 
     /// The list's filters (`filters`) as `request` gives them.

@@ -258,7 +258,7 @@ enum OpenAPIDocument {
                 "Cursor": .object([
                     "name": .string("cursor"), "in": .string("query"), "required": .bool(false),
                     "description": .string("Opaque: where the previous page ended, from its `next`."),
-                    "schema": Schema.string(maxLength: 100).json,
+                    "schema": Schema.string(maxLength: Page.maxCursorLength).json,
                 ]),
                 "IfNoneMatch": .object([
                     "name": .string("If-None-Match"), "in": .string("header"), "required": .bool(false),
@@ -296,6 +296,7 @@ enum OpenAPIDocument {
         Schema.object([
             .required("items", Schema.array(.ref(name))),
             .required("next", Schema.string.nullable.described("Path and query of the next page; `null` on the last page.")),
+            .optional("total", Schema.integer(minimum: 0).described("How many items the list holds with its filters, counted with the first page (a list that counts: links).")),
         ], closed: false).described("One page of a list.")
     }
 

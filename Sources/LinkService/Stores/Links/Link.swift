@@ -48,8 +48,8 @@ struct Link: VersionedResource {
     let createdAt: Date
     let updatedAt: Date
     let sortMicros: Int64
-    /// The taps counted against `maxClicks` as the database holds them (each node adds its own every second); only
-    /// links with a limit are counted.
+    /// The taps counted as the database holds them (each node adds its own every second): held against `maxClicks`,
+    /// and what `sort=clicks` orders by.
     var clicks: Int64 = 0
 
     /// The link itself.
@@ -74,7 +74,7 @@ struct Link: VersionedResource {
             "preview": preview,
             "expiresAt": expiresAt.map(JSONValue.timestamp) ?? .null,
             "maxClicks": maxClicks.map { .number(String($0)) } ?? .null,
-            "clicks": maxClicks == nil ? .null : .number(String(clicks)),
+            "clicks": .number(String(clicks)),
             "name": .optional(name),
             "data": data ?? .null,
             "createdAt": .timestamp(createdAt),

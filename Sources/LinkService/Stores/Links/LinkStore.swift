@@ -17,6 +17,7 @@ enum LinkStore: ResourceStore {
     struct Filter {
         var hostname: String?
         var tag: String?
+        /// Found in `campaign.campaign` (utm_campaign), as a substring, case-insensitively.
         var campaign: String?
         var destinationType: String?
         /// Found in the slug or the name, as a substring, case-insensitively.
@@ -112,16 +113,42 @@ enum LinkStore: ResourceStore {
         return spaces
     }
 
-    /// One page of the links of `workspace` that `filter` keeps.
-    static func page(_ page: Page, workspace: UUID, filter: Filter, on connection: Connection) throws -> [Link] {
-        try self.page(page, where: """
-            workspace_id = $1
-            AND ($2::text IS NULL OR domain_id = (SELECT id FROM domains WHERE hostname = $2))
-            AND ($3::text IS NULL OR tags @> ARRAY[$3::text])
-            AND ($4::text IS NULL OR utm_campaign = $4)
-            AND ($5::text IS NULL OR destination ->> 'type' = $5)
-            AND ($6::text IS NULL OR slug ILIKE $6 OR name ILIKE $6)
-            """, [workspace, filter.hostname, filter.tag, filter.campaign, filter.destinationType, filter.search.map(containing)], on: connection)
+    /// One page of the links of `workspace` that `filter` keeps, in `order` (`page.position`, the previous page's
+    /// last row, is read as `order` wrote it).
+    /// - Throws: `ServiceError.badRequest` for a cursor of another order.
+    static func page(_ page: Page, workspace: UUID, filter: Filter, order: LinkOrder = .default, on connection: Connection) throws -> [Link] {
+        var binds = binds(workspace, filter)
+        var key: (any PostgresEncodable)?
+        if let position = page.position {
+            guard let bind = order.bind(position.key) else { throw ServiceError.badRequest("The cursor is not one this API issued for sort=\(order.rawValue).") }
+            key = bind
+        }
+        let sql = order.sql(key: binds.count + 1, id: binds.count + 2)
+        binds += [key.flatMap(\.postgresText), page.position?.id, page.limit + 1]
+        return try connection.query(Query(unsafeSQL: """
+            SELECT \(columns) FROM links WHERE (\(condition)) AND \(sql.after)
+            ORDER BY \(sql.orderBy) LIMIT $\(binds.count)
+            """, binds: binds)).map(Link.init(row:))
+    }
+
+    /// How many links of `workspace` `filter` keeps.
+    static func count(workspace: UUID, filter: Filter, on connection: Connection) throws -> Int {
+        try connection.query(Query(unsafeSQL: "SELECT count(*)::int8 FROM links WHERE \(condition)", binds: binds(workspace, filter)))
+            .first!.decode(0, as: Int.self)
+    }
+
+    /// What `Filter` keeps, over `$1…$6` (`binds`).
+    private static let condition = """
+        workspace_id = $1
+        AND ($2::text IS NULL OR domain_id = (SELECT id FROM domains WHERE hostname = $2))
+        AND ($3::text IS NULL OR tags @> ARRAY[$3::text])
+        AND ($4::text IS NULL OR utm_campaign ILIKE $4)
+        AND ($5::text IS NULL OR destination ->> 'type' = $5)
+        AND ($6::text IS NULL OR slug ILIKE $6 OR name ILIKE $6)
+        """
+
+    private static func binds(_ workspace: UUID, _ filter: Filter) -> [any PostgresEncodable] {
+        [workspace, filter.hostname, filter.tag, filter.campaign.map(containing), filter.destinationType, filter.search.map(containing)]
     }
 
     /// An `ILIKE` pattern matching `text` anywhere, its own `%`, `_` and `\` taken literally.
