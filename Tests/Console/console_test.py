@@ -486,6 +486,124 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
+def check_many_links(c, driver, app_id):
+    """Managing many links (issue 46, item 5), at 1280 and 390 px with screenshots: the count, campaigns found by a
+    part of their name in any case, the order, the export, actions on ticked links with a result a link (one refused
+    by the API's own rule), the UTM builder of the form and a QR code with its own campaign."""
+    made = []
+    for slug in ("bulk-a", "bulk-c", "bulk-b"):
+        status, _, link = api("POST", "/v1/links", {"domain": HOST, "slug": slug, "url": f"https://www.example.com/{slug}",
+                                                    "campaign": {"campaign": "Autumn-Bulk"}, "tags": ["bulk"]})
+        c.check(status == 201, f"link {slug} ({status})")
+        made.append(link)
+    for width, height in ((1280, 1000), (390, 844)):
+        driver.set_window_size(width, height)
+        c.go("#/links", "links")
+        filters = c.css('form[aria-label="Filters"]')
+        c.fill(filters, "Campaign", "autumn-b")
+        c.fill(filters, "Order", "-slug")
+        c.submit(filters)
+        c.wait(lambda: c.css("#links-count").text == "3 links match", "the count of what the filters keep")
+        slugs = [r.get_attribute("data-id") for r in c.all("#links-table tbody tr")]
+        c.check(slugs == [made[1]["id"], made[2]["id"], made[0]["id"]], "campaign found by a part, any case; slug Z to A")
+        check_phone_table(c, driver, "#links-table", width)
+        c.css("#export-links").click()
+        c.wait(lambda: c.css("#export-status").text == "Saved as links.csv.", "the export of what the list shows")
+        c.check(c.css("#bulk-bar").get_attribute("hidden") is not None, "no action bar before a link is ticked")
+        c.shot(f"links-many-{width}")
+    # Ticked links tagged, then a campaign too long for the API refused link by link, then expired and deleted.
+    driver.set_window_size(1280, 1000)
+    for box in c.all("#links-table input.tick")[:2]:
+        box.click()
+    bar = c.css("#bulk-bar")
+    c.wait(lambda: c.css("#bulk-count").text == "2 ticked", "two ticked")
+    c.fill(bar, "Action", "tag")
+    c.fill(bar, "Tag", "autumn")
+    c.submit(bar)
+    c.wait(lambda: "Add tag: 2 of 2 links done." in c.css("#bulk-results").text, "both tagged, said per link")
+    tagged = sorted(l["slug"] for l in api("GET", "/v1/links?tag=autumn")[2]["items"])
+    c.check(tagged == ["bulk-b", "bulk-c"], f"the ticked links tagged: {tagged}")
+    c.css("#tick-all").click()
+    c.fill(bar, "Action", "campaign")
+    c.fill(bar, "Campaign (utm_campaign)", "x" * 201)
+    c.submit(bar)
+    c.wait(lambda: "0 of 3 links done, 3 refused" in c.css("#bulk-results").text, "a campaign the API refuses, refused per link")
+    c.check("/campaign/campaign" in c.css("#bulk-results").text, "each refusal names its field")
+    driver.set_window_size(390, 844)
+    check_phone_table(c, driver, "#bulk-results table", 390)
+    driver.execute_script("document.getElementById('bulk-results').scrollIntoView()")
+    c.shot("links-bulk-390")
+    driver.set_window_size(1280, 1000)
+    c.css("#tick-all").click()
+    c.fill(bar, "Action", "expire")
+    c.submit(bar)
+    c.wait(lambda: "Expire now: 3 of 3 links done." in c.css("#bulk-results").text, "expired")
+    c.wait(lambda: all("expired" in r.text for r in c.all("#links-table tbody tr")), "each listed as expired")
+    c.shot("links-bulk-1280")
+    c.css("#tick-all").click()
+    c.fill(bar, "Action", "delete")
+    c.submit(bar)
+    driver.switch_to.alert.accept()
+    c.wait(lambda: "Delete: 3 of 3 links done." in c.css("#bulk-results").text, "deleted")
+    c.check(all(api("GET", f"/v1/links/{l['id']}")[0] == 404 for l in made), "the ticked links are gone")
+
+    # The UTM builder: a template fills source and medium; the link as shared carries them.
+    c.go("#/links/new", "link")
+    new = c.form("New link")
+    c.fill(new, "Slug", "utm")
+    c.fill(new, "Template", "newsletter")
+    c.fill(new, "Campaign", "autumn")
+    c.wait(lambda: c.css("#utm-url").text == f"https://{HOST}/utm?utm_source=newsletter&utm_medium=email&utm_campaign=autumn",
+           "the tagged URL")
+    c.fill(new, "Link opens", "url")
+    c.fill(new, "Web page URL", "https://www.example.com/utm")
+    c.submit(new)
+    c.wait(lambda: not driver.execute_script("return location.hash").endswith("/new"), "the link made")
+    link = c.ready("link")
+    utm_id = driver.execute_script("return location.hash").split("/")[-1]
+    c.check(api("GET", f"/v1/links/{utm_id}")[2].get("campaign") == {"source": "newsletter", "medium": "email", "campaign": "autumn"},
+            "the template's fields saved")
+    # The QR code's own campaign: the encoded URL says it, and the code drawn is the API's for it.
+    for width, height in ((1280, 1000), (390, 844)):
+        driver.set_window_size(width, height)
+        c.reload(f"#/links/{utm_id}", "link")
+        c.wait(lambda: c.present('#qr-code[data-drawn="true"]'), "the QR code")
+        c.css(".qr-utm summary").click()
+        source = c.css('input[data-utm="source"]')
+        source.clear()
+        source.send_keys("poster")
+        c.css("#qr-apply").click()
+        c.wait(lambda: c.css("#qr-url").text == f"https://{HOST}/utm?utm_source=poster" and c.present('#qr-code[data-drawn="true"]'),
+               "the code encodes its own campaign")
+        page = driver.execute_script("return document.documentElement.scrollWidth")
+        c.check(page <= width, f"the link page fits at {width} px ({page})")
+        c.shot(f"link-qr-utm-{width}")
+    driver.set_window_size(1280, 1000)
+    c.check(api("DELETE", f"/v1/links/{utm_id}")[0] == 204, "the UTM link deleted")
+
+
+def check_dns_step(c, driver):
+    """A domain whose name does not resolve (issue 46, item 6): its failing checks say which case and the next step,
+    at 1280 and 390 px. Here Apple's CDN and Google are asked by address, so nothing tells which case it is."""
+    status, _, _ = api("POST", "/v1/domains", {"hostname": "nowhere.invalid"})
+    c.check(status == 201, f"a domain whose name does not resolve ({status})")
+    for width, height in ((1280, 1000), (390, 844)):
+        driver.set_window_size(width, height)
+        c.go("#/domains/nowhere.invalid", "domain")
+        rows = check_health(c)
+        origin = [r for r in rows if r[1] == "aasa"]
+        c.check(origin and origin[0][2] == "failing" and "dns:" in origin[0][3], f"the origin fails on DNS: {rows}")
+        step = c.css('#health tr[data-file="aasa"] .next-step')
+        c.check(step.get_attribute("data-cause") == "undetermined" and "Either nowhere.invalid has no DNS record" in step.text
+                and "resolv.conf" in step.text, f"the next step: {step.text}")
+        page = driver.execute_script("return document.documentElement.scrollWidth")
+        c.check(page <= width, f"the health panel fits at {width} px ({page})")
+        driver.execute_script("arguments[0].scrollIntoView()", step)
+        c.shot(f"health-dns-{width}")
+    driver.set_window_size(1280, 1000)
+    c.check(api("DELETE", "/v1/domains/nowhere.invalid")[0] == 204, "the domain deleted")
+
+
 def check_phone_table(c, driver, selector, width):
     """A wide table at `width`: under 760 px one card a row, each cell with its column's title, nothing wider than the
     screen; wider, a table."""
@@ -1082,6 +1200,8 @@ def run(c, driver):
     c.go("#/analytics", "analytics")
     c.check("spring24" in c.css("#top-utm_campaign").text, "the campaign in analytics")
     check_campaign_question(c, driver, link_id)
+    check_many_links(c, driver, app_id)
+    check_dns_step(c, driver)
 
     # A web page link through the form, then switched to the app's destination: the URL is cleared.
     c.go("#/links/new", "link")

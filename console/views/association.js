@@ -9,10 +9,15 @@ const tones = { current: 'ok', stale: 'warn', unknown: 'warn' };
 const problems = { redirect: (d) => `redirects to ${d.location}`, status: (d) => `answers ${d.status}`, notJSON: () => 'not JSON',
   contentType: (d) => `served as ${d.contentType || 'no type'}`, tooLarge: (d) => `${d.bytes ?? 'over'} bytes, Apple reads 128 KB` };
 
+const causes = { no_record: 'No DNS record.', no_resolver: 'This server cannot resolve names.', undetermined: 'No DNS answer.' };
+
 /** What a check (or one origin file) saw, in words: why it could not run, what is wrong, or the version it holds. */
 function saw(d, state) {
   if (d.problems?.length) return d.problems.map((p) => (problems[p] || (() => p))(d)).join('; ');
-  if (d.reason) return `${d.reason.kind}: ${d.reason.message}`;
+  if (d.reason) {
+    const line = `${d.reason.kind}: ${d.reason.message}`;
+    return d.reason.nextStep ? [line, h('p', { class: 'next-step', 'data-cause': d.reason.cause }, h('b', {}, causes[d.reason.cause] || 'Next step'), ' ', d.reason.nextStep)] : line;
+  }
   if (d.listed === false) return `Google does not list ${d.packageName}`;
   if (d.missingFingerprints?.length) return `Google lacks the fingerprints ${d.missingFingerprints.join(', ')}`;
   if (state === 'missing') return `no copy (${d.status})`;

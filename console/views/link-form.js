@@ -1,6 +1,6 @@
 // A link's create and edit form. An edit PATCHes the members whose controls changed, a nested object as read with
 // the edits over it, so what the form does not show is kept.
-import { h, replace, field, form, input, select, checkbox, tracked, pretty } from '../dom.js';
+import { h, replace, field, form, input, select, checkbox, tracked, pretty, copyButton } from '../dom.js';
 import { all, call, enc } from '../api.js';
 import { describe } from './app.js';
 
@@ -35,6 +35,37 @@ function paramControl(name, spec, value) {
   };
   const hint = [spec.type, describe(spec), spec.optional ? 'optional' : 'required'].filter(Boolean).join(', ');
   return { control, read, element: field(name, control, { pointer: `/destination/params/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, hint }) };
+}
+
+/** Where a campaign usually comes from: a template sets the source and the medium (the UTM builder). */
+const templates = [['newsletter', 'Newsletter', 'newsletter', 'email'], ['facebook', 'Facebook', 'facebook', 'social'],
+  ['instagram', 'Instagram', 'instagram', 'social'], ['x', 'X (Twitter)', 'x', 'social'], ['linkedin', 'LinkedIn', 'linkedin', 'social'],
+  ['google', 'Google Ads', 'google', 'cpc'], ['sms', 'SMS', 'sms', 'sms'], ['qr', 'QR code on print', 'qr', 'print']];
+
+/**
+ * The UTM builder over the campaign fields: a template fills source and medium, and the link as it will be shared,
+ * with its `utm_*` items, is shown with a copy button (taps through it count under the same campaign as the link's
+ * own fields; the URL's items win field by field).
+ */
+function utmBuilder(campaign, address, watched) {
+  const [source, medium] = campaign.controls;
+  const template = select([['', 'choose…'], ...templates.map(([key, label]) => [key, label])], '', { id: 'utm-template' });
+  template.addEventListener('change', () => {
+    const chosen = templates.find(([key]) => key === template.value);
+    if (!chosen) return;
+    for (const [control, value] of [[source, chosen[2]], [medium, chosen[3]]]) { control.value = value; control.dispatchEvent(new Event('input', { bubbles: true })); }
+  });
+  const tagged = h('code', { id: 'utm-url' });
+  const show = () => {
+    const items = new URLSearchParams();
+    groups.campaign.forEach(([key], i) => { const v = campaign.controls[i].value.trim(); if (v) items.set(`utm_${key}`, v); });
+    tagged.textContent = address() + (items.size ? `?${items}` : '');
+  };
+  for (const control of [...campaign.controls, ...watched]) control.addEventListener('input', show);
+  for (const control of watched) control.addEventListener('change', show);
+  show();
+  campaign.element.append(field('Template', template, { hint: 'Sets the source and the medium.' }),
+    h('p', { class: 'utm-url' }, 'Shared as ', tagged, ' ', copyButton(() => tagged.textContent)));
 }
 
 /** The form of `link` (null: a new link). `apps` the workspace's apps, `domains` its domains; `saved(link, etag)` after a save. */
@@ -101,6 +132,7 @@ export async function linkForm(link, etag, { apps, domains, saved }) {
   fallbacks.element.append(field('Skip the store', skipStore, { pointer: '/skipStore',
     hint: 'A fallback replaces the website; phones still get the store first.' }));
   const campaign = group('campaign');
+  utmBuilder(campaign, () => `https://${domain.value}/${slug.value.trim() || (link ? old.slug : '…')}`, [domain, slug]);
   const preview = group('preview');
   const tags = input({ value: (old.tags || []).join(', '), placeholder: 'spring, mail' });
   const expiresAt = input({ type: 'datetime-local', step: 1, value: old.expiresAt ? toLocal(old.expiresAt) : '' });

@@ -1,7 +1,7 @@
 // One link (`#/links/{id}`) or a new one (`#/links/new`): its taps over 7 and 30 days and by campaign, its QR code,
 // and the form (a read key sees the link as JSON instead); its analytics tab (`?tab=analytics`). The form and the
 // analytics are loaded by the tab that shows them only.
-import { h, replace, pretty, copyButton, errorNotice, notice, fact, appName } from '../dom.js';
+import { h, replace, pretty, copyButton, errorNotice, notice, fact, appName, input, field } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
 import { instant, state, target } from './links.js';
 
@@ -73,16 +73,34 @@ async function taps(link) {
 
 /**
  * The link's QR code: the PNG of `GET /v1/qr`, fetched with the key and drawn on a canvas (the console's CSP,
- * default-src 'self', admits no blob: or data: image), and PNG and SVG downloads through blob URLs.
+ * default-src 'self', admits no blob: or data: image), and PNG and SVG downloads through blob URLs. The code may
+ * carry its own `utm_*` (the API sets them in the URL it encodes), so a poster's taps are told from the rest.
  */
 function qr(link) {
   const canvas = h('canvas', { id: 'qr-code', width: 192, height: 192, role: 'img', 'aria-label': `QR code of ${link.shortLink}` });
   const box = h('figure', { class: 'qr' }, canvas);
-  const path = (format, size) => `/v1/qr?url=${enc(link.shortLink)}&format=${format}&size=${size}`;
-  call('GET', path('png', 192), { accept: 'image/png', blob: true })
-    .then(({ data }) => createImageBitmap(data))
-    .then((bitmap) => { canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height); canvas.dataset.drawn = 'true'; },
-      (error) => box.append(errorNotice(error)));
+  const fields = [['source', 'qr'], ['medium', 'print'], ['campaign', link.campaign?.campaign || '']]
+    .map(([key, placeholder]) => [key, input({ placeholder: placeholder && `e.g. ${placeholder}`, autocomplete: 'off', 'data-utm': key })]);
+  const items = () => {
+    const query = new URLSearchParams();
+    for (const [key, control] of fields) if (control.value.trim()) query.set(`utm_${key}`, control.value.trim());
+    return query;
+  };
+  const encoded = h('code', { id: 'qr-url' });
+  const path = (format, size) => `/v1/qr?url=${enc(link.shortLink)}&format=${format}&size=${size}${items().size ? `&${items()}` : ''}`;
+  const draw = () => {
+    const query = items();
+    encoded.textContent = link.shortLink + (query.size ? `${link.shortLink.includes('?') ? '&' : '?'}${query}` : '');
+    canvas.dataset.drawn = 'false';
+    call('GET', path('png', 192), { accept: 'image/png', blob: true })
+      .then(({ data }) => createImageBitmap(data))
+      .then((bitmap) => {
+        const context = canvas.getContext('2d');
+        context.clearRect(0, 0, canvas.width, canvas.height);
+        context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+        canvas.dataset.drawn = 'true';
+      }, (error) => box.append(errorNotice(error)));
+  };
   const download = (format, label) => {
     const button = h('button', { type: 'button', class: 'secondary', 'data-qr': format }, label);
     button.addEventListener('click', async () => {
@@ -98,6 +116,14 @@ function qr(link) {
     });
     return button;
   };
-  box.append(h('figcaption', { class: 'actions' }, download('png', 'PNG'), download('svg', 'SVG')));
+  // A group, not a form: a read key may draw codes too, and its console has no forms.
+  const apply = h('button', { type: 'button', class: 'secondary', id: 'qr-apply' }, 'Use in the code');
+  const campaign = h('div', { class: 'qr-campaign', role: 'group', 'aria-label': 'Campaign of the QR code' },
+    h('p', { class: 'hint' }, 'The code\'s own campaign: its taps count under these utm_ fields.'),
+    fields.map(([key, control]) => field(`utm_${key}`, control)), apply);
+  apply.addEventListener('click', draw);
+  draw();
+  box.append(h('figcaption', {}, h('p', { class: 'muted' }, 'Encodes ', encoded), h('div', { class: 'actions' }, download('png', 'PNG'), download('svg', 'SVG'))),
+    h('details', { class: 'qr-utm' }, h('summary', {}, 'Campaign of the code'), campaign));
   return box;
 }

@@ -1,6 +1,7 @@
-// Links: the workspace's stored links with their taps over 7 and 30 days, search and filters, cursor pages, and
-// the import of a Firebase Takeout or linkd CSV file (a dry run's report first).
-import { h, replace, field, form, input, select, errorNotice, head } from '../dom.js';
+// Links: the workspace's stored links with their taps over 7 and 30 days, search, filters and order, their count,
+// cursor pages, the export of what the list shows, actions on ticked links, and the import of a Firebase Takeout
+// or linkd CSV file (a dry run's report first).
+import { h, replace, field, form, input, select, errorNotice, head, checkbox } from '../dom.js';
 import { get, call, all, enc } from '../api.js';
 
 const day = 864e5;
@@ -38,39 +39,67 @@ export function state(link) {
 export const target = (link) => (link.destination ? h('code', {}, link.destination.type) : link.url ? h('span', { class: 'link-url' }, link.url) : '');
 
 export async function render(view, context) {
-  const domains = await all('/v1/domains?limit=200');
+  // Loaded here, not imported: a link's page imports this module's helpers and needs none of it.
+  const [domains, { exportLinks, bulkBar }] = await Promise.all([all('/v1/domains?limit=200'), import('./links-bulk.js')]);
   const q = input({ type: 'search', placeholder: 'slug or name', id: 'links-q' });
   const domain = select([['', 'any'], ...domains.map((d) => d.hostname)], '');
   const tag = input({ placeholder: 'spring' });
-  const campaign = input({ placeholder: 'spring24' });
+  const campaign = input({ placeholder: 'spring', title: 'A part of the campaign name, any case' });
   const type = input({ placeholder: 'widgetDetail' });
+  const sort = select([['-created', 'newest first'], ['created', 'oldest first'], ['slug', 'slug A→Z'], ['-slug', 'slug Z→A'],
+    ['-clicks', 'most taps'], ['clicks', 'fewest taps']], '-created', { id: 'links-sort' });
   const filters = h('form', { class: 'filters', 'aria-label': 'Filters', role: 'search' },
     field('Search', q), field('Domain', domain), field('Tag', tag), field('Campaign', campaign), field('Destination type', type),
-    h('button', { type: 'submit' }, 'Search'));
+    field('Order', sort), h('button', { type: 'submit' }, 'Search'));
   const holder = h('div');
+  const total = h('p', { id: 'links-count', class: 'muted', 'aria-live': 'polite' });
+  const exported = h('span', { class: 'muted', id: 'export-status' });
+  const exportButton = h('button', { type: 'button', class: 'secondary', id: 'export-links' }, 'Export CSV');
+  const ticked = new Map();
+  const bulk = context.canWrite ? bulkBar(() => [...ticked].map(([id, shortLink]) => ({ id, shortLink })), () => load()) : null;
   view.append(h('h1', {}, 'Links'),
-    context.canWrite ? h('p', {}, h('a', { class: 'button', href: '#/links/new', id: 'new-link' }, 'New link')) : '', filters, holder);
+    context.canWrite ? h('p', {}, h('a', { class: 'button', href: '#/links/new', id: 'new-link' }, 'New link')) : '', filters,
+    h('div', { class: 'actions links-tools' }, total, exportButton, exported), bulk ? bulk.element : '', holder);
 
   let figures = null;
+  let query = null;
+  exportButton.addEventListener('click', () => {
+    const shown = new URLSearchParams(query);
+    shown.delete('limit');
+    exportLinks(shown, (text) => { exported.textContent = text; }).catch((error) => exported.replaceChildren(errorNotice(error)));
+  });
   async function load() {
-    const query = new URLSearchParams({ limit: '50' });
+    query = new URLSearchParams({ limit: '50', sort: sort.value });
     for (const [name, control] of [['q', q], ['domain', domain], ['tag', tag], ['campaign', campaign], ['destinationType', type]]) {
       if (control.value.trim()) query.set(name, control.value.trim());
     }
     figures = figures || await Promise.all([taps(7), taps(30)]);
+    ticked.clear();
+    bulk?.update(0);
     const body = h('tbody');
     const status = h('div', { class: 'actions' });
+    const all = bulk ? checkbox(false, { 'aria-label': 'Tick every listed link', id: 'tick-all' }) : null;
+    all?.addEventListener('change', () => {
+      for (const box of body.querySelectorAll('input.tick')) { box.checked = all.checked; box.dispatchEvent(new Event('change')); }
+    });
     holder.replaceChildren(h('div', { class: 'table-wrap' }, h('table', { id: 'links-table', class: 'stack', 'aria-label': 'Links' },
-      h('thead', {}, h('tr', {}, ['Link', 'Name', 'Opens', 'Campaign', 'Tags', 'State'].map((t) => h('th', { scope: 'col' }, t)),
+      h('thead', {}, h('tr', {}, all ? h('th', { scope: 'col', class: 'tick-cell' }, all) : null,
+        ['Link', 'Name', 'Opens', 'Campaign', 'Tags', 'State'].map((t) => h('th', { scope: 'col' }, t)),
         h('th', { scope: 'col', class: 'num' }, 'Taps 7 d'), h('th', { scope: 'col', class: 'num' }, '30 d'))), body)), status);
     let count = 0;
     async function page(path) {
       status.replaceChildren(h('span', { class: 'muted' }, 'Loading…'));
       const data = await get(path);
+      if (data.total !== undefined) {
+        const n = data.total;
+        total.textContent = `${n} ${n === 1 ? 'link' : 'links'}${query.size > 2 ? (n === 1 ? ' matches' : ' match') : ''}`;
+      }
       for (const link of data.items) {
         count++;
         const c = link.campaign || {};
-        body.append(h('tr', { 'data-id': link.id },
+        const box = bulk ? checkbox(false, { class: 'tick', 'aria-label': `Tick ${link.shortLink}` }) : null;
+        box?.addEventListener('change', () => { if (box.checked) ticked.set(link.id, link.shortLink); else ticked.delete(link.id); bulk.update(ticked.size); });
+        body.append(h('tr', { 'data-id': link.id }, box ? h('td', { class: 'tick-cell' }, box) : null,
           h('td', {}, h('a', { href: `#/links/${enc(link.id)}` }, clip(link.shortLink.replace(/^https:\/\//, ''), 'code'))),
           h('td', {}, link.name ? clip(link.name) : ''), h('td', {}, target(link)),
           h('td', { class: 'link-campaign' }, [c.campaign, c.source, c.medium].filter(Boolean).join(' · ')),
@@ -78,8 +107,9 @@ export async function render(view, context) {
           h('td', {}, state(link)),
           h('td', { class: 'num taps-7' }, tapCell(figures[0], link.id)), h('td', { class: 'num taps-30' }, tapCell(figures[1], link.id))));
       }
-      status.replaceChildren(count ? '' : h('span', { class: 'muted' }, query.size > 1 ? 'No link matches.' : 'No link yet.'));
+      status.replaceChildren(count ? '' : h('span', { class: 'muted' }, query.size > 2 ? 'No link matches.' : 'No link yet.'));
       if (data.next) {
+        status.append(h('span', { class: 'muted' }, `${count} shown`), ' ');
         const more = h('button', { type: 'button', class: 'secondary' }, 'Load more');
         more.addEventListener('click', () => page(data.next).catch((error) => status.replaceChildren(errorNotice(error))));
         status.append(more);
