@@ -3,7 +3,7 @@ import Foundation
 extension LinksCommand {
     /// `linkd links export`: every page of `GET /v1/links/export`, as one CSV file (one header row).
     static func export(_ arguments: [String]) -> Int32 {
-        let filters = [("domain", "domain"), ("tag", "tag"), ("campaign", "campaign"), ("destination-type", "destinationType"), ("search", "q")]
+        let filters = [("domain", "domain"), ("tag", "tag"), ("campaign", "campaign"), ("destination-type", "destinationType"), ("search", "q"), ("sort", "sort")]
         let client: APIClient
         let output: FileHandle
         var query: [URLQueryItem] = []

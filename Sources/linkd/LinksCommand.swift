@@ -14,7 +14,7 @@ enum LinksCommand: Command {
                linkd links create --file FILE|-   (a JSON array of links, or one a line: up to 100,000)
                linkd links import FILE|- --format firebase|csv [--dry-run] [--domain HOST] [options]
                linkd links export [--output FILE] [--domain HOST] [--tag T] [--campaign C] [--destination-type T]
-                                  [--search TEXT] [options]
+                                  [--search TEXT] [--sort created|slug|clicks|-created|-slug|-clicks] [options]
 
         build   prints the answer of POST /v1/links/build: the universal link, the custom-scheme link when the app
                 has a scheme, and the rule that prints (and resolves) it; with --batch, one result per link, in order.
@@ -40,6 +40,7 @@ enum LinksCommand: Command {
           --dry-run              import: report what would happen, save nothing
           --output FILE          export: write there instead of standard output
           --tag, --campaign, --destination-type, --search   export: only the links the list filters keep
+          --sort ORDER   export: the list's order (created, slug, clicks; - reverses; default created)
         \(APIClient.optionsHelp)
         """
 

@@ -84,6 +84,8 @@ struct LinksCommandTests {
         #expect(rows.dropFirst().map { $0.split(separator: ",")[1] } == ["one", "two", "fdl"])
         let filtered = try LinkdProcess.run(["links", "export", "--search", "fd"] + api)
         #expect(filtered.stdout.split(separator: "\r\n").count == 2)
+        let sorted = try LinkdProcess.run(["links", "export", "--sort", "-slug"] + api)
+        #expect(sorted.stdout.split(separator: "\r\n").dropFirst().map { $0.split(separator: ",")[1] } == ["two", "one", "fdl"], "\(sorted.stderr)")
         // The export imports back: every slug is taken now, each row refused by its slug.
         let back = try LinkdProcess.run(["links", "import", "-", "--format", "csv"] + api, input: exported.stdout)
         #expect(back.status == 1 && back.stderr.contains("0 created, 3 refused"), "\(back.stderr)")
