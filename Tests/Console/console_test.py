@@ -555,6 +555,8 @@ def check_many_links(c, driver, app_id):
     c.fill(new, "Campaign", "autumn")
     c.wait(lambda: c.css("#utm-url").text == f"https://{HOST}/utm?utm_source=newsletter&utm_medium=email&utm_campaign=autumn",
            "the tagged URL")
+    driver.execute_script("document.getElementById('utm-url').scrollIntoView({block: 'center'})")
+    c.shot("link-utm-builder")
     c.fill(new, "Link opens", "url")
     c.fill(new, "Web page URL", "https://www.example.com/utm")
     c.submit(new)
