@@ -2,7 +2,7 @@ import ByteText
 
 /// The URLs a generated router is checked on (`GET /v1/apps/{id}/codegen/fixtures`): for every rule of the app
 /// on every domain of its table, a URL each capture's parameter accepts, URLs each one refuses (type, bounds),
-/// its case, percent-encoding and trailing-slash variants, the same path on the custom scheme (both spellings),
+/// its case, percent-encoding and trailing-slash variants, the same path on the custom scheme (every spelling),
 /// and URLs no rule claims or no universal link can be (`http`, user information). The answers are the server's.
 public enum RouterFixtures {
     public static func urls(_ table: RouterTable) -> [String] {
@@ -26,9 +26,18 @@ public enum RouterFixtures {
                 add(https)
                 for variant in variants(tail) { add("https://" + host + variant) }
                 if index == table.schemeDomain, let scheme = table.scheme {
+                    // Every spelling docs/LINKS.md accepts: two, three, one or no slashes after the colon.
                     add(scheme + "://" + tail.dropFirst())
                     add(scheme + ":///" + tail.dropFirst())
+                    add(scheme + ":" + tail)
+                    add(scheme + ":" + tail.dropFirst())
                 }
+            }
+            if index == table.schemeDomain, let scheme = table.scheme, let tail = tails.last {
+                // The scheme in capitals; a first segment that reads like a host with a port or user information.
+                add(scheme.uppercased() + ":" + tail.dropFirst())
+                add(scheme + "://user@" + tail.dropFirst())
+                add(scheme + "://" + (tail.dropFirst().split(separator: "/", maxSplits: 1).first ?? "") + ":x/")
             }
             add("http://" + host + (tails.last ?? "/"))
             add("https://user:secret@" + host + (tails.last ?? "/"))

@@ -87,18 +87,12 @@ struct CodegenWorkspace {
     }
 
     /// What the app's router must answer for each URL, from resolve (batches of 1,000): the destination's JSON
-    /// text, or "null" when the app opens nothing. A custom-scheme URL is asked as it is, for the app's platform:
-    /// resolve hands it to that platform's app of the scheme, as the phone does.
+    /// text, or "null" when the app opens nothing. A custom-scheme URL is asked as it is, in any spelling, for the
+    /// app's platform: resolve hands it to that platform's app of the scheme, as the phone does.
     func expected(_ urls: [String]) throws -> [String] {
-        // A custom-scheme URL without `//` is no URL the router reads: it opens nothing.
-        let asked = urls.map { url -> String? in
-            let lower = url.lowercased()
-            return !lower.hasPrefix("widgets:") || lower.hasPrefix("widgets://") ? url : nil
-        }
-        let askable = asked.compactMap { $0 }
         var answers: [String] = []
-        for start in stride(from: 0, to: askable.count, by: 1000) {
-            let batch = askable[start..<min(start + 1000, askable.count)]
+        for start in stride(from: 0, to: urls.count, by: 1000) {
+            let batch = urls[start..<min(start + 1000, urls.count)]
             let body = JSONValue.object(["urls": .array(batch.map(JSONValue.string)), "log": .bool(false), "platform": .string(platform)]).serialized
             let results = try Fixture.expect(200, service.request("POST", "/v1/resolve", key: key, json: body)).json["results"]!.arrayValue!
             for result in results {
@@ -107,7 +101,6 @@ struct CodegenWorkspace {
                 answers.append(opens ? (result["destination"]?.serialized ?? "null") : "null")
             }
         }
-        var next = answers.makeIterator()
-        return asked.map { $0 == nil ? "null" : next.next()! }
+        return answers
     }
 }

@@ -116,6 +116,11 @@ import TestSupport
             #expect(routed[urls.firstIndex(of: "https://links.example.com/widget/42")!] == #"{"type":"widgetDetail","params":{"id":42}}"#)
             // The app's scheme, on either platform (an Android app's as Android's matcher decides it).
             #expect(routed[urls.firstIndex(of: "widgets://widget/42")!] == #"{"type":"widgetDetail","params":{"id":42}}"#)
+            // Every spelling docs/LINKS.md accepts is a fixture, routed as resolve routes it (above).
+            for spelling in ["widgets:///widget/42", "widgets:widget/42", "widgets:/widget/42"] {
+                #expect(urls.firstIndex(of: spelling).map { routed[$0] } == #"{"type":"widgetDetail","params":{"id":42}}"#, "\(spelling)")
+            }
+            #expect(urls.firstIndex(of: "widgets:account").map { routed[$0] } == #"{"type":"account","params":{}}"#)
 
             let extras = try run("extras", "")
             #expect(extras.count == extrasCount)

@@ -296,7 +296,7 @@
         return true
     }
 
-    private class URLParts(val scheme: String, val authority: List<Int>, val host: String, val hasUserInfo: Boolean, val path: List<Int>, val query: List<Int>?, val fragment: List<Int>?)
+    private class URLParts(val scheme: String, val host: String, val hasUserInfo: Boolean, val path: List<Int>, val query: List<Int>?, val fragment: List<Int>?)
 
     private const val HEX = "0123456789ABCDEF"
 
@@ -313,10 +313,14 @@
         fun schemeByte(b: Int) = isUpper(b) || isLower(b) || isDigit(b) || b == 0x2b || b == 0x2d || b == 0x2e
         if (colon <= 0 || !bytes.subList(0, colon).all { schemeByte(it) } || isDigit(bytes[0]) || bytes[0] in listOf(0x2b, 0x2d, 0x2e)) return null
         val scheme = text(lowercased(bytes.subList(0, colon)))
-        if (bytes.size < colon + 3 || bytes[colon + 1] != 0x2f || bytes[colon + 2] != 0x2f) return null
-        val authorityStart = colon + 3
+        val slashes = bytes.size >= colon + 3 && bytes[colon + 1] == 0x2f && bytes[colon + 2] == 0x2f
+        // A custom-scheme URL has no authority: what stands where a host would is its path's first segment, with
+        // or without `//` (`widgets://widget/42`, `widgets:///widget/42`, `widgets:widget/42`, `widgets:/widget/42`).
+        val web = scheme == "https" || scheme == "http"
+        if (web && !slashes) return null
+        val authorityStart = if (slashes) colon + 3 else colon + 1
         var authorityEnd = authorityStart
-        while (authorityEnd < bytes.size && bytes[authorityEnd] !in listOf(0x2f, 0x3f, 0x23)) authorityEnd++
+        while (web && authorityEnd < bytes.size && bytes[authorityEnd] !in listOf(0x2f, 0x3f, 0x23)) authorityEnd++
         val authority = bytes.subList(authorityStart, authorityEnd)
         val at = authority.lastIndexOf(0x40)
         val hostStart = if (at >= 0) authorityStart + at + 1 else authorityStart
@@ -337,7 +341,8 @@
         if (hash >= 0) { fragment = encodeRaw(bytes.subList(hash + 1, end)); end = hash }
         val mark = bytes.subList(authorityEnd, end).indexOf(0x3f).let { if (it < 0) -1 else it + authorityEnd }
         if (mark >= 0) { query = encodeRaw(bytes.subList(mark + 1, end)); end = mark }
-        return URLParts(scheme, encodeRaw(authority), host, at >= 0, encodeRaw(bytes.subList(authorityEnd, end)), query, fragment)
+        val path = encodeRaw(bytes.subList(authorityEnd, end))
+        return URLParts(scheme, host, at >= 0, if (!web && path.isNotEmpty() && path[0] != 0x2f) listOf(0x2f) + path else path, query, fragment)
     }
 
     /** One template element: a literal (`capture` null), or a capture, `rest` for `{name*}`, `optional` for one a link may leave out. */
@@ -566,12 +571,10 @@
     /** What `url` opens in this app: resolve's decision; null when the app opens nothing or its rule names no destination. */
     fun route(url: String): LinkDestination? {
         val parsed = parseURL(url) ?: return null
-        var path = parsed.path
+        val path = parsed.path
         val index: Int
         var onlySelf = false
         if (table.scheme != null && parsed.scheme == table.scheme && table.schemeDomain >= 0) {
-            // The authority of a custom-scheme URL is the first path segment.
-            if (parsed.authority.isNotEmpty()) path = listOf(0x2f) + parsed.authority + path
             index = table.schemeDomain
             onlySelf = true
         } else {

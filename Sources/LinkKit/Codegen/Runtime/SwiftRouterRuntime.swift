@@ -135,11 +135,9 @@ extension LinkRouter {
         guard let parsed = URLParts(url) else { return nil }
         let compiled = Compiled.shared
         var domainIndex: Int
-        var path = parsed.path
+        let path = parsed.path
         var onlySelf = false
         if let scheme = table.scheme, parsed.scheme == scheme, table.schemeDomain >= 0 {
-            // The authority of a custom-scheme URL is the first path segment.
-            if !parsed.authority.isEmpty { path = [0x2F] + parsed.authority + path }
             domainIndex = table.schemeDomain
             onlySelf = true
         } else {
@@ -779,7 +777,6 @@ extension LinkRouter {
     /// A URL split as linkd splits it (RFC 3986 §3): raw bytes beyond printable ASCII percent-encoded.
     struct URLParts {
         let scheme: String
-        let authority: [UInt8]
         let host: String
         let hasUserInfo: Bool
         let path: [UInt8]
@@ -794,11 +791,14 @@ extension LinkRouter {
             guard let colon = bytes.firstIndex(of: 0x3A), colon > 0, bytes[..<colon].allSatisfy(isSchemeByte),
                   !(0x30...0x39).contains(bytes[0]), ![0x2B, 0x2D, 0x2E].contains(bytes[0]) else { return nil }
             scheme = String(decoding: Subject.lowercased(Array(bytes[..<colon])), as: UTF8.self)
-            guard bytes.count >= colon + 3, bytes[colon + 1] == 0x2F, bytes[colon + 2] == 0x2F else { return nil }
-            let authorityStart = colon + 3
+            let slashes = bytes.count >= colon + 3 && bytes[colon + 1] == 0x2F && bytes[colon + 2] == 0x2F
+            // A custom-scheme URL has no authority: what stands where a host would is its path's first segment, with
+            // or without `//` (`widgets://widget/42`, `widgets:///widget/42`, `widgets:widget/42`, `widgets:/widget/42`).
+            let web = scheme == "https" || scheme == "http"
+            if web, !slashes { return nil }
+            let authorityStart = slashes ? colon + 3 : colon + 1
             var authorityEnd = authorityStart
-            while authorityEnd < bytes.count, ![0x2F, 0x3F, 0x23].contains(bytes[authorityEnd]) { authorityEnd += 1 }
-            authority = Self.encodeRaw(bytes[authorityStart..<authorityEnd])
+            while web, authorityEnd < bytes.count, ![0x2F, 0x3F, 0x23].contains(bytes[authorityEnd]) { authorityEnd += 1 }
             var hostStart = authorityStart
             if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: 0x40) { hostStart = at + 1 }
             hasUserInfo = hostStart > authorityStart
@@ -825,7 +825,8 @@ extension LinkRouter {
             } else {
                 query = nil
             }
-            path = Self.encodeRaw(bytes[authorityEnd..<end])
+            let path = Self.encodeRaw(bytes[authorityEnd..<end])
+            self.path = !web && path.first.map({ $0 != 0x2F }) == true ? [0x2F] + path : path
         }
 
         static func encodeRaw(_ bytes: ArraySlice<UInt8>) -> [UInt8] {

@@ -428,7 +428,7 @@ function advancedGlob(tokens: string, input: string): boolean {
   return s >= input.length;
 }
 
-interface URLParts { scheme: string; authority: Bytes; host: string; hasUserInfo: boolean; path: Bytes; query: Bytes | null; fragment: Bytes | null }
+interface URLParts { scheme: string; host: string; hasUserInfo: boolean; path: Bytes; query: Bytes | null; fragment: Bytes | null }
 
 function encodeRaw(bytes: Bytes): Bytes {
   const hex = "0123456789ABCDEF";
@@ -446,10 +446,14 @@ function parseURL(url: string): URLParts | null {
   const schemeByte = (b: number) => isUpper(b) || isLower(b) || isDigit(b) || b === 0x2b || b === 0x2d || b === 0x2e;
   if (colon <= 0 || !bytes.slice(0, colon).every(schemeByte) || isDigit(bytes[0]) || [0x2b, 0x2d, 0x2e].indexOf(bytes[0]) >= 0) return null;
   const scheme = text(lowercased(bytes.slice(0, colon)));
-  if (bytes.length < colon + 3 || bytes[colon + 1] !== 0x2f || bytes[colon + 2] !== 0x2f) return null;
-  const authorityStart = colon + 3;
+  const slashes = bytes.length >= colon + 3 && bytes[colon + 1] === 0x2f && bytes[colon + 2] === 0x2f;
+  // A custom-scheme URL has no authority: what stands where a host would is its path's first segment, with
+  // or without `//` (`widgets://widget/42`, `widgets:///widget/42`, `widgets:widget/42`, `widgets:/widget/42`).
+  const web = scheme === "https" || scheme === "http";
+  if (web && !slashes) return null;
+  const authorityStart = slashes ? colon + 3 : colon + 1;
   let authorityEnd = authorityStart;
-  while (authorityEnd < bytes.length && [0x2f, 0x3f, 0x23].indexOf(bytes[authorityEnd]) < 0) authorityEnd++;
+  while (web && authorityEnd < bytes.length && [0x2f, 0x3f, 0x23].indexOf(bytes[authorityEnd]) < 0) authorityEnd++;
   const authority = bytes.slice(authorityStart, authorityEnd);
   const at = authority.lastIndexOf(0x40);
   const hostStart = at >= 0 ? authorityStart + at + 1 : authorityStart;
@@ -470,7 +474,8 @@ function parseURL(url: string): URLParts | null {
   if (hash >= 0) { fragment = encodeRaw(bytes.slice(hash + 1, end)); end = hash; }
   const mark = bytes.slice(0, end).indexOf(0x3f, authorityEnd);
   if (mark >= 0) { query = encodeRaw(bytes.slice(mark + 1, end)); end = mark; }
-  return { scheme, authority: encodeRaw(authority), host, hasUserInfo: at >= 0, path: encodeRaw(bytes.slice(authorityEnd, end)), query, fragment };
+  const path = encodeRaw(bytes.slice(authorityEnd, end));
+  return { scheme, host, hasUserInfo: at >= 0, path: !web && path.length > 0 && path[0] !== 0x2f ? [0x2f].concat(path) : path, query, fragment };
 }
 
 /** `optional`: a `{name}` capture a link may leave out (it takes zero characters or more). */
@@ -572,12 +577,10 @@ function governing(host: string): number {
 function routeFound(url: string): Found | null {
   const parsed = parseURL(url);
   if (!parsed) return null;
-  let path = parsed.path;
+  const path = parsed.path;
   let index: number;
   let onlySelf = false;
   if (table.scheme !== null && parsed.scheme === table.scheme && table.schemeDomain >= 0) {
-    // The authority of a custom-scheme URL is the first path segment.
-    if (parsed.authority.length > 0) path = [0x2f].concat(parsed.authority, path);
     index = table.schemeDomain;
     onlySelf = true;
   } else {
