@@ -6,14 +6,18 @@ protocol RouterEmitter {
     var table: RouterTable { get }
     var etag: String { get }
     var declarations: String { get }
+    /// What follows the runtime for the app's platform alone (Swift's Android matcher, only in an Android app's file).
+    var platformRuntime: String { get }
 }
 
 extension RouterEmitter {
     var text: String {
         let form = Self.language.form
         return RouterSource.header(table, etag: etag, generator: Self.language.rawValue) + declarations
-            + table.value.source(form.dialect, indent: form.tableIndent) + form.tableEnd + form.runtime
+            + table.value.source(form.dialect, indent: form.tableIndent) + form.tableEnd + form.runtime + platformRuntime
     }
+
+    var platformRuntime: String { "" }
 
     /// `text` as a string literal of the language.
     func quote(_ text: String) -> String { Self.language.form.dialect.quote(text) }

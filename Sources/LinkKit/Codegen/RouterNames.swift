@@ -18,7 +18,8 @@ enum RouterNames {
     /// be named: keywords, `Type` and `Protocol` (no type member may take them), the enum's own members, and the
     /// types and functions its code names unqualified (a member of that name would shadow them); `none`, which reads as `Optional.none`.
     static let swiftMembers: Set<String> = swiftKeywords.union([
-        "Type", "Protocol", "none", "invalid", "type", "values", "json", "make", "requiresSignIn",
+        "Type", "Protocol", "none", "invalid", "type", "values", "json", "make", "requiresSignIn", "unreadable", "optional",
+        "hashValue", "hash", "encode", "Key", "Hashable", "Codable", "Encoder", "Decoder", "CodingKey", "DecodingError",
         "LinkDestination", "LinkRouter", "LinkURLs", "LinkBuildError", "LinkInbox", "LinkDeferredClaim", "String", "Int", "Int64", "Bool", "Equatable", "Sendable",
         "URL", "UUID", "Foundation", "FoundationNetworking",
         "CaseIterable", "Optional", "Array", "Dictionary", "Character", "Swift", "Result", "Error", "RawRepresentable",

@@ -7,10 +7,16 @@ struct SwiftRouterSource: RouterEmitter {
     /// Each destination's case, each enum parameter's nested type, each destination's parameter labels (`DestinationNames.swift`).
     let names: DestinationNames
 
+    /// An iOS app's file has no Android matcher; an Android app's decides as Android does (docs/CODEGEN.md).
+    var platformRuntime: String {
+        "\n\n" + (table.platform == .android ? SwiftAndroidMatcher.text : SwiftIOSMatcher.text)
+    }
+
     var declarations: String {
         var out = "\nimport Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\n"
-        out += "\n/// The app's destinations (resolve's typed destinations), and resolve's error destination.\n"
-        out += "public enum LinkDestination: Equatable, Sendable {\n"
+        out += "\n/// The app's destinations (resolve's typed destinations), and resolve's error destination. `Hashable` for\n"
+        out += "/// `NavigationPath`, `Codable` in resolve's JSON shape (the extension after the table).\n"
+        out += "public enum LinkDestination: Hashable, Sendable {\n"
         for destination in table.destinations {
             let params = destination.parameters.map { "\(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = nil" : "")" }
             out += "    case \(names.type(destination))" + (params.isEmpty ? "" : "(" + params.joined(separator: ", ") + ")") + "\n"
@@ -36,13 +42,21 @@ struct SwiftRouterSource: RouterEmitter {
     }
 
     private var makeAndValues: String {
-        var make = "extension LinkDestination {\n    static func make(_ type: String, _ values: [String: LinkRouter.Value]) -> LinkDestination? {\n        switch type {\n"
+        var make = "extension LinkDestination {\n    /// The destination of a type from converted values; the error destination for a value the case cannot take.\n"
+        make += "    static func make(_ type: String, _ values: [String: LinkRouter.Value]) -> LinkDestination? {\n        switch type {\n"
         var types = "    /// The destination type's name; nil for `invalid`.\n    public var type: String? {\n        switch self {\n"
         var values = "    /// The parameters in resolve's order (by name), absent optionals left out.\n    var values: [(String, LinkRouter.Value)] {\n        switch self {\n"
         for destination in table.destinations {
             let quoted = quote(destination.name)
-            let arguments = destination.parameters.map { "\(names.parameter($0, in: destination)): \(read($0, in: destination))" }
-            make += "        case \(quoted): return .\(names.type(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
+            // Each value read by position (`p0`...) with a `guard`: no force unwrap, no trapping conversion.
+            let arguments = destination.parameters.enumerated().map { "\(names.parameter($1, in: destination)): p\($0)" }
+            make += "        case \(quoted):\n"
+            for (index, spec) in destination.parameters.enumerated() {
+                let key = "values[\(quote(spec.name))]"
+                let read = spec.optional ? "LinkDestination.optional(\(key), { \(read(spec, in: destination)) })" : "\(key).flatMap({ \(read(spec, in: destination)) })"
+                make += "            guard let p\(index) = \(read) else { return .unreadable(\(quote(spec.name)), \(key)) }\n"
+            }
+            make += "            return .\(names.type(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
             types += "        case .\(names.type(destination)): return \(quoted)\n"
             if destination.parameters.isEmpty {
                 values += "        case .\(names.type(destination)): return []\n"
@@ -71,20 +85,14 @@ struct SwiftRouterSource: RouterEmitter {
         type(of: spec) { _ in names.enumType(spec, in: destination) }
     }
 
-    /// The expression reading `spec` from `values` (converted by the router, so present and of its type).
+    /// The closure body reading `spec` from a value `$0` (converted by the router): nil when the Swift type cannot hold it.
     private func read(_ spec: ParameterSpec, in destination: DestinationType) -> String {
-        let key = "values[\(quote(spec.name))]"
-        switch (spec.kind, spec.optional) {
-        case (.int, false): return "Int(\(key)!.int!)"
-        case (.int, true): return "\(key)?.int.map { Int($0) }"
-        case (.bool, false): return "\(key)!.bool!"
-        case (.bool, true): return "\(key)?.bool"
-        case (.enumeration, false): return "\(names.enumType(spec, in: destination))(rawValue: \(key)!.text)!"
-        case (.enumeration, true): return "\(key).flatMap { \(names.enumType(spec, in: destination))(rawValue: $0.text) }"
-        case (.uuid, false): return "UUID(uuidString: \(key)!.text)!"
-        case (.uuid, true): return "\(key).flatMap { UUID(uuidString: $0.text) }"
-        case (_, false): return "\(key)!.text"
-        case (_, true): return "\(key)?.text"
+        switch spec.kind {
+        case .int: "$0.exactInt"
+        case .bool: "$0.bool"
+        case .enumeration: "\(names.enumType(spec, in: destination))(rawValue: $0.text)"
+        case .uuid: "$0.uuid"
+        case .string: "$0.text"
         }
     }
 

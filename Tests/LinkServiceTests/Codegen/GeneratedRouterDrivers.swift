@@ -24,6 +24,14 @@ extension GeneratedRouterTests {
         func user(_ n: Int) -> String { "https://links.example.com/u/00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - String(n).count) + String(n) }
         func line(_ handed: [LinkDestination]) -> String { handed.map(\.json).joined(separator: ",") }
 
+        /// Encoded and decoded (`Codable`), and resolve's JSON decoded, it is the same destination, with the same hash.
+        func codableAndHashable(_ destination: LinkDestination) -> Bool {
+            guard let coded = try? JSONDecoder().decode(LinkDestination.self, from: JSONEncoder().encode(destination)),
+                  let read = try? JSONDecoder().decode(LinkDestination.self, from: Data(destination.json.utf8)) else { return false }
+            return coded == destination && read == destination && Set([destination, coded, read]).count == 1
+                && coded.hashValue == destination.hashValue
+        }
+
         /// One event of the inbox model on `inbox`, the n-th of its sequence.
         func apply(_ event: Character, _ n: Int, _ inbox: LinkInbox) -> [LinkDestination] {
             switch event {
@@ -72,14 +80,14 @@ extension GeneratedRouterTests {
         switch CommandLine.arguments.dropFirst().first {
         case "extras":
             let built = LinkRouter.build(.widgetDetail(id: 42, tab: .reviews))
-            print(built?.universal ?? "none")
-            print(built?.scheme ?? "none")
-            print(LinkRouter.build(.docs(page: "guides/a b")).map { $0.universal } ?? "none")
+            print(built?.universal.absoluteString ?? "none")
+            print(built?.scheme?.absoluteString ?? "none")
+            print(LinkRouter.build(.docs(page: "guides/a b")).map { $0.universal.absoluteString } ?? "none")
             let profile = LinkRouter.route("https://links.example.com/u/5A1D0E4C-8B1E-4F55-9C3A-0D2B6E7F8A90")!
             let inbox = LinkInbox(ready: true)
             print(profile.requiresSignIn, inbox.receive(profile).isEmpty, inbox.userSignedIn() == [profile], inbox.userSignedIn().isEmpty)
             print(LinkRouter.etag)
-            print(LinkRouter.build(.widgetDetail(id: 7)).map { $0.universal } ?? "none")
+            print(LinkRouter.build(.widgetDetail(id: 7)).map { $0.universal.absoluteString } ?? "none")
             print(LinkRouter.route(URL(string: "https://links.example.com/widget/42")!)?.json ?? "null")
             if case .profile(let id) = profile {
                 let typed: UUID = id
@@ -105,7 +113,7 @@ extension GeneratedRouterTests {
                 }
                 guard let destination = LinkDestination.make(type, values) else { print("unmade"); continue }
                 switch LinkRouter.buildResult(destination) {
-                case .success(let urls): print(urls.universal + " " + (urls.scheme ?? "none"))
+                case .success(let urls): print(urls.universal.absoluteString + " " + (urls.scheme?.absoluteString ?? "none"))
                 case .failure(let error): print("E " + (error.param ?? "-") + " " + error.detail)
                 }
             }
@@ -120,19 +128,25 @@ extension GeneratedRouterTests {
         case "claim":
             let server = URL(string: readLine()!)!
             let given = readLine()!
-            let claim = LinkDeferredClaim(server: server, recordKey: readLine()!)
-            UserDefaults.standard.removeObject(forKey: claim.recordKey)
-            defer { UserDefaults.standard.removeObject(forKey: claim.recordKey) }
+            // The record in a suite of the test's own, the claim over a session of its own (both injected).
+            let recordKey = readLine()!
+            let defaults = UserDefaults(suiteName: recordKey)!
+            let claim = LinkDeferredClaim(server: server, recordKey: recordKey, defaults: defaults, session: URLSession(configuration: .ephemeral))
+            defaults.removeObject(forKey: claim.recordKey)
+            defer { defaults.removeObject(forKey: claim.recordKey) }
             let token = LinkDeferredClaim.token(fromClaimLink: given) ?? LinkDeferredClaim.token(fromReferrer: given)
             print(token ?? "none")
             print(line(await claim.claim(token ?? "", into: LinkInbox(ready: true))))
-            print(await claim.claim(token ?? "")?.json ?? "none")
+            // Asked again, it asks nothing: the record is in the injected defaults.
+            print(UserDefaults.standard.bool(forKey: claim.recordKey) ? "recorded in .standard" : await claim.claim(token ?? "")?.json ?? "none")
             print(LinkDeferredClaim.token(fromClaimLink: "https://other.example.net/_linkd/claim/" + (token ?? "")) ?? "none")
         default:
             while let line = readLine() {
                 let destination = LinkRouter.route(line)
                 if let destination, LinkDestination(resolveJSON: "{\"destination\":" + destination.json + "}") != destination {
                     print("decoder disagrees: " + destination.json)
+                } else if let destination, !codableAndHashable(destination) {
+                    print("Codable or Hashable disagrees: " + destination.json)
                 } else {
                     print(destination?.json ?? "null")
                 }

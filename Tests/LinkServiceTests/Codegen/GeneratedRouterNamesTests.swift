@@ -41,6 +41,11 @@ import TestSupport
         p0 p1 listOfNotNull emptyList text Array Set URL UUID Foundation FoundationNetworking NSLock UserDefaults URLSession Data
         value claimDomains held receive
         """
+    /// Members Swift's `LinkDestination` has for `Hashable`, `Codable` and its reading of values: destinations only
+    /// (as parameters too, the Kotlin table's initializer would outgrow the JVM's method size).
+    static let swiftMembers = """
+        unreadable optional Hashable Codable Encoder Decoder CodingKey DecodingError Key hash hashValue encode storage
+        """
 
     static var names: [String] {
         var seen: Set<String> = []
@@ -70,7 +75,7 @@ import TestSupport
             params.append("\"kind2\":\(enumJSON(Array(values.dropFirst(150))))")
             // Every name as a destination (without parameters: kotlinc is slow on hundreds of data classes), a few
             // with parameters and an enum.
-            var destinations = names.map { name in
+            var destinations = (names + Self.swiftMembers.split(whereSeparator: \.isWhitespace).map(String.init).filter { !names.contains($0) }).map { name in
                 ["Type", "self", "String", "Pair", "type", "Companion"].contains(name)
                     ? #"{"name":"\#(name)","params":{"\#(name)":\#(enumJSON([name, "Type", "_", "1"])),"x":{"type":"int"}}}"#
                     : #"{"name":"\#(name)"}"#

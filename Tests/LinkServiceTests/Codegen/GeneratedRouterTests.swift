@@ -16,9 +16,14 @@ import TestSupport
                 .filter { !["import SwiftUI", "import UIKit", "import UserNotifications"].contains($0) }.joined(separator: "\n")
             let files = [("Links.swift", source), ("LinksGlue.swift", glued), ("StandIns.swift", GlueStandIns.swift), ("main.swift", Self.swiftMain)]
             for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+            // No force unwrap, force cast or `try!` in what an app commits, the glue included.
+            #expect(Self.forceUnwraps(source) == [], "generated Swift force-unwraps")
+            #expect(Self.forceUnwraps(glue!) == [], "the Swift glue force-unwraps")
+            // Only an Android app's file carries Android's matcher.
+            #expect(source.contains("struct Android") == (platform == "android"))
             let binary = directory.appendingPathComponent("router").path
-            try Self.compile("/usr/bin/env", ["swiftc", "-Onone", "-swift-version", "6", "-warnings-as-errors", "-o", binary]
-                + files.map { directory.appendingPathComponent($0.0).path })
+            try Self.compile("/usr/bin/env", ["swiftc", "-Onone", "-swift-version", "6", "-strict-concurrency=complete", "-warnings-as-errors",
+                                              "-o", binary] + files.map { directory.appendingPathComponent($0.0).path })
             if platform == "ios" {
                 let sanitized = directory.appendingPathComponent("stress").path
                 try Self.compile("/usr/bin/env", ["swiftc", "-Onone", "-swift-version", "6", "-sanitize=thread", "-o", sanitized,
@@ -28,6 +33,19 @@ import TestSupport
             }
             return { mode, input in try Self.run(binary, [mode], input: input) }
         }
+    }
+
+    /// The scanner `swiftRouterAgreesWithResolve` checks the generated Swift with sees code only.
+    @Test func forceUnwrapScannerSeesCodeOnly() {
+        let source = ##"""
+            let a = b! // c!
+            /* d! */ let e = "f!" + g[0]! + "\(h!)" + #"i!"# + "\"j!"
+            let k = l != m && !n, o = p as! Q, r = try! s()
+            let t = """
+                u!
+                """
+            """##
+        #expect(Self.forceUnwraps(source).map { $0.prefix(7) } == ["line 1:", "line 2:", "line 2:", "line 3:", "line 3:"])
     }
 
     @Test(arguments: ["ios", "android"]) func typescriptRouterAgreesWithResolve(platform: String) throws {
@@ -67,6 +85,69 @@ import TestSupport
                 return printed
             }
         }
+    }
+
+    /// The force unwraps (`x!`), force casts (`as!`) and `try!` of Swift source, outside comments and string
+    /// literals (an interpolation's code is code): each as its line.
+    static func forceUnwraps(_ source: String) -> [String] {
+        let text = Array(source.unicodeScalars)
+        var found: [String] = []
+        var index = 0
+        var line = 1
+        // The string literals open (their `#` count, whether multi-line, and the paren depth of an interpolation in them).
+        var strings: [(hashes: Int, multiline: Bool, depth: Int)] = []
+        func at(_ offset: Int) -> Unicode.Scalar? { index + offset < text.count ? text[index + offset] : nil }
+        func isWordOrClose(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "_" || scalar == ")" || scalar == "]" || (scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar)))
+        }
+        while index < text.count {
+            let scalar = text[index]
+            if scalar == "\n" { line += 1 }
+            if let open = strings.last, open.depth == 0 {
+                // Inside a string: an escape, an interpolation, or its end.
+                if scalar == "\\" {
+                    var hashes = 0
+                    while at(1 + hashes) == "#" { hashes += 1 }
+                    if hashes == open.hashes, at(1 + hashes) == "(" { strings[strings.count - 1].depth = 1; index += 2 + hashes; continue }
+                    index += 2 + hashes
+                    continue
+                }
+                let quotes = open.multiline ? 3 : 1
+                if (0..<quotes).allSatisfy({ at($0) == "\"" }), (0..<open.hashes).allSatisfy({ at(quotes + $0) == "#" }) {
+                    strings.removeLast()
+                    index += quotes + open.hashes
+                    continue
+                }
+                index += 1
+                continue
+            }
+            if scalar == "/", at(1) == "/" {
+                while index < text.count, text[index] != "\n" { index += 1 }
+                continue
+            }
+            if scalar == "/", at(1) == "*" {
+                while index < text.count, !(text[index] == "*" && at(1) == "/") { if text[index] == "\n" { line += 1 }; index += 1 }
+                index += 2
+                continue
+            }
+            var hashes = 0
+            while at(hashes) == "#" { hashes += 1 }
+            if at(hashes) == "\"" {
+                let multiline = at(hashes + 1) == "\"" && at(hashes + 2) == "\""
+                strings.append((hashes, multiline, 0))
+                index += hashes + (multiline ? 3 : 1)
+                continue
+            }
+            if !strings.isEmpty {
+                if scalar == "(" { strings[strings.count - 1].depth += 1 }
+                if scalar == ")" { strings[strings.count - 1].depth -= 1; if strings[strings.count - 1].depth == 0 { index += 1; continue } }
+            }
+            if scalar == "!", index > 0, isWordOrClose(text[index - 1]), at(1) != "=" {
+                found.append("line \(line): " + source.split(separator: "\n", omittingEmptySubsequences: false)[line - 1].trimmingCharacters(in: .whitespaces))
+            }
+            index += 1
+        }
+        return found
     }
 
     static func compile(_ executable: String, _ arguments: [String]) throws {

@@ -4,19 +4,27 @@
 /// trip (on iOS, the claim link `https://<domain>/_linkd/claim/<token>` on the pasteboard, only on a domain that
 /// opted in: `LinkRouter.claimDomains`), and the app claims it once per install with `POST /v1/deferred/claim`.
 /// The token is the only credential: no key, no device data.
-public struct LinkDeferredClaim: Sendable {
+///
+/// `@unchecked Sendable`: every stored property is a `let`, and `UserDefaults` is thread-safe as documented (not
+/// every Foundation declares it `Sendable`).
+public final class LinkDeferredClaim: @unchecked Sendable {
     /// The base URL of linkd's API, under which `v1/deferred/claim` is.
     public let server: URL
     /// The `UserDefaults` key recording that this install has claimed (or been told its token is gone).
     public let recordKey: String
+    /// Where the record is kept, and the session the claim is posted with (a test's own, say).
+    public let defaults: UserDefaults
+    public let session: URLSession
 
-    public init(server: URL, recordKey: String = "linkd.deferredClaim.claimed") {
+    public init(server: URL, recordKey: String = "linkd.deferredClaim.claimed", defaults: UserDefaults = .standard, session: URLSession = .shared) {
         self.server = server
         self.recordKey = recordKey
+        self.defaults = defaults
+        self.session = session
     }
 
     /// Whether this install has claimed already: no token is read or sent again.
-    public var hasClaimed: Bool { UserDefaults.standard.bool(forKey: recordKey) }
+    public var hasClaimed: Bool { defaults.bool(forKey: recordKey) }
 
     /// The token of a claim link, when it is one on a domain that opted in to pasteboard claims; nil otherwise.
     public static func token(fromClaimLink text: String) -> String? {
@@ -52,9 +60,9 @@ public struct LinkDeferredClaim: Sendable {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data("{\"token\":\"\(token)\"}".utf8)
-        guard let (data, response) = try? await URLSession.shared.data(for: request),
+        guard let (data, response) = try? await session.data(for: request),
               let status = (response as? HTTPURLResponse)?.statusCode, status < 500, status != 429 else { return nil }
-        UserDefaults.standard.set(true, forKey: recordKey)
+        defaults.set(true, forKey: recordKey)
         guard status == 200 else { return nil }
         return LinkDestination(resolveJSON: String(decoding: data, as: UTF8.self))
     }

@@ -1,9 +1,9 @@
 // MARK: - The interpreter of `LinkRouter.table` (the same in every generated file; docs/CODEGEN.md in linkd)
 
-/// The URLs that open a destination.
-public struct LinkURLs: Equatable, Sendable {
-    public let universal: String
-    public let scheme: String?
+/// The URLs that open a destination: the universal link, and the custom-scheme URL when the app has a scheme.
+public struct LinkURLs: Hashable, Sendable {
+    public let universal: URL
+    public let scheme: URL?
 }
 
 /// Why `LinkRouter.buildResult` gives no URL: the parameter at fault, with the reason in `POST /v1/links/build`'s words
@@ -46,15 +46,15 @@ extension LinkRouter {
                 while position < group.count {
                     defer { position += 2 }
                     guard let capture = table.rules[group[position]].capture, capture.type == type,
-                          let tail = print(capture, values) else { continue }
+                          let tail = printed(capture, values) else { continue }
                     let universal = "https://" + host + tail
-                    guard route(universal) == destination else { continue }
-                    var scheme: String?
+                    guard route(universal) == destination, let universalURL = URL(string: universal) else { continue }
+                    var scheme: URL?
                     if let name = table.scheme, index == table.schemeDomain {
                         let url = name + "://" + (tail.hasPrefix("/") ? String(tail.dropFirst()) : tail)
-                        scheme = route(url) == destination ? url : nil
+                        scheme = route(url) == destination ? URL(string: url) : nil
                     }
-                    return .success(LinkURLs(universal: universal, scheme: scheme))
+                    return .success(LinkURLs(universal: universalURL, scheme: scheme))
                 }
             }
         }
@@ -62,7 +62,7 @@ extension LinkRouter {
     }
 
     /// Path, query and fragment printed from the captures a binding takes, or nil when a template cannot print them.
-    private static func print(_ capture: Capture, _ values: [(String, Value)]) -> String? {
+    private static func printed(_ capture: Capture, _ values: [(String, Value)]) -> String? {
         var captures: [String: String] = [:]
         for (name, value) in values {
             let param = capture.params.first { $0.name == name }
@@ -147,10 +147,11 @@ extension LinkRouter {
         let domain = table.domains[domainIndex]
         guard domain.app >= 0 else { return nil }
         var subject = Subject(path: path, query: parsed.query ?? [], fragment: parsed.fragment ?? [])
-        let android = domain.android > 0 ? Android(path: path, query: parsed.query ?? [], fragment: parsed.fragment ?? []) : nil
+        // An Android app's domains decide as Android does (only an Android app's file carries that matcher).
+        let android = domain.android > 0 ? androidMatcher(path: path, query: parsed.query ?? [], fragment: parsed.fragment ?? []) : nil
         func first(_ group: Int) -> (entry: Int, rule: Int)? {
             let list = domain.groups[group]
-            if let android { return android.first(list, dynamic: domain.android == 2) }
+            if let android { return android(list, domain.android == 2) }
             var index = 0
             while index < list.count {
                 if compiled.rules[list[index + 1]].matches(&subject) { return (list[index], list[index + 1]) }
@@ -164,9 +165,16 @@ extension LinkRouter {
         } else {
             var decided: [Int: (entry: Int, rule: Int)?] = [:]
             for (app, group) in domain.appGroups.enumerated() {
-                if decided[group] == nil { decided[group] = .some(first(group)) }
-                guard let found = decided[group]!, !table.rules[found.rule].exclude else { continue }
-                if winner == nil || found.entry < winner!.entry { winner = (app, found.entry, found.rule) }
+                let found: (entry: Int, rule: Int)?
+                if let known = decided[group] {
+                    found = known
+                } else {
+                    found = first(group)
+                    decided[group] = .some(found)
+                }
+                guard let found, !table.rules[found.rule].exclude else { continue }
+                if let best = winner, best.entry <= found.entry { continue }
+                winner = (app, found.entry, found.rule)
             }
         }
         guard let winner, winner.app == domain.app, let capture = table.rules[winner.rule].capture else { return nil }
@@ -255,8 +263,11 @@ extension LinkRouter {
             }
         }
 
-        var int: Int64? { if case .int(let number) = self { number } else { nil } }
+        /// The value as the parameter's Swift type: nil for another kind of value, or for an `int` this device's
+        /// `Int` cannot hold (32 bits on watchOS): `LinkDestination.make` answers the error destination then.
+        var exactInt: Int? { if case .int(let number) = self { Int(exactly: number) } else { nil } }
         var bool: Bool? { if case .bool(let flag) = self { flag } else { nil } }
+        var uuid: UUID? { if case .uuid(let text) = self { UUID(uuidString: text) } else { nil } }
     }
 
     struct Table: Sendable {
@@ -403,143 +414,6 @@ extension LinkRouter {
     }
 }
 
-// MARK: - Matching for an Android app (Android's PatternMatcher and dynamic rules, docs/ANDROID.md in linkd)
-
-extension LinkRouter {
-    /// A URL as Android compares it: the decoded path, query items and fragment, as UTF-16 code units.
-    struct Android {
-        let path: [UInt16]
-        let items: [(name: [UInt16], value: [UInt16])]
-        let fragment: [UInt16]
-
-        init(path: [UInt8], query: [UInt8], fragment: [UInt8]) {
-            func decoded(_ bytes: ArraySlice<UInt8>) -> [UInt16] { Array(String(decoding: Subject.percentDecoded(Array(bytes)), as: UTF8.self).utf16) }
-            self.path = decoded(path[...])
-            self.fragment = decoded(fragment[...])
-            items = query.split(separator: 0x26, omittingEmptySubsequences: true).map { piece in
-                let equals = piece.firstIndex(of: 0x3D)
-                return (decoded(piece[..<(equals ?? piece.endIndex)]), equals.map { decoded(piece[piece.index(after: $0)...]) } ?? [])
-            }
-        }
-
-        /// The deciding entry of one app's rules (entry and rule numbers alternately): the first rule whose
-        /// manifest attributes match puts the URL in the app's scope; then, with dynamic rules, the first rule
-        /// with a matching dynamic entry decides (an exclusion too), else the manifest's rule does.
-        func first(_ list: [Int], dynamic: Bool) -> (entry: Int, rule: Int)? {
-            var index = 0
-            var claimed: (entry: Int, rule: Int)?
-            while index < list.count, claimed == nil {
-                if table.rules[list[index + 1]].manifest.contains(where: { attribute($0) }) { claimed = (list[index], list[index + 1]) }
-                index += 2
-            }
-            guard claimed != nil, dynamic else { return claimed }
-            index = 0
-            while index < list.count {
-                if table.rules[list[index + 1]].dynamic.contains(where: { entry($0) }) { return (list[index], list[index + 1]) }
-                index += 2
-            }
-            return nil
-        }
-
-        /// Whether the path matches a manifest attribute (`l` literal, `p` prefix, `g` simple glob, `a` advanced).
-        func attribute(_ text: String) -> Bool {
-            let pattern = Array(text.utf16.dropFirst())
-            switch text.first {
-            case "l": return path == pattern
-            case "p": return path.starts(with: pattern)
-            case "g": return Self.simpleGlob(pattern, path)
-            default: return Self.advanced(String(text.dropFirst()), path)
-            }
-        }
-
-        /// Whether a dynamic entry (`P` path, `F` fragment, `Q` + name then the value's glob) matches; a named
-        /// query item must be present with one instance matching.
-        func entry(_ texts: [String]) -> Bool {
-            var index = 0
-            while index < texts.count {
-                let text = texts[index]
-                let glob = Array(text.utf16.dropFirst())
-                switch text.first {
-                case "P": if !Self.simpleGlob(glob, path) { return false }
-                case "F": if !Self.simpleGlob(glob, fragment) { return false }
-                default:
-                    let value = Array(texts[index + 1].utf16)
-                    if !items.contains(where: { $0.name == glob && Self.simpleGlob(value, $0.value) }) { return false }
-                    index += 1
-                }
-                index += 1
-            }
-            return true
-        }
-
-        /// `pathPattern`, read once left to right: `x*` takes every following `x`; `.*` takes input up to the
-        /// first unit equal to the pattern's next one (never a longer run); `\` escapes.
-        static func simpleGlob(_ pattern: [UInt16], _ input: [UInt16]) -> Bool {
-            let (dot, star, backslash): (UInt16, UInt16, UInt16) = (0x2E, 0x2A, 0x5C)
-            if pattern.isEmpty { return input.isEmpty }
-            var p = 0
-            var s = 0
-            while p < pattern.count, s < input.count {
-                var unit = pattern[p]
-                p += 1
-                let escaped = unit == backslash
-                if escaped {
-                    unit = p < pattern.count ? pattern[p] : 0
-                    p += 1
-                }
-                let starred = p < pattern.count && pattern[p] == star
-                if !starred {
-                    if !(unit == dot && !escaped) && input[s] != unit { return false }
-                    s += 1
-                    continue
-                }
-                p += 1
-                if unit == dot && !escaped {
-                    guard p < pattern.count else { return true }
-                    var next = pattern[p]
-                    if next == backslash, p + 1 < pattern.count {
-                        p += 1
-                        next = pattern[p]
-                    }
-                    while s < input.count, input[s] != next { s += 1 }
-                    guard s < input.count else { return false }
-                    p += 1
-                    s += 1
-                } else {
-                    while s < input.count, input[s] == unit { s += 1 }
-                }
-            }
-            if p >= pattern.count && s >= input.count { return true }
-            return p == pattern.count - 2 && pattern[p] == dot && pattern[p + 1] == star
-        }
-
-        /// `pathAdvancedPattern` from its tokens: each takes as many units as it accepts, up to its maximum, and
-        /// at least its minimum; the input must be used up.
-        static func advanced(_ tokens: String, _ input: [UInt16]) -> Bool {
-            var s = 0
-            for token in tokens.split(separator: " ") {
-                let numbers = token.split(separator: ",").map { Int($0)! }
-                let maximum = numbers[1] < 0 ? Int.max : numbers[1]
-                let inverted = numbers[2] == 1
-                func accepts(_ unit: UInt16) -> Bool {
-                    var member = false
-                    var index = 3
-                    while index + 1 < numbers.count {
-                        if numbers[index] <= Int(unit) && Int(unit) <= numbers[index + 1] { member = true }
-                        index += 2
-                    }
-                    return member != inverted
-                }
-                var taken = 0
-                while taken < maximum, s + taken < input.count, accepts(input[s + taken]) { taken += 1 }
-                guard taken >= numbers[0] else { return false }
-                s += taken
-            }
-            return s >= input.count
-        }
-    }
-}
-
 // MARK: - Matching (Apple's pattern semantics, as linkd's matcher applies them)
 
 extension LinkRouter {
@@ -570,7 +444,7 @@ extension LinkRouter {
                 case "*": return .star
                 case "C": return .characterClass(body, anyCase: false)
                 case "c": return .characterClass(body, anyCase: true)
-                case "V": return .alternatives(variables[Int(body)!])
+                case "V": return Int(body).map { Op.alternatives(variables[$0]) } ?? Op.never
                 default: return .never
                 }
             }
@@ -1064,6 +938,21 @@ extension LinkDestination {
         return LinkRouter.table.specs.first { $0.type == type }?.requiresSignIn ?? false
     }
 
+    /// The error destination for a parameter's value the case cannot take: absent, or beyond what this device's
+    /// type holds (an `int` past 32 bits on watchOS), so no link traps the app.
+    static func unreadable(_ name: String, _ value: LinkRouter.Value?) -> LinkDestination {
+        guard let value else {
+            return .invalid(code: "missing_param", param: name, detail: "The link has no value for the required parameter '\(name)'.")
+        }
+        return .invalid(code: "invalid_param", param: name, detail: "The parameter '\(name)' is invalid: '\(value.text)' does not fit this device.")
+    }
+
+    /// An optional parameter's value read by `read`: `.some(nil)` when absent, nil when present but unreadable.
+    static func optional<T>(_ value: LinkRouter.Value?, _ read: (LinkRouter.Value) -> T?) -> T?? {
+        guard let value else { return .some(nil) }
+        return read(value).map { .some($0) }
+    }
+
     /// Reads a resolve answer (or its `destination` member alone) into a destination; nil when it has none.
     public init?(resolveJSON text: String) {
         guard case .object(var members)? = LinkRouter.JSON.parse(text) else { return nil }
@@ -1094,6 +983,77 @@ extension LinkDestination {
             values[name] = value
         }
         guard !spec.params.contains(where: { !$0.optional && values[$0.name] == nil }), let made = LinkDestination.make(type, values) else { return nil }
+        self = made
+    }
+}
+
+/// Encoded in resolve's JSON shape (`{"type": …, "params": {…}}`, `{"error": {…}}`), so a destination kept for state
+/// restoration or a `NavigationPath` decodes with the same checks as a link, and `JSONDecoder` reads resolve's answers.
+extension LinkDestination: Codable {
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        if case .invalid(let code, let param, let detail) = self {
+            var error = container.nestedContainer(keyedBy: Key.self, forKey: Key("error"))
+            try error.encode(code, forKey: Key("code"))
+            try error.encodeIfPresent(param, forKey: Key("param"))
+            try error.encode(detail, forKey: Key("detail"))
+            return
+        }
+        try container.encode(type ?? "", forKey: Key("type"))
+        var params = container.nestedContainer(keyedBy: Key.self, forKey: Key("params"))
+        for (name, value) in values {
+            switch value {
+            case .int(let number): try params.encode(number, forKey: Key(name))
+            case .bool(let flag): try params.encode(flag, forKey: Key(name))
+            case .string(let text), .uuid(let text): try params.encode(text, forKey: Key(name))
+            }
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        if container.contains(Key("error")) {
+            let error = try container.nestedContainer(keyedBy: Key.self, forKey: Key("error"))
+            self = .invalid(code: try error.decode(String.self, forKey: Key("code")), param: try error.decodeIfPresent(String.self, forKey: Key("param")),
+                            detail: try error.decode(String.self, forKey: Key("detail")))
+            return
+        }
+        let type = try container.decode(String.self, forKey: Key("type"))
+        guard let spec = LinkRouter.table.specs.first(where: { $0.type == type }) else {
+            throw DecodingError.dataCorruptedError(forKey: Key("type"), in: container, debugDescription: "The app has no destination type '\(type)'.")
+        }
+        var values: [String: LinkRouter.Value] = [:]
+        if container.contains(Key("params")) {
+            let params = try container.nestedContainer(keyedBy: Key.self, forKey: Key("params"))
+            for param in spec.params where params.contains(Key(param.name)) {
+                let key = Key(param.name)
+                let text = switch param.kind {
+                case "int": String(try params.decode(Int64.self, forKey: key))
+                case "bool": try params.decode(Bool.self, forKey: key) ? "true" : "false"
+                default: try params.decode(String.self, forKey: key)
+                }
+                switch param.convert(text) {
+                case .success(let value): values[param.name] = value
+                case .failure(let reason):
+                    throw DecodingError.dataCorruptedError(forKey: key, in: params, debugDescription: "The parameter '\(param.name)' is invalid: \(reason.text).")
+                }
+            }
+        }
+        if let missing = spec.params.first(where: { !$0.optional && values[$0.name] == nil }) {
+            throw DecodingError.keyNotFound(Key(missing.name), DecodingError.Context(codingPath: decoder.codingPath + [Key("params")],
+                                                                                     debugDescription: "The required parameter '\(missing.name)' is absent."))
+        }
+        guard let made = LinkDestination.make(type, values) else {
+            throw DecodingError.dataCorruptedError(forKey: Key("type"), in: container, debugDescription: "The app has no destination type '\(type)'.")
+        }
         self = made
     }
 }

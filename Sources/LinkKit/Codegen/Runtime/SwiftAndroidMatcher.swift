@@ -1,0 +1,144 @@
+// MARK: - Matching for an Android app (Android's PatternMatcher and dynamic rules, docs/ANDROID.md in linkd; only in an
+// Android app's file)
+
+extension LinkRouter {
+    /// The deciding entry of one app's rules on a URL, as Android decides it (`Android.first(_:dynamic:)`).
+    static func androidMatcher(path: [UInt8], query: [UInt8], fragment: [UInt8]) -> (([Int], Bool) -> (entry: Int, rule: Int)?)? {
+        let url = Android(path: path, query: query, fragment: fragment)
+        return { list, dynamic in url.first(list, dynamic: dynamic) }
+    }
+
+    /// A URL as Android compares it: the decoded path, query items and fragment, as UTF-16 code units.
+    struct Android {
+        let path: [UInt16]
+        let items: [(name: [UInt16], value: [UInt16])]
+        let fragment: [UInt16]
+
+        init(path: [UInt8], query: [UInt8], fragment: [UInt8]) {
+            func decoded(_ bytes: ArraySlice<UInt8>) -> [UInt16] { Array(String(decoding: Subject.percentDecoded(Array(bytes)), as: UTF8.self).utf16) }
+            self.path = decoded(path[...])
+            self.fragment = decoded(fragment[...])
+            items = query.split(separator: 0x26, omittingEmptySubsequences: true).map { piece in
+                let equals = piece.firstIndex(of: 0x3D)
+                return (decoded(piece[..<(equals ?? piece.endIndex)]), equals.map { decoded(piece[piece.index(after: $0)...]) } ?? [])
+            }
+        }
+
+        /// The deciding entry of one app's rules (entry and rule numbers alternately): the first rule whose
+        /// manifest attributes match puts the URL in the app's scope; then, with dynamic rules, the first rule
+        /// with a matching dynamic entry decides (an exclusion too), else the manifest's rule does.
+        func first(_ list: [Int], dynamic: Bool) -> (entry: Int, rule: Int)? {
+            var index = 0
+            var claimed: (entry: Int, rule: Int)?
+            while index < list.count, claimed == nil {
+                if table.rules[list[index + 1]].manifest.contains(where: { attribute($0) }) { claimed = (list[index], list[index + 1]) }
+                index += 2
+            }
+            guard claimed != nil, dynamic else { return claimed }
+            index = 0
+            while index < list.count {
+                if table.rules[list[index + 1]].dynamic.contains(where: { entry($0) }) { return (list[index], list[index + 1]) }
+                index += 2
+            }
+            return nil
+        }
+
+        /// Whether the path matches a manifest attribute (`l` literal, `p` prefix, `g` simple glob, `a` advanced).
+        func attribute(_ text: String) -> Bool {
+            let pattern = Array(text.utf16.dropFirst())
+            switch text.first {
+            case "l": return path == pattern
+            case "p": return path.starts(with: pattern)
+            case "g": return Self.simpleGlob(pattern, path)
+            default: return Self.advanced(String(text.dropFirst()), path)
+            }
+        }
+
+        /// Whether a dynamic entry (`P` path, `F` fragment, `Q` + name then the value's glob) matches; a named
+        /// query item must be present with one instance matching.
+        func entry(_ texts: [String]) -> Bool {
+            var index = 0
+            while index < texts.count {
+                let text = texts[index]
+                let glob = Array(text.utf16.dropFirst())
+                switch text.first {
+                case "P": if !Self.simpleGlob(glob, path) { return false }
+                case "F": if !Self.simpleGlob(glob, fragment) { return false }
+                default:
+                    let value = Array(texts[index + 1].utf16)
+                    if !items.contains(where: { $0.name == glob && Self.simpleGlob(value, $0.value) }) { return false }
+                    index += 1
+                }
+                index += 1
+            }
+            return true
+        }
+
+        /// `pathPattern`, read once left to right: `x*` takes every following `x`; `.*` takes input up to the
+        /// first unit equal to the pattern's next one (never a longer run); `\` escapes.
+        static func simpleGlob(_ pattern: [UInt16], _ input: [UInt16]) -> Bool {
+            let (dot, star, backslash): (UInt16, UInt16, UInt16) = (0x2E, 0x2A, 0x5C)
+            if pattern.isEmpty { return input.isEmpty }
+            var p = 0
+            var s = 0
+            while p < pattern.count, s < input.count {
+                var unit = pattern[p]
+                p += 1
+                let escaped = unit == backslash
+                if escaped {
+                    unit = p < pattern.count ? pattern[p] : 0
+                    p += 1
+                }
+                let starred = p < pattern.count && pattern[p] == star
+                if !starred {
+                    if !(unit == dot && !escaped) && input[s] != unit { return false }
+                    s += 1
+                    continue
+                }
+                p += 1
+                if unit == dot && !escaped {
+                    guard p < pattern.count else { return true }
+                    var next = pattern[p]
+                    if next == backslash, p + 1 < pattern.count {
+                        p += 1
+                        next = pattern[p]
+                    }
+                    while s < input.count, input[s] != next { s += 1 }
+                    guard s < input.count else { return false }
+                    p += 1
+                    s += 1
+                } else {
+                    while s < input.count, input[s] == unit { s += 1 }
+                }
+            }
+            if p >= pattern.count && s >= input.count { return true }
+            return p == pattern.count - 2 && pattern[p] == dot && pattern[p + 1] == star
+        }
+
+        /// `pathAdvancedPattern` from its tokens: each takes as many units as it accepts, up to its maximum, and
+        /// at least its minimum; the input must be used up.
+        static func advanced(_ tokens: String, _ input: [UInt16]) -> Bool {
+            var s = 0
+            for token in tokens.split(separator: " ") {
+                let numbers = token.split(separator: ",").compactMap { Int($0) }
+                guard numbers.count >= 3 else { return false }
+                let maximum = numbers[1] < 0 ? Int.max : numbers[1]
+                let inverted = numbers[2] == 1
+                func accepts(_ unit: UInt16) -> Bool {
+                    var member = false
+                    var index = 3
+                    while index + 1 < numbers.count {
+                        if numbers[index] <= Int(unit) && Int(unit) <= numbers[index + 1] { member = true }
+                        index += 2
+                    }
+                    return member != inverted
+                }
+                var taken = 0
+                while taken < maximum, s + taken < input.count, accepts(input[s + taken]) { taken += 1 }
+                guard taken >= numbers[0] else { return false }
+                s += taken
+            }
+            return s >= input.count
+        }
+    }
+}
