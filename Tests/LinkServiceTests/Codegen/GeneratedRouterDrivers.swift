@@ -56,7 +56,7 @@ extension GeneratedRouterTests {
                 func finished() { done.lock(); running -= 1; done.signal(); done.unlock() }
                 func wait() { done.lock(); while running > 0 { done.wait() }; done.unlock() }
             }
-            let inbox = LinkInbox()
+            let inbox = LinkInbox(storage: nil)
             let handed = Handed()
             // Threads of their own: work on a dispatch queue may run one item after another.
             for worker in 0..<8 {
@@ -77,6 +77,21 @@ extension GeneratedRouterTests {
             print(handed.items.count, Set(handed.items).count, inbox.held.count)
         }
 
+        #if LINKS_GLUE
+        /// docs/CODEGEN.md's notification delegate: the inbox takes the response off the main actor, only the
+        /// destinations cross to it.
+        @MainActor final class AppDelegate: UNUserNotificationCenterDelegate {
+            let inbox = LinkInbox(ready: true, storage: nil)
+            var opened: [LinkDestination] = []
+            func open(_ destinations: [LinkDestination]) { opened += destinations }
+
+            nonisolated func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+                let handed = inbox.receive(response)    // `inbox`: a `let` of the `Sendable` LinkInbox
+                await MainActor.run { open(handed) }
+            }
+        }
+        #endif
+
         switch CommandLine.arguments.dropFirst().first {
         case "extras":
             let built = LinkRouter.build(.widgetDetail(id: 42, tab: .reviews))
@@ -84,7 +99,7 @@ extension GeneratedRouterTests {
             print(built?.scheme?.absoluteString ?? "none")
             print(LinkRouter.build(.docs(page: "guides/a b")).map { $0.universal.absoluteString } ?? "none")
             let profile = LinkRouter.route("https://links.example.com/u/5A1D0E4C-8B1E-4F55-9C3A-0D2B6E7F8A90")!
-            let inbox = LinkInbox(ready: true)
+            let inbox = LinkInbox(ready: true, storage: nil)
             print(profile.requiresSignIn, inbox.receive(profile).isEmpty, inbox.userSignedIn() == [profile], inbox.userSignedIn().isEmpty)
             print(LinkRouter.etag)
             print(LinkRouter.build(.widgetDetail(id: 7)).map { $0.universal.absoluteString } ?? "none")
@@ -119,7 +134,7 @@ extension GeneratedRouterTests {
             }
         case "inbox":
             while let sequence = readLine() {
-                let inbox = LinkInbox()
+                let inbox = LinkInbox(storage: nil)
                 let outputs = sequence.enumerated().map { line(apply($1, $0 + 1, inbox)) }
                 print(outputs.joined(separator: "|") + "#\(inbox.held.count)")
             }
@@ -136,10 +151,43 @@ extension GeneratedRouterTests {
             defer { defaults.removeObject(forKey: claim.recordKey) }
             let token = LinkDeferredClaim.token(fromClaimLink: given) ?? LinkDeferredClaim.token(fromReferrer: given)
             print(token ?? "none")
-            print(line(await claim.claim(token ?? "", into: LinkInbox(ready: true))))
+            print(line(await claim.claim(token ?? "", into: LinkInbox(ready: true, storage: nil))))
             // Asked again, it asks nothing: the record is in the injected defaults.
             print(UserDefaults.standard.bool(forKey: claim.recordKey) ? "recorded in .standard" : await claim.claim(token ?? "")?.json ?? "none")
             print(LinkDeferredClaim.token(fromClaimLink: "https://other.example.net/_linkd/claim/" + (token ?? "")) ?? "none")
+        case "persist":
+            // One phase a process: `hold` ends with links held, `take` is the next process.
+            let phase = readLine()!
+            let file = URL(fileURLWithPath: readLine()!)
+            if phase == "hold" {
+                let inbox = LinkInbox(ready: true, storage: file)
+                let handed = [inbox.receive(user(2)), inbox.receive(widget(1)), inbox.receive(user(3))]
+                print(handed.map(\.count), inbox.held.count)
+            } else {
+                let inbox = LinkInbox(storage: file)
+                print(inbox.held.count, line(inbox.appReady()))
+                print(line(inbox.userSignedIn()))
+                print(LinkInbox(storage: file).held.count, FileManager.default.fileExists(atPath: file.path))
+            }
+        case "notifications":
+            // A notification given twice (by identifier) is taken once; without an identifier, every time.
+            let inbox = LinkInbox(ready: true, storage: nil)
+            let payload: [AnyHashable: Any] = [LinkInbox.notificationKey: widget(5)]
+            print([inbox.receive(notification: payload, identifier: "tap-1"), inbox.receive(notification: payload, identifier: "tap-1"),
+                   inbox.receive(notification: payload, identifier: "tap-2"), inbox.receive(notification: payload),
+                   inbox.receive(notification: payload)].map(\.count))
+            #if LINKS_GLUE
+            // A cold launch from a tap: the scene's options carry the response, and the delegate is called too.
+            let response = UNNotificationResponse()
+            response.notification.request.content.userInfo = payload
+            let options = UIScene.ConnectionOptions()
+            options.notificationResponse = response
+            print([inbox.receive(options), inbox.receive(response)].map(\.count))
+            // docs/CODEGEN.md's delegate, as written there.
+            let delegate = AppDelegate()
+            await delegate.userNotificationCenter(.current(), didReceive: response)
+            print(delegate.opened.count)
+            #endif
         default:
             while let line = readLine() {
                 let destination = LinkRouter.route(line)

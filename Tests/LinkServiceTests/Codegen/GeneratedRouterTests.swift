@@ -22,8 +22,17 @@ import TestSupport
             // Only an Android app's file carries Android's matcher.
             #expect(source.contains("struct Android") == (platform == "android"))
             let binary = directory.appendingPathComponent("router").path
+            // `LINKS_GLUE`: the driver's notification mode drives the glue too (the stress build has no glue).
             try Self.compile("/usr/bin/env", ["swiftc", "-Onone", "-swift-version", "6", "-strict-concurrency=complete", "-warnings-as-errors",
-                                              "-o", binary] + files.map { directory.appendingPathComponent($0.0).path })
+                                              "-D", "LINKS_GLUE", "-o", binary] + files.map { directory.appendingPathComponent($0.0).path })
+            // Held links survive the process: one process holds them, the next one's inbox hands each out once.
+            let held = directory.appendingPathComponent("Application Support/held-links").path
+            #expect(try Self.run(binary, ["persist"], input: "hold\n\(held)\n") == ["[0, 1, 0] 2"])
+            let profiles = try ["https://links.example.com/u/00000000-0000-4000-8000-000000000002",
+                                "https://links.example.com/u/00000000-0000-4000-8000-000000000003"].map { try Self.routedJSON($0, binary) ?? "null" }
+            #expect(try Self.run(binary, ["persist"], input: "take\n\(held)\n") == ["2 ", profiles.joined(separator: ","), "0 false"])
+            // One tap, one opening: a notification given again by identifier (a cold launch's options and the delegate).
+            #expect(try Self.run(binary, ["notifications"], input: "") == ["[1, 0, 1, 1, 1]", "[1, 0]", "1"])
             if platform == "ios" {
                 let sanitized = directory.appendingPathComponent("stress").path
                 try Self.compile("/usr/bin/env", ["swiftc", "-Onone", "-swift-version", "6", "-sanitize=thread", "-o", sanitized,
@@ -85,6 +94,11 @@ import TestSupport
                 return printed
             }
         }
+    }
+
+    /// What `binary` routes `url` to (resolve's JSON), nil for nothing.
+    static func routedJSON(_ url: String, _ binary: String) throws -> String? {
+        try run(binary, ["route"], input: url + "\n").first.flatMap { $0 == "null" ? nil : $0 }
     }
 
     /// The force unwraps (`x!`), force casts (`as!`) and `try!` of Swift source, outside comments and string

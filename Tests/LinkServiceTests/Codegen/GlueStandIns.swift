@@ -23,9 +23,16 @@ enum GlueStandIns {
             nonisolated public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
         }
         public final class UNNotificationContent { public var userInfo: [AnyHashable: Any] = [:] }
-        public final class UNNotificationRequest { public let content = UNNotificationContent() }
+        public final class UNNotificationRequest {
+            public var identifier: String { "request-1" }
+            public let content = UNNotificationContent()
+        }
         public final class UNNotification { public let request = UNNotificationRequest() }
         public final class UNNotificationResponse { public let notification = UNNotification() }
+        public final class UNUserNotificationCenter { public static func current() -> UNUserNotificationCenter { UNUserNotificationCenter() } }
+        public protocol UNUserNotificationCenterDelegate: AnyObject {
+            func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async
+        }
         public class UIScene {
             @MainActor public final class ConnectionOptions {
                 public var userActivities: Set<NSUserActivity> = []

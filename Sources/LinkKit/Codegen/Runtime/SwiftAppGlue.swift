@@ -38,10 +38,11 @@ extension LinkInbox {
         contexts.flatMap { receive($0.url) }
     }
 
-    /// A tapped notification (`userNotificationCenter(_:didReceive:withCompletionHandler:)`): the link under
-    /// `LinkInbox.notificationKey` in its payload.
+    /// A tapped notification (`userNotificationCenter(_:didReceive:)`): the link under `LinkInbox.notificationKey`
+    /// in its payload, taken once per notification (a cold launch reports the tap in the scene's options too).
     public func receive(_ response: UNNotificationResponse) -> [LinkDestination] {
-        receive(notification: response.notification.request.content.userInfo)
+        let request = response.notification.request
+        return receive(notification: request.content.userInfo, identifier: request.identifier)
     }
 }
 

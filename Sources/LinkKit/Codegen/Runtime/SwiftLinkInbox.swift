@@ -5,21 +5,43 @@
 /// the app says it is ready to show one (`appReady()`) and, for a destination that requires sign-in, until a
 /// user is signed in (`userSignedIn()`); then it hands it out once, in the order the links arrived.
 ///
+/// Held destinations are kept in a file (`storage`) whenever they change, so a link held while the person signs in
+/// elsewhere (a web sign-in, another app) survives the process being ended meanwhile: the next process's inbox
+/// reads them back and hands each out once. Keep one inbox per `storage` in a process.
+///
 /// Every method returns the destinations to open now, in order (usually none or one). Thread-safe: links may
 /// arrive on any thread while the UI reports readiness on the main one. It is `@unchecked Sendable` because
-/// `lock` guards its only stored `var`, `state`, in every method (an `NSLock`: `Mutex` needs iOS 18).
+/// `lock` guards its only stored `var`, `state`, in every method (an `NSLock`: `Mutex` needs iOS 18), and
+/// writes `storage` under it.
 public final class LinkInbox: @unchecked Sendable {
     /// The key of a notification payload's link (`{"aps": {…}, "link": "https://…"}`), read by `receive(notification:)`.
     public static let notificationKey = "link"
 
+    /// Where held destinations are kept by default: `linkd-held-links` in the app's Application Support folder.
+    public static var defaultStorage: URL? {
+        FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first?.appendingPathComponent("linkd-held-links")
+    }
+
+    /// How many notification identifiers are remembered to hand each notification's link out once.
+    static let rememberedNotifications = 64
+
     private let lock = NSLock()
     private var state: State
+    /// The file of held destinations (one resolve JSON a line); nil keeps them in memory only.
+    public let storage: URL?
 
     /// - Parameters:
     ///   - ready: whether the app can show a destination already.
     ///   - signedIn: whether a user is signed in already.
-    public init(ready: Bool = false, signedIn: Bool = false) {
+    ///   - storage: the file held destinations are kept in across launches (`defaultStorage`); nil for none.
+    ///     Destinations it holds from an earlier process are held again, ahead of new ones.
+    public init(ready: Bool = false, signedIn: Bool = false, storage: URL? = LinkInbox.defaultStorage) {
+        self.storage = storage
         state = State(ready: ready, signedIn: signedIn)
+        if let storage, let data = try? Data(contentsOf: storage) {
+            // A destination this version of the app no longer has is dropped.
+            state.held = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { LinkDestination(resolveJSON: String($0)) }
+        }
     }
 
     /// Takes a destination (a deferred claim's, or one routed elsewhere).
@@ -39,9 +61,20 @@ public final class LinkInbox: @unchecked Sendable {
     }
 
     /// Takes the link of a notification's payload (`userInfo`), under `notificationKey`; nothing without one.
-    public func receive(notification userInfo: [AnyHashable: Any]) -> [LinkDestination] {
+    /// - Parameter identifier: the notification's identifier (`UNNotificationRequest.identifier`): a notification
+    ///   given again (a cold launch reports its tap in the scene's options and to the notification center's
+    ///   delegate) is taken once.
+    public func receive(notification userInfo: [AnyHashable: Any], identifier: String? = nil) -> [LinkDestination] {
         guard let link = userInfo[Self.notificationKey] as? String else { return update { _ in } }
-        return receive(link)
+        guard let destination = LinkRouter.route(link) else { return update { _ in } }
+        return update { state in
+            if let identifier {
+                guard !state.notifications.contains(identifier) else { return }
+                state.notifications.append(identifier)
+                if state.notifications.count > Self.rememberedNotifications { state.notifications.removeFirst() }
+            }
+            state.held.append(destination)
+        }
     }
 
     /// Reports that the app can show destinations: returns what was held for it.
@@ -57,10 +90,10 @@ public final class LinkInbox: @unchecked Sendable {
     /// Reports that no user is signed in any more: held destinations that require sign-in are dropped (they
     /// were meant for the user who was).
     public func userSignedOut() {
-        lock.lock()
-        defer { lock.unlock() }
-        state.signedIn = false
-        state.held.removeAll { $0.requiresSignIn }
+        _ = update { state in
+            state.signedIn = false
+            state.remove { $0.requiresSignIn }
+        }
     }
 
     /// The destinations held now, in arrival order (to show that one waits for a sign-in, say).
@@ -70,25 +103,65 @@ public final class LinkInbox: @unchecked Sendable {
         return state.held
     }
 
-    /// Applies `change` and takes out what may be opened after it, under the lock.
+    /// Applies `change` and takes out what may be opened after it, under the lock; keeps the held ones in
+    /// `storage` when they changed: arrivals are appended to the file, a removal writes it anew.
     private func update(_ change: (inout State) -> Void) -> [LinkDestination] {
         lock.lock()
         defer { lock.unlock() }
+        let (count, removals) = (state.held.count, state.removals)
         change(&state)
-        return state.release()
+        let handed = state.release()
+        guard let storage else { return handed }
+        if state.removals != removals {
+            Self.write(state.held, to: storage)
+        } else if state.held.count > count {
+            Self.append(state.held, from: count, to: storage)
+        }
+        return handed
+    }
+
+    /// Replaces `file` with `held` at once (atomically); an empty list removes it. A destination that cannot be
+    /// written stays held in memory.
+    private static func write(_ held: [LinkDestination], to file: URL) {
+        guard !held.isEmpty else {
+            try? FileManager.default.removeItem(at: file)
+            return
+        }
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? Data(held.map { $0.json + "\n" }.joined().utf8).write(to: file, options: .atomic)
+    }
+
+    /// Adds the destinations of `held` from `start` on at the end of `file`, or writes all of them without one (a
+    /// line cut short by the process ending is dropped when read).
+    private static func append(_ held: [LinkDestination], from start: Int, to file: URL) {
+        let lines = Data(held[start...].map { $0.json + "\n" }.joined().utf8)
+        guard let handle = try? FileHandle(forWritingTo: file) else { return write(held, to: file) }
+        defer { try? handle.close() }
+        _ = try? handle.seekToEnd()
+        try? handle.write(contentsOf: lines)
     }
 
     private struct State {
         var ready: Bool
         var signedIn: Bool
         var held: [LinkDestination] = []
+        /// The identifiers of the notifications taken lately, oldest first.
+        var notifications: [String] = []
+        /// How many times held destinations were removed (handed out or dropped): `storage` is written anew then.
+        var removals = 0
+
+        mutating func remove(where leaves: (LinkDestination) -> Bool) {
+            let count = held.count
+            held.removeAll(where: leaves)
+            if held.count != count { removals += 1 }
+        }
 
         /// Once the app is ready: every held destination that needs no user, or all of them with one, in order.
         mutating func release() -> [LinkDestination] {
             guard ready else { return [] }
             var out: [LinkDestination] = []
             let signedIn = signedIn
-            held.removeAll { destination in
+            remove { destination in
                 let opens = signedIn || !destination.requiresSignIn
                 if opens { out.append(destination) }
                 return opens
