@@ -6,7 +6,7 @@ enum CodegenCommand: Command {
     static let name = "codegen"
     static let summary = "generate an app's router (codegen --app ID --language \(RouterLanguage.allCases.map(\.rawValue).joined(separator: "|")))"
     static let help = """
-        Usage: linkd codegen --app ID --language \(CodegenLanguage.allCases.map(\.rawValue).joined(separator: "|")) [--out FILE] [options]
+        Usage: linkd codegen --app ID --language \(CodegenLanguage.allCases.map(\.rawValue).joined(separator: "|")) [--package NAME] [--out FILE] [options]
 
         Fetches GET /v1/apps/ID/codegen/LANGUAGE from a running linkd and writes it to FILE (stdout by
         default): one self-contained source file with the app's destinations as a type, LinkRouter.route
@@ -15,6 +15,8 @@ enum CodegenCommand: Command {
 
           --app ID               the app (required)
           --language LANGUAGE    \(CodegenLanguage.listed) (required)
+          --package NAME         the package of the Kotlin files (kotlin, kotlin-glue), e.g. com.example.app;
+                                 by default an Android app's package name, none for an iOS app's
           --out FILE             write there instead of stdout
         \(APIClient.optionsHelp)
         """
@@ -25,8 +27,9 @@ enum CodegenCommand: Command {
         let language: CodegenLanguage
         let client: APIClient
         let out: String?
+        let kotlinPackage: String?
         do {
-            let parsed = try Arguments(arguments, valued: APIClient.valuedOptions.union(["app", "language", "out"]))
+            let parsed = try Arguments(arguments, valued: APIClient.valuedOptions.union(["app", "language", "out", "package"]))
             guard parsed.positionals.isEmpty else { throw Arguments.UsageError(description: "unexpected argument '\(parsed.positionals[0])'") }
             guard let id = parsed.value("app"), UUID(uuidString: id) != nil else { throw Arguments.UsageError(description: "--app ID (a UUID) is required") }
             guard let chosen = parsed.value("language").flatMap(CodegenLanguage.init(rawValue:)) else {
@@ -35,13 +38,20 @@ enum CodegenCommand: Command {
             app = id.lowercased()
             language = chosen
             out = parsed.value("out")
+            if let name = parsed.value("package") {
+                do throws(LinkKitError) { kotlinPackage = try AndroidPackageName(name).rawValue } catch {
+                    throw Arguments.UsageError(description: "--package: \(error.message)")
+                }
+            } else {
+                kotlinPackage = nil
+            }
             client = try APIClient(parsed)
         } catch {
             Output.err("linkd codegen: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
         do {
-            let answer = try client.send("GET", "/v1/apps/\(app)/codegen/\(language.rawValue)", json: nil)
+            let answer = try client.send("GET", "/v1/apps/\(app)/codegen/\(language.rawValue)" + (kotlinPackage.map { "?package=" + $0 } ?? ""), json: nil)
             guard answer.status == 200 else {
                 let detail = String(decoding: answer.body, as: UTF8.self)
                 Output.err("linkd codegen: the server answered \(answer.status): \(detail)")

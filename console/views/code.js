@@ -8,7 +8,7 @@ const common = [['swift', 'Swift'], ['swift-glue', 'Swift glue'], ['kotlin', 'Ko
 const router = 'The router: LinkDestination, LinkRouter.route and build, LinkInbox (every arriving link, held until the app is ready and, if needed, signed in; handed out once) and LinkDeferredClaim (the landing page\'s token, claimed once per install).';
 const about = { swift: router, kotlin: router, typescript: router,
   'swift-glue': 'A second file beside Links.swift: SwiftUI onOpenURL and browsing-web activities, UIKit scenes (cold launch, continue, open URL contexts), notification responses, the pasteboard claim link.',
-  'kotlin-glue': 'A second file beside Links.kt: an Activity passing intent.data in onCreate and onNewIntent, a notification\'s link extra, the Play Install Referrer\'s claim.',
+  'kotlin-glue': 'A second file beside Links.kt: LinkArrivals, which any activity attaches (its VIEW intents and a notification\'s link extra, handed out while it is started), the Play Install Referrer\'s claim, and the inbox\'s held links kept in SharedPreferences.',
   fixtures: 'URLs and resolve\'s answers, for the app\'s CI to run its router over.' };
 /** Whose matching a generated file follows: the router table is built from the platform's own matcher (docs/CODEGEN.md). */
 const semanticsOf = (app, language) => {

@@ -2,22 +2,31 @@
 /// those need Kotlin 1.5) with data classes, the error case `Invalid` and nested enum classes with a `value`,
 /// `LinkRouter.route` and `build`, `toJSON()`, `LinkDestination.fromResolveJSON`, `LinkInbox` and
 /// `LinkDeferredClaim`. Only the Kotlin standard library and the JDK's `java.util` and `java.net` are used;
-/// compiles with Kotlin 1.3 or later, warnings as errors.
+/// compiles with Kotlin 1.3 or later, warnings as errors. In the app's package, callable from Java (`@JvmStatic`,
+/// `@JvmOverloads`, `@JvmField`).
 struct KotlinRouterSource: RouterEmitter {
     static let language = RouterLanguage.kotlin
     let table: RouterTable
     let etag: String
     /// Each destination's class, each enum parameter's enum class, each destination's property names (`DestinationNames.kotlin`).
     let names: DestinationNames
+    /// The package the file's classes are in; nil for the root package (which Java code cannot import).
+    let kotlinPackage: AndroidPackageName?
+
+    /// `package`'s parts as Kotlin reads them: a part that is a Kotlin keyword (`fun`, `object`) in backticks.
+    static func declared(_ package: AndroidPackageName) -> String {
+        package.rawValue.split(separator: ".").map { RouterNames.kotlinKeywords.contains(String($0)) ? "`\($0)`" : String($0) }.joined(separator: ".")
+    }
 
     var declarations: String {
-        var out = "\n/** The app's destinations (resolve's typed destinations), and resolve's error destination. */\n"
+        var out = kotlinPackage.map { "package \(Self.declared($0))\n" } ?? ""
+        out += "\n/** The app's destinations (resolve's typed destinations), and resolve's error destination. */\n"
         out += "sealed class LinkDestination {\n"
         for destination in table.destinations {
             let params = destination.parameters.map { "val \(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = null" : "")" }
             out += params.isEmpty
                 ? "    object \(names.type(destination)) : LinkDestination()\n"
-                : "    data class \(names.type(destination))(" + params.joined(separator: ", ") + ") : LinkDestination()\n"
+                : "    data class \(names.type(destination))\(destination.parameters.contains(where: \.optional) ? " @JvmOverloads constructor" : "")(" + params.joined(separator: ", ") + ") : LinkDestination()\n"
         }
         out += "    /** A link that opens the app but whose destination cannot be built: the parameter concerned and why. */\n"
         out += "    data class Invalid(val code: String, val param: String?, val detail: String) : LinkDestination()\n"
@@ -30,7 +39,7 @@ struct KotlinRouterSource: RouterEmitter {
         out += "object LinkRouter {\n    /** The ETag of the rules this file was generated from. */\n"
         out += "    const val etag = \(quote(etag))\n\n"
         out += "    /** The domains whose iOS landing pages put the claim link on the pasteboard (`LinkDeferredClaim`). */\n"
-        out += "    val claimDomains: List<String> = " + (table.claimDomains.isEmpty ? "emptyList()" : "listOf(" + table.claimDomains.map(quote).joined(separator: ", ") + ")") + "\n\n"
+        out += "    @JvmField val claimDomains: List<String> = " + (table.claimDomains.isEmpty ? "emptyList()" : "listOf(" + table.claimDomains.map(quote).joined(separator: ", ") + ")") + "\n\n"
         out += "    private val table = "
         return out
     }
@@ -63,7 +72,7 @@ struct KotlinRouterSource: RouterEmitter {
 
                 companion object {
                     /** Reads a resolve answer (or its `destination` member alone) into a destination; null when it has none. */
-                    fun fromResolveJSON(json: String): LinkDestination? = LinkRouter.decode(json)
+                    @JvmStatic fun fromResolveJSON(json: String): LinkDestination? = LinkRouter.decode(json)
 
             """ + make + "    }\n}\n"
     }

@@ -41,7 +41,7 @@ enum RouterNames {
     /// cannot be named: `Invalid`, `Companion`, and the types its code names unqualified.
     static let kotlinClasses: Set<String> = kotlinKeywords.union([
         "Invalid", "Companion", "LinkDestination", "LinkRouter", "LinkURLs", "LinkBuildResult", "LinkInbox", "LinkDeferredClaim", "String", "Long", "Boolean", "Any",
-        "Pair", "List", "Map", "Int", "Char", "Unit", "Nothing", "Array", "Enum", "Comparable", "Suppress", "JvmStatic",
+        "Pair", "List", "Map", "Int", "Char", "Unit", "Nothing", "Array", "Enum", "Comparable", "Suppress", "JvmStatic", "JvmOverloads",
     ])
 
     /// What a property of a destination's data class cannot be named: keywords and `LinkDestination`'s members.

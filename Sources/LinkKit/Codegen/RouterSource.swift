@@ -4,21 +4,25 @@
 public enum RouterSource {
     /// - Parameters:
     ///   - etag: the table's ETag, written in the header so an app's CI can tell a stale file.
-    public static func source(_ table: RouterTable, etag: String, language: RouterLanguage) -> String {
+    ///   - kotlinPackage: the package of a Kotlin file (nil: the root package); the other languages have none.
+    public static func source(_ table: RouterTable, etag: String, language: RouterLanguage, kotlinPackage: AndroidPackageName? = nil) -> String {
         switch language {
         case .swift: SwiftRouterSource(table: table, etag: etag, names: .swift(table)).text
-        case .kotlin: KotlinRouterSource(table: table, etag: etag, names: .kotlin(table)).text
+        case .kotlin: KotlinRouterSource(table: table, etag: etag, names: .kotlin(table), kotlinPackage: kotlinPackage).text
         case .typescript: TypeScriptRouterSource(table: table, etag: etag).text
         }
     }
 
     /// The platform glue that goes with the router in `language` (docs/CODEGEN.md, "Arrivals"): SwiftUI, UIKit
     /// scenes and notifications for Swift, an Android activity and the Play Install Referrer for Kotlin; the same
-    /// for every app but for its header. Everything it calls is in the router file.
-    public static func glue(_ table: RouterTable, etag: String, language: RouterLanguage) -> String? {
+    /// for every app but for its header (and a Kotlin file's package, the router file's). Everything it calls is
+    /// in the router file.
+    public static func glue(_ table: RouterTable, etag: String, language: RouterLanguage, kotlinPackage: AndroidPackageName? = nil) -> String? {
         switch language {
         case .swift: header(table, etag: etag, generator: "swift-glue") + SwiftAppGlue.text + "\n"
-        case .kotlin: header(table, etag: etag, generator: "kotlin-glue") + KotlinAppGlue.text + "\n"
+        case .kotlin:
+            header(table, etag: etag, generator: "kotlin-glue") + (kotlinPackage.map { "package \(KotlinRouterSource.declared($0))\n\n" } ?? "")
+                + KotlinAppGlue.text + "\n"
         case .typescript: nil
         }
     }

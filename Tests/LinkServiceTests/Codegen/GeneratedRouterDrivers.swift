@@ -286,6 +286,18 @@ extension GeneratedRouterTests {
 
     /// The Kotlin driver: the mode, then the file holding the input (the JVM reads no standard input here).
     static let kotlinMain = #"""
+        import android.content.Intent
+        import android.content.SharedPreferences
+        import android.net.Uri
+        import android.os.Bundle
+        import androidx.appcompat.app.AppCompatActivity
+        import androidx.lifecycle.Lifecycle
+        import androidx.lifecycle.LifecycleRegistry
+        import com.android.installreferrer.api.InstallReferrerClient
+        import com.android.installreferrer.api.InstallReferrerStateListener
+        import com.android.installreferrer.api.ReferrerDetails
+        import com.android.installreferrer.api.StandIns
+
         fun widget(n: Int) = "https://links.example.com/widget/$n"
         fun user(n: Int) = "https://links.example.com/u/00000000-0000-4000-8000-" + n.toString().padStart(12, '0')
         fun line(handed: List<LinkDestination>) = handed.joinToString(",") { it.toJSON() }
@@ -305,6 +317,130 @@ extension GeneratedRouterTests {
             private var done = false
             override fun claimed() = done
             override fun markClaimed() { done = true }
+        }
+
+        /** An app's activity: the glue attached in `onCreate`, the lifecycle stepped as Android steps it. */
+        class TestActivity(private val inbox: LinkInbox, launching: Intent?, saved: Bundle?) : AppCompatActivity() {
+            val opened: MutableList<String> = java.util.Collections.synchronizedList(ArrayList<String>())
+            val arrivals: LinkArrivals
+            init {
+                intent = launching
+                arrivals = LinkArrivals.attach(this, inbox, saved) { handed -> handed.forEach { opened.add(it.toJSON()) } }
+                step(Lifecycle.Event.ON_CREATE)
+            }
+            fun step(vararg events: Lifecycle.Event) = events.forEach { (lifecycle as LifecycleRegistry).handleLifecycleEvent(it) }
+            fun start() = step(Lifecycle.Event.ON_START, Lifecycle.Event.ON_RESUME)
+            fun stop() = step(Lifecycle.Event.ON_PAUSE, Lifecycle.Event.ON_STOP)
+            fun destroy() { stop(); step(Lifecycle.Event.ON_DESTROY) }
+            override fun toString() = opened.joinToString(",")
+        }
+
+        fun view(url: String) = Intent(Intent.ACTION_VIEW, Uri(url))
+
+        class MemoryPreferences : SharedPreferences {
+            val values = java.util.concurrent.ConcurrentHashMap<String, Any>()
+            override fun getBoolean(key: String, defValue: Boolean) = values[key] as? Boolean ?: defValue
+            override fun getString(key: String, defValue: String?) = values[key] as? String ?: defValue
+            override fun edit(): SharedPreferences.Editor = object : SharedPreferences.Editor {
+                override fun putBoolean(key: String, value: Boolean): SharedPreferences.Editor { values[key] = value; return this }
+                override fun putString(key: String, value: String?): SharedPreferences.Editor { if (value == null) values.remove(key) else values[key] = value; return this }
+                override fun apply() {}
+            }
+        }
+
+        /** The Play Store's referrer service, answering `code` (and `referrer`, or a RemoteException) when told to. */
+        class FakeReferrerClient(private val code: Int, private val referrer: String?, private val answerAtOnce: Boolean) : InstallReferrerClient() {
+            var connections = 0
+            var ended = false
+            var listener: InstallReferrerStateListener? = null
+            override fun startConnection(listener: InstallReferrerStateListener) {
+                connections++
+                this.listener = listener
+                if (answerAtOnce) answer()
+            }
+            fun answer() = listener!!.onInstallReferrerSetupFinished(code)
+            override fun endConnection() { ended = true }
+            override val installReferrer: ReferrerDetails get() = ReferrerDetails(referrer ?: throw android.os.RemoteException("the service died"))
+        }
+
+        /** Waits (a generous bound) until `done`. */
+        fun waitFor(done: () -> Boolean) {
+            val end = System.currentTimeMillis() + 20_000
+            while (!done() && System.currentTimeMillis() < end) Thread.sleep(10)
+        }
+
+        fun glue(server: String, referrer: String): String {
+            val lines = ArrayList<String>()
+            // Only VIEW intents, and none reopened from Recents; the launching link waits for the activity's start.
+            val inbox = LinkInbox()
+            val send = TestActivity(inbox, Intent(Intent.ACTION_SEND, Uri(widget(1))), null)
+            send.start()
+            val recents = TestActivity(inbox, view(widget(2)).also { it.flags = Intent.FLAG_ACTIVITY_LAUNCHED_FROM_HISTORY }, null)
+            recents.start()
+            val viewed = TestActivity(inbox, view(widget(3)), null)
+            val before = viewed.opened.size
+            viewed.start()
+            lines.add("send:$send recents:$recents view:$before,$viewed")
+            // A rotation: the recreated activity replays nothing; a link while stopped waits for the start.
+            viewed.destroy()
+            val rotated = TestActivity(inbox, viewed.intent, Bundle())
+            rotated.start()
+            rotated.stop()
+            rotated.arrivals.receive(view(widget(4)))
+            val whileStopped = rotated.opened.size
+            rotated.start()
+            rotated.arrivals.receive(Intent(null, null).putExtra(LinkInbox.NOTIFICATION_KEY, widget(5)))
+            lines.add("rotated:$whileStopped,$rotated held:${inbox.held.size}")
+
+            // The referrer's answers: each one final (the record marked, one connection, ended), none escaping.
+            val answers = listOf(
+                "organic" to FakeReferrerClient(InstallReferrerClient.InstallReferrerResponse.OK, "utm_source=google-play&utm_medium=organic", true),
+                "unsupported" to FakeReferrerClient(InstallReferrerClient.InstallReferrerResponse.FEATURE_NOT_SUPPORTED, null, true),
+                "unavailable" to FakeReferrerClient(InstallReferrerClient.InstallReferrerResponse.SERVICE_UNAVAILABLE, null, true),
+                "remote" to FakeReferrerClient(InstallReferrerClient.InstallReferrerResponse.OK, null, true))
+            for ((name, client) in answers) {
+                StandIns.referrerClient = client
+                val record = PreferencesClaimRecord(MemoryPreferences())
+                val activity = TestActivity(LinkInbox(), null, null)
+                activity.start()
+                activity.arrivals.claimInstallReferrer(LinkDeferredClaim(server, record))
+                activity.arrivals.claimInstallReferrer(LinkDeferredClaim(server, record))
+                TestActivity(LinkInbox(), null, null).arrivals.claimInstallReferrer(LinkDeferredClaim(server, record))
+                lines.add("$name ${record.claimed()} ${client.connections} ${client.ended}")
+            }
+            // A recreated activity does not ask.
+            val untouched = FakeReferrerClient(InstallReferrerClient.InstallReferrerResponse.OK, null, true)
+            StandIns.referrerClient = untouched
+            TestActivity(LinkInbox(), null, Bundle()).arrivals.claimInstallReferrer(LinkDeferredClaim(server, PreferencesClaimRecord(MemoryPreferences())))
+            lines.add("recreated ${untouched.connections}")
+
+            // The claim answered after a rotation: the destroyed activity gets nothing, the started one its link.
+            val slow = FakeReferrerClient(InstallReferrerClient.InstallReferrerResponse.OK, referrer, false)
+            StandIns.referrerClient = slow
+            val preferences = MemoryPreferences()
+            val claimInbox = LinkInbox(store = PreferencesInboxStore(preferences))
+            val first = TestActivity(claimInbox, null, null)
+            first.start()
+            first.arrivals.claimInstallReferrer(LinkDeferredClaim(server, PreferencesClaimRecord(preferences)))
+            first.destroy()
+            val second = TestActivity(claimInbox, null, Bundle())
+            second.start()
+            slow.answer()
+            waitFor { second.opened.isNotEmpty() }
+            lines.add("destroyed:$first started:$second held:${claimInbox.held.size} claimed:${PreferencesClaimRecord(preferences).claimed()}")
+
+            // Held links outlive the process: a new inbox over the same preferences holds them, and hands each out once.
+            val store = PreferencesInboxStore(MemoryPreferences())
+            val before1 = LinkInbox(store = store)
+            val signIn = before1.receive(user(7)).size
+            before1.hold(LinkDestination.WidgetDetail(8))
+            before1.receive(LinkDestination.Invalid("invalid_param", "id", "The parameter 'id' is invalid."))
+            val restarted = LinkInbox(store = store)
+            val heldAfter = restarted.held.joinToString(",") { it.toJSON() }
+            val ready = line(restarted.appReady())
+            val signedIn = line(restarted.userSignedIn())
+            lines.add("$signIn|$heldAfter|$ready|$signedIn|${LinkInbox(store = store).held.size}")
+            return lines.joinToString("\n")
         }
 
         fun main(args: Array<String>) {
@@ -346,6 +482,7 @@ extension GeneratedRouterTests {
                     out.append(sequence.mapIndexed { index, event -> line(apply(event, index + 1, inbox)) }.joinToString("|"))
                     out.append("#").append(inbox.held.size).append('\n')
                 }
+                "glue" -> out.append(glue(input[0], input[1])).append('\n')
                 "claim" -> {
                     val claim = LinkDeferredClaim(input[0], MemoryRecord())
                     val token = LinkDeferredClaim.tokenFromClaimLink(input[1]) ?: LinkDeferredClaim.tokenFromReferrer(input[1])
@@ -364,6 +501,50 @@ extension GeneratedRouterTests {
                 }
             }
             print(out)
+        }
+        """#
+
+    /// Java code calling the Kotlin files (`import <package>.*` put before it): the router, builder, decoder,
+    /// inbox and claim statics, and the glue attached to an `AppCompatActivity` written in Java.
+    static let javaMain = #"""
+        import androidx.appcompat.app.AppCompatActivity;
+        import androidx.lifecycle.Lifecycle;
+        import androidx.lifecycle.LifecycleRegistry;
+        import java.util.ArrayList;
+        import java.util.List;
+
+        public class JavaMain {
+            static class MainActivity extends AppCompatActivity {
+                final List<String> opened = new ArrayList<>();
+                LinkArrivals arrivals;
+
+                void create(LinkInbox inbox) {
+                    setIntent(new android.content.Intent(android.content.Intent.ACTION_VIEW, new android.net.Uri("https://links.example.com/widget/9")));
+                    arrivals = LinkArrivals.attach(this, inbox, null, handed -> {
+                        for (LinkDestination destination : handed) opened.add(destination.toJSON());
+                        return kotlin.Unit.INSTANCE;
+                    });
+                    ((LifecycleRegistry) getLifecycle()).handleLifecycleEvent(Lifecycle.Event.ON_CREATE);
+                    ((LifecycleRegistry) getLifecycle()).handleLifecycleEvent(Lifecycle.Event.ON_START);
+                }
+            }
+
+            public static void main(String[] args) {
+                LinkDestination routed = LinkRouter.route("https://links.example.com/widget/42");
+                System.out.println(routed == null ? "null" : routed.toJSON());
+                LinkURLs urls = LinkRouter.build(new LinkDestination.WidgetDetail(7L));
+                System.out.println(urls == null ? "none" : urls.getUniversal() + " " + urls.getScheme());
+                LinkBuildResult refused = LinkRouter.buildResult(new LinkDestination.WidgetDetail(0L, LinkDestination.WidgetDetailTab.REVIEWS));
+                System.out.println(refused instanceof LinkBuildResult.Refused ? ((LinkBuildResult.Refused) refused).getParam() : "built");
+                System.out.println(routed != null && routed.equals(LinkDestination.fromResolveJSON("{\"type\":\"widgetDetail\",\"params\":{\"id\":42}}")));
+                LinkInbox inbox = new LinkInbox();
+                System.out.println(inbox.receive("https://links.example.com/widget/42").size() + " " + inbox.appReady().size()
+                    + " " + LinkInbox.NOTIFICATION_KEY + " " + (LinkRouter.etag.length() > 0) + " " + LinkRouter.claimDomains.size());
+                System.out.println(LinkDeferredClaim.tokenFromReferrer("linkd_token=0123456789abcdef0123456789abcdef&utm_source=linkd"));
+                MainActivity activity = new MainActivity();
+                activity.create(inbox);
+                System.out.println(String.join(",", activity.opened));
+            }
         }
         """#
 }

@@ -72,10 +72,13 @@ import TestSupport
     /// The router, the glue with the Android stand-ins and the driver compiled (warnings as errors) by Debian's
     /// `kotlinc` 1.3.31, the oldest version docs/CODEGEN.md promises, and by a current compiler (`CurrentKotlin`);
     /// one JVM run per mode, its input in a file. The routes and builds of the current compiler's classes are
-    /// the old one's.
+    /// the old one's. The files are in a package (an Android app's own; the one asked for an iOS app's), and Java
+    /// code calling them is compiled against both compilers' classes (`javac`) and run.
     @Test(arguments: ["ios", "android"]) func kotlinRouterAgreesWithResolve(platform: String) throws {
         try Self.agree(language: "kotlin", platform: platform) { directory, source, glue in
-            let files = [("Links.kt", source), ("LinksGlue.kt", glue!), ("Main.kt", Self.kotlinMain)] + GlueStandIns.kotlin
+            let package = try #require(source.split(separator: "\n").first { $0.hasPrefix("package ") }).dropFirst("package ".count)
+            #expect(package == (platform == "android" ? "com.example.widgets" : "com.example.ios.`fun`"))
+            let files = [("Links.kt", source), ("LinksGlue.kt", glue!), ("Main.kt", "import \(package).*\n" + Self.kotlinMain)] + GlueStandIns.kotlin
             for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
             let paths = files.map { directory.appendingPathComponent($0.0).path }
             let jar = directory.appendingPathComponent("router.jar").path
@@ -83,7 +86,16 @@ import TestSupport
             let current = try CurrentKotlin.required()
             let classes = directory.appendingPathComponent("current").path
             if let current { try CurrentKotlin.compile(paths, into: classes, jars: current) }
+            let java = directory.appendingPathComponent("JavaMain.java")
+            try ("import \(package.replacingOccurrences(of: "`", with: "")).*;\n" + Self.javaMain).write(to: java, atomically: true, encoding: .utf8)
+            let javaClasses = directory.appendingPathComponent("java").path
+            try Self.compile("/usr/bin/env", ["javac", "-Werror", "-Xlint:all", "-cp", jar, "-d", javaClasses, java.path])
+            if let current {
+                try Self.compile("/usr/bin/env", ["javac", "-Werror", "-Xlint:all", "-cp", classes + ":" + current.stdlib,
+                                                  "-d", directory.appendingPathComponent("java-current").path, java.path])
+            }
             return { mode, input in
+                if mode == "java" { return try Self.run("/usr/bin/env", ["java", "-cp", jar + ":" + javaClasses, "JavaMain"], input: "") }
                 let file = directory.appendingPathComponent("input-\(mode).txt")
                 try input.write(to: file, atomically: true, encoding: .utf8)
                 let printed = try Self.run("/usr/bin/env", ["java", "-jar", jar, mode, file.path], input: "")
@@ -177,13 +189,15 @@ import TestSupport
                       prepare: (URL, String, String?) throws -> ((String, String) throws -> [String])) throws {
         try TestService.with { service in
             let workspace = try CodegenWorkspace(service, platform: platform)
-            let source = try workspace.codegen(language)
+            // An Android app's Kotlin is in its package by default; an iOS app's where asked (a keyword part quoted).
+            let query = language == "kotlin" && platform == "ios" ? "?package=com.example.ios.fun" : ""
+            let source = try workspace.codegen(language + query)
             #expect(source.text.contains(platform == "android" ? "Decides as Android does" : "Decides as iOS does"))
             let fixtures = try workspace.codegen("fixtures").json
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-\(language)-\(platform)-\(getpid())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let glue = language == "typescript" ? nil : try workspace.codegen(language + "-glue").text
+            let glue = language == "typescript" ? nil : try workspace.codegen(language + "-glue" + query).text
             let run = try prepare(directory, source.text, glue)
 
             let listed = fixtures["fixtures"]!.arrayValue!
@@ -234,7 +248,33 @@ import TestSupport
             try buildsAgreeWithTheServer(workspace, fixtures["builds"]!.arrayValue!, run)
             try inboxAgreesWithTheModel(run)
             try claimRoundTrip(workspace, platform: platform, run)
+            if language == "kotlin" { try androidGlue(workspace, platform: platform, run) }
         }
+    }
+
+    /// The Kotlin glue driven through an activity's lifecycle (`TestActivity`, `JavaMain`): which intents are read,
+    /// rotations and stops, the Install Referrer's answers, a real claim answered after a rotation, and held links
+    /// read back by the inbox of a restarted process.
+    static func androidGlue(_ workspace: CodegenWorkspace, platform: String, _ run: (String, String) throws -> [String]) throws {
+        let widget = { (n: Int) in #"{"type":"widgetDetail","params":{"id":\#(n)}}"# }
+        #expect(try run("java", "") == [
+            widget(42), "https://links.example.com/widget/7 widgets://widget/7", "id", "true", "0 1 link true \(platform == "ios" ? 1 : 0)",
+            "0123456789abcdef0123456789abcdef", widget(9),
+        ])
+        guard platform == "android" else { return }
+        let page = try LandingTests.click(workspace.service, "/widget/31", agent: LandingTests.Agent.android).text
+        let store = try #require(LandingTests.href(page, "get"))
+        let referrer = try #require(URLComponents(string: store)?.queryItems?.first { $0.name == "referrer" }?.value) + "&utm_source=linkd"
+        let profile = #"{"type":"profile","params":{"user":"00000000-0000-4000-8000-000000000007"}}"#
+        let invalid = #"{"error":{"code":"invalid_param","param":"id","detail":"The parameter 'id' is invalid."}}"#
+        #expect(try run("glue", "http://127.0.0.1:\(workspace.service.port)\n\(referrer)\n") == [
+            "send: recents: view:0,\(widget(3))",
+            "rotated:0,\(widget(4)),\(widget(5)) held:0",
+            "organic true 1 true", "unsupported true 1 true", "unavailable true 1 true", "remote true 1 true",
+            "recreated 0",
+            "destroyed: started:\(widget(31)) held:0 claimed:true",
+            "0|\(profile),\(widget(8)),\(invalid)|\(widget(8)),\(invalid)|\(profile)|0",
+        ])
     }
 
     /// The fixtures' builds are what `POST /v1/links/build` answers, byte for byte; the router's `buildResult` gives

@@ -8,17 +8,47 @@
  *
  * Every function returns the destinations to open now, in order (usually none or one). Thread-safe: every member
  * reads and changes the state while holding the inbox's lock, so links may arrive on any thread.
+ *
+ * With a [store], the held destinations outlive the process: the inbox writes them there whenever they change and
+ * reads them back when made, so a sign-in link held while the person signs in elsewhere is still handed out, once,
+ * by the inbox of the restarted process.
  */
-class LinkInbox(ready: Boolean = false, signedIn: Boolean = false) {
+class LinkInbox @JvmOverloads constructor(ready: Boolean = false, signedIn: Boolean = false, private val store: Store? = null) {
+    /** Where the held destinations are kept between processes (the glue's `PreferencesInboxStore`): one text. */
+    interface Store {
+        /** The text last written; null when there is none. */
+        fun read(): String?
+
+        /** Keeps `held` (called holding the inbox's lock: write it away without waiting for the disk). */
+        fun write(held: String)
+    }
+
     private val lock = Any()
     private var isReady = ready
     private var isSignedIn = signedIn
     private val waiting = ArrayList<LinkDestination>()
 
+    init {
+        // One destination's resolve JSON a line; a line this file no longer decodes (regenerated rules) is dropped.
+        store?.read()?.split('\n')?.forEach { line -> LinkDestination.fromResolveJSON(line)?.let { waiting.add(it) } }
+    }
+
     /** Takes a destination (a deferred claim's, or one routed elsewhere). */
     fun receive(destination: LinkDestination): List<LinkDestination> = synchronized(lock) {
         waiting.add(destination)
         release()
+    }
+
+    /**
+     * Takes a destination without handing anything out, whatever the state: for a thread or a moment that cannot
+     * show one (a deferred claim's answer, an intent while the activity is stopped). The next call that hands out
+     * ([appReady], [userSignedIn], a `receive`) hands it out.
+     */
+    fun hold(destination: LinkDestination) {
+        synchronized(lock) {
+            waiting.add(destination)
+            save()
+        }
     }
 
     /** Takes a link the app was opened with (`intent.data?.toString()`): nothing is held when it is not a link of the app. */
@@ -47,6 +77,7 @@ class LinkInbox(ready: Boolean = false, signedIn: Boolean = false) {
         synchronized(lock) {
             isSignedIn = false
             waiting.removeAll { it.requiresSignIn }
+            save()
         }
     }
 
@@ -55,10 +86,19 @@ class LinkInbox(ready: Boolean = false, signedIn: Boolean = false) {
 
     /** Once the app is ready: every held destination that needs no user, or all of them with one; called holding the lock. */
     private fun release(): List<LinkDestination> {
-        if (!isReady) return emptyList()
+        if (!isReady) {
+            save()
+            return emptyList()
+        }
         val out = waiting.filter { isSignedIn || !it.requiresSignIn }
         waiting.removeAll(out)
+        save()
         return out
+    }
+
+    /** Writes the held destinations to the store, if any; called holding the lock, after every change. */
+    private fun save() {
+        store?.write(waiting.joinToString("\n") { it.toJSON() })
     }
 
     companion object {
@@ -118,14 +158,14 @@ class LinkDeferredClaim(private val server: String, val record: Record) {
 
     companion object {
         /** The domains whose iOS landing pages put a claim link on the pasteboard (none for an Android app). */
-        val claimDomains: List<String> get() = LinkRouter.claimDomains
+        @JvmStatic val claimDomains: List<String> get() = LinkRouter.claimDomains
 
         /** The token in an install referrer (`linkd_token=<token>&utm_source=…`); null without one. */
-        fun tokenFromReferrer(referrer: String?): String? =
+        @JvmStatic fun tokenFromReferrer(referrer: String?): String? =
             referrer?.split('&')?.firstOrNull { it.startsWith("linkd_token=") }?.substring("linkd_token=".length)?.takeIf { isToken(it) }
 
         /** The token of a claim link (`https://<domain>/_linkd/claim/<token>`) on a domain that opted in; null otherwise. */
-        fun tokenFromClaimLink(text: String?): String? {
+        @JvmStatic fun tokenFromClaimLink(text: String?): String? {
             val link = text?.trim() ?: return null
             return claimDomains.map { "https://$it/_linkd/claim/" }.firstOrNull { link.startsWith(it) }
                 ?.let { link.substring(it.length) }?.takeIf { isToken(it) }

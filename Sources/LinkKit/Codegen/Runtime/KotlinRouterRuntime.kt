@@ -566,10 +566,10 @@
     }
 
     /** What `uri` opens in this app: `route` of its text (an Android `Uri`'s `toString()` is the same text). */
-    fun route(uri: java.net.URI): LinkDestination? = route(uri.toString())
+    @JvmStatic fun route(uri: java.net.URI): LinkDestination? = route(uri.toString())
 
     /** What `url` opens in this app: resolve's decision; null when the app opens nothing or its rule names no destination. */
-    fun route(url: String): LinkDestination? {
+    @JvmStatic fun route(url: String): LinkDestination? {
         val parsed = parseURL(url) ?: return null
         val path = parsed.path
         val index: Int
@@ -790,13 +790,13 @@
     }
 
     /** A destination's URLs, null when it has none (`buildResult` says why). */
-    fun build(destination: LinkDestination): LinkURLs? = (buildResult(destination) as? LinkBuildResult.Built)?.urls
+    @JvmStatic fun build(destination: LinkDestination): LinkURLs? = (buildResult(destination) as? LinkBuildResult.Built)?.urls
 
     /**
      * A destination's URLs: the first rule of the primary domain bound to its type that prints it and routes back to
      * it (a URL an earlier rule or exclusion would shadow is never returned); or why there is none.
      */
-    fun buildResult(destination: LinkDestination): LinkBuildResult {
+    @JvmStatic fun buildResult(destination: LinkDestination): LinkBuildResult {
         val spec = table.specs.firstOrNull { it.type == destination.type }
         if (destination is LinkDestination.Invalid || spec == null) return LinkBuildResult.Refused(null, "An invalid destination has no link.")
         // The values as the server checks them (`DestinationType.values`), in the type's order.

@@ -13,12 +13,15 @@ struct CodegenHandlers: EndpointGroup {
     let auth: Authenticator
     let resolver: Resolver
 
+    private static let package = QueryParameter("package", Schema.string(maxLength: 255),
+                                                "The package of the Kotlin files (`kotlin`, `kotlin-glue`), e.g. `com.example.app`; by default an Android app's package name, none for an iOS app's.")
+
     var endpoints: [Endpoint] {
         [
             Endpoint(.GET, "/v1/apps/{id}/codegen/{language}", "generateRouter", "Generate the app's router, or its fixtures", tag: "Destinations",
                      scope: .read,
-                     description: "`language` is `swift`, `kotlin` or `typescript`: one self-contained source file with the app's destinations as a type, a decoder of resolve's JSON, `LinkRouter.route` (universal links of every domain whose rules name the app, and its custom scheme: the authority of `widgets://widget/42` is the first path segment), the builder, `LinkInbox` (every arriving link held until the app is ready and, for destinations that require sign-in, a user is signed in; thread-safe) and `LinkDeferredClaim` (the click token of a landing page claimed once per install through `POST /v1/deferred/claim`) (docs/CODEGEN.md). `swift-glue` and `kotlin-glue`: the platform glue that goes with the Swift or Kotlin router (SwiftUI, UIKit scenes and notification responses; an Android activity and the Play Install Referrer), a second file. `fixtures`: URLs with the destination resolve answers for each (null: the app opens nothing), for an app's CI. The ETag changes with the app's rules and destinations; 404 for another `language`.",
-                     conditional: true,
+                     description: "`language` is `swift`, `kotlin` or `typescript`: one self-contained source file with the app's destinations as a type, a decoder of resolve's JSON, `LinkRouter.route` (universal links of every domain whose rules name the app, and its custom scheme: the authority of `widgets://widget/42` is the first path segment), the builder, `LinkInbox` (every arriving link held until the app is ready and, for destinations that require sign-in, a user is signed in; thread-safe) and `LinkDeferredClaim` (the click token of a landing page claimed once per install through `POST /v1/deferred/claim`) (docs/CODEGEN.md). `swift-glue` and `kotlin-glue`: the platform glue that goes with the Swift or Kotlin router (SwiftUI, UIKit scenes and notification responses; an observer any Android activity attaches, and the Play Install Referrer), a second file. The Kotlin files are in the package `package` names (by default an Android app's package name). `fixtures`: URLs with the destination resolve answers for each (null: the app opens nothing), for an app's CI. The ETag changes with the app's rules and destinations; 404 for another `language`.",
+                     query: [Self.package], conditional: true,
                      success: .alternatives(200, [
                         (mediaType: "text/plain", schema: Schema.string.described("The generated source file; its header names the rules' ETag.")),
                         (mediaType: "application/json", schema: Schema.ref("RouterFixtures")),
@@ -31,9 +34,14 @@ struct CodegenHandlers: EndpointGroup {
         guard let language = CodegenLanguage(rawValue: what) else {
             throw ServiceError.notFound("The code generator '\(what.prefix(40))' (use \(CodegenLanguage.listed))")
         }
+        let given = try Self.package.value(in: request)
         let (table, app) = try self.table(request.parameters["id"], principal)
+        var kotlinPackage = app.packageName.flatMap { try? AndroidPackageName($0) }
+        if let given {
+            do { kotlinPackage = try AndroidPackageName(given) } catch { throw ServiceError.badRequest("package: \(error.message).") }
+        }
         let etag = ETag.strong(of: Array(RouterSource.canonicalTable(table).utf8))
-        if let glue = language.glue, let text = RouterSource.glue(table, etag: etag, language: glue) {
+        if let glue = language.glue, let text = RouterSource.glue(table, etag: etag, language: glue, kotlinPackage: kotlinPackage) {
             let body = Array(text.utf8)
             return GeneratedFile.response(request, etag: ETag.strong(of: body), contentType: "text/plain; charset=utf-8", body: body,
                                           fileName: language.fileName)
@@ -42,7 +50,7 @@ struct CodegenHandlers: EndpointGroup {
             let body = fixtures(table, app: app, etag: etag, workspace: principal.workspaceID)
             return GeneratedFile.response(request, etag: ETag.strong(of: body), contentType: "application/json", body: body)
         }
-        let body = Array(RouterSource.source(table, etag: etag, language: router).utf8)
+        let body = Array(RouterSource.source(table, etag: etag, language: router, kotlinPackage: kotlinPackage).utf8)
         return GeneratedFile.response(request, etag: ETag.strong(of: body), contentType: "text/plain; charset=utf-8", body: body, fileName: router.fileName)
     }
 
