@@ -267,14 +267,15 @@ import TestSupport
         let referrer = try #require(URLComponents(string: store)?.queryItems?.first { $0.name == "referrer" }?.value) + "&utm_source=linkd"
         let profile = #"{"type":"profile","params":{"user":"00000000-0000-4000-8000-000000000007"}}"#
         let invalid = #"{"error":{"code":"invalid_param","param":"id","detail":"The parameter 'id' is invalid."}}"#
-        #expect(try run("glue", "http://127.0.0.1:\(workspace.service.port)\n\(referrer)\n") == [
+        let glued = try run("glue", "http://127.0.0.1:\(workspace.service.port)\n\(referrer)\n")
+        #expect(glued == [
             "send: recents: view:0,\(widget(3))",
             "rotated:0,\(widget(4)),\(widget(5)) held:0",
             "organic true 1 true", "unsupported true 1 true", "unavailable true 1 true", "remote true 1 true",
             "recreated 0",
             "destroyed: started:\(widget(31)) held:0 claimed:true",
             "0|\(profile),\(widget(8)),\(invalid)|\(widget(8)),\(invalid)|\(profile)|0",
-        ])
+        ], "the glue printed:\n\(glued.joined(separator: "\n"))")
     }
 
     /// The fixtures' builds are what `POST /v1/links/build` answers, byte for byte; the router's `buildResult` gives
