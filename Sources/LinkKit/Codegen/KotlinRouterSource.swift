@@ -26,7 +26,7 @@ struct KotlinRouterSource: RouterEmitter {
             let params = destination.parameters.map { "val \(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = null" : "")" }
             out += params.isEmpty
                 ? "    object \(names.type(destination)) : LinkDestination()\n"
-                : "    data class \(names.type(destination))\(destination.parameters.contains(where: \.optional) ? " @JvmOverloads constructor" : "")(" + params.joined(separator: ", ") + ") : LinkDestination()\n"
+                : "    data class \(names.type(destination))\(overloads(destination) ? " @JvmOverloads constructor" : "")(" + params.joined(separator: ", ") + ") : LinkDestination()\n"
         }
         out += "    /** A link that opens the app but whose destination cannot be built: the parameter concerned and why. */\n"
         out += "    data class Invalid(val code: String, val param: String?, val detail: String) : LinkDestination()\n"
@@ -75,6 +75,17 @@ struct KotlinRouterSource: RouterEmitter {
                     @JvmStatic fun fromResolveJSON(json: String): LinkDestination? = LinkRouter.decode(json)
 
             """ + make + "    }\n}\n"
+    }
+
+    /// Whether Java gets constructors without the optional parameters (`@JvmOverloads`): when there are any, and
+    /// the constructor fits the JVM's 255 argument slots (a `Long` takes two, `this` one) with room for the
+    /// overloads' own; a larger one is called with every parameter.
+    private func overloads(_ destination: DestinationType) -> Bool {
+        let slots = destination.parameters.reduce(1) { total, spec in
+            if case .int = spec.kind, !spec.optional { return total + 2 }
+            return total + 1
+        }
+        return destination.parameters.contains(where: \.optional) && slots < 250
     }
 
     private func type(of spec: ParameterSpec, in destination: DestinationType) -> String {
