@@ -39,6 +39,14 @@ import TestSupport
         #expect(written.status == 0, "\(written.stderr)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == (try call("GET", "/v1/apps/\(app)/codegen/typescript", key: key)).text)
 
+        // `--package`: the Kotlin files' package, checked before anything is asked.
+        let packaged = try LinkdProcess.run(["codegen", "--app", app, "--language", "kotlin", "--package", "com.example.w", "--server", server, "--key", key])
+        #expect(packaged.status == 0, "\(packaged.stderr)")
+        #expect(packaged.stdout == (try call("GET", "/v1/apps/\(app)/codegen/kotlin?package=com.example.w", key: key)).text)
+        #expect(packaged.stdout.contains("\npackage com.example.w\n"))
+        let badPackage = try LinkdProcess.run(["codegen", "--app", app, "--language", "kotlin", "--package", "w", "--server", server, "--key", key])
+        #expect(badPackage.status == 2 && badPackage.stderr.contains("--package: package name 'w' needs at least two parts"))
+
         let unknown = try LinkdProcess.run(["codegen", "--app", UUID().uuidString, "--language", "swift", "--server", server, "--key", key])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("404"))
