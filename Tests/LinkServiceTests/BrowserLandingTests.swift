@@ -58,7 +58,7 @@ struct BrowserLandingTests {
         try TestService.with { service in
             let fixture = try LandingTests.fixture(service)
             let title = "A" + String(repeating: "VeryLongTitleWithoutSpaces", count: 7) + String(repeating: "x", count: 16)
-            try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: """
+            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
                 {"domain":"links.example.com","slug":"long","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
                  "preview":{"title":"\(title)"}}
                 """))

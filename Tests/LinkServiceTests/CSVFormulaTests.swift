@@ -61,7 +61,7 @@ struct CSVFormulaTests {
                  "preview":{"title":\(text(value)),"description":\(text(value))},"tags":[\(text(value))]}
                 """
             }
-            let created = try Fixture.expect(200, service.request("POST", "/v1/links/bulk", key: fixture.key,
+            let created = try Fixture.expect(200, service.request("POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key,
                                                                   json: "[" + items.joined(separator: ",") + "]")).json
             #expect(created["created"] == .number(String(Self.hostile.count)), "\(created)")
             func fields(_ link: JSONValue) -> JSONValue {
@@ -83,7 +83,7 @@ struct CSVFormulaTests {
                 try Fixture.expect(204, service.request("DELETE", "/v1/links/\(link["id"]!.stringValue!)", key: fixture.key))
             }
             let report = try Fixture.expect(200, HTTPTestClient.request(
-                port: service.port, method: "POST", path: "/v1/links/import?format=csv",
+                port: service.port, method: "POST", path: "/v1/links/import?acknowledgeMoves=true&format=csv",
                 headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")], body: Array(export.text.utf8), timeout: 60)).json
             #expect(report["created"] == .number(String(Self.hostile.count)), "\(report)")
             let after = try #require(report["results"]?.arrayValue).compactMap { $0["link"] }.map(fields)
@@ -95,7 +95,7 @@ struct CSVFormulaTests {
     @Test func analyticsCSVIsInert() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: """
+            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
                 {"domain":"links.example.com","slug":"spring","url":"https://www.example.com/spring","name":"=cmd|' /C calc'!A0"}
                 """))
             let planted = [#"=HYPERLINK("http://evil.com","x")"#, "+1+1", "-2+3", "@SUM(A1)", "\tx", "'=x"]

@@ -49,7 +49,7 @@ struct CatalogCoherenceTests {
                 return try Fixture.expect(200, service.request("GET", "/v1/resolve?url=\(url)", key: fixture.key)).json
             }
             #expect(try resolve(on: second)["link"] == nil)
-            let created = try Fixture.expect(201, first.request("POST", "/v1/links", key: fixture.key, json: """
+            let created = try Fixture.expect(201, first.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
                 {"domain":"\(fixture.host)","slug":"spring","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}}}
                 """))
             let id = try #require(try created.json["id"]?.stringValue)

@@ -211,7 +211,7 @@ struct DatabaseOutageTests {
         defer { service.close() }
         let fixture = try Fixture(service)
         for slug in ["kept", "unread"] {
-            try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: """
+            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
                 {"domain":"\(fixture.host)","slug":"\(slug)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
                  "fallbacks":{"desktop":"https://www.example.com/from-\(slug)"}}
                 """))
@@ -388,7 +388,7 @@ struct DatabaseOutageTests {
         let service = try TestService(parameters: database.parameters)
         defer { service.close() }
         let fixture = try Fixture(service)
-        try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: """
+        try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
             {"domain":"\(fixture.host)","slug":"kept","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
              "fallbacks":{"desktop":"https://www.example.com/from-kept"}}
             """))

@@ -12,7 +12,7 @@ struct LinkFallbackTests {
     static let androidFallback = "https://www.example.com/android-page"
 
     private static func create(_ fixture: Fixture, _ members: String) throws -> JSONValue {
-        try Fixture.expect(201, fixture.service.request("POST", "/v1/links", key: fixture.key, json: """
+        try Fixture.expect(201, fixture.service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
             {"domain":"\(fixture.host)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
              "fallbacks":{"ios":"\(iosFallback)","android":"\(androidFallback)"}\(members)}
             """)).json
@@ -85,7 +85,7 @@ struct LinkFallbackTests {
     @Test func anExpiredLinkGoesToTheWebFallbackElseSaysItExpired() throws {
         try TestService.with { service in
             let fixture = try LandingTests.fixture(service)
-            try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: """
+            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
                 {"domain":"\(fixture.host)","slug":"old","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}},
                  "expiresAt":"2020-01-01T00:00:00Z"}
                 """))
@@ -104,11 +104,11 @@ struct LinkFallbackTests {
     @Test func skipStoreIsABooleanThroughEveryDoor() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let refused = try service.request("POST", "/v1/links", key: fixture.key, json: """
+            let refused = try service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
                 {"domain":"\(fixture.host)","url":"https://www.example.com/a","skipStore":"yes"}
                 """)
             #expect(refused.status == 422 && refused.text.contains("/skipStore"), "\(refused.text)")
-            let bulk = try Fixture.expect(200, service.request("POST", "/v1/links/bulk", key: fixture.key, json: """
+            let bulk = try Fixture.expect(200, service.request("POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key, json: """
                 [{"domain":"\(fixture.host)","url":"https://www.example.com/b","skipStore":1},
                  {"domain":"\(fixture.host)","url":"https://www.example.com/c","skipStore":true}]
                 """)).json

@@ -14,7 +14,7 @@ struct LinkLoopTests {
     }
 
     static func create(_ fixture: Fixture, _ body: String, key: String? = nil) throws -> TestResponse {
-        try fixture.service.request("POST", "/v1/links", key: key ?? fixture.key, json: body)
+        try fixture.service.request("POST", "/v1/links?acknowledgeMoves=true", key: key ?? fixture.key, json: body)
     }
 
     static func csv(_ fixture: Fixture, _ query: String, _ file: String) throws -> JSONValue {
@@ -125,7 +125,7 @@ struct LinkLoopTests {
     @Test func bulkRefusesEachLoopingItem() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let answer = try Fixture.expect(200, service.request("POST", "/v1/links/bulk", key: fixture.key, json: """
+            let answer = try Fixture.expect(200, service.request("POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key, json: """
                 [{"domain":"links.example.com","slug":"u12","url":"https://links.example.com/u12"},
                  {"domain":"links.example.com","slug":"a","url":"https://links.example.com/b"},
                  {"domain":"links.example.com","slug":"b","url":"https://www.example.com/b","fallbacks":{"desktop":"https://links.example.com/a"}},

@@ -8,7 +8,7 @@ import TestSupport
 @Suite("Serving links")
 struct LinkServingTests {
     private static func create(_ fixture: Fixture, _ members: String) throws -> TestResponse {
-        try fixture.service.request("POST", "/v1/links", key: fixture.key, json: #"{"domain":"\#(fixture.host)"\#(members)}"#)
+        try fixture.service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: #"{"domain":"\#(fixture.host)"\#(members)}"#)
     }
 
     private static func resolve(_ fixture: Fixture, _ path: String, platform: String = "ios") throws -> JSONValue {
@@ -30,8 +30,14 @@ struct LinkServingTests {
             let before = try Self.aasa(fixture)
             #expect(!before.text.contains(LinkSpace.comment))
             // A link to a web page claims nothing: the files stay as they are.
-            try Fixture.expect(201, Self.create(fixture, #","slug":"about-us","url":"https://www.example.com/team""#))
+            let page = try Fixture.expect(201, Self.create(fixture, #","slug":"about-us","url":"https://www.example.com/team""#)).json
             #expect(try Self.aasa(fixture).headers["ETag"] == before.headers["ETag"])
+            // A web page link goes to its page, on a phone with the app too (no app claims its path).
+            #expect(try Self.click(fixture, "/about-us", agent: ClickTests.desktop).headers["Location"] == "https://www.example.com/team")
+            #expect(try Self.resolve(fixture, "/about-us")["link"]?["url"]?.stringValue == "https://www.example.com/team")
+            #expect(try Self.resolve(fixture, "/about-us", platform: "android")["outcome"]?.stringValue == "no_match")
+            // Links to apps and to web pages stand on different domains: the page's link goes first.
+            try Fixture.expect(204, service.request("DELETE", "/v1/links/\(try #require(page["id"]?.stringValue))", key: fixture.key))
 
             try Fixture.expect(201, Self.create(fixture, """
                 ,"slug":"spring24","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}},
@@ -69,10 +75,8 @@ struct LinkServingTests {
             #expect(try service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", fixture.host)]).headers["ETag"]
                     == assetLinks.headers["ETag"])
 
-            // Clicks: a phone without the app goes to the store, a desktop to the web, a web page link to its page.
+            // Clicks: a phone without the app goes to the store.
             #expect(try Self.click(fixture, "/spring24", agent: ClickTests.iPhone).headers["Location"] == "https://apps.apple.com/app/id1234567890")
-            #expect(try Self.click(fixture, "/about-us", agent: ClickTests.desktop).headers["Location"] == "https://www.example.com/team")
-            #expect(try Self.resolve(fixture, "/about-us")["link"]?["url"]?.stringValue == "https://www.example.com/team")
 
             // Taps record the link and its campaign, the URL's own utm_* winning field by field.
             _ = try Self.click(fixture, "/spring24?utm_source=sms", agent: ClickTests.pixel)
@@ -162,8 +166,12 @@ struct LinkServingTests {
             let ios = try Self.click(fixture, "/promo", agent: ClickTests.iPhone)
             #expect(ios.text.contains(#"src="https://cdn.example.com/widgets.png""#))
             // The preview page bots get shows no image: its policy allows none.
-            try Fixture.expect(201, Self.create(fixture, #","slug":"plain","url":"https://www.example.com/plain","preview":{"title":"Plain"}"#))
-            #expect(try Self.click(fixture, "/plain", agent: ClickTests.slack).headers["Content-Security-Policy"]?.contains("img-src 'none'") == true)
+            // (A link to a web page, on a domain of its own: the links here open the app.)
+            try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"web.example.com"}"#))
+            try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key,
+                                                     json: #"{"domain":"web.example.com","slug":"plain","url":"https://www.example.com/plain","preview":{"title":"Plain"}}"#))
+            let plain = try service.request("GET", "/plain", headers: [("Host", "web.example.com"), ("User-Agent", ClickTests.slack)])
+            #expect(plain.headers["Content-Security-Policy"]?.contains("img-src 'none'") == true)
 
             // The Play Store referrer's token claims the link's answer: its campaign and data reach the new install.
             let store = try #require(LandingTests.href(page.text, "get"))
@@ -194,9 +202,9 @@ struct LinkServingTests {
             #expect(try service.request("GET", "/v1/links", key: fixture.key).json["items"]?.arrayValue?.count == 1)
 
             // A rule change that would decide stored links otherwise says which, at the rule.
-            try Fixture.expect(201, Self.create(fixture, #","slug":"sale/today","url":"https://www.example.com/sale""#))
+            try Fixture.expect(201, Self.create(fixture, #","slug":"sale/today","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":2}}"#))
             let preview = try Fixture.expect(200, service.request("POST", "/v1/domains/\(fixture.host)/preview", key: fixture.key, json: """
-                {"rules":[{"apps":["\(fixture.iosApp)"],"path":"/sale/*","destination":{"type":"widgetDetail","params":{"id":1}}}]}
+                {"rules":[{"apps":["\(fixture.iosApp)"],"path":"/sale/*","exclude":true}]}
                 """)).json
             let findings = try #require(preview["lint"]?.arrayValue).filter { $0["code"]?.stringValue == "shadowedLinks" }
             #expect(findings.count == 1)

@@ -67,7 +67,8 @@ public final class AndroidAppLinks: Sendable {
     /// With dynamic rules the first entry that matches decides (an exclusion blocks; no entry matching leaves the
     /// link to the browser); without them the manifest alone decides, and the rule reported is the first positive
     /// rule whose attributes match. With `onlyApp`, the other apps' rules are left aside (a custom-scheme link).
-    public func decide(_ url: AASAURL, onlyApp: String? = nil) -> (app: Int, position: Int, opens: Bool)? {
+    /// With `manifestOnly`, the dynamic rules are left aside too: what Android 14 and older decide.
+    public func decide(_ url: AASAURL, onlyApp: String? = nil, manifestOnly: Bool = false) -> (app: Int, position: Int, opens: Bool)? {
         let path = AndroidGlob.decoded(url.path)
         let units = Array(path.utf16)
         var items: [(name: String, value: String)]?
@@ -75,7 +76,7 @@ public final class AndroidAppLinks: Sendable {
         for (index, entry) in apps.enumerated() where onlyApp == nil || entry.app.id == onlyApp {
             guard let claimed = entry.rules.first(where: { $0.manifest?.matches(utf16: units) == true }) else { continue }
             var decision = (app: index, position: claimed.position, opens: true)
-            if dynamicRules {
+            if dynamicRules && !manifestOnly {
                 if items == nil { items = Self.items(url.query) }
                 let fragment = AndroidGlob.decoded(url.fragment ?? "")
                 let deciding = entry.rules.lazy.flatMap(\.dynamic).first { $0.matches(path: path, items: items!, fragment: fragment) }

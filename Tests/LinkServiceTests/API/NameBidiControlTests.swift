@@ -35,19 +35,19 @@ struct NameBidiControlTests {
             #expect(try refused("POST", "/v1/apps/\(fixture.iosApp)/destinations", #"{"name":"other","title":"\#(Self.spoof)"}"#) == ["/title"])
             #expect(try refused("POST", "/v1/keys", #"{"name":"\#(Self.spoof)","scope":"read"}"#) == ["/name"])
             let link = #""domain":"links.example.com","url":"https://www.example.com/x""#
-            #expect(try refused("POST", "/v1/links", #"{\#(link),"name":"\#(Self.spoof)"}"#) == ["/name"])
-            #expect(try refused("POST", "/v1/links", #"{\#(link),"preview":{"title":"\#(Self.spoof)"}}"#) == ["/preview/title"])
-            #expect(try refused("POST", "/v1/links", #"{\#(link),"tags":["ok","a\u202Db"]}"#) == ["/tags/1"])
-            let created = try Fixture.expect(201, service.request("POST", "/v1/links", key: key, json: #"{\#(link),"slug":"plain"}"#))
+            #expect(try refused("POST", "/v1/links?acknowledgeMoves=true", #"{\#(link),"name":"\#(Self.spoof)"}"#) == ["/name"])
+            #expect(try refused("POST", "/v1/links?acknowledgeMoves=true", #"{\#(link),"preview":{"title":"\#(Self.spoof)"}}"#) == ["/preview/title"])
+            #expect(try refused("POST", "/v1/links?acknowledgeMoves=true", #"{\#(link),"tags":["ok","a\u202Db"]}"#) == ["/tags/1"])
+            let created = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: key, json: #"{\#(link),"slug":"plain"}"#))
             let id = try #require(try created.json["id"]?.stringValue)
             #expect(try refused("PATCH", "/v1/links/\(id)", #"{"name":"\#(Self.spoof)"}"#) == ["/name"])
             #expect(try refused("PUT", "/v1/domains/links.example.com/rules",
                                 #"{"rules":[{"apps":["\#(fixture.iosApp)"],"path":"/p/*","click":{"title":"\#(Self.spoof)"}}]}"#) == ["/rules/0/click/title"])
             // The marks are no controls of the kind: a right-to-left name may need them.
-            try Fixture.expect(201, service.request("POST", "/v1/links", key: key, json: #"{\#(link),"name":"שלום\u200F 2"}"#))
+            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: key, json: #"{\#(link),"name":"שלום\u200F 2"}"#))
 
             // Bulk: the item refused at its pointer, the others created.
-            let bulk = try Fixture.expect(200, service.request("POST", "/v1/links/bulk", key: key, json: """
+            let bulk = try Fixture.expect(200, service.request("POST", "/v1/links/bulk?acknowledgeMoves=true", key: key, json: """
                 [{\(link),"slug":"b1"},{\(link),"slug":"b2","name":"\(Self.spoof)"}]
                 """)).json
             #expect(bulk["created"] == .number("1"))
@@ -55,7 +55,7 @@ struct NameBidiControlTests {
 
             // CSV and Firebase imports: the row refused at its column.
             func imported(_ format: String, _ file: String) throws -> JSONValue {
-                try Fixture.expect(200, HTTPTestClient.request(port: service.port, method: "POST", path: "/v1/links/import?format=\(format)&domain=links.example.com",
+                try Fixture.expect(200, HTTPTestClient.request(port: service.port, method: "POST", path: "/v1/links/import?acknowledgeMoves=true&format=\(format)&domain=links.example.com",
                                                                headers: [("Authorization", "Bearer \(key)"), ("Content-Type", "text/csv")],
                                                                body: Array(file.utf8), timeout: 60)).json
             }
@@ -77,7 +77,7 @@ struct NameBidiControlTests {
     @Test func aStoredNameIsShownWithoutThemOnTheLandingPage() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: """
+            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
                 {"domain":"links.example.com","slug":"promo","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
                  "preview":{"title":"Invoice"}}
                 """))

@@ -24,26 +24,26 @@ struct NumberInputTests {
     @Test func aNumberOutsideTheRangeIsRefusedAtItsPointerThroughEveryDoor() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let kept = try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key,
+            let kept = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
                                                               json: #"{"domain":"links.example.com","slug":"kept","url":"https://www.example.com"}"#))
             let id = try kept.json["id"]!.stringValue!
             for number in Self.outOfRange {
                 let data = #"{"a":[1,{"x":\#(number)}]}"#
-                try fixture.expectRefused("POST", "/v1/links", #"{"domain":"links.example.com","url":"https://www.example.com","data":\#(data)}"#,
+                try fixture.expectRefused("POST", "/v1/links?acknowledgeMoves=true", #"{"domain":"links.example.com","url":"https://www.example.com","data":\#(data)}"#,
                                           pointers: ["/data/a/1/x"])
                 try fixture.expectRefused("PATCH", "/v1/links/\(id)", #"{"data":\#(data)}"#, pointers: ["/data/a/1/x"])
                 // Any body, any member: a number is read once for every resource.
                 try fixture.expectRefused("PATCH", "/v1/links/\(id)", #"{"maxClicks":\#(number)}"#, pointers: ["/maxClicks"])
                 try fixture.expectRefused("POST", "/v1/links/build", #"{"app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":\#(number)}}}"#,
                                           pointers: ["/destination/params/id"])
-                let bulk = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk", "application/json",
+                let bulk = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json",
                                                              #"[{"domain":"links.example.com","url":"https://www.example.com","data":\#(data)}]"#)).json
                 #expect(bulk["created"] == .number("0"), "\(number.prefix(40)): \(bulk)")
                 #expect(bulk["results"]?.arrayValue?.first?["error"]?["errors"]?.arrayValue?.compactMap { $0["pointer"]?.stringValue } == ["/0/data/a/1/x"])
                 // A CSV cell holds 16 KiB at most.
                 guard number.utf8.count < 1000 else { continue }
                 let csvData = "\"" + data.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                let csv = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?format=csv", "text/csv",
+                let csv = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=csv", "text/csv",
                                                             "domain,url,data\nlinks.example.com,https://www.example.com,\(csvData)\n")).json
                 #expect(csv["created"] == .number("0"), "\(number.prefix(40)): \(csv)")
                 #expect(csv["results"]?.arrayValue?.first?["problems"]?.arrayValue?.compactMap { $0["column"]?.stringValue } == ["data"])
@@ -57,18 +57,18 @@ struct NumberInputTests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             let data = #"{"n":[\#(Self.inRange.joined(separator: ","))]}"#
-            let created = try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key,
+            let created = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
                                                                   json: #"{"domain":"links.example.com","url":"https://www.example.com","data":\#(data)}"#))
             #expect(try created.json["data"]?.serialized == data)
             let id = try created.json["id"]!.stringValue!
             #expect(try Fixture.expect(200, service.request("GET", "/v1/links/\(id)", key: fixture.key)).json["data"]?.serialized == data)
             let patched = try Fixture.expect(200, service.request("PATCH", "/v1/links/\(id)", key: fixture.key, json: #"{"name":"n","data":\#(data)}"#))
             #expect(try patched.json["data"]?.serialized == data)
-            let bulk = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk", "application/json",
+            let bulk = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json",
                                                          #"[{"domain":"links.example.com","url":"https://www.example.com","data":\#(data)}]"#)).json
             #expect(bulk["results"]?.arrayValue?.first?["data"]?.serialized == data)
             let csvData = "\"" + data.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            let csv = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?format=csv", "text/csv",
+            let csv = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=csv", "text/csv",
                                                         "domain,url,data\nlinks.example.com,https://www.example.com,\(csvData)\n")).json
             #expect(csv["results"]?.arrayValue?.first?["link"]?["data"]?.serialized == data)
             try Fixture.expect(204, service.request("DELETE", "/v1/links/\(id)", key: fixture.key))
@@ -80,7 +80,7 @@ struct NumberInputTests {
     @Test func aRowHoldingANumberOutsideTheRangeBreaksNothing() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let created = try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key,
+            let created = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
                                                                   json: #"{"domain":"links.example.com","slug":"big","url":"https://www.example.com","data":{"x":1}}"#))
             let id = try created.json["id"]!.stringValue!
             let stored = #"{"x":1e999999,"y":[-1e-999999,2]}"#

@@ -28,26 +28,26 @@ struct TimestampInputTests {
     @Test func aDateOutsideTheRangeIsRefusedAtItsFieldThroughEveryDoor() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let kept = try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key,
+            let kept = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
                                                               json: #"{"domain":"links.example.com","slug":"kept","url":"https://www.example.com"}"#))
             let id = try kept.json["id"]!.stringValue!
             let takeoutHeader = "Short link,Deep link (link),Archived,Link name,Creation timestamp"
             for text in Self.outOfRange {
                 // Single create and PATCH: 422 at the pointer, nothing written.
-                try fixture.expectRefused("POST", "/v1/links", #"{"domain":"links.example.com","url":"https://www.example.com","expiresAt":"\#(text)"}"#,
+                try fixture.expectRefused("POST", "/v1/links?acknowledgeMoves=true", #"{"domain":"links.example.com","url":"https://www.example.com","expiresAt":"\#(text)"}"#,
                                           pointers: ["/expiresAt"])
                 try fixture.expectRefused("PATCH", "/v1/links/\(id)", #"{"expiresAt":"\#(text)"}"#, pointers: ["/expiresAt"])
                 // Bulk: the item refused at its pointer.
-                let bulk = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk", "application/json",
+                let bulk = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json",
                                                              #"[{"domain":"links.example.com","url":"https://www.example.com","expiresAt":"\#(text)"}]"#)).json
                 #expect(bulk["created"] == .number("0"), "\(text): \(bulk)")
                 #expect(Self.errorPointers(bulk["results"]?.arrayValue?.first?["error"]) == ["/0/expiresAt"], "\(text): \(bulk)")
                 // linkd's CSV: the row refused at its column.
-                let csv = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?format=csv", "text/csv",
+                let csv = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=csv", "text/csv",
                                                             "domain,url,expiresAt\nlinks.example.com,https://www.example.com,\(text)\n")).json
                 #expect(csv["created"] == .number("0") && Self.problemColumns(csv) == ["expiresAt"], "\(text): \(csv)")
                 // Firebase's Takeout: an archived row created then, refused at its creation time.
-                let firebase = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?format=firebase", "text/csv",
+                let firebase = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv",
                                                                  "\(takeoutHeader)\nhttps://links.example.com/old,https://www.example.com/o,true,Old,\(text)\n")).json
                 #expect(firebase["created"] == .number("0") && Self.problemColumns(firebase) == ["creation timestamp"], "\(text): \(firebase)")
                 // Analytics: a 400 naming the parameter.
@@ -78,7 +78,7 @@ struct TimestampInputTests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             for (index, (sent, kept)) in Self.accepted.enumerated() {
-                let created = try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: """
+                let created = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
                     {"domain":"links.example.com","slug":"d\(index)","url":"https://www.example.com","expiresAt":"\(sent)"}
                     """))
                 #expect(try created.json["expiresAt"] == .string(kept), "\(sent)")
@@ -91,10 +91,10 @@ struct TimestampInputTests {
                                                                           json: #"{"expiresAt":"\#(kept)"}"#))
                     #expect(try patched.json["expiresAt"] == .string(kept), "\(sent)")
                 }
-                let bulk = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk", "application/json",
+                let bulk = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json",
                                                              #"[{"domain":"links.example.com","url":"https://www.example.com","expiresAt":"\#(sent)"}]"#)).json
                 #expect(bulk["results"]?.arrayValue?.first?["expiresAt"] == .string(kept), "\(sent): \(bulk)")
-                let csv = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?format=csv", "text/csv",
+                let csv = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=csv", "text/csv",
                                                             "domain,url,expiresAt\nlinks.example.com,https://www.example.com,\(sent)\n")).json
                 #expect(csv["results"]?.arrayValue?.first?["link"]?["expiresAt"] == .string(kept), "\(sent): \(csv)")
             }
@@ -104,7 +104,7 @@ struct TimestampInputTests {
             let export = try Fixture.expect(200, service.request("GET", "/v1/links/export?limit=100", key: fixture.key)).text
             for (_, kept) in Self.accepted { #expect(export.contains(",\(kept),"), "\(kept)") }
             // The earliest archived Takeout row.
-            let firebase = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?format=firebase", "text/csv", """
+            let firebase = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv", """
                 Short link,Deep link (link),Archived,Creation timestamp
                 https://links.example.com/epoch,https://www.example.com/e,true,1970-01-01 00:00:00
                 """)).json
@@ -128,7 +128,7 @@ struct TimestampInputTests {
             let fixture = try Fixture(service)
             var ids: [String] = []
             for index in Self.stored.indices {
-                let created = try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: """
+                let created = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
                     {"domain":"links.example.com","slug":"s\(index)","url":"https://www.example.com","expiresAt":"2030-01-01T00:00:00Z"}
                     """))
                 ids.append(try created.json["id"]!.stringValue!)

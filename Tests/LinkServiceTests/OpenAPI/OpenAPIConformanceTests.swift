@@ -239,9 +239,16 @@ struct OpenAPIConformanceTests {
              "preview":{"title":"Spring","imageUrl":"https://cdn.example.com/s.png"},"expiresAt":"2030-01-01T00:00:00Z","maxClicks":10,
              "name":"Spring","data":{"coupon":"SPRING"}}
             """, expect: 201)
-        try api.call("POST", "/v1/links", key: writer, json: #"{"domain":"links.example.com","url":"https://example.com/w","slug":null,"name":null}"#, expect: 201)
-        try api.call("POST", "/v1/links", key: writer, json: #"{"domain":"links.example.com","slug":"spring/24","url":"https://example.com/w"}"#, expect: 409)
-        try api.call("POST", "/v1/links", key: writer, json: #"{"domain":"links.example.com","slug":"v1x/.well-known/..a","url":"https://example.com"}"#, expect: 201)
+        // Links to web pages stand on a domain whose links open no app (docs/LINKS.md, "The link space").
+        try api.call("POST", "/v1/domains", key: writer, json: #"{"hostname":"web.example.com"}"#, expect: 201)
+        try api.call("POST", "/v1/links", key: writer, json: #"{"domain":"web.example.com","url":"https://example.com/w","slug":null,"name":null}"#, expect: 201)
+        try api.call("POST", "/v1/links", key: writer, json: #"{"domain":"links.example.com","url":"https://example.com/w"}"#, expect: 422)
+        try api.call("POST", "/v1/links", key: writer, json: """
+            {"domain":"links.example.com","slug":"spring/24","app":"\(ios)","destination":{"type":"widgetDetail","params":{"id":4}}}
+            """, expect: 409)
+        try api.call("POST", "/v1/links", "/v1/links?acknowledgeMoves=maybe", key: writer, json: #"{"domain":"web.example.com","url":"https://example.com/m"}"#,
+                     expect: 400, refused: true)
+        try api.call("POST", "/v1/links", key: writer, json: #"{"domain":"web.example.com","slug":"v1x/.well-known/..a","url":"https://example.com"}"#, expect: 201)
         for body in [#"{"domain":"links.example.com","slug":"v1/x","url":"https://example.com"}"#,
                      #"{"domain":"links.example.com","slug":"a//b","url":"https://example.com"}"#,
                      #"{"domain":"links.example.com","slug":"a/../b","url":"https://example.com"}"#,

@@ -11,7 +11,7 @@ import TestSupport
 @Suite("Webhook delivery", .serialized)
 struct WebhookDeliveryTests {
     private static func createLink(_ fixture: Fixture, slug: String, on service: TestService? = nil) throws -> String {
-        let response = try Fixture.expect(201, (service ?? fixture.service).request("POST", "/v1/links", key: fixture.key,
+        let response = try Fixture.expect(201, (service ?? fixture.service).request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
                                                                                    json: #"{"domain":"\#(fixture.host)","slug":"\#(slug)","url":"https://www.example.com/\#(slug)"}"#))
         return try #require(try response.json["id"]?.stringValue)
     }
@@ -269,7 +269,7 @@ struct WebhookDeliveryTests {
             #expect(try Fixture.expect(200, service.request("GET", "/v1/webhooks/\(summary)", key: fixture.key)).json["bulkEvents"]?.stringValue == "summary")
             let items = (0..<50).map { #"{"domain":"links.example.com","slug":"b\#($0)","url":"https://www.example.com/\#($0)"}"# }
                 + [#"{"domain":"links.example.com","slug":"b1","url":"https://www.example.com/again"}"#]
-            try Fixture.expect(200, service.request("POST", "/v1/links/bulk", key: fixture.key, json: "[" + items.joined(separator: ",") + "]"))
+            try Fixture.expect(200, service.request("POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key, json: "[" + items.joined(separator: ",") + "]"))
             try WebhookTesting.settle(service.application.pool, [summaries, each])
 
             let told = summaries.deliveries

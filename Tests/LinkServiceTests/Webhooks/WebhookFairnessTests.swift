@@ -15,7 +15,7 @@ struct WebhookFairnessTests {
     /// Creates a link of `fixture` and answers how long its `link.created` took to reach `receiver`.
     private static func latency(_ fixture: Fixture, slug: String, _ receiver: WebhookReceiver) throws -> TimeInterval {
         let started = Date()
-        try Fixture.expect(201, fixture.service.request("POST", "/v1/links", key: fixture.key,
+        try Fixture.expect(201, fixture.service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
                                                         json: #"{"domain":"\#(fixture.host)","slug":"\#(slug)","url":"https://www.example.com/\#(slug)"}"#))
         let seen = receiver.deliveries(count: 1, seconds: 120)
         #expect(seen.first?.data?["slug"]?.stringValue == slug)
@@ -61,7 +61,7 @@ struct WebhookFairnessTests {
             }
             let quietReceiver = try WebhookReceiver()
             try WebhookTesting.subscribe(service, key: quiet.key, quietReceiver, events: ["link.created"])
-            try Fixture.expect(201, service.request("POST", "/v1/links", key: noisy.key,
+            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: noisy.key,
                                                     json: #"{"domain":"\#(noisy.host)","slug":"slow","url":"https://www.example.com/slow"}"#))
             _ = hanging.arrivals(count: WebhookDeliveries.threads - 1)   // the workers it may have are waiting on it
             let waited = try Self.latency(quiet, slug: "next", quietReceiver)

@@ -25,23 +25,24 @@ struct LinkBatch {
     /// Reads the items with `read` (given the workspace's targets) and writes the links among them, in one
     /// transaction; with `dryRun` the transaction is rolled back, so the answer says what would happen and nothing
     /// is saved. `audit` names the request in the audit log (`bulk`, `import`).
-    func run(_ principal: Principal, dryRun: Bool, audit: String,
+    /// `acknowledgeMoves`: whether the request accepts links that move what apps open (`LinkPlaces.acknowledgeMoves`).
+    func run(_ principal: Principal, dryRun: Bool, acknowledgeMoves: Bool, audit: String,
              _ read: (LinkTargets) throws -> [LinkItem]) throws -> [Outcome] {
         do {
-            return try write(principal, dryRun: dryRun, audit: audit, read)
+            return try write(principal, dryRun: dryRun, acknowledgeMoves: acknowledgeMoves, audit: audit, read)
         } catch let error as PostgresError where error.code == .poolTimeout {
             throw Problem.serviceUnavailable(detail: "Another bulk request or import is being written on this node; retry when it is done.",
                                              retryAfter: 5)
         }
     }
 
-    private func write(_ principal: Principal, dryRun: Bool, audit: String,
+    private func write(_ principal: Principal, dryRun: Bool, acknowledgeMoves: Bool, audit: String,
                        _ read: (LinkTargets) throws -> [LinkItem]) throws -> [Outcome] {
         guard !dryRun else {
             do {
                 try changes.pool.withTransaction { connection in
                     let targets = try LinkTargets.load(workspace: principal.workspaceID, on: connection)
-                    var places = try self.places(targets, on: connection)
+                    var places = try self.places(targets, acknowledgeMoves: acknowledgeMoves, on: connection)
                     throw RolledBack(outcomes: try Self.write(read(targets), workspace: principal.workspaceID, places: &places, on: connection))
                 }
             } catch let rolledBack as RolledBack {
@@ -51,7 +52,7 @@ struct LinkBatch {
         }
         return try changes.commit { connection, changed in
             let targets = try LinkTargets.load(workspace: principal.workspaceID, on: connection)
-            var places = try self.places(targets, on: connection)
+            var places = try self.places(targets, acknowledgeMoves: acknowledgeMoves, on: connection)
             let outcomes = try Self.write(read(targets), workspace: principal.workspaceID, places: &places, on: connection)
             var domains: [UUID: String] = [:]
             var created = 0
@@ -102,9 +103,9 @@ struct LinkBatch {
     }
 
     /// Where the workspace's links may stand, with the apps its domains' links open now.
-    private func places(_ targets: LinkTargets, on connection: Connection) throws -> LinkPlaces {
-        LinkPlaces(catalog: changes.reloader.catalog, spaces: try LinkStore.spaces(domains: targets.domains.values.map(\.id), on: connection),
-                   platforms: targets.platforms)
+    private func places(_ targets: LinkTargets, acknowledgeMoves: Bool, on connection: Connection) throws -> LinkPlaces {
+        try LinkPlaces(catalog: changes.reloader.catalog, domains: targets.domains.values.map(\.id), platforms: targets.platforms,
+                       acknowledgeMoves: acknowledgeMoves, on: connection)
     }
 
     /// The answer of a dry run, carried out of the transaction it rolls back.
@@ -148,7 +149,7 @@ struct LinkBatch {
                 problem = try places.problem(link, on: connection)
             }
             if let problem {
-                outcomes[index] = .refused(ServiceError.validation([.init(pointer: pointer + "/" + problem.member, detail: problem.detail)]).problem)
+                outcomes[index] = .refused(problem.problem(under: pointer))
                 continue
             }
             drafts.append(link)

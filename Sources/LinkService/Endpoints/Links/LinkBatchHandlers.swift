@@ -40,9 +40,10 @@ struct LinkBatchHandlers: EndpointGroup {
                         `results` answers them in order, a created link as itself, a refused one as `{"error": <problem>}` with \
                         pointers under its index (`/3/destination/params/id`; 409 at `/3/slug` for a slug taken on its domain or \
                         given twice). A refused item changes nothing. One audit entry records the request. A node writes one \
-                        bulk request (or import) at a time: another gets 503 with `Retry-After`.
+                        bulk request (or import) at a time: another gets 503 with `Retry-After`. An item that would move what \
+                        apps open is refused with a 409 listing the moves, unless `acknowledgeMoves=true` (docs/LINKS.md).
                         """,
-                     body: "LinkBulkRequest", success: .json(200, "LinkBulkAnswer"), bulk)
+                     query: [LinkPlaces.acknowledgeMoves], body: "LinkBulkRequest", success: .json(200, "LinkBulkAnswer"), bulk)
                 .bodyLimit(LinkBulkBody.maxBytes)
                 .bodyMedia([("application/json", .ref("LinkBulkRequest")),
                             (LinkBulkBody.ndjson, Schema.string.described("One `LinkCreate` object a line."))]),
@@ -55,7 +56,7 @@ struct LinkBatchHandlers: EndpointGroup {
                         Each row is created or refused on its own, and reported with its number and, for a refusal, the \
                         column of each problem; `dryRun=true` reports what would happen and saves nothing (docs/LINKS-IMPORT.md).
                         """,
-                     query: [Self.format, Self.dryRun, Self.domain], body: "LinkImportFile",
+                     query: [Self.format, Self.dryRun, Self.domain, LinkPlaces.acknowledgeMoves], body: "LinkImportFile",
                      success: .json(200, "LinkImportReport"), importLinks)
                 .bodyLimit(LinkBulkBody.maxBytes)
                 .bodyMedia([("text/csv", Schema.string.described("The file, with its header row."))]),
@@ -74,8 +75,9 @@ struct LinkBatchHandlers: EndpointGroup {
     }
 
     func bulk(_ request: Request, _ principal: Principal) throws -> Response {
+        let acknowledged = try LinkPlaces.acknowledged(request)
         let entries = try LinkBulkBody.entries(request)
-        let outcomes = try batch.run(principal, dryRun: false, audit: "bulk") { targets in
+        let outcomes = try batch.run(principal, dryRun: false, acknowledgeMoves: acknowledged, audit: "bulk") { targets in
             entries.concurrentMap { entry in
                 switch entry {
                 case .value(let value, let pointer): LinkItem(reading: value, at: pointer, targets: targets)
@@ -89,13 +91,14 @@ struct LinkBatchHandlers: EndpointGroup {
     func importLinks(_ request: Request, _ principal: Principal) throws -> Response {
         let format = LinkImportFile.Format(rawValue: try Self.format.value(in: request) ?? "") ?? .csv
         let dryRun = try request.flag(Self.dryRun.name) ?? false
+        let acknowledged = try LinkPlaces.acknowledged(request)
         let domain = try Self.domain.value(in: request).map { (try? Hostname($0))?.rawValue ?? $0.lowercased() }
         guard JSONBody.mediaType(of: request) == "text/csv" else {
             throw Problem.unsupportedMediaType.with(detail: "Send the file as text/csv.")
         }
         guard !request.body.isEmpty else { throw ServiceError.badRequest("The request needs a CSV file.") }
         let file = try LinkImportFile(request.body, format: format, domain: domain, resolver: resolver, workspace: principal.workspaceID)
-        let outcomes = try batch.run(principal, dryRun: dryRun, audit: "import") { targets in
+        let outcomes = try batch.run(principal, dryRun: dryRun, acknowledgeMoves: acknowledged, audit: "import") { targets in
             Array(file.rows.enumerated()).concurrentMap { index, row in
                 guard let body = row.body else { return .refused(Problem.unprocessable) }   // reported by its cells' problems
                 // What a request body is refused for (JSONBody), in the JSON the cells hold: at its column.

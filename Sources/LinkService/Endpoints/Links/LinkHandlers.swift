@@ -39,16 +39,23 @@ struct LinkHandlers: EndpointGroup {
                         A link on a domain of the workspace opens an app's typed destination (`app` and `destination`, checked as \
                         `POST /v1/links/build` checks them) or a web page (`url`). Without `slug`, one is generated (409 when \
                         the given slug is taken on the domain). A `url` or fallback that leads back to the link, itself or \
-                        through other links or link domains, is a 422 at that member (docs/LINKS.md).
+                        through other links or link domains, is a 422 at that member (docs/LINKS.md). A link to a web page on a \
+                        domain whose links open an app, or a first link to an app on a domain holding links to web pages, is a 422 \
+                        (a phone with the app would open the app, not the page). A link that makes the domain's link space open \
+                        another app, moving URLs a rule keeps from it (an exclusion Android cannot keep), is a 409 \
+                        (`link-space-moves`) listing each move in `errors`, unless `acknowledgeMoves=true`.
                         """,
-                     body: "LinkCreate", success: .created("Link"), errors: [409], create),
+                     query: [LinkPlaces.acknowledgeMoves], body: "LinkCreate", success: .created("Link"), errors: [409], create),
             Endpoint(.GET, "/v1/links", "listLinks", "List links", tag: "Links", scope: .read,
                      description: "The first page (no `cursor`) carries `total`, how many links the filters keep.",
                      query: Self.filters + [Self.sort], success: .page("Link"), list),
             Endpoint(.GET, "/v1/links/{id}", "getLink", "Read a link", tag: "Links", scope: .read, success: .resource("Link"), get),
             Endpoint(.PATCH, "/v1/links/{id}", "updateLink", "Change a link", tag: "Links", scope: .write,
-                     description: "Present members replace, `null` clears an optional one; the others stay.",
-                     ifMatch: true, body: "LinkUpdate", success: .resource("Link"), errors: [409], update),
+                     description: """
+                        Present members replace, `null` clears an optional one; the others stay. Checked as a create is: a change \
+                        that moves what apps open is a 409 listing the moves, unless `acknowledgeMoves=true`.
+                        """,
+                     query: [LinkPlaces.acknowledgeMoves], ifMatch: true, body: "LinkUpdate", success: .resource("Link"), errors: [409], update),
             Endpoint(.DELETE, "/v1/links/{id}", "deleteLink", "Delete a link", tag: "Links", scope: .write,
                      ifMatch: true, success: .noContent, delete),
         ]
@@ -60,13 +67,14 @@ struct LinkHandlers: EndpointGroup {
         let input = LinkInput(reading: &body, creating: true)
         body.finish()
         try errors.check()
+        let acknowledged = try LinkPlaces.acknowledged(request)
         return try resource.create(principal) { connection, changed in
             let domain = try Self.domain(input.domain!, principal, on: connection)
             if let appID = input.app, let destination = input.destination {
                 try Self.check(app: appID, destination, principal, on: connection)
             }
             var link = input.newLink(on: domain)
-            var places = try self.places(domain: domain.id, workspace: principal.workspaceID, on: connection)
+            var places = try self.places(domain: domain.id, workspace: principal.workspaceID, acknowledgeMoves: acknowledged, on: connection)
             if input.slug != nil {
                 try Self.check(places.problem(link, on: connection))
                 guard let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) else {
@@ -127,8 +135,9 @@ struct LinkHandlers: EndpointGroup {
         let input = LinkInput(reading: &body, creating: false)
         body.finish()
         try errors.check()
+        let acknowledged = try LinkPlaces.acknowledged(request)
         return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
-                                    check: { before, connection in try change(before, input, principal, on: connection) }) { before, after, connection, changed in
+                                    check: { before, connection in try change(before, input, principal, acknowledged, on: connection) }) { before, after, connection, changed in
             try changed.linksChanged(domain: before.domainID, hostname: before.hostname, on: connection)
             let saved = try LinkStore.save(after, on: connection)
             try Self.changed(saved, .linkUpdated, principal, changed, on: connection)
@@ -151,7 +160,8 @@ struct LinkHandlers: EndpointGroup {
     }
 
     /// `before` with the `PATCH` applied, checked as a create is (422, or 409 for a slug taken on the domain).
-    private func change(_ before: Link, _ input: LinkInput, _ principal: Principal, on connection: Connection) throws -> Link {
+    private func change(_ before: Link, _ input: LinkInput, _ principal: Principal, _ acknowledged: Bool,
+                        on connection: Connection) throws -> Link {
         var after = before
         input.apply(to: &after)
         if let hostname = input.domain, hostname != before.hostname {
@@ -168,8 +178,8 @@ struct LinkHandlers: EndpointGroup {
         let moved = after.slug != before.slug || after.domainID != before.domainID
         if moved || after.appID != before.appID || after.destination != before.destination || after.webURL != before.webURL
             || after.fallbacks != before.fallbacks {
-            var places = try places(domain: after.domainID, workspace: principal.workspaceID, on: connection)
-            try Self.check(places.problem(after, replacing: after.domainID == before.domainID ? before.appID : nil, on: connection))
+            var places = try places(domain: after.domainID, workspace: principal.workspaceID, acknowledgeMoves: acknowledged, on: connection)
+            try Self.check(places.problem(after, previous: after.domainID == before.domainID ? before : nil, on: connection))
         }
         if moved, try LinkStore.slugTaken(after.slug, domain: after.domainID, excluding: after.id, on: connection) {
             throw ServiceError.conflict("\(after.shortLink) already exists.")
@@ -186,16 +196,17 @@ struct LinkHandlers: EndpointGroup {
     }
 
     /// Where links of the domain `domain` may stand (`LinkPlaces`), for a link to an app of `workspace`.
-    private func places(domain: UUID, workspace: UUID, on connection: Connection) throws -> LinkPlaces {
+    private func places(domain: UUID, workspace: UUID, acknowledgeMoves: Bool, on connection: Connection) throws -> LinkPlaces {
         let apps = try AppStore.all(workspace: workspace, on: connection)
-        return LinkPlaces(catalog: changes.reloader.catalog, spaces: try LinkStore.spaces(domains: [domain], on: connection),
-                          platforms: Dictionary(apps.map { ($0.id, $0.platform) }, uniquingKeysWith: { first, _ in first }))
+        return try LinkPlaces(catalog: changes.reloader.catalog, domains: [domain],
+                              platforms: Dictionary(apps.map { ($0.id, $0.platform) }, uniquingKeysWith: { first, _ in first }),
+                              acknowledgeMoves: acknowledgeMoves, on: connection)
     }
 
-    /// 422 at the link's `member` when it cannot stand where it is.
-    private static func check(_ problem: (member: String, detail: String)?) throws {
-        guard let problem else { return }
-        throw ServiceError.validation([.init(pointer: "/" + problem.member, detail: problem.detail)])
+    /// 422 at the link's member (409 for moves) when it cannot stand where it is.
+    private static func check(_ refusal: LinkPlaces.Refusal?) throws {
+        guard let refusal else { return }
+        throw refusal.problem(under: "")
     }
 
     /// 422 unless `app` is an app of the caller's workspace with the destination's type, and the parameters are what

@@ -83,6 +83,7 @@ enum RuleValidator {
         }
         try errors.check()
         if links.hasLinks { findings += try shadowedLinks(compiled, rules: rules, domain: domain, apps: known, on: connection) }
+        if !linkSpace.isEmpty { findings += try linkSpaceFindings(compiled, rules: rules, domain: domain, on: connection) }
         return Outcome(compiled: compiled, findings: findings, inputs: rules.map(\.definition), apps: apps, links: links,
                        linkApps: linkSpace.first?.apps ?? [])
     }
@@ -114,6 +115,30 @@ enum RuleValidator {
                 \(named). They would no longer open what they point at.
                 """)
         }
+    }
+
+    /// What the link space opens that the rules keep from apps (`LinkSpaceMoves`, against the same rules without it), a
+    /// warning at each rule; and the links to web pages that open the app on a phone with it (stored before links to web
+    /// pages and to apps were kept apart), a warning naming them.
+    static func linkSpaceFindings(_ compiled: CompiledDomain, rules: [(id: UUID, definition: RuleDefinition, pointer: String)], domain: Domain,
+                                  on connection: Connection) throws -> [LintFinding] {
+        let own = Array(compiled.rules.prefix(rules.count))
+        let bare = CompiledDomain(settings: compiled.settings, apps: compiled.apps, rules: own)
+        var findings = LinkSpaceMoves(from: bare, to: compiled, ruleCount: rules.count, host: Hostname.servingHost(of: domain.hostname)).moves.map {
+            LintFinding(.warning, "linkSpaceMoves", rules[$0.position].pointer, """
+                \($0.sentence) The reason is the link space: the domain's links to apps claim every path no rule decides for \
+                their app on each platform (docs/LINKS.md, "The link space").
+                """)
+        }
+        if let count = try LinkStore.webLinkCounts(domains: [domain.id], on: connection)[domain.id] {
+            let slugs = try LinkStore.webLinkSlugs(domain: domain.id, excluding: nil, limit: LinkPlaces.namedWebLinks, on: connection)
+            let listed = slugs.map { "/" + $0 }.joined(separator: ", ") + (count > slugs.count ? ", …" : "")
+            findings.append(LintFinding(.warning, "webLinksOpenApp", "", """
+                \(count) link\(count == 1 ? "" : "s") to web pages (\(listed)) open the app, not the page, on a phone with the app: the \
+                domain's links to apps claim every path no rule decides. Move links to web pages to a domain whose links open no app.
+                """))
+        }
+        return findings
     }
 
     static func pointer(of finding: LintFinding, in compiled: CompiledDomain, rules: [(id: UUID, definition: RuleDefinition, pointer: String)]) -> String {

@@ -113,6 +113,29 @@ enum LinkStore: ResourceStore {
         return spaces
     }
 
+    /// How many links to web pages (no app) each of `domains` holds (`link_apps`); a domain without any is left out.
+    static func webLinkCounts(domains: [UUID], on connection: Connection) throws -> [UUID: Int] {
+        let rows = try connection.query(Query(unsafeSQL: """
+            SELECT domain_id, links FROM link_apps WHERE app_id IS NULL AND links > 0 AND domain_id = ANY($1::uuid[])
+            """, binds: [domains.map(\.canonicalText)]))
+        return Dictionary(try rows.map { try $0.decode((UUID, Int).self) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The oldest `limit` slugs of links to web pages on `domain`, but `excluding`'s.
+    static func webLinkSlugs(domain: UUID, excluding: UUID?, limit: Int, on connection: Connection) throws -> [String] {
+        try connection.query(Query(unsafeSQL: """
+            SELECT slug FROM links WHERE domain_id = $1 AND app_id IS NULL AND ($2::uuid IS NULL OR id <> $2)
+            ORDER BY created_at, id LIMIT $3
+            """, binds: [domain, excluding, limit])).map { try $0.decode(0, as: String.self) }
+    }
+
+    /// Whether a link on `domain` other than `excluding` opens `app`.
+    static func opens(app: UUID, domain: UUID, excluding: UUID, on connection: Connection) throws -> Bool {
+        try connection.query(Query(unsafeSQL: """
+            SELECT EXISTS (SELECT 1 FROM links WHERE domain_id = $1 AND app_id = $2 AND id <> $3)
+            """, binds: [domain, app, excluding])).first!.decode(0, as: Bool.self)
+    }
+
     /// One page of the links of `workspace` that `filter` keeps, in `order` (`page.position`, the previous page's
     /// last row, is read as `order` wrote it).
     /// - Throws: `ServiceError.badRequest` for a cursor of another order.
