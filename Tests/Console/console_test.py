@@ -35,6 +35,8 @@ OUT = os.environ["CONSOLE_OUT"]
 DOCS = os.environ.get("CONSOLE_DOCS") or None
 CDN_PORT = int(os.environ["CDN_PORT"])
 HOST = "links.example.com"
+# Links to web pages stand on a domain whose links open no app (docs/LINKS.md, "The link space").
+WEB = "web.example.com"
 XSS = "<img src=x onerror=alert(1)>"
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
@@ -343,7 +345,7 @@ def check_long_text(c, driver):
     """Long unbroken text (issue 47): a 200-character slug and name cut in the Links list, whole in its title, and no
     column pushed off screen; the link page's heading wraps. At 1280 and 390 px, with screenshots."""
     slug, name = "s" + "0123456789abcdefghi" * 10 + "z" * 9, "N" + "ameWithoutAnySpaceInIt" * 9
-    status, _, link = api("POST", "/v1/links", {"domain": HOST, "slug": slug, "name": name, "url": "https://www.example.com/long"})
+    status, _, link = api("POST", "/v1/links", {"domain": WEB, "slug": slug, "name": name, "url": "https://www.example.com/long"})
     c.check(status == 201 and len(slug) == 200 and len(name) == 199, f"the long link: {status} {link}")
     for width, height in ((1280, 1000), (390, 844)):
         driver.set_window_size(width, height)
@@ -357,7 +359,7 @@ def check_long_text(c, driver):
         c.check(c.css("td.taps-7", row).is_displayed() and (width < 760 or c.css("td.taps-7", row).location["x"] < width),
                 f"the last columns are on screen at {width} px")
         titles = [e.get_attribute("title") for e in c.all("td:nth-child(-n+2) [title]", row)]
-        c.check(titles == [f"{HOST}/{slug}", name], f"the whole values in title: {titles}")
+        c.check(titles == [f"{WEB}/{slug}", name], f"the whole values in title: {titles}")
         c.check("null" not in c.css("main").text.split("Links", 1)[1][:40], "nothing stray under the heading")
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
         c.shot(f"long-links-{width}")
@@ -376,12 +378,13 @@ def check_campaign_question(c, driver, link_id):
     device=mobile as chips, campaigns ranked by visitors, compared with the previous period; the answer is the API's,
     by name. An item of a list filters by it (a chip that names the link by its slug, removed by its button). Then the
     link's own analytics tab. Screenshots at 1280 and 390 px."""
-    status, _, autumn = api("POST", "/v1/links", {"domain": HOST, "slug": "autumn", "url": "https://www.example.com/autumn",
+    c.check(api("POST", "/v1/domains", {"hostname": WEB})[0] in (201, 409), "a domain for links to web pages")
+    status, _, autumn = api("POST", "/v1/links", {"domain": WEB, "slug": "autumn", "url": "https://www.example.com/autumn",
                                                   "campaign": {"source": "social", "campaign": "autumn"}})
     c.check(status == 201, f"a second campaign link ({status})")
     android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36"
     for agent in (IPHONE, android, android):
-        request = urllib.request.Request(f"{BASE}/autumn", headers={"Host": HOST, "User-Agent": agent})
+        request = urllib.request.Request(f"{BASE}/autumn", headers={"Host": WEB, "User-Agent": agent})
         try:
             urllib.request.build_opener(NoRedirect).open(request, timeout=10)
         except urllib.error.HTTPError:
@@ -1213,7 +1216,12 @@ def run(c, driver):
     web = c.fill(new, "Web page URL", "http://www.example.com/spring")
     c.submit(new)
     c.wait(lambda: web.get_attribute("aria-invalid") == "true", "an http page is refused at its field")
+    # On a domain whose links open the app, a phone with the app would open the app: refused, saying why.
+    c.fill(new, "Domain", HOST)
     c.fill(new, "Web page URL", "https://www.example.com/spring")
+    c.submit(new)
+    c.wait(lambda: "would lead to a web page" in new.text and "open the app" in new.text, "a web page beside app links is refused with the reason")
+    c.fill(new, "Domain", WEB)
     c.submit(new)
     c.wait(lambda: not driver.execute_script("return location.hash").endswith("/new"), "the web page link opens")
     c.ready("link")
@@ -1221,6 +1229,8 @@ def run(c, driver):
     made = api("GET", f"/v1/links/{web_id}")[2]
     c.check(made.get("url") == "https://www.example.com/spring" and "app" not in made, f"a web page link: {made}")
     edit = c.form("Edit link")
+    # (To the app's destination, on the domain of the links to the app.)
+    c.fill(edit, "Domain", HOST)
     c.fill(edit, "Link opens", "app")
     c.fill(edit, "App", app_id)
     c.wait(lambda: c.present('.param-value[data-param="id"]'), "the parameter of the app's type")
@@ -1233,6 +1243,29 @@ def run(c, driver):
     driver.switch_to.alert.accept()
     c.ready("links")
     c.check(api("GET", f"/v1/links/{web_id}")[0] == 404, "the deleted link is gone")
+
+    # A link that would change what apps open: the first link to the app on the shop domain, whose rules exclude
+    # /admin/* for both apps (Android cannot exclude). The form saves nothing and lists the moves; accepted, it saves.
+    c.go("#/links/new", "link")
+    new = c.form("New link")
+    c.fill(new, "Domain", "shop.example.com")
+    c.fill(new, "Slug", "moves")
+    c.fill(new, "App", app_id)
+    c.wait(lambda: c.present('.param-value[data-param="id"]'), "the destination's parameter")
+    c.css('.param-value[data-param="id"]').send_keys("3")
+    c.submit(new)
+    moves = c.wait(lambda: c.present("#link-moves-list"), "the moves are listed before anything is saved")
+    c.check("/admin/" in moves.text and "Android intent filters cannot exclude" in moves.text, f"the move named: {moves.text}")
+    c.check(api("GET", "/v1/links?q=moves")[2]["items"] == [], "nothing saved")
+    for width, height in ((1280, 1000), (390, 844)):
+        driver.set_window_size(width, height)
+        driver.execute_script("document.getElementById('link-moves').scrollIntoView()")
+        c.shot(f"link-moves-{width}")
+    driver.set_window_size(1280, 1000)
+    c.css("#accept-moves").click()
+    c.submit(new)
+    c.wait(lambda: not driver.execute_script("return location.hash").endswith("/new"), "the accepted link is saved")
+    c.check(api("GET", "/v1/links?q=moves")[2]["items"][0]["domain"] == "shop.example.com", "the link on the shop domain")
 
     # Editing keeps what the form does not show: data, a parameter the type no longer declares, fallbacks, the limit.
     extra = {"name": "extra", "params": {"id": {"type": "int"}, "x": {"type": "string", "optional": True}}}

@@ -49,7 +49,7 @@ struct LinkSpaceMovesTests {
             let refused = try service.request("POST", "/v1/links", key: fixture.key, json: Self.link(fixture, slug: "spring"))
             #expect(refused.status == 409, "\(refused.text)")
             let refusedJSON = try refused.json
-            #expect(refusedJSON["type"]?.stringValue == LinkPlaces.movesType)
+            #expect(refusedJSON["type"]?.stringValue == "https://linkd.dev/problems/link-space-moves")
             let moves = refusedJSON["errors"]?.arrayValue ?? []
             let android = moves.compactMap { $0["detail"]?.stringValue }.filter { $0.contains("/private/") }
             #expect(android.count == 1, "\(refused.text)")

@@ -175,6 +175,20 @@ export async function linkForm(link, etag, { apps, domains, saved }) {
   const flat = Object.fromEntries(Object.entries(members).map(([k, [controls, read]]) => [k, [{ map: (f) => controls.flat().map(f) }, read]]));
   const changes = tracked(flat);
 
+  // A save that would change what apps open (409 link-space-moves) lists the moves here and saves nothing until the
+  // person accepts them; the next save then sends acknowledgeMoves=true (docs/LINKS.md, "The link space").
+  const moves = h('div', { id: 'link-moves', class: 'link-moves' });
+  const accept = checkbox(false, { id: 'accept-moves' });
+  const acknowledged = () => (moves.childElementCount && accept.checked ? '?acknowledgeMoves=true' : '');
+  const showMoves = (error) => {
+    if (error.status !== 409 || !String(error.problem?.type).endsWith('/link-space-moves')) throw error;
+    accept.checked = false;
+    replace(moves, h('div', { class: 'notice error', role: 'alert' },
+      h('p', {}, h('b', {}, 'Nothing was saved: this link would change what apps open. '), error.problem.detail || ''),
+      h('ul', { id: 'link-moves-list' }, (error.problem.errors || []).map((e) => h('li', {}, e.detail))),
+      h('label', {}, accept, ' I accept these moves: save the link anyway')));
+    moves.scrollIntoView?.({ block: 'nearest' });
+  };
   const remove = link ? h('button', { type: 'button', class: 'danger', id: 'delete-link' }, 'Delete link') : null;
   const element = form(link ? 'Edit link' : 'New link', [
     h('div', { class: 'grid' }, field('Domain', domain, { pointer: '/domain' }),
@@ -185,21 +199,22 @@ export async function linkForm(link, etag, { apps, domains, saved }) {
     h('div', { class: 'grid' }, field('Expires at (your time zone)', expiresAt, { pointer: '/expiresAt' }),
       field('Click limit', maxClicks, { pointer: '/maxClicks', hint: 'Stops opening after this many taps.' })),
     field('Data (a JSON object for the app)', data, { pointer: '/data' }),
+    moves,
   ], link ? 'Save link' : 'Create link', async (element) => {
     if (!link) {
       const body = { domain: domain.value, ...members.target[1](), name: name.value.trim() || undefined, data: readData() ?? undefined,
         slug: slug.value.trim() || undefined, tags: members.tags[1](), fallbacks: fallbacks.read(), skipStore: skipStore.checked, campaign: campaign.read(), preview: preview.read(),
         expiresAt: members.expiresAt[1]() ?? undefined, maxClicks: members.maxClicks[1]() ?? undefined };
       for (const key of ['app', 'destination', 'url']) if (body[key] === null) delete body[key];
-      const answer = await call('POST', '/v1/links', { body });
-      saved(answer.data, answer.etag);
+      const answer = await call('POST', `/v1/links${acknowledged()}`, { body }).catch(showMoves);
+      if (answer) saved(answer.data, answer.etag);
       return;
     }
     const { target, ...body } = changes.body();
     Object.assign(body, target);
     if (!Object.keys(body).length) { element.say('No changes to save.'); return; }
-    const answer = await call('PATCH', `/v1/links/${enc(link.id)}`, { body, ifMatch: etag });
-    saved(answer.data, answer.etag);
+    const answer = await call('PATCH', `/v1/links/${enc(link.id)}${acknowledged()}`, { body, ifMatch: etag }).catch(showMoves);
+    if (answer) saved(answer.data, answer.etag);
   }, { extraActions: remove ? [remove] : [] });
   element.deleteButton = remove;
   return element;

@@ -110,9 +110,9 @@ struct LinkPlaces {
                 let moves = self.moves(entry, apps: apps)
                 if !moves.isEmpty {
                     return Refusal(member: "app", detail: """
-                        This link would make \(link.hostname)'s files claim every path no rule decides for other apps, and so move \
-                        \(moves.count == 1 ? "a URL" : "URLs") a rule keeps from them (listed in errors). Change the rules, or send \
-                        the write again with ?acknowledgeMoves=true to accept the moves.
+                        This link would make \(link.hostname)'s files claim every path no rule decides for the apps its links \
+                        open, and so move \(moves.count == 1 ? "a URL" : "URLs") a rule keeps from them (each in errors). Change \
+                        the rules, or send the write again with ?acknowledgeMoves=true to accept the moves.
                         """, moves: moves)
                 }
             }
