@@ -1266,6 +1266,11 @@ def run(c, driver):
     c.submit(new)
     c.wait(lambda: not driver.execute_script("return location.hash").endswith("/new"), "the accepted link is saved")
     c.check(api("GET", "/v1/links?q=moves")[2]["items"][0]["domain"] == "shop.example.com", "the link on the shop domain")
+    # The domain's rules view says what its link space moves now, at the exclusion.
+    c.go("#/rules/shop.example.com", "rules")
+    c.wait(lambda: "linkSpaceMoves" in c.css("#lint-findings").text and "/admin/" in c.css("#lint-findings").text,
+           "the rules lint names the move, with the link space as the reason")
+    c.shot("rules-link-space-moves")
 
     # Editing keeps what the form does not show: data, a parameter the type no longer declares, fallbacks, the limit.
     extra = {"name": "extra", "params": {"id": {"type": "int"}, "x": {"type": "string", "optional": True}}}

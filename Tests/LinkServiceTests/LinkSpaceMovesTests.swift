@@ -53,7 +53,7 @@ struct LinkSpaceMovesTests {
             let moves = refusedJSON["errors"]?.arrayValue ?? []
             let android = moves.compactMap { $0["detail"]?.stringValue }.filter { $0.contains("/private/") }
             #expect(android.count == 1, "\(refused.text)")
-            #expect(android.first?.contains("rule 0") == true && android.first?.contains("Android intent filters cannot exclude") == true)
+            #expect(android.first?.contains("the rule at position 0") == true && android.first?.contains("Android intent filters cannot exclude") == true)
             #expect(android.first?.contains("Widgets (Android, com.example.widgets)") == true, "\(android)")
             #expect(moves.allSatisfy { $0["pointer"]?.stringValue == "/app" })
             // Nothing changed: no link, no version, the files as they were.

@@ -29,7 +29,7 @@ struct LinkSpaceMoves {
 
         /// One sentence saying what moves and why.
         var sentence: String {
-            let rule = "rule \(position), \(path)\(exclude ? ", an exclusion" : "")"
+            let rule = "the rule at position \(position), \(path)\(exclude ? ", an exclusion" : "")"
             let instead = from.map { "instead of \(LinkSpaceMoves.name($0))" } ?? "instead of the browser"
             let opens = "\(url) (\(rule)) would open \(LinkSpaceMoves.name(to)) \(instead)"
             switch platform {
