@@ -53,6 +53,8 @@ struct LinkPlaces {
     /// How many links to web pages each domain holds, and the slugs of earlier items' (a batch).
     private var webLinks: [UUID: Int]
     private var batchWebSlugs: [UUID: [String]] = [:]
+    /// The oldest stored links to web pages of each domain a refusal named (read once a batch).
+    private var storedWebSlugs: [UUID: [String]] = [:]
     private let platforms: [UUID: AppPlatform]
     private let acknowledged: Bool
     /// The moves already worked out, by domain and the apps of its link space.
@@ -129,7 +131,7 @@ struct LinkPlaces {
 
     /// A link to a web page where the domain's links open an app (a phone with the app would open the app, not the
     /// page), or the first link to an app on a domain holding links to web pages (they would then open the app).
-    private func webProblem(_ link: Link, previous: Link?, entry: CatalogEntry?, on connection: Connection) throws -> Refusal? {
+    private mutating func webProblem(_ link: Link, previous: Link?, entry: CatalogEntry?, on connection: Connection) throws -> Refusal? {
         let named = { (id: UUID) in entry?.compiled.apps.first { $0.id == id.canonicalText }.map(LinkSpaceMoves.name) ?? id.canonicalText }
         guard let appID = link.appID else {
             var apps = spaceApps[link.domainID] ?? []
@@ -158,7 +160,10 @@ struct LinkPlaces {
         let stored = (webLinks[link.domainID] ?? 0) - (previous != nil && previous?.appID == nil ? 1 : 0)
         let batch = batchWebSlugs[link.domainID] ?? []
         guard apps.isEmpty, stored + batch.count > 0 else { return nil }
-        let slugs = try LinkStore.webLinkSlugs(domain: link.domainID, excluding: previous?.id, limit: Self.namedWebLinks, on: connection) + batch
+        let oldest = try storedWebSlugs[link.domainID]
+            ?? LinkStore.webLinkSlugs(domain: link.domainID, excluding: previous?.id, limit: Self.namedWebLinks, on: connection)
+        storedWebSlugs[link.domainID] = oldest
+        let slugs = oldest + batch
         let count = stored + batch.count
         let listed = slugs.prefix(Self.namedWebLinks).map { "\(link.hostname)/\($0)" }.joined(separator: ", ") + (count > Self.namedWebLinks ? ", …" : "")
         return Refusal(member: "app", detail: """
