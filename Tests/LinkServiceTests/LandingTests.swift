@@ -250,16 +250,17 @@ struct LandingTests {
         try TestService.with { service in
             let fixture = try Self.fixture(service)
             _ = try Self.click(service, "/widget/1", agent: Agent.iPhone)        // landing
-            _ = try Self.click(service, "/widget/1", agent: Agent.chrome)        // redirect to the web
+            _ = try Self.click(service, "/widget/1", agent: Agent.chrome)        // the web fallback
             _ = try Self.click(service, "/widget/1", agent: Agent.bots[0])      // preview
             #expect(eventually { service.application.hits.counters.written == 3 })
             let served = try service.application.pool.withConnection { connection in
                 try connection.query("SELECT served FROM hits ORDER BY id").map { try $0.decode(0, as: String.self) }
             }
-            #expect(served == ["landing", "redirect", "preview"])
+            #expect(served == ["landing", "web_fallback", "preview"])
             let summary = try service.request("GET", "/v1/analytics/summary?includeBots=true", key: fixture.key).json
-            #expect(summary["byServed"] == .object([JSONMember(key: "landing", value: .number("1")), JSONMember(key: "redirect", value: .number("1")),
-                                                    JSONMember(key: "preview", value: .number("1")), JSONMember(key: "claim", value: .number("0"))]))
+            #expect(summary["byServed"] == .object(Hit.Served.allCases.map {
+                JSONMember(key: $0.rawValue, value: .number([.landing, .webFallback, .preview].contains($0) ? "1" : "0"))
+            }))
             let top = try service.request("GET", "/v1/analytics/top?dimension=served&includeBots=true", key: fixture.key)
             #expect(top.status == 200)
             let items = try top.json["items"]?.arrayValue

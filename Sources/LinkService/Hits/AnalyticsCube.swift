@@ -66,6 +66,8 @@ public struct AnalyticsCube: Equatable, Sendable {
         AnalyticsCube(id: 2, name: "visitors", dimensions: [.country, .os, .browser, .device, .platform]),
         AnalyticsCube(id: 3, name: "campaigns", dimensions: [.utmSource, .utmMedium, .utmCampaign, .utmTerm, .utmContent]),
         AnalyticsCube(id: 8, name: "links", dimensions: [.link, .host]),
+        AnalyticsCube(id: 13, name: "link browsers", dimensions: [.link, .host, .browser]),
+        AnalyticsCube(id: 12, name: "link traffic", dimensions: [.link, .host, .app, .destination, .outcome, .platform, .served]),
         AnalyticsCube(id: 4, name: "link campaigns", dimensions: [.link, .host, .utmSource, .utmMedium, .utmCampaign, .utmTerm, .utmContent]),
         AnalyticsCube(id: 5, name: "campaign traffic", dimensions: [.utmCampaign, .utmSource, .utmMedium, .app, .destination, .outcome, .platform, .served]),
         AnalyticsCube(id: 6, name: "campaign audience", dimensions: [.country, .os, .device, .utmSource, .utmMedium, .utmCampaign], hourly: false),

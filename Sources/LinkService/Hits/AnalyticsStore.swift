@@ -279,22 +279,23 @@ enum AnalyticsStore {
 
     /// The top `limit` values of `dimension` (`path`: with their host, `referrer`), most hits first, from the
     /// compacted `weeks` (day numbers of their Mondays), the whole `days`, the `hours` ranges and the pending rows of
-    /// `range` (`[start, end)`, seconds since 1970); with `only`, just those values (for a comparison).
+    /// `range` (`[start, end)`, seconds since 1970); with `only`, just those values (for a comparison). The list's
+    /// `valued` and `values` count every value (a hit without a referrer has none; its visitors are not kept).
     static func topValues(
         _ dimension: String, workspace: UUID, limit: Int, weeks: [Int], days: [Int], hours: [(start: Int, end: Int)],
         range: (start: Int, end: Int), only: [String]? = nil, filter: Filter, on connection: Connection
-    ) throws -> [(String?, String, Int)] {
+    ) throws -> TopList {
         // Compacted weeks from the weekly table, other whole days from the daily one, the hours at either end from
         // the hourly one, and the pending rows of the whole range (`TopSources`): $3 the weeks' Mondays and $4 the
         // days (day numbers), $5/$6 the starts and ends of the hour ranges and $8/$9 the range's (seconds since 1970).
         // Each week, day or hour range is its own index range (LATERAL, kept apart by OFFSET 0, so the planner cannot
         // turn them into one scan).
         let filters = filter.topConditions(firstBind: 10)
-        let keys = dimension == "path" ? "hostname, value" : "NULL::text, value"
+        let keys = dimension == "path" ? "hostname, value" : "NULL::text AS hostname, value"
         let select = "SELECT hostname, value, \(filter.topCount) AS hits"
         let dimensionFilter = "workspace_id = $1 AND dimension = '\(dimension)' AND ($7::text[] IS NULL OR value = ANY($7::text[]))"
         let sql = """
-            SELECT \(keys), sum(hits)::int8 AS hits FROM (
+            WITH items AS (SELECT \(keys), sum(hits)::int8 AS hits FROM (
                 SELECT t.* FROM unnest($3::int[]) AS w(n), LATERAL (
                     \(select) FROM hit_top_weekly
                     WHERE \(dimensionFilter) AND week = date '1970-01-01' + w.n\(filters.sql) OFFSET 0) t
@@ -310,11 +311,24 @@ enum AnalyticsStore {
                 \(select) FROM hit_top_pending
                 WHERE \(dimensionFilter) AND hour >= to_timestamp($8) AND hour < to_timestamp($9)\(filters.sql)
             ) counted
-            GROUP BY 1, 2 HAVING sum(hits) > 0 ORDER BY 3 DESC, 1, 2 LIMIT $2
+            GROUP BY 1, 2 HAVING sum(hits) > 0)
+            (SELECT 0::int8 AS kind, hostname, value, hits FROM items ORDER BY 4 DESC, 2, 3 LIMIT $2)
+            UNION ALL
+            SELECT count(*)::int8 + 1, NULL, NULL, coalesce(sum(hits), 0)::int8 FROM items
             """
         var binds: [any PostgresEncodable] = [workspace, limit, weeks, days, hours.map(\.start), hours.map(\.end), only, range.start, range.end]
         binds += filters.binds.map { $0 as any PostgresEncodable }
-        return try topRows(sql, binds, on: connection)
+        var list = TopList()
+        // Kind 0: an item listed; else how many values there are (plus one) and their hits.
+        for row in try connection.query(Query(unsafeSQL: sql, binds: binds)) {
+            let (kind, hits) = (try row.decode(0, as: Int.self), try row.decode(3, as: Int.self))
+            if kind == 0 {
+                list.items.append((try row.decode(1, as: String?.self), try row.decode(2, as: String.self), hits, 0))
+            } else {
+                (list.valued, list.values) = (hits, kind - 1)
+            }
+        }
+        return list
     }
 
     /// How a rollup top list ranks its items.
@@ -325,36 +339,58 @@ enum AnalyticsStore {
     /// An item of a rollup top list: its context (the column naming it, or nil), value, hits and unique visitors.
     typealias RollupItem = (context: String?, value: String, hits: Int, visitors: Int)
 
+    /// A top list with what it leaves out: the hits and visitors without a value (`unknown`: no country known, a
+    /// campaign-less tap), and the hits of every value and how many values there are, listed or not.
+    struct TopList {
+        var items: [RollupItem] = []
+        var unknown: (hits: Int, visitors: Int) = (0, 0)
+        /// Hits with a value (`items` and the values not listed).
+        var valued = 0
+        /// How many distinct values (with their context) there are.
+        var values = 0
+    }
+
     /// The top `limit` values of a rollup `dimension` (one of `rollupDimensions`, each with its context's value or
-    /// nil) in `range`, ranked by `ranking`; with `only`, just those values (for a comparison).
+    /// nil) in `range`, ranked by `ranking`; with `only`, just those values (for a comparison). The hits without a
+    /// value are counted apart (`TopList.unknown`), with the hits and number of all the values.
     static func topRollups(
         _ dimension: String, workspace: UUID, range: CubeRange, limit: Int, ranking: Ranking = .hits, only: [String]? = nil,
         filter: Filter, on connection: Connection
-    ) throws -> [RollupItem] {
+    ) throws -> TopList {
         let (context, ranked) = rollupDimensions[dimension]!
         var binds = Binds()
         let source = rows(range, columns: [(context.map(Column.dimension) ?? .none, "context"), (.dimension(ranked), "value")],
                           filter: filter, workspace: workspace, binds: &binds)
         let (l, o) = (binds.add(limit), binds.add(only))
-        let order = ranking == .hits ? "3 DESC, 4 DESC" : "4 DESC, 3 DESC"
+        let order = ranking == .hits ? "hits DESC, visitors DESC" : "visitors DESC, hits DESC"
+        // Kind 0: the items listed; 1: the hits without a value; 2: the hits of every value, and how many values.
         let sql = """
-            SELECT context, value, sum(hits)::int8, sum(visitors)::int8 FROM (
-                SELECT context, value, sum(hits) AS hits, \(dailyVisitors) AS visitors
-                FROM (\(source)) x
-                WHERE value IS NOT NULL AND (\(o)::text[] IS NULL OR value = ANY(\(o)::text[]))
-                GROUP BY 1, 2, utc_day
-            ) daily
-            GROUP BY 1, 2 ORDER BY \(order), 1, 2 LIMIT \(l)
+            WITH items AS (
+                SELECT context, value, sum(hits)::int8 AS hits, sum(visitors)::int8 AS visitors FROM (
+                    SELECT context, value, sum(hits) AS hits, \(dailyVisitors) AS visitors
+                    FROM (\(source)) x
+                    WHERE \(o)::text[] IS NULL OR value = ANY(\(o)::text[])
+                    GROUP BY 1, 2, utc_day
+                ) daily
+                GROUP BY 1, 2
+            )
+            (SELECT 0::int8 AS kind, context, value, hits, visitors FROM items WHERE value IS NOT NULL
+             ORDER BY \(order), context, value LIMIT \(l))
+            UNION ALL
+            SELECT 1::int8, NULL, NULL, coalesce(sum(hits), 0)::int8, coalesce(sum(visitors), 0)::int8 FROM items WHERE value IS NULL
+            UNION ALL
+            SELECT 2::int8, NULL, NULL, coalesce(sum(hits), 0)::int8, count(*)::int8 FROM items WHERE value IS NOT NULL
             """
-        return try connection.query(Query(unsafeSQL: sql, binds: binds.values)).map { row in
-            try (row.decode(0, as: String?.self), row.decode(1, as: String.self), row.decode(2, as: Int.self), row.decode(3, as: Int.self))
+        var list = TopList()
+        for row in try connection.query(Query(unsafeSQL: sql, binds: binds.values)) {
+            let (hits, visitors) = (try row.decode(3, as: Int.self), try row.decode(4, as: Int.self))
+            switch try row.decode(0, as: Int.self) {
+            case 0: list.items.append((try row.decode(1, as: String?.self), try row.decode(2, as: String.self), hits, visitors))
+            case 1: list.unknown = (hits, visitors)
+            default: (list.valued, list.values) = (hits, visitors)
+            }
         }
-    }
-
-    private static func topRows(_ sql: String, _ binds: [any PostgresEncodable], on connection: Connection) throws -> [(String?, String, Int)] {
-        try connection.query(Query(unsafeSQL: sql, binds: binds)).map { row in
-            try (row.decode(0, as: String?.self), row.decode(1, as: String.self), row.decode(2, as: Int.self))
-        }
+        return list
     }
 
     /// Hits in `range` by outcome, source, platform, bot flag and what clicks got (`served`), bots included whatever
@@ -391,13 +427,17 @@ enum AnalyticsStore {
     }
 
     /// What names the ids and values of `dimension` (`app`, `rule`, `link`, `destination`; nothing for the others),
-    /// by key (`key(context:value:)`): an app's name, a rule's path and position, a link's slug, a destination
-    /// type's title. Ids of deleted things, or of another workspace, have none.
+    /// by key (`key(context:value:)`): an app's name and platform, a rule's path and position, a link's slug, a
+    /// destination type's title with its app's name and platform (one type name can be declared by several apps). Ids of deleted things, or of another workspace, have none.
     static func names(_ dimension: String, of items: [(context: String?, value: String)], workspace: UUID,
                       on connection: Connection) throws -> [String: JSONValue] {
         let sql: String
         switch dimension {
-        case "app": sql = "SELECT id::text, json_build_object('name', name)::text FROM apps WHERE workspace_id = $1 AND id::text = ANY($2::text[])"
+        case "app":
+            sql = """
+                SELECT id::text, json_build_object('name', name, 'platform', platform)::text
+                FROM apps WHERE workspace_id = $1 AND id::text = ANY($2::text[])
+                """
         case "rule":
             sql = """
                 SELECT id::text, json_build_object('path', coalesce(definition->>'path', definition->>'pattern'), 'position', position)::text
@@ -406,8 +446,9 @@ enum AnalyticsStore {
         case "link": sql = "SELECT id::text, json_build_object('slug', slug)::text FROM links WHERE workspace_id = $1 AND id::text = ANY($2::text[])"
         case "destination":
             sql = """
-                SELECT app_id::text || ' ' || name, json_build_object('title', title)::text FROM destinations
-                WHERE workspace_id = $1 AND app_id::text || ' ' || name = ANY($2::text[])
+                SELECT d.app_id::text || ' ' || d.name, json_build_object('title', d.title, 'appName', a.name, 'appPlatform', a.platform)::text
+                FROM destinations d JOIN apps a ON a.id = d.app_id
+                WHERE d.workspace_id = $1 AND d.app_id::text || ' ' || d.name = ANY($2::text[])
                 """
         default: return [:]
         }

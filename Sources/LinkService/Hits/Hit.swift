@@ -20,10 +20,22 @@ public struct Hit: Sendable, Equatable {
         case resolve, click, claim
     }
 
-    /// What a click got (nil for resolve requests): the landing page, a redirect, the preview page a bot
-    /// gets, or (for a claim) the destination the app asked for.
+    /// What a visitor was served (nil for resolve requests, which serve an app its answer only): the phone's landing
+    /// page (open the app, get it, or continue to the website), the desktop page with the link's QR code, a redirect to
+    /// the store, the stored link's web page, the link's fallback for the device, or the domain's web fallback; the
+    /// preview page a bot gets; the page of an expired link, or of a link with nowhere to go (404); or, for a claim,
+    /// the destination the app asked for. `redirect` is what hits recorded before these were told apart say of every
+    /// redirect (docs/HITS.md, "What a visitor was served").
     public enum Served: String, Sendable, CaseIterable {
-        case landing, redirect, preview, claim
+        case landing
+        case desktopPage = "desktop_page"
+        case store
+        case webPage = "web_page"
+        case linkFallback = "link_fallback"
+        case webFallback = "web_fallback"
+        case preview, expired
+        case notFound = "not_found"
+        case claim, redirect
     }
 
     /// The visitor's device class (`ClassifiedAgent`, docs/HITS.md "Dimensions"): a bot whenever the hit is one

@@ -31,8 +31,8 @@ enum HitFold {
 
     /// The pending rollups into the cubes' hourly and daily rows. The rows of one combination of dimensions (appended
     /// by several batches) are merged first, so each combination is spread over the cubes once: that spreading makes
-    /// eleven rows of each, which the regrouping sorts. Upserted in key order, so two nodes folding at once lock rows in
-    /// the same order.
+    /// a row of each for every cube, which the regrouping sorts. Upserted in key order, so two nodes folding at once
+    /// lock rows in the same order.
     private static func foldRollups(on connection: Connection) throws -> Int {
         let slots = AnalyticsCube.slotList
         let dimensions = AnalyticsCube.dimensionColumns

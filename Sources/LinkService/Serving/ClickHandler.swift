@@ -78,13 +78,16 @@ struct ClickHandler: Sendable {
         if let link = answer.storedLink, !answer.linkIsLive {
             // Past its expiry or click limit: the link's fallback for the device, else the web fallback (the link's
             // desktop fallback, else the domain's), else a page that says so (410).
-            if let fallback = fallback(of: link, agent: agent) ?? answer.webFallback { return (Self.redirect(fallback), .redirect) }
-            return (expiredPage(answer), .landing)
+            if let fallback = fallback(of: link, agent: agent) ?? answer.webFallback {
+                return (Self.redirect(fallback), served(redirectTo: fallback, answer, agent: agent))
+            }
+            return (expiredPage(answer), .expired)
         }
         let opensApp = answer.resolution?.outcome == .openApp
         guard let entry = answer.entry, opensApp, behavior(answer, entry) == .landing else {
             if agent.isLinkPreview { return (previewPage(answer), .preview) }
-            return (target(answer, agent: agent).map(Self.redirect), .redirect)
+            let target = target(answer, agent: agent)
+            return (target.map(Self.redirect), target.map { served(redirectTo: $0, answer, agent: agent) } ?? .notFound)
         }
         if agent.isBot || request.method == .HEAD { return (previewPage(answer), .preview) }
         switch agent.platform {
@@ -92,15 +95,26 @@ struct ClickHandler: Sendable {
             return (landingPage(answer, json: json, entry: entry, android: agent.platform == .android,
                                 inApp: agent.isInAppBrowser), .landing)
         case .desktop, .other:
-            if let web = answer.webFallback { return (Self.redirect(web), .redirect) }
+            if let web = answer.webFallback { return (Self.redirect(web), served(redirectTo: web, answer, agent: agent)) }
             var content = pageContent(answer)
             content.qrSVG = QRCode(answer.link)?.svg(size: 240)
             content.storeLink = answer.storeURL(for: .ios) ?? answer.storeURL(for: .android)
             let page = answer.pages.object(LandingPageSlot.desktop.rawValue) {
                 LandingPage.Template(tokenized: false, policy: content.policy) { _ in LandingPage.render(content) }
             }
-            return (Self.page(page.bytes, policy: page.policy, cache: "no-store"), .landing)
+            return (Self.page(page.bytes, policy: page.policy, cache: "no-store"), .desktopPage)
         }
+    }
+
+    /// What a redirect to `target` serves, for analytics: a store page of the link's apps, the stored link's web page,
+    /// its fallback for the device, or the web fallback (the domain's, or the link's desktop fallback standing in for it).
+    func served(redirectTo target: String, _ answer: Resolver.Answer, agent: UserAgent) -> Hit.Served {
+        if target == answer.storeURL(for: .ios) || target == answer.storeURL(for: .android) { return .store }
+        if let link = answer.storedLink {
+            if answer.linkIsLive, target == link.webURL { return .webPage }
+            if target == fallback(of: link, agent: agent) { return .linkFallback }
+        }
+        return .webFallback
     }
 
     /// A stored link's fallback for the visitor's device (FDL's `ifl`, `ipfl`, `afl`, `ofl`).

@@ -364,8 +364,9 @@ struct AnalyticsAPITests {
             #expect(try items("dimension=utm_source") == ["utm_source=newsletter hits=1", "utm_source=twitter hits=1"])
             #expect(try items("dimension=utm_term&source=resolve") == ["utm_term=shoes hits=1"])
             #expect(try items("dimension=utm_content&utm_source=newsletter") == ["utm_content=hero hits=1"])
-            #expect(try items("dimension=destination&utm_campaign=spring%20sale") == ["app=\(fixture.iosApp) destination=widgetDetail hits=1",
-                                                                                      "app=\(fixture.androidApp) destination=widgetDetail hits=1"].sorted())
+            #expect(try items("dimension=destination&utm_campaign=spring%20sale") == [
+                "app=\(fixture.iosApp) destination=widgetDetail appName=Widgets appPlatform=ios hits=1",
+                "app=\(fixture.androidApp) destination=widgetDetail appName=Widgets appPlatform=android hits=1"].sorted())
             // Clicks only by default: the resolve's winter is left out. Each campaign's taps came from distinct visitors.
             let csv = try service.request("GET", "/v1/analytics/top?dimension=utm_campaign&format=csv", key: fixture.key)
             #expect(csv.text == "utm_campaign,hits,visitors\r\nspring sale,2,2\r\nwinter,1,1\r\n")

@@ -56,15 +56,54 @@ struct AnalyticsCubeTests {
             }
             #expect(try Migrator(migrations: migrations.filter { $0.version <= 25 }, logger: .quiet).migrate(using: pool) == [25])
             func rows(_ sql: String) throws -> [String] { try Self.cubeRows(sql, pool) }
-            let hourly = try rows(AnalyticsCube.rollupSQL())
-            #expect(Set(hourly.map { $0.prefix { $0 != " " } }) == Set(AnalyticsCube.all.filter(\.hourly).map { "\($0.id)" }))
+            // The cubes of that version (`migrations/0029` adds the per-link ones).
+            let then = AnalyticsCube.all.filter { $0.id <= 11 }
+            let hourly = try rows(AnalyticsCube.rollupSQL(cubes: then.filter(\.hourly)))
+            #expect(Set(hourly.map { $0.prefix { $0 != " " } }) == Set(then.filter(\.hourly).map { "\($0.id)" }))
             #expect(try rows("SELECT \(columns) FROM hit_cubes_hourly") == hourly)
-            #expect(try rows("SELECT \(daily) FROM hit_cubes_daily") == rows(AnalyticsCube.rollupSQL(daily: true)))
+            #expect(try rows("SELECT \(daily) FROM hit_cubes_daily") == rows(AnalyticsCube.rollupSQL(daily: true, cubes: then)))
             let miscounted = try pool.withConnection { connection in
                 try connection.query("SELECT count(*)::int8 FROM hit_cubes_daily WHERE visitors_count <> round(hll_cardinality(visitors))")
                     .first!.decode(0, as: Int.self)
             }
             #expect(miscounted == 0)
+        }
+    }
+
+    /// `migrations/0029` on the cubes an older build kept, with hits of a pending hour: afterwards the per-link cubes
+    /// (12, 13) hold what the folds make of the raw hits before that hour, hourly and daily, and the pending hour is
+    /// left to the fold, which then counts it in every cube.
+    @Test func thePerLinkCubesAreMadeOfTheHitsKept() throws {
+        try withTestDatabase { parameters in
+            let pool = ConnectionPool(parameters: parameters, maxConnections: 1, logger: .quiet)
+            defer { pool.shutdown() }
+            let migrations = try Migration.load(from: migrationsDirectory)
+            try Migrator(migrations: migrations.filter { $0.version < 29 }, logger: .quiet).migrate(using: pool)
+            let perLink = AnalyticsCube.all.filter { $0.id >= 12 }
+            let columns = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
+            let daily = columns.replacingOccurrences(of: "hour", with: "day")
+            try pool.withConnection { connection in
+                try connection.executeScript("""
+                    CREATE TABLE hits_p20261120 PARTITION OF hits FOR VALUES FROM ('2026-11-20T00:00:00Z') TO ('2026-11-22T00:00:00Z');
+                    INSERT INTO hits (time, workspace_id, hostname, path, outcome, app_id, destination_type, source, platform, is_bot,
+                                      visitor_hash, served, browser, link_id)
+                    SELECT timestamptz '2026-11-20T00:00:00Z' + i * interval '37 minutes', md5('acme')::uuid, 'h' || i % 2 || '.example',
+                           '/w/' || i % 3, (ARRAY['open_app', 'no_match'])[1 + i % 2], md5('app' || i % 2)::uuid, 'dest' || i % 3,
+                           (ARRAY['click', 'resolve'])[1 + i % 3 / 2], (ARRAY['ios', 'android', 'desktop'])[1 + i % 3], i % 7 = 0,
+                           'v' || i % 5, (ARRAY['landing', 'store', 'web_fallback'])[1 + i % 3], (ARRAY['Chrome', NULL])[1 + i % 2],
+                           CASE WHEN i % 4 > 0 THEN md5('link' || i % 3)::uuid END
+                    FROM generate_series(0, 70) i;
+                    INSERT INTO hit_rollups_pending (workspace_id, hour, hostname, outcome, platform, source, is_bot, hits, visitors)
+                    VALUES (md5('acme')::uuid, '2026-11-21T18:00:00Z', 'h0.example', 'open_app', 'ios', 'click', false, 1, hll_empty());
+                    """)
+            }
+            #expect(try Migrator(migrations: migrations, logger: .quiet).migrate(using: pool) == [29])
+            func rows(_ sql: String) throws -> [String] { try Self.cubeRows(sql, pool) }
+            let before = "h.time < '2026-11-21T18:00:00Z'"
+            let hourly = try rows(AnalyticsCube.rollupSQL(where: before, cubes: perLink))
+            #expect(Set(hourly.map { $0.prefix { $0 != " " } }) == ["12", "13"])
+            #expect(try rows("SELECT \(columns) FROM hit_cubes_hourly") == hourly)
+            #expect(try rows("SELECT \(daily) FROM hit_cubes_daily") == rows(AnalyticsCube.rollupSQL(where: before, daily: true, cubes: perLink)))
         }
     }
 
@@ -253,7 +292,7 @@ struct AnalyticsCubeTests {
             #expect(refused.status == 400)
             #expect(refused.text.contains("do not keep country, host, rule together"))
             #expect(refused.text.contains("(country, os, browser, device, platform)"))
-            #expect(try data.get("/v1/analytics/timeseries?groupBy=browser&link=\(UUID())").status == 400)
+            #expect(try data.get("/v1/analytics/timeseries?groupBy=browser&utm_campaign=spring").status == 400)
             // The audience cubes count per UTC day: a question on one is answered for whole UTC days, and says so.
             let audience = try data.json("/v1/analytics/top?from=2026-11-20T10:00:00Z&to=2026-11-20T13:00:00Z&dimension=country&link=\(UUID())&compare=previous")
             #expect(audience["from"]?.stringValue == "2026-11-20T00:00:00Z")

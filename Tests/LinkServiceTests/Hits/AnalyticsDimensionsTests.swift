@@ -163,7 +163,7 @@ struct AnalyticsDimensionsTests {
             let destinations = try items("dimension=destination")
             #expect(destinations.first?["title"]?.stringValue == "Widget" && destinations.first?["destination"]?.stringValue == "widgetDetail")
             let csv = try service.request("GET", "/v1/analytics/top?dimension=app&format=csv", key: fixture.key)
-            #expect(csv.text == "app,name,hits,visitors\r\n\(fixture.iosApp),Widgets,2,1\r\n")
+            #expect(csv.text == "app,name,platform,hits,visitors\r\n\(fixture.iosApp),Widgets,ios,2,1\r\n")
 
             let series = try Fixture.expect(200, service.request("GET", "/v1/analytics/timeseries?groupBy=link", key: fixture.key)).json
             #expect(series["names"]?[link ?? ""]?["slug"]?.stringValue == "spring")

@@ -22,7 +22,7 @@ extension APISchemas {
                 .required("byOutcome", Schema.ref("AnalyticsOutcomeCounts").nullable.described("Hits per outcome; null when the filters leave no count that keeps it.")),
                 .required("bySource", Schema.ref("AnalyticsSourceCounts")),
                 .required("byPlatform", Schema.ref("AnalyticsPlatformCounts").nullable.described("Hits per platform; null as `byOutcome`.")),
-                .required("byServed", Schema.ref("AnalyticsServedCounts").nullable.described("Clicks per what they got; null as `byOutcome`.")),
+                .required("byServed", Schema.ref("AnalyticsServedCounts").nullable.described("Clicks per what they got (docs/HITS.md, \"What a visitor was served\"; resolves are served nothing and count in none); null as `byOutcome`.")),
                 .optional("previous", Schema.object([.required("hits", count), .required("botHits", count), .required("uniqueVisitors", count)], closed: false)
                     .described("With `compare=previous`: the previous period's figures.")),
             ], closed: false).described("Totals, bot share and unique visitors, per outcome, source, platform and what clicks got.")),
@@ -48,12 +48,34 @@ extension APISchemas {
                 .optional("groupVisitors", Schema.map(count).described("With `groupBy`: unique visitors per group.")),
             ], closed: false)),
             ("AnalyticsName", Schema.object(nameProperties, closed: false)
-                .described("What names an id: an app's `name`, a rule's `path` and `position`, a link's `slug`, a destination type's `title`.")),
+                .described("What names an id: an app's `name` and `platform`, a rule's `path` and `position`, a link's `slug`, a destination type's `title` with its app's `appName` and `appPlatform`.")),
             ("AnalyticsTop", Schema.object(echo + [
                 .required("dimension", Schema.enumeration(["path", "referrer"] + AnalyticsStore.rollupDimensions.keys.sorted())),
                 .required("sort", Schema.enumeration(AnalyticsStore.Ranking.allCases.map(\.rawValue))),
                 .required("items", Schema.array(.ref("AnalyticsTopItem")).described("The most frequent values first.")),
-            ], closed: false).described("The most frequent values of a dimension.")),
+                .required("total", Schema.ref("AnalyticsFigures").described("""
+                    Every hit matching the filters and their unique visitors (the summary's `hits` and `uniqueVisitors`): the items' \
+                    hits, `unknown.hits` and `others.hits` add up to `total.hits`.
+                    """)),
+                .required("unknown", Schema.ref("AnalyticsFigures").described("""
+                    The hits without a value (no country known, a tap without a campaign or link, a URL no rule decided; for \
+                    `referrer`, hits without one), with their visitors (not for `path` and `referrer`).
+                    """)),
+                .required("others", Schema.object([
+                    .required("hits", count.described("Hits of the values not listed (beyond `limit`).")),
+                    .required("values", count.described("How many values are not listed.")),
+                ], closed: false).described("What the list leaves out beyond `limit`.")),
+                .required("visitorsAddUp", Schema.boolean.described("""
+                    Whether every visitor is in one row only (`country`, `os`, `browser`, `device`: what the daily visitor hash is \
+                    made of), so that the items' and `unknown`'s visitors add up to `total.visitors` (within the sketches' \
+                    precision). Otherwise a visitor can be in several rows (two links tapped, two campaigns) and they add up \
+                    to more.
+                    """)),
+            ], closed: false).described("The most frequent values of a dimension, with what they leave out.")),
+            ("AnalyticsFigures", Schema.object([
+                .required("hits", count),
+                .optional("visitors", count.described("Unique visitors: the sum over the UTC days of each day's distinct visitors.")),
+            ], closed: false)),
             ("AnalyticsTopItem", Schema.object(topItemProperties, closed: false).described("""
                 A value of the dimension, under the dimension's name (`path`, `utm_campaign`, ...), with its context (`host`, or `app` for \
                 a destination) and, for ids, what names them (null when the id is gone).
@@ -94,6 +116,9 @@ extension APISchemas {
             .optional("position", Schema.integer(minimum: 0).nullable),
             .optional("slug", Schema.string.nullable),
             .optional("title", Schema.string.nullable),
+            .optional("platform", Schema.enumeration(["ios", "android"]).nullable.described("An app's platform.")),
+            .optional("appName", Schema.string.nullable.described("A destination type's app: its name.")),
+            .optional("appPlatform", Schema.enumeration(["ios", "android"]).nullable.described("A destination type's app: its platform.")),
         ]
     }
 

@@ -185,38 +185,46 @@ struct AnalyticsHandlers: EndpointGroup {
             columns = context == nil ? [dimension] : [dimension == "destination" ? "app" : "host", dimension]
         }
         typealias Item = (context: String?, value: String, hits: Int, visitors: Int?)
-        let (items, names, previous) = try AnalyticsStore.read(pool) { connection -> ([Item], [String: JSONValue], [String: (hits: Int, visitors: Int?)]) in
+        typealias Read = (items: [Item], names: [String: JSONValue], previous: [String: (hits: Int, visitors: Int?)],
+                          list: AnalyticsStore.TopList, total: (hits: Int, visitors: Int))
+        let (items, names, previous, list, total) = try AnalyticsStore.read(pool) { connection -> Read in
             if fromTopValues {
-                func read(_ from: Date, _ to: Date, limit: Int, only: [String]? = nil) throws -> [Item] {
+                func read(_ from: Date, _ to: Date, limit: Int, only: [String]? = nil) throws -> AnalyticsStore.TopList {
                     let sources = try TopSources.read(from: from, to: to, on: connection)
                     return try AnalyticsStore.topValues(dimension, workspace: workspace, limit: limit, weeks: sources.weeks, days: sources.days,
                                                         hours: sources.hours, range: (sources.from, sources.to),
-                                                        only: only, filter: parameters.filter, on: connection).map { ($0.0, $0.1, $0.2, nil) }
+                                                        only: only, filter: parameters.filter, on: connection)
                 }
-                let items = try read(parameters.from, parameters.to, limit: limit)
+                let list = try read(parameters.from, parameters.to, limit: limit)
+                let items = list.items.map { Item($0.context, $0.value, $0.hits, nil) }
                 var previous: [String: (hits: Int, visitors: Int?)] = [:]
                 if let period = parameters.previous, !items.isEmpty {
-                    for item in try read(period.from, period.to, limit: 100_000, only: Array(Set(items.map(\.value)))) {
+                    for item in try read(period.from, period.to, limit: 100_000, only: Array(Set(items.map(\.value)))).items {
                         previous["\(item.context ?? "") \(item.value)"] = (item.hits, nil)
                     }
                 }
-                return (items, [:], previous)
+                // Every hit has a path; a hit without a referrer has none: the total comes from the cube of the filters.
+                let cube = try Self.cube(for: parameters.filter)
+                let total = try Self.totals(workspace, TopSources.cubeRange(cube, from: parameters.from, to: parameters.to),
+                                            parameters.filter, on: connection)
+                return (items, [:], previous, list, total)
             }
             guard let cube else { preconditionFailure("a rollup dimension has its cube") }
             let range = TopSources.cubeRange(cube, from: parameters.from, to: parameters.to)
-            let items: [Item] = try AnalyticsStore.topRollups(dimension, workspace: workspace, range: range,
-                                                               limit: limit, ranking: ranking, filter: parameters.filter, on: connection)
-                .map { ($0.context, $0.value, $0.hits, $0.visitors) }
+            let list = try AnalyticsStore.topRollups(dimension, workspace: workspace, range: range,
+                                                     limit: limit, ranking: ranking, filter: parameters.filter, on: connection)
+            let items = list.items.map { Item($0.context, $0.value, $0.hits, $0.visitors) }
             let names = try AnalyticsStore.names(dimension, of: items.map { ($0.context, $0.value) }, workspace: workspace, on: connection)
             var previous: [String: (hits: Int, visitors: Int?)] = [:]
             if let period = parameters.previous, !items.isEmpty {
                 for item in try AnalyticsStore.topRollups(dimension, workspace: workspace,
                                                           range: TopSources.cubeRange(cube, from: period.from, to: period.to), limit: 100_000,
-                                                          only: Array(Set(items.map(\.value))), filter: parameters.filter, on: connection) {
+                                                          only: Array(Set(items.map(\.value))), filter: parameters.filter, on: connection).items {
                     previous["\(item.context ?? "") \(item.value)"] = (item.hits, item.visitors)
                 }
             }
-            return (items, names, previous)
+            let visitors = try AnalyticsStore.visitors(workspace: workspace, range: range, filter: parameters.filter, on: connection)
+            return (items, names, previous, list, (list.valued + list.unknown.hits, visitors))
         }
         let nameKeys = Set(names.values.flatMap { value -> [String] in
             guard case .object(let members) = value else { return [] }
@@ -225,6 +233,19 @@ struct AnalyticsHandlers: EndpointGroup {
         var members = parameters.jsonMembers
         members.append(JSONMember(key: "dimension", value: .string(dimension)))
         members.append(JSONMember(key: "sort", value: .string(ranking.rawValue)))
+        // What the items leave out, so that the rows add up: the hits without a value, and those of the values not listed.
+        let listed = items.map(\.hits).reduce(0, +)
+        let unknown = fromTopValues ? (hits: max(0, total.hits - list.valued), visitors: nil) : (hits: list.unknown.hits, visitors: Optional(list.unknown.visitors))
+        func figures(_ hits: Int, _ visitors: Int?) -> JSONValue {
+            .object([JSONMember(key: "hits", value: .integer(hits))] + (visitors.map { [JSONMember(key: "visitors", value: .integer($0))] } ?? []))
+        }
+        members.append(JSONMember(key: "total", value: figures(total.hits, total.visitors)))
+        members.append(JSONMember(key: "unknown", value: figures(unknown.hits, unknown.visitors)))
+        members.append(JSONMember(key: "others", value: .object([
+            JSONMember(key: "hits", value: .integer(max(0, list.valued - listed))),
+            JSONMember(key: "values", value: .integer(max(0, list.values - items.count))),
+        ])))
+        members.append(JSONMember(key: "visitorsAddUp", value: .bool(Self.oneRowPerVisitor.contains(dimension))))
         var csvRows: [[String]] = []
         members.append(JSONMember(key: "items", value: .array(items.map { item in
             var fields: [JSONMember] = []
@@ -264,6 +285,11 @@ struct AnalyticsHandlers: EndpointGroup {
         if parameters.previous != nil { header += fromTopValues ? ["previousHits"] : ["previousHits", "previousVisitors"] }
         return AnalyticsOutput(json: .object(members), csvHeader: header, csvRows: csvRows).response(csv: parameters.csv)
     }
+
+    /// The dimensions whose every visitor is in one row only (within a UTC day): what the visitor hash is made of (the
+    /// address's country, the `User-Agent`'s OS, browser and device). Elsewhere a visitor can be in several rows (two
+    /// links tapped), and the rows' visitors add up to more than the total.
+    static let oneRowPerVisitor: Set<String> = ["country", "os", "browser", "device"]
 
     /// Totals, bot share, unique visitors and counts per outcome, source, platform and what clicks got (`byServed`).
     ///

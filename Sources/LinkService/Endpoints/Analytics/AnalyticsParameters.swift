@@ -44,7 +44,7 @@ struct AnalyticsParameters {
     /// The device classes hits are counted under (docs/HITS.md).
     static let deviceClasses = Hit.Device.allCases.map(\.rawValue)
     static let served = QueryParameter("served", .enumeration(Hit.Served.allCases.map(\.rawValue)),
-                                       "Only clicks that got this (the landing page, a redirect, the preview page bots get) or claims.")
+                                       "Only clicks that got this (a phone's landing page, the desktop page, a redirect to the store, the link's web page or fallback, the web fallback, the preview page bots get, an expired link's or a 404 page; `redirect`: any redirect recorded before they were told apart) or claims.")
     static let link = QueryParameter("link", .uuid, "Only taps on this stored link (its id).")
     /// `utm_source`, …: one per campaign field.
     static let campaign = Hit.Campaign.Field.allCases.map { field in

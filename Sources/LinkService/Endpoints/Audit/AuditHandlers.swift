@@ -15,18 +15,29 @@ struct AuditHandlers: EndpointGroup {
     var endpoints: [Endpoint] {
         [
             Endpoint(.GET, "/v1/audit", "listAuditEntries", "Every change of the workspace, newest first", tag: "Audit", scope: .read,
-                     query: [QueryParameter("resourceType", Schema.string(maxLength: 100), "Only changes of this kind of resource, e.g. `rules`.")],
+                     query: [Self.resourceType, Self.link, Self.webhook],
                      success: .page("AuditEntry"), list),
         ]
     }
 
+    private static let resourceType = QueryParameter("resourceType", Schema.string(maxLength: 100), "Only changes of this kind of resource, e.g. `rules`.")
+    private static let link = QueryParameter("link", .uuid, "Only the changes of this stored link (its id).")
+    private static let webhook = QueryParameter("webhook", .uuid, "Only the changes of this webhook subscription (its id), and the retries of its deliveries.")
+
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         let page = try Page(request)
-        let type = request.query("resourceType")
+        var filter = AuditStore.Filter(type: try Self.resourceType.value(in: request))
+        for (parameter, path) in [(Self.link, \AuditStore.Filter.link), (Self.webhook, \AuditStore.Filter.webhook)] {
+            guard let text = try parameter.value(in: request) else { continue }
+            guard let id = UUID(uuidString: text) else {
+                throw ServiceError.badRequest("\(parameter.name) must be an id (a UUID), not '\(text.prefix(100))'.")
+            }
+            filter[keyPath: path] = id
+        }
         // Keyset on the identity column, newest first.
         let before = page.after?.micros
-        let rows = try pool.withConnection { connection in
-            try AuditStore.page(workspace: principal.workspaceID, before: before, type: type, limit: page.limit + 1, on: connection)
+        let rows = try pool.withConnection { [filter] connection in
+            try AuditStore.page(workspace: principal.workspaceID, before: before, filter: filter, limit: page.limit + 1, on: connection)
         }
         let items = try rows.map { row -> (json: JSONValue, micros: Int64, id: UUID) in
             let id = try row.decode(0, as: Int64.self)
@@ -40,6 +51,7 @@ struct AuditHandlers: EndpointGroup {
                 "action": .string(try row.decode(3, as: String.self)),
                 "resourceType": .string(try row.decode(4, as: String.self)),
                 "resourceId": .string(try row.decode(5, as: String.self)),
+                "resourceName": try row.decode(8, as: String?.self).map(JSONValue.string) ?? .null,
                 "before": before ?? .null,
                 "after": after ?? .null,
             ])

@@ -40,13 +40,46 @@ enum AuditStore {
     /// The transaction-local setting holding the id of the transaction's last audit entry.
     static let auditIDSetting = "linkd.audit_id"
 
-    /// Up to `limit` of `workspace`'s entries (of `type` only, when given), newest first, from before the identity
-    /// `before` (the keyset of `GET /v1/audit`).
-    static func page(workspace: UUID, before: Int64?, type: String?, limit: Int, on connection: Connection) throws -> QueryResult {
-        try connection.query(Query(unsafeSQL: """
-            SELECT id, key_id, at, action, resource_type, resource_id, before, after FROM audit_log
-            WHERE workspace_id = $1 AND ($2::int8 IS NULL OR id < $2) AND ($3::text IS NULL OR resource_type = $3)
-            ORDER BY id DESC LIMIT $4
-            """, binds: [workspace, before, type, limit]))
+    /// What a page of entries is narrowed to: a kind of resource, one link (its id), one webhook subscription (its id:
+    /// its own changes and its deliveries' retries).
+    struct Filter {
+        var type: String?
+        var link: UUID?
+        var webhook: UUID?
     }
+
+    /// Up to `limit` of `workspace`'s entries matching `filter`, newest first, from before the identity `before` (the
+    /// keyset of `GET /v1/audit`): id, key id, time, action, resource type and id, before, after, and the resource's
+    /// name (`nameSQL`).
+    static func page(workspace: UUID, before: Int64?, filter: Filter, limit: Int, on connection: Connection) throws -> QueryResult {
+        try connection.query(Query(unsafeSQL: """
+            SELECT e.id, e.key_id, e.at, e.action, e.resource_type, e.resource_id, e.before, e.after, \(nameSQL) FROM audit_log e
+            WHERE e.workspace_id = $1 AND ($2::int8 IS NULL OR e.id < $2) AND ($3::text IS NULL OR e.resource_type = $3)
+              AND ($4::text IS NULL OR (e.resource_type = 'link' AND e.resource_id = $4))
+              AND ($5::text IS NULL OR (e.resource_type = 'webhook' AND e.resource_id = $5)
+                   OR (e.resource_type = 'webhook_delivery'
+                       AND e.resource_id IN (SELECT id::text FROM webhook_outbox WHERE webhook_id::text = $5)))
+            ORDER BY e.id DESC LIMIT $6
+            """, binds: [workspace, before, filter.type, filter.link?.canonicalText, filter.webhook?.canonicalText, limit]))
+    }
+
+    /// The name people know an entry's resource by, from the entry itself (after the change, else before it): a
+    /// link's `domain/slug`, an app's name and platform, a destination's title and type with its app's name and
+    /// platform (the app as it is now), a webhook's URL, a key's or team's name; for a delivery retried, its
+    /// subscription's URL. NULL when the entry holds none (a bulk create, which names no single link).
+    private static let nameSQL = """
+        (WITH j AS (SELECT coalesce(e.after, e.before)::jsonb AS v)
+         SELECT CASE e.resource_type
+            WHEN 'link' THEN (SELECT (v->>'domain') || '/' || (v->>'slug') FROM j)
+            WHEN 'app' THEN (SELECT (v->>'name') || ' (' || CASE v->>'platform' WHEN 'ios' THEN 'iOS' ELSE 'Android' END || ')' FROM j)
+            WHEN 'destination' THEN (SELECT coalesce(v->>'title', v->>'name') || ' (' || (v->>'name') || ')'
+                                            || coalesce(' · ' || a.name || ' (' || CASE a.platform WHEN 'ios' THEN 'iOS' ELSE 'Android' END || ')', '')
+                                     FROM j LEFT JOIN apps a ON a.id::text = split_part(e.resource_id, '/', 1) AND a.workspace_id = e.workspace_id)
+            WHEN 'webhook' THEN (SELECT v->>'url' FROM j)
+            WHEN 'webhook_delivery' THEN (SELECT w.url FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
+                                          WHERE o.id::text = e.resource_id)
+            WHEN 'key' THEN (SELECT v->>'name' FROM j)
+            WHEN 'team' THEN (SELECT coalesce(v->>'name', v->>'teamId') FROM j)
+            ELSE NULL END) AS resource_name
+        """
 }
