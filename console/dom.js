@@ -212,3 +212,15 @@ export function parseLines(text, parse = (v) => v) {
 
 export const formatLines = (object, format = (v) => v) =>
   Object.entries(object || {}).map(([k, v]) => `${k} = ${format(v)}`).join('\n');
+
+/** A range of an analytics answer as every view says it: its first and last day, both included (its `to` is the exclusive
+ * end, in the zone asked: 2026-12-08T00:00 ends on 2026-12-07). */
+export function days(from, to) {
+  let last = to.slice(0, 10);
+  if (/T00:00:00/.test(to)) {
+    const d = new Date(`${last}T12:00:00Z`);
+    d.setUTCDate(d.getUTCDate() - 1);
+    last = d.toISOString().slice(0, 10);
+  }
+  return `${from.slice(0, 10)} to ${last} (inclusive)`;
+}

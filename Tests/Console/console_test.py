@@ -397,12 +397,12 @@ def check_campaign_question(c, driver, link_id):
     chip = c.wait(lambda: c.present('.chip[data-filter="link"]'), "the link's chip")
     c.check(chip.text.startswith("Link: autumn"), f"the chip names the link: {chip.text}")
     c.wait(lambda: driver.switch_to.active_element.get_attribute("class") == "chips", "the focus goes to the filters")
-    c.wait(lambda: [r.get_attribute("data-value") for r in c.all("#top-utm_campaign tbody tr")] == ["autumn"], "only its campaign")
+    c.wait(lambda: [r.get_attribute("data-value") for r in c.all("#top-utm_campaign tbody tr[data-value]")] == ["autumn"], "only its campaign")
     c.check(f"link={autumn['id']}" in driver.execute_script("return location.hash"), "the filter is in the URL")
     c.check("counted per domain" in c.css("#top-path").text, "paths cannot be filtered by link, and the view says so")
     c.css('.chip[data-filter="link"] button').click()
     c.wait(lambda: not c.present(".chip[data-filter]"), "the chip is removed")
-    c.wait(lambda: {"spring24", "autumn"} <= {r.get_attribute("data-value") for r in c.all("#top-utm_campaign tbody tr")}, "both campaigns again")
+    c.wait(lambda: {"spring24", "autumn"} <= {r.get_attribute("data-value") for r in c.all("#top-utm_campaign tbody tr[data-value]")}, "both campaigns again")
     # The chart's series grouped by link are named by slug.
     c.go("#/analytics?groupBy=link", "analytics")
     series = c.wait(lambda: driver.execute_script(
@@ -413,7 +413,7 @@ def check_campaign_question(c, driver, link_id):
     # The question, as a marketer asks it: campaigns ranked by visitors, compared with the previous period...
     def ranked_as_the_api(asked):
         answer = api("GET", f"/v1/analytics/top?dimension=utm_campaign&sort=visitors&{asked}")[2]["items"]
-        rows = c.all("#top-utm_campaign tbody tr")
+        rows = c.all("#top-utm_campaign tbody tr[data-value]")
         shown = [(r.get_attribute("data-value"), c.css("td:nth-child(3)", r).text.split("\n")[0]) for r in rows]
         c.check(shown == [(i["utm_campaign"], str(i["visitors"])) for i in answer], f"campaigns by visitors: {shown} for {answer}")
         if rows:
@@ -459,9 +459,15 @@ def check_campaign_question(c, driver, link_id):
     c.css('a[href$="?tab=analytics"]').click()
     c.wait(lambda: c.present('[data-view="link"][data-ready="true"] #stat-hits') and c.css("#stat-hits").text == "1", "the link's taps")
     c.check(c.css('nav.tabs a[aria-current="page"]').text == "Analytics", "the tab is marked current")
-    c.check([r.get_attribute("data-value") for r in c.all("#top-utm_campaign tbody tr")] == ["spring24"], "the link's campaign")
+    c.check([r.get_attribute("data-value") for r in c.all("#top-utm_campaign tbody tr[data-value]")] == ["spring24"], "the link's campaign")
     c.check(c.present("#top-country") and c.present("#top-device") and c.present("#timeseries-chart"), "countries, devices, the time series")
     c.check(not c.present("#top-referrer") and not c.present("#top-path") and not c.present("#top-link"), "no referrers, paths or links")
+    # Browsers, destinations (with their app) and what its visitors got are counted for a link too.
+    for shown in ("#top-browser", "#top-destination", "#share-served", "#share-outcome"):
+        c.check(c.present(shown) and "Not counted" not in c.css(shown).text, f"{shown} is counted for a link")
+    c.check("(iOS)" in c.css("#top-destination tbody tr").text, f"the link's destination names its app: {c.css('#top-destination tbody tr').text}")
+    served = [" ".join(r.text.split()) for r in c.all("#share-served tbody tr")]
+    c.check(served == ["Landing page (phone) 1 100 %"], f"what the link's visitor got: {served}")
     c.check("tab=analytics" in driver.execute_script("return location.hash"), "the tab's state is in the URL")
     # A country typed in small letters is asked in capitals and named in the browser's language.
     main = c.css("main")
@@ -1070,6 +1076,21 @@ def run(c, driver):
     c.submit(c.form("Range and filters"))
     c.wait(lambda: c.css("#stat-hits").text == "10", "the seeded resolves are counted")
     c.check("source=resolve" in driver.execute_script("return location.hash"), "the view's state is in the URL")
+    # Each figure says what it counts; the range is its first and last day, both included (the API's `to` is exclusive).
+    today = driver.execute_script("return new Date().toLocaleDateString('en-CA')")
+    said_range = c.css("#analytics-range").text
+    c.check(re.search(rf"^\d{{4}}-\d\d-\d\d to {today} \(inclusive\)\. Counting resolves, bots excluded\.$", said_range),
+            f"the range as first and last day, and what is counted: {said_range}")
+    c.check(c.css("#stat-hits").find_element(By.XPATH, "..").text.startswith("Resolves"), "the first figure is named after what it counts")
+    # Resolves are served nothing: the shares of what visitors got say so, and every share table adds up to its total.
+    served = [" ".join(r.text.split()) for r in c.all("#share-served tbody tr")]
+    c.check(served == ["Resolves (API answers: nothing served) 10 100 %"], f"what visitors got: {served}")
+    for table in ("#share-served", "#share-outcome", "#share-platform"):
+        c.check(" ".join(c.css(f"{table} tfoot").text.split()) == "Total 10 100 %", f"{table} adds up to its total")
+    # No country is known without a GeoIP file: the list says Unknown rather than nothing, and adds up.
+    country_rows = [" ".join(r.text.split()) for r in c.all("#top-country tbody tr")]
+    c.check(country_rows[-1:] == ["Unknown 10 1 100 %"] or country_rows == ["Unknown 10 1 100 %"], f"the unknown countries: {country_rows}")
+    c.check(" ".join(c.css("#top-country tfoot").text.split()) == "Total 10 1", "the countries add up to the total")
     drawn = driver.execute_script("""
         const canvas = document.getElementById('timeseries-chart');
         if (!canvas) return -1;
@@ -1082,7 +1103,7 @@ def run(c, driver):
     c.check(rows == ["/widget/42 links.example.com 7 70 %", "/nothing links.example.com 3 30 %"], f"top paths: {rows}")
     # Names, not ids: the destination type's title (as text), the rule's position and path.
     destination = " ".join(c.css("#top-destination tbody tr").text.split())
-    c.check(destination.startswith(f"{XSS} (widgetDetail) 7 "), f"the destination by its title: {destination}")
+    c.check(re.match(rf"^{re.escape(XSS)} \(widgetDetail\) · .+ \(iOS\) 7 ", destination), f"the destination by its title and app: {destination}")
     decided = api("GET", "/v1/analytics/top?dimension=rule&source=resolve")[2]["items"][0]
     rule = " ".join(c.css("#top-rule tbody tr").text.split())
     c.check(rule.startswith(f"#{decided['position'] + 1} {decided['path']} "), f"the rule by its position and path: {rule}")
@@ -1099,9 +1120,14 @@ def run(c, driver):
     c.shot("analytics")
     driver.set_window_size(1280, 1000)
 
-    # Overview: the domain's status, today's hits, the unmatched URL.
+    # Overview: the domain's status, today's taps counted as Analytics counts them (clicks: none yet; the resolves
+    # are not taps), the unmatched URL.
     c.go("#/overview", "overview")
-    c.check(c.css("#hits-today").text == "10", "hits today")
+    taps_today = api("GET", "/v1/analytics/summary?period=today")[2]["hits"]
+    c.check(c.css("#hits-today").text == str(taps_today) == "0", f"taps today as Analytics counts them: {c.css('#hits-today').text}")
+    c.check("Taps today" in c.css("#hits-today").find_element(By.XPATH, "../..").text, "the figure says it counts taps")
+    c.check("as Analytics counts them" in c.css("#overview-counts").text and "(inclusive)" in c.css("#overview-counts").text,
+            f"what the overview counts: {c.css('#overview-counts').text}")
     row = c.wait(lambda: c.present(f'#domain-status tr[data-host="{HOST}"] td:nth-child(6)'), "the domain's row")
     c.check("/nothing" in c.css("#top-unmatched").text, "top unmatched URLs")
     c.check("KB / 128 KB" in c.css(f'#domain-status tr[data-host="{HOST}"]').text, "the size against the limit")
@@ -1344,12 +1370,38 @@ def run(c, driver):
     c.check(secret.startswith("lk_"), "the key is shown once")
     c.shot("keys")
     check_webhooks(c, driver)
+    # A subscription to narrow the audit log to (the suite's webhooks were deleted by now).
+    status, _, hook = api("POST", "/v1/webhooks", {"url": "http://127.0.0.1:9/audit-hook", "events": ["link.created"]})
+    c.check(status == 201, f"a webhook to filter by ({status})")
     c.go("#/audit", "audit")
     c.wait(lambda: len(c.all('table[aria-label="Audit log"] tbody tr')) >= 5, "audit entries")
+    Select(c.control(c.css("main"), "Webhook")).select_by_value(hook["id"])
+    c.wait(lambda: f"webhook={hook['id']}" in driver.execute_script("return location.hash")
+           and [r.find_elements(By.CSS_SELECTOR, "td")[2].text for r in c.all('table[aria-label="Audit log"] tbody tr')]
+           == ["webhook http://127.0.0.1:9/audit-hook"], "the webhook's own entries, by its URL")
+    Select(c.control(c.css("main"), "Webhook")).select_by_value("")
     Select(c.control(c.css("main"), "Resource type")).select_by_value("rules")
     c.wait(lambda: all("rules" in r.text for r in c.all('table[aria-label="Audit log"] tbody tr'))
            and c.all('table[aria-label="Audit log"] tbody tr'), "filtered audit entries")
+    # Resources by name, narrowed to one link: its creation, as domain/slug, no id shown.
+    Select(c.control(c.css("main"), "Resource type")).select_by_value("")
+    Select(c.control(c.css("main"), "Link")).select_by_value(link_id)
+    c.wait(lambda: f"link={link_id}" in driver.execute_script("return location.hash")
+           and [r.find_elements(By.CSS_SELECTOR, "td")[2].text for r in c.all('table[aria-label="Audit log"] tbody tr')] == [f"link {HOST}/spring24"],
+           "the link's own entries, by name")
     c.shot("audit")
+    Select(c.control(c.css("main"), "Link")).select_by_value("")
+    c.wait(lambda: len(c.all('table[aria-label="Audit log"] tbody tr')) >= 5, "every entry again")
+    resources = [r.find_elements(By.CSS_SELECTOR, "td")[2].text for r in c.all('table[aria-label="Audit log"] tbody tr')]
+    c.check(any(re.match(r"^app .+ \((iOS|Android)\)$", r) for r in resources), f"apps by name and platform: {resources[:20]}")
+    c.check(not any(re.search(UUID, r) for r in resources if r.startswith(("link", "app", "webhook", "destination"))),
+            f"no link, app, webhook or destination by id: {[r for r in resources if re.search(UUID, r)][:5]}")
+    check_phone_table(c, driver, 'table[aria-label="Audit log"]', 1280)
+    driver.set_window_size(390, 844)
+    c.wait(lambda: driver.execute_script("return document.documentElement.scrollWidth") <= 390, "no sideways scrolling of the audit log at 390 px")
+    check_phone_table(c, driver, 'table[aria-label="Audit log"]', 390)
+    c.shot("audit-390")
+    driver.set_window_size(1280, 1000)
 
     # Timing: each view's first paint after a reload of the console on the loaded dashboard (printed only).
     timings = []

@@ -1,7 +1,7 @@
 // Analytics (`#/analytics`, and a link's analytics tab): the time series (Debian's libjs-chart.js),
 // totals, shares and top lists of /v1/analytics with names, filters as removable chips (an item of a top
 // list filters by it), a period picker, the comparison with the previous period, CSV.
-import { h, field, form, input, select, checkbox, notice, errorNotice } from '../dom.js';
+import { h, field, form, input, select, checkbox, notice, errorNotice, days } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
 
 /** The top lists: dimension, title; paths and referrers are counted per domain and outcome only. */
@@ -25,16 +25,33 @@ const none = (v) => v === undefined || v === null || v === '' || v === '(none)';
 /** Germany (DE) for DE. */
 const country = (code) => { let name = null; try { name = regions && regions.of(code); } catch { /* not a region */ } return name && name !== code ? `${name} (${code})` : code; };
 
-/** What an item's id stands for: a link's slug, an app's name, a rule's position and path, a destination's title. */
+const platformName = (p) => (p === 'ios' ? 'iOS' : p === 'android' ? 'Android' : p);
+/** What a visitor was served (the API's `served` values), in words. */
+const servedNames = { landing: 'Landing page (phone)', desktop_page: 'Desktop page (QR code)', store: 'Store', web_page: 'The link\'s web page',
+  link_fallback: 'The link\'s fallback', web_fallback: 'Web fallback', preview: 'Preview (bots)', expired: 'Expired-link page',
+  not_found: 'Nowhere to go (404)', claim: 'Deferred claim (app)', redirect: 'Redirect (recorded before these were told apart)' };
+/** What a top list's hits without a value are, by dimension (Unknown when not named here). */
+const unknownNames = { utm_campaign: 'No campaign', utm_source: 'No source', link: 'No stored link (a rule\'s URL)',
+  destination: 'No destination (no app opens it)', rule: 'No rule matched', app: 'No app', referrer: 'No referrer' };
+/** What the figures count, by `source`. */
+const counted = { click: 'Taps', resolve: 'Resolves', claim: 'Claims', all: 'Hits (all sources)' };
+
+/** What an item's id stands for: a link's slug, an app's name and platform, a rule's position and path, a destination's
+ * title, type and app (one type can be declared by several apps). */
 function label(dimension, value, named = {}) {
-  if (none(value)) return '(none)';
+  if (none(value)) return 'Unknown';
   if (dimension === 'country') return country(value);
   if (dimension === 'link') return named.slug || value;
-  if (dimension === 'app') return named.name || value;
+  if (dimension === 'app') return named.name ? `${named.name}${named.platform ? ` (${platformName(named.platform)})` : ''}` : value;
   if (dimension === 'rule') return named.path ? `${named.position !== undefined ? `#${named.position + 1} ` : ''}${named.path}` : value;
-  if (dimension === 'destination') return named.title ? `${named.title} (${value})` : value;
+  if (dimension === 'destination') {
+    const app = named.appName ? ` · ${named.appName} (${platformName(named.appPlatform)})` : '';
+    return `${named.title ? `${named.title} (${value})` : value}${app}`;
+  }
+  if (dimension === 'served') return servedNames[value] || value;
   return String(value);
 }
+
 
 /** +12% from 50, −5% from 20, ±0, or "new" from nothing, as text (the sign says it, not only the colour). */
 function change(now, before) {
@@ -149,21 +166,26 @@ export async function panel(root, { query, base, link = null }) {
         ...shown.map(([d]) => (perDomain.includes(d) && narrowed ? null : ask(top(d)).catch((error) => ({ error }))))]);
       if (mine !== asked) return;
       const canvas = h('canvas', { id: 'timeseries-chart', role: 'img', 'aria-label': `Hits per ${interval.value}` });
+      // A list without hits: nothing listed and nothing unknown (taps without a country still make a list).
+      const empty = (t) => t && t.items && !t.items.length && !(t.unknown && t.unknown.hits);
       const p = summary.previous;
       output.replaceChildren(
-        h('p', { class: 'muted', id: 'analytics-range' }, `${summary.from.slice(0, 10)} to ${summary.to.slice(0, 10)}`,
-          p ? ` compared with ${summary.previousFrom.slice(0, 10)} to ${summary.previousTo.slice(0, 10)}` : ''),
-        h('div', { class: 'stats' }, stat('Hits', summary.hits, 'stat-hits', p && p.hits),
+        h('p', { class: 'muted', id: 'analytics-range' }, days(summary.from, summary.to),
+          p ? ` compared with ${days(summary.previousFrom, summary.previousTo)}` : '',
+          `. Counting ${counted[summary.source].toLowerCase()}${summary.includeBots ? ', bots included' : ', bots excluded'}.`),
+        h('div', { class: 'stats' }, stat(counted[summary.source], summary.hits, 'stat-hits', p && p.hits),
           stat('Unique visitors', summary.uniqueVisitors, 'stat-visitors', p && p.uniqueVisitors),
-          stat('Bot share', `${Math.round((summary.botShare || 0) * 1000) / 10} %`, 'stat-bots')),
+          stat('Bot share (of all hits)', `${Math.round((summary.botShare || 0) * 1000) / 10} %`, 'stat-bots')),
         h('h2', {}, 'Over time'), h('div', { class: 'chart-box' }, canvas), seriesTable(timeseries),
-        h('div', { class: 'split' }, shown.map(([d, title, one], i) => (tops[i] && tops[i].items && !tops[i].items.length ? null
+        h('div', { class: 'split' }, shown.map(([d, title, one], i) => (empty(tops[i]) ? null
           : topTable(d, title, one, tops[i], summary, sort.value, filterBy, (s) => { sort.value = s; show().then(() => output.querySelector(`#top-${d} h2`).focus()); })))),
         // Lists without hits, on one line.
-        h('ul', { class: 'chips empty-lists', 'aria-label': 'Lists without hits' }, shown.map(([d, title], i) => (tops[i] && tops[i].items && !tops[i].items.length
+        h('ul', { class: 'chips empty-lists', 'aria-label': 'Lists without hits' }, shown.map(([d, title], i) => (empty(tops[i])
           ? h('li', { id: `top-${d}`, class: 'muted' }, `${title}: no hits.`) : null))),
-        h('div', { class: 'split' }, shareTable('Outcomes', summary.byOutcome, summary.hits, 'share-outcome'),
-          shareTable('Platforms', summary.byPlatform, summary.hits, 'share-platform')),
+        h('div', { class: 'split' }, shareTable('What visitors got', 'Served', summary.byServed, summary.hits, 'share-served',
+          'Resolves (API answers: nothing served)', (k) => label('served', k)),
+        shareTable('Outcomes (what the rules decided)', 'Outcome', summary.byOutcome, summary.hits, 'share-outcome'),
+        shareTable('Platforms', 'Platform', summary.byPlatform, summary.hits, 'share-platform')),
         h('div', { class: 'actions' }, h('span', { class: 'label' }, 'CSV:'),
           csvButton('Time series', `/v1/analytics/timeseries?${series}`, 'timeseries.csv'),
           csvButton('Summary', `/v1/analytics/summary?${q}`, 'summary.csv'),
@@ -207,12 +229,19 @@ function seriesTable(timeseries) {
       groups.map((g) => h('td', { class: 'num' }, (b.groups || {})[g] || 0))))))));
 }
 
-function shareTable(title, counts, total, id) {
+/** Shares of `total`: the values with hits, and what they leave of the total (`rest`: hits without a value), so that
+ * the rows add up. */
+function shareTable(title, one, counts, total, id, rest = 'Unknown', name = (k) => k) {
   if (counts === null) return h('section', {}, h('h2', {}, title), h('p', { class: 'muted', id }, 'Not counted with these filters.'));
+  const rows = Object.entries(counts || {}).filter(([, hits]) => hits);
+  const left = total - rows.reduce((sum, [, hits]) => sum + hits, 0);
+  if (left > 0) rows.push(['', left]);
+  const pct = (hits) => (total ? `${Math.round((hits / total) * 1000) / 10} %` : '–');
   return h('section', {}, h('h2', {}, title), h('table', { id },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, title.slice(0, -1)), h('th', { scope: 'col', class: 'num' }, 'Hits'), h('th', { scope: 'col', class: 'num' }, 'Share'))),
-    h('tbody', {}, Object.entries(counts || {}).map(([key, hits]) => h('tr', { 'data-key': key }, h('td', {}, key), h('td', { class: 'num' }, hits),
-      h('td', { class: 'num' }, total ? `${Math.round((hits / total) * 1000) / 10} %` : '–'))))));
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, one), h('th', { scope: 'col', class: 'num' }, 'Hits'), h('th', { scope: 'col', class: 'num' }, 'Share'))),
+    h('tbody', {}, rows.map(([key, hits]) => h('tr', { 'data-key': key }, h('td', {}, key ? name(key) : rest), h('td', { class: 'num' }, hits),
+      h('td', { class: 'num' }, pct(hits))))),
+    h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), h('td', { class: 'num' }, total), h('td', { class: 'num' }, pct(total))))));
 }
 
 /** A bar of `share` (0…1) drawn through the CSSOM (the CSP forbids style attributes), and the percentage. */
@@ -231,7 +260,22 @@ function topTable(dimension, title, one, answer, summary, sort, filterBy, resort
   const items = answer.items;
   const visitors = !perDomain.includes(dimension);
   const by = visitors ? sort : 'hits';
-  const total = by === 'visitors' ? summary.uniqueVisitors : summary.hits;
+  const all = answer.total || { hits: summary.hits, visitors: summary.uniqueVisitors };
+  const total = by === 'visitors' ? all.visitors : all.hits;
+  const share = (hits, seen) => bar(total ? Math.min(1, (by === 'visitors' ? seen || 0 : hits) / total) : 0);
+  // What the items leave out, so that the rows add up to the total (visitors only where each is in one row).
+  const extra = [];
+  if (answer.unknown && answer.unknown.hits) {
+    extra.push(h('tr', { class: 'unknown' }, h('td', {}, unknownNames[dimension] || 'Unknown'),
+      h('td', { class: 'num' }, answer.unknown.hits.toLocaleString()), visitors ? h('td', { class: 'num' }, (answer.unknown.visitors ?? 0).toLocaleString()) : null,
+      h('td', {}, share(answer.unknown.hits, answer.unknown.visitors))));
+  }
+  if (answer.others && answer.others.hits) {
+    extra.push(h('tr', { class: 'others' }, h('td', {}, `${answer.others.values.toLocaleString()} more not listed`),
+      h('td', { class: 'num' }, answer.others.hits.toLocaleString()), visitors ? h('td', { class: 'num' }, '–') : null,
+      h('td', {}, by === 'visitors' ? '' : share(answer.others.hits))));
+  }
+  const overlap = visitors && answer.visitorsAddUp === false && items.length + extra.length > 1;
   const column = (key, text) => h('th', { scope: 'col', class: 'num', 'aria-sort': by === key ? 'descending' : null },
     visitors && by !== key ? h('button', { type: 'button', class: 'sort', title: `Rank by ${text.toLowerCase()}`, onclick: () => resort(key) }, text) : text);
   return h('section', { id: `top-${dimension}` }, head, h('div', { class: 'table-wrap' }, h('table', { 'aria-label': title, class: 'ranked' },
@@ -247,8 +291,11 @@ function topTable(dimension, title, one, answer, summary, sort, filterBy, resort
       return h('tr', { 'data-value': none(value) ? '' : value }, h('td', {}, name, where),
         h('td', { class: 'num' }, item.hits.toLocaleString(), change(item.hits, item.previousHits)),
         visitors ? h('td', { class: 'num' }, (item.visitors ?? 0).toLocaleString(), change(item.visitors ?? 0, item.previousVisitors)) : null,
-        h('td', {}, bar(total ? Math.min(1, (by === 'visitors' ? item.visitors || 0 : item.hits) / total) : 0)));
-    })))));
+        h('td', {}, share(item.hits, item.visitors)));
+    }), extra),
+    h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), h('td', { class: 'num' }, all.hits.toLocaleString()),
+      visitors ? h('td', { class: 'num' }, (all.visitors ?? 0).toLocaleString()) : null, h('td', {}, ''))))),
+  overlap ? h('p', { class: 'muted note' }, 'A visitor can be in several rows (two ', title.toLowerCase(), ' tapped): visitors add up to more than the total.') : null);
 }
 
 /** Loads Debian's Chart.js once, for the views that draw a chart only; settles whether or not the server has it. */

@@ -1,6 +1,7 @@
 // Overview: each domain's association status (last fetches from the fetch log, size against Apple's limit,
-// lint findings), hits today and this week, and the top unmatched URLs.
-import { h, formatTime, errorNotice, head } from '../dom.js';
+// lint findings), taps today and in the last 7 days (counted as Analytics counts them by default: clicks on links,
+// bots excluded), and the top unmatched URLs.
+import { h, formatTime, errorNotice, head, days } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
 
 const limit = 128 * 1024;
@@ -8,23 +9,23 @@ const limit = 128 * 1024;
 export async function render(view, context) {
   const domains = await all('/v1/domains?limit=200', 5);
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  const today = new Date().toLocaleDateString('en-CA', { timeZone: zone });
-  const week = new Date(Date.now() - 6 * 86400000).toLocaleDateString('en-CA', { timeZone: zone });
-  const q = (from) => `from=${from}&tz=${enc(zone)}&source=all`; // every source: the domains' traffic, resolves and claims too
+  // Taps as Analytics counts them by default (source=click, bots excluded), over the same days as its periods.
+  const q = (period) => `period=${period}&tz=${enc(zone)}`;
   const [todays, weeks, unmatched] = await Promise.all([
-    get(`/v1/analytics/summary?${q(today)}`), get(`/v1/analytics/summary?${q(week)}`),
-    get(`/v1/analytics/top?${q(week)}&dimension=path&outcome=no_match&limit=10`)]);
+    get(`/v1/analytics/summary?${q('today')}`), get(`/v1/analytics/summary?${q('7d')}`),
+    get(`/v1/analytics/top?${q('7d')}&source=all&dimension=path&outcome=no_match&limit=10`)]);
+  const stat = (title, id, value, href) => h('div', { class: 'stat' }, h('span', { class: 'muted' }, title),
+    h('b', { id }, href ? h('a', { href }, value.toLocaleString()) : value.toLocaleString()));
   view.append(h('h1', {}, 'Overview'),
-    h('div', { class: 'stats' },
-      h('div', { class: 'stat' }, h('span', { class: 'muted' }, 'Hits today'), h('b', { id: 'hits-today' }, todays.hits.toLocaleString())),
-      h('div', { class: 'stat' }, h('span', { class: 'muted' }, 'Hits this week'), h('b', { id: 'hits-week' }, weeks.hits.toLocaleString())),
-      h('div', { class: 'stat' }, h('span', { class: 'muted' }, 'Domains'), h('b', {}, domains.length))));
+    h('div', { class: 'stats' }, stat('Taps today', 'hits-today', todays.hits, '#/analytics?period=today'),
+      stat('Taps, last 7 days', 'hits-week', weeks.hits, '#/analytics?period=7d'), stat('Domains', 'domain-count', domains.length)),
+    h('p', { class: 'muted', id: 'overview-counts' }, `Taps: clicks on links, bots excluded, as Analytics counts them; the last 7 days are ${days(weeks.from, weeks.to)}.`));
   if (!domains.length) {
     view.append(h('p', {}, 'No domain yet. ', context.canWrite ? h('a', { href: '#/domains' }, 'Register one') : '', ' — the README\'s quick start does it in five steps: team, app, destination, domain, rules.'));
   }
   const rows = h('tbody');
   view.append(h('h2', {}, 'Domains'), h('div', { class: 'table-wrap' }, h('table', { id: 'domain-status' },
-    head('Domain', 'Apple (AASA)', 'Google (assetlinks)', 'AASA size', 'Lint', 'Hits this week'), rows)));
+    head('Domain', 'Apple (AASA)', 'Google (assetlinks)', 'AASA size', 'Lint', 'Taps, last 7 days'), rows)));
   await Promise.all(domains.map(async (domain) => {
     const row = h('tr', { 'data-host': domain.hostname }, h('td', {}, h('a', { href: `#/domains/${enc(domain.hostname)}` }, domain.hostname)));
     rows.append(row);
@@ -33,7 +34,7 @@ export async function render(view, context) {
       // The preview of the stored rules gives the published file's size and lint findings.
       const [detail, aasa, lint, hits] = await Promise.all([
         get(`/v1/domains/${host}`), call('GET', `/v1/domains/${host}/aasa`),
-        call('POST', `/v1/domains/${host}/preview`, { body: {} }).then((answer) => answer.data), get(`/v1/analytics/summary?${q(week)}&host=${host}`)]);
+        call('POST', `/v1/domains/${host}/preview`, { body: {} }).then((answer) => answer.data), get(`/v1/analytics/summary?${q('7d')}&host=${host}`)]);
       const fetches = detail.lastFetch || {};
       const findings = lint.lint.length;
       row.append(
@@ -46,10 +47,10 @@ export async function render(view, context) {
       row.append(h('td', { colspan: 5 }, errorNotice(error)));
     }
   }));
-  view.append(h('h2', {}, 'Top unmatched URLs this week'), unmatched.items.length
+  view.append(h('h2', {}, 'Top unmatched URLs, last 7 days (taps and API resolves)'), unmatched.items.length
     ? h('table', { id: 'top-unmatched' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Path'), h('th', { scope: 'col' }, 'Domain'), h('th', { scope: 'col', class: 'num' }, 'Hits'))),
       h('tbody', {}, unmatched.items.map((item) => h('tr', {}, h('td', {}, h('code', {}, item.path)), h('td', {}, item.host || ''), h('td', { class: 'num' }, item.hits)))))
-    : h('p', { class: 'muted', id: 'top-unmatched' }, 'None: every link this week was claimed by a rule.'));
+    : h('p', { class: 'muted', id: 'top-unmatched' }, 'None: every link of the last 7 days was claimed by a rule.'));
 }
 
 /** The fetch log's last fetch of a file: when, by whom, and whether it got the version served now. */

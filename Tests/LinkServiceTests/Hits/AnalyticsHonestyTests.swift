@@ -146,7 +146,9 @@ struct AnalyticsHonestyTests {
                 }
             }
             #expect(try entries("link=\(spring)") == ["update link \(fixture.host)/spring", "create link \(fixture.host)/spring"])
-            #expect(try entries("webhook=\(hook)") == ["create webhook http://127.0.0.1:9/hooks"])
+            // A secret's rotation records only that it happened: the webhook is named from before it.
+            try Fixture.expect(200, service.request("POST", "/v1/webhooks/\(hook)/rotate-secret", key: key))
+            #expect(try entries("webhook=\(hook)") == ["update webhook http://127.0.0.1:9/hooks", "create webhook http://127.0.0.1:9/hooks"])
             let everything = try entries("limit=200")
             #expect(everything.contains("create app Widgets (iOS)") && everything.contains("create app Widgets (Android)"))
             #expect(everything.contains("create destination Widget (widgetDetail) · Widgets (iOS)"))

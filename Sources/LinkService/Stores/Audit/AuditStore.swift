@@ -63,23 +63,27 @@ enum AuditStore {
             """, binds: [workspace, before, filter.type, filter.link?.canonicalText, filter.webhook?.canonicalText, limit]))
     }
 
-    /// The name people know an entry's resource by, from the entry itself (after the change, else before it): a
-    /// link's `domain/slug`, an app's name and platform, a destination's title and type with its app's name and
-    /// platform (the app as it is now), a webhook's URL, a key's or team's name; for a delivery retried, its
-    /// subscription's URL. NULL when the entry holds none (a bulk create, which names no single link).
-    private static let nameSQL = """
-        (WITH j AS (SELECT coalesce(e.after, e.before)::jsonb AS v)
-         SELECT CASE e.resource_type
-            WHEN 'link' THEN (SELECT (v->>'domain') || '/' || (v->>'slug') FROM j)
-            WHEN 'app' THEN (SELECT (v->>'name') || ' (' || CASE v->>'platform' WHEN 'ios' THEN 'iOS' ELSE 'Android' END || ')' FROM j)
-            WHEN 'destination' THEN (SELECT coalesce(v->>'title', v->>'name') || ' (' || (v->>'name') || ')'
-                                            || coalesce(' · ' || a.name || ' (' || CASE a.platform WHEN 'ios' THEN 'iOS' ELSE 'Android' END || ')', '')
-                                     FROM j LEFT JOIN apps a ON a.id::text = split_part(e.resource_id, '/', 1) AND a.workspace_id = e.workspace_id)
-            WHEN 'webhook' THEN (SELECT v->>'url' FROM j)
-            WHEN 'webhook_delivery' THEN (SELECT w.url FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
-                                          WHERE o.id::text = e.resource_id)
-            WHEN 'key' THEN (SELECT v->>'name' FROM j)
-            WHEN 'team' THEN (SELECT coalesce(v->>'name', v->>'teamId') FROM j)
-            ELSE NULL END) AS resource_name
-        """
+    /// The name people know an entry's resource by, from the entry itself (each member after the change, else before
+    /// it: a secret's rotation records only that it happened): a link's `domain/slug`, an app's name and platform, a
+    /// destination's title and type with its app's name and platform (the app as it is now), a webhook's URL, a key's or
+    /// team's name; for a delivery retried, its subscription's URL. NULL when the entry holds none (a bulk create, which
+    /// names no single link).
+    private static let nameSQL: String = {
+        func member(_ name: String) -> String { "coalesce(e.after::jsonb->>'\(name)', e.before::jsonb->>'\(name)')" }
+        func platform(_ value: String) -> String { "CASE \(value) WHEN 'ios' THEN 'iOS' ELSE 'Android' END" }
+        return """
+            CASE e.resource_type
+                WHEN 'link' THEN \(member("domain")) || '/' || \(member("slug"))
+                WHEN 'app' THEN \(member("name")) || ' (' || \(platform(member("platform"))) || ')'
+                WHEN 'destination' THEN coalesce(\(member("title")), \(member("name"))) || ' (' || \(member("name")) || ')'
+                    || coalesce((SELECT ' · ' || a.name || ' (' || \(platform("a.platform")) || ')' FROM apps a
+                                 WHERE a.id::text = split_part(e.resource_id, '/', 1) AND a.workspace_id = e.workspace_id), '')
+                WHEN 'webhook' THEN \(member("url"))
+                WHEN 'webhook_delivery' THEN (SELECT w.url FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
+                                              WHERE o.id::text = e.resource_id)
+                WHEN 'key' THEN \(member("name"))
+                WHEN 'team' THEN coalesce(\(member("name")), \(member("teamId")))
+            END AS resource_name
+            """
+    }()
 }
