@@ -3,7 +3,7 @@
 // analytics are loaded by the tab that shows them only.
 import { h, replace, pretty, copyButton, errorNotice, notice, fact, appName, input, field } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
-import { instant, state, target } from './links.js';
+import { lastDays, state, target } from './links.js';
 
 export async function render(view, context) {
   const id = context.params[0];
@@ -59,7 +59,7 @@ export async function render(view, context) {
 
 /** Taps over the last 7 and 30 days (bots excluded) and the last 30 days' by campaign. */
 async function taps(link) {
-  const range = (days) => `link=${enc(link.id)}&from=${instant(Date.now() - days * 864e5)}&to=${instant(Date.now())}`;
+  const range = (days) => `link=${enc(link.id)}&${lastDays(days)}`; // the days Analytics' periods count
   const [week, month, campaigns] = await Promise.all([get(`/v1/analytics/summary?${range(7)}`), get(`/v1/analytics/summary?${range(30)}`),
     get(`/v1/analytics/top?dimension=utm_campaign&limit=20&${range(30)}`)]);
   return [

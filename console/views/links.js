@@ -4,16 +4,15 @@
 import { h, replace, field, form, input, select, errorNotice, head, checkbox } from '../dom.js';
 import { get, call, all, enc } from '../api.js';
 
-const day = 864e5;
-/** An RFC 3339 instant without milliseconds. */
-export const instant = (time) => new Date(time).toISOString().slice(0, 19) + 'Z';
+/** The last `days` (7 or 30) whole days in the browser's zone, today included: what Analytics calls "Last 7 days". */
+export const lastDays = (days) => `period=${days}d&tz=${enc(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')}`;
 
 /**
  * Taps per link id over the last `days` days: one `top?dimension=link` request for the whole workspace (bots
  * excluded). `floor` is the fewest taps a listed link has when the list is full: a link not in it has at most that.
  */
 export async function taps(days, extra = '') {
-  const data = await get(`/v1/analytics/top?dimension=link&limit=100&from=${instant(Date.now() - days * day)}&to=${instant(Date.now())}${extra}`);
+  const data = await get(`/v1/analytics/top?dimension=link&limit=100&${lastDays(days)}${extra}`);
   const counts = new Map(data.items.map((item) => [item.link, item.hits]));
   return { counts, floor: data.items.length === 100 ? data.items[99].hits : 0 };
 }
