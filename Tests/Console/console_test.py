@@ -500,8 +500,10 @@ def check_many_links(c, driver, app_id):
     part of their name in any case, the order, the export, actions on ticked links with a result a link (one refused
     by the API's own rule), the UTM builder of the form and a QR code with its own campaign."""
     made = []
+    # Links to web pages stand on a domain whose links open no app (docs/LINKS.md, "The link space").
+    c.check(api("POST", "/v1/domains", {"hostname": WEB})[0] in (201, 409), "a domain for links to web pages")
     for slug in ("bulk-a", "bulk-c", "bulk-b"):
-        status, _, link = api("POST", "/v1/links", {"domain": HOST, "slug": slug, "url": f"https://www.example.com/{slug}",
+        status, _, link = api("POST", "/v1/links", {"domain": WEB, "slug": slug, "url": f"https://www.example.com/{slug}",
                                                     "campaign": {"campaign": "Autumn-Bulk"}, "tags": ["bulk"]})
         c.check(status == 201, f"link {slug} ({status})")
         made.append(link)
@@ -559,10 +561,11 @@ def check_many_links(c, driver, app_id):
     # The UTM builder: a template fills source and medium; the link as shared carries them.
     c.go("#/links/new", "link")
     new = c.form("New link")
+    c.fill(new, "Domain", WEB)
     c.fill(new, "Slug", "utm")
     c.fill(new, "Template", "newsletter")
     c.fill(new, "Campaign", "autumn")
-    c.wait(lambda: c.css("#utm-url").text == f"https://{HOST}/utm?utm_source=newsletter&utm_medium=email&utm_campaign=autumn",
+    c.wait(lambda: c.css("#utm-url").text == f"https://{WEB}/utm?utm_source=newsletter&utm_medium=email&utm_campaign=autumn",
            "the tagged URL")
     driver.execute_script("document.getElementById('utm-url').scrollIntoView({block: 'center'})")
     c.shot("link-utm-builder")
@@ -584,7 +587,7 @@ def check_many_links(c, driver, app_id):
         source.clear()
         source.send_keys("poster")
         c.css("#qr-apply").click()
-        c.wait(lambda: c.css("#qr-url").text == f"https://{HOST}/utm?utm_source=poster" and c.present('#qr-code[data-drawn="true"]'),
+        c.wait(lambda: c.css("#qr-url").text == f"https://{WEB}/utm?utm_source=poster" and c.present('#qr-code[data-drawn="true"]'),
                "the code encodes its own campaign")
         page = driver.execute_script("return document.documentElement.scrollWidth")
         c.check(page <= width, f"the link page fits at {width} px ({page})")
