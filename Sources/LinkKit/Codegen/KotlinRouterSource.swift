@@ -23,9 +23,9 @@ struct KotlinRouterSource: RouterEmitter {
         out += "\n/** The app's destinations (resolve's typed destinations), and resolve's error destination. */\n"
         out += "sealed class LinkDestination {\n"
         for destination in table.destinations {
-            let params = destination.parameters.map { "val \(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = null" : "")" }
+            let params = RouterSource.declared(destination).map { "val \(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = null" : "")" }
             out += params.isEmpty
-                ? "    object \(names.type(destination)) : LinkDestination()\n"
+                ? "    object \(names.type(destination)) : LinkDestination() { override fun toString() = \(quote(names.type(destination))) }\n"
                 : "    data class \(names.type(destination))\(overloads(destination) ? " @JvmOverloads constructor" : "")(" + params.joined(separator: ", ") + ") : LinkDestination()\n"
         }
         out += "    /** A link that opens the app but whose destination cannot be built: the parameter concerned and why. */\n"
@@ -58,7 +58,7 @@ struct KotlinRouterSource: RouterEmitter {
                 return spec.optional ? value : "Pair(\(quote(spec.name)), \(value)\(raw(spec)))"
             }
             values += "        \(test) -> " + (written.isEmpty ? "emptyList()" : "listOfNotNull(" + written.joined(separator: ", ") + ")") + "\n"
-            let arguments = destination.parameters.map { read($0, in: destination) }
+            let arguments = RouterSource.declared(destination).map { read($0, in: destination) }
             make += "            \(quoted) -> \(names.type(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
         }
         types += "        is Invalid -> null\n    }\n"

@@ -33,6 +33,13 @@ public enum RouterSource {
         return table.claimDomains.isEmpty ? text : text + "\nclaimDomains " + table.claimDomains.joined(separator: " ")
     }
 
+    /// A destination's parameters as the generated types declare them: the required ones, then the optional ones
+    /// (each by name), so a positional call lists what it must give first and an added optional parameter moves no
+    /// required one. (Resolve's JSON and the table keep the name order.)
+    static func declared(_ destination: DestinationType) -> [ParameterSpec] {
+        destination.parameters.filter { !$0.optional } + destination.parameters.filter(\.optional)
+    }
+
     /// The enum parameters of the table's destinations, in order, each with its values: a nested enum in the
     /// Swift and Kotlin files.
     static func enumParameters(_ table: RouterTable) -> [(destination: DestinationType, spec: ParameterSpec, values: [String])] {

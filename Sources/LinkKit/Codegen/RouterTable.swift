@@ -34,179 +34,195 @@ public struct RouterTable: Sendable {
         self.claimDomains = claimDomains.sorted()
     }
 
-    /// The table as one value: `Table(scheme, schemeDomain, specs, domains, rules, variables)`.
+    /// The table as one value, every field by its name and the defaults left out:
+    /// `Table(scheme:, schemeDomain:, specs:, domains:)`. A rule is written once, inside its domain, where it
+    /// stands in the domain's order: adding one rule adds its line and changes no number elsewhere.
     public var value: CodeValue {
-        var rules: [CodeValue] = []
-        var alternatives: [CodeValue] = []
-        let domainValues = domains.map { domain in Self.domainValue(domain, appID: appID, platform: platform, rules: &rules, alternatives: &alternatives) }
-        return .call("Table", [
-            scheme.map(CodeValue.string) ?? .null,
-            .int(schemeDomain ?? -1),
-            .list(destinations.map(Self.specValue)),
-            .list(domainValues),
-            .list(rules),
-            .list(alternatives),
+        let schemeHost = schemeDomain.map { domains[$0].hostname }
+        return .record("Table", [
+            "scheme": scheme.map(CodeValue.string),
+            "schemeDomain": schemeHost.map(CodeValue.string),
+            "specs": .listed(destinations.map(Self.specValue), lines: true),
+            "domains": .listed(domains.map { Self.domainValue($0, appID: appID, platform: platform) }, lines: true),
         ])
     }
 
-    /// `Domain(host, groups, appGroups, app, android)`: each group lists entry numbers and rule numbers (in the
-    /// table's rules) alternately, in entry order; `appGroups[i]` is the group of the domain's `i`-th app; `app` is
-    /// this app's index among them (-1: the domain names it not). `android` says whose semantics decide: 0 iOS's
-    /// (the AASA file's entries, `RuleMatcher`), 1 Android's manifest alone, 2 the manifest and the dynamic rules
-    /// (`AndroidAppLinks.decide`); for Android, a group is one app's rules with their positions as entry numbers.
-    private static func domainValue(_ domain: Domain, appID: String, platform: AppPlatform,
-                                    rules: inout [CodeValue], alternatives: inout [CodeValue]) -> CodeValue {
+    /// `Domain(host:, decides:, apps:, app:, entries:)`: the apps the domain lists (`apps`, in the order a tie goes
+    /// to the first), this app among them (`app`, left out when the domain names it not), and the entries in the
+    /// order they decide: each `Entry(apps:, rules:)` a run of consecutive rules for the same apps, as the AASA
+    /// file's `details` (an earlier entry wins over a later one among apps). `decides` says whose semantics decide:
+    /// `.ios` (the AASA file, `RuleMatcher`), `.android` (the manifest alone) or `.androidDynamicRules` (the
+    /// manifest and the dynamic rules, `AndroidAppLinks.decide`); for Android, an app's rules in their positions.
+    private static func domainValue(_ domain: Domain, appID: String, platform: AppPlatform) -> CodeValue {
         let compiled = domain.compiled
         let linkRules = compiled.rules
         let variables = RuleMatcher.variables(compiled.settings.substitutionVariables)
-        var numbered: [Int: Int] = [:]   // position in the domain → number in the table
-        // A rule's destination binding is written when the rule names the app (only its decisions build one).
-        func number(_ position: Int, android: AndroidAppLinks.Rule?) -> Int {
-            if let known = numbered[position] { return known }
-            let number = rules.count
-            numbered[position] = number
-            rules.append(ruleValue(linkRules[position], settings: compiled.settings, variables: variables,
-                                   captures: linkRules[position].apps.contains(appID),
-                                   android: android, alternatives: &alternatives))
-            return number
-        }
+        // The apps of each rule in deciding order, as (position, app indices), then runs of the same apps.
+        var order: [(position: Int, apps: [Int], android: AndroidAppLinks.Rule?)] = []
+        let names: [String]
+        let selfIndex: Int?
+        let decides: String
         if platform == .android {
             let android = compiled.android
-            let selfIndex = android.apps.firstIndex { $0.app.id == appID } ?? -1
-            let groups: [CodeValue] = android.apps.map { entry in
-                .list(entry.rules.flatMap { rule -> [CodeValue] in
-                    [.int(rule.position), .int(number(rule.position, android: rule))]
-                })
+            names = android.apps.map(\.app.identifier)
+            selfIndex = android.apps.firstIndex { $0.app.id == appID }
+            decides = android.dynamicRules ? "androidDynamicRules" : "android"
+            var byPosition: [Int: (apps: [Int], rule: AndroidAppLinks.Rule)] = [:]
+            for (index, entry) in android.apps.enumerated() {
+                for rule in entry.rules { byPosition[rule.position, default: ([], rule)].apps.append(index) }
             }
-            return .call("Domain", [
-                .string(domain.hostname), .list(groups), .list(android.apps.indices.map(CodeValue.int)), .int(selfIndex),
-                .int(android.dynamicRules ? 2 : 1),
-            ])
+            order = byPosition.keys.sorted().map { ($0, byPosition[$0]!.apps, byPosition[$0]!.rule) }
+        } else {
+            let matcher = compiled.ios
+            names = matcher.appIDs
+            selfIndex = compiled.iosApps.firstIndex { $0?.id == appID }
+            decides = "ios"
+            var appsOfEntry = [[Int]](repeating: [], count: matcher.entries.count)
+            for (index, group) in matcher.groupOfAppIndex.enumerated() {
+                for entry in matcher.groups[group].ruleNumbers { appsOfEntry[Int(entry)].append(index) }
+            }
+            order = appsOfEntry.indices.map { (Int(matcher.entries.rule(Int32($0))), appsOfEntry[$0], nil) }
         }
-        let (matcher, apps) = (compiled.ios, compiled.iosApps)
-        let selfIndex = apps.firstIndex { $0?.id == appID } ?? -1
-        let groups: [CodeValue] = matcher.groups.map { group in
-            .list(group.ruleNumbers.flatMap { entry -> [CodeValue] in
-                let position = Int(matcher.entries.rule(entry))
-                return [.int(Int(entry)), .int(number(position, android: nil))]
-            })
+        var entries: [(apps: [Int], rules: [CodeValue])] = []
+        for (position, apps, android) in order where !apps.isEmpty {
+            let rule = ruleValue(linkRules[position], settings: compiled.settings, variables: variables,
+                                 captures: linkRules[position].apps.contains(appID), android: android)
+            if entries.last?.apps == apps { entries[entries.count - 1].rules.append(rule) } else { entries.append((apps, [rule])) }
         }
-        return .call("Domain", [
-            .string(domain.hostname), .list(groups), .list(matcher.groupOfAppIndex.map(CodeValue.int)), .int(selfIndex), .int(0),
+        return .record("Domain", [
+            "host": .string(domain.hostname),
+            "decides": .token("Decides", decides),
+            "apps": .list(names.map(CodeValue.string)),
+            "app": selfIndex.map { .string(names[$0]) },
+            "entries": .listed(entries.map { entry in
+                .record("Entry", ["apps": .list(entry.apps.map { .string(names[$0]) }), "rules": .lines(entry.rules)])
+            }, lines: true),
         ])
     }
 
-    /// `Rule(slot, exclude, never, path, parent, queryString, queryItems, fragment, capture, manifest, dynamic)`:
-    /// the patterns as `CompiledRule` compiles them (lower-cased when case-insensitive), `slot` the form
-    /// (`MatchSubject.Form.slot`), `capture` (nil: no destination) what resolve extracts, and for an Android
-    /// app the rule as Android reads it (`AndroidPatternMatcher.tableText`, `AndroidDynamicRule.tableTexts`; empty
-    /// lists for an iOS app).
+    /// `Rule(path:, parent:, query:, items:, fragment:, caseSensitive:, percentEncoded:, exclude:, never:, capture:,
+    /// manifest:, dynamic:)`: the patterns as `CompiledRule` compiles them (lower-cased when case-insensitive) as
+    /// glob tokens (`Glob`), the form each compares in, `capture` (left out: no destination) what resolve
+    /// extracts, and for an Android app the rule as Android reads it: the manifest's path attributes
+    /// (`AndroidPatternMatcher`) and the dynamic rules (`Dynamic(path:, fragment:, query:)`, simple globs).
     private static func ruleValue(_ rule: LinkRule, settings: DomainSettings, variables: [String: [String]], captures: Bool,
-                                  android: AndroidAppLinks.Rule?, alternatives: inout [CodeValue]) -> CodeValue {
+                                  android: AndroidAppLinks.Rule?) -> CodeValue {
         let compiled = CompiledRule(effective: RuleMatcher.effective(rule.component, detailDefaults: nil, fileDefaults: settings.defaults),
                                     variables: variables)
-        func pattern(_ pattern: Pattern?) -> CodeValue {
-            guard let pattern else { return .null }
-            return patternTokens(pattern.elements, alternatives: &alternatives)
-        }
-        var queryString = CodeValue.null
+        func pattern(_ pattern: Pattern?) -> CodeValue? { pattern.map { patternTokens($0.elements) } }
+        var queryString: CodeValue?
         var items: [CodeValue] = []
         switch compiled.query {
         case .any: break
         case .string(let query): queryString = pattern(query)
         case .items(let requirements):
-            items = requirements.map { .call("Item", [.string(String(decoding: $0.name, as: UTF8.self)), pattern($0.pattern)]) }
+            items = requirements.map { .record("Item", ["name": .string(String(decoding: $0.name, as: UTF8.self)), "pattern": pattern($0.pattern)]) }
         }
-        return .call("Rule", [
-            .int(compiled.form.slot), .bool(compiled.exclude), .bool(compiled.never), pattern(compiled.path), pattern(compiled.parentPath),
-            queryString, .list(items), pattern(compiled.fragment),
-            captures ? captureValue(rule, settings: settings) : .null,
-            .list((android?.manifest?.elements ?? []).map { .string($0.tableText) }),
-            .list((android?.dynamic ?? []).map { .list($0.tableTexts.map(CodeValue.string)) }),
+        let form = compiled.form.slot
+        return .record("Rule", [
+            "path": pattern(compiled.path),
+            "parent": pattern(compiled.parentPath),
+            "query": queryString,
+            "items": .listed(items),
+            "fragment": pattern(compiled.fragment),
+            "caseSensitive": .flag(form % 2 == 0, default: true),
+            "percentEncoded": .flag(form < 2, default: true),
+            "exclude": .flag(compiled.exclude, default: false),
+            "never": .flag(compiled.never, default: false),
+            "capture": captures ? captureValue(rule, settings: settings) : nil,
+            "manifest": .listed((android?.manifest?.elements ?? []).map(\.tableValue)),
+            "dynamic": .listed((android?.dynamic ?? []).map(\.tableValue)),
         ])
     }
 
-    /// `Capture(path, fragment, items, type, params)`: the templates and the destination binding's explicit
-    /// parameters `Param(name, isConstant, value)`. A raw pattern captures nothing: its text is one `P` token when
-    /// it names one URL (the server's builder prints it, `RulePattern.printed`), nil when it has wildcards; a rule
-    /// without a path prints `/`, and a raw query's text follows the path's tokens as `P?` + text.
-    private static func captureValue(_ rule: LinkRule, settings: DomainSettings) -> CodeValue {
-        guard let binding = rule.destination else { return .null }
+    /// `Capture(type:, path:, items:, fragment:, params:)`: the templates as parts (`Part`) and the destination
+    /// binding's explicit parameters, `Param(name:, capture:)` or `Param(name:, constant:)`. A raw pattern captures
+    /// nothing: it is one `.printed` part when it names one URL (the server's builder prints it,
+    /// `RulePattern.printed`), left out when it has wildcards; a rule without a path prints `/`, and a raw query's
+    /// text follows the path's parts as `.printed("?" + text)`.
+    private static func captureValue(_ rule: LinkRule, settings: DomainSettings) -> CodeValue? {
+        guard let binding = rule.destination else { return nil }
         let encoded = rule.percentEncoded ?? settings.defaults?.percentEncoded ?? true
         var items: [CodeValue] = []
         if case .items(let queryItems)? = rule.query {
-            items = queryItems.map { .call("CaptureItem", [.string($0.name), templateTokens($0.pattern, isPath: false, percentEncoded: encoded)]) }
+            items = queryItems.map { .record("CaptureItem", ["name": .string($0.name), "template": templateTokens($0.pattern, isPath: false, percentEncoded: encoded)]) }
         }
         let params: [CodeValue] = binding.params.keys.sorted().map { name in
             switch binding.params[name]! {
-            case .capture(let capture): .call("Param", [.string(name), .bool(false), .string(capture)])
-            case .constant(let value): .call("Param", [.string(name), .bool(true), .string(value)])
+            case .capture(let capture): .record("Param", ["name": .string(name), "capture": .string(capture)])
+            case .constant(let value): .record("Param", ["name": .string(name), "constant": .string(value)])
             }
         }
-        var path = rule.path.map { templateTokens($0, isPath: true, percentEncoded: encoded) } ?? .list([.string("P/")])
-        if case .list(let tokens) = path, case .string(let raw)? = rule.query,
+        var path = rule.path.map { templateTokens($0, isPath: true, percentEncoded: encoded) } ?? .list([.token("Part", "printed", .string("/"))])
+        if case .list(let tokens)? = path, case .string(let raw)? = rule.query,
            let literal = RulePattern.raw(raw).printed([:], isPath: false, percentEncoded: true), !literal.isEmpty {
-            path = .list(tokens + [.string("P?" + literal)])
+            path = .list(tokens + [.token("Part", "printed", .string("?" + literal))])
         }
-        return .call("Capture", [path, rule.fragment.map { templateTokens($0, isPath: false, percentEncoded: encoded) } ?? .null,
-                                 .list(items), .string(binding.type), .list(params)])
+        return .record("Capture", [
+            "type": .string(binding.type),
+            "path": path,
+            "items": .listed(items),
+            "fragment": rule.fragment.flatMap { templateTokens($0, isPath: false, percentEncoded: encoded) },
+            "params": .listed(params),
+        ])
     }
 
-    /// A template's elements as tokens: `L` + literal, `C` + name (one segment), `O` + name (one segment, possibly
-    /// empty: an optional capture), `R` + name (the rest); a raw pattern's printed text as `P` + text (nil when
-    /// it has wildcards).
-    private static func templateTokens(_ pattern: RulePattern, isPath: Bool, percentEncoded: Bool) -> CodeValue {
+    /// A template's elements as parts: `.literal`, `.capture` (one segment), `.optional` (one segment, possibly
+    /// empty: an optional capture), `.rest` (the rest); a raw pattern's printed text as `.printed` (nil when it
+    /// has wildcards).
+    private static func templateTokens(_ pattern: RulePattern, isPath: Bool, percentEncoded: Bool) -> CodeValue? {
         guard case .template(let template) = pattern else {
-            return pattern.printed([:], isPath: isPath, percentEncoded: percentEncoded).map { .list([.string("P" + $0)]) } ?? .null
+            return pattern.printed([:], isPath: isPath, percentEncoded: percentEncoded).map { .list([.token("Part", "printed", .string($0))]) }
         }
         return .list(template.elements.map { element in
             switch element {
-            case .literal(let text): .string("L" + text)
-            case .capture(let name, let rest): .string((rest ? "R" : template.optionalCaptures.contains(name) ? "O" : "C") + name)
+            case .literal(let text): .token("Part", "literal", .string(text))
+            case .capture(let name, let rest):
+                .token("Part", rest ? "rest" : template.optionalCaptures.contains(name) ? "optional" : "capture", .string(name))
             }
         })
     }
 
-    /// A pattern's elements as tokens: `L` + literal, `?`, `*`, `N` (never matches), `C`/`c` + class name (`c`:
-    /// either case), `V` + the index of its alternatives (each a token list without variables).
-    private static func patternTokens(_ elements: [Pattern.Element], alternatives: inout [CodeValue]) -> CodeValue {
+    /// A pattern's elements as glob tokens: `.literal`, `.one` (`?`), `.star` (`*`), `.never`, `.characterClass`
+    /// (`anyCase`: either case), `.alternatives` (a substitution variable's values, each a token list).
+    private static func patternTokens(_ elements: [Pattern.Element]) -> CodeValue {
         .list(elements.map { element -> CodeValue in
             switch element {
-            case .literal(let bytes): .string("L" + String(decoding: bytes, as: UTF8.self))
-            case .one: .string("?")
-            case .star: .string("*")
-            case .variable(.never): .string("N")
-            case .variable(.characterClass(let characterClass, let anyCase)): .string((anyCase ? "c" : "C") + "\(characterClass)")
+            case .literal(let bytes): .token("Glob", "literal", .string(String(decoding: bytes, as: UTF8.self)))
+            case .one: .token("Glob", "one")
+            case .star: .token("Glob", "star")
+            case .variable(.never): .token("Glob", "never")
+            case .variable(.characterClass(let characterClass, let anyCase)):
+                .token("Glob", "characterClass", .string("\(characterClass)"), ["anyCase": .flag(anyCase, default: false)])
             case .variable(.alternatives(let values)):
-                {
-                    let index = alternatives.count
-                    alternatives.append(.null)
-                    // In a fixed order (the compiled order follows a set's): the table and its ETag are the same on
-                    // every node. Any order decides alike: every alternative is tried.
-                    let listed = values.map { patternTokens($0, alternatives: &alternatives) }
-                    alternatives[index] = .list(listed.sorted { $0.source(.typescript) < $1.source(.typescript) })
-                    return .string("V\(index)")
-                }()
+                // In a fixed order (the compiled order follows a set's): the table and its ETag are the same on
+                // every node. Any order decides alike: every alternative is tried.
+                .token("Glob", "alternatives", .list(values.map(patternTokens).sorted { $0.source(.typescript) < $1.source(.typescript) }))
             }
         })
     }
 
-    /// `Spec(type, requiresSignIn, params)` with `ParamSpec(name, kind, optional, min, max, values)`: `min` and
-    /// `max` as decimal text (lengths for strings), so 64-bit bounds survive every language.
+    /// `Spec(type:, requiresSignIn:, params:)` with `ParamSpec(name:, kind:, optional:, min:, max:, values:)`: `min`
+    /// and `max` as decimal text (lengths for strings), so 64-bit bounds survive every language.
     private static func specValue(_ destination: DestinationType) -> CodeValue {
-        .call("Spec", [.string(destination.name), .bool(destination.requiresSignIn), .list(destination.parameters.map { spec in
-            var low: String?
-            var high: String?
-            var values: [String] = []
-            switch spec.kind {
-            case .string(let minLength, let maxLength): (low, high) = (minLength.map(String.init), maxLength.map(String.init))
-            case .int(let min, let max): (low, high) = (min.map(String.init), max.map(String.init))
-            case .enumeration(let list): values = list
-            case .uuid, .bool: break
-            }
-            return .call("ParamSpec", [.string(spec.name), .string(spec.kind.name), .bool(spec.optional),
-                                       low.map(CodeValue.string) ?? .null, high.map(CodeValue.string) ?? .null,
-                                       .list(values.map(CodeValue.string))])
-        })])
+        .record("Spec", [
+            "type": .string(destination.name),
+            "requiresSignIn": .flag(destination.requiresSignIn, default: false),
+            "params": .listed(destination.parameters.map { spec in
+                var low: String?
+                var high: String?
+                var values: [String] = []
+                switch spec.kind {
+                case .string(let minLength, let maxLength): (low, high) = (minLength.map(String.init), maxLength.map(String.init))
+                case .int(let min, let max): (low, high) = (min.map(String.init), max.map(String.init))
+                case .enumeration(let list): values = list
+                case .uuid, .bool: break
+                }
+                return .record("ParamSpec", [
+                    "name": .string(spec.name), "kind": .string(spec.kind.name), "optional": .flag(spec.optional, default: false),
+                    "min": low.map(CodeValue.string), "max": high.map(CodeValue.string), "values": .listed(values.map(CodeValue.string)),
+                ])
+            }, lines: true),
+        ])
     }
 }

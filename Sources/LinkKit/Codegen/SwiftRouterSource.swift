@@ -18,7 +18,7 @@ struct SwiftRouterSource: RouterEmitter {
         out += "/// `NavigationPath`, `Codable` in resolve's JSON shape (the extension after the table).\n"
         out += "public enum LinkDestination: Hashable, Sendable {\n"
         for destination in table.destinations {
-            let params = destination.parameters.map { "\(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = nil" : "")" }
+            let params = RouterSource.declared(destination).map { "\(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = nil" : "")" }
             out += "    case \(names.type(destination))" + (params.isEmpty ? "" : "(" + params.joined(separator: ", ") + ")") + "\n"
         }
         out += "    /// A link that opens the app but whose destination cannot be built: the parameter concerned and why.\n"
@@ -49,9 +49,10 @@ struct SwiftRouterSource: RouterEmitter {
         for destination in table.destinations {
             let quoted = quote(destination.name)
             // Each value read by position (`p0`...) with a `guard`: no force unwrap, no trapping conversion.
-            let arguments = destination.parameters.enumerated().map { "\(names.parameter($1, in: destination)): p\($0)" }
+            let declared = RouterSource.declared(destination)
+            let arguments = declared.enumerated().map { "\(names.parameter($1, in: destination)): p\($0)" }
             make += "        case \(quoted):\n"
-            for (index, spec) in destination.parameters.enumerated() {
+            for (index, spec) in declared.enumerated() {
                 let key = "values[\(quote(spec.name))]"
                 let read = spec.optional ? "LinkDestination.optional(\(key), { \(read(spec, in: destination)) })" : "\(key).flatMap({ \(read(spec, in: destination)) })"
                 make += "            guard let p\(index) = \(read) else { return .unreadable(\(quote(spec.name)), \(key)) }\n"
@@ -62,12 +63,14 @@ struct SwiftRouterSource: RouterEmitter {
                 values += "        case .\(names.type(destination)): return []\n"
                 continue
             }
-            // Bound by position (`p0`, `p1`...): a parameter's own name could shadow a type the code names.
-            values += "        case .\(names.type(destination))(" + destination.parameters.indices.map { "let p\($0)" }.joined(separator: ", ") + "):\n"
+            // Bound by position (`p0`, `p1`...): a parameter's own name could shadow a type the code names. The
+            // positions are the declaration's; the values are appended in resolve's order.
+            let declared = RouterSource.declared(destination).map(\.name)
+            values += "        case .\(names.type(destination))(" + declared.indices.map { "let p\($0)" }.joined(separator: ", ") + "):\n"
             values += "            var values: [(String, LinkRouter.Value)] = []\n"
-            for (index, spec) in destination.parameters.enumerated() {
+            for spec in destination.parameters {
                 let key = quote(spec.name)
-                let variable = "p\(index)"
+                let variable = "p\(declared.firstIndex(of: spec.name)!)"
                 let written = write(spec, variable)
                 values += spec.optional
                     ? "            if let \(variable) { values.append((\(key), \(written))) }\n"

@@ -11,7 +11,7 @@ struct TypeScriptRouterSource: RouterEmitter {
         var out = "\n/** The app's destinations (resolve's typed destinations, in its JSON shape), and resolve's error destination. */\n"
         out += "export type LinkDestination =\n"
         for destination in table.destinations {
-            let params = destination.parameters.map { spec in
+            let params = RouterSource.declared(destination).map { spec in
                 "\(quote(spec.name))\(spec.optional ? "?" : ""): " + type(of: spec) { $0.map(quote).joined(separator: " | ") }
             }
             out += "  | { type: \(quote(destination.name)); params: { \(params.joined(separator: "; ")) } }\n"
@@ -19,7 +19,7 @@ struct TypeScriptRouterSource: RouterEmitter {
         out += "  | { error: { code: string; param?: string; detail: string } };\n\n"
         out += "const ETAG = \(quote(etag));\n"
         out += "const CLAIM_DOMAINS: readonly string[] = [" + table.claimDomains.map(quote).joined(separator: ", ") + "];\n\n"
-        out += "const table: Table = "
+        out += "const linkTable: LinkTable = "
         return out
     }
 }

@@ -8,6 +8,8 @@
 ///   gives: `<universal> <scheme or none>`, or `E <param or -> <detail>`;
 /// - `inbox`: reads event sequences (`InboxModel`), one a line, and prints what a fresh `LinkInbox` hands out at
 ///   each event, `|`-separated, then `#` and the count it still holds;
+/// - `release` (Kotlin): holds the number of links the input says, prints how many a ready inbox hands out and in
+///   how many milliseconds, then how two parameterless destinations print;
 /// - `claim`: reads the server's base URL, a claim link or install referrer, and a record key; prints the token
 ///   found, what a ready inbox hands out after the claim, what a second claim gives, and the token a claim link
 ///   on a domain that did not opt in gives.
@@ -476,6 +478,15 @@ extension GeneratedRouterTests {
                         is LinkBuildResult.Refused -> "E " + (result.param ?: "-") + " " + result.detail
                         null -> "unmade"
                     }).append('\n')
+                }
+                "release" -> {
+                    val inbox = LinkInbox()
+                    val count = input[0].toInt()
+                    for (n in 1..count) inbox.receive(LinkDestination.WidgetDetail(n.toLong()))
+                    val start = System.nanoTime()
+                    val handed = inbox.appReady()
+                    out.append(handed.size).append(' ').append((System.nanoTime() - start) / 1000000).append('\n')
+                    out.append(LinkDestination.Account).append(' ').append(LinkDestination.Home).append('\n')
                 }
                 "inbox" -> for (sequence in input) {
                     val inbox = LinkInbox()

@@ -94,6 +94,14 @@ import TestSupport
                 try Self.compile("/usr/bin/env", ["javac", "-Werror", "-Xlint:all", "-cp", classes + ":" + current.stdlib,
                                                   "-d", directory.appendingPathComponent("java-current").path, java.path])
             }
+            // Releasing many held links is linear (the issue measured 20,000 at 0.5-0.7 s when it was quadratic);
+            // a parameterless destination prints as its name.
+            let releaseInput = directory.appendingPathComponent("input-release.txt")
+            try "50000\n".write(to: releaseInput, atomically: true, encoding: .utf8)
+            let released = try Self.run("/usr/bin/env", ["java", "-jar", jar, "release", releaseInput.path], input: "")
+            let figures = released.first?.split(separator: " ").compactMap { Int($0) } ?? []
+            #expect(figures.first == 50_000 && figures.count == 2 && figures[1] < 1_500, "held links released (count, ms): \(released)")
+            #expect(released.dropFirst().first == "Account Home")
             return { mode, input in
                 if mode == "java" { return try Self.run("/usr/bin/env", ["java", "-cp", jar + ":" + javaClasses, "JavaMain"], input: "") }
                 let file = directory.appendingPathComponent("input-\(mode).txt")

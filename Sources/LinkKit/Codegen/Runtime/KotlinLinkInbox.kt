@@ -90,8 +90,12 @@ class LinkInbox @JvmOverloads constructor(ready: Boolean = false, signedIn: Bool
             save()
             return emptyList()
         }
-        val out = waiting.filter { isSignedIn || !it.requiresSignIn }
-        waiting.removeAll(out)
+        // One pass: `removeAll(out)` would look each held destination up in `out`, quadratic in the held count.
+        val out = ArrayList<LinkDestination>()
+        val kept = ArrayList<LinkDestination>()
+        for (destination in waiting) if (isSignedIn || !destination.requiresSignIn) out.add(destination) else kept.add(destination)
+        waiting.clear()
+        waiting.addAll(kept)
         save()
         return out
     }

@@ -1,14 +1,104 @@
     // ---- The interpreter of `table` (the same in every generated file; docs/CODEGEN.md in linkd) ----
 
-    private class Table(val scheme: String?, val schemeDomain: Int, val specs: List<Spec>, val domains: List<Domain>, val rules: List<Rule>, val variables: List<List<List<String>>>)
-    private class Spec(val type: String, val requiresSignIn: Boolean, val params: List<ParamSpec>)
-    private class ParamSpec(val name: String, val kind: String, val optional: Boolean, val min: String?, val max: String?, val values: List<String>)
-    private class Domain(val host: String, val groups: List<List<Int>>, val appGroups: List<Int>, val app: Int, val android: Int)
-    private class Rule(val slot: Int, val exclude: Boolean, val never: Boolean, val path: List<String>?, val parent: List<String>?, val queryString: List<String>?, val items: List<Item>, val fragment: List<String>?, val capture: Capture?, val manifest: List<String>, val dynamic: List<List<String>>)
-    private class Item(val name: String, val pattern: List<String>)
-    private class Capture(val path: List<String>?, val fragment: List<String>?, val items: List<CaptureItem>, val type: String, val params: List<Param>)
-    private class CaptureItem(val name: String, val template: List<String>?)
-    private class Param(val name: String, val constant: Boolean, val value: String)
+    /**
+     * The table as `table` writes it, every field by its name: the scheme, the domain its URLs resolve on (a host),
+     * the destination specs and the domains, each with its rules inline. Read into numbered rules once: `rules` holds
+     * every domain's, and each domain's groups number them.
+     */
+    private class Table(val scheme: String? = null, schemeDomain: String? = null, val specs: List<Spec> = emptyList(), val domains: List<Domain> = emptyList()) {
+        /** The index in `domains` of the domain a scheme URL resolves on; -1 for none. */
+        val schemeDomain: Int = domains.indexOfFirst { it.host == schemeDomain }
+        val rules: List<Rule> = domains.flatMap { it.rules }
+
+        init {
+            var first = 0
+            for (domain in domains) {
+                val offset = first
+                domain.groups = domain.groups.map { group -> group.map { it + offset } }
+                first += domain.rules.size
+            }
+        }
+    }
+    private class Spec(val type: String, val requiresSignIn: Boolean = false, val params: List<ParamSpec> = emptyList())
+    private class ParamSpec(val name: String, val kind: String, val optional: Boolean = false, val min: String? = null, val max: String? = null, val values: List<String> = emptyList())
+
+    /** Whose semantics decide a domain's URLs: iOS's (the AASA file's entries), Android's manifest alone, or the manifest and the dynamic rules. */
+    private enum class Decides { Ios, Android, AndroidDynamicRules }
+
+    /** A run of consecutive rules for the same apps (an AASA `details` entry): earlier entries decide first. */
+    private class Entry(val apps: List<String>, val rules: List<Rule>)
+
+    private class Domain(val host: String, decides: Decides, apps: List<String>, app: String? = null, entries: List<Entry> = emptyList()) {
+        /** The domain's rules in entry order. */
+        val rules: List<Rule> = entries.flatMap { it.rules }
+        /** Per listed app, its rules as entry and rule numbers alternately, in entry order (numbered with every domain's by `Table`). */
+        var groups: List<List<Int>> = apps.map { name ->
+            val group = ArrayList<Int>()
+            var number = 0
+            for (entry in entries) for (rule in entry.rules) {
+                if (name in entry.apps) { group.add(number); group.add(number) }
+                number++
+            }
+            group
+        }
+        /** The group of each listed app. */
+        val appGroups: List<Int> = apps.indices.toList()
+        /** This app's index among the listed apps; -1 when the domain names it not. */
+        val app: Int = if (app == null) -1 else apps.indexOf(app)
+        /** Whose semantics decide: 0 iOS's, 1 Android's manifest, 2 Android's manifest and dynamic rules. */
+        val android: Int = decides.ordinal
+    }
+
+    /** One element of a compiled pattern: a literal, `?` (one character), `*`, a pattern that never matches, a character class (`anyCase`: either case), or a substitution variable's alternatives. */
+    private sealed class Glob {
+        class Literal(val text: String) : Glob()
+        object One : Glob()
+        object Star : Glob()
+        object Never : Glob()
+        class CharacterClass(val name: String, val anyCase: Boolean = false) : Glob()
+        class Alternatives(val values: List<List<Glob>>) : Glob()
+    }
+
+    private class Rule(
+        val path: List<Glob>? = null, val parent: List<Glob>? = null, query: List<Glob>? = null, val items: List<Item> = emptyList(), val fragment: List<Glob>? = null,
+        caseSensitive: Boolean = true, percentEncoded: Boolean = true, val exclude: Boolean = false, val never: Boolean = false, val capture: Capture? = null,
+        val manifest: List<Manifest> = emptyList(), val dynamic: List<Dynamic> = emptyList()
+    ) {
+        val queryString: List<Glob>? = query
+        /** The form compared: 0 percent-encoded and case-sensitive, 1 encoded and either case, 2 and 3 decoded. */
+        val slot: Int = (if (percentEncoded) 0 else 2) + (if (caseSensitive) 0 else 1)
+    }
+    private class Item(val name: String, val pattern: List<Glob>)
+
+    /** One element of a template: a literal, a capture of one segment, an optional one (possibly empty), the rest (`{name*}`), or a raw pattern's text, printed by `build` and capturing nothing. */
+    private sealed class Part(val text: String) {
+        class Literal(text: String) : Part(text)
+        class Capture(name: String) : Part(name)
+        class Optional(name: String) : Part(name)
+        class Rest(name: String) : Part(name)
+        class Printed(text: String) : Part(text)
+    }
+
+    private class Capture(val type: String, val path: List<Part>? = null, val items: List<CaptureItem> = emptyList(), val fragment: List<Part>? = null, val params: List<Param> = emptyList())
+    private class CaptureItem(val name: String, val template: List<Part>? = null)
+
+    /** A parameter the binding names: taken from another capture, or a constant. */
+    private class Param(val name: String, capture: String? = null, constant: String? = null) {
+        val constant: Boolean = constant != null
+        val value: String = constant ?: capture ?: name
+    }
+
+    /** A manifest path attribute, named as the manifest names it; `pathAdvancedPattern` pre-parsed: per token `[minimum, maximum (-1: none), inverted, low, high, ...]` in UTF-16 code units. */
+    private sealed class Manifest {
+        class Path(val text: String) : Manifest()
+        class PathPrefix(val text: String) : Manifest()
+        class PathPattern(val text: String) : Manifest()
+        class PathAdvancedPattern(val tokens: List<List<Int>>) : Manifest()
+    }
+
+    /** A `dynamic_app_link_components` entry, its patterns as simple globs. */
+    private class Dynamic(val path: String? = null, val fragment: String? = null, val query: List<DynamicItem> = emptyList())
+    private class DynamicItem(val name: String, val value: String)
 
     private fun utf8(text: String): List<Int> {
         val out = ArrayList<Int>()
@@ -168,16 +258,14 @@
     /** One compiled glob element: kind `L` literal, `?`, `*`, `C` class, `V` variable, `N` nothing. */
     private class Op(val kind: Char, val bytes: List<Int> = emptyList(), val name: String = "", val anyCase: Boolean = false, val alternatives: List<List<Op>> = emptyList())
 
-    private fun compileOps(tokens: List<String>, variables: List<List<List<Op>>>): List<Op> = tokens.map { token ->
-        val body = token.substring(1)
-        when (token[0]) {
-            'L' -> Op('L', bytes = utf8(body))
-            '?' -> Op('?')
-            '*' -> Op('*')
-            'C' -> Op('C', name = body)
-            'c' -> Op('C', name = body, anyCase = true)
-            'V' -> Op('V', alternatives = variables[body.toInt()])
-            else -> Op('N')
+    private fun compileOps(tokens: List<Glob>): List<Op> = tokens.map { token ->
+        when (token) {
+            is Glob.Literal -> Op('L', bytes = utf8(token.text))
+            is Glob.One -> Op('?')
+            is Glob.Star -> Op('*')
+            is Glob.Never -> Op('N')
+            is Glob.CharacterClass -> Op('C', name = token.name, anyCase = token.anyCase)
+            is Glob.Alternatives -> Op('V', alternatives = token.values.map { compileOps(it) })
         }
     }
 
@@ -265,11 +353,10 @@
     private class CompiledRule(val form: Form, val never: Boolean, val path: List<Op>?, val parent: List<Op>?, val queryString: List<Op>?, val items: List<Pair<List<Int>, List<Op>>>, val fragment: List<Op>?)
 
     private val compiled: List<CompiledRule> by lazy {
-        val variables = table.variables.map { alternatives -> alternatives.map { compileOps(it, emptyList()) } }
-        fun ops(tokens: List<String>?) = tokens?.let { compileOps(it, variables) }
+        fun ops(tokens: List<Glob>?) = tokens?.let { compileOps(it) }
         table.rules.map { rule ->
             CompiledRule(formOf(rule.slot), rule.never, ops(rule.path), ops(rule.parent), ops(rule.queryString),
-                rule.items.map { Pair(utf8(it.name), compileOps(it.pattern, variables)) }, ops(rule.fragment))
+                rule.items.map { Pair(utf8(it.name), compileOps(it.pattern)) }, ops(rule.fragment))
         }
     }
 
@@ -349,9 +436,9 @@
     private class TemplateElement(val literal: List<Int>, val capture: String?, val rest: Boolean, val optional: Boolean = rest)
 
     /** A path or query-value template with captures, matched as resolve matches it. */
-    private fun templateCaptures(tokens: List<String>, raw: List<Int>, isPath: Boolean, caseSensitive: Boolean, percentEncoded: Boolean, found: MutableMap<String, String>): Boolean {
+    private fun templateCaptures(parts: List<Part>, raw: List<Int>, isPath: Boolean, caseSensitive: Boolean, percentEncoded: Boolean, found: MutableMap<String, String>): Boolean {
         var subject: MutableList<Int> = (if (percentEncoded) raw else utf8(text(percentDecoded(raw)))).toMutableList()
-        val pattern = tokens.map { if (it[0] == 'L') TemplateElement(utf8(it.substring(1)), null, false) else TemplateElement(emptyList(), it.substring(1), it[0] == 'R', it[0] != 'C') }.toMutableList()
+        val pattern = parts.map { if (it is Part.Literal || it is Part.Printed) TemplateElement(utf8(it.text), null, false) else TemplateElement(emptyList(), it.text, it is Part.Rest, it !is Part.Capture) }.toMutableList()
         if (isPath) {
             while (subject.size > 1 && subject[subject.size - 1] == 0x2f) subject.removeAt(subject.size - 1)
             if (subject.isEmpty() || subject[0] != 0x2f) subject.add(0, 0x2f)
@@ -395,9 +482,9 @@
 
     private fun destinationOf(capture: Capture, subject: Subject, form: Form): LinkDestination {
         val found = HashMap<String, String>()
-        // `P` tokens (a raw pattern's text, to print) capture nothing.
-        fun take(tokens: List<String>?, raw: List<Int>, isPath: Boolean): Boolean {
-            val template = tokens?.filter { it[0] != 'P' } ?: return true
+        // `Printed` parts (a raw pattern's text, to print) capture nothing.
+        fun take(parts: List<Part>?, raw: List<Int>, isPath: Boolean): Boolean {
+            val template = parts?.filter { it !is Part.Printed } ?: return true
             return template.isEmpty() || templateCaptures(template, raw, isPath, form.caseSensitive, form.percentEncoded, found)
         }
         var fits = take(capture.path, subject.path, true) && take(capture.fragment, subject.fragmentBytes, false)
@@ -483,34 +570,19 @@
         return null
     }
 
-    /** Whether the path matches a manifest attribute (`l` literal, `p` prefix, `g` simple glob, `a` advanced). */
-    private fun androidAttribute(attribute: String, path: String): Boolean {
-        val pattern = attribute.substring(1)
-        return when (attribute[0]) {
-            'l' -> path == pattern
-            'p' -> path.startsWith(pattern)
-            'g' -> simpleGlob(pattern, path)
-            else -> advancedGlob(pattern, path)
-        }
+    /** Whether the path matches a manifest attribute. */
+    private fun androidAttribute(attribute: Manifest, path: String): Boolean = when (attribute) {
+        is Manifest.Path -> path == attribute.text
+        is Manifest.PathPrefix -> path.startsWith(attribute.text)
+        is Manifest.PathPattern -> simpleGlob(attribute.text, path)
+        is Manifest.PathAdvancedPattern -> advancedGlob(attribute.tokens, path)
     }
 
-    /** Whether a dynamic entry (`P` path, `F` fragment, `Q` + name then the value's glob) matches; a named query item must be present with one instance matching. */
-    private fun androidEntry(texts: List<String>, url: AndroidURL): Boolean {
-        var i = 0
-        while (i < texts.size) {
-            val glob = texts[i].substring(1)
-            when (texts[i][0]) {
-                'P' -> if (!simpleGlob(glob, url.path)) return false
-                'F' -> if (!simpleGlob(glob, url.fragment)) return false
-                else -> {
-                    val value = texts[i + 1]
-                    if (url.items.none { it.first == glob && simpleGlob(value, it.second) }) return false
-                    i++
-                }
-            }
-            i++
-        }
-        return true
+    /** Whether a dynamic entry matches: its path, its fragment, and each named query item, present with one instance matching. */
+    private fun androidEntry(entry: Dynamic, url: AndroidURL): Boolean {
+        if (entry.path != null && !simpleGlob(entry.path, url.path)) return false
+        if (entry.fragment != null && !simpleGlob(entry.fragment, url.fragment)) return false
+        return entry.query.all { item -> url.items.any { it.first == item.name && simpleGlob(item.value, it.second) } }
     }
 
     /** `pathPattern`, read once left to right: `x*` takes every following `x`; `.*` takes input up to the first unit equal to the pattern's next one (never a longer run); a backslash escapes. */
@@ -545,11 +617,10 @@
         return p == pattern.length - 2 && pattern[p] == '.' && pattern[p + 1] == '*'
     }
 
-    /** `pathAdvancedPattern` from its tokens (`minimum,maximum,inverted,low,high,...`): each takes as many units as it accepts, up to its maximum, and at least its minimum; the input must be used up. */
-    private fun advancedGlob(tokens: String, input: String): Boolean {
+    /** `pathAdvancedPattern` from its tokens (`[minimum, maximum, inverted, low, high, ...]`): each takes as many units as it accepts, up to its maximum, and at least its minimum; the input must be used up. */
+    private fun advancedGlob(tokens: List<List<Int>>, input: String): Boolean {
         var s = 0
-        for (token in tokens.split(" ")) {
-            val n = token.split(",").map { it.toInt() }
+        for (n in tokens) {
             val maximum = if (n[1] < 0) Int.MAX_VALUE else n[1]
             fun accepts(unit: Int): Boolean {
                 var member = false
@@ -749,22 +820,22 @@
             if (bound != null && bound.constant) continue
             captures[bound?.value ?: name] = value.toString()
         }
-        fun render(tokens: List<String>): String? {
+        fun render(parts: List<Part>): String? {
             val out = StringBuilder()
-            for (token in tokens) {
-                val body = token.substring(1)
-                val value = captures[body]
-                if (token[0] == 'L' || token[0] == 'P') out.append(body)
-                else if (token[0] == 'O' || token[0] == 'R') out.append(encodeComponent(value ?: "", token[0] == 'R'))
-                else if (value == null || value == "") return null
-                else out.append(encodeComponent(value, false))
+            for (part in parts) {
+                val value = captures[part.text]
+                when (part) {
+                    is Part.Literal, is Part.Printed -> out.append(part.text)
+                    is Part.Optional, is Part.Rest -> out.append(encodeComponent(value ?: "", part is Part.Rest))
+                    is Part.Capture -> if (value == null || value == "") return null else out.append(encodeComponent(value, false))
+                }
             }
             return out.toString()
         }
         // As the server's builder: a raw path with wildcards (null) names no one URL; an item or fragment whose
         // captures are all left out is left out (an absent item reads as empty), an item printing empty from an
         // optional capture too; a raw item or fragment with wildcards prints nothing, and the route check decides.
-        fun names(tokens: List<String>) = tokens.filter { it[0] == 'C' || it[0] == 'O' || it[0] == 'R' }.map { it.substring(1) }
+        fun names(parts: List<Part>) = parts.filter { it is Part.Capture || it is Part.Optional || it is Part.Rest }.map { it.text }
         var path = (if (capture.path != null) render(capture.path) else null) ?: return null
         if (!path.startsWith("/")) path = "/$path"
         val items = ArrayList<String>()

@@ -43,33 +43,24 @@ extension LinkRouter {
             return nil
         }
 
-        /// Whether the path matches a manifest attribute (`l` literal, `p` prefix, `g` simple glob, `a` advanced).
-        func attribute(_ text: String) -> Bool {
-            let pattern = Array(text.utf16.dropFirst())
-            switch text.first {
-            case "l": return path == pattern
-            case "p": return path.starts(with: pattern)
-            case "g": return Self.simpleGlob(pattern, path)
-            default: return Self.advanced(String(text.dropFirst()), path)
+        /// Whether the path matches a manifest attribute.
+        func attribute(_ attribute: ManifestPath) -> Bool {
+            switch attribute {
+            case .path(let literal): return path == Array(literal.utf16)
+            case .pathPrefix(let prefix): return path.starts(with: prefix.utf16)
+            case .pathPattern(let glob): return Self.simpleGlob(Array(glob.utf16), path)
+            case .pathAdvancedPattern(let tokens): return Self.advanced(tokens, path)
             }
         }
 
-        /// Whether a dynamic entry (`P` path, `F` fragment, `Q` + name then the value's glob) matches; a named
-        /// query item must be present with one instance matching.
-        func entry(_ texts: [String]) -> Bool {
-            var index = 0
-            while index < texts.count {
-                let text = texts[index]
-                let glob = Array(text.utf16.dropFirst())
-                switch text.first {
-                case "P": if !Self.simpleGlob(glob, path) { return false }
-                case "F": if !Self.simpleGlob(glob, fragment) { return false }
-                default:
-                    let value = Array(texts[index + 1].utf16)
-                    if !items.contains(where: { $0.name == glob && Self.simpleGlob(value, $0.value) }) { return false }
-                    index += 1
-                }
-                index += 1
+        /// Whether a dynamic entry matches: its path, its fragment, and each named query item, present with one
+        /// instance matching.
+        func entry(_ entry: Dynamic) -> Bool {
+            if let glob = entry.path, !Self.simpleGlob(Array(glob.utf16), path) { return false }
+            if let glob = entry.fragment, !Self.simpleGlob(Array(glob.utf16), fragment) { return false }
+            for item in entry.query {
+                let (name, value) = (Array(item.name.utf16), Array(item.value.utf16))
+                if !items.contains(where: { $0.name == name && Self.simpleGlob(value, $0.value) }) { return false }
             }
             return true
         }
@@ -117,10 +108,9 @@ extension LinkRouter {
 
         /// `pathAdvancedPattern` from its tokens: each takes as many units as it accepts, up to its maximum, and
         /// at least its minimum; the input must be used up.
-        static func advanced(_ tokens: String, _ input: [UInt16]) -> Bool {
+        static func advanced(_ tokens: [[Int]], _ input: [UInt16]) -> Bool {
             var s = 0
-            for token in tokens.split(separator: " ") {
-                let numbers = token.split(separator: ",").compactMap { Int($0) }
+            for numbers in tokens {
                 guard numbers.count >= 3 else { return false }
                 let maximum = numbers[1] < 0 ? Int.max : numbers[1]
                 let inverted = numbers[2] == 1

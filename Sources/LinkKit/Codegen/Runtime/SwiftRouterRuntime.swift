@@ -69,16 +69,15 @@ extension LinkRouter {
             if let param, param.constant { continue }
             captures[param?.value ?? name] = value.text
         }
-        func render(_ tokens: [String]?, keepEmpty: Bool) -> String? {
-            guard let tokens else { return keepEmpty ? "" : nil }
+        func render(_ parts: [TemplatePart]?, keepEmpty: Bool) -> String? {
+            guard let parts else { return keepEmpty ? "" : nil }
             var out = ""
-            for token in tokens {
-                let body = String(token.dropFirst())
-                switch token.first {
-                case "L", "P": out += body
-                case "R": out += encode(captures[body] ?? "", keepingSlashes: true)
-                case "O": out += encode(captures[body] ?? "", keepingSlashes: false)
-                default: guard let value = captures[body], !value.isEmpty else { return nil }; out += encode(value, keepingSlashes: false)
+            for part in parts {
+                switch part {
+                case .literal(let text), .printed(let text): out += text
+                case .rest(let name): out += encode(captures[name] ?? "", keepingSlashes: true)
+                case .optional(let name): out += encode(captures[name] ?? "", keepingSlashes: false)
+                case .capture(let name): guard let value = captures[name], !value.isEmpty else { return nil }; out += encode(value, keepingSlashes: false)
                 }
             }
             return out
@@ -89,7 +88,7 @@ extension LinkRouter {
         // As the server's builder: an item or fragment whose captures are all left out is left out (an absent item
         // reads as empty), an item printing empty from an optional capture too; a raw pattern with wildcards prints
         // nothing, and the route check decides.
-        func names(_ tokens: [String]) -> [String] { tokens.filter { ["C", "O", "R"].contains($0.first) }.map { String($0.dropFirst()) } }
+        func names(_ parts: [TemplatePart]) -> [String] { parts.compactMap(\.captured) }
         var items: [String] = []
         for item in capture.items {
             guard let tokens = item.template else { continue }
@@ -197,10 +196,10 @@ extension LinkRouter {
     /// The typed destination from the URL's captures, with resolve's conversions and errors.
     private static func destination(_ capture: Capture, _ subject: inout Subject, percentEncoded: Bool, caseSensitive: Bool) -> LinkDestination? {
         var found: [String: String] = [:]
-        func take(_ tokens: [String]?, _ text: [UInt8], isPath: Bool) -> Bool {
-            // `P` tokens (a raw pattern's text, to print) capture nothing.
-            guard let tokens = tokens?.filter({ !$0.hasPrefix("P") }), !tokens.isEmpty else { return true }
-            return Template(tokens).captures(text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found)
+        func take(_ parts: [TemplatePart]?, _ text: [UInt8], isPath: Bool) -> Bool {
+            // `.printed` parts (a raw pattern's text, to print) capture nothing.
+            guard let parts = parts?.filter({ if case .printed = $0 { false } else { true } }), !parts.isEmpty else { return true }
+            return Template(parts).captures(text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found)
         }
         var fits = take(capture.path, subject.raw.path, isPath: true) && take(capture.fragment, subject.raw.fragment, isPath: false)
         if !capture.items.isEmpty {
@@ -270,15 +269,26 @@ extension LinkRouter {
         var uuid: UUID? { if case .uuid(let text) = self { UUID(uuidString: text) } else { nil } }
     }
 
+    /// The table as `LinkRouter.table` writes it, every field by its name: the scheme, the domain its URLs resolve
+    /// on (`schemeDomain`, a host), the destination specs and the domains, each with its rules inline. Read into
+    /// numbered rules once: `rules` holds every domain's, and each domain's groups number them.
     struct Table: Sendable {
         let scheme: String?
+        /// The index in `domains` of the domain a scheme URL resolves on; -1 for none.
         let schemeDomain: Int
         let specs: [Spec]
         let domains: [Domain]
         let rules: [Rule]
-        let variables: [[[String]]]
-        init(_ scheme: String?, _ schemeDomain: Int, _ specs: [Spec], _ domains: [Domain], _ rules: [Rule], _ variables: [[[String]]]) {
-            (self.scheme, self.schemeDomain, self.specs, self.domains, self.rules, self.variables) = (scheme, schemeDomain, specs, domains, rules, variables)
+
+        init(scheme: String? = nil, schemeDomain: String? = nil, specs: [Spec] = [], domains: [Domain] = []) {
+            var rules: [Rule] = []
+            var numbered: [Domain] = []
+            for domain in domains {
+                numbered.append(domain.numbered(from: rules.count))
+                rules += domain.rules
+            }
+            (self.scheme, self.specs, self.domains, self.rules) = (scheme, specs, numbered, rules)
+            self.schemeDomain = domains.firstIndex { $0.host == schemeDomain } ?? -1
         }
     }
 
@@ -286,7 +296,7 @@ extension LinkRouter {
         let type: String
         let requiresSignIn: Bool
         let params: [ParamSpec]
-        init(_ type: String, _ requiresSignIn: Bool, _ params: [ParamSpec]) { (self.type, self.requiresSignIn, self.params) = (type, requiresSignIn, params) }
+        init(type: String, requiresSignIn: Bool = false, params: [ParamSpec] = []) { (self.type, self.requiresSignIn, self.params) = (type, requiresSignIn, params) }
     }
 
     struct Reason: Error { let text: String }
@@ -298,7 +308,7 @@ extension LinkRouter {
         let min: String?
         let max: String?
         let values: [String]
-        init(_ name: String, _ kind: String, _ optional: Bool, _ min: String?, _ max: String?, _ values: [String]) {
+        init(name: String, kind: String, optional: Bool = false, min: String? = nil, max: String? = nil, values: [String] = []) {
             (self.name, self.kind, self.optional, self.min, self.max, self.values) = (name, kind, optional, min, max, values)
         }
 
@@ -351,66 +361,148 @@ extension LinkRouter {
         }
     }
 
+    /// Whose semantics decide a domain's URLs: iOS's (the AASA file's entries), Android's manifest alone, or the
+    /// manifest and the dynamic rules.
+    enum Decides: Sendable { case ios, android, androidDynamicRules }
+
+    /// A run of consecutive rules for the same apps (an AASA `details` entry): earlier entries decide first.
+    struct Entry: Sendable {
+        let apps: [String]
+        let rules: [Rule]
+        init(apps: [String], rules: [Rule]) { (self.apps, self.rules) = (apps, rules) }
+    }
+
     struct Domain: Sendable {
         let host: String
-        let groups: [[Int]]
+        /// Per listed app, its rules as entry and rule numbers alternately, in entry order.
+        private(set) var groups: [[Int]]
+        /// The group of each listed app.
         let appGroups: [Int]
+        /// This app's index among the listed apps; -1 when the domain names it not.
         let app: Int
         /// Whose semantics decide: 0 iOS's, 1 Android's manifest, 2 Android's manifest and dynamic rules.
         let android: Int
-        init(_ host: String, _ groups: [[Int]], _ appGroups: [Int], _ app: Int, _ android: Int) {
-            (self.host, self.groups, self.appGroups, self.app, self.android) = (host, groups, appGroups, app, android)
+        /// The domain's rules in entry order, numbered from 0 until `Table` numbers every domain's together.
+        let rules: [Rule]
+
+        init(host: String, decides: Decides, apps: [String], app: String? = nil, entries: [Entry] = []) {
+            var groups = [[Int]](repeating: [], count: apps.count)
+            var rules: [Rule] = []
+            for entry in entries {
+                for rule in entry.rules {
+                    for name in entry.apps { if let index = apps.firstIndex(of: name) { groups[index] += [rules.count, rules.count] } }
+                    rules.append(rule)
+                }
+            }
+            (self.host, self.groups, self.appGroups, self.rules) = (host, groups, Array(apps.indices), rules)
+            self.app = app.flatMap { apps.firstIndex(of: $0) } ?? -1
+            android = switch decides {
+            case .ios: 0
+            case .android: 1
+            case .androidDynamicRules: 2
+            }
+        }
+
+        /// The domain with its rule numbers counted from `first`.
+        func numbered(from first: Int) -> Domain {
+            var domain = self
+            domain.groups = groups.map { $0.map { $0 + first } }
+            return domain
         }
     }
 
+    /// One element of a compiled pattern: a literal, `?` (one character), `*`, a pattern that never matches, a
+    /// character class (`anyCase`: either case), or a substitution variable's alternatives.
+    indirect enum GlobToken: Sendable {
+        case literal(String), one, star, never, characterClass(String, anyCase: Bool = false), alternatives([[GlobToken]])
+    }
+
     struct Rule: Sendable {
+        /// The form compared: 0 percent-encoded and case-sensitive, 1 encoded and either case, 2 and 3 decoded.
         let slot: Int
         let exclude: Bool
         let never: Bool
-        let path: [String]?
-        let parent: [String]?
-        let queryString: [String]?
+        let path: [GlobToken]?
+        let parent: [GlobToken]?
+        let queryString: [GlobToken]?
         let items: [Item]
-        let fragment: [String]?
+        let fragment: [GlobToken]?
         let capture: Capture?
         /// Android: the manifest's path attributes and the dynamic rules (empty for an iOS app).
-        let manifest: [String]
-        let dynamic: [[String]]
-        init(_ slot: Int, _ exclude: Bool, _ never: Bool, _ path: [String]?, _ parent: [String]?, _ queryString: [String]?, _ items: [Item],
-             _ fragment: [String]?, _ capture: Capture?, _ manifest: [String], _ dynamic: [[String]]) {
-            (self.slot, self.exclude, self.never, self.path, self.parent) = (slot, exclude, never, path, parent)
-            (self.queryString, self.items, self.fragment, self.capture, self.manifest, self.dynamic) = (queryString, items, fragment, capture, manifest, dynamic)
+        let manifest: [ManifestPath]
+        let dynamic: [Dynamic]
+        init(path: [GlobToken]? = nil, parent: [GlobToken]? = nil, query: [GlobToken]? = nil, items: [Item] = [], fragment: [GlobToken]? = nil,
+             caseSensitive: Bool = true, percentEncoded: Bool = true, exclude: Bool = false, never: Bool = false, capture: Capture? = nil,
+             manifest: [ManifestPath] = [], dynamic: [Dynamic] = []) {
+            slot = (percentEncoded ? 0 : 2) + (caseSensitive ? 0 : 1)
+            (self.exclude, self.never, self.path, self.parent) = (exclude, never, path, parent)
+            (self.queryString, self.items, self.fragment, self.capture, self.manifest, self.dynamic) = (query, items, fragment, capture, manifest, dynamic)
         }
     }
 
     struct Item: Sendable {
         let name: String
-        let pattern: [String]
-        init(_ name: String, _ pattern: [String]) { (self.name, self.pattern) = (name, pattern) }
+        let pattern: [GlobToken]
+        init(name: String, pattern: [GlobToken]) { (self.name, self.pattern) = (name, pattern) }
+    }
+
+    /// One element of a template: a literal, a capture of one segment, an optional one (possibly empty), the rest
+    /// (`{name*}`), or a raw pattern's text, printed by `build` and capturing nothing.
+    enum TemplatePart: Sendable {
+        case literal(String), capture(String), optional(String), rest(String), printed(String)
+
+        /// The capture's name; nil for a literal or printed text.
+        var captured: String? {
+            switch self {
+            case .capture(let name), .optional(let name), .rest(let name): name
+            case .literal, .printed: nil
+            }
+        }
     }
 
     struct Capture: Sendable {
-        let path: [String]?
-        let fragment: [String]?
+        let path: [TemplatePart]?
+        let fragment: [TemplatePart]?
         let items: [CaptureItem]
         let type: String
         let params: [Param]
-        init(_ path: [String]?, _ fragment: [String]?, _ items: [CaptureItem], _ type: String, _ params: [Param]) {
+        init(type: String, path: [TemplatePart]? = nil, items: [CaptureItem] = [], fragment: [TemplatePart]? = nil, params: [Param] = []) {
             (self.path, self.fragment, self.items, self.type, self.params) = (path, fragment, items, type, params)
         }
     }
 
     struct CaptureItem: Sendable {
         let name: String
-        let template: [String]?
-        init(_ name: String, _ template: [String]?) { (self.name, self.template) = (name, template) }
+        let template: [TemplatePart]?
+        init(name: String, template: [TemplatePart]? = nil) { (self.name, self.template) = (name, template) }
     }
 
+    /// A parameter the binding names: taken from another capture, or a constant.
     struct Param: Sendable {
         let name: String
         let constant: Bool
         let value: String
-        init(_ name: String, _ constant: Bool, _ value: String) { (self.name, self.constant, self.value) = (name, constant, value) }
+        init(name: String, capture: String? = nil, constant: String? = nil) {
+            (self.name, self.constant, self.value) = (name, constant != nil, constant ?? capture ?? name)
+        }
+    }
+
+    /// A manifest path attribute, named as the manifest names it; `pathAdvancedPattern` pre-parsed: per token
+    /// `[minimum, maximum (-1: none), inverted, low, high, ...]` in UTF-16 code units.
+    enum ManifestPath: Sendable { case path(String), pathPrefix(String), pathPattern(String), pathAdvancedPattern([[Int]]) }
+
+    /// A `dynamic_app_link_components` entry, its patterns as simple globs.
+    struct Dynamic: Sendable {
+        let path: String?
+        let fragment: String?
+        let query: [DynamicItem]
+        init(path: String? = nil, fragment: String? = nil, query: [DynamicItem] = []) { (self.path, self.fragment, self.query) = (path, fragment, query) }
+    }
+
+    struct DynamicItem: Sendable {
+        let name: String
+        let value: String
+        init(name: String, value: String) { (self.name, self.value) = (name, value) }
     }
 }
 
@@ -424,8 +516,7 @@ extension LinkRouter {
         let hosts: [String: Int]
 
         init() {
-            let alternatives = table.variables.map { $0.map { Op.compile($0, []) } }
-            rules = table.rules.map { CompiledRule($0, alternatives) }
+            rules = table.rules.map(CompiledRule.init)
             var hosts: [String: Int] = [:]
             for (index, domain) in table.domains.enumerated() where hosts[domain.host] == nil { hosts[domain.host] = index }
             self.hosts = hosts
@@ -435,17 +526,15 @@ extension LinkRouter {
     indirect enum Op: Sendable {
         case literal([UInt8]), one, star, never, characterClass(String, anyCase: Bool), alternatives([[Op]])
 
-        static func compile(_ tokens: [String], _ variables: [[[Op]]]) -> [Op] {
+        static func compile(_ tokens: [GlobToken]) -> [Op] {
             tokens.map { token in
-                let body = String(token.dropFirst())
-                switch token.first {
-                case "L": return .literal(Array(body.utf8))
-                case "?": return .one
-                case "*": return .star
-                case "C": return .characterClass(body, anyCase: false)
-                case "c": return .characterClass(body, anyCase: true)
-                case "V": return Int(body).map { Op.alternatives(variables[$0]) } ?? Op.never
-                default: return .never
+                switch token {
+                case .literal(let text): .literal(Array(text.utf8))
+                case .one: .one
+                case .star: .star
+                case .never: .never
+                case .characterClass(let name, let anyCase): .characterClass(name, anyCase: anyCase)
+                case .alternatives(let values): .alternatives(values.map(compile))
                 }
             }
         }
@@ -460,14 +549,14 @@ extension LinkRouter {
         let items: [(name: [UInt8], pattern: [Op])]
         let fragment: [Op]?
 
-        init(_ rule: Rule, _ variables: [[[Op]]]) {
+        init(_ rule: Rule) {
             form = Form(percentEncoded: rule.slot < 2, caseSensitive: rule.slot % 2 == 0)
             never = rule.never
-            path = rule.path.map { Op.compile($0, variables) }
-            parent = rule.parent.map { Op.compile($0, variables) }
-            queryString = rule.queryString.map { Op.compile($0, variables) }
-            items = rule.items.map { (Array($0.name.utf8), Op.compile($0.pattern, variables)) }
-            fragment = rule.fragment.map { Op.compile($0, variables) }
+            path = rule.path.map { Op.compile($0) }
+            parent = rule.parent.map { Op.compile($0) }
+            queryString = rule.queryString.map { Op.compile($0) }
+            items = rule.items.map { (Array($0.name.utf8), Op.compile($0.pattern)) }
+            fragment = rule.fragment.map { Op.compile($0) }
         }
 
         func matches(_ subject: inout Subject) -> Bool {
@@ -719,14 +808,13 @@ extension LinkRouter {
         enum Element { case literal([UInt8]), capture(String, rest: Bool, optional: Bool) }
         let elements: [Element]
 
-        init(_ tokens: [String]) {
-            elements = tokens.map { token in
-                let body = String(token.dropFirst())
-                switch token.first {
-                case "L": return .literal(Array(body.utf8))
-                case "R": return .capture(body, rest: true, optional: true)
-                case "O": return .capture(body, rest: false, optional: true)
-                default: return .capture(body, rest: false, optional: false)
+        init(_ parts: [TemplatePart]) {
+            elements = parts.map { part in
+                switch part {
+                case .literal(let text), .printed(let text): .literal(Array(text.utf8))
+                case .rest(let name): .capture(name, rest: true, optional: true)
+                case .optional(let name): .capture(name, rest: false, optional: true)
+                case .capture(let name): .capture(name, rest: false, optional: false)
                 }
             }
         }

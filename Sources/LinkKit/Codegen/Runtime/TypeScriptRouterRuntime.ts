@@ -11,25 +11,88 @@ export type LinkBuildResult = { ok: true; urls: LinkURLs } | { ok: false; error:
 
 type Bytes = number[];
 type Value = number | string | boolean;
-interface Table { scheme: string | null; schemeDomain: number; specs: Spec[]; domains: Domain[]; rules: Rule[]; variables: string[][][] }
+/**
+ * One element of a compiled pattern: a literal, `?` (one character), `*`, a pattern that never matches, a character
+ * class (`anyCase`: either case), or a substitution variable's alternatives.
+ */
+type Glob = { literal: string } | "one" | "star" | "never" | { characterClass: string; anyCase?: boolean } | { alternatives: Glob[][] };
+/** One element of a template: a literal, a capture of one segment, an optional one (possibly empty), the rest (`{name*}`), or a raw pattern's text, printed by `build` and capturing nothing. */
+type Part = { literal: string } | { capture: string } | { optional: string } | { rest: string } | { printed: string };
+/** A manifest path attribute, named as the manifest names it; `pathAdvancedPattern` pre-parsed: per token `[minimum, maximum (-1: none), inverted, low, high, ...]` in UTF-16 code units. */
+type ManifestPath = { path: string } | { pathPrefix: string } | { pathPattern: string } | { pathAdvancedPattern: number[][] };
+/** A `dynamic_app_link_components` entry, its patterns as simple globs. */
+interface Dynamic { path?: string; fragment?: string; query?: { name: string; value: string }[] }
+
+/**
+ * The table as `linkTable` writes it, every field by its name, the defaults left out: the scheme, the domain its URLs
+ * resolve on (a host), the destination specs and the domains, each with its rules inline in entries (runs of
+ * consecutive rules for the same apps, as the AASA file's `details`: earlier entries decide first). `decides` says
+ * whose semantics decide: iOS's, Android's manifest alone, or the manifest and the dynamic rules.
+ */
+interface LinkTable { scheme?: string; schemeDomain?: string; specs?: LinkSpec[]; domains?: LinkDomain[] }
+interface LinkSpec { type: string; requiresSignIn?: boolean; params?: { name: string; kind: string; optional?: boolean; min?: string; max?: string; values?: string[] }[] }
+interface LinkDomain { host: string; decides: "ios" | "android" | "androidDynamicRules"; apps: string[]; app?: string; entries?: { apps: string[]; rules: LinkRule[] }[] }
+interface LinkRule {
+  path?: Glob[]; parent?: Glob[]; query?: Glob[]; items?: { name: string; pattern: Glob[] }[]; fragment?: Glob[];
+  caseSensitive?: boolean; percentEncoded?: boolean; exclude?: boolean; never?: boolean; capture?: LinkCapture; manifest?: ManifestPath[]; dynamic?: Dynamic[];
+}
+interface LinkCapture { type: string; path?: Part[]; items?: { name: string; template?: Part[] }[]; fragment?: Part[]; params?: { name: string; capture?: string; constant?: string }[] }
+
+/** The table read once: every domain's rules numbered together, each domain's groups (per listed app, entry and rule numbers alternately) numbering them. */
+interface Table { scheme: string | null; schemeDomain: number; specs: Spec[]; domains: Domain[]; rules: Rule[] }
 interface Spec { type: string; requiresSignIn: boolean; params: ParamSpec[] }
 interface ParamSpec { name: string; kind: string; optional: boolean; min: string | null; max: string | null; values: string[] }
+/** `app`: this app's index among the listed apps (-1: not listed); `android`: 0 iOS's semantics, 1 Android's manifest, 2 and its dynamic rules. */
 interface Domain { host: string; groups: number[][]; appGroups: number[]; app: number; android: number }
-interface Rule { slot: number; exclude: boolean; never: boolean; path: string[] | null; parent: string[] | null; queryString: string[] | null; items: Item[]; fragment: string[] | null; capture: Capture | null; manifest: string[]; dynamic: string[][] }
-interface Item { name: string; pattern: string[] }
-interface Capture { path: string[] | null; fragment: string[] | null; items: CaptureItem[]; type: string; params: Param[] }
-interface CaptureItem { name: string; template: string[] | null }
+interface Rule { slot: number; exclude: boolean; never: boolean; path: Glob[] | null; parent: Glob[] | null; queryString: Glob[] | null; items: Item[]; fragment: Glob[] | null; capture: Capture | null; manifest: ManifestPath[]; dynamic: Dynamic[] }
+interface Item { name: string; pattern: Glob[] }
+/** A template element by kind, with its literal text or capture name. */
+interface TemplateToken { kind: "literal" | "capture" | "optional" | "rest" | "printed"; text: string }
+interface Capture { path: TemplateToken[] | null; fragment: TemplateToken[] | null; items: CaptureItem[]; type: string; params: Param[] }
+interface CaptureItem { name: string; template: TemplateToken[] | null }
 interface Param { name: string; constant: boolean; value: string }
 
-function Table(scheme: string | null, schemeDomain: number, specs: Spec[], domains: Domain[], rules: Rule[], variables: string[][][]): Table { return { scheme, schemeDomain, specs, domains, rules, variables }; }
-function Spec(type: string, requiresSignIn: boolean, params: ParamSpec[]): Spec { return { type, requiresSignIn, params }; }
-function ParamSpec(name: string, kind: string, optional: boolean, min: string | null, max: string | null, values: string[]): ParamSpec { return { name, kind, optional, min, max, values }; }
-function Domain(host: string, groups: number[][], appGroups: number[], app: number, android: number): Domain { return { host, groups, appGroups, app, android }; }
-function Rule(slot: number, exclude: boolean, never: boolean, path: string[] | null, parent: string[] | null, queryString: string[] | null, items: Item[], fragment: string[] | null, capture: Capture | null, manifest: string[], dynamic: string[][]): Rule { return { slot, exclude, never, path, parent, queryString, items, fragment, capture, manifest, dynamic }; }
-function Item(name: string, pattern: string[]): Item { return { name, pattern }; }
-function Capture(path: string[] | null, fragment: string[] | null, items: CaptureItem[], type: string, params: Param[]): Capture { return { path, fragment, items, type, params }; }
-function CaptureItem(name: string, template: string[] | null): CaptureItem { return { name, template }; }
-function Param(name: string, constant: boolean, value: string): Param { return { name, constant, value }; }
+function readTable(written: LinkTable): Table {
+  const parts = (list: Part[] | undefined): TemplateToken[] | null =>
+    list ? list.map((part): TemplateToken => {
+      if ("literal" in part) return { kind: "literal", text: part.literal };
+      if ("capture" in part) return { kind: "capture", text: part.capture };
+      if ("optional" in part) return { kind: "optional", text: part.optional };
+      if ("rest" in part) return { kind: "rest", text: part.rest };
+      return { kind: "printed", text: part.printed };
+    }) : null;
+  const rules: Rule[] = [];
+  const domains = (written.domains ?? []).map((domain): Domain => {
+    const groups: number[][] = domain.apps.map(() => []);
+    for (const entry of domain.entries ?? []) {
+      for (const rule of entry.rules) {
+        const number = rules.length;
+        for (const name of entry.apps) if (domain.apps.indexOf(name) >= 0) groups[domain.apps.indexOf(name)].push(number, number);
+        const capture = rule.capture;
+        rules.push({
+          slot: (rule.percentEncoded === false ? 2 : 0) + (rule.caseSensitive === false ? 1 : 0), exclude: rule.exclude === true, never: rule.never === true,
+          path: rule.path ?? null, parent: rule.parent ?? null, queryString: rule.query ?? null, items: rule.items ?? [], fragment: rule.fragment ?? null,
+          capture: capture ? {
+            type: capture.type, path: parts(capture.path), fragment: parts(capture.fragment),
+            items: (capture.items ?? []).map((item) => ({ name: item.name, template: parts(item.template) })),
+            params: (capture.params ?? []).map((param) => ({ name: param.name, constant: param.constant !== undefined, value: param.constant ?? param.capture ?? param.name })),
+          } : null,
+          manifest: rule.manifest ?? [], dynamic: rule.dynamic ?? [],
+        });
+      }
+    }
+    const android = domain.decides === "ios" ? 0 : domain.decides === "android" ? 1 : 2;
+    return { host: domain.host, groups, appGroups: domain.apps.map((_, i) => i), app: domain.app === undefined ? -1 : domain.apps.indexOf(domain.app), android };
+  });
+  const specs = (written.specs ?? []).map((spec): Spec => ({
+    type: spec.type, requiresSignIn: spec.requiresSignIn === true,
+    params: (spec.params ?? []).map((param) => ({ name: param.name, kind: param.kind, optional: param.optional === true, min: param.min ?? null, max: param.max ?? null, values: param.values ?? [] })),
+  }));
+  const schemeDomain = domains.map((domain) => domain.host).indexOf(written.schemeDomain ?? "");
+  return { scheme: written.scheme ?? null, schemeDomain: written.schemeDomain === undefined ? -1 : schemeDomain, specs, domains, rules };
+}
+
+const table: Table = readTable(linkTable);
 
 function utf8(text: string): Bytes {
   const out: Bytes = [];
@@ -174,18 +237,14 @@ function convert(spec: ParamSpec, value: string): Converted {
 
 type Op = { kind: "L"; bytes: Bytes } | { kind: "?" } | { kind: "*" } | { kind: "N" } | { kind: "C"; name: string; anyCase: boolean } | { kind: "V"; alternatives: Op[][] };
 
-function compileOps(tokens: string[], variables: Op[][][]): Op[] {
+function compileOps(tokens: Glob[]): Op[] {
   return tokens.map((token): Op => {
-    const body = token.slice(1);
-    switch (token[0]) {
-      case "L": return { kind: "L", bytes: utf8(body) };
-      case "?": return { kind: "?" };
-      case "*": return { kind: "*" };
-      case "C": return { kind: "C", name: body, anyCase: false };
-      case "c": return { kind: "C", name: body, anyCase: true };
-      case "V": return { kind: "V", alternatives: variables[Number(body)] };
-      default: return { kind: "N" };
-    }
+    if (token === "one") return { kind: "?" };
+    if (token === "star") return { kind: "*" };
+    if (token === "never") return { kind: "N" };
+    if ("literal" in token) return { kind: "L", bytes: utf8(token.literal) };
+    if ("characterClass" in token) return { kind: "C", name: token.characterClass, anyCase: token.anyCase === true };
+    return { kind: "V", alternatives: token.alternatives.map(compileOps) };
   });
 }
 
@@ -289,11 +348,10 @@ interface CompiledRule { form: Form; never: boolean; path: Op[] | null; parent: 
 let compiledRules: CompiledRule[] | null = null;
 function compiled(): CompiledRule[] {
   if (compiledRules) return compiledRules;
-  const variables = table.variables.map((alternatives) => alternatives.map((tokens) => compileOps(tokens, [])));
-  const ops = (tokens: string[] | null) => (tokens ? compileOps(tokens, variables) : null);
+  const ops = (tokens: Glob[] | null) => (tokens ? compileOps(tokens) : null);
   return (compiledRules = table.rules.map((rule) => ({
     form: formOf(rule.slot), never: rule.never, path: ops(rule.path), parent: ops(rule.parent), queryString: ops(rule.queryString),
-    items: rule.items.map((item) => ({ name: utf8(item.name), pattern: compileOps(item.pattern, variables) })), fragment: ops(rule.fragment),
+    items: rule.items.map((item) => ({ name: utf8(item.name), pattern: compileOps(item.pattern) })), fragment: ops(rule.fragment),
   })));
 }
 
@@ -352,29 +410,19 @@ class AndroidURL {
     return null;
   }
 
-  /** Whether the path matches a manifest attribute (`l` literal, `p` prefix, `g` simple glob, `a` advanced). */
-  attribute(attribute: string): boolean {
-    const pattern = attribute.slice(1);
-    switch (attribute[0]) {
-      case "l": return this.path === pattern;
-      case "p": return this.path.slice(0, pattern.length) === pattern;
-      case "g": return simpleGlob(pattern, this.path);
-      default: return advancedGlob(pattern, this.path);
-    }
+  /** Whether the path matches a manifest attribute. */
+  attribute(attribute: ManifestPath): boolean {
+    if ("path" in attribute) return this.path === attribute.path;
+    if ("pathPrefix" in attribute) return this.path.slice(0, attribute.pathPrefix.length) === attribute.pathPrefix;
+    if ("pathPattern" in attribute) return simpleGlob(attribute.pathPattern, this.path);
+    return advancedGlob(attribute.pathAdvancedPattern, this.path);
   }
 
-  /** Whether a dynamic entry (`P` path, `F` fragment, `Q` + name then the value's glob) matches; a named query item must be present with one instance matching. */
-  entry(texts: string[]): boolean {
-    for (let i = 0; i < texts.length; i++) {
-      const glob = texts[i].slice(1);
-      if (texts[i][0] === "P") { if (!simpleGlob(glob, this.path)) return false; }
-      else if (texts[i][0] === "F") { if (!simpleGlob(glob, this.fragment)) return false; }
-      else {
-        const value = texts[++i];
-        if (!this.items.some((item) => item[0] === glob && simpleGlob(value, item[1]))) return false;
-      }
-    }
-    return true;
+  /** Whether a dynamic entry matches: its path, its fragment, and each named query item, present with one instance matching. */
+  entry(entry: Dynamic): boolean {
+    if (entry.path !== undefined && !simpleGlob(entry.path, this.path)) return false;
+    if (entry.fragment !== undefined && !simpleGlob(entry.fragment, this.fragment)) return false;
+    return (entry.query ?? []).every((query) => this.items.some((item) => item[0] === query.name && simpleGlob(query.value, item[1])));
   }
 }
 
@@ -409,11 +457,10 @@ function simpleGlob(pattern: string, input: string): boolean {
   return p === pattern.length - 2 && pattern[p] === "." && pattern[p + 1] === "*";
 }
 
-/** `pathAdvancedPattern` from its tokens (`minimum,maximum,inverted,low,high,...`): each takes as many units as it accepts, up to its maximum, and at least its minimum; the input must be used up. */
-function advancedGlob(tokens: string, input: string): boolean {
+/** `pathAdvancedPattern` from its tokens (`[minimum, maximum, inverted, low, high, ...]`): each takes as many units as it accepts, up to its maximum, and at least its minimum; the input must be used up. */
+function advancedGlob(tokens: number[][], input: string): boolean {
   let s = 0;
-  for (const token of tokens.split(" ")) {
-    const n = token.split(",").map(Number);
+  for (const n of tokens) {
     const maximum = n[1] < 0 ? Infinity : n[1];
     const accepts = (unit: number) => {
       let member = false;
@@ -482,9 +529,9 @@ function parseURL(url: string): URLParts | null {
 type TemplateElement = { literal: Bytes } | { capture: string; rest: boolean; optional: boolean };
 
 /** A path or query-value template with captures, matched as resolve matches it. */
-function templateCaptures(tokens: string[], raw: Bytes, isPath: boolean, caseSensitive: boolean, percentEncoded: boolean, found: Map<string, string>): boolean {
+function templateCaptures(tokens: TemplateToken[], raw: Bytes, isPath: boolean, caseSensitive: boolean, percentEncoded: boolean, found: Map<string, string>): boolean {
   let subject = percentEncoded ? raw.slice() : utf8(text(percentDecoded(raw)));
-  const pattern: TemplateElement[] = tokens.map((token) => (token[0] === "L" ? { literal: utf8(token.slice(1)) } : { capture: token.slice(1), rest: token[0] === "R", optional: token[0] !== "C" }));
+  const pattern: TemplateElement[] = tokens.map((token) => (token.kind === "literal" || token.kind === "printed" ? { literal: utf8(token.text) } : { capture: token.text, rest: token.kind === "rest", optional: token.kind !== "capture" }));
   if (isPath) {
     while (subject.length > 1 && subject[subject.length - 1] === 0x2f) subject.pop();
     if (subject[0] !== 0x2f) subject = [0x2f].concat(subject);
@@ -527,9 +574,9 @@ type Found = { type: string; params: { [name: string]: Value } } | { error: { co
 
 function destinationOf(capture: Capture, subject: Subject, form: Form): Found {
   const found = new Map<string, string>();
-  // `P` tokens (a raw pattern's text, to print) capture nothing.
-  const take = (tokens: string[] | null, raw: Bytes, isPath: boolean) => {
-    const template = tokens ? tokens.filter((token) => token[0] !== "P") : [];
+  // `printed` tokens (a raw pattern's text, to print) capture nothing.
+  const take = (tokens: TemplateToken[] | null, raw: Bytes, isPath: boolean) => {
+    const template = tokens ? tokens.filter((token) => token.kind !== "printed") : [];
     return template.length === 0 || templateCaptures(template, raw, isPath, form.caseSensitive, form.percentEncoded, found);
   };
   let fits = take(capture.path, subject.path, true) && take(capture.fragment, subject.fragmentBytes, false);
@@ -700,13 +747,12 @@ function printCapture(capture: Capture, params: { [name: string]: Value | undefi
     if (bound && bound.constant) continue;
     captures.set(bound ? bound.value : name, String(value));
   }
-  const render = (tokens: string[]): string | null => {
+  const render = (tokens: TemplateToken[]): string | null => {
     let out = "";
     for (const token of tokens) {
-      const body = token.slice(1);
-      const value = captures.get(body);
-      if (token[0] === "L" || token[0] === "P") out += body;
-      else if (token[0] === "O" || token[0] === "R") out += encodeComponent(value ?? "", token[0] === "R");
+      const value = captures.get(token.text);
+      if (token.kind === "literal" || token.kind === "printed") out += token.text;
+      else if (token.kind === "optional" || token.kind === "rest") out += encodeComponent(value ?? "", token.kind === "rest");
       else if (value === undefined || value === "") return null;
       else out += encodeComponent(value, false);
     }
@@ -715,7 +761,7 @@ function printCapture(capture: Capture, params: { [name: string]: Value | undefi
   // As the server's builder: a raw path with wildcards (null) names no one URL; an item or fragment whose captures
   // are all left out is left out (an absent item reads as empty), an item printing empty from an optional capture
   // too; a raw item or fragment with wildcards prints nothing, and the route check decides.
-  const names = (tokens: string[]) => tokens.filter((token) => "COR".indexOf(token[0]) >= 0).map((token) => token.slice(1));
+  const names = (tokens: TemplateToken[]) => tokens.filter((token) => token.kind === "capture" || token.kind === "optional" || token.kind === "rest").map((token) => token.text);
   let path = capture.path ? render(capture.path) : null;
   if (path === null) return null;
   if (path[0] !== "/") path = "/" + path;
