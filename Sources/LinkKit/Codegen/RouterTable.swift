@@ -1,6 +1,6 @@
 /// What a generated router decides with, for one app: its destination types, the link domains that name it,
-/// each with the rules (compiled as resolve compiles them: `CompiledRule`'s patterns) and the entry groups of
-/// every app the domain lists (the app's decision depends on the others': the earliest deciding entry wins),
+/// each with the rules (compiled as resolve compiles them: `CompiledRule`'s patterns) in the entries of every app
+/// the domain lists (the app's decision depends on the others': the earliest deciding entry wins),
 /// and its custom scheme. The table is data; each language has one small interpreter of it (docs/CODEGEN.md),
 /// so the decisions are made in one place, LinkKit's compilation, and only read three times.
 public struct RouterTable: Sendable {

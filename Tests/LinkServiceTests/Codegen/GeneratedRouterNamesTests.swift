@@ -39,8 +39,7 @@ import TestSupport
         Form Template JSON Reason URLParts Compiled CompiledRule Android AndroidURL Optional Array Dictionary Result Error
         Swift kotlin java Sendable Equatable CaseIterable Character Unit Nothing Enum print main route build etag table decode
         p0 p1 listOfNotNull emptyList text Array Set URL UUID Foundation FoundationNetworking NSLock UserDefaults URLSession Data
-        value claimDomains held receive Entry Decides GlobToken TemplatePart Part Manifest ManifestPath Dynamic DynamicItem
-        CaptureItem LinkTable LinkSpec LinkDomain LinkRule LinkCapture TemplateToken linkTable readTable
+        value claimDomains held receive
         """
     /// Members Swift's `LinkDestination` has for `Hashable`, `Codable` and its reading of values: destinations only
     /// (as parameters too, the Kotlin table's initializer would outgrow the JVM's method size).
