@@ -58,7 +58,10 @@ struct KotlinRouterSource: RouterEmitter {
                 return spec.optional ? value : "Pair(\(quote(spec.name)), \(value)\(raw(spec)))"
             }
             values += "        \(test) -> " + (written.isEmpty ? "emptyList()" : "listOfNotNull(" + written.joined(separator: ", ") + ")") + "\n"
-            let arguments = RouterSource.declared(destination).map { read($0, in: destination) }
+            // Named (in backticks: a soft keyword such as `yield` needs them there), in resolve's order: an argument out
+            // of declaration order goes into a local at once, where a deep stack of positional ones would be spilled
+            // around every inlined `let` (a method past the JVM's 64 KB).
+            let arguments = destination.parameters.map { "`\(names.parameter($0, in: destination))` = \(read($0, in: destination))" }
             make += "            \(quoted) -> \(names.type(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
         }
         types += "        is Invalid -> null\n    }\n"

@@ -4,10 +4,19 @@ import LinkKit
 import Testing
 import TestSupport
 
-/// A regeneration's diff can be reviewed (docs/CODEGEN.md, "Done in one place"): the router table reads as named
-/// values, each rule written once where it stands in its domain, so adding one rule changes the rule's own line and
-/// the ETag, and renumbers nothing.
+/// Generated code a team can review (docs/CODEGEN.md): the router table reads as named values, each rule written
+/// once where it stands in its domain, so adding one rule changes the rule's own line and the ETag and renumbers
+/// nothing; parameters are declared required first.
 @Suite struct RegenerationDiffTests {
+    @Test func parametersAreDeclaredRequiredFirst() throws {
+        try TestService.with { service in
+            let workspace = try CodegenWorkspace(service)
+            #expect(try workspace.codegen("swift").text.contains("    case search(q: String, exact: Bool? = nil)\n"))
+            #expect(try workspace.codegen("kotlin").text.contains("    data class Search(val q: String, val exact: Boolean? = null) : LinkDestination()\n"))
+            #expect(try workspace.codegen("typescript").text.contains(#"  | { type: "search"; params: { "q": string; "exact"?: boolean } }"#))
+        }
+    }
+
     @Test(arguments: ["ios", "android"]) func addingOneRuleChangesItsLineAndTheETag(platform: String) throws {
         try TestService.with { service in
             let workspace = try CodegenWorkspace(service, platform: platform)
