@@ -58,11 +58,12 @@ struct KotlinRouterSource: RouterEmitter {
                 return spec.optional ? value : "Pair(\(quote(spec.name)), \(value)\(raw(spec)))"
             }
             values += "        \(test) -> " + (written.isEmpty ? "emptyList()" : "listOfNotNull(" + written.joined(separator: ", ") + ")") + "\n"
-            // Named (in backticks: a soft keyword such as `yield` needs them there), in resolve's order: an argument out
-            // of declaration order goes into a local at once, where a deep stack of positional ones would be spilled
-            // around every inlined `let` (a method past the JVM's 64 KB).
-            let arguments = destination.parameters.map { "`\(names.parameter($0, in: destination))` = \(read($0, in: destination))" }
-            make += "            \(quoted) -> \(names.type(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
+            // Each value read into a local first: positional arguments left up to hundreds of values on the stack
+            // around every inlined `let`, which Kotlin spills and restores each time (a method past the JVM's 64 KB).
+            let declared = RouterSource.declared(destination)
+            let reads = declared.enumerated().map { "val p\($0) = \(read($1, in: destination)); " }.joined()
+            make += "            \(quoted) -> " + (declared.isEmpty ? names.type(destination)
+                : "{ " + reads + names.type(destination) + "(" + declared.indices.map { "p\($0)" }.joined(separator: ", ") + ") }") + "\n"
         }
         types += "        is Invalid -> null\n    }\n"
         values += "        is Invalid -> emptyList()\n    }\n"
