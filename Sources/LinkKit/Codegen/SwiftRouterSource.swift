@@ -65,12 +65,12 @@ struct SwiftRouterSource: RouterEmitter {
             }
             // Bound by position (`p0`, `p1`...): a parameter's own name could shadow a type the code names. The
             // positions are the declaration's; the values are appended in resolve's order.
-            let declared = RouterSource.declared(destination).map(\.name)
-            values += "        case .\(names.type(destination))(" + declared.indices.map { "let p\($0)" }.joined(separator: ", ") + "):\n"
+            let order = declared.map(\.name)
+            values += "        case .\(names.type(destination))(" + order.indices.map { "let p\($0)" }.joined(separator: ", ") + "):\n"
             values += "            var values: [(String, LinkRouter.Value)] = []\n"
             for spec in destination.parameters {
                 let key = quote(spec.name)
-                let variable = "p\(declared.firstIndex(of: spec.name)!)"
+                let variable = "p\(order.firstIndex(of: spec.name) ?? 0)"
                 let written = write(spec, variable)
                 values += spec.optional
                     ? "            if let \(variable) { values.append((\(key), \(written))) }\n"
