@@ -42,7 +42,7 @@ def main():
         body = json.dumps({"domain": host, "slug": slug, "app": app,
                            "destination": {"type": "widgetDetail", "params": {"id": i + 1}}})
         sent = time.monotonic()
-        a.request("POST", "/v1/links", body=body,
+        a.request("POST", "/v1/links?acknowledgeMoves=true", body=body,
                   headers={"Authorization": "Bearer " + admin, "Content-Type": "application/json"})
         response = a.getresponse()
         answer = response.read()

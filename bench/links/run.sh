@@ -115,7 +115,7 @@ if ! skipped create; then
         }
         api_chunk() {
             s=$(now)
-            status=$(curl -s -o "$BENCH_TMP/chunk.answer" -w '%{http_code}' -X POST "$BASE/v1/links/bulk" -H "Authorization: Bearer $ADMIN" \
+            status=$(curl -s -o "$BENCH_TMP/chunk.answer" -w '%{http_code}' -X POST "$BASE/v1/links/bulk?acknowledgeMoves=true" -H "Authorization: Bearer $ADMIN" \
                 -H 'Content-Type: application/x-ndjson' --data-binary @"$BENCH_TMP/chunk.ndjson")
             API_SECONDS=$(awk -v t="$API_SECONDS" -v d="$(elapsed "$s" "$(now)")" 'BEGIN { printf "%.3f", t + d }')
             [ "$status" = 200 ] || bench_die "POST /v1/links/bulk: $status $(head -c 300 "$BENCH_TMP/chunk.answer")"
