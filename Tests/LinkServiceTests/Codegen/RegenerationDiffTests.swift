@@ -12,7 +12,7 @@ import TestSupport
         try TestService.with { service in
             let workspace = try CodegenWorkspace(service)
             #expect(try workspace.codegen("swift").text.contains("    case search(q: String, exact: Bool? = nil)\n"))
-            #expect(try workspace.codegen("kotlin").text.contains("    data class Search(val q: String, val exact: Boolean? = null) : LinkDestination()\n"))
+            #expect(try workspace.codegen("kotlin").text.contains("    data class Search @JvmOverloads constructor(val q: String, val exact: Boolean? = null) : LinkDestination()\n"))
             #expect(try workspace.codegen("typescript").text.contains(#"  | { type: "search"; params: { "q": string; "exact"?: boolean } }"#))
         }
     }
