@@ -32,7 +32,7 @@ struct DeferredClaimTests {
         try TestService.with { service in
             let fixture = try LandingTests.fixture(service)
             let token = try androidToken(service)
-            #expect(ClickTokens.isToken(token))
+            #expect(ClaimFields.isToken(token))
             // Only the hash is stored.
             service.application.tokens.flush()
             let stored = try service.application.pool.withConnection { connection in

@@ -124,13 +124,11 @@ public final class Application: Sendable {
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes, links: links)
         let agents = UserAgentCache(stripes: metrics.stripes, parser: Self.userAgentParser(configuration.hits, logger: logger))
         var catalogChanges = CatalogChanges(pool: requests, reloader: reloader, keys: keys, links: links)
-        catalogChanges.movedURLs = { before, after, connection in try AssociationMoves.count(from: before, to: after, on: connection) }
         catalogChanges.eventsQueued = { deliveries.wake() }
         self.catalogChanges = catalogChanges
         var batchWaits = LinkBatch.waits
         batchWaits.mayWait = requestWaits.mayWait
         var batchChanges = CatalogChanges(pool: pool.bounded(batchWaits), reloader: reloader, keys: keys)
-        batchChanges.movedURLs = catalogChanges.movedURLs
         batchChanges.eventsQueued = catalogChanges.eventsQueued
         let probe = DatabaseProbe(pool: pool, migrator: migrator)
         self.probe = probe

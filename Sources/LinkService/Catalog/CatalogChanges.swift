@@ -28,9 +28,6 @@ struct CatalogChanges: Sendable {
     let keys: KeyCache
     /// The links this node keeps; nil: none.
     var links: LinkCache? = nil
-    /// How many URLs of a domain's corpus change decision between two of its compilations (`AssociationMoves`),
-    /// for `domain.association.changed`; the composition root supplies it.
-    var movedURLs: @Sendable (_ before: CatalogEntry, _ after: CatalogEntry, Connection) throws -> Int = { _, _, _ in 0 }
     /// Called after a commit that queued webhook events (wakes this node's delivery).
     var eventsQueued: @Sendable () -> Void = {}
 
@@ -96,13 +93,13 @@ struct CatalogChanges: Sendable {
     }
 
     /// Queues `domain.association.changed` for a version the write recorded: its number, ETags and how many URLs of
-    /// the domain's corpus it moves (`movedURLs`, against the entry this node served before the write).
+    /// the domain's corpus it moves (`AssociationMoves`, against the entry this node served before the write).
     private func associationChanged(_ version: AssociationVersionRecorder.Recorded, _ changed: ChangeSet,
                                     on connection: Connection) throws {
         let entry = version.entry
         try changed.event(.associationChanged, workspace: entry.workspaceID, on: connection) {
             let before = reloader.catalog.entry(exactly: entry.hostname)
-            let moved = try before.map { try movedURLs($0, entry, connection) }
+            let moved = try before.map { try AssociationMoves.count(from: $0, to: entry, on: connection) }
             return .object([
                 "domain": .string(entry.hostname),
                 "version": .integer(version.number),

@@ -120,11 +120,6 @@ final class ClickTokens: BackgroundService {
     /// The stored form: SHA-256 of the token's text, in hex.
     static func hash(_ token: String) -> String { SHA256.hex(Array(token.utf8)) }
 
-    /// Whether `text` has a token's shape (32 lower-case hex digits).
-    static func isToken(_ text: String) -> Bool {
-        text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
-
     /// Inserts every queued row (rows of a domain deleted meanwhile are left out).
     func flush() {
         writing.withLock { _ in

@@ -49,7 +49,7 @@ enum ResolveJSON {
             }
             if let destination = resolution.destination {
                 out.append(literal: ",\"destination\":")
-                write(destination, into: &out)
+                DestinationJSON.write(destination, into: &out)
                 // A destination reserved for signed-in users says so (docs/CODEGEN.md).
                 if case .destination(let type, _) = destination, resolution.app?.destinations[type]?.requiresSignIn == true {
                     out.append(literal: ",\"requiresSignIn\":true")
@@ -114,35 +114,5 @@ enum ResolveJSON {
             out.append(contentsOf: data)
         }
         out.append(UInt8(ascii: "}"))
-    }
-
-    static func write(_ destination: ResolvedDestination, into out: inout [UInt8]) {
-        switch destination {
-        case .destination(let type, let params):
-            out.append(literal: "{\"type\":")
-            JSONString.append(type, to: &out)
-            out.append(literal: ",\"params\":{")
-            for (index, param) in params.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONString.append(param.name, to: &out)
-                out.append(UInt8(ascii: ":"))
-                switch param.value {
-                case .string(let text), .uuid(let text): JSONString.append(text, to: &out)
-                case .int(let number): out.append(contentsOf: String(number).utf8)
-                case .bool(let flag): out.append(literal: flag ? "true" : "false")
-                }
-            }
-            out.append(literal: "}}")
-        case .error(let error):
-            out.append(literal: "{\"error\":{\"code\":")
-            JSONString.append(error.code.description, to: &out)
-            if let param = error.param {
-                out.append(literal: ",\"param\":")
-                JSONString.append(param, to: &out)
-            }
-            out.append(literal: ",\"detail\":")
-            JSONString.append(error.detail, to: &out)
-            out.append(literal: "}}")
-        }
     }
 }

@@ -103,7 +103,7 @@ struct CodegenHandlers: EndpointGroup {
             out.append(literal: ",\"destination\":")
             if let resolution = answer?.resolution, resolution.outcome == .openApp, resolution.app?.id == table.appID,
                let destination = resolution.destination {
-                ResolveJSON.write(destination, into: &out)
+                DestinationJSON.write(destination, into: &out)
             } else {
                 out.append(literal: "null")
             }

@@ -37,7 +37,7 @@ struct URLDecision: Equatable {
             return
         }
         var bytes: [UInt8] = []
-        ResolveJSON.write(decided, into: &bytes)
+        DestinationJSON.write(decided, into: &bytes)
         destination = try? JSONValue.parse(bytes: bytes)
     }
 
