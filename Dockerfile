@@ -7,7 +7,7 @@ WORKDIR /src
 COPY Package.swift ./
 COPY Plugins ./Plugins
 COPY Sources ./Sources
-# Built into linkd by the EmbedFiles plugin (docs/DESIGN.md, "Plugins/"): the run stage needs no copy of them.
+# Built into linkd by the EmbedFiles plugin (docs/DESIGN.md, "The house", on `Plugins/`): the run stage needs no copy of them.
 COPY migrations ./migrations
 COPY console ./console
 COPY Tests ./Tests

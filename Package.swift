@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Observability", dependencies: ["ByteText"]),
         // The generated routers' runtimes are .swift, .kt and .ts files (Codegen/Runtime), embedded as strings at
         // build time by the EmbedFiles plugin, so linkd stays one self-contained binary (docs/CODEGEN.md); the
-        // same plugin embeds console/ and migrations/ into LinkService (docs/DESIGN.md, "Plugins/").
+        // same plugin embeds console/ and migrations/ into LinkService (docs/DESIGN.md, "The house", on `Plugins/`).
         .target(name: "LinkKit", dependencies: ["ByteText"], exclude: ["Codegen/Runtime"], plugins: ["EmbedFiles"]),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedText"]),
         .executableTarget(name: "EmbedText", path: "Plugins/EmbedText"),

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// A rule change compiles its domain once on the node that writes it: the validated compilation is installed and
-/// the node skips its own notification; other nodes rebuild from theirs (docs/DESIGN.md, "The write path").
+/// the node skips its own notification; other nodes rebuild from theirs (docs/DESIGN.md, "What stays in memory, and why").
 @Suite("One write path")
 struct WritePathTests {
     /// `linkd_catalog_compilations_total` as `/metrics` serves it.

@@ -103,7 +103,7 @@ struct ConsoleServingTests {
         #expect(EmbeddedFolder.console.files.map(\.path) == files)
         for file in EmbeddedFolder.console.files {
             #expect(file.bytes == [UInt8](try Data(contentsOf: consoleDirectory.appendingPathComponent(file.path))),
-                    "\(file.path): edited in place since the build? touch its folder and build again (docs/DESIGN.md, \"Plugins/\")")
+                    "\(file.path): edited in place since the build? touch its folder and build again (docs/DESIGN.md, \"The house\", on Plugins/)")
         }
         let served = { (service: TestService, path: String, encoding: String?) throws -> [String] in
             let answer = try service.request("GET", "/console/" + path, headers: encoding.map { [("Accept-Encoding", $0)] } ?? [])

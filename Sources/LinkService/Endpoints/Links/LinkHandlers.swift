@@ -4,7 +4,8 @@ import LinkKit
 import Postgres
 
 /// `/v1/links`: the links of a workspace (issue 29), each `https://<domain>/<slug>` opening a typed destination of an
-/// app or a web URL. Stored and edited here; serving them comes later.
+/// app or a web URL. Stored and edited here; resolve and clicks serve them
+/// from the catalog's `LinkCache` (docs/LINKS.md, "Serving links").
 struct LinkHandlers: EndpointGroup {
     /// How many generated slugs a create tries before it gives up (409): a clash is rare at any sensible length.
     static let slugAttempts = 5
