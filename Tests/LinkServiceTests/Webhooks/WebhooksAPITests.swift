@@ -94,6 +94,38 @@ struct WebhooksAPITests {
         }
     }
 
+    /// The delivery log pages as every list does (`Page`): `limit`, the opaque cursor of `next` and the `Link`
+    /// header, and a cursor it did not issue refused with the same problem as any list's.
+    @Test func deliveriesPageAsEveryList() throws {
+        try TestService.with(configure: WebhookTesting.configure) { service in
+            let key = try service.key()
+            let created = try Fixture.expect(201, service.request("POST", "/v1/webhooks", key: key, json: """
+                {"url":"http://127.0.0.1:9/hooks","events":["link.created"]}
+                """))
+            let id = try #require(try created.json["id"]?.stringValue)
+            for _ in 0..<3 { try Fixture.expect(202, service.request("POST", "/v1/webhooks/\(id)/test", key: key)) }
+
+            let first = try Fixture.expect(200, service.request("GET", "/v1/webhooks/\(id)/deliveries?limit=2", key: key))
+            #expect(try first.json["items"]?.arrayValue?.count == 2)
+            let next = try #require(try first.json["next"]?.stringValue)
+            #expect(first.headers["Link"] == "<\(next)>; rel=\"next\"")
+            let second = try Fixture.expect(200, service.request("GET", next, key: key))
+            #expect(try second.json["items"]?.arrayValue?.count == 1)
+            #expect(try second.json["next"] == .null)
+            let ids = try (first.json["items"]!.arrayValue! + second.json["items"]!.arrayValue!).compactMap { $0["id"] }
+            #expect(Set(ids.map { "\($0)" }).count == 3, "three deliveries, none twice")
+
+            for cursor in ["12", "abc", String(repeating: "A", count: 500)] {
+                let refused = try service.request("GET", "/v1/webhooks/\(id)/deliveries?cursor=\(cursor)", key: key)
+                let elsewhere = try service.request("GET", "/v1/webhooks?cursor=\(cursor)", key: key)
+                #expect(refused.status == 400, "\(cursor): \(refused.text)")
+                #expect(try refused.json["detail"] == elsewhere.json["detail"])
+            }
+            #expect(try service.request("GET", "/v1/webhooks/\(id)/deliveries?limit=0", key: key).json["detail"]
+                == service.request("GET", "/v1/webhooks?limit=0", key: key).json["detail"])
+        }
+    }
+
     /// Private, link-local and metadata targets are refused when given, naming the range, without being contacted;
     /// plain http only when allowed.
     @Test func privateAndMetadataTargetsAreRefused() throws {

@@ -42,10 +42,6 @@ extension APISchemas {
             .required("responseStatus", Schema.integer.nullable.described("The receiver's HTTP status at the last attempt; null when it did not answer.")),
             .required("error", Schema.string.nullable.described("Why the last attempt failed: the status, or `dns`, `connect`, `tls`, `timeout`, `refused_address`, ...")),
         ], closed: false).described("One event queued for one subscription, and its delivery.")),
-        ("WebhookDeliveryPage", Schema.object([
-            .required("items", Schema.array(.ref("WebhookDelivery"))),
-            .required("next", Schema.string.nullable.described("The next page's path, or null.")),
-        ], closed: false)),
         ("WebhookTestResult", Schema.object([
             .required("eventId", Schema.string),
         ], closed: false).described("The `webhook.test` event queued for the subscription.")),

@@ -62,7 +62,7 @@ struct WebhookHandlers: EndpointGroup {
             Endpoint(.GET, "/v1/webhooks/{id}/deliveries", "listWebhookDeliveries", "The delivery log, newest first", tag: "Webhooks",
                      scope: .admin,
                      description: "Delivered events are kept for the retention (`--webhook-retention-days`); undelivered ones until delivered or the subscription is deleted.",
-                     query: [Self.status, Self.limit, Self.cursor], success: .json(200, "WebhookDeliveryPage"), deliveries),
+                     query: [Self.status], success: .page("WebhookDelivery"), deliveries),
             Endpoint(.POST, "/v1/webhooks/{id}/deliveries/{deliveryId}/retry", "retryWebhookDelivery",
                      "Send a delivery again now", tag: "Webhooks", scope: .admin,
                      description: "An undelivered event is tried at once; a delivered one is sent again with its event id (receivers that keep ids drop it).",
@@ -70,8 +70,8 @@ struct WebhookHandlers: EndpointGroup {
         ]
     }
 
-    static let limit = QueryParameter("limit", Schema.integer(minimum: 1, maximum: Page.maxLimit), "Deliveries per page (default 50).")
-    static let cursor = QueryParameter("cursor", Schema.string(pattern: "^[0-9]{1,19}$"), "Where the page starts: the `next` of the page before.")
+    /// The delivery log pages by its identity column alone; the cursor's id part is not needed.
+    private static let unusedID = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
 
     func create(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
@@ -189,31 +189,15 @@ struct WebhookHandlers: EndpointGroup {
     }
 
     func deliveries(_ request: Request, _ principal: Principal) throws -> Response {
-        var limit = Page.defaultLimit
-        if let text = try Self.limit.value(in: request) {
-            guard let value = Int(text), (1...Page.maxLimit).contains(value) else {
-                throw ServiceError.badRequest("limit must be a whole number from 1 to \(Page.maxLimit).")
-            }
-            limit = value
-        }
+        let page = try Page(request)
         let status = try Self.status.value(in: request)
-        var before: Int64?
-        if let cursor = request.query("cursor") {
-            guard let value = Int64(cursor), value > 0 else { throw ServiceError.badRequest("The cursor is not one this API issued.") }
-            before = value
-        }
+        // Keyset on the identity column, newest first.
+        let before = page.after?.micros
         let items = try pool.withConnection { connection in
             let webhook = try find(request, principal, on: connection)
-            return try WebhookStore.deliveries(webhook: webhook.id, before: before, status: status, limit: limit, on: connection)
+            return try WebhookStore.deliveries(webhook: webhook.id, before: before, status: status, limit: page.limit, on: connection)
         }
-        let visible = items.prefix(limit)
-        var next: JSONValue = .null
-        if items.count > limit, let last = visible.last {
-            var query = ["limit=\(limit)", "cursor=\(last.id)"]
-            if let status { query.append("status=\(status)") }
-            next = .string(request.path + "?" + query.joined(separator: "&"))
-        }
-        return .json(JSONValue.object(["items": .array(visible.map(\.json)), "next": next]).serializedBytes)
+        return page.response(request, items: items.map { ($0.json, $0.id, Self.unusedID) })
     }
 
     func retry(_ request: Request, _ principal: Principal) throws -> Response {
