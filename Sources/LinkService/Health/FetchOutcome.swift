@@ -32,33 +32,17 @@ struct FetchOutcome: Sendable {
         .object([JSONMember(key: "kind", value: .string(kind)), JSONMember(key: "message", value: .string(message))])
     }
 
-    /// Fetches every request at once (each on a thread of its own: they wait on the network, not a core), allowed
-    /// by `targets`, and answers their outcomes in order, a name that did not resolve diagnosed against the others
+    /// Fetches every request, together within `fanOut`'s bound (they wait on the network, not a core), allowed by
+    /// `targets`, and answers their outcomes in order, a name that did not resolve diagnosed against the others
     /// (`linkHost`: the link domain's).
-    static func all(_ requests: [OutboundRequest], client: HTTPClient, targets: OutboundTargets, linkHost: String) -> [FetchOutcome] {
-        var outcomes = all(requests, client: client, targets: targets)
+    static func all(_ requests: [OutboundRequest], client: HTTPClient, targets: OutboundTargets, linkHost: String,
+                    fanOut: OutboundFanOut) -> [FetchOutcome] {
+        var outcomes = fanOut.map(requests.count) { index in
+            let request = requests[index]
+            let result = Result { () throws(OutboundFailure) in try client.fetch(request, allowedBy: targets) }
+            return FetchOutcome(url: request.url, result: result)
+        }
         for (index, diagnosis) in DNSDiagnosis.of(outcomes, linkHost: linkHost).enumerated() { outcomes[index].dns = diagnosis }
         return outcomes
-    }
-
-    private static func all(_ requests: [OutboundRequest], client: HTTPClient, targets: OutboundTargets) -> [FetchOutcome] {
-        let outcomes = Outcomes(count: requests.count)
-        let group = DispatchGroup()
-        for (index, request) in requests.enumerated() {
-            DispatchQueue.global().async(group: group) {
-                let result = Result { () throws(OutboundFailure) in try client.fetch(request, allowedBy: targets) }
-                outcomes.set(index, FetchOutcome(url: request.url, result: result))
-            }
-        }
-        group.wait()
-        return outcomes.all
-    }
-
-    private final class Outcomes: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [FetchOutcome?]
-        init(count: Int) { values = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ value: FetchOutcome) { lock.withLock { values[index] = value } }
-        var all: [FetchOutcome] { lock.withLock { values.compactMap { $0 } } }
     }
 }

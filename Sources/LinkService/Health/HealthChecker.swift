@@ -16,6 +16,8 @@ struct HealthChecker: Sendable {
     let client: HTTPClient
     let outbound: OutboundConfiguration
     let logger: Logger
+    /// The bound on requests in flight, shared by every copy of this checker (`using(_:)`).
+    var fanOut = OutboundFanOut()
     /// Called after COMMIT with the state changes saved (their `domain.health.changed` event is queued: this
     /// node's webhook delivery is woken).
     var onTransition: @Sendable ([CheckTransition], Domain) -> Void = { _, _ in }
@@ -55,7 +57,8 @@ struct HealthChecker: Sendable {
         if !androidApps.isEmpty {
             requests.append(OutboundRequest(url: Self.googleURL(base: outbound.googleDALBase, host: host)))
         }
-        let outcomes = FetchOutcome.all(requests, client: client, targets: OutboundTargets(outbound, linkHosts: [host]), linkHost: host)
+        let outcomes = FetchOutcome.all(requests, client: client, targets: OutboundTargets(outbound, linkHosts: [host]), linkHost: host,
+                                         fanOut: fanOut)
         var results = [originResult(aasa: outcomes[0], assetLinks: outcomes[1], entry: entry, versions: versions)]
         results.append(try appleResult(outcomes[2], domain: domain, entry: entry, versions: versions))
         if outcomes.count > 3 {

@@ -8,8 +8,8 @@ import Synchronization
 /// at a stable slot of its own in the interval (`AssociationCheckStore.schedule`), so the domains are spread
 /// evenly and never checked in a burst; a node claims the due domains (`claimDue`, `FOR UPDATE SKIP LOCKED`),
 /// so with several nodes each domain is still checked once per interval. At most `inFlight` domains are checked
-/// at once, each with its requests in parallel. An interval of zero turns the background checks off (on demand
-/// checks still run).
+/// at once, each with its requests in parallel within the checker's bound (`OutboundFanOut`). An interval of zero
+/// turns the background checks off (on demand checks still run).
 final class HealthChecks: BackgroundService {
     let name = "association checks"
     static let threads = 1
@@ -75,19 +75,16 @@ final class HealthChecks: BackgroundService {
         let claimed = try checker.pool.withConnection { try AssociationCheckStore.claimDue(limit: inFlight, interval: interval, on: $0) }
         if !claimed.isEmpty {
             let domains = try checker.pool.withConnection { try DomainStore.all(hostnames: claimed.map(\.hostname), on: $0) }
-            let group = DispatchGroup()
-            for domain in domains {
-                DispatchQueue.global().async(group: group) { [self] in
-                    do {
-                        try checker.check(domain)
-                        checked.increment()
-                    } catch {
-                        skipped.increment()
-                        logger.warning("association check did not run", metadata: ["domain": domain.hostname, "error": "\(error)"])
-                    }
+            // One worker per domain claimed (at most `inFlight`); their requests share the checker's fan-out.
+            _ = OutboundFanOut.map(domains.count, workers: inFlight) { [self] index in
+                do {
+                    try checker.check(domains[index])
+                    checked.increment()
+                } catch {
+                    skipped.increment()
+                    logger.warning("association check did not run", metadata: ["domain": domains[index].hostname, "error": "\(error)"])
                 }
             }
-            group.wait()
         }
         try counts.refresh { try checker.pool.withConnection { try AssociationCheckStore.domainCounts(on: $0) } }
         if claimed.count == inFlight { return .zero }
