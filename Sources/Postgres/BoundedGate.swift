@@ -14,6 +14,10 @@ final class BoundedGate: Sendable {
         var holders: [pthread_t: Int] = [:]
         var stalled = false
         var refusedTotal = 0
+        /// The pool was shut down: the stall watcher ends at once.
+        var closed = false
+        /// A stall watcher's thread runs.
+        var watching = false
     }
 
     let limits: BoundedWaits
@@ -21,6 +25,8 @@ final class BoundedGate: Sendable {
     private let logger: Logger
     private let turns: DispatchSemaphore
     private let state = Mutex(State())
+    /// What the stall watcher waits on between its checks: signalled by `shutdown()`, never polled.
+    private let closing = DispatchSemaphore(value: 0)
 
     init(limits: BoundedWaits, parameters: ConnectionParameters, logger: Logger) {
         self.limits = limits
@@ -31,6 +37,8 @@ final class BoundedGate: Sendable {
 
     var refusedTotal: Int { state.withLock { $0.refusedTotal } }
     var isStalled: Bool { state.withLock { $0.stalled } }
+    /// Whether a stall watcher's thread runs now.
+    var isWatching: Bool { state.withLock { $0.watching } }
 
     /// Takes a turn, or refuses: `.mustNotWait` on a thread `limits.mayWait` refuses, `.stalled` while the database is taken as stalled, `.poolTimeout` when no turn
     /// is free within `turnPatience` (at once when a borrower inside is slow).
@@ -85,8 +93,10 @@ final class BoundedGate: Sendable {
     /// thread of its own checks (on a connection of its own, within the same limits).
     func stalled(by error: PostgresError) {
         let first = state.withLock { state -> Bool in
-            defer { state.stalled = true }
-            return !state.stalled
+            let first = !state.stalled && !state.closed
+            state.stalled = true
+            state.watching = state.watching || first
+            return first
         }
         guard first else { return }
         logger.warning("database not answering: refusing bounded waits until it answers", metadata: ["error": "\(error)"])
@@ -95,9 +105,23 @@ final class BoundedGate: Sendable {
         thread.start()
     }
 
+    /// The pool shuts down: a stall watcher stops at once, without another check.
+    func shutdown() {
+        let watching = state.withLock { state -> Bool in
+            defer { state.closed = true }
+            return state.stalled && !state.closed
+        }
+        if watching { closing.signal() }
+    }
+
+    /// The stall watcher's loop: waits `retryInterval` (or until `shutdown()`), checks, and ends once the database
+    /// answers or the pool closes.
     private func watchUntilAnswering() {
         while true {
-            Thread.sleep(forTimeInterval: limits.retryInterval.inSeconds)
+            if closing.wait(timeout: .now() + limits.retryInterval.inSeconds) == .success {
+                state.withLock { $0.watching = false }
+                return
+            }
             do {
                 let connection = try Connection(parameters, timeout: limits.timeout)
                 connection.statementTimeout = limits.timeout
@@ -110,7 +134,13 @@ final class BoundedGate: Sendable {
             }
             break
         }
-        state.withLock { $0.stalled = false }
+        let closed = state.withLock { state -> Bool in
+            state.stalled = false
+            state.watching = false
+            return state.closed
+        }
+        // A shutdown that came while the last check ran signalled for a watcher that no longer waits.
+        if closed { _ = closing.wait(timeout: .now()) }
         logger.info("database answering again")
     }
 }

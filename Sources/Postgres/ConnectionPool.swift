@@ -60,6 +60,8 @@ public final class ConnectionPool: Sendable {
         let maxConnections: Int
         let logger: Logger
         let state = Mutex(State())
+        /// The gates of the bounded views, which `shutdown()` closes too (their stall watchers end).
+        let gates = Mutex<[BoundedGate]>([])
 
         init(parameters: ConnectionParameters, maxConnections: Int, logger: Logger) {
             self.parameters = parameters
@@ -97,7 +99,9 @@ public final class ConnectionPool: Sendable {
     /// A view of this pool for threads that must not wait long on the database (HTTP workers): the same
     /// connections and bound, with every wait limited as `limits` says (`BoundedWaits`).
     public func bounded(_ limits: BoundedWaits) -> ConnectionPool {
-        ConnectionPool(shared: shared, gate: BoundedGate(limits: limits, parameters: parameters, logger: logger))
+        let gate = BoundedGate(limits: limits, parameters: parameters, logger: logger)
+        shared.gates.withLock { $0.append(gate) }
+        return ConnectionPool(shared: shared, gate: gate)
     }
 
     /// Lends a connection to `body` and takes it back afterwards.
@@ -165,6 +169,7 @@ public final class ConnectionPool: Sendable {
             return (state.idle, state.waiters)
         }
         waiters.forEach { $0.semaphore.signal() }
+        shared.gates.withLock { $0 }.forEach { $0.shutdown() }
         if !idle.isEmpty { logger.debug("pool closed", metadata: ["db.pool.closed": "\(idle.count)"]) }
         // `idle` goes out of scope here: PQfinish runs in each Connection.deinit, outside the lock.
     }
