@@ -32,14 +32,14 @@ struct AnalyticsHandlers: EndpointGroup {
         ]
     }
 
-    private static let interval = QueryParameter("interval", .enumeration(["hour", "day"]), "Bucket size (default day; hour covers at most 31 days).")
-    private static let groupBy = QueryParameter("groupBy", .enumeration(AnalyticsStore.groupings), "Split each bucket by this dimension.")
-    private static let dimension = QueryParameter("dimension", .enumeration(["path", "referrer"] + AnalyticsStore.rollupDimensions.keys.sorted()),
+    static let interval = QueryParameter("interval", .enumeration(["hour", "day"]), "Bucket size (default day; hour covers at most 31 days).")
+    static let groupBy = QueryParameter("groupBy", .enumeration(AnalyticsStore.groupings), "Split each bucket by this dimension.")
+    static let dimension = QueryParameter("dimension", .enumeration(["path", "referrer"] + AnalyticsStore.rollupDimensions.keys.sorted()),
                                                   "What to rank, e.g. `path` with `outcome=no_match`, `destination` with `served=landing` and then `served=claim` (clicks and claims per destination), `utm_campaign` (taps per campaign; `link`: per stored link), or `country`, `os`, `browser`, `device`.",
                                                   required: true)
-    private static let sort = QueryParameter("sort", .enumeration(AnalyticsStore.Ranking.allCases.map(\.rawValue)),
+    static let sort = QueryParameter("sort", .enumeration(AnalyticsStore.Ranking.allCases.map(\.rawValue)),
                                              "Rank by hits (the default) or unique visitors (not for path and referrer, which keep no visitors).")
-    private static let limit = QueryParameter("limit", Schema.integer(minimum: 1, maximum: 100), "How many (default 10).")
+    static let limit = QueryParameter("limit", Schema.integer(minimum: 1, maximum: 100), "How many (default 10).")
 
     /// An analytics answer: JSON (the component named `json`), or CSV (RFC 4180, with a header row) for `format=csv`
     /// or `Accept: text/csv`.
@@ -147,145 +147,6 @@ struct AnalyticsHandlers: EndpointGroup {
             .response(csv: parameters.csv)
     }
 
-    /// `?dimension=…&limit=&sort=hits|visitors`: the most frequent values, with their names, hits and unique
-    /// visitors (and the previous period's, with `compare=previous`). `outcome=no_match&dimension=path` lists the
-    /// broken or unclaimed links to fix; `dimension=utm_campaign&sort=visitors&os=iOS&country=DE` the campaigns that
-    /// brought the most iPhone visitors from Germany.
-    func top(_ request: Request, _ principal: Principal) throws -> Response {
-        var parameters = try AnalyticsParameters(request, also: [Self.dimension, Self.limit, Self.sort])
-        let dimension = try Self.dimension.value(in: request)!
-        let limit = try Self.limit.number(in: request) ?? 10
-        let ranking = try Self.sort.value(in: request).flatMap(AnalyticsStore.Ranking.init(rawValue:)) ?? .hits
-        let workspace = principal.workspaceID
-        var columns: [String]
-        let fromTopValues = dimension == "path" || dimension == "referrer"
-        // The cube a rollup top list reads (path and referrer come from the top-value tables).
-        let cube = fromTopValues ? nil : try Self.cube(for: parameters.filter, Self.needed(dimension))
-        if fromTopValues {
-            if parameters.filter.app != nil {
-                throw ServiceError.badRequest("The app filter is not available for dimension=\(dimension) (path and referrer counts are kept per host, not per app).")
-            }
-            if parameters.filter.served != nil {
-                throw ServiceError.badRequest("The served filter is not available for dimension=\(dimension) (path and referrer counts do not keep what a click got).")
-            }
-            if parameters.filter.hasRollupOnlyFilter {
-                throw ServiceError.badRequest("The link, utm_*, country, os, browser and device filters are not available for dimension=\(dimension) (path and referrer counts are kept per host only).")
-            }
-            if ranking == .visitors {
-                throw ServiceError.badRequest("sort=visitors is not available for dimension=\(dimension) (path and referrer counts keep no visitors).")
-            }
-            columns = dimension == "path" ? ["host", "path"] : ["host", "referrer"]
-        } else {
-            guard let (context, _) = AnalyticsStore.rollupDimensions[dimension] else {
-                preconditionFailure("dimension is one of its declaration's values")
-            }
-            // A cube counting per UTC day answers for whole UTC days, and says so.
-            if cube?.hourly == false { parameters = parameters.inUTCDays() }
-            // The context's name, then the dimension's: `app` for a destination's, `host` for the others that have one.
-            columns = context == nil ? [dimension] : [dimension == "destination" ? "app" : "host", dimension]
-        }
-        typealias Item = (context: String?, value: String, hits: Int, visitors: Int?)
-        typealias Read = (items: [Item], names: [String: JSONValue], previous: [String: (hits: Int, visitors: Int?)],
-                          list: AnalyticsStore.TopList, total: (hits: Int, visitors: Int))
-        let (items, names, previous, list, total) = try AnalyticsStore.read(pool) { connection -> Read in
-            if fromTopValues {
-                func read(_ from: Date, _ to: Date, limit: Int, only: [String]? = nil) throws -> AnalyticsStore.TopList {
-                    let sources = try TopSources.read(from: from, to: to, on: connection)
-                    return try AnalyticsStore.topValues(dimension, workspace: workspace, limit: limit, weeks: sources.weeks, days: sources.days,
-                                                        hours: sources.hours, range: (sources.from, sources.to),
-                                                        only: only, filter: parameters.filter, on: connection)
-                }
-                let list = try read(parameters.from, parameters.to, limit: limit)
-                let items = list.items.map { Item($0.context, $0.value, $0.hits, nil) }
-                var previous: [String: (hits: Int, visitors: Int?)] = [:]
-                if let period = parameters.previous, !items.isEmpty {
-                    for item in try read(period.from, period.to, limit: 100_000, only: Array(Set(items.map(\.value)))).items {
-                        previous["\(item.context ?? "") \(item.value)"] = (item.hits, nil)
-                    }
-                }
-                // Every hit has a path; a hit without a referrer has none: the total comes from the cube of the filters.
-                let cube = try Self.cube(for: parameters.filter)
-                let total = try Self.totals(workspace, TopSources.cubeRange(cube, from: parameters.from, to: parameters.to),
-                                            parameters.filter, on: connection)
-                return (items, [:], previous, list, total)
-            }
-            guard let cube else { preconditionFailure("a rollup dimension has its cube") }
-            let range = TopSources.cubeRange(cube, from: parameters.from, to: parameters.to)
-            let list = try AnalyticsStore.topRollups(dimension, workspace: workspace, range: range,
-                                                     limit: limit, ranking: ranking, filter: parameters.filter, on: connection)
-            let items = list.items.map { Item($0.context, $0.value, $0.hits, $0.visitors) }
-            let names = try AnalyticsStore.names(dimension, of: items.map { ($0.context, $0.value) }, workspace: workspace, on: connection)
-            var previous: [String: (hits: Int, visitors: Int?)] = [:]
-            if let period = parameters.previous, !items.isEmpty {
-                for item in try AnalyticsStore.topRollups(dimension, workspace: workspace,
-                                                          range: TopSources.cubeRange(cube, from: period.from, to: period.to), limit: 100_000,
-                                                          only: Array(Set(items.map(\.value))), filter: parameters.filter, on: connection).items {
-                    previous["\(item.context ?? "") \(item.value)"] = (item.hits, item.visitors)
-                }
-            }
-            let visitors = try AnalyticsStore.visitors(workspace: workspace, range: range, filter: parameters.filter, on: connection)
-            return (items, names, previous, list, (list.valued + list.unknown.hits, visitors))
-        }
-        let nameKeys = Set(names.values.flatMap { value -> [String] in
-            guard case .object(let members) = value else { return [] }
-            return members.map(\.key)
-        }).sorted()
-        var members = parameters.jsonMembers
-        members.append(JSONMember(key: "dimension", value: .string(dimension)))
-        members.append(JSONMember(key: "sort", value: .string(ranking.rawValue)))
-        // What the items leave out, so that the rows add up: the hits without a value, and those of the values not listed.
-        let listed = items.map(\.hits).reduce(0, +)
-        let unknown = fromTopValues ? (hits: max(0, total.hits - list.valued), visitors: nil) : (hits: list.unknown.hits, visitors: Optional(list.unknown.visitors))
-        func figures(_ hits: Int, _ visitors: Int?) -> JSONValue {
-            .object([JSONMember(key: "hits", value: .integer(hits))] + (visitors.map { [JSONMember(key: "visitors", value: .integer($0))] } ?? []))
-        }
-        members.append(JSONMember(key: "total", value: figures(total.hits, total.visitors)))
-        members.append(JSONMember(key: "unknown", value: figures(unknown.hits, unknown.visitors)))
-        members.append(JSONMember(key: "others", value: .object([
-            JSONMember(key: "hits", value: .integer(max(0, list.valued - listed))),
-            JSONMember(key: "values", value: .integer(max(0, list.values - items.count))),
-        ])))
-        members.append(JSONMember(key: "visitorsAddUp", value: .bool(Self.oneRowPerVisitor.contains(dimension))))
-        var csvRows: [[String]] = []
-        members.append(JSONMember(key: "items", value: .array(items.map { item in
-            var fields: [JSONMember] = []
-            var csv: [String] = []
-            if columns.count == 2 {
-                if let context = item.context { fields.append(JSONMember(key: columns[0], value: .string(context))) }
-                csv.append(item.context ?? "")
-            }
-            fields.append(JSONMember(key: columns[columns.count - 1], value: .string(item.value)))
-            csv.append(item.value)
-            let name = names[AnalyticsStore.key(dimension, context: item.context, value: item.value)]
-            for key in nameKeys {
-                let value = name?[key] ?? .null
-                fields.append(JSONMember(key: key, value: value))
-                csv.append(value.stringValue ?? (value == .null ? "" : value.serialized))
-            }
-            fields.append(JSONMember(key: "hits", value: .integer(item.hits)))
-            csv.append(String(item.hits))
-            if let visitors = item.visitors {
-                fields.append(JSONMember(key: "visitors", value: .integer(visitors)))
-                csv.append(String(visitors))
-            }
-            if parameters.previous != nil {
-                let before = previous["\(item.context ?? "") \(item.value)"]
-                fields.append(JSONMember(key: "previousHits", value: .integer(before?.hits ?? 0)))
-                csv.append(String(before?.hits ?? 0))
-                if item.visitors != nil {
-                    fields.append(JSONMember(key: "previousVisitors", value: .integer(before?.visitors ?? 0)))
-                    csv.append(String(before?.visitors ?? 0))
-                }
-            }
-            csvRows.append(csv)
-            return .object(fields)
-        })))
-        var header = columns + nameKeys + ["hits"]
-        if !fromTopValues { header.append("visitors") }
-        if parameters.previous != nil { header += fromTopValues ? ["previousHits"] : ["previousHits", "previousVisitors"] }
-        return AnalyticsOutput(json: .object(members), csvHeader: header, csvRows: csvRows).response(csv: parameters.csv)
-    }
-
     /// The dimensions whose every visitor is in one row only (within a UTC day): what the visitor hash is made of (the
     /// address's country, the `User-Agent`'s OS, browser and device). Elsewhere a visitor can be in several rows (two
     /// links tapped), and the rows' visitors add up to more than the total.
@@ -371,20 +232,20 @@ struct AnalyticsHandlers: EndpointGroup {
 
     /// The cube keeping the filter's dimensions and `also` (a grouping, a ranked dimension and its context).
     /// - Throws: a 400 naming the combinations kept, when no cube keeps them together.
-    private static func cube(for filter: AnalyticsStore.Filter, _ also: Set<AnalyticsCube.Dimension> = []) throws -> AnalyticsCube {
+    static func cube(for filter: AnalyticsStore.Filter, _ also: Set<AnalyticsCube.Dimension> = []) throws -> AnalyticsCube {
         let needed = filter.dimensions.union(also)
         guard let cube = AnalyticsCube.covering(needed) else { throw ServiceError.badRequest(AnalyticsCube.refusal(needed)) }
         return cube
     }
 
     /// The dimensions a rollup top list of `dimension` reads: it and its context.
-    private static func needed(_ dimension: String) -> Set<AnalyticsCube.Dimension> {
+    static func needed(_ dimension: String) -> Set<AnalyticsCube.Dimension> {
         let (context, ranked) = AnalyticsStore.rollupDimensions[dimension]!
         return Set([ranked] + (context.map { [$0] } ?? []))
     }
 
     /// Hits (bots per the filter) and unique visitors in `range`.
-    private static func totals(_ workspace: UUID, _ range: AnalyticsStore.CubeRange, _ filter: AnalyticsStore.Filter,
+    static func totals(_ workspace: UUID, _ range: AnalyticsStore.CubeRange, _ filter: AnalyticsStore.Filter,
                                on connection: Connection) throws -> (hits: Int, visitors: Int) {
         let rows = try AnalyticsStore.summary(workspace: workspace, range: range, filter: filter, on: connection)
         return (counted(rows, includeBots: filter.includeBots).hits,
