@@ -99,71 +99,90 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
     }
     let methodName = method.map { String(cString: $0) } ?? "GET"
-    let limits = context.configuration
-
     if !state.sawHeaders {
-        state.sawHeaders = true
-        state.countBody(0)
-        state.enter(.body)
-        state.headers.reserveCapacity(16)
-        state.head = RequestHead(method: method, target: url, targetLength: state.measuredBeforeParsing ? state.uriLength : nil, version: version)
-        _ = MHD_get_connection_values_n(connection, .HEADER_KIND, mhdCollectHeader, Unmanaged.passUnretained(state).toOpaque())
-        state.head.finish(method: method, headLength: linkd_mhd_request_header_size(connection))
-        if let flaw = state.head.flaw {
+        return headersArrived(state: state, connection: connection, context: context, method: method, methodName: methodName,
+                              url: url, version: version)
+    }
+    if uploadDataSize.pointee != 0 {
+        return bodyChunk(state: state, uploadData: uploadData, uploadDataSize: uploadDataSize)
+    }
+    return lastCall(state: state, connection: connection, context: context, methodName: methodName)
+}
+
+/// The first call, once the headers are in: the head parsed and checked against the limits and the framing rules,
+/// and a request without a body marked as processing. `.YES` to go on, or a rejection queued.
+@inline(__always)
+private func headersArrived(state: RequestState, connection: OpaquePointer, context: ServerContext, method: UnsafePointer<CChar>?,
+                            methodName: String, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> MHD_Result {
+    let limits = context.configuration
+    state.sawHeaders = true
+    state.countBody(0)
+    state.enter(.body)
+    state.headers.reserveCapacity(16)
+    state.head = RequestHead(method: method, target: url, targetLength: state.measuredBeforeParsing ? state.uriLength : nil, version: version)
+    _ = MHD_get_connection_values_n(connection, .HEADER_KIND, mhdCollectHeader, Unmanaged.passUnretained(state).toOpaque())
+    state.head.finish(method: method, headLength: linkd_mhd_request_header_size(connection))
+    if let flaw = state.head.flaw {
+        return reject(.badRequest(detail: flaw), state: state, method: methodName, connection: connection, context: context)
+    }
+    if state.uriLength > limits.maxURIBytes {
+        return reject(.uriTooLong, state: state, method: methodName, connection: connection, context: context)
+    }
+    state.maxBodyBytes = limits.maxBodyBytes(method: methodName, path: state.target)
+    let headerBytes = state.headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
+    if headerBytes > limits.maxHeaderBytes {
+        return reject(.headersTooLarge, state: state, method: methodName, connection: connection, context: context)
+    }
+    if let lengthIndex = state.headers.firstIndex(where: { HTTPHeaders.equal($0.0, "Content-Length") }) {
+        // MHD frames the body by the first Content-Length, or by Transfer-Encoding when both are sent; another
+        // hop may pick the other one (request smuggling, RFC 9112 §6.3): a message framed two ways is refused.
+        if state.headers[(lengthIndex + 1)...].contains(where: { HTTPHeaders.equal($0.0, "Content-Length") }) {
+            return reject(.badRequest(detail: "Content-Length is given more than once."), state: state, method: methodName,
+                          connection: connection, context: context)
+        }
+        if state.headers.contains(where: { HTTPHeaders.equal($0.0, "Transfer-Encoding") }) {
+            return reject(.badRequest(detail: "Content-Length and Transfer-Encoding are both given."), state: state,
+                          method: methodName, connection: connection, context: context)
+        }
+        if Int(state.headers[lengthIndex].1.trimmingASCIIWhitespace()).map({ $0 > state.maxBodyBytes }) ?? false {
+            return reject(.payloadTooLarge.with(detail: "The body is larger than this request accepts (\(state.maxBodyBytes) bytes)."), state: state, method: methodName, connection: connection, context: context)
+        }
+    } else if state.headers.contains(where: { HTTPHeaders.equal($0.0, "Transfer-Encoding") }) {
+        if let flaw = TransferEncoding.flaw(state.headers.filter { HTTPHeaders.equal($0.0, "Transfer-Encoding") }.map(\.1),
+                                            isHTTP10: version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false) {
             return reject(.badRequest(detail: flaw), state: state, method: methodName, connection: connection, context: context)
         }
-        if state.uriLength > limits.maxURIBytes {
-            return reject(.uriTooLong, state: state, method: methodName, connection: connection, context: context)
-        }
-        state.maxBodyBytes = limits.maxBodyBytes(method: methodName, path: state.target)
-        let headerBytes = state.headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
-        if headerBytes > limits.maxHeaderBytes {
-            return reject(.headersTooLarge, state: state, method: methodName, connection: connection, context: context)
-        }
-        if let lengthIndex = state.headers.firstIndex(where: { HTTPHeaders.equal($0.0, "Content-Length") }) {
-            // MHD frames the body by the first Content-Length, or by Transfer-Encoding when both are sent; another
-            // hop may pick the other one (request smuggling, RFC 9112 §6.3): a message framed two ways is refused.
-            if state.headers[(lengthIndex + 1)...].contains(where: { HTTPHeaders.equal($0.0, "Content-Length") }) {
-                return reject(.badRequest(detail: "Content-Length is given more than once."), state: state, method: methodName,
-                              connection: connection, context: context)
-            }
-            if state.headers.contains(where: { HTTPHeaders.equal($0.0, "Transfer-Encoding") }) {
-                return reject(.badRequest(detail: "Content-Length and Transfer-Encoding are both given."), state: state,
-                              method: methodName, connection: connection, context: context)
-            }
-            if Int(state.headers[lengthIndex].1.trimmingASCIIWhitespace()).map({ $0 > state.maxBodyBytes }) ?? false {
-                return reject(.payloadTooLarge.with(detail: "The body is larger than this request accepts (\(state.maxBodyBytes) bytes)."), state: state, method: methodName, connection: connection, context: context)
-            }
-        } else if state.headers.contains(where: { HTTPHeaders.equal($0.0, "Transfer-Encoding") }) {
-            if let flaw = TransferEncoding.flaw(state.headers.filter { HTTPHeaders.equal($0.0, "Transfer-Encoding") }.map(\.1),
-                                                isHTTP10: version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false) {
-                return reject(.badRequest(detail: flaw), state: state, method: methodName, connection: connection, context: context)
-            }
+    } else {
+        // No body follows (neither Content-Length nor Transfer-Encoding): the request is not one of the bodies
+        // the `ConnectionGuard` may close to make room while MHD moves on to the last call.
+        state.enter(.processing)
+    }
+    return .YES
+}
+
+/// A chunk of body: kept up to the route's limit, then counted and discarded so the 413 is sent in order.
+@inline(__always)
+private func bodyChunk(state: RequestState, uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
+    let count = uploadDataSize.pointee
+    state.countBody(count)
+    if !state.bodyTooLarge, let uploadData {
+        if state.body.count + count > state.maxBodyBytes {
+            state.bodyTooLarge = true       // keep reading (and discarding) so the 413 can be sent in order
+            state.body = []
         } else {
-            // No body follows (neither Content-Length nor Transfer-Encoding): the request is not one of the bodies
-            // the `ConnectionGuard` may close to make room while MHD moves on to the last call.
-            state.enter(.processing)
-        }
-        return .YES
-    }
-
-    if uploadDataSize.pointee != 0 {
-        let count = uploadDataSize.pointee
-        state.countBody(count)
-        if !state.bodyTooLarge, let uploadData {
-            if state.body.count + count > state.maxBodyBytes {
-                state.bodyTooLarge = true       // keep reading (and discarding) so the 413 can be sent in order
-                state.body = []
-            } else {
-                uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
-                    state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
-                }
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+                state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
             }
         }
-        uploadDataSize.pointee = 0
-        return .YES
     }
+    uploadDataSize.pointee = 0
+    return .YES
+}
 
+/// The last call: the request made and answered (on this worker, or handed off and this connection suspended),
+/// or the answer of a resumed handed-off request queued.
+@inline(__always)
+private func lastCall(state: RequestState, connection: OpaquePointer, context: ServerContext, methodName: String) -> MHD_Result {
     if state.responded {
         // Called again after a handed-off request resumed its connection: queue the answer it made.
         guard let handedOff = state.handedOff, let response = handedOff.take() else { return .YES }
