@@ -91,4 +91,15 @@ struct ServiceGroupTests {
         #expect(group.threads == 5)
         #expect(ServiceGroup.threads(of: [Single.self, Noting.self]) == 3)
     }
+
+    /// A list declared as a tuple type (`Application.Services`): its threads counted before any service is built,
+    /// and the group built from a value of it keeps its order.
+    @Test func aTupleListCountsAndKeepsItsOrder() {
+        typealias Listed = (Noting, Single, Noting)
+        #expect(ServiceGroup.threads(of: Listed.self) == 5)
+        let group = ServiceGroup((Noting("a", Journal()), Single(), Noting("b", Journal())) as Listed, logger: Logger(label: "test", sink: .discard))
+        #expect(group.services.map(\.name) == ServiceGroup([Noting("a", Journal()), Single(), Noting("b", Journal())],
+                                                            logger: Logger(label: "test", sink: .discard)).services.map(\.name))
+        #expect(group.threads == 5)
+    }
 }

@@ -57,7 +57,7 @@ public final class Application: Sendable {
         // Requests that would wait on the database run on handoff threads, never on the workers (docs/FAULTS.md).
         let handoff = Handoff(threads: configuration.server.threads)
         let metrics = MetricsRegistry(threads: configuration.server.threads + handoff.threads + Server.backgroundThreads
-                                      + ServiceGroup.threads(of: Self.serviceKinds))
+                                      + ServiceGroup.threads(of: Services.self))
         self.metrics = metrics
         outbound = try HTTPClient(settings: configuration.outbound.clientSettings, logger: logger.with(label: "linkd.outbound"),
                                   metrics: metrics)
@@ -116,10 +116,8 @@ public final class Application: Sendable {
         let checks = HealthChecks(checker: checker, counts: checkCounts, interval: configuration.checkInterval, metrics: metrics,
                                   logger: logger.with(label: "linkd.checks"))
         let cleanup = WebhookCleanup(pool: pool, retentionDays: configuration.webhooks.retentionDays, logger: logger.with(label: "linkd.webhooks"))
-        let services = ServiceGroup([changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup],
+        let services = ServiceGroup((changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup) as Services,
                                     logger: logger.with(label: "linkd.services"))
-        precondition(services.kinds.map(ObjectIdentifier.init) == Self.serviceKinds.map(ObjectIdentifier.init),
-                     "the metrics' stripes are sized for Application.serviceKinds")
         let auth = Authenticator(pool: requests, cache: keys)
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes, links: links)
         let agents = UserAgentCache(stripes: metrics.stripes, parser: Self.userAgentParser(configuration.hits, logger: logger))
@@ -218,11 +216,11 @@ public final class Application: Sendable {
         logger.info("stopped")
     }
 
-    /// The kinds of the background services, in start order. The metrics' stripes are sized with their threads
-    /// before any is built (each takes the stripes), so `init` checks that it builds these.
-    private static let serviceKinds: [any BackgroundService.Type] = [ChangeFeed.self, AssociationFetchLog.self, HitBatcher.self, ClickTokens.self,
-                                                                           LinkClickCounter.self, HealthChecks.self, WebhookDeliveries.self,
-                                                                           WebhookCleanup.self]
+    /// The background services, in start order: the one list of them. The metrics' stripes are sized with their
+    /// threads before any is built (each takes the stripes), and `init` builds the group from a value of this
+    /// type, so a service added, removed or moved here and not there does not compile.
+    typealias Services = (ChangeFeed, AssociationFetchLog, HitBatcher, ClickTokens, LinkClickCounter, HealthChecks,
+                          WebhookDeliveries, WebhookCleanup)
 
     /// uap-core's regexes for the hits' operating systems and browsers, compiled once (not its device section, which
     /// the hits do not use); nil (logged) when they cannot be loaded: hits then record neither, and everything else

@@ -14,9 +14,24 @@ final class ServiceGroup: Sendable {
         self.logger = logger
     }
 
+    /// The services of a tuple, in its order: a value of the list type whose threads sized the stripes
+    /// (`threads(of:)`), so the compiler holds the services built to the list declared.
+    convenience init<each Service: BackgroundService>(_ services: (repeat each Service), logger: Logger) {
+        var list: [any BackgroundService] = []
+        for service in repeat each services { list.append(service) }
+        self.init(list, logger: logger)
+    }
+
     /// The threads that services of these kinds run (`BackgroundService.threads`).
     static func threads(of kinds: [any BackgroundService.Type]) -> Int {
         kinds.reduce(0) { $0 + $1.threads }
+    }
+
+    /// The threads that the services of a tuple type run, before any is built.
+    static func threads<each Service: BackgroundService>(of _: (repeat each Service).Type) -> Int {
+        var total = 0
+        for kind in repeat (each Service).self { total += kind.threads }
+        return total
     }
 
     /// The threads this group's services run.
