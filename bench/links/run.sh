@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
 done
 skipped() { case ",$SKIP," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 [ "$TAPS" -le "$LINKS" ] || TAPS=$LINKS
-PORT_A=0; HOST=links.example.com   # node A's port: the kernel's choice at its first start, kept for its restart (lib.sh); COPY_HOST=copy.example.com
+PORT_A=0; HOST=links.example.com; COPY_HOST=copy.example.com   # PORT_A: node A's port, the kernel's choice at its first start, kept for its restart (lib.sh)
 WRK="wrk -t$BENCH_THREADS -c$CONNECTIONS -d${SECONDS_PER_RUN}s --latency --timeout 2s"
 
 bench_require wrk curl psql initdb
