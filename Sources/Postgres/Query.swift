@@ -2,7 +2,8 @@ import Foundation
 
 /// A SQL statement and its parameters, built by string interpolation:
 /// `"SELECT * FROM links WHERE host = \(host)"` becomes `SELECT * FROM links WHERE host = $1` with
-/// `host` bound as `$1`. Interpolated values are always parameters, never SQL text.
+/// `host` bound as `$1`. Interpolated values are always parameters, never SQL text, unless spliced as
+/// `\(unescaped: text)`: trusted SQL (a table's name, a column list, a keyword) that the code itself wrote.
 public struct Query: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The SQL with `$n` placeholders.
     public private(set) var sql: String
@@ -47,6 +48,18 @@ public struct Query: Sendable, ExpressibleByStringInterpolation, CustomStringCon
         public mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value?) {
             binds.append(value)
             sql += "$\(binds.count)"
+        }
+
+        /// Binds a value whose type is known only at run time (an `any PostgresEncodable`) as the next parameter.
+        public mutating func appendInterpolation(bind value: any PostgresEncodable) {
+            binds.append(value)
+            sql += "$\(binds.count)"
+        }
+
+        /// Splices `sql` as it is, binding nothing: trusted SQL text the code wrote (a table's name, a column
+        /// list, a keyword), never text from a request. As postgres-nio's `\(unescaped:)`.
+        public mutating func appendInterpolation(unescaped sql: String) {
+            self.sql += sql
         }
 
         /// Inserts `identifier` double-quoted (`"my table"`, embedded `"` doubled): for names, not values.

@@ -180,6 +180,28 @@ import TestSupport
         #expect(query.binds.count == 1)
     }
 
+    @Test func unescapedTextIsSplicedAndBindsKeepTheirOrder() {
+        let columns = "id, name"
+        let lock = "FOR UPDATE"
+        let owner: any PostgresEncodable = "w"
+        let query: Query = """
+            SELECT \(unescaped: columns) FROM t WHERE a = \(1) AND \(unescaped: "b") = \(bind: owner) \
+            AND c = \(Int64?.none) \(unescaped: lock)
+            """
+        #expect(query.sql == "SELECT id, name FROM t WHERE a = $1 AND b = $2 AND c = $3 FOR UPDATE")
+        #expect(query.binds.count == 3)
+        #expect(query.binds[1].postgresText == "w")
+    }
+
+    @Test func splicedSQLRunsWithItsBinds() throws {
+        let database = try TestDatabase.create()
+        let connection = try Connection(database.parameters)
+        let cast = "::int8"
+        let row = try connection.query("SELECT \(Int64(2))\(unescaped: cast) + \(Int64(3))\(unescaped: cast) AS sum, \(String("x")) AS x").first!
+        #expect(try row.decode(0, as: Int64.self) == 5)
+        #expect(try row.decode(1, as: String.self) == "x")
+    }
+
     @Test func encodesArraysAndBytesAsLiterals() {
         #expect(["a", "b\"c", "d\\e", ""].postgresText == #"{"a","b\"c","d\\e",""}"#)
         #expect([Int64(-1), 2].postgresText == #"{"-1","2"}"#)
