@@ -37,26 +37,28 @@ protocol ResourceStore {
 }
 
 extension ResourceStore {
-    /// The row `condition` selects (with `$1…$n` for `binds`), locked until the transaction ends with `forUpdate`
+    /// The row `key` of `owner`, nil when `owner` has none, locked until the transaction ends with `forUpdate`
     /// (`FOR UPDATE`; `FOR NO KEY UPDATE` with `keepingKey`: a change that leaves the row's key as it is, which rows
     /// referring to it may still be written beside).
-    static func one(
-        where condition: String, _ binds: [any PostgresEncodable], forUpdate: Bool = false, keepingKey: Bool = false, on connection: Connection
-    ) throws -> Resource? {
-        let row = try connection.query(Query(unsafeSQL: """
-            SELECT \(columns) FROM \(table) WHERE \(condition) \(forUpdate ? (keepingKey ? "FOR NO KEY UPDATE" : "FOR UPDATE") : "")
-            """, binds: binds)).first
+    static func find(_ key: any PostgresEncodable, of owner: UUID, forUpdate: Bool = false, keepingKey: Bool = false,
+                     on connection: Connection) throws -> Resource? {
+        let lock = forUpdate ? (keepingKey ? "FOR NO KEY UPDATE" : "FOR UPDATE") : ""
+        let row = try connection.query("""
+            SELECT \(unescaped: columns) FROM \(unescaped: table)
+            WHERE \(unescaped: address.key) = \(bind: key) AND \(unescaped: address.owner) = \(owner) \(unescaped: lock)
+            """).first
         return try row.map(Resource.init(row:))
     }
 
-    /// The row `key` of `owner`, nil when `owner` has none (locked with `forUpdate`, as `one` locks).
-    static func find(_ key: any PostgresEncodable, of owner: UUID, forUpdate: Bool = false, keepingKey: Bool = false,
-                     on connection: Connection) throws -> Resource? {
-        try one(where: "\(address.key) = $1 AND \(address.owner) = $2", [key, owner], forUpdate: forUpdate, keepingKey: keepingKey, on: connection)
+    /// One page of `owner`'s rows (`address.owner`) in `(created_at, id)` order: the rows after the cursor, plus one
+    /// more when another page exists.
+    static func page(_ page: Page, of owner: UUID, on connection: Connection) throws -> [Resource] {
+        try self.page(page, where: "\(address.owner) = $1", [owner], on: connection)
     }
 
     /// One page in `(created_at, id)` order: the rows after the cursor that satisfy `condition`, plus one more when
-    /// another page exists. `condition` uses `$1…$n` for `binds`; the keyset parameters follow them.
+    /// another page exists. `condition` uses `$1…$n` for `binds`; the keyset parameters follow them. Numbered by
+    /// hand: the stores' conditions bind a varying number of values before the keyset's.
     static func page(
         _ page: Page, where condition: String, _ binds: [any PostgresEncodable], on connection: Connection
     ) throws -> [Resource] {
@@ -70,7 +72,8 @@ extension ResourceStore {
         return try connection.query(Query(unsafeSQL: sql, binds: binds + [page.after?.micros, page.after?.id, page.limit + 1])).map(Resource.init(row:))
     }
 
-    /// Inserts one row: `names` are the columns given, `binds` their values in order.
+    /// Inserts one row: `names` are the columns given, `binds` their values in order (numbered here: their count
+    /// varies with the store).
     static func insert(_ names: String, _ binds: [any PostgresEncodable], on connection: Connection) throws -> Resource {
         let values = (1...binds.count).map { "$\($0)" }.joined(separator: ", ")
         let row = try connection.query(Query(unsafeSQL: """
@@ -80,6 +83,7 @@ extension ResourceStore {
     }
 
     /// Updates the row `id` (`$1`) with `assignments` (`$2…` for `binds`; none: only the version) as a new version.
+    /// Numbered by hand: each store's assignments bind their own values after the id.
     static func update(_ id: UUID, set assignments: String = "", _ binds: [any PostgresEncodable] = [], on connection: Connection) throws -> Resource {
         let set = assignments.isEmpty ? "" : assignments + ", "
         let row = try connection.query(Query(unsafeSQL: """
@@ -89,6 +93,6 @@ extension ResourceStore {
     }
 
     static func delete(_ id: UUID, on connection: Connection) throws {
-        try connection.execute(Query(unsafeSQL: "DELETE FROM \(table) WHERE id = $1", binds: [id]))
+        try connection.execute("DELETE FROM \(unescaped: table) WHERE id = \(id)")
     }
 }

@@ -36,27 +36,10 @@ struct AuditHandlers: EndpointGroup {
         }
         // Keyset on the identity column, newest first.
         let before = page.after?.micros
-        let rows = try pool.withConnection { [filter] connection in
+        let entries = try pool.withConnection { [filter] connection in
             try AuditStore.page(workspace: principal.workspaceID, before: before, filter: filter, limit: page.limit + 1, on: connection)
         }
-        let items = try rows.map { row -> (json: JSONValue, micros: Int64, id: UUID) in
-            let id = try row.decode(0, as: Int64.self)
-            let keyID = try row.decode(1, as: UUID?.self)
-            let before = try row.decode(6, as: JSONText?.self).flatMap { try? JSONValue.parse($0.json) }
-            let after = try row.decode(7, as: JSONText?.self).flatMap { try? JSONValue.parse($0.json) }
-            let json = JSONValue.object([
-                "id": .number(String(id)),
-                "keyId": keyID.map(JSONValue.uuid) ?? .null,
-                "at": .timestamp(try row.decode(2, as: Date.self)),
-                "action": .string(try row.decode(3, as: String.self)),
-                "resourceType": .string(try row.decode(4, as: String.self)),
-                "resourceId": .string(try row.decode(5, as: String.self)),
-                "resourceName": try row.decode(8, as: String?.self).map(JSONValue.string) ?? .null,
-                "before": before ?? .null,
-                "after": after ?? .null,
-            ])
-            return (json, id, Self.unusedID)
-        }
+        let items = entries.map { (json: $0.json, micros: $0.id, id: Self.unusedID) }
         return page.response(request, items: items)
     }
 }

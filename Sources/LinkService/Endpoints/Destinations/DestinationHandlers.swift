@@ -53,7 +53,7 @@ struct DestinationHandlers: EndpointGroup {
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         try resource.list(request) { page, connection in
             let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
-            return try DestinationStore.page(page, where: "app_id = $1", [app.id], on: connection)
+            return try DestinationStore.page(page, of: app.id, on: connection)
         }
     }
 

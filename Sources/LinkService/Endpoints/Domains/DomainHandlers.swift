@@ -48,7 +48,7 @@ struct DomainHandlers: EndpointGroup {
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         try resource.list(request) { page, connection in
-            try DomainStore.page(page, where: "workspace_id = $1", [principal.workspaceID], on: connection)
+            try DomainStore.page(page, of: principal.workspaceID, on: connection)
         }
     }
 

@@ -64,7 +64,7 @@ struct KeyHandlers: EndpointGroup {
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         try resource.list(request) { page, connection in
-            try KeyStore.page(page, where: "workspace_id = $1", [principal.workspaceID], on: connection)
+            try KeyStore.page(page, of: principal.workspaceID, on: connection)
         }
     }
 

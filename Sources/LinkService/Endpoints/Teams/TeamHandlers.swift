@@ -37,13 +37,13 @@ struct TeamHandlers: EndpointGroup {
             if try TeamStore.exists(teamID!, workspace: principal.workspaceID, on: connection) {
                 throw ServiceError.conflict("The team \(teamID!) is already registered.")
             }
-            return try TeamStore.insert("workspace_id, team_id, name", [principal.workspaceID, teamID!, name!], on: connection)
+            return try TeamStore.insert(teamID!, name: name!, workspace: principal.workspaceID, on: connection)
         }
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         try resource.list(request) { page, connection in
-            try TeamStore.page(page, where: "workspace_id = $1", [principal.workspaceID], on: connection)
+            try TeamStore.page(page, of: principal.workspaceID, on: connection)
         }
     }
 
@@ -63,7 +63,7 @@ struct TeamHandlers: EndpointGroup {
         try errors.check()
         return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
                                     check: { _, _ in name }) { before, name, connection, _ in
-            try TeamStore.update(before.id, set: "name = coalesce($2, name)", [name], on: connection)
+            try TeamStore.rename(before.id, to: name, on: connection)
         }
     }
 

@@ -91,9 +91,9 @@ struct WebhookHandlers: EndpointGroup {
             guard try WebhookStore.countLocked(workspace: principal.workspaceID, on: connection) < limit else {
                 throw ServiceError.conflict("The workspace has \(limit) webhook subscriptions, the most it may have (--webhook-subscription-limit); delete one first.")
             }
-            let created = try WebhookStore.insert("id, workspace_id, url, events, description, secret_sealed, secret_key_id, bulk_events",
-                                                  [id, principal.workspaceID, url!, events!, description, keys.seal(signature.key, for: id), keys.sealingID,
-                                                   bulkEvents], on: connection)
+            let created = try WebhookStore.insert(id, workspace: principal.workspaceID, url: url!, events: events!, description: description,
+                                                  secret: keys.seal(signature.key, for: id), keyID: keys.sealingID, bulkEvents: bulkEvents,
+                                                  on: connection)
             try AuditStore.record(on: connection, principal, .create, type: Webhook.auditType, id: created.auditID, after: created.json)
             return created
         }
@@ -102,7 +102,7 @@ struct WebhookHandlers: EndpointGroup {
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         try resource.list(request) { page, connection in
-            try WebhookStore.page(page, where: "workspace_id = $1", [principal.workspaceID], on: connection)
+            try WebhookStore.page(page, of: principal.workspaceID, on: connection)
         }
     }
 
@@ -128,10 +128,8 @@ struct WebhookHandlers: EndpointGroup {
         try errors.check()
         return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
                                     check: { _, _ in () }) { before, _, connection, _ in
-            try WebhookStore.update(before.id, set: """
-                url = coalesce($2, url), events = coalesce($3::text[], events), description = coalesce($4, description),
-                bulk_events = coalesce($5, bulk_events)
-                """, [url, events, description, bulkEvents], on: connection)
+            try WebhookStore.change(before.id, url: url, events: events, description: description, bulkEvents: bulkEvents,
+                                    on: connection)
         }
     }
 
@@ -150,8 +148,8 @@ struct WebhookHandlers: EndpointGroup {
         let rotated = try changes.pool.withTransaction { connection in
             let before = try find(request, principal, on: connection, forUpdate: true)
             try ETag.check(request, current: before.version)
-            let after = try WebhookStore.update(before.id, set: "secret_sealed = $2, secret_key_id = $3",
-                                                [keys.seal(signature.key, for: before.id), keys.sealingID], on: connection)
+            let after = try WebhookStore.reseal(before.id, secret: keys.seal(signature.key, for: before.id),
+                                                keyID: keys.sealingID, on: connection)
             try AuditStore.record(on: connection, principal, .update, type: Webhook.auditType, id: after.auditID,
                                   before: before.json, after: .object(["secret": .string("rotated")]))
             return after
@@ -162,7 +160,7 @@ struct WebhookHandlers: EndpointGroup {
     func pause(_ request: Request, _ principal: Principal) throws -> Response {
         try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
                             check: { _, _ in () }) { before, _, connection, _ in
-            try WebhookStore.update(before.id, set: "paused = true", on: connection)
+            try WebhookStore.pause(before.id, on: connection)
         }
     }
 

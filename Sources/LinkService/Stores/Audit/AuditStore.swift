@@ -49,18 +49,21 @@ enum AuditStore {
     }
 
     /// Up to `limit` of `workspace`'s entries matching `filter`, newest first, from before the identity `before` (the
-    /// keyset of `GET /v1/audit`): id, key id, time, action, resource type and id, before, after, and the resource's
-    /// name (`nameSQL`).
-    static func page(workspace: UUID, before: Int64?, filter: Filter, limit: Int, on connection: Connection) throws -> QueryResult {
-        try connection.query(Query(unsafeSQL: """
-            SELECT e.id, e.key_id, e.at, e.action, e.resource_type, e.resource_id, e.before, e.after, \(nameSQL) FROM audit_log e
-            WHERE e.workspace_id = $1 AND ($2::int8 IS NULL OR e.id < $2) AND ($3::text IS NULL OR e.resource_type = $3)
-              AND ($4::text IS NULL OR (e.resource_type = 'link' AND e.resource_id = $4))
-              AND ($5::text IS NULL OR (e.resource_type = 'webhook' AND e.resource_id = $5)
+    /// keyset of `GET /v1/audit`), with the resource's name (`nameSQL`).
+    static func page(workspace: UUID, before: Int64?, filter: Filter, limit: Int, on connection: Connection) throws -> [AuditEntry] {
+        let link = filter.link?.canonicalText
+        let webhook = filter.webhook?.canonicalText
+        return try connection.query("""
+            SELECT e.id, e.key_id, e.at, e.action, e.resource_type, e.resource_id, e.before, e.after, \(unescaped: nameSQL)
+            FROM audit_log e
+            WHERE e.workspace_id = \(workspace) AND (\(before)::int8 IS NULL OR e.id < \(before))
+              AND (\(filter.type)::text IS NULL OR e.resource_type = \(filter.type))
+              AND (\(link)::text IS NULL OR (e.resource_type = 'link' AND e.resource_id = \(link)))
+              AND (\(webhook)::text IS NULL OR (e.resource_type = 'webhook' AND e.resource_id = \(webhook))
                    OR (e.resource_type = 'webhook_delivery'
-                       AND e.resource_id IN (SELECT id::text FROM webhook_outbox WHERE webhook_id::text = $5)))
-            ORDER BY e.id DESC LIMIT $6
-            """, binds: [workspace, before, filter.type, filter.link?.canonicalText, filter.webhook?.canonicalText, limit]))
+                       AND e.resource_id IN (SELECT id::text FROM webhook_outbox WHERE webhook_id::text = \(webhook))))
+            ORDER BY e.id DESC LIMIT \(limit)
+            """).map(AuditEntry.init(row:))
     }
 
     /// The name people know an entry's resource by, from the entry itself (each member after the change, else before

@@ -13,6 +13,35 @@ enum WebhookStore: ResourceStore {
         """
     static let address = (key: "id", owner: "workspace_id")
 
+    // MARK: Subscriptions
+
+    /// Subscribes `url` of `workspace` to `events`, with its signing secret sealed (`secret`) under the key `keyID`;
+    /// `bulkEvents` nil: the table's default.
+    static func insert(_ id: UUID, workspace: UUID, url: String, events: [String], description: String?, secret: [UInt8], keyID: String,
+                       bulkEvents: String?, on connection: Connection) throws -> Webhook {
+        try insert("id, workspace_id, url, events, description, secret_sealed, secret_key_id, bulk_events",
+                   [id, workspace, url, events, description, secret, keyID, bulkEvents], on: connection)
+    }
+
+    /// Changes the fields given (nil: kept) of the subscription `id` as a new version.
+    static func change(_ id: UUID, url: String?, events: [String]?, description: String?, bulkEvents: String?,
+                       on connection: Connection) throws -> Webhook {
+        try update(id, set: """
+            url = coalesce($2, url), events = coalesce($3::text[], events), description = coalesce($4, description),
+            bulk_events = coalesce($5, bulk_events)
+            """, [url, events, description, bulkEvents], on: connection)
+    }
+
+    /// Replaces the sealed signing secret of the subscription `id` (sealed under the key `keyID`) as a new version.
+    static func reseal(_ id: UUID, secret: [UInt8], keyID: String, on connection: Connection) throws -> Webhook {
+        try update(id, set: "secret_sealed = $2, secret_key_id = $3", [secret, keyID], on: connection)
+    }
+
+    /// Pauses the subscription `id` (its events stay queued) as a new version.
+    static func pause(_ id: UUID, on connection: Connection) throws -> Webhook {
+        try update(id, set: "paused = true", on: connection)
+    }
+
     // MARK: Queueing
 
     /// The event types some enabled subscription of `workspace` receives.
