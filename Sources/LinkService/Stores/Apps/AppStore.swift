@@ -40,41 +40,39 @@ enum AppStore: ResourceStore {
 
     /// The apps among `ids` (uuid text) that are in `workspace`.
     static func all(_ ids: [String], workspace: UUID, on connection: Connection) throws -> [App] {
-        try connection.query(Query(unsafeSQL: """
-            SELECT \(columns) FROM apps WHERE workspace_id = $1 AND id = ANY($2::uuid[])
-            """, binds: [workspace, ids])).map(App.init(row:))
+        try connection.query("""
+            SELECT \(unescaped: columns) FROM apps WHERE workspace_id = \(workspace) AND id = ANY(\(ids)::uuid[])
+            """).map(App.init(row:))
     }
 
     /// Every app of `workspace`.
     static func all(workspace: UUID, on connection: Connection) throws -> [App] {
-        try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM apps WHERE workspace_id = $1",
-                                   binds: [workspace])).map(App.init(row:))
+        try connection.query("SELECT \(unescaped: columns) FROM apps WHERE workspace_id = \(workspace)").map(App.init(row:))
     }
 
     /// Every app of the `workspaces` (uuid text), each with its workspace.
     static func all(ofWorkspaces workspaces: [String], on connection: Connection) throws -> [(App, UUID)] {
-        try connection.query(Query(unsafeSQL: "SELECT \(columns), workspace_id FROM apps WHERE workspace_id = ANY($1::uuid[])",
-                                   binds: [workspaces])).map { row in (try App(row: row), try row.decode(columnCount, as: UUID.self)) }
+        try connection.query("SELECT \(unescaped: columns), workspace_id FROM apps WHERE workspace_id = ANY(\(workspaces)::uuid[])").map { row in (try App(row: row), try row.decode(columnCount, as: UUID.self)) }
     }
 
     /// Whether another app of `workspace` (not `excluding`) has the identity of `input`: the same team and bundle ID
     /// (bundle IDs compared without case) or the same package name.
     static func hasDuplicate(of input: AppInput, workspace: UUID, excluding id: UUID?, on connection: Connection) throws -> Bool {
-        try connection.query(Query(unsafeSQL: """
-            SELECT id FROM apps WHERE workspace_id = $1 AND id IS DISTINCT FROM $2
-              AND ((platform = 'ios' AND team_id = $3 AND lower(bundle_id) = lower($4)) OR (platform = 'android' AND package_name = $5))
-            """, binds: [workspace, id, input.teamID, input.bundleID, input.packageName])).count > 0
+        try connection.query("""
+            SELECT id FROM apps WHERE workspace_id = \(workspace) AND id IS DISTINCT FROM \(id)
+              AND ((platform = 'ios' AND team_id = \(input.teamID) AND lower(bundle_id) = lower(\(input.bundleID))) OR (platform = 'android' AND package_name = \(input.packageName)))
+            """).count > 0
     }
 
     /// The name of another app of `workspace` and `platform` (not `excluding`) that registered `scheme`, if any:
     /// schemes are unique per platform, an iOS and an Android app of one product share theirs.
     static func schemeOwner(_ scheme: String, platform: AppPlatform, workspace: UUID, excluding id: UUID?,
                             on connection: Connection) throws -> String? {
-        try connection.query(Query(unsafeSQL: """
-            SELECT name FROM apps WHERE workspace_id = $1 AND platform = $2 AND lower(custom_scheme) = lower($3)
-              AND id IS DISTINCT FROM $4
+        try connection.query("""
+            SELECT name FROM apps WHERE workspace_id = \(workspace) AND platform = \(platform.rawValue) AND lower(custom_scheme) = lower(\(scheme))
+              AND id IS DISTINCT FROM \(id)
             ORDER BY created_at, id LIMIT 1
-            """, binds: [workspace, platform.rawValue, scheme, id])).first.map { try $0.decode(0, as: String.self) }
+            """).first.map { try $0.decode(0, as: String.self) }
     }
 
     /// The hostnames of the domains whose rules name the app, oldest first.

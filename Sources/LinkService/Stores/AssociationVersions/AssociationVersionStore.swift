@@ -51,13 +51,13 @@ enum AssociationVersionStore: ResourceStore {
 
     /// The latest version of each domain among `ids` (nil: every domain) that has one: one index probe a domain.
     static func latest(domains ids: [UUID]?, on connection: Connection) throws -> [UUID: Latest] {
-        let rows = try connection.query(Query(unsafeSQL: """
+        let rows = try connection.query("""
             SELECT d.id, v.n, v.aasa_etag, v.assetlinks_etag FROM domains d
             CROSS JOIN LATERAL (
                 SELECT n, aasa_etag, assetlinks_etag FROM association_versions WHERE domain_id = d.id ORDER BY n DESC LIMIT 1
             ) v
-            WHERE $1::uuid[] IS NULL OR d.id = ANY($1::uuid[])
-            """, binds: [ids.map { $0.map(\.canonicalText) }]))
+            WHERE \(ids.map { $0.map(\.canonicalText) })::uuid[] IS NULL OR d.id = ANY(\(ids.map { $0.map(\.canonicalText) })::uuid[])
+            """)
         var latest: [UUID: Latest] = [:]
         latest.reserveCapacity(rows.count)
         for row in rows {
@@ -93,9 +93,9 @@ enum AssociationVersionStore: ResourceStore {
 
     /// Version `number` of `domain` with its files and snapshot; nil when there is none (never, or forgotten).
     static func find(domain: UUID, number: Int, on connection: Connection) throws -> AssociationVersionFiles? {
-        guard let row = try connection.query(Query(unsafeSQL: """
-            SELECT \(columns), aasa, assetlinks, snapshot FROM association_versions WHERE domain_id = $1 AND n = $2
-            """, binds: [domain, number])).first else { return nil }
+        guard let row = try connection.query("""
+            SELECT \(unescaped: columns), aasa, assetlinks, snapshot FROM association_versions WHERE domain_id = \(domain) AND n = \(number)
+            """).first else { return nil }
         let snapshot: JSONText = try row.decode(10)
         return AssociationVersionFiles(version: try AssociationVersion(row: row), aasa: try row.decode(8), assetLinks: try row.decode(9),
                                        snapshot: (try? JSONValue.parse(snapshot.json)) ?? .object([]))

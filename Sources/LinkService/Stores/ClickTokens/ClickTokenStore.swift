@@ -9,37 +9,37 @@ enum ClickTokenStore {
         hashes: [String], workspaces: [String], domains: [String], urls: [String], platforms: [String], answers: [String],
         createdMicros: [Int64], expiresMicros: [Int64], on connection: Connection
     ) throws {
-        try connection.execute(Query(unsafeSQL: """
+        try connection.execute("""
             INSERT INTO click_tokens (token_hash, workspace_id, domain_id, url, platform, answer, created_at, expires_at)
             SELECT t.h, t.w::uuid, t.d::uuid, t.u, t.p, t.a::json, to_timestamp(t.c / 1e6), to_timestamp(t.e / 1e6)
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int8[], $8::int8[])
+            FROM unnest(\(hashes)::text[], \(workspaces)::text[], \(domains)::text[], \(urls)::text[], \(platforms)::text[], \(answers)::text[], \(createdMicros)::int8[], \(expiresMicros)::int8[])
                 AS t(h, w, d, u, p, a, c, e)
             WHERE EXISTS (SELECT 1 FROM domains WHERE id = t.d::uuid)
             ON CONFLICT (token_hash) DO NOTHING
-            """, binds: [hashes, workspaces, domains, urls, platforms, answers, createdMicros, expiresMicros]))
+            """)
     }
 
     /// Deletes the tokens that expired more than `grace` seconds ago; returns how many.
     static func deleteExpired(grace: TimeInterval, on connection: Connection) throws -> Int {
-        try connection.query(Query(unsafeSQL: """
-            WITH gone AS (DELETE FROM click_tokens WHERE expires_at < now() - make_interval(secs => $1) RETURNING 1)
+        try connection.query("""
+            WITH gone AS (DELETE FROM click_tokens WHERE expires_at < now() - make_interval(secs => \(grace)) RETURNING 1)
             SELECT count(*)::int8 FROM gone
-            """, binds: [grace])).first!.decode(0, as: Int.self)
+            """).first!.decode(0, as: Int.self)
     }
 
     /// Claims the unexpired, unclaimed token `hash`: its link, platform, workspace and answer; nil when it cannot be claimed.
     static func claim(_ hash: String, on connection: Connection) throws -> (url: String, platform: String, workspace: UUID, answer: String)? {
-        try connection.query(Query(unsafeSQL: """
+        try connection.query("""
             UPDATE click_tokens SET claimed_at = now()
-            WHERE token_hash = $1 AND claimed_at IS NULL AND expires_at > now()
+            WHERE token_hash = \(hash) AND claimed_at IS NULL AND expires_at > now()
             RETURNING url, platform, workspace_id, answer::text
-            """, binds: [hash])).first.map { try $0.decode((String, String, UUID, String).self) }
+            """).first.map { try $0.decode((String, String, UUID, String).self) }
     }
 
     /// Whether the token `hash` was claimed and whether it expired; nil when there is no such token.
     static func state(of hash: String, on connection: Connection) throws -> (claimed: Bool, expired: Bool)? {
-        try connection.query(Query(unsafeSQL: """
-            SELECT claimed_at IS NOT NULL, expires_at <= now() FROM click_tokens WHERE token_hash = $1
-            """, binds: [hash])).first.map { try $0.decode((Bool, Bool).self) }
+        try connection.query("""
+            SELECT claimed_at IS NOT NULL, expires_at <= now() FROM click_tokens WHERE token_hash = \(hash)
+            """).first.map { try $0.decode((Bool, Bool).self) }
     }
 }

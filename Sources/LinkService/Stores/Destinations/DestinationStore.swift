@@ -27,29 +27,29 @@ enum DestinationStore: ResourceStore {
 
     /// Every destination type of `app`, by name.
     static func all(of app: UUID, on connection: Connection) throws -> [Destination] {
-        try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM destinations WHERE app_id = $1 ORDER BY name", binds: [app]))
+        try connection.query("SELECT \(unescaped: columns) FROM destinations WHERE app_id = \(app) ORDER BY name")
             .map(Destination.init(row:))
     }
 
     /// Every destination type of the `apps` (uuid text).
     static func all(ofApps apps: [String], on connection: Connection) throws -> [Destination] {
-        try connection.query(Query(unsafeSQL: """
-            SELECT \(columns) FROM destinations WHERE app_id = ANY($1::uuid[])
-            """, binds: [apps])).map(Destination.init(row:))
+        try connection.query("""
+            SELECT \(unescaped: columns) FROM destinations WHERE app_id = ANY(\(apps)::uuid[])
+            """).map(Destination.init(row:))
     }
 
     /// Every destination type of `workspace`.
     static func all(workspace: UUID, on connection: Connection) throws -> [Destination] {
-        try connection.query(Query(unsafeSQL: """
-            SELECT \(columns) FROM destinations WHERE workspace_id = $1
-            """, binds: [workspace])).map(Destination.init(row:))
+        try connection.query("""
+            SELECT \(unescaped: columns) FROM destinations WHERE workspace_id = \(workspace)
+            """).map(Destination.init(row:))
     }
 
     /// Every destination type of the `workspaces` (uuid text).
     static func all(ofWorkspaces workspaces: [String], on connection: Connection) throws -> [Destination] {
-        try connection.query(Query(unsafeSQL: """
-            SELECT \(columns) FROM destinations WHERE workspace_id = ANY($1::uuid[])
-            """, binds: [workspaces])).map(Destination.init(row:))
+        try connection.query("""
+            SELECT \(unescaped: columns) FROM destinations WHERE workspace_id = ANY(\(workspaces)::uuid[])
+            """).map(Destination.init(row:))
     }
 
     /// The hostnames of the domains whose rules lead to the destination type `name` of `app`.

@@ -21,15 +21,14 @@ enum DomainStore: ResourceStore {
     /// Every domain (`hostnames` nil) or the named ones.
     static func all(hostnames: [String]?, on connection: Connection) throws -> [Domain] {
         if let hostnames {
-            return try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM domains WHERE hostname = ANY($1::text[])",
-                                              binds: [hostnames])).map(Domain.init(row:))
+            return try connection.query("SELECT \(unescaped: columns) FROM domains WHERE hostname = ANY(\(hostnames)::text[])").map(Domain.init(row:))
         }
-        return try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM domains")).map(Domain.init(row:))
+        return try connection.query("SELECT \(unescaped: columns) FROM domains").map(Domain.init(row:))
     }
 
     /// Every domain of `workspace`.
     static func all(workspace: UUID, on connection: Connection) throws -> [Domain] {
-        try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM domains WHERE workspace_id = $1", binds: [workspace]))
+        try connection.query("SELECT \(unescaped: columns) FROM domains WHERE workspace_id = \(workspace)")
             .map(Domain.init(row:))
     }
 
@@ -62,10 +61,10 @@ enum DomainStore: ResourceStore {
 
     /// The id of the domain `hostname` of `workspace` whose rules name `app` (`App.primaryDomain`), nil for none.
     static func id(of hostname: String, namingApp app: UUID?, workspace: UUID, on connection: Connection) throws -> UUID? {
-        try connection.query(Query(unsafeSQL: """
-            SELECT d.id FROM domains d WHERE d.workspace_id = $1 AND d.hostname = $2
-              AND EXISTS (SELECT 1 FROM rule_apps ra JOIN rules r ON r.id = ra.rule_id WHERE r.domain_id = d.id AND ra.app_id = $3)
-            """, binds: [workspace, hostname, app])).first?.decode(0, as: UUID.self)
+        try connection.query("""
+            SELECT d.id FROM domains d WHERE d.workspace_id = \(workspace) AND d.hostname = \(hostname)
+              AND EXISTS (SELECT 1 FROM rule_apps ra JOIN rules r ON r.id = ra.rule_id WHERE r.domain_id = d.id AND ra.app_id = \(app))
+            """).first?.decode(0, as: UUID.self)
     }
 
     /// Keeps a fetch of an association file as the host's last fetch of that file unless a later one is kept.

@@ -25,17 +25,17 @@ enum KeyStore: ResourceStore {
 
     /// Which of `ids` (uuid text) are keys that are not revoked.
     static func unrevoked(_ ids: [String], on connection: Connection) throws -> Set<UUID> {
-        Set(try connection.query(Query(unsafeSQL: """
-            SELECT id FROM api_keys WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL
-            """, binds: [ids])).map { try $0.decode(0, as: UUID.self) })
+        Set(try connection.query("""
+            SELECT id FROM api_keys WHERE id = ANY(\(ids)::uuid[]) AND revoked_at IS NULL
+            """).map { try $0.decode(0, as: UUID.self) })
     }
 
     /// Revokes the key `id` of `workspace` (a key revoked before keeps its time); nil when it has no such key.
     static func revoke(_ id: UUID, workspace: UUID, on connection: Connection) throws -> APIKey? {
-        let row = try connection.query(Query(unsafeSQL: """
+        let row = try connection.query("""
             UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
-            WHERE id = $1 AND workspace_id = $2 RETURNING \(columns)
-            """, binds: [id, workspace])).first
+            WHERE id = \(id) AND workspace_id = \(workspace) RETURNING \(unescaped: columns)
+            """).first
         return try row.map(APIKey.init(row:))
     }
 }

@@ -29,13 +29,13 @@ enum LinkBatchStore {
         guard !links.isEmpty else { return [] }
         if try copyStraight(links, workspace: workspace, on: connection) { return Set(links.lazy.map(\.id)) }
         _ = try connection.execute("TRUNCATE link_batch")
-        _ = try connection.copyFrom(Query(unsafeSQL: "COPY link_batch (\(columns)) FROM STDIN"), rows: links.lazy.map(rows(of:)))
-        let inserted = try connection.query(Query(unsafeSQL: """
-            INSERT INTO links (workspace_id, \(columns))
-            SELECT $1, \(columns) FROM link_batch
+        _ = try connection.copyFrom("COPY link_batch (\(unescaped: columns)) FROM STDIN", rows: links.lazy.map(rows(of:)))
+        let inserted = try connection.query("""
+            INSERT INTO links (workspace_id, \(unescaped: columns))
+            SELECT \(workspace), \(unescaped: columns) FROM link_batch
             ON CONFLICT (domain_id, slug) DO NOTHING
             RETURNING id
-            """, binds: [workspace]))
+            """)
         var ids = Set<UUID>(minimumCapacity: inserted.count)
         for row in inserted { ids.insert(try row.decode(0, as: UUID.self)) }
         return ids
@@ -46,7 +46,7 @@ enum LinkBatchStore {
         try connection.executeScript("SAVEPOINT link_copy")
         let owner = workspace.canonicalText
         do {
-            _ = try connection.copyFrom(Query(unsafeSQL: "COPY links (workspace_id, \(columns)) FROM STDIN"),
+            _ = try connection.copyFrom("COPY links (workspace_id, \(unescaped: columns)) FROM STDIN",
                                         rows: links.lazy.map { [owner] + rows(of: $0) })
         } catch {
             guard error.sqlState == .uniqueViolation else { throw error }

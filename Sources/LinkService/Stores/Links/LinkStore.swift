@@ -47,23 +47,21 @@ enum LinkStore: ResourceStore {
 
     /// Whether another link (not `excluding`) of the domain has the slug.
     static func slugTaken(_ slug: String, domain: UUID, excluding id: UUID?, on connection: Connection) throws -> Bool {
-        try connection.query(Query(unsafeSQL: "SELECT 1 FROM links WHERE domain_id = $1 AND slug = $2 AND id IS DISTINCT FROM $3",
-                                   binds: [domain, slug, id])).count > 0
+        try connection.query("SELECT 1 FROM links WHERE domain_id = \(domain) AND slug = \(slug) AND id IS DISTINCT FROM \(id)").count > 0
     }
 
     /// The link `slug` of the domain `domain`, its taps counted so far (`clicks`) included, as a click or resolve of
     /// it asks (one lookup by the unique index).
     static func served(slug: String, domain: UUID, on connection: Connection) throws -> Link? {
-        try connection.query(Query(unsafeSQL: "SELECT \(columns) FROM links WHERE domain_id = $1 AND slug = $2",
-                                   binds: [domain, slug])).first.map(Link.init(row:))
+        try connection.query("SELECT \(unescaped: columns) FROM links WHERE domain_id = \(domain) AND slug = \(slug)").first.map(Link.init(row:))
     }
 
     /// The slug, app and destination type of the first `limit` links of the domain (oldest first), what a rule change
     /// is checked against (`LinkPlacement`).
     static func placements(domain: UUID, limit: Int, on connection: Connection) throws -> [(slug: String, app: UUID?, type: String?)] {
-        try connection.query(Query(unsafeSQL: """
-            SELECT slug, app_id, destination ->> 'type' FROM links WHERE domain_id = $1 ORDER BY created_at, id LIMIT $2
-            """, binds: [domain, limit])).map { try $0.decode((String, UUID?, String?).self) }
+        try connection.query("""
+            SELECT slug, app_id, destination ->> 'type' FROM links WHERE domain_id = \(domain) ORDER BY created_at, id LIMIT \(limit)
+            """).map { try $0.decode((String, UUID?, String?).self) }
     }
 
     /// Links that lead somewhere, as a refusal to delete it names them: "2 links (go.example.com/a, go.example.com/b)".
@@ -101,10 +99,10 @@ enum LinkStore: ResourceStore {
 
     /// The link space of each domain that has links (`link_apps`), of every domain (`domains` nil) or of those named.
     static func spaces(domains: [UUID]?, on connection: Connection) throws -> [UUID: LinkSpace] {
-        let rows = try connection.query(Query(unsafeSQL: """
+        let rows = try connection.query("""
             SELECT domain_id, coalesce(array_agg(app_id::text) FILTER (WHERE app_id IS NOT NULL), '{}') FROM link_apps
-            WHERE links > 0 AND ($1::uuid[] IS NULL OR domain_id = ANY($1::uuid[])) GROUP BY domain_id
-            """, binds: [domains.map { $0.map(\.canonicalText) }]))
+            WHERE links > 0 AND (\(domains.map { $0.map(\.canonicalText) })::uuid[] IS NULL OR domain_id = ANY(\(domains.map { $0.map(\.canonicalText) })::uuid[])) GROUP BY domain_id
+            """)
         var spaces: [UUID: LinkSpace] = [:]
         for row in rows {
             let (domain, apps) = try row.decode((UUID, [String]).self)
@@ -115,25 +113,25 @@ enum LinkStore: ResourceStore {
 
     /// How many links to web pages (no app) each of `domains` holds (`link_apps`); a domain without any is left out.
     static func webLinkCounts(domains: [UUID], on connection: Connection) throws -> [UUID: Int] {
-        let rows = try connection.query(Query(unsafeSQL: """
-            SELECT domain_id, links FROM link_apps WHERE app_id IS NULL AND links > 0 AND domain_id = ANY($1::uuid[])
-            """, binds: [domains.map(\.canonicalText)]))
+        let rows = try connection.query("""
+            SELECT domain_id, links FROM link_apps WHERE app_id IS NULL AND links > 0 AND domain_id = ANY(\(domains.map(\.canonicalText))::uuid[])
+            """)
         return Dictionary(try rows.map { try $0.decode((UUID, Int).self) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The oldest `limit` slugs of links to web pages on `domain`, but `excluding`'s.
     static func webLinkSlugs(domain: UUID, excluding: UUID?, limit: Int, on connection: Connection) throws -> [String] {
-        try connection.query(Query(unsafeSQL: """
-            SELECT slug FROM links WHERE domain_id = $1 AND app_id IS NULL AND ($2::uuid IS NULL OR id <> $2)
-            ORDER BY created_at, id LIMIT $3
-            """, binds: [domain, excluding, limit])).map { try $0.decode(0, as: String.self) }
+        try connection.query("""
+            SELECT slug FROM links WHERE domain_id = \(domain) AND app_id IS NULL AND (\(excluding)::uuid IS NULL OR id <> \(excluding))
+            ORDER BY created_at, id LIMIT \(limit)
+            """).map { try $0.decode(0, as: String.self) }
     }
 
     /// Whether a link on `domain` other than `excluding` opens `app`.
     static func opens(app: UUID, domain: UUID, excluding: UUID, on connection: Connection) throws -> Bool {
-        try connection.query(Query(unsafeSQL: """
-            SELECT EXISTS (SELECT 1 FROM links WHERE domain_id = $1 AND app_id = $2 AND id <> $3)
-            """, binds: [domain, app, excluding])).first!.decode(0, as: Bool.self)
+        try connection.query("""
+            SELECT EXISTS (SELECT 1 FROM links WHERE domain_id = \(domain) AND app_id = \(app) AND id <> \(excluding))
+            """).first!.decode(0, as: Bool.self)
     }
 
     /// One page of the links of `workspace` that `filter` keeps, in `order` (`page.position`, the previous page's

@@ -18,10 +18,10 @@ enum RuleStore {
     static func copyOut(domains: [UUID]?, on connection: Connection, _ body: (CopyRow) -> Void) throws {
         // Domain ids are UUIDs we format, so the filter can be written into the COPY (which takes no parameters).
         let filter = domains.map { "WHERE r.domain_id IN (\($0.map { "'\($0.canonicalText)'" }.joined(separator: ",")))" } ?? ""
-        _ = try connection.copyOut(Query(unsafeSQL: """
-            COPY (SELECT r.domain_id, r.id, r.definition, r.updated_at, r.app_ids FROM rules r \(filter)
+        _ = try connection.copyOut("""
+            COPY (SELECT r.domain_id, r.id, r.definition, r.updated_at, r.app_ids FROM rules r \(unescaped: filter)
                   ORDER BY r.workspace_id, r.domain_id, r.position) TO STDOUT (FORMAT binary)
-            """), body)
+            """, body)
     }
 
     /// Makes `rules` the domain's list, in order. Rules keep their id, creation time and version unless

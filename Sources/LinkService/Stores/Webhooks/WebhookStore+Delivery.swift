@@ -26,12 +26,12 @@ extension WebhookStore {
         // A subscription marked due may turn out not to be (its head retries later, or it has none): its due
         // time is corrected, and the next one is asked, a few times at most per claim.
         for _ in 0..<8 {
-            let picked = try connection.query(Query(unsafeSQL: """
+            let picked = try connection.query("""
                 SELECT id FROM webhooks
-                WHERE due_at <= now() AND NOT paused AND disabled_at IS NULL AND workspace_id <> ALL($1::uuid[])
-                ORDER BY coalesce(array_position($2::uuid[], workspace_id), 0), claimed_at NULLS FIRST, id
+                WHERE due_at <= now() AND NOT paused AND disabled_at IS NULL AND workspace_id <> ALL(\(fairness.full.map(\.canonicalText))::uuid[])
+                ORDER BY coalesce(array_position(\(fairness.recent.map(\.canonicalText))::uuid[], workspace_id), 0), claimed_at NULLS FIRST, id
                 LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED
-                """, binds: [fairness.full.map(\.canonicalText), fairness.recent.map(\.canonicalText)])).first
+                """).first
             guard let webhook = try picked?.decode(0, as: UUID.self) else { return nil }
             let head = try connection.query("""
                 SELECT id, next_attempt_at <= now() FROM webhook_outbox
@@ -41,15 +41,15 @@ extension WebhookStore {
                 try refreshDue(webhook, on: connection)
                 continue
             }
-            return try connection.query(Query(unsafeSQL: """
+            return try connection.query("""
                 WITH subscription AS (
-                    UPDATE webhooks SET due_at = now() + $3::int8 * interval '1 millisecond', claimed_at = clock_timestamp()
-                    WHERE id = $2 RETURNING id, workspace_id, url, secret_sealed, secret_key_id)
-                UPDATE webhook_outbox o SET next_attempt_at = now() + $3::int8 * interval '1 millisecond'
-                FROM subscription w WHERE o.id = $1 AND w.id = o.webhook_id
+                    UPDATE webhooks SET due_at = now() + \(lease.milliseconds)::int8 * interval '1 millisecond', claimed_at = clock_timestamp()
+                    WHERE id = \(webhook) RETURNING id, workspace_id, url, secret_sealed, secret_key_id)
+                UPDATE webhook_outbox o SET next_attempt_at = now() + \(lease.milliseconds)::int8 * interval '1 millisecond'
+                FROM subscription w WHERE o.id = \(try head.decode(0, as: Int64.self)) AND w.id = o.webhook_id
                 RETURNING o.id, o.webhook_id, w.workspace_id, o.event_id, o.event_type, o.payload::text, o.attempts, w.url,
-                          w.secret_sealed, w.secret_key_id, \(leaseMicros)
-                """, binds: [try head.decode(0, as: Int64.self), webhook, lease.milliseconds])).first.map(ClaimedDelivery.init(row:))
+                          w.secret_sealed, w.secret_key_id, \(unescaped: leaseMicros)
+                """).first.map(ClaimedDelivery.init(row:))
         }
         return nil
     }
@@ -59,7 +59,7 @@ extension WebhookStore {
 
     /// Sets the due time of `webhook` (whose row the caller holds locked) to its head's next attempt, or NULL.
     static func refreshDue(_ webhook: UUID, on connection: Connection) throws {
-        try connection.execute(Query(unsafeSQL: "UPDATE webhooks SET due_at = \(headDue) WHERE id = $1", binds: [webhook]))
+        try connection.execute("UPDATE webhooks SET due_at = \(unescaped: headDue) WHERE id = \(webhook)")
     }
 
     /// The next attempt of the head of the subscription `webhooks.id` (NULL: nothing queued), for `SET due_at =`.
@@ -79,13 +79,13 @@ extension WebhookStore {
     /// attempt's result counts).
     static func delivered(_ delivery: ClaimedDelivery, status: Int, on connection: Connection) throws {
         try lock(delivery.webhookID, on: connection)
-        let recorded = try connection.execute(Query(unsafeSQL: """
-            UPDATE webhook_outbox o SET delivered_at = now(), attempts = attempts + 1, last_status = $2, last_error = NULL
-            WHERE id = $1 AND delivered_at IS NULL AND \(leaseMicros) = $3
-            """, binds: [delivery.id, status, delivery.lease]))
-        try connection.execute(Query(unsafeSQL: """
-            UPDATE webhooks SET failure_run = CASE WHEN $2 THEN 0 ELSE failure_run END, due_at = \(headDue) WHERE id = $1
-            """, binds: [delivery.webhookID, recorded > 0]))
+        let recorded = try connection.execute("""
+            UPDATE webhook_outbox o SET delivered_at = now(), attempts = attempts + 1, last_status = \(status), last_error = NULL
+            WHERE id = \(delivery.id) AND delivered_at IS NULL AND \(unescaped: leaseMicros) = \(delivery.lease)
+            """)
+        try connection.execute("""
+            UPDATE webhooks SET failure_run = CASE WHEN \(recorded > 0) THEN 0 ELSE failure_run END, due_at = \(unescaped: headDue) WHERE id = \(delivery.webhookID)
+            """)
     }
 
     /// The claimed `delivery` failed (`status`: the receiver's answer, if any; `error`: why): tried again after
@@ -95,18 +95,18 @@ extension WebhookStore {
     static func failed(_ delivery: ClaimedDelivery, status: Int?, error: String, retry: Duration, failureLimit: Int,
                        on connection: Connection) throws -> Webhook? {
         try lock(delivery.webhookID, on: connection)
-        let recorded = try connection.execute(Query(unsafeSQL: """
-            UPDATE webhook_outbox o SET attempts = attempts + 1, last_status = $2, last_error = left($3, 500),
-                   next_attempt_at = now() + $4::int8 * interval '1 millisecond'
-            WHERE id = $1 AND delivered_at IS NULL AND \(leaseMicros) = $5
-            """, binds: [delivery.id, status, error, retry.milliseconds, delivery.lease]))
+        let recorded = try connection.execute("""
+            UPDATE webhook_outbox o SET attempts = attempts + 1, last_status = \(status), last_error = left(\(error), 500),
+                   next_attempt_at = now() + \(retry.milliseconds)::int8 * interval '1 millisecond'
+            WHERE id = \(delivery.id) AND delivered_at IS NULL AND \(unescaped: leaseMicros) = \(delivery.lease)
+            """)
         try refreshDue(delivery.webhookID, on: connection)
         guard recorded > 0 else { return nil }
-        let row = try connection.query(Query(unsafeSQL: """
+        let row = try connection.query("""
             UPDATE webhooks SET failure_run = failure_run + 1,
-                   disabled_at = CASE WHEN failure_run + 1 >= $2 THEN coalesce(disabled_at, now()) ELSE disabled_at END
-            WHERE id = $1 RETURNING \(columns), failure_run = $2
-            """, binds: [delivery.webhookID, failureLimit])).first
+                   disabled_at = CASE WHEN failure_run + 1 >= \(failureLimit) THEN coalesce(disabled_at, now()) ELSE disabled_at END
+            WHERE id = \(delivery.webhookID) RETURNING \(unescaped: columns), failure_run = \(failureLimit)
+            """).first
         guard let row, try row.decode(14, as: Bool.self) else { return nil }
         return try Webhook(row: row)
     }

@@ -126,18 +126,17 @@ enum WebhookStore: ResourceStore {
     /// subscription marked due whose head is not is corrected by the claim.
     static func markDue(workspaces: [UUID], on connection: Connection) throws {
         guard !workspaces.isEmpty else { return }
-        try connection.execute(Query(unsafeSQL: """
+        try connection.execute("""
             UPDATE webhooks w SET due_at = least(w.due_at, now())
-            WHERE w.workspace_id = ANY($1::uuid[])
+            WHERE w.workspace_id = ANY(\(workspaces.map(\.canonicalText))::uuid[])
               AND EXISTS (SELECT 1 FROM webhook_outbox o WHERE o.webhook_id = w.id AND o.delivered_at IS NULL)
-            """, binds: [workspaces.map(\.canonicalText)]))
+            """)
     }
 
     /// How many subscriptions `workspace` has, counted under a lock that the creation of another one waits for
     /// (held until the transaction ends), so two creations cannot both pass the limit.
     static func countLocked(workspace: UUID, on connection: Connection) throws -> Int {
-        _ = try connection.query(Query(unsafeSQL: "SELECT pg_advisory_xact_lock(hashtextextended('linkd.webhooks:' || $1::text, 0))",
-                                       binds: [workspace.canonicalText]))
+        _ = try connection.query("SELECT pg_advisory_xact_lock(hashtextextended('linkd.webhooks:' || \(workspace.canonicalText)::text, 0))")
         let row = try connection.query("SELECT count(*)::int8 FROM webhooks WHERE workspace_id = \(workspace)").first
         return Int(try row?.decode(0, as: Int64.self) ?? 0)
     }
@@ -147,25 +146,25 @@ enum WebhookStore: ResourceStore {
     /// The deliveries of `webhook`, newest first, those before the delivery `before` (a cursor), up to `limit`
     /// (one more when another page exists); `status` narrows to `delivered`, `pending` or `retrying`.
     static func deliveries(webhook: UUID, before: Int64?, status: String?, limit: Int, on connection: Connection) throws -> [WebhookDelivery] {
-        try connection.query(Query(unsafeSQL: """
-            SELECT \(WebhookDelivery.columns) FROM webhook_outbox
-            WHERE webhook_id = $1 AND ($2::int8 IS NULL OR (created_at, id) < (SELECT created_at, id FROM webhook_outbox WHERE id = $2))
-              AND ($3::text IS NULL
-                   OR $3 = 'delivered' AND delivered_at IS NOT NULL
-                   OR $3 = 'pending' AND delivered_at IS NULL AND attempts = 0
-                   OR $3 = 'retrying' AND delivered_at IS NULL AND attempts > 0)
-            ORDER BY created_at DESC, id DESC LIMIT $4
-            """, binds: [webhook, before, status, limit + 1])).map(WebhookDelivery.init(row:))
+        try connection.query("""
+            SELECT \(unescaped: WebhookDelivery.columns) FROM webhook_outbox
+            WHERE webhook_id = \(webhook) AND (\(before)::int8 IS NULL OR (created_at, id) < (SELECT created_at, id FROM webhook_outbox WHERE id = \(before)))
+              AND (\(status)::text IS NULL
+                   OR \(status) = 'delivered' AND delivered_at IS NOT NULL
+                   OR \(status) = 'pending' AND delivered_at IS NULL AND attempts = 0
+                   OR \(status) = 'retrying' AND delivered_at IS NULL AND attempts > 0)
+            ORDER BY created_at DESC, id DESC LIMIT \(limit + 1)
+            """).map(WebhookDelivery.init(row:))
     }
 
     /// Makes the delivery `id` of `webhook` due now (a delivered one is sent again, with its event id, so a
     /// receiver that keeps ids sees a repeat). Nil when the subscription has no such delivery.
     /// The subscription's row must be locked (`find(forUpdate:)`): its due time is set from its head again.
     static func retry(_ id: Int64, webhook: UUID, on connection: Connection) throws -> WebhookDelivery? {
-        let delivery = try connection.query(Query(unsafeSQL: """
+        let delivery = try connection.query("""
             UPDATE webhook_outbox SET delivered_at = NULL, next_attempt_at = now()
-            WHERE id = $1 AND webhook_id = $2 RETURNING \(WebhookDelivery.columns)
-            """, binds: [id, webhook])).first.map(WebhookDelivery.init(row:))
+            WHERE id = \(id) AND webhook_id = \(webhook) RETURNING \(unescaped: WebhookDelivery.columns)
+            """).first.map(WebhookDelivery.init(row:))
         if delivery != nil { try refreshDue(webhook, on: connection) }
         return delivery
     }
