@@ -91,9 +91,9 @@ struct WebhookHandlers: EndpointGroup {
             guard try WebhookStore.countLocked(workspace: principal.workspaceID, on: connection) < limit else {
                 throw ServiceError.conflict("The workspace has \(limit) webhook subscriptions, the most it may have (--webhook-subscription-limit); delete one first.")
             }
-            let created = try WebhookStore.insert(id, workspace: principal.workspaceID, url: url!, events: events!, description: description,
-                                                  secret: keys.seal(signature.key, for: id), keyID: keys.sealingID, bulkEvents: bulkEvents,
-                                                  on: connection)
+            let created = try WebhookStore.insert(id, workspace: principal.workspaceID, url: url!, events: events!,
+                                                  description: description, secret: keys.seal(signature.key, for: id),
+                                                  keyID: keys.sealingID, bulkEvents: bulkEvents, on: connection)
             try AuditStore.record(on: connection, principal, .create, type: Webhook.auditType, id: created.auditID, after: created.json)
             return created
         }

@@ -52,7 +52,8 @@ enum AppStore: ResourceStore {
 
     /// Every app of the `workspaces` (uuid text), each with its workspace.
     static func all(ofWorkspaces workspaces: [String], on connection: Connection) throws -> [(App, UUID)] {
-        try connection.query("SELECT \(unescaped: columns), workspace_id FROM apps WHERE workspace_id = ANY(\(workspaces)::uuid[])").map { row in (try App(row: row), try row.decode(columnCount, as: UUID.self)) }
+        try connection.query("SELECT \(unescaped: columns), workspace_id FROM apps WHERE workspace_id = ANY(\(workspaces)::uuid[])")
+            .map { row in (try App(row: row), try row.decode(columnCount, as: UUID.self)) }
     }
 
     /// Whether another app of `workspace` (not `excluding`) has the identity of `input`: the same team and bundle ID
@@ -60,7 +61,8 @@ enum AppStore: ResourceStore {
     static func hasDuplicate(of input: AppInput, workspace: UUID, excluding id: UUID?, on connection: Connection) throws -> Bool {
         try connection.query("""
             SELECT id FROM apps WHERE workspace_id = \(workspace) AND id IS DISTINCT FROM \(id)
-              AND ((platform = 'ios' AND team_id = \(input.teamID) AND lower(bundle_id) = lower(\(input.bundleID))) OR (platform = 'android' AND package_name = \(input.packageName)))
+              AND ((platform = 'ios' AND team_id = \(input.teamID) AND lower(bundle_id) = lower(\(input.bundleID)))
+                   OR (platform = 'android' AND package_name = \(input.packageName)))
             """).count > 0
     }
 
@@ -69,7 +71,8 @@ enum AppStore: ResourceStore {
     static func schemeOwner(_ scheme: String, platform: AppPlatform, workspace: UUID, excluding id: UUID?,
                             on connection: Connection) throws -> String? {
         try connection.query("""
-            SELECT name FROM apps WHERE workspace_id = \(workspace) AND platform = \(platform.rawValue) AND lower(custom_scheme) = lower(\(scheme))
+            SELECT name FROM apps WHERE workspace_id = \(workspace) AND platform = \(platform.rawValue)
+              AND lower(custom_scheme) = lower(\(scheme))
               AND id IS DISTINCT FROM \(id)
             ORDER BY created_at, id LIMIT 1
             """).first.map { try $0.decode(0, as: String.self) }

@@ -12,7 +12,8 @@ enum ClickTokenStore {
         try connection.execute("""
             INSERT INTO click_tokens (token_hash, workspace_id, domain_id, url, platform, answer, created_at, expires_at)
             SELECT t.h, t.w::uuid, t.d::uuid, t.u, t.p, t.a::json, to_timestamp(t.c / 1e6), to_timestamp(t.e / 1e6)
-            FROM unnest(\(hashes)::text[], \(workspaces)::text[], \(domains)::text[], \(urls)::text[], \(platforms)::text[], \(answers)::text[], \(createdMicros)::int8[], \(expiresMicros)::int8[])
+            FROM unnest(\(hashes)::text[], \(workspaces)::text[], \(domains)::text[], \(urls)::text[], \(platforms)::text[],
+                        \(answers)::text[], \(createdMicros)::int8[], \(expiresMicros)::int8[])
                 AS t(h, w, d, u, p, a, c, e)
             WHERE EXISTS (SELECT 1 FROM domains WHERE id = t.d::uuid)
             ON CONFLICT (token_hash) DO NOTHING

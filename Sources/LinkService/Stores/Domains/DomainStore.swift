@@ -21,7 +21,8 @@ enum DomainStore: ResourceStore {
     /// Every domain (`hostnames` nil) or the named ones.
     static func all(hostnames: [String]?, on connection: Connection) throws -> [Domain] {
         if let hostnames {
-            return try connection.query("SELECT \(unescaped: columns) FROM domains WHERE hostname = ANY(\(hostnames)::text[])").map(Domain.init(row:))
+            return try connection.query("SELECT \(unescaped: columns) FROM domains WHERE hostname = ANY(\(hostnames)::text[])")
+                .map(Domain.init(row:))
         }
         return try connection.query("SELECT \(unescaped: columns) FROM domains").map(Domain.init(row:))
     }

@@ -26,6 +26,7 @@ enum LinkStore: ResourceStore {
 
     /// Inserts `link` (its id, version and timestamps are the database's); nil when its domain already has the slug.
     static func insert(_ link: Link, workspace: UUID, on connection: Connection) throws -> Link? {
+        // Numbered: `values(of:)` gives the 19 values in the order `update` binds them too.
         let row = try connection.query(Query(unsafeSQL: """
             INSERT INTO links (workspace_id, domain_id, slug, app_id, destination, url, fallbacks, utm_source, utm_medium, utm_campaign,
                                utm_term, utm_content, tags, preview, expires_at, max_clicks, name, data, skip_store)
@@ -53,7 +54,8 @@ enum LinkStore: ResourceStore {
     /// The link `slug` of the domain `domain`, its taps counted so far (`clicks`) included, as a click or resolve of
     /// it asks (one lookup by the unique index).
     static func served(slug: String, domain: UUID, on connection: Connection) throws -> Link? {
-        try connection.query("SELECT \(unescaped: columns) FROM links WHERE domain_id = \(domain) AND slug = \(slug)").first.map(Link.init(row:))
+        try connection.query("SELECT \(unescaped: columns) FROM links WHERE domain_id = \(domain) AND slug = \(slug)")
+            .first.map(Link.init(row:))
     }
 
     /// The slug, app and destination type of the first `limit` links of the domain (oldest first), what a rule change
@@ -77,6 +79,7 @@ enum LinkStore: ResourceStore {
 
     /// The links that open `app` (with a destination of type `type`, when given).
     static func leading(to app: UUID, type: String?, on connection: Connection) throws -> Uses {
+        // Numbered: one filter, bound alike, for the count and the examples.
         let filter = "l.app_id = $1 AND ($2::text IS NULL OR l.destination ->> 'type' = $2)"
         let count = try connection.query(Query(unsafeSQL: "SELECT count(*)::int8 FROM links l WHERE \(filter)", binds: [app, type]))
             .first!.decode(0, as: Int.self)
@@ -99,9 +102,10 @@ enum LinkStore: ResourceStore {
 
     /// The link space of each domain that has links (`link_apps`), of every domain (`domains` nil) or of those named.
     static func spaces(domains: [UUID]?, on connection: Connection) throws -> [UUID: LinkSpace] {
+        let ids = domains.map { $0.map(\.canonicalText) }
         let rows = try connection.query("""
             SELECT domain_id, coalesce(array_agg(app_id::text) FILTER (WHERE app_id IS NOT NULL), '{}') FROM link_apps
-            WHERE links > 0 AND (\(domains.map { $0.map(\.canonicalText) })::uuid[] IS NULL OR domain_id = ANY(\(domains.map { $0.map(\.canonicalText) })::uuid[])) GROUP BY domain_id
+            WHERE links > 0 AND (\(ids)::uuid[] IS NULL OR domain_id = ANY(\(ids)::uuid[])) GROUP BY domain_id
             """)
         var spaces: [UUID: LinkSpace] = [:]
         for row in rows {
@@ -114,7 +118,8 @@ enum LinkStore: ResourceStore {
     /// How many links to web pages (no app) each of `domains` holds (`link_apps`); a domain without any is left out.
     static func webLinkCounts(domains: [UUID], on connection: Connection) throws -> [UUID: Int] {
         let rows = try connection.query("""
-            SELECT domain_id, links FROM link_apps WHERE app_id IS NULL AND links > 0 AND domain_id = ANY(\(domains.map(\.canonicalText))::uuid[])
+            SELECT domain_id, links FROM link_apps WHERE app_id IS NULL AND links > 0
+              AND domain_id = ANY(\(domains.map(\.canonicalText))::uuid[])
             """)
         return Dictionary(try rows.map { try $0.decode((UUID, Int).self) }, uniquingKeysWith: { first, _ in first })
     }
@@ -146,6 +151,7 @@ enum LinkStore: ResourceStore {
         }
         let sql = order.sql(key: binds.count + 1, id: binds.count + 2)
         binds += [key.flatMap(\.postgresText), page.position?.id, page.limit + 1]
+        // Numbered: `condition` (`$1…$6`) is shared with `count`; the order's keyset binds follow it.
         return try connection.query(Query(unsafeSQL: """
             SELECT \(columns) FROM links WHERE (\(condition)) AND \(sql.after)
             ORDER BY \(sql.orderBy) LIMIT $\(binds.count)
@@ -154,6 +160,7 @@ enum LinkStore: ResourceStore {
 
     /// How many links of `workspace` `filter` keeps.
     static func count(workspace: UUID, filter: Filter, on connection: Connection) throws -> Int {
+        // Numbered: `condition` (`$1…$6`) is shared with `page`.
         try connection.query(Query(unsafeSQL: "SELECT count(*)::int8 FROM links WHERE \(condition)", binds: binds(workspace, filter)))
             .first!.decode(0, as: Int.self)
     }

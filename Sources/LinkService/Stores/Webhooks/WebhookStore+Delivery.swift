@@ -28,8 +28,10 @@ extension WebhookStore {
         for _ in 0..<8 {
             let picked = try connection.query("""
                 SELECT id FROM webhooks
-                WHERE due_at <= now() AND NOT paused AND disabled_at IS NULL AND workspace_id <> ALL(\(fairness.full.map(\.canonicalText))::uuid[])
-                ORDER BY coalesce(array_position(\(fairness.recent.map(\.canonicalText))::uuid[], workspace_id), 0), claimed_at NULLS FIRST, id
+                WHERE due_at <= now() AND NOT paused AND disabled_at IS NULL
+                  AND workspace_id <> ALL(\(fairness.full.map(\.canonicalText))::uuid[])
+                ORDER BY coalesce(array_position(\(fairness.recent.map(\.canonicalText))::uuid[], workspace_id), 0),
+                         claimed_at NULLS FIRST, id
                 LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED
                 """).first
             guard let webhook = try picked?.decode(0, as: UUID.self) else { return nil }
@@ -43,7 +45,8 @@ extension WebhookStore {
             }
             return try connection.query("""
                 WITH subscription AS (
-                    UPDATE webhooks SET due_at = now() + \(lease.milliseconds)::int8 * interval '1 millisecond', claimed_at = clock_timestamp()
+                    UPDATE webhooks SET due_at = now() + \(lease.milliseconds)::int8 * interval '1 millisecond',
+                        claimed_at = clock_timestamp()
                     WHERE id = \(webhook) RETURNING id, workspace_id, url, secret_sealed, secret_key_id)
                 UPDATE webhook_outbox o SET next_attempt_at = now() + \(lease.milliseconds)::int8 * interval '1 millisecond'
                 FROM subscription w WHERE o.id = \(try head.decode(0, as: Int64.self)) AND w.id = o.webhook_id
@@ -84,7 +87,8 @@ extension WebhookStore {
             WHERE id = \(delivery.id) AND delivered_at IS NULL AND \(unescaped: leaseMicros) = \(delivery.lease)
             """)
         try connection.execute("""
-            UPDATE webhooks SET failure_run = CASE WHEN \(recorded > 0) THEN 0 ELSE failure_run END, due_at = \(unescaped: headDue) WHERE id = \(delivery.webhookID)
+            UPDATE webhooks SET failure_run = CASE WHEN \(recorded > 0) THEN 0 ELSE failure_run END, due_at = \(unescaped: headDue)
+            WHERE id = \(delivery.webhookID)
             """)
     }
 

@@ -94,6 +94,7 @@ enum WebhookStore: ResourceStore {
         case .bulkSubscribers(let bulkMode): (listed, mode) = (WebhookEventType.linkCreated.rawValue, bulkMode)
         case .only(let id): only = id
         }
+        // Numbered: nine binds, five of them arrays `unnest` reads side by side, read best listed once below.
         let row = try connection.query(Query(unsafeSQL: """
             WITH queued AS (
                 INSERT INTO webhook_outbox (webhook_id, event_id, event_type, payload, created_at)
@@ -148,7 +149,8 @@ enum WebhookStore: ResourceStore {
     static func deliveries(webhook: UUID, before: Int64?, status: String?, limit: Int, on connection: Connection) throws -> [WebhookDelivery] {
         try connection.query("""
             SELECT \(unescaped: WebhookDelivery.columns) FROM webhook_outbox
-            WHERE webhook_id = \(webhook) AND (\(before)::int8 IS NULL OR (created_at, id) < (SELECT created_at, id FROM webhook_outbox WHERE id = \(before)))
+            WHERE webhook_id = \(webhook) AND (\(before)::int8 IS NULL
+                   OR (created_at, id) < (SELECT created_at, id FROM webhook_outbox WHERE id = \(before)))
               AND (\(status)::text IS NULL
                    OR \(status) = 'delivered' AND delivered_at IS NOT NULL
                    OR \(status) = 'pending' AND delivered_at IS NULL AND attempts = 0
