@@ -143,12 +143,12 @@ enum AnalyticsStore {
     static func recentURLs(workspace: UUID, hostname: String, days: Int, limit: Int, on connection: Connection) throws
         -> [(host: String, path: String, query: String?)] {
         let root = hostname.hasPrefix("*.") ? String(hostname.dropFirst(2)) : hostname
-        return try connection.query(Query(unsafeSQL: """
+        return try connection.query("""
             SELECT hostname, path, query FROM hits
-            WHERE workspace_id = $1 AND time >= now() - make_interval(days => $2::int)
-              AND (hostname = $3 OR ($4 AND hostname LIKE '%.' || $3))
-            GROUP BY hostname, path, query ORDER BY count(*) DESC, hostname, path, query LIMIT $5
-            """, binds: [workspace, days, root, hostname.hasPrefix("*."), limit])).map { row in
+            WHERE workspace_id = \(workspace) AND time >= now() - make_interval(days => \(days)::int)
+              AND (hostname = \(root) OR (\(hostname.hasPrefix("*.")) AND hostname LIKE '%.' || \(root)))
+            GROUP BY hostname, path, query ORDER BY count(*) DESC, hostname, path, query LIMIT \(limit)
+            """).map { row in
             try row.decode((String, String, String?).self)
         }.map { (host: $0.0, path: $0.1, query: $0.2) }
     }

@@ -50,7 +50,7 @@ struct HitStore {
                     unsafeSQL: "SELECT nextval('hits_id_seq') FROM generate_series(1, $1)", binds: [HitCopyData.blocks(for: hits.count)]
                 )).map { Int64(try $0.decode(0, as: Int.self)) }.sorted()
                 let copied = try connection.copyFrom(
-                    Query(unsafeSQL: "COPY hits (\(HitCopyData.columns)) FROM STDIN (FORMAT binary)"),
+                    "COPY hits (\(unescaped: HitCopyData.columns)) FROM STDIN (FORMAT binary)",
                     data: HitCopyData(hits: hits, idBlocks: idBlocks, pacing: pacing, eachChunk: { summary.add($0) })
                 )
                 guard copied == hits.count else {
