@@ -1,5 +1,6 @@
 // MARK: - Matching for an Android app (Android's PatternMatcher and dynamic rules, docs/ANDROID.md in linkd; only in an
-// Android app's file)
+// Android app's file). It restates linkd's own Android matcher on purpose: it ships inside the app, which cannot
+// depend on linkd; the router fixtures hold the two to the same answers.
 
 extension LinkRouter {
     /// The deciding entry of one app's rules on a URL, as Android decides it (`Android.first(_:dynamic:)`).
