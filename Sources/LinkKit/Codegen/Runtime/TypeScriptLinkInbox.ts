@@ -10,7 +10,7 @@
 export class LinkInbox {
   /** The key of a notification payload's link (`{"link": "https://…"}`). */
   static readonly notificationKey = "link";
-  private readonly waiting: LinkDestination[] = [];
+  private waiting: LinkDestination[] = [];
 
   constructor(private ready: boolean = false, private signedIn: boolean = false) {}
 
@@ -47,8 +47,7 @@ export class LinkInbox {
   /** Reports that no user is signed in any more: held destinations that require sign-in are dropped. */
   userSignedOut(): void {
     this.signedIn = false;
-    const kept = this.waiting.filter((destination) => !requiresSignIn(destination));
-    this.waiting.splice(0, this.waiting.length, ...kept);
+    this.waiting = this.waiting.filter((destination) => !requiresSignIn(destination));
   }
 
   /** The destinations held now, in arrival order. */
@@ -58,8 +57,9 @@ export class LinkInbox {
   private release(): LinkDestination[] {
     if (!this.ready) return [];
     const out = this.waiting.filter((destination) => this.signedIn || !requiresSignIn(destination));
-    const kept = this.waiting.filter((destination) => !this.signedIn && requiresSignIn(destination));
-    this.waiting.splice(0, this.waiting.length, ...kept);
+    // A new array rather than `splice(…, ...kept)`: spreading a long list into one call can exceed the engine's
+    // argument limit.
+    this.waiting = this.waiting.filter((destination) => !this.signedIn && requiresSignIn(destination));
     return out;
   }
 }
