@@ -92,7 +92,8 @@ struct LinkPlaces {
                 """)
         }
         let entry = catalog.entry(exactly: link.hostname)
-        if let refusal = try webProblem(link, previous: previous, entry: entry, on: connection) { return refusal }
+        let remaining = try remainingSpaceApps(link, replacing: replacing, on: connection)
+        if let refusal = try webProblem(link, previous: previous, remaining: remaining, entry: entry, on: connection) { return refusal }
         if let entry {
             let placement = LinkPlacement(slug: link.slug, app: app.map { ($0.id.canonicalText, $0.platform) },
                                           destinationType: link.destination?["type"]?.stringValue)
@@ -104,10 +105,7 @@ struct LinkPlaces {
                     """)
             }
             if let app, !acknowledged {
-                var apps = spaceApps[link.domainID] ?? []
-                if let replacing, replacing != app.id, try !LinkStore.opens(app: replacing, domain: link.domainID, excluding: link.id, on: connection) {
-                    apps.remove(replacing)
-                }
+                var apps = remaining
                 apps.insert(app.id)
                 let moves = self.moves(entry, apps: apps)
                 if !moves.isEmpty {
@@ -129,15 +127,22 @@ struct LinkPlaces {
         return nil
     }
 
+    /// The apps `link`'s domain's links open besides `link`: those stored and of earlier items, less the app the link
+    /// opened before an edit (`replacing`) when it now opens another and no other link of the domain opens that one.
+    private func remainingSpaceApps(_ link: Link, replacing: UUID?, on connection: Connection) throws -> Set<UUID> {
+        var apps = spaceApps[link.domainID] ?? []
+        if let replacing, replacing != link.appID, try !LinkStore.opens(app: replacing, domain: link.domainID, excluding: link.id, on: connection) {
+            apps.remove(replacing)
+        }
+        return apps
+    }
+
     /// A link to a web page where the domain's links open an app (a phone with the app would open the app, not the
     /// page), or the first link to an app on a domain holding links to web pages (they would then open the app).
-    private mutating func webProblem(_ link: Link, previous: Link?, entry: CatalogEntry?, on connection: Connection) throws -> Refusal? {
+    /// - Parameter remaining: the apps the domain's links open besides this link (`remainingSpaceApps`).
+    private mutating func webProblem(_ link: Link, previous: Link?, remaining apps: Set<UUID>, entry: CatalogEntry?, on connection: Connection) throws -> Refusal? {
         let named = { (id: UUID) in entry?.compiled.apps.first { $0.id == id.canonicalText }.map(LinkSpaceMoves.name) ?? id.canonicalText }
-        guard let appID = link.appID else {
-            var apps = spaceApps[link.domainID] ?? []
-            if let replacing = previous?.appID, try !LinkStore.opens(app: replacing, domain: link.domainID, excluding: link.id, on: connection) {
-                apps.remove(replacing)
-            }
+        guard link.appID != nil else {
             guard !apps.isEmpty else { return nil }
             // The apps the link space opens: the links' own, and their twins on the other platform.
             var names = apps.sorted { $0.canonicalText < $1.canonicalText }.map(named)
@@ -151,11 +156,6 @@ struct LinkPlaces {
                 claim every path no rule decides for \(names.count == 1 ? "that app" : "those apps"), so a phone with the app would open the \
                 app, not the page. Put links to web pages on a domain whose links open no app.
                 """)
-        }
-        var apps = spaceApps[link.domainID] ?? []
-        if let replacing = previous?.appID, replacing != appID,
-           try !LinkStore.opens(app: replacing, domain: link.domainID, excluding: link.id, on: connection) {
-            apps.remove(replacing)
         }
         let stored = (webLinks[link.domainID] ?? 0) - (previous != nil && previous?.appID == nil ? 1 : 0)
         let batch = batchWebSlugs[link.domainID] ?? []
