@@ -17,15 +17,7 @@ import TestSupport
         // A watcher that would wait two minutes before its first check.
         let bounded = pool.bounded(BoundedWaits(timeout: .milliseconds(150), maxBorrowers: 2, retryInterval: .seconds(120)))
         let gate = try #require(bounded.gate)
-        let holding = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        Thread {
-            try? pool.withConnection { _ in
-                holding.signal()
-                release.wait()
-            }
-        }.start()
-        holding.wait()
+        let release = holdingAConnection(of: pool)
         // No connection free within the bound: the view takes the database as stalled and starts its watcher.
         #expect {
             try bounded.withConnection { _ in }

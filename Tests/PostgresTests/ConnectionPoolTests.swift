@@ -5,6 +5,21 @@ import Synchronization
 import Testing
 import TestSupport
 
+/// Takes a connection of `pool` on a new thread and holds it until the returned semaphore is signalled; returns
+/// once the connection is taken.
+func holdingAConnection(of pool: ConnectionPool) -> DispatchSemaphore {
+    let holding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    Thread {
+        try? pool.withConnection { _ in
+            holding.signal()
+            release.wait()
+        }
+    }.start()
+    holding.wait()
+    return release
+}
+
 /// Runs `body(index)` on `count` new threads at once and waits for all of them.
 func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let done = DispatchSemaphore(value: 0)
@@ -88,15 +103,7 @@ func waitUntilBackendGone(_ pid: Int32, admin: Connection) throws {
     @Test func acquireTimesOutWhenExhausted() throws {
         let pool = ConnectionPool(parameters: database.parameters, maxConnections: 1, acquireTimeout: .milliseconds(150), logger: testLogger())
         defer { pool.shutdown() }
-        let holding = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        Thread {
-            try? pool.withConnection { _ in
-                holding.signal()
-                release.wait()
-            }
-        }.start()
-        holding.wait()
+        let release = holdingAConnection(of: pool)
         let started = ContinuousClock.now
         #expect {
             try pool.withConnection { _ in }
