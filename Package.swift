@@ -18,6 +18,8 @@ let package = Package(
         // CSV files (RFC 4180) read in chunks: the Firebase Dynamic Links Takeout import (docs/LINKS-IMPORT.md).
         // Debian's libcsv ships no pkg-config file: the module map links it (`link "csv"`).
         .systemLibrary(name: "CCSV", providers: [.apt(["libcsv-dev"])]),
+        // People's passwords, hashed with Argon2id (docs/PEOPLE.md).
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         // MHD_start_daemon is C-variadic, which Swift cannot call: non-variadic wrappers, and MHD_queue_response
         // for libmicrohttpd's own error answers (docs/CONNECTIONS.md).
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
@@ -44,7 +46,7 @@ let package = Package(
         .target(name: "Outbound", dependencies: ["CCurl", "CCurlShim", "Observability"]),
         .target(name: "UserAgents", dependencies: ["CYAML"]),
         .target(name: "GeoIP", dependencies: ["CMaxMindDB"]),
-        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "Observability", "UserAgents", "GeoIP", "CCrypto", "CQRencode", "CZlib", "CCSV"],
+        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "Observability", "UserAgents", "GeoIP", "CCrypto", "CQRencode", "CZlib", "CCSV", "CArgon2"],
                 plugins: ["EmbedFiles"]),
         .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Outbound", "Observability", "ByteText"]),
 

@@ -36,7 +36,7 @@ public struct Authenticator: Sendable {
         guard key.scope >= scope else {
             throw ServiceError.forbidden("This call needs a key with the '\(scope.rawValue)' scope; this key has '\(key.scope.rawValue)'.")
         }
-        return Principal(workspaceID: key.workspaceID, keyID: presented.keyID, scope: key.scope)
+        return Principal(workspaceID: key.workspaceID, keyID: presented.keyID, scope: key.scope, role: Role.implied(by: key.scope))
     }
 
     /// The key `presented` names when its secret is that key's; nil when the key is unknown, revoked or the

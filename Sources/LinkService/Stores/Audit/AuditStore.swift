@@ -17,8 +17,8 @@ enum AuditStore {
     ) throws {
         try connection.execute("""
             WITH entry AS (
-                INSERT INTO audit_log (workspace_id, key_id, action, resource_type, resource_id, before, after)
-                VALUES (\(principal.workspaceID), \(principal.keyID), \(action.rawValue), \(type), \(id),
+                INSERT INTO audit_log (workspace_id, key_id, person_id, action, resource_type, resource_id, before, after)
+                VALUES (\(principal.workspaceID), \(principal.keyID), \(principal.personID), \(action.rawValue), \(type), \(id),
                         \(before.map { JSONText(storable($0).serialized) }), \(after.map { JSONText(storable($0).serialized) }))
                 RETURNING id)
             SELECT set_config(\(auditIDSetting), id::text, true) FROM entry

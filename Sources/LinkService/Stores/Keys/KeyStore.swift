@@ -9,11 +9,13 @@ enum KeyStore: ResourceStore {
     static let columns = "id, name, prefix, scope, created_at, revoked_at, (extract(epoch FROM created_at) * 1000000)::int8"
     static let address = (key: "id", owner: "workspace_id")
 
-    /// Creates a key in `workspaceID` and returns it with its secret (shown once, never stored).
-    static func create(on connection: Connection, workspaceID: UUID, name: String, scope: Scope) throws -> (APIKey, APIKeySecret) {
+    /// Creates a key in `workspaceID` acting as `role` (by default the one its scope implies) and returns it with
+    /// its secret (shown once, never stored).
+    static func create(on connection: Connection, workspaceID: UUID, name: String, scope: Scope, role: Role? = nil) throws -> (APIKey, APIKeySecret) {
         let secret = APIKeySecret.generate()
-        let key = try insert("id, workspace_id, name, prefix, secret_hash, scope",
-                             [secret.keyID, workspaceID, name, secret.prefix, secret.hash, scope.rawValue], on: connection)
+        let role = role ?? Role.implied(by: scope)
+        let key = try insert("id, workspace_id, name, prefix, secret_hash, scope, role",
+                             [secret.keyID, workspaceID, name, secret.prefix, secret.hash, scope.rawValue, role.rawValue], on: connection)
         return (key, secret)
     }
 

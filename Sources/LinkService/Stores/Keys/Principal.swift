@@ -1,9 +1,23 @@
 import Foundation
 
-/// Who is calling: the workspace a key belongs to, the key, and its scope. Every query a handler runs
-/// is filtered by `workspaceID`.
+/// Who is calling: the workspace, the key or the signed-in person, the key's scope and the role acted as. Every
+/// query a handler runs is filtered by `workspaceID`; what the caller may do is the endpoint's scope and roles
+/// (`Endpoint.Access`) checked against `scope` and `role`.
 public struct Principal: Sendable, Equatable {
     public let workspaceID: UUID
-    public let keyID: UUID
+    /// The API key, when the request carried one.
+    public let keyID: UUID?
+    /// The person: the one signed in with a session, or the one who created the key.
+    public let personID: UUID?
+    /// A key's scope; a person's session has every scope, bounded by `role`.
     public let scope: Scope
+    public let role: Role
+
+    public init(workspaceID: UUID, keyID: UUID?, personID: UUID? = nil, scope: Scope, role: Role) {
+        self.workspaceID = workspaceID
+        self.keyID = keyID
+        self.personID = personID
+        self.scope = scope
+        self.role = role
+    }
 }

@@ -17,7 +17,7 @@ public enum Workspace {
         return try pool.withTransaction { connection in
             let workspaceID = try WorkspaceStore.ensure(name, on: connection)
             let (key, secret) = try KeyStore.create(on: connection, workspaceID: workspaceID, name: keyName, scope: scope)
-            let principal = Principal(workspaceID: workspaceID, keyID: key.id, scope: scope)
+            let principal = Principal(workspaceID: workspaceID, keyID: key.id, scope: scope, role: Role.implied(by: scope))
             try AuditStore.record(on: connection, principal, .create, type: "key", id: key.id.canonicalText, after: key.json)
             return secret.token
         }
