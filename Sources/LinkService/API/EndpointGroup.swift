@@ -20,9 +20,11 @@ extension EndpointGroup {
 
 extension RouterBuilder {
     /// Routes each endpoint, authenticating with `auth` those that need a key, inside the endpoint's own
-    /// middleware (`Endpoint.middleware`).
+    /// middleware (`Endpoint.middleware`). A route names only declared `PathParameter`s.
     mutating func add(_ endpoints: [Endpoint], auth: Authenticator) {
+        let parameters = Set(PathParameter.all.map(\.name))
         for endpoint in endpoints {
+            precondition(parameters.isSuperset(of: endpoint.pathParameterNames), "\(endpoint.path): declare its parameters in PathParameter")
             add(endpoint.method, endpoint.path, middleware: endpoint.middleware, endpoint.routeHandler(auth: auth))
         }
     }

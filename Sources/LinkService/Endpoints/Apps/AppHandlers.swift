@@ -60,7 +60,7 @@ struct AppHandlers: EndpointGroup {
     }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
-        try resource.get { try AppHandlers.find(request.parameters["id"], principal, on: $0) }
+        try resource.get { try AppHandlers.find(request.pathParameter(.id), principal, on: $0) }
     }
 
     func update(_ request: Request, _ principal: Principal) throws -> Response {
@@ -68,7 +68,7 @@ struct AppHandlers: EndpointGroup {
         var body = try JSONBody.object(request, errors: errors)
         return try resource.update(request, principal, find: {
             // (`FOR NO KEY UPDATE`: a rules change naming the app may go on beside it, `AssociationVersionRecorder`.)
-            try AppHandlers.find(request.parameters["id"], principal, on: $0, forUpdate: true, keepingKey: true)
+            try AppHandlers.find(request.pathParameter(.id), principal, on: $0, forUpdate: true, keepingKey: true)
         }, check: { before, _ -> AppInput in
             if let sent = body.string("platform"), sent != before.platform.rawValue {   // null reads as absent
                 errors.add("/platform", "The platform of an app cannot be changed; register a new app.")
@@ -97,7 +97,7 @@ struct AppHandlers: EndpointGroup {
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
         try resource.delete(request, principal, find: {
-            try AppHandlers.find(request.parameters["id"], principal, on: $0, forUpdate: true)
+            try AppHandlers.find(request.pathParameter(.id), principal, on: $0, forUpdate: true)
         }, remove: { app, connection, _ in
             let uses = try AppStore.hostnames(using: app.id, on: connection)
             if !uses.isEmpty {

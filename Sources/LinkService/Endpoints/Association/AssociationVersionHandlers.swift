@@ -34,7 +34,7 @@ struct AssociationVersionHandlers: EndpointGroup {
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         let page = try Page(request)
         let versions = try pool.withConnection { connection in
-            let domain = try Domain.find(request.parameters["host"], principal, on: connection)
+            let domain = try Domain.find(request.pathParameter(.host), principal, on: connection)
             return try AssociationVersionStore.page(page, domain: domain.id, on: connection)
         }
         return page.response(request, items: versions.map { ($0.json, $0.sortMicros, $0.id) })
@@ -42,8 +42,8 @@ struct AssociationVersionHandlers: EndpointGroup {
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
         let version = try pool.withConnection { connection in
-            let domain = try Domain.find(request.parameters["host"], principal, on: connection)
-            return try Self.version(request.parameters["n"].flatMap { Int($0) }, of: domain, on: connection)
+            let domain = try Domain.find(request.pathParameter(.host), principal, on: connection)
+            return try Self.version(Int(request.pathParameter(.number)), of: domain, on: connection)
         }
         var members = version.version.json.objectMembers ?? []
         members += [
@@ -57,7 +57,7 @@ struct AssociationVersionHandlers: EndpointGroup {
     func diff(_ request: Request, _ principal: Principal) throws -> Response {
         let (fromNumber, toNumber) = (try Self.from.number(in: request), try Self.to.number(in: request))
         let body = try pool.withConnection { connection -> JSONValue in
-            let domain = try Domain.find(request.parameters["host"], principal, on: connection)
+            let domain = try Domain.find(request.pathParameter(.host), principal, on: connection)
             let old = try Self.version(fromNumber, of: domain, on: connection)
             let new = try Self.version(toNumber, of: domain, on: connection)
             let apps = try DomainLoader.workspaceApps(domain.workspaceID, on: connection).apps

@@ -19,7 +19,7 @@ struct DomainFileHandlers: EndpointGroup {
     }
 
     func serve(_ file: AssociationFile, _ request: Request, _ principal: Principal) throws -> Response {
-        let host = (request.parameters["host"] ?? "").lowercased()
+        let host = request.pathParameter(.host).lowercased()
         guard let entry = catalog.entry(exactly: host), entry.workspaceID == principal.workspaceID else {
             throw ServiceError.notFound("The domain '\(host)'")
         }

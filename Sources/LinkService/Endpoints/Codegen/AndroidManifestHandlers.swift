@@ -27,7 +27,7 @@ struct AndroidManifestHandlers: EndpointGroup {
     }
 
     func manifest(_ request: Request, _ principal: Principal) throws -> Response {
-        let app = try pool.withConnection { try AppHandlers.find(request.parameters["id"], principal, on: $0) }
+        let app = try pool.withConnection { try AppHandlers.find(request.pathParameter(.id), principal, on: $0) }
         guard app.platform == .android else {
             throw ServiceError.validation([.init(pointer: "/platform", detail: "The app is an iOS app: intent filters are for Android apps.")])
         }

@@ -30,12 +30,12 @@ struct CodegenHandlers: EndpointGroup {
     }
 
     func generate(_ request: Request, _ principal: Principal) throws -> Response {
-        let what = request.parameters["language"] ?? ""
+        let what = request.pathParameter(.language)
         guard let language = CodegenLanguage(rawValue: what) else {
             throw ServiceError.notFound("The code generator '\(what.prefix(40))' (use \(CodegenLanguage.listed))")
         }
         let given = try Self.package.value(in: request)
-        let (table, app) = try self.table(request.parameters["id"], principal)
+        let (table, app) = try self.table(request.pathParameter(.id), principal)
         var kotlinPackage = app.packageName.flatMap { try? AndroidPackageName($0) }
         if let given {
             do { kotlinPackage = try AndroidPackageName(given) } catch { throw ServiceError.badRequest("package: \(error.message).") }

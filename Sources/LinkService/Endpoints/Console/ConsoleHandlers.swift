@@ -39,7 +39,7 @@ struct ConsoleHandlers: EndpointGroup {
     }
 
     func serve(_ request: Request) throws -> Response {
-        let path = request.parameters["file"] ?? ""
+        let path = request.pathParameter(.file)
         guard let file = files.files[path.isEmpty ? "index.html" : path] else {
             throw ServiceError.notFound("The console file '\(path.prefix(200))'")
         }

@@ -52,7 +52,7 @@ struct DestinationHandlers: EndpointGroup {
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         try resource.list(request) { page, connection in
-            let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
+            let app = try AppHandlers.find(request.pathParameter(.id), principal, on: connection)
             return try DestinationStore.page(page, of: app.id, on: connection)
         }
     }
@@ -65,7 +65,7 @@ struct DestinationHandlers: EndpointGroup {
     func replace(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        if let sent = body.string("name"), sent != request.parameters["name"] {   // null reads as absent
+        if let sent = body.string("name"), sent != request.pathParameter(.name) {   // null reads as absent
             errors.add("/name", "The name is the destination's address and cannot be changed; create a new destination type.")
         }
         let title = DestinationFields.title.read(&body)
@@ -98,8 +98,8 @@ struct DestinationHandlers: EndpointGroup {
 
     /// The destination type named by the path, of an app in the caller's workspace; 404 otherwise.
     private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> Destination {
-        let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
-        let name = request.parameters["name"] ?? ""
+        let app = try AppHandlers.find(request.pathParameter(.id), principal, on: connection)
+        let name = request.pathParameter(.name)
         guard let destination = try DestinationStore.find(name, of: app.id, forUpdate: forUpdate, on: connection) else {
             throw ServiceError.notFound("The destination type '\(name)'")
         }

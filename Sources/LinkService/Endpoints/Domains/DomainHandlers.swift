@@ -55,7 +55,7 @@ struct DomainHandlers: EndpointGroup {
     /// The domain, with the last fetch of each association file (when Apple's CDN last picked up which version).
     func get(_ request: Request, _ principal: Principal) throws -> Response {
         let (domain, fetches) = try pool.withConnection { connection in
-            let domain = try Domain.find(request.parameters["host"], principal, on: connection)
+            let domain = try Domain.find(request.pathParameter(.host), principal, on: connection)
             return (domain, try DomainStore.lastFetches(domain.hostname, on: connection))
         }
         guard case .object(var members) = domain.json else { preconditionFailure("a domain is an object") }
@@ -67,11 +67,11 @@ struct DomainHandlers: EndpointGroup {
     func update(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        if let sent = body.string("hostname"), sent.lowercased() != request.parameters["host"]?.lowercased() {   // null reads as absent
+        if let sent = body.string("hostname"), sent.lowercased() != request.pathParameter(.host).lowercased() {   // null reads as absent
             errors.add("/hostname", "A domain's hostname cannot be changed; register the new hostname as another domain.")
         }
         return try resource.update(request, principal, find: {
-            try Domain.find(request.parameters["host"], principal, on: $0, forUpdate: true)
+            try Domain.find(request.pathParameter(.host), principal, on: $0, forUpdate: true)
         }, check: { before, _ -> DomainSettingsRecord in
             var settings = before.settings
             settings.read(&body)
@@ -94,7 +94,7 @@ struct DomainHandlers: EndpointGroup {
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
         try resource.delete(request, principal, find: {
-            try Domain.find(request.parameters["host"], principal, on: $0, forUpdate: true)
+            try Domain.find(request.pathParameter(.host), principal, on: $0, forUpdate: true)
         }, remove: { domain, connection, changed in
             try DomainStore.delete(domain.id, on: connection)
             try changed.domainChanged(domain.hostname, on: connection)

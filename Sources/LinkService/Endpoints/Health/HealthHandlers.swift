@@ -37,7 +37,7 @@ struct HealthHandlers: EndpointGroup {
 
     func health(_ request: Request, _ principal: Principal) throws -> Response {
         let (domain, checks, due) = try pool.withConnection { connection in
-            let domain = try Domain.find(request.parameters["host"], principal, on: connection)
+            let domain = try Domain.find(request.pathParameter(.host), principal, on: connection)
             return (domain, try AssociationCheckStore.all(domain: domain.id, on: connection),
                     try AssociationCheckStore.due(domain: domain.id, on: connection))
         }
@@ -45,7 +45,7 @@ struct HealthHandlers: EndpointGroup {
     }
 
     func run(_ request: Request, _ principal: Principal) throws -> Response {
-        let domain = try pool.withConnection { try Domain.find(request.parameters["host"], principal, on: $0) }
+        let domain = try pool.withConnection { try Domain.find(request.pathParameter(.host), principal, on: $0) }
         guard running.count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue <= maxOnDemand else {
             running.count.wrappingSubtract(1, ordering: .acquiringAndReleasing)
             throw Problem.serviceUnavailable(detail: "This node is running as many checks on demand as it allows; try again shortly.", retryAfter: 5)

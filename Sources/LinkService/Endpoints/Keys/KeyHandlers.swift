@@ -70,7 +70,7 @@ struct KeyHandlers: EndpointGroup {
 
     /// Revokes at once: this node drops the key before answering, the others when they hear it (`CatalogChanges`).
     func revoke(_ request: Request, _ principal: Principal) throws -> Response {
-        guard let id = request.parameters["id"].flatMap(UUID.init(uuidString:)) else { throw ServiceError.notFound("The key") }
+        guard let id = UUID(uuidString: request.pathParameter(.id)) else { throw ServiceError.notFound("The key") }
         try changes.commit { connection, changed in
             guard let key = try KeyStore.revoke(id, workspace: principal.workspaceID, on: connection) else { throw ServiceError.notFound("The key") }
             try AuditStore.record(on: connection, principal, .delete, type: "key", id: id.canonicalText, after: key.json)

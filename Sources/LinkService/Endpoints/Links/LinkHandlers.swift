@@ -227,7 +227,7 @@ struct LinkHandlers: EndpointGroup {
 
     /// The link named by the path, in the caller's workspace only; 404 otherwise.
     private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> Link {
-        let text = request.parameters["id"] ?? ""
+        let text = request.pathParameter(.id)
         guard let id = UUID(uuidString: text),
               let link = try LinkStore.find(id, of: principal.workspaceID, forUpdate: forUpdate, on: connection) else {
             throw ServiceError.notFound("The link '\(text)'")

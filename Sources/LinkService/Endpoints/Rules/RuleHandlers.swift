@@ -38,7 +38,7 @@ struct RuleHandlers: EndpointGroup {
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
         let (domain, rules) = try pool.withConnection { connection in
-            let domain = try Domain.find(request.parameters["host"], principal, on: connection)
+            let domain = try Domain.find(request.pathParameter(.host), principal, on: connection)
             return (domain, try RuleStore.all(domain: domain.id, on: connection))
         }
         return .resource(.object(["items": .array(rules.map(\.json))]), version: domain.version)
@@ -86,7 +86,7 @@ struct RuleHandlers: EndpointGroup {
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
         let rule = try pool.withConnection { connection -> StoredRule in
-            let domain = try Domain.find(request.parameters["host"], principal, on: connection)
+            let domain = try Domain.find(request.pathParameter(.host), principal, on: connection)
             return try Self.find(request, in: RuleStore.all(domain: domain.id, on: connection))
         }
         return .resource(rule.json, version: rule.version)
@@ -140,7 +140,7 @@ struct RuleHandlers: EndpointGroup {
         let inputs = elements?.map { RuleDefinition($0.value, at: $0.pointer, errors: errors, allowIdentity: true) }
         try errors.check()
         let (outcome, moved, corpus) = try pool.withConnection { connection -> (RuleValidator.Outcome, [JSONValue], JSONValue) in
-            let domain = try Domain.find(request.parameters["host"], principal, on: connection)
+            let domain = try Domain.find(request.pathParameter(.host), principal, on: connection)
             let proposed = try inputs.map { inputs in zip(inputs, elements!).map { ($0.id ?? UUID(), $0, $1.pointer) } }
                 ?? RuleStore.all(domain: domain.id, on: connection).map { ($0.id, $0.definition, "/rules/\($0.position)") }
             let outcome = try RuleValidator.validate(proposed, domain: domain, on: connection, counter: changes.reloader.catalog.compilations)
@@ -169,7 +169,7 @@ struct RuleHandlers: EndpointGroup {
         _ makeList: ([StoredRule]) throws -> [(UUID, RuleDefinition, String)]
     ) throws -> (Domain, [StoredRule]) {
         try changes.commit { connection, changed in
-            let domain = try Domain.find(request.parameters["host"], principal, on: connection, forUpdate: true, keepingKey: true)
+            let domain = try Domain.find(request.pathParameter(.host), principal, on: connection, forUpdate: true, keepingKey: true)
             // Before the workspace's apps are read: a change of an app the domain uses, which records its versions
             // under this lock, is then either seen by this validation or sees this change.
             try AssociationVersionRecorder.serialise([domain.hostname], on: connection)
@@ -195,7 +195,7 @@ struct RuleHandlers: EndpointGroup {
     }
 
     private static func find(_ request: Request, in rules: [StoredRule]) throws -> StoredRule {
-        guard let id = request.parameters["id"].flatMap(UUID.init(uuidString:)), let rule = rules.first(where: { $0.id == id }) else {
+        guard let id = UUID(uuidString: request.pathParameter(.id)), let rule = rules.first(where: { $0.id == id }) else {
             throw ServiceError.notFound("The rule")
         }
         return rule

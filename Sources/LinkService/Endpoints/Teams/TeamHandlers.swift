@@ -77,7 +77,7 @@ struct TeamHandlers: EndpointGroup {
 
     /// The team named by the path, in the caller's workspace only; 404 otherwise.
     private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> Team {
-        let teamID = request.parameters["teamId"] ?? ""
+        let teamID = request.pathParameter(.teamID)
         guard let team = try TeamStore.find(teamID, of: principal.workspaceID, forUpdate: forUpdate, on: connection) else {
             throw ServiceError.notFound("The team '\(teamID)'")
         }

@@ -199,7 +199,7 @@ struct WebhookHandlers: EndpointGroup {
     }
 
     func retry(_ request: Request, _ principal: Principal) throws -> Response {
-        guard let id = request.parameters["deliveryId"].flatMap(Int64.init), id > 0 else { throw ServiceError.notFound("The delivery") }
+        guard let id = Int64(request.pathParameter(.deliveryID)), id > 0 else { throw ServiceError.notFound("The delivery") }
         let delivery = try changes.pool.withTransaction { connection in
             let webhook = try find(request, principal, on: connection, forUpdate: true)
             guard webhook.disabledAt == nil else {
@@ -237,7 +237,7 @@ struct WebhookHandlers: EndpointGroup {
 
     /// The subscription named by the path, in the caller's workspace only; 404 otherwise.
     private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> Webhook {
-        guard let id = request.parameters["id"].flatMap(UUID.init(uuidString:)),
+        guard let id = UUID(uuidString: request.pathParameter(.id)),
               let webhook = try WebhookStore.find(id, of: principal.workspaceID, forUpdate: forUpdate, on: connection) else {
             throw ServiceError.notFound("The webhook")
         }
