@@ -20,10 +20,13 @@ extension EndpointGroup {
 
 extension RouterBuilder {
     /// Routes each endpoint, authenticating with `auth` those that need a key, inside the endpoint's own
-    /// middleware (`Endpoint.middleware`). A route names only declared `PathParameter`s.
+    /// middleware (`Endpoint.middleware`). A route must start with a segment no link's slug may take
+    /// (`LinkSlug.reserved`: a link there would never be reached) and name only declared `PathParameter`s.
     mutating func add(_ endpoints: [Endpoint], auth: Authenticator) {
         let parameters = Set(PathParameter.all.map(\.name))
         for endpoint in endpoints {
+            precondition(LinkSlug.reserved.contains(endpoint.firstSegment),
+                         "\(endpoint.path): add '\(endpoint.firstSegment)' to LinkSlug.reserved, or links there would be shadowed")
             precondition(parameters.isSuperset(of: endpoint.pathParameterNames), "\(endpoint.path): declare its parameters in PathParameter")
             add(endpoint.method, endpoint.path, middleware: endpoint.middleware, endpoint.routeHandler(auth: auth))
         }

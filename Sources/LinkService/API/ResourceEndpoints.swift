@@ -14,14 +14,17 @@ import Postgres
 struct ResourceEndpoints: Sendable {
     let changes: CatalogChanges
 
-    /// `POST`: `insert` checks and inserts (and announces) in the transaction. Answers 201 with ETag and Location.
-    func create<R: VersionedResource>(_ principal: Principal, _ insert: (Connection, ChangeSet) throws -> R) throws -> Response {
+    /// `POST`: `insert` checks and inserts (and announces) in the transaction. Answers 201 with ETag and the
+    /// `Location` that `location` prints for the new resource from its route (`EndpointGroup.location`).
+    func create<R: VersionedResource>(
+        _ principal: Principal, location: (R) -> String, _ insert: (Connection, ChangeSet) throws -> R
+    ) throws -> Response {
         let created = try changes.commit { connection, changed -> R in
             let created = try insert(connection, changed)
             try AuditStore.record(on: connection, principal, .create, type: R.auditType, id: created.auditID, after: created.json)
             return created
         }
-        return .resource(created.json, version: created.version, status: 201, location: created.location)
+        return .resource(created.json, version: created.version, status: 201, location: location(created))
     }
 
     /// `GET` of a collection: the page `rows` reads.

@@ -13,15 +13,14 @@ protocol ResourceRow: Sendable {
     var sortMicros: Int64 { get }
 }
 
-/// A resource whose writes are versioned (its ETag, `If-Match`), audited and answered with its address.
+/// A resource whose writes are versioned (its ETag, `If-Match`) and audited. Its address (the `Location` of a
+/// create) is printed from its route, which only the endpoints declare (`EndpointGroup.location`).
 protocol VersionedResource: ResourceRow {
     /// `audit_log.resource_type`.
     static var auditType: String { get }
     /// `audit_log.resource_id`: the resource's address within the workspace.
     var auditID: String { get }
     var version: Int { get }
-    /// The resource's path (the `Location` of a create).
-    var location: String { get }
 }
 
 /// The SQL of one resource's table (`<Resource>Store`): the store names its table and the columns its row type

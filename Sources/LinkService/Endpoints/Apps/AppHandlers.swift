@@ -40,7 +40,7 @@ struct AppHandlers: EndpointGroup {
         let input = AppInput(reading: &body, platform: platform, creating: true)
         body.finish()
         try errors.check()
-        return try resource.create(principal) { connection, _ in
+        return try resource.create(principal, location: { location("getApp", [.id: $0.id.canonicalText]) }) { connection, _ in
             if let teamID = input.teamID {
                 try requireTeam(teamID, principal, on: connection)
             }

@@ -37,8 +37,8 @@ struct DestinationHandlers: EndpointGroup {
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         let requiresSignIn = DestinationFields.requiresSignIn.read(&body) ?? false
         body.finish()
-        return try resource.create(principal) { connection, changed in
-            let app = try AppHandlers.find(request.parameters["id"], principal, on: connection)
+        return try resource.create(principal, location: { location("getDestination", [.id: $0.appID.canonicalText, .name: $0.name]) }) { connection, changed in
+            let app = try AppHandlers.find(request.pathParameter(.id), principal, on: connection)
             try errors.check()
             if try DestinationStore.find(name!, of: app.id, on: connection) != nil {
                 throw ServiceError.conflict("The app already has a destination type '\(name!)'.")

@@ -36,7 +36,7 @@ struct DomainHandlers: EndpointGroup {
         settings.read(&body)
         body.finish()
         try errors.check()
-        return try resource.create(principal) { connection, changed in
+        return try resource.create(principal, location: { location("getDomain", [.host: $0.hostname]) }) { connection, changed in
             try DomainClaims.lock(on: connection)
             try DomainClaims.check(hostname!, workspace: principal.workspaceID, on: connection)
             try checkApps(settings, principal, on: connection)

@@ -58,7 +58,7 @@ struct KeyHandlers: EndpointGroup {
         guard case .object(var members) = key.json else { preconditionFailure("a key is an object") }
         members.append(JSONMember(key: "key", value: .string(secret.token)))
         var response = Response.json(JSONValue.object(members).serializedBytes, status: 201)
-        response.headers.replaceOrAdd("Location", "/v1/keys/\(key.id.canonicalText)")
+        response.headers.replaceOrAdd("Location", location("revokeAPIKey", [.id: key.id.canonicalText]))
         return response
     }
 

@@ -69,7 +69,7 @@ struct LinkHandlers: EndpointGroup {
         body.finish()
         try errors.check()
         let acknowledged = try LinkPlaces.acknowledged(request)
-        return try resource.create(principal) { connection, changed in
+        return try resource.create(principal, location: { location("getLink", [.id: $0.id.canonicalText]) }) { connection, changed in
             let domain = try Self.domain(input.domain!, principal, on: connection)
             if let appID = input.app, let destination = input.destination {
                 try Self.check(app: appID, destination, principal, on: connection)

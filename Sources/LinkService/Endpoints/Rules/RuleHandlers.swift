@@ -81,7 +81,7 @@ struct RuleHandlers: EndpointGroup {
             return list
         }
         let rule = rules.first { $0.id == id }!
-        return .resource(rule.json, version: rule.version, status: 201, location: "/v1/domains/\(domain.hostname)/rules/\(id.canonicalText)")
+        return .resource(rule.json, version: rule.version, status: 201, location: location("getRule", [.host: domain.hostname, .id: id.canonicalText]))
     }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {

@@ -33,7 +33,7 @@ struct TeamHandlers: EndpointGroup {
         let name = TeamFields.name.read(&body, required: true)
         body.finish()
         try errors.check()
-        return try resource.create(principal) { connection, _ in
+        return try resource.create(principal, location: { location("getTeam", [.teamID: $0.teamID]) }) { connection, _ in
             if try TeamStore.exists(teamID!, workspace: principal.workspaceID, on: connection) {
                 throw ServiceError.conflict("The team \(teamID!) is already registered.")
             }

@@ -97,7 +97,7 @@ struct WebhookHandlers: EndpointGroup {
             try AuditStore.record(on: connection, principal, .create, type: Webhook.auditType, id: created.auditID, after: created.json)
             return created
         }
-        return Self.withSecret(created, signature, status: 201)
+        return Self.withSecret(created, signature, status: 201, location: location("getWebhook", [.id: created.id.canonicalText]))
     }
 
     func list(_ request: Request, _ principal: Principal) throws -> Response {
@@ -227,12 +227,12 @@ struct WebhookHandlers: EndpointGroup {
         return keys
     }
 
-    /// `webhook` with its new `secret`, answered once (never cached: `NoStoreMiddleware`).
-    private static func withSecret(_ webhook: Webhook, _ signature: WebhookSignature, status: Int) -> Response {
+    /// `webhook` with its new `secret`, answered once (never cached: `NoStoreMiddleware`), at `location` when new.
+    private static func withSecret(_ webhook: Webhook, _ signature: WebhookSignature, status: Int, location: String? = nil) -> Response {
         guard case .object(var members) = webhook.json else { preconditionFailure("a webhook is an object") }
         members.append(JSONMember(key: "secret", value: .string(signature.secret)))
         return Response.resource(.object(members), version: webhook.version, status: status,
-                                 location: status == 201 ? webhook.location : nil)
+                                 location: location)
     }
 
     /// The subscription named by the path, in the caller's workspace only; 404 otherwise.

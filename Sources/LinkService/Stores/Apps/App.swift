@@ -79,6 +79,5 @@ struct App: VersionedResource {
         return JSONValue.object(members).compacted
     }
 
-    var location: String { "/v1/apps/\(id.canonicalText)" }
     var auditID: String { id.canonicalText }
 }

@@ -38,7 +38,6 @@ struct Destination: VersionedResource {
         ]).compacted
     }
 
-    var location: String { "/v1/apps/\(appID.canonicalText)/destinations/\(name)" }
     /// `<app id>/<name>`.
     var auditID: String { "\(appID.canonicalText)/\(name)" }
 }

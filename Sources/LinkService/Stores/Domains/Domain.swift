@@ -26,7 +26,6 @@ struct Domain: VersionedResource {
         return JSONValue.object(members).compacted
     }
 
-    var location: String { "/v1/domains/\(hostname)" }
     var auditID: String { hostname }
 
     /// The domain `hostname` of the caller's workspace; 404 for anything else.

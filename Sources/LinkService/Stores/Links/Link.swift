@@ -82,6 +82,5 @@ struct Link: VersionedResource {
         ]).compacted
     }
 
-    var location: String { "/v1/links/\(id.canonicalText)" }
     var auditID: String { id.canonicalText }
 }

@@ -3,7 +3,10 @@ import ByteText
 /// A link's slug: the path after the domain, one or more segments of RFC 3986 unreserved characters (`[A-Za-z0-9._~-]`)
 /// joined by `/`, compared exactly. Given by the caller (checked by `problem`) or generated (`random`).
 enum LinkSlug {
-    /// The first path segments the service serves itself on every host: a link there would never be reached.
+    /// The first path segments the service serves itself on every host: a link there would never be reached. They
+    /// are the routes' first segments and the claim links' (`ClickHandler.claimPath`); the router refuses to start
+    /// with a route whose first segment is not here (`RouterBuilder.add(_:auth:)`), and `RouteDeclarationTests`
+    /// holds the two equal.
     static let reserved: Set<String> = [
         ".well-known", "apple-app-site-association", "v1", "console", "_linkd", "openapi.json", "healthz", "readyz", "metrics",
     ]

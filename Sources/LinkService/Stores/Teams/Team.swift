@@ -24,6 +24,5 @@ struct Team: VersionedResource {
         ])
     }
 
-    var location: String { "/v1/teams/\(teamID)" }
     var auditID: String { teamID }
 }

@@ -45,7 +45,6 @@ struct Webhook: VersionedResource {
         ])
     }
 
-    var location: String { "/v1/webhooks/\(id.canonicalText)" }
     var auditID: String { id.canonicalText }
 }
 
