@@ -6,6 +6,30 @@ extension APISchemas {
     private static let fingerprintsInput = Schema.array(.ref("FingerprintInput"), minItems: 1, maxItems: 20, unique: true)
         .described("The SHA-256 fingerprints of the signing certificates. With Play App Signing, list the Play app-signing key's (and, for local builds, the upload and debug keys').")
 
+    /// The members a request may write for an app of `platform`, declared once for its create and its update: a
+    /// create must send the `sent` ones, an update may leave out any (`null` clears the `nullable` ones).
+    private static func appProperties(_ platform: AppPlatform, creating: Bool) -> [Schema.Property] {
+        func sent<Value>(_ field: BodyField<Value>) -> Schema.Property { creating ? .required(field) : .optional(field) }
+        func sent(_ name: String, _ schema: Schema) -> Schema.Property { creating ? .required(name, schema) : .optional(name, schema) }
+        let members: [Schema.Property] = switch platform {
+        case .ios: [
+            sent(AppFields.teamID),
+            sent(AppFields.bundleID),
+            .optional(AppFields.appStoreID, nullable: true),
+        ]
+        case .android: [
+            sent(AppFields.packageName),
+            sent("sha256CertFingerprints", fingerprintsInput),
+            .optional(AppFields.playStoreURL),
+        ]
+        }
+        return [sent("platform", .constant(platform.rawValue)), sent(AppFields.name)] + members + [
+            .optional(AppFields.customScheme, nullable: true),
+            .optional(AppFields.primaryDomain),
+            .optional(AppFields.iconURL, nullable: true),
+        ]
+    }
+
     static let apps: [(name: String, schema: Schema)] = [
         ("App", Schema.oneOf([.ref("IOSApp"), .ref("AndroidApp")], discriminator: "platform", mapping: ["ios": "IOSApp", "android": "AndroidApp"])),
         ("IOSApp", Schema.object([
@@ -48,47 +72,11 @@ extension APISchemas {
         ], closed: true)),
         ("AppCreate", Schema.oneOf([.ref("IOSAppCreate"), .ref("AndroidAppCreate")], discriminator: "platform",
                                    mapping: ["ios": "IOSAppCreate", "android": "AndroidAppCreate"])),
-        ("IOSAppCreate", Schema.object([
-            .required("platform", .constant("ios")),
-            .required(AppFields.name),
-            .required(AppFields.teamID),
-            .required(AppFields.bundleID),
-            .optional(AppFields.appStoreID, nullable: true),
-            .optional(AppFields.customScheme, nullable: true),
-            .optional(AppFields.primaryDomain),
-            .optional(AppFields.iconURL, nullable: true),
-        ], closed: true)),
-        ("AndroidAppCreate", Schema.object([
-            .required("platform", .constant("android")),
-            .required(AppFields.name),
-            .required(AppFields.packageName),
-            .required("sha256CertFingerprints", fingerprintsInput),
-            .optional(AppFields.playStoreURL),
-            .optional(AppFields.customScheme, nullable: true),
-            .optional(AppFields.primaryDomain),
-            .optional(AppFields.iconURL, nullable: true),
-        ], closed: true)),
+        ("IOSAppCreate", Schema.object(appProperties(.ios, creating: true), closed: true)),
+        ("AndroidAppCreate", Schema.object(appProperties(.android, creating: true), closed: true)),
         ("AppUpdate", Schema.anyOf([.ref("IOSAppUpdate"), .ref("AndroidAppUpdate")])
             .described("Present fields replace, `null` clears an optional one. Only the fields of the app's platform are accepted; the platform cannot change.")),
-        ("IOSAppUpdate", Schema.object([
-            .optional("platform", .constant("ios")),
-            .optional(AppFields.name),
-            .optional(AppFields.teamID),
-            .optional(AppFields.bundleID),
-            .optional(AppFields.appStoreID, nullable: true),
-            .optional(AppFields.customScheme, nullable: true),
-            .optional(AppFields.primaryDomain),
-            .optional(AppFields.iconURL, nullable: true),
-        ], closed: true)),
-        ("AndroidAppUpdate", Schema.object([
-            .optional("platform", .constant("android")),
-            .optional(AppFields.name),
-            .optional(AppFields.packageName),
-            .optional("sha256CertFingerprints", fingerprintsInput),
-            .optional(AppFields.playStoreURL),
-            .optional(AppFields.customScheme, nullable: true),
-            .optional(AppFields.primaryDomain),
-            .optional(AppFields.iconURL, nullable: true),
-        ], closed: true)),
+        ("IOSAppUpdate", Schema.object(appProperties(.ios, creating: false), closed: true)),
+        ("AndroidAppUpdate", Schema.object(appProperties(.android, creating: false), closed: true)),
     ]
 }

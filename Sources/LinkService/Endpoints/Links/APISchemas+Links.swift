@@ -1,6 +1,6 @@
 import LinkKit
 
-/// The components of the links endpoints (`OpenAPIDocument`), written from `LinkFields`.
+/// The components of the links endpoints (`OpenAPIDocument`), written from `LinkFields` and `Link.members`.
 extension APISchemas {
     /// The writable members; on create, `domain` is required.
     private static func linkProperties(creating: Bool) -> [Schema.Property] {
@@ -27,28 +27,7 @@ extension APISchemas {
         // destination types' and the rule preview's components, renaming those.
         ("LinkDestination", LinkFields.destination.schema),
         ("LinkPreview", LinkFields.preview.schema),
-        ("Link", Schema.object([
-            .required("id", Schema.uuid.readOnly),
-            .required("domain", Schema.hostname),
-            .required("slug", Schema.string(maxLength: TextLimit.slug.scalars)),
-            .required("shortLink", Schema.url.readOnly.described("The link: `https://<domain>/<slug>`.")),
-            .optional("app", Schema.uuid),
-            .optional("destination", Schema.ref("LinkDestination")),
-            .optional("url", Schema.url.described("The web page the link opens (without `app` and `destination`).")),
-            .required("fallbacks", LinkFields.fallbacks.schema),
-            .required("skipStore", LinkFields.skipStore.schema),
-            .required("campaign", LinkFields.campaign.schema),
-            .required("tags", Schema.array(.string)),
-            .required("preview", Schema.ref("LinkPreview")),
-            .optional("expiresAt", Schema.timestamp),
-            .optional("maxClicks", Schema.integer(minimum: 1)),
-            .optional("clicks", Schema.integer(minimum: 0).readOnly.described(
-                "The taps counted so far while the link was live, as analytics count a person's tap (no bots, previews, `HEAD` or HTTP libraries; each node adds its own every second): what `sort=clicks` orders by. With `maxClicks`, the link is spent when it reaches it.")),
-            .optional("name", Schema.string),
-            .optional("data", Schema.anyObject),
-            .required("createdAt", Schema.created),
-            .required("updatedAt", Schema.updated),
-        ], closed: false).described("A link of the workspace, `https://<domain>/<slug>`, opening an app's typed destination or a web page.")),
+        ("Link", Link.members.schema(closed: false).described("A link of the workspace, `https://<domain>/<slug>`, opening an app's typed destination or a web page.")),
         ("LinkCreate", Schema.object(linkProperties(creating: true), closed: true)
             .described("Either `app` with `destination`, or `url`.")
             .example(.object(["domain": .string("links.example.com"), "slug": .string("spring24"),

@@ -55,32 +55,8 @@ struct Link: VersionedResource {
     /// The link itself.
     var shortLink: String { "https://\(hostname)/\(slug)" }
 
-    /// The API's form: the fields as written (`url` is the web page the link opens, in answers as in request
-    /// bodies, so an answer can be edited and sent back), and `id`, `shortLink` (the link's own address) and the
-    /// timestamps.
-    var json: JSONValue {
-        JSONValue.object([
-            "id": .uuid(id),
-            "domain": .string(hostname),
-            "slug": .string(slug),
-            "shortLink": .string(shortLink),
-            "app": appID.map(JSONValue.uuid) ?? .null,
-            "destination": destination ?? .null,
-            "url": .optional(webURL),
-            "fallbacks": fallbacks,
-            "skipStore": .bool(skipStore),
-            "campaign": campaign.json,
-            "tags": .array(tags.map(JSONValue.string)),
-            "preview": preview,
-            "expiresAt": expiresAt.map(JSONValue.timestamp) ?? .null,
-            "maxClicks": maxClicks.map { .number(String($0)) } ?? .null,
-            "clicks": .number(String(clicks)),
-            "name": .optional(name),
-            "data": data ?? .null,
-            "createdAt": .timestamp(createdAt),
-            "updatedAt": .timestamp(updatedAt),
-        ]).compacted
-    }
+    /// The API's form (`Link.members`).
+    var json: JSONValue { Self.members.json(self) }
 
     var auditID: String { id.canonicalText }
 }
