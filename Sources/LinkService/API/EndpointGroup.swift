@@ -27,7 +27,8 @@ extension RouterBuilder {
         for endpoint in endpoints {
             precondition(LinkSlug.reserved.contains(endpoint.firstSegment),
                          "\(endpoint.path): add '\(endpoint.firstSegment)' to LinkSlug.reserved, or links there would be shadowed")
-            precondition(parameters.isSuperset(of: endpoint.pathParameterNames), "\(endpoint.path): declare its parameters in PathParameter")
+            precondition(parameters.isSuperset(of: endpoint.pathParameterNames),
+                         "\(endpoint.path): declare its parameters in PathParameter")
             add(endpoint.method, endpoint.path, middleware: endpoint.middleware, endpoint.routeHandler(auth: auth))
         }
     }

@@ -70,9 +70,8 @@ struct RouteDeclarationTests {
             }
 
             try created("/v1/teams", #"{"teamId":"FGHIJ67890","name":"Other"}"#) { _ in "/v1/teams/FGHIJ67890" }
-            let app = try created("/v1/apps", #"{"platform":"ios","name":"Gadgets","teamId":"FGHIJ67890","bundleId":"com.example.gadgets"}"#) {
-                "/v1/apps/\($0)"
-            }
+            let gadgets = #"{"platform":"ios","name":"Gadgets","teamId":"FGHIJ67890","bundleId":"com.example.gadgets"}"#
+            let app = try created("/v1/apps", gadgets) { "/v1/apps/\($0)" }
             try created("/v1/apps/\(app)/destinations", #"{"name":"gadget","params":{"id":{"type":"int"}}}"#) { _ in
                 "/v1/apps/\(app)/destinations/gadget"
             }
@@ -80,8 +79,10 @@ struct RouteDeclarationTests {
             try created("/v1/domains/go.example.com/rules", #"{"apps":["\#(app)"],"path":"/g/{id}","destination":{"type":"gadget"}}"#) {
                 "/v1/domains/go.example.com/rules/\($0)"
             }
-            try created("/v1/links", #"{"domain":"\#(fixture.host)","slug":"spring","url":"https://www.example.com/s"}"#) { "/v1/links/\($0)" }
-            try created("/v1/webhooks", #"{"url":"http://127.0.0.1:9/hooks","events":["link.created"]}"#, key: admin) { "/v1/webhooks/\($0)" }
+            let link = #"{"domain":"\#(fixture.host)","slug":"spring","url":"https://www.example.com/s"}"#
+            try created("/v1/links", link) { "/v1/links/\($0)" }
+            let webhook = #"{"url":"http://127.0.0.1:9/hooks","events":["link.created"]}"#
+            try created("/v1/webhooks", webhook, key: admin) { "/v1/webhooks/\($0)" }
             try created("/v1/keys", #"{"name":"ci","scope":"read"}"#, key: admin) { "/v1/keys/\($0)" }
         }
     }

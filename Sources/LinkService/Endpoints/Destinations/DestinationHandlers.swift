@@ -37,7 +37,8 @@ struct DestinationHandlers: EndpointGroup {
         let params = ParameterSpecJSON.read(Self.params(&body), at: "/params", errors)
         let requiresSignIn = DestinationFields.requiresSignIn.read(&body) ?? false
         body.finish()
-        return try resource.create(principal, location: { location("getDestination", [.id: $0.appID.canonicalText, .name: $0.name]) }) { connection, changed in
+        let location = { (new: Destination) in self.location("getDestination", [.id: new.appID.canonicalText, .name: new.name]) }
+        return try resource.create(principal, location: location) { connection, changed in
             let app = try AppHandlers.find(request.pathParameter(.id), principal, on: connection)
             try errors.check()
             if try DestinationStore.find(name!, of: app.id, on: connection) != nil {

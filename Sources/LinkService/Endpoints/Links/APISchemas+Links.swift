@@ -27,7 +27,8 @@ extension APISchemas {
         // destination types' and the rule preview's components, renaming those.
         ("LinkDestination", LinkFields.destination.schema),
         ("LinkPreview", LinkFields.preview.schema),
-        ("Link", Link.members.schema(closed: false).described("A link of the workspace, `https://<domain>/<slug>`, opening an app's typed destination or a web page.")),
+        ("Link", Link.members.schema(closed: false).described(
+            "A link of the workspace, `https://<domain>/<slug>`, opening an app's typed destination or a web page.")),
         ("LinkCreate", Schema.object(linkProperties(creating: true), closed: true)
             .described("Either `app` with `destination`, or `url`.")
             .example(.object(["domain": .string("links.example.com"), "slug": .string("spring24"),

@@ -81,7 +81,8 @@ struct RuleHandlers: EndpointGroup {
             return list
         }
         let rule = rules.first { $0.id == id }!
-        return .resource(rule.json, version: rule.version, status: 201, location: location("getRule", [.host: domain.hostname, .id: id.canonicalText]))
+        return .resource(rule.json, version: rule.version, status: 201,
+                         location: location("getRule", [.host: domain.hostname, .id: id.canonicalText]))
     }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
