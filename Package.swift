@@ -44,6 +44,9 @@ let package = Package(
         .target(name: "EmbeddedPostgres", dependencies: ["Observability"]),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "ByteText", "Observability"]),
         .target(name: "Outbound", dependencies: ["CCurl", "CCurlShim", "Observability"]),
+        // OpenID Connect as a relying party (docs/PEOPLE.md, "Single sign-on"): discovery, JWK sets, ID tokens
+        // verified with libcrypto, PKCE; the provider asked through Outbound's HTTPClient.
+        .target(name: "OpenID", dependencies: ["CCrypto", "LinkKit", "Outbound"]),
         .target(name: "UserAgents", dependencies: ["CYAML"]),
         .target(name: "GeoIP", dependencies: ["CMaxMindDB"]),
         .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "Observability", "UserAgents", "GeoIP", "CCrypto", "CQRencode", "CZlib", "CCSV", "CArgon2"],
@@ -53,12 +56,14 @@ let package = Package(
         // bench/hits: ingestion and analytics benchmarks (bench/hits/run.sh); never part of `swift test`.
         .executableTarget(name: "hits-bench", dependencies: ["LinkService", "UserAgents", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "TestSupport"], path: "bench/hits/Sources"),
 
-        .target(name: "TestSupport", dependencies: ["Postgres", "EmbeddedPostgres", "HTTPServer", "Observability"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Postgres", "EmbeddedPostgres", "HTTPServer", "Observability"], path: "Tests/TestSupport",
+                exclude: ["OpenIDProvider/oidc_provider.py"]),
         .testTarget(name: "ByteTextTests", dependencies: ["ByteText"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LinkKitTests", dependencies: ["LinkKit", "ByteText"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "OpenIDTests", dependencies: ["OpenID", "Outbound", "LinkKit", "TestSupport"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "Observability", "TestSupport"], exclude: ["Servers/outbound_server.py"]),
         .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "Outbound", "UserAgents", "GeoIP", "TestSupport", "EmbeddedPostgres", "CZlib"],
                     exclude: ["Browser/landing_page.py", "Health/health_server.py", "Webhooks/webhook_receiver.py", "Hits/write_country_db.pl"]),
