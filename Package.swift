@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "OpenID", dependencies: ["CCrypto", "LinkKit", "Outbound"]),
         .target(name: "UserAgents", dependencies: ["CYAML"]),
         .target(name: "GeoIP", dependencies: ["CMaxMindDB"]),
-        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "Observability", "UserAgents", "GeoIP", "CCrypto", "CQRencode", "CZlib", "CCSV", "CArgon2"],
+        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "OpenID", "Observability", "UserAgents", "GeoIP", "CCrypto", "CQRencode", "CZlib", "CCSV", "CArgon2"],
                 plugins: ["EmbedFiles"]),
         .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Outbound", "Observability", "ByteText"]),
 

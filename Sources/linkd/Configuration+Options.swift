@@ -116,6 +116,12 @@ extension Configuration {
         ConfigurationOption("webhook-subscription-limit", "LINKD_WEBHOOK_SUBSCRIPTION_LIMIT", .integer(in: 1...10_000, of: "subscriptions"),
                             \.service.webhooks.subscriptionLimit,
                             help: "Webhook subscriptions a workspace may have at most; creating one more answers 409."),
+        ConfigurationOption("sso-allow-http", "LINKD_SSO_ALLOW_HTTP", .onOff, \.service.sso.allowHTTP,
+                            help: "on: single sign-on issuers may be plain http (tests, private networks); off: https only."),
+        ConfigurationOption("sso-allow-private", "LINKD_SSO_ALLOW_PRIVATE", .addressRanges, \.service.sso.allowedRanges,
+                            unset: "none: public addresses only", repeatable: true,
+                            help: "Comma-separated CIDR ranges single sign-on providers may resolve to although loopback, private, "
+                                + "link-local or metadata (a provider inside your network); checked at each connection (docs/PEOPLE.md)."),
     ]
 }
 

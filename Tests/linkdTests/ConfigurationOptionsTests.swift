@@ -52,6 +52,8 @@ struct ConfigurationOptionsTests {
         ("--webhook-click-interval SECONDS", "LINKD_WEBHOOK_CLICK_INTERVAL", "60"),
         ("--webhook-click-limit N", "LINKD_WEBHOOK_CLICK_LIMIT", "100"),
         ("--webhook-subscription-limit N", "LINKD_WEBHOOK_SUBSCRIPTION_LIMIT", "20"),
+        ("--sso-allow-http on|off", "LINKD_SSO_ALLOW_HTTP", "off"),
+        ("--sso-allow-private LIST", "LINKD_SSO_ALLOW_PRIVATE", "none: public addresses only"),
     ]
 
     @Test func optionsKeepTheirNamesVariablesAndDefaults() throws {

@@ -133,6 +133,7 @@ public final class Application: Sendable {
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
         // Every route, in the order the router tries templates (a literal segment before a parameter at the same
         // place: android-manifest before {language}).
+        let providers = OpenIDProviders(client: outbound, configuration: configuration.sso)
         var groups: [any EndpointGroup] = [
             ServiceHandlers(probe: probe, hits: hits, catalog: catalog, changes: changes,
                             services: services, metrics: metrics, logger: logger, clicks: clicks, apiHostname: configuration.apiHostname),
@@ -162,6 +163,8 @@ public final class Application: Sendable {
             QRHandlers(resolver: resolver, auth: auth),
             WebhookHandlers(pool: requests, auth: auth, changes: catalogChanges, configuration: configuration.webhooks,
                             queued: { deliveries.wake() }, deleted: { cleanup.wake() }),
+            SSOHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys),
+            SSOSignInHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys, configuration: configuration.sso),
         ]
         if let files = Self.consoleFiles(configuration, logger: logger) {
             groups.append(ConsoleHandlers(files: files, catalog: catalog, clicks: clicks))

@@ -72,6 +72,8 @@ public struct ServiceConfiguration: Sendable {
     /// Webhook delivery: the keys sealing secrets, where targets may be, timeouts, retries, retention and
     /// `link.clicked` coalescing (docs/WEBHOOKS.md).
     public var webhooks = WebhookConfiguration()
+    /// How single sign-on reaches identity providers (docs/PEOPLE.md, "Single sign-on").
+    public var sso = SSOConfiguration()
     /// Chart.js for the console's charts, as Debian's `libjs-chart.js` installs it; served when it exists.
     public var chartJS: URL? = URL(fileURLWithPath: "/usr/share/javascript/chart.js/chart.min.js")
 
