@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "OpenIDTests", dependencies: ["OpenID", "Outbound", "LinkKit", "TestSupport"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "Observability", "TestSupport"], exclude: ["Servers/outbound_server.py"]),
         .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "Outbound", "UserAgents", "GeoIP", "TestSupport", "EmbeddedPostgres", "CZlib"],
-                    exclude: ["Browser/landing_page.py", "Health/health_server.py", "Webhooks/webhook_receiver.py", "Hits/write_country_db.pl"]),
+                    exclude: ["Browser/landing_page.py", "Browser/sso_sign_in.py", "Health/health_server.py", "Webhooks/webhook_receiver.py", "Hits/write_country_db.pl"]),
         .testTarget(name: "linkdTests", dependencies: ["TestSupport", "Postgres"]),
     ]
 )
