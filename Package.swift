@@ -49,7 +49,8 @@ let package = Package(
         .target(name: "OpenID", dependencies: ["CCrypto", "LinkKit", "Outbound"]),
         .target(name: "UserAgents", dependencies: ["CYAML"]),
         .target(name: "GeoIP", dependencies: ["CMaxMindDB"]),
-        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "OpenID", "Observability", "UserAgents", "GeoIP", "CCrypto", "CQRencode", "CZlib", "CCSV", "CArgon2"],
+        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "OpenID", "Observability",
+                                                    "UserAgents", "GeoIP", "CCrypto", "CQRencode", "CZlib", "CCSV", "CArgon2"],
                 plugins: ["EmbedFiles"]),
         .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Outbound", "Observability", "ByteText"]),
 
@@ -66,7 +67,8 @@ let package = Package(
         .testTarget(name: "OpenIDTests", dependencies: ["OpenID", "Outbound", "LinkKit", "TestSupport"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "Observability", "TestSupport"], exclude: ["Servers/outbound_server.py"]),
         .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "Outbound", "UserAgents", "GeoIP", "TestSupport", "EmbeddedPostgres", "CZlib"],
-                    exclude: ["Browser/landing_page.py", "Browser/sso_sign_in.py", "Health/health_server.py", "Webhooks/webhook_receiver.py", "Hits/write_country_db.pl"]),
+                    exclude: ["Browser/landing_page.py", "Browser/sso_sign_in.py", "Health/health_server.py", "Webhooks/webhook_receiver.py",
+                              "Hits/write_country_db.pl"]),
         .testTarget(name: "linkdTests", dependencies: ["TestSupport", "Postgres"]),
     ]
 )

@@ -65,7 +65,9 @@ public final class JSONWebKey: @unchecked Sendable {
         switch algorithm {
         case .rs256: encoded = signature
         case .es256:
-            guard signature.count == 64, let der = Self.derSignature(r: Array(signature[0..<32]), s: Array(signature[32...])) else { return false }
+            guard signature.count == 64, let der = Self.derSignature(r: Array(signature[0..<32]), s: Array(signature[32...])) else {
+                return false
+            }
             encoded = der
         }
         guard let context = EVP_MD_CTX_new() else { return false }
@@ -101,8 +103,8 @@ public final class JSONWebKey: @unchecked Sendable {
         defer { BN_free(n); BN_free(e) }
         // OSSL_PARAM_BLD_push_BN(3) keeps the key name and the number until the parameters are made: static names,
         // numbers freed after.
-        guard n != nil, e != nil, OSSL_PARAM_BLD_push_BN(builder, cString("n"), n) == 1, OSSL_PARAM_BLD_push_BN(builder, cString("e"), e) == 1,
-              let key = build("RSA", builder) else {
+        guard n != nil, e != nil, OSSL_PARAM_BLD_push_BN(builder, cString("n"), n) == 1,
+              OSSL_PARAM_BLD_push_BN(builder, cString("e"), e) == 1, let key = build("RSA", builder) else {
             throw OpenIDError(.keySet, "OpenSSL refused the RSA key's numbers")
         }
         return key

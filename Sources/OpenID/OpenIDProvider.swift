@@ -93,7 +93,8 @@ public final class OpenIDProvider: Sendable {
     /// Redeems `code` at the token endpoint (OpenID Connect Core §3.1.3.1) with the PKCE `codeVerifier`,
     /// authenticating with `client_secret_basic` (RFC 6749 §2.3.1: id and secret form-encoded, then base64).
     /// - Throws: `OpenIDError`: `.unreachable`, `.discovery`, `.tokenRequest`.
-    public func redeem(code: String, codeVerifier: String, redirectURI: String, clientID: String, clientSecret: String) throws(OpenIDError) -> TokenResponse {
+    public func redeem(code: String, codeVerifier: String, redirectURI: String, clientID: String,
+                       clientSecret: String) throws(OpenIDError) -> TokenResponse {
         let metadata = try metadata()
         let credentials = Data("\(FormEncoding.encode(clientID)):\(FormEncoding.encode(clientSecret))".utf8).base64EncodedString()
         let body = FormEncoding.encode([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),

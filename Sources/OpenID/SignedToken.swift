@@ -17,10 +17,13 @@ public struct SignedToken: Sendable {
     /// - Throws: `OpenIDError`: `.malformedToken` for anything but three base64url parts with JSON objects,
     ///   `.unsupportedAlgorithm` for `alg` `none` or any other than RS256 and ES256, or a `crit` header.
     public init(_ text: String) throws(OpenIDError) {
-        guard text.utf8.count <= Self.maxLength else { throw OpenIDError(.malformedToken, "the token is longer than \(Self.maxLength) bytes") }
+        guard text.utf8.count <= Self.maxLength else {
+            throw OpenIDError(.malformedToken, "the token is longer than \(Self.maxLength) bytes")
+        }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw OpenIDError(.malformedToken, "a token is three base64url parts joined by dots") }
-        guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONValue.parse(bytes: headerBytes), header.objectMembers != nil else {
+        guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONValue.parse(bytes: headerBytes),
+              header.objectMembers != nil else {
             throw OpenIDError(.malformedToken, "the token's header is not a base64url JSON object")
         }
         guard let name = header["alg"]?.stringValue else { throw OpenIDError(.malformedToken, "the token's header has no alg") }
@@ -30,7 +33,8 @@ public struct SignedToken: Sendable {
         // RFC 7515 §4.1.11: a recipient that does not understand a critical extension must refuse the token.
         guard header["crit"] == nil else { throw OpenIDError(.unsupportedAlgorithm, "the token's header lists critical extensions") }
         if let kid = header["kid"], kid.stringValue == nil { throw OpenIDError(.malformedToken, "the token's kid is not a string") }
-        guard let payload = Base64URL.decode(parts[1]), let claims = try? JSONValue.parse(bytes: payload), claims.objectMembers != nil else {
+        guard let payload = Base64URL.decode(parts[1]), let claims = try? JSONValue.parse(bytes: payload),
+              claims.objectMembers != nil else {
             throw OpenIDError(.malformedToken, "the token's claims are not a base64url JSON object")
         }
         guard let signature = Base64URL.decode(parts[2]), !signature.isEmpty else {

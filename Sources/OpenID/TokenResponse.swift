@@ -14,7 +14,9 @@ public struct TokenResponse: Sendable {
             let error = json?["error"]?.stringValue.map { String($0.prefix(64)) } ?? "no error code"
             throw OpenIDError(.tokenRequest, "the token endpoint answered \(status) (\(error))")
         }
-        guard let idToken = json?["id_token"]?.stringValue else { throw OpenIDError(.tokenRequest, "the token endpoint answered no id_token") }
+        guard let idToken = json?["id_token"]?.stringValue else {
+            throw OpenIDError(.tokenRequest, "the token endpoint answered no id_token")
+        }
         self.idToken = idToken
     }
 }

@@ -97,7 +97,8 @@ extension Configuration {
                                 + "seals, the others only open what they sealed (rotation). Every node needs the same keys (docs/WEBHOOKS.md)."),
         ConfigurationOption("webhook-allow-http", "LINKD_WEBHOOK_ALLOW_HTTP", .onOff, \.service.webhooks.allowHTTP,
                             help: "on: webhook targets may be plain http (tests, private networks); off: https only."),
-        ConfigurationOption("webhook-allow-private", "LINKD_WEBHOOK_ALLOW_PRIVATE", .addressRanges, \.service.webhooks.allowedRanges,
+        ConfigurationOption("webhook-allow-private", "LINKD_WEBHOOK_ALLOW_PRIVATE", .addressRanges("webhook-allow-private"),
+                            \.service.webhooks.allowedRanges,
                             unset: "none: public addresses only", repeatable: true,
                             help: "Comma-separated CIDR ranges webhook targets may resolve to although loopback, private, "
                                 + "link-local or metadata (e.g. 10.1.0.0/16); checked when a subscription is made and at each delivery."),
@@ -118,7 +119,8 @@ extension Configuration {
                             help: "Webhook subscriptions a workspace may have at most; creating one more answers 409."),
         ConfigurationOption("sso-allow-http", "LINKD_SSO_ALLOW_HTTP", .onOff, \.service.sso.allowHTTP,
                             help: "on: single sign-on issuers may be plain http (tests, private networks); off: https only."),
-        ConfigurationOption("sso-allow-private", "LINKD_SSO_ALLOW_PRIVATE", .addressRanges, \.service.sso.allowedRanges,
+        ConfigurationOption("sso-allow-private", "LINKD_SSO_ALLOW_PRIVATE", .addressRanges("sso-allow-private"),
+                            \.service.sso.allowedRanges,
                             unset: "none: public addresses only", repeatable: true,
                             help: "Comma-separated CIDR ranges single sign-on providers may resolve to although loopback, private, "
                                 + "link-local or metadata (a provider inside your network); checked at each connection (docs/PEOPLE.md)."),
@@ -145,11 +147,11 @@ extension OptionKind where Value == [WebhookSecretKeys.Key] {
 }
 
 extension OptionKind where Value == [CIDR] {
-    /// Comma-separated CIDR ranges (`10.0.0.0/8`, `fd00::/8`).
-    static var addressRanges: Self {
+    /// Comma-separated CIDR ranges (`10.0.0.0/8`, `fd00::/8`) of the option `option`, which a refusal names.
+    static func addressRanges(_ option: String) -> Self {
         .parsed("LIST", expecting: "comma-separated CIDR ranges (10.0.0.0/8, fd00::/8)", { text in
             try text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { entry in
-                do { return try CIDR(entry) } catch { throw Arguments.UsageError(description: "webhook-allow-private: \(error)") }
+                do { return try CIDR(entry) } catch { throw Arguments.UsageError(description: "\(option): \(error)") }
             }
         }, format: { $0.map(\.description).joined(separator: ",") })
     }

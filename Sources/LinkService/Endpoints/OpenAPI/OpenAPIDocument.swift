@@ -229,7 +229,7 @@ enum OpenAPIDocument {
         (415, "UnsupportedMediaType", "The body is not sent as `Content-Type: application/json` (or, where the operation takes another, one of its media types).", "Problem"),
         (422, "ValidationFailed", "The body is JSON but invalid; `errors` points at every offending field, unknown ones included.", "ValidationProblem"),
         (431, "HeadersTooLarge", "The header section is larger than the server accepts (16 KiB by default).", "Problem"),
-        (502, "BadGateway", "A server linkd must ask could not be asked or answered wrongly: a workspace's identity provider (single sign-on).", "Problem"),
+        (502, "BadGateway", "A server linkd must ask could not be asked or answered wrongly: a workspace's identity provider.", "Problem"),
         (503, "ServiceUnavailable", "Temporarily unable: the database is unreachable or not answering (with `Retry-After`), or its migrations are pending or inconsistent. `/readyz` says which in `database`: `unreachable`, `not-answering` or `ok`. Also, for any operation, every connection busy at the server's connection limit (`Retry-After: 1`).", "Problem"),
         (505, "HTTPVersionNotSupported", "The request's HTTP version is not 1.0 or 1.1.", "Problem"),
     ]

@@ -55,7 +55,8 @@ struct SSOHandlers: EndpointGroup {
         if !groupRoles.isEmpty && groupsClaim == nil { errors.add("/groupsClaim", "Name the claim the mapped groups are read from.") }
         try errors.check()
         guard let keys else {
-            throw Problem.serviceUnavailable(detail: "No key to seal the client secret is configured (--webhook-secret-key).", retryAfter: nil)
+            throw Problem.serviceUnavailable(detail: "No key to seal the client secret is configured (--webhook-secret-key).",
+                                             retryAfter: nil)
         }
         let saved = try pool.withTransaction { connection in
             let before = try SSOStore.find(principal.workspaceID, forUpdate: true, on: connection)
@@ -67,8 +68,9 @@ struct SSOHandlers: EndpointGroup {
             } else {
                 throw ServiceError.validation([.init(pointer: "/clientSecret", detail: "'clientSecret' is required the first time.")])
             }
-            let settings = SSOStore.Settings(issuer: issuer!, clientID: clientID!, clientSecretSealed: sealed.bytes, clientSecretKeyID: sealed.keyID,
-                                             allowedDomains: allowedDomains, defaultRole: defaultRole, groupsClaim: groupsClaim,
+            let settings = SSOStore.Settings(issuer: issuer!, clientID: clientID!, clientSecretSealed: sealed.bytes,
+                                             clientSecretKeyID: sealed.keyID, allowedDomains: allowedDomains, defaultRole: defaultRole,
+                                             groupsClaim: groupsClaim,
                                              groupRoles: groupRoles, required: required)
             let saved = try SSOStore.save(settings, of: principal.workspaceID, on: connection)
             try AuditStore.record(on: connection, principal, before == nil ? .create : .update, type: WorkspaceSSO.auditType,

@@ -12,8 +12,9 @@ enum SSOSession {
 
     /// The `Set-Cookie` value of a new session of `person` working in `workspace`, ending after `lifetime`.
     static func begin(person: UUID, workspace: UUID, request: Request, lifetime: TimeInterval, on connection: Connection) throws -> String {
-        let (_, token) = try SessionStore.create(person: person, workspace: workspace, via: "sso", expiresAt: Date().addingTimeInterval(lifetime),
-                                                 address: request.remoteAddress, userAgent: request.headers["User-Agent"] ?? "", on: connection)
+        let (_, token) = try SessionStore.create(person: person, workspace: workspace, via: "sso",
+                                                 expiresAt: Date().addingTimeInterval(lifetime), address: request.remoteAddress,
+                                                 userAgent: request.headers["User-Agent"] ?? "", on: connection)
         return cookie(cookieName, token.text, path: "/", maxAge: Int(lifetime), request: request)
     }
 

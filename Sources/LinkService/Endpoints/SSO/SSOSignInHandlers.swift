@@ -28,11 +28,13 @@ struct SSOSignInHandlers: EndpointGroup {
     var endpoints: [Endpoint] {
         [
             Endpoint(.GET, "/v1/sso/start", "startSSO", "Sign in through the workspace's identity provider", tag: "Single sign-on",
-                     description: "Redirects the browser to the provider (the authorization code flow with PKCE); it comes back to `/v1/sso/callback`.",
+                     description: "Redirects the browser to the provider (the authorization code flow with PKCE); "
+                        + "it comes back to `/v1/sso/callback`.",
                      query: [Self.workspace], success: .content(302, mediaType: "text/plain", schema: .string),
                      successDescription: "To the provider's authorization endpoint (`Location`).", errors: [404, 502], start),
             Endpoint(.GET, Self.callbackPath, "finishSSO", "Where the identity provider sends the browser back", tag: "Single sign-on",
-                     description: "Redeems the code, verifies the ID token, begins a session (its cookie) and redirects to the console. Each sign-in comes back once.",
+                     description: "Redeems the code, verifies the ID token, begins a session (its cookie) and redirects to the console. "
+                        + "Each sign-in comes back once.",
                      success: .content(303, mediaType: "text/plain", schema: .string),
                      successDescription: "To the console, with the session's cookie.", errors: [401, 403, 404, 502], callback),
         ]
@@ -58,8 +60,8 @@ struct SSOSignInHandlers: EndpointGroup {
         let state = SecretToken.generate()
         let attempt = AuthorizationRequest(state: state.text, nonce: SecretToken.generate().text, codeVerifier: SecretToken.generate().text)
         try pool.withConnection { connection in
-            try SSOStore.begin(stateHash: state.hash, nonce: attempt.nonce, codeVerifier: attempt.codeVerifier, workspace: settings.workspaceID,
-                               lifetime: configuration.attemptLifetime, on: connection)
+            try SSOStore.begin(stateHash: state.hash, nonce: attempt.nonce, codeVerifier: attempt.codeVerifier,
+                               workspace: settings.workspaceID, lifetime: configuration.attemptLifetime, on: connection)
         }
         var response = Response.empty(status: 302)
         response.headers.add("Location", attempt.url(endpoint: metadata.authorizationEndpoint, clientID: settings.clientID,
@@ -92,8 +94,10 @@ struct SSOSignInHandlers: EndpointGroup {
         guard let code = request.query("code"), !code.isEmpty, code.utf8.count <= 4096 else {
             throw ServiceError.badRequest("The provider sent no code back; start the sign-in again.")
         }
-        guard let keys, let secret = keys.unseal(settings.clientSecretSealed, keyID: settings.clientSecretKeyID, for: settings.workspaceID) else {
-            throw Problem.serviceUnavailable(detail: "The key that sealed the client secret is not configured (--webhook-secret-key).", retryAfter: nil)
+        guard let keys,
+              let secret = keys.unseal(settings.clientSecretSealed, keyID: settings.clientSecretKeyID, for: settings.workspaceID) else {
+            throw Problem.serviceUnavailable(detail: "The key that sealed the client secret is not configured (--webhook-secret-key).",
+                                             retryAfter: nil)
         }
         let provider = providers.provider(settings.issuer)
         let claims: IDTokenClaims
@@ -104,9 +108,14 @@ struct SSOSignInHandlers: EndpointGroup {
         } catch {
             throw Self.problem(error)
         }
-        guard let email = claims.email?.lowercased(), claims.emailVerified, email.contains("@") else {
+        guard let email = claims.email?.lowercased(), claims.emailVerified, email.contains("@"),
+              (3...254).contains(email.unicodeScalars.count),
+              email.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
             throw ServiceError.forbidden("The identity provider did not give a verified email address.")
         }
+        // The name as `people.name` holds it: no control characters (nor NUL, which text cannot hold), 200 at most.
+        let printable = (claims.name ?? "").unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
+        let name = String(String.UnicodeScalarView(printable.prefix(200)))
         let groups = settings.groupsClaim.map(claims.strings) ?? []
         let cookie = try pool.withTransaction { connection in
             let existing = try PersonStore.find(email: email, on: connection)
@@ -118,15 +127,17 @@ struct SSOSignInHandlers: EndpointGroup {
                 role = settings.role(groups: groups, isNew: false) ?? current
             } else {
                 guard settings.allows(email: email), let given = settings.role(groups: groups, isNew: true) else {
-                    throw ServiceError.forbidden("\(email) is not a member of this workspace, and its single sign-on does not add people of that domain.")
+                    throw ServiceError.forbidden(
+                        "\(email) is not a member of this workspace, and its single sign-on does not add people of that domain.")
                 }
-                person = try existing ?? PersonStore.ensure(email: email, name: String((claims.name ?? "").prefix(200)), on: connection)
+                person = try existing ?? PersonStore.ensure(email: email, name: name, on: connection)
                 role = given
             }
             if role != current {
                 try MembershipStore.set(person.id, of: settings.workspaceID, role: role, on: connection)
                 let actor = Principal(workspaceID: settings.workspaceID, keyID: nil, personID: person.id, scope: .admin, role: role)
-                try AuditStore.record(on: connection, actor, current == nil ? .create : .update, type: "membership", id: person.id.canonicalText,
+                try AuditStore.record(on: connection, actor, current == nil ? .create : .update, type: "membership",
+                                      id: person.id.canonicalText,
                                       before: current.map { .object(["email": .string(email), "role": .string($0.rawValue)]) },
                                       after: .object(["email": .string(email), "role": .string(role.rawValue), "via": .string("sso")]))
             }

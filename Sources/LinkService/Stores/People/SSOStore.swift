@@ -32,7 +32,8 @@ enum SSOStore {
 
     /// Sets the single sign-on of `workspace`, replacing what it had.
     static func save(_ settings: Settings, of workspace: UUID, on connection: Connection) throws -> WorkspaceSSO {
-        let groupRoles = JSONValue.object(settings.groupRoles.keys.sorted().map { JSONMember(key: $0, value: .string(settings.groupRoles[$0]!.rawValue)) })
+        let groupRoles = JSONValue.object(settings.groupRoles.sorted { $0.key < $1.key }
+            .map { JSONMember(key: $0.key, value: .string($0.value.rawValue)) })
         let row = try connection.query("""
             INSERT INTO workspace_sso (workspace_id, issuer, client_id, client_secret_sealed, client_secret_key_id, allowed_domains,
                                        default_role, groups_claim, group_roles, required)
