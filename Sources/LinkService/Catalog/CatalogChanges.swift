@@ -26,10 +26,10 @@ struct CatalogChanges: Sendable {
     let pool: ConnectionPool
     let reloader: CatalogReloader
     let keys: KeyCache
+    /// Rung after a commit that queued webhook events (wakes this node's delivery).
+    let outbox: WebhookOutboxBell
     /// The links this node keeps; nil: none.
     var links: LinkCache? = nil
-    /// Called after a commit that queued webhook events (wakes this node's delivery).
-    var eventsQueued: @Sendable () -> Void = {}
 
     /// Runs `body` in one transaction; `changed` collects (and announces) what it changes. Returns once the
     /// transaction has committed and this node has installed those changes.
@@ -88,7 +88,7 @@ struct CatalogChanges: Sendable {
             reloader.catalog.linksChanged()
         }
         if !changed.hostnames.isEmpty { reloader.install(changed.hostnames, prepared: prepared) }
-        if !changed.events.isEmpty || changed.queuedDirectly > 0 { eventsQueued() }
+        if !changed.events.isEmpty || changed.queuedDirectly > 0 { outbox.ring() }
         return value
     }
 

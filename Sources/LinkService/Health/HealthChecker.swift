@@ -16,11 +16,11 @@ struct HealthChecker: Sendable {
     let client: HTTPClient
     let outbound: OutboundConfiguration
     let logger: Logger
+    /// Rung after COMMIT when state changes were saved (their `domain.health.changed` event is queued: this node's
+    /// webhook delivery is woken).
+    let outbox: WebhookOutboxBell
     /// The bound on requests in flight, shared by every copy of this checker (`using(_:)`).
     var fanOut = OutboundFanOut()
-    /// Called after COMMIT with the state changes saved (their `domain.health.changed` event is queued: this
-    /// node's webhook delivery is woken).
-    var onTransition: @Sendable ([CheckTransition], Domain) -> Void = { _, _ in }
 
     /// Apple's limit on the AASA file (TN3155): a larger file is not read.
     static let appleSizeLimit = 128 * 1024
@@ -81,7 +81,7 @@ struct HealthChecker: Sendable {
                 "from": transition.from?.rawValue ?? "none", "to": transition.to?.rawValue ?? "none",
             ])
         }
-        if !transitions.isEmpty { onTransition(transitions, domain) }
+        if !transitions.isEmpty { outbox.ring() }
         return transitions
     }
 

@@ -58,16 +58,16 @@ final class LinkClickCounter: BackgroundService {
     private let interval: DispatchTimeInterval
     private let clickEvents: ClickEvents
     private let thread = ServiceThread(name: "linkd.link-clicks")
-    /// Called after `link.clicked` events were queued (wakes this node's webhook delivery).
-    private let eventsQueued: @Sendable () -> Void
+    /// Rung after `link.clicked` events were queued (wakes this node's webhook delivery).
+    private let outbox: WebhookOutboxBell
 
     init(pool: ConnectionPool, logger: Logger, interval: DispatchTimeInterval = .seconds(1), clickEvents: ClickEvents = ClickEvents(),
-         eventsQueued: @escaping @Sendable () -> Void = {}) {
+         outbox: WebhookOutboxBell) {
         self.pool = pool
         self.logger = logger
         self.interval = interval
         self.clickEvents = clickEvents
-        self.eventsQueued = eventsQueued
+        self.outbox = outbox
     }
 
     var isHealthy: Bool { thread.isRunning }
@@ -142,7 +142,7 @@ final class LinkClickCounter: BackgroundService {
         var kept = Dictionary(uniqueKeysWithValues: ranked.dropFirst(clickEvents.limit).map { ($0.key, $0.value) })
         do {
             try pool.withConnection { try WebhookStore.enqueue(events, on: $0) }
-            eventsQueued()
+            outbox.ring()
         } catch {
             kept = taken
             logger.warning("cannot queue link.clicked events", metadata: ["error": "\(error)", "links.count": "\(events.count)"])

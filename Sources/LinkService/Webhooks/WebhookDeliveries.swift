@@ -13,7 +13,7 @@ import Postgres
 /// tried again after `WebhookRetries`, and a run of failures reaching the limit disables the subscription and
 /// tells the workspace (`webhook.disabled`). A workspace has at most `threads - 1` deliveries in flight on a node
 /// (`WebhookShares`), so another workspace always finds a worker. Workers sleep a second when nothing is due, and
-/// wake at once when this node queues an event (`wake()`).
+/// wake at once when this node queues an event (the outbox's bell, `WebhookOutboxBell`).
 final class WebhookDeliveries: BackgroundService {
     let name = "webhook deliveries"
     static let threads = 4
@@ -34,7 +34,8 @@ final class WebhookDeliveries: BackgroundService {
     /// How long a claimed delivery stays with the node that claimed it beyond the request's own timeout.
     static let leaseMargin: Duration = .seconds(30)
 
-    init(pool: ConnectionPool, client: HTTPClient, configuration: WebhookConfiguration, metrics: MetricsRegistry, logger: Logger) {
+    init(pool: ConnectionPool, client: HTTPClient, configuration: WebhookConfiguration, outbox: WebhookOutboxBell, metrics: MetricsRegistry,
+         logger: Logger) {
         self.pool = pool
         self.client = client
         self.configuration = configuration
@@ -45,6 +46,7 @@ final class WebhookDeliveries: BackgroundService {
                                                 labels: ["outcome": outcome])
         }
         self.outcomes = outcomes
+        outbox.listen(workers)
     }
 
     var isHealthy: Bool { workers.allSatisfy(\.isRunning) }
@@ -57,11 +59,6 @@ final class WebhookDeliveries: BackgroundService {
 
     func shutdown() {
         for worker in workers { worker.stop() }
-    }
-
-    /// Something was queued: the workers look now rather than at their next pass.
-    func wake() {
-        for worker in workers { worker.wake() }
     }
 
     private func run(_ worker: ServiceThread) {

@@ -88,6 +88,15 @@ struct LayerTests {
         #expect(upward.isEmpty, "lower layers must not name higher ones (docs/DESIGN.md):\n\(upward.joined(separator: "\n"))")
     }
 
+    /// A service that another wakes (the webhook delivery, after a write queued events) is woken through a type the
+    /// scan above sees (`WebhookOutboxBell`, of the outbox's folder, which both name), never through a closure that
+    /// `Application` hands a lower folder: that tie would point up, unseen.
+    @Test func wakeUpsAreNotClosuresHandedOver() throws {
+        let wiring = try Self.files().filter { $0.folder == "Application" }
+        let closures = wiring.flatMap { Self.matches(#"\{[^{}]*\.(?:wake|ring)\(\)[^{}]*\}"#, in: Self.code($0.text), group: 0) }
+        #expect(closures.isEmpty, "wake-ups wired as closures in Application/: \(closures)")
+    }
+
     /// The check itself: a lower folder naming a higher one's type (in code, an extension or a generic argument) is
     /// found; the same name in a comment or a string literal, or a higher folder naming a lower one's type, is not.
     @Test func theCheckFindsAnUpwardName() {

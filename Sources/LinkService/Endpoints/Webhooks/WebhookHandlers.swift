@@ -11,10 +11,8 @@ struct WebhookHandlers: EndpointGroup {
     let auth: Authenticator
     let changes: CatalogChanges
     let configuration: WebhookConfiguration
-    /// Wakes this node's delivery after something was queued.
-    let queued: @Sendable () -> Void
-    /// Wakes this node's cleanup after a subscription was deleted (its outbox rows go in batches, after the answer).
-    let deleted: @Sendable () -> Void
+    /// Woken after a subscription was deleted (its outbox rows go in batches, after the answer).
+    let cleanup: WebhookCleanup
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }
 
@@ -136,7 +134,7 @@ struct WebhookHandlers: EndpointGroup {
     /// Deletes the row alone (its outbox rows are named for `WebhookCleanup` by the table's trigger), so the
     /// answer does not wait on a backlog.
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        defer { deleted() }
+        defer { cleanup.wake() }
         return try resource.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) { webhook, connection, _ in
             try WebhookStore.delete(webhook.id, on: connection)
         }
@@ -165,7 +163,7 @@ struct WebhookHandlers: EndpointGroup {
     }
 
     func resume(_ request: Request, _ principal: Principal) throws -> Response {
-        defer { queued() }
+        defer { changes.outbox.ring() }
         return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
                                    check: { _, _ in () }) { before, _, connection, _ in
             try WebhookStore.resume(before.id, on: connection)
@@ -182,7 +180,7 @@ struct WebhookHandlers: EndpointGroup {
             try WebhookStore.enqueue([event], to: .only(webhook.id), on: connection)
             return event
         }
-        queued()
+        changes.outbox.ring()
         return .json(JSONValue.object(["eventId": .string(event.id)]).serializedBytes, status: 202)
     }
 
@@ -209,7 +207,7 @@ struct WebhookHandlers: EndpointGroup {
             try AuditStore.record(on: connection, principal, .update, type: "webhook_delivery", id: String(id), after: delivery.json)
             return delivery
         }
-        queued()
+        changes.outbox.ring()
         return .json(delivery.json.serializedBytes, status: 202)
     }
 

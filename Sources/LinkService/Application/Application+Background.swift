@@ -1,0 +1,63 @@
+import Observability
+import Outbound
+import Postgres
+
+extension Application {
+    /// What each node keeps in memory (the catalog, keys, links) and the background services that keep it and write
+    /// beside the requests, wired to each other: their group runs them in the order of `Services`.
+    struct Background {
+        let catalog: Catalog
+        let keys: KeyCache
+        let reloader: CatalogReloader
+        let links: LinkCache
+        /// Rung by every write that queues webhook events; the delivery workers listen.
+        let outbox: WebhookOutboxBell
+        /// How request handlers' writes announce what they change; and bulk link writes', over their own pool.
+        let catalogChanges: CatalogChanges
+        let batchChanges: CatalogChanges
+        let changes: ChangeFeed
+        let fetches: AssociationFetchLog
+        let hits: HitBatcher
+        let tokens: ClickTokens
+        let checker: HealthChecker
+        let checkCounts: CheckCounts
+        let cleanup: WebhookCleanup
+        /// Started in order before the server listens, stopped in reverse after it.
+        let group: ServiceGroup
+
+        init(_ configuration: ServiceConfiguration, _ databases: Databases, outbound: HTTPClient, metrics: MetricsRegistry,
+             logger: Logger) throws {
+            let pool = databases.pool
+            // First, as it may throw (its spool directory), before anything else starts a thread or opens a connection.
+            hits = try HitBatcher(pool: pool, configuration: configuration.hits, logger: logger.with(label: "linkd.hits"), stripes: metrics.stripes)
+            hits.register(in: metrics)
+            catalog = Catalog()
+            catalog.register(in: metrics)
+            keys = KeyCache()
+            reloader = CatalogReloader(catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog"),
+                                       versions: AssociationVersionRecorder(keep: configuration.associationVersionsKeep))
+            outbox = WebhookOutboxBell()
+            let webhooks = configuration.webhooks
+            let linkTaps = LinkClickCounter(pool: pool, logger: logger.with(label: "linkd.links"),
+                                            clickEvents: .init(interval: webhooks.clickInterval, limit: webhooks.clickLimit), outbox: outbox)
+            links = LinkCache(pool: databases.requests, capacity: configuration.linkCacheSize, taps: linkTaps)
+            catalogChanges = CatalogChanges(pool: databases.requests, reloader: reloader, keys: keys, outbox: outbox, links: links)
+            batchChanges = CatalogChanges(pool: databases.batches, reloader: reloader, keys: keys, outbox: outbox)
+            changes = ChangeFeed(parameters: configuration.database, reloader: reloader, keys: keys, links: links,
+                                 logger: logger.with(label: "linkd.changes"))
+            fetches = AssociationFetchLog(pool: pool, metrics: metrics, logger: logger.with(label: "linkd.fetches"))
+            tokens = ClickTokens(pool: databases.requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
+            checker = HealthChecker(pool: pool, catalog: catalog, client: outbound, outbound: configuration.outbound,
+                                    logger: logger.with(label: "linkd.checks"), outbox: outbox)
+            checkCounts = CheckCounts(minimumAge: .seconds(min(10, max(1, configuration.checkInterval))))
+            checkCounts.register(in: metrics)
+            let checks = HealthChecks(checker: checker, counts: checkCounts, interval: configuration.checkInterval, metrics: metrics,
+                                      logger: logger.with(label: "linkd.checks"))
+            let deliveries = WebhookDeliveries(pool: pool, client: outbound, configuration: webhooks, outbox: outbox, metrics: metrics,
+                                               logger: logger.with(label: "linkd.webhooks"))
+            cleanup = WebhookCleanup(pool: pool, retentionDays: webhooks.retentionDays, logger: logger.with(label: "linkd.webhooks"))
+            group = ServiceGroup((changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup) as Services,
+                                 logger: logger.with(label: "linkd.services"))
+        }
+    }
+}
