@@ -79,6 +79,8 @@ public struct AndroidPatternMatcher: Sendable, Hashable {
     /// The simple glob, read left to right once: a character (or `.`, any character) followed by `*` takes every
     /// following input character equal to it; `.*` takes input up to the first character equal to the pattern's
     /// next one, which must then match (there is no second try with a longer run).
+    /// Restated, line for line, in the generated Swift router's runtime (`Codegen/Runtime/SwiftAndroidMatcher.swift`):
+    /// that file ships inside apps, which cannot depend on linkd; a change here is made there too (router fixtures).
     static func simpleGlob(_ pattern: [UInt16], _ input: [UInt16]) -> Bool {
         if pattern.isEmpty { return input.isEmpty }
         var p = 0

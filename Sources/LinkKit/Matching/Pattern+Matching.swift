@@ -98,6 +98,8 @@ extension Pattern {
         return nil
     }
 
+    /// Restated over the runtime's own ops by the generated Swift router (`Codegen/Runtime/SwiftRouterRuntime.swift`,
+    /// `Glob.search`), which ships inside apps and cannot depend on linkd; the router fixtures hold the two alike.
     private static func search(_ elements: [Element], _ e: Int, _ s: Int, _ input: UnsafeBufferPointer<UInt8>, _ memo: UnsafeMutableBufferPointer<Bool>) -> Bool {
         if e == elements.count { return s == input.count }
         let key = e * (input.count + 1) + s

@@ -68,6 +68,8 @@ extension LinkRouter {
 
         /// `pathPattern`, read once left to right: `x*` takes every following `x`; `.*` takes input up to the
         /// first unit equal to the pattern's next one (never a longer run); `\` escapes.
+        /// linkd's `AndroidPatternMatcher.simpleGlob`, line for line: this file ships inside the app, which cannot
+        /// depend on linkd; a change there is made here too (the router fixtures hold the two to the same answers).
         static func simpleGlob(_ pattern: [UInt16], _ input: [UInt16]) -> Bool {
             let (dot, star, backslash): (UInt16, UInt16, UInt16) = (0x2E, 0x2A, 0x5C)
             if pattern.isEmpty { return input.isEmpty }

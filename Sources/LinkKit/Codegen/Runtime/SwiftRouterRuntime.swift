@@ -588,6 +588,8 @@ extension LinkRouter {
             return search(ops, 0, 0, input, &failed)
         }
 
+        /// linkd's `Pattern.search` (Matching/Pattern+Matching.swift in linkd) over this runtime's ops: the app
+        /// cannot depend on linkd, so the search is restated here; the router fixtures hold the two alike.
         private static func search(_ ops: [Op], _ e: Int, _ s: Int, _ input: [UInt8], _ failed: inout [Bool]) -> Bool {
             if e == ops.count { return s == input.count }
             let key = e * (input.count + 1) + s
