@@ -2,21 +2,15 @@
 ///
 /// Every key is optional; an absent key takes its value from the app defaults, then the domain defaults, then the
 /// built-in default (`/`, `?`, `#` = `*`, `exclude` = false, `caseSensitive` = true, `percentEncoded` = true).
-public struct AASAComponent: Sendable, Hashable {
+public struct AASAComponent: ComponentOptionsCarrier, Sendable, Hashable {
     /// `/`: the path pattern.
     public var path: String?
     /// `?`: the query pattern (a string for the whole query, or name → value patterns).
     public var query: AASAQuery?
     /// `#`: the fragment pattern.
     public var fragment: String?
-    /// `exclude`: a match blocks the link instead of opening the app.
-    public var exclude: Bool?
-    /// `caseSensitive`: whether patterns match case-sensitively.
-    public var caseSensitive: Bool?
-    /// `percentEncoded`: whether the URL is compared as encoded (false: decoded first).
-    public var percentEncoded: Bool?
-    /// `comment`: ignored by the system.
-    public var comment: String?
+    /// `exclude`, `caseSensitive`, `percentEncoded` and `comment`, read as members of the component.
+    public var options: ComponentOptions
     /// True when the source entry was not a JSON object: it never matches, keeps its index, and encodes as `null`.
     public var isMalformed: Bool
 
@@ -37,10 +31,7 @@ public struct AASAComponent: Sendable, Hashable {
         self.path = path
         self.query = query
         self.fragment = fragment
-        self.exclude = exclude
-        self.caseSensitive = caseSensitive
-        self.percentEncoded = percentEncoded
-        self.comment = comment
+        options = ComponentOptions(exclude: exclude, caseSensitive: caseSensitive, percentEncoded: percentEncoded, comment: comment)
         self.isMalformed = isMalformed
     }
 
@@ -52,9 +43,9 @@ public struct AASAComponent: Sendable, Hashable {
         merged.path = path ?? defaults.path
         merged.query = query ?? defaults.query
         merged.fragment = fragment ?? defaults.fragment
-        merged.exclude = exclude ?? defaults.exclude
-        merged.caseSensitive = caseSensitive ?? defaults.caseSensitive
-        merged.percentEncoded = percentEncoded ?? defaults.percentEncoded
+        merged.options.exclude = self.exclude ?? defaults.exclude
+        merged.options.caseSensitive = self.caseSensitive ?? defaults.caseSensitive
+        merged.options.percentEncoded = self.percentEncoded ?? defaults.percentEncoded
         return merged
     }
 }

@@ -67,10 +67,10 @@ extension AASAComponent {
             break
         }
         if let fragment { members.append(JSONMember(key: "#", value: .string(fragment))) }
-        if let exclude { members.append(JSONMember(key: "exclude", value: .bool(exclude))) }
-        if let caseSensitive { members.append(JSONMember(key: "caseSensitive", value: .bool(caseSensitive))) }
-        if let percentEncoded { members.append(JSONMember(key: "percentEncoded", value: .bool(percentEncoded))) }
-        if let comment { members.append(JSONMember(key: "comment", value: .string(comment))) }
+        if let exclude = self.exclude { members.append(JSONMember(key: "exclude", value: .bool(exclude))) }
+        if let caseSensitive = self.caseSensitive { members.append(JSONMember(key: "caseSensitive", value: .bool(caseSensitive))) }
+        if let percentEncoded = self.percentEncoded { members.append(JSONMember(key: "percentEncoded", value: .bool(percentEncoded))) }
+        if let comment = self.comment { members.append(JSONMember(key: "comment", value: .string(comment))) }
         return .object(members)
     }
 }

@@ -119,8 +119,8 @@ private extension AASAComponent {
     /// constrains query or fragment is left out, while an exclusion is kept (excluding more is safe).
     var legacyPath: String? {
         let pattern = path ?? "*"
-        if exclude == true { return "NOT " + pattern }
-        if query != nil || fragment != nil || caseSensitive == false || percentEncoded == false { return nil }
+        if self.exclude == true { return "NOT " + pattern }
+        if query != nil || fragment != nil || self.caseSensitive == false || self.percentEncoded == false { return nil }
         return pattern
     }
 }

@@ -6,7 +6,7 @@ extension LinkRule {
     /// parameters (at least one app binding it). A capture one app needs stays required for all: the AASA pattern
     /// is one for every app of the rule.
     public func optionalCaptures(apps: [String: DomainApp]) -> Set<String> {
-        guard let binding = destination, exclude != true else { return [] }
+        guard let binding = destination, self.exclude != true else { return [] }
         let names = captureNames
         guard !names.isEmpty else { return [] }
         var optional: Set<String> = []
@@ -32,8 +32,8 @@ extension LinkRule {
         }
         return LinkRule(
             id: id, apps: self.apps, path: path?.withOptionalCaptures(optional), query: query,
-            fragment: fragment?.withOptionalCaptures(optional), exclude: exclude, caseSensitive: caseSensitive,
-            percentEncoded: percentEncoded, comment: comment, destination: destination
+            fragment: fragment?.withOptionalCaptures(optional), exclude: self.exclude, caseSensitive: self.caseSensitive,
+            percentEncoded: self.percentEncoded, comment: self.comment, destination: destination
         )
     }
 }

@@ -1,6 +1,6 @@
 /// A path rule of a link domain: the single source of both its AASA component (what iOS matches) and its
 /// resolve answer (the typed destination built from the captures).
-public struct LinkRule: Sendable, Hashable {
+public struct LinkRule: ComponentOptionsCarrier, Sendable, Hashable {
     /// The stored rule's id, reported by resolve as "the rule that decided".
     public let id: String
     /// The apps the rule applies to (ids of `DomainApp`s), in order.
@@ -8,10 +8,9 @@ public struct LinkRule: Sendable, Hashable {
     public let path: RulePattern?
     public let query: RuleQuery?
     public let fragment: RulePattern?
-    public let exclude: Bool?
-    public let caseSensitive: Bool?
-    public let percentEncoded: Bool?
-    public let comment: String?
+    /// `exclude`, `caseSensitive`, `percentEncoded` and `comment`: copied to the component as they are, and read as
+    /// members of the rule.
+    public let options: ComponentOptions
     /// Where the link leads inside the app; nil for exclusions and rules that only claim URLs.
     public let destination: DestinationBinding?
 
@@ -25,10 +24,7 @@ public struct LinkRule: Sendable, Hashable {
         self.path = path
         self.query = query
         self.fragment = fragment
-        self.exclude = exclude
-        self.caseSensitive = caseSensitive
-        self.percentEncoded = percentEncoded
-        self.comment = comment
+        options = ComponentOptions(exclude: exclude, caseSensitive: caseSensitive, percentEncoded: percentEncoded, comment: comment)
         self.destination = destination
     }
 
@@ -40,10 +36,9 @@ public struct LinkRule: Sendable, Hashable {
             case .items(let items): .items(items.map { QueryItemPattern(name: $0.name, pattern: $0.pattern.aasaPattern) })
             }
         }
-        return AASAComponent(
-            path: path?.aasaPattern, query: aasaQuery, fragment: fragment?.aasaPattern, exclude: exclude,
-            caseSensitive: caseSensitive, percentEncoded: percentEncoded, comment: comment
-        )
+        var component = AASAComponent(path: path?.aasaPattern, query: aasaQuery, fragment: fragment?.aasaPattern)
+        component.options = options
+        return component
     }
 
     /// Every capture name of the path, query items and fragment.

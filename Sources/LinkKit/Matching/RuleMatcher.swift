@@ -113,7 +113,7 @@ final class RuleMatcher: Sendable {
     /// (built-in ← `applinks.defaults` ← `details[].defaults` ← the component; docs/aasa-semantics.md §3, §6).
     static func effective(_ component: AASAComponent, detailDefaults: AASAComponent?, fileDefaults: AASAComponent?) -> AASAComponent {
         var effective = component.inheriting(from: (detailDefaults ?? AASAComponent()).inheriting(from: fileDefaults))
-        effective.comment = component.comment
+        effective.options.comment = component.comment
         return effective
     }
 
