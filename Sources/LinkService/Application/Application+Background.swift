@@ -29,7 +29,8 @@ extension Application {
              logger: Logger) throws {
             let pool = databases.pool
             // First, as it may throw (its spool directory), before anything else starts a thread or opens a connection.
-            hits = try HitBatcher(pool: pool, configuration: configuration.hits, logger: logger.with(label: "linkd.hits"), stripes: metrics.stripes)
+            hits = try HitBatcher(pool: pool, configuration: configuration.hits, logger: logger.with(label: "linkd.hits"),
+                                  stripes: metrics.stripes)
             hits.register(in: metrics)
             catalog = Catalog()
             catalog.register(in: metrics)
@@ -38,8 +39,8 @@ extension Application {
                                        versions: AssociationVersionRecorder(keep: configuration.associationVersionsKeep))
             outbox = WebhookOutboxBell()
             let webhooks = configuration.webhooks
-            let linkTaps = LinkClickCounter(pool: pool, logger: logger.with(label: "linkd.links"),
-                                            clickEvents: .init(interval: webhooks.clickInterval, limit: webhooks.clickLimit), outbox: outbox)
+            let linkTaps = LinkClickCounter(pool: pool, logger: logger.with(label: "linkd.links"), outbox: outbox,
+                                            clickEvents: .init(interval: webhooks.clickInterval, limit: webhooks.clickLimit))
             links = LinkCache(pool: databases.requests, capacity: configuration.linkCacheSize, taps: linkTaps)
             catalogChanges = CatalogChanges(pool: databases.requests, reloader: reloader, keys: keys, outbox: outbox, links: links)
             batchChanges = CatalogChanges(pool: databases.batches, reloader: reloader, keys: keys, outbox: outbox)

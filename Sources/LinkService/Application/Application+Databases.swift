@@ -24,7 +24,8 @@ extension Application {
                                         mayWait: { handoff.mayWait() })
             requests = pool.bounded(requestWaits)
             replica = configuration.analyticsDatabase.map {
-                ConnectionPool(parameters: $0, maxConnections: configuration.databasePoolSize, logger: logger.with(label: "linkd.analytics-db"))
+                ConnectionPool(parameters: $0, maxConnections: configuration.databasePoolSize,
+                               logger: logger.with(label: "linkd.analytics-db"))
             }
             analytics = replica?.bounded(requestWaits) ?? requests
             var batchWaits = LinkBatch.waits
@@ -38,7 +39,8 @@ extension Application {
                           help: "Request-thread database waits refused at once: no turn free, or the database stalled.") { [requests] in
                 [([:], Double(requests.statistics.refusedTotal))]
             }
-            metrics.gauge("linkd_db_stalled", help: "1 while the database is taken as stalled: a request-thread wait timed out and it has not answered since.") { [requests] in
+            metrics.gauge("linkd_db_stalled",
+                          help: "1 while the database is taken as stalled: a request-thread wait timed out and it has not answered since.") { [requests] in
                 [([:], requests.statistics.stalled ? 1 : 0)]
             }
             metrics.gauge("linkd_db_pool_connections", help: "Pooled database connections by state.") { [pool] in

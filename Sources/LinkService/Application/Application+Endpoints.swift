@@ -14,7 +14,8 @@ extension Application {
         let auth = Authenticator(pool: requests, cache: background.keys)
         let (catalog, hits, tokens) = (background.catalog, background.hits, background.tokens)
         let changes = background.catalogChanges
-        let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes, links: background.links)
+        let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes,
+                                links: background.links)
         let agents = UserAgentCache(stripes: metrics.stripes, parser: userAgentParser(configuration.hits, logger: logger))
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
         let providers = OpenIDProviders(client: outbound, configuration: configuration.sso)
@@ -44,7 +45,8 @@ extension Application {
             AnalyticsHandlers(pool: databases.analytics, auth: auth),
             ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents),
             QRHandlers(resolver: resolver, auth: auth),
-            WebhookHandlers(pool: requests, auth: auth, changes: changes, configuration: configuration.webhooks, cleanup: background.cleanup),
+            WebhookHandlers(pool: requests, auth: auth, changes: changes, configuration: configuration.webhooks,
+                            cleanup: background.cleanup),
             SSOHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys),
             SSOSignInHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys, configuration: configuration.sso),
         ]

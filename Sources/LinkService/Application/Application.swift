@@ -131,6 +131,7 @@ public final class Application: Sendable {
         }
         routes.add(endpoints, auth: auth)
         routes.fallback { try clicks.handle($0) }
-        return Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog, handoff: handoff)
+        return Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog,
+                      handoff: handoff)
     }
 }

@@ -61,8 +61,8 @@ final class LinkClickCounter: BackgroundService {
     /// Rung after `link.clicked` events were queued (wakes this node's webhook delivery).
     private let outbox: WebhookOutboxBell
 
-    init(pool: ConnectionPool, logger: Logger, interval: DispatchTimeInterval = .seconds(1), clickEvents: ClickEvents = ClickEvents(),
-         outbox: WebhookOutboxBell) {
+    init(pool: ConnectionPool, logger: Logger, outbox: WebhookOutboxBell, interval: DispatchTimeInterval = .seconds(1),
+         clickEvents: ClickEvents = ClickEvents()) {
         self.pool = pool
         self.logger = logger
         self.interval = interval
