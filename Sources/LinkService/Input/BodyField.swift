@@ -86,6 +86,21 @@ extension BodyField where Value == String {
     }
 }
 
+extension BodyField where Value == Int {
+    /// A whole number within `range`, which the schema states too; `refusal` is the error for one outside it.
+    static func integer(_ name: String, in range: ClosedRange<Int>, _ description: String, refusal: String) -> BodyField {
+        let schema = Schema.integer(minimum: range.lowerBound, maximum: range.upperBound).described(description)
+        return BodyField(name, schema: schema) { body, name, required in
+            guard let number = body.integer(name, required: required) else { return nil }
+            guard range.contains(Int(number)) else {
+                body.errors.add(body.at(name), refusal)
+                return nil
+            }
+            return Int(number)
+        }
+    }
+}
+
 extension BodyField where Value == Bool {
     /// `true` or `false`.
     static func flag(_ name: String, _ description: String? = nil) -> BodyField {

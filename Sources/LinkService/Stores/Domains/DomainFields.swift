@@ -14,27 +14,12 @@ enum DomainFields {
         What a click on an app link gets: `landing` (the landing page: open in the app, get the app, continue to the website; \
         the default for new domains) or `redirect` (302 to the store or the web fallback). Rules can override it (docs/LANDING.md).
         """)) { body, name, _ in ClickBehavior.read(&body, name) }
-    static let deferredTTL = BodyField<Int>("deferredTTL", schema: Schema.integer(minimum: DomainSettingsRecord.deferredTTLRange.lowerBound,
-                                                                                 maximum: DomainSettingsRecord.deferredTTLRange.upperBound)
-        .described("Seconds a landing page's click token can be claimed (default 86400).")) { body, name, required in
-        guard let seconds = body.integer(name, required: required) else { return nil }
-        guard DomainSettingsRecord.deferredTTLRange.contains(Int(seconds)) else {
-            body.errors.add(body.at(name), "deferredTTL is a number of seconds from 60 to 2592000 (30 days).")
-            return nil
-        }
-        return Int(seconds)
-    }
+    static let deferredTTL = BodyField.integer("deferredTTL", in: DomainSettingsRecord.deferredTTLRange,
+        "Seconds a landing page's click token can be claimed (default 86400).",
+        refusal: "deferredTTL is a number of seconds from 60 to 2592000 (30 days).")
     static let deferredClipboard = BodyField.flag("deferredClipboard", """
         iOS: "Get the app" puts the token's claim link on the pasteboard (said on the page), for the app to claim on first launch.
         """)
-    static let linkSlugLength = BodyField<Int>("linkSlugLength", schema: Schema.integer(minimum: DomainSettingsRecord.linkSlugLengthRange.lowerBound,
-                                                                                       maximum: DomainSettingsRecord.linkSlugLengthRange.upperBound)
-        .described("How many characters a generated link slug has (default 7).")) { body, name, required in
-        guard let length = body.integer(name, required: required) else { return nil }
-        guard DomainSettingsRecord.linkSlugLengthRange.contains(Int(length)) else {
-            body.errors.add(body.at(name), "linkSlugLength is a number of characters from 4 to 32.")
-            return nil
-        }
-        return Int(length)
-    }
+    static let linkSlugLength = BodyField.integer("linkSlugLength", in: DomainSettingsRecord.linkSlugLengthRange,
+        "How many characters a generated link slug has (default 7).", refusal: "linkSlugLength is a number of characters from 4 to 32.")
 }
