@@ -88,6 +88,18 @@ enum JSONBody {
         }
     }
 
+    /// The value `read` takes from the body, a JSON object, once every member was read: 422 for a member it did not
+    /// read and for every error it recorded, before the handler does anything else.
+    /// - Throws: as `object(_:errors:)`, and `ServiceError.validation` with every error recorded.
+    static func read<Value>(_ request: Request, _ read: (inout JSONObjectReader) -> Value) throws(ServiceError) -> Value {
+        let errors = FieldErrors()
+        var body = try object(request, errors: errors)
+        let value = read(&body)
+        body.finish()
+        try errors.check()
+        return value
+    }
+
     /// Parses the body and requires a JSON object.
     static func object(_ request: Request, errors: FieldErrors) throws(ServiceError) -> JSONObjectReader {
         let value = try parse(request)

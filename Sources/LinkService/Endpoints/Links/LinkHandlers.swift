@@ -63,11 +63,7 @@ struct LinkHandlers: EndpointGroup {
     }
 
     func create(_ request: Request, _ principal: Principal) throws -> Response {
-        let errors = FieldErrors()
-        var body = try JSONBody.object(request, errors: errors)
-        let input = LinkInput(reading: &body, creating: true)
-        body.finish()
-        try errors.check()
+        let input = try JSONBody.read(request) { LinkInput(reading: &$0, creating: true) }
         let acknowledged = try LinkPlaces.acknowledged(request)
         return try resource.create(principal, location: { location("getLink", [.id: $0.id.canonicalText]) }) { connection, changed in
             let domain = try Self.domain(input.domain!, principal, on: connection)
@@ -131,11 +127,7 @@ struct LinkHandlers: EndpointGroup {
     }
 
     func update(_ request: Request, _ principal: Principal) throws -> Response {
-        let errors = FieldErrors()
-        var body = try JSONBody.object(request, errors: errors)
-        let input = LinkInput(reading: &body, creating: false)
-        body.finish()
-        try errors.check()
+        let input = try JSONBody.read(request) { LinkInput(reading: &$0, creating: false) }
         let acknowledged = try LinkPlaces.acknowledged(request)
         return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
                                     check: { before, connection in try change(before, input, principal, acknowledged, on: connection) }) { before, after, connection, changed in

@@ -27,11 +27,7 @@ struct ClaimHandlers: EndpointGroup {
     }
 
     func claim(_ request: Request) throws -> Response {
-        let errors = FieldErrors()
-        var body = try JSONBody.object(request, errors: errors)
-        let token = ClaimFields.token.read(&body, required: true)
-        body.finish()
-        try errors.check()
+        let token = try JSONBody.read(request) { ClaimFields.token.read(&$0, required: true) }
         switch try tokens.claim(token!) {
         case .unknown: throw ServiceError.notFound("The click token")
         case .alreadyClaimed: throw ServiceError.gone("The click token was claimed already; a token answers once.")

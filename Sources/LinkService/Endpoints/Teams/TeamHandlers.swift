@@ -27,12 +27,9 @@ struct TeamHandlers: EndpointGroup {
     }
 
     func create(_ request: Request, _ principal: Principal) throws -> Response {
-        let errors = FieldErrors()
-        var body = try JSONBody.object(request, errors: errors)
-        let teamID = TeamFields.teamID.read(&body, required: true)
-        let name = TeamFields.name.read(&body, required: true)
-        body.finish()
-        try errors.check()
+        let (teamID, name) = try JSONBody.read(request) { body in
+            (TeamFields.teamID.read(&body, required: true), TeamFields.name.read(&body, required: true))
+        }
         return try resource.create(principal, location: { location("getTeam", [.teamID: $0.teamID]) }) { connection, _ in
             if try TeamStore.exists(teamID!, workspace: principal.workspaceID, on: connection) {
                 throw ServiceError.conflict("The team \(teamID!) is already registered.")
