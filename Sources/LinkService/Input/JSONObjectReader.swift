@@ -39,81 +39,59 @@ struct JSONObjectReader {
         return found
     }
 
-    /// A string member within `limit`. Missing: an error when `required`. `null` reads as absent for optional members.
-    mutating func string(_ key: String, required: Bool = false, limit: TextLimit = .standard) -> String? {
-        switch value(key) {
-        case nil, .null?:
-            if required { errors.add(at(key), "'\(key)' is required.") }
-            return nil
-        case .string(let text)?:
-            return Self.within(limit, text, at: at(key), named: "'\(key)'", errors)
-        case let other?:
-            errors.add(at(key), "'\(key)' must be a string, not \(other.typeName).")
-            return nil
-        }
-    }
-
-    mutating func bool(_ key: String, required: Bool = false) -> Bool? {
-        switch value(key) {
-        case nil, .null?:
-            if required { errors.add(at(key), "'\(key)' is required.") }
-            return nil
-        case .bool(let flag)?:
-            return flag
-        case let other?:
-            errors.add(at(key), "'\(key)' must be true or false, not \(other.typeName).")
-            return nil
-        }
-    }
-
-    mutating func integer(_ key: String, required: Bool = false) -> Int64? {
-        switch value(key) {
-        case nil, .null?:
-            if required { errors.add(at(key), "'\(key)' is required.") }
-            return nil
-        case .number(let text)?:
-            guard let number = Int64(text) else {
-                errors.add(at(key), "'\(key)' must be an integer, not \(text).")
-                return nil
-            }
-            return number
-        case let other?:
-            errors.add(at(key), "'\(key)' must be an integer, not \(other.typeName).")
-            return nil
-        }
-    }
-
-    /// A nested object member.
-    mutating func object(_ key: String, required: Bool = false) -> JSONObjectReader? {
+    /// The member `key` as `take` takes it from its value. Absent or `null`: nil, and an error when `required` (`null`
+    /// reads as absent for optional members). A value `take` refuses (nil): an error saying it must be `expected`.
+    private mutating func member<Value>(_ key: String, required: Bool, expected: String, _ take: (JSONValue) -> Value?) -> Value? {
         switch value(key) {
         case nil, .null?:
             if required { errors.add(at(key), "'\(key)' is required.") }
             return nil
         case let member?:
-            guard case .object = member else {
-                errors.add(at(key), "'\(key)' must be an object, not \(member.typeName).")
+            guard let taken = take(member) else {
+                errors.add(at(key), "'\(key)' must be \(expected), not \(member.typeName).")
                 return nil
             }
-            return JSONObjectReader(member, at: at(key), errors: errors)
+            return taken
+        }
+    }
+
+    /// A string member within `limit`.
+    mutating func string(_ key: String, required: Bool = false, limit: TextLimit = .standard) -> String? {
+        let text = member(key, required: required, expected: "a string") { if case .string(let text) = $0 { text } else { nil } }
+        return text.flatMap { Self.within(limit, $0, at: at(key), named: "'\(key)'", errors) }
+    }
+
+    mutating func bool(_ key: String, required: Bool = false) -> Bool? {
+        member(key, required: required, expected: "true or false") { if case .bool(let flag) = $0 { flag } else { nil } }
+    }
+
+    mutating func integer(_ key: String, required: Bool = false) -> Int64? {
+        let text = member(key, required: required, expected: "an integer") { if case .number(let text) = $0 { text } else { nil } }
+        guard let text else { return nil }
+        guard let number = Int64(text) else {
+            errors.add(at(key), "'\(key)' must be an integer, not \(text).")
+            return nil
+        }
+        return number
+    }
+
+    /// A nested object member.
+    mutating func object(_ key: String, required: Bool = false) -> JSONObjectReader? {
+        let (pointer, errors) = (at(key), errors)
+        return member(key, required: required, expected: "an object") {
+            if case .object = $0 { JSONObjectReader($0, at: pointer, errors: errors) } else { nil }
         }
     }
 
     /// An array member as (element, pointer) pairs.
     mutating func array(_ key: String, required: Bool = false, maxCount: Int = 1000) -> [(value: JSONValue, pointer: String)]? {
-        switch value(key) {
-        case nil, .null?:
-            if required { errors.add(at(key), "'\(key)' is required.") }
-            return nil
-        case .array(let elements)?:
-            if elements.count > maxCount {
-                errors.add(at(key), "'\(key)' has more than \(maxCount) elements.")
-                return nil
-            }
-            return elements.enumerated().map { ($0.element, JSONPointer.appending(at(key), $0.offset)) }
-        case let other?:
-            errors.add(at(key), "'\(key)' must be an array, not \(other.typeName).")
+        let elements = member(key, required: required, expected: "an array") { if case .array(let elements) = $0 { elements } else { nil } }
+        guard let elements else { return nil }
+        if elements.count > maxCount {
+            errors.add(at(key), "'\(key)' has more than \(maxCount) elements.")
             return nil
         }
+        return elements.enumerated().map { ($0.element, JSONPointer.appending(at(key), $0.offset)) }
     }
 
     /// An array of strings member, each within `limit` (those beyond it are left out, with an error).
