@@ -11,15 +11,22 @@ struct CatalogLoaderTests {
          {"apps":["$IOS","$ANDROID"],"path":"/widget/{id}","query":{"tab":"*"},"destination":{"type":"widgetDetail"}}]
         """
 
+    /// The fixture's domain and a second one, `other.example.com`, whose rules are the fixture's (with `otherPaths`
+    /// applied to their text).
+    static func twoDomains(_ service: TestService, otherPaths: (String) -> String = { $0 }) throws -> (Fixture, String) {
+        let fixture = try Fixture(service, rules: rules)
+        let other = "other.example.com"
+        try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: """
+            {"hostname":"\(other)","webFallbackUrl":"https://www.example.com","carryPathToFallback":true}
+            """))
+        let list = otherPaths(rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp).replacingOccurrences(of: "$ANDROID", with: fixture.androidApp))
+        try Fixture.expect(200, service.request("PUT", "/v1/domains/\(other)/rules", key: fixture.key, json: #"{"rules":"# + list + "}"))
+        return (fixture, other)
+    }
+
     @Test func domainsWithTheSameRulesShareOneCompilationAndKeepTheirOwnRuleIDs() throws {
         try TestService.with { service in
-            let fixture = try Fixture(service, rules: Self.rules)
-            let other = "other.example.com"
-            try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: """
-                {"hostname":"\(other)","webFallbackUrl":"https://www.example.com","carryPathToFallback":true}
-                """))
-            let list = Self.rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp).replacingOccurrences(of: "$ANDROID", with: fixture.androidApp)
-            try Fixture.expect(200, service.request("PUT", "/v1/domains/\(other)/rules", key: fixture.key, json: #"{"rules":"# + list + "}"))
+            let (fixture, other) = try Self.twoDomains(service)
 
             let entries = try service.application.pool.withTransaction { try CatalogLoader.load(on: $0) }
             let first = try #require(entries.first { $0.hostname == fixture.host })
@@ -43,14 +50,7 @@ struct CatalogLoaderTests {
     /// Android resolve the Android tables.
     @Test func androidTablesAreMadeOnlyForTheDomainsAndroidAsksAbout() throws {
         try TestService.with { service in
-            let fixture = try Fixture(service, rules: Self.rules)
-            let other = "other.example.com"
-            try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: """
-                {"hostname":"\(other)","webFallbackUrl":"https://www.example.com","carryPathToFallback":true}
-                """))
-            let list = Self.rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp).replacingOccurrences(of: "$ANDROID", with: fixture.androidApp)
-                .replacingOccurrences(of: "/widget/", with: "/gadget/")
-            try Fixture.expect(200, service.request("PUT", "/v1/domains/\(other)/rules", key: fixture.key, json: #"{"rules":"# + list + "}"))
+            let (fixture, other) = try Self.twoDomains(service, otherPaths: { $0.replacingOccurrences(of: "/widget/", with: "/gadget/") })
             let catalog = service.application.catalog
             // As a start loads it: a domain a rules PUT wrote is installed as its validation compiled it, and the
             // lint has asked that compilation's matcher.
