@@ -51,45 +51,42 @@ struct JSONParser {
     }
 
     private mutating func parseObject() throws(LinkKitError) -> JSONValue {
-        try enter()
-        index += 1
         var members: [JSONMember] = []
-        skipWhitespace()
-        if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(members) }
-        while true {
-            skipWhitespace()
-            guard peek(UInt8(ascii: "\"")) else { throw failure("an object key (a string in double quotes) was expected") }
-            let key = try parseString()
-            skipWhitespace()
-            guard peek(UInt8(ascii: ":")) else { throw failure("':' was expected after an object key") }
-            index += 1
-            skipWhitespace()
-            members.append(JSONMember(key: key, value: try parseValue()))
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) { index += 1; continue }
-            if peek(UInt8(ascii: "}")) { index += 1; break }
-            throw failure("',' or '}' was expected in an object")
+        try parseElements(closedBy: "}", of: "an object") { parser throws(LinkKitError) in
+            guard parser.peek(UInt8(ascii: "\"")) else { throw parser.failure("an object key (a string in double quotes) was expected") }
+            let key = try parser.parseString()
+            parser.skipWhitespace()
+            guard parser.peek(UInt8(ascii: ":")) else { throw parser.failure("':' was expected after an object key") }
+            parser.index += 1
+            parser.skipWhitespace()
+            members.append(JSONMember(key: key, value: try parser.parseValue()))
         }
-        depth -= 1
         return .object(members)
     }
 
     private mutating func parseArray() throws(LinkKitError) -> JSONValue {
+        var elements: [JSONValue] = []
+        try parseElements(closedBy: "]", of: "an array") { parser throws(LinkKitError) in elements.append(try parser.parseValue()) }
+        return .array(elements)
+    }
+
+    /// From an object's or array's opening bracket to `close`: each element (a member, a value) read by `element`,
+    /// between blanks, and separated by commas.
+    private mutating func parseElements(closedBy close: Unicode.Scalar, of container: String,
+                                        _ element: (inout JSONParser) throws(LinkKitError) -> Void) throws(LinkKitError) {
         try enter()
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
-        if peek(UInt8(ascii: "]")) { index += 1; depth -= 1; return .array(elements) }
+        if peek(UInt8(ascii: close)) { index += 1; depth -= 1; return }
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            try element(&self)
             skipWhitespace()
             if peek(UInt8(ascii: ",")) { index += 1; continue }
-            if peek(UInt8(ascii: "]")) { index += 1; break }
-            throw failure("',' or ']' was expected in an array")
+            if peek(UInt8(ascii: close)) { index += 1; break }
+            throw failure("',' or '\(close)' was expected in \(container)")
         }
         depth -= 1
-        return .array(elements)
     }
 
     private mutating func parseString() throws(LinkKitError) -> String {
