@@ -25,7 +25,7 @@ enum AASACommand: Command {
             return ExitStatus.usage
         }
         let rest = Array(arguments.dropFirst())
-        do {
+        return ExitStatus.of("linkd aasa \(subcommand)") {
             switch subcommand {
             case "validate": return try validate(Arguments(rest, flags: ["json"]))
             case "match": return try match(Arguments(rest, valued: ["app"], flags: ["json"]))
@@ -35,12 +35,6 @@ enum AASACommand: Command {
                 Output.err("linkd aasa: unknown subcommand '\(subcommand)'\n\n\(help)")
                 return ExitStatus.usage
             }
-        } catch let error as Arguments.UsageError {
-            Output.err("linkd aasa \(subcommand): \(error.description)")
-            return ExitStatus.usage
-        } catch {
-            Output.err("linkd aasa \(subcommand): \(error)")
-            return ExitStatus.failure
         }
     }
 

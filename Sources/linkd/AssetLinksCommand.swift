@@ -19,7 +19,7 @@ enum AssetLinksCommand: Command {
             Output.err("linkd assetlinks: expected 'validate'\n\n\(help)")
             return ExitStatus.usage
         }
-        do {
+        return ExitStatus.of("linkd assetlinks") {
             let parsed = try Arguments(Array(arguments.dropFirst()), valued: ["package", "fingerprint"], flags: ["json"])
             guard parsed.positionals.count == 1 else { throw Arguments.UsageError(description: "usage: linkd assetlinks validate FILE") }
             let package = parsed.value("package")
@@ -52,12 +52,6 @@ enum AssetLinksCommand: Command {
                 }
             }
             return errors > 0 || granted == false ? ExitStatus.failure : ExitStatus.success
-        } catch let error as Arguments.UsageError {
-            Output.err("linkd assetlinks: \(error.description)")
-            return ExitStatus.usage
-        } catch {
-            Output.err("linkd assetlinks: \(error)")
-            return ExitStatus.failure
         }
     }
 }

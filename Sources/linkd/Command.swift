@@ -18,4 +18,18 @@ enum ExitStatus {
     static let success: Int32 = 0
     static let failure: Int32 = 1
     static let usage: Int32 = 2
+
+    /// `body`'s status; an error it throws said on stderr after `prefix` (`linkd aasa match`): a usage error's
+    /// status is `usage`, any other's `failure`.
+    static func of(_ prefix: String, _ body: () throws -> Int32) -> Int32 {
+        do {
+            return try body()
+        } catch let error as Arguments.UsageError {
+            Output.err("\(prefix): \(error.description)")
+            return usage
+        } catch {
+            Output.err("\(prefix): \(error)")
+            return failure
+        }
+    }
 }
