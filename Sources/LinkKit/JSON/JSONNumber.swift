@@ -15,6 +15,15 @@ public enum JSONNumber {
         }
     }
 
+    /// The text of the number that starts at `index`, which is moved past it.
+    /// - Throws: as `scan`.
+    @inlinable
+    public static func text<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at index: inout Bytes.Index) throws(Flaw) -> String {
+        let start = index
+        try scan(bytes, at: &index)
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
     /// Moves `index` past the number that starts there (`-`, integer, fraction, exponent).
     /// - Throws: the flaw, with `index` at the byte where a digit was expected.
     @inlinable

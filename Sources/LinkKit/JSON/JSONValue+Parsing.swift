@@ -169,13 +169,11 @@ struct JSONParser {
     }
 
     private mutating func parseNumber() throws(LinkKitError) -> String {
-        let start = index
         do throws(JSONNumber.Flaw) {
-            try JSONNumber.scan(bytes, at: &index)
+            return try JSONNumber.text(bytes, at: &index)
         } catch {
             throw failure(error.message)
         }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
     private mutating func expectWord(_ word: StaticString) throws(LinkKitError) {

@@ -197,13 +197,11 @@ struct StoredDefinition {
 
     /// A number (RFC 8259 §6), as its text.
     private mutating func number() throws(Unread) -> String {
-        let start = index
         do throws(JSONNumber.Flaw) {
-            try JSONNumber.scan(bytes, at: &index)
+            return try JSONNumber.text(bytes, at: &index)
         } catch {
             throw Unread()
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
     /// The bytes of a string that has no escapes and no control characters.
