@@ -24,15 +24,22 @@ struct AnalyticsCubeTests {
         #expect(written == defined)
     }
 
-    /// `migrations/0025` on the rows an older build kept (cubes 1 to 7; daily rows of the hourly cubes for compacted
-    /// days only, here the first of two): afterwards every cube's hourly and daily rows are what the folds make of the
-    /// raw hits (`rollupSQL`), the narrow cubes and the day not compacted included, each daily row with its visitors.
-    @Test func theOpenDaysUpgradeLeavesWhatTheFoldsMake() throws {
+    /// Runs `body` on a database of its own migrated up to `version` (not included), with every migration at hand.
+    static func migratedBefore(_ version: Int, _ body: (ConnectionPool, [Migration]) throws -> Void) throws {
         try withTestDatabase { parameters in
             let pool = ConnectionPool(parameters: parameters, maxConnections: 1, logger: .quiet)
             defer { pool.shutdown() }
             let migrations = try Migration.load(from: migrationsDirectory)
-            try Migrator(migrations: migrations.filter { $0.version < 25 }, logger: .quiet).migrate(using: pool)
+            try Migrator(migrations: migrations.filter { $0.version < version }, logger: .quiet).migrate(using: pool)
+            try body(pool, migrations)
+        }
+    }
+
+    /// `migrations/0025` on the rows an older build kept (cubes 1 to 7; daily rows of the hourly cubes for compacted
+    /// days only, here the first of two): afterwards every cube's hourly and daily rows are what the folds make of the
+    /// raw hits (`rollupSQL`), the narrow cubes and the day not compacted included, each daily row with its visitors.
+    @Test func theOpenDaysUpgradeLeavesWhatTheFoldsMake() throws {
+        try Self.migratedBefore(25) { pool, migrations in
             let old = AnalyticsCube.all.filter { $0.id <= 7 }
             let columns = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
             let daily = columns.replacingOccurrences(of: "hour", with: "day")
@@ -74,11 +81,7 @@ struct AnalyticsCubeTests {
     /// (12, 13) hold what the folds make of the raw hits before that hour, hourly and daily, and the pending hour is
     /// left to the fold, which then counts it in every cube.
     @Test func thePerLinkCubesAreMadeOfTheHitsKept() throws {
-        try withTestDatabase { parameters in
-            let pool = ConnectionPool(parameters: parameters, maxConnections: 1, logger: .quiet)
-            defer { pool.shutdown() }
-            let migrations = try Migration.load(from: migrationsDirectory)
-            try Migrator(migrations: migrations.filter { $0.version < 29 }, logger: .quiet).migrate(using: pool)
+        try Self.migratedBefore(29) { pool, migrations in
             let perLink = AnalyticsCube.all.filter { $0.id >= 12 }
             let columns = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
             let daily = columns.replacingOccurrences(of: "hour", with: "day")
@@ -111,11 +114,7 @@ struct AnalyticsCubeTests {
     /// the first of two, recorded in `hit_top_days`): afterwards both days have the daily rows the folds make of the
     /// raw hits, and the day ledger is gone.
     @Test func theTopUpgradeGivesEveryDayItsDailyRows() throws {
-        try withTestDatabase { parameters in
-            let pool = ConnectionPool(parameters: parameters, maxConnections: 1, logger: .quiet)
-            defer { pool.shutdown() }
-            let migrations = try Migration.load(from: migrationsDirectory)
-            try Migrator(migrations: migrations.filter { $0.version < 26 }, logger: .quiet).migrate(using: pool)
+        try Self.migratedBefore(26) { pool, migrations in
             let columns = "workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click"
             try pool.withConnection { connection in
                 try connection.executeScript("""
