@@ -8,7 +8,6 @@ extension Application {
     /// memory), and the one analytics read from (a replica's when one is configured).
     struct Databases {
         let pool: ConnectionPool
-        let requestWaits: BoundedWaits
         let requests: ConnectionPool
         /// The replica's own pool, when `ServiceConfiguration.analyticsDatabase` names one.
         let replica: ConnectionPool?
@@ -20,8 +19,8 @@ extension Application {
         init(_ configuration: ServiceConfiguration, handoff: Handoff, metrics: MetricsRegistry, logger: Logger) {
             pool = ConnectionPool(parameters: configuration.database, maxConnections: configuration.databasePoolSize,
                                   logger: logger.with(label: "linkd.db"))
-            requestWaits = BoundedWaits(timeout: configuration.databaseRequestTimeout, maxBorrowers: handoff.threads,
-                                        mayWait: { handoff.mayWait() })
+            let requestWaits = BoundedWaits(timeout: configuration.databaseRequestTimeout, maxBorrowers: handoff.threads,
+                                            mayWait: { handoff.mayWait() })
             requests = pool.bounded(requestWaits)
             replica = configuration.analyticsDatabase.map {
                 ConnectionPool(parameters: $0, maxConnections: configuration.databasePoolSize,
