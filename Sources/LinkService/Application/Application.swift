@@ -56,12 +56,12 @@ public final class Application: Sendable {
         let handoff = Handoff(threads: configuration.server.threads)
         metrics = MetricsRegistry(threads: configuration.server.threads + handoff.threads + Server.backgroundThreads
                                   + ServiceGroup.threads(of: Services.self))
+        outbound = try HTTPClient(settings: configuration.outbound.clientSettings, logger: logger.with(label: "linkd.outbound"),
+                                  metrics: metrics)
         let databases = Databases(configuration, handoff: handoff, metrics: metrics, logger: logger)
         (pool, requestPool, analyticsPool) = (databases.pool, databases.requests, databases.replica)
         migrator = Migrator(migrations: try configuration.migrationsDirectory.map(Migration.load(from:)) ?? Migration.builtIn(),
                             logger: logger.with(label: "linkd.migrate"))
-        outbound = try HTTPClient(settings: configuration.outbound.clientSettings, logger: logger.with(label: "linkd.outbound"),
-                                  metrics: metrics)
         let background = try Background(configuration, databases, outbound: outbound, metrics: metrics, logger: logger)
         (catalog, hits, tokens, catalogChanges, services) =
             (background.catalog, background.hits, background.tokens, background.catalogChanges, background.group)
