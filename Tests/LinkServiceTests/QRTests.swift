@@ -56,7 +56,9 @@ struct QRTests {
     @Test func theEndpointDrawsLinksOfTheWorkspaceOnly() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let read = try service.key(scope: .read)
+            // QR codes are an editor's (docs/PEOPLE.md, "Roles"): a key of the read scope acting as one, and a viewer refused.
+            let read = try service.key(scope: .read, role: .editor)
+            #expect(try service.request("GET", "/v1/qr?url=https://links.example.com/widget/42", key: try service.key(scope: .read)).status == 403)
             let svg = try service.request("GET", "/v1/qr?url=https://links.example.com/widget/42", key: read)
             #expect(svg.status == 200)
             #expect(svg.headers["Content-Type"] == "image/svg+xml")
@@ -66,7 +68,7 @@ struct QRTests {
             #expect(Array(png.body.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
             #expect(Array(png.body[16..<24]) == [0, 0, 2, 0, 0, 0, 2, 0], "512 pixels square, as asked")
             #expect(try service.request("GET", "/v1/qr?url=https://links.example.com/w", key: nil).status == 401)
-            let other = try service.key(workspace: "other", scope: .read)
+            let other = try service.key(workspace: "other", scope: .read, role: .editor)
             for (path, key) in [("/v1/qr?url=https://links.example.com/widget/42", other), ("/v1/qr?url=https://evil.example/x", read),
                                 ("/v1/qr?url=http://links.example.com/x", read), ("/v1/qr?url=https://links.example.com/x&size=9", read),
                                 ("/v1/qr?url=https://links.example.com/x&format=gif", read), ("/v1/qr", read),

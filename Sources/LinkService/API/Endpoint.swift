@@ -8,11 +8,12 @@ typealias APIHandler = @Sendable (Request, Principal) throws -> Response
 ///
 /// The router (`RouterBuilder.add(_:auth:)`), the OpenAPI document (`OpenAPIDocument`) and the reading of its
 /// query parameters (`QueryParameter.read`) are all derived from this one value, so a route cannot be served
-/// without being described, or described with another scope than it is served with. An endpoint that needs a
-/// key is authenticated with its scope before its handler runs.
+/// without being described, or described with another scope or role than it is served with. An endpoint that needs
+/// credentials is authenticated with its scope and role (`Authenticator.authenticate(_:requiring:role:)`) before its
+/// handler runs.
 ///
 /// The error responses an operation can give are derived from what it is (authenticated → 401 and 503, a scope
-/// above `read` → 403, a path parameter → 404, a JSON body → 415/422, `If-Match` → 412), so a declaration only
+/// above `read` or a role above `viewer` → 403, a path parameter → 404, a JSON body → 415/422, `If-Match` → 412), so a declaration only
 /// names what is special about it. Every operation lists the refusals the HTTP layer makes before routing
 /// (`httpLayerStatuses`).
 struct Endpoint: Sendable {
@@ -30,8 +31,9 @@ struct Endpoint: Sendable {
         case resource(String)
         /// 201, the new resource with `Location` (and its `ETag` unless `etag` is false).
         case created(String, etag: Bool = true)
-        /// 200, one page of a cursor-paginated list of the component: `{"items": [...], "next": …}` and `Link`.
-        case page(String)
+        /// 200, one page of a cursor-paginated list of the component: `{"items": [...], "next": …}` and `Link`; with
+        /// `csv`, also that page as CSV described by it (`format=csv`).
+        case page(String, csv: Schema? = nil)
         /// 204, no body.
         case noContent
         /// `status` with a JSON body of the component and the named response headers (components of the document).
@@ -65,6 +67,9 @@ struct Endpoint: Sendable {
     let summary: String
     let tag: String
     let access: Access
+    /// The lowest role that may call it (docs/PEOPLE.md, "Roles"): the one declared, else its tag's for a read or a
+    /// write (`Endpoint.defaultRole`); nil for a public endpoint.
+    let role: Role?
     var description: String?
     var query: [QueryParameter] = []
     /// Honours `If-Match` (412 on mismatch).
@@ -102,6 +107,7 @@ struct Endpoint: Sendable {
     ///   - summary: one line.
     ///   - tag: the group in the reference (`OpenAPIDocument.tags`).
     ///   - scope: the key scope needed.
+    ///   - role: the lowest role that may call it; nil: its tag's (`defaultRole`).
     ///   - description: longer prose (Markdown).
     ///   - query: query parameters besides `limit`/`cursor` (which `.page` adds).
     ///   - ifMatch: whether `If-Match` is honoured.
@@ -113,11 +119,11 @@ struct Endpoint: Sendable {
     ///   - errors: statuses beyond the derived ones.
     ///   - handler: what answers.
     init(
-        _ method: HTTPMethod, _ path: String, _ operationID: String, _ summary: String, tag: String, scope: Scope,
+        _ method: HTTPMethod, _ path: String, _ operationID: String, _ summary: String, tag: String, scope: Scope, role: Role? = nil,
         description: String? = nil, query: [QueryParameter] = [], ifMatch: Bool = false, conditional: Bool = false, body: String? = nil,
         bodyRequired: Bool = true, success: Success, successDescription: String? = nil, errors: [Int] = [], _ handler: @escaping APIHandler
     ) {
-        self.init(method, path, operationID, summary, tag: tag, access: .key(scope), description: description, query: query, ifMatch: ifMatch,
+        self.init(method, path, operationID, summary, tag: tag, access: .key(scope), role: role, description: description, query: query, ifMatch: ifMatch,
                   conditional: conditional, body: body, bodyRequired: bodyRequired, success: success, successDescription: successDescription,
                   errors: errors, handler: .authenticated(handler))
     }
@@ -129,13 +135,13 @@ struct Endpoint: Sendable {
         description: String? = nil, query: [QueryParameter] = [], ifMatch: Bool = false, conditional: Bool = false, body: String? = nil,
         bodyRequired: Bool = true, success: Success, successDescription: String? = nil, errors: [Int] = [], _ handler: @escaping RouteHandler
     ) {
-        self.init(method, path, operationID, summary, tag: tag, access: access, description: description, query: query, ifMatch: ifMatch,
+        self.init(method, path, operationID, summary, tag: tag, access: access, role: nil, description: description, query: query, ifMatch: ifMatch,
                   conditional: conditional, body: body, bodyRequired: bodyRequired, success: success, successDescription: successDescription,
                   errors: errors, handler: .request(handler))
     }
 
     private init(
-        _ method: HTTPMethod, _ path: String, _ operationID: String, _ summary: String, tag: String, access: Access,
+        _ method: HTTPMethod, _ path: String, _ operationID: String, _ summary: String, tag: String, access: Access, role: Role?,
         description: String?, query: [QueryParameter], ifMatch: Bool, conditional: Bool, body: String?, bodyRequired: Bool,
         success: Success, successDescription: String?, errors: [Int], handler: Handler
     ) {
@@ -145,6 +151,10 @@ struct Endpoint: Sendable {
         self.summary = summary
         self.tag = tag
         self.access = access
+        switch access {
+        case .public: self.role = nil
+        case .key(let scope): self.role = role ?? Self.defaultRole(tag: tag, method: method, scope: scope)
+        }
         self.description = description
         self.query = query
         self.ifMatch = ifMatch
@@ -179,11 +189,13 @@ struct Endpoint: Sendable {
         return endpoint
     }
 
-    /// The route's handler as the router calls it: authenticating first when the endpoint needs a key.
+    /// The route's handler as the router calls it: authenticating first, with the endpoint's scope and role, when
+    /// the endpoint needs credentials.
     func routeHandler(auth: Authenticator) -> RouteHandler {
         switch (handler, access) {
         case (.authenticated(let handler), .key(let scope)):
-            return { request in try handler(request, try auth.authenticate(request, requiring: scope)) }
+            let role = role ?? .owner
+            return { request in try handler(request, try auth.authenticate(request, requiring: scope, role: role)) }
         case (.authenticated, .public):
             preconditionFailure("\(operationID): the initialisers give an authenticated handler a key scope")
         case (.request(let handler), _):
@@ -213,7 +225,7 @@ struct Endpoint: Sendable {
         if case .key(let scope) = access {
             // 503: a key not verified yet cannot be checked while the database is unreachable.
             statuses.formUnion([401, 503])
-            if scope > .read { statuses.insert(403) }
+            if scope > .read || (role ?? .owner) > .viewer { statuses.insert(403) }
         }
         if !pathParameterNames.isEmpty { statuses.insert(404) }
         if body != nil { statuses.formUnion([415, 422]) }

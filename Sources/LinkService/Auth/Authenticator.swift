@@ -36,7 +36,7 @@ public struct Authenticator: Sendable {
         guard key.scope >= scope else {
             throw ServiceError.forbidden("This call needs a key with the '\(scope.rawValue)' scope; this key has '\(key.scope.rawValue)'.")
         }
-        return Principal(workspaceID: key.workspaceID, keyID: presented.keyID, scope: key.scope, role: Role.implied(by: key.scope))
+        return Principal(workspaceID: key.workspaceID, keyID: presented.keyID, personID: key.createdBy, scope: key.scope, role: key.role)
     }
 
     /// The key `presented` names when its secret is that key's; nil when the key is unknown, revoked or the
@@ -50,10 +50,10 @@ public struct Authenticator: Sendable {
         }
         let epoch = cache.epoch
         guard let stored = try pool.withConnection({ try KeyStore.credentials(of: presented.keyID, on: $0) }) else { return nil }
-        let (workspaceID, secretHash, scopeName) = stored
-        guard let scope = Scope(rawValue: scopeName), presented.matches(storedHash: secretHash) else { return nil }
-        let entry = KeyCache.CachedKey(workspaceID: workspaceID, secretHash: secretHash, scope: scope, storedAt: .now,
-                                   verifiedSecret: Array(presented.secret.utf8))
+        guard let scope = Scope(rawValue: stored.scope), let role = Role(rawValue: stored.role),
+              presented.matches(storedHash: stored.secretHash) else { return nil }
+        let entry = KeyCache.CachedKey(workspaceID: stored.workspaceID, secretHash: stored.secretHash, scope: scope, role: role,
+                                       createdBy: stored.createdBy, storedAt: .now, verifiedSecret: Array(presented.secret.utf8))
         cache.store(presented.keyID, entry, epoch: epoch)
         return entry
     }

@@ -24,6 +24,10 @@ final class KeyCache: Sendable {
         let workspaceID: UUID
         let secretHash: [UInt8]
         let scope: Scope
+        /// The role the key acts as (`api_keys.role`).
+        let role: Role
+        /// The person who created it, if any.
+        let createdBy: UUID?
         var storedAt: ContinuousClock.Instant
         /// The secret of the last presentation that matched `secretHash`.
         var verifiedSecret: [UInt8]? = nil

@@ -283,8 +283,9 @@ struct OpenAPIConformanceTests {
         try api.call("POST", "/v1/links/import", "/v1/links/import?format=csv&domain=links.example.com", key: writer,
                      body: "Clicks\n1\n", headers: csv, expect: 400)
         try api.call("POST", "/v1/links/import", "/v1/links/import?format=xml", key: writer, body: "a", headers: csv, expect: 400, refused: true)
-        try api.call("GET", "/v1/links/export", "/v1/links/export?limit=2&tag=bulk", key: reader, expect: 200)
-        try api.call("GET", "/v1/links/export", "/v1/links/export?limit=0", key: reader, expect: 400, refused: true)
+        try api.call("GET", "/v1/links/export", "/v1/links/export?limit=2&tag=bulk", key: writer, expect: 200)
+        try api.call("GET", "/v1/links/export", "/v1/links/export?limit=0", key: writer, expect: 400, refused: true)
+        try api.call("GET", "/v1/links/export", key: reader, expect: 403)   // a viewer: exports are for editors
         let linkPath = "/v1/links/" + (try link.json["id"]!.stringValue!)
         try api.call("GET", "/v1/links", "/v1/links?domain=links.example.com&tag=spring&campaign=spring24&destinationType=widgetDetail&q=spr&limit=1",
                      key: reader, expect: 200)

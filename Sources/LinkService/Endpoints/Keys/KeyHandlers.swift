@@ -16,13 +16,18 @@ struct KeyHandlers: EndpointGroup {
     var endpoints: [Endpoint] {
         [
             Endpoint(.POST, "/v1/keys", "createAPIKey", "Create an API key in the caller's workspace", tag: "Keys", scope: .admin,
-                     description: "The secret `key` is in this response only (sent with `Cache-Control: no-store`); linkd keeps a hash.",
+                     description: """
+                        The secret `key` is in this response only (sent with `Cache-Control: no-store`); linkd keeps a hash. \
+                        The key acts as `role`: by default the one its scope implies (`read`: viewer, else admin), never above \
+                        the caller's (a higher one is a 422 at `/role`). `createdBy` names the person the caller is, or made the \
+                        calling key.
+                        """,
                      body: "APIKeyCreate", success: .created("CreatedAPIKey", etag: false), create),
             Endpoint(.GET, "/v1/keys", "listAPIKeys", "List the workspace's API keys, revoked ones included", tag: "Keys", scope: .admin,
                      success: .page("APIKey"), list),
             Endpoint(.DELETE, "/v1/keys/{id}", "revokeAPIKey", "Revoke an API key, at once on every node", tag: "Keys", scope: .admin,
                      success: .noContent, revoke),
-            Endpoint(.GET, "/v1/whoami", "whoAmI", "The caller's workspace and key, with its scope", tag: "Keys", scope: .read,
+            Endpoint(.GET, "/v1/whoami", "whoAmI", "The caller's workspace and key, with its scope and role", tag: "Keys", scope: .read, role: .viewer,
                      description: "Any valid key may ask (dashboards show what a key may do before offering to do it).",
                      success: .json(200, "WhoAmI"), whoami),
         ]
@@ -38,6 +43,7 @@ struct KeyHandlers: EndpointGroup {
         }
         let body = JSONValue.object([
             "workspace": .object(["id": .uuid(principal.workspaceID), "name": .string(name)]),
+            "role": .string(principal.role.rawValue),
             "key": key.json,
         ])
         return Response.json(body.serializedBytes)
@@ -48,10 +54,17 @@ struct KeyHandlers: EndpointGroup {
         var body = try JSONBody.object(request, errors: errors)
         let name = KeyFields.name.read(&body) ?? ""
         let scope = KeyFields.scope.read(&body, required: true).flatMap(Scope.init(rawValue:))
+        let named = KeyFields.role.read(&body).flatMap(Role.init(rawValue:))
         body.finish()
+        // Nobody makes a key that may do more than they may.
+        let role = named ?? scope.map(Role.implied(by:)).map { min($0, principal.role) }
+        if let named, named > principal.role {
+            errors.add("/role", "A key cannot act as a higher role than its creator's: you act as \(principal.role.rawValue), not \(named.rawValue).")
+        }
         try errors.check()
         let (key, secret) = try pool.withTransaction { connection in
-            let created = try KeyStore.create(on: connection, workspaceID: principal.workspaceID, name: name, scope: scope!)
+            let created = try KeyStore.create(on: connection, workspaceID: principal.workspaceID, name: name, scope: scope!, role: role,
+                                              createdBy: principal.personID)
             try AuditStore.record(on: connection, principal, .create, type: "key", id: created.0.id.canonicalText, after: created.0.json)
             return created
         }

@@ -60,7 +60,7 @@ struct LinkBatchHandlers: EndpointGroup {
                      success: .json(200, "LinkImportReport"), importLinks)
                 .bodyLimit(LinkBulkBody.maxBytes)
                 .bodyMedia([("text/csv", Schema.string.described("The file, with its header row."))]),
-            Endpoint(.GET, "/v1/links/export", "exportLinks", "Export links as CSV", tag: "Links", scope: .read,
+            Endpoint(.GET, "/v1/links/export", "exportLinks", "Export links as CSV", tag: "Links", scope: .read, role: .editor,
                      description: """
                         The links the list's filters keep, in the list's order (`sort`; creation order by default), as linkd's CSV file (a header row, then one link \
                         a row: docs/LINKS-IMPORT.md), which `POST /v1/links/import?format=csv` reads back. Up to \

@@ -75,6 +75,8 @@ enum OpenAPIDocument {
 
             - **Authentication**: `Authorization: Bearer <key>`. Keys belong to one workspace and have a scope \
             (`read` ⊂ `write` ⊂ `admin`); another workspace's resources answer 404, exactly as if they did not exist.
+            - **Roles**: every caller acts as a role in its workspace (`viewer` ⊂ `editor` ⊂ `admin` ⊂ `owner`; a key as the \
+            one it was created with). Each operation lists the roles that may call it in `x-linkd-roles`; any other gets a 403.
             - **Bodies** are JSON with camelCase members, sent as `Content-Type: application/json`. Unknown members are rejected (422). \
             Optional members accept `null`: on create it is the same as leaving the member out; a `PATCH` says per field whether it clears it. \
             No string may hold NUL (`\\u0000`, or `%00` in a path or query parameter): 422 or 400. Lengths count Unicode code points.
@@ -133,10 +135,15 @@ enum OpenAPIDocument {
         ]
         var description = operation.description ?? ""
         if case .key(let scope) = operation.access {
-            description += (description.isEmpty ? "" : "\n\n") + "Needs a key with the `\(scope.rawValue)` scope."
+            let roles = operation.allowedRoles.map { "`\($0.rawValue)`" }.joined(separator: ", ")
+            description += (description.isEmpty ? "" : "\n\n")
+                + "Needs a key with the `\(scope.rawValue)` scope, and a caller acting as one of the roles \(roles) (`x-linkd-roles`)."
         }
         if !description.isEmpty { members.append(JSONMember(key: "description", value: .string(description))) }
         members.append(JSONMember(key: "operationId", value: .string(operation.operationID)))
+        if !operation.allowedRoles.isEmpty {
+            members.append(JSONMember(key: "x-linkd-roles", value: .array(operation.allowedRoles.map { .string($0.rawValue) })))
+        }
 
         var parameters: [JSONValue] = []
         if case .page = operation.success { parameters += [reference("parameters", "Limit"), reference("parameters", "Cursor")] }
@@ -184,8 +191,10 @@ enum OpenAPIDocument {
             (status, description, headers, content) = (200, "The resource; its `ETag` is the version to send in `If-Match`.", ["ETag"], jsonContent(.ref(name)))
         case .created(let name, let etag):
             (status, description, headers, content) = (201, "Created; `Location` is the new resource's path.", etag ? ["Location", "ETag"] : ["Location"], jsonContent(.ref(name)))
-        case .page(let name):
-            (status, description, headers, content) = (200, "One page, in a stable order; `next` and the `Link` header give the next page.", ["Link"], jsonContent(.ref(name + "Page")))
+        case .page(let name, let csv):
+            var media = [JSONMember(key: "application/json", value: .object(["schema": Schema.ref(name + "Page").json]))]
+            if let csv { media.append(JSONMember(key: "text/csv", value: .object(["schema": csv.json]))) }
+            (status, description, headers, content) = (200, "One page, in a stable order; `next` and the `Link` header give the next page.", ["Link"], .object(media))
         case .noContent:
             (status, description, headers, content) = (204, "Done; no body.", [], nil)
         case .json(let code, let name, let names):
@@ -219,7 +228,7 @@ enum OpenAPIDocument {
     static let errorResponses: [(status: Int, name: String, description: String, schema: String)] = [
         (400, "BadRequest", "Malformed: the request itself (its request line, `Host` or `Content-Length`), a body that is not JSON, or `limit`, `cursor` or another query parameter.", "Problem"),
         (401, "Unauthorized", "No API key, or an unknown or revoked one.", "Problem"),
-        (403, "Forbidden", "The key's scope does not allow this call.", "Problem"),
+        (403, "Forbidden", "The key's scope, or the role the caller acts as (`x-linkd-roles`), does not allow this call.", "Problem"),
         (404, "NotFound", "No such resource in the caller's workspace (another workspace's resources answer exactly this).", "Problem"),
         (409, "Conflict", "The change conflicts with another resource: a duplicate, or one still in use.", "Problem"),
         (410, "Gone", "The resource is gone for good: a click token that was claimed already or expired.", "Problem"),
@@ -237,7 +246,7 @@ enum OpenAPIDocument {
     private static func components(_ operations: [Endpoint], schemas named: [(name: String, schema: Schema)]) -> JSONValue {
         var schemas = named.map { JSONMember(key: $0.name, value: $0.schema.json) }
         for operation in operations {
-            guard case .page(let name) = operation.success, !schemas.contains(where: { $0.key == name + "Page" }) else { continue }
+            guard case .page(let name, _) = operation.success, !schemas.contains(where: { $0.key == name + "Page" }) else { continue }
             schemas.append(JSONMember(key: name + "Page", value: page(of: name).json))
         }
         var responses = errorResponses.map { response in

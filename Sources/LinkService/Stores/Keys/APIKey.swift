@@ -11,15 +11,24 @@ struct APIKey: ResourceRow {
     let createdAt: Date
     let revokedAt: Date?
     let sortMicros: Int64
+    /// The role it acts as.
+    let role: String
+    /// The person who created it; nil for a key made on the command line, or when that person is gone.
+    let createdBy: UUID?
+    let creatorEmail: String?
 
     var json: JSONValue {
-        JSONValue.object([
-            "id": .uuid(id),
-            "name": .string(name),
-            "prefix": .string(prefix),
-            "scope": .string(scope),
-            "createdAt": .timestamp(createdAt),
-            "revokedAt": revokedAt.map(JSONValue.timestamp) ?? .null,
-        ]).compacted
+        var members: [JSONMember] = [
+            JSONMember(key: "id", value: .uuid(id)),
+            JSONMember(key: "name", value: .string(name)),
+            JSONMember(key: "prefix", value: .string(prefix)),
+            JSONMember(key: "scope", value: .string(scope)),
+            JSONMember(key: "role", value: .string(role)),
+            // Null, not absent, when nobody is named: a key made on the command line, or its creator is gone.
+            JSONMember(key: "createdBy", value: createdBy.map { .object(["id": .uuid($0), "email": creatorEmail.map(JSONValue.string) ?? .null]) } ?? .null),
+            JSONMember(key: "createdAt", value: .timestamp(createdAt)),
+        ]
+        if let revokedAt { members.append(JSONMember(key: "revokedAt", value: .timestamp(revokedAt))) }
+        return .object(members)
     }
 }

@@ -2,4 +2,5 @@
 enum KeyFields {
     static let name = BodyField.text("name", limit: .keyName)
     static let scope = BodyField.choice("scope", Scope.allCases.map(\.rawValue), schema: .ref("Scope"))
+    static let role = BodyField.choice("role", Role.allCases.map(\.rawValue), schema: .ref("Role"))
 }

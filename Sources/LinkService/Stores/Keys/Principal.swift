@@ -1,8 +1,8 @@
 import Foundation
 
 /// Who is calling: the workspace, the key or the signed-in person, the key's scope and the role acted as. Every
-/// query a handler runs is filtered by `workspaceID`; what the caller may do is the endpoint's scope and roles
-/// (`Endpoint.Access`) checked against `scope` and `role`.
+/// query a handler runs is filtered by `workspaceID`; what the caller may do is the endpoint's scope and role
+/// (`Endpoint.access`, `Endpoint.role`) checked against `scope` and `role`.
 public struct Principal: Sendable, Equatable {
     public let workspaceID: UUID
     /// The API key, when the request carried one.
@@ -12,6 +12,9 @@ public struct Principal: Sendable, Equatable {
     /// A key's scope; a person's session has every scope, bounded by `role`.
     public let scope: Scope
     public let role: Role
+    /// The client address the request came from, as the server decides it (`Request.remoteAddress`: behind a trusted
+    /// proxy, the one it forwarded); nil outside a request (the command line). The audit log records it.
+    public var address: String?
 
     public init(workspaceID: UUID, keyID: UUID?, personID: UUID? = nil, scope: Scope, role: Role) {
         self.workspaceID = workspaceID
