@@ -8,7 +8,8 @@ enum AuditStore {
         case create, update, delete, replace
     }
 
-    /// Records the entry and keeps its id for the rest of the transaction in the setting `linkd.audit_id`
+    /// Records the entry, naming its actor as it is called now (a key's name, else its prefix; a person's email) and
+    /// the client address it came from, and keeps its id for the rest of the transaction in the setting `linkd.audit_id`
     /// (transaction-local): the association version a write causes names the write's entry
     /// (`AssociationVersionStore.insert`) without every handler handing the id on.
     static func record(
@@ -17,8 +18,11 @@ enum AuditStore {
     ) throws {
         try connection.execute("""
             WITH entry AS (
-                INSERT INTO audit_log (workspace_id, key_id, person_id, action, resource_type, resource_id, before, after)
-                VALUES (\(principal.workspaceID), \(principal.keyID), \(principal.personID), \(action.rawValue), \(type), \(id),
+                INSERT INTO audit_log (workspace_id, key_id, person_id, actor_name, address, action, resource_type, resource_id, before, after)
+                VALUES (\(principal.workspaceID), \(principal.keyID), \(principal.personID),
+                        coalesce((SELECT coalesce(nullif(k.name, ''), k.prefix) FROM api_keys k WHERE k.id = \(principal.keyID)),
+                                 (SELECT p.email FROM people p WHERE p.id = \(principal.personID))),
+                        \(principal.address), \(action.rawValue), \(type), \(id),
                         \(before.map { JSONText(storable($0).serialized) }), \(after.map { JSONText(storable($0).serialized) }))
                 RETURNING id)
             SELECT set_config(\(auditIDSetting), id::text, true) FROM entry
@@ -41,11 +45,14 @@ enum AuditStore {
     static let auditIDSetting = "linkd.audit_id"
 
     /// What a page of entries is narrowed to: a kind of resource, one link (its id), one webhook subscription (its id:
-    /// its own changes and its deliveries' retries).
+    /// its own changes and its deliveries' retries), one person (their changes, signed in or through a key they
+    /// created), one key.
     struct Filter {
         var type: String?
         var link: UUID?
         var webhook: UUID?
+        var person: UUID?
+        var key: UUID?
     }
 
     /// Up to `limit` of `workspace`'s entries matching `filter`, newest first, from before the identity `before` (the
@@ -54,10 +61,13 @@ enum AuditStore {
         let link = filter.link?.canonicalText
         let webhook = filter.webhook?.canonicalText
         return try connection.query("""
-            SELECT e.id, e.key_id, e.at, e.action, e.resource_type, e.resource_id, e.before, e.after, \(unescaped: nameSQL)
+            SELECT e.id, e.key_id, e.at, e.action, e.resource_type, e.resource_id, e.before, e.after, \(unescaped: nameSQL),
+                   e.person_id, e.actor_name, e.address
             FROM audit_log e
             WHERE e.workspace_id = \(workspace) AND (\(before)::int8 IS NULL OR e.id < \(before))
               AND (\(filter.type)::text IS NULL OR e.resource_type = \(filter.type))
+              AND (\(filter.person)::uuid IS NULL OR e.person_id = \(filter.person))
+              AND (\(filter.key)::uuid IS NULL OR e.key_id = \(filter.key))
               AND (\(link)::text IS NULL OR (e.resource_type = 'link' AND e.resource_id = \(link)))
               AND (\(webhook)::text IS NULL OR (e.resource_type = 'webhook' AND e.resource_id = \(webhook))
                    OR (e.resource_type = 'webhook_delivery'
