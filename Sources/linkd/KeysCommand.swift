@@ -7,7 +7,7 @@ enum KeysCommand: Command {
     static let name = "keys"
     static let summary = "create API keys (keys create --workspace NAME --scope admin)"
     static let help = """
-        Usage: linkd keys create --workspace NAME [--scope read|write|admin] [--name LABEL] [options]
+        Usage: linkd keys create --workspace NAME [--scope read|write|admin] [--role ROLE] [--name LABEL] [options]
 
         Creates an API key in the workspace NAME (creating the workspace when it does not exist) and
         prints the key on stdout. The key is shown only this once; linkd stores only its SHA-256 hash.
@@ -15,6 +15,8 @@ enum KeysCommand: Command {
 
           --workspace NAME       the workspace (required)
           --scope SCOPE          read, write or admin (default: admin)
+          --role ROLE            the role the key acts as: viewer, editor, admin or owner (default: viewer
+                                 for the read scope, else admin; docs/PEOPLE.md, "Roles")
           --name LABEL           a label shown in key listings
 
         \(Configuration.optionsHelp)
@@ -24,9 +26,10 @@ enum KeysCommand: Command {
         let configuration: Configuration
         let workspace: String
         let scope: Scope
+        let role: Role?
         let label: String
         do {
-            let parsed = try Arguments(arguments, valued: Configuration.valuedOptions.union(["workspace", "scope", "name"]))
+            let parsed = try Arguments(arguments, valued: Configuration.valuedOptions.union(["workspace", "scope", "role", "name"]))
             guard parsed.positionals == ["create"] else {
                 throw Arguments.UsageError(description: "expected 'linkd keys create --workspace NAME'")
             }
@@ -34,7 +37,12 @@ enum KeysCommand: Command {
             guard let chosen = Scope(rawValue: parsed.value("scope") ?? "admin") else {
                 throw Arguments.UsageError(description: "--scope must be read, write or admin")
             }
+            let named = parsed.value("role")
+            guard named.map({ Role(rawValue: $0) != nil }) ?? true else {
+                throw Arguments.UsageError(description: "--role must be viewer, editor, admin or owner")
+            }
             configuration = try Configuration(parsed)
+            role = named.flatMap(Role.init(rawValue:))
             workspace = name
             scope = chosen
             label = parsed.value("name") ?? ""
@@ -45,7 +53,7 @@ enum KeysCommand: Command {
         do {
             try DatabaseBootstrap.withDatabase(configuration) { pool, migrator in
                 try migrator.migrate(using: pool)
-                Output.out(try Workspace.createKey(pool: pool, workspace: workspace, scope: scope, keyName: label))
+                Output.out(try Workspace.createKey(pool: pool, workspace: workspace, scope: scope, role: role, keyName: label))
             }
             return ExitStatus.success
         } catch {
