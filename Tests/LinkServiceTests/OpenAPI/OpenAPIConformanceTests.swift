@@ -341,17 +341,18 @@ struct OpenAPIConformanceTests {
         try api.call("DELETE", "/v1/apps/{id}", "/v1/apps/\(android)", key: writer, expect: 204)
         try api.call("DELETE", "/v1/teams/{teamId}", "/v1/teams/ABCDE12345", key: writer, expect: 204)
 
-        // Single sign-on: an owner's settings (an admin key stands for one), the browser's steps refused without a sign-in.
-        try api.call("GET", "/v1/sso", key: admin, expect: 404)
+        // Single sign-on: an owner's settings, the browser's steps refused without a sign-in.
+        let owner = try api.service.key(scope: .admin, role: .owner)
+        try api.call("GET", "/v1/sso", key: owner, expect: 404)
         try api.call("PUT", "/v1/sso", key: writer, json: #"{"issuer":"https://id.example.com","clientId":"linkd","clientSecret":"s"}"#, expect: 403)
-        try api.call("PUT", "/v1/sso", key: admin, json: #"{"issuer":"https://id.example.com","clientId":"linkd","defaultRole":"root"}"#,
+        try api.call("PUT", "/v1/sso", key: owner, json: #"{"issuer":"https://id.example.com","clientId":"linkd","defaultRole":"root"}"#,
                      expect: 422, refused: true)
-        try api.call("PUT", "/v1/sso", key: admin, json: #"{"issuer":"https://id.example.com","clientId":"linkd","clientSecret":"s","allowedDomains":["example.com"],"defaultRole":"viewer","groupsClaim":"groups","groupRoles":{"ops":"admin"},"required":false}"#,
+        try api.call("PUT", "/v1/sso", key: owner, json: #"{"issuer":"https://id.example.com","clientId":"linkd","clientSecret":"s","allowedDomains":["example.com"],"defaultRole":"viewer","groupsClaim":"groups","groupRoles":{"ops":"admin"},"required":false}"#,
                      expect: 200)
-        try api.call("GET", "/v1/sso", key: admin, expect: 200)
+        try api.call("GET", "/v1/sso", key: owner, expect: 200)
         try api.call("GET", "/v1/sso/start", "/v1/sso/start?workspace=nobody", expect: 404)
         try api.call("GET", "/v1/sso/callback", "/v1/sso/callback?code=x&state=y", expect: 400)
-        try api.call("DELETE", "/v1/sso", key: admin, expect: 204)
+        try api.call("DELETE", "/v1/sso", key: owner, expect: 204)
     }
 }
 

@@ -9,8 +9,10 @@ import TestSupport
 struct SSOAPITests {
     @Test func settingsAreReadAndWrittenByOwnersAndTheSecretIsNeverShown() throws {
         try TestService.with(configure: SSOTesting.configure) { service in
-            let admin = try service.key(workspace: "acme", scope: .admin)
+            let admin = try service.key(workspace: "acme", scope: .admin, role: .owner)
             let writer = try service.key(workspace: "acme", scope: .write)
+            let adminRole = try service.key(workspace: "acme", scope: .admin, role: .admin)
+            #expect(try service.request("GET", "/v1/sso", key: adminRole).status == 403)
             #expect(try service.request("GET", "/v1/sso", key: admin).status == 404)
             let body = #"{"issuer":"https://id.example.com/realms/acme","clientId":"linkd","clientSecret":"top-secret-value","allowedDomains":["Example.COM"],"defaultRole":"editor","groupsClaim":"groups","groupRoles":{"ops":"admin"},"required":true}"#
             #expect(try service.request("PUT", "/v1/sso", key: writer, json: body).status == 403)
@@ -39,13 +41,13 @@ struct SSOAPITests {
             #expect(try service.request("GET", "/v1/sso", key: admin).status == 404)
             // Another workspace sees none of it.
             _ = try Fixture.expect(200, service.request("PUT", "/v1/sso", key: admin, json: body))
-            #expect(try service.request("GET", "/v1/sso", key: try service.key(workspace: "other", scope: .admin)).status == 404)
+            #expect(try service.request("GET", "/v1/sso", key: try service.key(workspace: "other", scope: .admin, role: .owner)).status == 404)
         }
     }
 
     @Test func badSettingsAreRefusedAtTheirPointers() throws {
         try TestService.with(configure: SSOTesting.configure) { service in
-            let admin = try service.key(workspace: "acme", scope: .admin)
+            let admin = try service.key(workspace: "acme", scope: .admin, role: .owner)
             func pointers(_ body: String) throws -> [String] {
                 let response = try service.request("PUT", "/v1/sso", key: admin, json: body)
                 #expect(response.status == 422, "\(body)")

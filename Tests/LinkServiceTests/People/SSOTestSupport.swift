@@ -18,7 +18,7 @@ enum SSOTesting {
     /// Sets `acme`'s single sign-on to `provider` with `extra` members of the body; answers the admin key.
     @discardableResult
     static func setUp(_ service: TestService, _ provider: OpenIDTestProvider, extra: String = #","allowedDomains":["example.com"],"defaultRole":"viewer""#) throws -> String {
-        let key = try service.key(workspace: "acme", scope: .admin)
+        let key = try service.key(workspace: "acme", scope: .admin, role: .owner)
         let body = #"{"issuer":"\#(provider.issuer)","clientId":"\#(provider.clientID)","clientSecret":"\#(provider.clientSecret)"\#(extra)}"#
         _ = try Fixture.expect(200, service.request("PUT", "/v1/sso", key: key, json: body))
         return key
