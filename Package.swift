@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(name: "hits-bench", dependencies: ["LinkService", "UserAgents", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "TestSupport"], path: "bench/hits/Sources"),
 
         .target(name: "TestSupport", dependencies: ["Postgres", "EmbeddedPostgres", "HTTPServer", "Observability"], path: "Tests/TestSupport",
-                exclude: ["OpenIDProvider/oidc_provider.py"]),
+                exclude: ["OpenIDProvider/oidc_provider.py", "Servers/smtp_server.py"]),
         .testTarget(name: "ByteTextTests", dependencies: ["ByteText"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LinkKitTests", dependencies: ["LinkKit", "ByteText"]),

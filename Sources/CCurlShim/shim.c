@@ -16,6 +16,10 @@ CURLcode linkd_curl_set_write_function(CURL *handle, curl_write_callback callbac
     return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
 }
 
+CURLcode linkd_curl_set_read_function(CURL *handle, curl_read_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
+}
+
 CURLcode linkd_curl_set_opensocket_function(CURL *handle, curl_opensocket_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
 }

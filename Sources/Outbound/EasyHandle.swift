@@ -4,8 +4,8 @@ import CCurlShim
 /// One libcurl easy handle with its error buffer, used by one request at a time (`HTTPClient` lends it out).
 final class EasyHandle: @unchecked Sendable {
     // @unchecked: a handle is held by the client's pool or by the one request that borrowed it, never by two.
-    private let handle: UnsafeMutableRawPointer
-    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+    let handle: UnsafeMutableRawPointer
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
     /// Everything one request sets.
     struct Transfer {
@@ -158,7 +158,7 @@ final class EasyHandle: @unchecked Sendable {
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 
-    private static func milliseconds(_ duration: Duration) -> Int {
+    static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
         return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
     }

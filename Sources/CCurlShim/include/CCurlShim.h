@@ -12,6 +12,8 @@ CURLcode linkd_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value
 CURLcode linkd_curl_set_pointer(CURL *handle, CURLoption option, const void *value);
 /// `CURLOPT_WRITEFUNCTION`.
 CURLcode linkd_curl_set_write_function(CURL *handle, curl_write_callback callback);
+/// `CURLOPT_READFUNCTION`: where an upload's bytes come from (an SMTP message).
+CURLcode linkd_curl_set_read_function(CURL *handle, curl_read_callback callback);
 /// `CURLOPT_OPENSOCKETFUNCTION`: makes each socket libcurl connects, given the address it is for.
 CURLcode linkd_curl_set_opensocket_function(CURL *handle, curl_opensocket_callback callback);
 /// `CURLOPT_PREREQFUNCTION` (7.80+): called once a connection, new or reused, is ready, before the request is sent.
