@@ -22,6 +22,8 @@ extension Application {
         let checker: HealthChecker
         let checkCounts: CheckCounts
         let cleanup: WebhookCleanup
+        /// Sends invitations and password resets off the request threads (docs/PEOPLE.md, "Mail (SMTP)").
+        let mailer: Mailer
         /// Started in order before the server listens, stopped in reverse after it.
         let group: ServiceGroup
 
@@ -57,8 +59,16 @@ extension Application {
             let deliveries = WebhookDeliveries(pool: pool, client: outbound, configuration: webhooks, outbox: outbox, metrics: metrics,
                                                logger: logger.with(label: "linkd.webhooks"))
             cleanup = WebhookCleanup(pool: pool, retentionDays: webhooks.retentionDays, logger: logger.with(label: "linkd.webhooks"))
-            group = ServiceGroup((changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup) as Services,
+            mailer = Mailer(settings: Self.smtpSettings(configuration), metrics: metrics, logger: logger.with(label: "linkd.mail"))
+            group = ServiceGroup((changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup, mailer) as Services,
                                  logger: logger.with(label: "linkd.services"))
+        }
+
+        /// The SMTP settings, trusting the checks' CA file (`--check-ca-file`) when the mail's has none.
+        private static func smtpSettings(_ configuration: ServiceConfiguration) -> SMTPSettings {
+            var settings = configuration.smtp
+            settings.caFile = settings.caFile ?? configuration.outbound.caFile
+            return settings
         }
     }
 }

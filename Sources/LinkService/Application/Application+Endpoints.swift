@@ -19,6 +19,8 @@ extension Application {
         let agents = UserAgentCache(stripes: metrics.stripes, parser: userAgentParser(configuration.hits, logger: logger))
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
         let providers = OpenIDProviders(client: outbound, configuration: configuration.sso)
+        let oneTimeLinks = OneTimeLinkURLs(publicURL: configuration.publicURL, apiHostname: configuration.apiHostname)
+        let mailer = background.mailer
         var groups: [any EndpointGroup] = [
             ServiceHandlers(probe: probe, hits: hits, catalog: catalog, changes: background.changes, services: background.group,
                             metrics: metrics, logger: logger, clicks: clicks, apiHostname: configuration.apiHostname),
@@ -49,6 +51,11 @@ extension Application {
                             cleanup: background.cleanup),
             SSOHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys),
             SSOSignInHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys, configuration: configuration.sso),
+            MemberHandlers(pool: requests, auth: auth),
+            InvitationHandlers(pool: requests, mailPool: databases.pool, auth: auth, mailer: mailer, links: oneTimeLinks,
+                               lifetime: configuration.invitationLifetime, hasher: configuration.passwordHasher,
+                               sessionLifetime: configuration.sessionLifetime),
+            PasswordResetHandlers(mailPool: databases.pool, mailer: mailer, links: oneTimeLinks, logger: logger.with(label: "linkd.mail")),
         ]
         if let files = consoleFiles(configuration, logger: logger) {
             groups.append(ConsoleHandlers(files: files, catalog: catalog, clicks: clicks))

@@ -120,7 +120,7 @@ public final class Application: Sendable {
     /// threads before any is built (each takes the stripes), and `init` builds the group from a value of this
     /// type, so a service added, removed or moved here and not there does not compile.
     typealias Services = (ChangeFeed, AssociationFetchLog, HitBatcher, ClickTokens, LinkClickCounter, HealthChecks,
-                          WebhookDeliveries, WebhookCleanup)
+                          WebhookDeliveries, WebhookCleanup, Mailer)
 
     /// Every endpoint behind its middleware (CORS when origins are configured), the rest (clicks) to `fallback`.
     private static func router(_ configuration: ServiceConfiguration, routing endpoints: [Endpoint], auth: Authenticator,

@@ -39,3 +39,12 @@ extension TextLimit {
     /// A link's preview description (its title is a `.name`).
     static let previewDescription = TextLimit(scalars: 1000)
 }
+
+extension TextLimit {
+    /// `people.email`, `invitations.email`: `CHECK (length(email) BETWEEN 3 AND 254)`.
+    static let email = TextLimit(scalars: 254, bytes: 254)
+    /// `people.name`: `CHECK (length(name) <= 200)`.
+    static let personName = TextLimit(scalars: 200, isName: true)
+    /// A password as typed: Argon2id takes any length; this bounds the work a request can ask for.
+    static let password = TextLimit(scalars: 1024, bytes: 4096)
+}

@@ -100,6 +100,30 @@ struct OpenAPIConformanceTests {
         try api.call("DELETE", "/v1/keys/{id}", "/v1/keys/\(spare["id"]!.stringValue!)", key: admin, expect: 204)
         try api.call("DELETE", "/v1/keys/{id}", "/v1/keys/00000000-0000-0000-0000-000000000000", key: admin, expect: 404)
 
+        // Members, invitations, password resets
+        let acme = try api.service.workspaceID()
+        try api.service.member("owner@example.com", .owner, of: acme)
+        let member = try api.service.member("member@example.com", .editor, of: acme)
+        let memberPath = "/v1/members/\(member.id.canonicalText)"
+        try api.call("GET", "/v1/members", key: admin, expect: 200)
+        try api.call("PATCH", "/v1/members/{personId}", memberPath, key: admin, json: #"{"role":"viewer"}"#, expect: 200)
+        try api.call("PATCH", "/v1/members/{personId}", memberPath, key: admin, json: #"{"role":"root"}"#, expect: 422, refused: true)
+        try api.call("DELETE", "/v1/members/{personId}", memberPath, key: admin, expect: 204)
+        try api.call("DELETE", "/v1/members/{personId}", memberPath, key: admin, expect: 404)
+        let invited = try api.call("POST", "/v1/invitations", key: admin, json: #"{"email":"new@example.com","role":"editor"}"#, expect: 201).json
+        try api.call("POST", "/v1/invitations", key: admin, json: #"{"email":"owner@example.com","role":"editor"}"#, expect: 409)
+        try api.call("POST", "/v1/invitations", key: admin, json: #"{"email":"x","role":"editor"}"#, expect: 422, refused: true)
+        try api.call("GET", "/v1/invitations", key: admin, expect: 200)
+        let invitationToken = invited["link"]!.stringValue!.components(separatedBy: "token=").last!
+        try api.call("POST", "/v1/invitations/accept", json: #"{"token":"\#(invitationToken)","password":"short"}"#, expect: 422, refused: true)
+        try api.call("POST", "/v1/invitations/accept", json: #"{"token":"\#(invitationToken)","name":"New","password":"a long enough password"}"#,
+                     expect: 201)
+        try api.call("POST", "/v1/invitations/accept", json: #"{"token":"\#(invitationToken)","password":"a long enough password"}"#, expect: 410)
+        let spareInvitation = try api.call("POST", "/v1/invitations", key: admin, json: #"{"email":"spare@example.com","role":"viewer"}"#,
+                                           expect: 201).json["invitation"]!["id"]!.stringValue!
+        try api.call("DELETE", "/v1/invitations/{id}", "/v1/invitations/\(spareInvitation)", key: admin, expect: 204)
+        try api.call("POST", "/v1/password-resets", json: #"{"email":"new@example.com"}"#, expect: 202)
+
         // Teams
         let team = #"{"teamId":"ABCDE12345","name":"Acme"}"#
         let teamETag = try api.call("POST", "/v1/teams", key: writer, json: team, expect: 201).headers["ETag"]!

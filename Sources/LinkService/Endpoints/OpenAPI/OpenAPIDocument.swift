@@ -45,6 +45,7 @@ enum OpenAPIDocument {
         "language": (Schema.enumeration(CodegenLanguage.allCases.map(\.rawValue)), "The generated router's language, or `fixtures` (docs/CODEGEN.md)."),
         "n": (Schema.integer(minimum: 1, maximum: Int(Int32.max)), "The number of a version of the domain's association files."),
         "deliveryId": (Schema.string(pattern: "^[0-9]{1,19}$"), "A webhook delivery's id, as the delivery log shows it."),
+        "personId": (.uuid, "A person's id, as the member list shows it in `person.id`."),
         "host": (Schema.hostname, "The domain's hostname, e.g. `links.example.com` or `*.example.com` (percent-encode `*` as `%2A` if your client insists)."),
     ]
 
@@ -60,6 +61,8 @@ enum OpenAPIDocument {
         ("Destinations", "The typed in-app screens of an app that links resolve to."),
         ("Domains", "Link domains and their association-file settings."),
         ("Rules", "A domain's ordered path rules: the first match wins."),
+        ("Members", "The people of the caller's workspace and their roles; password resets."),
+        ("Invitations", "Invitations to join the workspace by email, as one-time links, and their acceptance."),
         ("Audit", "Who changed what, when."),
         ("Webhooks", "Signed events sent to a workspace's subscribers (Standard Webhooks), and their delivery log (admin scope)."),
         ("Single sign-on", "A workspace's OpenID Connect provider (owners only), and signing in through it from a browser."),
@@ -293,6 +296,8 @@ enum OpenAPIDocument {
                 "Last-Modified": .object(["description": .string("When the file last changed (HTTP date)."), "schema": Schema.string.json]),
                 "Cache-Control": .object(["description": .string("How long caches may keep the file."), "schema": Schema.string.json]),
                 "Link": .object(["description": .string("`<next page>; rel=\"next\"` when there is another page."), "schema": Schema.string.json]),
+                "Set-Cookie": .object(["description": .string("`linkd_session=<token>; Path=/; HttpOnly; SameSite=Lax` (and `Secure` over HTTPS): the session."),
+                                       "schema": Schema.string.json]),
             ]),
             "securitySchemes": .object([
                 "bearerAuth": .object([

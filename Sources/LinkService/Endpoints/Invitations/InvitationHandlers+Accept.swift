@@ -1,0 +1,109 @@
+import Foundation
+import HTTPServer
+import LinkKit
+import Postgres
+
+/// `POST /v1/invitations/accept`: the invitation's token joins its person to the workspace with its role, and
+/// begins a session.
+extension InvitationHandlers {
+    func accept(_ request: Request) throws -> Response {
+        let errors = FieldErrors()
+        var body = try JSONBody.object(request, errors: errors)
+        let tokenText = InvitationFields.token.read(&body, required: true)
+        let name = InvitationFields.name.read(&body)
+        let password = InvitationFields.password.read(&body)
+        body.finish()
+        try errors.check()
+        let token = tokenText.flatMap { SecretToken(presented: Substring($0)) }
+        guard let token else { throw ServiceError.badRequest("The token is missing.") }
+
+        // Who accepts, and with which password, is settled before the transaction: hashing takes a while.
+        let signedIn = try signedInPerson(request)
+        let (invitation, person, storedHash) = try pool.withConnection { connection in
+            guard let invitation = try InvitationStore.pending(token, on: connection) else { throw Self.unusable }
+            let person = try PersonStore.find(email: invitation.email, on: connection)
+            let stored = try PersonStore.credentials(email: invitation.email, on: connection)?.passwordHash
+            return (invitation, person, stored)
+        }
+        var newHash: String?
+        if let person, let storedHash {
+            if signedIn != person.id {
+                guard let password else {
+                    throw ServiceError.unauthorized("\(invitation.email) has a password: give it with 'password', or sign in first.")
+                }
+                guard hasher.verify(password, against: storedHash) else {
+                    throw ServiceError.unauthorized("The password is not the one of \(invitation.email).")
+                }
+            }
+        } else {
+            Self.checkNewPassword(password, email: invitation.email, errors: errors)
+            try errors.check()
+            newHash = password.map(hasher.hash)
+        }
+
+        let answer = try pool.withTransaction { connection in
+            guard let invitation = try InvitationStore.pending(token, on: connection) else { throw Self.unusable }
+            let person = try PersonStore.ensure(email: invitation.email, name: name ?? "", on: connection)
+            if let newHash {
+                guard !person.hasPassword else { throw ServiceError.conflict("A password was set for \(person.email) meanwhile; try again.") }
+                try PersonStore.setPassword(person.id, hash: newHash, on: connection)
+            }
+            let current = try MembershipStore.role(of: person.id, in: invitation.workspaceID, on: connection)
+            let role = max(current ?? invitation.role, invitation.role)
+            try MembershipStore.set(person.id, of: invitation.workspaceID, role: role, on: connection)
+            try InvitationStore.accept(invitation.id, by: person.id, on: connection)
+            let principal = Principal(workspaceID: invitation.workspaceID, keyID: nil, personID: person.id, scope: .admin, role: role)
+            let member = try MembershipStore.member(person.id, of: invitation.workspaceID, on: connection)
+            try AuditStore.record(on: connection, principal, current == nil ? .create : .update, type: "member", id: person.id.canonicalText,
+                                  after: member?.json)
+            let expiresAt = Date().addingTimeInterval(TimeInterval(sessionLifetime))
+            let session = try SessionStore.create(person: person.id, workspace: invitation.workspaceID, via: "password", expiresAt: expiresAt,
+                                                  address: request.remoteAddress, userAgent: request.headers["User-Agent"] ?? "",
+                                                  on: connection)
+            let workspaces = try MembershipStore.workspaces(of: person.id, on: connection)
+            let body = JSONValue.object([
+                "workspace": .object(["id": .uuid(invitation.workspaceID),
+                                      "name": .string(workspaces.first { $0.id == invitation.workspaceID }?.name ?? "")]),
+                "scope": .string(Scope.admin.rawValue),
+                "role": .string(role.rawValue),
+                "via": .string("session"),
+                "person": .object(["id": .uuid(person.id), "email": .string(person.email), "name": .string(person.name)]),
+                "workspaces": .array(workspaces.map { .object(["id": .uuid($0.id), "name": .string($0.name), "role": .string($0.role.rawValue)]) }),
+                "session": .object(["id": .uuid(session.id), "expiresAt": .timestamp(expiresAt)]),
+            ])
+            return (body, session.token)
+        }
+        var response = Response.json(answer.0.serializedBytes, status: 201)
+        response.headers.add("Set-Cookie", Self.sessionCookie(answer.1, secure: request.scheme == "https"))
+        return response
+    }
+
+    /// A link that does not work (any more): the same answer whatever the reason.
+    static let unusable = ServiceError.gone("This invitation link is unknown, already used, revoked or past its end; ask for a new one.")
+
+    /// The password a person sets: given (its reader checks its length), not their email (422 at `/password`).
+    static func checkNewPassword(_ password: String?, email: String, errors: FieldErrors) {
+        guard let password else {
+            errors.add("/password", "Choose a password of at least 12 characters to join.")
+            return
+        }
+        if password.lowercased() == email.lowercased() {
+            errors.add("/password", "The password must not be the email.")
+        }
+    }
+
+    /// The session cookie of `token` (docs/PEOPLE.md, "Sessions"); `Secure` when the request came over HTTPS.
+    static func sessionCookie(_ token: SecretToken, secure: Bool) -> String {
+        "linkd_session=\(token.text); Path=/; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    }
+
+    /// The person whose live session the request's `linkd_session` cookie carries; nil without one.
+    func signedInPerson(_ request: Request) throws -> UUID? {
+        let cookies = request.headers.values("Cookie").flatMap { $0.split(separator: ";") }
+        guard let value = cookies.lazy.compactMap({ cookie -> Substring? in
+            let pair = cookie.drop { $0 == " " }
+            return pair.hasPrefix("linkd_session=") ? pair.dropFirst("linkd_session=".count) : nil
+        }).first, let token = SecretToken(presented: value) else { return nil }
+        return try pool.withConnection { try SessionStore.find(token, idle: TimeInterval(sessionLifetime), on: $0)?.personID }
+    }
+}
