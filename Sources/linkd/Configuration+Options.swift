@@ -124,7 +124,30 @@ extension Configuration {
                             unset: "none: public addresses only", repeatable: true,
                             help: "Comma-separated CIDR ranges single sign-on providers may resolve to although loopback, private, "
                                 + "link-local or metadata (a provider inside your network); checked at each connection (docs/PEOPLE.md)."),
+        ConfigurationOption("smtp-url", "LINKD_SMTP_URL", .smtpURL, \.service.smtp.url, unset: "no mail",
+                            help: "The SMTP server that mails invitations and password resets: smtp://[USER:PASSWORD@]HOST[:PORT] "
+                                + "(STARTTLS as --smtp-starttls says) or smtps://… (TLS from the start); prefer the variable when it "
+                                + "holds a password (docs/PEOPLE.md)."),
+        ConfigurationOption("smtp-from", "LINKD_SMTP_FROM", .mailAddress, \.service.smtp.from,
+                            help: "The address linkd's mail is sent from."),
+        ConfigurationOption("smtp-starttls", "LINKD_SMTP_STARTTLS",
+                            .choice([("required", .required), ("try", .ifOffered), ("off", .off)], placeholder: "required|try|off"),
+                            \.service.smtp.startTLS,
+                            help: "For smtp:// URLs: required (no mail unless the server upgrades to TLS), try (TLS when offered: "
+                                + "open to a downgrade) or off (plain text, for a relay on the same host)."),
     ]
+}
+
+extension OptionKind where Value == String {
+    /// An smtp:// or smtps:// URL with a host.
+    static var smtpURL: Self {
+        .parsed("URL", expecting: "an smtp:// or smtps:// URL with a host", { SMTPSettings.isValidURL($0) ? $0 : nil }, format: { $0 })
+    }
+
+    /// A mail address (name@example.com).
+    static var mailAddress: Self {
+        .parsed("ADDRESS", expecting: "a mail address (name@example.com)", { Mail.isAddress($0) ? $0 : nil }, format: { $0 })
+    }
 }
 
 extension OptionKind where Value == [WebhookSecretKeys.Key] {

@@ -54,6 +54,9 @@ struct ConfigurationOptionsTests {
         ("--webhook-subscription-limit N", "LINKD_WEBHOOK_SUBSCRIPTION_LIMIT", "20"),
         ("--sso-allow-http on|off", "LINKD_SSO_ALLOW_HTTP", "off"),
         ("--sso-allow-private LIST", "LINKD_SSO_ALLOW_PRIVATE", "none: public addresses only"),
+        ("--smtp-url URL", "LINKD_SMTP_URL", "no mail"),
+        ("--smtp-from ADDRESS", "LINKD_SMTP_FROM", "linkd@localhost"),
+        ("--smtp-starttls required|try|off", "LINKD_SMTP_STARTTLS", "required"),
     ]
 
     @Test func optionsKeepTheirNamesVariablesAndDefaults() throws {
@@ -88,6 +91,8 @@ struct ConfigurationOptionsTests {
         ("LINKD_TRUSTED_PROXIES", "caddy", "trusted-proxies"), ("LINKD_HITS_RETENTION_DAYS", "0", "hits-retention-days"),
         ("LINKD_APPLE_CDN_URL", "ftp://mirror.example.com/", "apple-cdn-url"),
         ("LINKD_GOOGLE_DAL_URL", "https://dal.example.com/v1?x=1", "google-dal-url"), ("LINKD_CHECK_TIMEOUT", "0", "check-timeout"),
+        ("LINKD_SMTP_URL", "http://mail.example.com", "smtp-url"), ("LINKD_SMTP_FROM", "linkd", "smtp-from"),
+        ("LINKD_SMTP_STARTTLS", "maybe", "smtp-starttls"),
     ])
     func environmentFallback(variable: String, value: String, option: String) throws {
         let result = try LinkdProcess.run(["serve"], environment: [variable: value])
