@@ -33,7 +33,8 @@ struct ServiceEndpointTests {
             #expect(try eventually { try health() == healthy })
             service.application.hits.shutdown()
             #expect(try health() == ["change feed": true, "fetch log": true, "hit writer": false, "click tokens": true,
-                                     "link click counter": true, "association checks": true, "webhook deliveries": true, "webhook cleanup": true, "mailer": true])
+                                     "link click counter": true, "association checks": true, "webhook deliveries": true, "webhook cleanup": true,
+                                     "mailer": true])
         }
     }
 

@@ -1,7 +1,7 @@
 /// Work that runs beside the HTTP server until it is told to stop: the application's services are listed in
 /// `Application.Services` (the change feed, the fetch log, the hit writer, the click tokens, the link click
-/// counter, the health checks, webhook delivery and webhook cleanup). A `ServiceGroup` starts them in order before
-/// the server listens and stops them in reverse after the server has finished its requests (`docs/DESIGN.md`,
+/// counter, the health checks, webhook delivery, webhook cleanup and the mailer). A `ServiceGroup` starts them in
+/// order before the server listens and stops them in reverse after the server has finished its requests (`docs/DESIGN.md`,
 /// "Adding a background service").
 ///
 /// Thread-based, not async: request handlers are synchronous on libmicrohttpd's threads, and each service
