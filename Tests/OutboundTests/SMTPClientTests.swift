@@ -79,20 +79,8 @@ struct SMTPClientTests {
 
     /// A server that never answers costs the configured bound, not a thread forever.
     @Test func aSilentServerTimesOut() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                guard bind(listener, $0, length) == 0, listen(listener, 4) == 0, getsockname(listener, $0, &length) == 0 else {
-                    throw TestFailure("no listener")
-                }
-            }
-        }
-        var slow = settings("smtp://127.0.0.1:\(UInt16(bigEndian: address.sin_port))", startTLS: .off)
+        let listener = try SilentListener()
+        var slow = settings("smtp://127.0.0.1:\(listener.port)", startTLS: .off)
         slow.timeout = .seconds(1)
         let started = ContinuousClock.now
         guard case .failure(let failure) = SMTPClient(settings: slow).send(mail) else { Issue.record("a silent server took mail"); return }

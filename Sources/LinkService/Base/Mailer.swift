@@ -48,9 +48,15 @@ final class Mailer: BackgroundService {
         worker.start { [self] in run() }
     }
 
-    /// Sends what is queued, then stops.
+    /// Sends what is queued, for as long as one mail may take at most, then stops: what is left then is dropped
+    /// (logged and counted), so a mail server that stopped answering cannot hold up the shutdown.
     func shutdown() {
-        worker.stop { [self] in drain() }
+        worker.stop { [self] in drain(until: lastPassDeadline) }
+    }
+
+    /// When the last pass stops sending.
+    private var lastPassDeadline: ContinuousClock.Instant {
+        .now + (client?.settings.timeout ?? .zero)
     }
 
     /// Queues `job` (named `kind` in logs: `invitation`, `password reset`); false when mail is off or the queue is
@@ -76,16 +82,28 @@ final class Mailer: BackgroundService {
         while true {
             drain()
             if worker.sleep(until: .distantFuture) {
-                drain()
+                drain(until: lastPassDeadline)
                 return
             }
         }
     }
 
-    /// Composes and sends every job queued, in order.
-    private func drain() {
+    /// Composes and sends every job queued, in order; with a `deadline` (set too by a stop asked while it sends),
+    /// drops what is still queued once it has passed.
+    private func drain(until deadline: ContinuousClock.Instant? = nil) {
         guard let client else { return }
+        var deadline = deadline
         while let (kind, job) = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            if deadline == nil, worker.isStopping { deadline = lastPassDeadline }
+            if let deadline, ContinuousClock.now >= deadline {
+                let left = 1 + queue.withLock { queue in
+                    defer { queue.removeAll() }
+                    return queue.count
+                }
+                outcomes["dropped"]?.increment(by: UInt64(left))
+                logger.warning("mail not sent: linkd is stopping", metadata: ["mail.kind": kind, "mail.dropped": "\(left)"])
+                return
+            }
             let mail: Mail?
             do {
                 mail = try job()

@@ -173,6 +173,34 @@ struct InvitationsAPITests {
         }
     }
 
+    /// A mail server that stopped answering: invitations answer at once, the queue stays bounded (what does not
+    /// fit is dropped and counted, `mailed: false`), and stopping linkd waits for one mail's bound at most.
+    @Test func aSilentMailServerHoldsNothingUp() throws {
+        let silent = try SilentListener()
+        var settings = SMTPSettings()
+        settings.url = "smtp://127.0.0.1:\(silent.port)"
+        settings.startTLS = .off
+        settings.timeout = .seconds(3)
+        let service = try TestService(configure: { $0.smtp = settings })
+        let admin = try service.key()
+        var mailed: [Bool] = []
+        for index in 0..<(Mailer.capacity + 2) {
+            let created = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"p\#(index)@example.com","role":"viewer"}"#)
+            #expect(created.status == 201)
+            mailed.append(try created.json["mailed"]?.boolValue ?? true)
+        }
+        let metrics = service.application.metrics
+        // Every answer came while the first mail still waited on the server: no request waited for mail.
+        #expect(metrics.counterValue("linkd_mail_total", labels: ["result": "sent"]) == 0)
+        #expect(metrics.counterValue("linkd_mail_total", labels: ["result": "failed"]) == 0)
+        #expect(mailed.contains(false), "the queue is bounded")
+        #expect(metrics.counterValue("linkd_mail_total", labels: ["result": "dropped"]) == Double(mailed.filter { !$0 }.count))
+        let stopping = ContinuousClock.now
+        service.close()
+        #expect(ContinuousClock.now - stopping < .seconds(patience), "the shutdown drops what it cannot send in time")
+        #expect(metrics.counterValue("linkd_mail_total", labels: ["result": "dropped"]) >= Double(Mailer.capacity - 2))
+    }
+
     /// A mail server that is down does not fail the invitation; the failure is counted and logged.
     @Test func aMailFailureIsVisibleButNeverBlocks() throws {
         var settings = try SMTPTestServer(.plain).settings   // stopped at once: nothing listens on its port
