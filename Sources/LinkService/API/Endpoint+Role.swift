@@ -22,7 +22,7 @@ extension Endpoint {
         "Audit": (.viewer, .admin),
         "Sessions": (.viewer, .viewer),
         "Members": (.admin, .owner),
-        "Invitations": (.owner, .owner),
+        "Invitations": (.admin, .owner),
         "Single sign-on": (.owner, .owner),
     ]
 

@@ -23,11 +23,13 @@ struct PathParameter: Hashable, Sendable {
     static let deliveryID = PathParameter("deliveryId")
     /// The language of generated code.
     static let language = PathParameter("language")
+    /// A person's id (a member of the workspace).
+    static let personID = PathParameter("personId")
     /// A console file's path (the rest of the path, possibly empty).
     static let file = PathParameter("file")
 
     /// Every parameter a route may name.
-    static let all: [PathParameter] = [.id, .host, .name, .teamID, .number, .deliveryID, .language, .file]
+    static let all: [PathParameter] = [.id, .host, .name, .teamID, .number, .deliveryID, .language, .personID, .file]
 }
 
 extension Request {

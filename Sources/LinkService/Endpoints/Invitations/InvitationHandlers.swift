@@ -90,7 +90,7 @@ struct InvitationHandlers: EndpointGroup {
     }
 
     func revoke(_ request: Request, _ principal: Principal) throws -> Response {
-        guard let id = request.parameters["id"].flatMap(UUID.init(uuidString:)) else { throw ServiceError.notFound("The invitation") }
+        guard let id = UUID(uuidString: request.pathParameter(.id)) else { throw ServiceError.notFound("The invitation") }
         try pool.withTransaction { connection in
             guard let before = try InvitationStore.find(id, of: principal.workspaceID, forUpdate: true, on: connection) else {
                 throw ServiceError.notFound("The invitation")

@@ -82,7 +82,7 @@ struct MemberHandlers: EndpointGroup {
     }
 
     static func personID(_ request: Request) throws -> UUID {
-        guard let id = request.parameters["personId"].flatMap(UUID.init(uuidString:)) else { throw ServiceError.notFound("The member") }
+        guard let id = UUID(uuidString: request.pathParameter(.personID)) else { throw ServiceError.notFound("The member") }
         return id
     }
 
