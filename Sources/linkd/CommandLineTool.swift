@@ -7,6 +7,7 @@ enum CommandLineTool {
         ServeCommand.self,
         MigrateCommand.self,
         KeysCommand.self,
+        UsersCommand.self,
         WorkspacesCommand.self,
         AASACommand.self,
         AssetLinksCommand.self,

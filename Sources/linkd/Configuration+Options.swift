@@ -73,6 +73,14 @@ extension Configuration {
         ConfigurationOption("api-hostname", "LINKD_API_HOSTNAME", .apiHostname, \.service.apiHostname, unset: "none",
                             help: "The API's hostname behind a TLS front end: /v1/tls/ask allows a certificate for it as for "
                                 + "the link domains."),
+        ConfigurationOption("session-idle", "LINKD_SESSION_IDLE", .seconds(in: 60...31_536_000), \.service.sessions.idle,
+                            help: "A person's session ends after this long without a request (docs/PEOPLE.md, \"Sessions\")."),
+        ConfigurationOption("session-lifetime", "LINKD_SESSION_LIFETIME", .seconds(in: 60...31_536_000), \.service.sessions.lifetime,
+                            help: "A person's session ends this long after signing in, however busy."),
+        ConfigurationOption("public-url", "LINKD_PUBLIC_URL", .publicURL, \.service.sessions.publicURL,
+                            unset: "http://localhost:<port of --listen>",
+                            help: "Where people reach linkd (https://links-admin.example.com): the base of the one-time links "
+                                + "that set a password, as linkd users create prints them."),
         ConfigurationOption("console", "LINKD_CONSOLE_DIR", .console, \.service.console, unset: "the console built into linkd",
                             help: "A folder of the web console's files to serve at /console/ (on hosts that are not link domains) "
                                 + "instead of the built-in one; off: none (docs/CONSOLE.md)."),
@@ -221,6 +229,19 @@ extension OptionKind where Value == String {
         .parsed("HOST", expecting: "a hostname such as api.example.com", { text in
             guard let name = try? Hostname(text), !name.isWildcard else { return nil }
             return name.rawValue
+        }, format: { $0 })
+    }
+}
+
+extension OptionKind where Value == String {
+    /// An http(s) URL without query or fragment, kept without a trailing `/`.
+    static var publicURL: Self {
+        .parsed("URL", expecting: "an http:// or https:// URL such as https://links-admin.example.com", { text in
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  url.host?.isEmpty == false, url.query == nil, url.fragment == nil, url.user == nil else { return nil }
+            var text = text
+            while text.hasSuffix("/") { text.removeLast() }
+            return text
         }, format: { $0 })
     }
 }

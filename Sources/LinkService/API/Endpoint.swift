@@ -12,8 +12,8 @@ typealias APIHandler = @Sendable (Request, Principal) throws -> Response
 /// credentials is authenticated with its scope and role (`Authenticator.authenticate(_:requiring:role:)`) before its
 /// handler runs.
 ///
-/// The error responses an operation can give are derived from what it is (authenticated → 401 and 503, a scope
-/// above `read` or a role above `viewer` → 403, a path parameter → 404, a JSON body → 415/422, `If-Match` → 412), so a declaration only
+/// The error responses an operation can give are derived from what it is (authenticated → 401, 403 and 503, a path
+/// parameter → 404, a JSON body → 415/422, `If-Match` → 412), so a declaration only
 /// names what is special about it. Every operation lists the refusals the HTTP layer makes before routing
 /// (`httpLayerStatuses`).
 struct Endpoint: Sendable {
@@ -222,10 +222,10 @@ struct Endpoint: Sendable {
     /// Every error status this operation can answer with, ascending.
     var errorStatuses: [Int] {
         var statuses = Set(errors).union(Self.httpLayerStatuses)
-        if case .key(let scope) = access {
-            // 503: a key not verified yet cannot be checked while the database is unreachable.
-            statuses.formUnion([401, 503])
-            if scope > .read || (role ?? .owner) > .viewer { statuses.insert(403) }
+        if case .key = access {
+            // 503: a key not verified yet cannot be checked while the database is unreachable. 403: a scope above
+            // `read` the key lacks, and for any scope a session cookie sent from another origin.
+            statuses.formUnion([401, 403, 503])
         }
         if !pathParameterNames.isEmpty { statuses.insert(404) }
         if body != nil { statuses.formUnion([415, 422]) }

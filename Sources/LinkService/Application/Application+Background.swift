@@ -8,6 +8,8 @@ extension Application {
     struct Background {
         let catalog: Catalog
         let keys: KeyCache
+        /// People's sessions this node has checked (docs/PEOPLE.md, "Sessions").
+        let sessions: SessionCache
         let reloader: CatalogReloader
         let links: LinkCache
         /// Rung by every write that queues webhook events; the delivery workers listen.
@@ -37,6 +39,7 @@ extension Application {
             catalog = Catalog()
             catalog.register(in: metrics)
             keys = KeyCache()
+            sessions = SessionCache(idle: configuration.sessions.idle)
             reloader = CatalogReloader(catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog"),
                                        versions: AssociationVersionRecorder(keep: configuration.associationVersionsKeep))
             outbox = WebhookOutboxBell()
@@ -44,9 +47,11 @@ extension Application {
             let linkTaps = LinkClickCounter(pool: pool, logger: logger.with(label: "linkd.links"), outbox: outbox,
                                             clickEvents: .init(interval: webhooks.clickInterval, limit: webhooks.clickLimit))
             links = LinkCache(pool: databases.requests, capacity: configuration.linkCacheSize, taps: linkTaps)
-            catalogChanges = CatalogChanges(pool: databases.requests, reloader: reloader, keys: keys, outbox: outbox, links: links)
+            var catalogChanges = CatalogChanges(pool: databases.requests, reloader: reloader, keys: keys, outbox: outbox, links: links)
+            catalogChanges.sessions = sessions
+            self.catalogChanges = catalogChanges
             batchChanges = CatalogChanges(pool: databases.batches, reloader: reloader, keys: keys, outbox: outbox)
-            changes = ChangeFeed(parameters: configuration.database, reloader: reloader, keys: keys, links: links,
+            changes = ChangeFeed(parameters: configuration.database, reloader: reloader, keys: keys, sessions: sessions, links: links,
                                  logger: logger.with(label: "linkd.changes"))
             fetches = AssociationFetchLog(pool: pool, metrics: metrics, logger: logger.with(label: "linkd.fetches"))
             tokens = ClickTokens(pool: databases.requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"))

@@ -11,7 +11,7 @@ extension Application {
                                probe: DatabaseProbe, outbound: HTTPClient, metrics: MetricsRegistry, logger: Logger)
         -> (groups: [any EndpointGroup], auth: Authenticator, clicks: ClickHandler) {
         let requests = databases.requests
-        let auth = Authenticator(pool: requests, cache: background.keys)
+        let auth = Authenticator(pool: requests, cache: background.keys, sessions: background.sessions)
         let (catalog, hits, tokens) = (background.catalog, background.hits, background.tokens)
         let changes = background.catalogChanges
         let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes,
@@ -19,7 +19,7 @@ extension Application {
         let agents = UserAgentCache(stripes: metrics.stripes, parser: userAgentParser(configuration.hits, logger: logger))
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
         let providers = OpenIDProviders(client: outbound, configuration: configuration.sso)
-        let oneTimeLinks = OneTimeLinkURLs(publicURL: configuration.publicURL, apiHostname: configuration.apiHostname)
+        let oneTimeLinks = OneTimeLinkURLs(publicURL: configuration.sessions.publicURL, apiHostname: configuration.apiHostname)
         let mailer = background.mailer
         var groups: [any EndpointGroup] = [
             ServiceHandlers(probe: probe, hits: hits, catalog: catalog, changes: background.changes, services: background.group,
@@ -37,6 +37,10 @@ extension Application {
             TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname),
             AuditHandlers(pool: requests, auth: auth),
             KeyHandlers(pool: requests, auth: auth, changes: changes),
+            SessionHandlers(pool: requests, auth: auth, changes: changes, issuer: SessionIssuer(configuration: configuration.sessions),
+                            throttle: SignInThrottle(perAccount: configuration.sessions.failuresPerAccount,
+                                                     perAddress: configuration.sessions.failuresPerAddress,
+                                                     window: configuration.sessions.throttleWindow)),
             TeamHandlers(pool: requests, auth: auth, changes: changes),
             AppHandlers(pool: requests, auth: auth, changes: changes),
             AndroidManifestHandlers(pool: requests, catalog: catalog, auth: auth),
@@ -53,8 +57,8 @@ extension Application {
             SSOSignInHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys, configuration: configuration.sso),
             MemberHandlers(pool: requests, auth: auth),
             InvitationHandlers(pool: requests, mailPool: databases.pool, auth: auth, mailer: mailer, links: oneTimeLinks,
-                               lifetime: configuration.invitationLifetime, hasher: configuration.passwordHasher,
-                               sessionLifetime: configuration.sessionLifetime),
+                               lifetime: configuration.invitationLifetime, hasher: configuration.sessions.passwordHasher,
+                               sessionLifetime: configuration.sessions.lifetime),
             PasswordResetHandlers(mailPool: databases.pool, mailer: mailer, links: oneTimeLinks, logger: logger.with(label: "linkd.mail")),
         ]
         if let files = consoleFiles(configuration, logger: logger) {

@@ -77,16 +77,10 @@ public struct ServiceConfiguration: Sendable {
     /// Mail for invitations and password resets (`--smtp-url`, `--smtp-from`, `--smtp-starttls`; docs/PEOPLE.md,
     /// "Mail (SMTP)"); no mail while its `url` is nil.
     public var smtp = SMTPSettings()
-    /// The base URL people reach linkd at (`https://links.example.com`), which one-time links are written with;
-    /// nil: `https://` and `apiHostname`, else (for a link shown to the owner who asked) the request's own origin.
-    /// Password resets are mailed only with one of the first two.
-    public var publicURL: String?
     /// How long an invitation's link works, in seconds.
     public var invitationLifetime: Int = 7 * 86_400
-    /// The absolute lifetime of a session begun by accepting an invitation, in seconds.
-    public var sessionLifetime: Int = 30 * 86_400
-    /// Argon2id's parameters for the passwords people set (`PasswordHasher.forTests` in tests only).
-    public var passwordHasher = PasswordHasher()
+    /// People's sessions: lifetimes, sign-in throttling, the base of one-time links (docs/PEOPLE.md).
+    public var sessions = SessionConfiguration()
     /// Chart.js for the console's charts, as Debian's `libjs-chart.js` installs it; served when it exists.
     public var chartJS: URL? = URL(fileURLWithPath: "/usr/share/javascript/chart.js/chart.min.js")
 

@@ -2,7 +2,8 @@ import Foundation
 import HTTPServer
 import Postgres
 
-/// Turns `Authorization: Bearer <key>` into a `Principal`, or refuses with 401/403.
+/// Turns `Authorization: Bearer <key>`, or without one a session cookie (`authenticateSession`), into a
+/// `Principal`, or refuses with 401/403.
 ///
 /// Keys are checked against the `KeyCache` when it may serve them (see its `Trust`), else against the
 /// database; either way a revocation takes effect at once on every node that can hear it, and a key
@@ -10,10 +11,13 @@ import Postgres
 public struct Authenticator: Sendable {
     let pool: ConnectionPool
     let cache: KeyCache
+    /// People's sessions; nil: cookies authenticate nobody.
+    let sessions: SessionCache?
 
-    init(pool: ConnectionPool, cache: KeyCache = KeyCache()) {
+    init(pool: ConnectionPool, cache: KeyCache = KeyCache(), sessions: SessionCache? = nil) {
         self.pool = pool
         self.cache = cache
+        self.sessions = sessions
     }
 
     /// - Throws: `ServiceError.badRequest` for two `Authorization` fields; `.unauthorized` for a missing, malformed, unknown or revoked key;
@@ -25,6 +29,7 @@ public struct Authenticator: Sendable {
             throw ServiceError.badRequest("The request has more than one Authorization header field; send one.")
         }
         guard let header = request.headers["Authorization"] else {
+            if sessions != nil, !Self.sessionTokens(request).isEmpty { return try authenticateSession(request, requiring: scope) }
             throw ServiceError.unauthorized("Send an API key as 'Authorization: Bearer <key>'.")
         }
         guard let presented = APIKeySecret(authorization: header) else {

@@ -28,6 +28,8 @@ struct CatalogChanges: Sendable {
     let keys: KeyCache
     /// Rung after a commit that queued webhook events (wakes this node's delivery).
     let outbox: WebhookOutboxBell
+    /// The sessions this node keeps; nil: none.
+    var sessions: SessionCache? = nil
     /// The links this node keeps; nil: none.
     var links: LinkCache? = nil
 
@@ -83,6 +85,7 @@ struct CatalogChanges: Sendable {
             throw error
         }
         for id in changed.revokedKeys { keys.invalidate(id) }
+        for person in changed.sessionPeople { sessions?.invalidate(person: person) }
         if !changed.linkDomains.isEmpty {
             for domain in changed.linkDomains.keys { links?.drop(domain: domain) }
             reloader.catalog.linksChanged()
@@ -203,6 +206,16 @@ final class ChangeSet {
 
     /// Events `bulkCreated(workspace:on:chunk:summary:_:)` inserted already.
     private(set) var queuedDirectly = 0
+
+    /// People whose sessions ended or changed.
+    private(set) var sessionPeople: [UUID] = []
+
+    /// Sessions of `person` ended, or changed who they act as (workspace, role): every node drops what it keeps
+    /// of them (`SessionCache`).
+    func sessionsChanged(person: UUID, on connection: Connection) throws {
+        try connection.notify(SessionCache.channel, payload: person.canonicalText)
+        sessionPeople.append(person)
+    }
 
     /// The key `id` was revoked: every node drops it from its cache.
     func keyRevoked(_ id: UUID, on connection: Connection) throws {

@@ -3,8 +3,9 @@ import Observability
 import Postgres
 
 /// Keeps this node's in-memory state coherent with the database and with other nodes: one
-/// `LISTEN` connection for `linkd_catalog` (a domain to rebuild), `linkd_keys` (a key revoked) and `linkd_links` (a
-/// domain's links changed: what `LinkCache` keeps of them is dropped).
+/// `LISTEN` connection for `linkd_catalog` (a domain to rebuild), `linkd_keys` (a key revoked), `linkd_sessions` (a
+/// person's sessions ended or changed: `SessionCache`) and `linkd_links` (a domain's links changed: what `LinkCache`
+/// keeps of them is dropped).
 ///
 /// At start the catalog is loaded whole. When the listener loses the database, the last good catalog
 /// keeps serving and cached keys keep serving as they are (`KeyCache.Trust`); when it reconnects, the
@@ -20,17 +21,19 @@ final class ChangeFeed: BackgroundService {
     private let keys: KeyCache
     private let listener: NotificationListener
 
-    init(parameters: ConnectionParameters, reloader: CatalogReloader, keys: KeyCache, links: LinkCache? = nil, logger: Logger,
-         maximumBackoff: Duration = .seconds(1)) {
+    init(parameters: ConnectionParameters, reloader: CatalogReloader, keys: KeyCache, sessions: SessionCache? = nil, links: LinkCache? = nil,
+         logger: Logger, maximumBackoff: Duration = .seconds(1)) {
         self.reloader = reloader
         self.keys = keys
         listener = NotificationListener(
-            parameters: parameters, channels: [CatalogChanges.channel, KeyCache.channel, CatalogChanges.linksChannel], logger: logger,
+            parameters: parameters, channels: [CatalogChanges.channel, KeyCache.channel, SessionCache.channel, CatalogChanges.linksChannel], logger: logger,
             maximumBackoff: maximumBackoff,
             onNotification: { notification in
                 switch notification.channel {
                 case KeyCache.channel:
                     if let id = UUID(uuidString: notification.payload) { keys.invalidate(id) }
+                case SessionCache.channel:
+                    if let person = UUID(uuidString: notification.payload) { sessions?.invalidate(person: person) }
                 case CatalogChanges.linksChannel:
                     // A write's own node dropped them before answering: dropping again would only lose what it
                     // has read since (kept links that serve through an outage).
@@ -47,8 +50,14 @@ final class ChangeFeed: BackgroundService {
                 reloader.own.forget()
                 reloader.reloadAllSoon()
             },
-            onConnect: { connection in keys.revalidate(on: connection, logger: logger) },
-            onDisconnect: { keys.hold() }
+            onConnect: { connection in
+                keys.revalidate(on: connection, logger: logger)
+                sessions?.revalidate()
+            },
+            onDisconnect: {
+                keys.hold()
+                sessions?.hold()
+            }
         )
     }
 

@@ -100,29 +100,58 @@ struct OpenAPIConformanceTests {
         try api.call("DELETE", "/v1/keys/{id}", "/v1/keys/\(spare["id"]!.stringValue!)", key: admin, expect: 204)
         try api.call("DELETE", "/v1/keys/{id}", "/v1/keys/00000000-0000-0000-0000-000000000000", key: admin, expect: 404)
 
-        // Members, invitations, password resets
+        // Members, invitations, password resets: an owner's (admins may read)
+        let owner = try api.service.key(scope: .admin, role: .owner)
         let acme = try api.service.workspaceID()
         try api.service.member("owner@example.com", .owner, of: acme)
         let member = try api.service.member("member@example.com", .editor, of: acme)
         let memberPath = "/v1/members/\(member.id.canonicalText)"
         try api.call("GET", "/v1/members", key: admin, expect: 200)
-        try api.call("PATCH", "/v1/members/{personId}", memberPath, key: admin, json: #"{"role":"viewer"}"#, expect: 200)
-        try api.call("PATCH", "/v1/members/{personId}", memberPath, key: admin, json: #"{"role":"root"}"#, expect: 422, refused: true)
-        try api.call("DELETE", "/v1/members/{personId}", memberPath, key: admin, expect: 204)
-        try api.call("DELETE", "/v1/members/{personId}", memberPath, key: admin, expect: 404)
-        let invited = try api.call("POST", "/v1/invitations", key: admin, json: #"{"email":"new@example.com","role":"editor"}"#, expect: 201).json
-        try api.call("POST", "/v1/invitations", key: admin, json: #"{"email":"owner@example.com","role":"editor"}"#, expect: 409)
-        try api.call("POST", "/v1/invitations", key: admin, json: #"{"email":"x","role":"editor"}"#, expect: 422, refused: true)
+        try api.call("PATCH", "/v1/members/{personId}", memberPath, key: owner, json: #"{"role":"viewer"}"#, expect: 200)
+        try api.call("PATCH", "/v1/members/{personId}", memberPath, key: owner, json: #"{"role":"root"}"#, expect: 422, refused: true)
+        try api.call("DELETE", "/v1/members/{personId}", memberPath, key: owner, expect: 204)
+        try api.call("DELETE", "/v1/members/{personId}", memberPath, key: owner, expect: 404)
+        let invited = try api.call("POST", "/v1/invitations", key: owner, json: #"{"email":"new@example.com","role":"editor"}"#, expect: 201).json
+        try api.call("POST", "/v1/invitations", key: owner, json: #"{"email":"owner@example.com","role":"editor"}"#, expect: 409)
+        try api.call("POST", "/v1/invitations", key: owner, json: #"{"email":"x","role":"editor"}"#, expect: 422, refused: true)
         try api.call("GET", "/v1/invitations", key: admin, expect: 200)
         let invitationToken = invited["link"]!.stringValue!.components(separatedBy: "token=").last!
         try api.call("POST", "/v1/invitations/accept", json: #"{"token":"\#(invitationToken)","password":"short"}"#, expect: 422, refused: true)
         try api.call("POST", "/v1/invitations/accept", json: #"{"token":"\#(invitationToken)","name":"New","password":"a long enough password"}"#,
                      expect: 201)
         try api.call("POST", "/v1/invitations/accept", json: #"{"token":"\#(invitationToken)","password":"a long enough password"}"#, expect: 410)
-        let spareInvitation = try api.call("POST", "/v1/invitations", key: admin, json: #"{"email":"spare@example.com","role":"viewer"}"#,
+        let spareInvitation = try api.call("POST", "/v1/invitations", key: owner, json: #"{"email":"spare@example.com","role":"viewer"}"#,
                                            expect: 201).json["invitation"]!["id"]!.stringValue!
-        try api.call("DELETE", "/v1/invitations/{id}", "/v1/invitations/\(spareInvitation)", key: admin, expect: 204)
+        try api.call("DELETE", "/v1/invitations/{id}", "/v1/invitations/\(spareInvitation)", key: owner, expect: 204)
         try api.call("POST", "/v1/password-resets", json: #"{"email":"new@example.com"}"#, expect: 202)
+        // Sessions
+        try api.service.person("ops@example.com", in: [("acme", .owner), ("beta", .viewer)])
+        let signIn = #"{"email":"ops@example.com","password":"correct horse battery"}"#
+        let cookie = try #require(try api.call("POST", "/v1/sessions", json: signIn, expect: 201).sessionCookie)
+        let other = try #require(try api.call("POST", "/v1/sessions", json: signIn, expect: 201).sessionCookie)
+        let session = [("Cookie", "linkd_session=\(cookie)"), ("Origin", "http://localhost")]
+        try api.call("POST", "/v1/sessions", json: #"{"email":"ops@example.com","password":"wrong password"}"#, expect: 401)
+        try api.call("POST", "/v1/sessions", json: #"{"email":"ops@example.com"}"#, expect: 422, refused: true)
+        try api.call("GET", "/v1/whoami", headers: session, expect: 200)
+        try api.call("GET", "/v1/whoami", headers: [("Cookie", "linkd_session=\(cookie)"), ("Origin", "http://evil.example")], expect: 403)
+        let sessions = try api.call("GET", "/v1/sessions", headers: session, expect: 200).json
+        try api.call("GET", "/v1/sessions", key: admin, expect: 403)
+        let beta = try api.service.workspace("beta").uuidString
+        try api.call("PUT", "/v1/sessions/current/workspace", json: #"{"workspace":"\#(beta)"}"#, headers: session, expect: 200)
+        try api.call("PUT", "/v1/sessions/current/workspace", json: #"{"workspace":5}"#, headers: session, expect: 422, refused: true)
+        let otherID = try #require(sessions["items"]?.arrayValue?.first { $0["current"]?.boolValue == false }?["id"]?.stringValue)
+        try api.call("DELETE", "/v1/sessions/{id}", "/v1/sessions/\(otherID)", headers: session, expect: 204)
+        try api.call("DELETE", "/v1/sessions/{id}", "/v1/sessions/\(otherID)", headers: session, expect: 404)
+        try api.call("GET", "/v1/whoami", headers: [("Cookie", "linkd_session=\(other)")], expect: 401)
+        try api.call("DELETE", "/v1/sessions/current", headers: session, expect: 204)
+        let last = try #require(try api.call("POST", "/v1/sessions", json: signIn, expect: 201).sessionCookie)
+        try api.call("DELETE", "/v1/sessions", headers: [("Cookie", "linkd_session=\(last)"), ("Sec-Fetch-Site", "same-origin")], expect: 204)
+        let passwordLink = try Workspace.addPerson(pool: api.service.application.pool, workspace: "acme", email: "dev@example.com", role: .editor,
+                                           linkLifetime: 600).text
+        try api.call("POST", "/v1/password", json: #"{"token":"\#(passwordLink)","password":"short"}"#, expect: 422, refused: true)
+        try api.call("POST", "/v1/password", json: #"{"token":"\#(passwordLink)","password":"dev@example.com"}"#, expect: 422)
+        try api.call("POST", "/v1/password", json: #"{"token":"\#(passwordLink)","password":"a long enough password"}"#, expect: 204)
+        try api.call("POST", "/v1/password", json: #"{"token":"\#(passwordLink)","password":"a long enough password"}"#, expect: 422)
 
         // Teams
         let team = #"{"teamId":"ABCDE12345","name":"Acme"}"#

@@ -23,7 +23,7 @@ struct InvitationsAPITests {
     }
 
     @Test func aNewPersonAcceptsOnceAndIsSignedIn() throws {
-        try TestService.withPeople(configure: { $0.publicURL = "https://links.example.com" }) { service in
+        try TestService.withPeople(configure: { $0.sessions.publicURL = "https://links.example.com" }) { service in
             let admin = try service.key()
             let acme = try service.workspaceID()
             let created = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"Ana@Example.com","role":"editor"}"#)

@@ -11,7 +11,7 @@ import TestSupport
 struct PasswordResetTests {
     @Test func aKnownAddressIsMailedAResetLink() throws {
         let smtp = try SMTPTestServer(.plain)
-        try TestService.withPeople(configure: { $0.smtp = smtp.settings; $0.publicURL = "https://links.example.com/" }) { service in
+        try TestService.withPeople(configure: { $0.smtp = smtp.settings; $0.sessions.publicURL = "https://links.example.com/" }) { service in
             let acme = try service.workspaceID()
             let ana = try service.member("ana@example.com", .editor, of: acme, password: "ana's long password")
             // An unknown address first: same answer, no mail (its job runs before the next one's, in order).

@@ -47,7 +47,7 @@ extension TestService {
     /// A service whose people's passwords hash cheaply, with `configure` applied after.
     static func withPeople<T>(configure: (inout ServiceConfiguration) -> Void = { _ in }, _ body: (TestService) throws -> T) throws -> T {
         try with(configure: { configuration in
-            configuration.passwordHasher = .forTests
+            configuration.sessions.passwordHasher = .forTests
             configure(&configuration)
         }, body)
     }

@@ -16,6 +16,8 @@ public enum ServiceError: Error, Sendable, ProblemConvertible {
     case forbidden(String)
     /// The resource existed and is gone for good (a claimed or expired click token).
     case gone(String)
+    /// Too many attempts (failed sign-ins); retry after `retryAfter` seconds.
+    case tooManyRequests(String, retryAfter: Int)
 
     public var problem: Problem {
         switch self {
@@ -30,6 +32,14 @@ public enum ServiceError: Error, Sendable, ProblemConvertible {
         case .unauthorized(let detail): .unauthorized(detail: detail)
         case .forbidden(let detail): .forbidden(detail: detail)
         case .gone(let detail): Problem(type: Problem.Types.base + "gone", title: "Gone", status: 410).with(detail: detail)
+        case .tooManyRequests(let detail, let retryAfter): Self.tooManyRequests(detail, retryAfter: retryAfter)
         }
+    }
+
+    /// 429 with `Retry-After`.
+    private static func tooManyRequests(_ detail: String, retryAfter: Int) -> Problem {
+        var problem = Problem(type: Problem.Types.base + "too-many-requests", title: "Too many requests", status: 429).with(detail: detail)
+        problem.retryAfter = retryAfter
+        return problem
     }
 }

@@ -27,13 +27,5 @@ extension APISchemas {
             .required("key", Schema.string(pattern: "^lk_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$")
                 .described("The secret key, shown this once and stored only as a hash. Send it as `Authorization: Bearer <key>`.")),
         ], closed: false).described("A new key, with its secret.")),
-        ("WhoAmI", Schema.object([
-            .required("workspace", Schema.object([
-                .required("id", Schema.uuid.readOnly),
-                .required("name", Schema.string(maxLength: 100)),
-            ], closed: false)),
-            .required("role", Schema.ref("Role").described("The role the caller acts as in the workspace.")),
-            .required("key", Schema.ref("APIKey")),
-        ], closed: false).described("The caller's workspace, the role it acts as and the key it called with.")),
     ]
 }

@@ -3,7 +3,7 @@ import HTTPServer
 import LinkKit
 import Postgres
 
-/// `/v1/keys`: an admin key creates, lists and revokes its workspace's keys; `/v1/whoami`: any key reads itself.
+/// `/v1/keys`: an admin key creates, lists and revokes its workspace's keys; `/v1/whoami`: any caller reads itself.
 struct KeyHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
@@ -27,26 +27,16 @@ struct KeyHandlers: EndpointGroup {
                      success: .page("APIKey"), list),
             Endpoint(.DELETE, "/v1/keys/{id}", "revokeAPIKey", "Revoke an API key, at once on every node", tag: "Keys", scope: .admin,
                      success: .noContent, revoke),
-            Endpoint(.GET, "/v1/whoami", "whoAmI", "The caller's workspace and key, with its scope and role", tag: "Keys", scope: .read, role: .viewer,
-                     description: "Any valid key may ask (dashboards show what a key may do before offering to do it).",
+            Endpoint(.GET, "/v1/whoami", "whoAmI", "The caller: workspace, scope, role, and the key or the person's session", tag: "Keys", scope: .read, role: .viewer,
+                     description: "Any valid key or session may ask (dashboards show what the caller may do before offering to do it).",
                      success: .json(200, "WhoAmI"), whoami),
         ]
     }
 
-    /// The caller's workspace and key (what a dashboard shows, and which edit controls it offers).
+    /// The caller's workspace, scope and role, and its key or session (what a dashboard shows, and which edit
+    /// controls it offers): `WhoAmI`.
     func whoami(_ request: Request, _ principal: Principal) throws -> Response {
-        let (name, key) = try pool.withConnection { connection in
-            let name = try WorkspaceStore.name(of: principal.workspaceID, on: connection)
-            let key = try KeyStore.find(principal.keyID, of: principal.workspaceID, on: connection)
-            guard let name, let key else { throw ServiceError.unauthorized("The API key is unknown or revoked.") }
-            return (name, key)
-        }
-        let body = JSONValue.object([
-            "workspace": .object(["id": .uuid(principal.workspaceID), "name": .string(name)]),
-            "role": .string(principal.role.rawValue),
-            "key": key.json,
-        ])
-        return Response.json(body.serializedBytes)
+        Response.json(try pool.withConnection { try WhoAmI.body(principal, on: $0) }.serializedBytes)
     }
 
     func create(_ request: Request, _ principal: Principal) throws -> Response {

@@ -56,6 +56,7 @@ enum OpenAPIDocument {
         ("Resolve", "What a link opens: the same semantics iOS applies, then the typed destination."),
         ("Links", "Links built from typed destinations: universal and custom-scheme URLs."),
         ("Keys", "API keys of the caller's workspace (admin scope), and which key is calling (any scope)."),
+        ("Sessions", "People signing in with an email and a password: their sessions (a cookie), switching workspace, signing out, setting a password."),
         ("Teams", "Apple team IDs."),
         ("Apps", "iOS and Android apps."),
         ("Destinations", "The typed in-app screens of an app that links resolve to."),
@@ -77,7 +78,10 @@ enum OpenAPIDocument {
             Conventions of every `/v1` call:
 
             - **Authentication**: `Authorization: Bearer <key>`. Keys belong to one workspace and have a scope \
-            (`read` ⊂ `write` ⊂ `admin`); another workspace's resources answer 404, exactly as if they did not exist.
+            (`read` ⊂ `write` ⊂ `admin`); another workspace's resources answer 404, exactly as if they did not exist. \
+            Without `Authorization`, the `linkd_session` cookie of a person signed in (`POST /v1/sessions`) authenticates, \
+            in the session's workspace with the person's role there, only from this server's own origin: a write with it \
+            must send `Origin` or `Sec-Fetch-Site: same-origin` (403 otherwise), and CORS never admits it.
             - **Roles**: every caller acts as a role in its workspace (`viewer` ⊂ `editor` ⊂ `admin` ⊂ `owner`; a key as the \
             one it was created with). Each operation lists the roles that may call it in `x-linkd-roles`; any other gets a 403.
             - **Bodies** are JSON with camelCase members, sent as `Content-Type: application/json`. Unknown members are rejected (422). \
@@ -181,7 +185,7 @@ enum OpenAPIDocument {
 
         let security: JSONValue = switch operation.access {
         case .public: .array([])
-        case .key(let scope): .array([.object(["bearerAuth": .array([.string(scope.rawValue)])])])
+        case .key(let scope): .array([.object(["bearerAuth": .array([.string(scope.rawValue)])]), .object(["sessionCookie": .array([])])])
         }
         members.append(JSONMember(key: "security", value: security))
         return .object(members)
@@ -231,7 +235,7 @@ enum OpenAPIDocument {
     static let errorResponses: [(status: Int, name: String, description: String, schema: String)] = [
         (400, "BadRequest", "Malformed: the request itself (its request line, `Host` or `Content-Length`), a body that is not JSON, or `limit`, `cursor` or another query parameter.", "Problem"),
         (401, "Unauthorized", "No API key, or an unknown or revoked one.", "Problem"),
-        (403, "Forbidden", "The key's scope, or the role the caller acts as (`x-linkd-roles`), does not allow this call.", "Problem"),
+        (403, "Forbidden", "The key's scope, or the role the caller acts as (`x-linkd-roles`), does not allow this call; or a session cookie came with a request from another origin, or a write with it did not show its origin.", "Problem"),
         (404, "NotFound", "No such resource in the caller's workspace (another workspace's resources answer exactly this).", "Problem"),
         (409, "Conflict", "The change conflicts with another resource: a duplicate, or one still in use.", "Problem"),
         (410, "Gone", "The resource is gone for good: a click token that was claimed already or expired.", "Problem"),
@@ -240,6 +244,7 @@ enum OpenAPIDocument {
         (414, "URITooLong", "The request target (path and query) is longer than the server accepts (8 KiB by default).", "Problem"),
         (415, "UnsupportedMediaType", "The body is not sent as `Content-Type: application/json` (or, where the operation takes another, one of its media types).", "Problem"),
         (422, "ValidationFailed", "The body is JSON but invalid; `errors` points at every offending field, unknown ones included.", "ValidationProblem"),
+        (429, "TooManyRequests", "Too many failed attempts (sign-ins): wait the seconds `Retry-After` says.", "Problem"),
         (431, "HeadersTooLarge", "The header section is larger than the server accepts (16 KiB by default).", "Problem"),
         (502, "BadGateway", "A server linkd must ask could not be asked or answered wrongly: a workspace's identity provider.", "Problem"),
         (503, "ServiceUnavailable", "Temporarily unable: the database is unreachable or not answering (with `Retry-After`), or its migrations are pending or inconsistent. `/readyz` says which in `database`: `unreachable`, `not-answering` or `ok`. Also, for any operation, every connection busy at the server's connection limit (`Retry-After: 1`).", "Problem"),
@@ -296,13 +301,17 @@ enum OpenAPIDocument {
                 "Last-Modified": .object(["description": .string("When the file last changed (HTTP date)."), "schema": Schema.string.json]),
                 "Cache-Control": .object(["description": .string("How long caches may keep the file."), "schema": Schema.string.json]),
                 "Link": .object(["description": .string("`<next page>; rel=\"next\"` when there is another page."), "schema": Schema.string.json]),
-                "Set-Cookie": .object(["description": .string("`linkd_session=<token>; Path=/; HttpOnly; SameSite=Lax` (and `Secure` over HTTPS): the session."),
+                "Set-Cookie": .object(["description": .string("The session cookie: `linkd_session=<token>; Path=/; Max-Age=…; HttpOnly; SameSite=Lax` (and `Secure` over HTTPS)."),
                                        "schema": Schema.string.json]),
             ]),
             "securitySchemes": .object([
                 "bearerAuth": .object([
                     "type": .string("http"), "scheme": .string("bearer"), "bearerFormat": .string("lk_<key id>_<secret>"),
                     "description": .string("An API key (`linkd keys create` or `POST /v1/keys`). The role named by an operation's requirement is the scope it needs."),
+                ]),
+                "sessionCookie": .object([
+                    "type": .string("apiKey"), "in": .string("cookie"), "name": .string("linkd_session"),
+                    "description": .string("A person's session (`POST /v1/sessions`), used when no `Authorization` header is sent: the person acts in the session's workspace with their role there (viewer: `read`, editor: `write`, admin and owner: `admin`). Only from this server's origin; writes need `Origin` or `Sec-Fetch-Site: same-origin`."),
                 ]),
             ]),
         ])

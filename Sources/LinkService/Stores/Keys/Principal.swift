@@ -9,6 +9,8 @@ public struct Principal: Sendable, Equatable {
     public let keyID: UUID?
     /// The person: the one signed in with a session, or the one who created the key.
     public let personID: UUID?
+    /// The session, when the request was authenticated with its cookie.
+    public let sessionID: UUID?
     /// A key's scope; a person's session has every scope, bounded by `role`.
     public let scope: Scope
     public let role: Role
@@ -16,10 +18,11 @@ public struct Principal: Sendable, Equatable {
     /// proxy, the one it forwarded); nil outside a request (the command line). The audit log records it.
     public var address: String?
 
-    public init(workspaceID: UUID, keyID: UUID?, personID: UUID? = nil, scope: Scope, role: Role) {
+    public init(workspaceID: UUID, keyID: UUID?, personID: UUID? = nil, sessionID: UUID? = nil, scope: Scope, role: Role) {
         self.workspaceID = workspaceID
         self.keyID = keyID
         self.personID = personID
+        self.sessionID = sessionID
         self.scope = scope
         self.role = role
     }

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPServer
+import Postgres
+
+/// Authentication with a person's session cookie (docs/PEOPLE.md, "Sessions"): asked only when a request carries
+/// no `Authorization` header.
+extension Authenticator {
+    /// The cookie's name.
+    static let sessionCookie = "linkd_session"
+
+    /// The person signed in with the request's session cookie, in the session's workspace, with the role they have
+    /// there; the scope is the most that role may use (viewer: `read`, editor: `write`, admin and owner: `admin`).
+    ///
+    /// A cookie is ambient: the browser sends it with requests other sites make it send. So a cookie never
+    /// authorises a request that says it comes from another origin (an `Origin` other than this server's, a
+    /// `Sec-Fetch-Site` other than `same-origin`), whatever `--cors-origins` allows, and a write (any method but
+    /// `GET`, `HEAD`, `OPTIONS`) must say it comes from this origin (docs/PEOPLE.md, "Cross-site requests").
+    /// A cookie that names no live session is ignored as if absent (401): nothing a browser was given elsewhere
+    /// can become a session here.
+    /// - Throws: `ServiceError.forbidden` for a cross-origin request, a write that does not show its origin, a
+    ///   person of no workspace or a role below `scope`; `.unauthorized` when no cookie names a live session;
+    ///   `PostgresError` (503) when the session is not cached and the database cannot be reached.
+    func authenticateSession(_ request: Request, requiring scope: Scope) throws -> Principal {
+        try Self.checkSameOrigin(request)
+        var found: SessionCache.CachedSession?
+        for token in Self.sessionTokens(request) {
+            if let session = try liveSession(token) {
+                found = session
+                break
+            }
+        }
+        guard let session = found else {
+            throw ServiceError.unauthorized("The session has ended or is unknown; sign in again (POST /v1/sessions).")
+        }
+        guard let workspace = session.workspaceID, let role = session.role else {
+            throw ServiceError.forbidden("You are not a member of any workspace; ask an owner to invite you.")
+        }
+        let allowed = Self.scope(of: role)
+        guard allowed >= scope else {
+            throw ServiceError.forbidden("This call needs the '\(scope.rawValue)' scope; as \(role.rawValue) you have '\(allowed.rawValue)'.")
+        }
+        return Principal(workspaceID: workspace, keyID: nil, personID: session.personID, sessionID: session.sessionID,
+                         scope: allowed, role: role)
+    }
+
+    /// The most a role may use of the key scopes.
+    static func scope(of role: Role) -> Scope {
+        switch role {
+        case .viewer: .read
+        case .editor: .write
+        case .admin, .owner: .admin
+        }
+    }
+
+    /// The tokens of every `linkd_session` cookie the request carries, in order; values of another shape are
+    /// left out.
+    static func sessionTokens(_ request: Request) -> [SecretToken] {
+        request.headers.values("Cookie").flatMap { $0.split(separator: ";") }.compactMap { pair in
+            let pair = pair.drop { $0 == " " || $0 == "\t" }
+            guard let equals = pair.firstIndex(of: "="), pair[..<equals] == sessionCookie else { return nil }
+            return SecretToken(presented: pair[pair.index(after: equals)...].prefix { $0 != " " && $0 != "\t" })
+        }
+    }
+
+    /// The request's own origin: its scheme (`https` when a trusted proxy says so) and its `Host`.
+    static func origin(of request: Request) -> String? {
+        request.headers["Host"].map { "\(request.scheme)://\($0.lowercased())" }
+    }
+
+    /// Refuses a cross-origin request, and a write that does not show it is same-origin.
+    /// - Throws: `ServiceError.forbidden`.
+    static func checkSameOrigin(_ request: Request) throws {
+        var sameOrigin = false
+        if let origin = request.headers["Origin"] {
+            guard let own = Self.origin(of: request), origin.lowercased() == own else {
+                throw ServiceError.forbidden("A session cookie is not accepted from another origin (\(origin.prefix(100))); call with an API key.")
+            }
+            sameOrigin = true
+        }
+        let safe = request.method == .GET || request.method == .HEAD || request.method == .OPTIONS
+        if let site = request.headers["Sec-Fetch-Site"]?.lowercased() {
+            switch site {
+            case "same-origin": sameOrigin = true
+            case "none" where safe: break
+            default: throw ServiceError.forbidden("A session cookie is not accepted from another site (Sec-Fetch-Site: \(site.prefix(20))); call with an API key.")
+            }
+        }
+        guard safe || sameOrigin else {
+            throw ServiceError.forbidden("A write with a session cookie must come from this server's own pages (Origin or Sec-Fetch-Site: same-origin).")
+        }
+    }
+
+    /// The live session of `token`: from the cache when it may serve, else read (and marked seen) in the database
+    /// with the person's role in its workspace.
+    private func liveSession(_ token: SecretToken) throws -> SessionCache.CachedSession? {
+        guard let sessions else { return nil }
+        if let cached = sessions.lookup(token.text) { return cached }
+        let epoch = sessions.epoch
+        let read = try pool.withConnection { connection -> SessionCache.CachedSession? in
+            guard let found = try SessionStore.touch(token, idle: sessions.idleSeconds, on: connection) else { return nil }
+            let role = try found.workspaceID.flatMap { try MembershipStore.role(of: found.personID, in: $0, on: connection) }
+            let now = ContinuousClock.now
+            return SessionCache.CachedSession(sessionID: found.id, personID: found.personID, workspaceID: found.workspaceID, role: role,
+                                              expiresAt: found.expiresAt, seenAt: now, storedAt: now)
+        }
+        if let read { sessions.store(token.text, read, epoch: epoch) }
+        return read
+    }
+}
