@@ -16,7 +16,7 @@
 #
 # Usage: bench/serving/run.sh [--rounds N] [--seconds S] [--connections C] [--threads T] [--no-build] [--only NAME] [--access-log]
 #   defaults: 3 rounds, 10 s, 64 connections, 2 wrk threads and 2 linkd threads / nginx workers.
-#   --only nginx|linkd-aasa|linkd-resolve|linkd-distinct|nginx-landing|linkd-landing|linkd-android runs just that load (for profiling: `perf record -p <linkd pid>`
+#   --only nginx|linkd-aasa|linkd-resolve|linkd-cookie|linkd-distinct|nginx-landing|linkd-landing|linkd-android runs just that load (for profiling: `perf record -p <linkd pid>`
 #   meanwhile); the linkd pid is printed at start.
 #   --access-log runs linkd with its per-request access log on; by default the bench turns it off
 #   (LINKD_ACCESS_LOG=off), as nginx runs with access_log off: both servers log nothing per request.
@@ -53,6 +53,14 @@ BASE="http://127.0.0.1:$LINKD_PORT"
 bench_log "linkd pid $LINKD_PID"
 
 bench_seed
+# A person signed in (a viewer of the bench workspace): resolve with their session cookie instead of a key.
+LINK=$("$LINKD" users create --workspace bench --email bench@example.com --role viewer --database-url "$BENCH_DATABASE_URL" \
+    --migrations "$ROOT/migrations" 2>/dev/null)
+curl -sf -o /dev/null -X POST "$BASE/v1/password" -H 'Content-Type: application/json' \
+    -d "{\"token\":\"${LINK##*token=}\",\"password\":\"bench password 1\"}" || bench_die "cannot set the bench person's password"
+COOKIE=$(curl -sf -D - -o /dev/null -X POST "$BASE/v1/sessions" -H 'Content-Type: application/json' \
+    -d '{"email":"bench@example.com","password":"bench password 1"}' | sed -n 's/^Set-Cookie: \(linkd_session=[^;]*\).*/\1/p')
+[ -n "$COOKIE" ] || bench_die "cannot sign the bench person in"
 NGINX_PORT=$(bench_free_port)
 bench_start_nginx "$NGINX_PORT" "$BENCH_TMP/www"
 curl -sf -o "$BENCH_TMP/nginx.aasa" "http://127.0.0.1:$NGINX_PORT$AASA_PATH"
@@ -115,6 +123,7 @@ while [ $r -le "$ROUNDS" ]; do
     run nginx "http://127.0.0.1:$NGINX_PORT$AASA_PATH" -H "Host: $HOST" -H "$CDN_AGENT"
     run linkd-aasa "$BASE$AASA_PATH" -H "Host: $HOST" -H "$CDN_AGENT"
     run linkd-resolve "$BASE$RESOLVE_PATH" -H "Authorization: Bearer $READ" -H "$APP_AGENT"
+    run linkd-cookie "$BASE$RESOLVE_PATH" -H "Cookie: $COOKIE" -H "$APP_AGENT"
     run linkd-distinct "$BASE/" -s "$ROOT/bench/serving/resolve-distinct.lua" -H "Authorization: Bearer $READ" -H "$APP_AGENT"
     drain_hits
     run nginx-landing "http://127.0.0.1:$NGINX_PORT/landing.html" -H "Host: $HOST" -H "$IPHONE_AGENT"
@@ -138,6 +147,9 @@ R_RPS=$(column linkd-resolve 1 | bench_median)
 N_P99=$(column nginx 2 | bench_median)
 A_P99=$(column linkd-aasa 2 | bench_median)
 R_P99=$(column linkd-resolve 2 | bench_median)
+C_RPS=$(column linkd-cookie 1 | bench_median)
+C_P99=$(column linkd-cookie 2 | bench_median)
+C_RATIO=$(awk -v a="$C_RPS" -v n="$N_RPS" 'BEGIN { printf "%.2f", a / n }')
 D_RPS=$(column linkd-distinct 1 | bench_median)
 D_P99=$(column linkd-distinct 2 | bench_median)
 D_RATIO=$(awk -v a="$D_RPS" -v n="$N_RPS" 'BEGIN { printf "%.2f", a / n }')
@@ -160,6 +172,7 @@ printf ' %10s %8s %10s\n' median ratio "p99 ms"
 row nginx nginx 1;                printf ' %10.0f %8s %10.2f\n' "$N_RPS" "1.00" "$N_P99"
 row "linkd AASA" linkd-aasa 1;    printf ' %10.0f %8s %10.2f\n' "$A_RPS" "$A_RATIO" "$A_P99"
 row "linkd resolve" linkd-resolve 1; printf ' %10.0f %8s %10.2f\n' "$R_RPS" "$R_RATIO" "$R_P99"
+row "  with a cookie" linkd-cookie 1; printf ' %10.0f %8s %10.2f   (no target: a session cookie, not a key)\n' "$C_RPS" "$C_RATIO" "$C_P99"
 row "  distinct URLs" linkd-distinct 1; printf ' %10.0f %8s %10.2f   (no target: every answer computed)\n' "$D_RPS" "$D_RATIO" "$D_P99"
 echo "clicks: the landing page ($LANDING_SIZE bytes for iPhone Safari), ratios to nginx serving the same bytes"
 row "nginx landing" nginx-landing 1; printf ' %10.0f %8s %10.2f\n' "$NL_RPS" "1.00" "$NL_P99"
@@ -169,7 +182,7 @@ echo
 echo
 echo "CPU per request (median, microseconds; less moved by other load than req/s):"
 printf '%-15s %10s %12s\n' "" server PostgreSQL
-for pair in "nginx:nginx" "linkd AASA:linkd-aasa" "linkd resolve:linkd-resolve" "  distinct URLs:linkd-distinct" \
+for pair in "nginx:nginx" "linkd AASA:linkd-aasa" "linkd resolve:linkd-resolve" "  with a cookie:linkd-cookie" "  distinct URLs:linkd-distinct" \
     "nginx landing:nginx-landing" "linkd landing:linkd-landing" "  Android+token:linkd-android"; do
     printf '%-15s %10.1f %12.1f\n' "${pair%%:*}" "$(column "${pair#*:}" 3 | bench_median)" "$(column "${pair#*:}" 4 | bench_median)"
 done

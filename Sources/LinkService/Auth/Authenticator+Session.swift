@@ -21,9 +21,14 @@ extension Authenticator {
     ///   person of no workspace or a role below `scope`; `.unauthorized` when no cookie names a live session;
     ///   `PostgresError` (503) when the session is not cached and the database cannot be reached.
     func authenticateSession(_ request: Request, requiring scope: Scope) throws -> Principal {
+        try authenticateSession(request, tokens: Self.sessionTokens(request), requiring: scope)
+    }
+
+    /// `authenticateSession(_:requiring:)` with the request's session tokens read already.
+    func authenticateSession(_ request: Request, tokens: [SecretToken], requiring scope: Scope) throws -> Principal {
         try Self.checkSameOrigin(request)
         var found: SessionCache.CachedSession?
-        for token in Self.sessionTokens(request) {
+        for token in tokens {
             if let session = try liveSession(token) {
                 found = session
                 break
@@ -53,14 +58,33 @@ extension Authenticator {
     }
 
     /// The tokens of every `linkd_session` cookie the request carries, in order; values of another shape are
-    /// left out.
+    /// left out. Read as bytes: every cookie-authenticated request parses its `Cookie` fields.
     static func sessionTokens(_ request: Request) -> [SecretToken] {
-        request.headers.values("Cookie").flatMap { $0.split(separator: ";") }.compactMap { pair in
-            let pair = pair.drop { $0 == " " || $0 == "\t" }
-            guard let equals = pair.firstIndex(of: "="), pair[..<equals] == sessionCookie else { return nil }
-            return SecretToken(presented: pair[pair.index(after: equals)...].prefix { $0 != " " && $0 != "\t" })
+        var tokens: [SecretToken] = []
+        for field in request.headers.values("Cookie") {
+            var field = field
+            field.withUTF8 { bytes in
+                var index = 0
+                while index < bytes.count {
+                    while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+                    let start = index
+                    while index < bytes.count, bytes[index] != UInt8(ascii: ";") { index += 1 }
+                    var end = index
+                    while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+                    let pair = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    if pair.count > sessionCookiePrefix.count, pair.starts(with: sessionCookiePrefix) {
+                        let value = String(decoding: UnsafeBufferPointer(rebasing: pair[sessionCookiePrefix.count...]), as: UTF8.self)
+                        if let token = SecretToken(presented: Substring(value)) { tokens.append(token) }
+                    }
+                    index += 1
+                }
+            }
         }
+        return tokens
     }
+
+    /// `linkd_session=` as bytes.
+    private static let sessionCookiePrefix = Array("\(sessionCookie)=".utf8)
 
     /// The request's own origin: its scheme (`https` when a trusted proxy says so) and its `Host`.
     static func origin(of request: Request) -> String? {

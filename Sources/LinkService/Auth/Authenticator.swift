@@ -20,6 +20,8 @@ public struct Authenticator: Sendable {
         self.sessions = sessions
     }
 
+    /// Without an `Authorization` field, a `linkd_session` cookie authenticates instead (`authenticateSession`, which
+    /// says what it refuses).
     /// - Throws: `ServiceError.badRequest` for two `Authorization` fields; `.unauthorized` for a missing, malformed, unknown or revoked key;
     ///   `.forbidden` when the key's scope is below `scope`; `PostgresError` (503) when the key is not
     ///   cached and the database cannot be reached.
@@ -29,7 +31,10 @@ public struct Authenticator: Sendable {
             throw ServiceError.badRequest("The request has more than one Authorization header field; send one.")
         }
         guard let header = request.headers["Authorization"] else {
-            if sessions != nil, !Self.sessionTokens(request).isEmpty { return try authenticateSession(request, requiring: scope) }
+            if sessions != nil {
+                let tokens = Self.sessionTokens(request)
+                if !tokens.isEmpty { return try authenticateSession(request, tokens: tokens, requiring: scope) }
+            }
             throw ServiceError.unauthorized("Send an API key as 'Authorization: Bearer <key>'.")
         }
         guard let presented = APIKeySecret(authorization: header) else {
