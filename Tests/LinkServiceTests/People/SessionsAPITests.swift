@@ -275,6 +275,21 @@ struct SessionsAPITests {
         }
     }
 
+    /// The session cookie is found among others, with blanks around it; a value of another shape is no token.
+    @Test func sessionTokensAreReadFromTheCookieFields() {
+        let token = SecretToken.generate().text, other = SecretToken.generate().text
+        func tokens(_ fields: [String]) -> [String] {
+            var headers = HTTPHeaders()
+            for field in fields { headers.add("Cookie", field) }
+            return Authenticator.sessionTokens(Request(method: .GET, path: "/v1/whoami", headers: headers)).map(\.text)
+        }
+        #expect(tokens(["linkd_session=\(token)"]) == [token])
+        #expect(tokens(["theme=dark;linkd_session=\(token) ; lang=en"]) == [token])
+        #expect(tokens(["a=b", " linkd_session=\(token)", "linkd_session=\(other)"]) == [token, other])
+        #expect(tokens(["xlinkd_session=\(token)", "linkd_session=short", "linkd_session=\(token)x", "linkd_session="]).isEmpty)
+        #expect(tokens([]).isEmpty)
+    }
+
     /// A session ends after its idle lifetime without a request, and at its absolute end.
     @Test func sessionsEndWhenIdleOrExpired() throws {
         try TestService.people({ $0.sessions.idle = 3600 }) { service in
