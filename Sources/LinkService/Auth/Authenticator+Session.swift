@@ -12,9 +12,9 @@ extension Authenticator {
     /// there; the scope is the most that role may use (viewer: `read`, editor: `write`, admin and owner: `admin`).
     ///
     /// A cookie is ambient: the browser sends it with requests other sites make it send. So a cookie never
-    /// authorises a request that says it comes from another origin (an `Origin` other than this server's, a
-    /// `Sec-Fetch-Site` other than `same-origin`), whatever `--cors-origins` allows, and a write (any method but
-    /// `GET`, `HEAD`, `OPTIONS`) must say it comes from this origin (docs/PEOPLE.md, "Cross-site requests").
+    /// authorises a request that says it comes from another origin (`checkSameOrigin`), whatever `--cors-origins`
+    /// allows, and a write (any method but `GET`, `HEAD`, `OPTIONS`) must say it comes from this origin
+    /// (docs/PEOPLE.md, "Sessions").
     /// A cookie that names no live session is ignored as if absent (401): nothing a browser was given elsewhere
     /// can become a session here.
     /// - Throws: `ServiceError.forbidden` for a cross-origin request, a write that does not show its origin, a
@@ -92,24 +92,27 @@ extension Authenticator {
     }
 
     /// Refuses a cross-origin request, and a write that does not show it is same-origin.
+    ///
+    /// `Sec-Fetch-Site`, when sent, decides: browsers set it and no page can change it (`same-origin`; `none`, a
+    /// URL typed or bookmarked, for reads only). Without it (older browsers), an `Origin` must be this server's
+    /// own, and a write must send one.
     /// - Throws: `ServiceError.forbidden`.
     static func checkSameOrigin(_ request: Request) throws {
-        var sameOrigin = false
+        let safe = request.method == .GET || request.method == .HEAD || request.method == .OPTIONS
+        if let site = request.headers["Sec-Fetch-Site"] {
+            switch site.lowercased() {
+            case "same-origin": return
+            case "none" where safe: return
+            default: throw ServiceError.forbidden("A session cookie is not accepted from another site (Sec-Fetch-Site: \(site.prefix(20))); call with an API key.")
+            }
+        }
         if let origin = request.headers["Origin"] {
             guard let own = Self.origin(of: request), origin.lowercased() == own else {
                 throw ServiceError.forbidden("A session cookie is not accepted from another origin (\(origin.prefix(100))); call with an API key.")
             }
-            sameOrigin = true
+            return
         }
-        let safe = request.method == .GET || request.method == .HEAD || request.method == .OPTIONS
-        if let site = request.headers["Sec-Fetch-Site"]?.lowercased() {
-            switch site {
-            case "same-origin": sameOrigin = true
-            case "none" where safe: break
-            default: throw ServiceError.forbidden("A session cookie is not accepted from another site (Sec-Fetch-Site: \(site.prefix(20))); call with an API key.")
-            }
-        }
-        guard safe || sameOrigin else {
+        guard safe else {
             throw ServiceError.forbidden("A write with a session cookie must come from this server's own pages (Origin or Sec-Fetch-Site: same-origin).")
         }
     }
