@@ -71,7 +71,7 @@ struct ConfigurationOptionsTests {
 
     @Test func everyCommandThatReadsTheOptionsListsThemAll() throws {
         let options = try LinkdProcess.run(["options"]).stdout
-        for command in ["serve", "migrate", "keys", "workspaces"] {
+        for command in ["serve", "migrate", "keys", "users", "workspaces"] {
             let help = try LinkdProcess.run([command, "--help"]).stdout
             #expect(help.contains(options.trimmingCharacters(in: .newlines)), "\(command)")
         }
