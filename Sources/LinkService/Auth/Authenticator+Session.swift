@@ -37,8 +37,11 @@ extension Authenticator {
         guard let session = found else {
             throw ServiceError.unauthorized("The session has ended or is unknown; sign in again (POST /v1/sessions).")
         }
-        guard let workspace = session.workspaceID, let role = session.role else {
+        guard let workspace = session.workspaceID else {
             throw ServiceError.forbidden("You are not a member of any workspace; ask an owner to invite you.")
+        }
+        guard let role = session.role else {
+            throw ServiceError.forbidden("You are no longer a member of the workspace this session works in; sign in again (POST /v1/sessions).")
         }
         let allowed = Self.scope(of: role)
         guard allowed >= scope else {

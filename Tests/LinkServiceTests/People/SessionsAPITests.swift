@@ -232,6 +232,29 @@ struct SessionsAPITests {
         }
     }
 
+    /// A member's role changed in a write that says so (`ChangeSet.sessionsChanged`, as the members' endpoints do)
+    /// holds at once for their sessions, cached or not.
+    @Test func aRoleChangeHoldsAtOnceForTheSessions() throws {
+        try TestService.people { service in
+            let person = try service.person("ops@example.com")
+            let cookie = try service.session("ops@example.com")
+            #expect(try service.request("GET", "/v1/whoami", cookie: cookie).json["role"]?.stringValue == "owner")
+            let acme = try service.workspace("acme")
+            try service.application.catalogChanges.commit { connection, changed in
+                try MembershipStore.set(person, of: acme, role: .viewer, on: connection)
+                try changed.sessionsChanged(person: person, on: connection)
+            }
+            let whoami = try service.request("GET", "/v1/whoami", cookie: cookie)
+            #expect(try whoami.json["role"]?.stringValue == "viewer")
+            #expect(try whoami.json["scope"]?.stringValue == "read")
+            try service.application.catalogChanges.commit { connection, changed in
+                try connection.execute("DELETE FROM memberships WHERE person_id = \(person)")
+                try changed.sessionsChanged(person: person, on: connection)
+            }
+            #expect(try service.request("GET", "/v1/whoami", cookie: cookie).status == 403, "no longer a member")
+        }
+    }
+
     /// A cookie never authorises a request from another origin, CORS or not; a write must show its origin.
     @Test func crossSiteRequestsGetNothingWithTheCookie() throws {
         try TestService.people({ $0.corsOrigins = ["http://evil.example"] }) { service in
