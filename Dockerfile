@@ -1,7 +1,7 @@
 # Build stage: the Swift toolchain plus the C libraries' -dev packages.
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pkg-config libpq-dev libmicrohttpd-dev libssl-dev zlib1g-dev libqrencode-dev libcsv-dev libcurl4-openssl-dev libyaml-dev libmaxminddb-dev \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pkg-config libpq-dev libmicrohttpd-dev libssl-dev zlib1g-dev libqrencode-dev libcsv-dev libcurl4-openssl-dev libyaml-dev libmaxminddb-dev libargon2-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -17,7 +17,7 @@ RUN swift build -c release --product linkd --static-swift-stdlib
 # Chart.js; linkd carries its console and its migrations.
 FROM debian:bookworm-slim
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpq5 libmicrohttpd12 libssl3 zlib1g libqrencode4 libcsv3 libcurl4 libyaml-0-2 libmaxminddb0 uap-core libjs-chart.js ca-certificates curl \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpq5 libmicrohttpd12 libssl3 zlib1g libqrencode4 libcsv3 libcurl4 libyaml-0-2 libmaxminddb0 libargon2-1 uap-core libjs-chart.js ca-certificates curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --home /var/lib/linkd linkd
 COPY --from=build /src/.build/release/linkd /usr/local/bin/linkd

@@ -84,7 +84,7 @@ struct DeploymentFilesTests {
             #expect(install.contains(package), "scripts/install-deps installs \(package)")
         }
         // And the shared libraries linkd links against, in the run stage.
-        for package in ["libpq5", "libmicrohttpd12", "libssl3", "zlib1g", "libqrencode4", "libcsv3", "libcurl4", "libyaml-0-2", "libmaxminddb0", "uap-core",
+        for package in ["libpq5", "libmicrohttpd12", "libssl3", "zlib1g", "libqrencode4", "libcsv3", "libcurl4", "libyaml-0-2", "libmaxminddb0", "libargon2-1", "uap-core",
                         "libjs-chart.js"] {
             #expect(dockerfile.contains(package), "\(package)")
         }

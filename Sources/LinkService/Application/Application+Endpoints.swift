@@ -18,6 +18,7 @@ extension Application {
                                 links: background.links)
         let agents = UserAgentCache(stripes: metrics.stripes, parser: userAgentParser(configuration.hits, logger: logger))
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
+        let issuer = SessionIssuer(configuration: configuration.sessions)
         let providers = OpenIDProviders(client: outbound, configuration: configuration.sso)
         let oneTimeLinks = OneTimeLinkURLs(publicURL: configuration.sessions.publicURL, apiHostname: configuration.apiHostname)
         let mailer = background.mailer
@@ -37,7 +38,7 @@ extension Application {
             TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname),
             AuditHandlers(pool: requests, auth: auth),
             KeyHandlers(pool: requests, auth: auth, changes: changes),
-            SessionHandlers(pool: requests, auth: auth, changes: changes, issuer: SessionIssuer(configuration: configuration.sessions),
+            SessionHandlers(pool: requests, auth: auth, changes: changes, issuer: issuer,
                             throttle: SignInThrottle(perAccount: configuration.sessions.failuresPerAccount,
                                                      perAddress: configuration.sessions.failuresPerAddress,
                                                      window: configuration.sessions.throttleWindow)),
@@ -54,11 +55,11 @@ extension Application {
             WebhookHandlers(pool: requests, auth: auth, changes: changes, configuration: configuration.webhooks,
                             cleanup: background.cleanup),
             SSOHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys),
-            SSOSignInHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys, configuration: configuration.sso),
-            MemberHandlers(pool: requests, auth: auth),
+            SSOSignInHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys, configuration: configuration.sso,
+                              issuer: issuer),
+            MemberHandlers(pool: requests, auth: auth, changes: changes),
             InvitationHandlers(pool: requests, mailPool: databases.pool, auth: auth, mailer: mailer, links: oneTimeLinks,
-                               lifetime: configuration.invitationLifetime, hasher: configuration.sessions.passwordHasher,
-                               sessionLifetime: configuration.sessions.lifetime),
+                               lifetime: configuration.invitationLifetime, issuer: issuer),
             PasswordResetHandlers(mailPool: databases.pool, mailer: mailer, links: oneTimeLinks, logger: logger.with(label: "linkd.mail")),
         ]
         if let files = consoleFiles(configuration, logger: logger) {

@@ -12,8 +12,6 @@ public struct SSOConfiguration: Sendable {
     public var allowedRanges: [CIDR] = []
     /// How long a sign-in may take between leaving for the provider and coming back.
     public var attemptLifetime: TimeInterval = 600
-    /// The absolute lifetime of a session begun through the provider.
-    public var sessionLifetime: TimeInterval = 12 * 3600
 
     public init() {}
 

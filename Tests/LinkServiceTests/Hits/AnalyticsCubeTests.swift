@@ -100,7 +100,7 @@ struct AnalyticsCubeTests {
                     VALUES (md5('acme')::uuid, '2026-11-21T18:00:00Z', 'h0.example', 'open_app', 'ios', 'click', false, 1, hll_empty());
                     """)
             }
-            #expect(try Migrator(migrations: migrations, logger: .quiet).migrate(using: pool) == [29])
+            #expect(try Migrator(migrations: migrations.filter { $0.version <= 29 }, logger: .quiet).migrate(using: pool) == [29])
             func rows(_ sql: String) throws -> [String] { try Self.cubeRows(sql, pool) }
             let before = "h.time < '2026-11-21T18:00:00Z'"
             let hourly = try rows(AnalyticsCube.rollupSQL(where: before, cubes: perLink))

@@ -395,7 +395,6 @@ struct OpenAPIConformanceTests {
         try api.call("DELETE", "/v1/teams/{teamId}", "/v1/teams/ABCDE12345", key: writer, expect: 204)
 
         // Single sign-on: an owner's settings, the browser's steps refused without a sign-in.
-        let owner = try api.service.key(scope: .admin, role: .owner)
         try api.call("GET", "/v1/sso", key: owner, expect: 404)
         try api.call("PUT", "/v1/sso", key: writer, json: #"{"issuer":"https://id.example.com","clientId":"linkd","clientSecret":"s"}"#, expect: 403)
         try api.call("PUT", "/v1/sso", key: owner, json: #"{"issuer":"https://id.example.com","clientId":"linkd","defaultRole":"root"}"#,

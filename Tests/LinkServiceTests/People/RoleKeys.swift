@@ -14,7 +14,7 @@ extension TestService {
     }
 
     /// A person with `email`, created when missing; their id.
-    func person(_ email: String) throws -> UUID {
+    func personID(_ email: String) throws -> UUID {
         try application.pool.withConnection { try PersonStore.ensure(email: email, on: $0).id }
     }
 }

@@ -97,7 +97,7 @@ struct RolesTests {
     /// created them; `/v1/whoami` says the role acted as.
     @Test func keysAreCreatedWithARoleNoHigherThanTheirCreators() throws {
         try TestService.with { service in
-            let ops = try service.person("ops@example.com")
+            let ops = try service.personID("ops@example.com")
             let admin = try service.key(role: .admin, createdBy: ops)
             let editorKey = try service.request("POST", "/v1/keys", key: admin, json: #"{"name":"campaigns","scope":"write","role":"editor"}"#)
             #expect(editorKey.status == 201, "\(editorKey.text)")
@@ -132,7 +132,7 @@ struct RolesTests {
     /// decides it; `person` and `key` narrow the log; `format=csv` exports it.
     @Test func theAuditLogNamesTheActorAndWhereItCameFrom() throws {
         try TestService.with(configure: { $0.server.trustedProxies = TrustedProxies(parsing: "127.0.0.1")! }) { service in
-            let ops = try service.person("ops@example.com")
+            let ops = try service.personID("ops@example.com")
             let opsKey = try service.key(role: .admin, createdBy: ops)
             let other = try service.key(role: .admin)
             #expect(try service.request("POST", "/v1/teams", key: opsKey, json: #"{"teamId":"ABCDE12345","name":"=Acme"}"#,

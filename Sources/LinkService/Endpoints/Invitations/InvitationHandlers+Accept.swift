@@ -31,14 +31,14 @@ extension InvitationHandlers {
                 guard let password else {
                     throw ServiceError.unauthorized("\(invitation.email) has a password: give it with 'password', or sign in first.")
                 }
-                guard hasher.verify(password, against: storedHash) else {
+                guard issuer.configuration.passwordHasher.verify(password, against: storedHash) else {
                     throw ServiceError.unauthorized("The password is not the one of \(invitation.email).")
                 }
             }
         } else {
             Self.checkNewPassword(password, email: invitation.email, errors: errors)
             try errors.check()
-            newHash = password.map(hasher.hash)
+            newHash = password.map(issuer.configuration.passwordHasher.hash)
         }
 
         let answer = try pool.withTransaction { connection in
@@ -56,10 +56,8 @@ extension InvitationHandlers {
             let member = try MembershipStore.member(person.id, of: invitation.workspaceID, on: connection)
             try AuditStore.record(on: connection, principal, current == nil ? .create : .update, type: "member", id: person.id.canonicalText,
                                   after: member?.json)
-            let expiresAt = Date().addingTimeInterval(TimeInterval(sessionLifetime))
-            let session = try SessionStore.create(person: person.id, workspace: invitation.workspaceID, via: "password", expiresAt: expiresAt,
-                                                  address: request.remoteAddress, userAgent: request.headers["User-Agent"] ?? "",
-                                                  on: connection)
+            let session = try issuer.begin(person: person.id, workspace: invitation.workspaceID, via: "password", request: request,
+                                           on: connection)
             let workspaces = try MembershipStore.workspaces(of: person.id, on: connection)
             let body = JSONValue.object([
                 "workspace": .object(["id": .uuid(invitation.workspaceID),
@@ -69,41 +67,36 @@ extension InvitationHandlers {
                 "via": .string("session"),
                 "person": .object(["id": .uuid(person.id), "email": .string(person.email), "name": .string(person.name)]),
                 "workspaces": .array(workspaces.map { .object(["id": .uuid($0.id), "name": .string($0.name), "role": .string($0.role.rawValue)]) }),
-                "session": .object(["id": .uuid(session.id), "expiresAt": .timestamp(expiresAt)]),
+                "session": .object(["id": .uuid(session.id)]),
             ])
-            return (body, session.token)
+            return (body, session.setCookie)
         }
         var response = Response.json(answer.0.serializedBytes, status: 201)
-        response.headers.add("Set-Cookie", Self.sessionCookie(answer.1, secure: request.scheme == "https"))
+        response.headers.add("Set-Cookie", answer.1)
         return response
     }
 
     /// A link that does not work (any more): the same answer whatever the reason.
     static let unusable = ServiceError.gone("This invitation link is unknown, already used, revoked or past its end; ask for a new one.")
 
-    /// The password a person sets: given (its reader checks its length), not their email (422 at `/password`).
+    /// The password a person sets: given, and as `PasswordPolicy` wants it (422 at `/password`).
     static func checkNewPassword(_ password: String?, email: String, errors: FieldErrors) {
         guard let password else {
-            errors.add("/password", "Choose a password of at least 12 characters to join.")
+            errors.add("/password", "Choose a password of at least \(PasswordPolicy.minimumLength) characters to join.")
             return
         }
-        if password.lowercased() == email.lowercased() {
-            errors.add("/password", "The password must not be the email.")
+        if let refusal = PasswordPolicy.refusal(password, email: email) {
+            errors.add("/password", refusal)
         }
-    }
-
-    /// The session cookie of `token` (docs/PEOPLE.md, "Sessions"); `Secure` when the request came over HTTPS.
-    static func sessionCookie(_ token: SecretToken, secure: Bool) -> String {
-        "linkd_session=\(token.text); Path=/; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
     }
 
     /// The person whose live session the request's `linkd_session` cookie carries; nil without one.
     func signedInPerson(_ request: Request) throws -> UUID? {
-        let cookies = request.headers.values("Cookie").flatMap { $0.split(separator: ";") }
-        guard let value = cookies.lazy.compactMap({ cookie -> Substring? in
-            let pair = cookie.drop { $0 == " " }
-            return pair.hasPrefix("linkd_session=") ? pair.dropFirst("linkd_session=".count) : nil
-        }).first, let token = SecretToken(presented: value) else { return nil }
-        return try pool.withConnection { try SessionStore.find(token, idle: TimeInterval(sessionLifetime), on: $0)?.personID }
+        let tokens = Authenticator.sessionTokens(request)
+        guard !tokens.isEmpty else { return nil }
+        return try pool.withConnection { connection in
+            try tokens.lazy.compactMap { try SessionStore.find($0, idle: TimeInterval(issuer.configuration.idle), on: connection) }
+                .first?.personID
+        }
     }
 }

@@ -17,9 +17,8 @@ struct InvitationHandlers: EndpointGroup {
     let links: OneTimeLinkURLs
     /// How long an invitation stays valid, in seconds.
     let lifetime: Int
-    let hasher: PasswordHasher
-    /// The absolute lifetime of the session an acceptance begins, in seconds.
-    let sessionLifetime: Int
+    /// Begins the session an acceptance signs the person in with; its configuration hashes passwords.
+    let issuer: SessionIssuer
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.invitations }
 

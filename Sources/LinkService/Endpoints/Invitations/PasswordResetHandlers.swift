@@ -46,7 +46,7 @@ struct PasswordResetHandlers: EndpointGroup {
                               try !OneTimeLinkStore.recent(person: person.id, purpose: .resetPassword, within: Self.spacing, on: connection) else {
                             return nil
                         }
-                        let token = try OneTimeLinkStore.create(person: person.id, purpose: .resetPassword, ttl: Self.lifetime, on: connection)
+                        let token = try OneTimeLinkStore.create(person: person.id, purpose: .resetPassword, ttl: Int(Self.lifetime), on: connection)
                         let workspaces = try MembershipStore.workspaces(of: person.id, on: connection).map(\.name)
                         return PeopleMail.passwordReset(from: from, to: person.email, workspaces: workspaces, link: links.password(token, base: base),
                                                         expiresAt: Date().addingTimeInterval(Self.lifetime))

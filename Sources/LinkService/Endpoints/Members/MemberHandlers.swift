@@ -9,6 +9,8 @@ import Postgres
 struct MemberHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
+    /// How a role changed or a member removed reaches every node's sessions at once (`sessionsChanged`).
+    let changes: CatalogChanges
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.members }
 
@@ -40,7 +42,7 @@ struct MemberHandlers: EndpointGroup {
         try errors.check()
         guard let role else { throw ServiceError.badRequest("The role is missing.") }
         try Self.mayGive(role, principal)
-        let after = try pool.withTransaction { connection in
+        let after = try changes.commit { connection, changed in
             let owners = try MembershipStore.lockOwners(of: principal.workspaceID, on: connection)
             guard let member = try MembershipStore.member(person, of: principal.workspaceID, on: connection) else {
                 throw ServiceError.notFound("The member")
@@ -49,6 +51,7 @@ struct MemberHandlers: EndpointGroup {
                 throw ServiceError.conflict("\(member.person.email) is the workspace's last owner: make someone else owner first.")
             }
             try MembershipStore.set(person, of: principal.workspaceID, role: role, on: connection)
+            try changed.sessionsChanged(person: person, on: connection)
             guard let after = try MembershipStore.member(person, of: principal.workspaceID, on: connection) else {
                 throw ServiceError.notFound("The member")
             }
@@ -60,7 +63,7 @@ struct MemberHandlers: EndpointGroup {
 
     func remove(_ request: Request, _ principal: Principal) throws -> Response {
         let person = try Self.personID(request)
-        try pool.withTransaction { connection in
+        try changes.commit { connection, changed in
             let owners = try MembershipStore.lockOwners(of: principal.workspaceID, on: connection)
             guard let member = try MembershipStore.member(person, of: principal.workspaceID, on: connection) else {
                 throw ServiceError.notFound("The member")
@@ -69,16 +72,11 @@ struct MemberHandlers: EndpointGroup {
                 throw ServiceError.conflict("\(member.person.email) is the workspace's last owner: make someone else owner first.")
             }
             try MembershipStore.remove(person, from: principal.workspaceID, on: connection)
-            try Self.endSessions(of: person, on: connection)
+            try SessionStore.revokeAll(of: person, on: connection)
+            try changed.sessionsChanged(person: person, on: connection)
             try AuditStore.record(on: connection, principal, .delete, type: "member", id: person.canonicalText, before: member.json)
         }
         return .empty()
-    }
-
-    /// Ends every session of `person`, in the transaction that removes them: once it commits no request is served
-    /// with one. Any in-memory cache of sessions must drop the person's here too (none is kept yet).
-    static func endSessions(of person: UUID, on connection: Connection) throws {
-        try SessionStore.revokeAll(of: person, on: connection)
     }
 
     static func personID(_ request: Request) throws -> UUID {

@@ -14,6 +14,8 @@ struct SSOSignInHandlers: EndpointGroup {
     let providers: OpenIDProviders
     let keys: WebhookSecretKeys?
     let configuration: SSOConfiguration
+    /// Begins the session of a person the provider vouched for, as every sign-in does.
+    let issuer: SessionIssuer
 
     static let stateCookie = "linkd_sso_state"
     static let callbackPath = "/v1/sso/callback"
@@ -66,7 +68,7 @@ struct SSOSignInHandlers: EndpointGroup {
         var response = Response.empty(status: 302)
         response.headers.add("Location", attempt.url(endpoint: metadata.authorizationEndpoint, clientID: settings.clientID,
                                                      redirectURI: Self.redirectURI(request)))
-        response.headers.add("Set-Cookie", SSOSession.cookie(Self.stateCookie, state.text, path: Self.callbackPath,
+        response.headers.add("Set-Cookie", SSOStateCookie.cookie(Self.stateCookie, state.text, path: Self.callbackPath,
                                                              maxAge: Int(configuration.attemptLifetime), request: request))
         response.headers.add("Cache-Control", "no-store")
         return response
@@ -76,7 +78,7 @@ struct SSOSignInHandlers: EndpointGroup {
         guard let stateText = request.query("state"), let state = SecretToken(presented: Substring(stateText)) else {
             throw ServiceError.badRequest("The provider sent no valid state back; start the sign-in again.")
         }
-        let sameBrowser = SSOSession.cookie(Self.stateCookie, in: request).map { Self.equal($0, stateText) } ?? false
+        let sameBrowser = SSOStateCookie.cookie(Self.stateCookie, in: request).map { Self.equal($0, stateText) } ?? false
         let (attempt, settings) = try pool.withTransaction { connection in
             // Claimed whatever follows: a state is used once, even by a sign-in that fails.
             guard let attempt = try SSOStore.claim(stateHash: state.hash, on: connection) else {
@@ -141,13 +143,13 @@ struct SSOSignInHandlers: EndpointGroup {
                                       before: current.map { .object(["email": .string(email), "role": .string($0.rawValue)]) },
                                       after: .object(["email": .string(email), "role": .string(role.rawValue), "via": .string("sso")]))
             }
-            return try SSOSession.begin(person: person.id, workspace: settings.workspaceID, request: request,
-                                        lifetime: configuration.sessionLifetime, on: connection)
+            return try issuer.begin(person: person.id, workspace: settings.workspaceID, via: "sso", request: request,
+                                    on: connection).setCookie
         }
         var response = Response.empty(status: 303)
         response.headers.add("Location", "/console/")
         response.headers.add("Set-Cookie", cookie)
-        response.headers.add("Set-Cookie", SSOSession.cookie(Self.stateCookie, "", path: Self.callbackPath, maxAge: 0, request: request))
+        response.headers.add("Set-Cookie", SSOStateCookie.cookie(Self.stateCookie, "", path: Self.callbackPath, maxAge: 0, request: request))
         response.headers.add("Cache-Control", "no-store")
         return response
     }
