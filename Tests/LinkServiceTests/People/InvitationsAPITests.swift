@@ -17,14 +17,14 @@ struct InvitationsAPITests {
 
     private func cookieToken(_ response: TestResponse) throws -> SecretToken {
         let cookie = try #require(response.headers["Set-Cookie"])
-        #expect(cookie.hasSuffix("; Path=/; HttpOnly; SameSite=Lax"))
+        #expect(cookie.hasPrefix("linkd_session=") && cookie.contains("; Path=/;") && cookie.hasSuffix("; HttpOnly; SameSite=Lax"))
         let value = try #require(cookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last)
         return try #require(SecretToken(presented: value))
     }
 
     @Test func aNewPersonAcceptsOnceAndIsSignedIn() throws {
         try TestService.withPeople(configure: { $0.sessions.publicURL = "https://links.example.com" }) { service in
-            let admin = try service.key()
+            let admin = try service.key(scope: .admin, role: .owner)
             let acme = try service.workspaceID()
             let created = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"Ana@Example.com","role":"editor"}"#)
             #expect(created.status == 201, "\(created.text)")
@@ -62,7 +62,7 @@ struct InvitationsAPITests {
 
     @Test func revokedAndExpiredLinksStopWorking() throws {
         try TestService.withPeople { service in
-            let admin = try service.key()
+            let admin = try service.key(scope: .admin, role: .owner)
             let first = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"bo@example.com","role":"viewer"}"#).json
             let id = try #require(first["invitation"]?["id"]?.stringValue)
             #expect(try service.request("DELETE", "/v1/invitations/\(id)", key: admin).status == 204)
@@ -84,7 +84,7 @@ struct InvitationsAPITests {
     /// Inviting the same address again replaces the pending link.
     @Test func aNewInvitationReplacesThePendingOne() throws {
         try TestService.withPeople { service in
-            let admin = try service.key()
+            let admin = try service.key(scope: .admin, role: .owner)
             let first = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"bo@example.com","role":"viewer"}"#).json
             _ = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"bo@example.com","role":"editor"}"#)
             let old = #"{"token":"\#(try token(of: first["link"]!.stringValue!))","password":"correct horse battery"}"#
@@ -95,7 +95,7 @@ struct InvitationsAPITests {
     /// A person who has a password proves it (or is signed in); a new password must be strong enough.
     @Test func anExistingPersonGivesTheirPassword() throws {
         try TestService.withPeople { service in
-            let admin = try service.key()
+            let admin = try service.key(scope: .admin, role: .owner)
             let acme = try service.workspaceID()
             let other = try service.workspaceID("globex")
             let eve = try service.member("eve@example.com", .owner, of: other, password: "eve's long password")
@@ -112,7 +112,7 @@ struct InvitationsAPITests {
             #expect(try accepted.json["workspaces"]?.arrayValue?.count == 2)
 
             // Signed in as the person, no password is needed.
-            let link2 = try service.request("POST", "/v1/invitations", key: service.key(workspace: "initech"), json: #"{"email":"eve@example.com","role":"viewer"}"#)
+            let link2 = try service.request("POST", "/v1/invitations", key: service.key(workspace: "initech", role: .owner), json: #"{"email":"eve@example.com","role":"viewer"}"#)
                 .json["link"]!.stringValue!
             let session = try service.session(of: eve.id, in: other)
             let signedIn = try service.request("POST", "/v1/invitations/accept", json: #"{"token":"\#(try self.token(of: link2))"}"#,
@@ -123,15 +123,16 @@ struct InvitationsAPITests {
 
     @Test func badInputChangesNothing() throws {
         try TestService.withPeople { service in
-            let admin = try service.key()
+            let admin = try service.key(scope: .admin, role: .owner)
             for (body, pointer) in [(#"{"email":"not an address","role":"viewer"}"#, "/email"), (#"{"email":"a@example.com","role":"root"}"#, "/role"),
                                     (#"{"email":"a@example.com"}"#, "/role"), (#"{"email":"a@example.com","role":"viewer","extra":1}"#, "/extra")] {
                 let refused = try service.request("POST", "/v1/invitations", key: admin, json: body)
                 #expect(refused.status == 422, "\(body): \(refused.text)")
                 #expect(refused.text.contains(pointer), "\(body): \(refused.text)")
             }
-            // Nobody invites above their own role; a read key invites nobody.
-            #expect(try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"a@example.com","role":"owner"}"#).status == 403)
+            // Invitations are an owner's to send: an admin-role key invites nobody, nor does a read key.
+            #expect(try service.request("POST", "/v1/invitations", key: service.key(scope: .admin, role: .admin),
+                                        json: #"{"email":"a@example.com","role":"owner"}"#).status == 403)
             #expect(try service.request("POST", "/v1/invitations", key: service.key(scope: .read), json: #"{"email":"a@example.com","role":"viewer"}"#).status == 403)
             #expect(try service.request("GET", "/v1/invitations", key: admin).json["items"]?.arrayValue?.isEmpty == true)
 
@@ -152,7 +153,7 @@ struct InvitationsAPITests {
     @Test func theInvitationIsMailed() throws {
         let smtp = try SMTPTestServer(.plain)
         try TestService.withPeople(configure: { $0.smtp = smtp.settings }) { service in
-            let admin = try Workspace.createKey(pool: service.application.pool, workspace: "acme", scope: .admin, keyName: "ci")
+            let admin = try Workspace.createKey(pool: service.application.pool, workspace: "acme", scope: .admin, role: .owner, keyName: "ci")
             let created = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"ana@example.com","role":"editor"}"#,
                                               headers: [("Host", "links.example.com:8080")])
             #expect(created.status == 201)
@@ -182,7 +183,7 @@ struct InvitationsAPITests {
         settings.startTLS = .off
         settings.timeout = .seconds(3)
         let service = try TestService(configure: { $0.smtp = settings })
-        let admin = try service.key()
+        let admin = try service.key(scope: .admin, role: .owner)
         var mailed: [Bool] = []
         for index in 0..<(Mailer.capacity + 2) {
             let created = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"p\#(index)@example.com","role":"viewer"}"#)
@@ -206,7 +207,7 @@ struct InvitationsAPITests {
         var settings = try SMTPTestServer(.plain).settings   // stopped at once: nothing listens on its port
         settings.connectTimeout = .seconds(5)
         try TestService.withPeople(configure: { $0.smtp = settings }) { service in
-            let admin = try service.key()
+            let admin = try service.key(scope: .admin, role: .owner)
             let created = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"ana@example.com","role":"editor"}"#)
             #expect(created.status == 201)
             try waitUntil("the failed mail counted") {

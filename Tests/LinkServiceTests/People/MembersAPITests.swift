@@ -9,7 +9,7 @@ import TestSupport
 struct MembersAPITests {
     @Test func listsTheWorkspacesMembersOnly() throws {
         try TestService.withPeople { service in
-            let admin = try service.key()
+            let admin = try service.key(scope: .admin, role: .owner)
             let acme = try service.workspaceID()
             let other = try service.workspaceID("globex")
             try service.member("ops@example.com", .owner, of: acme)
@@ -30,7 +30,7 @@ struct MembersAPITests {
 
     @Test func changesARoleButNeverDemotesTheLastOwner() throws {
         try TestService.withPeople { service in
-            let admin = try service.key()
+            let admin = try service.key(scope: .admin, role: .owner)
             let acme = try service.workspaceID()
             let owner = try service.member("ops@example.com", .owner, of: acme)
             let ana = try service.member("ana@example.com", .editor, of: acme)
@@ -50,8 +50,9 @@ struct MembersAPITests {
             #expect(try service.request("PATCH", "/v1/members/\(owner.id.canonicalText)", key: admin, json: #"{"role":"admin"}"#).status == 200)
             #expect(try service.request("DELETE", "/v1/members/\(second.id.canonicalText)", key: admin).status == 409)
 
-            // Nobody gives a role above their own (an admin key makes no owner).
-            #expect(try service.request("PATCH", "/v1/members/\(ana.id.canonicalText)", key: admin, json: #"{"role":"owner"}"#).status == 403)
+            // Roles are an owner's to give: an admin-role key changes none (403, the role's refusal).
+            let adminRole = try service.key(scope: .admin, role: .admin)
+            #expect(try service.request("PATCH", "/v1/members/\(ana.id.canonicalText)", key: adminRole, json: #"{"role":"owner"}"#).status == 403)
             // Bad input and strangers.
             let bad = try service.request("PATCH", "/v1/members/\(ana.id.canonicalText)", key: admin, json: #"{"role":"root"}"#)
             #expect(bad.status == 422)
@@ -64,7 +65,7 @@ struct MembersAPITests {
     /// A removed member's sessions end in the same transaction: the next request with one is refused.
     @Test func removingAMemberEndsTheirSessions() throws {
         try TestService.withPeople { service in
-            let admin = try service.key()
+            let admin = try service.key(scope: .admin, role: .owner)
             let acme = try service.workspaceID()
             let other = try service.workspaceID("globex")
             let owner = try service.member("ops@example.com", .owner, of: acme)

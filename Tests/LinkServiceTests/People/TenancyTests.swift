@@ -144,7 +144,8 @@ struct TenancyTests {
             #expect(writes.count > 30)
             #expect(operations.filter { !["GET", "HEAD"].contains($0.method) }.allSatisfy { !$0.roles.contains("viewer") || [
                 "resolveURLs", "previewRules", "buildLinks",
-            ].contains($0.id) }, "the only non-GET operations a viewer may call read")
+                "signOutEverywhere", "signOut", "switchWorkspace", "revokeSession",
+            ].contains($0.id) }, "the only non-GET operations a viewer may call read, or end or move their own sessions")
             for role in [Role.viewer, .editor, .admin] {
                 let key = keys[role]!
                 for operation in operations where role == .viewer || !operation.roles.contains(role.rawValue) {

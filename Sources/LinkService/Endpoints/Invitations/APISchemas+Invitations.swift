@@ -26,24 +26,5 @@ extension APISchemas {
         ("InvitationAccept", Schema.object([
             .required(InvitationFields.token), .optional(InvitationFields.name), .optional(InvitationFields.password),
         ], closed: true)),
-        ("AcceptedInvitation", Schema.object([
-            .required("workspace", Schema.object([
-                .required("id", Schema.uuid.readOnly),
-                .required("name", Schema.string(maxLength: 100)),
-            ], closed: false)),
-            .required("scope", Schema.ref("Scope")),
-            .required("role", Schema.ref("Role")),
-            .required("via", Schema.enumeration(["session"])),
-            .required("person", personSummary),
-            .required("workspaces", Schema.array(Schema.object([
-                .required("id", Schema.uuid.readOnly),
-                .required("name", Schema.string(maxLength: 100)),
-                .required("role", Schema.ref("Role")),
-            ], closed: false))),
-            .required("session", Schema.object([
-                .required("id", Schema.uuid.readOnly),
-                .required("expiresAt", Schema.timestamp.readOnly),
-            ], closed: false)),
-        ], closed: false).described("The person signed in, as `/v1/whoami` shows them; the session cookie is set.")),
     ]
 }

@@ -58,17 +58,9 @@ extension InvitationHandlers {
                                   after: member?.json)
             let session = try issuer.begin(person: person.id, workspace: invitation.workspaceID, via: "password", request: request,
                                            on: connection)
-            let workspaces = try MembershipStore.workspaces(of: person.id, on: connection)
-            let body = JSONValue.object([
-                "workspace": .object(["id": .uuid(invitation.workspaceID),
-                                      "name": .string(workspaces.first { $0.id == invitation.workspaceID }?.name ?? "")]),
-                "scope": .string(Scope.admin.rawValue),
-                "role": .string(role.rawValue),
-                "via": .string("session"),
-                "person": .object(["id": .uuid(person.id), "email": .string(person.email), "name": .string(person.name)]),
-                "workspaces": .array(workspaces.map { .object(["id": .uuid($0.id), "name": .string($0.name), "role": .string($0.role.rawValue)]) }),
-                "session": .object(["id": .uuid(session.id)]),
-            ])
+            let signedIn = Principal(workspaceID: invitation.workspaceID, keyID: nil, personID: person.id, sessionID: session.id,
+                                     scope: Authenticator.scope(of: role), role: role)
+            let body = try WhoAmI.body(signedIn, on: connection)
             return (body, session.setCookie)
         }
         var response = Response.json(answer.0.serializedBytes, status: 201)

@@ -42,7 +42,7 @@ struct InvitationHandlers: EndpointGroup {
                          password gives it (or is signed in); a person without one sets it. Answers with a session cookie. \
                          A link that is unknown, used, revoked or past its end answers 410.
                          """,
-                     body: "InvitationAccept", success: .json(201, "AcceptedInvitation", headers: ["Set-Cookie"]), errors: [401, 410],
+                     body: "InvitationAccept", success: .json(201, "WhoAmI", headers: ["Set-Cookie"]), errors: [401, 410],
                      accept),
         ]
     }

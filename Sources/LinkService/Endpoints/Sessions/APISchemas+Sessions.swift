@@ -12,7 +12,7 @@ extension APISchemas {
             .required("name", Schema.string(maxLength: 200)),
         ], closed: false).described("A person, as others see them.")),
         ("Role", Schema.enumeration(Role.allCases.map(\.rawValue))
-            .described("What a person (or a key acting as one) may do in a workspace; each includes the ones before it (docs/PEOPLE.md, \"Roles\").")),
+            .described("What a person or key may do in a workspace, each role all the ones before it may and more: `viewer` reads; `editor` also links, imports, QR codes and analytics exports; `admin` also apps, teams, domains, rules, webhooks and keys; `owner` also members, invitations and single sign-on.")),
         ("Session", Schema.object([
             .required("id", Schema.uuid.readOnly),
             .required("via", Schema.enumeration(["password", "sso"]).described("How the person signed in.")),
