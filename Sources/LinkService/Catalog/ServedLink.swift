@@ -25,6 +25,8 @@ final class ServedLink: Sendable {
     let name: String?
     /// The link's `data`, serialized, as resolve answers carry it.
     let data: [UInt8]?
+    /// The link's targets and variants compiled (`ServedTargeting`); nil when it has none, and in each choice's link.
+    let targeting: ServedTargeting?
 
     /// Per-platform fallback URLs (FDL's `ifl`, `ipfl`, `afl`, `ofl`).
     struct Fallbacks: Sendable {
@@ -53,6 +55,7 @@ final class ServedLink: Sendable {
         self.tapsWritten = tapsWritten
         name = link.name
         data = link.data.map { Array($0.serialized.utf8) }
+        targeting = link.targets != nil || link.variants != nil ? ServedTargeting(link) { ServedLink($0, tapsWritten: tapsWritten) } : nil
     }
 
     /// Whether the link still opens what it points at at `now`, given this node's `taps` of it (all, since start):

@@ -10,6 +10,8 @@ struct ClassifiedAgent: Sendable {
     let os: String?
     /// uap-core's browser family; nil when unknown or not parsed.
     let browser: String?
+    /// uap-core's operating system version (`major.minor.patch`), for targets' version ranges; nil when unknown.
+    let osVersion: LinkTargeting.OSVersion?
     /// The class of the agent's device; `.bot` exactly when `userAgent.isBot` (a hit may be a bot for other
     /// reasons too: `Hit.device` then says so).
     let device: Hit.Device
@@ -21,6 +23,9 @@ struct ClassifiedAgent: Sendable {
         let parsed = header.flatMap { header in parser?.parse(header) }
         os = parsed.flatMap { $0.os.isKnown ? $0.os.family : nil }
         browser = parsed.flatMap { $0.browser.isKnown ? $0.browser.family : nil }
+        osVersion = parsed.flatMap { parsed in
+            parsed.os.major.flatMap(Int32.init).map { LinkTargeting.OSVersion($0, parsed.os.minor.flatMap(Int32.init) ?? 0, parsed.os.patch.flatMap(Int32.init) ?? 0) }
+        }
         device = Self.device(of: userAgent, os: os, header: header ?? "")
     }
 

@@ -10,7 +10,8 @@ extension Hit {
     /// path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host,
     /// visitor_hash and, when set, served, COPY-text-escaped and tab-separated (nil as `\N`); a hit with a link
     /// or a campaign adds served (`\N` when unset), link_id and the five `utm_*` fields (21 fields), and one with a
-    /// country, OS, browser or device class those four after them (25 fields). The line of a hit without them is
+    /// country, OS, browser or device class those four after them (25 fields), and one with a target or variant those two
+    /// after them (27 fields). The line of a hit without them is
     /// what every earlier version wrote (14, 15 or 21 fields), and every form reads back. NUL bytes, which
     /// PostgreSQL text cannot hold, are left out, so a hostile URL can never make a batch fail.
     ///
@@ -40,7 +41,8 @@ extension Hit {
         field(referrerHost)
         field(visitorHash)
         // Only when set, so a line without them keeps the format of spools written before they existed.
-        let hasDimensions = country != nil || os != nil || browser != nil || device != nil
+        let hasTarget = target != nil || variant != nil
+        let hasDimensions = country != nil || os != nil || browser != nil || device != nil || hasTarget
         if linkID != nil || campaign != nil || hasDimensions {
             field(served?.rawValue)
             field(linkID)
@@ -50,6 +52,10 @@ extension Hit {
                 field(os)
                 field(browser)
                 field(device?.rawValue)
+                if hasTarget {
+                    field(target)
+                    field(variant)
+                }
             }
         } else if let served {
             field(served.rawValue)
@@ -61,7 +67,7 @@ extension Hit {
     /// crash mid-write).
     init?(spoolLine line: Substring) {
         let parts = line.utf8.split(separator: 9, omittingEmptySubsequences: false).map { Substring($0) }
-        guard [14, 15, 21, 25].contains(parts.count), let micros = Int64(parts[0]) else { return nil }
+        guard [14, 15, 21, 25, 27].contains(parts.count), let micros = Int64(parts[0]) else { return nil }
         let fields = parts.map(SpoolEscaping.unescape)
         guard let hostname = fields[2], let path = fields[3],
               let outcome = fields[5].flatMap(Outcome.init(rawValue:)),
@@ -88,7 +94,8 @@ extension Hit {
             referrerHost: fields[12], visitorHash: fields[13], served: served.flatMap(Served.init(rawValue:)),
             linkID: linkID, campaign: campaign
         )
-        if parts.count == 25 {
+        if parts.count == 27 { (target, variant) = (fields[25], fields[26]) }
+        if parts.count >= 25 {
             guard fields[24] == nil || Device(rawValue: fields[24]!) != nil else { return nil }
             (country, os, browser, device) = (fields[21], fields[22], fields[23], fields[24].flatMap(Device.init(rawValue:)))
         }

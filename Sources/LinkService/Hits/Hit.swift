@@ -78,6 +78,10 @@ public struct Hit: Sendable, Equatable {
     public var browser: String?
     /// The device class; nil only for hits spooled by a version that did not record it.
     public var device: Device?
+    /// The target and the experiment's variant of a targeted link that decided the hit (docs/LINKS.md, "Targeting and
+    /// experiments"); nil: the link's own destination, no variant, or no targeted link.
+    public var target: String?
+    public var variant: String?
 
     public var utmSource: String? { campaign?.source }
     public var utmMedium: String? { campaign?.medium }

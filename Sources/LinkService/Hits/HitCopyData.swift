@@ -18,13 +18,13 @@ struct HitCopyData: Sequence {
     /// The `hits` columns each tuple fills, in order.
     static let columns =
         "id, time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host, visitor_hash, served, "
-        + "link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, os, browser, device"
+        + "link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, os, browser, device, target, variant"
     /// Ids one `nextval('hits_id_seq')` reserves: the sequence's increment.
     static let idBlockSize = 1024
     /// Microseconds from 1970-01-01 to 2000-01-01, PostgreSQL's timestamp epoch.
     static let postgresEpoch: Int64 = 946_684_800_000_000
     static let chunkSize = 32 * 1024
-    static let fieldCount = Int16(26)
+    static let fieldCount = Int16(28)
 
     let hits: ArraySlice<Hit>
     /// Starts of the reserved id blocks, ascending: hit `n` of the batch gets `idBlocks[n / idBlockSize] + n % idBlockSize`.
@@ -111,7 +111,7 @@ struct HitCopyData: Sequence {
                 + hit.platform.rawValue.utf8.count + (hit.referrerHost?.utf8.count ?? 0) + (hit.visitorHash?.utf8.count ?? 0)
                 + (hit.served?.rawValue.utf8.count ?? 0) + (hit.campaign.map(Self.size(of:)) ?? 0)
                 + (hit.country?.utf8.count ?? 0) + (hit.os?.utf8.count ?? 0) + (hit.browser?.utf8.count ?? 0)
-                + (hit.device?.rawValue.utf8.count ?? 0)
+                + (hit.device?.rawValue.utf8.count ?? 0) + (hit.target?.utf8.count ?? 0) + (hit.variant?.utf8.count ?? 0)
         }
 
         private static func size(of campaign: Hit.Campaign) -> Int {
@@ -165,6 +165,8 @@ struct HitCopyData: Sequence {
             put(hit.os)
             put(hit.browser)
             put(hit.device?.rawValue)
+            put(hit.target)
+            put(hit.variant)
         }
 
         mutating func put(_ id: UUID?) {

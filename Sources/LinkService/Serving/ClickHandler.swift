@@ -34,12 +34,19 @@ struct ClickHandler: Sendable {
         let classified = agents.classify(request)
         let agent = classified.userAgent
         let platform: AppPlatform = agent.platform == .android ? .android : .ios
-        let resolved = try resolver.resolveClick(host: host, path: request.path, query: request.rawQuery, platform: platform)
+        var resolved = try resolver.resolveClick(host: host, path: request.path, query: request.rawQuery, platform: platform)
+        var country: String?
+        var newVisitor: String?
+        if let targeting = resolved.answer.storedLink?.targeting {
+            (resolved, country, newVisitor) = targeted(resolved, targeting, request: request, agent: classified)
+        }
         let answer = resolved.answer
         guard let entry = answer.entry else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
-        let (response, served) = respond(answer, json: resolved.json, agent: agent, request: request)
+        var (response, served) = respond(answer, json: resolved.json, agent: agent, request: request)
+        if let newVisitor { response?.headers.add("Set-Cookie", Self.visitorCookie + "=" + newVisitor + Self.visitorCookieAttributes) }
         var hit = Hit(resolved: answer, source: .click, request: request, agent: classified, workspace: entry.workspaceID)
         hit.served = served
+        hit.country = country
         // A tap spends a click limit, and counts for `link.clicked`, when analytics count it as a person's: not a bot, a
         // HEAD or an HTTP library.
         if let link = answer.storedLink, !hit.isBot, let taps = resolver.links?.taps {
@@ -53,6 +60,64 @@ struct ClickHandler: Sendable {
             throw ServiceError.notFound("No web fallback is configured for this link; the page")
         }
         return response
+    }
+
+    /// The first-party cookie that keeps a visitor's variant on link domains, and its attributes: two years, HttpOnly,
+    /// SameSite=Lax (sent on the top-level navigation a tap is), Secure.
+    static let visitorCookie = "linkd_v"
+    static let visitorCookieAttributes = "; Path=/; Max-Age=63072000; HttpOnly; SameSite=Lax; Secure"
+
+    /// A targeted link's answer for this visitor (docs/LINKS.md, "Targeting and experiments"): the first target whose
+    /// conditions hold, and its variant for the visitor's cookie (a new key, returned to be set, when the choice
+    /// has an experiment and the request has none). Also the country looked up, for the hit.
+    func targeted(_ resolved: ResolveCache.CachedAnswer, _ targeting: ServedTargeting, request: Request,
+                  agent: ClassifiedAgent) -> (ResolveCache.CachedAnswer, String?, String?) {
+        var visitor = TargetVisitor(platform: agent.userAgent.platform, osVersion: agent.osVersion, device: agent.device, browser: agent.browser)
+        var country: String?
+        if targeting.asksCountry, let code = hits.countries?.country(of: request.remoteAddress) {
+            country = code
+            visitor.country = ServedTargeting.packed(code)
+        }
+        if targeting.asksLanguage, let header = request.headers["Accept-Language"] { visitor.language = TargetVisitor.firstLanguage(header) }
+        if let referrer = request.headers["Referer"] { visitor.referrerHost = Self.host(of: referrer) }
+        if targeting.asksUTM { visitor.campaign = Hit.Campaign.of(query: resolved.answer.parsed.query, link: nil) }
+        var choice = targeting.choose(visitor, key: nil)
+        var newKey: String?
+        if !targeting.groups[choice.group].variants.isEmpty {
+            let key: Substring
+            if let kept = request.headers["Cookie"].flatMap(Self.visitorKey) {
+                key = kept
+            } else {
+                var generator = SystemRandomNumberGenerator()
+                let made = String(generator.next() as UInt64, radix: 16) + String(generator.next() as UInt64, radix: 16)
+                newKey = made
+                key = made[...]
+            }
+            choice = targeting.choose(visitor, key: key)
+        }
+        return (resolver.targeted(resolved, slot: targeting.slot(choice)), country, newKey)
+    }
+
+    /// The visitor key in a `Cookie` header (`linkd_v=…`).
+    static func visitorKey(_ header: String) -> Substring? {
+        var rest = header[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: ";") ?? rest.endIndex
+            let pair = rest[..<end].drop { $0 == " " }
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+            guard pair.hasPrefix("linkd_v=") else { continue }
+            let value = pair.dropFirst(8)
+            return value.isEmpty || value.utf8.count > 64 ? nil : value
+        }
+        return nil
+    }
+
+    /// The host of a `Referer` value, without allocating: what follows `//` up to `/`, `:`, `?` or `#`.
+    static func host(of referrer: String) -> Substring? {
+        guard let start = referrer.range(of: "//") else { return nil }
+        let rest = referrer[start.upperBound...]
+        let host = rest.prefix { $0 != "/" && $0 != ":" && $0 != "?" && $0 != "#" }
+        return host.isEmpty ? nil : host
     }
 
     /// The 404 page a browser gets for a link with nowhere to go (no app opens it or no store to send the phone

@@ -37,5 +37,7 @@ extension Hit {
             browser: classified.browser,
             device: isBot ? .bot : classified.device
         )
+        target = answer.target
+        variant = answer.variant
     }
 }

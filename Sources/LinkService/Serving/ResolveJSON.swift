@@ -66,6 +66,12 @@ enum ResolveJSON {
             }
         }
         if let link = answer.storedLink { write(link, live: answer.linkIsLive, into: &out) }
+        if answer.targeted {
+            out.append(literal: ",\"targeted\":true,\"target\":")
+            if let target = answer.target { JSONString.append(target, to: &out) } else { out.append(literal: "null") }
+            out.append(literal: ",\"variant\":")
+            if let variant = answer.variant { JSONString.append(variant, to: &out) } else { out.append(literal: "null") }
+        }
         out.append(literal: ",\"fallbacks\":{")
         var first = true
         func member(_ key: StaticString, _ value: String?) {

@@ -64,9 +64,28 @@ struct Resolver: Sendable {
         let linkUnread: Bool
         /// The stored link's campaign as its taps record it, made once per answer (kept answers serve many taps).
         let linkCampaign: Hit.Campaign?
+        /// Whether the stored link is targeted (docs/LINKS.md, "Targeting and experiments"), and the target and variant
+        /// that decided this answer (nil: the link's own destination, no variant).
+        let targeted: Bool
+        let target: String?
+        let variant: String?
+        /// The answers of the targeted link's choices (`ServedTargeting` slots), made on first use (`Resolver.targeted`).
+        let choices: OnceSlots<ResolveCache.CachedAnswer>?
+        /// A targeted link's answer: the rule's resolution before the link decided, and the platform whose app the
+        /// link's apps were matched for (a choice decides again from them).
+        let ruleResolution: LinkResolution?
+        let linkPlatform: AppPlatform
 
         init(url: String?, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: AppPlatform,
-             refusal: Refusal? = nil, storedLink: ServedLink? = nil, linkIsLive: Bool = true, linkUnread: Bool = false) {
+             refusal: Refusal? = nil, storedLink: ServedLink? = nil, linkIsLive: Bool = true, linkUnread: Bool = false,
+             targeted: Bool = false, target: String? = nil, variant: String? = nil, ruleResolution: LinkResolution? = nil,
+             linkPlatform: AppPlatform? = nil) {
+            self.ruleResolution = storedLink?.targeting != nil ? ruleResolution : nil
+            self.linkPlatform = linkPlatform ?? platform
+            self.targeted = targeted || storedLink?.targeting != nil
+            self.target = target
+            self.variant = variant
+            choices = storedLink?.targeting.map { OnceSlots(count: $0.slotCount) }
             self.url = url
             self.parsed = parsed
             self.entry = entry
@@ -228,6 +247,30 @@ struct Resolver: Sendable {
         }
         // (This node's taps are asked only of a link with a click limit: they are counted under a lock.)
         let live = link.isLive(at: Date(), taps: link.maxClicks == nil ? 0 : links.taps.taps(of: link.id).all)
+        return opening(link, live: live, answer: answer, entry: entry, resolution: resolution, platform: platform)
+    }
+
+    /// The answer of a targeted link's choice `slot` (`ServedTargeting`) beside `kept`, the link's own answer: made
+    /// once per kept answer and slot, with its JSON.
+    func targeted(_ kept: ResolveCache.CachedAnswer, slot: Int) -> ResolveCache.CachedAnswer {
+        let answer = kept.answer
+        guard let targeting = answer.storedLink?.targeting, let choices = answer.choices, let entry = answer.entry,
+              let resolution = answer.resolution, slot < targeting.slotCount else { return kept }
+        return choices.object(slot) {
+            let choice = targeting.choice(at: slot)
+            // The rule's answer before the link decided: the link's app opens the URL, whichever destination it now opens.
+            let made = opening(choice.link, live: answer.linkIsLive, answer: answer, entry: entry, resolution: answer.ruleResolution ?? resolution,
+                               platform: answer.linkPlatform, target: choice.target, variant: choice.variant)
+            var json: [UInt8] = []
+            json.reserveCapacity(1024)
+            ResolveJSON.write(made, into: &json)
+            return ResolveCache.CachedAnswer(answer: made, json: json)
+        }
+    }
+
+    /// `answer` opening the stored `link` (live or not) where its app is the one that opens the URL.
+    private func opening(_ link: ServedLink, live: Bool, answer: Answer, entry: CatalogEntry, resolution: LinkResolution, platform: AppPlatform,
+                         target: String? = nil, variant: String? = nil) -> Answer {
         var decided = resolution
         if let appID = link.appID, let type = link.destinationType, resolution.outcome == .openApp, let app = resolution.app,
            entry.linkApp(appID, type: type, platform: platform) === app {
@@ -235,6 +278,7 @@ struct Resolver: Sendable {
                                               : .error(DestinationError(code: .linkExpired, param: nil, detail: "The link \(link.slug) has expired.")))
         }
         return Answer(url: answer.url, parsed: answer.parsed, entry: entry, resolution: decided, platform: answer.platform,
-                      storedLink: link, linkIsLive: live)
+                      storedLink: link, linkIsLive: live, targeted: target != nil || variant != nil || answer.targeted,
+                      target: target, variant: variant, ruleResolution: resolution, linkPlatform: platform)
     }
 }

@@ -45,6 +45,7 @@ struct HitCopyDataTests {
                 (hit.country, hit.os, hit.browser) = (index % 3 == 0 ? nil : "DE", "iOS", index % 10 == 0 ? "Mobile\u{0}Safari" : "Mobile Safari")
                 hit.device = Hit.Device.allCases[index % Hit.Device.allCases.count]
             }
+            if index % 5 == 1 { (hit.target, hit.variant) = ("germany", index % 2 == 0 ? "b" : nil) }
             return hit
         }
         // Cut to 200 bytes at a character boundary: 100 two-byte characters.
@@ -61,7 +62,7 @@ struct HitCopyDataTests {
         reader.at = 11
         #expect(reader.int(Int32.self) == 0 && reader.int(Int32.self) == 0)
         for (index, hit) in hits.enumerated() {
-            #expect(reader.int(Int16.self) == 26)
+            #expect(reader.int(Int16.self) == 28)
             let id = reader.int64Field()
             #expect(id == [5_000, 1_024, 9_216][index / 1024] + Int64(index % 1024))
             let time = reader.int64Field()
@@ -90,6 +91,8 @@ struct HitCopyDataTests {
             #expect(reader.text() == hit.os)
             #expect(reader.text() == hit.browser?.replacingOccurrences(of: "\u{0}", with: ""))
             #expect(reader.text() == hit.device?.rawValue)
+            #expect(reader.text() == hit.target)
+            #expect(reader.text() == hit.variant)
         }
         #expect(reader.int(Int16.self) == -1)
         #expect(reader.at == reader.bytes.count)

@@ -137,6 +137,12 @@ struct HitSpoolTests {
         expected.time = decoded.time
         #expect(decoded == expected)
         #expect(Hit(spoolLine: "12\tbroken") == nil)
+        // A targeted link's target and variant: 27 fields, read back.
+        var targeted = hit
+        (targeted.target, targeted.variant, targeted.country) = ("germany", "b", "DE")
+        let line = Self.line(targeted)
+        #expect(line.split(separator: "\t", omittingEmptySubsequences: false).count == 27)
+        #expect(Hit(spoolLine: line).map { ($0.target, $0.variant, $0.country) } ?? (nil, nil, nil) == ("germany", "b", "DE"))
         // What a click got is the 15th field, present only when set.
         var click = hit
         click.served = .landing

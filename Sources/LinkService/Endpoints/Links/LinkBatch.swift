@@ -197,7 +197,8 @@ struct LinkBatch {
     private static func link(_ link: Link, id: UUID, createdAt: Date? = nil, micros: Int64 = 0) -> Link {
         Link(id: id, domainID: link.domainID, hostname: link.hostname, slug: link.slug, appID: link.appID, destination: link.destination,
              webURL: link.webURL, fallbacks: link.fallbacks, skipStore: link.skipStore, campaign: link.campaign, tags: link.tags, preview: link.preview,
-             expiresAt: link.expiresAt, maxClicks: link.maxClicks, name: link.name, data: link.data, version: 1,
+             expiresAt: link.expiresAt, maxClicks: link.maxClicks, name: link.name, data: link.data,
+             targets: link.targets, variants: link.variants, version: 1,
              createdAt: createdAt ?? link.createdAt, updatedAt: createdAt ?? link.updatedAt, sortMicros: micros)
     }
 

@@ -14,6 +14,7 @@ enum LinkCSV {
         ("desktopFallback", "/fallbacks/desktop"), ("skipStore", "/skipStore"),
         ("previewTitle", "/preview/title"), ("previewDescription", "/preview/description"), ("previewImageUrl", "/preview/imageUrl"),
         ("expiresAt", "/expiresAt"), ("maxClicks", "/maxClicks"), ("data", "/data"),
+        ("targets", "/targets"), ("variants", "/variants"),
     ])
     /// Columns whose text is kept as written; the others are read with surrounding spaces trimmed.
     private static let asWritten: Set<String> = ["name", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content",
@@ -53,6 +54,12 @@ enum LinkCSV {
             case _ where jsonObjects.contains(name):
                 guard let value = try? JSONValue.parse(cell), case .object = value else {
                     problems.append((name, "\(name) must be a JSON object such as {\"id\":42}."))
+                    continue
+                }
+                values.append((pointer, value))
+            case "targets", "variants":
+                guard let value = try? JSONValue.parse(cell), case .array = value else {
+                    problems.append((name, "\(name) must be a JSON array, as the API takes it."))
                     continue
                 }
                 values.append((pointer, value))
@@ -99,7 +106,7 @@ enum LinkCSV {
             link.skipStore ? "true" : "false",
             text(link.preview["title"]), text(link.preview["description"]), text(link.preview["imageUrl"]),
             link.expiresAt.map { JSONValue.timestamp($0).stringValue! } ?? "", link.maxClicks.map { String($0) } ?? "",
-            link.data?.serialized ?? "",
+            link.data?.serialized ?? "", link.targetsJSON?.serialized ?? "", link.variantsJSON?.serialized ?? "",
         ]
     }
 }

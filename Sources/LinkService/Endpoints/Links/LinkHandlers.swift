@@ -70,6 +70,9 @@ struct LinkHandlers: EndpointGroup {
             if let appID = input.app, let destination = input.destination {
                 try Self.check(app: appID, destination, principal, on: connection)
             }
+            for (app, destination) in LinkTargeting.destinations(targets: input.targets, variants: input.variants) {
+                try Self.check(app: app, destination, principal, on: connection)
+            }
             var link = input.newLink(on: domain)
             var places = try self.places(domain: domain.id, workspace: principal.workspaceID, acknowledgeMoves: acknowledged, on: connection)
             if input.slug != nil {
@@ -168,6 +171,11 @@ struct LinkHandlers: EndpointGroup {
         if let appID = after.appID, let destination = after.destination, after.appID != before.appID || after.destination != before.destination {
             try Self.check(app: appID, input.destination ?? DestinationInput(stored: destination), principal, on: connection)
         }
+        if after.targets != before.targets || after.variants != before.variants {
+            for (app, destination) in LinkTargeting.destinations(targets: after.targets, variants: after.variants) {
+                try Self.check(app: app, destination, principal, on: connection)
+            }
+        }
         let moved = after.slug != before.slug || after.domainID != before.domainID
         if moved || after.appID != before.appID || after.destination != before.destination || after.webURL != before.webURL
             || after.fallbacks != before.fallbacks {
@@ -206,7 +214,7 @@ struct LinkHandlers: EndpointGroup {
     /// the type declares (`DestinationInput.check`, as `POST /v1/links/build` checks them).
     private static func check(app: UUID, _ destination: DestinationInput, _ principal: Principal, on connection: Connection) throws {
         guard try AppStore.find(app, of: principal.workspaceID, on: connection) != nil else {
-            throw ServiceError.validation([.init(pointer: "/app", detail: "There is no app \(app.canonicalText) in this workspace.")])
+            throw ServiceError.validation([.init(pointer: destination.appPointer, detail: "There is no app \(app.canonicalText) in this workspace.")])
         }
         let type = destination.type ?? ""
         guard let declared = try DestinationStore.find(type, of: app, on: connection) else {

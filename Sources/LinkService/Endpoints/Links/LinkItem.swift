@@ -45,6 +45,22 @@ enum LinkItem {
                 return
             }
         }
+        for (app, destination) in LinkTargeting.destinations(targets: input.targets, variants: input.variants) {
+            let inner = DestinationInput(stored: destination.json, at: pointer + String(destination.typePointer.dropLast("/type".count)))
+            guard targets.apps.contains(app) else {
+                self = Self.refusal(inner.appPointer, "There is no app \(app.canonicalText) in this workspace.")
+                return
+            }
+            guard let declared = targets.destinations[app]?[inner.type ?? ""] else {
+                self = Self.refusal(inner.typePointer, "The app has no destination type '\(inner.type ?? "")'.")
+                return
+            }
+            _ = inner.check(against: declared, errors)
+            guard errors.isEmpty else {
+                self = .refused(ServiceError.validation(errors.list).problem)
+                return
+            }
+        }
         // The batch gives each link its id (`OrderedIDs`).
         self = .draft(input.newLink(on: domain, id: Self.placeholderID), generate: input.slug == nil ? domain.settings.linkSlugLength : nil, pointer: pointer)
     }

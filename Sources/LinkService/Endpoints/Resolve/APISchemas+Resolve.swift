@@ -29,6 +29,13 @@ extension APISchemas {
             .optional("links", Schema.ref("Links")),
             .optional("requiresSignIn", Schema.boolean.described("Present (true) when the destination is for signed-in users (docs/CODEGEN.md).")),
             .optional("link", Schema.ref("ResolvedLink")),
+            .optional("targeted", Schema.boolean.described("""
+                Present (true) when the stored link is targeted (docs/LINKS.md, "Targeting and experiments"): what it opens depends on \
+                the visitor, so a router asks resolve with the visitor's context (`country`, `language`, `visitorId`, `app`) rather \
+                than routing it offline.
+                """)),
+            .optional("target", Schema.string.nullable.described("With `targeted`: the target that decided; null for the link's own destination.")),
+            .optional("variant", Schema.string.nullable.described("With `targeted`: the experiment's variant the visitor has; null when none.")),
             .required("fallbacks", Schema.object([
                 .optional("web", Schema.url.described("The domain's web fallback (with the link's path when configured).")),
                 .optional("appStore", Schema.url),

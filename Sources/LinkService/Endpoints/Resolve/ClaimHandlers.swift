@@ -39,6 +39,10 @@ struct ClaimHandlers: EndpointGroup {
                 hit.served = .claim
                 hit.isBot = false   // the app asks, with its HTTP library's User-Agent
                 if hit.device == .bot { hit.device = .other }   // the class says bot only with isBot
+                if resolved.answer.targeted, let stored = try? JSONValue.parse(answer) {
+                    // The target and variant the click was given, which the answer carries through the install.
+                    (hit.target, hit.variant) = (stored["target"]?.stringValue, stored["variant"]?.stringValue)
+                }
                 hits.record(hit, from: request)
             }
             return .json(Array(answer.utf8))

@@ -24,13 +24,21 @@ struct ResolveHandlers: EndpointGroup {
     /// Read with `Request.flag`, which also takes upper-case spellings.
     private static let log = QueryParameter("log", Schema.enumeration(["true", "false", "1", "0"]), "Record the lookup as a hit for analytics (default true).")
 
+    private static let country = QueryParameter("country", Schema.string(pattern: "^([A-Za-z]{2}|unknown)$"),
+                                                "The visitor's country (ISO 3166-1 alpha-2) for a targeted link; default: the caller's address's.")
+    private static let language = QueryParameter("language", Schema.string(maxLength: 200),
+                                                 "The visitor's languages (an `Accept-Language` value, such as `de-AT,en;q=0.5`) for a targeted link; default: the request's.")
+    private static let visitorID = QueryParameter("visitorId", Schema.string(minLength: 1, maxLength: 200),
+                                                  "The visitor's stable id: the key of their variant in a targeted link's experiment (the same id keeps the same variant).")
+    private static let app = QueryParameter("app", Schema.uuid, "The app that asks (for targets with an `apps` condition).")
+
     static var schemas: [(name: String, schema: Schema)] { APISchemas.resolve }
 
     var endpoints: [Endpoint] {
         [
             Endpoint(.GET, "/v1/resolve", "resolveURL", "What a URL opens: app, rule and typed destination", tag: "Resolve", access: .key(.read),
                      description: Self.publicResolveNote,
-                     query: [Self.url, Self.platform, Self.log],
+                     query: [Self.url, Self.platform, Self.log, Self.country, Self.language, Self.visitorID, Self.app],
                      success: .json(200, "ResolveResult")) { request in try resolveOne(request) },
             Endpoint(.POST, "/v1/resolve", "resolveURLs", "Resolve up to 1000 URLs at once", tag: "Resolve", access: .key(.read),
                      description: Self.publicResolveNote + " A URL that is not an absolute http(s) URL is a 422 pointing at it.",
@@ -48,11 +56,29 @@ struct ResolveHandlers: EndpointGroup {
         let url = try Self.url.value(in: request)!
         let platform = try Self.platform.value(in: request).flatMap(AppPlatform.init(rawValue:)) ?? .ios
         let log = try request.flag(Self.log.name) ?? true
-        let resolved: ResolveCache.CachedAnswer
+        var resolved: ResolveCache.CachedAnswer
         do {
             resolved = try resolver.resolve(url, platform: platform, workspace: workspace)
         } catch let error as LinkKitError {
             throw ServiceError.badRequest("url is not a valid absolute http(s) URL: \(error.message)")
+        }
+        if let targeting = resolved.answer.storedLink?.targeting {
+            var visitor = TargetVisitor(platform: platform == .android ? .android : .ios, device: .mobile)
+            if let country = try Self.country.value(in: request) {
+                visitor.country = ServedTargeting.packed(country)
+            } else if targeting.asksCountry, let code = hits.countries?.country(of: request.remoteAddress) {
+                visitor.country = ServedTargeting.packed(code)
+            }
+            if let language = try Self.language.value(in: request) ?? request.headers["Accept-Language"] {
+                visitor.language = TargetVisitor.firstLanguage(language)
+            }
+            if let app = try Self.app.value(in: request) {
+                guard let id = UUID(uuidString: app) else { throw ServiceError.badRequest("app must be an app id (a UUID).") }
+                visitor.app = id
+            }
+            if targeting.asksUTM { visitor.campaign = Hit.Campaign.of(query: resolved.answer.parsed.query, link: nil) }
+            let key = try Self.visitorID.value(in: request)
+            resolved = resolver.targeted(resolved, slot: targeting.slot(targeting.choose(visitor, key: key.map { $0[...] })))
         }
         if log { record(resolved.answer, request, workspace: workspace) }
         return .json(resolved.json)

@@ -29,12 +29,15 @@ struct DestinationInput {
     }
 
     /// A link's stored destination (`json`), checked again when its app changes; errors point into `/destination`.
-    init(stored: JSONValue) {
+    init(stored: JSONValue, at pointer: String = "/destination") {
         type = stored["type"]?.stringValue
         if case .object(let members)? = stored["params"] { params = members } else { params = [] }
-        typePointer = "/destination/type"
-        paramsPointer = "/destination/params"
+        typePointer = pointer + "/type"
+        paramsPointer = pointer + "/params"
     }
+
+    /// Where the `app` beside this destination is.
+    var appPointer: String { String(typePointer.dropLast("/destination/type".count)) + "/app" }
 
     /// The parameters checked against `declared` (`DestinationType.values`, as resolve reads a captured value), each
     /// problem recorded in `errors` at its pointer under `params`. The values are usable only when none was.

@@ -25,6 +25,8 @@ extension Link {
         },
         .optional("name", Schema.string) { .optional($0.name) },
         .optional("data", Schema.anyObject) { $0.data ?? .null },
+        .optional("targets", Schema.array(Schema.ref("LinkTarget"))) { $0.targets.map { .array($0.map(\.json)) } ?? .null },
+        .optional("variants", Schema.array(Schema.ref("LinkVariant"))) { $0.variants.map { .array($0.map(\.json)) } ?? .null },
         .required("createdAt", Schema.created) { .timestamp($0.createdAt) },
         .required("updatedAt", Schema.updated) { .timestamp($0.updatedAt) },
     ]

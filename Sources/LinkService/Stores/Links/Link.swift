@@ -44,6 +44,9 @@ struct Link: VersionedResource {
     var name: String?
     /// A JSON object of at most `LinkInput.dataLimit` bytes serialized.
     var data: JSONValue?
+    /// The targets, in order, and the link's own variants (`LinkTargeting`); nil: none.
+    var targets: [LinkTargeting.Target]? = nil
+    var variants: [LinkTargeting.Variant]? = nil
     let version: Int
     let createdAt: Date
     let updatedAt: Date
@@ -51,6 +54,10 @@ struct Link: VersionedResource {
     /// The taps counted as the database holds them (each node adds its own every second): held against `maxClicks`,
     /// and what `sort=clicks` orders by.
     var clicks: Int64 = 0
+
+    /// The stored form of `targets` and `variants`.
+    var targetsJSON: JSONValue? { targets.map { .array($0.map(\.json)) } }
+    var variantsJSON: JSONValue? { variants.map { .array($0.map(\.json)) } }
 
     /// The link itself.
     var shortLink: String { "https://\(hostname)/\(slug)" }

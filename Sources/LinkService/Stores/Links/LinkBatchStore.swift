@@ -12,7 +12,7 @@ enum LinkBatchStore {
     /// The temporary table's columns, in the order `rows(of:)` writes them.
     private static let columns = """
         id, domain_id, slug, app_id, destination, url, fallbacks, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
-        tags, preview, expires_at, max_clicks, name, data, skip_store
+        tags, preview, expires_at, max_clicks, name, data, skip_store, targets, variants
         """
 
     /// Creates the transaction's (empty) batch table, dropped at its end.
@@ -68,6 +68,7 @@ enum LinkBatchStore {
         [link.id.canonicalText, link.domainID.canonicalText, link.slug, link.appID?.canonicalText, link.destination?.serialized,
          link.webURL, link.fallbacks.serialized, link.campaign.source, link.campaign.medium, link.campaign.campaign,
          link.campaign.term, link.campaign.content, link.tags.postgresText, link.preview.serialized, link.expiresAt?.postgresText,
-         link.maxClicks.map { String($0) }, link.name, link.data?.serialized, link.skipStore ? "t" : "f"]
+         link.maxClicks.map { String($0) }, link.name, link.data?.serialized, link.skipStore ? "t" : "f",
+         link.targetsJSON?.serialized, link.variantsJSON?.serialized]
     }
 }

@@ -88,6 +88,30 @@ enum LinkFields {
         }
     }
 
+    /// `targets`: who opens what (`LinkTargeting`), in order.
+    static let targets = BodyField<[LinkTargeting.Target]>("targets", schema: Schema.array(Schema.ref("LinkTarget"), minItems: 1, maxItems: LinkTargeting.maxTargets)
+        .described("""
+            Targets, in order: the first whose conditions all hold for a visitor decides what the link opens for them; the link's own \
+            destination is the default. A target that can never decide (an earlier one holds for all its visitors, an unknown \
+            country, an empty window or list) is refused (docs/LINKS.md, "Targeting and experiments").
+            """)) { body, name, required in
+        guard let elements = body.array(name, required: required, maxCount: LinkTargeting.maxTargets) else { return nil }
+        if elements.isEmpty {
+            body.errors.add(body.at(name), "targets cannot be empty: send null to remove them.")
+            return nil
+        }
+        return LinkTargeting.targets(elements, errors: body.errors)
+    }
+    /// `variants`: the link's own experiment.
+    static let variants = BodyField<[LinkTargeting.Variant]>("variants", schema: Schema.array(Schema.ref("LinkVariant"), minItems: 2, maxItems: LinkTargeting.maxVariants)
+        .described("""
+            An experiment: visitors the link's own destination would serve are split between the variants by weight, each keeping \
+            its variant (docs/LINKS.md, "Targeting and experiments").
+            """)) { body, name, required in
+        guard let elements = body.array(name, required: required, maxCount: LinkTargeting.maxVariants) else { return nil }
+        return LinkTargeting.variants(elements, at: body.at(name), errors: body.errors)
+    }
+
     /// `fallbacks`: where each platform goes when the app does not open the link, beside the store page (the
     /// website to continue to) unless the link says `skipStore`.
     enum Fallback {

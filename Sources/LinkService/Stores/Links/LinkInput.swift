@@ -23,6 +23,8 @@ struct LinkInput {
     var maxClicks: Int64?
     var name: String?
     var data: JSONValue?
+    var targets: [LinkTargeting.Target]?
+    var variants: [LinkTargeting.Variant]?
     /// The members the body holds, `null` included (a `PATCH` clears those that are `null`).
     private var present: Set<String> = []
     /// The members the body holds with a value other than `null`.
@@ -32,7 +34,8 @@ struct LinkInput {
     init(reading body: inout JSONObjectReader, creating: Bool) {
         for field in [LinkFields.domain.name, LinkFields.slug.name, LinkFields.app.name, LinkFields.destination.name, LinkFields.url.name,
                       LinkFields.fallbacks.name, LinkFields.skipStore.name, LinkFields.campaign.name, LinkFields.tags.name, LinkFields.preview.name,
-                      LinkFields.expiresAt.name, LinkFields.maxClicks.name, LinkFields.name.name, LinkFields.data.name] where body.has(field) {
+                      LinkFields.expiresAt.name, LinkFields.maxClicks.name, LinkFields.name.name, LinkFields.data.name,
+                      LinkFields.targets.name, LinkFields.variants.name] where body.has(field) {
             present.insert(field)
             if body.value(field) != JSONValue.null { given.insert(field) }
         }
@@ -50,6 +53,8 @@ struct LinkInput {
         maxClicks = LinkFields.maxClicks.read(&body)
         name = LinkFields.name.read(&body)
         data = LinkFields.data.read(&body)
+        targets = LinkFields.targets.read(&body)
+        variants = LinkFields.variants.read(&body)
         if creating, let problem = Self.targetProblem(app: given.contains(LinkFields.app.name),
                                                       destination: given.contains(LinkFields.destination.name), url: given.contains(LinkFields.url.name)) {
             body.errors.add(body.at(problem.member), problem.detail)
@@ -62,6 +67,7 @@ struct LinkInput {
         Link(id: id, domainID: domain.id, hostname: domain.hostname, slug: slug ?? "", appID: app, destination: destination?.json,
              webURL: url, fallbacks: fallbacks ?? .object([]), skipStore: skipStore ?? false, campaign: campaign ?? Link.Campaign(), tags: tags ?? [],
              preview: preview ?? .object([]), expiresAt: expiresAt, maxClicks: maxClicks, name: name, data: data,
+             targets: targets, variants: variants,
              version: 1, createdAt: Date(), updatedAt: Date(), sortMicros: 0)
     }
 
@@ -92,6 +98,8 @@ struct LinkInput {
         if present.contains(LinkFields.maxClicks.name) { link.maxClicks = maxClicks }
         if present.contains(LinkFields.name.name) { link.name = name }
         if present.contains(LinkFields.data.name) { link.data = data }
+        if present.contains(LinkFields.targets.name) { link.targets = targets }
+        if present.contains(LinkFields.variants.name) { link.variants = variants }
     }
 
     /// The nested object `name` of text `fields` (`fallbacks`, `campaign`, `preview`), each read through its field;

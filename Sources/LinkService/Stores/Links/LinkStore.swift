@@ -9,7 +9,8 @@ enum LinkStore: ResourceStore {
     static let columns = """
         id, domain_id, (SELECT hostname FROM domains WHERE domains.id = links.domain_id), slug, app_id, destination, url, fallbacks,
         utm_source, utm_medium, utm_campaign, utm_term, utm_content, tags, preview, expires_at, max_clicks, name, data,
-        version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8, clicks, skip_store
+        version, created_at, updated_at, (extract(epoch FROM created_at) * 1000000)::int8, clicks, skip_store,
+        targets, variants
         """
     static let address = (key: "id", owner: "workspace_id")
 
@@ -26,11 +27,11 @@ enum LinkStore: ResourceStore {
 
     /// Inserts `link` (its id, version and timestamps are the database's); nil when its domain already has the slug.
     static func insert(_ link: Link, workspace: UUID, on connection: Connection) throws -> Link? {
-        // Numbered: `values(of:)` gives the 19 values in the order `update` binds them too.
+        // Numbered: `values(of:)` gives the 21 values in the order `update` binds them too.
         let row = try connection.query(Query(unsafeSQL: """
             INSERT INTO links (workspace_id, domain_id, slug, app_id, destination, url, fallbacks, utm_source, utm_medium, utm_campaign,
-                               utm_term, utm_content, tags, preview, expires_at, max_clicks, name, data, skip_store)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+                               utm_term, utm_content, tags, preview, expires_at, max_clicks, name, data, skip_store, targets, variants)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
             ON CONFLICT (domain_id, slug) DO NOTHING
             RETURNING \(columns)
             """, binds: [workspace] + values(of: link))).first
@@ -42,7 +43,7 @@ enum LinkStore: ResourceStore {
         try update(link.id, set: """
             domain_id = $2, slug = $3, app_id = $4, destination = $5, url = $6, fallbacks = $7, utm_source = $8, utm_medium = $9,
             utm_campaign = $10, utm_term = $11, utm_content = $12, tags = $13, preview = $14, expires_at = $15, max_clicks = $16,
-            name = $17, data = $18, skip_store = $19
+            name = $17, data = $18, skip_store = $19, targets = $20, variants = $21
             """, values(of: link), on: connection)
     }
 
@@ -189,12 +190,13 @@ enum LinkStore: ResourceStore {
         return pattern + "%"
     }
 
-    /// The binds `$2…$19` of `insert` and `save`.
+    /// The binds `$2…$21` of `insert` and `save`.
     private static func values(of link: Link) -> [any PostgresEncodable] {
         [link.domainID, link.slug, link.appID, link.destination.map { JSONText($0.serialized) }, link.webURL,
          JSONText(link.fallbacks.serialized), link.campaign.source, link.campaign.medium, link.campaign.campaign, link.campaign.term,
          link.campaign.content, link.tags, JSONText(link.preview.serialized), link.expiresAt, link.maxClicks, link.name,
-         link.data.map { JSONText($0.serialized) }, link.skipStore]
+         link.data.map { JSONText($0.serialized) }, link.skipStore, link.targetsJSON.map { JSONText($0.serialized) },
+         link.variantsJSON.map { JSONText($0.serialized) }]
     }
 }
 
@@ -212,5 +214,12 @@ extension Link {
         self.fallbacks = try JSONValue.parse(fallbacks.json)
         self.preview = try JSONValue.parse(preview.json)
         self.data = try data.map { try JSONValue.parse($0.json) }
+        // The stored targets were validated when written: read with the API's reader, what it refuses now is left out.
+        if let text = try row.decode(25, as: JSONText?.self), case .array(let items) = try JSONValue.parse(text.json) {
+            targets = LinkTargeting.targets(items.enumerated().map { ($0.element, "/targets/\($0.offset)") }, errors: FieldErrors())
+        }
+        if let text = try row.decode(26, as: JSONText?.self), case .array(let items) = try JSONValue.parse(text.json) {
+            variants = LinkTargeting.variants(items.enumerated().map { ($0.element, "/variants/\($0.offset)") }, at: "/variants", errors: FieldErrors())
+        }
     }
 }

@@ -1,0 +1,205 @@
+import Foundation
+import HTTPServer
+import LinkKit
+@testable import LinkService
+import Testing
+import TestSupport
+
+/// Targeting and experiments (issue 51, docs/LINKS.md "Targeting and experiments"): the first target whose conditions
+/// hold decides a click and a resolve, variants stick to their visitors, the hit records both, and every door refuses
+/// targets that can never decide, at their pointer.
+@Suite("Link targeting")
+struct LinkTargetingTests {
+    static let page = "https://www.example.com/default"
+    static let androidPage = "https://www.example.com/android"
+    static let germanPage = "https://www.example.com/de"
+    static let targets = """
+        [{"name":"android","conditions":{"platforms":[{"platform":"android"}]},"url":"\(androidPage)"},
+         {"name":"german","conditions":{"languages":["de"]},"url":"\(germanPage)",
+          "variants":[{"name":"a","weight":50,"url":"https://www.example.com/de-a"},{"name":"b","weight":50,"url":"https://www.example.com/de-b"}]}]
+        """
+
+    private static func click(_ fixture: Fixture, _ path: String, agent: String, headers: [(String, String)] = []) throws -> TestResponse {
+        try fixture.service.request("GET", path, headers: [("Host", fixture.host), ("User-Agent", agent)] + headers)
+    }
+
+    private static func create(_ fixture: Fixture, _ members: String) throws -> TestResponse {
+        try fixture.service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
+            {"domain":"\(fixture.host)","url":"\(page)"\(members)}
+            """)
+    }
+
+    @Test func theFirstTargetWhoseConditionsHoldDecidesAClick() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let link = try Fixture.expect(201, Self.create(fixture, #","slug":"t","targets":"# + Self.targets)).json
+            #expect(link["targets"]?.arrayValue?.count == 2, "\(link)")
+            #expect(try Self.click(fixture, "/t", agent: ClickTests.pixel, headers: [("Accept-Language", "de")]).headers["Location"] == Self.androidPage,
+                    "the first target decides, though the second holds too")
+            #expect(try Self.click(fixture, "/t", agent: ClickTests.iPhone, headers: [("Accept-Language", "en")]).headers["Location"] == Self.page)
+            #expect(try Self.click(fixture, "/t", agent: ClickTests.iPhone).headers["Location"] == Self.page)
+            // Quality values: the first acceptable language is German.
+            let german = try Self.click(fixture, "/t", agent: ClickTests.iPhone, headers: [("Accept-Language", "fr;q=0.4, de-AT;q=0.9, en;q=0.1")])
+            let location = try #require(german.headers["Location"])
+            #expect(location.hasPrefix("https://www.example.com/de-"), "\(location)")
+            let cookie = try #require(german.headers["Set-Cookie"])
+            #expect(cookie.hasPrefix("linkd_v=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Max-Age="))
+            // The cookie keeps the variant; it is set once.
+            let key = String(cookie.split(separator: ";")[0])
+            for _ in 0..<5 {
+                let again = try Self.click(fixture, "/t", agent: ClickTests.iPhone, headers: [("Accept-Language", "de"), ("Cookie", key)])
+                #expect(again.headers["Location"] == location)
+                #expect(again.headers["Set-Cookie"] == nil)
+            }
+            var rows: [(String?, String?)] = []
+            try waitUntil("the hits written: \(rows)") {
+                rows = try service.application.pool.withConnection { connection in
+                    try connection.query("SELECT target, variant FROM hits WHERE source = 'click' ORDER BY id").map { try $0.decode((String?, String?).self) }
+                }
+                return rows.count >= 9
+            }
+            #expect(rows[0].0 == "android" && rows[0].1 == nil)
+            #expect(rows[1].0 == nil && rows[2].0 == nil)
+            #expect(rows[3].0 == "german" && ["a", "b"].contains(rows[3].1))
+            #expect(rows[4...].allSatisfy { $0.0 == "german" && $0.1 == rows[3].1 })
+        }
+    }
+
+    @Test func resolveTakesTheVisitorsContextAndSaysTheLinkIsTargeted() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            try Fixture.expect(201, Self.create(fixture, #","slug":"r","targets":"# + Self.targets))
+            let url = "https://\(fixture.host)/r"
+            let plain = try Fixture.expect(200, service.request("GET", "/v1/resolve?url=\(url)", key: fixture.key)).json
+            #expect(plain["targeted"] == .bool(true) && plain["target"] == .null, "\(plain)")
+            let android = try Fixture.expect(200, service.request("GET", "/v1/resolve?url=\(url)&platform=android", key: fixture.key)).json
+            #expect(android["target"] == .string("android") && android["link"]?["url"] == .string(Self.androidPage), "\(android)")
+            let german = try Fixture.expect(200, service.request("GET", "/v1/resolve?url=\(url)&language=de-CH&visitorId=v1", key: fixture.key)).json
+            #expect(german["target"] == .string("german"))
+            let variant = try #require(german["variant"]?.stringValue)
+            for _ in 0..<3 {
+                let again = try Fixture.expect(200, service.request("GET", "/v1/resolve?url=\(url)&language=de&visitorId=v1", key: fixture.key)).json
+                #expect(again["variant"]?.stringValue == variant)
+            }
+            // Without a visitor id there is no variant: the target's own destination.
+            let anonymous = try Fixture.expect(200, service.request("GET", "/v1/resolve?url=\(url)&language=de", key: fixture.key)).json
+            #expect(anonymous["variant"] == .null && anonymous["link"]?["url"] == .string(Self.germanPage), "\(anonymous)")
+            // A link without targets says nothing of targeting.
+            try Fixture.expect(201, Self.create(fixture, #","slug":"p""#))
+            let untargeted = try Fixture.expect(200, service.request("GET", "/v1/resolve?url=https://\(fixture.host)/p", key: fixture.key)).json
+            #expect(untargeted["targeted"] == nil)
+        }
+    }
+
+    /// Targets that can never decide, each at its pointer.
+    static let refusals: [(targets: String, pointer: String)] = [
+        (#"[{"name":"x","conditions":{"countries":["DE","ZZ"]},"url":"https://www.example.com/x"}]"#, "/targets/0/conditions/countries/1"),
+        (#"[{"name":"x","conditions":{"devices":[]},"url":"https://www.example.com/x"}]"#, "/targets/0/conditions/devices"),
+        (#"[{"name":"x","conditions":{"window":{"from":"2030-01-02T00:00:00Z","until":"2030-01-01T00:00:00Z"}},"url":"https://www.example.com/x"}]"#,
+         "/targets/0/conditions/window/until"),
+        (#"[{"name":"x","conditions":{"countries":["DE","AT"]},"url":"https://www.example.com/x"},{"name":"y","conditions":{"countries":["AT"],"devices":["mobile"]},"url":"https://www.example.com/y"}]"#,
+         "/targets/1/conditions"),
+        (#"[{"name":"x","conditions":{},"url":"https://www.example.com/x"},{"name":"y","conditions":{"languages":["de"]},"url":"https://www.example.com/y"}]"#,
+         "/targets/1/conditions"),
+        (#"[{"name":"x","conditions":{"countries":["DE"]},"url":"https://www.example.com/x","variants":[{"name":"a","weight":0,"url":"https://www.example.com/a"},{"name":"b","weight":5,"stopped":true,"url":"https://www.example.com/b"}]}]"#,
+         "/targets/0/variants"),
+    ]
+
+    @Test func everyDoorRefusesTargetsThatCanNeverDecide() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let stored = try Fixture.expect(201, Self.create(fixture, #","slug":"kept""#)).json
+            let id = try #require(stored["id"]?.stringValue)
+            for (targets, pointer) in Self.refusals {
+                let single = try Self.create(fixture, #","targets":"# + targets)
+                #expect(try single.status == 422 && single.json["errors"]?.arrayValue?.contains { $0["pointer"] == .string(pointer) } == true,
+                        "create \(pointer): \(single.text)")
+                let patch = try service.request("PATCH", "/v1/links/\(id)", key: fixture.key, json: #"{"targets":"# + targets + "}")
+                #expect(patch.status == 422 && patch.text.contains("\"\(pointer)\""), "PATCH \(pointer): \(patch.text)")
+                let bulk = try Fixture.expect(200, service.request("POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key, json: """
+                    [{"domain":"\(fixture.host)","url":"\(Self.page)","targets":\(targets)}]
+                    """)).json
+                #expect(bulk["created"] == .number("0") && bulk.serialized.contains("\"/0\(pointer)\""), "bulk \(pointer): \(bulk)")
+                let cell = "\"" + targets.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                let csv = try HTTPTestClient.request(port: service.port, method: "POST", path: "/v1/links/import?acknowledgeMoves=true&format=csv",
+                                                     headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")],
+                                                     body: Array("domain,url,targets\n\(fixture.host),\(Self.page),\(cell)\n".utf8), timeout: 60)
+                #expect(try csv.status == 200 && csv.json["created"] == .number("0") && csv.text.contains("targets"), "CSV \(pointer): \(csv.text)")
+            }
+            // Nothing was changed or created.
+            #expect(try Fixture.expect(200, service.request("GET", "/v1/links/\(id)", key: fixture.key)).json["targets"] == nil)
+            #expect(try service.request("GET", "/v1/links", key: fixture.key).json["items"]?.arrayValue?.count == 1)
+            // A good one through the CSV import: stored as sent.
+            let cell = "\"" + Self.targets.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let imported = try HTTPTestClient.request(port: service.port, method: "POST", path: "/v1/links/import?acknowledgeMoves=true&format=csv",
+                                                      headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")],
+                                                      body: Array("domain,slug,url,targets\n\(fixture.host),csv,\(Self.page),\(cell)\n".utf8), timeout: 60)
+            #expect(try imported.json["created"] == .number("1"), "\(imported.text)")
+            #expect(try Self.click(fixture, "/csv", agent: ClickTests.pixel).headers["Location"] == Self.androidPage)
+        }
+    }
+
+    @Test func theDeferredLinkCarriesTheVariantThroughTheInstall() throws {
+        try TestService.with { service in
+            let fixture = try LandingTests.fixture(service)
+            func destination(_ id: Int) -> String { #""app":"\#(fixture.androidApp)","destination":{"type":"widgetDetail","params":{"id":\#(id)}}"# }
+            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
+                {"domain":"\(fixture.host)","slug":"ab",\(destination(1)),
+                 "variants":[{"name":"seven","weight":50,\(destination(7))},{"name":"eight","weight":50,\(destination(8))}]}
+                """))
+            let page = try service.request("GET", "/ab", headers: [("Host", fixture.host), ("User-Agent", LandingTests.Agent.android)])
+            #expect(page.headers["Set-Cookie"]?.hasPrefix("linkd_v=") == true)
+            let store = try #require(LandingTests.href(page.text, "get"))
+            let referrer = try #require(URLComponents(string: store)?.queryItems?.first { $0.name == "referrer" }?.value)
+            let token = String(referrer.dropFirst("linkd_token=".count))
+            let claimed = try Fixture.expect(200, service.request("POST", "/v1/deferred/claim", json: #"{"token":"\#(token)"}"#)).json
+            let variant = try #require(claimed["variant"]?.stringValue)
+            #expect(claimed["targeted"] == .bool(true) && claimed["target"] == .null)
+            #expect(claimed["destination"]?["params"]?["id"] == .number(variant == "seven" ? "7" : "8"), "\(claimed)")
+            var rows: [(String, String?)] = []
+            try waitUntil("the claim's hit: \(rows)") {
+                rows = try service.application.pool.withConnection { connection in
+                    try connection.query("SELECT source, variant FROM hits ORDER BY id").map { try $0.decode((String, String?).self) }
+                }
+                return rows.count >= 2
+            }
+            #expect(rows.map(\.1) == [variant, variant], "the click's and the claim's")
+        }
+    }
+
+    @Test func variantsKeepTheirVisitorsWhenWeightsChange() throws {
+        func split(_ weights: [(String, Double, Bool)]) -> [ServedTargeting.Variant] {
+            let link = ServedLink(Link(id: UUID(), domainID: UUID(), hostname: "h", slug: "s", appID: nil, destination: nil, webURL: "https://x.example",
+                                       fallbacks: .object([]), skipStore: false, campaign: .init(), tags: [], preview: .object([]), expiresAt: nil,
+                                       maxClicks: nil, name: nil, data: nil, version: 1, createdAt: Date(), updatedAt: Date(), sortMicros: 0), tapsWritten: 0)
+            return weights.map { ServedTargeting.Variant(name: $0.0, nameHash: ServedTargeting.fnv($0.0.utf8), weight: $0.1, stopped: $0.2, link: link) }
+        }
+        let buckets = (0..<ServedTargeting.buckets)
+        let even = buckets.map { ServedTargeting.variant(split([("a", 50, false), ("b", 50, false)]), bucket: $0)! }
+        let shares = even.filter { $0 == 0 }.count
+        #expect((4_500...5_500).contains(shares), "\(shares) of 10000 to a")
+        // b's share grows: a's visitors may move to b, b's never to a.
+        let grown = buckets.map { ServedTargeting.variant(split([("a", 30, false), ("b", 70, false)]), bucket: $0)! }
+        #expect(zip(even, grown).allSatisfy { $0.0 == 0 || $0.1 == 1 }, "b's visitors stay")
+        #expect((6_500...7_500).contains(grown.filter { $0 == 1 }.count))
+        // A third variant takes its share from both, and moves no one between a and b.
+        let third = buckets.map { ServedTargeting.variant(split([("a", 50, false), ("b", 50, false), ("c", 20, false)]), bucket: $0)! }
+        #expect(zip(even, third).allSatisfy { $0.1 == 2 || $0.0 == $0.1 })
+        // Stopped: c's visitors go back where they were, the others do not move.
+        let stopped = buckets.map { ServedTargeting.variant(split([("a", 50, false), ("b", 50, false), ("c", 20, true)]), bucket: $0)! }
+        #expect(stopped == even)
+        // The order of the variants does not matter, only their names.
+        let reordered = buckets.map { ServedTargeting.variant(split([("b", 50, false), ("a", 50, false)]), bucket: $0)! }
+        #expect(zip(even, reordered).allSatisfy { $0.0 != $0.1 })
+    }
+
+    @Test func acceptLanguageQualitiesDecideTheFirstLanguage() {
+        #expect(TargetVisitor.firstLanguage("fr;q=0.4, de-AT;q=0.9, en;q=0.1") == "de-AT")
+        #expect(TargetVisitor.firstLanguage("en, de") == "en")
+        #expect(TargetVisitor.firstLanguage("*, de;q=0.5") == "de")
+        #expect(TargetVisitor.firstLanguage("de;q=0") == nil)
+        #expect(ServedTargeting.Conditions.language("de", matches: "de-AT"))
+        #expect(!ServedTargeting.Conditions.language("de", matches: "den"))
+        #expect(ServedTargeting.Conditions.language("pt-br", matches: "pt-BR"))
+    }
+}
