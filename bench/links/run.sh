@@ -148,9 +148,9 @@ if ! skipped create; then
 fi
 
 # --- 2. Clicks ------------------------------------------------------------------------------------------------
-# run NAME URL-PATH: one wrk run of iPhone clicks; appends "rps p99_ms" to $BENCH_TMP/results.NAME.
+# run NAME URL-PATH [HEADER]: one wrk run of iPhone clicks; appends "rps p99_ms" to $BENCH_TMP/results.NAME.
 run() {
-    $WRK -H "Host: $HOST" -H "$IPHONE_AGENT" "$BASE$2" >"$BENCH_TMP/wrk.out" 2>&1 || bench_die "wrk failed: $(cat "$BENCH_TMP/wrk.out")"
+    $WRK -H "Host: $HOST" -H "$IPHONE_AGENT" ${3:+-H "$3"} "$BASE$2" >"$BENCH_TMP/wrk.out" 2>&1 || bench_die "wrk failed: $(cat "$BENCH_TMP/wrk.out")"
     grep -q 'Non-2xx' "$BENCH_TMP/wrk.out" && bench_die "$1 answered errors: $(grep 'Non-2xx' "$BENCH_TMP/wrk.out")"
     rps=$(awk '/^Requests\/sec:/ { print $2 }' "$BENCH_TMP/wrk.out")
     p99=$(bench_ms "$(awk '$1 == "99%" { print $2 }' "$BENCH_TMP/wrk.out")")
@@ -163,14 +163,30 @@ if ! skipped clicks && [ "$CREATED" -gt 0 ]; then
     LINK_SLUG=$(gen api 0 1 | sed 's/.*"slug":"\([^"]*\)".*/\1/')
     curl -sf -H "Host: $HOST" -H "$IPHONE_AGENT" -o "$BENCH_TMP/link.html" "$BASE/$LINK_SLUG" || bench_die "the link /$LINK_SLUG is not served"
     grep -q "href=\"widgets://$LINK_SLUG\"" "$BENCH_TMP/link.html" || bench_die "the link's landing page does not open it: $(head -c 600 "$BENCH_TMP/link.html")"
-    bench_log "clicks: the rule URL $CLICK_PATH against the link /$LINK_SLUG (kept), $ROUNDS rounds: $WRK"
+    # A targeted link (docs/LINKS.md, "Targeting and experiments"): five targets none of which holds for the iPhone
+    # (each condition is evaluated), then the link's own two-variant split, for a returning visitor (its cookie).
+    DEST='"app":"'$IOS'","destination":{"type":"widgetDetail","params":{"id":7}}'
+    TARGETED='{"domain":"'$HOST'","slug":"targeted5",'$DEST',"targets":['
+    TARGETED+='{"name":"de","conditions":{"countries":["DE","AT","CH"]},'$DEST'},'
+    TARGETED+='{"name":"fr","conditions":{"languages":["fr"]},'$DEST'},'
+    TARGETED+='{"name":"android","conditions":{"platforms":[{"platform":"android","minVersion":"12"}]},'$DEST'},'
+    TARGETED+='{"name":"desktop","conditions":{"devices":["desktop"]},'$DEST'},'
+    TARGETED+='{"name":"news","conditions":{"referrers":["news.example.com"],"utm":{"source":"news"}},'$DEST'}],'
+    TARGETED+='"variants":[{"name":"a","weight":50,'$DEST'},{"name":"b","weight":50,'$DEST'}]}'
+    api POST "/v1/links?acknowledgeMoves=true" "$TARGETED" 201 >/dev/null
+    bench_log "clicks: the rule URL $CLICK_PATH against the link /$LINK_SLUG (kept) and /targeted5, $ROUNDS rounds: $WRK"
     wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" -H "$IPHONE_AGENT" "$BASE/$LINK_SLUG" >/dev/null
+    wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" -H "$IPHONE_AGENT" -H "Cookie: linkd_v=0123456789abcdef" "$BASE/targeted5" >/dev/null
     r=1
     while [ $r -le "$ROUNDS" ]; do
         run rule "$CLICK_PATH"
         run link "/$LINK_SLUG"
+        run targeted "/targeted5" "Cookie: linkd_v=0123456789abcdef"
         r=$((r + 1))
     done
+    TARGETED_RPS=$(median targeted 1)
+    TARGETED_RATIO=$(awk -v a="$TARGETED_RPS" -v b="$(median link 1)" 'BEGIN { printf "%.2f", a / b }')
+    TARGETED_OK=$(awk -v r="$TARGETED_RATIO" 'BEGIN { print (r >= 1 / 1.1) ? "ok" : "MISSED" }')
     RULE_RPS=$(median rule 1); LINK_RPS=$(median link 1)
     CLICK_RATIO=$(awk -v a="$LINK_RPS" -v b="$RULE_RPS" 'BEGIN { printf "%.2f", a / b }')
     CLICK_OK=$(awk -v r="$CLICK_RATIO" 'BEGIN { print (r >= 0.8) ? "ok" : "MISSED" }')
@@ -244,11 +260,12 @@ if [ "$CREATE_OK" != skipped ]; then
 fi
 if [ "$CLICK_OK" != skipped ]; then
     echo "2. clicks (iPhone Safari, the landing page), $ROUNDS rounds of ${SECONDS_PER_RUN}s, $CONNECTIONS connections; req/s per round, median"
-    for name in rule link; do
+    for name in rule link targeted; do
         printf '   %-6s' "$name"; awk '{ printf " %10.0f", $1 }' "$BENCH_TMP/results.$name"
         printf '  median %10.0f  p99 %6.2f ms\n' "$(median "$name" 1)" "$(median "$name" 2)"
     done
     printf '   ratio link / rule %s\n' "$CLICK_RATIO"
+    printf '   ratio targeted / link %s (a click may cost at most 1.1x: ratio >= 0.91)\n' "$TARGETED_RATIO"
     echo "   a link not kept (/$MISS_SLUG, $MISS_STATUS): $MISS_LINKS statement(s) on links logged (and $MISS_OTHERS others: the hit writer's)"
     sed 's/^.*LOG: */     /' "$BENCH_TMP/miss.log" | cut -c 1-160
     echo "     plan: $MISS_PLAN"
@@ -262,5 +279,6 @@ fi
 echo
 [ "$CREATE_OK" = skipped ] || echo "target create >= 0.50x raw COPY:   $CREATE_RATIO  $CREATE_OK"
 [ "$CLICK_OK" = skipped ] || echo "target link click >= 0.80x rule:   $CLICK_RATIO  $CLICK_OK"
+[ "$CLICK_OK" = skipped ] || echo "target targeted >= 1/1.1x link:    $TARGETED_RATIO  $TARGETED_OK"
 [ "$NODES_OK" = skipped ] || echo "target other node p99 < 50 ms:     $NODES_P99  $NODES_OK"
-for verdict in "$CREATE_OK" "$CLICK_OK" "$NODES_OK"; do [ "$verdict" != MISSED ] || exit 1; done
+for verdict in "$CREATE_OK" "$CLICK_OK" "${TARGETED_OK:-skipped}" "$NODES_OK"; do [ "$verdict" != MISSED ] || exit 1; done
