@@ -167,12 +167,12 @@ if ! skipped clicks && [ "$CREATED" -gt 0 ]; then
     # (each condition is evaluated), then the link's own two-variant split, for a returning visitor (its cookie).
     DEST='"app":"'$IOS'","destination":{"type":"widgetDetail","params":{"id":7}}'
     TARGETED='{"domain":"'$HOST'","slug":"targeted5",'$DEST',"targets":['
-    TARGETED+='{"name":"de","conditions":{"countries":["DE","AT","CH"]},'$DEST'},'
-    TARGETED+='{"name":"fr","conditions":{"languages":["fr"]},'$DEST'},'
-    TARGETED+='{"name":"android","conditions":{"platforms":[{"platform":"android","minVersion":"12"}]},'$DEST'},'
-    TARGETED+='{"name":"desktop","conditions":{"devices":["desktop"]},'$DEST'},'
-    TARGETED+='{"name":"news","conditions":{"referrers":["news.example.com"],"utm":{"source":"news"}},'$DEST'}],'
-    TARGETED+='"variants":[{"name":"a","weight":50,'$DEST'},{"name":"b","weight":50,'$DEST'}]}'
+    TARGETED="$TARGETED"'{"name":"de","conditions":{"countries":["DE","AT","CH"]},'$DEST'},'
+    TARGETED="$TARGETED"'{"name":"fr","conditions":{"languages":["fr"]},'$DEST'},'
+    TARGETED="$TARGETED"'{"name":"android","conditions":{"platforms":[{"platform":"android","minVersion":"12"}]},'$DEST'},'
+    TARGETED="$TARGETED"'{"name":"desktop","conditions":{"devices":["desktop"]},'$DEST'},'
+    TARGETED="$TARGETED"'{"name":"news","conditions":{"referrers":["news.example.com"],"utm":{"source":"news"}},'$DEST'}],'
+    TARGETED="$TARGETED"'"variants":[{"name":"a","weight":50,'$DEST'},{"name":"b","weight":50,'$DEST'}]}'
     api POST "/v1/links?acknowledgeMoves=true" "$TARGETED" 201 >/dev/null
     bench_log "clicks: the rule URL $CLICK_PATH against the link /$LINK_SLUG (kept) and /targeted5, $ROUNDS rounds: $WRK"
     wrk -t"$BENCH_THREADS" -c"$CONNECTIONS" -d2s -H "Host: $HOST" -H "$IPHONE_AGENT" "$BASE/$LINK_SLUG" >/dev/null
