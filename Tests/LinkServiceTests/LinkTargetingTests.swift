@@ -139,6 +139,19 @@ struct LinkTargetingTests {
         }
     }
 
+    @Test func aTargetOrVariantLeadingBackToTheLinkIsALoop() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let own = "https://\(fixture.host)/loop"
+            let target = try Self.create(fixture, #","slug":"loop","targets":[{"name":"x","conditions":{"devices":["mobile"]},"url":"\#(own)"}]"#)
+            #expect(target.status == 422 && target.text.contains("\"/targets/0/url\""), "\(target.text)")
+            let variant = try Self.create(fixture, """
+                ,"slug":"loop","variants":[{"name":"a","weight":1,"url":"\(Self.page)"},{"name":"b","weight":1,"url":"\(own)?x=1"}]
+                """)
+            #expect(variant.status == 422 && variant.text.contains("\"/variants/1/url\""), "\(variant.text)")
+        }
+    }
+
     @Test func theDeferredLinkCarriesTheVariantThroughTheInstall() throws {
         try TestService.with { service in
             let fixture = try LandingTests.fixture(service)

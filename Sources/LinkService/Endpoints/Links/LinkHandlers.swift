@@ -178,7 +178,7 @@ struct LinkHandlers: EndpointGroup {
         }
         let moved = after.slug != before.slug || after.domainID != before.domainID
         if moved || after.appID != before.appID || after.destination != before.destination || after.webURL != before.webURL
-            || after.fallbacks != before.fallbacks {
+            || after.fallbacks != before.fallbacks || after.targets != before.targets || after.variants != before.variants {
             var places = try places(domain: after.domainID, workspace: principal.workspaceID, acknowledgeMoves: acknowledged, on: connection)
             try Self.check(places.problem(after, previous: after.domainID == before.domainID ? before : nil, on: connection))
         }

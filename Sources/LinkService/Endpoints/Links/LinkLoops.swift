@@ -43,13 +43,22 @@ struct LinkLoops {
         return nil
     }
 
-    /// The link's `url` and fallbacks, with their members.
+    /// The link's `url` and fallbacks, with their members, and those of its targets and variants (a visitor may be
+    /// sent to any of them: `targets/0/url`, `targets/0/variants/1/url`, `variants/0/url`).
     static func targets(of link: Link) -> [(member: String, url: String)] {
         var targets: [(String, String)] = []
-        if let url = link.webURL { targets.append(("url", url)) }
-        for platform in ["ios", "ipad", "android", "desktop"] {
-            if let url = link.fallbacks[platform]?.stringValue { targets.append(("fallbacks/" + platform, url)) }
+        func add(_ prefix: String, url: String?, fallbacks: JSONValue?) {
+            if let url { targets.append((prefix + "url", url)) }
+            for platform in ["ios", "ipad", "android", "desktop"] {
+                if let url = fallbacks?[platform]?.stringValue { targets.append((prefix + "fallbacks/" + platform, url)) }
+            }
         }
+        add("", url: link.webURL, fallbacks: link.fallbacks)
+        for (index, target) in (link.targets ?? []).enumerated() {
+            add("targets/\(index)/", url: target.opening.url, fallbacks: target.opening.fallbacks)
+            for (inner, variant) in (target.variants ?? []).enumerated() { add("targets/\(index)/variants/\(inner)/", url: variant.opening.url, fallbacks: nil) }
+        }
+        for (index, variant) in (link.variants ?? []).enumerated() { add("variants/\(index)/", url: variant.opening.url, fallbacks: nil) }
         return targets
     }
 
