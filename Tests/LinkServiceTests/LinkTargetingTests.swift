@@ -206,6 +206,43 @@ struct LinkTargetingTests {
         #expect(zip(even, reordered).allSatisfy { $0.0 != $0.1 })
     }
 
+    @Test func eachConditionHoldsOnlyForItsVisitors() throws {
+        func conditions(_ json: String) throws -> ServedTargeting.Conditions {
+            let errors = FieldErrors()
+            let targets = LinkTargeting.targets([(try JSONValue.parse(#"{"name":"t","conditions":\#(json),"url":"https://www.example.com/"}"#), "/targets/0")],
+                                                errors: errors)
+            #expect(errors.isEmpty, "\(errors.list)")
+            return ServedTargeting.Conditions(try #require(targets.first).conditions)
+        }
+        let app = UUID()
+        var visitor = TargetVisitor(country: ServedTargeting.packed("DE"), platform: .ios, osVersion: .init(17, 4, 0), device: .mobile,
+                                    browser: "Mobile Safari", language: "de-AT", app: app, now: Date(timeIntervalSince1970: 1_900_000_000),
+                                    referrerHost: "News.Example.com", campaign: Hit.Campaign(source: "mail", campaign: "spring"))
+        let cases: [(String, (inout TargetVisitor) -> Void)] = [
+            (#"{"countries":["de","AT"]}"#, { $0.country = ServedTargeting.packed("FR") }),
+            (#"{"countries":["unknown"]}"#, { $0.country = ServedTargeting.packed("DE") }),
+            (#"{"platforms":[{"platform":"ios","minVersion":"16","maxVersion":"17.4"}]}"#, { $0.osVersion = .init(17, 5, 0) }),
+            (#"{"platforms":[{"platform":"ios"}]}"#, { $0.platform = .android }),
+            (#"{"devices":["mobile","tablet"]}"#, { $0.device = .desktop }),
+            (#"{"browsers":["mobile safari"]}"#, { $0.browser = "Chrome Mobile" }),
+            (#"{"languages":["de"]}"#, { $0.language = "en-DE" }),
+            (#"{"apps":["\#(app.canonicalText)"]}"#, { $0.app = nil }),
+            (#"{"window":{"from":"2030-01-01T00:00:00Z","until":"2030-12-31T00:00:00Z"}}"#, { $0.now = Date(timeIntervalSince1970: 1_930_000_000) }),
+            (#"{"referrers":["news.example.com"]}"#, { $0.referrerHost = "example.com" }),
+            (#"{"utm":{"source":"mail","campaign":"spring"}}"#, { $0.campaign = Hit.Campaign(source: "mail") }),
+        ]
+        for (index, (json, unset)) in cases.enumerated() {
+            var holding = visitor
+            if index == 1 { holding.country = 0 }
+            #expect(try conditions(json).hold(for: holding), "\(json) holds")
+            var other = holding
+            unset(&other)
+            #expect(try !conditions(json).hold(for: other), "\(json) does not hold once changed")
+        }
+        visitor.osVersion = nil
+        #expect(try !conditions(#"{"platforms":[{"platform":"ios","minVersion":"16"}]}"#).hold(for: visitor), "an unknown version is in no range")
+    }
+
     @Test func acceptLanguageQualitiesDecideTheFirstLanguage() {
         #expect(TargetVisitor.firstLanguage("fr;q=0.4, de-AT;q=0.9, en;q=0.1") == "de-AT")
         #expect(TargetVisitor.firstLanguage("en, de") == "en")
