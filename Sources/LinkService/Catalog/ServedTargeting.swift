@@ -120,10 +120,11 @@ final class ServedTargeting: Sendable {
 
     let groups: [Group]
     let slotCount: Int
-    /// Whether a condition asks the visitor's country, `utm_*` items.
+    /// Whether a condition asks the visitor's country, `utm_*` items, language, referrer (read only then).
     let asksCountry: Bool
     let asksUTM: Bool
     let asksLanguage: Bool
+    let asksReferrer: Bool
 
     /// Compiled from `link`'s targets and variants, each choice's link made by `make` from the link with that
     /// choice's opening.
@@ -153,6 +154,7 @@ final class ServedTargeting: Sendable {
         asksCountry = groups.contains { $0.conditions?.countries != nil }
         asksUTM = groups.contains { $0.conditions?.asksUTM == true }
         asksLanguage = groups.contains { $0.conditions?.languages != nil }
+        asksReferrer = groups.contains { $0.conditions?.referrers != nil }
     }
 
     /// The choice for `visitor`: the first group whose conditions hold, and its variant for `key` (none without a

@@ -79,7 +79,7 @@ struct ClickHandler: Sendable {
             visitor.country = ServedTargeting.packed(code)
         }
         if targeting.asksLanguage, let header = request.headers["Accept-Language"] { visitor.language = TargetVisitor.firstLanguage(header) }
-        if let referrer = request.headers["Referer"] { visitor.referrerHost = Self.host(of: referrer) }
+        if targeting.asksReferrer, let referrer = request.headers["Referer"] { visitor.referrerHost = Self.host(of: referrer) }
         if targeting.asksUTM { visitor.campaign = Hit.Campaign.of(query: resolved.answer.parsed.query, link: nil) }
         var choice = targeting.choose(visitor, key: nil)
         var newKey: String?
