@@ -1,5 +1,5 @@
-// The linkd REST API as the console calls it: the key from sessionStorage as a Bearer header (never in a URL),
-// problem+json errors as APIError, ETags for If-Match, cursor pages.
+// The linkd REST API as the console calls it: the key from sessionStorage as a Bearer header (never in a URL), or
+// else the session cookie (same origin only), problem+json errors as APIError, ETags for If-Match, cursor pages.
 import { h, append, errorNotice } from './dom.js';
 
 const storageName = 'linkd.console.key';
@@ -18,7 +18,7 @@ export class APIError extends Error {
   }
 }
 
-/** Called with no argument when the key stops working (401): the app signs out. */
+/** Called with no argument when the key or session stops working (401): the app signs out. */
 export let onUnauthorized = () => {};
 export function setUnauthorizedHandler(handler) { onUnauthorized = handler; }
 
@@ -34,7 +34,8 @@ export async function call(method, path, { body, raw, contentType, ifMatch, acce
   if (raw !== undefined) headers['Content-Type'] = contentType;
   if (ifMatch) headers['If-Match'] = ifMatch;
   const response = await fetch(path, {
-    method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)), cache: 'no-store', credentials: 'omit',
+    method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)), cache: 'no-store',
+    credentials: session.key ? 'omit' : 'same-origin',
   });
   if (!response.ok) {
     let problem;

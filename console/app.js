@@ -1,6 +1,8 @@
-// The console's shell: sign-in, the header with workspace and scope, and the hash router (one module per view).
-import { h, replace, field, form, errorNotice, BIDI } from './dom.js';
-import { session, get, setUnauthorizedHandler } from './api.js';
+// The console's shell: the header with workspace, role and sign-out, the hash router (one module per view), and the
+// way in: a session cookie (GET /v1/whoami answers for it), else the sign-in page (its own view).
+import { h, replace, select, errorNotice, BIDI } from './dom.js';
+import { session, get, call, setUnauthorizedHandler } from './api.js';
+import { permissions } from './roles.js';
 
 const views = {
   overview: () => import('./views/overview.js'),
@@ -19,7 +21,15 @@ const views = {
   keys: () => import('./views/keys.js'),
   webhooks: () => import('./views/webhooks.js'),
   audit: () => import('./views/audit.js'),
+  members: () => import('./views/members.js'),
+  sessions: () => import('./views/sessions.js'),
+  sso: () => import('./views/sso.js'),
+  'sign-in': () => import('./views/sign-in.js'),
+  password: () => import('./views/one-time.js'),
+  invitation: () => import('./views/one-time.js'),
 };
+// The one-time links' pages open signed in or not.
+const open = ['password', 'invitation'];
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -27,49 +37,60 @@ const who = document.getElementById('who');
 let context = null;
 let generation = 0;
 let shownPage = null;
+let apiDocument = null;
+let message = null;
 
-function signIn(message) {
-  nav.hidden = true;
-  who.replaceChildren();
-  const key = h('input', { type: 'password', autocomplete: 'off', spellcheck: 'false', required: true });
-  const signInForm = form('Sign in', [
-    h('p', {}, 'Paste an API key (', h('code', {}, 'linkd keys create --workspace NAME --scope admin'),
-      '). It is kept in this tab only (sessionStorage) and sent as a Bearer header.'),
-    field('API key', key, { pointer: '' }),
-  ], 'Sign in', async () => {
-    session.key = key.value.trim();
-    try {
-      await start();
-    } catch (error) {
-      session.clear();
-      throw error;
-    }
-  });
-  replace(main, h('h1', {}, 'linkd console'), message ? errorNotice(message) : null, signInForm);
-  key.focus();
-  document.title = 'Sign in · linkd console';
-}
-
-function signOut() {
-  session.clear();
-  context = null;
-  signIn();
-}
-
+/** Signs in with whoami (the key in the tab, else the session cookie) and shows the view the hash names. */
 async function start() {
-  const whoami = await get('/v1/whoami');
-  const scope = whoami.key.scope;
-  context = { whoami, scope, canWrite: scope !== 'read', isAdmin: scope === 'admin' };
-  document.body.classList.toggle('read-only', !context.canWrite);
-  const out = h('button', { type: 'button', class: 'secondary' }, 'Sign out');
+  apiDocument ??= get('/openapi.json').catch(() => null);
+  const [whoami, doc] = await Promise.all([get('/v1/whoami'), apiDocument]);
+  const may = permissions(doc, whoami);
+  context = { whoami, via: whoami.via || 'key', ...may, canWrite: may.can('POST', '/v1/links') };
+  message = null;
+  const out = h('button', { type: 'button', class: 'secondary', id: 'sign-out' }, 'Sign out');
   out.addEventListener('click', signOut);
-  replace(who,
-    h('span', {}, 'Workspace ', h('b', { id: 'workspace-name' }, whoami.workspace.name)),
-    h('span', { class: 'badge', id: 'key-scope', title: 'The key\'s scope' }, `${scope} key`),
-    whoami.key.name ? h('span', { class: 'muted' }, whoami.key.name) : null, out);
+  const spaces = whoami.workspaces || [];
+  const space = spaces.length > 1
+    ? select(spaces.map((w) => [w.id, `${w.name} (${w.role})`]), whoami.workspace.id, { id: 'workspace-switch', 'aria-label': 'Workspace' })
+    : h('b', { id: 'workspace-name' }, whoami.workspace.name);
+  space.addEventListener('change', () => switchTo(space.value));
+  replace(who, h('span', {}, 'Workspace ', space),
+    context.via === 'key' ? h('span', { class: 'badge', id: 'key-scope', title: 'The key\'s scope' }, `${may.scope} key`) : null,
+    whoami.role ? h('span', { class: 'badge', id: 'role', title: 'Your role in this workspace' }, whoami.role) : null,
+    whoami.person ? h('a', { href: '#/sessions', class: 'muted', id: 'person' }, whoami.person.email)
+      : whoami.key?.name ? h('span', { class: 'muted' }, whoami.key.name) : null, out);
+  // Only what the caller may open is listed: `data-op` is the operation a view needs first.
+  for (const link of nav.querySelectorAll('a[data-op]')) {
+    const [method, path] = link.dataset.op.split(' ');
+    link.parentElement.hidden = !may.can(method, path) || (link.dataset.via && link.dataset.via !== context.via);
+  }
   nav.hidden = false;
   if (!location.hash || location.hash === '#' || location.hash === '#/') location.hash = '#/overview';
   else await route();
+}
+
+async function switchTo(workspace) {
+  try {
+    await call('PUT', '/v1/sessions/current/workspace', { body: { workspace } });
+    await start();
+  } catch (error) {
+    main.prepend(errorNotice(error));
+  }
+}
+
+async function signOut() {
+  if (context?.via === 'session') await call('DELETE', '/v1/sessions/current').catch(() => {});
+  signedOut();
+}
+
+/** Forgets who signed in and shows the sign-in page (with `why`). */
+function signedOut(why = null) {
+  session.clear();
+  context = null;
+  message = why;
+  nav.hidden = true;
+  who.replaceChildren();
+  route();
 }
 
 /** `#/rules/links.example.com?rule=…` → view `rules`, params `['links.example.com']`, query. */
@@ -80,11 +101,11 @@ function parseHash() {
   if (name === 'apps' && parts[1]) name = 'app';
   if (name === 'domains' && parts[1]) name = parts[2] === 'diff' ? 'version-diff' : 'domain';
   if (name === 'links' && parts[1]) name = 'link';
+  if (!context && !open.includes(name)) name = 'sign-in';
   return { name, params: parts.slice(1), query: new URLSearchParams(query) };
 }
 
 async function route() {
-  if (!context) return;
   const { name, params, query } = parseHash();
   const mine = ++generation;
   const section = { app: 'apps', domain: 'domains', 'version-diff': 'domains', link: 'links' }[name] || name;
@@ -102,8 +123,9 @@ async function route() {
   if (!loader) { replace(view, h('h1', {}, 'Not found'), h('p', {}, 'There is no such view.')); return; }
   try {
     const module = await loader();
+    const doc = await (apiDocument ??= get('/openapi.json').catch(() => null));
     if (mine !== generation) return;
-    await module.render(view, { ...context, params, query, navigate: (hash) => { location.hash = hash; } });
+    await module.render(view, { ...context, params, query, navigate: (hash) => { location.hash = hash; }, start, signedOut, message, doc });
   } catch (error) {
     if (mine === generation) view.append(errorNotice(error));
   }
@@ -112,7 +134,7 @@ async function route() {
   document.title = `${heading ? heading.textContent.replace(BIDI, '') : 'linkd'} · linkd console`;
   view.dataset.ready = 'true';
   performance.mark(`view-ready:${name}`);
-  main.focus({ preventScroll: true });
+  if (!view.contains(document.activeElement)) main.focus({ preventScroll: true });
 }
 
 // A stacked table (class `stack`) shows one card a row on a phone: each cell carries its column's title for the CSS.
@@ -123,11 +145,11 @@ new MutationObserver(() => {
   }
 }).observe(main, { childList: true, subtree: true });
 
-setUnauthorizedHandler(() => { if (context) { session.clear(); context = null; signIn('The key is unknown or was revoked; sign in again.'); } });
+setUnauthorizedHandler(() => {
+  if (context) signedOut(context.via === 'key' ? 'The key is unknown or was revoked; sign in again.' : 'The session ended; sign in again.');
+});
 window.addEventListener('hashchange', route);
 
-if (session.key) {
-  start().catch((error) => { session.clear(); signIn(error); });
-} else {
-  signIn();
-}
+// A key in the tab, else the session cookie; without either, the sign-in page (a refused key says why).
+const hadKey = !!session.key;
+start().catch((error) => signedOut(hadKey || error.status !== 401 ? error : null));

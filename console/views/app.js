@@ -14,7 +14,7 @@ export async function render(view, context) {
       fact(app.platform === 'ios' ? 'App ID' : 'Package', h('code', {}, app.appId || app.packageName)),
       fact('Id', h('code', {}, app.id))));
 
-  if (context.canWrite) {
+  if (context.can('PATCH', '/v1/apps/{id}')) {
     const name = input({ value: app.name });
     const iconUrl = input({ type: 'url', value: app.iconUrl || '', placeholder: 'https://…/icon.png' });
     const scheme = input({ value: app.customScheme || '' });
@@ -70,7 +70,7 @@ export async function render(view, context) {
     const destinations = await all(`/v1/apps/${enc(id)}/destinations?limit=200`);
     list.replaceChildren(...(destinations.length ? [] : [h('p', { class: 'muted' }, 'No destination type yet.')]),
       ...destinations.map((d) => destinationCard(d)));
-    if (context.canWrite) list.append(destinationForm(null));
+    if (context.can('POST', '/v1/apps/{id}/destinations')) list.append(destinationForm(null));
   }
   function destinationCard(destination) {
     const card = h('div', { class: 'card destination', 'data-name': destination.name },
@@ -78,7 +78,7 @@ export async function render(view, context) {
       destination.description ? h('p', { class: 'destination-description' }, destination.description) : null,
       destination.requiresSignIn ? h('p', { class: 'muted' }, 'Requires sign-in.') : null,
       paramTable(destination.params));
-    if (context.canWrite) {
+    if (context.can('PUT', '/v1/apps/{id}/destinations/{name}')) {
       const edit = h('button', { type: 'button', class: 'secondary' }, 'Edit');
       const remove = h('button', { type: 'button', class: 'danger' }, 'Delete');
       edit.addEventListener('click', () => card.replaceWith(destinationForm(destination)));

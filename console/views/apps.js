@@ -10,7 +10,7 @@ export async function render(view, context) {
     ['Id', (a) => h('code', { class: 'muted' }, a.id)],
   ], { empty: 'No app yet.', label: 'Apps' });
   view.append(h('h1', {}, 'Apps'), h('p', { class: 'muted' }, 'Open an app to edit it and its destinations.'), table);
-  if (context.canWrite) view.append(await appForm(context));
+  if (context.can('POST', '/v1/apps')) view.append(await appForm(context));
   await table.ready;
 }
 

@@ -49,7 +49,7 @@ const rows = (c, appsByID) => (c.check === 'origin'
 /** The Health panel: each check's state, since when, the version the remote holds and the reason. */
 export function healthPanel(host, context, appsByID) {
   const body = h('div', { id: 'health', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Loading…'));
-  const button = h('button', { type: 'button', class: 'secondary', id: 'check-now', hidden: !context.canWrite }, 'Check now');
+  const button = h('button', { type: 'button', class: 'secondary', id: 'check-now', hidden: !context.can('POST', '/v1/domains/{host}/checks') }, 'Check now');
   const draw = (data) => body.replaceChildren(
     // A domain no check has seen yet is neither healthy nor not.
     h('p', {}, data.checks.length

@@ -49,7 +49,7 @@ export async function render(view, context) {
       ? field('Click behaviour', clickBehavior, { pointer: '/clickBehavior', hint: 'What a browser click on a link gets.' })
       : h('p', { class: 'muted', id: 'click-behavior-unavailable' }, 'Click behaviour (landing page or redirect) is not available on this server: links redirect.'),
   ];
-  if (!context.canWrite) {
+  if (!context.can('PATCH', '/v1/domains/{host}')) {
     view.append(h('h2', {}, 'Settings'), h('pre', {}, pretty(domain)));
   } else {
     const remove = h('button', { type: 'button', class: 'danger' }, 'Delete domain');

@@ -10,7 +10,7 @@ export async function render(view, context) {
     ['Updated', (d) => formatTime(d.updatedAt)],
   ], { empty: 'No domain yet.', label: 'Domains' });
   view.append(h('h1', {}, 'Domains'), table);
-  if (context.canWrite) {
+  if (context.can('POST', '/v1/domains')) {
     const hostname = input({ name: 'hostname', placeholder: 'links.example.com', autocomplete: 'off' });
     const fallback = input({ name: 'webFallbackUrl', type: 'url', placeholder: 'https://www.example.com' });
     view.append(form('Register a domain', [

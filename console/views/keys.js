@@ -4,8 +4,8 @@ import { call, pagedTable, enc } from '../api.js';
 
 export async function render(view, context) {
   view.append(h('h1', {}, 'API keys'));
-  if (!context.isAdmin) {
-    view.append(notice('warn', `Managing keys needs an admin key; this one is a ${context.scope} key.`));
+  if (!context.can('GET', '/v1/keys')) {
+    view.append(notice('warn', context.needs('Managing keys', 'GET', '/v1/keys')));
     return;
   }
   const list = () => pagedTable('/v1/keys?limit=50', [
@@ -15,7 +15,7 @@ export async function render(view, context) {
     ['Created', (k) => formatTime(k.createdAt)],
     ['State', (k) => {
       if (k.revokedAt) return `revoked ${formatTime(k.revokedAt)}`;
-      if (k.id === context.whoami.key.id) return 'this key';
+      if (k.id === context.whoami.key?.id) return 'this key';
       const revoke = h('button', { type: 'button', class: 'danger', 'aria-label': `Revoke key ${k.prefix}` }, 'Revoke');
       revoke.addEventListener('click', async () => {
         if (!confirm(`Revoke ${k.prefix}? Clients using it stop working at once.`)) return;

@@ -10,7 +10,7 @@ export async function render(view, context) {
   const [apps, domains] = await Promise.all([all('/v1/apps?limit=200'), all('/v1/domains?limit=200')]);
   const back = h('p', {}, h('a', { href: '#/links' }, '← All links'));
   if (id === 'new') {
-    if (!context.canWrite) { view.append(h('h1', {}, 'New link'), back, notice('warn', 'Creating links needs a write key.')); return; }
+    if (!context.can('POST', '/v1/links')) { view.append(h('h1', {}, 'New link'), back, notice('warn', context.needs('Creating links', 'POST', '/v1/links'))); return; }
     if (!domains.length) { view.append(h('h1', {}, 'New link'), back, notice('warn', 'Register a link domain first.')); return; }
     const { linkForm } = await import('./link-form.js');
     view.append(h('h1', {}, 'New link'), back,
@@ -44,7 +44,7 @@ export async function render(view, context) {
     const more = h('p', {}, h('a', { href: `#/links/${enc(link.id)}?tab=analytics` }, 'Its countries, devices and campaigns over any period: the Analytics tab'));
     taps(link).then((nodes) => replace(body.querySelector('#link-taps'), h('h2', {}, 'Taps'), nodes, more),
       (error) => body.querySelector('#link-taps').append(errorNotice(error)));
-    if (!context.canWrite) { body.append(h('h2', {}, 'The link'), h('pre', { id: 'link-json' }, pretty(link))); return; }
+    if (!context.can('PATCH', '/v1/links/{id}')) { body.append(h('h2', {}, 'The link'), h('pre', { id: 'link-json' }, pretty(link))); return; }
     const { linkForm } = await import('./link-form.js');
     const edit = await linkForm(link, etag, { apps, domains, saved: (next, tag) => { link = next; etag = tag; show().then(() => body.querySelector('form').say('Saved.')); } });
     edit.deleteButton.addEventListener('click', async () => {

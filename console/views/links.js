@@ -55,9 +55,9 @@ export async function render(view, context) {
   const exported = h('span', { class: 'muted', id: 'export-status' });
   const exportButton = h('button', { type: 'button', class: 'secondary', id: 'export-links' }, 'Export CSV');
   const ticked = new Map();
-  const bulk = context.canWrite ? bulkBar(() => [...ticked].map(([id, shortLink]) => ({ id, shortLink })), () => load()) : null;
+  const bulk = context.can('POST', '/v1/links/bulk') ? bulkBar(() => [...ticked].map(([id, shortLink]) => ({ id, shortLink })), () => load()) : null;
   view.append(h('h1', {}, 'Links'),
-    context.canWrite ? h('p', {}, h('a', { class: 'button', href: '#/links/new', id: 'new-link' }, 'New link')) : '', filters,
+    context.can('POST', '/v1/links') ? h('p', {}, h('a', { class: 'button', href: '#/links/new', id: 'new-link' }, 'New link')) : '', filters,
     h('div', { class: 'actions links-tools' }, total, exportButton, exported), bulk ? bulk.element : '', holder);
 
   let figures = null;
@@ -120,7 +120,7 @@ export async function render(view, context) {
     event.preventDefault();
     load().catch((error) => holder.replaceChildren(errorNotice(error)));
   });
-  if (context.canWrite) view.append(importForm(domains, load));
+  if (context.can('POST', '/v1/links/import')) view.append(importForm(domains, load));
   await load();
 }
 

@@ -21,7 +21,7 @@ export async function render(view, context) {
       stat('Taps, last 7 days', 'hits-week', weeks.hits, '#/analytics?period=7d'), stat('Domains', 'domain-count', domains.length)),
     h('p', { class: 'muted', id: 'overview-counts' }, `Taps: clicks on links, bots excluded, as Analytics counts them; the last 7 days are ${days(weeks.from, weeks.to)}.`));
   if (!domains.length) {
-    view.append(h('p', {}, 'No domain yet. ', context.canWrite ? h('a', { href: '#/domains' }, 'Register one') : '', ' — the README\'s quick start does it in five steps: team, app, destination, domain, rules.'));
+    view.append(h('p', {}, 'No domain yet. ', context.can('POST', '/v1/domains') ? h('a', { href: '#/domains' }, 'Register one') : '', ' — the README\'s quick start does it in five steps: team, app, destination, domain, rules.'));
   }
   const rows = h('tbody');
   view.append(h('h2', {}, 'Domains'), h('div', { class: 'table-wrap' }, h('table', { id: 'domain-status' },

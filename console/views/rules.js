@@ -27,7 +27,7 @@ export async function render(view, context) {
   const wanted = context.query.get('rule');
   state.open = state.rules.find((r) => wanted && r.id === wanted) || null;
 
-  const readOnly = !context.canWrite;
+  const readOnly = !context.can('PUT', '/v1/domains/{host}/rules');
   const general = h('p', { class: 'form-error', role: 'alert' });
   const list = h('ol', { class: 'rules', 'aria-label': 'Rules, first match wins' });
   const preview = h('div', { class: 'preview', 'aria-live': 'polite' });

@@ -7,7 +7,7 @@ export async function render(view, context) {
     ['Team ID', (t) => h('code', {}, t.teamId)],
     ['Name', (t) => t.name],
     ['Created', (t) => formatTime(t.createdAt)],
-    ...(context.canWrite ? [['', (t) => {
+    ...(context.can('DELETE', '/v1/teams/{teamId}') ? [['', (t) => {
       const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Delete team ${t.teamId}` }, 'Delete');
       remove.addEventListener('click', async () => {
         if (!confirm(`Delete team ${t.teamId}?`)) return;
@@ -22,7 +22,7 @@ export async function render(view, context) {
   let table = list();
   const refresh = () => { const next = list(); table.replaceWith(next); table = next; };
   view.append(h('h1', {}, 'Teams'), table);
-  if (context.canWrite) {
+  if (context.can('POST', '/v1/teams')) {
     const teamId = input({ name: 'teamId', maxlength: 10, autocomplete: 'off', placeholder: 'ABCDE12345' });
     const name = input({ name: 'name' });
     view.append(form('Register a team', [

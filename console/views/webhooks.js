@@ -9,7 +9,7 @@ const badge = (state) => h('span', { class: `badge ${tone[state]}` }, state);
 export async function render(view, context) {
   const id = context.params[0];
   view.append(h('h1', {}, id ? 'Webhook' : 'Webhooks'));
-  if (!context.isAdmin) return view.append(notice('warn', `Webhooks need an admin key; this one is a ${context.scope} key.`));
+  if (!context.can('GET', '/v1/webhooks')) return view.append(notice('warn', context.needs('Webhooks', 'GET', '/v1/webhooks')));
   const types = (await get('/v1/webhooks/events')).items;
   await (id ? one(view, context, types, `/v1/webhooks/${enc(id)}`) : list(view, types));
 }

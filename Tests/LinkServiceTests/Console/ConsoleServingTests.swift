@@ -149,7 +149,7 @@ struct ConsoleServingTests {
             }
         }
         let shellBytes = try shell.reduce(0) { $0 + (try Data(contentsOf: consoleDirectory.appendingPathComponent($1))).count }
-        #expect(shellBytes > 10_000 && shellBytes < 40_000, "the shell loads \(shellBytes) bytes")
+        #expect(shellBytes > 10_000 && shellBytes < 44_000, "the shell loads \(shellBytes) bytes")
         #expect(largest.bytes < 90_000, "\(largest.view) loads \(largest.bytes) bytes with the shell")
     }
 
