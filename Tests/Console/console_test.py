@@ -23,7 +23,7 @@ import urllib.parse
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import NoAlertPresentException, NoSuchElementException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -34,6 +34,10 @@ KEY = os.environ["LINKD_KEY"]
 OUT = os.environ["CONSOLE_OUT"]
 DOCS = os.environ.get("CONSOLE_DOCS") or None
 CDN_PORT = int(os.environ["CDN_PORT"])
+# Issue 50's people, when this linkd has `linkd users create`: the tokens of the one-time links it printed.
+OWNER_TOKEN = os.environ.get("OWNER_TOKEN") or None
+SECOND_TOKEN = os.environ.get("SECOND_TOKEN") or None
+OWNER_EMAIL = "owner@example.com"
 HOST = "links.example.com"
 # Links to web pages stand on a domain whose links open no app (docs/LINKS.md, "The link space").
 WEB = "web.example.com"
@@ -655,6 +659,253 @@ def check_twin_apps(c, driver, shop, app_id, android_id):
     driver.set_window_size(1280, 1000)
 
 
+def session_api(method, path, cookie, body=None):
+    """An API call with a session cookie, as a same-origin page makes it (an Origin equal to the API's own)."""
+    headers = {"Cookie": "linkd_session=" + cookie}
+    if method not in ("GET", "HEAD"):
+        headers["Origin"] = BASE
+    return api(method, path, body, key=None, headers=headers)
+
+
+def signed_in_api(email, password):
+    """Signs `email` in through the API: its session cookie's value."""
+    status, headers, body = api("POST", "/v1/sessions", {"email": email, "password": password}, key=None, headers={"Origin": BASE})
+    cookie = re.search(r"linkd_session=([^;]+)", headers.get("Set-Cookie", ""))
+    assert status == 201 and cookie, f"{email} signs in through the API ({status} {body})"
+    return cookie.group(1)
+
+
+def confirm_dialog(c, driver):
+    """Accepts the `confirm()` the page opened (waited for)."""
+    def dialog():
+        try:
+            return driver.switch_to.alert
+        except NoAlertPresentException:
+            return None
+    c.wait(dialog, "a confirmation", 10).accept()
+
+
+def in_page_fetch(driver, method, path, body=None):
+    """The status of a fetch the console's page makes with its cookie (same origin, as a view would)."""
+    return driver.execute_async_script("""
+        const [method, path, body, done] = arguments;
+        fetch(path, { method, credentials: 'same-origin', headers: body ? { 'Content-Type': 'application/json' } : {},
+          body: body ? JSON.stringify(body) : undefined }).then((r) => done(r.status), (e) => done(String(e)));""", method, path, body)
+
+
+def password_sign_in(c, driver, email, password):
+    driver.get(BASE + "/console/#/overview")
+    form = c.form("Sign in")
+    c.fill(form, "Email", email)
+    c.fill(form, "Password", password)
+    c.submit(form)
+    return c.ready("overview")
+
+
+def check_no_sideways(c, driver, what):
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    c.check(width <= 390, f"no sideways scrolling of {what} at 390 px (page is {width} px wide)")
+
+
+def check_people(c, driver):
+    """Issue 50's console: the one-time password page, sign-in with email and password (a cookie, nothing in the tab),
+    members and invitations (the link shown once, a revocation, a role changed, a member removed, each confirmed),
+    an invitation accepted by a new person, a viewer offered no write (and refused by the server when it tries), the
+    sessions with one signed out and "sign out everywhere", and the workspace switcher. Skipped, and said so, on a
+    linkd without people (no POST /v1/sessions, no `linkd users create`)."""
+    doc = api("GET", "/openapi.json", key=None)[2]
+    if "/v1/sessions" not in doc.get("paths", {}) or not OWNER_TOKEN:
+        print("console: this linkd has no sign-in with a password: the people views are not checked", file=sys.stderr)
+        return
+    driver.set_window_size(1280, 1000)
+    c.go("#/overview", "overview")
+    c.css("#sign-out").click()
+    c.form("Sign in")
+    c.check(c.present("#use-key") and c.control(c.form("Sign in"), "Email").is_displayed(), "the sign-in page: email, password, and a key")
+    c.check(bool(c.present("#use-sso")) == ("/v1/sso/start" in doc["paths"]), "Sign in with SSO offered when the server has it")
+    c.shot("sign-in-1280")
+    driver.set_window_size(390, 844)
+    check_no_sideways(c, driver, "the sign-in page")
+    c.shot("sign-in-390")
+    if c.present("#use-sso"):
+        c.css("#use-sso").click()
+        c.shot("sign-in-sso")
+        c.css("#use-password").click()
+    driver.set_window_size(1280, 1000)
+
+    # The first owner's one-time link: two different passwords, then a weak one, refused at their fields; then set.
+    driver.get(BASE + "/console/#/password?token=" + OWNER_TOKEN)
+    c.ready("password")
+    form = c.form("Set a password")
+    c.fill(form, "New password", "correct horse battery staple")
+    c.fill(form, "Repeat it", "correct horse battery stable")
+    c.submit(form)
+    c.wait(lambda: c.control(form, "Repeat it").get_attribute("aria-invalid") == "true", "two different passwords refused")
+    c.fill(form, "New password", "short")
+    c.fill(form, "Repeat it", "short")
+    c.submit(form)
+    c.wait(lambda: c.control(form, "New password").get_attribute("aria-invalid") == "true", "a weak password refused at its field")
+    c.shot("password-weak")
+    owner_password = "correct horse battery staple"
+    c.fill(form, "New password", owner_password)
+    c.fill(form, "Repeat it", owner_password)
+    c.submit(form)
+    c.wait(lambda: "Your password is set" in c.css("main").text, "the password is set")
+    c.check(OWNER_TOKEN not in driver.current_url, "the used token is dropped from the address")
+    c.shot("password-set")
+    driver.get(BASE + "/console/#/password?token=" + OWNER_TOKEN)
+    form = c.form("Set a password")
+    c.fill(form, "New password", "another long password")
+    c.fill(form, "Repeat it", "another long password")
+    c.submit(form)
+    c.wait(lambda: c.css(".form-error", form).text, "a used link is refused")
+
+    # Sign in: a wrong password refused; the right one signs in with an HttpOnly cookie, nothing kept in the tab.
+    driver.get(BASE + "/console/#/members")
+    form = c.form("Sign in")
+    c.fill(form, "Email", OWNER_EMAIL)
+    c.fill(form, "Password", "not the password")
+    c.submit(form)
+    c.wait(lambda: c.css(".form-error", form).text, "a wrong password is refused")
+    c.check(not c.control(form, "Password").get_attribute("value"), "the refused password is cleared")
+    c.fill(form, "Password", owner_password)
+    c.submit(form)
+    c.ready("members")
+    c.check(c.css("#role").text == "owner" and not c.present("#key-scope") and c.css("#person").text == OWNER_EMAIL,
+            "signed in as the owner, by a session")
+    cookie = driver.get_cookie("linkd_session")
+    stored = driver.execute_script("return [sessionStorage.length, localStorage.length]")
+    c.check(cookie and cookie["httpOnly"] and stored == [0, 0], f"an HttpOnly cookie, nothing in the tab's storage ({cookie}, {stored})")
+    c.check(all(c.css(f'nav a[href="#/{v}"]').is_displayed() for v in ("members", "sessions", "keys")), "an owner's navigation")
+
+    # Invitations: a malformed email refused at its field; a viewer invited, the link shown once; another revoked.
+    form = c.form("Invite someone")
+    c.fill(form, "Email", "not an email")
+    c.submit(form)
+    c.wait(lambda: c.css(".form-error", form).text or c.control(form, "Email").get_attribute("aria-invalid"), "a malformed email refused")
+    c.fill(form, "Email", "victor@example.com")
+    c.fill(form, "Role", "viewer")
+    c.submit(form)
+    link = c.wait(lambda: c.present("#invitation-link"), "the invitation's link").text
+    c.check("#/invitation?token=" in link, f"the one-time link: {link}")
+    invitation_token = link.split("token=", 1)[1]
+    c.wait(lambda: "victor@example.com" in c.css('table[aria-label="Invitations"]').text, "the invitation listed")
+    c.shot("invitation-link")
+    form = c.form("Invite someone")
+    c.fill(form, "Email", "revoke-me@example.com")
+    c.fill(form, "Role", "editor")
+    c.submit(form)
+    c.wait(lambda: "revoke-me@example.com" in c.css('table[aria-label="Invitations"]').text, "the second invitation listed")
+    c.css('button[aria-label="Revoke the invitation of revoke-me@example.com"]').click()
+    confirm_dialog(c, driver)
+    c.wait(lambda: not c.present('button[aria-label="Revoke the invitation of revoke-me@example.com"]'), "the invitation revoked")
+    c.reload("#/members", "members")
+    c.check(not c.present("#invitation-link"), "the link is shown once")
+    driver.set_window_size(390, 844)
+    check_no_sideways(c, driver, "the members")
+    c.shot("members-390")
+    driver.set_window_size(1280, 1000)
+    c.shot("members-1280")
+
+    # The invitation accepted by a new person in a browser signed in as nobody: a name and a password, then signed in.
+    driver.delete_all_cookies()
+    driver.get(BASE + "/console/#/invitation?token=" + invitation_token)
+    c.ready("invitation")
+    form = c.form("Accept the invitation")
+    c.fill(form, "Name", "Victor Viewer")
+    c.fill(form, "Password", "victor's long password")
+    c.fill(form, "Repeat it", "victor's long password")
+    c.shot("invitation-accept")
+    c.submit(form)
+    c.ready("overview")
+    c.check(c.css("#role").text == "viewer" and invitation_token not in driver.current_url, "the new viewer is signed in")
+
+    # A viewer is offered no write, and the server refuses one tried anyway.
+    hidden = [v for v in ("members", "keys", "webhooks", "sso") if c.present(f'nav a[href="#/{v}"]') and c.css(f'nav a[href="#/{v}"]').is_displayed()]
+    c.check(not hidden, f"no members, keys, webhooks or SSO in a viewer's navigation: {hidden}")
+    for hash_, view in (("#/teams", "teams"), ("#/apps", "apps"), ("#/domains", "domains"), (f"#/domains/{HOST}", "domain"),
+                        (f"#/rules/{HOST}", "rules"), ("#/links", "links"), ("#/keys", "keys"), ("#/webhooks", "webhooks"), ("#/members", "members")):
+        c.go(hash_, view)
+        forms = [f.get_attribute("aria-label") for f in c.all("main form")]
+        c.check(forms in ([], ["Filters"]), f"no form on {view} for a viewer: {forms}")
+        buttons = [b.text for b in c.all("main button:not(.rule-summary)") if b.is_displayed()
+                   and b.text not in ("Load more", "Compare the two ticked", "Search", "Export CSV")]
+        c.check(not buttons, f"no write buttons on {view} for a viewer: {buttons}")
+    c.check(not c.present("#new-link"), "no New link for a viewer")
+    c.shot("viewer-links")
+    status = in_page_fetch(driver, "POST", "/v1/teams", {"teamId": "ABCDE12345", "name": "Viewer's"})
+    c.check(status == 403, f"the server refuses a viewer's write ({status})")
+    c.css("#sign-out").click()
+    c.form("Sign in")
+    c.check(in_page_fetch(driver, "GET", "/v1/whoami") == 401, "signed out: the cookie no longer works")
+
+    # The owner: the role of the new member changed, then the member removed, each confirmed.
+    password_sign_in(c, driver, OWNER_EMAIL, owner_password)
+    c.go("#/members", "members")
+    victor = c.wait(lambda: [r for r in c.all('table[aria-label="Members"] tbody tr') if "victor@example.com" in r.text], "the new member listed")[0]
+    Select(c.css("select.member-role", victor)).select_by_value("editor")
+    confirm_dialog(c, driver)
+    c.wait(lambda: [m for m in members_by_api() if m["person"]["email"] == "victor@example.com" and m["role"] == "editor"], "the role changed")
+    victor_session = signed_in_api("victor@example.com", "victor's long password")
+    c.go("#/members", "members")
+    c.css('button[aria-label="Remove victor@example.com"]').click()
+    confirm_dialog(c, driver)
+    c.wait(lambda: not [m for m in members_by_api() if m["person"]["email"] == "victor@example.com"], "the member removed")
+    c.check(session_api("GET", "/v1/whoami", victor_session)[0] == 401, "a removed member's session ends at once")
+
+    # Sessions: another session of the owner (the API's) listed and signed out from the console; then everywhere.
+    other = signed_in_api(OWNER_EMAIL, owner_password)
+    c.go("#/sessions", "sessions")
+    rows = c.wait(lambda: len(c.all('table[aria-label="Sessions"] tbody tr')) >= 2 and c.all('table[aria-label="Sessions"] tbody tr'), "two sessions")
+    c.check(len([r for r in rows if "this session" in r.text]) == 1, "the current session is marked")
+    c.shot("sessions-1280")
+    driver.set_window_size(390, 844)
+    check_no_sideways(c, driver, "the sessions")
+    c.shot("sessions-390")
+    driver.set_window_size(1280, 1000)
+    count = len(rows)
+    c.css('table[aria-label="Sessions"] tbody tr button').click()
+    confirm_dialog(c, driver)
+    c.wait(lambda: len(c.all('table[aria-label="Sessions"] tbody tr')) == count - 1, "one session signed out")
+    # Which one went: whichever was listed first that is not the current one; with two, the API's.
+    if count == 2:
+        c.check(session_api("GET", "/v1/whoami", other)[0] == 401, "the signed-out session no longer works")
+    other = signed_in_api(OWNER_EMAIL, owner_password)
+    c.css("#sign-out-everywhere").click()
+    confirm_dialog(c, driver)
+    c.form("Sign in")
+    c.check(session_api("GET", "/v1/whoami", other)[0] == 401 and in_page_fetch(driver, "GET", "/v1/whoami") == 401,
+            "signed out everywhere: every session ended")
+
+    # The workspace switcher: another workspace's owner invites this one as an editor; accepted signed in, it switches.
+    if SECOND_TOKEN:
+        second_password = "second owner's password"
+        status = api("POST", "/v1/password", {"token": SECOND_TOKEN, "password": second_password}, key=None, headers={"Origin": BASE})[0]
+        c.check(status == 204, f"the second owner's password set ({status})")
+        second = signed_in_api("second@example.com", second_password)
+        status, _, invited = session_api("POST", "/v1/invitations", second, {"email": OWNER_EMAIL, "role": "editor"})
+        c.check(status == 201, f"the owner invited to the second workspace ({status} {invited})")
+        password_sign_in(c, driver, OWNER_EMAIL, owner_password)
+        driver.get(BASE + "/console/#/invitation?token=" + invited["link"].split("token=", 1)[1])
+        form = c.form("Accept the invitation")
+        c.check(OWNER_EMAIL in form.text and not c.all("input", form), "a signed-in person accepts without a password")
+        c.submit(form)
+        c.ready("overview")
+        switch = c.wait(lambda: c.present("#workspace-switch"), "the workspace switcher")
+        c.check(c.css("#role").text == "editor", "the accepted workspace is the current one, as an editor")
+        c.shot("workspace-switch")
+        console_id = [o.get_attribute("value") for o in c.all("#workspace-switch option") if o.text.startswith("console")][0]
+        Select(switch).select_by_value(console_id)
+        c.wait(lambda: c.css("#role").text == "owner", "switched back to the console workspace")
+    driver.set_window_size(1280, 1000)
+
+
+def members_by_api():
+    """The console workspace's members, as the admin key sees them."""
+    status, _, data = api("GET", "/v1/members")
+    return data if isinstance(data, list) else data.get("items", [])
+
+
 def main():
     console = Console()
     driver = console.driver
@@ -668,14 +919,23 @@ def main():
         driver.quit()
 
 
+def key_form(c):
+    """The sign-in form of an API key: the sign-in page's "Use an API key instead" when the server signs people in."""
+    c.wait(lambda: c.present('form[aria-label="Sign in"], form[aria-label="Sign in with an API key"]'), "the sign-in page")
+    if c.present("#use-key"):
+        c.css("#use-key").click()
+        return c.form("Sign in with an API key")
+    return c.form("Sign in")
+
+
 def run(c, driver):
     # Sign in through the form; the key goes to sessionStorage only.
     driver.get(BASE + "/console/")
-    c.form("Sign in")
+    sign_in = key_form(c)
     c.check(driver.switch_to.active_element.get_attribute("type") == "password", "the key field has the focus")
-    webdriver.ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
-    c.check(driver.switch_to.active_element.get_attribute("class") == "skip", "'Skip to content' comes first in the Tab order")
-    sign_in = c.form("Sign in")
+    if not c.present("#use-password"):
+        webdriver.ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        c.check(driver.switch_to.active_element.get_attribute("class") == "skip", "'Skip to content' comes first in the Tab order")
     c.shot("sign-in")
     c.fill(sign_in, "API key", "lk_not_a_key")
     c.submit(sign_in)
@@ -1484,8 +1744,8 @@ def run(c, driver):
 
     # A read key: the same views without edit controls.
     c.go("#/overview", "overview")
-    c.css(".who button").click()
-    sign_in = c.form("Sign in")
+    c.css("#sign-out").click()
+    sign_in = key_form(c)
     c.fill(sign_in, "API key", secret)
     c.submit(sign_in)
     c.ready("overview")
@@ -1518,6 +1778,7 @@ def run(c, driver):
     c.shot("read-only-link")
 
     check_long_text(c, driver)
+    check_people(c, driver)
 
     # Nothing the page did broke its Content-Security-Policy or threw.
     c.drain_logs()

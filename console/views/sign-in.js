@@ -1,14 +1,14 @@
 // The way in: email and password (POST /v1/sessions sets the session cookie), single sign-on (the workspace's
 // identity provider, through GET /v1/sso/start), a forgotten password (a reset link), or an API key kept in the tab.
 // A server without sign-in (no /v1/sessions in its API document) shows the key form only, as before people.
-import { h, field, form, input, notice, errorNotice, replace } from '../dom.js';
+import { h, append, field, form, input, errorNotice, replace } from '../dom.js';
 import { call, session, enc } from '../api.js';
 
 export async function render(view, context) {
   const has = (method, path) => !!context.doc?.paths?.[path]?.[method];
   const people = has('post', '/v1/sessions');
   const panel = h('div', { class: 'sign-in' });
-  view.append(h('h1', {}, 'linkd console'), context.message ? errorNotice(context.message) : null, panel);
+  append(view, [h('h1', {}, 'Sign in to linkd'), context.message ? errorNotice(context.message) : null, panel]);
   const choices = (...others) => h('div', { class: 'actions sign-in-choices' }, others.map(([label, show, id]) => {
     const button = h('button', { type: 'button', class: 'secondary', id }, label);
     button.addEventListener('click', show);
