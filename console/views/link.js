@@ -3,7 +3,7 @@
 // analytics are loaded by the tab that shows them only.
 import { h, replace, pretty, copyButton, errorNotice, notice, fact, appName, input, field } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
-import { lastDays, state, target } from './links.js';
+import { lastDays, state, target } from './link-parts.js';
 
 export async function render(view, context) {
   const id = context.params[0];

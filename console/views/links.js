@@ -3,9 +3,7 @@
 // or linkd CSV file (a dry run's report first).
 import { h, replace, field, form, input, select, errorNotice, head, checkbox } from '../dom.js';
 import { get, call, all, enc } from '../api.js';
-
-/** The last `days` (7 or 30) whole days in the browser's zone, today included: what Analytics calls "Last 7 days". */
-export const lastDays = (days) => `period=${days}d&tz=${enc(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')}`;
+import { lastDays, state, target } from './link-parts.js';
 
 /**
  * Taps per link id over the last `days` days: one `top?dimension=link` request for the whole workspace (bots
@@ -22,20 +20,6 @@ const clip = (text, tag = 'span') => h(tag, { class: 'clip', title: text }, text
 
 const tapCell = (figures, id) => (figures.counts.has(id) ? figures.counts.get(id)
   : figures.floor ? h('span', { class: 'muted', title: 'Not among the 100 most tapped links' }, `≤ ${figures.floor}`) : 0);
-
-/** `expired` past its expiry, `spent` once the taps counted reach its limit, else until when and how many taps are left. */
-export function state(link) {
-  const expired = link.expiresAt && new Date(link.expiresAt).getTime() <= Date.now();
-  const spent = link.maxClicks && (link.clicks || 0) >= link.maxClicks;
-  return [
-    expired ? h('span', { class: 'badge error' }, 'expired') : link.expiresAt ? h('span', { class: 'badge', title: link.expiresAt }, `until ${link.expiresAt.slice(0, 10)}`) : null,
-    spent ? h('span', { class: 'badge error' }, 'spent') : null,
-    link.maxClicks ? h('span', { class: 'badge', title: 'Taps counted against the click limit' }, `${link.clicks || 0} / ${link.maxClicks} taps`) : null,
-    !expired && !link.expiresAt && !link.maxClicks ? h('span', { class: 'badge ok' }, 'active') : null,
-  ];
-}
-
-export const target = (link) => (link.destination ? h('code', {}, link.destination.type) : link.url ? h('span', { class: 'link-url' }, link.url) : '');
 
 export async function render(view, context) {
   // Loaded here, not imported: a link's page imports this module's helpers and needs none of it.
