@@ -21,7 +21,7 @@ export async function render(view, context) {
   } catch (error) {
     if (error.status !== 404) throw error;
   }
-  const callback = `${location.origin}/v1/sso/callback`;
+  const callback = stored?.redirectUri || `${location.origin}/v1/sso/callback`;
   view.append(h('p', {}, 'Register linkd at your identity provider (Okta, Entra ID, Google, Keycloak…) as a web application with this redirect URI: ',
     h('code', { id: 'sso-callback' }, callback), ' ', copyButton(() => callback, 'Copy')),
   h('p', { class: 'muted' }, stored ? 'Single sign-on is set up.' : 'Single sign-on is not set up.'));
@@ -31,7 +31,7 @@ export async function render(view, context) {
   const clientId = input({ value: s.clientId || '', spellcheck: 'false' });
   const secret = input({ type: 'password', autocomplete: 'new-password', value: '' });
   const domains = input({ value: (s.allowedDomains || []).join(', '), placeholder: 'example.com, example.org' });
-  const defaultRole = select(roles, s.defaultRole || 'viewer');
+  const defaultRole = select([['', 'nobody is added'], ...roles], s.defaultRole || '');
   const claim = input({ value: s.groupsClaim || '', placeholder: 'groups', spellcheck: 'false' });
   const groups = h('textarea', { rows: 4, spellcheck: 'false', value: formatLines(s.groupRoles), placeholder: 'linkd-admins = admin' });
   const required = checkbox(s.required);
@@ -40,7 +40,7 @@ export async function render(view, context) {
     clientId: [[clientId], () => clientId.value.trim()],
     clientSecret: [[secret], () => secret.value],
     allowedDomains: [[domains], () => domains.value.split(/[\s,]+/).filter(Boolean)],
-    defaultRole: [[defaultRole], () => defaultRole.value],
+    defaultRole: [[defaultRole], () => defaultRole.value || null],
     groupsClaim: [[claim], () => claim.value.trim() || null],
     groupRoles: [[groups], () => parseLines(groups.value)],
     required: [[required], () => required.checked],
@@ -52,7 +52,7 @@ export async function render(view, context) {
       field('Client secret', secret, { pointer: '/clientSecret',
         hint: stored ? 'Write-only: never shown. Leave empty to keep the stored one.' : 'Write-only: never shown again.' }),
       field('Allowed email domains', domains, { pointer: '/allowedDomains', hint: 'Comma-separated. People of these domains may come in.' }),
-      field('Role of new people', defaultRole, { pointer: '/defaultRole', hint: 'Given to a person created on first sign-in.' }),
+      field('Role of new people', defaultRole, { pointer: '/defaultRole', hint: 'Given to a person of an allowed domain at their first sign-in; "nobody": only existing members (and mapped groups) come in.' }),
       field('Groups claim', claim, { pointer: '/groupsClaim', hint: 'Optional: the ID token\'s claim listing the person\'s groups.' })),
     field('Groups to roles', groups, { pointer: '/groupRoles', hint: 'One a line: group = role. The highest role of a person\'s groups wins.' }),
     field('Require single sign-on', required, { pointer: '/required', hint: 'Members may no longer sign in with a password.' }),
