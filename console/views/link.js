@@ -39,7 +39,7 @@ export async function render(view, context) {
           fact('Campaign', [c.source, c.medium, c.campaign, c.term, c.content].filter(Boolean).join(' · ') || h('span', { class: 'muted' }, 'none')),
           fact('State', state(link)),
           fact('Tags', (link.tags || []).join(', ') || h('span', { class: 'muted' }, 'none'))),
-        qr(link)),
+        context.can('GET', '/v1/qr') ? qr(link) : null),
       h('section', { id: 'link-taps' }, h('h2', {}, 'Taps'), h('p', { class: 'muted' }, 'Loading…')));
     const more = h('p', {}, h('a', { href: `#/links/${enc(link.id)}?tab=analytics` }, 'Its countries, devices and campaigns over any period: the Analytics tab'));
     taps(link).then((nodes) => replace(body.querySelector('#link-taps'), h('h2', {}, 'Taps'), nodes, more),

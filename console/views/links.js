@@ -37,7 +37,7 @@ export async function render(view, context) {
   const holder = h('div');
   const total = h('p', { id: 'links-count', class: 'muted', 'aria-live': 'polite' });
   const exported = h('span', { class: 'muted', id: 'export-status' });
-  const exportButton = h('button', { type: 'button', class: 'secondary', id: 'export-links' }, 'Export CSV');
+  const exportButton = h('button', { type: 'button', class: 'secondary', id: 'export-links', hidden: !context.can('GET', '/v1/links/export') }, 'Export CSV');
   const ticked = new Map();
   const bulk = context.can('POST', '/v1/links/bulk') ? bulkBar(() => [...ticked].map(([id, shortLink]) => ({ id, shortLink })), () => load()) : null;
   view.append(h('h1', {}, 'Links'),
