@@ -695,6 +695,7 @@ def in_page_fetch(driver, method, path, body=None):
 
 def password_sign_in(c, driver, email, password):
     driver.get(BASE + "/console/#/overview")
+    driver.refresh()
     form = c.form("Sign in")
     c.fill(form, "Email", email)
     c.fill(form, "Password", password)
@@ -828,6 +829,7 @@ def check_people(c, driver):
         # Accepted by a new person in a browser signed in as nobody: a name and a password, then signed in.
         driver.delete_all_cookies()
         driver.get(BASE + "/console/#/invitation?token=" + invitation_token)
+        driver.refresh()   # a new page: the one signed in is forgotten, not only its cookie
         c.ready("invitation")
         form = c.form("Accept the invitation")
         c.fill(form, "Name", "Victor Viewer")
