@@ -821,6 +821,14 @@ def check_people(c, driver):
         c.wait(lambda: not c.present('button[aria-label="Revoke the invitation of revoke-me@example.com"]'), "the invitation revoked")
         c.reload("#/members", "members")
         c.check(not c.present("#invitation-link"), "the link is shown once")
+        # The audit log names the owner who invited, and filters by person.
+        owner_id = [m["person"]["id"] for m in members_by_api() if m["person"]["email"] == OWNER_EMAIL][0]
+        c.go("#/audit", "audit")
+        Select(c.control(c.css("main"), "Person")).select_by_value(owner_id)
+        who = lambda: [r.find_elements(By.CSS_SELECTOR, "td")[3].text for r in c.all('table[aria-label="Audit log"] tbody tr')]
+        c.wait(lambda: f"person={owner_id}" in driver.current_url and who() and all(OWNER_EMAIL in w for w in who())
+               and "invitation" in c.css('table[aria-label="Audit log"]').text, f"the owner's changes, by their email: {who()}")
+        c.shot("audit-person")
         driver.set_window_size(390, 844)
         check_no_sideways(c, driver, "the members")
         c.shot("members-390")
