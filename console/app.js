@@ -45,7 +45,7 @@ async function start() {
   apiDocument ??= get('/openapi.json').catch(() => null);
   const [whoami, doc] = await Promise.all([get('/v1/whoami'), apiDocument]);
   const may = permissions(doc, whoami);
-  context = { whoami, via: whoami.via || 'key', ...may, canWrite: may.can('POST', '/v1/links') };
+  context = { whoami, via: whoami.via || 'key', ...may };
   message = null;
   const out = h('button', { type: 'button', class: 'secondary', id: 'sign-out' }, 'Sign out');
   out.addEventListener('click', signOut);
@@ -56,7 +56,7 @@ async function start() {
   space.addEventListener('change', () => switchTo(space.value));
   replace(who, h('span', {}, 'Workspace ', space),
     context.via === 'key' ? h('span', { class: 'badge', id: 'key-scope', title: 'The key\'s scope' }, `${may.scope} key`) : null,
-    whoami.role ? h('span', { class: 'badge', id: 'role', title: 'Your role in this workspace' }, whoami.role) : null,
+    whoami.role ? h('span', { class: 'badge', id: 'role', title: whoami.person ? 'Your role in this workspace' : 'The role the key acts as' }, whoami.role) : null,
     whoami.person ? h('a', { href: '#/sessions', class: 'muted', id: 'person' }, whoami.person.email)
       : whoami.key?.name ? h('span', { class: 'muted' }, whoami.key.name) : null, out);
   // Only what the caller may open is listed: `data-op` is the operation a view needs first.
