@@ -1,10 +1,7 @@
 import Foundation
-import Observability
-import Postgres
-import Synchronization
 
 /// People's sessions recently seen live, by their cookie's token, so a cookie-authenticated request usually
-/// costs no database round trip: the same shape and coherence as `KeyCache` (read its comment first).
+/// costs no database round trip: the same mechanism as `KeyCache` (`FeedTrustedCache`; read its comment first).
 ///
 /// - An entry keeps who the session is (person, workspace, role there) and its ends. It serves while the
 ///   session is before its absolute end and within its idle lifetime, and, while the change feed is current,
@@ -17,7 +14,7 @@ import Synchronization
 ///   session is a write) and nothing new is kept; back, the cache is emptied before it is trusted again, since
 ///   notifications sent meanwhile were lost.
 final class SessionCache: Sendable {
-    struct CachedSession: Sendable {
+    struct CachedSession: FeedTrustedEntry {
         let sessionID: UUID
         let personID: UUID
         /// nil when the person belongs to no workspace.
@@ -31,92 +28,43 @@ final class SessionCache: Sendable {
         var storedAt: ContinuousClock.Instant
     }
 
-    private struct State: Sendable {
-        var entries: [String: CachedSession] = [:]
-        var trust = KeyCache.Trust.none
-        /// Advances whenever `trust` changes or a person's sessions are dropped: a session read from the
-        /// database under an older epoch is not kept.
-        var epoch: UInt64 = 0
-    }
-
     static let channel = "linkd_sessions"
 
-    private let state = Mutex(State())
-    private let ttl: Duration
+    private let cache: FeedTrustedCache<String, CachedSession>
     private let idle: Duration
     /// The idle lifetime in seconds, as the store's queries take it.
     let idleSeconds: TimeInterval
-    private let maximumCount: Int
 
     init(idle: Int, ttl: Duration = .seconds(60), maximumCount: Int = 10_000) {
         self.idle = .seconds(idle)
         idleSeconds = TimeInterval(idle)
-        self.ttl = ttl
-        self.maximumCount = maximumCount
+        cache = FeedTrustedCache(ttl: ttl, maximumCount: maximumCount)
     }
 
-    /// The kept session of `token`, when the cache may serve it now.
+    /// The kept session of `token`, when the cache may serve it now: before its absolute end and within its idle
+    /// lifetime.
     func lookup(_ token: String) -> CachedSession? {
         let now = ContinuousClock.now
         let wall = Date()
-        return state.withLock { state in
-            guard let entry = state.entries[token] else { return nil }
-            guard wall < entry.expiresAt, now - entry.seenAt < idle else {
-                state.entries[token] = nil
-                return nil
-            }
-            switch state.trust {
-            case .none: return nil
-            case .holding: return entry
-            case .current:
-                guard now - entry.storedAt < ttl else {
-                    state.entries[token] = nil
-                    return nil
-                }
-                return entry
-            }
-        }
+        return cache.lookup(token) { wall < $0.expiresAt && now - $0.seenAt < idle }
     }
 
     /// Read before looking a session up in the database; hand it to `store(_:_:epoch:)`.
-    var epoch: UInt64 { state.withLock { $0.epoch } }
+    var epoch: UInt64 { cache.epoch }
 
     /// Keeps `entry`, read from the database under `epoch`, if the cache is current and nothing was dropped,
     /// re-validated or left since that read.
-    func store(_ token: String, _ entry: CachedSession, epoch: UInt64) {
-        state.withLock { state in
-            guard state.trust == .current, state.epoch == epoch else { return }
-            if state.entries.count >= maximumCount { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[token] = entry
-        }
-    }
+    func store(_ token: String, _ entry: CachedSession, epoch: UInt64) { cache.store(token, entry, epoch: epoch) }
 
     /// Drops every kept session of `person`.
-    func invalidate(person: UUID) {
-        state.withLock { state in
-            state.epoch &+= 1
-            state.entries = state.entries.filter { $0.value.personID != person }
-        }
-    }
+    func invalidate(person: UUID) { cache.invalidate { $0.personID == person } }
 
-    var trust: KeyCache.Trust { state.withLock { $0.trust } }
+    var trust: CacheTrust { cache.trust }
 
     /// The change feed is lost: keep serving what is kept, keep nothing new.
-    func hold() {
-        state.withLock { state in
-            guard state.trust == .current else { return }
-            state.trust = .holding
-            state.epoch &+= 1
-        }
-    }
+    func hold() { cache.hold() }
 
     /// The change feed is (again) connected and `LISTEN`ing: what is kept may have been ended meanwhile, so it
     /// is dropped, and the cache is trusted again.
-    func revalidate() {
-        state.withLock { state in
-            state.entries.removeAll()
-            state.trust = .current
-            state.epoch &+= 1
-        }
-    }
+    func revalidate() { cache.revalidate(keeping: nil) }
 }

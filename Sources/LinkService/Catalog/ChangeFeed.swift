@@ -8,7 +8,7 @@ import Postgres
 /// keeps of them is dropped).
 ///
 /// At start the catalog is loaded whole. When the listener loses the database, the last good catalog
-/// keeps serving and cached keys keep serving as they are (`KeyCache.Trust`); when it reconnects, the
+/// keeps serving and cached keys keep serving as they are (`CacheTrust`); when it reconnects, the
 /// cached keys are re-validated on the new connection before the first notification is handled, and the
 /// catalog is reloaded, since notifications sent meanwhile were lost. Reconnection attempts back off to at
 /// most `maximumBackoff` apart, which bounds how long after the database returns a key revoked on
