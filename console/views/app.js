@@ -2,6 +2,7 @@
 import { h, field, form, input, checkbox, select, errorNotice, tracked, head, fact } from '../dom.js';
 import { call, all, enc } from '../api.js';
 import { fingerprintHint, formatFingerprints, parseFingerprints } from './apps.js';
+import { describe } from './params.js';
 
 const kinds = ['int', 'string', 'uuid', 'bool', 'enum'];
 
@@ -144,14 +145,6 @@ function paramTable(params) {
   return h('table', {}, head('Parameter', 'Kind', 'Bounds', 'Optional'),
     h('tbody', {}, entries.map(([name, spec]) => h('tr', {}, h('td', {}, h('code', {}, name)), h('td', {}, spec.type),
       h('td', {}, describe(spec)), h('td', {}, spec.optional ? 'yes' : 'no')))));
-}
-
-/** A parameter's bounds or values as text (`min 1, max 9`, `info | reviews`). */
-export function describe(spec) {
-  if (spec.type === 'int') return [spec.min !== undefined ? `min ${spec.min}` : '', spec.max !== undefined ? `max ${spec.max}` : ''].filter(Boolean).join(', ');
-  if (spec.type === 'string') return [spec.minLength !== undefined ? `≥ ${spec.minLength} chars` : '', spec.maxLength !== undefined ? `≤ ${spec.maxLength} chars` : ''].filter(Boolean).join(', ');
-  if (spec.type === 'enum') return (spec.values || []).join(' | ');
-  return '';
 }
 
 /** One parameter of the editor: name, kind, the kind's bounds or values, optional. `read()` gives [name, spec]. */

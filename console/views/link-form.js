@@ -2,7 +2,7 @@
 // the edits over it, so what the form does not show is kept.
 import { h, replace, field, form, input, select, checkbox, tracked, pretty, copyButton } from '../dom.js';
 import { all, call, enc } from '../api.js';
-import { describe } from './app.js';
+import { paramControl } from './params.js';
 
 const groups = {
   fallbacks: [['ios', 'iOS'], ['ipad', 'iPad'], ['android', 'Android'], ['desktop', 'Desktop']],
@@ -16,26 +16,6 @@ const refuse = (pointer, detail) => Object.assign(new Error(detail), { problem: 
 /** `2026-12-31T23:59:59Z` as a `datetime-local` value in the browser's zone, and back as RFC 3339 UTC. */
 const toLocal = (text) => { const d = new Date(text); return new Date(d.getTime() - d.getTimezoneOffset() * 6e4).toISOString().slice(0, 19); };
 const fromLocal = (value) => new Date(value).toISOString().slice(0, 19) + 'Z';
-
-/** One control for a parameter declared as `spec`, holding `value`: `read()` gives the typed value or undefined. */
-function paramControl(name, spec, value) {
-  const shown = value === undefined ? '' : String(value);
-  let control;
-  if (spec.type === 'bool') control = select([['', '(absent)'], 'true', 'false'], shown);
-  else if (spec.type === 'enum') control = select([['', '(absent)'], ...(spec.values || [])], shown);
-  else control = input({ type: spec.type === 'int' ? 'number' : 'text', step: spec.type === 'int' ? 1 : undefined, value: shown, autocomplete: 'off' });
-  control.classList.add('param-value');
-  control.dataset.param = name;
-  const read = () => {
-    const text = control.value;
-    if (text === '') return undefined;
-    if (spec.type === 'int') return Number(text);
-    if (spec.type === 'bool') return text === 'true';
-    return text;
-  };
-  const hint = [spec.type, describe(spec), spec.optional ? 'optional' : 'required'].filter(Boolean).join(', ');
-  return { control, read, element: field(name, control, { pointer: `/destination/params/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, hint }) };
-}
 
 /** Where a campaign usually comes from: a template sets the source and the medium (the UTM builder). */
 const templates = [['newsletter', 'Newsletter', 'newsletter', 'email'], ['facebook', 'Facebook', 'facebook', 'social'],
