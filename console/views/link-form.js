@@ -3,19 +3,13 @@
 import { h, replace, field, form, input, select, checkbox, tracked, pretty, copyButton } from '../dom.js';
 import { all, call, enc } from '../api.js';
 import { paramControl } from './params.js';
+import { targetingEditor, refuse, toLocal, fromLocal } from './link-targets.js';
 
 const groups = {
   fallbacks: [['ios', 'iOS'], ['ipad', 'iPad'], ['android', 'Android'], ['desktop', 'Desktop']],
   campaign: [['source', 'Source'], ['medium', 'Medium'], ['campaign', 'Campaign'], ['term', 'Term'], ['content', 'Content']],
   preview: [['title', 'Title'], ['description', 'Description'], ['imageUrl', 'Image URL']],
 };
-
-/** A refusal of the form itself, shown at its field as an API problem would be. */
-const refuse = (pointer, detail) => Object.assign(new Error(detail), { problem: { title: 'Check the form.', errors: [{ pointer, detail }] } });
-
-/** `2026-12-31T23:59:59Z` as a `datetime-local` value in the browser's zone, and back as RFC 3339 UTC. */
-const toLocal = (text) => { const d = new Date(text); return new Date(d.getTime() - d.getTimezoneOffset() * 6e4).toISOString().slice(0, 19); };
-const fromLocal = (value) => new Date(value).toISOString().slice(0, 19) + 'Z';
 
 /** Where a campaign usually comes from: a template sets the source and the medium (the UTM builder). */
 const templates = [['newsletter', 'Newsletter', 'newsletter', 'email'], ['facebook', 'Facebook', 'facebook', 'social'],
@@ -151,6 +145,8 @@ export async function linkForm(link, etag, { apps, domains, saved }) {
       ? { url: url.value.trim(), ...(old.app ? { app: null, destination: null } : {}) }
       : { app: app.value || null, destination: type.value ? readDestination() : null, ...(old.url ? { url: null } : {}) })],
   };
+  const targeting = targetingEditor(link, { apps, typesOf,
+    opening: () => Object.fromEntries(Object.entries(members.target[1]()).filter(([, v]) => v !== null && v !== '')) });
   // tracked() reads each control's value: the parameter controls are flattened in when read.
   const flat = Object.fromEntries(Object.entries(members).map(([k, [controls, read]]) => [k, [{ map: (f) => controls.flat().map(f) }, read]]));
   const changes = tracked(flat);
@@ -179,12 +175,16 @@ export async function linkForm(link, etag, { apps, domains, saved }) {
     h('div', { class: 'grid' }, field('Expires at (your time zone)', expiresAt, { pointer: '/expiresAt' }),
       field('Click limit', maxClicks, { pointer: '/maxClicks', hint: 'Stops opening after this many taps.' })),
     field('Data (a JSON object for the app)', data, { pointer: '/data' }),
+    targeting.element,
     moves,
   ], link ? 'Save link' : 'Create link', async (element) => {
     if (!link) {
       const body = { domain: domain.value, ...members.target[1](), name: name.value.trim() || undefined, data: readData() ?? undefined,
         slug: slug.value.trim() || undefined, tags: members.tags[1](), fallbacks: fallbacks.read(), skipStore: skipStore.checked, campaign: campaign.read(), preview: preview.read(),
         expiresAt: members.expiresAt[1]() ?? undefined, maxClicks: members.maxClicks[1]() ?? undefined };
+      const { targets, variants } = targeting.read();
+      if (targets) body.targets = targets;
+      if (variants) body.variants = variants;
       for (const key of ['app', 'destination', 'url']) if (body[key] === null) delete body[key];
       const answer = await call('POST', `/v1/links${acknowledged()}`, { body }).catch(showMoves);
       if (answer) saved(answer.data, answer.etag);
@@ -192,6 +192,7 @@ export async function linkForm(link, etag, { apps, domains, saved }) {
     }
     const { target, ...body } = changes.body();
     Object.assign(body, target);
+    if (targeting.changed()) Object.assign(body, targeting.read());
     if (!Object.keys(body).length) { element.say('No changes to save.'); return; }
     const answer = await call('PATCH', `/v1/links/${enc(link.id)}${acknowledged()}`, { body, ifMatch: etag }).catch(showMoves);
     if (answer) saved(answer.data, answer.etag);
