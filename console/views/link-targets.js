@@ -151,7 +151,7 @@ export function targetingEditor(link, context) {
   }
 
   /** The split of `owner` (a target, or the link as `{variants}` at pointer ''): rows of name, weight, stop, share. */
-  function splitBox(owner, at, legend) {
+  function splitBox(owner, at, legend, said) {
     const box = group('fieldset', { class: 'experiment' }, `${at}/variants`, h('legend', {}, legend));
     const shares = () => {
       const running = (owner.variants || []).reduce((sum, v) => sum + (v.stopped ? 0 : v.weight || 0), 0);
@@ -160,7 +160,7 @@ export function targetingEditor(link, context) {
         if (out) out.textContent = v.stopped ? 'stopped: 0%' : `${running ? Math.round((1000 * (v.weight || 0)) / running) / 10 : 0}% of visitors`;
       }
     };
-    const redraw = () => { const next = splitBox(owner, at, legend); box.replaceWith(next); };
+    const redraw = () => { box.replaceWith(splitBox(owner, at, legend, said)); said?.(); };
     const start = () => {
       const base = at ? owner : context.opening();
       const opening = copy({ app: base.app, destination: base.destination, url: base.url });
@@ -175,7 +175,7 @@ export function targetingEditor(link, context) {
     }
     owner.variants.forEach((v, j) => {
       const vat = `${at}/variants/${j}`;
-      const name = bound(input({ value: v.name || '', autocomplete: 'off' }), (x) => { v.name = x.trim(); });
+      const name = bound(input({ value: v.name || '', autocomplete: 'off' }), (x) => { v.name = x.trim(); }, said);
       const weight = bound(input({ type: 'number', min: 0, max: 10000, step: 1, value: v.weight ?? 0 }), (x) => { v.weight = x === '' ? 0 : Number(x); }, shares);
       const stopped = bound(checkbox(v.stopped), (x) => { if (x) v.stopped = true; else delete v.stopped; }, shares);
       const remove = h('button', { type: 'button', class: 'secondary', onclick: () => {
@@ -249,7 +249,7 @@ export function targetingEditor(link, context) {
             utmKeys.map(utm)),
           context.apps.length ? checks('The app asking (resolve callers)', 'apps', context.apps.map((a) => [a.id, `${a.name} (${a.platform})`])) : null)),
       group('fieldset', { class: 'target-opens' }, `${at}`, h('legend', {}, 'It opens'), opensBox(t, at, say)),
-      splitBox(t, at, 'Split (A/B)'),
+      splitBox(t, at, 'Split (A/B)', say),
       h('div', { class: 'actions' },
         h('button', { type: 'button', class: 'secondary', 'data-action': 'up', disabled: i === 0, onclick: move(i - 1) }, 'Move up'),
         h('button', { type: 'button', class: 'secondary', 'data-action': 'down', disabled: i === targets.length - 1, onclick: move(i + 1) }, 'Move down'),
