@@ -1906,6 +1906,7 @@ def run(c, driver):
     c.go(f"#/links/{link_id}", "link")
     c.check(not c.all("main form") and not c.present("#delete-link") and "spring24" in c.css("#link-json").text,
             "a read key sees the link, not its form")
+    c.wait(lambda: c.present("#link-tester #tester-ask"), "a read key may ask the targeting tester (resolve is a read)")
     # QR codes are an editor's (x-linkd-roles) where the server has roles: a read key (a viewer) is offered none.
     qr_roles = api("GET", "/openapi.json", key=None)[2]["paths"]["/v1/qr"]["get"].get("x-linkd-roles")
     if qr_roles is None or "viewer" in qr_roles:

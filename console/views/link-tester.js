@@ -56,5 +56,5 @@ export function tester(link, apps) {
     h('div', { class: 'grid' }, field('Visitor id (keeps their variant)', visitor, { hint: 'The same id gets the same variant.' }),
       apps.length ? field('The app asking', app) : null),
     h('div', { class: 'actions' }, ask, other), answer,
-    h('p', { class: 'hint' }, 'Asks resolve as a phone would, with this context; no hit is recorded. A click from a browser is decided the same way.'));
+    h('p', { class: 'hint' }, 'Asks resolve as a phone would, with this context; no hit is recorded. Resolve reads no OS version, so a target asking for versions does not take this visitor; a click from a browser is decided with its own.'));
 }
