@@ -1,7 +1,7 @@
 import Foundation
 
 extension LinksCommand {
-    /// `linkd links import FILE --format firebase|csv`: `POST /v1/links/import`, its report printed.
+    /// `linkd links import FILE --format firebase|csv|bitly|rebrandly|dub`: `POST /v1/links/import`, its report printed.
     static func importFile(_ arguments: [String]) -> Int32 {
         let client: APIClient
         let body: Data
@@ -11,8 +11,8 @@ extension LinksCommand {
             guard parsed.positionals.count == 1 else {
                 throw Arguments.UsageError(description: "name one file to import ('-': standard input)")
             }
-            guard let format = parsed.value("format"), ["firebase", "csv"].contains(format) else {
-                throw Arguments.UsageError(description: "--format must be firebase (a Takeout file) or csv (linkd's)")
+            guard let format = parsed.value("format"), ["firebase", "csv", "bitly", "rebrandly", "dub"].contains(format) else {
+                throw Arguments.UsageError(description: "--format must be firebase (a Takeout file), csv (linkd's), bitly, rebrandly or dub (their links exports)")
             }
             client = try APIClient(parsed)
             body = try APIClient.read(parsed.positionals[0])

@@ -12,7 +12,7 @@ enum LinksCommand: Command {
                linkd links create --domain HOST (--url URL | --app ID --type TYPE [--params JSON]) [--slug SLUG]
                                   [--name TEXT] [--tags A,B] [--expires-at RFC3339] [options]
                linkd links create --file FILE|-   (a JSON array of links, or one a line: up to 100,000)
-               linkd links import FILE|- --format firebase|csv [--dry-run] [--domain HOST] [options]
+               linkd links import FILE|- --format firebase|csv|bitly|rebrandly|dub [--dry-run] [--domain HOST] [options]
                linkd links export [--output FILE] [--domain HOST] [--tag T] [--campaign C] [--destination-type T]
                                   [--search TEXT] [--sort created|slug|clicks|-created|-slug|-clicks] [options]
 

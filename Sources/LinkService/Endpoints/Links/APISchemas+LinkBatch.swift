@@ -21,15 +21,17 @@ extension APISchemas {
             .required("created", Schema.integer(minimum: 0)),
             .required("wouldCreate", Schema.integer(minimum: 0).described("In a dry run: the rows that would be created.")),
             .required("refused", Schema.integer(minimum: 0)),
+            .required("skipped", Schema.integer(minimum: 0).described("Rows with nothing to import (Dub's domain root links).")),
             .required("ignoredColumns", Schema.array(Schema.object([
                 .required("column", Schema.integer(minimum: 1)),
                 .required("name", Schema.string),
             ], closed: false)).described("Header cells naming no column (or one named before): not read.")),
             .required("results", Schema.array(Schema.object([
                 .required("row", Schema.integer(minimum: 1).described("The row's record number in the file (the header is 1).")),
-                .required("status", Schema.enumeration(["created", "would-create", "refused"])),
+                .required("status", Schema.enumeration(["created", "would-create", "refused", "skipped"])),
                 .optional("link", Schema.anyObject.described("The link created (or, in a dry run, as it would be: without id or timestamps).")),
                 .optional("problems", Schema.array(.ref("ImportProblem"))),
+                .optional("reason", Schema.string.described("Why a skipped row was not imported.")),
             ], closed: false)).described("One result per data row, in order.")),
         ], closed: false)),
         // A component: inline, generators would name it `Problem` and rename the component that is.

@@ -20,11 +20,15 @@ struct LinkBatchHandlers: EndpointGroup {
     private var batch: LinkBatch { LinkBatch(changes: changes) }
 
     static let format = QueryParameter("format", .enumeration(LinkImportFile.Format.allCases.map(\.rawValue)),
-                                       "`firebase`: a Firebase Dynamic Links Takeout file; `csv`: linkd's own links file (docs/LINKS-IMPORT.md).",
+                                       """
+                                       `firebase`: a Firebase Dynamic Links Takeout file; `csv`: linkd's own links file; `bitly`, \
+                                       `rebrandly`, `dub`: those shorteners' links exports (docs/LINKS-IMPORT.md).
+                                       """,
                                        required: true)
     static let dryRun = QueryParameter("dryRun", Schema.enumeration(["true", "false", "1", "0"]),
                                        "Report what the import would do and save nothing (default false).")
-    static let domain = QueryParameter("domain", Schema.hostname, "For `csv`: the domain of rows whose `domain` cell is empty.")
+    static let domain = QueryParameter("domain", Schema.hostname,
+                                       "For `csv`: the domain of rows whose `domain` cell is empty; for `bitly`, `rebrandly`, `dub`: the domain of every row, its back-half kept.")
     static let exportLimitParameter = QueryParameter("limit", Schema.integer(minimum: 1, maximum: LinkBatchHandlers.exportLimit),
                                                      "Rows in this page (default and most: \(LinkBatchHandlers.exportLimit)).")
     static let cursor = QueryParameter("cursor", .string, "Where the page starts: the cursor of the previous page's `Link: <…>; rel=\"next\"`.")
@@ -52,6 +56,8 @@ struct LinkBatchHandlers: EndpointGroup {
                         `format=firebase`: a Firebase Dynamic Links Takeout file (each short link on a domain of this workspace; \
                         the deep link opens the typed destination the domain's rules give it, else it is the link's web page; \
                         archived links are imported expired). `format=csv`: linkd's own file, as `GET /v1/links/export` writes it. \
+                        `format=bitly`, `rebrandly`, `dub`: those shorteners' links exports, by their documented columns (Dub's \
+                        `ios`, `android` and `geo` become targets); a row with nothing to import (Dub's domain root) is `skipped`. \
                         The body is `text/csv`, up to \(LinkBulkBody.maxItems) rows and \(LinkBulkBody.maxBytes >> 20) MiB. \
                         Each row is created or refused on its own, and reported with its number and, for a refusal, the \
                         column of each problem; `dryRun=true` reports what would happen and saves nothing (docs/LINKS-IMPORT.md).
@@ -98,8 +104,10 @@ struct LinkBatchHandlers: EndpointGroup {
         }
         guard !request.body.isEmpty else { throw ServiceError.badRequest("The request needs a CSV file.") }
         let file = try LinkImportFile(request.body, format: format, domain: domain, resolver: resolver, workspace: principal.workspaceID)
-        let outcomes = try batch.run(principal, dryRun: dryRun, acknowledgeMoves: acknowledged, audit: "import") { targets in
-            Array(file.rows.enumerated()).concurrentMap { index, row in
+        // Skipped rows (nothing to import) never reach the write path; the others keep their index in the file.
+        let active = file.rows.enumerated().filter { $0.element.skipped == nil }
+        let written = try batch.run(principal, dryRun: dryRun, acknowledgeMoves: acknowledged, audit: "import") { targets in
+            active.concurrentMap { index, row in
                 guard let body = row.body else { return .refused(Problem.unprocessable) }   // reported by its cells' problems
                 // What a request body is refused for (JSONBody), in the JSON the cells hold: at its column.
                 let refusals = JSONBody.refusals(in: body, at: "/\(index)")
@@ -107,6 +115,8 @@ struct LinkBatchHandlers: EndpointGroup {
                 return LinkItem(reading: body, at: "/\(index)", targets: targets)
             }
         }
+        var outcomes: [LinkBatch.Outcome?] = Array(repeating: nil, count: file.rows.count)
+        for ((index, _), outcome) in zip(active, written) { outcomes[index] = outcome }
         return .json(LinkBatchReport.imported(file, format: format, dryRun: dryRun, outcomes))
     }
 

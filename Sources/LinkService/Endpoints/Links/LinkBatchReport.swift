@@ -25,14 +25,23 @@ enum LinkBatchReport {
         return out
     }
 
-    /// `{"format", "dryRun", "rows", "created", "wouldCreate", "refused", "ignoredColumns", "results": [{"row",
-    /// "status", "link" | "problems": [{"column", "detail"}]}]}`; a dry run's links have no id or timestamps yet.
-    static func imported(_ file: LinkImportFile, format: LinkImportFile.Format, dryRun: Bool, _ outcomes: [LinkBatch.Outcome]) -> [UInt8] {
+    /// `{"format", "dryRun", "rows", "created", "wouldCreate", "refused", "skipped", "ignoredColumns", "results":
+    /// [{"row", "status", "link" | "problems": [{"column", "detail"}] | "reason"}]}`; a dry run's links have no id or
+    /// timestamps yet. A nil outcome is a skipped row.
+    static func imported(_ file: LinkImportFile, format: LinkImportFile.Format, dryRun: Bool, _ outcomes: [LinkBatch.Outcome?]) -> [UInt8] {
         var results: [JSONValue] = []
         results.reserveCapacity(outcomes.count)
         var created = 0
+        var skipped = 0
         for (index, (row, outcome)) in zip(file.rows, outcomes).enumerated() {
             var members = [JSONMember(key: "row", value: .integer(row.number))]
+            guard let outcome else {
+                // A row with nothing to import: never written.
+                skipped += 1
+                members += [JSONMember(key: "status", value: .string("skipped")), JSONMember(key: "reason", value: .string(row.skipped ?? ""))]
+                results.append(.object(members))
+                continue
+            }
             switch outcome {
             case .created(let link):
                 created += 1
@@ -42,7 +51,7 @@ enum LinkBatchReport {
                 }
                 members += [JSONMember(key: "status", value: .string(dryRun ? "would-create" : "created")), JSONMember(key: "link", value: json)]
             case .refused(let problem):
-                let problems = row.body == nil ? row.problems : columns(of: problem, item: "/\(index)", file.columns)
+                let problems = row.body == nil ? row.problems : columns(of: problem, item: "/\(index)", row.columns ?? file.columns)
                 members += [JSONMember(key: "status", value: .string("refused")), JSONMember(key: "problems", value: .array(problems.map {
                     .object(["column": .string($0.column), "detail": .string($0.detail)])
                 }))]
@@ -55,7 +64,8 @@ enum LinkBatchReport {
             "rows": .integer(outcomes.count),
             "created": .integer(dryRun ? 0 : created),
             "wouldCreate": .integer(dryRun ? created : 0),
-            "refused": .integer(outcomes.count - created),
+            "refused": .integer(outcomes.count - created - skipped),
+            "skipped": .integer(skipped),
             "ignoredColumns": .array(file.ignored.map { .object(["column": .integer($0.column), "name": .string($0.name)]) }),
             "results": .array(results),
         ]).serializedBytes
