@@ -1,15 +1,22 @@
 import Foundation
 
 extension LinksCommand {
-    /// `linkd links export`: every page of `GET /v1/links/export`, as one CSV file (one header row).
+    /// `linkd links export [--format csv|ndjson]`: every page of `GET /v1/links/export`, as one CSV file (one
+    /// header row), or one link a line.
     static func export(_ arguments: [String]) -> Int32 {
         let filters = [("domain", "domain"), ("tag", "tag"), ("campaign", "campaign"), ("destination-type", "destinationType"), ("search", "q"), ("sort", "sort")]
         let client: APIClient
         let output: FileHandle
         var query: [URLQueryItem] = []
+        var csv = true
         do {
-            let parsed = try Arguments(arguments, valued: APIClient.valuedOptions.union(["output"] + filters.map(\.0)))
+            let parsed = try Arguments(arguments, valued: APIClient.valuedOptions.union(["output", "format"] + filters.map(\.0)))
             guard parsed.positionals.isEmpty else { throw Arguments.UsageError(description: "unexpected '\(parsed.positionals[0])'") }
+            if let format = parsed.value("format") {
+                guard ["csv", "ndjson"].contains(format) else { throw Arguments.UsageError(description: "--format must be csv or ndjson") }
+                csv = format == "csv"
+                query.append(URLQueryItem(name: "format", value: format))
+            }
             client = try APIClient(parsed)
             for (option, name) in filters {
                 if let value = parsed.value(option) { query.append(URLQueryItem(name: name, value: value)) }
@@ -41,7 +48,7 @@ extension LinksCommand {
             }
             // Every page has the header row; the file keeps the first one only.
             var page = answer.body
-            if !first, let end = page.firstRange(of: Data([13, 10])) { page = page[end.upperBound...] }
+            if csv, !first, let end = page.firstRange(of: Data([13, 10])) { page = page[end.upperBound...] }
             output.write(page)
             first = false
             next = answer.next

@@ -2,10 +2,11 @@ import Foundation
 import LinkKit
 
 /// `linkd links`: links through the HTTP API with a key (docs/LINKS.md): `build` the URLs of a typed destination,
-/// `create` stored links (one, or many from a file), `import` a Firebase Takeout or linkd CSV file, `export` them.
+/// `create` stored links (one, or many from a file), `import` a Firebase Takeout, a Bitly, Rebrandly or Dub export
+/// or linkd CSV file, `export` them.
 enum LinksCommand: Command {
     static let name = "links"
-    static let summary = "links through the API: build, create, import (Firebase, CSV), export"
+    static let summary = "links through the API: build, create, import (Firebase, Bitly, Rebrandly, Dub, CSV), export"
     static let help = """
         Usage: linkd links build --app ID --type TYPE [--params JSON] [--domain HOST] [options]
                linkd links build --batch FILE|-   (a JSON array of {"app","destination","domain"?}, up to 1,000)
@@ -14,16 +15,17 @@ enum LinksCommand: Command {
                linkd links create --file FILE|-   (a JSON array of links, or one a line: up to 100,000)
                linkd links import FILE|- --format firebase|csv|bitly|rebrandly|dub [--dry-run] [--domain HOST] [options]
                linkd links export [--output FILE] [--domain HOST] [--tag T] [--campaign C] [--destination-type T]
-                                  [--search TEXT] [--sort created|slug|clicks|-created|-slug|-clicks] [options]
+                                  [--search TEXT] [--sort created|slug|clicks|-created|-slug|-clicks] [--format csv|ndjson] [options]
 
         build   prints the answer of POST /v1/links/build: the universal link, the custom-scheme link when the app
                 has a scheme, and the rule that prints (and resolves) it; with --batch, one result per link, in order.
         create  creates one link (POST /v1/links) and prints it, or every link of --file (POST /v1/links/bulk)
                 and prints the answer: each link created, or why it was refused, in order.
-        import  sends a Firebase Dynamic Links Takeout file or linkd's CSV (POST /v1/links/import) and prints the
-                report, a row's problems with their columns; --dry-run saves nothing (docs/LINKS-IMPORT.md).
-        export  writes the workspace's links as linkd's CSV (GET /v1/links/export, every page) to standard output
-                or --output; the list's filters narrow it.
+        import  sends a Firebase Dynamic Links Takeout file, a Bitly, Rebrandly or Dub links export, or linkd's CSV
+                (POST /v1/links/import) and prints the report, a row's problems with their columns; --dry-run saves
+                nothing (docs/LINKS-IMPORT.md).
+        export  writes the workspace's links as linkd's CSV, or one JSON link a line with --format ndjson
+                (GET /v1/links/export, every page) to standard output or --output; the list's filters narrow it.
         A refusal is printed on stderr, status 1; so is a create or import that refused some links (with the
         counts), after the answer.
 
@@ -31,12 +33,14 @@ enum LinksCommand: Command {
           --type TYPE            the destination type (widgetDetail)
           --params JSON          its parameters ({"id":42,"tab":"reviews"})
           --domain HOST          build on this link domain / the link's domain / the domain of csv rows without one
+                                 / the domain of every row of a bitly, rebrandly or dub export
           --batch FILE           build every link of FILE ('-': standard input)
           --url URL              the web page a created link opens
           --slug SLUG            the created link's slug (default: generated)
           --name TEXT, --tags A,B, --expires-at TIME, --max-clicks N   more fields of a created link
           --file FILE            create every link of FILE ('-': standard input)
-          --format F             import format: firebase (a Takeout file) or csv (linkd's, as export writes it)
+          --format F             import: firebase (a Takeout file), bitly, rebrandly, dub (their exports) or csv
+                                 (linkd's, as export writes it); export: csv (default) or ndjson
           --dry-run              import: report what would happen, save nothing
           --output FILE          export: write there instead of standard output
           --tag, --campaign, --destination-type, --search   export: only the links the list filters keep

@@ -90,6 +90,18 @@ struct LinksCommandTests {
         let back = try LinkdProcess.run(["links", "import", "-", "--format", "csv"] + api, input: exported.stdout)
         #expect(back.status == 1 && back.stderr.contains("0 created, 3 refused"), "\(back.stderr)")
 
+        // Another shortener's export, then the links as JSON, one a line.
+        let dub = try LinkdProcess.run(["links", "import", "-", "--format", "dub"] + api, input: """
+            link,url,key,domain,geo
+            https://\(host)/dub,https://www.example.com/dub,dub,\(host),"{""DE"":""https://www.example.de""}"
+            """)
+        #expect(dub.status == 0 && (try? JSONValue.parse(dub.stdout)["created"]) == .number("1"), "\(dub.stdout) \(dub.stderr)")
+        let ndjson = try LinkdProcess.run(["links", "export", "--format", "ndjson"] + api)
+        let lines = try ndjson.stdout.split(separator: "\n").map { try JSONValue.parse(String($0)) }
+        #expect(lines.map { $0["slug"]?.stringValue } == ["one", "two", "fdl", "dub"], "\(ndjson.stderr)")
+        #expect(lines.last?["targets"]?.arrayValue?.first?["conditions"]?["countries"] == .array([.string("DE")]))
+        #expect(try LinkdProcess.run(["links", "export", "--format", "xml"] + api).status == 2)
+
         #expect(try LinkdProcess.run(["links", "import", takeout.path] + api).status == 2)
         #expect(try LinkdProcess.run(["links", "create", "--domain", host] + api).status == 2)
         #expect(try LinkdProcess.run(["links", "export", "--output"] + api).status == 2)

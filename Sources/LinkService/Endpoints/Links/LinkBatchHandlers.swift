@@ -31,6 +31,10 @@ struct LinkBatchHandlers: EndpointGroup {
                                        "For `csv`: the domain of rows whose `domain` cell is empty; for `bitly`, `rebrandly`, `dub`: the domain of every row, its back-half kept.")
     static let exportLimitParameter = QueryParameter("limit", Schema.integer(minimum: 1, maximum: LinkBatchHandlers.exportLimit),
                                                      "Rows in this page (default and most: \(LinkBatchHandlers.exportLimit)).")
+    static let exportFormat = QueryParameter("format", .enumeration(["csv", "ndjson"]), """
+        `csv` (the default): linkd's links file; `ndjson`: one link a line, as `GET /v1/links/{id}` answers it \
+        (`application/x-ndjson`).
+        """)
     static let cursor = QueryParameter("cursor", .string, "Where the page starts: the cursor of the previous page's `Link: <…>; rel=\"next\"`.")
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.linkBatch }
@@ -73,10 +77,14 @@ struct LinkBatchHandlers: EndpointGroup {
                         \(Self.exportLimit) rows a page; `Link: <…>; rel="next"` gives the next page, whose file has the header \
                         row too. A cell a spreadsheet would run (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) \
                         is written with a leading `'` (a value of quotes before one of those, with one quote more), which the \
-                        import takes off: the values come back exactly (docs/LINKS-IMPORT.md, "Formulas").
+                        import takes off: the values come back exactly (docs/LINKS-IMPORT.md, "Formulas"). `format=ndjson` \
+                        answers the same links one JSON object a line, as `GET /v1/links/{id}` answers each (targets and \
+                        variants included).
                         """,
-                     query: LinkHandlers.filters + [LinkHandlers.sort, Self.exportLimitParameter, Self.cursor],
-                     success: .content(200, mediaType: "text/csv", schema: Schema.string.described("The links file.")), export),
+                     query: LinkHandlers.filters + [LinkHandlers.sort, Self.exportFormat, Self.exportLimitParameter, Self.cursor],
+                     success: .alternatives(200, [("text/csv", Schema.string.described("The links file (`format=csv`).")),
+                                                  (LinkBulkBody.ndjson, Schema.string.described("One `Link` object a line (`format=ndjson`)."))]),
+                     export),
         ]
     }
 
@@ -127,11 +135,20 @@ struct LinkBatchHandlers: EndpointGroup {
         let links = try pool.withConnection { connection in
             try LinkStore.page(page, workspace: principal.workspaceID, filter: filter, order: order, on: connection)
         }
+        let ndjson = try Self.exportFormat.value(in: request) == "ndjson"
         var out: [UInt8] = []
         out.reserveCapacity(256 * (links.count + 1))
-        CSVWriter.append(LinkCSV.headerRow, to: &out)
-        for link in links.prefix(page.limit) { CSVWriter.append(LinkCSV.row(link), to: &out) }
-        var response = Response(status: 200, headers: ["Content-Type": "text/csv; charset=utf-8"], body: out)
+        if ndjson {
+            for link in links.prefix(page.limit) {
+                out += link.json.serializedBytes
+                out.append(UInt8(ascii: "\n"))
+            }
+        } else {
+            CSVWriter.append(LinkCSV.headerRow, to: &out)
+            for link in links.prefix(page.limit) { CSVWriter.append(LinkCSV.row(link), to: &out) }
+        }
+        let type = ndjson ? LinkBulkBody.ndjson : "text/csv; charset=utf-8"
+        var response = Response(status: 200, headers: ["Content-Type": type], body: out)
         if links.count > page.limit, let last = links.prefix(page.limit).last {
             response.headers.add("Link", "<\(page.next(request, key: order.key(of: last), id: last.id))>; rel=\"next\"")
         }
