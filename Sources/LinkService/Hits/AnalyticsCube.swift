@@ -15,6 +15,8 @@ public struct AnalyticsCube: Equatable, Sendable {
     enum Dimension: String, CaseIterable, Sendable {
         case host, app, rule, destination, outcome, platform, served, device, country, os, browser, link
         case utmSource = "utm_source", utmMedium = "utm_medium", utmCampaign = "utm_campaign", utmTerm = "utm_term", utmContent = "utm_content"
+        /// The target and the variant of a targeted link that decided a hit (their names, meaningful with the link).
+        case target, variant
 
         /// The dimension of a campaign field.
         init(_ field: Hit.Campaign.Field) {
@@ -72,6 +74,8 @@ public struct AnalyticsCube: Equatable, Sendable {
         AnalyticsCube(id: 5, name: "campaign traffic", dimensions: [.utmCampaign, .utmSource, .utmMedium, .app, .destination, .outcome, .platform, .served]),
         AnalyticsCube(id: 6, name: "campaign audience", dimensions: [.country, .os, .device, .utmSource, .utmMedium, .utmCampaign], hourly: false),
         AnalyticsCube(id: 7, name: "link audience", dimensions: [.link, .host, .country, .os, .device, .platform], hourly: false),
+        AnalyticsCube(id: 14, name: "link targets", dimensions: [.link, .host, .target, .variant, .outcome, .platform, .served]),
+        AnalyticsCube(id: 15, name: "target audience", dimensions: [.link, .host, .target, .variant, .country, .os, .device, .platform], hourly: false),
     ]
 
     /// The first cube keeping every one of `dimensions`.

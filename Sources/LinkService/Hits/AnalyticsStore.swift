@@ -25,6 +25,9 @@ enum AnalyticsStore {
         var campaign: [Hit.Campaign.Field: String] = [:]
         /// The visitor's country, OS and browser families, and device class (`Hit.country`, …), by column name.
         var visitor: [VisitorField: String] = [:]
+        /// The target and the variant of a targeted link that decided the hits (their names, `Hit.target`, `.variant`).
+        var target: String? = nil
+        var variant: String? = nil
 
         /// The cube dimensions the filter names (source and the bot flag are kept by every cube).
         var dimensions: Set<AnalyticsCube.Dimension> {
@@ -34,6 +37,8 @@ enum AnalyticsStore {
             if outcome != nil { named.insert(.outcome) }
             if served != nil { named.insert(.served) }
             if link != nil { named.insert(.link) }
+            if target != nil { named.insert(.target) }
+            if variant != nil { named.insert(.variant) }
             for field in campaign.keys { named.insert(AnalyticsCube.Dimension(field)) }
             for field in visitor.keys { named.insert(AnalyticsCube.Dimension(rawValue: field.rawValue)!) }
             return named
@@ -54,6 +59,8 @@ enum AnalyticsStore {
             if let outcome { add(.outcome, outcome.rawValue) }
             if let served { add(.served, served.rawValue) }
             if let link { add(.link, link.canonicalText) }
+            if let target { add(.target, target) }
+            if let variant { add(.variant, variant) }
             for field in Hit.Campaign.Field.allCases { if let value = campaign[field] { add(AnalyticsCube.Dimension(field), value) } }
             for field in VisitorField.allCases { if let value = visitor[field] { add(AnalyticsCube.Dimension(rawValue: field.rawValue)!, value) } }
             if let source { sql += " AND source = \(binds.add(source.rawValue))" }
@@ -98,6 +105,8 @@ enum AnalyticsStore {
         var dimensions: [String: (context: AnalyticsCube.Dimension?, dimension: AnalyticsCube.Dimension)] = [
             "destination": (.app, .destination), "rule": (.host, .rule), "served": (.host, .served), "link": (.host, .link),
             "app": (nil, .app), "host": (nil, .host),
+            // A target's or variant's name means something with its link only.
+            "target": (.link, .target), "variant": (.link, .variant),
         ]
         for field in Hit.Campaign.Field.allCases { dimensions[field.rawValue] = (nil, AnalyticsCube.Dimension(field)) }
         for field in VisitorField.allCases { dimensions[field.rawValue] = (nil, AnalyticsCube.Dimension(rawValue: field.rawValue)!) }
@@ -444,6 +453,20 @@ enum AnalyticsStore {
                 FROM rules WHERE workspace_id = $1 AND id::text = ANY($2::text[])
                 """
         case "link": sql = "SELECT id::text, json_build_object('slug', slug)::text FROM links WHERE workspace_id = $1 AND id::text = ANY($2::text[])"
+        case "target", "variant":
+            // "Spring sale · Germany (target) · B (variant)" (the link's name, else its slug): a variant is named with the target carrying it (none for
+            // the link's own variants; the first target with a variant of that name otherwise).
+            let label = dimension == "target" ? "coalesce(l.name, l.slug) || ' · ' || k.value || ' (target)'" : """
+                coalesce(l.name, l.slug) || coalesce(' · ' || CASE WHEN EXISTS (SELECT 1 FROM json_array_elements(coalesce(l.variants, '[]')) v WHERE v->>'name' = k.value)
+                    THEN NULL ELSE (SELECT t->>'name' FROM json_array_elements(coalesce(l.targets, '[]')) WITH ORDINALITY AS x(t, n)
+                    WHERE EXISTS (SELECT 1 FROM json_array_elements(coalesce(t->'variants', '[]')) v WHERE v->>'name' = k.value) ORDER BY n LIMIT 1) END
+                    || ' (target)', '') || ' · ' || k.value || ' (variant)'
+                """
+            sql = """
+                SELECT k0.key, json_build_object('slug', l.slug, 'name', l.name, 'label', \(label))::text
+                FROM unnest($2::text[]) AS k0(key) CROSS JOIN LATERAL (SELECT split_part(k0.key, ' ', 1) AS link, substr(k0.key, 38) AS value) k
+                JOIN links l ON l.workspace_id = $1 AND l.id::text = k.link
+                """
         case "destination":
             sql = """
                 SELECT d.app_id::text || ' ' || d.name, json_build_object('title', d.title, 'appName', a.name, 'appPlatform', a.platform)::text
@@ -463,7 +486,7 @@ enum AnalyticsStore {
 
     /// The key `names` answers an item under: its value, or for a destination type its app's id and type.
     static func key(_ dimension: String, context: String?, value: String) -> String {
-        dimension == "destination" ? "\(context ?? "") \(value)" : value
+        dimension == "destination" || dimension == "target" || dimension == "variant" ? "\(context ?? "") \(value)" : value
     }
 
     /// The compacted weeks (by their Monday), as day numbers, from day `first` to before day `last`.

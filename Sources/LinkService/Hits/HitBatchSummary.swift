@@ -15,6 +15,7 @@ struct HitBatchSummary {
         var outcome: Hit.Outcome, platform: DevicePlatform, source: Hit.Source, isBot: Bool, served: Hit.Served?
         var link: UUID? = nil, campaign: Hit.Campaign? = nil
         var country: String? = nil, os: String? = nil, browser: String? = nil, device: Hit.Device? = nil
+        var target: String? = nil, variant: String? = nil
     }
 
     /// What a rollup row adds: its hits, and the distinct visitor hashes among them (a sketch in the table).
@@ -122,7 +123,8 @@ struct HitBatchSummary {
         let rollupKey = RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
                                   destinationType: hit.destinationType, outcome: hit.outcome, platform: hit.platform,
                                   source: hit.source, isBot: hit.isBot, served: hit.served, link: hit.linkID, campaign: campaign,
-                                  country: hit.country, os: hit.os, browser: hit.browser, device: hit.device)
+                                  country: hit.country, os: hit.os, browser: hit.browser, device: hit.device,
+                                  target: hit.target, variant: hit.variant)
         let (rollup, sameRow) = Self.place(of: rollupKey, after: &run.rollup, in: &rollupPlaces, rows: &rollupRows, empty: Rollup())
         if !sameRow { run.visitor = nil }
         rollupRows[rollup].value.hits += 1
@@ -184,18 +186,18 @@ struct HitBatchSummary {
             }
             try connection.execute(Query(unsafeSQL: """
                 WITH sketches AS (
-                    SELECT i, hll_add_agg(hll_hash_text(v)) AS sketch FROM unnest($23::int4[], $24::text[]) AS x(i, v) GROUP BY i
+                    SELECT i, hll_add_agg(hll_hash_text(v)) AS sketch FROM unnest($25::int4[], $26::text[]) AS x(i, v) GROUP BY i
                 )
                 INSERT INTO hit_rollups_pending
                     (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, served,
-                     link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, os, browser, device, hits, visitors)
+                     link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, os, browser, device, target, variant, hits, visitors)
                 SELECT w::uuid, to_timestamp(h * 3600), host, NULLIF(a, '')::uuid, NULLIF(ru, '')::uuid, NULLIF(d, ''), o, p, s, b::bool,
                        NULLIF(sv, ''), NULLIF(l, '')::uuid, NULLIF(us, ''), NULLIF(um, ''), NULLIF(uc, ''), NULLIF(ut, ''), NULLIF(ux, ''),
-                       NULLIF(co, ''), NULLIF(os, ''), NULLIF(br, ''), NULLIF(dv, ''), n, coalesce(sketches.sketch, hll_empty())
+                       NULLIF(co, ''), NULLIF(os, ''), NULLIF(br, ''), NULLIF(dv, ''), NULLIF(tg, ''), NULLIF(vr, ''), n, coalesce(sketches.sketch, hll_empty())
                 FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                             $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-                            $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::int8[]) WITH ORDINALITY
-                     AS t(w, h, host, a, ru, d, o, p, s, b, sv, l, us, um, uc, ut, ux, co, os, br, dv, n, i)
+                            $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::int8[]) WITH ORDINALITY
+                     AS t(w, h, host, a, ru, d, o, p, s, b, sv, l, us, um, uc, ut, ux, co, os, br, dv, tg, vr, n, i)
                 LEFT JOIN sketches USING (i)
                 """, binds: [
                     rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.hour), rows.map { Hit.clean($0.key.hostname) },
@@ -207,7 +209,9 @@ struct HitBatchSummary {
                     rows.map { $0.key.campaign?.source ?? "" }, rows.map { $0.key.campaign?.medium ?? "" },
                     rows.map { $0.key.campaign?.campaign ?? "" }, rows.map { $0.key.campaign?.term ?? "" },
                     rows.map { $0.key.campaign?.content ?? "" }, rows.map { Hit.clean($0.key.country ?? "") }, rows.map { Hit.clean($0.key.os ?? "") },
-                    rows.map { Hit.clean($0.key.browser ?? "") }, rows.map { $0.key.device?.rawValue ?? "" }, rows.map(\.value.hits),
+                    rows.map { Hit.clean($0.key.browser ?? "") }, rows.map { $0.key.device?.rawValue ?? "" },
+                    // Target and variant names are never empty (docs/LINKS.md): "" stands for NULL.
+                    rows.map { Hit.clean($0.key.target ?? "") }, rows.map { Hit.clean($0.key.variant ?? "") }, rows.map(\.value.hits),
                     visitorRows, visitorHashes,
                 ]))
         }

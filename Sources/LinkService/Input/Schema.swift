@@ -64,6 +64,7 @@ struct Schema: Sendable {
 
     /// `true` or `false`.
     static var boolean: Schema { Schema([JSONMember(key: "type", value: .string("boolean"))]) }
+    static var number: Schema { Schema([JSONMember(key: "type", value: .string("number"))]) }
 
     /// Any JSON object (its members are described in prose).
     static var anyObject: Schema { Schema([JSONMember(key: "type", value: .string("object"))]) }

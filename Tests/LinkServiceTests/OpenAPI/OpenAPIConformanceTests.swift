@@ -343,11 +343,13 @@ struct OpenAPIConformanceTests {
         try api.call("GET", "/v1/links", "/v1/links?domain=links.example.com&tag=spring&campaign=spring24&destinationType=widgetDetail&q=spr&limit=1",
                      key: reader, expect: 200)
         try api.call("GET", "/v1/links/{id}", linkPath, key: reader, expect: 200)
+        try api.call("GET", "/v1/links/{id}/experiment", linkPath + "/experiment", key: reader, expect: 200)
         try api.call("PATCH", "/v1/links/{id}", linkPath, key: writer, json: #"{"name":null,"tags":["a","b"],"preview":null}"#,
                      headers: [("If-Match", link.headers["ETag"]!)], expect: 200)
         try api.call("PATCH", "/v1/links/{id}", linkPath, key: writer, json: #"{"name":"Stale"}"#, headers: [("If-Match", link.headers["ETag"]!)], expect: 412)
         try api.call("PATCH", "/v1/links/{id}", linkPath, key: writer, json: #"{"url":"https://example.com"}"#, expect: 422)
         try api.call("DELETE", "/v1/links/{id}", linkPath, key: writer, expect: 204)
+        try api.call("GET", "/v1/links/{id}/experiment", linkPath + "/experiment", key: reader, expect: 404)
         try api.call("GET", "/v1/links/{id}", linkPath, key: reader, expect: 404)
 
         // Analytics: JSON, or CSV by `format` or `Accept`; the time range and zone as the schemas write them.
@@ -356,6 +358,8 @@ struct OpenAPIConformanceTests {
         try api.call("GET", "/v1/analytics/timeseries", "/v1/analytics/timeseries?format=csv", key: reader, expect: 200)
         try api.call("GET", "/v1/analytics/top", "/v1/analytics/top?dimension=path", key: reader, headers: [("Accept", "text/csv")], expect: 200)
         // Links and campaigns: filters on every endpoint, dimensions of the top list and the series.
+        try api.call("GET", "/v1/analytics/top", "/v1/analytics/top?dimension=variant&target=germany", key: reader, expect: 200)
+        try api.call("GET", "/v1/analytics/timeseries", "/v1/analytics/timeseries?groupBy=target&variant=b", key: reader, expect: 200)
         try api.call("GET", "/v1/analytics/summary", "/v1/analytics/summary?link=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11&utm_source=news&utm_medium=email"
                      + "&utm_campaign=spring+sale&utm_term=shoes&utm_content=hero", key: reader, expect: 200)
         try api.call("GET", "/v1/analytics/top", "/v1/analytics/top?dimension=utm_campaign&utm_source=news", key: reader, expect: 200)

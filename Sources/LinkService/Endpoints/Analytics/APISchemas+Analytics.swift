@@ -9,7 +9,7 @@ extension APISchemas {
             ("TimeZone", Schema.enumeration(["UTC"] + TimeZone.knownTimeZoneIdentifiers.sorted())
                 .described("An IANA time zone this server knows (its tz database).").example("Europe/Paris")),
             ("AnalyticsFilters", Schema.object(
-                ["host", "app", "outcome", "served", "link"].map { .optional($0, Schema.string) }
+                ["host", "app", "outcome", "served", "link", "target", "variant"].map { .optional($0, Schema.string) }
                     + (Hit.Campaign.Field.allCases.map(\.rawValue) + AnalyticsStore.VisitorField.allCases.map(\.rawValue))
                         .map { .optional($0, Schema.string) },
                 closed: false).described("The filters the question named, as read (a host in lower case).")),
@@ -72,6 +72,39 @@ extension APISchemas {
                     to more.
                     """)),
             ], closed: false).described("The most frequent values of a dimension, with what they leave out.")),
+            ("LinkExperiment", Schema.object([
+                .required("link", Schema.ref("BulkCreatedLink")),
+                .required("source", Schema.constant("click")),
+                .required("unit", Schema.constant("visitor-day").described("A visitor is a daily visitor hash (docs/HITS.md, \"Visitors\").")),
+                .required("method", Schema.object([
+                    .required("metric", Schema.constant("clicksPerVisitor")),
+                    .required("interval", Schema.string.described("How `difference` is computed, and what it assumes (docs/HITS.md, \"Experiments\").")),
+                    .required("confidence", Schema.number),
+                    .required("minimumVisitors", Schema.integer(minimum: 1).described("Visitors each of the variant and the control need for an interval.")),
+                ], closed: false)),
+                .required("experiments", Schema.array(.ref("LinkExperimentGroup"))),
+            ], closed: false).described("A link's experiments, per variant, from the raw hits kept.")),
+            ("LinkExperimentGroup", Schema.object([
+                .required("target", Schema.string.nullable.described("The target carrying the variants; null: the link's own.")),
+                .required("label", Schema.string),
+                .required("variants", Schema.array(.ref("LinkExperimentVariant")).described("The control first.")),
+            ], closed: false)),
+            ("LinkExperimentVariant", Schema.object([
+                .required("name", Schema.string),
+                .required("label", Schema.string.described("`spring24 · Germany (target) · B (variant)`.")),
+                .required("control", Schema.boolean),
+                .required("configured", Schema.boolean.described("False for a variant only the hits still name (removed or renamed).")),
+                .required("stopped", Schema.boolean),
+                .required("weight", Schema.integer(minimum: 0).nullable),
+                .required("visitors", count.described("Visitor-days who clicked.")),
+                .required("clicks", count),
+                .required("clicksPerVisitor", Schema.number.nullable),
+                .required("difference", Schema.object([
+                    .required("estimate", Schema.number), .required("low", Schema.number), .required("high", Schema.number),
+                ], closed: false).nullable.described("Clicks per visitor minus the control's, with the bounds of its 95 % confidence interval.")),
+                .required("differenceUnavailable", Schema.string.nullable.described("Why there is no `difference` (the control; too few visitors; no variation).")),
+                .required("conversions", Schema.object([], closed: false).nullable.described("Reserved for conversions (a later issue): null.")),
+            ], closed: false)),
             ("AnalyticsFigures", Schema.object([
                 .required("hits", count),
                 .optional("visitors", count.described("Unique visitors: the sum over the UTC days of each day's distinct visitors.")),
@@ -115,6 +148,7 @@ extension APISchemas {
             .optional("path", Schema.string.nullable),
             .optional("position", Schema.integer(minimum: 0).nullable),
             .optional("slug", Schema.string.nullable),
+            .optional("label", Schema.string.nullable.described("A target's or variant's name with its link's: `spring24 · Germany (target) · B (variant)`.")),
             .optional("title", Schema.string.nullable),
             .optional("platform", Schema.enumeration(["ios", "android"]).nullable.described("An app's platform.")),
             .optional("appName", Schema.string.nullable.described("A destination type's app: its name.")),

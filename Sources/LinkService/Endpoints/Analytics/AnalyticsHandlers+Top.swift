@@ -78,7 +78,7 @@ extension AnalyticsHandlers {
         // A cube counting per UTC day answers for whole UTC days, and says so.
         if !cube.hourly { parameters = parameters.inUTCDays() }
         return TopPlan(parameters: parameters, dimension: dimension, limit: limit, ranking: ranking, fromTopValues: false, cube: cube,
-                       columns: context == nil ? [dimension] : [dimension == "destination" ? "app" : "host", dimension])
+                       columns: context.map { [$0.rawValue, dimension] } ?? [dimension])
     }
 
     /// Path or referrer: the top-value tables, which keep no visitors and no names.

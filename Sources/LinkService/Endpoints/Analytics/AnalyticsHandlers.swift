@@ -29,6 +29,12 @@ struct AnalyticsHandlers: EndpointGroup {
                      scope: .read, query: AnalyticsParameters.declared,
                      success: Self.answer(json: "AnalyticsSummary",
                                      csv: "`metric,value`, one row per figure."), summary),
+            Endpoint(.GET, "/v1/links/{id}/experiment", "getLinkExperiment", "A link's experiments: per variant, visitors, clicks and the difference from the control",
+                     tag: "Analytics", scope: .read,
+                     description: """
+                        Per experiment of the link (its own variants, then each target's), per variant: the visitors who clicked                         (visitor-days), their clicks, clicks per visitor, and the difference from the control (the first variant)                         with a 95 % confidence interval, its method stated in `method` (null with `differenceUnavailable` saying                         why when the samples are too small). From the raw hits kept; docs/HITS.md, "Experiments".
+                        """,
+                     success: .json(200, "LinkExperiment"), errors: [404], experiment),
         ]
     }
 

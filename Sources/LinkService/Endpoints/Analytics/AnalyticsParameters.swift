@@ -46,6 +46,10 @@ struct AnalyticsParameters {
     static let served = QueryParameter("served", .enumeration(Hit.Served.allCases.map(\.rawValue)),
                                        "Only clicks that got this (a phone's landing page, the desktop page, a redirect to the store, the link's web page or fallback, the web fallback, the preview page bots get, an expired link's or a 404 page; `redirect`: any redirect recorded before they were told apart) or claims.")
     static let link = QueryParameter("link", .uuid, "Only taps on this stored link (its id).")
+    static let target = QueryParameter("target", Schema.string(minLength: 1, maxLength: TextLimit.name.scalars).example("Germany"),
+                                       "Only taps a link's target of this name decided (with `link`: one link's; docs/LINKS.md, \"Targeting and experiments\").")
+    static let variant = QueryParameter("variant", Schema.string(minLength: 1, maxLength: TextLimit.name.scalars).example("B"),
+                                        "Only taps an experiment's variant of this name decided.")
     /// `utm_source`, …: one per campaign field.
     static let campaign = Hit.Campaign.Field.allCases.map { field in
         QueryParameter(field.rawValue, Schema.string(minLength: 1, maxLength: TextLimit.campaign.scalars),
@@ -55,7 +59,7 @@ struct AnalyticsParameters {
     static let includeBots = QueryParameter("includeBots", .enumeration(["true", "false"]), "Count crawlers, link-preview fetchers and HEAD requests too (default false).")
     static let format = QueryParameter("format", .enumeration(["json", "csv"]), "`csv` answers text/csv (as does `Accept: text/csv`).")
     /// The parameters every analytics endpoint takes.
-    static let declared = [fromParameter, toParameter, period, compare, tz, host, app, outcome, source, served, link] + campaign
+    static let declared = [fromParameter, toParameter, period, compare, tz, host, app, outcome, source, served, link, target, variant] + campaign
         + [country, os, browser, device, includeBots, format]
 
     /// The named periods.
@@ -162,13 +166,15 @@ struct AnalyticsParameters {
             visitor[field] = text
         }
         let source = try Self.source.value(in: request) ?? "click"
+        let target = try Self.target.value(in: request), variant = try Self.variant.value(in: request)
+        if target?.isEmpty == true || variant?.isEmpty == true { throw .badRequest("\(target?.isEmpty == true ? "target" : "variant") must not be empty.") }
         filter = AnalyticsStore.Filter(
             host: try Self.host.value(in: request).map { $0.lowercased() }, app: app,
             outcome: try Self.outcome.value(in: request).flatMap(Hit.Outcome.init(rawValue:)),
             source: Hit.Source(rawValue: source),
             served: try Self.served.value(in: request).flatMap(Hit.Served.init(rawValue:)),
             includeBots: try request.flag(Self.includeBots.name) ?? false,
-            link: link, campaign: campaign, visitor: visitor
+            link: link, campaign: campaign, visitor: visitor, target: target, variant: variant
         )
         switch try Self.format.value(in: request) {
         case nil: csv = request.headers["Accept"]?.lowercased().contains("text/csv") == true
@@ -209,6 +215,8 @@ struct AnalyticsParameters {
         if let outcome = filter.outcome { filters.append(JSONMember(key: "outcome", value: .string(outcome.rawValue))) }
         if let served = filter.served { filters.append(JSONMember(key: "served", value: .string(served.rawValue))) }
         if let link = filter.link { filters.append(JSONMember(key: "link", value: .string(link.canonicalText))) }
+        if let target = filter.target { filters.append(JSONMember(key: "target", value: .string(target))) }
+        if let variant = filter.variant { filters.append(JSONMember(key: "variant", value: .string(variant))) }
         for field in Hit.Campaign.Field.allCases {
             if let value = filter.campaign[field] { filters.append(JSONMember(key: field.rawValue, value: .string(value))) }
         }

@@ -68,6 +68,9 @@ struct LinkBatch {
                 try changed.bulkCreated(workspace: principal.workspaceID, on: connection, summary: {
                     Self.summary(createdLinks, created: created, refused: outcomes.count - created, source: audit)
                 }, createdLinks.map(\.json))
+                for link in createdLinks where link.variants != nil || link.targets?.contains(where: { $0.variants != nil }) == true {
+                    try LinkExperimentEvents.queue(before: nil, after: link, workspace: principal.workspaceID, changed, on: connection)
+                }
             }
             try AuditStore.record(on: connection, principal, .create, type: Link.auditType, id: audit, after: .object([
                 "created": .integer(created), "refused": .integer(outcomes.count - created),

@@ -136,7 +136,7 @@ struct LinkHandlers: EndpointGroup {
                                     check: { before, connection in try change(before, input, principal, acknowledged, on: connection) }) { before, after, connection, changed in
             try changed.linksChanged(domain: before.domainID, hostname: before.hostname, on: connection)
             let saved = try LinkStore.save(after, on: connection)
-            try Self.changed(saved, .linkUpdated, principal, changed, on: connection)
+            try Self.changed(saved, .linkUpdated, principal, changed, before: before, on: connection)
             return saved
         }
     }
@@ -149,10 +149,13 @@ struct LinkHandlers: EndpointGroup {
     }
 
     /// The link's domain forgets what it kept of its links, and `event` is queued with the link as the API shows it.
-    static func changed(_ link: Link, _ event: WebhookEventType, _ principal: Principal, _ changed: ChangeSet,
+    /// `before`: the link before an update. The experiments a create, change or delete starts or stops are told too.
+    static func changed(_ link: Link, _ event: WebhookEventType, _ principal: Principal, _ changed: ChangeSet, before: Link? = nil,
                         on connection: Connection) throws {
         try changed.linksChanged(domain: link.domainID, hostname: link.hostname, on: connection)
         try changed.event(event, workspace: principal.workspaceID, on: connection) { link.json }
+        let (old, new): (Link?, Link?) = event == .linkDeleted ? (link, nil) : (event == .linkCreated ? nil : before, link)
+        try LinkExperimentEvents.queue(before: old, after: new, workspace: principal.workspaceID, changed, on: connection)
     }
 
     /// `before` with the `PATCH` applied, checked as a create is (422, or 409 for a slug taken on the domain).

@@ -54,6 +54,14 @@ extension APISchemas {
         ("BulkCreatedLink", Schema.object([
             .required("id", .uuid), .required("domain", .hostname), .required("slug", .string), .required("shortLink", .url),
         ], closed: false).described("A link a bulk request or import created.")),
+        ("LinkExperimentChange", Schema.object([
+            .required("link", Schema.ref("BulkCreatedLink")),
+            .required("target", Schema.string.nullable.described("The target carrying the variants; null: the link's own.")),
+            .required("variant", Schema.string.nullable.described("The variant stopped or removed; null: the whole experiment.")),
+            .required("reason", Schema.enumeration(["created", "added", "removed", "linkDeleted", "variantStopped", "variantRemoved"])),
+            .required("variants", Schema.array(Schema.object([.required("name", Schema.string), .required("weight", Schema.integer(minimum: 0))], closed: false))
+                .described("The experiment's variants as they are now (as they were, when it stopped whole).")),
+        ], closed: false).described("A link's experiment that started or stopped (docs/LINKS.md, \"Targeting and experiments\").")),
         ("WebhookEventTypes", Schema.object([
             .required("items", Schema.array(Schema.object([
                 .required("type", Schema.ref("WebhookEventType")),
@@ -86,6 +94,12 @@ extension APISchemas {
          ], closed: false)),
         (.linkUpdated, "LinkUpdatedEvent", "A link was changed: the link as it is now.", .ref("Link")),
         (.linkDeleted, "LinkDeletedEvent", "A link was deleted: the link as it was.", .ref("Link")),
+        (.linkExperimentStarted, "LinkExperimentStartedEvent",
+         "An experiment started: a link's own variants, or one of its targets', went from none to some (a create, a change, a bulk request or import).",
+         .ref("LinkExperimentChange")),
+        (.linkExperimentStopped, "LinkExperimentStoppedEvent",
+         "An experiment stopped: its variants were all removed (`variant` null: the target or the link removed, or the variants cleared), or one of its variants was stopped or removed (`variant` names it).",
+         .ref("LinkExperimentChange")),
         (.linkClicked, "LinkClickedEvent",
          "People tapped a link: its taps over an interval (`--webhook-click-interval`) coalesced into one event; bots are not counted. Each node tells its own taps.",
          Schema.object([

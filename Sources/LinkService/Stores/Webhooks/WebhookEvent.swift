@@ -8,6 +8,10 @@ enum WebhookEventType: String, CaseIterable, Sendable {
     case linkUpdated = "link.updated"
     case linkDeleted = "link.deleted"
     case linkClicked = "link.clicked"
+    /// A link's (or one of its targets') variants went from none to some (docs/LINKS.md, "Targeting and experiments").
+    case linkExperimentStarted = "link.experiment.started"
+    /// Those variants were all removed, or one of them was stopped or removed.
+    case linkExperimentStopped = "link.experiment.stopped"
     /// A bulk request or import, told to `link.created` subscribers whose `bulkEvents` is `summary`.
     case linksBulkCreated = "links.bulk_created"
     case associationChanged = "domain.association.changed"
