@@ -82,7 +82,7 @@ struct AnalyticsCubeTests {
     /// left to the fold, which then counts it in every cube.
     @Test func thePerLinkCubesAreMadeOfTheHitsKept() throws {
         try Self.migratedBefore(29) { pool, migrations in
-            let perLink = AnalyticsCube.all.filter { $0.id >= 12 }
+            let perLink = AnalyticsCube.all.filter { [12, 13].contains($0.id) }
             let columns = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
             let daily = columns.replacingOccurrences(of: "hour", with: "day")
             try pool.withConnection { connection in
@@ -107,6 +107,40 @@ struct AnalyticsCubeTests {
             #expect(Set(hourly.map { $0.prefix { $0 != " " } }) == ["12", "13"])
             #expect(try rows("SELECT \(columns) FROM hit_cubes_hourly") == hourly)
             #expect(try rows("SELECT \(daily) FROM hit_cubes_daily") == rows(AnalyticsCube.rollupSQL(where: before, daily: true, cubes: perLink)))
+        }
+    }
+
+    /// `migrations/0032` on the cubes an older build kept, with hits of targeted links and of a pending hour: afterwards
+    /// the target cubes (14 hourly and daily, 15 daily) hold what the folds make of the raw hits before that hour.
+    @Test func theTargetCubesAreMadeOfTheHitsKept() throws {
+        try Self.migratedBefore(32) { pool, migrations in
+            let targets = AnalyticsCube.all.filter { $0.id >= 14 }
+            let columns = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
+            let daily = columns.replacingOccurrences(of: "hour", with: "day")
+            try pool.withConnection { connection in
+                try connection.executeScript("""
+                    CREATE TABLE hits_p20261120 PARTITION OF hits FOR VALUES FROM ('2026-11-20T00:00:00Z') TO ('2026-11-22T00:00:00Z');
+                    INSERT INTO hits (time, workspace_id, hostname, path, outcome, source, platform, is_bot, visitor_hash, served, country,
+                                      os, device, link_id, target, variant)
+                    SELECT timestamptz '2026-11-20T00:00:00Z' + i * interval '37 minutes', md5('acme')::uuid, 'h' || i % 2 || '.example',
+                           '/w/' || i % 3, 'open_app', (ARRAY['click', 'resolve'])[1 + i % 3 / 2], (ARRAY['ios', 'android'])[1 + i % 2],
+                           i % 7 = 0, 'v' || i % 5, (ARRAY['landing', 'store', NULL])[1 + i % 3], (ARRAY['DE', 'US', NULL])[1 + i % 3],
+                           (ARRAY['iOS', 'Android'])[1 + i % 2], 'mobile', md5('link' || i % 2)::uuid,
+                           (ARRAY['germany', NULL])[1 + i % 2], (ARRAY['a', 'b', NULL])[1 + i % 3]
+                    FROM generate_series(0, 70) i;
+                    INSERT INTO hit_rollups_pending (workspace_id, hour, hostname, outcome, platform, source, is_bot, hits, visitors)
+                    VALUES (md5('acme')::uuid, '2026-11-21T18:00:00Z', 'h0.example', 'open_app', 'ios', 'click', false, 1, hll_empty());
+                    """)
+            }
+            #expect(try Migrator(migrations: migrations.filter { $0.version <= 32 }, logger: .quiet).migrate(using: pool) == [32])
+            func rows(_ sql: String) throws -> [String] { try Self.cubeRows(sql, pool) }
+            let before = "h.time < '2026-11-21T18:00:00Z'"
+            let hourly = try rows(AnalyticsCube.rollupSQL(where: before, cubes: targets.filter(\.hourly)))
+            #expect(Set(hourly.map { $0.prefix { $0 != " " } }) == ["14"])
+            #expect(try rows("SELECT \(columns) FROM hit_cubes_hourly WHERE cube >= 14") == hourly)
+            let days = try rows(AnalyticsCube.rollupSQL(where: before, daily: true, cubes: targets))
+            #expect(Set(days.map { $0.prefix { $0 != " " } }) == ["14", "15"])
+            #expect(try rows("SELECT \(daily) FROM hit_cubes_daily WHERE cube >= 14") == days)
         }
     }
 
