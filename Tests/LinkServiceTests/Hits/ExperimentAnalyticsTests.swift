@@ -134,6 +134,17 @@ struct ExperimentAnalyticsTests {
         }
     }
 
+    @Test func anIntervalNeedsEnoughVisitorsAndSomeVariation() {
+        typealias Sample = ExperimentComparison.Sample
+        let ones = Sample(visitors: 30, clicks: 30, squares: 30)
+        // Too few visitors in one arm; no variation in either.
+        #expect(throws: ExperimentComparison.Unavailable.self) { try ExperimentComparison.compare(Sample(visitors: 29, clicks: 40, squares: 62), with: ones).get() }
+        #expect(throws: ExperimentComparison.Unavailable.self) { try ExperimentComparison.compare(ones, with: ones).get() }
+        // A variant clicking less than the control: the interval lies below zero, symmetric around the estimate.
+        let comparison = try? ExperimentComparison.compare(ones, with: Sample(visitors: 30, clicks: 45, squares: 75)).get()
+        #expect(comparison.map { $0.estimate == -0.5 && $0.high < 0 && abs(($0.low + $0.high) / 2 + 0.5) < 1e-9 } == true, "\(String(describing: comparison))")
+    }
+
     @Test func webhooksTellWhenAnExperimentStartsAndStops() throws {
         try TestService.with(configure: WebhookTesting.configure) { service in
             let fixture = try Fixture(service)
