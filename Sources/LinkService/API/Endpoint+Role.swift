@@ -12,6 +12,7 @@ extension Endpoint {
         "Resolve": (.viewer, .editor),
         "Links": (.viewer, .editor),
         "Analytics": (.viewer, .editor),
+        "Events": (.viewer, .editor),
         "Keys": (.admin, .admin),
         "Teams": (.viewer, .admin),
         "Apps": (.viewer, .admin),

@@ -51,6 +51,7 @@ extension Application {
             CodegenHandlers(pool: requests, auth: auth, resolver: resolver),
             AnalyticsHandlers(pool: databases.analytics, auth: auth),
             ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents),
+            EventHandlers(pool: requests, auth: auth, tokens: tokens, attributor: EventAttributor(resolver: resolver)),
             QRHandlers(resolver: resolver, auth: auth),
             WebhookHandlers(pool: requests, auth: auth, changes: changes, configuration: configuration.webhooks,
                             cleanup: background.cleanup),

@@ -68,6 +68,7 @@ enum OpenAPIDocument {
         ("Webhooks", "Signed events sent to a workspace's subscribers (Standard Webhooks), and their delivery log (admin scope)."),
         ("Single sign-on", "A workspace's OpenID Connect provider (owners only), and signing in through it from a browser."),
         ("Analytics", "Hits (resolves and clicks) counted from hourly rollups: time series, top lists, summary; JSON or CSV."),
+        ("Events", "Installs, opens and named events reported by apps and servers, each attributed to the link that brought it (docs/EVENTS.md)."),
     ]
 
     private static let info: JSONValue = .object([

@@ -1,0 +1,51 @@
+import Foundation
+import LinkKit
+import Postgres
+
+/// The last-click model of docs/EVENTS.md, "Attribution": an event carrying a click token is attributed through
+/// the token's click (the link, campaign, target and variant it was given); one carrying the URL the app was opened
+/// with, through that URL resolved as a click is (`Resolver`, the stored link and its campaign, the URL's `utm_*`
+/// first); any other with a visitor id, to the visitor's last attributed event within the workspace's window;
+/// otherwise none, with the reason. Deterministic only: nothing about the device is matched.
+struct EventAttributor {
+    let resolver: Resolver
+
+    func attribute(_ event: inout Event, workspace: UUID, windowDays: Int, on connection: Connection) throws {
+        if let hash = event.clickTokenHash {
+            guard let click = try EventStore.clickToken(hash, in: workspace, on: connection) else {
+                event.attribution = .none("unknown_click_token")
+                return
+            }
+            let platform: AppPlatform = click.platform == "android" ? .android : .ios
+            var attribution = self.attribution(of: click.url, platform: platform, workspace: workspace, via: .clickToken)
+                ?? EventAttribution(via: .clickToken)
+            // The target and variant the click was given, as the token's answer keeps them.
+            if let answer = try? JSONValue.parse(click.answer) {
+                attribution.target = answer["target"]?.stringValue
+                attribution.variant = answer["variant"]?.stringValue
+            }
+            event.attribution = attribution
+            return
+        }
+        if let url = event.url {
+            event.attribution = attribution(of: url, platform: .ios, workspace: workspace, via: .linkURL) ?? .none("not_a_link")
+            return
+        }
+        if let visitor = event.visitorID {
+            event.attribution = try EventStore.lastAttribution(of: visitor, in: workspace, before: event.occurredAt, days: windowDays,
+                                                               on: connection) ?? .none("no_click_in_window")
+            return
+        }
+        event.attribution = .none(event.kind == .install ? "no_click_token" : event.kind == .open ? "no_url" : "no_visitor")
+    }
+
+    /// The stored link `url` leads to in `workspace`, with its campaign (the URL's `utm_*` items first); nil when no
+    /// stored link of the workspace answers it.
+    private func attribution(of url: String, platform: AppPlatform, workspace: UUID, via: EventAttribution.Via) -> EventAttribution? {
+        guard let answer = try? resolver.answer(url, platform: platform, workspace: workspace), let link = answer.storedLink else { return nil }
+        let campaign = Hit.Campaign.of(query: answer.parsed.query, link: answer.linkCampaign)
+        return EventAttribution(via: via, linkID: link.id, utmSource: campaign?.source, utmMedium: campaign?.medium,
+                                utmCampaign: campaign?.campaign, utmTerm: campaign?.term, utmContent: campaign?.content,
+                                target: answer.target, variant: answer.variant)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import HTTPServer
+import LinkKit
+import Postgres
+
+/// `POST /v1/events` (docs/EVENTS.md): one event or a batch (`{"events": […]}`), each read, checked and attributed on
+/// its own. A refused event gets its problem in the report (pointers under `/events/<n>`) and nothing of it is
+/// written; an idempotency key already recorded (or repeated in the batch) counts once and says `duplicate`.
+///
+/// The accepted events of a request are inserted in one statement of one transaction, not queued as hits are: the
+/// answer says per event whether its key was new, which only the database's unique key can tell.
+struct EventHandlers: EndpointGroup {
+    let pool: ConnectionPool
+    let auth: Authenticator
+    let tokens: ClickTokens
+    let attributor: EventAttributor
+
+    /// Most events one request carries.
+    static let maxBatch = 1000
+
+    static var schemas: [(name: String, schema: Schema)] { APISchemas.events }
+
+    var endpoints: [Endpoint] {
+        [
+            Endpoint(.POST, "/v1/events", "recordEvents", "Record installs, opens and named events, attributed to the link that brought them",
+                     tag: "Events", scope: .write,
+                     description: """
+                        One event, or a batch as `{"events": [...]}` (at most \(Self.maxBatch)). Each event is checked alone: a refused one gets its \
+                        problem in `results` (pointers such as `/events/3/currency`) and nothing of it is stored; the others are recorded. An \
+                        `idempotencyKey` recorded before counts once (`duplicate`). Every recorded event is attributed by the last-click model of \
+                        docs/EVENTS.md: through its click token, the link URL it carries, or the visitor's last attributed event within the \
+                        workspace's window (7 days by default); otherwise `none` with the reason. A single event refused is a 422 problem.
+                        """,
+                     body: "EventBatch", success: .json(200, "EventReport")) { request, principal in
+                try record(request, principal)
+            },
+        ]
+    }
+
+    /// What became of one event.
+    enum Outcome {
+        case recorded(id: UUID, Event)
+        case duplicate(String)
+        case refused(Problem)
+    }
+
+    func record(_ request: Request, _ principal: Principal) throws -> Response {
+        let body = try JSONBody.parse(request)
+        guard case .object = body else {
+            throw ServiceError.validation([Problem.FieldError(pointer: "", detail: "The body must be a JSON object, not \(body.typeName).")])
+        }
+        let now = Date()
+        let batch = body["events"] != nil
+        var items: [(value: JSONValue, pointer: String)] = [(body, "")]
+        if batch {
+            let errors = FieldErrors()
+            var reader = JSONObjectReader(body, at: "", errors: errors)
+            items = reader.array("events", required: true, maxCount: Self.maxBatch) ?? []
+            reader.finish()
+            try errors.check()
+        }
+        var outcomes: [Outcome?] = Array(repeating: nil, count: items.count)
+        var events: [(index: Int, event: Event)] = []
+        var keys: Set<String> = []
+        for (index, item) in items.enumerated() {
+            switch EventInput.read(item.value, at: item.pointer, now: now) {
+            case .failure(let error): outcomes[index] = .refused(error.problem)
+            case .success(let event):
+                if keys.insert(event.idempotencyKey).inserted {
+                    events.append((index, event))
+                } else {
+                    outcomes[index] = .duplicate(event.idempotencyKey)
+                }
+            }
+        }
+        if events.contains(where: { $0.event.clickTokenHash != nil }) { tokens.flush() }   // a token is claimable once its page is sent
+        let workspace = principal.workspaceID
+        try pool.withTransaction { connection in
+            let apps = try EventStore.apps(Array(Set(events.compactMap(\.event.app))), of: workspace, on: connection)
+            let days = try EventStore.windowDays(of: workspace, on: connection)
+            var accepted: [(index: Int, event: Event)] = []
+            // In time order, so that a named event finds an install or open of the same batch before it.
+            for (index, var event) in events.sorted(by: { $0.event.occurredAt < $1.event.occurredAt }) {
+                if let app = event.app, !apps.contains(app) {
+                    let pointer = JSONPointer.appending(items[index].pointer, "app")
+                    outcomes[index] = .refused(ServiceError.validation([Problem.FieldError(pointer: pointer, detail: "app is not an app of this workspace.")]).problem)
+                    continue
+                }
+                try attributor.attribute(&event, workspace: workspace, windowDays: days, on: connection)
+                if event.attribution.via == .none, let visitor = event.visitorID, event.clickTokenHash == nil, event.url == nil,
+                   let earlier = accepted.last(where: {
+                       $0.event.visitorID == visitor && $0.event.attribution.via != .none && $0.event.occurredAt <= event.occurredAt
+                           && $0.event.occurredAt > event.occurredAt.addingTimeInterval(-Double(days) * 86_400)
+                   }) {
+                    event.attribution = earlier.event.attribution
+                    event.attribution.via = .visitor
+                }
+                accepted.append((index, event))
+            }
+            let inserted = try EventStore.insert(accepted.map(\.event), workspace: workspace, on: connection)
+            for (index, event) in accepted {
+                outcomes[index] = inserted[event.idempotencyKey].map { .recorded(id: $0, event) } ?? .duplicate(event.idempotencyKey)
+            }
+        }
+        let final = outcomes.map { $0 ?? .refused(ServiceError.badRequest("The event was not read.").problem) }
+        if !batch, let only = final.first {
+            switch only {
+            case .refused(let problem): return .problem(problem)
+            case .recorded, .duplicate: return .json(Self.result(only).serializedBytes)
+            }
+        }
+        return .json(Self.report(final).serializedBytes)
+    }
+
+    /// `{"recorded", "duplicates", "refused", "results": [...]}`, the results in the order the events were sent.
+    static func report(_ outcomes: [Outcome]) -> JSONValue {
+        var counts = (0, 0, 0)
+        for outcome in outcomes {
+            switch outcome {
+            case .recorded: counts.0 += 1
+            case .duplicate: counts.1 += 1
+            case .refused: counts.2 += 1
+            }
+        }
+        return .object([
+            JSONMember(key: "recorded", value: .integer(counts.0)),
+            JSONMember(key: "duplicates", value: .integer(counts.1)),
+            JSONMember(key: "refused", value: .integer(counts.2)),
+            JSONMember(key: "results", value: .array(outcomes.map(result))),
+        ])
+    }
+
+    /// One event's entry: `{"status": "recorded", "id", "idempotencyKey", "kind", "attribution"}`,
+    /// `{"status": "duplicate", "idempotencyKey"}` or `{"status": "refused", "error": <problem>}`.
+    static func result(_ outcome: Outcome) -> JSONValue {
+        switch outcome {
+        case let .recorded(id, event):
+            return .object([
+                JSONMember(key: "status", value: .string("recorded")),
+                JSONMember(key: "id", value: .string(id.canonicalText)),
+                JSONMember(key: "idempotencyKey", value: .string(event.idempotencyKey)),
+                JSONMember(key: "kind", value: .string(event.kind.rawValue)),
+                JSONMember(key: "attribution", value: event.attribution.json),
+            ])
+        case .duplicate(let key):
+            return .object([JSONMember(key: "status", value: .string("duplicate")), JSONMember(key: "idempotencyKey", value: .string(key))])
+        case .refused(let problem):
+            return .object([JSONMember(key: "status", value: .string("refused")),
+                            JSONMember(key: "error", value: (try? JSONValue.parse(bytes: problem.jsonBytes)) ?? .null)])
+        }
+    }
+}

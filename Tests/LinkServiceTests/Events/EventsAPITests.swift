@@ -1,0 +1,147 @@
+import Foundation
+import LinkKit
+@testable import LinkService
+import Testing
+import TestSupport
+
+/// `POST /v1/events` and the last-click attribution of docs/EVENTS.md: a real server, a private PostgreSQL.
+@Suite("Events")
+struct EventsAPITests {
+    static let pixel = ClickTests.pixel
+
+    /// A stored link `/promo` with its own campaign; its id.
+    static func promo(_ fixture: Fixture) throws -> String {
+        try Fixture.expect(201, fixture.service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
+            {"domain":"\(fixture.host)","slug":"promo","app":"\(fixture.androidApp)","destination":{"type":"widgetDetail","params":{"id":9}},
+             "campaign":{"source":"push","campaign":"autumn"}}
+            """)).json["id"]!.stringValue!
+    }
+
+    /// The click token an Android phone's landing page of `path` hands the Play Store.
+    static func token(_ fixture: Fixture, _ path: String) throws -> String {
+        let page = try fixture.service.request("GET", path, headers: [("Host", fixture.host), ("User-Agent", pixel)])
+        let store = try #require(LandingTests.href(page.text, "get"))
+        let referrer = try #require(URLComponents(string: store)?.queryItems?.first { $0.name == "referrer" }?.value)
+        return String(referrer.dropFirst(ClickHandler.referrerPrefix.count))
+    }
+
+    static func send(_ fixture: Fixture, _ json: String, key: String? = nil) throws -> TestResponse {
+        try fixture.service.request("POST", "/v1/events", key: key ?? fixture.key, json: json)
+    }
+
+    static func count(_ service: TestService, _ condition: String = "true") throws -> Int {
+        try service.application.pool.withConnection {
+            try $0.query("SELECT count(*)::int8 FROM events WHERE \(unescaped: condition)").first!.decode(0, as: Int.self)
+        }
+    }
+
+    /// A tap on an Android phone, the install claiming its token, an open by the link's URL and a purchase: each stored
+    /// once, attributed to the link and its campaign; a repeated purchase counts once.
+    @Test func aJourneyIsAttributedToTheLinkOnce() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let link = try Self.promo(fixture)
+            try fixture.waitForCatalog { _ in (try? Self.token(fixture, "/promo")) != nil }
+            let token = try Self.token(fixture, "/promo")
+            try Fixture.expect(200, service.request("POST", "/v1/deferred/claim", json: #"{"token":"\#(token)"}"#))
+
+            let install = try Fixture.expect(200, Self.send(fixture, """
+                {"name":"install","app":"\(fixture.androidApp)","idempotencyKey":"i-1","visitorId":"v1","clickToken":"\(token)"}
+                """)).json
+            #expect(install["status"]?.stringValue == "recorded")
+            #expect(install["kind"]?.stringValue == "install")
+            #expect(install["attribution"]?["via"]?.stringValue == "click_token")
+            #expect(install["attribution"]?["link"]?.stringValue == link)
+            #expect(install["attribution"]?["campaign"]?["campaign"]?.stringValue == "autumn")
+
+            let open = try Fixture.expect(200, Self.send(fixture, """
+                {"name":"open","idempotencyKey":"o-1","visitorId":"v1","url":"https://\(fixture.host)/promo?utm_source=mail"}
+                """)).json
+            #expect(open["attribution"]?["via"]?.stringValue == "link_url")
+            #expect(open["attribution"]?["link"]?.stringValue == link)
+            #expect(open["attribution"]?["campaign"]?["source"]?.stringValue == "mail", "the URL's utm_* first")
+            #expect(open["attribution"]?["campaign"]?["campaign"]?.stringValue == "autumn", "then the link's own")
+
+            let purchase = #"{"name":"purchase","idempotencyKey":"p-1","visitorId":"v1","value":1299,"currency":"EUR"}"#
+            let bought = try Fixture.expect(200, Self.send(fixture, purchase)).json
+            #expect(bought["attribution"]?["via"]?.stringValue == "visitor")
+            #expect(bought["attribution"]?["link"]?.stringValue == link)
+            #expect(bought["attribution"]?["campaign"]?["source"]?.stringValue == "mail", "the last click: the open's")
+            let again = try Fixture.expect(200, Self.send(fixture, purchase)).json
+            #expect(again["status"]?.stringValue == "duplicate")
+            #expect(try Self.count(service) == 3)
+            #expect(try Self.count(service, "name = 'purchase' AND value_minor = 1299 AND currency = 'EUR' AND link_id = '\(link)'") == 1)
+
+            // Without a click: unattributed, counted as such with the reason.
+            let stranger = try Fixture.expect(200, Self.send(fixture, #"{"name":"signup","idempotencyKey":"s-2","visitorId":"v2"}"#)).json
+            #expect(stranger["attribution"] == .object(["via": .string("none"), "reason": .string("no_click_in_window")]))
+            // Only a click at or before the event counts (and within the window, 7 days by default).
+            let old = RFC3339.string(Date().addingTimeInterval(-86_400))
+            let before = try Fixture.expect(200, Self.send(fixture, #"{"name":"signup","idempotencyKey":"s-1","visitorId":"v1","time":"\#(old)"}"#)).json
+            #expect(before["attribution"]?["via"]?.stringValue == "none", "an event before the visitor's first click is not the click's")
+            let unknown = try Fixture.expect(200, Self.send(fixture, #"{"name":"install","idempotencyKey":"i-2","clickToken":"\#(String(repeating: "a", count: 32))"}"#)).json
+            #expect(unknown["attribution"]?["reason"]?.stringValue == "unknown_click_token")
+            #expect(try Self.count(service, "attribution = 'none'") == 3)
+        }
+    }
+
+    /// A batch checks each event alone: the bad ones are refused at their pointers and not stored, the rest are; a
+    /// key repeated within the batch counts once.
+    @Test func aBatchRefusesEachBadEventAlone() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let other = try Fixture(service, workspace: "globex", host: "go.globex.com")
+            let future = RFC3339.string(Date().addingTimeInterval(86_400))
+            let report = try Fixture.expect(200, Self.send(fixture, """
+                {"events":[
+                  {"name":"signup","idempotencyKey":"a","app":"\(fixture.iosApp)"},
+                  {"name":"purchase","idempotencyKey":"b","value":100,"currency":"XYZ"},
+                  {"name":"purchase","idempotencyKey":"c","time":"\(future)"},
+                  {"name":"open","idempotencyKey":"d","app":"\(other.iosApp)"},
+                  {"name":"signup","idempotencyKey":"a"},
+                  {"name":"Bad Name","idempotencyKey":"e","value":5},
+                  {"name":"reopen","idempotencyKey":"f"}
+                ]}
+                """)).json
+            #expect(report["recorded"] == .number("2"))
+            #expect(report["duplicates"] == .number("1"))
+            #expect(report["refused"] == .number("4"))
+            let results = try #require(report["results"]?.arrayValue)
+            func pointers(_ index: Int) -> [String] {
+                results[index]["error"]?["errors"]?.arrayValue?.compactMap { $0["pointer"]?.stringValue } ?? []
+            }
+            #expect(results.map { $0["status"]?.stringValue } == ["recorded", "refused", "refused", "refused", "duplicate", "refused", "recorded"])
+            #expect(pointers(1) == ["/events/1/currency"])
+            #expect(pointers(2) == ["/events/2/time"])
+            #expect(pointers(3) == ["/events/3/app"], "another workspace's app is refused as none")
+            #expect(Set(pointers(5)) == ["/events/5/name", "/events/5/currency"])
+            #expect(results[1]["error"]?["status"] == .number("422"))
+            #expect(try Self.count(service) == 2)
+            #expect(try Self.count(service, "idempotency_key IN ('b', 'c', 'd', 'e')") == 0)
+
+            // One event alone refused: a 422 problem, nothing stored.
+            let single = try Self.send(fixture, #"{"name":"purchase","idempotencyKey":"g","value":1,"currency":"eur"}"#)
+            #expect(single.status == 422)
+            #expect(single.headers["Content-Type"] == "application/problem+json")
+            #expect(try single.json["errors"]?.arrayValue?.first?["pointer"]?.stringValue == "/currency")
+            // Unknown members are refused at theirs.
+            let unknown = try Self.send(fixture, #"{"name":"signup","idempotencyKey":"h","extra":1}"#)
+            #expect(unknown.status == 422)
+            #expect(try Self.count(service) == 2)
+            // The same key in another workspace is another event.
+            try Fixture.expect(200, Self.send(other, #"{"name":"signup","idempotencyKey":"a"}"#))
+            #expect(try Self.count(service) == 3)
+        }
+    }
+
+    /// Sending events needs the write scope with the editor role (docs/PEOPLE.md): a read key is refused.
+    @Test func aReadKeyCannotSendEvents() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let reader = try service.key(workspace: "acme", scope: .read)
+            let refused = try Self.send(fixture, #"{"name":"signup","idempotencyKey":"a"}"#, key: reader)
+            #expect(refused.status == 403)
+            #expect(try Self.count(service) == 0)
+        }
+    }
+}
