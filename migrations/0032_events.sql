@@ -42,3 +42,13 @@ CREATE INDEX events_visitor ON events (workspace_id, visitor_id, occurred_at DES
 
 -- How long after an attributed event a visitor's named events are attributed to its link (docs/EVENTS.md).
 ALTER TABLE workspaces ADD COLUMN event_window_days int NOT NULL DEFAULT 7 CHECK (event_window_days BETWEEN 1 AND 90);
+
+-- Publishable app keys (docs/EVENTS.md, "Who may send"): one per app, safe to ship inside it. It sends events for
+-- its app and nothing else; only its SHA-256 is stored. Replacing it makes the old one stop working.
+CREATE TABLE app_event_keys (
+    app_id       uuid PRIMARY KEY REFERENCES apps (id) ON DELETE CASCADE,
+    workspace_id uuid NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+    key_hash     text NOT NULL UNIQUE CHECK (length(key_hash) = 64),
+    prefix       text NOT NULL CHECK (length(prefix) <= 16),
+    created_at   timestamptz NOT NULL DEFAULT now()
+);

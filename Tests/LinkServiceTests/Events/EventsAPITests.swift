@@ -144,4 +144,52 @@ struct EventsAPITests {
             #expect(try Self.count(service) == 0)
         }
     }
+
+    /// An app's publishable key sends events for its app only, reads nothing, stops working once replaced, and is
+    /// limited per client address with 429 and Retry-After.
+    @Test func aPublishableAppKeySendsItsAppsEventsOnly() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let made = try Fixture.expect(200, service.request("POST", "/v1/apps/\(fixture.androidApp)/event-key", key: fixture.key)).json
+            let key = try #require(made["key"]?.stringValue)
+            #expect(key.hasPrefix("lkp_") && made["app"]?.stringValue == fixture.androidApp)
+            func send(_ json: String, _ key: String) throws -> TestResponse {
+                try service.request("POST", "/v1/events", json: json, headers: [("X-Linkd-App-Key", key)])
+            }
+            let sent = try Fixture.expect(200, send(#"{"name":"install","idempotencyKey":"k-1"}"#, key)).json
+            #expect(sent["status"]?.stringValue == "recorded")
+            #expect(try Self.count(service, "app_id = '\(fixture.androidApp)'") == 1, "the key's app")
+            let foreign = try send(#"{"name":"install","idempotencyKey":"k-2","app":"\#(fixture.iosApp)"}"#, key)
+            #expect(foreign.status == 422)
+            #expect(try foreign.json["errors"]?.arrayValue?.first?["pointer"]?.stringValue == "/app")
+            // No reads: the key is no API key anywhere else.
+            #expect(try service.request("GET", "/v1/apps", headers: [("X-Linkd-App-Key", key)]).status == 401)
+            #expect(try service.request("GET", "/v1/apps", headers: [("Authorization", "Bearer \(key)")]).status == 401)
+            // A viewer may not make one; another workspace's app is none.
+            let viewer = try service.key(workspace: "acme", scope: .read)
+            #expect(try service.request("POST", "/v1/apps/\(fixture.androidApp)/event-key", key: viewer).status == 403)
+            let other = try service.key(workspace: "globex")
+            #expect(try service.request("POST", "/v1/apps/\(fixture.androidApp)/event-key", key: other).status == 404)
+            // Replaced: the old key stops working.
+            let newer = try #require(try Fixture.expect(200, service.request("POST", "/v1/apps/\(fixture.androidApp)/event-key", key: fixture.key))
+                .json["key"]?.stringValue)
+            #expect(try send(#"{"name":"open","idempotencyKey":"k-3"}"#, key).status == 401)
+            // Per client address: past the limit, 429 with Retry-After, and nothing stored.
+            var statuses: [Int] = []
+            for index in 0..<125 {
+                let response = try send(#"{"name":"reopen","idempotencyKey":"r-\#(index)"}"#, newer)
+                statuses.append(response.status)
+                if response.status == 429 {
+                    #expect(Int(response.headers["Retry-After"] ?? "") ?? 0 >= 1)
+                    break
+                }
+            }
+            #expect(statuses.last == 429)
+            #expect(statuses.dropLast().allSatisfy { $0 == 200 })
+            #expect(try Self.count(service, "name = 'reopen'") == statuses.count - 1)
+            // Removed: refused.
+            try Fixture.expect(204, service.request("DELETE", "/v1/apps/\(fixture.androidApp)/event-key", key: fixture.key))
+            try Fixture.expect(404, service.request("DELETE", "/v1/apps/\(fixture.androidApp)/event-key", key: fixture.key))
+        }
+    }
 }

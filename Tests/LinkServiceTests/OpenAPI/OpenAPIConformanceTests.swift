@@ -357,6 +357,9 @@ struct OpenAPIConformanceTests {
         try api.call("POST", "/v1/events", key: writer, json: #"{"events":[{"name":"open","idempotencyKey":"o-1","url":"https://links.example.com/widget/1"},{"name":"purchase","idempotencyKey":"p-1","visitorId":"v","value":100,"currency":"USD","time":"2026-01-01T00:00:00Z"},{"name":"purchase","idempotencyKey":"p-2","currency":"XXX1"},{"name":"install","idempotencyKey":"i-1"}]}"#, expect: 200)
         try api.call("POST", "/v1/events", key: writer, json: #"{"name":"purchase","idempotencyKey":"p-3","value":-1,"currency":"USD"}"#, expect: 422, refused: true)
         try api.call("POST", "/v1/events", key: reader, json: #"{"name":"signup","idempotencyKey":"s-1"}"#, expect: 403)
+        let appKey = try api.call("POST", "/v1/apps/{id}/event-key", "/v1/apps/\(android)/event-key", key: writer, expect: 200).json["key"]!.stringValue!
+        try api.call("POST", "/v1/events", json: #"{"name":"install","idempotencyKey":"i-2"}"#, headers: [("X-Linkd-App-Key", appKey)], expect: 200)
+        try api.call("DELETE", "/v1/apps/{id}/event-key", "/v1/apps/\(android)/event-key", key: writer, expect: 204)
 
         // Analytics: JSON, or CSV by `format` or `Accept`; the time range and zone as the schemas write them.
         try api.call("GET", "/v1/analytics/summary", "/v1/analytics/summary?from=2026-11-01&to=2026-11-02T06:30:00%2B01:00&tz=Europe%2FParis",

@@ -14,6 +14,7 @@ struct EventHandlers: EndpointGroup {
     let auth: Authenticator
     let tokens: ClickTokens
     let attributor: EventAttributor
+    let limit: EventRateLimit
 
     /// Most events one request carries.
     static let maxBatch = 1000
@@ -23,17 +24,18 @@ struct EventHandlers: EndpointGroup {
     var endpoints: [Endpoint] {
         [
             Endpoint(.POST, "/v1/events", "recordEvents", "Record installs, opens and named events, attributed to the link that brought them",
-                     tag: "Events", scope: .write,
+                     tag: "Events", access: .key(.write),
                      description: """
                         One event, or a batch as `{"events": [...]}` (at most \(Self.maxBatch)). Each event is checked alone: a refused one gets its \
                         problem in `results` (pointers such as `/events/3/currency`) and nothing of it is stored; the others are recorded. An \
                         `idempotencyKey` recorded before counts once (`duplicate`). Every recorded event is attributed by the last-click model of \
                         docs/EVENTS.md: through its click token, the link URL it carries, or the visitor's last attributed event within the \
-                        workspace's window (7 days by default); otherwise `none` with the reason. A single event refused is a 422 problem.
+                        workspace's window (7 days by default); otherwise `none` with the reason. A single event refused is a 422 problem. \
+                        Two doors: an API key (`write` scope, editor role), or an app's publishable key as `\(AppEventKeyHandlers.header)` \
+                        (`POST /v1/apps/{id}/event-key`), which sends events for its own app only and is rate-limited per key and per \
+                        client address (429 with `Retry-After`).
                         """,
-                     body: "EventBatch", success: .json(200, "EventReport")) { request, principal in
-                try record(request, principal)
-            },
+                     body: "EventBatch", success: .json(200, "EventReport"), errors: [429]) { request in try receive(request) },
         ]
     }
 
@@ -44,7 +46,25 @@ struct EventHandlers: EndpointGroup {
         case refused(Problem)
     }
 
-    func record(_ request: Request, _ principal: Principal) throws -> Response {
+    /// Through the door the request comes by: a publishable app key (`X-Linkd-App-Key`, without `Authorization`), counted
+    /// against its limits before anything else, or an API key or session with the endpoint's scope and role.
+    func receive(_ request: Request) throws -> Response {
+        guard request.headers["Authorization"] == nil, let key = request.headers[AppEventKeyHandlers.header] else {
+            let principal = try auth.authenticate(request, requiring: .write, role: Endpoint.defaultRole(tag: "Events", method: .POST, scope: .write))
+            return try record(request, workspace: principal.workspaceID, keyApp: nil)
+        }
+        let hash = SHA256.hex(key)
+        if let wait = limit.admit(key: hash, address: request.remoteAddress) {
+            throw ServiceError.tooManyRequests("Too many event requests from this app key or address; retry in \(wait) seconds.", retryAfter: wait)
+        }
+        guard AppEventKeyHandlers.isKey(key), let found = try pool.withConnection({ try AppEventKeyStore.find(hash, on: $0) }) else {
+            throw ServiceError.unauthorized("The app key is unknown or was replaced.")
+        }
+        return try record(request, workspace: found.workspace, keyApp: found.app)
+    }
+
+    /// Records the events of `request` for `workspace`; with `keyApp` (a publishable key's), for that app only.
+    func record(_ request: Request, workspace: UUID, keyApp: UUID?) throws -> Response {
         let body = try JSONBody.parse(request)
         guard case .object = body else {
             throw ServiceError.validation([Problem.FieldError(pointer: "", detail: "The body must be a JSON object, not \(body.typeName).")])
@@ -65,7 +85,15 @@ struct EventHandlers: EndpointGroup {
         for (index, item) in items.enumerated() {
             switch EventInput.read(item.value, at: item.pointer, now: now) {
             case .failure(let error): outcomes[index] = .refused(error.problem)
-            case .success(let event):
+            case .success(var event):
+                if let keyApp {
+                    guard event.app == nil || event.app == keyApp else {
+                        let pointer = JSONPointer.appending(item.pointer, "app")
+                        outcomes[index] = .refused(ServiceError.validation([Problem.FieldError(pointer: pointer, detail: "An app key sends events for its own app only.")]).problem)
+                        continue
+                    }
+                    event.app = keyApp
+                }
                 if keys.insert(event.idempotencyKey).inserted {
                     events.append((index, event))
                 } else {
@@ -74,7 +102,6 @@ struct EventHandlers: EndpointGroup {
             }
         }
         if events.contains(where: { $0.event.clickTokenHash != nil }) { tokens.flush() }   // a token is claimable once its page is sent
-        let workspace = principal.workspaceID
         try pool.withTransaction { connection in
             let apps = try EventStore.apps(Array(Set(events.compactMap(\.event.app))), of: workspace, on: connection)
             let days = try EventStore.windowDays(of: workspace, on: connection)
