@@ -82,6 +82,20 @@ struct EventsAPITests {
             let unknown = try Fixture.expect(200, Self.send(fixture, #"{"name":"install","idempotencyKey":"i-2","clickToken":"\#(String(repeating: "a", count: 32))"}"#)).json
             #expect(unknown["attribution"]?["reason"]?.stringValue == "unknown_click_token")
             #expect(try Self.count(service, "attribution = 'none'") == 3)
+
+            // The last click wins whether it is stored or earlier in the same batch: an open in the batch, later than the
+            // stored ones, attributes the purchase after it; the batch's order does not matter, its times do.
+            let now = Date()
+            let batch = try Fixture.expect(200, Self.send(fixture, """
+                {"events":[
+                  {"name":"purchase","idempotencyKey":"p-2","visitorId":"v1","time":"\(RFC3339.string(now.addingTimeInterval(2)))"},
+                  {"name":"open","idempotencyKey":"o-2","visitorId":"v1","time":"\(RFC3339.string(now.addingTimeInterval(1)))",
+                   "url":"https://\(fixture.host)/promo?utm_source=sms"}
+                ]}
+                """)).json
+            let results = try #require(batch["results"]?.arrayValue)
+            #expect(results.first?["attribution"]?["via"]?.stringValue == "visitor")
+            #expect(results.first?["attribution"]?["campaign"]?["source"]?.stringValue == "sms")
         }
     }
 

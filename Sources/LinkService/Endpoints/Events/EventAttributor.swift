@@ -10,7 +10,10 @@ import Postgres
 struct EventAttributor {
     let resolver: Resolver
 
-    func attribute(_ event: inout Event, workspace: UUID, windowDays: Int, on connection: Connection) throws {
+    /// Attributes `event`; `earlier` gives the visitor's last attributed event of the same request at or before a time
+    /// (not stored yet), which wins over a stored one when it is later.
+    func attribute(_ event: inout Event, workspace: UUID, windowDays: Int, on connection: Connection,
+                   earlier: (String, Date) -> (attribution: EventAttribution, time: Date)?) throws {
         if let hash = event.clickTokenHash {
             guard let click = try EventStore.clickToken(hash, in: workspace, on: connection) else {
                 event.attribution = .none("unknown_click_token")
@@ -32,8 +35,13 @@ struct EventAttributor {
             return
         }
         if let visitor = event.visitorID {
-            event.attribution = try EventStore.lastAttribution(of: visitor, in: workspace, before: event.occurredAt, days: windowDays,
-                                                               on: connection) ?? .none("no_click_in_window")
+            let stored = try EventStore.lastAttribution(of: visitor, in: workspace, before: event.occurredAt, days: windowDays, on: connection)
+            let last = [stored, earlier(visitor, event.occurredAt)].compactMap { $0 }.max { $0.time < $1.time }
+            event.attribution = last.map { found in
+                var attribution = found.attribution
+                attribution.via = .visitor
+                return attribution
+            } ?? .none("no_click_in_window")
             return
         }
         event.attribution = .none(event.kind == .install ? "no_click_token" : event.kind == .open ? "no_url" : "no_visitor")

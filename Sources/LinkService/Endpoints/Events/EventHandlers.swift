@@ -113,14 +113,11 @@ struct EventHandlers: EndpointGroup {
                     outcomes[index] = .refused(ServiceError.validation([Problem.FieldError(pointer: pointer, detail: "app is not an app of this workspace.")]).problem)
                     continue
                 }
-                try attributor.attribute(&event, workspace: workspace, windowDays: days, on: connection)
-                if event.attribution.via == .none, let visitor = event.visitorID, event.clickTokenHash == nil, event.url == nil,
-                   let earlier = accepted.last(where: {
-                       $0.event.visitorID == visitor && $0.event.attribution.via != .none && $0.event.occurredAt <= event.occurredAt
-                           && $0.event.occurredAt > event.occurredAt.addingTimeInterval(-Double(days) * 86_400)
-                   }) {
-                    event.attribution = earlier.event.attribution
-                    event.attribution.via = .visitor
+                try attributor.attribute(&event, workspace: workspace, windowDays: days, on: connection) { visitor, time in
+                    accepted.last {
+                        $0.event.visitorID == visitor && $0.event.attribution.via != .none && $0.event.occurredAt <= time
+                            && $0.event.occurredAt > time.addingTimeInterval(-Double(days) * 86_400)
+                    }.map { ($0.event.attribution, $0.event.occurredAt) }
                 }
                 accepted.append((index, event))
             }

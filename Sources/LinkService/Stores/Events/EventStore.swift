@@ -26,12 +26,13 @@ enum EventStore {
             """).first.map { try $0.decode((String, String, String).self) }
     }
 
-    /// The attribution of `visitor`'s last attributed event at or before `time` and within `days` of it.
+    /// The attribution of `visitor`'s last attributed event at or before `time` and within `days` of it, with that
+    /// event's time.
     static func lastAttribution(of visitor: String, in workspace: UUID, before time: Date, days: Int,
-                                on connection: Connection) throws -> EventAttribution? {
+                                on connection: Connection) throws -> (attribution: EventAttribution, time: Date)? {
         let micros = Int64((time.timeIntervalSince1970 * 1_000_000).rounded())
         return try connection.query("""
-            SELECT link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, target, variant FROM events
+            SELECT link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, target, variant, occurred_at FROM events
             WHERE workspace_id = \(workspace) AND visitor_id = \(visitor) AND attribution <> 'none'
               AND occurred_at <= to_timestamp(\(micros) / 1e6)
               AND occurred_at > to_timestamp(\(micros) / 1e6) - make_interval(days => \(days))
@@ -39,8 +40,9 @@ enum EventStore {
             """).first.map { row in
             let (link, source, medium, campaign, term, content, target, variant) =
                 try row.decode((UUID?, String?, String?, String?, String?, String?, String?, String?).self)
-            return EventAttribution(via: .visitor, linkID: link, utmSource: source, utmMedium: medium, utmCampaign: campaign,
-                                    utmTerm: term, utmContent: content, target: target, variant: variant)
+            return (EventAttribution(via: .visitor, linkID: link, utmSource: source, utmMedium: medium, utmCampaign: campaign,
+                                     utmTerm: term, utmContent: content, target: target, variant: variant),
+                    try row.decode(8, as: Date.self))
         }
     }
 
