@@ -37,8 +37,9 @@ CREATE TABLE events (
 );
 -- Time ranges of a workspace (funnels, exports).
 CREATE INDEX events_time ON events (workspace_id, occurred_at, id);
--- A named event's attribution: the visitor's last attributed event before it.
-CREATE INDEX events_visitor ON events (workspace_id, visitor_id, occurred_at DESC) WHERE visitor_id IS NOT NULL AND attribution <> 'none';
+-- A named event's attribution: the visitor's last click (an event attributed through a token or a URL) before it.
+CREATE INDEX events_visitor ON events (workspace_id, visitor_id, occurred_at DESC)
+    WHERE visitor_id IS NOT NULL AND attribution IN ('click_token', 'link_url');
 
 -- How long after an attributed event a visitor's named events are attributed to its link (docs/EVENTS.md).
 ALTER TABLE workspaces ADD COLUMN event_window_days int NOT NULL DEFAULT 7 CHECK (event_window_days BETWEEN 1 AND 90);

@@ -53,6 +53,7 @@ extension Application {
             ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents),
             EventHandlers(pool: requests, auth: auth, tokens: tokens, attributor: EventAttributor(resolver: resolver), limit: EventRateLimit()),
             AppEventKeyHandlers(pool: requests, auth: auth),
+            EventSettingsHandlers(pool: requests, auth: auth),
             QRHandlers(resolver: resolver, auth: auth),
             WebhookHandlers(pool: requests, auth: auth, changes: changes, configuration: configuration.webhooks,
                             cleanup: background.cleanup),

@@ -206,4 +206,30 @@ struct EventsAPITests {
             try Fixture.expect(404, service.request("DELETE", "/v1/apps/\(fixture.androidApp)/event-key", key: fixture.key))
         }
     }
+
+    /// The attribution window is the workspace's: a purchase two days after the open is the link's with 7 days (the
+    /// default) and unattributed with 1; a window out of range is refused, and only admins change it.
+    @Test func theWindowIsTheWorkspaces() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            _ = try Self.promo(fixture)
+            try fixture.waitForCatalog { _ in (try? Self.token(fixture, "/promo")) != nil }
+            let settings = try Fixture.expect(200, service.request("GET", "/v1/events/settings", key: fixture.key)).json
+            #expect(settings == .object(["attributionWindowDays": .number("7")]))
+            let twoDaysAgo = RFC3339.string(Date().addingTimeInterval(-2 * 86_400))
+            try Fixture.expect(200, Self.send(fixture, #"{"name":"open","idempotencyKey":"o","visitorId":"v","time":"\#(twoDaysAgo)","url":"https://\#(fixture.host)/promo"}"#))
+            let kept = try Fixture.expect(200, Self.send(fixture, #"{"name":"purchase","idempotencyKey":"p-1","visitorId":"v"}"#)).json
+            #expect(kept["attribution"]?["via"]?.stringValue == "visitor")
+            let refused = try service.request("PUT", "/v1/events/settings", key: fixture.key, json: #"{"attributionWindowDays":0}"#)
+            #expect(refused.status == 422)
+            #expect(try refused.json["errors"]?.arrayValue?.first?["pointer"]?.stringValue == "/attributionWindowDays")
+            let editor = try service.key(workspace: "acme", scope: .read)
+            #expect(try service.request("PUT", "/v1/events/settings", key: editor, json: #"{"attributionWindowDays":1}"#).status == 403)
+            try Fixture.expect(200, service.request("PUT", "/v1/events/settings", key: fixture.key, json: #"{"attributionWindowDays":1}"#))
+            let lapsed = try Fixture.expect(200, Self.send(fixture, #"{"name":"purchase","idempotencyKey":"p-2","visitorId":"v"}"#)).json
+            #expect(lapsed["attribution"]?["reason"]?.stringValue == "no_click_in_window")
+            let audit = try Fixture.expect(200, service.request("GET", "/v1/audit", key: fixture.key)).text
+            #expect(audit.contains("event_settings"))
+        }
+    }
 }

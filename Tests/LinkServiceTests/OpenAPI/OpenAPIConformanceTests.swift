@@ -360,6 +360,9 @@ struct OpenAPIConformanceTests {
         let appKey = try api.call("POST", "/v1/apps/{id}/event-key", "/v1/apps/\(android)/event-key", key: writer, expect: 200).json["key"]!.stringValue!
         try api.call("POST", "/v1/events", json: #"{"name":"install","idempotencyKey":"i-2"}"#, headers: [("X-Linkd-App-Key", appKey)], expect: 200)
         try api.call("DELETE", "/v1/apps/{id}/event-key", "/v1/apps/\(android)/event-key", key: writer, expect: 204)
+        try api.call("GET", "/v1/events/settings", key: reader, expect: 200)
+        try api.call("PUT", "/v1/events/settings", key: writer, json: #"{"attributionWindowDays":91}"#, expect: 422, refused: true)
+        try api.call("PUT", "/v1/events/settings", key: writer, json: #"{"attributionWindowDays":7}"#, expect: 200)
 
         // Analytics: JSON, or CSV by `format` or `Accept`; the time range and zone as the schemas write them.
         try api.call("GET", "/v1/analytics/summary", "/v1/analytics/summary?from=2026-11-01&to=2026-11-02T06:30:00%2B01:00&tz=Europe%2FParis",

@@ -115,7 +115,7 @@ struct EventHandlers: EndpointGroup {
                 }
                 try attributor.attribute(&event, workspace: workspace, windowDays: days, on: connection) { visitor, time in
                     accepted.last {
-                        $0.event.visitorID == visitor && $0.event.attribution.via != .none && $0.event.occurredAt <= time
+                        $0.event.visitorID == visitor && [.clickToken, .linkURL].contains($0.event.attribution.via) && $0.event.occurredAt <= time
                             && $0.event.occurredAt > time.addingTimeInterval(-Double(days) * 86_400)
                     }.map { ($0.event.attribution, $0.event.occurredAt) }
                 }

@@ -18,6 +18,14 @@ enum EventStore {
         try connection.query("SELECT event_window_days FROM workspaces WHERE id = \(workspace)").first?.decode(0, as: Int.self) ?? 7
     }
 
+    /// Sets the workspace's attribution window for named events; the window before.
+    static func setWindowDays(_ days: Int, of workspace: UUID, on connection: Connection) throws -> Int {
+        try connection.query("""
+            UPDATE workspaces w SET event_window_days = \(days) FROM (SELECT event_window_days FROM workspaces WHERE id = \(workspace) FOR UPDATE) old
+            WHERE w.id = \(workspace) RETURNING old.event_window_days
+            """).first?.decode(0, as: Int.self) ?? days
+    }
+
     /// The click token of hash `hash` in `workspace`, claimed or not, expired or not (until the expiry job deletes
     /// it): the URL clicked, the platform and the resolve answer given at the click.
     static func clickToken(_ hash: String, in workspace: UUID, on connection: Connection) throws -> (url: String, platform: String, answer: String)? {
@@ -26,14 +34,15 @@ enum EventStore {
             """).first.map { try $0.decode((String, String, String).self) }
     }
 
-    /// The attribution of `visitor`'s last attributed event at or before `time` and within `days` of it, with that
-    /// event's time.
+    /// The attribution of `visitor`'s last click (an event attributed through a click token or a link URL, not one
+    /// attributed through the visitor, so the window runs from the click) at or before `time` and within `days` of
+    /// it, with that event's time.
     static func lastAttribution(of visitor: String, in workspace: UUID, before time: Date, days: Int,
                                 on connection: Connection) throws -> (attribution: EventAttribution, time: Date)? {
         let micros = Int64((time.timeIntervalSince1970 * 1_000_000).rounded())
         return try connection.query("""
             SELECT link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, target, variant, occurred_at FROM events
-            WHERE workspace_id = \(workspace) AND visitor_id = \(visitor) AND attribution <> 'none'
+            WHERE workspace_id = \(workspace) AND visitor_id = \(visitor) AND attribution IN ('click_token', 'link_url')
               AND occurred_at <= to_timestamp(\(micros) / 1e6)
               AND occurred_at > to_timestamp(\(micros) / 1e6) - make_interval(days => \(days))
             ORDER BY occurred_at DESC LIMIT 1
