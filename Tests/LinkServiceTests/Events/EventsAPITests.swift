@@ -142,9 +142,15 @@ struct EventsAPITests {
             let unknown = try Self.send(fixture, #"{"name":"signup","idempotencyKey":"h","extra":1}"#)
             #expect(unknown.status == 422)
             #expect(try Self.count(service) == 2)
+            // A key whose first event was refused (another workspace's app) is recorded by its next valid one.
+            let retried = try Fixture.expect(200, Self.send(fixture, """
+                {"events":[{"name":"open","idempotencyKey":"x","app":"\(other.iosApp)"},{"name":"open","idempotencyKey":"x"}]}
+                """)).json
+            #expect(retried["results"]?.arrayValue?.map { $0["status"]?.stringValue } == ["refused", "recorded"])
+            #expect(try Self.count(service) == 3)
             // The same key in another workspace is another event.
             try Fixture.expect(200, Self.send(other, #"{"name":"signup","idempotencyKey":"a"}"#))
-            #expect(try Self.count(service) == 3)
+            #expect(try Self.count(service) == 4)
         }
     }
 

@@ -81,7 +81,6 @@ struct EventHandlers: EndpointGroup {
         }
         var outcomes: [Outcome?] = Array(repeating: nil, count: items.count)
         var events: [(index: Int, event: Event)] = []
-        var keys: Set<String> = []
         for (index, item) in items.enumerated() {
             switch EventInput.read(item.value, at: item.pointer, now: now) {
             case .failure(let error): outcomes[index] = .refused(error.problem)
@@ -94,25 +93,29 @@ struct EventHandlers: EndpointGroup {
                     }
                     event.app = keyApp
                 }
-                if keys.insert(event.idempotencyKey).inserted {
-                    events.append((index, event))
-                } else {
-                    outcomes[index] = .duplicate(event.idempotencyKey)
-                }
+                events.append((index, event))
             }
         }
         if events.contains(where: { $0.event.clickTokenHash != nil }) { tokens.flush() }   // a token is claimable once its page is sent
         try pool.withTransaction { connection in
             let apps = try EventStore.apps(Array(Set(events.compactMap(\.event.app))), of: workspace, on: connection)
             let days = try EventStore.windowDays(of: workspace, on: connection)
-            var accepted: [(index: Int, event: Event)] = []
-            // In time order, so that a named event finds an install or open of the same batch before it.
-            for (index, var event) in events.sorted(by: { $0.event.occurredAt < $1.event.occurredAt }) {
+            // In the order sent: another workspace's app refused, then a key repeated after its first valid event.
+            var keys: Set<String> = []
+            var valid: [(index: Int, event: Event)] = []
+            for (index, event) in events {
                 if let app = event.app, !apps.contains(app) {
                     let pointer = JSONPointer.appending(items[index].pointer, "app")
                     outcomes[index] = .refused(ServiceError.validation([Problem.FieldError(pointer: pointer, detail: "app is not an app of this workspace.")]).problem)
-                    continue
+                } else if keys.insert(event.idempotencyKey).inserted {
+                    valid.append((index, event))
+                } else {
+                    outcomes[index] = .duplicate(event.idempotencyKey)
                 }
+            }
+            var accepted: [(index: Int, event: Event)] = []
+            // In time order, so that a named event finds an install or open of the same batch before it.
+            for (index, var event) in valid.sorted(by: { $0.event.occurredAt < $1.event.occurredAt }) {
                 try attributor.attribute(&event, workspace: workspace, windowDays: days, on: connection) { visitor, time in
                     accepted.last {
                         $0.event.visitorID == visitor && [.clickToken, .linkURL].contains($0.event.attribution.via) && $0.event.occurredAt <= time
