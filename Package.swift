@@ -5,7 +5,7 @@ import PackageDescription
 let package = Package(
     name: "linkd",
     products: [
-        .executable(name: "linkd", targets: ["linkd"]),
+        .executable(name: "linkd", targets: ["linkd"])
     ],
     targets: [
         // C libraries from Debian's -dev packages.
@@ -49,26 +49,41 @@ let package = Package(
         .target(name: "OpenID", dependencies: ["CCrypto", "LinkKit", "Outbound"]),
         .target(name: "UserAgents", dependencies: ["CYAML"]),
         .target(name: "GeoIP", dependencies: ["CMaxMindDB"]),
-        .target(name: "LinkService", dependencies: ["ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "OpenID", "Observability",
-                                                    "UserAgents", "GeoIP", "CCrypto", "CQRencode", "CZlib", "CCSV", "CArgon2"],
-                plugins: ["EmbedFiles"]),
-        .executableTarget(name: "linkd", dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Outbound", "Observability", "ByteText"]),
+        .target(
+            name: "LinkService",
+            dependencies: [
+                "ByteText", "LinkKit", "Postgres", "HTTPServer", "Outbound", "OpenID", "Observability",
+                "UserAgents", "GeoIP", "CCrypto", "CQRencode", "CZlib", "CCSV", "CArgon2",
+            ],
+            plugins: ["EmbedFiles"]),
+        .executableTarget(
+            name: "linkd",
+            dependencies: ["LinkService", "LinkKit", "EmbeddedPostgres", "Postgres", "HTTPServer", "Outbound", "Observability", "ByteText"]),
 
         // bench/hits: ingestion and analytics benchmarks (bench/hits/run.sh); never part of `swift test`.
-        .executableTarget(name: "hits-bench", dependencies: ["LinkService", "UserAgents", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "TestSupport"], path: "bench/hits/Sources"),
+        .executableTarget(
+            name: "hits-bench",
+            dependencies: ["LinkService", "UserAgents", "EmbeddedPostgres", "Postgres", "HTTPServer", "Observability", "TestSupport"],
+            path: "bench/hits/Sources"),
 
-        .target(name: "TestSupport", dependencies: ["Postgres", "EmbeddedPostgres", "HTTPServer", "Observability"], path: "Tests/TestSupport",
-                exclude: ["OpenIDProvider/oidc_provider.py", "Servers/smtp_server.py"]),
+        .target(
+            name: "TestSupport", dependencies: ["Postgres", "EmbeddedPostgres", "HTTPServer", "Observability"], path: "Tests/TestSupport",
+            exclude: ["OpenIDProvider/oidc_provider.py", "Servers/smtp_server.py"]),
         .testTarget(name: "ByteTextTests", dependencies: ["ByteText"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LinkKitTests", dependencies: ["LinkKit", "ByteText"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "OpenIDTests", dependencies: ["OpenID", "Outbound", "LinkKit", "TestSupport"]),
-        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "Observability", "TestSupport"], exclude: ["Servers/outbound_server.py"]),
-        .testTarget(name: "LinkServiceTests", dependencies: ["LinkService", "Outbound", "UserAgents", "GeoIP", "TestSupport", "EmbeddedPostgres", "CZlib"],
-                    exclude: ["Browser/landing_page.py", "Browser/sso_sign_in.py", "Health/health_server.py", "Webhooks/webhook_receiver.py",
-                              "Hits/write_country_db.pl"]),
+        .testTarget(
+            name: "OutboundTests", dependencies: ["Outbound", "Observability", "TestSupport"], exclude: ["Servers/outbound_server.py"]),
+        .testTarget(
+            name: "LinkServiceTests",
+            dependencies: ["LinkService", "Outbound", "UserAgents", "GeoIP", "TestSupport", "EmbeddedPostgres", "CZlib"],
+            exclude: [
+                "Browser/landing_page.py", "Browser/sso_sign_in.py", "Health/health_server.py", "Webhooks/webhook_receiver.py",
+                "Hits/write_country_db.pl",
+            ]),
         .testTarget(name: "linkdTests", dependencies: ["TestSupport", "Postgres"]),
     ]
 )

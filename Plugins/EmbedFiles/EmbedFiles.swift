@@ -20,8 +20,10 @@ import PackagePlugin
                 .filter { ["swift", "kt", "ts"].contains($0.pathExtension) }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
             let output = context.pluginWorkDirectoryURL.appending(path: "RouterRuntimes.swift")
-            commands.append(.buildCommand(displayName: "Embedding the router runtimes of \(target.name)", executable: tool,
-                                          arguments: [output.path] + inputs.map(\.path), inputFiles: inputs, outputFiles: [output]))
+            commands.append(
+                .buildCommand(
+                    displayName: "Embedding the router runtimes of \(target.name)", executable: tool,
+                    arguments: [output.path] + inputs.map(\.path), inputFiles: inputs, outputFiles: [output]))
         }
         for name in Self.folders[target.name] ?? [] {
             let folder = context.package.directoryURL.appending(path: name)
@@ -30,17 +32,22 @@ import PackagePlugin
             // a file listed here and removed since would stop the build as a missing input.
             let folders = try Self.folders(in: folder)
             let output = context.pluginWorkDirectoryURL.appending(path: "Embedded_\(name).swift")
-            commands.append(.buildCommand(displayName: "Embedding \(name)/ into \(target.name)", executable: tool,
-                                          arguments: ["--folder", name, folder.path, output.path],
-                                          inputFiles: folders, outputFiles: [output]))
+            commands.append(
+                .buildCommand(
+                    displayName: "Embedding \(name)/ into \(target.name)", executable: tool,
+                    arguments: ["--folder", name, folder.path, output.path],
+                    inputFiles: folders, outputFiles: [output]))
         }
         return commands
     }
 
     /// `folder` and the folders under it, hidden ones left out.
     static func folders(in folder: URL) throws -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey],
-                                                          options: [.skipsHiddenFiles]) else { return [folder] }
+        guard
+            let walker = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.isDirectoryKey],
+                options: [.skipsHiddenFiles])
+        else { return [folder] }
         var folders = [folder]
         for case let url as URL in walker where try url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true {
             folders.append(url)

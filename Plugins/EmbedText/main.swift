@@ -47,12 +47,17 @@ func texts(_ paths: ArraySlice<String>) -> String {
 /// A folder: every file's path under `root`, modification time and bytes, sorted by path.
 func folder(_ name: String, root: String) -> String {
     let rootURL = URL(fileURLWithPath: root)
-    guard let walker = FileManager.default.enumerator(at: rootURL, includingPropertiesForKeys: [.isRegularFileKey, .contentModificationDateKey],
-                                                      options: [.skipsHiddenFiles]) else { fail("cannot list \(root)") }
+    guard
+        let walker = FileManager.default.enumerator(
+            at: rootURL, includingPropertiesForKeys: [.isRegularFileKey, .contentModificationDateKey],
+            options: [.skipsHiddenFiles])
+    else { fail("cannot list \(root)") }
     let prefix = rootURL.standardizedFileURL.resolvingSymlinksInPath().path + "/"
     var files: [(path: String, url: URL, modified: Date)] = []
     for case let url as URL in walker {
-        guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .contentModificationDateKey]) else { fail("cannot read \(url.path)") }
+        guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .contentModificationDateKey]) else {
+            fail("cannot read \(url.path)")
+        }
         guard values.isRegularFile == true else { continue }
         let full = url.standardizedFileURL.resolvingSymlinksInPath().path
         guard full.hasPrefix(prefix) else { fail("\(full) is not under \(root)") }

@@ -36,7 +36,7 @@ public enum JSONString {
         var value = value
         if value.withUTF8({ !$0.contains(where: needsEscape) }) {
             out.append("\"")
-            out += value   // the common case: nothing to escape, one append
+            out += value // the common case: nothing to escape, one append
             out.append("\"")
         } else {
             var bytes: [UInt8] = []

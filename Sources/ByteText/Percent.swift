@@ -39,7 +39,7 @@ public enum Percent {
     public static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
             true
         default:
             false
@@ -68,15 +68,18 @@ public enum Percent {
     /// one that does): text a server passes on to C strings or PostgreSQL must not hold one, and noticing it here
     /// costs a compare per escape instead of another pass over the bytes.
     @inlinable
-    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool, into out: UnsafeMutableBufferPointer<UInt8>,
-                              noticingNUL decodedNUL: inout Bool) -> Int {
+    public static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool, into out: UnsafeMutableBufferPointer<UInt8>,
+        noticingNUL decodedNUL: inout Bool
+    ) -> Int {
         precondition(out.count >= bytes.count, "the output is shorter than the input")
         var count = 0
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = Hex.value(bytes[index + 1]), let low = Hex.value(bytes[index + 2]) {
+                let high = Hex.value(bytes[index + 1]), let low = Hex.value(bytes[index + 2])
+            {
                 let value = high << 4 | low
                 if value == 0 { decodedNUL = true }
                 out[count] = value
@@ -102,7 +105,9 @@ public enum Percent {
     @inlinable
     public static func decodedText(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool, noticingNUL decodedNUL: inout Bool) -> String {
         guard hasEscapes(bytes, plusAsSpace: plusAsSpace) else { return String(decoding: bytes, as: UTF8.self) }
-        return String(unsafeUninitializedCapacity: bytes.count) { decode(bytes, plusAsSpace: plusAsSpace, into: $0, noticingNUL: &decodedNUL) }
+        return String(unsafeUninitializedCapacity: bytes.count) {
+            decode(bytes, plusAsSpace: plusAsSpace, into: $0, noticingNUL: &decodedNUL)
+        }
     }
 
     /// `bytes` decoded (`%XX` only; `+` stays).

@@ -4,8 +4,10 @@
 public enum QueryString {
     /// Calls `body` with each item's raw name and raw value (nil when the item has no `=`), in order.
     @inlinable
-    public static func forEachItem(_ query: UnsafeBufferPointer<UInt8>,
-                                   _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>?) throws -> Void) rethrows {
+    public static func forEachItem(
+        _ query: UnsafeBufferPointer<UInt8>,
+        _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>?) throws -> Void
+    ) rethrows {
         var start = 0
         while start < query.count {
             var end = start
@@ -13,8 +15,9 @@ public enum QueryString {
             if start != end {
                 var equals = start
                 while equals < end, query[equals] != UInt8(ascii: "=") { equals += 1 }
-                try body(UnsafeBufferPointer(rebasing: query[start..<equals]),
-                         equals < end ? UnsafeBufferPointer(rebasing: query[(equals + 1)..<end]) : nil)
+                try body(
+                    UnsafeBufferPointer(rebasing: query[start..<equals]),
+                    equals < end ? UnsafeBufferPointer(rebasing: query[(equals + 1)..<end]) : nil)
             }
             start = end + 1
         }

@@ -27,11 +27,13 @@ struct ClusterLocation: Sendable, Equatable {
             return hasCluster(relocated) ? ClusterLocation(directory: relocated, blockedAncestor: nil, problem: nil) : here
         }
         if let rootBlocked = user.firstUnsearchableAncestor(of: relocated) {
-            return ClusterLocation(directory: dataDirectory, blockedAncestor: blocked, problem: """
-                the PostgreSQL server runs as user postgres, which cannot enter \(blocked) (on the way to \
-                \(dataDirectory.path)), nor \(rootBlocked) (on the way to \(relocated.path)): pass --data-dir \
-                a directory postgres can reach, such as /var/lib/linkd/data, or set DATABASE_URL
-                """)
+            return ClusterLocation(
+                directory: dataDirectory, blockedAncestor: blocked,
+                problem: """
+                    the PostgreSQL server runs as user postgres, which cannot enter \(blocked) (on the way to \
+                    \(dataDirectory.path)), nor \(rootBlocked) (on the way to \(relocated.path)): pass --data-dir \
+                    a directory postgres can reach, such as /var/lib/linkd/data, or set DATABASE_URL
+                    """)
         }
         return ClusterLocation(directory: relocated, blockedAncestor: blocked, problem: nil)
     }
@@ -58,11 +60,14 @@ extension ServerUser {
         for component in path.pathComponents.dropFirst().dropLast() {
             current = (current as NSString).appendingPathComponent(component)
             var info = stat()
-            guard stat(current, &info) == 0 else { return nil }  // missing from here on: created by linkd
+            guard stat(current, &info) == 0 else { return nil } // missing from here on: created by linkd
             let mode = info.st_mode
-            let searchable = info.st_uid == uid ? mode & 0o100 != 0
-                : groups.contains(info.st_gid) ? mode & 0o010 != 0
-                : mode & 0o001 != 0
+            let searchable =
+                info.st_uid == uid
+                ? mode & 0o100 != 0
+                : groups.contains(info.st_gid)
+                    ? mode & 0o010 != 0
+                    : mode & 0o001 != 0
             if !searchable { return current }
         }
         return nil

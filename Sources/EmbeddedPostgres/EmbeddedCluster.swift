@@ -44,8 +44,10 @@ public final class EmbeddedCluster: Sendable {
     ///     when we are root and the `postgres` user cannot reach `dataDirectory`.
     ///   - standbyOf: a libpq connection string of another cluster: on first use this one is made a streaming
     ///     standby of it (`pg_basebackup -R`, a read-only replica) instead of a new cluster.
-    public init(dataDirectory: URL, logger: Logger, binDirectory: URL? = nil, durable: Bool = true,
-                relocationRoot: URL = EmbeddedCluster.defaultRelocationRoot, standbyOf primary: String? = nil) {
+    public init(
+        dataDirectory: URL, logger: Logger, binDirectory: URL? = nil, durable: Bool = true,
+        relocationRoot: URL = EmbeddedCluster.defaultRelocationRoot, standbyOf primary: String? = nil
+    ) {
         self.primary = primary
         // Absolute: pg_ctl and the server run from "/" (see ProcessRunner), so relative paths would break.
         self.dataDirectory = dataDirectory.absoluteURL.standardizedFileURL
@@ -58,8 +60,9 @@ public final class EmbeddedCluster: Sendable {
         var hash: UInt32 = 2_166_136_261
         for byte in path.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         self.port = 50_000 + Int(hash % 10_000)
-        self.location = ClusterLocation.choose(for: self.dataDirectory, relocationRoot: relocationRoot.absoluteURL.standardizedFileURL,
-                                               runAs: ServerUser.lookup())
+        self.location = ClusterLocation.choose(
+            for: self.dataDirectory, relocationRoot: relocationRoot.absoluteURL.standardizedFileURL,
+            runAs: ServerUser.lookup())
         self.clusterDirectory = location.directory
         let preferred = clusterDirectory.appendingPathComponent("socket")
         // sun_path is 108 bytes including the NUL; the server also creates "<socket>.lock".
@@ -100,9 +103,11 @@ public final class EmbeddedCluster: Sendable {
         let runAs = try ServerUser.current()
         if let problem = location.problem { throw EmbeddedPostgresError(.unreachable, problem) }
         if let blocked = location.blockedAncestor {
-            logger.notice("the postgres user cannot reach the data directory: the cluster lives elsewhere", metadata: [
-                "db.data_dir": dataDirectory.path, "db.blocked": blocked, "db.cluster_dir": clusterDirectory.path,
-            ])
+            logger.notice(
+                "the postgres user cannot reach the data directory: the cluster lives elsewhere",
+                metadata: [
+                    "db.data_dir": dataDirectory.path, "db.blocked": blocked, "db.cluster_dir": clusterDirectory.path,
+                ])
         }
         try prepareDirectories(runAs: runAs)
         if !FileManager.default.fileExists(atPath: pgdata.appendingPathComponent("PG_VERSION").path) {
@@ -117,17 +122,23 @@ public final class EmbeddedCluster: Sendable {
             let started = Date()
             var options = "-p \(port) -k '\(socketDirectory.path)' -c listen_addresses=''"
             if !durable { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
-            let result = try ProcessRunner.run(tools.pgCtl, [
-                "start", "-w", "-t", "60", "-D", pgdata.path, "-l", logFile.path, "-o", options,
-            ], runAs: runAs)
+            let result = try ProcessRunner.run(
+                tools.pgCtl,
+                [
+                    "start", "-w", "-t", "60", "-D", pgdata.path, "-l", logFile.path, "-o", options,
+                ], runAs: runAs)
             guard result.status == 0 else {
-                throw EmbeddedPostgresError(.startFailed, "pg_ctl start failed (\(result.status)): \(result.output)"
-                    + "\nserver log: \(logFile.path)\n\(tail(of: logFile))")
+                throw EmbeddedPostgresError(
+                    .startFailed,
+                    "pg_ctl start failed (\(result.status)): \(result.output)"
+                        + "\nserver log: \(logFile.path)\n\(tail(of: logFile))")
             }
-            logger.info("embedded PostgreSQL started", metadata: [
-                "db.pgdata": pgdata.path, "db.socket": socketDirectory.path,
-                "duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
-            ])
+            logger.info(
+                "embedded PostgreSQL started",
+                metadata: [
+                    "db.pgdata": pgdata.path, "db.socket": socketDirectory.path,
+                    "duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
+                ])
         }
         status.withLock { $0 = .running }
     }
@@ -136,7 +147,8 @@ public final class EmbeddedCluster: Sendable {
     /// shuts down cleanly) and waits until it has exited. Idempotent; does nothing if it is not running.
     public func stop() {
         guard let tools = try? PostgresTools.locate(requested: requestedBinDirectory),
-              let runAs = try? ServerUser.current() else { return }
+            let runAs = try? ServerUser.current()
+        else { return }
         defer { status.withLock { $0 = .stopped } }
         guard FileManager.default.fileExists(atPath: pgdata.appendingPathComponent("postmaster.pid").path) else { return }
         do {
@@ -164,10 +176,12 @@ public final class EmbeddedCluster: Sendable {
             }
             try fm.createDirectory(at: clusterDirectory, withIntermediateDirectories: true)
             if isRelocated { try linkFromDataDirectory() }
-            try fm.createDirectory(at: pgdata, withIntermediateDirectories: true,
-                                   attributes: [.posixPermissions: 0o700])
-            try fm.createDirectory(at: socketDirectory, withIntermediateDirectories: true,
-                                   attributes: [.posixPermissions: 0o700])
+            try fm.createDirectory(
+                at: pgdata, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            try fm.createDirectory(
+                at: socketDirectory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             if !fm.fileExists(atPath: logFile.path) {
                 _ = fm.createFile(atPath: logFile.path, contents: nil, attributes: [.posixPermissions: 0o600])
             }
@@ -181,7 +195,7 @@ public final class EmbeddedCluster: Sendable {
         }
         var info = stat()
         if stat(clusterDirectory.path, &info) == 0, info.st_mode & 0o001 == 0 {
-            _ = chmod(clusterDirectory.path, info.st_mode & 0o7777 | 0o011)  // traversable, not listable
+            _ = chmod(clusterDirectory.path, info.st_mode & 0o7777 | 0o011) // traversable, not listable
         }
     }
 
@@ -193,7 +207,7 @@ public final class EmbeddedCluster: Sendable {
         let link = dataDirectory.appendingPathComponent("postgres")
         switch try? fm.destinationOfSymbolicLink(atPath: link.path) {
         case clusterDirectory.path?: break
-        case .some:  // a link of ours to somewhere else: replaced (a file or folder of that name is left alone)
+        case .some: // a link of ours to somewhere else: replaced (a file or folder of that name is left alone)
             try fm.removeItem(at: link)
             try fm.createSymbolicLink(at: link, withDestinationURL: clusterDirectory)
         case nil:
@@ -210,9 +224,11 @@ public final class EmbeddedCluster: Sendable {
         guard result.status == 0 else {
             throw EmbeddedPostgresError(.initdbFailed, "initdb failed (\(result.status)): \(result.output)")
         }
-        logger.info("embedded PostgreSQL cluster created", metadata: [
-            "db.pgdata": pgdata.path, "duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
-        ])
+        logger.info(
+            "embedded PostgreSQL cluster created",
+            metadata: [
+                "db.pgdata": pgdata.path, "duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
+            ])
     }
 
     /// Copies the primary's cluster and configures it to stream from it (`-R`: `standby.signal` and
@@ -239,7 +255,8 @@ public final class EmbeddedCluster: Sendable {
     private func removeStalePIDFile() {
         let pidFile = pgdata.appendingPathComponent("postmaster.pid")
         guard let text = try? String(contentsOf: pidFile, encoding: .utf8),
-              let pid = Int32(text.split(separator: "\n").first ?? "") else { return }
+            let pid = Int32(text.split(separator: "\n").first ?? "")
+        else { return }
         let alive = kill(pid, 0) == 0 || errno == EPERM
         // The executable's name, when we may read it (we can for our own user's processes, and as root).
         var target = [CChar](repeating: 0, count: 4096)

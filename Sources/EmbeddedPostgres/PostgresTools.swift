@@ -25,12 +25,15 @@ struct PostgresTools: Sendable {
             candidates += versions.map { URL(fileURLWithPath: "\(root)/\($0)/bin") }
             candidates += (environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)) }
         }
-        for directory in candidates where required.allSatisfy({
+        for directory in candidates
+        where required.allSatisfy({
             FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent($0).path)
         }) {
             return PostgresTools(directory: directory)
         }
-        throw EmbeddedPostgresError(.binariesNotFound, """
+        throw EmbeddedPostgresError(
+            .binariesNotFound,
+            """
             the PostgreSQL server binaries (initdb, pg_ctl, postgres) were not found. \
             On Debian/Ubuntu install them with: apt-get install postgresql \
             (or point LINKD_PG_BIN at their directory, or set DATABASE_URL to use an existing server). \
@@ -42,7 +45,8 @@ struct PostgresTools: Sendable {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             .map { "\($0)/pg_config" }.first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let path, let result = try? ProcessRunner.run(URL(fileURLWithPath: path), ["--bindir"], runAs: nil),
-              result.status == 0 else { return nil }
+            result.status == 0
+        else { return nil }
         let bindir = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
         return bindir.isEmpty ? nil : bindir
     }
@@ -57,7 +61,9 @@ struct ServerUser: Sendable, Equatable {
     static func current() throws -> ServerUser? {
         guard geteuid() == 0 else { return nil }
         guard let user = lookup() else {
-            throw EmbeddedPostgresError(.userNotFound, """
+            throw EmbeddedPostgresError(
+                .userNotFound,
+                """
                 running as root, and PostgreSQL refuses to run as root, but there is no 'postgres' user to run it as. \
                 Install the server package (apt-get install postgresql creates the user) or run linkd as another user.
                 """)
@@ -88,7 +94,8 @@ enum ProcessRunner {
     static func run(_ executable: URL, _ arguments: [String], runAs: ServerUser?) throws -> Result {
         var argv: [String]
         if runAs != nil {
-            let runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
+            let runuser =
+                ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
                 .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/runuser"
             argv = [runuser, "-u", "postgres", "--", executable.path] + arguments
         } else {

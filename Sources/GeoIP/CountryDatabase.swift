@@ -23,7 +23,8 @@ public final class CountryDatabase: @unchecked Sendable {
         // "MMDB_MODE_MMAP: the file is mmap'ed": nothing is read into memory up front.
         let status = MMDB_open(path, UInt32(MMDB_MODE_MMAP), mmdb)
         guard status == MMDB_SUCCESS else {
-            let reason = status == MMDB_IO_ERROR || status == MMDB_FILE_OPEN_ERROR
+            let reason =
+                status == MMDB_IO_ERROR || status == MMDB_FILE_OPEN_ERROR
                 ? String(cString: strerror(errno)) : String(cString: MMDB_strerror(status))
             // libmaxminddb frees what a failed MMDB_open allocated: only our struct is left.
             mmdb.deallocate()
@@ -85,7 +86,7 @@ public final class CountryDatabase: @unchecked Sendable {
             }
         }
         guard status == MMDB_SUCCESS, data.has_data, data.type == UInt32(MMDB_DATA_TYPE_UTF8_STRING), data.data_size == 2,
-              let text = data.utf8_string
+            let text = data.utf8_string
         else { return nil }
         // Not NUL-terminated: a pointer into the mapped file, `data_size` bytes long.
         let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)

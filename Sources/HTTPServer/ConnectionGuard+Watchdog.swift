@@ -17,11 +17,13 @@ extension ConnectionGuard {
         // cleared `state` before the thread first runs.
         let box = Unmanaged.passRetained(WatchdogStart(owner: self, wake: descriptors[0])).toOpaque()
         var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { raw in
-            let start = Unmanaged<WatchdogStart>.fromOpaque(raw!).takeRetainedValue()
-            start.owner.watch(wake: start.wake)
-            return nil
-        }, box)
+        let started = pthread_create(
+            &thread, nil,
+            { raw in
+                let start = Unmanaged<WatchdogStart>.fromOpaque(raw!).takeRetainedValue()
+                start.owner.watch(wake: start.wake)
+                return nil
+            }, box)
         guard started == 0 else {
             Unmanaged<WatchdogStart>.fromOpaque(box).release()
             state.withLock { $0.wakeDescriptors = (-1, -1) }

@@ -80,9 +80,11 @@ final class ConnectionGuard: Sendable {
         bodyShare = configuration.bodyShare
         let registry = metrics ?? MetricsRegistry()
         dropped = Reason.allCases.map { reason in
-            registry.counter("linkd_http_connections_dropped_total",
-                             help: "Connections the server closed early: a header, body or idle deadline passed, a body below the minimum rate, evicted at the connection limit to make room, or refused there.",
-                             labels: ["reason": reason.label])
+            registry.counter(
+                "linkd_http_connections_dropped_total",
+                help:
+                    "Connections the server closed early: a header, body or idle deadline passed, a body below the minimum rate, evicted at the connection limit to make room, or refused there.",
+                labels: ["reason": reason.label])
         }
         refusal = Self.refusalBytes()
         if let metrics {
@@ -181,7 +183,7 @@ final class ConnectionGuard: Sendable {
         var bodies = 0
         for index in state.connections.indices where index != spared && !state.connections[index].closing {
             let word = state.connections[index].record.observed
-            if word != state.connections[index].seen {   // moved on since the last look: its wait starts now
+            if word != state.connections[index].seen { // moved on since the last look: its wait starts now
                 state.connections[index].seen = word
                 state.connections[index].since = now
             }
@@ -231,7 +233,8 @@ final class ConnectionGuard: Sendable {
     }
 
     private static func refusalBytes() -> [UInt8] {
-        var response = Response.problem(.serviceUnavailable(detail: "The server is at its connection limit and every connection is busy; retry shortly."))
+        var response = Response.problem(
+            .serviceUnavailable(detail: "The server is at its connection limit and every connection is busy; retry shortly."))
         response.headers.add("Retry-After", "1")
         response.headers.add("Connection", "close")
         return response.wireBytes

@@ -38,7 +38,8 @@ final class ConnectionRecord: @unchecked Sendable {
         self.descriptor = descriptor
         self.context = context
         socketContext = .allocate(capacity: 1)
-        socketContext.initialize(to: linkd_mhd_socket_context(error_response: errorResponse, owner: nil, phase_word: Phase.opened.rawValue, body_bytes: 0))
+        socketContext.initialize(
+            to: linkd_mhd_socket_context(error_response: errorResponse, owner: nil, phase_word: Phase.opened.rawValue, body_bytes: 0))
     }
 
     deinit {

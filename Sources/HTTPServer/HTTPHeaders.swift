@@ -86,11 +86,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     /// ASCII case-insensitive comparison without allocating (header names are ASCII tokens), over the strings'
     /// UTF-8 storage (an iterator's per-byte calls cost several times as much: this runs ~10 times a request).
     static func equal(_ lhs: String, _ rhs: String) -> Bool {
-        guard lhs.utf8.count == rhs.utf8.count else { return false }   // O(1) for native strings: most names differ here
+        guard lhs.utf8.count == rhs.utf8.count else { return false } // O(1) for native strings: most names differ here
         let same = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right in ASCII.equalIgnoringCase(left, right) }
         }
         if let same, let same { return same }
-        return ASCII.equalIgnoringCase(lhs.utf8, rhs.utf8)   // not contiguous (bridged)
+        return ASCII.equalIgnoringCase(lhs.utf8, rhs.utf8) // not contiguous (bridged)
     }
 }

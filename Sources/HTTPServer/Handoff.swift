@@ -96,11 +96,13 @@ public final class Handoff: @unchecked Sendable {
         for _ in 0..<threads {
             var thread = pthread_t()
             let box = Unmanaged.passRetained(self).toOpaque()
-            let result = pthread_create(&thread, nil, { raw in
-                let handoff = Unmanaged<Handoff>.fromOpaque(raw!).takeRetainedValue()
-                handoff.run()
-                return nil
-            }, box)
+            let result = pthread_create(
+                &thread, nil,
+                { raw in
+                    let handoff = Unmanaged<Handoff>.fromOpaque(raw!).takeRetainedValue()
+                    handoff.run()
+                    return nil
+                }, box)
             if result == 0 { started.append(thread) } else { Unmanaged<Handoff>.fromOpaque(box).release() }
         }
         state.withLock { $0.threads = started }

@@ -34,5 +34,5 @@ func makeMHDResponse(headers: HTTPHeaders, body: [UInt8], headLength: UInt64? = 
 /// `HEAD` answers carry the `GET` body's length but no body: MHD never reads a body for `HEAD`, so this
 /// reader is never called; if it were, it ends the response with an error.
 private func mhdNoBody(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
-    -2   // MHD_CONTENT_READER_END_WITH_ERROR
+    -2 // MHD_CONTENT_READER_END_WITH_ERROR
 }

@@ -101,8 +101,9 @@ extension Problem {
     }
 
     /// 505: the request's HTTP major version is not 1 (answered by libmicrohttpd's parser, as problem+json).
-    public static let httpVersionNotSupported = Problem(type: Types.httpVersionNotSupported, title: "HTTP version not supported",
-                                                        status: 505, detail: "Only HTTP/1.0 and HTTP/1.1 are served.")
+    public static let httpVersionNotSupported = Problem(
+        type: Types.httpVersionNotSupported, title: "HTTP version not supported",
+        status: 505, detail: "Only HTTP/1.0 and HTTP/1.1 are served.")
 
     /// A copy with `detail` replaced.
     public func with(detail: String?) -> Problem {

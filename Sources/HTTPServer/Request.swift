@@ -43,21 +43,26 @@ public struct Request: Sendable {
     ///   - body: the body bytes.
     ///   - remoteAddress: the client address.
     ///   - requestID: the request id; `nil` takes a sane `X-Request-ID` header or generates one.
-    public init(method: HTTPMethod, path: String, rawQuery: String? = nil, headers: HTTPHeaders = .init(),
-                body: [UInt8] = [], remoteAddress: String = "127.0.0.1", requestID: String? = nil) {
+    public init(
+        method: HTTPMethod, path: String, rawQuery: String? = nil, headers: HTTPHeaders = .init(),
+        body: [UInt8] = [], remoteAddress: String = "127.0.0.1", requestID: String? = nil
+    ) {
         var path = path
         var rawQuery = rawQuery
         if rawQuery == nil, let question = path.utf8.firstIndex(of: UInt8(ascii: "?")) {
             rawQuery = String(path[path.utf8.index(after: question)...])
             path = String(path[..<question])
         }
-        self.init(method: method, splitPath: path, rawQuery: rawQuery, headers: headers, body: body, remoteAddress: remoteAddress,
-                  checkedRequestID: .text(requestID.flatMap { RequestID.isSane($0) ? $0 : nil } ?? RequestID.accept(headers["X-Request-ID"])))
+        self.init(
+            method: method, splitPath: path, rawQuery: rawQuery, headers: headers, body: body, remoteAddress: remoteAddress,
+            checkedRequestID: .text(requestID.flatMap { RequestID.isSane($0) ? $0 : nil } ?? RequestID.accept(headers["X-Request-ID"])))
     }
 
     /// The server's request: the target already split at `?`, the request id already checked or generated.
-    init(method: HTTPMethod, splitPath path: String, rawQuery: String?, headers: HTTPHeaders, body: [UInt8],
-         remoteAddress: String, checkedRequestID requestID: RequestID.Value) {
+    init(
+        method: HTTPMethod, splitPath path: String, rawQuery: String?, headers: HTTPHeaders, body: [UInt8],
+        remoteAddress: String, checkedRequestID requestID: RequestID.Value
+    ) {
         self.method = method
         self.path = path
         self.rawQuery = rawQuery
@@ -84,8 +89,10 @@ public struct Request: Sendable {
         // The usual header is already a bare lower-case name ("links.example.com"): return it as is.
         let bare = value.utf8.withContiguousStorageIfAvailable { bytes in
             guard let last = bytes.last, last != UInt8(ascii: ".") else { return false }
-            return bytes.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-                || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+            return bytes.allSatisfy {
+                ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                    || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+            }
         }
         if bare == true { return value }
         // Otherwise (a port, brackets, a trailing dot, capitals, blanks): cut on the UTF-8 bytes, whose delimiters are ASCII.
@@ -100,7 +107,7 @@ public struct Request: Sendable {
             } else if let colon = bytes[start..<end].lastIndex(of: UInt8(ascii: ":")) {
                 end = colon
             }
-            if end > start, bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }   // "example.com." is the same name
+            if end > start, bytes[end - 1] == UInt8(ascii: ".") { end -= 1 } // "example.com." is the same name
             guard start < end else { return nil }
             let host = UnsafeBufferPointer(rebasing: bytes[start..<end])
             guard host.allSatisfy({ $0 < 0x80 }) else { return String(decoding: host, as: UTF8.self).lowercased() }

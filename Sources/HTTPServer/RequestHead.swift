@@ -49,7 +49,8 @@ struct RequestHead {
     /// `targetLength` the target's length when the URI log callback saw it (before MHD cut the query off).
     init(method: UnsafePointer<CChar>?, target: UnsafePointer<CChar>?, targetLength: Int?, version: UnsafePointer<CChar>?) {
         guard let method = Self.bytes(method), let target = Self.bytes(target), let targetLength,
-              let version = Self.bytes(version), version.pointee != 0 else { return }
+            let version = Self.bytes(version), version.pointee != 0
+        else { return }
         let versionLength = strlen(version)
         isHTTP11 = versionLength == 8 && memcmp(version, "HTTP/1.1", 8) == 0
         let methodEnd = method + strlen(method)
@@ -74,7 +75,9 @@ struct RequestHead {
     mutating func add(name rawName: UnsafePointer<CChar>, nameLength: Int, value rawValue: UnsafePointer<CChar>?, valueLength: Int) {
         let name = UnsafeRawPointer(rawName).assumingMemoryBound(to: UInt8.self)
         // `Host` in any case: the four bytes at once, ASCII letters folded by setting bit 5.
-        if nameLength == 4, UInt32(littleEndian: UnsafeRawPointer(name).loadUnaligned(as: UInt32.self)) | 0x2020_2020 == Self.host { hostCount += 1 }
+        if nameLength == 4, UInt32(littleEndian: UnsafeRawPointer(name).loadUnaligned(as: UInt32.self)) | 0x2020_2020 == Self.host {
+            hostCount += 1
+        }
         if nameLength == 0 || !UnsafeBufferPointer(start: name, count: nameLength).allSatisfy(ASCII.isTokenCharacter) { hasBadName = true }
         guard let end = lineEnd, !holdsNUL else { return }
         lineEnd = nil

@@ -34,10 +34,12 @@ final class RequestState {
             (target, rawQuery, uriLength) = ("/", nil, 1)
             return
         }
-        uriLength = strlen(uri)   // the bytes as received (decoding may repair invalid UTF-8 into longer text)
+        uriLength = strlen(uri) // the bytes as received (decoding may repair invalid UTF-8 into longer text)
         if let question = strchr(uri, Int32(UInt8(ascii: "?"))) {
             let count = uri.distance(to: UnsafePointer(question))
-            target = uri.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
+            target = uri.withMemoryRebound(to: UInt8.self, capacity: count) {
+                String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+            }
             rawQuery = String(cString: question + 1)
         } else {
             target = String(cString: uri)

@@ -20,8 +20,11 @@ enum RequestTargetDecoding {
         var rawQuery = rawQuery
         rawQuery.withUTF8 { bytes in
             QueryString.forEachItem(bytes) { name, value in
-                items.append((Percent.decodedText(name, plusAsSpace: true, noticingNUL: &decodedNUL),
-                              value.map { Percent.decodedText($0, plusAsSpace: true, noticingNUL: &decodedNUL) } ?? ""))
+                items.append(
+                    (
+                        Percent.decodedText(name, plusAsSpace: true, noticingNUL: &decodedNUL),
+                        value.map { Percent.decodedText($0, plusAsSpace: true, noticingNUL: &decodedNUL) } ?? ""
+                    ))
             }
         }
         return items

@@ -11,8 +11,10 @@ final class RouteMetrics: Sendable {
     }
 
     private static let methods: [HTTPMethod] = [.GET, .HEAD, .POST, .PUT, .PATCH, .DELETE, .OPTIONS]
-    private static let statuses = [200, 201, 204, 301, 302, 303, 304, 307, 308, 400, 401, 403, 404, 405, 406, 409, 412,
-                                   413, 414, 415, 422, 428, 429, 431, 500, 503]
+    private static let statuses = [
+        200, 201, 204, 301, 302, 303, 304, 307, 308, 400, 401, 403, 404, 405, 406, 409, 412,
+        413, 414, 415, 422, 428, 429, 431, 500, 503,
+    ]
     /// Status code → index in `statuses`, -1 for the others.
     private static let statusIndex: [Int8] = {
         var table = [Int8](repeating: -1, count: 600)
@@ -31,8 +33,9 @@ final class RouteMetrics: Sendable {
     init(label: String, registry: MetricsRegistry) {
         self.label = label
         self.registry = registry
-        self.duration = registry.histogram("linkd_http_request_duration_seconds", help: "Time spent routing and handling HTTP requests.",
-                                           labels: ["route": label])
+        self.duration = registry.histogram(
+            "linkd_http_request_duration_seconds", help: "Time spent routing and handling HTTP requests.",
+            labels: ["route": label])
     }
 
     func record(method: HTTPMethod, status: Int, seconds: Double) {
@@ -42,11 +45,13 @@ final class RouteMetrics: Sendable {
             return
         }
         let key = Key(method: method, status: status)
-        let counter = others.withLock { $0[key] } ?? {
-            let counter = series(method, status)
-            others.withLock { $0[key] = counter }
-            return counter
-        }()
+        let counter =
+            others.withLock { $0[key] }
+            ?? {
+                let counter = series(method, status)
+                others.withLock { $0[key] = counter }
+                return counter
+            }()
         counter.increment()
     }
 
@@ -58,7 +63,8 @@ final class RouteMetrics: Sendable {
     /// `linkd_http_requests_total{route,method,status}` in `registry`: routed requests, and the ones the server
     /// refuses before routing (`route="rejected"`).
     static func requests(route: String, method: HTTPMethod, status: Int, in registry: MetricsRegistry) -> Counter {
-        registry.counter("linkd_http_requests_total", help: "HTTP requests by route template, method and status.",
-                         labels: ["route": route, "method": method.rawValue, "status": String(status)])
+        registry.counter(
+            "linkd_http_requests_total", help: "HTTP requests by route template, method and status.",
+            labels: ["route": route, "method": method.rawValue, "status": String(status)])
     }
 }

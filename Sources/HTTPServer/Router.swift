@@ -45,9 +45,10 @@ public final class Router: Responder, Sendable {
         }
         var root = RouteNode()
         for route in builder.routes {
-            let target = RouteNode.Target(template: route.pattern.text, parameterNames: route.pattern.parameterNames,
-                                          run: Self.compose(middleware + route.middleware, logger: logger, route.handler),
-                                          metrics: metricsByLabel[route.pattern.text]!)
+            let target = RouteNode.Target(
+                template: route.pattern.text, parameterNames: route.pattern.parameterNames,
+                run: Self.compose(middleware + route.middleware, logger: logger, route.handler),
+                metrics: metricsByLabel[route.pattern.text]!)
             root.insert(route.pattern.segments[...], target, for: route.method)
         }
         var exact: [String: RouteNode.Endpoint] = [:]
@@ -70,16 +71,18 @@ public final class Router: Responder, Sendable {
     public func respond(to request: Request) -> Response {
         let started = ContinuousClock.now
         var (routeMetrics, response) = dispatch(request)
-        if let handoff, handoff.wasAsked { return response }   // discarded: the request runs again where it may wait
+        if let handoff, handoff.wasAsked { return response } // discarded: the request runs again where it may wait
         finalize(&response, for: request)
 
         let seconds = started.duration(to: .now).inSeconds
         routeMetrics.record(method: request.method, status: response.status, seconds: seconds)
         guard accessLog else { return response }
-        logger.info("request", metadata: [
-            "http.method": request.method.rawValue, "http.path": request.path, "http.status": String(response.status),
-            "http.duration_ms": String(Double(Int(seconds * 1_000_000)) / 1000), "request.id": request.requestID,
-        ])
+        logger.info(
+            "request",
+            metadata: [
+                "http.method": request.method.rawValue, "http.path": request.path, "http.status": String(response.status),
+                "http.duration_ms": String(Double(Int(seconds * 1_000_000)) / 1000), "request.id": request.requestID,
+            ])
         return response
     }
 
@@ -121,7 +124,7 @@ public final class Router: Responder, Sendable {
         if captures.isEmpty {
             response = target.run(request)
         } else {
-            var routed = request   // a copy only for routes with parameters
+            var routed = request // a copy only for routes with parameters
             var withNUL: String?
             for (name, raw) in zip(target.parameterNames, captures) {
                 var decodedNUL = false
@@ -129,7 +132,9 @@ public final class Router: Responder, Sendable {
                 if decodedNUL, withNUL == nil { withNUL = name }
             }
             if let withNUL {
-                return (target.metrics, refuse(request, .badRequest(detail: "The path parameter '\(withNUL)' contains a NUL character (%00).")))
+                return (
+                    target.metrics, refuse(request, .badRequest(detail: "The path parameter '\(withNUL)' contains a NUL character (%00)."))
+                )
             }
             response = target.run(routed)
         }
@@ -156,7 +161,9 @@ public final class Router: Responder, Sendable {
 
     /// `handler` inside `middleware` (outermost first). Errors are mapped to problem responses at every layer, so
     /// each middleware sees a `Response` from `next` (CORS headers land on error responses too).
-    private static func compose(_ middleware: [any Middleware], logger: Logger, _ handler: @escaping RouteHandler) -> @Sendable (Request) -> Response {
+    private static func compose(
+        _ middleware: [any Middleware], logger: Logger, _ handler: @escaping RouteHandler
+    ) -> @Sendable (Request) -> Response {
         var next: @Sendable (Request) -> Response = { request in catching(request, logger: logger, handler) }
         for layer in middleware.reversed() {
             let inner = next
@@ -174,17 +181,21 @@ public final class Router: Responder, Sendable {
             if problem.status == 500 {
                 // A failure of ours (a database error that is no conflict, say): the client sees a bare 500, the log
                 // the cause.
-                logger.error("request failed", metadata: [
-                    "request.id": request.requestID, "http.method": request.method.rawValue,
-                    "http.path": request.path, "error": String(reflecting: error),
-                ])
+                logger.error(
+                    "request failed",
+                    metadata: [
+                        "request.id": request.requestID, "http.method": request.method.rawValue,
+                        "http.path": request.path, "error": String(reflecting: error),
+                    ])
             }
             return .problem(problem)
         } catch {
-            logger.error("unhandled error", metadata: [
-                "request.id": request.requestID, "http.method": request.method.rawValue,
-                "http.path": request.path, "error": String(reflecting: error),
-            ])
+            logger.error(
+                "unhandled error",
+                metadata: [
+                    "request.id": request.requestID, "http.method": request.method.rawValue,
+                    "http.path": request.path, "error": String(reflecting: error),
+                ])
             return .problem(.internal)
         }
     }

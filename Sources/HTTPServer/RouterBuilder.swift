@@ -23,11 +23,14 @@ public struct RouterBuilder {
     /// `middleware` runs around this route's handler alone (inside the builder's own, outermost first), and
     /// sees its errors as problem responses, as every middleware does.
     /// - Precondition: the template is well-formed and `method` + template is not already registered.
-    public mutating func add(_ method: HTTPMethod, _ template: String, middleware: [any Middleware] = [],
-                             _ handler: @escaping RouteHandler) {
+    public mutating func add(
+        _ method: HTTPMethod, _ template: String, middleware: [any Middleware] = [],
+        _ handler: @escaping RouteHandler
+    ) {
         let parsed = RoutePattern(template)
-        precondition(!routes.contains(where: { $0.method == method && $0.pattern.segments.map(Self.shape) == parsed.segments.map(Self.shape) }),
-                     "duplicate route \(method) \(template)")
+        precondition(
+            !routes.contains(where: { $0.method == method && $0.pattern.segments.map(Self.shape) == parsed.segments.map(Self.shape) }),
+            "duplicate route \(method) \(template)")
         routes.append(Route(method: method, pattern: parsed, handler: handler, middleware: middleware))
     }
 

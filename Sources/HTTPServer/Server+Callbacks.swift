@@ -54,8 +54,10 @@ func mhdKeepEscapes(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer
 }
 
 /// `MHD_OPTION_NOTIFY_COMPLETED`: the request is over (sent, failed or timed out): release its state.
-func mhdRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                         _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_RequestTerminationCode) {
+func mhdRequestCompleted(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_RequestTerminationCode
+) {
     guard let conCls, let raw = conCls.pointee else { return }
     let state = Unmanaged<RequestState>.fromOpaque(raw)
     state._withUnsafeGuaranteedRef { $0.enter(.idle) }
@@ -67,15 +69,22 @@ func mhdRequestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePo
 }
 
 /// Collects request headers and checks each for a NUL (`MHD_get_connection_values_n` iterator: it gives lengths).
-private func mhdCollectHeader(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
-                              _ value: UnsafePointer<CChar>?, _ valueSize: Int) -> MHD_Result {
+private func mhdCollectHeader(
+    _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
+    _ value: UnsafePointer<CChar>?, _ valueSize: Int
+) -> MHD_Result {
     guard let cls, let key else { return .YES }
     let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
     state.head.add(name: key, nameLength: keySize, value: value, valueLength: valueSize)
-    let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) { String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self) }
-    let text = value.map { value in
-        value.withMemoryRebound(to: UInt8.self, capacity: valueSize) { String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self) }
-    } ?? ""
+    let name = key.withMemoryRebound(to: UInt8.self, capacity: keySize) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: keySize), as: UTF8.self)
+    }
+    let text =
+        value.map { value in
+            value.withMemoryRebound(to: UInt8.self, capacity: valueSize) {
+                String(decoding: UnsafeBufferPointer(start: $0, count: valueSize), as: UTF8.self)
+            }
+        } ?? ""
     state.headers.append((name: name, value: text))
     return .YES
 }
@@ -83,9 +92,11 @@ private func mhdCollectHeader(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_Value
 /// The access handler. MHD calls it (1) once the headers are in, (2) for each chunk of body with
 /// `*upload_data_size != 0`, (3) once more with `*upload_data_size == 0`. Queueing the response before the
 /// final call disables keep-alive in 0.9.75 (docs/field-notes.md §3), so that only happens for rejections.
-func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
-                      _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
-                      _ uploadDataSize: UnsafeMutablePointer<Int>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+func mhdAccessHandler(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+    _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+    _ uploadDataSize: UnsafeMutablePointer<Int>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
     guard let cls, let connection, let conCls, let uploadDataSize else { return .NO }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     let state: RequestState
@@ -100,8 +111,9 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
     }
     let methodName = method.map { String(cString: $0) } ?? "GET"
     if !state.sawHeaders {
-        return headersArrived(state: state, connection: connection, context: context, method: method, methodName: methodName,
-                              url: url, version: version)
+        return headersArrived(
+            state: state, connection: connection, context: context, method: method, methodName: methodName,
+            url: url, version: version)
     }
     if uploadDataSize.pointee != 0 {
         return bodyChunk(state: state, uploadData: uploadData, uploadDataSize: uploadDataSize)
@@ -112,14 +124,17 @@ func mhdAccessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
 /// The first call, once the headers are in: the head parsed and checked against the limits and the framing rules,
 /// and a request without a body marked as processing. `.YES` to go on, or a rejection queued.
 @inline(__always)
-private func headersArrived(state: RequestState, connection: OpaquePointer, context: ServerContext, method: UnsafePointer<CChar>?,
-                            methodName: String, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> MHD_Result {
+private func headersArrived(
+    state: RequestState, connection: OpaquePointer, context: ServerContext, method: UnsafePointer<CChar>?,
+    methodName: String, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?
+) -> MHD_Result {
     let limits = context.configuration
     state.sawHeaders = true
     state.countBody(0)
     state.enter(.body)
     state.headers.reserveCapacity(16)
-    state.head = RequestHead(method: method, target: url, targetLength: state.measuredBeforeParsing ? state.uriLength : nil, version: version)
+    state.head = RequestHead(
+        method: method, target: url, targetLength: state.measuredBeforeParsing ? state.uriLength : nil, version: version)
     _ = MHD_get_connection_values_n(connection, .HEADER_KIND, mhdCollectHeader, Unmanaged.passUnretained(state).toOpaque())
     state.head.finish(method: method, headLength: linkd_mhd_request_header_size(connection))
     if let flaw = state.head.flaw {
@@ -137,19 +152,25 @@ private func headersArrived(state: RequestState, connection: OpaquePointer, cont
         // MHD frames the body by the first Content-Length, or by Transfer-Encoding when both are sent; another
         // hop may pick the other one (request smuggling, RFC 9112 §6.3): a message framed two ways is refused.
         if state.headers[(lengthIndex + 1)...].contains(where: { HTTPHeaders.equal($0.0, "Content-Length") }) {
-            return reject(.badRequest(detail: "Content-Length is given more than once."), state: state, method: methodName,
-                          connection: connection, context: context)
+            return reject(
+                .badRequest(detail: "Content-Length is given more than once."), state: state, method: methodName,
+                connection: connection, context: context)
         }
         if state.headers.contains(where: { HTTPHeaders.equal($0.0, "Transfer-Encoding") }) {
-            return reject(.badRequest(detail: "Content-Length and Transfer-Encoding are both given."), state: state,
-                          method: methodName, connection: connection, context: context)
+            return reject(
+                .badRequest(detail: "Content-Length and Transfer-Encoding are both given."), state: state,
+                method: methodName, connection: connection, context: context)
         }
         if Int(state.headers[lengthIndex].1.trimmingASCIIWhitespace()).map({ $0 > state.maxBodyBytes }) ?? false {
-            return reject(.payloadTooLarge.with(detail: "The body is larger than this request accepts (\(state.maxBodyBytes) bytes)."), state: state, method: methodName, connection: connection, context: context)
+            return reject(
+                .payloadTooLarge.with(detail: "The body is larger than this request accepts (\(state.maxBodyBytes) bytes)."), state: state,
+                method: methodName, connection: connection, context: context)
         }
     } else if state.headers.contains(where: { HTTPHeaders.equal($0.0, "Transfer-Encoding") }) {
-        if let flaw = TransferEncoding.flaw(state.headers.filter { HTTPHeaders.equal($0.0, "Transfer-Encoding") }.map(\.1),
-                                            isHTTP10: version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false) {
+        if let flaw = TransferEncoding.flaw(
+            state.headers.filter { HTTPHeaders.equal($0.0, "Transfer-Encoding") }.map(\.1),
+            isHTTP10: version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false)
+        {
             return reject(.badRequest(detail: flaw), state: state, method: methodName, connection: connection, context: context)
         }
     } else {
@@ -167,7 +188,7 @@ private func bodyChunk(state: RequestState, uploadData: UnsafePointer<CChar>?, u
     state.countBody(count)
     if !state.bodyTooLarge, let uploadData {
         if state.body.count + count > state.maxBodyBytes {
-            state.bodyTooLarge = true       // keep reading (and discarding) so the 413 can be sent in order
+            state.bodyTooLarge = true // keep reading (and discarding) so the 413 can be sent in order
             state.body = []
         } else {
             uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
@@ -190,7 +211,9 @@ private func lastCall(state: RequestState, connection: OpaquePointer, context: S
         return queue(response, method: handedOff.method, connection: connection, context: context)
     }
     if state.bodyTooLarge {
-        return reject(.payloadTooLarge.with(detail: "The body is larger than this request accepts (\(state.maxBodyBytes) bytes)."), state: state, method: methodName, connection: connection, context: context)
+        return reject(
+            .payloadTooLarge.with(detail: "The body is larger than this request accepts (\(state.maxBodyBytes) bytes)."), state: state,
+            method: methodName, connection: connection, context: context)
     }
     state.responded = true
     state.enter(.processing)
@@ -230,8 +253,9 @@ private func makeRequest(state: RequestState, method: String, connection: Opaque
     }
     let offered = state.headers.first(where: { HTTPHeaders.equal($0.0, "X-Request-ID") })?.1
     let requestID = offered.flatMap { RequestID.isSane($0) ? RequestID.Value.text($0) : nil } ?? requestIDs.next()
-    return Request(method: HTTPMethod(rawValue: method), splitPath: path, rawQuery: state.rawQuery, headers: HTTPHeaders(fields: state.headers),
-                   body: state.body, remoteAddress: remote, checkedRequestID: requestID)
+    return Request(
+        method: HTTPMethod(rawValue: method), splitPath: path, rawQuery: state.rawQuery, headers: HTTPHeaders(fields: state.headers),
+        body: state.body, remoteAddress: remote, checkedRequestID: requestID)
 }
 
 /// Takes the client and scheme from the forwarding headers when the socket's peer is a trusted proxy; any
@@ -247,7 +271,9 @@ private func forward(_ request: inout Request, connection: OpaquePointer, truste
 }
 
 /// Answers a request the server refuses before routing (413, 414, 431) with problem+json and the request id.
-private func reject(_ problem: Problem, state: RequestState, method: String, connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+private func reject(
+    _ problem: Problem, state: RequestState, method: String, connection: OpaquePointer, context: ServerContext
+) -> MHD_Result {
     state.responded = true
     state.enter(.processing)
     let requestID = RequestID.accept(state.headers.first(where: { HTTPHeaders.equal($0.0, "X-Request-ID") })?.1)
@@ -255,11 +281,13 @@ private func reject(_ problem: Problem, state: RequestState, method: String, con
     problem.extensions["requestId"] = requestID
     var response = Response.problem(problem)
     response.headers.add("X-Request-ID", requestID)
-    response.headers.add("Connection", "close")   // the rest of this request is not read: the connection cannot be reused
-    context.logger.info("request rejected", metadata: [
-        "http.method": method, "http.status": String(problem.status), "request.id": requestID,
-        "http.path": String(state.rawURI.prefix(200)),
-    ])
+    response.headers.add("Connection", "close") // the rest of this request is not read: the connection cannot be reused
+    context.logger.info(
+        "request rejected",
+        metadata: [
+            "http.method": method, "http.status": String(problem.status), "request.id": requestID,
+            "http.path": String(state.rawURI.prefix(200)),
+        ])
     if let metrics = context.metrics {
         RouteMetrics.requests(route: "rejected", method: HTTPMethod(rawValue: method), status: problem.status, in: metrics).increment()
     }

@@ -15,14 +15,17 @@ extension MHDCallbacks {
 
 /// `MHD_OPTION_NOTIFY_CONNECTION`: STARTED when a connection is accepted ("the socket_context can be set
 /// here"), CLOSED when it is cleaned up, before MHD closes its socket (daemon.c, MHD_cleanup_connections).
-func mhdConnectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                           _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode) {
+func mhdConnectionNotified(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode
+) {
     guard let cls, let connection, let socketContext else { return }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     switch code {
     case .CONNECTION_NOTIFY_STARTED:
-        let record = ConnectionRecord(descriptor: Int32(linkd_mhd_connection_fd(connection)), context: context,
-                                      errorResponse: mhdErrorResponse)
+        let record = ConnectionRecord(
+            descriptor: Int32(linkd_mhd_connection_fd(connection)), context: context,
+            errorResponse: mhdErrorResponse)
         record.socketContext.pointee.owner = Unmanaged.passRetained(record).toOpaque()
         socketContext.pointee = UnsafeMutableRawPointer(record.socketContext)
         let refused = context.connections.opened(record) == .refused
@@ -53,8 +56,10 @@ func mhdConnectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
 /// The shim's `linkd_mhd_error_response_callback`: MHD is about to answer `status` by itself (see
 /// CMicroHTTPDShim/shim-interpose.c); the answer sent instead is the same status as problem+json, with a
 /// request id, logged and counted as the `Server`'s own rejections are.
-func mhdErrorResponse(_ owner: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ status: UInt32,
-                      _ written: UnsafeMutablePointer<Int32>?) -> OpaquePointer? {
+func mhdErrorResponse(
+    _ owner: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ status: UInt32,
+    _ written: UnsafeMutablePointer<Int32>?
+) -> OpaquePointer? {
     guard let owner, let connection else { return nil }
     let record = Unmanaged<ConnectionRecord>.fromOpaque(owner).takeUnretainedValue()
     record.enter(.processing)
@@ -65,10 +70,12 @@ func mhdErrorResponse(_ owner: UnsafeMutableRawPointer?, _ connection: OpaquePoi
     problem.extensions["requestId"] = requestID
     var response = Response.problem(problem)
     response.headers.add("X-Request-ID", requestID)
-    response.headers.add("Connection", "close")   // MHD closes the connection after its error answers
-    context.logger.info("request rejected", metadata: [
-        "http.status": String(problem.status), "request.id": requestID, "http.rejected_by": "libmicrohttpd",
-    ])
+    response.headers.add("Connection", "close") // MHD closes the connection after its error answers
+    context.logger.info(
+        "request rejected",
+        metadata: [
+            "http.status": String(problem.status), "request.id": requestID, "http.rejected_by": "libmicrohttpd",
+        ])
     if let metrics = context.metrics {
         RouteMetrics.requests(route: "rejected", method: HTTPMethod(rawValue: "unknown"), status: problem.status, in: metrics).increment()
     }
@@ -77,11 +84,12 @@ func mhdErrorResponse(_ owner: UnsafeMutableRawPointer?, _ connection: OpaquePoi
     // has written nothing of this request's answer yet, and earlier answers on the connection are complete),
     // and the shim's refusal to queue makes MHD close the connection. Elsewhere the answer goes through MHD.
     if status == 400 || status == 413, let written, record.descriptor >= 0,
-       MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") != nil,
-       MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") == nil {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") != nil,
+        MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") == nil
+    {
         let bytes = response.wireBytes
         let sent = bytes.withUnsafeBytes { send(record.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        if sent > 0 {   // whole, or (never with an empty send buffer) in part: either way the connection closes now
+        if sent > 0 { // whole, or (never with an empty send buffer) in part: either way the connection closes now
             written.pointee = 1
             return nil
         }
@@ -96,7 +104,9 @@ extension Problem {
     static func answeredByHTTPLibrary(status: Int, limits: ServerConfiguration) -> Problem {
         switch status {
         case 400: .badRequest(detail: "The request line, a header line, Content-Length or the chunked body is malformed.")
-        case 413: .payloadTooLarge.with(detail: "Content-Length or a chunk size is larger than the server accepts (\(limits.maxBodyBytes) bytes).")
+        case 413:
+            .payloadTooLarge.with(
+                detail: "Content-Length or a chunk size is larger than the server accepts (\(limits.maxBodyBytes) bytes).")
         case 414: .uriTooLong.with(detail: "The request target is longer than the server accepts (\(limits.maxURIBytes) bytes).")
         case 431: .headersTooLarge.with(detail: "The header section is larger than the server accepts (\(limits.maxHeaderBytes) bytes).")
         case 505: .httpVersionNotSupported

@@ -49,8 +49,10 @@ public final class Server: @unchecked Sendable {
     ///   `linkd_http_requests_total{route="rejected"}`; routed requests are counted by the `Router`.
     ///   - handoff: when given, a request that asks it whether it may wait (`Handoff.mayWait`) is run again on its
     ///     threads, its connection suspended meanwhile, so the workers never wait; the server starts and stops it.
-    public init(configuration: ServerConfiguration, responder: any Responder, logger: Logger, metrics: MetricsRegistry? = nil,
-                handoff: Handoff? = nil) {
+    public init(
+        configuration: ServerConfiguration, responder: any Responder, logger: Logger, metrics: MetricsRegistry? = nil,
+        handoff: Handoff? = nil
+    ) {
         self.configuration = configuration
         self.logger = logger
         self.context = ServerContext(responder: responder, configuration: configuration, logger: logger, metrics: metrics, handoff: handoff)
@@ -78,11 +80,14 @@ public final class Server: @unchecked Sendable {
     ///   `.invalidConfiguration` (limits), `.bindFailed` (in use, not a local address), `.alreadyStarted`.
     public func start() throws {
         let address = Self.display(host: configuration.host, port: configuration.port)
-        guard (0...65535).contains(configuration.port) else { throw HTTPServerError(.invalidAddress, address: address, reason: "port out of range") }
+        guard (0...65535).contains(configuration.port) else {
+            throw HTTPServerError(.invalidAddress, address: address, reason: "port out of range")
+        }
         guard configuration.threads >= 1, configuration.maxBodyBytes >= 0, configuration.maxURIBytes > 0,
-              configuration.maxHeaderBytes > 0, configuration.connectionTimeout >= 0, configuration.headerTimeout >= 0,
-              configuration.bodyTimeout >= 0, configuration.bodyMinimumRate >= 0, configuration.bodyRateGrace >= 0,
-              configuration.connectionLimit > 0 else {
+            configuration.maxHeaderBytes > 0, configuration.connectionTimeout >= 0, configuration.headerTimeout >= 0,
+            configuration.bodyTimeout >= 0, configuration.bodyMinimumRate >= 0, configuration.bodyRateGrace >= 0,
+            configuration.connectionLimit > 0
+        else {
             throw HTTPServerError(.invalidConfiguration, address: address)
         }
         guard let socketAddress = SocketAddress(host: configuration.host, port: UInt16(configuration.port)) else {
@@ -127,7 +132,9 @@ public final class Server: @unchecked Sendable {
         context.connections.startWatchdog()
         context.handoff?.start()
         if linkd_mhd_error_answers_replaced() == 0 {
-            logger.warning("libmicrohttpd's own error answers are sent as they are (not problem+json): the executable does not export the shim's MHD_queue_response")
+            logger.warning(
+                "libmicrohttpd's own error answers are sent as they are (not problem+json): the executable does not export the shim's MHD_queue_response"
+            )
         }
         logger.info("http server listening", metadata: ["http.address": Self.display(host: configuration.host, port: port)])
     }
@@ -137,8 +144,8 @@ public final class Server: @unchecked Sendable {
     /// until done.
     public func shutdown(gracePeriod: Duration = .seconds(10)) {
         let taken: OpaquePointer?? = state.withLock { state in
-            guard let daemon = state.daemon else { return .some(nil) }   // never started, or already stopped
-            guard !state.stopped else { return nil }                        // another caller is stopping it
+            guard let daemon = state.daemon else { return .some(nil) } // never started, or already stopped
+            guard !state.stopped else { return nil } // another caller is stopping it
             state.stopped = true
             return daemon
         }
@@ -187,9 +194,11 @@ public final class Server: @unchecked Sendable {
             _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         }
         if wanted < rlim_t(needed) {
-            logger.warning("the descriptor limit is below the connection limit", metadata: [
-                "http.connection_limit": String(configuration.connectionLimit), "process.nofile": String(wanted),
-            ])
+            logger.warning(
+                "the descriptor limit is below the connection limit",
+                metadata: [
+                    "http.connection_limit": String(configuration.connectionLimit), "process.nofile": String(wanted),
+                ])
         }
     }
 

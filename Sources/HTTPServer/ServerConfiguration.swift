@@ -39,9 +39,11 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies = TrustedProxies()
 
     /// Creates a configuration; every parameter has the production default.
-    public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, maxBodyBytes: Int = 1 << 20,
-                maxURIBytes: Int = 8192, maxHeaderBytes: Int = 16384, connectionTimeout: Int = 30,
-                headerTimeout: Int = 10, bodyTimeout: Int = 30, connectionLimit: Int = 1024, turbo: Bool = true) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, maxBodyBytes: Int = 1 << 20,
+        maxURIBytes: Int = 8192, maxHeaderBytes: Int = 16384, connectionTimeout: Int = 30,
+        headerTimeout: Int = 10, bodyTimeout: Int = 30, connectionLimit: Int = 1024, turbo: Bool = true
+    ) {
         self.host = host
         self.port = port
         self.threads = threads

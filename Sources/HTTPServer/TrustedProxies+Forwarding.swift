@@ -30,7 +30,8 @@ extension TrustedProxies {
         let forwarded = headers.values("Forwarded")
         guard !forwarded.isEmpty else { return nil }
         let elements = Self.elements(forwarded.joined(separator: ","))
-        guard let index = clientIndex(elements.map { $0.for.flatMap(Self.node) }), let client = elements[index].for.flatMap(Self.node) else {
+        guard let index = clientIndex(elements.map { $0.for.flatMap(Self.node) }), let client = elements[index].for.flatMap(Self.node)
+        else {
             return nil
         }
         return Forwarding(client: client.text, scheme: elements[index].proto.flatMap(Self.scheme))
@@ -61,7 +62,7 @@ extension TrustedProxies {
             guard rest.isEmpty || (rest.first == ":" && rest.dropFirst().allSatisfy(\.isASCIIDigit)) else { return nil }
             return IPAddress(String(text[text.index(after: text.startIndex)..<close]))
         }
-        if let colon = text.firstIndex(of: ":"), text.lastIndex(of: ":") == colon {   // IPv4 with a port
+        if let colon = text.firstIndex(of: ":"), text.lastIndex(of: ":") == colon { // IPv4 with a port
             guard text[text.index(after: colon)...].allSatisfy(\.isASCIIDigit) else { return nil }
             text = text[..<colon]
         }

@@ -47,7 +47,9 @@ public struct TrustedProxies: Sendable, Equatable {
             let width = address.isIPv4 ? 32 : 128
             var length = width
             if parts.count == 2 {
-                guard parts[1].allSatisfy({ $0 >= "0" && $0 <= "9" }), let value = Int(parts[1]), (0...width).contains(value) else { return nil }
+                guard parts[1].allSatisfy({ $0 >= "0" && $0 <= "9" }), let value = Int(parts[1]), (0...width).contains(value) else {
+                    return nil
+                }
                 length = value
             }
             let range = Range(address: address, prefixLength: length + (address.isIPv4 ? 96 : 0))

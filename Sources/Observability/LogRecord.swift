@@ -1,7 +1,7 @@
 import ByteText
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One log line before it is formatted.

@@ -67,7 +67,7 @@ public struct Logger: Sendable {
         guard level >= logLevel else { return }
         var fields = metadata()
         if !self.metadata.isEmpty {
-            fields.merge(self.metadata, uniquingKeysWith: { new, _ in new })   // the call's metadata wins
+            fields.merge(self.metadata, uniquingKeysWith: { new, _ in new }) // the call's metadata wins
         }
         sink.write(LogRecord(level: level, label: label, message: message(), metadata: fields, time: Date()))
     }

@@ -42,7 +42,9 @@ public final class MetricsRegistry: Sendable {
 
     /// The histogram series `name` with `labels`, created empty the first time.
     /// - Parameter buckets: upper bounds, ascending; a new series of an existing family takes the family's.
-    public func histogram(_ name: String, help: String, labels: Labels = [:], buckets: [Double] = MetricsRegistry.latencyBuckets) -> Histogram {
+    public func histogram(
+        _ name: String, help: String, labels: Labels = [:], buckets: [Double] = MetricsRegistry.latencyBuckets
+    ) -> Histogram {
         families.withLock { families in
             if let existing = families[name]?.histograms[labels] { return existing }
             let bounds = families[name]?.histograms.values.first?.bounds ?? buckets
@@ -59,7 +61,9 @@ public final class MetricsRegistry: Sendable {
 
     /// Records one observation of the histogram `name` (looks the series up: keep `histogram(...)` on hot paths).
     /// - Parameter buckets: upper bounds, ascending; fixed by the first series of `name`.
-    public func observe(_ name: String, help: String, labels: Labels = [:], value: Double, buckets: [Double] = MetricsRegistry.latencyBuckets) {
+    public func observe(
+        _ name: String, help: String, labels: Labels = [:], value: Double, buckets: [Double] = MetricsRegistry.latencyBuckets
+    ) {
         histogram(name, help: help, labels: labels, buckets: buckets).observe(value)
     }
 

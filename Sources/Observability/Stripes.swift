@@ -76,7 +76,8 @@ public final class Stripes: @unchecked Sendable {
         var total: UInt64 = 0
         for stripe in 0..<count {
             let value = base + stripe * stride + slot
-            total &+= sequentiallyConsistent ? value.pointee.load(ordering: .sequentiallyConsistent) : value.pointee.load(ordering: .relaxed)
+            total &+=
+                sequentiallyConsistent ? value.pointee.load(ordering: .sequentiallyConsistent) : value.pointee.load(ordering: .relaxed)
         }
         return total
     }

@@ -15,8 +15,9 @@ public struct AuthorizationRequest: Sendable {
 
     /// A new request with fresh random values.
     public static func random() -> AuthorizationRequest {
-        AuthorizationRequest(state: Base64URL.encode(Digest.random(32)), nonce: Base64URL.encode(Digest.random(32)),
-                             codeVerifier: Base64URL.encode(Digest.random(32)))
+        AuthorizationRequest(
+            state: Base64URL.encode(Digest.random(32)), nonce: Base64URL.encode(Digest.random(32)),
+            codeVerifier: Base64URL.encode(Digest.random(32)))
     }
 
     /// `BASE64URL(SHA256(code_verifier))` (RFC 7636 §4.2, method S256).

@@ -36,7 +36,8 @@ public final class JSONWebKey: @unchecked Sendable {
         case "RSA":
             guard named == nil || named! == .rs256 else { return nil }
             guard let n = json["n"]?.stringValue.flatMap(Base64URL.decode), let e = json["e"]?.stringValue.flatMap(Base64URL.decode),
-                  !n.isEmpty, !e.isEmpty else {
+                !n.isEmpty, !e.isEmpty
+            else {
                 throw OpenIDError(.keySet, "an RSA key without base64url n and e")
             }
             let key = try rsaKey(modulus: n, exponent: e)
@@ -48,7 +49,8 @@ public final class JSONWebKey: @unchecked Sendable {
         case "EC":
             guard named == nil || named! == .es256, json["crv"]?.stringValue == "P-256" else { return nil }
             guard let x = json["x"]?.stringValue.flatMap(Base64URL.decode), let y = json["y"]?.stringValue.flatMap(Base64URL.decode),
-                  x.count == 32, y.count == 32 else {
+                x.count == 32, y.count == 32
+            else {
                 throw OpenIDError(.keySet, "a P-256 key without 32-byte base64url x and y")
             }
             return JSONWebKey(keyID: keyID, algorithm: .es256, key: try p256Key(point: [0x04] + x + y))
@@ -104,7 +106,8 @@ public final class JSONWebKey: @unchecked Sendable {
         // OSSL_PARAM_BLD_push_BN(3) keeps the key name and the number until the parameters are made: static names,
         // numbers freed after.
         guard n != nil, e != nil, OSSL_PARAM_BLD_push_BN(builder, cString("n"), n) == 1,
-              OSSL_PARAM_BLD_push_BN(builder, cString("e"), e) == 1, let key = build("RSA", builder) else {
+            OSSL_PARAM_BLD_push_BN(builder, cString("e"), e) == 1, let key = build("RSA", builder)
+        else {
             throw OpenIDError(.keySet, "OpenSSL refused the RSA key's numbers")
         }
         return key
@@ -117,7 +120,8 @@ public final class JSONWebKey: @unchecked Sendable {
         // both happen while the buffer is lent.
         let made = point.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             guard OSSL_PARAM_BLD_push_utf8_string(builder, cString("group"), cString("prime256v1"), 0) == 1,
-                  OSSL_PARAM_BLD_push_octet_string(builder, cString("pub"), buffer.baseAddress, buffer.count) == 1 else { return nil }
+                OSSL_PARAM_BLD_push_octet_string(builder, cString("pub"), buffer.baseAddress, buffer.count) == 1
+            else { return nil }
             return build("EC", builder)
         }
         guard let key = made else { throw OpenIDError(.keySet, "OpenSSL refused the P-256 point") }

@@ -43,8 +43,10 @@ public final class OpenIDProvider: Sendable {
     /// - Parameters:
     ///   - issuer: the issuer identifier exactly as tokens name it (`https://accounts.example.com`).
     ///   - clock: seconds since 1970, for token lifetimes and the caches.
-    public init(issuer: String, client: HTTPClient, settings: Settings = Settings(),
-                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    public init(
+        issuer: String, client: HTTPClient, settings: Settings = Settings(),
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
         self.issuer = issuer
         self.client = client
         self.settings = settings
@@ -93,16 +95,21 @@ public final class OpenIDProvider: Sendable {
     /// Redeems `code` at the token endpoint (OpenID Connect Core §3.1.3.1) with the PKCE `codeVerifier`,
     /// authenticating with `client_secret_basic` (RFC 6749 §2.3.1: id and secret form-encoded, then base64).
     /// - Throws: `OpenIDError`: `.unreachable`, `.discovery`, `.tokenRequest`.
-    public func redeem(code: String, codeVerifier: String, redirectURI: String, clientID: String,
-                       clientSecret: String) throws(OpenIDError) -> TokenResponse {
+    public func redeem(
+        code: String, codeVerifier: String, redirectURI: String, clientID: String,
+        clientSecret: String
+    ) throws(OpenIDError) -> TokenResponse {
         let metadata = try metadata()
         let credentials = Data("\(FormEncoding.encode(clientID)):\(FormEncoding.encode(clientSecret))".utf8).base64EncodedString()
-        let body = FormEncoding.encode([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
-                                        ("code_verifier", codeVerifier)])
-        let request = OutboundRequest(url: metadata.tokenEndpoint, method: .post,
-                                      headers: [("Authorization", "Basic \(credentials)"), ("Accept", "application/json")],
-                                      body: Array(body.utf8), contentType: "application/x-www-form-urlencoded",
-                                      timeout: settings.timeout, maxBodyBytes: settings.maxBodyBytes)
+        let body = FormEncoding.encode([
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
+            ("code_verifier", codeVerifier),
+        ])
+        let request = OutboundRequest(
+            url: metadata.tokenEndpoint, method: .post,
+            headers: [("Authorization", "Basic \(credentials)"), ("Accept", "application/json")],
+            body: Array(body.utf8), contentType: "application/x-www-form-urlencoded",
+            timeout: settings.timeout, maxBodyBytes: settings.maxBodyBytes)
         let response = try send(request, what: "token endpoint")
         return try TokenResponse(status: response.status, body: response.body)
     }
@@ -119,8 +126,10 @@ public final class OpenIDProvider: Sendable {
     }
 
     private func get(_ url: String, what: String) throws(OpenIDError) -> OutboundResponse {
-        let response = try send(OutboundRequest(url: url, headers: [("Accept", "application/json")], timeout: settings.timeout,
-                                                maxBodyBytes: settings.maxBodyBytes), what: what)
+        let response = try send(
+            OutboundRequest(
+                url: url, headers: [("Accept", "application/json")], timeout: settings.timeout,
+                maxBodyBytes: settings.maxBodyBytes), what: what)
         guard response.status == 200 else { throw OpenIDError(.unreachable, "the provider's \(what) answered \(response.status)") }
         return response
     }

@@ -26,7 +26,8 @@ public struct ProviderMetadata: Sendable {
             return text
         }
         if let methods = json["token_endpoint_auth_methods_supported"]?.arrayValue,
-           !methods.contains(.string("client_secret_basic")) {
+            !methods.contains(.string("client_secret_basic"))
+        {
             throw OpenIDError(.discovery, "the provider does not accept client_secret_basic at its token endpoint")
         }
         if let methods = json["code_challenge_methods_supported"]?.arrayValue, !methods.contains(.string("S256")) {

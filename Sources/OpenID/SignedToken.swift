@@ -23,7 +23,8 @@ public struct SignedToken: Sendable {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw OpenIDError(.malformedToken, "a token is three base64url parts joined by dots") }
         guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONValue.parse(bytes: headerBytes),
-              header.objectMembers != nil else {
+            header.objectMembers != nil
+        else {
             throw OpenIDError(.malformedToken, "the token's header is not a base64url JSON object")
         }
         guard let name = header["alg"]?.stringValue else { throw OpenIDError(.malformedToken, "the token's header has no alg") }
@@ -34,7 +35,8 @@ public struct SignedToken: Sendable {
         guard header["crit"] == nil else { throw OpenIDError(.unsupportedAlgorithm, "the token's header lists critical extensions") }
         if let kid = header["kid"], kid.stringValue == nil { throw OpenIDError(.malformedToken, "the token's kid is not a string") }
         guard let payload = Base64URL.decode(parts[1]), let claims = try? JSONValue.parse(bytes: payload),
-              claims.objectMembers != nil else {
+            claims.objectMembers != nil
+        else {
             throw OpenIDError(.malformedToken, "the token's claims are not a base64url JSON object")
         }
         guard let signature = Base64URL.decode(parts[2]), !signature.isEmpty else {

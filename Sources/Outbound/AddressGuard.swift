@@ -30,8 +30,10 @@ final class AddressGuard {
 /// `CURL_SOCKET_BAD`, which libcurl takes as this address failing to connect (it tries the name's next address,
 /// if any). Nothing is sent to a refused address, not even a SYN. A plain function reaching Swift state only
 /// through `context` (docs/field-notes.md §2).
-func addressGuardOpenSocket(_ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype,
-                            _ address: UnsafeMutablePointer<curl_sockaddr>?) -> curl_socket_t {
+func addressGuardOpenSocket(
+    _ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype,
+    _ address: UnsafeMutablePointer<curl_sockaddr>?
+) -> curl_socket_t {
     guard let context, let address else { return CURL_SOCKET_BAD }
     let guarding = Unmanaged<AddressGuard>.fromOpaque(context).takeUnretainedValue()
     guard purpose == CURLSOCKTYPE_IPCXN else {
@@ -54,8 +56,10 @@ func addressGuardOpenSocket(_ context: UnsafeMutableRawPointer?, _ purpose: curl
 /// `CURLOPT_PREREQFUNCTION`: refuses (`CURL_PREREQFUNC_ABORT`, so no request is sent) a connection whose peer the
 /// guard does not admit. A new connection was judged when its socket was opened; this catches one reused from
 /// the handle's cache, opened for an earlier transfer.
-func addressGuardPrerequest(_ context: UnsafeMutableRawPointer?, _ primaryIP: UnsafeMutablePointer<CChar>?,
-                            _ localIP: UnsafeMutablePointer<CChar>?, _ primaryPort: Int32, _ localPort: Int32) -> Int32 {
+func addressGuardPrerequest(
+    _ context: UnsafeMutableRawPointer?, _ primaryIP: UnsafeMutablePointer<CChar>?,
+    _ localIP: UnsafeMutablePointer<CChar>?, _ primaryPort: Int32, _ localPort: Int32
+) -> Int32 {
     guard let context else { return CURL_PREREQFUNC_ABORT }
     let guarding = Unmanaged<AddressGuard>.fromOpaque(context).takeUnretainedValue()
     guard let primaryIP, let ip = IPAddress(String(cString: primaryIP)) else {

@@ -150,8 +150,9 @@ public struct AddressPolicy: Sendable {
         var entry = list
         while let current = entry {
             if let socketAddress = current.pointee.ai_addr,
-               let (address, _) = IPAddress.of(socketAddress: socketAddress, length: Int(current.pointee.ai_addrlen)),
-               !addresses.contains(address) {
+                let (address, _) = IPAddress.of(socketAddress: socketAddress, length: Int(current.pointee.ai_addrlen)),
+                !addresses.contains(address)
+            {
                 addresses.append(address)
             }
             entry = current.pointee.ai_next

@@ -29,11 +29,15 @@ public struct CIDR: Sendable, Hashable, CustomStringConvertible {
         if parts.count == 2 {
             let digits = parts[1]
             guard !digits.isEmpty, digits.count <= 3, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  digits == "0" || !digits.hasPrefix("0"), let value = Int(digits) else {
+                digits == "0" || !digits.hasPrefix("0"), let value = Int(digits)
+            else {
                 throw ParseError(text: text, reason: "the prefix length \"\(digits)\" is not a decimal number")
             }
             guard value <= width else {
-                throw ParseError(text: text, reason: "the prefix length \(value) is over \(width), the width of an \(address.family == .ipv4 ? "IPv4" : "IPv6") address")
+                throw ParseError(
+                    text: text,
+                    reason:
+                        "the prefix length \(value) is over \(width), the width of an \(address.family == .ipv4 ? "IPv4" : "IPv6") address")
             }
             length = value
         }

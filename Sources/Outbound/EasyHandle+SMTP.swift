@@ -13,11 +13,12 @@ extension EasyHandle {
         let recipients = CurlStringList(["<\(to)>"])
         let code: CURLcode = withExtendedLifetime((source, recipients)) {
             let context = Unmanaged.passUnretained(source).toOpaque()
-            let useSSL: Int = switch settings.startTLS {
-            case .required: Int(CURLUSESSL_ALL.rawValue)
-            case .ifOffered: Int(CURLUSESSL_TRY.rawValue)
-            case .off: Int(CURLUSESSL_NONE.rawValue)
-            }
+            let useSSL: Int =
+                switch settings.startTLS {
+                case .required: Int(CURLUSESSL_ALL.rawValue)
+                case .ifOffered: Int(CURLUSESSL_TRY.rawValue)
+                case .off: Int(CURLUSESSL_NONE.rawValue)
+                }
             let steps: [() -> CURLcode] = [
                 { linkd_curl_set_pointer(self.handle, CURLOPT_ERRORBUFFER, self.errorBuffer) },
                 { linkd_curl_set_pointer(self.handle, CURLOPT_URL, url) },

@@ -85,8 +85,11 @@ final class EasyHandle: @unchecked Sendable {
             { linkd_curl_set_long(self.handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(transfer.timeout)) },
             // A declared Content-Length above the limit fails before the body is read; the write callback stops
             // a body without one. A truncated body is read up to the limit whatever its length.
-            { transfer.truncateBody ? CURLE_OK
-                : linkd_curl_set_offset(self.handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(transfer.maxBodyBytes)) },
+            {
+                transfer.truncateBody
+                    ? CURLE_OK
+                    : linkd_curl_set_offset(self.handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(transfer.maxBodyBytes))
+            },
             { linkd_curl_set_pointer(self.handle, CURLOPT_USERAGENT, transfer.userAgent) },
             { linkd_curl_set_pointer(self.handle, CURLOPT_HTTPHEADER, headers.head) },
             { linkd_curl_set_pointer(self.handle, CURLOPT_RESOLVE, transfer.resolve.head) },

@@ -46,8 +46,10 @@ public final class HTTPClient: Sendable {
     private let outcomes: [String: Counter]
 
     /// - Throws: `OutboundFailure` (`.other`) when libcurl cannot start or the CA file cannot be read.
-    public init(settings: Settings = Settings(), logger: Logger = Logger(label: "linkd.outbound", sink: .discard),
-                metrics: MetricsRegistry? = nil) throws {
+    public init(
+        settings: Settings = Settings(), logger: Logger = Logger(label: "linkd.outbound", sink: .discard),
+        metrics: MetricsRegistry? = nil
+    ) throws {
         guard Curl.initialized else { throw OutboundFailure(.other, "libcurl could not be initialised") }
         if let caFile = settings.caFile, access(caFile, R_OK) != 0 {
             throw OutboundFailure(.other, "cannot read the CA file \(caFile)")
@@ -58,9 +60,10 @@ public final class HTTPClient: Sendable {
         let registry = metrics ?? MetricsRegistry(threads: 1)
         var outcomes: [String: Counter] = [:]
         for outcome in ["answered"] + OutboundFailure.Kind.allCases.map(\.rawValue) {
-            outcomes[outcome] = registry.counter("linkd_outbound_requests_total",
-                                                 help: "Outbound HTTP requests (health checks, webhooks), by outcome: answered or why not.",
-                                                 labels: ["outcome": outcome])
+            outcomes[outcome] = registry.counter(
+                "linkd_outbound_requests_total",
+                help: "Outbound HTTP requests (health checks, webhooks), by outcome: answered or why not.",
+                labels: ["outcome": outcome])
         }
         self.outcomes = outcomes
     }
@@ -87,7 +90,9 @@ public final class HTTPClient: Sendable {
     /// the request is written, so a name that resolves elsewhere now than when it was checked is still refused.
     /// - Throws: `OutboundFailure` saying why there is no answer: `.refusedTarget` for the URL's form and
     ///   `.refusedAddress` (naming the address and its range) before any connection.
-    public func send(_ request: OutboundRequest, allowedBy policy: AddressPolicy, allowHTTP: Bool) throws(OutboundFailure) -> OutboundResponse {
+    public func send(
+        _ request: OutboundRequest, allowedBy policy: AddressPolicy, allowHTTP: Bool
+    ) throws(OutboundFailure) -> OutboundResponse {
         let result: Result<OutboundResponse, OutboundFailure>
         switch AddressPolicy.target(request.url, allowHTTP: allowHTTP) {
         case .failure(let refusal): result = .failure(refusal)
@@ -102,22 +107,33 @@ public final class HTTPClient: Sendable {
     }
 
     /// Counts and logs the outcome, and answers it.
-    private func report(_ result: Result<OutboundResponse, OutboundFailure>, of request: OutboundRequest) throws(OutboundFailure) -> OutboundResponse {
+    private func report(
+        _ result: Result<OutboundResponse, OutboundFailure>, of request: OutboundRequest
+    ) throws(OutboundFailure) -> OutboundResponse {
         switch result {
         case .success(let response):
             outcomes["answered"]?.increment()
-            logger.debug("outbound request answered", metadata: ["method": request.method.rawValue, "url": Self.logged(response.effectiveURL, request),
-                                                                 "status": "\(response.status)"])
+            logger.debug(
+                "outbound request answered",
+                metadata: [
+                    "method": request.method.rawValue, "url": Self.logged(response.effectiveURL, request),
+                    "status": "\(response.status)",
+                ])
             return response
         case .failure(let failure):
             outcomes[failure.kind.rawValue]?.increment()
-            logger.debug("outbound request failed", metadata: ["method": request.method.rawValue, "url": Self.logged(request.url, request),
-                                                               "failure": failure.kind.rawValue, "detail": failure.message])
+            logger.debug(
+                "outbound request failed",
+                metadata: [
+                    "method": request.method.rawValue, "url": Self.logged(request.url, request),
+                    "failure": failure.kind.rawValue, "detail": failure.message,
+                ])
             throw failure
         }
     }
 
-    private func perform(_ request: OutboundRequest, url: OutboundURL, policy: AddressPolicy?) -> Result<OutboundResponse, OutboundFailure> {
+    private func perform(_ request: OutboundRequest, url: OutboundURL, policy: AddressPolicy?) -> Result<OutboundResponse, OutboundFailure>
+    {
         var headers = request.headers.map { "\($0.name): \($0.value)" }
         switch request.method {
         case .get:
@@ -142,12 +158,13 @@ public final class HTTPClient: Sendable {
             return .failure(OutboundFailure(.other, "libcurl could not make a handle"))
         }
         let timeout = request.timeout ?? settings.timeout
-        let transfer = EasyHandle.Transfer(url: url.text, method: request.method, headers: headers, body: request.body,
-                                           connectTimeout: min(settings.connectTimeout, timeout), timeout: timeout,
-                                           maxBodyBytes: request.maxBodyBytes ?? settings.maxBodyBytes,
-                                           truncateBody: request.truncateBody,
-                                           resolve: resolveList, caFile: settings.caFile, userAgent: settings.userAgent,
-                                           policy: policy)
+        let transfer = EasyHandle.Transfer(
+            url: url.text, method: request.method, headers: headers, body: request.body,
+            connectTimeout: min(settings.connectTimeout, timeout), timeout: timeout,
+            maxBodyBytes: request.maxBodyBytes ?? settings.maxBodyBytes,
+            truncateBody: request.truncateBody,
+            resolve: resolveList, caFile: settings.caFile, userAgent: settings.userAgent,
+            policy: policy)
         let result = handle.perform(transfer)
         if case .success = result {
             let surplus: EasyHandle? = withPool(guarded) { handles in
@@ -155,7 +172,7 @@ public final class HTTPClient: Sendable {
                 handles.append(handle)
                 return nil
             }
-            _ = surplus   // released here, outside the lock: its deinit closes its connections
+            _ = surplus // released here, outside the lock: its deinit closes its connections
         }
         return result
     }

@@ -59,7 +59,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         bytes.withUnsafeBytes { source in
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { buffer in
                 guard let base = buffer.baseAddress,
-                      inet_ntop(family == .ipv4 ? AF_INET : AF_INET6, source.baseAddress, base, socklen_t(buffer.count)) != nil
+                    inet_ntop(family == .ipv4 ? AF_INET : AF_INET6, source.baseAddress, base, socklen_t(buffer.count)) != nil
                 else { return "" }
                 return String(cString: base)
             }

@@ -23,7 +23,9 @@ public struct Mail: Sendable, Equatable {
     /// blanks, control characters or the characters that delimit addresses in a header (`<>,;"()[]\`).
     public static func isAddress(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        guard (3...254).contains(bytes.count), let at = bytes.lastIndex(of: UInt8(ascii: "@")), at > 0, at < bytes.count - 1 else { return false }
+        guard (3...254).contains(bytes.count), let at = bytes.lastIndex(of: UInt8(ascii: "@")), at > 0, at < bytes.count - 1 else {
+            return false
+        }
         let forbidden = Set("<>,;\"()[]\\ ".utf8)
         return bytes.allSatisfy { $0 > 0x20 && $0 != 0x7F && !forbidden.contains($0) }
             && bytes[(at + 1)...].allSatisfy { $0 != UInt8(ascii: "@") }
@@ -51,7 +53,9 @@ public struct Mail: Sendable, Equatable {
         if isASCII {
             lines.append(text)
         } else {
-            let encoded = Data(text.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
+            let encoded = Data(text.utf8).base64EncodedString(options: [
+                .lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed,
+            ])
             lines.append(encoded)
         }
         return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)

@@ -27,9 +27,11 @@ public struct OutboundRequest: Sendable {
     /// wrote: its status is what counts).
     public var truncateBody: Bool
 
-    public init(url: String, method: Method = .get, headers: [(name: String, value: String)] = [],
-                body: [UInt8]? = nil, contentType: String? = nil,
-                timeout: Duration? = nil, maxBodyBytes: Int? = nil, truncateBody: Bool = false) {
+    public init(
+        url: String, method: Method = .get, headers: [(name: String, value: String)] = [],
+        body: [UInt8]? = nil, contentType: String? = nil,
+        timeout: Duration? = nil, maxBodyBytes: Int? = nil, truncateBody: Bool = false
+    ) {
         self.url = url
         self.method = method
         self.headers = headers

@@ -39,9 +39,10 @@ public struct OutboundURL: Sendable, Equatable, CustomStringConvertible {
             return String(cString: value)
         }
         guard let scheme = part(CURLUPART_SCHEME)?.lowercased(), scheme == "http" || scheme == "https",
-              let host = part(CURLUPART_HOST)?.lowercased(), !host.isEmpty,
-              let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT)).flatMap({ Int($0) }),
-              let normalized = part(CURLUPART_URL) else { return nil }
+            let host = part(CURLUPART_HOST)?.lowercased(), !host.isEmpty,
+            let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT)).flatMap({ Int($0) }),
+            let normalized = part(CURLUPART_URL)
+        else { return nil }
         self.scheme = scheme
         self.host = host
         self.port = port

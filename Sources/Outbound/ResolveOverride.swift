@@ -18,7 +18,8 @@ public struct ResolveOverride: Sendable, Equatable, CustomStringConvertible {
         guard parts.count == 3, let port = Int(parts[1]), (1...65535).contains(port) else { return nil }
         let host = parts[0].lowercased()
         guard !host.isEmpty, host.count <= 253, !host.hasPrefix("."), !host.hasPrefix("-"),
-              host.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x2E }) else {
+            host.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x2E })
+        else {
             return nil
         }
         var address = String(parts[2])

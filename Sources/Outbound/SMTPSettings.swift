@@ -30,8 +30,9 @@ public struct SMTPSettings: Sendable, Equatable {
     /// Whether `text` is a URL `url` accepts: `smtp://` or `smtps://` with a host, and no query or fragment.
     public static func isValidURL(_ text: String) -> Bool {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              scheme == "smtp" || scheme == "smtps", let host = components.host, !host.isEmpty,
-              components.query == nil, components.fragment == nil else { return false }
+            scheme == "smtp" || scheme == "smtps", let host = components.host, !host.isEmpty,
+            components.query == nil, components.fragment == nil
+        else { return false }
         return true
     }
 

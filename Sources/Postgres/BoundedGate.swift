@@ -126,7 +126,7 @@ final class BoundedGate: Sendable {
                 let connection = try Connection(parameters, timeout: limits.timeout)
                 connection.statementTimeout = limits.timeout
                 try connection.executeScript("SELECT 1")
-            } catch where error.code == .timedOut {
+            } catch  where error.code == .timedOut {
                 continue
             } catch {
                 // Any other answer (a refused connection, a server shutting down) is no stall: borrowers get

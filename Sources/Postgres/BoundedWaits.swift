@@ -22,8 +22,10 @@ public struct BoundedWaits: Sendable {
     /// wait). Called on the borrowing thread; must be quick and take no lock a borrower holds.
     public var mayWait: (@Sendable () -> Bool)?
 
-    public init(timeout: Duration, maxBorrowers: Int, turnPatience: Duration = .milliseconds(250),
-                retryInterval: Duration = .milliseconds(500), mayWait: (@Sendable () -> Bool)? = nil) {
+    public init(
+        timeout: Duration, maxBorrowers: Int, turnPatience: Duration = .milliseconds(250),
+        retryInterval: Duration = .milliseconds(500), mayWait: (@Sendable () -> Bool)? = nil
+    ) {
         self.timeout = timeout
         self.maxBorrowers = max(1, maxBorrowers)
         self.turnPatience = turnPatience

@@ -40,7 +40,7 @@ extension Connection {
             let length = PQgetCopyData(pgconn, &buffer, 0)
             guard length >= 0, let buffer else { break }
             defer { PQfreemem(buffer) }
-            guard failure == nil, !finished else { continue }  // drain the rest so the connection stays usable
+            guard failure == nil, !finished else { continue } // drain the rest so the connection stays usable
             let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(length))
             var reader = CopyReader(bytes)
             if !headerRead {

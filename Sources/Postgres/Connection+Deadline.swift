@@ -49,7 +49,7 @@ extension Connection {
     /// Waits until `descriptor` is ready for `events` (or has failed), at most until `deadline`.
     /// - Returns: false when the deadline passed first.
     static func wait(_ descriptor: Int32, for events: Int16, until deadline: ContinuousClock.Instant) -> Bool {
-        guard descriptor >= 0 else { return true }  // no socket: the next libpq call reports why
+        guard descriptor >= 0 else { return true } // no socket: the next libpq call reports why
         while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { return false }

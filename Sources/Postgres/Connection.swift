@@ -9,7 +9,7 @@ import Foundation
 /// `ConnectionPool` and `NotificationListener` are the only owners that share connections, and they
 /// never lend one to two borrowers at once.
 public final class Connection: @unchecked Sendable {
-    let pgconn: OpaquePointer  // never public, never returned, never stored elsewhere
+    let pgconn: OpaquePointer // never public, never returned, never stored elsewhere
 
     /// The client-side limit on each statement's wait for the server (`Connection+Deadline`); nil: wait as long
     /// as the server takes. A bounded pool sets it on the connections it lends (`ConnectionPool.bounded`).
@@ -41,7 +41,7 @@ public final class Connection: @unchecked Sendable {
         pgconn = raw
     }
 
-    deinit { PQfinish(pgconn) }  // the only free
+    deinit { PQfinish(pgconn) } // the only free
 
     /// Whether the connection can take another statement: connected and not inside a failed transaction.
     public var isUsable: Bool {
@@ -151,7 +151,8 @@ public final class Connection: @unchecked Sendable {
         // libpq: "PQresultErrorField [...] PG_DIAG_SQLSTATE: The SQLSTATE code for the error. [...] NULL is
         // returned if the PGresult is not an error or warning result, or does not include the specified field."
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { SQLState(rawValue: String(cString: $0)) }
-        let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+        let message =
+            PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             ?? String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
         let code = PQstatus(pgconn) == CONNECTION_BAD ? .connectionLost : failure
         return PostgresError(code, sqlState: state, serverMessage: message)

@@ -140,10 +140,10 @@ public final class ConnectionPool: Sendable {
             do {
                 value = try body(connection)
             } catch {
-                try? connection.executeScript("ROLLBACK")  // a broken connection is discarded on release anyway
+                try? connection.executeScript("ROLLBACK") // a broken connection is discarded on release anyway
                 throw error
             }
-            try connection.executeScript("COMMIT")  // a failed COMMIT has already rolled back on the server
+            try connection.executeScript("COMMIT") // a failed COMMIT has already rolled back on the server
             return value
         }
     }
@@ -187,7 +187,7 @@ public final class ConnectionPool: Sendable {
                     return .use(connection)
                 }
                 if state.inUse < maxConnections {
-                    state.inUse += 1  // reserve the slot while the connection is being opened
+                    state.inUse += 1 // reserve the slot while the connection is being opened
                     return .create
                 }
                 let waiter = Waiter()

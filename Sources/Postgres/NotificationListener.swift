@@ -120,7 +120,8 @@ public final class NotificationListener: Sendable {
     /// - Returns: whether it is connected now.
     public func waitUntilConnected(timeout: Duration) -> Bool {
         let (seconds, attoseconds) = timeout.components
-        if firstConnection.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .success {
+        if firstConnection.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .success
+        {
             firstConnection.signal()
         }
         return isConnected
@@ -139,9 +140,11 @@ public final class NotificationListener: Sendable {
                 connection = try Connection(parameters)
                 for channel in channels { try connection.listen(channel) }
             } catch {
-                logger.warning("listener cannot connect", metadata: [
-                    "error": "\(error)", "db.retry_in_ms": "\(backoff.milliseconds)",
-                ])
+                logger.warning(
+                    "listener cannot connect",
+                    metadata: [
+                        "error": "\(error)", "db.retry_in_ms": "\(backoff.milliseconds)",
+                    ])
                 if sleepOrWake(backoff) { break }
                 backoff = min(backoff * 2, maximumBackoff)
                 continue

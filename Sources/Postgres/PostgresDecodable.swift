@@ -96,7 +96,9 @@ extension Double: PostgresDecodable {
 
 extension UUID: PostgresDecodable {
     public init(postgresText: String, type: PostgresType) throws(PostgresError) {
-        guard type == .uuid, let value = Self.canonical(postgresText) ?? UUID(uuidString: postgresText) else { throw mismatch(type, UUID.self) }
+        guard type == .uuid, let value = Self.canonical(postgresText) ?? UUID(uuidString: postgresText) else {
+            throw mismatch(type, UUID.self)
+        }
         self = value
     }
 

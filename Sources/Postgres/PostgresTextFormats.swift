@@ -45,7 +45,7 @@ enum PostgresArrayLiteral {
         while true {
             element.removeAll(keepingCapacity: true)
             var quoted = false
-            if index < end, all[index] == UInt8(ascii: "{") { throw invalid() }  // nested dimension
+            if index < end, all[index] == UInt8(ascii: "{") { throw invalid() } // nested dimension
             if index < end, all[index] == UInt8(ascii: "\"") {
                 quoted = true
                 index += 1
@@ -173,11 +173,13 @@ enum PostgresTimestamp {
         }
         let failure = PostgresError(.decodingFailed, serverMessage: "unsupported timestamp format")
         guard let year = number(), expect("-"), let month = number(maxDigits: 2), expect("-"),
-              let day = number(maxDigits: 2) else { throw failure }
+            let day = number(maxDigits: 2)
+        else { throw failure }
         var hour = 0, minute = 0, second = 0, micros = 0, offset = 0
         if expect(" ") || expect("T") {
             guard let h = number(maxDigits: 2), expect(":"), let m = number(maxDigits: 2), expect(":"),
-                  let s = number(maxDigits: 2) else { throw failure }
+                let s = number(maxDigits: 2)
+            else { throw failure }
             (hour, minute, second) = (h, m, s)
             if expect(".") {
                 let start = index
@@ -195,7 +197,7 @@ enum PostgresTimestamp {
                 offset = sign * seconds
             }
         }
-        guard index == bytes.count else { throw failure }  // other date styles than ISO are not decoded
+        guard index == bytes.count else { throw failure } // other date styles than ISO are not decoded
         var parts = tm()
         parts.tm_year = Int32((beforeChrist ? 1 - year : year) - 1900)
         parts.tm_mon = Int32(month - 1)

@@ -14,7 +14,7 @@ public final class QueryResult: Sendable, RandomAccessCollection {
     /// Rows affected by INSERT/UPDATE/DELETE/COPY (`PQcmdTuples`), or 0.
     public let rowsAffected: Int
     let rowCount: Int
-    let values: [String?]  // row-major, rowCount * columnNames.count
+    let values: [String?] // row-major, rowCount * columnNames.count
 
     /// Copies everything out of `result`; the caller still clears it.
     init(copying result: OpaquePointer) {

@@ -133,7 +133,8 @@ struct RequiredLiteral: Sendable, Equatable {
                 guard position < pattern.count else { return .other }
                 let escaped = pattern[position]
                 position += 1
-                let isLetterOrDigit = (escaped | 0x20) >= UInt8(ascii: "a") && (escaped | 0x20) <= UInt8(ascii: "z")
+                let isLetterOrDigit =
+                    (escaped | 0x20) >= UInt8(ascii: "a") && (escaped | 0x20) <= UInt8(ascii: "z")
                     || (escaped >= UInt8(ascii: "0") && escaped <= UInt8(ascii: "9"))
                 // `\d`, `\b`, `\x41`, back-references...: not a literal; `\.`, `\/`, `\ `: the character itself.
                 return isLetterOrDigit || escaped >= 0x80 ? .other : .literal(Self.lowered(escaped))
@@ -154,7 +155,7 @@ struct RequiredLiteral: Sendable, Equatable {
                     }
                     if position < pattern.count, pattern[position] == UInt8(ascii: ")") {
                         position += 1
-                        return .other   // `(?i)`: a flag, no group
+                        return .other // `(?i)`: a flag, no group
                     }
                     position += 1
                 }
@@ -175,13 +176,19 @@ struct RequiredLiteral: Sendable, Equatable {
             while position < pattern.count {
                 let byte = pattern[position]
                 position += 1
-                if byte == UInt8(ascii: "\\") { position += 1 }
-                else if byte == UInt8(ascii: "[") { _ = characterClass() }   // ICU's nested sets
-                else if byte == UInt8(ascii: "]") { break }
+                if byte == UInt8(ascii: "\\") {
+                    position += 1
+                } else if byte == UInt8(ascii: "[") {
+                    _ = characterClass()
+                } // ICU's nested sets
+                else if byte == UInt8(ascii: "]") {
+                    break
+                }
             }
             let members = pattern[start..<max(start, position - 1)]
             if members.count == 2, let first = members.first, let last = members.last, first != last,
-               Self.lowered(first) == Self.lowered(last), (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") {
+                Self.lowered(first) == Self.lowered(last), (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z")
+            {
                 return .literal(Self.lowered(first))
             }
             return .other

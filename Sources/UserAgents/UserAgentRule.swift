@@ -28,7 +28,7 @@ struct UserAgentRule: @unchecked Sendable {
     /// nothing: nil), or nil when the regex does not match. `lowered` is `agent`'s UTF-8, ASCII lower-cased.
     func match(_ agent: String, length: Int, lowered: UnsafeBufferPointer<UInt8>) -> [Substring?]? {
         guard literal.isFound(in: lowered),
-              let found = regex.firstMatch(in: agent, options: [], range: NSRange(location: 0, length: length))
+            let found = regex.firstMatch(in: agent, options: [], range: NSRange(location: 0, length: length))
         else { return nil }
         return (0..<found.numberOfRanges).map { index in
             let range = found.range(at: index)

@@ -47,7 +47,9 @@ public enum YAMLNode: Sendable, Equatable {
     /// The first document of `bytes` (`path` only names it in errors).
     static func parse(_ bytes: [UInt8], path: String) throws(UserAgentsError) -> YAMLNode {
         var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) == 1 else { throw UserAgentsError(.invalidYAML, path: path, detail: "yaml_parser_initialize failed") }
+        guard yaml_parser_initialize(&parser) == 1 else {
+            throw UserAgentsError(.invalidYAML, path: path, detail: "yaml_parser_initialize failed")
+        }
         defer { yaml_parser_delete(&parser) }
         // Members being filled: a mapping's pending key is kept with it.
         enum Open {

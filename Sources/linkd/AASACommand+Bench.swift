@@ -12,7 +12,7 @@ extension AASACommand {
         let parsed = arguments.has("resolve-only")
         let rounds = Int(arguments.value("rounds") ?? "7") ?? 7
         let seconds = Double(arguments.value("seconds") ?? "0.3") ?? 0.3
-        var generator = SplitMix64(seed: 42)   // the same URLs every run
+        var generator = SplitMix64(seed: 42) // the same URLs every run
         var setups: [(rules: Int, matcher: AASAMatcher, urls: [String], prepared: [AASAURL], compile: Duration)] = []
         if arguments.has("hostile") {
             for infix in [false, true] {
@@ -22,20 +22,22 @@ extension AASACommand {
                 let path = infix ? String(repeating: "ab", count: 3_500) : String(repeating: "a", count: 7_000)
                 // No rule matches: every rule is tried.
                 let urls = (0..<8).map { "https://example.com/\(path)x\($0)" }
-                setups.append((file.applinks?.details.first?.components?.count ?? 0, matcher, urls, try urls.map { try AASAURL($0) }, compile))
+                setups.append(
+                    (file.applinks?.details.first?.components?.count ?? 0, matcher, urls, try urls.map { try AASAURL($0) }, compile))
             }
         } else {
-        for ruleCount in [10, 1_000, 10_000] {
-            let file = benchFile(rules: ruleCount)
-            var matcher = AASAMatcher(AASAFile())
-            let compile = ContinuousClock().measure { matcher = AASAMatcher(file) }
-            // URLs hitting rules spread over the whole file, plus misses, built before timing.
-            let urls = (0..<1_024).map { n -> String in
-                let rule = Int(generator.next() % UInt64(ruleCount - 2))
-                return n % 8 == 7 ? "https://example.com/unknown/\(n)?utm_source=x" : "https://example.com/section\(rule)/item/\(n)?ref=mail#top"
+            for ruleCount in [10, 1_000, 10_000] {
+                let file = benchFile(rules: ruleCount)
+                var matcher = AASAMatcher(AASAFile())
+                let compile = ContinuousClock().measure { matcher = AASAMatcher(file) }
+                // URLs hitting rules spread over the whole file, plus misses, built before timing.
+                let urls = (0..<1_024).map { n -> String in
+                    let rule = Int(generator.next() % UInt64(ruleCount - 2))
+                    return n % 8 == 7
+                        ? "https://example.com/unknown/\(n)?utm_source=x" : "https://example.com/section\(rule)/item/\(n)?ref=mail#top"
+                }
+                setups.append((ruleCount, matcher, urls, try urls.map { try AASAURL($0) }, compile))
             }
-            setups.append((ruleCount, matcher, urls, try urls.map { try AASAURL($0) }, compile))
-        }
         }
         if let passes = arguments.value("passes").flatMap({ Int($0) }) {
             var checksum = 0
@@ -73,10 +75,12 @@ extension AASACommand {
         let results = setups.enumerated().map { index, setup in
             (rules: setup.rules, perSecond: samples[index].sorted()[rounds / 2], compile: setup.compile)
         }
-        var text = "AASA matcher: resolutions/second (\(parsed ? "resolve of pre-parsed URLs" : "URL parse + resolve") across apps), median of \(rounds) rounds of ≥\(seconds)s\n"
+        var text =
+            "AASA matcher: resolutions/second (\(parsed ? "resolve of pre-parsed URLs" : "URL parse + resolve") across apps), median of \(rounds) rounds of ≥\(seconds)s\n"
         for result in results {
             let rules = String(result.rules).padding(toLength: 6, withPad: " ", startingAt: 0)
-            text += "  \(rules) rules: \(Int(result.perSecond)) /s, \(String(format: "%.1f", 1e6 / result.perSecond)) µs each  (compile \(result.compile.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1)))))\n"
+            text +=
+                "  \(rules) rules: \(Int(result.perSecond)) /s, \(String(format: "%.1f", 1e6 / result.perSecond)) µs each  (compile \(result.compile.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1)))))\n"
         }
         let base = results[0].perSecond
         for result in results.dropFirst() where !arguments.has("hostile") {
@@ -91,13 +95,16 @@ extension AASACommand {
     static func benchFile(rules: Int) -> AASAFile {
         var components: [AASAComponent] = [AASAComponent(fragment: "no_universal_links", exclude: true)]
         for index in 0..<rules - 2 {
-            components.append(AASAComponent(path: "/section\(index)/*", query: index % 3 == 0 ? .items([QueryItemPattern(name: "ref", pattern: "*")]) : nil))
+            components.append(
+                AASAComponent(
+                    path: "/section\(index)/*", query: index % 3 == 0 ? .items([QueryItemPattern(name: "ref", pattern: "*")]) : nil))
         }
         components.append(AASAComponent(path: "/help/*", query: .items([QueryItemPattern(name: "article", pattern: "????")])))
-        return AASAFile(applinks: AppLinks(details: [
-            AppLinksDetail(appIDs: ["ABCDE12345.com.example.app"], components: components),
-            AppLinksDetail(appIDs: ["ABCDE12345.com.example.other"], components: [AASAComponent(path: "/other/*")]),
-        ]))
+        return AASAFile(
+            applinks: AppLinks(details: [
+                AppLinksDetail(appIDs: ["ABCDE12345.com.example.app"], components: components),
+                AppLinksDetail(appIDs: ["ABCDE12345.com.example.other"], components: [AASAComponent(path: "/other/*")]),
+            ]))
     }
 
     /// The costly rule sets of issue 27: 4,000 components `/*a*a*a*a*a*a*a*a*b<N>` (under 128 KB), or with `infix`

@@ -4,7 +4,9 @@ import LinkKit
 extension AASACommand {
     /// `linkd aasa match FILE URL [--app APPID] [--json]`.
     static func match(_ arguments: Arguments) throws -> Int32 {
-        guard arguments.positionals.count == 2 else { throw Arguments.UsageError(description: "usage: linkd aasa match FILE URL [--app APPID] [--json]") }
+        guard arguments.positionals.count == 2 else {
+            throw Arguments.UsageError(description: "usage: linkd aasa match FILE URL [--app APPID] [--json]")
+        }
         let data = try readInput(arguments.positionals[0])
         let file = try AASAFile.decode(String(decoding: data, as: UTF8.self))
         let url = try AASAURL(arguments.positionals[1])
@@ -22,11 +24,18 @@ extension AASACommand {
                 members.append(JSONMember(key: "componentIndex", value: resolution.componentIndex.map(JSONValue.integer) ?? .null))
                 members.append(JSONMember(key: "apps", value: .array(resolution.decisions.map { .object(decisionMembers($0)) })))
             }
-            members.append(JSONMember(key: "trace", value: .array(apps.flatMap { app in
-                matcher.trace(for: url, appID: app).map { step in
-                    JSONValue.object(["appID": .string(app), "pointer": .string(step.rule.pointer), "rule": .string(step.rule.summary), "matched": .bool(step.matched)])
-                }
-            })))
+            members.append(
+                JSONMember(
+                    key: "trace",
+                    value: .array(
+                        apps.flatMap { app in
+                            matcher.trace(for: url, appID: app).map { step in
+                                JSONValue.object([
+                                    "appID": .string(app), "pointer": .string(step.rule.pointer), "rule": .string(step.rule.summary),
+                                    "matched": .bool(step.matched),
+                                ])
+                            }
+                        })))
             Output.out(JSONValue.object(members).serialized)
             return ExitStatus.success
         }

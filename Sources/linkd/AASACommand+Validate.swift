@@ -17,17 +17,20 @@ extension AASACommand {
         let errors = findings.filter { $0.severity == .error }.count
         let warnings = findings.count - errors
         if json {
-            Output.out(JSONValue.object([
-                "file": .string(file), "valid": .bool(errors == 0), "errors": .integer(errors), "warnings": .integer(warnings),
-                "findings": .array(findings.map(\.json)),
-            ]).serialized)
+            Output.out(
+                JSONValue.object([
+                    "file": .string(file), "valid": .bool(errors == 0), "errors": .integer(errors), "warnings": .integer(warnings),
+                    "findings": .array(findings.map(\.json)),
+                ]).serialized)
             return
         }
         var text = ""
         for finding in findings {
-            text += "\(finding.severity.rawValue): \(finding.pointer.isEmpty ? "(document)" : finding.pointer): \(finding.message) [\(finding.code)]\n"
+            text +=
+                "\(finding.severity.rawValue): \(finding.pointer.isEmpty ? "(document)" : finding.pointer): \(finding.message) [\(finding.code)]\n"
         }
-        text += "\(file): \(errors == 0 ? "valid" : "invalid"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        text +=
+            "\(file): \(errors == 0 ? "valid" : "invalid"), \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         Output.out(text)
     }
 }

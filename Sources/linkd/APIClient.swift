@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A small client of linkd's HTTP API for the commands that work through it (with an API key, as any other
@@ -18,7 +18,9 @@ struct APIClient {
 
     init(_ arguments: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let text = arguments.value("server", environment: "LINKD_URL", environment) ?? "http://127.0.0.1:8080"
-        guard let server = URL(string: text), let scheme = server.scheme, ["http", "https"].contains(scheme.lowercased()), server.host != nil else {
+        guard let server = URL(string: text), let scheme = server.scheme, ["http", "https"].contains(scheme.lowercased()),
+            server.host != nil
+        else {
             throw Arguments.UsageError(description: "--server must be an http(s) URL such as http://127.0.0.1:8080")
         }
         guard let key = arguments.value("key", environment: "LINKD_API_KEY", environment) else {
@@ -44,8 +46,11 @@ struct APIClient {
 
     /// `method path?query` with `body` sent as `contentType`. `path` may carry its query already (a `next` link).
     /// - Throws: when the server cannot be reached.
-    func exchange(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil, contentType: String? = nil) throws -> Answer {
-        let (pathOnly, given) = path.firstIndex(of: "?").map { (String(path[..<$0]), String(path[path.index(after: $0)...])) } ?? (path, nil)
+    func exchange(
+        _ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil, contentType: String? = nil
+    ) throws -> Answer {
+        let (pathOnly, given) =
+            path.firstIndex(of: "?").map { (String(path[..<$0]), String(path[path.index(after: $0)...])) } ?? (path, nil)
         var components = URLComponents(url: server.appendingPathComponent(pathOnly), resolvingAgainstBaseURL: false)!
         if let given {
             components.percentEncodedQuery = given
@@ -68,8 +73,10 @@ struct APIClient {
                 result = .failure(error)
             } else {
                 let http = response as? HTTPURLResponse
-                result = .success(Answer(status: http?.statusCode ?? 0, body: data ?? Data(),
-                                         next: (http?.value(forHTTPHeaderField: "Link")).flatMap(Self.next)))
+                result = .success(
+                    Answer(
+                        status: http?.statusCode ?? 0, body: data ?? Data(),
+                        next: (http?.value(forHTTPHeaderField: "Link")).flatMap(Self.next)))
             }
             done.signal()
         }.resume()

@@ -40,7 +40,8 @@ enum AssetLinksCommand: Command {
             if parsed.has("json") {
                 var members: [JSONMember] = [
                     JSONMember(key: "file", value: .string(path)), JSONMember(key: "valid", value: .bool(errors == 0)),
-                    JSONMember(key: "errors", value: .integer(errors)), JSONMember(key: "warnings", value: .integer(findings.count - errors)),
+                    JSONMember(key: "errors", value: .integer(errors)),
+                    JSONMember(key: "warnings", value: .integer(findings.count - errors)),
                     JSONMember(key: "findings", value: .array(findings.map(\.json))),
                 ]
                 if let granted { members.append(JSONMember(key: "handleAllURLs", value: .bool(granted))) }

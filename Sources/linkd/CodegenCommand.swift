@@ -4,7 +4,8 @@ import LinkKit
 /// `linkd codegen`: an app's generated router (or fixtures), fetched from a running linkd with a read key.
 enum CodegenCommand: Command {
     static let name = "codegen"
-    static let summary = "generate an app's router (codegen --app ID --language \(RouterLanguage.allCases.map(\.rawValue).joined(separator: "|")))"
+    static let summary =
+        "generate an app's router (codegen --app ID --language \(RouterLanguage.allCases.map(\.rawValue).joined(separator: "|")))"
     static let help = """
         Usage: linkd codegen --app ID --language \(CodegenLanguage.allCases.map(\.rawValue).joined(separator: "|")) [--package NAME] [--out FILE] [options]
 
@@ -30,8 +31,12 @@ enum CodegenCommand: Command {
         let kotlinPackage: String?
         do {
             let parsed = try Arguments(arguments, valued: APIClient.valuedOptions.union(["app", "language", "out", "package"]))
-            guard parsed.positionals.isEmpty else { throw Arguments.UsageError(description: "unexpected argument '\(parsed.positionals[0])'") }
-            guard let id = parsed.value("app"), UUID(uuidString: id) != nil else { throw Arguments.UsageError(description: "--app ID (a UUID) is required") }
+            guard parsed.positionals.isEmpty else {
+                throw Arguments.UsageError(description: "unexpected argument '\(parsed.positionals[0])'")
+            }
+            guard let id = parsed.value("app"), UUID(uuidString: id) != nil else {
+                throw Arguments.UsageError(description: "--app ID (a UUID) is required")
+            }
             guard let chosen = parsed.value("language").flatMap(CodegenLanguage.init(rawValue:)) else {
                 throw Arguments.UsageError(description: "--language must be \(CodegenLanguage.listed)")
             }
@@ -51,7 +56,8 @@ enum CodegenCommand: Command {
             return ExitStatus.usage
         }
         do {
-            let answer = try client.send("GET", "/v1/apps/\(app)/codegen/\(language.rawValue)" + (kotlinPackage.map { "?package=" + $0 } ?? ""), json: nil)
+            let answer = try client.send(
+                "GET", "/v1/apps/\(app)/codegen/\(language.rawValue)" + (kotlinPackage.map { "?package=" + $0 } ?? ""), json: nil)
             guard answer.status == 200 else {
                 let detail = String(decoding: answer.body, as: UTF8.self)
                 Output.err("linkd codegen: the server answered \(answer.status): \(detail)")
@@ -81,11 +87,15 @@ enum CodegenCommand: Command {
         var rules = [LinkRule(id: "x", apps: ["bench"], path: .raw("/private/*"), exclude: true)]
         for index in 0..<count {
             // (A template is always valid text: these cannot fail.)
-            rules.append(LinkRule(id: "r\(index)", apps: ["bench"], path: try! RulePattern("/section\(index)/{id}"), destination: DestinationBinding(type: "widgetDetail")))
+            rules.append(
+                LinkRule(
+                    id: "r\(index)", apps: ["bench"], path: try! RulePattern("/section\(index)/{id}"),
+                    destination: DestinationBinding(type: "widgetDetail")))
         }
         let compiled = CompiledDomain(settings: DomainSettings(hostname: "links.example.com"), apps: [app], rules: rules)
-        let table = RouterTable(appID: "bench", platform: .ios, scheme: "bench", destinations: [destination],
-                                domains: [RouterTable.Domain(hostname: "links.example.com", compiled: compiled)], schemeDomain: 0)
+        let table = RouterTable(
+            appID: "bench", platform: .ios, scheme: "bench", destinations: [destination],
+            domains: [RouterTable.Domain(hostname: "links.example.com", compiled: compiled)], schemeDomain: 0)
         Output.out(RouterSource.source(table, etag: "\"bench\"", language: .swift))
         return ExitStatus.success
     }

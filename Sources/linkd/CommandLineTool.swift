@@ -34,7 +34,8 @@ enum CommandLineTool {
     }
 
     static var overview: String {
-        var text = "linkd: self-hosted deep-link management (AASA, assetlinks, resolve, analytics)\n\nUsage: linkd <command> [options]\n\nCommands:\n"
+        var text =
+            "linkd: self-hosted deep-link management (AASA, assetlinks, resolve, analytics)\n\nUsage: linkd <command> [options]\n\nCommands:\n"
         for command in commands {
             text += "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0) + command.summary + "\n"
         }

@@ -23,27 +23,35 @@ struct ConfigurationOption: Sendable {
 
     /// An option setting `field` from text of `kind`. `unset` describes the default when the field's default
     /// formats as nothing (an empty list: "CORS off").
-    init<Value: Sendable>(_ name: String, _ environment: String, _ kind: OptionKind<Value>,
-                _ field: any WritableKeyPath<Configuration, Value> & Sendable, unset: String = "none", repeatable: Bool = false,
-                help: String) {
+    init<Value: Sendable>(
+        _ name: String, _ environment: String, _ kind: OptionKind<Value>,
+        _ field: any WritableKeyPath<Configuration, Value> & Sendable, unset: String = "none", repeatable: Bool = false,
+        help: String
+    ) {
         let formatted = kind.format(Configuration()[keyPath: field])
-        self.init(name, environment, kind, help: help, defaultText: formatted.isEmpty ? unset : formatted,
-                  repeatable: repeatable) { configuration, value in
+        self.init(
+            name, environment, kind, help: help, defaultText: formatted.isEmpty ? unset : formatted,
+            repeatable: repeatable
+        ) { configuration, value in
             configuration[keyPath: field] = value
         }
     }
 
     /// An option setting an optional `field`, nil (`unset`, which says what happens then) unless given.
-    init<Value: Sendable>(_ name: String, _ environment: String, _ kind: OptionKind<Value>,
-                _ field: any WritableKeyPath<Configuration, Value?> & Sendable, unset: String, help: String) {
+    init<Value: Sendable>(
+        _ name: String, _ environment: String, _ kind: OptionKind<Value>,
+        _ field: any WritableKeyPath<Configuration, Value?> & Sendable, unset: String, help: String
+    ) {
         let defaultValue = Configuration()[keyPath: field]
         self.init(name, environment, kind, help: help, defaultText: defaultValue.map(kind.format) ?? unset) { configuration, value in
             configuration[keyPath: field] = value
         }
     }
 
-    private init<Value: Sendable>(_ name: String, _ environment: String, _ kind: OptionKind<Value>, help: String, defaultText: String,
-                        repeatable: Bool = false, set: @escaping @Sendable (inout Configuration, Value) -> Void) {
+    private init<Value: Sendable>(
+        _ name: String, _ environment: String, _ kind: OptionKind<Value>, help: String, defaultText: String,
+        repeatable: Bool = false, set: @escaping @Sendable (inout Configuration, Value) -> Void
+    ) {
         self.name = name
         self.environment = environment
         self.placeholder = kind.placeholder

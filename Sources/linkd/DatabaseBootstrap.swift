@@ -44,9 +44,11 @@ final class DatabaseBootstrap {
             throw error
         }
         self.cluster = cluster
-        logger.info("embedded PostgreSQL running", metadata: [
-            "db.data_dir": configuration.dataDirectory.path, "db.cluster_dir": cluster.clusterDirectory.path,
-        ])
+        logger.info(
+            "embedded PostgreSQL running",
+            metadata: [
+                "db.data_dir": configuration.dataDirectory.path, "db.cluster_dir": cluster.clusterDirectory.path,
+            ])
     }
 
     /// Stops the embedded cluster, if this bootstrap started it (or adopted it, for the server). Idempotent.

@@ -10,16 +10,19 @@ extension LinksCommand {
         let body: Data
         let contentType: String
         do {
-            let parsed = try Arguments(arguments, valued: APIClient.valuedOptions.union([
-                "file", "domain", "slug", "url", "app", "type", "params", "name", "tags", "expires-at", "max-clicks",
-            ]))
+            let parsed = try Arguments(
+                arguments,
+                valued: APIClient.valuedOptions.union([
+                    "file", "domain", "slug", "url", "app", "type", "params", "name", "tags", "expires-at", "max-clicks",
+                ]))
             guard parsed.positionals.isEmpty else { throw Arguments.UsageError(description: "unexpected '\(parsed.positionals[0])'") }
             client = try APIClient(parsed)
             if let file = parsed.value("file") {
                 body = try APIClient.read(file)
                 path = "/v1/links/bulk"
                 // A JSON array, else one link a line.
-                contentType = body.first(where: { ![32, 9, 10, 13].contains($0) }) == UInt8(ascii: "[") ? "application/json" : "application/x-ndjson"
+                contentType =
+                    body.first(where: { ![32, 9, 10, 13].contains($0) }) == UInt8(ascii: "[") ? "application/json" : "application/x-ndjson"
             } else {
                 body = try oneLink(parsed)
                 path = "/v1/links"
@@ -68,8 +71,10 @@ extension LinksCommand {
                 }
                 params = value
             }
-            members += [JSONMember(key: "app", value: .string(app)),
-                        JSONMember(key: "destination", value: .object(["type": .string(type), "params": params]))]
+            members += [
+                JSONMember(key: "app", value: .string(app)),
+                JSONMember(key: "destination", value: .object(["type": .string(type), "params": params])),
+            ]
         default:
             throw Arguments.UsageError(description: "give either --url, or --app with --type")
         }

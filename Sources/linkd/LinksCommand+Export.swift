@@ -4,7 +4,10 @@ extension LinksCommand {
     /// `linkd links export [--format csv|ndjson]`: every page of `GET /v1/links/export`, as one CSV file (one
     /// header row), or one link a line.
     static func export(_ arguments: [String]) -> Int32 {
-        let filters = [("domain", "domain"), ("tag", "tag"), ("campaign", "campaign"), ("destination-type", "destinationType"), ("search", "q"), ("sort", "sort")]
+        let filters = [
+            ("domain", "domain"), ("tag", "tag"), ("campaign", "campaign"), ("destination-type", "destinationType"), ("search", "q"),
+            ("sort", "sort"),
+        ]
         let client: APIClient
         let output: FileHandle
         var query: [URLQueryItem] = []

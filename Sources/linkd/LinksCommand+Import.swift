@@ -12,11 +12,14 @@ extension LinksCommand {
                 throw Arguments.UsageError(description: "name one file to import ('-': standard input)")
             }
             guard let format = parsed.value("format"), ["firebase", "csv", "bitly", "rebrandly", "dub"].contains(format) else {
-                throw Arguments.UsageError(description: "--format must be firebase (a Takeout file), csv (linkd's), bitly, rebrandly or dub (their links exports)")
+                throw Arguments.UsageError(
+                    description: "--format must be firebase (a Takeout file), csv (linkd's), bitly, rebrandly or dub (their links exports)")
             }
             client = try APIClient(parsed)
             body = try APIClient.read(parsed.positionals[0])
-            query = [URLQueryItem(name: "format", value: format), URLQueryItem(name: "dryRun", value: parsed.has("dry-run") ? "true" : "false")]
+            query = [
+                URLQueryItem(name: "format", value: format), URLQueryItem(name: "dryRun", value: parsed.has("dry-run") ? "true" : "false"),
+            ]
             if let domain = parsed.value("domain") { query.append(URLQueryItem(name: "domain", value: domain)) }
         } catch {
             return usage(error)

@@ -115,8 +115,12 @@ enum LinksCommand: Command {
             }
             params = value
         }
-        var members = [JSONMember(key: "app", value: .string(app)),
-                       JSONMember(key: "destination", value: .object([JSONMember(key: "type", value: .string(type)), JSONMember(key: "params", value: params)]))]
+        var members = [
+            JSONMember(key: "app", value: .string(app)),
+            JSONMember(
+                key: "destination",
+                value: .object([JSONMember(key: "type", value: .string(type)), JSONMember(key: "params", value: params)])),
+        ]
         if let domain = parsed.value("domain") { members.append(JSONMember(key: "domain", value: .string(domain))) }
         return Data(JSONValue.object(members).serialized.utf8)
     }

@@ -43,7 +43,9 @@ enum MigrateCommand: Command {
                     return ExitStatus.success
                 }
                 let applied = try migrator.migrate(using: pool)
-                Output.out(applied.isEmpty ? "migrations: already current" : "migrations: applied \(applied.map(String.init).joined(separator: ", "))")
+                Output.out(
+                    applied.isEmpty
+                        ? "migrations: already current" : "migrations: applied \(applied.map(String.init).joined(separator: ", "))")
                 return ExitStatus.success
             }
         } catch {

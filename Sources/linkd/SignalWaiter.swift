@@ -27,7 +27,6 @@ enum SignalWaiter {
     }
 }
 
-
 private final class SignalBox: Sendable {
     private let number = Mutex<Int32>(0)
     func set(_ value: Int32) { number.withLock { $0 = value } }

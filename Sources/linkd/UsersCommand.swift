@@ -45,8 +45,9 @@ enum UsersCommand: Command {
             try DatabaseBootstrap.withDatabase(configuration) { pool, migrator in
                 try migrator.migrate(using: pool)
                 let sessions = configuration.service.sessions
-                let token = try Workspace.addPerson(pool: pool, workspace: workspace, email: email, role: role, personName: personName,
-                                                   linkLifetime: sessions.setPasswordLinkLifetime)
+                let token = try Workspace.addPerson(
+                    pool: pool, workspace: workspace, email: email, role: role, personName: personName,
+                    linkLifetime: sessions.setPasswordLinkLifetime)
                 Output.out(sessions.passwordLink(token, base: "http://localhost:\(configuration.listen.port)"))
             }
             return ExitStatus.success

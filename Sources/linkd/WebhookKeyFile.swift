@@ -23,13 +23,17 @@ struct WebhookKeyFile {
         let key = WebhookSecretKeys.Key.generate(id: "local")
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: url.path, contents: Data((key.text + "\n").utf8),
-                                                 attributes: [.posixPermissions: 0o600]) else {
+            guard
+                FileManager.default.createFile(
+                    atPath: url.path, contents: Data((key.text + "\n").utf8),
+                    attributes: [.posixPermissions: 0o600])
+            else {
                 throw CocoaError(.fileWriteUnknown)
             }
         } catch {
-            throw Arguments.UsageError(description: "cannot write the webhook key file \(url.path): \(error.localizedDescription); "
-                                       + "pass --webhook-secret-key instead")
+            throw Arguments.UsageError(
+                description: "cannot write the webhook key file \(url.path): \(error.localizedDescription); "
+                    + "pass --webhook-secret-key instead")
         }
         return key
     }

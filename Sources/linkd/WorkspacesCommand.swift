@@ -62,8 +62,9 @@ enum WorkspacesCommand: Command {
             for listing in listings {
                 Output.out("\(listing.workspace): \(listing.suffixes.isEmpty ? "any hostname" : listing.suffixes.joined(separator: " "))")
                 if !listing.domainsOutside.isEmpty {
-                    Output.err("linkd workspaces: note: \(listing.workspace) has domains outside its suffixes, which keep working: "
-                        + listing.domainsOutside.joined(separator: " "))
+                    Output.err(
+                        "linkd workspaces: note: \(listing.workspace) has domains outside its suffixes, which keep working: "
+                            + listing.domainsOutside.joined(separator: " "))
                 }
             }
             return ExitStatus.success

@@ -31,8 +31,10 @@ import Testing
         #expect(ASCII.lowercasedText([UInt8]()) == "")
     }
 
-    @Test(arguments: [("Content-Length", "content-length", true), ("X-Request-ID", "x-request-id", true), ("", "", true),
-                      ("Host", "Hosts", false), ("Host", "Hose", false), ("ÜBER", "über", false), ("a[", "A{", false), ("@", "`", false)])
+    @Test(arguments: [
+        ("Content-Length", "content-length", true), ("X-Request-ID", "x-request-id", true), ("", "", true),
+        ("Host", "Hosts", false), ("Host", "Hose", false), ("ÜBER", "über", false), ("a[", "A{", false), ("@", "`", false),
+    ])
     func equalIgnoringCaseFoldsOnlyASCIILetters(_ lhs: String, _ rhs: String, _ equal: Bool) {
         let same = Array(lhs.utf8).withUnsafeBufferPointer { left in
             Array(rhs.utf8).withUnsafeBufferPointer { right in ASCII.equalIgnoringCase(left, right) }

@@ -5,7 +5,9 @@ import Testing
     func decoded(_ text: String, plusAsSpace: Bool = false) -> String {
         let bytes = Array(text.utf8)
         let out = bytes.withUnsafeBufferPointer { input in
-            [UInt8](unsafeUninitializedCapacity: input.count) { out, count in count = Percent.decode(input, plusAsSpace: plusAsSpace, into: out) }
+            [UInt8](unsafeUninitializedCapacity: input.count) { out, count in
+                count = Percent.decode(input, plusAsSpace: plusAsSpace, into: out)
+            }
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -42,10 +44,12 @@ import Testing
         #expect(Array("%FF%C3".utf8).withUnsafeBufferPointer { Percent.decodedText($0, plusAsSpace: false) } == "\u{FFFD}\u{FFFD}")
     }
 
-    @Test("a decoded NUL is noticed, only from %00", arguments: [
-        ("%00", true), ("a%00b", true), ("%%00", true), ("%0%00", true),
-        ("%2500", false), ("%0", false), ("%0g", false), ("00", false), ("%41%20", false), ("plain", false),
-    ])
+    @Test(
+        "a decoded NUL is noticed, only from %00",
+        arguments: [
+            ("%00", true), ("a%00b", true), ("%%00", true), ("%0%00", true),
+            ("%2500", false), ("%0", false), ("%0g", false), ("00", false), ("%41%20", false), ("plain", false),
+        ])
     func noticesDecodedNUL(text: String, expected: Bool) {
         var decodedNUL = false
         let decoded = Array(text.utf8).withUnsafeBufferPointer { Percent.decodedText($0, plusAsSpace: true, noticingNUL: &decodedNUL) }

@@ -42,7 +42,7 @@ struct ConnectionGuardTests {
                 let request = Array("ET /hello HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n".utf8)
                 var offset = 0
                 while !stop.isSet && offset < request.count {
-                    usleep(1_000_000)   // the slow client's pace: what is tested, not a wait
+                    usleep(1_000_000) // the slow client's pace: what is tested, not a wait
                     for client in sockets.value { try? client.send([request[offset]]) }
                     offset += 1
                 }
@@ -82,7 +82,9 @@ struct ConnectionGuardTests {
             }
             #expect(served == 40)
             #expect(ContinuousClock.now - start < .seconds(2))
-            #expect(eventually { dropped(metrics, "evicted_idle") + dropped(metrics, "evicted_unfinished") >= 16 }, "the server took them all in")
+            #expect(
+                eventually { dropped(metrics, "evicted_idle") + dropped(metrics, "evicted_unfinished") >= 16 },
+                "the server took them all in")
             for _ in 0..<5 {
                 let elapsed = try #require(timedHello(port: port), "a normal client was locked out")
                 #expect(elapsed < 1.0)
@@ -110,10 +112,10 @@ struct ConnectionGuardTests {
             // Trickling never ends, so a deadline it extended would never pass: the bounds only allow for a busy machine.
             while ContinuousClock.now - start < .seconds(15) && closed.contains(false) {
                 for (index, client) in [header, body, later].enumerated() where !closed[index] {
-                    try? client.send(index == 1 ? "x" : "X")   // a byte every 100 ms to each
+                    try? client.send(index == 1 ? "x" : "X") // a byte every 100 ms to each
                     closed[index] = !client.isOpen()
                 }
-                usleep(100_000)   // the trickle's pace: what is tested, not a wait
+                usleep(100_000) // the trickle's pace: what is tested, not a wait
             }
             let elapsed = ContinuousClock.now - start
             #expect(closed == [true, true, true])
@@ -137,7 +139,7 @@ struct ConnectionGuardTests {
             let sockets = UnsafeSendableBox(slow)
             let trickler = TestThread {
                 while !stop.isSet {
-                    usleep(1_000_000)   // the slow bodies' pace: what is tested, not a wait
+                    usleep(1_000_000) // the slow bodies' pace: what is tested, not a wait
                     for client in sockets.value { try? client.send("b") }
                 }
             }
@@ -175,8 +177,8 @@ struct ConnectionGuardTests {
             let sockets = UnsafeSendableBox(uploads)
             let sender = TestThread {
                 while !stop.isSet {
-                    usleep(100_000)   // the senders' pace: what is tested, not a wait
-                    for client in sockets.value { try? client.send(String(repeating: "b", count: 10)) }   // 100 bytes a second
+                    usleep(100_000) // the senders' pace: what is tested, not a wait
+                    for client in sockets.value { try? client.send(String(repeating: "b", count: 10)) } // 100 bytes a second
                 }
             }
             defer {
@@ -198,7 +200,7 @@ struct ConnectionGuardTests {
     /// has just started (no byte yet: the slowest so far, but not yet given its chance).
     @Test func aNewBodyIsNotEvictedBeforeOldSlowOnes() throws {
         let metrics = MetricsRegistry()
-        let configuration = ServerConfiguration(bodyTimeout: 30, connectionLimit: 16)   // bodies' share: 14
+        let configuration = ServerConfiguration(bodyTimeout: 30, connectionLimit: 16) // bodies' share: 14
         try withLiveServer(configuration, metrics: metrics) { server, port in
             let slow = try openConnections(15, port: port, sending: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\na")
             // The old bodies age below the rate: what sets them apart from the new one, not a wait for a condition.
@@ -220,11 +222,11 @@ struct ConnectionGuardTests {
     /// problem+json, and the busy requests still complete.
     @Test func busyConnectionsAreNotEvicted() throws {
         let metrics = MetricsRegistry()
-        let configuration = ServerConfiguration(threads: 4, bodyTimeout: 30, connectionLimit: 3)   // bodies' share: 2
+        let configuration = ServerConfiguration(threads: 4, bodyTimeout: 30, connectionLimit: 3) // bodies' share: 2
         try withLiveServer(configuration, metrics: metrics) { server, port in
             let uploads = try openConnections(2, port: port, sending: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
             let sleeper = try HTTPTestClient(port: port, timeout: 30)
-            try sleeper.send("GET /sleep?ms=5000 HTTP/1.1\r\nHost: x\r\n\r\n")   // its handler runs for 5 s
+            try sleeper.send("GET /sleep?ms=5000 HTTP/1.1\r\nHost: x\r\n\r\n") // its handler runs for 5 s
             #expect(eventually { server.inFlightRequests == 3 }, "the uploads and the sleeper started")
             let refused = try HTTPTestClient(port: port, timeout: 3).readResponse()
             #expect(refused.status == 503)

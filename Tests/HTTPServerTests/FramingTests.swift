@@ -18,7 +18,7 @@ struct FramingTests {
     @Test(arguments: [400, 900, 1150])
     func manyQueryParametersAreServed(_ count: Int) throws {
         try withLiveServer { server, port in
-            let query = (0..<count).map { "\($0)=\($0 % 10)" }.joined(separator: "&")   // 1,150: 7.8 KB
+            let query = (0..<count).map { "\($0)=\($0 % 10)" }.joined(separator: "&") // 1,150: 7.8 KB
             let client = try HTTPTestClient(port: port, timeout: 5)
             let response = try client.request("GET", "/query?" + query)
             #expect(response.status == 200)
@@ -49,21 +49,28 @@ struct FramingTests {
 
     /// Each is refused with a 400 problem and the connection closed: nothing after the head is read as a request.
     static let refused: [Case] = [
-        Case(name: "space before the colon",
-             bytes: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length : 21\r\n\r\nGET /hello HTTP/1.1\r\n\r\n"),
+        Case(
+            name: "space before the colon",
+            bytes: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length : 21\r\n\r\nGET /hello HTTP/1.1\r\n\r\n"),
         Case(name: "tab before the colon", bytes: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length\t: 5\r\n\r\nhello"),
         Case(name: "space inside a field name", bytes: "GET /hello HTTP/1.1\r\nHost: x\r\nX Forwarded: a\r\n\r\n"),
-        Case(name: "chunked, identity",
-             bytes: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, identity\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
-        Case(name: "gzip, chunked",
-             bytes: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
+        Case(
+            name: "chunked, identity",
+            bytes: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, identity\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
+        Case(
+            name: "gzip, chunked",
+            bytes: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
         Case(name: "an unknown coding", bytes: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: foo\r\n\r\nhello"),
-        Case(name: "chunked twice",
-             bytes: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
-        Case(name: "chunked with a trailing blank",
-             bytes: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked \r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
-        Case(name: "Transfer-Encoding in HTTP/1.0",
-             bytes: "POST /echo HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
+        Case(
+            name: "chunked twice",
+            bytes:
+                "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
+        Case(
+            name: "chunked with a trailing blank",
+            bytes: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked \r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
+        Case(
+            name: "Transfer-Encoding in HTTP/1.0",
+            bytes: "POST /echo HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
     ]
 
     @Test(arguments: refused)
@@ -80,7 +87,8 @@ struct FramingTests {
             #expect(client.waitForClose(timeout: 2))
             #expect(noneInFlight(server))
         }
-        #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "rejected", "method": "POST", "status": "400"])
+        #expect(
+            metrics.counterValue("linkd_http_requests_total", labels: ["route": "rejected", "method": "POST", "status": "400"])
                 + metrics.counterValue("linkd_http_requests_total", labels: ["route": "rejected", "method": "GET", "status": "400"]) == 1)
     }
 

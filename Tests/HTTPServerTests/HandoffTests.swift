@@ -26,8 +26,9 @@ struct HandoffTests {
         let metrics = MetricsRegistry()
         let logger = Logger(label: "linkd.http.test", level: .critical, sink: .discard)
         let router = Router(builder, logger: logger, metrics: metrics, handoff: handoff)
-        let server = Server(configuration: ServerConfiguration(port: 0, threads: 1), responder: router, logger: logger, metrics: metrics,
-                            handoff: handoff)
+        let server = Server(
+            configuration: ServerConfiguration(port: 0, threads: 1), responder: router, logger: logger, metrics: metrics,
+            handoff: handoff)
         try server.start()
         defer { server.shutdown(gracePeriod: .seconds(2)) }
 

@@ -18,37 +18,59 @@ struct LibraryErrorAnswerTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "request target beyond the memory pool", bytes: Array("GET /hello?q=\(String(repeating: "a", count: 200_000)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
-             status: 414, type: Problem.Types.uriTooLong),
-        Case(name: "header field beyond the memory pool", bytes: Array("GET /hello HTTP/1.1\r\nHost: x\r\nX-Filler: \(String(repeating: "b", count: 200_000))\r\n\r\n".utf8),
-             status: 431, type: Problem.Types.headersTooLarge),
-        Case(name: "many header fields beyond the memory pool",
-             bytes: Array(("GET /hello HTTP/1.1\r\nHost: x\r\n" + (0..<4000).map { "X-F\($0): v\r\n" }.joined() + "\r\n").utf8),
-             status: 431, type: Problem.Types.headersTooLarge),
-        Case(name: "Content-Length not a number", bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n".utf8),
-             status: 400, type: Problem.Types.badRequest),
-        Case(name: "Content-Length beyond 64 bits", bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999999\r\n\r\n".utf8),
-             status: 413, type: Problem.Types.payloadTooLarge),
-        Case(name: "Content-Length as a list", bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5, 5\r\n\r\nhello".utf8),
-             status: 400, type: Problem.Types.badRequest),
-        Case(name: "Content-Length twice", bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nhello".utf8),
-             status: 400, type: Problem.Types.badRequest),
-        Case(name: "Content-Length and Transfer-Encoding",
-             bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".utf8),
-             status: 400, type: Problem.Types.badRequest),
-        Case(name: "malformed HTTP version", bytes: Array("GET /hello HTTP/1.x\r\nHost: x\r\n\r\n".utf8),
-             status: 400, type: Problem.Types.badRequest),
-        Case(name: "HTTP/2.0 request line", bytes: Array("GET /hello HTTP/2.0\r\nHost: x\r\n\r\n".utf8),
-             status: 505, type: Problem.Types.httpVersionNotSupported),
-        Case(name: "HTTP/0.9 request line", bytes: Array("GET /hello HTTP/0.9\r\nHost: x\r\n\r\n".utf8),
-             status: 505, type: Problem.Types.httpVersionNotSupported),
-        Case(name: "malformed chunk size", bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n".utf8),
-             status: 400, type: Problem.Types.badRequest),
-        Case(name: "chunk size beyond 64 bits",
-             bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffffff\r\nhello\r\n0\r\n\r\n".utf8),
-             status: 413, type: Problem.Types.payloadTooLarge),
-        Case(name: "chunk without its line end", bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhelloXX0\r\n\r\n".utf8),
-             status: 400, type: Problem.Types.badRequest),
+        Case(
+            name: "request target beyond the memory pool",
+            bytes: Array("GET /hello?q=\(String(repeating: "a", count: 200_000)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
+            status: 414, type: Problem.Types.uriTooLong),
+        Case(
+            name: "header field beyond the memory pool",
+            bytes: Array("GET /hello HTTP/1.1\r\nHost: x\r\nX-Filler: \(String(repeating: "b", count: 200_000))\r\n\r\n".utf8),
+            status: 431, type: Problem.Types.headersTooLarge),
+        Case(
+            name: "many header fields beyond the memory pool",
+            bytes: Array(("GET /hello HTTP/1.1\r\nHost: x\r\n" + (0..<4000).map { "X-F\($0): v\r\n" }.joined() + "\r\n").utf8),
+            status: 431, type: Problem.Types.headersTooLarge),
+        Case(
+            name: "Content-Length not a number", bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n".utf8),
+            status: 400, type: Problem.Types.badRequest),
+        Case(
+            name: "Content-Length beyond 64 bits",
+            bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999999\r\n\r\n".utf8),
+            status: 413, type: Problem.Types.payloadTooLarge),
+        Case(
+            name: "Content-Length as a list", bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5, 5\r\n\r\nhello".utf8),
+            status: 400, type: Problem.Types.badRequest),
+        Case(
+            name: "Content-Length twice",
+            bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nhello".utf8),
+            status: 400, type: Problem.Types.badRequest),
+        Case(
+            name: "Content-Length and Transfer-Encoding",
+            bytes: Array(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".utf8),
+            status: 400, type: Problem.Types.badRequest),
+        Case(
+            name: "malformed HTTP version", bytes: Array("GET /hello HTTP/1.x\r\nHost: x\r\n\r\n".utf8),
+            status: 400, type: Problem.Types.badRequest),
+        Case(
+            name: "HTTP/2.0 request line", bytes: Array("GET /hello HTTP/2.0\r\nHost: x\r\n\r\n".utf8),
+            status: 505, type: Problem.Types.httpVersionNotSupported),
+        Case(
+            name: "HTTP/0.9 request line", bytes: Array("GET /hello HTTP/0.9\r\nHost: x\r\n\r\n".utf8),
+            status: 505, type: Problem.Types.httpVersionNotSupported),
+        Case(
+            name: "malformed chunk size",
+            bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n".utf8),
+            status: 400, type: Problem.Types.badRequest),
+        Case(
+            name: "chunk size beyond 64 bits",
+            bytes: Array(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffffff\r\nhello\r\n0\r\n\r\n".utf8),
+            status: 413, type: Problem.Types.payloadTooLarge),
+        Case(
+            name: "chunk without its line end",
+            bytes: Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhelloXX0\r\n\r\n".utf8),
+            status: 400, type: Problem.Types.badRequest),
     ]
 
     @Test(arguments: cases)
@@ -71,8 +93,11 @@ struct LibraryErrorAnswerTests {
             // Nothing is left in flight (else shutdown would wait for it).
             #expect(eventually { server.inFlightRequests == 0 })
         }
-        #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "rejected", "method": "unknown", "status": String(testCase.status)])
-                + metrics.counterValue("linkd_http_requests_total", labels: ["route": "rejected", "method": "POST", "status": String(testCase.status)]) == 1)
+        #expect(
+            metrics.counterValue(
+                "linkd_http_requests_total", labels: ["route": "rejected", "method": "unknown", "status": String(testCase.status)])
+                + metrics.counterValue(
+                    "linkd_http_requests_total", labels: ["route": "rejected", "method": "POST", "status": String(testCase.status)]) == 1)
     }
 
     /// The shim's definition of `MHD_queue_response` is the one libmicrohttpd's internal calls reach.

@@ -9,8 +9,9 @@ struct SecretError: Error, CustomStringConvertible {
 }
 
 /// The response of `/prepared`, made once for the whole test run (as the association files' are per version).
-let preparedGreeting = PreparedResponse(status: 200, headers: ["Content-Type": "text/plain", "Cache-Control": "public, max-age=60"],
-                                        body: Array("prepared greeting".utf8))
+let preparedGreeting = PreparedResponse(
+    status: 200, headers: ["Content-Type": "text/plain", "Cache-Control": "public, max-age=60"],
+    body: Array("prepared greeting".utf8))
 
 /// The routes the live tests use.
 func testRoutes() -> RouterBuilder {
@@ -48,11 +49,13 @@ func testRoutes() -> RouterBuilder {
 }
 
 /// Starts a server on 127.0.0.1 and a free port with `builder`, runs `body`, shuts it down (even on failure).
-func withLiveServer<T>(_ configuration: ServerConfiguration = ServerConfiguration(port: 0),
-                       routes builder: RouterBuilder = testRoutes(),
-                       metrics: MetricsRegistry = MetricsRegistry(),
-                       logSink: LogSink = .discard,
-                       _ body: (Server, Int) throws -> T) throws -> T {
+func withLiveServer<T>(
+    _ configuration: ServerConfiguration = ServerConfiguration(port: 0),
+    routes builder: RouterBuilder = testRoutes(),
+    metrics: MetricsRegistry = MetricsRegistry(),
+    logSink: LogSink = .discard,
+    _ body: (Server, Int) throws -> T
+) throws -> T {
     let logger = Logger(label: "linkd.http.test", level: .info, sink: logSink)
     let router = Router(builder, logger: logger, metrics: metrics)
     var configuration = configuration
@@ -71,11 +74,13 @@ final class TestThread: @unchecked Sendable {
     init(_ body: @escaping @Sendable () -> Void) {
         self.body = body
         let box = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            let me = Unmanaged<TestThread>.fromOpaque(raw!).takeRetainedValue()
-            me.body()
-            return nil
-        }, box)
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                let me = Unmanaged<TestThread>.fromOpaque(raw!).takeRetainedValue()
+                me.body()
+                return nil
+            }, box)
         precondition(result == 0, "pthread_create failed")
     }
 

@@ -9,13 +9,13 @@ import TestSupport
 @Suite("nosniff on every answer")
 struct NoSniffTests {
     @Test(arguments: [
-        "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n",                                      // a handler's answer
-        "GET /prepared HTTP/1.1\r\nHost: x\r\n\r\n",                                   // a prepared response
-        "GET /conflict HTTP/1.1\r\nHost: x\r\n\r\n",                                   // a problem
-        "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n",                                    // the router's 404
-        "GET /hello HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n",                           // refused before routing
-        "GET /hello HTTP/1.x\r\nHost: x\r\n\r\n",                                      // libmicrohttpd's 400
-        "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",               // written by the server itself
+        "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", // a handler's answer
+        "GET /prepared HTTP/1.1\r\nHost: x\r\n\r\n", // a prepared response
+        "GET /conflict HTTP/1.1\r\nHost: x\r\n\r\n", // a problem
+        "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n", // the router's 404
+        "GET /hello HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", // refused before routing
+        "GET /hello HTTP/1.x\r\nHost: x\r\n\r\n", // libmicrohttpd's 400
+        "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", // written by the server itself
     ])
     func everyAnswerCarriesNoSniff(_ request: String) throws {
         try withLiveServer { _, port in

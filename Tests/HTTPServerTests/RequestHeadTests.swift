@@ -13,18 +13,20 @@ struct RequestHeadTests {
         return try client.readResponse()
     }
 
-    @Test("a NUL anywhere in the head is a 400", arguments: [
-        "GET /hello\0x HTTP/1.1\r\nHost: a\r\n\r\n",                          // served as /hello before
-        "GET /query?a=1\0b HTTP/1.1\r\nHost: a\r\n\r\n",
-        "GE\0T /hello HTTP/1.1\r\nHost: a\r\n\r\n",
-        "GET /hello HTTP/1.1\r\nHost: a\0evil.example\r\n\r\n",
-        "GET /hello HTTP/1.1\r\nHost:\0a\r\n\r\n",
-        "GET /hello HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer key\0junk\r\nAccept: */*\r\n\r\n",
-        "GET /hello HTTP/1.1\r\nHost: a\r\nX-Last: b\0c\r\n\r\n",             // the head's last line
-        "GET /hello HTTP/1.1\nHost: a\nX-Last: b\0c\n\n",                   // bare LF line ends
-        "GET /hello HTTP/1.1\r\nHost: a\r\nX-Trailing-NUL: b\0\r\n\r\n",
-        "GET /hello HTTP/1.1\r\nHost: a\r\nX-Folded: b\r\n c\r\n\r\n",       // obs-fold (RFC 9112 §5.2 allows a 400)
-    ])
+    @Test(
+        "a NUL anywhere in the head is a 400",
+        arguments: [
+            "GET /hello\0x HTTP/1.1\r\nHost: a\r\n\r\n", // served as /hello before
+            "GET /query?a=1\0b HTTP/1.1\r\nHost: a\r\n\r\n",
+            "GE\0T /hello HTTP/1.1\r\nHost: a\r\n\r\n",
+            "GET /hello HTTP/1.1\r\nHost: a\0evil.example\r\n\r\n",
+            "GET /hello HTTP/1.1\r\nHost:\0a\r\n\r\n",
+            "GET /hello HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer key\0junk\r\nAccept: */*\r\n\r\n",
+            "GET /hello HTTP/1.1\r\nHost: a\r\nX-Last: b\0c\r\n\r\n", // the head's last line
+            "GET /hello HTTP/1.1\nHost: a\nX-Last: b\0c\n\n", // bare LF line ends
+            "GET /hello HTTP/1.1\r\nHost: a\r\nX-Trailing-NUL: b\0\r\n\r\n",
+            "GET /hello HTTP/1.1\r\nHost: a\r\nX-Folded: b\r\n c\r\n\r\n", // obs-fold (RFC 9112 §5.2 allows a 400)
+        ])
     func nulIsRefused(head: String) throws {
         try withLiveServer { _, port in
             let response = try answer(head, port: port)
@@ -35,15 +37,17 @@ struct RequestHeadTests {
         }
     }
 
-    @Test("ordinary heads are served", arguments: [
-        "GET /hello HTTP/1.1\r\nHost: a\r\n\r\n",
-        "GET /hello HTTP/1.1\nHost: a\n\n",                                  // bare LF line ends
-        "GET  /hello HTTP/1.1\r\nHost: a\r\n\r\n",                           // two spaces after the method
-        "GET /hello HTTP/1.1\r\nHost:a\r\nX-Empty:\r\nX-Blank: \t \r\nX-Tab:\tv \r\n\r\n",
-        "GET /query?a=1&b=%41&c HTTP/1.1\r\nHost: a\r\nCookie: x=1; y=2\r\n\r\n",
-        "GET /hello HTTP/1.0\r\n\r\n",                                        // HTTP/1.0 needs no Host
-        "GET http://links.example/hello HTTP/1.1\r\nHost: links.example\r\n\r\n",
-    ])
+    @Test(
+        "ordinary heads are served",
+        arguments: [
+            "GET /hello HTTP/1.1\r\nHost: a\r\n\r\n",
+            "GET /hello HTTP/1.1\nHost: a\n\n", // bare LF line ends
+            "GET  /hello HTTP/1.1\r\nHost: a\r\n\r\n", // two spaces after the method
+            "GET /hello HTTP/1.1\r\nHost:a\r\nX-Empty:\r\nX-Blank: \t \r\nX-Tab:\tv \r\n\r\n",
+            "GET /query?a=1&b=%41&c HTTP/1.1\r\nHost: a\r\nCookie: x=1; y=2\r\n\r\n",
+            "GET /hello HTTP/1.0\r\n\r\n", // HTTP/1.0 needs no Host
+            "GET http://links.example/hello HTTP/1.1\r\nHost: links.example\r\n\r\n",
+        ])
     func ordinaryHeadsPass(head: String) throws {
         try withLiveServer { _, port in
             let response = try answer(head, port: port)
@@ -60,12 +64,14 @@ struct RequestHeadTests {
         }
     }
 
-    @Test("Host: missing in HTTP/1.1 or repeated is a 400", arguments: [
-        "GET /hello HTTP/1.1\r\n\r\n",
-        "GET /hello HTTP/1.1\r\nAccept: */*\r\n\r\n",
-        "GET /hello HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
-        "GET /hello HTTP/1.0\r\nHost: a\r\nhost: a\r\n\r\n",
-    ])
+    @Test(
+        "Host: missing in HTTP/1.1 or repeated is a 400",
+        arguments: [
+            "GET /hello HTTP/1.1\r\n\r\n",
+            "GET /hello HTTP/1.1\r\nAccept: */*\r\n\r\n",
+            "GET /hello HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+            "GET /hello HTTP/1.0\r\nHost: a\r\nhost: a\r\n\r\n",
+        ])
     func hostRules(head: String) throws {
         try withLiveServer { _, port in
             let response = try answer(head, port: port)

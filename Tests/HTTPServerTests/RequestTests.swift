@@ -69,8 +69,9 @@ struct RequestTests {
         #expect(ids.withLock { $0.count } == 16000)
         #expect(ids.withLock { $0.allSatisfy { $0.utf8.count == 32 && RequestID.isSane($0) } })
         // Generated ids are written out when read: the same text each time.
-        var request = Request(method: .GET, splitPath: "/", rawQuery: nil, headers: [:], body: [], remoteAddress: "",
-                              checkedRequestID: generator.next())
+        var request = Request(
+            method: .GET, splitPath: "/", rawQuery: nil, headers: [:], body: [], remoteAddress: "",
+            checkedRequestID: generator.next())
         let first = request.requestID
         #expect(request.requestID == first && first.utf8.count == 32)
         request.requestID = "set-1"
@@ -93,10 +94,13 @@ struct RequestTests {
         var problem = Problem.unprocessable(detail: "line1\n\"quoted\"", errors: [.init(pointer: "/a/0", detail: "bad")])
         problem.extensions["requestId"] = "r1"
         problem.extensions["status"] = "ignored: reserved"
-        #expect(String(decoding: problem.jsonBytes, as: UTF8.self) ==
-            #"{"type":"https://linkd.dev/problems/validation-failed","title":"Validation failed","status":422,"detail":"line1\n\"quoted\"","errors":[{"pointer":"/a/0","detail":"bad"}],"requestId":"r1"}"#)
-        #expect(String(decoding: Problem.methodNotAllowed.jsonBytes, as: UTF8.self) ==
-            #"{"type":"https://linkd.dev/problems/method-not-allowed","title":"Method not allowed","status":405}"#)
+        #expect(
+            String(decoding: problem.jsonBytes, as: UTF8.self)
+                == #"{"type":"https://linkd.dev/problems/validation-failed","title":"Validation failed","status":422,"detail":"line1\n\"quoted\"","errors":[{"pointer":"/a/0","detail":"bad"}],"requestId":"r1"}"#
+        )
+        #expect(
+            String(decoding: Problem.methodNotAllowed.jsonBytes, as: UTF8.self)
+                == #"{"type":"https://linkd.dev/problems/method-not-allowed","title":"Method not allowed","status":405}"#)
     }
 
     @Test func problemFactoriesHaveTheirStatus() {

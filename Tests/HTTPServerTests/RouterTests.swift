@@ -210,16 +210,24 @@ struct RouterTests {
         #expect(generated.headers["X-Request-ID"]?.count == 32)
     }
 
-    @Test("a parameter holding %00 is a 400 naming it, before the handler runs", arguments: [
-        ("/teams/AB%00", "teamId"), ("/teams/%00", "teamId"), ("/files/a/b%00c", "rest"),
-        ("/teams?cursor=%00", "cursor"), ("/teams?a=1&name=x%00y", "name"), ("/teams?x%00=1", "x%00"),
-    ])
+    @Test(
+        "a parameter holding %00 is a 400 naming it, before the handler runs",
+        arguments: [
+            ("/teams/AB%00", "teamId"), ("/teams/%00", "teamId"), ("/files/a/b%00c", "rest"),
+            ("/teams?cursor=%00", "cursor"), ("/teams?a=1&name=x%00y", "name"), ("/teams?x%00=1", "x%00"),
+        ])
     func nulInParameters(path: String, name: String) {
         let ran = Atomic<Int>(0)
         let router = router { builder in
-            builder.get("/teams/{teamId}") { _ in ran.add(1, ordering: .relaxed); return .text("team") }
-            builder.get("/teams") { _ in ran.add(1, ordering: .relaxed); return .text("teams") }
-            builder.get("/files/{rest*}") { _ in ran.add(1, ordering: .relaxed); return .text("file") }
+            builder.get("/teams/{teamId}") { _ in
+                ran.add(1, ordering: .relaxed); return .text("team")
+            }
+            builder.get("/teams") { _ in
+                ran.add(1, ordering: .relaxed); return .text("teams")
+            }
+            builder.get("/files/{rest*}") { _ in
+                ran.add(1, ordering: .relaxed); return .text("file")
+            }
         }
         let response = get(router, path)
         #expect(response.status == 400)
@@ -255,7 +263,10 @@ struct RouterTests {
         let mismatches = Atomic<Int>(0)
         let threads = (0..<8).map { worker in
             TestThread {
-                for index in 0..<500 where String(decoding: router.respond(to: Request(method: .GET, path: "/n/\(worker)-\(index)")).body, as: UTF8.self) != "\(worker)-\(index)" {
+                for index in 0..<500
+                where String(decoding: router.respond(to: Request(method: .GET, path: "/n/\(worker)-\(index)")).body, as: UTF8.self)
+                    != "\(worker)-\(index)"
+                {
                     mismatches.add(1, ordering: .relaxed)
                 }
             }

@@ -76,14 +76,14 @@ struct ServerTests {
     @Test func preparedResponsesAreSentAsMade() throws {
         try withLiveServer(ServerConfiguration(threads: 4)) { _, port in
             let client = try HTTPTestClient(port: port)
-            for _ in 0..<3 {   // one MHD response, queued again and again on a keep-alive connection
+            for _ in 0..<3 { // one MHD response, queued again and again on a keep-alive connection
                 let response = try client.request("GET", "/prepared")
                 #expect(response.status == 200)
                 #expect(response.text == "prepared greeting")
                 #expect(response.headers["Content-Type"] == "text/plain")
                 #expect(response.headers["Cache-Control"] == "public, max-age=60")
                 #expect(response.headers["Content-Length"] == "17")
-                #expect(response.headers["X-Request-ID"] == nil)   // nothing in it is particular to one request
+                #expect(response.headers["X-Request-ID"] == nil) // nothing in it is particular to one request
             }
             // A request that offers its id gets it back, as from every other response.
             let offered = try client.request("GET", "/prepared", headers: [("X-Request-ID", "cdn-7")])
@@ -284,7 +284,8 @@ struct ServerTests {
 
     @Test func headersTooLarge() throws {
         try withLiveServer(ServerConfiguration(maxHeaderBytes: 4000)) { _, port in
-            let response = try HTTPTestClient.request(port: port, path: "/hello", headers: [("X-Filler", String(repeating: "b", count: 5000))])
+            let response = try HTTPTestClient.request(
+                port: port, path: "/hello", headers: [("X-Filler", String(repeating: "b", count: 5000))])
             #expect(response.status == 431)
             #expect(response.headers["Content-Type"] == "application/problem+json")
             #expect(response.text.contains("headers-too-large"))
@@ -299,13 +300,15 @@ struct ServerTests {
     @Test func defaultLimitsAreOursNotMHDs() throws {
         try withLiveServer { _, port in
             let longURI = "/hello?q=" + String(repeating: "a", count: 8192 - 9)
-            let fullHeaders = (0..<16).map { ("X-Fill-\($0)", String(repeating: "h", count: 1000)) }   // ~16.2k with Host/Connection
-            let fits = try HTTPTestClient.request(port: port, path: longURI, headers: Array(fullHeaders.prefix(15)) + [("X-Rest", String(repeating: "r", count: 800))])
+            let fullHeaders = (0..<16).map { ("X-Fill-\($0)", String(repeating: "h", count: 1000)) } // ~16.2k with Host/Connection
+            let fits = try HTTPTestClient.request(
+                port: port, path: longURI, headers: Array(fullHeaders.prefix(15)) + [("X-Rest", String(repeating: "r", count: 800))])
             #expect(fits.status == 200)
             let uri = try HTTPTestClient.request(port: port, path: longURI + "a")
             #expect(uri.status == 414)
             #expect(uri.headers["Content-Type"] == "application/problem+json")
-            let headers = try HTTPTestClient.request(port: port, path: longURI, headers: fullHeaders + [("X-More", String(repeating: "m", count: 1000))])
+            let headers = try HTTPTestClient.request(
+                port: port, path: longURI, headers: fullHeaders + [("X-More", String(repeating: "m", count: 1000))])
             #expect(headers.status == 431)
             #expect(headers.headers["Content-Type"] == "application/problem+json")
         }
@@ -314,7 +317,8 @@ struct ServerTests {
     /// Far beyond MHD's connection memory pool MHD answers by itself: the shim makes that answer problem+json.
     @Test func hugeHeadersAndURIsAreRefusedByMHD() throws {
         try withLiveServer { server, port in
-            let headers = try HTTPTestClient.request(port: port, path: "/hello", headers: [("X-Filler", String(repeating: "b", count: 200_000))])
+            let headers = try HTTPTestClient.request(
+                port: port, path: "/hello", headers: [("X-Filler", String(repeating: "b", count: 200_000))])
             #expect(headers.status == 431)
             #expect(headers.headers["Content-Type"] == "application/problem+json")
             let uri = try HTTPTestClient.request(port: port, path: "/hello?q=" + String(repeating: "a", count: 200_000))
@@ -353,7 +357,8 @@ struct ServerTests {
 
     @Test func requestInfo() throws {
         try withLiveServer { _, port in
-            let response = try HTTPTestClient.request(port: port, path: "/info", headers: [("Host", "Links.Example.COM:8443"), ("X-Request-ID", "r1")])
+            let response = try HTTPTestClient.request(
+                port: port, path: "/info", headers: [("Host", "Links.Example.COM:8443"), ("X-Request-ID", "r1")])
             #expect(response.text == "GET 127.0.0.1 links.example.com r1")
         }
     }
@@ -408,13 +413,15 @@ struct ServerTests {
         #expect(response.text == "slept")
         #expect(took < .seconds(10), "the handler's 500 ms, not the grace period (the bound allows for a busy machine)")
         #expect(throws: HTTPTestClientError.self) { try HTTPTestClient(port: port, timeout: 1) }
-        server.shutdown()   // idempotent
+        server.shutdown() // idempotent
     }
 
     /// While draining, requests on already-open keep-alive connections are still answered, with `Connection: close`.
     @Test func drainingAsksClientsToClose() throws {
         let logger = Logger(label: "test", sink: .discard)
-        let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        let server = Server(
+            configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()),
+            logger: logger)
         try server.start()
         let port = server.port
         let idle = try HTTPTestClient(port: port)
@@ -445,7 +452,7 @@ struct ServerTests {
         #expect(finished.status == 200)
         #expect(finished.text == "put 3")
         stopper.join()
-        server.shutdown()   // a second caller returns at once: already stopped
+        server.shutdown() // a second caller returns at once: already stopped
     }
 
     @Test func expectContinue() throws {
@@ -463,8 +470,10 @@ struct ServerTests {
 
     @Test func lifecycleEdges() throws {
         let logger = Logger(label: "test", sink: .discard)
-        let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
-        server.shutdown()   // before start: nothing to do
+        let server = Server(
+            configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()),
+            logger: logger)
+        server.shutdown() // before start: nothing to do
         #expect(server.port == 0)
         try server.start()
         #expect(server.port > 0)
@@ -478,13 +487,15 @@ struct ServerTests {
 
     @Test func shutdownClosesIdleKeepAliveConnections() throws {
         let logger = Logger(label: "test", sink: .discard)
-        let server = Server(configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        let server = Server(
+            configuration: ServerConfiguration(port: 0), responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()),
+            logger: logger)
         try server.start()
         let client = try HTTPTestClient(port: server.port)
         #expect(try client.request("GET", "/hello").status == 200)
         let started = ContinuousClock.now
         server.shutdown(gracePeriod: .seconds(5))
-        #expect(started.duration(to: .now) < .seconds(1))   // idle connections don't hold shutdown
+        #expect(started.duration(to: .now) < .seconds(1)) // idle connections don't hold shutdown
         #expect(client.waitForClose(timeout: 2))
     }
 
@@ -508,8 +519,9 @@ struct ServerTests {
 
     @Test func listensOnIPv6Loopback() throws {
         let logger = Logger(label: "test", sink: .discard)
-        let server = Server(configuration: ServerConfiguration(host: "::1", port: 0),
-                            responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        let server = Server(
+            configuration: ServerConfiguration(host: "::1", port: 0),
+            responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
         try server.start()
         defer { server.shutdown() }
         let client = try HTTPTestClient(port: server.port, host: "::1")
@@ -526,7 +538,9 @@ struct ServerTests {
             _ = try HTTPTestClient.request(port: port, method: "POST", path: "/echo", body: Array(repeating: 0, count: 2 << 20))
         }
         #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "rejected", "method": "POST", "status": "413"]) == 1)
-        #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "/v1/domains/{host}/rules", "method": "GET", "status": "200"]) == 3)
+        #expect(
+            metrics.counterValue(
+                "linkd_http_requests_total", labels: ["route": "/v1/domains/{host}/rules", "method": "GET", "status": "200"]) == 3)
         #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "unmatched", "method": "GET", "status": "404"]) == 1)
         #expect(metrics.counterValue("linkd_http_requests_total", labels: ["route": "/hello", "method": "DELETE", "status": "405"]) == 1)
         let text = metrics.render()
@@ -552,7 +566,8 @@ struct ServerTests {
             let midHeaders = try HTTPTestClient(port: port)
             try midHeaders.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Partial: ")
             let midBody = try HTTPTestClient(port: port)
-            try midBody.send(HTTPTestClient.compose("POST", "/echo", headers: [("Content-Length", "1000")]) + Array(repeating: 1, count: 10))
+            try midBody.send(
+                HTTPTestClient.compose("POST", "/echo", headers: [("Content-Length", "1000")]) + Array(repeating: 1, count: 10))
             #expect(eventually { server.inFlightRequests == 2 })
             midHeaders.close()
             midBody.close()
@@ -563,8 +578,9 @@ struct ServerTests {
     /// `::` listens dual-stack; IPv4 clients are reported as plain IPv4 addresses.
     @Test func dualStackReportsIPv4Clients() throws {
         let logger = Logger(label: "test", sink: .discard)
-        let server = Server(configuration: ServerConfiguration(host: "::", port: 0),
-                            responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        let server = Server(
+            configuration: ServerConfiguration(host: "::", port: 0),
+            responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
         try server.start()
         defer { server.shutdown() }
         let response = try HTTPTestClient.request(port: server.port, path: "/info", headers: [("X-Request-ID", "v4")])

@@ -68,8 +68,9 @@ struct TrustedProxiesTests {
         var configuration = ServerConfiguration(port: 0)
         configuration.trustedProxies = try #require(TrustedProxies(parsing: "127.0.0.1"))
         try withLiveServer(configuration) { _, port in
-            let forwarded = try HTTPTestClient.request(port: port, path: "/client",
-                                                       headers: [("X-Forwarded-For", "6.6.6.6, 203.0.113.7"), ("X-Forwarded-Proto", "https")])
+            let forwarded = try HTTPTestClient.request(
+                port: port, path: "/client",
+                headers: [("X-Forwarded-For", "6.6.6.6, 203.0.113.7"), ("X-Forwarded-Proto", "https")])
             #expect(forwarded.text == "203.0.113.7 127.0.0.1 https")
             #expect(try HTTPTestClient.request(port: port, path: "/client").text == "127.0.0.1 127.0.0.1 http")
         }
@@ -80,9 +81,11 @@ struct TrustedProxiesTests {
         var configuration = ServerConfiguration(port: 0)
         configuration.trustedProxies = try #require(TrustedProxies(parsing: list))
         try withLiveServer(configuration) { _, port in
-            let spoofed = try HTTPTestClient.request(port: port, path: "/client", headers: [
-                ("X-Forwarded-For", "203.0.113.7"), ("Forwarded", "for=203.0.113.8;proto=https"), ("X-Forwarded-Proto", "https"),
-            ])
+            let spoofed = try HTTPTestClient.request(
+                port: port, path: "/client",
+                headers: [
+                    ("X-Forwarded-For", "203.0.113.7"), ("Forwarded", "for=203.0.113.8;proto=https"), ("X-Forwarded-Proto", "https"),
+                ])
             #expect(spoofed.text == "127.0.0.1 127.0.0.1 http")
         }
     }
@@ -91,7 +94,8 @@ struct TrustedProxiesTests {
         let logger = Logger(label: "test", sink: .discard)
         var configuration = ServerConfiguration(host: "::1", port: 0)
         configuration.trustedProxies = try #require(TrustedProxies(parsing: "::1/128"))
-        let server = Server(configuration: configuration, responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
+        let server = Server(
+            configuration: configuration, responder: Router(testRoutes(), logger: logger, metrics: MetricsRegistry()), logger: logger)
         try server.start()
         defer { server.shutdown() }
         let client = try HTTPTestClient(port: server.port, host: "::1")

@@ -2,7 +2,8 @@ import Testing
 @testable import LinkKit
 
 @Suite struct AASAFileTests {
-    static let apple = ##"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app","ABCDE12345.com.example.app2"],"components":[{"#":"no_universal_links","exclude":true,"comment":"c"},{"/":"/buy/*"},{"/":"/help/*","?":{"articleNumber":"????"}}]}]},"webcredentials":{"apps":["ABCDE12345.com.example.app"]},"appclips":{"apps":["ABCDE12345.com.example.app.Clip"]}}"##
+    static let apple =
+        ##"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app","ABCDE12345.com.example.app2"],"components":[{"#":"no_universal_links","exclude":true,"comment":"c"},{"/":"/buy/*"},{"/":"/help/*","?":{"articleNumber":"????"}}]}]},"webcredentials":{"apps":["ABCDE12345.com.example.app"]},"appclips":{"apps":["ABCDE12345.com.example.app.Clip"]}}"##
 
     @Test func decodesTheAppleExample() throws {
         let file = try AASAFile.decode(Self.apple)
@@ -24,9 +25,13 @@ import Testing
     }
 
     @Test func encodingOrdersKeysAndDoesNotEscapeSlashes() throws {
-        let messy = ##"{"appclips":{"apps":[]},"applinks":{"details":[{"components":[{"comment":"x","percentEncoded":false,"caseSensitive":false,"exclude":true,"#":"f","?":"q","/":"/a/*"}],"appIDs":["A.b"]}],"substitutionVariables":{"v":["1"]},"defaults":{"caseSensitive":false},"apps":[]},"unknown":1}"##
+        let messy =
+            ##"{"appclips":{"apps":[]},"applinks":{"details":[{"components":[{"comment":"x","percentEncoded":false,"caseSensitive":false,"exclude":true,"#":"f","?":"q","/":"/a/*"}],"appIDs":["A.b"]}],"substitutionVariables":{"v":["1"]},"defaults":{"caseSensitive":false},"apps":[]},"unknown":1}"##
         let encoded = try AASAFile.decode(messy).encoded()
-        #expect(encoded == ##"{"applinks":{"apps":[],"defaults":{"caseSensitive":false},"substitutionVariables":{"v":["1"]},"details":[{"appIDs":["A.b"],"components":[{"/":"/a/*","?":"q","#":"f","exclude":true,"caseSensitive":false,"percentEncoded":false,"comment":"x"}]}]},"appclips":{"apps":[]}}"##)
+        #expect(
+            encoded
+                == ##"{"applinks":{"apps":[],"defaults":{"caseSensitive":false},"substitutionVariables":{"v":["1"]},"details":[{"appIDs":["A.b"],"components":[{"/":"/a/*","?":"q","#":"f","exclude":true,"caseSensitive":false,"percentEncoded":false,"comment":"x"}]}]},"appclips":{"apps":[]}}"##
+        )
     }
 
     @Test func legacyFormKeepsAppIDAndPaths() throws {
@@ -41,7 +46,9 @@ import Testing
     }
 
     @Test func lenientDecoding() throws {
-        let file = try AASAFile.decode(#"{"applinks":{"details":[7,{"appID":"X.a","appIDs":["Y.b",3],"components":[null,{"/":5,"?":{"a":true},"exclude":"no","casesensitive":false}]}]}}"#)
+        let file = try AASAFile.decode(
+            #"{"applinks":{"details":[7,{"appID":"X.a","appIDs":["Y.b",3],"components":[null,{"/":5,"?":{"a":true},"exclude":"no","casesensitive":false}]}]}}"#
+        )
         let details = try #require(file.applinks?.details)
         #expect(details[0].appIDs.isEmpty)
         #expect(details[1].appIDs == ["Y.b", "X.a"])

@@ -2,23 +2,26 @@ import Testing
 @testable import LinkKit
 
 @Suite struct AASAURLTests {
-    @Test(arguments: [
-        ("https://example.com/a/b?c=d#e", "https", "example.com", nil, "/a/b", "c=d", "e"),
-        ("HTTPS://Example.COM./x", "https", "example.com", nil, "/x", nil, nil),
-        ("https://example.com", "https", "example.com", nil, "", nil, nil),
-        ("https://user:pw@example.com:8443/p", "https", "example.com", 8443, "/p", nil, nil),
-        ("https://example.com/#/route?x", "https", "example.com", nil, "/", nil, "/route?x"),
-        ("https://example.com?q", "https", "example.com", nil, "", "q", nil),
-        ("https://example.com/a?b?c#d#e", "https", "example.com", nil, "/a", "b?c", "d#e"),
-        ("https://example.com/café", "https", "example.com", nil, "/caf%C3%A9", nil, nil),
-        ("https://example.com/a b", "https", "example.com", nil, "/a%20b", nil, nil),
-        ("https://example.com/%c3%a9", "https", "example.com", nil, "/%c3%a9", nil, nil),
-        ("https://Bücher.example/ü?ü#ü", "https", "xn--bcher-kva.example", nil, "/%C3%BC", "%C3%BC", "%C3%BC"),
-        ("Https://BÜCHER.Example./Ü", "https", "xn--bcher-kva.example", nil, "/%C3%9C", nil, nil),
-        ("hTTp://WWW.EXAMPLE.COM", "http", "www.example.com", nil, "", nil, nil),
-        ("https://[::1]:80/x", "https", "[::1]", 80, "/x", nil, nil),
-    ] as [(String, String, String, Int?, String, String?, String?)])
-    func splits(_ text: String, _ scheme: String, _ host: String, _ port: Int?, _ path: String, _ query: String?, _ fragment: String?) throws {
+    @Test(
+        arguments: [
+            ("https://example.com/a/b?c=d#e", "https", "example.com", nil, "/a/b", "c=d", "e"),
+            ("HTTPS://Example.COM./x", "https", "example.com", nil, "/x", nil, nil),
+            ("https://example.com", "https", "example.com", nil, "", nil, nil),
+            ("https://user:pw@example.com:8443/p", "https", "example.com", 8443, "/p", nil, nil),
+            ("https://example.com/#/route?x", "https", "example.com", nil, "/", nil, "/route?x"),
+            ("https://example.com?q", "https", "example.com", nil, "", "q", nil),
+            ("https://example.com/a?b?c#d#e", "https", "example.com", nil, "/a", "b?c", "d#e"),
+            ("https://example.com/café", "https", "example.com", nil, "/caf%C3%A9", nil, nil),
+            ("https://example.com/a b", "https", "example.com", nil, "/a%20b", nil, nil),
+            ("https://example.com/%c3%a9", "https", "example.com", nil, "/%c3%a9", nil, nil),
+            ("https://Bücher.example/ü?ü#ü", "https", "xn--bcher-kva.example", nil, "/%C3%BC", "%C3%BC", "%C3%BC"),
+            ("Https://BÜCHER.Example./Ü", "https", "xn--bcher-kva.example", nil, "/%C3%9C", nil, nil),
+            ("hTTp://WWW.EXAMPLE.COM", "http", "www.example.com", nil, "", nil, nil),
+            ("https://[::1]:80/x", "https", "[::1]", 80, "/x", nil, nil),
+        ] as [(String, String, String, Int?, String, String?, String?)])
+    func splits(
+        _ text: String, _ scheme: String, _ host: String, _ port: Int?, _ path: String, _ query: String?, _ fragment: String?
+    ) throws {
         let url = try AASAURL(text)
         #expect(url.scheme == scheme)
         #expect(url.host == host)
@@ -36,8 +39,10 @@ import Testing
 
 @Suite struct CustomSchemeURLTests {
     /// The authority of a custom-scheme link is its first path segment (docs/LINKS.md).
-    @Test(arguments: ["widgets://widget/42?tab=reviews", "widgets:///widget/42?tab=reviews", "WIDGETS://widget/42?tab=reviews",
-                      "widgets:widget/42?tab=reviews", "widgets:/widget/42?tab=reviews"])
+    @Test(arguments: [
+        "widgets://widget/42?tab=reviews", "widgets:///widget/42?tab=reviews", "WIDGETS://widget/42?tab=reviews",
+        "widgets:widget/42?tab=reviews", "widgets:/widget/42?tab=reviews",
+    ])
     func firstSegmentIsPath(_ text: String) throws {
         let url = try AASAURL(text)
         #expect(url.scheme == "widgets" && url.host == "" && !url.isWeb)

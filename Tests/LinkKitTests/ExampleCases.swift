@@ -31,4 +31,3 @@ struct ExampleCase: CustomTestStringConvertible, Sendable {
         return nil
     }
 }
-

@@ -33,8 +33,10 @@ import Testing
         #expect(try JSONValue.parse("[\(text)]") == .array([.number(text)]))
     }
 
-    @Test(arguments: [("-", 1, "in a number"), ("1.", 2, "after the decimal point"), ("1.e5", 2, "after the decimal point"),
-                      ("1e", 2, "in the exponent"), ("1e+", 3, "in the exponent"), ("-x", 1, "in a number")])
+    @Test(arguments: [
+        ("-", 1, "in a number"), ("1.", 2, "after the decimal point"), ("1.e5", 2, "after the decimal point"),
+        ("1e", 2, "in the exponent"), ("1e+", 3, "in the exponent"), ("-x", 1, "in a number"),
+    ])
     func malformedNumbersSayWhereADigitWasExpected(_ text: String, _ offset: Int, _ what: String) {
         #expect {
             _ = try JSONValue.parse(text)
@@ -58,15 +60,19 @@ import Testing
     }
 
     /// A double's magnitude, and what PostgreSQL's `numeric` holds: the range of numbers linkd accepts.
-    @Test(arguments: ["1e999999", "-1e309", "1.8e308", String(repeating: "9", count: 310), "1e-999999", "0.0e-99999",
-                      "0e999999999999", "1." + String(repeating: "0", count: 16_384), "1E+400", "1e16384", "0.5e-16383"])
+    @Test(arguments: [
+        "1e999999", "-1e309", "1.8e308", String(repeating: "9", count: 310), "1e-999999", "0.0e-99999",
+        "0e999999999999", "1." + String(repeating: "0", count: 16_384), "1E+400", "1e16384", "0.5e-16383",
+    ])
     func numbersOutOfRange(_ text: String) {
         #expect(!JSONNumber.isInRange(text))
     }
 
-    @Test(arguments: ["0", "-0", "1e308", "-1.7976931348623157e308", "0.17976931348623157e309", "1e-400", "0e16383", "4.9e-324",
-                      "12345678901234567890123456789", String(repeating: "9", count: 308), "1.5e-16382",
-                      "1." + String(repeating: "0", count: 16_383), "1E+2"])
+    @Test(arguments: [
+        "0", "-0", "1e308", "-1.7976931348623157e308", "0.17976931348623157e309", "1e-400", "0e16383", "4.9e-324",
+        "12345678901234567890123456789", String(repeating: "9", count: 308), "1.5e-16382",
+        "1." + String(repeating: "0", count: 16_383), "1E+2",
+    ])
     func numbersInRange(_ text: String) {
         #expect(JSONNumber.isInRange(text))
     }

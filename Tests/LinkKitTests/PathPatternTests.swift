@@ -39,8 +39,12 @@ import Testing
         MatchCase("no escape syntax: \\* is still a star", single(#"[{"/":"/a\\*"}]"#), "https://example.com/a*", "none"),
         MatchCase("# in a path pattern never matches", single(#"[{"/":"/#/x/*"}]"#), "https://example.com/#/x/1", "none"),
         MatchCase("/* on the root", single(#"[{"/":"/*"}]"#), "https://example.com/", "A 0.0"),
-        MatchCase("legacy /201?/*", #"{"applinks":{"apps":[],"details":[{"appID":"\#(appA)","paths":["/videos/wwdc/201?/*"]}]}}"#, "https://example.com/videos/wwdc/2015/x", "A 0.0"),
-        MatchCase("literal $( in the URL is not a variable", single(#"[{"/":"/$(food)"}]"#, variables: #"{"food":["pizza"]}"#), "https://example.com/$(food)", "none"),
+        MatchCase(
+            "legacy /201?/*", #"{"applinks":{"apps":[],"details":[{"appID":"\#(appA)","paths":["/videos/wwdc/201?/*"]}]}}"#,
+            "https://example.com/videos/wwdc/2015/x", "A 0.0"),
+        MatchCase(
+            "literal $( in the URL is not a variable", single(#"[{"/":"/$(food)"}]"#, variables: #"{"food":["pizza"]}"#),
+            "https://example.com/$(food)", "none"),
         MatchCase("star then literal backtracks", single(#"[{"/":"*/x/*/y"}]"#), "https://example.com/a/x/x/b/y", "A 0.0"),
         MatchCase("case-sensitive by default", single(#"[{"/":"/Abc"}]"#), "https://example.com/abc", "none"),
     ]
@@ -58,10 +62,11 @@ import Testing
         #expect(elapsed < .seconds(2))
     }
 
-    @Test(arguments: [
-        ("buy/*", "/buy/*", "/buy"), ("//x//", "/x", nil), ("/", "", nil), ("*", "/*", ""), ("", "", nil), ("/a//*", "/a//*", "/a"),
-        ("/s2/d1/*", "/s2/d1/*", "/s2/d1"), ("/x?", "/x?", nil), ("/é//", "/é", nil), ("é/*", "/é/*", "/é"),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("buy/*", "/buy/*", "/buy"), ("//x//", "/x", nil), ("/", "", nil), ("*", "/*", ""), ("", "", nil), ("/a//*", "/a//*", "/a"),
+            ("/s2/d1/*", "/s2/d1/*", "/s2/d1"), ("/x?", "/x?", nil), ("/é//", "/é", nil), ("é/*", "/é/*", "/é"),
+        ] as [(String, String, String?)])
     func normalisesPathPatterns(_ text: String, _ pattern: String, _ parent: String?) {
         let normalised = CompiledRule.normalizedPath(text)
         #expect(normalised.pattern == pattern)

@@ -50,9 +50,12 @@ import Testing
             case .one:
                 return s < input.count && referenceSearch(elements, e + 1, Pattern.nextScalar(buffer, s), input)
             case .star:
-                return (s...input.count).reversed().contains { Pattern.isBoundary(buffer, $0) && referenceSearch(elements, e + 1, $0, input) }
+                return (s...input.count).reversed().contains {
+                    Pattern.isBoundary(buffer, $0) && referenceSearch(elements, e + 1, $0, input)
+                }
             case .variable(.characterClass(let characterClass, let anyCase)):
-                return s < input.count && characterClass.contains(input[s], anyCase: anyCase) && referenceSearch(elements, e + 1, s + 1, input)
+                return s < input.count && characterClass.contains(input[s], anyCase: anyCase)
+                    && referenceSearch(elements, e + 1, s + 1, input)
             case .variable(.alternatives(let alternatives)):
                 return alternatives.contains { referenceSearch($0 + Array(elements[(e + 1)...]), 0, s, input) }
             case .variable:
@@ -67,7 +70,8 @@ import Testing
     @Test func shortcutsDecideAsThePlainGlob() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
-            let text = (0..<Int.random(in: 0...7, using: &generator)).map { _ in Self.pieces.prefix(7).randomElement(using: &generator)! }.joined()
+            let text = (0..<Int.random(in: 0...7, using: &generator)).map { _ in Self.pieces.prefix(7).randomElement(using: &generator)! }
+                .joined()
             let pattern = Pattern(text, caseSensitive: true, variables: nil)
             // Inputs of valid and malformed UTF-8 alike: percent-decoding can yield either.
             let input = (0..<Int.random(in: 0...9, using: &generator)).map { _ in Self.bytes.randomElement(using: &generator)! }
@@ -79,7 +83,8 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let variables = ["v": ["a", "b*", "?a", ""]]
         for _ in 0..<5_000 {
-            let text = (0..<Int.random(in: 1...6, using: &generator)).map { _ in Self.pieces.randomElement(using: &generator)! }.joined() + "$(v)"
+            let text =
+                (0..<Int.random(in: 1...6, using: &generator)).map { _ in Self.pieces.randomElement(using: &generator)! }.joined() + "$(v)"
             let pattern = Pattern(text, caseSensitive: true, variables: variables)
             let input = (0..<Int.random(in: 0...8, using: &generator)).map { _ in Self.bytes.randomElement(using: &generator)! }
             #expect(pattern.matches(input) == Self.referenceSearch(pattern.variableElements, 0, 0, input), "\(text) \(input)")
@@ -103,15 +108,16 @@ import Testing
         }
         let hostile = try cost { "/*a*a*a*a*a*a*a*a*b\($0)" }
         #expect(hostile.weight == 36_000)
-        #expect(hostile.crossing == 113)   // 114 × 9 = 1,026
+        #expect(hostile.crossing == 113) // 114 × 9 = 1,026
         let ordinary = try cost { "/section\($0)/*" }
         #expect(ordinary.weight == 0 && ordinary.crossing == nil)
         let suffixed = try cost { "/s\($0)/*/x.pdf" }
         #expect(suffixed.weight == 1 && suffixed.crossing == nil)
         // Case-insensitive rules meet the case-sensitive ones their prefix starts, whatever its case.
         let mixed = try (0..<200).map { n in
-            LinkRule(id: "r\(n)", apps: [], path: try RulePattern(n.isMultiple(of: 2) ? "/Items/*a*b\(n)" : "/items/x/*a*b\(n)"),
-                     caseSensitive: n.isMultiple(of: 2) ? nil : false)
+            LinkRule(
+                id: "r\(n)", apps: [], path: try RulePattern(n.isMultiple(of: 2) ? "/Items/*a*b\(n)" : "/items/x/*a*b\(n)"),
+                caseSensitive: n.isMultiple(of: 2) ? nil : false)
         }
         #expect(CompiledDomain(settings: DomainSettings(hostname: "example.com"), apps: [], rules: mixed).scanCost.weight == 400)
     }

@@ -41,7 +41,9 @@ struct PatternInclusionTests {
         for _ in 0..<400 {
             let coverText = Self.randomPattern(&random)
             // Half the time a specialisation of the cover (a wildcard narrowed), so inclusions are frequent.
-            let text = random.next() % 2 == 0 ? Self.randomPattern(&random)
+            let text =
+                random.next() % 2 == 0
+                ? Self.randomPattern(&random)
                 : coverText.replacingOccurrences(of: "*", with: random.pick(["a", "?", "a*", "/b", "", "*"]))
             let (sub, cover) = (Self.pattern(text), Self.pattern(coverText))
             switch PatternInclusion.answer(sub, coveredBy: [cover]) {
@@ -49,7 +51,9 @@ struct PatternInclusionTests {
                 included += 1
                 for _ in 0..<30 {
                     let sample = Array(Self.sample(text, &random).utf8)
-                    #expect(sub.matches(sample) && cover.matches(sample), "'\(text)' ⊆ '\(coverText)' but '\(String(decoding: sample, as: UTF8.self))'")
+                    #expect(
+                        sub.matches(sample) && cover.matches(sample),
+                        "'\(text)' ⊆ '\(coverText)' but '\(String(decoding: sample, as: UTF8.self))'")
                 }
             case .notIncluded(let witness):
                 excluded += 1
@@ -82,6 +86,7 @@ struct PatternInclusionTests {
         // Paths: a trailing `/` never reaches the matcher.
         #expect(PatternInclusion.answer(Self.pattern("/c/*"), coveredBy: [Self.pattern("/c/?*")], isPath: true) == .included)
         #expect(PatternInclusion.answer(Self.pattern("/c/*"), coveredBy: [Self.pattern("/c/?*")]) == .notIncluded(witness: "/c/"))
-        #expect(PatternInclusion.answer(Self.pattern("/c*"), coveredBy: [Self.pattern("/c/?*")], isPath: true) == .notIncluded(witness: "/c"))
+        #expect(
+            PatternInclusion.answer(Self.pattern("/c*"), coveredBy: [Self.pattern("/c/?*")], isPath: true) == .notIncluded(witness: "/c"))
     }
 }

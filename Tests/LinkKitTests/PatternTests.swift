@@ -63,7 +63,10 @@ import Testing
     }
 
     @Test func elementsAsCompiled() {
-        #expect(Pattern("/Shop/**?x", caseSensitive: false, variables: nil).elements == [.literal(Array("/shop/".utf8)), .star, .one, .literal([UInt8(ascii: "x")])])
+        #expect(
+            Pattern("/Shop/**?x", caseSensitive: false, variables: nil).elements == [
+                .literal(Array("/shop/".utf8)), .star, .one, .literal([UInt8(ascii: "x")]),
+            ])
         #expect(Pattern("/Shop/*", caseSensitive: true, variables: nil).elements == [.literal(Array("/Shop/".utf8)), .star])
         #expect(Pattern("/Café/*?", caseSensitive: false, variables: nil).elements == [.literal(Array("/café/".utf8)), .star, .one])
         #expect(Pattern("a$b", caseSensitive: true, variables: [:]).elements == [.literal(Array("a$b".utf8))])

@@ -7,22 +7,26 @@ import Testing
     /// Random rules mixing literal prefixes, leading wildcards, variables, case-insensitive and decoded rules.
     static func randomFile(seed: UInt64, rules: Int) -> AASAFile {
         var random = SeededRandom(seed: seed)
-        let paths = ["/a/*", "/a/b", "/a", "/ab*", "*", "/*/b", "/$(lang)/*", "/A/*", "/a b/*", "/a%20b/*", "/?/b", "", "/b/*/c", "/a/b/*", "b/*"]
+        let paths = [
+            "/a/*", "/a/b", "/a", "/ab*", "*", "/*/b", "/$(lang)/*", "/A/*", "/a b/*", "/a%20b/*", "/?/b", "", "/b/*/c", "/a/b/*", "b/*",
+        ]
         var components: [AASAComponent] = []
         for _ in 0..<rules {
-            components.append(AASAComponent(
-                path: random.pick(paths + [nil]),
-                query: random.pick([nil, .string("x=1"), .items([QueryItemPattern(name: "k", pattern: "?*")])]),
-                fragment: random.pick([nil, nil, "f"]),
-                exclude: random.pick([nil, true, false]),
-                caseSensitive: random.pick([nil, false]),
-                percentEncoded: random.pick([nil, false])
-            ))
+            components.append(
+                AASAComponent(
+                    path: random.pick(paths + [nil]),
+                    query: random.pick([nil, .string("x=1"), .items([QueryItemPattern(name: "k", pattern: "?*")])]),
+                    fragment: random.pick([nil, nil, "f"]),
+                    exclude: random.pick([nil, true, false]),
+                    caseSensitive: random.pick([nil, false]),
+                    percentEncoded: random.pick([nil, false])
+                ))
         }
-        return AASAFile(applinks: AppLinks(details: [
-            AppLinksDetail(appIDs: [appA], components: Array(components.prefix(rules / 2))),
-            AppLinksDetail(appIDs: [appB, appA], components: Array(components.dropFirst(rules / 2))),
-        ]))
+        return AASAFile(
+            applinks: AppLinks(details: [
+                AppLinksDetail(appIDs: [appA], components: Array(components.prefix(rules / 2))),
+                AppLinksDetail(appIDs: [appB, appA], components: Array(components.dropFirst(rules / 2))),
+            ]))
     }
 
     static let urls = [
@@ -98,10 +102,11 @@ struct SeededRandom {
             path += random.pick(["", "/*", "*", "/?*", "/?"])
             components.append(AASAComponent(path: path, exclude: random.pick([nil, true]), caseSensitive: random.pick([nil, false])))
         }
-        return AASAFile(applinks: AppLinks(details: [
-            AppLinksDetail(appIDs: [appA], components: components),
-            AppLinksDetail(appIDs: [appB], components: Array(components.reversed())),
-        ]))
+        return AASAFile(
+            applinks: AppLinks(details: [
+                AppLinksDetail(appIDs: [appA], components: components),
+                AppLinksDetail(appIDs: [appB], components: Array(components.reversed())),
+            ]))
     }
 
     @Test(arguments: 0..<30)

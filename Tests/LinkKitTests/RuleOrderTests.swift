@@ -3,23 +3,38 @@ import Testing
 
 /// §3: defaults cascade, first match wins, exclude stops, per-app evaluation, choosing the app, legacy forms.
 @Suite struct RuleOrderTests {
-    static let twoApps = #"{"applinks":{"details":[{"appIDs":["\#(appA)"],"components":[{"/":"/a/*"}]},{"appIDs":["\#(appB)"],"components":[{"/":"*"}]}]}}"#
-    static let perAppExclude = #"{"applinks":{"details":[{"appIDs":["\#(appA)"],"components":[{"/":"*","exclude":true}]},{"appIDs":["\#(appB)"],"components":[{"/":"/x/*"}]}]}}"#
-    static let sameAppTwice = #"{"applinks":{"details":[{"appIDs":["\#(appA)"],"components":[{"/":"/a/*"}]},{"appIDs":["\#(appB)"],"components":[{"/":"/b/*"}]},{"appIDs":["\#(appA)"],"components":[{"/":"*","exclude":true}]}]}}"#
-    static let legacy = #"{"applinks":{"apps":[],"details":[{"appID":"\#(appA)","paths":["/wwdc/news/","NOT /videos/wwdc/2010/*","/videos/wwdc/201?/*","NOT/x"]}]}}"#
+    static let twoApps =
+        #"{"applinks":{"details":[{"appIDs":["\#(appA)"],"components":[{"/":"/a/*"}]},{"appIDs":["\#(appB)"],"components":[{"/":"*"}]}]}}"#
+    static let perAppExclude =
+        #"{"applinks":{"details":[{"appIDs":["\#(appA)"],"components":[{"/":"*","exclude":true}]},{"appIDs":["\#(appB)"],"components":[{"/":"/x/*"}]}]}}"#
+    static let sameAppTwice =
+        #"{"applinks":{"details":[{"appIDs":["\#(appA)"],"components":[{"/":"/a/*"}]},{"appIDs":["\#(appB)"],"components":[{"/":"/b/*"}]},{"appIDs":["\#(appA)"],"components":[{"/":"*","exclude":true}]}]}}"#
+    static let legacy =
+        #"{"applinks":{"apps":[],"details":[{"appID":"\#(appA)","paths":["/wwdc/news/","NOT /videos/wwdc/2010/*","/videos/wwdc/201?/*","NOT/x"]}]}}"#
     static let mixed = #"{"applinks":{"details":[{"appIDs":["\#(appA)"],"components":[],"paths":["*"]}]}}"#
     static let ios9 = #"{"applinks":{"apps":[],"details":{"\#(appA)":{"paths":["/a/*"]},"\#(appB)":{"paths":["*"]}}}}"#
 
     static let cases: [MatchCase] = [
-        MatchCase("domain default exclude", single(##"[{"#":"*"}]"##, domainDefaults: #"{"exclude":true}"#), "https://example.com/bar", "blocked 0.0"),
-        MatchCase("component overrides default exclude", single(#"[{"exclude":false}]"#, domainDefaults: #"{"exclude":true}"#), "https://example.com/bar", "A 0.0"),
+        MatchCase(
+            "domain default exclude", single(##"[{"#":"*"}]"##, domainDefaults: #"{"exclude":true}"#), "https://example.com/bar",
+            "blocked 0.0"),
+        MatchCase(
+            "component overrides default exclude", single(#"[{"exclude":false}]"#, domainDefaults: #"{"exclude":true}"#),
+            "https://example.com/bar", "A 0.0"),
         MatchCase("app default path applies", single(##"[{"#":"x"}]"##, defaults: #"{"/":"/a/*"}"#), "https://example.com/a/1#x", "A 0.0"),
         MatchCase("app default path restricts", single(##"[{"#":"x"}]"##, defaults: #"{"/":"/a/*"}"#), "https://example.com/b#x", "none"),
-        MatchCase("domain default query applies", single(#"[{"/":"/a"}]"#, domainDefaults: #"{"?":{"k":"1"}}"#), "https://example.com/a", "none"),
-        MatchCase("app default fragment overrides domain", single(#"[{"/":"/a"}]"#, defaults: ##"{"#":"*"}"##, domainDefaults: ##"{"#":"z"}"##), "https://example.com/a", "A 0.0"),
-        MatchCase("first match wins: exclude first", single(#"[{"/":"/a/*","exclude":true},{"/":"/a/*"}]"#), "https://example.com/a/1", "blocked 0.0"),
-        MatchCase("first match wins: match first", single(#"[{"/":"/a/*"},{"/":"/a/*","exclude":true}]"#), "https://example.com/a/1", "A 0.0"),
-        MatchCase("later rule decides when earlier fail", single(#"[{"/":"/x"},{"/":"/y"},{"/":"/a/*"}]"#), "https://example.com/a/1", "A 0.2"),
+        MatchCase(
+            "domain default query applies", single(#"[{"/":"/a"}]"#, domainDefaults: #"{"?":{"k":"1"}}"#), "https://example.com/a", "none"),
+        MatchCase(
+            "app default fragment overrides domain", single(#"[{"/":"/a"}]"#, defaults: ##"{"#":"*"}"##, domainDefaults: ##"{"#":"z"}"##),
+            "https://example.com/a", "A 0.0"),
+        MatchCase(
+            "first match wins: exclude first", single(#"[{"/":"/a/*","exclude":true},{"/":"/a/*"}]"#), "https://example.com/a/1",
+            "blocked 0.0"),
+        MatchCase(
+            "first match wins: match first", single(#"[{"/":"/a/*"},{"/":"/a/*","exclude":true}]"#), "https://example.com/a/1", "A 0.0"),
+        MatchCase(
+            "later rule decides when earlier fail", single(#"[{"/":"/x"},{"/":"/y"},{"/":"/a/*"}]"#), "https://example.com/a/1", "A 0.2"),
         MatchCase("empty component matches all", single(#"[{}]"#), "https://example.com/anything?x=1#y", "A 0.0"),
         MatchCase("earliest entry wins", twoApps, "https://example.com/a/1", "A 0.0"),
         MatchCase("second app gets the rest", twoApps, "https://example.com/b", "B 1.0"),
@@ -28,7 +43,9 @@ import Testing
         MatchCase("same app over several entries", sameAppTwice, "https://example.com/c", "blocked 2.0"),
         MatchCase("same app, earlier entry first", sameAppTwice, "https://example.com/a/1", "A 0.0"),
         MatchCase("other app still opens", sameAppTwice, "https://example.com/b/1", "B 1.0"),
-        MatchCase("several appIDs: first listed", #"{"applinks":{"details":[{"appIDs":["\#(appB)","\#(appA)"],"components":[{}]}]}}"#, "https://example.com/", "B 0.0"),
+        MatchCase(
+            "several appIDs: first listed", #"{"applinks":{"details":[{"appIDs":["\#(appB)","\#(appA)"],"components":[{}]}]}}"#,
+            "https://example.com/", "B 0.0"),
         MatchCase("legacy path", legacy, "https://example.com/wwdc/news/?utm=1#top", "A 0.0"),
         MatchCase("legacy path without trailing slash", legacy, "https://example.com/wwdc/news", "A 0.0"),
         MatchCase("legacy NOT", legacy, "https://example.com/videos/wwdc/2010/x", "blocked 0.1"),
@@ -44,7 +61,9 @@ import Testing
         MatchCase("http works too", single("[{}]"), "http://example.com/x", "A 0.0"),
         MatchCase("other schemes never open", single("[{}]"), "ftp://example.com/x", "none"),
         MatchCase("malformed component keeps indices", single(#"[5,{"/":"/a"}]"#), "https://example.com/a", "A 0.1"),
-        MatchCase("malformed entry keeps indices", #"{"applinks":{"details":["x",{"appIDs":["\#(appA)"],"components":[{}]}]}}"#, "https://example.com/a", "A 1.0"),
+        MatchCase(
+            "malformed entry keeps indices", #"{"applinks":{"details":["x",{"appIDs":["\#(appA)"],"components":[{}]}]}}"#,
+            "https://example.com/a", "A 1.0"),
         MatchCase("wrong-typed flag is ignored", single(#"[{"/":"/a","exclude":"yes"}]"#), "https://example.com/a", "A 0.0"),
     ]
 

@@ -26,8 +26,11 @@ struct AndroidManifestAPITests {
             #expect(response.text.contains("exclusionIgnoredOnAndroid"))
             #expect(try service.request("GET", path, key: fixture.key, headers: [("If-None-Match", etag)]).status == 304)
             // The ETag follows the rules.
-            try Fixture.expect(201, service.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
-                                                    json: #"{"apps":["\#(fixture.androidApp)"],"path":"/shop/*"}"#))
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                    json: #"{"apps":["\#(fixture.androidApp)"],"path":"/shop/*"}"#))
             try fixture.waitForCatalog { $0.catalog.entry(exactly: fixture.host)?.compiled.rules.count == 4 }
             let changed = try Fixture.expect(200, service.request("GET", path, key: fixture.key, headers: [("If-None-Match", etag)]))
             #expect(changed.headers["ETag"] != etag && changed.text.contains(#"<data android:pathPrefix="/shop/" />"#))
@@ -45,9 +48,14 @@ struct AndroidManifestAPITests {
             let other = try service.key(workspace: "other")
             #expect(try service.request("GET", "/v1/apps/\(fixture.androidApp)/codegen/android-manifest", key: other).status == 404)
             // An Android app no rule names has no links to write filters for.
-            let lonely = try Fixture.expect(201, service.request("POST", "/v1/apps", key: fixture.key, json: """
-                {"platform":"android","name":"Other","packageName":"com.example.other","sha256CertFingerprints":[{"value":"\(Fixture.fingerprint)"}]}
-                """)).json["id"]!.stringValue!
+            let lonely = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/apps", key: fixture.key,
+                    json: """
+                        {"platform":"android","name":"Other","packageName":"com.example.other","sha256CertFingerprints":[{"value":"\(Fixture.fingerprint)"}]}
+                        """)
+            ).json["id"]!.stringValue!
             #expect(try service.request("GET", "/v1/apps/\(lonely)/codegen/android-manifest", key: fixture.key).status == 409)
             // The setting takes a boolean only, and a refused write changes nothing.
             let bad = try service.request("PATCH", "/v1/domains/\(fixture.host)", key: fixture.key, json: #"{"androidDynamicRules":"yes"}"#)
@@ -67,18 +75,24 @@ struct AndroidManifestAPITests {
             }
             // Without dynamic rules the manifest decides, and it cannot exclude.
             #expect(try resolve("https://links.example.com/private/x")["outcome"] == .string("no_match"))
-            let patched = try Fixture.expect(200, service.request("PATCH", "/v1/domains/\(fixture.host)", key: fixture.key,
-                                                                  json: #"{"androidDynamicRules":true}"#))
+            let patched = try Fixture.expect(
+                200,
+                service.request(
+                    "PATCH", "/v1/domains/\(fixture.host)", key: fixture.key,
+                    json: #"{"androidDynamicRules":true}"#))
             #expect(try patched.json["androidDynamicRules"] == .bool(true))
             try fixture.waitForCatalog { $0.catalog.entry(exactly: fixture.host)?.compiled.settings.androidDynamicRules == true }
             let statement = try #require(try served(service).arrayValue?.first)
             let components = statement["relation_extensions"]?[AssetLinksFile.handleAllURLs]?["dynamic_app_link_components"]
             #expect(components?.serialized == #"[{"/":"/private/*","exclude":true},{"/":"/private","exclude":true},{"/":"/widget/?*"}]"#)
-            #expect(try resolve("https://links.example.com/widget/7")["destination"]?.serialized == #"{"type":"widgetDetail","params":{"id":7}}"#)
+            #expect(
+                try resolve("https://links.example.com/widget/7")["destination"]?.serialized
+                    == #"{"type":"widgetDetail","params":{"id":7}}"#)
             // The served file lints clean of errors, and says what Android 14 does with the exclusion.
             let findings = AssetLinksLinter.lint(json: try served(service))
             #expect(findings.allSatisfy { $0.severity == .warning } && findings.contains { $0.code == "exclusionNeedsAndroid15" })
-            let manifest = try Fixture.expect(200, service.request("GET", "/v1/apps/\(fixture.androidApp)/codegen/android-manifest", key: fixture.key))
+            let manifest = try Fixture.expect(
+                200, service.request("GET", "/v1/apps/\(fixture.androidApp)/codegen/android-manifest", key: fixture.key))
             #expect(manifest.text.contains("exclusionNeedsAndroid15"))
         }
     }

@@ -27,8 +27,9 @@ struct AssociationServingTests {
                 #expect(again.headers[name] == response.headers[name])
             }
             #expect(again.body == response.body)
-            let offered = try service.request("GET", "/.well-known/apple-app-site-association",
-                                              headers: [("Host", "links.example.com"), ("X-Request-ID", "cdn-42")])
+            let offered = try service.request(
+                "GET", "/.well-known/apple-app-site-association",
+                headers: [("Host", "links.example.com"), ("X-Request-ID", "cdn-42")])
             #expect(offered.headers["X-Request-ID"] == "cdn-42")
             #expect(offered.body == response.body)
             #expect(offered.headers["ETag"] == etag)
@@ -38,11 +39,13 @@ struct AssociationServingTests {
     @Test func theLastFetchIsShownOnTheDomain() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let response = try service.request("GET", "/.well-known/apple-app-site-association",
-                                               headers: [("Host", fixture.host), ("User-Agent", "AASA-Bot/1.0.0")])
+            let response = try service.request(
+                "GET", "/.well-known/apple-app-site-association",
+                headers: [("Host", fixture.host), ("User-Agent", "AASA-Bot/1.0.0")])
             var lastFetch: JSONValue?
             try waitUntil("the fetch logged on the domain") {
-                lastFetch = try service.request("GET", "/v1/domains/\(fixture.host)", key: fixture.key).json["lastFetch"]?["apple-app-site-association"]
+                lastFetch = try service.request("GET", "/v1/domains/\(fixture.host)", key: fixture.key).json["lastFetch"]?[
+                    "apple-app-site-association"]
                 return lastFetch != nil
             }
             #expect(lastFetch?["userAgent"] == .string("AASA-Bot/1.0.0"))
@@ -55,7 +58,9 @@ struct AssociationServingTests {
         try TestService.with { service in
             _ = try Fixture(service)
             let wellKnown = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "links.example.com")])
-            for (path, host) in [("/apple-app-site-association", "links.example.com"), ("/.well-known/apple-app-site-association", "LINKS.Example.COM:8443")] {
+            for (path, host) in [
+                ("/apple-app-site-association", "links.example.com"), ("/.well-known/apple-app-site-association", "LINKS.Example.COM:8443"),
+            ] {
                 let response = try service.request("GET", path, headers: [("Host", host)])
                 #expect(response.status == 200)
                 #expect(response.body == wellKnown.body)
@@ -70,13 +75,16 @@ struct AssociationServingTests {
             let first = try service.request("GET", "/.well-known/apple-app-site-association", headers: [host])
             let etag = try #require(first.headers["ETag"])
             let lastModified = try #require(first.headers["Last-Modified"])
-            let byTag = try service.request("GET", "/.well-known/apple-app-site-association", headers: [host, ("If-None-Match", "\"other\", \(etag)")])
+            let byTag = try service.request(
+                "GET", "/.well-known/apple-app-site-association", headers: [host, ("If-None-Match", "\"other\", \(etag)")])
             #expect(byTag.status == 304)
             #expect(byTag.body.isEmpty)
             #expect(byTag.headers["ETag"] == etag)
-            let byDate = try service.request("GET", "/.well-known/apple-app-site-association", headers: [host, ("If-Modified-Since", lastModified)])
+            let byDate = try service.request(
+                "GET", "/.well-known/apple-app-site-association", headers: [host, ("If-Modified-Since", lastModified)])
             #expect(byDate.status == 304)
-            let stale = try service.request("GET", "/.well-known/apple-app-site-association", headers: [host, ("If-None-Match", "\"other\"")])
+            let stale = try service.request(
+                "GET", "/.well-known/apple-app-site-association", headers: [host, ("If-None-Match", "\"other\"")])
             #expect(stale.status == 200)
             #expect(stale.body == first.body)
         }
@@ -131,7 +139,8 @@ struct AssociationServingTests {
                 #expect(answer["outcome"] == .string("open_app"), "\(url)")
                 #expect(answer["domain"] == .string("*.example.org"), "\(url)")
             }
-            #expect(try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "a.example.org")]).status == 404)
+            #expect(
+                try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "a.example.org")]).status == 404)
         }
     }
 
@@ -142,10 +151,13 @@ struct AssociationServingTests {
             // Reading the rules back and PUTting them unchanged regenerates the file.
             let rules = try service.request("GET", "/v1/domains/\(fixture.host)/rules", key: fixture.key)
             let items = try #require(try rules.json["items"])
-            try Fixture.expect(200, service.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
-                                                    json: JSONValue.object(["rules": items]).serialized))
+            try Fixture.expect(
+                200,
+                service.request(
+                    "PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                    json: JSONValue.object(["rules": items]).serialized))
             try fixture.waitForCatalog { _ in true }
-            try service.waitForChangeFeed()   // its own notification heard too: nothing rebuilds the file after this
+            try service.waitForChangeFeed() // its own notification heard too: nothing rebuilds the file after this
             let after = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", fixture.host)])
             #expect(after.body == before.body)
             #expect(after.headers["ETag"] == before.headers["ETag"])
@@ -155,8 +167,11 @@ struct AssociationServingTests {
     @Test func aRuleChangeReachesTheServedFile() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            try Fixture.expect(201, service.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
-                                                    json: #"{"apps":["\#(fixture.iosApp)"],"path":"/new/*","position":0}"#))
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                    json: #"{"apps":["\#(fixture.iosApp)"],"path":"/new/*","position":0}"#))
             try fixture.waitForCatalog { $0.catalog.entry(exactly: fixture.host)?.compiled.aasaJSON.contains("/new/*") == true }
             let response = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", fixture.host)])
             #expect(response.text.contains(#"{"/":"/new/*"}"#))

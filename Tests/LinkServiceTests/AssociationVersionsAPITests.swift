@@ -25,7 +25,9 @@ struct AssociationVersionsAPITests {
 
     /// The id of the newest audit entry of the workspace.
     func lastAuditID(_ fixture: Fixture) throws -> Int? {
-        try Fixture.expect(200, fixture.service.request("GET", "/v1/audit?limit=1", key: fixture.key)).json["items"]?.arrayValue?.first?["id"].flatMap(Self.int)
+        try Fixture.expect(200, fixture.service.request("GET", "/v1/audit?limit=1", key: fixture.key)).json["items"]?.arrayValue?.first?[
+            "id"
+        ].flatMap(Self.int)
     }
 
     static func int(_ value: JSONValue) -> Int? {
@@ -34,8 +36,10 @@ struct AssociationVersionsAPITests {
     }
 
     func served(_ fixture: Fixture) throws -> (aasa: String, assetlinks: String) {
-        let aasa = try Fixture.expect(200, fixture.service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", fixture.host)]))
-        let links = try Fixture.expect(200, fixture.service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", fixture.host)]))
+        let aasa = try Fixture.expect(
+            200, fixture.service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", fixture.host)]))
+        let links = try Fixture.expect(
+            200, fixture.service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", fixture.host)]))
         return (aasa.headers["ETag"] ?? "", links.headers["ETag"] ?? "")
     }
 
@@ -51,8 +55,12 @@ struct AssociationVersionsAPITests {
         #expect(latest["auditId"].flatMap(Self.int) == (try lastAuditID(fixture)), sourceLocation: sourceLocation)
         #expect(latest["cause"] == .string("write"), sourceLocation: sourceLocation)
         let n = try #require(latest["n"].flatMap(Self.int))
-        let full = try Fixture.expect(200, fixture.service.request("GET", "/v1/domains/\(fixture.host)/association/versions/\(n)", key: fixture.key)).json
-        let file = try Fixture.expect(200, fixture.service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", fixture.host)])).json
+        let full = try Fixture.expect(
+            200, fixture.service.request("GET", "/v1/domains/\(fixture.host)/association/versions/\(n)", key: fixture.key)
+        ).json
+        let file = try Fixture.expect(
+            200, fixture.service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", fixture.host)])
+        ).json
         #expect(full["aasa"] == file, sourceLocation: sourceLocation)
         #expect(full["snapshot"]?["rules"]?.arrayValue != nil, sourceLocation: sourceLocation)
     }
@@ -64,23 +72,38 @@ struct AssociationVersionsAPITests {
             // The domain's creation (no rules yet) and its rules.
             try expectLatestIsServed(fixture, count: 2)
 
-            try Fixture.expect(200, service.request("PATCH", "/v1/domains/\(fixture.host)", key: fixture.key,
-                                                    json: #"{"defaults":{"caseSensitive":false}}"#))
+            try Fixture.expect(
+                200,
+                service.request(
+                    "PATCH", "/v1/domains/\(fixture.host)", key: fixture.key,
+                    json: #"{"defaults":{"caseSensitive":false}}"#))
             try expectLatestIsServed(fixture, count: 3)
 
-            try Fixture.expect(200, service.request("PATCH", "/v1/apps/\(fixture.iosApp)", key: fixture.key, json: #"{"bundleId":"com.example.widgets2"}"#))
+            try Fixture.expect(
+                200, service.request("PATCH", "/v1/apps/\(fixture.iosApp)", key: fixture.key, json: #"{"bundleId":"com.example.widgets2"}"#)
+            )
             try expectLatestIsServed(fixture, count: 4)
 
             // A setting that is not in the files changes nothing served.
-            try Fixture.expect(200, service.request("PATCH", "/v1/domains/\(fixture.host)", key: fixture.key,
-                                                    json: #"{"webFallbackUrl":"https://www.example.com/other"}"#))
+            try Fixture.expect(
+                200,
+                service.request(
+                    "PATCH", "/v1/domains/\(fixture.host)", key: fixture.key,
+                    json: #"{"webFallbackUrl":"https://www.example.com/other"}"#))
             #expect(try numbers(fixture) == [1, 2, 3, 4])
 
             // The first link to an app claims the link space (the files change); a second link of the app does not.
-            let link = #"{"domain":"\#(fixture.host)","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":SLUG}},"slug":"s-SLUG"}"#
-            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: link.replacingOccurrences(of: "SLUG", with: "1")))
+            let link =
+                #"{"domain":"\#(fixture.host)","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":SLUG}},"slug":"s-SLUG"}"#
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: link.replacingOccurrences(of: "SLUG", with: "1")))
             try expectLatestIsServed(fixture, count: 5)
-            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: link.replacingOccurrences(of: "SLUG", with: "2")))
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: link.replacingOccurrences(of: "SLUG", with: "2")))
             #expect(try numbers(fixture) == [1, 2, 3, 4, 5])
         }
     }
@@ -88,7 +111,9 @@ struct AssociationVersionsAPITests {
     @Test("writers on two threads, one through the domain's rules and one through an app, number without gaps")
     func concurrentWritesNumberWithoutGaps() throws {
         // Room for both writers at once (with the default two threads, one request borrows a connection at a time).
-        try TestService.with(configure: { $0.server.threads = 4; $0.databasePoolSize = 8 }) { service in
+        try TestService.with(configure: {
+            $0.server.threads = 4; $0.databasePoolSize = 8
+        }) { service in
             let fixture = try Fixture(service)
             let before = try numbers(fixture).count
             let rounds = 20
@@ -96,8 +121,9 @@ struct AssociationVersionsAPITests {
             let group = DispatchGroup()
             DispatchQueue.global().async(group: group) {
                 for index in 0..<rounds {
-                    let response = try? service.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
-                                                        json: #"{"apps":["\#(fixture.iosApp)"],"path":"/round\#(index)"}"#)
+                    let response = try? service.request(
+                        "POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                        json: #"{"apps":["\#(fixture.iosApp)"],"path":"/round\#(index)"}"#)
                     if response?.status != 201 { failures.add("rule \(index): \(response?.text ?? "no answer")") }
                 }
             }
@@ -105,8 +131,9 @@ struct AssociationVersionsAPITests {
                 for index in 0..<rounds {
                     // Alternately two fingerprints and one: assetlinks.json changes every time.
                     let second = index % 2 == 0 ? #",{"value":"\#(String(repeating: "AB:", count: 31))AB"}"# : ""
-                    let response = try? service.request("PATCH", "/v1/apps/\(fixture.androidApp)", key: fixture.key,
-                                                        json: #"{"sha256CertFingerprints":[{"value":"\#(Fixture.fingerprint)"}\#(second)]}"#)
+                    let response = try? service.request(
+                        "PATCH", "/v1/apps/\(fixture.androidApp)", key: fixture.key,
+                        json: #"{"sha256CertFingerprints":[{"value":"\#(Fixture.fingerprint)"}\#(second)]}"#)
                     if response?.status != 200 { failures.add("app \(index): \(response?.text ?? "no answer")") }
                 }
             }
@@ -128,8 +155,11 @@ struct AssociationVersionsAPITests {
         try TestService.with(configure: { $0.associationVersionsKeep = 3 }) { service in
             let fixture = try Fixture(service)
             for index in 0..<4 {
-                try Fixture.expect(201, service.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
-                                                        json: #"{"apps":["\#(fixture.iosApp)"],"path":"/kept\#(index)"}"#))
+                try Fixture.expect(
+                    201,
+                    service.request(
+                        "POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                        json: #"{"apps":["\#(fixture.iosApp)"],"path":"/kept\#(index)"}"#))
             }
             #expect(try numbers(fixture) == [4, 5, 6])
             #expect(try service.request("GET", "/v1/domains/\(fixture.host)/association/versions/3", key: fixture.key).status == 404)
@@ -145,8 +175,9 @@ struct AssociationVersionsAPITests {
             try service.application.pool.withConnection { connection in
                 try connection.execute("DELETE FROM association_versions WHERE n = 2")
             }
-            let reloader = CatalogReloader(catalog: service.application.catalog, pool: service.application.pool, logger: .quiet,
-                                           versions: AssociationVersionRecorder(keep: 100))
+            let reloader = CatalogReloader(
+                catalog: service.application.catalog, pool: service.application.pool, logger: .quiet,
+                versions: AssociationVersionRecorder(keep: 100))
             try reloader.reloadAll()
             reloader.drain()
             let all = try versions(fixture)
@@ -165,7 +196,10 @@ struct AssociationVersionsAPITests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             let base = "/v1/domains/\(fixture.host)/association"
-            for path in ["\(base)/diff", "\(base)/diff?from=1", "\(base)/diff?from=x&to=2", "\(base)/diff?from=0&to=1", "\(base)/diff?from=1&to=99999999999"] {
+            for path in [
+                "\(base)/diff", "\(base)/diff?from=1", "\(base)/diff?from=x&to=2", "\(base)/diff?from=0&to=1",
+                "\(base)/diff?from=1&to=99999999999",
+            ] {
                 #expect(try service.request("GET", path, key: fixture.key).status == 400, "\(path)")
             }
             for path in ["\(base)/diff?from=1&to=9", "\(base)/versions/9", "\(base)/versions/0", "\(base)/versions/x"] {
@@ -180,7 +214,9 @@ struct AssociationVersionsAPITests {
     /// `/v1/resolve`'s decision for `url` on `platform`: outcome, app id, destination.
     func resolve(_ fixture: Fixture, _ url: String, _ platform: String) throws -> Decision {
         let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let answer = try Fixture.expect(200, fixture.service.request("GET", "/v1/resolve?url=\(encoded)&platform=\(platform)", key: fixture.key)).json
+        let answer = try Fixture.expect(
+            200, fixture.service.request("GET", "/v1/resolve?url=\(encoded)&platform=\(platform)", key: fixture.key)
+        ).json
         return Decision(outcome: answer["outcome"]?.stringValue, app: answer["app"]?["id"]?.stringValue, destination: answer["destination"])
     }
 
@@ -214,14 +250,19 @@ struct AssociationVersionsAPITests {
         """
 
     func body(_ fixture: Fixture, _ rules: String) -> String {
-        #"{"rules":"# + rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp).replacingOccurrences(of: "$ANDROID", with: fixture.androidApp) + "}"
+        #"{"rules":"#
+            + rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp).replacingOccurrences(of: "$ANDROID", with: fixture.androidApp)
+            + "}"
     }
 
     func moved(_ answer: JSONValue) -> [String: (ios: (Decision, Decision), android: (Decision, Decision))] {
         var moved: [String: (ios: (Decision, Decision), android: (Decision, Decision))] = [:]
         for item in answer["moved"]?.arrayValue ?? [] {
             guard let url = item["url"]?.stringValue else { continue }
-            moved[url] = ((Decision(item["ios"]?["from"]), Decision(item["ios"]?["to"])), (Decision(item["android"]?["from"]), Decision(item["android"]?["to"])))
+            moved[url] = (
+                (Decision(item["ios"]?["from"]), Decision(item["ios"]?["to"])),
+                (Decision(item["android"]?["from"]), Decision(item["android"]?["to"]))
+            )
         }
         return moved
     }
@@ -234,13 +275,22 @@ struct AssociationVersionsAPITests {
             let before = try #require(service.application.catalog.entry(exactly: fixture.host))
 
             // The preview of the unsaved list, then the diff once it is saved: the same URLs, decided alike.
-            let preview = try Fixture.expect(200, service.request("POST", "/v1/domains/\(fixture.host)/preview", key: fixture.key,
-                                                                  json: body(fixture, Self.rulesAfter))).json
-            try Fixture.expect(200, service.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key, json: body(fixture, Self.rulesAfter)))
+            let preview = try Fixture.expect(
+                200,
+                service.request(
+                    "POST", "/v1/domains/\(fixture.host)/preview", key: fixture.key,
+                    json: body(fixture, Self.rulesAfter))
+            ).json
+            try Fixture.expect(
+                200, service.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key, json: body(fixture, Self.rulesAfter)))
             let to = try #require(try numbers(fixture).last)
             #expect(to == from + 1)
-            let diff = try Fixture.expect(200, service.request("GET", "/v1/domains/\(fixture.host)/association/diff?from=\(from)&to=\(to)",
-                                                               key: fixture.key)).json
+            let diff = try Fixture.expect(
+                200,
+                service.request(
+                    "GET", "/v1/domains/\(fixture.host)/association/diff?from=\(from)&to=\(to)",
+                    key: fixture.key)
+            ).json
             let previewed = moved(preview)
             let listed = moved(diff)
             #expect(!listed.isEmpty)
@@ -269,7 +319,8 @@ struct AssociationVersionsAPITests {
             // Resolve every corpus URL under the new list, then under the old one again (its files come back as they were).
             var decided: [String: (ios: Decision, android: Decision)] = [:]
             for url in corpus { decided[url] = (try resolve(fixture, url, "ios"), try resolve(fixture, url, "android")) }
-            try Fixture.expect(200, service.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key, json: body(fixture, Self.rulesBefore)))
+            try Fixture.expect(
+                200, service.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key, json: body(fixture, Self.rulesBefore)))
             #expect(try versions(fixture).last?["aasaEtag"] == versions(fixture).first { $0["n"].flatMap(Self.int) == from }?["aasaEtag"])
             var changed: Set<String> = []
             for url in corpus {

@@ -14,14 +14,16 @@ struct BrowserLandingTests {
 
     @Test func theButtonsAreVisibleAndPointRight() throws {
         try TestService.with { service in
-            _ = try LandingTests.fixture(service, destination: #","description":"Open widget 42 in the Widgets app to see its details and reviews.""#)
+            _ = try LandingTests.fixture(
+                service, destination: #","description":"Open widget 42 in the Widgets app to see its details and reviews.""#)
             let output = Self.root.appendingPathComponent(".build/test-output")
             try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
             var shots = [output.appendingPathComponent("landing-iphone.png").path]
             if ProcessInfo.processInfo.environment["LINKD_UPDATE_SCREENSHOTS"] == "1" {
                 shots.append(Self.root.appendingPathComponent("docs/images/landing-iphone.png").path)
             }
-            let expected = #"{"open":"widgets://widget/42?tab=info","get":"\#(LandingTests.appStore)","web":"https://www.example.com/widget/42?tab=info"}"#
+            let expected =
+                #"{"open":"widgets://widget/42?tab=info","get":"\#(LandingTests.appStore)","web":"https://www.example.com/widget/42?tab=info"}"#
             let url = "http://links.example.com:\(service.port)/widget/42?tab=info"
             // Debian's python3, which python3-selenium is installed for (a python3 earlier on PATH may lack it).
             let browser = try Subprocess("/usr/bin/python3", [Self.script, url, "links.example.com", expected] + shots, mergeErrors: true)
@@ -29,11 +31,13 @@ struct BrowserLandingTests {
             #expect(status == 0, "\(browser.standardOutput.suffix(3000))")
             #expect(FileManager.default.fileExists(atPath: shots[0]))
             // The browser's click is a hit like any other, and got the landing page.
-            #expect(eventually {
-                (try? service.application.pool.withConnection { connection in
-                    try connection.query("SELECT count(*)::int8 FROM hits WHERE served = 'landing' AND platform = 'ios'").first!.decode(0, as: Int.self)
-                }) ?? 0 >= 1
-            })
+            #expect(
+                eventually {
+                    (try? service.application.pool.withConnection { connection in
+                        try connection.query("SELECT count(*)::int8 FROM hits WHERE served = 'landing' AND platform = 'ios'").first!.decode(
+                            0, as: Int.self)
+                    }) ?? 0 >= 1
+                })
         }
     }
 
@@ -45,8 +49,9 @@ struct BrowserLandingTests {
             let shot = Self.root.appendingPathComponent(".build/test-output/not-found-iphone.png").path
             try FileManager.default.createDirectory(atPath: (shot as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let url = "http://links.example.com:\(service.port)/nothing/here"
-            let browser = try Subprocess("/usr/bin/python3", [Self.script, url, "links.example.com", #"{"get":"\#(LandingTests.appStore)"}"#, shot],
-                                         mergeErrors: true)
+            let browser = try Subprocess(
+                "/usr/bin/python3", [Self.script, url, "links.example.com", #"{"get":"\#(LandingTests.appStore)"}"#, shot],
+                mergeErrors: true)
             let status = try browser.wait(timeout: 180)
             #expect(status == 0, "\(browser.standardOutput.suffix(3000))")
             #expect(FileManager.default.fileExists(atPath: shot))
@@ -58,10 +63,14 @@ struct BrowserLandingTests {
         try TestService.with { service in
             let fixture = try LandingTests.fixture(service)
             let title = "A" + String(repeating: "VeryLongTitleWithoutSpaces", count: 7) + String(repeating: "x", count: 16)
-            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-                {"domain":"links.example.com","slug":"long","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
-                 "preview":{"title":"\(title)"}}
-                """))
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                    json: """
+                        {"domain":"links.example.com","slug":"long","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
+                         "preview":{"title":"\(title)"}}
+                        """))
             let shot = Self.root.appendingPathComponent(".build/test-output/long-title-iphone.png").path
             try FileManager.default.createDirectory(atPath: (shot as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let url = "http://links.example.com:\(service.port)/long"

@@ -61,8 +61,12 @@ struct CSVFormulaTests {
                  "preview":{"title":\(text(value)),"description":\(text(value))},"tags":[\(text(value))]}
                 """
             }
-            let created = try Fixture.expect(200, service.request("POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key,
-                                                                  json: "[" + items.joined(separator: ",") + "]")).json
+            let created = try Fixture.expect(
+                200,
+                service.request(
+                    "POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key,
+                    json: "[" + items.joined(separator: ",") + "]")
+            ).json
             #expect(created["created"] == .number(String(Self.hostile.count)), "\(created)")
             func fields(_ link: JSONValue) -> JSONValue {
                 .object((link.objectMembers ?? []).filter { !["id", "createdAt", "updatedAt"].contains($0.key) })
@@ -82,9 +86,13 @@ struct CSVFormulaTests {
             for link in try #require(created["results"]?.arrayValue) {
                 try Fixture.expect(204, service.request("DELETE", "/v1/links/\(link["id"]!.stringValue!)", key: fixture.key))
             }
-            let report = try Fixture.expect(200, HTTPTestClient.request(
-                port: service.port, method: "POST", path: "/v1/links/import?acknowledgeMoves=true&format=csv",
-                headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")], body: Array(export.text.utf8), timeout: 60)).json
+            let report = try Fixture.expect(
+                200,
+                HTTPTestClient.request(
+                    port: service.port, method: "POST", path: "/v1/links/import?acknowledgeMoves=true&format=csv",
+                    headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")], body: Array(export.text.utf8),
+                    timeout: 60)
+            ).json
             #expect(report["created"] == .number(String(Self.hostile.count)), "\(report)")
             let after = try #require(report["results"]?.arrayValue).compactMap { $0["link"] }.map(fields)
             #expect(after.map(\.serialized).sorted() == before.map(\.serialized).sorted())
@@ -95,19 +103,26 @@ struct CSVFormulaTests {
     @Test func analyticsCSVIsInert() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-                {"domain":"links.example.com","slug":"spring","url":"https://www.example.com/spring","name":"=cmd|' /C calc'!A0"}
-                """))
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                    json: """
+                        {"domain":"links.example.com","slug":"spring","url":"https://www.example.com/spring","name":"=cmd|' /C calc'!A0"}
+                        """))
             let planted = [#"=HYPERLINK("http://evil.com","x")"#, "+1+1", "-2+3", "@SUM(A1)", "\tx", "'=x"]
             for value in planted {
                 let query = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-                let response = try service.request("GET", "/spring?utm_source=\(query)",
-                                                   headers: [("Host", "links.example.com"), ("User-Agent", HitsEndToEndTests.desktop)])
+                let response = try service.request(
+                    "GET", "/spring?utm_source=\(query)",
+                    headers: [("Host", "links.example.com"), ("User-Agent", HitsEndToEndTests.desktop)])
                 #expect(response.status == 302, "\(value.debugDescription): \(response.status)")
             }
             #expect(eventually { service.application.hits.counters.written == planted.count })
-            for path in ["/v1/analytics/top?dimension=utm_source&format=csv", "/v1/analytics/top?dimension=link&format=csv",
-                         "/v1/analytics/timeseries?interval=day&groupBy=utm_source&format=csv"] {
+            for path in [
+                "/v1/analytics/top?dimension=utm_source&format=csv", "/v1/analytics/top?dimension=link&format=csv",
+                "/v1/analytics/timeseries?interval=day&groupBy=utm_source&format=csv",
+            ] {
                 let csv = try Fixture.expect(200, service.request("GET", path, key: fixture.key))
                 let records = try Self.records(csv.text)
                 #expect(records.count > 1, "\(path): \(csv.text)")
@@ -115,8 +130,13 @@ struct CSVFormulaTests {
                     for cell in record { #expect(!Self.runnable(cell), "\(path): a runnable cell \(cell.debugDescription)") }
                 }
             }
-            let sources = try Self.records(Fixture.expect(200, service.request("GET", "/v1/analytics/top?dimension=utm_source&format=csv",
-                                                                               key: fixture.key)).text)
+            let sources = try Self.records(
+                Fixture.expect(
+                    200,
+                    service.request(
+                        "GET", "/v1/analytics/top?dimension=utm_source&format=csv",
+                        key: fixture.key)
+                ).text)
             #expect(Set(sources.dropFirst().map { CSVFormulaEscape.restored($0[0]) }) == Set(planted))
         }
     }

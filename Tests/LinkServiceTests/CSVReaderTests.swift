@@ -26,7 +26,8 @@ struct CSVReaderTests {
         }
     }
 
-    static let tricky = "\u{FEFF}name,text,empty,last\r\n"
+    static let tricky =
+        "\u{FEFF}name,text,empty,last\r\n"
         + "plain,\"a, b\",,\"x\"\r\n"
         + "\"she said \"\"hi\"\"\",\"two\r\nlines\",\"\",  spaced  \r\n"
         + "\r\n"

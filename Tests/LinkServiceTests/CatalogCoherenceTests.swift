@@ -25,14 +25,19 @@ struct CatalogCoherenceTests {
             let second = try TestService(parameters: first.database!.parameters)
             defer { second.close() }
             #expect(try aasa(port: second.port).body == aasa(port: first.port).body)
-            try Fixture.expect(201, first.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
-                                                  json: #"{"apps":["\#(fixture.iosApp)"],"path":"/from-node-one/*","position":0}"#))
+            try Fixture.expect(
+                201,
+                first.request(
+                    "POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                    json: #"{"apps":["\#(fixture.iosApp)"],"path":"/from-node-one/*","position":0}"#))
             let elapsed = try timeUntil { try aasa(port: second.port).text.contains("/from-node-one/*") }
             let seconds = try #require(elapsed)
             #expect(seconds < 1.0, "took \(seconds) s")
             // Deleting the domain on one node removes it from the other.
             let domain = try first.request("GET", "/v1/domains/\(fixture.host)", key: fixture.key)
-            try Fixture.expect(204, first.request("DELETE", "/v1/domains/\(fixture.host)", key: fixture.key, headers: [("If-Match", domain.headers["ETag"]!)]))
+            try Fixture.expect(
+                204,
+                first.request("DELETE", "/v1/domains/\(fixture.host)", key: fixture.key, headers: [("If-Match", domain.headers["ETag"]!)]))
             #expect(try eventually { try aasa(port: second.port).status == 404 })
         }
     }
@@ -49,16 +54,23 @@ struct CatalogCoherenceTests {
                 return try Fixture.expect(200, service.request("GET", "/v1/resolve?url=\(url)", key: fixture.key)).json
             }
             #expect(try resolve(on: second)["link"] == nil)
-            let created = try Fixture.expect(201, first.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-                {"domain":"\(fixture.host)","slug":"spring","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}}}
-                """))
+            let created = try Fixture.expect(
+                201,
+                first.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                    json: """
+                        {"domain":"\(fixture.host)","slug":"spring","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}}}
+                        """))
             let id = try #require(try created.json["id"]?.stringValue)
             let served = try #require(try timeUntil { try resolve(on: second)["link"]?["id"]?.stringValue == id })
             #expect(served < 1.0, "took \(served) s")
             #expect(try resolve(on: second)["destination"]?["params"]?["id"] == .number("42"))
 
-            try Fixture.expect(200, first.request("PATCH", "/v1/links/\(id)", key: fixture.key,
-                                                  json: #"{"destination":{"type":"widgetDetail","params":{"id":7}}}"#))
+            try Fixture.expect(
+                200,
+                first.request(
+                    "PATCH", "/v1/links/\(id)", key: fixture.key,
+                    json: #"{"destination":{"type":"widgetDetail","params":{"id":7}}}"#))
             #expect(try eventually { try resolve(on: second)["destination"]?["params"]?["id"] == .number("7") })
 
             try Fixture.expect(204, first.request("DELETE", "/v1/links/\(id)", key: fixture.key))
@@ -90,10 +102,13 @@ struct CatalogCoherenceTests {
         try cluster.start()
         #expect(try eventually { try service.request("GET", "/readyz").status == 200 })
         // Retry the write until the pool has replaced its broken connections.
-        #expect(try eventually {
-            try service.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
-                                json: #"{"apps":["\#(fixture.iosApp)"],"path":"/after-restart/*"}"#).status == 201
-        })
+        #expect(
+            try eventually {
+                try service.request(
+                    "POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                    json: #"{"apps":["\#(fixture.iosApp)"],"path":"/after-restart/*"}"#
+                ).status == 201
+            })
         #expect(try eventually { try aasa(port: service.port).text.contains("/after-restart/*") })
     }
 }

@@ -16,10 +16,15 @@ struct CatalogLoaderTests {
     static func twoDomains(_ service: TestService, otherPaths: (String) -> String = { $0 }) throws -> (Fixture, String) {
         let fixture = try Fixture(service, rules: rules)
         let other = "other.example.com"
-        try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: """
-            {"hostname":"\(other)","webFallbackUrl":"https://www.example.com","carryPathToFallback":true}
-            """))
-        let list = otherPaths(rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp).replacingOccurrences(of: "$ANDROID", with: fixture.androidApp))
+        try Fixture.expect(
+            201,
+            service.request(
+                "POST", "/v1/domains", key: fixture.key,
+                json: """
+                    {"hostname":"\(other)","webFallbackUrl":"https://www.example.com","carryPathToFallback":true}
+                    """))
+        let list = otherPaths(
+            rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp).replacingOccurrences(of: "$ANDROID", with: fixture.androidApp))
         try Fixture.expect(200, service.request("PUT", "/v1/domains/\(other)/rules", key: fixture.key, json: #"{"rules":"# + list + "}"))
         return (fixture, other)
     }
@@ -32,8 +37,9 @@ struct CatalogLoaderTests {
             let first = try #require(entries.first { $0.hostname == fixture.host })
             let second = try #require(entries.first { $0.hostname == other })
             #expect(first.aasa.bytes == second.aasa.bytes && first.aasa.etag == second.aasa.etag)
-            #expect(first.aasa.bytes.withUnsafeBufferPointer(\.baseAddress) == second.aasa.bytes.withUnsafeBufferPointer(\.baseAddress),
-                    "one compilation, held once")
+            #expect(
+                first.aasa.bytes.withUnsafeBufferPointer(\.baseAddress) == second.aasa.bytes.withUnsafeBufferPointer(\.baseAddress),
+                "one compilation, held once")
             #expect(Set(first.ruleIDs).isDisjoint(with: second.ruleIDs))
             for (entry, host) in [(first, fixture.host), (second, other)] {
                 let stored = try service.request("GET", "/v1/domains/\(host)/rules", key: fixture.key).json["items"]?.arrayValue
@@ -71,7 +77,8 @@ struct CatalogLoaderTests {
             #expect(try matcher(fixture.host) && !matcher(other))
             #expect(try !made(fixture.host) && !made(other))
 
-            let android = try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F42&platform=android", key: fixture.key)
+            let android = try service.request(
+                "GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F42&platform=android", key: fixture.key)
             #expect(try android.json["outcome"] == .string("open_app"))
             #expect(try android.json["app"]?["id"] == .string(fixture.androidApp))
             #expect(try made(fixture.host) && !made(other))

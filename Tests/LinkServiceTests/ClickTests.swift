@@ -6,8 +6,10 @@ import TestSupport
 
 @Suite("Link clicks on redirect domains")
 struct ClickTests {
-    static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
-    static let pixel = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
+    static let iPhone =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+    static let pixel =
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
     static let desktop = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
     static let slack = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
     /// The behaviour of domains registered before the landing page (`migrations/0012`).
@@ -65,8 +67,11 @@ struct ClickTests {
             #expect(try location(#"/\evil.example"#) == "https://www.example.com/%5Cevil.example")
             #expect(try location("/a/../../b/./c") == "https://www.example.com/b/c")
             #expect(try location("//evil.example/x") == "https://www.example.com/evil.example/x")
-            try Fixture.expect(200, service.request("PATCH", "/v1/domains/links.example.com", key: key,
-                                                    json: #"{"webFallbackUrl":"https://www.example.com/base?x=1#top"}"#))
+            try Fixture.expect(
+                200,
+                service.request(
+                    "PATCH", "/v1/domains/links.example.com", key: key,
+                    json: #"{"webFallbackUrl":"https://www.example.com/base?x=1#top"}"#))
             #expect(try location("/path?y=2&x=9") == "https://www.example.com/base/path?x=1&y=2#top")
             #expect(try location("/") == "https://www.example.com/base/?x=1#top")
         }

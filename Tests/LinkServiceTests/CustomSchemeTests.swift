@@ -8,8 +8,9 @@ import TestSupport
 @Suite("Custom schemes")
 struct CustomSchemeTests {
     func resolve(_ fixture: Fixture, _ url: String, status: Int = 200) throws -> JSONValue {
-        let response = try fixture.service.request("GET", "/v1/resolve?url=" + url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
-                                                   key: fixture.key)
+        let response = try fixture.service.request(
+            "GET", "/v1/resolve?url=" + url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!,
+            key: fixture.key)
         #expect(response.status == status, "\(url): \(response.text)")
         return try response.json
     }
@@ -17,7 +18,8 @@ struct CustomSchemeTests {
     /// The fixture with `customScheme: widgets` on its iOS app.
     func fixture(_ service: TestService) throws -> Fixture {
         let fixture = try Fixture(service)
-        try Fixture.expect(200, service.request("PATCH", "/v1/apps/\(fixture.iosApp)", key: fixture.key, json: #"{"customScheme":"widgets"}"#))
+        try Fixture.expect(
+            200, service.request("PATCH", "/v1/apps/\(fixture.iosApp)", key: fixture.key, json: #"{"customScheme":"widgets"}"#))
         try fixture.waitForCatalog { $0.catalog.owner(ofScheme: "widgets", workspace: nil) != nil }
         return fixture
     }
@@ -32,7 +34,9 @@ struct CustomSchemeTests {
             #expect(answer["app"]?["id"] == .string(fixture.iosApp))
             #expect(answer["rule"]?["position"] == .number("1"))
             #expect(answer["destination"]?.serialized == #"{"type":"widgetDetail","params":{"id":42}}"#)
-            #expect(answer["links"]?.serialized == #"{"universal":"https://links.example.com/widget/42?tab=reviews","scheme":"widgets://widget/42?tab=reviews"}"#)
+            #expect(
+                answer["links"]?.serialized
+                    == #"{"universal":"https://links.example.com/widget/42?tab=reviews","scheme":"widgets://widget/42?tab=reviews"}"#)
         }
     }
 
@@ -51,7 +55,9 @@ struct CustomSchemeTests {
             // The https answer names the scheme link too; the Android app has none.
             let https = try resolve(fixture, "https://links.example.com/widget/7")
             #expect(https["links"]?.serialized == #"{"universal":"https://links.example.com/widget/7","scheme":"widgets://widget/7"}"#)
-            let android = try fixture.service.request("GET", "/v1/resolve?platform=android&url=https%3A%2F%2Flinks.example.com%2Fwidget%2F7", key: fixture.key).json
+            let android = try fixture.service.request(
+                "GET", "/v1/resolve?platform=android&url=https%3A%2F%2Flinks.example.com%2Fwidget%2F7", key: fixture.key
+            ).json
             #expect(android["links"]?.serialized == #"{"universal":"https://links.example.com/widget/7"}"#)
             #expect(try resolve(fixture, "https://links.example.com/nothing")["links"] == nil)
         }
@@ -60,7 +66,9 @@ struct CustomSchemeTests {
     @Test func batchResolveTakesCustomSchemes() throws {
         try TestService.with { service in
             let fixture = try fixture(service)
-            let response = try service.request("POST", "/v1/resolve", key: fixture.key, json: #"{"urls":["widgets://widget/1","other://x","https://links.example.com/widget/2"]}"#)
+            let response = try service.request(
+                "POST", "/v1/resolve", key: fixture.key,
+                json: #"{"urls":["widgets://widget/1","other://x","https://links.example.com/widget/2"]}"#)
             #expect(response.status == 200, "\(response.text)")
             let outcomes = try response.json["results"]?.arrayValue?.map { $0["outcome"] }
             #expect(outcomes == [.string("open_app"), .string("unknown_scheme"), .string("open_app")])
@@ -75,12 +83,17 @@ struct CustomSchemeTests {
             let key = fixture.key
             // A newer domain whose rules also name the app, with a path the first domain does not claim.
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: #"{"hostname":"go.example.com"}"#))
-            try Fixture.expect(200, service.request("PUT", "/v1/domains/go.example.com/rules", key: key, json: """
-                {"rules":[{"apps":["\(fixture.iosApp)"],"path":"/g/{id}","destination":{"type":"widgetDetail"}}]}
-                """))
+            try Fixture.expect(
+                200,
+                service.request(
+                    "PUT", "/v1/domains/go.example.com/rules", key: key,
+                    json: """
+                        {"rules":[{"apps":["\(fixture.iosApp)"],"path":"/g/{id}","destination":{"type":"widgetDetail"}}]}
+                        """))
             try fixture.waitForCatalog { $0.catalog.entry(exactly: "go.example.com")?.compiled.rules.isEmpty == false }
             #expect(try resolve(fixture, "widgets://g/5")["outcome"] == .string("no_match"), "the oldest domain decides")
-            let patched = try Fixture.expect(200, service.request("PATCH", "/v1/apps/\(fixture.iosApp)", key: key, json: #"{"primaryDomain":"GO.example.com"}"#))
+            let patched = try Fixture.expect(
+                200, service.request("PATCH", "/v1/apps/\(fixture.iosApp)", key: key, json: #"{"primaryDomain":"GO.example.com"}"#))
             #expect(try patched.json["primaryDomain"] == .string("go.example.com"))
             try fixture.waitForCatalog { $0.catalog.owner(ofScheme: "widgets", workspace: nil)?.entry.hostname == "go.example.com" }
             let answer = try resolve(fixture, "widgets://g/5")
@@ -91,12 +104,15 @@ struct CustomSchemeTests {
             // Only a domain of the workspace whose rules name the app; on create, none does yet.
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: #"{"hostname":"empty.example.com"}"#))
             for hostname in ["empty.example.com", "nowhere.example.org", "not a host"] {
-                let refused = try service.request("PATCH", "/v1/apps/\(fixture.iosApp)", key: key, json: #"{"primaryDomain":"\#(hostname)"}"#)
+                let refused = try service.request(
+                    "PATCH", "/v1/apps/\(fixture.iosApp)", key: key, json: #"{"primaryDomain":"\#(hostname)"}"#)
                 #expect(refused.status == 422 && refused.text.contains("/primaryDomain"), "\(hostname): \(refused.text)")
             }
-            let created = try service.request("POST", "/v1/apps", key: key, json: """
-                {"platform":"ios","name":"New","teamId":"ABCDE12345","bundleId":"com.example.new","primaryDomain":"links.example.com"}
-                """)
+            let created = try service.request(
+                "POST", "/v1/apps", key: key,
+                json: """
+                    {"platform":"ios","name":"New","teamId":"ABCDE12345","bundleId":"com.example.new","primaryDomain":"links.example.com"}
+                    """)
             #expect(created.status == 422 && created.text.contains("/primaryDomain"), "\(created.text)")
             #expect(try service.request("GET", "/v1/apps/\(fixture.iosApp)", key: key).json["primaryDomain"] == .string("go.example.com"))
             // null clears it: the oldest domain decides again.

@@ -30,11 +30,13 @@ final class OutageCluster: @unchecked Sendable {
     /// The postmaster and every backend it forked: the processes of this test's own cluster.
     func serverProcesses() -> [pid_t] {
         guard let text = try? String(contentsOf: cluster.pgdata.appendingPathComponent("postmaster.pid"), encoding: .utf8),
-              let line = text.split(separator: "\n").first, let postmaster = pid_t(line) else { return [] }
+            let line = text.split(separator: "\n").first, let postmaster = pid_t(line)
+        else { return [] }
         var pids = [postmaster]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
+                let close = stat.lastIndex(of: ")")
+            else { continue }
             // "pid (comm) state ppid ...": the parent is the second field after the command.
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if fields.count > 1, pid_t(fields[1]) == postmaster { pids.append(pid) }
@@ -141,8 +143,10 @@ final class TrafficLoad: @unchecked Sendable {
 @Suite("Answering through database outages", .serialized)
 struct DatabaseOutageTests {
     /// Runs `body` with a service and its fixture on a cluster of its own, both stopped after it, even when it throws.
-    func withOutage(configure: (inout ServiceConfiguration) -> Void = { _ in },
-                    _ body: (OutageCluster, TestService, Fixture) throws -> Void) throws {
+    func withOutage(
+        configure: (inout ServiceConfiguration) -> Void = { _ in },
+        _ body: (OutageCluster, TestService, Fixture) throws -> Void
+    ) throws {
         let database = try OutageCluster()
         defer { database.close() }
         let service = try TestService(parameters: database.parameters, configure: configure)
@@ -181,28 +185,36 @@ struct DatabaseOutageTests {
             #expect(load.send(200), "traffic once it is back")
             let tally = load.finish()
 
-            #expect(tally.failures.count == 0, "\(tally.failures.count) of \(tally.requests) requests failed, first: \(tally.failures.prefix(3))")
+            #expect(
+                tally.failures.count == 0,
+                "\(tally.failures.count) of \(tally.requests) requests failed, first: \(tally.failures.prefix(3))")
             #expect(tally.acknowledged.count > 100)
-            #expect(eventually {
-                let counters = service.application.hits.counters
-                return counters.queued == 0 && counters.spooled == 0 && counters.written == counters.accepted
-            })
+            #expect(
+                eventually {
+                    let counters = service.application.hits.counters
+                    return counters.queued == 0 && counters.spooled == 0 && counters.written == counters.accepted
+                })
             #expect(service.application.hits.counters.dropped == 0)
-            let stored = try Connection(database.parameters).query("""
+            let stored = try Connection(database.parameters).query(
+                """
                 SELECT path, count(*)::int8 FROM hits WHERE hostname = \(fixture.host) AND (path LIKE '/resolve/%' OR path LIKE '/click/%') GROUP BY path
-                """).map { try $0.decode((String, Int).self) }
+                """
+            ).map { try $0.decode((String, Int).self) }
             let counts = Dictionary(uniqueKeysWithValues: stored)
             let twice = counts.filter { $0.value > 1 }
             let missing = tally.acknowledged.filter { counts[$0] == nil }
             #expect(twice.isEmpty, "stored more than once: \(twice.keys.sorted().prefix(5))")
             #expect(missing.isEmpty, "\(missing.count) answered hits are not stored, e.g. \(missing.prefix(5))")
             #expect(counts.count == tally.acknowledged.count, "stored \(counts.count), answered \(tally.acknowledged.count)")
-            print("outage figures: \(tally.requests) requests, \(tally.acknowledged.count) hits answered, \(counts.count) stored, 0 failures expected, \(tally.failures.count) seen")
+            print(
+                "outage figures: \(tally.requests) requests, \(tally.acknowledged.count) hits answered, \(counts.count) stored, 0 failures expected, \(tally.failures.count) seen"
+            )
 
             // Writes work again once the pool has replaced its broken connections.
-            #expect(try eventually {
-                try service.request("POST", "/v1/teams", key: fixture.key, json: #"{"teamId":"QWERT12345","name":"Up"}"#).status == 201
-            })
+            #expect(
+                try eventually {
+                    try service.request("POST", "/v1/teams", key: fixture.key, json: #"{"teamId":"QWERT12345","name":"Up"}"#).status == 201
+                })
             try Fixture.expect(200, resolve(service, key: unseenKey))
         }
     }
@@ -214,10 +226,14 @@ struct DatabaseOutageTests {
     func keptLinksServeThroughAnOutageAndOthersGetTheDomainsFallback() throws {
         try withOutage { database, service, fixture in
             for slug in ["kept", "unread"] {
-                try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-                    {"domain":"\(fixture.host)","slug":"\(slug)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
-                     "fallbacks":{"desktop":"https://www.example.com/from-\(slug)"}}
-                    """))
+                try Fixture.expect(
+                    201,
+                    service.request(
+                        "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                        json: """
+                            {"domain":"\(fixture.host)","slug":"\(slug)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
+                             "fallbacks":{"desktop":"https://www.example.com/from-\(slug)"}}
+                            """))
             }
             func click(_ slug: String) throws -> TestResponse {
                 try service.request("GET", "/\(slug)", headers: [("Host", fixture.host), ("User-Agent", ClickTests.desktop)])
@@ -256,9 +272,11 @@ struct DatabaseOutageTests {
             let admin = try Connection(database.parameters)
             try admin.executeScript("BEGIN")
             try admin.execute("UPDATE api_keys SET revoked_at = now() WHERE id = \(id)")
-            let cut = try admin.query("""
+            let cut = try admin.query(
+                """
                 SELECT count(pg_terminate_backend(pid))::int8 FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()
-                """).first!.decode(0, as: Int.self)
+                """
+            ).first!.decode(0, as: Int.self)
             try admin.executeScript("COMMIT")
             #expect(cut == 1)
             #expect(try eventually { try resolve(service, key: other).status == 401 }, "the revoked key still authenticates")
@@ -306,7 +324,9 @@ struct DatabaseOutageTests {
 
             database.resume()
             #expect(try eventually { try service.request("GET", "/readyz").status == 200 })
-            print("readiness figures: first /readyz while frozen answered in \(String(format: "%.2f", firstSeconds)) s, a new connection gave up after \(String(format: "%.2f", connectSeconds)) s")
+            print(
+                "readiness figures: first /readyz while frozen answered in \(String(format: "%.2f", firstSeconds)) s, a new connection gave up after \(String(format: "%.2f", connectSeconds)) s"
+            )
         }
     }
     /// Issue 27: with the database frozen, six requests with well-formed unknown keys held both HTTP workers
@@ -331,8 +351,9 @@ struct DatabaseOutageTests {
                     while !stopping.load(ordering: .relaxed) {
                         let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
                         let key = "lk_\(id)_" + String(repeating: "A", count: 43)
-                        let answer = try? HTTPTestClient.request(port: port, path: "/v1/domains", headers: [("Authorization", "Bearer \(key)")],
-                                                                 timeout: 4)
+                        let answer = try? HTTPTestClient.request(
+                            port: port, path: "/v1/domains", headers: [("Authorization", "Bearer \(key)")],
+                            timeout: 4)
                         unknownAnswers.withLock { $0.append(answer) }
                     }
                 }
@@ -342,16 +363,18 @@ struct DatabaseOutageTests {
             var probes: [(path: String, status: Int, seconds: Double)] = []
             let probing = Date()
             while Date().timeIntervalSince(probing) < 4 {
-                for (path, host, key) in [("/healthz", "localhost", nil), ("/.well-known/apple-app-site-association", fixture.host, nil),
-                                          ("/stalled-click", fixture.host, nil),
-                                          ("/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F1", "localhost", fixture.key)] {
+                for (path, host, key) in [
+                    ("/healthz", "localhost", nil), ("/.well-known/apple-app-site-association", fixture.host, nil),
+                    ("/stalled-click", fixture.host, nil),
+                    ("/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F1", "localhost", fixture.key),
+                ] {
                     var headers = [("Host", host)]
                     if let key { headers.append(("Authorization", "Bearer \(key)")) }
                     let started = Date()
                     let status = (try? HTTPTestClient.request(port: port, path: path, headers: headers, timeout: 2))?.status ?? 0
                     probes.append((path, status, Date().timeIntervalSince(started)))
                 }
-                usleep(50_000)   // the probes' pace over the stall, part of what is measured
+                usleep(50_000) // the probes' pace over the stall, part of what is measured
             }
             stopping.store(true, ordering: .relaxed)
             let answers = unknownAnswers.withLock { $0 }
@@ -360,14 +383,18 @@ struct DatabaseOutageTests {
 
             let answered = probes.filter { $0.status != 0 && $0.seconds < 1 }
             let slowest = probes.map(\.seconds).max() ?? 0
-            print("stall figures: \(answered.count) of \(probes.count) probes answered within 1 s (slowest \(String(format: "%.2f", slowest)) s); "
-                + "\(answers.compactMap { $0 }.count) of \(answers.count) unknown-key requests answered")
+            print(
+                "stall figures: \(answered.count) of \(probes.count) probes answered within 1 s (slowest \(String(format: "%.2f", slowest)) s); "
+                    + "\(answers.compactMap { $0 }.count) of \(answers.count) unknown-key requests answered")
             #expect(probes.count > 20)
-            #expect(answered.count == probes.count, "not answered within 1 s: \(probes.filter { $0.status == 0 || $0.seconds >= 1 }.prefix(5))")
+            #expect(
+                answered.count == probes.count, "not answered within 1 s: \(probes.filter { $0.status == 0 || $0.seconds >= 1 }.prefix(5))")
             #expect(probes.allSatisfy { $0.status == 0 || $0.status == ($0.path == "/stalled-click" ? 302 : 200) }, "\(probes.prefix(8))")
             #expect(answers.count > 10)
             #expect(answers.allSatisfy { $0 != nil }, "every unknown key is answered")
-            #expect(answers.allSatisfy { $0?.status == 503 && $0?.headers["Retry-After"] != nil }, "\(answers.compactMap { $0?.status }.prefix(8))")
+            #expect(
+                answers.allSatisfy { $0?.status == 503 && $0?.headers["Retry-After"] != nil },
+                "\(answers.compactMap { $0?.status }.prefix(8))")
             #expect(try eventually { try resolve(service, key: service.key()).status == 200 }, "new keys verify once it is back")
         }
     }
@@ -379,20 +406,25 @@ struct DatabaseOutageTests {
     @Test(.timeLimit(.minutes(2)))
     func answersFromMemoryNeverQueueBehindRequestsWaitingOnAFrozenDatabase() throws {
         try withOutage { database, service, fixture in
-            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-                {"domain":"\(fixture.host)","slug":"kept","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
-                 "fallbacks":{"desktop":"https://www.example.com/from-kept"}}
-                """))
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                    json: """
+                        {"domain":"\(fixture.host)","slug":"kept","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
+                         "fallbacks":{"desktop":"https://www.example.com/from-kept"}}
+                        """))
             let port = service.port
             let click = [("Host", fixture.host), ("User-Agent", ClickTests.desktop)]
-            let resolvePath = "/v1/resolve?url=" + "https://\(fixture.host)/kept".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let resolvePath =
+                "/v1/resolve?url=" + "https://\(fixture.host)/kept".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             let probes: [(path: String, headers: [(String, String)], status: Int)] = [
                 ("/healthz", [("Host", "localhost")], 200),
                 ("/.well-known/apple-app-site-association", [("Host", fixture.host)], 200),
                 ("/kept", click, 302),
                 (resolvePath, [("Host", "localhost"), ("Authorization", "Bearer \(fixture.key)")], 200),
             ]
-            for probe in probes {   // kept: the link, the resolve answer, the key
+            for probe in probes { // kept: the link, the resolve answer, the key
                 try Fixture.expect(probe.status, HTTPTestClient.request(port: port, path: probe.path, headers: probe.headers))
             }
 
@@ -404,7 +436,8 @@ struct DatabaseOutageTests {
                     waiting.enter()
                     defer { waiting.leave() }
                     while !stopping.load(ordering: .relaxed) {
-                        _ = try? HTTPTestClient.request(port: port, path: path, headers: [("Authorization", "Bearer \(fixture.key)")], timeout: 5)
+                        _ = try? HTTPTestClient.request(
+                            port: port, path: path, headers: [("Authorization", "Bearer \(fixture.key)")], timeout: 5)
                     }
                 }
             }
@@ -420,16 +453,21 @@ struct DatabaseOutageTests {
             while Date().timeIntervalSince(frozen) < 4 {
                 for probe in probes {
                     let started = Date()
-                    let status = (try? HTTPTestClient.request(port: port, path: probe.path, headers: probe.headers, timeout: 3))?.status ?? 0
+                    let status =
+                        (try? HTTPTestClient.request(port: port, path: probe.path, headers: probe.headers, timeout: 3))?.status ?? 0
                     answers.append((probe.path, status, Date().timeIntervalSince(started)))
                 }
             }
             let slowest = answers.max { $0.seconds < $1.seconds }
-            print("freeze figures: \(answers.count) answers from memory, slowest \(String(format: "%.3f", slowest?.seconds ?? 0)) s (\(slowest?.path ?? ""))")
+            print(
+                "freeze figures: \(answers.count) answers from memory, slowest \(String(format: "%.3f", slowest?.seconds ?? 0)) s (\(slowest?.path ?? ""))"
+            )
             #expect(answers.count > 20)
             #expect(answers.allSatisfy { $0.seconds < 0.5 }, "waited: \(answers.filter { $0.seconds >= 0.5 }.prefix(5))")
             for probe in probes {
-                #expect(answers.allSatisfy { $0.path != probe.path || $0.status == probe.status }, "\(probe.path): \(answers.filter { $0.path == probe.path }.map(\.status).prefix(8))")
+                #expect(
+                    answers.allSatisfy { $0.path != probe.path || $0.status == probe.status },
+                    "\(probe.path): \(answers.filter { $0.path == probe.path }.map(\.status).prefix(8))")
             }
         }
     }
@@ -454,10 +492,11 @@ struct DatabaseOutageTests {
             #expect(FileManager.default.createFile(atPath: spool.path, contents: Data()))
             try Fixture.expect(302, service.request("GET", "/unwritable", headers: [("Host", fixture.host)]))
             // `/readyz` answers from its probe's last check: the database's absence shows once a check has run.
-            #expect(eventually {
-                guard let readiness = try? service.request("GET", "/readyz") else { return false }
-                return readiness.status == 503 && (try? readiness.json["spool"]) == .string("unwritable")
-            })
+            #expect(
+                eventually {
+                    guard let readiness = try? service.request("GET", "/readyz") else { return false }
+                    return readiness.status == 503 && (try? readiness.json["spool"]) == .string("unwritable")
+                })
             let readiness = try service.request("GET", "/readyz")
             #expect(readiness.status == 503)
             #expect(readiness.text.contains("lost if linkd stops"), "\(readiness.text)")
@@ -466,10 +505,11 @@ struct DatabaseOutageTests {
             try FileManager.default.removeItem(at: spool)
             try FileManager.default.moveItem(at: moved, to: spool)
             try database.cluster.start()
-            #expect(eventually {
-                _ = try? service.request("GET", "/writable-again", headers: [("Host", fixture.host)])
-                return (try? service.request("GET", "/readyz").json["spool"]) == .string("ok")
-            })
+            #expect(
+                eventually {
+                    _ = try? service.request("GET", "/writable-again", headers: [("Host", fixture.host)])
+                    return (try? service.request("GET", "/readyz").json["spool"]) == .string("ok")
+                })
             #expect(try service.request("GET", "/metrics").text.contains("linkd_hits_spool_writable 1"))
         }
     }

@@ -10,8 +10,9 @@ struct DeferredClaimTests {
     typealias Agent = LandingTests.Agent
 
     func claim(_ service: TestService, _ token: String) throws -> TestResponse {
-        try service.request("POST", "/v1/deferred/claim", json: #"{"token":"\#(token)"}"#,
-                            headers: [("User-Agent", "okhttp/4.12.0")])
+        try service.request(
+            "POST", "/v1/deferred/claim", json: #"{"token":"\#(token)"}"#,
+            headers: [("User-Agent", "okhttp/4.12.0")])
     }
 
     /// The token of an Android landing page: the Play Store link's `referrer`, decoded as the app reads it.
@@ -25,7 +26,9 @@ struct DeferredClaimTests {
 
     func rows(_ service: TestService) throws -> Int {
         service.application.tokens.flush()
-        return try service.application.pool.withConnection { try $0.query("SELECT count(*)::int8 FROM click_tokens").first!.decode(0, as: Int.self) }
+        return try service.application.pool.withConnection {
+            try $0.query("SELECT count(*)::int8 FROM click_tokens").first!.decode(0, as: Int.self)
+        }
     }
 
     @Test func thePlayReferrerClaimsOnceWithTheResolveAnswer() throws {
@@ -36,14 +39,17 @@ struct DeferredClaimTests {
             // Only the hash is stored.
             service.application.tokens.flush()
             let stored = try service.application.pool.withConnection { connection in
-                try connection.query("SELECT token_hash, url, platform FROM click_tokens").map { try $0.decode((String, String, String).self) }
+                try connection.query("SELECT token_hash, url, platform FROM click_tokens").map {
+                    try $0.decode((String, String, String).self)
+                }
             }
             #expect(stored.count == 1)
             #expect(stored.first?.0 == ClickTokens.hash(token) && stored.first?.0 != token)
             #expect(stored.first?.1 == "https://links.example.com/widget/42?tab=info")
             let first = try claim(service, token)
             #expect(first.status == 200)
-            let resolve = try service.request("GET", "/v1/resolve?url=https://links.example.com/widget/42%3Ftab%3Dinfo&platform=android&log=false", key: fixture.key)
+            let resolve = try service.request(
+                "GET", "/v1/resolve?url=https://links.example.com/widget/42%3Ftab%3Dinfo&platform=android&log=false", key: fixture.key)
             let (claimed, resolved) = (try first.json, try resolve.json)
             #expect(claimed == resolved)
             #expect(claimed["destination"]?["type"]?.stringValue == "widgetDetail")
@@ -51,11 +57,13 @@ struct DeferredClaimTests {
             #expect(second.status == 410)
             #expect(second.headers["Content-Type"] == "application/problem+json")
             // The claim is a hit of its own.
-            #expect(eventually {
-                (try? service.application.pool.withConnection { connection in
-                    try connection.query("SELECT count(*)::int8 FROM hits WHERE source = 'claim' AND served = 'claim' AND NOT is_bot").first!.decode(0, as: Int.self)
-                }) == 1
-            })
+            #expect(
+                eventually {
+                    (try? service.application.pool.withConnection { connection in
+                        try connection.query("SELECT count(*)::int8 FROM hits WHERE source = 'claim' AND served = 'claim' AND NOT is_bot")
+                            .first!.decode(0, as: Int.self)
+                    }) == 1
+                })
         }
     }
 
@@ -115,8 +123,11 @@ struct DeferredClaimTests {
             let plain = try LandingTests.click(service, "/widget/9", agent: Agent.iPhone).text
             #expect(!plain.contains("data-claim"))
             #expect(try rows(service) == 0)
-            try Fixture.expect(200, service.request("PATCH", "/v1/domains/links.example.com", key: fixture.key,
-                                                    json: #"{"deferredClipboard":true,"deferredTTL":600}"#))
+            try Fixture.expect(
+                200,
+                service.request(
+                    "PATCH", "/v1/domains/links.example.com", key: fixture.key,
+                    json: #"{"deferredClipboard":true,"deferredTTL":600}"#))
             try fixture.waitForCatalog { $0.catalog.entry(exactly: "links.example.com")?.settings.deferredClipboard == true }
             let page = try LandingTests.click(service, "/widget/9", agent: Agent.iPhone)
             let csp = page.headers["Content-Security-Policy"] ?? ""
@@ -128,7 +139,8 @@ struct DeferredClaimTests {
             let token = String(claimLink.dropFirst("https://links.example.com/_linkd/claim/".count))
             service.application.tokens.flush()
             let expiry = try service.application.pool.withConnection { connection in
-                try connection.query("SELECT extract(epoch FROM expires_at - created_at)::int8 FROM click_tokens").first!.decode(0, as: Int.self)
+                try connection.query("SELECT extract(epoch FROM expires_at - created_at)::int8 FROM click_tokens").first!.decode(
+                    0, as: Int.self)
             }
             #expect(expiry == 600)
             #expect(try claim(service, token).status == 200)
@@ -144,7 +156,9 @@ struct DeferredClaimTests {
         }
         try TestService.with { service in
             _ = try LandingTests.fixture(service)
-            for agent in LandingTests.Agent.bots + [Agent.chrome, Agent.firefox] { _ = try LandingTests.click(service, "/widget/1", agent: agent) }
+            for agent in LandingTests.Agent.bots + [Agent.chrome, Agent.firefox] {
+                _ = try LandingTests.click(service, "/widget/1", agent: agent)
+            }
             _ = try service.request("HEAD", "/widget/1", headers: [("Host", "links.example.com"), ("User-Agent", Agent.android)])
             #expect(try rows(service) == 0)
             _ = try LandingTests.click(service, "/widget/1", agent: Agent.android)

@@ -100,7 +100,8 @@ struct DomainClaimsTests {
                 #expect(statuses.all.sorted() == [201, 409], "round \(round)")
             }
             let crossings = try service.application.pool.withConnection { connection in
-                try connection.query("""
+                try connection.query(
+                    """
                     SELECT count(*) FROM domains w JOIN domains h ON w.workspace_id <> h.workspace_id
                     WHERE left(w.hostname, 2) = '*.' AND right(h.hostname, length(w.hostname) - 1) = substr(w.hostname, 2)
                     """)[0].decode(0, as: Int.self)
@@ -162,8 +163,9 @@ struct DomainClaimsTests {
             let listing = try WorkspaceHostSuffixes.allow("Example.COM", workspace: "alpha", pool: pool)
             #expect(listing.suffixes == ["example.com"])
             #expect(listing.domainsOutside == ["legacy.example.net"])
-            #expect(try WorkspaceHostSuffixes.allow(".links.example.org", workspace: "alpha", pool: pool).suffixes
-                == ["example.com", "links.example.org"])
+            #expect(
+                try WorkspaceHostSuffixes.allow(".links.example.org", workspace: "alpha", pool: pool).suffixes
+                    == ["example.com", "links.example.org"])
 
             for hostname in ["example.com", "links.example.com", "*.shop.example.com", "a.links.example.org"] {
                 #expect(try Self.create(service, alpha, hostname).status == 201, "\(hostname)")

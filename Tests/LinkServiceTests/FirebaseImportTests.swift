@@ -41,12 +41,17 @@ struct FirebaseImportTests {
         var text = "\u{FEFF}" + line(FirebaseTakeoutField.allCases.map(guideName))
         text += line(row(full))
         text += line(row([.shortLink: "https://go.example.com/a/b", .link: "http://example.com/"]))
-        text += line(row([.shortLink: "https://go.example.com/old", .link: "https://example.com/old",
-                          .archived: "True", .createdAt: "2021-12-31T23:59:59.5+01:00"]), end: "")
+        text += line(
+            row([
+                .shortLink: "https://go.example.com/old", .link: "https://example.com/old",
+                .archived: "True", .createdAt: "2021-12-31T23:59:59.5+01:00",
+            ]), end: "")
         return Array(text.utf8)
     }()
 
-    static func entries(_ bytes: [UInt8], chunk size: Int = 4096) throws(FirebaseTakeoutError) -> (FirebaseTakeoutHeader?, [FirebaseTakeoutReader.Entry]) {
+    static func entries(
+        _ bytes: [UInt8], chunk size: Int = 4096
+    ) throws(FirebaseTakeoutError) -> (FirebaseTakeoutHeader?, [FirebaseTakeoutReader.Entry]) {
         let reader = FirebaseTakeoutReader()
         var entries: [FirebaseTakeoutReader.Entry] = []
         var offset = 0
@@ -68,18 +73,20 @@ struct FirebaseImportTests {
         #expect(header?.ignored == [] && header?.missing == [])
         #expect(entries.map(\.row) == [2, 3, 4])
         let full = try Self.link(entries.first)
-        #expect(full == FirebaseLinkRow(
-            shortLink: "https://Go.Example.com/spring24", domain: "go.example.com", slug: "spring24",
-            deepLink: "https://example.com/products/42?ref=fdl&x=1,2",
-            androidPackageName: "com.example.app", androidFallbackLink: "https://example.com/android",
-            androidMinimumVersionCode: 120, iosBundleID: "com.example.ios", iosFallbackLink: "https://example.com/ios",
-            iosCustomScheme: "example", ipadFallbackLink: "https://example.com/ipad", ipadBundleID: "com.example.ipad",
-            appStoreID: "123456789", iosMinimumVersion: "2.1", forcedRedirect: true,
-            desktopFallbackLink: "https://example.com/desktop", socialTitle: "Spring, 24% off",
-            socialDescription: "The \"best\" sale\nof the year", socialImageLink: "https://cdn.example.com/s.png",
-            utmSource: "newsletter", utmMedium: "email", utmCampaign: "spring", utmTerm: "shoes", utmContent: "top",
-            itunesAffiliateToken: "1010l", itunesCampaignToken: "camp", itunesMediaType: "8", itunesProviderToken: "9999",
-            archived: false, linkName: "Spring newsletter", createdAt: Date(timeIntervalSince1970: 1_709_285_400)))
+        #expect(
+            full
+                == FirebaseLinkRow(
+                    shortLink: "https://Go.Example.com/spring24", domain: "go.example.com", slug: "spring24",
+                    deepLink: "https://example.com/products/42?ref=fdl&x=1,2",
+                    androidPackageName: "com.example.app", androidFallbackLink: "https://example.com/android",
+                    androidMinimumVersionCode: 120, iosBundleID: "com.example.ios", iosFallbackLink: "https://example.com/ios",
+                    iosCustomScheme: "example", ipadFallbackLink: "https://example.com/ipad", ipadBundleID: "com.example.ipad",
+                    appStoreID: "123456789", iosMinimumVersion: "2.1", forcedRedirect: true,
+                    desktopFallbackLink: "https://example.com/desktop", socialTitle: "Spring, 24% off",
+                    socialDescription: "The \"best\" sale\nof the year", socialImageLink: "https://cdn.example.com/s.png",
+                    utmSource: "newsletter", utmMedium: "email", utmCampaign: "spring", utmTerm: "shoes", utmContent: "top",
+                    itunesAffiliateToken: "1010l", itunesCampaignToken: "camp", itunesMediaType: "8", itunesProviderToken: "9999",
+                    archived: false, linkName: "Spring newsletter", createdAt: Date(timeIntervalSince1970: 1_709_285_400)))
 
         let bare = try Self.link(entries.dropFirst().first)
         #expect(bare.slug == "a/b" && bare.deepLink == "http://example.com/")
@@ -104,8 +111,10 @@ struct FirebaseImportTests {
         var cells = order.map(Self.guideName)
         cells[0] = "  SOCIAL   Title (st) "
         cells.append("Clicks (clicks)")
-        let text = Self.line(cells, end: "\n")
-            + Self.line(["Hello", "https://example.com/x", "com.example.app", "https://go.example.com/x", "0", "yes", "mail", "17"], end: "\n")
+        let text =
+            Self.line(cells, end: "\n")
+            + Self.line(
+                ["Hello", "https://example.com/x", "com.example.app", "https://go.example.com/x", "0", "yes", "mail", "17"], end: "\n")
         let (header, entries) = try Self.entries(Array(text.utf8))
         #expect(header?.columns[.shortLink] == 3 && header?.columns[.st] == 0 && header?.columns[.utmSource] == 6)
         #expect(header?.ignored == [FirebaseTakeoutHeader.IgnoredColumn(column: 8, name: "Clicks (clicks)")])
@@ -118,7 +127,8 @@ struct FirebaseImportTests {
     @Test func cellsWithoutParenthesesAreReadByPosition() throws {
         // Neither names nor parentheses: the guide's order. A 30th column is extra.
         let cells = (1...30).map { "column \($0)" }
-        let values = Self.row([.shortLink: "https://go.example.com/p", .link: "https://example.com/p", .st: "Title", .archived: "1"]) + ["extra"]
+        let values =
+            Self.row([.shortLink: "https://go.example.com/p", .link: "https://example.com/p", .st: "Title", .archived: "1"]) + ["extra"]
         let (header, entries) = try Self.entries(Array((Self.line(cells) + Self.line(values)).utf8))
         #expect(header?.columns == FirebaseTakeoutHeader.positional.columns)
         #expect(header?.ignored == [FirebaseTakeoutHeader.IgnoredColumn(column: 30, name: "column 30")])
@@ -152,34 +162,46 @@ struct FirebaseImportTests {
     }
 
     @Test func aRowWithBadCellsListsEveryProblemByColumn() throws {
-        let text = Self.line(FirebaseTakeoutField.allCases.map(Self.guideName))
-            + Self.line(Self.row([.shortLink: "http://go.example.com/x", .link: "not a url", .amv: "-1", .isi: "id42",
-                                  .efr: "maybe", .afl: "ftp://example.com/f", .createdAt: "2024-02-30 10:00:00"]))
+        let text =
+            Self.line(FirebaseTakeoutField.allCases.map(Self.guideName))
+            + Self.line(
+                Self.row([
+                    .shortLink: "http://go.example.com/x", .link: "not a url", .amv: "-1", .isi: "id42",
+                    .efr: "maybe", .afl: "ftp://example.com/f", .createdAt: "2024-02-30 10:00:00",
+                ]))
             + Self.line(Self.row([.shortLink: "https://go.example.com/?q=1"]))
             + Self.line(Self.row([:]))
             + Self.line(Self.row([.shortLink: "https://go.example.com/fine", .link: "https://example.com/"]))
         let (_, entries) = try Self.entries(Array(text.utf8))
         #expect(entries.map(\.row) == [2, 3, 5], "the empty row 4 is skipped")
-        #expect(entries.first?.outcome == .problems([
-            FirebaseRowProblem(column: "short link", message: "must be an https URL with a host and a path, without port, query or fragment"),
-            FirebaseRowProblem(column: "link", message: "must be an http or https URL"),
-            FirebaseRowProblem(column: "amv", message: "must be a whole number, 0 or more"),
-            FirebaseRowProblem(column: "isi", message: "must be digits"),
-            FirebaseRowProblem(column: "creation timestamp", message: "must be an RFC 3339 timestamp or yyyy-MM-dd HH:mm:ss (UTC)"),
-            FirebaseRowProblem(column: "afl", message: "must be an http or https URL"),
-            FirebaseRowProblem(column: "efr", message: "must be true, false, 1, 0, yes or no"),
-        ]))
-        #expect(entries.dropFirst().first?.outcome == .problems([
-            FirebaseRowProblem(column: "short link", message: "must be an https URL with a host and a path, without port, query or fragment"),
-            FirebaseRowProblem(column: "link", message: "is required"),
-        ]))
+        #expect(
+            entries.first?.outcome
+                == .problems([
+                    FirebaseRowProblem(
+                        column: "short link", message: "must be an https URL with a host and a path, without port, query or fragment"),
+                    FirebaseRowProblem(column: "link", message: "must be an http or https URL"),
+                    FirebaseRowProblem(column: "amv", message: "must be a whole number, 0 or more"),
+                    FirebaseRowProblem(column: "isi", message: "must be digits"),
+                    FirebaseRowProblem(column: "creation timestamp", message: "must be an RFC 3339 timestamp or yyyy-MM-dd HH:mm:ss (UTC)"),
+                    FirebaseRowProblem(column: "afl", message: "must be an http or https URL"),
+                    FirebaseRowProblem(column: "efr", message: "must be true, false, 1, 0, yes or no"),
+                ]))
+        #expect(
+            entries.dropFirst().first?.outcome
+                == .problems([
+                    FirebaseRowProblem(
+                        column: "short link", message: "must be an https URL with a host and a path, without port, query or fragment"),
+                    FirebaseRowProblem(column: "link", message: "is required"),
+                ]))
         #expect(try Self.link(entries.last).slug == "fine")
     }
 
     @Test func timestamps() {
         let noon = Date(timeIntervalSince1970: 1_718_712_000) // 2024-06-18T12:00:00Z
-        for text in ["2024-06-18T12:00:00Z", "2024-06-18t12:00:00z", "2024-06-18 12:00:00", "2024-06-18T14:00:00+02:00",
-                     "2024-06-18T09:30:00-02:30", "2024-06-18 12:00:00Z"] {
+        for text in [
+            "2024-06-18T12:00:00Z", "2024-06-18t12:00:00z", "2024-06-18 12:00:00", "2024-06-18T14:00:00+02:00",
+            "2024-06-18T09:30:00-02:30", "2024-06-18 12:00:00Z",
+        ] {
             #expect(FirebaseLinkRow.timestamp(text) == noon, "\(text)")
         }
         #expect(FirebaseLinkRow.timestamp("2024-06-18T12:00:00.125Z") == noon.addingTimeInterval(0.125))
@@ -187,8 +209,10 @@ struct FirebaseImportTests {
         #expect(FirebaseLinkRow.timestamp("1970-01-01 00:00:00") == Date(timeIntervalSince1970: 0))
         // Before 1970: outside the dates linkd accepts (`RFC3339.accepted`).
         #expect(FirebaseLinkRow.timestamp("1969-12-31 23:59:59") == nil)
-        for text in ["2023-02-29 00:00:00", "2024-13-01 00:00:00", "2024-06-18 24:00:00", "2024-06-18", "2024-06-18T12:00:00+2",
-                     "2024-06-18T12:00:00.Z", "2024-06-18 12:00:00 UTC", "18/06/2024 12:00:00"] {
+        for text in [
+            "2023-02-29 00:00:00", "2024-13-01 00:00:00", "2024-06-18 24:00:00", "2024-06-18", "2024-06-18T12:00:00+2",
+            "2024-06-18T12:00:00.Z", "2024-06-18 12:00:00 UTC", "18/06/2024 12:00:00",
+        ] {
             #expect(FirebaseLinkRow.timestamp(text) == nil, "\(text)")
         }
     }

@@ -18,33 +18,55 @@ struct Fixture {
     /// - Parameter rules: the rule list JSON (`[...]`), with `$IOS` and `$ANDROID` standing for the app ids.
     /// - Parameter domainSettings: more members of the domain (`"clickBehavior":"redirect"`), JSON after a comma.
     /// - Parameter iosApp: more members of the iOS app (`"customScheme":"widgets"`).
-    init(_ service: TestService, workspace: String = "acme", host: String = "links.example.com", rules: String? = nil,
-         domainSettings: String = "", iosApp iosMembers: String = "", destination: String = "") throws {
+    init(
+        _ service: TestService, workspace: String = "acme", host: String = "links.example.com", rules: String? = nil,
+        domainSettings: String = "", iosApp iosMembers: String = "", destination: String = ""
+    ) throws {
         self.service = service
         self.host = host
         key = try service.key(workspace: workspace)
         try Self.expect(201, service.request("POST", "/v1/teams", key: key, json: #"{"teamId":"ABCDE12345","name":"Acme"}"#))
-        iosApp = try Self.expect(201, service.request("POST", "/v1/apps", key: key, json: """
-            {"platform":"ios","name":"Widgets","teamId":"ABCDE12345","bundleId":"com.example.widgets","appStoreId":"1234567890"\(iosMembers)}
-            """)).json["id"]!.stringValue!
-        androidApp = try Self.expect(201, service.request("POST", "/v1/apps", key: key, json: """
-            {"platform":"android","name":"Widgets","packageName":"com.example.widgets",
-             "sha256CertFingerprints":[{"value":"\(Self.fingerprint)","label":"Play App Signing"}]}
-            """)).json["id"]!.stringValue!
+        iosApp = try Self.expect(
+            201,
+            service.request(
+                "POST", "/v1/apps", key: key,
+                json: """
+                    {"platform":"ios","name":"Widgets","teamId":"ABCDE12345","bundleId":"com.example.widgets","appStoreId":"1234567890"\(iosMembers)}
+                    """)
+        ).json["id"]!.stringValue!
+        androidApp = try Self.expect(
+            201,
+            service.request(
+                "POST", "/v1/apps", key: key,
+                json: """
+                    {"platform":"android","name":"Widgets","packageName":"com.example.widgets",
+                     "sha256CertFingerprints":[{"value":"\(Self.fingerprint)","label":"Play App Signing"}]}
+                    """)
+        ).json["id"]!.stringValue!
         for app in [iosApp, androidApp] {
-            try Self.expect(201, service.request("POST", "/v1/apps/\(app)/destinations", key: key, json: """
-                {"name":"widgetDetail","title":"Widget"\(destination),"params":{"id":{"type":"int","min":1},"tab":{"type":"enum","values":["info","reviews"],"optional":true}}}
-                """))
+            try Self.expect(
+                201,
+                service.request(
+                    "POST", "/v1/apps/\(app)/destinations", key: key,
+                    json: """
+                        {"name":"widgetDetail","title":"Widget"\(destination),"params":{"id":{"type":"int","min":1},"tab":{"type":"enum","values":["info","reviews"],"optional":true}}}
+                        """))
         }
-        try Self.expect(201, service.request("POST", "/v1/domains", key: key, json: """
-            {"hostname":"\(host)","webFallbackUrl":"https://www.example.com","carryPathToFallback":true\(domainSettings)}
-            """))
-        let list = rules ?? """
-            [{"apps":["$IOS","$ANDROID"],"path":"/private/*","exclude":true},
-             {"apps":["$IOS","$ANDROID"],"path":"/widget/{id}","query":{"tab":"*"},"destination":{"type":"widgetDetail"}},
-             {"apps":["$IOS"],"path":"/w/{id}/{tab}","destination":{"type":"widgetDetail"}}]
-            """
-        let body = #"{"rules":"# + list.replacingOccurrences(of: "$IOS", with: iosApp).replacingOccurrences(of: "$ANDROID", with: androidApp) + "}"
+        try Self.expect(
+            201,
+            service.request(
+                "POST", "/v1/domains", key: key,
+                json: """
+                    {"hostname":"\(host)","webFallbackUrl":"https://www.example.com","carryPathToFallback":true\(domainSettings)}
+                    """))
+        let list =
+            rules ?? """
+                [{"apps":["$IOS","$ANDROID"],"path":"/private/*","exclude":true},
+                 {"apps":["$IOS","$ANDROID"],"path":"/widget/{id}","query":{"tab":"*"},"destination":{"type":"widgetDetail"}},
+                 {"apps":["$IOS"],"path":"/w/{id}/{tab}","destination":{"type":"widgetDetail"}}]
+                """
+        let body =
+            #"{"rules":"# + list.replacingOccurrences(of: "$IOS", with: iosApp).replacingOccurrences(of: "$ANDROID", with: androidApp) + "}"
         try Self.expect(200, service.request("PUT", "/v1/domains/\(host)/rules", key: key, json: body))
         try waitForCatalog { $0.catalog.entry(exactly: host)?.compiled.rules.isEmpty == false }
     }

@@ -31,8 +31,10 @@ struct HealthChecksTests {
             service = try TestService { configuration in
                 configuration.outbound.appleCDNBase = OutboundBase("http://127.0.0.1:\(remote.port)/a/v1/")!
                 configuration.outbound.googleDALBase = OutboundBase("http://127.0.0.1:\(remote.port)\(Self.google)")!
-                configuration.outbound.resolve = [ResolveOverride("\(Self.host):443:\(origin.address)")!,
-                                                  ResolveOverride("other.example.com:443:\(origin.address)")!]
+                configuration.outbound.resolve = [
+                    ResolveOverride("\(Self.host):443:\(origin.address)")!,
+                    ResolveOverride("other.example.com:443:\(origin.address)")!,
+                ]
                 configuration.outbound.caFile = certificates.caCertificate
                 configuration.outbound.timeout = .seconds(timeout)
                 configuration.checkInterval = interval
@@ -49,7 +51,8 @@ struct HealthChecksTests {
 
         /// The bytes linkd serves now.
         func served() throws -> (aasa: [UInt8], assetlinks: [UInt8]) {
-            let aasa = try Fixture.expect(200, service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", Self.host)]))
+            let aasa = try Fixture.expect(
+                200, service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", Self.host)]))
             let links = try Fixture.expect(200, service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", Self.host)]))
             return (aasa.body, links.body)
         }
@@ -69,19 +72,29 @@ struct HealthChecksTests {
                 var members: [JSONMember] = [
                     JSONMember(key: "source", value: .object(["web": .object(["site": .string("https://\(Self.host).")])])),
                     JSONMember(key: "relation", value: .string("delegate_permission/common.handle_all_urls")),
-                    JSONMember(key: "target", value: .object(["androidApp": .object([
-                        "packageName": .string("com.example.widgets"),
-                        "certificate": .object(["sha256Fingerprint": .string(fingerprint)]),
-                    ])])),
+                    JSONMember(
+                        key: "target",
+                        value: .object([
+                            "androidApp": .object([
+                                "packageName": .string("com.example.widgets"),
+                                "certificate": .object(["sha256Fingerprint": .string(fingerprint)]),
+                            ])
+                        ])),
                 ]
                 if let rules {
-                    members.append(JSONMember(key: "relationExtensions", value: .object([
-                        "delegate_permission/common.handle_all_urls": .object(["dynamic_app_link_components": rules]),
-                    ])))
+                    members.append(
+                        JSONMember(
+                            key: "relationExtensions",
+                            value: .object([
+                                "delegate_permission/common.handle_all_urls": .object(["dynamic_app_link_components": rules])
+                            ])))
                 }
                 return .object(members)
             }
-            let body = JSONValue.object(["statements": .array(statements), "maxAge": .string("599.9s"), "debugString": .string("********************* Errors *********************\nNone!")])
+            let body = JSONValue.object([
+                "statements": .array(statements), "maxAge": .string("599.9s"),
+                "debugString": .string("********************* Errors *********************\nNone!"),
+            ])
             try remote.route(Self.google, body: body.serialized)
         }
 
@@ -93,15 +106,20 @@ struct HealthChecksTests {
 
         /// The stored result of `check` (and `app`).
         func result(_ health: JSONValue, _ check: String, app: String? = nil) throws -> JSONValue {
-            try #require(health["checks"]?.arrayValue?.first { $0["check"] == .string(check) && (app == nil || $0["app"] == .string(app!)) },
-                         "no \(check) result in \(health.serialized)")
+            try #require(
+                health["checks"]?.arrayValue?.first { $0["check"] == .string(check) && (app == nil || $0["app"] == .string(app!)) },
+                "no \(check) result in \(health.serialized)")
         }
 
         /// The version numbers and their creation times.
         func versions() throws -> [(n: Int, createdAt: String)] {
-            let page = try Fixture.expect(200, service.request("GET", "/v1/domains/\(Self.host)/association/versions?limit=200", key: fixture.key)).json
+            let page = try Fixture.expect(
+                200, service.request("GET", "/v1/domains/\(Self.host)/association/versions?limit=200", key: fixture.key)
+            ).json
             return (page["items"]?.arrayValue ?? []).compactMap { item in
-                guard case .number(let n)? = item["n"], let number = Int(n), let created = item["createdAt"]?.stringValue else { return nil }
+                guard case .number(let n)? = item["n"], let number = Int(n), let created = item["createdAt"]?.stringValue else {
+                    return nil
+                }
                 return (number, created)
             }
         }
@@ -144,9 +162,13 @@ struct HealthChecksTests {
         try setup.serveCurrentEverywhere()
         let old = try setup.served().aasa
         // A new rule for iOS: the promo URLs open the app under the new version and the browser under the old one.
-        try Fixture.expect(201, setup.service.request("POST", "/v1/domains/\(Setup.host)/rules", key: fixture.key, json: """
-            {"apps":["\(fixture.iosApp)"],"path":"/promo/{id}","destination":{"type":"widgetDetail"}}
-            """))
+        try Fixture.expect(
+            201,
+            setup.service.request(
+                "POST", "/v1/domains/\(Setup.host)/rules", key: fixture.key,
+                json: """
+                    {"apps":["\(fixture.iosApp)"],"path":"/promo/{id}","destination":{"type":"widgetDetail"}}
+                    """))
         try fixture.waitForCatalog { $0.catalog.entry(exactly: Setup.host)?.compiled.rules.count == 4 }
         try setup.serveCurrentEverywhere()
         try setup.remote.route(Setup.apple, bytes: old)
@@ -172,7 +194,12 @@ struct HealthChecksTests {
         #expect(apple["detail"]?["recompiled"] == .bool(true))
         // Resolve agrees: a moved URL opens the app now.
         let first = try #require(moved.first(where: { $0["ios"]?["to"]?["outcome"] == .string("open_app") })?["url"]?.stringValue)
-        let resolved = try Fixture.expect(200, setup.service.request("GET", "/v1/resolve?platform=ios&url=\(first.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)", key: fixture.key)).json
+        let resolved = try Fixture.expect(
+            200,
+            setup.service.request(
+                "GET", "/v1/resolve?platform=ios&url=\(first.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
+                key: fixture.key)
+        ).json
         #expect(resolved["outcome"] == .string("open_app"))
         #expect(try setup.result(health, "origin")["state"] == .string("current"))
         #expect(health["healthy"] == .bool(false))
@@ -191,7 +218,8 @@ struct HealthChecksTests {
         #expect(apple["state"] == .string("current"))
         #expect(Self.int(apple["detail"]?["version"]) == latest.n)
         #expect(apple["since"] != .string(staleSince))
-        #expect(health["changes"]?.arrayValue == [.object(["check": .string("apple_cdn"), "from": .string("stale"), "to": .string("current")])])
+        #expect(
+            health["changes"]?.arrayValue == [.object(["check": .string("apple_cdn"), "from": .string("stale"), "to": .string("current")])])
         #expect(health["healthy"] == .bool(true))
 
         // The CDN has no copy.
@@ -213,8 +241,11 @@ struct HealthChecksTests {
         let setup = try Setup()
         let fixture = setup.fixture
         let second = String(repeating: "AB:", count: 31) + "AB"
-        try Fixture.expect(200, setup.service.request("PATCH", "/v1/apps/\(fixture.androidApp)", key: fixture.key,
-                                                      json: #"{"sha256CertFingerprints":[{"value":"\#(Fixture.fingerprint)"},{"value":"\#(second)"}]}"#))
+        try Fixture.expect(
+            200,
+            setup.service.request(
+                "PATCH", "/v1/apps/\(fixture.androidApp)", key: fixture.key,
+                json: #"{"sha256CertFingerprints":[{"value":"\#(Fixture.fingerprint)"},{"value":"\#(second)"}]}"#))
         try fixture.waitForCatalog { $0.catalog.entry(exactly: Setup.host)?.compiled.apps.contains { $0.fingerprints.count == 2 } == true }
         try setup.serveCurrentEverywhere()
 
@@ -232,15 +263,21 @@ struct HealthChecksTests {
         let before = try #require(setup.versions().last?.n)
 
         // Dynamic rules on: linkd serves them, Google still has the file without them (the version before).
-        try Fixture.expect(200, setup.service.request("PATCH", "/v1/domains/\(Setup.host)", key: fixture.key, json: #"{"androidDynamicRules":true}"#))
-        try fixture.waitForCatalog { String(decoding: $0.catalog.entry(exactly: Setup.host)?.assetLinks.bytes ?? [], as: UTF8.self).contains("dynamic_app_link_components") }
+        try Fixture.expect(
+            200, setup.service.request("PATCH", "/v1/domains/\(Setup.host)", key: fixture.key, json: #"{"androidDynamicRules":true}"#))
+        try fixture.waitForCatalog {
+            String(decoding: $0.catalog.entry(exactly: Setup.host)?.assetLinks.bytes ?? [], as: UTF8.self).contains(
+                "dynamic_app_link_components")
+        }
         try setup.googleLists(fingerprints: [Fixture.fingerprint, second])
         health = try setup.check()
         google = try setup.result(health, "google", app: fixture.androidApp)
         #expect(google["state"] == .string("stale"), "\(google.serialized)")
         #expect(Self.int(google["detail"]?["version"]) == before)
         #expect(google["detail"]?["rulesMatch"] == .bool(false))
-        let served = try #require(try JSONValue.parse(bytes: setup.served().assetlinks).arrayValue?.first?["relation_extensions"]?["delegate_permission/common.handle_all_urls"]?["dynamic_app_link_components"])
+        let served = try #require(
+            try JSONValue.parse(bytes: setup.served().assetlinks).arrayValue?.first?["relation_extensions"]?[
+                "delegate_permission/common.handle_all_urls"]?["dynamic_app_link_components"])
         #expect(google["detail"]?["servedDynamicRules"] == HealthChecker.canonical(served))
 
         // Google returns them, with its own member order: current.
@@ -268,8 +305,9 @@ struct HealthChecksTests {
         let aasaPath = "/.well-known/apple-app-site-association"
         func origin() throws -> JSONValue { try setup.result(setup.check(), "origin") }
 
-        try setup.origin.route(aasaPath, status: 301, body: "moved", contentType: "text/html",
-                               headers: [("Location", "https://www.example.com/.well-known/apple-app-site-association")])
+        try setup.origin.route(
+            aasaPath, status: 301, body: "moved", contentType: "text/html",
+            headers: [("Location", "https://www.example.com/.well-known/apple-app-site-association")])
         var result = try origin()
         #expect(result["state"] == .string("misconfigured"))
         #expect(result["detail"]?["aasa"]?["problems"] == .array([.string("redirect")]))
@@ -302,8 +340,11 @@ struct HealthChecksTests {
 
         // A file linkd served before.
         let old = aasa
-        try Fixture.expect(201, setup.service.request("POST", "/v1/domains/\(Setup.host)/rules", key: setup.fixture.key,
-                                                      json: #"{"apps":["\#(setup.fixture.iosApp)"],"path":"/more/*"}"#))
+        try Fixture.expect(
+            201,
+            setup.service.request(
+                "POST", "/v1/domains/\(Setup.host)/rules", key: setup.fixture.key,
+                json: #"{"apps":["\#(setup.fixture.iosApp)"],"path":"/more/*"}"#))
         try setup.fixture.waitForCatalog { $0.catalog.entry(exactly: Setup.host)?.aasa.bytes != old }
         try setup.origin.route(aasaPath, bytes: old)
         try setup.origin.route("/.well-known/assetlinks.json", bytes: try setup.served().assetlinks)
@@ -363,7 +404,9 @@ struct HealthChecksTests {
         #expect(origin.allSatisfy { $0.host == Setup.host && $0.path.hasPrefix("/.well-known/") }, "\(origin)")
         let remote = setup.remote.requests(count: 4)
         #expect(remote.count == 4)
-        #expect(remote.allSatisfy { $0.path == Setup.apple || $0.path.hasPrefix(Setup.google + "?source.web.site=https://\(Setup.host)&") }, "\(remote)")
+        #expect(
+            remote.allSatisfy { $0.path == Setup.apple || $0.path.hasPrefix(Setup.google + "?source.web.site=https://\(Setup.host)&") },
+            "\(remote)")
         // Another workspace's domain is a 404, and a GET needs no write scope while POST does.
         #expect(try setup.service.request("POST", "/v1/domains/other.example.com/checks", key: setup.fixture.key).status == 404)
         #expect(try setup.service.request("GET", "/v1/domains/nowhere.example.com/health", key: setup.fixture.key).status == 404)

@@ -8,7 +8,9 @@ import TestSupport
 struct KeysAPITests {
     @Test func missingOrMalformedOrUnknownKeysAre401() throws {
         try TestService.with { service in
-            for header in [nil, "Basic abc", "Bearer nope", "Bearer lk_00000000000000000000000000000000_" + String(repeating: "A", count: 43)] {
+            for header in [
+                nil, "Basic abc", "Bearer nope", "Bearer lk_00000000000000000000000000000000_" + String(repeating: "A", count: 43),
+            ] {
                 let response = try service.request("GET", "/v1/teams", headers: header.map { [("Authorization", $0)] } ?? [])
                 #expect(response.status == 401, "\(header ?? "no header")")
                 #expect(response.headers["Content-Type"]?.hasPrefix("application/problem+json") == true)
@@ -125,7 +127,7 @@ struct KeysAPITests {
         let parsed = try #require(APIKeySecret(parsing: secret.token))
         #expect(parsed == secret)
         #expect(parsed.matches(storedHash: secret.hash))
-        #expect(secret.hash == SHA256.digest(Array(secret.token.utf8)))   // what the database stores
+        #expect(secret.hash == SHA256.digest(Array(secret.token.utf8))) // what the database stores
         #expect(!parsed.matches(storedHash: APIKeySecret.generate().hash))
         #expect(APIKeySecret(parsing: secret.token + "x") == nil)
         #expect(!secret.description.contains(secret.token))
@@ -165,12 +167,17 @@ struct KeysAPITests {
 
     @Test func authorizationHeaderForms() throws {
         let secret = APIKeySecret.generate()
-        for header in ["Bearer \(secret.token)", "bearer \(secret.token)", "BEARER  \(secret.token)", "Bearer \(secret.token) ",
-                       " Bearer \(secret.token)\t", "\tbearer \(secret.token)"] {
+        for header in [
+            "Bearer \(secret.token)", "bearer \(secret.token)", "BEARER  \(secret.token)", "Bearer \(secret.token) ",
+            " Bearer \(secret.token)\t", "\tbearer \(secret.token)",
+        ] {
             #expect(APIKeySecret(authorization: header) == secret, "\(header.debugDescription)")
         }
-        for header in ["Bearer\(secret.token)", "Bearer\t\(secret.token)", "Bearer \t\(secret.token)", "Bearer", "Bearer ", "Basic \(secret.token)", "Bearers \(secret.token)",
-                       "Bearer \(secret.token)x", "Bearer \(secret.token) x", "Béarer \(secret.token)", secret.token, ""] {
+        for header in [
+            "Bearer\(secret.token)", "Bearer\t\(secret.token)", "Bearer \t\(secret.token)", "Bearer", "Bearer ", "Basic \(secret.token)",
+            "Bearers \(secret.token)",
+            "Bearer \(secret.token)x", "Bearer \(secret.token) x", "Béarer \(secret.token)", secret.token, "",
+        ] {
             #expect(APIKeySecret(authorization: header) == nil, "\(header.debugDescription)")
         }
     }

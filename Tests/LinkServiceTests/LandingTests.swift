@@ -10,14 +10,20 @@ import TestSupport
 struct LandingTests {
     enum Agent {
         static let iPhone = ClickTests.iPhone
-        static let iPad = "Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+        static let iPad =
+            "Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
         static let android = ClickTests.pixel
-        static let instagramIOS = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 327.0.0.29.90 (iPhone14,2; iOS 17_4; en_US; en; scale=3.00; 1170x2532; 590066434)"
-        static let instagramAndroid = "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/UQ1A.240205.004; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/122.0.6261.119 Mobile Safari/537.36 Instagram 321.0.0.39.106 Android (34/14; 420dpi; 1080x2205; Google/google; Pixel 8; shiba; shiba; en_US; 573601011)"
-        static let facebookIOS = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/455.0.0.44.107;FBBV/574392627;FBDV/iPhone14,2;FBMD/iPhone;FBSN/iOS;FBSV/17.4;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5]"
-        static let facebookAndroid = "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/UQ1A.240205.004; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/122.0.6261.119 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/455.0.0.44.107;]"
+        static let instagramIOS =
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 327.0.0.29.90 (iPhone14,2; iOS 17_4; en_US; en; scale=3.00; 1170x2532; 590066434)"
+        static let instagramAndroid =
+            "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/UQ1A.240205.004; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/122.0.6261.119 Mobile Safari/537.36 Instagram 321.0.0.39.106 Android (34/14; 420dpi; 1080x2205; Google/google; Pixel 8; shiba; shiba; en_US; 573601011)"
+        static let facebookIOS =
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/455.0.0.44.107;FBBV/574392627;FBDV/iPhone14,2;FBMD/iPhone;FBSN/iOS;FBSV/17.4;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5]"
+        static let facebookAndroid =
+            "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/UQ1A.240205.004; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/122.0.6261.119 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/455.0.0.44.107;]"
         static let chrome = ClickTests.desktop
-        static let safari = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15"
+        static let safari =
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15"
         static let firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
         static let bots = [
             "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", "Twitterbot/1.0",
@@ -34,8 +40,10 @@ struct LandingTests {
 
     /// A landing domain whose iOS app has the scheme `widgets`, and whose destination has preview metadata.
     static func fixture(_ service: TestService, domain: String = "", destination: String = "") throws -> Fixture {
-        try Fixture(service, domainSettings: domain, iosApp: #","customScheme":"widgets""#,
-                    destination: destination.isEmpty ? #","description":"A widget, in the app.","imageUrl":"https://cdn.example.com/w.png""# : destination)
+        try Fixture(
+            service, domainSettings: domain, iosApp: #","customScheme":"widgets""#,
+            destination: destination.isEmpty
+                ? #","description":"A widget, in the app.","imageUrl":"https://cdn.example.com/w.png""# : destination)
     }
 
     static func click(_ service: TestService, _ path: String, agent: String, host: String = "links.example.com") throws -> TestResponse {
@@ -51,8 +59,11 @@ struct LandingTests {
         guard let start = html.range(of: marker) else { return nil }
         let rest = html[start.upperBound...]
         guard let open = rest.range(of: "\(name)=\""), let close = rest[open.upperBound...].firstIndex(of: "\"") else { return nil }
-        return String(rest[open.upperBound..<close]).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        return String(rest[open.upperBound..<close]).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(
+            of: "&#39;", with: "'"
+        )
+        .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(
+            of: "&amp;", with: "&")
     }
 
     static func expectPageHeaders(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -73,12 +84,15 @@ struct LandingTests {
             Self.expectPageHeaders(response)
             #expect(response.headers["Cache-Control"] == "no-store")
             let html = response.text
-            #expect(html.contains(#"<meta name="apple-itunes-app" content="app-id=1234567890, app-argument=https://links.example.com/widget/42?tab=info">"#))
+            #expect(
+                html.contains(
+                    #"<meta name="apple-itunes-app" content="app-id=1234567890, app-argument=https://links.example.com/widget/42?tab=info">"#
+                ))
             #expect(Self.href(html, "open") == "widgets://widget/42?tab=info")
             #expect(Self.href(html, "get") == Self.appStore)
             #expect(Self.href(html, "web") == "https://www.example.com/widget/42?tab=info")
             #expect(!html.contains("id=\"hint\""))
-            #expect(!html.contains("<script"))   // no clipboard opt-in: no script at all
+            #expect(!html.contains("<script")) // no clipboard opt-in: no script at all
             #expect(html.contains(#"<meta property="og:title" content="Widget">"#))
             #expect(html.contains(#"<meta property="og:description" content="A widget, in the app.">"#))
             #expect(html.contains(#"<meta property="og:image" content="https://cdn.example.com/w.png">"#))
@@ -99,8 +113,12 @@ struct LandingTests {
             let store = try #require(Self.href(html, "get"))
             #expect(store.hasPrefix(Self.play + "&referrer=linkd_token%3D"))
             let open = try #require(Self.href(html, "open"))
-            let fallback = store.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"))!
-            #expect(open == "intent://links.example.com/widget/42?tab=info#Intent;scheme=https;package=com.example.widgets;S.browser_fallback_url=\(fallback);end")
+            let fallback = store.addingPercentEncoding(
+                withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"))!
+            #expect(
+                open
+                    == "intent://links.example.com/widget/42?tab=info#Intent;scheme=https;package=com.example.widgets;S.browser_fallback_url=\(fallback);end"
+            )
             #expect(Self.href(html, "web") == "https://www.example.com/widget/42?tab=info")
             #expect(!html.contains("apple-itunes-app"))
         }
@@ -109,14 +127,18 @@ struct LandingTests {
     @Test func inAppBrowsersGetTheHint() throws {
         try TestService.with { service in
             _ = try Self.fixture(service)
-            for (agent, browser, ios) in [(Agent.instagramIOS, "Safari", true), (Agent.facebookIOS, "Safari", true),
-                                          (Agent.instagramAndroid, "Chrome", false), (Agent.facebookAndroid, "Chrome", false)] {
+            for (agent, browser, ios) in [
+                (Agent.instagramIOS, "Safari", true), (Agent.facebookIOS, "Safari", true),
+                (Agent.instagramAndroid, "Chrome", false), (Agent.facebookAndroid, "Chrome", false),
+            ] {
                 let response = try Self.click(service, "/widget/7", agent: agent)
                 Self.expectPageHeaders(response)
                 let html = response.text
                 #expect(html.contains("id=\"hint\""), "\(agent)")
                 #expect(html.contains("Open in \(browser)"), "\(agent)")
-                #expect(Self.href(html, "open")?.hasPrefix(ios ? "widgets://widget/7" : "intent://links.example.com/widget/7#Intent;") == true, "\(agent)")
+                #expect(
+                    Self.href(html, "open")?.hasPrefix(ios ? "widgets://widget/7" : "intent://links.example.com/widget/7#Intent;") == true,
+                    "\(agent)")
                 #expect(Self.href(html, "get")?.hasPrefix(ios ? Self.appStore : Self.play) == true, "\(agent)")
             }
         }
@@ -155,7 +177,9 @@ struct LandingTests {
                 #expect(!html.contains("href="), "\(agent)")
             }
             service.application.tokens.flush()
-            let tokens = try service.application.pool.withConnection { try $0.query("SELECT count(*)::int8 FROM click_tokens").first!.decode(0, as: Int.self) }
+            let tokens = try service.application.pool.withConnection {
+                try $0.query("SELECT count(*)::int8 FROM click_tokens").first!.decode(0, as: Int.self)
+            }
             #expect(tokens == 0)
         }
     }
@@ -166,7 +190,8 @@ struct LandingTests {
             #expect(try Self.click(service, "/widget/42", agent: Agent.iPhone).headers["Location"] == Self.appStore)
             #expect(try Self.click(service, "/widget/42", agent: Agent.android).headers["Location"] == Self.play)
             // A rule asks for the landing page on a redirect domain, and another rule for redirects on a landing one.
-            let rules = #"[{"apps":["$IOS"],"path":"/l/{id}","destination":{"type":"widgetDetail"},"click":{"behavior":"landing","title":"Rule title"}},"#
+            let rules =
+                #"[{"apps":["$IOS"],"path":"/l/{id}","destination":{"type":"widgetDetail"},"click":{"behavior":"landing","title":"Rule title"}},"#
                 + #"{"apps":["$IOS"],"path":"/r/{id}","destination":{"type":"widgetDetail"},"click":{"behavior":"redirect"}}]"#
             let body = #"{"rules":"# + rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp) + "}"
             try Fixture.expect(200, service.request("PUT", "/v1/domains/links.example.com/rules", key: fixture.key, json: body))
@@ -174,7 +199,8 @@ struct LandingTests {
             let landing = try Self.click(service, "/l/5", agent: Agent.iPhone)
             Self.expectPageHeaders(landing)
             #expect(landing.text.contains("<h1>Rule title</h1>"))
-            try Fixture.expect(200, service.request("PATCH", "/v1/domains/links.example.com", key: fixture.key, json: #"{"clickBehavior":"landing"}"#))
+            try Fixture.expect(
+                200, service.request("PATCH", "/v1/domains/links.example.com", key: fixture.key, json: #"{"clickBehavior":"landing"}"#))
             try fixture.waitForCatalog { $0.catalog.entry(exactly: "links.example.com")?.settings.clickBehavior == .landing }
             #expect(try Self.click(service, "/r/5", agent: Agent.iPhone).headers["Location"] == Self.appStore)
             #expect(try Self.click(service, "/l/5", agent: Agent.iPhone).status == 200)
@@ -195,8 +221,9 @@ struct LandingTests {
             }
             let badRule = #"{"rules":[{"apps":["\#(fixture.iosApp)"],"path":"/x","click":{"imageUrl":"http://cdn.example.com/a.png"}}]}"#
             #expect(try service.request("PUT", "/v1/domains/links.example.com/rules", key: fixture.key, json: badRule).status == 422)
-            let badImage = try service.request("PUT", "/v1/apps/\(fixture.iosApp)/destinations/widgetDetail", key: fixture.key,
-                                               json: #"{"imageUrl":"javascript:alert(1)"}"#)
+            let badImage = try service.request(
+                "PUT", "/v1/apps/\(fixture.iosApp)/destinations/widgetDetail", key: fixture.key,
+                json: #"{"imageUrl":"javascript:alert(1)"}"#)
             #expect(badImage.status == 422)
         }
     }
@@ -208,10 +235,19 @@ struct LandingTests {
             let key = try service.key()
             let apps = try service.request("GET", "/v1/apps", key: key).json["items"]!.arrayValue!
             let ios = apps.first { $0["platform"]?.stringValue == "ios" }!["id"]!.stringValue!
-            try Fixture.expect(200, service.request("PUT", "/v1/apps/\(ios)/destinations/widgetDetail", key: key, json: """
-                {"title":"\(hostile)","description":"\(hostile)","params":{"id":{"type":"int","min":1}}}
-                """))
-            #expect(eventually { service.application.catalog.entry(exactly: "links.example.com")?.compiled.apps.contains { $0.previews["widgetDetail"]?.description != nil && $0.titles["widgetDetail"] != "Widget" } == true })
+            try Fixture.expect(
+                200,
+                service.request(
+                    "PUT", "/v1/apps/\(ios)/destinations/widgetDetail", key: key,
+                    json: """
+                        {"title":"\(hostile)","description":"\(hostile)","params":{"id":{"type":"int","min":1}}}
+                        """))
+            #expect(
+                eventually {
+                    service.application.catalog.entry(exactly: "links.example.com")?.compiled.apps.contains {
+                        $0.previews["widgetDetail"]?.description != nil && $0.titles["widgetDetail"] != "Widget"
+                    } == true
+                })
             for agent in [Agent.iPhone, Agent.bots[1]] {
                 let html = try Self.click(service, "/widget/42?q=%22%3E%3Cscript%3E%3Cimg%3E", agent: agent).text
                 #expect(!html.contains("<script>alert"), "\(agent)")
@@ -224,10 +260,15 @@ struct LandingTests {
     @Test func noOpenRedirectThroughAnyField() throws {
         try TestService.with { service in
             _ = try Self.fixture(service)
-            let allowed = ["https://www.example.com/", Self.appStore, Self.play, "widgets://", "intent://links.example.com/", "https://links.example.com/"]
+            let allowed = [
+                "https://www.example.com/", Self.appStore, Self.play, "widgets://", "intent://links.example.com/",
+                "https://links.example.com/",
+            ]
             for agent in [Agent.iPhone, Agent.android, Agent.instagramIOS, Agent.chrome] {
-                for path in ["//evil.example/", "/widget/1?next=https://evil.example", "/widget/1/../../evil", "/%2F%2Fevil.example",
-                             "/widget/1?x=%22%20href=%22https://evil.example", "/widget/1#https://evil.example"] {
+                for path in [
+                    "//evil.example/", "/widget/1?next=https://evil.example", "/widget/1/../../evil", "/%2F%2Fevil.example",
+                    "/widget/1?x=%22%20href=%22https://evil.example", "/widget/1#https://evil.example",
+                ] {
                     let response = try Self.click(service, path, agent: agent)
                     if let location = response.headers["Location"] {
                         #expect(allowed.contains { location.hasPrefix($0) }, "\(path) → \(location)")
@@ -236,7 +277,9 @@ struct LandingTests {
                         guard let href = Self.href(response.text, id) else { continue }
                         #expect(allowed.contains { href.hasPrefix($0) }, "\(agent) \(path): \(id) → \(href)")
                         if href.hasPrefix("intent://") {
-                            let fallback = href.components(separatedBy: "S.browser_fallback_url=").last?.components(separatedBy: ";").first?.removingPercentEncoding ?? ""
+                            let fallback =
+                                href.components(separatedBy: "S.browser_fallback_url=").last?.components(separatedBy: ";").first?
+                                .removingPercentEncoding ?? ""
                             #expect(fallback.hasPrefix(Self.play) || fallback.hasPrefix("https://www.example.com/"), "\(path): \(fallback)")
                         }
                     }
@@ -249,18 +292,21 @@ struct LandingTests {
     @Test func hitsRecordWhatTheClickGot() throws {
         try TestService.with { service in
             let fixture = try Self.fixture(service)
-            _ = try Self.click(service, "/widget/1", agent: Agent.iPhone)        // landing
-            _ = try Self.click(service, "/widget/1", agent: Agent.chrome)        // the web fallback
-            _ = try Self.click(service, "/widget/1", agent: Agent.bots[0])      // preview
+            _ = try Self.click(service, "/widget/1", agent: Agent.iPhone) // landing
+            _ = try Self.click(service, "/widget/1", agent: Agent.chrome) // the web fallback
+            _ = try Self.click(service, "/widget/1", agent: Agent.bots[0]) // preview
             #expect(eventually { service.application.hits.counters.written == 3 })
             let served = try service.application.pool.withConnection { connection in
                 try connection.query("SELECT served FROM hits ORDER BY id").map { try $0.decode(0, as: String.self) }
             }
             #expect(served == ["landing", "web_fallback", "preview"])
             let summary = try service.request("GET", "/v1/analytics/summary?includeBots=true", key: fixture.key).json
-            #expect(summary["byServed"] == .object(Hit.Served.allCases.map {
-                JSONMember(key: $0.rawValue, value: .number([.landing, .webFallback, .preview].contains($0) ? "1" : "0"))
-            }))
+            #expect(
+                summary["byServed"]
+                    == .object(
+                        Hit.Served.allCases.map {
+                            JSONMember(key: $0.rawValue, value: .number([.landing, .webFallback, .preview].contains($0) ? "1" : "0"))
+                        }))
             let top = try service.request("GET", "/v1/analytics/top?dimension=served&includeBots=true", key: fixture.key)
             #expect(top.status == 200)
             let items = try top.json["items"]?.arrayValue

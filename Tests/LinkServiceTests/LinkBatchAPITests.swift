@@ -8,11 +8,14 @@ import TestSupport
 @Suite("Links in bulk: create, import, export")
 struct LinkBatchAPITests {
     /// A request with a body of `contentType`.
-    private static func send(_ fixture: Fixture, _ method: String, _ path: String, _ contentType: String, _ body: String,
-                             key: String? = nil) throws -> TestResponse {
-        try HTTPTestClient.request(port: fixture.service.port, method: method, path: path,
-                                   headers: [("Authorization", "Bearer \(key ?? fixture.key)"), ("Content-Type", contentType)],
-                                   body: Array(body.utf8), timeout: 60)
+    private static func send(
+        _ fixture: Fixture, _ method: String, _ path: String, _ contentType: String, _ body: String,
+        key: String? = nil
+    ) throws -> TestResponse {
+        try HTTPTestClient.request(
+            port: fixture.service.port, method: method, path: path,
+            headers: [("Authorization", "Bearer \(key ?? fixture.key)"), ("Content-Type", contentType)],
+            body: Array(body.utf8), timeout: 60)
     }
 
     private static func slugs(_ fixture: Fixture, key: String? = nil) throws -> [String] {
@@ -42,7 +45,8 @@ struct LinkBatchAPITests {
                  {"domain":"links.example.com","slug":"nul","url":"https://www.example.com","name":"a\\u0000b"},
                  {"domain":"links.example.com","slug":"v1/x","url":"https://www.example.com"}]
                 """
-            let response = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", body))
+            let response = try Fixture.expect(
+                200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", body))
             let answer = try response.json
             #expect(answer["created"] == .number("2") && answer["refused"] == .number("6"), "\(response.text)")
             let results = try #require(answer["results"]?.arrayValue)
@@ -64,13 +68,20 @@ struct LinkBatchAPITests {
             // One audit entry for the request.
             let audit = try Fixture.expect(200, service.request("GET", "/v1/audit?resourceType=link", key: fixture.key))
             let entries = try #require(try audit.json["items"]?.arrayValue)
-            #expect(entries.count == 1 && entries.first?["resourceId"] == .string("bulk") && entries.first?["after"]?["created"] == .number("2"))
+            #expect(
+                entries.count == 1 && entries.first?["resourceId"] == .string("bulk") && entries.first?["after"]?["created"] == .number("2")
+            )
 
             // A slug taken since: 409 at its pointer, the rest created.
-            let again = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", """
-                [{"domain":"links.example.com","slug":"two","url":"https://www.example.com/2"},
-                 {"domain":"links.example.com","slug":"one","url":"https://www.example.com/1"}]
-                """)).json
+            let again = try Fixture.expect(
+                200,
+                Self.send(
+                    fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json",
+                    """
+                    [{"domain":"links.example.com","slug":"two","url":"https://www.example.com/2"},
+                     {"domain":"links.example.com","slug":"one","url":"https://www.example.com/1"}]
+                    """)
+            ).json
             #expect(again["created"] == .number("1"))
             #expect(again["results"]?.arrayValue?.dropFirst(1).first?["error"]?["status"] == .number("409"))
             #expect(Self.pointers(again["results"]?.arrayValue?.dropFirst(1).first) == ["/1/slug"])
@@ -87,7 +98,9 @@ struct LinkBatchAPITests {
                 {"domain":"links.example.com","slug":"n3","url":"https://www.example.com/3"}\r
 
                 """
-            let answer = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/x-ndjson", ndjson)).json
+            let answer = try Fixture.expect(
+                200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/x-ndjson", ndjson)
+            ).json
             let results = try #require(answer["results"]?.arrayValue)
             #expect(results.count == 3 && answer["created"] == .number("2"))
             #expect(results[1]["error"]?["status"] == .number("400") && Self.pointers(results[1]) == ["/1"])
@@ -95,23 +108,34 @@ struct LinkBatchAPITests {
             #expect(try Self.slugs(fixture) == ["n1", "n3"])
 
             // Beyond the 1 MiB of other requests: 10,000 links with generated slugs, in one request.
-            let many = (0..<10_000).map { #"{"domain":"links.example.com","url":"https://www.example.com/page/\#($0)","name":"Link number \#($0) of the bulk test","tags":["a","b"]}"# }
+            let many = (0..<10_000).map {
+                #"{"domain":"links.example.com","url":"https://www.example.com/page/\#($0)","name":"Link number \#($0) of the bulk test","tags":["a","b"]}"#
+            }
             let body = "[" + many.joined(separator: ",") + "]"
             #expect(body.utf8.count > 1 << 20)
-            let big = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", body)).json
+            let big = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", body))
+                .json
             #expect(big["created"] == .number("10000"))
             let slugs = Set(big["results"]?.arrayValue?.compactMap { $0["slug"]?.stringValue } ?? [])
             #expect(slugs.count == 10_000)
             // Listed in the order of the items.
             let first = try Fixture.expect(200, service.request("GET", "/v1/links?limit=5&q=Link%20number", key: fixture.key)).json
-            #expect(first["items"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == (0..<5).map { "Link number \($0) of the bulk test" })
+            #expect(
+                first["items"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == (0..<5).map { "Link number \($0) of the bulk test" })
 
             // Refused as a whole: not an array, too many items, another media type.
-            #expect(try Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", #"{"domain":"links.example.com"}"#).status == 422)
+            #expect(
+                try Self.send(
+                    fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", #"{"domain":"links.example.com"}"#
+                ).status == 422)
             let tooMany = "[" + Array(repeating: "{}", count: 100_001).joined(separator: ",") + "]"
             #expect(try Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", tooMany).status == 422)
             #expect(try Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "text/plain", "[]").status == 415)
-            #expect(try Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", "[", key: try service.key(workspace: "acme", scope: .read)).status == 403)
+            #expect(
+                try Self.send(
+                    fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", "[",
+                    key: try service.key(workspace: "acme", scope: .read)
+                ).status == 403)
         }
     }
 
@@ -119,7 +143,9 @@ struct LinkBatchAPITests {
     @Test func anotherBulkRequestWaitsItsTurn() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let many = "[" + (0..<30_000).map { #"{"domain":"links.example.com","url":"https://www.example.com/\#($0)"}"# }.joined(separator: ",") + "]"
+            let many =
+                "[" + (0..<30_000).map { #"{"domain":"links.example.com","url":"https://www.example.com/\#($0)"}"# }.joined(separator: ",")
+                + "]"
             let done = DispatchSemaphore(value: 0)
             nonisolated(unsafe) var first: TestResponse?
             DispatchQueue.global().async {
@@ -128,13 +154,17 @@ struct LinkBatchAPITests {
             }
             var refused: TestResponse?
             while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut, refused == nil {
-                let small = try Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", #"[{"domain":"links.example.com","url":"https://www.example.com"}]"#)
+                let small = try Self.send(
+                    fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json",
+                    #"[{"domain":"links.example.com","url":"https://www.example.com"}]"#)
                 if small.status == 503 { refused = small } else { #expect(small.status == 200) }
             }
             if refused != nil { done.wait() }
             let created = try first?.json["created"]
             #expect(first?.status == 200 && created == .number("30000"))
-            #expect(refused?.headers["Retry-After"] == "5" && refused?.text.contains("Another bulk request") == true, "\(refused?.text ?? "never refused")")
+            #expect(
+                refused?.headers["Retry-After"] == "5" && refused?.text.contains("Another bulk request") == true,
+                "\(refused?.text ?? "never refused")")
         }
     }
 
@@ -155,13 +185,22 @@ struct LinkBatchAPITests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             let other = try Fixture(service, workspace: "other", host: "other.example.com")
-            let dry = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase&dryRun=true", "text/csv", Self.takeout)).json
-            #expect(dry["dryRun"] == .bool(true) && dry["wouldCreate"] == .number("2") && dry["created"] == .number("0") && dry["refused"] == .number("4"), "\(dry)")
-            #expect(dry["results"]?.arrayValue?.dropFirst(0).first?["status"] == .string("would-create") && dry["results"]?.arrayValue?.dropFirst(0).first?["link"]?["id"] == nil)
+            let dry = try Fixture.expect(
+                200,
+                Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase&dryRun=true", "text/csv", Self.takeout)
+            ).json
+            #expect(
+                dry["dryRun"] == .bool(true) && dry["wouldCreate"] == .number("2") && dry["created"] == .number("0")
+                    && dry["refused"] == .number("4"), "\(dry)")
+            #expect(
+                dry["results"]?.arrayValue?.dropFirst(0).first?["status"] == .string("would-create")
+                    && dry["results"]?.arrayValue?.dropFirst(0).first?["link"]?["id"] == nil)
             #expect(try Self.slugs(fixture).isEmpty)
             #expect(try service.request("GET", "/v1/audit?resourceType=link", key: fixture.key).json["items"]?.arrayValue?.isEmpty == true)
 
-            let report = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv", Self.takeout)).json
+            let report = try Fixture.expect(
+                200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv", Self.takeout)
+            ).json
             #expect(report["created"] == .number("2") && report["refused"] == .number("4"), "\(report)")
             let results = try #require(report["results"]?.arrayValue)
             #expect(results.map { $0["row"] } == (2...7).map { .number(String($0)) })
@@ -170,10 +209,16 @@ struct LinkBatchAPITests {
             #expect(spring["app"] == .string(fixture.iosApp))
             #expect(spring["destination"] == .object(["type": .string("widgetDetail"), "params": .object(["id": .number("42")])]))
             #expect(spring["url"] == nil)
-            #expect(spring["preview"]?["title"] == .string("Spring, at last") && spring["preview"]?["description"] == .string(#"Big, bold, "new""#))
+            #expect(
+                spring["preview"]?["title"] == .string("Spring, at last")
+                    && spring["preview"]?["description"] == .string(#"Big, bold, "new""#))
             #expect(spring["preview"]?["imageUrl"] == .string("https://cdn.example.com/s.png"))
-            #expect(spring["fallbacks"] == .object(["ios": .string("https://www.example.com/ios"), "desktop": .string("https://www.example.com/desktop")]))
-            #expect(spring["campaign"] == .object(["source": .string("newsletter"), "medium": .string("email"), "campaign": .string("spring24")]))
+            #expect(
+                spring["fallbacks"]
+                    == .object(["ios": .string("https://www.example.com/ios"), "desktop": .string("https://www.example.com/desktop")]))
+            #expect(
+                spring["campaign"]
+                    == .object(["source": .string("newsletter"), "medium": .string("email"), "campaign": .string("spring24")]))
             #expect(spring["name"] == .string("Spring link") && spring["expiresAt"] == nil)
             // Firebase sent a phone to `ifl` instead of the App Store: the link goes on doing so.
             #expect(spring["skipStore"] == .bool(true))
@@ -194,15 +239,33 @@ struct LinkBatchAPITests {
             #expect(try Self.slugs(fixture) == ["spring", "old"])
 
             // Imported again: every slug is taken now, each refused at the short link with a 409's detail.
-            let again = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv", Self.takeout)).json
-            #expect(again["created"] == .number("0") && again["results"]?.arrayValue?.dropFirst(0).first?["problems"]?.arrayValue?.dropFirst(0).first?["column"] == .string("short link"))
-            #expect(again["results"]?.arrayValue?.dropFirst(0).first?["problems"]?.arrayValue?.dropFirst(0).first?["detail"]?.stringValue?.contains("already exists") == true)
+            let again = try Fixture.expect(
+                200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv", Self.takeout)
+            ).json
+            #expect(
+                again["created"] == .number("0")
+                    && again["results"]?.arrayValue?.dropFirst(0).first?["problems"]?.arrayValue?.dropFirst(0).first?["column"]
+                        == .string("short link")
+            )
+            #expect(
+                again["results"]?.arrayValue?.dropFirst(0).first?["problems"]?.arrayValue?.dropFirst(0).first?["detail"]?.stringValue?
+                    .contains("already exists") == true)
 
             // Files refused whole.
-            #expect(try Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv", "Clicks (clicks),Other (other)\nx,y\n").status == 400)
-            #expect(try Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv", "a,\"b\n").status == 400)
-            #expect(try Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "application/json", "[]").status == 415)
-            #expect(try Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=nope", "text/csv", Self.takeout).status == 400)
+            #expect(
+                try Self.send(
+                    fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv",
+                    "Clicks (clicks),Other (other)\nx,y\n"
+                ).status == 400)
+            #expect(
+                try Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv", "a,\"b\n").status
+                    == 400)
+            #expect(
+                try Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "application/json", "[]").status
+                    == 415)
+            #expect(
+                try Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=nope", "text/csv", Self.takeout).status == 400
+            )
             #expect(try Self.send(fixture, "POST", "/v1/links/import", "text/csv", Self.takeout).status == 400)
         }
     }
@@ -219,7 +282,9 @@ struct LinkBatchAPITests {
                   "fallbacks":{"ios":"https://www.example.com/i"},"skipStore":true},
                  {"domain":"links.example.com","slug":"plain","url":"https://www.example.com/p"}]
                 """
-            let created = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", body)).json
+            let created = try Fixture.expect(
+                200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json", body)
+            ).json
             #expect(created["created"] == .number("3"), "\(created)")
             func fields(_ link: JSONValue) -> JSONValue {
                 .object((link.objectMembers ?? []).filter { !["id", "createdAt", "updatedAt"].contains($0.key) })
@@ -242,7 +307,9 @@ struct LinkBatchAPITests {
                 try Fixture.expect(204, service.request("DELETE", "/v1/links/\(link["id"]!.stringValue!)", key: fixture.key))
             }
             let file = first.text + second.text.split(separator: "\r\n", maxSplits: 1).last.map { String($0) }!
-            let report = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=csv", "text/csv", file)).json
+            let report = try Fixture.expect(
+                200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=csv", "text/csv", file)
+            ).json
             #expect(report["created"] == .number("3"), "\(report)")
             let after = try #require(report["results"]?.arrayValue).compactMap { $0["link"] }.map(fields)
             #expect(after == before)
@@ -253,11 +320,18 @@ struct LinkBatchAPITests {
                 ,https://www.example.com/gen,"spring, mail",3,x,TRUE
                 p2,http://www.example.com,,zero,,maybe
                 """
-            let answer = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=csv&domain=LINKS.example.com", "text/csv", plain)).json
-            #expect(answer["created"] == .number("1") && answer["ignoredColumns"] == .array([.object(["column": .number("5"), "name": .string("unknown")])]))
+            let answer = try Fixture.expect(
+                200,
+                Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=csv&domain=LINKS.example.com", "text/csv", plain)
+            ).json
+            #expect(
+                answer["created"] == .number("1")
+                    && answer["ignoredColumns"] == .array([.object(["column": .number("5"), "name": .string("unknown")])]))
             #expect(answer["results"]?.arrayValue?.dropFirst(0).first?["link"]?["tags"] == .array([.string("spring"), .string("mail")]))
             #expect(answer["results"]?.arrayValue?.dropFirst(0).first?["link"]?["skipStore"] == .bool(true))
-            let columns = answer["results"]?.arrayValue?.dropFirst(1).first?["problems"]?.arrayValue?.compactMap { $0["column"]?.stringValue }
+            let columns = answer["results"]?.arrayValue?.dropFirst(1).first?["problems"]?.arrayValue?.compactMap {
+                $0["column"]?.stringValue
+            }
             #expect(columns.map(Set.init) == ["url", "maxClicks", "skipStore"], "\(answer)")
         }
     }

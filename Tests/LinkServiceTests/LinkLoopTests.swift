@@ -18,9 +18,12 @@ struct LinkLoopTests {
     }
 
     static func csv(_ fixture: Fixture, _ query: String, _ file: String) throws -> JSONValue {
-        try Fixture.expect(200, HTTPTestClient.request(
-            port: fixture.service.port, method: "POST", path: "/v1/links/import?\(query)",
-            headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")], body: Array(file.utf8), timeout: 60)).json
+        try Fixture.expect(
+            200,
+            HTTPTestClient.request(
+                port: fixture.service.port, method: "POST", path: "/v1/links/import?\(query)",
+                headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")], body: Array(file.utf8), timeout: 60)
+        ).json
     }
 
     @Test(arguments: [
@@ -33,7 +36,9 @@ struct LinkLoopTests {
             let refused = try Self.create(fixture, #"{"domain":"links.example.com","slug":"u12","url":"\#(url)"}"#)
             #expect(refused.status == 422, "\(url): \(refused.text)")
             #expect(try Self.pointers(refused) == ["/url"], "\(refused.text)")
-            let fallback = try Self.create(fixture, """
+            let fallback = try Self.create(
+                fixture,
+                """
                 {"domain":"links.example.com","slug":"u12","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}},
                  "fallbacks":{"ios":"https://www.example.com/ios","desktop":"\(url)"}}
                 """)
@@ -45,8 +50,11 @@ struct LinkLoopTests {
     @Test func createAcceptsOtherAddressesOnTheDomain() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            for (slug, url) in [("u1", "https://links.example.com/u1/"), ("u2", "https://links.example.com/U2"), ("u3", "https://links.example.com:8443/u3"),
-                                ("u4", "https://links.example.com/u4x"), ("u5", "https://www.example.com/u5")] {
+            for (slug, url) in [
+                ("u1", "https://links.example.com/u1/"), ("u2", "https://links.example.com/U2"),
+                ("u3", "https://links.example.com:8443/u3"),
+                ("u4", "https://links.example.com/u4x"), ("u5", "https://www.example.com/u5"),
+            ] {
                 let response = try Self.create(fixture, #"{"domain":"links.example.com","slug":"\#(slug)","url":"\#(url)"}"#)
                 #expect(response.status == 201, "\(url): \(response.text)")
             }
@@ -59,12 +67,18 @@ struct LinkLoopTests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"go.example.com"}"#))
-            try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: """
-                {"hostname":"back.example.com","webFallbackUrl":"https://links.example.com","carryPathToFallback":true}
-                """))
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/domains", key: fixture.key,
+                    json: """
+                        {"hostname":"back.example.com","webFallbackUrl":"https://links.example.com","carryPathToFallback":true}
+                        """))
             let other = try service.key(workspace: "other")
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: other, json: #"{"hostname":"theirs.example.com"}"#))
-            try fixture.waitForCatalog { app in ["go.example.com", "back.example.com", "theirs.example.com"].allSatisfy { app.catalog.entry(exactly: $0) != nil } }
+            try fixture.waitForCatalog { app in
+                ["go.example.com", "back.example.com", "theirs.example.com"].allSatisfy { app.catalog.entry(exactly: $0) != nil }
+            }
 
             // links.example.com/c → links.example.com/d (none yet: the domain's fallback, www.example.com) …
             try Fixture.expect(201, Self.create(fixture, #"{"domain":"links.example.com","slug":"c","url":"https://links.example.com/d"}"#))
@@ -73,12 +87,18 @@ struct LinkLoopTests {
             #expect(try direct.status == 422 && Self.pointers(direct) == ["/url"], "\(direct.text)")
 
             // Through another domain of the workspace, by a fallback.
-            try Fixture.expect(201, Self.create(fixture, #"{"domain":"go.example.com","slug":"x","url":"https://www.example.com/x","fallbacks":{"ios":"https://links.example.com/y"}}"#))
+            try Fixture.expect(
+                201,
+                Self.create(
+                    fixture,
+                    #"{"domain":"go.example.com","slug":"x","url":"https://www.example.com/x","fallbacks":{"ios":"https://links.example.com/y"}}"#
+                ))
             let viaDomain = try Self.create(fixture, #"{"domain":"links.example.com","slug":"y","url":"https://go.example.com/x"}"#)
             #expect(try viaDomain.status == 422 && Self.pointers(viaDomain) == ["/url"], "\(viaDomain.text)")
 
             // Through another workspace's link.
-            try Fixture.expect(201, Self.create(fixture, #"{"domain":"theirs.example.com","slug":"t","url":"https://links.example.com/w"}"#, key: other))
+            try Fixture.expect(
+                201, Self.create(fixture, #"{"domain":"theirs.example.com","slug":"t","url":"https://links.example.com/w"}"#, key: other))
             let viaOther = try Self.create(fixture, #"{"domain":"links.example.com","slug":"w","url":"https://theirs.example.com/t"}"#)
             #expect(try viaOther.status == 422 && Self.pointers(viaOther) == ["/url"], "\(viaOther.text)")
 
@@ -87,9 +107,13 @@ struct LinkLoopTests {
             #expect(try viaFallback.status == 422 && Self.pointers(viaFallback) == ["/url"], "\(viaFallback.text)")
 
             // Through an app link without a desktop fallback: a desktop goes on to its domain's web fallback.
-            try Fixture.expect(201, Self.create(fixture, """
-                {"domain":"back.example.com","slug":"g","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}}}
-                """))
+            try Fixture.expect(
+                201,
+                Self.create(
+                    fixture,
+                    """
+                    {"domain":"back.example.com","slug":"g","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}}}
+                    """))
             let viaAppLink = try Self.create(fixture, #"{"domain":"links.example.com","slug":"g","url":"https://back.example.com/g"}"#)
             #expect(try viaAppLink.status == 422 && Self.pointers(viaAppLink) == ["/url"], "\(viaAppLink.text)")
 
@@ -102,18 +126,25 @@ struct LinkLoopTests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             func patch(_ link: JSONValue, _ body: String) throws -> TestResponse {
-                let etag = try Fixture.expect(200, service.request("GET", "/v1/links/\(link["id"]!.stringValue!)", key: fixture.key)).headers["ETag"]!
-                return try service.request("PATCH", "/v1/links/\(link["id"]!.stringValue!)", key: fixture.key, json: body, headers: [("If-Match", etag)])
+                let etag = try Fixture.expect(200, service.request("GET", "/v1/links/\(link["id"]!.stringValue!)", key: fixture.key))
+                    .headers["ETag"]!
+                return try service.request(
+                    "PATCH", "/v1/links/\(link["id"]!.stringValue!)", key: fixture.key, json: body, headers: [("If-Match", etag)])
             }
-            let p = try Fixture.expect(201, Self.create(fixture, #"{"domain":"links.example.com","slug":"p","url":"https://www.example.com/p"}"#)).json
+            let p = try Fixture.expect(
+                201, Self.create(fixture, #"{"domain":"links.example.com","slug":"p","url":"https://www.example.com/p"}"#)
+            ).json
             let toSelf = try patch(p, #"{"url":"https://links.example.com/p"}"#)
             #expect(try toSelf.status == 422 && Self.pointers(toSelf) == ["/url"], "\(toSelf.text)")
             let fallback = try patch(p, #"{"fallbacks":{"android":"https://links.example.com/p?x=1"}}"#)
             #expect(try fallback.status == 422 && Self.pointers(fallback) == ["/fallbacks/android"], "\(fallback.text)")
 
             // m → links.example.com/m2 (nothing there yet); n → m; n moved to m2 closes the cycle.
-            try Fixture.expect(201, Self.create(fixture, #"{"domain":"links.example.com","slug":"m","url":"https://links.example.com/m2"}"#))
-            let n = try Fixture.expect(201, Self.create(fixture, #"{"domain":"links.example.com","slug":"n","url":"https://links.example.com/m"}"#)).json
+            try Fixture.expect(
+                201, Self.create(fixture, #"{"domain":"links.example.com","slug":"m","url":"https://links.example.com/m2"}"#))
+            let n = try Fixture.expect(
+                201, Self.create(fixture, #"{"domain":"links.example.com","slug":"n","url":"https://links.example.com/m"}"#)
+            ).json
             let moved = try patch(n, #"{"slug":"m2"}"#)
             #expect(try moved.status == 422 && Self.pointers(moved) == ["/url"], "\(moved.text)")
             // The link's own old address is no longer it once it moves: n → m, moved to n2, is fine.
@@ -125,12 +156,17 @@ struct LinkLoopTests {
     @Test func bulkRefusesEachLoopingItem() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let answer = try Fixture.expect(200, service.request("POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key, json: """
-                [{"domain":"links.example.com","slug":"u12","url":"https://links.example.com/u12"},
-                 {"domain":"links.example.com","slug":"a","url":"https://links.example.com/b"},
-                 {"domain":"links.example.com","slug":"b","url":"https://www.example.com/b","fallbacks":{"desktop":"https://links.example.com/a"}},
-                 {"domain":"links.example.com","slug":"ok","url":"https://links.example.com/a"}]
-                """)).json
+            let answer = try Fixture.expect(
+                200,
+                service.request(
+                    "POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key,
+                    json: """
+                        [{"domain":"links.example.com","slug":"u12","url":"https://links.example.com/u12"},
+                         {"domain":"links.example.com","slug":"a","url":"https://links.example.com/b"},
+                         {"domain":"links.example.com","slug":"b","url":"https://www.example.com/b","fallbacks":{"desktop":"https://links.example.com/a"}},
+                         {"domain":"links.example.com","slug":"ok","url":"https://links.example.com/a"}]
+                        """)
+            ).json
             #expect(answer["created"] == .number("2"), "\(answer)")
             let results = try #require(answer["results"]?.arrayValue)
             func pointers(_ result: JSONValue) -> [String] {
@@ -143,7 +179,9 @@ struct LinkLoopTests {
     @Test func csvImportRefusesLoopingRows() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let report = try Self.csv(fixture, "format=csv&domain=links.example.com", """
+            let report = try Self.csv(
+                fixture, "format=csv&domain=links.example.com",
+                """
                 slug,url,desktopFallback
                 cs1,https://links.example.com/cs1,
                 cs2,https://www.example.com/cs2,https://links.example.com/cs2
@@ -158,7 +196,9 @@ struct LinkLoopTests {
     @Test func firebaseImportRefusesLoopingRows() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let report = try Self.csv(fixture, "format=firebase", """
+            let report = try Self.csv(
+                fixture, "format=firebase",
+                """
                 Short link,Deep link (link),Desktop fallback link (ofl)
                 https://links.example.com/fb1,https://links.example.com/fb1,
                 https://links.example.com/fb2,https://www.example.com/fb2,https://links.example.com/fb2
@@ -176,6 +216,6 @@ struct LinkLoopTests {
         #expect(LinkLoops.normalisedPath("/a/b/../../u12") == "/u12")
         #expect(LinkLoops.normalisedPath("/u12/.") == "/u12/")
         #expect(LinkLoops.normalisedPath("/%2E%2E/u12") == "/u12")
-        #expect(LinkLoops.normalisedPath("/u%2F12") == "/u%2F12")   // an encoded slash stays: no slug holds it
+        #expect(LinkLoops.normalisedPath("/u%2F12") == "/u%2F12") // an encoded slash stays: no slug holds it
     }
 }

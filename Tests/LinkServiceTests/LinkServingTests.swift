@@ -8,7 +8,8 @@ import TestSupport
 @Suite("Serving links")
 struct LinkServingTests {
     private static func create(_ fixture: Fixture, _ members: String) throws -> TestResponse {
-        try fixture.service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: #"{"domain":"\#(fixture.host)"\#(members)}"#)
+        try fixture.service.request(
+            "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: #"{"domain":"\#(fixture.host)"\#(members)}"#)
     }
 
     private static func resolve(_ fixture: Fixture, _ path: String, platform: String = "ios") throws -> JSONValue {
@@ -21,7 +22,8 @@ struct LinkServingTests {
     }
 
     private static func aasa(_ fixture: Fixture) throws -> TestResponse {
-        try Fixture.expect(200, fixture.service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", fixture.host)]))
+        try Fixture.expect(
+            200, fixture.service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", fixture.host)]))
     }
 
     @Test func aLinkOpensItsDestinationOnBothPlatformsWithItsCampaignAndData() throws {
@@ -39,10 +41,14 @@ struct LinkServingTests {
             // Links to apps and to web pages stand on different domains: the page's link goes first.
             try Fixture.expect(204, service.request("DELETE", "/v1/links/\(try #require(page["id"]?.stringValue))", key: fixture.key))
 
-            try Fixture.expect(201, Self.create(fixture, """
-                ,"slug":"spring24","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}},
-                 "campaign":{"source":"newsletter","campaign":"spring24"},"data":{"coupon":"SPRING"},"name":"Spring newsletter"
-                """))
+            try Fixture.expect(
+                201,
+                Self.create(
+                    fixture,
+                    """
+                    ,"slug":"spring24","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}},
+                     "campaign":{"source":"newsletter","campaign":"spring24"},"data":{"coupon":"SPRING"},"name":"Spring newsletter"
+                    """))
             // The first link to an app claims the link space, after the rules, for the app and its Android twin.
             let claimed = try Self.aasa(fixture)
             #expect(claimed.headers["ETag"] != before.headers["ETag"])
@@ -50,13 +56,18 @@ struct LinkServingTests {
             let last = try #require(details.last)
             #expect(last["components"]?.arrayValue?.last?["/"]?.stringValue == LinkSpace.pattern)
             #expect(last["appIDs"]?.arrayValue?.contains(.string("ABCDE12345.com.example.widgets")) == true)
-            let assetLinks = try Fixture.expect(200, service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", fixture.host)]))
+            let assetLinks = try Fixture.expect(
+                200, service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", fixture.host)]))
 
             let ios = try Self.resolve(fixture, "/spring24?utm_medium=email")
             #expect(ios["outcome"]?.stringValue == "open_app")
             #expect(ios["app"]?["id"]?.stringValue == fixture.iosApp)
-            #expect(ios["destination"] == .object(["type": .string("widgetDetail"),
-                                                   "params": .object(["id": .number("42"), "tab": .string("reviews")])]))
+            #expect(
+                ios["destination"]
+                    == .object([
+                        "type": .string("widgetDetail"),
+                        "params": .object(["id": .number("42"), "tab": .string("reviews")]),
+                    ]))
             #expect(ios["link"]?["slug"]?.stringValue == "spring24")
             #expect(ios["link"]?["campaign"]?["campaign"]?.stringValue == "spring24")
             #expect(ios["link"]?["data"] == .object(["coupon": .string("SPRING")]))
@@ -70,27 +81,42 @@ struct LinkServingTests {
             #expect(try Self.resolve(fixture, "/nothing-here")["link"] == nil)
 
             // Another link of the same app leaves the files byte for byte.
-            try Fixture.expect(201, Self.create(fixture, #","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":7}}"#))
+            try Fixture.expect(
+                201, Self.create(fixture, #","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":7}}"#))
             #expect(try Self.aasa(fixture).headers["ETag"] == claimed.headers["ETag"])
-            #expect(try service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", fixture.host)]).headers["ETag"]
+            #expect(
+                try service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", fixture.host)]).headers["ETag"]
                     == assetLinks.headers["ETag"])
 
             // Clicks: a phone without the app goes to the store.
-            #expect(try Self.click(fixture, "/spring24", agent: ClickTests.iPhone).headers["Location"] == "https://apps.apple.com/app/id1234567890")
+            #expect(
+                try Self.click(fixture, "/spring24", agent: ClickTests.iPhone).headers["Location"]
+                    == "https://apps.apple.com/app/id1234567890")
 
             // Taps record the link and its campaign, the URL's own utm_* winning field by field.
             _ = try Self.click(fixture, "/spring24?utm_source=sms", agent: ClickTests.pixel)
             let linkID = try #require(try Self.resolve(fixture, "/spring24")["link"]?["id"]?.stringValue)
             var top: [JSONValue] = []
-            #expect(try eventually {
-                top = try Fixture.expect(200, service.request("GET", "/v1/analytics/top?dimension=link&utm_campaign=spring24&source=click",
-                                                             key: fixture.key)).json["items"]?.arrayValue ?? []
-                return top.first?["hits"] == .number("2")
-            })
+            #expect(
+                try eventually {
+                    top =
+                        try Fixture.expect(
+                            200,
+                            service.request(
+                                "GET", "/v1/analytics/top?dimension=link&utm_campaign=spring24&source=click",
+                                key: fixture.key)
+                        ).json["items"]?.arrayValue ?? []
+                    return top.first?["hits"] == .number("2")
+                })
             #expect(top.first?["link"]?.stringValue == linkID)
             #expect(top.first?["hits"] == .number("2"))
-            let sources = try Fixture.expect(200, service.request("GET", "/v1/analytics/top?dimension=utm_source&link=\(linkID)&source=click",
-                                                                 key: fixture.key)).json["items"]?.arrayValue ?? []
+            let sources =
+                try Fixture.expect(
+                    200,
+                    service.request(
+                        "GET", "/v1/analytics/top?dimension=utm_source&link=\(linkID)&source=click",
+                        key: fixture.key)
+                ).json["items"]?.arrayValue ?? []
             #expect(Set(sources.compactMap { $0["utm_source"]?.stringValue }) == ["newsletter", "sms"])
         }
     }
@@ -106,10 +132,19 @@ struct LinkServingTests {
             // An expired link sends people to the domain's web fallback rather than to a dead end.
             #expect(try Self.click(fixture, "/old", agent: ClickTests.iPhone).headers["Location"] == "https://www.example.com/old")
 
-            try Fixture.expect(201, Self.create(fixture, #","slug":"gone","expiresAt":"2020-01-01T00:00:00Z","fallbacks":{"ios":"https://www.example.com/sorry"}"# + destination))
+            try Fixture.expect(
+                201,
+                Self.create(
+                    fixture,
+                    #","slug":"gone","expiresAt":"2020-01-01T00:00:00Z","fallbacks":{"ios":"https://www.example.com/sorry"}"# + destination)
+            )
             #expect(try Self.click(fixture, "/gone", agent: ClickTests.iPhone).headers["Location"] == "https://www.example.com/sorry")
 
-            try Fixture.expect(201, Self.create(fixture, #","slug":"twice","maxClicks":2,"fallbacks":{"ios":"https://www.example.com/ios"},"skipStore":true"# + destination))
+            try Fixture.expect(
+                201,
+                Self.create(
+                    fixture,
+                    #","slug":"twice","maxClicks":2,"fallbacks":{"ios":"https://www.example.com/ios"},"skipStore":true"# + destination))
             #expect(try Self.resolve(fixture, "/twice")["destination"]?["params"]?["id"] == .number("3"))
             for _ in 0..<2 {
                 #expect(try Self.click(fixture, "/twice", agent: ClickTests.iPhone).headers["Location"] == "https://www.example.com/ios")
@@ -117,10 +152,11 @@ struct LinkServingTests {
             #expect(try Self.resolve(fixture, "/twice")["destination"]?["error"]?["code"]?.stringValue == "link_expired")
             // The link's answer says how many taps were counted against its limit (added to the database every second).
             var counted: JSONValue?
-            #expect(try eventually {
-                counted = try service.request("GET", "/v1/links?q=twice", key: fixture.key).json["items"]?.arrayValue?.first?["clicks"]
-                return counted == .number("2")
-            }, "\(String(describing: counted))")
+            #expect(
+                try eventually {
+                    counted = try service.request("GET", "/v1/links?q=twice", key: fixture.key).json["items"]?.arrayValue?.first?["clicks"]
+                    return counted == .number("2")
+                }, "\(String(describing: counted))")
             // Bots, HEAD requests and HTTP libraries do not spend a link (analytics do not count them as taps either).
             try Fixture.expect(201, Self.create(fixture, #","slug":"once","maxClicks":1"# + destination))
             _ = try Self.click(fixture, "/once", agent: ClickTests.slack)
@@ -145,20 +181,33 @@ struct LinkServingTests {
     @Test func theLandingPageShowsTheAppAndTheClaimCarriesTheLinksData() throws {
         try TestService.with { service in
             let fixture = try Fixture(service, iosApp: #","iconUrl":"https://cdn.example.com/widgets.png""#)
-            try Fixture.expect(200, service.request("PATCH", "/v1/apps/\(fixture.androidApp)", key: fixture.key,
-                                                     json: #"{"iconUrl":"https://cdn.example.com/widgets-android.png"}"#))
+            try Fixture.expect(
+                200,
+                service.request(
+                    "PATCH", "/v1/apps/\(fixture.androidApp)", key: fixture.key,
+                    json: #"{"iconUrl":"https://cdn.example.com/widgets-android.png"}"#))
             let app = try Fixture.expect(200, service.request("GET", "/v1/apps/\(fixture.iosApp)", key: fixture.key)).json
             #expect(app["iconUrl"]?.stringValue == "https://cdn.example.com/widgets.png")
-            try Fixture.expect(422, service.request("PATCH", "/v1/apps/\(fixture.iosApp)", key: fixture.key, json: #"{"iconUrl":"http://cdn.example.com/i.png"}"#))
-            try Fixture.expect(201, Self.create(fixture, """
-                ,"slug":"promo","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":9}},
-                 "campaign":{"source":"push","campaign":"autumn"},"data":{"coupon":"FALL10"},
-                 "preview":{"title":"Autumn sale","imageUrl":"https://img.example.net:8443/autumn.png"}
-                """))
+            try Fixture.expect(
+                422,
+                service.request(
+                    "PATCH", "/v1/apps/\(fixture.iosApp)", key: fixture.key, json: #"{"iconUrl":"http://cdn.example.com/i.png"}"#))
+            try Fixture.expect(
+                201,
+                Self.create(
+                    fixture,
+                    """
+                    ,"slug":"promo","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":9}},
+                     "campaign":{"source":"push","campaign":"autumn"},"data":{"coupon":"FALL10"},
+                     "preview":{"title":"Autumn sale","imageUrl":"https://img.example.net:8443/autumn.png"}
+                    """))
 
             let page = try Self.click(fixture, "/promo", agent: ClickTests.pixel)
             #expect(page.status == 200)
-            #expect(page.text.contains(#"<div class="app" id="app"><img src="https://cdn.example.com/widgets-android.png" alt="" width="48" height="48"><span>Widgets</span></div>"#))
+            #expect(
+                page.text.contains(
+                    #"<div class="app" id="app"><img src="https://cdn.example.com/widgets-android.png" alt="" width="48" height="48"><span>Widgets</span></div>"#
+                ))
             #expect(page.text.contains(#"<img class="hero" id="image" src="https://img.example.net:8443/autumn.png" alt="">"#))
             #expect(page.text.contains("<h1>Autumn sale</h1>"))
             let policy = try #require(page.headers["Content-Security-Policy"])
@@ -168,8 +217,12 @@ struct LinkServingTests {
             // The preview page bots get shows no image: its policy allows none.
             // (A link to a web page, on a domain of its own: the links here open the app.)
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"web.example.com"}"#))
-            try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key,
-                                                     json: #"{"domain":"web.example.com","slug":"plain","url":"https://www.example.com/plain","preview":{"title":"Plain"}}"#))
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links", key: fixture.key,
+                    json: #"{"domain":"web.example.com","slug":"plain","url":"https://www.example.com/plain","preview":{"title":"Plain"}}"#)
+            )
             let plain = try service.request("GET", "/plain", headers: [("Host", "web.example.com"), ("User-Agent", ClickTests.slack)])
             #expect(plain.headers["Content-Security-Policy"]?.contains("img-src 'none'") == true)
 
@@ -196,16 +249,27 @@ struct LinkServingTests {
             #expect(opened.status == 422)
             #expect(opened.text.contains("rule 1"))
             // The app's own rule may decide the slug: the link adds its destination, campaign and data.
-            try Fixture.expect(201, Self.create(fixture, #","slug":"widget/5","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":9}}"#))
+            try Fixture.expect(
+                201,
+                Self.create(
+                    fixture, #","slug":"widget/5","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":9}}"#))
             #expect(try Self.resolve(fixture, "/widget/5")["destination"]?["params"]?["id"] == .number("9"))
             // Nothing was created by the refusals.
             #expect(try service.request("GET", "/v1/links", key: fixture.key).json["items"]?.arrayValue?.count == 1)
 
             // A rule change that would decide stored links otherwise says which, at the rule.
-            try Fixture.expect(201, Self.create(fixture, #","slug":"sale/today","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":2}}"#))
-            let preview = try Fixture.expect(200, service.request("POST", "/v1/domains/\(fixture.host)/preview", key: fixture.key, json: """
-                {"rules":[{"apps":["\(fixture.iosApp)"],"path":"/sale/*","exclude":true}]}
-                """)).json
+            try Fixture.expect(
+                201,
+                Self.create(
+                    fixture, #","slug":"sale/today","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":2}}"#))
+            let preview = try Fixture.expect(
+                200,
+                service.request(
+                    "POST", "/v1/domains/\(fixture.host)/preview", key: fixture.key,
+                    json: """
+                        {"rules":[{"apps":["\(fixture.iosApp)"],"path":"/sale/*","exclude":true}]}
+                        """)
+            ).json
             let findings = try #require(preview["lint"]?.arrayValue).filter { $0["code"]?.stringValue == "shadowedLinks" }
             #expect(findings.count == 1)
             #expect(findings.first?["pointer"]?.stringValue == "/rules/0")

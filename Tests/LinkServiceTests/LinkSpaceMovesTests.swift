@@ -29,8 +29,13 @@ struct LinkSpaceMovesTests {
     }
 
     private static func versions(_ fixture: Fixture) throws -> [Int] {
-        let items = try Fixture.expect(200, fixture.service.request("GET", "/v1/domains/\(fixture.host)/association/versions?limit=200",
-                                                                    key: fixture.key)).json["items"]?.arrayValue ?? []
+        let items =
+            try Fixture.expect(
+                200,
+                fixture.service.request(
+                    "GET", "/v1/domains/\(fixture.host)/association/versions?limit=200",
+                    key: fixture.key)
+            ).json["items"]?.arrayValue ?? []
         return items.compactMap { item in if case .number(let n)? = item["n"] { Int(n) } else { nil } }
     }
 
@@ -53,7 +58,9 @@ struct LinkSpaceMovesTests {
             let moves = refusedJSON["errors"]?.arrayValue ?? []
             let android = moves.compactMap { $0["detail"]?.stringValue }.filter { $0.contains("/private/") }
             #expect(android.count == 1, "\(refused.text)")
-            #expect(android.first?.contains("the rule at position 0") == true && android.first?.contains("Android intent filters cannot exclude") == true)
+            #expect(
+                android.first?.contains("the rule at position 0") == true
+                    && android.first?.contains("Android intent filters cannot exclude") == true)
             #expect(android.first?.contains("Widgets (Android, com.example.widgets)") == true, "\(android)")
             #expect(moves.allSatisfy { $0["pointer"]?.stringValue == "/app" })
             // Nothing changed: no link, no version, the files as they were.
@@ -62,16 +69,23 @@ struct LinkSpaceMovesTests {
             #expect(try Self.resolve(fixture, "/private/x", "android")["outcome"]?.stringValue == "no_match")
 
             // A bad acknowledgement is a 400.
-            #expect(try service.request("POST", "/v1/links?acknowledgeMoves=maybe", key: fixture.key, json: Self.link(fixture, slug: "spring")).status == 400)
-            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: Self.link(fixture, slug: "spring")))
+            #expect(
+                try service.request("POST", "/v1/links?acknowledgeMoves=maybe", key: fixture.key, json: Self.link(fixture, slug: "spring"))
+                    .status == 400)
+            try Fixture.expect(
+                201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: Self.link(fixture, slug: "spring")))
             // Android opens /private/x now (its manifest claims every path); iOS keeps the exclusion.
             #expect(try Self.resolve(fixture, "/private/x", "android")["outcome"]?.stringValue == "open_app")
             #expect(try Self.resolve(fixture, "/private/x", "ios")["outcome"]?.stringValue == "excluded")
             let after = try Self.versions(fixture)
             let (from, to) = (try #require(before.max()), try #require(after.max()))
             #expect(to > from)
-            let diff = try Fixture.expect(200, service.request("GET", "/v1/domains/\(fixture.host)/association/diff?from=\(from)&to=\(to)",
-                                                               key: fixture.key)).json
+            let diff = try Fixture.expect(
+                200,
+                service.request(
+                    "GET", "/v1/domains/\(fixture.host)/association/diff?from=\(from)&to=\(to)",
+                    key: fixture.key)
+            ).json
             let moved = diff["moved"]?.arrayValue ?? []
             let privateMove = moved.first { $0["url"]?.stringValue?.contains("/private/") == true }
             #expect(privateMove?["android"]?["from"]?["outcome"]?.stringValue == "no_match", "\(moved)")
@@ -95,15 +109,23 @@ struct LinkSpaceMovesTests {
             #expect(refused.status == 409, "\(refused.text)")
             let refusedJSON = try refused.json
             let details = (refusedJSON["errors"]?.arrayValue ?? []).compactMap { $0["detail"]?.stringValue }
-            #expect(details.contains { $0.contains("/private/") && $0.contains("Android 14 and older") && $0.contains("Android 15+ keeps") }, "\(details)")
-            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=1", key: fixture.key, json: Self.link(fixture, slug: "spring")))
+            #expect(
+                details.contains { $0.contains("/private/") && $0.contains("Android 14 and older") && $0.contains("Android 15+ keeps") },
+                "\(details)")
+            try Fixture.expect(
+                201, service.request("POST", "/v1/links?acknowledgeMoves=1", key: fixture.key, json: Self.link(fixture, slug: "spring")))
             // Resolve answers Android 15+: the dynamic rules keep the exclusion before the link space.
             #expect(try Self.resolve(fixture, "/private/x", "android")["outcome"]?.stringValue == "excluded")
-            let assetLinks = try Fixture.expect(200, service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", fixture.host)])).text
+            let assetLinks = try Fixture.expect(
+                200, service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", fixture.host)])
+            ).text
             let exclusion = try #require(assetLinks.range(of: #""/private/*","exclude":true"#))
             let space = try #require(assetLinks.range(of: #""/":"/?*""#))
             #expect(exclusion.lowerBound < space.lowerBound)
-            #expect(try Self.lint(fixture).contains { $0["code"]?.stringValue == "linkSpaceMoves" && $0["message"]?.stringValue?.contains("Android 14 and older") == true })
+            #expect(
+                try Self.lint(fixture).contains {
+                    $0["code"]?.stringValue == "linkSpaceMoves" && $0["message"]?.stringValue?.contains("Android 14 and older") == true
+                })
         }
     }
 
@@ -111,9 +133,11 @@ struct LinkSpaceMovesTests {
     /// (iOS and Android alike), and a first link to an app is refused where links to web pages are, naming them.
     @Test func linksToWebPagesAndToAppsAreKeptApart() throws {
         try TestService.with { service in
-            let fixture = try Fixture(service, rules: #"[{"apps":["$IOS","$ANDROID"],"path":"/widget/{id}","destination":{"type":"widgetDetail"}}]"#)
+            let fixture = try Fixture(
+                service, rules: #"[{"apps":["$IOS","$ANDROID"],"path":"/widget/{id}","destination":{"type":"widgetDetail"}}]"#)
             try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: Self.web(fixture, slug: "about")))
-            let first = try service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: Self.link(fixture, slug: "spring"))
+            let first = try service.request(
+                "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: Self.link(fixture, slug: "spring"))
             #expect(first.status == 422, "\(first.text)")
             let firstJSON = try first.json
             #expect(firstJSON["errors"]?.arrayValue?.first?["pointer"]?.stringValue == "/app")
@@ -125,19 +149,24 @@ struct LinkSpaceMovesTests {
                 #expect(answer["link"]?["url"]?.stringValue == "https://www.example.com/about")
             }
             // Once the page's link is gone, the app's link stands; a link to a web page is then refused.
-            let id = try #require(try service.request("GET", "/v1/links", key: fixture.key).json["items"]?.arrayValue?.first?["id"]?.stringValue)
+            let id = try #require(
+                try service.request("GET", "/v1/links", key: fixture.key).json["items"]?.arrayValue?.first?["id"]?.stringValue)
             try Fixture.expect(204, service.request("DELETE", "/v1/links/\(id)", key: fixture.key))
             try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: Self.link(fixture, slug: "spring")))
-            let page = try service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: Self.web(fixture, slug: "about"))
+            let page = try service.request(
+                "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: Self.web(fixture, slug: "about"))
             #expect(page.status == 422, "\(page.text)")
             let pageJSON = try page.json
             #expect(pageJSON["errors"]?.arrayValue?.first?["pointer"]?.stringValue == "/url")
-            #expect(page.text.contains("Widgets (iOS, ABCDE12345.com.example.widgets)") && page.text.contains("Widgets (Android, com.example.widgets)"), "\(page.text)")
+            #expect(
+                page.text.contains("Widgets (iOS, ABCDE12345.com.example.widgets)")
+                    && page.text.contains("Widgets (Android, com.example.widgets)"), "\(page.text)")
             // Nor may a PATCH turn the app's link into a web page while another link opens the app.
             try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: Self.link(fixture, slug: "summer", id: 5)))
             let spring = try #require(try service.request("GET", "/v1/links?q=spring", key: fixture.key).json["items"]?.arrayValue?.first)
-            let patched = try service.request("PATCH", "/v1/links/\(spring["id"]!.stringValue!)", key: fixture.key,
-                                              json: #"{"app":null,"destination":null,"url":"https://www.example.com/spring"}"#)
+            let patched = try service.request(
+                "PATCH", "/v1/links/\(spring["id"]!.stringValue!)", key: fixture.key,
+                json: #"{"app":null,"destination":null,"url":"https://www.example.com/spring"}"#)
             #expect(patched.status == 422, "\(patched.text)")
             let patchedJSON = try patched.json
             #expect(patchedJSON["errors"]?.arrayValue?.first?["pointer"]?.stringValue == "/url")
@@ -149,9 +178,13 @@ struct LinkSpaceMovesTests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             func send(_ path: String, _ type: String, _ body: String) throws -> JSONValue {
-                try Fixture.expect(200, HTTPTestClient.request(port: service.port, method: "POST", path: path,
-                                                              headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", type)],
-                                                              body: Array(body.utf8), timeout: 60)).json
+                try Fixture.expect(
+                    200,
+                    HTTPTestClient.request(
+                        port: service.port, method: "POST", path: path,
+                        headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", type)],
+                        body: Array(body.utf8), timeout: 60)
+                ).json
             }
             // Bulk: the item is refused with the moves at /0/app.
             let bulk = try send("/v1/links/bulk", "application/json", "[\(Self.link(fixture, slug: "a"))]")
@@ -165,7 +198,8 @@ struct LinkSpaceMovesTests {
             let imported = try send("/v1/links/import?format=csv", "text/csv", csv)
             #expect(imported["created"] == .number("0"), "\(imported)")
             let problem = imported["results"]?.arrayValue?.first?["problems"]?.arrayValue?.first
-            #expect(problem?["column"]?.stringValue == "app" && problem?["detail"]?.stringValue?.contains("/private/") == true, "\(imported)")
+            #expect(
+                problem?["column"]?.stringValue == "app" && problem?["detail"]?.stringValue?.contains("/private/") == true, "\(imported)")
 
             // The Firebase import: a deep link the rules type is a link to the app, refused alike.
             let header = try #require(LinkBatchAPITests.takeout.split(separator: "\n").first)
@@ -178,7 +212,9 @@ struct LinkSpaceMovesTests {
             // Acknowledged, each door creates.
             #expect(try send("/v1/links/import?format=firebase&acknowledgeMoves=true", "text/csv", takeout)["created"] == .number("1"))
             #expect(try send("/v1/links/import?format=csv&acknowledgeMoves=true", "text/csv", csv)["created"] == .number("1"))
-            #expect(try send("/v1/links/bulk?acknowledgeMoves=true", "application/json", "[\(Self.link(fixture, slug: "a"))]")["created"] == .number("1"))
+            #expect(
+                try send("/v1/links/bulk?acknowledgeMoves=true", "application/json", "[\(Self.link(fixture, slug: "a"))]")["created"]
+                    == .number("1"))
         }
     }
 
@@ -187,14 +223,22 @@ struct LinkSpaceMovesTests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"plain.example.com"}"#))
-            let created = try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: """
-                {"domain":"plain.example.com","slug":"p","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}}}
-                """)).json
+            let created = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links", key: fixture.key,
+                    json: """
+                        {"domain":"plain.example.com","slug":"p","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}}}
+                        """)
+            ).json
             let id = try #require(created["id"]?.stringValue)
             let moved = try service.request("PATCH", "/v1/links/\(id)", key: fixture.key, json: #"{"domain":"\#(fixture.host)"}"#)
             #expect(moved.status == 409, "\(moved.text)")
             #expect(moved.text.contains("/private/"))
-            try Fixture.expect(200, service.request("PATCH", "/v1/links/\(id)?acknowledgeMoves=true", key: fixture.key, json: #"{"domain":"\#(fixture.host)"}"#))
+            try Fixture.expect(
+                200,
+                service.request("PATCH", "/v1/links/\(id)?acknowledgeMoves=true", key: fixture.key, json: #"{"domain":"\#(fixture.host)"}"#)
+            )
             #expect(try Self.resolve(fixture, "/p", "ios")["link"]?["slug"]?.stringValue == "p")
         }
     }

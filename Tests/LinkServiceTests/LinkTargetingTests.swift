@@ -24,9 +24,11 @@ struct LinkTargetingTests {
     }
 
     private static func create(_ fixture: Fixture, _ members: String) throws -> TestResponse {
-        try fixture.service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-            {"domain":"\(fixture.host)","url":"\(page)"\(members)}
-            """)
+        try fixture.service.request(
+            "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+            json: """
+                {"domain":"\(fixture.host)","url":"\(page)"\(members)}
+                """)
     }
 
     @Test func theFirstTargetWhoseConditionsHoldDecidesAClick() throws {
@@ -34,16 +36,23 @@ struct LinkTargetingTests {
             let fixture = try Fixture(service)
             let link = try Fixture.expect(201, Self.create(fixture, #","slug":"t","targets":"# + Self.targets)).json
             #expect(link["targets"]?.arrayValue?.count == 2, "\(link)")
-            #expect(try Self.click(fixture, "/t", agent: ClickTests.pixel, headers: [("Accept-Language", "de")]).headers["Location"] == Self.androidPage,
-                    "the first target decides, though the second holds too")
-            #expect(try Self.click(fixture, "/t", agent: ClickTests.iPhone, headers: [("Accept-Language", "en")]).headers["Location"] == Self.page)
+            #expect(
+                try Self.click(fixture, "/t", agent: ClickTests.pixel, headers: [("Accept-Language", "de")]).headers["Location"]
+                    == Self.androidPage,
+                "the first target decides, though the second holds too")
+            #expect(
+                try Self.click(fixture, "/t", agent: ClickTests.iPhone, headers: [("Accept-Language", "en")]).headers["Location"]
+                    == Self.page)
             #expect(try Self.click(fixture, "/t", agent: ClickTests.iPhone).headers["Location"] == Self.page)
             // Quality values: the first acceptable language is German.
-            let german = try Self.click(fixture, "/t", agent: ClickTests.iPhone, headers: [("Accept-Language", "fr;q=0.4, de-AT;q=0.9, en;q=0.1")])
+            let german = try Self.click(
+                fixture, "/t", agent: ClickTests.iPhone, headers: [("Accept-Language", "fr;q=0.4, de-AT;q=0.9, en;q=0.1")])
             let location = try #require(german.headers["Location"])
             #expect(location.hasPrefix("https://www.example.com/de-"), "\(location)")
             let cookie = try #require(german.headers["Set-Cookie"])
-            #expect(cookie.hasPrefix("linkd_v=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Max-Age="))
+            #expect(
+                cookie.hasPrefix("linkd_v=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax")
+                    && cookie.contains("Max-Age="))
             // The cookie keeps the variant; it is set once.
             let key = String(cookie.split(separator: ";")[0])
             for _ in 0..<5 {
@@ -54,7 +63,9 @@ struct LinkTargetingTests {
             var rows: [(String?, String?)] = []
             try waitUntil("the hits written: \(rows)") {
                 rows = try service.application.pool.withConnection { connection in
-                    try connection.query("SELECT target, variant FROM hits WHERE source = 'click' ORDER BY id").map { try $0.decode((String?, String?).self) }
+                    try connection.query("SELECT target, variant FROM hits WHERE source = 'click' ORDER BY id").map {
+                        try $0.decode((String?, String?).self)
+                    }
                 }
                 return rows.count >= 9
             }
@@ -74,11 +85,15 @@ struct LinkTargetingTests {
             #expect(plain["targeted"] == .bool(true) && plain["target"] == .null, "\(plain)")
             let android = try Fixture.expect(200, service.request("GET", "/v1/resolve?url=\(url)&platform=android", key: fixture.key)).json
             #expect(android["target"] == .string("android") && android["link"]?["url"] == .string(Self.androidPage), "\(android)")
-            let german = try Fixture.expect(200, service.request("GET", "/v1/resolve?url=\(url)&language=de-CH&visitorId=v1", key: fixture.key)).json
+            let german = try Fixture.expect(
+                200, service.request("GET", "/v1/resolve?url=\(url)&language=de-CH&visitorId=v1", key: fixture.key)
+            ).json
             #expect(german["target"] == .string("german"))
             let variant = try #require(german["variant"]?.stringValue)
             for _ in 0..<3 {
-                let again = try Fixture.expect(200, service.request("GET", "/v1/resolve?url=\(url)&language=de&visitorId=v1", key: fixture.key)).json
+                let again = try Fixture.expect(
+                    200, service.request("GET", "/v1/resolve?url=\(url)&language=de&visitorId=v1", key: fixture.key)
+                ).json
                 #expect(again["variant"]?.stringValue == variant)
             }
             // Without a visitor id there is no variant: the target's own destination.
@@ -86,7 +101,8 @@ struct LinkTargetingTests {
             #expect(anonymous["variant"] == .null && anonymous["link"]?["url"] == .string(Self.germanPage), "\(anonymous)")
             // A link without targets says nothing of targeting.
             try Fixture.expect(201, Self.create(fixture, #","slug":"p""#))
-            let untargeted = try Fixture.expect(200, service.request("GET", "/v1/resolve?url=https://\(fixture.host)/p", key: fixture.key)).json
+            let untargeted = try Fixture.expect(200, service.request("GET", "/v1/resolve?url=https://\(fixture.host)/p", key: fixture.key))
+                .json
             #expect(untargeted["targeted"] == nil)
         }
     }
@@ -95,14 +111,22 @@ struct LinkTargetingTests {
     static let refusals: [(targets: String, pointer: String)] = [
         (#"[{"name":"x","conditions":{"countries":["DE","ZZ"]},"url":"https://www.example.com/x"}]"#, "/targets/0/conditions/countries/1"),
         (#"[{"name":"x","conditions":{"devices":[]},"url":"https://www.example.com/x"}]"#, "/targets/0/conditions/devices"),
-        (#"[{"name":"x","conditions":{"window":{"from":"2030-01-02T00:00:00Z","until":"2030-01-01T00:00:00Z"}},"url":"https://www.example.com/x"}]"#,
-         "/targets/0/conditions/window/until"),
-        (#"[{"name":"x","conditions":{"countries":["DE","AT"]},"url":"https://www.example.com/x"},{"name":"y","conditions":{"countries":["AT"],"devices":["mobile"]},"url":"https://www.example.com/y"}]"#,
-         "/targets/1/conditions"),
-        (#"[{"name":"x","conditions":{},"url":"https://www.example.com/x"},{"name":"y","conditions":{"languages":["de"]},"url":"https://www.example.com/y"}]"#,
-         "/targets/1/conditions"),
-        (#"[{"name":"x","conditions":{"countries":["DE"]},"url":"https://www.example.com/x","variants":[{"name":"a","weight":0,"url":"https://www.example.com/a"},{"name":"b","weight":5,"stopped":true,"url":"https://www.example.com/b"}]}]"#,
-         "/targets/0/variants"),
+        (
+            #"[{"name":"x","conditions":{"window":{"from":"2030-01-02T00:00:00Z","until":"2030-01-01T00:00:00Z"}},"url":"https://www.example.com/x"}]"#,
+            "/targets/0/conditions/window/until"
+        ),
+        (
+            #"[{"name":"x","conditions":{"countries":["DE","AT"]},"url":"https://www.example.com/x"},{"name":"y","conditions":{"countries":["AT"],"devices":["mobile"]},"url":"https://www.example.com/y"}]"#,
+            "/targets/1/conditions"
+        ),
+        (
+            #"[{"name":"x","conditions":{},"url":"https://www.example.com/x"},{"name":"y","conditions":{"languages":["de"]},"url":"https://www.example.com/y"}]"#,
+            "/targets/1/conditions"
+        ),
+        (
+            #"[{"name":"x","conditions":{"countries":["DE"]},"url":"https://www.example.com/x","variants":[{"name":"a","weight":0,"url":"https://www.example.com/a"},{"name":"b","weight":5,"stopped":true,"url":"https://www.example.com/b"}]}]"#,
+            "/targets/0/variants"
+        ),
     ]
 
     @Test func everyDoorRefusesTargetsThatCanNeverDecide() throws {
@@ -112,28 +136,38 @@ struct LinkTargetingTests {
             let id = try #require(stored["id"]?.stringValue)
             for (targets, pointer) in Self.refusals {
                 let single = try Self.create(fixture, #","targets":"# + targets)
-                #expect(try single.status == 422 && single.json["errors"]?.arrayValue?.contains { $0["pointer"] == .string(pointer) } == true,
-                        "create \(pointer): \(single.text)")
+                #expect(
+                    try single.status == 422 && single.json["errors"]?.arrayValue?.contains { $0["pointer"] == .string(pointer) } == true,
+                    "create \(pointer): \(single.text)")
                 let patch = try service.request("PATCH", "/v1/links/\(id)", key: fixture.key, json: #"{"targets":"# + targets + "}")
                 #expect(patch.status == 422 && patch.text.contains("\"\(pointer)\""), "PATCH \(pointer): \(patch.text)")
-                let bulk = try Fixture.expect(200, service.request("POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key, json: """
-                    [{"domain":"\(fixture.host)","url":"\(Self.page)","targets":\(targets)}]
-                    """)).json
+                let bulk = try Fixture.expect(
+                    200,
+                    service.request(
+                        "POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key,
+                        json: """
+                            [{"domain":"\(fixture.host)","url":"\(Self.page)","targets":\(targets)}]
+                            """)
+                ).json
                 #expect(bulk["created"] == .number("0") && bulk.serialized.contains("\"/0\(pointer)\""), "bulk \(pointer): \(bulk)")
                 let cell = "\"" + targets.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                let csv = try HTTPTestClient.request(port: service.port, method: "POST", path: "/v1/links/import?acknowledgeMoves=true&format=csv",
-                                                     headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")],
-                                                     body: Array("domain,url,targets\n\(fixture.host),\(Self.page),\(cell)\n".utf8), timeout: 60)
-                #expect(try csv.status == 200 && csv.json["created"] == .number("0") && csv.text.contains("targets"), "CSV \(pointer): \(csv.text)")
+                let csv = try HTTPTestClient.request(
+                    port: service.port, method: "POST", path: "/v1/links/import?acknowledgeMoves=true&format=csv",
+                    headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")],
+                    body: Array("domain,url,targets\n\(fixture.host),\(Self.page),\(cell)\n".utf8), timeout: 60)
+                #expect(
+                    try csv.status == 200 && csv.json["created"] == .number("0") && csv.text.contains("targets"),
+                    "CSV \(pointer): \(csv.text)")
             }
             // Nothing was changed or created.
             #expect(try Fixture.expect(200, service.request("GET", "/v1/links/\(id)", key: fixture.key)).json["targets"] == nil)
             #expect(try service.request("GET", "/v1/links", key: fixture.key).json["items"]?.arrayValue?.count == 1)
             // A good one through the CSV import: stored as sent.
             let cell = "\"" + Self.targets.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            let imported = try HTTPTestClient.request(port: service.port, method: "POST", path: "/v1/links/import?acknowledgeMoves=true&format=csv",
-                                                      headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")],
-                                                      body: Array("domain,slug,url,targets\n\(fixture.host),csv,\(Self.page),\(cell)\n".utf8), timeout: 60)
+            let imported = try HTTPTestClient.request(
+                port: service.port, method: "POST", path: "/v1/links/import?acknowledgeMoves=true&format=csv",
+                headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")],
+                body: Array("domain,slug,url,targets\n\(fixture.host),csv,\(Self.page),\(cell)\n".utf8), timeout: 60)
             #expect(try imported.json["created"] == .number("1"), "\(imported.text)")
             #expect(try Self.click(fixture, "/csv", agent: ClickTests.pixel).headers["Location"] == Self.androidPage)
         }
@@ -143,9 +177,12 @@ struct LinkTargetingTests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             let own = "https://\(fixture.host)/loop"
-            let target = try Self.create(fixture, #","slug":"loop","targets":[{"name":"x","conditions":{"devices":["mobile"]},"url":"\#(own)"}]"#)
+            let target = try Self.create(
+                fixture, #","slug":"loop","targets":[{"name":"x","conditions":{"devices":["mobile"]},"url":"\#(own)"}]"#)
             #expect(target.status == 422 && target.text.contains("\"/targets/0/url\""), "\(target.text)")
-            let variant = try Self.create(fixture, """
+            let variant = try Self.create(
+                fixture,
+                """
                 ,"slug":"loop","variants":[{"name":"a","weight":1,"url":"\(Self.page)"},{"name":"b","weight":1,"url":"\(own)?x=1"}]
                 """)
             #expect(variant.status == 422 && variant.text.contains("\"/variants/1/url\""), "\(variant.text)")
@@ -155,11 +192,17 @@ struct LinkTargetingTests {
     @Test func theDeferredLinkCarriesTheVariantThroughTheInstall() throws {
         try TestService.with { service in
             let fixture = try LandingTests.fixture(service)
-            func destination(_ id: Int) -> String { #""app":"\#(fixture.androidApp)","destination":{"type":"widgetDetail","params":{"id":\#(id)}}"# }
-            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-                {"domain":"\(fixture.host)","slug":"ab",\(destination(1)),
-                 "variants":[{"name":"seven","weight":50,\(destination(7))},{"name":"eight","weight":50,\(destination(8))}]}
-                """))
+            func destination(_ id: Int) -> String {
+                #""app":"\#(fixture.androidApp)","destination":{"type":"widgetDetail","params":{"id":\#(id)}}"#
+            }
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                    json: """
+                        {"domain":"\(fixture.host)","slug":"ab",\(destination(1)),
+                         "variants":[{"name":"seven","weight":50,\(destination(7))},{"name":"eight","weight":50,\(destination(8))}]}
+                        """))
             let page = try service.request("GET", "/ab", headers: [("Host", fixture.host), ("User-Agent", LandingTests.Agent.android)])
             #expect(page.headers["Set-Cookie"]?.hasPrefix("linkd_v=") == true)
             let store = try #require(LandingTests.href(page.text, "get"))
@@ -182,10 +225,14 @@ struct LinkTargetingTests {
 
     @Test func variantsKeepTheirVisitorsWhenWeightsChange() throws {
         func split(_ weights: [(String, Double, Bool)]) -> [ServedTargeting.Variant] {
-            let link = ServedLink(Link(id: UUID(), domainID: UUID(), hostname: "h", slug: "s", appID: nil, destination: nil, webURL: "https://x.example",
-                                       fallbacks: .object([]), skipStore: false, campaign: .init(), tags: [], preview: .object([]), expiresAt: nil,
-                                       maxClicks: nil, name: nil, data: nil, version: 1, createdAt: Date(), updatedAt: Date(), sortMicros: 0), tapsWritten: 0)
-            return weights.map { ServedTargeting.Variant(name: $0.0, nameHash: ServedTargeting.fnv($0.0.utf8), weight: $0.1, stopped: $0.2, link: link) }
+            let link = ServedLink(
+                Link(
+                    id: UUID(), domainID: UUID(), hostname: "h", slug: "s", appID: nil, destination: nil, webURL: "https://x.example",
+                    fallbacks: .object([]), skipStore: false, campaign: .init(), tags: [], preview: .object([]), expiresAt: nil,
+                    maxClicks: nil, name: nil, data: nil, version: 1, createdAt: Date(), updatedAt: Date(), sortMicros: 0), tapsWritten: 0)
+            return weights.map {
+                ServedTargeting.Variant(name: $0.0, nameHash: ServedTargeting.fnv($0.0.utf8), weight: $0.1, stopped: $0.2, link: link)
+            }
         }
         let buckets = (0..<ServedTargeting.buckets)
         let even = buckets.map { ServedTargeting.variant(split([("a", 50, false), ("b", 50, false)]), bucket: $0)! }
@@ -209,15 +256,17 @@ struct LinkTargetingTests {
     @Test func eachConditionHoldsOnlyForItsVisitors() throws {
         func conditions(_ json: String) throws -> ServedTargeting.Conditions {
             let errors = FieldErrors()
-            let targets = LinkTargeting.targets([(try JSONValue.parse(#"{"name":"t","conditions":\#(json),"url":"https://www.example.com/"}"#), "/targets/0")],
-                                                errors: errors)
+            let targets = LinkTargeting.targets(
+                [(try JSONValue.parse(#"{"name":"t","conditions":\#(json),"url":"https://www.example.com/"}"#), "/targets/0")],
+                errors: errors)
             #expect(errors.isEmpty, "\(errors.list)")
             return ServedTargeting.Conditions(try #require(targets.first).conditions)
         }
         let app = UUID()
-        var visitor = TargetVisitor(country: ServedTargeting.packed("DE"), platform: .ios, osVersion: .init(17, 4, 0), device: .mobile,
-                                    browser: "Mobile Safari", language: "de-AT", app: app, now: Date(timeIntervalSince1970: 1_900_000_000),
-                                    referrerHost: "News.Example.com", campaign: Hit.Campaign(source: "mail", campaign: "spring"))
+        var visitor = TargetVisitor(
+            country: ServedTargeting.packed("DE"), platform: .ios, osVersion: .init(17, 4, 0), device: .mobile,
+            browser: "Mobile Safari", language: "de-AT", app: app, now: Date(timeIntervalSince1970: 1_900_000_000),
+            referrerHost: "News.Example.com", campaign: Hit.Campaign(source: "mail", campaign: "spring"))
         let cases: [(String, (inout TargetVisitor) -> Void)] = [
             (#"{"countries":["de","AT"]}"#, { $0.country = ServedTargeting.packed("FR") }),
             (#"{"countries":["unknown"]}"#, { $0.country = ServedTargeting.packed("DE") }),
@@ -227,7 +276,10 @@ struct LinkTargetingTests {
             (#"{"browsers":["mobile safari"]}"#, { $0.browser = "Chrome Mobile" }),
             (#"{"languages":["de"]}"#, { $0.language = "en-DE" }),
             (#"{"apps":["\#(app.canonicalText)"]}"#, { $0.app = nil }),
-            (#"{"window":{"from":"2030-01-01T00:00:00Z","until":"2030-12-31T00:00:00Z"}}"#, { $0.now = Date(timeIntervalSince1970: 1_930_000_000) }),
+            (
+                #"{"window":{"from":"2030-01-01T00:00:00Z","until":"2030-12-31T00:00:00Z"}}"#,
+                { $0.now = Date(timeIntervalSince1970: 1_930_000_000) }
+            ),
             (#"{"referrers":["news.example.com"]}"#, { $0.referrerHost = "example.com" }),
             (#"{"utm":{"source":"mail","campaign":"spring"}}"#, { $0.campaign = Hit.Campaign(source: "mail") }),
         ]
@@ -240,7 +292,9 @@ struct LinkTargetingTests {
             #expect(try !conditions(json).hold(for: other), "\(json) does not hold once changed")
         }
         visitor.osVersion = nil
-        #expect(try !conditions(#"{"platforms":[{"platform":"ios","minVersion":"16"}]}"#).hold(for: visitor), "an unknown version is in no range")
+        #expect(
+            try !conditions(#"{"platforms":[{"platform":"ios","minVersion":"16"}]}"#).hold(for: visitor),
+            "an unknown version is in no range")
     }
 
     @Test func acceptLanguageQualitiesDecideTheFirstLanguage() {

@@ -13,13 +13,15 @@ struct LinksAPITests {
     }
 
     private static func create(_ fixture: Fixture, _ members: String) throws -> TestResponse {
-        try fixture.service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: #"{"domain":"\#(fixture.host)"\#(members)}"#)
+        try fixture.service.request(
+            "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: #"{"domain":"\#(fixture.host)"\#(members)}"#)
     }
 
     @Test func createsWithAGivenOrAGeneratedSlug() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let given = try Fixture.expect(201, Self.create(fixture, #","slug":"spring/24","url":"https://www.example.com/spring","name":"Spring""#))
+            let given = try Fixture.expect(
+                201, Self.create(fixture, #","slug":"spring/24","url":"https://www.example.com/spring","name":"Spring""#))
             let id = try #require(try given.json["id"]?.stringValue)
             #expect(given.headers["Location"] == "/v1/links/\(id)")
             #expect(given.headers["ETag"] != nil)
@@ -30,12 +32,16 @@ struct LinksAPITests {
 
             // Links to apps stand on a domain without links to web pages (docs/LINKS.md, "The link space").
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"apps.example.com"}"#))
-            let generated = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-                {"domain":"apps.example.com","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}},
-                 "campaign":{"source":"newsletter","campaign":"spring24"},"tags":["spring","mail"],
-                 "preview":{"title":"Spring","imageUrl":"https://cdn.example.com/s.png"},"fallbacks":{"desktop":"https://www.example.com/d"},
-                 "expiresAt":"2030-01-01T00:00:00+01:00","maxClicks":100,"data":{"coupon":"SPRING","nested":{"a":[1,2]}}}
-                """))
+            let generated = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                    json: """
+                        {"domain":"apps.example.com","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}},
+                         "campaign":{"source":"newsletter","campaign":"spring24"},"tags":["spring","mail"],
+                         "preview":{"title":"Spring","imageUrl":"https://cdn.example.com/s.png"},"fallbacks":{"desktop":"https://www.example.com/d"},
+                         "expiresAt":"2030-01-01T00:00:00+01:00","maxClicks":100,"data":{"coupon":"SPRING","nested":{"a":[1,2]}}}
+                        """))
             let slug = try #require(try generated.json["slug"]?.stringValue)
             #expect(slug.count == 7)
             #expect(slug.utf8.allSatisfy { LinkSlug.alphabet.contains($0) })
@@ -44,15 +50,22 @@ struct LinksAPITests {
             #expect(try generated.json["expiresAt"]?.stringValue == "2029-12-31T23:00:00.000Z")
             #expect(try generated.json["data"]?["nested"]?["a"] == .array([.number("1"), .number("2")]))
             #expect(try generated.json["clicks"] == .number("0"))
-            let read = try Fixture.expect(200, service.request("GET", "/v1/links/\(try generated.json["id"]!.stringValue!)", key: fixture.key))
+            let read = try Fixture.expect(
+                200, service.request("GET", "/v1/links/\(try generated.json["id"]!.stringValue!)", key: fixture.key))
             #expect(try read.json == generated.json)
 
             // The domain decides the length of generated slugs.
-            let domain = try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key,
-                                                                 json: #"{"hostname":"go.example.com","linkSlugLength":12}"#))
+            let domain = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/domains", key: fixture.key,
+                    json: #"{"hostname":"go.example.com","linkSlugLength":12}"#))
             #expect(try domain.json["linkSlugLength"] == .number("12"))
-            let long = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                                                               json: #"{"domain":"go.example.com","url":"https://www.example.com"}"#))
+            let long = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                    json: #"{"domain":"go.example.com","url":"https://www.example.com"}"#))
             #expect(try long.json["slug"]?.stringValue?.count == 12)
             let tooShort = try service.request("PATCH", "/v1/domains/go.example.com", key: fixture.key, json: #"{"linkSlugLength":3}"#)
             #expect(try Self.pointers(tooShort) == ["/linkSlugLength"])
@@ -63,54 +76,63 @@ struct LinksAPITests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             let app = fixture.iosApp
-            #expect(try Self.pointers(Self.create(fixture, #","app":"\#(app)","destination":{"type":"widgetDetail","params":{"id":0}}"#))
+            #expect(
+                try Self.pointers(Self.create(fixture, #","app":"\#(app)","destination":{"type":"widgetDetail","params":{"id":0}}"#))
                     == ["/destination/params/id"])
-            #expect(try Self.pointers(Self.create(fixture, #","app":"\#(app)","destination":{"type":"widgetDetail","params":{"id":"x"}}"#))
+            #expect(
+                try Self.pointers(Self.create(fixture, #","app":"\#(app)","destination":{"type":"widgetDetail","params":{"id":"x"}}"#))
                     == ["/destination/params/id"])
-            #expect(try Self.pointers(Self.create(fixture, #","app":"\#(app)","destination":{"type":"widgetDetail","params":{}}"#))
+            #expect(
+                try Self.pointers(Self.create(fixture, #","app":"\#(app)","destination":{"type":"widgetDetail","params":{}}"#))
                     == ["/destination/params/id"])
-            #expect(try Self.pointers(Self.create(fixture, #","app":"\#(app)","destination":{"type":"widgetDetail","params":{"id":1,"zz":1}}"#))
+            #expect(
+                try Self.pointers(Self.create(fixture, #","app":"\#(app)","destination":{"type":"widgetDetail","params":{"id":1,"zz":1}}"#))
                     == ["/destination/params/zz"])
             #expect(try Self.pointers(Self.create(fixture, #","app":"\#(app)","destination":{"type":"nothing"}"#)) == ["/destination/type"])
             // links/build answers the same parameters alike.
-            let build = try service.request("POST", "/v1/links/build", key: fixture.key,
-                                            json: #"{"app":"\#(app)","destination":{"type":"widgetDetail","params":{"id":0}}}"#)
+            let build = try service.request(
+                "POST", "/v1/links/build", key: fixture.key,
+                json: #"{"app":"\#(app)","destination":{"type":"widgetDetail","params":{"id":0}}}"#)
             #expect(try Self.pointers(build) == ["/destination/params/id"])
             // An app of another workspace is no app here.
             let other = try Fixture(service, workspace: "other", host: "other.example.com")
-            #expect(try Self.pointers(Self.create(fixture, #","app":"\#(other.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}}"#))
+            #expect(
+                try Self.pointers(
+                    Self.create(fixture, #","app":"\#(other.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}}"#))
                     == ["/app"])
             #expect(try service.request("GET", "/v1/links", key: fixture.key).json["items"]?.arrayValue?.isEmpty == true)
         }
     }
 
-    @Test("an app's destination or a web page, exactly one", arguments: [
-        (#","url":"https://www.example.com","app":"$APP","destination":{"type":"widgetDetail","params":{"id":1}}"#, "/url"),
-        ("", "/url"),
-        (#","app":"$APP""#, "/destination"),
-        (#","destination":{"type":"widgetDetail","params":{"id":1}}"#, "/app"),
-        (#","url":"http://www.example.com""#, "/url"),
-        (#","url":"https://www.example.com","slug":"v1/links""#, "/slug"),
-        (#","url":"https://www.example.com","slug":".well-known""#, "/slug"),
-        (#","url":"https://www.example.com","slug":"console""#, "/slug"),
-        (#","url":"https://www.example.com","slug":"a//b""#, "/slug"),
-        (#","url":"https://www.example.com","slug":"a/../b""#, "/slug"),
-        (#","url":"https://www.example.com","slug":"a b""#, "/slug"),
-        (#","url":"https://www.example.com","slug":"é""#, "/slug"),
-        (#","url":"https://www.example.com","tags":["\#(String(repeating: "t", count: 51))"]"#, "/tags/0"),
-        (#","url":"https://www.example.com","tags":[\#((0...20).map { "\"t\($0)\"" }.joined(separator: ","))]"#, "/tags"),
-        (#","url":"https://www.example.com","maxClicks":0"#, "/maxClicks"),
-        (#","url":"https://www.example.com","expiresAt":"tomorrow""#, "/expiresAt"),
-        (#","url":"https://www.example.com","expiresAt":"2030-02-30T00:00:00Z""#, "/expiresAt"),   // not rolled over to March
-        (#","url":"https://www.example.com","expiresAt":"2030-01-01T00:00:00""#, "/expiresAt"),    // no zone
-        (#","url":"https://www.example.com","fallbacks":{"ios":"javascript:alert(1)"}"#, "/fallbacks/ios"),
-        (#","url":"https://www.example.com","fallbacks":{"windows":"https://www.example.com"}"#, "/fallbacks/windows"),
-        (#","url":"https://www.example.com","campaign":{"source":7}"#, "/campaign/source"),
-        (#","url":"https://www.example.com","preview":{"imageUrl":"ftp://x"}"#, "/preview/imageUrl"),
-        (#","url":"https://www.example.com","data":[1]"#, "/data"),
-        (#","url":"https://www.example.com","data":{"blob":"\#(String(repeating: "x", count: 4090))"}"#, "/data"),
-        (#","url":"https://www.example.com","nmae":"typo""#, "/nmae"),
-    ])
+    @Test(
+        "an app's destination or a web page, exactly one",
+        arguments: [
+            (#","url":"https://www.example.com","app":"$APP","destination":{"type":"widgetDetail","params":{"id":1}}"#, "/url"),
+            ("", "/url"),
+            (#","app":"$APP""#, "/destination"),
+            (#","destination":{"type":"widgetDetail","params":{"id":1}}"#, "/app"),
+            (#","url":"http://www.example.com""#, "/url"),
+            (#","url":"https://www.example.com","slug":"v1/links""#, "/slug"),
+            (#","url":"https://www.example.com","slug":".well-known""#, "/slug"),
+            (#","url":"https://www.example.com","slug":"console""#, "/slug"),
+            (#","url":"https://www.example.com","slug":"a//b""#, "/slug"),
+            (#","url":"https://www.example.com","slug":"a/../b""#, "/slug"),
+            (#","url":"https://www.example.com","slug":"a b""#, "/slug"),
+            (#","url":"https://www.example.com","slug":"é""#, "/slug"),
+            (#","url":"https://www.example.com","tags":["\#(String(repeating: "t", count: 51))"]"#, "/tags/0"),
+            (#","url":"https://www.example.com","tags":[\#((0...20).map { "\"t\($0)\"" }.joined(separator: ","))]"#, "/tags"),
+            (#","url":"https://www.example.com","maxClicks":0"#, "/maxClicks"),
+            (#","url":"https://www.example.com","expiresAt":"tomorrow""#, "/expiresAt"),
+            (#","url":"https://www.example.com","expiresAt":"2030-02-30T00:00:00Z""#, "/expiresAt"), // not rolled over to March
+            (#","url":"https://www.example.com","expiresAt":"2030-01-01T00:00:00""#, "/expiresAt"), // no zone
+            (#","url":"https://www.example.com","fallbacks":{"ios":"javascript:alert(1)"}"#, "/fallbacks/ios"),
+            (#","url":"https://www.example.com","fallbacks":{"windows":"https://www.example.com"}"#, "/fallbacks/windows"),
+            (#","url":"https://www.example.com","campaign":{"source":7}"#, "/campaign/source"),
+            (#","url":"https://www.example.com","preview":{"imageUrl":"ftp://x"}"#, "/preview/imageUrl"),
+            (#","url":"https://www.example.com","data":[1]"#, "/data"),
+            (#","url":"https://www.example.com","data":{"blob":"\#(String(repeating: "x", count: 4090))"}"#, "/data"),
+            (#","url":"https://www.example.com","nmae":"typo""#, "/nmae"),
+        ])
     func badBodiesAre422AtTheirPointer(members: String, pointer: String) throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
@@ -138,17 +160,24 @@ struct LinksAPITests {
             // Compared exactly: another case is another link.
             #expect(try Self.create(fixture, #","slug":"spring","url":"https://www.example.com""#).status == 201)
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"go.example.com"}"#))
-            #expect(try service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                                        json: #"{"domain":"go.example.com","slug":"Spring","url":"https://www.example.com"}"#).status == 201)
+            #expect(
+                try service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                    json: #"{"domain":"go.example.com","slug":"Spring","url":"https://www.example.com"}"#
+                ).status == 201)
 
             let other = try Fixture(service, workspace: "other", host: "other.example.com")
-            let foreign = try service.request("POST", "/v1/links?acknowledgeMoves=true", key: other.key,
-                                              json: #"{"domain":"links.example.com","slug":"x","url":"https://www.example.com"}"#)
+            let foreign = try service.request(
+                "POST", "/v1/links?acknowledgeMoves=true", key: other.key,
+                json: #"{"domain":"links.example.com","slug":"x","url":"https://www.example.com"}"#)
             #expect(try Self.pointers(foreign) == ["/domain"])
-            let unknown = try service.request("POST", "/v1/links?acknowledgeMoves=true", key: other.key, json: #"{"domain":"nowhere.example.com","url":"https://www.example.com"}"#)
+            let unknown = try service.request(
+                "POST", "/v1/links?acknowledgeMoves=true", key: other.key,
+                json: #"{"domain":"nowhere.example.com","url":"https://www.example.com"}"#)
             #expect(try Self.pointers(unknown) == ["/domain"])
 
-            let mine = try #require(try service.request("GET", "/v1/links", key: fixture.key).json["items"]?.arrayValue?.first?["id"]?.stringValue)
+            let mine = try #require(
+                try service.request("GET", "/v1/links", key: fixture.key).json["items"]?.arrayValue?.first?["id"]?.stringValue)
             #expect(try service.request("GET", "/v1/links/\(mine)", key: other.key).status == 404)
             #expect(try service.request("PATCH", "/v1/links/\(mine)", key: other.key, json: #"{"name":"x"}"#).status == 404)
             #expect(try service.request("DELETE", "/v1/links/\(mine)", key: other.key).status == 404)
@@ -204,14 +233,21 @@ struct LinksAPITests {
     @Test func patchKeepsWhatItDoesNotSendAndHonoursIfMatch() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let created = try Fixture.expect(201, Self.create(fixture, """
-                ,"slug":"keep","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":7}},
-                 "tags":["a"],"campaign":{"source":"mail"},"data":{"k":1},"name":"Before"
-                """))
+            let created = try Fixture.expect(
+                201,
+                Self.create(
+                    fixture,
+                    """
+                    ,"slug":"keep","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":7}},
+                     "tags":["a"],"campaign":{"source":"mail"},"data":{"k":1},"name":"Before"
+                    """))
             let id = try created.json["id"]!.stringValue!
             let etag = try #require(created.headers["ETag"])
-            let updated = try Fixture.expect(200, service.request("PATCH", "/v1/links/\(id)", key: fixture.key,
-                                                                  json: #"{"name":"After","maxClicks":5}"#, headers: [("If-Match", etag)]))
+            let updated = try Fixture.expect(
+                200,
+                service.request(
+                    "PATCH", "/v1/links/\(id)", key: fixture.key,
+                    json: #"{"name":"After","maxClicks":5}"#, headers: [("If-Match", etag)]))
             #expect(updated.headers["ETag"] != etag)
             for key in ["id", "slug", "app", "destination", "tags", "campaign", "data", "fallbacks", "preview", "createdAt"] {
                 #expect(try updated.json[key] == created.json[key], "\(key)")
@@ -219,15 +255,24 @@ struct LinksAPITests {
             #expect(try updated.json["name"]?.stringValue == "After")
 
             // A stale ETag is refused, and so is a write that would leave both targets.
-            let stale = try service.request("PATCH", "/v1/links/\(id)", key: fixture.key, json: #"{"name":"Stale"}"#, headers: [("If-Match", etag)])
+            let stale = try service.request(
+                "PATCH", "/v1/links/\(id)", key: fixture.key, json: #"{"name":"Stale"}"#, headers: [("If-Match", etag)])
             #expect(stale.status == 412)
-            #expect(try Self.pointers(service.request("PATCH", "/v1/links/\(id)", key: fixture.key, json: #"{"url":"https://www.example.com"}"#))
+            #expect(
+                try Self.pointers(
+                    service.request("PATCH", "/v1/links/\(id)", key: fixture.key, json: #"{"url":"https://www.example.com"}"#))
                     == ["/url"])
-            #expect(try Self.pointers(service.request("PATCH", "/v1/links/\(id)", key: fixture.key,
-                                                      json: #"{"destination":{"type":"widgetDetail","params":{"id":-1}}}"#)) == ["/destination/params/id"])
+            #expect(
+                try Self.pointers(
+                    service.request(
+                        "PATCH", "/v1/links/\(id)", key: fixture.key,
+                        json: #"{"destination":{"type":"widgetDetail","params":{"id":-1}}}"#)) == ["/destination/params/id"])
             // Switching to a web page clears the app's destination; null clears optional members.
-            let switched = try Fixture.expect(200, service.request("PATCH", "/v1/links/\(id)", key: fixture.key,
-                json: #"{"app":null,"destination":null,"url":"https://www.example.com/w","data":null,"tags":null,"slug":"kept"}"#))
+            let switched = try Fixture.expect(
+                200,
+                service.request(
+                    "PATCH", "/v1/links/\(id)", key: fixture.key,
+                    json: #"{"app":null,"destination":null,"url":"https://www.example.com/w","data":null,"tags":null,"slug":"kept"}"#))
             #expect(try switched.json["app"] == nil)
             #expect(try switched.json["destination"] == nil)
             #expect(try switched.json["data"] == nil)
@@ -247,8 +292,12 @@ struct LinksAPITests {
             let created = try Fixture.expect(201, Self.create(fixture, #","slug":"gone","url":"https://www.example.com""#))
             let id = try created.json["id"]!.stringValue!
             let updated = try Fixture.expect(200, service.request("PATCH", "/v1/links/\(id)", key: fixture.key, json: #"{"name":"N"}"#))
-            #expect(try service.request("DELETE", "/v1/links/\(id)", key: fixture.key, headers: [("If-Match", created.headers["ETag"]!)]).status == 412)
-            #expect(try service.request("DELETE", "/v1/links/\(id)", key: fixture.key, headers: [("If-Match", updated.headers["ETag"]!)]).status == 204)
+            #expect(
+                try service.request("DELETE", "/v1/links/\(id)", key: fixture.key, headers: [("If-Match", created.headers["ETag"]!)]).status
+                    == 412)
+            #expect(
+                try service.request("DELETE", "/v1/links/\(id)", key: fixture.key, headers: [("If-Match", updated.headers["ETag"]!)]).status
+                    == 204)
             #expect(try service.request("GET", "/v1/links/\(id)", key: fixture.key).status == 404)
             // The slug is free again.
             #expect(try Self.create(fixture, #","slug":"gone","url":"https://www.example.com""#).status == 201)
@@ -267,28 +316,47 @@ struct LinksAPITests {
     @Test func appsAndTypesLinksLeadToStay() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            try Fixture.expect(201, service.request("POST", "/v1/apps/\(fixture.iosApp)/destinations", key: fixture.key,
-                                                     json: #"{"name":"promo","params":{}}"#))
-            let link = try Fixture.expect(201, Self.create(fixture, #","slug":"p1","app":"\#(fixture.iosApp)","destination":{"type":"promo","params":{}}"#))
-            let refused = try Fixture.expect(409, service.request("DELETE", "/v1/apps/\(fixture.iosApp)/destinations/promo", key: fixture.key))
-            #expect(try refused.json["detail"]?.stringValue == "'promo' is the destination of 1 link (links.example.com/p1); delete or change the links first.")
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/apps/\(fixture.iosApp)/destinations", key: fixture.key,
+                    json: #"{"name":"promo","params":{}}"#))
+            let link = try Fixture.expect(
+                201, Self.create(fixture, #","slug":"p1","app":"\#(fixture.iosApp)","destination":{"type":"promo","params":{}}"#))
+            let refused = try Fixture.expect(
+                409, service.request("DELETE", "/v1/apps/\(fixture.iosApp)/destinations/promo", key: fixture.key))
+            #expect(
+                try refused.json["detail"]?.stringValue
+                    == "'promo' is the destination of 1 link (links.example.com/p1); delete or change the links first.")
             try Fixture.expect(204, service.request("DELETE", "/v1/links/\(try link.json["id"]!.stringValue!)", key: fixture.key))
             try Fixture.expect(204, service.request("DELETE", "/v1/apps/\(fixture.iosApp)/destinations/promo", key: fixture.key))
 
             // An app no rule names, opened by links on a domain without rules.
-            let app = try Fixture.expect(201, service.request("POST", "/v1/apps", key: fixture.key, json: """
-                {"platform":"ios","name":"Promo","teamId":"ABCDE12345","bundleId":"com.example.promo"}
-                """)).json["id"]!.stringValue!
-            try Fixture.expect(201, service.request("POST", "/v1/apps/\(app)/destinations", key: fixture.key, json: #"{"name":"home","params":{}}"#))
+            let app = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/apps", key: fixture.key,
+                    json: """
+                        {"platform":"ios","name":"Promo","teamId":"ABCDE12345","bundleId":"com.example.promo"}
+                        """)
+            ).json["id"]!.stringValue!
+            try Fixture.expect(
+                201, service.request("POST", "/v1/apps/\(app)/destinations", key: fixture.key, json: #"{"name":"home","params":{}}"#))
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"promo.example.com"}"#))
             for slug in ["a", "b", "c", "d"] {
-                try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-                    {"domain":"promo.example.com","slug":"\(slug)","app":"\(app)","destination":{"type":"home","params":{}}}
-                    """))
+                try Fixture.expect(
+                    201,
+                    service.request(
+                        "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                        json: """
+                            {"domain":"promo.example.com","slug":"\(slug)","app":"\(app)","destination":{"type":"home","params":{}}}
+                            """))
             }
             let kept = try Fixture.expect(409, service.request("DELETE", "/v1/apps/\(app)", key: fixture.key))
-            #expect(try kept.json["detail"]?.stringValue
-                    == "The app is opened by 4 links (promo.example.com/a, promo.example.com/b, promo.example.com/c, …); delete or change the links first.")
+            #expect(
+                try kept.json["detail"]?.stringValue
+                    == "The app is opened by 4 links (promo.example.com/a, promo.example.com/b, promo.example.com/c, …); delete or change the links first."
+            )
             try Fixture.expect(200, service.request("GET", "/v1/apps/\(app)", key: fixture.key))
         }
     }

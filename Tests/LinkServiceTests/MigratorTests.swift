@@ -21,7 +21,8 @@ struct MigratorTests {
         let builtIn = try Migration.builtIn()
         #expect(builtIn == migrations)
         for migration in builtIn {
-            let name = String(repeating: "0", count: max(0, 4 - "\(migration.version)".count)) + "\(migration.version)_\(migration.name).sql"
+            let name =
+                String(repeating: "0", count: max(0, 4 - "\(migration.version)".count)) + "\(migration.version)_\(migration.name).sql"
             let bytes = try Data(contentsOf: migrationsDirectory.appendingPathComponent(name))
             #expect(migration.checksum == SHA256.hex(bytes), "\(name)")
         }

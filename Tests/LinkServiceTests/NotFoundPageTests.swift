@@ -12,11 +12,14 @@ struct NotFoundPageTests {
     /// The `Accept` each browser sends on a navigation.
     enum Accept {
         static let safari = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
-        static let chrome = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"
+        static let chrome =
+            "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"
         static let firefox = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
     }
 
-    static func click(_ service: TestService, _ path: String, agent: String, accept: String?, host: String = "links.example.com") throws -> TestResponse {
+    static func click(
+        _ service: TestService, _ path: String, agent: String, accept: String?, host: String = "links.example.com"
+    ) throws -> TestResponse {
         var headers = [("Host", host), ("User-Agent", agent)]
         if let accept { headers.append(("Accept", accept)) }
         return try service.request("GET", path, headers: headers)
@@ -25,12 +28,14 @@ struct NotFoundPageTests {
     /// The landing fixture without its web fallback.
     static func fixture(_ service: TestService) throws -> Fixture {
         let fixture = try LandingTests.fixture(service)
-        try Fixture.expect(200, service.request("PATCH", "/v1/domains/links.example.com", key: fixture.key, json: #"{"webFallbackUrl":null}"#))
+        try Fixture.expect(
+            200, service.request("PATCH", "/v1/domains/links.example.com", key: fixture.key, json: #"{"webFallbackUrl":null}"#))
         try fixture.waitForCatalog { $0.catalog.entry(exactly: "links.example.com")?.settings.webFallbackURL == nil }
         return fixture
     }
 
-    static func expectPage(_ response: TestResponse, host: String = "links.example.com", sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectPage(_ response: TestResponse, host: String = "links.example.com", sourceLocation: SourceLocation = #_sourceLocation)
+    {
         #expect(response.status == 404, sourceLocation: sourceLocation)
         #expect(response.headers["Content-Type"] == "text/html; charset=utf-8", sourceLocation: sourceLocation)
         #expect(response.headers["X-Content-Type-Options"] == "nosniff", sourceLocation: sourceLocation)
@@ -61,11 +66,13 @@ struct NotFoundPageTests {
 
                 let android = try Self.click(service, path, agent: LandingTests.Agent.android, accept: Accept.chrome)
                 Self.expectPage(android)
-                #expect(LandingTests.href(android.text, "get") == LandingTests.play, "\(path)")   // no token: nothing to claim
+                #expect(LandingTests.href(android.text, "get") == LandingTests.play, "\(path)") // no token: nothing to claim
                 #expect(LandingTests.href(android.text, "play") == nil)
 
-                for (agent, accept) in [(LandingTests.Agent.chrome, Accept.chrome), (LandingTests.Agent.firefox, Accept.firefox),
-                                        (LandingTests.Agent.safari, Accept.safari)] {
+                for (agent, accept) in [
+                    (LandingTests.Agent.chrome, Accept.chrome), (LandingTests.Agent.firefox, Accept.firefox),
+                    (LandingTests.Agent.safari, Accept.safari),
+                ] {
                     let desktop = try Self.click(service, path, agent: agent, accept: accept)
                     Self.expectPage(desktop)
                     #expect(LandingTests.href(desktop.text, "get") == LandingTests.appStore, "\(agent)")
@@ -81,8 +88,10 @@ struct NotFoundPageTests {
     @Test func apiClientsKeepProblemJSON() throws {
         try TestService.with { service in
             _ = try Self.fixture(service)
-            for accept in [nil, "application/json", "application/problem+json", "*/*", "text/*", "text/html;q=0, application/json",
-                           "text/html; q=0.0"] as [String?] {
+            for accept in [
+                nil, "application/json", "application/problem+json", "*/*", "text/*", "text/html;q=0, application/json",
+                "text/html; q=0.0",
+            ] as [String?] {
                 for agent in [LandingTests.Agent.iPhone, LandingTests.Agent.android, LandingTests.Agent.chrome, "curl/8.5.0"] {
                     let response = try Self.click(service, "/nothing/here", agent: agent, accept: accept)
                     #expect(response.status == 404, "\(accept ?? "none") \(agent)")
@@ -93,7 +102,8 @@ struct NotFoundPageTests {
             // A browser's Accept in any case, with parameters, is a browser.
             Self.expectPage(try Self.click(service, "/nothing", agent: "curl/8.5.0", accept: "application/json;q=0.5, TEXT/HTML;level=1"))
             // Hosts that are no link domain stay problems.
-            let other = try Self.click(service, "/nothing", agent: LandingTests.Agent.iPhone, accept: Accept.safari, host: "other.example.com")
+            let other = try Self.click(
+                service, "/nothing", agent: LandingTests.Agent.iPhone, accept: Accept.safari, host: "other.example.com")
             #expect(other.status == 404)
             #expect(other.headers["Content-Type"] == "application/problem+json")
         }
@@ -106,8 +116,10 @@ struct NotFoundPageTests {
             let bare = try service.key(workspace: "bare")
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: bare, json: #"{"hostname":"bare.example.com"}"#))
             try fixture.waitForCatalog { $0.catalog.entry(exactly: "bare.example.com") != nil }
-            for (agent, accept) in [(LandingTests.Agent.iPhone, Accept.safari), (LandingTests.Agent.android, Accept.chrome),
-                                    (LandingTests.Agent.chrome, Accept.chrome)] {
+            for (agent, accept) in [
+                (LandingTests.Agent.iPhone, Accept.safari), (LandingTests.Agent.android, Accept.chrome),
+                (LandingTests.Agent.chrome, Accept.chrome),
+            ] {
                 let response = try Self.click(service, "/anything", agent: agent, accept: accept, host: "bare.example.com")
                 Self.expectPage(response, host: "bare.example.com")
                 #expect(!response.text.contains("href="), "\(agent)")

@@ -25,12 +25,15 @@ struct OptionalCaptureAPITests {
     @Test func resolveBuildAndTheFileAgreeOnBothPlatforms() throws {
         try TestService.with { service in
             let manifest = try Fixture(service, rules: Self.rules, domainSettings: #","clickBehavior":"redirect""#)
-            let dynamic = try Fixture(service, workspace: "dynamic", host: "dyn.example.com", rules: Self.rules,
-                                      domainSettings: #","androidDynamicRules":true"#)
+            let dynamic = try Fixture(
+                service, workspace: "dynamic", host: "dyn.example.com", rules: Self.rules,
+                domainSettings: #","androidDynamicRules":true"#)
             for fixture in [manifest, dynamic] {
                 let host = fixture.host
                 let file = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", host)])
-                #expect(file.text.contains(#""?":{"tab":"*"}"#) && file.text.contains(#""/":"/t/?*/*""#) && file.text.contains(##""#":"*""##), "\(file.text)")
+                #expect(
+                    file.text.contains(#""?":{"tab":"*"}"#) && file.text.contains(#""/":"/t/?*/*""#) && file.text.contains(##""#":"*""##),
+                    "\(file.text)")
                 let cases: [(url: String, destination: String)] = [
                     ("/p/42", #"{"type":"widgetDetail","params":{"id":42}}"#),
                     ("/p/42?tab=reviews", #"{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}}"#),
@@ -47,9 +50,11 @@ struct OptionalCaptureAPITests {
                     }
                 }
                 for app in [fixture.iosApp, fixture.androidApp] {
-                    let response = try service.request("POST", "/v1/links/build", key: fixture.key, json: """
-                        {"app":"\(app)","destination":{"type":"widgetDetail","params":{"id":7}}}
-                        """)
+                    let response = try service.request(
+                        "POST", "/v1/links/build", key: fixture.key,
+                        json: """
+                            {"app":"\(app)","destination":{"type":"widgetDetail","params":{"id":7}}}
+                            """)
                     #expect(response.status == 200, "\(response.text)")
                     #expect(try response.json["universal"] == .string("https://\(host)/p/7"), "\(response.text)")
                 }
@@ -63,7 +68,9 @@ struct OptionalCaptureAPITests {
     @Test func previewWritesTheOptionalPatternAndLintsNothing() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let body = #"{"rules":"# + Self.rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp)
+            let body =
+                #"{"rules":"#
+                + Self.rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp)
                 .replacingOccurrences(of: "$ANDROID", with: fixture.androidApp) + "}"
             let response = try service.request("POST", "/v1/domains/\(fixture.host)/preview", key: fixture.key, json: body)
             #expect(response.status == 200, "\(response.text)")
@@ -82,12 +89,16 @@ struct OptionalCaptureAPITests {
                 [{"apps":["$IOS","$ANDROID"],"path":"/c/{slug}","destination":{"type":"widgetDetail","params":{"id":1}}},
                  {"apps":["$IOS","$ANDROID"],"path":"/c/sale","destination":{"type":"widgetDetail","params":{"id":2}}}]
                 """
-            let body = #"{"rules":"# + rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp)
+            let body =
+                #"{"rules":"#
+                + rules.replacingOccurrences(of: "$IOS", with: fixture.iosApp)
                 .replacingOccurrences(of: "$ANDROID", with: fixture.androidApp) + "}"
             let response = try service.request("POST", "/v1/domains/\(fixture.host)/preview", key: fixture.key, json: body)
             #expect(response.status == 200, "\(response.text)")
             let lint = try response.json["lint"]?.arrayValue ?? []
-            #expect(lint.count == 1 && lint.first?["code"] == .string("unreachableRule") && lint.first?["severity"] == .string("warning"), "\(lint)")
+            #expect(
+                lint.count == 1 && lint.first?["code"] == .string("unreachableRule") && lint.first?["severity"] == .string("warning"),
+                "\(lint)")
             #expect(lint.first?["pointer"] == .string("/applinks/details/0/components/1"), "\(lint)")
             #expect(lint.first?["message"]?.stringValue?.contains("/applinks/details/0/components/0") == true, "\(lint)")
         }

@@ -10,8 +10,9 @@ import Testing
 @Suite("Outbound client of the application")
 struct OutboundClientTests {
     static func configuration() throws -> ServiceConfiguration {
-        ServiceConfiguration(server: ServerConfiguration(), database: try ConnectionParameters("host=/nonexistent dbname=none"),
-                             migrationsDirectory: migrationsDirectory, migrateOnStart: false)
+        ServiceConfiguration(
+            server: ServerConfiguration(), database: try ConnectionParameters("host=/nonexistent dbname=none"),
+            migrationsDirectory: migrationsDirectory, migrateOnStart: false)
     }
 
     @Test func theClientTakesTheConfiguredSettings() throws {

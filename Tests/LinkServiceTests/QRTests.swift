@@ -16,7 +16,9 @@ struct QRTests {
         }
         #expect(!code.modules[1 * code.width + 1] && code.modules[3 * code.width + 3])
         let svg = code.svg(size: 200)
-        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"200\" viewBox=\"0 0 \(code.side) \(code.side)\""))
+        #expect(
+            svg.hasPrefix(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"200\" viewBox=\"0 0 \(code.side) \(code.side)\""))
         // The first row's first run is the finder's top edge, 7 modules, inside the quiet zone.
         #expect(svg.contains("d=\"M4 4h7v1h-7z"))
     }
@@ -58,7 +60,9 @@ struct QRTests {
             let fixture = try Fixture(service)
             // QR codes are an editor's (docs/PEOPLE.md, "Roles"): a key of the read scope acting as one, and a viewer refused.
             let read = try service.key(scope: .read, role: .editor)
-            #expect(try service.request("GET", "/v1/qr?url=https://links.example.com/widget/42", key: try service.key(scope: .read)).status == 403)
+            #expect(
+                try service.request("GET", "/v1/qr?url=https://links.example.com/widget/42", key: try service.key(scope: .read)).status
+                    == 403)
             let svg = try service.request("GET", "/v1/qr?url=https://links.example.com/widget/42", key: read)
             #expect(svg.status == 200)
             #expect(svg.headers["Content-Type"] == "image/svg+xml")
@@ -69,10 +73,12 @@ struct QRTests {
             #expect(Array(png.body[16..<24]) == [0, 0, 2, 0, 0, 0, 2, 0], "512 pixels square, as asked")
             #expect(try service.request("GET", "/v1/qr?url=https://links.example.com/w", key: nil).status == 401)
             let other = try service.key(workspace: "other", scope: .read, role: .editor)
-            for (path, key) in [("/v1/qr?url=https://links.example.com/widget/42", other), ("/v1/qr?url=https://evil.example/x", read),
-                                ("/v1/qr?url=http://links.example.com/x", read), ("/v1/qr?url=https://links.example.com/x&size=9", read),
-                                ("/v1/qr?url=https://links.example.com/x&format=gif", read), ("/v1/qr", read),
-                                ("/v1/qr?url=https://links.example.com/x&color=red", read)] {
+            for (path, key) in [
+                ("/v1/qr?url=https://links.example.com/widget/42", other), ("/v1/qr?url=https://evil.example/x", read),
+                ("/v1/qr?url=http://links.example.com/x", read), ("/v1/qr?url=https://links.example.com/x&size=9", read),
+                ("/v1/qr?url=https://links.example.com/x&format=gif", read), ("/v1/qr", read),
+                ("/v1/qr?url=https://links.example.com/x&color=red", read),
+            ] {
                 let response = try service.request("GET", path, key: key)
                 #expect(response.status == 400, "\(path)")
                 #expect(response.headers["Content-Type"] == "application/problem+json", "\(path)")
@@ -91,7 +97,9 @@ struct QRTests {
             #expect(try svg(link + "&utm_source=poster&utm_medium=print") == drawn(link + "?utm_source=poster&utm_medium=print"))
             // The URL's own fields give way to the ones given; its other items and fragment stay.
             let query = "https%3A%2F%2Flinks.example.com%2Fspring%3Fa%3D1%26utm_source%3Dmail%23top"
-            #expect(try svg(query + "&utm_source=Bus%20stop%2042&utm_campaign=spring") == drawn(link + "?a=1&utm_source=Bus%20stop%2042&utm_campaign=spring#top"))
+            #expect(
+                try svg(query + "&utm_source=Bus%20stop%2042&utm_campaign=spring")
+                    == drawn(link + "?a=1&utm_source=Bus%20stop%2042&utm_campaign=spring#top"))
             #expect(try svg(link) == drawn(link))
             for bad in ["&utm_source=", "&utm_term=" + String(repeating: "t", count: 201), "&utm_id=1"] {
                 #expect(try service.request("GET", "/v1/qr?url=\(link)\(bad)", key: fixture.key).status == 400, "\(bad)")

@@ -9,7 +9,8 @@ import TestSupport
 @Suite("Read your own writes")
 struct ReadYourWritesTests {
     func resolve(_ service: TestService, _ fixture: Fixture, _ url: String) throws -> JSONValue {
-        let response = try service.request("GET", "/v1/resolve?url=" + url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!, key: fixture.key)
+        let response = try service.request(
+            "GET", "/v1/resolve?url=" + url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!, key: fixture.key)
         try Fixture.expect(200, response)
         return try response.json
     }
@@ -20,13 +21,20 @@ struct ReadYourWritesTests {
         let service = fixture.service
         if round.isMultiple(of: 2) {
             let fallback = "https://www.example.com/r\(round)"
-            try Fixture.expect(200, service.request("PATCH", "/v1/domains/\(fixture.host)", key: fixture.key,
-                                                   json: #"{"webFallbackUrl":"\#(fallback)","carryPathToFallback":false}"#))
+            try Fixture.expect(
+                200,
+                service.request(
+                    "PATCH", "/v1/domains/\(fixture.host)", key: fixture.key,
+                    json: #"{"webFallbackUrl":"\#(fallback)","carryPathToFallback":false}"#))
             return ("https://\(fixture.host)/nothing/here", { $0["fallbacks"]?["web"] == .string(fallback) })
         }
-        try Fixture.expect(200, service.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key, json: """
-            {"rules":[{"apps":["\(fixture.iosApp)"],"path":"/r\(round)/{id}","destination":{"type":"widgetDetail"}}]}
-            """))
+        try Fixture.expect(
+            200,
+            service.request(
+                "PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                json: """
+                    {"rules":[{"apps":["\(fixture.iosApp)"],"path":"/r\(round)/{id}","destination":{"type":"widgetDetail"}}]}
+                    """))
         return ("https://\(fixture.host)/r\(round)/5", { $0["outcome"] == .string("open_app") })
     }
 
@@ -56,9 +64,12 @@ struct ReadYourWritesTests {
             let url = "https://\(fixture.host)/widget/7"
             for round in 0..<5 {
                 let storeID = "\(1_000_000_000 + round)"
-                try Fixture.expect(200, service.request("PATCH", "/v1/apps/\(fixture.iosApp)", key: fixture.key, json: #"{"appStoreId":"\#(storeID)"}"#))
+                try Fixture.expect(
+                    200, service.request("PATCH", "/v1/apps/\(fixture.iosApp)", key: fixture.key, json: #"{"appStoreId":"\#(storeID)"}"#))
                 let answer = try resolve(service, fixture, url)
-                #expect(answer["fallbacks"]?["appStore"] == .string("https://apps.apple.com/app/id\(storeID)"), "round \(round): \(answer.serialized)")
+                #expect(
+                    answer["fallbacks"]?["appStore"] == .string("https://apps.apple.com/app/id\(storeID)"),
+                    "round \(round): \(answer.serialized)")
             }
         }
     }

@@ -54,12 +54,14 @@ struct ResolveCacheTests {
             old = entry.answer
         }()
         #expect(old != nil, "kept at generation 1")
-        _ = try cache.answer(for: key("https://links.example.com/other"), generation: 2) { try Computations().compute("https://links.example.com/other") }
+        _ = try cache.answer(for: key("https://links.example.com/other"), generation: 2) {
+            try Computations().compute("https://links.example.com/other")
+        }
         #expect(old == nil, "dropped when the table was asked at generation 2")
     }
 
     @Test func itHoldsAtMostItsCapacity() throws {
-        let cache = ResolveCache(capacity: 64, stripes: StripeAssignment(threads: 4))   // 16 slots per worker table
+        let cache = ResolveCache(capacity: 64, stripes: StripeAssignment(threads: 4)) // 16 slots per worker table
         let computed = Computations()
         let urls = (0..<200).map { "https://links.example.com/widget/\($0)" }
         for url in urls { _ = try cache.answer(for: key(url), generation: 1) { try computed.compute(url) } }
@@ -87,7 +89,9 @@ struct ResolveCacheTests {
         let cache = ResolveCache(capacity: 64, stripes: StripeAssignment(threads: 4))
         let computed = Computations()
         for _ in 0..<2 {
-            #expect(throws: LinkKitError.self) { try cache.answer(for: key("not a url"), generation: 1) { try computed.compute("not a url") } }
+            #expect(throws: LinkKitError.self) {
+                try cache.answer(for: key("not a url"), generation: 1) { try computed.compute("not a url") }
+            }
         }
         #expect(computed.count == 0)
     }

@@ -36,11 +36,13 @@ struct ResolveTests {
         }
     }
 
-    @Test("invalid parameters give an explicit error destination", arguments: [
-        ("https://links.example.com/widget/abc", "id"),
-        ("https://links.example.com/widget/0", "id"),
-        ("https://links.example.com/w/7/settings", "tab"),
-    ])
+    @Test(
+        "invalid parameters give an explicit error destination",
+        arguments: [
+            ("https://links.example.com/widget/abc", "id"),
+            ("https://links.example.com/widget/0", "id"),
+            ("https://links.example.com/w/7/settings", "tab"),
+        ])
     func invalidParams(url: String, param: String) throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
@@ -69,12 +71,14 @@ struct ResolveTests {
 
     /// Universal links are https URLs, and linkd claims no URL with `user:password@` (docs/DESIGN.md): the rules
     /// are not asked, the answer says why.
-    @Test("URLs that cannot be universal links are no_match with a reason", arguments: [
-        ("http://links.example.com/widget/42", "not_https"),
-        ("HTTP://links.example.com/widget/42", "not_https"),
-        ("https://user:secret@links.example.com/widget/42", "user_info"),
-        ("https://user@links.example.com/widget/42", "user_info"),
-    ])
+    @Test(
+        "URLs that cannot be universal links are no_match with a reason",
+        arguments: [
+            ("http://links.example.com/widget/42", "not_https"),
+            ("HTTP://links.example.com/widget/42", "not_https"),
+            ("https://user:secret@links.example.com/widget/42", "user_info"),
+            ("https://user@links.example.com/widget/42", "user_info"),
+        ])
     func notUniversalLinks(url: String, reason: String) throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
@@ -132,16 +136,20 @@ struct ResolveTests {
             #expect(try outcome(first, key: first.key(workspace: "other")) == .string("unknown_domain"))
             // Clicks ask the same cache: no app claims the link yet, so an iPhone goes to the web.
             func click(_ service: TestService) throws -> String? {
-                try service.request("GET", "/kept/7", headers: [("Host", "links.example.com"), ("User-Agent", ClickTests.iPhone)]).headers["Location"]
+                try service.request("GET", "/kept/7", headers: [("Host", "links.example.com"), ("User-Agent", ClickTests.iPhone)]).headers[
+                    "Location"]
             }
             for service in [first, second] {
                 #expect(try click(service) == "https://www.example.com/kept/7")
                 #expect(try click(service) == "https://www.example.com/kept/7")
             }
-            try Fixture.expect(201, first.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
-                                                  json: #"{"apps":["\#(fixture.iosApp)"],"path":"/kept/*","position":0}"#))
+            try Fixture.expect(
+                201,
+                first.request(
+                    "POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                    json: #"{"apps":["\#(fixture.iosApp)"],"path":"/kept/*","position":0}"#))
             for service in [first, second] {
-                #expect(try eventually { try outcome(service) == .string("open_app") }, "port \(service.port)")   // NOTIFY
+                #expect(try eventually { try outcome(service) == .string("open_app") }, "port \(service.port)") // NOTIFY
                 #expect(try click(service) == "https://apps.apple.com/app/id1234567890", "port \(service.port)")
             }
         }
@@ -150,9 +158,11 @@ struct ResolveTests {
     @Test func batchResolve() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let response = try service.request("POST", "/v1/resolve", key: fixture.key, json: """
-                {"urls":["https://links.example.com/widget/1","https://links.example.com/nope"],"platform":"ios"}
-                """)
+            let response = try service.request(
+                "POST", "/v1/resolve", key: fixture.key,
+                json: """
+                    {"urls":["https://links.example.com/widget/1","https://links.example.com/nope"],"platform":"ios"}
+                    """)
             #expect(response.status == 200)
             let results = try #require(try response.json["results"]?.arrayValue)
             #expect(results.map { $0["outcome"] } == [.string("open_app"), .string("no_match")])
@@ -161,10 +171,12 @@ struct ResolveTests {
         }
     }
 
-    @Test("bad input is a 4xx problem", arguments: [
-        "/v1/resolve", "/v1/resolve?url=", "/v1/resolve?url=not%20a%20url", "/v1/resolve?url=javascript%3Aalert(1)",
-        "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2F&platform=windows", "/v1/resolve?url=https%3A%2F%2Fa%2F&log=maybe",
-    ])
+    @Test(
+        "bad input is a 4xx problem",
+        arguments: [
+            "/v1/resolve", "/v1/resolve?url=", "/v1/resolve?url=not%20a%20url", "/v1/resolve?url=javascript%3Aalert(1)",
+            "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2F&platform=windows", "/v1/resolve?url=https%3A%2F%2Fa%2F&log=maybe",
+        ])
     func badInput(path: String) throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
@@ -186,7 +198,9 @@ struct ResolveTests {
         #expect(try anonymous.json["destination"]?.serialized == #"{"type":"widgetDetail","params":{"id":9}}"#)
         // A key still scopes the answer to its workspace; a bad key is still refused.
         let other = try service.key(workspace: "other")
-        #expect(try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F9", key: other).json["outcome"] == .string("unknown_domain"))
+        #expect(
+            try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2Fwidget%2F9", key: other).json["outcome"]
+                == .string("unknown_domain"))
         #expect(try service.request("GET", "/v1/resolve?url=https%3A%2F%2Flinks.example.com%2F", key: "nope").status == 401)
         let file = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "links.example.com")])
         #expect(file.headers["Cache-Control"] == "public, max-age=60")
@@ -212,7 +226,9 @@ struct ResolveTests {
             ]
             var input = ""
             for (index, url) in urls.enumerated() {
-                input += #"{"id":\#(index),"aasa":\#(aasa),"domain":"links.example.com","appId":"ABCDE12345.com.example.widgets","url":"\#(url)"}"# + "\n"
+                input +=
+                    #"{"id":\#(index),"aasa":\#(aasa),"domain":"links.example.com","appId":"ABCDE12345.com.example.widgets","url":"\#(url)"}"#
+                    + "\n"
             }
             let lines = try LinkdProcess.run(["aasa", "decide"], input: input).stdout.split(separator: "\n")
             #expect(lines.count == urls.count)

@@ -22,7 +22,8 @@ struct RuleAppIDsTests {
             #expect(before.count == migrations.count - 1)
             try Migrator(migrations: before, logger: .quiet).migrate(using: pool)
             try pool.withConnection { connection in
-                try connection.executeScript("""
+                try connection.executeScript(
+                    """
                     INSERT INTO workspaces (name) VALUES ('w');
                     INSERT INTO apps (workspace_id, platform, name, package_name)
                         SELECT id, 'android', 'a' || n, 'com.example.a' || n FROM workspaces, generate_series(1, 3) n;
@@ -39,17 +40,21 @@ struct RuleAppIDsTests {
             }
             try Migrator(migrations: migrations, logger: .quiet).migrate(using: pool)
             try pool.withConnection { connection in
-                let app = Dictionary(uniqueKeysWithValues: try connection.query("SELECT name, id::text FROM apps").map {
-                    (try $0.decode(0, as: String.self), try $0.decode(1, as: String.self))
-                })
+                let app = Dictionary(
+                    uniqueKeysWithValues: try connection.query("SELECT name, id::text FROM apps").map {
+                        (try $0.decode(0, as: String.self), try $0.decode(1, as: String.self))
+                    })
                 #expect(try Self.appIDs(connection) == [[app["a3"]!, app["a1"]!], [app["a2"]!], []])
 
                 // Reordered, moved to another rule, added, deleted: each statement rewrites the rules it touched.
-                try connection.execute("UPDATE rule_apps SET ordinal = 1 - ordinal WHERE app_id IN (\(app["a1"]!)::uuid, \(app["a3"]!)::uuid)")
+                try connection.execute(
+                    "UPDATE rule_apps SET ordinal = 1 - ordinal WHERE app_id IN (\(app["a1"]!)::uuid, \(app["a3"]!)::uuid)")
                 #expect(try Self.appIDs(connection) == [[app["a1"]!, app["a3"]!], [app["a2"]!], []])
-                try connection.execute("UPDATE rule_apps SET rule_id = (SELECT id FROM rules WHERE position = 2) WHERE app_id = \(app["a2"]!)::uuid")
+                try connection.execute(
+                    "UPDATE rule_apps SET rule_id = (SELECT id FROM rules WHERE position = 2) WHERE app_id = \(app["a2"]!)::uuid")
                 #expect(try Self.appIDs(connection) == [[app["a1"]!, app["a3"]!], [], [app["a2"]!]])
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO rule_apps (rule_id, app_id, ordinal) SELECT id, \(app["a2"]!)::uuid, 5 FROM rules WHERE position IN (0, 1)
                     """)
                 #expect(try Self.appIDs(connection) == [[app["a1"]!, app["a3"]!, app["a2"]!], [app["a2"]!], [app["a2"]!]])

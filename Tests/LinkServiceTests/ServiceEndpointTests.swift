@@ -22,19 +22,25 @@ struct ServiceEndpointTests {
                 let ready = try service.request("GET", "/readyz")
                 #expect(ready.status == 200)
                 guard case .array(let services)? = try ready.json["services"] else { return [:] }
-                return Dictionary(uniqueKeysWithValues: services.compactMap { entry in
-                    guard let name = entry["name"]?.stringValue, case .bool(let healthy)? = entry["healthy"] else { return nil }
-                    return (name, healthy)
-                })
+                return Dictionary(
+                    uniqueKeysWithValues: services.compactMap { entry in
+                        guard let name = entry["name"]?.stringValue, case .bool(let healthy)? = entry["healthy"] else { return nil }
+                        return (name, healthy)
+                    })
             }
             // The change feed is healthy once its listener has connected, which a loaded machine can delay.
-            let healthy = ["change feed": true, "fetch log": true, "hit writer": true, "click tokens": true, "link click counter": true,
-                           "association checks": true, "webhook deliveries": true, "webhook cleanup": true, "mailer": true]
+            let healthy = [
+                "change feed": true, "fetch log": true, "hit writer": true, "click tokens": true, "link click counter": true,
+                "association checks": true, "webhook deliveries": true, "webhook cleanup": true, "mailer": true,
+            ]
             #expect(try eventually { try health() == healthy })
             service.application.hits.shutdown()
-            #expect(try health() == ["change feed": true, "fetch log": true, "hit writer": false, "click tokens": true,
-                                     "link click counter": true, "association checks": true, "webhook deliveries": true, "webhook cleanup": true,
-                                     "mailer": true])
+            #expect(
+                try health() == [
+                    "change feed": true, "fetch log": true, "hit writer": false, "click tokens": true,
+                    "link click counter": true, "association checks": true, "webhook deliveries": true, "webhook cleanup": true,
+                    "mailer": true,
+                ])
         }
     }
 

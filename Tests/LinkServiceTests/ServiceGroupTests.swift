@@ -97,9 +97,14 @@ struct ServiceGroupTests {
     @Test func aTupleListCountsAndKeepsItsOrder() {
         typealias Listed = (Noting, Single, Noting)
         #expect(ServiceGroup.threads(of: Listed.self) == 5)
-        let group = ServiceGroup((Noting("a", Journal()), Single(), Noting("b", Journal())) as Listed, logger: Logger(label: "test", sink: .discard))
-        #expect(group.services.map(\.name) == ServiceGroup([Noting("a", Journal()), Single(), Noting("b", Journal())],
-                                                            logger: Logger(label: "test", sink: .discard)).services.map(\.name))
+        let group = ServiceGroup(
+            (Noting("a", Journal()), Single(), Noting("b", Journal())) as Listed, logger: Logger(label: "test", sink: .discard))
+        #expect(
+            group.services.map(\.name)
+                == ServiceGroup(
+                    [Noting("a", Journal()), Single(), Noting("b", Journal())],
+                    logger: Logger(label: "test", sink: .discard)
+                ).services.map(\.name))
         #expect(group.threads == 5)
     }
 }

@@ -12,7 +12,9 @@ struct ServiceThreadTests {
         let passes = Mutex<[Bool]>([])
         let first = DispatchSemaphore(value: 0)
         thread.start(every: .milliseconds(10)) { isLast in
-            let count = passes.withLock { $0.append(isLast); return $0.count }
+            let count = passes.withLock {
+                $0.append(isLast); return $0.count
+            }
             if count == 1 { first.signal() }
         }
         #expect(thread.isRunning)
@@ -22,7 +24,7 @@ struct ServiceThreadTests {
         #expect(seen.last == true)
         #expect(seen.dropLast().allSatisfy { !$0 } && seen.count >= 2)
         #expect(!thread.isRunning && thread.isStopping)
-        thread.stop()   // idempotent: returns at once
+        thread.stop() // idempotent: returns at once
         #expect(passes.withLock { $0.count } == seen.count)
     }
 

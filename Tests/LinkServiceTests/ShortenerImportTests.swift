@@ -9,9 +9,12 @@ import TestSupport
 @Suite("Links import: Bitly, Rebrandly and Dub exports")
 struct ShortenerImportTests {
     private static func importFile(_ fixture: Fixture, _ query: String, _ file: String) throws -> JSONValue {
-        try Fixture.expect(200, HTTPTestClient.request(
-            port: fixture.service.port, method: "POST", path: "/v1/links/import?acknowledgeMoves=true&\(query)",
-            headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")], body: Array(file.utf8), timeout: 60)).json
+        try Fixture.expect(
+            200,
+            HTTPTestClient.request(
+                port: fixture.service.port, method: "POST", path: "/v1/links/import?acknowledgeMoves=true&\(query)",
+                headers: [("Authorization", "Bearer \(fixture.key)"), ("Content-Type", "text/csv")], body: Array(file.utf8), timeout: 60)
+        ).json
     }
 
     private static func slugs(_ fixture: Fixture) throws -> [String] {
@@ -34,7 +37,8 @@ struct ShortenerImportTests {
                 links.example.com/plain,https://links.example.com/plain,,http://www.example.com/insecure,,false,,
                 """
             let report = try Self.importFile(fixture, "format=bitly", file)
-            #expect(report["created"] == .number("2") && report["refused"] == .number("2") && report["skipped"] == .number("0"), "\(report)")
+            #expect(
+                report["created"] == .number("2") && report["refused"] == .number("2") && report["skipped"] == .number("0"), "\(report)")
             let results = try #require(report["results"]?.arrayValue)
             let spring = results[0]["link"]
             #expect(spring?["shortLink"] == .string("https://links.example.com/spring"))
@@ -57,7 +61,9 @@ struct ShortenerImportTests {
                 a2,,second,https://www.example.com/2,rebrand.ly/second,rebrand.ly,,,0
                 """
             let dry = try Self.importFile(fixture, "format=rebrandly&dryRun=true&domain=links.example.com", file)
-            #expect(dry["wouldCreate"] == .number("2") && dry["ignoredColumns"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Id", "Clicks"], "\(dry)")
+            #expect(
+                dry["wouldCreate"] == .number("2")
+                    && dry["ignoredColumns"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Id", "Clicks"], "\(dry)")
             #expect(try Self.slugs(fixture).isEmpty)
             let report = try Self.importFile(fixture, "format=rebrandly&domain=links.example.com", file)
             #expect(report["created"] == .number("2"), "\(report)")
@@ -66,7 +72,8 @@ struct ShortenerImportTests {
             #expect(burn?["tags"] == .array([.string("cars"), .string("summer")]))
             // Without the domain, rebrand.ly is none of this workspace's: refused at its column, nothing written.
             let refused = try Self.importFile(fixture, "format=rebrandly", file.replacingOccurrences(of: "second", with: "third"))
-            #expect(refused["refused"] == .number("2") && Self.problemColumns(refused["results"]?.arrayValue?.last) == ["Domain"], "\(refused)")
+            #expect(
+                refused["refused"] == .number("2") && Self.problemColumns(refused["results"]?.arrayValue?.last) == ["Domain"], "\(refused)")
             #expect(try Self.slugs(fixture) == ["burn10M", "second"])
         }
     }
@@ -82,7 +89,8 @@ struct ShortenerImportTests {
                 https://links.example.com/nogeo,https://www.example.com/n,nogeo,links.example.com,,,,,,not json
                 """
             let report = try Self.importFile(fixture, "format=dub", file)
-            #expect(report["created"] == .number("1") && report["skipped"] == .number("1") && report["refused"] == .number("2"), "\(report)")
+            #expect(
+                report["created"] == .number("1") && report["skipped"] == .number("1") && report["refused"] == .number("2"), "\(report)")
             let results = try #require(report["results"]?.arrayValue)
             let link = results[0]["link"]
             #expect(link?["preview"]?["title"] == .string("Get the app") && link?["tags"] == .array([.string("promo")]))

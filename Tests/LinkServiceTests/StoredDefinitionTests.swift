@@ -36,7 +36,7 @@ struct StoredDefinitionTests {
         #"{"path": "/bad/{", "fragment": "{a}{b}"}"#,
         #"{"query": {"a": "{x", "b": "*"}}"#,
         " \n{\t\"path\" : \"/s\" } \r\n",
-        "{\"path\": \"/" + String(repeating: "é", count: 600) + "\"}",   // 601 code points in 1,201 bytes: within the limit
+        "{\"path\": \"/" + String(repeating: "é", count: 600) + "\"}", // 601 code points in 1,201 bytes: within the limit
     ])
     func readsTheStoredShapesInOnePass(text: String) {
         #expect(Self.fast(text) == Self.generic(text), "\(text)")
@@ -79,7 +79,7 @@ struct StoredDefinitionTests {
         "\u{FEFF}{\"path\": \"/bom\"}",
         "{\"comment\": \"" + String(repeating: "c", count: 501) + "\"}",
         "{\"path\": \"/" + String(repeating: "p", count: 1024) + "\"}",
-        "{\"path\": \"/" + String(repeating: "é", count: 1024) + "\"}",   // 1,025 code points: over the limit
+        "{\"path\": \"/" + String(repeating: "é", count: 1024) + "\"}", // 1,025 code points: over the limit
         "{\"query\": \"" + String(repeating: "q", count: 1025) + "\"}",
         "{\"query\": {\"" + String(repeating: "k", count: 257) + "\": \"*\"}}",
         "{\"query\": {\"k\": \"" + String(repeating: "q", count: 1025) + "\"}}",
@@ -93,9 +93,14 @@ struct StoredDefinitionTests {
     /// Random definitions from the pieces above, in PostgreSQL's layout and compact: both readers agree on each.
     @Test func agreesWithTheGenericReaderOnRandomDefinitions() {
         var generator = SystemRandomNumberGenerator()
-        let strings = [#""/s/{id}""#, #""/x/*""#, #""*""#, #""{a}-{b}""#, #""é/{id}""#, #""a\"b""#, #""{""#, #""{x}""#, #""""#, "null", "true", "7"]
-        let values = strings + ["false", "-0.5E+2", "{}", #"{"k": "v"}"#, #"{"k": 1}"#, "[]", #"{"type": "w"}"#,
-                                #"{"type": "w", "params": {"id": "{id}", "n": 2, "b": true}}"#, #"{"type": "9", "params": null}"#]
+        let strings = [
+            #""/s/{id}""#, #""/x/*""#, #""*""#, #""{a}-{b}""#, #""é/{id}""#, #""a\"b""#, #""{""#, #""{x}""#, #""""#, "null", "true", "7",
+        ]
+        let values =
+            strings + [
+                "false", "-0.5E+2", "{}", #"{"k": "v"}"#, #"{"k": 1}"#, "[]", #"{"type": "w"}"#,
+                #"{"type": "w", "params": {"id": "{id}", "n": 2, "b": true}}"#, #"{"type": "9", "params": null}"#,
+            ]
         let keys = ["path", "query", "fragment", "exclude", "caseSensitive", "percentEncoded", "comment", "destination", "other"]
         var fastReads = 0
         for _ in 0..<2_000 {

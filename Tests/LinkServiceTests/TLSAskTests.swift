@@ -11,7 +11,9 @@ struct TLSAskTests {
             let fixture = try Fixture(service, host: "links.example.com")
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"*.example.org"}"#))
             try fixture.waitForCatalog { $0.catalog.entry(exactly: "*.example.org") != nil }
-            for allowed in ["links.example.com", "LINKS.example.com.", "example.org", "a.example.org", "b.a.example.org", "api.example.net"] {
+            for allowed in [
+                "links.example.com", "LINKS.example.com.", "example.org", "a.example.org", "b.a.example.org", "api.example.net",
+            ] {
                 let answer = try service.request("GET", "/v1/tls/ask?domain=\(allowed)")
                 #expect(answer.status == 200, "\(allowed)")
                 #expect(answer.headers["Content-Type"]?.hasPrefix("application/json") == true)

@@ -20,7 +20,8 @@ struct TeamsAPITests {
             #expect(read.headers["ETag"] == etag)
             #expect(try read.json["name"]?.stringValue == "Acme")
 
-            let updated = try service.request("PATCH", "/v1/teams/ABCDE12345", key: key, json: #"{"name":"Acme Inc"}"#, headers: [("If-Match", etag)])
+            let updated = try service.request(
+                "PATCH", "/v1/teams/ABCDE12345", key: key, json: #"{"name":"Acme Inc"}"#, headers: [("If-Match", etag)])
             #expect(updated.status == 200)
             #expect(updated.headers["ETag"] != etag)
             #expect(try updated.json["name"]?.stringValue == "Acme Inc")
@@ -33,13 +34,15 @@ struct TeamsAPITests {
         }
     }
 
-    @Test("validation errors carry pointers", arguments: [
-        (#"{"teamId":"abc","name":"A"}"#, "/teamId"),
-        (#"{"name":"A"}"#, "/teamId"),
-        (#"{"teamId":"ABCDE12345"}"#, "/name"),
-        (#"{"teamId":"ABCDE12345","name":7}"#, "/name"),
-        (#"{"teamId":"ABCDE12345","name":"A","nmae":"typo"}"#, "/nmae"),
-    ])
+    @Test(
+        "validation errors carry pointers",
+        arguments: [
+            (#"{"teamId":"abc","name":"A"}"#, "/teamId"),
+            (#"{"name":"A"}"#, "/teamId"),
+            (#"{"teamId":"ABCDE12345"}"#, "/name"),
+            (#"{"teamId":"ABCDE12345","name":7}"#, "/name"),
+            (#"{"teamId":"ABCDE12345","name":"A","nmae":"typo"}"#, "/nmae"),
+        ])
     func validation(body: String, pointer: String) throws {
         try TestService.with { service in
             let response = try service.request("POST", "/v1/teams", key: try service.key(), json: body)
@@ -91,7 +94,8 @@ struct TeamsAPITests {
             let etag = try #require(created.headers["ETag"])
             let statuses = StatusBox()
             DispatchQueue.concurrentPerform(iterations: 8) { index in
-                let response = try? service.request("PATCH", "/v1/teams/ABCDE12345", key: key, json: #"{"name":"writer \#(index)"}"#, headers: [("If-Match", etag)])
+                let response = try? service.request(
+                    "PATCH", "/v1/teams/ABCDE12345", key: key, json: #"{"name":"writer \#(index)"}"#, headers: [("If-Match", etag)])
                 statuses.append(response?.status ?? -1)
             }
             #expect(statuses.all.filter { $0 == 200 }.count == 1)
@@ -127,7 +131,8 @@ struct TeamsAPITests {
             let key = try service.key()
             #expect(try service.request("POST", "/v1/teams", key: key, json: #"{"teamId":"ABCDE12345","name":"A"}"#).status == 201)
             _ = try service.application.pool.withConnection { connection in
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO apps (workspace_id, platform, name, team_id, bundle_id)
                     SELECT workspace_id, 'ios', 'App', team_id, 'com.example.app' FROM teams
                     """)

@@ -81,8 +81,10 @@ final class TestService: @unchecked Sendable {
 
     /// One request over a fresh connection. `json` is sent with `Content-Type: application/json`; `body` (without
     /// `json`) as it is, with the `Content-Type` of `headers`.
-    func request(_ method: String, _ path: String, key: String? = nil, json: String? = nil, body: String? = nil,
-                 headers: [(String, String)] = []) throws -> TestResponse {
+    func request(
+        _ method: String, _ path: String, key: String? = nil, json: String? = nil, body: String? = nil,
+        headers: [(String, String)] = []
+    ) throws -> TestResponse {
         var all = headers
         if let key { all.append(("Authorization", "Bearer \(key)")) }
         if json != nil { all.append(("Content-Type", "application/json")) }

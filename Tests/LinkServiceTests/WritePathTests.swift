@@ -22,7 +22,8 @@ struct WritePathTests {
     }
 
     func aasa(_ service: TestService, host: String) throws -> TestResponse {
-        try HTTPTestClient.request(port: service.port, method: "GET", path: "/.well-known/apple-app-site-association", headers: [("Host", host)])
+        try HTTPTestClient.request(
+            port: service.port, method: "GET", path: "/.well-known/apple-app-site-association", headers: [("Host", host)])
     }
 
     /// Makes `write` on the first of two nodes sharing one database, then checks that the writing node served the
@@ -53,9 +54,11 @@ struct WritePathTests {
 
     @Test func aRulesPutCompilesTheDomainOnceOnTheWritingNodeAndTheOtherNodeFollows() throws {
         try expectCompiledOnce(served: "/once/") { node, fixture in
-            try node.request("PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key, json: """
-                {"rules":[{"apps":["\(fixture.iosApp)"],"path":"/once/{id}","destination":{"type":"widgetDetail"}}]}
-                """)
+            try node.request(
+                "PUT", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                json: """
+                    {"rules":[{"apps":["\(fixture.iosApp)"],"path":"/once/{id}","destination":{"type":"widgetDetail"}}]}
+                    """)
         }
     }
 
@@ -82,8 +85,10 @@ struct WritePathTests {
     @Test func ownNotificationsAreSkippedOnceAndOnlyFromTheirSender() {
         let own = OwnNotifications()
         own.expect(["a.example.com"], from: 42)
-        #expect(!own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: "a.example.com", processID: 43)), "another backend")
-        #expect(!own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: "b.example.com", processID: 42)), "another domain")
+        #expect(
+            !own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: "a.example.com", processID: 43)), "another backend")
+        #expect(
+            !own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: "b.example.com", processID: 42)), "another domain")
         #expect(own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: "a.example.com", processID: 42)))
         #expect(!own.isOwn(PostgresNotification(channel: CatalogChanges.channel, payload: "a.example.com", processID: 42)), "once")
         own.expect(["a.example.com"], from: 42)

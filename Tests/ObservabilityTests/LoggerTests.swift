@@ -24,7 +24,10 @@ struct LoggerTests {
         let sink = InMemoryLogSink()
         let logger = Logger(label: "t", level: .warning, sink: sink.sink)
         var formatted = false
-        logger.info({ formatted = true; return "x" }())
+        logger.info(
+            {
+                formatted = true; return "x"
+            }())
         logger.error("kept")
         #expect(!formatted)
         #expect(sink.entries.map(\.message) == ["kept"])

@@ -102,8 +102,10 @@ struct IDTokenVerificationTests {
     }
 
     @Test func malformedTokensAreRefused() throws {
-        for text in ["", "a.b", "a.b.c.d", "eyJhbGciOiJSUzI1NiJ9.e30.", "!!.e30.c2ln", "e30.e30.c2ln",
-                     String(repeating: "a", count: SignedToken.maxLength + 1)] {
+        for text in [
+            "", "a.b", "a.b.c.d", "eyJhbGciOiJSUzI1NiJ9.e30.", "!!.e30.c2ln", "e30.e30.c2ln",
+            String(repeating: "a", count: SignedToken.maxLength + 1),
+        ] {
             #expect(refusal(text) == .malformedToken, "\(text.prefix(40))")
         }
     }
@@ -111,7 +113,8 @@ struct IDTokenVerificationTests {
     @Test func anUnknownKidFetchesTheKeysAgainOnceAndNoMoreOften() throws {
         let party = try provider.relyingParty(clock: clock)
         let claims = provider.claims(now: clock.now)
-        _ = try party.verify(idToken: try provider.mint(header: ["alg": "RS256", "kid": "rsa-1"], claims: claims), clientID: provider.clientID, nonce: nonce)
+        _ = try party.verify(
+            idToken: try provider.mint(header: ["alg": "RS256", "kid": "rsa-1"], claims: claims), clientID: provider.clientID, nonce: nonce)
         let fetched = try provider.stats()["jwks"] ?? 0
         #expect(fetched == 1)
         // rsa-2 is not published yet: one fetch again, then refused; a second token at once fetches nothing.

@@ -23,7 +23,7 @@ struct OpenIDProviderTests {
         _ = try party.keySet()
         _ = try party.keySet()
         #expect(try provider.stats()["discovery"] == 1 && provider.stats()["jwks"] == 1)
-        clock.advance(301)   // the provider says max-age=300
+        clock.advance(301) // the provider says max-age=300
         _ = try party.metadata()
         _ = try party.keySet()
         #expect(try provider.stats()["discovery"] == 2 && provider.stats()["jwks"] == 2)
@@ -69,21 +69,24 @@ struct OpenIDProviderTests {
         #expect(state == request.state)
         // A wrong verifier is refused by the provider; the code is then spent.
         #expect(throws: OpenIDError.self) {
-            try party.redeem(code: code, codeVerifier: AuthorizationRequest.random().codeVerifier, redirectURI: redirectURI,
-                             clientID: provider.clientID, clientSecret: provider.clientSecret)
+            try party.redeem(
+                code: code, codeVerifier: AuthorizationRequest.random().codeVerifier, redirectURI: redirectURI,
+                clientID: provider.clientID, clientSecret: provider.clientSecret)
         }
         let second = AuthorizationRequest.random()
         let (code2, _) = try authorize(second, party: party, redirectURI: redirectURI)
         #expect(throws: OpenIDError.self) {
-            try party.redeem(code: code2, codeVerifier: second.codeVerifier, redirectURI: redirectURI,
-                             clientID: provider.clientID, clientSecret: "wrong")
+            try party.redeem(
+                code: code2, codeVerifier: second.codeVerifier, redirectURI: redirectURI,
+                clientID: provider.clientID, clientSecret: "wrong")
         }
         for alg in ["RS256", "ES256"] {
             try provider.control(["alg": alg])
             let request = AuthorizationRequest.random()
             let (code, _) = try authorize(request, party: party, redirectURI: redirectURI)
-            let tokens = try party.redeem(code: code, codeVerifier: request.codeVerifier, redirectURI: redirectURI,
-                                          clientID: provider.clientID, clientSecret: provider.clientSecret)
+            let tokens = try party.redeem(
+                code: code, codeVerifier: request.codeVerifier, redirectURI: redirectURI,
+                clientID: provider.clientID, clientSecret: provider.clientSecret)
             #expect(throws: OpenIDError.self) {
                 try party.verify(idToken: tokens.idToken, clientID: provider.clientID, nonce: AuthorizationRequest.random().nonce)
             }
@@ -94,7 +97,8 @@ struct OpenIDProviderTests {
 
     @Test func pkceChallengeIsRFC7636s() {
         // RFC 7636 Appendix B.
-        #expect(AuthorizationRequest.challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        #expect(
+            AuthorizationRequest.challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
         let one = AuthorizationRequest.random(), two = AuthorizationRequest.random()
         #expect(one.codeVerifier.count == 43 && one.state != two.state && one.nonce != two.nonce && one.state != one.nonce)
     }

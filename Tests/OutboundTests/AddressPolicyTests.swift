@@ -89,9 +89,11 @@ struct AddressPolicyTests {
         #expect(!AddressPolicy().allows(try #require(IPAddress(text))))
     }
 
-    @Test(arguments: ["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "169.255.0.1", "223.255.255.255",
-                      "2606:4700:4700::1111", "2a00:1450:4001::200e", "::ffff:8.8.8.8", "64:ff9b::808:808",
-                      "2002:808:808::1"])
+    @Test(arguments: [
+        "8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "169.255.0.1", "223.255.255.255",
+        "2606:4700:4700::1111", "2a00:1450:4001::200e", "::ffff:8.8.8.8", "64:ff9b::808:808",
+        "2002:808:808::1",
+    ])
     func allowsAPublicAddress(text: String) throws {
         let address = try #require(IPAddress(text))
         #expect(AddressPolicy().allows(address))

@@ -12,8 +12,10 @@ struct HTTPClientSendTests {
     /// Lets the local server be reached.
     static let loopback = AddressPolicy(allowing: [try! CIDR("127.0.0.0/8")])
 
-    static func send(_ request: OutboundRequest, client: HTTPClient, policy: AddressPolicy = loopback,
-                     allowHTTP: Bool = true) -> Result<OutboundResponse, OutboundFailure> {
+    static func send(
+        _ request: OutboundRequest, client: HTTPClient, policy: AddressPolicy = loopback,
+        allowHTTP: Bool = true
+    ) -> Result<OutboundResponse, OutboundFailure> {
         do { return .success(try client.send(request, allowedBy: policy, allowHTTP: allowHTTP)) } catch { return .failure(error) }
     }
 
@@ -26,9 +28,10 @@ struct HTTPClientSendTests {
         let client = try HTTPClient()
         // NUL, CR, LF and bytes that are not UTF-8: sent as they are, with their length.
         let body: [UInt8] = Array(#"{"type":"link.created"}"#.utf8) + [0, 13, 10, 0xFF, 0xFE]
-        let request = OutboundRequest(url: "http://127.0.0.1:\(server.port)/hook", method: .post,
-                                      headers: [("webhook-id", "msg_1"), ("webhook-signature", "v1,abc=")],
-                                      body: body, contentType: "application/json")
+        let request = OutboundRequest(
+            url: "http://127.0.0.1:\(server.port)/hook", method: .post,
+            headers: [("webhook-id", "msg_1"), ("webhook-signature", "v1,abc=")],
+            body: body, contentType: "application/json")
         let response = try Self.send(request, client: client).get()
         #expect(response.status == 204)
         #expect(response.remoteAddress == "127.0.0.1")
@@ -62,8 +65,11 @@ struct HTTPClientSendTests {
         let server = try LocalServer()
         let client = try HTTPClient()
         let body = [UInt8](repeating: 0x61, count: 2 << 20)
-        let response = try Self.send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/hook", method: .post, body: body,
-                                                     contentType: "text/plain"), client: client).get()
+        let response = try Self.send(
+            OutboundRequest(
+                url: "http://127.0.0.1:\(server.port)/hook", method: .post, body: body,
+                contentType: "text/plain"), client: client
+        ).get()
         #expect(response.status == 204)
         let received = try #require(try server.received(awaiting: 1).first)
         #expect(received.length == body.count)
@@ -73,8 +79,11 @@ struct HTTPClientSendTests {
     @Test func aServerErrorIsAnAnswer() throws {
         let server = try LocalServer()
         let client = try HTTPClient()
-        let response = try Self.send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/hook-error", method: .post,
-                                                     body: Array("{}".utf8), contentType: "application/json"), client: client).get()
+        let response = try Self.send(
+            OutboundRequest(
+                url: "http://127.0.0.1:\(server.port)/hook-error", method: .post,
+                body: Array("{}".utf8), contentType: "application/json"), client: client
+        ).get()
         #expect(response.status == 500)
         #expect(String(decoding: response.body, as: UTF8.self) == "receiver broke")
         #expect(!response.bodyTruncated)
@@ -87,7 +96,7 @@ struct HTTPClientSendTests {
         let response = try Self.send(OutboundRequest(url: base + "hook-redirect", method: .post, body: [1]), client: client).get()
         #expect(response.status == 307)
         #expect(response.redirectURL == base + "hook")
-        try server.mark()   // a followed redirect would be reported before it
+        try server.mark() // a followed redirect would be reported before it
         #expect(server.requests == ["/hook-redirect", "/marker"])
     }
 
@@ -104,8 +113,11 @@ struct HTTPClientSendTests {
             #expect(response.body == [UInt8](repeating: 0x79, count: 4096), "\(path): \(response.body.count)")
             #expect(response.bodyTruncated, "\(path)")
         }
-        let whole = try Self.send(OutboundRequest(url: base + "hook-large?bytes=4096", method: .post, maxBodyBytes: 4096,
-                                                  truncateBody: true), client: client).get()
+        let whole = try Self.send(
+            OutboundRequest(
+                url: base + "hook-large?bytes=4096", method: .post, maxBodyBytes: 4096,
+                truncateBody: true), client: client
+        ).get()
         #expect(whole.body.count == 4096 && !whole.bodyTruncated)
         let strict = OutboundRequest(url: base + "hook-large?bytes=100000", method: .post, body: [1], maxBodyBytes: 4096)
         guard case .failure(let failure) = Self.send(strict, client: client) else {
@@ -119,10 +131,15 @@ struct HTTPClientSendTests {
 
     @Test func refusesAURLOfTheWrongForm() throws {
         let client = try HTTPClient()
-        for (url, allowHTTP) in [("http://8.8.8.8/hook", false), ("https://user@8.8.8.8/hook", false),
-                                 ("https://8.8.8.8/hook#x", false), ("ftp://8.8.8.8/hook", true)] {
-            guard case .failure(let failure) = Self.send(OutboundRequest(url: url, method: .post), client: client,
-                                                         allowHTTP: allowHTTP) else {
+        for (url, allowHTTP) in [
+            ("http://8.8.8.8/hook", false), ("https://user@8.8.8.8/hook", false),
+            ("https://8.8.8.8/hook#x", false), ("ftp://8.8.8.8/hook", true),
+        ] {
+            guard
+                case .failure(let failure) = Self.send(
+                    OutboundRequest(url: url, method: .post), client: client,
+                    allowHTTP: allowHTTP)
+            else {
                 Issue.record("sent to \(url)")
                 continue
             }
@@ -143,9 +160,11 @@ struct HTTPClientSendTests {
         var settings = HTTPClient.Settings()
         settings.resolve = [try #require(ResolveOverride("\(name):\(server.port):127.0.0.1"))]
         let client = try HTTPClient(settings: settings)
-        for url in ["http://127.0.0.1:\(server.port)/hook", "http://localhost:\(server.port)/hook",
-                    "http://\(name):\(server.port)/hook", "http://[::ffff:127.0.0.1]:\(server.port)/hook",
-                    "http://2130706433:\(server.port)/hook", "http://0x7f.1:\(server.port)/hook"] {
+        for url in [
+            "http://127.0.0.1:\(server.port)/hook", "http://localhost:\(server.port)/hook",
+            "http://\(name):\(server.port)/hook", "http://[::ffff:127.0.0.1]:\(server.port)/hook",
+            "http://2130706433:\(server.port)/hook", "http://0x7f.1:\(server.port)/hook",
+        ] {
             let started = ContinuousClock.now
             let result = Self.send(OutboundRequest(url: url, method: .post, body: [1]), client: client, policy: AddressPolicy())
             guard case .failure(let failure) = result else {
@@ -158,8 +177,9 @@ struct HTTPClientSendTests {
             #expect(ContinuousClock.now - started < .milliseconds(500))
         }
         // 0.0.0.0 reaches the machine itself on Linux.
-        let unspecified = Self.send(OutboundRequest(url: "http://0.0.0.0:\(server.port)/hook", method: .post), client: client,
-                                    policy: AddressPolicy())
+        let unspecified = Self.send(
+            OutboundRequest(url: "http://0.0.0.0:\(server.port)/hook", method: .post), client: client,
+            policy: AddressPolicy())
         #expect(Self.kind(unspecified) == .refusedAddress, "\(unspecified)")
         // A connection made above would be reported before the marker's.
         try server.mark()
@@ -193,8 +213,10 @@ struct HTTPClientSendTests {
     @Test func refusesTheMetadataAddress() throws {
         let client = try HTTPClient()
         let started = ContinuousClock.now
-        let result = Self.send(OutboundRequest(url: "http://169.254.169.254/latest/meta-data/", method: .post,
-                                               timeout: .seconds(2)), client: client, policy: AddressPolicy())
+        let result = Self.send(
+            OutboundRequest(
+                url: "http://169.254.169.254/latest/meta-data/", method: .post,
+                timeout: .seconds(2)), client: client, policy: AddressPolicy())
         guard case .failure(let failure) = result else {
             Issue.record("sent to the metadata address")
             return
@@ -216,13 +238,16 @@ struct HTTPClientSendTests {
         #expect(try Self.send(OutboundRequest(url: url, method: .post), client: client).get().status == 204)
         let reused = server.connectionsAwaiting(2)
         #expect(Set(reused.map(\.clientPort)).count == 1, "the pool does keep the connection: \(reused)")
-        guard case .failure(let failure) = Self.send(OutboundRequest(url: url, method: .post), client: client,
-                                                     policy: AddressPolicy()) else {
+        guard
+            case .failure(let failure) = Self.send(
+                OutboundRequest(url: url, method: .post), client: client,
+                policy: AddressPolicy())
+        else {
             Issue.record("sent over a connection to loopback")
             return
         }
         #expect(failure.kind == .refusedAddress, "\(failure)")
-        try server.mark()   // a request sent above would be reported before it
+        try server.mark() // a request sent above would be reported before it
         #expect(server.requests.count == 3, "the two sent and the marker: \(server.requests)")
         #expect(server.acceptedConnections.count == 2, "the kept connection and the marker's")
     }

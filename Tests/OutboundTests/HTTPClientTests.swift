@@ -8,8 +8,10 @@ import TestSupport
 @Suite("Outbound HTTP client")
 struct HTTPClientTests {
     /// A client with `settings`, allowed everything on `base`.
-    static func fetch(_ url: String, base: String, settings: HTTPClient.Settings = HTTPClient.Settings(),
-                      request: (inout OutboundRequest) -> Void = { _ in }) throws -> Result<OutboundResponse, OutboundFailure> {
+    static func fetch(
+        _ url: String, base: String, settings: HTTPClient.Settings = HTTPClient.Settings(),
+        request: (inout OutboundRequest) -> Void = { _ in }
+    ) throws -> Result<OutboundResponse, OutboundFailure> {
         let client = try HTTPClient(settings: settings)
         var outbound = OutboundRequest(url: url)
         request(&outbound)
@@ -111,9 +113,11 @@ struct HTTPClientTests {
         let origin = "http://127.0.0.1:\(server.port)"
         let client = try HTTPClient()
         let targets = OutboundTargets(bases: [try #require(OutboundURL(origin + "/a/v1/"))])
-        for url in [origin + "/ok", origin + "/a/v1/../../ok", origin + "/a/v1x", "http://localhost:\(server.port)/a/v1/x",
-                    "http://user@127.0.0.1:\(server.port)/a/v1/x", "ftp://127.0.0.1:\(server.port)/a/v1/x",
-                    "https://127.0.0.1:\(server.port)/a/v1/x", origin + "/a/v1/%2e%2e/ok", "/a/v1/x"] {
+        for url in [
+            origin + "/ok", origin + "/a/v1/../../ok", origin + "/a/v1x", "http://localhost:\(server.port)/a/v1/x",
+            "http://user@127.0.0.1:\(server.port)/a/v1/x", "ftp://127.0.0.1:\(server.port)/a/v1/x",
+            "https://127.0.0.1:\(server.port)/a/v1/x", origin + "/a/v1/%2e%2e/ok", "/a/v1/x",
+        ] {
             do {
                 _ = try client.fetch(OutboundRequest(url: url), allowedBy: targets)
                 Issue.record("fetched \(url)")

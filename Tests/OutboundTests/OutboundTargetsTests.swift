@@ -84,9 +84,11 @@ struct OutboundTargetsTests {
         #expect(v4.description == "app-site-association.cdn-apple.com:443:127.0.0.1")
         let v6 = try #require(ResolveOverride("links.example.com:8443:[::1]"))
         #expect(v6.address == "::1" && v6.description == "links.example.com:8443:[::1]")
-        for bad in ["links.example.com:443", "links.example.com:0:127.0.0.1", "links.example.com:70000:127.0.0.1",
-                    "links.example.com:443:localhost", "links.example.com:443:::1", ":443:127.0.0.1",
-                    "links example.com:443:127.0.0.1", "links.example.com:https:127.0.0.1", "links.example.com:443:127.0.0.1,10.0.0.1"] {
+        for bad in [
+            "links.example.com:443", "links.example.com:0:127.0.0.1", "links.example.com:70000:127.0.0.1",
+            "links.example.com:443:localhost", "links.example.com:443:::1", ":443:127.0.0.1",
+            "links example.com:443:127.0.0.1", "links.example.com:https:127.0.0.1", "links.example.com:443:127.0.0.1,10.0.0.1",
+        ] {
             #expect(ResolveOverride(bad) == nil, "\(bad)")
         }
     }

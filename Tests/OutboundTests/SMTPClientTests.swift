@@ -16,8 +16,9 @@ struct SMTPClientTests {
         return settings
     }
 
-    private let mail = Mail(from: "linkd@example.com", to: "ana@example.org", subject: "Join acme on linkd — as editor",
-                            text: "Hello Ana,\n.a line that starts with a dot\nthe link: https://links.example.com/console/\n")
+    private let mail = Mail(
+        from: "linkd@example.com", to: "ana@example.org", subject: "Join acme on linkd — as editor",
+        text: "Hello Ana,\n.a line that starts with a dot\nthe link: https://links.example.com/console/\n")
 
     /// The envelope, the headers and the text arrive as sent; a non-ASCII subject and text survive the trip.
     @Test func plainMailArrivesWhole() throws {
@@ -45,8 +46,10 @@ struct SMTPClientTests {
         let certificates = try TestCertificates(names: ["localhost"])
         defer { certificates.remove() }
         let server = try SMTPTestServer(.starttls, certificates: certificates, credentials: ("linkd", "p@ss word"))
-        let client = SMTPClient(settings: settings("smtp://linkd:p%40ss%20word@localhost:\(server.port)",
-                                                   caFile: certificates.caCertificate))
+        let client = SMTPClient(
+            settings: settings(
+                "smtp://linkd:p%40ss%20word@localhost:\(server.port)",
+                caFile: certificates.caCertificate))
         #expect(throws: Never.self) { try client.send(mail).get() }
         let message = try #require(try server.messages(awaiting: 1).first)
         #expect(message.tls)

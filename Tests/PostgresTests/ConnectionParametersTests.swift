@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct ConnectionParametersTests {
     @Test func parsesURIWithCredentialsPortAndQuery() throws {
-        let parameters = try ConnectionParameters("postgresql://linkd:s3cr%40t@db.example.com:6543/links?sslmode=disable&application_name=linkd")
+        let parameters = try ConnectionParameters(
+            "postgresql://linkd:s3cr%40t@db.example.com:6543/links?sslmode=disable&application_name=linkd")
         #expect(parameters["user"] == "linkd")
         #expect(parameters["password"] == "s3cr@t")
         #expect(parameters["host"] == "db.example.com")
@@ -11,7 +12,7 @@ import Testing
         #expect(parameters["dbname"] == "links")
         #expect(parameters["sslmode"] == "disable")
         #expect(parameters["application_name"] == "linkd")
-        #expect(!parameters.description.contains("s3cr"))  // the password stays out of logs
+        #expect(!parameters.description.contains("s3cr")) // the password stays out of logs
     }
 
     @Test func parsesURIWithUnixSocketHost() throws {
@@ -54,7 +55,8 @@ import Testing
             _ = try Connection(parameters)
         } throws: { error in
             let error = error as? PostgresError
-            return error?.code == .connectionFailed && error?.serverMessage?.isEmpty == false && error?.description == "PostgresError(connectionFailed, sqlstate: -)"
+            return error?.code == .connectionFailed && error?.serverMessage?.isEmpty == false
+                && error?.description == "PostgresError(connectionFailed, sqlstate: -)"
         }
     }
 }

@@ -101,7 +101,8 @@ func waitUntilBackendGone(_ pid: Int32, admin: Connection) throws {
     }
 
     @Test func acquireTimesOutWhenExhausted() throws {
-        let pool = ConnectionPool(parameters: database.parameters, maxConnections: 1, acquireTimeout: .milliseconds(150), logger: testLogger())
+        let pool = ConnectionPool(
+            parameters: database.parameters, maxConnections: 1, acquireTimeout: .milliseconds(150), logger: testLogger())
         defer { pool.shutdown() }
         let release = holdingAConnection(of: pool)
         let started = ContinuousClock.now
@@ -110,7 +111,7 @@ func waitUntilBackendGone(_ pid: Int32, admin: Connection) throws {
         } throws: { ($0 as? PostgresError)?.code == .poolTimeout }
         #expect(ContinuousClock.now - started >= .milliseconds(140))
         release.signal()
-        try pool.withConnection { try $0.execute("SELECT 1") }  // free again
+        try pool.withConnection { try $0.execute("SELECT 1") } // free again
         #expect(pool.statistics.timeoutsTotal == 1)
         #expect(pool.statistics.waitsTotal >= 1)
     }
@@ -193,6 +194,6 @@ func waitUntilBackendGone(_ pid: Int32, admin: Connection) throws {
             try connection.query("SELECT id FROM ledger ORDER BY id").map { try $0.decode(0, as: Int.self) }
         }
         #expect(ids == [1])
-        #expect(pool.statistics.connectionsCreatedTotal == 1)  // the same connection survived every failure
+        #expect(pool.statistics.connectionsCreatedTotal == 1) // the same connection survived every failure
     }
 }

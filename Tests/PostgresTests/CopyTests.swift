@@ -68,7 +68,8 @@ import TestSupport
     static func binaryTuple(id: Int64, host: String?, micros: Int64) -> [UInt8] {
         var bytes = withUnsafeBytes(of: Int16(3).bigEndian, Array.init)
         bytes += withUnsafeBytes(of: Int32(8).bigEndian, Array.init) + withUnsafeBytes(of: id.bigEndian, Array.init)
-        bytes += host.map { withUnsafeBytes(of: Int32($0.utf8.count).bigEndian, Array.init) + Array($0.utf8) }
+        bytes +=
+            host.map { withUnsafeBytes(of: Int32($0.utf8.count).bigEndian, Array.init) + Array($0.utf8) }
             ?? withUnsafeBytes(of: Int32(-1).bigEndian, Array.init)
         bytes += withUnsafeBytes(of: Int32(8).bigEndian, Array.init) + withUnsafeBytes(of: micros.bigEndian, Array.init)
         return bytes
@@ -78,15 +79,19 @@ import TestSupport
 
     @Test func binaryDataInSeveralChunksIsCopied() throws {
         // 2000-01-01 is PostgreSQL's timestamp epoch.
-        let tuples = (0..<1_000).map { Self.binaryTuple(id: Int64($0), host: $0 % 7 == 0 ? nil : "host \($0) ✓", micros: Int64($0) * 1_000_000) }
-        let chunks = [Self.binaryHeader] + stride(from: 0, to: tuples.count, by: 300).map { tuples[$0..<min($0 + 300, tuples.count)].flatMap { $0 } }
+        let tuples = (0..<1_000).map {
+            Self.binaryTuple(id: Int64($0), host: $0 % 7 == 0 ? nil : "host \($0) ✓", micros: Int64($0) * 1_000_000)
+        }
+        let chunks =
+            [Self.binaryHeader] + stride(from: 0, to: tuples.count, by: 300).map { tuples[$0..<min($0 + 300, tuples.count)].flatMap { $0 } }
             + [withUnsafeBytes(of: Int16(-1).bigEndian, Array.init)]
         #expect(try connection.copyFrom("COPY hits (id, host, at) FROM STDIN (FORMAT binary)", data: chunks) == 1_000)
         let rows = try connection.query("SELECT id, host, at FROM hits ORDER BY id").map { try $0.decode((Int, String?, Date).self) }
         #expect(rows.count == 1_000)
-        #expect(rows.allSatisfy { id, host, at in
-            host == (id % 7 == 0 ? nil : "host \(id) ✓") && at == Date(timeIntervalSince1970: 946_684_800 + Double(id))
-        })
+        #expect(
+            rows.allSatisfy { id, host, at in
+                host == (id % 7 == 0 ? nil : "host \(id) ✓") && at == Date(timeIntervalSince1970: 946_684_800 + Double(id))
+            })
     }
 
     @Test func malformedBinaryDataIsCopyFailedAndTheConnectionStaysUsable() throws {
@@ -98,6 +103,8 @@ import TestSupport
         }
         #expect(connection.isUsable)
         let tuple = Self.binaryTuple(id: 1, host: "a", micros: 0)
-        #expect(try connection.copyFrom("COPY hits (id, host, at) FROM STDIN (FORMAT binary)", data: [Self.binaryHeader, tuple, [0xFF, 0xFF]]) == 1)
+        #expect(
+            try connection.copyFrom("COPY hits (id, host, at) FROM STDIN (FORMAT binary)", data: [Self.binaryHeader, tuple, [0xFF, 0xFF]])
+                == 1)
     }
 }

@@ -35,7 +35,9 @@ import TestSupport
         #expect(throws: PostgresError.self) { try row.decode(1, as: Int32.self) }
     }
 
-    @Test(arguments: ["", "plain", "ünïcødé 🚀 日本語", "quote ' double \" backslash \\ tab\t newline\n", String(repeating: "x", count: 100_000)])
+    @Test(arguments: [
+        "", "plain", "ünïcødé 🚀 日本語", "quote ' double \" backslash \\ tab\t newline\n", String(repeating: "x", count: 100_000),
+    ])
     func text(_ value: String) throws {
         #expect(try roundTrip(value, as: "text") == value)
         #expect(try roundTrip(value, as: "varchar") == value)
@@ -61,8 +63,10 @@ import TestSupport
             #expect(UUID.canonical("x" + id.uuidString.lowercased()) == nil)
             #expect(UUID.canonical(("|" + id.uuidString + "|").dropFirst().dropLast()) == id)
         }
-        for bad in ["", "0e1f2a3b4c5d6e7f8091a2b3c4d5e6f7", "0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6f", "0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6fg",
-                    "0e1f2a3b_4c5d-6e7f-8091-a2b3c4d5e6f7", "{0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6f7}"] {
+        for bad in [
+            "", "0e1f2a3b4c5d6e7f8091a2b3c4d5e6f7", "0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6f", "0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6fg",
+            "0e1f2a3b_4c5d-6e7f-8091-a2b3c4d5e6f7", "{0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6f7}",
+        ] {
             #expect(UUID.canonical(bad) == nil, "\(bad)")
         }
     }
@@ -75,7 +79,8 @@ import TestSupport
         #expect(Int64((back.timeIntervalSince1970 * 1e6).rounded()) == 1_796_000_000_123_456)
         let old = Date(timeIntervalSince1970: -1_000_000_000.5)
         #expect(try roundTrip(old, as: "timestamptz") == old)
-        let row = try connection.query("SELECT '2026-11-29 13:01:02.5+02'::timestamptz, '2026-11-29 13:01:02'::timestamp, '2026-11-29'::date")[0]
+        let row = try connection.query(
+            "SELECT '2026-11-29 13:01:02.5+02'::timestamptz, '2026-11-29 13:01:02'::timestamp, '2026-11-29'::date")[0]
         let (tz, plain, day) = try row.decode((Date, Date, Date).self)
         #expect(tz.timeIntervalSince1970 == 1_795_950_062.5)
         #expect(plain.timeIntervalSince1970 == 1_795_957_262)
@@ -99,7 +104,9 @@ import TestSupport
         #expect(try back.decode(0, as: Bool.self), "\(text)")
         // Binary COPY gives the same.
         var copied: [Date?] = []
-        _ = try connection.copyOut(Query(unsafeSQL: "COPY (SELECT '\(text)'::timestamptz) TO STDOUT (FORMAT binary)")) { copied.append($0.timestamp(0)) }
+        _ = try connection.copyOut(Query(unsafeSQL: "COPY (SELECT '\(text)'::timestamptz) TO STDOUT (FORMAT binary)")) {
+            copied.append($0.timestamp(0))
+        }
         #expect(copied == [date], "\(text)")
     }
 
@@ -126,7 +133,7 @@ import TestSupport
         #expect(try roundTrip(numbers, as: "int8[]") == numbers)
         let row = try connection.query("SELECT ARRAY[1,2,3]::int4[], '{x,NULL}'::text[]")[0]
         #expect(try row.decode(0, as: [Int32].self) == [1, 2, 3])
-        #expect(throws: PostgresError.self) { try row.decode(1, as: [String].self) }  // NULL element
+        #expect(throws: PostgresError.self) { try row.decode(1, as: [String].self) } // NULL element
     }
 
     @Test func nullsDecodeAsNilAndFailForNonOptionals() throws {
@@ -197,7 +204,8 @@ import TestSupport
         let database = try TestDatabase.create()
         let connection = try Connection(database.parameters)
         let cast = "::int8"
-        let row = try connection.query("SELECT \(Int64(2))\(unescaped: cast) + \(Int64(3))\(unescaped: cast) AS sum, \(String("x")) AS x").first!
+        let row = try connection.query("SELECT \(Int64(2))\(unescaped: cast) + \(Int64(3))\(unescaped: cast) AS sum, \(String("x")) AS x")
+            .first!
         #expect(try row.decode(0, as: Int64.self) == 5)
         #expect(try row.decode(1, as: String.self) == "x")
     }

@@ -47,7 +47,7 @@ func processes(mentioning text: String) -> [Int32] {
         #expect(!cluster.isRunning)
         #expect(!FileManager.default.fileExists(atPath: cluster.pgdata.appendingPathComponent("postmaster.pid").path))
         #expect(processes(mentioning: cluster.pgdata.path).isEmpty)
-        cluster.stop()  // idempotent
+        cluster.stop() // idempotent
         #expect(throws: PostgresError.self) { try Connection(parameters) }
 
         try cluster.start()
@@ -99,7 +99,7 @@ func processes(mentioning text: String) -> [Int32] {
                 && error.description.contains("apt-get install postgresql")
                 && error.description.contains("/nonexistent/postgresql/bin")
         }
-        cluster.stop()  // harmless when never started
+        cluster.stop() // harmless when never started
     }
 }
 
@@ -135,11 +135,14 @@ struct EmbeddedClusterPrivateFolderTests {
 
         try cluster.start()
         #expect(cluster.pgdata.path.hasPrefix(relocationRoot.path + "/"))
-        try Connection(ConnectionParameters(cluster.connectionString)).executeScript("CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)")
+        try Connection(ConnectionParameters(cluster.connectionString)).executeScript(
+            "CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)")
         #expect(Self.mode(home.path) == 0o700, "the private folder is left as it was")
         let link = try FileManager.default.destinationOfSymbolicLink(atPath: dataDirectory.appendingPathComponent("postgres").path)
         #expect(link == cluster.clusterDirectory.path)
-        #expect(try String(contentsOf: cluster.clusterDirectory.appendingPathComponent("data-dir"), encoding: .utf8) == dataDirectory.path + "\n")
+        #expect(
+            try String(contentsOf: cluster.clusterDirectory.appendingPathComponent("data-dir"), encoding: .utf8) == dataDirectory.path
+                + "\n")
         cluster.stop()
 
         // The next start of the same data directory finds the same cluster.

@@ -10,7 +10,8 @@ import TestSupport
     init() throws {
         database = try TestDatabase.create()
         connection = try Connection(database.parameters)
-        try connection.executeScript("""
+        try connection.executeScript(
+            """
             CREATE TABLE parents (id int PRIMARY KEY);
             CREATE TABLE children (
                 id int PRIMARY KEY,
@@ -54,26 +55,27 @@ import TestSupport
         let error = sqlState("INSERT INTO children VALUES (1, 1, \(secret)::int)")
         #expect(error?.sqlState == .invalidTextRepresentation)
         #expect(error.map { !"\($0)".contains(secret) && !"\($0)".contains("INSERT") } == true)
-        #expect(error?.serverMessage?.contains(secret) == true)  // the log-only field may quote it
+        #expect(error?.serverMessage?.contains(secret) == true) // the log-only field may quote it
     }
 
     @Test func concurrentUpdateInSerializableTransactionIsSerializationFailure() throws {
         let other = try Connection(database.parameters)
         try connection.executeScript("BEGIN ISOLATION LEVEL SERIALIZABLE")
-        _ = try connection.query("SELECT age FROM children WHERE id = 1")  // takes the snapshot
+        _ = try connection.query("SELECT age FROM children WHERE id = 1") // takes the snapshot
         try other.executeScript("BEGIN ISOLATION LEVEL SERIALIZABLE")
         try other.execute("UPDATE children SET age = age + 1 WHERE id = 1")
         try other.executeScript("COMMIT")
         let error = sqlState("UPDATE children SET age = age + 10 WHERE id = 1")
         #expect(error?.sqlState == .serializationFailure)
         #expect(error?.sqlState?.isTransactionRollback == true)
-        #expect(!connection.isUsable)  // inside a failed transaction until ROLLBACK
+        #expect(!connection.isUsable) // inside a failed transaction until ROLLBACK
         try connection.executeScript("ROLLBACK")
         #expect(connection.isUsable)
     }
 
     @Test func writeSkewBetweenSerializableTransactionsIsSerializationFailure() throws {
-        try connection.executeScript("CREATE TABLE doctors (name text PRIMARY KEY, on_call bool NOT NULL); INSERT INTO doctors VALUES ('a', true), ('b', true)")
+        try connection.executeScript(
+            "CREATE TABLE doctors (name text PRIMARY KEY, on_call bool NOT NULL); INSERT INTO doctors VALUES ('a', true), ('b', true)")
         let other = try Connection(database.parameters)
         try connection.executeScript("BEGIN ISOLATION LEVEL SERIALIZABLE")
         try other.executeScript("BEGIN ISOLATION LEVEL SERIALIZABLE")

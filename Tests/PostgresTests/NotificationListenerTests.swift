@@ -27,7 +27,7 @@ final class Inbox: Sendable {
                 onNotification: inbox.receive, onReconnect: inbox.reconnected
             )
             listener.start()
-            listener.start()  // second start is ignored
+            listener.start() // second start is ignored
             #expect(eventually { listener.isConnected })
             let sender = try Connection(parameters)
             try sender.notify("domains", payload: "a.example.com")
@@ -93,7 +93,8 @@ final class Inbox: Sendable {
             defer { listener.shutdown() }
             #expect(eventually { listener.isConnected })
             let admin = try Connection(parameters)
-            try admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()")
+            try admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()")
             #expect(eventually { inbox.reconnectCount == 1 && listener.isConnected })
             try admin.notify("c", payload: "x")
             #expect(eventually { inbox.received.map(\.payload) == ["x"] })

@@ -16,7 +16,7 @@ import TestSupport
         #expect(throws: Failure.self) {
             try withTestDatabase { parameters in
                 name = parameters["dbname"] ?? ""
-                let connection = try Connection(parameters)  // left open on purpose: the drop forces it closed
+                let connection = try Connection(parameters) // left open on purpose: the drop forces it closed
                 try connection.executeScript("CREATE TABLE t (a int)")
                 throw Failure()
             }
@@ -30,7 +30,7 @@ import TestSupport
         do {
             let connection = try Connection(template.parameters)
             try connection.executeScript("CREATE TABLE migrated (version int); INSERT INTO migrated VALUES (7)")
-        }  // the template must have no open connections when it is copied
+        } // the template must have no open connections when it is copied
         try withTestDatabase(template: template.name) { parameters in
             let connection = try Connection(parameters)
             #expect(try connection.query("SELECT version FROM migrated")[0].decode(0, as: Int.self) == 7)

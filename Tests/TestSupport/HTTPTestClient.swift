@@ -69,7 +69,8 @@ public final class HTTPTestClient {
     }
 
     /// Calls `body` with `address` as a `sockaddr` pointer and its length (for `bind` and `connect`).
-    private static func withSocketAddress<Address>(_ address: inout Address, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+    private static func withSocketAddress<Address>(_ address: inout Address, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32
+    {
         withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<Address>.size)) }
         }
@@ -107,7 +108,9 @@ public final class HTTPTestClient {
 
     /// Sends a request composed by `HTTPTestClient.compose` and reads its response. When sending fails
     /// (a server may answer early, e.g. 413, and reset the connection) the response is still read if it came.
-    public func request(_ method: String = "GET", _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil) throws -> TestResponse {
+    public func request(
+        _ method: String = "GET", _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+    ) throws -> TestResponse {
         do {
             try send(Self.compose(method, target, headers: headers, body: body))
         } catch {
@@ -143,7 +146,7 @@ public final class HTTPTestClient {
                 buffer.removeFirst(lineEnd + 2)
                 guard let size = Int(String(sizeText).trimmedOf(" "), radix: 16) else { throw HTTPTestClientError("bad chunk size") }
                 if size == 0 {
-                    while true {   // trailers until an empty line
+                    while true { // trailers until an empty line
                         let end = try readUntil([13, 10])
                         buffer.removeFirst(end + 2)
                         if end == 0 { break }
@@ -194,8 +197,10 @@ public final class HTTPTestClient {
     }
 
     /// One request on a fresh connection (`Connection: close`), e.g. `HTTPTestClient.request(port: p, path: "/healthz")`.
-    public static func request(port: Int, method: String = "GET", path: String, headers: [(String, String)] = [],
-                               body: [UInt8]? = nil, source: String? = nil, timeout: Double = 10) throws -> TestResponse {
+    public static func request(
+        port: Int, method: String = "GET", path: String, headers: [(String, String)] = [],
+        body: [UInt8]? = nil, source: String? = nil, timeout: Double = 10
+    ) throws -> TestResponse {
         let client = try HTTPTestClient(port: port, source: source, timeout: timeout)
         var headers = headers
         if !headers.contains(where: { $0.0.lowercased() == "connection" }) { headers.append(("Connection", "close")) }

@@ -24,10 +24,13 @@ public struct LinkdProcess {
 
     /// Runs `linkd arguments...` with `input` on stdin and `environment` set over the test process's: the built
     /// `linkd` unless `copy` names another, in `workingDirectory` when given.
-    public static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:], copy: URL? = nil,
-                           workingDirectory: String? = nil) throws -> Result {
-        let process = try Subprocess((copy ?? executable).path, arguments, input: Array(input.utf8), environment: environment,
-                                     workingDirectory: workingDirectory)
+    public static func run(
+        _ arguments: [String], input: String = "", environment: [String: String] = [:], copy: URL? = nil,
+        workingDirectory: String? = nil
+    ) throws -> Result {
+        let process = try Subprocess(
+            (copy ?? executable).path, arguments, input: Array(input.utf8), environment: environment,
+            workingDirectory: workingDirectory)
         let status = try process.wait()
         return Result(status: status, stdout: process.standardOutput, stderr: process.standardError)
     }

@@ -19,13 +19,15 @@ public final class Subprocess: @unchecked Sendable {
     /// stdin, which is then closed (stdin is /dev/null without it); its stdout and stderr are collected (stderr
     /// into stdout's text when `mergeErrors`). `environment` is set over the test process's own environment; the
     /// child runs in `workingDirectory` when given, else in the test process's.
-    public init(_ executable: String, _ arguments: [String], input: [UInt8]? = nil, mergeErrors: Bool = false,
-                environment: [String: String] = [:], workingDirectory: String? = nil) throws {
+    public init(
+        _ executable: String, _ arguments: [String], input: [UInt8]? = nil, mergeErrors: Bool = false,
+        environment: [String: String] = [:], workingDirectory: String? = nil
+    ) throws {
         Self.ignoreBrokenPipes
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        var childEnds: [Int32] = []   // the child has its copies once spawned: ours are closed
+        var childEnds: [Int32] = [] // the child has its copies once spawned: ours are closed
         defer { childEnds.forEach { close($0) } }
         /// A pipe one end of which becomes the child's `descriptor`; returns the other end, ours.
         func connect(_ descriptor: Int32, childReads: Bool) throws -> Int32 {
@@ -50,7 +52,9 @@ public final class Subprocess: @unchecked Sendable {
 
         if let workingDirectory {
             // glibc's posix_spawn_file_actions_addchdir_np, hidden from Swift's Glibc module as addclosefrom_np is.
-            guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { throw TestFailure("no posix_spawn_file_actions_addchdir_np") }
+            guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else {
+                throw TestFailure("no posix_spawn_file_actions_addchdir_np")
+            }
             typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
             _ = unsafeBitCast(symbol, to: ChangeDirectory.self)(&actions, workingDirectory)
         }
@@ -116,10 +120,14 @@ public final class Subprocess: @unchecked Sendable {
     @discardableResult
     public func wait(timeout: Double = 120) throws -> Int32 {
         var status: Int32?
-        guard eventually(timeout: timeout, {
-            status = reap(blocking: false)
-            return status != nil
-        }), let status else {
+        guard
+            eventually(
+                timeout: timeout,
+                {
+                    status = reap(blocking: false)
+                    return status != nil
+                }), let status
+        else {
             kill(pid, SIGKILL)
             _ = reap(blocking: true)
             throw TestFailure("\(pid) still running after \(timeout) s: \(standardOutput) \(standardError)")

@@ -4,7 +4,8 @@ import Testing
 
 /// `linkd aasa validate|match` and `linkd assetlinks validate` through the real binary.
 @Suite struct AASACommandTests {
-    static let good = ##"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"#":"no","exclude":true},{"/":"/buy/*"}]},{"appIDs":["FGHIJ67890.com.example.other"],"components":[{"/":"*"}]}]}}"##
+    static let good =
+        ##"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"#":"no","exclude":true},{"/":"/buy/*"}]},{"appIDs":["FGHIJ67890.com.example.other"],"components":[{"/":"*"}]}]}}"##
     static let bad = #"{"applinks":{"details":[{"appIDs":["ABCDE12345"],"components":[{"/":"/a","casesensitive":false,"?":{"id":5}}]}]}}"#
 
     @Test func validateValidFile() throws {
@@ -30,7 +31,10 @@ import Testing
         #expect(report["valid"] as? Bool == false)
         #expect(report["errors"] as? Int == 2)
         let findings = report["findings"] as! [[String: Any]]
-        #expect(findings.contains { $0["pointer"] as? String == "/applinks/details/0/components/0/?/id" && $0["severity"] as? String == "error" })
+        #expect(
+            findings.contains {
+                $0["pointer"] as? String == "/applinks/details/0/components/0/?/id" && $0["severity"] as? String == "error"
+            })
     }
 
     @Test func validateMalformedJSON() throws {
@@ -68,7 +72,9 @@ import Testing
         let trace = answer["trace"] as! [[String: Any]]
         #expect(trace.count == 3)
         #expect(trace.last?["matched"] as? Bool == true)
-        let app = try LinkdProcess.run(["aasa", "match", file, "https://example.com/other", "--json", "--app", "ABCDE12345.com.example.app"])
+        let app = try LinkdProcess.run([
+            "aasa", "match", file, "https://example.com/other", "--json", "--app", "ABCDE12345.com.example.app",
+        ])
         let appAnswer = try JSONSerialization.jsonObject(with: Data(app.stdout.utf8)) as! [String: Any]
         #expect(appAnswer["decision"] as? String == "no_match")
     }
@@ -81,18 +87,23 @@ import Testing
     }
 
     static let fingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
-    static let assetlinks = #"[{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example.app","sha256_cert_fingerprints":["\#(fingerprint)"]}}]"#
+    static let assetlinks =
+        #"[{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example.app","sha256_cert_fingerprints":["\#(fingerprint)"]}}]"#
 
     @Test func assetlinksValidate() throws {
         let file = try LinkdProcess.temporaryFile(Self.assetlinks, name: "assetlinks.json")
         let ok = try LinkdProcess.run(["assetlinks", "validate", file, "--package", "com.example.app", "--fingerprint", Self.fingerprint])
         #expect(ok.status == 0)
         #expect(ok.stdout.contains("com.example.app is granted"))
-        let other = try LinkdProcess.run(["assetlinks", "validate", file, "--package", "com.example.other", "--fingerprint", Self.fingerprint, "--json"])
+        let other = try LinkdProcess.run([
+            "assetlinks", "validate", file, "--package", "com.example.other", "--fingerprint", Self.fingerprint, "--json",
+        ])
         #expect(other.status == 1)
         let report = try JSONSerialization.jsonObject(with: Data(other.stdout.utf8)) as! [String: Any]
         #expect(report["handleAllURLs"] as? Bool == false && report["valid"] as? Bool == true)
-        let lower = try LinkdProcess.run(["assetlinks", "validate", "-"], input: Self.assetlinks.replacingOccurrences(of: Self.fingerprint, with: Self.fingerprint.lowercased()))
+        let lower = try LinkdProcess.run(
+            ["assetlinks", "validate", "-"],
+            input: Self.assetlinks.replacingOccurrences(of: Self.fingerprint, with: Self.fingerprint.lowercased()))
         #expect(lower.status == 1)
         #expect(lower.stdout.contains("/0/target/sha256_cert_fingerprints/0"))
         #expect(try LinkdProcess.run(["assetlinks", "validate", file, "--package", "com.example.app"]).status == 2)
@@ -103,7 +114,8 @@ import Testing
     /// it), a malformed relation or site an error with its pointer.
     @Test func assetlinksValidateAcceptsIncludeAndFlagsMalformedRelationsAndSites() throws {
         let include = #"[{"include":"https://example.com/more.json"},"# + Self.assetlinks.dropFirst()
-        let ok = try LinkdProcess.run(["assetlinks", "validate", "-", "--package", "com.example.app", "--fingerprint", Self.fingerprint], input: include)
+        let ok = try LinkdProcess.run(
+            ["assetlinks", "validate", "-", "--package", "com.example.app", "--fingerprint", Self.fingerprint], input: include)
         #expect(ok.status == 0, "\(ok.stdout)")
         #expect(ok.stdout.contains("warning: /0/include:"))
         #expect(ok.stdout.contains("com.example.app is granted"))
@@ -111,7 +123,8 @@ import Testing
         let bad = try LinkdProcess.run(["assetlinks", "validate", "-"], input: relation)
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("error: /0/relation/0:"), "\(bad.stdout)")
-        let site = #"[{"relation":["delegate_permission/common.get_login_creds"],"target":{"namespace":"web","site":"https://example.com/"}}]"#
+        let site =
+            #"[{"relation":["delegate_permission/common.get_login_creds"],"target":{"namespace":"web","site":"https://example.com/"}}]"#
         let badSite = try LinkdProcess.run(["assetlinks", "validate", "-"], input: site)
         #expect(badSite.status == 1)
         #expect(badSite.stdout.contains("error: /0/target/site:"), "\(badSite.stdout)")
@@ -121,17 +134,25 @@ import Testing
     /// Android discard them.
     @Test func assetlinksValidateLintsDynamicRules() throws {
         func file(_ components: String) -> String {
-            Self.assetlinks.replacingOccurrences(of: "]}}]", with: #"]},"relation_extensions":{"delegate_permission/common.handle_all_urls":{"dynamic_app_link_components":"# + components + "}}}]")
+            Self.assetlinks.replacingOccurrences(
+                of: "]}}]",
+                with: #"]},"relation_extensions":{"delegate_permission/common.handle_all_urls":{"dynamic_app_link_components":"#
+                    + components + "}}}]")
         }
-        let good = try LinkdProcess.run(["assetlinks", "validate", "-", "--json"], input: file(#"[{"/":"/private/*","exclude":true},{"/":"/w/*/info"},{"/":"*"}]"#))
+        let good = try LinkdProcess.run(
+            ["assetlinks", "validate", "-", "--json"], input: file(#"[{"/":"/private/*","exclude":true},{"/":"/w/*/info"},{"/":"*"}]"#))
         #expect(good.status == 0)
         #expect(good.stdout.contains("/0/relation_extensions/delegate_permission~1common.handle_all_urls/dynamic_app_link_components/0"))
         #expect(good.stdout.contains("exclusionNeedsAndroid15") && good.stdout.contains("innerWildcard"))
         let bad = try LinkdProcess.run(["assetlinks", "validate", "-"], input: file(#"[{"/":5},{"?":"dl=1"},{"exclude":"yes"},{}]"#))
         #expect(bad.status == 1)
-        for pointer in ["dynamic_app_link_components/0/~1", "dynamic_app_link_components/1/?", "dynamic_app_link_components/2/exclude",
-                        "dynamic_app_link_components/3"] {
-            #expect(bad.stdout.contains("error: /0/relation_extensions/delegate_permission~1common.handle_all_urls/" + pointer + ":"), "\(pointer)")
+        for pointer in [
+            "dynamic_app_link_components/0/~1", "dynamic_app_link_components/1/?", "dynamic_app_link_components/2/exclude",
+            "dynamic_app_link_components/3",
+        ] {
+            #expect(
+                bad.stdout.contains("error: /0/relation_extensions/delegate_permission~1common.handle_all_urls/" + pointer + ":"),
+                "\(pointer)")
         }
     }
 

@@ -17,7 +17,8 @@ import Testing
         var apps: [String] = []
         if let details = applinks["details"] as? [[String: Any]] {
             for detail in details {
-                for app in (detail["appIDs"] as? [String] ?? []) + [detail["appID"] as? String].compactMap({ $0 }) where !apps.contains(app) {
+                for app in (detail["appIDs"] as? [String] ?? []) + [detail["appID"] as? String].compactMap({ $0 }) where !apps.contains(app)
+                {
                     apps.append(app)
                 }
             }
@@ -35,7 +36,9 @@ import Testing
             // docs/aasa-semantics.md §3 steps 4–5 do, and compare with the expected winner.
             let apps = Self.appIDs(aasa) + ["ZZZZZ99999.com.unknown"]
             for (index, app) in apps.enumerated() {
-                let line: [String: Any] = ["id": "\(id)#\(index)", "aasa": aasa, "domain": "example.com", "appId": app, "url": example["url"] as! String]
+                let line: [String: Any] = [
+                    "id": "\(id)#\(index)", "aasa": aasa, "domain": "example.com", "appId": app, "url": example["url"] as! String,
+                ]
                 lines.append(String(decoding: try JSONSerialization.data(withJSONObject: line), as: UTF8.self))
             }
             expectations.append((id, example["expect"] as! [String: Any], apps))
@@ -73,25 +76,42 @@ import Testing
         }
     }
 
-    static let aasa = #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/a/*","exclude":true},{"/":"*"}]}]}}"#
+    static let aasa =
+        #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/a/*","exclude":true},{"/":"*"}]}]}}"#
 
     @Test(arguments: [
-        (#"{"id":1,"aasa":\#(aasa),"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://example.com/b"}"#,
-         #"{"id":1,"decision":"match","detailIndex":0,"componentIndex":1}"#),
-        (#"{"id":"x","aasa":\#(aasa),"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://example.com/a/1"}"#,
-         #"{"id":"x","decision":"exclude","detailIndex":0,"componentIndex":0}"#),
-        (#"{"id":{"k":[1,2.50]},"aasa":\#(aasa),"domain":"example.com","appId":"OTHER12345.com.x","url":"https://example.com/b"}"#,
-         #"{"id":{"k":[1,2.50]},"decision":"no_match","detailIndex":null,"componentIndex":null}"#),
-        (#"{"id":3,"aasa":\#(aasa),"domain":"Example.COM","appId":"ABCDE12345.com.example.app","url":"https://EXAMPLE.com./b"}"#,
-         #"{"id":3,"decision":"match","detailIndex":0,"componentIndex":1}"#),
-        (#"{"id":4,"aasa":\#(aasa),"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://other.example.com/b"}"#,
-         #"{"id":4,"decision":"no_match","detailIndex":null,"componentIndex":null}"#),
-        (#"{"id":5,"aasa":\#(aasa),"domain":"*.example.com","appId":"ABCDE12345.com.example.app","url":"https://www.example.com/b"}"#,
-         #"{"id":5,"decision":"match","detailIndex":0,"componentIndex":1}"#),
-        (#"{"id":6,"aasa":{"webcredentials":{"apps":[]}},"domain":"example.com","appId":"A.b","url":"https://example.com/"}"#,
-         #"{"id":6,"decision":"no_match","detailIndex":null,"componentIndex":null}"#),
-        (#"{"id":12345678901234567890,"aasa":\#(aasa),"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://example.com/"}"#,
-         #"{"id":12345678901234567890,"decision":"match","detailIndex":0,"componentIndex":1}"#),
+        (
+            #"{"id":1,"aasa":\#(aasa),"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://example.com/b"}"#,
+            #"{"id":1,"decision":"match","detailIndex":0,"componentIndex":1}"#
+        ),
+        (
+            #"{"id":"x","aasa":\#(aasa),"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://example.com/a/1"}"#,
+            #"{"id":"x","decision":"exclude","detailIndex":0,"componentIndex":0}"#
+        ),
+        (
+            #"{"id":{"k":[1,2.50]},"aasa":\#(aasa),"domain":"example.com","appId":"OTHER12345.com.x","url":"https://example.com/b"}"#,
+            #"{"id":{"k":[1,2.50]},"decision":"no_match","detailIndex":null,"componentIndex":null}"#
+        ),
+        (
+            #"{"id":3,"aasa":\#(aasa),"domain":"Example.COM","appId":"ABCDE12345.com.example.app","url":"https://EXAMPLE.com./b"}"#,
+            #"{"id":3,"decision":"match","detailIndex":0,"componentIndex":1}"#
+        ),
+        (
+            #"{"id":4,"aasa":\#(aasa),"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://other.example.com/b"}"#,
+            #"{"id":4,"decision":"no_match","detailIndex":null,"componentIndex":null}"#
+        ),
+        (
+            #"{"id":5,"aasa":\#(aasa),"domain":"*.example.com","appId":"ABCDE12345.com.example.app","url":"https://www.example.com/b"}"#,
+            #"{"id":5,"decision":"match","detailIndex":0,"componentIndex":1}"#
+        ),
+        (
+            #"{"id":6,"aasa":{"webcredentials":{"apps":[]}},"domain":"example.com","appId":"A.b","url":"https://example.com/"}"#,
+            #"{"id":6,"decision":"no_match","detailIndex":null,"componentIndex":null}"#
+        ),
+        (
+            #"{"id":12345678901234567890,"aasa":\#(aasa),"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://example.com/"}"#,
+            #"{"id":12345678901234567890,"decision":"match","detailIndex":0,"componentIndex":1}"#
+        ),
     ])
     func answersOneLine(_ input: String, _ expected: String) throws {
         let result = try LinkdProcess.run(["aasa", "decide"], input: input + "\n")
@@ -100,7 +120,8 @@ import Testing
     }
 
     @Test func badLinesGetAnErrorAndTheRunGoesOn() throws {
-        let good = #"{"id":9,"aasa":\#(Self.aasa),"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://example.com/b"}"#
+        let good =
+            #"{"id":9,"aasa":\#(Self.aasa),"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://example.com/b"}"#
         let input = [
             "not json", #"{"id":1}"#, #"{"id":2,"aasa":[],"domain":"example.com","appId":"A.b","url":"https://example.com/"}"#,
             #"{"id":3,"aasa":{},"domain":"example.com","appId":"A.b","url":"example.com/x"}"#,

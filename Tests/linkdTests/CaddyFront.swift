@@ -30,8 +30,9 @@ final class CaddyFront: @unchecked Sendable {
             "CADDY_STORAGE=\(directory.path)/storage", "CADDY_ISSUER=internal", "CADDY_HEALTH_INTERVAL=500ms",
             "LINKD_ASK=127.0.0.1:\(askPort)", "LINKD_UPSTREAMS=" + upstreams.map { "127.0.0.1:\($0)" }.joined(separator: " "),
         ]
-        process = try Subprocess("/usr/bin/env", ["-i"] + environment + [Self.binary, "run", "--config", Self.caddyfile, "--adapter", "caddyfile"],
-                                 mergeErrors: true)
+        process = try Subprocess(
+            "/usr/bin/env", ["-i"] + environment + [Self.binary, "run", "--config", Self.caddyfile, "--adapter", "caddyfile"],
+            mergeErrors: true)
         try waitUntil("caddy to start: \(process.standardOutput.suffix(3000))") {
             guard process.isRunning else { throw TestFailure("caddy exited: \(process.standardOutput.suffix(3000))") }
             return FileManager.default.fileExists(atPath: rootCertificate) && Self.accepts(httpsPort) && Self.accepts(httpPort)
@@ -61,23 +62,33 @@ final class CaddyFront: @unchecked Sendable {
         let body: String
     }
 
-    func curl(_ scheme: String = "https", host: String, path: String, from client: String = "127.0.0.1", userAgent: String = "curl/8") throws -> Answer {
+    func curl(
+        _ scheme: String = "https", host: String, path: String, from client: String = "127.0.0.1", userAgent: String = "curl/8"
+    ) throws -> Answer {
         let port = scheme == "https" ? httpsPort : httpPort
         let marker = "\n--curl--"
-        let process = try Subprocess("/usr/bin/curl", [
-            "-sS", "--max-time", "5", "--resolve", "\(host):\(port):127.0.0.1", "--cacert", rootCertificate, "--interface", client,
-            "-A", userAgent, "-w", marker + "%{http_code}|%{content_type}|%{num_redirects}|%{redirect_url}", "\(scheme)://\(host):\(port)\(path)",
-        ])
+        let process = try Subprocess(
+            "/usr/bin/curl",
+            [
+                "-sS", "--max-time", "5", "--resolve", "\(host):\(port):127.0.0.1", "--cacert", rootCertificate, "--interface", client,
+                "-A", userAgent, "-w", marker + "%{http_code}|%{content_type}|%{num_redirects}|%{redirect_url}",
+                "\(scheme)://\(host):\(port)\(path)",
+            ])
         let status = try process.wait(timeout: 10)
         let output = process.standardOutput
-        guard let range = output.range(of: marker, options: .backwards) else { return Answer(status: status, code: 0, contentType: "", redirects: 0, location: "", body: "") }
+        guard let range = output.range(of: marker, options: .backwards) else {
+            return Answer(status: status, code: 0, contentType: "", redirects: 0, location: "", body: "")
+        }
         let fields = output[range.upperBound...].split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        return Answer(status: status, code: Int(fields[0]) ?? 0, contentType: fields[1], redirects: Int(fields[2]) ?? 0,
-                      location: fields.count > 3 ? fields[3] : "", body: String(output[..<range.lowerBound]))
+        return Answer(
+            status: status, code: Int(fields[0]) ?? 0, contentType: fields[1], redirects: Int(fields[2]) ?? 0,
+            location: fields.count > 3 ? fields[3] : "", body: String(output[..<range.lowerBound]))
     }
 
     static func accepts(_ port: Int) -> Bool {
-        (try? HTTPTestClient(port: port, timeout: 1)).map { $0.close(); return true } ?? false
+        (try? HTTPTestClient(port: port, timeout: 1)).map {
+            $0.close(); return true
+        } ?? false
     }
 }
 
@@ -88,14 +99,16 @@ final class FrontedLinkd: @unchecked Sendable {
     let spool = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-front-\(UUID().uuidString.prefix(8))")
 
     init(database: TestDatabase) throws {
-        server = try LinkdServer(database: database, port: port, spool: spool, options: ["--trusted-proxies", "127.0.0.1", "--log-level", "warning"])
+        server = try LinkdServer(
+            database: database, port: port, spool: spool, options: ["--trusted-proxies", "127.0.0.1", "--log-level", "warning"])
         try server.waitUntilReady(port: port)
     }
 
     /// An API call straight to this node.
     func api(_ method: String, _ path: String, key: String, json: String? = nil) throws -> TestResponse {
-        try HTTPTestClient.request(port: port, method: method, path: path,
-                                   headers: [("Authorization", "Bearer \(key)"), ("Content-Type", "application/json")], body: json.map { Array($0.utf8) })
+        try HTTPTestClient.request(
+            port: port, method: method, path: path,
+            headers: [("Authorization", "Bearer \(key)"), ("Content-Type", "application/json")], body: json.map { Array($0.utf8) })
     }
 
     /// A counter's value on `/metrics` (the line starting with `series`).
@@ -110,7 +123,9 @@ final class FrontedLinkd: @unchecked Sendable {
     }
 
     static func key(_ database: TestDatabase) throws -> String {
-        try LinkdProcess.run(["keys", "create", "--workspace", "acme", "--database-url", database.parameters.conninfo, "--migrations", LinkdServer.migrations])
-            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try LinkdProcess.run([
+            "keys", "create", "--workspace", "acme", "--database-url", database.parameters.conninfo, "--migrations", LinkdServer.migrations,
+        ])
+        .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -16,7 +16,9 @@ struct CaddyFrontTests {
         let key = try FrontedLinkd.key(database)
         let node = try FrontedLinkd(database: database)
         defer { node.stop() }
-        try Fixture.expect(201, node.api("POST", "/v1/domains", key: key, json: #"{"hostname":"\#(Self.host)","webFallbackUrl":"https://www.example.com"}"#))
+        try Fixture.expect(
+            201,
+            node.api("POST", "/v1/domains", key: key, json: #"{"hostname":"\#(Self.host)","webFallbackUrl":"https://www.example.com"}"#))
         let caddy = try CaddyFront(upstreams: [node.port], askPort: node.port)
         defer { caddy.close() }
 
@@ -54,22 +56,27 @@ struct CaddyFrontTests {
         #expect(click.code == 302, "\(click)")
         let connection = try Connection(database.parameters)
         var stored: [(String, String, String)] = []
-        #expect(try eventually {
-            stored = try connection.query("""
-                SELECT h.visitor_hash,
-                       encode(substring(sha256(convert_to(s.salt || E'\\n' || '127.0.0.2' || E'\\n' || 'FrontTest/1', 'UTF8')) from 1 for 16), 'hex'),
-                       encode(substring(sha256(convert_to(s.salt || E'\\n' || '127.0.0.1' || E'\\n' || 'FrontTest/1', 'UTF8')) from 1 for 16), 'hex')
-                FROM hits h JOIN hit_visitor_salts s ON s.day = (h.time AT TIME ZONE 'UTC')::date
-                WHERE h.hostname = \(Self.host) AND h.path = '/promo'
-                """).map { try $0.decode((String, String, String).self) }
-            return !stored.isEmpty
-        })
+        #expect(
+            try eventually {
+                stored = try connection.query(
+                    """
+                    SELECT h.visitor_hash,
+                           encode(substring(sha256(convert_to(s.salt || E'\\n' || '127.0.0.2' || E'\\n' || 'FrontTest/1', 'UTF8')) from 1 for 16), 'hex'),
+                           encode(substring(sha256(convert_to(s.salt || E'\\n' || '127.0.0.1' || E'\\n' || 'FrontTest/1', 'UTF8')) from 1 for 16), 'hex')
+                    FROM hits h JOIN hit_visitor_salts s ON s.day = (h.time AT TIME ZONE 'UTC')::date
+                    WHERE h.hostname = \(Self.host) AND h.path = '/promo'
+                    """
+                ).map { try $0.decode((String, String, String).self) }
+                return !stored.isEmpty
+            })
         let hashes = try #require(stored.first, "the click's hit was not stored")
         #expect(hashes.0 == hashes.1, "the visitor hash is the client's")
         #expect(hashes.0 != hashes.2)
 
         // A domain created through the API gets its certificate on its first request, nothing restarted.
-        try Fixture.expect(201, node.api("POST", "/v1/domains", key: key, json: #"{"hostname":"new.example.com","webFallbackUrl":"https://www.example.com"}"#))
+        try Fixture.expect(
+            201,
+            node.api("POST", "/v1/domains", key: key, json: #"{"hostname":"new.example.com","webFallbackUrl":"https://www.example.com"}"#))
         let fresh = try caddy.curl(host: "new.example.com", path: "/.well-known/apple-app-site-association")
         #expect(fresh.status == 0 && fresh.code == 200 && fresh.contentType == "application/json", "\(fresh)")
     }
@@ -83,24 +90,33 @@ struct CaddyFrontTests {
         let second = try FrontedLinkd(database: database)
         defer { second.stop() }
         try Fixture.expect(201, first.api("POST", "/v1/teams", key: key, json: #"{"teamId":"ABCDE12345","name":"Acme"}"#))
-        let app = try Fixture.expect(201, first.api("POST", "/v1/apps", key: key, json: #"{"platform":"ios","name":"W","teamId":"ABCDE12345","bundleId":"com.example.w"}"#))
+        let app = try Fixture.expect(
+            201,
+            first.api(
+                "POST", "/v1/apps", key: key, json: #"{"platform":"ios","name":"W","teamId":"ABCDE12345","bundleId":"com.example.w"}"#))
         let appID = try #require(app.text.firstMatch(of: /"id":"([0-9a-f-]{36})"/)?.1)
-        try Fixture.expect(201, first.api("POST", "/v1/domains", key: key, json: #"{"hostname":"\#(Self.host)","webFallbackUrl":"https://www.example.com"}"#))
+        try Fixture.expect(
+            201,
+            first.api("POST", "/v1/domains", key: key, json: #"{"hostname":"\#(Self.host)","webFallbackUrl":"https://www.example.com"}"#))
         let caddy = try CaddyFront(upstreams: [first.port, second.port], askPort: first.port)
         defer { caddy.close() }
         #expect(try caddy.curl(host: Self.host, path: "/.well-known/apple-app-site-association").code == 200)
 
         // A rule changed on the first node is served by both within a second.
-        try Fixture.expect(200, first.api("PUT", "/v1/domains/\(Self.host)/rules", key: key, json: #"{"rules":[{"apps":["\#(appID)"],"path":"/front/*"}]}"#))
+        try Fixture.expect(
+            200,
+            first.api("PUT", "/v1/domains/\(Self.host)/rules", key: key, json: #"{"rules":[{"apps":["\#(appID)"],"path":"/front/*"}]}"#))
         let changed = Date()
         var served: Set<Int> = []
-        #expect(try eventually {
-            for node in [first, second] where !served.contains(node.port) {
-                let file = try HTTPTestClient.request(port: node.port, method: "GET", path: "/.well-known/apple-app-site-association", headers: [("Host", Self.host)])
-                if file.text.contains("/front/*") { served.insert(node.port) }
-            }
-            return served.count == 2
-        })
+        #expect(
+            try eventually {
+                for node in [first, second] where !served.contains(node.port) {
+                    let file = try HTTPTestClient.request(
+                        port: node.port, method: "GET", path: "/.well-known/apple-app-site-association", headers: [("Host", Self.host)])
+                    if file.text.contains("/front/*") { served.insert(node.port) }
+                }
+                return served.count == 2
+            })
         let took = Date().timeIntervalSince(changed)
         #expect(took < 1, "both nodes serve the new rule within a second: took \(took) s")
         for _ in 0..<4 {

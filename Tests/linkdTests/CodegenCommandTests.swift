@@ -7,21 +7,29 @@ import TestSupport
     @Test func writesTheFileTheAPIServes() throws {
         let served = try ServedLinkd()
         defer { served.close() }
-        let key = try LinkdProcess.run(["keys", "create", "--workspace", "acme", "--scope", "read", "--database-url", served.database.parameters.conninfo,
-                                        "--migrations", LinkdServer.migrations]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let admin = try LinkdProcess.run(["keys", "create", "--workspace", "acme", "--database-url", served.database.parameters.conninfo,
-                                          "--migrations", LinkdServer.migrations]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = try LinkdProcess.run([
+            "keys", "create", "--workspace", "acme", "--scope", "read", "--database-url", served.database.parameters.conninfo,
+            "--migrations", LinkdServer.migrations,
+        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let admin = try LinkdProcess.run([
+            "keys", "create", "--workspace", "acme", "--database-url", served.database.parameters.conninfo,
+            "--migrations", LinkdServer.migrations,
+        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         func call(_ method: String, _ path: String, _ json: String? = nil, key: String) throws -> TestResponse {
             var headers = [("Authorization", "Bearer \(key)")]
             if json != nil { headers.append(("Content-Type", "application/json")) }
-            return try HTTPTestClient.request(port: served.port, method: method, path: path, headers: headers, body: json.map { Array($0.utf8) })
+            return try HTTPTestClient.request(
+                port: served.port, method: method, path: path, headers: headers, body: json.map { Array($0.utf8) })
         }
         _ = try call("POST", "/v1/teams", #"{"teamId":"ABCDE12345","name":"Acme"}"#, key: admin)
-        let created = try call("POST", "/v1/apps", #"{"platform":"ios","name":"W","teamId":"ABCDE12345","bundleId":"com.example.w","customScheme":"widgets"}"#, key: admin)
+        let created = try call(
+            "POST", "/v1/apps", #"{"platform":"ios","name":"W","teamId":"ABCDE12345","bundleId":"com.example.w","customScheme":"widgets"}"#,
+            key: admin)
         let app = try #require(created.text.split(separator: "\"").dropFirst().first { UUID(uuidString: String($0)) != nil }).lowercased()
         _ = try call("POST", "/v1/apps/\(app)/destinations", #"{"name":"widgetDetail","params":{"id":{"type":"int"}}}"#, key: admin)
-        let rules = try call("PUT", "/v1/domains/\(ServedLinkd.host)/rules",
-                             #"{"rules":[{"apps":["\#(app)"],"path":"/widget/{id}","destination":{"type":"widgetDetail"}}]}"#, key: admin)
+        let rules = try call(
+            "PUT", "/v1/domains/\(ServedLinkd.host)/rules",
+            #"{"rules":[{"apps":["\#(app)"],"path":"/widget/{id}","destination":{"type":"widgetDetail"}}]}"#, key: admin)
         #expect(rules.status == 200, "\(rules.text)")
 
         let server = "http://127.0.0.1:\(served.port)"
@@ -35,16 +43,22 @@ import TestSupport
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("links-\(getpid()).ts").path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let written = try LinkdProcess.run(["codegen", "--app", app, "--language", "typescript", "--out", file, "--server", server, "--key", key])
+        let written = try LinkdProcess.run([
+            "codegen", "--app", app, "--language", "typescript", "--out", file, "--server", server, "--key", key,
+        ])
         #expect(written.status == 0, "\(written.stderr)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == (try call("GET", "/v1/apps/\(app)/codegen/typescript", key: key)).text)
 
         // `--package`: the Kotlin files' package, checked before anything is asked.
-        let packaged = try LinkdProcess.run(["codegen", "--app", app, "--language", "kotlin", "--package", "com.example.w", "--server", server, "--key", key])
+        let packaged = try LinkdProcess.run([
+            "codegen", "--app", app, "--language", "kotlin", "--package", "com.example.w", "--server", server, "--key", key,
+        ])
         #expect(packaged.status == 0, "\(packaged.stderr)")
         #expect(packaged.stdout == (try call("GET", "/v1/apps/\(app)/codegen/kotlin?package=com.example.w", key: key)).text)
         #expect(packaged.stdout.contains("\npackage com.example.w\n"))
-        let badPackage = try LinkdProcess.run(["codegen", "--app", app, "--language", "kotlin", "--package", "w", "--server", server, "--key", key])
+        let badPackage = try LinkdProcess.run([
+            "codegen", "--app", app, "--language", "kotlin", "--package", "w", "--server", server, "--key", key,
+        ])
         #expect(badPackage.status == 2 && badPackage.stderr.contains("--package: package name 'w' needs at least two parts"))
 
         let unknown = try LinkdProcess.run(["codegen", "--app", UUID().uuidString, "--language", "swift", "--server", server, "--key", key])

@@ -88,15 +88,19 @@ struct ConfigurationOptionsTests {
         #expect(String(document[begin.upperBound..<end.lowerBound]) == generated.stdout, "run scripts/config-docs")
     }
 
-    @Test("a bad value in an option's environment variable is a usage error naming the option", arguments: [
-        ("LINKD_THREADS", "0", "threads"), ("LINKD_RESOLVE_CACHE", "lots", "resolve-cache"), ("LINKD_ACCESS_LOG", "maybe", "access-log"),
-        ("LINKD_IDLE_TIMEOUT", "86401", "idle-timeout"), ("LINKD_LOG_LEVEL", "loud", "log-level"), ("LINKD_LISTEN", "nowhere", "listen"),
-        ("LINKD_TRUSTED_PROXIES", "caddy", "trusted-proxies"), ("LINKD_HITS_RETENTION_DAYS", "0", "hits-retention-days"),
-        ("LINKD_APPLE_CDN_URL", "ftp://mirror.example.com/", "apple-cdn-url"),
-        ("LINKD_GOOGLE_DAL_URL", "https://dal.example.com/v1?x=1", "google-dal-url"), ("LINKD_CHECK_TIMEOUT", "0", "check-timeout"),
-        ("LINKD_SMTP_URL", "http://mail.example.com", "smtp-url"), ("LINKD_SMTP_FROM", "linkd", "smtp-from"),
-        ("LINKD_SMTP_STARTTLS", "maybe", "smtp-starttls"),
-    ])
+    @Test(
+        "a bad value in an option's environment variable is a usage error naming the option",
+        arguments: [
+            ("LINKD_THREADS", "0", "threads"), ("LINKD_RESOLVE_CACHE", "lots", "resolve-cache"),
+            ("LINKD_ACCESS_LOG", "maybe", "access-log"),
+            ("LINKD_IDLE_TIMEOUT", "86401", "idle-timeout"), ("LINKD_LOG_LEVEL", "loud", "log-level"),
+            ("LINKD_LISTEN", "nowhere", "listen"),
+            ("LINKD_TRUSTED_PROXIES", "caddy", "trusted-proxies"), ("LINKD_HITS_RETENTION_DAYS", "0", "hits-retention-days"),
+            ("LINKD_APPLE_CDN_URL", "ftp://mirror.example.com/", "apple-cdn-url"),
+            ("LINKD_GOOGLE_DAL_URL", "https://dal.example.com/v1?x=1", "google-dal-url"), ("LINKD_CHECK_TIMEOUT", "0", "check-timeout"),
+            ("LINKD_SMTP_URL", "http://mail.example.com", "smtp-url"), ("LINKD_SMTP_FROM", "linkd", "smtp-from"),
+            ("LINKD_SMTP_STARTTLS", "maybe", "smtp-starttls"),
+        ])
     func environmentFallback(variable: String, value: String, option: String) throws {
         let result = try LinkdProcess.run(["serve"], environment: [variable: value])
         #expect(result.status == 2)
@@ -106,8 +110,9 @@ struct ConfigurationOptionsTests {
 
     @Test func aFlagWinsOverItsVariableAndAnEmptyVariableIsAbsent() throws {
         // The flag's good value replaces the variable's bad one, so parsing reaches the bad option after it.
-        let flag = try LinkdProcess.run(["serve", "--resolve-cache", "5", "--api-hostname", "*.example.com"],
-                                        environment: ["LINKD_RESOLVE_CACHE": "lots"])
+        let flag = try LinkdProcess.run(
+            ["serve", "--resolve-cache", "5", "--api-hostname", "*.example.com"],
+            environment: ["LINKD_RESOLVE_CACHE": "lots"])
         #expect(flag.status == 2)
         #expect(flag.stderr.contains("api-hostname must be"), "\(flag.stderr)")
         let empty = try LinkdProcess.run(["serve", "--api-hostname", "*.example.com"], environment: ["LINKD_THREADS": ""])
@@ -120,8 +125,10 @@ struct ConfigurationOptionsTests {
         (["--check-resolve", "links.example.com:443"], "links.example.com:443"),
         (["--check-resolve", "links.example.com:443:127.0.0.1,cdn.example.com:443:localhost"], "cdn.example.com:443:localhost"),
         // Repeated: every value is read, not only the last.
-        (["--check-resolve", "links.example.com:99999:127.0.0.1", "--check-resolve", "links.example.com:443:127.0.0.1"],
-         "links.example.com:99999:127.0.0.1"),
+        (
+            ["--check-resolve", "links.example.com:99999:127.0.0.1", "--check-resolve", "links.example.com:443:127.0.0.1"],
+            "links.example.com:99999:127.0.0.1"
+        ),
     ])
     func checkResolveEntriesAreValidated(arguments: [String], bad: String) throws {
         let result = try LinkdProcess.run(["serve"] + arguments)

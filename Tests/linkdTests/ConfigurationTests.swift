@@ -9,8 +9,10 @@ struct ConfigurationTests {
         let help = try LinkdProcess.run(["serve", "--help"])
         #expect(help.stdout.contains("--cors-origins"))
         #expect(help.stdout.contains("LINKD_CORS_ORIGINS"))
-        for option in ["--connection-limit", "LINKD_CONNECTION_LIMIT", "--header-timeout", "LINKD_HEADER_TIMEOUT",
-                       "--body-timeout", "LINKD_BODY_TIMEOUT", "--idle-timeout", "LINKD_IDLE_TIMEOUT", "--console", "LINKD_CONSOLE_DIR"] {
+        for option in [
+            "--connection-limit", "LINKD_CONNECTION_LIMIT", "--header-timeout", "LINKD_HEADER_TIMEOUT",
+            "--body-timeout", "LINKD_BODY_TIMEOUT", "--idle-timeout", "LINKD_IDLE_TIMEOUT", "--console", "LINKD_CONSOLE_DIR",
+        ] {
             #expect(help.stdout.contains(option), "\(option)")
         }
     }
@@ -22,12 +24,16 @@ struct ConfigurationTests {
         #expect(result.stderr.contains("CORS origin '\(origin)'"))
     }
 
-    @Test("bad serve settings are usage errors", arguments: [
-        ["--aasa-max-age", "-1"], ["--aasa-max-age", "soon"], ["--public-resolve", "maybe"], ["--access-log", "verbose"], ["--threads", "0"], ["--log-level", "loud"],
-        ["--resolve-cache", "-1"], ["--resolve-cache", "lots"], ["--connection-limit", "0"], ["--connection-limit", "many"],
-        ["--header-timeout", "-1"], ["--body-timeout", "soon"], ["--idle-timeout", "86401"],
-        ["--trusted-proxies", "10.0.0.0/33"], ["--trusted-proxies", "caddy"], ["--api-hostname", "*.example.com"], ["--api-hostname", "127.0.0.1"],
-    ])
+    @Test(
+        "bad serve settings are usage errors",
+        arguments: [
+            ["--aasa-max-age", "-1"], ["--aasa-max-age", "soon"], ["--public-resolve", "maybe"], ["--access-log", "verbose"],
+            ["--threads", "0"], ["--log-level", "loud"],
+            ["--resolve-cache", "-1"], ["--resolve-cache", "lots"], ["--connection-limit", "0"], ["--connection-limit", "many"],
+            ["--header-timeout", "-1"], ["--body-timeout", "soon"], ["--idle-timeout", "86401"],
+            ["--trusted-proxies", "10.0.0.0/33"], ["--trusted-proxies", "caddy"], ["--api-hostname", "*.example.com"],
+            ["--api-hostname", "127.0.0.1"],
+        ])
     func badServeSettings(arguments: [String]) throws {
         let result = try LinkdProcess.run(["serve"] + arguments)
         #expect(result.status == 2, "\(arguments)")

@@ -39,7 +39,9 @@ struct CopiedBinaryTests {
         // copy finds it current rather than refusing it.
         let existing = try TestDatabase.create()
         defer { try? existing.drop() }
-        let migrated = try LinkdProcess.run(["migrate", "--database-url", existing.parameters.conninfo, "--migrations", LinkdServer.migrations])
+        let migrated = try LinkdProcess.run([
+            "migrate", "--database-url", existing.parameters.conninfo, "--migrations", LinkdServer.migrations,
+        ])
         #expect(migrated.status == 0, "\(migrated.stderr)")
         let status = try Self.run(folder, ["migrate", "--status", "--database-url", existing.parameters.conninfo])
         #expect(status.status == 0 && status.stdout.hasPrefix("migrations: current"), "\(status.stdout) \(status.stderr)")
@@ -54,26 +56,32 @@ struct CopiedBinaryTests {
         let database = try TestDatabase.create()
         defer { try? database.drop() }
         func serve(_ options: [String]) throws -> LinkdServer {
-            try LinkdServer(["--database-url", database.parameters.conninfo, "--listen", "127.0.0.1:0",
-                             "--spool-dir", folder.appendingPathComponent("spool-\(UUID())").path] + options,
-                            executable: folder.appendingPathComponent("linkd").path, workingDirectory: folder.path)
+            try LinkdServer(
+                [
+                    "--database-url", database.parameters.conninfo, "--listen", "127.0.0.1:0",
+                    "--spool-dir", folder.appendingPathComponent("spool-\(UUID())").path,
+                ] + options,
+                executable: folder.appendingPathComponent("linkd").path, workingDirectory: folder.path)
         }
 
         let server = try serve([])
         let port = try server.port()
         defer { _ = try? server.terminate() }
-        for (path, file, type) in [("/console/", "index.html", "text/html; charset=utf-8"),
-                                   ("/console/views/links.js", "views/links.js", "text/javascript; charset=utf-8"),
-                                   ("/console/console.css", "console.css", "text/css; charset=utf-8"),
-                                   ("/console/icon.svg", "icon.svg", "image/svg+xml")] {
+        for (path, file, type) in [
+            ("/console/", "index.html", "text/html; charset=utf-8"),
+            ("/console/views/links.js", "views/links.js", "text/javascript; charset=utf-8"),
+            ("/console/console.css", "console.css", "text/css; charset=utf-8"),
+            ("/console/icon.svg", "icon.svg", "image/svg+xml"),
+        ] {
             let answer = try HTTPTestClient.request(port: port, path: path)
             #expect(answer.status == 200, "\(path): \(answer.status)")
             #expect(answer.headers["Content-Type"] == type, "\(path)")
             let bytes = [UInt8](try Data(contentsOf: Self.checkout.appendingPathComponent("console").appendingPathComponent(file)))
             #expect(answer.body == bytes, "\(path) is the checkout's \(file), byte for byte")
         }
-        #expect(server.output.contains("console served at /console/") && server.output.contains(#""console.source":"built-in""#),
-                "\(server.output.suffix(2000))")
+        #expect(
+            server.output.contains("console served at /console/") && server.output.contains(#""console.source":"built-in""#),
+            "\(server.output.suffix(2000))")
         #expect(try server.terminate() == 0)
 
         // A folder given instead that holds no console: said at start, and the rest is served.

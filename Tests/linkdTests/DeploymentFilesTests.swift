@@ -11,8 +11,12 @@ struct DeploymentFilesTests {
 
     /// The compose file as JSON, through PyYAML's safe loader.
     static func compose() throws -> [String: Any] {
-        let process = try Subprocess("/usr/bin/python3", ["-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
-                                                          root.appendingPathComponent("docker-compose.yml").path])
+        let process = try Subprocess(
+            "/usr/bin/python3",
+            [
+                "-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
+                root.appendingPathComponent("docker-compose.yml").path,
+            ])
         let status = try process.wait()
         let data = Data(process.standardOutput.utf8)
         guard status == 0 else { throw TestFailure("docker-compose.yml is not valid YAML (or python3-yaml is missing)") }
@@ -24,8 +28,9 @@ struct DeploymentFilesTests {
         let postgres = try #require(services["postgres"])
         // postgres:15 with the hll extension the analytics' visitor sketches need, built from deploy/.
         let build = try #require(postgres["build"] as? [String: String])
-        let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("deploy").appendingPathComponent(build["dockerfile"] ?? "Dockerfile"),
-                                    encoding: .utf8)
+        let dockerfile = try String(
+            contentsOf: Self.root.appendingPathComponent("deploy").appendingPathComponent(build["dockerfile"] ?? "Dockerfile"),
+            encoding: .utf8)
         #expect(build["context"] == "deploy")
         #expect(dockerfile.contains("FROM postgres:15\n") && dockerfile.contains("postgresql-15-hll"))
         #expect(postgres["healthcheck"] != nil)
@@ -34,7 +39,10 @@ struct DeploymentFilesTests {
         let linkd = try #require(services["linkd"])
         let linkdEnvironment = try #require(linkd["environment"] as? [String: String])
         let url = try #require(linkdEnvironment["DATABASE_URL"])
-        #expect(url == "postgresql://\(environment["POSTGRES_USER"]!):\(environment["POSTGRES_PASSWORD"]!)@postgres:5432/\(environment["POSTGRES_DB"]!)")
+        #expect(
+            url
+                == "postgresql://\(environment["POSTGRES_USER"]!):\(environment["POSTGRES_PASSWORD"]!)@postgres:5432/\(environment["POSTGRES_DB"]!)"
+        )
         #expect(linkdEnvironment["LINKD_LISTEN"]?.hasPrefix("0.0.0.0:") == true)
         let dependsOn = try #require(linkd["depends_on"] as? [String: [String: String]])
         #expect(dependsOn["postgres"]?["condition"] == "service_healthy")
@@ -64,7 +72,8 @@ struct DeploymentFilesTests {
             #expect(node["ports"] == nil, "\(name) is reached through Caddy only")
             let environment = try #require(node["environment"] as? [String: String])
             #expect(environment["LINKD_TRUSTED_PROXIES"] == caddyAddress)
-            #expect(environment["DATABASE_URL"] == (services["linkd"]?["environment"] as? [String: String])?["DATABASE_URL"], "one PostgreSQL")
+            #expect(
+                environment["DATABASE_URL"] == (services["linkd"]?["environment"] as? [String: String])?["DATABASE_URL"], "one PostgreSQL")
             for variable in environment.keys { #expect(help.contains(variable), "linkd serve does not read \(variable)") }
             let healthcheck = try #require(node["healthcheck"] as? [String: Any])
             #expect((healthcheck["test"] as? [String])?.joined(separator: " ").contains("/readyz") == true)
@@ -84,17 +93,24 @@ struct DeploymentFilesTests {
             #expect(install.contains(package), "scripts/install-deps installs \(package)")
         }
         // And the shared libraries linkd links against, in the run stage.
-        for package in ["libpq5", "libmicrohttpd12", "libssl3", "zlib1g", "libqrencode4", "libcsv3", "libcurl4", "libyaml-0-2", "libmaxminddb0", "libargon2-1", "uap-core",
-                        "libjs-chart.js"] {
+        for package in [
+            "libpq5", "libmicrohttpd12", "libssl3", "zlib1g", "libqrencode4", "libcsv3", "libcurl4", "libyaml-0-2", "libmaxminddb0",
+            "libargon2-1", "uap-core",
+            "libjs-chart.js",
+        ] {
             #expect(dockerfile.contains(package), "\(package)")
         }
         // The build stage gives the EmbedFiles plugin the console and the migrations; the binary carries them.
         #expect(dockerfile.contains("COPY migrations ./migrations") && dockerfile.contains("COPY console ./console"))
-        #expect(!dockerfile.contains("/usr/share/linkd") && !dockerfile.contains("LINKD_MIGRATIONS_DIR") && !dockerfile.contains("LINKD_CONSOLE_DIR"))
+        #expect(
+            !dockerfile.contains("/usr/share/linkd") && !dockerfile.contains("LINKD_MIGRATIONS_DIR")
+                && !dockerfile.contains("LINKD_CONSOLE_DIR"))
         #expect(dockerfile.contains("/readyz"))
-        for package in ["libpq-dev", "libmicrohttpd-dev", "libssl-dev", "postgresql", "python3-yaml", "caddy", "curl", "zlib1g-dev",
-                        "libcsv-dev", "libjs-chart.js", "chromium", "chromium-driver", "python3-selenium", "uap-core",
-                        "libmaxmind-db-writer-perl"] {
+        for package in [
+            "libpq-dev", "libmicrohttpd-dev", "libssl-dev", "postgresql", "python3-yaml", "caddy", "curl", "zlib1g-dev",
+            "libcsv-dev", "libjs-chart.js", "chromium", "chromium-driver", "python3-selenium", "uap-core",
+            "libmaxmind-db-writer-perl",
+        ] {
             #expect(install.contains(package), "scripts/install-deps installs \(package)")
         }
     }

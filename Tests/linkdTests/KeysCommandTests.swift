@@ -8,13 +8,15 @@ import TestSupport
         let served = try ServedLinkd()
         defer { served.close() }
         func create(_ extra: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            let run = try LinkdProcess.run(["keys", "create", "--workspace", "acme"] + extra
-                + ["--database-url", served.database.parameters.conninfo, "--migrations", LinkdServer.migrations])
+            let run = try LinkdProcess.run(
+                ["keys", "create", "--workspace", "acme"] + extra
+                    + ["--database-url", served.database.parameters.conninfo, "--migrations", LinkdServer.migrations])
             return (run.status, run.stdout.trimmingCharacters(in: .whitespacesAndNewlines), run.stderr)
         }
         func role(_ key: String) throws -> String? {
-            let answer = try HTTPTestClient.request(port: served.port, method: "GET", path: "/v1/whoami",
-                                                    headers: [("Authorization", "Bearer \(key)")], body: nil)
+            let answer = try HTTPTestClient.request(
+                port: served.port, method: "GET", path: "/v1/whoami",
+                headers: [("Authorization", "Bearer \(key)")], body: nil)
             return (try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])?["role"] as? String
         }
         let owner = try create(["--role", "owner"])

@@ -21,8 +21,11 @@ final class LinkdServer: @unchecked Sendable {
     /// Starts `linkd serve` on `database` (with the repository's migrations), listening on `port`, spooling in
     /// `spool`, with `options` after those.
     convenience init(database: TestDatabase, port: Int, spool: URL, options: [String] = []) throws {
-        try self.init(["--database-url", database.parameters.conninfo, "--listen", "127.0.0.1:\(port)", "--spool-dir", spool.path,
-                       "--migrations", Self.migrations] + options)
+        try self.init(
+            [
+                "--database-url", database.parameters.conninfo, "--listen", "127.0.0.1:\(port)", "--spool-dir", spool.path,
+                "--migrations", Self.migrations,
+            ] + options)
     }
 
     /// What the server logged.
@@ -68,7 +71,9 @@ final class LinkdServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -45,7 +45,8 @@ struct ServeCommandTests {
         // A restart reuses the data: the key made before still works.
         let second = try Self.serve(dataDirectory: directory)
         let secondPort = try second.port()
-        let again = try HTTPTestClient.request(port: secondPort, method: "GET", path: "/v1/teams", headers: [("Authorization", "Bearer \(key)")])
+        let again = try HTTPTestClient.request(
+            port: secondPort, method: "GET", path: "/v1/teams", headers: [("Authorization", "Bearer \(key)")])
         #expect(again.status == 200)
         #expect(!second.output.contains("initdb"), "the cluster is not initialised twice")
         #expect(try second.terminate() == 0)

@@ -22,8 +22,9 @@ struct ServeGeoIPTests {
             let status = try server.process.wait(timeout: 60)
             #expect(status == 1)
             let refusal = server.output.split(separator: "\n").filter { $0.hasPrefix("linkd serve:") }
-            #expect(refusal.count == 1 && refusal.first?.contains(file) == true && refusal.first?.contains(reason) == true,
-                    "\(server.output.suffix(1000))")
+            #expect(
+                refusal.count == 1 && refusal.first?.contains(file) == true && refusal.first?.contains(reason) == true,
+                "\(server.output.suffix(1000))")
         }
     }
 
@@ -42,23 +43,39 @@ struct ServeGeoIPTests {
         let server = try Self.serve(database, geoIP: file)
         let port = try server.port()
         try server.waitUntilReady(port: port)
-        let key = try LinkdProcess.run(["keys", "create", "--workspace", "acme", "--database-url", database.parameters.conninfo,
-                                        "--migrations", LinkdServer.migrations]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let created = try HTTPTestClient.request(port: port, method: "POST", path: "/v1/domains",
-                                                 headers: [("Authorization", "Bearer \(key)"), ("Content-Type", "application/json")],
-                                                 body: Array(#"{"hostname":"links.example.com","webFallbackUrl":"https://www.example.com"}"#.utf8))
+        let key = try LinkdProcess.run([
+            "keys", "create", "--workspace", "acme", "--database-url", database.parameters.conninfo,
+            "--migrations", LinkdServer.migrations,
+        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let created = try HTTPTestClient.request(
+            port: port, method: "POST", path: "/v1/domains",
+            headers: [("Authorization", "Bearer \(key)"), ("Content-Type", "application/json")],
+            body: Array(#"{"hostname":"links.example.com","webFallbackUrl":"https://www.example.com"}"#.utf8))
         #expect(created.status == 201, "\(created.text)")
         let clicks = [
-            ("/a", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1", "127.0.0.2"),
-            ("/b", "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36", "127.0.0.3"),
-            ("/c", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15", "127.0.0.4"),
+            (
+                "/a",
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+                "127.0.0.2"
+            ),
+            (
+                "/b",
+                "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+                "127.0.0.3"
+            ),
+            (
+                "/c",
+                "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15",
+                "127.0.0.4"
+            ),
             ("/d", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "127.0.0.2"),
         ]
         for (path, agent, source) in clicks {
-            let response = try HTTPTestClient.request(port: port, path: path, headers: [("Host", "links.example.com"), ("User-Agent", agent)], source: source)
+            let response = try HTTPTestClient.request(
+                port: port, path: path, headers: [("Host", "links.example.com"), ("User-Agent", agent)], source: source)
             #expect(response.status == 302)
         }
-        #expect(try server.terminate() == 0)   // writes every accepted hit out
+        #expect(try server.terminate() == 0) // writes every accepted hit out
         let rows = try Connection(database.parameters)
             .query("SELECT path, country, os, browser, device FROM hits WHERE hostname = 'links.example.com' ORDER BY path")
             .map { try $0.decode((String, String?, String?, String?, String?).self) }

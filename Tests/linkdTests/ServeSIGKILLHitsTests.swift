@@ -19,7 +19,7 @@ struct ServeSIGKILLHitsTests {
         load.answered.add(linkd.probesAnswered, ordering: .relaxed)
         var samples: [Int] = []
         for _ in 0..<15 {
-            usleep(150_000)   // the pace of the samples over the load, what is measured: not a wait
+            usleep(150_000) // the pace of the samples over the load, what is measured: not a wait
             samples.append(Int(try #require(try linkd.metric("linkd_hits_not_durable"))))
         }
         let answeredBeforeScrape = load.answered.load(ordering: .relaxed)
@@ -37,11 +37,14 @@ struct ServeSIGKILLHitsTests {
         #expect(stored <= acknowledged + load.clients, "no hit is stored that was not accepted, none twice")
         // A lost hit was not durable at the last scrape, or arrived after it.
         let bound = notDurable + (acknowledged - answeredBeforeScrape)
-        #expect(lost <= bound, "lost \(lost); not durable at the last scrape \(notDurable), answered after it \(acknowledged - answeredBeforeScrape)")
-        print("SIGKILL figures: \(acknowledged) clicks answered in \(String(format: "%.2f", elapsed)) s (\(Int(Double(acknowledged) / elapsed))/s), "
-              + "\(stored) stored, \(max(0, lost)) lost (\(String(format: "%.2f", 100 * Double(max(0, lost)) / Double(acknowledged)))%, "
-              + "\(String(format: "%.2f", Double(max(0, lost)) * elapsed / Double(acknowledged))) s of the load), bound \(bound); "
-              + "linkd_hits_not_durable every 150 ms: \(samples), at the kill: \(notDurable)")
+        #expect(
+            lost <= bound,
+            "lost \(lost); not durable at the last scrape \(notDurable), answered after it \(acknowledged - answeredBeforeScrape)")
+        print(
+            "SIGKILL figures: \(acknowledged) clicks answered in \(String(format: "%.2f", elapsed)) s (\(Int(Double(acknowledged) / elapsed))/s), "
+                + "\(stored) stored, \(max(0, lost)) lost (\(String(format: "%.2f", 100 * Double(max(0, lost)) / Double(acknowledged)))%, "
+                + "\(String(format: "%.2f", Double(max(0, lost)) * elapsed / Double(acknowledged))) s of the load), bound \(bound); "
+                + "linkd_hits_not_durable every 150 ms: \(samples), at the kill: \(notDurable)")
 
         // The next process starts on the same database and spool and serves.
         try linkd.restart()

@@ -11,7 +11,7 @@ struct ServeSIGTERMHitsTests {
         let linkd = try ServedLinkd()
         defer { linkd.close() }
         let load = ClickLoad(port: linkd.port)
-        load.answered.add(linkd.probesAnswered, ordering: .relaxed)  // the probe clicks that showed the domain serving
+        load.answered.add(linkd.probesAnswered, ordering: .relaxed) // the probe clicks that showed the domain serving
         try waitUntil("a load of clicks answered, the hits of some not yet written") {
             try load.answered.load(ordering: .relaxed) > 1_000 && (linkd.metric("linkd_hits_not_durable") ?? 0) > 0
         }
@@ -44,6 +44,7 @@ struct ServeSIGTERMHitsTests {
 
 /// One click on the served domain answers 302.
 func expectClickAnswers(_ linkd: ServedLinkd) throws {
-    let response = try HTTPTestClient.request(port: linkd.port, method: "GET", path: "/after-restart", headers: [("Host", ServedLinkd.host)])
+    let response = try HTTPTestClient.request(
+        port: linkd.port, method: "GET", path: "/after-restart", headers: [("Host", ServedLinkd.host)])
     guard response.status == 302 else { throw TestFailure("a click after the restart: \(response.status) \(response.text)") }
 }

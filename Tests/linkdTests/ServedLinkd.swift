@@ -21,11 +21,14 @@ final class ServedLinkd: @unchecked Sendable {
         server = try Self.serve(database: database, spool: spool, port: port)
         try server.waitUntilReady(port: port)
         let conninfo = database.parameters.conninfo
-        let key = try LinkdProcess.run(["keys", "create", "--workspace", "acme", "--database-url", conninfo, "--migrations", LinkdServer.migrations])
-            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let created = try HTTPTestClient.request(port: port, method: "POST", path: "/v1/domains",
-                                                 headers: [("Authorization", "Bearer \(key)"), ("Content-Type", "application/json")],
-                                                 body: Array(#"{"hostname":"\#(Self.host)","webFallbackUrl":"https://www.example.com"}"#.utf8))
+        let key = try LinkdProcess.run([
+            "keys", "create", "--workspace", "acme", "--database-url", conninfo, "--migrations", LinkdServer.migrations,
+        ])
+        .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let created = try HTTPTestClient.request(
+            port: port, method: "POST", path: "/v1/domains",
+            headers: [("Authorization", "Bearer \(key)"), ("Content-Type", "application/json")],
+            body: Array(#"{"hostname":"\#(Self.host)","webFallbackUrl":"https://www.example.com"}"#.utf8))
         guard created.status == 201 else { throw TestFailure("POST /v1/domains: \(created.status) \(created.text)") }
         try waitUntil("clicks on the new domain to answer") {
             let probe = try HTTPTestClient.request(port: port, method: "GET", path: "/probe", headers: [("Host", Self.host)])
@@ -54,7 +57,8 @@ final class ServedLinkd: @unchecked Sendable {
 
     /// Hits stored for the domain.
     func storedHits() throws -> Int {
-        try Connection(database.parameters).query("SELECT count(*)::int8 FROM hits WHERE hostname = \(Self.host)").first!.decode(0, as: Int.self)
+        try Connection(database.parameters).query("SELECT count(*)::int8 FROM hits WHERE hostname = \(Self.host)").first!.decode(
+            0, as: Int.self)
     }
 
     /// Spool segments left in the spool directory.
@@ -91,8 +95,11 @@ final class ClickLoad: @unchecked Sendable {
                 guard let connection = try? HTTPTestClient(port: port, timeout: 10) else { return }
                 var index = 0
                 while true {
-                    guard let response = try? connection.request("GET", "/c\(client)/\(index % 100)", headers: [("Host", ServedLinkd.host), ("User-Agent", "curl/8")]),
-                          response.status == 302 else { return }
+                    guard
+                        let response = try? connection.request(
+                            "GET", "/c\(client)/\(index % 100)", headers: [("Host", ServedLinkd.host), ("User-Agent", "curl/8")]),
+                        response.status == 302
+                    else { return }
                     answered.add(1, ordering: .relaxed)
                     index += 1
                 }

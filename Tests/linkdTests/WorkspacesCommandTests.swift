@@ -24,9 +24,11 @@ struct WorkspacesCommandTests {
         #expect(try linkd("workspaces", "list").stdout == "acme: example.com links.example.org\nglobex: any hostname\n")
         #expect(try linkd("workspaces", "list", "globex").stdout == "globex: any hostname\n")
 
-        let stored = try Connection(database.parameters).query("""
+        let stored = try Connection(database.parameters).query(
+            """
             SELECT w.name, s.suffix FROM workspace_host_suffixes s JOIN workspaces w ON w.id = s.workspace_id ORDER BY 2
-            """).map { try $0.decode((String, String).self) }
+            """
+        ).map { try $0.decode((String, String).self) }
         #expect(stored.map { "\($0.0) \($0.1)" } == ["acme example.com", "acme links.example.org"])
 
         let unknown = try linkd("workspaces", "allow-suffix", "nobody", "example.com")

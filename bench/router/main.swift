@@ -7,7 +7,8 @@ let rules = Int(arguments.dropFirst().first ?? "10") ?? 10
 let rounds = Int(arguments.dropFirst(2).first ?? "5") ?? 5
 var generator = SystemRandomNumberGenerator()
 let urls: [String] = (0..<1024).map { index in
-    index % 8 == 7 ? "https://links.example.com/nowhere/\(index)"
+    index % 8 == 7
+        ? "https://links.example.com/nowhere/\(index)"
         : "https://links.example.com/section\(Int.random(in: 0..<rules, using: &generator))/\(index + 1)"
 }
 guard LinkRouter.route(urls[0]) != nil || urls[0].contains("nowhere") else { fatalError("the router does not route the bench URLs") }

@@ -40,7 +40,7 @@ extension AppLinksDetail {
     /// The JSON tree of this entry.
     public var json: JSONValue {
         var members: [JSONMember] = []
-        if paths != nil, appIDs.count == 1 {  // iOS 12 reads `appID`; iOS 13+ reads either
+        if paths != nil, appIDs.count == 1 { // iOS 12 reads `appID`; iOS 13+ reads either
             members.append(JSONMember(key: "appID", value: .string(appIDs[0])))
         } else {
             members.append(JSONMember(key: "appIDs", value: .array(appIDs.map(JSONValue.string))))

@@ -47,11 +47,15 @@ public final class AndroidAppLinks: Sendable {
         let effective = RuleMatcher.effective(rule.component, detailDefaults: nil, fileDefaults: settings.defaults)
         let exclude = effective.exclude ?? false
         let (dynamic, notes) = AndroidDynamicRule.written(effective: effective, position: position, variables: variables)
-        let constrains = (effective.query.map { if case .string("*") = $0 { return false }; return true } ?? false)
+        let constrains =
+            (effective.query.map {
+                if case .string("*") = $0 { return false }; return true
+            } ?? false)
             || (effective.fragment.map { $0 != "*" } ?? false)
-        return Rule(position: position, exclude: exclude,
-                    manifest: exclude ? nil : AndroidPathTranslation(effective: effective, variables: variables),
-                    dynamic: dynamic, dynamicNotes: notes, constrainsQueryOrFragment: constrains)
+        return Rule(
+            position: position, exclude: exclude,
+            manifest: exclude ? nil : AndroidPathTranslation(effective: effective, variables: variables),
+            dynamic: dynamic, dynamicNotes: notes, constrainsQueryOrFragment: constrains)
     }
 
     /// The statement's `dynamic_app_link_components` for an app: its rules' entries, in order.
@@ -83,7 +87,9 @@ public final class AndroidAppLinks: Sendable {
                 guard let deciding else { continue }
                 decision = (index, deciding.position, !deciding.exclude)
             }
-            if let current = best, current.opens && !decision.opens || (current.opens == decision.opens && current.position <= decision.position) {
+            if let current = best,
+                current.opens && !decision.opens || (current.opens == decision.opens && current.position <= decision.position)
+            {
                 continue
             }
             best = decision

@@ -15,7 +15,8 @@ public struct AndroidDynamicRule: Sendable, Hashable {
     /// The position of the rule it was written from.
     public let position: Int
 
-    public init(path: String?, query: [(name: String, pattern: String)] = [], fragment: String? = nil, exclude: Bool = false, position: Int) {
+    public init(path: String?, query: [(name: String, pattern: String)] = [], fragment: String? = nil, exclude: Bool = false, position: Int)
+    {
         self.path = path
         self.query = query
         self.fragment = fragment
@@ -43,7 +44,9 @@ public struct AndroidDynamicRule: Sendable, Hashable {
     public var json: JSONValue {
         var members: [JSONMember] = []
         if let path { members.append(JSONMember(key: "/", value: .string(path))) }
-        if !query.isEmpty { members.append(JSONMember(key: "?", value: .object(query.map { JSONMember(key: $0.name, value: .string($0.pattern)) }))) }
+        if !query.isEmpty {
+            members.append(JSONMember(key: "?", value: .object(query.map { JSONMember(key: $0.name, value: .string($0.pattern)) })))
+        }
         if let fragment { members.append(JSONMember(key: "#", value: .string(fragment))) }
         if exclude { members.append(JSONMember(key: "exclude", value: .bool(true))) }
         return .object(members)
@@ -88,7 +91,9 @@ extension AndroidDynamicRule {
     ///   - effective: the rule's component with every default applied.
     ///   - position: the rule's position.
     ///   - variables: declared substitution variables.
-    static func written(effective: AASAComponent, position: Int, variables: [String: [String]]) -> (rules: [AndroidDynamicRule], notes: [String]) {
+    static func written(
+        effective: AASAComponent, position: Int, variables: [String: [String]]
+    ) -> (rules: [AndroidDynamicRule], notes: [String]) {
         var notes: [String] = []
         let percentEncoded = effective.percentEncoded ?? true
         if effective.caseSensitive == false {
@@ -119,7 +124,9 @@ extension AndroidDynamicRule {
                     notes.append("query item '\(item.name)': iOS reads an absent item as empty, Android needs the item present")
                 }
                 let values = texts(item.pattern)
-                if values.count > 1 { notes.append("query item '\(item.name)': only its first substitution value is written for Android (narrower)") }
+                if values.count > 1 {
+                    notes.append("query item '\(item.name)': only its first substitution value is written for Android (narrower)")
+                }
                 query.append((item.name, values.first.flatMap { $0 } ?? item.pattern))
             }
         default:
@@ -129,7 +136,8 @@ extension AndroidDynamicRule {
         var rules: [AndroidDynamicRule] = []
         for path in paths {
             for fragment in fragments {
-                let rule = AndroidDynamicRule(path: path, query: query, fragment: fragment, exclude: effective.exclude ?? false, position: position)
+                let rule = AndroidDynamicRule(
+                    path: path, query: query, fragment: fragment, exclude: effective.exclude ?? false, position: position)
                 if !rules.contains(rule) { rules.append(rule) }
             }
         }

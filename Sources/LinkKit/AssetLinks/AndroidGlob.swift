@@ -60,7 +60,7 @@ struct AndroidGlob: Sendable, Hashable {
                     append(.characterClass(characterClass))
                     continue
                 }
-                guard let values = variables[name] ?? builtInValues(name) else { return ([], false) }   // never matches
+                guard let values = variables[name] ?? builtInValues(name) else { return ([], false) } // never matches
                 if values.count * results.count > maximumAlternatives {
                     widened = true
                     append(.star)
@@ -126,7 +126,11 @@ struct AndroidGlob: Sendable, Hashable {
 
     /// Whether a star stands anywhere but at the end (Android's wildcards never retry a longer run).
     var hasInnerStar: Bool { tokens.dropLast().contains(.star) }
-    var hasClass: Bool { tokens.contains { if case .characterClass = $0 { return true }; return false } }
+    var hasClass: Bool {
+        tokens.contains {
+            if case .characterClass = $0 { return true }; return false
+        }
+    }
 
     /// Whether any literal has a letter (which `caseSensitive: false` must fold).
     var hasLetters: Bool {

@@ -21,7 +21,9 @@ public struct AndroidPathTranslation: Sendable, Hashable {
             if text == parent, elements.contains(where: { $0.kind == .prefix }) { continue }
             let (globs, widened) = AndroidGlob.alternatives(text, percentEncoded: effective.percentEncoded ?? true, variables: variables)
             if widened {
-                notes.append("a substitution variable has more than \(AndroidGlob.maximumAlternatives) values here, so Android reads it as '*' (wider)")
+                notes.append(
+                    "a substitution variable has more than \(AndroidGlob.maximumAlternatives) values here, so Android reads it as '*' (wider)"
+                )
             }
             for glob in globs {
                 for element in Self.elements(glob, caseSensitive: caseSensitive, notes: &notes) where !elements.contains(element) {
@@ -67,7 +69,9 @@ public struct AndroidPathTranslation: Sendable, Hashable {
             }
         }
         if glob.hasInnerStar {
-            notes.append("'*' inside a path: Android takes the shortest run up to the next character and never retries a longer one, so a run that holds that character (iOS matches it) does not match")
+            notes.append(
+                "'*' inside a path: Android takes the shortest run up to the next character and never retries a longer one, so a run that holds that character (iOS matches it) does not match"
+            )
         }
         if foldsCase || glob.hasClass {
             return [make(advanced(tokens, foldCase: foldsCase), .advancedGlob)]

@@ -99,7 +99,7 @@ public struct AndroidPatternMatcher: Sendable, Hashable {
                 s += 1
                 continue
             }
-            p += 1   // the `*`
+            p += 1 // the `*`
             if unit == dot && !escaped {
                 // `.*` at the very end takes the rest.
                 guard p < pattern.count else { return true }
@@ -182,7 +182,9 @@ public struct AndroidPatternMatcher: Sendable, Hashable {
                 guard let close = units[(i + 1)...].firstIndex(of: ascii("}")) else { throw fail("a range is not terminated with '}'") }
                 let text = String(decoding: units[(i + 1)..<close], as: UTF16.self)
                 let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-                guard (1...2).contains(parts.count), let minimum = Int(parts[0]) else { throw fail("range '{\(text)}' is not {n}, {n,} or {n,m}") }
+                guard (1...2).contains(parts.count), let minimum = Int(parts[0]) else {
+                    throw fail("range '{\(text)}' is not {n}, {n,} or {n,m}")
+                }
                 let maximum = parts.count == 1 ? minimum : parts[1].isEmpty ? Int.max : Int(parts[1])
                 guard let maximum, minimum <= maximum else { throw fail("range '{\(text)}' is not {n}, {n,} or {n,m}") }
                 try modify(minimum, maximum)

@@ -40,7 +40,8 @@ public struct AssetLinksFile: Sendable, Hashable {
     public func grantsHandleAllURLs(packageName: AndroidPackageName, fingerprint: CertificateFingerprint) -> Bool {
         statements.contains { statement in
             guard statement.relations.contains(Self.handleAllURLs),
-                  case .androidApp(let name, let fingerprints) = statement.target, name == packageName.rawValue else { return false }
+                case .androidApp(let name, let fingerprints) = statement.target, name == packageName.rawValue
+            else { return false }
             return fingerprints.contains { (try? CertificateFingerprint($0)) == fingerprint }
         }
     }
@@ -92,8 +93,10 @@ public struct AssetLinksStatement: Sendable, Hashable {
         let target: JSONValue
         switch self.target {
         case .androidApp(let packageName, let fingerprints):
-            target = .object(["namespace": .string("android_app"), "package_name": .string(packageName),
-                              "sha256_cert_fingerprints": .array(fingerprints.map(JSONValue.string))])
+            target = .object([
+                "namespace": .string("android_app"), "package_name": .string(packageName),
+                "sha256_cert_fingerprints": .array(fingerprints.map(JSONValue.string)),
+            ])
         case .web(let site):
             target = .object(["namespace": .string("web"), "site": .string(site)])
         case .other(let namespace):

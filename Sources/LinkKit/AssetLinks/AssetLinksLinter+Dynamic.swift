@@ -19,10 +19,14 @@ extension AssetLinksLinter {
                 continue
             }
             if member.key != AssetLinksFile.handleAllURLs {
-                add(.warning, "unknownRelation", relationPointer, "dynamic rules extend '\(AssetLinksFile.handleAllURLs)', not '\(member.key)'")
+                add(
+                    .warning, "unknownRelation", relationPointer,
+                    "dynamic rules extend '\(AssetLinksFile.handleAllURLs)', not '\(member.key)'")
             }
             for field in inner where field.key != "dynamic_app_link_components" {
-                add(.warning, "unknownKey", JSONPointer.appending(relationPointer, field.key), "unknown relation extension key '\(field.key)' is ignored")
+                add(
+                    .warning, "unknownKey", JSONPointer.appending(relationPointer, field.key),
+                    "unknown relation extension key '\(field.key)' is ignored")
             }
             guard let components = member.value["dynamic_app_link_components"] else { continue }
             declares = true
@@ -37,7 +41,9 @@ extension AssetLinksLinter {
         // Android discards every dynamic rule of the statement when one field is malformed or empty.
         let discards = " (Android then discards all dynamic rules and reads only the manifest)"
         guard let list = components.arrayValue else {
-            add(.error, "wrongType", pointer, "dynamic_app_link_components must be a list of rule objects, not \(components.typeName)" + discards)
+            add(
+                .error, "wrongType", pointer,
+                "dynamic_app_link_components must be a list of rule objects, not \(components.typeName)" + discards)
             return
         }
         if list.isEmpty { add(.error, "noDynamicRules", pointer, "dynamic_app_link_components is empty" + discards) }
@@ -73,19 +79,25 @@ extension AssetLinksLinter {
                     for item in items {
                         let itemPointer = JSONPointer.appending(queryPointer, item.key)
                         guard let text = item.value.stringValue else {
-                            add(.error, "wrongType", itemPointer, "query item '\(item.key)' must be a pattern string, not \(item.value.typeName)" + discards)
+                            add(
+                                .error, "wrongType", itemPointer,
+                                "query item '\(item.key)' must be a pattern string, not \(item.value.typeName)" + discards)
                             continue
                         }
                         lintWildcards(text, itemPointer, add)
                     }
                 } else {
-                    add(.error, "wrongType", queryPointer, "'?' must be an object of query item name to pattern, not \(query.typeName)" + discards)
+                    add(
+                        .error, "wrongType", queryPointer,
+                        "'?' must be an object of query item name to pattern, not \(query.typeName)" + discards)
                 }
             }
             let exclude: Bool
             if let value = component["exclude"] {
                 guard let flag = value.boolValue else {
-                    add(.error, "wrongType", JSONPointer.appending(at, "exclude"), "'exclude' must be true or false, not \(value.typeName)" + discards)
+                    add(
+                        .error, "wrongType", JSONPointer.appending(at, "exclude"),
+                        "'exclude' must be true or false, not \(value.typeName)" + discards)
                     continue
                 }
                 exclude = flag
@@ -93,21 +105,26 @@ extension AssetLinksLinter {
                 exclude = false
             }
             if exclude {
-                add(.warning, "exclusionNeedsAndroid15", at,
+                add(
+                    .warning, "exclusionNeedsAndroid15", at,
                     "Android 14 and older ignore dynamic rules: the URLs this excludes open the app there when the manifest claims them")
             } else {
                 opens = true
             }
         }
         if !list.isEmpty, !opens {
-            add(.warning, "noOpeningRule", pointer, "every dynamic rule is an exclusion: on Android 15+ no URL opens the app (a URL no rule matches is excluded)")
+            add(
+                .warning, "noOpeningRule", pointer,
+                "every dynamic rule is an exclusion: on Android 15+ no URL opens the app (a URL no rule matches is excluded)")
         }
     }
 
     /// `*` before more pattern reads differently on Android: it stops at the first occurrence of the next character.
     private static func lintWildcards(_ text: String, _ pointer: String, _ add: (LintFinding.Severity, String, String, String) -> Void) {
         guard let star = text.firstIndex(of: "*"), let next = text[text.index(after: star)...].first(where: { $0 != "*" }) else { return }
-        add(.warning, "innerWildcard", pointer,
-            "'\(text)': Android's '*' takes characters only up to the first '\(next)' and never retries, so a run that holds '\(next)' does not match (iOS's '*' would)")
+        add(
+            .warning, "innerWildcard", pointer,
+            "'\(text)': Android's '*' takes characters only up to the first '\(next)' and never retries, so a run that holds '\(next)' does not match (iOS's '*' would)"
+        )
     }
 }

@@ -57,15 +57,21 @@ public enum AssetLinksLinter: Sendable {
                     if let problem = AssetLinksSyntax.relationProblem(text) {
                         add(.error, "relation", itemPointer, problem + ": Google drops the statement as malformed")
                     } else if !knownRelations.contains(text) {
-                        add(.warning, "unknownRelation", itemPointer, "relation '\(text)' is not one Android knows; App Links need '\(AssetLinksFile.handleAllURLs)'")
+                        add(
+                            .warning, "unknownRelation", itemPointer,
+                            "relation '\(text)' is not one Android knows; App Links need '\(AssetLinksFile.handleAllURLs)'")
                     }
                 }
             } else {
-                add(.error, statement["relation"] == nil ? "missingKey" : "wrongType", relationPointer, "'relation' must be a list of relation strings")
+                add(
+                    .error, statement["relation"] == nil ? "missingKey" : "wrongType", relationPointer,
+                    "'relation' must be a list of relation strings")
             }
             let targetPointer = JSONPointer.appending(pointer, "target")
             guard let target = statement["target"], target.objectMembers != nil else {
-                add(.error, statement["target"] == nil ? "missingKey" : "wrongType", targetPointer, "'target' must be an object with 'namespace'")
+                add(
+                    .error, statement["target"] == nil ? "missingKey" : "wrongType", targetPointer,
+                    "'target' must be an object with 'namespace'")
                 continue
             }
             lintTarget(target, targetPointer, add)
@@ -73,7 +79,8 @@ public enum AssetLinksLinter: Sendable {
                 let package = target["package_name"]?.stringValue ?? ""
                 let declares = lintExtensions(extensions, JSONPointer.appending(pointer, "relation_extensions"), add)
                 if declares, !dynamicPackages.insert(package).inserted {
-                    add(.warning, "duplicateDynamicRules", JSONPointer.appending(pointer, "relation_extensions"),
+                    add(
+                        .warning, "duplicateDynamicRules", JSONPointer.appending(pointer, "relation_extensions"),
                         "'\(package)' already has dynamic_app_link_components in an earlier statement: Android does not say which it uses")
                 }
             }
@@ -90,7 +97,8 @@ public enum AssetLinksLinter: Sendable {
     ) {
         let includePointer = JSONPointer.appending(pointer, "include")
         for key in ["relation", "target", "relation_extensions"] where statement[key] != nil {
-            add(.error, "includeWithStatement", JSONPointer.appending(pointer, key),
+            add(
+                .error, "includeWithStatement", JSONPointer.appending(pointer, key),
                 "an include statement may not have '\(key)': Google drops it as malformed; put the statement in its own object")
         }
         guard let url = include.stringValue else {
@@ -98,10 +106,13 @@ public enum AssetLinksLinter: Sendable {
             return
         }
         guard url.lowercased().hasPrefix("https://"), url.utf8.count > 8, !url.contains(where: { $0 == " " }) else {
-            add(.error, "include", includePointer, "include '\(url.prefix(200))' must be an https URL: Google does not follow an include that is not https from an https site")
+            add(
+                .error, "include", includePointer,
+                "include '\(url.prefix(200))' must be an https URL: Google does not follow an include that is not https from an https site")
             return
         }
-        add(.warning, "includeNotFollowed", includePointer,
+        add(
+            .warning, "includeNotFollowed", includePointer,
             "linkd does not follow include '\(url.prefix(200))': its statements are not checked, and a --package check sees this file only")
     }
 
@@ -133,7 +144,9 @@ public enum AssetLinksLinter: Sendable {
         case "web":
             let sitePointer = JSONPointer.appending(pointer, "site")
             if let site = target["site"]?.stringValue {
-                if let problem = AssetLinksSyntax.siteProblem(site) { add(.error, "site", sitePointer, problem + ": Google drops the statement as malformed") }
+                if let problem = AssetLinksSyntax.siteProblem(site) {
+                    add(.error, "site", sitePointer, problem + ": Google drops the statement as malformed")
+                }
             } else {
                 add(.error, "missingKey", sitePointer, "a web target needs a 'site' string such as https://example.com")
             }

@@ -10,16 +10,21 @@ public enum AssetLinksSyntax: Sendable {
             return "relation '\(relation.prefix(100))' is not of the form kind/detail (one '/'), such as '\(AssetLinksFile.handleAllURLs)'"
         }
         if !isRelationPart(parts[0]) {
-            return "the kind '\(parts[0].prefix(100))' of relation '\(relation.prefix(100))' must be lower-case letters, digits, '_' and '.'"
+            return
+                "the kind '\(parts[0].prefix(100))' of relation '\(relation.prefix(100))' must be lower-case letters, digits, '_' and '.'"
         }
         if !isRelationPart(parts[1]) {
-            return "the detail '\(parts[1].prefix(100))' of relation '\(relation.prefix(100))' must be lower-case letters, digits, '_' and '.' (no wildcard, no space)"
+            return
+                "the detail '\(parts[1].prefix(100))' of relation '\(relation.prefix(100))' must be lower-case letters, digits, '_' and '.' (no wildcard, no space)"
         }
         return nil
     }
 
     private static func isRelationPart(_ part: Substring) -> Bool {
-        !part.isEmpty && part.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
+        !part.isEmpty
+            && part.utf8.allSatisfy {
+                (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+            }
     }
 
     /// A web target's `site` is an origin: `http` or `https` (any case), `://`, a host name (a trailing dot is
@@ -39,15 +44,19 @@ public enum AssetLinksSyntax: Sendable {
         if let colon = authority.lastIndex(of: ":") {
             host = authority[..<colon]
             let port = authority[authority.index(after: colon)...]
-            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCIIDigit), let number = Int(port), (1...65535).contains(number) else {
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCIIDigit), let number = Int(port), (1...65535).contains(number)
+            else {
                 return "site \(quoted) is not a valid URL: the port '\(port.prefix(20))' is not a number from 1 to 65535"
             }
         }
         let name = host.hasSuffix(".") ? host.dropLast() : host
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard !name.isEmpty, labels.allSatisfy({ label in
-            !label.isEmpty && label.utf8.allSatisfy { (0x61...0x7A).contains($0 | 0x20) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") }
-        }) else {
+        guard !name.isEmpty,
+            labels.allSatisfy({ label in
+                !label.isEmpty
+                    && label.utf8.allSatisfy { (0x61...0x7A).contains($0 | 0x20) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") }
+            })
+        else {
             return "site \(quoted) is not a valid URL: '\(host.prefix(100))' is not a host name"
         }
         switch rest[authorityEnd...].first {

@@ -37,17 +37,21 @@ public indirect enum CodeValue: Sendable, Hashable {
         case .token(let type, let name, let fields):
             if dialect.objects {
                 guard !fields.isEmpty else { return dialect.quote(name) }
-                return "{ " + fields.map { ($0.label ?? name) + ": " + $0.value.source(dialect, indent: indent) }.joined(separator: ", ") + " }"
+                return "{ " + fields.map { ($0.label ?? name) + ": " + $0.value.source(dialect, indent: indent) }.joined(separator: ", ")
+                    + " }"
             }
             let head = dialect.tokenPrefix ? "." + name : type + "." + name.prefix(1).uppercased() + name.dropFirst()
             guard !fields.isEmpty else { return head }
-            return head + "(" + fields.map { ($0.label.map { $0 + dialect.label } ?? "") + $0.value.source(dialect, indent: indent) }.joined(separator: ", ") + ")"
+            return head + "("
+                + fields.map { ($0.label.map { $0 + dialect.label } ?? "") + $0.value.source(dialect, indent: indent) }.joined(
+                    separator: ", ") + ")"
         case .list(let items):
             return dialect.listOpen + items.map { $0.source(dialect, indent: indent) }.joined(separator: ", ") + dialect.listClose
         case .lines(let items):
             let inner = indent + "    "
             let lines = items.map { inner + $0.source(dialect, indent: inner) }
-            return dialect.listOpen + "\n" + (dialect.trailingComma ? lines.map { $0 + ",\n" }.joined() : lines.joined(separator: ",\n") + "\n")
+            return dialect.listOpen + "\n"
+                + (dialect.trailingComma ? lines.map { $0 + ",\n" }.joined() : lines.joined(separator: ",\n") + "\n")
                 + indent + dialect.listClose
         case .string(let text): return dialect.quote(text)
         case .int(let number): return String(number)
@@ -64,12 +68,16 @@ extension CodeValue {
     }
 
     /// A token with its first argument unlabelled and the others labelled, nil ones left out.
-    static func token(_ type: String, _ name: String, _ first: CodeValue? = nil, _ fields: KeyValuePairs<String, CodeValue?> = [:]) -> CodeValue {
+    static func token(
+        _ type: String, _ name: String, _ first: CodeValue? = nil, _ fields: KeyValuePairs<String, CodeValue?> = [:]
+    ) -> CodeValue {
         .token(type, name, (first.map { [Field(nil, $0)] } ?? []) + fields.compactMap { label, value in value.map { Field(label, $0) } })
     }
 
     /// `values` as a list (`lines`: one a line), or nil (left out) when it is empty.
-    static func listed(_ values: [CodeValue], lines: Bool = false) -> CodeValue? { values.isEmpty ? nil : lines ? .lines(values) : .list(values) }
+    static func listed(_ values: [CodeValue], lines: Bool = false) -> CodeValue? {
+        values.isEmpty ? nil : lines ? .lines(values) : .list(values)
+    }
 
     /// `true` for a flag that is set, nil (left out, the default) otherwise; `false` likewise for a flag cleared.
     static func flag(_ value: Bool, default fallback: Bool) -> CodeValue? { value == fallback ? nil : .bool(value) }
@@ -93,13 +101,16 @@ public struct CodeDialect: Sendable {
     /// Swift writes `\u{…}`; Kotlin and TypeScript `\uXXXX`.
     let braces: Bool
 
-    public static let swift = CodeDialect(listOpen: "[", listClose: "]", null: "nil", label: ": ", objects: false, tokenPrefix: true,
-                                          trailingComma: true, dollar: false, braces: true)
+    public static let swift = CodeDialect(
+        listOpen: "[", listClose: "]", null: "nil", label: ": ", objects: false, tokenPrefix: true,
+        trailingComma: true, dollar: false, braces: true)
     /// Kotlin 1.3 allows no trailing comma.
-    public static let kotlin = CodeDialect(listOpen: "listOf(", listClose: ")", null: "null", label: " = ", objects: false, tokenPrefix: false,
-                                           trailingComma: false, dollar: true, braces: false)
-    public static let typescript = CodeDialect(listOpen: "[", listClose: "]", null: "null", label: ": ", objects: true, tokenPrefix: false,
-                                               trailingComma: true, dollar: false, braces: false)
+    public static let kotlin = CodeDialect(
+        listOpen: "listOf(", listClose: ")", null: "null", label: " = ", objects: false, tokenPrefix: false,
+        trailingComma: false, dollar: true, braces: false)
+    public static let typescript = CodeDialect(
+        listOpen: "[", listClose: "]", null: "null", label: ": ", objects: true, tokenPrefix: false,
+        trailingComma: true, dollar: false, braces: false)
 
     /// `text` as a string literal: printable ASCII as it is, everything else escaped, so the file is ASCII.
     func quote(_ text: String) -> String {

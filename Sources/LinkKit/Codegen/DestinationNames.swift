@@ -18,11 +18,13 @@ struct DestinationNames {
         for destination in table.destinations {
             types[destination.name] = members.claim(type(destination.name))
             var scope = parameters
-            names[destination.name] = Dictionary(destination.parameters.map { ($0.name, scope.claim($0.name)) }, uniquingKeysWith: { first, _ in first })
+            names[destination.name] = Dictionary(
+                destination.parameters.map { ($0.name, scope.claim($0.name)) }, uniquingKeysWith: { first, _ in first })
         }
         var enumTypes: [String: String] = [:]
         for (destination, spec, _) in RouterSource.enumParameters(table) {
-            enumTypes[destination.name + "." + spec.name] = members.claim(RouterNames.upperCamel(destination.name) + RouterNames.upperCamel(spec.name))
+            enumTypes[destination.name + "." + spec.name] = members.claim(
+                RouterNames.upperCamel(destination.name) + RouterNames.upperCamel(spec.name))
         }
         (self.types, self.enumTypes, self.parameters) = (types, enumTypes, names)
     }
@@ -35,13 +37,15 @@ struct DestinationNames {
 
     /// A Swift router's: cases named as the destinations, labels free of Swift's keywords.
     static func swift(_ table: RouterTable) -> DestinationNames {
-        DestinationNames(table, members: RouterNames.Scope(reserved: RouterNames.swiftMembers), type: { $0 },
-                         parameters: RouterNames.Scope(reserved: RouterNames.swiftKeywords))
+        DestinationNames(
+            table, members: RouterNames.Scope(reserved: RouterNames.swiftMembers), type: { $0 },
+            parameters: RouterNames.Scope(reserved: RouterNames.swiftKeywords))
     }
 
     /// A Kotlin router's: classes in upper camel case, properties as the JVM's getters keep them apart.
     static func kotlin(_ table: RouterTable) -> DestinationNames {
-        DestinationNames(table, members: RouterNames.Scope(reserved: RouterNames.kotlinClasses), type: RouterNames.upperCamel,
-                         parameters: RouterNames.Scope(reserved: RouterNames.kotlinProperties, foldsFirstLetter: true))
+        DestinationNames(
+            table, members: RouterNames.Scope(reserved: RouterNames.kotlinClasses), type: RouterNames.upperCamel,
+            parameters: RouterNames.Scope(reserved: RouterNames.kotlinProperties, foldsFirstLetter: true))
     }
 }

@@ -15,7 +15,8 @@ struct KotlinRouterSource: RouterEmitter {
 
     /// `package`'s parts as Kotlin reads them: a part that is a Kotlin keyword (`fun`, `object`) in backticks.
     static func declared(_ package: AndroidPackageName) -> String {
-        package.rawValue.split(separator: ".").map { RouterNames.kotlinKeywords.contains(String($0)) ? "`\($0)`" : String($0) }.joined(separator: ".")
+        package.rawValue.split(separator: ".").map { RouterNames.kotlinKeywords.contains(String($0)) ? "`\($0)`" : String($0) }.joined(
+            separator: ".")
     }
 
     var declarations: String {
@@ -23,23 +24,33 @@ struct KotlinRouterSource: RouterEmitter {
         out += "\n/** The app's destinations (resolve's typed destinations), and resolve's error destination. */\n"
         out += "sealed class LinkDestination {\n"
         for destination in table.destinations {
-            let params = RouterSource.declared(destination).map { "val \(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = null" : "")" }
-            out += params.isEmpty
+            let params = RouterSource.declared(destination).map {
+                "val \(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = null" : "")"
+            }
+            out +=
+                params.isEmpty
                 ? "    object \(names.type(destination)) : LinkDestination() { override fun toString() = \(quote(names.type(destination))) }\n"
-                : "    data class \(names.type(destination))\(overloads(destination) ? " @JvmOverloads constructor" : "")(" + params.joined(separator: ", ") + ") : LinkDestination()\n"
+                : "    data class \(names.type(destination))\(overloads(destination) ? " @JvmOverloads constructor" : "")("
+                    + params.joined(separator: ", ") + ") : LinkDestination()\n"
         }
         out += "    /** A link that opens the app but whose destination cannot be built: the parameter concerned and why. */\n"
         out += "    data class Invalid(val code: String, val param: String?, val detail: String) : LinkDestination()\n"
         for (destination, spec, values) in RouterSource.enumParameters(table) {
-            let cases = zip(RouterNames.enumCases(values, upperCase: true, avoiding: RouterNames.kotlinEnumEntries), values).map { "\($0)(\(quote($1)))" }
-            out += "\n    enum class \(names.enumType(spec, in: destination))(val value: String) { " + cases.joined(separator: ", ") + " }\n"
+            let cases = zip(RouterNames.enumCases(values, upperCase: true, avoiding: RouterNames.kotlinEnumEntries), values).map {
+                "\($0)(\(quote($1)))"
+            }
+            out +=
+                "\n    enum class \(names.enumType(spec, in: destination))(val value: String) { " + cases.joined(separator: ", ") + " }\n"
         }
         out += members
         out += "\n/** Routes this app's universal links and custom-scheme URLs as linkd's resolve does, without the network. */\n"
         out += "object LinkRouter {\n    /** The ETag of the rules this file was generated from. */\n"
         out += "    const val etag = \(quote(etag))\n\n"
         out += "    /** The domains whose iOS landing pages put the claim link on the pasteboard (`LinkDeferredClaim`). */\n"
-        out += "    @JvmField val claimDomains: List<String> = " + (table.claimDomains.isEmpty ? "emptyList()" : "listOf(" + table.claimDomains.map(quote).joined(separator: ", ") + ")") + "\n\n"
+        out +=
+            "    @JvmField val claimDomains: List<String> = "
+            + (table.claimDomains.isEmpty ? "emptyList()" : "listOf(" + table.claimDomains.map(quote).joined(separator: ", ") + ")")
+            + "\n\n"
         out += "    private val table = "
         return out
     }
@@ -47,23 +58,31 @@ struct KotlinRouterSource: RouterEmitter {
     /// `type`, `values`, `toJSON`, `requiresSignIn`, and the companion's decoder and `make`.
     private var members: String {
         var types = "\n    /** The destination type's name; null for `Invalid`. */\n    val type: String? get() = when (this) {\n"
-        var values = "    /** The parameters (by name), absent optionals left out. */\n    internal val values: List<Pair<String, Any>> get() = when (this) {\n"
+        var values =
+            "    /** The parameters (by name), absent optionals left out. */\n    internal val values: List<Pair<String, Any>> get() = when (this) {\n"
         var make = "        internal fun make(type: String, values: Map<String, Any>): LinkDestination? = when (type) {\n"
         for destination in table.destinations {
             let quoted = quote(destination.name)
             let test = destination.parameters.isEmpty ? names.type(destination) : "is " + names.type(destination)
             types += "        \(test) -> \(quoted)\n"
             let written = destination.parameters.map { spec -> String in
-                let value = "this.\(names.parameter(spec, in: destination))" + (spec.optional ? "?.let { Pair(\(quote(spec.name)), it\(raw(spec))) }" : "")
+                let value =
+                    "this.\(names.parameter(spec, in: destination))"
+                    + (spec.optional ? "?.let { Pair(\(quote(spec.name)), it\(raw(spec))) }" : "")
                 return spec.optional ? value : "Pair(\(quote(spec.name)), \(value)\(raw(spec)))"
             }
-            values += "        \(test) -> " + (written.isEmpty ? "emptyList()" : "listOfNotNull(" + written.joined(separator: ", ") + ")") + "\n"
+            values +=
+                "        \(test) -> " + (written.isEmpty ? "emptyList()" : "listOfNotNull(" + written.joined(separator: ", ") + ")") + "\n"
             // Each value read into a local first: positional arguments left up to hundreds of values on the stack
             // around every inlined `let`, which Kotlin spills and restores each time (a method past the JVM's 64 KB).
             let declared = RouterSource.declared(destination)
             let reads = declared.enumerated().map { "val p\($0) = \(read($1, in: destination)); " }.joined()
-            make += "            \(quoted) -> " + (declared.isEmpty ? names.type(destination)
-                : "{ " + reads + names.type(destination) + "(" + declared.indices.map { "p\($0)" }.joined(separator: ", ") + ") }") + "\n"
+            make +=
+                "            \(quoted) -> "
+                + (declared.isEmpty
+                    ? names.type(destination)
+                    : "{ " + reads + names.type(destination) + "(" + declared.indices.map { "p\($0)" }.joined(separator: ", ") + ") }")
+                + "\n"
         }
         types += "        is Invalid -> null\n    }\n"
         values += "        is Invalid -> emptyList()\n    }\n"
@@ -118,7 +137,8 @@ struct KotlinRouterSource: RouterEmitter {
                 ? "(\(key) as String?)?.let { v -> \(type).values().first { it.value == v } }"
                 : "\(type).values().first { it.value == \(key) }"
         case .uuid:
-            return spec.optional ? "(\(key) as String?)?.let { java.util.UUID.fromString(it) }" : "java.util.UUID.fromString(\(key) as String)"
+            return spec.optional
+                ? "(\(key) as String?)?.let { java.util.UUID.fromString(it) }" : "java.util.UUID.fromString(\(key) as String)"
         case .string: return "\(key) as String\(optional)"
         }
     }

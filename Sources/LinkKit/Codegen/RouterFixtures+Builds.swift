@@ -23,7 +23,10 @@ extension RouterFixtures {
                 var refused: [JSONValue] = []
                 switch spec.kind {
                 case .int(let min, let max):
-                    refused = [min.flatMap { $0 > Int64.min ? .number(String($0 - 1)) : nil }, max.flatMap { $0 < Int64.max ? .number(String($0 + 1)) : nil }].compactMap { $0 }
+                    refused = [
+                        min.flatMap { $0 > Int64.min ? .number(String($0 - 1)) : nil },
+                        max.flatMap { $0 < Int64.max ? .number(String($0 + 1)) : nil },
+                    ].compactMap { $0 }
                 case .string:
                     for text in ["red shoes", "caf\u{E9} & co/2"] {
                         for params in spec.optional ? [all] : [all, required] {

@@ -105,9 +105,14 @@ public enum RouterFixtures {
     static func badValues(_ parameter: ParameterSpec) -> [String] {
         switch parameter.kind {
         case .int(let min, let max):
-            ["abc", "-", "99999999999999999999"] + [min.flatMap { $0 > Int64.min ? String($0 - 1) : nil }, max.flatMap { $0 < Int64.max ? String($0 + 1) : nil }].compactMap { $0 }
+            ["abc", "-", "99999999999999999999"]
+                + [min.flatMap { $0 > Int64.min ? String($0 - 1) : nil }, max.flatMap { $0 < Int64.max ? String($0 + 1) : nil }].compactMap
+            { $0 }
         case .string(let minLength, let maxLength):
-            [minLength.flatMap { $0 > 1 ? String(repeating: "b", count: $0 - 1) : nil }, maxLength.map { String(repeating: "c", count: $0 + 1) }].compactMap { $0 }
+            [
+                minLength.flatMap { $0 > 1 ? String(repeating: "b", count: $0 - 1) : nil },
+                maxLength.map { String(repeating: "c", count: $0 + 1) },
+            ].compactMap { $0 }
         case .uuid: ["not-a-uuid"]
         case .bool: ["maybe", "TRUE"]
         case .enumeration(let values): ["zzz", (values.first ?? "x").uppercased()]

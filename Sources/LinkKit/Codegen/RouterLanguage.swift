@@ -26,14 +26,18 @@ public enum RouterLanguage: String, Sendable, CaseIterable {
     var form: Form {
         switch self {
         case .swift:
-            Form(dialect: .swift, runtime: [SwiftRouterRuntime.text, SwiftLinkInbox.text, SwiftDeferredClaim.text].joined(separator: "\n\n"),
-                 tableIndent: "    ", tableEnd: "\n}\n\n", scalarTypes: ("Int", "String", "UUID", "Bool"))
+            Form(
+                dialect: .swift,
+                runtime: [SwiftRouterRuntime.text, SwiftLinkInbox.text, SwiftDeferredClaim.text].joined(separator: "\n\n"),
+                tableIndent: "    ", tableEnd: "\n}\n\n", scalarTypes: ("Int", "String", "UUID", "Bool"))
         case .kotlin:
-            Form(dialect: .kotlin, runtime: KotlinRouterRuntime.text + "\n\n" + KotlinLinkInbox.text,
-                 tableIndent: "    ", tableEnd: "\n\n", scalarTypes: ("Long", "String", "java.util.UUID", "Boolean"))
+            Form(
+                dialect: .kotlin, runtime: KotlinRouterRuntime.text + "\n\n" + KotlinLinkInbox.text,
+                tableIndent: "    ", tableEnd: "\n\n", scalarTypes: ("Long", "String", "java.util.UUID", "Boolean"))
         case .typescript:
-            Form(dialect: .typescript, runtime: TypeScriptRouterRuntime.text + "\n\n" + TypeScriptLinkInbox.text,
-                 tableIndent: "", tableEnd: ";\n\n", scalarTypes: ("number", "string", "string", "boolean"))
+            Form(
+                dialect: .typescript, runtime: TypeScriptRouterRuntime.text + "\n\n" + TypeScriptLinkInbox.text,
+                tableIndent: "", tableEnd: ";\n\n", scalarTypes: ("number", "string", "string", "boolean"))
         }
     }
 }

@@ -20,7 +20,8 @@ enum RouterNames {
     static let swiftMembers: Set<String> = swiftKeywords.union([
         "Type", "Protocol", "none", "invalid", "type", "values", "json", "make", "requiresSignIn", "unreadable", "optional",
         "hashValue", "hash", "encode", "Key", "Hashable", "Codable", "Encoder", "Decoder", "CodingKey", "DecodingError",
-        "LinkDestination", "LinkRouter", "LinkURLs", "LinkBuildError", "LinkInbox", "LinkDeferredClaim", "String", "Int", "Int64", "Bool", "Equatable", "Sendable",
+        "LinkDestination", "LinkRouter", "LinkURLs", "LinkBuildError", "LinkInbox", "LinkDeferredClaim", "String", "Int", "Int64", "Bool",
+        "Equatable", "Sendable",
         "URL", "UUID", "Foundation", "FoundationNetworking",
         "CaseIterable", "Optional", "Array", "Dictionary", "Character", "Swift", "Result", "Error", "RawRepresentable",
     ])
@@ -40,7 +41,8 @@ enum RouterNames {
     /// What a class nested in Kotlin's `LinkDestination` (a destination's class, an enum parameter's enum class)
     /// cannot be named: `Invalid`, `Companion`, and the types its code names unqualified.
     static let kotlinClasses: Set<String> = kotlinKeywords.union([
-        "Invalid", "Companion", "LinkDestination", "LinkRouter", "LinkURLs", "LinkBuildResult", "LinkInbox", "LinkDeferredClaim", "String", "Long", "Boolean", "Any",
+        "Invalid", "Companion", "LinkDestination", "LinkRouter", "LinkURLs", "LinkBuildResult", "LinkInbox", "LinkDeferredClaim", "String",
+        "Long", "Boolean", "Any",
         "Pair", "List", "Map", "Int", "Char", "Unit", "Nothing", "Array", "Enum", "Comparable", "Suppress", "JvmStatic", "JvmOverloads",
     ])
 
@@ -70,17 +72,22 @@ enum RouterNames {
 
         private func isFree(_ name: String) -> Bool {
             !reserved.contains(name) && !used.contains(key(name))
-                && !(foldsFirstLetter && reserved.contains { RouterNames.upperCamel($0) == key(name) && $0.first?.isLowercase == true && $0.count > 2 && !RouterNames.kotlinKeywords.contains($0) })
+                && !(foldsFirstLetter
+                    && reserved.contains {
+                        RouterNames.upperCamel($0) == key(name) && $0.first?.isLowercase == true && $0.count > 2
+                            && !RouterNames.kotlinKeywords.contains($0)
+                    })
         }
 
         /// `name` as an identifier free in this scope, taken: characters beyond ASCII letters, digits and `_`
         /// become `_` (then upper-cased with `upperCase`), a leading digit and an empty or all-`_` name get a prefix, then `_` is appended while the
         /// name is reserved or taken.
         mutating func claim(_ name: String, upperCase: Bool = false) -> String {
-            var candidate = String(name.unicodeScalars.map { scalar -> Character in
-                let isWord = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
-                return isWord ? Character(scalar) : "_"
-            })
+            var candidate = String(
+                name.unicodeScalars.map { scalar -> Character in
+                    let isWord = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+                    return isWord ? Character(scalar) : "_"
+                })
             if upperCase { candidate = candidate.uppercased() }
             if candidate.first?.isNumber == true { candidate = "_" + candidate }
             if candidate.allSatisfy({ $0 == "_" }) { candidate = "v" + candidate }

@@ -5,7 +5,9 @@ public enum RouterSource {
     /// - Parameters:
     ///   - etag: the table's ETag, written in the header so an app's CI can tell a stale file.
     ///   - kotlinPackage: the package of a Kotlin file (nil: the root package); the other languages have none.
-    public static func source(_ table: RouterTable, etag: String, language: RouterLanguage, kotlinPackage: AndroidPackageName? = nil) -> String {
+    public static func source(
+        _ table: RouterTable, etag: String, language: RouterLanguage, kotlinPackage: AndroidPackageName? = nil
+    ) -> String {
         switch language {
         case .swift: SwiftRouterSource(table: table, etag: etag, names: .swift(table)).text
         case .kotlin: KotlinRouterSource(table: table, etag: etag, names: .kotlin(table), kotlinPackage: kotlinPackage).text
@@ -17,11 +19,14 @@ public enum RouterSource {
     /// scenes and notifications for Swift, an Android activity and the Play Install Referrer for Kotlin; the same
     /// for every app but for its header (and a Kotlin file's package, the router file's). Everything it calls is
     /// in the router file.
-    public static func glue(_ table: RouterTable, etag: String, language: RouterLanguage, kotlinPackage: AndroidPackageName? = nil) -> String? {
+    public static func glue(
+        _ table: RouterTable, etag: String, language: RouterLanguage, kotlinPackage: AndroidPackageName? = nil
+    ) -> String? {
         switch language {
         case .swift: header(table, etag: etag, generator: "swift-glue") + SwiftAppGlue.text + "\n"
         case .kotlin:
-            header(table, etag: etag, generator: "kotlin-glue") + (kotlinPackage.map { "package \(KotlinRouterSource.declared($0))\n\n" } ?? "")
+            header(table, etag: etag, generator: "kotlin-glue")
+                + (kotlinPackage.map { "package \(KotlinRouterSource.declared($0))\n\n" } ?? "")
                 + KotlinAppGlue.text + "\n"
         case .typescript: nil
         }

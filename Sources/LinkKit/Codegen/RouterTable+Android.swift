@@ -11,17 +11,20 @@ extension AndroidPatternMatcher {
         case .prefix: return .token("Manifest", "pathPrefix", .string(pattern))
         case .simpleGlob: return .token("Manifest", "pathPattern", .string(pattern))
         case .advancedGlob:
-            return .token("Manifest", "pathAdvancedPattern", .list(tokens.map { token -> CodeValue in
-                var numbers = [token.minimum, token.maximum == Int.max ? -1 : token.maximum]
-                switch token.match {
-                case .any: numbers.append(1)
-                case .literal(let unit): numbers += [0, Int(unit), Int(unit)]
-                case .set(let ranges, let inverted):
-                    numbers.append(inverted ? 1 : 0)
-                    for range in ranges { numbers += [Int(range.lowerBound), Int(range.upperBound)] }
-                }
-                return .list(numbers.map(CodeValue.int))
-            }))
+            return .token(
+                "Manifest", "pathAdvancedPattern",
+                .list(
+                    tokens.map { token -> CodeValue in
+                        var numbers = [token.minimum, token.maximum == Int.max ? -1 : token.maximum]
+                        switch token.match {
+                        case .any: numbers.append(1)
+                        case .literal(let unit): numbers += [0, Int(unit), Int(unit)]
+                        case .set(let ranges, let inverted):
+                            numbers.append(inverted ? 1 : 0)
+                            for range in ranges { numbers += [Int(range.lowerBound), Int(range.upperBound)] }
+                        }
+                        return .list(numbers.map(CodeValue.int))
+                    }))
         }
     }
 }
@@ -31,10 +34,12 @@ extension AndroidDynamicRule {
     /// query item `DynamicItem(name:, value:)`. `exclude` is the rule's.
     var tableValue: CodeValue {
         func glob(_ pattern: String) -> CodeValue { .string(String(decoding: Self.glob(pattern), as: UTF16.self)) }
-        return .record("Dynamic", [
-            "path": path.map(glob),
-            "fragment": fragment.map(glob),
-            "query": .listed(query.map { .record("DynamicItem", ["name": .string($0.name), "value": glob($0.pattern)]) }),
-        ])
+        return .record(
+            "Dynamic",
+            [
+                "path": path.map(glob),
+                "fragment": fragment.map(glob),
+                "query": .listed(query.map { .record("DynamicItem", ["name": .string($0.name), "value": glob($0.pattern)]) }),
+            ])
     }
 }

@@ -23,8 +23,10 @@ public struct RouterTable: Sendable {
     ///   - domains: the domains whose rules name the app, the scheme's domain among them; and exact domains a
     ///     wildcard of them governs (they take precedence on their host, so the router must know them).
     ///   - claimDomains: the hostnames of `domains` that opted in to pasteboard claims.
-    public init(appID: String, platform: AppPlatform, scheme: String?, destinations: [DestinationType],
-                domains: [Domain], schemeDomain: Int?, claimDomains: [String] = []) {
+    public init(
+        appID: String, platform: AppPlatform, scheme: String?, destinations: [DestinationType],
+        domains: [Domain], schemeDomain: Int?, claimDomains: [String] = []
+    ) {
         self.appID = appID
         self.platform = platform
         self.scheme = scheme?.lowercased()
@@ -39,12 +41,14 @@ public struct RouterTable: Sendable {
     /// stands in the domain's order: adding one rule adds its line and changes no number elsewhere.
     public var value: CodeValue {
         let schemeHost = schemeDomain.map { domains[$0].hostname }
-        return .record("Table", [
-            "scheme": scheme.map(CodeValue.string),
-            "schemeDomain": schemeHost.map(CodeValue.string),
-            "specs": .listed(destinations.map(Self.specValue), lines: true),
-            "domains": .listed(domains.map { Self.domainValue($0, appID: appID, platform: platform) }, lines: true),
-        ])
+        return .record(
+            "Table",
+            [
+                "scheme": scheme.map(CodeValue.string),
+                "schemeDomain": schemeHost.map(CodeValue.string),
+                "specs": .listed(destinations.map(Self.specValue), lines: true),
+                "domains": .listed(domains.map { Self.domainValue($0, appID: appID, platform: platform) }, lines: true),
+            ])
     }
 
     /// `Domain(host:, decides:, apps:, app:, entries:)`: the apps the domain lists (`apps`, in the order a tie goes
@@ -85,19 +89,23 @@ public struct RouterTable: Sendable {
         }
         var entries: [(apps: [Int], rules: [CodeValue])] = []
         for (position, apps, android) in order where !apps.isEmpty {
-            let rule = ruleValue(linkRules[position], settings: compiled.settings, variables: variables,
-                                 captures: linkRules[position].apps.contains(appID), android: android)
+            let rule = ruleValue(
+                linkRules[position], settings: compiled.settings, variables: variables,
+                captures: linkRules[position].apps.contains(appID), android: android)
             if entries.last?.apps == apps { entries[entries.count - 1].rules.append(rule) } else { entries.append((apps, [rule])) }
         }
-        return .record("Domain", [
-            "host": .string(domain.hostname),
-            "decides": .token("Decides", decides),
-            "apps": .list(names.map(CodeValue.string)),
-            "app": selfIndex.map { .string(names[$0]) },
-            "entries": .listed(entries.map { entry in
-                .record("Entry", ["apps": .list(entry.apps.map { .string(names[$0]) }), "rules": .lines(entry.rules)])
-            }, lines: true),
-        ])
+        return .record(
+            "Domain",
+            [
+                "host": .string(domain.hostname),
+                "decides": .token("Decides", decides),
+                "apps": .list(names.map(CodeValue.string)),
+                "app": selfIndex.map { .string(names[$0]) },
+                "entries": .listed(
+                    entries.map { entry in
+                        .record("Entry", ["apps": .list(entry.apps.map { .string(names[$0]) }), "rules": .lines(entry.rules)])
+                    }, lines: true),
+            ])
     }
 
     /// `Rule(path:, parent:, query:, items:, fragment:, caseSensitive:, percentEncoded:, exclude:, never:, capture:,
@@ -105,10 +113,13 @@ public struct RouterTable: Sendable {
     /// glob tokens (`Glob`), the form each compares in, `capture` (left out: no destination) what resolve
     /// extracts, and for an Android app the rule as Android reads it: the manifest's path attributes
     /// (`AndroidPatternMatcher`) and the dynamic rules (`Dynamic(path:, fragment:, query:)`, simple globs).
-    private static func ruleValue(_ rule: LinkRule, settings: DomainSettings, variables: [String: [String]], captures: Bool,
-                                  android: AndroidAppLinks.Rule?) -> CodeValue {
-        let compiled = CompiledRule(effective: RuleMatcher.effective(rule.component, detailDefaults: nil, fileDefaults: settings.defaults),
-                                    variables: variables)
+    private static func ruleValue(
+        _ rule: LinkRule, settings: DomainSettings, variables: [String: [String]], captures: Bool,
+        android: AndroidAppLinks.Rule?
+    ) -> CodeValue {
+        let compiled = CompiledRule(
+            effective: RuleMatcher.effective(rule.component, detailDefaults: nil, fileDefaults: settings.defaults),
+            variables: variables)
         func pattern(_ pattern: Pattern?) -> CodeValue? { pattern.map { patternTokens($0.elements) } }
         var queryString: CodeValue?
         var items: [CodeValue] = []
@@ -116,23 +127,27 @@ public struct RouterTable: Sendable {
         case .any: break
         case .string(let query): queryString = pattern(query)
         case .items(let requirements):
-            items = requirements.map { .record("Item", ["name": .string(String(decoding: $0.name, as: UTF8.self)), "pattern": pattern($0.pattern)]) }
+            items = requirements.map {
+                .record("Item", ["name": .string(String(decoding: $0.name, as: UTF8.self)), "pattern": pattern($0.pattern)])
+            }
         }
         let form = compiled.form.slot
-        return .record("Rule", [
-            "path": pattern(compiled.path),
-            "parent": pattern(compiled.parentPath),
-            "query": queryString,
-            "items": .listed(items),
-            "fragment": pattern(compiled.fragment),
-            "caseSensitive": .flag(form % 2 == 0, default: true),
-            "percentEncoded": .flag(form < 2, default: true),
-            "exclude": .flag(compiled.exclude, default: false),
-            "never": .flag(compiled.never, default: false),
-            "capture": captures ? captureValue(rule, settings: settings) : nil,
-            "manifest": .listed((android?.manifest?.elements ?? []).map(\.tableValue)),
-            "dynamic": .listed((android?.dynamic ?? []).map(\.tableValue)),
-        ])
+        return .record(
+            "Rule",
+            [
+                "path": pattern(compiled.path),
+                "parent": pattern(compiled.parentPath),
+                "query": queryString,
+                "items": .listed(items),
+                "fragment": pattern(compiled.fragment),
+                "caseSensitive": .flag(form % 2 == 0, default: true),
+                "percentEncoded": .flag(form < 2, default: true),
+                "exclude": .flag(compiled.exclude, default: false),
+                "never": .flag(compiled.never, default: false),
+                "capture": captures ? captureValue(rule, settings: settings) : nil,
+                "manifest": .listed((android?.manifest?.elements ?? []).map(\.tableValue)),
+                "dynamic": .listed((android?.dynamic ?? []).map(\.tableValue)),
+            ])
     }
 
     /// `Capture(type:, path:, items:, fragment:, params:)`: the templates as parts (`Part`) and the destination
@@ -145,7 +160,11 @@ public struct RouterTable: Sendable {
         let encoded = rule.percentEncoded ?? settings.defaults?.percentEncoded ?? true
         var items: [CodeValue] = []
         if case .items(let queryItems)? = rule.query {
-            items = queryItems.map { .record("CaptureItem", ["name": .string($0.name), "template": templateTokens($0.pattern, isPath: false, percentEncoded: encoded)]) }
+            items = queryItems.map {
+                .record(
+                    "CaptureItem",
+                    ["name": .string($0.name), "template": templateTokens($0.pattern, isPath: false, percentEncoded: encoded)])
+            }
         }
         let params: [CodeValue] = binding.params.keys.sorted().map { name in
             switch binding.params[name]! {
@@ -153,18 +172,22 @@ public struct RouterTable: Sendable {
             case .constant(let value): .record("Param", ["name": .string(name), "constant": .string(value)])
             }
         }
-        var path = rule.path.map { templateTokens($0, isPath: true, percentEncoded: encoded) } ?? .list([.token("Part", "printed", .string("/"))])
+        var path =
+            rule.path.map { templateTokens($0, isPath: true, percentEncoded: encoded) } ?? .list([.token("Part", "printed", .string("/"))])
         if case .list(let tokens)? = path, case .string(let raw)? = rule.query,
-           let literal = RulePattern.raw(raw).printed([:], isPath: false, percentEncoded: true), !literal.isEmpty {
+            let literal = RulePattern.raw(raw).printed([:], isPath: false, percentEncoded: true), !literal.isEmpty
+        {
             path = .list(tokens + [.token("Part", "printed", .string("?" + literal))])
         }
-        return .record("Capture", [
-            "type": .string(binding.type),
-            "path": path,
-            "items": .listed(items),
-            "fragment": rule.fragment.flatMap { templateTokens($0, isPath: false, percentEncoded: encoded) },
-            "params": .listed(params),
-        ])
+        return .record(
+            "Capture",
+            [
+                "type": .string(binding.type),
+                "path": path,
+                "items": .listed(items),
+                "fragment": rule.fragment.flatMap { templateTokens($0, isPath: false, percentEncoded: encoded) },
+                "params": .listed(params),
+            ])
     }
 
     /// A template's elements as parts: `.literal`, `.capture` (one segment), `.optional` (one segment, possibly
@@ -172,57 +195,69 @@ public struct RouterTable: Sendable {
     /// has wildcards).
     private static func templateTokens(_ pattern: RulePattern, isPath: Bool, percentEncoded: Bool) -> CodeValue? {
         guard case .template(let template) = pattern else {
-            return pattern.printed([:], isPath: isPath, percentEncoded: percentEncoded).map { .list([.token("Part", "printed", .string($0))]) }
-        }
-        return .list(template.elements.map { element in
-            switch element {
-            case .literal(let text): .token("Part", "literal", .string(text))
-            case .capture(let name, let rest):
-                .token("Part", rest ? "rest" : template.optionalCaptures.contains(name) ? "optional" : "capture", .string(name))
+            return pattern.printed([:], isPath: isPath, percentEncoded: percentEncoded).map {
+                .list([.token("Part", "printed", .string($0))])
             }
-        })
+        }
+        return .list(
+            template.elements.map { element in
+                switch element {
+                case .literal(let text): .token("Part", "literal", .string(text))
+                case .capture(let name, let rest):
+                    .token("Part", rest ? "rest" : template.optionalCaptures.contains(name) ? "optional" : "capture", .string(name))
+                }
+            })
     }
 
     /// A pattern's elements as glob tokens: `.literal`, `.one` (`?`), `.star` (`*`), `.never`, `.characterClass`
     /// (`anyCase`: either case), `.alternatives` (a substitution variable's values, each a token list).
     private static func patternTokens(_ elements: [Pattern.Element]) -> CodeValue {
-        .list(elements.map { element -> CodeValue in
-            switch element {
-            case .literal(let bytes): .token("Glob", "literal", .string(String(decoding: bytes, as: UTF8.self)))
-            case .one: .token("Glob", "one")
-            case .star: .token("Glob", "star")
-            case .variable(.never): .token("Glob", "never")
-            case .variable(.characterClass(let characterClass, let anyCase)):
-                .token("Glob", "characterClass", .string("\(characterClass)"), ["anyCase": .flag(anyCase, default: false)])
-            case .variable(.alternatives(let values)):
-                // In a fixed order (the compiled order follows a set's): the table and its ETag are the same on
-                // every node. Any order decides alike: every alternative is tried.
-                .token("Glob", "alternatives", .list(values.map(patternTokens).sorted { $0.source(.typescript) < $1.source(.typescript) }))
-            }
-        })
+        .list(
+            elements.map { element -> CodeValue in
+                switch element {
+                case .literal(let bytes): .token("Glob", "literal", .string(String(decoding: bytes, as: UTF8.self)))
+                case .one: .token("Glob", "one")
+                case .star: .token("Glob", "star")
+                case .variable(.never): .token("Glob", "never")
+                case .variable(.characterClass(let characterClass, let anyCase)):
+                    .token("Glob", "characterClass", .string("\(characterClass)"), ["anyCase": .flag(anyCase, default: false)])
+                case .variable(.alternatives(let values)):
+                    // In a fixed order (the compiled order follows a set's): the table and its ETag are the same on
+                    // every node. Any order decides alike: every alternative is tried.
+                    .token(
+                        "Glob", "alternatives", .list(values.map(patternTokens).sorted { $0.source(.typescript) < $1.source(.typescript) }))
+                }
+            })
     }
 
     /// `Spec(type:, requiresSignIn:, params:)` with `ParamSpec(name:, kind:, optional:, min:, max:, values:)`: `min`
     /// and `max` as decimal text (lengths for strings), so 64-bit bounds survive every language.
     private static func specValue(_ destination: DestinationType) -> CodeValue {
-        .record("Spec", [
-            "type": .string(destination.name),
-            "requiresSignIn": .flag(destination.requiresSignIn, default: false),
-            "params": .listed(destination.parameters.map { spec in
-                var low: String?
-                var high: String?
-                var values: [String] = []
-                switch spec.kind {
-                case .string(let minLength, let maxLength): (low, high) = (minLength.map(String.init), maxLength.map(String.init))
-                case .int(let min, let max): (low, high) = (min.map(String.init), max.map(String.init))
-                case .enumeration(let list): values = list
-                case .uuid, .bool: break
-                }
-                return .record("ParamSpec", [
-                    "name": .string(spec.name), "kind": .string(spec.kind.name), "optional": .flag(spec.optional, default: false),
-                    "min": low.map(CodeValue.string), "max": high.map(CodeValue.string), "values": .listed(values.map(CodeValue.string)),
-                ])
-            }, lines: true),
-        ])
+        .record(
+            "Spec",
+            [
+                "type": .string(destination.name),
+                "requiresSignIn": .flag(destination.requiresSignIn, default: false),
+                "params": .listed(
+                    destination.parameters.map { spec in
+                        var low: String?
+                        var high: String?
+                        var values: [String] = []
+                        switch spec.kind {
+                        case .string(let minLength, let maxLength): (low, high) = (minLength.map(String.init), maxLength.map(String.init))
+                        case .int(let min, let max): (low, high) = (min.map(String.init), max.map(String.init))
+                        case .enumeration(let list): values = list
+                        case .uuid, .bool: break
+                        }
+                        return .record(
+                            "ParamSpec",
+                            [
+                                "name": .string(spec.name), "kind": .string(spec.kind.name),
+                                "optional": .flag(spec.optional, default: false),
+                                "min": low.map(CodeValue.string), "max": high.map(CodeValue.string),
+                                "values": .listed(values.map(CodeValue.string)),
+                            ])
+                    }, lines: true),
+            ])
     }
 }

@@ -18,7 +18,9 @@ struct SwiftRouterSource: RouterEmitter {
         out += "/// `NavigationPath`, `Codable` in resolve's JSON shape (the extension after the table).\n"
         out += "public enum LinkDestination: Hashable, Sendable {\n"
         for destination in table.destinations {
-            let params = RouterSource.declared(destination).map { "\(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = nil" : "")" }
+            let params = RouterSource.declared(destination).map {
+                "\(names.parameter($0, in: destination)): \(type(of: $0, in: destination))\($0.optional ? "? = nil" : "")"
+            }
             out += "    case \(names.type(destination))" + (params.isEmpty ? "" : "(" + params.joined(separator: ", ") + ")") + "\n"
         }
         out += "    /// A link that opens the app but whose destination cannot be built: the parameter concerned and why.\n"
@@ -42,10 +44,12 @@ struct SwiftRouterSource: RouterEmitter {
     }
 
     private var makeAndValues: String {
-        var make = "extension LinkDestination {\n    /// The destination of a type from converted values; the error destination for a value the case cannot take.\n"
+        var make =
+            "extension LinkDestination {\n    /// The destination of a type from converted values; the error destination for a value the case cannot take.\n"
         make += "    static func make(_ type: String, _ values: [String: LinkRouter.Value]) -> LinkDestination? {\n        switch type {\n"
         var types = "    /// The destination type's name; nil for `invalid`.\n    public var type: String? {\n        switch self {\n"
-        var values = "    /// The parameters in resolve's order (by name), absent optionals left out.\n    var values: [(String, LinkRouter.Value)] {\n        switch self {\n"
+        var values =
+            "    /// The parameters in resolve's order (by name), absent optionals left out.\n    var values: [(String, LinkRouter.Value)] {\n        switch self {\n"
         for destination in table.destinations {
             let quoted = quote(destination.name)
             // Each value read by position (`p0`...) with a `guard`: no force unwrap, no trapping conversion.
@@ -54,10 +58,15 @@ struct SwiftRouterSource: RouterEmitter {
             make += "        case \(quoted):\n"
             for (index, spec) in declared.enumerated() {
                 let key = "values[\(quote(spec.name))]"
-                let read = spec.optional ? "LinkDestination.optional(\(key), { \(read(spec, in: destination)) })" : "\(key).flatMap({ \(read(spec, in: destination)) })"
+                let read =
+                    spec.optional
+                    ? "LinkDestination.optional(\(key), { \(read(spec, in: destination)) })"
+                    : "\(key).flatMap({ \(read(spec, in: destination)) })"
                 make += "            guard let p\(index) = \(read) else { return .unreadable(\(quote(spec.name)), \(key)) }\n"
             }
-            make += "            return .\(names.type(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")") + "\n"
+            make +=
+                "            return .\(names.type(destination))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")")
+                + "\n"
             types += "        case .\(names.type(destination)): return \(quoted)\n"
             if destination.parameters.isEmpty {
                 values += "        case .\(names.type(destination)): return []\n"
@@ -72,7 +81,8 @@ struct SwiftRouterSource: RouterEmitter {
                 let key = quote(spec.name)
                 let variable = "p\(order.firstIndex(of: spec.name) ?? 0)"
                 let written = write(spec, variable)
-                values += spec.optional
+                values +=
+                    spec.optional
                     ? "            if let \(variable) { values.append((\(key), \(written))) }\n"
                     : "            values.append((\(key), \(written)))\n"
             }

@@ -1,8 +1,11 @@
 extension CompiledDomain {
     /// `platform`'s `details` entries, as apps and rule positions: consecutive rules for the same apps share one
     /// entry, so the order iOS evaluates is exactly the rule order.
-    static func details(_ platform: AppPlatform, settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp])
-        -> [(appIDs: [String], rules: [Int32])] {
+    static func details(
+        _ platform: AppPlatform, settings: DomainSettings, rules: [LinkRule], apps: [String: DomainApp]
+    )
+        -> [(appIDs: [String], rules: [Int32])]
+    {
         // Runs of consecutive rules for the same apps: (apps, rule positions).
         var runs: [(apps: [String], positions: [Int32])] = []
         // Consecutive rules usually name the same apps: their identifiers are looked up once per change.
@@ -30,18 +33,22 @@ extension CompiledDomain {
 
     /// The AASA file of the iOS `details` entries.
     /// - Parameter components: the component each rule writes, in rule order.
-    static func aasaFile(settings: DomainSettings, components: [AASAComponent], apps: [String: DomainApp],
-                         details: [(appIDs: [String], rules: [Int32])]) -> AASAFile {
+    static func aasaFile(
+        settings: DomainSettings, components: [AASAComponent], apps: [String: DomainApp],
+        details: [(appIDs: [String], rules: [Int32])]
+    ) -> AASAFile {
         let legacy = settings.legacyPaths
-        var file = AASAFile(applinks: AppLinks(
-            apps: legacy ? [] : nil,
-            defaults: settings.defaults,
-            substitutionVariables: settings.substitutionVariables,
-            details: details.map { detail in
-                let written = detail.rules.map { components[Int($0)] }
-                return AppLinksDetail(appIDs: detail.appIDs, components: written, paths: legacy ? written.compactMap(\.legacyPath) : nil)
-            }
-        ))
+        var file = AASAFile(
+            applinks: AppLinks(
+                apps: legacy ? [] : nil,
+                defaults: settings.defaults,
+                substitutionVariables: settings.substitutionVariables,
+                details: details.map { detail in
+                    let written = detail.rules.map { components[Int($0)] }
+                    return AppLinksDetail(
+                        appIDs: detail.appIDs, components: written, paths: legacy ? written.compactMap(\.legacyPath) : nil)
+                }
+            ))
         let webcredentials = settings.webcredentials.compactMap { apps[$0] }.filter { $0.platform == .ios }.map(\.identifier)
         let appclips = settings.appclips.compactMap { apps[$0] }.filter { $0.platform == .ios }.map(\.identifier)
         if !webcredentials.isEmpty { file.webcredentials = ServiceApps(apps: webcredentials) }
@@ -58,7 +65,7 @@ extension CompiledDomain {
         var order: [DomainApp] = []
         var seen: Set<String> = []
         var previous: [String]?
-        for rule in rules where rule.apps != previous {  // (consecutive rules usually name the same apps)
+        for rule in rules where rule.apps != previous { // (consecutive rules usually name the same apps)
             previous = rule.apps
             for id in rule.apps {
                 guard let app = apps[id], app.platform == platform, seen.insert(app.id).inserted else { continue }
@@ -77,7 +84,7 @@ extension CompiledDomain {
         var seen: Set<String> = []
         var named: Set<String> = []
         var previous: [String]?
-        for rule in rules where rule.apps != previous {  // (consecutive rules usually name the same apps)
+        for rule in rules where rule.apps != previous { // (consecutive rules usually name the same apps)
             previous = rule.apps
             for id in rule.apps {
                 named.insert(id)
@@ -90,26 +97,32 @@ extension CompiledDomain {
             order.append(app)
         }
         let credentials = Set(settings.webcredentials)
-        return .array(order.map { app in
-            var relations: [JSONValue] = []
-            if named.contains(app.id) { relations.append(.string("delegate_permission/common.handle_all_urls")) }
-            if credentials.contains(app.id) { relations.append(.string("delegate_permission/common.get_login_creds")) }
-            var statement: [JSONMember] = [
-                JSONMember(key: "relation", value: .array(relations)),
-                JSONMember(key: "target", value: .object([
-                    "namespace": .string("android_app"),
-                    "package_name": .string(app.identifier),
-                    "sha256_cert_fingerprints": .array(app.fingerprints.map(JSONValue.string)),
-                ])),
-            ]
-            if settings.androidDynamicRules, let android, named.contains(app.id) {
-                let components = JSONValue.array(android.dynamicComponents(of: app).map(\.json))
-                statement.append(JSONMember(key: "relation_extensions", value: .object([
-                    JSONMember(key: AssetLinksFile.handleAllURLs, value: .object(["dynamic_app_link_components": components])),
-                ])))
-            }
-            return .object(statement)
-        })
+        return .array(
+            order.map { app in
+                var relations: [JSONValue] = []
+                if named.contains(app.id) { relations.append(.string("delegate_permission/common.handle_all_urls")) }
+                if credentials.contains(app.id) { relations.append(.string("delegate_permission/common.get_login_creds")) }
+                var statement: [JSONMember] = [
+                    JSONMember(key: "relation", value: .array(relations)),
+                    JSONMember(
+                        key: "target",
+                        value: .object([
+                            "namespace": .string("android_app"),
+                            "package_name": .string(app.identifier),
+                            "sha256_cert_fingerprints": .array(app.fingerprints.map(JSONValue.string)),
+                        ])),
+                ]
+                if settings.androidDynamicRules, let android, named.contains(app.id) {
+                    let components = JSONValue.array(android.dynamicComponents(of: app).map(\.json))
+                    statement.append(
+                        JSONMember(
+                            key: "relation_extensions",
+                            value: .object([
+                                JSONMember(key: AssetLinksFile.handleAllURLs, value: .object(["dynamic_app_link_components": components]))
+                            ])))
+                }
+                return .object(statement)
+            })
     }
 }
 

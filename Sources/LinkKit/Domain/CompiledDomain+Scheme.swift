@@ -14,8 +14,9 @@ extension CompiledDomain {
             let rule = packed[decision.position, id: ruleID(decision.position)]
             var subject = MatchSubject(url)
             let target = destination(of: rule, for: app, url: url, subject: &subject)
-            return LinkResolution(outcome: .openApp, app: app, rule: rule, position: decision.position, detailIndex: decision.app,
-                                  componentIndex: nil, destination: target)
+            return LinkResolution(
+                outcome: .openApp, app: app, rule: rule, position: decision.position, detailIndex: decision.app,
+                componentIndex: nil, destination: target)
         }
         let tables = iosTablesNow
         guard let index = tables.apps.firstIndex(where: { $0?.id == app.id }) else { return .noMatch }
@@ -27,7 +28,8 @@ extension CompiledDomain {
         let position = Int(entry.rule)
         let rule = packed[position, id: ruleID(position)]
         let target = destination(of: rule, for: app, url: url, subject: &subject)
-        return LinkResolution(outcome: .openApp, app: app, rule: rule, position: position, detailIndex: Int(entry.detail),
-                              componentIndex: Int(entry.component), destination: target)
+        return LinkResolution(
+            outcome: .openApp, app: app, rule: rule, position: position, detailIndex: Int(entry.detail),
+            componentIndex: Int(entry.component), destination: target)
     }
 }

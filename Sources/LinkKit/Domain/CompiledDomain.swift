@@ -40,7 +40,8 @@ public struct CompiledDomain: Sendable {
         let components = rules.map(\.component)
         androidApps = Self.apps(.android, rules: rules, apps: byID)
         iosAppsNamed = IOSTables.apps(of: RuleMatcher.appIDs(iosDetails), in: apps).compactMap { $0 }
-        aasaBytes = Self.aasaFile(settings: settings, components: components, apps: byID, details: iosDetails).json.serializedBytes.compacted()
+        aasaBytes = Self.aasaFile(settings: settings, components: components, apps: byID, details: iosDetails).json.serializedBytes
+            .compacted()
         // The dynamic rules need the tables; they are made for the file and not kept (`android` makes them again).
         let android = settings.androidDynamicRules ? AndroidAppLinks(settings: settings, rules: rules, apps: byID) : nil
         assetLinksBytes = Self.assetLinks(settings: settings, rules: rules, apps: byID, android: android).serializedBytes.compacted()
@@ -66,7 +67,9 @@ public struct CompiledDomain: Sendable {
             let details = CompiledDomain.details(.ios, settings: settings, rules: rules, apps: CompiledDomain.appsByID(apps))
             let variables = RuleMatcher.variables(settings.substitutionVariables)
             let compiled = rules.map { rule in
-                CompiledRule(effective: RuleMatcher.effective(rule.component, detailDefaults: nil, fileDefaults: settings.defaults), variables: variables)
+                CompiledRule(
+                    effective: RuleMatcher.effective(rule.component, detailDefaults: nil, fileDefaults: settings.defaults),
+                    variables: variables)
             }
             matcher = RuleMatcher(rules: compiled, details: details)
             self.apps = Self.apps(of: matcher.appIDs, in: apps)
@@ -98,8 +101,9 @@ public struct CompiledDomain: Sendable {
     public var aasa: AASAFile {
         let rules = self.rules
         let byID = Self.appsByID(apps)
-        return Self.aasaFile(settings: settings, components: rules.map(\.component), apps: byID,
-                             details: Self.details(.ios, settings: settings, rules: rules, apps: byID))
+        return Self.aasaFile(
+            settings: settings, components: rules.map(\.component), apps: byID,
+            details: Self.details(.ios, settings: settings, rules: rules, apps: byID))
     }
 
     /// The served AASA bytes as text.
@@ -107,7 +111,8 @@ public struct CompiledDomain: Sendable {
 
     /// The `assetlinks.json` statement list (rebuilt: only its bytes are kept).
     public var assetLinks: JSONValue {
-        Self.assetLinks(settings: settings, rules: self.rules, apps: Self.appsByID(apps), android: settings.androidDynamicRules ? android : nil)
+        Self.assetLinks(
+            settings: settings, rules: self.rules, apps: Self.appsByID(apps), android: settings.androidDynamicRules ? android : nil)
     }
 
     /// The served assetlinks bytes as text.
@@ -134,10 +139,14 @@ public struct CompiledDomain: Sendable {
         let rule = packed[position, id: ruleID(position)]
         let app = apps[deciding.app]
         guard deciding.opens else {
-            return LinkResolution(outcome: .excluded, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: nil)
+            return LinkResolution(
+                outcome: .excluded, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component,
+                destination: nil)
         }
         let target = app.flatMap { self.destination(of: rule, for: $0, url: url, subject: &subject) }
-        return LinkResolution(outcome: .openApp, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: target)
+        return LinkResolution(
+            outcome: .openApp, app: app, rule: rule, position: position, detailIndex: detail, componentIndex: component, destination: target
+        )
     }
 
     /// What an Android 15+ device with the generated manifest and the served `assetlinks.json` does with `url`
@@ -147,11 +156,15 @@ public struct CompiledDomain: Sendable {
         let app = android.apps[decision.app].app
         let rule = packed[decision.position, id: ruleID(decision.position)]
         guard decision.opens else {
-            return LinkResolution(outcome: .excluded, app: app, rule: rule, position: decision.position, detailIndex: decision.app, componentIndex: nil, destination: nil)
+            return LinkResolution(
+                outcome: .excluded, app: app, rule: rule, position: decision.position, detailIndex: decision.app, componentIndex: nil,
+                destination: nil)
         }
         var subject = MatchSubject(url)
         let target = destination(of: rule, for: app, url: url, subject: &subject)
-        return LinkResolution(outcome: .openApp, app: app, rule: rule, position: decision.position, detailIndex: decision.app, componentIndex: nil, destination: target)
+        return LinkResolution(
+            outcome: .openApp, app: app, rule: rule, position: decision.position, detailIndex: decision.app, componentIndex: nil,
+            destination: target)
     }
 
     /// The typed destination of `rule` for `app`, from the URL's captures. `subject` is the URL as the matcher
@@ -174,15 +187,19 @@ public struct CompiledDomain: Sendable {
             for item in items where fits {
                 let name = caseSensitive ? item.name : item.name.lowercased()
                 // Both forms list the same items in the same order.
-                let value = (0..<named.count).first { named.name($0).elementsEqual(name.utf8) }.map { String(decoding: raw.value($0), as: UTF8.self) }
+                let value = (0..<named.count).first { named.name($0).elementsEqual(name.utf8) }.map {
+                    String(decoding: raw.value($0), as: UTF8.self)
+                }
                 fits = take(item.pattern, value ?? "", isPath: false)
             }
         }
         guard fits else {
-            return .error(DestinationError(
-                code: .invalidParam, param: nil,
-                detail: "The URL is claimed by the rule's AASA pattern but does not fit its template (a capture such as {id} takes one path segment)."
-            ))
+            return .error(
+                DestinationError(
+                    code: .invalidParam, param: nil,
+                    detail:
+                        "The URL is claimed by the rule's AASA pattern but does not fit its template (a capture such as {id} takes one path segment)."
+                ))
         }
         return binding.resolve(captures: captures, destination: app.destinations[binding.type])
     }

@@ -48,10 +48,11 @@ public final class DomainApp: Sendable, Hashable {
     }
 
     public static func == (lhs: DomainApp, rhs: DomainApp) -> Bool {
-        lhs === rhs || (lhs.id == rhs.id && lhs.platform == rhs.platform && lhs.identifier == rhs.identifier
-            && lhs.fingerprints == rhs.fingerprints && lhs.destinations == rhs.destinations && lhs.storeURL == rhs.storeURL
-            && lhs.titles == rhs.titles && lhs.previews == rhs.previews && lhs.customScheme == rhs.customScheme
-            && lhs.primaryDomainID == rhs.primaryDomainID && lhs.name == rhs.name && lhs.iconURL == rhs.iconURL)
+        lhs === rhs
+            || (lhs.id == rhs.id && lhs.platform == rhs.platform && lhs.identifier == rhs.identifier
+                && lhs.fingerprints == rhs.fingerprints && lhs.destinations == rhs.destinations && lhs.storeURL == rhs.storeURL
+                && lhs.titles == rhs.titles && lhs.previews == rhs.previews && lhs.customScheme == rhs.customScheme
+                && lhs.primaryDomainID == rhs.primaryDomainID && lhs.name == rhs.name && lhs.iconURL == rhs.iconURL)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -51,11 +51,14 @@ public struct LinkBuilder: Sendable {
             return .failure(.noRule("The app has no destination type '\(type)'."))
         }
         var reasons: [String] = []
-        for (position, rule) in rules.enumerated() where rule.destination?.type == type && rule.exclude != true && rule.apps.contains(app.id) {
+        for (position, rule) in rules.enumerated()
+        where rule.destination?.type == type && rule.exclude != true && rule.apps.contains(app.id) {
             let label = "The rule at position \(position)"
             guard let printed = print(rule, values, destination, reasons: &reasons, label: label) else { continue }
             let url: AASAURL
-            do { url = try AASAURL("https://" + host + printed) } catch { reasons.append("\(label) prints '\(printed)', which is no URL."); continue }
+            do { url = try AASAURL("https://" + host + printed) } catch {
+                reasons.append("\(label) prints '\(printed)', which is no URL."); continue
+            }
             let resolved = domain.resolve(url, platform: app.platform, ruleID: ruleID)
             let expected = Self.expected(type, values, rule.destination!, destination)
             if resolved.outcome == .openApp, resolved.app?.id == app.id, resolved.position == position, resolved.destination == expected {
@@ -63,10 +66,14 @@ public struct LinkBuilder: Sendable {
             }
             if let earlier = resolved.position, earlier < position {
                 let verb = resolved.outcome == .excluded ? "excludes" : "decides"
-                return .failure(.shadowed("\(label) prints \(url.text), but the earlier rule at position \(earlier)\(resolved.rule.map { $0.id.isEmpty ? "" : " (\($0.id))" } ?? "") \(verb) that URL first."))
+                return .failure(
+                    .shadowed(
+                        "\(label) prints \(url.text), but the earlier rule at position \(earlier)\(resolved.rule.map { $0.id.isEmpty ? "" : " (\($0.id))" } ?? "") \(verb) that URL first."
+                    ))
             }
             let got = resolved.position.map { "\(resolved.outcome.rawValue) by the rule at position \($0)" } ?? resolved.outcome.rawValue
-            reasons.append("\(label) prints \(url.text), which resolves to \(got)\(resolved.position == position ? " with another destination" : "").")
+            reasons.append(
+                "\(label) prints \(url.text), which resolves to \(got)\(resolved.position == position ? " with another destination" : "").")
         }
         if reasons.isEmpty {
             return .failure(.noRule("No rule of this domain is bound to the destination type '\(type)' for the app."))
@@ -75,7 +82,9 @@ public struct LinkBuilder: Sendable {
     }
 
     /// The destination resolve gives for the printed URL: the values, and the binding's constants.
-    static func expected(_ type: String, _ values: [String: TypedValue], _ binding: DestinationBinding, _ destination: DestinationType) -> ResolvedDestination {
+    static func expected(
+        _ type: String, _ values: [String: TypedValue], _ binding: DestinationBinding, _ destination: DestinationType
+    ) -> ResolvedDestination {
         var params: [(name: String, value: TypedValue)] = []
         for spec in destination.parameters {
             if case .constant(let text)? = binding.params[spec.name], case .success(let value) = spec.convert(text) {
@@ -88,7 +97,9 @@ public struct LinkBuilder: Sendable {
     }
 
     /// The path, query and fragment `rule` prints for `values`, or nil (with the reason added) when it cannot.
-    private func print(_ rule: LinkRule, _ values: [String: TypedValue], _ destination: DestinationType, reasons: inout [String], label: String) -> String? {
+    private func print(
+        _ rule: LinkRule, _ values: [String: TypedValue], _ destination: DestinationType, reasons: inout [String], label: String
+    ) -> String? {
         if let path = rule.path, path.isWildcard {
             reasons.append("\(label) cannot print its path: '\(path.text)' is a raw AASA pattern, which names no one URL.")
             return nil
@@ -129,7 +140,9 @@ public struct LinkBuilder: Sendable {
         switch rule.query {
         case .string(let pattern)?:
             // A wildcard query is left out (resolve then says whether the rule still claims the URL).
-            if let literal = RulePattern.raw(pattern).printed([:], isPath: false, percentEncoded: true), !literal.isEmpty { out += "?" + literal }
+            if let literal = RulePattern.raw(pattern).printed([:], isPath: false, percentEncoded: true), !literal.isEmpty {
+                out += "?" + literal
+            }
         case .items(let items)?:
             var query: [String] = []
             for item in items {
@@ -157,7 +170,9 @@ public struct LinkBuilder: Sendable {
                     return fail("its fragment '\(fragment.text)' with these parameters")
                 }
                 out += "#" + printed
-            } else if !fragment.isWildcard, let printed = fragment.printed(captures, isPath: false, percentEncoded: encoded), !printed.isEmpty {
+            } else if !fragment.isWildcard, let printed = fragment.printed(captures, isPath: false, percentEncoded: encoded),
+                !printed.isEmpty
+            {
                 // Every capture optional and left out, around literal text the pattern still needs.
                 out += "#" + printed
             }

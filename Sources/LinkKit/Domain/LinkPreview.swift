@@ -15,8 +15,9 @@ public struct LinkPreview: Sendable, Hashable {
     /// This preview with the fields `override` sets replacing its own.
     public func overridden(by override: LinkPreview?) -> LinkPreview {
         guard let override else { return self }
-        return LinkPreview(title: override.title ?? title, description: override.description ?? description,
-                           imageURL: override.imageURL ?? imageURL)
+        return LinkPreview(
+            title: override.title ?? title, description: override.description ?? description,
+            imageURL: override.imageURL ?? imageURL)
     }
 
     public var isEmpty: Bool { title == nil && description == nil && imageURL == nil }

@@ -24,8 +24,10 @@ public final class LinkResolution: Sendable, Hashable {
     /// For `openApp`: the typed destination, an explicit error, or nil when the rule names none.
     public let destination: ResolvedDestination?
 
-    init(outcome: Outcome, app: DomainApp?, rule: LinkRule?, position: Int?, detailIndex: Int?, componentIndex: Int?,
-         destination: ResolvedDestination?) {
+    init(
+        outcome: Outcome, app: DomainApp?, rule: LinkRule?, position: Int?, detailIndex: Int?, componentIndex: Int?,
+        destination: ResolvedDestination?
+    ) {
         self.outcome = outcome
         self.app = app
         self.rule = rule
@@ -37,8 +39,9 @@ public final class LinkResolution: Sendable, Hashable {
 
     /// Equal when every field is.
     public static func == (lhs: LinkResolution, rhs: LinkResolution) -> Bool {
-        lhs === rhs || (lhs.outcome == rhs.outcome && lhs.app == rhs.app && lhs.rule == rhs.rule && lhs.position == rhs.position
-            && lhs.detailIndex == rhs.detailIndex && lhs.componentIndex == rhs.componentIndex && lhs.destination == rhs.destination)
+        lhs === rhs
+            || (lhs.outcome == rhs.outcome && lhs.app == rhs.app && lhs.rule == rhs.rule && lhs.position == rhs.position
+                && lhs.detailIndex == rhs.detailIndex && lhs.componentIndex == rhs.componentIndex && lhs.destination == rhs.destination)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -54,9 +57,11 @@ public final class LinkResolution: Sendable, Hashable {
     /// This resolution with `destination` as where the app opens (a stored link's own destination, where the rule
     /// that decided named another or none): the same app, rule and place in the file.
     public func opening(_ destination: ResolvedDestination?) -> LinkResolution {
-        LinkResolution(outcome: outcome, app: app, rule: rule, position: position, detailIndex: detailIndex,
-                       componentIndex: componentIndex, destination: destination)
+        LinkResolution(
+            outcome: outcome, app: app, rule: rule, position: position, detailIndex: detailIndex,
+            componentIndex: componentIndex, destination: destination)
     }
 
-    static let noMatch = LinkResolution(outcome: .noMatch, app: nil, rule: nil, position: nil, detailIndex: nil, componentIndex: nil, destination: nil)
+    static let noMatch = LinkResolution(
+        outcome: .noMatch, app: nil, rule: nil, position: nil, detailIndex: nil, componentIndex: nil, destination: nil)
 }

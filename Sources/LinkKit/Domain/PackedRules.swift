@@ -109,10 +109,11 @@ struct PackedRules: Sendable {
         case 1:
             query = .string(reader.string())
         case 2:
-            query = .items((0..<reader.number()).map { _ in
-                let name = reader.string()
-                return RuleQueryItem(name: name, pattern: reader.pattern()!)
-            })
+            query = .items(
+                (0..<reader.number()).map { _ in
+                    let name = reader.string()
+                    return RuleQueryItem(name: name, pattern: reader.pattern()!)
+                })
         default:
             query = nil
         }
@@ -129,7 +130,8 @@ struct PackedRules: Sendable {
             destination = DestinationBinding(type: type, params: params)
         }
         return LinkRule(
-            id: ruleID, apps: apps, path: path, query: query, fragment: fragment, exclude: Self.flag(flags), caseSensitive: Self.flag(flags >> 2),
+            id: ruleID, apps: apps, path: path, query: query, fragment: fragment, exclude: Self.flag(flags),
+            caseSensitive: Self.flag(flags >> 2),
             percentEncoded: Self.flag(flags >> 4), comment: comment, destination: destination
         )
     }

@@ -114,7 +114,7 @@ public struct UserAgent: Sendable, Hashable {
                                     let span = spans[slot]
                                     let length = Int(span.length)
                                     guard !found.contains(span.kind), length <= text.count - position,
-                                          memcmp(text.baseAddress! + position, bytes.baseAddress! + Int(span.start), length) == 0
+                                        memcmp(text.baseAddress! + position, bytes.baseAddress! + Int(span.start), length) == 0
                                     else { continue }
                                     if span.kind == .crawler, insideFalsePositive(text, at: position, length: length) { continue }
                                     found.insert(span.kind)
@@ -142,33 +142,46 @@ public struct UserAgent: Sendable, Hashable {
 
     private static let cfNetwork = Array("cfnetwork".utf8)
 
-    static let markers = MarkerTable([
-        (.ipad, ["ipad"]),
-        // Fetchers that render a preview card of a shared link.
-        (.preview, [
-            "slackbot", "slack-imgproxy", "twitterbot", "facebookexternalhit", "facebot", "whatsapp", "telegrambot",
-            "discordbot", "linkedinbot", "skypeuripreview", "applebot", "redditbot", "pinterestbot", "embedly", "iframely",
-            "vkshare", "snap url preview", "bitlybot", "mattermost", "microsoft teams", "googlebot-image", "zoominfobot",
-        ]),
-        // Crawlers and monitors.
-        (.crawler, [
-            "bot", "crawler", "spider", "crawl", "slurp", "mediapartners-google", "adsbot", "bingpreview", "headlesschrome",
-            "lighthouse", "pingdom", "uptimerobot", "statuscake", "scrapy", "phantomjs", "aasa-bot", "swcd",
-            "yandex", "google-inspectiontool", "googleother", "chatgpt-user", "perplexity", "feedfetcher", "archive.org_bot",
-            "ia_archiver", "headless", "prerender", "siteimprove", "site24x7", "newrelicpinger", "datadog synthetic",
-        ]),
-        // Command-line tools and HTTP libraries.
-        (.httpClient, [
-            "curl/", "wget/", "python-requests", "python-urllib", "go-http-client", "okhttp", "java/", "libwww-perl",
-            "httpclient", "axios/", "node-fetch", "httpie", "wrk",
-        ]),
-        (.ios, ["iphone", "ipad", "ipod"]),
-        (.android, ["android"]),
-        (.desktop, ["windows", "macintosh", "mac os x", "x11", "linux", "cros "]),
-        // In-app browsers (the Android WebView marker is `; wv)`).
-        (.inApp, [
-            "instagram", "fban/", "fbav/", "fb_iab", "tiktok", "musical_ly", "bytedancewebview", "linkedinapp", "gsa/",
-            " line/", "twitter", "snapchat", "pinterest/", "; wv)",
-        ]),
-    ], falsePositives: ["cubot"])
+    static let markers = MarkerTable(
+        [
+            (.ipad, ["ipad"]),
+            // Fetchers that render a preview card of a shared link.
+            (
+                .preview,
+                [
+                    "slackbot", "slack-imgproxy", "twitterbot", "facebookexternalhit", "facebot", "whatsapp", "telegrambot",
+                    "discordbot", "linkedinbot", "skypeuripreview", "applebot", "redditbot", "pinterestbot", "embedly", "iframely",
+                    "vkshare", "snap url preview", "bitlybot", "mattermost", "microsoft teams", "googlebot-image", "zoominfobot",
+                ]
+            ),
+            // Crawlers and monitors.
+            (
+                .crawler,
+                [
+                    "bot", "crawler", "spider", "crawl", "slurp", "mediapartners-google", "adsbot", "bingpreview", "headlesschrome",
+                    "lighthouse", "pingdom", "uptimerobot", "statuscake", "scrapy", "phantomjs", "aasa-bot", "swcd",
+                    "yandex", "google-inspectiontool", "googleother", "chatgpt-user", "perplexity", "feedfetcher", "archive.org_bot",
+                    "ia_archiver", "headless", "prerender", "siteimprove", "site24x7", "newrelicpinger", "datadog synthetic",
+                ]
+            ),
+            // Command-line tools and HTTP libraries.
+            (
+                .httpClient,
+                [
+                    "curl/", "wget/", "python-requests", "python-urllib", "go-http-client", "okhttp", "java/", "libwww-perl",
+                    "httpclient", "axios/", "node-fetch", "httpie", "wrk",
+                ]
+            ),
+            (.ios, ["iphone", "ipad", "ipod"]),
+            (.android, ["android"]),
+            (.desktop, ["windows", "macintosh", "mac os x", "x11", "linux", "cros "]),
+            // In-app browsers (the Android WebView marker is `; wv)`).
+            (
+                .inApp,
+                [
+                    "instagram", "fban/", "fbav/", "fb_iab", "tiktok", "musical_ly", "bytedancewebview", "linkedinapp", "gsa/",
+                    " line/", "twitter", "snapchat", "pinterest/", "; wv)",
+                ]
+            ),
+        ], falsePositives: ["cubot"])
 }

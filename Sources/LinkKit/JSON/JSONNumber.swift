@@ -35,7 +35,9 @@ public enum JSONNumber {
         }
         func digits() -> Bool {
             let start = index
-            while index < bytes.endIndex, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { bytes.formIndex(after: &index) }
+            while index < bytes.endIndex, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                bytes.formIndex(after: &index)
+            }
             return index != start
         }
         _ = take(UInt8(ascii: "-"))
@@ -58,7 +60,7 @@ public enum JSONNumber {
     /// is in range, `0.0e-99999` is not). Precision is not bounded: such a number is kept as written.
     public static func isInRange(_ text: some StringProtocol) -> Bool {
         var integerDigits = 0, fractionDigits = 0, exponent = 0, negativeExponent = false
-        var part = 0   // 0: integer, 1: fraction, 2: exponent
+        var part = 0 // 0: integer, 1: fraction, 2: exponent
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):

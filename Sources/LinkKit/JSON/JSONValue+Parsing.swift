@@ -72,8 +72,10 @@ struct JSONParser {
 
     /// From an object's or array's opening bracket to `close`: each element (a member, a value) read by `element`,
     /// between blanks, and separated by commas.
-    private mutating func parseElements(closedBy close: Unicode.Scalar, of container: String,
-                                        _ element: (inout JSONParser) throws(LinkKitError) -> Void) throws(LinkKitError) {
+    private mutating func parseElements(
+        closedBy close: Unicode.Scalar, of container: String,
+        _ element: (inout JSONParser) throws(LinkKitError) -> Void
+    ) throws(LinkKitError) {
         try enter()
         index += 1
         skipWhitespace()
@@ -122,7 +124,8 @@ struct JSONParser {
             case UInt8(ascii: "u"):
                 var code = try parseHex4()
                 if (0xD800...0xDBFF).contains(code), bytes.count >= index + 6,
-                   bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                    bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                {
                     let save = index
                     index += 2
                     let low = try parseHex4()
@@ -151,7 +154,8 @@ struct JSONParser {
     private func decodeRun(_ start: Int, _ end: Int) throws(LinkKitError) -> String {
         if start == end { return "" }
         // (Validated from a buffer: the generic slice path validates byte by byte.)
-        guard let run = bytes.withUnsafeBufferPointer({ String(validating: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }) else {
+        guard let run = bytes.withUnsafeBufferPointer({ String(validating: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) })
+        else {
             throw LinkKitError(.malformedJSON, "invalid UTF-8 in a string near \(position(of: start))", offset: start)
         }
         return run

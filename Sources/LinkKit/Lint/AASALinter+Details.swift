@@ -7,8 +7,12 @@ extension AASALinter {
         }
         if let appID = json["appID"] { checkAppID(appID, JSONPointer.appending(pointer, "appID")) }
         if let appIDs = json["appIDs"], let list = array(appIDs, JSONPointer.appending(pointer, "appIDs"), "'appIDs'") {
-            if list.isEmpty { add(.warning, "noApps", JSONPointer.appending(pointer, "appIDs"), "'appIDs' is empty: this entry applies to no app") }
-            for (index, appID) in list.enumerated() { checkAppID(appID, JSONPointer.appending(JSONPointer.appending(pointer, "appIDs"), index)) }
+            if list.isEmpty {
+                add(.warning, "noApps", JSONPointer.appending(pointer, "appIDs"), "'appIDs' is empty: this entry applies to no app")
+            }
+            for (index, appID) in list.enumerated() {
+                checkAppID(appID, JSONPointer.appending(JSONPointer.appending(pointer, "appIDs"), index))
+            }
         }
         if keyedAppID == nil, json["appID"] == nil, json["appIDs"] == nil {
             add(.error, "noApps", pointer, "the entry names no app: add 'appIDs'")
@@ -25,7 +29,9 @@ extension AASALinter {
                 }
             }
             if json["paths"] != nil {
-                add(.warning, "pathsWithComponents", JSONPointer.appending(pointer, "paths"), "'paths' is ignored by iOS 13+ because the entry also has 'components'; do not mix the formats")
+                add(
+                    .warning, "pathsWithComponents", JSONPointer.appending(pointer, "paths"),
+                    "'paths' is ignored by iOS 13+ because the entry also has 'components'; do not mix the formats")
             }
         }
         if let paths = json["paths"] {
@@ -38,9 +44,13 @@ extension AASALinter {
                     continue
                 }
                 if text.hasPrefix("NOT"), !text.hasPrefix("NOT ") {
-                    add(.warning, "notWithoutSpace", pathPointer, "'\(text)' starts with 'NOT' but not 'NOT ' (with a space), so it is a path pattern, not an exclusion")
+                    add(
+                        .warning, "notWithoutSpace", pathPointer,
+                        "'\(text)' starts with 'NOT' but not 'NOT ' (with a space), so it is a path pattern, not an exclusion")
                 } else if text.lowercased().hasPrefix("not "), !text.hasPrefix("NOT ") {
-                    add(.warning, "notWithoutSpace", pathPointer, "'\(text)': the exclusion prefix is upper-case 'NOT '; this is a path pattern")
+                    add(
+                        .warning, "notWithoutSpace", pathPointer,
+                        "'\(text)': the exclusion prefix is upper-case 'NOT '; this is a path pattern")
                 }
                 checkPattern(text.hasPrefix("NOT ") ? String(text.dropFirst(4)) : text, pathPointer, isPath: true)
             }
@@ -59,7 +69,9 @@ extension AASALinter {
                 if let text = member.value.stringValue {
                     checkPattern(text, memberPointer, isPath: member.key == "/", encoded: encoded)
                 } else {
-                    add(.error, "wrongType", memberPointer, "'\(member.key)' must be a pattern string, not \(member.value.typeName); iOS ignores it")
+                    add(
+                        .error, "wrongType", memberPointer,
+                        "'\(member.key)' must be a pattern string, not \(member.value.typeName); iOS ignores it")
                 }
             case "?":
                 switch member.value {
@@ -72,15 +84,22 @@ extension AASALinter {
                         if let text = item.value.stringValue {
                             checkPattern(text, itemPointer, isPath: false, encoded: encoded)
                         } else {
-                            add(.error, "queryValueNotString", itemPointer, "query item '\(item.key)' must have a string pattern, not \(item.value.typeName); iOS then ignores the whole '?' dictionary and matches any query")
+                            add(
+                                .error, "queryValueNotString", itemPointer,
+                                "query item '\(item.key)' must have a string pattern, not \(item.value.typeName); iOS then ignores the whole '?' dictionary and matches any query"
+                            )
                         }
                     }
                 default:
-                    add(.error, "wrongType", memberPointer, "'?' must be a pattern string or an object of query-item patterns, not \(member.value.typeName)")
+                    add(
+                        .error, "wrongType", memberPointer,
+                        "'?' must be a pattern string or an object of query-item patterns, not \(member.value.typeName)")
                 }
             case "exclude", "caseSensitive", "percentEncoded":
                 if member.value.boolValue == nil {
-                    add(.error, "wrongType", memberPointer, "'\(member.key)' must be true or false, not \(member.value.typeName); iOS ignores it")
+                    add(
+                        .error, "wrongType", memberPointer,
+                        "'\(member.key)' must be true or false, not \(member.value.typeName); iOS ignores it")
                 }
             case "comment":
                 if member.value.stringValue == nil { add(.warning, "wrongType", memberPointer, "'comment' should be a string") }
@@ -93,7 +112,10 @@ extension AASALinter {
     /// Variable references and common pattern mistakes.
     mutating func checkPattern(_ text: String, _ pointer: String, isPath: Bool, encoded: Bool? = nil) {
         if encoded == true, text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value >= 0x7F }) {
-            add(.warning, "unencodedPattern", pointer, "'\(text)' has spaces or non-ASCII characters, but URLs are compared percent-encoded here, so they never match; percent-encode the pattern or set \"percentEncoded\": false")
+            add(
+                .warning, "unencodedPattern", pointer,
+                "'\(text)' has spaces or non-ASCII characters, but URLs are compared percent-encoded here, so they never match; percent-encode the pattern or set \"percentEncoded\": false"
+            )
         }
         var rest = Substring(text)
         while let start = rest.range(of: "$(") {
@@ -130,9 +152,13 @@ extension AASALinter {
         }
         let prefix = String(text[..<dot])
         if !TeamID.isPlausiblePrefix(prefix) {
-            add(.error, "teamID", pointer, "'\(prefix)' in '\(text)' is not a team ID: use only letters and digits (10 upper-case, like ABCDE12345)")
+            add(
+                .error, "teamID", pointer,
+                "'\(prefix)' in '\(text)' is not a team ID: use only letters and digits (10 upper-case, like ABCDE12345)")
         } else if (try? TeamID(prefix)) == nil {
-            add(.warning, "teamID", pointer, "team ID '\(prefix)' in '\(text)' is not 10 upper-case letters or digits, as Apple team IDs are")
+            add(
+                .warning, "teamID", pointer,
+                "team ID '\(prefix)' in '\(text)' is not 10 upper-case letters or digits, as Apple team IDs are")
         }
         if let problem = BundleID.problem(String(text[text.index(after: dot)...])) {
             add(.error, "bundleID", pointer, problem)

@@ -42,12 +42,17 @@ extension AASALinter {
             let message: String
             if covers.count == 1 {
                 let earlierRule = matcher.rules[Int(covers[0])]
-                let reason = Self.isCatchAll(earlierRule) ? "matches every URL" : Self.key(earlierRule) == Self.key(rule) ? "has the same pattern"
-                    : "matches every URL this rule matches"
+                let reason =
+                    Self.isCatchAll(earlierRule)
+                    ? "matches every URL"
+                    : Self.key(earlierRule) == Self.key(rule)
+                        ? "has the same pattern"
+                        : "matches every URL this rule matches"
                 message = "this rule can never match: the earlier rule at \(earlierRule.pointer) \(reason), so it decides first"
             } else {
                 let pointers = covers.map { matcher.rules[Int($0)].pointer }.joined(separator: ", ")
-                message = "this rule can never match: the earlier rules at \(pointers) together match every URL this rule matches, so they decide first"
+                message =
+                    "this rule can never match: the earlier rules at \(pointers) together match every URL this rule matches, so they decide first"
             }
             add(.warning, "unreachableRule", rule.pointer, message)
         }
@@ -55,7 +60,9 @@ extension AASALinter {
 
     /// The earlier rules (`candidates`, in order) that together match every URL `rule` matches: the first that does
     /// alone, else every one covering its query and fragment when their paths together cover its path; nil when none.
-    static func covers(of rule: CompiledRule, among candidates: [Int32], _ compiled: [CompiledRule], budget: PatternInclusion.Budget? = nil) -> [Int32]? {
+    static func covers(
+        of rule: CompiledRule, among candidates: [Int32], _ compiled: [CompiledRule], budget: PatternInclusion.Budget? = nil
+    ) -> [Int32]? {
         var eligible: [Int32] = []
         for number in candidates {
             let cover = compiled[Int(number)]
@@ -64,7 +71,7 @@ extension AASALinter {
             eligible.append(number)
         }
         guard eligible.count > 1,
-              PatternInclusion.path(of: rule, coveredBy: eligible.map { compiled[Int($0)] }, budget: budget) == .included
+            PatternInclusion.path(of: rule, coveredBy: eligible.map { compiled[Int($0)] }, budget: budget) == .included
         else { return nil }
         // Only those whose path is needed: each dropped in turn while the rest still cover.
         var needed = eligible
@@ -108,7 +115,8 @@ extension AASALinter {
         let settings = rule.effective
         return Key(
             path: CompiledRule.normalizedPath(settings.path ?? "*").pattern, query: settings.query ?? .string("*"),
-            fragment: settings.fragment ?? "*", caseSensitive: settings.caseSensitive ?? true, percentEncoded: settings.percentEncoded ?? true
+            fragment: settings.fragment ?? "*", caseSensitive: settings.caseSensitive ?? true,
+            percentEncoded: settings.percentEncoded ?? true
         )
     }
 }

@@ -17,7 +17,10 @@ public struct AASALinter: Sendable {
         var findings: [LintFinding] = []
         let size = text.utf8.count
         if size > AASAFile.maximumSize {
-            findings.append(LintFinding(.error, "fileTooLarge", "", "the file is \(size) bytes; iOS rejects files over 128 KB (\(AASAFile.maximumSize) bytes) uncompressed"))
+            findings.append(
+                LintFinding(
+                    .error, "fileTooLarge", "",
+                    "the file is \(size) bytes; iOS rejects files over 128 KB (\(AASAFile.maximumSize) bytes) uncompressed"))
         }
         do {
             return findings + lint(json: try JSONValue.parse(text))
@@ -92,7 +95,9 @@ public struct AASALinter: Sendable {
             }
             checkReachability(json)
         case .object(let members)?:
-            add(.warning, "legacyDetailsObject", detailsPointer, "'details' as an object keyed by app ID is the iOS 9 form; use an array of objects with 'appIDs'")
+            add(
+                .warning, "legacyDetailsObject", detailsPointer,
+                "'details' as an object keyed by app ID is the iOS 9 form; use an array of objects with 'appIDs'")
             for member in members {
                 checkAppID(.string(member.key), JSONPointer.appending(detailsPointer, member.key))
                 checkDetail(member.value, JSONPointer.appending(detailsPointer, member.key), keyedAppID: member.key)
@@ -109,7 +114,9 @@ public struct AASALinter: Sendable {
         for member in members {
             let memberPointer = JSONPointer.appending(pointer, member.key)
             if member.key.contains(where: { "$()".contains($0) }) {
-                add(.warning, "variableName", memberPointer, "variable name '\(member.key)' contains '$', '(' or ')', which names may not contain")
+                add(
+                    .warning, "variableName", memberPointer,
+                    "variable name '\(member.key)' contains '$', '(' or ')', which names may not contain")
             }
             if Self.builtInVariables.contains(member.key) {
                 add(.warning, "variableShadowsBuiltIn", memberPointer, "variable '\(member.key)' replaces the built-in $(\(member.key))")
@@ -123,7 +130,9 @@ public struct AASALinter: Sendable {
                     continue
                 }
                 if text.contains("$(") {
-                    add(.warning, "variableInValue", valuePointer, "variable values may not reference other variables: '$(' is matched literally")
+                    add(
+                        .warning, "variableInValue", valuePointer,
+                        "variable values may not reference other variables: '$(' is matched literally")
                 }
                 if text == "UK" {
                     add(.warning, "regionUK", valuePointer, "'UK' is not an ISO region code (the United Kingdom is 'GB')")
@@ -143,7 +152,9 @@ public struct AASALinter: Sendable {
         }
         var seen: Set<String> = []
         for member in members where !seen.insert(member.key).inserted {
-            add(.warning, "duplicateKey", JSONPointer.appending(pointer, member.key), "key '\(member.key)' appears more than once; only the last one counts")
+            add(
+                .warning, "duplicateKey", JSONPointer.appending(pointer, member.key),
+                "key '\(member.key)' appears more than once; only the last one counts")
         }
         return members
     }

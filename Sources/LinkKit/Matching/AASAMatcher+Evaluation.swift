@@ -22,7 +22,8 @@ extension AASAMatcher {
         guard let deciding = core.decidingApp(groupDecisions) else {
             return AASAResolution(appID: nil, decision: nil, decisions: decisions)
         }
-        return AASAResolution(appID: deciding.opens ? decisions[deciding.app].appID : nil, decision: decisions[deciding.app], decisions: decisions)
+        return AASAResolution(
+            appID: deciding.opens ? decisions[deciding.app].appID : nil, decision: decisions[deciding.app], decisions: decisions)
     }
 
     private func appDecision(_ appID: String, _ decision: RuleMatcher.GroupDecision) -> AppDecision {

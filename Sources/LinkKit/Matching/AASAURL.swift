@@ -39,7 +39,7 @@ public struct AASAURL: Sendable, Hashable {
                 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
         }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, bytes[..<colon].allSatisfy(isSchemeByte),
-              !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[0]), !"+-.".utf8.contains(bytes[0])
+            !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[0]), !"+-.".utf8.contains(bytes[0])
         else {
             throw LinkKitError(.invalidURL, "'\(string)' is not an absolute URL: it needs a scheme such as https:")
         }
@@ -57,11 +57,14 @@ public struct AASAURL: Sendable, Hashable {
         var hostEnd = authorityEnd
         var port: Int?
         if let portColon = bytes[hostStart..<authorityEnd].lastIndex(of: UInt8(ascii: ":")),
-           !bytes[portColon..<authorityEnd].contains(UInt8(ascii: "]")) {
+            !bytes[portColon..<authorityEnd].contains(UInt8(ascii: "]"))
+        {
             hostEnd = portColon
             let digits = text(portColon + 1..<authorityEnd)
             if !digits.isEmpty {
-                guard digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let value = Int(digits), value <= 65535 else {
+                guard digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let value = Int(digits),
+                    value <= 65535
+                else {
                     throw LinkKitError(.invalidURL, "'\(string)' has an invalid port '\(digits)'")
                 }
                 port = value
@@ -71,7 +74,7 @@ public struct AASAURL: Sendable, Hashable {
         var host = ASCII.lowercasedText(bytes[hostStart..<hostEnd])
         if bytes[hostStart..<hostEnd].contains(where: { $0 >= 0x80 }) {
             // An internationalised host is compared in its punycode form, as the domain is stored.
-            host = host.lowercased()   // beyond ASCII too (`Ü` → `ü`)
+            host = host.lowercased() // beyond ASCII too (`Ü` → `ü`)
             host = (try? Hostname(host))?.rawValue ?? Self.encodeRawBytes(host)
         }
         self.host = host
@@ -91,7 +94,9 @@ public struct AASAURL: Sendable, Hashable {
         }
         var path = Self.encodeRawBytes(text(authorityEnd..<end))
         // A custom-scheme link's first segment (its "authority") is part of its path.
-        if authorityEnd == authorityStart, !isWebScheme(scheme), let first = path.utf8.first, first != UInt8(ascii: "/") { path = "/" + path }
+        if authorityEnd == authorityStart, !isWebScheme(scheme), let first = path.utf8.first, first != UInt8(ascii: "/") {
+            path = "/" + path
+        }
         self.path = path
     }
 
@@ -99,8 +104,9 @@ public struct AASAURL: Sendable, Hashable {
     /// gives it): the parts a link domain's request already has, taken as they are instead of written into a
     /// URL string and split again.
     public init(https host: String, path: String, query: String?) {
-        self.init(scheme: "https", host: host, port: nil, hasUserInfo: false, path: Self.encodeRawBytes(path),
-                  query: query.map(Self.encodeRawBytes), fragment: nil)
+        self.init(
+            scheme: "https", host: host, port: nil, hasUserInfo: false, path: Self.encodeRawBytes(path),
+            query: query.map(Self.encodeRawBytes), fragment: nil)
     }
 
     private init(scheme: String, host: String, port: Int?, hasUserInfo: Bool, path: String, query: String?, fragment: String?) {

@@ -24,7 +24,7 @@ public enum BuiltInVariables {
         "RS", "RU", "RW", "SA", "SB", "SC", "SD", "SE", "SG", "SH", "SI", "SJ", "SK", "SL", "SM", "SN", "SO", "SR",
         "SS", "ST", "SV", "SX", "SY", "SZ", "TA", "TC", "TD", "TF", "TG", "TH", "TJ", "TK", "TL", "TM", "TN", "TO",
         "TR", "TT", "TV", "TW", "TZ", "UA", "UG", "UM", "UN", "US", "UY", "UZ", "VA", "VC", "VE", "VG", "VI", "VN",
-        "VU", "WF", "WS", "XK", "YE", "YT", "ZA", "ZM", "ZW"
+        "VU", "WF", "WS", "XK", "YE", "YT", "ZA", "ZM", "ZW",
     ]
 
     /// ISO 639 language codes (two and three letters).
@@ -67,6 +67,6 @@ public enum BuiltInVariables {
         "ty", "tyv", "tzm", "udm", "ug", "uga", "uk", "umb", "und", "ur", "uz", "vai", "ve", "vec", "vep", "vi",
         "vls", "vmf", "vmw", "vo", "vot", "vro", "vun", "wa", "wae", "wal", "war", "was", "wbp", "wo", "wuu", "xal",
         "xh", "xmf", "xnr", "xog", "yao", "yap", "yav", "ybb", "yi", "yo", "yrl", "yue", "za", "zap", "zbl", "zea",
-        "zen", "zgh", "zh", "zu", "zun", "zxx", "zza"
+        "zen", "zgh", "zh", "zu", "zun", "zxx", "zza",
     ]
 }

@@ -36,10 +36,11 @@ struct CompiledRule: Sendable {
             let pattern = compile(text)
             query = pattern.matchesEverything ? .any : .string(pattern)
         case .items(let items)?:
-            query = .items(items.map { item in
-                let name = caseSensitive ? item.name : item.name.lowercased()
-                return (Array(name.utf8), compile(item.pattern))
-            })
+            query = .items(
+                items.map { item in
+                    let name = caseSensitive ? item.name : item.name.lowercased()
+                    return (Array(name.utf8), compile(item.pattern))
+                })
         case nil:
             query = .any
         }
@@ -54,7 +55,8 @@ struct CompiledRule: Sendable {
         let utf8 = text.utf8
         // Usually one leading `/` and no trailing one: the text as it is (ASCII, where bytes are characters).
         if utf8.count > 1, utf8.first == UInt8(ascii: "/"), utf8.dropFirst().first != UInt8(ascii: "/"),
-           utf8.last != UInt8(ascii: "/"), utf8.allSatisfy({ $0 < 0x80 }) {
+            utf8.last != UInt8(ascii: "/"), utf8.allSatisfy({ $0 < 0x80 })
+        {
             pattern = text
         } else {
             pattern = "/" + text.drop { $0 == "/" }

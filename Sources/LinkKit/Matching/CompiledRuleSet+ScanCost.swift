@@ -14,9 +14,10 @@ extension CompiledRuleSet {
         return patterns.reduce(0) { weight, pattern in
             guard pattern != Self.none else { return weight }
             if pattern & Self.variableBit != 0 { return weight + variablePatterns[Int(pattern & ~Self.variableBit)].scanWeight }
-            return weight + code.withUnsafeBufferPointer { code in
-                Pattern.scanWeight(code: UnsafeBufferPointer(rebasing: code[Self.blobRange(code, pattern)]))
-            }
+            return weight
+                + code.withUnsafeBufferPointer { code in
+                    Pattern.scanWeight(code: UnsafeBufferPointer(rebasing: code[Self.blobRange(code, pattern)]))
+                }
         }
     }
 

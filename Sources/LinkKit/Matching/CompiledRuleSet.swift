@@ -61,10 +61,11 @@ struct CompiledRuleSet: Sendable {
                 itemCount = UInt32(requirements.count)
                 for requirement in requirements { items.append((blob(requirement.name), reference(requirement.pattern))) }
             }
-            records.append(Record(
-                flags: flags, path: reference(rule.path), parentPath: reference(rule.parentPath), fragment: reference(rule.fragment),
-                query: query, itemCount: itemCount
-            ))
+            records.append(
+                Record(
+                    flags: flags, path: reference(rule.path), parentPath: reference(rule.parentPath), fragment: reference(rule.fragment),
+                    query: query, itemCount: itemCount
+                ))
         }
         self.records = records
         self.code = code.compacted()

@@ -8,8 +8,10 @@ struct MatchSubject {
         let percentEncoded: Bool
         let caseSensitive: Bool
         var slot: Int { (percentEncoded ? 0 : 2) + (caseSensitive ? 0 : 1) }
-        static let all = [Form(percentEncoded: true, caseSensitive: true), Form(percentEncoded: true, caseSensitive: false),
-                          Form(percentEncoded: false, caseSensitive: true), Form(percentEncoded: false, caseSensitive: false)]
+        static let all = [
+            Form(percentEncoded: true, caseSensitive: true), Form(percentEncoded: true, caseSensitive: false),
+            Form(percentEncoded: false, caseSensitive: true), Form(percentEncoded: false, caseSensitive: false),
+        ]
     }
 
     private let rawPath: [UInt8]

@@ -30,7 +30,7 @@ extension Pattern {
         if let tail = literalTail(code) {
             // The tail is whole UTF-8 characters: its first byte starts one, so the `*` can stop there.
             guard tail.bytes.count <= input.count,
-                  hasLiteral(UnsafeBufferPointer(rebasing: code[tail.bytes]), input, at: input.count - tail.bytes.count)
+                hasLiteral(UnsafeBufferPointer(rebasing: code[tail.bytes]), input, at: input.count - tail.bytes.count)
             else { return false }
             end = tail.star + 1
             inputEnd = input.count - tail.bytes.count
@@ -100,7 +100,9 @@ extension Pattern {
 
     /// Restated over the runtime's own ops by the generated Swift router (`Codegen/Runtime/SwiftRouterRuntime.swift`,
     /// `Glob.search`), which ships inside apps and cannot depend on linkd; the router fixtures hold the two alike.
-    private static func search(_ elements: [Element], _ e: Int, _ s: Int, _ input: UnsafeBufferPointer<UInt8>, _ memo: UnsafeMutableBufferPointer<Bool>) -> Bool {
+    private static func search(
+        _ elements: [Element], _ e: Int, _ s: Int, _ input: UnsafeBufferPointer<UInt8>, _ memo: UnsafeMutableBufferPointer<Bool>
+    ) -> Bool {
         if e == elements.count { return s == input.count }
         let key = e * (input.count + 1) + s
         if memo[key] { return false }

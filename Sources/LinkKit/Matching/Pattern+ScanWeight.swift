@@ -14,10 +14,10 @@ extension Pattern {
     /// `scanWeight` of a pattern's `code` (no variables).
     static func scanWeight(code: UnsafeBufferPointer<UInt8>) -> Int {
         var weight = 0
-        var segment = 0          // the weight of the segment since the last `*`
+        var segment = 0 // the weight of the segment since the last `*`
         var segmentIsLiteral = true
         var afterStar = false
-        var innerStar = false    // something follows a `*`
+        var innerStar = false // something follows a `*`
         var offset = 0
         while offset < code.count {
             switch code[offset] {
@@ -58,7 +58,7 @@ extension Pattern {
         for (index, element) in elements.enumerated() {
             switch element {
             case .star:
-                guard index + 1 < elements.count else { break }   // a last `*` takes the rest at once
+                guard index + 1 < elements.count else { break } // a last `*` takes the rest at once
                 if !afterStar { weight += 1 }
                 afterStar = true
             case .literal(let bytes):

@@ -122,8 +122,8 @@ struct Pattern: Sendable, Hashable {
     private static func asciiCode(_ text: String, caseSensitive: Bool) -> [UInt8]? {
         var code: [UInt8] = []
         code.reserveCapacity(text.utf8.count + 8)
-        var literalStart = -1   // the open literal's tag position
-        var afterStar = false   // (`**` is `*`)
+        var literalStart = -1 // the open literal's tag position
+        var afterStar = false // (`**` is `*`)
         func close() -> Bool {
             guard literalStart >= 0 else { return true }
             let length = code.count - literalStart - 2

@@ -72,7 +72,8 @@ final class RuleMatcher: Sendable {
             let details = detailsOfApp[key] ?? []
             if let existing = groupOfDetails[details] {
                 groupOfApp[key] = existing
-                groups[existing] = Group(apps: groups[existing].apps + [appID], ruleNumbers: groups[existing].ruleNumbers, index: groups[existing].index)
+                groups[existing] = Group(
+                    apps: groups[existing].apps + [appID], ruleNumbers: groups[existing].ruleNumbers, index: groups[existing].index)
                 continue
             }
             let numbers = details.flatMap { entriesOfDetail[$0] }

@@ -34,7 +34,9 @@ public struct DestinationBinding: Sendable, Hashable {
             }
             guard let text else {
                 if spec.optional { continue }
-                return .error(DestinationError(code: .missingParam, param: spec.name, detail: "The link has no value for the required parameter '\(spec.name)'."))
+                return .error(
+                    DestinationError(
+                        code: .missingParam, param: spec.name, detail: "The link has no value for the required parameter '\(spec.name)'."))
             }
             switch spec.convert(text) {
             case .success(let value): values.append((spec.name, value))
@@ -56,7 +58,8 @@ public struct DestinationBinding: Sendable, Hashable {
             switch params[spec.name] {
             case .capture(let capture)?:
                 if !available.contains(capture) {
-                    problems.append("The parameter '\(spec.name)' is bound to the capture '{\(capture)}', which the rule's templates do not have.")
+                    problems.append(
+                        "The parameter '\(spec.name)' is bound to the capture '{\(capture)}', which the rule's templates do not have.")
                 }
             case .constant(let value)?:
                 if case .failure(let error) = spec.convert(value) { problems.append(error.detail) }

@@ -13,7 +13,7 @@ extension DestinationType {
                 problems.append((pointer, "The destination type '\(name)' has no parameter '\(member.key)'."))
                 continue
             }
-            if case .null = member.value { continue }   // null reads as absent
+            if case .null = member.value { continue } // null reads as absent
             guard let text = Self.text(member.value, as: spec.kind) else {
                 problems.append((pointer, "The parameter '\(spec.name)' must be \(Self.article(spec.kind))."))
                 continue
@@ -27,7 +27,8 @@ extension DestinationType {
             case .failure(let error): problems.append((pointer, error.detail))
             }
         }
-        for spec in parameters where !spec.optional && values[spec.name] == nil && !problems.contains(where: { $0.pointer == "/" + spec.name }) {
+        for spec in parameters
+        where !spec.optional && values[spec.name] == nil && !problems.contains(where: { $0.pointer == "/" + spec.name }) {
             problems.append(("/" + spec.name, "The required parameter '\(spec.name)' is missing."))
         }
         return (values, problems)
@@ -36,7 +37,8 @@ extension DestinationType {
     /// The text `value` stands for when it is JSON of the kind's type.
     private static func text(_ value: JSONValue, as kind: ParameterSpec.Kind) -> String? {
         switch (kind, value) {
-        case (.int, .number(let number)): number.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ? number : nil
+        case (.int, .number(let number)):
+            number.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ? number : nil
         case (.bool, .bool(let flag)): flag ? "true" : "false"
         case (.string, .string(let text)), (.uuid, .string(let text)), (.enumeration, .string(let text)): text
         default: nil

@@ -37,13 +37,13 @@ public struct ParameterSpec: Sendable, Hashable {
     public func convert(_ text: String) -> Result<TypedValue, DestinationError> {
         switch kind {
         case .string(let minLength, let maxLength):
-            let length = TextLimit.length(of: text)   // code points, as the API's and the database's limits count
+            let length = TextLimit.length(of: text) // code points, as the API's and the database's limits count
             if let minLength, length < minLength { return .failure(invalid("is shorter than \(minLength) characters")) }
             if let maxLength, length > maxLength { return .failure(invalid("is longer than \(maxLength) characters")) }
             return .success(.string(text))
         case .int(let min, let max):
             guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }),
-                  let value = Int64(text)
+                let value = Int64(text)
             else { return .failure(invalid("'\(Self.excerpt(text))' is not an integer")) }
             if let min, value < min { return .failure(invalid("\(value) is less than the minimum \(min)")) }
             if let max, value > max { return .failure(invalid("\(value) is greater than the maximum \(max)")) }

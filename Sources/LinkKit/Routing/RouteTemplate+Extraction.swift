@@ -14,7 +14,8 @@ extension RouteTemplate {
     ///   - caseSensitive: compare literals with case (ASCII case folding otherwise).
     ///   - percentEncoded: see above.
     /// - Returns: capture name → decoded value.
-    public func captures(in text: String, isPath: Bool = true, caseSensitive: Bool = true, percentEncoded: Bool = true) -> [String: String]? {
+    public func captures(in text: String, isPath: Bool = true, caseSensitive: Bool = true, percentEncoded: Bool = true) -> [String: String]?
+    {
         var found: [String: String] = [:]
         return captures(in: text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found) ? found : nil
     }
@@ -47,8 +48,10 @@ extension RouteTemplate {
         let optional: Set<String>
     }
 
-    private static func match(_ pattern: ArraySlice<Element>, _ subject: ArraySlice<UInt8>, _ options: MatchOptions,
-                              into found: inout [String: String]) -> Bool {
+    private static func match(
+        _ pattern: ArraySlice<Element>, _ subject: ArraySlice<UInt8>, _ options: MatchOptions,
+        into found: inout [String: String]
+    ) -> Bool {
         guard let element = pattern.first else { return subject.isEmpty }
         let rest = pattern.dropFirst()
         switch element {
@@ -60,8 +63,9 @@ extension RouteTemplate {
             // `/docs/{rest*}` also matches `/docs` (AASA: a pattern ending in `/*` matches the parent path), and so
             // does `/docs/{id}` when `{id}` is optional (its pattern is `/docs/*` too).
             if options.isPath, bytes.last == UInt8(ascii: "/"), case .capture(let name, let isRest)? = rest.first,
-               isRest || (rest.count == 1 && options.optional.contains(name)),
-               subject.count == bytes.count - 1, equal(subject, bytes.dropLast(), caseSensitive: options.caseSensitive) {
+                isRest || (rest.count == 1 && options.optional.contains(name)),
+                subject.count == bytes.count - 1, equal(subject, bytes.dropLast(), caseSensitive: options.caseSensitive)
+            {
                 capture(name, subject[subject.endIndex...], options, into: &found)
                 return true
             }

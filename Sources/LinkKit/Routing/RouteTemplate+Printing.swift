@@ -41,7 +41,9 @@ extension RulePattern {
         case .template(let template):
             return template.printed(captures, isPath: isPath, percentEncoded: percentEncoded)
         case .raw(let pattern):
-            guard !pattern.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") }), !pattern.contains("$(") else { return nil }
+            guard !pattern.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") }), !pattern.contains("$(") else {
+                return nil
+            }
             return percentEncoded ? pattern : PercentEncoding.encode(pattern, keepingSlashes: isPath)
         }
     }

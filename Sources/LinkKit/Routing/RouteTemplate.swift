@@ -73,7 +73,8 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
                 throw Self.invalid(text, "a '}' has no matching '{'")
             }
             if character == "*" || character == "?" {
-                throw Self.invalid(text, "'\(character)' is a wildcard in AASA patterns; use a capture such as {name}, or a raw pattern rule")
+                throw Self.invalid(
+                    text, "'\(character)' is a wildcard in AASA patterns; use a capture such as {name}, or a raw pattern rule")
             }
             if character == "$", text[index...].dropFirst().first == "(" {
                 throw Self.invalid(text, "'$(' starts a substitution variable in AASA patterns; use a raw pattern rule for variables")
@@ -104,7 +105,9 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
                 guard let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
                 let rest = close > index + 1 && bytes[close - 1] == UInt8(ascii: "*")
                 let name = text((index + 1)..<(rest ? close - 1 : close))
-                guard isValidName(name), !elements.contains(where: { if case .capture(name, _) = $0 { true } else { false } }) else { return nil }
+                guard isValidName(name), !elements.contains(where: { if case .capture(name, _) = $0 { true } else { false } }) else {
+                    return nil
+                }
                 if literalStart < index {
                     elements.append(.literal(text(literalStart..<index)))
                 } else if case .capture? = elements.last {

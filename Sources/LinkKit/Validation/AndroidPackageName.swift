@@ -10,7 +10,8 @@ public struct AndroidPackageName: Sendable, Hashable, CustomStringConvertible {
     public init(_ rawValue: String) throws(LinkKitError) {
         let parts = rawValue.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 2 else {
-            throw LinkKitError(.invalidPackageName, "package name '\(rawValue)' needs at least two parts separated by '.', like com.example.app")
+            throw LinkKitError(
+                .invalidPackageName, "package name '\(rawValue)' needs at least two parts separated by '.', like com.example.app")
         }
         for part in parts {
             guard let first = part.first else {
@@ -20,7 +21,8 @@ public struct AndroidPackageName: Sendable, Hashable, CustomStringConvertible {
                 throw LinkKitError(.invalidPackageName, "package name '\(rawValue)': part '\(part)' must start with a letter")
             }
             guard part.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-                throw LinkKitError(.invalidPackageName, "package name '\(rawValue)': part '\(part)' may only contain letters, digits and '_'")
+                throw LinkKitError(
+                    .invalidPackageName, "package name '\(rawValue)': part '\(part)' may only contain letters, digits and '_'")
             }
         }
         self.rawValue = rawValue

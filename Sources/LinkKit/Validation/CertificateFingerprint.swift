@@ -14,10 +14,13 @@ public struct CertificateFingerprint: Sendable, Hashable, CustomStringConvertibl
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         let hexOnly = text.utf8.allSatisfy { Hex.value($0) != nil }
         if parts.count == 1, hexOnly, text.utf8.count == 64 {
-            throw LinkKitError(.invalidFingerprint, "fingerprint '\(text)' has no colons: write it as 32 upper-case hex bytes separated by ':' (as keytool prints it)")
+            throw LinkKitError(
+                .invalidFingerprint,
+                "fingerprint '\(text)' has no colons: write it as 32 upper-case hex bytes separated by ':' (as keytool prints it)")
         }
         guard parts.count == 32, parts.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy { Hex.value($0) != nil } }) else {
-            throw LinkKitError(.invalidFingerprint, "fingerprint '\(text)' must be 32 hex bytes separated by ':', like 14:6D:E9:…(95 characters)")
+            throw LinkKitError(
+                .invalidFingerprint, "fingerprint '\(text)' must be 32 hex bytes separated by ':', like 14:6D:E9:…(95 characters)")
         }
         guard !text.contains(where: { $0.isLowercase }) else {
             throw LinkKitError(.invalidFingerprint, "fingerprint '\(text)' is lower-case: Android expects upper-case hex")

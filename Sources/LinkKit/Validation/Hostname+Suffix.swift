@@ -8,7 +8,9 @@ extension Hostname {
     public init(suffix text: String) throws(LinkKitError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("*") {
-            throw LinkKitError(.invalidHostname, "hostname suffix '\(text)' must be a domain name such as example.com, without '*.' (it allows every name under it)")
+            throw LinkKitError(
+                .invalidHostname,
+                "hostname suffix '\(text)' must be a domain name such as example.com, without '*.' (it allows every name under it)")
         }
         try self.init(trimmed.hasPrefix(".") ? String(trimmed.dropFirst()) : trimmed)
     }

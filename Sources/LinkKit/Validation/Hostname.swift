@@ -33,7 +33,8 @@ public struct Hostname: Sendable, Hashable, CustomStringConvertible {
         // cannot fail the checks for spaces, schemes, paths, ports and wildcards, which search the text through
         // Foundation: they are skipped.
         let plain = text.utf8.allSatisfy { byte in
-            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2E
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
+                || byte == 0x2E
         }
         var name = text
         var wildcard = false

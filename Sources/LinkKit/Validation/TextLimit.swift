@@ -55,13 +55,14 @@ public struct TextLimit: Sendable, Hashable {
             var count = 0
             for _ in text.unicodeScalars {
                 count += 1
-                if count > scalars { return "is longer than \(scalars) characters (Unicode code points)" }   // stops there
+                if count > scalars { return "is longer than \(scalars) characters (Unicode code points)" } // stops there
             }
             if byteCount > bytes { return "is longer than \(bytes) bytes (UTF-8)" }
         }
         // Every control is E2 80 xx or E2 81 xx in UTF-8: text without an E2 byte holds none.
         guard isName, text.utf8.contains(0xE2), let control = text.unicodeScalars.first(where: Self.isBidiControl) else { return nil }
         let code = String(control.value, radix: 16, uppercase: true)
-        return "holds the bidirectional control U+\(code), which would change how the name reads (U+202A-202E and U+2066-2069 are refused in names)"
+        return
+            "holds the bidirectional control U+\(code), which would change how the name reads (U+202A-202E and U+2066-2069 are refused in names)"
     }
 }

@@ -51,11 +51,13 @@ struct CORSMiddleware: Middleware {
         guard let separator = origin.range(of: "://") else { return nil }
         let scheme = origin[..<separator.lowerBound]
         let authority = origin[separator.upperBound...]
-        guard let first = scheme.first, first.isLetter, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
-              !authority.isEmpty, !authority.contains(where: { "/?#@ ".contains($0) })
+        guard let first = scheme.first, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
+            !authority.isEmpty, !authority.contains(where: { "/?#@ ".contains($0) })
         else { return nil }
         if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
-            guard let port = Int(authority[authority.index(after: colon)...]), (1...65535).contains(port), colon != authority.startIndex else { return nil }
+            guard let port = Int(authority[authority.index(after: colon)...]), (1...65535).contains(port), colon != authority.startIndex
+            else { return nil }
         }
         return origin
     }
@@ -68,7 +70,8 @@ struct CORSMiddleware: Middleware {
         }
         var response = try next(request)
         if request.method == .OPTIONS, request.headers.contains("Access-Control-Request-Method"),
-           response.status == 204, let methods = response.headers["Allow"] {
+            response.status == 204, let methods = response.headers["Allow"]
+        {
             // The router answered OPTIONS for a known path: turn it into the preflight answer.
             response.headers.replaceOrAdd("Access-Control-Allow-Methods", methods)
             response.headers.replaceOrAdd("Access-Control-Allow-Headers", Self.allowedHeaders)

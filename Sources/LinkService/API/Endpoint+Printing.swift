@@ -7,7 +7,8 @@ extension Endpoint {
     static func printing(_ path: String, _ values: [PathParameter: String]) -> String {
         let names = Set(values.keys.map(\.name))
         guard let template = try? RouteTemplate(path), names == Set(template.captureNames),
-              let printed = template.render(Dictionary(uniqueKeysWithValues: values.map { ($0.key.name, $0.value) })) else {
+            let printed = template.render(Dictionary(uniqueKeysWithValues: values.map { ($0.key.name, $0.value) }))
+        else {
             preconditionFailure("\(path) cannot be printed with \(names.sorted())")
         }
         return printed

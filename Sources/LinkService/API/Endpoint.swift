@@ -123,9 +123,11 @@ struct Endpoint: Sendable {
         description: String? = nil, query: [QueryParameter] = [], ifMatch: Bool = false, conditional: Bool = false, body: String? = nil,
         bodyRequired: Bool = true, success: Success, successDescription: String? = nil, errors: [Int] = [], _ handler: @escaping APIHandler
     ) {
-        self.init(method, path, operationID, summary, tag: tag, access: .key(scope), role: role, description: description, query: query, ifMatch: ifMatch,
-                  conditional: conditional, body: body, bodyRequired: bodyRequired, success: success, successDescription: successDescription,
-                  errors: errors, handler: .authenticated(handler))
+        self.init(
+            method, path, operationID, summary, tag: tag, access: .key(scope), role: role, description: description, query: query,
+            ifMatch: ifMatch,
+            conditional: conditional, body: body, bodyRequired: bodyRequired, success: success, successDescription: successDescription,
+            errors: errors, handler: .authenticated(handler))
     }
 
     /// An endpoint whose handler is called with the request as it comes: public (the default), or described with
@@ -133,11 +135,14 @@ struct Endpoint: Sendable {
     init(
         _ method: HTTPMethod, _ path: String, _ operationID: String, _ summary: String, tag: String, access: Access = .public,
         description: String? = nil, query: [QueryParameter] = [], ifMatch: Bool = false, conditional: Bool = false, body: String? = nil,
-        bodyRequired: Bool = true, success: Success, successDescription: String? = nil, errors: [Int] = [], _ handler: @escaping RouteHandler
+        bodyRequired: Bool = true, success: Success, successDescription: String? = nil, errors: [Int] = [],
+        _ handler: @escaping RouteHandler
     ) {
-        self.init(method, path, operationID, summary, tag: tag, access: access, role: nil, description: description, query: query, ifMatch: ifMatch,
-                  conditional: conditional, body: body, bodyRequired: bodyRequired, success: success, successDescription: successDescription,
-                  errors: errors, handler: .request(handler))
+        self.init(
+            method, path, operationID, summary, tag: tag, access: access, role: nil, description: description, query: query,
+            ifMatch: ifMatch,
+            conditional: conditional, body: body, bodyRequired: bodyRequired, success: success, successDescription: successDescription,
+            errors: errors, handler: .request(handler))
     }
 
     private init(

@@ -25,10 +25,12 @@ extension RouterBuilder {
     mutating func add(_ endpoints: [Endpoint], auth: Authenticator) {
         let parameters = Set(PathParameter.all.map(\.name))
         for endpoint in endpoints {
-            precondition(LinkSlug.reserved.contains(endpoint.firstSegment),
-                         "\(endpoint.path): add '\(endpoint.firstSegment)' to LinkSlug.reserved, or links there would be shadowed")
-            precondition(parameters.isSuperset(of: endpoint.pathParameterNames),
-                         "\(endpoint.path): declare its parameters in PathParameter")
+            precondition(
+                LinkSlug.reserved.contains(endpoint.firstSegment),
+                "\(endpoint.path): add '\(endpoint.firstSegment)' to LinkSlug.reserved, or links there would be shadowed")
+            precondition(
+                parameters.isSuperset(of: endpoint.pathParameterNames),
+                "\(endpoint.path): declare its parameters in PathParameter")
             add(endpoint.method, endpoint.path, middleware: endpoint.middleware, endpoint.routeHandler(auth: auth))
         }
     }

@@ -10,7 +10,8 @@ extension Page {
     /// Reads `limit` (`defaultLimit` when absent) and `cursor` from the query string; `keyed`: a list with its own
     /// sort keys reads the cursor's key itself.
     /// - Throws: `ServiceError.badRequest` for a limit outside 1...`maxLimit` (200) or a cursor we did not issue.
-    init(_ request: Request, defaultLimit: Int = Page.defaultLimit, maxLimit: Int = Page.maxLimit, keyed: Bool = false) throws(ServiceError) {
+    init(_ request: Request, defaultLimit: Int = Page.defaultLimit, maxLimit: Int = Page.maxLimit, keyed: Bool = false) throws(ServiceError)
+    {
         var limit = defaultLimit
         if let text = request.query("limit") {
             guard let value = Int(text), (1...maxLimit).contains(value) else {
@@ -41,7 +42,8 @@ extension Page {
         var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard cursor.count <= maxCursorLength, let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
-              let colon = text.lastIndex(of: ":"), let id = UUID(uuidString: String(text[text.index(after: colon)...])) else { return nil }
+            let colon = text.lastIndex(of: ":"), let id = UUID(uuidString: String(text[text.index(after: colon)...]))
+        else { return nil }
         return (String(text[..<colon]), id)
     }
 
@@ -74,7 +76,9 @@ extension Page {
 
     /// The path and query of the page after the row whose cursor key is `key`.
     func next(_ request: Request, key: String, id: UUID) -> String {
-        var query = request.queryItems.filter { $0.name != "cursor" && $0.name != "limit" }.map { "\(Self.escape($0.name))=\(Self.escape($0.value))" }
+        var query = request.queryItems.filter { $0.name != "cursor" && $0.name != "limit" }.map {
+            "\(Self.escape($0.name))=\(Self.escape($0.value))"
+        }
         query.append("limit=\(limit)")
         query.append("cursor=\(Self.cursor(key: key, id: id))")
         return request.path + "?" + query.joined(separator: "&")

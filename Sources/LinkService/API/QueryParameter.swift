@@ -26,7 +26,9 @@ struct QueryParameter: Sendable {
         let json = schema.json
         values = json["enum"]?.arrayValue?.compactMap(\.stringValue)
         maxLength = Self.integer(json["maxLength"])
-        bounds = json["type"]?.stringValue == "integer" ? (Self.integer(json["minimum"]) ?? Int.min)...(Self.integer(json["maximum"]) ?? Int.max) : nil
+        bounds =
+            json["type"]?.stringValue == "integer"
+            ? (Self.integer(json["minimum"]) ?? Int.min)...(Self.integer(json["maximum"]) ?? Int.max) : nil
     }
 
     /// The parameter's value in `request`, checked against the declaration: nil when it is absent (and not
@@ -48,7 +50,8 @@ struct QueryParameter: Sendable {
         }
         if let bounds {
             guard let number = Int(text), bounds.contains(number) else {
-                throw .badRequest("\(name) must be a whole number from \(bounds.lowerBound) to \(bounds.upperBound), not '\(text.prefix(100))'.")
+                throw .badRequest(
+                    "\(name) must be a whole number from \(bounds.lowerBound) to \(bounds.upperBound), not '\(text.prefix(100))'.")
             }
         }
         return text

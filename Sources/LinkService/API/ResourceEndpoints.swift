@@ -51,7 +51,8 @@ struct ResourceEndpoints: Sendable {
             let change = try check(before, connection)
             try ETag.check(request, current: before.version)
             let after = try save(before, change, connection, changed)
-            try AuditStore.record(on: connection, principal, .update, type: R.auditType, id: after.auditID, before: before.json, after: after.json)
+            try AuditStore.record(
+                on: connection, principal, .update, type: R.auditType, id: after.auditID, before: before.json, after: after.json)
             return after
         }
         return .resource(updated.json, version: updated.version)

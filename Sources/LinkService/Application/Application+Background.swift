@@ -29,44 +29,54 @@ extension Application {
         /// Started in order before the server listens, stopped in reverse after it.
         let group: ServiceGroup
 
-        init(_ configuration: ServiceConfiguration, _ databases: Databases, outbound: HTTPClient, metrics: MetricsRegistry,
-             logger: Logger) throws {
+        init(
+            _ configuration: ServiceConfiguration, _ databases: Databases, outbound: HTTPClient, metrics: MetricsRegistry,
+            logger: Logger
+        ) throws {
             let pool = databases.pool
             // First, as it may throw (its spool directory), before anything else starts a thread or opens a connection.
-            hits = try HitBatcher(pool: pool, configuration: configuration.hits, logger: logger.with(label: "linkd.hits"),
-                                  stripes: metrics.stripes)
+            hits = try HitBatcher(
+                pool: pool, configuration: configuration.hits, logger: logger.with(label: "linkd.hits"),
+                stripes: metrics.stripes)
             hits.register(in: metrics)
             catalog = Catalog()
             catalog.register(in: metrics)
             keys = KeyCache()
             sessions = SessionCache(idle: configuration.sessions.idle)
-            reloader = CatalogReloader(catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog"),
-                                       versions: AssociationVersionRecorder(keep: configuration.associationVersionsKeep))
+            reloader = CatalogReloader(
+                catalog: catalog, pool: pool, logger: logger.with(label: "linkd.catalog"),
+                versions: AssociationVersionRecorder(keep: configuration.associationVersionsKeep))
             outbox = WebhookOutboxBell()
             let webhooks = configuration.webhooks
-            let linkTaps = LinkClickCounter(pool: pool, logger: logger.with(label: "linkd.links"), outbox: outbox,
-                                            clickEvents: .init(interval: webhooks.clickInterval, limit: webhooks.clickLimit))
+            let linkTaps = LinkClickCounter(
+                pool: pool, logger: logger.with(label: "linkd.links"), outbox: outbox,
+                clickEvents: .init(interval: webhooks.clickInterval, limit: webhooks.clickLimit))
             links = LinkCache(pool: databases.requests, capacity: configuration.linkCacheSize, taps: linkTaps)
             var catalogChanges = CatalogChanges(pool: databases.requests, reloader: reloader, keys: keys, outbox: outbox, links: links)
             catalogChanges.sessions = sessions
             self.catalogChanges = catalogChanges
             batchChanges = CatalogChanges(pool: databases.batches, reloader: reloader, keys: keys, outbox: outbox)
-            changes = ChangeFeed(parameters: configuration.database, reloader: reloader, keys: keys, sessions: sessions, links: links,
-                                 logger: logger.with(label: "linkd.changes"))
+            changes = ChangeFeed(
+                parameters: configuration.database, reloader: reloader, keys: keys, sessions: sessions, links: links,
+                logger: logger.with(label: "linkd.changes"))
             fetches = AssociationFetchLog(pool: pool, metrics: metrics, logger: logger.with(label: "linkd.fetches"))
             tokens = ClickTokens(pool: databases.requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
-            checker = HealthChecker(pool: pool, catalog: catalog, client: outbound, outbound: configuration.outbound,
-                                    logger: logger.with(label: "linkd.checks"), outbox: outbox)
+            checker = HealthChecker(
+                pool: pool, catalog: catalog, client: outbound, outbound: configuration.outbound,
+                logger: logger.with(label: "linkd.checks"), outbox: outbox)
             checkCounts = CheckCounts(minimumAge: .seconds(min(10, max(1, configuration.checkInterval))))
             checkCounts.register(in: metrics)
-            let checks = HealthChecks(checker: checker, counts: checkCounts, interval: configuration.checkInterval, metrics: metrics,
-                                      logger: logger.with(label: "linkd.checks"))
-            let deliveries = WebhookDeliveries(pool: pool, client: outbound, configuration: webhooks, outbox: outbox, metrics: metrics,
-                                               logger: logger.with(label: "linkd.webhooks"))
+            let checks = HealthChecks(
+                checker: checker, counts: checkCounts, interval: configuration.checkInterval, metrics: metrics,
+                logger: logger.with(label: "linkd.checks"))
+            let deliveries = WebhookDeliveries(
+                pool: pool, client: outbound, configuration: webhooks, outbox: outbox, metrics: metrics,
+                logger: logger.with(label: "linkd.webhooks"))
             cleanup = WebhookCleanup(pool: pool, retentionDays: webhooks.retentionDays, logger: logger.with(label: "linkd.webhooks"))
             mailer = Mailer(settings: Self.smtpSettings(configuration), metrics: metrics, logger: logger.with(label: "linkd.mail"))
-            group = ServiceGroup((changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup, mailer) as Services,
-                                 logger: logger.with(label: "linkd.services"))
+            group = ServiceGroup(
+                (changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup, mailer) as Services,
+                logger: logger.with(label: "linkd.services"))
         }
 
         /// The SMTP settings, trusting the checks' CA file (`--check-ca-file`) when the mail's has none.

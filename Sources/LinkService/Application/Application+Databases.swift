@@ -17,14 +17,17 @@ extension Application {
         let batches: ConnectionPool
 
         init(_ configuration: ServiceConfiguration, handoff: Handoff, metrics: MetricsRegistry, logger: Logger) {
-            pool = ConnectionPool(parameters: configuration.database, maxConnections: configuration.databasePoolSize,
-                                  logger: logger.with(label: "linkd.db"))
-            let requestWaits = BoundedWaits(timeout: configuration.databaseRequestTimeout, maxBorrowers: handoff.threads,
-                                            mayWait: { handoff.mayWait() })
+            pool = ConnectionPool(
+                parameters: configuration.database, maxConnections: configuration.databasePoolSize,
+                logger: logger.with(label: "linkd.db"))
+            let requestWaits = BoundedWaits(
+                timeout: configuration.databaseRequestTimeout, maxBorrowers: handoff.threads,
+                mayWait: { handoff.mayWait() })
             requests = pool.bounded(requestWaits)
             replica = configuration.analyticsDatabase.map {
-                ConnectionPool(parameters: $0, maxConnections: configuration.databasePoolSize,
-                               logger: logger.with(label: "linkd.analytics-db"))
+                ConnectionPool(
+                    parameters: $0, maxConnections: configuration.databasePoolSize,
+                    logger: logger.with(label: "linkd.analytics-db"))
             }
             analytics = replica?.bounded(requestWaits) ?? requests
             var batchWaits = LinkBatch.waits
@@ -34,12 +37,16 @@ extension Application {
         }
 
         private func registerGauges(in metrics: MetricsRegistry) {
-            metrics.gauge("linkd_db_request_refusals_total",
-                          help: "Request-thread database waits refused at once: no turn free, or the database stalled.") { [requests] in
+            metrics.gauge(
+                "linkd_db_request_refusals_total",
+                help: "Request-thread database waits refused at once: no turn free, or the database stalled."
+            ) { [requests] in
                 [([:], Double(requests.statistics.refusedTotal))]
             }
-            metrics.gauge("linkd_db_stalled",
-                          help: "1 while the database is taken as stalled: a request-thread wait timed out and it has not answered since.") { [requests] in
+            metrics.gauge(
+                "linkd_db_stalled",
+                help: "1 while the database is taken as stalled: a request-thread wait timed out and it has not answered since."
+            ) { [requests] in
                 [([:], requests.statistics.stalled ? 1 : 0)]
             }
             metrics.gauge("linkd_db_pool_connections", help: "Pooled database connections by state.") { [pool] in

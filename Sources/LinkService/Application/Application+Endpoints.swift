@@ -7,15 +7,19 @@ extension Application {
     /// Every endpoint group, in the order the router tries templates (a literal segment before a parameter at the
     /// same place: android-manifest before {language}); the console's last, when it is served. With them, the
     /// authentication the router checks their scopes with, and the click handler that answers every other request.
-    static func endpointGroups(_ configuration: ServiceConfiguration, _ databases: Databases, _ background: Background,
-                               probe: DatabaseProbe, outbound: HTTPClient, metrics: MetricsRegistry, logger: Logger)
-        -> (groups: [any EndpointGroup], auth: Authenticator, clicks: ClickHandler) {
+    static func endpointGroups(
+        _ configuration: ServiceConfiguration, _ databases: Databases, _ background: Background,
+        probe: DatabaseProbe, outbound: HTTPClient, metrics: MetricsRegistry, logger: Logger
+    )
+        -> (groups: [any EndpointGroup], auth: Authenticator, clicks: ClickHandler)
+    {
         let requests = databases.requests
         let auth = Authenticator(pool: requests, cache: background.keys, sessions: background.sessions)
         let (catalog, hits, tokens) = (background.catalog, background.hits, background.tokens)
         let changes = background.catalogChanges
-        let resolver = Resolver(catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes,
-                                links: background.links)
+        let resolver = Resolver(
+            catalog: catalog, cacheSize: configuration.resolveCacheSize, stripes: metrics.stripes,
+            links: background.links)
         let agents = UserAgentCache(stripes: metrics.stripes, parser: userAgentParser(configuration.hits, logger: logger))
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
         let issuer = SessionIssuer(configuration: configuration.sessions)
@@ -23,25 +27,30 @@ extension Application {
         let oneTimeLinks = OneTimeLinkURLs(publicURL: configuration.sessions.publicURL, apiHostname: configuration.apiHostname)
         let mailer = background.mailer
         var groups: [any EndpointGroup] = [
-            ServiceHandlers(probe: probe, hits: hits, catalog: catalog, changes: background.changes, services: background.group,
-                            metrics: metrics, logger: logger, clicks: clicks, apiHostname: configuration.apiHostname),
-            AssociationHandlers(catalog: catalog, fetches: background.fetches, maxAge: configuration.associationMaxAge,
-                                varyOrigin: !configuration.corsOrigins.isEmpty),
+            ServiceHandlers(
+                probe: probe, hits: hits, catalog: catalog, changes: background.changes, services: background.group,
+                metrics: metrics, logger: logger, clicks: clicks, apiHostname: configuration.apiHostname),
+            AssociationHandlers(
+                catalog: catalog, fetches: background.fetches, maxAge: configuration.associationMaxAge,
+                varyOrigin: !configuration.corsOrigins.isEmpty),
             ResolveHandlers(resolver: resolver, auth: auth, hits: hits, agents: agents, isPublic: configuration.publicResolve),
             LinkBuildHandlers(catalog: catalog, auth: auth),
             LinkBatchHandlers(pool: requests, changes: background.batchChanges, resolver: resolver, auth: auth),
             LinkHandlers(pool: requests, auth: auth, changes: changes),
             DomainFileHandlers(catalog: catalog, auth: auth),
             AssociationVersionHandlers(pool: requests, auth: auth),
-            HealthHandlers(pool: requests, auth: auth, checker: background.checker.using(requests), counts: background.checkCounts,
-                           maxOnDemand: max(1, configuration.server.threads / 2)),
+            HealthHandlers(
+                pool: requests, auth: auth, checker: background.checker.using(requests), counts: background.checkCounts,
+                maxOnDemand: max(1, configuration.server.threads / 2)),
             TLSAskHandlers(catalog: catalog, apiHostname: configuration.apiHostname),
             AuditHandlers(pool: requests, auth: auth),
             KeyHandlers(pool: requests, auth: auth, changes: changes),
-            SessionHandlers(pool: requests, auth: auth, changes: changes, issuer: issuer,
-                            throttle: SignInThrottle(perAccount: configuration.sessions.failuresPerAccount,
-                                                     perAddress: configuration.sessions.failuresPerAddress,
-                                                     window: configuration.sessions.throttleWindow)),
+            SessionHandlers(
+                pool: requests, auth: auth, changes: changes, issuer: issuer,
+                throttle: SignInThrottle(
+                    perAccount: configuration.sessions.failuresPerAccount,
+                    perAddress: configuration.sessions.failuresPerAddress,
+                    window: configuration.sessions.throttleWindow)),
             TeamHandlers(pool: requests, auth: auth, changes: changes),
             AppHandlers(pool: requests, auth: auth, changes: changes),
             AndroidManifestHandlers(pool: requests, catalog: catalog, auth: auth),
@@ -51,18 +60,22 @@ extension Application {
             CodegenHandlers(pool: requests, auth: auth, resolver: resolver),
             AnalyticsHandlers(pool: databases.analytics, auth: auth),
             ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents),
-            EventHandlers(pool: requests, auth: auth, tokens: tokens, attributor: EventAttributor(resolver: resolver), limit: EventRateLimit()),
+            EventHandlers(
+                pool: requests, auth: auth, tokens: tokens, attributor: EventAttributor(resolver: resolver), limit: EventRateLimit()),
             AppEventKeyHandlers(pool: requests, auth: auth),
             EventSettingsHandlers(pool: requests, auth: auth),
             QRHandlers(resolver: resolver, auth: auth),
-            WebhookHandlers(pool: requests, auth: auth, changes: changes, configuration: configuration.webhooks,
-                            cleanup: background.cleanup),
+            WebhookHandlers(
+                pool: requests, auth: auth, changes: changes, configuration: configuration.webhooks,
+                cleanup: background.cleanup),
             SSOHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys),
-            SSOSignInHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys, configuration: configuration.sso,
-                              issuer: issuer),
+            SSOSignInHandlers(
+                pool: requests, providers: providers, keys: configuration.webhooks.keys, configuration: configuration.sso,
+                issuer: issuer),
             MemberHandlers(pool: requests, auth: auth, changes: changes),
-            InvitationHandlers(pool: requests, mailPool: databases.pool, auth: auth, mailer: mailer, links: oneTimeLinks,
-                               lifetime: configuration.invitationLifetime, issuer: issuer),
+            InvitationHandlers(
+                pool: requests, mailPool: databases.pool, auth: auth, mailer: mailer, links: oneTimeLinks,
+                lifetime: configuration.invitationLifetime, issuer: issuer),
             PasswordResetHandlers(mailPool: databases.pool, mailer: mailer, links: oneTimeLinks, logger: logger.with(label: "linkd.mail")),
         ]
         if let files = consoleFiles(configuration, logger: logger) {
@@ -96,14 +109,20 @@ extension Application {
             case .directory(let directory):
                 files = try ConsoleFiles(directory: directory, chartJS: configuration.chartJS)
             }
-            logger.info("console served at /console/", metadata: ["console.source": configuration.console.description,
-                                                                  "console.files": "\(files.files.count)"])
+            logger.info(
+                "console served at /console/",
+                metadata: [
+                    "console.source": configuration.console.description,
+                    "console.files": "\(files.files.count)",
+                ])
             return files
         } catch {
-            logger.error("console not served: /console/ answers 404", metadata: [
-                "console.source": configuration.console.description, "error": "\(error)",
-                "hint": "--console DIR names a folder with the console's index.html; without it linkd serves its built-in console",
-            ])
+            logger.error(
+                "console not served: /console/ answers 404",
+                metadata: [
+                    "console.source": configuration.console.description, "error": "\(error)",
+                    "hint": "--console DIR names a folder with the console's index.html; without it linkd serves its built-in console",
+                ])
             return nil
         }
     }

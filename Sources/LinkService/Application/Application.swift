@@ -54,32 +54,40 @@ public final class Application: Sendable {
         // The stripes of every per-thread value and cache: one for each worker and each thread beside them that
         // records (the handoff's, the server's own and the background services').
         let handoff = Handoff(threads: configuration.server.threads)
-        metrics = MetricsRegistry(threads: configuration.server.threads + handoff.threads + Server.backgroundThreads
-                                  + ServiceGroup.threads(of: Services.self))
-        outbound = try HTTPClient(settings: configuration.outbound.clientSettings, logger: logger.with(label: "linkd.outbound"),
-                                  metrics: metrics)
+        metrics = MetricsRegistry(
+            threads: configuration.server.threads + handoff.threads + Server.backgroundThreads
+                + ServiceGroup.threads(of: Services.self))
+        outbound = try HTTPClient(
+            settings: configuration.outbound.clientSettings, logger: logger.with(label: "linkd.outbound"),
+            metrics: metrics)
         let databases = Databases(configuration, handoff: handoff, metrics: metrics, logger: logger)
         (pool, requestPool, analyticsPool) = (databases.pool, databases.requests, databases.replica)
-        migrator = Migrator(migrations: try configuration.migrationsDirectory.map(Migration.load(from:)) ?? Migration.builtIn(),
-                            logger: logger.with(label: "linkd.migrate"))
+        migrator = Migrator(
+            migrations: try configuration.migrationsDirectory.map(Migration.load(from:)) ?? Migration.builtIn(),
+            logger: logger.with(label: "linkd.migrate"))
         let background = try Background(configuration, databases, outbound: outbound, metrics: metrics, logger: logger)
         (catalog, hits, tokens, catalogChanges, services) =
             (background.catalog, background.hits, background.tokens, background.catalogChanges, background.group)
         probe = DatabaseProbe(pool: pool, migrator: migrator)
 
-        let (groups, auth, clicks) = Self.endpointGroups(configuration, databases, background, probe: probe, outbound: outbound, metrics: metrics,
-                                                         logger: logger)
+        let (groups, auth, clicks) = Self.endpointGroups(
+            configuration, databases, background, probe: probe, outbound: outbound, metrics: metrics,
+            logger: logger)
         let openAPI = OpenAPIHandlers(describing: groups)
         openAPIDocument = openAPI.body
         endpoints = (groups + [openAPI]).flatMap(\.endpoints)
-        router = Self.router(configuration, routing: endpoints, auth: auth, fallback: clicks, handoff: handoff, metrics: metrics,
-                             logger: logger)
+        router = Self.router(
+            configuration, routing: endpoints, auth: auth, fallback: clicks, handoff: handoff, metrics: metrics,
+            logger: logger)
         var server = configuration.server
         server.routeBodyLimits += groups.flatMap(\.endpoints).compactMap { endpoint in
-            endpoint.maxBodyBytes.map { RouteBodyLimit(method: endpoint.method, path: endpoint.path, maxBytes: max($0, server.maxBodyBytes)) }
+            endpoint.maxBodyBytes.map {
+                RouteBodyLimit(method: endpoint.method, path: endpoint.path, maxBytes: max($0, server.maxBodyBytes))
+            }
         }
-        self.server = Server(configuration: server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics,
-                             handoff: handoff)
+        self.server = Server(
+            configuration: server, responder: router, logger: logger.with(label: "linkd.http"), metrics: metrics,
+            handoff: handoff)
     }
 
     /// Applies migrations (unless configured not to), starts the background services and starts listening; when
@@ -119,19 +127,24 @@ public final class Application: Sendable {
     /// The background services, in start order: the one list of them. The metrics' stripes are sized with their
     /// threads before any is built (each takes the stripes), and `init` builds the group from a value of this
     /// type, so a service added, removed or moved here and not there does not compile.
-    typealias Services = (ChangeFeed, AssociationFetchLog, HitBatcher, ClickTokens, LinkClickCounter, HealthChecks,
-                          WebhookDeliveries, WebhookCleanup, Mailer)
+    typealias Services = (
+        ChangeFeed, AssociationFetchLog, HitBatcher, ClickTokens, LinkClickCounter, HealthChecks,
+        WebhookDeliveries, WebhookCleanup, Mailer
+    )
 
     /// Every endpoint behind its middleware (CORS when origins are configured), the rest (clicks) to `fallback`.
-    private static func router(_ configuration: ServiceConfiguration, routing endpoints: [Endpoint], auth: Authenticator,
-                               fallback clicks: ClickHandler, handoff: Handoff, metrics: MetricsRegistry, logger: Logger) -> Router {
+    private static func router(
+        _ configuration: ServiceConfiguration, routing endpoints: [Endpoint], auth: Authenticator,
+        fallback clicks: ClickHandler, handoff: Handoff, metrics: MetricsRegistry, logger: Logger
+    ) -> Router {
         var routes = RouterBuilder()
         if !configuration.corsOrigins.isEmpty {
             routes.use(CORSMiddleware(allowedOrigins: configuration.corsOrigins))
         }
         routes.add(endpoints, auth: auth)
         routes.fallback { try clicks.handle($0) }
-        return Router(routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog,
-                      handoff: handoff)
+        return Router(
+            routes, logger: logger.with(label: "linkd.http"), metrics: metrics, accessLog: configuration.accessLog,
+            handoff: handoff)
     }
 }

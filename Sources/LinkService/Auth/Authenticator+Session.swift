@@ -41,14 +41,17 @@ extension Authenticator {
             throw ServiceError.forbidden("You are not a member of any workspace; ask an owner to invite you.")
         }
         guard let role = session.role else {
-            throw ServiceError.forbidden("You are no longer a member of the workspace this session works in; sign in again (POST /v1/sessions).")
+            throw ServiceError.forbidden(
+                "You are no longer a member of the workspace this session works in; sign in again (POST /v1/sessions).")
         }
         let allowed = Self.scope(of: role)
         guard allowed >= scope else {
-            throw ServiceError.forbidden("This call needs the '\(scope.rawValue)' scope; as \(role.rawValue) you have '\(allowed.rawValue)'.")
+            throw ServiceError.forbidden(
+                "This call needs the '\(scope.rawValue)' scope; as \(role.rawValue) you have '\(allowed.rawValue)'.")
         }
-        return Principal(workspaceID: workspace, keyID: nil, personID: session.personID, sessionID: session.sessionID,
-                         scope: allowed, role: role)
+        return Principal(
+            workspaceID: workspace, keyID: nil, personID: session.personID, sessionID: session.sessionID,
+            scope: allowed, role: role)
     }
 
     /// The most a role may use of the key scopes.
@@ -106,17 +109,21 @@ extension Authenticator {
             switch site.lowercased() {
             case "same-origin": return
             case "none" where safe: return
-            default: throw ServiceError.forbidden("A session cookie is not accepted from another site (Sec-Fetch-Site: \(site.prefix(20))); call with an API key.")
+            default:
+                throw ServiceError.forbidden(
+                    "A session cookie is not accepted from another site (Sec-Fetch-Site: \(site.prefix(20))); call with an API key.")
             }
         }
         if let origin = request.headers["Origin"] {
             guard let own = Self.origin(of: request), origin.lowercased() == own else {
-                throw ServiceError.forbidden("A session cookie is not accepted from another origin (\(origin.prefix(100))); call with an API key.")
+                throw ServiceError.forbidden(
+                    "A session cookie is not accepted from another origin (\(origin.prefix(100))); call with an API key.")
             }
             return
         }
         guard safe else {
-            throw ServiceError.forbidden("A write with a session cookie must come from this server's own pages (Origin or Sec-Fetch-Site: same-origin).")
+            throw ServiceError.forbidden(
+                "A write with a session cookie must come from this server's own pages (Origin or Sec-Fetch-Site: same-origin).")
         }
     }
 
@@ -130,8 +137,9 @@ extension Authenticator {
             guard let found = try SessionStore.touch(token, idle: sessions.idleSeconds, on: connection) else { return nil }
             let role = try found.workspaceID.flatMap { try MembershipStore.role(of: found.personID, in: $0, on: connection) }
             let now = ContinuousClock.now
-            return SessionCache.CachedSession(sessionID: found.id, personID: found.personID, workspaceID: found.workspaceID, role: role,
-                                              expiresAt: found.expiresAt, seenAt: now, storedAt: now)
+            return SessionCache.CachedSession(
+                sessionID: found.id, personID: found.personID, workspaceID: found.workspaceID, role: role,
+                expiresAt: found.expiresAt, seenAt: now, storedAt: now)
         }
         if let read { sessions.store(token.text, read, epoch: epoch) }
         return read

@@ -61,9 +61,11 @@ public struct Authenticator: Sendable {
         let epoch = cache.epoch
         guard let stored = try pool.withConnection({ try KeyStore.credentials(of: presented.keyID, on: $0) }) else { return nil }
         guard let scope = Scope(rawValue: stored.scope), let role = Role(rawValue: stored.role),
-              presented.matches(storedHash: stored.secretHash) else { return nil }
-        let entry = KeyCache.CachedKey(workspaceID: stored.workspaceID, secretHash: stored.secretHash, scope: scope, role: role,
-                                       createdBy: stored.createdBy, storedAt: .now, verifiedSecret: Array(presented.secret.utf8))
+            presented.matches(storedHash: stored.secretHash)
+        else { return nil }
+        let entry = KeyCache.CachedKey(
+            workspaceID: stored.workspaceID, secretHash: stored.secretHash, scope: scope, role: role,
+            createdBy: stored.createdBy, storedAt: .now, verifiedSecret: Array(presented.secret.utf8))
         cache.store(presented.keyID, entry, epoch: epoch)
         return entry
     }

@@ -34,8 +34,9 @@ public struct PasswordHasher: Sendable {
         let length = argon2_encodedlen(iterations, memoryKiB, lanes, UInt32(salt.count), UInt32(Self.hashBytes), Argon2_id)
         var encoded = [CChar](repeating: 0, count: length)
         let password = Array(password.utf8)
-        let status = argon2id_hash_encoded(iterations, memoryKiB, lanes, password, password.count, salt, salt.count,
-                                           Self.hashBytes, &encoded, length)
+        let status = argon2id_hash_encoded(
+            iterations, memoryKiB, lanes, password, password.count, salt, salt.count,
+            Self.hashBytes, &encoded, length)
         // Only out-of-range parameters or memory exhaustion fail; both are a broken server, not bad input.
         precondition(status == ARGON2_OK.rawValue, "argon2id_hash_encoded failed: status \(status)")
         return String(decoding: encoded.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

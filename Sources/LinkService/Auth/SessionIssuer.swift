@@ -18,10 +18,11 @@ struct SessionIssuer: Sendable {
     /// carries (no session can be fixed in advance). Run it in the transaction that decided the person may sign in.
     /// - Returns: the session and its cookie, to add to the response (`Response.headers.add("Set-Cookie", …)`).
     func begin(person: UUID, workspace: UUID?, via: String, request: Request, on connection: Connection) throws -> Begun {
-        let (id, token) = try SessionStore.create(person: person, workspace: workspace, via: via,
-                                                  expiresAt: Date() + TimeInterval(configuration.lifetime),
-                                                  address: request.remoteAddress, userAgent: request.headers["User-Agent"] ?? "",
-                                                  on: connection)
+        let (id, token) = try SessionStore.create(
+            person: person, workspace: workspace, via: via,
+            expiresAt: Date() + TimeInterval(configuration.lifetime),
+            address: request.remoteAddress, userAgent: request.headers["User-Agent"] ?? "",
+            on: connection)
         return Begun(id: id, setCookie: Self.cookie(token.text, maxAge: configuration.lifetime, request: request))
     }
 
@@ -34,6 +35,7 @@ struct SessionIssuer: Sendable {
     /// navigations), `Path=/`, and `Secure` when the request came over HTTPS (directly or, as `Request.scheme`
     /// says, through a trusted proxy).
     private static func cookie(_ value: String, maxAge: Int, request: Request) -> String {
-        "\(Authenticator.sessionCookie)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax" + (request.scheme == "https" ? "; Secure" : "")
+        "\(Authenticator.sessionCookie)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax"
+            + (request.scheme == "https" ? "; Secure" : "")
     }
 }

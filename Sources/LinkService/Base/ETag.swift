@@ -18,7 +18,7 @@ enum ETag {
     static func expectedVersion(_ request: Request) throws(ServiceError) -> Int? {
         guard let header = request.headers["If-Match"]?.trimmingCharacters(in: .whitespaces), header != "*" else { return nil }
         var tag = Substring(header)
-        if tag.hasPrefix("W/") { throw .preconditionFailed }   // If-Match uses strong comparison (RFC 9110 §13.1.1)
+        if tag.hasPrefix("W/") { throw .preconditionFailed } // If-Match uses strong comparison (RFC 9110 §13.1.1)
         guard tag.hasPrefix("\"v"), tag.hasSuffix("\""), tag.count > 3 else { throw .preconditionFailed }
         tag = tag.dropFirst(2).dropLast()
         guard let version = Int(tag) else { throw .preconditionFailed }

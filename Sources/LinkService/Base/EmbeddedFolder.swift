@@ -21,7 +21,9 @@ struct EmbeddedFolder: Sendable {
     init(_ name: String, _ entries: [(String, Int, String)]) {
         self.name = name
         files = entries.map { path, seconds, base64 in
-            File(path: path, modified: Date(timeIntervalSince1970: TimeInterval(seconds)), bytes: [UInt8](Data(base64Encoded: base64) ?? Data()))
+            File(
+                path: path, modified: Date(timeIntervalSince1970: TimeInterval(seconds)),
+                bytes: [UInt8](Data(base64Encoded: base64) ?? Data()))
         }
     }
 }

@@ -17,7 +17,7 @@ struct IfNoneMatch: Equatable, Sendable {
         if index < bytes.count, bytes[index] == UInt8(ascii: "*") {
             index += 1
             skipBlanks()
-            guard index == bytes.count else { return nil }   // `*` stands alone
+            guard index == bytes.count else { return nil } // `*` stands alone
             any = true
             opaqueTags = []
             return

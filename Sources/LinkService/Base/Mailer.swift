@@ -28,10 +28,15 @@ final class Mailer: BackgroundService {
     init(settings: SMTPSettings, metrics: MetricsRegistry, logger: Logger) {
         client = settings.url == nil ? nil : SMTPClient(settings: settings)
         self.logger = logger
-        outcomes = Dictionary(uniqueKeysWithValues: ["sent", "failed", "dropped", "skipped"].map { result in
-            (result, metrics.counter("linkd_mail_total", help: "Mail queued by linkd (invitations, password resets), by outcome.",
-                                     labels: ["result": result]))
-        })
+        outcomes = Dictionary(
+            uniqueKeysWithValues: ["sent", "failed", "dropped", "skipped"].map { result in
+                (
+                    result,
+                    metrics.counter(
+                        "linkd_mail_total", help: "Mail queued by linkd (invitations, password resets), by outcome.",
+                        labels: ["result": result])
+                )
+            })
     }
 
     /// Whether mail is sent at all (`--smtp-url` set).
@@ -96,10 +101,12 @@ final class Mailer: BackgroundService {
         while let (kind, job) = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
             if deadline == nil, worker.isStopping { deadline = lastPassDeadline }
             if let deadline, ContinuousClock.now >= deadline {
-                let left = 1 + queue.withLock { queue in
-                    defer { queue.removeAll() }
-                    return queue.count
-                }
+                let left =
+                    1
+                    + queue.withLock { queue in
+                        defer { queue.removeAll() }
+                        return queue.count
+                    }
                 outcomes["dropped"]?.increment(by: UInt64(left))
                 logger.warning("mail not sent: linkd is stopping", metadata: ["mail.kind": kind, "mail.dropped": "\(left)"])
                 return
@@ -120,12 +127,20 @@ final class Mailer: BackgroundService {
             switch client.send(mail) {
             case .success:
                 outcomes["sent"]?.increment()
-                logger.info("mail sent", metadata: ["mail.kind": kind, "mail.to": mail.to,
-                                                    "mail.seconds": "\((ContinuousClock.now - started).inSeconds)"])
+                logger.info(
+                    "mail sent",
+                    metadata: [
+                        "mail.kind": kind, "mail.to": mail.to,
+                        "mail.seconds": "\((ContinuousClock.now - started).inSeconds)",
+                    ])
             case .failure(let failure):
                 outcomes["failed"]?.increment()
-                logger.warning("mail not sent", metadata: ["mail.kind": kind, "mail.to": mail.to, "error": "\(failure)",
-                                                           "smtp.url": client.settings.redactedURL])
+                logger.warning(
+                    "mail not sent",
+                    metadata: [
+                        "mail.kind": kind, "mail.to": mail.to, "error": "\(failure)",
+                        "smtp.url": client.settings.redactedURL,
+                    ])
             }
         }
     }

@@ -52,15 +52,17 @@ final class PerThreadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
             slotMask = 0
             return
         }
-        let slots = 1 << (Int.bitWidth - 1 - perTable.leadingZeroBitCount)   // the power of two at or below
+        let slots = 1 << (Int.bitWidth - 1 - perTable.leadingZeroBitCount) // the power of two at or below
         tables = (0..<stripes.count).map { _ in Table(count: slots) }
         slotMask = slots - 1
     }
 
     /// The value kept for `key` at `epoch` if `isCurrent` accepts it, else `compute`'s, kept for the next ask (a
     /// thrown error is not kept).
-    func value(for key: Key, epoch: UInt64 = 0, isCurrent: (Value) -> Bool = { _ in true },
-               otherwise compute: () throws -> Value) rethrows -> Value {
+    func value(
+        for key: Key, epoch: UInt64 = 0, isCurrent: (Value) -> Bool = { _ in true },
+        otherwise compute: () throws -> Value
+    ) rethrows -> Value {
         guard !tables.isEmpty else { return try compute() }
         let table = tables[stripes.current]
         let slot = key.hashValue & slotMask
@@ -72,7 +74,7 @@ final class PerThreadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
                 state.slots = Array(repeating: nil, count: dropped.count)
                 state.epoch = epoch
             }
-            return (state.epoch == epoch ? .some(state.slots[slot]) : nil, dropped)   // nil: an older epoch, not kept
+            return (state.epoch == epoch ? .some(state.slots[slot]) : nil, dropped) // nil: an older epoch, not kept
         }
         guard let kept else { return try compute() }
         if let kept, kept.key == key, isCurrent(kept.value) { return kept.value }
@@ -83,7 +85,7 @@ final class PerThreadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
             defer { state.slots[slot] = fresh }
             return state.slots[slot]
         }
-        _ = replaced   // released here, outside the lock
+        _ = replaced // released here, outside the lock
         return value
     }
 }

@@ -64,7 +64,8 @@ struct AppDomains: Sendable {
     /// URL to an app of its own platform, never to another's (`schemeOwned(_:workspace:)` says whether one did).
     func owner(ofScheme scheme: String, platform: AppPlatform, workspace: UUID?) -> Owner? {
         guard let workspace = self.workspace(of: scheme, workspace),
-              let id = schemes[Key(workspace: workspace, scheme: scheme, platform: platform)] else { return nil }
+            let id = schemes[Key(workspace: workspace, scheme: scheme, platform: platform)]
+        else { return nil }
         return deciding[id]
     }
 

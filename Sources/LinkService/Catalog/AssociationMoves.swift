@@ -27,9 +27,11 @@ struct AssociationMoves {
     init(domain: Domain, entries: [CatalogEntry], on connection: Connection) throws {
         let host = Hostname.servingHost(of: domain.hostname)
         let stored = try LinkStore.placements(domain: domain.id, limit: Self.linkLimit + 1, on: connection)
-        links = Dictionary(stored.prefix(Self.linkLimit).map { ($0.slug, (app: $0.app, type: $0.type)) }, uniquingKeysWith: { first, _ in first })
-        let hits = try AnalyticsStore.recentURLs(workspace: domain.workspaceID, hostname: domain.hostname, days: Self.hitDays,
-                                                 limit: Self.hitLimit + 1, on: connection)
+        links = Dictionary(
+            stored.prefix(Self.linkLimit).map { ($0.slug, (app: $0.app, type: $0.type)) }, uniquingKeysWith: { first, _ in first })
+        let hits = try AnalyticsStore.recentURLs(
+            workspace: domain.workspaceID, hostname: domain.hostname, days: Self.hitDays,
+            limit: Self.hitLimit + 1, on: connection)
         cut = stored.count > Self.linkLimit || hits.count > Self.hitLimit
         var seen: Set<String> = []
         func add(_ url: AASAURL?) -> Bool {
@@ -43,7 +45,9 @@ struct AssociationMoves {
             return true
         }
         for entry in entries {
-            for path in RouterFixtures.examplePaths(entry.compiled) where add(try? AASAURL("https://" + host + path)) { counts.examples += 1 }
+            for path in RouterFixtures.examplePaths(entry.compiled) where add(try? AASAURL("https://" + host + path)) {
+                counts.examples += 1
+            }
         }
         for hit in hits.prefix(Self.hitLimit) where add(AASAURL(https: hit.host, path: hit.path, query: hit.query)) { counts.hits += 1 }
         for link in stored.prefix(Self.linkLimit) where add(AASAURL(https: host, path: "/" + link.slug, query: nil)) { counts.links += 1 }
@@ -61,15 +65,22 @@ struct AssociationMoves {
     func moved(from old: CatalogEntry, to new: CatalogEntry) -> [JSONValue] {
         corpus.compactMap { url in
             let platforms = [AppPlatform.ios, .android].map { platform in
-                (platform, URLDecision(old, url: url, platform: platform, links: links), URLDecision(new, url: url, platform: platform, links: links))
+                (
+                    platform, URLDecision(old, url: url, platform: platform, links: links),
+                    URLDecision(new, url: url, platform: platform, links: links)
+                )
             }
             guard platforms.contains(where: { $0.1 != $0.2 }) else { return nil }
-            return .object([JSONMember(key: "url", value: .string(url.text))] + platforms.map { platform, before, after in
-                JSONMember(key: platform.rawValue, value: .object([
-                    JSONMember(key: "from", value: before.json), JSONMember(key: "to", value: after.json),
-                    JSONMember(key: "changed", value: .bool(before != after)),
-                ]))
-            })
+            return .object(
+                [JSONMember(key: "url", value: .string(url.text))]
+                    + platforms.map { platform, before, after in
+                        JSONMember(
+                            key: platform.rawValue,
+                            value: .object([
+                                JSONMember(key: "from", value: before.json), JSONMember(key: "to", value: after.json),
+                                JSONMember(key: "changed", value: .bool(before != after)),
+                            ]))
+                    })
         }
     }
 

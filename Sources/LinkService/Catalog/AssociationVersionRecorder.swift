@@ -32,8 +32,10 @@ struct AssociationVersionRecorder: Sendable {
 
     /// Records the changed `hostnames` in the writing transaction; returns the entries it compiled, by hostname,
     /// and the versions it recorded.
-    func record(_ hostnames: [String], compiled: [String: CatalogEntry], on connection: Connection,
-                counter: CompilationCounter?) throws -> (compiled: [String: CatalogEntry], recorded: [Recorded]) {
+    func record(
+        _ hostnames: [String], compiled: [String: CatalogEntry], on connection: Connection,
+        counter: CompilationCounter?
+    ) throws -> (compiled: [String: CatalogEntry], recorded: [Recorded]) {
         guard !hostnames.isEmpty else { return ([:], []) }
         try Self.serialise(hostnames, on: connection)
         let toLoad = hostnames.filter { compiled[$0] == nil }
@@ -64,7 +66,8 @@ struct AssociationVersionRecorder: Sendable {
                 let now = try AssociationVersionStore.latest(domains: chunk.map(\.domainID), on: connection)
                 var count = 0
                 for entry in chunk where now[entry.domainID]?.number == latest[entry.domainID]?.number {
-                    try AssociationVersionStore.insert(Self.new(entry), number: (now[entry.domainID]?.number ?? 0) + 1, keep: keep, on: connection)
+                    try AssociationVersionStore.insert(
+                        Self.new(entry), number: (now[entry.domainID]?.number ?? 0) + 1, keep: keep, on: connection)
                     count += 1
                 }
                 return count
@@ -81,7 +84,8 @@ struct AssociationVersionRecorder: Sendable {
     }
 
     static func new(_ entry: CatalogEntry) -> AssociationVersionStore.New {
-        AssociationVersionStore.New(domainID: entry.domainID, aasa: entry.aasa.bytes, aasaETag: entry.aasa.etag,
-                                    assetLinks: entry.assetLinks.bytes, assetLinksETag: entry.assetLinks.etag, linkSpace: entry.links.json)
+        AssociationVersionStore.New(
+            domainID: entry.domainID, aasa: entry.aasa.bytes, aasaETag: entry.aasa.etag,
+            assetLinks: entry.assetLinks.bytes, assetLinksETag: entry.assetLinks.etag, linkSpace: entry.links.json)
     }
 }

@@ -75,7 +75,8 @@ public final class Catalog: Sendable {
     /// platform, only that platform's app; without, either (the iOS one first).
     func owner(ofScheme scheme: String, platform: AppPlatform? = nil, workspace: UUID?) -> AppDomains.Owner? {
         appDomains { domains in
-            platform.map { domains.owner(ofScheme: scheme, platform: $0, workspace: workspace) } ?? domains.owner(ofScheme: scheme, workspace: workspace)
+            platform.map { domains.owner(ofScheme: scheme, platform: $0, workspace: workspace) }
+                ?? domains.owner(ofScheme: scheme, workspace: workspace)
         }
     }
 

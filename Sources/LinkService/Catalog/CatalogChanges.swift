@@ -57,8 +57,9 @@ struct CatalogChanges: Sendable {
                 // installed as this write's own compilations.
                 var compiled = changed.compiled
                 if let versions = reloader.versions {
-                    let (loaded, recorded) = try versions.record(changed.hostnames, compiled: compiled, on: connection,
-                                                                 counter: reloader.catalog.compilations)
+                    let (loaded, recorded) = try versions.record(
+                        changed.hostnames, compiled: compiled, on: connection,
+                        counter: reloader.catalog.compilations)
                     compiled.merge(loaded) { first, _ in first }
                     for version in recorded { try associationChanged(version, changed, on: connection) }
                 }
@@ -97,8 +98,10 @@ struct CatalogChanges: Sendable {
 
     /// Queues `domain.association.changed` for a version the write recorded: its number, ETags and how many URLs of
     /// the domain's corpus it moves (`AssociationMoves`, against the entry this node served before the write).
-    private func associationChanged(_ version: AssociationVersionRecorder.Recorded, _ changed: ChangeSet,
-                                    on connection: Connection) throws {
+    private func associationChanged(
+        _ version: AssociationVersionRecorder.Recorded, _ changed: ChangeSet,
+        on connection: Connection
+    ) throws {
         let entry = version.entry
         try changed.event(.associationChanged, workspace: entry.workspaceID, on: connection) {
             let before = reloader.catalog.entry(exactly: entry.hostname)
@@ -131,7 +134,7 @@ final class ChangeSet {
 
     /// The domain `hostname` (created, changed or deleted) must be rebuilt.
     func domainChanged(_ hostname: String, on connection: Connection) throws {
-        compiled[hostname] = nil   // changed otherwise too: re-read
+        compiled[hostname] = nil // changed otherwise too: re-read
         guard !announced.contains(hostname) else { return }
         try connection.notify(CatalogChanges.channel, payload: hostname)
         announced.insert(hostname)
@@ -180,13 +183,16 @@ final class ChangeSet {
     /// (`summary()`) to those whose `bulkEvents` is `summary`, and one `link.created` per link to those whose
     /// `bulkEvents` is `each`, inserted as they are built, `chunk` at a time, so a bulk request's events are never
     /// all held at once (those subscriptions are marked due once, before COMMIT).
-    func bulkCreated(workspace: UUID, on connection: Connection, chunk: Int = 5_000, summary: () -> JSONValue,
-                     _ links: some Sequence<JSONValue>) throws {
+    func bulkCreated(
+        workspace: UUID, on connection: Connection, chunk: Int = 5_000, summary: () -> JSONValue,
+        _ links: some Sequence<JSONValue>
+    ) throws {
         guard try wants(.linkCreated, workspace: workspace, on: connection) else { return }
         let modes = try WebhookStore.bulkModes(workspace: workspace, on: connection)
         if modes.contains("summary") {
-            queuedDirectly += try WebhookStore.enqueue([WebhookEvent(.linksBulkCreated, workspace: workspace, data: summary())],
-                                                       to: .bulkSubscribers(mode: "summary"), on: connection)
+            queuedDirectly += try WebhookStore.enqueue(
+                [WebhookEvent(.linksBulkCreated, workspace: workspace, data: summary())],
+                to: .bulkSubscribers(mode: "summary"), on: connection)
         }
         guard modes.contains("each") else { return }
         var pending: [WebhookEvent] = []

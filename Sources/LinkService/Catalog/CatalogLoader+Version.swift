@@ -8,9 +8,10 @@ extension CatalogLoader {
     static func entry(of version: AssociationVersionFiles, domain: Domain, apps: [DomainApp]) -> CatalogEntry {
         let snapshot = version.snapshot
         let settings = DomainSettingsRecord(stored: snapshot["settings"] ?? .object([]))
-        let then = Domain(id: domain.id, workspaceID: domain.workspaceID, hostname: domain.hostname, settings: settings,
-                          version: domain.version, createdAt: domain.createdAt, updatedAt: version.version.createdAt,
-                          sortMicros: domain.sortMicros)
+        let then = Domain(
+            id: domain.id, workspaceID: domain.workspaceID, hostname: domain.hostname, settings: settings,
+            version: domain.version, createdAt: domain.createdAt, updatedAt: version.version.createdAt,
+            sortMicros: domain.sortMicros)
         var rules = DomainRules(domain: then)
         for rule in snapshot["rules"]?.arrayValue ?? [] {
             guard let id = rule["id"]?.stringValue.flatMap(UUID.init(uuidString:)) else { continue }
@@ -19,7 +20,8 @@ extension CatalogLoader {
         }
         let links = LinkSpace(json: snapshot["links"])
         let context = Context(appsByWorkspace: [domain.workspaceID: apps], appUpdated: [:], links: [domain.id: links])
-        return CatalogEntry(domain: then, rules: rules.compile(context), ruleIDs: rules.ids, links: links,
-                            lastModified: version.version.createdAt)
+        return CatalogEntry(
+            domain: then, rules: rules.compile(context), ruleIDs: rules.ids, links: links,
+            lastModified: version.version.createdAt)
     }
 }

@@ -18,15 +18,18 @@ enum CatalogLoader {
     /// - Parameter counter: counts the domains compiled.
     /// - Parameter snapshot: false inside a writing transaction that has read already (`AssociationVersionRecorder`):
     ///   the load then reads what that transaction sees, its own writes included.
-    static func load(hostnames: [String]? = nil, on connection: Connection, counter: CompilationCounter? = nil,
-                     snapshot: Bool = true) throws -> [CatalogEntry] {
+    static func load(
+        hostnames: [String]? = nil, on connection: Connection, counter: CompilationCounter? = nil,
+        snapshot: Bool = true
+    ) throws -> [CatalogEntry] {
         if snapshot { try connection.executeScript("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY") }
         let domains = try DomainStore.all(hostnames: hostnames, on: connection)
         guard !domains.isEmpty else { return [] }
         // A few named domains (a write's) are compiled on the caller's thread: handing them to the global queue costs a
         // wait for a thread when its threads are busy, inside the write's transaction.
-        let compiler = Compiler(context: try context(for: domains, on: connection), counter: counter,
-                                inline: hostnames != nil && domains.count <= inlineLimit)
+        let compiler = Compiler(
+            context: try context(for: domains, on: connection), counter: counter,
+            inline: hostnames != nil && domains.count <= inlineLimit)
         let byID = Dictionary(domains.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var seen: Set<UUID> = []
         var batch: [DomainRules] = []
@@ -119,8 +122,9 @@ enum CatalogLoader {
         }
 
         func key(_ context: Context) -> CompiledRules.Key {
-            CompiledRules.Key(workspaceID: domain.workspaceID, settings: domain.settings.resolved(hostname: ""), rules: rules,
-                              links: context.links[domain.id] ?? .none)
+            CompiledRules.Key(
+                workspaceID: domain.workspaceID, settings: domain.settings.resolved(hostname: ""), rules: rules,
+                links: context.links[domain.id] ?? .none)
         }
 
         func compile(_ context: Context) -> CompiledRules {
@@ -146,11 +150,12 @@ enum CatalogLoader {
             }
             let apps = context.appsByWorkspace[domain.workspaceID] ?? []
             let linkSpace = (context.links[domain.id] ?? .none).rules(after: linkRules, apps: apps)
-            return CompiledRules(CompiledDomain(
-                settings: domain.settings.resolved(hostname: domain.hostname),
-                apps: apps,
-                rules: linkRules + linkSpace
-            ), clicks: clicks, linkApps: linkSpace.first?.apps ?? [])
+            return CompiledRules(
+                CompiledDomain(
+                    settings: domain.settings.resolved(hostname: domain.hostname),
+                    apps: apps,
+                    rules: linkRules + linkSpace
+                ), clicks: clicks, linkApps: linkSpace.first?.apps ?? [])
         }
 
         /// Last-Modified: the latest change to anything the files are made from (same on every node).
@@ -221,8 +226,9 @@ enum CatalogLoader {
                 let made = results.withLock { $0 }
                 let built = batch.indices.map { index in
                     let shared = reusable[keys[index]] ?? made[firstOf[keys[index]]!]!
-                    return CatalogEntry(domain: batch[index].domain, rules: shared, ruleIDs: batch[index].ids,
-                                        links: context.links[batch[index].domain.id] ?? .none, lastModified: batch[index].lastModified(context))
+                    return CatalogEntry(
+                        domain: batch[index].domain, rules: shared, ruleIDs: batch[index].ids,
+                        links: context.links[batch[index].domain.id] ?? .none, lastModified: batch[index].lastModified(context))
                 }
                 compiled.withLock { compiled in
                     for index in toCompile { compiled[keys[index]] = made[index] }
@@ -233,8 +239,11 @@ enum CatalogLoader {
         }
 
         /// The positions of the keys to compile (the first of each not in `reusable`), and each such key's position.
-        private static func toCompile(_ keys: [CompiledRules.Key], reusable: [CompiledRules.Key: CompiledRules])
-            -> ([Int], [CompiledRules.Key: Int]) {
+        private static func toCompile(
+            _ keys: [CompiledRules.Key], reusable: [CompiledRules.Key: CompiledRules]
+        )
+            -> ([Int], [CompiledRules.Key: Int])
+        {
             var positions: [Int] = []
             var firstOf: [CompiledRules.Key: Int] = [:]
             for (index, key) in keys.enumerated() where reusable[key] == nil && firstOf[key] == nil {

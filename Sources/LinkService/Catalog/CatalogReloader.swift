@@ -47,16 +47,19 @@ struct CatalogReloader: Sendable {
             do {
                 let toRead = hostnames.filter { hostname in
                     guard let prepared = prepared[hostname], let before = prepared.before,
-                          catalog.entry(exactly: hostname) === before else { return true }
+                        catalog.entry(exactly: hostname) === before
+                    else { return true }
                     catalog.replace(hostname, with: prepared.entry)
                     return false
                 }
                 if !toRead.isEmpty { try load(toRead) }
             } catch {
                 catalog.markStale()
-                logger.warning("catalog rebuild after a write failed; serving the last good entries", metadata: [
-                    "catalog.hosts": hostnames.joined(separator: ","), "error": "\(error)",
-                ])
+                logger.warning(
+                    "catalog rebuild after a write failed; serving the last good entries",
+                    metadata: [
+                        "catalog.hosts": hostnames.joined(separator: ","), "error": "\(error)",
+                    ])
             }
         }
     }
@@ -67,7 +70,8 @@ struct CatalogReloader: Sendable {
                 try load([hostname])
             } catch {
                 catalog.markStale()
-                logger.warning("catalog reload failed; serving the last good entry", metadata: ["catalog.host": hostname, "error": "\(error)"])
+                logger.warning(
+                    "catalog reload failed; serving the last good entry", metadata: ["catalog.host": hostname, "error": "\(error)"])
             }
         }
     }
@@ -99,19 +103,23 @@ struct CatalogReloader: Sendable {
             return (entries, versions == nil ? [:] : try AssociationVersionStore.latest(domains: nil, on: connection))
         }
         catalog.replaceAll(entries)
-        logger.info("catalog loaded", metadata: [
-            "catalog.domains": "\(entries.count)",
-            "catalog.duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
-        ])
+        logger.info(
+            "catalog loaded",
+            metadata: [
+                "catalog.domains": "\(entries.count)",
+                "catalog.duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
+            ])
         guard let versions else { return }
         reconciling.async { [pool, logger] in
             do {
                 let started = Date()
                 let found = try versions.reconcile(entries, latest: latest, pool: pool)
                 if found > 0 {
-                    logger.info("association versions found at load", metadata: [
-                        "catalog.versions_found": "\(found)", "catalog.duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
-                    ])
+                    logger.info(
+                        "association versions found at load",
+                        metadata: [
+                            "catalog.versions_found": "\(found)", "catalog.duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
+                        ])
                 }
             } catch {
                 logger.warning("recording the association versions found at load failed", metadata: ["error": "\(error)"])

@@ -21,12 +21,15 @@ final class ChangeFeed: BackgroundService {
     private let keys: KeyCache
     private let listener: NotificationListener
 
-    init(parameters: ConnectionParameters, reloader: CatalogReloader, keys: KeyCache, sessions: SessionCache? = nil, links: LinkCache? = nil,
-         logger: Logger, maximumBackoff: Duration = .seconds(1)) {
+    init(
+        parameters: ConnectionParameters, reloader: CatalogReloader, keys: KeyCache, sessions: SessionCache? = nil, links: LinkCache? = nil,
+        logger: Logger, maximumBackoff: Duration = .seconds(1)
+    ) {
         self.reloader = reloader
         self.keys = keys
         listener = NotificationListener(
-            parameters: parameters, channels: [CatalogChanges.channel, KeyCache.channel, SessionCache.channel, CatalogChanges.linksChannel], logger: logger,
+            parameters: parameters,
+            channels: [CatalogChanges.channel, KeyCache.channel, SessionCache.channel, CatalogChanges.linksChannel], logger: logger,
             maximumBackoff: maximumBackoff,
             onNotification: { notification in
                 switch notification.channel {

@@ -46,11 +46,13 @@ enum DomainLoader {
             fingerprints: app.fingerprints.map(\.value),
             destinations: destinations.map(\.type),
             storeURL: app.storeURL,
-            titles: Dictionary(destinations.compactMap { destination in destination.title.map { (destination.name, $0) } },
-                               uniquingKeysWith: { first, _ in first }),
-            previews: Dictionary(destinations.compactMap { destination in
-                destination.preview.isEmpty ? nil : (destination.name, destination.preview)
-            }, uniquingKeysWith: { first, _ in first }),
+            titles: Dictionary(
+                destinations.compactMap { destination in destination.title.map { (destination.name, $0) } },
+                uniquingKeysWith: { first, _ in first }),
+            previews: Dictionary(
+                destinations.compactMap { destination in
+                    destination.preview.isEmpty ? nil : (destination.name, destination.preview)
+                }, uniquingKeysWith: { first, _ in first }),
             customScheme: app.customScheme,
             primaryDomainID: app.primaryDomainID?.canonicalText,
             name: app.name,

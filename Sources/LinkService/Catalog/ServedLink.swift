@@ -43,12 +43,14 @@ final class ServedLink: Sendable {
         destinationType = link.destination?["type"]?.stringValue
         if case .object(let members)? = link.destination?["params"] { params = members } else { params = [] }
         webURL = link.webURL
-        fallbacks = Fallbacks(ios: link.fallbacks["ios"]?.stringValue, ipad: link.fallbacks["ipad"]?.stringValue,
-                              android: link.fallbacks["android"]?.stringValue, desktop: link.fallbacks["desktop"]?.stringValue)
+        fallbacks = Fallbacks(
+            ios: link.fallbacks["ios"]?.stringValue, ipad: link.fallbacks["ipad"]?.stringValue,
+            android: link.fallbacks["android"]?.stringValue, desktop: link.fallbacks["desktop"]?.stringValue)
         skipStore = link.skipStore
         campaign = link.campaign
-        preview = LinkPreview(title: link.preview["title"]?.stringValue, description: link.preview["description"]?.stringValue,
-                              imageURL: link.preview["imageUrl"]?.stringValue)
+        preview = LinkPreview(
+            title: link.preview["title"]?.stringValue, description: link.preview["description"]?.stringValue,
+            imageURL: link.preview["imageUrl"]?.stringValue)
         expiresAt = link.expiresAt
         maxClicks = link.maxClicks
         clicks = link.clicks
@@ -71,8 +73,10 @@ final class ServedLink: Sendable {
     func destination(in app: DomainApp) -> ResolvedDestination? {
         guard let type = destinationType else { return nil }
         guard let declared = app.destinations[type] else {
-            return .error(DestinationError(code: .unknownDestination, param: nil,
-                                           detail: "The app \(app.identifier) has no destination type '\(type)'."))
+            return .error(
+                DestinationError(
+                    code: .unknownDestination, param: nil,
+                    detail: "The app \(app.identifier) has no destination type '\(type)'."))
         }
         let checked = declared.values(params)
         if let problem = checked.problems.first {

@@ -51,18 +51,24 @@ final class ServedTargeting: Sendable {
         /// Whether every condition holds for `visitor`.
         func hold(for visitor: TargetVisitor) -> Bool {
             if let countries, !countries.contains(visitor.country) { return false }
-            if let platforms, !platforms.contains(where: { range in
-                guard range.platform == visitor.platform else { return false }
-                if range.minVersion == nil && range.maxVersion == nil { return true }
-                guard let version = visitor.osVersion else { return false }
-                return (range.minVersion.map { version >= $0 } ?? true) && (range.maxVersion.map { version <= $0 } ?? true)
-            }) { return false }
+            if let platforms,
+                !platforms.contains(where: { range in
+                    guard range.platform == visitor.platform else { return false }
+                    if range.minVersion == nil && range.maxVersion == nil { return true }
+                    guard let version = visitor.osVersion else { return false }
+                    return (range.minVersion.map { version >= $0 } ?? true) && (range.maxVersion.map { version <= $0 } ?? true)
+                })
+            {
+                return false
+            }
             if let devices, !devices.contains(visitor.device) { return false }
             if let browsers {
                 guard let browser = visitor.browser, browsers.contains(where: { Self.equalIgnoringCase($0, browser) }) else { return false }
             }
             if let languages {
-                guard let language = visitor.language, languages.contains(where: { Self.language($0, matches: language) }) else { return false }
+                guard let language = visitor.language, languages.contains(where: { Self.language($0, matches: language) }) else {
+                    return false
+                }
             }
             if let apps {
                 guard let app = visitor.app, apps.contains(app) else { return false }
@@ -133,14 +139,16 @@ final class ServedTargeting: Sendable {
         var slot = 0
         func variants(_ list: [LinkTargeting.Variant]?, over base: Link) -> [Variant] {
             (list ?? []).map { variant in
-                Variant(name: variant.name, nameHash: Self.fnv(variant.name.utf8), weight: Double(variant.weight), stopped: variant.stopped,
-                        link: make(Self.opening(variant.opening, on: base)))
+                Variant(
+                    name: variant.name, nameHash: Self.fnv(variant.name.utf8), weight: Double(variant.weight), stopped: variant.stopped,
+                    link: make(Self.opening(variant.opening, on: base)))
             }
         }
         for target in link.targets ?? [] {
             let base = Self.opening(target.opening, on: link)
             let list = variants(target.variants, over: base)
-            groups.append(Group(name: target.name, conditions: Conditions(target.conditions), link: make(base), variants: list, firstSlot: slot))
+            groups.append(
+                Group(name: target.name, conditions: Conditions(target.conditions), link: make(base), variants: list, firstSlot: slot))
             slot += 1 + list.count
         }
         var own = link

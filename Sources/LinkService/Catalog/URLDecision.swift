@@ -27,8 +27,9 @@ struct URLDecision: Equatable {
         case .noMatch: outcome = "no_match"
         }
         if resolution.outcome == .openApp, entry.links.hasLinks, let app = resolution.app,
-           let slug = LinkSlug.candidate(path: url.path), let link = links[slug], let linkApp = link.app, let type = link.type,
-           entry.linkApp(linkApp.canonicalText, type: type, platform: platform) === app {
+            let slug = LinkSlug.candidate(path: url.path), let link = links[slug], let linkApp = link.app, let type = link.type,
+            entry.linkApp(linkApp.canonicalText, type: type, platform: platform) === app
+        {
             destination = .object([JSONMember(key: "type", value: .string(type)), JSONMember(key: "link", value: .string(slug))])
             return
         }
@@ -44,11 +45,14 @@ struct URLDecision: Equatable {
     var json: JSONValue {
         var members = [JSONMember(key: "outcome", value: .string(outcome))]
         if let app {
-            members.append(JSONMember(key: "app", value: .object([
-                JSONMember(key: "id", value: .string(app.id)),
-                JSONMember(key: "platform", value: .string(app.platform.rawValue)),
-                JSONMember(key: app.platform == .ios ? "appId" : "packageName", value: .string(app.identifier)),
-            ])))
+            members.append(
+                JSONMember(
+                    key: "app",
+                    value: .object([
+                        JSONMember(key: "id", value: .string(app.id)),
+                        JSONMember(key: "platform", value: .string(app.platform.rawValue)),
+                        JSONMember(key: app.platform == .ios ? "appId" : "packageName", value: .string(app.identifier)),
+                    ])))
         }
         if let destination { members.append(JSONMember(key: "destination", value: destination)) }
         return .object(members)

@@ -14,8 +14,10 @@ final class CheckCounts: Sendable {
     }
 
     func register(in metrics: MetricsRegistry) {
-        metrics.gauge("linkd_association_check_domains",
-                      help: "Domains by association check (origin, apple_cdn, google) and state, as last read.") { [self] in
+        metrics.gauge(
+            "linkd_association_check_domains",
+            help: "Domains by association check (origin, apple_cdn, google) and state, as last read."
+        ) { [self] in
             let values = counts.withLock { $0.values }
             return CheckKind.allCases.flatMap { kind in
                 CheckState.allCases.map { state in

@@ -19,7 +19,8 @@ struct DNSDiagnosis: Sendable, Equatable {
     /// serving host, whose record is the domain owner's to make; any other host is a service linkd is configured
     /// to ask (Apple's CDN, Google's API).
     static func of(_ outcomes: [FetchOutcome], linkHost: String) -> [DNSDiagnosis?] {
-        let asked = outcomes.compactMap { outcome in Self.name(in: outcome.url).map { (host: $0, resolved: outcome.failure?.kind != .dns) } }
+        let asked = outcomes.compactMap { outcome in Self.name(in: outcome.url).map { (host: $0, resolved: outcome.failure?.kind != .dns) }
+        }
         return outcomes.map { outcome in
             guard outcome.failure?.kind == .dns, let host = Self.name(in: outcome.url) else { return nil }
             let others = asked.filter { $0.host != host }
@@ -38,22 +39,26 @@ struct DNSDiagnosis: Sendable, Equatable {
     }
 
     private static func step(_ cause: Cause, host: String, isLinkHost: Bool, unresolved: [String]) -> String {
-        let network = "Check its network connection, its DNS resolver (/etc/resolv.conf) and any firewall or proxy between it and the internet"
+        let network =
+            "Check its network connection, its DNS resolver (/etc/resolv.conf) and any firewall or proxy between it and the internet"
         switch (cause, isLinkHost) {
         case (.noRecord, true):
             return "\(host) has no DNS record this server can find, while other names resolve: the name does not point anywhere yet. "
                 + "Add an A or AAAA record (or a CNAME) pointing \(host) at this server or the HTTPS front before it, then check again once it has spread."
         case (.noResolver, true):
-            return "This server cannot resolve names at all: \(unresolved.joined(separator: ", ")) did not resolve either, so it cannot reach its DNS resolver or the internet. "
+            return
+                "This server cannot resolve names at all: \(unresolved.joined(separator: ", ")) did not resolve either, so it cannot reach its DNS resolver or the internet. "
                 + network + "; \(host)'s own record can be judged once names resolve."
         case (.undetermined, true):
-            return "Either \(host) has no DNS record (add one pointing it at this server or its HTTPS front), or this server cannot reach its DNS resolver "
+            return
+                "Either \(host) has no DNS record (add one pointing it at this server or its HTTPS front), or this server cannot reach its DNS resolver "
                 + "or the internet (\(network.prefix(1).lowercased() + network.dropFirst())); this run asked no other name that would tell which."
         case (.noRecord, false):
             return "\(host) does not resolve while other names do: the URL linkd is configured to ask names a host that does not exist. "
                 + "Check --apple-cdn-url and --google-dal-url (docs/CONFIGURATION.md)."
         case (.noResolver, false), (.undetermined, false):
-            return "This server cannot resolve \(host), a name on the internet: it cannot reach its DNS resolver or the internet. \(network)."
+            return
+                "This server cannot resolve \(host), a name on the internet: it cannot reach its DNS resolver or the internet. \(network)."
         }
     }
 

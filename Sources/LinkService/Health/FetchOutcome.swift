@@ -35,8 +35,10 @@ struct FetchOutcome: Sendable {
     /// Fetches every request, together within `fanOut`'s bound (they wait on the network, not a core), allowed by
     /// `targets`, and answers their outcomes in order, a name that did not resolve diagnosed against the others
     /// (`linkHost`: the link domain's).
-    static func all(_ requests: [OutboundRequest], client: HTTPClient, targets: OutboundTargets, linkHost: String,
-                    fanOut: OutboundFanOut) -> [FetchOutcome] {
+    static func all(
+        _ requests: [OutboundRequest], client: HTTPClient, targets: OutboundTargets, linkHost: String,
+        fanOut: OutboundFanOut
+    ) -> [FetchOutcome] {
         var outcomes = fanOut.map(requests.count) { index in
             let request = requests[index]
             let result = Result { () throws(OutboundFailure) in try client.fetch(request, allowedBy: targets) }

@@ -16,12 +16,14 @@ extension HealthChecker {
             return CheckResult(.appleCDN, .missing, .object(members))
         }
         guard response.status == 200 else {
-            return Self.failing(.appleCDN, url: outcome.url, reason: FetchOutcome.reason("status", "Apple's CDN answered \(response.status)"))
+            return Self.failing(
+                .appleCDN, url: outcome.url, reason: FetchOutcome.reason("status", "Apple's CDN answered \(response.status)"))
         }
         let etag = ETag.strong(of: response.body)
         var match = VersionMatch(etag: etag, current: entry.aasa.etag, versions: versions, file: \.aasaETag)
         if match == .unknown, let fetched = try? JSONValue.parse(bytes: response.body),
-           let served = try? JSONValue.parse(bytes: entry.aasa.bytes), Self.canonical(fetched) == Self.canonical(served) {
+            let served = try? JSONValue.parse(bytes: entry.aasa.bytes), Self.canonical(fetched) == Self.canonical(served)
+        {
             // The CDN may write the same document otherwise: what iOS reads is what linkd serves.
             match = .current(version: versions.last(where: { $0.aasaETag == entry.aasa.etag })?.number)
         }

@@ -7,14 +7,17 @@ extension HealthChecker {
     /// Asset Links API does not list the package with every fingerprint of the app; otherwise the match of the
     /// dynamic rules Google returns for it (`relation_extensions`) with the ones linkd serves: `current`, `stale`
     /// (those of an older version) or `unknown`. `failing` for every app when the API gave no usable answer.
-    func googleResults(_ outcome: FetchOutcome, apps: [DomainApp], domain: Domain, entry: CatalogEntry,
-                       versions: [AssociationVersion]) throws -> [CheckResult] {
+    func googleResults(
+        _ outcome: FetchOutcome, apps: [DomainApp], domain: Domain, entry: CatalogEntry,
+        versions: [AssociationVersion]
+    ) throws -> [CheckResult] {
         guard let response = outcome.response else {
             let reason = Self.failureReason(outcome) ?? .null
             return apps.map { Self.failing(.google, subject: $0.id, url: outcome.url, reason: reason) }
         }
         guard response.status == 200, let document = try? JSONValue.parse(bytes: response.body) else {
-            let reason = response.status == 200
+            let reason =
+                response.status == 200
                 ? FetchOutcome.reason("protocol", "Google's API answered something that is not JSON")
                 : FetchOutcome.reason("status", "Google's API answered \(response.status)")
             return apps.map { Self.failing(.google, subject: $0.id, url: outcome.url, reason: reason) }
@@ -40,14 +43,17 @@ extension HealthChecker {
             members.append(JSONMember(key: "dynamicRules", value: google ?? .null))
             if google == mine {
                 let version = versions.last(where: { $0.assetLinksETag == entry.assetLinks.etag })?.number
-                return CheckResult(.google, subject: app.id, .current,
-                                   .object(members + VersionMatch.current(version: version).members + [JSONMember(key: "rulesMatch", value: .bool(true))]))
+                return CheckResult(
+                    .google, subject: app.id, .current,
+                    .object(members + VersionMatch.current(version: version).members + [JSONMember(key: "rulesMatch", value: .bool(true))]))
             }
             members.append(JSONMember(key: "rulesMatch", value: .bool(false)))
             members.append(JSONMember(key: "servedDynamicRules", value: mine ?? .null))
             if older == nil {
                 older = try pool.withConnection { connection in
-                    try AssociationVersionStore.assetLinks(domain: domain.id, on: connection).map { ($0.number, Self.dynamicRules(inAssetLinks: $0.bytes)) }
+                    try AssociationVersionStore.assetLinks(domain: domain.id, on: connection).map {
+                        ($0.number, Self.dynamicRules(inAssetLinks: $0.bytes))
+                    }
                 }
             }
             // The newest older version whose rules for the app are Google's: stale since the next version.
@@ -80,7 +86,8 @@ extension HealthChecker {
         (document["statements"]?.arrayValue ?? []).compactMap { statement in
             if let relation = statement["relation"]?.stringValue, relation != handleAllURLs { return nil }
             guard let app = statement["target"]?["androidApp"], let package = app["packageName"]?.stringValue,
-                  let fingerprint = app["certificate"]?["sha256Fingerprint"]?.stringValue else { return nil }
+                let fingerprint = app["certificate"]?["sha256Fingerprint"]?.stringValue
+            else { return nil }
             let extensions = statement["relationExtensions"] ?? statement["relation_extensions"]
             let rules = extensions?[handleAllURLs]?["dynamic_app_link_components"]
             return GoogleStatement(package: package, fingerprint: fingerprint.uppercased(), rules: rules.map(canonical))
@@ -93,7 +100,8 @@ extension HealthChecker {
         var rules: [String: JSONValue] = [:]
         for statement in statements {
             guard let package = statement["target"]?["package_name"]?.stringValue,
-                  let components = statement["relation_extensions"]?[handleAllURLs]?["dynamic_app_link_components"] else { continue }
+                let components = statement["relation_extensions"]?[handleAllURLs]?["dynamic_app_link_components"]
+            else { continue }
             rules[package] = rules[package] ?? canonical(components)
         }
         return rules

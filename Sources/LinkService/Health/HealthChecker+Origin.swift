@@ -9,8 +9,14 @@ extension HealthChecker {
     /// `current`).
     func originResult(aasa: FetchOutcome, assetLinks: FetchOutcome, entry: CatalogEntry, versions: [AssociationVersion]) -> CheckResult {
         let files = [
-            (name: "aasa", outcome: aasa, current: entry.aasa.etag, limit: Self.appleSizeLimit, etag: { (v: AssociationVersion) in v.aasaETag }),
-            (name: "assetlinks", outcome: assetLinks, current: entry.assetLinks.etag, limit: Int.max, etag: { (v: AssociationVersion) in v.assetLinksETag }),
+            (
+                name: "aasa", outcome: aasa, current: entry.aasa.etag, limit: Self.appleSizeLimit,
+                etag: { (v: AssociationVersion) in v.aasaETag }
+            ),
+            (
+                name: "assetlinks", outcome: assetLinks, current: entry.assetLinks.etag, limit: Int.max,
+                etag: { (v: AssociationVersion) in v.assetLinksETag }
+            ),
         ]
         var members: [JSONMember] = []
         var failure: JSONValue?

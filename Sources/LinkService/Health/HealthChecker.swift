@@ -57,8 +57,9 @@ struct HealthChecker: Sendable {
         if !androidApps.isEmpty {
             requests.append(OutboundRequest(url: Self.googleURL(base: outbound.googleDALBase, host: host)))
         }
-        let outcomes = FetchOutcome.all(requests, client: client, targets: OutboundTargets(outbound, linkHosts: [host]), linkHost: host,
-                                         fanOut: fanOut)
+        let outcomes = FetchOutcome.all(
+            requests, client: client, targets: OutboundTargets(outbound, linkHosts: [host]), linkHost: host,
+            fanOut: fanOut)
         var results = [originResult(aasa: outcomes[0], assetLinks: outcomes[1], entry: entry, versions: versions)]
         results.append(try appleResult(outcomes[2], domain: domain, entry: entry, versions: versions))
         if outcomes.count > 3 {
@@ -66,20 +67,28 @@ struct HealthChecker: Sendable {
         }
         let time = Date()
         let transitions = try pool.withTransaction { connection in
-            let transitions = try AssociationCheckStore.save(results, kinds: Set(CheckKind.allCases), domain: domain.id, at: time, on: connection)
+            let transitions = try AssociationCheckStore.save(
+                results, kinds: Set(CheckKind.allCases), domain: domain.id, at: time, on: connection)
             // Told to the workspace's subscribers with the states saved: both or neither.
             if !transitions.isEmpty {
-                try WebhookStore.enqueue([WebhookEvent(.healthChanged, workspace: domain.workspaceID, data: .object([
-                    "domain": .string(domain.hostname), "changes": .array(transitions.map(\.json)),
-                ]), time: time)], on: connection)
+                try WebhookStore.enqueue(
+                    [
+                        WebhookEvent(
+                            .healthChanged, workspace: domain.workspaceID,
+                            data: .object([
+                                "domain": .string(domain.hostname), "changes": .array(transitions.map(\.json)),
+                            ]), time: time)
+                    ], on: connection)
             }
             return transitions
         }
         for transition in transitions {
-            logger.info("association check changed state", metadata: [
-                "domain": domain.hostname, "check": transition.kind.rawValue, "app": transition.subject,
-                "from": transition.from?.rawValue ?? "none", "to": transition.to?.rawValue ?? "none",
-            ])
+            logger.info(
+                "association check changed state",
+                metadata: [
+                    "domain": domain.hostname, "check": transition.kind.rawValue, "app": transition.subject,
+                    "from": transition.from?.rawValue ?? "none", "to": transition.to?.rawValue ?? "none",
+                ])
         }
         if !transitions.isEmpty { outbox.ring() }
         return transitions
@@ -98,7 +107,9 @@ struct HealthChecker: Sendable {
 
     /// A failing result: the check could not run, and says why.
     static func failing(_ kind: CheckKind, subject: String = "", url: String, reason: JSONValue) -> CheckResult {
-        CheckResult(kind, subject: subject, .failing, .object([JSONMember(key: "url", value: .string(url)), JSONMember(key: "reason", value: reason)]))
+        CheckResult(
+            kind, subject: subject, .failing,
+            .object([JSONMember(key: "url", value: .string(url)), JSONMember(key: "reason", value: reason)]))
     }
 
     /// `value` with every object's members in key order, so documents compare equal whatever order a server wrote

@@ -33,10 +33,12 @@ final class HealthChecks: BackgroundService {
         self.interval = interval
         self.inFlight = max(1, inFlight)
         self.logger = logger
-        checked = metrics.counter("linkd_association_checks_total", help: "Background association checks of a domain, by outcome.",
-                                  labels: ["outcome": "checked"])
-        skipped = metrics.counter("linkd_association_checks_total", help: "Background association checks of a domain, by outcome.",
-                                  labels: ["outcome": "skipped"])
+        checked = metrics.counter(
+            "linkd_association_checks_total", help: "Background association checks of a domain, by outcome.",
+            labels: ["outcome": "checked"])
+        skipped = metrics.counter(
+            "linkd_association_checks_total", help: "Background association checks of a domain, by outcome.",
+            labels: ["outcome": "skipped"])
     }
 
     var isHealthy: Bool { interval == 0 || thread.isRunning }

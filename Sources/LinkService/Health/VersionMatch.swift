@@ -41,9 +41,11 @@ enum VersionMatch: Equatable {
         case .current(let version):
             [JSONMember(key: "version", value: version.map { .integer($0) } ?? .null)]
         case .stale(let version, let replacedBy, let since):
-            [JSONMember(key: "version", value: .integer(version)),
-             JSONMember(key: "replacedBy", value: replacedBy.map { .integer($0) } ?? .null),
-             JSONMember(key: "staleSince", value: since.map { .timestamp($0) } ?? .null)]
+            [
+                JSONMember(key: "version", value: .integer(version)),
+                JSONMember(key: "replacedBy", value: replacedBy.map { .integer($0) } ?? .null),
+                JSONMember(key: "staleSince", value: since.map { .timestamp($0) } ?? .null),
+            ]
         case .unknown:
             [JSONMember(key: "version", value: .null)]
         }

@@ -14,7 +14,8 @@ public struct AnalyticsCube: Equatable, Sendable {
     /// A dimension the cubes can keep: named as the analytics API names it.
     enum Dimension: String, CaseIterable, Sendable {
         case host, app, rule, destination, outcome, platform, served, device, country, os, browser, link
-        case utmSource = "utm_source", utmMedium = "utm_medium", utmCampaign = "utm_campaign", utmTerm = "utm_term", utmContent = "utm_content"
+        case utmSource = "utm_source", utmMedium = "utm_medium", utmCampaign = "utm_campaign", utmTerm = "utm_term", utmContent =
+            "utm_content"
         /// The target and the variant of a targeted link that decided a hit (their names, meaningful with the link).
         case target, variant
 
@@ -70,12 +71,18 @@ public struct AnalyticsCube: Equatable, Sendable {
         AnalyticsCube(id: 8, name: "links", dimensions: [.link, .host]),
         AnalyticsCube(id: 13, name: "link browsers", dimensions: [.link, .host, .browser]),
         AnalyticsCube(id: 12, name: "link traffic", dimensions: [.link, .host, .app, .destination, .outcome, .platform, .served]),
-        AnalyticsCube(id: 4, name: "link campaigns", dimensions: [.link, .host, .utmSource, .utmMedium, .utmCampaign, .utmTerm, .utmContent]),
-        AnalyticsCube(id: 5, name: "campaign traffic", dimensions: [.utmCampaign, .utmSource, .utmMedium, .app, .destination, .outcome, .platform, .served]),
-        AnalyticsCube(id: 6, name: "campaign audience", dimensions: [.country, .os, .device, .utmSource, .utmMedium, .utmCampaign], hourly: false),
+        AnalyticsCube(
+            id: 4, name: "link campaigns", dimensions: [.link, .host, .utmSource, .utmMedium, .utmCampaign, .utmTerm, .utmContent]),
+        AnalyticsCube(
+            id: 5, name: "campaign traffic",
+            dimensions: [.utmCampaign, .utmSource, .utmMedium, .app, .destination, .outcome, .platform, .served]),
+        AnalyticsCube(
+            id: 6, name: "campaign audience", dimensions: [.country, .os, .device, .utmSource, .utmMedium, .utmCampaign], hourly: false),
         AnalyticsCube(id: 7, name: "link audience", dimensions: [.link, .host, .country, .os, .device, .platform], hourly: false),
         AnalyticsCube(id: 14, name: "link targets", dimensions: [.link, .host, .target, .variant, .outcome, .platform, .served]),
-        AnalyticsCube(id: 15, name: "target audience", dimensions: [.link, .host, .target, .variant, .country, .os, .device, .platform], hourly: false),
+        AnalyticsCube(
+            id: 15, name: "target audience", dimensions: [.link, .host, .target, .variant, .country, .os, .device, .platform], hourly: false
+        ),
     ]
 
     /// The first cube keeping every one of `dimensions`.
@@ -113,8 +120,10 @@ public struct AnalyticsCube: Equatable, Sendable {
     /// `SELECT` of the rows of the cubes with hourly rows, per hour, or with `daily` of every cube, per UTC day (or of
     /// `cubes`), from the hits matching `condition` (a condition on `hits`): the rollups the writer and its folds would
     /// have made of them (campaigns unbounded). Columns as `hit_cubes_hourly`'s (or `_daily`'s but `visitors_count`).
-    public static func rollupSQL(from hits: String = "hits", where condition: String = "TRUE", daily: Bool = false,
-                                 cubes: [AnalyticsCube]? = nil) -> String {
+    public static func rollupSQL(
+        from hits: String = "hits", where condition: String = "TRUE", daily: Bool = false,
+        cubes: [AnalyticsCube]? = nil
+    ) -> String {
         """
         SELECT h.workspace_id, c.cube, \(daily ? "(h.time AT TIME ZONE 'UTC')::date" : "date_trunc('hour', h.time)"), h.source, h.is_bot,
                \((1...slots).map { "c.d\($0)" }.joined(separator: ", ")), count(*)::int8, coalesce(hll_add_agg(hll_hash_text(h.visitor_hash)), hll_empty())

@@ -62,7 +62,9 @@ enum AnalyticsStore {
             if let target { add(.target, target) }
             if let variant { add(.variant, variant) }
             for field in Hit.Campaign.Field.allCases { if let value = campaign[field] { add(AnalyticsCube.Dimension(field), value) } }
-            for field in VisitorField.allCases { if let value = visitor[field] { add(AnalyticsCube.Dimension(rawValue: field.rawValue)!, value) } }
+            for field in VisitorField.allCases {
+                if let value = visitor[field] { add(AnalyticsCube.Dimension(rawValue: field.rawValue)!, value) }
+            }
             if let source { sql += " AND source = \(binds.add(source.rawValue))" }
             if !includeBots { sql += " AND NOT is_bot" }
             return sql
@@ -149,15 +151,20 @@ enum AnalyticsStore {
 
     /// The URLs hit most on `hostname` (a wildcard's names included) in the last `days` days, most first, at most
     /// `limit`: host, path and query as they were asked (an association diff's corpus).
-    static func recentURLs(workspace: UUID, hostname: String, days: Int, limit: Int, on connection: Connection) throws
-        -> [(host: String, path: String, query: String?)] {
+    static func recentURLs(
+        workspace: UUID, hostname: String, days: Int, limit: Int, on connection: Connection
+    ) throws
+        -> [(host: String, path: String, query: String?)]
+    {
         let root = hostname.hasPrefix("*.") ? String(hostname.dropFirst(2)) : hostname
-        return try connection.query("""
+        return try connection.query(
+            """
             SELECT hostname, path, query FROM hits
             WHERE workspace_id = \(workspace) AND time >= now() - make_interval(days => \(days)::int)
               AND (hostname = \(root) OR (\(hostname.hasPrefix("*.")) AND hostname LIKE '%.' || \(root)))
             GROUP BY hostname, path, query ORDER BY count(*) DESC, hostname, path, query LIMIT \(limit)
-            """).map { row in
+            """
+        ).map { row in
             try row.decode((String, String, String?).self)
         }.map { (host: $0.0, path: $0.1, query: $0.2) }
     }
@@ -203,8 +210,10 @@ enum AnalyticsStore {
     /// A moved hour (`CubeRange.moved`) adds two rows without visitors: its hits taken from its day's noon and
     /// given to its own hour. So a daily series in any zone counts hits exactly, and a day's visitors in the bucket
     /// holding its noon.
-    private static func rows(_ range: CubeRange, columns: [(column: Column, alias: String)], filter: Filter, workspace: UUID,
-                             binds: inout Binds) -> String {
+    private static func rows(
+        _ range: CubeRange, columns: [(column: Column, alias: String)], filter: Filter, workspace: UUID,
+        binds: inout Binds
+    ) -> String {
         let cube = range.cube
         let w = binds.add(workspace), c = binds.add(Int32(cube.id))
         let slot = { (dimension: AnalyticsCube.Dimension) in cube.slot(dimension) }
@@ -227,7 +236,8 @@ enum AnalyticsStore {
                         WHERE workspace_id = \(w) AND hour >= to_timestamp(\(from)) AND hour < to_timestamp(\(to)))
                 """
             dailyDay = "CASE WHEN \(mixed) THEN day END"
-            dailyCounts = "hits, CASE WHEN \(mixed) THEN visitors END AS visitors, CASE WHEN NOT \(mixed) THEN visitors_count END AS counted"
+            dailyCounts =
+                "hits, CASE WHEN \(mixed) THEN visitors END AS visitors, CASE WHEN NOT \(mixed) THEN visitors_count END AS counted"
         }
         return """
             SELECT \(dailyDay) AS utc_day, day::timestamp AT TIME ZONE 'UTC' + interval '12 hours' AS t, \(selected(slot, counts: dailyCounts))
@@ -325,7 +335,9 @@ enum AnalyticsStore {
             UNION ALL
             SELECT count(*)::int8 + 1, NULL, NULL, coalesce(sum(hits), 0)::int8 FROM items
             """
-        var binds: [any PostgresEncodable] = [workspace, limit, weeks, days, hours.map(\.start), hours.map(\.end), only, range.start, range.end]
+        var binds: [any PostgresEncodable] = [
+            workspace, limit, weeks, days, hours.map(\.start), hours.map(\.end), only, range.start, range.end,
+        ]
         binds += filters.binds.map { $0 as any PostgresEncodable }
         var list = TopList()
         // Kind 0: an item listed; else how many values there are (plus one) and their hits.
@@ -368,8 +380,9 @@ enum AnalyticsStore {
     ) throws -> TopList {
         let (context, ranked) = rollupDimensions[dimension]!
         var binds = Binds()
-        let source = rows(range, columns: [(context.map(Column.dimension) ?? .none, "context"), (.dimension(ranked), "value")],
-                          filter: filter, workspace: workspace, binds: &binds)
+        let source = rows(
+            range, columns: [(context.map(Column.dimension) ?? .none, "context"), (.dimension(ranked), "value")],
+            filter: filter, workspace: workspace, binds: &binds)
         let (l, o) = (binds.add(limit), binds.add(only))
         let order = ranking == .hits ? "hits DESC, visitors DESC" : "visitors DESC, hits DESC"
         // Kind 0: the items listed; 1: the hits without a value; 2: the hits of every value, and how many values.
@@ -412,14 +425,23 @@ enum AnalyticsStore {
         var binds = Binds()
         // What the cube does not keep is NULL in the pending rows too: the same answer before and after a fold.
         let kept = { (dimension: AnalyticsCube.Dimension) in range.cube.slot(dimension) == nil ? Column.none : .dimension(dimension) }
-        let source = rows(range, columns: [(kept(.outcome), "outcome"), (.source, "source"), (kept(.platform), "platform"),
-                                           (.isBot, "is_bot"), (kept(.served), "served")],
-                          filter: everything, workspace: workspace, binds: &binds)
-        return try connection.query(Query(unsafeSQL: """
-            SELECT outcome, source, platform, is_bot, sum(hits)::int8, served FROM (\(source)) x GROUP BY 1, 2, 3, 4, 6
-            """, binds: binds.values)).map { row in
-            try (row.decode(0, as: String?.self), row.decode(1, as: String.self), row.decode(2, as: String?.self),
-                 row.decode(3, as: Bool.self), row.decode(4, as: Int.self), row.decode(5, as: String?.self))
+        let source = rows(
+            range,
+            columns: [
+                (kept(.outcome), "outcome"), (.source, "source"), (kept(.platform), "platform"),
+                (.isBot, "is_bot"), (kept(.served), "served"),
+            ],
+            filter: everything, workspace: workspace, binds: &binds)
+        return try connection.query(
+            Query(
+                unsafeSQL: """
+                    SELECT outcome, source, platform, is_bot, sum(hits)::int8, served FROM (\(source)) x GROUP BY 1, 2, 3, 4, 6
+                    """, binds: binds.values)
+        ).map { row in
+            try (
+                row.decode(0, as: String?.self), row.decode(1, as: String.self), row.decode(2, as: String?.self),
+                row.decode(3, as: Bool.self), row.decode(4, as: Int.self), row.decode(5, as: String?.self)
+            )
         }
     }
 
@@ -428,18 +450,23 @@ enum AnalyticsStore {
     static func visitors(workspace: UUID, range: CubeRange, filter: Filter, on connection: Connection) throws -> Int {
         var binds = Binds()
         let source = rows(range, columns: [], filter: filter, workspace: workspace, binds: &binds)
-        return try connection.query(Query(unsafeSQL: """
-            SELECT coalesce(sum(visitors), 0)::int8 FROM (
-                SELECT \(dailyVisitors) AS visitors FROM (\(source)) x GROUP BY utc_day
-            ) daily
-            """, binds: binds.values)).first!.decode(0, as: Int.self)
+        return try connection.query(
+            Query(
+                unsafeSQL: """
+                    SELECT coalesce(sum(visitors), 0)::int8 FROM (
+                        SELECT \(dailyVisitors) AS visitors FROM (\(source)) x GROUP BY utc_day
+                    ) daily
+                    """, binds: binds.values)
+        ).first!.decode(0, as: Int.self)
     }
 
     /// What names the ids and values of `dimension` (`app`, `rule`, `link`, `destination`; nothing for the others),
     /// by key (`key(context:value:)`): an app's name and platform, a rule's path and position, a link's slug, a
     /// destination type's title with its app's name and platform (one type name can be declared by several apps). Ids of deleted things, or of another workspace, have none.
-    static func names(_ dimension: String, of items: [(context: String?, value: String)], workspace: UUID,
-                      on connection: Connection) throws -> [String: JSONValue] {
+    static func names(
+        _ dimension: String, of items: [(context: String?, value: String)], workspace: UUID,
+        on connection: Connection
+    ) throws -> [String: JSONValue] {
         let sql: String
         switch dimension {
         case "app":
@@ -452,11 +479,15 @@ enum AnalyticsStore {
                 SELECT id::text, json_build_object('path', coalesce(definition->>'path', definition->>'pattern'), 'position', position)::text
                 FROM rules WHERE workspace_id = $1 AND id::text = ANY($2::text[])
                 """
-        case "link": sql = "SELECT id::text, json_build_object('slug', slug)::text FROM links WHERE workspace_id = $1 AND id::text = ANY($2::text[])"
+        case "link":
+            sql = "SELECT id::text, json_build_object('slug', slug)::text FROM links WHERE workspace_id = $1 AND id::text = ANY($2::text[])"
         case "target", "variant":
             // "Spring sale · Germany (target) · B (variant)" (the link's name, else its slug): a variant is named with the target carrying it (none for
             // the link's own variants; the first target with a variant of that name otherwise).
-            let label = dimension == "target" ? "coalesce(l.name, l.slug) || ' · ' || k.value || ' (target)'" : """
+            let label =
+                dimension == "target"
+                ? "coalesce(l.name, l.slug) || ' · ' || k.value || ' (target)'"
+                : """
                 coalesce(l.name, l.slug) || coalesce(' · ' || CASE WHEN EXISTS (SELECT 1 FROM json_array_elements(coalesce(l.variants, '[]')) v WHERE v->>'name' = k.value)
                     THEN NULL ELSE (SELECT t->>'name' FROM json_array_elements(coalesce(l.targets, '[]')) WITH ORDINALITY AS x(t, n)
                     WHERE EXISTS (SELECT 1 FROM json_array_elements(coalesce(t->'variants', '[]')) v WHERE v->>'name' = k.value) ORDER BY n LIMIT 1) END
@@ -491,9 +522,12 @@ enum AnalyticsStore {
 
     /// The compacted weeks (by their Monday), as day numbers, from day `first` to before day `last`.
     static func compactedWeeks(fromDay first: Int, toDay last: Int, on connection: Connection) throws -> Set<Int64> {
-        Set(try connection.query("""
-            SELECT week - date '1970-01-01' FROM hit_top_weeks
-            WHERE week >= date '1970-01-01' + \(first)::int AND week < date '1970-01-01' + \(last)::int
-            """).map { Int64(try $0.decode(0, as: Int.self)) })
+        Set(
+            try connection.query(
+                """
+                SELECT week - date '1970-01-01' FROM hit_top_weeks
+                WHERE week >= date '1970-01-01' + \(first)::int AND week < date '1970-01-01' + \(last)::int
+                """
+            ).map { Int64(try $0.decode(0, as: Int.self)) })
     }
 }

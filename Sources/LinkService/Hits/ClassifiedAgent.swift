@@ -24,14 +24,18 @@ struct ClassifiedAgent: Sendable {
         os = parsed.flatMap { $0.os.isKnown ? $0.os.family : nil }
         browser = parsed.flatMap { $0.browser.isKnown ? $0.browser.family : nil }
         osVersion = parsed.flatMap { parsed in
-            parsed.os.major.flatMap(Int32.init).map { LinkTargeting.OSVersion($0, parsed.os.minor.flatMap(Int32.init) ?? 0, parsed.os.patch.flatMap(Int32.init) ?? 0) }
+            parsed.os.major.flatMap(Int32.init).map {
+                LinkTargeting.OSVersion($0, parsed.os.minor.flatMap(Int32.init) ?? 0, parsed.os.patch.flatMap(Int32.init) ?? 0)
+            }
         }
         device = Self.device(of: userAgent, os: os, header: header ?? "")
     }
 
     /// Operating systems of phones that linkd's own markers do not name (iOS and Android are `UserAgent.platform`).
-    static let phoneSystems: Set<String> = ["Windows Phone", "BlackBerry OS", "KaiOS", "Symbian OS", "Firefox OS", "Tizen", "Sailfish",
-                                            "webOS", "Bada", "MeeGo", "Maemo"]
+    static let phoneSystems: Set<String> = [
+        "Windows Phone", "BlackBerry OS", "KaiOS", "Symbian OS", "Firefox OS", "Tizen", "Sailfish",
+        "webOS", "Bada", "MeeGo", "Maemo",
+    ]
     /// Tokens of tablets that do not say `iPad`: Firefox on Android tablets (`Android 13; Tablet;`), Kindles.
     static let tabletTokens = ["Tablet", "Kindle", "Silk/"]
 
@@ -46,7 +50,8 @@ struct ClassifiedAgent: Sendable {
     static func device(of agent: UserAgent, os: String?, header: String) -> Hit.Device {
         if agent.isBot { return .bot }
         if agent.isIPad || tabletTokens.contains(where: { header.contains($0) }) || os == "BlackBerry Tablet OS"
-            || (agent.platform == .android && !header.contains("Mobile")) {
+            || (agent.platform == .android && !header.contains("Mobile"))
+        {
             return .tablet
         }
         if agent.platform == .ios || agent.platform == .android || os.map(phoneSystems.contains) == true || header.contains("Mobi") {

@@ -18,16 +18,19 @@ enum ExperimentStore {
 
     /// The arms of `link`'s hits that recorded a variant.
     static func arms(link: UUID, workspace: UUID, on connection: Connection) throws -> [Arm] {
-        try connection.query(Query(unsafeSQL: """
-            SELECT target, variant, count(*)::int8, sum(c)::int8, sum(c * c)::int8 FROM (
-                SELECT target, variant, visitor_hash, count(*) AS c FROM hits
-                WHERE link_id = $2 AND variant IS NOT NULL AND workspace_id = $1 AND source = 'click' AND NOT is_bot
-                      AND visitor_hash IS NOT NULL
-                GROUP BY target, variant, visitor_hash
-            ) v
-            GROUP BY target, variant
-            ORDER BY target NULLS FIRST, variant
-            """, binds: [workspace, link])).map { row in
+        try connection.query(
+            Query(
+                unsafeSQL: """
+                    SELECT target, variant, count(*)::int8, sum(c)::int8, sum(c * c)::int8 FROM (
+                        SELECT target, variant, visitor_hash, count(*) AS c FROM hits
+                        WHERE link_id = $2 AND variant IS NOT NULL AND workspace_id = $1 AND source = 'click' AND NOT is_bot
+                              AND visitor_hash IS NOT NULL
+                        GROUP BY target, variant, visitor_hash
+                    ) v
+                    GROUP BY target, variant
+                    ORDER BY target NULLS FIRST, variant
+                    """, binds: [workspace, link])
+        ).map { row in
             let (target, variant, visitors, clicks, squares) = try row.decode((String?, String, Int, Int, Int).self)
             return Arm(target: target, variant: variant, visitors: visitors, clicks: clicks, squares: squares)
         }

@@ -80,7 +80,8 @@ extension Hit {
         }
 
         public static func == (a: Campaign, b: Campaign) -> Bool {
-            a === b || (a.source == b.source && a.medium == b.medium && a.campaign == b.campaign && a.term == b.term && a.content == b.content)
+            a === b
+                || (a.source == b.source && a.medium == b.medium && a.campaign == b.campaign && a.term == b.term && a.content == b.content)
         }
 
         public func hash(into hasher: inout Hasher) {
@@ -91,7 +92,8 @@ extension Hit {
         /// workspace's share of an hour as).
         var overflowed: Campaign {
             func other(_ value: String?) -> String? { value == nil ? nil : Self.overflowValue }
-            return Campaign(source: other(source), medium: other(medium), campaign: other(campaign), term: other(term), content: other(content))
+            return Campaign(
+                source: other(source), medium: other(medium), campaign: other(campaign), term: other(term), content: other(content))
         }
 
         /// The campaign of a tap: the `utm_*` items of the URL's raw `query`, and for the fields it does not carry,
@@ -118,10 +120,11 @@ extension Hit {
                     }
                 }
                 guard values.0 != nil || values.1 != nil || values.2 != nil || values.3 != nil || values.4 != nil else { return nil }
-                return Campaign(kept: values.0 ?? link?.source, values.1 ?? link?.medium, values.2 ?? link?.campaign,
-                                values.3 ?? link?.term, values.4 ?? link?.content)
+                return Campaign(
+                    kept: values.0 ?? link?.source, values.1 ?? link?.medium, values.2 ?? link?.campaign,
+                    values.3 ?? link?.term, values.4 ?? link?.content)
             }
-            return found ?? link   // a query whose `utm_` items were all empty adds nothing
+            return found ?? link // a query whose `utm_` items were all empty adds nothing
         }
 
         /// Whether an item's name starts with `utm_`: at the start of the query or after a `&`.
@@ -129,7 +132,8 @@ extension Hit {
             var index = 0
             while index + 4 <= bytes.count {
                 if bytes[index] == UInt8(ascii: "u"), index == 0 || bytes[index - 1] == UInt8(ascii: "&"),
-                   bytes[index + 1] == UInt8(ascii: "t"), bytes[index + 2] == UInt8(ascii: "m"), bytes[index + 3] == UInt8(ascii: "_") {
+                    bytes[index + 1] == UInt8(ascii: "t"), bytes[index + 2] == UInt8(ascii: "m"), bytes[index + 3] == UInt8(ascii: "_")
+                {
                     return true
                 }
                 index += 1
@@ -168,7 +172,7 @@ extension Hit {
             guard value.utf8.count > maxFieldBytes else { return value }
             let utf8 = Array(value.utf8)
             var end = maxFieldBytes
-            while end > 0, utf8[end] & 0xC0 == 0x80 { end -= 1 }   // not inside a character's bytes
+            while end > 0, utf8[end] & 0xC0 == 0x80 { end -= 1 } // not inside a character's bytes
             return String(decoding: utf8[..<end], as: UTF8.self)
         }
 

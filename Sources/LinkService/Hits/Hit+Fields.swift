@@ -70,10 +70,10 @@ extension Hit {
         guard [14, 15, 21, 25, 27].contains(parts.count), let micros = Int64(parts[0]) else { return nil }
         let fields = parts.map(SpoolEscaping.unescape)
         guard let hostname = fields[2], let path = fields[3],
-              let outcome = fields[5].flatMap(Outcome.init(rawValue:)),
-              let source = fields[9].flatMap(Source.init(rawValue:)),
-              let platform = fields[10].flatMap(DevicePlatform.init(rawValue:)),
-              let bot = fields[11], bot == "t" || bot == "f"
+            let outcome = fields[5].flatMap(Outcome.init(rawValue:)),
+            let source = fields[9].flatMap(Source.init(rawValue:)),
+            let platform = fields[10].flatMap(DevicePlatform.init(rawValue:)),
+            let bot = fields[11], bot == "t" || bot == "f"
         else { return nil }
         let served = parts.count >= 15 ? fields[14] : nil
         guard served == nil || Served(rawValue: served!) != nil else { return nil }

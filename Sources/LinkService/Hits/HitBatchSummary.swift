@@ -120,11 +120,12 @@ struct HitBatchSummary {
                 campaign = counted
             }
         }
-        let rollupKey = RollupKey(workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
-                                  destinationType: hit.destinationType, outcome: hit.outcome, platform: hit.platform,
-                                  source: hit.source, isBot: hit.isBot, served: hit.served, link: hit.linkID, campaign: campaign,
-                                  country: hit.country, os: hit.os, browser: hit.browser, device: hit.device,
-                                  target: hit.target, variant: hit.variant)
+        let rollupKey = RollupKey(
+            workspace: workspace, hour: hour, hostname: hit.hostname, app: hit.appID, rule: hit.ruleID,
+            destinationType: hit.destinationType, outcome: hit.outcome, platform: hit.platform,
+            source: hit.source, isBot: hit.isBot, served: hit.served, link: hit.linkID, campaign: campaign,
+            country: hit.country, os: hit.os, browser: hit.browser, device: hit.device,
+            target: hit.target, variant: hit.variant)
         let (rollup, sameRow) = Self.place(of: rollupKey, after: &run.rollup, in: &rollupPlaces, rows: &rollupRows, empty: Rollup())
         if !sameRow { run.visitor = nil }
         rollupRows[rollup].value.hits += 1
@@ -133,19 +134,23 @@ struct HitBatchSummary {
             rollupRows[rollup].value.visitors.insert(hash)
             run.visitor = hash
         }
-        let pathKey = TopKey(workspace: workspace, dimension: .path, hour: hour, hostname: hit.hostname, value: hit.path, outcome: hit.outcome)
+        let pathKey = TopKey(
+            workspace: workspace, dimension: .path, hour: hour, hostname: hit.hostname, value: hit.path, outcome: hit.outcome)
         let (path, _) = Self.place(of: pathKey, after: &run.path, in: &topPlaces, rows: &topRows, empty: TopCounts())
         topRows[path].value.add(source: hit.source, isBot: hit.isBot)
         if let referrer = hit.referrerHost, !referrer.isEmpty {
-            let key = TopKey(workspace: workspace, dimension: .referrer, hour: hour, hostname: hit.hostname, value: referrer, outcome: hit.outcome)
+            let key = TopKey(
+                workspace: workspace, dimension: .referrer, hour: hour, hostname: hit.hostname, value: referrer, outcome: hit.outcome)
             topRows[Self.place(of: key, in: &topPlaces, rows: &topRows, empty: TopCounts())].value.add(source: hit.source, isBot: hit.isBot)
         }
     }
 
     /// Where `key`'s row is: `last`'s place when the hit before counted into the same row (then `same` is true), else
     /// found or added (`place(of:in:rows:empty:)`) and kept in `last` for the next hit.
-    private static func place<Key: Hashable, Value>(of key: Key, after last: inout (key: Key, place: Int)?, in places: inout [Key: Int],
-                                                    rows: inout [(key: Key, value: Value)], empty: Value) -> (place: Int, same: Bool) {
+    private static func place<Key: Hashable, Value>(
+        of key: Key, after last: inout (key: Key, place: Int)?, in places: inout [Key: Int],
+        rows: inout [(key: Key, value: Value)], empty: Value
+    ) -> (place: Int, same: Bool) {
         if let last, last.key == key { return (last.place, true) }
         let place = place(of: key, in: &places, rows: &rows, empty: empty)
         last = (key, place)
@@ -153,8 +158,10 @@ struct HitBatchSummary {
     }
 
     /// Where `key`'s row is in `rows`, appending an `empty` one when it has none; the key is hashed once either way.
-    private static func place<Key: Hashable, Value>(of key: Key, in places: inout [Key: Int], rows: inout [(key: Key, value: Value)],
-                                                    empty: Value) -> Int {
+    private static func place<Key: Hashable, Value>(
+        of key: Key, in places: inout [Key: Int], rows: inout [(key: Key, value: Value)],
+        empty: Value
+    ) -> Int {
         let next = rows.count
         // The default subscript's modify accessor inserts `next` when the key is new.
         func read(_ place: inout Int) -> Int { place }
@@ -184,50 +191,59 @@ struct HitBatchSummary {
                     visitorHashes.append(Hit.clean(hash))
                 }
             }
-            try connection.execute(Query(unsafeSQL: """
-                WITH sketches AS (
-                    SELECT i, hll_add_agg(hll_hash_text(v)) AS sketch FROM unnest($25::int4[], $26::text[]) AS x(i, v) GROUP BY i
-                )
-                INSERT INTO hit_rollups_pending
-                    (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, served,
-                     link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, os, browser, device, target, variant, hits, visitors)
-                SELECT w::uuid, to_timestamp(h * 3600), host, NULLIF(a, '')::uuid, NULLIF(ru, '')::uuid, NULLIF(d, ''), o, p, s, b::bool,
-                       NULLIF(sv, ''), NULLIF(l, '')::uuid, NULLIF(us, ''), NULLIF(um, ''), NULLIF(uc, ''), NULLIF(ut, ''), NULLIF(ux, ''),
-                       NULLIF(co, ''), NULLIF(os, ''), NULLIF(br, ''), NULLIF(dv, ''), NULLIF(tg, ''), NULLIF(vr, ''), n, coalesce(sketches.sketch, hll_empty())
-                FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                            $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-                            $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::int8[]) WITH ORDINALITY
-                     AS t(w, h, host, a, ru, d, o, p, s, b, sv, l, us, um, uc, ut, ux, co, os, br, dv, tg, vr, n, i)
-                LEFT JOIN sketches USING (i)
-                """, binds: [
-                    rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.hour), rows.map { Hit.clean($0.key.hostname) },
-                    rows.map { $0.key.app.map(\.canonicalText) ?? "" }, rows.map { $0.key.rule.map(\.canonicalText) ?? "" },
-                    rows.map { Hit.clean($0.key.destinationType ?? "") }, rows.map(\.key.outcome.rawValue), rows.map(\.key.platform.rawValue),
-                    rows.map(\.key.source.rawValue), rows.map { $0.key.isBot ? "t" : "f" }, rows.map { $0.key.served?.rawValue ?? "" },
-                    // Campaign values are never empty (`Hit.Campaign`): "" stands for NULL, as for the other columns.
-                    rows.map { $0.key.link.map(\.canonicalText) ?? "" },
-                    rows.map { $0.key.campaign?.source ?? "" }, rows.map { $0.key.campaign?.medium ?? "" },
-                    rows.map { $0.key.campaign?.campaign ?? "" }, rows.map { $0.key.campaign?.term ?? "" },
-                    rows.map { $0.key.campaign?.content ?? "" }, rows.map { Hit.clean($0.key.country ?? "") }, rows.map { Hit.clean($0.key.os ?? "") },
-                    rows.map { Hit.clean($0.key.browser ?? "") }, rows.map { $0.key.device?.rawValue ?? "" },
-                    // Target and variant names are never empty (docs/LINKS.md): "" stands for NULL.
-                    rows.map { Hit.clean($0.key.target ?? "") }, rows.map { Hit.clean($0.key.variant ?? "") }, rows.map(\.value.hits),
-                    visitorRows, visitorHashes,
-                ]))
+            try connection.execute(
+                Query(
+                    unsafeSQL: """
+                        WITH sketches AS (
+                            SELECT i, hll_add_agg(hll_hash_text(v)) AS sketch FROM unnest($25::int4[], $26::text[]) AS x(i, v) GROUP BY i
+                        )
+                        INSERT INTO hit_rollups_pending
+                            (workspace_id, hour, hostname, app_id, rule_id, destination_type, outcome, platform, source, is_bot, served,
+                             link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, os, browser, device, target, variant, hits, visitors)
+                        SELECT w::uuid, to_timestamp(h * 3600), host, NULLIF(a, '')::uuid, NULLIF(ru, '')::uuid, NULLIF(d, ''), o, p, s, b::bool,
+                               NULLIF(sv, ''), NULLIF(l, '')::uuid, NULLIF(us, ''), NULLIF(um, ''), NULLIF(uc, ''), NULLIF(ut, ''), NULLIF(ux, ''),
+                               NULLIF(co, ''), NULLIF(os, ''), NULLIF(br, ''), NULLIF(dv, ''), NULLIF(tg, ''), NULLIF(vr, ''), n, coalesce(sketches.sketch, hll_empty())
+                        FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                                    $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
+                                    $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::int8[]) WITH ORDINALITY
+                             AS t(w, h, host, a, ru, d, o, p, s, b, sv, l, us, um, uc, ut, ux, co, os, br, dv, tg, vr, n, i)
+                        LEFT JOIN sketches USING (i)
+                        """,
+                    binds: [
+                        rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.hour), rows.map { Hit.clean($0.key.hostname) },
+                        rows.map { $0.key.app.map(\.canonicalText) ?? "" }, rows.map { $0.key.rule.map(\.canonicalText) ?? "" },
+                        rows.map { Hit.clean($0.key.destinationType ?? "") }, rows.map(\.key.outcome.rawValue),
+                        rows.map(\.key.platform.rawValue),
+                        rows.map(\.key.source.rawValue), rows.map { $0.key.isBot ? "t" : "f" }, rows.map { $0.key.served?.rawValue ?? "" },
+                        // Campaign values are never empty (`Hit.Campaign`): "" stands for NULL, as for the other columns.
+                        rows.map { $0.key.link.map(\.canonicalText) ?? "" },
+                        rows.map { $0.key.campaign?.source ?? "" }, rows.map { $0.key.campaign?.medium ?? "" },
+                        rows.map { $0.key.campaign?.campaign ?? "" }, rows.map { $0.key.campaign?.term ?? "" },
+                        rows.map { $0.key.campaign?.content ?? "" }, rows.map { Hit.clean($0.key.country ?? "") },
+                        rows.map { Hit.clean($0.key.os ?? "") },
+                        rows.map { Hit.clean($0.key.browser ?? "") }, rows.map { $0.key.device?.rawValue ?? "" },
+                        // Target and variant names are never empty (docs/LINKS.md): "" stands for NULL.
+                        rows.map { Hit.clean($0.key.target ?? "") }, rows.map { Hit.clean($0.key.variant ?? "") }, rows.map(\.value.hits),
+                        visitorRows, visitorHashes,
+                    ]))
         }
         if !topRows.isEmpty {
             pacing.pauseBetweenStatements()
             let rows = topRows
-            try connection.execute(Query(unsafeSQL: """
-                INSERT INTO hit_top_pending (workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
-                SELECT w::uuid, dim, to_timestamp(h * 3600), host, v, o, hr, hc, br, bc
-                FROM unnest($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
-                    AS t(w, dim, h, host, v, o, hr, hc, br, bc)
-                """, binds: [
-                    rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.dimension.rawValue), rows.map(\.key.hour),
-                    rows.map { Hit.clean($0.key.hostname) }, rows.map { Hit.clean($0.key.value) }, rows.map(\.key.outcome.rawValue), rows.map(\.value.humanResolve),
-                    rows.map(\.value.humanClick), rows.map(\.value.botResolve), rows.map(\.value.botClick),
-                ]))
+            try connection.execute(
+                Query(
+                    unsafeSQL: """
+                        INSERT INTO hit_top_pending (workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
+                        SELECT w::uuid, dim, to_timestamp(h * 3600), host, v, o, hr, hc, br, bc
+                        FROM unnest($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
+                            AS t(w, dim, h, host, v, o, hr, hc, br, bc)
+                        """,
+                    binds: [
+                        rows.map { $0.key.workspace.canonicalText }, rows.map(\.key.dimension.rawValue), rows.map(\.key.hour),
+                        rows.map { Hit.clean($0.key.hostname) }, rows.map { Hit.clean($0.key.value) }, rows.map(\.key.outcome.rawValue),
+                        rows.map(\.value.humanResolve),
+                        rows.map(\.value.humanClick), rows.map(\.value.botResolve), rows.map(\.value.botClick),
+                    ]))
         }
     }
 }

@@ -43,15 +43,18 @@ public final class HitBatcher: HitSink, BackgroundService {
     /// - Throws: `HitPipelineError` when the spool directory cannot be created or is in use; `GeoIPError` when the
     ///   configured MaxMind DB file cannot be read or is not one.
     /// - Parameter stripes: the owner's stripes, by which the visitor hashes are kept per thread.
-    public init(pool: ConnectionPool, configuration: HitsConfiguration, logger: Logger, drainTimeout: Duration = .seconds(10),
-                stripes: StripeAssignment = StripeAssignment(threads: 1)) throws {
+    public init(
+        pool: ConnectionPool, configuration: HitsConfiguration, logger: Logger, drainTimeout: Duration = .seconds(10),
+        stripes: StripeAssignment = StripeAssignment(threads: 1)
+    ) throws {
         self.configuration = configuration
         self.logger = logger
         self.visitors = VisitorHasher(stripes: stripes)
         self.countries = try configuration.geoIPDatabase.map { path throws(GeoIPError) in try CountryDatabase(path: path) }
         self.drainTimeout = drainTimeout
         self.store = HitStore(pool: pool, configuration: configuration, logger: logger)
-        let directory = configuration.spoolDirectory
+        let directory =
+            configuration.spoolDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("linkd-spool-\(getpid())-\(UUID().uuidString.prefix(8))")
         self.spool = try HitSpool(directory: directory, segmentSize: configuration.spoolSegmentSize, logger: logger)
         let leftOver = spool.count
@@ -142,18 +145,29 @@ public final class HitBatcher: HitSink, BackgroundService {
             ("linkd_hits_queued", "Hits in memory waiting for the writer.", { $0.queued }),
             ("linkd_hits_spooled", "Hits in the spool waiting for the database.", { $0.spooled }),
             ("linkd_hits_spooled_total", "Hits ever appended to the spool.", { $0.spooledTotal }),
-            ("linkd_hits_dropped_total", "Hits lost (over the hard memory limit, after shutdown, or rejected by the database).", { $0.dropped }),
-            ("linkd_hits_not_durable", "Hits accepted and held in memory only (neither committed nor spooled): what a crash or SIGKILL would lose.", { $0.queued }),
+            (
+                "linkd_hits_dropped_total", "Hits lost (over the hard memory limit, after shutdown, or rejected by the database).",
+                { $0.dropped }
+            ),
+            (
+                "linkd_hits_not_durable",
+                "Hits accepted and held in memory only (neither committed nor spooled): what a crash or SIGKILL would lose.", { $0.queued }
+            ),
         ]
         for (name, help, read) in series {
             metrics.gauge(name, help: help) { [self] in [([:], Double(read(counters)))] }
         }
-        metrics.gauge("linkd_hits_spool_writable",
-                      help: "0 when the spool's last append or check failed: a stop while the database is away then loses the hits held in memory.") {
+        metrics.gauge(
+            "linkd_hits_spool_writable",
+            help: "0 when the spool's last append or check failed: a stop while the database is away then loses the hits held in memory."
+        ) {
             [self] in [([:], spoolFailure == nil ? 1 : 0)]
         }
         let interval = configuration.flushInterval.inSeconds
-        metrics.gauge("linkd_hits_flush_interval_seconds", help: "The longest a hit waits in memory before the writer commits it, while the database is up.") {
+        metrics.gauge(
+            "linkd_hits_flush_interval_seconds",
+            help: "The longest a hit waits in memory before the writer commits it, while the database is up."
+        ) {
             [([:], interval)]
         }
     }

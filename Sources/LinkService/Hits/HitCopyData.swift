@@ -60,7 +60,8 @@ struct HitCopyData: Sequence {
             let hits = data.hits
             let chunkStart = position
             // Room for a chunk's rows, or for one row larger than that; rows are written in place.
-            let capacity = Swift.max(HitCopyData.chunkSize, position < hits.endIndex ? Writer.maximumSize(of: hits[position]) : 0)
+            let capacity =
+                Swift.max(HitCopyData.chunkSize, position < hits.endIndex ? Writer.maximumSize(of: hits[position]) : 0)
                 + Writer.headerSize + 2
             let chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                 var writer = Writer(buffer.baseAddress!)
@@ -76,7 +77,7 @@ struct HitCopyData: Sequence {
                     position += 1
                 }
                 if position == hits.endIndex {
-                    writer.put(Int16(-1))   // trailer
+                    writer.put(Int16(-1)) // trailer
                     finished = true
                 }
                 count = writer.count
@@ -106,7 +107,8 @@ struct HitCopyData: Sequence {
 
         /// The most bytes `put(hit, id:)` writes for `hit` (NUL bytes left out of text make it less).
         static func maximumSize(of hit: Hit) -> Int {
-            2 + Int(HitCopyData.fieldCount) * 4 + 8 + 8 + 16 * 4 + 1 + hit.hostname.utf8.count + hit.path.utf8.count + (hit.query?.utf8.count ?? 0)
+            2 + Int(HitCopyData.fieldCount) * 4 + 8 + 8 + 16 * 4 + 1 + hit.hostname.utf8.count + hit.path.utf8.count
+                + (hit.query?.utf8.count ?? 0)
                 + hit.outcome.rawValue.utf8.count + (hit.destinationType?.utf8.count ?? 0) + hit.source.rawValue.utf8.count
                 + hit.platform.rawValue.utf8.count + (hit.referrerHost?.utf8.count ?? 0) + (hit.visitorHash?.utf8.count ?? 0)
                 + (hit.served?.rawValue.utf8.count ?? 0) + (hit.campaign.map(Self.size(of:)) ?? 0)
@@ -124,8 +126,8 @@ struct HitCopyData: Sequence {
                 base[count] = byte
                 count += 1
             }
-            put(Int32(0))   // flags: no OIDs
-            put(Int32(0))   // header extension length
+            put(Int32(0)) // flags: no OIDs
+            put(Int32(0)) // header extension length
         }
 
         mutating func put<T: FixedWidthInteger>(_ value: T) {

@@ -38,34 +38,37 @@ enum HitFold {
         let dimensions = AnalyticsCube.dimensionColumns
         let key = "workspace_id, cube, hour, source, is_bot, \(slots)"
         let upsert = "hits = r.hits + EXCLUDED.hits, visitors = hll_union(r.visitors, EXCLUDED.visitors)"
-        return try connection.query(Query(unsafeSQL: """
-            WITH moved AS (
-                DELETE FROM hit_rollups_pending RETURNING *
-            ), merged AS (
-                SELECT workspace_id, hour, source, is_bot, \(dimensions), sum(hits)::int8 AS hits, hll_union_agg(visitors) AS visitors
-                FROM moved
-                GROUP BY workspace_id, hour, source, is_bot, \(dimensions)
-            ), regrouped AS (
-                SELECT m.workspace_id, c.cube, m.hour, m.source, m.is_bot, \(slots), sum(m.hits)::int8 AS hits,
-                       hll_union_agg(m.visitors) AS visitors
-                FROM merged m CROSS JOIN LATERAL \(AnalyticsCube.values(of: "m"))
-                GROUP BY \(key)
-            ), hourly AS (
-                INSERT INTO hit_cubes_hourly AS r (\(key), hits, visitors)
-                SELECT \(key), hits, visitors FROM regrouped WHERE cube IN (\(AnalyticsCube.hourlyIDs)) ORDER BY \(key)
-                ON CONFLICT ON CONSTRAINT hit_cubes_hourly_key DO UPDATE SET \(upsert)
-                RETURNING 1
-            ), daily AS (
-                INSERT INTO hit_cubes_daily AS r (workspace_id, cube, day, source, is_bot, \(slots), hits, visitors)
-                SELECT workspace_id, cube, (hour AT TIME ZONE 'UTC')::date AS day, source, is_bot, \(slots), sum(hits), hll_union_agg(visitors)
-                FROM regrouped
-                GROUP BY workspace_id, cube, day, source, is_bot, \(slots)
-                ORDER BY workspace_id, cube, day, source, is_bot, \(slots)
-                ON CONFLICT ON CONSTRAINT hit_cubes_daily_key DO UPDATE SET \(upsert)
-                RETURNING 1
-            )
-            SELECT count(*)::int8 FROM moved
-            """)).first!.decode(0, as: Int.self)
+        return try connection.query(
+            Query(
+                unsafeSQL: """
+                    WITH moved AS (
+                        DELETE FROM hit_rollups_pending RETURNING *
+                    ), merged AS (
+                        SELECT workspace_id, hour, source, is_bot, \(dimensions), sum(hits)::int8 AS hits, hll_union_agg(visitors) AS visitors
+                        FROM moved
+                        GROUP BY workspace_id, hour, source, is_bot, \(dimensions)
+                    ), regrouped AS (
+                        SELECT m.workspace_id, c.cube, m.hour, m.source, m.is_bot, \(slots), sum(m.hits)::int8 AS hits,
+                               hll_union_agg(m.visitors) AS visitors
+                        FROM merged m CROSS JOIN LATERAL \(AnalyticsCube.values(of: "m"))
+                        GROUP BY \(key)
+                    ), hourly AS (
+                        INSERT INTO hit_cubes_hourly AS r (\(key), hits, visitors)
+                        SELECT \(key), hits, visitors FROM regrouped WHERE cube IN (\(AnalyticsCube.hourlyIDs)) ORDER BY \(key)
+                        ON CONFLICT ON CONSTRAINT hit_cubes_hourly_key DO UPDATE SET \(upsert)
+                        RETURNING 1
+                    ), daily AS (
+                        INSERT INTO hit_cubes_daily AS r (workspace_id, cube, day, source, is_bot, \(slots), hits, visitors)
+                        SELECT workspace_id, cube, (hour AT TIME ZONE 'UTC')::date AS day, source, is_bot, \(slots), sum(hits), hll_union_agg(visitors)
+                        FROM regrouped
+                        GROUP BY workspace_id, cube, day, source, is_bot, \(slots)
+                        ORDER BY workspace_id, cube, day, source, is_bot, \(slots)
+                        ON CONFLICT ON CONSTRAINT hit_cubes_daily_key DO UPDATE SET \(upsert)
+                        RETURNING 1
+                    )
+                    SELECT count(*)::int8 FROM moved
+                    """)
+        ).first!.decode(0, as: Int.self)
     }
 
     /// The pending top values into their hourly and daily rows, and into the weekly rows of compacted weeks, under the
@@ -74,7 +77,8 @@ enum HitFold {
         _ = try connection.query("SELECT pg_advisory_xact_lock_shared(\(HitTopCompaction.lockKey))")
         let counts = "human_resolve, human_click, bot_resolve, bot_click"
         let sums = "sum(human_resolve), sum(human_click), sum(bot_resolve), sum(bot_click)"
-        let add = "human_resolve = r.human_resolve + EXCLUDED.human_resolve, human_click = r.human_click + EXCLUDED.human_click, "
+        let add =
+            "human_resolve = r.human_resolve + EXCLUDED.human_resolve, human_click = r.human_click + EXCLUDED.human_click, "
             + "bot_resolve = r.bot_resolve + EXCLUDED.bot_resolve, bot_click = r.bot_click + EXCLUDED.bot_click"
         func into(_ table: String, _ column: String, _ value: String, where condition: String = "") -> String {
             """
@@ -89,21 +93,24 @@ enum HitFold {
         }
         let day = "(hour AT TIME ZONE 'UTC')::date"
         let week = HitTopCompaction.mondaySQL(of: day)
-        return try connection.query(Query(unsafeSQL: """
-            WITH moved AS (
-                DELETE FROM hit_top_pending RETURNING *
-            ), grouped AS (
-                SELECT workspace_id, dimension, hour, hostname, value, outcome, sum(human_resolve) AS human_resolve,
-                       sum(human_click) AS human_click, sum(bot_resolve) AS bot_resolve, sum(bot_click) AS bot_click
-                FROM moved GROUP BY workspace_id, dimension, hour, hostname, value, outcome
-            ), hourly AS (
-                \(into("hit_top_hourly", "hour", "hour"))
-            ), daily AS (
-                \(into("hit_top_daily", "day", day))
-            ), weekly AS (
-                \(into("hit_top_weekly", "week", week, where: " WHERE \(week) IN (SELECT week FROM hit_top_weeks)"))
-            )
-            SELECT count(*)::int8 FROM moved
-            """)).first!.decode(0, as: Int.self)
+        return try connection.query(
+            Query(
+                unsafeSQL: """
+                    WITH moved AS (
+                        DELETE FROM hit_top_pending RETURNING *
+                    ), grouped AS (
+                        SELECT workspace_id, dimension, hour, hostname, value, outcome, sum(human_resolve) AS human_resolve,
+                               sum(human_click) AS human_click, sum(bot_resolve) AS bot_resolve, sum(bot_click) AS bot_click
+                        FROM moved GROUP BY workspace_id, dimension, hour, hostname, value, outcome
+                    ), hourly AS (
+                        \(into("hit_top_hourly", "hour", "hour"))
+                    ), daily AS (
+                        \(into("hit_top_daily", "day", day))
+                    ), weekly AS (
+                        \(into("hit_top_weekly", "week", week, where: " WHERE \(week) IN (SELECT week FROM hit_top_weeks)"))
+                    )
+                    SELECT count(*)::int8 FROM moved
+                    """)
+        ).first!.decode(0, as: Int.self)
     }
 }

@@ -27,7 +27,8 @@ enum HitPartitions {
     static func ensure(days: some Sequence<Int64>, on connection: Connection) throws {
         for day in days {
             // The name and bounds are generated from a number, never from input: safe to interpolate.
-            let sql = "CREATE TABLE IF NOT EXISTS \(name(day: day)) PARTITION OF hits FOR VALUES FROM ('\(TimestampText.date(day: day)) 00:00:00+00') TO ('\(TimestampText.date(day: day + 1)) 00:00:00+00')"
+            let sql =
+                "CREATE TABLE IF NOT EXISTS \(name(day: day)) PARTITION OF hits FOR VALUES FROM ('\(TimestampText.date(day: day)) 00:00:00+00') TO ('\(TimestampText.date(day: day + 1)) 00:00:00+00')"
             do {
                 try connection.executeScript(sql)
             } catch {
@@ -39,10 +40,12 @@ enum HitPartitions {
 
     /// The days that have a partition.
     static func existing(on connection: Connection) throws -> [Int64] {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT c.relname::text FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
             WHERE i.inhparent = 'hits'::regclass
-            """).compactMap { try day(ofPartition: $0.decode(0, as: String.self)) }.sorted()
+            """
+        ).compactMap { try day(ofPartition: $0.decode(0, as: String.self)) }.sorted()
     }
 
     /// Drops whole partitions whose day is more than `retentionDays` before `today`.

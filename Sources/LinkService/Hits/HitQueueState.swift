@@ -15,6 +15,8 @@ struct HitQueueState: Sendable {
     var spoolFailure: String?
 
     var counters: HitCounters {
-        HitCounters(accepted: accepted, written: written, queued: queue.count + held, spooled: spooled, spooledTotal: spooledTotal, dropped: dropped)
+        HitCounters(
+            accepted: accepted, written: written, queued: queue.count + held, spooled: spooled, spooledTotal: spooledTotal, dropped: dropped
+        )
     }
 }

@@ -91,7 +91,9 @@ final class HitSpool: @unchecked Sendable {
             }
             try write(bytes, to: writing!.descriptor)
             // fsync(2): the hits were acknowledged to the request side; they must survive a crash.
-            guard fsync(writing!.descriptor) == 0 else { throw HitPipelineError("fsync of the spool failed: \(String(cString: strerror(errno)))") }
+            guard fsync(writing!.descriptor) == 0 else {
+                throw HitPipelineError("fsync of the spool failed: \(String(cString: strerror(errno)))")
+            }
             writing!.lines += chunk.count
             remaining[writing!.number, default: 0] += chunk.count
             pending = pending.dropFirst(chunk.count)
@@ -104,7 +106,7 @@ final class HitSpool: @unchecked Sendable {
         while true {
             guard let oldest = segments.first else { return nil }
             if reading == nil || reading!.number != oldest {
-                if writing?.number == oldest { closeWriting() }  // seal it: later appends go to a new segment
+                if writing?.number == oldest { closeWriting() } // seal it: later appends go to a new segment
                 let lines = try Self.readLines(url(oldest))
                 reading = (oldest, lines, min(progress(oldest), lines.count))
             }
@@ -119,7 +121,7 @@ final class HitSpool: @unchecked Sendable {
                     hits.append(hit)
                 } else {
                     logger.warning("skipping a damaged spool line", metadata: ["hits.segment": "\(oldest)", "hits.line": "\(index)"])
-                    reading!.lines[index] = ""   // logged once; still counted as a line for the offset
+                    reading!.lines[index] = "" // logged once; still counted as a line for the offset
                 }
                 index += 1
             }
@@ -161,7 +163,8 @@ final class HitSpool: @unchecked Sendable {
     private func progressURL(_ number: Int) -> URL { directory.appendingPathComponent(String(format: "segment-%012d.progress", number)) }
 
     private func progress(_ number: Int) -> Int {
-        (try? String(contentsOf: progressURL(number), encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+        (try? String(contentsOf: progressURL(number), encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            ?? 0
     }
 
     private func saveProgress() throws {

@@ -31,8 +31,10 @@ struct HitStore {
     /// Writes `hits` (binary COPY, `HitCopyData`) and their rollups in one transaction.
     /// - Parameter pacing: how fast the batch goes (`HitPacing`: the COPY's chunks, and the statements after it).
     /// - Parameter campaigns: the campaigns each workspace's hour keeps in the rollups; what this batch counted is added on success.
-    func write(_ hits: ArraySlice<Hit>, pacing: HitPacing = .fullSpeed, knownPartitions: inout Set<Int64>,
-               campaigns: inout HitCampaignLimit) throws(Failure) {
+    func write(
+        _ hits: ArraySlice<Hit>, pacing: HitPacing = .fullSpeed, knownPartitions: inout Set<Int64>,
+        campaigns: inout HitCampaignLimit
+    ) throws(Failure) {
         let days = Set(hits.lazy.map { HitBatchSummary.floorDiv($0.micros, 86_400_000_000) })
         // The rollup summary is counted chunk by chunk as the COPY encodes them, in the same paced slices.
         var summary = HitBatchSummary(campaigns: campaigns)
@@ -46,9 +48,11 @@ struct HitStore {
             }
             try pool.withTransaction { connection in
                 // One nextval per block of ids, in order: the batch's ids follow the order its hits are written in.
-                let idBlocks = try connection.query(Query(
-                    unsafeSQL: "SELECT nextval('hits_id_seq') FROM generate_series(1, $1)", binds: [HitCopyData.blocks(for: hits.count)]
-                )).map { Int64(try $0.decode(0, as: Int.self)) }.sorted()
+                let idBlocks = try connection.query(
+                    Query(
+                        unsafeSQL: "SELECT nextval('hits_id_seq') FROM generate_series(1, $1)", binds: [HitCopyData.blocks(for: hits.count)]
+                    )
+                ).map { Int64(try $0.decode(0, as: Int.self)) }.sorted()
                 let copied = try connection.copyFrom(
                     "COPY hits (\(unescaped: HitCopyData.columns)) FROM STDIN (FORMAT binary)",
                     data: HitCopyData(hits: hits, idBlocks: idBlocks, pacing: pacing, eachChunk: { summary.add($0) })
@@ -78,9 +82,12 @@ struct HitStore {
         return try pool.withConnection { connection in
             try HitPartitions.ensure(days: (today - 1)...(today + Int64(configuration.partitionsAhead)), on: connection)
             let dropped = try HitPartitions.dropExpired(today: today, retentionDays: configuration.retentionDays, on: connection)
-            if !dropped.isEmpty { logger.notice("dropped expired hit partitions", metadata: ["hits.partitions": dropped.joined(separator: ",")]) }
+            if !dropped.isEmpty {
+                logger.notice("dropped expired hit partitions", metadata: ["hits.partitions": dropped.joined(separator: ",")])
+            }
             for day in [today, today + 1] {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO hit_visitor_salts (day, salt) VALUES (date '1970-01-01' + \(Int(day))::int, \(VisitorHasher.randomSalt()))
                     ON CONFLICT DO NOTHING
                     """)
@@ -90,7 +97,9 @@ struct HitStore {
             try HitTopCompaction.compactFinished(now: now, on: connection)
             try connection.execute("DELETE FROM hit_visitor_salts WHERE day < date '1970-01-01' + \(Int(today - 2))::int")
             var salts: [Int64: String] = [:]
-            for row in try connection.query("SELECT day - date '1970-01-01', salt FROM hit_visitor_salts WHERE day >= date '1970-01-01' + \(Int(today - 1))::int") {
+            for row in try connection.query(
+                "SELECT day - date '1970-01-01', salt FROM hit_visitor_salts WHERE day >= date '1970-01-01' + \(Int(today - 1))::int")
+            {
                 let (day, salt) = try row.decode((Int, String).self)
                 salts[Int64(day)] = salt
             }

@@ -34,13 +34,15 @@ enum HitTopCompaction {
     /// before the server starts (top lists read the days of a week not compacted yet, so nothing waits on them).
     static func compactFinished(now: Date, on connection: Connection) throws {
         let lastFinished = Int64(((now.timeIntervalSince1970 - grace) / 86_400).rounded(.down)) - 1
-        let pendingWeeks = try connection.query("""
+        let pendingWeeks = try connection.query(
+            """
             SELECT DISTINCT week - date '1970-01-01' FROM (
                 SELECT DISTINCT \(unescaped: mondaySQL(of: "day")) AS week FROM hit_top_daily
             ) monday
             WHERE week + 6 <= date '1970-01-01' + \(Int(lastFinished))::int AND week NOT IN (SELECT week FROM hit_top_weeks)
             ORDER BY 1 DESC LIMIT \(weeksPerPass)
-            """).map { Int64(try $0.decode(0, as: Int.self)) }
+            """
+        ).map { Int64(try $0.decode(0, as: Int.self)) }
         for week in pendingWeeks { try compact(week: week, on: connection) }
     }
 
@@ -51,7 +53,8 @@ enum HitTopCompaction {
         do {
             _ = try connection.query("SELECT pg_advisory_xact_lock(\(lockKey))")
             // The numbers come from integers: safe to interpolate.
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO hit_top_weekly AS w (workspace_id, dimension, week, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
                 SELECT workspace_id, dimension, date '1970-01-01' + \(Int(monday))::int, hostname, value, outcome,
                        sum(human_resolve), sum(human_click), sum(bot_resolve), sum(bot_click)
@@ -61,7 +64,8 @@ enum HitTopCompaction {
                 ON CONFLICT ON CONSTRAINT hit_top_weekly_key DO UPDATE SET human_resolve = EXCLUDED.human_resolve,
                     human_click = EXCLUDED.human_click, bot_resolve = EXCLUDED.bot_resolve, bot_click = EXCLUDED.bot_click
                 """)
-            try connection.execute("INSERT INTO hit_top_weeks (week) VALUES (date '1970-01-01' + \(Int(monday))::int) ON CONFLICT DO NOTHING")
+            try connection.execute(
+                "INSERT INTO hit_top_weeks (week) VALUES (date '1970-01-01' + \(Int(monday))::int) ON CONFLICT DO NOTHING")
             try connection.executeScript("COMMIT")
         } catch {
             try? connection.executeScript("ROLLBACK")

@@ -31,8 +31,9 @@ struct HitWriter {
         self.batcher = batcher
         campaigns = HitCampaignLimit(perHour: batcher.configuration.campaignsPerHour)
         let now = clock.now
-        machine = HitWriterStateMachine(limits: .init(batcher.configuration, drainTimeout: batcher.drainTimeout),
-                                        spooled: batcher.spool.isEmpty ? 0 : max(1, batcher.spool.count), now: now)
+        machine = HitWriterStateMachine(
+            limits: .init(batcher.configuration, drainTimeout: batcher.drainTimeout),
+            spooled: batcher.spool.isEmpty ? 0 : max(1, batcher.spool.count), now: now)
         nextMaintenance = now
     }
 
@@ -122,7 +123,7 @@ struct HitWriter {
         } catch {
             batcher.logger.warning("hit maintenance failed; will retry", metadata: ["error": "\(error)"])
             nextMaintenance = clock.now + .seconds(5)
-            maintainedDay = today   // retried by the timer, not on every cycle
+            maintainedDay = today // retried by the timer, not on every cycle
         }
     }
 
@@ -145,7 +146,7 @@ struct HitWriter {
         } catch {
             guard case .rejected(let rejection) = error else { return unavailable(error) }
             lastRejection = rejection
-            knownPartitions = []   // a missing partition is class 23 too: re-create before judging the rows
+            knownPartitions = [] // a missing partition is class 23 too: re-create before judging the rows
             return machine.rejected(now: clock.now)
         }
         return release(source, count: count, written: count)
@@ -153,9 +154,11 @@ struct HitWriter {
 
     private mutating func drop(_ source: HitWriterStateMachine.Source, count: Int) -> HitWriterStateMachine.Action {
         let first = source == .backlog ? backlog[backlogStart] : loaded[loadedStart]
-        batcher.logger.error("the database rejected a hit; dropped", metadata: [
-            "db.sqlstate": lastRejection?.sqlState?.rawValue ?? "-", "hits.host": first.hostname,
-        ])
+        batcher.logger.error(
+            "the database rejected a hit; dropped",
+            metadata: [
+                "db.sqlstate": lastRejection?.sqlState?.rawValue ?? "-", "hits.host": first.hostname,
+            ])
         return release(source, count: count, written: 0)
     }
 
@@ -184,9 +187,10 @@ struct HitWriter {
             state.dropped += count - written
         }
         let next = machine.written(now: clock.now)
-        if batcher.spoolFailure != nil { checkSpool() }  // until it can be written again
+        if batcher.spoolFailure != nil { checkSpool() } // until it can be written again
         if !wasAvailable {
-            batcher.logger.notice("hit writer: database available again", metadata: ["hits.spooled": "\(batcher.state.withLock { $0.spooled })"])
+            batcher.logger.notice(
+                "hit writer: database available again", metadata: ["hits.spooled": "\(batcher.state.withLock { $0.spooled })"])
         }
         return next
     }
@@ -220,8 +224,9 @@ struct HitWriter {
             return state.spoolFailure
         }
         if let failure, before == nil {
-            batcher.logger.critical("the hit spool cannot be written: hits held in memory are lost if linkd stops before the database is back",
-                                    metadata: ["error": "\(failure)", "hits.spool_dir": batcher.spool.directory.path])
+            batcher.logger.critical(
+                "the hit spool cannot be written: hits held in memory are lost if linkd stops before the database is back",
+                metadata: ["error": "\(failure)", "hits.spool_dir": batcher.spool.directory.path])
         } else if failure == nil, before != nil {
             batcher.logger.notice("the hit spool can be written again")
         }
@@ -239,7 +244,8 @@ struct HitWriter {
         do {
             try batcher.spool.append(hits)
         } catch {
-            batcher.logger.error("cannot spool hits; keeping them in memory", metadata: ["error": "\(error)", "hits.queued": "\(hits.count)"])
+            batcher.logger.error(
+                "cannot spool hits; keeping them in memory", metadata: ["error": "\(error)", "hits.queued": "\(hits.count)"])
             noteSpool(failure: "\(error)")
             return false
         }
@@ -287,14 +293,17 @@ struct HitWriter {
         }
         backlog.append(contentsOf: rest)
         if appendBacklogToSpool() {
-            batcher.logger.warning("database unavailable at shutdown; hits left in the spool", metadata: ["hits.spooled": "\(batcher.state.withLock { $0.spooled })"])
+            batcher.logger.warning(
+                "database unavailable at shutdown; hits left in the spool",
+                metadata: ["hits.spooled": "\(batcher.state.withLock { $0.spooled })"])
         } else {
             let lost = backlogCount
             batcher.state.withLock { state in
                 state.held -= lost
                 state.dropped += lost
             }
-            batcher.logger.critical("hits lost at shutdown: the database and the spool are both unavailable", metadata: ["hits.dropped": "\(lost)"])
+            batcher.logger.critical(
+                "hits lost at shutdown: the database and the spool are both unavailable", metadata: ["hits.dropped": "\(lost)"])
         }
     }
 }

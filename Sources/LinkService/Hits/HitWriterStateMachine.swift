@@ -30,8 +30,9 @@ struct HitWriterStateMachine {
         }
 
         init(_ configuration: HitsConfiguration, drainTimeout: Duration) {
-            self.init(maxBatchSize: configuration.maxBatchSize, memoryLimit: configuration.memoryLimit, hardLimit: configuration.hardLimit,
-                      flushInterval: configuration.flushInterval, drainTimeout: drainTimeout)
+            self.init(
+                maxBatchSize: configuration.maxBatchSize, memoryLimit: configuration.memoryLimit, hardLimit: configuration.hardLimit,
+                flushInterval: configuration.flushInterval, drainTimeout: drainTimeout)
         }
     }
 

@@ -61,8 +61,10 @@ final class LinkClickCounter: BackgroundService {
     /// Rung after `link.clicked` events were queued (wakes this node's webhook delivery).
     private let outbox: WebhookOutboxBell
 
-    init(pool: ConnectionPool, logger: Logger, outbox: WebhookOutboxBell, interval: DispatchTimeInterval = .seconds(1),
-         clickEvents: ClickEvents = ClickEvents()) {
+    init(
+        pool: ConnectionPool, logger: Logger, outbox: WebhookOutboxBell, interval: DispatchTimeInterval = .seconds(1),
+        clickEvents: ClickEvents = ClickEvents()
+    ) {
         self.pool = pool
         self.logger = logger
         self.interval = interval
@@ -130,14 +132,20 @@ final class LinkClickCounter: BackgroundService {
             return state.clicked
         }
         guard !taken.isEmpty else { return }
-        let ranked = taken.sorted { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key.uuidString < $1.key.uuidString }
+        let ranked = taken.sorted {
+            $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key.uuidString < $1.key.uuidString
+        }
         let sent = ranked.prefix(clickEvents.limit)
         let events = sent.map { id, clicks in
-            WebhookEvent(.linkClicked, workspace: clicks.workspace, data: .object([
-                "link": .object(["id": .uuid(id), "domain": .string(clicks.hostname), "slug": .string(clicks.slug),
-                                 "shortLink": .string("https://\(clicks.hostname)/\(clicks.slug)")]),
-                "clicks": .integer(Int(clicks.count)), "from": .timestamp(clicks.from), "to": .timestamp(now),
-            ]), time: now)
+            WebhookEvent(
+                .linkClicked, workspace: clicks.workspace,
+                data: .object([
+                    "link": .object([
+                        "id": .uuid(id), "domain": .string(clicks.hostname), "slug": .string(clicks.slug),
+                        "shortLink": .string("https://\(clicks.hostname)/\(clicks.slug)"),
+                    ]),
+                    "clicks": .integer(Int(clicks.count)), "from": .timestamp(clicks.from), "to": .timestamp(now),
+                ]), time: now)
         }
         var kept = Dictionary(uniqueKeysWithValues: ranked.dropFirst(clickEvents.limit).map { ($0.key, $0.value) })
         do {
@@ -150,8 +158,9 @@ final class LinkClickCounter: BackgroundService {
         guard !kept.isEmpty else { return }
         state.withLock { state in
             state.clicked.merge(kept) { waiting, new in
-                Clicks(workspace: waiting.workspace, hostname: waiting.hostname, slug: waiting.slug, count: waiting.count + new.count,
-                       from: waiting.from)
+                Clicks(
+                    workspace: waiting.workspace, hostname: waiting.hostname, slug: waiting.slug, count: waiting.count + new.count,
+                    from: waiting.from)
             }
         }
     }

@@ -45,7 +45,7 @@ public final class VisitorHasher: Sendable {
             salts[day] = salt
             return salt
         }
-        guard (userAgent?.utf8.count ?? 0) <= UserAgentCache.longestKept else {   // the bound of the kept classifications
+        guard (userAgent?.utf8.count ?? 0) <= UserAgentCache.longestKept else { // the bound of the kept classifications
             return Self.hash(salt: salt, ip: ip, userAgent: userAgent)
         }
         return hashes.value(for: Visitor(day: day, ip: ip, userAgent: userAgent), isCurrent: { $0.salt == salt }) {
@@ -61,7 +61,7 @@ public final class VisitorHasher: Sendable {
         input.append(contentsOf: ip.utf8)
         input.append(UInt8(ascii: "\n"))
         input.append(contentsOf: (userAgent ?? "").utf8)
-        return Hex.encode(SHA256.digest(input).prefix(16))   // the first 32 hex digits
+        return Hex.encode(SHA256.digest(input).prefix(16)) // the first 32 hex digits
     }
 
     /// Replaces the cached salts by the database's (days since 1970 → salt), keeping none older.

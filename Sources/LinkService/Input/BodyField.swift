@@ -51,8 +51,10 @@ extension BodyField where Value == String {
 
     /// Text checked by a validator (`Validators`), which records its own error at the member's pointer; `schema`
     /// states the same rule for the document.
-    static func validated(_ name: String, _ schema: Schema, limit: TextLimit = .standard,
-                          _ validate: @escaping @Sendable (String?, String, FieldErrors) -> String?) -> BodyField {
+    static func validated(
+        _ name: String, _ schema: Schema, limit: TextLimit = .standard,
+        _ validate: @escaping @Sendable (String?, String, FieldErrors) -> String?
+    ) -> BodyField {
         BodyField(name, schema: schema) { body, name, required in
             validate(body.string(name, required: required, limit: limit), body.at(name), body.errors)
         }

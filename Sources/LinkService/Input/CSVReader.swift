@@ -70,8 +70,9 @@ final class CSVReader {
         while offset < bytes.count {
             let end = min(offset + Self.slice, bytes.count)
             let parsed = bytes[offset..<end].withUnsafeBytes { slice in
-                csv_parse(parser, slice.baseAddress, slice.count, Self.fieldEnded, Self.recordEnded,
-                          Unmanaged.passUnretained(self).toOpaque())
+                csv_parse(
+                    parser, slice.baseAddress, slice.count, Self.fieldEnded, Self.recordEnded,
+                    Unmanaged.passUnretained(self).toOpaque())
             }
             if failure == nil && parsed < end - offset {
                 failure = Self.libcsvError(csv_error(parser), record: recordsRead + 1)
@@ -119,7 +120,8 @@ final class CSVReader {
     }
 
     /// libcsv's field callback: `field` holds `length` bytes, quotes removed (nil for an empty field at the start).
-    private static let fieldEnded: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = { field, length, reader in
+    private static let fieldEnded: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = {
+        field, length, reader in
         Unmanaged<CSVReader>.fromOpaque(reader!).takeUnretainedValue()
             .field(field.map { UnsafeRawBufferPointer(start: $0, count: length) } ?? UnsafeRawBufferPointer(start: nil, count: 0))
     }

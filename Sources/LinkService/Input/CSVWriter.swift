@@ -9,7 +9,8 @@ enum CSVWriter {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             let field = CSVFormulaEscape.neutralised(field)
             let bytes = field.utf8
-            let quoted = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+            let quoted =
+                bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
                 || bytes.first == UInt8(ascii: " ") || bytes.last == UInt8(ascii: " ")
             guard quoted else {
                 out.append(contentsOf: bytes)

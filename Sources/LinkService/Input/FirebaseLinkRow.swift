@@ -143,7 +143,8 @@ struct FirebaseLinkRow: Equatable, Sendable {
     /// An absolute http or https URL with a host.
     static func isWebURL(_ text: String) -> Bool {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty else { return false }
+            scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty
+        else { return false }
         return true
     }
 
@@ -151,8 +152,9 @@ struct FirebaseLinkRow: Equatable, Sendable {
     /// has no path, or carries a port, user, query or fragment (none of which a slug can hold).
     static func shortLinkParts(_ text: String) -> (host: String, slug: String)? {
         guard let components = URLComponents(string: text), components.scheme?.lowercased() == "https",
-              let host = components.host, !host.isEmpty, components.port == nil, components.user == nil,
-              components.password == nil, components.query == nil, components.fragment == nil else { return nil }
+            let host = components.host, !host.isEmpty, components.port == nil, components.user == nil,
+            components.password == nil, components.query == nil, components.fragment == nil
+        else { return nil }
         let path = components.percentEncodedPath
         guard path.hasPrefix("/"), path.count > 1 else { return nil }
         return (host.lowercased(), String(path.dropFirst()))

@@ -68,7 +68,8 @@ enum JSONBody {
     private static func collect(in value: JSONValue, at pointer: String, nul: Bool, into errors: inout [Problem.FieldError]) {
         switch value {
         case .string(let text) where nul && text.utf8.contains(0):
-            errors.append(Problem.FieldError(pointer: pointer, detail: "The text contains a NUL character (\\u0000), which linkd does not accept."))
+            errors.append(
+                Problem.FieldError(pointer: pointer, detail: "The text contains a NUL character (\\u0000), which linkd does not accept."))
         case .number(let text) where !JSONNumber.isInRange(text):
             errors.append(Problem.FieldError(pointer: pointer, detail: numberOutOfRange))
         case .array(let elements):
@@ -79,7 +80,9 @@ enum JSONBody {
             for member in members {
                 let at = JSONPointer.appending(pointer, member.key)
                 if nul, member.key.utf8.contains(0) {
-                    errors.append(Problem.FieldError(pointer: at, detail: "The member name contains a NUL character (\\u0000), which linkd does not accept."))
+                    errors.append(
+                        Problem.FieldError(
+                            pointer: at, detail: "The member name contains a NUL character (\\u0000), which linkd does not accept."))
                 }
                 collect(in: member.value, at: at, nul: nul, into: &errors)
             }

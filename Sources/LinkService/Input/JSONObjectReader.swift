@@ -117,8 +117,10 @@ struct JSONObjectReader {
     }
 
     /// `text` when it is within `limit`; otherwise nil, and an error at `pointer` saying which bound it exceeds.
-    static func within(_ limit: TextLimit, _ text: String, at pointer: @autoclosure () -> String, named name: @autoclosure () -> String,
-                       _ errors: FieldErrors) -> String? {
+    static func within(
+        _ limit: TextLimit, _ text: String, at pointer: @autoclosure () -> String, named name: @autoclosure () -> String,
+        _ errors: FieldErrors
+    ) -> String? {
         guard let violation = limit.violation(text) else { return text }
         errors.add(pointer(), "\(name()) \(violation).")
         return nil

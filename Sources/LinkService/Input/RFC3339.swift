@@ -43,10 +43,11 @@ enum RFC3339 {
         }
         let separators = lenient ? [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")] : [UInt8(ascii: "T")]
         guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), separators.contains(bytes[10]),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              (1...12).contains(month), hour < 24, minute < 60, second < (lenient ? 61 : 60) else { return .malformed }
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            (1...12).contains(month), hour < 24, minute < 60, second < (lenient ? 61 : 60)
+        else { return .malformed }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         guard (1...daysInMonth).contains(day) else { return .malformed }
@@ -71,15 +72,16 @@ enum RFC3339 {
                 index += 1
             case UInt8(ascii: "+"), UInt8(ascii: "-"):
                 guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
-                      let hours = number(index + 1, 2), let minutes = number(index + 4, 2),
-                      hours < 24, minutes < 60 else { return .malformed }
+                    let hours = number(index + 1, 2), let minutes = number(index + 4, 2),
+                    hours < 24, minutes < 60
+                else { return .malformed }
                 offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
                 index += 6
             default:
                 return .malformed
             }
         } else if !lenient {
-            return .malformed   // the zone is required
+            return .malformed // the zone is required
         }
         guard index == bytes.count else { return .malformed }
         let seconds = Self.days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + min(second, 59) - offset

@@ -2,7 +2,8 @@ import LinkKit
 
 /// The field shapes several request bodies and resources share, as the validators accept them (`Validators`).
 extension Schema {
-    static let teamID = Schema.string(pattern: "^[A-Z0-9]{10}$").described("An Apple team ID: 10 upper-case letters or digits.").example("ABCDE12345")
+    static let teamID = Schema.string(pattern: "^[A-Z0-9]{10}$").described("An Apple team ID: 10 upper-case letters or digits.").example(
+        "ABCDE12345")
     static let identifier = Schema.string(pattern: "^[A-Za-z][A-Za-z0-9_]{0,63}$")
     /// A name people read, as `TextLimit.isName` accepts it: no bidirectional embedding, override or isolate control.
     static func name(minLength: Int? = nil, maxLength: Int) -> Schema {
@@ -16,7 +17,8 @@ extension Schema {
     /// or password): redirect targets and store links in request bodies.
     static let httpsURLInput = Schema.string(
         format: "uri",
-        pattern: "^[Hh][Tt][Tt][Pp][Ss]://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/(\(urlCharacter)|/)*)?(\\?(\(urlCharacter)|[/?])*)?(#(\(urlCharacter)|[/?])*)?$",
+        pattern:
+            "^[Hh][Tt][Tt][Pp][Ss]://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/(\(urlCharacter)|/)*)?(\\?(\(urlCharacter)|[/?])*)?(#(\(urlCharacter)|[/?])*)?$",
         maxLength: 2000
     ).described("An absolute `https://` URL.")
     /// A port number, 0 to 65535.
@@ -26,12 +28,16 @@ extension Schema {
     /// A link to resolve: an absolute `http` or `https` URL as `AASAURL` splits it (any characters after the
     /// authority: raw ones are percent-encoded as a browser does; a port, when written, is a number), or a
     /// custom-scheme link (any other scheme but `javascript`, `data` and `file`).
-    static let linkURL = Schema.string(pattern: "^([Hh][Tt][Tt][Pp][Ss]?://([^/?#]*@)?([^/?#@:\\[\\]]*|\\[[^/?#@\\[\\]]*\\])(:(\(port))?)?([/?#][\\s\\S]*)?"
-        + "|(?![Hh][Tt][Tt][Pp][Ss]?:|[Jj][Aa][Vv][Aa][Ss][Cc][Rr][Ii][Pp][Tt]:|[Dd][Aa][Tt][Aa]:|[Ff][Ii][Ll][Ee]:)[A-Za-z][A-Za-z0-9+.-]*:[\\s\\S]*)$")
-        .described("""
-            An absolute http(s) URL, or a custom-scheme link (`widgets://widget/42`), whose first path segment is read as \
-            its path's first segment: `widgets://widget/42` and `widgets:///widget/42` are both the path `/widget/42`.
-            """).example("https://links.example.com/widget/42")
+    static let linkURL = Schema.string(
+        pattern: "^([Hh][Tt][Tt][Pp][Ss]?://([^/?#]*@)?([^/?#@:\\[\\]]*|\\[[^/?#@\\[\\]]*\\])(:(\(port))?)?([/?#][\\s\\S]*)?"
+            + "|(?![Hh][Tt][Tt][Pp][Ss]?:|[Jj][Aa][Vv][Aa][Ss][Cc][Rr][Ii][Pp][Tt]:|[Dd][Aa][Tt][Aa]:|[Ff][Ii][Ll][Ee]:)[A-Za-z][A-Za-z0-9+.-]*:[\\s\\S]*)$"
+    )
+    .described(
+        """
+        An absolute http(s) URL, or a custom-scheme link (`widgets://widget/42`), whose first path segment is read as \
+        its path's first segment: `widgets://widget/42` and `widgets:///widget/42` are both the path `/widget/42`.
+        """
+    ).example("https://links.example.com/widget/42")
 
     /// What `Hostname` accepts written in ASCII: two labels or more of letters, digits and inner `-` (63 at most),
     /// the last starting with a letter, an optional `*.` first label and trailing dot. Internationalised names

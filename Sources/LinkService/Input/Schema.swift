@@ -105,9 +105,13 @@ struct Schema: Sendable {
         var schema = Schema([JSONMember(key: "type", value: .string("object"))])
         let required = properties.filter(\.isRequired).map(\.name)
         if !required.isEmpty { schema.add("required", .array(required.map(JSONValue.string))) }
-        schema.add("properties", .object(properties.map { property in
-            JSONMember(key: property.name, value: (closed && !property.isRequired ? property.schema.nullable : property.schema).json)
-        }))
+        schema.add(
+            "properties",
+            .object(
+                properties.map { property in
+                    JSONMember(
+                        key: property.name, value: (closed && !property.isRequired ? property.schema.nullable : property.schema).json)
+                }))
         if closed { schema.add("additionalProperties", .bool(false)) }
         return schema
     }
@@ -124,9 +128,13 @@ struct Schema: Sendable {
         if let discriminator {
             var members = [JSONMember(key: "propertyName", value: .string(discriminator))]
             if !mapping.isEmpty {
-                members.append(JSONMember(key: "mapping", value: .object(mapping.map {
-                    JSONMember(key: $0.key, value: .string("#/components/schemas/\($0.value)"))
-                })))
+                members.append(
+                    JSONMember(
+                        key: "mapping",
+                        value: .object(
+                            mapping.map {
+                                JSONMember(key: $0.key, value: .string("#/components/schemas/\($0.value)"))
+                            })))
             }
             schema.add("discriminator", .object(members))
         }

@@ -45,7 +45,7 @@ enum Validators {
         guard let text else { return nil }
         let lower = text.lowercased()
         guard let first = lower.first, first.isASCII, first.isLetter, TextLimit(scalars: 64).allows(lower),
-              lower.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+            lower.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
         else {
             errors.add(pointer, "customScheme must be a URL scheme such as 'myapp' (letters, digits, + - .), without ':' or '//'.")
             return nil
@@ -65,11 +65,14 @@ enum Validators {
         guard let text else { return nil }
         if let bad = text.unicodeScalars.first(where: { !Self.urlScalars.contains($0) }) {
             let code = String(bad.value, radix: 16, uppercase: true)
-            errors.add(pointer, "A URL cannot hold U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) (control characters, spaces and < > \" { } | \\ ^ ` must be percent-encoded).")
+            errors.add(
+                pointer,
+                "A URL cannot hold U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) (control characters, spaces and < > \" { } | \\ ^ ` must be percent-encoded)."
+            )
             return nil
         }
         guard TextLimit.url.allows(text), let components = URLComponents(string: text), components.scheme?.lowercased() == "https",
-              let host = components.host, !host.isEmpty, components.user == nil, components.password == nil
+            let host = components.host, !host.isEmpty, components.user == nil, components.password == nil
         else {
             errors.add(pointer, "Expected an absolute https:// URL.")
             return nil

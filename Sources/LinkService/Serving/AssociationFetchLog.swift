@@ -69,9 +69,12 @@ final class AssociationFetchLog: BackgroundService {
         let header = request.headers["User-Agent"] ?? ""
         let agent = header.utf8.count <= 300 ? header : String(header.prefix(300))
         counter(file: file, status: status).increment()
-        logger.debug("association file fetched", metadata: [
-            "fetch.host": host, "fetch.file": file.rawValue, "fetch.user_agent": agent, "fetch.etag": etag ?? "-", "fetch.status": String(status),
-        ])
+        logger.debug(
+            "association file fetched",
+            metadata: [
+                "fetch.host": host, "fetch.file": file.rawValue, "fetch.user_agent": agent, "fetch.etag": etag ?? "-",
+                "fetch.status": String(status),
+            ])
         guard status != 404 else { return }
         let fetch = Fetch(hostname: host, file: file.rawValue, at: Date(), userAgent: agent, etag: etag, status: status)
         pending[metrics.stripes.current].fetches.withLock { $0[Key(hostname: host, file: file)] = fetch }
@@ -85,8 +88,9 @@ final class AssociationFetchLog: BackgroundService {
     }
 
     private static func series(file: AssociationFile, status: Int, in metrics: MetricsRegistry) -> Counter {
-        metrics.counter("linkd_association_fetches_total", help: "Association file fetches by file and status.",
-                        labels: ["file": file.rawValue, "status": String(status)])
+        metrics.counter(
+            "linkd_association_fetches_total", help: "Association file fetches by file and status.",
+            labels: ["file": file.rawValue, "status": String(status)])
     }
 
     /// Upserts the latest fetch per host and file.
@@ -104,8 +108,9 @@ final class AssociationFetchLog: BackgroundService {
         do {
             try pool.withConnection { connection in
                 for fetch in batch {
-                    try DomainStore.recordFetch(hostname: fetch.hostname, file: fetch.file, at: fetch.at, userAgent: fetch.userAgent,
-                                                etag: fetch.etag, status: fetch.status, on: connection)
+                    try DomainStore.recordFetch(
+                        hostname: fetch.hostname, file: fetch.file, at: fetch.at, userAgent: fetch.userAgent,
+                        etag: fetch.etag, status: fetch.status, on: connection)
                 }
             }
         } catch {

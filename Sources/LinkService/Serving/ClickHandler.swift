@@ -70,15 +70,20 @@ struct ClickHandler: Sendable {
     /// A targeted link's answer for this visitor (docs/LINKS.md, "Targeting and experiments"): the first target whose
     /// conditions hold, and its variant for the visitor's cookie (a new key, returned to be set, when the choice
     /// has an experiment and the request has none). Also the country looked up, for the hit.
-    func targeted(_ resolved: ResolveCache.CachedAnswer, _ targeting: ServedTargeting, request: Request,
-                  agent: ClassifiedAgent) -> (ResolveCache.CachedAnswer, String?, String?) {
-        var visitor = TargetVisitor(platform: agent.userAgent.platform, osVersion: agent.osVersion, device: agent.device, browser: agent.browser)
+    func targeted(
+        _ resolved: ResolveCache.CachedAnswer, _ targeting: ServedTargeting, request: Request,
+        agent: ClassifiedAgent
+    ) -> (ResolveCache.CachedAnswer, String?, String?) {
+        var visitor = TargetVisitor(
+            platform: agent.userAgent.platform, osVersion: agent.osVersion, device: agent.device, browser: agent.browser)
         var country: String?
         if targeting.asksCountry, let code = hits.countries?.country(of: request.remoteAddress) {
             country = code
             visitor.country = ServedTargeting.packed(code)
         }
-        if targeting.asksLanguage, let header = request.headers["Accept-Language"] { visitor.language = TargetVisitor.firstLanguage(header) }
+        if targeting.asksLanguage, let header = request.headers["Accept-Language"] {
+            visitor.language = TargetVisitor.firstLanguage(header)
+        }
         if targeting.asksReferrer, let referrer = request.headers["Referer"] { visitor.referrerHost = Self.host(of: referrer) }
         if targeting.asksUTM { visitor.campaign = Hit.Campaign.of(query: resolved.answer.parsed.query, link: nil) }
         var choice = targeting.choose(visitor, key: nil)
@@ -134,8 +139,9 @@ struct ClickHandler: Sendable {
             content.storeLink = answer.storeURL(for: .ios) ?? answer.storeURL(for: .android)
             content.playLink = content.storeLink == answer.storeURL(for: .ios) ? answer.storeURL(for: .android) : nil
         }
-        return Self.page(LandingPage.render(content), policy: content.policy, cache: "no-store", status: 404,
-                         vary: "User-Agent, Accept")
+        return Self.page(
+            LandingPage.render(content), policy: content.policy, cache: "no-store", status: 404,
+            vary: "User-Agent, Accept")
     }
 
     /// The answer to a click and what it got; a nil response is a 404 (nowhere to send the browser).
@@ -157,8 +163,11 @@ struct ClickHandler: Sendable {
         if agent.isBot || request.method == .HEAD { return (previewPage(answer), .preview) }
         switch agent.platform {
         case .ios, .android:
-            return (landingPage(answer, json: json, entry: entry, android: agent.platform == .android,
-                                inApp: agent.isInAppBrowser), .landing)
+            return (
+                landingPage(
+                    answer, json: json, entry: entry, android: agent.platform == .android,
+                    inApp: agent.isInAppBrowser), .landing
+            )
         case .desktop, .other:
             if let web = answer.webFallback { return (Self.redirect(web), served(redirectTo: web, answer, agent: agent)) }
             var content = pageContent(answer)
@@ -225,15 +234,21 @@ struct ClickHandler: Sendable {
         let settings = entry.settings
         // A link that skips the store has no store link to carry a token.
         let tokenized = tokens != nil && (android || settings.deferredClipboard) && answer.storedLink?.skipStore != true
-        let token = !tokenized ? nil : tokens?.issue(workspace: entry.workspaceID, domain: entry.domainID, url: answer.link,
-                                                     platform: android ? "android" : "ios", answer: json, ttl: settings.deferredTTL)
-        guard token != nil || !tokenized else {   // no room for a token: this page goes out without one
+        let token =
+            !tokenized
+            ? nil
+            : tokens?.issue(
+                workspace: entry.workspaceID, domain: entry.domainID, url: answer.link,
+                platform: android ? "android" : "ios", answer: json, ttl: settings.deferredTTL)
+        guard token != nil || !tokenized else { // no room for a token: this page goes out without one
             let page = content(answer, android: android, inApp: inApp, token: nil)
             return Self.page(LandingPage.render(page), policy: page.policy, cache: "no-store")
         }
         let template = answer.pages.object(LandingPageSlot.phone(android: android, inApp: inApp).rawValue) {
             // The policy of the page with a token: the pasteboard script comes with the token's claim link.
-            LandingPage.Template(tokenized: tokenized, policy: content(answer, android: android, inApp: inApp, token: tokenized ? "" : nil).policy) { token in
+            LandingPage.Template(
+                tokenized: tokenized, policy: content(answer, android: android, inApp: inApp, token: tokenized ? "" : nil).policy
+            ) { token in
                 LandingPage.render(content(answer, android: android, inApp: inApp, token: token))
             }
         }
@@ -282,7 +297,8 @@ struct ClickHandler: Sendable {
     func intent(_ answer: Resolver.Answer, app: DomainApp, path: Substring, query: String, fallback: String?) -> String {
         var intent = "intent://"
         if let scheme = app.customScheme, let appID = answer.appID,
-           resolver.catalog.owner(ofApp: appID)?.entry.domainID == answer.entry?.domainID {
+            resolver.catalog.owner(ofApp: appID)?.entry.domainID == answer.entry?.domainID
+        {
             intent += path + query + "#Intent;scheme=" + scheme
         } else {
             intent += answer.parsed.host + "/" + path + query + "#Intent;scheme=https"

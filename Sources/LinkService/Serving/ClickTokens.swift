@@ -56,8 +56,10 @@ final class ClickTokens: BackgroundService {
     private let droppedTotal: Counter
     private let deletedTotal: Counter
 
-    init(pool: ConnectionPool, metrics: MetricsRegistry, logger: Logger, interval: DispatchTimeInterval = .milliseconds(200),
-         sweepInterval: TimeInterval = 60, expiredGrace: TimeInterval = 3600) {
+    init(
+        pool: ConnectionPool, metrics: MetricsRegistry, logger: Logger, interval: DispatchTimeInterval = .milliseconds(200),
+        sweepInterval: TimeInterval = 60, expiredGrace: TimeInterval = 3600
+    ) {
         self.pool = pool
         self.logger = logger
         assignment = metrics.stripes
@@ -102,8 +104,9 @@ final class ClickTokens: BackgroundService {
         }
         let token = Self.generate()
         let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
-        let row = Pending(hash: Self.hash(token), workspace: workspace, domain: domain, url: url, platform: platform, answer: answer,
-                          createdMicros: now, expiresMicros: now + Int64(ttl) * 1_000_000)
+        let row = Pending(
+            hash: Self.hash(token), workspace: workspace, domain: domain, url: url, platform: platform, answer: answer,
+            createdMicros: now, expiresMicros: now + Int64(ttl) * 1_000_000)
         stripes[assignment.current].rows.withLock { $0.append(row) }
         issuedTotal.increment()
         return token
@@ -124,15 +127,21 @@ final class ClickTokens: BackgroundService {
     func flush() {
         writing.withLock { _ in
             var rows: [Pending] = []
-            for stripe in stripes { rows += stripe.rows.withLock { taken in defer { taken.removeAll() }; return taken } }
+            for stripe in stripes {
+                rows += stripe.rows.withLock { taken in
+                    defer { taken.removeAll() }; return taken
+                }
+            }
             guard !rows.isEmpty else { return }
             var requeued = false
             defer { if !requeued { queued.subtract(rows.count, ordering: .relaxed) } }
             do {
                 try pool.withConnection { connection in
                     try ClickTokenStore.insert(
-                        hashes: rows.map(\.hash), workspaces: rows.map { $0.workspace.canonicalText }, domains: rows.map { $0.domain.canonicalText },
-                        urls: rows.map { Hit.clean($0.url) }, platforms: rows.map(\.platform), answers: rows.map { String(decoding: $0.answer, as: UTF8.self) },
+                        hashes: rows.map(\.hash), workspaces: rows.map { $0.workspace.canonicalText },
+                        domains: rows.map { $0.domain.canonicalText },
+                        urls: rows.map { Hit.clean($0.url) }, platforms: rows.map(\.platform),
+                        answers: rows.map { String(decoding: $0.answer, as: UTF8.self) },
                         createdMicros: rows.map(\.createdMicros), expiresMicros: rows.map(\.expiresMicros), on: connection)
                 }
             } catch let error as PostgresError where error.code == .mustNotWait {
@@ -166,10 +175,15 @@ final class ClickTokens: BackgroundService {
         let hash = Self.hash(token)
         return try pool.withTransaction { connection in
             if let claimed = try ClickTokenStore.claim(hash, on: connection) {
-                try WebhookStore.enqueue([WebhookEvent(.deferredClaimed, workspace: claimed.workspace, data: .object([
-                    "url": .string(claimed.url), "platform": .string(claimed.platform),
-                    "answer": (try? JSONValue.parse(claimed.answer)) ?? .null,
-                ]))], on: connection)
+                try WebhookStore.enqueue(
+                    [
+                        WebhookEvent(
+                            .deferredClaimed, workspace: claimed.workspace,
+                            data: .object([
+                                "url": .string(claimed.url), "platform": .string(claimed.platform),
+                                "answer": (try? JSONValue.parse(claimed.answer)) ?? .null,
+                            ]))
+                    ], on: connection)
                 return .claimed(url: claimed.url, platform: claimed.platform, workspace: claimed.workspace, answer: claimed.answer)
             }
             guard let state = try ClickTokenStore.state(of: hash, on: connection) else { return .unknown }

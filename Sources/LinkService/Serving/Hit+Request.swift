@@ -25,7 +25,7 @@ extension Hit {
             query: answer.parsed.query,
             outcome: answer.outcome,
             appID: answer.appID,
-            ruleID: answer.entry?.ruleID(at: resolution?.position),   // the entry's UUID, not its text parsed back
+            ruleID: answer.entry?.ruleID(at: resolution?.position), // the entry's UUID, not its text parsed back
             destinationType: destinationType,
             source: source,
             platform: agent.platform,

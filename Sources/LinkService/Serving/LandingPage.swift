@@ -85,8 +85,8 @@ struct LandingPage {
     /// `.` and `-`): a CSP source that allows that origin alone. Nil for anything else, whose image the page then leaves out.
     static func origin(_ url: String) -> String? {
         guard let components = URLComponents(string: url), components.scheme?.lowercased() == "https",
-              let host = components.host?.lowercased(), !host.isEmpty,
-              host.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D })
+            let host = components.host?.lowercased(), !host.isEmpty,
+            host.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D })
         else { return nil }
         return "https://" + host + (components.port.map { ":\($0)" } ?? "")
     }
@@ -105,7 +105,8 @@ struct LandingPage {
         html += "<h1>\(escape(title(content.preview, link: content.link)))</h1>"
         if let description = content.preview.description { html += "<p>\(escape(description))</p>" }
         if let browser = content.inAppBrowser {
-            html += "<p class=\"hint\" id=\"hint\">To open this link in the app, open it in \(browser): tap the ··· menu and"
+            html +=
+                "<p class=\"hint\" id=\"hint\">To open this link in the app, open it in \(browser): tap the ··· menu and"
                 + " choose “Open in \(browser)”.</p>"
         }
         if let qr = content.qrSVG {

@@ -56,7 +56,7 @@ struct QRCode: Sendable {
         var raw = [UInt8]()
         raw.reserveCapacity((pixels + 1) * pixels)
         for y in 0..<pixels {
-            raw.append(0)   // filter type None
+            raw.append(0) // filter type None
             let row = module(y)
             for x in 0..<pixels {
                 let column = module(x)
@@ -72,7 +72,7 @@ struct QRCode: Sendable {
         var header = [UInt8]()
         Self.appendBigEndian(UInt32(pixels), to: &header)
         Self.appendBigEndian(UInt32(pixels), to: &header)
-        header += [8, 0, 0, 0, 0]   // bit depth 8, grayscale, deflate, adaptive filtering, no interlace
+        header += [8, 0, 0, 0, 0] // bit depth 8, grayscale, deflate, adaptive filtering, no interlace
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         Self.appendChunk("IHDR", header, to: &png)
         Self.appendChunk("IDAT", compressed, to: &png)

@@ -10,7 +10,9 @@ extension Request {
             field.split(separator: ",").contains { range in
                 let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
                 guard parts.first == "text/html" else { return false }
-                return !parts.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").range(of: #"^q=0(\.0*)?$"#, options: .regularExpression) != nil }
+                return !parts.dropFirst().contains {
+                    $0.replacingOccurrences(of: " ", with: "").range(of: #"^q=0(\.0*)?$"#, options: .regularExpression) != nil
+                }
             }
         }
     }

@@ -103,8 +103,10 @@ enum ResolveJSON {
             out.append(literal: ",\"name\":")
             JSONString.append(name, to: &out)
         }
-        let campaign = [("source", link.campaign.source), ("medium", link.campaign.medium), ("campaign", link.campaign.campaign),
-                        ("term", link.campaign.term), ("content", link.campaign.content)].filter { $0.1 != nil }
+        let campaign = [
+            ("source", link.campaign.source), ("medium", link.campaign.medium), ("campaign", link.campaign.campaign),
+            ("term", link.campaign.term), ("content", link.campaign.content),
+        ].filter { $0.1 != nil }
         if !campaign.isEmpty {
             out.append(literal: ",\"campaign\":{")
             for (index, (key, value)) in campaign.enumerated() {

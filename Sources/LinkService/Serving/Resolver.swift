@@ -76,10 +76,12 @@ struct Resolver: Sendable {
         let ruleResolution: LinkResolution?
         let linkPlatform: AppPlatform
 
-        init(url: String?, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: AppPlatform,
-             refusal: Refusal? = nil, storedLink: ServedLink? = nil, linkIsLive: Bool = true, linkUnread: Bool = false,
-             targeted: Bool = false, target: String? = nil, variant: String? = nil, ruleResolution: LinkResolution? = nil,
-             linkPlatform: AppPlatform? = nil) {
+        init(
+            url: String?, parsed: AASAURL, entry: CatalogEntry?, resolution: LinkResolution?, platform: AppPlatform,
+            refusal: Refusal? = nil, storedLink: ServedLink? = nil, linkIsLive: Bool = true, linkUnread: Bool = false,
+            targeted: Bool = false, target: String? = nil, variant: String? = nil, ruleResolution: LinkResolution? = nil,
+            linkPlatform: AppPlatform? = nil
+        ) {
             self.ruleResolution = storedLink?.targeting != nil ? ruleResolution : nil
             self.linkPlatform = linkPlatform ?? platform
             self.targeted = targeted || storedLink?.targeting != nil
@@ -96,8 +98,9 @@ struct Resolver: Sendable {
             self.linkIsLive = linkIsLive
             self.linkUnread = linkUnread
             linkCampaign = storedLink.map { link in
-                Hit.Campaign(source: link.campaign.source, medium: link.campaign.medium, campaign: link.campaign.campaign,
-                             term: link.campaign.term, content: link.campaign.content)
+                Hit.Campaign(
+                    source: link.campaign.source, medium: link.campaign.medium, campaign: link.campaign.campaign,
+                    term: link.campaign.term, content: link.campaign.content)
             }
             appID = resolution?.app.flatMap { UUID.canonical($0.id) ?? UUID(uuidString: $0.id) }
         }
@@ -142,7 +145,12 @@ struct Resolver: Sendable {
         var links: (universal: String, scheme: String?)? {
             guard let entry, let resolution, resolution.outcome == .openApp, let app = resolution.app else { return nil }
             let universal = parsed.universal(on: parsed.isWeb ? parsed.host : Hostname.servingHost(of: entry.hostname)).text
-            return (universal, app.customScheme.map { AASAURL.customSchemeText(scheme: $0, path: parsed.path, query: parsed.query, fragment: parsed.fragment) })
+            return (
+                universal,
+                app.customScheme.map {
+                    AASAURL.customSchemeText(scheme: $0, path: parsed.path, query: parsed.query, fragment: parsed.fragment)
+                }
+            )
         }
 
         /// The store page of the app the rule names for `platform` (first listed app of that platform).
@@ -183,7 +191,7 @@ struct Resolver: Sendable {
     /// The answer kept for `key` while the catalog stands and the answer allows (`Answer.reusableUntil`), else
     /// `compute`'s with its JSON.
     private func kept(_ key: ResolveCache.Key, _ compute: () throws -> Answer) rethrows -> ResolveCache.CachedAnswer {
-        let generation = catalog.generation   // before the catalog is read
+        let generation = catalog.generation // before the catalog is read
         func computed() throws -> (Answer, [UInt8]) {
             let made = try compute()
             var json: [UInt8] = []
@@ -213,12 +221,15 @@ struct Resolver: Sendable {
             guard let owner = catalog.owner(ofScheme: parsed.scheme, platform: platform, workspace: workspace) else {
                 // Never another platform's app: the phone would not hand it the URL.
                 let other = catalog.owner(ofScheme: parsed.scheme, platform: platform == .ios ? .android : .ios, workspace: workspace)
-                return Answer(url: url, parsed: parsed, entry: other?.entry, resolution: nil, platform: platform,
-                              refusal: other == nil ? nil : .schemeOfOtherPlatform)
+                return Answer(
+                    url: url, parsed: parsed, entry: other?.entry, resolution: nil, platform: platform,
+                    refusal: other == nil ? nil : .schemeOfOtherPlatform)
             }
             let universal = parsed.universal(on: Hostname.servingHost(of: owner.entry.hostname))
-            return try linked(Answer(url: url, parsed: parsed, entry: owner.entry, resolution: owner.entry.resolve(universal, for: owner.app),
-                                 platform: platform), platform: owner.app.platform)
+            return try linked(
+                Answer(
+                    url: url, parsed: parsed, entry: owner.entry, resolution: owner.entry.resolve(universal, for: owner.app),
+                    platform: platform), platform: owner.app.platform)
         }
         guard let entry = catalog.entry(governing: parsed.host), workspace == nil || entry.workspaceID == workspace else {
             return Answer(url: url, parsed: parsed, entry: nil, resolution: nil, platform: platform)
@@ -226,8 +237,9 @@ struct Resolver: Sendable {
         if let refusal = parsed.scheme != "https" ? Refusal.notHTTPS : parsed.hasUserInfo ? .userInfo : nil {
             return Answer(url: url, parsed: parsed, entry: entry, resolution: nil, platform: platform, refusal: refusal)
         }
-        return try linked(Answer(url: url, parsed: parsed, entry: entry, resolution: entry.resolve(parsed, platform: platform), platform: platform),
-                      platform: platform)
+        return try linked(
+            Answer(url: url, parsed: parsed, entry: entry, resolution: entry.resolve(parsed, platform: platform), platform: platform),
+            platform: platform)
     }
 
     /// `answer` with the stored link at its path, when its domain has one there: the link's destination where the
@@ -236,14 +248,16 @@ struct Resolver: Sendable {
     /// (a rule made after the link, deciding otherwise, wins, as it does on the device).
     private func linked(_ answer: Answer, platform: AppPlatform) throws(PostgresError) -> Answer {
         guard let links, let entry = answer.entry, entry.links.hasLinks, let resolution = answer.resolution,
-              let slug = LinkSlug.candidate(path: answer.parsed.path) else { return answer }
+            let slug = LinkSlug.candidate(path: answer.parsed.path)
+        else { return answer }
         let link: ServedLink
         switch try links.link(slug, domain: entry.domainID) {
         case .found(let found): link = found
         case .absent: return answer
         case .unavailable:
-            return Answer(url: answer.url, parsed: answer.parsed, entry: entry, resolution: resolution, platform: answer.platform,
-                          linkUnread: true)
+            return Answer(
+                url: answer.url, parsed: answer.parsed, entry: entry, resolution: resolution, platform: answer.platform,
+                linkUnread: true)
         }
         // (This node's taps are asked only of a link with a click limit: they are counted under a lock.)
         let live = link.isLive(at: Date(), taps: link.maxClicks == nil ? 0 : links.taps.taps(of: link.id).all)
@@ -255,12 +269,14 @@ struct Resolver: Sendable {
     func targeted(_ kept: ResolveCache.CachedAnswer, slot: Int) -> ResolveCache.CachedAnswer {
         let answer = kept.answer
         guard let targeting = answer.storedLink?.targeting, let choices = answer.choices, let entry = answer.entry,
-              let resolution = answer.resolution, slot < targeting.slotCount else { return kept }
+            let resolution = answer.resolution, slot < targeting.slotCount
+        else { return kept }
         return choices.object(slot) {
             let choice = targeting.choice(at: slot)
             // The rule's answer before the link decided: the link's app opens the URL, whichever destination it now opens.
-            let made = opening(choice.link, live: answer.linkIsLive, answer: answer, entry: entry, resolution: answer.ruleResolution ?? resolution,
-                               platform: answer.linkPlatform, target: choice.target, variant: choice.variant)
+            let made = opening(
+                choice.link, live: answer.linkIsLive, answer: answer, entry: entry, resolution: answer.ruleResolution ?? resolution,
+                platform: answer.linkPlatform, target: choice.target, variant: choice.variant)
             var json: [UInt8] = []
             json.reserveCapacity(1024)
             ResolveJSON.write(made, into: &json)
@@ -269,16 +285,22 @@ struct Resolver: Sendable {
     }
 
     /// `answer` opening the stored `link` (live or not) where its app is the one that opens the URL.
-    private func opening(_ link: ServedLink, live: Bool, answer: Answer, entry: CatalogEntry, resolution: LinkResolution, platform: AppPlatform,
-                         target: String? = nil, variant: String? = nil) -> Answer {
+    private func opening(
+        _ link: ServedLink, live: Bool, answer: Answer, entry: CatalogEntry, resolution: LinkResolution, platform: AppPlatform,
+        target: String? = nil, variant: String? = nil
+    ) -> Answer {
         var decided = resolution
         if let appID = link.appID, let type = link.destinationType, resolution.outcome == .openApp, let app = resolution.app,
-           entry.linkApp(appID, type: type, platform: platform) === app {
-            decided = resolution.opening(live ? link.destination(in: app)
-                                              : .error(DestinationError(code: .linkExpired, param: nil, detail: "The link \(link.slug) has expired.")))
+            entry.linkApp(appID, type: type, platform: platform) === app
+        {
+            decided = resolution.opening(
+                live
+                    ? link.destination(in: app)
+                    : .error(DestinationError(code: .linkExpired, param: nil, detail: "The link \(link.slug) has expired.")))
         }
-        return Answer(url: answer.url, parsed: answer.parsed, entry: entry, resolution: decided, platform: answer.platform,
-                      storedLink: link, linkIsLive: live, targeted: target != nil || variant != nil || answer.targeted,
-                      target: target, variant: variant, ruleResolution: resolution, linkPlatform: platform)
+        return Answer(
+            url: answer.url, parsed: answer.parsed, entry: entry, resolution: decided, platform: answer.platform,
+            storedLink: link, linkIsLive: live, targeted: target != nil || variant != nil || answer.targeted,
+            target: target, variant: variant, ruleResolution: resolution, linkPlatform: platform)
     }
 }

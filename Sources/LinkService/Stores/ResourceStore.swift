@@ -39,13 +39,17 @@ extension ResourceStore {
     /// The row `key` of `owner`, nil when `owner` has none, locked until the transaction ends with `forUpdate`
     /// (`FOR UPDATE`; `FOR NO KEY UPDATE` with `keepingKey`: a change that leaves the row's key as it is, which rows
     /// referring to it may still be written beside).
-    static func find(_ key: any PostgresEncodable, of owner: UUID, forUpdate: Bool = false, keepingKey: Bool = false,
-                     on connection: Connection) throws -> Resource? {
+    static func find(
+        _ key: any PostgresEncodable, of owner: UUID, forUpdate: Bool = false, keepingKey: Bool = false,
+        on connection: Connection
+    ) throws -> Resource? {
         let lock = forUpdate ? (keepingKey ? "FOR NO KEY UPDATE" : "FOR UPDATE") : ""
-        let row = try connection.query("""
+        let row = try connection.query(
+            """
             SELECT \(unescaped: columns) FROM \(unescaped: table)
             WHERE \(unescaped: address.key) = \(bind: key) AND \(unescaped: address.owner) = \(owner) \(unescaped: lock)
-            """).first
+            """
+        ).first
         return try row.map(Resource.init(row:))
     }
 
@@ -68,26 +72,35 @@ extension ResourceStore {
               AND ($\(cursor)::int8 IS NULL OR (created_at, id) > (timestamptz 'epoch' + $\(cursor)::int8 * interval '1 microsecond', $\(cursor + 1)::uuid))
             ORDER BY created_at, id LIMIT $\(cursor + 2)
             """
-        return try connection.query(Query(unsafeSQL: sql, binds: binds + [page.after?.micros, page.after?.id, page.limit + 1])).map(Resource.init(row:))
+        return try connection.query(Query(unsafeSQL: sql, binds: binds + [page.after?.micros, page.after?.id, page.limit + 1])).map(
+            Resource.init(row:))
     }
 
     /// Inserts one row: `names` are the columns given, `binds` their values in order (numbered here: their count
     /// varies with the store).
     static func insert(_ names: String, _ binds: [any PostgresEncodable], on connection: Connection) throws -> Resource {
         let values = (1...binds.count).map { "$\($0)" }.joined(separator: ", ")
-        let row = try connection.query(Query(unsafeSQL: """
-            INSERT INTO \(table) (\(names)) VALUES (\(values)) RETURNING \(columns)
-            """, binds: binds)).first!
+        let row = try connection.query(
+            Query(
+                unsafeSQL: """
+                    INSERT INTO \(table) (\(names)) VALUES (\(values)) RETURNING \(columns)
+                    """, binds: binds)
+        ).first!
         return try Resource(row: row)
     }
 
     /// Updates the row `id` (`$1`) with `assignments` (`$2…` for `binds`; none: only the version) as a new version.
     /// Numbered by hand: each store's assignments bind their own values after the id.
-    static func update(_ id: UUID, set assignments: String = "", _ binds: [any PostgresEncodable] = [], on connection: Connection) throws -> Resource {
+    static func update(
+        _ id: UUID, set assignments: String = "", _ binds: [any PostgresEncodable] = [], on connection: Connection
+    ) throws -> Resource {
         let set = assignments.isEmpty ? "" : assignments + ", "
-        let row = try connection.query(Query(unsafeSQL: """
-            UPDATE \(table) SET \(set)version = version + 1, updated_at = now() WHERE id = $1 RETURNING \(columns)
-            """, binds: [id] + binds)).first!
+        let row = try connection.query(
+            Query(
+                unsafeSQL: """
+                    UPDATE \(table) SET \(set)version = version + 1, updated_at = now() WHERE id = $1 RETURNING \(columns)
+                    """, binds: [id] + binds)
+        ).first!
         return try Resource(row: row)
     }
 

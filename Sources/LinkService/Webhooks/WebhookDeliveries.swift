@@ -34,16 +34,19 @@ final class WebhookDeliveries: BackgroundService {
     /// How long a claimed delivery stays with the node that claimed it beyond the request's own timeout.
     static let leaseMargin: Duration = .seconds(30)
 
-    init(pool: ConnectionPool, client: HTTPClient, configuration: WebhookConfiguration, outbox: WebhookOutboxBell, metrics: MetricsRegistry,
-         logger: Logger) {
+    init(
+        pool: ConnectionPool, client: HTTPClient, configuration: WebhookConfiguration, outbox: WebhookOutboxBell, metrics: MetricsRegistry,
+        logger: Logger
+    ) {
         self.pool = pool
         self.client = client
         self.configuration = configuration
         self.logger = logger
         var outcomes: [String: Counter] = [:]
         for outcome in ["delivered", "failed", "disabled"] {
-            outcomes[outcome] = metrics.counter("linkd_webhook_deliveries_total", help: "Webhook delivery attempts, by outcome.",
-                                                labels: ["outcome": outcome])
+            outcomes[outcome] = metrics.counter(
+                "linkd_webhook_deliveries_total", help: "Webhook delivery attempts, by outcome.",
+                labels: ["outcome": outcome])
         }
         self.outcomes = outcomes
         outbox.listen(workers)
@@ -98,21 +101,32 @@ final class WebhookDeliveries: BackgroundService {
             case .failure(let failure):
                 outcomes["failed"]?.increment()
                 let retry = WebhookRetries.delay(after: delivery.attempts + 1)
-                logger.info("webhook delivery failed", metadata: [
-                    "webhook": delivery.webhookID.canonicalText, "event": delivery.eventID, "attempt": "\(delivery.attempts + 1)",
-                    "status": failure.status.map(String.init) ?? "none", "error": failure.error,
-                ])
-                if let disabled = try WebhookStore.failed(delivery, status: failure.status,
-                                                          error: failure.error, retry: retry, failureLimit: configuration.failureLimit,
-                                                          on: connection) {
-                    outcomes["disabled"]?.increment()
-                    logger.warning("webhook disabled after failed deliveries", metadata: [
-                        "webhook": delivery.webhookID.canonicalText, "failures": "\(disabled.failureRun)",
+                logger.info(
+                    "webhook delivery failed",
+                    metadata: [
+                        "webhook": delivery.webhookID.canonicalText, "event": delivery.eventID, "attempt": "\(delivery.attempts + 1)",
+                        "status": failure.status.map(String.init) ?? "none", "error": failure.error,
                     ])
-                    try WebhookStore.enqueue([WebhookEvent(.webhookDisabled, workspace: delivery.workspaceID, data: .object([
-                        "webhook": disabled.json,
-                        "lastError": .string(failure.error),
-                    ]))], on: connection)
+                if let disabled = try WebhookStore.failed(
+                    delivery, status: failure.status,
+                    error: failure.error, retry: retry, failureLimit: configuration.failureLimit,
+                    on: connection)
+                {
+                    outcomes["disabled"]?.increment()
+                    logger.warning(
+                        "webhook disabled after failed deliveries",
+                        metadata: [
+                            "webhook": delivery.webhookID.canonicalText, "failures": "\(disabled.failureRun)",
+                        ])
+                    try WebhookStore.enqueue(
+                        [
+                            WebhookEvent(
+                                .webhookDisabled, workspace: delivery.workspaceID,
+                                data: .object([
+                                    "webhook": disabled.json,
+                                    "lastError": .string(failure.error),
+                                ]))
+                        ], on: connection)
                 }
             }
         }
@@ -128,17 +142,26 @@ final class WebhookDeliveries: BackgroundService {
     /// Signs and posts `delivery`; its receiver's 2xx status, or why not.
     private func send(_ delivery: ClaimedDelivery) -> Result<Int, Failure> {
         guard let keys = configuration.keys,
-              let key = keys.unseal(delivery.secretSealed, keyID: delivery.secretKeyID, for: delivery.webhookID),
-              let signer = WebhookSignature(key: key) else {
-            logger.error("webhook secret cannot be opened", metadata: ["webhook": delivery.webhookID.canonicalText,
-                                                                       "key": delivery.secretKeyID])
-            return .failure(Failure(status: nil, error: "the subscription's secret is sealed with key '\(delivery.secretKeyID)', not configured on this node"))
+            let key = keys.unseal(delivery.secretSealed, keyID: delivery.secretKeyID, for: delivery.webhookID),
+            let signer = WebhookSignature(key: key)
+        else {
+            logger.error(
+                "webhook secret cannot be opened",
+                metadata: [
+                    "webhook": delivery.webhookID.canonicalText,
+                    "key": delivery.secretKeyID,
+                ])
+            return .failure(
+                Failure(
+                    status: nil,
+                    error: "the subscription's secret is sealed with key '\(delivery.secretKeyID)', not configured on this node"))
         }
         let body = Array(delivery.payload.utf8)
         let timestamp = Int64(Date().timeIntervalSince1970)
-        let request = OutboundRequest(url: delivery.url, method: .post, headers: signer.headers(id: delivery.eventID, timestamp: timestamp, body: body),
-                                      body: body, contentType: "application/json", timeout: configuration.timeout,
-                                      maxBodyBytes: Self.responseLimit, truncateBody: true)
+        let request = OutboundRequest(
+            url: delivery.url, method: .post, headers: signer.headers(id: delivery.eventID, timestamp: timestamp, body: body),
+            body: body, contentType: "application/json", timeout: configuration.timeout,
+            maxBodyBytes: Self.responseLimit, truncateBody: true)
         do throws(OutboundFailure) {
             let response = try client.send(request, allowedBy: configuration.policy, allowHTTP: configuration.allowHTTP)
             guard (200..<300).contains(response.status) else {

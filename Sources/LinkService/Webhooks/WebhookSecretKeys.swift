@@ -20,7 +20,9 @@ public struct WebhookSecretKeys: Sendable {
 
         public init?(id: String, bytes: [UInt8]) {
             guard (1...64).contains(id.utf8.count), bytes.count == 32,
-                  id.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
+                id.utf8.allSatisfy({
+                    $0.isASCIIAlphanumeric || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+                })
             else { return nil }
             self.id = id
             self.bytes = bytes
@@ -73,15 +75,19 @@ public struct WebhookSecretKeys: Sendable {
 
     /// One AES-256-GCM pass through libcrypto's EVP interface: encrypting answers the ciphertext and its tag;
     /// decrypting checks `tag` and answers nil when it does not match.
-    private static func crypt(encrypt: Bool, key: [UInt8], nonce: [UInt8], input: [UInt8], tag: [UInt8]?, owner: UUID)
-        -> (output: [UInt8], tag: [UInt8])? {
+    private static func crypt(
+        encrypt: Bool, key: [UInt8], nonce: [UInt8], input: [UInt8], tag: [UInt8]?, owner: UUID
+    )
+        -> (output: [UInt8], tag: [UInt8])?
+    {
         guard let context = EVP_CIPHER_CTX_new() else { return nil }
         defer { EVP_CIPHER_CTX_free(context) }
         let aad = Array(owner.canonicalText.utf8)
         var output = [UInt8](repeating: 0, count: input.count + 16)
         var length: Int32 = 0
         var total: Int32 = 0
-        let initialised = encrypt
+        let initialised =
+            encrypt
             ? EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce)
             : EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce)
         guard initialised == 1 else { return nil }
@@ -94,8 +100,9 @@ public struct WebhookSecretKeys: Sendable {
             guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagSize), &tagBytes) == 1 else { return nil }
         }
         let finished = output.withUnsafeMutableBufferPointer { buffer in
-            encrypt ? EVP_EncryptFinal_ex(context, buffer.baseAddress! + Int(total), &length)
-                    : EVP_DecryptFinal_ex(context, buffer.baseAddress! + Int(total), &length)
+            encrypt
+                ? EVP_EncryptFinal_ex(context, buffer.baseAddress! + Int(total), &length)
+                : EVP_DecryptFinal_ex(context, buffer.baseAddress! + Int(total), &length)
         }
         guard finished == 1 else { return nil }
         total += length

@@ -48,8 +48,10 @@ struct WebhookSignature: Sendable, Equatable {
 
     /// The three headers of a delivery, in the order the specification lists them.
     func headers(id: String, timestamp: Int64, body: [UInt8]) -> [(name: String, value: String)] {
-        [("webhook-id", id), ("webhook-timestamp", String(timestamp)),
-         ("webhook-signature", signature(id: id, timestamp: timestamp, body: body))]
+        [
+            ("webhook-id", id), ("webhook-timestamp", String(timestamp)),
+            ("webhook-signature", signature(id: id, timestamp: timestamp, body: body)),
+        ]
     }
 
     /// HMAC-SHA256 through OpenSSL 3's one-shot `EVP_Q_mac` (it fetches the algorithm on each call: a delivery
@@ -59,8 +61,9 @@ struct WebhookSignature: Sendable, Equatable {
             var length = 0
             let result = key.withUnsafeBytes { keyBytes in
                 data.withUnsafeBufferPointer { dataBytes in
-                    EVP_Q_mac(nil, "HMAC", nil, "SHA256", nil, keyBytes.baseAddress, keyBytes.count,
-                              dataBytes.baseAddress, dataBytes.count, output.baseAddress, 32, &length)
+                    EVP_Q_mac(
+                        nil, "HMAC", nil, "SHA256", nil, keyBytes.baseAddress, keyBytes.count,
+                        dataBytes.baseAddress, dataBytes.count, output.baseAddress, 32, &length)
                 }
             }
             // EVP_Q_mac(3) returns the output pointer on success, NULL on failure (only allocation failure here).

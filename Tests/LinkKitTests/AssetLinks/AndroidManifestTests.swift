@@ -27,15 +27,17 @@ struct AndroidManifestTests {
 
     static func rules(apps: [String]) throws -> [LinkRule] {
         try fixture.enumerated().map { index, rule in
-            LinkRule(id: "r\(index)", apps: apps, path: try RulePattern(rule.path),
-                     query: rule.query.isEmpty ? nil : .items(try rule.query.map { RuleQueryItem(name: $0.0, pattern: try RulePattern($0.1)) }),
-                     exclude: rule.exclude ? true : nil, caseSensitive: rule.caseSensitive ? nil : false)
+            LinkRule(
+                id: "r\(index)", apps: apps, path: try RulePattern(rule.path),
+                query: rule.query.isEmpty ? nil : .items(try rule.query.map { RuleQueryItem(name: $0.0, pattern: try RulePattern($0.1)) }),
+                exclude: rule.exclude ? true : nil, caseSensitive: rule.caseSensitive ? nil : false)
         }
     }
 
     static func settings(dynamic: Bool) -> DomainSettings {
-        DomainSettings(hostname: "links.example.com", substitutionVariables: [SubstitutionVariable(name: "section", values: ["news", "blog"])],
-                       androidDynamicRules: dynamic)
+        DomainSettings(
+            hostname: "links.example.com", substitutionVariables: [SubstitutionVariable(name: "section", values: ["news", "blog"])],
+            androidDynamicRules: dynamic)
     }
 
     static func domain(dynamic: Bool) throws -> CompiledDomain {
@@ -44,7 +46,8 @@ struct AndroidManifestTests {
 
     @Test func theManifestIsPinned() throws {
         let compiled = try Self.domain(dynamic: false)
-        let manifest = AndroidManifest(app: Self.android, domains: [AndroidManifest.Domain(hostname: "links.example.com", compiled: compiled)])
+        let manifest = AndroidManifest(
+            app: Self.android, domains: [AndroidManifest.Domain(hostname: "links.example.com", compiled: compiled)])
         let xml = manifest.xml(etag: "\"e\"")
         #expect(xml == Self.pinnedXML, "\(xml)")
     }
@@ -103,10 +106,12 @@ struct AndroidManifestTests {
     /// on at least one where the manifest says it differs.
     @Test func everyPathAttributeMatchesAsTheRuleReads() throws {
         // (Two or more trailing slashes, and the empty path of `https://host`, are the documented exceptions.)
-        let samples = ["/", "/about", "/about/", "/about/x", "/aboutx", "/buy", "/buy/", "/buy/x/y", "/buyer", "/shop", "/shopping/x",
-                       "/widget/5", "/widget/5/", "/widget/", "/widget/a/b", "/w/5/info", "/w/a/b/info", "/w/5/info/", "/help", "/HELP/", "/hElP",
-                       "/helpx", "/code/42", "/code/4", "/code/4a", "/news", "/news/", "/news/today", "/blog/x", "/press/x", "/shoes",
-                       "/robots.txt", "/robotsXtxt", "/robots.txt/"]
+        let samples = [
+            "/", "/about", "/about/", "/about/x", "/aboutx", "/buy", "/buy/", "/buy/x/y", "/buyer", "/shop", "/shopping/x",
+            "/widget/5", "/widget/5/", "/widget/", "/widget/a/b", "/w/5/info", "/w/a/b/info", "/w/5/info/", "/help", "/HELP/", "/hElP",
+            "/helpx", "/code/42", "/code/4", "/code/4a", "/news", "/news/", "/news/today", "/blog/x", "/press/x", "/shoes",
+            "/robots.txt", "/robotsXtxt", "/robots.txt/",
+        ]
         let rules = try Self.rules(apps: ["a"])
         let android = try Self.domain(dynamic: false).android.apps[0].rules
         for rule in android where !rule.exclude {
@@ -121,7 +126,9 @@ struct AndroidManifestTests {
                 let onAndroid = translation.matches(path)
                 if apple != onAndroid { differs = true }
                 if translation.notes.isEmpty {
-                    #expect(apple == onAndroid, "rule \(rule.position) \(Self.fixture[rule.position].path) on \(path): iOS \(apple), Android \(onAndroid)")
+                    #expect(
+                        apple == onAndroid,
+                        "rule \(rule.position) \(Self.fixture[rule.position].path) on \(path): iOS \(apple), Android \(onAndroid)")
                 }
             }
             #expect(differs == !translation.notes.isEmpty, "rule \(rule.position): notes \(translation.notes)")
@@ -131,12 +138,14 @@ struct AndroidManifestTests {
     @Test func dynamicRulesAreWrittenInOrderWithExclusions() throws {
         let compiled = try Self.domain(dynamic: true)
         let json = try JSONValue.parse(compiled.assetLinksJSON)
-        let components = try #require(json.arrayValue?.first?["relation_extensions"]?[AssetLinksFile.handleAllURLs]?["dynamic_app_link_components"])
+        let components = try #require(
+            json.arrayValue?.first?["relation_extensions"]?[AssetLinksFile.handleAllURLs]?["dynamic_app_link_components"])
         #expect(components.serialized == Self.pinnedDynamic, "\(components.serialized)")
         #expect(try Self.domain(dynamic: false).assetLinksJSON.contains("relation_extensions") == false)
     }
 
-    static let pinnedDynamic = #"[{"/":"/about"},{"/":"/buy/*"},{"/":"/buy"},{"/":"/shop*"},{"/":"/widget/admin","exclude":true},{"/":"/widget/?*"},{"/":"/w/?*/info"},{"/":"/Help"},{"/":"/code/??"},{"/":"/news/*"},{"/":"/blog/*"},{"/":"/news"},{"/":"/blog"},{"/":"/shoes","?":{"in_app":"true"}},{"/":"/robots.txt"},{"/":"/"}]"#
+    static let pinnedDynamic =
+        #"[{"/":"/about"},{"/":"/buy/*"},{"/":"/buy"},{"/":"/shop*"},{"/":"/widget/admin","exclude":true},{"/":"/widget/?*"},{"/":"/w/?*/info"},{"/":"/Help"},{"/":"/code/??"},{"/":"/news/*"},{"/":"/blog/*"},{"/":"/news"},{"/":"/blog"},{"/":"/shoes","?":{"in_app":"true"}},{"/":"/robots.txt"},{"/":"/"}]"#
 
     @Test func androidResolveReadsExclusionsOnlyFromDynamicRules() throws {
         let url = try AASAURL("https://links.example.com/widget/admin")
@@ -149,15 +158,20 @@ struct AndroidManifestTests {
         let shoes = try AASAURL("https://links.example.com/shoes?in_app=false")
         #expect(try Self.domain(dynamic: false).resolve(shoes, platform: .android).outcome == .openApp)
         #expect(try Self.domain(dynamic: true).resolve(shoes, platform: .android).outcome == .noMatch)
-        #expect(try Self.domain(dynamic: true).resolve(try AASAURL("https://links.example.com/shoes?in_app=true"), platform: .android).outcome == .openApp)
+        #expect(
+            try Self.domain(dynamic: true).resolve(try AASAURL("https://links.example.com/shoes?in_app=true"), platform: .android).outcome
+                == .openApp)
         // Outside the manifest's paths nothing opens either way.
-        #expect(try Self.domain(dynamic: true).resolve(try AASAURL("https://links.example.com/other"), platform: .android).outcome == .noMatch)
+        #expect(
+            try Self.domain(dynamic: true).resolve(try AASAURL("https://links.example.com/other"), platform: .android).outcome == .noMatch)
     }
 
     @Test func lintSaysWhereAndroidDecidesDifferently() throws {
         let codes = { (dynamic: Bool) throws -> [String] in
             let compiled = try Self.domain(dynamic: dynamic)
-            return AndroidManifest(app: Self.android, domains: [.init(hostname: "links.example.com", compiled: compiled)]).findings.map { "\($0.pointer) \($0.code)" }
+            return AndroidManifest(app: Self.android, domains: [.init(hostname: "links.example.com", compiled: compiled)]).findings.map {
+                "\($0.pointer) \($0.code)"
+            }
         }
         let manifestOnly = try codes(false)
         #expect(manifestOnly.contains("/domains/links.example.com/rules/3 exclusionIgnoredOnAndroid"))

@@ -19,8 +19,9 @@ import Testing
     }
 
     static func granted(_ text: String) throws -> Bool {
-        try AssetLinksFile.decode(text).grantsHandleAllURLs(packageName: AndroidPackageName("com.example.app"),
-                                                            fingerprint: CertificateFingerprint(fingerprint))
+        try AssetLinksFile.decode(text).grantsHandleAllURLs(
+            packageName: AndroidPackageName("com.example.app"),
+            fingerprint: CertificateFingerprint(fingerprint))
     }
 
     static func errors(_ text: String) -> [LintFinding] { AssetLinksLinter.lint(text: text).filter { $0.severity == .error } }
@@ -42,12 +43,18 @@ import Testing
         #expect(Self.errors(text) == [])
         // Other keys beside an include are allowed (extensibility): no unknownKey warning.
         #expect(AssetLinksLinter.lint(text: text).map(\.code) == ["includeNotFollowed", "includeNotFollowed"])
-        #expect(try !Self.granted(text))   // the statements are in files linkd does not fetch
+        #expect(try !Self.granted(text)) // the statements are in files linkd does not fetch
     }
 
     @Test(arguments: [
-        (#"[{"include":"https://example.com/a.json","target":{"namespace":"web","site":"https://example.com"}}]"#, "includeWithStatement", "/0/target"),
-        (#"[{"include":"https://example.com/a.json","relation":["delegate_permission/common.handle_all_urls"]}]"#, "includeWithStatement", "/0/relation"),
+        (
+            #"[{"include":"https://example.com/a.json","target":{"namespace":"web","site":"https://example.com"}}]"#,
+            "includeWithStatement", "/0/target"
+        ),
+        (
+            #"[{"include":"https://example.com/a.json","relation":["delegate_permission/common.handle_all_urls"]}]"#,
+            "includeWithStatement", "/0/relation"
+        ),
         (#"[{"include":5}]"#, "wrongType", "/0/include"),
         (#"[{"include":"http://example.com/a.json"}]"#, "include", "/0/include"),
         (#"[{"include":"more.json"}]"#, "include", "/0/include"),
@@ -107,7 +114,8 @@ import Testing
     @Test(arguments: [
         "example.com", "mailto://user@example.com", "ftp://example.com", "https://user:secret@example.com", "https://example.com:999999",
         "https://example.com:0", "https://example.com:", "https://example.com:https", "https://example.com?x=1", "https://example.com#top",
-        "https://example.com/", "https://example.com/app", "https://example.com/app/", "https://example.com/*", "https://", "https://exa mple.com",
+        "https://example.com/", "https://example.com/app", "https://example.com/app/", "https://example.com/*", "https://",
+        "https://exa mple.com",
         "https://[example.com]",
     ])
     func malformedSitesAreErrorsWithAPointer(_ site: String) {

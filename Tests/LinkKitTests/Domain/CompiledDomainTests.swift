@@ -3,23 +3,28 @@ import Testing
 
 @Suite("CompiledDomain")
 struct CompiledDomainTests {
-    let widget = DestinationType(name: "widgetDetail", parameters: [
-        ParameterSpec(name: "id", kind: .int(min: 1, max: nil)),
-        ParameterSpec(name: "tab", kind: .enumeration(["info", "reviews"]), optional: true),
-    ])
+    let widget = DestinationType(
+        name: "widgetDetail",
+        parameters: [
+            ParameterSpec(name: "id", kind: .int(min: 1, max: nil)),
+            ParameterSpec(name: "tab", kind: .enumeration(["info", "reviews"]), optional: true),
+        ])
 
     var apps: [DomainApp] {
         [
             DomainApp(id: "a", platform: .ios, identifier: "ABCDE12345.com.example.app", destinations: [widget]),
             DomainApp(id: "b", platform: .ios, identifier: "ABCDE12345.com.example.other"),
-            DomainApp(id: "d", platform: .android, identifier: "com.example.app",
-                      fingerprints: ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"],
-                      destinations: [widget]),
+            DomainApp(
+                id: "d", platform: .android, identifier: "com.example.app",
+                fingerprints: ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"],
+                destinations: [widget]),
         ]
     }
 
-    func rule(_ id: String, apps: [String] = ["a", "d"], path: String? = nil, query: RuleQuery? = nil, exclude: Bool? = nil,
-              destination: DestinationBinding? = nil) throws -> LinkRule {
+    func rule(
+        _ id: String, apps: [String] = ["a", "d"], path: String? = nil, query: RuleQuery? = nil, exclude: Bool? = nil,
+        destination: DestinationBinding? = nil
+    ) throws -> LinkRule {
         LinkRule(id: id, apps: apps, path: try path.map { try RulePattern($0) }, query: query, exclude: exclude, destination: destination)
     }
 
@@ -34,7 +39,10 @@ struct CompiledDomainTests {
             try rule("r2", apps: ["b"], path: "/other/*"),
             try rule("r3", apps: ["a"], path: "/help"),
         ])
-        #expect(compiled.aasaJSON == #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/private/*","exclude":true},{"/":"/widget/?*"}]},{"appIDs":["ABCDE12345.com.example.other"],"components":[{"/":"/other/*"}]},{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help"}]}]}}"#)
+        #expect(
+            compiled.aasaJSON
+                == #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/private/*","exclude":true},{"/":"/widget/?*"}]},{"appIDs":["ABCDE12345.com.example.other"],"components":[{"/":"/other/*"}]},{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/help"}]}]}}"#
+        )
     }
 
     @Test func generationIsByteStable() throws {
@@ -44,8 +52,11 @@ struct CompiledDomainTests {
     }
 
     @Test func resolveGivesTypedDestinations() throws {
-        let compiled = domain([try rule("r1", path: "/widget/{id}", query: .items([RuleQueryItem(name: "tab", pattern: try RulePattern("*"))]),
-                                        destination: DestinationBinding(type: "widgetDetail"))])
+        let compiled = domain([
+            try rule(
+                "r1", path: "/widget/{id}", query: .items([RuleQueryItem(name: "tab", pattern: try RulePattern("*"))]),
+                destination: DestinationBinding(type: "widgetDetail"))
+        ])
         let result = compiled.resolve(try AASAURL("https://links.example.com/widget/42"))
         #expect(result.outcome == .openApp)
         #expect(result.app?.id == "a")
@@ -55,33 +66,45 @@ struct CompiledDomainTests {
     }
 
     @Test func queryCapturesBecomeParams() throws {
-        let compiled = domain([try rule("r1", path: "/widget/{id}", query: .items([RuleQueryItem(name: "tab", pattern: try RulePattern("{tab}"))]),
-                                        destination: DestinationBinding(type: "widgetDetail"))])
+        let compiled = domain([
+            try rule(
+                "r1", path: "/widget/{id}", query: .items([RuleQueryItem(name: "tab", pattern: try RulePattern("{tab}"))]),
+                destination: DestinationBinding(type: "widgetDetail"))
+        ])
         let result = compiled.resolve(try AASAURL("https://links.example.com/widget/7?tab=reviews&utm=x"))
         #expect(result.destination == .destination(type: "widgetDetail", params: [("id", .int(7)), ("tab", .string("reviews"))]))
         // `tab` is optional: a link may leave the item out (docs/LINKS.md).
-        #expect(compiled.resolve(try AASAURL("https://links.example.com/widget/7")).destination
-            == .destination(type: "widgetDetail", params: [("id", .int(7))]))
+        #expect(
+            compiled.resolve(try AASAURL("https://links.example.com/widget/7")).destination
+                == .destination(type: "widgetDetail", params: [("id", .int(7))]))
     }
 
     @Test func queryItemCapturesFollowTheRuleForm() throws {
         // Names compared without case and decoded, the value decoded once: "TAB" is the rule's "Tab", "re%76iews" is "reviews".
-        let loose = LinkRule(id: "r1", apps: ["a"], path: try RulePattern("/widget/{id}"),
-                             query: .items([RuleQueryItem(name: "Tab", pattern: try RulePattern("{tab}"))]),
-                             caseSensitive: false, percentEncoded: false, destination: DestinationBinding(type: "widgetDetail"))
+        let loose = LinkRule(
+            id: "r1", apps: ["a"], path: try RulePattern("/widget/{id}"),
+            query: .items([RuleQueryItem(name: "Tab", pattern: try RulePattern("{tab}"))]),
+            caseSensitive: false, percentEncoded: false, destination: DestinationBinding(type: "widgetDetail"))
         let compiled = domain([loose])
         for query in ["TAB=re%76iews", "&&x&T%41b=re%76iews&", "utm=1&tab=re%76iews"] {
             let result = compiled.resolve(try AASAURL("https://links.example.com/widget/7?" + query))
-            #expect(result.destination == .destination(type: "widgetDetail", params: [("id", .int(7)), ("tab", .string("reviews"))]), "\(query)")
+            #expect(
+                result.destination == .destination(type: "widgetDetail", params: [("id", .int(7)), ("tab", .string("reviews"))]), "\(query)"
+            )
         }
         // As written: the name must be exact.
-        let exact = domain([try rule("r1", path: "/widget/{id}", query: .items([RuleQueryItem(name: "Tab", pattern: try RulePattern("{tab}"))]),
-                                     destination: DestinationBinding(type: "widgetDetail"))])
+        let exact = domain([
+            try rule(
+                "r1", path: "/widget/{id}", query: .items([RuleQueryItem(name: "Tab", pattern: try RulePattern("{tab}"))]),
+                destination: DestinationBinding(type: "widgetDetail"))
+        ])
         // (`TAB` is another item: `Tab`, optional, is absent.)
-        #expect(exact.resolve(try AASAURL("https://links.example.com/widget/7?TAB=info")).destination
-            == .destination(type: "widgetDetail", params: [("id", .int(7))]))
-        #expect(exact.resolve(try AASAURL("https://links.example.com/widget/7?Tab=info")).destination
-            == .destination(type: "widgetDetail", params: [("id", .int(7)), ("tab", .string("info"))]))
+        #expect(
+            exact.resolve(try AASAURL("https://links.example.com/widget/7?TAB=info")).destination
+                == .destination(type: "widgetDetail", params: [("id", .int(7))]))
+        #expect(
+            exact.resolve(try AASAURL("https://links.example.com/widget/7?Tab=info")).destination
+                == .destination(type: "widgetDetail", params: [("id", .int(7)), ("tab", .string("info"))]))
     }
 
     @Test func invalidCapturesGiveAnErrorDestinationButTheAppOpens() throws {
@@ -162,11 +185,12 @@ struct CompiledDomainTests {
     }
 
     @Test func legacyPathsWriteOneEntryPerAppWithPaths() throws {
-        let compiled = domain([
-            try rule("r0", apps: ["a", "b"], path: "/private/*", exclude: true),
-            try rule("r1", apps: ["a", "b"], path: "/widget/{id}"),
-            try rule("r2", apps: ["a", "b"], path: "/search", query: .string("q=*")),
-        ], legacy: true)
+        let compiled = domain(
+            [
+                try rule("r0", apps: ["a", "b"], path: "/private/*", exclude: true),
+                try rule("r1", apps: ["a", "b"], path: "/widget/{id}"),
+                try rule("r2", apps: ["a", "b"], path: "/search", query: .string("q=*")),
+            ], legacy: true)
         let file = compiled.aasa
         #expect(file.applinks?.apps == [])
         #expect(file.applinks?.details.map(\.appIDs) == [["ABCDE12345.com.example.app"], ["ABCDE12345.com.example.other"]])
@@ -176,10 +200,12 @@ struct CompiledDomainTests {
         #expect(compiled.resolve(try AASAURL("https://links.example.com/widget/1")).app?.id == "a")
     }
 
-    @Test("resolve agrees with the matcher over the served file", arguments: [
-        "https://links.example.com/widget/42", "https://links.example.com/WIDGET/42", "https://links.example.com/docs",
-        "https://links.example.com/docs/a/b", "https://links.example.com/", "https://links.example.com/widget/",
-    ])
+    @Test(
+        "resolve agrees with the matcher over the served file",
+        arguments: [
+            "https://links.example.com/widget/42", "https://links.example.com/WIDGET/42", "https://links.example.com/docs",
+            "https://links.example.com/docs/a/b", "https://links.example.com/", "https://links.example.com/widget/",
+        ])
     func agreesWithServedFile(url: String) throws {
         let compiled = domain([
             try rule("r1", path: "/widget/{id}", destination: DestinationBinding(type: "widgetDetail")),
@@ -207,7 +233,9 @@ struct CompiledDomainAgreementTests {
 
     static func rules(seed: UInt64) throws -> [LinkRule] {
         var random = SeededRandom(seed: seed)
-        let paths = ["/a/{id}", "/a/*", "/a", "/ab{x}", "*", "/docs/{rest*}", "/$(lang)/*", "/A/{id}", "/s1/d1/{id}", "/s12/d1/{id}", "/x/y"]
+        let paths = [
+            "/a/{id}", "/a/*", "/a", "/ab{x}", "*", "/docs/{rest*}", "/$(lang)/*", "/A/{id}", "/s1/d1/{id}", "/s12/d1/{id}", "/x/y",
+        ]
         return try (0..<30).map { index in
             LinkRule(
                 id: "r\(index)", apps: random.pick([["a"], ["a", "d"], ["b", "a"], ["d"], ["a", "b", "d"]]),
@@ -234,12 +262,16 @@ struct CompiledDomainAgreementTests {
             let served = AASAMatcher(try AASAFile.decode(compiled.aasaJSON))
             var random = SeededRandom(seed: UInt64(seed) &+ 77)
             for _ in 0..<40 {
-                let path = random.pick(["/a/1", "/A/1", "/a", "/ab7", "/docs", "/docs/x/y", "/en/z", "/s1/d1/9", "/s12/d1/9", "/x/y", "/", "/a/1/2"])
+                let path = random.pick([
+                    "/a/1", "/A/1", "/a", "/ab7", "/docs", "/docs/x/y", "/en/z", "/s1/d1/9", "/s12/d1/9", "/x/y", "/", "/a/1/2",
+                ])
                 let url = try AASAURL("https://links.example.com" + path + random.pick(["", "?q=1", "?k=v", "#f", "?k=%41#f"]))
                 let expected = served.resolve(url)
                 let actual = compiled.resolve(url)
                 #expect(actual.app?.identifier == expected.decision?.appID, "\(seed) \(url)")
-                #expect(actual.outcome == (expected.appID != nil ? .openApp : expected.decision != nil ? .excluded : .noMatch), "\(seed) \(url)")
+                #expect(
+                    actual.outcome == (expected.appID != nil ? .openApp : expected.decision != nil ? .excluded : .noMatch), "\(seed) \(url)"
+                )
                 #expect(actual.detailIndex == expected.detailIndex && actual.componentIndex == expected.componentIndex, "\(seed) \(url)")
                 if let position = actual.position { #expect(actual.rule == rules[position]) }
             }

@@ -5,37 +5,50 @@ import Testing
 @Suite("LinkBuilder")
 struct LinkBuilderTests {
     static let types = [
-        DestinationType(name: "widgetDetail", parameters: [
-            ParameterSpec(name: "id", kind: .int(min: 1, max: 1_000_000_000_000)),
-            ParameterSpec(name: "tab", kind: .enumeration(["info", "reviews", "q&a", "a b", "é/ü"]), optional: true),
-        ]),
-        DestinationType(name: "article", parameters: [
-            ParameterSpec(name: "slug", kind: .string(minLength: 1, maxLength: 40)),
-            ParameterSpec(name: "lang", kind: .enumeration(["en", "fr", "pt-BR"]), optional: true),
-        ]),
-        DestinationType(name: "doc", parameters: [ParameterSpec(name: "rest", kind: .string(minLength: nil, maxLength: nil), optional: true)]),
-        DestinationType(name: "user", parameters: [
-            ParameterSpec(name: "uid", kind: .uuid),
-            ParameterSpec(name: "admin", kind: .bool, optional: true),
-        ]),
-        DestinationType(name: "search", parameters: [
-            ParameterSpec(name: "term", kind: .string(minLength: 1, maxLength: nil)),
-            ParameterSpec(name: "page", kind: .int(min: 1, max: 999), optional: true),
-        ]),
+        DestinationType(
+            name: "widgetDetail",
+            parameters: [
+                ParameterSpec(name: "id", kind: .int(min: 1, max: 1_000_000_000_000)),
+                ParameterSpec(name: "tab", kind: .enumeration(["info", "reviews", "q&a", "a b", "é/ü"]), optional: true),
+            ]),
+        DestinationType(
+            name: "article",
+            parameters: [
+                ParameterSpec(name: "slug", kind: .string(minLength: 1, maxLength: 40)),
+                ParameterSpec(name: "lang", kind: .enumeration(["en", "fr", "pt-BR"]), optional: true),
+            ]),
+        DestinationType(
+            name: "doc", parameters: [ParameterSpec(name: "rest", kind: .string(minLength: nil, maxLength: nil), optional: true)]),
+        DestinationType(
+            name: "user",
+            parameters: [
+                ParameterSpec(name: "uid", kind: .uuid),
+                ParameterSpec(name: "admin", kind: .bool, optional: true),
+            ]),
+        DestinationType(
+            name: "search",
+            parameters: [
+                ParameterSpec(name: "term", kind: .string(minLength: 1, maxLength: nil)),
+                ParameterSpec(name: "page", kind: .int(min: 1, max: 999), optional: true),
+            ]),
         DestinationType(name: "plain", parameters: [ParameterSpec(name: "name", kind: .string(minLength: 1, maxLength: nil))]),
         DestinationType(name: "section", parameters: [ParameterSpec(name: "name", kind: .string(minLength: 1, maxLength: nil))]),
         DestinationType(name: "about", parameters: []),
         DestinationType(name: "promo", parameters: [ParameterSpec(name: "code", kind: .string(minLength: nil, maxLength: nil))]),
     ]
-    static let app = DomainApp(id: "a", platform: .ios, identifier: "ABCDE12345.com.example.app", destinations: types, customScheme: "widgets")
+    static let app = DomainApp(
+        id: "a", platform: .ios, identifier: "ABCDE12345.com.example.app", destinations: types, customScheme: "widgets")
     static let other = DomainApp(id: "b", platform: .ios, identifier: "ABCDE12345.com.example.other", destinations: types)
 
-    static func rule(_ id: String, apps: [String] = ["a"], _ path: String?, query: [(String, String)]? = nil, fragment: String? = nil,
-                     exclude: Bool? = nil, caseSensitive: Bool? = nil, percentEncoded: Bool? = nil, type: String? = nil) throws -> LinkRule {
-        LinkRule(id: id, apps: apps, path: try path.map { try RulePattern($0) },
-                 query: try query.map { .items(try $0.map { RuleQueryItem(name: $0.0, pattern: try RulePattern($0.1)) }) },
-                 fragment: try fragment.map { try RulePattern($0) }, exclude: exclude, caseSensitive: caseSensitive,
-                 percentEncoded: percentEncoded, destination: type.map { DestinationBinding(type: $0) })
+    static func rule(
+        _ id: String, apps: [String] = ["a"], _ path: String?, query: [(String, String)]? = nil, fragment: String? = nil,
+        exclude: Bool? = nil, caseSensitive: Bool? = nil, percentEncoded: Bool? = nil, type: String? = nil
+    ) throws -> LinkRule {
+        LinkRule(
+            id: id, apps: apps, path: try path.map { try RulePattern($0) },
+            query: try query.map { .items(try $0.map { RuleQueryItem(name: $0.0, pattern: try RulePattern($0.1)) }) },
+            fragment: try fragment.map { try RulePattern($0) }, exclude: exclude, caseSensitive: caseSensitive,
+            percentEncoded: percentEncoded, destination: type.map { DestinationBinding(type: $0) })
     }
 
     static let domain: CompiledDomain = {
@@ -63,7 +76,9 @@ struct LinkBuilderTests {
 
     /// Text with characters that need percent-encoding in every part of a URL.
     static func text(_ random: inout SeededRandom, minimum: Int = 1) -> String {
-        let pool: [String] = ["a", "Z", "7", "-", ".", "_", "~", " ", "/", "%", "?", "#", "&", "=", "+", ";", ":", "@", "!", "'", "é", "ü", "😀", "%41", "*"]
+        let pool: [String] = [
+            "a", "Z", "7", "-", ".", "_", "~", " ", "/", "%", "?", "#", "&", "=", "+", ";", ":", "@", "!", "'", "é", "ü", "😀", "%41", "*",
+        ]
         let count = minimum + Int(random.next() % 8)
         return (0..<count).map { _ in random.pick(pool) }.joined()
     }
@@ -93,7 +108,8 @@ struct LinkBuilderTests {
             return ("article", values, true)
         case 2:
             if random.next() % 4 == 0 { return ("doc", [:], true) }
-            let rest = (0..<(1 + Int(random.next() % 3))).map { _ in text(&random).replacingOccurrences(of: "/", with: "") }.joined(separator: "/")
+            let rest = (0..<(1 + Int(random.next() % 3))).map { _ in text(&random).replacingOccurrences(of: "/", with: "") }.joined(
+                separator: "/")
             // A trailing `/` is dropped by every matcher, and an empty value reads as absent: such a rest cannot
             // come back as written (`DestinationType.values` refuses the empty one).
             return ("doc", ["rest": .string(rest)], !rest.isEmpty && !rest.hasSuffix("/"))
@@ -130,7 +146,9 @@ struct LinkBuilderTests {
             let resolved = Self.domain.resolve(try AASAURL(link.url.text))
             #expect(resolved.outcome == .openApp && resolved.app?.id == "a", "\(link.url.text)")
             #expect(resolved.position == link.position && resolved.rule?.id == link.rule.id, "\(link.url.text)")
-            #expect(resolved.destination == LinkBuilder.expected(type, values, link.rule.destination!, Self.app.destinations[type]!), "\(link.url.text)")
+            #expect(
+                resolved.destination == LinkBuilder.expected(type, values, link.rule.destination!, Self.app.destinations[type]!),
+                "\(link.url.text)")
             // The custom-scheme form means the same path and query.
             let scheme = try AASAURL(link.custom(scheme: "widgets"))
             #expect(scheme.path == link.url.path && scheme.query == link.url.query && scheme.fragment == link.url.fragment)
@@ -140,7 +158,8 @@ struct LinkBuilderTests {
     }
 
     @Test func printsTheFirstRuleThatCanPrintTheValues() throws {
-        let withTab = try #require(try? Self.builder.build("widgetDetail", ["id": .int(42), "tab": .string("reviews")], for: Self.app).get())
+        let withTab = try #require(
+            try? Self.builder.build("widgetDetail", ["id": .int(42), "tab": .string("reviews")], for: Self.app).get())
         #expect(withTab.url.text == "https://links.example.com/widget/42?tab=reviews" && withTab.rule.id == "r1")
         #expect(withTab.custom(scheme: "widgets") == "widgets://widget/42?tab=reviews")
         let plain = try #require(try? Self.builder.build("widgetDetail", ["id": .int(42)], for: Self.app).get())
@@ -165,8 +184,9 @@ struct LinkBuilderTests {
     }
 
     @Test func namesWhyNoRuleCanBuildIt() throws {
-        let raw = CompiledDomain(settings: DomainSettings(hostname: "links.example.com"), apps: [Self.app],
-                                 rules: [try Self.rule("w", "/w/*", type: "widgetDetail")])
+        let raw = CompiledDomain(
+            settings: DomainSettings(hostname: "links.example.com"), apps: [Self.app],
+            rules: [try Self.rule("w", "/w/*", type: "widgetDetail")])
         let result = LinkBuilder(domain: raw, host: "links.example.com").build("widgetDetail", ["id": .int(1)], for: Self.app)
         guard case .failure(.noRule(let detail)) = result else { Issue.record("\(result)"); return }
         #expect(detail.contains("raw AASA pattern"))
@@ -176,8 +196,10 @@ struct LinkBuilderTests {
 
     @Test func checksValuesAgainstTheSchema() throws {
         let widget = Self.types[0]
-        let checked = widget.values([JSONMember(key: "id", value: .number("0")), JSONMember(key: "tab", value: .string("x")),
-                                     JSONMember(key: "extra", value: .bool(true))])
+        let checked = widget.values([
+            JSONMember(key: "id", value: .number("0")), JSONMember(key: "tab", value: .string("x")),
+            JSONMember(key: "extra", value: .bool(true)),
+        ])
         #expect(checked.problems.map(\.pointer) == ["/id", "/tab", "/extra"])
         #expect(widget.values([]).problems.map(\.pointer) == ["/id"])
         #expect(Self.types[2].values([JSONMember(key: "rest", value: .string(""))]).problems.map(\.pointer) == ["/rest"])

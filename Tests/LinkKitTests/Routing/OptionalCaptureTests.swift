@@ -7,35 +7,49 @@ import Testing
 @Suite("Optional captures")
 struct OptionalCaptureTests {
     static let types = [
-        DestinationType(name: "product", parameters: [
-            ParameterSpec(name: "id", kind: .int(min: 1, max: nil)),
-            ParameterSpec(name: "tab", kind: .enumeration(["info", "reviews"]), optional: true),
-        ]),
-        DestinationType(name: "category", parameters: [ParameterSpec(name: "slug", kind: .string(minLength: 1, maxLength: nil), optional: true)]),
-        DestinationType(name: "section", parameters: [ParameterSpec(name: "name", kind: .string(minLength: 1, maxLength: nil), optional: true)]),
-        DestinationType(name: "coupon", parameters: [ParameterSpec(name: "code", kind: .string(minLength: 1, maxLength: nil), optional: true)]),
+        DestinationType(
+            name: "product",
+            parameters: [
+                ParameterSpec(name: "id", kind: .int(min: 1, max: nil)),
+                ParameterSpec(name: "tab", kind: .enumeration(["info", "reviews"]), optional: true),
+            ]),
+        DestinationType(
+            name: "category", parameters: [ParameterSpec(name: "slug", kind: .string(minLength: 1, maxLength: nil), optional: true)]),
+        DestinationType(
+            name: "section", parameters: [ParameterSpec(name: "name", kind: .string(minLength: 1, maxLength: nil), optional: true)]),
+        DestinationType(
+            name: "coupon", parameters: [ParameterSpec(name: "code", kind: .string(minLength: 1, maxLength: nil), optional: true)]),
     ]
     static let fingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
     static let ios = DomainApp(id: "i", platform: .ios, identifier: "ABCDE12345.com.example.shop", destinations: types)
-    static let android = DomainApp(id: "d", platform: .android, identifier: "com.example.shop", fingerprints: [fingerprint], destinations: types)
+    static let android = DomainApp(
+        id: "d", platform: .android, identifier: "com.example.shop", fingerprints: [fingerprint], destinations: types)
     /// Declares `code` required: a capture one app needs stays required for every app of the rule.
-    static let strict = DomainApp(id: "s", platform: .ios, identifier: "ABCDE12345.com.example.strict", destinations: [
-        DestinationType(name: "coupon", parameters: [ParameterSpec(name: "code", kind: .string(minLength: 1, maxLength: nil))]),
-    ])
+    static let strict = DomainApp(
+        id: "s", platform: .ios, identifier: "ABCDE12345.com.example.strict",
+        destinations: [
+            DestinationType(name: "coupon", parameters: [ParameterSpec(name: "code", kind: .string(minLength: 1, maxLength: nil))])
+        ])
 
     static func rules() throws -> [LinkRule] {
         let apps = ["i", "d"]
         return [
-            LinkRule(id: "product", apps: apps, path: try RulePattern("/p/{id}"),
-                     query: .items([RuleQueryItem(name: "tab", pattern: try RulePattern("{tab}"))]), destination: DestinationBinding(type: "product")),
+            LinkRule(
+                id: "product", apps: apps, path: try RulePattern("/p/{id}"),
+                query: .items([RuleQueryItem(name: "tab", pattern: try RulePattern("{tab}"))]),
+                destination: DestinationBinding(type: "product")),
             LinkRule(id: "category", apps: apps, path: try RulePattern("/c/{slug}"), destination: DestinationBinding(type: "category")),
-            LinkRule(id: "section", apps: apps, path: try RulePattern("/s"), fragment: try RulePattern("{name}"), destination: DestinationBinding(type: "section")),
+            LinkRule(
+                id: "section", apps: apps, path: try RulePattern("/s"), fragment: try RulePattern("{name}"),
+                destination: DestinationBinding(type: "section")),
             LinkRule(id: "coupon", apps: ["i", "s"], path: try RulePattern("/k/{code}"), destination: DestinationBinding(type: "coupon")),
         ]
     }
 
     static func domain(dynamic: Bool) throws -> CompiledDomain {
-        CompiledDomain(settings: DomainSettings(hostname: "shop.example.com", androidDynamicRules: dynamic), apps: [ios, android, strict], rules: try rules())
+        CompiledDomain(
+            settings: DomainSettings(hostname: "shop.example.com", androidDynamicRules: dynamic), apps: [ios, android, strict],
+            rules: try rules())
     }
 
     @Test func theFileWritesAPatternThatMatchesAbsence() throws {
@@ -53,7 +67,10 @@ struct OptionalCaptureTests {
     static let cases: [(url: String, rule: String, destination: ResolvedDestination)] = [
         ("https://shop.example.com/p/42", "product", .destination(type: "product", params: [("id", .int(42))])),
         ("https://shop.example.com/p/42?tab=", "product", .destination(type: "product", params: [("id", .int(42))])),
-        ("https://shop.example.com/p/42?tab=reviews", "product", .destination(type: "product", params: [("id", .int(42)), ("tab", .string("reviews"))])),
+        (
+            "https://shop.example.com/p/42?tab=reviews", "product",
+            .destination(type: "product", params: [("id", .int(42)), ("tab", .string("reviews"))])
+        ),
         ("https://shop.example.com/c", "category", .destination(type: "category", params: [])),
         ("https://shop.example.com/c/", "category", .destination(type: "category", params: [])),
         ("https://shop.example.com/c/shoes", "category", .destination(type: "category", params: [("slug", .string("shoes"))])),
@@ -67,8 +84,12 @@ struct OptionalCaptureTests {
             for (text, rule, destination) in Self.cases {
                 for platform in [AppPlatform.ios, .android] {
                     let resolved = domain.resolve(try AASAURL(text), platform: platform)
-                    #expect(resolved.outcome == .openApp && resolved.rule?.id == rule, "\(text) \(platform) dynamic \(dynamic): \(resolved.outcome)")
-                    #expect(resolved.destination == destination, "\(text) \(platform) dynamic \(dynamic): \(String(describing: resolved.destination))")
+                    #expect(
+                        resolved.outcome == .openApp && resolved.rule?.id == rule,
+                        "\(text) \(platform) dynamic \(dynamic): \(resolved.outcome)")
+                    #expect(
+                        resolved.destination == destination,
+                        "\(text) \(platform) dynamic \(dynamic): \(String(describing: resolved.destination))")
                 }
             }
         }
@@ -97,7 +118,9 @@ struct OptionalCaptureTests {
                     }
                     #expect(link.url.text == url)
                     let resolved = domain.resolve(link.url, platform: app.platform)
-                    #expect(resolved.destination == LinkBuilder.expected(type, values, link.rule.destination!, Self.types.first { $0.name == type }!))
+                    #expect(
+                        resolved.destination
+                            == LinkBuilder.expected(type, values, link.rule.destination!, Self.types.first { $0.name == type }!))
                 }
             }
         }
@@ -126,7 +149,9 @@ struct OptionalCaptureTests {
         let domain = try Self.domain(dynamic: false)
         guard case .template(let template)? = domain.rules[1].path else { Issue.record("no template"); return }
         #expect(template.optionalCaptures == ["slug"])
-        guard case .items(let items)? = domain.rules[0].query, case .template(let tab) = items[0].pattern else { Issue.record("no item"); return }
+        guard case .items(let items)? = domain.rules[0].query, case .template(let tab) = items[0].pattern else {
+            Issue.record("no item"); return
+        }
         #expect(tab.optionalCaptures == ["tab"])
     }
 }

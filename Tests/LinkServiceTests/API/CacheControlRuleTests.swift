@@ -12,10 +12,13 @@ struct CacheControlRuleTests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             // Path parameters that name the fixture's rows, so reads answer 200 as well as errors.
-            let values = ["host": fixture.host, "id": fixture.iosApp, "teamId": "ABCDE12345", "name": "widgetDetail",
-                          "language": "swift", "n": "1"]
+            let values = [
+                "host": fixture.host, "id": fixture.iosApp, "teamId": "ABCDE12345", "name": "widgetDetail",
+                "language": "swift", "n": "1",
+            ]
             let authenticated = service.application.endpoints.filter { if case .key = $0.access { true } else { false } }
-                .sorted { ($0.method == .GET ? 0 : 1, $0.path) < ($1.method == .GET ? 0 : 1, $1.path) }   // reads first: the rest changes things
+                // reads first: the rest changes things
+                .sorted { ($0.method == .GET ? 0 : 1, $0.path) < ($1.method == .GET ? 0 : 1, $1.path) }
             var succeeded = 0
             for endpoint in authenticated {
                 let path = endpoint.path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
@@ -24,7 +27,9 @@ struct CacheControlRuleTests {
                 }.joined(separator: "/")
                 let anonymous = try service.request(endpoint.method.rawValue, path)
                 #expect(anonymous.status == 401 || endpoint.path == "/v1/resolve", "\(endpoint.method) \(endpoint.path)")
-                #expect(anonymous.headers["Cache-Control"] == "no-store", "\(endpoint.method) \(endpoint.path) without a key: \(anonymous.status)")
+                #expect(
+                    anonymous.headers["Cache-Control"] == "no-store",
+                    "\(endpoint.method) \(endpoint.path) without a key: \(anonymous.status)")
                 let keyed = try service.request(endpoint.method.rawValue, path, key: fixture.key)
                 #expect(keyed.headers["Cache-Control"] == "no-store", "\(endpoint.method) \(endpoint.path): \(keyed.status)")
                 if (200..<300).contains(keyed.status) { succeeded += 1 }
@@ -40,13 +45,17 @@ struct CacheControlRuleTests {
             let team = try service.request("GET", "/v1/teams/ABCDE12345", key: fixture.key)
             #expect(team.headers["Cache-Control"] == "no-store")
             let etag = try #require(team.headers["ETag"])
-            let renamed = try service.request("PATCH", "/v1/teams/ABCDE12345", key: fixture.key, json: #"{"name":"Acme 2"}"#,
-                                              headers: [("If-Match", etag)])
+            let renamed = try service.request(
+                "PATCH", "/v1/teams/ABCDE12345", key: fixture.key, json: #"{"name":"Acme 2"}"#,
+                headers: [("If-Match", etag)])
             #expect(renamed.status == 200)
             let file = try service.request("GET", "/v1/domains/\(fixture.host)/aasa", key: fixture.key)
             let fileTag = try #require(file.headers["ETag"])
-            #expect(try service.request("GET", "/v1/domains/\(fixture.host)/aasa", key: fixture.key,
-                                        headers: [("If-None-Match", fileTag)]).status == 304)
+            #expect(
+                try service.request(
+                    "GET", "/v1/domains/\(fixture.host)/aasa", key: fixture.key,
+                    headers: [("If-None-Match", fileTag)]
+                ).status == 304)
 
             let aasa = try service.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", fixture.host)])
             #expect(aasa.headers["Cache-Control"]?.hasPrefix("public, max-age=") == true)

@@ -19,7 +19,7 @@ struct EntityTagTests {
         #expect(IfNoneMatch("\"a\"")?.opaqueTags == ["\"a\""])
         #expect(IfNoneMatch("W/\"x\"")?.opaqueTags == ["\"x\""])
         #expect(IfNoneMatch(" \"a\" ,W/\"b\",\t\"c,d\" , ,\"\"")?.opaqueTags == ["\"a\"", "\"b\"", "\"c,d\"", "\"\""])
-        #expect(IfNoneMatch("\"é\"")?.opaqueTags == ["\"é\""])      // obs-text
+        #expect(IfNoneMatch("\"é\"")?.opaqueTags == ["\"é\""]) // obs-text
     }
 
     @Test func comparesWeakly() {
@@ -28,7 +28,7 @@ struct EntityTagTests {
         #expect(IfNoneMatch.matches("\"a\", \"x-gz\"", "\"x\"", "\"x-gz\""))
         #expect(!IfNoneMatch.matches("\"a\", \"b\"", "\"x\""))
         #expect(!IfNoneMatch.matches(nil, "\"x\""))
-        #expect(!IfNoneMatch.matches("x", "x"))                          // an entity tag is quoted
+        #expect(!IfNoneMatch.matches("x", "x")) // an entity tag is quoted
     }
 
     @Test func malformedValuesMatchNothing() {

@@ -12,8 +12,10 @@ extension Fixture {
     }
 
     /// Sends `body` and expects 422 with an error at each of `pointers`, and no change.
-    func expectRefused(_ method: String, _ path: String, _ body: String, pointers: [String],
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectRefused(
+        _ method: String, _ path: String, _ body: String, pointers: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let before = try auditCount()
         let response = try service.request(method, path, key: key, json: body)
         #expect(response.status == 422, "\(method) \(path): \(response.text)", sourceLocation: sourceLocation)

@@ -18,19 +18,30 @@ struct NULInputTests {
                 ("POST", "/v1/keys", #"{"name":"k\u0000","scope":"read"}"#, ["/name"]),
                 ("POST", "/v1/apps", #"{"platform":"ios","name":"W\u0000","teamId":"ABCDE12345","bundleId":"com.example.nul"}"#, ["/name"]),
                 ("PATCH", "/v1/apps/\(ios)", #"{"customScheme":"my\u0000app","appStoreId":"1\u00002"}"#, ["/customScheme", "/appStoreId"]),
-                ("POST", "/v1/apps", """
+                (
+                    "POST", "/v1/apps",
+                    """
                     {"platform":"android","name":"A","packageName":"com.example.nul",
                      "sha256CertFingerprints":[{"value":"\(Fixture.fingerprint)","label":"x\\u0000"}]}
-                    """, ["/sha256CertFingerprints/0/label"]),
-                ("POST", "/v1/apps/\(android)/destinations",
-                 #"{"name":"d","title":"t\u0000","params":{"p":{"type":"enum","values":["a","b\u0000"]},"q\u0000":{"type":"int"}}}"#,
-                 ["/title", "/params/p/values/1", "/params/q\u{0}"]),
-                ("POST", "/v1/domains", #"{"hostname":"nul.example.com","substitutionVariables":{"v":["x\u0000"]}}"#, ["/substitutionVariables/v/0"]),
+                    """, ["/sha256CertFingerprints/0/label"]
+                ),
+                (
+                    "POST", "/v1/apps/\(android)/destinations",
+                    #"{"name":"d","title":"t\u0000","params":{"p":{"type":"enum","values":["a","b\u0000"]},"q\u0000":{"type":"int"}}}"#,
+                    ["/title", "/params/p/values/1", "/params/q\u{0}"]
+                ),
+                (
+                    "POST", "/v1/domains", #"{"hostname":"nul.example.com","substitutionVariables":{"v":["x\u0000"]}}"#,
+                    ["/substitutionVariables/v/0"]
+                ),
                 ("PATCH", "/v1/domains/\(host)", #"{"webFallbackUrl":"https://www.example.com/\u0000"}"#, ["/webFallbackUrl"]),
-                ("POST", "/v1/domains/\(host)/rules", """
+                (
+                    "POST", "/v1/domains/\(host)/rules",
+                    """
                     {"apps":["\(ios)"],"path":"/a\\u0000","comment":"c\\u0000","query":{"k":"v\\u0000"},
                      "destination":{"type":"widgetDetail","params":{"id":"\\u0000"}}}
-                    """, ["/path", "/comment", "/query/k", "/destination/params/id"]),
+                    """, ["/path", "/comment", "/query/k", "/destination/params/id"]
+                ),
                 ("PUT", "/v1/domains/\(host)/rules", #"{"rules":[{"apps":["\#(ios)"],"fragment":"\u0000"}]}"#, ["/rules/0/fragment"]),
                 ("POST", "/v1/domains/\(host)/preview", #"{"rules":[{"apps":["\#(ios)"],"path":"/\u0000"}]}"#, ["/rules/0/path"]),
                 ("POST", "/v1/resolve", #"{"urls":["https://\#(host)/\u0000"]}"#, ["/urls/0"]),
@@ -39,7 +50,9 @@ struct NULInputTests {
                 try fixture.expectRefused(method, path, body, pointers: pointers)
             }
             // An escaped backslash before `u0000` is no NUL.
-            #expect(try service.request("POST", "/v1/teams", key: fixture.key, json: #"{"teamId":"NUL0000003","name":"a\\u0000"}"#).status == 201)
+            #expect(
+                try service.request("POST", "/v1/teams", key: fixture.key, json: #"{"teamId":"NUL0000003","name":"a\\u0000"}"#).status
+                    == 201)
         }
     }
 

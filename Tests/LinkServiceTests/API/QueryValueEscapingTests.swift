@@ -16,8 +16,10 @@ struct QueryValueEscapingTests {
         var texts = (1...0x7F).map { String(UnicodeScalar(UInt8($0))) }
         texts += ["a b&c=d+e#f", "é/ü?x", "名前", "🙂", "%41", ""]
         for text in texts {
-            #expect(Percent.encoded(text, keeping: Page.allowedInQueryValue) == text.addingPercentEncoding(withAllowedCharacters: Self.foundationSet),
-                    "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                Percent.encoded(text, keeping: Page.allowedInQueryValue)
+                    == text.addingPercentEncoding(withAllowedCharacters: Self.foundationSet),
+                "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
 }

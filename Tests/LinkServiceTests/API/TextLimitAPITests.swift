@@ -15,10 +15,12 @@ struct TextLimitAPITests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             // One grapheme of 251 code points: passed a 200-character check, then broke `length(name) <= 200` (500).
-            try fixture.expectRefused("POST", "/v1/keys", #"{"name":"\#(Self.grapheme(combining: 250))","scope":"read"}"#, pointers: ["/name"])
+            try fixture.expectRefused(
+                "POST", "/v1/keys", #"{"name":"\#(Self.grapheme(combining: 250))","scope":"read"}"#, pointers: ["/name"])
             // One grapheme of 150,001 code points (300 KB) was accepted as a team name.
-            try fixture.expectRefused("POST", "/v1/teams", #"{"teamId":"LONG000001","name":"\#(Self.grapheme(combining: 150_000))"}"#,
-                              pointers: ["/name"])
+            try fixture.expectRefused(
+                "POST", "/v1/teams", #"{"teamId":"LONG000001","name":"\#(Self.grapheme(combining: 150_000))"}"#,
+                pointers: ["/name"])
             // Exactly at the limit, in multi-byte characters: accepted.
             let full = String(repeating: "é", count: 200)
             let created = try service.request("POST", "/v1/keys", key: fixture.key, json: #"{"name":"\#(full)","scope":"read"}"#)
@@ -29,16 +31,20 @@ struct TextLimitAPITests {
             #expect(try service.key(workspace: String(repeating: "é", count: 100)).hasPrefix("lk_"))
             // Fields that had no bound at all.
             let long = String(repeating: "a", count: 1025)
-            try fixture.expectRefused("POST", "/v1/domains/\(fixture.host)/rules",
-                              #"{"apps":["\#(fixture.iosApp)"],"query":{"\#(String(repeating: "k", count: 257))":"\#(long)"}}"#,
-                              pointers: ["/query/" + String(repeating: "k", count: 257)])
-            try fixture.expectRefused("POST", "/v1/domains/\(fixture.host)/rules", #"{"apps":["\#(fixture.iosApp)"],"query":"\#(long)"}"#,
-                              pointers: ["/query"])
-            try fixture.expectRefused("POST", "/v1/domains", #"{"hostname":"long.example.com","substitutionVariables":{"v":["\#(long)"]}}"#,
-                              pointers: ["/substitutionVariables/v/0"])
-            try fixture.expectRefused("POST", "/v1/apps/\(fixture.iosApp)/destinations",
-                              #"{"name":"d","params":{"p":{"type":"enum","values":["\#(String(repeating: "v", count: 1001))"]}}}"#,
-                              pointers: ["/params/p/values/0"])
+            try fixture.expectRefused(
+                "POST", "/v1/domains/\(fixture.host)/rules",
+                #"{"apps":["\#(fixture.iosApp)"],"query":{"\#(String(repeating: "k", count: 257))":"\#(long)"}}"#,
+                pointers: ["/query/" + String(repeating: "k", count: 257)])
+            try fixture.expectRefused(
+                "POST", "/v1/domains/\(fixture.host)/rules", #"{"apps":["\#(fixture.iosApp)"],"query":"\#(long)"}"#,
+                pointers: ["/query"])
+            try fixture.expectRefused(
+                "POST", "/v1/domains", #"{"hostname":"long.example.com","substitutionVariables":{"v":["\#(long)"]}}"#,
+                pointers: ["/substitutionVariables/v/0"])
+            try fixture.expectRefused(
+                "POST", "/v1/apps/\(fixture.iosApp)/destinations",
+                #"{"name":"d","params":{"p":{"type":"enum","values":["\#(String(repeating: "v", count: 1001))"]}}}"#,
+                pointers: ["/params/p/values/0"])
         }
     }
 }

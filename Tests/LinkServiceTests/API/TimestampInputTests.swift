@@ -10,10 +10,14 @@ import TestSupport
 @Suite("Dates through every door")
 struct TimestampInputTests {
     /// Outside the range: year 0, before the Gregorian reform, just before 1970; and forms that are no date.
-    static let outOfRange = ["0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "1500-01-01T00:00:00Z", "1969-12-31T23:59:59.999Z",
-                             "1970-01-01T00:30:00+01:00"]
+    static let outOfRange = [
+        "0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "1500-01-01T00:00:00Z", "1969-12-31T23:59:59.999Z",
+        "1970-01-01T00:30:00+01:00",
+    ]
 
-    private static func send(_ fixture: Fixture, _ method: String, _ path: String, _ contentType: String, _ body: String) throws -> TestResponse {
+    private static func send(
+        _ fixture: Fixture, _ method: String, _ path: String, _ contentType: String, _ body: String
+    ) throws -> TestResponse {
         try fixture.service.request(method, path, key: fixture.key, body: body, headers: [("Content-Type", contentType)])
     }
 
@@ -28,32 +32,51 @@ struct TimestampInputTests {
     @Test func aDateOutsideTheRangeIsRefusedAtItsFieldThroughEveryDoor() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let kept = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                                                              json: #"{"domain":"links.example.com","slug":"kept","url":"https://www.example.com"}"#))
+            let kept = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                    json: #"{"domain":"links.example.com","slug":"kept","url":"https://www.example.com"}"#))
             let id = try kept.json["id"]!.stringValue!
             let takeoutHeader = "Short link,Deep link (link),Archived,Link name,Creation timestamp"
             for text in Self.outOfRange {
                 // Single create and PATCH: 422 at the pointer, nothing written.
-                try fixture.expectRefused("POST", "/v1/links?acknowledgeMoves=true", #"{"domain":"links.example.com","url":"https://www.example.com","expiresAt":"\#(text)"}"#,
-                                          pointers: ["/expiresAt"])
+                try fixture.expectRefused(
+                    "POST", "/v1/links?acknowledgeMoves=true",
+                    #"{"domain":"links.example.com","url":"https://www.example.com","expiresAt":"\#(text)"}"#,
+                    pointers: ["/expiresAt"])
                 try fixture.expectRefused("PATCH", "/v1/links/\(id)", #"{"expiresAt":"\#(text)"}"#, pointers: ["/expiresAt"])
                 // Bulk: the item refused at its pointer.
-                let bulk = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json",
-                                                             #"[{"domain":"links.example.com","url":"https://www.example.com","expiresAt":"\#(text)"}]"#)).json
+                let bulk = try Fixture.expect(
+                    200,
+                    Self.send(
+                        fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json",
+                        #"[{"domain":"links.example.com","url":"https://www.example.com","expiresAt":"\#(text)"}]"#)
+                ).json
                 #expect(bulk["created"] == .number("0"), "\(text): \(bulk)")
                 #expect(Self.errorPointers(bulk["results"]?.arrayValue?.first?["error"]) == ["/0/expiresAt"], "\(text): \(bulk)")
                 // linkd's CSV: the row refused at its column.
-                let csv = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=csv", "text/csv",
-                                                            "domain,url,expiresAt\nlinks.example.com,https://www.example.com,\(text)\n")).json
+                let csv = try Fixture.expect(
+                    200,
+                    Self.send(
+                        fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=csv", "text/csv",
+                        "domain,url,expiresAt\nlinks.example.com,https://www.example.com,\(text)\n")
+                ).json
                 #expect(csv["created"] == .number("0") && Self.problemColumns(csv) == ["expiresAt"], "\(text): \(csv)")
                 // Firebase's Takeout: an archived row created then, refused at its creation time.
-                let firebase = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv",
-                                                                 "\(takeoutHeader)\nhttps://links.example.com/old,https://www.example.com/o,true,Old,\(text)\n")).json
-                #expect(firebase["created"] == .number("0") && Self.problemColumns(firebase) == ["creation timestamp"], "\(text): \(firebase)")
+                let firebase = try Fixture.expect(
+                    200,
+                    Self.send(
+                        fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv",
+                        "\(takeoutHeader)\nhttps://links.example.com/old,https://www.example.com/o,true,Old,\(text)\n")
+                ).json
+                #expect(
+                    firebase["created"] == .number("0") && Self.problemColumns(firebase) == ["creation timestamp"], "\(text): \(firebase)")
                 // Analytics: a 400 naming the parameter.
                 for name in ["from", "to"] {
                     let query = name == "from" ? "from=\(text)&to=2026-01-01T00:00:00Z" : "from=1970-01-01T00:00:00Z&to=\(text)"
-                    let analytics = try service.request("GET", "/v1/analytics/summary?" + query.replacingOccurrences(of: "+", with: "%2B"), key: fixture.key)
+                    let analytics = try service.request(
+                        "GET", "/v1/analytics/summary?" + query.replacingOccurrences(of: "+", with: "%2B"), key: fixture.key)
                     #expect(analytics.status == 400, "\(query): \(analytics.text)")
                     #expect(try analytics.json["detail"]?.stringValue?.hasPrefix(name) == true, "\(query): \(analytics.text)")
                 }
@@ -78,24 +101,39 @@ struct TimestampInputTests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             for (index, (sent, kept)) in Self.accepted.enumerated() {
-                let created = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-                    {"domain":"links.example.com","slug":"d\(index)","url":"https://www.example.com","expiresAt":"\(sent)"}
-                    """))
+                let created = try Fixture.expect(
+                    201,
+                    service.request(
+                        "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                        json: """
+                            {"domain":"links.example.com","slug":"d\(index)","url":"https://www.example.com","expiresAt":"\(sent)"}
+                            """))
                 #expect(try created.json["expiresAt"] == .string(kept), "\(sent)")
                 let id = try created.json["id"]!.stringValue!
                 let read = try Fixture.expect(200, service.request("GET", "/v1/links/\(id)", key: fixture.key))
                 #expect(try read.json["expiresAt"] == .string(kept), "\(sent)")
                 // Sent back as it came, the date does not move.
                 for _ in 0..<2 {
-                    let patched = try Fixture.expect(200, service.request("PATCH", "/v1/links/\(id)", key: fixture.key,
-                                                                          json: #"{"expiresAt":"\#(kept)"}"#))
+                    let patched = try Fixture.expect(
+                        200,
+                        service.request(
+                            "PATCH", "/v1/links/\(id)", key: fixture.key,
+                            json: #"{"expiresAt":"\#(kept)"}"#))
                     #expect(try patched.json["expiresAt"] == .string(kept), "\(sent)")
                 }
-                let bulk = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json",
-                                                             #"[{"domain":"links.example.com","url":"https://www.example.com","expiresAt":"\#(sent)"}]"#)).json
+                let bulk = try Fixture.expect(
+                    200,
+                    Self.send(
+                        fixture, "POST", "/v1/links/bulk?acknowledgeMoves=true", "application/json",
+                        #"[{"domain":"links.example.com","url":"https://www.example.com","expiresAt":"\#(sent)"}]"#)
+                ).json
                 #expect(bulk["results"]?.arrayValue?.first?["expiresAt"] == .string(kept), "\(sent): \(bulk)")
-                let csv = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=csv", "text/csv",
-                                                            "domain,url,expiresAt\nlinks.example.com,https://www.example.com,\(sent)\n")).json
+                let csv = try Fixture.expect(
+                    200,
+                    Self.send(
+                        fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=csv", "text/csv",
+                        "domain,url,expiresAt\nlinks.example.com,https://www.example.com,\(sent)\n")
+                ).json
                 #expect(csv["results"]?.arrayValue?.first?["link"]?["expiresAt"] == .string(kept), "\(sent): \(csv)")
             }
             let list = try Fixture.expect(200, service.request("GET", "/v1/links?limit=100", key: fixture.key)).json
@@ -104,10 +142,15 @@ struct TimestampInputTests {
             let export = try Fixture.expect(200, service.request("GET", "/v1/links/export?limit=100", key: fixture.key)).text
             for (_, kept) in Self.accepted { #expect(export.contains(",\(kept),"), "\(kept)") }
             // The earliest archived Takeout row.
-            let firebase = try Fixture.expect(200, Self.send(fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv", """
-                Short link,Deep link (link),Archived,Creation timestamp
-                https://links.example.com/epoch,https://www.example.com/e,true,1970-01-01 00:00:00
-                """)).json
+            let firebase = try Fixture.expect(
+                200,
+                Self.send(
+                    fixture, "POST", "/v1/links/import?acknowledgeMoves=true&format=firebase", "text/csv",
+                    """
+                    Short link,Deep link (link),Archived,Creation timestamp
+                    https://links.example.com/epoch,https://www.example.com/e,true,1970-01-01 00:00:00
+                    """)
+            ).json
             #expect(firebase["results"]?.arrayValue?.first?["link"]?["expiresAt"] == .string("1970-01-01T00:00:00.000Z"), "\(firebase)")
         }
     }
@@ -128,9 +171,13 @@ struct TimestampInputTests {
             let fixture = try Fixture(service)
             var ids: [String] = []
             for index in Self.stored.indices {
-                let created = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-                    {"domain":"links.example.com","slug":"s\(index)","url":"https://www.example.com","expiresAt":"2030-01-01T00:00:00Z"}
-                    """))
+                let created = try Fixture.expect(
+                    201,
+                    service.request(
+                        "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                        json: """
+                            {"domain":"links.example.com","slug":"s\(index)","url":"https://www.example.com","expiresAt":"2030-01-01T00:00:00Z"}
+                            """))
                 ids.append(try created.json["id"]!.stringValue!)
             }
             try service.application.pool.withConnection { connection in
@@ -140,24 +187,29 @@ struct TimestampInputTests {
                 try connection.execute("UPDATE links SET created_at = '0044-03-15 12:00:00+00 BC' WHERE id = \(UUID(uuidString: ids[0])!)")
             }
             let list = try Fixture.expect(200, service.request("GET", "/v1/links?limit=100", key: fixture.key)).json
-            let shown = Dictionary(uniqueKeysWithValues: list["items"]?.arrayValue?.map { ($0["id"]!.stringValue!, $0["expiresAt"]?.stringValue ?? "") } ?? [])
+            let shown = Dictionary(
+                uniqueKeysWithValues: list["items"]?.arrayValue?.map { ($0["id"]!.stringValue!, $0["expiresAt"]?.stringValue ?? "") } ?? [])
             for (index, (sql, text)) in Self.stored.enumerated() { #expect(shown[ids[index]] == text, "\(sql)") }
             #expect(list["items"]?.arrayValue?.first?["createdAt"] == .string("-000043-03-15T12:00:00.000Z"))
             let export = try Fixture.expect(200, service.request("GET", "/v1/links/export", key: fixture.key)).text
             // A year before 1 BC starts with `-`, which the export writes with a leading quote (docs/LINKS-IMPORT.md, "Formulas").
             for (_, text) in Self.stored { #expect(export.contains(",\(CSVFormulaEscape.neutralised(text)),"), "\(text)") }
-            #expect(try Fixture.expect(200, service.request("GET", "/v1/audit", key: fixture.key)).json["items"]?.arrayValue?.isEmpty == false)
+            #expect(
+                try Fixture.expect(200, service.request("GET", "/v1/audit", key: fixture.key)).json["items"]?.arrayValue?.isEmpty == false)
             for (index, (sql, text)) in Self.stored.enumerated() {
                 let read = try Fixture.expect(200, service.request("GET", "/v1/links/\(ids[index])", key: fixture.key))
                 #expect(try read.json["expiresAt"] == .string(text), "\(sql)")
                 // A click on it: expired, or open for ever; never a 500.
-                let click = try service.request("GET", "/s\(index)", headers: [("Host", fixture.host), ("User-Agent", "Mozilla/5.0 (X11; Linux x86_64)")])
+                let click = try service.request(
+                    "GET", "/s\(index)", headers: [("Host", fixture.host), ("User-Agent", "Mozilla/5.0 (X11; Linux x86_64)")])
                 #expect(click.status < 500, "\(sql): \(click.status)")
                 // A change of another field keeps the date as the database holds it.
-                let patched = try Fixture.expect(200, service.request("PATCH", "/v1/links/\(ids[index])", key: fixture.key, json: #"{"name":"renamed"}"#))
+                let patched = try Fixture.expect(
+                    200, service.request("PATCH", "/v1/links/\(ids[index])", key: fixture.key, json: #"{"name":"renamed"}"#))
                 #expect(try patched.json["expiresAt"] == .string(text), "\(sql)")
                 try service.application.pool.withConnection { connection in
-                    let kept = try connection.query("SELECT expires_at::text = \(sql)::timestamptz::text FROM links WHERE id = \(UUID(uuidString: ids[index])!)")
+                    let kept = try connection.query(
+                        "SELECT expires_at::text = \(sql)::timestamptz::text FROM links WHERE id = \(UUID(uuidString: ids[index])!)")
                     #expect(try kept[0].decode(0, as: Bool.self), "\(sql)")
                 }
                 try Fixture.expect(204, service.request("DELETE", "/v1/links/\(ids[index])", key: fixture.key))
@@ -168,8 +220,10 @@ struct TimestampInputTests {
 
     @Test func theOneReaderAndWriterAgreeOnOneCalendar() {
         // Proleptic Gregorian both ways: the day numbers of dates across the reform and leap centuries.
-        let cases: [(String, Double)] = [("1970-01-01T00:00:00Z", 0), ("2000-02-29T00:00:00Z", 951_782_400),
-                                         ("2100-03-01T00:00:00Z", 4_107_542_400), ("9999-12-31T23:59:59Z", 253_402_300_799)]
+        let cases: [(String, Double)] = [
+            ("1970-01-01T00:00:00Z", 0), ("2000-02-29T00:00:00Z", 951_782_400),
+            ("2100-03-01T00:00:00Z", 4_107_542_400), ("9999-12-31T23:59:59Z", 253_402_300_799),
+        ]
         for (text, seconds) in cases {
             #expect(RFC3339.read(text) == .date(Date(timeIntervalSince1970: seconds)), "\(text)")
         }

@@ -13,16 +13,22 @@ import TestSupport
             let first = try workspace.codegen("swift")
             let tag = try #require(first.headers["ETag"])
             #expect(first.headers["Content-Type"] == "text/plain; charset=utf-8")
-            let header = try #require(first.text.split(separator: "\n").first { $0.hasPrefix("// Rules ETag: ") }).dropFirst("// Rules ETag: ".count)
-            let again = try service.request("GET", "/v1/apps/\(workspace.app)/codegen/swift", key: workspace.key, headers: [("If-None-Match", tag)])
+            let header = try #require(first.text.split(separator: "\n").first { $0.hasPrefix("// Rules ETag: ") }).dropFirst(
+                "// Rules ETag: ".count)
+            let again = try service.request(
+                "GET", "/v1/apps/\(workspace.app)/codegen/swift", key: workspace.key, headers: [("If-None-Match", tag)])
             #expect(again.status == 304)
             // Weak comparison (RFC 9110 §13.1.2): the tag's weak form, in a list, matches too.
-            let weak = try service.request("GET", "/v1/apps/\(workspace.app)/codegen/swift", key: workspace.key, headers: [("If-None-Match", "\"other\", W/" + tag)])
+            let weak = try service.request(
+                "GET", "/v1/apps/\(workspace.app)/codegen/swift", key: workspace.key, headers: [("If-None-Match", "\"other\", W/" + tag)])
             #expect(weak.status == 304)
             #expect(first.headers["Content-Disposition"] == "inline; filename=\"Links.swift\"")
             // A destination change is a new file with a new rules ETag.
-            try Fixture.expect(200, service.request("PUT", "/v1/apps/\(workspace.app)/destinations/home", key: workspace.key,
-                                                    json: #"{"requiresSignIn":true}"#))
+            try Fixture.expect(
+                200,
+                service.request(
+                    "PUT", "/v1/apps/\(workspace.app)/destinations/home", key: workspace.key,
+                    json: #"{"requiresSignIn":true}"#))
             let changed = try workspace.codegen("swift")
             #expect(changed.headers["ETag"] != tag)
             #expect(!changed.text.contains("// Rules ETag: \(header)"))
@@ -61,7 +67,8 @@ import TestSupport
             let swift = try workspace.codegen("swift-glue")
             #expect(swift.headers["Content-Disposition"] == "inline; filename=\"LinksGlue.swift\"")
             #expect(swift.text.contains("--language swift-glue`"))
-            #expect(swift.text.contains("#if canImport(UIKit)") && swift.text.contains("onContinueUserActivity(NSUserActivityTypeBrowsingWeb)"))
+            #expect(
+                swift.text.contains("#if canImport(UIKit)") && swift.text.contains("onContinueUserActivity(NSUserActivityTypeBrowsingWeb)"))
             let kotlin = try workspace.codegen("kotlin-glue")
             #expect(kotlin.headers["Content-Disposition"] == "inline; filename=\"LinksGlue.kt\"")
             #expect(kotlin.text.contains("class LinkArrivals private constructor(") && !kotlin.text.contains(": Activity()"))
@@ -72,7 +79,8 @@ import TestSupport
             #expect(try workspace.codegen("kotlin").text.contains(#"val claimDomains: List<String> = listOf("links.example.com")"#))
             #expect(try service.request("GET", "/v1/apps/\(workspace.app)/codegen/typescript-glue", key: workspace.key).status == 404)
             // Opting out takes the domain out of the file and changes the rules ETag.
-            try Fixture.expect(200, service.request("PATCH", "/v1/domains/links.example.com", key: workspace.key, json: #"{"deferredClipboard":false}"#))
+            try Fixture.expect(
+                200, service.request("PATCH", "/v1/domains/links.example.com", key: workspace.key, json: #"{"deferredClipboard":false}"#))
             try waitUntil("the catalog to have the opt-out") {
                 service.application.catalog.entry(exactly: "links.example.com")?.settings.deferredClipboard == false
             }
@@ -85,15 +93,20 @@ import TestSupport
     @Test func resolveSaysWhenADestinationRequiresSignIn() throws {
         try TestService.with { service in
             let workspace = try CodegenWorkspace(service)
-            let profile = try Fixture.expect(200, service.request("GET", "/v1/apps/\(workspace.app)/destinations/profile", key: workspace.key)).json
+            let profile = try Fixture.expect(
+                200, service.request("GET", "/v1/apps/\(workspace.app)/destinations/profile", key: workspace.key)
+            ).json
             #expect(profile["requiresSignIn"] == .bool(true))
-            let home = try Fixture.expect(200, service.request("GET", "/v1/apps/\(workspace.app)/destinations/home", key: workspace.key)).json
+            let home = try Fixture.expect(200, service.request("GET", "/v1/apps/\(workspace.app)/destinations/home", key: workspace.key))
+                .json
             #expect(home["requiresSignIn"] == .bool(false))
-            let signedIn = try service.request("GET", "/v1/resolve?url=https://links.example.com/u/5a1d0e4c-8b1e-4f55-9c3a-0d2b6e7f8a90&log=false", key: workspace.key)
+            let signedIn = try service.request(
+                "GET", "/v1/resolve?url=https://links.example.com/u/5a1d0e4c-8b1e-4f55-9c3a-0d2b6e7f8a90&log=false", key: workspace.key)
             #expect(signedIn.text.contains(#"},"requiresSignIn":true,"links""#))
             let open = try service.request("GET", "/v1/resolve?url=https://links.example.com/widget/42&log=false", key: workspace.key)
             #expect(!open.text.contains("requiresSignIn"))
-            let refused = try service.request("POST", "/v1/apps/\(workspace.app)/destinations", key: workspace.key, json: #"{"name":"x","requiresSignIn":"yes"}"#)
+            let refused = try service.request(
+                "POST", "/v1/apps/\(workspace.app)/destinations", key: workspace.key, json: #"{"name":"x","requiresSignIn":"yes"}"#)
             #expect(refused.status == 422)
         }
     }

@@ -25,14 +25,17 @@ struct CodegenWorkspace {
         let key = try service.key(workspace: "codegen")
         self.key = key
         func create(_ name: String, _ identifier: String, _ scheme: String) throws -> String {
-            let json = platform == "android"
+            let json =
+                platform == "android"
                 ? #"{"platform":"android","name":"\#(name)","packageName":"\#(identifier)","sha256CertFingerprints":[{"value":"\#(Fixture.fingerprint)"}]\#(scheme)}"#
                 : #"{"platform":"ios","name":"\#(name)","teamId":"ABCDE12345","bundleId":"\#(identifier)"\#(scheme)}"#
             return try Fixture.expect(201, service.request("POST", "/v1/apps", key: key, json: json)).json["id"]!.stringValue!
         }
         try Fixture.expect(201, service.request("POST", "/v1/teams", key: key, json: #"{"teamId":"ABCDE12345","name":"Acme"}"#))
         // Android apps declare their scheme as iOS apps do (the manifest's filter); the router routes its URLs.
-        app = try create("Widgets", "com.example.widgets", platform == "android" ? #","customScheme":"widgets""# : #","customScheme":"widgets","appStoreId":"1234567890""#)
+        app = try create(
+            "Widgets", "com.example.widgets",
+            platform == "android" ? #","customScheme":"widgets""# : #","customScheme":"widgets","appStoreId":"1234567890""#)
         other = try create("Other", "com.example.other", "")
         let destinations = [
             #"{"name":"widgetDetail","params":{"id":{"type":"int","min":1,"max":100000},"tab":{"type":"enum","values":["info","reviews","new-arrivals"],"optional":true}}}"#,
@@ -47,12 +50,20 @@ struct CodegenWorkspace {
             try Fixture.expect(201, service.request("POST", "/v1/apps/\(app)/destinations", key: key, json: destination))
         }
         try Fixture.expect(201, service.request("POST", "/v1/apps/\(other)/destinations", key: key, json: #"{"name":"home"}"#))
-        try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: """
-            {"hostname":"links.example.com","substitutionVariables":{"section":["news","blog"]},"androidDynamicRules":true,"deferredClipboard":true}
-            """))
-        try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: #"{"hostname":"*.example.org","defaults":{"caseSensitive":false}}"#))
+        try Fixture.expect(
+            201,
+            service.request(
+                "POST", "/v1/domains", key: key,
+                json: """
+                    {"hostname":"links.example.com","substitutionVariables":{"section":["news","blog"]},"androidDynamicRules":true,"deferredClipboard":true}
+                    """))
+        try Fixture.expect(
+            201, service.request("POST", "/v1/domains", key: key, json: #"{"hostname":"*.example.org","defaults":{"caseSensitive":false}}"#)
+        )
         try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: #"{"hostname":"shop.example.org"}"#))
-        try put("links.example.com", """
+        try put(
+            "links.example.com",
+            """
             [{"apps":["$A"],"path":"/private/*","exclude":true},
              {"apps":["$A"],"path":"/widget/{id}","query":{"tab":"{tab}"},"destination":{"type":"widgetDetail"}},
              {"apps":["$A"],"path":"/widget/{id}","destination":{"type":"widgetDetail"}},
@@ -68,7 +79,9 @@ struct CodegenWorkspace {
              {"apps":["$A"],"path":"/claim/?*"},
              {"apps":["$A"],"path":"/","destination":{"type":"home"}}]
             """)
-        try put("*.example.org", """
+        try put(
+            "*.example.org",
+            """
             [{"apps":["$B"],"path":"/w/7*","destination":{"type":"home"}},
              {"apps":["$A"],"path":"/w/{id}","destination":{"type":"widgetDetail"}},
              {"apps":["$A","$B"],"path":"/Home","destination":{"type":"home"}}]
@@ -93,10 +106,12 @@ struct CodegenWorkspace {
         var answers: [String] = []
         for start in stride(from: 0, to: urls.count, by: 1000) {
             let batch = urls[start..<min(start + 1000, urls.count)]
-            let body = JSONValue.object(["urls": .array(batch.map(JSONValue.string)), "log": .bool(false), "platform": .string(platform)]).serialized
+            let body = JSONValue.object(["urls": .array(batch.map(JSONValue.string)), "log": .bool(false), "platform": .string(platform)])
+                .serialized
             let results = try Fixture.expect(200, service.request("POST", "/v1/resolve", key: key, json: body)).json["results"]!.arrayValue!
             for result in results {
-                let opens = result["outcome"]?.stringValue.map { ["open_app", "invalid_param"].contains($0) } == true
+                let opens =
+                    result["outcome"]?.stringValue.map { ["open_app", "invalid_param"].contains($0) } == true
                     && result["app"]?["id"]?.stringValue == app
                 answers.append(opens ? (result["destination"]?.serialized ?? "null") : "null")
             }

@@ -17,7 +17,8 @@ enum CurrentKotlin {
             let directory = lib.appendingPathComponent(python).appendingPathComponent("site-packages/run_kotlin_kernel/jars")
             let names = (try? files.contentsOfDirectory(atPath: directory.path)) ?? []
             if let compiler = names.first(where: { $0.hasPrefix("kotlin-jupyter-kernel-") && $0.hasSuffix("-all.jar") }),
-               let stdlib = names.first(where: { $0.hasPrefix("kotlin-stdlib-") && $0.hasSuffix(".jar") }) {
+                let stdlib = names.first(where: { $0.hasPrefix("kotlin-stdlib-") && $0.hasSuffix(".jar") })
+            {
                 return (directory.appendingPathComponent(compiler).path, directory.appendingPathComponent(stdlib).path)
             }
         }
@@ -30,14 +31,19 @@ enum CurrentKotlin {
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             throw TestFailure("the current Kotlin compiler is missing: run scripts/install-deps (kotlin-jupyter-kernel)")
         }
-        FileHandle.standardError.write(Data("note: skipping the current Kotlin compiler (run scripts/install-deps to install kotlin-jupyter-kernel)\n".utf8))
+        FileHandle.standardError.write(
+            Data("note: skipping the current Kotlin compiler (run scripts/install-deps to install kotlin-jupyter-kernel)\n".utf8))
         return nil
     }
 
     /// Compiles `files` into the class directory `out` with warnings as errors; the driver's classes are then run
     /// with `java -cp out:stdlib MainKt`.
     static func compile(_ files: [String], into out: String, jars: (compiler: String, stdlib: String)) throws {
-        try GeneratedRouterTests.compile("/usr/bin/env", ["java", "-Xmx1g", "-cp", jars.compiler, "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
-                                                          "-Werror", "-no-stdlib", "-no-reflect", "-cp", jars.stdlib, "-d", out] + files)
+        try GeneratedRouterTests.compile(
+            "/usr/bin/env",
+            [
+                "java", "-Xmx1g", "-cp", jars.compiler, "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
+                "-Werror", "-no-stdlib", "-no-reflect", "-cp", jars.stdlib, "-d", out,
+            ] + files)
     }
 }

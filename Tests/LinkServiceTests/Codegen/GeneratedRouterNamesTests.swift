@@ -57,11 +57,18 @@ import TestSupport
         try TestService.with { service in
             let key = try service.key(workspace: "names")
             try Fixture.expect(201, service.request("POST", "/v1/teams", key: key, json: #"{"teamId":"ABCDE12345","name":"Acme"}"#))
-            let app = try Fixture.expect(201, service.request("POST", "/v1/apps", key: key, json: """
-                {"platform":"ios","name":"Names","teamId":"ABCDE12345","bundleId":"com.example.names","customScheme":"names"}
-                """)).json["id"]!.stringValue!
+            let app = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/apps", key: key,
+                    json: """
+                        {"platform":"ios","name":"Names","teamId":"ABCDE12345","bundleId":"com.example.names","customScheme":"names"}
+                        """)
+            ).json["id"]!.stringValue!
             let names = Self.names
-            let kinds = [#"{"type":"int"}"#, #"{"type":"string","optional":true}"#, #"{"type":"bool"}"#, #"{"type":"uuid","optional":true}"#]
+            let kinds = [
+                #"{"type":"int"}"#, #"{"type":"string","optional":true}"#, #"{"type":"bool"}"#, #"{"type":"uuid","optional":true}"#,
+            ]
             // Every name as a parameter, of every kind, and as an enum's value (with values that are no identifier).
             let values = names + ["_", "-", "__", "1", "a b", "a-b", "a_b", "\u{E9}t\u{E9}", "TYPE", "type_", ""]
             func enumJSON(_ values: [String]) -> String {
@@ -75,11 +82,13 @@ import TestSupport
             params.append("\"kind2\":\(enumJSON(Array(values.dropFirst(150))))")
             // Every name as a destination (without parameters: kotlinc is slow on hundreds of data classes), a few
             // with parameters and an enum.
-            var destinations = (names + Self.swiftMembers.split(whereSeparator: \.isWhitespace).map(String.init).filter { !names.contains($0) }).map { name in
-                ["Type", "self", "String", "Pair", "type", "Companion"].contains(name)
-                    ? #"{"name":"\#(name)","params":{"\#(name)":\#(enumJSON([name, "Type", "_", "1"])),"x":{"type":"int"}}}"#
-                    : #"{"name":"\#(name)"}"#
-            }
+            var destinations =
+                (names + Self.swiftMembers.split(whereSeparator: \.isWhitespace).map(String.init).filter { !names.contains($0) }).map {
+                    name in
+                    ["Type", "self", "String", "Pair", "type", "Companion"].contains(name)
+                        ? #"{"name":"\#(name)","params":{"\#(name)":\#(enumJSON([name, "Type", "_", "1"])),"x":{"type":"int"}}}"#
+                        : #"{"name":"\#(name)"}"#
+                }
             let small = enumJSON(["Type", "self", "a"])
             destinations.append(#"{"name":"everything","params":{\#(params.joined(separator: ","))}}"#)
             // Nested enum names that meet: `link` + `destination`, `widget` + `detailTab` and `widgetDetail` + `tab`.
@@ -93,9 +102,13 @@ import TestSupport
                 try Fixture.expect(201, service.request("POST", "/v1/apps/\(app)/destinations", key: key, json: destination))
             }
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: key, json: #"{"hostname":"links.example.com"}"#))
-            try Fixture.expect(200, service.request("PUT", "/v1/domains/links.example.com/rules", key: key, json: """
-                {"rules":[{"apps":["\(app)"],"path":"/t/{Type}","destination":{"type":"Type","params":{"x":1}}}]}
-                """))
+            try Fixture.expect(
+                200,
+                service.request(
+                    "PUT", "/v1/domains/links.example.com/rules", key: key,
+                    json: """
+                        {"rules":[{"apps":["\(app)"],"path":"/t/{Type}","destination":{"type":"Type","params":{"x":1}}}]}
+                        """))
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-names-\(getpid())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -105,14 +118,24 @@ import TestSupport
                 try text.write(toFile: path, atomically: true, encoding: .utf8)
                 return path
             }
-            try GeneratedRouterTests.compile("/usr/bin/env", ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", try source("swift", "Links.swift")])
-            try GeneratedRouterTests.compile("/usr/bin/env", ["tsc", "--strict", "--noUnusedLocals", "--target", "es2017", "--module", "commonjs",
-                                                              "--noEmit", try source("typescript", "links.ts")])
+            try GeneratedRouterTests.compile(
+                "/usr/bin/env", ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", try source("swift", "Links.swift")])
+            try GeneratedRouterTests.compile(
+                "/usr/bin/env",
+                [
+                    "tsc", "--strict", "--noUnusedLocals", "--target", "es2017", "--module", "commonjs",
+                    "--noEmit", try source("typescript", "links.ts"),
+                ])
             // Debian's kotlinc starts the compiler with 256 MB, too little for this file's table initializer.
-            try GeneratedRouterTests.compile("/usr/bin/env", ["JAVA_OPTS=-Xmx1g -Xms32M", "kotlinc", "-Werror", "-d", directory.appendingPathComponent("out").path,
-                                                              try source("kotlin", "Links.kt")])
+            try GeneratedRouterTests.compile(
+                "/usr/bin/env",
+                [
+                    "JAVA_OPTS=-Xmx1g -Xms32M", "kotlinc", "-Werror", "-d", directory.appendingPathComponent("out").path,
+                    try source("kotlin", "Links.kt"),
+                ])
             if let current = try CurrentKotlin.required() {
-                try CurrentKotlin.compile([try source("kotlin", "Links.kt")], into: directory.appendingPathComponent("current").path, jars: current)
+                try CurrentKotlin.compile(
+                    [try source("kotlin", "Links.kt")], into: directory.appendingPathComponent("current").path, jars: current)
             }
         }
     }

@@ -14,7 +14,9 @@ import TestSupport
             let glued = glue!.replacingOccurrences(of: "#if canImport(UIKit)", with: "#if true")
                 .split(separator: "\n", omittingEmptySubsequences: false)
                 .filter { !["import SwiftUI", "import UIKit", "import UserNotifications"].contains($0) }.joined(separator: "\n")
-            let files = [("Links.swift", source), ("LinksGlue.swift", glued), ("StandIns.swift", GlueStandIns.swift), ("main.swift", Self.swiftMain)]
+            let files = [
+                ("Links.swift", source), ("LinksGlue.swift", glued), ("StandIns.swift", GlueStandIns.swift), ("main.swift", Self.swiftMain),
+            ]
             for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
             // No force unwrap, force cast or `try!` in what an app commits, the glue included.
             #expect(Self.forceUnwraps(source) == [], "generated Swift force-unwraps")
@@ -23,20 +25,30 @@ import TestSupport
             #expect(source.contains("struct Android") == (platform == "android"))
             let binary = directory.appendingPathComponent("router").path
             // `LINKS_GLUE`: the driver's notification mode drives the glue too (the stress build has no glue).
-            try Self.compile("/usr/bin/env", ["swiftc", "-Onone", "-swift-version", "6", "-strict-concurrency=complete", "-warnings-as-errors",
-                                              "-D", "LINKS_GLUE", "-o", binary] + files.map { directory.appendingPathComponent($0.0).path })
+            try Self.compile(
+                "/usr/bin/env",
+                [
+                    "swiftc", "-Onone", "-swift-version", "6", "-strict-concurrency=complete", "-warnings-as-errors",
+                    "-D", "LINKS_GLUE", "-o", binary,
+                ] + files.map { directory.appendingPathComponent($0.0).path })
             // Held links survive the process: one process holds them, the next one's inbox hands each out once.
             let held = directory.appendingPathComponent("Application Support/held-links").path
             #expect(try Self.run(binary, ["persist"], input: "hold\n\(held)\n") == ["[0, 1, 0] 2"])
-            let profiles = try ["https://links.example.com/u/00000000-0000-4000-8000-000000000002",
-                                "https://links.example.com/u/00000000-0000-4000-8000-000000000003"].map { try Self.routedJSON($0, binary) ?? "null" }
+            let profiles = try [
+                "https://links.example.com/u/00000000-0000-4000-8000-000000000002",
+                "https://links.example.com/u/00000000-0000-4000-8000-000000000003",
+            ].map { try Self.routedJSON($0, binary) ?? "null" }
             #expect(try Self.run(binary, ["persist"], input: "take\n\(held)\n") == ["2 ", profiles.joined(separator: ","), "0 false"])
             // One tap, one opening: a notification given again by identifier (a cold launch's options and the delegate).
             #expect(try Self.run(binary, ["notifications"], input: "") == ["[1, 0, 1, 1, 1]", "[1, 0]", "1"])
             if platform == "ios" {
                 let sanitized = directory.appendingPathComponent("stress").path
-                try Self.compile("/usr/bin/env", ["swiftc", "-Onone", "-swift-version", "6", "-sanitize=thread", "-o", sanitized,
-                                                  directory.appendingPathComponent("Links.swift").path, directory.appendingPathComponent("main.swift").path])
+                try Self.compile(
+                    "/usr/bin/env",
+                    [
+                        "swiftc", "-Onone", "-swift-version", "6", "-sanitize=thread", "-o", sanitized,
+                        directory.appendingPathComponent("Links.swift").path, directory.appendingPathComponent("main.swift").path,
+                    ])
                 let stress = try Self.run(sanitized, ["stress"], input: "")
                 #expect(stress == ["1600 1600 0"], "every link handed out once, with no data race")
             }
@@ -62,9 +74,13 @@ import TestSupport
             try source.write(to: directory.appendingPathComponent("links.ts"), atomically: true, encoding: .utf8)
             try Self.typescriptMain.write(to: directory.appendingPathComponent("main.ts"), atomically: true, encoding: .utf8)
             let out = directory.appendingPathComponent("out").path
-            try Self.compile("/usr/bin/env", ["tsc", "--strict", "--noUnusedLocals", "--noUnusedParameters", "--noImplicitReturns",
-                                              "--target", "es2017", "--module", "commonjs", "--outDir", out,
-                                              directory.appendingPathComponent("links.ts").path, directory.appendingPathComponent("main.ts").path])
+            try Self.compile(
+                "/usr/bin/env",
+                [
+                    "tsc", "--strict", "--noUnusedLocals", "--noUnusedParameters", "--noImplicitReturns",
+                    "--target", "es2017", "--module", "commonjs", "--outDir", out,
+                    directory.appendingPathComponent("links.ts").path, directory.appendingPathComponent("main.ts").path,
+                ])
             return { mode, input in try Self.run("/usr/bin/env", ["nodejs", out + "/main.js", mode], input: input) }
         }
     }
@@ -78,7 +94,9 @@ import TestSupport
         try Self.agree(language: "kotlin", platform: platform) { directory, source, glue in
             let package = try #require(source.split(separator: "\n").first { $0.hasPrefix("package ") }).dropFirst("package ".count)
             #expect(package == (platform == "android" ? "com.example.widgets" : "com.example.ios.`fun`"))
-            let files = [("Links.kt", source), ("LinksGlue.kt", glue!), ("Main.kt", "import \(package).*\n" + Self.kotlinMain)] + GlueStandIns.kotlin
+            let files =
+                [("Links.kt", source), ("LinksGlue.kt", glue!), ("Main.kt", "import \(package).*\n" + Self.kotlinMain)]
+                + GlueStandIns.kotlin
             for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
             let paths = files.map { directory.appendingPathComponent($0.0).path }
             let jar = directory.appendingPathComponent("router.jar").path
@@ -87,12 +105,17 @@ import TestSupport
             let classes = directory.appendingPathComponent("current").path
             if let current { try CurrentKotlin.compile(paths, into: classes, jars: current) }
             let java = directory.appendingPathComponent("JavaMain.java")
-            try ("import \(package.replacingOccurrences(of: "`", with: "")).*;\n" + Self.javaMain).write(to: java, atomically: true, encoding: .utf8)
+            try ("import \(package.replacingOccurrences(of: "`", with: "")).*;\n" + Self.javaMain).write(
+                to: java, atomically: true, encoding: .utf8)
             let javaClasses = directory.appendingPathComponent("java").path
             try Self.compile("/usr/bin/env", ["javac", "-Werror", "-Xlint:all", "-cp", jar, "-d", javaClasses, java.path])
             if let current {
-                try Self.compile("/usr/bin/env", ["javac", "-Werror", "-Xlint:all", "-cp", classes + ":" + current.stdlib,
-                                                  "-d", directory.appendingPathComponent("java-current").path, java.path])
+                try Self.compile(
+                    "/usr/bin/env",
+                    [
+                        "javac", "-Werror", "-Xlint:all", "-cp", classes + ":" + current.stdlib,
+                        "-d", directory.appendingPathComponent("java-current").path, java.path,
+                    ])
             }
             // Releasing many held links is linear (the issue measured 20,000 at 0.5-0.7 s when it was quadratic);
             // a parameterless destination prints as its name.
@@ -108,7 +131,8 @@ import TestSupport
                 try input.write(to: file, atomically: true, encoding: .utf8)
                 let printed = try Self.run("/usr/bin/env", ["java", "-jar", jar, mode, file.path], input: "")
                 if let current, ["route", "extras", "builds"].contains(mode) {
-                    let again = try Self.run("/usr/bin/env", ["java", "-cp", classes + ":" + current.stdlib, "MainKt", mode, file.path], input: "")
+                    let again = try Self.run(
+                        "/usr/bin/env", ["java", "-cp", classes + ":" + current.stdlib, "MainKt", mode, file.path], input: "")
                     #expect(again == printed, "the current Kotlin compiler's classes answer as Kotlin 1.3's (\(mode))")
                 }
                 return printed
@@ -174,10 +198,14 @@ import TestSupport
             }
             if !strings.isEmpty {
                 if scalar == "(" { strings[strings.count - 1].depth += 1 }
-                if scalar == ")" { strings[strings.count - 1].depth -= 1; if strings[strings.count - 1].depth == 0 { index += 1; continue } }
+                if scalar == ")" {
+                    strings[strings.count - 1].depth -= 1; if strings[strings.count - 1].depth == 0 { index += 1; continue }
+                }
             }
             if scalar == "!", index > 0, isWordOrClose(text[index - 1]), at(1) != "=" {
-                found.append("line \(line): " + source.split(separator: "\n", omittingEmptySubsequences: false)[line - 1].trimmingCharacters(in: .whitespaces))
+                found.append(
+                    "line \(line): "
+                        + source.split(separator: "\n", omittingEmptySubsequences: false)[line - 1].trimmingCharacters(in: .whitespaces))
             }
             index += 1
         }
@@ -193,8 +221,10 @@ import TestSupport
     /// Generates the app's router in `language`, has `prepare` compile it with its driver, and checks that it
     /// answers what resolve answers on every fixture and generated URL, and the builder and pending link. For an
     /// Android app, resolve is asked for Android (`platform`), whose matcher the router must follow.
-    static func agree(language: String, platform: String,
-                      prepare: (URL, String, String?) throws -> ((String, String) throws -> [String])) throws {
+    static func agree(
+        language: String, platform: String,
+        prepare: (URL, String, String?) throws -> ((String, String) throws -> [String])
+    ) throws {
         try TestService.with { service in
             let workspace = try CodegenWorkspace(service, platform: platform)
             // An Android app's Kotlin is in its package by default; an iOS app's where asked (a keyword part quoted).
@@ -221,14 +251,20 @@ import TestSupport
             for (index, url) in urls.enumerated() where index < routed.count && routed[index] != resolved[index] {
                 disagreements.append("\(url): router \(routed[index]), resolve \(resolved[index])")
             }
-            #expect(disagreements.isEmpty, "\(disagreements.count) of \(urls.count) URLs disagree:\n\(disagreements.prefix(20).joined(separator: "\n"))")
+            #expect(
+                disagreements.isEmpty,
+                "\(disagreements.count) of \(urls.count) URLs disagree:\n\(disagreements.prefix(20).joined(separator: "\n"))")
             // The fixtures' own answers are resolve's.
             for (index, fixture) in listed.enumerated() {
-                #expect((fixture["destination"].map { $0 == .null ? "null" : $0.serialized } ?? "absent") == resolved[index], "\(fixtureURLs[index])")
+                #expect(
+                    (fixture["destination"].map { $0 == .null ? "null" : $0.serialized } ?? "absent") == resolved[index],
+                    "\(fixtureURLs[index])")
             }
             // Byte for byte, the issue's example (resolve's bytes are its JSON writer's).
-            let direct = try Fixture.expect(200, service.request(
-                "GET", "/v1/resolve?url=https://links.example.com/widget/42&log=false&platform=\(platform)", key: workspace.key))
+            let direct = try Fixture.expect(
+                200,
+                service.request(
+                    "GET", "/v1/resolve?url=https://links.example.com/widget/42&log=false&platform=\(platform)", key: workspace.key))
             #expect(direct.text.contains(#""destination":{"type":"widgetDetail","params":{"id":42}}"#))
             #expect(routed[urls.firstIndex(of: "https://links.example.com/widget/42")!] == #"{"type":"widgetDetail","params":{"id":42}}"#)
             // The app's scheme, on either platform (an Android app's as Android's matcher decides it).
@@ -251,7 +287,8 @@ import TestSupport
             #expect(extras.dropFirst(6).first == #"{"type":"widgetDetail","params":{"id":42}}"#)
             #expect(extras.dropFirst(7).first == "5a1d0e4c-8b1e-4f55-9c3a-0d2b6e7f8a90")
             let built = try workspace.expected(["https://links.example.com/widget/42?tab=reviews", "https://links.example.com/widget/7"])
-            #expect(built == [#"{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}}"#, #"{"type":"widgetDetail","params":{"id":7}}"#])
+            #expect(
+                built == [#"{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}}"#, #"{"type":"widgetDetail","params":{"id":7}}"#])
 
             try buildsAgreeWithTheServer(workspace, fixtures["builds"]!.arrayValue!, run)
             try inboxAgreesWithTheModel(run)
@@ -265,10 +302,12 @@ import TestSupport
     /// read back by the inbox of a restarted process.
     static func androidGlue(_ workspace: CodegenWorkspace, platform: String, _ run: (String, String) throws -> [String]) throws {
         let widget = { (n: Int) in #"{"type":"widgetDetail","params":{"id":\#(n)}}"# }
-        #expect(try run("java", "") == [
-            widget(42), "https://links.example.com/widget/7 widgets://widget/7", "id", "true", "0 1 link true \(platform == "ios" ? 1 : 0)",
-            "0123456789abcdef0123456789abcdef", widget(9),
-        ])
+        #expect(
+            try run("java", "") == [
+                widget(42), "https://links.example.com/widget/7 widgets://widget/7", "id", "true",
+                "0 1 link true \(platform == "ios" ? 1 : 0)",
+                "0123456789abcdef0123456789abcdef", widget(9),
+            ])
         guard platform == "android" else { return }
         let page = try LandingTests.click(workspace.service, "/widget/31", agent: LandingTests.Agent.android).text
         let store = try #require(LandingTests.href(page, "get"))
@@ -276,33 +315,42 @@ import TestSupport
         let profile = #"{"type":"profile","params":{"user":"00000000-0000-4000-8000-000000000007"}}"#
         let invalid = #"{"error":{"code":"invalid_param","param":"id","detail":"The parameter 'id' is invalid."}}"#
         let glued = try run("glue", "http://127.0.0.1:\(workspace.service.port)\n\(referrer)\n")
-        #expect(glued == [
-            "send: recents: view:0,\(widget(3))",
-            "rotated:0,\(widget(4)),\(widget(5)) held:0",
-            "organic true 1 true", "unsupported true 1 true", "unavailable true 1 true", "remote true 1 true",
-            "recreated 0",
-            "destroyed: started:\(widget(31)) held:0 claimed:true",
-            "0|\(profile),\(widget(8)),\(invalid)|\(widget(8)),\(invalid)|\(profile)|0",
-        ], "the glue printed:\n\(glued.joined(separator: "\n"))")
+        #expect(
+            glued == [
+                "send: recents: view:0,\(widget(3))",
+                "rotated:0,\(widget(4)),\(widget(5)) held:0",
+                "organic true 1 true", "unsupported true 1 true", "unavailable true 1 true", "remote true 1 true",
+                "recreated 0",
+                "destroyed: started:\(widget(31)) held:0 claimed:true",
+                "0|\(profile),\(widget(8)),\(invalid)|\(widget(8)),\(invalid)|\(profile)|0",
+            ], "the glue printed:\n\(glued.joined(separator: "\n"))")
     }
 
     /// The fixtures' builds are what `POST /v1/links/build` answers, byte for byte; the router's `buildResult` gives
     /// the same URLs and refuses the same destinations, naming the parameter in the server's words.
-    static func buildsAgreeWithTheServer(_ workspace: CodegenWorkspace, _ builds: [JSONValue], _ run: (String, String) throws -> [String]) throws {
+    static func buildsAgreeWithTheServer(
+        _ workspace: CodegenWorkspace, _ builds: [JSONValue], _ run: (String, String) throws -> [String]
+    ) throws {
         #expect(builds.count > 20)
-        let body = JSONValue.object(["links": .array(builds.map { .object(["app": .string(workspace.app), "destination": $0["destination"]!]) })]).serialized
-        let answers = try Fixture.expect(200, workspace.service.request("POST", "/v1/links/build", key: workspace.key, json: body)).json["results"]!.arrayValue!
+        let body = JSONValue.object([
+            "links": .array(builds.map { .object(["app": .string(workspace.app), "destination": $0["destination"]!]) })
+        ]).serialized
+        let answers = try Fixture.expect(200, workspace.service.request("POST", "/v1/links/build", key: workspace.key, json: body)).json[
+            "results"]!.arrayValue!
         #expect(answers.count == builds.count)
         var expected: [String] = []
         for (build, answer) in zip(builds, answers) {
             if let problem = answer["error"]?["errors"]?.arrayValue?.first {
                 let param = build["error"]?["param"]?.stringValue
                 #expect(build["error"]?["detail"] == problem["detail"], "\(build.serialized): \(answer.serialized)")
-                #expect(problem["pointer"]?.stringValue?.hasSuffix(param.map { "/destination/params/" + $0 } ?? "/destination") == true, "\(answer.serialized)")
+                #expect(
+                    problem["pointer"]?.stringValue?.hasSuffix(param.map { "/destination/params/" + $0 } ?? "/destination") == true,
+                    "\(answer.serialized)")
                 expected.append("E " + (param ?? "-") + " " + (param == nil ? "" : build["error"]!["detail"]!.stringValue!))
             } else {
-                #expect(build["universal"] != nil && build["universal"] == answer["universal"] && build["scheme"] == answer["scheme"],
-                        "\(build.serialized): \(answer.serialized)")
+                #expect(
+                    build["universal"] != nil && build["universal"] == answer["universal"] && build["scheme"] == answer["scheme"],
+                    "\(build.serialized): \(answer.serialized)")
                 expected.append((answer["universal"]?.stringValue ?? "?") + " " + (answer["scheme"]?.stringValue ?? "none"))
             }
         }
@@ -317,7 +365,8 @@ import TestSupport
         #expect(answered["search q=\"aa\""]?.hasPrefix("https://links.example.com/search?q=aa ") == true)
         // The issue's push campaign: `search(q: "red shoes")`.
         #expect(answered[#"search q="red shoes""#]?.hasPrefix("https://links.example.com/search?q=red%20shoes ") == true)
-        #expect(answered[#"search exact=true q="red shoes""#]?.hasPrefix("https://links.example.com/search?q=red%20shoes&exact=true ") == true)
+        #expect(
+            answered[#"search exact=true q="red shoes""#]?.hasPrefix("https://links.example.com/search?q=red%20shoes&exact=true ") == true)
         #expect(answered[#"widgetDetail id=0 tab="new-arrivals""#] == "E id The parameter 'id' is invalid: 0 is less than the minimum 1.")
         #expect(answered[#"search exact=true q="""#] == "E q The parameter 'q' cannot be empty: resolve reads an empty value as absent.")
         #expect(answered["home"]?.hasPrefix("https://links.example.com/start?src=push#top ") == true)
@@ -343,7 +392,9 @@ import TestSupport
             let agrees = expected[index] == "E - " ? line.hasPrefix("E - ") : line == expected[index]
             if !agrees { disagreements.append("\(lines[index]): router \(line), server \(expected[index])") }
         }
-        #expect(disagreements.isEmpty, "\(disagreements.count) of \(builds.count) builds disagree:\n\(disagreements.prefix(20).joined(separator: "\n"))")
+        #expect(
+            disagreements.isEmpty,
+            "\(disagreements.count) of \(builds.count) builds disagree:\n\(disagreements.prefix(20).joined(separator: "\n"))")
     }
 
     /// Every sequence of up to five arrival and state events, run through the generated inbox, against `InboxModel`.
@@ -378,7 +429,9 @@ import TestSupport
             let store = try #require(LandingTests.href(page, "get"))
             given = try #require(URLComponents(string: store)?.queryItems?.first { $0.name == "referrer" }?.value) + "&utm_source=linkd"
         }
-        let token = given.hasPrefix("https://") ? String(given.split(separator: "/").last!) : String(given.dropFirst("linkd_token=".count).prefix(32))
+        let token =
+            given.hasPrefix("https://")
+            ? String(given.split(separator: "/").last!) : String(given.dropFirst("linkd_token=".count).prefix(32))
         let input = "http://127.0.0.1:\(workspace.service.port)\n\(given)\nlinkd.codegen.\(UUID().uuidString)\n"
         let claimed = try run("claim", input)
         let expected = try workspace.expected(["https://links.example.com/widget/42?tab=info"])
@@ -394,7 +447,10 @@ import TestSupport
     static func generatedURLs(from urls: [String]) -> [String] {
         var generator = SystemRandomNumberGenerator()
         var out: [String] = []
-        let pieces = ["/", "/x", "?tab=info", "&tab=reviews", "#info", "%2F", "%41", "?q=%C3%A9t%C3%A9&exact=no", "?exact=1&q=ab", "//", ".", "%zz", "?tab=", "#"]
+        let pieces = [
+            "/", "/x", "?tab=info", "&tab=reviews", "#info", "%2F", "%41", "?q=%C3%A9t%C3%A9&exact=no", "?exact=1&q=ab", "//", ".", "%zz",
+            "?tab=", "#",
+        ]
         for url in urls {
             for _ in 0..<3 {
                 var mutated = url
@@ -403,8 +459,13 @@ import TestSupport
                 case 1: mutated = String(mutated.map { Bool.random(using: &generator) ? Character($0.uppercased()) : $0 })
                 case 2:
                     // Within the path (after `scheme://authority/`): a piece in the authority would make no URL.
-                    if let cut = mutated.lastIndex(of: "/"), mutated[..<cut].filter({ $0 == "/" }).count >= 3 { mutated.insert(contentsOf: pieces.randomElement(using: &generator)!, at: cut) }
-                default: mutated = mutated.replacingOccurrences(of: "links.example.com", with: ["a.example.org", "shop.example.org", "example.org", "other.example.net"].randomElement(using: &generator)!)
+                    if let cut = mutated.lastIndex(of: "/"), mutated[..<cut].filter({ $0 == "/" }).count >= 3 {
+                        mutated.insert(contentsOf: pieces.randomElement(using: &generator)!, at: cut)
+                    }
+                default:
+                    mutated = mutated.replacingOccurrences(
+                        of: "links.example.com",
+                        with: ["a.example.org", "shop.example.org", "example.org", "other.example.net"].randomElement(using: &generator)!)
                 }
                 out.append(mutated)
             }

@@ -57,7 +57,9 @@ enum GlueStandIns {
     /// (a Java getter as a Kotlin property, a `static final` as a companion's `const`); what the JVM test drives
     /// besides (`LifecycleRegistry.handleLifecycleEvent`, `StandIns.referrerClient`) is marked as the test's.
     static let kotlin: [(String, String)] = [
-        ("AndroidApp.kt", """
+        (
+            "AndroidApp.kt",
+            """
             package android.app
             open class Activity : android.content.Context() {
                 open var intent: android.content.Intent? = null
@@ -66,8 +68,11 @@ enum GlueStandIns {
                 // The SDK posts `action` to the main thread's queue when called on another; here it runs at once.
                 fun runOnUiThread(action: Runnable) = action.run()
             }
-            """),
-        ("AndroidContent.kt", """
+            """
+        ),
+        (
+            "AndroidContent.kt",
+            """
             package android.content
             open class Context
             class Intent(var action: String?, var data: android.net.Uri?) {
@@ -91,23 +96,35 @@ enum GlueStandIns {
                     fun apply()
                 }
             }
-            """),
-        ("AndroidNet.kt", """
+            """
+        ),
+        (
+            "AndroidNet.kt",
+            """
             package android.net
             class Uri(private val text: String) {
                 override fun toString(): String = text
             }
-            """),
-        ("AndroidOS.kt", """
+            """
+        ),
+        (
+            "AndroidOS.kt",
+            """
             package android.os
             class Bundle
             open class RemoteException(message: String?) : android.util.AndroidException(message)
-            """),
-        ("AndroidUtil.kt", """
+            """
+        ),
+        (
+            "AndroidUtil.kt",
+            """
             package android.util
             open class AndroidException(message: String?) : Exception(message)
-            """),
-        ("Lifecycle.kt", """
+            """
+        ),
+        (
+            "Lifecycle.kt",
+            """
             package androidx.lifecycle
             abstract class Lifecycle {
                 abstract fun addObserver(observer: LifecycleObserver)
@@ -143,19 +160,28 @@ enum GlueStandIns {
                     for (observer in observers.toList()) (observer as? LifecycleEventObserver)?.onStateChanged(owner, event)
                 }
             }
-            """),
-        ("Activities.kt", """
+            """
+        ),
+        (
+            "Activities.kt",
+            """
             package androidx.activity
             open class ComponentActivity : android.app.Activity(), androidx.lifecycle.LifecycleOwner {
                 private val registry = androidx.lifecycle.LifecycleRegistry(this)
                 override val lifecycle: androidx.lifecycle.Lifecycle get() = registry
             }
-            """),
-        ("AppCompat.kt", """
+            """
+        ),
+        (
+            "AppCompat.kt",
+            """
             package androidx.appcompat.app
             open class AppCompatActivity : androidx.activity.ComponentActivity()
-            """),
-        ("InstallReferrer.kt", """
+            """
+        ),
+        (
+            "InstallReferrer.kt",
+            """
             package com.android.installreferrer.api
             abstract class InstallReferrerClient {
                 abstract fun startConnection(listener: InstallReferrerStateListener)
@@ -187,6 +213,7 @@ enum GlueStandIns {
             object StandIns {
                 @Volatile var referrerClient: InstallReferrerClient? = null
             }
-            """),
+            """
+        ),
     ]
 }

@@ -36,8 +36,10 @@ struct ConsoleServingTests {
 
     @Test func unknownFilesAndPathsOutsideTheFolderAre404() throws {
         try Self.withConsole { service in
-            for path in ["/console/nothing.js", "/console/../Package.swift", "/console/%2e%2e/Package.swift", "/console/views/",
-                         "/console/views/../../migrations/0001_workspaces_and_keys.sql", "/console/README"] {
+            for path in [
+                "/console/nothing.js", "/console/../Package.swift", "/console/%2e%2e/Package.swift", "/console/views/",
+                "/console/views/../../migrations/0001_workspaces_and_keys.sql", "/console/README",
+            ] {
                 let answer = try service.request("GET", path)
                 #expect(answer.status == 404, "\(path)")
                 #expect(answer.headers["Content-Type"] == "application/problem+json", "\(path)")
@@ -60,7 +62,9 @@ struct ConsoleServingTests {
             #expect(zippedTag != etag, "each representation has its own strong tag")
             #expect(zipped.body.count < plain.body.count)
             #expect(try Self.gunzip(zipped.body) == plain.body)
-            #expect(try service.request("GET", "/console/app.js", headers: [("If-None-Match", zippedTag), ("Accept-Encoding", "gzip")]).status == 304)
+            #expect(
+                try service.request("GET", "/console/app.js", headers: [("If-None-Match", zippedTag), ("Accept-Encoding", "gzip")]).status
+                    == 304)
             let refused = try service.request("GET", "/console/app.js", headers: [("Accept-Encoding", "gzip;q=0, identity")])
             #expect(refused.headers["Content-Encoding"] == nil && refused.body == plain.body)
         }
@@ -77,7 +81,9 @@ struct ConsoleServingTests {
                 #expect(chart.status == 404)
             }
         }
-        #expect(!FileManager.default.fileExists(atPath: consoleDirectory.appendingPathComponent("vendor").path), "Chart.js is not copied into the repository")
+        #expect(
+            !FileManager.default.fileExists(atPath: consoleDirectory.appendingPathComponent("vendor").path),
+            "Chart.js is not copied into the repository")
     }
 
     /// On a link domain `/console/...` is a link: the click handler answers (here with the domain's web fallback).
@@ -102,13 +108,18 @@ struct ConsoleServingTests {
         }.sorted()
         #expect(EmbeddedFolder.console.files.map(\.path) == files)
         for file in EmbeddedFolder.console.files {
-            #expect(file.bytes == [UInt8](try Data(contentsOf: consoleDirectory.appendingPathComponent(file.path))),
-                    "\(file.path): edited in place since the build? touch its folder and build again (docs/DESIGN.md, \"The house\", on Plugins/)")
+            #expect(
+                file.bytes == [UInt8](try Data(contentsOf: consoleDirectory.appendingPathComponent(file.path))),
+                "\(file.path): edited in place since the build? touch its folder and build again (docs/DESIGN.md, \"The house\", on Plugins/)"
+            )
         }
         let served = { (service: TestService, path: String, encoding: String?) throws -> [String] in
             let answer = try service.request("GET", "/console/" + path, headers: encoding.map { [("Accept-Encoding", $0)] } ?? [])
-            return ["\(answer.status)", "\(answer.body)"] + ["Content-Type", "Content-Encoding", "ETag", "Last-Modified", "Cache-Control", "Vary",
-                                                            "Content-Security-Policy"].map { answer.headers[$0] ?? "-" }
+            return ["\(answer.status)", "\(answer.body)"]
+                + [
+                    "Content-Type", "Content-Encoding", "ETag", "Last-Modified", "Cache-Control", "Vary",
+                    "Content-Security-Policy",
+                ].map { answer.headers[$0] ?? "-" }
         }
         try TestService.with(configure: { $0.console = .builtIn }) { builtIn throws in
             try Self.withConsole { folder throws in

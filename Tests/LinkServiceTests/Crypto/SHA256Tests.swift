@@ -10,7 +10,7 @@ struct SHA256Tests {
         #expect(SHA256.hex("abc") == abc)
         #expect(SHA256.hex(Array("abc".utf8)) == abc)
         #expect(SHA256.hex("abc".utf8) == abc)
-        #expect(SHA256.hex(Set([UInt8(97)])) == SHA256.hex("a"))       // no contiguous storage: copied once
+        #expect(SHA256.hex(Set([UInt8(97)])) == SHA256.hex("a")) // no contiguous storage: copied once
         #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.digest(Array("abc".utf8)).count == 32)
     }

@@ -11,10 +11,15 @@ struct EventsAPITests {
 
     /// A stored link `/promo` with its own campaign; its id.
     static func promo(_ fixture: Fixture) throws -> String {
-        try Fixture.expect(201, fixture.service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-            {"domain":"\(fixture.host)","slug":"promo","app":"\(fixture.androidApp)","destination":{"type":"widgetDetail","params":{"id":9}},
-             "campaign":{"source":"push","campaign":"autumn"}}
-            """)).json["id"]!.stringValue!
+        try Fixture.expect(
+            201,
+            fixture.service.request(
+                "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                json: """
+                    {"domain":"\(fixture.host)","slug":"promo","app":"\(fixture.androidApp)","destination":{"type":"widgetDetail","params":{"id":9}},
+                     "campaign":{"source":"push","campaign":"autumn"}}
+                    """)
+        ).json["id"]!.stringValue!
     }
 
     /// The click token an Android phone's landing page of `path` hands the Play Store.
@@ -45,18 +50,28 @@ struct EventsAPITests {
             let token = try Self.token(fixture, "/promo")
             try Fixture.expect(200, service.request("POST", "/v1/deferred/claim", json: #"{"token":"\#(token)"}"#))
 
-            let install = try Fixture.expect(200, Self.send(fixture, """
-                {"name":"install","app":"\(fixture.androidApp)","idempotencyKey":"i-1","visitorId":"v1","clickToken":"\(token)"}
-                """)).json
+            let install = try Fixture.expect(
+                200,
+                Self.send(
+                    fixture,
+                    """
+                    {"name":"install","app":"\(fixture.androidApp)","idempotencyKey":"i-1","visitorId":"v1","clickToken":"\(token)"}
+                    """)
+            ).json
             #expect(install["status"]?.stringValue == "recorded")
             #expect(install["kind"]?.stringValue == "install")
             #expect(install["attribution"]?["via"]?.stringValue == "click_token")
             #expect(install["attribution"]?["link"]?.stringValue == link)
             #expect(install["attribution"]?["campaign"]?["campaign"]?.stringValue == "autumn")
 
-            let open = try Fixture.expect(200, Self.send(fixture, """
-                {"name":"open","idempotencyKey":"o-1","visitorId":"v1","url":"https://\(fixture.host)/promo?utm_source=mail"}
-                """)).json
+            let open = try Fixture.expect(
+                200,
+                Self.send(
+                    fixture,
+                    """
+                    {"name":"open","idempotencyKey":"o-1","visitorId":"v1","url":"https://\(fixture.host)/promo?utm_source=mail"}
+                    """)
+            ).json
             #expect(open["attribution"]?["via"]?.stringValue == "link_url")
             #expect(open["attribution"]?["link"]?.stringValue == link)
             #expect(open["attribution"]?["campaign"]?["source"]?.stringValue == "mail", "the URL's utm_* first")
@@ -77,22 +92,31 @@ struct EventsAPITests {
             #expect(stranger["attribution"] == .object(["via": .string("none"), "reason": .string("no_click_in_window")]))
             // Only a click at or before the event counts (and within the window, 7 days by default).
             let old = RFC3339.string(Date().addingTimeInterval(-86_400))
-            let before = try Fixture.expect(200, Self.send(fixture, #"{"name":"signup","idempotencyKey":"s-1","visitorId":"v1","time":"\#(old)"}"#)).json
+            let before = try Fixture.expect(
+                200, Self.send(fixture, #"{"name":"signup","idempotencyKey":"s-1","visitorId":"v1","time":"\#(old)"}"#)
+            ).json
             #expect(before["attribution"]?["via"]?.stringValue == "none", "an event before the visitor's first click is not the click's")
-            let unknown = try Fixture.expect(200, Self.send(fixture, #"{"name":"install","idempotencyKey":"i-2","clickToken":"\#(String(repeating: "a", count: 32))"}"#)).json
+            let unknown = try Fixture.expect(
+                200, Self.send(fixture, #"{"name":"install","idempotencyKey":"i-2","clickToken":"\#(String(repeating: "a", count: 32))"}"#)
+            ).json
             #expect(unknown["attribution"]?["reason"]?.stringValue == "unknown_click_token")
             #expect(try Self.count(service, "attribution = 'none'") == 3)
 
             // The last click wins whether it is stored or earlier in the same batch: an open in the batch, later than the
             // stored ones, attributes the purchase after it; the batch's order does not matter, its times do.
             let now = Date()
-            let batch = try Fixture.expect(200, Self.send(fixture, """
-                {"events":[
-                  {"name":"purchase","idempotencyKey":"p-2","visitorId":"v1","time":"\(RFC3339.string(now.addingTimeInterval(2)))"},
-                  {"name":"open","idempotencyKey":"o-2","visitorId":"v1","time":"\(RFC3339.string(now.addingTimeInterval(1)))",
-                   "url":"https://\(fixture.host)/promo?utm_source=sms"}
-                ]}
-                """)).json
+            let batch = try Fixture.expect(
+                200,
+                Self.send(
+                    fixture,
+                    """
+                    {"events":[
+                      {"name":"purchase","idempotencyKey":"p-2","visitorId":"v1","time":"\(RFC3339.string(now.addingTimeInterval(2)))"},
+                      {"name":"open","idempotencyKey":"o-2","visitorId":"v1","time":"\(RFC3339.string(now.addingTimeInterval(1)))",
+                       "url":"https://\(fixture.host)/promo?utm_source=sms"}
+                    ]}
+                    """)
+            ).json
             let results = try #require(batch["results"]?.arrayValue)
             #expect(results.first?["attribution"]?["via"]?.stringValue == "visitor")
             #expect(results.first?["attribution"]?["campaign"]?["source"]?.stringValue == "sms")
@@ -106,17 +130,22 @@ struct EventsAPITests {
             let fixture = try Fixture(service)
             let other = try Fixture(service, workspace: "globex", host: "go.globex.com")
             let future = RFC3339.string(Date().addingTimeInterval(86_400))
-            let report = try Fixture.expect(200, Self.send(fixture, """
-                {"events":[
-                  {"name":"signup","idempotencyKey":"a","app":"\(fixture.iosApp)"},
-                  {"name":"purchase","idempotencyKey":"b","value":100,"currency":"XYZ"},
-                  {"name":"purchase","idempotencyKey":"c","time":"\(future)"},
-                  {"name":"open","idempotencyKey":"d","app":"\(other.iosApp)"},
-                  {"name":"signup","idempotencyKey":"a"},
-                  {"name":"Bad Name","idempotencyKey":"e","value":5},
-                  {"name":"reopen","idempotencyKey":"f"}
-                ]}
-                """)).json
+            let report = try Fixture.expect(
+                200,
+                Self.send(
+                    fixture,
+                    """
+                    {"events":[
+                      {"name":"signup","idempotencyKey":"a","app":"\(fixture.iosApp)"},
+                      {"name":"purchase","idempotencyKey":"b","value":100,"currency":"XYZ"},
+                      {"name":"purchase","idempotencyKey":"c","time":"\(future)"},
+                      {"name":"open","idempotencyKey":"d","app":"\(other.iosApp)"},
+                      {"name":"signup","idempotencyKey":"a"},
+                      {"name":"Bad Name","idempotencyKey":"e","value":5},
+                      {"name":"reopen","idempotencyKey":"f"}
+                    ]}
+                    """)
+            ).json
             #expect(report["recorded"] == .number("2"))
             #expect(report["duplicates"] == .number("1"))
             #expect(report["refused"] == .number("4"))
@@ -124,7 +153,10 @@ struct EventsAPITests {
             func pointers(_ index: Int) -> [String] {
                 results[index]["error"]?["errors"]?.arrayValue?.compactMap { $0["pointer"]?.stringValue } ?? []
             }
-            #expect(results.map { $0["status"]?.stringValue } == ["recorded", "refused", "refused", "refused", "duplicate", "refused", "recorded"])
+            #expect(
+                results.map { $0["status"]?.stringValue } == [
+                    "recorded", "refused", "refused", "refused", "duplicate", "refused", "recorded",
+                ])
             #expect(pointers(1) == ["/events/1/currency"])
             #expect(pointers(2) == ["/events/2/time"])
             #expect(pointers(3) == ["/events/3/app"], "another workspace's app is refused as none")
@@ -143,9 +175,14 @@ struct EventsAPITests {
             #expect(unknown.status == 422)
             #expect(try Self.count(service) == 2)
             // A key whose first event was refused (another workspace's app) is recorded by its next valid one.
-            let retried = try Fixture.expect(200, Self.send(fixture, """
-                {"events":[{"name":"open","idempotencyKey":"x","app":"\(other.iosApp)"},{"name":"open","idempotencyKey":"x"}]}
-                """)).json
+            let retried = try Fixture.expect(
+                200,
+                Self.send(
+                    fixture,
+                    """
+                    {"events":[{"name":"open","idempotencyKey":"x","app":"\(other.iosApp)"},{"name":"open","idempotencyKey":"x"}]}
+                    """)
+            ).json
             #expect(retried["results"]?.arrayValue?.map { $0["status"]?.stringValue } == ["refused", "recorded"])
             #expect(try Self.count(service) == 3)
             // The same key in another workspace is another event.
@@ -191,8 +228,9 @@ struct EventsAPITests {
             let other = try service.key(workspace: "globex")
             #expect(try service.request("POST", "/v1/apps/\(fixture.androidApp)/event-key", key: other).status == 404)
             // Replaced: the old key stops working.
-            let newer = try #require(try Fixture.expect(200, service.request("POST", "/v1/apps/\(fixture.androidApp)/event-key", key: fixture.key))
-                .json["key"]?.stringValue)
+            let newer = try #require(
+                try Fixture.expect(200, service.request("POST", "/v1/apps/\(fixture.androidApp)/event-key", key: fixture.key))
+                    .json["key"]?.stringValue)
             #expect(try send(#"{"name":"open","idempotencyKey":"k-3"}"#, key).status == 401)
             // Per client address: past the limit, 429 with Retry-After, and nothing stored.
             var statuses: [Int] = []
@@ -223,7 +261,12 @@ struct EventsAPITests {
             let settings = try Fixture.expect(200, service.request("GET", "/v1/events/settings", key: fixture.key)).json
             #expect(settings == .object(["attributionWindowDays": .number("7")]))
             let twoDaysAgo = RFC3339.string(Date().addingTimeInterval(-2 * 86_400))
-            try Fixture.expect(200, Self.send(fixture, #"{"name":"open","idempotencyKey":"o","visitorId":"v","time":"\#(twoDaysAgo)","url":"https://\#(fixture.host)/promo"}"#))
+            try Fixture.expect(
+                200,
+                Self.send(
+                    fixture,
+                    #"{"name":"open","idempotencyKey":"o","visitorId":"v","time":"\#(twoDaysAgo)","url":"https://\#(fixture.host)/promo"}"#)
+            )
             let kept = try Fixture.expect(200, Self.send(fixture, #"{"name":"purchase","idempotencyKey":"p-1","visitorId":"v"}"#)).json
             #expect(kept["attribution"]?["via"]?.stringValue == "visitor")
             let refused = try service.request("PUT", "/v1/events/settings", key: fixture.key, json: #"{"attributionWindowDays":0}"#)

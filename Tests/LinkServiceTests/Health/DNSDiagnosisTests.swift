@@ -24,10 +24,12 @@ struct DNSDiagnosisTests {
         #expect(causes([Self.outcome(origin, .dns), Self.outcome(apple, nil)]) == ["no_record", nil])
         #expect(causes([Self.outcome(origin, .dns), Self.outcome(apple, .connect)]) == ["no_record", nil])
         // Nothing resolved: this server cannot resolve names.
-        #expect(causes([Self.outcome(origin, .dns), Self.outcome(origin, .dns), Self.outcome(apple, .dns)])
+        #expect(
+            causes([Self.outcome(origin, .dns), Self.outcome(origin, .dns), Self.outcome(apple, .dns)])
                 == ["no_resolver", "no_resolver", "no_resolver"])
         // Only addresses besides it: nothing tells which.
-        #expect(causes([Self.outcome(origin, .dns), Self.outcome("http://127.0.0.1:9/a/v1/x", .connect), Self.outcome("http://[::1]:9/g", nil)])
+        #expect(
+            causes([Self.outcome(origin, .dns), Self.outcome("http://127.0.0.1:9/a/v1/x", .connect), Self.outcome("http://[::1]:9/g", nil)])
                 == ["undetermined", nil, nil])
         // A configured service name that does not resolve while the link domain's does.
         #expect(causes([Self.outcome(origin, nil), Self.outcome(apple, .dns)]) == [nil, "no_record"])

@@ -34,8 +34,10 @@ final class HealthServer {
 
     /// Answers `path` (with its query, or without to answer any query) with `status`, `body` (`repeat` times),
     /// the headers, after `delay` seconds.
-    func route(_ path: String, status: Int = 200, body: String, contentType: String? = "application/json",
-               headers: [(String, String)] = [], repeat count: Int = 1, delay: Double = 0) throws {
+    func route(
+        _ path: String, status: Int = 200, body: String, contentType: String? = "application/json",
+        headers: [(String, String)] = [], repeat count: Int = 1, delay: Double = 0
+    ) throws {
         var all = headers.map { [$0.0, $0.1] }
         if let contentType { all.append(["Content-Type", contentType]) }
         routes[path] = ["status": status, "body": body, "headers": all, "repeat": count, "delay": delay] as [String: Any]

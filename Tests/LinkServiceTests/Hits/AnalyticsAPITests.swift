@@ -41,16 +41,36 @@ struct AnalyticsAPITests {
             let w = workspace["acme"]!
             func at(_ text: String) -> Date { try! Date("2026-\(text):00Z", strategy: .iso8601) }
             let hits: [Hit] = [
-                .sample(workspace: w, host: "a.example", path: "/w/1", time: at("11-20T10:15"), app: app, rule: rule1, destination: "widget", referrer: "news.example", visitor: "v1"),
-                .sample(workspace: w, host: "a.example", path: "/w/2", time: at("11-20T10:45"), app: app, rule: rule1, destination: "widget", visitor: "v1"),
-                .sample(workspace: w, host: "a.example", path: "/p/9", source: .resolve, platform: .android, time: at("11-20T11:05"), app: app, rule: rule2, destination: "profile", visitor: "v2"),
-                .sample(workspace: w, host: "a.example", path: "/old/x", outcome: .noMatch, platform: .desktop, time: at("11-20T11:10"), visitor: "v3"),
-                .sample(workspace: w, host: "a.example", path: "/old/x", outcome: .noMatch, platform: .desktop, time: at("11-20T11:20"), visitor: "v4"),
-                .sample(workspace: w, host: "b.example", path: "/missing", outcome: .noMatch, platform: .other, time: at("11-20T11:30"), visitor: "v5"),
-                .sample(workspace: w, host: "a.example", path: "/w/1", platform: .other, isBot: true, time: at("11-20T12:00"), app: app, rule: rule1, destination: "widget", visitor: "v6"),
-                .sample(workspace: w, host: "a.example", path: "/w/3", time: at("11-21T03:00"), app: app, rule: rule1, destination: "widget", visitor: "v1"),
-                .sample(workspace: w, host: "a.example", path: "/w/admin", outcome: .excluded, platform: .android, time: at("11-21T23:30"), app: app, visitor: "v7"),
-                .sample(workspace: workspace["other"]!, host: "a.other", path: "/secret", outcome: .noMatch, time: at("11-20T10:00"), visitor: "v9"),
+                .sample(
+                    workspace: w, host: "a.example", path: "/w/1", time: at("11-20T10:15"), app: app, rule: rule1, destination: "widget",
+                    referrer: "news.example", visitor: "v1"),
+                .sample(
+                    workspace: w, host: "a.example", path: "/w/2", time: at("11-20T10:45"), app: app, rule: rule1, destination: "widget",
+                    visitor: "v1"),
+                .sample(
+                    workspace: w, host: "a.example", path: "/p/9", source: .resolve, platform: .android, time: at("11-20T11:05"), app: app,
+                    rule: rule2, destination: "profile", visitor: "v2"),
+                .sample(
+                    workspace: w, host: "a.example", path: "/old/x", outcome: .noMatch, platform: .desktop, time: at("11-20T11:10"),
+                    visitor: "v3"),
+                .sample(
+                    workspace: w, host: "a.example", path: "/old/x", outcome: .noMatch, platform: .desktop, time: at("11-20T11:20"),
+                    visitor: "v4"),
+                .sample(
+                    workspace: w, host: "b.example", path: "/missing", outcome: .noMatch, platform: .other, time: at("11-20T11:30"),
+                    visitor: "v5"),
+                .sample(
+                    workspace: w, host: "a.example", path: "/w/1", platform: .other, isBot: true, time: at("11-20T12:00"), app: app,
+                    rule: rule1, destination: "widget", visitor: "v6"),
+                .sample(
+                    workspace: w, host: "a.example", path: "/w/3", time: at("11-21T03:00"), app: app, rule: rule1, destination: "widget",
+                    visitor: "v1"),
+                .sample(
+                    workspace: w, host: "a.example", path: "/w/admin", outcome: .excluded, platform: .android, time: at("11-21T23:30"),
+                    app: app, visitor: "v7"),
+                .sample(
+                    workspace: workspace["other"]!, host: "a.other", path: "/secret", outcome: .noMatch, time: at("11-20T10:00"),
+                    visitor: "v9"),
             ]
             for hit in hits { service.application.hits.record(hit) }
             #expect(eventually { service.application.hits.counters.written == hits.count })
@@ -105,7 +125,10 @@ struct AnalyticsAPITests {
             let platforms = try data.json("\(base)&groupBy=platform")
             #expect(Self.groups(platforms["buckets"]?.arrayValue?[0]) == ["ios": "2", "android": "1", "desktop": "2", "other": "1"])
             let rules = try data.json("\(base)&groupBy=rule")
-            #expect(Self.groups(rules["buckets"]?.arrayValue?[0]) == [data.rule1.uuidString.lowercased(): "2", data.rule2.uuidString.lowercased(): "1", "(none)": "3"])
+            #expect(
+                Self.groups(rules["buckets"]?.arrayValue?[0]) == [
+                    data.rule1.uuidString.lowercased(): "2", data.rule2.uuidString.lowercased(): "1", "(none)": "3",
+                ])
             let hosts = try data.json("\(base)&groupBy=host")
             #expect(Self.groups(hosts["buckets"]?.arrayValue?[0]) == ["a.example": "5", "b.example": "1"])
             let destinations = try data.json("\(base)&groupBy=destination")
@@ -114,7 +137,9 @@ struct AnalyticsAPITests {
             #expect(try data.json("\(base)&outcome=no_match")["total"]?.serialized == "3")
             #expect(try data.json("\(base)&source=resolve")["total"]?.serialized == "1")
             #expect(try data.json("\(base)&app=\(data.app)")["total"]?.serialized == "5")
-            #expect(try data.json("\(base)&app=\(data.app)&groupBy=app")["buckets"]?.arrayValue?[1]["groups"]?[data.app.uuidString.lowercased()]?.serialized == "2")
+            #expect(
+                try data.json("\(base)&app=\(data.app)&groupBy=app")["buckets"]?.arrayValue?[1]["groups"]?[
+                    data.app.uuidString.lowercased()]?.serialized == "2")
         }
     }
 
@@ -125,7 +150,8 @@ struct AnalyticsAPITests {
             let buckets = try #require(hourly["buckets"]?.arrayValue)
             #expect(buckets.count == 24)
             #expect(buckets[10]["start"]?.stringValue == "2026-11-20T10:00:00Z")
-            #expect(buckets.map { $0["total"]?.serialized ?? "-" }.joined(separator: ",")
+            #expect(
+                buckets.map { $0["total"]?.serialized ?? "-" }.joined(separator: ",")
                     == "0,0,0,0,0,0,0,0,0,0,2,4,0,0,0,0,0,0,0,0,0,0,0,0")
             // New York is UTC-5 in November: hit 8 (03:00 UTC on the 21st) falls on the evening of the 20th.
             let newYork = try data.json("/v1/analytics/timeseries?\(Self.range)&tz=America/New_York")
@@ -141,14 +167,18 @@ struct AnalyticsAPITests {
             let data = try Dataset(service)
             let paths = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&outcome=no_match")
             let items = try #require(paths["items"]?.arrayValue)
-            #expect(items.map { "\($0["host"]?.stringValue ?? "") \($0["path"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" }
+            #expect(
+                items.map { "\($0["host"]?.stringValue ?? "") \($0["path"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" }
                     == ["a.example /old/x 2", "b.example /missing 1"])
             let destinations = try data.json("/v1/analytics/top?\(Self.range)&dimension=destination")["items"]?.arrayValue ?? []
-            #expect(destinations.map { "\($0["destination"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" } == ["widget 3", "profile 1"])
-            let withBots = try data.json("/v1/analytics/top?\(Self.range)&dimension=destination&includeBots=true")["items"]?.arrayValue ?? []
+            #expect(
+                destinations.map { "\($0["destination"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" } == ["widget 3", "profile 1"])
+            let withBots =
+                try data.json("/v1/analytics/top?\(Self.range)&dimension=destination&includeBots=true")["items"]?.arrayValue ?? []
             #expect(withBots.first?["hits"]?.serialized == "4")
             let rules = try data.json("/v1/analytics/top?\(Self.range)&dimension=rule")["items"]?.arrayValue ?? []
-            #expect(rules.map { $0["rule"]?.stringValue ?? "" } == [data.rule1.uuidString.lowercased(), data.rule2.uuidString.lowercased()])
+            #expect(
+                rules.map { $0["rule"]?.stringValue ?? "" } == [data.rule1.uuidString.lowercased(), data.rule2.uuidString.lowercased()])
             let referrers = try data.json("/v1/analytics/top?\(Self.range)&dimension=referrer")["items"]?.arrayValue ?? []
             #expect(referrers.map { "\($0["referrer"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" } == ["news.example 1"])
             let limited = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&limit=1")["items"]?.arrayValue ?? []
@@ -157,16 +187,21 @@ struct AnalyticsAPITests {
             // Once folded into the hourly and daily rows (read for the whole days), the lists are the same, and a hit
             // arriving late for a finished day still counts.
             try service.application.pool.withConnection { try HitFold.fold(on: $0) }
-            #expect(try service.application.pool.withConnection {
-                try $0.query("SELECT count(DISTINCT day)::int8 FROM hit_top_daily").first!.decode(0, as: Int.self)
-            } == 2)
+            #expect(
+                try service.application.pool.withConnection {
+                    try $0.query("SELECT count(DISTINCT day)::int8 FROM hit_top_daily").first!.decode(0, as: Int.self)
+                } == 2)
             let folded = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&outcome=no_match")
             #expect(folded["items"] == paths["items"])
             let late = try data.json("/v1/analytics/top?from=2026-11-20T11:00:00Z&to=2026-11-21&dimension=path&outcome=no_match")
-            #expect(late["items"] == paths["items"])   // a partial first day comes from the hourly rows
-            let workspace = try service.application.pool.withConnection { try $0.query("SELECT id FROM workspaces WHERE name = 'acme'").first!.decode(0, as: UUID.self) }
-            service.application.hits.record(.sample(workspace: workspace, host: "b.example", path: "/missing", outcome: .noMatch, platform: .other,
-                                                    time: try Date("2026-11-20T18:00:00Z", strategy: .iso8601)))
+            #expect(late["items"] == paths["items"]) // a partial first day comes from the hourly rows
+            let workspace = try service.application.pool.withConnection {
+                try $0.query("SELECT id FROM workspaces WHERE name = 'acme'").first!.decode(0, as: UUID.self)
+            }
+            service.application.hits.record(
+                .sample(
+                    workspace: workspace, host: "b.example", path: "/missing", outcome: .noMatch, platform: .other,
+                    time: try Date("2026-11-20T18:00:00Z", strategy: .iso8601)))
             #expect(eventually { service.application.hits.counters.written == 11 })
             let after = try data.json("/v1/analytics/top?\(Self.range)&dimension=path&outcome=no_match")["items"]?.arrayValue ?? []
             #expect(after.map { $0["hits"]?.serialized ?? "" } == ["2", "2"])
@@ -183,8 +218,10 @@ struct AnalyticsAPITests {
                     "\($0["host"]?.stringValue ?? "") \($0["path"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")"
                 } ?? []
             }
-            let everyPath = ["a.example /old/x 2", "a.example /w/1 2", "a.example /p/9 1", "a.example /w/2 1", "a.example /w/3 1",
-                             "a.example /w/admin 1", "b.example /missing 1"]
+            let everyPath = [
+                "a.example /old/x 2", "a.example /w/1 2", "a.example /p/9 1", "a.example /w/2 1", "a.example /w/3 1",
+                "a.example /w/admin 1", "b.example /missing 1",
+            ]
             #expect(try list("\(week)&dimension=path&includeBots=true") == everyPath)
 
             // The week is over (the tests run later), so maintenance folds its days' rows and compacts the week.
@@ -195,25 +232,38 @@ struct AnalyticsAPITests {
             #expect(try number("SELECT count(*)::int8 FROM hit_top_weeks WHERE week = '2026-11-16'") == 1)
             #expect(try number("SELECT count(*)::int8 FROM hit_top_weeks") == 1)
             // Ten hits in the week (nine of acme, one of other), counted once per path.
-            #expect(try number("SELECT sum(human_resolve + human_click + bot_resolve + bot_click)::int8 FROM hit_top_weekly WHERE dimension = 'path'") == 10)
+            #expect(
+                try number(
+                    "SELECT sum(human_resolve + human_click + bot_resolve + bot_click)::int8 FROM hit_top_weekly WHERE dimension = 'path'")
+                    == 10)
             #expect(try number("SELECT sum(human_click)::int8 FROM hit_top_weekly WHERE dimension = 'referrer'") == 1)
             #expect(try list("\(week)&dimension=path&includeBots=true") == everyPath)
-            #expect(try list("\(week)&dimension=path") == ["a.example /old/x 2", "a.example /p/9 1", "a.example /w/1 1", "a.example /w/2 1",
-                                                          "a.example /w/3 1", "a.example /w/admin 1", "b.example /missing 1"])
+            #expect(
+                try list("\(week)&dimension=path") == [
+                    "a.example /old/x 2", "a.example /p/9 1", "a.example /w/1 1", "a.example /w/2 1",
+                    "a.example /w/3 1", "a.example /w/admin 1", "b.example /missing 1",
+                ])
             // Partial days around the week come from the hourly rows.
             #expect(try list("from=2026-11-15T22:00:00Z&to=2026-11-23T01:00:00Z&dimension=path&includeBots=true") == everyPath)
 
             // A hit arriving late for a day without hits (so not compacted) of the compacted week still counts.
-            let workspace = try service.application.pool.withConnection { try $0.query("SELECT id FROM workspaces WHERE name = 'acme'").first!.decode(0, as: UUID.self) }
-            service.application.hits.record(.sample(workspace: workspace, host: "b.example", path: "/missing", outcome: .noMatch, platform: .other,
-                                                    time: try Date("2026-11-18T09:00:00Z", strategy: .iso8601)))
+            let workspace = try service.application.pool.withConnection {
+                try $0.query("SELECT id FROM workspaces WHERE name = 'acme'").first!.decode(0, as: UUID.self)
+            }
+            service.application.hits.record(
+                .sample(
+                    workspace: workspace, host: "b.example", path: "/missing", outcome: .noMatch, platform: .other,
+                    time: try Date("2026-11-18T09:00:00Z", strategy: .iso8601)))
             #expect(eventually { service.application.hits.counters.written == 11 })
             #expect(try list("\(week)&dimension=path&outcome=no_match") == ["a.example /old/x 2", "b.example /missing 2"])
             #expect(try list("from=2026-11-18&to=2026-11-18&dimension=path&outcome=no_match") == ["b.example /missing 1"])
             // Folded, it is in the compacted week's row too (the week is read from it alone), not pending twice.
             try service.application.pool.withConnection { try HitFold.fold(on: $0) }
             #expect(try number("SELECT count(*)::int8 FROM hit_top_pending") == 0)
-            #expect(try number("SELECT sum(human_resolve + human_click + bot_resolve + bot_click)::int8 FROM hit_top_weekly WHERE dimension = 'path'") == 11)
+            #expect(
+                try number(
+                    "SELECT sum(human_resolve + human_click + bot_resolve + bot_click)::int8 FROM hit_top_weekly WHERE dimension = 'path'")
+                    == 11)
             #expect(try list("\(week)&dimension=path&outcome=no_match") == ["a.example /old/x 2", "b.example /missing 2"])
         }
     }
@@ -250,7 +300,9 @@ struct AnalyticsAPITests {
             func at(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
             let now = at("2026-11-24T05:20:00Z")
             let reaching = try TopSources.read(from: at("2026-11-22T10:00:00Z"), to: now, now: now, on: connection)
-            #expect(reaching.days.map { $0 * 86_400 } == [at("2026-11-23T00:00:00Z"), at("2026-11-24T00:00:00Z")].map { Int($0.timeIntervalSince1970) })
+            #expect(
+                reaching.days.map { $0 * 86_400 }
+                    == [at("2026-11-23T00:00:00Z"), at("2026-11-24T00:00:00Z")].map { Int($0.timeIntervalSince1970) })
             #expect(reaching.hours.count == 1 && reaching.to == Int(at("2026-11-25T00:00:00Z").timeIntervalSince1970))
             let past = try TopSources.read(from: at("2026-11-22T10:00:00Z"), to: now, now: now.addingTimeInterval(1), on: connection)
             #expect(past.days.count == 1 && past.hours.count == 2 && past.to == Int(now.timeIntervalSince1970))
@@ -278,7 +330,10 @@ struct AnalyticsAPITests {
         newYork.timeZone = TimeZone(identifier: "America/New_York")!
         let evening = TopSources.cubeRange(cube, from: from, to: at("2026-11-16T03:00:00Z"), days: newYork, now: at("2026-11-16T02:30:00Z"))
         #expect(evening.days == [day("2026-11-15")])
-        #expect(evening.hours.last.map { [$0.start, $0.end] } == [day("2026-11-16") * 86_400, Int(at("2026-11-16T03:00:00Z").timeIntervalSince1970)])
+        #expect(
+            evening.hours.last.map { [$0.start, $0.end] } == [
+                day("2026-11-16") * 86_400, Int(at("2026-11-16T03:00:00Z").timeIntervalSince1970),
+            ])
     }
 
     @Test func summary() throws {
@@ -288,8 +343,10 @@ struct AnalyticsAPITests {
             #expect(summary["hits"]?.serialized == "8")
             #expect(summary["botHits"]?.serialized == "1")
             #expect(summary["botShare"]?.serialized == "0.1111")
-            #expect(summary["uniqueVisitors"]?.serialized == "7")   // v1-v5 on the 20th, v1 and v7 on the 21st
-            #expect(summary["byOutcome"]?.serialized == #"{"open_app":4,"excluded":1,"no_match":3,"unknown_domain":0,"unknown_scheme":0,"invalid_param":0}"#)
+            #expect(summary["uniqueVisitors"]?.serialized == "7") // v1-v5 on the 20th, v1 and v7 on the 21st
+            #expect(
+                summary["byOutcome"]?.serialized
+                    == #"{"open_app":4,"excluded":1,"no_match":3,"unknown_domain":0,"unknown_scheme":0,"invalid_param":0}"#)
             #expect(summary["bySource"]?.serialized == #"{"resolve":1,"click":7,"claim":0}"#)
             let withBots = try data.json("/v1/analytics/summary?\(Self.range)&includeBots=true")
             #expect(withBots["hits"]?.serialized == "9")
@@ -311,7 +368,7 @@ struct AnalyticsAPITests {
             #expect(clicks["source"]?.stringValue == "click")
             #expect(clicks["hits"]?.serialized == "7")
             #expect(clicks["bySource"]?.serialized == #"{"resolve":0,"click":7,"claim":0}"#)
-            #expect(clicks["uniqueVisitors"]?.serialized == "6")   // v2 only resolved
+            #expect(clicks["uniqueVisitors"]?.serialized == "6") // v2 only resolved
             #expect(try summary("&source=resolve")["hits"]?.serialized == "1")
             #expect(try summary("&source=all")["hits"]?.serialized == "8")
             let top = try service.request("GET", "/v1/analytics/top?\(Self.range)&dimension=destination", key: data.acme).json
@@ -330,8 +387,8 @@ struct AnalyticsAPITests {
             }
             try click("/widget/1?utm_source=newsletter&utm_medium=email&utm_campaign=spring+sale&utm_content=hero")
             try click("/widget/2?tab=info&utm_campaign=spring%20sale&utm_source=twitter", HitsEndToEndTests.pixel)
-            try click("/about?utm_campaign=winter")                 // claimed by no app: still a campaign tap
-            try click("/widget/3")                                  // no campaign
+            try click("/about?utm_campaign=winter") // claimed by no app: still a campaign tap
+            try click("/widget/3") // no campaign
             let url = "https://links.example.com/widget/42?utm_campaign=winter&utm_term=shoes"
                 .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             #expect(try service.request("GET", "/v1/resolve?url=\(url)", key: fixture.key).status == 200)
@@ -341,10 +398,11 @@ struct AnalyticsAPITests {
                 try connection.query("SELECT path, utm_source, utm_medium, utm_campaign, utm_term, utm_content FROM hits ORDER BY id")
                     .map { try $0.decode((String, String?, String?, String?, String?, String?).self) }
             }
-            #expect(stored.map { "\($0.0) \($0.1 ?? "-") \($0.2 ?? "-") \($0.3 ?? "-") \($0.4 ?? "-") \($0.5 ?? "-")" } == [
-                "/widget/1 newsletter email spring sale - hero", "/widget/2 twitter - spring sale - -", "/about - - winter - -",
-                "/widget/3 - - - - -", "/widget/42 - - winter shoes -",
-            ])
+            #expect(
+                stored.map { "\($0.0) \($0.1 ?? "-") \($0.2 ?? "-") \($0.3 ?? "-") \($0.4 ?? "-") \($0.5 ?? "-")" } == [
+                    "/widget/1 newsletter email spring sale - hero", "/widget/2 twitter - spring sale - -", "/about - - winter - -",
+                    "/widget/3 - - - - -", "/widget/42 - - winter shoes -",
+                ])
 
             func json(_ path: String) throws -> JSONValue {
                 let response = try service.request("GET", Self.everySource(path), key: fixture.key)
@@ -364,9 +422,12 @@ struct AnalyticsAPITests {
             #expect(try items("dimension=utm_source") == ["utm_source=newsletter hits=1", "utm_source=twitter hits=1"])
             #expect(try items("dimension=utm_term&source=resolve") == ["utm_term=shoes hits=1"])
             #expect(try items("dimension=utm_content&utm_source=newsletter") == ["utm_content=hero hits=1"])
-            #expect(try items("dimension=destination&utm_campaign=spring%20sale") == [
-                "app=\(fixture.iosApp) destination=widgetDetail appName=Widgets appPlatform=ios hits=1",
-                "app=\(fixture.androidApp) destination=widgetDetail appName=Widgets appPlatform=android hits=1"].sorted())
+            #expect(
+                try items("dimension=destination&utm_campaign=spring%20sale")
+                    == [
+                        "app=\(fixture.iosApp) destination=widgetDetail appName=Widgets appPlatform=ios hits=1",
+                        "app=\(fixture.androidApp) destination=widgetDetail appName=Widgets appPlatform=android hits=1",
+                    ].sorted())
             // Clicks only by default: the resolve's winter is left out. Each campaign's taps came from distinct visitors.
             let csv = try service.request("GET", "/v1/analytics/top?dimension=utm_campaign&format=csv", key: fixture.key)
             #expect(csv.text == "utm_campaign,hits,visitors\r\nspring sale,2,2\r\nwinter,1,1\r\n")
@@ -395,19 +456,26 @@ struct AnalyticsAPITests {
             let springCampaign = Hit.Campaign(source: "newsletter", campaign: "spring24")
             func at(_ text: String) -> Date { try! Date("2026-11-20T\(text):00Z", strategy: .iso8601) }
             let hits: [Hit] = [
-                .sample(workspace: workspace, host: "a.example", path: "/spring", time: at("10:00"), app: data.app, link: spring, campaign: springCampaign),
-                .sample(workspace: workspace, host: "a.example", path: "/spring", time: at("10:05"), app: data.app, link: spring, campaign: springCampaign),
-                .sample(workspace: workspace, host: "a.example", path: "/spring", time: at("10:10"), app: data.app, link: spring,
-                        campaign: Hit.Campaign.of(query: "utm_source=twitter", link: springCampaign)),
+                .sample(
+                    workspace: workspace, host: "a.example", path: "/spring", time: at("10:00"), app: data.app, link: spring,
+                    campaign: springCampaign),
+                .sample(
+                    workspace: workspace, host: "a.example", path: "/spring", time: at("10:05"), app: data.app, link: spring,
+                    campaign: springCampaign),
+                .sample(
+                    workspace: workspace, host: "a.example", path: "/spring", time: at("10:10"), app: data.app, link: spring,
+                    campaign: Hit.Campaign.of(query: "utm_source=twitter", link: springCampaign)),
                 .sample(workspace: workspace, host: "b.example", path: "/autumn", platform: .android, time: at("11:00"), link: autumn),
             ]
             for hit in hits { service.application.hits.record(hit) }
             #expect(eventually { service.application.hits.counters.written == 14 })
             let links = try data.json("/v1/analytics/top?\(Self.range)&dimension=link")["items"]?.arrayValue ?? []
-            #expect(links.map { "\($0["host"]?.stringValue ?? "") \($0["link"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" }
+            #expect(
+                links.map { "\($0["host"]?.stringValue ?? "") \($0["link"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" }
                     == ["a.example \(spring.canonicalText) 3", "b.example \(autumn.canonicalText) 1"])
             let sources = try data.json("/v1/analytics/top?\(Self.range)&dimension=utm_source&link=\(spring)")["items"]?.arrayValue ?? []
-            #expect(sources.map { "\($0["utm_source"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" } == ["newsletter 2", "twitter 1"])
+            #expect(
+                sources.map { "\($0["utm_source"]?.stringValue ?? "") \($0["hits"]?.serialized ?? "")" } == ["newsletter 2", "twitter 1"])
             #expect(try data.json("/v1/analytics/summary?\(Self.range)&link=\(autumn)")["byPlatform"]?["android"]?.serialized == "1")
             #expect(try data.json("/v1/analytics/summary?\(Self.range)&link=\(spring)&utm_campaign=spring24")["hits"]?.serialized == "3")
             let byLink = try data.json("/v1/analytics/timeseries?\(Self.range)&groupBy=link&host=a.example")
@@ -425,7 +493,10 @@ struct AnalyticsAPITests {
             #expect(top.headers["Content-Type"]?.hasPrefix("text/csv") == true)
             #expect(top.text == "host,path,hits\r\na.example,/old/x,2\r\nb.example,/missing,1\r\n")
             let series = try data.get("/v1/analytics/timeseries?\(Self.range)&groupBy=outcome", csv: true)
-            #expect(series.text == "start,outcome,hits,visitors\r\n2026-11-20T00:00:00Z,no_match,3,3\r\n2026-11-20T00:00:00Z,open_app,3,2\r\n2026-11-21T00:00:00Z,excluded,1,1\r\n2026-11-21T00:00:00Z,open_app,1,1\r\n")
+            #expect(
+                series.text
+                    == "start,outcome,hits,visitors\r\n2026-11-20T00:00:00Z,no_match,3,3\r\n2026-11-20T00:00:00Z,open_app,3,2\r\n2026-11-21T00:00:00Z,excluded,1,1\r\n2026-11-21T00:00:00Z,open_app,1,1\r\n"
+            )
             let summary = try data.get("/v1/analytics/summary?\(Self.range)&format=csv")
             #expect(summary.text.hasPrefix("metric,value\r\nhits,8\r\nbotHits,1\r\n"))
         }
@@ -448,49 +519,51 @@ struct AnalyticsAPITests {
         }
     }
 
-    @Test("bad parameters are 400 with a clear detail", arguments: [
-        ("/v1/analytics/timeseries?interval=week", "interval"),
-        ("/v1/analytics/timeseries?groupBy=color", "groupBy"),
-        ("/v1/analytics/timeseries?tz=Mars/Olympus", "tz"),
-        ("/v1/analytics/timeseries?from=yesterday", "from"),
-        ("/v1/analytics/timeseries?from=2026-11-21&to=2026-11-20", "before"),
-        ("/v1/analytics/timeseries?from=2026-02-30", "from"),
-        // A year 0 reached PostgreSQL, which refuses it: a 500 (found by scripts/fuzz-api).
-        ("/v1/analytics/timeseries?to=0000-01-01", "1970"),
-        ("/v1/analytics/summary?from=1969-12-31", "1970"),
-        ("/v1/analytics/timeseries?from=2020-01-01&to=2026-01-01", "400 days"),
-        ("/v1/analytics/timeseries?from=2026-01-01&to=2026-03-01&interval=hour", "31 days"),
-        ("/v1/analytics/timeseries?outcome=opened", "outcome"),
-        ("/v1/analytics/timeseries?source=email", "source"),
-        ("/v1/analytics/timeseries?includeBots=yes", "includeBots"),
-        ("/v1/analytics/timeseries?app=42", "app"),
-        ("/v1/analytics/timeseries?groupby=outcome", "Unknown parameter 'groupby'"),
-        ("/v1/analytics/top", "dimension is required"),
-        ("/v1/analytics/top?dimension=planet", "dimension"),
-        ("/v1/analytics/top?dimension=path&limit=0", "limit"),
-        ("/v1/analytics/top?dimension=path&app=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11", "app filter"),
-        ("/v1/analytics/summary?format=xml", "format"),
-        ("/v1/analytics/summary?link=42", "link"),
-        ("/v1/analytics/summary?utm_source=", "utm_source"),
-        ("/v1/analytics/timeseries?utm_term=" + String(repeating: "x", count: 201), "utm_term"),
-        ("/v1/analytics/timeseries?groupBy=utm_color", "groupBy"),
-        ("/v1/analytics/top?dimension=utm_color", "dimension"),
-        ("/v1/analytics/top?dimension=path&utm_campaign=spring", "utm_*"),
-        ("/v1/analytics/top?dimension=referrer&link=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11", "link, utm_*"),
-        ("/v1/analytics/top?dimension=path&country=DE", "country"),
-        ("/v1/analytics/top?dimension=path&sort=visitors", "sort=visitors"),
-        ("/v1/analytics/top?dimension=country&sort=people", "sort"),
-        ("/v1/analytics/summary?country=de", "country"),
-        ("/v1/analytics/summary?country=DEU", "country"),
-        ("/v1/analytics/summary?device=phone", "device"),
-        ("/v1/analytics/summary?os=", "os"),
-        ("/v1/analytics/summary?browser=" + String(repeating: "x", count: 101), "browser"),
-        ("/v1/analytics/summary?period=week", "period"),
-        ("/v1/analytics/summary?period=7d&from=2026-11-01", "period"),
-        ("/v1/analytics/summary?compare=last", "compare"),
-        ("/v1/analytics/summary?from=1970-01-01&to=1970-01-02&compare=previous", "1970"),
-        ("/v1/analytics/summary?source=everything", "source"),
-    ])
+    @Test(
+        "bad parameters are 400 with a clear detail",
+        arguments: [
+            ("/v1/analytics/timeseries?interval=week", "interval"),
+            ("/v1/analytics/timeseries?groupBy=color", "groupBy"),
+            ("/v1/analytics/timeseries?tz=Mars/Olympus", "tz"),
+            ("/v1/analytics/timeseries?from=yesterday", "from"),
+            ("/v1/analytics/timeseries?from=2026-11-21&to=2026-11-20", "before"),
+            ("/v1/analytics/timeseries?from=2026-02-30", "from"),
+            // A year 0 reached PostgreSQL, which refuses it: a 500 (found by scripts/fuzz-api).
+            ("/v1/analytics/timeseries?to=0000-01-01", "1970"),
+            ("/v1/analytics/summary?from=1969-12-31", "1970"),
+            ("/v1/analytics/timeseries?from=2020-01-01&to=2026-01-01", "400 days"),
+            ("/v1/analytics/timeseries?from=2026-01-01&to=2026-03-01&interval=hour", "31 days"),
+            ("/v1/analytics/timeseries?outcome=opened", "outcome"),
+            ("/v1/analytics/timeseries?source=email", "source"),
+            ("/v1/analytics/timeseries?includeBots=yes", "includeBots"),
+            ("/v1/analytics/timeseries?app=42", "app"),
+            ("/v1/analytics/timeseries?groupby=outcome", "Unknown parameter 'groupby'"),
+            ("/v1/analytics/top", "dimension is required"),
+            ("/v1/analytics/top?dimension=planet", "dimension"),
+            ("/v1/analytics/top?dimension=path&limit=0", "limit"),
+            ("/v1/analytics/top?dimension=path&app=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11", "app filter"),
+            ("/v1/analytics/summary?format=xml", "format"),
+            ("/v1/analytics/summary?link=42", "link"),
+            ("/v1/analytics/summary?utm_source=", "utm_source"),
+            ("/v1/analytics/timeseries?utm_term=" + String(repeating: "x", count: 201), "utm_term"),
+            ("/v1/analytics/timeseries?groupBy=utm_color", "groupBy"),
+            ("/v1/analytics/top?dimension=utm_color", "dimension"),
+            ("/v1/analytics/top?dimension=path&utm_campaign=spring", "utm_*"),
+            ("/v1/analytics/top?dimension=referrer&link=7b1a6c8e-2f0e-4b8a-9d8e-2f5c1f3f8a11", "link, utm_*"),
+            ("/v1/analytics/top?dimension=path&country=DE", "country"),
+            ("/v1/analytics/top?dimension=path&sort=visitors", "sort=visitors"),
+            ("/v1/analytics/top?dimension=country&sort=people", "sort"),
+            ("/v1/analytics/summary?country=de", "country"),
+            ("/v1/analytics/summary?country=DEU", "country"),
+            ("/v1/analytics/summary?device=phone", "device"),
+            ("/v1/analytics/summary?os=", "os"),
+            ("/v1/analytics/summary?browser=" + String(repeating: "x", count: 101), "browser"),
+            ("/v1/analytics/summary?period=week", "period"),
+            ("/v1/analytics/summary?period=7d&from=2026-11-01", "period"),
+            ("/v1/analytics/summary?compare=last", "compare"),
+            ("/v1/analytics/summary?from=1970-01-01&to=1970-01-02&compare=previous", "1970"),
+            ("/v1/analytics/summary?source=everything", "source"),
+        ])
     func badParameters(path: String, mention: String) throws {
         try TestService.with { service throws in
             let response = try service.request("GET", path, key: try service.key(scope: .read))

@@ -13,13 +13,16 @@ struct AnalyticsCubeTests {
     /// columns `AnalyticsCube.all` lists, in slot order (the cubes it made, 1 to 7; `migrations/0025` adds the others).
     @Test func theUpgradeRegroupsAsTheCubesAreDefined() throws {
         let migration = try String(contentsOf: migrationsDirectory.appendingPathComponent("0023_hit_cubes.sql"), encoding: .utf8)
-        let rows = migration.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("(") && $0.contains("::int2") }
+        let rows = migration.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            $0.hasPrefix("(") && $0.contains("::int2")
+        }
         let written = rows.map { row in
             row.trimmingCharacters(in: CharacterSet(charactersIn: "(),")).components(separatedBy: ", ")
                 .map { $0.replacingOccurrences(of: "r.", with: "") }
         }
         let defined = AnalyticsCube.all.filter { $0.id <= 7 }.sorted { $0.id < $1.id }.map { cube in
-            ["\(cube.id)::int2"] + cube.dimensions.map(\.hitsColumn) + Array(repeating: "NULL::text", count: AnalyticsCube.slots - cube.dimensions.count)
+            ["\(cube.id)::int2"] + cube.dimensions.map(\.hitsColumn)
+                + Array(repeating: "NULL::text", count: AnalyticsCube.slots - cube.dimensions.count)
         }
         #expect(written == defined)
     }
@@ -44,7 +47,8 @@ struct AnalyticsCubeTests {
             let columns = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
             let daily = columns.replacingOccurrences(of: "hour", with: "day")
             try pool.withConnection { connection in
-                try connection.executeScript("""
+                try connection.executeScript(
+                    """
                     CREATE TABLE hits_p20261120 PARTITION OF hits FOR VALUES FROM ('2026-11-20T00:00:00Z') TO ('2026-11-22T00:00:00Z');
                     INSERT INTO hits (time, workspace_id, hostname, path, outcome, app_id, rule_id, destination_type, source, platform, is_bot,
                                       visitor_hash, served, country, os, browser, device, link_id, utm_source, utm_campaign)
@@ -86,7 +90,8 @@ struct AnalyticsCubeTests {
             let columns = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
             let daily = columns.replacingOccurrences(of: "hour", with: "day")
             try pool.withConnection { connection in
-                try connection.executeScript("""
+                try connection.executeScript(
+                    """
                     CREATE TABLE hits_p20261120 PARTITION OF hits FOR VALUES FROM ('2026-11-20T00:00:00Z') TO ('2026-11-22T00:00:00Z');
                     INSERT INTO hits (time, workspace_id, hostname, path, outcome, app_id, destination_type, source, platform, is_bot,
                                       visitor_hash, served, browser, link_id)
@@ -106,7 +111,9 @@ struct AnalyticsCubeTests {
             let hourly = try rows(AnalyticsCube.rollupSQL(where: before, cubes: perLink))
             #expect(Set(hourly.map { $0.prefix { $0 != " " } }) == ["12", "13"])
             #expect(try rows("SELECT \(columns) FROM hit_cubes_hourly") == hourly)
-            #expect(try rows("SELECT \(daily) FROM hit_cubes_daily") == rows(AnalyticsCube.rollupSQL(where: before, daily: true, cubes: perLink)))
+            #expect(
+                try rows("SELECT \(daily) FROM hit_cubes_daily")
+                    == rows(AnalyticsCube.rollupSQL(where: before, daily: true, cubes: perLink)))
         }
     }
 
@@ -118,7 +125,8 @@ struct AnalyticsCubeTests {
             let columns = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
             let daily = columns.replacingOccurrences(of: "hour", with: "day")
             try pool.withConnection { connection in
-                try connection.executeScript("""
+                try connection.executeScript(
+                    """
                     CREATE TABLE hits_p20261120 PARTITION OF hits FOR VALUES FROM ('2026-11-20T00:00:00Z') TO ('2026-11-22T00:00:00Z');
                     INSERT INTO hits (time, workspace_id, hostname, path, outcome, source, platform, is_bot, visitor_hash, served, country,
                                       os, device, link_id, target, variant)
@@ -151,7 +159,8 @@ struct AnalyticsCubeTests {
         try Self.migratedBefore(26) { pool, migrations in
             let columns = "workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click"
             try pool.withConnection { connection in
-                try connection.executeScript("""
+                try connection.executeScript(
+                    """
                     CREATE TABLE hits_p20261120 PARTITION OF hits FOR VALUES FROM ('2026-11-20T00:00:00Z') TO ('2026-11-22T00:00:00Z');
                     INSERT INTO hits (time, workspace_id, hostname, path, outcome, source, platform, is_bot, referrer_host)
                     SELECT timestamptz '2026-11-20T00:00:00Z' + i * interval '37 minutes', md5('acme')::uuid, 'h' || i % 2 || '.example',
@@ -184,10 +193,11 @@ struct AnalyticsCubeTests {
             let link = UUID()
             let tapped = try Date("2026-11-20T22:30:00Z", strategy: .iso8601)
             for (index, country) in ["DE", "DE", "FR"].enumerated() {
-                service.application.hits.record(.sample(
-                    workspace: workspace, host: "a.example", path: "/s/spring", time: tapped.addingTimeInterval(Double(index) * 3600),
-                    visitor: "c\(index)", link: link, campaign: Hit.Campaign(source: "mail", campaign: "spring"),
-                    country: country, os: "iOS", browser: "Mobile Safari", device: "mobile"))
+                service.application.hits.record(
+                    .sample(
+                        workspace: workspace, host: "a.example", path: "/s/spring", time: tapped.addingTimeInterval(Double(index) * 3600),
+                        visitor: "c\(index)", link: link, campaign: Hit.Campaign(source: "mail", campaign: "spring"),
+                        country: country, os: "iOS", browser: "Mobile Safari", device: "mobile"))
             }
             #expect(eventually { service.application.hits.counters.written == 13 })
             let range = "from=2026-11-19&to=2026-11-22"
@@ -225,14 +235,17 @@ struct AnalyticsCubeTests {
             let tops = "workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click"
             let pool = service.application.pool
             #expect(try Self.topRows("SELECT \(tops) FROM hit_top_hourly", pool) == Self.topRows(Self.topRollupSQL(daily: false), pool))
-            #expect(try Self.topRows("SELECT \(tops.replacingOccurrences(of: "hour", with: "day")) FROM hit_top_daily", pool)
+            #expect(
+                try Self.topRows("SELECT \(tops.replacingOccurrences(of: "hour", with: "day")) FROM hit_top_daily", pool)
                     == Self.topRows(Self.topRollupSQL(daily: true), pool))
             #expect(try Self.topRows(Self.topRollupSQL(daily: true), pool).count > 10)
             // What the writer and the fold made is what `rollupSQL` makes of the raw hits (the benchmark builds with it).
             func rows(_ sql: String) throws -> [String] { try Self.cubeRows(sql, service.application.pool) }
             let slots = "workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors"
             #expect(try rows("SELECT \(slots) FROM hit_cubes_hourly") == rows(AnalyticsCube.rollupSQL()))
-            #expect(try rows("SELECT \(slots.replacingOccurrences(of: "hour", with: "day")) FROM hit_cubes_daily") == rows(AnalyticsCube.rollupSQL(daily: true)))
+            #expect(
+                try rows("SELECT \(slots.replacingOccurrences(of: "hour", with: "day")) FROM hit_cubes_daily")
+                    == rows(AnalyticsCube.rollupSQL(daily: true)))
             #expect(try rows(AnalyticsCube.rollupSQL()).count > 20)
             // Every cube has its daily rows from the first fold of a day on, over or not, each with its visitors counted.
             #expect(try number("SELECT count(DISTINCT day)::int8 FROM hit_cubes_daily WHERE cube IN (\(AnalyticsCube.hourlyIDs))") == 2)
@@ -241,7 +254,9 @@ struct AnalyticsCubeTests {
             // Hits alike everywhere; in Paris a whole UTC day's visitors go to the bucket holding its noon (from the
             // daily sketch) where the pending rows put each hour's in its own bucket.
             #expect(try answersButParisVisitors() == Self.withoutParisVisitors(pending))
-            #expect(try Self.withoutBucketVisitors(answers()[1]).contains(#""start":"2026-11-20T00:00:00+01:00","total":8,"groups":{"(none)":7,"DE":1}"#))
+            #expect(
+                try Self.withoutBucketVisitors(answers()[1]).contains(
+                    #""start":"2026-11-20T00:00:00+01:00","total":8,"groups":{"(none)":7,"DE":1}"#))
             let folded = try answers()
 
             // The days are over: maintenance compacts the top values; the cubes' daily rows were there already.
@@ -253,9 +268,11 @@ struct AnalyticsCubeTests {
             // Late taps on a compacted day are counted there once folded, and read the same before: a new visitor, and
             // one already counted that day, once (while pending, the link's day is its daily sketch with the pending one).
             for visitor in ["c9", "c0"] {
-                service.application.hits.record(.sample(
-                    workspace: workspace, host: "a.example", path: "/s/spring", time: tapped, visitor: visitor, link: link,
-                    campaign: Hit.Campaign(source: "mail", campaign: "spring"), country: "DE", os: "iOS", browser: "Mobile Safari", device: "mobile"))
+                service.application.hits.record(
+                    .sample(
+                        workspace: workspace, host: "a.example", path: "/s/spring", time: tapped, visitor: visitor, link: link,
+                        campaign: Hit.Campaign(source: "mail", campaign: "spring"), country: "DE", os: "iOS", browser: "Mobile Safari",
+                        device: "mobile"))
             }
             #expect(eventually { service.application.hits.counters.written == 15 })
             let late = try answersButParisVisitors()
@@ -272,10 +289,13 @@ struct AnalyticsCubeTests {
     /// with its sketch's cardinality, in order: what two sets of cube rows are compared by.
     static func cubeRows(_ sql: String, _ pool: ConnectionPool) throws -> [String] {
         try pool.withConnection { connection in
-            try connection.query(Query(unsafeSQL: """
-                SELECT concat_ws(' ', cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, round(hll_cardinality(visitors)))
-                FROM (\(sql)) r(workspace_id, cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, visitors) ORDER BY 1
-                """)).map { try $0.decode(0, as: String.self) }
+            try connection.query(
+                Query(
+                    unsafeSQL: """
+                        SELECT concat_ws(' ', cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, round(hll_cardinality(visitors)))
+                        FROM (\(sql)) r(workspace_id, cube, t, source, is_bot, \(AnalyticsCube.slotList), hits, visitors) ORDER BY 1
+                        """)
+            ).map { try $0.decode(0, as: String.self) }
         }
     }
 
@@ -299,10 +319,13 @@ struct AnalyticsCubeTests {
     /// The top-value rows `sql` selects (as `hit_top_hourly`'s or `_daily`'s columns), each as one line, in order.
     static func topRows(_ sql: String, _ pool: ConnectionPool) throws -> [String] {
         try pool.withConnection { connection in
-            try connection.query(Query(unsafeSQL: """
-                SELECT concat_ws(' ', d, t, hostname, value, outcome, hr, hc, br, bc)
-                FROM (\(sql)) r(workspace_id, d, t, hostname, value, outcome, hr, hc, br, bc) ORDER BY 1
-                """)).map { try $0.decode(0, as: String.self) }
+            try connection.query(
+                Query(
+                    unsafeSQL: """
+                        SELECT concat_ws(' ', d, t, hostname, value, outcome, hr, hc, br, bc)
+                        FROM (\(sql)) r(workspace_id, d, t, hostname, value, outcome, hr, hc, br, bc) ORDER BY 1
+                        """)
+            ).map { try $0.decode(0, as: String.self) }
         }
     }
 
@@ -327,7 +350,8 @@ struct AnalyticsCubeTests {
             #expect(refused.text.contains("(country, os, browser, device, platform)"))
             #expect(try data.get("/v1/analytics/timeseries?groupBy=browser&utm_campaign=spring").status == 400)
             // The audience cubes count per UTC day: a question on one is answered for whole UTC days, and says so.
-            let audience = try data.json("/v1/analytics/top?from=2026-11-20T10:00:00Z&to=2026-11-20T13:00:00Z&dimension=country&link=\(UUID())&compare=previous")
+            let audience = try data.json(
+                "/v1/analytics/top?from=2026-11-20T10:00:00Z&to=2026-11-20T13:00:00Z&dimension=country&link=\(UUID())&compare=previous")
             #expect(audience["from"]?.stringValue == "2026-11-20T00:00:00Z")
             #expect(audience["to"]?.stringValue == "2026-11-21T00:00:00Z")
             #expect(audience["previousFrom"]?.stringValue == "2026-11-19T00:00:00Z")

@@ -32,12 +32,17 @@ struct AnalyticsDimensionsTests {
                 try $0.query("SELECT id FROM workspaces WHERE name = 'acme'").first!.decode(0, as: UUID.self)
             }
             func at(_ text: String) -> Date { try! Date("2026-\(text):00Z", strategy: .iso8601) }
-            let spring = Hit.Campaign(source: "newsletter", campaign: "spring"), summer = Hit.Campaign(source: "newsletter", campaign: "summer")
-            func tap(_ visitor: String, _ time: String, _ country: String, _ os: String, _ browser: String, _ device: String,
-                     link: UUID, campaign: Hit.Campaign, bot: Bool = false) -> Hit {
-                .sample(workspace: workspace, host: "a.example", path: "/x", platform: os == "iOS" ? .ios : os == "Android" ? .android : .desktop,
-                        isBot: bot, time: at(time), visitor: visitor, link: link, campaign: campaign, country: country, os: os,
-                        browser: browser, device: device)
+            let spring = Hit.Campaign(source: "newsletter", campaign: "spring"),
+                summer = Hit.Campaign(source: "newsletter", campaign: "summer")
+            func tap(
+                _ visitor: String, _ time: String, _ country: String, _ os: String, _ browser: String, _ device: String,
+                link: UUID, campaign: Hit.Campaign, bot: Bool = false
+            ) -> Hit {
+                .sample(
+                    workspace: workspace, host: "a.example", path: "/x",
+                    platform: os == "iOS" ? .ios : os == "Android" ? .android : .desktop,
+                    isBot: bot, time: at(time), visitor: visitor, link: link, campaign: campaign, country: country, os: os,
+                    browser: browser, device: device)
             }
             let iPhone = ("DE", "iOS", "Mobile Safari", "mobile")
             let hits = [
@@ -78,10 +83,13 @@ struct AnalyticsDimensionsTests {
     @Test func campaignsByUniqueVisitorsFromACountryOnADevice() throws {
         try TestService.with { service throws in
             let taps = try Taps(service)
-            #expect(try taps.top("dimension=utm_campaign&sort=visitors&os=iOS&country=DE&device=mobile&compare=previous")
+            #expect(
+                try taps.top("dimension=utm_campaign&sort=visitors&os=iOS&country=DE&device=mobile&compare=previous")
                     == ["spring 4/2 before 1/1", "summer 1/1 before 0/0"])
             let answer = try taps.json("/v1/analytics/top?\(Taps.range)&dimension=utm_campaign&os=iOS&country=DE&compare=previous")
-            #expect(answer["previousFrom"]?.stringValue == "2026-11-18T00:00:00Z" && answer["previousTo"]?.stringValue == "2026-11-20T00:00:00Z")
+            #expect(
+                answer["previousFrom"]?.stringValue == "2026-11-18T00:00:00Z" && answer["previousTo"]?.stringValue == "2026-11-20T00:00:00Z"
+            )
             #expect(answer["filters"]?.serialized == #"{"country":"DE","os":"iOS"}"#)
         }
     }
@@ -96,14 +104,15 @@ struct AnalyticsDimensionsTests {
             #expect(try taps.top("dimension=device") == ["mobile 6/4", "desktop 1/1"])
             #expect(try taps.top("dimension=device&includeBots=true") == ["mobile 6/4", "bot 1/1", "desktop 1/1"])
             // Per link: L1's visitors are vA, vB and vD on the 20th and vA again on the 21st.
-            #expect(try taps.top("dimension=link&sort=visitors").map { $0.split(separator: " ").last.map(String.init) ?? "" } == ["6/4", "1/1"])
+            #expect(
+                try taps.top("dimension=link&sort=visitors").map { $0.split(separator: " ").last.map(String.init) ?? "" } == ["6/4", "1/1"])
 
             let series = try taps.json("/v1/analytics/timeseries?\(Taps.range)&groupBy=device")
             let first = try #require(series["buckets"]?.arrayValue?.first)
             #expect(AnalyticsAPITests.groups(first) == ["mobile": "5", "desktop": "1"])
             #expect(first["groupVisitors"]?["mobile"]?.serialized == "3")
             #expect(first["visitors"]?.serialized == "4")
-            #expect(series["visitors"]?.serialized == "5")   // 4 on the 20th, vA on the 21st
+            #expect(series["visitors"]?.serialized == "5") // 4 on the 20th, vA on the 21st
 
             let german = try taps.json("/v1/analytics/summary?\(Taps.range)&country=DE&device=mobile")
             #expect(german["hits"]?.serialized == "5")
@@ -144,14 +153,24 @@ struct AnalyticsDimensionsTests {
     @Test func idsComeWithTheirNames() throws {
         try TestService.with { service throws in
             let fixture = try Fixture(service)
-            let link = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: """
-                {"domain":"\(fixture.host)","slug":"spring","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":7}}}
-                """)).json["id"]?.stringValue
-            #expect(try service.request("GET", "/spring", headers: [("Host", fixture.host), ("User-Agent", HitsEndToEndTests.iPhone)]).status < 400)
-            #expect(try service.request("GET", "/widget/3", headers: [("Host", fixture.host), ("User-Agent", HitsEndToEndTests.iPhone)]).status < 400)
+            let link = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                    json: """
+                        {"domain":"\(fixture.host)","slug":"spring","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":7}}}
+                        """)
+            ).json["id"]?.stringValue
+            #expect(
+                try service.request("GET", "/spring", headers: [("Host", fixture.host), ("User-Agent", HitsEndToEndTests.iPhone)]).status
+                    < 400)
+            #expect(
+                try service.request("GET", "/widget/3", headers: [("Host", fixture.host), ("User-Agent", HitsEndToEndTests.iPhone)]).status
+                    < 400)
             #expect(eventually { service.application.hits.counters.written == 2 })
             func items(_ query: String) throws -> [JSONValue] {
-                try Fixture.expect(200, service.request("GET", "/v1/analytics/top?\(query)", key: fixture.key)).json["items"]?.arrayValue ?? []
+                try Fixture.expect(200, service.request("GET", "/v1/analytics/top?\(query)", key: fixture.key)).json["items"]?.arrayValue
+                    ?? []
             }
             let links = try items("dimension=link")
             #expect(links.first?["link"]?.stringValue == link && links.first?["slug"]?.stringValue == "spring")
@@ -161,7 +180,8 @@ struct AnalyticsDimensionsTests {
             let rules = try items("dimension=rule")
             #expect(rules.first?["path"]?.stringValue == "/widget/{id}" && rules.first?["position"]?.serialized == "1")
             let destinations = try items("dimension=destination")
-            #expect(destinations.first?["title"]?.stringValue == "Widget" && destinations.first?["destination"]?.stringValue == "widgetDetail")
+            #expect(
+                destinations.first?["title"]?.stringValue == "Widget" && destinations.first?["destination"]?.stringValue == "widgetDetail")
             let csv = try service.request("GET", "/v1/analytics/top?dimension=app&format=csv", key: fixture.key)
             #expect(csv.text == "app,name,platform,hits,visitors\r\n\(fixture.iosApp),Widgets,ios,2,1\r\n")
 

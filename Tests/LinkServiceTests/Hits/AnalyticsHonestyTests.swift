@@ -31,9 +31,16 @@ struct AnalyticsHonestyTests {
                 "\(item["title"]?.stringValue ?? "-") (\(item["destination"]?.stringValue ?? "-")) \(item["appName"]?.stringValue ?? "-") "
                     + "\(item["appPlatform"]?.stringValue ?? "-") \(item["app"]?.stringValue ?? "-") \(item["hits"]?.serialized ?? "-")"
             }
-            #expect(rows == ["Widget (widgetDetail) Widgets ios \(fixture.iosApp) 2", "Widget (widgetDetail) Widgets android \(fixture.androidApp) 1"])
+            #expect(
+                rows == [
+                    "Widget (widgetDetail) Widgets ios \(fixture.iosApp) 2",
+                    "Widget (widgetDetail) Widgets android \(fixture.androidApp) 1",
+                ])
             let apps = try #require(try Self.json(fixture, "/v1/analytics/top?dimension=app")["items"]?.arrayValue)
-            #expect(apps.map { "\($0["name"]?.stringValue ?? "-") \($0["platform"]?.stringValue ?? "-")" } == ["Widgets ios", "Widgets android"])
+            #expect(
+                apps.map { "\($0["name"]?.stringValue ?? "-") \($0["platform"]?.stringValue ?? "-")" } == [
+                    "Widgets ios", "Widgets android",
+                ])
         }
     }
 
@@ -43,21 +50,25 @@ struct AnalyticsHonestyTests {
         try TestService.with { service in
             let fixture = try LandingTests.fixture(service)
             let web = try Self.created(fixture, #"{"domain":"\#(fixture.host)","slug":"page","url":"https://www.example.com/page"}"#)
-            let fallback = try Self.created(fixture, #"""
+            let fallback = try Self.created(
+                fixture,
+                #"""
                 {"domain":"\#(fixture.host)","slug":"fb","url":"https://www.example.com/fb","fallbacks":{"ios":"https://m.example.com/fb"}}
                 """#)
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"bare.example.com"}"#))
-            let expired = try Self.created(fixture, #"{"domain":"bare.example.com","slug":"old","url":"https://www.example.com/old","expiresAt":"2020-01-01T00:00:00Z"}"#)
+            let expired = try Self.created(
+                fixture,
+                #"{"domain":"bare.example.com","slug":"old","url":"https://www.example.com/old","expiresAt":"2020-01-01T00:00:00Z"}"#)
             try fixture.waitForCatalog { $0.catalog.entry(exactly: "bare.example.com") != nil }
             let clicks: [(String, String, String)] = [
-                ("/widget/1", LandingTests.Agent.iPhone, fixture.host),          // landing
-                ("/widget/1", LandingTests.Agent.chrome, fixture.host),          // web_fallback
-                ("/widget/2", LandingTests.Agent.chrome, fixture.host),          // web_fallback
-                ("/widget/1", LandingTests.Agent.bots[0], fixture.host),         // preview
-                ("/page", LandingTests.Agent.chrome, fixture.host),              // web_page
-                ("/fb", LandingTests.Agent.iPhone, fixture.host),                // link_fallback
-                ("/old", LandingTests.Agent.iPhone, "bare.example.com"),         // expired
-                ("/nothing", LandingTests.Agent.chrome, "bare.example.com"),     // not_found
+                ("/widget/1", LandingTests.Agent.iPhone, fixture.host), // landing
+                ("/widget/1", LandingTests.Agent.chrome, fixture.host), // web_fallback
+                ("/widget/2", LandingTests.Agent.chrome, fixture.host), // web_fallback
+                ("/widget/1", LandingTests.Agent.bots[0], fixture.host), // preview
+                ("/page", LandingTests.Agent.chrome, fixture.host), // web_page
+                ("/fb", LandingTests.Agent.iPhone, fixture.host), // link_fallback
+                ("/old", LandingTests.Agent.iPhone, "bare.example.com"), // expired
+                ("/nothing", LandingTests.Agent.chrome, "bare.example.com"), // not_found
             ]
             for (path, agent, host) in clicks { _ = try LandingTests.click(service, path, agent: agent, host: host) }
             #expect(eventually { service.application.hits.counters.written == clicks.count })
@@ -86,8 +97,9 @@ struct AnalyticsHonestyTests {
             let (l1, l2) = (UUID(), UUID())
             let hits: [Hit] = [("vA", "DE", l1), ("vA", "DE", l2), ("vB", "US", l1), ("vC", "FR", l1), ("vD", nil, l1), ("vE", nil, l2)]
                 .map { visitor, country, link in
-                    .sample(workspace: workspace, host: fixture.host, path: "/x", platform: .ios, isBot: false, time: Date(), visitor: visitor,
-                            link: link, country: country)
+                    .sample(
+                        workspace: workspace, host: fixture.host, path: "/x", platform: .ios, isBot: false, time: Date(), visitor: visitor,
+                        link: link, country: country)
                 }
             for hit in hits { service.application.hits.record(hit) }
             #expect(eventually { service.application.hits.counters.written == hits.count })
@@ -100,7 +112,7 @@ struct AnalyticsHonestyTests {
             #expect(countries["visitorsAddUp"] == .bool(true))
             let links = try Self.json(fixture, "/v1/analytics/top?dimension=link&sort=visitors&period=today")
             let visitors = try #require(links["items"]?.arrayValue).compactMap { $0["visitors"]?.stringValue ?? $0["visitors"]?.serialized }
-            #expect(visitors == ["4", "2"])   // vA tapped both links: 6 in the rows, 5 in all
+            #expect(visitors == ["4", "2"]) // vA tapped both links: 6 in the rows, 5 in all
             #expect(links["total"]?.serialized == #"{"hits":6,"visitors":5}"#)
             #expect(links["visitorsAddUp"] == .bool(false))
             #expect(links["unknown"]?.serialized == #"{"hits":0,"visitors":0}"#)
@@ -114,16 +126,23 @@ struct AnalyticsHonestyTests {
     @Test func aLinksBrowsersDestinationsAndServed() throws {
         try TestService.with { service in
             let fixture = try LandingTests.fixture(service)
-            let link = try Self.created(fixture, #"""
+            let link = try Self.created(
+                fixture,
+                #"""
                 {"domain":"\#(fixture.host)","slug":"spring","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":7}}}
                 """#)
             let id = try #require(link["id"]?.stringValue)
-            for agent in [LandingTests.Agent.iPhone, LandingTests.Agent.chrome] { _ = try LandingTests.click(service, "/spring", agent: agent) }
+            for agent in [LandingTests.Agent.iPhone, LandingTests.Agent.chrome] {
+                _ = try LandingTests.click(service, "/spring", agent: agent)
+            }
             #expect(eventually { service.application.hits.counters.written == 2 })
             let browsers = try Self.json(fixture, "/v1/analytics/top?dimension=browser&link=\(id)&period=today")
             #expect(try #require(browsers["total"]?["hits"]).serialized == "2")
-            let destinations = try #require(try Self.json(fixture, "/v1/analytics/top?dimension=destination&link=\(id)&period=today")["items"]?.arrayValue)
-            #expect(destinations.first?["destination"]?.stringValue == "widgetDetail" && destinations.first?["appName"]?.stringValue == "Widgets")
+            let destinations = try #require(
+                try Self.json(fixture, "/v1/analytics/top?dimension=destination&link=\(id)&period=today")["items"]?.arrayValue)
+            #expect(
+                destinations.first?["destination"]?.stringValue == "widgetDetail"
+                    && destinations.first?["appName"]?.stringValue == "Widgets")
             let summary = try Self.json(fixture, "/v1/analytics/summary?link=\(id)&period=today")
             #expect(summary["byServed"]?["landing"]?.serialized == "1")
             #expect(summary["byOutcome"]?["open_app"]?.serialized == "2")
@@ -135,11 +154,18 @@ struct AnalyticsHonestyTests {
         try TestService.with(configure: WebhookTesting.configure) { service in
             let fixture = try LandingTests.fixture(service)
             let key = try service.key(workspace: "acme", scope: .admin)
-            let spring = try #require(try Self.created(fixture, #"{"domain":"\#(fixture.host)","slug":"spring","url":"https://www.example.com/s"}"#)["id"]?.stringValue)
+            let spring = try #require(
+                try Self.created(fixture, #"{"domain":"\#(fixture.host)","slug":"spring","url":"https://www.example.com/s"}"#)["id"]?
+                    .stringValue)
             _ = try Self.created(fixture, #"{"domain":"\#(fixture.host)","slug":"summer","url":"https://www.example.com/t"}"#)
             try Fixture.expect(200, service.request("PATCH", "/v1/links/\(spring)", key: fixture.key, json: #"{"name":"Spring"}"#))
-            let hook = try #require(try Fixture.expect(201, service.request("POST", "/v1/webhooks", key: key,
-                json: #"{"url":"http://127.0.0.1:9/hooks","events":["link.created"]}"#)).json["id"]?.stringValue)
+            let hook = try #require(
+                try Fixture.expect(
+                    201,
+                    service.request(
+                        "POST", "/v1/webhooks", key: key,
+                        json: #"{"url":"http://127.0.0.1:9/hooks","events":["link.created"]}"#)
+                ).json["id"]?.stringValue)
             func entries(_ query: String) throws -> [String] {
                 try #require(try Self.json(fixture, "/v1/audit?\(query)")["items"]?.arrayValue).map {
                     "\($0["action"]?.stringValue ?? "-") \($0["resourceType"]?.stringValue ?? "-") \($0["resourceName"]?.stringValue ?? "null")"
@@ -148,7 +174,8 @@ struct AnalyticsHonestyTests {
             #expect(try entries("link=\(spring)") == ["update link \(fixture.host)/spring", "create link \(fixture.host)/spring"])
             // A secret's rotation records only that it happened: the webhook is named from before it.
             try Fixture.expect(200, service.request("POST", "/v1/webhooks/\(hook)/rotate-secret", key: key))
-            #expect(try entries("webhook=\(hook)") == ["update webhook http://127.0.0.1:9/hooks", "create webhook http://127.0.0.1:9/hooks"])
+            #expect(
+                try entries("webhook=\(hook)") == ["update webhook http://127.0.0.1:9/hooks", "create webhook http://127.0.0.1:9/hooks"])
             let everything = try entries("limit=200")
             #expect(everything.contains("create app Widgets (iOS)") && everything.contains("create app Widgets (Android)"))
             #expect(everything.contains("create destination Widget (widgetDetail) · Widgets (iOS)"))

@@ -40,20 +40,30 @@ struct AnalyticsReplicaTests {
         }
         let now = Date()
         record([
-            .sample(workspace: workspace, host: "a.example", path: "/1", time: now, visitor: "v1", country: "DE", os: "iOS", device: "mobile"),
-            .sample(workspace: workspace, host: "a.example", path: "/2", time: now, visitor: "v2", country: "FR", os: "Android", device: "mobile"),
-            .sample(workspace: workspace, host: "a.example", path: "/2", time: now, visitor: "v2", country: "FR", os: "Android", device: "mobile"),
+            .sample(
+                workspace: workspace, host: "a.example", path: "/1", time: now, visitor: "v1", country: "DE", os: "iOS", device: "mobile"),
+            .sample(
+                workspace: workspace, host: "a.example", path: "/2", time: now, visitor: "v2", country: "FR", os: "Android",
+                device: "mobile"),
+            .sample(
+                workspace: workspace, host: "a.example", path: "/2", time: now, visitor: "v2", country: "FR", os: "Android",
+                device: "mobile"),
         ])
-        let endpoints = ["/v1/analytics/summary", "/v1/analytics/top?dimension=country", "/v1/analytics/top?dimension=path",
-                         "/v1/analytics/timeseries?interval=hour&groupBy=os"]
+        let endpoints = [
+            "/v1/analytics/summary", "/v1/analytics/top?dimension=country", "/v1/analytics/top?dimension=path",
+            "/v1/analytics/timeseries?interval=hour&groupBy=os",
+        ]
         func answers(_ service: TestService) throws -> [String] {
             try endpoints.map { try Fixture.expect(200, service.request("GET", $0, key: key)).text }
         }
         // The insert position: with asynchronous commit (the test cluster's), a commit may not be written yet.
         func replayed() throws -> Bool {
-            let written = try Connection(primary.parameters).query("SELECT pg_current_wal_insert_lsn()::text").first!.decode(0, as: String.self)
-            return try Connection(replicaParameters).query(Query(unsafeSQL: "SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn", binds: [written]))
-                .first!.decode(0, as: Bool.self)
+            let written = try Connection(primary.parameters).query("SELECT pg_current_wal_insert_lsn()::text").first!.decode(
+                0, as: String.self)
+            return try Connection(replicaParameters).query(
+                Query(unsafeSQL: "SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn", binds: [written])
+            )
+            .first!.decode(0, as: Bool.self)
         }
         #expect(try eventually { try replayed() })
         let fromReplica = try answers(onReplica)
@@ -62,7 +72,10 @@ struct AnalyticsReplicaTests {
 
         // With replay paused, a new tap is counted on the primary only: the replica node's answers are the replica's.
         try Connection(replicaParameters).execute("SELECT pg_wal_replay_pause()")
-        record([.sample(workspace: workspace, host: "a.example", path: "/3", time: now, visitor: "v3", country: "DE", os: "iOS", device: "mobile")])
+        record([
+            .sample(
+                workspace: workspace, host: "a.example", path: "/3", time: now, visitor: "v3", country: "DE", os: "iOS", device: "mobile")
+        ])
         #expect(try answers(onPrimary)[0].contains(#""hits":4"#))
         #expect(try answers(onReplica) == fromReplica)
         try Connection(replicaParameters).execute("SELECT pg_wal_replay_resume()")

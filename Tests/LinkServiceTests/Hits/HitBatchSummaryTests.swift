@@ -11,8 +11,8 @@ struct HitBatchSummaryTests {
             Hit.sample(workspace: workspace, path: "/a", time: now, visitor: "v1"),
             Hit.sample(workspace: workspace, path: "/b", isBot: true, time: now, referrer: "news.example", visitor: "v2"),
             Hit.sample(workspace: workspace, path: "/a", source: .resolve, time: now, visitor: "v1"),
-            Hit.sample(workspace: workspace, path: "/a", time: now.addingTimeInterval(-86_400), visitor: "v1"),   // yesterday
-            Hit.sample(workspace: nil, path: "/a", time: now),   // no workspace: not rolled up
+            Hit.sample(workspace: workspace, path: "/a", time: now.addingTimeInterval(-86_400), visitor: "v1"), // yesterday
+            Hit.sample(workspace: nil, path: "/a", time: now), // no workspace: not rolled up
         ]
         // Runs of 1 to 5 of each kind, in an order that returns to earlier kinds.
         let pattern = [0, 0, 0, 1, 0, 2, 2, 1, 1, 1, 1, 3, 0, 4, 4, 2, 0, 3, 3, 1]
@@ -36,9 +36,12 @@ struct HitBatchSummaryTests {
         let pathA = together.tops.filter { $0.key.dimension == .path && $0.key.value == "/a" }.values
         #expect(pathA.map(\.humanClick).reduce(0, +) == Int64(pattern.filter { $0 == 0 || $0 == 3 }.count))
         #expect(pathA.map(\.humanResolve).reduce(0, +) == Int64(pattern.filter { $0 == 2 }.count))
-        #expect(together.tops.filter { $0.key.dimension == .referrer }.values.map(\.botClick).reduce(0, +) == Int64(pattern.filter { $0 == 1 }.count))
+        #expect(
+            together.tops.filter { $0.key.dimension == .referrer }.values.map(\.botClick).reduce(0, +)
+                == Int64(pattern.filter { $0 == 1 }.count))
         // Each row's distinct visitors: v1 in kind 0's, 2's and 3's rows, v2 in kind 1's.
-        #expect(together.rollups.values.map { $0.visitors.sorted() }.sorted { $0.joined() < $1.joined() } == [["v1"], ["v1"], ["v1"], ["v2"]])
+        #expect(
+            together.rollups.values.map { $0.visitors.sorted() }.sorted { $0.joined() < $1.joined() } == [["v1"], ["v1"], ["v1"], ["v2"]])
         #expect(together.days.count == 2)
     }
 }

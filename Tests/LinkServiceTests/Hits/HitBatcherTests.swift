@@ -26,20 +26,29 @@ struct HitBatcherTests {
             #expect(try harness.count() == 100_000)
             // Ids come from blocks the writer reserves (HitCopyData): unique, however the batches fell.
             #expect(try harness.count("SELECT count(DISTINCT id) FROM hits") == 100_000)
-            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_pending") + harness.count("SELECT sum(hits)::int8 FROM hit_cubes_hourly WHERE cube = 1") == 100_000)
+            #expect(
+                try harness.count("SELECT sum(hits)::int8 FROM hit_rollups_pending")
+                    + harness.count("SELECT sum(hits)::int8 FROM hit_cubes_hourly WHERE cube = 1") == 100_000)
             try harness.fold()
             #expect(try harness.count("SELECT count(*) FROM hit_rollups_pending") == 0)
             // Every cube counts every hit in its daily rows (today's), and those with hourly rows there as well.
-            #expect(try harness.count("SELECT count(*) FROM (SELECT cube FROM hit_cubes_daily GROUP BY cube HAVING sum(hits) = 100000) c")
-                == AnalyticsCube.all.count)
-            #expect(try harness.count("SELECT count(*) FROM (SELECT cube FROM hit_cubes_hourly GROUP BY cube HAVING sum(hits) = 100000) c")
-                == AnalyticsCube.all.filter(\.hourly).count)
-            #expect(try harness.count("SELECT sum(human_resolve + human_click + bot_resolve + bot_click)::int8 FROM hit_top_hourly WHERE dimension = 'path'") == 100_000)
+            #expect(
+                try harness.count("SELECT count(*) FROM (SELECT cube FROM hit_cubes_daily GROUP BY cube HAVING sum(hits) = 100000) c")
+                    == AnalyticsCube.all.count)
+            #expect(
+                try harness.count("SELECT count(*) FROM (SELECT cube FROM hit_cubes_hourly GROUP BY cube HAVING sum(hits) = 100000) c")
+                    == AnalyticsCube.all.filter(\.hourly).count)
+            #expect(
+                try harness.count(
+                    "SELECT sum(human_resolve + human_click + bot_resolve + bot_click)::int8 FROM hit_top_hourly WHERE dimension = 'path'")
+                    == 100_000)
             // The visitors of each hour's rows, unioned: 100 distinct (exact at this size).
-            #expect(try harness.count("""
-                SELECT round(hll_cardinality(hll_union_agg(visitors)))::int8 FROM hit_cubes_hourly WHERE cube = 2
-                GROUP BY (hour AT TIME ZONE 'UTC')::date
-                """) == 100)
+            #expect(
+                try harness.count(
+                    """
+                    SELECT round(hll_cardinality(hll_union_agg(visitors)))::int8 FROM hit_cubes_hourly WHERE cube = 2
+                    GROUP BY (hour AT TIME ZONE 'UTC')::date
+                    """) == 100)
         }
     }
 
@@ -83,9 +92,10 @@ struct HitBatcherTests {
         try HitHarness.with(configuration: configuration) { harness throws in
             harness.batcher.start()
             harness.batcher.record(.sample(visitor: "v1"))
-            #expect(try eventually {
-                try harness.count("SELECT coalesce(sum(hits), 0)::int8 FROM hit_cubes_hourly WHERE cube = 1") == 1
-            })
+            #expect(
+                try eventually {
+                    try harness.count("SELECT coalesce(sum(hits), 0)::int8 FROM hit_cubes_hourly WHERE cube = 1") == 1
+                })
             #expect(try harness.count("SELECT count(*) FROM hit_rollups_pending") == 0)
         }
     }
@@ -103,10 +113,11 @@ struct HitBatcherTests {
                 }
                 done.signal()
             }.start()
-            #expect(eventually {
-                let counters = harness.batcher.counters
-                return counters.accepted > 1000 && counters.queued > 0
-            })
+            #expect(
+                eventually {
+                    let counters = harness.batcher.counters
+                    return counters.accepted > 1000 && counters.queued > 0
+                })
             serving.store(false, ordering: .relaxed)
             done.wait()
             let queued = harness.batcher.counters.queued
@@ -127,7 +138,7 @@ struct HitBatcherTests {
             harness.batcher.shutdown()
             #expect(try harness.count() == 10)
             harness.batcher.record(.sample())
-            #expect(harness.batcher.counters.dropped == 1)  // after shutdown: counted, never silent
+            #expect(harness.batcher.counters.dropped == 1) // after shutdown: counted, never silent
         }
     }
 
@@ -137,7 +148,9 @@ struct HitBatcherTests {
             let path = "/a\tb\nc\\d\r\u{0}é😀,\"x\""
             harness.batcher.record(.sample(path: path, referrer: "ref\\host"))
             harness.batcher.shutdown()
-            let stored = try harness.pool.withConnection { try $0.query("SELECT path, referrer_host FROM hits").first!.decode((String, String).self) }
+            let stored = try harness.pool.withConnection {
+                try $0.query("SELECT path, referrer_host FROM hits").first!.decode((String, String).self)
+            }
             #expect(stored.0 == path.replacingOccurrences(of: "\u{0}", with: ""))
             #expect(stored.1 == "ref\\host")
         }

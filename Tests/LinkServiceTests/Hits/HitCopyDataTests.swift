@@ -36,13 +36,16 @@ struct HitCopyDataTests {
         let workspace = UUID(), app = UUID(), link = UUID()
         let campaign = Hit.Campaign(source: "news", campaign: String(repeating: "ü", count: 150))
         let hits = (0..<2_500).map { index in
-            var hit = Hit.sample(workspace: index % 7 == 0 ? nil : workspace, path: "/w/\(index)" + (index % 100 == 0 ? "\u{0}x" : ""),
-                       isBot: index % 2 == 0, app: index % 3 == 0 ? app : nil, destination: index % 5 == 0 ? "widgetDetail" : nil,
-                       referrer: index % 11 == 0 ? String(repeating: "r", count: 900) : nil, visitor: "v\(index)",
-                       served: index % 4 == 0 ? nil : Hit.Served.allCases[index % 4],
-                       link: index % 6 == 0 ? link : nil, campaign: index % 9 == 0 ? campaign : nil)
+            var hit = Hit.sample(
+                workspace: index % 7 == 0 ? nil : workspace, path: "/w/\(index)" + (index % 100 == 0 ? "\u{0}x" : ""),
+                isBot: index % 2 == 0, app: index % 3 == 0 ? app : nil, destination: index % 5 == 0 ? "widgetDetail" : nil,
+                referrer: index % 11 == 0 ? String(repeating: "r", count: 900) : nil, visitor: "v\(index)",
+                served: index % 4 == 0 ? nil : Hit.Served.allCases[index % 4],
+                link: index % 6 == 0 ? link : nil, campaign: index % 9 == 0 ? campaign : nil)
             if index % 8 != 0 {
-                (hit.country, hit.os, hit.browser) = (index % 3 == 0 ? nil : "DE", "iOS", index % 10 == 0 ? "Mobile\u{0}Safari" : "Mobile Safari")
+                (hit.country, hit.os, hit.browser) = (
+                    index % 3 == 0 ? nil : "DE", "iOS", index % 10 == 0 ? "Mobile\u{0}Safari" : "Mobile Safari"
+                )
                 hit.device = Hit.Device.allCases[index % Hit.Device.allCases.count]
             }
             if index % 5 == 1 { (hit.target, hit.variant) = ("germany", index % 2 == 0 ? "b" : nil) }
@@ -70,10 +73,17 @@ struct HitCopyDataTests {
             #expect(reader.field().map { $0.count } == (hit.workspaceID == nil ? nil : 16))
             #expect(reader.text() == hit.hostname)
             #expect(reader.text() == hit.path.replacingOccurrences(of: "\u{0}", with: ""))
-            #expect(reader.text() == nil)   // query
+            #expect(reader.text() == nil) // query
             #expect(reader.text() == hit.outcome.rawValue)
-            #expect(reader.field().map { UUID(uuid: ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7], $0[8], $0[9], $0[10], $0[11], $0[12], $0[13], $0[14], $0[15])) } == hit.appID)
-            #expect(reader.field() == nil)   // rule
+            #expect(
+                reader.field().map {
+                    UUID(
+                        uuid: (
+                            $0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7], $0[8], $0[9], $0[10], $0[11], $0[12], $0[13], $0[14],
+                            $0[15]
+                        ))
+                } == hit.appID)
+            #expect(reader.field() == nil) // rule
             #expect(reader.text() == hit.destinationType)
             #expect(reader.text() == hit.source.rawValue)
             #expect(reader.text() == hit.platform.rawValue)
@@ -81,7 +91,14 @@ struct HitCopyDataTests {
             #expect(reader.text() == hit.referrerHost)
             #expect(reader.text() == hit.visitorHash)
             #expect(reader.text() == hit.served?.rawValue)
-            #expect(reader.field().map { UUID(uuid: ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7], $0[8], $0[9], $0[10], $0[11], $0[12], $0[13], $0[14], $0[15])) } == hit.linkID)
+            #expect(
+                reader.field().map {
+                    UUID(
+                        uuid: (
+                            $0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7], $0[8], $0[9], $0[10], $0[11], $0[12], $0[13], $0[14],
+                            $0[15]
+                        ))
+                } == hit.linkID)
             #expect(reader.text() == hit.utmSource)
             #expect(reader.text() == hit.utmMedium)
             #expect(reader.text() == hit.utmCampaign)

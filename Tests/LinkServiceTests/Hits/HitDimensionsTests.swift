@@ -13,7 +13,8 @@ struct HitDimensionsTests {
     static let iPhone = HitsEndToEndTests.iPhone
     static let pixel = HitsEndToEndTests.pixel
     static let windows = HitsEndToEndTests.desktop
-    static let iPad = "Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+    static let iPad =
+        "Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
     static let galaxyTab = "Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
     static let googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 
@@ -39,12 +40,13 @@ struct HitDimensionsTests {
                 ("/widget/2", Self.pixel, "127.0.0.3"),
                 ("/widget/3", Self.windows, "127.0.0.2"),
                 ("/widget/4", Self.googlebot, "127.0.0.3"),
-                ("/widget/5", Self.iPad, "127.0.0.1"),      // in no network of the file: no country
+                ("/widget/5", Self.iPad, "127.0.0.1"), // in no network of the file: no country
                 ("/widget/6", Self.galaxyTab, "127.0.0.3"),
             ]
             for click in clicks {
-                let response = try HTTPTestClient.request(port: service.port, path: click.path,
-                                                          headers: [("Host", "links.example.com"), ("User-Agent", click.agent)], source: click.from)
+                let response = try HTTPTestClient.request(
+                    port: service.port, path: click.path,
+                    headers: [("Host", "links.example.com"), ("User-Agent", click.agent)], source: click.from)
                 #expect(response.status < 500)
             }
             #expect(eventually { service.application.hits.counters.written == clicks.count })
@@ -61,17 +63,20 @@ struct HitDimensionsTests {
 
             // What analytics answer of them: the taps by country, OS, browser and device, bots only when asked.
             func top(_ query: String) throws -> [String] {
-                try Fixture.expect(200, service.request("GET", "/v1/analytics/top?\(query)", key: fixture.key)).json["items"]?.arrayValue?.map {
-                    guard case .object(let members) = $0, let first = members.first else { return "" }
-                    return "\(first.value.stringValue ?? "") \($0["hits"]?.serialized ?? "")/\($0["visitors"]?.serialized ?? "")"
-                } ?? []
+                try Fixture.expect(200, service.request("GET", "/v1/analytics/top?\(query)", key: fixture.key)).json["items"]?.arrayValue?
+                    .map {
+                        guard case .object(let members) = $0, let first = members.first else { return "" }
+                        return "\(first.value.stringValue ?? "") \($0["hits"]?.serialized ?? "")/\($0["visitors"]?.serialized ?? "")"
+                    } ?? []
             }
-            #expect(try top("dimension=country").sorted() == ["DE 2/2", "US 2/2"])   // the iPad's address is in no network
+            #expect(try top("dimension=country").sorted() == ["DE 2/2", "US 2/2"]) // the iPad's address is in no network
             #expect(try top("dimension=os").sorted() == ["Android 2/2", "Windows 1/1", "iOS 2/2"])
             #expect(try top("dimension=device").sorted() == ["desktop 1/1", "mobile 2/2", "tablet 2/2"])
             #expect(try top("dimension=device&includeBots=true").contains("bot 1/1"))
             #expect(try top("dimension=browser&country=DE").sorted() == ["Chrome 1/1", "Mobile Safari 1/1"])
-            let german = try Fixture.expect(200, service.request("GET", "/v1/analytics/summary?country=DE&os=iOS&device=mobile", key: fixture.key)).json
+            let german = try Fixture.expect(
+                200, service.request("GET", "/v1/analytics/summary?country=DE&os=iOS&device=mobile", key: fixture.key)
+            ).json
             #expect(german["hits"]?.serialized == "1" && german["uniqueVisitors"]?.serialized == "1")
         }
     }
@@ -80,11 +85,13 @@ struct HitDimensionsTests {
     @Test func withoutADatabaseHitsHaveNoCountry() throws {
         try TestService.with { service throws in
             _ = try Fixture(service)
-            _ = try HTTPTestClient.request(port: service.port, path: "/widget/1", headers: [("Host", "links.example.com"), ("User-Agent", Self.pixel)],
-                                           source: "127.0.0.2")
+            _ = try HTTPTestClient.request(
+                port: service.port, path: "/widget/1", headers: [("Host", "links.example.com"), ("User-Agent", Self.pixel)],
+                source: "127.0.0.2")
             // A HEAD is a bot whatever it claims to be: so is its device.
-            _ = try HTTPTestClient.request(port: service.port, method: "HEAD", path: "/widget/2",
-                                           headers: [("Host", "links.example.com"), ("User-Agent", Self.iPhone)])
+            _ = try HTTPTestClient.request(
+                port: service.port, method: "HEAD", path: "/widget/2",
+                headers: [("Host", "links.example.com"), ("User-Agent", Self.iPhone)])
             #expect(eventually { service.application.hits.counters.written == 2 })
             let rows = try service.application.pool.withConnection { connection in
                 try connection.query("SELECT country, os, browser, device FROM hits ORDER BY path")
@@ -128,7 +135,10 @@ struct HitDimensionsTests {
             for index in 0..<100_000 where countries.country(of: index % 2 == 0 ? "127.0.0.2" : "::ffff:127.0.0.9") != nil { found += 1 }
         }
         #expect(found == 50_000)
-        print(String(format: "GeoIP: %.2f µs per lookup", Double(elapsed.components.attoseconds) / 1e12 / 100_000
-                     + Double(elapsed.components.seconds) * 1e6 / 100_000))
+        print(
+            String(
+                format: "GeoIP: %.2f µs per lookup",
+                Double(elapsed.components.attoseconds) / 1e12 / 100_000
+                    + Double(elapsed.components.seconds) * 1e6 / 100_000))
     }
 }

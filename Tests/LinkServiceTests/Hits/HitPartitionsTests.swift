@@ -22,7 +22,8 @@ struct HitPartitionsTests {
             try harness.pool.withConnection { try HitPartitions.ensure(days: [today - 45, today - 31, today - 30], on: $0) }
             try harness.pool.withConnection { connection in
                 for day in [today - 45, today - 31, today - 30] {
-                    try connection.execute("""
+                    try connection.execute(
+                        """
                         INSERT INTO hits (time, hostname, path, outcome, source, platform, is_bot)
                         VALUES (to_timestamp(\(Int(day) * 86_400 + 3600)), 'h', '/', 'no_match', 'click', 'ios', false)
                         """)
@@ -30,7 +31,7 @@ struct HitPartitionsTests {
             }
             let result = try harness.batcher.store.maintain()
             #expect(result.partitions == Set((today - 30)...(today + 7)).subtracting((today - 29)...(today - 2)))
-            #expect(try harness.count() == 1)   // the rows of the two expired days went with their partitions
+            #expect(try harness.count() == 1) // the rows of the two expired days went with their partitions
             #expect(try harness.count("SELECT count(*) FROM hit_visitor_salts") == 2)
             #expect(result.salts.keys.sorted() == [today, today + 1])
         }
@@ -55,17 +56,21 @@ struct HitPartitionsTests {
         try HitHarness.with { harness throws in
             harness.batcher.start()
             #expect(try eventually { try harness.count("SELECT count(*) FROM hit_visitor_salts") == 2 })
-            #expect(eventually { harness.batcher.visitors.hash(ip: "192.0.2.1", userAgent: "UA") == {
-                let other = VisitorHasher()
-                let salts = (try? harness.batcher.store.maintain().salts) ?? [:]
-                other.install(salts)
-                return other.hash(ip: "192.0.2.1", userAgent: "UA")
-            }() })
+            #expect(
+                eventually {
+                    harness.batcher.visitors.hash(ip: "192.0.2.1", userAgent: "UA")
+                        == {
+                            let other = VisitorHasher()
+                            let salts = (try? harness.batcher.store.maintain().salts) ?? [:]
+                            other.install(salts)
+                            return other.hash(ip: "192.0.2.1", userAgent: "UA")
+                        }()
+                })
             let hasher = harness.batcher.visitors
             let now = Date()
             let hash = hasher.hash(ip: "192.0.2.1", userAgent: "UA", at: now)
             #expect(hash.count == 32)
-            #expect(hash.allSatisfy { "0123456789abcdef".contains($0) })   // hex digits only: no trace of the dotted address
+            #expect(hash.allSatisfy { "0123456789abcdef".contains($0) }) // hex digits only: no trace of the dotted address
             #expect(hasher.hash(ip: "192.0.2.1", userAgent: "UA", at: now) == hash)
             #expect(hasher.hash(ip: "192.0.2.2", userAgent: "UA", at: now) != hash)
             #expect(hasher.hash(ip: "192.0.2.1", userAgent: "UA", at: now.addingTimeInterval(86_400)) != hash)

@@ -20,7 +20,9 @@ struct HitSpoolTests {
         init() throws {
             cluster = EmbeddedCluster(dataDirectory: directory.appendingPathComponent("pg"), logger: .quiet, durable: false)
             try cluster.start()
-            pool = ConnectionPool(parameters: try ConnectionParameters(cluster.connectionString), maxConnections: 2, acquireTimeout: .seconds(2), logger: .quiet)
+            pool = ConnectionPool(
+                parameters: try ConnectionParameters(cluster.connectionString), maxConnections: 2, acquireTimeout: .seconds(2),
+                logger: .quiet)
             try Migrator(migrations: Migration.load(from: migrationsDirectory), logger: .quiet).migrate(using: pool)
         }
 
@@ -37,7 +39,8 @@ struct HitSpoolTests {
         func rolledUp() throws -> Int {
             try pool.withConnection { connection in
                 try HitFold.fold(on: connection)
-                return try connection.query("SELECT coalesce(sum(hits), 0)::int8 FROM hit_cubes_hourly WHERE cube = 1").first!.decode(0, as: Int.self)
+                return try connection.query("SELECT coalesce(sum(hits), 0)::int8 FROM hit_cubes_hourly WHERE cube = 1").first!.decode(
+                    0, as: Int.self)
             }
         }
     }
@@ -46,7 +49,9 @@ struct HitSpoolTests {
         let database = try PrivateDatabase()
         defer { database.close() }
         let spool = database.directory.appendingPathComponent("spool")
-        let batcher = try HitBatcher(pool: database.pool, configuration: HitsConfiguration(spoolDirectory: spool, memoryLimit: 2_000, spoolSegmentSize: 3_000), logger: .quiet)
+        let batcher = try HitBatcher(
+            pool: database.pool, configuration: HitsConfiguration(spoolDirectory: spool, memoryLimit: 2_000, spoolSegmentSize: 3_000),
+            logger: .quiet)
         batcher.start()
         let workspace = UUID()
         var next = 0
@@ -54,14 +59,14 @@ struct HitSpoolTests {
             for _ in 0..<count {
                 batcher.record(.sample(workspace: workspace, path: "/\(next)"))
                 next += 1
-                if pause > 0, next % 500 == 0 { usleep(pause) }   // the load's pace, not a wait
+                if pause > 0, next % 500 == 0 { usleep(pause) } // the load's pace, not a wait
             }
         }
         send(5_000)
         #expect(eventually { batcher.counters.written == 5_000 })
 
         database.cluster.stop()
-        send(12_000, pause: 20_000)   // ~0.5 s of load with the database down
+        send(12_000, pause: 20_000) // ~0.5 s of load with the database down
         #expect(eventually { batcher.counters.spooled > 0 })
         let during = batcher.counters
         #expect(during.written == 5_000)
@@ -128,9 +133,10 @@ struct HitSpoolTests {
     }
 
     @Test func spoolLinesRoundTrip() throws {
-        let hit = Hit(time: Date(timeIntervalSince1970: 1_764_400_000.123456), workspaceID: UUID(), hostname: "h.example", path: "/a\tb\\c\nd",
-                      query: "x=1&y=\r", outcome: .invalidParam, appID: UUID(), ruleID: nil, destinationType: "widget", source: .resolve,
-                      platform: .android, isBot: true, referrerHost: nil, visitorHash: "abc")
+        let hit = Hit(
+            time: Date(timeIntervalSince1970: 1_764_400_000.123456), workspaceID: UUID(), hostname: "h.example", path: "/a\tb\\c\nd",
+            query: "x=1&y=\r", outcome: .invalidParam, appID: UUID(), ruleID: nil, destinationType: "widget", source: .resolve,
+            platform: .android, isBot: true, referrerHost: nil, visitorHash: "abc")
         let decoded = try #require(Hit(spoolLine: Self.line(hit)))
         #expect(decoded.micros == hit.micros)
         var expected = hit
@@ -154,10 +160,12 @@ struct HitSpoolTests {
     /// The line format is what spools written by earlier versions hold: it must not change.
     @Test func spoolLinesKeepTheirFormat() throws {
         let workspace = try #require(UUID(uuidString: "0E1F2A3B-4C5D-6E7F-8091-A2B3C4D5E6F7"))
-        let hit = Hit(time: Date(timeIntervalSince1970: 1_764_400_000.5), workspaceID: workspace, hostname: "h.example",
-                      path: "/a\u{0}b\tc", query: nil, outcome: .openApp, appID: nil, ruleID: workspace, destinationType: nil,
-                      source: .click, platform: .ios, isBot: false, referrerHost: "r\\s", visitorHash: "ff")
-        let expected = "1764400000500000\t0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6f7\th.example\t/ab\\tc\t\\N\topen_app\t\\N\t"
+        let hit = Hit(
+            time: Date(timeIntervalSince1970: 1_764_400_000.5), workspaceID: workspace, hostname: "h.example",
+            path: "/a\u{0}b\tc", query: nil, outcome: .openApp, appID: nil, ruleID: workspace, destinationType: nil,
+            source: .click, platform: .ios, isBot: false, referrerHost: "r\\s", visitorHash: "ff")
+        let expected =
+            "1764400000500000\t0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6f7\th.example\t/ab\\tc\t\\N\topen_app\t\\N\t"
             + "0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6f7\t\\N\tclick\tios\tf\tr\\\\s\tff"
         #expect(String(Self.line(hit)) == expected)
         #expect(Hit(spoolLine: Self.line(hit))?.path == "/ab\tc")
@@ -166,8 +174,9 @@ struct HitSpoolTests {
     /// A hit with a link or a campaign writes 21 fields (served `\N` when unset); every earlier form still reads.
     @Test func spoolLinesCarryLinksAndCampaigns() throws {
         let link = try #require(UUID(uuidString: "11111111-2222-3333-4444-555555555555"))
-        var hit = Hit.sample(workspace: link, host: "h.example", path: "/s", time: Date(timeIntervalSince1970: 1_764_400_000.5), visitor: "ff",
-                             link: link, campaign: Hit.Campaign(source: "news\tletter", campaign: "spring"))
+        var hit = Hit.sample(
+            workspace: link, host: "h.example", path: "/s", time: Date(timeIntervalSince1970: 1_764_400_000.5), visitor: "ff",
+            link: link, campaign: Hit.Campaign(source: "news\tletter", campaign: "spring"))
         let line = Self.line(hit)
         #expect(line.hasSuffix("\tff\t\\N\t11111111-2222-3333-4444-555555555555\tnews\\tletter\t\\N\tspring\t\\N\t\\N"))
         let decoded = try #require(Hit(spoolLine: line))
@@ -191,8 +200,12 @@ struct HitSpoolTests {
             "\(micros)\t\(workspace)\th.example\t/old\t\\N\topen_app\t\\N\t\\N\t\\N\tclick\tios\tf\t\\N\tv1",
             "\(micros)\t\(workspace)\th.example\t/served\tutm_source=x\topen_app\t\\N\t\\N\t\\N\tclick\tios\tf\t\\N\tv1\tlanding",
         ]
-        lines.append(String(Self.line(Hit.sample(workspace: UUID(uuidString: workspace), host: "h.example", path: "/new", link: link,
-                                                 campaign: Hit.Campaign(campaign: "spring")))))
+        lines.append(
+            String(
+                Self.line(
+                    Hit.sample(
+                        workspace: UUID(uuidString: workspace), host: "h.example", path: "/new", link: link,
+                        campaign: Hit.Campaign(campaign: "spring")))))
         try Self.replayed(lines) { harness in
             let rows = try harness.pool.withConnection { connection in
                 try connection.query("SELECT path, served, link_id::text, utm_campaign FROM hits ORDER BY id")
@@ -204,14 +217,16 @@ struct HitSpoolTests {
             #expect(rows.map(\.3) == [nil, nil, "spring"])
             try harness.fold()
             #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_cubes_hourly WHERE cube = 1") == 3)
-            #expect(try harness.count("SELECT sum(hits)::int8 FROM hit_cubes_hourly WHERE cube = 4 AND d5 = 'spring' AND d1 IS NOT NULL") == 1)
+            #expect(
+                try harness.count("SELECT sum(hits)::int8 FROM hit_cubes_hourly WHERE cube = 4 AND d5 = 'spring' AND d1 IS NOT NULL") == 1)
         }
     }
 
     /// A hit with a country, OS, browser or device class writes 25 fields: the 21 of links and campaigns, then those
     /// four; one without them keeps the earlier forms.
     @Test func spoolLinesCarryDimensions() throws {
-        var hit = Hit.sample(workspace: UUID(), host: "h.example", path: "/d", time: Date(timeIntervalSince1970: 1_764_400_000.5), visitor: "ff")
+        var hit = Hit.sample(
+            workspace: UUID(), host: "h.example", path: "/d", time: Date(timeIntervalSince1970: 1_764_400_000.5), visitor: "ff")
         let plain = Self.line(hit)
         hit.country = "DE"
         hit.os = "iOS"

@@ -15,7 +15,9 @@ final class HitHarness: @unchecked Sendable {
     init(configuration: HitsConfiguration = HitsConfiguration()) throws {
         database = try TestDatabase.create(template: MigratedTemplate.databaseName())
         pool = ConnectionPool(parameters: database.parameters, maxConnections: 4, logger: .quiet)
-        batcher = try HitBatcher(pool: pool, configuration: configuration, logger: ProcessInfo.processInfo.environment["LINKD_TEST_LOG"] != nil ? Logger(label: "test", level: .debug) : .quiet)
+        batcher = try HitBatcher(
+            pool: pool, configuration: configuration,
+            logger: ProcessInfo.processInfo.environment["LINKD_TEST_LOG"] != nil ? Logger(label: "test", level: .debug) : .quiet)
     }
 
     static func with<T>(configuration: HitsConfiguration = HitsConfiguration(), _ body: (HitHarness) throws -> T) throws -> T {
@@ -49,9 +51,10 @@ extension Hit {
         served: Served? = nil, link: UUID? = nil, campaign: Campaign? = nil, country: String? = nil, os: String? = nil,
         browser: String? = nil, device: String? = nil
     ) -> Hit {
-        var hit = Hit(time: time, workspaceID: workspace, hostname: host, path: path, query: nil, outcome: outcome, appID: app, ruleID: rule,
-                      destinationType: destination, source: source, platform: platform, isBot: isBot, referrerHost: referrer, visitorHash: visitor,
-                      served: served, linkID: link, campaign: campaign)
+        var hit = Hit(
+            time: time, workspaceID: workspace, hostname: host, path: path, query: nil, outcome: outcome, appID: app, ruleID: rule,
+            destinationType: destination, source: source, platform: platform, isBot: isBot, referrerHost: referrer, visitorHash: visitor,
+            served: served, linkID: link, campaign: campaign)
         hit.country = country
         hit.os = os
         hit.browser = browser

@@ -7,7 +7,8 @@ import Testing
 @Suite("Hit writer state machine")
 struct HitWriterStateMachineTests {
     typealias Machine = HitWriterStateMachine
-    static let limits = Machine.Limits(maxBatchSize: 2, memoryLimit: 3, hardLimit: 8, flushInterval: .milliseconds(200), drainTimeout: .seconds(1))
+    static let limits = Machine.Limits(
+        maxBatchSize: 2, memoryLimit: 3, hardLimit: 8, flushInterval: .milliseconds(200), drainTimeout: .seconds(1))
     static let start = ContinuousClock.now
 
     /// Hits are numbered in the order they were accepted; the database refuses `bad` ones as data.
@@ -90,7 +91,7 @@ struct HitWriterStateMachineTests {
         case .sleep(let deadline):
             ensure(deadline - world.now <= .seconds(1))
             world.now = max(world.now, deadline)
-            if choice == .second, !world.stopAsked {   // the runner reports a stop once, then ticks
+            if choice == .second, !world.stopAsked { // the runner reports a stop once, then ticks
                 world.stopAsked = true
                 return machine.stop(now: world.now)
             }
@@ -98,7 +99,7 @@ struct HitWriterStateMachineTests {
         case .finish(.drained):
             ensure(world.stopAsked)
             ensure(world.backlog.isEmpty && world.spool.isEmpty && world.loaded.isEmpty)
-            if choice == .second {   // a hit arrived before the queue was closed
+            if choice == .second { // a hit arrived before the queue was closed
                 world.arrive(1)
                 let count = world.queue.count
                 world.backlog += world.queue
@@ -140,7 +141,9 @@ struct HitWriterStateMachineTests {
 
     /// Records an issue when `condition` fails; returns it.
     @discardableResult
-    static func ensure(_ condition: Bool, _ message: @autoclosure () -> String = "", sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    static func ensure(
+        _ condition: Bool, _ message: @autoclosure () -> String = "", sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
         if !condition { Issue.record(Comment(rawValue: message()), sourceLocation: sourceLocation) }
         return condition
     }
@@ -184,7 +187,8 @@ struct HitWriterStateMachineTests {
             waits.append(machine.retryAt - now)
             now = max(until, machine.retryAt)
             #expect(machine.tick(now: now) == .take)
-            #expect(machine.taken(0, now: now) == .write(.backlog, count: 1, pacing: .spread(over: .milliseconds(100))))   // a retry that keeps up is paced
+            // a retry that keeps up is paced
+            #expect(machine.taken(0, now: now) == .write(.backlog, count: 1, pacing: .spread(over: .milliseconds(100))))
         }
         #expect(waits == [100, 200, 400, 800, 1600, 2000, 2000].map { Duration.milliseconds($0) })
         #expect(machine.written(now: now) == .take)
@@ -196,9 +200,9 @@ struct HitWriterStateMachineTests {
     @Test(arguments: [
         (1, false, false, HitPacing.spread(over: .milliseconds(100))),
         (2, false, false, .spread(over: .milliseconds(100))),
-        (3, false, false, .fullSpeed),   // more than one transaction's worth
-        (1, true, false, .fullSpeed),    // behind: the last cycle overran
-        (1, false, true, .fullSpeed),    // the final drain
+        (3, false, false, .fullSpeed), // more than one transaction's worth
+        (1, true, false, .fullSpeed), // behind: the last cycle overran
+        (1, false, true, .fullSpeed), // the final drain
     ])
     func aCycleIsPacedOnlyWhenItKeepsUp(backlog: Int, overran: Bool, stopping: Bool, pacing: HitPacing) {
         var machine = Machine(limits: Self.limits, spooled: 0, now: Self.start)
@@ -214,17 +218,18 @@ struct HitWriterStateMachineTests {
     }
 
     @Test func aRefusedBatchIsSplitDownToTheBadHitWhichIsTriedTwiceThenDropped() {
-        let limits = Machine.Limits(maxBatchSize: 4, memoryLimit: 10, hardLimit: 20, flushInterval: .milliseconds(200), drainTimeout: .seconds(1))
+        let limits = Machine.Limits(
+            maxBatchSize: 4, memoryLimit: 10, hardLimit: 20, flushInterval: .milliseconds(200), drainTimeout: .seconds(1))
         var machine = Machine(limits: limits, spooled: 0, now: Self.start)
         let now = Self.start
         _ = machine.tick(now: now)
         #expect(machine.taken(4, now: now) == .write(.backlog, count: 4, pacing: .spread(over: .milliseconds(100))))
-        #expect(machine.rejected(now: now) == .write(.backlog, count: 2, pacing: .fullSpeed))   // hits 0-1
-        #expect(machine.written(now: now) == .write(.backlog, count: 2, pacing: .fullSpeed))    // hits 2-3
-        #expect(machine.rejected(now: now) == .write(.backlog, count: 1, pacing: .fullSpeed))   // hit 2
-        #expect(machine.rejected(now: now) == .write(.backlog, count: 1, pacing: .fullSpeed))   // hit 2 again
+        #expect(machine.rejected(now: now) == .write(.backlog, count: 2, pacing: .fullSpeed)) // hits 0-1
+        #expect(machine.written(now: now) == .write(.backlog, count: 2, pacing: .fullSpeed)) // hits 2-3
+        #expect(machine.rejected(now: now) == .write(.backlog, count: 1, pacing: .fullSpeed)) // hit 2
+        #expect(machine.rejected(now: now) == .write(.backlog, count: 1, pacing: .fullSpeed)) // hit 2 again
         #expect(machine.rejected(now: now) == .drop(.backlog, count: 1))
-        #expect(machine.written(now: now) == .write(.backlog, count: 1, pacing: .fullSpeed))    // hit 3
+        #expect(machine.written(now: now) == .write(.backlog, count: 1, pacing: .fullSpeed)) // hit 3
         #expect(machine.written(now: now) == .take)
         #expect(machine.backlog == 0)
     }
@@ -248,7 +253,7 @@ struct HitWriterStateMachineTests {
         _ = machine.tick(now: now)
         _ = machine.taken(1, now: now)
         guard case .sleep(let until) = machine.databaseUnavailable(now: now) else { Issue.record("no sleep"); return }
-        #expect(until == Self.start + .milliseconds(200))   // the next flush: later than the retry
+        #expect(until == Self.start + .milliseconds(200)) // the next flush: later than the retry
         now = until
         _ = machine.tick(now: now)
         #expect(machine.taken(3, now: now) == .write(.backlog, count: 2, pacing: .fullSpeed))
@@ -265,7 +270,7 @@ struct HitWriterStateMachineTests {
         var action = machine.taken(1, now: now)
         #expect(action == .write(.backlog, count: 1, pacing: .fullSpeed))
         action = machine.databaseUnavailable(now: now)
-        #expect(action == .sleep(until: now + .milliseconds(50)))   // a stop looks again soon
+        #expect(action == .sleep(until: now + .milliseconds(50))) // a stop looks again soon
         for _ in 0..<100 {
             switch action {
             case .sleep(let until):

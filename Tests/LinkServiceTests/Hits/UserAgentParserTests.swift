@@ -66,7 +66,8 @@ struct UserAgentParserTests {
         let parser = try Self.parser.get()
         var agents: [String] = []
         for file in ["tests/test_ua.yaml", "tests/test_os.yaml"] {
-            agents += try YAMLNode.load(contentsOf: Self.root + file)["test_cases"]?.items.compactMap { $0["user_agent_string"]?.text } ?? []
+            agents +=
+                try YAMLNode.load(contentsOf: Self.root + file)["test_cases"]?.items.compactMap { $0["user_agent_string"]?.text } ?? []
         }
         agents = Array(Set(agents)).sorted()
         let clock = ContinuousClock()
@@ -76,8 +77,10 @@ struct UserAgentParserTests {
             for agent in agents { parsed.append(parser.parse(agent)) }
         }
         let micros = Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6
-        print(String(format: "uap-core: %d distinct agents parsed in %.1f ms, mean %.1f µs per new agent (%d regexes)",
-                     agents.count, micros / 1000, micros / Double(agents.count), parser.regexCount))
+        print(
+            String(
+                format: "uap-core: %d distinct agents parsed in %.1f ms, mean %.1f µs per new agent (%d regexes)",
+                agents.count, micros / 1000, micros / Double(agents.count), parser.regexCount))
         let unfiltered = try UserAgentParser(contentsOf: Self.root + "regexes.yaml", prefilters: false)
         var mismatches = 0
         let slow = clock.measure {
@@ -92,8 +95,9 @@ struct UserAgentParserTests {
         let load = try clock.measure { loaded = try UserAgentParser(contentsOf: Self.root + "regexes.yaml", devices: false) }
         print("uap-core: the application's parser (no device section) loads in \(load)")
         let hits = try #require(loaded)
-        #expect(zip(agents, parsed).allSatisfy { agent, answer in
-            hits.parse(agent) == ParsedUserAgent(browser: answer.browser, os: answer.os, device: .other)
-        })
+        #expect(
+            zip(agents, parsed).allSatisfy { agent, answer in
+                hits.parse(agent) == ParsedUserAgent(browser: answer.browser, os: answer.os, device: .other)
+            })
     }
 }

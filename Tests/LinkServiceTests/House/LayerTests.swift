@@ -56,7 +56,9 @@ struct LayerTests {
         #expect(Set(layers).count == layers.count, "a folder listed twice: \(layers)")
         let folders = Set(try Self.files().map(\.folder))
         #expect(folders.subtracting(layers).isEmpty, "folders missing from DESIGN.md's table: \(folders.subtracting(layers).sorted())")
-        #expect(Set(layers).subtracting(folders).isEmpty, "folders in the table that do not exist: \(Set(layers).subtracting(folders).sorted())")
+        #expect(
+            Set(layers).subtracting(folders).isEmpty, "folders in the table that do not exist: \(Set(layers).subtracting(folders).sorted())"
+        )
     }
 
     /// Each use in `files` of a type declared in a folder after the file's own in `layers`, as "path names Type of
@@ -64,7 +66,8 @@ struct LayerTests {
     static func upward(in files: [(path: String, folder: String, text: String)], layers: [String]) -> [String] {
         var owner: [String: String] = [:]
         for file in files {
-            let declaration = #"^(?:(?:public|internal|private|fileprivate|package|final|indirect)\s+)*(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)"#
+            let declaration =
+                #"^(?:(?:public|internal|private|fileprivate|package|final|indirect)\s+)*(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)"#
             for name in Self.matches(declaration, in: Self.code(file.text), group: 1) where owner[name] == nil {
                 owner[name] = file.folder
             }
@@ -108,9 +111,10 @@ struct LayerTests {
             ("Catalog/Loader.swift", "Catalog", "enum Loader {\n    static func load() -> Handlers? { nil }\n}\n"),
             ("Endpoints/Handlers.swift", "Endpoints", "struct Handlers {\n    let entry: CatalogEntry\n    let row: Row\n}\n"),
         ]
-        #expect(Self.upward(in: files, layers: layers) == [
-            "Stores/Row+Entry.swift names CatalogEntry of Catalog/",
-            "Catalog/Loader.swift names Handlers of Endpoints/",
-        ])
+        #expect(
+            Self.upward(in: files, layers: layers) == [
+                "Stores/Row+Entry.swift names CatalogEntry of Catalog/",
+                "Catalog/Loader.swift names Handlers of Endpoints/",
+            ])
     }
 }

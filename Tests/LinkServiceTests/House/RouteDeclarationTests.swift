@@ -41,8 +41,9 @@ struct RouteDeclarationTests {
     }
 
     @Test func printingPercentEncodesEachValueWithinItsSegment() {
-        #expect(Endpoint.printing("/v1/apps/{id}/destinations/{name}", [.id: "a b", .name: "x/y%"])
-            == "/v1/apps/a%20b/destinations/x%2Fy%25")
+        #expect(
+            Endpoint.printing("/v1/apps/{id}/destinations/{name}", [.id: "a b", .name: "x/y%"])
+                == "/v1/apps/a%20b/destinations/x%2Fy%25")
         #expect(Endpoint.printing("/v1/domains/{host}", [.host: "links.example.com"]) == "/v1/domains/links.example.com")
     }
 

@@ -45,7 +45,9 @@ struct OpenAPIDocumentTests {
         let documented = Self.documentedOperations(try Self.document())
         let undocumented = routed.subtracting(documented).sorted()
         let unrouted = documented.subtracting(routed).sorted()
-        #expect(undocumented.isEmpty, "routes missing from the OpenAPI document (declare each as an Endpoint of its EndpointGroup): \(undocumented)")
+        #expect(
+            undocumented.isEmpty,
+            "routes missing from the OpenAPI document (declare each as an Endpoint of its EndpointGroup): \(undocumented)")
         #expect(unrouted.isEmpty, "documented operations no route serves: \(unrouted)")
         #expect(routed.contains("GET /openapi.json"))
         #expect(routed.count > 30)
@@ -75,7 +77,9 @@ struct OpenAPIDocumentTests {
             #expect(declared.compactMap { $0["name"]?.stringValue } == templateNames, "path parameters of \(path.key)")
             for parameter in declared {
                 #expect(parameter["required"] == .bool(true))
-                #expect(parameter["description"]?.stringValue != nil, "\(path.key): describe {\(parameter["name"]?.stringValue ?? "")} in OpenAPIDocument.pathParameters")
+                #expect(
+                    parameter["description"]?.stringValue != nil,
+                    "\(path.key): describe {\(parameter["name"]?.stringValue ?? "")} in OpenAPIDocument.pathParameters")
             }
             for member in path.value.objectMembers ?? [] where Self.methods.contains(member.key) {
                 let operation = member.value
@@ -83,7 +87,9 @@ struct OpenAPIDocumentTests {
                 operationIDs.append(operation["operationId"]?.stringValue ?? "")
                 #expect(operation["summary"]?.stringValue?.isEmpty == false, "\(label) has a summary")
                 #expect(operation["security"]?.arrayValue != nil, "\(label) states its security")
-                #expect((operation["tags"]?.arrayValue ?? []).allSatisfy { tags.contains($0.stringValue ?? "") }, "\(label) uses a declared tag")
+                #expect(
+                    (operation["tags"]?.arrayValue ?? []).allSatisfy { tags.contains($0.stringValue ?? "") }, "\(label) uses a declared tag"
+                )
                 let responses = operation["responses"]?.objectMembers ?? []
                 // A browser's step (single sign-on's start and callback) succeeds with a redirect.
                 #expect(responses.contains { $0.key.hasPrefix("2") || $0.key.hasPrefix("3") }, "\(label) has a success response")
@@ -150,7 +156,8 @@ struct OpenAPIDocumentTests {
         Self.visitSchemas(document, path: "") { schema, path in
             for property in schema["properties"]?.objectMembers ?? [] {
                 let value = property.value
-                let candidates = [value, value["items"]].compactMap { $0 }
+                let candidates =
+                    [value, value["items"]].compactMap { $0 }
                     + ["anyOf", "oneOf"].flatMap { value[$0]?.arrayValue ?? [] }
                 guard candidates.contains(where: { $0["properties"] != nil }) else { continue }
                 let name = property.key.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
@@ -165,12 +172,15 @@ struct OpenAPIDocumentTests {
     /// Every JSON answer has a schema saying its members, not `{"type": "object"}` and prose.
     @Test func everyJSONAnswerHasASchema() throws {
         let document = try Self.document()
-        for path in document["paths"]?.objectMembers ?? [] where path.key != "/openapi.json" {   // the document: OpenAPI's own schema
+        for path in document["paths"]?.objectMembers ?? [] where path.key != "/openapi.json" { // the document: OpenAPI's own schema
             for member in path.value.objectMembers ?? [] where Self.methods.contains(member.key) {
                 for response in member.value["responses"]?.objectMembers ?? [] where response.key.hasPrefix("2") {
                     guard var schema = response.value["content"]?["application/json"]?["schema"] else { continue }
-                    while let reference = schema["$ref"]?.stringValue, let target = Self.resolve(reference, in: document) { schema = target }
-                    let described = schema["properties"] != nil || schema["items"] != nil || schema["oneOf"] != nil
+                    while let reference = schema["$ref"]?.stringValue, let target = Self.resolve(reference, in: document) {
+                        schema = target
+                    }
+                    let described =
+                        schema["properties"] != nil || schema["items"] != nil || schema["oneOf"] != nil
                         || schema["anyOf"] != nil || schema["allOf"] != nil || schema["additionalProperties"] != nil
                     #expect(described, "\(member.key.uppercased()) \(path.key) \(response.key): the answer's members have no schema")
                 }
@@ -193,7 +203,7 @@ struct OpenAPIDocumentTests {
             #expect(response.status == 200)
             #expect(response.headers["Content-Type"] == "application/json")
             let served = try Self.application().openAPIDocument
-        #expect(response.body == served)
+            #expect(response.body == served)
         }
     }
 
@@ -227,7 +237,10 @@ struct OpenAPIDocumentTests {
         case .object(let members):
             if value["type"] != nil || value["oneOf"] != nil || value["anyOf"] != nil || value["properties"] != nil { visit(value, path) }
             for member in members {
-                visitSchemas(member.value, path: path + "/" + member.key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1"), visit)
+                visitSchemas(
+                    member.value,
+                    path: path + "/" + member.key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1"), visit
+                )
             }
         case .array(let elements):
             for (index, element) in elements.enumerated() { visitSchemas(element, path: "\(path)/\(index)", visit) }
@@ -271,7 +284,9 @@ enum SpecValidator {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("linkd-openapi-\(getpid()).json")
         try Data(document).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        return try python(["-c", """
+        return try python([
+            "-c",
+            """
             import json, sys
             from openapi_spec_validator import validate
             from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
@@ -279,7 +294,8 @@ enum SpecValidator {
                 validate(json.load(open(sys.argv[1])))
             except OpenAPIValidationError as error:
                 print(error); sys.exit(1)
-            """, file.path])
+            """, file.path,
+        ])
     }
 
     /// Runs `python3` with `arguments`; returns its exit status and output.

@@ -54,29 +54,37 @@ struct InvitationsAPITests {
 
             // Used once.
             #expect(try service.request("POST", "/v1/invitations/accept", json: accept).status == 410)
-            #expect(try service.request("GET", "/v1/invitations", key: admin).json["items"]?.arrayValue?.first?["status"]?.stringValue == "accepted")
+            #expect(
+                try service.request("GET", "/v1/invitations", key: admin).json["items"]?.arrayValue?.first?["status"]?.stringValue
+                    == "accepted")
             // A member is not invited again.
-            #expect(try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"ana@example.com","role":"viewer"}"#).status == 409)
+            #expect(
+                try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"ana@example.com","role":"viewer"}"#).status
+                    == 409)
         }
     }
 
     @Test func revokedAndExpiredLinksStopWorking() throws {
         try TestService.withPeople { service in
             let admin = try service.key(scope: .admin, role: .owner)
-            let first = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"bo@example.com","role":"viewer"}"#).json
+            let first = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"bo@example.com","role":"viewer"}"#)
+                .json
             let id = try #require(first["invitation"]?["id"]?.stringValue)
             #expect(try service.request("DELETE", "/v1/invitations/\(id)", key: admin).status == 204)
             let revoked = #"{"token":"\#(try token(of: first["link"]!.stringValue!))","password":"correct horse battery"}"#
             #expect(try service.request("POST", "/v1/invitations/accept", json: revoked).status == 410)
             #expect(try service.request("DELETE", "/v1/invitations/\(UUID().canonicalText)", key: admin).status == 404)
 
-            let second = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"bo@example.com","role":"viewer"}"#).json
+            let second = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"bo@example.com","role":"viewer"}"#)
+                .json
             try service.application.pool.withConnection { connection in
                 try connection.execute("UPDATE invitations SET expires_at = now() - interval '1 second' WHERE revoked_at IS NULL")
             }
             let expired = #"{"token":"\#(try token(of: second["link"]!.stringValue!))","password":"correct horse battery"}"#
             #expect(try service.request("POST", "/v1/invitations/accept", json: expired).status == 410)
-            let statuses = try service.request("GET", "/v1/invitations", key: admin).json["items"]?.arrayValue?.compactMap { $0["status"]?.stringValue }
+            let statuses = try service.request("GET", "/v1/invitations", key: admin).json["items"]?.arrayValue?.compactMap {
+                $0["status"]?.stringValue
+            }
             #expect(statuses == ["revoked", "expired"])
         }
     }
@@ -85,7 +93,8 @@ struct InvitationsAPITests {
     @Test func aNewInvitationReplacesThePendingOne() throws {
         try TestService.withPeople { service in
             let admin = try service.key(scope: .admin, role: .owner)
-            let first = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"bo@example.com","role":"viewer"}"#).json
+            let first = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"bo@example.com","role":"viewer"}"#)
+                .json
             _ = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"bo@example.com","role":"editor"}"#)
             let old = #"{"token":"\#(try token(of: first["link"]!.stringValue!))","password":"correct horse battery"}"#
             #expect(try service.request("POST", "/v1/invitations/accept", json: old).status == 410)
@@ -103,20 +112,27 @@ struct InvitationsAPITests {
                 .json["link"]!.stringValue!
             let token = try token(of: link)
             #expect(try service.request("POST", "/v1/invitations/accept", json: #"{"token":"\#(token)"}"#).status == 401)
-            #expect(try service.request("POST", "/v1/invitations/accept", json: #"{"token":"\#(token)","password":"not eve's password"}"#).status == 401)
+            #expect(
+                try service.request("POST", "/v1/invitations/accept", json: #"{"token":"\#(token)","password":"not eve's password"}"#)
+                    .status == 401)
             #expect(try service.role(of: eve.id, in: acme) == nil)
-            let accepted = try service.request("POST", "/v1/invitations/accept", json: #"{"token":"\#(token)","password":"eve's long password"}"#)
+            let accepted = try service.request(
+                "POST", "/v1/invitations/accept", json: #"{"token":"\#(token)","password":"eve's long password"}"#)
             #expect(accepted.status == 201, "\(accepted.text)")
             #expect(try service.role(of: eve.id, in: acme) == .admin)
             #expect(try service.role(of: eve.id, in: other) == .owner)
             #expect(try accepted.json["workspaces"]?.arrayValue?.count == 2)
 
             // Signed in as the person, no password is needed.
-            let link2 = try service.request("POST", "/v1/invitations", key: service.key(workspace: "initech", role: .owner), json: #"{"email":"eve@example.com","role":"viewer"}"#)
-                .json["link"]!.stringValue!
+            let link2 = try service.request(
+                "POST", "/v1/invitations", key: service.key(workspace: "initech", role: .owner),
+                json: #"{"email":"eve@example.com","role":"viewer"}"#
+            )
+            .json["link"]!.stringValue!
             let session = try service.session(of: eve.id, in: other)
-            let signedIn = try service.request("POST", "/v1/invitations/accept", json: #"{"token":"\#(try self.token(of: link2))"}"#,
-                                               headers: [("Cookie", "theme=dark; linkd_session=\(session.text)")])
+            let signedIn = try service.request(
+                "POST", "/v1/invitations/accept", json: #"{"token":"\#(try self.token(of: link2))"}"#,
+                headers: [("Cookie", "theme=dark; linkd_session=\(session.text)")])
             #expect(signedIn.status == 201, "\(signedIn.text)")
         }
     }
@@ -124,28 +140,42 @@ struct InvitationsAPITests {
     @Test func badInputChangesNothing() throws {
         try TestService.withPeople { service in
             let admin = try service.key(scope: .admin, role: .owner)
-            for (body, pointer) in [(#"{"email":"not an address","role":"viewer"}"#, "/email"), (#"{"email":"a@example.com","role":"root"}"#, "/role"),
-                                    (#"{"email":"a@example.com"}"#, "/role"), (#"{"email":"a@example.com","role":"viewer","extra":1}"#, "/extra")] {
+            for (body, pointer) in [
+                (#"{"email":"not an address","role":"viewer"}"#, "/email"), (#"{"email":"a@example.com","role":"root"}"#, "/role"),
+                (#"{"email":"a@example.com"}"#, "/role"), (#"{"email":"a@example.com","role":"viewer","extra":1}"#, "/extra"),
+            ] {
                 let refused = try service.request("POST", "/v1/invitations", key: admin, json: body)
                 #expect(refused.status == 422, "\(body): \(refused.text)")
                 #expect(refused.text.contains(pointer), "\(body): \(refused.text)")
             }
             // Invitations are an owner's to send: an admin-role key invites nobody, nor does a read key.
-            #expect(try service.request("POST", "/v1/invitations", key: service.key(scope: .admin, role: .admin),
-                                        json: #"{"email":"a@example.com","role":"owner"}"#).status == 403)
-            #expect(try service.request("POST", "/v1/invitations", key: service.key(scope: .read), json: #"{"email":"a@example.com","role":"viewer"}"#).status == 403)
+            #expect(
+                try service.request(
+                    "POST", "/v1/invitations", key: service.key(scope: .admin, role: .admin),
+                    json: #"{"email":"a@example.com","role":"owner"}"#
+                ).status == 403)
+            #expect(
+                try service.request(
+                    "POST", "/v1/invitations", key: service.key(scope: .read), json: #"{"email":"a@example.com","role":"viewer"}"#
+                ).status == 403)
             #expect(try service.request("GET", "/v1/invitations", key: admin).json["items"]?.arrayValue?.isEmpty == true)
 
-            let link = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"bo@example.com","role":"viewer"}"#).json["link"]!.stringValue!
+            let link = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"bo@example.com","role":"viewer"}"#)
+                .json["link"]!.stringValue!
             let token = try token(of: link)
-            for (body, pointer) in [(#"{"token":"\#(token)","password":"short"}"#, "/password"), (#"{"token":"\#(token)"}"#, "/password"),
-                                    (#"{"token":"\#(token)","password":"BO@example.com"}"#, "/password"), (#"{"token":"nope","password":"correct horse battery"}"#, "/token")] {
+            for (body, pointer) in [
+                (#"{"token":"\#(token)","password":"short"}"#, "/password"), (#"{"token":"\#(token)"}"#, "/password"),
+                (#"{"token":"\#(token)","password":"BO@example.com"}"#, "/password"),
+                (#"{"token":"nope","password":"correct horse battery"}"#, "/token"),
+            ] {
                 let refused = try service.request("POST", "/v1/invitations/accept", json: body)
                 #expect(refused.status == 422, "\(body): \(refused.text)")
                 #expect(refused.text.contains(pointer), "\(body): \(refused.text)")
             }
             #expect(try service.application.pool.withConnection { try PersonStore.find(email: "bo@example.com", on: $0) } == nil)
-            #expect(try service.request("POST", "/v1/invitations/accept", json: #"{"token":"\#(token)","password":"correct horse battery"}"#).status == 201)
+            #expect(
+                try service.request("POST", "/v1/invitations/accept", json: #"{"token":"\#(token)","password":"correct horse battery"}"#)
+                    .status == 201)
         }
     }
 
@@ -153,9 +183,11 @@ struct InvitationsAPITests {
     @Test func theInvitationIsMailed() throws {
         let smtp = try SMTPTestServer(.plain)
         try TestService.withPeople(configure: { $0.smtp = smtp.settings }) { service in
-            let admin = try Workspace.createKey(pool: service.application.pool, workspace: "acme", scope: .admin, role: .owner, keyName: "ci")
-            let created = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"ana@example.com","role":"editor"}"#,
-                                              headers: [("Host", "links.example.com:8080")])
+            let admin = try Workspace.createKey(
+                pool: service.application.pool, workspace: "acme", scope: .admin, role: .owner, keyName: "ci")
+            let created = try service.request(
+                "POST", "/v1/invitations", key: admin, json: #"{"email":"ana@example.com","role":"editor"}"#,
+                headers: [("Host", "links.example.com:8080")])
             #expect(created.status == 201)
             #expect(try created.json["mailed"]?.boolValue == true)
             let link = try #require(try created.json["link"]?.stringValue)
@@ -186,7 +218,8 @@ struct InvitationsAPITests {
         let admin = try service.key(scope: .admin, role: .owner)
         var mailed: [Bool] = []
         for index in 0..<(Mailer.capacity + 2) {
-            let created = try service.request("POST", "/v1/invitations", key: admin, json: #"{"email":"p\#(index)@example.com","role":"viewer"}"#)
+            let created = try service.request(
+                "POST", "/v1/invitations", key: admin, json: #"{"email":"p\#(index)@example.com","role":"viewer"}"#)
             #expect(created.status == 201)
             mailed.append(try created.json["mailed"]?.boolValue ?? true)
         }
@@ -204,7 +237,7 @@ struct InvitationsAPITests {
 
     /// A mail server that is down does not fail the invitation; the failure is counted and logged.
     @Test func aMailFailureIsVisibleButNeverBlocks() throws {
-        var settings = try SMTPTestServer(.plain).settings   // stopped at once: nothing listens on its port
+        var settings = try SMTPTestServer(.plain).settings // stopped at once: nothing listens on its port
         settings.connectTimeout = .seconds(5)
         try TestService.withPeople(configure: { $0.smtp = settings }) { service in
             let admin = try service.key(scope: .admin, role: .owner)

@@ -47,18 +47,25 @@ struct MembersAPITests {
 
             // With a second owner, the first may step down.
             let second = try service.member("bo@example.com", .owner, of: acme)
-            #expect(try service.request("PATCH", "/v1/members/\(owner.id.canonicalText)", key: admin, json: #"{"role":"admin"}"#).status == 200)
+            #expect(
+                try service.request("PATCH", "/v1/members/\(owner.id.canonicalText)", key: admin, json: #"{"role":"admin"}"#).status == 200)
             #expect(try service.request("DELETE", "/v1/members/\(second.id.canonicalText)", key: admin).status == 409)
 
             // Roles are an owner's to give: an admin-role key changes none (403, the role's refusal).
             let adminRole = try service.key(scope: .admin, role: .admin)
-            #expect(try service.request("PATCH", "/v1/members/\(ana.id.canonicalText)", key: adminRole, json: #"{"role":"owner"}"#).status == 403)
+            #expect(
+                try service.request("PATCH", "/v1/members/\(ana.id.canonicalText)", key: adminRole, json: #"{"role":"owner"}"#).status
+                    == 403)
             // Bad input and strangers.
             let bad = try service.request("PATCH", "/v1/members/\(ana.id.canonicalText)", key: admin, json: #"{"role":"root"}"#)
             #expect(bad.status == 422)
             #expect(bad.text.contains("/role"))
-            #expect(try service.request("PATCH", "/v1/members/\(UUID().canonicalText)", key: admin, json: #"{"role":"viewer"}"#).status == 404)
-            #expect(try service.request("PATCH", "/v1/members/\(ana.id.canonicalText)", key: service.key(scope: .write), json: #"{"role":"viewer"}"#).status == 403)
+            #expect(
+                try service.request("PATCH", "/v1/members/\(UUID().canonicalText)", key: admin, json: #"{"role":"viewer"}"#).status == 404)
+            #expect(
+                try service.request(
+                    "PATCH", "/v1/members/\(ana.id.canonicalText)", key: service.key(scope: .write), json: #"{"role":"viewer"}"#
+                ).status == 403)
         }
     }
 

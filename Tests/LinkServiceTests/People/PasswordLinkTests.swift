@@ -10,8 +10,9 @@ import TestSupport
 struct PasswordLinkTests {
     @Test func aLinkSetsThePasswordOnce() throws {
         try TestService.people { service in
-            let token = try Workspace.addPerson(pool: service.application.pool, workspace: "acme", email: "Ops@Example.com", role: .owner,
-                                                linkLifetime: 86_400)
+            let token = try Workspace.addPerson(
+                pool: service.application.pool, workspace: "acme", email: "Ops@Example.com", role: .owner,
+                linkLifetime: 86_400)
             func set(_ password: String, token: String = token.text) throws -> TestResponse {
                 try service.request("POST", "/v1/password", json: #"{"token":"\#(token)","password":"\#(password)"}"#)
             }
@@ -32,12 +33,14 @@ struct PasswordLinkTests {
 
     @Test func anExpiredLinkSetsNothing() throws {
         try TestService.people { service in
-            let token = try Workspace.addPerson(pool: service.application.pool, workspace: "acme", email: "ops@example.com", role: .owner,
-                                                linkLifetime: 86_400)
+            let token = try Workspace.addPerson(
+                pool: service.application.pool, workspace: "acme", email: "ops@example.com", role: .owner,
+                linkLifetime: 86_400)
             try service.application.pool.withConnection { connection in
                 try connection.execute("UPDATE one_time_links SET expires_at = now() - interval '1 second'")
             }
-            let expired = try service.request("POST", "/v1/password", json: #"{"token":"\#(token.text)","password":"a long enough password"}"#)
+            let expired = try service.request(
+                "POST", "/v1/password", json: #"{"token":"\#(token.text)","password":"a long enough password"}"#)
             #expect(expired.status == 422)
             #expect(try service.signIn("ops@example.com", "a long enough password").status == 401)
         }
@@ -49,9 +52,12 @@ struct PasswordLinkTests {
             try service.person("ops@example.com")
             let cookie = try service.session("ops@example.com")
             #expect(try service.request("GET", "/v1/whoami", cookie: cookie).status == 200)
-            let token = try Workspace.addPerson(pool: service.application.pool, workspace: "acme", email: "ops@example.com", role: .owner,
-                                                linkLifetime: 600)
-            #expect(try service.request("POST", "/v1/password", json: #"{"token":"\#(token.text)","password":"a brand new password"}"#).status == 204)
+            let token = try Workspace.addPerson(
+                pool: service.application.pool, workspace: "acme", email: "ops@example.com", role: .owner,
+                linkLifetime: 600)
+            #expect(
+                try service.request("POST", "/v1/password", json: #"{"token":"\#(token.text)","password":"a brand new password"}"#).status
+                    == 204)
             #expect(try service.request("GET", "/v1/whoami", cookie: cookie).status == 401)
         }
     }

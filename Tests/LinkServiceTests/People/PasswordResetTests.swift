@@ -11,7 +11,9 @@ import TestSupport
 struct PasswordResetTests {
     @Test func aKnownAddressIsMailedAResetLink() throws {
         let smtp = try SMTPTestServer(.plain)
-        try TestService.withPeople(configure: { $0.smtp = smtp.settings; $0.sessions.publicURL = "https://links.example.com/" }) { service in
+        try TestService.withPeople(configure: {
+            $0.smtp = smtp.settings; $0.sessions.publicURL = "https://links.example.com/"
+        }) { service in
             let acme = try service.workspaceID()
             _ = try service.member("ana@example.com", .editor, of: acme, password: "ana's long password")
             // An unknown address first: same answer, no mail (its job runs before the next one's, in order).
@@ -29,8 +31,10 @@ struct PasswordResetTests {
             let text = try #require(link.components(separatedBy: "token=").last)
             let token = try #require(SecretToken(presented: text[...]))
             let uses = try service.application.pool.withConnection { connection -> [OneTimeLinkStore.Purpose?] in
-                [try OneTimeLinkStore.consume(token, on: connection)?.purpose,
-                 try OneTimeLinkStore.consume(token, on: connection)?.purpose]
+                [
+                    try OneTimeLinkStore.consume(token, on: connection)?.purpose,
+                    try OneTimeLinkStore.consume(token, on: connection)?.purpose,
+                ]
             }
             // A reset link, used once.
             #expect(uses == [.resetPassword, nil])

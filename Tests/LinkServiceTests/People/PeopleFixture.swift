@@ -29,8 +29,10 @@ extension TestService {
     /// A live session of `person`; its token.
     func session(of person: UUID, in workspace: UUID) throws -> SecretToken {
         try application.pool.withConnection { connection in
-            try SessionStore.create(person: person, workspace: workspace, via: "password", expiresAt: Date() + 3600, address: "192.0.2.1",
-                                    userAgent: "test", on: connection).token
+            try SessionStore.create(
+                person: person, workspace: workspace, via: "password", expiresAt: Date() + 3600, address: "192.0.2.1",
+                userAgent: "test", on: connection
+            ).token
         }
     }
 
@@ -46,10 +48,11 @@ extension TestService {
 
     /// A service whose people's passwords hash cheaply, with `configure` applied after.
     static func withPeople<T>(configure: (inout ServiceConfiguration) -> Void = { _ in }, _ body: (TestService) throws -> T) throws -> T {
-        try with(configure: { configuration in
-            configuration.sessions.passwordHasher = .forTests
-            configure(&configuration)
-        }, body)
+        try with(
+            configure: { configuration in
+                configuration.sessions.passwordHasher = .forTests
+                configure(&configuration)
+            }, body)
     }
 }
 

@@ -22,15 +22,17 @@ struct PeopleFoundationTests {
         try TestService.with { service in
             _ = try service.key(workspace: "acme")
             try service.application.pool.withConnection { connection in
-                let workspace = try #require(try connection.query("SELECT id FROM workspaces WHERE name = 'acme'").first).decode(0, as: UUID.self)
+                let workspace = try #require(try connection.query("SELECT id FROM workspaces WHERE name = 'acme'").first).decode(
+                    0, as: UUID.self)
                 let person = try PersonStore.ensure(email: "Ops@Example.com", on: connection)
                 #expect(person.email == "ops@example.com")
                 #expect(try PersonStore.ensure(email: "ops@example.com", on: connection).id == person.id)
                 try MembershipStore.set(person.id, of: workspace, role: .editor, on: connection)
                 #expect(try MembershipStore.role(of: person.id, in: workspace, on: connection) == .editor)
-                let (id, token) = try SessionStore.create(person: person.id, workspace: workspace, via: "password",
-                                                          expiresAt: Date() + 3600, address: "192.0.2.1", userAgent: "test",
-                                                          on: connection)
+                let (id, token) = try SessionStore.create(
+                    person: person.id, workspace: workspace, via: "password",
+                    expiresAt: Date() + 3600, address: "192.0.2.1", userAgent: "test",
+                    on: connection)
                 #expect(try SessionStore.find(token, idle: 600, on: connection)?.personID == person.id)
                 #expect(try SessionStore.find(SecretToken.generate(), idle: 600, on: connection) == nil)
                 #expect(try SessionStore.revoke(id, of: person.id, on: connection))

@@ -8,8 +8,10 @@ extension TestService {
     func key(workspace: String = "acme", scope: Scope = .admin, role: Role, createdBy person: UUID? = nil) throws -> String {
         try application.pool.withTransaction { connection in
             let workspaceID = try WorkspaceStore.ensure(workspace, on: connection)
-            return try KeyStore.create(on: connection, workspaceID: workspaceID, name: "\(role.rawValue) key", scope: scope, role: role,
-                                       createdBy: person).1.token
+            return try KeyStore.create(
+                on: connection, workspaceID: workspaceID, name: "\(role.rawValue) key", scope: scope, role: role,
+                createdBy: person
+            ).1.token
         }
     }
 

@@ -18,7 +18,8 @@ struct RolesTests {
     @Test func everyAuthenticatedTagHasItsRoles() throws {
         try TestService.with { service in
             for endpoint in Self.authenticated(service) {
-                #expect(Endpoint.tagRoles[endpoint.tag] != nil, "\(endpoint.operationID): add the tag '\(endpoint.tag)' to Endpoint.tagRoles")
+                #expect(
+                    Endpoint.tagRoles[endpoint.tag] != nil, "\(endpoint.operationID): add the tag '\(endpoint.tag)' to Endpoint.tagRoles")
             }
         }
     }
@@ -33,8 +34,9 @@ struct RolesTests {
                 let operation = try #require(document["paths"]?[endpoint.path]?[endpoint.method.rawValue.lowercased()])
                 let roles = operation["x-linkd-roles"]?.arrayValue?.compactMap(\.stringValue)
                 #expect(roles == endpoint.allowedRoles.map(\.rawValue), "\(endpoint.operationID)")
-                #expect(operation["description"]?.stringValue?.contains("one of the roles `\(endpoint.role!.rawValue)`") == true,
-                        "\(endpoint.operationID)")
+                #expect(
+                    operation["description"]?.stringValue?.contains("one of the roles `\(endpoint.role!.rawValue)`") == true,
+                    "\(endpoint.operationID)")
                 if endpoint.role! > .viewer { #expect(operation["responses"]?["403"] != nil, "\(endpoint.operationID)") }
                 seen += 1
             }
@@ -61,8 +63,9 @@ struct RolesTests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             let editor = try service.key(role: .editor)
-            let link = try service.request("POST", "/v1/links?acknowledgeMoves=true", key: editor,
-                                           json: #"{"domain":"\#(fixture.host)","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}}}"#)
+            let link = try service.request(
+                "POST", "/v1/links?acknowledgeMoves=true", key: editor,
+                json: #"{"domain":"\#(fixture.host)","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}}}"#)
             #expect(link.status == 201, "\(link.text)")
             let refused = try service.request("POST", "/v1/teams", key: editor, json: #"{"teamId":"ZYXWV98765","name":"B"}"#)
             #expect(refused.status == 403)
@@ -99,7 +102,8 @@ struct RolesTests {
         try TestService.with { service in
             let ops = try service.personID("ops@example.com")
             let admin = try service.key(role: .admin, createdBy: ops)
-            let editorKey = try service.request("POST", "/v1/keys", key: admin, json: #"{"name":"campaigns","scope":"write","role":"editor"}"#)
+            let editorKey = try service.request(
+                "POST", "/v1/keys", key: admin, json: #"{"name":"campaigns","scope":"write","role":"editor"}"#)
             #expect(editorKey.status == 201, "\(editorKey.text)")
             #expect(try editorKey.json["role"]?.stringValue == "editor")
             #expect(try editorKey.json["createdBy"]?["id"]?.stringValue == ops.canonicalText)
@@ -135,8 +139,11 @@ struct RolesTests {
             let ops = try service.personID("ops@example.com")
             let opsKey = try service.key(role: .admin, createdBy: ops)
             let other = try service.key(role: .admin)
-            #expect(try service.request("POST", "/v1/teams", key: opsKey, json: #"{"teamId":"ABCDE12345","name":"=Acme"}"#,
-                                        headers: [("X-Forwarded-For", "203.0.113.7")]).status == 201)
+            #expect(
+                try service.request(
+                    "POST", "/v1/teams", key: opsKey, json: #"{"teamId":"ABCDE12345","name":"=Acme"}"#,
+                    headers: [("X-Forwarded-For", "203.0.113.7")]
+                ).status == 201)
             #expect(try service.request("POST", "/v1/teams", key: other, json: #"{"teamId":"ZYXWV98765","name":"B"}"#).status == 201)
 
             let all = try #require(try service.request("GET", "/v1/audit?resourceType=team", key: other).json["items"]?.arrayValue)
@@ -149,7 +156,8 @@ struct RolesTests {
             #expect(all.first?["address"]?.stringValue == "127.0.0.1")
             #expect(all.first?["personId"] == .null)
 
-            let mine = try #require(try service.request("GET", "/v1/audit?person=\(ops.canonicalText)", key: other).json["items"]?.arrayValue)
+            let mine = try #require(
+                try service.request("GET", "/v1/audit?person=\(ops.canonicalText)", key: other).json["items"]?.arrayValue)
             #expect(mine.map { $0["resourceId"]?.stringValue } == ["ABCDE12345"])
             let keyID = try #require(first["keyId"]?.stringValue)
             let byKey = try #require(try service.request("GET", "/v1/audit?key=\(keyID)", key: other).json["items"]?.arrayValue)

@@ -14,9 +14,11 @@ struct SSOAPITests {
             let adminRole = try service.key(workspace: "acme", scope: .admin, role: .admin)
             #expect(try service.request("GET", "/v1/sso", key: adminRole).status == 403)
             #expect(try service.request("GET", "/v1/sso", key: admin).status == 404)
-            let body = #"{"issuer":"https://id.example.com/realms/acme","clientId":"linkd","clientSecret":"top-secret-value","allowedDomains":["Example.COM"],"defaultRole":"editor","groupsClaim":"groups","groupRoles":{"ops":"admin"},"required":true}"#
+            let body =
+                #"{"issuer":"https://id.example.com/realms/acme","clientId":"linkd","clientSecret":"top-secret-value","allowedDomains":["Example.COM"],"defaultRole":"editor","groupsClaim":"groups","groupRoles":{"ops":"admin"},"required":true}"#
             #expect(try service.request("PUT", "/v1/sso", key: writer, json: body).status == 403)
-            let saved = try Fixture.expect(200, service.request("PUT", "/v1/sso", key: admin, json: body, headers: [("Host", "links.example.com")]))
+            let saved = try Fixture.expect(
+                200, service.request("PUT", "/v1/sso", key: admin, json: body, headers: [("Host", "links.example.com")]))
             let json = try saved.json
             #expect(json["issuer"]?.stringValue == "https://id.example.com/realms/acme" && json["clientSecretSet"] == .bool(true))
             #expect(json["allowedDomains"] == .array([.string("example.com")]) && json["defaultRole"]?.stringValue == "editor")
@@ -28,7 +30,10 @@ struct SSOAPITests {
             }
             #expect(!String(decoding: sealed, as: UTF8.self).contains("top-secret"))
             // Without a secret the stored one stays.
-            let again = try Fixture.expect(200, service.request("PUT", "/v1/sso", key: admin, json: #"{"issuer":"https://id.example.com/realms/acme","clientId":"linkd2"}"#))
+            let again = try Fixture.expect(
+                200,
+                service.request("PUT", "/v1/sso", key: admin, json: #"{"issuer":"https://id.example.com/realms/acme","clientId":"linkd2"}"#)
+            )
             #expect(try again.json["clientId"]?.stringValue == "linkd2" && again.json["defaultRole"] == .null)
             let resealed = try service.application.pool.withConnection {
                 try $0.query("SELECT client_secret_sealed FROM workspace_sso").first!.decode(0, as: [UInt8].self)
@@ -41,7 +46,8 @@ struct SSOAPITests {
             #expect(try service.request("GET", "/v1/sso", key: admin).status == 404)
             // Another workspace sees none of it.
             _ = try Fixture.expect(200, service.request("PUT", "/v1/sso", key: admin, json: body))
-            #expect(try service.request("GET", "/v1/sso", key: try service.key(workspace: "other", scope: .admin, role: .owner)).status == 404)
+            #expect(
+                try service.request("GET", "/v1/sso", key: try service.key(workspace: "other", scope: .admin, role: .owner)).status == 404)
         }
     }
 
@@ -57,12 +63,25 @@ struct SSOAPITests {
             #expect(try pointers(#"{"issuer":"ftp://id.example.com","clientId":"c","clientSecret":"s"}"#) == ["/issuer"])
             #expect(try pointers(#"{"issuer":"https://id.example.com?x=1","clientId":"c","clientSecret":"s"}"#) == ["/issuer"])
             #expect(try pointers(#"{"issuer":"https://id.example.com","clientId":"c"}"#) == ["/clientSecret"])
-            #expect(try pointers(#"{"issuer":"https://id.example.com","clientId":"c","clientSecret":"s","allowedDomains":["not a domain"]}"#) == ["/allowedDomains/0"])
-            #expect(try pointers(#"{"issuer":"https://id.example.com","clientId":"c","clientSecret":"s","defaultRole":"god"}"#) == ["/defaultRole"])
-            #expect(try pointers(#"{"issuer":"https://id.example.com","clientId":"c","clientSecret":"s","groupsClaim":"g","groupRoles":{"x":"god"}}"#) == ["/groupRoles/x"])
-            #expect(try pointers(#"{"issuer":"https://id.example.com","clientId":"c","clientSecret":"s","groupRoles":{"x":"admin"}}"#) == ["/groupsClaim"])
+            #expect(
+                try pointers(#"{"issuer":"https://id.example.com","clientId":"c","clientSecret":"s","allowedDomains":["not a domain"]}"#)
+                    == ["/allowedDomains/0"])
+            #expect(
+                try pointers(#"{"issuer":"https://id.example.com","clientId":"c","clientSecret":"s","defaultRole":"god"}"#) == [
+                    "/defaultRole"
+                ])
+            #expect(
+                try pointers(
+                    #"{"issuer":"https://id.example.com","clientId":"c","clientSecret":"s","groupsClaim":"g","groupRoles":{"x":"god"}}"#)
+                    == ["/groupRoles/x"])
+            #expect(
+                try pointers(#"{"issuer":"https://id.example.com","clientId":"c","clientSecret":"s","groupRoles":{"x":"admin"}}"#) == [
+                    "/groupsClaim"
+                ])
             #expect(try pointers(#"{"issuer":"https://id.example.com","clientId":"c","clientSecret":"s","extra":1}"#) == ["/extra"])
-            let count = try service.application.pool.withConnection { try $0.query("SELECT count(*) FROM workspace_sso").first!.decode(0, as: Int64.self) }
+            let count = try service.application.pool.withConnection {
+                try $0.query("SELECT count(*) FROM workspace_sso").first!.decode(0, as: Int64.self)
+            }
             #expect(count == 0)
         }
     }

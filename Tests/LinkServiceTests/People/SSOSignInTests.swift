@@ -26,7 +26,9 @@ struct SSOSignInTests {
             #expect(try SSOTesting.role(service, "ada@example.com") == .viewer)
             // Again: the same person, a second session, the membership unchanged.
             #expect(try SSOTesting.signIn(service, provider).status == 303)
-            let people = try service.application.pool.withConnection { try $0.query("SELECT count(*) FROM people").first!.decode(0, as: Int64.self) }
+            let people = try service.application.pool.withConnection {
+                try $0.query("SELECT count(*) FROM people").first!.decode(0, as: Int64.self)
+            }
             #expect(people == 1)
         }
     }
@@ -45,7 +47,8 @@ struct SSOSignInTests {
             #expect(try SSOTesting.callback(service, secondPath, cookie: second.stateCookie).status == 303)
             let replay = try SSOTesting.callback(service, secondPath, cookie: second.stateCookie)
             #expect(replay.status == 400 && replay.text.contains("already used"))
-            #expect(try SSOTesting.callback(service, "/v1/sso/callback?code=x&state=\(SecretToken.generate().text)", cookie: nil).status == 400)
+            #expect(
+                try SSOTesting.callback(service, "/v1/sso/callback?code=x&state=\(SecretToken.generate().text)", cookie: nil).status == 400)
         }
     }
 
@@ -75,7 +78,9 @@ struct SSOSignInTests {
             #expect(try SSOTesting.signIn(service, provider).status == 403)
             try provider.control(["user": ["sub": "u3", "email": "bob@example.com", "email_verified": false, "name": "Bob", "groups": []]])
             #expect(try SSOTesting.signIn(service, provider).status == 403)
-            let people = try service.application.pool.withConnection { try $0.query("SELECT count(*) FROM people").first!.decode(0, as: Int64.self) }
+            let people = try service.application.pool.withConnection {
+                try $0.query("SELECT count(*) FROM people").first!.decode(0, as: Int64.self)
+            }
             #expect(people == 0)
             // Without a default role nobody is added, even of an allowed domain; an existing member still signs in.
             try SSOTesting.setUp(service, provider, extra: #","allowedDomains":["example.com"]"#)
@@ -83,7 +88,8 @@ struct SSOSignInTests {
             #expect(try SSOTesting.signIn(service, provider).status == 403)
             try service.application.pool.withConnection { connection in
                 let person = try PersonStore.ensure(email: "ada@example.com", on: connection)
-                try MembershipStore.set(person.id, of: try #require(try WorkspaceStore.find("acme", on: connection)).id, role: .editor, on: connection)
+                try MembershipStore.set(
+                    person.id, of: try #require(try WorkspaceStore.find("acme", on: connection)).id, role: .editor, on: connection)
             }
             #expect(try SSOTesting.signIn(service, provider).status == 303)
             #expect(try SSOTesting.role(service, "ada@example.com") == .editor)
@@ -95,8 +101,12 @@ struct SSOSignInTests {
             #expect(try SSOTesting.signIn(service, provider).status == 303)
             let stored = try service.application.pool.withConnection { try PersonStore.find(email: "kim@example.com", on: $0)?.name }
             #expect(stored == String(repeating: "é", count: 150) + String(repeating: "ß", count: 50))
-            try provider.control(["user": ["sub": "u5", "email": String(repeating: "a", count: 250) + "@example.com", "email_verified": true,
-                                           "name": "A", "groups": []]])
+            try provider.control([
+                "user": [
+                    "sub": "u5", "email": String(repeating: "a", count: 250) + "@example.com", "email_verified": true,
+                    "name": "A", "groups": [],
+                ]
+            ])
             #expect(try SSOTesting.signIn(service, provider).status == 403)
         }
     }
@@ -104,11 +114,20 @@ struct SSOSignInTests {
     @Test func groupsMapToRolesAtEverySignIn() throws {
         let provider = try OpenIDTestProvider()
         try TestService.with(configure: SSOTesting.configure) { service in
-            try SSOTesting.setUp(service, provider, extra: #","allowedDomains":["example.com"],"defaultRole":"viewer","groupsClaim":"groups","groupRoles":{"eng":"editor","platform":"admin"}"#)
-            try provider.control(["alg": "ES256", "user": ["sub": "u1", "email": "ada@example.com", "email_verified": true, "name": "Ada", "groups": ["eng", "platform"]]])
+            try SSOTesting.setUp(
+                service, provider,
+                extra:
+                    #","allowedDomains":["example.com"],"defaultRole":"viewer","groupsClaim":"groups","groupRoles":{"eng":"editor","platform":"admin"}"#
+            )
+            try provider.control([
+                "alg": "ES256",
+                "user": ["sub": "u1", "email": "ada@example.com", "email_verified": true, "name": "Ada", "groups": ["eng", "platform"]],
+            ])
             #expect(try SSOTesting.signIn(service, provider).status == 303)
             #expect(try SSOTesting.role(service, "ada@example.com") == .admin)
-            try provider.control(["user": ["sub": "u1", "email": "ada@example.com", "email_verified": true, "name": "Ada", "groups": ["eng"]]])
+            try provider.control([
+                "user": ["sub": "u1", "email": "ada@example.com", "email_verified": true, "name": "Ada", "groups": ["eng"]]
+            ])
             #expect(try SSOTesting.signIn(service, provider).status == 303)
             #expect(try SSOTesting.role(service, "ada@example.com") == .editor)
             // A name with control characters and beyond the column's length is stored cleaned and cut; an
@@ -119,15 +138,21 @@ struct SSOSignInTests {
             #expect(try SSOTesting.signIn(service, provider).status == 303)
             let stored = try service.application.pool.withConnection { try PersonStore.find(email: "kim@example.com", on: $0)?.name }
             #expect(stored == String(repeating: "é", count: 150) + String(repeating: "ß", count: 50))
-            try provider.control(["user": ["sub": "u5", "email": String(repeating: "a", count: 250) + "@example.com", "email_verified": true,
-                                           "name": "A", "groups": []]])
+            try provider.control([
+                "user": [
+                    "sub": "u5", "email": String(repeating: "a", count: 250) + "@example.com", "email_verified": true,
+                    "name": "A", "groups": [],
+                ]
+            ])
             #expect(try SSOTesting.signIn(service, provider).status == 403)
         }
     }
 
     @Test func aProviderThatCannotBeReachedIsABadGateway() throws {
         let provider = try OpenIDTestProvider()
-        try TestService.with(configure: { SSOTesting.configure(&$0); $0.sso.allowedRanges = [] }) { service in
+        try TestService.with(configure: {
+            SSOTesting.configure(&$0); $0.sso.allowedRanges = []
+        }) { service in
             try SSOTesting.setUp(service, provider)
             let response = try service.request("GET", "/v1/sso/start?workspace=acme")
             #expect(response.status == 502 && response.text.contains("loopback"))

@@ -17,9 +17,12 @@ enum SSOTesting {
 
     /// Sets `acme`'s single sign-on to `provider` with `extra` members of the body; answers the admin key.
     @discardableResult
-    static func setUp(_ service: TestService, _ provider: OpenIDTestProvider, extra: String = #","allowedDomains":["example.com"],"defaultRole":"viewer""#) throws -> String {
+    static func setUp(
+        _ service: TestService, _ provider: OpenIDTestProvider, extra: String = #","allowedDomains":["example.com"],"defaultRole":"viewer""#
+    ) throws -> String {
         let key = try service.key(workspace: "acme", scope: .admin, role: .owner)
-        let body = #"{"issuer":"\#(provider.issuer)","clientId":"\#(provider.clientID)","clientSecret":"\#(provider.clientSecret)"\#(extra)}"#
+        let body =
+            #"{"issuer":"\#(provider.issuer)","clientId":"\#(provider.clientID)","clientSecret":"\#(provider.clientSecret)"\#(extra)}"#
         _ = try Fixture.expect(200, service.request("PUT", "/v1/sso", key: key, json: body))
         return key
     }
@@ -31,7 +34,8 @@ enum SSOTesting {
     }
 
     static func start(_ service: TestService, workspace: String = "acme") throws -> Start {
-        let response = try Fixture.expect(302, service.request("GET", "/v1/sso/start?workspace=\(workspace)", headers: [("Host", "127.0.0.1:\(service.port)")]))
+        let response = try Fixture.expect(
+            302, service.request("GET", "/v1/sso/start?workspace=\(workspace)", headers: [("Host", "127.0.0.1:\(service.port)")]))
         let cookie = try #require(response.headers.values("Set-Cookie").first { $0.hasPrefix("linkd_sso_state=") })
         return Start(authorizationURL: try #require(response.headers["Location"]), stateCookie: String(cookie.prefix { $0 != ";" }))
     }
@@ -68,7 +72,8 @@ enum SSOTesting {
     static func role(_ service: TestService, _ email: String) throws -> Role? {
         try service.application.pool.withConnection { connection in
             guard let person = try PersonStore.find(email: email, on: connection),
-                  let workspace = try WorkspaceStore.find("acme", on: connection) else { return nil }
+                let workspace = try WorkspaceStore.find("acme", on: connection)
+            else { return nil }
             return try MembershipStore.role(of: person.id, in: workspace.id, on: connection)
         }
     }

@@ -80,7 +80,9 @@ struct SessionsAPITests {
 
     /// An unknown email takes about as long as a wrong password, with the real Argon2id parameters.
     @Test func unknownEmailTakesTheTimeOfAWrongPassword() throws {
-        try TestService.with(configure: { $0.sessions.failuresPerAccount = 100; $0.sessions.failuresPerAddress = 100 }) { service in
+        try TestService.with(configure: {
+            $0.sessions.failuresPerAccount = 100; $0.sessions.failuresPerAddress = 100
+        }) { service in
             try service.person("ops@example.com", hasher: PasswordHasher())
             func median(_ email: String) throws -> Double {
                 var times: [Double] = []
@@ -216,7 +218,8 @@ struct SessionsAPITests {
             _ = try service.workspace("gamma")
             let cookie = try service.session("ops@example.com")
             let beta = try service.workspace("beta")
-            let switched = try service.request("PUT", "/v1/sessions/current/workspace", cookie: cookie, json: #"{"workspace":"\#(beta.uuidString)"}"#)
+            let switched = try service.request(
+                "PUT", "/v1/sessions/current/workspace", cookie: cookie, json: #"{"workspace":"\#(beta.uuidString)"}"#)
             #expect(switched.status == 200, "\(switched.text)")
             #expect(try switched.json["workspace"]?["name"]?.stringValue == "beta")
             #expect(try switched.json["role"]?.stringValue == "viewer")
@@ -226,7 +229,8 @@ struct SessionsAPITests {
             let write = try service.request("POST", "/v1/teams", cookie: cookie, json: #"{"teamId":"ABCDE12345","name":"Acme"}"#)
             #expect(write.status == 403, "\(write.text)")
             let gamma = try service.workspace("gamma")
-            let foreign = try service.request("PUT", "/v1/sessions/current/workspace", cookie: cookie, json: #"{"workspace":"\#(gamma.uuidString)"}"#)
+            let foreign = try service.request(
+                "PUT", "/v1/sessions/current/workspace", cookie: cookie, json: #"{"workspace":"\#(gamma.uuidString)"}"#)
             #expect(foreign.status == 422)
             #expect(try foreign.json["errors"]?.arrayValue?.first?["pointer"]?.stringValue == "/workspace")
         }
@@ -266,19 +270,31 @@ struct SessionsAPITests {
             #expect(crossRead.headers["Access-Control-Allow-Credentials"] == nil)
             #expect(try service.request("POST", "/v1/teams", cookie: cookie, json: team, origin: "http://evil.example").status == 403)
             #expect(try service.request("POST", "/v1/teams", cookie: cookie, json: team, origin: "null").status == 403)
-            #expect(try service.request("POST", "/v1/teams", cookie: cookie, json: team, origin: nil).status == 403,
-                    "a write that does not show its origin")
+            #expect(
+                try service.request("POST", "/v1/teams", cookie: cookie, json: team, origin: nil).status == 403,
+                "a write that does not show its origin")
             for site in ["cross-site", "same-site"] {
-                #expect(try service.request("GET", "/v1/whoami", cookie: cookie, origin: nil, headers: [("Sec-Fetch-Site", site)]).status == 403)
+                #expect(
+                    try service.request("GET", "/v1/whoami", cookie: cookie, origin: nil, headers: [("Sec-Fetch-Site", site)]).status == 403
+                )
             }
-            #expect(try service.request("POST", "/v1/teams", cookie: cookie, json: team, origin: "http://localhost",
-                                        headers: [("Sec-Fetch-Site", "cross-site")]).status == 403, "the browser's word decides")
-            #expect(try service.request("POST", "/v1/teams", cookie: cookie, json: team, origin: nil,
-                                        headers: [("Sec-Fetch-Site", "same-origin")]).status == 201)
+            #expect(
+                try service.request(
+                    "POST", "/v1/teams", cookie: cookie, json: team, origin: "http://localhost",
+                    headers: [("Sec-Fetch-Site", "cross-site")]
+                ).status == 403, "the browser's word decides")
+            #expect(
+                try service.request(
+                    "POST", "/v1/teams", cookie: cookie, json: team, origin: nil,
+                    headers: [("Sec-Fetch-Site", "same-origin")]
+                ).status == 201)
             // Behind a TLS front end not (yet) trusted the server sees http while the page is https: the browser's
             // Sec-Fetch-Site still lets the console's own writes through.
-            #expect(try service.request("DELETE", "/v1/teams/ABCDE12345", cookie: cookie, origin: "https://localhost",
-                                        headers: [("Sec-Fetch-Site", "same-origin")]).status == 204)
+            #expect(
+                try service.request(
+                    "DELETE", "/v1/teams/ABCDE12345", cookie: cookie, origin: "https://localhost",
+                    headers: [("Sec-Fetch-Site", "same-origin")]
+                ).status == 204)
             // A key from an allowed origin keeps working: CORS is for keys.
             let key = try service.request("GET", "/v1/whoami", key: try service.key(), headers: [("Origin", "http://evil.example")])
             #expect(key.status == 200)
@@ -327,10 +343,12 @@ struct SessionsAPITests {
             let old = try service.session("ops@example.com")
             let fresh = try service.session("ops@example.com")
             try service.application.pool.withConnection { connection in
-                try connection.execute("""
+                try connection.execute(
+                    """
                     UPDATE sessions SET last_seen_at = now() - interval '2 hours' WHERE token_hash = \(SecretToken(presented: Substring(idle))!.hash)
                     """)
-                try connection.execute("""
+                try connection.execute(
+                    """
                     UPDATE sessions SET expires_at = now() - interval '1 second' WHERE token_hash = \(SecretToken(presented: Substring(old))!.hash)
                     """)
             }
@@ -348,7 +366,8 @@ struct SessionsAPITests {
             try service.person("ops@example.com")
             let acme = try service.workspace("acme")
             try service.application.pool.withConnection { connection in
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO workspace_sso (workspace_id, issuer, client_id, client_secret_sealed, client_secret_key_id, required)
                     VALUES (\(acme), 'https://idp.example.com', 'linkd', '\\x00'::bytea, 'k1', true)
                     """)

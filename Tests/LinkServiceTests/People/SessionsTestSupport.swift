@@ -10,10 +10,11 @@ import TestSupport
 extension TestService {
     /// A service whose passwords hash with the cheap test parameters.
     static func people(_ configure: (inout ServiceConfiguration) -> Void = { _ in }, _ body: (TestService) throws -> Void) throws {
-        try with(configure: { configuration in
-            configuration.sessions.passwordHasher = .forTests
-            configure(&configuration)
-        }, body)
+        try with(
+            configure: { configuration in
+                configuration.sessions.passwordHasher = .forTests
+                configure(&configuration)
+            }, body)
     }
 
     /// The id of the workspace `name`, created when missing.
@@ -23,8 +24,10 @@ extension TestService {
 
     /// A person with `password`, member of each workspace with its role.
     @discardableResult
-    func person(_ email: String, password: String = "correct horse battery", in memberships: [(String, Role)] = [("acme", .owner)],
-                hasher: PasswordHasher = .forTests) throws -> UUID {
+    func person(
+        _ email: String, password: String = "correct horse battery", in memberships: [(String, Role)] = [("acme", .owner)],
+        hasher: PasswordHasher = .forTests
+    ) throws -> UUID {
         let workspaces = try memberships.map { (try workspace($0.0), $0.1) }
         return try application.pool.withConnection { connection in
             let person = try PersonStore.ensure(email: email, on: connection)
@@ -49,8 +52,10 @@ extension TestService {
     }
 
     /// A request with the session cookie, from this server's own pages (`Origin`) unless `origin` says otherwise.
-    func request(_ method: String, _ path: String, cookie: String, json: String? = nil, origin: String? = "http://localhost",
-                 headers: [(String, String)] = []) throws -> TestResponse {
+    func request(
+        _ method: String, _ path: String, cookie: String, json: String? = nil, origin: String? = "http://localhost",
+        headers: [(String, String)] = []
+    ) throws -> TestResponse {
         var all = headers + [("Cookie", "theme=dark; linkd_session=\(cookie)")]
         if let origin { all.append(("Origin", origin)) }
         return try request(method, path, json: json, headers: all)

@@ -30,9 +30,11 @@ struct TenancyTests {
                     guard parameter["in"]?.stringValue == "query", parameter["required"] == .bool(true) else { return nil }
                     return parameter["name"]?.stringValue
                 }
-                operations.append(Operation(method: operation.key.uppercased(), path: member.key,
-                                            id: operation.value["operationId"]?.stringValue ?? "", roles: roles,
-                                            requiredQuery: required, hasBody: operation.value["requestBody"] != nil))
+                operations.append(
+                    Operation(
+                        method: operation.key.uppercased(), path: member.key,
+                        id: operation.value["operationId"]?.stringValue ?? "", roles: roles,
+                        requiredQuery: required, hasBody: operation.value["requestBody"] != nil))
             }
         }
         return operations.sorted { ($0.method == "GET" ? 0 : 1) < ($1.method == "GET" ? 0 : 1) }
@@ -49,17 +51,30 @@ struct TenancyTests {
         init(_ service: TestService, name: String) throws {
             fixture = try Fixture(service, workspace: name)
             let key = fixture.key
-            let link = try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: key, json: """
-                {"domain":"\(fixture.host)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}}}
-                """)).json["id"]!.stringValue!
-            let webhook = try Fixture.expect(201, service.request("POST", "/v1/webhooks", key: key, json: """
-                {"url":"http://127.0.0.1:9/hooks","events":["link.created"]}
-                """)).json["id"]!.stringValue!
-            let otherKey = try Fixture.expect(201, service.request("POST", "/v1/keys", key: key, json: #"{"scope":"read"}"#)).json["id"]!.stringValue!
+            let link = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: key,
+                    json: """
+                        {"domain":"\(fixture.host)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}}}
+                        """)
+            ).json["id"]!.stringValue!
+            let webhook = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/webhooks", key: key,
+                    json: """
+                        {"url":"http://127.0.0.1:9/hooks","events":["link.created"]}
+                        """)
+            ).json["id"]!.stringValue!
+            let otherKey = try Fixture.expect(201, service.request("POST", "/v1/keys", key: key, json: #"{"scope":"read"}"#)).json["id"]!
+                .stringValue!
             let rule = try Fixture.expect(200, service.request("GET", "/v1/domains/\(fixture.host)/rules", key: key))
                 .json["items"]!.arrayValue!.first!["id"]!.stringValue!
-            values = ["host": fixture.host, "teamId": "ABCDE12345", "name": "widgetDetail", "language": "swift", "n": "1",
-                      "deliveryId": "1", "rule": rule, "apps": fixture.iosApp, "links": link, "webhooks": webhook, "keys": otherKey]
+            values = [
+                "host": fixture.host, "teamId": "ABCDE12345", "name": "widgetDetail", "language": "swift", "n": "1",
+                "deliveryId": "1", "rule": rule, "apps": fixture.iosApp, "links": link, "webhooks": webhook, "keys": otherKey,
+            ]
             ids = [fixture.iosApp, fixture.androidApp, link, webhook, otherKey, rule]
         }
 
@@ -88,9 +103,11 @@ struct TenancyTests {
         /// What the workspace holds, as its own admin key reads it: compared before and after to show nothing changed.
         func snapshot(_ service: TestService) throws -> [String] {
             let host = fixture.host
-            return try ["/v1/apps", "/v1/teams", "/v1/domains", "/v1/links", "/v1/webhooks", "/v1/keys", "/v1/domains/\(host)/rules",
-                        "/v1/apps/\(fixture.iosApp)/destinations", "/v1/domains/\(host)/association/versions", "/v1/audit?limit=200"]
-                .map { path in try Fixture.expect(200, service.request("GET", path, key: fixture.key)).text }
+            return try [
+                "/v1/apps", "/v1/teams", "/v1/domains", "/v1/links", "/v1/webhooks", "/v1/keys", "/v1/domains/\(host)/rules",
+                "/v1/apps/\(fixture.iosApp)/destinations", "/v1/domains/\(host)/association/versions", "/v1/audit?limit=200",
+            ]
+            .map { path in try Fixture.expect(200, service.request("GET", path, key: fixture.key)).text }
         }
     }
 
@@ -118,10 +135,12 @@ struct TenancyTests {
                     if operation.path.contains("{") {
                         // 404 or 403; or, when the request is refused for what it is before any lookup (a body or a
                         // query parameter), the very answer the same request naming nothing gets.
-                        let nothing = try service.request(operation.method, Self.nowhere(target, b), key: key,
-                                                          json: operation.hasBody ? "{}" : nil)
-                        #expect([403, 404, nothing.status].contains(response.status) && !(200..<300).contains(response.status),
-                                "\(context); naming nothing: \(nothing.status)")
+                        let nothing = try service.request(
+                            operation.method, Self.nowhere(target, b), key: key,
+                            json: operation.hasBody ? "{}" : nil)
+                        #expect(
+                            [403, 404, nothing.status].contains(response.status) && !(200..<300).contains(response.status),
+                            "\(context); naming nothing: \(nothing.status)")
                     }
                     for id in b.ids where !target.contains(id) {
                         #expect(!response.text.contains(id), "\(context): shows \(id) of another workspace")
@@ -137,15 +156,20 @@ struct TenancyTests {
     @Test func aRoleReachesOnlyWhatItIsListedFor() throws {
         try TestService.with(configure: WebhookTesting.configure) { service in
             let a = try Workspace(service, name: "acme")
-            let keys = try Dictionary(uniqueKeysWithValues: [Role.viewer, .editor, .admin].map { ($0, try service.key(workspace: "acme", role: $0)) })
+            let keys = try Dictionary(
+                uniqueKeysWithValues: [Role.viewer, .editor, .admin].map { ($0, try service.key(workspace: "acme", role: $0)) })
             let before = try a.snapshot(service)
             let operations = try Self.operations(service)
             let writes = operations.filter { !$0.roles.contains("viewer") }
             #expect(writes.count > 30)
-            #expect(operations.filter { !["GET", "HEAD"].contains($0.method) }.allSatisfy { !$0.roles.contains("viewer") || [
-                "resolveURLs", "previewRules", "buildLinks",
-                "signOutEverywhere", "signOut", "switchWorkspace", "revokeSession",
-            ].contains($0.id) }, "the only non-GET operations a viewer may call read, or end or move their own sessions")
+            #expect(
+                operations.filter { !["GET", "HEAD"].contains($0.method) }.allSatisfy {
+                    !$0.roles.contains("viewer")
+                        || [
+                            "resolveURLs", "previewRules", "buildLinks",
+                            "signOutEverywhere", "signOut", "switchWorkspace", "revokeSession",
+                        ].contains($0.id)
+                }, "the only non-GET operations a viewer may call read, or end or move their own sessions")
             for role in [Role.viewer, .editor, .admin] {
                 let key = keys[role]!
                 for operation in operations where role == .viewer || !operation.roles.contains(role.rawValue) {
@@ -153,8 +177,9 @@ struct TenancyTests {
                     let response = try service.request(operation.method, target, key: key, json: operation.hasBody ? "{}" : nil)
                     guard !operation.roles.contains(role.rawValue) else { continue }
                     #expect(response.status == 403, "\(role.rawValue): \(operation.method) \(target) answered \(response.status)")
-                    #expect((try? response.json)?["detail"]?.stringValue?.hasSuffix("you act as \(role.rawValue) in acme.") == true,
-                            "\(role.rawValue): \(operation.method) \(target): \(response.text.prefix(200))")
+                    #expect(
+                        (try? response.json)?["detail"]?.stringValue?.hasSuffix("you act as \(role.rawValue) in acme.") == true,
+                        "\(role.rawValue): \(operation.method) \(target): \(response.text.prefix(200))")
                 }
                 if role == .viewer { #expect(try a.snapshot(service) == before, "a viewer changed nothing") }
             }

@@ -28,7 +28,8 @@ struct WebhookCleanupTests {
             let webhook = try WebhookTesting.subscribe(service, key: fixture.key, receiver, events: ["link.created"])
             try Fixture.expect(200, service.request("POST", "/v1/webhooks/\(webhook)/pause", key: fixture.key))
             try service.application.pool.withConnection { connection in
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO webhook_outbox (webhook_id, event_id, event_type, payload)
                     SELECT \(UUID(uuidString: webhook)!), 'evt_' || i, 'link.created', json_build_object('n', i)
                     FROM generate_series(1, 300000) i
@@ -58,13 +59,16 @@ struct WebhookCleanupTests {
             #expect(took < 1.5, "the delete waited \(took) s")
             #expect(try service.request("GET", "/v1/webhooks/\(webhook)", key: fixture.key).status == 404)
             try WebhookTesting.wait(seconds: 180, "the backlog deleted and the cleanup done") {
-                try Self.rows(service, webhook) == 0 && service.application.pool.withConnection { connection in
-                    try connection.query("SELECT count(*)::int8 FROM webhook_cleanups").first!.decode(0, as: Int64.self)
-                } == 0
+                try Self.rows(service, webhook) == 0
+                    && service.application.pool.withConnection { connection in
+                        try connection.query("SELECT count(*)::int8 FROM webhook_cleanups").first!.decode(0, as: Int64.self)
+                    } == 0
             }
             stop.store(true, ordering: .relaxed)
             let seen = statuses.withLock { $0 }
-            #expect(seen.count >= 3 && seen.allSatisfy { $0 == 200 }, "the other workspace's reads: \(Dictionary(grouping: seen, by: { $0 }).mapValues(\.count))")
+            #expect(
+                seen.count >= 3 && seen.allSatisfy { $0 == 200 },
+                "the other workspace's reads: \(Dictionary(grouping: seen, by: { $0 }).mapValues(\.count))")
             #expect(receiver.deliveries.isEmpty, "nothing of a deleted subscription is sent")
         }
     }

@@ -11,8 +11,11 @@ import TestSupport
 @Suite("Webhook delivery", .serialized)
 struct WebhookDeliveryTests {
     private static func createLink(_ fixture: Fixture, slug: String, on service: TestService? = nil) throws -> String {
-        let response = try Fixture.expect(201, (service ?? fixture.service).request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                                                                                   json: #"{"domain":"\#(fixture.host)","slug":"\#(slug)","url":"https://www.example.com/\#(slug)"}"#))
+        let response = try Fixture.expect(
+            201,
+            (service ?? fixture.service).request(
+                "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                json: #"{"domain":"\#(fixture.host)","slug":"\#(slug)","url":"https://www.example.com/\#(slug)"}"#))
         return try #require(try response.json["id"]?.stringValue)
     }
 
@@ -27,7 +30,9 @@ struct WebhookDeliveryTests {
             #expect(seen.map(\.status) == [500, 500, 200])
             #expect(seen.allSatisfy { $0.verified }, "every attempt is signed with the subscription's secret")
             #expect(Set(seen.map(\.id)).count == 1, "one event id across the attempts")
-            #expect(seen.allSatisfy { $0.type == "link.created" && $0.data?["id"]?.stringValue == link && $0.contentType == "application/json" })
+            #expect(
+                seen.allSatisfy { $0.type == "link.created" && $0.data?["id"]?.stringValue == link && $0.contentType == "application/json" }
+            )
             #expect(seen[0].body["timestamp"]?.stringValue != nil)
             try WebhookTesting.wait("the delivery log to say delivered") {
                 try WebhookTesting.log(service, key: fixture.key, webhook).first?["status"]?.stringValue == "delivered"
@@ -58,7 +63,8 @@ struct WebhookDeliveryTests {
             _ = try Self.createLink(fixture, slug: "slow")
             let event = try #require(receiver.arrivals(count: 1).first)
             let etag = try #require(try service.request("GET", "/v1/webhooks/\(webhook)", key: fixture.key).headers["ETag"])
-            try Fixture.expect(200, service.request("POST", "/v1/webhooks/\(webhook)/pause", key: fixture.key, headers: [("If-Match", etag)]))
+            try Fixture.expect(
+                200, service.request("POST", "/v1/webhooks/\(webhook)/pause", key: fixture.key, headers: [("If-Match", etag)]))
             let entry = try #require(try WebhookTesting.log(service, key: fixture.key, webhook).first)
             #expect(entry["eventId"]?.stringValue == event)
             let id = try #require(entry["id"]?.stringValue)
@@ -73,7 +79,8 @@ struct WebhookDeliveryTests {
             #expect(waiting["attempts"]?.integer == 0)
 
             let paused = try #require(try service.request("GET", "/v1/webhooks/\(webhook)", key: fixture.key).headers["ETag"])
-            try Fixture.expect(200, service.request("POST", "/v1/webhooks/\(webhook)/resume", key: fixture.key, headers: [("If-Match", paused)]))
+            try Fixture.expect(
+                200, service.request("POST", "/v1/webhooks/\(webhook)/resume", key: fixture.key, headers: [("If-Match", paused)]))
             let again = receiver.deliveries(count: 2)
             #expect(again.count == 2 && again[1].id == event && again[1].verified)
             try WebhookTesting.wait("the delivery log to say delivered") {
@@ -231,14 +238,19 @@ struct WebhookDeliveryTests {
         try TestService.with(configure: WebhookTesting.configure) { service in
             let fixture = try Fixture(service)
             let receiver = try WebhookReceiver()
-            try WebhookTesting.subscribe(service, key: fixture.key, receiver,
-                                         events: ["link.created", "link.updated", "link.deleted", "rules.changed", "domain.association.changed"])
+            try WebhookTesting.subscribe(
+                service, key: fixture.key, receiver,
+                events: ["link.created", "link.updated", "link.deleted", "rules.changed", "domain.association.changed"])
             let link = try Self.createLink(fixture, slug: "kinds")
             try Fixture.expect(200, service.request("PATCH", "/v1/links/\(link)", key: fixture.key, json: #"{"name":"Kinds"}"#))
             try Fixture.expect(204, service.request("DELETE", "/v1/links/\(link)", key: fixture.key))
-            try Fixture.expect(201, service.request("POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key, json: """
-                {"apps":["\(fixture.iosApp)"],"path":"/promo/*","exclude":true,"position":0}
-                """))
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/domains/\(fixture.host)/rules", key: fixture.key,
+                    json: """
+                        {"apps":["\(fixture.iosApp)"],"path":"/promo/*","exclude":true,"position":0}
+                        """))
             let seen = receiver.deliveries(count: 5)
             let types = seen.compactMap(\.type)
             // A web page link leaves the files as they are (it opens no app): only the rule changes them.
@@ -250,7 +262,9 @@ struct WebhookDeliveryTests {
             #expect(rules["rules"]?.arrayValue?.count == 4)
             let association = try #require(seen.last { $0.type == "domain.association.changed" }?.data)
             #expect(association["domain"]?.stringValue == fixture.host)
-            #expect((association["version"]?.integer ?? 0) >= 2 && association["previousVersion"]?.integer == (association["version"]?.integer ?? 0) - 1)
+            #expect(
+                (association["version"]?.integer ?? 0) >= 2
+                    && association["previousVersion"]?.integer == (association["version"]?.integer ?? 0) - 1)
             #expect((association["moved"]?.integer ?? 0) >= 1, "the new exclusion moves /promo/ URLs: \(association)")
             #expect(seen.allSatisfy { $0.verified })
         }
@@ -266,10 +280,16 @@ struct WebhookDeliveryTests {
             let each = try WebhookReceiver()
             let summary = try WebhookTesting.subscribe(service, key: fixture.key, summaries, events: ["link.created"])
             let perLink = try WebhookTesting.subscribe(service, key: fixture.key, each, events: ["link.created"], bulkEvents: "each")
-            #expect(try Fixture.expect(200, service.request("GET", "/v1/webhooks/\(summary)", key: fixture.key)).json["bulkEvents"]?.stringValue == "summary")
-            let items = (0..<50).map { #"{"domain":"links.example.com","slug":"b\#($0)","url":"https://www.example.com/\#($0)"}"# }
+            #expect(
+                try Fixture.expect(200, service.request("GET", "/v1/webhooks/\(summary)", key: fixture.key)).json["bulkEvents"]?.stringValue
+                    == "summary")
+            let items =
+                (0..<50).map { #"{"domain":"links.example.com","slug":"b\#($0)","url":"https://www.example.com/\#($0)"}"# }
                 + [#"{"domain":"links.example.com","slug":"b1","url":"https://www.example.com/again"}"#]
-            try Fixture.expect(200, service.request("POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key, json: "[" + items.joined(separator: ",") + "]"))
+            try Fixture.expect(
+                200,
+                service.request(
+                    "POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key, json: "[" + items.joined(separator: ",") + "]"))
             try WebhookTesting.settle(service.application.pool, [summaries, each])
 
             let told = summaries.deliveries
@@ -282,7 +302,9 @@ struct WebhookDeliveryTests {
             #expect(try WebhookTesting.log(service, key: fixture.key, summary).count == 1, "one outbox row")
 
             let seen = each.deliveries
-            #expect(seen.allSatisfy { $0.type == "link.created" } && seen.compactMap { $0.data?["slug"]?.stringValue } == (0..<50).map { "b\($0)" })
+            #expect(
+                seen.allSatisfy { $0.type == "link.created" }
+                    && seen.compactMap { $0.data?["slug"]?.stringValue } == (0..<50).map { "b\($0)" })
             #expect(try WebhookTesting.log(service, key: fixture.key, perLink).count == 50)
 
             // A single create is still a `link.created` for both.
@@ -305,7 +327,8 @@ struct WebhookDeliveryTests {
             try WebhookTesting.subscribe(service, key: fixture.key, receiver, events: ["link.clicked"])
             _ = try Self.createLink(fixture, slug: "viral")
             _ = try Self.createLink(fixture, slug: "warm")
-            let phone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"
+            let phone =
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"
             // The subscribers are read every 5 s: taps on another link until one is told say they count now.
             try WebhookTesting.wait("a tap counted") {
                 _ = try HTTPTestClient.request(port: service.port, path: "/warm", headers: [("Host", fixture.host), ("User-Agent", phone)])
@@ -313,10 +336,12 @@ struct WebhookDeliveryTests {
             }
             let started = Date()
             for _ in 0..<300 {
-                _ = try HTTPTestClient.request(port: service.port, path: "/viral", headers: [("Host", fixture.host), ("User-Agent", phone)])
+                _ = try HTTPTestClient.request(
+                    port: service.port, path: "/viral", headers: [("Host", fixture.host), ("User-Agent", phone)])
             }
             for _ in 0..<20 {
-                _ = try HTTPTestClient.request(port: service.port, path: "/viral", headers: [("Host", fixture.host), ("User-Agent", "Googlebot/2.1")])
+                _ = try HTTPTestClient.request(
+                    port: service.port, path: "/viral", headers: [("Host", fixture.host), ("User-Agent", "Googlebot/2.1")])
             }
             let seconds = Date().timeIntervalSince(started)
             func viral() -> [WebhookReceiver.Delivery] { receiver.deliveries.filter { $0.data?["link"]?["slug"]?.stringValue == "viral" } }

@@ -15,8 +15,11 @@ struct WebhookFairnessTests {
     /// Creates a link of `fixture` and answers how long its `link.created` took to reach `receiver`.
     private static func latency(_ fixture: Fixture, slug: String, _ receiver: WebhookReceiver) throws -> TimeInterval {
         let started = Date()
-        try Fixture.expect(201, fixture.service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                                                        json: #"{"domain":"\#(fixture.host)","slug":"\#(slug)","url":"https://www.example.com/\#(slug)"}"#))
+        try Fixture.expect(
+            201,
+            fixture.service.request(
+                "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
+                json: #"{"domain":"\#(fixture.host)","slug":"\#(slug)","url":"https://www.example.com/\#(slug)"}"#))
         let seen = receiver.deliveries(count: 1, seconds: 120)
         #expect(seen.first?.data?["slug"]?.stringValue == slug)
         return Date().timeIntervalSince(started)
@@ -39,11 +42,12 @@ struct WebhookFairnessTests {
                 let events = (0..<5_000).map { WebhookEvent(.linkCreated, workspace: workspace, data: .object(["n": .integer($0)])) }
                 try WebhookStore.enqueue(events, on: connection)
             }
-            _ = flood.deliveries(count: 20)   // the backlog is being sent
+            _ = flood.deliveries(count: 20) // the backlog is being sent
             let waited = try Self.latency(quiet, slug: "next", quietReceiver)
             #expect(waited < Self.bound, "the quiet workspace's event waited \(waited) s behind the backlog")
             let left = try service.application.pool.withConnection { connection in
-                try connection.query("SELECT count(*)::int8 FROM webhook_outbox WHERE delivered_at IS NULL").first!.decode(0, as: Int64.self)
+                try connection.query("SELECT count(*)::int8 FROM webhook_outbox WHERE delivered_at IS NULL").first!.decode(
+                    0, as: Int64.self)
             }
             #expect(left > 1_000, "the backlog was still there: \(left)")
         }
@@ -57,13 +61,17 @@ struct WebhookFairnessTests {
             let quiet = try Fixture(service, workspace: "quiet", host: "quiet.example.com")
             let hanging = try WebhookReceiver()
             for _ in 0..<12 {
-                try WebhookTesting.subscribe(service, key: noisy.key, hanging, events: ["link.created"], delays: Array(repeating: 30, count: 200))
+                try WebhookTesting.subscribe(
+                    service, key: noisy.key, hanging, events: ["link.created"], delays: Array(repeating: 30, count: 200))
             }
             let quietReceiver = try WebhookReceiver()
             try WebhookTesting.subscribe(service, key: quiet.key, quietReceiver, events: ["link.created"])
-            try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: noisy.key,
-                                                    json: #"{"domain":"\#(noisy.host)","slug":"slow","url":"https://www.example.com/slow"}"#))
-            _ = hanging.arrivals(count: WebhookDeliveries.threads - 1)   // the workers it may have are waiting on it
+            try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/links?acknowledgeMoves=true", key: noisy.key,
+                    json: #"{"domain":"\#(noisy.host)","slug":"slow","url":"https://www.example.com/slow"}"#))
+            _ = hanging.arrivals(count: WebhookDeliveries.threads - 1) // the workers it may have are waiting on it
             let waited = try Self.latency(quiet, slug: "next", quietReceiver)
             #expect(waited < Self.bound, "the quiet workspace's event waited \(waited) s behind slow receivers")
         }

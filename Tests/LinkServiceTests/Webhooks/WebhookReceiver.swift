@@ -28,8 +28,10 @@ final class WebhookReceiver {
 
     /// A receiver on `port` (0: a free one) verifying with `secret`, answering `statuses` first; with
     /// `controlFile`, one that takes over that file as it stands (a receiver started again).
-    init(port: Int = 0, secret: String = "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=", statuses: [Int] = [],
-         controlFile: URL? = nil) throws {
+    init(
+        port: Int = 0, secret: String = "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=", statuses: [Int] = [],
+        controlFile: URL? = nil
+    ) throws {
         let file = controlFile ?? FileManager.default.temporaryDirectory.appendingPathComponent("webhook-\(UUID().uuidString).json")
         self.controlFile = file
         if controlFile == nil { try Self.write(file, secret: secret, statuses: statuses) }
@@ -78,10 +80,12 @@ final class WebhookReceiver {
     private static func parse(_ lines: [Substring]) -> [Delivery] {
         lines.compactMap { line in
             guard let json = try? JSONValue.parse(String(line.dropFirst("delivery ".count))),
-                  let body = json["body"]?.stringValue, let parsed = try? JSONValue.parse(body) else { return nil }
-            return Delivery(id: json["id"]?.stringValue ?? "", timestamp: json["timestamp"]?.stringValue ?? "",
-                            verified: json["verified"] == .bool(true), status: json["status"]?.integer ?? 0,
-                            contentType: json["contentType"]?.stringValue, body: parsed)
+                let body = json["body"]?.stringValue, let parsed = try? JSONValue.parse(body)
+            else { return nil }
+            return Delivery(
+                id: json["id"]?.stringValue ?? "", timestamp: json["timestamp"]?.stringValue ?? "",
+                verified: json["verified"] == .bool(true), status: json["status"]?.integer ?? 0,
+                contentType: json["contentType"]?.stringValue, body: parsed)
         }
     }
 }

@@ -34,14 +34,15 @@ struct WebhookSignatureTests {
         // One byte changed in the body, the id or the timestamp changes the signature.
         #expect(signer.signature(id: "msg_2Lq0LNJIwu3ZEwWdCjpHbR9pTYS", timestamp: 1_764_700_000, body: body) != expected)
         #expect(signer.signature(id: "msg_2Lq0LNJIwu3ZEwWdCjpHbR9pTYR", timestamp: 1_764_700_001, body: body) != expected)
-        #expect(signer.signature(id: "msg_2Lq0LNJIwu3ZEwWdCjpHbR9pTYR", timestamp: 1_764_700_000, body: body.dropLast() + [0x7e]) != expected)
+        #expect(
+            signer.signature(id: "msg_2Lq0LNJIwu3ZEwWdCjpHbR9pTYR", timestamp: 1_764_700_000, body: body.dropLast() + [0x7e]) != expected)
     }
 
     /// Secrets are `whsec_` and base64 of 24 to 64 bytes; anything else is refused. Unpadded base64 is read, as
     /// the reference library reads it.
     @Test func readsOnlyWellFormedSecrets() {
         #expect(WebhookSignature(secret: "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")?.key == Array(0..<32))
-        #expect(WebhookSignature(secret: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=") == nil)          // no prefix
+        #expect(WebhookSignature(secret: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=") == nil) // no prefix
         #expect(WebhookSignature(secret: "whsec_not base64!") == nil)
         #expect(WebhookSignature(secret: "whsec_" + Data(Array(repeating: 1, count: 23)).base64EncodedString()) == nil)
         #expect(WebhookSignature(secret: "whsec_" + Data(Array(repeating: 1, count: 24)).base64EncodedString()) != nil)
@@ -79,11 +80,16 @@ struct WebhookSignatureTests {
             except WebhookVerificationError:
                 print("tampered body refused")
             """
-        let headerJSON = String(decoding: try JSONSerialization.data(withJSONObject: Dictionary(uniqueKeysWithValues: headers.map { ($0.name, $0.value) })), as: UTF8.self)
+        let headerJSON = String(
+            decoding: try JSONSerialization.data(withJSONObject: Dictionary(uniqueKeysWithValues: headers.map { ($0.name, $0.value) })),
+            as: UTF8.self)
         let verifier = try Subprocess(Self.python, ["-c", script, signer.secret, headerJSON], input: Array(body.utf8), mergeErrors: true)
         #expect(try verifier.wait(timeout: 60) == 0, "\(verifier.standardOutput.suffix(3000))")
         let lines = verifier.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines == [#"{"data": {"url": "https://links.example.com/\u00fc?a=1&b=\"2\""}, "timestamp": "2026-12-02T17:00:00Z", "type": "link.updated"}"#,
-                          "tampered body refused"])
+        #expect(
+            lines == [
+                #"{"data": {"url": "https://links.example.com/\u00fc?a=1&b=\"2\""}, "timestamp": "2026-12-02T17:00:00Z", "type": "link.updated"}"#,
+                "tampered body refused",
+            ])
     }
 }

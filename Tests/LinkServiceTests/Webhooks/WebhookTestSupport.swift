@@ -21,8 +21,10 @@ enum WebhookTesting {
     /// Subscribes `receiver` to `events` and tells it the secret (and the statuses and delays to answer with);
     /// answers the subscription's id. `bulkEvents`: what bulk writes tell it (nil: the default).
     @discardableResult
-    static func subscribe(_ service: TestService, key: String, _ receiver: WebhookReceiver, events: [String],
-                          statuses: [Int] = [], delays: [Double] = [], bulkEvents: String? = nil) throws -> String {
+    static func subscribe(
+        _ service: TestService, key: String, _ receiver: WebhookReceiver, events: [String],
+        statuses: [Int] = [], delays: [Double] = [], bulkEvents: String? = nil
+    ) throws -> String {
         let bulk = bulkEvents.map { #","bulkEvents":"\#($0)""# } ?? ""
         let body = #"{"url":"\#(receiver.url)","events":[\#(events.map { "\"\($0)\"" }.joined(separator: ","))]\#(bulk)}"#
         let created = try Fixture.expect(201, service.request("POST", "/v1/webhooks", key: key, json: body))
@@ -47,9 +49,11 @@ enum WebhookTesting {
         var attempts = 0
         try wait("every queued event delivered and its answers seen") {
             let (undelivered, recorded) = try pool.withConnection { connection in
-                try connection.query("""
+                try connection.query(
+                    """
                     SELECT count(*) FILTER (WHERE delivered_at IS NULL)::int8, coalesce(sum(attempts), 0)::int8 FROM webhook_outbox
-                    """).first!.decode((Int64, Int64).self)
+                    """
+                ).first!.decode((Int64, Int64).self)
             }
             attempts = Int(recorded)
             return undelivered == 0 && receivers.map(\.deliveries.count).reduce(0, +) >= attempts

@@ -15,9 +15,13 @@ struct WebhooksAPITests {
     @Test func subscriptionsAreCreatedReadChangedAndDeleted() throws {
         try TestService.with(configure: WebhookTesting.configure) { service in
             let key = try service.key()
-            let created = try Fixture.expect(201, service.request("POST", "/v1/webhooks", key: key, json: """
-                {"url":"http://127.0.0.1:9/hooks","events":["link.created","rules.changed"],"description":"CMS"}
-                """))
+            let created = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/webhooks", key: key,
+                    json: """
+                        {"url":"http://127.0.0.1:9/hooks","events":["link.created","rules.changed"],"description":"CMS"}
+                        """))
             let id = try #require(try created.json["id"]?.stringValue)
             #expect(created.headers["Location"] == "/v1/webhooks/\(id)")
             #expect(created.headers["Cache-Control"] == "no-store")
@@ -37,19 +41,24 @@ struct WebhooksAPITests {
             #expect(stored.1 == "test")
             #expect(!Data(stored.0).contains(Data(plain.prefix(8))))
             #expect(WebhookSecretKeys([WebhookTesting.key])!.unseal(stored.0, keyID: stored.1, for: UUID(uuidString: id)!) == plain)
-            #expect(WebhookSecretKeys([WebhookTesting.key])!.unseal(stored.0, keyID: stored.1, for: UUID()) == nil,
-                    "a sealed secret opens only for its subscription")
+            #expect(
+                WebhookSecretKeys([WebhookTesting.key])!.unseal(stored.0, keyID: stored.1, for: UUID()) == nil,
+                "a sealed secret opens only for its subscription")
 
             let list = try Fixture.expect(200, service.request("GET", "/v1/webhooks", key: key))
             #expect(try list.json["items"]?.arrayValue?.count == 1)
 
             let etag = read.headers["ETag"]!
-            let changed = try Fixture.expect(200, service.request("PATCH", "/v1/webhooks/\(id)", key: key, json: #"{"events":["link.deleted"],"description":null}"#,
-                                                                  headers: [("If-Match", etag)]))
+            let changed = try Fixture.expect(
+                200,
+                service.request(
+                    "PATCH", "/v1/webhooks/\(id)", key: key, json: #"{"events":["link.deleted"],"description":null}"#,
+                    headers: [("If-Match", etag)]))
             #expect(try changed.json["events"] == .array([.string("link.deleted")]))
             #expect(try changed.json["description"]?.stringValue == "")
             #expect(try changed.json["url"]?.stringValue == "http://127.0.0.1:9/hooks")
-            let stale = try service.request("PATCH", "/v1/webhooks/\(id)", key: key, json: #"{"description":"x"}"#, headers: [("If-Match", etag)])
+            let stale = try service.request(
+                "PATCH", "/v1/webhooks/\(id)", key: key, json: #"{"description":"x"}"#, headers: [("If-Match", etag)])
             #expect(stale.status == 412)
 
             let rotated = try Fixture.expect(200, service.request("POST", "/v1/webhooks/\(id)/rotate-secret", key: key))
@@ -75,19 +84,43 @@ struct WebhooksAPITests {
     @Test func badInputIsRefusedAndChangesNothing() throws {
         try TestService.with(configure: WebhookTesting.configure) { service in
             let key = try service.key()
-            #expect(try Self.pointers(service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"http://127.0.0.1:9/","events":["link.exploded"]}"#)) == ["/events/0"])
-            #expect(try Self.pointers(service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"http://127.0.0.1:9/","events":[]}"#)) == ["/events"])
-            #expect(try Self.pointers(service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"http://127.0.0.1:9/","events":["link.created","link.created"]}"#)) == ["/events"])
+            #expect(
+                try Self.pointers(
+                    service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"http://127.0.0.1:9/","events":["link.exploded"]}"#))
+                    == ["/events/0"])
+            #expect(
+                try Self.pointers(service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"http://127.0.0.1:9/","events":[]}"#))
+                    == ["/events"])
+            #expect(
+                try Self.pointers(
+                    service.request(
+                        "POST", "/v1/webhooks", key: key, json: #"{"url":"http://127.0.0.1:9/","events":["link.created","link.created"]}"#))
+                    == ["/events"])
             #expect(try Self.pointers(service.request("POST", "/v1/webhooks", key: key, json: #"{"events":["link.created"]}"#)) == ["/url"])
-            #expect(try Self.pointers(service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"ftp://x.example/","events":["link.created"]}"#)) == ["/url"])
-            #expect(try Self.pointers(service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"http://u:p@127.0.0.1:9/","events":["link.created"]}"#)) == ["/url"])
-            #expect(try Self.pointers(service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"http://127.0.0.1:9/","events":["webhook.test"]}"#)) == ["/events/0"])
-            #expect(try service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"http://127.0.0.1:9/","events":["link.created"],"secret":"x"}"#).status == 422)
+            #expect(
+                try Self.pointers(
+                    service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"ftp://x.example/","events":["link.created"]}"#)) == [
+                        "/url"
+                    ])
+            #expect(
+                try Self.pointers(
+                    service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"http://u:p@127.0.0.1:9/","events":["link.created"]}"#)
+                ) == ["/url"])
+            #expect(
+                try Self.pointers(
+                    service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"http://127.0.0.1:9/","events":["webhook.test"]}"#))
+                    == ["/events/0"])
+            #expect(
+                try service.request(
+                    "POST", "/v1/webhooks", key: key, json: #"{"url":"http://127.0.0.1:9/","events":["link.created"],"secret":"x"}"#
+                ).status == 422)
             #expect(try service.request("POST", "/v1/webhooks", key: key, json: "[").status == 400)
             // A key that may write but not administer cannot see or make subscriptions.
             let writer = try service.key(scope: .write)
             #expect(try service.request("GET", "/v1/webhooks", key: writer).status == 403)
-            #expect(try service.request("POST", "/v1/webhooks", key: writer, json: #"{"url":"http://127.0.0.1:9/","events":["link.created"]}"#).status == 403)
+            #expect(
+                try service.request("POST", "/v1/webhooks", key: writer, json: #"{"url":"http://127.0.0.1:9/","events":["link.created"]}"#)
+                    .status == 403)
             #expect(try Fixture.expect(200, service.request("GET", "/v1/webhooks", key: key)).json["items"] == .array([]))
             #expect(try service.request("GET", "/v1/webhooks/\(UUID().uuidString.lowercased())", key: key).status == 404)
             #expect(try service.request("GET", "/v1/webhooks/nope/deliveries", key: key).status == 404)
@@ -99,9 +132,13 @@ struct WebhooksAPITests {
     @Test func deliveriesPageAsEveryList() throws {
         try TestService.with(configure: WebhookTesting.configure) { service in
             let key = try service.key()
-            let created = try Fixture.expect(201, service.request("POST", "/v1/webhooks", key: key, json: """
-                {"url":"http://127.0.0.1:9/hooks","events":["link.created"]}
-                """))
+            let created = try Fixture.expect(
+                201,
+                service.request(
+                    "POST", "/v1/webhooks", key: key,
+                    json: """
+                        {"url":"http://127.0.0.1:9/hooks","events":["link.created"]}
+                        """))
             let id = try #require(try created.json["id"]?.stringValue)
             for _ in 0..<3 { try Fixture.expect(202, service.request("POST", "/v1/webhooks/\(id)/test", key: key)) }
 
@@ -121,8 +158,9 @@ struct WebhooksAPITests {
                 #expect(refused.status == 400, "\(cursor): \(refused.text)")
                 #expect(try refused.json["detail"] == elsewhere.json["detail"])
             }
-            #expect(try service.request("GET", "/v1/webhooks/\(id)/deliveries?limit=0", key: key).json["detail"]
-                == service.request("GET", "/v1/webhooks?limit=0", key: key).json["detail"])
+            #expect(
+                try service.request("GET", "/v1/webhooks/\(id)/deliveries?limit=0", key: key).json["detail"]
+                    == service.request("GET", "/v1/webhooks?limit=0", key: key).json["detail"])
         }
     }
 
@@ -130,15 +168,19 @@ struct WebhooksAPITests {
     /// plain http only when allowed.
     @Test func privateAndMetadataTargetsAreRefused() throws {
         try TestService.with { service in
-            #expect(service.application.configuration.webhooks.allowedRanges.isEmpty && !service.application.configuration.webhooks.allowHTTP)
+            #expect(
+                service.application.configuration.webhooks.allowedRanges.isEmpty && !service.application.configuration.webhooks.allowHTTP)
             let key = try service.key()
-            for (url, range) in [("https://10.0.0.1/hooks", "10.0.0.0/8"), ("https://169.254.169.254/latest/meta-data", "169.254.169.254/32"),
-                                 ("https://127.0.0.1/", "127.0.0.0/8"), ("https://[::1]/", "::1/128"), ("https://localhost/", "localhost resolves to")] {
+            for (url, range) in [
+                ("https://10.0.0.1/hooks", "10.0.0.0/8"), ("https://169.254.169.254/latest/meta-data", "169.254.169.254/32"),
+                ("https://127.0.0.1/", "127.0.0.0/8"), ("https://[::1]/", "::1/128"), ("https://localhost/", "localhost resolves to"),
+            ] {
                 let response = try service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"\#(url)","events":["link.created"]}"#)
                 #expect(try Self.pointers(response) == ["/url"], "\(url)")
                 #expect(response.text.contains(range), "\(url): \(response.text)")
             }
-            let http = try service.request("POST", "/v1/webhooks", key: key, json: #"{"url":"http://hooks.example.com/","events":["link.created"]}"#)
+            let http = try service.request(
+                "POST", "/v1/webhooks", key: key, json: #"{"url":"http://hooks.example.com/","events":["link.created"]}"#)
             #expect(try Self.pointers(http) == ["/url"])
             #expect(http.text.contains("https"))
         }
@@ -149,7 +191,8 @@ struct WebhooksAPITests {
         try TestService.with(configure: WebhookTesting.configure) { service in
             let document = try Fixture.expect(200, service.request("GET", "/openapi.json")).json
             for type in WebhookEventType.allCases {
-                let reference = document["webhooks"]?[type.rawValue]?["post"]?["requestBody"]?["content"]?["application/json"]?["schema"]?["$ref"]?.stringValue
+                let reference = document["webhooks"]?[type.rawValue]?["post"]?["requestBody"]?["content"]?["application/json"]?["schema"]?[
+                    "$ref"]?.stringValue
                 let name = try #require(reference?.split(separator: "/").last.map(String.init), "\(type.rawValue)")
                 #expect(document["components"]?["schemas"]?[name]?["properties"]?["data"] != nil, "\(name)")
             }

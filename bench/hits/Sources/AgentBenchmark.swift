@@ -14,12 +14,14 @@ struct AgentBenchmark {
         var parsers: [UserAgentParser] = []
         var load: [Double] = []
         for devices in [false, true] {
-            load.append(try clock.measure { parsers.append(try UserAgentParser(contentsOf: Self.root + "regexes.yaml", devices: devices)) }
-                .seconds * 1000)
+            load.append(
+                try clock.measure { parsers.append(try UserAgentParser(contentsOf: Self.root + "regexes.yaml", devices: devices)) }
+                    .seconds * 1000)
         }
         var agents: [String] = []
         for file in ["tests/test_ua.yaml", "tests/test_os.yaml"] {
-            agents += try YAMLNode.load(contentsOf: Self.root + file)["test_cases"]?.items.compactMap { $0["user_agent_string"]?.text } ?? []
+            agents +=
+                try YAMLNode.load(contentsOf: Self.root + file)["test_cases"]?.items.compactMap { $0["user_agent_string"]?.text } ?? []
         }
         agents = Array(Set(agents)).sorted()
         var results: [(String, Int, Double, Double)] = []

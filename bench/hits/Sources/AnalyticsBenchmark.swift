@@ -28,7 +28,9 @@ struct AnalyticsBenchmark {
                 let from = Date(timeIntervalSince1970: Double(day) * 86_400), to = Date(timeIntervalSince1970: Double(day + 1) * 86_400)
                 let format = ISO8601DateFormatter()
                 let name = "hits_p" + format.string(from: from).prefix(10).replacingOccurrences(of: "-", with: "")
-                try connection.executeScript("CREATE TABLE IF NOT EXISTS \(name) PARTITION OF hits FOR VALUES FROM ('\(format.string(from: from))') TO ('\(format.string(from: to))')")
+                try connection.executeScript(
+                    "CREATE TABLE IF NOT EXISTS \(name) PARTITION OF hits FOR VALUES FROM ('\(format.string(from: from))') TO ('\(format.string(from: to))')"
+                )
             }
             let w = workspace.uuidString.lowercased()
             var started = Date()
@@ -38,54 +40,66 @@ struct AnalyticsBenchmark {
             // one visitor per 200 hits generated (50,000 at 10 million), so visitors come back as often at any
             // scale. In statements of 5 million rows, two at a time.
             let chunks = (0..<(hits + 4_999_999) / 5_000_000).map { min(5_000_000, hits - $0 * 5_000_000) }
-            try Self.onTwoConnections(pool, chunks.map { count in { connection in
-                try connection.executeScript("""
-                    INSERT INTO hits (time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot,
-                                      referrer_host, visitor_hash, country, os, browser, device, link_id, utm_source, utm_campaign)
-                    SELECT time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot,
-                           referrer_host, visitor_hash, v_country, v_os, v_browser, v_device, v_link, v_utm_source, v_utm_campaign
-                    FROM (SELECT *, \(Self.visitor) FROM (
-                        SELECT t AS time, '\(w)'::uuid AS workspace_id, 'h' || hh || '.bench.example' AS hostname,
-                               CASE WHEN o < 70 THEN '/w/' || p % 1000 ELSE '/old/' || p % 300 END AS path, NULL::text AS query,
-                               CASE WHEN o < 70 THEN 'open_app' WHEN o < 85 THEN 'no_match' WHEN o < 90 THEN 'excluded' WHEN o < 95 THEN 'invalid_param' ELSE 'unknown_domain' END AS outcome,
-                               CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN md5('app' || rr % 2)::uuid END AS app_id,
-                               CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN md5('rule' || hh || '-' || rr)::uuid END AS rule_id,
-                               CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN 'dest' || (hh * 4 + rr) % 6 END AS destination_type,
-                               CASE WHEN s < 3 THEN 'resolve' ELSE 'click' END AS source,
-                               (ARRAY['ios', 'android', 'desktop', 'other'])[1 + pl] AS platform, b = 0 AS is_bot,
-                               CASE WHEN rf < 20 THEN 'ref' || rf || '.example' END AS referrer_host,
-                               left(md5(floor(extract(epoch FROM t) / 86400)::text || '-' || v), 32) AS visitor_hash
-                        FROM (
-                            SELECT now() - random() * interval '30 days' AS t, floor(random() * 100)::int AS o, floor(random() * 3)::int AS h,
-                                   floor(random() * 4)::int AS r, floor(random() * 100000)::int AS p, floor(random() * 10)::int AS s,
-                                   floor(random() * 4)::int AS pl, floor(random() * 10)::int AS b, floor(random() * 40)::int AS rf,
-                                   floor(random() * \(max(hits / 200, 1_000)))::int AS v
-                            FROM generate_series(1, \(count))
-                        ) r0, LATERAL (
-                            -- A link lives on one host and opens one rule: a tap on /w/N takes N's.
-                            SELECT CASE WHEN o < 70 THEN p % 1000 % 3 ELSE h END AS hh, CASE WHEN o < 70 THEN p % 1000 / 3 % 4 ELSE r END AS rr
-                        ) g
-                    ) generated) hits
-                    """)
-            } })
+            try Self.onTwoConnections(
+                pool,
+                chunks.map { count in
+                    { connection in
+                        try connection.executeScript(
+                            """
+                            INSERT INTO hits (time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot,
+                                              referrer_host, visitor_hash, country, os, browser, device, link_id, utm_source, utm_campaign)
+                            SELECT time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot,
+                                   referrer_host, visitor_hash, v_country, v_os, v_browser, v_device, v_link, v_utm_source, v_utm_campaign
+                            FROM (SELECT *, \(Self.visitor) FROM (
+                                SELECT t AS time, '\(w)'::uuid AS workspace_id, 'h' || hh || '.bench.example' AS hostname,
+                                       CASE WHEN o < 70 THEN '/w/' || p % 1000 ELSE '/old/' || p % 300 END AS path, NULL::text AS query,
+                                       CASE WHEN o < 70 THEN 'open_app' WHEN o < 85 THEN 'no_match' WHEN o < 90 THEN 'excluded' WHEN o < 95 THEN 'invalid_param' ELSE 'unknown_domain' END AS outcome,
+                                       CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN md5('app' || rr % 2)::uuid END AS app_id,
+                                       CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN md5('rule' || hh || '-' || rr)::uuid END AS rule_id,
+                                       CASE WHEN o < 70 OR o BETWEEN 90 AND 94 THEN 'dest' || (hh * 4 + rr) % 6 END AS destination_type,
+                                       CASE WHEN s < 3 THEN 'resolve' ELSE 'click' END AS source,
+                                       (ARRAY['ios', 'android', 'desktop', 'other'])[1 + pl] AS platform, b = 0 AS is_bot,
+                                       CASE WHEN rf < 20 THEN 'ref' || rf || '.example' END AS referrer_host,
+                                       left(md5(floor(extract(epoch FROM t) / 86400)::text || '-' || v), 32) AS visitor_hash
+                                FROM (
+                                    SELECT now() - random() * interval '30 days' AS t, floor(random() * 100)::int AS o, floor(random() * 3)::int AS h,
+                                           floor(random() * 4)::int AS r, floor(random() * 100000)::int AS p, floor(random() * 10)::int AS s,
+                                           floor(random() * 4)::int AS pl, floor(random() * 10)::int AS b, floor(random() * 40)::int AS rf,
+                                           floor(random() * \(max(hits / 200, 1_000)))::int AS v
+                                    FROM generate_series(1, \(count))
+                                ) r0, LATERAL (
+                                    -- A link lives on one host and opens one rule: a tap on /w/N takes N's.
+                                    SELECT CASE WHEN o < 70 THEN p % 1000 % 3 ELSE h END AS hh, CASE WHEN o < 70 THEN p % 1000 / 3 % 4 ELSE r END AS rr
+                                ) g
+                            ) generated) hits
+                            """)
+                    }
+                })
             say(String(format: "  %d raw hits inserted in %.1f s", hits, Date().timeIntervalSince(started)))
             started = Date()
             // The cubes as the writer's folds make them (`AnalyticsCube.rollupSQL`): hourly rows, and the daily rows of
             // the cubes counting per day only (the others' below, from their hourly rows); a day at a time, two at once.
-            try Self.onTwoConnections(pool, ((today - 31)...(today + 1)).map { day in { connection in
-                let ofDay = "h.time >= to_timestamp(\(day * 86_400)) AND h.time < to_timestamp(\((day + 1) * 86_400))"
-                try connection.executeScript("""
-                    INSERT INTO hit_cubes_hourly (workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors)
-                    \(AnalyticsCube.rollupSQL(where: ofDay))
-                    """)
-                try connection.executeScript("""
-                    INSERT INTO hit_cubes_daily (workspace_id, cube, day, source, is_bot, \(AnalyticsCube.slotList), hits, visitors)
-                    \(AnalyticsCube.rollupSQL(where: ofDay, daily: true, cubes: AnalyticsCube.all.filter { !$0.hourly }))
-                    """)
-            } })
+            try Self.onTwoConnections(
+                pool,
+                ((today - 31)...(today + 1)).map { day in
+                    { connection in
+                        let ofDay = "h.time >= to_timestamp(\(day * 86_400)) AND h.time < to_timestamp(\((day + 1) * 86_400))"
+                        try connection.executeScript(
+                            """
+                            INSERT INTO hit_cubes_hourly (workspace_id, cube, hour, source, is_bot, \(AnalyticsCube.slotList), hits, visitors)
+                            \(AnalyticsCube.rollupSQL(where: ofDay))
+                            """)
+                        try connection.executeScript(
+                            """
+                            INSERT INTO hit_cubes_daily (workspace_id, cube, day, source, is_bot, \(AnalyticsCube.slotList), hits, visitors)
+                            \(AnalyticsCube.rollupSQL(where: ofDay, daily: true, cubes: AnalyticsCube.all.filter { !$0.hourly }))
+                            """)
+                    }
+                })
             say(String(format: "  cubes built in %.1f s", Date().timeIntervalSince(started)))
             started = Date()
-            try connection.executeScript("""
+            try connection.executeScript(
+                """
                 INSERT INTO hit_top_hourly (workspace_id, dimension, hour, hostname, value, outcome, human_resolve, human_click, bot_resolve, bot_click)
                 SELECT * FROM (
                     SELECT workspace_id, 'path', date_trunc('hour', time) AS hour, hostname, path, outcome,
@@ -114,7 +128,8 @@ struct AnalyticsBenchmark {
                 INSERT INTO hit_top_weeks (week) SELECT DISTINCT week FROM hit_top_weekly;
                 """)
             // VACUUM cannot run in the implicit transaction of a multi-statement script.
-            try connection.executeScript("VACUUM ANALYZE hit_cubes_hourly, hit_cubes_daily, hit_top_hourly, hit_top_daily, hit_top_weekly, hit_top_weeks")
+            try connection.executeScript(
+                "VACUUM ANALYZE hit_cubes_hourly, hit_cubes_daily, hit_top_hourly, hit_top_daily, hit_top_weekly, hit_top_weeks")
             say(String(format: "  top values and daily rows built in %.1f s", Date().timeIntervalSince(started)))
         }
     }
@@ -123,11 +138,14 @@ struct AnalyticsBenchmark {
     func report(pool: ConnectionPool) throws {
         try pool.withConnection { connection in
             for table in ["hits", "hit_cubes_hourly", "hit_cubes_daily", "hit_top_hourly", "hit_top_daily", "hit_top_weekly"] {
-                let (count, bytes) = try connection.query(Query(unsafeSQL: """
-                    SELECT count(*)::int8, (SELECT sum(pg_total_relation_size(c.oid))::int8 FROM pg_class c
-                        WHERE c.relname = '\(table)' OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = '\(table)'::regclass))
-                    FROM \(table)
-                    """)).first!.decode((Int, Int).self)
+                let (count, bytes) = try connection.query(
+                    Query(
+                        unsafeSQL: """
+                            SELECT count(*)::int8, (SELECT sum(pg_total_relation_size(c.oid))::int8 FROM pg_class c
+                                WHERE c.relname = '\(table)' OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = '\(table)'::regclass))
+                            FROM \(table)
+                            """)
+                ).first!.decode((Int, Int).self)
                 say("  \(table): \(count) rows, \(bytes / 1_048_576) MB")
             }
         }
@@ -184,17 +202,22 @@ struct AnalyticsBenchmark {
         var server = ServerConfiguration()
         server.port = 0
         let application = try Application(
-            configuration: ServiceConfiguration(server: server, database: parameters, migrationsDirectory: migrations, migrateOnStart: false),
+            configuration: ServiceConfiguration(
+                server: server, database: parameters, migrationsDirectory: migrations, migrateOnStart: false),
             logger: logger
         )
         try application.start()
         defer { application.shutdown() }
         let key = try Workspace.createKey(pool: application.pool, workspace: "bench", scope: .read)
-        let workspace = try application.pool.withConnection { try $0.query("SELECT id FROM workspaces WHERE name = 'bench'").first!.decode(0, as: UUID.self) }
+        let workspace = try application.pool.withConnection {
+            try $0.query("SELECT id FROM workspaces WHERE name = 'bench'").first!.decode(0, as: UUID.self)
+        }
         if let hits { try generate(hits, pool: application.pool, workspace: workspace) }
         try report(pool: application.pool)
         // The link of `/w/5`, whose page a user opens.
-        let link = try application.pool.withConnection { try $0.query("SELECT md5('link' || '/w/5')::uuid").first!.decode(0, as: UUID.self) }
+        let link = try application.pool.withConnection {
+            try $0.query("SELECT md5('link' || '/w/5')::uuid").first!.decode(0, as: UUID.self)
+        }
         let to = Date(), from = to.addingTimeInterval(-30 * 86_400)
         let format = ISO8601DateFormatter()
         let range = "from=\(format.string(from: from))&to=\(format.string(from: to))"
@@ -235,7 +258,7 @@ struct AnalyticsBenchmark {
                 // A failed endpoint is said and the others still measured.
                 guard response.status == 200 else {
                     say("  \(endpoint): \(response.status) \(response.text.prefix(300)) after \(Int(times.last!)) ms")
-                    Thread.sleep(forTimeInterval: 5)   // the pool refuses waits for a moment after a timeout
+                    Thread.sleep(forTimeInterval: 5) // the pool refuses waits for a moment after a timeout
                     break
                 }
                 bytes = response.body.count

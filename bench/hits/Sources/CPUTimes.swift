@@ -42,19 +42,22 @@ struct CPUTimes {
 
     /// What was used between `earlier` and this reading.
     func since(_ earlier: CPUTimes) -> CPUTimes {
-        CPUTimes(threads: threads.merging(earlier.threads.mapValues { -$0 }, uniquingKeysWith: +),
-                 postgres: postgres - earlier.postgres)
+        CPUTimes(
+            threads: threads.merging(earlier.threads.mapValues { -$0 }, uniquingKeysWith: +),
+            postgres: postgres - earlier.postgres)
     }
 
     /// A `stat` file's command name, parent process and its own and its ended children's CPU seconds (fields 2, 4
     /// and 14-17, proc(5)).
     private static func stat(_ path: String) -> (name: String, parent: Int32, own: Double, children: Double)? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")") else { return nil }
+            let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")")
+        else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
         // fields[0] is field 3 (the state), so field N is fields[N - 3].
         guard fields.count > 14, let parent = Int32(fields[1]), let user = Double(fields[11]), let system = Double(fields[12]),
-              let childUser = Double(fields[13]), let childSystem = Double(fields[14]) else { return nil }
+            let childUser = Double(fields[13]), let childSystem = Double(fields[14])
+        else { return nil }
         let tick = Double(sysconf(Int32(_SC_CLK_TCK)))
         return (String(text[text.index(after: open)..<close]), parent, (user + system) / tick, (childUser + childSystem) / tick)
     }

@@ -40,7 +40,8 @@ struct IngestBenchmark {
                 workspaceID: workspaces[host % 3], hostname: "h\(host).bench.example",
                 path: opens ? "/w/\(link)" : "/old/\(Int.random(in: 0..<300, using: &generator))",
                 query: Bool.random(using: &generator) ? "utm_source=mail&id=\(o)" : nil, outcome: outcome,
-                appID: claimed ? apps[rule % 2] : nil, ruleID: claimed ? rules[rule] : nil, destinationType: claimed ? "dest\(rule % 6)" : nil,
+                appID: claimed ? apps[rule % 2] : nil, ruleID: claimed ? rules[rule] : nil,
+                destinationType: claimed ? "dest\(rule % 6)" : nil,
                 source: Int.random(in: 0..<10, using: &generator) < 3 ? .resolve : .click,
                 platform: DevicePlatform.allCases.randomElement(using: &generator)!, isBot: Int.random(in: 0..<10, using: &generator) == 0,
                 referrerHost: Bool.random(using: &generator) ? "ref\(Int.random(in: 0..<20, using: &generator)).example" : nil,
@@ -49,7 +50,10 @@ struct IngestBenchmark {
             if opens, withLinks {
                 hit.linkID = links[link]
                 // 80% of the links have a campaign of their own (one of 30).
-                if link % 10 >= 2 { hit.campaign = Hit.Campaign(source: ["newsletter", "twitter", "facebook", "google"][link % 4], campaign: "campaign-\(link % 30)") }
+                if link % 10 >= 2 {
+                    hit.campaign = Hit.Campaign(
+                        source: ["newsletter", "twitter", "facebook", "google"][link % 4], campaign: "campaign-\(link % 30)")
+                }
             }
             hit.country = ["US", "DE", "FR", "GB", "JP", "BR", "IN"].randomElement(using: &generator)
             switch hit.platform {
@@ -74,15 +78,19 @@ struct IngestBenchmark {
     func baseline(_ samples: [Hit]) throws -> Baseline {
         let pool = ConnectionPool(parameters: parameters, maxConnections: 1, logger: logger)
         defer { pool.shutdown() }
-        let columns = "time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host, "
+        let columns =
+            "time, workspace_id, hostname, path, query, outcome, app_id, rule_id, destination_type, source, platform, is_bot, referrer_host, "
             + "visitor_hash, served, link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, os, browser, device"
         let now = Date()
         let stamp = ISO8601DateFormatter().string(from: now)
         let rows: [[String?]] = samples.prefix(5_000).map { hit in
-            [stamp, hit.workspaceID?.uuidString, hit.hostname, hit.path, hit.query, hit.outcome.rawValue, hit.appID?.uuidString, hit.ruleID?.uuidString,
-             hit.destinationType, hit.source.rawValue, hit.platform.rawValue, hit.isBot ? "t" : "f", hit.referrerHost, hit.visitorHash,
-             hit.served?.rawValue, hit.linkID?.uuidString, hit.utmSource, hit.utmMedium, hit.utmCampaign, hit.utmTerm, hit.utmContent,
-             hit.country, hit.os, hit.browser, hit.device?.rawValue]
+            [
+                stamp, hit.workspaceID?.uuidString, hit.hostname, hit.path, hit.query, hit.outcome.rawValue, hit.appID?.uuidString,
+                hit.ruleID?.uuidString,
+                hit.destinationType, hit.source.rawValue, hit.platform.rawValue, hit.isBot ? "t" : "f", hit.referrerHost, hit.visitorHash,
+                hit.served?.rawValue, hit.linkID?.uuidString, hit.utmSource, hit.utmMedium, hit.utmCampaign, hit.utmTerm, hit.utmContent,
+                hit.country, hit.os, hit.browser, hit.device?.rawValue,
+            ]
         }
         // Let the pipeline create today's partitions first (a batcher's maintenance), so both runs write alike.
         let warmup = try HitBatcher(pool: pool, configuration: HitsConfiguration(), logger: logger)
@@ -99,8 +107,9 @@ struct IngestBenchmark {
         let elapsed = (clock.now - start).seconds
         let (clientUsed, used) = (CPUTimes.thisThread() - client, CPUTimes.now(postmaster: postmaster).since(cpu))
         try pool.withConnection { try $0.executeScript("TRUNCATE hits") }
-        return Baseline(rowsPerSecond: Double(copied) / elapsed, clientMicros: clientUsed * 1e6 / Double(copied),
-                        postgresMicros: used.postgres * 1e6 / Double(copied))
+        return Baseline(
+            rowsPerSecond: Double(copied) / elapsed, clientMicros: clientUsed * 1e6 / Double(copied),
+            postgresMicros: used.postgres * 1e6 / Double(copied))
     }
 
     struct Result {
@@ -162,8 +171,11 @@ struct IngestBenchmark {
             usleep(1_000_000)
             let now = batcher.counters
             maxQueued = max(maxQueued, now.queued)
-            say(String(format: "  t=%2ds accepted %9d (+%6d/s) written %9d (+%6d/s) queued %6d spooled %d dropped %d",
-                         second, now.accepted, now.accepted - last.accepted, now.written, now.written - last.written, now.queued, now.spooled, now.dropped))
+            say(
+                String(
+                    format: "  t=%2ds accepted %9d (+%6d/s) written %9d (+%6d/s) queued %6d spooled %d dropped %d",
+                    second, now.accepted, now.accepted - last.accepted, now.written, now.written - last.written, now.queued, now.spooled,
+                    now.dropped))
             last = now
         }
         running.store(false, ordering: .relaxed)
@@ -175,16 +187,22 @@ struct IngestBenchmark {
         let drained = clock.now
         let counters = batcher.counters
         let (inDatabase, rolledUp) = try pool.withConnection { connection in
-            (try connection.query("SELECT count(*)::int8 FROM hits").first!.decode(0, as: Int.self),
-             // Rolled up: in the cubes, or pending (`HitFold`).
-             try connection.query("""
-                 SELECT ((SELECT coalesce(sum(hits), 0) FROM hit_cubes_hourly WHERE cube = 1) + (SELECT coalesce(sum(hits), 0) FROM hit_rollups_pending))::int8
-                 """).first!.decode(0, as: Int.self))
+            (
+                try connection.query("SELECT count(*)::int8 FROM hits").first!.decode(0, as: Int.self),
+                // Rolled up: in the cubes, or pending (`HitFold`).
+                try connection.query(
+                    """
+                    SELECT ((SELECT coalesce(sum(hits), 0) FROM hit_cubes_hourly WHERE cube = 1) + (SELECT coalesce(sum(hits), 0) FROM hit_rollups_pending))::int8
+                    """
+                ).first!.decode(0, as: Int.self)
+            )
         }
-        return Result(offered: Double(rate), accepted: counters.accepted, written: counters.written, dropped: counters.dropped, spooled: counters.spooledTotal,
-                      inDatabase: inDatabase, rolledUp: rolledUp, loadSeconds: (loadEnd - start).seconds, drainSeconds: (drained - loadEnd).seconds,
-                      maxQueued: maxQueued, writtenDuringLoad: writtenDuringLoad, cpu: used,
-                      producerSeconds: Double(producerMicros.load(ordering: .relaxed)) / 1e6)
+        return Result(
+            offered: Double(rate), accepted: counters.accepted, written: counters.written, dropped: counters.dropped,
+            spooled: counters.spooledTotal,
+            inDatabase: inDatabase, rolledUp: rolledUp, loadSeconds: (loadEnd - start).seconds, drainSeconds: (drained - loadEnd).seconds,
+            maxQueued: maxQueued, writtenDuringLoad: writtenDuringLoad, cpu: used,
+            producerSeconds: Double(producerMicros.load(ordering: .relaxed)) / 1e6)
     }
 }
 

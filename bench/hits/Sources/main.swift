@@ -24,16 +24,21 @@ func option(_ name: String, _ fallback: Int) -> Int { options[name].flatMap(Int.
 let logger = Logger(label: "hits-bench", level: .warning)
 if options["only"] == "agents" {
     let (load, results) = try AgentBenchmark().run()
-    say(String(format: "RESULT agents: uap-core regexes loaded and compiled in %.0f ms (%.0f ms with the device section)", load[0], load[1]))
+    say(
+        String(format: "RESULT agents: uap-core regexes loaded and compiled in %.0f ms (%.0f ms with the device section)", load[0], load[1])
+    )
     for (name, count, micros, p99) in results {
         say(String(format: "RESULT agents: %@: %d new agents, mean %.1f µs each, 99th percentile %.0f µs", name, count, micros, p99))
     }
     exit(0)
 }
-let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../migrations").standardizedFileURL
+let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../migrations")
+    .standardizedFileURL
 let database = try BenchDatabase(logger: logger, durable: options["no-fsync"] == nil)
 defer { database.close() }
-say("hits-bench: PostgreSQL \(options["no-fsync"] == nil ? "with fsync" : "without fsync"), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+say(
+    "hits-bench: PostgreSQL \(options["no-fsync"] == nil ? "with fsync" : "without fsync"), \(ProcessInfo.processInfo.activeProcessorCount) cores"
+)
 
 if options["only"] == nil || options["only"] == "ingest" {
     var ingest = IngestBenchmark(
@@ -50,28 +55,34 @@ if options["only"] == nil || options["only"] == "ingest" {
     let result = try ingest.pipeline(samples)
     /// Seconds of CPU as µs per hit written during the load.
     func perHit(_ seconds: Double?) -> Double { (seconds ?? 0) * 1e6 / Double(max(result.writtenDuringLoad, 1)) }
-    say(String(format: """
-        RESULT ingest: accepted %d, written %d, in database %d, rolled up %d, dropped %d, spooled %d
-        RESULT ingest: load %.1f s + drain %.2f s, written during load %d (%.0f/s), max queued %d
-        RESULT ingest: pipeline %.0f hits/s end to end; raw COPY %.0f rows/s; ratio %.2f; written == accepted: %@
-        RESULT ingest: CPU µs per hit written during the load: writer %.2f, fold %.2f, producers %.2f, PostgreSQL %.2f; \
-        raw COPY per row: client %.2f, PostgreSQL %.2f
-        """, result.accepted, result.written, result.inDatabase, result.rolledUp, result.dropped, result.spooled,
-        result.loadSeconds, result.drainSeconds, result.writtenDuringLoad, Double(result.writtenDuringLoad) / result.loadSeconds, result.maxQueued,
-        result.throughput, baseline.rowsPerSecond, result.throughput / baseline.rowsPerSecond,
-        (result.written == result.accepted && result.inDatabase == result.accepted && result.dropped == 0) ? "yes" : "NO",
-        perHit(result.cpu.threads["hits.writer"]), perHit(result.cpu.threads["hits.fold"]), perHit(result.producerSeconds),
-        perHit(result.cpu.postgres), baseline.clientMicros, baseline.postgresMicros))
+    say(
+        String(
+            format: """
+                RESULT ingest: accepted %d, written %d, in database %d, rolled up %d, dropped %d, spooled %d
+                RESULT ingest: load %.1f s + drain %.2f s, written during load %d (%.0f/s), max queued %d
+                RESULT ingest: pipeline %.0f hits/s end to end; raw COPY %.0f rows/s; ratio %.2f; written == accepted: %@
+                RESULT ingest: CPU µs per hit written during the load: writer %.2f, fold %.2f, producers %.2f, PostgreSQL %.2f; \
+                raw COPY per row: client %.2f, PostgreSQL %.2f
+                """, result.accepted, result.written, result.inDatabase, result.rolledUp, result.dropped, result.spooled,
+            result.loadSeconds, result.drainSeconds, result.writtenDuringLoad, Double(result.writtenDuringLoad) / result.loadSeconds,
+            result.maxQueued,
+            result.throughput, baseline.rowsPerSecond, result.throughput / baseline.rowsPerSecond,
+            (result.written == result.accepted && result.inDatabase == result.accepted && result.dropped == 0) ? "yes" : "NO",
+            perHit(result.cpu.threads["hits.writer"]), perHit(result.cpu.threads["hits.fold"]), perHit(result.producerSeconds),
+            perHit(result.cpu.postgres), baseline.clientMicros, baseline.postgresMicros))
 }
 
 if options["only"] == nil || options["only"] == "analytics" {
     let reuse = options["reuse"] != nil
     let analytics = AnalyticsBenchmark(
-        parameters: reuse ? try database.existing("hits_bench_analytics", migrations: migrations)
+        parameters: reuse
+            ? try database.existing("hits_bench_analytics", migrations: migrations)
             : try database.create("hits_bench_analytics", migrations: migrations),
         migrations: migrations, hits: reuse ? nil : option("hits", 10_000_000), rounds: option("rounds", 15), logger: logger
     )
-    say("analytics: \(analytics.hits.map { "\($0) hits" } ?? "the hits generated before") over 30 days, median of \(analytics.rounds) requests per endpoint")
+    say(
+        "analytics: \(analytics.hits.map { "\($0) hits" } ?? "the hits generated before") over 30 days, median of \(analytics.rounds) requests per endpoint"
+    )
     for (endpoint, median, bytes) in try analytics.run() {
         say(String(format: "RESULT analytics: %7.1f ms  %6d B  %@", median, bytes, endpoint))
     }

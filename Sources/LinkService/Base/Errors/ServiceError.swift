@@ -24,11 +24,13 @@ public enum ServiceError: Error, Sendable, ProblemConvertible {
         case .notFound(let what): .notFound(detail: "\(what) does not exist.")
         case .conflict(let detail): .conflict(detail: detail)
         case .preconditionFailed:
-            Problem.preconditionFailed.with(detail: "The resource changed since you read it (If-Match does not match its ETag). Read it again and retry.")
+            Problem.preconditionFailed.with(
+                detail: "The resource changed since you read it (If-Match does not match its ETag). Read it again and retry.")
         case .validation(let errors):
             .unprocessable(detail: errors.count == 1 ? errors[0].detail : "The request has \(errors.count) invalid fields.", errors: errors)
         case .badRequest(let detail): .badRequest(detail: detail)
-        case .unsupportedMediaType: Problem.unsupportedMediaType.with(detail: "Send the body as JSON with 'Content-Type: application/json'.")
+        case .unsupportedMediaType:
+            Problem.unsupportedMediaType.with(detail: "Send the body as JSON with 'Content-Type: application/json'.")
         case .unauthorized(let detail): .unauthorized(detail: detail)
         case .forbidden(let detail): .forbidden(detail: detail)
         case .gone(let detail): Problem(type: Problem.Types.base + "gone", title: "Gone", status: 410).with(detail: detail)

@@ -12,7 +12,9 @@ extension AnalyticsHandlers {
         try QueryParameter.refuseOthers(than: [], in: request)
         let text = request.pathParameter(.id)
         let (link, arms) = try AnalyticsStore.read(pool) { connection -> (Link, [ExperimentStore.Arm]) in
-            guard let id = UUID(uuidString: text), let link = try LinkStore.find(id, of: principal.workspaceID, forUpdate: false, on: connection) else {
+            guard let id = UUID(uuidString: text),
+                let link = try LinkStore.find(id, of: principal.workspaceID, forUpdate: false, on: connection)
+            else {
                 throw ServiceError.notFound("The link '\(text.prefix(100))'")
             }
             return (link, try ExperimentStore.arms(link: link.id, workspace: principal.workspaceID, on: connection))
@@ -23,26 +25,38 @@ extension AnalyticsHandlers {
         for target in link.targets ?? [] { if let variants = target.variants { experiments.append((target.name, variants)) } }
         for arm in arms where !experiments.contains(where: { $0.target == arm.target }) { experiments.append((arm.target, [])) }
         let answer: [JSONMember] = [
-            JSONMember(key: "link", value: .object(["id": .uuid(link.id), "domain": .string(link.hostname), "slug": .string(link.slug),
-                                                    "shortLink": .string(link.shortLink)])),
+            JSONMember(
+                key: "link",
+                value: .object([
+                    "id": .uuid(link.id), "domain": .string(link.hostname), "slug": .string(link.slug),
+                    "shortLink": .string(link.shortLink),
+                ])),
             JSONMember(key: "source", value: .string("click")),
             JSONMember(key: "unit", value: .string("visitor-day")),
-            JSONMember(key: "method", value: .object([
-                "metric": .string("clicksPerVisitor"),
-                "interval": .string(ExperimentComparison.method),
-                "confidence": .number("0.95"),
-                "minimumVisitors": .integer(ExperimentComparison.minimumVisitors),
-            ])),
-            JSONMember(key: "experiments", value: .array(experiments.map { experiment in
-                Self.experimentJSON(link, target: experiment.target, configured: experiment.variants,
-                                    arms: arms.filter { $0.target == experiment.target })
-            })),
+            JSONMember(
+                key: "method",
+                value: .object([
+                    "metric": .string("clicksPerVisitor"),
+                    "interval": .string(ExperimentComparison.method),
+                    "confidence": .number("0.95"),
+                    "minimumVisitors": .integer(ExperimentComparison.minimumVisitors),
+                ])),
+            JSONMember(
+                key: "experiments",
+                value: .array(
+                    experiments.map { experiment in
+                        Self.experimentJSON(
+                            link, target: experiment.target, configured: experiment.variants,
+                            arms: arms.filter { $0.target == experiment.target })
+                    })),
         ]
         return .json(JSONValue.object(answer).serializedBytes)
     }
 
     /// One experiment: its variants (configured ones in order, then those only hits name), the first the control.
-    private static func experimentJSON(_ link: Link, target: String?, configured: [LinkTargeting.Variant], arms: [ExperimentStore.Arm]) -> JSONValue {
+    private static func experimentJSON(
+        _ link: Link, target: String?, configured: [LinkTargeting.Variant], arms: [ExperimentStore.Arm]
+    ) -> JSONValue {
         let label = (link.name ?? link.slug) + (target.map { " · \($0) (target)" } ?? "")
         var names = configured.map(\.name)
         for arm in arms where !names.contains(arm.variant) { names.append(arm.variant) }
@@ -54,35 +68,40 @@ extension AnalyticsHandlers {
         return .object([
             JSONMember(key: "target", value: target.map(JSONValue.string) ?? .null),
             JSONMember(key: "label", value: .string(label)),
-            JSONMember(key: "variants", value: .array(names.enumerated().map { index, name in
-                let variant = configured.first { $0.name == name }
-                let figures = sample(name)
-                var difference: JSONValue = .null, reason: JSONValue = .string("the control")
-                if index > 0, let control {
-                    switch ExperimentComparison.compare(figures, with: control) {
-                    case .success(let comparison):
-                        difference = .object(["estimate": Self.decimal(comparison.estimate), "low": Self.decimal(comparison.low),
-                                              "high": Self.decimal(comparison.high)])
-                        reason = .null
-                    case .failure(let unavailable): reason = .string(unavailable.reason)
-                    }
-                }
-                return .object([
-                    JSONMember(key: "name", value: .string(name)),
-                    JSONMember(key: "label", value: .string("\(label) · \(name) (variant)")),
-                    JSONMember(key: "control", value: .bool(index == 0)),
-                    JSONMember(key: "configured", value: .bool(variant != nil)),
-                    JSONMember(key: "stopped", value: .bool(variant?.stopped ?? true)),
-                    JSONMember(key: "weight", value: variant.map { .integer($0.weight) } ?? .null),
-                    JSONMember(key: "visitors", value: .integer(figures.visitors)),
-                    JSONMember(key: "clicks", value: .integer(figures.clicks)),
-                    JSONMember(key: "clicksPerVisitor", value: figures.visitors == 0 ? .null : Self.decimal(figures.mean)),
-                    JSONMember(key: "difference", value: difference),
-                    JSONMember(key: "differenceUnavailable", value: reason),
-                    // The conversions of a later issue join here, per variant.
-                    JSONMember(key: "conversions", value: .null),
-                ])
-            })),
+            JSONMember(
+                key: "variants",
+                value: .array(
+                    names.enumerated().map { index, name in
+                        let variant = configured.first { $0.name == name }
+                        let figures = sample(name)
+                        var difference: JSONValue = .null, reason: JSONValue = .string("the control")
+                        if index > 0, let control {
+                            switch ExperimentComparison.compare(figures, with: control) {
+                            case .success(let comparison):
+                                difference = .object([
+                                    "estimate": Self.decimal(comparison.estimate), "low": Self.decimal(comparison.low),
+                                    "high": Self.decimal(comparison.high),
+                                ])
+                                reason = .null
+                            case .failure(let unavailable): reason = .string(unavailable.reason)
+                            }
+                        }
+                        return .object([
+                            JSONMember(key: "name", value: .string(name)),
+                            JSONMember(key: "label", value: .string("\(label) · \(name) (variant)")),
+                            JSONMember(key: "control", value: .bool(index == 0)),
+                            JSONMember(key: "configured", value: .bool(variant != nil)),
+                            JSONMember(key: "stopped", value: .bool(variant?.stopped ?? true)),
+                            JSONMember(key: "weight", value: variant.map { .integer($0.weight) } ?? .null),
+                            JSONMember(key: "visitors", value: .integer(figures.visitors)),
+                            JSONMember(key: "clicks", value: .integer(figures.clicks)),
+                            JSONMember(key: "clicksPerVisitor", value: figures.visitors == 0 ? .null : Self.decimal(figures.mean)),
+                            JSONMember(key: "difference", value: difference),
+                            JSONMember(key: "differenceUnavailable", value: reason),
+                            // The conversions of a later issue join here, per variant.
+                            JSONMember(key: "conversions", value: .null),
+                        ])
+                    })),
         ])
     }
 

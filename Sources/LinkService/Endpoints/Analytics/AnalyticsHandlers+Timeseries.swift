@@ -27,18 +27,21 @@ extension AnalyticsHandlers {
         let plan = try Self.timeseriesPlan(request)
         let (parameters, cube, workspace) = (plan.parameters, plan.cube, principal.workspaceID)
         let (rows, visitors, names, previous) = try AnalyticsStore.read(pool) { connection in
-            let range = TopSources.cubeRange(cube, from: parameters.from, to: parameters.to, days: plan.interval == "day" ? plan.calendar : nil)
-            let rows = try AnalyticsStore.timeseries(workspace: workspace, from: parameters.from, to: parameters.to,
-                                                     zone: parameters.timeZone.identifier, interval: plan.interval, groupBy: plan.groupBy,
-                                                     range: range, filter: parameters.filter, on: connection)
+            let range = TopSources.cubeRange(
+                cube, from: parameters.from, to: parameters.to, days: plan.interval == "day" ? plan.calendar : nil)
+            let rows = try AnalyticsStore.timeseries(
+                workspace: workspace, from: parameters.from, to: parameters.to,
+                zone: parameters.timeZone.identifier, interval: plan.interval, groupBy: plan.groupBy,
+                range: range, filter: parameters.filter, on: connection)
             let visitors = try AnalyticsStore.visitors(
                 workspace: workspace, range: TopSources.cubeRange(cube, from: parameters.from, to: parameters.to),
                 filter: parameters.filter, on: connection)
             let groups = Set(rows.compactMap(\.group)).map { (context: String?.none, value: $0) }
             let names = try plan.groupBy.map { try AnalyticsStore.names($0, of: groups, workspace: workspace, on: connection) } ?? [:]
             let previous = try parameters.previous.map { period in
-                try Self.totals(workspace, TopSources.cubeRange(cube, from: period.from, to: period.to),
-                                parameters.filter, on: connection)
+                try Self.totals(
+                    workspace, TopSources.cubeRange(cube, from: period.from, to: period.to),
+                    parameters.filter, on: connection)
             }
             return (rows, visitors, names, previous)
         }
@@ -48,11 +51,18 @@ extension AnalyticsHandlers {
         members.append(JSONMember(key: "groupBy", value: plan.groupBy.map(JSONValue.string) ?? .null))
         members.append(JSONMember(key: "total", value: .integer(total)))
         members.append(JSONMember(key: "visitors", value: .integer(visitors)))
-        if !names.isEmpty { members.append(JSONMember(key: "names", value: .object(names.sorted { $0.key < $1.key }.map { JSONMember(key: $0.key, value: $0.value) }))) }
+        if !names.isEmpty {
+            members.append(
+                JSONMember(key: "names", value: .object(names.sorted { $0.key < $1.key }.map { JSONMember(key: $0.key, value: $0.value) })))
+        }
         if let previous {
-            members.append(JSONMember(key: "previous", value: .object([
-                JSONMember(key: "total", value: .integer(previous.hits)), JSONMember(key: "visitors", value: .integer(previous.visitors)),
-            ])))
+            members.append(
+                JSONMember(
+                    key: "previous",
+                    value: .object([
+                        JSONMember(key: "total", value: .integer(previous.hits)),
+                        JSONMember(key: "visitors", value: .integer(previous.visitors)),
+                    ])))
         }
         members.append(JSONMember(key: "buckets", value: .array(buckets.map { Self.bucketJSON($0, plan) })))
         return AnalyticsOutput(json: .object(members), csvHeader: ["start", plan.groupBy ?? "group", "hits", "visitors"], csvRows: csvRows)
@@ -74,15 +84,18 @@ extension AnalyticsHandlers {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = parameters.timeZone
         let inOneBucket = { (day: Int) in
-            interval == "day" && calendar.isDate(Date(timeIntervalSince1970: Double(day) * 86_400),
-                                                 inSameDayAs: Date(timeIntervalSince1970: Double(day + 1) * 86_400 - 1))
+            interval == "day"
+                && calendar.isDate(
+                    Date(timeIntervalSince1970: Double(day) * 86_400),
+                    inSameDayAs: Date(timeIntervalSince1970: Double(day + 1) * 86_400 - 1))
         }
         if !cube.hourly {
             parameters = parameters.inUTCDays()
             let days = Int(parameters.from.timeIntervalSince1970 / 86_400)..<Int(parameters.to.timeIntervalSince1970 / 86_400)
             guard days.allSatisfy(inOneBucket) else {
-                throw ServiceError.badRequest("\(cube.dimensions.map(\.rawValue).joined(separator: ", ")) are counted together per UTC day only: "
-                    + "ask for interval=day with tz=UTC, or without \(groupBy.map { "groupBy=\($0) or " } ?? "")one of the filters.")
+                throw ServiceError.badRequest(
+                    "\(cube.dimensions.map(\.rawValue).joined(separator: ", ")) are counted together per UTC day only: "
+                        + "ask for interval=day with tz=UTC, or without \(groupBy.map { "groupBy=\($0) or " } ?? "")one of the filters.")
             }
         }
         return TimeseriesPlan(parameters: parameters, interval: interval, groupBy: groupBy, cube: cube, calendar: calendar)

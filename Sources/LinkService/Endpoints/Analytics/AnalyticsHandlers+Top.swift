@@ -41,7 +41,8 @@ extension AnalyticsHandlers {
         let plan = try Self.topPlan(request)
         let workspace = principal.workspaceID
         let read = try AnalyticsStore.read(pool) { connection in
-            plan.fromTopValues ? try Self.readTopValues(plan, workspace: workspace, on: connection)
+            plan.fromTopValues
+                ? try Self.readTopValues(plan, workspace: workspace, on: connection)
                 : try Self.readTopRollups(plan, workspace: workspace, on: connection)
         }
         return Self.topAnswer(plan, read)
@@ -57,19 +58,26 @@ extension AnalyticsHandlers {
         let fromTopValues = dimension == "path" || dimension == "referrer"
         guard !fromTopValues else {
             if parameters.filter.app != nil {
-                throw ServiceError.badRequest("The app filter is not available for dimension=\(dimension) (path and referrer counts are kept per host, not per app).")
+                throw ServiceError.badRequest(
+                    "The app filter is not available for dimension=\(dimension) (path and referrer counts are kept per host, not per app).")
             }
             if parameters.filter.served != nil {
-                throw ServiceError.badRequest("The served filter is not available for dimension=\(dimension) (path and referrer counts do not keep what a click got).")
+                throw ServiceError.badRequest(
+                    "The served filter is not available for dimension=\(dimension) (path and referrer counts do not keep what a click got)."
+                )
             }
             if parameters.filter.hasRollupOnlyFilter {
-                throw ServiceError.badRequest("The link, utm_*, country, os, browser and device filters are not available for dimension=\(dimension) (path and referrer counts are kept per host only).")
+                throw ServiceError.badRequest(
+                    "The link, utm_*, country, os, browser and device filters are not available for dimension=\(dimension) (path and referrer counts are kept per host only)."
+                )
             }
             if ranking == .visitors {
-                throw ServiceError.badRequest("sort=visitors is not available for dimension=\(dimension) (path and referrer counts keep no visitors).")
+                throw ServiceError.badRequest(
+                    "sort=visitors is not available for dimension=\(dimension) (path and referrer counts keep no visitors).")
             }
-            return TopPlan(parameters: parameters, dimension: dimension, limit: limit, ranking: ranking, fromTopValues: true, cube: nil,
-                           columns: dimension == "path" ? ["host", "path"] : ["host", "referrer"])
+            return TopPlan(
+                parameters: parameters, dimension: dimension, limit: limit, ranking: ranking, fromTopValues: true, cube: nil,
+                columns: dimension == "path" ? ["host", "path"] : ["host", "referrer"])
         }
         let cube = try Self.cube(for: parameters.filter, Self.needed(dimension))
         guard let (context, _) = AnalyticsStore.rollupDimensions[dimension] else {
@@ -77,8 +85,9 @@ extension AnalyticsHandlers {
         }
         // A cube counting per UTC day answers for whole UTC days, and says so.
         if !cube.hourly { parameters = parameters.inUTCDays() }
-        return TopPlan(parameters: parameters, dimension: dimension, limit: limit, ranking: ranking, fromTopValues: false, cube: cube,
-                       columns: context.map { [$0.rawValue, dimension] } ?? [dimension])
+        return TopPlan(
+            parameters: parameters, dimension: dimension, limit: limit, ranking: ranking, fromTopValues: false, cube: cube,
+            columns: context.map { [$0.rawValue, dimension] } ?? [dimension])
     }
 
     /// Path or referrer: the top-value tables, which keep no visitors and no names.
@@ -86,9 +95,10 @@ extension AnalyticsHandlers {
         let parameters = plan.parameters
         func read(_ from: Date, _ to: Date, limit: Int, only: [String]? = nil) throws -> AnalyticsStore.TopList {
             let sources = try TopSources.read(from: from, to: to, on: connection)
-            return try AnalyticsStore.topValues(plan.dimension, workspace: workspace, limit: limit, weeks: sources.weeks, days: sources.days,
-                                                hours: sources.hours, range: (sources.from, sources.to),
-                                                only: only, filter: parameters.filter, on: connection)
+            return try AnalyticsStore.topValues(
+                plan.dimension, workspace: workspace, limit: limit, weeks: sources.weeks, days: sources.days,
+                hours: sources.hours, range: (sources.from, sources.to),
+                only: only, filter: parameters.filter, on: connection)
         }
         let list = try read(parameters.from, parameters.to, limit: plan.limit)
         let items = list.items.map { TopItem($0.context, $0.value, $0.hits, nil) }
@@ -100,8 +110,9 @@ extension AnalyticsHandlers {
         }
         // Every hit has a path; a hit without a referrer has none: the total comes from the cube of the filters.
         let cube = try Self.cube(for: parameters.filter)
-        let total = try Self.totals(workspace, TopSources.cubeRange(cube, from: parameters.from, to: parameters.to),
-                                    parameters.filter, on: connection)
+        let total = try Self.totals(
+            workspace, TopSources.cubeRange(cube, from: parameters.from, to: parameters.to),
+            parameters.filter, on: connection)
         return TopRead(items: items, names: [:], previous: previous, list: list, total: total)
     }
 
@@ -110,15 +121,18 @@ extension AnalyticsHandlers {
         let (parameters, dimension) = (plan.parameters, plan.dimension)
         guard let cube = plan.cube else { preconditionFailure("a rollup dimension has its cube") }
         let range = TopSources.cubeRange(cube, from: parameters.from, to: parameters.to)
-        let list = try AnalyticsStore.topRollups(dimension, workspace: workspace, range: range,
-                                                 limit: plan.limit, ranking: plan.ranking, filter: parameters.filter, on: connection)
+        let list = try AnalyticsStore.topRollups(
+            dimension, workspace: workspace, range: range,
+            limit: plan.limit, ranking: plan.ranking, filter: parameters.filter, on: connection)
         let items = list.items.map { TopItem($0.context, $0.value, $0.hits, $0.visitors) }
         let names = try AnalyticsStore.names(dimension, of: items.map { ($0.context, $0.value) }, workspace: workspace, on: connection)
         var previous: [String: (hits: Int, visitors: Int?)] = [:]
         if let period = parameters.previous, !items.isEmpty {
-            for item in try AnalyticsStore.topRollups(dimension, workspace: workspace,
-                                                      range: TopSources.cubeRange(cube, from: period.from, to: period.to), limit: 100_000,
-                                                      only: Array(Set(items.map(\.value))), filter: parameters.filter, on: connection).items {
+            for item in try AnalyticsStore.topRollups(
+                dimension, workspace: workspace,
+                range: TopSources.cubeRange(cube, from: period.from, to: period.to), limit: 100_000,
+                only: Array(Set(items.map(\.value))), filter: parameters.filter, on: connection
+            ).items {
                 previous["\(item.context ?? "") \(item.value)"] = (item.hits, item.visitors)
             }
         }
@@ -129,33 +143,46 @@ extension AnalyticsHandlers {
     /// The answer: the list's figures (what the items leave out, so that the rows add up) and its items, as JSON or CSV.
     static func topAnswer(_ plan: TopPlan, _ read: TopRead) -> Response {
         let (items, list, total) = (read.items, read.list, read.total)
-        let nameKeys = Set(read.names.values.flatMap { value -> [String] in
-            guard case .object(let members) = value else { return [] }
-            return members.map(\.key)
-        }).sorted()
+        let nameKeys = Set(
+            read.names.values.flatMap { value -> [String] in
+                guard case .object(let members) = value else { return [] }
+                return members.map(\.key)
+            }
+        ).sorted()
         var members = plan.parameters.jsonMembers
         members.append(JSONMember(key: "dimension", value: .string(plan.dimension)))
         members.append(JSONMember(key: "sort", value: .string(plan.ranking.rawValue)))
         // What the items leave out, so that the rows add up: the hits without a value, and those of the values not listed.
         let listed = items.map(\.hits).reduce(0, +)
-        let unknown = plan.fromTopValues ? (hits: max(0, total.hits - list.valued), visitors: nil)
+        let unknown =
+            plan.fromTopValues
+            ? (hits: max(0, total.hits - list.valued), visitors: nil)
             : (hits: list.unknown.hits, visitors: Optional(list.unknown.visitors))
         func figures(_ hits: Int, _ visitors: Int?) -> JSONValue {
-            .object([JSONMember(key: "hits", value: .integer(hits))] + (visitors.map { [JSONMember(key: "visitors", value: .integer($0))] } ?? []))
+            .object(
+                [JSONMember(key: "hits", value: .integer(hits))]
+                    + (visitors.map { [JSONMember(key: "visitors", value: .integer($0))] } ?? []))
         }
         members.append(JSONMember(key: "total", value: figures(total.hits, total.visitors)))
         members.append(JSONMember(key: "unknown", value: figures(unknown.hits, unknown.visitors)))
-        members.append(JSONMember(key: "others", value: .object([
-            JSONMember(key: "hits", value: .integer(max(0, list.valued - listed))),
-            JSONMember(key: "values", value: .integer(max(0, list.values - items.count))),
-        ])))
+        members.append(
+            JSONMember(
+                key: "others",
+                value: .object([
+                    JSONMember(key: "hits", value: .integer(max(0, list.valued - listed))),
+                    JSONMember(key: "values", value: .integer(max(0, list.values - items.count))),
+                ])))
         members.append(JSONMember(key: "visitorsAddUp", value: .bool(Self.oneRowPerVisitor.contains(plan.dimension))))
         var csvRows: [[String]] = []
-        members.append(JSONMember(key: "items", value: .array(items.map { item in
-            let (fields, csv) = topRow(item, plan, read, nameKeys: nameKeys)
-            csvRows.append(csv)
-            return .object(fields)
-        })))
+        members.append(
+            JSONMember(
+                key: "items",
+                value: .array(
+                    items.map { item in
+                        let (fields, csv) = topRow(item, plan, read, nameKeys: nameKeys)
+                        csvRows.append(csv)
+                        return .object(fields)
+                    })))
         var header = plan.columns + nameKeys + ["hits"]
         if !plan.fromTopValues { header.append("visitors") }
         if plan.parameters.previous != nil { header += plan.fromTopValues ? ["previousHits"] : ["previousHits", "previousVisitors"] }

@@ -24,42 +24,60 @@ struct AnalyticsParameters {
     static let earliest = RFC3339.accepted.lowerBound
     static let latest = RFC3339.accepted.upperBound
 
-    static let fromParameter = QueryParameter("from", instant, "Start: RFC 3339 or a date in `tz` (default: 7 days before `to`); rounded down to the hour. Must be before `to`, at most \(maxDays) days before it, and not before 1970 (UTC).")
-    static let toParameter = QueryParameter("to", instant, "End, exclusive: RFC 3339 or a date in `tz` (that whole day; default now); rounded up to the hour.")
+    static let fromParameter = QueryParameter(
+        "from", instant,
+        "Start: RFC 3339 or a date in `tz` (default: 7 days before `to`); rounded down to the hour. Must be before `to`, at most \(maxDays) days before it, and not before 1970 (UTC)."
+    )
+    static let toParameter = QueryParameter(
+        "to", instant, "End, exclusive: RFC 3339 or a date in `tz` (that whole day; default now); rounded up to the hour.")
     static let tz = QueryParameter("tz", Schema.ref("TimeZone"), "IANA time zone for day buckets and dates (default UTC).")
     static let host = QueryParameter("host", Schema.string(maxLength: 253), "Only hits on this link domain.")
     static let app = QueryParameter("app", .uuid, "Only hits of this app.")
     static let outcome = QueryParameter("outcome", .enumeration(Hit.Outcome.allCases.map(\.rawValue)), "Only hits with this outcome.")
-    static let period = QueryParameter("period", .enumeration(Period.allCases.map(\.rawValue)),
-                                       "Instead of from and to: today, yesterday, or the last 7, 30 or 90 days up to the end of today, whole days in `tz`.")
-    static let compare = QueryParameter("compare", .enumeration(["previous"]),
-                                        "`previous`: the figures of the period of the same length just before, beside each figure.")
-    static let source = QueryParameter("source", .enumeration(["click", "resolve", "claim", "all"]),
-                                       "Clicks on links (the default: taps people make), API resolves, deferred-link claims, or all of them.")
-    static let country = QueryParameter("country", Schema.string(pattern: "^[A-Z]{2}$").example("DE"),
-                                        "Only taps from this country (ISO 3166-1 alpha-2, from the client address; needs `--geoip-db`).")
-    static let os = QueryParameter("os", Schema.string(minLength: 1, maxLength: 100).example("iOS"), "Only taps from this operating system family (uap-core's names).")
-    static let browser = QueryParameter("browser", Schema.string(minLength: 1, maxLength: 100).example("Mobile Safari"), "Only taps from this browser family (uap-core's names).")
+    static let period = QueryParameter(
+        "period", .enumeration(Period.allCases.map(\.rawValue)),
+        "Instead of from and to: today, yesterday, or the last 7, 30 or 90 days up to the end of today, whole days in `tz`.")
+    static let compare = QueryParameter(
+        "compare", .enumeration(["previous"]),
+        "`previous`: the figures of the period of the same length just before, beside each figure.")
+    static let source = QueryParameter(
+        "source", .enumeration(["click", "resolve", "claim", "all"]),
+        "Clicks on links (the default: taps people make), API resolves, deferred-link claims, or all of them.")
+    static let country = QueryParameter(
+        "country", Schema.string(pattern: "^[A-Z]{2}$").example("DE"),
+        "Only taps from this country (ISO 3166-1 alpha-2, from the client address; needs `--geoip-db`).")
+    static let os = QueryParameter(
+        "os", Schema.string(minLength: 1, maxLength: 100).example("iOS"), "Only taps from this operating system family (uap-core's names).")
+    static let browser = QueryParameter(
+        "browser", Schema.string(minLength: 1, maxLength: 100).example("Mobile Safari"),
+        "Only taps from this browser family (uap-core's names).")
     static let device = QueryParameter("device", .enumeration(deviceClasses), "Only taps from this class of device.")
     /// The device classes hits are counted under (docs/HITS.md).
     static let deviceClasses = Hit.Device.allCases.map(\.rawValue)
-    static let served = QueryParameter("served", .enumeration(Hit.Served.allCases.map(\.rawValue)),
-                                       "Only clicks that got this (a phone's landing page, the desktop page, a redirect to the store, the link's web page or fallback, the web fallback, the preview page bots get, an expired link's or a 404 page; `redirect`: any redirect recorded before they were told apart) or claims.")
+    static let served = QueryParameter(
+        "served", .enumeration(Hit.Served.allCases.map(\.rawValue)),
+        "Only clicks that got this (a phone's landing page, the desktop page, a redirect to the store, the link's web page or fallback, the web fallback, the preview page bots get, an expired link's or a 404 page; `redirect`: any redirect recorded before they were told apart) or claims."
+    )
     static let link = QueryParameter("link", .uuid, "Only taps on this stored link (its id).")
-    static let target = QueryParameter("target", Schema.string(minLength: 1, maxLength: TextLimit.name.scalars).example("Germany"),
-                                       "Only taps a link's target of this name decided (with `link`: one link's; docs/LINKS.md, \"Targeting and experiments\").")
-    static let variant = QueryParameter("variant", Schema.string(minLength: 1, maxLength: TextLimit.name.scalars).example("B"),
-                                        "Only taps an experiment's variant of this name decided.")
+    static let target = QueryParameter(
+        "target", Schema.string(minLength: 1, maxLength: TextLimit.name.scalars).example("Germany"),
+        "Only taps a link's target of this name decided (with `link`: one link's; docs/LINKS.md, \"Targeting and experiments\").")
+    static let variant = QueryParameter(
+        "variant", Schema.string(minLength: 1, maxLength: TextLimit.name.scalars).example("B"),
+        "Only taps an experiment's variant of this name decided.")
     /// `utm_source`, …: one per campaign field.
     static let campaign = Hit.Campaign.Field.allCases.map { field in
-        QueryParameter(field.rawValue, Schema.string(minLength: 1, maxLength: TextLimit.campaign.scalars),
-                       "Only hits whose campaign has this \(field.rawValue) (from the URL's query, else the link's own campaign).")
+        QueryParameter(
+            field.rawValue, Schema.string(minLength: 1, maxLength: TextLimit.campaign.scalars),
+            "Only hits whose campaign has this \(field.rawValue) (from the URL's query, else the link's own campaign).")
     }
     /// Read with `Request.flag`, which also takes `1`, `0` and upper-case spellings.
-    static let includeBots = QueryParameter("includeBots", .enumeration(["true", "false"]), "Count crawlers, link-preview fetchers and HEAD requests too (default false).")
+    static let includeBots = QueryParameter(
+        "includeBots", .enumeration(["true", "false"]), "Count crawlers, link-preview fetchers and HEAD requests too (default false).")
     static let format = QueryParameter("format", .enumeration(["json", "csv"]), "`csv` answers text/csv (as does `Accept: text/csv`).")
     /// The parameters every analytics endpoint takes.
-    static let declared = [fromParameter, toParameter, period, compare, tz, host, app, outcome, source, served, link, target, variant] + campaign
+    static let declared =
+        [fromParameter, toParameter, period, compare, tz, host, app, outcome, source, served, link, target, variant] + campaign
         + [country, os, browser, device, includeBots, format]
 
     /// The named periods.
@@ -81,7 +99,8 @@ struct AnalyticsParameters {
 
     /// `from` and `to`: an RFC 3339 timestamp or a date, from 1970 to 9999.
     private static let instant = Schema.string(
-        pattern: "^(19[7-9][0-9]|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?(Z|[+-](0[0-9]|1[0-7]):[0-5][0-9]))?$"
+        pattern:
+            "^(19[7-9][0-9]|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?(Z|[+-](0[0-9]|1[0-7]):[0-5][0-9]))?$"
     ).example("2026-11-01T00:00:00Z")
 
     private(set) var from: Date
@@ -167,7 +186,9 @@ struct AnalyticsParameters {
         }
         let source = try Self.source.value(in: request) ?? "click"
         let target = try Self.target.value(in: request), variant = try Self.variant.value(in: request)
-        if target?.isEmpty == true || variant?.isEmpty == true { throw .badRequest("\(target?.isEmpty == true ? "target" : "variant") must not be empty.") }
+        if target?.isEmpty == true || variant?.isEmpty == true {
+            throw .badRequest("\(target?.isEmpty == true ? "target" : "variant") must not be empty.")
+        }
         filter = AnalyticsStore.Filter(
             host: try Self.host.value(in: request).map { $0.lowercased() }, app: app,
             outcome: try Self.outcome.value(in: request).flatMap(Hit.Outcome.init(rawValue:)),
@@ -243,8 +264,9 @@ struct AnalyticsParameters {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = zone
             if parts.count == 3, (1...12).contains(parts[1]), (1...31).contains(parts[2]),
-               let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
-               calendar.component(.day, from: date) == parts[2] {
+                let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
+                calendar.component(.day, from: date) == parts[2]
+            {
                 instant = endOfDay ? calendar.date(byAdding: .day, value: 1, to: date) : date
             }
         } else {

@@ -9,7 +9,8 @@ struct ExperimentComparison: Equatable {
     static let minimumVisitors = 30
     /// The two-sided 95 % quantile of the standard normal distribution.
     static let z95 = 1.959963984540054
-    static let method = "Welch normal-approximation 95 % confidence interval of the difference in mean clicks per visitor-day (variant minus control)"
+    static let method =
+        "Welch normal-approximation 95 % confidence interval of the difference in mean clicks per visitor-day (variant minus control)"
 
     let estimate: Double
     let low: Double
@@ -33,11 +34,16 @@ struct ExperimentComparison: Equatable {
     /// The comparison of `variant` with `control`, or why there is none.
     static func compare(_ variant: Sample, with control: Sample) -> Result<ExperimentComparison, Unavailable> {
         guard variant.visitors >= minimumVisitors, control.visitors >= minimumVisitors else {
-            return .failure(Unavailable(reason: "too few visitors: at least \(minimumVisitors) in the variant and in the control are needed (\(variant.visitors) and \(control.visitors))"))
+            return .failure(
+                Unavailable(
+                    reason:
+                        "too few visitors: at least \(minimumVisitors) in the variant and in the control are needed (\(variant.visitors) and \(control.visitors))"
+                ))
         }
         let error = (variant.variance / Double(variant.visitors) + control.variance / Double(control.visitors)).squareRoot()
         guard error > 0 else {
-            return .failure(Unavailable(reason: "no variation: every visitor of both clicked as often, so the normal approximation gives no interval"))
+            return .failure(
+                Unavailable(reason: "no variation: every visitor of both clicked as often, so the normal approximation gives no interval"))
         }
         let estimate = variant.mean - control.mean
         return .success(ExperimentComparison(estimate: estimate, low: estimate - z95 * error, high: estimate + z95 * error))

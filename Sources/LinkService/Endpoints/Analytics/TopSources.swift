@@ -75,11 +75,15 @@ extension TopSources {
     /// (`CubeRange.moved`); `nil` for hourly buckets, which read hours only. A range reaching `now` reads its last
     /// UTC day whole, from its daily row (no hit of that day is later than now yet), when that day's noon falls in
     /// the range's last bucket.
-    static func cubeRange(_ cube: AnalyticsCube, from: Date, to: Date, days calendar: Calendar? = utc,
-                          now: Date = Date()) -> AnalyticsStore.CubeRange {
+    static func cubeRange(
+        _ cube: AnalyticsCube, from: Date, to: Date, days calendar: Calendar? = utc,
+        now: Date = Date()
+    ) -> AnalyticsStore.CubeRange {
         var to = to
         let lastDay = ((to.timeIntervalSince1970 - 1) / 86_400).rounded(.down)
-        if to >= now, let calendar, calendar.isDate(Date(timeIntervalSince1970: lastDay * 86_400 + 43_200), inSameDayAs: to.addingTimeInterval(-1)) {
+        if to >= now, let calendar,
+            calendar.isDate(Date(timeIntervalSince1970: lastDay * 86_400 + 43_200), inSameDayAs: to.addingTimeInterval(-1))
+        {
             to = Date(timeIntervalSince1970: (lastDay + 1) * 86_400)
         }
         let first = Int((from.timeIntervalSince1970 / 86_400).rounded(.down))

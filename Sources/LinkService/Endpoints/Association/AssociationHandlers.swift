@@ -28,16 +28,24 @@ struct AssociationHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/.well-known/apple-app-site-association", "getAASA", "The apple-app-site-association file of the requested host",
-                     tag: "Association files", access: .public,
-                     description: "What Apple's CDN fetches. The domain is chosen by `Host` (a wildcard domain's file is served at its root domain). Always 200 with `application/json`, never a redirect; 404 when no link domain is registered for the host.",
-                     conditional: true, success: .json(200, "AASAFile", headers: ["ETag", "Last-Modified", "Cache-Control"]), errors: [404]) { try serve(.aasa, $0) },
-            Endpoint(.GET, "/apple-app-site-association", "getAASALegacyLocation", "The apple-app-site-association file at the legacy root location",
-                     tag: "Association files", access: .public, description: "The same file as `/.well-known/apple-app-site-association`.",
-                     conditional: true, success: .json(200, "AASAFile", headers: ["ETag", "Last-Modified", "Cache-Control"]), errors: [404]) { try serve(.aasa, $0) },
-            Endpoint(.GET, "/.well-known/assetlinks.json", "getAssetLinks", "The Digital Asset Links file of the requested host",
-                     tag: "Association files", access: .public, description: "What Android's App Links verifier fetches; chosen by `Host`.",
-                     conditional: true, success: .json(200, "AssetLinks", headers: ["ETag", "Last-Modified", "Cache-Control"]), errors: [404]) { try serve(.assetLinks, $0) },
+            Endpoint(
+                .GET, "/.well-known/apple-app-site-association", "getAASA", "The apple-app-site-association file of the requested host",
+                tag: "Association files", access: .public,
+                description:
+                    "What Apple's CDN fetches. The domain is chosen by `Host` (a wildcard domain's file is served at its root domain). Always 200 with `application/json`, never a redirect; 404 when no link domain is registered for the host.",
+                conditional: true, success: .json(200, "AASAFile", headers: ["ETag", "Last-Modified", "Cache-Control"]), errors: [404]
+            ) { try serve(.aasa, $0) },
+            Endpoint(
+                .GET, "/apple-app-site-association", "getAASALegacyLocation",
+                "The apple-app-site-association file at the legacy root location",
+                tag: "Association files", access: .public, description: "The same file as `/.well-known/apple-app-site-association`.",
+                conditional: true, success: .json(200, "AASAFile", headers: ["ETag", "Last-Modified", "Cache-Control"]), errors: [404]
+            ) { try serve(.aasa, $0) },
+            Endpoint(
+                .GET, "/.well-known/assetlinks.json", "getAssetLinks", "The Digital Asset Links file of the requested host",
+                tag: "Association files", access: .public, description: "What Android's App Links verifier fetches; chosen by `Host`.",
+                conditional: true, success: .json(200, "AssetLinks", headers: ["ETag", "Last-Modified", "Cache-Control"]), errors: [404]
+            ) { try serve(.assetLinks, $0) },
         ]
     }
 

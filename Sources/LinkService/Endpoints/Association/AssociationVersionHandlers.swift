@@ -11,23 +11,31 @@ struct AssociationVersionHandlers: EndpointGroup {
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.associationVersions }
 
-    static let from = QueryParameter("from", Schema.integer(minimum: 1, maximum: Int(Int32.max)), "The number of the version compared from.", required: true)
-    static let to = QueryParameter("to", Schema.integer(minimum: 1, maximum: Int(Int32.max)), "The number of the version compared to.", required: true)
+    static let from = QueryParameter(
+        "from", Schema.integer(minimum: 1, maximum: Int(Int32.max)), "The number of the version compared from.", required: true)
+    static let to = QueryParameter(
+        "to", Schema.integer(minimum: 1, maximum: Int(Int32.max)), "The number of the version compared to.", required: true)
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/domains/{host}/association/versions", "listAssociationVersions",
-                     "List the versions of the domain's association files", tag: "Association files", scope: .read,
-                     description: "Every change of the served AASA or assetlinks.json bytes, oldest first, numbered from 1 without gaps (the oldest beyond the configured count are forgotten; the current one is always kept). `auditId` names the audit entry of the write that caused it; a version found at start (`cause: found`) has none.",
-                     success: .page("AssociationVersion"), list),
-            Endpoint(.GET, "/v1/domains/{host}/association/versions/{n}", "getAssociationVersion",
-                     "Read a version of the domain's association files", tag: "Association files", scope: .read,
-                     description: "Both files as served then, with their ETags, and what decided its URLs (the domain's settings, rules and link space).",
-                     success: .json(200, "AssociationVersionFiles"), get),
-            Endpoint(.GET, "/v1/domains/{host}/association/diff", "diffAssociationVersions",
-                     "What changed between two versions, and the URLs whose decision moved", tag: "Association files", scope: .read,
-                     description: "The JSON difference of both files, and for a corpus of the domain's URLs (its rules' example URLs, the URLs hit most in the last 7 days, its stored links; `corpus.cut` says when a bound left some out) every URL that iOS or Android decides otherwise under `to` than under `from`: outcome, app or destination. Each version is recompiled from what decided it, with the workspace's apps as they are now; `from.recompiled` and `to.recompiled` say whether that gives back the stored files, and `warnings` says so when it does not.",
-                     query: [Self.from, Self.to], success: .json(200, "AssociationDiff"), diff),
+            Endpoint(
+                .GET, "/v1/domains/{host}/association/versions", "listAssociationVersions",
+                "List the versions of the domain's association files", tag: "Association files", scope: .read,
+                description:
+                    "Every change of the served AASA or assetlinks.json bytes, oldest first, numbered from 1 without gaps (the oldest beyond the configured count are forgotten; the current one is always kept). `auditId` names the audit entry of the write that caused it; a version found at start (`cause: found`) has none.",
+                success: .page("AssociationVersion"), list),
+            Endpoint(
+                .GET, "/v1/domains/{host}/association/versions/{n}", "getAssociationVersion",
+                "Read a version of the domain's association files", tag: "Association files", scope: .read,
+                description:
+                    "Both files as served then, with their ETags, and what decided its URLs (the domain's settings, rules and link space).",
+                success: .json(200, "AssociationVersionFiles"), get),
+            Endpoint(
+                .GET, "/v1/domains/{host}/association/diff", "diffAssociationVersions",
+                "What changed between two versions, and the URLs whose decision moved", tag: "Association files", scope: .read,
+                description:
+                    "The JSON difference of both files, and for a corpus of the domain's URLs (its rules' example URLs, the URLs hit most in the last 7 days, its stored links; `corpus.cut` says when a bound left some out) every URL that iOS or Android decides otherwise under `to` than under `from`: outcome, app or destination. Each version is recompiled from what decided it, with the workspace's apps as they are now; `from.recompiled` and `to.recompiled` say whether that gives back the stored files, and `warnings` says so when it does not.",
+                query: [Self.from, Self.to], success: .json(200, "AssociationDiff"), diff),
         ]
     }
 
@@ -70,15 +78,20 @@ struct AssociationVersionHandlers: EndpointGroup {
                 let assetLinks = entry.assetLinks.etag == version.version.assetLinksETag
                 if !aasa || !assetLinks {
                     let files = [aasa ? nil : "AASA", assetLinks ? nil : "assetlinks.json"].compactMap { $0 }.joined(separator: " and ")
-                    warnings.append(.string("""
-                        Version \(version.version.number)'s rules, compiled with the workspace's apps as they are now, do not give back its \
-                        stored \(files) (an app changed since): its decisions are those of the recompilation.
-                        """))
+                    warnings.append(
+                        .string(
+                            """
+                            Version \(version.version.number)'s rules, compiled with the workspace's apps as they are now, do not give back its \
+                            stored \(files) (an app changed since): its decisions are those of the recompilation.
+                            """))
                 }
                 var members = version.version.json.objectMembers ?? []
-                members.append(JSONMember(key: "recompiled", value: .object([
-                    JSONMember(key: "aasa", value: .bool(aasa)), JSONMember(key: "assetlinks", value: .bool(assetLinks)),
-                ])))
+                members.append(
+                    JSONMember(
+                        key: "recompiled",
+                        value: .object([
+                            JSONMember(key: "aasa", value: .bool(aasa)), JSONMember(key: "assetlinks", value: .bool(assetLinks)),
+                        ])))
                 return .object(members)
             }
             let from = side(old, before)
@@ -99,7 +112,8 @@ struct AssociationVersionHandlers: EndpointGroup {
     /// Version `number` of `domain`; 404 when it has none of that number.
     static func version(_ number: Int?, of domain: Domain, on connection: Connection) throws -> AssociationVersionFiles {
         guard let number, number >= 1, number <= Int(Int32.max),
-              let version = try AssociationVersionStore.find(domain: domain.id, number: number, on: connection) else {
+            let version = try AssociationVersionStore.find(domain: domain.id, number: number, on: connection)
+        else {
             throw ServiceError.notFound("The version \(number.map(String.init) ?? "?") of the association files of '\(domain.hostname)'")
         }
         return version

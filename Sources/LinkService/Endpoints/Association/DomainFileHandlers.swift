@@ -9,12 +9,16 @@ struct DomainFileHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/domains/{host}/aasa", "getDomainAASA", "The domain's apple-app-site-association file as served",
-                     tag: "Association files", scope: .read,
-                     conditional: true, success: .json(200, "AASAFile", headers: ["ETag", "Last-Modified", "Cache-Control"])) { try serve(.aasa, $0, $1) },
-            Endpoint(.GET, "/v1/domains/{host}/assetlinks", "getDomainAssetLinks", "The domain's assetlinks.json as served",
-                     tag: "Association files", scope: .read,
-                     conditional: true, success: .json(200, "AssetLinks", headers: ["ETag", "Last-Modified", "Cache-Control"])) { try serve(.assetLinks, $0, $1) },
+            Endpoint(
+                .GET, "/v1/domains/{host}/aasa", "getDomainAASA", "The domain's apple-app-site-association file as served",
+                tag: "Association files", scope: .read,
+                conditional: true, success: .json(200, "AASAFile", headers: ["ETag", "Last-Modified", "Cache-Control"])
+            ) { try serve(.aasa, $0, $1) },
+            Endpoint(
+                .GET, "/v1/domains/{host}/assetlinks", "getDomainAssetLinks", "The domain's assetlinks.json as served",
+                tag: "Association files", scope: .read,
+                conditional: true, success: .json(200, "AssetLinks", headers: ["ETag", "Last-Modified", "Cache-Control"])
+            ) { try serve(.assetLinks, $0, $1) },
         ]
     }
 

@@ -24,8 +24,11 @@ enum JSONDifference {
             if let before = old.objectMembers, let after = new.objectMembers {
                 for member in before {
                     let pointer = JSONPointer.appending(path, member.key)
-                    if let now = after.first(where: { $0.key == member.key }) { walk(member.value, now.value, pointer) }
-                    else { emit("remove", pointer, from: member.value) }
+                    if let now = after.first(where: { $0.key == member.key }) {
+                        walk(member.value, now.value, pointer)
+                    } else {
+                        emit("remove", pointer, from: member.value)
+                    }
                 }
                 for member in after where !before.contains(where: { $0.key == member.key }) {
                     emit("add", JSONPointer.appending(path, member.key), value: member.value)
@@ -34,9 +37,13 @@ enum JSONDifference {
                 for index in 0..<min(before.count, after.count) { walk(before[index], after[index], JSONPointer.appending(path, index)) }
                 if before.count > after.count {
                     // (From the end, so each path names an element that is there when it is applied.)
-                    for index in (after.count..<before.count).reversed() { emit("remove", JSONPointer.appending(path, index), from: before[index]) }
+                    for index in (after.count..<before.count).reversed() {
+                        emit("remove", JSONPointer.appending(path, index), from: before[index])
+                    }
                 }
-                for index in before.count..<max(before.count, after.count) { emit("add", JSONPointer.appending(path, index), value: after[index]) }
+                for index in before.count..<max(before.count, after.count) {
+                    emit("add", JSONPointer.appending(path, index), value: after[index])
+                }
             } else {
                 emit("replace", path, value: new, from: old)
             }

@@ -15,17 +15,20 @@ struct TLSAskHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/tls/ask", "askTLSCertificate", "Whether a TLS front end may get a certificate for a hostname", tag: "Service",
-                     access: .public,
-                     description: "For Caddy's on-demand TLS `ask`: 200 for a registered link domain, a name a wildcard domain governs and the configured API hostname (`--api-hostname`); 404 for anything else. Answered from the in-memory catalog, without a key (docs/DEPLOYMENT.md).",
-                     query: [Self.domain],
-                     success: .json(200, "TLSAsk"), errors: [404]) { try ask($0) },
+            Endpoint(
+                .GET, "/v1/tls/ask", "askTLSCertificate", "Whether a TLS front end may get a certificate for a hostname", tag: "Service",
+                access: .public,
+                description:
+                    "For Caddy's on-demand TLS `ask`: 200 for a registered link domain, a name a wildcard domain governs and the configured API hostname (`--api-hostname`); 404 for anything else. Answered from the in-memory catalog, without a key (docs/DEPLOYMENT.md).",
+                query: [Self.domain],
+                success: .json(200, "TLSAsk"), errors: [404]
+            ) { try ask($0) }
         ]
     }
 
     func ask(_ request: Request) throws -> Response {
         var host = try Self.domain.value(in: request)!.lowercased()
-        if host.hasSuffix(".") { host.removeLast() }   // "example.com." is the same name
+        if host.hasSuffix(".") { host.removeLast() } // "example.com." is the same name
         guard !host.isEmpty, host == apiHostname || (!host.hasPrefix("*.") && catalog.entry(governing: host) != nil) else {
             throw ServiceError.notFound("A link domain for '\(host)'")
         }

@@ -15,24 +15,31 @@ struct AuditHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/audit", "listAuditEntries", "Every change of the workspace, newest first", tag: "Audit", scope: .read,
-                     description: """
-                        Each entry names its actor (the key, else the signed-in person, by the name it had then) and the \
-                        client address the change came from. `format=csv` answers the same page as CSV (`Link` gives the next).
-                        """,
-                     query: [Self.resourceType, Self.link, Self.webhook, Self.person, Self.key, Self.format],
-                     success: .page("AuditEntry", csv: Schema.string.described("""
+            Endpoint(
+                .GET, "/v1/audit", "listAuditEntries", "Every change of the workspace, newest first", tag: "Audit", scope: .read,
+                description: """
+                    Each entry names its actor (the key, else the signed-in person, by the name it had then) and the \
+                    client address the change came from. `format=csv` answers the same page as CSV (`Link` gives the next).
+                    """,
+                query: [Self.resourceType, Self.link, Self.webhook, Self.person, Self.key, Self.format],
+                success: .page(
+                    "AuditEntry",
+                    csv: Schema.string.described(
+                        """
                         A header row, then one row per entry: `\(AuditEntry.csvHeader.joined(separator: ","))`, `before` and \
                         `after` as JSON. Sent as `text/csv; charset=utf-8; header=present`. A cell a spreadsheet would run \
                         (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) starts with `'` (docs/LINKS-IMPORT.md, "Formulas").
-                        """)), list),
+                        """)), list)
         ]
     }
 
-    private static let resourceType = QueryParameter("resourceType", Schema.string(maxLength: 100), "Only changes of this kind of resource, e.g. `rules`.")
+    private static let resourceType = QueryParameter(
+        "resourceType", Schema.string(maxLength: 100), "Only changes of this kind of resource, e.g. `rules`.")
     private static let link = QueryParameter("link", .uuid, "Only the changes of this stored link (its id).")
-    private static let webhook = QueryParameter("webhook", .uuid, "Only the changes of this webhook subscription (its id), and the retries of its deliveries.")
-    private static let person = QueryParameter("person", .uuid, "Only the changes of this person (their id): signed in, or through a key they created.")
+    private static let webhook = QueryParameter(
+        "webhook", .uuid, "Only the changes of this webhook subscription (its id), and the retries of its deliveries.")
+    private static let person = QueryParameter(
+        "person", .uuid, "Only the changes of this person (their id): signed in, or through a key they created.")
     private static let key = QueryParameter("key", .uuid, "Only the changes made with this API key (its id).")
     private static let format = QueryParameter("format", .enumeration(["json", "csv"]), "`csv`: the page as CSV (default json).")
 
@@ -40,8 +47,10 @@ struct AuditHandlers: EndpointGroup {
         let page = try Page(request)
         var filter = AuditStore.Filter(type: try Self.resourceType.value(in: request))
         let csv = try Self.format.value(in: request) == "csv"
-        let filters = [(Self.link, \AuditStore.Filter.link), (Self.webhook, \AuditStore.Filter.webhook),
-                       (Self.person, \AuditStore.Filter.person), (Self.key, \AuditStore.Filter.key)]
+        let filters = [
+            (Self.link, \AuditStore.Filter.link), (Self.webhook, \AuditStore.Filter.webhook),
+            (Self.person, \AuditStore.Filter.person), (Self.key, \AuditStore.Filter.key),
+        ]
         for (parameter, path) in filters {
             guard let text = try parameter.value(in: request) else { continue }
             guard let id = UUID(uuidString: text) else {

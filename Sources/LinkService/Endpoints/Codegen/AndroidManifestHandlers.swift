@@ -12,24 +12,27 @@ struct AndroidManifestHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/apps/{id}/codegen/android-manifest", "getAndroidManifest",
-                     "The intent filters an Android app's manifest needs for its link domains", tag: "Apps", scope: .read,
-                     description: """
-                         One `<intent-filter android:autoVerify="true">` per domain whose rules name the app, its paths written as \
-                         `path`, `pathPrefix`, `pathPattern` or `pathAdvancedPattern` so Android claims what the rules claim. XML \
-                         comments name each rule and say where Android decides differently (exclusions, query and fragment \
-                         constraints, patterns Android cannot express exactly). An app with a `customScheme` also gets a filter for \
-                         its scheme (`VIEW`, `DEFAULT`, `BROWSABLE`, not verified). The ETag changes with the content. \
-                         422 for an iOS app, 409 when no rule names the app.
-                         """,
-                     conditional: true, success: .content(200, mediaType: "application/xml", schema: .string), errors: [409, 422], manifest),
+            Endpoint(
+                .GET, "/v1/apps/{id}/codegen/android-manifest", "getAndroidManifest",
+                "The intent filters an Android app's manifest needs for its link domains", tag: "Apps", scope: .read,
+                description: """
+                    One `<intent-filter android:autoVerify="true">` per domain whose rules name the app, its paths written as \
+                    `path`, `pathPrefix`, `pathPattern` or `pathAdvancedPattern` so Android claims what the rules claim. XML \
+                    comments name each rule and say where Android decides differently (exclusions, query and fragment \
+                    constraints, patterns Android cannot express exactly). An app with a `customScheme` also gets a filter for \
+                    its scheme (`VIEW`, `DEFAULT`, `BROWSABLE`, not verified). The ETag changes with the content. \
+                    422 for an iOS app, 409 when no rule names the app.
+                    """,
+                conditional: true, success: .content(200, mediaType: "application/xml", schema: .string), errors: [409, 422], manifest)
         ]
     }
 
     func manifest(_ request: Request, _ principal: Principal) throws -> Response {
         let app = try pool.withConnection { try AppHandlers.find(request.pathParameter(.id), principal, on: $0) }
         guard app.platform == .android else {
-            throw ServiceError.validation([.init(pointer: "/platform", detail: "The app is an iOS app: intent filters are for Android apps.")])
+            throw ServiceError.validation([
+                .init(pointer: "/platform", detail: "The app is an iOS app: intent filters are for Android apps.")
+            ])
         }
         let id = app.id.canonicalText
         let domains = catalog.entries(workspace: principal.workspaceID).compactMap { entry -> AndroidManifest.Domain? in
@@ -38,11 +41,13 @@ struct AndroidManifestHandlers: EndpointGroup {
             return AndroidManifest.Domain(hostname: entry.hostname, compiled: entry.compiled)
         }
         guard let domainApp = domains.first.flatMap({ domain in domain.compiled.appsNamedByRules(.android).first { $0.id == id } }) else {
-            throw ServiceError.conflict("No rule of any domain names the app \(app.packageName ?? id): there are no links to write intent filters for.")
+            throw ServiceError.conflict(
+                "No rule of any domain names the app \(app.packageName ?? id): there are no links to write intent filters for.")
         }
         let manifest = AndroidManifest(app: domainApp, domains: domains)
         // The ETag is that of the filters and findings, which the header comment names too.
         let etag = ETag.strong(of: Array(manifest.xml(etag: "").utf8))
-        return GeneratedFile.response(request, etag: etag, contentType: "application/xml; charset=utf-8", body: Array(manifest.xml(etag: etag).utf8))
+        return GeneratedFile.response(
+            request, etag: etag, contentType: "application/xml; charset=utf-8", body: Array(manifest.xml(etag: etag).utf8))
     }
 }

@@ -13,19 +13,29 @@ struct CodegenHandlers: EndpointGroup {
     let auth: Authenticator
     let resolver: Resolver
 
-    private static let package = QueryParameter("package", Schema.string(maxLength: 255),
-                                                "The package of the Kotlin files (`kotlin`, `kotlin-glue`), e.g. `com.example.app`; by default an Android app's package name, none for an iOS app's.")
+    private static let package = QueryParameter(
+        "package", Schema.string(maxLength: 255),
+        "The package of the Kotlin files (`kotlin`, `kotlin-glue`), e.g. `com.example.app`; by default an Android app's package name, none for an iOS app's."
+    )
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/apps/{id}/codegen/{language}", "generateRouter", "Generate the app's router, or its fixtures", tag: "Destinations",
-                     scope: .read,
-                     description: "`language` is `swift`, `kotlin` or `typescript`: one self-contained source file with the app's destinations as a type, a decoder of resolve's JSON, `LinkRouter.route` (universal links of every domain whose rules name the app, and its custom scheme: the authority of `widgets://widget/42` is the first path segment), the builder, `LinkInbox` (every arriving link held until the app is ready and, for destinations that require sign-in, a user is signed in; thread-safe) and `LinkDeferredClaim` (the click token of a landing page claimed once per install through `POST /v1/deferred/claim`) (docs/CODEGEN.md). `swift-glue` and `kotlin-glue`: the platform glue that goes with the Swift or Kotlin router (SwiftUI, UIKit scenes and notification responses; an observer any Android activity attaches, and the Play Install Referrer), a second file. The Kotlin files are in the package `package` names (by default an Android app's package name). `fixtures`: URLs with the destination resolve answers for each (null: the app opens nothing), for an app's CI. The ETag changes with the app's rules and destinations; 404 for another `language`.",
-                     query: [Self.package], conditional: true,
-                     success: .alternatives(200, [
-                        (mediaType: "text/plain", schema: Schema.string.described("The generated source file; its header names the rules' ETag.")),
+            Endpoint(
+                .GET, "/v1/apps/{id}/codegen/{language}", "generateRouter", "Generate the app's router, or its fixtures",
+                tag: "Destinations",
+                scope: .read,
+                description:
+                    "`language` is `swift`, `kotlin` or `typescript`: one self-contained source file with the app's destinations as a type, a decoder of resolve's JSON, `LinkRouter.route` (universal links of every domain whose rules name the app, and its custom scheme: the authority of `widgets://widget/42` is the first path segment), the builder, `LinkInbox` (every arriving link held until the app is ready and, for destinations that require sign-in, a user is signed in; thread-safe) and `LinkDeferredClaim` (the click token of a landing page claimed once per install through `POST /v1/deferred/claim`) (docs/CODEGEN.md). `swift-glue` and `kotlin-glue`: the platform glue that goes with the Swift or Kotlin router (SwiftUI, UIKit scenes and notification responses; an observer any Android activity attaches, and the Play Install Referrer), a second file. The Kotlin files are in the package `package` names (by default an Android app's package name). `fixtures`: URLs with the destination resolve answers for each (null: the app opens nothing), for an app's CI. The ETag changes with the app's rules and destinations; 404 for another `language`.",
+                query: [Self.package], conditional: true,
+                success: .alternatives(
+                    200,
+                    [
+                        (
+                            mediaType: "text/plain",
+                            schema: Schema.string.described("The generated source file; its header names the rules' ETag.")
+                        ),
                         (mediaType: "application/json", schema: Schema.ref("RouterFixtures")),
-                     ]), generate),
+                    ]), generate)
         ]
     }
 
@@ -43,15 +53,17 @@ struct CodegenHandlers: EndpointGroup {
         let etag = ETag.strong(of: Array(RouterSource.canonicalTable(table).utf8))
         if let glue = language.glue, let text = RouterSource.glue(table, etag: etag, language: glue, kotlinPackage: kotlinPackage) {
             let body = Array(text.utf8)
-            return GeneratedFile.response(request, etag: ETag.strong(of: body), contentType: "text/plain; charset=utf-8", body: body,
-                                          fileName: language.fileName)
+            return GeneratedFile.response(
+                request, etag: ETag.strong(of: body), contentType: "text/plain; charset=utf-8", body: body,
+                fileName: language.fileName)
         }
         guard let router = language.router else {
             let body = fixtures(table, app: app, etag: etag, workspace: principal.workspaceID)
             return GeneratedFile.response(request, etag: ETag.strong(of: body), contentType: "application/json", body: body)
         }
         let body = Array(RouterSource.source(table, etag: etag, language: router, kotlinPackage: kotlinPackage).utf8)
-        return GeneratedFile.response(request, etag: ETag.strong(of: body), contentType: "text/plain; charset=utf-8", body: body, fileName: router.fileName)
+        return GeneratedFile.response(
+            request, etag: ETag.strong(of: body), contentType: "text/plain; charset=utf-8", body: body, fileName: router.fileName)
     }
 
     /// The app's router table: its destinations, the catalog's compiled domains whose rules name it (oldest
@@ -66,7 +78,8 @@ struct CodegenHandlers: EndpointGroup {
         }
         let own = hostnames.compactMap { resolver.catalog.entry(exactly: $0) }
         // Pasteboard claim links are an iOS landing page's (docs/LANDING.md).
-        let claimDomains = app.platform == .ios ? own.filter { $0.settings.deferredClipboard && !$0.hostname.hasPrefix("*.") }.map(\.hostname) : []
+        let claimDomains =
+            app.platform == .ios ? own.filter { $0.settings.deferredClipboard && !$0.hostname.hasPrefix("*.") }.map(\.hostname) : []
         let wildcards = own.map(\.hostname).filter { $0.hasPrefix("*.") }.map { $0.dropFirst(1) }
         let shadowing = resolver.catalog.entries(workspace: principal.workspaceID).filter { entry in
             !hostnames.contains(entry.hostname) && wildcards.contains { entry.hostname.hasSuffix($0) || "." + entry.hostname == $0 }
@@ -102,7 +115,8 @@ struct CodegenHandlers: EndpointGroup {
             JSONString.append(answer.map { $0.outcome.rawValue } ?? "invalid_url", to: &out)
             out.append(literal: ",\"destination\":")
             if let resolution = answer?.resolution, resolution.outcome == .openApp, resolution.app?.id == table.appID,
-               let destination = resolution.destination {
+                let destination = resolution.destination
+            {
                 DestinationJSON.write(destination, into: &out)
             } else {
                 out.append(literal: "null")
@@ -137,10 +151,14 @@ struct CodegenHandlers: EndpointGroup {
             return refused(String(problem.pointer.dropFirst()), problem.detail)
         }
         let entry = owner.entry
-        switch LinkBuilder(domain: entry.compiled, host: Hostname.servingHost(of: entry.hostname)).build(type, checked.values, for: owner.app) {
+        switch LinkBuilder(domain: entry.compiled, host: Hostname.servingHost(of: entry.hostname)).build(
+            type, checked.values, for: owner.app)
+        {
         case .success(let link):
             members.append(JSONMember(key: "universal", value: .string(link.url.text)))
-            if let scheme = owner.app.customScheme { members.append(JSONMember(key: "scheme", value: .string(link.custom(scheme: scheme)))) }
+            if let scheme = owner.app.customScheme {
+                members.append(JSONMember(key: "scheme", value: .string(link.custom(scheme: scheme))))
+            }
             return .object(members)
         case .failure(let failure):
             return refused(nil, failure.detail)

@@ -40,8 +40,9 @@ struct ConsoleFiles: Sendable {
         guard files["index.html"] != nil else { throw Missing(folder: root) }
         if let chartJS, FileManager.default.isReadableFile(atPath: chartJS.path) {
             let modified = (try? chartJS.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? Date()
-            files[Self.chartPath] = ConsoleFile(bytes: [UInt8](try Data(contentsOf: chartJS)), contentType: ConsoleFile.contentTypes["js"]!,
-                                                modified: modified)
+            files[Self.chartPath] = ConsoleFile(
+                bytes: [UInt8](try Data(contentsOf: chartJS)), contentType: ConsoleFile.contentTypes["js"]!,
+                modified: modified)
         }
         self.files = files
     }

@@ -66,7 +66,9 @@ struct ConsoleHandlers: EndpointGroup {
         for item in header.lowercased().split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let coding = parts.first else { continue }
-            let refused = parts.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").range(of: #"^q=0(\.0{0,3})?$"#, options: .regularExpression) != nil }
+            let refused = parts.dropFirst().contains {
+                $0.replacingOccurrences(of: " ", with: "").range(of: #"^q=0(\.0{0,3})?$"#, options: .regularExpression) != nil
+            }
             if coding == "gzip" || coding == "x-gzip" { return !refused }
             if coding == "*" { star = !refused }
         }

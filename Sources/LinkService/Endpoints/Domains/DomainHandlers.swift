@@ -15,16 +15,21 @@ struct DomainHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.POST, "/v1/domains", "createDomain", "Register a link domain", tag: "Domains", scope: .write,
-                     description: "Hostnames are unique across the service: 409 when any workspace has it, when another workspace's wildcard governs it, or when it is a wildcard that would govern another workspace's domain (docs/WORKSPACES.md). 422 at `/hostname`, naming the allowed suffixes, when the operator restricted the workspace to hostname suffixes and the name is under none of them.",
-                     body: "DomainCreate", success: .created("Domain"), errors: [409], create),
+            Endpoint(
+                .POST, "/v1/domains", "createDomain", "Register a link domain", tag: "Domains", scope: .write,
+                description:
+                    "Hostnames are unique across the service: 409 when any workspace has it, when another workspace's wildcard governs it, or when it is a wildcard that would govern another workspace's domain (docs/WORKSPACES.md). 422 at `/hostname`, naming the allowed suffixes, when the operator restricted the workspace to hostname suffixes and the name is under none of them.",
+                body: "DomainCreate", success: .created("Domain"), errors: [409], create),
             Endpoint(.GET, "/v1/domains", "listDomains", "List domains", tag: "Domains", scope: .read, success: .page("Domain"), list),
-            Endpoint(.GET, "/v1/domains/{host}", "getDomain", "Read a domain", tag: "Domains", scope: .read, success: .resource("Domain"), get),
-            Endpoint(.PATCH, "/v1/domains/{host}", "updateDomain", "Change a domain's settings", tag: "Domains", scope: .write,
-                     description: "The rules are validated again against the new settings.",
-                     ifMatch: true, body: "DomainUpdate", success: .resource("Domain"), update),
-            Endpoint(.DELETE, "/v1/domains/{host}", "deleteDomain", "Delete a domain and its rules", tag: "Domains", scope: .write,
-                     ifMatch: true, success: .noContent, delete),
+            Endpoint(
+                .GET, "/v1/domains/{host}", "getDomain", "Read a domain", tag: "Domains", scope: .read, success: .resource("Domain"), get),
+            Endpoint(
+                .PATCH, "/v1/domains/{host}", "updateDomain", "Change a domain's settings", tag: "Domains", scope: .write,
+                description: "The rules are validated again against the new settings.",
+                ifMatch: true, body: "DomainUpdate", success: .resource("Domain"), update),
+            Endpoint(
+                .DELETE, "/v1/domains/{host}", "deleteDomain", "Delete a domain and its rules", tag: "Domains", scope: .write,
+                ifMatch: true, success: .noContent, delete),
         ]
     }
 
@@ -67,46 +72,55 @@ struct DomainHandlers: EndpointGroup {
     func update(_ request: Request, _ principal: Principal) throws -> Response {
         let errors = FieldErrors()
         var body = try JSONBody.object(request, errors: errors)
-        if let sent = body.string("hostname"), sent.lowercased() != request.pathParameter(.host).lowercased() {   // null reads as absent
+        if let sent = body.string("hostname"), sent.lowercased() != request.pathParameter(.host).lowercased() { // null reads as absent
             errors.add("/hostname", "A domain's hostname cannot be changed; register the new hostname as another domain.")
         }
-        return try resource.update(request, principal, find: {
-            try Domain.find(request.pathParameter(.host), principal, on: $0, forUpdate: true)
-        }, check: { before, _ -> DomainSettingsRecord in
-            var settings = before.settings
-            settings.read(&body)
-            body.finish()
-            try errors.check()
-            return settings
-        }, save: { before, settings, connection, changed in
-            try checkApps(settings, principal, on: connection)
-            let proposed = Domain(copying: before, settings: settings)
-            // The settings change what the rules generate: validate the whole file again.
-            let rules = try RuleStore.all(domain: before.id, on: connection)
-            let outcome = try RuleValidator.validate(rules.map { ($0.id, $0.definition, "/rules/\($0.position)") }, domain: proposed,
-                                                     on: connection, counter: changes.reloader.catalog.compilations)
-            let after = try DomainStore.save(before.id, settings: settings, on: connection)
-            // This node installs the compilation it validated (`CatalogChanges.commit`): compiled once.
-            try changed.domainChanged(after.hostname, to: outcome.entry(after, rules: rules), on: connection)
-            return after
-        })
+        return try resource.update(
+            request, principal,
+            find: {
+                try Domain.find(request.pathParameter(.host), principal, on: $0, forUpdate: true)
+            },
+            check: { before, _ -> DomainSettingsRecord in
+                var settings = before.settings
+                settings.read(&body)
+                body.finish()
+                try errors.check()
+                return settings
+            },
+            save: { before, settings, connection, changed in
+                try checkApps(settings, principal, on: connection)
+                let proposed = Domain(copying: before, settings: settings)
+                // The settings change what the rules generate: validate the whole file again.
+                let rules = try RuleStore.all(domain: before.id, on: connection)
+                let outcome = try RuleValidator.validate(
+                    rules.map { ($0.id, $0.definition, "/rules/\($0.position)") }, domain: proposed,
+                    on: connection, counter: changes.reloader.catalog.compilations)
+                let after = try DomainStore.save(before.id, settings: settings, on: connection)
+                // This node installs the compilation it validated (`CatalogChanges.commit`): compiled once.
+                try changed.domainChanged(after.hostname, to: outcome.entry(after, rules: rules), on: connection)
+                return after
+            })
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try resource.delete(request, principal, find: {
-            try Domain.find(request.pathParameter(.host), principal, on: $0, forUpdate: true)
-        }, remove: { domain, connection, changed in
-            try DomainStore.delete(domain.id, on: connection)
-            try changed.domainChanged(domain.hostname, on: connection)
-        })
+        try resource.delete(
+            request, principal,
+            find: {
+                try Domain.find(request.pathParameter(.host), principal, on: $0, forUpdate: true)
+            },
+            remove: { domain, connection, changed in
+                try DomainStore.delete(domain.id, on: connection)
+                try changed.domainChanged(domain.hostname, on: connection)
+            })
     }
 
     /// `webcredentials` and `appclips` name iOS apps of this workspace.
     private func checkApps(_ settings: DomainSettingsRecord, _ principal: Principal, on connection: Connection) throws {
         let errors = FieldErrors()
         let ids = Array(Set(settings.webcredentials + settings.appclips))
-        let apps = Dictionary(try DomainLoader.apps(ids, workspace: principal.workspaceID, on: connection).map { ($0.id, $0) },
-                              uniquingKeysWith: { first, _ in first })
+        let apps = Dictionary(
+            try DomainLoader.apps(ids, workspace: principal.workspaceID, on: connection).map { ($0.id, $0) },
+            uniquingKeysWith: { first, _ in first })
         for (key, list) in [("webcredentials", settings.webcredentials), ("appclips", settings.appclips)] {
             for (index, id) in list.enumerated() {
                 let pointer = "/\(key)/\(index)"
@@ -114,7 +128,9 @@ struct DomainHandlers: EndpointGroup {
                     errors.add(pointer, "No app \(id.canonicalText) in this workspace.")
                     continue
                 }
-                if key == "appclips", app.platform != .ios { errors.add(pointer, "App Clips are iOS apps; \(app.identifier) is an Android app.") }
+                if key == "appclips", app.platform != .ios {
+                    errors.add(pointer, "App Clips are iOS apps; \(app.identifier) is an Android app.")
+                }
             }
         }
         try errors.check()

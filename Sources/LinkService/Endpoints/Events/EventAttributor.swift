@@ -12,15 +12,18 @@ struct EventAttributor {
 
     /// Attributes `event`; `earlier` gives the visitor's last attributed event of the same request at or before a time
     /// (not stored yet), which wins over a stored one when it is later.
-    func attribute(_ event: inout Event, workspace: UUID, windowDays: Int, on connection: Connection,
-                   earlier: (String, Date) -> (attribution: EventAttribution, time: Date)?) throws {
+    func attribute(
+        _ event: inout Event, workspace: UUID, windowDays: Int, on connection: Connection,
+        earlier: (String, Date) -> (attribution: EventAttribution, time: Date)?
+    ) throws {
         if let hash = event.clickTokenHash {
             guard let click = try EventStore.clickToken(hash, in: workspace, on: connection) else {
                 event.attribution = .none("unknown_click_token")
                 return
             }
             let platform: AppPlatform = click.platform == "android" ? .android : .ios
-            var attribution = self.attribution(of: click.url, platform: platform, workspace: workspace, via: .clickToken)
+            var attribution =
+                self.attribution(of: click.url, platform: platform, workspace: workspace, via: .clickToken)
                 ?? EventAttribution(via: .clickToken)
             // The target and variant the click was given, as the token's answer keeps them.
             if let answer = try? JSONValue.parse(click.answer) {
@@ -35,13 +38,15 @@ struct EventAttributor {
             return
         }
         if let visitor = event.visitorID {
-            let stored = try EventStore.lastAttribution(of: visitor, in: workspace, before: event.occurredAt, days: windowDays, on: connection)
+            let stored = try EventStore.lastAttribution(
+                of: visitor, in: workspace, before: event.occurredAt, days: windowDays, on: connection)
             let last = [stored, earlier(visitor, event.occurredAt)].compactMap { $0 }.max { $0.time < $1.time }
-            event.attribution = last.map { found in
-                var attribution = found.attribution
-                attribution.via = .visitor
-                return attribution
-            } ?? .none("no_click_in_window")
+            event.attribution =
+                last.map { found in
+                    var attribution = found.attribution
+                    attribution.via = .visitor
+                    return attribution
+                } ?? .none("no_click_in_window")
             return
         }
         event.attribution = .none(event.kind == .install ? "no_click_token" : event.kind == .open ? "no_url" : "no_visitor")
@@ -50,10 +55,13 @@ struct EventAttributor {
     /// The stored link `url` leads to in `workspace`, with its campaign (the URL's `utm_*` items first); nil when no
     /// stored link of the workspace answers it.
     private func attribution(of url: String, platform: AppPlatform, workspace: UUID, via: EventAttribution.Via) -> EventAttribution? {
-        guard let answer = try? resolver.answer(url, platform: platform, workspace: workspace), let link = answer.storedLink else { return nil }
+        guard let answer = try? resolver.answer(url, platform: platform, workspace: workspace), let link = answer.storedLink else {
+            return nil
+        }
         let campaign = Hit.Campaign.of(query: answer.parsed.query, link: answer.linkCampaign)
-        return EventAttribution(via: via, linkID: link.id, utmSource: campaign?.source, utmMedium: campaign?.medium,
-                                utmCampaign: campaign?.campaign, utmTerm: campaign?.term, utmContent: campaign?.content,
-                                target: answer.target, variant: answer.variant)
+        return EventAttribution(
+            via: via, linkID: link.id, utmSource: campaign?.source, utmMedium: campaign?.medium,
+            utmCampaign: campaign?.campaign, utmTerm: campaign?.term, utmContent: campaign?.content,
+            target: answer.target, variant: answer.variant)
     }
 }

@@ -23,19 +23,21 @@ struct EventHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.POST, "/v1/events", "recordEvents", "Record installs, opens and named events, attributed to the link that brought them",
-                     tag: "Events", access: .key(.write),
-                     description: """
-                        One event, or a batch as `{"events": [...]}` (at most \(Self.maxBatch)). Each event is checked alone: a refused one gets its \
-                        problem in `results` (pointers such as `/events/3/currency`) and nothing of it is stored; the others are recorded. An \
-                        `idempotencyKey` recorded before counts once (`duplicate`). Every recorded event is attributed by the last-click model of \
-                        docs/EVENTS.md: through its click token, the link URL it carries, or the visitor's last attributed event within the \
-                        workspace's window (7 days by default); otherwise `none` with the reason. A single event refused is a 422 problem. \
-                        Two doors: an API key (`write` scope, editor role), or an app's publishable key as `\(AppEventKeyHandlers.header)` \
-                        (`POST /v1/apps/{id}/event-key`), which sends events for its own app only and is rate-limited per key and per \
-                        client address (429 with `Retry-After`).
-                        """,
-                     body: "EventBatch", success: .json(200, "EventReport"), errors: [429]) { request in try receive(request) },
+            Endpoint(
+                .POST, "/v1/events", "recordEvents", "Record installs, opens and named events, attributed to the link that brought them",
+                tag: "Events", access: .key(.write),
+                description: """
+                    One event, or a batch as `{"events": [...]}` (at most \(Self.maxBatch)). Each event is checked alone: a refused one gets its \
+                    problem in `results` (pointers such as `/events/3/currency`) and nothing of it is stored; the others are recorded. An \
+                    `idempotencyKey` recorded before counts once (`duplicate`). Every recorded event is attributed by the last-click model of \
+                    docs/EVENTS.md: through its click token, the link URL it carries, or the visitor's last attributed event within the \
+                    workspace's window (7 days by default); otherwise `none` with the reason. A single event refused is a 422 problem. \
+                    Two doors: an API key (`write` scope, editor role), or an app's publishable key as `\(AppEventKeyHandlers.header)` \
+                    (`POST /v1/apps/{id}/event-key`), which sends events for its own app only and is rate-limited per key and per \
+                    client address (429 with `Retry-After`).
+                    """,
+                body: "EventBatch", success: .json(200, "EventReport"), errors: [429]
+            ) { request in try receive(request) }
         ]
     }
 
@@ -50,12 +52,14 @@ struct EventHandlers: EndpointGroup {
     /// against its limits before anything else, or an API key or session with the endpoint's scope and role.
     func receive(_ request: Request) throws -> Response {
         guard request.headers["Authorization"] == nil, let key = request.headers[AppEventKeyHandlers.header] else {
-            let principal = try auth.authenticate(request, requiring: .write, role: Endpoint.defaultRole(tag: "Events", method: .POST, scope: .write))
+            let principal = try auth.authenticate(
+                request, requiring: .write, role: Endpoint.defaultRole(tag: "Events", method: .POST, scope: .write))
             return try record(request, workspace: principal.workspaceID, keyApp: nil)
         }
         let hash = SHA256.hex(key)
         if let wait = limit.admit(key: hash, address: request.remoteAddress) {
-            throw ServiceError.tooManyRequests("Too many event requests from this app key or address; retry in \(wait) seconds.", retryAfter: wait)
+            throw ServiceError.tooManyRequests(
+                "Too many event requests from this app key or address; retry in \(wait) seconds.", retryAfter: wait)
         }
         guard AppEventKeyHandlers.isKey(key), let found = try pool.withConnection({ try AppEventKeyStore.find(hash, on: $0) }) else {
             throw ServiceError.unauthorized("The app key is unknown or was replaced.")
@@ -67,7 +71,8 @@ struct EventHandlers: EndpointGroup {
     func record(_ request: Request, workspace: UUID, keyApp: UUID?) throws -> Response {
         let body = try JSONBody.parse(request)
         guard case .object = body else {
-            throw ServiceError.validation([Problem.FieldError(pointer: "", detail: "The body must be a JSON object, not \(body.typeName).")])
+            throw ServiceError.validation([Problem.FieldError(pointer: "", detail: "The body must be a JSON object, not \(body.typeName).")]
+            )
         }
         let now = Date()
         let batch = body["events"] != nil
@@ -88,7 +93,10 @@ struct EventHandlers: EndpointGroup {
                 if let keyApp {
                     guard event.app == nil || event.app == keyApp else {
                         let pointer = JSONPointer.appending(item.pointer, "app")
-                        outcomes[index] = .refused(ServiceError.validation([Problem.FieldError(pointer: pointer, detail: "An app key sends events for its own app only.")]).problem)
+                        outcomes[index] = .refused(
+                            ServiceError.validation([
+                                Problem.FieldError(pointer: pointer, detail: "An app key sends events for its own app only.")
+                            ]).problem)
                         continue
                     }
                     event.app = keyApp
@@ -96,7 +104,7 @@ struct EventHandlers: EndpointGroup {
                 events.append((index, event))
             }
         }
-        if events.contains(where: { $0.event.clickTokenHash != nil }) { tokens.flush() }   // a token is claimable once its page is sent
+        if events.contains(where: { $0.event.clickTokenHash != nil }) { tokens.flush() } // a token is claimable once its page is sent
         try pool.withTransaction { connection in
             let apps = try EventStore.apps(Array(Set(events.compactMap(\.event.app))), of: workspace, on: connection)
             let days = try EventStore.windowDays(of: workspace, on: connection)
@@ -106,7 +114,9 @@ struct EventHandlers: EndpointGroup {
             for (index, event) in events {
                 if let app = event.app, !apps.contains(app) {
                     let pointer = JSONPointer.appending(items[index].pointer, "app")
-                    outcomes[index] = .refused(ServiceError.validation([Problem.FieldError(pointer: pointer, detail: "app is not an app of this workspace.")]).problem)
+                    outcomes[index] = .refused(
+                        ServiceError.validation([Problem.FieldError(pointer: pointer, detail: "app is not an app of this workspace.")])
+                            .problem)
                 } else if keys.insert(event.idempotencyKey).inserted {
                     valid.append((index, event))
                 } else {
@@ -118,7 +128,8 @@ struct EventHandlers: EndpointGroup {
             for (index, var event) in valid.sorted(by: { $0.event.occurredAt < $1.event.occurredAt }) {
                 try attributor.attribute(&event, workspace: workspace, windowDays: days, on: connection) { visitor, time in
                     accepted.last {
-                        $0.event.visitorID == visitor && [.clickToken, .linkURL].contains($0.event.attribution.via) && $0.event.occurredAt <= time
+                        $0.event.visitorID == visitor && [.clickToken, .linkURL].contains($0.event.attribution.via)
+                            && $0.event.occurredAt <= time
                             && $0.event.occurredAt > time.addingTimeInterval(-Double(days) * 86_400)
                     }.map { ($0.event.attribution, $0.event.occurredAt) }
                 }
@@ -172,8 +183,10 @@ struct EventHandlers: EndpointGroup {
         case .duplicate(let key):
             return .object([JSONMember(key: "status", value: .string("duplicate")), JSONMember(key: "idempotencyKey", value: .string(key))])
         case .refused(let problem):
-            return .object([JSONMember(key: "status", value: .string("refused")),
-                            JSONMember(key: "error", value: (try? JSONValue.parse(bytes: problem.jsonBytes)) ?? .null)])
+            return .object([
+                JSONMember(key: "status", value: .string("refused")),
+                JSONMember(key: "error", value: (try? JSONValue.parse(bytes: problem.jsonBytes)) ?? .null),
+            ])
         }
     }
 }

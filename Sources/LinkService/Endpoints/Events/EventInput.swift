@@ -16,12 +16,16 @@ enum EventInput {
     static func read(_ value: JSONValue, at pointer: String, now: Date) -> Result<Event, ServiceError> {
         let errors = FieldErrors()
         guard case .object = value else {
-            return .failure(.validation([Problem.FieldError(pointer: pointer, detail: "An event must be a JSON object, not \(value.typeName).")]))
+            return .failure(
+                .validation([Problem.FieldError(pointer: pointer, detail: "An event must be a JSON object, not \(value.typeName).")]))
         }
         var body = JSONObjectReader(value, at: pointer, errors: errors)
         let name = body.string("name", required: true, limit: .memberName)
         if let name, name.range(of: namePattern, options: .regularExpression) == nil {
-            errors.add(body.at("name"), "name is install, open, reopen or an event name of lower-case letters, digits, _ and . (at most 64), starting with a letter.")
+            errors.add(
+                body.at("name"),
+                "name is install, open, reopen or an event name of lower-case letters, digits, _ and . (at most 64), starting with a letter."
+            )
         }
         let app = body.string("app", limit: .memberName).flatMap { text -> UUID? in
             guard let id = UUID(uuidString: text) else {
@@ -34,7 +38,10 @@ enum EventInput {
         if let text = body.string("time", limit: .memberName) {
             switch RFC3339.read(text) {
             case .date(let date) where date > now.addingTimeInterval(futureSlack):
-                errors.add(body.at("time"), "time lies in the future: an event is reported after it happened (at most \(Int(futureSlack)) seconds ahead of the server's clock).")
+                errors.add(
+                    body.at("time"),
+                    "time lies in the future: an event is reported after it happened (at most \(Int(futureSlack)) seconds ahead of the server's clock)."
+                )
             case .date(let date): time = date
             case let reading: errors.add(body.at("time"), RFC3339.refusal("time", reading))
             }
@@ -46,7 +53,9 @@ enum EventInput {
             errors.add(body.at("currency"), "currency is an ISO 4217 code in capitals (EUR, USD, JPY), not '\(currency.prefix(20))'.")
         }
         if (amount == nil) != (currency == nil) {
-            errors.add(body.at(amount == nil ? "value" : "currency"), "value and currency go together: an amount in minor units and its ISO 4217 currency.")
+            errors.add(
+                body.at(amount == nil ? "value" : "currency"),
+                "value and currency go together: an amount in minor units and its ISO 4217 currency.")
         }
         let key = body.string("idempotencyKey", required: true, limit: .keyName)
         let visitor = body.string("visitorId", limit: .keyName)
@@ -59,8 +68,10 @@ enum EventInput {
         body.finish()
         guard errors.isEmpty, let name, let key else { return .failure(.validation(errors.list)) }
         let kind = Event.Kind(rawValue: name) ?? .named
-        return .success(Event(app: app, kind: kind, name: name, occurredAt: time,
-                              value: amount, currency: currency, idempotencyKey: key, visitorID: visitor,
-                              clickTokenHash: token.map(ClickTokens.hash), url: url))
+        return .success(
+            Event(
+                app: app, kind: kind, name: name, occurredAt: time,
+                value: amount, currency: currency, idempotencyKey: key, visitorID: visitor,
+                clickTokenHash: token.map(ClickTokens.hash), url: url))
     }
 }

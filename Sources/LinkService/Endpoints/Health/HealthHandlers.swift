@@ -24,22 +24,29 @@ struct HealthHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/domains/{host}/health", "getDomainHealth", "The association health of the domain", tag: "Association files",
-                     scope: .read,
-                     description: "The last result of each check: the origin's own files, Apple's CDN copy, and Google's view of each Android app, each with its state (`current` is the only healthy one), since when, when it last ran and what it saw. A check that has not run yet is absent.",
-                     success: .json(200, "DomainHealth"), health),
-            Endpoint(.POST, "/v1/domains/{host}/checks", "runDomainChecks", "Check the domain's association health now", tag: "Association files",
-                     scope: .write,
-                     description: "Runs the three checks now (their requests in parallel, each within `--check-timeout`), saves them and answers the domain's health once they are done, with the state changes this run made (`changes`). 503 when this node already runs as many checks on demand as it allows, or has not loaded the domain yet.",
-                     success: .json(200, "DomainHealth"), run),
+            Endpoint(
+                .GET, "/v1/domains/{host}/health", "getDomainHealth", "The association health of the domain", tag: "Association files",
+                scope: .read,
+                description:
+                    "The last result of each check: the origin's own files, Apple's CDN copy, and Google's view of each Android app, each with its state (`current` is the only healthy one), since when, when it last ran and what it saw. A check that has not run yet is absent.",
+                success: .json(200, "DomainHealth"), health),
+            Endpoint(
+                .POST, "/v1/domains/{host}/checks", "runDomainChecks", "Check the domain's association health now",
+                tag: "Association files",
+                scope: .write,
+                description:
+                    "Runs the three checks now (their requests in parallel, each within `--check-timeout`), saves them and answers the domain's health once they are done, with the state changes this run made (`changes`). 503 when this node already runs as many checks on demand as it allows, or has not loaded the domain yet.",
+                success: .json(200, "DomainHealth"), run),
         ]
     }
 
     func health(_ request: Request, _ principal: Principal) throws -> Response {
         let (domain, checks, due) = try pool.withConnection { connection in
             let domain = try Domain.find(request.pathParameter(.host), principal, on: connection)
-            return (domain, try AssociationCheckStore.all(domain: domain.id, on: connection),
-                    try AssociationCheckStore.due(domain: domain.id, on: connection))
+            return (
+                domain, try AssociationCheckStore.all(domain: domain.id, on: connection),
+                try AssociationCheckStore.due(domain: domain.id, on: connection)
+            )
         }
         return .json(Self.body(domain, checks: checks, due: due).serializedBytes)
     }
@@ -48,7 +55,8 @@ struct HealthHandlers: EndpointGroup {
         let domain = try pool.withConnection { try Domain.find(request.pathParameter(.host), principal, on: $0) }
         guard running.count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue <= maxOnDemand else {
             running.count.wrappingSubtract(1, ordering: .acquiringAndReleasing)
-            throw Problem.serviceUnavailable(detail: "This node is running as many checks on demand as it allows; try again shortly.", retryAfter: 5)
+            throw Problem.serviceUnavailable(
+                detail: "This node is running as many checks on demand as it allows; try again shortly.", retryAfter: 5)
         }
         defer { running.count.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
         let transitions: [CheckTransition]
@@ -59,7 +67,10 @@ struct HealthHandlers: EndpointGroup {
         }
         try? counts.refresh(force: true) { try pool.withConnection { try AssociationCheckStore.domainCounts(on: $0) } }
         let (checks, due) = try pool.withConnection { connection in
-            (try AssociationCheckStore.all(domain: domain.id, on: connection), try AssociationCheckStore.due(domain: domain.id, on: connection))
+            (
+                try AssociationCheckStore.all(domain: domain.id, on: connection),
+                try AssociationCheckStore.due(domain: domain.id, on: connection)
+            )
         }
         var body = Self.body(domain, checks: checks, due: due).objectMembers ?? []
         body.append(JSONMember(key: "changes", value: .array(transitions.map(\.json))))

@@ -45,7 +45,9 @@ extension InvitationHandlers {
             guard let invitation = try InvitationStore.pending(token, on: connection) else { throw Self.unusable }
             let person = try PersonStore.ensure(email: invitation.email, name: name ?? "", on: connection)
             if let newHash {
-                guard !person.hasPassword else { throw ServiceError.conflict("A password was set for \(person.email) meanwhile; try again.") }
+                guard !person.hasPassword else {
+                    throw ServiceError.conflict("A password was set for \(person.email) meanwhile; try again.")
+                }
                 try PersonStore.setPassword(person.id, hash: newHash, on: connection)
             }
             let current = try MembershipStore.role(of: person.id, in: invitation.workspaceID, on: connection)
@@ -54,12 +56,15 @@ extension InvitationHandlers {
             try InvitationStore.accept(invitation.id, by: person.id, on: connection)
             let principal = Principal(workspaceID: invitation.workspaceID, keyID: nil, personID: person.id, scope: .admin, role: role)
             let member = try MembershipStore.member(person.id, of: invitation.workspaceID, on: connection)
-            try AuditStore.record(on: connection, principal, current == nil ? .create : .update, type: "member", id: person.id.canonicalText,
-                                  after: member?.json)
-            let session = try issuer.begin(person: person.id, workspace: invitation.workspaceID, via: "password", request: request,
-                                           on: connection)
-            let signedIn = Principal(workspaceID: invitation.workspaceID, keyID: nil, personID: person.id, sessionID: session.id,
-                                     scope: Authenticator.scope(of: role), role: role)
+            try AuditStore.record(
+                on: connection, principal, current == nil ? .create : .update, type: "member", id: person.id.canonicalText,
+                after: member?.json)
+            let session = try issuer.begin(
+                person: person.id, workspace: invitation.workspaceID, via: "password", request: request,
+                on: connection)
+            let signedIn = Principal(
+                workspaceID: invitation.workspaceID, keyID: nil, personID: person.id, sessionID: session.id,
+                scope: Authenticator.scope(of: role), role: role)
             let body = try WhoAmI.body(signedIn, on: connection)
             return (body, session.setCookie)
         }

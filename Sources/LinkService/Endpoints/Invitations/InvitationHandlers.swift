@@ -24,26 +24,32 @@ struct InvitationHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.POST, "/v1/invitations", "createInvitation", "Invite someone by email with a role", tag: "Invitations", scope: .admin,
-                     description: """
-                         The one-time `link` is in this response only (sent with `Cache-Control: no-store`); with SMTP \
-                         configured it is also mailed (`mailed`). Inviting an address again revokes its pending invitations. \
-                         Nobody invites with a role above their own (403); a member is not invited again (409).
-                         """,
-                     body: "InvitationCreate", success: .created("CreatedInvitation", etag: false), errors: [409], create),
-            Endpoint(.GET, "/v1/invitations", "listInvitations", "List the workspace's invitations, accepted and revoked ones included",
-                     tag: "Invitations", scope: .read, success: .page("Invitation"), list),
-            Endpoint(.DELETE, "/v1/invitations/{id}", "revokeInvitation", "Revoke a pending invitation: its link stops working",
-                     tag: "Invitations", scope: .admin, description: "An invitation already accepted cannot be revoked (409); remove the member instead.",
-                     success: .noContent, errors: [409], revoke),
-            Endpoint(.POST, "/v1/invitations/accept", "acceptInvitation", "Accept an invitation: join the workspace and sign in",
-                     tag: "Invitations", description: """
-                         Public: the token is the credential. A new person is created with `password`; a person who has a \
-                         password gives it (or is signed in); a person without one sets it. Answers with a session cookie. \
-                         A link that is unknown, used, revoked or past its end answers 410.
-                         """,
-                     body: "InvitationAccept", success: .json(201, "WhoAmI", headers: ["Set-Cookie"]), errors: [401, 410],
-                     accept),
+            Endpoint(
+                .POST, "/v1/invitations", "createInvitation", "Invite someone by email with a role", tag: "Invitations", scope: .admin,
+                description: """
+                    The one-time `link` is in this response only (sent with `Cache-Control: no-store`); with SMTP \
+                    configured it is also mailed (`mailed`). Inviting an address again revokes its pending invitations. \
+                    Nobody invites with a role above their own (403); a member is not invited again (409).
+                    """,
+                body: "InvitationCreate", success: .created("CreatedInvitation", etag: false), errors: [409], create),
+            Endpoint(
+                .GET, "/v1/invitations", "listInvitations", "List the workspace's invitations, accepted and revoked ones included",
+                tag: "Invitations", scope: .read, success: .page("Invitation"), list),
+            Endpoint(
+                .DELETE, "/v1/invitations/{id}", "revokeInvitation", "Revoke a pending invitation: its link stops working",
+                tag: "Invitations", scope: .admin,
+                description: "An invitation already accepted cannot be revoked (409); remove the member instead.",
+                success: .noContent, errors: [409], revoke),
+            Endpoint(
+                .POST, "/v1/invitations/accept", "acceptInvitation", "Accept an invitation: join the workspace and sign in",
+                tag: "Invitations",
+                description: """
+                    Public: the token is the credential. A new person is created with `password`; a person who has a \
+                    password gives it (or is signed in); a person without one sets it. Answers with a session cookie. \
+                    A link that is unknown, used, revoked or past its end answers 410.
+                    """,
+                body: "InvitationAccept", success: .json(201, "WhoAmI", headers: ["Set-Cookie"]), errors: [401, 410],
+                accept),
         ]
     }
 
@@ -58,22 +64,26 @@ struct InvitationHandlers: EndpointGroup {
         try MemberHandlers.mayGive(role, principal)
         let (invitation, token) = try pool.withTransaction { connection in
             if let person = try PersonStore.find(email: email, on: connection),
-               try MembershipStore.role(of: person.id, in: principal.workspaceID, on: connection) != nil {
+                try MembershipStore.role(of: person.id, in: principal.workspaceID, on: connection) != nil
+            {
                 throw ServiceError.conflict("\(email) is already a member; change their role instead.")
             }
             try InvitationStore.revokePending(email: email, workspace: principal.workspaceID, on: connection)
-            let created = try InvitationStore.create(email: email, role: role, workspace: principal.workspaceID, invitedBy: principal.personID,
-                                                     ttl: TimeInterval(lifetime), on: connection)
-            try AuditStore.record(on: connection, principal, .create, type: "invitation", id: created.0.id.canonicalText, after: created.0.json)
+            let created = try InvitationStore.create(
+                email: email, role: role, workspace: principal.workspaceID, invitedBy: principal.personID,
+                ttl: TimeInterval(lifetime), on: connection)
+            try AuditStore.record(
+                on: connection, principal, .create, type: "invitation", id: created.0.id.canonicalText, after: created.0.json)
             return created
         }
         let link = links.invitation(token, base: links.base(for: request))
         let mailed = mailer.enqueue("invitation") { [mailPool, from = mailer.from] in
             try mailPool.withConnection { connection in
                 let workspace = try WorkspaceStore.name(of: principal.workspaceID, on: connection) ?? "your team"
-                return PeopleMail.invitation(from: from, to: email, workspace: workspace, role: role,
-                                             inviter: try Self.inviterName(principal, on: connection), link: link,
-                                             expiresAt: invitation.expiresAt)
+                return PeopleMail.invitation(
+                    from: from, to: email, workspace: workspace, role: role,
+                    inviter: try Self.inviterName(principal, on: connection), link: link,
+                    expiresAt: invitation.expiresAt)
             }
         }
         let json = JSONValue.object(["invitation": invitation.json, "link": .string(link), "mailed": .bool(mailed)])
@@ -100,7 +110,8 @@ struct InvitationHandlers: EndpointGroup {
             guard let after = try InvitationStore.revoke(id, workspace: principal.workspaceID, on: connection) else {
                 throw ServiceError.notFound("The invitation")
             }
-            try AuditStore.record(on: connection, principal, .delete, type: "invitation", id: id.canonicalText, before: before.json, after: after.json)
+            try AuditStore.record(
+                on: connection, principal, .delete, type: "invitation", id: id.canonicalText, before: before.json, after: after.json)
         }
         return .empty()
     }

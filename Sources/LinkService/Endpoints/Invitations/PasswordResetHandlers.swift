@@ -23,12 +23,13 @@ struct PasswordResetHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.POST, "/v1/password-resets", "requestPasswordReset", "Mail a link that resets a password", tag: "Members",
-                     description: """
-                         Public. Answers 202 whether or not the address has an account. With SMTP and a public URL configured, \
-                         the person is mailed a one-time link to `/console/#/password` (valid one hour, at most one a minute).
-                         """,
-                     body: "PasswordResetRequest", success: .json(202, "PasswordResetAccepted"), request),
+            Endpoint(
+                .POST, "/v1/password-resets", "requestPasswordReset", "Mail a link that resets a password", tag: "Members",
+                description: """
+                    Public. Answers 202 whether or not the address has an account. With SMTP and a public URL configured, \
+                    the person is mailed a one-time link to `/console/#/password` (valid one hour, at most one a minute).
+                    """,
+                body: "PasswordResetRequest", success: .json(202, "PasswordResetAccepted"), request)
         ]
     }
 
@@ -43,13 +44,16 @@ struct PasswordResetHandlers: EndpointGroup {
                 mailer.enqueue("password reset") { [mailPool, links, from = mailer.from] in
                     try mailPool.withTransaction { connection in
                         guard let person = try PersonStore.find(email: email, on: connection),
-                              try !OneTimeLinkStore.recent(person: person.id, purpose: .resetPassword, within: Self.spacing, on: connection) else {
+                            try !OneTimeLinkStore.recent(person: person.id, purpose: .resetPassword, within: Self.spacing, on: connection)
+                        else {
                             return nil
                         }
-                        let token = try OneTimeLinkStore.create(person: person.id, purpose: .resetPassword, ttl: Int(Self.lifetime), on: connection)
+                        let token = try OneTimeLinkStore.create(
+                            person: person.id, purpose: .resetPassword, ttl: Int(Self.lifetime), on: connection)
                         let workspaces = try MembershipStore.workspaces(of: person.id, on: connection).map(\.name)
-                        return PeopleMail.passwordReset(from: from, to: person.email, workspaces: workspaces, link: links.password(token, base: base),
-                                                        expiresAt: Date().addingTimeInterval(Self.lifetime))
+                        return PeopleMail.passwordReset(
+                            from: from, to: person.email, workspaces: workspaces, link: links.password(token, base: base),
+                            expiresAt: Date().addingTimeInterval(Self.lifetime))
                     }
                 }
             } else {

@@ -5,39 +5,47 @@ import Outbound
 /// when the link ends (docs/PEOPLE.md, "Mail (SMTP)").
 enum PeopleMail {
     /// An invitation to `workspace` as `role`, from `inviter` (a person's name and address, or a key's name).
-    static func invitation(from sender: String, to email: String, workspace: String, role: Role, inviter: String, link: String,
-                           expiresAt: Date) -> Mail {
-        Mail(from: sender, to: email, subject: "Join \(workspace) on linkd as \(role.rawValue)", text: """
-            Hello,
+    static func invitation(
+        from sender: String, to email: String, workspace: String, role: Role, inviter: String, link: String,
+        expiresAt: Date
+    ) -> Mail {
+        Mail(
+            from: sender, to: email, subject: "Join \(workspace) on linkd as \(role.rawValue)",
+            text: """
+                Hello,
 
-            \(inviter) invites you to the workspace "\(workspace)" on linkd, as \(article(role)) \(role.rawValue): \(duties(role)).
+                \(inviter) invites you to the workspace "\(workspace)" on linkd, as \(article(role)) \(role.rawValue): \(duties(role)).
 
-            Accept the invitation here:
+                Accept the invitation here:
 
-            \(link)
+                \(link)
 
-            The link works once, until \(dateText(expiresAt)). If you did not expect this invitation, ignore this mail: \
-            nothing happens without you.
+                The link works once, until \(dateText(expiresAt)). If you did not expect this invitation, ignore this mail: \
+                nothing happens without you.
 
-            """)
+                """)
     }
 
     /// A link resetting the password of `email`, a member of `workspaces`.
     static func passwordReset(from sender: String, to email: String, workspaces: [String], link: String, expiresAt: Date) -> Mail {
-        let member = workspaces.isEmpty ? "" : " (\(workspaces.count == 1 ? "workspace" : "workspaces") \(workspaces.map { "\"\($0)\"" }.joined(separator: ", ")))"
-        return Mail(from: sender, to: email, subject: "Reset your linkd password", text: """
-            Hello,
+        let member =
+            workspaces.isEmpty
+            ? "" : " (\(workspaces.count == 1 ? "workspace" : "workspaces") \(workspaces.map { "\"\($0)\"" }.joined(separator: ", ")))"
+        return Mail(
+            from: sender, to: email, subject: "Reset your linkd password",
+            text: """
+                Hello,
 
-            Someone asked to reset the password of the linkd account \(email)\(member).
+                Someone asked to reset the password of the linkd account \(email)\(member).
 
-            Choose a new password here:
+                Choose a new password here:
 
-            \(link)
+                \(link)
 
-            The link works once, until \(dateText(expiresAt)). If you did not ask, ignore this mail: your password \
-            stays as it is.
+                The link works once, until \(dateText(expiresAt)). If you did not ask, ignore this mail: your password \
+                stays as it is.
 
-            """)
+                """)
     }
 
     /// What a role may do, as docs/PEOPLE.md's table says it.

@@ -15,21 +15,26 @@ struct KeyHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.POST, "/v1/keys", "createAPIKey", "Create an API key in the caller's workspace", tag: "Keys", scope: .admin,
-                     description: """
-                        The secret `key` is in this response only (sent with `Cache-Control: no-store`); linkd keeps a hash. \
-                        The key acts as `role`: by default the one its scope implies (`read`: viewer, else admin), never above \
-                        the caller's (a higher one is a 422 at `/role`). `createdBy` names the person the caller is, or made the \
-                        calling key.
-                        """,
-                     body: "APIKeyCreate", success: .created("CreatedAPIKey", etag: false), create),
-            Endpoint(.GET, "/v1/keys", "listAPIKeys", "List the workspace's API keys, revoked ones included", tag: "Keys", scope: .admin,
-                     success: .page("APIKey"), list),
-            Endpoint(.DELETE, "/v1/keys/{id}", "revokeAPIKey", "Revoke an API key, at once on every node", tag: "Keys", scope: .admin,
-                     success: .noContent, revoke),
-            Endpoint(.GET, "/v1/whoami", "whoAmI", "The caller: workspace, scope, role, and the key or the person's session", tag: "Keys", scope: .read, role: .viewer,
-                     description: "Any valid key or session may ask (dashboards show what the caller may do before offering to do it).",
-                     success: .json(200, "WhoAmI"), whoami),
+            Endpoint(
+                .POST, "/v1/keys", "createAPIKey", "Create an API key in the caller's workspace", tag: "Keys", scope: .admin,
+                description: """
+                    The secret `key` is in this response only (sent with `Cache-Control: no-store`); linkd keeps a hash. \
+                    The key acts as `role`: by default the one its scope implies (`read`: viewer, else admin), never above \
+                    the caller's (a higher one is a 422 at `/role`). `createdBy` names the person the caller is, or made the \
+                    calling key.
+                    """,
+                body: "APIKeyCreate", success: .created("CreatedAPIKey", etag: false), create),
+            Endpoint(
+                .GET, "/v1/keys", "listAPIKeys", "List the workspace's API keys, revoked ones included", tag: "Keys", scope: .admin,
+                success: .page("APIKey"), list),
+            Endpoint(
+                .DELETE, "/v1/keys/{id}", "revokeAPIKey", "Revoke an API key, at once on every node", tag: "Keys", scope: .admin,
+                success: .noContent, revoke),
+            Endpoint(
+                .GET, "/v1/whoami", "whoAmI", "The caller: workspace, scope, role, and the key or the person's session", tag: "Keys",
+                scope: .read, role: .viewer,
+                description: "Any valid key or session may ask (dashboards show what the caller may do before offering to do it).",
+                success: .json(200, "WhoAmI"), whoami),
         ]
     }
 
@@ -49,12 +54,15 @@ struct KeyHandlers: EndpointGroup {
         // Nobody makes a key that may do more than they may.
         let role = named ?? scope.map(Role.implied(by:)).map { min($0, principal.role) }
         if let named, named > principal.role {
-            errors.add("/role", "A key cannot act as a higher role than its creator's: you act as \(principal.role.rawValue), not \(named.rawValue).")
+            errors.add(
+                "/role",
+                "A key cannot act as a higher role than its creator's: you act as \(principal.role.rawValue), not \(named.rawValue).")
         }
         try errors.check()
         let (key, secret) = try pool.withTransaction { connection in
-            let created = try KeyStore.create(on: connection, workspaceID: principal.workspaceID, name: name, scope: scope!, role: role,
-                                              createdBy: principal.personID)
+            let created = try KeyStore.create(
+                on: connection, workspaceID: principal.workspaceID, name: name, scope: scope!, role: role,
+                createdBy: principal.personID)
             try AuditStore.record(on: connection, principal, .create, type: "key", id: created.0.id.canonicalText, after: created.0.json)
             return created
         }
@@ -75,7 +83,9 @@ struct KeyHandlers: EndpointGroup {
     func revoke(_ request: Request, _ principal: Principal) throws -> Response {
         guard let id = UUID(uuidString: request.pathParameter(.id)) else { throw ServiceError.notFound("The key") }
         try changes.commit { connection, changed in
-            guard let key = try KeyStore.revoke(id, workspace: principal.workspaceID, on: connection) else { throw ServiceError.notFound("The key") }
+            guard let key = try KeyStore.revoke(id, workspace: principal.workspaceID, on: connection) else {
+                throw ServiceError.notFound("The key")
+            }
             try AuditStore.record(on: connection, principal, .delete, type: "key", id: id.canonicalText, after: key.json)
             try changed.keyRevoked(id, on: connection)
         }

@@ -30,7 +30,8 @@ enum FirebaseLinkItem {
         let optional: [(String, String?)] = [
             ("/fallbacks/ios", row.iosFallbackLink), ("/fallbacks/ipad", row.ipadFallbackLink),
             ("/fallbacks/android", row.androidFallbackLink), ("/fallbacks/desktop", row.desktopFallbackLink),
-            ("/preview/title", row.socialTitle), ("/preview/description", row.socialDescription), ("/preview/imageUrl", row.socialImageLink),
+            ("/preview/title", row.socialTitle), ("/preview/description", row.socialDescription),
+            ("/preview/imageUrl", row.socialImageLink),
             ("/campaign/source", row.utmSource), ("/campaign/medium", row.utmMedium), ("/campaign/campaign", row.utmCampaign),
             ("/campaign/term", row.utmTerm), ("/campaign/content", row.utmContent), ("/name", row.linkName),
         ]
@@ -49,8 +50,9 @@ enum FirebaseLinkItem {
         let url = deepLink.universal(on: row.domain).text
         for platform in [AppPlatform.ios, .android] {
             guard let answer = try? resolver.answer(url, platform: platform, workspace: workspace),
-                  answer.entry?.workspaceID == workspace, let resolution = answer.resolution, resolution.outcome == .openApp,
-                  let app = resolution.app, case .destination(let type, let params)? = resolution.destination else { continue }
+                answer.entry?.workspaceID == workspace, let resolution = answer.resolution, resolution.outcome == .openApp,
+                let app = resolution.app, case .destination(let type, let params)? = resolution.destination
+            else { continue }
             let members = params.map { JSONMember(key: $0.name, value: json($0.value)) }
             return (app.id, .object(["type": .string(type), "params": .object(members)]))
         }

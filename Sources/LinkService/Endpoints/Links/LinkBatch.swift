@@ -26,24 +26,30 @@ struct LinkBatch {
     /// transaction; with `dryRun` the transaction is rolled back, so the answer says what would happen and nothing
     /// is saved. `audit` names the request in the audit log (`bulk`, `import`).
     /// `acknowledgeMoves`: whether the request accepts links that move what apps open (`LinkPlaces.acknowledgeMoves`).
-    func run(_ principal: Principal, dryRun: Bool, acknowledgeMoves: Bool, audit: String,
-             _ read: (LinkTargets) throws -> [LinkItem]) throws -> [Outcome] {
+    func run(
+        _ principal: Principal, dryRun: Bool, acknowledgeMoves: Bool, audit: String,
+        _ read: (LinkTargets) throws -> [LinkItem]
+    ) throws -> [Outcome] {
         do {
             return try write(principal, dryRun: dryRun, acknowledgeMoves: acknowledgeMoves, audit: audit, read)
         } catch let error as PostgresError where error.code == .poolTimeout {
-            throw Problem.serviceUnavailable(detail: "Another bulk request or import is being written on this node; retry when it is done.",
-                                             retryAfter: 5)
+            throw Problem.serviceUnavailable(
+                detail: "Another bulk request or import is being written on this node; retry when it is done.",
+                retryAfter: 5)
         }
     }
 
-    private func write(_ principal: Principal, dryRun: Bool, acknowledgeMoves: Bool, audit: String,
-                       _ read: (LinkTargets) throws -> [LinkItem]) throws -> [Outcome] {
+    private func write(
+        _ principal: Principal, dryRun: Bool, acknowledgeMoves: Bool, audit: String,
+        _ read: (LinkTargets) throws -> [LinkItem]
+    ) throws -> [Outcome] {
         guard !dryRun else {
             do {
                 try changes.pool.withTransaction { connection in
                     let targets = try LinkTargets.load(workspace: principal.workspaceID, on: connection)
                     var places = try self.places(targets, acknowledgeMoves: acknowledgeMoves, on: connection)
-                    throw RolledBack(outcomes: try Self.write(read(targets), workspace: principal.workspaceID, places: &places, on: connection))
+                    throw RolledBack(
+                        outcomes: try Self.write(read(targets), workspace: principal.workspaceID, places: &places, on: connection))
                 }
             } catch let rolledBack as RolledBack {
                 return rolledBack.outcomes
@@ -65,17 +71,21 @@ struct LinkBatch {
             }
             let createdLinks = outcomes.lazy.compactMap { outcome -> Link? in if case .created(let link) = outcome { link } else { nil } }
             if created > 0 {
-                try changed.bulkCreated(workspace: principal.workspaceID, on: connection, summary: {
-                    Self.summary(createdLinks, created: created, refused: outcomes.count - created, source: audit)
-                }, createdLinks.map(\.json))
+                try changed.bulkCreated(
+                    workspace: principal.workspaceID, on: connection,
+                    summary: {
+                        Self.summary(createdLinks, created: created, refused: outcomes.count - created, source: audit)
+                    }, createdLinks.map(\.json))
                 for link in createdLinks where link.variants != nil || link.targets?.contains(where: { $0.variants != nil }) == true {
                     try LinkExperimentEvents.queue(before: nil, after: link, workspace: principal.workspaceID, changed, on: connection)
                 }
             }
-            try AuditStore.record(on: connection, principal, .create, type: Link.auditType, id: audit, after: .object([
-                "created": .integer(created), "refused": .integer(outcomes.count - created),
-                "domains": .array(domains.values.sorted().map(JSONValue.string)),
-            ]))
+            try AuditStore.record(
+                on: connection, principal, .create, type: Link.auditType, id: audit,
+                after: .object([
+                    "created": .integer(created), "refused": .integer(outcomes.count - created),
+                    "domains": .array(domains.values.sorted().map(JSONValue.string)),
+                ]))
             return outcomes
         }
     }
@@ -90,8 +100,11 @@ struct LinkBatch {
             domains[link.hostname, default: 0] += 1
             createdAt = createdAt ?? link.createdAt
             if listed.count < WebhookEventType.bulkSummaryLinks {
-                listed.append(.object(["id": .uuid(link.id), "domain": .string(link.hostname), "slug": .string(link.slug),
-                                       "shortLink": .string(link.shortLink)]))
+                listed.append(
+                    .object([
+                        "id": .uuid(link.id), "domain": .string(link.hostname), "slug": .string(link.slug),
+                        "shortLink": .string(link.shortLink),
+                    ]))
             }
         }
         return .object([
@@ -99,7 +112,8 @@ struct LinkBatch {
             "created": .integer(created),
             "refused": .integer(refused),
             "createdAt": createdAt.map(JSONValue.timestamp) ?? .null,
-            "domains": .array(domains.sorted { $0.key < $1.key }.map { .object(["domain": .string($0.key), "created": .integer($0.value)]) }),
+            "domains": .array(
+                domains.sorted { $0.key < $1.key }.map { .object(["domain": .string($0.key), "created": .integer($0.value)]) }),
             "links": .array(listed),
             "truncated": .bool(created > listed.count),
         ])
@@ -107,8 +121,9 @@ struct LinkBatch {
 
     /// Where the workspace's links may stand, with the apps its domains' links open now.
     private func places(_ targets: LinkTargets, acknowledgeMoves: Bool, on connection: Connection) throws -> LinkPlaces {
-        try LinkPlaces(catalog: changes.reloader.catalog, domains: targets.domains.values.map(\.id), platforms: targets.platforms,
-                       acknowledgeMoves: acknowledgeMoves, on: connection)
+        try LinkPlaces(
+            catalog: changes.reloader.catalog, domains: targets.domains.values.map(\.id), platforms: targets.platforms,
+            acknowledgeMoves: acknowledgeMoves, on: connection)
     }
 
     /// The answer of a dry run, carried out of the transaction it rolls back.
@@ -121,10 +136,10 @@ struct LinkBatch {
     static func write(_ items: [LinkItem], workspace: UUID, places: inout LinkPlaces, on connection: Connection) throws -> [Outcome] {
         var outcomes: [Outcome?] = Array(repeating: nil, count: items.count)
         var drafts: [Link] = []
-        var draftItems: [Int] = []           // the item of each draft
-        var generate: [Int?] = []          // the length of each draft's generated slug; nil: given
+        var draftItems: [Int] = [] // the item of each draft
+        var generate: [Int?] = [] // the length of each draft's generated slug; nil: given
         var pointers: [String] = []
-        var taken: Set<SlugKey> = []         // the slugs of the batch
+        var taken: Set<SlugKey> = [] // the slugs of the batch
         let ids = OrderedIDs(count: items.count)
         // Given slugs first, so that a generated one never takes a slug an item names.
         for (index, item) in items.enumerated() {
@@ -134,7 +149,8 @@ struct LinkBatch {
             case .draft(let link, nil, let pointer):
                 let key = SlugKey(domain: link.domainID, slug: link.slug)
                 if taken.contains(key) {
-                    outcomes[index] = .refused(Self.conflict("\(link.shortLink) is given more than once; only the first is created.", at: pointer))
+                    outcomes[index] = .refused(
+                        Self.conflict("\(link.shortLink) is given more than once; only the first is created.", at: pointer))
                 } else {
                     taken.insert(key)
                 }
@@ -178,9 +194,10 @@ struct LinkBatch {
                     drafts[draft] = link
                     retry.append(draft)
                 } else {
-                    outcomes[draftItems[draft]] = .refused(Self.conflict(
-                        "No free slug of \(link.slug.count) characters was found on \(link.hostname); try again, or raise the domain's linkSlugLength.",
-                        at: pointers[draft]))
+                    outcomes[draftItems[draft]] = .refused(
+                        Self.conflict(
+                            "No free slug of \(link.slug.count) characters was found on \(link.hostname); try again, or raise the domain's linkSlugLength.",
+                            at: pointers[draft]))
                 }
             }
             pending = retry
@@ -198,11 +215,13 @@ struct LinkBatch {
 
     /// `link` with `id`, and as created at `createdAt` (`micros` since 1970) when given.
     private static func link(_ link: Link, id: UUID, createdAt: Date? = nil, micros: Int64 = 0) -> Link {
-        Link(id: id, domainID: link.domainID, hostname: link.hostname, slug: link.slug, appID: link.appID, destination: link.destination,
-             webURL: link.webURL, fallbacks: link.fallbacks, skipStore: link.skipStore, campaign: link.campaign, tags: link.tags, preview: link.preview,
-             expiresAt: link.expiresAt, maxClicks: link.maxClicks, name: link.name, data: link.data,
-             targets: link.targets, variants: link.variants, version: 1,
-             createdAt: createdAt ?? link.createdAt, updatedAt: createdAt ?? link.updatedAt, sortMicros: micros)
+        Link(
+            id: id, domainID: link.domainID, hostname: link.hostname, slug: link.slug, appID: link.appID, destination: link.destination,
+            webURL: link.webURL, fallbacks: link.fallbacks, skipStore: link.skipStore, campaign: link.campaign, tags: link.tags,
+            preview: link.preview,
+            expiresAt: link.expiresAt, maxClicks: link.maxClicks, name: link.name, data: link.data,
+            targets: link.targets, variants: link.variants, version: 1,
+            createdAt: createdAt ?? link.createdAt, updatedAt: createdAt ?? link.updatedAt, sortMicros: micros)
     }
 
     /// A 409 for the item at `pointer`, pointing at its slug.

@@ -19,72 +19,91 @@ struct LinkBatchHandlers: EndpointGroup {
 
     private var batch: LinkBatch { LinkBatch(changes: changes) }
 
-    static let format = QueryParameter("format", .enumeration(LinkImportFile.Format.allCases.map(\.rawValue)),
-                                       """
-                                       `firebase`: a Firebase Dynamic Links Takeout file; `csv`: linkd's own links file; `bitly`, \
-                                       `rebrandly`, `dub`: those shorteners' links exports (docs/LINKS-IMPORT.md).
-                                       """,
-                                       required: true)
-    static let dryRun = QueryParameter("dryRun", Schema.enumeration(["true", "false", "1", "0"]),
-                                       "Report what the import would do and save nothing (default false).")
-    static let domain = QueryParameter("domain", Schema.hostname,
-                                       "For `csv`: the domain of rows whose `domain` cell is empty; for `bitly`, `rebrandly`, `dub`: the domain of every row, its back-half kept.")
-    static let exportLimitParameter = QueryParameter("limit", Schema.integer(minimum: 1, maximum: LinkBatchHandlers.exportLimit),
-                                                     "Rows in this page (default and most: \(LinkBatchHandlers.exportLimit)).")
-    static let exportFormat = QueryParameter("format", .enumeration(["csv", "ndjson"]), """
+    static let format = QueryParameter(
+        "format", .enumeration(LinkImportFile.Format.allCases.map(\.rawValue)),
+        """
+        `firebase`: a Firebase Dynamic Links Takeout file; `csv`: linkd's own links file; `bitly`, \
+        `rebrandly`, `dub`: those shorteners' links exports (docs/LINKS-IMPORT.md).
+        """,
+        required: true)
+    static let dryRun = QueryParameter(
+        "dryRun", Schema.enumeration(["true", "false", "1", "0"]),
+        "Report what the import would do and save nothing (default false).")
+    static let domain = QueryParameter(
+        "domain", Schema.hostname,
+        "For `csv`: the domain of rows whose `domain` cell is empty; for `bitly`, `rebrandly`, `dub`: the domain of every row, its back-half kept."
+    )
+    static let exportLimitParameter = QueryParameter(
+        "limit", Schema.integer(minimum: 1, maximum: LinkBatchHandlers.exportLimit),
+        "Rows in this page (default and most: \(LinkBatchHandlers.exportLimit)).")
+    static let exportFormat = QueryParameter(
+        "format", .enumeration(["csv", "ndjson"]),
+        """
         `csv` (the default): linkd's links file; `ndjson`: one link a line, as `GET /v1/links/{id}` answers it \
         (`application/x-ndjson`).
         """)
-    static let cursor = QueryParameter("cursor", .string, "Where the page starts: the cursor of the previous page's `Link: <…>; rel=\"next\"`.")
+    static let cursor = QueryParameter(
+        "cursor", .string, "Where the page starts: the cursor of the previous page's `Link: <…>; rel=\"next\"`.")
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.linkBatch }
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.POST, "/v1/links/bulk", "createLinks", "Create up to 100,000 links", tag: "Links", scope: .write,
-                     description: """
-                        A JSON array of links, or `application/x-ndjson` (one link a line), each the body of `POST /v1/links`, \
-                        up to \(LinkBulkBody.maxItems) and \(LinkBulkBody.maxBytes >> 20) MiB. Each is created or refused on its own: \
-                        `results` answers them in order, a created link as itself, a refused one as `{"error": <problem>}` with \
-                        pointers under its index (`/3/destination/params/id`; 409 at `/3/slug` for a slug taken on its domain or \
-                        given twice). A refused item changes nothing. One audit entry records the request. A node writes one \
-                        bulk request (or import) at a time: another gets 503 with `Retry-After`. An item that would move what \
-                        apps open is refused with a 409 listing the moves, unless `acknowledgeMoves=true` (docs/LINKS.md).
-                        """,
-                     query: [LinkPlaces.acknowledgeMoves], body: "LinkBulkRequest", success: .json(200, "LinkBulkAnswer"), bulk)
-                .bodyLimit(LinkBulkBody.maxBytes)
-                .bodyMedia([("application/json", .ref("LinkBulkRequest")),
-                            (LinkBulkBody.ndjson, Schema.string.described("One `LinkCreate` object a line."))]),
-            Endpoint(.POST, "/v1/links/import", "importLinks", "Import links from a CSV file", tag: "Links", scope: .write,
-                     description: """
-                        `format=firebase`: a Firebase Dynamic Links Takeout file (each short link on a domain of this workspace; \
-                        the deep link opens the typed destination the domain's rules give it, else it is the link's web page; \
-                        archived links are imported expired). `format=csv`: linkd's own file, as `GET /v1/links/export` writes it. \
-                        `format=bitly`, `rebrandly`, `dub`: those shorteners' links exports, by their documented columns (Dub's \
-                        `ios`, `android` and `geo` become targets); a row with nothing to import (Dub's domain root) is `skipped`. \
-                        The body is `text/csv`, up to \(LinkBulkBody.maxItems) rows and \(LinkBulkBody.maxBytes >> 20) MiB. \
-                        Each row is created or refused on its own, and reported with its number and, for a refusal, the \
-                        column of each problem; `dryRun=true` reports what would happen and saves nothing (docs/LINKS-IMPORT.md).
-                        """,
-                     query: [Self.format, Self.dryRun, Self.domain, LinkPlaces.acknowledgeMoves], body: "LinkImportFile",
-                     success: .json(200, "LinkImportReport"), importLinks)
-                .bodyLimit(LinkBulkBody.maxBytes)
-                .bodyMedia([("text/csv", Schema.string.described("The file, with its header row."))]),
-            Endpoint(.GET, "/v1/links/export", "exportLinks", "Export links as CSV", tag: "Links", scope: .read, role: .editor,
-                     description: """
-                        The links the list's filters keep, in the list's order (`sort`; creation order by default), as linkd's CSV file (a header row, then one link \
-                        a row: docs/LINKS-IMPORT.md), which `POST /v1/links/import?format=csv` reads back. Up to \
-                        \(Self.exportLimit) rows a page; `Link: <…>; rel="next"` gives the next page, whose file has the header \
-                        row too. A cell a spreadsheet would run (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) \
-                        is written with a leading `'` (a value of quotes before one of those, with one quote more), which the \
-                        import takes off: the values come back exactly (docs/LINKS-IMPORT.md, "Formulas"). `format=ndjson` \
-                        answers the same links one JSON object a line, as `GET /v1/links/{id}` answers each (targets and \
-                        variants included).
-                        """,
-                     query: LinkHandlers.filters + [LinkHandlers.sort, Self.exportFormat, Self.exportLimitParameter, Self.cursor],
-                     success: .alternatives(200, [("text/csv", Schema.string.described("The links file (`format=csv`).")),
-                                                  (LinkBulkBody.ndjson, Schema.string.described("One `Link` object a line (`format=ndjson`)."))]),
-                     export),
+            Endpoint(
+                .POST, "/v1/links/bulk", "createLinks", "Create up to 100,000 links", tag: "Links", scope: .write,
+                description: """
+                    A JSON array of links, or `application/x-ndjson` (one link a line), each the body of `POST /v1/links`, \
+                    up to \(LinkBulkBody.maxItems) and \(LinkBulkBody.maxBytes >> 20) MiB. Each is created or refused on its own: \
+                    `results` answers them in order, a created link as itself, a refused one as `{"error": <problem>}` with \
+                    pointers under its index (`/3/destination/params/id`; 409 at `/3/slug` for a slug taken on its domain or \
+                    given twice). A refused item changes nothing. One audit entry records the request. A node writes one \
+                    bulk request (or import) at a time: another gets 503 with `Retry-After`. An item that would move what \
+                    apps open is refused with a 409 listing the moves, unless `acknowledgeMoves=true` (docs/LINKS.md).
+                    """,
+                query: [LinkPlaces.acknowledgeMoves], body: "LinkBulkRequest", success: .json(200, "LinkBulkAnswer"), bulk
+            )
+            .bodyLimit(LinkBulkBody.maxBytes)
+            .bodyMedia([
+                ("application/json", .ref("LinkBulkRequest")),
+                (LinkBulkBody.ndjson, Schema.string.described("One `LinkCreate` object a line.")),
+            ]),
+            Endpoint(
+                .POST, "/v1/links/import", "importLinks", "Import links from a CSV file", tag: "Links", scope: .write,
+                description: """
+                    `format=firebase`: a Firebase Dynamic Links Takeout file (each short link on a domain of this workspace; \
+                    the deep link opens the typed destination the domain's rules give it, else it is the link's web page; \
+                    archived links are imported expired). `format=csv`: linkd's own file, as `GET /v1/links/export` writes it. \
+                    `format=bitly`, `rebrandly`, `dub`: those shorteners' links exports, by their documented columns (Dub's \
+                    `ios`, `android` and `geo` become targets); a row with nothing to import (Dub's domain root) is `skipped`. \
+                    The body is `text/csv`, up to \(LinkBulkBody.maxItems) rows and \(LinkBulkBody.maxBytes >> 20) MiB. \
+                    Each row is created or refused on its own, and reported with its number and, for a refusal, the \
+                    column of each problem; `dryRun=true` reports what would happen and saves nothing (docs/LINKS-IMPORT.md).
+                    """,
+                query: [Self.format, Self.dryRun, Self.domain, LinkPlaces.acknowledgeMoves], body: "LinkImportFile",
+                success: .json(200, "LinkImportReport"), importLinks
+            )
+            .bodyLimit(LinkBulkBody.maxBytes)
+            .bodyMedia([("text/csv", Schema.string.described("The file, with its header row."))]),
+            Endpoint(
+                .GET, "/v1/links/export", "exportLinks", "Export links as CSV", tag: "Links", scope: .read, role: .editor,
+                description: """
+                    The links the list's filters keep, in the list's order (`sort`; creation order by default), as linkd's CSV file (a header row, then one link \
+                    a row: docs/LINKS-IMPORT.md), which `POST /v1/links/import?format=csv` reads back. Up to \
+                    \(Self.exportLimit) rows a page; `Link: <…>; rel="next"` gives the next page, whose file has the header \
+                    row too. A cell a spreadsheet would run (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) \
+                    is written with a leading `'` (a value of quotes before one of those, with one quote more), which the \
+                    import takes off: the values come back exactly (docs/LINKS-IMPORT.md, "Formulas"). `format=ndjson` \
+                    answers the same links one JSON object a line, as `GET /v1/links/{id}` answers each (targets and \
+                    variants included).
+                    """,
+                query: LinkHandlers.filters + [LinkHandlers.sort, Self.exportFormat, Self.exportLimitParameter, Self.cursor],
+                success: .alternatives(
+                    200,
+                    [
+                        ("text/csv", Schema.string.described("The links file (`format=csv`).")),
+                        (LinkBulkBody.ndjson, Schema.string.described("One `Link` object a line (`format=ndjson`).")),
+                    ]),
+                export),
         ]
     }
 
@@ -116,7 +135,7 @@ struct LinkBatchHandlers: EndpointGroup {
         let active = file.rows.enumerated().filter { $0.element.skipped == nil }
         let written = try batch.run(principal, dryRun: dryRun, acknowledgeMoves: acknowledged, audit: "import") { targets in
             active.concurrentMap { index, row in
-                guard let body = row.body else { return .refused(Problem.unprocessable) }   // reported by its cells' problems
+                guard let body = row.body else { return .refused(Problem.unprocessable) } // reported by its cells' problems
                 // What a request body is refused for (JSONBody), in the JSON the cells hold: at its column.
                 let refusals = JSONBody.refusals(in: body, at: "/\(index)")
                 if !refusals.isEmpty { return .refused(ServiceError.validation(refusals).problem) }

@@ -38,7 +38,9 @@ enum LinkBatchReport {
             guard let outcome else {
                 // A row with nothing to import: never written.
                 skipped += 1
-                members += [JSONMember(key: "status", value: .string("skipped")), JSONMember(key: "reason", value: .string(row.skipped ?? ""))]
+                members += [
+                    JSONMember(key: "status", value: .string("skipped")), JSONMember(key: "reason", value: .string(row.skipped ?? "")),
+                ]
                 results.append(.object(members))
                 continue
             }
@@ -49,12 +51,20 @@ enum LinkBatchReport {
                 if dryRun, case .object(let linkMembers) = json {
                     json = .object(linkMembers.filter { !["id", "createdAt", "updatedAt"].contains($0.key) })
                 }
-                members += [JSONMember(key: "status", value: .string(dryRun ? "would-create" : "created")), JSONMember(key: "link", value: json)]
+                members += [
+                    JSONMember(key: "status", value: .string(dryRun ? "would-create" : "created")), JSONMember(key: "link", value: json),
+                ]
             case .refused(let problem):
                 let problems = row.body == nil ? row.problems : columns(of: problem, item: "/\(index)", row.columns ?? file.columns)
-                members += [JSONMember(key: "status", value: .string("refused")), JSONMember(key: "problems", value: .array(problems.map {
-                    .object(["column": .string($0.column), "detail": .string($0.detail)])
-                }))]
+                members += [
+                    JSONMember(key: "status", value: .string("refused")),
+                    JSONMember(
+                        key: "problems",
+                        value: .array(
+                            problems.map {
+                                .object(["column": .string($0.column), "detail": .string($0.detail)])
+                            })),
+                ]
             }
             results.append(.object(members))
         }

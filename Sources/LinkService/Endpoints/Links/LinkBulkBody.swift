@@ -28,7 +28,9 @@ enum LinkBulkBody {
         }
         guard !request.body.isEmpty else { throw ServiceError.badRequest("The request needs a JSON array of links.") }
         guard case .array(let elements) = try JSONBody.parse(bytes: request.body, what: "The body") else {
-            throw ServiceError.validation([.init(pointer: "", detail: "The body must be a JSON array of links (or \(ndjson), one link a line).")])
+            throw ServiceError.validation([
+                .init(pointer: "", detail: "The body must be a JSON array of links (or \(ndjson), one link a line).")
+            ])
         }
         try checkCount(elements.count)
         let mayHoldNUL = JSONBody.mayHoldNUL(request.body)
@@ -45,7 +47,9 @@ enum LinkBulkBody {
         }
         return Array(lines.enumerated()).concurrentMap { item, line in
             let pointer = "/\(item)"
-            switch Result(catching: { () throws(ServiceError) -> JSONValue in try JSONBody.parse(bytes: line.text, what: "Line \(line.number)") }) {
+            switch Result(catching: { () throws(ServiceError) -> JSONValue in
+                try JSONBody.parse(bytes: line.text, what: "Line \(line.number)")
+            }) {
             case .success(let value):
                 return entry(value, at: pointer, mayHoldNUL: JSONBody.mayHoldNUL(line.text))
             case .failure(let error):

@@ -17,8 +17,10 @@ enum LinkCSV {
         ("targets", "/targets"), ("variants", "/variants"),
     ])
     /// Columns whose text is kept as written; the others are read with surrounding spaces trimmed.
-    private static let asWritten: Set<String> = ["name", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content",
-                                                 "previewTitle", "previewDescription"]
+    private static let asWritten: Set<String> = [
+        "name", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content",
+        "previewTitle", "previewDescription",
+    ]
     /// Columns holding JSON: an object (`params`, `data`) or, for `tags`, an array (or a comma-separated list).
     private static let jsonObjects: Set<String> = ["params", "data"]
 
@@ -37,7 +39,8 @@ enum LinkCSV {
     /// The body of one data row (`cells` read with `header`), or the problems of its cells, by column. Empty
     /// cells (or of spaces only) are absent; `domain` fills an empty domain cell. A cell an export wrote with a
     /// leading `'` (one a spreadsheet would run) reads as the value exported.
-    static func body(_ cells: [String], header: [Int?], domain: String?) -> (body: JSONValue?, problems: [(column: String, detail: String)]) {
+    static func body(_ cells: [String], header: [Int?], domain: String?) -> (body: JSONValue?, problems: [(column: String, detail: String)])
+    {
         var values: [(pointer: String, value: JSONValue)] = []
         var problems: [(column: String, detail: String)] = []
         var hasDomain = false
@@ -45,7 +48,8 @@ enum LinkCSV {
             guard let index, position < cells.count, !cells[position].allSatisfy(\.isWhitespace) else { continue }
             let (name, pointer) = columns.columns[index]
             // The quote an export put before a cell a spreadsheet would run comes off (`CSVFormulaEscape`).
-            let cell = CSVFormulaEscape.restored(asWritten.contains(name) ? cells[position] : cells[position].trimmingCharacters(in: .whitespaces))
+            let cell = CSVFormulaEscape.restored(
+                asWritten.contains(name) ? cells[position] : cells[position].trimmingCharacters(in: .whitespaces))
             if cell.utf8.contains(0) {
                 problems.append((name, "The cell contains a NUL character, which linkd does not accept."))
                 continue

@@ -19,26 +19,35 @@ enum LinkExperimentEvents {
         let old = experiments(before), new = experiments(after)
         var changes: [Change] = []
         func change(_ type: WebhookEventType, target: String?, variant: String?, reason: String, variants: [LinkTargeting.Variant]) {
-            changes.append(Change(type: type, data: .object([
-                "link": .object(["id": .uuid(link.id), "domain": .string(link.hostname), "slug": .string(link.slug),
-                                 "shortLink": .string(link.shortLink)]),
-                "target": target.map(JSONValue.string) ?? .null,
-                "variant": variant.map(JSONValue.string) ?? .null,
-                "reason": .string(reason),
-                "variants": .array(variants.map(\.json)),
-            ])))
+            changes.append(
+                Change(
+                    type: type,
+                    data: .object([
+                        "link": .object([
+                            "id": .uuid(link.id), "domain": .string(link.hostname), "slug": .string(link.slug),
+                            "shortLink": .string(link.shortLink),
+                        ]),
+                        "target": target.map(JSONValue.string) ?? .null,
+                        "variant": variant.map(JSONValue.string) ?? .null,
+                        "reason": .string(reason),
+                        "variants": .array(variants.map(\.json)),
+                    ])))
         }
         for (target, variants) in new where !old.contains(where: { $0.target == target }) {
             change(.linkExperimentStarted, target: target, variant: nil, reason: before == nil ? "created" : "added", variants: variants)
         }
         for (target, variants) in old {
             guard let now = new.first(where: { $0.target == target })?.variants else {
-                change(.linkExperimentStopped, target: target, variant: nil, reason: after == nil ? "linkDeleted" : "removed", variants: variants)
+                change(
+                    .linkExperimentStopped, target: target, variant: nil, reason: after == nil ? "linkDeleted" : "removed",
+                    variants: variants)
                 continue
             }
             for variant in variants where !variant.stopped {
                 if let kept = now.first(where: { $0.name == variant.name }) {
-                    if kept.stopped { change(.linkExperimentStopped, target: target, variant: variant.name, reason: "variantStopped", variants: now) }
+                    if kept.stopped {
+                        change(.linkExperimentStopped, target: target, variant: variant.name, reason: "variantStopped", variants: now)
+                    }
                 } else {
                     change(.linkExperimentStopped, target: target, variant: variant.name, reason: "variantRemoved", variants: now)
                 }

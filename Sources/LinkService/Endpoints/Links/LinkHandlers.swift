@@ -18,14 +18,20 @@ struct LinkHandlers: EndpointGroup {
 
     static let domain = QueryParameter("domain", Schema.hostname, "Only links on this domain (its hostname).")
     static let tag = QueryParameter("tag", Schema.string(maxLength: TextLimit.tag.scalars), "Only links with this tag.")
-    static let campaign = QueryParameter("campaign", Schema.string(maxLength: TextLimit.campaign.scalars),
-                                         "Only links whose campaign (`campaign.campaign`, utm_campaign) holds this text (case-insensitive: `spring` finds `Spring24` and `mail-spring`).")
-    static let destinationType = QueryParameter("destinationType", Schema.string(maxLength: TextLimit.name.scalars),
-                                                        "Only links to a destination of this type.")
-    static let search = QueryParameter("q", Schema.string(maxLength: TextLimit.name.scalars),
-                                               "Only links whose slug or name holds this text (case-insensitive).")
+    static let campaign = QueryParameter(
+        "campaign", Schema.string(maxLength: TextLimit.campaign.scalars),
+        "Only links whose campaign (`campaign.campaign`, utm_campaign) holds this text (case-insensitive: `spring` finds `Spring24` and `mail-spring`)."
+    )
+    static let destinationType = QueryParameter(
+        "destinationType", Schema.string(maxLength: TextLimit.name.scalars),
+        "Only links to a destination of this type.")
+    static let search = QueryParameter(
+        "q", Schema.string(maxLength: TextLimit.name.scalars),
+        "Only links whose slug or name holds this text (case-insensitive).")
 
-    static let sort = QueryParameter("sort", .enumeration(LinkOrder.allCases.map(\.rawValue)), """
+    static let sort = QueryParameter(
+        "sort", .enumeration(LinkOrder.allCases.map(\.rawValue)),
+        """
         The order: `created` (oldest first, the default), `slug` (byte order) or `clicks` (the taps counted so far, \
         `clicks`); `-` before it reverses it. Ties go by id, so the cursor of `next` is stable; a link tapped or renamed \
         between two pages may move across them.
@@ -35,30 +41,34 @@ struct LinkHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.POST, "/v1/links", "createLink", "Create a link", tag: "Links", scope: .write,
-                     description: """
-                        A link on a domain of the workspace opens an app's typed destination (`app` and `destination`, checked as \
-                        `POST /v1/links/build` checks them) or a web page (`url`). Without `slug`, one is generated (409 when \
-                        the given slug is taken on the domain). A `url` or fallback that leads back to the link, itself or \
-                        through other links or link domains, is a 422 at that member (docs/LINKS.md). A link to a web page on a \
-                        domain whose links open an app, or a first link to an app on a domain holding links to web pages, is a 422 \
-                        (a phone with the app would open the app, not the page). A link that makes the domain's link space open \
-                        another app, moving URLs a rule keeps from it (an exclusion Android cannot keep), is a 409 \
-                        (`link-space-moves`) listing each move in `errors`, unless `acknowledgeMoves=true`.
-                        """,
-                     query: [LinkPlaces.acknowledgeMoves], body: "LinkCreate", success: .created("Link"), errors: [409], create),
-            Endpoint(.GET, "/v1/links", "listLinks", "List links", tag: "Links", scope: .read,
-                     description: "The first page (no `cursor`) carries `total`, how many links the filters keep.",
-                     query: Self.filters + [Self.sort], success: .page("Link"), list),
+            Endpoint(
+                .POST, "/v1/links", "createLink", "Create a link", tag: "Links", scope: .write,
+                description: """
+                    A link on a domain of the workspace opens an app's typed destination (`app` and `destination`, checked as \
+                    `POST /v1/links/build` checks them) or a web page (`url`). Without `slug`, one is generated (409 when \
+                    the given slug is taken on the domain). A `url` or fallback that leads back to the link, itself or \
+                    through other links or link domains, is a 422 at that member (docs/LINKS.md). A link to a web page on a \
+                    domain whose links open an app, or a first link to an app on a domain holding links to web pages, is a 422 \
+                    (a phone with the app would open the app, not the page). A link that makes the domain's link space open \
+                    another app, moving URLs a rule keeps from it (an exclusion Android cannot keep), is a 409 \
+                    (`link-space-moves`) listing each move in `errors`, unless `acknowledgeMoves=true`.
+                    """,
+                query: [LinkPlaces.acknowledgeMoves], body: "LinkCreate", success: .created("Link"), errors: [409], create),
+            Endpoint(
+                .GET, "/v1/links", "listLinks", "List links", tag: "Links", scope: .read,
+                description: "The first page (no `cursor`) carries `total`, how many links the filters keep.",
+                query: Self.filters + [Self.sort], success: .page("Link"), list),
             Endpoint(.GET, "/v1/links/{id}", "getLink", "Read a link", tag: "Links", scope: .read, success: .resource("Link"), get),
-            Endpoint(.PATCH, "/v1/links/{id}", "updateLink", "Change a link", tag: "Links", scope: .write,
-                     description: """
-                        Present members replace, `null` clears an optional one; the others stay. Checked as a create is: a change \
-                        that moves what apps open is a 409 listing the moves, unless `acknowledgeMoves=true`.
-                        """,
-                     query: [LinkPlaces.acknowledgeMoves], ifMatch: true, body: "LinkUpdate", success: .resource("Link"), errors: [409], update),
-            Endpoint(.DELETE, "/v1/links/{id}", "deleteLink", "Delete a link", tag: "Links", scope: .write,
-                     ifMatch: true, success: .noContent, delete),
+            Endpoint(
+                .PATCH, "/v1/links/{id}", "updateLink", "Change a link", tag: "Links", scope: .write,
+                description: """
+                    Present members replace, `null` clears an optional one; the others stay. Checked as a create is: a change \
+                    that moves what apps open is a 409 listing the moves, unless `acknowledgeMoves=true`.
+                    """,
+                query: [LinkPlaces.acknowledgeMoves], ifMatch: true, body: "LinkUpdate", success: .resource("Link"), errors: [409], update),
+            Endpoint(
+                .DELETE, "/v1/links/{id}", "deleteLink", "Delete a link", tag: "Links", scope: .write,
+                ifMatch: true, success: .noContent, delete),
         ]
     }
 
@@ -74,7 +84,8 @@ struct LinkHandlers: EndpointGroup {
                 try Self.check(app: app, destination, principal, on: connection)
             }
             var link = input.newLink(on: domain)
-            var places = try self.places(domain: domain.id, workspace: principal.workspaceID, acknowledgeMoves: acknowledged, on: connection)
+            var places = try self.places(
+                domain: domain.id, workspace: principal.workspaceID, acknowledgeMoves: acknowledged, on: connection)
             if input.slug != nil {
                 try Self.check(places.problem(link, on: connection))
                 guard let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) else {
@@ -86,7 +97,7 @@ struct LinkHandlers: EndpointGroup {
             for _ in 0..<Self.slugAttempts {
                 link.slug = LinkSlug.random(length: domain.settings.linkSlugLength)
                 if let problem = try places.problem(link, on: connection) {
-                    if problem.member == "slug" { continue }   // a rule decides that one: draw again
+                    if problem.member == "slug" { continue } // a rule decides that one: draw again
                     try Self.check(problem)
                 }
                 if let created = try LinkStore.insert(link, workspace: principal.workspaceID, on: connection) {
@@ -94,7 +105,9 @@ struct LinkHandlers: EndpointGroup {
                     return created
                 }
             }
-            throw ServiceError.conflict("No free slug of \(domain.settings.linkSlugLength) characters was found on \(domain.hostname); try again, or raise the domain's linkSlugLength.")
+            throw ServiceError.conflict(
+                "No free slug of \(domain.settings.linkSlugLength) characters was found on \(domain.hostname); try again, or raise the domain's linkSlugLength."
+            )
         }
     }
 
@@ -103,8 +116,10 @@ struct LinkHandlers: EndpointGroup {
         let order = try Self.order(request)
         let page = try Page(request, keyed: true)
         let (links, total) = try pool.withConnection { connection in
-            (try LinkStore.page(page, workspace: principal.workspaceID, filter: filter, order: order, on: connection),
-             page.position == nil ? try LinkStore.count(workspace: principal.workspaceID, filter: filter, on: connection) : nil)
+            (
+                try LinkStore.page(page, workspace: principal.workspaceID, filter: filter, order: order, on: connection),
+                page.position == nil ? try LinkStore.count(workspace: principal.workspaceID, filter: filter, on: connection) : nil
+            )
         }
         return page.response(request, keyed: links.map { ($0.json, order.key(of: $0), $0.id) }, total: total)
     }
@@ -132,8 +147,10 @@ struct LinkHandlers: EndpointGroup {
     func update(_ request: Request, _ principal: Principal) throws -> Response {
         let input = try JSONBody.read(request) { LinkInput(reading: &$0, creating: false) }
         let acknowledged = try LinkPlaces.acknowledged(request)
-        return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
-                                    check: { before, connection in try change(before, input, principal, acknowledged, on: connection) }) { before, after, connection, changed in
+        return try resource.update(
+            request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
+            check: { before, connection in try change(before, input, principal, acknowledged, on: connection) }
+        ) { before, after, connection, changed in
             try changed.linksChanged(domain: before.domainID, hostname: before.hostname, on: connection)
             let saved = try LinkStore.save(after, on: connection)
             try Self.changed(saved, .linkUpdated, principal, changed, before: before, on: connection)
@@ -142,7 +159,8 @@ struct LinkHandlers: EndpointGroup {
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        try resource.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) { link, connection, changed in
+        try resource.delete(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) }) {
+            link, connection, changed in
             try LinkStore.delete(link.id, on: connection)
             try Self.changed(link, .linkDeleted, principal, changed, on: connection)
         }
@@ -150,8 +168,10 @@ struct LinkHandlers: EndpointGroup {
 
     /// The link's domain forgets what it kept of its links, and `event` is queued with the link as the API shows it.
     /// `before`: the link before an update. The experiments a create, change or delete starts or stops are told too.
-    static func changed(_ link: Link, _ event: WebhookEventType, _ principal: Principal, _ changed: ChangeSet, before: Link? = nil,
-                        on connection: Connection) throws {
+    static func changed(
+        _ link: Link, _ event: WebhookEventType, _ principal: Principal, _ changed: ChangeSet, before: Link? = nil,
+        on connection: Connection
+    ) throws {
         try changed.linksChanged(domain: link.domainID, hostname: link.hostname, on: connection)
         try changed.event(event, workspace: principal.workspaceID, on: connection) { link.json }
         let (old, new): (Link?, Link?) = event == .linkDeleted ? (link, nil) : (event == .linkCreated ? nil : before, link)
@@ -159,8 +179,10 @@ struct LinkHandlers: EndpointGroup {
     }
 
     /// `before` with the `PATCH` applied, checked as a create is (422, or 409 for a slug taken on the domain).
-    private func change(_ before: Link, _ input: LinkInput, _ principal: Principal, _ acknowledged: Bool,
-                        on connection: Connection) throws -> Link {
+    private func change(
+        _ before: Link, _ input: LinkInput, _ principal: Principal, _ acknowledged: Bool,
+        on connection: Connection
+    ) throws -> Link {
         var after = before
         input.apply(to: &after)
         if let hostname = input.domain, hostname != before.hostname {
@@ -171,7 +193,9 @@ struct LinkHandlers: EndpointGroup {
         if let problem = LinkInput.targetProblem(app: after.appID != nil, destination: after.destination != nil, url: after.webURL != nil) {
             throw ServiceError.validation([.init(pointer: "/" + problem.member, detail: problem.detail)])
         }
-        if let appID = after.appID, let destination = after.destination, after.appID != before.appID || after.destination != before.destination {
+        if let appID = after.appID, let destination = after.destination,
+            after.appID != before.appID || after.destination != before.destination
+        {
             try Self.check(app: appID, input.destination ?? DestinationInput(stored: destination), principal, on: connection)
         }
         if after.targets != before.targets || after.variants != before.variants {
@@ -181,8 +205,10 @@ struct LinkHandlers: EndpointGroup {
         }
         let moved = after.slug != before.slug || after.domainID != before.domainID
         if moved || after.appID != before.appID || after.destination != before.destination || after.webURL != before.webURL
-            || after.fallbacks != before.fallbacks || after.targets != before.targets || after.variants != before.variants {
-            var places = try places(domain: after.domainID, workspace: principal.workspaceID, acknowledgeMoves: acknowledged, on: connection)
+            || after.fallbacks != before.fallbacks || after.targets != before.targets || after.variants != before.variants
+        {
+            var places = try places(
+                domain: after.domainID, workspace: principal.workspaceID, acknowledgeMoves: acknowledged, on: connection)
             try Self.check(places.problem(after, previous: after.domainID == before.domainID ? before : nil, on: connection))
         }
         if moved, try LinkStore.slugTaken(after.slug, domain: after.domainID, excluding: after.id, on: connection) {
@@ -202,9 +228,10 @@ struct LinkHandlers: EndpointGroup {
     /// Where links of the domain `domain` may stand (`LinkPlaces`), for a link to an app of `workspace`.
     private func places(domain: UUID, workspace: UUID, acknowledgeMoves: Bool, on connection: Connection) throws -> LinkPlaces {
         let apps = try AppStore.all(workspace: workspace, on: connection)
-        return try LinkPlaces(catalog: changes.reloader.catalog, domains: [domain],
-                              platforms: Dictionary(apps.map { ($0.id, $0.platform) }, uniquingKeysWith: { first, _ in first }),
-                              acknowledgeMoves: acknowledgeMoves, on: connection)
+        return try LinkPlaces(
+            catalog: changes.reloader.catalog, domains: [domain],
+            platforms: Dictionary(apps.map { ($0.id, $0.platform) }, uniquingKeysWith: { first, _ in first }),
+            acknowledgeMoves: acknowledgeMoves, on: connection)
     }
 
     /// 422 at the link's member (409 for moves) when it cannot stand where it is.
@@ -217,7 +244,9 @@ struct LinkHandlers: EndpointGroup {
     /// the type declares (`DestinationInput.check`, as `POST /v1/links/build` checks them).
     private static func check(app: UUID, _ destination: DestinationInput, _ principal: Principal, on connection: Connection) throws {
         guard try AppStore.find(app, of: principal.workspaceID, on: connection) != nil else {
-            throw ServiceError.validation([.init(pointer: destination.appPointer, detail: "There is no app \(app.canonicalText) in this workspace.")])
+            throw ServiceError.validation([
+                .init(pointer: destination.appPointer, detail: "There is no app \(app.canonicalText) in this workspace.")
+            ])
         }
         let type = destination.type ?? ""
         guard let declared = try DestinationStore.find(type, of: app, on: connection) else {
@@ -232,7 +261,8 @@ struct LinkHandlers: EndpointGroup {
     private func find(_ request: Request, _ principal: Principal, on connection: Connection, forUpdate: Bool = false) throws -> Link {
         let text = request.pathParameter(.id)
         guard let id = UUID(uuidString: text),
-              let link = try LinkStore.find(id, of: principal.workspaceID, forUpdate: forUpdate, on: connection) else {
+            let link = try LinkStore.find(id, of: principal.workspaceID, forUpdate: forUpdate, on: connection)
+        else {
             throw ServiceError.notFound("The link '\(text)'")
         }
         return link

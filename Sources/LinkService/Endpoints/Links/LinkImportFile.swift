@@ -45,7 +45,9 @@ struct LinkImportFile {
             rows = entries.map { entry in
                 switch entry.outcome {
                 case .link(let row):
-                    Row(number: entry.row, body: FirebaseLinkItem.body(row, resolver: resolver, workspace: workspace, now: now), problems: [])
+                    Row(
+                        number: entry.row, body: FirebaseLinkItem.body(row, resolver: resolver, workspace: workspace, now: now),
+                        problems: [])
                 case .problems(let problems):
                     Row(number: entry.row, body: nil, problems: problems.map { ($0.column, Self.sentence($0.column, $0.message)) })
                 }
@@ -55,11 +57,15 @@ struct LinkImportFile {
         case .bitly, .rebrandly, .dub:
             let shortener = ShortenerLinkFile.Format(rawValue: format.rawValue)!
             let records = try Self.records(bytes)
-            guard let first = records.first else { throw ServiceError.badRequest("The file is empty: it needs a header row naming its columns.") }
+            guard let first = records.first else {
+                throw ServiceError.badRequest("The file is empty: it needs a header row naming its columns.")
+            }
             let header = ShortenerLinkFile.header(first, format: shortener)
             guard header.contains(where: { $0 == .url }) else {
                 let names = ShortenerLinkFile.names(shortener).first { $0.0 == .url }?.1.joined(separator: ", ") ?? ""
-                throw ServiceError.badRequest("The first row must name the columns; a \(format.rawValue) export needs a destination column (\(names)): docs/LINKS-IMPORT.md.")
+                throw ServiceError.badRequest(
+                    "The first row must name the columns; a \(format.rawValue) export needs a destination column (\(names)): docs/LINKS-IMPORT.md."
+                )
             }
             let names = ShortenerLinkFile.columns(header, cells: first)
             var rows: [Row] = []
@@ -73,10 +79,13 @@ struct LinkImportFile {
             ignored = header.enumerated().compactMap { $0.element == nil ? ($0.offset + 1, first[$0.offset]) : nil }
         case .csv:
             let records = try Self.records(bytes)
-            guard let first = records.first else { throw ServiceError.badRequest("The file is empty: it needs a header row naming its columns.") }
+            guard let first = records.first else {
+                throw ServiceError.badRequest("The file is empty: it needs a header row naming its columns.")
+            }
             let header = LinkCSV.header(first)
             guard header.contains(where: { $0 != nil }) else {
-                throw ServiceError.badRequest("The first row must name the columns (domain, slug, url, app, destinationType, params, ...: docs/LINKS-IMPORT.md).")
+                throw ServiceError.badRequest(
+                    "The first row must name the columns (domain, slug, url, app, destinationType, params, ...: docs/LINKS-IMPORT.md).")
             }
             var rows: [Row] = []
             for (index, record) in records.enumerated().dropFirst() where !record.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) {
@@ -107,7 +116,9 @@ struct LinkImportFile {
 
     private static func checkCount(_ count: Int) throws {
         guard count <= LinkBulkBody.maxItems else {
-            throw ServiceError.validation([.init(pointer: "", detail: "An import holds at most \(LinkBulkBody.maxItems) links; split the file.")])
+            throw ServiceError.validation([
+                .init(pointer: "", detail: "An import holds at most \(LinkBulkBody.maxItems) links; split the file.")
+            ])
         }
     }
 }

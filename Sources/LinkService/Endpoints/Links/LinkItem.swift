@@ -14,7 +14,8 @@ enum LinkItem {
     /// Reads `value`, the item at `pointer` (`/3`), as the body of `POST /v1/links`.
     init(reading value: JSONValue, at pointer: String, targets: LinkTargets) {
         guard case .object = value else {
-            self = .refused(ServiceError.validation([.init(pointer: pointer, detail: "A link must be a JSON object, not \(value.typeName).")]).problem)
+            self = .refused(
+                ServiceError.validation([.init(pointer: pointer, detail: "A link must be a JSON object, not \(value.typeName).")]).problem)
             return
         }
         let errors = FieldErrors()
@@ -62,7 +63,9 @@ enum LinkItem {
             }
         }
         // The batch gives each link its id (`OrderedIDs`).
-        self = .draft(input.newLink(on: domain, id: Self.placeholderID), generate: input.slug == nil ? domain.settings.linkSlugLength : nil, pointer: pointer)
+        self = .draft(
+            input.newLink(on: domain, id: Self.placeholderID), generate: input.slug == nil ? domain.settings.linkSlugLength : nil,
+            pointer: pointer)
     }
 
     /// The id of a draft until the batch gives it its own (`UUID()` reads the system's generator through a file).

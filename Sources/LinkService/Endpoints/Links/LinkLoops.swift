@@ -33,7 +33,8 @@ struct LinkLoops {
         let own = Place(domain: link.domainID, slug: link.slug)
         for (member, url) in Self.targets(of: link) {
             if let through = try leadsBack(from: url, to: own, excluding: link.id, on: connection) {
-                let detail = through.isEmpty
+                let detail =
+                    through.isEmpty
                     ? "\(url) is this link's own address (\(link.shortLink)): a click would be redirected to it forever."
                     : "\(url) leads back to \(link.shortLink) through \(through.joined(separator: ", ")): a click would be redirected round forever."
                 return (member, detail)
@@ -56,7 +57,9 @@ struct LinkLoops {
         add("", url: link.webURL, fallbacks: link.fallbacks)
         for (index, target) in (link.targets ?? []).enumerated() {
             add("targets/\(index)/", url: target.opening.url, fallbacks: target.opening.fallbacks)
-            for (inner, variant) in (target.variants ?? []).enumerated() { add("targets/\(index)/variants/\(inner)/", url: variant.opening.url, fallbacks: nil) }
+            for (inner, variant) in (target.variants ?? []).enumerated() {
+                add("targets/\(index)/variants/\(inner)/", url: variant.opening.url, fallbacks: nil)
+            }
         }
         for (index, variant) in (link.variants ?? []).enumerated() { add("variants/\(index)/", url: variant.opening.url, fallbacks: nil) }
         return targets
@@ -114,8 +117,9 @@ struct LinkLoops {
     /// normalised: `normalisedPath`); nil for a URL on no link domain.
     static func linkDomainAddress(_ url: String, catalog: Catalog) -> (CatalogEntry, AASAURL)? {
         guard let parsed = try? AASAURL(url), parsed.isWeb, !parsed.host.isEmpty,
-              parsed.port == nil || parsed.port == (parsed.scheme == "https" ? 443 : 80),
-              let entry = catalog.entry(governing: parsed.host) else { return nil }
+            parsed.port == nil || parsed.port == (parsed.scheme == "https" ? 443 : 80),
+            let entry = catalog.entry(governing: parsed.host)
+        else { return nil }
         return (entry, AASAURL(https: parsed.host, path: normalisedPath(parsed.path), query: parsed.query))
     }
 
@@ -127,7 +131,8 @@ struct LinkLoops {
         var index = 0
         while index < raw.count {
             if raw[index] == UInt8(ascii: "%"), index + 2 < raw.count,
-               let high = Hex.value(raw[index + 1]), let low = Hex.value(raw[index + 2]), Percent.isUnreserved(high << 4 | low) {
+                let high = Hex.value(raw[index + 1]), let low = Hex.value(raw[index + 2]), Percent.isUnreserved(high << 4 | low)
+            {
                 bytes.append(high << 4 | low)
                 index += 3
             } else {

@@ -22,15 +22,18 @@ struct LinkPlaces {
         /// or 409 listing the moves at `/app`.
         func problem(under pointer: String) -> Problem {
             guard !moves.isEmpty else { return ServiceError.validation([.init(pointer: pointer + "/" + member, detail: detail)]).problem }
-            return Problem(type: LinkPlaces.movesType, title: "The link would change what apps open", status: 409, detail: detail,
-                           errors: moves.map { Problem.FieldError(pointer: pointer + "/" + member, detail: $0) })
+            return Problem(
+                type: LinkPlaces.movesType, title: "The link would change what apps open", status: 409, detail: detail,
+                errors: moves.map { Problem.FieldError(pointer: pointer + "/" + member, detail: $0) })
         }
     }
 
     /// The problem type of a refusal for moves.
     static let movesType = Problem.Types.base + "link-space-moves"
     /// The query parameter every door reads the acknowledgement from.
-    static let acknowledgeMoves = QueryParameter("acknowledgeMoves", Schema.enumeration(["true", "false", "1", "0"]), """
+    static let acknowledgeMoves = QueryParameter(
+        "acknowledgeMoves", Schema.enumeration(["true", "false", "1", "0"]),
+        """
         `true` creates or changes the link even when it makes the domain's link space open other apps and so moves URLs \
         a rule keeps from them (an exclusion Android cannot keep, say); without it such a write is a 409 listing the \
         moves (docs/LINKS.md, "The link space").
@@ -86,34 +89,43 @@ struct LinkPlaces {
         let replacing = previous?.appID
         let app = link.appID.flatMap { id in platforms[id].map { (id: id, platform: $0) } }
         if let app, let other = opened[link.domainID]?[app.platform], other != app.id, other != replacing {
-            return Refusal(member: "app", detail: """
-                The links on \(link.hostname) open the \(app.platform.rawValue) app \(other.canonicalText); a domain's links open one app \
-                a platform, since iOS and Android open the first app the file names for the link space. Use another domain for this app's links.
-                """)
+            return Refusal(
+                member: "app",
+                detail: """
+                    The links on \(link.hostname) open the \(app.platform.rawValue) app \(other.canonicalText); a domain's links open one app \
+                    a platform, since iOS and Android open the first app the file names for the link space. Use another domain for this app's links.
+                    """)
         }
         let entry = catalog.entry(exactly: link.hostname)
         let remaining = try remainingSpaceApps(link, replacing: replacing, on: connection)
         if let refusal = try webProblem(link, previous: previous, remaining: remaining, entry: entry, on: connection) { return refusal }
         if let entry {
-            let placement = LinkPlacement(slug: link.slug, app: app.map { ($0.id.canonicalText, $0.platform) },
-                                          destinationType: link.destination?["type"]?.stringValue)
-            if let conflict = placement.conflict(host: Hostname.servingHost(of: link.hostname), ruleCount: entry.ruleIDs.count,
-                                                 resolve: { entry.resolve($0, platform: $1) }) {
-                return Refusal(member: "slug", detail: """
-                    \(link.shortLink) is decided by rule \(conflict.position) (\(entry.ruleIDs[conflict.position].canonicalText)), which \
-                    \(conflict.what): the link could never open what it points at. Choose another slug, or change the rule.
-                    """)
+            let placement = LinkPlacement(
+                slug: link.slug, app: app.map { ($0.id.canonicalText, $0.platform) },
+                destinationType: link.destination?["type"]?.stringValue)
+            if let conflict = placement.conflict(
+                host: Hostname.servingHost(of: link.hostname), ruleCount: entry.ruleIDs.count,
+                resolve: { entry.resolve($0, platform: $1) })
+            {
+                return Refusal(
+                    member: "slug",
+                    detail: """
+                        \(link.shortLink) is decided by rule \(conflict.position) (\(entry.ruleIDs[conflict.position].canonicalText)), which \
+                        \(conflict.what): the link could never open what it points at. Choose another slug, or change the rule.
+                        """)
             }
             if let app, !acknowledged {
                 var apps = remaining
                 apps.insert(app.id)
                 let moves = self.moves(entry, apps: apps)
                 if !moves.isEmpty {
-                    return Refusal(member: "app", detail: """
-                        This link would make \(link.hostname)'s files claim every path no rule decides for the apps its links \
-                        open, and so move \(moves.count == 1 ? "a URL" : "URLs") a rule keeps from them (each in errors). Change \
-                        the rules, or send the write again with ?acknowledgeMoves=true to accept the moves.
-                        """, moves: moves)
+                    return Refusal(
+                        member: "app",
+                        detail: """
+                            This link would make \(link.hostname)'s files claim every path no rule decides for the apps its links \
+                            open, and so move \(moves.count == 1 ? "a URL" : "URLs") a rule keeps from them (each in errors). Change \
+                            the rules, or send the write again with ?acknowledgeMoves=true to accept the moves.
+                            """, moves: moves)
                 }
             }
         }
@@ -131,7 +143,9 @@ struct LinkPlaces {
     /// opened before an edit (`replacing`) when it now opens another and no other link of the domain opens that one.
     private func remainingSpaceApps(_ link: Link, replacing: UUID?, on connection: Connection) throws -> Set<UUID> {
         var apps = spaceApps[link.domainID] ?? []
-        if let replacing, replacing != link.appID, try !LinkStore.opens(app: replacing, domain: link.domainID, excluding: link.id, on: connection) {
+        if let replacing, replacing != link.appID,
+            try !LinkStore.opens(app: replacing, domain: link.domainID, excluding: link.id, on: connection)
+        {
             apps.remove(replacing)
         }
         return apps
@@ -140,7 +154,9 @@ struct LinkPlaces {
     /// A link to a web page where the domain's links open an app (a phone with the app would open the app, not the
     /// page), or the first link to an app on a domain holding links to web pages (they would then open the app).
     /// - Parameter remaining: the apps the domain's links open besides this link (`remainingSpaceApps`).
-    private mutating func webProblem(_ link: Link, previous: Link?, remaining apps: Set<UUID>, entry: CatalogEntry?, on connection: Connection) throws -> Refusal? {
+    private mutating func webProblem(
+        _ link: Link, previous: Link?, remaining apps: Set<UUID>, entry: CatalogEntry?, on connection: Connection
+    ) throws -> Refusal? {
         let named = { (id: UUID) in entry?.compiled.apps.first { $0.id == id.canonicalText }.map(LinkSpaceMoves.name) ?? id.canonicalText }
         guard link.appID != nil else {
             guard !apps.isEmpty else { return nil }
@@ -148,29 +164,37 @@ struct LinkPlaces {
             var names = apps.sorted { $0.canonicalText < $1.canonicalText }.map(named)
             if let entry {
                 let byID = Dictionary(entry.compiled.apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-                let claimed = LinkSpace(apps: Array(apps), hasLinks: true).claimedApps(rules: Array(entry.compiled.rules.prefix(entry.ruleIDs.count)), apps: byID)
+                let claimed = LinkSpace(apps: Array(apps), hasLinks: true).claimedApps(
+                    rules: Array(entry.compiled.rules.prefix(entry.ruleIDs.count)), apps: byID)
                 if !claimed.isEmpty { names = claimed.map(LinkSpaceMoves.name) }
             }
-            return Refusal(member: "url", detail: """
-                \(link.shortLink) would lead to a web page, but the links on \(link.hostname) open \(names.joined(separator: " and ")): the domain's files \
-                claim every path no rule decides for \(names.count == 1 ? "that app" : "those apps"), so a phone with the app would open the \
-                app, not the page. Put links to web pages on a domain whose links open no app.
-                """)
+            return Refusal(
+                member: "url",
+                detail: """
+                    \(link.shortLink) would lead to a web page, but the links on \(link.hostname) open \(names.joined(separator: " and ")): the domain's files \
+                    claim every path no rule decides for \(names.count == 1 ? "that app" : "those apps"), so a phone with the app would open the \
+                    app, not the page. Put links to web pages on a domain whose links open no app.
+                    """)
         }
         let stored = (webLinks[link.domainID] ?? 0) - (previous != nil && previous?.appID == nil ? 1 : 0)
         let batch = batchWebSlugs[link.domainID] ?? []
         guard apps.isEmpty, stored + batch.count > 0 else { return nil }
-        let oldest = try storedWebSlugs[link.domainID]
+        let oldest =
+            try storedWebSlugs[link.domainID]
             ?? LinkStore.webLinkSlugs(domain: link.domainID, excluding: previous?.id, limit: Self.namedWebLinks, on: connection)
         storedWebSlugs[link.domainID] = oldest
         let slugs = oldest + batch
         let count = stored + batch.count
-        let listed = slugs.prefix(Self.namedWebLinks).map { "\(link.hostname)/\($0)" }.joined(separator: ", ") + (count > Self.namedWebLinks ? ", …" : "")
-        return Refusal(member: "app", detail: """
-            \(link.hostname) holds \(count) link\(count == 1 ? "" : "s") to web pages (\(listed)): a first link to an app makes the \
-            domain's files claim every path no rule decides for the app, so on a phone with the app \(count == 1 ? "that link" : "those links") \
-            would open the app, not the page. Move them to another domain (or delete them) first, or use another domain for links to apps.
-            """)
+        let listed =
+            slugs.prefix(Self.namedWebLinks).map { "\(link.hostname)/\($0)" }.joined(separator: ", ")
+            + (count > Self.namedWebLinks ? ", …" : "")
+        return Refusal(
+            member: "app",
+            detail: """
+                \(link.hostname) holds \(count) link\(count == 1 ? "" : "s") to web pages (\(listed)): a first link to an app makes the \
+                domain's files claim every path no rule decides for the app, so on a phone with the app \(count == 1 ? "that link" : "those links") \
+                would open the app, not the page. Move them to another domain (or delete them) first, or use another domain for links to apps.
+                """)
     }
 
     /// The moves (as sentences) of `entry`'s domain once its links open `apps`: none when the link space stays.
@@ -182,8 +206,10 @@ struct LinkPlaces {
         var sentences: [String] = []
         if (space.first?.apps ?? []) != entry.linkApps {
             let after = CompiledDomain(settings: entry.compiled.settings, apps: entry.compiled.apps, rules: rules + space)
-            sentences = LinkSpaceMoves(from: entry.compiled, to: after, ruleCount: rules.count, host: Hostname.servingHost(of: entry.hostname))
-                .moves.map(\.sentence)
+            sentences = LinkSpaceMoves(
+                from: entry.compiled, to: after, ruleCount: rules.count, host: Hostname.servingHost(of: entry.hostname)
+            )
+            .moves.map(\.sentence)
         }
         checked[key] = sentences
         return sentences

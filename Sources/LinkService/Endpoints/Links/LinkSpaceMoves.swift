@@ -34,11 +34,13 @@ struct LinkSpaceMoves {
             let opens = "\(url) (\(rule)) would open \(LinkSpaceMoves.name(to)) \(instead)"
             switch platform {
             case .android where olderAndroidOnly:
-                return "\(opens) on Android 14 and older, whose intent filters cannot exclude; Android 15+ keeps the rule (androidDynamicRules)."
+                return
+                    "\(opens) on Android 14 and older, whose intent filters cannot exclude; Android 15+ keeps the rule (androidDynamicRules)."
             case .android where dynamicRules:
                 return "\(opens) on Android: the dynamic rules do not keep it either."
             case .android:
-                return "\(opens) on Android: Android intent filters cannot exclude. With androidDynamicRules, Android 15+ would keep the rule; older Android would not."
+                return
+                    "\(opens) on Android: Android intent filters cannot exclude. With androidDynamicRules, Android 15+ would keep the rule; older Android would not."
             case .ios:
                 return "\(opens) on iOS: iOS gives a URL to the app whose entry of the file decides it first."
             }
@@ -81,8 +83,10 @@ struct LinkSpaceMoves {
                     if was?.id != to.id { move = (was, to, true) }
                 }
                 guard let move, seen.insert("\(position) \(platform.rawValue) \(move.to.id) \(move.older)").inserted else { continue }
-                moves.append(Move(position: position, path: rule.component.path ?? "*", exclude: rule.exclude == true, platform: platform,
-                                  url: url.text, from: move.from, to: move.to, olderAndroidOnly: move.older, dynamicRules: dynamic))
+                moves.append(
+                    Move(
+                        position: position, path: rule.component.path ?? "*", exclude: rule.exclude == true, platform: platform,
+                        url: url.text, from: move.from, to: move.to, olderAndroidOnly: move.older, dynamicRules: dynamic))
             }
         }
     }

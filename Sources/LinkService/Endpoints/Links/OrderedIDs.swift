@@ -16,11 +16,13 @@ struct OrderedIDs {
     subscript(index: Int) -> UUID {
         var generator = SystemRandomNumberGenerator()
         let high = generator.next() as UInt64, low = generator.next() as UInt64
-        var bytes = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(truncatingIfNeeded: high >> 24), UInt8(truncatingIfNeeded: high >> 16),
-                     UInt8(truncatingIfNeeded: high >> 8) & 0x0F | 0x40, UInt8(truncatingIfNeeded: high),
-                     UInt8(truncatingIfNeeded: low >> 56) & 0x3F | 0x80, UInt8(truncatingIfNeeded: low >> 48), UInt8(truncatingIfNeeded: low >> 40),
-                     UInt8(truncatingIfNeeded: low >> 32), UInt8(truncatingIfNeeded: low >> 24), UInt8(truncatingIfNeeded: low >> 16),
-                     UInt8(truncatingIfNeeded: low >> 8), UInt8(truncatingIfNeeded: low))
+        var bytes = (
+            UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(truncatingIfNeeded: high >> 24), UInt8(truncatingIfNeeded: high >> 16),
+            UInt8(truncatingIfNeeded: high >> 8) & 0x0F | 0x40, UInt8(truncatingIfNeeded: high),
+            UInt8(truncatingIfNeeded: low >> 56) & 0x3F | 0x80, UInt8(truncatingIfNeeded: low >> 48), UInt8(truncatingIfNeeded: low >> 40),
+            UInt8(truncatingIfNeeded: low >> 32), UInt8(truncatingIfNeeded: low >> 24), UInt8(truncatingIfNeeded: low >> 16),
+            UInt8(truncatingIfNeeded: low >> 8), UInt8(truncatingIfNeeded: low)
+        )
         let value = start + UInt32(index)
         bytes.0 = UInt8(value >> 24)
         bytes.1 = UInt8((value >> 16) & 0xFF)

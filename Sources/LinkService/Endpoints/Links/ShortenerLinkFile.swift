@@ -23,19 +23,26 @@ enum ShortenerLinkFile {
     static func names(_ format: Format) -> [(Field, [String])] {
         switch format {
         case .bitly:
-            [(.shortLink, ["link", "bitlink", "shortlink", "shorturl"]), (.customShortLinks, ["custombitlinks", "custombitlink", "custombackhalf"]),
-             (.url, ["longurl", "destination", "destinationurl", "url"]), (.name, ["title"]), (.tags, ["tags"]),
-             (.createdAt, ["createdat", "created", "creationdate"]), (.archived, ["archived"])]
+            [
+                (.shortLink, ["link", "bitlink", "shortlink", "shorturl"]),
+                (.customShortLinks, ["custombitlinks", "custombitlink", "custombackhalf"]),
+                (.url, ["longurl", "destination", "destinationurl", "url"]), (.name, ["title"]), (.tags, ["tags"]),
+                (.createdAt, ["createdat", "created", "creationdate"]), (.archived, ["archived"]),
+            ]
         case .rebrandly:
-            [(.shortLink, ["shorturl", "shortlink", "link"]), (.domain, ["domain", "domainname", "domainfullname"]),
-             (.slug, ["slashtag"]), (.url, ["destination", "destinationurl", "url"]), (.name, ["title"]), (.tags, ["tags"]),
-             (.createdAt, ["createdat", "created"])]
+            [
+                (.shortLink, ["shorturl", "shortlink", "link"]), (.domain, ["domain", "domainname", "domainfullname"]),
+                (.slug, ["slashtag"]), (.url, ["destination", "destinationurl", "url"]), (.name, ["title"]), (.tags, ["tags"]),
+                (.createdAt, ["createdat", "created"]),
+            ]
         case .dub:
-            [(.shortLink, ["shortlink", "link"]), (.domain, ["domain"]), (.slug, ["key"]), (.url, ["url", "destinationurl"]),
-             (.previewTitle, ["title"]), (.previewDescription, ["description"]), (.previewImage, ["image"]),
-             (.tags, ["tags", "tagnames"]), (.createdAt, ["createdat"]), (.archived, ["archived"]), (.expiresAt, ["expiresat"]),
-             (.utmSource, ["utmsource"]), (.utmMedium, ["utmmedium"]), (.utmCampaign, ["utmcampaign"]), (.utmTerm, ["utmterm"]),
-             (.utmContent, ["utmcontent"]), (.ios, ["ios"]), (.android, ["android"]), (.geo, ["geo"])]
+            [
+                (.shortLink, ["shortlink", "link"]), (.domain, ["domain"]), (.slug, ["key"]), (.url, ["url", "destinationurl"]),
+                (.previewTitle, ["title"]), (.previewDescription, ["description"]), (.previewImage, ["image"]),
+                (.tags, ["tags", "tagnames"]), (.createdAt, ["createdat"]), (.archived, ["archived"]), (.expiresAt, ["expiresat"]),
+                (.utmSource, ["utmsource"]), (.utmMedium, ["utmmedium"]), (.utmCampaign, ["utmcampaign"]), (.utmTerm, ["utmterm"]),
+                (.utmContent, ["utmcontent"]), (.ios, ["ios"]), (.android, ["android"]), (.geo, ["geo"]),
+            ]
         }
     }
 
@@ -76,8 +83,10 @@ enum ShortenerLinkFile {
     /// Reads one data row. `domain` (`?domain=`) puts the link on that domain, its back-half kept; otherwise the
     /// short link's own host is its domain. An archived link is imported already expired (at its creation time,
     /// else `now`).
-    static func read(_ cells: [String], header: [Field?], names columnNames: [Field: String], format: Format,
-                     domain: String?, now: Date) -> Read {
+    static func read(
+        _ cells: [String], header: [Field?], names columnNames: [Field: String], format: Format,
+        domain: String?, now: Date
+    ) -> Read {
         var cell: [Field: String] = [:]
         for (position, field) in header.enumerated() {
             guard let field, position < cells.count else { continue }
@@ -93,7 +102,8 @@ enum ShortenerLinkFile {
             pointers.append((column(field), pointer))
         }
         if cell.values.contains(where: { $0.utf8.contains(0) }) {
-            return Read(problems: [("", "A cell contains a NUL character, which linkd does not accept.")], columns: LinkColumns(columns: []))
+            return Read(
+                problems: [("", "A cell contains a NUL character, which linkd does not accept.")], columns: LinkColumns(columns: []))
         }
 
         // Where: the short link (a custom back-half first, for Bitly), or the domain and slug columns.
@@ -112,17 +122,23 @@ enum ShortenerLinkFile {
             }
         }
         if slug == "_root" || (format == .dub && slug == nil && cell[.shortLink].flatMap(split)?.path.isEmpty == true) {
-            return Read(skipped: "A domain's root link: linkd serves the domain's root itself (its web fallback).", columns: LinkColumns(columns: []))
+            return Read(
+                skipped: "A domain's root link: linkd serves the domain's root itself (its web fallback).",
+                columns: LinkColumns(columns: []))
         }
         if let domain { host = domain }
         guard let host, let slug, !slug.isEmpty else {
-            if problems.isEmpty { problems.append((column(slug == nil ? slugField : domainField), "The row has no short link (its domain and back-half).")) }
+            if problems.isEmpty {
+                problems.append((column(slug == nil ? slugField : domainField), "The row has no short link (its domain and back-half)."))
+            }
             return Read(problems: problems, columns: LinkColumns(columns: []))
         }
         put(domainField, "/domain", .string(host))
         put(slugField, "/slug", .string(slug))
 
-        if let url = cell[.url] { put(.url, "/url", .string(url)) } else {
+        if let url = cell[.url] {
+            put(.url, "/url", .string(url))
+        } else {
             problems.append((column(.url), "The row has no destination URL."))
         }
         let texts: [(Field, String)] = [
@@ -140,7 +156,10 @@ enum ShortenerLinkFile {
             var created: Date?
             if let text = cell[.createdAt] {
                 created = RFC3339.date(zoneWithColon(text), lenient: true)
-                if created == nil { problems.append((column(.createdAt), "\(column(.createdAt)) must be an RFC 3339 timestamp (2024-03-01T09:30:00+0000 or …Z).")) }
+                if created == nil {
+                    problems.append(
+                        (column(.createdAt), "\(column(.createdAt)) must be an RFC 3339 timestamp (2024-03-01T09:30:00+0000 or …Z)."))
+                }
             }
             put(.archived, "/expiresAt", .timestamp(min(created ?? now, now)))
         }
@@ -150,29 +169,39 @@ enum ShortenerLinkFile {
         for (field, platform) in [(Field.ios, "ios"), (.android, "android")] {
             guard let url = cell[field] else { continue }
             pointers.append((column(field), "/targets/\(targets.count)"))
-            targets.append(.object(["name": .string(platform), "conditions": .object(["platforms": .array([.object(["platform": .string(platform)])])]),
-                                    "url": .string(url)]))
+            targets.append(
+                .object([
+                    "name": .string(platform), "conditions": .object(["platforms": .array([.object(["platform": .string(platform)])])]),
+                    "url": .string(url),
+                ]))
         }
         if let geo = cell[.geo] {
             if let value = try? JSONValue.parse(geo), case .object(let members) = value,
-               members.allSatisfy({ $0.value.stringValue != nil }) {
+                members.allSatisfy({ $0.value.stringValue != nil })
+            {
                 // Countries sending visitors to the same URL make one target, in the order of their first country.
                 var groups: [(url: String, countries: [String])] = []
                 for member in members {
                     let url = member.value.stringValue!
-                    if let index = groups.firstIndex(where: { $0.url == url }) { groups[index].countries.append(member.key) } else {
+                    if let index = groups.firstIndex(where: { $0.url == url }) {
+                        groups[index].countries.append(member.key)
+                    } else {
                         groups.append((url, [member.key]))
                     }
                 }
                 for group in groups {
                     let listed = "geo " + group.countries.joined(separator: " ")
                     pointers.append((column(.geo), "/targets/\(targets.count)"))
-                    targets.append(.object(["name": .string(listed.count <= 100 ? listed : "geo \(targets.count + 1)"),
-                                            "conditions": .object(["countries": .array(group.countries.map(JSONValue.string))]),
-                                            "url": .string(group.url)]))
+                    targets.append(
+                        .object([
+                            "name": .string(listed.count <= 100 ? listed : "geo \(targets.count + 1)"),
+                            "conditions": .object(["countries": .array(group.countries.map(JSONValue.string))]),
+                            "url": .string(group.url),
+                        ]))
                 }
             } else {
-                problems.append((column(.geo), "geo must be a JSON object of country codes and URLs, such as {\"DE\":\"https://example.de\"}."))
+                problems.append(
+                    (column(.geo), "geo must be a JSON object of country codes and URLs, such as {\"DE\":\"https://example.de\"}."))
             }
         }
         if !targets.isEmpty { values.append(("/targets", .array(targets))) }
@@ -183,7 +212,8 @@ enum ShortenerLinkFile {
     static func zoneWithColon(_ text: String) -> String {
         let zone = text.suffix(5)
         guard text.count > 19, let sign = zone.first, sign == "+" || sign == "-", zone.dropFirst().allSatisfy(\.isASCII),
-              zone.dropFirst().allSatisfy(\.isNumber) else { return text }
+            zone.dropFirst().allSatisfy(\.isNumber)
+        else { return text }
         return text.dropLast(2) + ":" + text.suffix(2)
     }
 

@@ -16,14 +16,18 @@ struct MemberHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/members", "listMembers", "List the workspace's members and their roles", tag: "Members", scope: .read,
-                     success: .page("Member"), list),
-            Endpoint(.PATCH, "/v1/members/{personId}", "updateMember", "Change a member's role", tag: "Members", scope: .admin,
-                     description: "Nobody gives a role above their own. The last owner cannot be demoted (409).",
-                     body: "MemberUpdate", success: .json(200, "Member"), errors: [409], update),
-            Endpoint(.DELETE, "/v1/members/{personId}", "removeMember", "Remove a member; their sessions end at once", tag: "Members",
-                     scope: .admin, description: "The person keeps their account and their other workspaces. The last owner cannot be removed (409).",
-                     success: .noContent, errors: [409], remove),
+            Endpoint(
+                .GET, "/v1/members", "listMembers", "List the workspace's members and their roles", tag: "Members", scope: .read,
+                success: .page("Member"), list),
+            Endpoint(
+                .PATCH, "/v1/members/{personId}", "updateMember", "Change a member's role", tag: "Members", scope: .admin,
+                description: "Nobody gives a role above their own. The last owner cannot be demoted (409).",
+                body: "MemberUpdate", success: .json(200, "Member"), errors: [409], update),
+            Endpoint(
+                .DELETE, "/v1/members/{personId}", "removeMember", "Remove a member; their sessions end at once", tag: "Members",
+                scope: .admin,
+                description: "The person keeps their account and their other workspaces. The last owner cannot be removed (409).",
+                success: .noContent, errors: [409], remove),
         ]
     }
 
@@ -55,7 +59,8 @@ struct MemberHandlers: EndpointGroup {
             guard let after = try MembershipStore.member(person, of: principal.workspaceID, on: connection) else {
                 throw ServiceError.notFound("The member")
             }
-            try AuditStore.record(on: connection, principal, .update, type: "member", id: person.canonicalText, before: member.json, after: after.json)
+            try AuditStore.record(
+                on: connection, principal, .update, type: "member", id: person.canonicalText, before: member.json, after: after.json)
             return after
         }
         return Response.json(after.json.serializedBytes)

@@ -9,8 +9,10 @@ enum OpenAPIDocument {
     ///   - endpoints: the endpoints to describe; those not documented (the console's pages) are left out.
     ///   - schemas: the components they name, besides the shared problems (`APISchemas.problems`).
     ///   - events: the webhook events linkd sends (OpenAPI 3.1's `webhooks`), each with the component of its body.
-    static func build(_ endpoints: [Endpoint], schemas: [(name: String, schema: Schema)],
-                      events: [(name: String, summary: String, schema: String)] = []) -> JSONValue {
+    static func build(
+        _ endpoints: [Endpoint], schemas: [(name: String, schema: Schema)],
+        events: [(name: String, summary: String, schema: String)] = []
+    ) -> JSONValue {
         let operations = endpoints.filter(\.isDocumented)
         return .object([
             "openapi": .string("3.1.0"),
@@ -24,17 +26,27 @@ enum OpenAPIDocument {
 
     /// One `POST` per event: the signed body a subscription's URL receives (docs/WEBHOOKS.md).
     private static func webhooks(_ events: [(name: String, summary: String, schema: String)]) -> JSONValue {
-        .object(events.map { event in
-            JSONMember(key: event.name, value: .object(["post": .object([
-                "summary": .string(event.summary),
-                "description": .string("Sent with the Standard Webhooks headers `webhook-id` (the event's id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the subscription's secret)."),
-                "requestBody": .object(["required": .bool(true), "content": jsonContent(.ref(event.schema))]),
-                "responses": .object([
-                    "2XX": .object(["description": .string("Taken: the delivery is done.")]),
-                    "default": .object(["description": .string("Any other answer, or none within the timeout, is a failure: the event is sent again later.")]),
-                ]),
-            ])]))
-        })
+        .object(
+            events.map { event in
+                JSONMember(
+                    key: event.name,
+                    value: .object([
+                        "post": .object([
+                            "summary": .string(event.summary),
+                            "description": .string(
+                                "Sent with the Standard Webhooks headers `webhook-id` (the event's id), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the subscription's secret)."
+                            ),
+                            "requestBody": .object(["required": .bool(true), "content": jsonContent(.ref(event.schema))]),
+                            "responses": .object([
+                                "2XX": .object(["description": .string("Taken: the delivery is done.")]),
+                                "default": .object([
+                                    "description": .string(
+                                        "Any other answer, or none within the timeout, is a failure: the event is sent again later.")
+                                ]),
+                            ]),
+                        ])
+                    ]))
+            })
     }
 
     /// Path parameters by name: what every `{name}` in a template means.
@@ -42,11 +54,17 @@ enum OpenAPIDocument {
         "id": (.uuid, "The resource's id (a UUID), as returned in `id` and in `Location`."),
         "teamId": (Schema.teamID, "The Apple team ID."),
         "name": (Schema.identifier, "The destination type's name."),
-        "language": (Schema.enumeration(CodegenLanguage.allCases.map(\.rawValue)), "The generated router's language, or `fixtures` (docs/CODEGEN.md)."),
+        "language": (
+            Schema.enumeration(CodegenLanguage.allCases.map(\.rawValue)),
+            "The generated router's language, or `fixtures` (docs/CODEGEN.md)."
+        ),
         "n": (Schema.integer(minimum: 1, maximum: Int(Int32.max)), "The number of a version of the domain's association files."),
         "deliveryId": (Schema.string(pattern: "^[0-9]{1,19}$"), "A webhook delivery's id, as the delivery log shows it."),
         "personId": (.uuid, "A person's id, as the member list shows it in `person.id`."),
-        "host": (Schema.hostname, "The domain's hostname, e.g. `links.example.com` or `*.example.com` (percent-encode `*` as `%2A` if your client insists)."),
+        "host": (
+            Schema.hostname,
+            "The domain's hostname, e.g. `links.example.com` or `*.example.com` (percent-encode `*` as `%2A` if your client insists)."
+        ),
     ]
 
     /// The tags, in the order the reference shows them.
@@ -56,7 +74,10 @@ enum OpenAPIDocument {
         ("Resolve", "What a link opens: the same semantics iOS applies, then the typed destination."),
         ("Links", "Links built from typed destinations: universal and custom-scheme URLs."),
         ("Keys", "API keys of the caller's workspace (admin scope), and which key is calling (any scope)."),
-        ("Sessions", "People signing in with an email and a password: their sessions (a cookie), switching workspace, signing out, setting a password."),
+        (
+            "Sessions",
+            "People signing in with an email and a password: their sessions (a cookie), switching workspace, signing out, setting a password."
+        ),
         ("Teams", "Apple team IDs."),
         ("Apps", "iOS and Android apps."),
         ("Destinations", "The typed in-app screens of an app that links resolve to."),
@@ -68,14 +89,18 @@ enum OpenAPIDocument {
         ("Webhooks", "Signed events sent to a workspace's subscribers (Standard Webhooks), and their delivery log (admin scope)."),
         ("Single sign-on", "A workspace's OpenID Connect provider (owners only), and signing in through it from a browser."),
         ("Analytics", "Hits (resolves and clicks) counted from hourly rollups: time series, top lists, summary; JSON or CSV."),
-        ("Events", "Installs, opens and named events reported by apps and servers, each attributed to the link that brought it (docs/EVENTS.md)."),
+        (
+            "Events",
+            "Installs, opens and named events reported by apps and servers, each attributed to the link that brought it (docs/EVENTS.md)."
+        ),
     ]
 
     private static let info: JSONValue = .object([
         "title": .string("linkd"),
         "version": .string("1"),
         "summary": .string("Self-hosted deep links: apps, link domains, ordered path rules, association files, resolve and analytics."),
-        "description": .string("""
+        "description": .string(
+            """
             Conventions of every `/v1` call:
 
             - **Authentication**: `Authorization: Bearer <key>`. Keys belong to one workspace and have a scope \
@@ -112,16 +137,17 @@ enum OpenAPIDocument {
             if byPath[operation.path] == nil { order.append(operation.path) }
             byPath[operation.path, default: []].append(operation)
         }
-        return .object(order.map { path in
-            let operations = byPath[path]!
-            var members: [JSONMember] = []
-            let names = operations[0].pathParameterNames
-            if !names.isEmpty { members.append(JSONMember(key: "parameters", value: .array(names.map(pathParameter)))) }
-            for operation in operations {
-                members.append(JSONMember(key: operation.method.rawValue.lowercased(), value: json(operation)))
-            }
-            return JSONMember(key: path, value: .object(members))
-        })
+        return .object(
+            order.map { path in
+                let operations = byPath[path]!
+                var members: [JSONMember] = []
+                let names = operations[0].pathParameterNames
+                if !names.isEmpty { members.append(JSONMember(key: "parameters", value: .array(names.map(pathParameter)))) }
+                for operation in operations {
+                    members.append(JSONMember(key: operation.method.rawValue.lowercased(), value: json(operation)))
+                }
+                return JSONMember(key: path, value: .object(members))
+            })
     }
 
     private static func pathParameter(_ name: String) -> JSONValue {
@@ -144,7 +170,8 @@ enum OpenAPIDocument {
         var description = operation.description ?? ""
         if case .key(let scope) = operation.access {
             let roles = operation.allowedRoles.map { "`\($0.rawValue)`" }.joined(separator: ", ")
-            description += (description.isEmpty ? "" : "\n\n")
+            description +=
+                (description.isEmpty ? "" : "\n\n")
                 + "Needs a key with the `\(scope.rawValue)` scope, and a caller acting as one of the roles \(roles) (`x-linkd-roles`)."
         }
         if !description.isEmpty { members.append(JSONMember(key: "description", value: .string(description))) }
@@ -156,38 +183,46 @@ enum OpenAPIDocument {
         var parameters: [JSONValue] = []
         if case .page = operation.success { parameters += [reference("parameters", "Limit"), reference("parameters", "Cursor")] }
         for query in operation.query {
-            parameters.append(.object([
-                "name": .string(query.name), "in": .string("query"), "required": .bool(query.required),
-                "description": .string(query.description), "schema": query.schema.json,
-            ]))
+            parameters.append(
+                .object([
+                    "name": .string(query.name), "in": .string("query"), "required": .bool(query.required),
+                    "description": .string(query.description), "schema": query.schema.json,
+                ]))
         }
         if operation.ifMatch { parameters.append(reference("parameters", "IfMatch")) }
         if operation.conditional { parameters += [reference("parameters", "IfNoneMatch"), reference("parameters", "IfModifiedSince")] }
         if !parameters.isEmpty { members.append(JSONMember(key: "parameters", value: .array(parameters))) }
 
         if let body = operation.body {
-            members.append(JSONMember(key: "requestBody", value: .object([
-                "required": .bool(body.required),
-                "content": body.media.isEmpty ? .object(["application/json": .object(["schema": Schema.ref(body.schema).json])])
-                    : .object(body.media.map { JSONMember(key: $0.mediaType, value: .object(["schema": $0.schema.json])) }),
-            ])))
+            members.append(
+                JSONMember(
+                    key: "requestBody",
+                    value: .object([
+                        "required": .bool(body.required),
+                        "content": body.media.isEmpty
+                            ? .object(["application/json": .object(["schema": Schema.ref(body.schema).json])])
+                            : .object(body.media.map { JSONMember(key: $0.mediaType, value: .object(["schema": $0.schema.json])) }),
+                    ])))
         }
 
         var responses = [success(operation)]
         if operation.conditional { responses.append(JSONMember(key: "304", value: reference("responses", "NotModified"))) }
         for status in operation.errorStatuses {
             guard let response = errorResponses.first(where: { $0.status == status }) else {
-                preconditionFailure("\(operation.operationID): no reusable response for status \(status); add one to OpenAPIDocument.errorResponses")
+                preconditionFailure(
+                    "\(operation.operationID): no reusable response for status \(status); add one to OpenAPIDocument.errorResponses")
             }
             responses.append(JSONMember(key: String(status), value: reference("responses", response.name)))
         }
         if case .key = operation.access { responses.append(JSONMember(key: "default", value: reference("responses", "Error"))) }
         members.append(JSONMember(key: "responses", value: .object(responses)))
 
-        let security: JSONValue = switch operation.access {
-        case .public: .array([])
-        case .key(let scope): .array([.object(["bearerAuth": .array([.string(scope.rawValue)])]), .object(["sessionCookie": .array([])])])
-        }
+        let security: JSONValue =
+            switch operation.access {
+            case .public: .array([])
+            case .key(let scope):
+                .array([.object(["bearerAuth": .array([.string(scope.rawValue)])]), .object(["sessionCookie": .array([])])])
+            }
         members.append(JSONMember(key: "security", value: security))
         return .object(members)
     }
@@ -196,13 +231,19 @@ enum OpenAPIDocument {
         let (status, description, headers, content): (Int, String, [String], JSONValue?)
         switch operation.success {
         case .resource(let name):
-            (status, description, headers, content) = (200, "The resource; its `ETag` is the version to send in `If-Match`.", ["ETag"], jsonContent(.ref(name)))
+            (status, description, headers, content) = (
+                200, "The resource; its `ETag` is the version to send in `If-Match`.", ["ETag"], jsonContent(.ref(name))
+            )
         case .created(let name, let etag):
-            (status, description, headers, content) = (201, "Created; `Location` is the new resource's path.", etag ? ["Location", "ETag"] : ["Location"], jsonContent(.ref(name)))
+            (status, description, headers, content) = (
+                201, "Created; `Location` is the new resource's path.", etag ? ["Location", "ETag"] : ["Location"], jsonContent(.ref(name))
+            )
         case .page(let name, let csv):
             var media = [JSONMember(key: "application/json", value: .object(["schema": Schema.ref(name + "Page").json]))]
             if let csv { media.append(JSONMember(key: "text/csv", value: .object(["schema": csv.json]))) }
-            (status, description, headers, content) = (200, "One page, in a stable order; `next` and the `Link` header give the next page.", ["Link"], .object(media))
+            (status, description, headers, content) = (
+                200, "One page, in a stable order; `next` and the `Link` header give the next page.", ["Link"], .object(media)
+            )
         case .noContent:
             (status, description, headers, content) = (204, "Done; no body.", [], nil)
         case .json(let code, let name, let names):
@@ -210,9 +251,13 @@ enum OpenAPIDocument {
         case .content(let code, let mediaType, let schema):
             (status, description, headers, content) = (code, "OK.", [], .object([mediaType: .object(["schema": schema.json])]))
         case .alternatives(let code, let media):
-            (status, description, headers, content) = (code, "OK.", [], .object(media.map {
-                JSONMember(key: $0.mediaType, value: .object(["schema": $0.schema.json]))
-            }))
+            (status, description, headers, content) = (
+                code, "OK.", [],
+                .object(
+                    media.map {
+                        JSONMember(key: $0.mediaType, value: .object(["schema": $0.schema.json]))
+                    })
+            )
         }
         var members = [JSONMember(key: "description", value: .string(operation.successDescription ?? description))]
         if !headers.isEmpty {
@@ -234,21 +279,43 @@ enum OpenAPIDocument {
 
     /// The reusable error responses, by status.
     static let errorResponses: [(status: Int, name: String, description: String, schema: String)] = [
-        (400, "BadRequest", "Malformed: the request itself (its request line, `Host` or `Content-Length`), a body that is not JSON, or `limit`, `cursor` or another query parameter.", "Problem"),
+        (
+            400, "BadRequest",
+            "Malformed: the request itself (its request line, `Host` or `Content-Length`), a body that is not JSON, or `limit`, `cursor` or another query parameter.",
+            "Problem"
+        ),
         (401, "Unauthorized", "No API key, or an unknown or revoked one.", "Problem"),
-        (403, "Forbidden", "The key's scope, or the role the caller acts as (`x-linkd-roles`), does not allow this call; or a session cookie came with a request from another origin, or a write with it did not show its origin.", "Problem"),
+        (
+            403, "Forbidden",
+            "The key's scope, or the role the caller acts as (`x-linkd-roles`), does not allow this call; or a session cookie came with a request from another origin, or a write with it did not show its origin.",
+            "Problem"
+        ),
         (404, "NotFound", "No such resource in the caller's workspace (another workspace's resources answer exactly this).", "Problem"),
         (409, "Conflict", "The change conflicts with another resource: a duplicate, or one still in use.", "Problem"),
         (410, "Gone", "The resource is gone for good: a click token that was claimed already or expired.", "Problem"),
-        (412, "PreconditionFailed", "`If-Match` does not name the current ETag: the resource changed since it was read. Read it again and retry.", "Problem"),
+        (
+            412, "PreconditionFailed",
+            "`If-Match` does not name the current ETag: the resource changed since it was read. Read it again and retry.", "Problem"
+        ),
         (413, "ContentTooLarge", "The body is larger than the server accepts (1 MiB by default); nothing was read or changed.", "Problem"),
         (414, "URITooLong", "The request target (path and query) is longer than the server accepts (8 KiB by default).", "Problem"),
-        (415, "UnsupportedMediaType", "The body is not sent as `Content-Type: application/json` (or, where the operation takes another, one of its media types).", "Problem"),
-        (422, "ValidationFailed", "The body is JSON but invalid; `errors` points at every offending field, unknown ones included.", "ValidationProblem"),
+        (
+            415, "UnsupportedMediaType",
+            "The body is not sent as `Content-Type: application/json` (or, where the operation takes another, one of its media types).",
+            "Problem"
+        ),
+        (
+            422, "ValidationFailed", "The body is JSON but invalid; `errors` points at every offending field, unknown ones included.",
+            "ValidationProblem"
+        ),
         (429, "TooManyRequests", "Too many failed attempts (sign-ins): wait the seconds `Retry-After` says.", "Problem"),
         (431, "HeadersTooLarge", "The header section is larger than the server accepts (16 KiB by default).", "Problem"),
         (502, "BadGateway", "A server linkd must ask could not be asked or answered wrongly: a workspace's identity provider.", "Problem"),
-        (503, "ServiceUnavailable", "Temporarily unable: the database is unreachable or not answering (with `Retry-After`), or its migrations are pending or inconsistent. `/readyz` says which in `database`: `unreachable`, `not-answering` or `ok`. Also, for any operation, every connection busy at the server's connection limit (`Retry-After: 1`).", "Problem"),
+        (
+            503, "ServiceUnavailable",
+            "Temporarily unable: the database is unreachable or not answering (with `Retry-After`), or its migrations are pending or inconsistent. `/readyz` says which in `database`: `unreachable`, `not-answering` or `ok`. Also, for any operation, every connection busy at the server's connection limit (`Retry-After: 1`).",
+            "Problem"
+        ),
         (505, "HTTPVersionNotSupported", "The request's HTTP version is not 1.0 or 1.1.", "Problem"),
     ]
 
@@ -261,11 +328,20 @@ enum OpenAPIDocument {
         var responses = errorResponses.map { response in
             JSONMember(key: response.name, value: problemResponse(response.description, schema: response.schema))
         }
-        responses.append(JSONMember(key: "Error", value: problemResponse("Any other failure: 500 (details stay in the server's log), or 503 with `Retry-After` while the database is unavailable (a key this node has not verified before cannot be checked then).", schema: "Problem")))
-        responses.append(JSONMember(key: "NotModified", value: .object([
-            "description": .string("The client's copy is current (its `If-None-Match` or `If-Modified-Since`); no body."),
-            "headers": .object(["ETag", "Last-Modified", "Cache-Control"].map { JSONMember(key: $0, value: reference("headers", $0)) }),
-        ])))
+        responses.append(
+            JSONMember(
+                key: "Error",
+                value: problemResponse(
+                    "Any other failure: 500 (details stay in the server's log), or 503 with `Retry-After` while the database is unavailable (a key this node has not verified before cannot be checked then).",
+                    schema: "Problem")))
+        responses.append(
+            JSONMember(
+                key: "NotModified",
+                value: .object([
+                    "description": .string("The client's copy is current (its `If-None-Match` or `If-Modified-Since`); no body."),
+                    "headers": .object(
+                        ["ETag", "Last-Modified", "Cache-Control"].map { JSONMember(key: $0, value: reference("headers", $0)) }),
+                ])))
         return .object([
             "schemas": .object(schemas),
             "responses": .object(responses),
@@ -292,38 +368,55 @@ enum OpenAPIDocument {
                 ]),
                 "IfMatch": .object([
                     "name": .string("If-Match"), "in": .string("header"), "required": .bool(false),
-                    "description": .string("The `ETag` the change is based on; 412 when the resource has changed since. Absent or `*`: no check."),
+                    "description": .string(
+                        "The `ETag` the change is based on; 412 when the resource has changed since. Absent or `*`: no check."),
                     "schema": Schema.string.example(.string("\"v3\"")).json,
                 ]),
             ]),
             "headers": .object([
-                "ETag": .object(["description": .string("The resource's version (`\"v3\"`): send it in `If-Match`."), "schema": Schema.string.json]),
+                "ETag": .object([
+                    "description": .string("The resource's version (`\"v3\"`): send it in `If-Match`."), "schema": Schema.string.json,
+                ]),
                 "Location": .object(["description": .string("Path of the created resource."), "schema": Schema.string.json]),
                 "Last-Modified": .object(["description": .string("When the file last changed (HTTP date)."), "schema": Schema.string.json]),
                 "Cache-Control": .object(["description": .string("How long caches may keep the file."), "schema": Schema.string.json]),
-                "Link": .object(["description": .string("`<next page>; rel=\"next\"` when there is another page."), "schema": Schema.string.json]),
-                "Set-Cookie": .object(["description": .string("The session cookie: `linkd_session=<token>; Path=/; Max-Age=…; HttpOnly; SameSite=Lax` (and `Secure` over HTTPS)."),
-                                       "schema": Schema.string.json]),
+                "Link": .object([
+                    "description": .string("`<next page>; rel=\"next\"` when there is another page."), "schema": Schema.string.json,
+                ]),
+                "Set-Cookie": .object([
+                    "description": .string(
+                        "The session cookie: `linkd_session=<token>; Path=/; Max-Age=…; HttpOnly; SameSite=Lax` (and `Secure` over HTTPS)."),
+                    "schema": Schema.string.json,
+                ]),
             ]),
             "securitySchemes": .object([
                 "bearerAuth": .object([
                     "type": .string("http"), "scheme": .string("bearer"), "bearerFormat": .string("lk_<key id>_<secret>"),
-                    "description": .string("An API key (`linkd keys create` or `POST /v1/keys`). The role named by an operation's requirement is the scope it needs."),
+                    "description": .string(
+                        "An API key (`linkd keys create` or `POST /v1/keys`). The role named by an operation's requirement is the scope it needs."
+                    ),
                 ]),
                 "sessionCookie": .object([
                     "type": .string("apiKey"), "in": .string("cookie"), "name": .string("linkd_session"),
-                    "description": .string("A person's session (`POST /v1/sessions`), used when no `Authorization` header is sent: the person acts in the session's workspace with their role there (viewer: `read`, editor: `write`, admin and owner: `admin`). Only from this server's origin; writes need `Origin` or `Sec-Fetch-Site: same-origin`."),
+                    "description": .string(
+                        "A person's session (`POST /v1/sessions`), used when no `Authorization` header is sent: the person acts in the session's workspace with their role there (viewer: `read`, editor: `write`, admin and owner: `admin`). Only from this server's origin; writes need `Origin` or `Sec-Fetch-Site: same-origin`."
+                    ),
                 ]),
             ]),
         ])
     }
 
     private static func page(of name: String) -> Schema {
-        Schema.object([
-            .required("items", Schema.array(.ref(name))),
-            .required("next", Schema.string.nullable.described("Path and query of the next page; `null` on the last page.")),
-            .optional("total", Schema.integer(minimum: 0).described("How many items the list holds with its filters, counted with the first page (a list that counts: links).")),
-        ], closed: false).described("One page of a list.")
+        Schema.object(
+            [
+                .required("items", Schema.array(.ref(name))),
+                .required("next", Schema.string.nullable.described("Path and query of the next page; `null` on the last page.")),
+                .optional(
+                    "total",
+                    Schema.integer(minimum: 0).described(
+                        "How many items the list holds with its filters, counted with the first page (a list that counts: links).")),
+            ], closed: false
+        ).described("One page of a list.")
     }
 
     private static func problemResponse(_ description: String, schema: String) -> JSONValue {

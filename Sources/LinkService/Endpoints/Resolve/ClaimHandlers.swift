@@ -17,12 +17,14 @@ struct ClaimHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.POST, "/v1/deferred/claim", "claimDeferredLink", "Claim a click token once: the link a person clicked before installing",
-                     tag: "Resolve", access: .public,
-                     description: """
-                        The app calls this on its first launch with the token it found in the Play Install Referrer (`linkd_token=<token>`)                         or, on iOS with `deferredClipboard`, in the claim link on the pasteboard (`https://<domain>/_linkd/claim/<token>`).                         The answer is the resolve answer of the clicked link, once: a second claim and an expired token are 410, an unknown                         one 404. The token is the credential (128 random bits, single use; only its hash is stored), so no key is needed.                         Deterministic only: no IP address, no fingerprint, no probabilistic matching. Claims are hits (`source: claim`).
-                        """,
-                     body: "DeferredClaim", success: .json(200, "ResolveResult"), errors: [404, 410]) { request in try claim(request) },
+            Endpoint(
+                .POST, "/v1/deferred/claim", "claimDeferredLink", "Claim a click token once: the link a person clicked before installing",
+                tag: "Resolve", access: .public,
+                description: """
+                    The app calls this on its first launch with the token it found in the Play Install Referrer (`linkd_token=<token>`)                         or, on iOS with `deferredClipboard`, in the claim link on the pasteboard (`https://<domain>/_linkd/claim/<token>`).                         The answer is the resolve answer of the clicked link, once: a second claim and an expired token are 410, an unknown                         one 404. The token is the credential (128 random bits, single use; only its hash is stored), so no key is needed.                         Deterministic only: no IP address, no fingerprint, no probabilistic matching. Claims are hits (`source: claim`).
+                    """,
+                body: "DeferredClaim", success: .json(200, "ResolveResult"), errors: [404, 410]
+            ) { request in try claim(request) }
         ]
     }
 
@@ -34,11 +36,12 @@ struct ClaimHandlers: EndpointGroup {
         case .expired: throw ServiceError.gone("The click token expired.")
         case let .claimed(url, platform, workspace, answer):
             if let resolved = try? resolver.resolve(url, platform: platform == "android" ? .android : .ios, workspace: workspace) {
-                var hit = Hit(resolved: resolved.answer, source: .claim, request: request, agent: agents.classify(request),
-                              workspace: workspace)
+                var hit = Hit(
+                    resolved: resolved.answer, source: .claim, request: request, agent: agents.classify(request),
+                    workspace: workspace)
                 hit.served = .claim
-                hit.isBot = false   // the app asks, with its HTTP library's User-Agent
-                if hit.device == .bot { hit.device = .other }   // the class says bot only with isBot
+                hit.isBot = false // the app asks, with its HTTP library's User-Agent
+                if hit.device == .bot { hit.device = .other } // the class says bot only with isBot
                 if resolved.answer.targeted, let stored = try? JSONValue.parse(answer) {
                     // The target and variant the click was given, which the answer carries through the install.
                     (hit.target, hit.variant) = (stored["target"]?.stringValue, stored["variant"]?.stringValue)

@@ -17,17 +17,18 @@ struct LinkBuildHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.POST, "/v1/links/build", "buildLinks", "The links that open a typed destination: the inverse of resolve", tag: "Links",
-                     scope: .read,
-                     description: """
-                        One link (`{"app", "destination", "domain"?}`) or up to \(LinkBuildHandlers.batchLimit) (`{"links": [...]}`, \
-                        answered in order, a failing item as `{"error": <problem>}`). The first rule in order on the domain (the \
-                        app's `primaryDomain`, else the oldest domain whose rules name it) bound to the destination type whose \
-                        patterns can print the parameters gives the URL, which resolves back to that rule and destination. \
-                        422 with pointers for parameters the destination's schema refuses; 422 naming the reason when no rule \
-                        can print them (raw AASA patterns only) or an earlier rule or exclusion would decide the URL (docs/LINKS.md).
-                        """,
-                     body: "LinkBuildRequest", success: .json(200, "LinkBuildAnswer"), build),
+            Endpoint(
+                .POST, "/v1/links/build", "buildLinks", "The links that open a typed destination: the inverse of resolve", tag: "Links",
+                scope: .read,
+                description: """
+                    One link (`{"app", "destination", "domain"?}`) or up to \(LinkBuildHandlers.batchLimit) (`{"links": [...]}`, \
+                    answered in order, a failing item as `{"error": <problem>}`). The first rule in order on the domain (the \
+                    app's `primaryDomain`, else the oldest domain whose rules name it) bound to the destination type whose \
+                    patterns can print the parameters gives the URL, which resolves back to that rule and destination. \
+                    422 with pointers for parameters the destination's schema refuses; 422 naming the reason when no rule \
+                    can print them (raw AASA patterns only) or an earlier rule or exclusion would decide the URL (docs/LINKS.md).
+                    """,
+                body: "LinkBuildRequest", success: .json(200, "LinkBuildAnswer"), build)
         ]
     }
 
@@ -62,9 +63,11 @@ struct LinkBuildHandlers: EndpointGroup {
 
     /// One link's JSON: `{"universal","scheme"?,"domain","rule":{"id","position"}}`.
     /// - Throws: `ServiceError.validation` with pointers under `body`'s.
-    private func link(_ body: inout JSONObjectReader, _ principal: Principal, builders: inout [ObjectIdentifier: LinkBuilder]) throws -> [UInt8] {
+    private func link(
+        _ body: inout JSONObjectReader, _ principal: Principal, builders: inout [ObjectIdentifier: LinkBuilder]
+    ) throws -> [UInt8] {
         let errors = body.errors
-        let appID = LinkFields.app.read(&body, required: true)   // the app as a link names it
+        let appID = LinkFields.app.read(&body, required: true) // the app as a link names it
         let domainText = body.string("domain", limit: .hostname)
         let destination = DestinationInput(reading: &body, required: true)
         body.finish()
@@ -77,8 +80,10 @@ struct LinkBuildHandlers: EndpointGroup {
         let values = destination!.check(against: declared, errors)
         try errors.check()
         let entry = owner.entry
-        let builder = builders[ObjectIdentifier(entry)] ?? LinkBuilder(
-            domain: entry.compiled, host: Hostname.servingHost(of: entry.hostname), ruleID: { entry.ruleID(at: $0)?.canonicalText })
+        let builder =
+            builders[ObjectIdentifier(entry)]
+            ?? LinkBuilder(
+                domain: entry.compiled, host: Hostname.servingHost(of: entry.hostname), ruleID: { entry.ruleID(at: $0)?.canonicalText })
         builders[ObjectIdentifier(entry)] = builder
         switch builder.build(type, values, for: owner.app) {
         case .success(let link):
@@ -105,15 +110,20 @@ struct LinkBuildHandlers: EndpointGroup {
     /// name the app), else the app's deciding domain (`AppDomains`).
     private func owner(_ appID: UUID, domain: String?, _ principal: Principal, pointer body: JSONObjectReader) throws -> AppDomains.Owner {
         guard let owner = catalog.owner(ofApp: appID), owner.entry.workspaceID == principal.workspaceID else {
-            throw ServiceError.validation([.init(pointer: body.at("app"),
-                detail: "No link domain of this workspace has rules naming the app \(appID.canonicalText) (or there is no such app).")])
+            throw ServiceError.validation([
+                .init(
+                    pointer: body.at("app"),
+                    detail: "No link domain of this workspace has rules naming the app \(appID.canonicalText) (or there is no such app).")
+            ])
         }
         guard let domain else { return owner }
         let hostname = (try? Hostname(domain))?.rawValue ?? domain
         guard let entry = catalog.entry(exactly: hostname), entry.workspaceID == principal.workspaceID,
-              let app = entry.compiled.appsNamedByRules(owner.app.platform).first(where: { $0.id == owner.app.id })
+            let app = entry.compiled.appsNamedByRules(owner.app.platform).first(where: { $0.id == owner.app.id })
         else {
-            throw ServiceError.validation([.init(pointer: body.at("domain"), detail: "\(domain) is not a link domain of this workspace whose rules name the app.")])
+            throw ServiceError.validation([
+                .init(pointer: body.at("domain"), detail: "\(domain) is not a link domain of this workspace whose rules name the app.")
+            ])
         }
         return AppDomains.Owner(app: app, entry: entry)
     }

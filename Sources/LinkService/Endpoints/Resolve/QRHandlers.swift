@@ -13,26 +13,37 @@ struct QRHandlers: EndpointGroup {
     static let sizes = 64...2048
     static let defaultSize = 256
 
-    private static let url = QueryParameter("url", Schema.linkURL.with("maxLength", .integer(2000)),
-                                            "An https link on one of the workspace's link domains.", required: true)
+    private static let url = QueryParameter(
+        "url", Schema.linkURL.with("maxLength", .integer(2000)),
+        "An https link on one of the workspace's link domains.", required: true)
     private static let format = QueryParameter("format", .enumeration(["svg", "png"]), "Drawing (default svg).")
-    private static let size = QueryParameter("size", Schema.integer(minimum: sizes.lowerBound, maximum: sizes.upperBound),
-                                             "Width in pixels (default \(defaultSize)).")
+    private static let size = QueryParameter(
+        "size", Schema.integer(minimum: sizes.lowerBound, maximum: sizes.upperBound),
+        "Width in pixels (default \(defaultSize)).")
     /// `utm_source`, …: each given one is set in the encoded URL's query, replacing the URL's own.
     private static let campaign = Hit.Campaign.Field.allCases.map { field in
-        QueryParameter(field.rawValue, Schema.string(minLength: 1, maxLength: TextLimit.campaign.scalars),
-                       "Set in the encoded URL's query (replacing the URL's own \(field.rawValue)): its taps are counted under it.")
+        QueryParameter(
+            field.rawValue, Schema.string(minLength: 1, maxLength: TextLimit.campaign.scalars),
+            "Set in the encoded URL's query (replacing the URL's own \(field.rawValue)): its taps are counted under it.")
     }
     private static let parameters = [url, format, size] + campaign
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/qr", "getQRCode", "The QR code of a link on one of the workspace's domains", tag: "Resolve", scope: .read, role: .editor,
-                     query: Self.parameters,
-                     success: .alternatives(200, [
-                        ("image/svg+xml", Schema.string.described("An SVG drawing of the code (libqrencode, error correction M, a quiet zone of 4 modules).")),
+            Endpoint(
+                .GET, "/v1/qr", "getQRCode", "The QR code of a link on one of the workspace's domains", tag: "Resolve", scope: .read,
+                role: .editor,
+                query: Self.parameters,
+                success: .alternatives(
+                    200,
+                    [
+                        (
+                            "image/svg+xml",
+                            Schema.string.described(
+                                "An SVG drawing of the code (libqrencode, error correction M, a quiet zone of 4 modules).")
+                        ),
                         ("image/png", Schema.string.described("An 8-bit grayscale PNG, whole pixels per module.")),
-                     ]), qr),
+                    ]), qr)
         ]
     }
 

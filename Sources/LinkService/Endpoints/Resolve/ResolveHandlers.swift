@@ -15,34 +15,44 @@ struct ResolveHandlers: EndpointGroup {
     /// Resolve without a key (the operator's choice): then only the URL's host decides the workspace.
     let isPublic: Bool
 
-    private static let publicResolveNote = "A server started with public resolve also answers without a key; the URL's host then decides the workspace."
+    private static let publicResolveNote =
+        "A server started with public resolve also answers without a key; the URL's host then decides the workspace."
 
-    private static let url = QueryParameter("url", Schema.linkURL.with("maxLength", .integer(2000)),
-                                            "The absolute http(s) link. The whole request target is limited to 8 KiB (414): longer links go to `POST /v1/resolve`.",
-                                            required: true)
+    private static let url = QueryParameter(
+        "url", Schema.linkURL.with("maxLength", .integer(2000)),
+        "The absolute http(s) link. The whole request target is limited to 8 KiB (414): longer links go to `POST /v1/resolve`.",
+        required: true)
     private static let platform = QueryParameter("platform", .enumeration(["ios", "android"]), "Whose apps answer (default ios).")
     /// Read with `Request.flag`, which also takes upper-case spellings.
-    private static let log = QueryParameter("log", Schema.enumeration(["true", "false", "1", "0"]), "Record the lookup as a hit for analytics (default true).")
+    private static let log = QueryParameter(
+        "log", Schema.enumeration(["true", "false", "1", "0"]), "Record the lookup as a hit for analytics (default true).")
 
-    private static let country = QueryParameter("country", Schema.string(pattern: "^([A-Za-z]{2}|unknown)$"),
-                                                "The visitor's country (ISO 3166-1 alpha-2) for a targeted link; default: the caller's address's.")
-    private static let language = QueryParameter("language", Schema.string(maxLength: 200),
-                                                 "The visitor's languages (an `Accept-Language` value, such as `de-AT,en;q=0.5`) for a targeted link; default: the request's.")
-    private static let visitorID = QueryParameter("visitorId", Schema.string(minLength: 1, maxLength: 200),
-                                                  "The visitor's stable id: the key of their variant in a targeted link's experiment (the same id keeps the same variant).")
+    private static let country = QueryParameter(
+        "country", Schema.string(pattern: "^([A-Za-z]{2}|unknown)$"),
+        "The visitor's country (ISO 3166-1 alpha-2) for a targeted link; default: the caller's address's.")
+    private static let language = QueryParameter(
+        "language", Schema.string(maxLength: 200),
+        "The visitor's languages (an `Accept-Language` value, such as `de-AT,en;q=0.5`) for a targeted link; default: the request's.")
+    private static let visitorID = QueryParameter(
+        "visitorId", Schema.string(minLength: 1, maxLength: 200),
+        "The visitor's stable id: the key of their variant in a targeted link's experiment (the same id keeps the same variant).")
     private static let app = QueryParameter("app", Schema.uuid, "The app that asks (for targets with an `apps` condition).")
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.resolve }
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/resolve", "resolveURL", "What a URL opens: app, rule and typed destination", tag: "Resolve", access: .key(.read),
-                     description: Self.publicResolveNote,
-                     query: [Self.url, Self.platform, Self.log, Self.country, Self.language, Self.visitorID, Self.app],
-                     success: .json(200, "ResolveResult")) { request in try resolveOne(request) },
-            Endpoint(.POST, "/v1/resolve", "resolveURLs", "Resolve up to 1000 URLs at once", tag: "Resolve", access: .key(.read),
-                     description: Self.publicResolveNote + " A URL that is not an absolute http(s) URL is a 422 pointing at it.",
-                     body: "ResolveBatchRequest", success: .json(200, "ResolveBatch")) { request in try resolveMany(request) },
+            Endpoint(
+                .GET, "/v1/resolve", "resolveURL", "What a URL opens: app, rule and typed destination", tag: "Resolve", access: .key(.read),
+                description: Self.publicResolveNote,
+                query: [Self.url, Self.platform, Self.log, Self.country, Self.language, Self.visitorID, Self.app],
+                success: .json(200, "ResolveResult")
+            ) { request in try resolveOne(request) },
+            Endpoint(
+                .POST, "/v1/resolve", "resolveURLs", "Resolve up to 1000 URLs at once", tag: "Resolve", access: .key(.read),
+                description: Self.publicResolveNote + " A URL that is not an absolute http(s) URL is a 422 pointing at it.",
+                body: "ResolveBatchRequest", success: .json(200, "ResolveBatch")
+            ) { request in try resolveMany(request) },
         ]
     }
 
@@ -93,7 +103,9 @@ struct ResolveHandlers: EndpointGroup {
         let log = body.bool("log") ?? true
         body.finish()
         let platform: AppPlatform
-        do { platform = try Self.platform(platformName) } catch { errors.add("/platform", "platform must be 'ios' or 'android'."); platform = .ios }
+        do { platform = try Self.platform(platformName) } catch {
+            errors.add("/platform", "platform must be 'ios' or 'android'."); platform = .ios
+        }
         var answers: [ResolveCache.CachedAnswer] = []
         answers.reserveCapacity(urls.count)
         for (index, url) in urls.enumerated() {
@@ -116,8 +128,10 @@ struct ResolveHandlers: EndpointGroup {
     }
 
     private func record(_ answer: Resolver.Answer, _ request: Request, workspace: UUID?) {
-        hits.record(Hit(resolved: answer, source: .resolve, request: request, agent: agents.classify(request),
-                        workspace: workspace ?? answer.entry?.workspaceID), from: request)
+        hits.record(
+            Hit(
+                resolved: answer, source: .resolve, request: request, agent: agents.classify(request),
+                workspace: workspace ?? answer.entry?.workspaceID), from: request)
     }
 
     static func platform(_ text: String?) throws -> AppPlatform {

@@ -17,22 +17,33 @@ struct RuleHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/domains/{host}/rules", "listRules", "Read the ordered rule list", tag: "Rules", scope: .read,
-                     description: "Not paginated: the list is one unit (its order is its meaning). The ETag is the list's version.",
-                     success: .json(200, "RuleList", headers: ["ETag"]), list),
-            Endpoint(.PUT, "/v1/domains/{host}/rules", "replaceRules", "Replace the whole rule list atomically", tag: "Rules", scope: .write,
-                     description: "The list is validated as a whole (apps, destination bindings, the generated AASA's lint and size); a failure leaves the old list untouched. `If-Match` takes the list's ETag.",
-                     ifMatch: true, body: "RuleListReplace", success: .json(200, "RuleList", headers: ["ETag"]), replace),
-            Endpoint(.POST, "/v1/domains/{host}/rules", "insertRule", "Insert a rule at a position", tag: "Rules", scope: .write,
-                     body: "RuleCreate", success: .created("Rule"), insert),
-            Endpoint(.GET, "/v1/domains/{host}/rules/{id}", "getRule", "Read a rule", tag: "Rules", scope: .read, success: .resource("Rule"), get),
-            Endpoint(.PATCH, "/v1/domains/{host}/rules/{id}", "updateRule", "Change or move a rule", tag: "Rules", scope: .write,
-                     ifMatch: true, body: "RuleUpdate", success: .resource("Rule"), update),
-            Endpoint(.DELETE, "/v1/domains/{host}/rules/{id}", "deleteRule", "Delete a rule", tag: "Rules", scope: .write,
-                     ifMatch: true, success: .noContent, delete),
-            Endpoint(.POST, "/v1/domains/{host}/preview", "previewRules", "Preview the association files a rule list generates", tag: "Rules",
-                     scope: .read, description: "Validates like `PUT …/rules` and returns the AASA, assetlinks and lint report, and the URLs whose decision the list would change against what the domain serves now (`moved`, as `GET …/association/diff` lists them). Saves nothing.",
-                     body: "PreviewRequest", success: .json(200, "Preview"), preview),
+            Endpoint(
+                .GET, "/v1/domains/{host}/rules", "listRules", "Read the ordered rule list", tag: "Rules", scope: .read,
+                description: "Not paginated: the list is one unit (its order is its meaning). The ETag is the list's version.",
+                success: .json(200, "RuleList", headers: ["ETag"]), list),
+            Endpoint(
+                .PUT, "/v1/domains/{host}/rules", "replaceRules", "Replace the whole rule list atomically", tag: "Rules", scope: .write,
+                description:
+                    "The list is validated as a whole (apps, destination bindings, the generated AASA's lint and size); a failure leaves the old list untouched. `If-Match` takes the list's ETag.",
+                ifMatch: true, body: "RuleListReplace", success: .json(200, "RuleList", headers: ["ETag"]), replace),
+            Endpoint(
+                .POST, "/v1/domains/{host}/rules", "insertRule", "Insert a rule at a position", tag: "Rules", scope: .write,
+                body: "RuleCreate", success: .created("Rule"), insert),
+            Endpoint(
+                .GET, "/v1/domains/{host}/rules/{id}", "getRule", "Read a rule", tag: "Rules", scope: .read, success: .resource("Rule"), get
+            ),
+            Endpoint(
+                .PATCH, "/v1/domains/{host}/rules/{id}", "updateRule", "Change or move a rule", tag: "Rules", scope: .write,
+                ifMatch: true, body: "RuleUpdate", success: .resource("Rule"), update),
+            Endpoint(
+                .DELETE, "/v1/domains/{host}/rules/{id}", "deleteRule", "Delete a rule", tag: "Rules", scope: .write,
+                ifMatch: true, success: .noContent, delete),
+            Endpoint(
+                .POST, "/v1/domains/{host}/preview", "previewRules", "Preview the association files a rule list generates", tag: "Rules",
+                scope: .read,
+                description:
+                    "Validates like `PUT …/rules` and returns the AASA, assetlinks and lint report, and the URLs whose decision the list would change against what the domain serves now (`moved`, as `GET …/association/diff` lists them). Saves nothing.",
+                body: "PreviewRequest", success: .json(200, "Preview"), preview),
         ]
     }
 
@@ -52,7 +63,9 @@ struct RuleHandlers: EndpointGroup {
         body.finish()
         let inputs = elements.map { RuleDefinition($0.value, at: $0.pointer, errors: errors, allowIdentity: true) }
         try errors.check()
-        let (domain, rules) = try change(request, principal, action: .replace, checkVersion: { domain, _ in try ETag.check(request, current: domain.version) }) { current in
+        let (domain, rules) = try change(
+            request, principal, action: .replace, checkVersion: { domain, _ in try ETag.check(request, current: domain.version) }
+        ) { current in
             let currentIDs = Set(current.map(\.id))
             var used: Set<UUID> = []
             return zip(inputs, elements).map { input, element in
@@ -81,8 +94,9 @@ struct RuleHandlers: EndpointGroup {
             return list
         }
         let rule = rules.first { $0.id == id }!
-        return .resource(rule.json, version: rule.version, status: 201,
-                         location: location("getRule", [.host: domain.hostname, .id: id.canonicalText]))
+        return .resource(
+            rule.json, version: rule.version, status: 201,
+            location: location("getRule", [.host: domain.hostname, .id: id.canonicalText]))
     }
 
     func get(_ request: Request, _ principal: Principal) throws -> Response {
@@ -102,9 +116,12 @@ struct RuleHandlers: EndpointGroup {
         }
         let position = Self.position(&members, errors: errors)
         var target: UUID?
-        let (_, rules) = try change(request, principal, action: .update, checkVersion: { _, current in
-            try ETag.check(request, current: try Self.find(request, in: current).version)
-        }) { current in
+        let (_, rules) = try change(
+            request, principal, action: .update,
+            checkVersion: { _, current in
+                try ETag.check(request, current: try Self.find(request, in: current).version)
+            }
+        ) { current in
             let rule = try Self.find(request, in: current)
             target = rule.id
             var merged = (rule.definition.json.objectMembers ?? []).filter { member in !members.contains { $0.key == member.key } }
@@ -122,9 +139,12 @@ struct RuleHandlers: EndpointGroup {
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {
-        _ = try change(request, principal, action: .delete, checkVersion: { _, current in
-            try ETag.check(request, current: try Self.find(request, in: current).version)
-        }) { current in
+        _ = try change(
+            request, principal, action: .delete,
+            checkVersion: { _, current in
+                try ETag.check(request, current: try Self.find(request, in: current).version)
+            }
+        ) { current in
             let rule = try Self.find(request, in: current)
             return current.filter { $0.id != rule.id }.map { ($0.id, $0.definition, "") }
         }
@@ -142,25 +162,29 @@ struct RuleHandlers: EndpointGroup {
         try errors.check()
         let (outcome, moved, corpus) = try pool.withConnection { connection -> (RuleValidator.Outcome, [JSONValue], JSONValue) in
             let domain = try Domain.find(request.pathParameter(.host), principal, on: connection)
-            let proposed = try inputs.map { inputs in zip(inputs, elements!).map { ($0.id ?? UUID(), $0, $1.pointer) } }
+            let proposed =
+                try inputs.map { inputs in zip(inputs, elements!).map { ($0.id ?? UUID(), $0, $1.pointer) } }
                 ?? RuleStore.all(domain: domain.id, on: connection).map { ($0.id, $0.definition, "/rules/\($0.position)") }
-            let outcome = try RuleValidator.validate(proposed, domain: domain, on: connection, counter: changes.reloader.catalog.compilations)
+            let outcome = try RuleValidator.validate(
+                proposed, domain: domain, on: connection, counter: changes.reloader.catalog.compilations)
             // The URLs the list would move, against what the domain serves now (as the diff of the versions would say
             // once it is saved).
-            let after = CatalogEntry(domain: domain, rules: CompiledRules(outcome.compiled, linkApps: outcome.linkApps),
-                                     ruleIDs: proposed.map(\.0), links: outcome.links, lastModified: domain.updatedAt)
+            let after = CatalogEntry(
+                domain: domain, rules: CompiledRules(outcome.compiled, linkApps: outcome.linkApps),
+                ruleIDs: proposed.map(\.0), links: outcome.links, lastModified: domain.updatedAt)
             let current = changes.reloader.catalog.entry(exactly: domain.hostname)
             let moves = try AssociationMoves(domain: domain, entries: [current, after].compactMap { $0 }, on: connection)
             return (outcome, current.map { moves.moved(from: $0, to: after) } ?? [], moves.json)
         }
-        return .json(JSONValue.object([
-            "aasa": outcome.compiled.aasa.json,
-            "assetlinks": outcome.compiled.assetLinks,
-            "size": .integer(outcome.compiled.aasaBytes.count),
-            "lint": .array(outcome.findings.map(\.json)),
-            "moved": .array(moved),
-            "corpus": corpus,
-        ]).serializedBytes)
+        return .json(
+            JSONValue.object([
+                "aasa": outcome.compiled.aasa.json,
+                "assetlinks": outcome.compiled.assetLinks,
+                "size": .integer(outcome.compiled.aasaBytes.count),
+                "lint": .array(outcome.findings.map(\.json)),
+                "moved": .array(moved),
+                "corpus": corpus,
+            ]).serializedBytes)
     }
 
     /// Loads the domain and its rules under a row lock, applies `makeList`, validates, saves, audits, notifies.
@@ -177,12 +201,14 @@ struct RuleHandlers: EndpointGroup {
             let current = try RuleStore.all(domain: domain.id, on: connection)
             try checkVersion(domain, current)
             let proposed = try makeList(current).map { (id: $0.0, definition: $0.1, pointer: $0.2) }
-            let outcome = try RuleValidator.validate(proposed, domain: domain, on: connection, counter: changes.reloader.catalog.compilations)
+            let outcome = try RuleValidator.validate(
+                proposed, domain: domain, on: connection, counter: changes.reloader.catalog.compilations)
             try RuleStore.replaceAll(domain: domain, current: current, with: proposed.map { ($0.id, $0.definition) }, on: connection)
-            let updated = try DomainStore.update(domain.id, on: connection)   // the list's version is the domain's
+            let updated = try DomainStore.update(domain.id, on: connection) // the list's version is the domain's
             let rules = try RuleStore.all(domain: domain.id, on: connection)
-            try AuditStore.record(on: connection, principal, action, type: "rules", id: domain.hostname,
-                                before: .array(current.map(\.json)), after: .array(rules.map(\.json)))
+            try AuditStore.record(
+                on: connection, principal, action, type: "rules", id: domain.hostname,
+                before: .array(current.map(\.json)), after: .array(rules.map(\.json)))
             // This node installs the validated compilation (`CatalogChanges.commit`).
             try changed.domainChanged(domain.hostname, to: outcome.entry(updated, rules: rules), on: connection)
             try changed.event(.rulesChanged, workspace: principal.workspaceID, on: connection) {

@@ -16,15 +16,18 @@ struct SSOHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/sso", "getSSO", "Read the workspace's single sign-on", tag: "Single sign-on", scope: .admin,
-                     description: "Owners only. `redirectUri` is the callback to register at the provider.",
-                     success: .json(200, "SSO"), errors: [404], get),
-            Endpoint(.PUT, "/v1/sso", "setSSO", "Set the workspace's single sign-on", tag: "Single sign-on", scope: .admin,
-                     description: "Owners only. Replaces every setting; `clientSecret` may be left out to keep the stored one.",
-                     body: "SSOSettings", success: .json(200, "SSO"), errors: [503], set),
-            Endpoint(.DELETE, "/v1/sso", "deleteSSO", "Remove the workspace's single sign-on", tag: "Single sign-on", scope: .admin,
-                     description: "Owners only. Members sign in with passwords again; sign-ins under way fail.",
-                     success: .noContent, errors: [404], delete),
+            Endpoint(
+                .GET, "/v1/sso", "getSSO", "Read the workspace's single sign-on", tag: "Single sign-on", scope: .admin,
+                description: "Owners only. `redirectUri` is the callback to register at the provider.",
+                success: .json(200, "SSO"), errors: [404], get),
+            Endpoint(
+                .PUT, "/v1/sso", "setSSO", "Set the workspace's single sign-on", tag: "Single sign-on", scope: .admin,
+                description: "Owners only. Replaces every setting; `clientSecret` may be left out to keep the stored one.",
+                body: "SSOSettings", success: .json(200, "SSO"), errors: [503], set),
+            Endpoint(
+                .DELETE, "/v1/sso", "deleteSSO", "Remove the workspace's single sign-on", tag: "Single sign-on", scope: .admin,
+                description: "Owners only. Members sign in with passwords again; sign-ins under way fail.",
+                success: .noContent, errors: [404], delete),
         ]
     }
 
@@ -55,8 +58,9 @@ struct SSOHandlers: EndpointGroup {
         if !groupRoles.isEmpty && groupsClaim == nil { errors.add("/groupsClaim", "Name the claim the mapped groups are read from.") }
         try errors.check()
         guard let keys else {
-            throw Problem.serviceUnavailable(detail: "No key to seal the client secret is configured (--webhook-secret-key).",
-                                             retryAfter: nil)
+            throw Problem.serviceUnavailable(
+                detail: "No key to seal the client secret is configured (--webhook-secret-key).",
+                retryAfter: nil)
         }
         let saved = try pool.withTransaction { connection in
             let before = try SSOStore.find(principal.workspaceID, forUpdate: true, on: connection)
@@ -68,13 +72,15 @@ struct SSOHandlers: EndpointGroup {
             } else {
                 throw ServiceError.validation([.init(pointer: "/clientSecret", detail: "'clientSecret' is required the first time.")])
             }
-            let settings = SSOStore.Settings(issuer: issuer!, clientID: clientID!, clientSecretSealed: sealed.bytes,
-                                             clientSecretKeyID: sealed.keyID, allowedDomains: allowedDomains, defaultRole: defaultRole,
-                                             groupsClaim: groupsClaim,
-                                             groupRoles: groupRoles, required: required)
+            let settings = SSOStore.Settings(
+                issuer: issuer!, clientID: clientID!, clientSecretSealed: sealed.bytes,
+                clientSecretKeyID: sealed.keyID, allowedDomains: allowedDomains, defaultRole: defaultRole,
+                groupsClaim: groupsClaim,
+                groupRoles: groupRoles, required: required)
             let saved = try SSOStore.save(settings, of: principal.workspaceID, on: connection)
-            try AuditStore.record(on: connection, principal, before == nil ? .create : .update, type: WorkspaceSSO.auditType,
-                                  id: principal.workspaceID.canonicalText, before: before?.auditJSON, after: saved.auditJSON)
+            try AuditStore.record(
+                on: connection, principal, before == nil ? .create : .update, type: WorkspaceSSO.auditType,
+                id: principal.workspaceID.canonicalText, before: before?.auditJSON, after: saved.auditJSON)
             return saved
         }
         return .json(saved.json(redirectURI: SSOSignInHandlers.redirectURI(request)).serializedBytes)
@@ -87,8 +93,9 @@ struct SSOHandlers: EndpointGroup {
                 throw ServiceError.notFound("The workspace's single sign-on")
             }
             try SSOStore.delete(principal.workspaceID, on: connection)
-            try AuditStore.record(on: connection, principal, .delete, type: WorkspaceSSO.auditType, id: principal.workspaceID.canonicalText,
-                                  before: before.auditJSON)
+            try AuditStore.record(
+                on: connection, principal, .delete, type: WorkspaceSSO.auditType, id: principal.workspaceID.canonicalText,
+                before: before.auditJSON)
         }
         return .empty()
     }

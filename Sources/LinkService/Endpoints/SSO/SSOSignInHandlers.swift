@@ -19,8 +19,9 @@ struct SSOSignInHandlers: EndpointGroup {
 
     static let stateCookie = "linkd_sso_state"
     static let callbackPath = "/v1/sso/callback"
-    static let workspace = QueryParameter("workspace", Schema.string(minLength: 1, maxLength: TextLimit.workspaceName.scalars),
-                                          "The name of the workspace to sign in to.", required: true)
+    static let workspace = QueryParameter(
+        "workspace", Schema.string(minLength: 1, maxLength: TextLimit.workspaceName.scalars),
+        "The name of the workspace to sign in to.", required: true)
 
     static var schemas: [(name: String, schema: Schema)] { [] }
 
@@ -29,24 +30,27 @@ struct SSOSignInHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.GET, "/v1/sso/start", "startSSO", "Sign in through the workspace's identity provider", tag: "Single sign-on",
-                     description: "Redirects the browser to the provider (the authorization code flow with PKCE); "
-                        + "it comes back to `/v1/sso/callback`.",
-                     query: [Self.workspace], success: .content(302, mediaType: "text/plain", schema: .string),
-                     successDescription: "To the provider's authorization endpoint (`Location`).", errors: [404, 502], start),
-            Endpoint(.GET, Self.callbackPath, "finishSSO", "Where the identity provider sends the browser back", tag: "Single sign-on",
-                     description: "Redeems the code, verifies the ID token, begins a session (its cookie) and redirects to the console. "
-                        + "Each sign-in comes back once.",
-                     success: .content(303, mediaType: "text/plain", schema: .string),
-                     successDescription: "To the console, with the session's cookie.", errors: [401, 403, 404, 502], callback),
+            Endpoint(
+                .GET, "/v1/sso/start", "startSSO", "Sign in through the workspace's identity provider", tag: "Single sign-on",
+                description: "Redirects the browser to the provider (the authorization code flow with PKCE); "
+                    + "it comes back to `/v1/sso/callback`.",
+                query: [Self.workspace], success: .content(302, mediaType: "text/plain", schema: .string),
+                successDescription: "To the provider's authorization endpoint (`Location`).", errors: [404, 502], start),
+            Endpoint(
+                .GET, Self.callbackPath, "finishSSO", "Where the identity provider sends the browser back", tag: "Single sign-on",
+                description: "Redeems the code, verifies the ID token, begins a session (its cookie) and redirects to the console. "
+                    + "Each sign-in comes back once.",
+                success: .content(303, mediaType: "text/plain", schema: .string),
+                successDescription: "To the console, with the session's cookie.", errors: [401, 403, 404, 502], callback),
         ]
     }
 
     /// The callback's URL on the host the request came to: what to register at the provider.
     static func redirectURI(_ request: Request) -> String {
-        let host = request.headers["Host"].flatMap { value in
-            value.utf8.allSatisfy { Self.hostBytes.contains($0) } ? value.lowercased() : nil
-        } ?? request.host ?? "localhost"
+        let host =
+            request.headers["Host"].flatMap { value in
+                value.utf8.allSatisfy { Self.hostBytes.contains($0) } ? value.lowercased() : nil
+            } ?? request.host ?? "localhost"
         return "\(request.scheme)://\(host)\(callbackPath)"
     }
 
@@ -62,14 +66,21 @@ struct SSOSignInHandlers: EndpointGroup {
         let state = SecretToken.generate()
         let attempt = AuthorizationRequest(state: state.text, nonce: SecretToken.generate().text, codeVerifier: SecretToken.generate().text)
         try pool.withConnection { connection in
-            try SSOStore.begin(stateHash: state.hash, nonce: attempt.nonce, codeVerifier: attempt.codeVerifier,
-                               workspace: settings.workspaceID, lifetime: configuration.attemptLifetime, on: connection)
+            try SSOStore.begin(
+                stateHash: state.hash, nonce: attempt.nonce, codeVerifier: attempt.codeVerifier,
+                workspace: settings.workspaceID, lifetime: configuration.attemptLifetime, on: connection)
         }
         var response = Response.empty(status: 302)
-        response.headers.add("Location", attempt.url(endpoint: metadata.authorizationEndpoint, clientID: settings.clientID,
-                                                     redirectURI: Self.redirectURI(request)))
-        response.headers.add("Set-Cookie", SSOStateCookie.cookie(Self.stateCookie, state.text, path: Self.callbackPath,
-                                                             maxAge: Int(configuration.attemptLifetime), request: request))
+        response.headers.add(
+            "Location",
+            attempt.url(
+                endpoint: metadata.authorizationEndpoint, clientID: settings.clientID,
+                redirectURI: Self.redirectURI(request)))
+        response.headers.add(
+            "Set-Cookie",
+            SSOStateCookie.cookie(
+                Self.stateCookie, state.text, path: Self.callbackPath,
+                maxAge: Int(configuration.attemptLifetime), request: request))
         response.headers.add("Cache-Control", "no-store")
         return response
     }
@@ -97,22 +108,26 @@ struct SSOSignInHandlers: EndpointGroup {
             throw ServiceError.badRequest("The provider sent no code back; start the sign-in again.")
         }
         guard let keys,
-              let secret = keys.unseal(settings.clientSecretSealed, keyID: settings.clientSecretKeyID, for: settings.workspaceID) else {
-            throw Problem.serviceUnavailable(detail: "The key that sealed the client secret is not configured (--webhook-secret-key).",
-                                             retryAfter: nil)
+            let secret = keys.unseal(settings.clientSecretSealed, keyID: settings.clientSecretKeyID, for: settings.workspaceID)
+        else {
+            throw Problem.serviceUnavailable(
+                detail: "The key that sealed the client secret is not configured (--webhook-secret-key).",
+                retryAfter: nil)
         }
         let provider = providers.provider(settings.issuer)
         let claims: IDTokenClaims
         do {
-            let tokens = try provider.redeem(code: code, codeVerifier: attempt.codeVerifier, redirectURI: Self.redirectURI(request),
-                                             clientID: settings.clientID, clientSecret: String(decoding: secret, as: UTF8.self))
+            let tokens = try provider.redeem(
+                code: code, codeVerifier: attempt.codeVerifier, redirectURI: Self.redirectURI(request),
+                clientID: settings.clientID, clientSecret: String(decoding: secret, as: UTF8.self))
             claims = try provider.verify(idToken: tokens.idToken, clientID: settings.clientID, nonce: attempt.nonce)
         } catch {
             throw Self.problem(error)
         }
         guard let email = claims.email?.lowercased(), claims.emailVerified, email.contains("@"),
-              (3...254).contains(email.unicodeScalars.count),
-              email.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+            (3...254).contains(email.unicodeScalars.count),
+            email.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F })
+        else {
             throw ServiceError.forbidden("The identity provider did not give a verified email address.")
         }
         // The name as `people.name` holds it: no control characters (nor NUL, which text cannot hold), 200 at most.
@@ -138,18 +153,22 @@ struct SSOSignInHandlers: EndpointGroup {
             if role != current {
                 try MembershipStore.set(person.id, of: settings.workspaceID, role: role, on: connection)
                 let actor = Principal(workspaceID: settings.workspaceID, keyID: nil, personID: person.id, scope: .admin, role: role)
-                try AuditStore.record(on: connection, actor, current == nil ? .create : .update, type: "membership",
-                                      id: person.id.canonicalText,
-                                      before: current.map { .object(["email": .string(email), "role": .string($0.rawValue)]) },
-                                      after: .object(["email": .string(email), "role": .string(role.rawValue), "via": .string("sso")]))
+                try AuditStore.record(
+                    on: connection, actor, current == nil ? .create : .update, type: "membership",
+                    id: person.id.canonicalText,
+                    before: current.map { .object(["email": .string(email), "role": .string($0.rawValue)]) },
+                    after: .object(["email": .string(email), "role": .string(role.rawValue), "via": .string("sso")]))
             }
-            return try issuer.begin(person: person.id, workspace: settings.workspaceID, via: "sso", request: request,
-                                    on: connection).setCookie
+            return try issuer.begin(
+                person: person.id, workspace: settings.workspaceID, via: "sso", request: request,
+                on: connection
+            ).setCookie
         }
         var response = Response.empty(status: 303)
         response.headers.add("Location", "/console/")
         response.headers.add("Set-Cookie", cookie)
-        response.headers.add("Set-Cookie", SSOStateCookie.cookie(Self.stateCookie, "", path: Self.callbackPath, maxAge: 0, request: request))
+        response.headers.add(
+            "Set-Cookie", SSOStateCookie.cookie(Self.stateCookie, "", path: Self.callbackPath, maxAge: 0, request: request))
         response.headers.add("Cache-Control", "no-store")
         return response
     }

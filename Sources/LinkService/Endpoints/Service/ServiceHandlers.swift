@@ -24,7 +24,8 @@ struct ServiceHandlers: EndpointGroup {
     /// `--api-hostname`: the operational endpoints answer there even when a link domain's wildcard governs it.
     let apiHostname: String?
 
-    private static let operatorOnly = "Answered on the API hostname and on any host no link domain governs (an address, `localhost`): on a link domain the path is a link like any other."
+    private static let operatorOnly =
+        "Answered on the API hostname and on any host no link domain governs (an address, `localhost`): on a link domain the path is a link like any other."
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.service }
 
@@ -33,12 +34,16 @@ struct ServiceHandlers: EndpointGroup {
             Endpoint(.GET, "/healthz", "getHealth", "Liveness: the process is up", tag: "Service", success: .json(200, "Health")) { _ in
                 Response.json(Array(#"{"status":"ok"}"#.utf8))
             },
-            Endpoint(.GET, "/readyz", "getReadiness", "Readiness: the database answers and its migrations are current", tag: "Service",
-                     description: Self.operatorOnly, success: .json(200, "Readiness"), errors: [503]) { request in
+            Endpoint(
+                .GET, "/readyz", "getReadiness", "Readiness: the database answers and its migrations are current", tag: "Service",
+                description: Self.operatorOnly, success: .json(200, "Readiness"), errors: [503]
+            ) { request in
                 try forOperators(request) { try readiness() }
             },
-            Endpoint(.GET, "/metrics", "getMetrics", "Prometheus metrics", tag: "Service", description: Self.operatorOnly,
-                     success: .content(200, mediaType: "text/plain", schema: Schema.string.described("Prometheus text exposition format 0.0.4."))) { request in
+            Endpoint(
+                .GET, "/metrics", "getMetrics", "Prometheus metrics", tag: "Service", description: Self.operatorOnly,
+                success: .content(200, mediaType: "text/plain", schema: Schema.string.described("Prometheus text exposition format 0.0.4."))
+            ) { request in
                 try forOperators(request) { Response.text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8") }
             },
         ]
@@ -65,7 +70,8 @@ struct ServiceHandlers: EndpointGroup {
             throw unavailable("unreachable", "The database is unreachable; the last good catalog keeps serving.")
         case .stalled(let waited):
             logger.warning("readiness: database not answering", metadata: ["db.waited_ms": "\(Int(waited.inSeconds * 1000))"])
-            throw unavailable("not-answering", "The database has not answered for \(Self.seconds(waited)) s; the last good catalog keeps serving.")
+            throw unavailable(
+                "not-answering", "The database has not answered for \(Self.seconds(waited)) s; the last good catalog keeps serving.")
         }
         switch status {
         case .current:
@@ -74,10 +80,14 @@ struct ServiceHandlers: EndpointGroup {
             var body = #"{"status":"ready","database":"ok","migrations":"current","catalog":{"domains":\#(catalog.count),"#
             body += fresh ? #""state":"current"},"# : #""state":"stale","staleSince":"\#(staleSince())"},"#
             body += #""spool":"\#(hits.spoolFailure == nil ? "ok" : "unwritable")","#
-            body += #""services":["# + services.health.map { #"{"name":"\#($0.name)","healthy":\#($0.isHealthy)}"# }.joined(separator: ",") + "]}"
+            body +=
+                #""services":["# + services.health.map { #"{"name":"\#($0.name)","healthy":\#($0.isHealthy)}"# }.joined(separator: ",")
+                + "]}"
             return Response.json(Array(body.utf8))
         case .pending(let versions):
-            throw unavailable("ok", "Database migrations are pending: \(versions.map(String.init).joined(separator: ", ")). Run 'linkd migrate'.", stale: false)
+            throw unavailable(
+                "ok", "Database migrations are pending: \(versions.map(String.init).joined(separator: ", ")). Run 'linkd migrate'.",
+                stale: false)
         case .invalid(let error):
             throw unavailable("ok", "Database migrations are inconsistent: \(error.description)", stale: false)
         }
@@ -88,8 +98,9 @@ struct ServiceHandlers: EndpointGroup {
     private func unavailable(_ database: String, _ detail: String, stale: Bool = true) -> Problem {
         let spoolFailing = hits.spoolFailure != nil
         let spoolDetail = " The hit spool cannot be written: hits held in memory are lost if linkd stops before the database is back."
-        var problem = Problem.serviceUnavailable(detail: detail + (spoolFailing ? spoolDetail : ""),
-                                                 retryAfter: stale ? PostgresError.outageRetryAfter : nil)
+        var problem = Problem.serviceUnavailable(
+            detail: detail + (spoolFailing ? spoolDetail : ""),
+            retryAfter: stale ? PostgresError.outageRetryAfter : nil)
         problem.extensions["database"] = database
         problem.extensions["spool"] = spoolFailing ? "unwritable" : "ok"
         if stale { problem.extensions["catalogStaleSince"] = staleSince() }

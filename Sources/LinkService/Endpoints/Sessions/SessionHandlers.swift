@@ -18,36 +18,45 @@ struct SessionHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.POST, "/v1/sessions", "signIn", "Sign in with an email and a password", tag: "Sessions",
-                     description: """
-                        Begins a session: `Set-Cookie: linkd_session=…; Path=/; HttpOnly; SameSite=Lax` (and `Secure` over \
-                        HTTPS), then answers as `GET /v1/whoami`. A wrong email or password answers 401, the same whether or \
-                        not the account exists; failed sign-ins are limited per account and per client address (429 with \
-                        `Retry-After`). A member of a workspace that requires single sign-on signs in through it (403).
-                        """,
-                     body: "SignIn", success: .json(201, "WhoAmI", headers: ["Set-Cookie"]), errors: [401, 403, 429], signIn),
-            Endpoint(.GET, "/v1/sessions", "listSessions", "The signed-in person's live sessions", tag: "Sessions", scope: .read,
-                     description: "Only with a session cookie (a key is nobody's session: 403). Newest first; `current` marks the caller's.",
-                     success: .json(200, "SessionList"), list),
-            Endpoint(.DELETE, "/v1/sessions", "signOutEverywhere", "Sign out everywhere: end every session of the person", tag: "Sessions",
-                     scope: .read, description: "Ends every session of the signed-in person, this one included, at once on every node; clears the cookie.",
-                     success: .noContent, signOutEverywhere),
-            Endpoint(.DELETE, "/v1/sessions/current", "signOut", "Sign out: end this session", tag: "Sessions", scope: .read,
-                     description: "Ends the caller's session at once on every node and clears the cookie.",
-                     success: .noContent, signOut),
-            Endpoint(.PUT, "/v1/sessions/current/workspace", "switchWorkspace", "Work in another of the person's workspaces", tag: "Sessions",
-                     scope: .read, description: "The session acts in that workspace, with the person's role there, from now on; answers as `GET /v1/whoami`.",
-                     body: "SessionWorkspace", success: .json(200, "WhoAmI"), switchWorkspace),
-            Endpoint(.DELETE, "/v1/sessions/{id}", "revokeSession", "End one of the person's sessions", tag: "Sessions", scope: .read,
-                     description: "Ends the session at once on every node (another browser of the person, say).",
-                     success: .noContent, revoke),
-            Endpoint(.POST, "/v1/password", "setPassword", "Set a password with a one-time link", tag: "Sessions",
-                     description: """
-                        The `token` of a set-password link (`linkd users create`) or of a reset link: each works once, before \
-                        it expires. The password has at least 12 characters and is not the email address. Every session of the \
-                        person ends.
-                        """,
-                     body: "PasswordSet", success: .noContent, setPassword),
+            Endpoint(
+                .POST, "/v1/sessions", "signIn", "Sign in with an email and a password", tag: "Sessions",
+                description: """
+                    Begins a session: `Set-Cookie: linkd_session=…; Path=/; HttpOnly; SameSite=Lax` (and `Secure` over \
+                    HTTPS), then answers as `GET /v1/whoami`. A wrong email or password answers 401, the same whether or \
+                    not the account exists; failed sign-ins are limited per account and per client address (429 with \
+                    `Retry-After`). A member of a workspace that requires single sign-on signs in through it (403).
+                    """,
+                body: "SignIn", success: .json(201, "WhoAmI", headers: ["Set-Cookie"]), errors: [401, 403, 429], signIn),
+            Endpoint(
+                .GET, "/v1/sessions", "listSessions", "The signed-in person's live sessions", tag: "Sessions", scope: .read,
+                description: "Only with a session cookie (a key is nobody's session: 403). Newest first; `current` marks the caller's.",
+                success: .json(200, "SessionList"), list),
+            Endpoint(
+                .DELETE, "/v1/sessions", "signOutEverywhere", "Sign out everywhere: end every session of the person", tag: "Sessions",
+                scope: .read,
+                description: "Ends every session of the signed-in person, this one included, at once on every node; clears the cookie.",
+                success: .noContent, signOutEverywhere),
+            Endpoint(
+                .DELETE, "/v1/sessions/current", "signOut", "Sign out: end this session", tag: "Sessions", scope: .read,
+                description: "Ends the caller's session at once on every node and clears the cookie.",
+                success: .noContent, signOut),
+            Endpoint(
+                .PUT, "/v1/sessions/current/workspace", "switchWorkspace", "Work in another of the person's workspaces", tag: "Sessions",
+                scope: .read,
+                description: "The session acts in that workspace, with the person's role there, from now on; answers as `GET /v1/whoami`.",
+                body: "SessionWorkspace", success: .json(200, "WhoAmI"), switchWorkspace),
+            Endpoint(
+                .DELETE, "/v1/sessions/{id}", "revokeSession", "End one of the person's sessions", tag: "Sessions", scope: .read,
+                description: "Ends the session at once on every node (another browser of the person, say).",
+                success: .noContent, revoke),
+            Endpoint(
+                .POST, "/v1/password", "setPassword", "Set a password with a one-time link", tag: "Sessions",
+                description: """
+                    The `token` of a set-password link (`linkd users create`) or of a reset link: each works once, before \
+                    it expires. The password has at least 12 characters and is not the email address. Every session of the \
+                    person ends.
+                    """,
+                body: "PasswordSet", success: .noContent, setPassword),
         ]
     }
 
@@ -68,7 +77,8 @@ struct SessionHandlers: EndpointGroup {
         switch throttle.begin(email: email, address: request.remoteAddress) {
         case .success(let begun): attempt = begun
         case .failure(let refusal):
-            throw ServiceError.tooManyRequests("Too many failed sign-ins; try again in \(refusal.retryAfter) seconds.", retryAfter: refusal.retryAfter)
+            throw ServiceError.tooManyRequests(
+                "Too many failed sign-ins; try again in \(refusal.retryAfter) seconds.", retryAfter: refusal.retryAfter)
         }
         // An unknown email, or a person without a password, costs what a wrong password costs.
         var right = false
@@ -86,8 +96,9 @@ struct SessionHandlers: EndpointGroup {
                 throw ServiceError.forbidden("Your workspace \(workspaces[0].name) requires single sign-on: use Sign in with SSO.")
             }
             let begun = try issuer.begin(person: person, workspace: workspace.id, via: "password", request: request, on: connection)
-            let principal = Principal(workspaceID: workspace.id, keyID: nil, personID: person, sessionID: begun.id,
-                                      scope: Authenticator.scope(of: workspace.role), role: workspace.role)
+            let principal = Principal(
+                workspaceID: workspace.id, keyID: nil, personID: person, sessionID: begun.id,
+                scope: Authenticator.scope(of: workspace.role), role: workspace.role)
             var response = Response.json(try WhoAmI.body(principal, on: connection).serializedBytes, status: 201)
             response.headers.add("Set-Cookie", begun.setCookie)
             return response
@@ -153,8 +164,9 @@ struct SessionHandlers: EndpointGroup {
                 throw ServiceError.unauthorized("The session has ended; sign in again (POST /v1/sessions).")
             }
             try changed.sessionsChanged(person: person, on: connection)
-            let principal = Principal(workspaceID: workspace, keyID: nil, personID: person, sessionID: current,
-                                      scope: Authenticator.scope(of: target.role), role: target.role)
+            let principal = Principal(
+                workspaceID: workspace, keyID: nil, personID: person, sessionID: current,
+                scope: Authenticator.scope(of: target.role), role: target.role)
             return try WhoAmI.body(principal, on: connection).serializedBytes
         }
         return Response.json(bytes)
@@ -169,7 +181,9 @@ struct SessionHandlers: EndpointGroup {
         let password = SessionFields.newPassword.read(&body, required: true)
         body.finish()
         try errors.check()
-        let expired = ServiceError.validation([.init(pointer: "/token", detail: "The link is unknown, used already or expired; ask for a new one.")])
+        let expired = ServiceError.validation([
+            .init(pointer: "/token", detail: "The link is unknown, used already or expired; ask for a new one.")
+        ])
         guard let token = text.flatMap({ SecretToken(presented: Substring($0)) }), let password else { throw expired }
         guard let link = try pool.withConnection({ try OneTimeLinkStore.peek(token, on: $0) }) else { throw expired }
         if let refusal = PasswordPolicy.refusal(password, email: link.email) {

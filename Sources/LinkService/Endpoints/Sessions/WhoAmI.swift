@@ -17,15 +17,19 @@ enum WhoAmI {
         ]
         if let sessionID = principal.sessionID, let personID = principal.personID {
             guard let person = try PersonStore.find(personID, on: connection),
-                  let session = try SessionStore.listed(sessionID, on: connection)
+                let session = try SessionStore.listed(sessionID, on: connection)
             else { throw ServiceError.unauthorized("The session has ended; sign in again (POST /v1/sessions).") }
             let workspaces = try MembershipStore.workspaces(of: personID, on: connection)
             members += [
                 JSONMember(key: "via", value: .string("session")),
-                JSONMember(key: "person", value: .object(["id": .uuid(person.id), "email": .string(person.email), "name": .string(person.name)])),
-                JSONMember(key: "workspaces", value: .array(workspaces.map {
-                    .object(["id": .uuid($0.id), "name": .string($0.name), "role": .string($0.role.rawValue)])
-                })),
+                JSONMember(
+                    key: "person", value: .object(["id": .uuid(person.id), "email": .string(person.email), "name": .string(person.name)])),
+                JSONMember(
+                    key: "workspaces",
+                    value: .array(
+                        workspaces.map {
+                            .object(["id": .uuid($0.id), "name": .string($0.name), "role": .string($0.role.rawValue)])
+                        })),
                 JSONMember(key: "session", value: session.json(current: sessionID)),
                 JSONMember(key: "key", value: .null),
             ]

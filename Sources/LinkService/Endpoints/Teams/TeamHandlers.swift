@@ -15,14 +15,17 @@ struct TeamHandlers: EndpointGroup {
 
     var endpoints: [Endpoint] {
         [
-            Endpoint(.POST, "/v1/teams", "createTeam", "Register an Apple team ID", tag: "Teams", scope: .write,
-                     body: "TeamCreate", success: .created("Team"), errors: [409], create),
+            Endpoint(
+                .POST, "/v1/teams", "createTeam", "Register an Apple team ID", tag: "Teams", scope: .write,
+                body: "TeamCreate", success: .created("Team"), errors: [409], create),
             Endpoint(.GET, "/v1/teams", "listTeams", "List team IDs", tag: "Teams", scope: .read, success: .page("Team"), list),
             Endpoint(.GET, "/v1/teams/{teamId}", "getTeam", "Read a team", tag: "Teams", scope: .read, success: .resource("Team"), get),
-            Endpoint(.PATCH, "/v1/teams/{teamId}", "updateTeam", "Rename a team", tag: "Teams", scope: .write,
-                     ifMatch: true, body: "TeamUpdate", success: .resource("Team"), update),
-            Endpoint(.DELETE, "/v1/teams/{teamId}", "deleteTeam", "Delete a team that no app uses", tag: "Teams", scope: .write,
-                     ifMatch: true, success: .noContent, errors: [409], delete),
+            Endpoint(
+                .PATCH, "/v1/teams/{teamId}", "updateTeam", "Rename a team", tag: "Teams", scope: .write,
+                ifMatch: true, body: "TeamUpdate", success: .resource("Team"), update),
+            Endpoint(
+                .DELETE, "/v1/teams/{teamId}", "deleteTeam", "Delete a team that no app uses", tag: "Teams", scope: .write,
+                ifMatch: true, success: .noContent, errors: [409], delete),
         ]
     }
 
@@ -58,8 +61,10 @@ struct TeamHandlers: EndpointGroup {
         let name = TeamFields.name.read(&body)
         body.finish()
         try errors.check()
-        return try resource.update(request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
-                                    check: { _, _ in name }) { before, name, connection, _ in
+        return try resource.update(
+            request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
+            check: { _, _ in name }
+        ) { before, name, connection, _ in
             try TeamStore.rename(before.id, to: name, on: connection)
         }
     }

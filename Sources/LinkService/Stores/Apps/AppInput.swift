@@ -65,7 +65,9 @@ struct AppInput {
         let errors = body.errors
         guard let elements = body.array("sha256CertFingerprints", required: required, maxCount: 20) else { return nil }
         if elements.isEmpty {
-            errors.add("/sha256CertFingerprints", "List at least one SHA-256 signing-certificate fingerprint (with Play App Signing, the Play app-signing key's).")
+            errors.add(
+                "/sha256CertFingerprints",
+                "List at least one SHA-256 signing-certificate fingerprint (with Play App Signing, the Play app-signing key's).")
         }
         var fingerprints: [App.Fingerprint] = []
         for (element, pointer) in elements {

@@ -41,17 +41,19 @@ enum AssociationVersionStore: ResourceStore {
         guard !hostnames.isEmpty else { return }
         let sorted = Array(Set(hostnames)).sorted()
         try connection.execute("SELECT 1 FROM domains WHERE hostname = ANY(\(sorted)::text[]) ORDER BY id FOR KEY SHARE")
-        try connection.execute("""
+        try connection.execute(
+            """
             SELECT pg_advisory_xact_lock(\(lockClass)::int4, hashtext(host)) FROM unnest(\(sorted)::text[]) WITH ORDINALITY AS h(host, i) ORDER BY i
             """)
     }
 
     /// The first key of the advisory locks numbering versions (the second is the hostname's `hashtext`).
-    static let lockClass: Int32 = 0x6C6B_6176   // "lkav"
+    static let lockClass: Int32 = 0x6C6B_6176 // "lkav"
 
     /// The latest version of each domain among `ids` (nil: every domain) that has one: one index probe a domain.
     static func latest(domains ids: [UUID]?, on connection: Connection) throws -> [UUID: Latest] {
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             SELECT d.id, v.n, v.aasa_etag, v.assetlinks_etag FROM domains d
             CROSS JOIN LATERAL (
                 SELECT n, aasa_etag, assetlinks_etag FROM association_versions WHERE domain_id = d.id ORDER BY n DESC LIMIT 1
@@ -70,7 +72,8 @@ enum AssociationVersionStore: ResourceStore {
     /// Inserts `new` as version `number` of its domain, naming the transaction's last audit entry (none: nil), with
     /// the domain's settings and rules as they are now, then forgets the versions beyond the `keep` latest.
     static func insert(_ new: New, number: Int, keep: Int, on connection: Connection) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO association_versions (domain_id, n, aasa, aasa_etag, assetlinks, assetlinks_etag, audit_id, snapshot, created_at)
             SELECT d.id, \(number), \(new.aasa), \(new.aasaETag), \(new.assetLinks), \(new.assetLinksETag),
                    nullif(current_setting(\(AuditStore.auditIDSetting), true), '')::int8,
@@ -93,11 +96,16 @@ enum AssociationVersionStore: ResourceStore {
 
     /// Version `number` of `domain` with its files and snapshot; nil when there is none (never, or forgotten).
     static func find(domain: UUID, number: Int, on connection: Connection) throws -> AssociationVersionFiles? {
-        guard let row = try connection.query("""
-            SELECT \(unescaped: columns), aasa, assetlinks, snapshot FROM association_versions WHERE domain_id = \(domain) AND n = \(number)
-            """).first else { return nil }
+        guard
+            let row = try connection.query(
+                """
+                SELECT \(unescaped: columns), aasa, assetlinks, snapshot FROM association_versions WHERE domain_id = \(domain) AND n = \(number)
+                """
+            ).first
+        else { return nil }
         let snapshot: JSONText = try row.decode(10)
-        return AssociationVersionFiles(version: try AssociationVersion(row: row), aasa: try row.decode(8), assetLinks: try row.decode(9),
-                                       snapshot: (try? JSONValue.parse(snapshot.json)) ?? .object([]))
+        return AssociationVersionFiles(
+            version: try AssociationVersion(row: row), aasa: try row.decode(8), assetLinks: try row.decode(9),
+            snapshot: (try? JSONValue.parse(snapshot.json)) ?? .object([]))
     }
 }

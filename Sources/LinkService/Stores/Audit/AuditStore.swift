@@ -16,7 +16,8 @@ enum AuditStore {
         on connection: Connection, _ principal: Principal, _ action: Action, type: String, id: String,
         before: JSONValue? = nil, after: JSONValue? = nil
     ) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             WITH entry AS (
                 INSERT INTO audit_log (workspace_id, key_id, person_id, actor_name, address, action, resource_type, resource_id, before, after)
                 VALUES (\(principal.workspaceID), \(principal.keyID), \(principal.personID),
@@ -60,7 +61,8 @@ enum AuditStore {
     static func page(workspace: UUID, before: Int64?, filter: Filter, limit: Int, on connection: Connection) throws -> [AuditEntry] {
         let link = filter.link?.canonicalText
         let webhook = filter.webhook?.canonicalText
-        return try connection.query("""
+        return try connection.query(
+            """
             SELECT e.id, e.key_id, e.at, e.action, e.resource_type, e.resource_id, e.before, e.after, \(unescaped: nameSQL),
                    e.person_id, e.actor_name, e.address
             FROM audit_log e
@@ -73,7 +75,8 @@ enum AuditStore {
                    OR (e.resource_type = 'webhook_delivery'
                        AND e.resource_id IN (SELECT id::text FROM webhook_outbox WHERE webhook_id::text = \(webhook))))
             ORDER BY e.id DESC LIMIT \(limit)
-            """).map(AuditEntry.init(row:))
+            """
+        ).map(AuditEntry.init(row:))
     }
 
     /// The name people know an entry's resource by, from the entry itself (each member after the change, else before

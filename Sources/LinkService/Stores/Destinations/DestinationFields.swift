@@ -5,5 +5,8 @@ enum DestinationFields {
     static let title = BodyField.text("title", limit: .name)
     static let description = BodyField.text("description", limit: .comment)
     static let imageURL = BodyField.validated("imageUrl", Schema.httpsURLInput, limit: .url, Validators.httpsURL)
-    static let requiresSignIn = BodyField.flag("requiresSignIn", "Links to it are for signed-in users: resolve says so, and a generated router keeps it until the app reports a signed-in user (default false).")
+    static let requiresSignIn = BodyField.flag(
+        "requiresSignIn",
+        "Links to it are for signed-in users: resolve says so, and a generated router keeps it until the app reports a signed-in user (default false)."
+    )
 }

@@ -20,7 +20,9 @@ enum ParameterSpecJSON {
             case "string"?:
                 let minLength = spec.integer("minLength")
                 let maxLength = spec.integer("maxLength")
-                if let minLength, let maxLength, minLength > maxLength { errors.add(spec.at("minLength"), "minLength is greater than maxLength.") }
+                if let minLength, let maxLength, minLength > maxLength {
+                    errors.add(spec.at("minLength"), "minLength is greater than maxLength.")
+                }
                 if let minLength, minLength < 0 { errors.add(spec.at("minLength"), "minLength cannot be negative.") }
                 kind = .string(minLength: minLength.map(Int.init), maxLength: maxLength.map(Int.init))
             case "int"?:
@@ -49,22 +51,23 @@ enum ParameterSpecJSON {
     }
 
     static func json(_ specs: [ParameterSpec]) -> JSONValue {
-        .object(specs.sorted { $0.name < $1.name }.map { spec in
-            var members: [JSONMember] = [JSONMember(key: "type", value: .string(spec.kind.name))]
-            switch spec.kind {
-            case .string(let minLength, let maxLength):
-                if let minLength { members.append(JSONMember(key: "minLength", value: .integer(minLength))) }
-                if let maxLength { members.append(JSONMember(key: "maxLength", value: .integer(maxLength))) }
-            case .int(let min, let max):
-                if let min { members.append(JSONMember(key: "min", value: .number(String(min)))) }
-                if let max { members.append(JSONMember(key: "max", value: .number(String(max)))) }
-            case .enumeration(let values):
-                members.append(JSONMember(key: "values", value: .array(values.map(JSONValue.string))))
-            case .uuid, .bool:
-                break
-            }
-            if spec.optional { members.append(JSONMember(key: "optional", value: .bool(true))) }
-            return JSONMember(key: spec.name, value: .object(members))
-        })
+        .object(
+            specs.sorted { $0.name < $1.name }.map { spec in
+                var members: [JSONMember] = [JSONMember(key: "type", value: .string(spec.kind.name))]
+                switch spec.kind {
+                case .string(let minLength, let maxLength):
+                    if let minLength { members.append(JSONMember(key: "minLength", value: .integer(minLength))) }
+                    if let maxLength { members.append(JSONMember(key: "maxLength", value: .integer(maxLength))) }
+                case .int(let min, let max):
+                    if let min { members.append(JSONMember(key: "min", value: .number(String(min)))) }
+                    if let max { members.append(JSONMember(key: "max", value: .number(String(max)))) }
+                case .enumeration(let values):
+                    members.append(JSONMember(key: "values", value: .array(values.map(JSONValue.string))))
+                case .uuid, .bool:
+                    break
+                }
+                if spec.optional { members.append(JSONMember(key: "optional", value: .bool(true))) }
+                return JSONMember(key: spec.name, value: .object(members))
+            })
     }
 }

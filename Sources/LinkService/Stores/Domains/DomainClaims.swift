@@ -23,10 +23,14 @@ enum DomainClaims {
     static func check(_ hostname: String, workspace: UUID, on connection: Connection) throws {
         let suffixes = try WorkspaceHostSuffixes.suffixes(of: workspace, on: connection)
         if !suffixes.isEmpty, !suffixes.contains(where: { Hostname.name(hostname, isWithin: $0) }) {
-            throw ServiceError.validation([.init(pointer: "/hostname", detail: """
-                This workspace may register hostnames under \(suffixes.joined(separator: ", ")) only \
-                (set by the operator with linkd workspaces allow-suffix).
-                """)])
+            throw ServiceError.validation([
+                .init(
+                    pointer: "/hostname",
+                    detail: """
+                        This workspace may register hostnames under \(suffixes.joined(separator: ", ")) only \
+                        (set by the operator with linkd workspaces allow-suffix).
+                        """)
+            ])
         }
         if try DomainStore.isRegistered(hostname, on: connection) {
             throw ServiceError.conflict("The domain \(hostname) is already registered.")

@@ -97,7 +97,8 @@ struct DomainSettingsRecord: Sendable, Equatable {
         if let percentEncoded { defaults.append(JSONMember(key: "percentEncoded", value: .bool(percentEncoded))) }
         return .object([
             "defaults": .object(defaults),
-            "substitutionVariables": .object(substitutionVariables.map { JSONMember(key: $0.name, value: .array($0.values.map(JSONValue.string))) }),
+            "substitutionVariables": .object(
+                substitutionVariables.map { JSONMember(key: $0.name, value: .array($0.values.map(JSONValue.string))) }),
             "webcredentials": .array(webcredentials.map(JSONValue.uuid)),
             "appclips": .array(appclips.map(JSONValue.uuid)),
             "legacyPaths": .bool(legacyPaths),
@@ -119,7 +120,9 @@ struct DomainSettingsRecord: Sendable, Equatable {
     }
 
     func resolved(hostname: String) -> DomainSettings {
-        let defaults = caseSensitive == nil && percentEncoded == nil ? nil : AASAComponent(caseSensitive: caseSensitive, percentEncoded: percentEncoded)
+        let defaults =
+            caseSensitive == nil && percentEncoded == nil
+            ? nil : AASAComponent(caseSensitive: caseSensitive, percentEncoded: percentEncoded)
         return DomainSettings(
             hostname: hostname, defaults: defaults,
             substitutionVariables: substitutionVariables.map { SubstitutionVariable(name: $0.name, values: $0.values) },

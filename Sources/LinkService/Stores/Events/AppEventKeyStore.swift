@@ -5,11 +5,13 @@ import Postgres
 enum AppEventKeyStore {
     /// Makes `hash` the key of `app` (replacing any earlier one); the time it was made.
     static func replace(app: UUID, workspace: UUID, hash: String, prefix: String, on connection: Connection) throws -> Date {
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO app_event_keys (app_id, workspace_id, key_hash, prefix) VALUES (\(app), \(workspace), \(hash), \(prefix))
             ON CONFLICT (app_id) DO UPDATE SET key_hash = excluded.key_hash, prefix = excluded.prefix, created_at = now()
             RETURNING created_at
-            """).first!.decode(0, as: Date.self)
+            """
+        ).first!.decode(0, as: Date.self)
     }
 
     /// Deletes the key of `app` in `workspace`; whether there was one.

@@ -53,7 +53,9 @@ struct EventAttribution: Sendable, Equatable {
         }
         put("link", linkID?.canonicalText)
         var campaign: [JSONMember] = []
-        for (key, value) in [("source", utmSource), ("medium", utmMedium), ("campaign", utmCampaign), ("term", utmTerm), ("content", utmContent)] {
+        for (key, value) in [
+            ("source", utmSource), ("medium", utmMedium), ("campaign", utmCampaign), ("term", utmTerm), ("content", utmContent),
+        ] {
             if let value { campaign.append(JSONMember(key: key, value: .string(value))) }
         }
         if !campaign.isEmpty { members.append(JSONMember(key: "campaign", value: .object(campaign))) }

@@ -25,7 +25,9 @@ struct APIKey: ResourceRow {
             JSONMember(key: "scope", value: .string(scope)),
             JSONMember(key: "role", value: .string(role)),
             // Null, not absent, when nobody is named: a key made on the command line, or its creator is gone.
-            JSONMember(key: "createdBy", value: createdBy.map { .object(["id": .uuid($0), "email": creatorEmail.map(JSONValue.string) ?? .null]) } ?? .null),
+            JSONMember(
+                key: "createdBy",
+                value: createdBy.map { .object(["id": .uuid($0), "email": creatorEmail.map(JSONValue.string) ?? .null]) } ?? .null),
             JSONMember(key: "createdAt", value: .timestamp(createdAt)),
         ]
         if let revokedAt { members.append(JSONMember(key: "revokedAt", value: .timestamp(revokedAt))) }

@@ -44,8 +44,8 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
             let end = value.upperBound
             let scheme = "bearer".utf8
             guard end - start > scheme.count,
-                  ASCII.equalIgnoringCase(bytes[start..<start + scheme.count], scheme),
-                  bytes[start + scheme.count] == UInt8(ascii: " ")
+                ASCII.equalIgnoringCase(bytes[start..<start + scheme.count], scheme),
+                bytes[start + scheme.count] == UInt8(ascii: " ")
             else { return nil }
             start += scheme.count
             while start < end, bytes[start] == UInt8(ascii: " ") { start += 1 }
@@ -58,8 +58,8 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
     /// The id and secret of a key's 79 bytes; nil when they do not have the key shape.
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (UUID, String)? {
         guard bytes.count == 79, bytes[0] == UInt8(ascii: "l"), bytes[1] == UInt8(ascii: "k"),
-              bytes[2] == UInt8(ascii: "_"), bytes[35] == UInt8(ascii: "_"),
-              bytes[36...].allSatisfy({ isBase64URL($0) })
+            bytes[2] == UInt8(ascii: "_"), bytes[35] == UInt8(ascii: "_"),
+            bytes[36...].allSatisfy({ isBase64URL($0) })
         else { return nil }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let valid = withUnsafeMutableBytes(of: &uuid) { raw -> Bool in
@@ -96,7 +96,6 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
         return SHA256.digest(bytes)
     }
 
-
     /// Whether `storedHash` is this key's hash, compared in constant time (CRYPTO_memcmp).
     public func matches(storedHash: [UInt8]) -> Bool {
         let mine = hash
@@ -129,7 +128,8 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
     private static func isBase64URL(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
         default: false
         }
     }

@@ -8,13 +8,27 @@ public enum Workspace {
     /// yet, and returns the key's token.
     /// - Throws: `ServiceError.validation` for an empty or overlong name or key name, or one holding a NUL;
     ///   `PostgresError` when the database fails.
-    public static func createKey(pool: ConnectionPool, workspace name: String, scope: Scope, role: Role? = nil,
-                                 keyName: String = "") throws -> String {
+    public static func createKey(
+        pool: ConnectionPool, workspace name: String, scope: Scope, role: Role? = nil,
+        keyName: String = ""
+    ) throws -> String {
         guard !name.isEmpty, TextLimit.workspaceName.allows(name), !name.utf8.contains(0) else {
-            throw ServiceError.validation([.init(pointer: "/workspace", detail: "A workspace name has 1 to 100 characters (Unicode code points), none of them NUL or a bidirectional control (U+202A-202E, U+2066-2069).")])
+            throw ServiceError.validation([
+                .init(
+                    pointer: "/workspace",
+                    detail:
+                        "A workspace name has 1 to 100 characters (Unicode code points), none of them NUL or a bidirectional control (U+202A-202E, U+2066-2069)."
+                )
+            ])
         }
         guard TextLimit.keyName.allows(keyName), !keyName.utf8.contains(0) else {
-            throw ServiceError.validation([.init(pointer: "/name", detail: "A key name has at most 200 characters (Unicode code points), none of them NUL or a bidirectional control (U+202A-202E, U+2066-2069).")])
+            throw ServiceError.validation([
+                .init(
+                    pointer: "/name",
+                    detail:
+                        "A key name has at most 200 characters (Unicode code points), none of them NUL or a bidirectional control (U+202A-202E, U+2066-2069)."
+                )
+            ])
         }
         return try pool.withTransaction { connection in
             let workspaceID = try WorkspaceStore.ensure(name, on: connection)

@@ -19,8 +19,12 @@ extension Link {
         .required("preview", Schema.ref("LinkPreview")) { $0.preview },
         .optional("expiresAt", Schema.timestamp) { $0.expiresAt.map(JSONValue.timestamp) ?? .null },
         .optional("maxClicks", Schema.integer(minimum: 1)) { $0.maxClicks.map { .number(String($0)) } ?? .null },
-        .optional("clicks", Schema.integer(minimum: 0).readOnly.described(
-            "The taps counted so far while the link was live, as analytics count a person's tap (no bots, previews, `HEAD` or HTTP libraries; each node adds its own every second): what `sort=clicks` orders by. With `maxClicks`, the link is spent when it reaches it.")) {
+        .optional(
+            "clicks",
+            Schema.integer(minimum: 0).readOnly.described(
+                "The taps counted so far while the link was live, as analytics count a person's tap (no bots, previews, `HEAD` or HTTP libraries; each node adds its own every second): what `sort=clicks` orders by. With `maxClicks`, the link is spent when it reaches it."
+            )
+        ) {
             .number(String($0.clicks))
         },
         .optional("name", Schema.string) { .optional($0.name) },

@@ -16,8 +16,10 @@ struct Link: VersionedResource {
         var content: String?
 
         var json: JSONValue {
-            JSONValue.object(["source": .optional(source), "medium": .optional(medium), "campaign": .optional(campaign),
-                              "term": .optional(term), "content": .optional(content)]).compacted
+            JSONValue.object([
+                "source": .optional(source), "medium": .optional(medium), "campaign": .optional(campaign),
+                "term": .optional(term), "content": .optional(content),
+            ]).compacted
         }
     }
 

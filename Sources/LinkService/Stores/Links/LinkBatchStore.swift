@@ -17,7 +17,8 @@ enum LinkBatchStore {
 
     /// Creates the transaction's (empty) batch table, dropped at its end.
     static func prepare(on connection: Connection) throws {
-        try connection.executeScript("""
+        try connection.executeScript(
+            """
             CREATE TEMPORARY TABLE link_batch (LIKE links INCLUDING DEFAULTS) ON COMMIT DROP;
             ALTER TABLE link_batch DROP COLUMN workspace_id, DROP COLUMN version, DROP COLUMN created_at, DROP COLUMN updated_at;
             """)
@@ -30,7 +31,8 @@ enum LinkBatchStore {
         if try copyStraight(links, workspace: workspace, on: connection) { return Set(links.lazy.map(\.id)) }
         _ = try connection.execute("TRUNCATE link_batch")
         _ = try connection.copyFrom("COPY link_batch (\(unescaped: columns)) FROM STDIN", rows: links.lazy.map(rows(of:)))
-        let inserted = try connection.query("""
+        let inserted = try connection.query(
+            """
             INSERT INTO links (workspace_id, \(unescaped: columns))
             SELECT \(workspace), \(unescaped: columns) FROM link_batch
             ON CONFLICT (domain_id, slug) DO NOTHING
@@ -46,8 +48,9 @@ enum LinkBatchStore {
         try connection.executeScript("SAVEPOINT link_copy")
         let owner = workspace.canonicalText
         do {
-            _ = try connection.copyFrom("COPY links (workspace_id, \(unescaped: columns)) FROM STDIN",
-                                        rows: links.lazy.map { [owner] + rows(of: $0) })
+            _ = try connection.copyFrom(
+                "COPY links (workspace_id, \(unescaped: columns)) FROM STDIN",
+                rows: links.lazy.map { [owner] + rows(of: $0) })
         } catch {
             guard error.sqlState == .uniqueViolation else { throw error }
             try connection.executeScript("ROLLBACK TO SAVEPOINT link_copy")
@@ -65,10 +68,12 @@ enum LinkBatchStore {
 
     /// One link's fields in the text form of `COPY`, in the order of `columns`.
     private static func rows(of link: Link) -> [String?] {
-        [link.id.canonicalText, link.domainID.canonicalText, link.slug, link.appID?.canonicalText, link.destination?.serialized,
-         link.webURL, link.fallbacks.serialized, link.campaign.source, link.campaign.medium, link.campaign.campaign,
-         link.campaign.term, link.campaign.content, link.tags.postgresText, link.preview.serialized, link.expiresAt?.postgresText,
-         link.maxClicks.map { String($0) }, link.name, link.data?.serialized, link.skipStore ? "t" : "f",
-         link.targetsJSON?.serialized, link.variantsJSON?.serialized]
+        [
+            link.id.canonicalText, link.domainID.canonicalText, link.slug, link.appID?.canonicalText, link.destination?.serialized,
+            link.webURL, link.fallbacks.serialized, link.campaign.source, link.campaign.medium, link.campaign.campaign,
+            link.campaign.term, link.campaign.content, link.tags.postgresText, link.preview.serialized, link.expiresAt?.postgresText,
+            link.maxClicks.map { String($0) }, link.name, link.data?.serialized, link.skipStore ? "t" : "f",
+            link.targetsJSON?.serialized, link.variantsJSON?.serialized,
+        ]
     }
 }

@@ -32,10 +32,12 @@ struct LinkInput {
 
     /// Reads every member; on create, `domain` is required, and either `app` with `destination` or `url`.
     init(reading body: inout JSONObjectReader, creating: Bool) {
-        for field in [LinkFields.domain.name, LinkFields.slug.name, LinkFields.app.name, LinkFields.destination.name, LinkFields.url.name,
-                      LinkFields.fallbacks.name, LinkFields.skipStore.name, LinkFields.campaign.name, LinkFields.tags.name, LinkFields.preview.name,
-                      LinkFields.expiresAt.name, LinkFields.maxClicks.name, LinkFields.name.name, LinkFields.data.name,
-                      LinkFields.targets.name, LinkFields.variants.name] where body.has(field) {
+        for field in [
+            LinkFields.domain.name, LinkFields.slug.name, LinkFields.app.name, LinkFields.destination.name, LinkFields.url.name,
+            LinkFields.fallbacks.name, LinkFields.skipStore.name, LinkFields.campaign.name, LinkFields.tags.name, LinkFields.preview.name,
+            LinkFields.expiresAt.name, LinkFields.maxClicks.name, LinkFields.name.name, LinkFields.data.name,
+            LinkFields.targets.name, LinkFields.variants.name,
+        ] where body.has(field) {
             present.insert(field)
             if body.value(field) != JSONValue.null { given.insert(field) }
         }
@@ -55,8 +57,11 @@ struct LinkInput {
         data = LinkFields.data.read(&body)
         targets = LinkFields.targets.read(&body)
         variants = LinkFields.variants.read(&body)
-        if creating, let problem = Self.targetProblem(app: given.contains(LinkFields.app.name),
-                                                      destination: given.contains(LinkFields.destination.name), url: given.contains(LinkFields.url.name)) {
+        if creating,
+            let problem = Self.targetProblem(
+                app: given.contains(LinkFields.app.name),
+                destination: given.contains(LinkFields.destination.name), url: given.contains(LinkFields.url.name))
+        {
             body.errors.add(body.at(problem.member), problem.detail)
         }
     }
@@ -64,11 +69,13 @@ struct LinkInput {
     /// The link a create makes of this input on `domain`, with `id` (its slug is empty when none was given: the
     /// caller generates one); its version and timestamps are the database's.
     func newLink(on domain: Domain, id: UUID = UUID()) -> Link {
-        Link(id: id, domainID: domain.id, hostname: domain.hostname, slug: slug ?? "", appID: app, destination: destination?.json,
-             webURL: url, fallbacks: fallbacks ?? .object([]), skipStore: skipStore ?? false, campaign: campaign ?? Link.Campaign(), tags: tags ?? [],
-             preview: preview ?? .object([]), expiresAt: expiresAt, maxClicks: maxClicks, name: name, data: data,
-             targets: targets, variants: variants,
-             version: 1, createdAt: Date(), updatedAt: Date(), sortMicros: 0)
+        Link(
+            id: id, domainID: domain.id, hostname: domain.hostname, slug: slug ?? "", appID: app, destination: destination?.json,
+            webURL: url, fallbacks: fallbacks ?? .object([]), skipStore: skipStore ?? false, campaign: campaign ?? Link.Campaign(),
+            tags: tags ?? [],
+            preview: preview ?? .object([]), expiresAt: expiresAt, maxClicks: maxClicks, name: name, data: data,
+            targets: targets, variants: variants,
+            version: 1, createdAt: Date(), updatedAt: Date(), sortMicros: 0)
     }
 
     /// What is wrong with a link that has (or not) an app, a destination and a web URL: it opens either the app's
@@ -76,10 +83,15 @@ struct LinkInput {
     static func targetProblem(app: Bool, destination: Bool, url: Bool) -> (member: String, detail: String)? {
         switch (app, destination, url) {
         case (true, true, false), (false, false, true): nil
-        case (_, _, true): ("url", "A link opens either an app's destination (app and destination) or a web page (url), not both; send the others as null to switch.")
+        case (_, _, true):
+            (
+                "url",
+                "A link opens either an app's destination (app and destination) or a web page (url), not both; send the others as null to switch."
+            )
         case (true, false, false): ("destination", "'destination' is required with 'app'.")
         case (false, true, false): ("app", "'app' is required with 'destination'.")
-        case (false, false, false): ("url", "A link opens an app's destination (app and destination) or a web page (url): send one of them.")
+        case (false, false, false):
+            ("url", "A link opens an app's destination (app and destination) or a web page (url): send one of them.")
         }
     }
 

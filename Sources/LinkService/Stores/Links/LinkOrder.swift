@@ -48,14 +48,17 @@ enum LinkOrder: String, CaseIterable, Sendable {
 
     /// The keyset condition after the row `$key`, `$id`, and the `ORDER BY`.
     func sql(key: Int, id: Int) -> (after: String, orderBy: String) {
-        let value = switch self {
-        case .created, .newest: "timestamptz 'epoch' + $\(key)::int8 * interval '1 microsecond'"
-        case .slug, .slugDescending: "$\(key)::text COLLATE \"C\""
-        case .clicks, .clicksDescending: "$\(key)::int8"
-        }
+        let value =
+            switch self {
+            case .created, .newest: "timestamptz 'epoch' + $\(key)::int8 * interval '1 microsecond'"
+            case .slug, .slugDescending: "$\(key)::text COLLATE \"C\""
+            case .clicks, .clicksDescending: "$\(key)::int8"
+            }
         let direction = descending ? "DESC" : "ASC"
         let type = self == .slug || self == .slugDescending ? "text" : "int8"
-        return ("($\(key)::\(type) IS NULL OR (\(column), id) \(descending ? "<" : ">") (\(value), $\(id)::uuid))",
-                "\(column) \(direction), id \(direction)")
+        return (
+            "($\(key)::\(type) IS NULL OR (\(column), id) \(descending ? "<" : ">") (\(value), $\(id)::uuid))",
+            "\(column) \(direction), id \(direction)"
+        )
     }
 }

@@ -22,9 +22,10 @@ struct LinkPlacement {
             case .excluded: return (position, "excludes it on \(platform.rawValue)")
             case .openApp:
                 guard let opened = resolution.app else { continue }
-                let same = app.map { app in
-                    opened.platform == app.platform ? opened.id == app.id : opened.destinations[destinationType ?? ""] != nil
-                } ?? false
+                let same =
+                    app.map { app in
+                        opened.platform == app.platform ? opened.id == app.id : opened.destinations[destinationType ?? ""] != nil
+                    } ?? false
                 if !same { return (position, "opens the app \(opened.identifier) there") }
             }
         }

@@ -49,7 +49,8 @@ enum LinkSlug {
     static func candidate(path: String) -> String? {
         let bytes = path.utf8
         guard bytes.count > 1, bytes.count <= 201, bytes.first == UInt8(ascii: "/"),
-              bytes.dropFirst().allSatisfy({ $0 == UInt8(ascii: "/") || Percent.isUnreserved($0) }) else { return nil }
+            bytes.dropFirst().allSatisfy({ $0 == UInt8(ascii: "/") || Percent.isUnreserved($0) })
+        else { return nil }
         return String(path.dropFirst())
     }
 

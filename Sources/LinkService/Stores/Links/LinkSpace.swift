@@ -42,8 +42,11 @@ struct LinkSpace: Hashable, Sendable {
         guard !self.apps.isEmpty else { return [] }
         let claimed = claimedApps(rules: rules, apps: Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
         guard !claimed.isEmpty else { return [] }
-        return [LinkRule(id: "", apps: claimed.map(\.id), path: .raw(Self.pattern), query: nil, fragment: nil, exclude: nil,
-                         caseSensitive: nil, percentEncoded: nil, comment: Self.comment, destination: nil)]
+        return [
+            LinkRule(
+                id: "", apps: claimed.map(\.id), path: .raw(Self.pattern), query: nil, fragment: nil, exclude: nil,
+                caseSensitive: nil, percentEncoded: nil, comment: Self.comment, destination: nil)
+        ]
     }
 
     /// The app the link space opens on each platform (see `rules(after:apps:)`), iOS first.

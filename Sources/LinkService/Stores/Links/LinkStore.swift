@@ -28,23 +28,28 @@ enum LinkStore: ResourceStore {
     /// Inserts `link` (its id, version and timestamps are the database's); nil when its domain already has the slug.
     static func insert(_ link: Link, workspace: UUID, on connection: Connection) throws -> Link? {
         // Numbered: `values(of:)` gives the 21 values in the order `update` binds them too.
-        let row = try connection.query(Query(unsafeSQL: """
-            INSERT INTO links (workspace_id, domain_id, slug, app_id, destination, url, fallbacks, utm_source, utm_medium, utm_campaign,
-                               utm_term, utm_content, tags, preview, expires_at, max_clicks, name, data, skip_store, targets, variants)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
-            ON CONFLICT (domain_id, slug) DO NOTHING
-            RETURNING \(columns)
-            """, binds: [workspace] + values(of: link))).first
+        let row = try connection.query(
+            Query(
+                unsafeSQL: """
+                    INSERT INTO links (workspace_id, domain_id, slug, app_id, destination, url, fallbacks, utm_source, utm_medium, utm_campaign,
+                                       utm_term, utm_content, tags, preview, expires_at, max_clicks, name, data, skip_store, targets, variants)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+                    ON CONFLICT (domain_id, slug) DO NOTHING
+                    RETURNING \(columns)
+                    """, binds: [workspace] + values(of: link))
+        ).first
         return try row.map(Link.init(row:))
     }
 
     /// Saves every writable field of `link` as its next version.
     static func save(_ link: Link, on connection: Connection) throws -> Link {
-        try update(link.id, set: """
-            domain_id = $2, slug = $3, app_id = $4, destination = $5, url = $6, fallbacks = $7, utm_source = $8, utm_medium = $9,
-            utm_campaign = $10, utm_term = $11, utm_content = $12, tags = $13, preview = $14, expires_at = $15, max_clicks = $16,
-            name = $17, data = $18, skip_store = $19, targets = $20, variants = $21
-            """, values(of: link), on: connection)
+        try update(
+            link.id,
+            set: """
+                domain_id = $2, slug = $3, app_id = $4, destination = $5, url = $6, fallbacks = $7, utm_source = $8, utm_medium = $9,
+                utm_campaign = $10, utm_term = $11, utm_content = $12, tags = $13, preview = $14, expires_at = $15, max_clicks = $16,
+                name = $17, data = $18, skip_store = $19, targets = $20, variants = $21
+                """, values(of: link), on: connection)
     }
 
     /// Whether another link (not `excluding`) of the domain has the slug.
@@ -62,9 +67,11 @@ enum LinkStore: ResourceStore {
     /// The slug, app and destination type of the first `limit` links of the domain (oldest first), what a rule change
     /// is checked against (`LinkPlacement`).
     static func placements(domain: UUID, limit: Int, on connection: Connection) throws -> [(slug: String, app: UUID?, type: String?)] {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT slug, app_id, destination ->> 'type' FROM links WHERE domain_id = \(domain) ORDER BY created_at, id LIMIT \(limit)
-            """).map { try $0.decode((String, UUID?, String?).self) }
+            """
+        ).map { try $0.decode((String, UUID?, String?).self) }
     }
 
     /// Links that lead somewhere, as a refusal to delete it names them: "2 links (go.example.com/a, go.example.com/b)".
@@ -85,17 +92,21 @@ enum LinkStore: ResourceStore {
         let count = try connection.query(Query(unsafeSQL: "SELECT count(*)::int8 FROM links l WHERE \(filter)", binds: [app, type]))
             .first!.decode(0, as: Int.self)
         guard count > 0 else { return Uses(count: 0, examples: []) }
-        let examples = try connection.query(Query(unsafeSQL: """
-            SELECT d.hostname || '/' || l.slug FROM links l JOIN domains d ON d.id = l.domain_id
-            WHERE \(filter) ORDER BY l.created_at, l.id LIMIT 3
-            """, binds: [app, type])).map { try $0.decode(0, as: String.self) }
+        let examples = try connection.query(
+            Query(
+                unsafeSQL: """
+                    SELECT d.hostname || '/' || l.slug FROM links l JOIN domains d ON d.id = l.domain_id
+                    WHERE \(filter) ORDER BY l.created_at, l.id LIMIT 3
+                    """, binds: [app, type])
+        ).map { try $0.decode(0, as: String.self) }
         return Uses(count: count, examples: examples)
     }
 
     /// Adds taps to links' counts (`LinkClickCounter`).
     static func addClicks(_ taps: [UUID: Int64], on connection: Connection) throws {
         guard !taps.isEmpty else { return }
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE links SET clicks = links.clicks + t.n
             FROM unnest(\(taps.keys.map(\.canonicalText))::uuid[], \(Array(taps.values))::int8[]) AS t (id, n) WHERE links.id = t.id
             """)
@@ -104,7 +115,8 @@ enum LinkStore: ResourceStore {
     /// The link space of each domain that has links (`link_apps`), of every domain (`domains` nil) or of those named.
     static func spaces(domains: [UUID]?, on connection: Connection) throws -> [UUID: LinkSpace] {
         let ids = domains.map { $0.map(\.canonicalText) }
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             SELECT domain_id, coalesce(array_agg(app_id::text) FILTER (WHERE app_id IS NOT NULL), '{}') FROM link_apps
             WHERE links > 0 AND (\(ids)::uuid[] IS NULL OR domain_id = ANY(\(ids)::uuid[])) GROUP BY domain_id
             """)
@@ -118,7 +130,8 @@ enum LinkStore: ResourceStore {
 
     /// How many links to web pages (no app) each of `domains` holds (`link_apps`); a domain without any is left out.
     static func webLinkCounts(domains: [UUID], on connection: Connection) throws -> [UUID: Int] {
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             SELECT domain_id, links FROM link_apps WHERE app_id IS NULL AND links > 0
               AND domain_id = ANY(\(domains.map(\.canonicalText))::uuid[])
             """)
@@ -127,36 +140,46 @@ enum LinkStore: ResourceStore {
 
     /// The oldest `limit` slugs of links to web pages on `domain`, but `excluding`'s.
     static func webLinkSlugs(domain: UUID, excluding: UUID?, limit: Int, on connection: Connection) throws -> [String] {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT slug FROM links WHERE domain_id = \(domain) AND app_id IS NULL AND (\(excluding)::uuid IS NULL OR id <> \(excluding))
             ORDER BY created_at, id LIMIT \(limit)
-            """).map { try $0.decode(0, as: String.self) }
+            """
+        ).map { try $0.decode(0, as: String.self) }
     }
 
     /// Whether a link on `domain` other than `excluding` opens `app`.
     static func opens(app: UUID, domain: UUID, excluding: UUID, on connection: Connection) throws -> Bool {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT EXISTS (SELECT 1 FROM links WHERE domain_id = \(domain) AND app_id = \(app) AND id <> \(excluding))
-            """).first!.decode(0, as: Bool.self)
+            """
+        ).first!.decode(0, as: Bool.self)
     }
 
     /// One page of the links of `workspace` that `filter` keeps, in `order` (`page.position`, the previous page's
     /// last row, is read as `order` wrote it).
     /// - Throws: `ServiceError.badRequest` for a cursor of another order.
-    static func page(_ page: Page, workspace: UUID, filter: Filter, order: LinkOrder = .default, on connection: Connection) throws -> [Link] {
+    static func page(_ page: Page, workspace: UUID, filter: Filter, order: LinkOrder = .default, on connection: Connection) throws -> [Link]
+    {
         var binds = binds(workspace, filter)
         var key: (any PostgresEncodable)?
         if let position = page.position {
-            guard let bind = order.bind(position.key) else { throw ServiceError.badRequest("The cursor is not one this API issued for sort=\(order.rawValue).") }
+            guard let bind = order.bind(position.key) else {
+                throw ServiceError.badRequest("The cursor is not one this API issued for sort=\(order.rawValue).")
+            }
             key = bind
         }
         let sql = order.sql(key: binds.count + 1, id: binds.count + 2)
         binds += [key.flatMap(\.postgresText), page.position?.id, page.limit + 1]
         // Numbered: `condition` (`$1…$6`) is shared with `count`; the order's keyset binds follow it.
-        return try connection.query(Query(unsafeSQL: """
-            SELECT \(columns) FROM links WHERE (\(condition)) AND \(sql.after)
-            ORDER BY \(sql.orderBy) LIMIT $\(binds.count)
-            """, binds: binds)).map(Link.init(row:))
+        return try connection.query(
+            Query(
+                unsafeSQL: """
+                    SELECT \(columns) FROM links WHERE (\(condition)) AND \(sql.after)
+                    ORDER BY \(sql.orderBy) LIMIT $\(binds.count)
+                    """, binds: binds)
+        ).map(Link.init(row:))
     }
 
     /// How many links of `workspace` `filter` keeps.
@@ -192,11 +215,13 @@ enum LinkStore: ResourceStore {
 
     /// The binds `$2…$21` of `insert` and `save`.
     private static func values(of link: Link) -> [any PostgresEncodable] {
-        [link.domainID, link.slug, link.appID, link.destination.map { JSONText($0.serialized) }, link.webURL,
-         JSONText(link.fallbacks.serialized), link.campaign.source, link.campaign.medium, link.campaign.campaign, link.campaign.term,
-         link.campaign.content, link.tags, JSONText(link.preview.serialized), link.expiresAt, link.maxClicks, link.name,
-         link.data.map { JSONText($0.serialized) }, link.skipStore, link.targetsJSON.map { JSONText($0.serialized) },
-         link.variantsJSON.map { JSONText($0.serialized) }]
+        [
+            link.domainID, link.slug, link.appID, link.destination.map { JSONText($0.serialized) }, link.webURL,
+            JSONText(link.fallbacks.serialized), link.campaign.source, link.campaign.medium, link.campaign.campaign, link.campaign.term,
+            link.campaign.content, link.tags, JSONText(link.preview.serialized), link.expiresAt, link.maxClicks, link.name,
+            link.data.map { JSONText($0.serialized) }, link.skipStore, link.targetsJSON.map { JSONText($0.serialized) },
+            link.variantsJSON.map { JSONText($0.serialized) },
+        ]
     }
 }
 
@@ -204,11 +229,16 @@ extension Link {
     init(row: Row) throws {
         let destination: JSONText?, fallbacks: JSONText, preview: JSONText, data: JSONText?
         var campaign = Campaign()
-        (id, domainID, hostname, slug, appID, destination, webURL, fallbacks, campaign.source, campaign.medium, campaign.campaign,
-         campaign.term, campaign.content, tags, preview, expiresAt, maxClicks, name, data, version, createdAt, updatedAt, sortMicros,
-         clicks, skipStore) =
-            try row.decode((UUID, UUID, String, String, UUID?, JSONText?, String?, JSONText, String?, String?, String?, String?, String?,
-                            [String], JSONText, Date?, Int64?, String?, JSONText?, Int, Date, Date, Int64, Int64, Bool).self)
+        (
+            id, domainID, hostname, slug, appID, destination, webURL, fallbacks, campaign.source, campaign.medium, campaign.campaign,
+            campaign.term, campaign.content, tags, preview, expiresAt, maxClicks, name, data, version, createdAt, updatedAt, sortMicros,
+            clicks, skipStore
+        ) =
+            try row.decode(
+                (
+                    UUID, UUID, String, String, UUID?, JSONText?, String?, JSONText, String?, String?, String?, String?, String?,
+                    [String], JSONText, Date?, Int64?, String?, JSONText?, Int, Date, Date, Int64, Int64, Bool
+                ).self)
         self.campaign = campaign
         self.destination = try destination.map { try JSONValue.parse($0.json) }
         self.fallbacks = try JSONValue.parse(fallbacks.json)
@@ -219,7 +249,8 @@ extension Link {
             targets = LinkTargeting.targets(items.enumerated().map { ($0.element, "/targets/\($0.offset)") }, errors: FieldErrors())
         }
         if let text = try row.decode(26, as: JSONText?.self), case .array(let items) = try JSONValue.parse(text.json) {
-            variants = LinkTargeting.variants(items.enumerated().map { ($0.element, "/variants/\($0.offset)") }, at: "/variants", errors: FieldErrors())
+            variants = LinkTargeting.variants(
+                items.enumerated().map { ($0.element, "/variants/\($0.offset)") }, at: "/variants", errors: FieldErrors())
         }
     }
 }

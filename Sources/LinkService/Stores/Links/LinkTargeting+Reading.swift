@@ -22,7 +22,9 @@ extension LinkTargeting {
             guard let name, let conditions, let opening else { continue }
             if !names.insert(name).inserted { errors.add(JSONPointer.appending(pointer, "name"), "Another target is named '\(name)'.") }
             if let earlier = targets.firstIndex(where: { $0.conditions.covers(conditions) }) {
-                errors.add(JSONPointer.appending(pointer, "conditions"), """
+                errors.add(
+                    JSONPointer.appending(pointer, "conditions"),
+                    """
                     Target '\(targets[earlier].name)' (/targets/\(earlier)) holds for every visitor this one does, and comes first: this \
                     target could never decide. Narrow the earlier one, or put this one before it.
                     """)
@@ -47,7 +49,9 @@ extension LinkTargeting {
             let stopped = body.bool("stopped") ?? false
             let opening = Self.opening(&body, required: true, fallbacksAndPreview: false)
             body.finish()
-            if let weight, !(0...10_000).contains(weight) { errors.add(JSONPointer.appending(itemPointer, "weight"), "weight must be from 0 to 10000.") }
+            if let weight, !(0...10_000).contains(weight) {
+                errors.add(JSONPointer.appending(itemPointer, "weight"), "weight must be from 0 to 10000.")
+            }
             guard let name, let weight, let opening else { continue }
             if variants.contains(where: { $0.name == name }) {
                 errors.add(JSONPointer.appending(itemPointer, "name"), "Another variant is named '\(name)'.")
@@ -55,8 +59,9 @@ extension LinkTargeting {
             variants.append(Variant(name: name, weight: Int(weight), opening: opening, stopped: stopped))
         }
         if variants.count == elements.count {
-            if variants.count < 2 { errors.add(pointer, "variants must list at least two variants (or be left out).") }
-            else if !variants.contains(where: { !$0.stopped && $0.weight > 0 }) {
+            if variants.count < 2 {
+                errors.add(pointer, "variants must list at least two variants (or be left out).")
+            } else if !variants.contains(where: { !$0.stopped && $0.weight > 0 }) {
                 errors.add(pointer, "At least one variant must have a weight and not be stopped.")
             }
         }
@@ -112,7 +117,9 @@ extension LinkTargeting {
             return code
         }
         if let elements = body.array("platforms", maxCount: 10) {
-            if elements.isEmpty { body.errors.add(body.at("platforms"), "platforms cannot be empty: leave it out to hold for every platform.") }
+            if elements.isEmpty {
+                body.errors.add(body.at("platforms"), "platforms cannot be empty: leave it out to hold for every platform.")
+            }
             var ranges: [PlatformRange] = []
             for (value, pointer) in elements {
                 var item = JSONObjectReader(value, at: pointer, errors: body.errors)
@@ -151,7 +158,8 @@ extension LinkTargeting {
         conditions.languages = list(&body, "languages") { text, pointer, errors in
             let tag = text.lowercased()
             guard !tag.isEmpty, tag.count <= 35, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
-                  tag.first!.isLetter else {
+                tag.first!.isLetter
+            else {
                 errors.add(pointer, "A language is a BCP 47 tag such as de or pt-BR.")
                 return nil
             }
@@ -202,8 +210,10 @@ extension LinkTargeting {
     }
 
     /// A list condition: absent is nil; empty is refused (it would hold for nobody); each value read by `read`.
-    private static func list<T>(_ body: inout JSONObjectReader, _ key: String,
-                                _ read: (String, String, FieldErrors) -> T?) -> [T]? {
+    private static func list<T>(
+        _ body: inout JSONObjectReader, _ key: String,
+        _ read: (String, String, FieldErrors) -> T?
+    ) -> [T]? {
         guard let elements = body.array(key, maxCount: maxValues) else { return nil }
         if elements.isEmpty { body.errors.add(body.at(key), "\(key) cannot be empty: leave it out to hold for every visitor.") }
         var values: [T] = []

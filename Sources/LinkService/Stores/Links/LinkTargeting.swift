@@ -33,9 +33,14 @@ enum LinkTargeting {
                 return theirs.allSatisfy(mine.contains)
             }
             if !subset(countries, other.countries) || !subset(devices, other.devices) || !subset(browsers, other.browsers)
-                || !subset(languages, other.languages) || !subset(apps, other.apps) || !subset(referrers, other.referrers) { return false }
+                || !subset(languages, other.languages) || !subset(apps, other.apps) || !subset(referrers, other.referrers)
+            {
+                return false
+            }
             if let platforms {
-                guard let theirs = other.platforms, theirs.allSatisfy({ range in platforms.contains { $0.contains(range) } }) else { return false }
+                guard let theirs = other.platforms, theirs.allSatisfy({ range in platforms.contains { $0.contains(range) } }) else {
+                    return false
+                }
             }
             if let window {
                 guard let theirs = other.window, window.contains(theirs) else { return false }
@@ -58,7 +63,9 @@ enum LinkTargeting {
             add("apps", apps.map { .array($0.map(JSONValue.uuid)) })
             add("window", window?.json)
             add("referrers", list(referrers))
-            add("utm", utm.map { utm in .object(Self.utmKeys.compactMap { key in utm[key].map { JSONMember(key: key, value: .string($0)) } }) })
+            add(
+                "utm",
+                utm.map { utm in .object(Self.utmKeys.compactMap { key in utm[key].map { JSONMember(key: key, value: .string($0)) } }) })
             return .object(members)
         }
 
@@ -79,8 +86,10 @@ enum LinkTargeting {
         }
 
         var json: JSONValue {
-            JSONValue.object(["platform": .string(platform.rawValue), "minVersion": .optional(minVersion?.text),
-                              "maxVersion": .optional(maxVersion?.text)]).compacted
+            JSONValue.object([
+                "platform": .string(platform.rawValue), "minVersion": .optional(minVersion?.text),
+                "maxVersion": .optional(maxVersion?.text),
+            ]).compacted
         }
     }
 
@@ -90,7 +99,9 @@ enum LinkTargeting {
 
         init?(_ text: some StringProtocol) {
             let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
-            guard (1...3).contains(pieces.count), pieces.allSatisfy({ !$0.isEmpty && $0.count <= 6 && $0.allSatisfy(\.isASCII) }) else { return nil }
+            guard (1...3).contains(pieces.count), pieces.allSatisfy({ !$0.isEmpty && $0.count <= 6 && $0.allSatisfy(\.isASCII) }) else {
+                return nil
+            }
             let numbers = pieces.compactMap { Int32($0) }
             guard numbers.count == pieces.count, numbers.allSatisfy({ $0 >= 0 }) else { return nil }
             parts = (numbers[0], numbers.count > 1 ? numbers[1] : 0, numbers.count > 2 ? numbers[2] : 0)
@@ -116,8 +127,10 @@ enum LinkTargeting {
         }
 
         var json: JSONValue {
-            JSONValue.object(["from": .optional(from.map { JSONValue.timestamp($0).stringValue! }),
-                              "until": .optional(until.map { JSONValue.timestamp($0).stringValue! })]).compacted
+            JSONValue.object([
+                "from": .optional(from.map { JSONValue.timestamp($0).stringValue! }),
+                "until": .optional(until.map { JSONValue.timestamp($0).stringValue! }),
+            ]).compacted
         }
     }
 
@@ -152,7 +165,9 @@ enum LinkTargeting {
         var variants: [Variant]?
 
         var json: JSONValue {
-            var members: [JSONMember] = [JSONMember(key: "name", value: .string(name)), JSONMember(key: "conditions", value: conditions.json)]
+            var members: [JSONMember] = [
+                JSONMember(key: "name", value: .string(name)), JSONMember(key: "conditions", value: conditions.json),
+            ]
             members += LinkTargeting.members(of: opening)
             if let variants { members.append(JSONMember(key: "variants", value: .array(variants.map(\.json)))) }
             return .object(members)

@@ -20,8 +20,9 @@ struct LinkTargets {
         for destination in try DestinationStore.all(workspace: workspace, on: connection) {
             destinations[destination.appID, default: [:]][destination.name] = destination.type
         }
-        return LinkTargets(domains: Dictionary(domains.map { ($0.hostname, $0) }, uniquingKeysWith: { first, _ in first }),
-                           apps: Set(apps.map(\.id)), platforms: Dictionary(apps.map { ($0.id, $0.platform) }, uniquingKeysWith: { first, _ in first }),
-                           destinations: destinations)
+        return LinkTargets(
+            domains: Dictionary(domains.map { ($0.hostname, $0) }, uniquingKeysWith: { first, _ in first }),
+            apps: Set(apps.map(\.id)), platforms: Dictionary(apps.map { ($0.id, $0.platform) }, uniquingKeysWith: { first, _ in first }),
+            destinations: destinations)
     }
 }

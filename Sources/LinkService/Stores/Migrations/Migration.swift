@@ -28,19 +28,21 @@ public struct Migration: Sendable, Equatable {
         } catch {
             throw .invalidDirectory(directory.path)
         }
-        return try load(names.sorted().filter { $0.hasSuffix(".sql") }.map { name throws(MigrationError) in
-            let file = directory.appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: file.path) else { throw .invalidDirectory(file.path) }
-            return (name, [UInt8](data), file.path)
-        })
+        return try load(
+            names.sorted().filter { $0.hasSuffix(".sql") }.map { name throws(MigrationError) in
+                let file = directory.appendingPathComponent(name)
+                guard let data = FileManager.default.contents(atPath: file.path) else { throw .invalidDirectory(file.path) }
+                return (name, [UInt8](data), file.path)
+            })
     }
 
     /// The `migrations/` folder built into linkd (`EmbeddedFolder`): the same files, so the same checksums, as
     /// the source tree's.
     public static func builtIn() throws(MigrationError) -> [Migration] {
-        try load(EmbeddedFolder.migrations.files.filter { !$0.path.contains("/") && $0.path.hasSuffix(".sql") }.map {
-            ($0.path, $0.bytes, "migrations/" + $0.path)
-        })
+        try load(
+            EmbeddedFolder.migrations.files.filter { !$0.path.contains("/") && $0.path.hasSuffix(".sql") }.map {
+                ($0.path, $0.bytes, "migrations/" + $0.path)
+            })
     }
 
     /// The migrations of `files` (name, bytes, where they come from, for errors), one way for both sources.
@@ -49,8 +51,8 @@ public struct Migration: Sendable, Equatable {
         for (file, bytes, origin) in files {
             let stem = file.dropLast(4)
             guard let underscore = stem.firstIndex(of: "_"),
-                  let version = Int(stem[..<underscore]), version > 0,
-                  stem[..<underscore].allSatisfy(\.isASCII)
+                let version = Int(stem[..<underscore]), version > 0,
+                stem[..<underscore].allSatisfy(\.isASCII)
             else { throw .invalidFileName(file) }
             guard let sql = String(bytes: bytes, encoding: .utf8) else { throw .invalidDirectory(origin) }
             if migrations.contains(where: { $0.version == version }) { throw .duplicateVersion(version) }

@@ -34,7 +34,8 @@ public struct Migrator: Sendable {
         try pool.withConnection { connection in
             try connection.execute("SELECT pg_advisory_lock(\(Self.lockKey))")
             defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(Self.lockKey))") }
-            try connection.executeScript("""
+            try connection.executeScript(
+                """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version integer PRIMARY KEY,
                     name text NOT NULL,
@@ -96,7 +97,8 @@ public struct Migrator: Sendable {
         try connection.executeScript("BEGIN")
         do {
             try connection.executeScript(migration.sql)
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO schema_migrations (version, name, checksum)
                 VALUES (\(migration.version), \(migration.name), \(migration.checksum))
                 """)

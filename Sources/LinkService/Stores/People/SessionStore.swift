@@ -25,45 +25,55 @@ enum SessionStore {
 
     /// Begins a session of `person` working in `workspace`, ending at `expiresAt` at the latest; returns its id
     /// and token (the cookie's value, shown once).
-    static func create(person: UUID, workspace: UUID?, via: String, expiresAt: Date, address: String, userAgent: String,
-                       on connection: Connection) throws -> (id: UUID, token: SecretToken) {
+    static func create(
+        person: UUID, workspace: UUID?, via: String, expiresAt: Date, address: String, userAgent: String,
+        on connection: Connection
+    ) throws -> (id: UUID, token: SecretToken) {
         let token = SecretToken.generate()
-        let row = try connection.query("""
+        let row = try connection.query(
+            """
             INSERT INTO sessions (person_id, token_hash, workspace_id, via, expires_at, address, user_agent)
             VALUES (\(person), \(token.hash), \(workspace), \(via), \(expiresAt), \(address), \(String(userAgent.prefix(512))))
             RETURNING id
-            """).first
+            """
+        ).first
         guard let row else { throw ServiceError.conflict("The session could not be begun; try again.") }
         return (try row.decode(0, as: UUID.self), token)
     }
 
     /// The live session of `token`: not revoked, before its absolute end, and seen within `idle`; nil otherwise.
     static func find(_ token: SecretToken, idle: TimeInterval, on connection: Connection) throws -> Found? {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT id, person_id, workspace_id, expires_at FROM sessions
             WHERE token_hash = \(token.hash) AND revoked_at IS NULL AND expires_at > now()
               AND last_seen_at > now() - make_interval(secs => \(idle))
-            """).first.map(Found.init(row:))
+            """
+        ).first.map(Found.init(row:))
     }
 
     /// The live session of `token`, as `find`, marked seen now (its idle end moves on).
     static func touch(_ token: SecretToken, idle: TimeInterval, on connection: Connection) throws -> Found? {
-        try connection.query("""
+        try connection.query(
+            """
             UPDATE sessions SET last_seen_at = now()
             WHERE token_hash = \(token.hash) AND revoked_at IS NULL AND expires_at > now()
               AND last_seen_at > now() - make_interval(secs => \(idle))
             RETURNING id, person_id, workspace_id, expires_at
-            """).first.map(Found.init(row:))
+            """
+        ).first.map(Found.init(row:))
     }
 
     /// The live sessions of `person`, newest first.
     static func list(of person: UUID, idle: TimeInterval, on connection: Connection) throws -> [Listed] {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT \(unescaped: listedColumns) FROM sessions
             WHERE person_id = \(person) AND revoked_at IS NULL AND expires_at > now()
               AND last_seen_at > now() - make_interval(secs => \(idle))
             ORDER BY created_at DESC, id
-            """).map(Listed.init(row:))
+            """
+        ).map(Listed.init(row:))
     }
 
     /// The session `id` as its person's list shows it, whether or not it is live.
@@ -75,7 +85,8 @@ enum SessionStore {
 
     /// Moves the live session `id` of `person` to `workspace`; whether there was such a session.
     static func switchWorkspace(_ id: UUID, of person: UUID, to workspace: UUID, on connection: Connection) throws -> Bool {
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE sessions SET workspace_id = \(workspace) WHERE id = \(id) AND person_id = \(person) AND revoked_at IS NULL
             """) > 0
     }
@@ -83,7 +94,8 @@ enum SessionStore {
     /// Ends the session `id` of `person`; whether there was such a live session.
     @discardableResult
     static func revoke(_ id: UUID, of person: UUID, on connection: Connection) throws -> Bool {
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE sessions SET revoked_at = now() WHERE id = \(id) AND person_id = \(person) AND revoked_at IS NULL
             """) > 0
     }
@@ -105,6 +117,7 @@ extension SessionStore.Found {
 extension SessionStore.Listed {
     /// Decodes `id, via, created_at, last_seen_at, expires_at, address, user_agent`.
     init(row: Row) throws {
-        (id, via, createdAt, lastSeenAt, expiresAt, address, userAgent) = try row.decode((UUID, String, Date, Date, Date, String, String).self)
+        (id, via, createdAt, lastSeenAt, expiresAt, address, userAgent) = try row.decode(
+            (UUID, String, Date, Date, Date, String, String).self)
     }
 }

@@ -9,17 +9,31 @@ extension Workspace {
     /// seconds: `linkd users create`, the first person of a fresh install (docs/PEOPLE.md, "The first person").
     /// - Returns: the link's token, shown once.
     /// - Throws: `ServiceError.validation` for a bad workspace name, email or name; `PostgresError`.
-    public static func addPerson(pool: ConnectionPool, workspace name: String, email: String, role: Role, personName: String = "",
-                                 linkLifetime: Int) throws -> SecretToken {
+    public static func addPerson(
+        pool: ConnectionPool, workspace name: String, email: String, role: Role, personName: String = "",
+        linkLifetime: Int
+    ) throws -> SecretToken {
         var errors: [Problem.FieldError] = []
         if name.isEmpty || !TextLimit.workspaceName.allows(name) || name.utf8.contains(0) {
-            errors.append(.init(pointer: "/workspace", detail: "A workspace name has 1 to 100 characters (Unicode code points), none of them NUL or a bidirectional control (U+202A-202E, U+2066-2069)."))
+            errors.append(
+                .init(
+                    pointer: "/workspace",
+                    detail:
+                        "A workspace name has 1 to 100 characters (Unicode code points), none of them NUL or a bidirectional control (U+202A-202E, U+2066-2069)."
+                ))
         }
         if !isEmail(email) {
-            errors.append(.init(pointer: "/email", detail: "An email address is local@domain, 3 to 254 characters, without spaces or control characters."))
+            errors.append(
+                .init(
+                    pointer: "/email",
+                    detail: "An email address is local@domain, 3 to 254 characters, without spaces or control characters."))
         }
         if !TextLimit.name.allows(personName) || personName.utf8.contains(0) {
-            errors.append(.init(pointer: "/name", detail: "A person's name has at most 200 characters (Unicode code points), none of them NUL or a bidirectional control."))
+            errors.append(
+                .init(
+                    pointer: "/name",
+                    detail: "A person's name has at most 200 characters (Unicode code points), none of them NUL or a bidirectional control."
+                ))
         }
         guard errors.isEmpty else { throw ServiceError.validation(errors) }
         return try pool.withTransaction { connection in
@@ -34,7 +48,8 @@ extension Workspace {
     static func isEmail(_ text: String) -> Bool {
         let scalars = text.unicodeScalars
         guard (3...254).contains(scalars.count), let at = text.lastIndex(of: "@"), at != text.startIndex,
-              text.index(after: at) != text.endIndex else { return false }
+            text.index(after: at) != text.endIndex
+        else { return false }
         return !scalars.contains { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }
     }
 }

@@ -62,8 +62,11 @@ extension WorkspaceSSO {
     init(row: Row) throws {
         let roles: String?
         let groupRolesText: String
-        (workspaceID, issuer, clientID, clientSecretSealed, clientSecretKeyID, allowedDomains, roles, groupsClaim, groupRolesText, required,
-         updatedAt) = try row.decode((UUID, String, String, [UInt8], String, [String], String?, String?, String, Bool, Date).self)
+        (
+            workspaceID, issuer, clientID, clientSecretSealed, clientSecretKeyID, allowedDomains, roles, groupsClaim, groupRolesText,
+            required,
+            updatedAt
+        ) = try row.decode((UUID, String, String, [UInt8], String, [String], String?, String?, String, Bool, Date).self)
         defaultRole = roles.flatMap(Role.init(rawValue:))
         var groupRoles: [String: Role] = [:]
         for member in (try? JSONValue.parse(groupRolesText))?.objectMembers ?? [] {

@@ -113,8 +113,12 @@ struct RuleDefinition: Sendable {
         switch value {
         case nil, .null?: return nil
         case .string(let pattern)?:
-            guard let pattern = JSONObjectReader.within(.pattern, pattern, at: pointer(), named: "The query pattern", errors) else { return nil }
-            if pattern.contains("{") { errors.add(pointer(), "A query string pattern cannot capture; use an object of query items, e.g. {\"ref\": \"{ref}\"}.") }
+            guard let pattern = JSONObjectReader.within(.pattern, pattern, at: pointer(), named: "The query pattern", errors) else {
+                return nil
+            }
+            if pattern.contains("{") {
+                errors.add(pointer(), "A query string pattern cannot capture; use an object of query items, e.g. {\"ref\": \"{ref}\"}.")
+            }
             return .string(pattern)
         case .object(let members)?:
             var items: [RuleQueryItem] = []
@@ -125,13 +129,19 @@ struct RuleDefinition: Sendable {
                     errors.add(at(), "Query item names must be non-empty and distinct.")
                     continue
                 }
-                guard JSONObjectReader.within(.memberName, member.key, at: at(), named: "The query item name", errors) != nil else { continue }
-                guard case .string(let text) = member.value else {
-                    // iOS ignores the whole dictionary when a value is not a string (docs/aasa-semantics.md §5).
-                    errors.add(at(), "A query item pattern must be a string, not \(member.value.typeName): iOS would ignore the whole query dictionary.")
+                guard JSONObjectReader.within(.memberName, member.key, at: at(), named: "The query item name", errors) != nil else {
                     continue
                 }
-                guard let text = JSONObjectReader.within(.pattern, text, at: at(), named: "The query item pattern", errors) else { continue }
+                guard case .string(let text) = member.value else {
+                    // iOS ignores the whole dictionary when a value is not a string (docs/aasa-semantics.md §5).
+                    errors.add(
+                        at(),
+                        "A query item pattern must be a string, not \(member.value.typeName): iOS would ignore the whole query dictionary.")
+                    continue
+                }
+                guard let text = JSONObjectReader.within(.pattern, text, at: at(), named: "The query item pattern", errors) else {
+                    continue
+                }
                 if let pattern = Self.pattern(text, at: at(), errors) { items.append(RuleQueryItem(name: member.key, pattern: pattern)) }
             }
             return .items(items)
@@ -150,10 +160,13 @@ struct RuleDefinition: Sendable {
                 let at = map.at(name)
                 switch map.value(name) {
                 case .string(let text)?:
-                    if let text = JSONObjectReader.within(.standard, text, at: at, named: "The parameter's value", errors) { params[name] = source(boundTo: text) }
+                    if let text = JSONObjectReader.within(.standard, text, at: at, named: "The parameter's value", errors) {
+                        params[name] = source(boundTo: text)
+                    }
                 case .number(let text)?: params[name] = .constant(text)
                 case .bool(let flag)?: params[name] = .constant(flag ? "true" : "false")
-                case let other?: errors.add(at, "A parameter is bound to \"{capture}\" or a constant string, number or boolean, not \(other.typeName).")
+                case let other?:
+                    errors.add(at, "A parameter is bound to \"{capture}\" or a constant string, number or boolean, not \(other.typeName).")
                 case nil: break
                 }
             }
@@ -178,12 +191,16 @@ struct RuleDefinition: Sendable {
     static func json(_ binding: DestinationBinding) -> JSONValue {
         var members = [JSONMember(key: "type", value: .string(binding.type))]
         if !binding.params.isEmpty {
-            members.append(JSONMember(key: "params", value: .object(binding.params.keys.sorted().map { name in
-                switch binding.params[name]! {
-                case .capture(let capture): JSONMember(key: name, value: .string("{\(capture)}"))
-                case .constant(let text): JSONMember(key: name, value: .string(text))
-                }
-            })))
+            members.append(
+                JSONMember(
+                    key: "params",
+                    value: .object(
+                        binding.params.keys.sorted().map { name in
+                            switch binding.params[name]! {
+                            case .capture(let capture): JSONMember(key: name, value: .string("{\(capture)}"))
+                            case .constant(let text): JSONMember(key: name, value: .string(text))
+                            }
+                        })))
         }
         return .object(members)
     }

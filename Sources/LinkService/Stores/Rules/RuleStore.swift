@@ -7,10 +7,12 @@ import Postgres
 enum RuleStore {
     /// Every rule of a domain, in order.
     static func all(domain: UUID, on connection: Connection) throws -> [StoredRule] {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT r.id, r.position, r.definition, r.version, r.created_at, r.updated_at, r.app_ids::text[]
             FROM rules r WHERE r.domain_id = \(domain) ORDER BY r.position
-            """).map(StoredRule.init(row:))
+            """
+        ).map(StoredRule.init(row:))
     }
 
     /// Streams the rules of `domains` (every domain when nil) in one binary `COPY`, ordered by workspace, domain and
@@ -18,7 +20,8 @@ enum RuleStore {
     static func copyOut(domains: [UUID]?, on connection: Connection, _ body: (CopyRow) -> Void) throws {
         // Domain ids are UUIDs we format, so the filter can be written into the COPY (which takes no parameters).
         let filter = domains.map { "WHERE r.domain_id IN (\($0.map { "'\($0.canonicalText)'" }.joined(separator: ",")))" } ?? ""
-        _ = try connection.copyOut("""
+        _ = try connection.copyOut(
+            """
             COPY (SELECT r.domain_id, r.id, r.definition, r.updated_at, r.app_ids FROM rules r \(unescaped: filter)
                   ORDER BY r.workspace_id, r.domain_id, r.position) TO STDOUT (FORMAT binary)
             """, body)
@@ -27,7 +30,9 @@ enum RuleStore {
     /// Makes `rules` the domain's list, in order. Rules keep their id, creation time and version unless
     /// changed (a changed rule's version is bumped); rules missing from the list are deleted.
     /// - Parameter current: the domain's rules as they are now (ids not among them are never reused).
-    static func replaceAll(domain: Domain, current: [StoredRule], with rules: [(id: UUID, definition: RuleDefinition)], on connection: Connection) throws {
+    static func replaceAll(
+        domain: Domain, current: [StoredRule], with rules: [(id: UUID, definition: RuleDefinition)], on connection: Connection
+    ) throws {
         let existing = Dictionary(current.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let kept = Set(rules.map(\.id))
         for rule in current where !kept.contains(rule.id) {
@@ -36,7 +41,8 @@ enum RuleStore {
         for (position, rule) in rules.enumerated() {
             let before = existing[rule.id]
             let changed = before.map { $0.definition.json != rule.definition.json || $0.definition.apps != rule.definition.apps } ?? true
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO rules (id, workspace_id, domain_id, position, definition)
                 VALUES (\(rule.id), \(domain.workspaceID), \(domain.id), \(position), \(JSONText(rule.definition.json.serialized)))
                 ON CONFLICT (id) DO UPDATE SET position = excluded.position, definition = excluded.definition,
@@ -46,7 +52,8 @@ enum RuleStore {
             if changed {
                 // (One statement each: a trigger rewrites the rule's `app_ids` after each.)
                 try connection.execute("DELETE FROM rule_apps WHERE rule_id = \(rule.id)")
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO rule_apps (rule_id, app_id, ordinal)
                     SELECT \(rule.id), app, ordinal - 1
                     FROM unnest(\(rule.definition.apps.map(\.canonicalText))::uuid[]) WITH ORDINALITY AS apps (app, ordinal)

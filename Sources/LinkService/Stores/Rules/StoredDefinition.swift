@@ -231,7 +231,9 @@ struct StoredDefinition {
 
     private mutating func literal(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
-        guard bytes.count - index >= count, Self.equal(UnsafeBufferPointer(rebasing: bytes[index..<(index + count)]), word) else { return false }
+        guard bytes.count - index >= count, Self.equal(UnsafeBufferPointer(rebasing: bytes[index..<(index + count)]), word) else {
+            return false
+        }
         index += count
         return true
     }

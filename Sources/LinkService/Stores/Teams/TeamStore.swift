@@ -26,7 +26,8 @@ enum TeamStore: ResourceStore {
 
     /// How many apps of `workspace` belong to the team.
     static func appCount(_ teamID: String, workspace: UUID, on connection: Connection) throws -> Int {
-        try connection.query("SELECT count(*) FROM apps WHERE workspace_id = \(workspace) AND team_id = \(teamID)").first!.decode(0, as: Int.self)
+        try connection.query("SELECT count(*) FROM apps WHERE workspace_id = \(workspace) AND team_id = \(teamID)").first!.decode(
+            0, as: Int.self)
     }
 }
 

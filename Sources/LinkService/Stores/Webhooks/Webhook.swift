@@ -50,7 +50,10 @@ struct Webhook: VersionedResource {
 
 extension Webhook {
     init(row: Row) throws {
-        (id, url, events, description, paused, disabledAt, failureRun, version, createdAt, updatedAt, sortMicros, secretSealed, secretKeyID,
-         bulkEvents) = try row.decode((UUID, String, [String], String, Bool, Date?, Int, Int, Date, Date, Int64, [UInt8], String, String).self)
+        (
+            id, url, events, description, paused, disabledAt, failureRun, version, createdAt, updatedAt, sortMicros, secretSealed,
+            secretKeyID,
+            bulkEvents
+        ) = try row.decode((UUID, String, [String], String, Bool, Date?, Int, Int, Date, Date, Int64, [UInt8], String, String).self)
     }
 }

@@ -35,8 +35,8 @@ struct WebhookDelivery: Sendable {
     static let columns = "id, event_id, event_type, created_at, attempts, next_attempt_at, delivered_at, last_status, last_error"
 
     init(row: Row) throws {
-        (id, eventID, eventType, createdAt, attempts, nextAttemptAt, deliveredAt, lastStatus, lastError)
-            = try row.decode((Int64, String, String, Date, Int, Date, Date?, Int?, String?).self)
+        (id, eventID, eventType, createdAt, attempts, nextAttemptAt, deliveredAt, lastStatus, lastError) = try row.decode(
+            (Int64, String, String, Date, Int, Date, Date?, Int?, String?).self)
     }
 }
 
@@ -58,7 +58,7 @@ struct ClaimedDelivery: Sendable {
     let lease: Int64
 
     init(row: Row) throws {
-        (id, webhookID, workspaceID, eventID, eventType, payload, attempts, url, secretSealed, secretKeyID, lease)
-            = try row.decode((Int64, UUID, UUID, String, String, String, Int, String, [UInt8], String, Int64).self)
+        (id, webhookID, workspaceID, eventID, eventType, payload, attempts, url, secretSealed, secretKeyID, lease) = try row.decode(
+            (Int64, UUID, UUID, String, String, String, Int, String, [UInt8], String, Int64).self)
     }
 }

@@ -16,11 +16,13 @@ extension WebhookStore {
     /// Deletes up to `limit` outbox rows of the deleted subscription `webhook`; when none was left, the
     /// subscription is off the cleanup list. Returns how many rows were deleted.
     static func cleanUp(_ webhook: UUID, limit: Int, on connection: Connection) throws -> Int {
-        let deleted = try connection.execute("""
+        let deleted = try connection.execute(
+            """
             DELETE FROM webhook_outbox WHERE id IN (SELECT id FROM webhook_outbox WHERE webhook_id = \(webhook) LIMIT \(limit))
             """)
         if deleted < limit {
-            try connection.execute("""
+            try connection.execute(
+                """
                 DELETE FROM webhook_cleanups c WHERE webhook_id = \(webhook)
                   AND NOT EXISTS (SELECT 1 FROM webhook_outbox o WHERE o.webhook_id = c.webhook_id)
                 """)
@@ -31,7 +33,8 @@ extension WebhookStore {
     /// Deletes up to `limit` delivered events created before `cutoff`; undelivered ones are kept whatever their
     /// age. Returns how many were deleted.
     static func prune(before cutoff: Date, limit: Int, on connection: Connection) throws -> Int {
-        try connection.execute("""
+        try connection.execute(
+            """
             DELETE FROM webhook_outbox WHERE id IN (
                 SELECT id FROM webhook_outbox WHERE created_at < \(cutoff) AND delivered_at IS NOT NULL LIMIT \(limit))
             """)

@@ -26,24 +26,29 @@ extension WebhookStore {
         // A subscription marked due may turn out not to be (its head retries later, or it has none): its due
         // time is corrected, and the next one is asked, a few times at most per claim.
         for _ in 0..<8 {
-            let picked = try connection.query("""
+            let picked = try connection.query(
+                """
                 SELECT id FROM webhooks
                 WHERE due_at <= now() AND NOT paused AND disabled_at IS NULL
                   AND workspace_id <> ALL(\(fairness.full.map(\.canonicalText))::uuid[])
                 ORDER BY coalesce(array_position(\(fairness.recent.map(\.canonicalText))::uuid[], workspace_id), 0),
                          claimed_at NULLS FIRST, id
                 LIMIT 1 FOR NO KEY UPDATE SKIP LOCKED
-                """).first
+                """
+            ).first
             guard let webhook = try picked?.decode(0, as: UUID.self) else { return nil }
-            let head = try connection.query("""
+            let head = try connection.query(
+                """
                 SELECT id, next_attempt_at <= now() FROM webhook_outbox
                 WHERE webhook_id = \(webhook) AND delivered_at IS NULL ORDER BY id LIMIT 1 FOR UPDATE
-                """).first
+                """
+            ).first
             guard let head, try head.decode(1, as: Bool.self) else {
                 try refreshDue(webhook, on: connection)
                 continue
             }
-            return try connection.query("""
+            return try connection.query(
+                """
                 WITH subscription AS (
                     UPDATE webhooks SET due_at = now() + \(lease.milliseconds)::int8 * interval '1 millisecond',
                         claimed_at = clock_timestamp()
@@ -52,7 +57,8 @@ extension WebhookStore {
                 FROM subscription w WHERE o.id = \(try head.decode(0, as: Int64.self)) AND w.id = o.webhook_id
                 RETURNING o.id, o.webhook_id, w.workspace_id, o.event_id, o.event_type, o.payload::text, o.attempts, w.url,
                           w.secret_sealed, w.secret_key_id, \(unescaped: leaseMicros)
-                """).first.map(ClaimedDelivery.init(row:))
+                """
+            ).first.map(ClaimedDelivery.init(row:))
         }
         return nil
     }
@@ -82,11 +88,13 @@ extension WebhookStore {
     /// attempt's result counts).
     static func delivered(_ delivery: ClaimedDelivery, status: Int, on connection: Connection) throws {
         try lock(delivery.webhookID, on: connection)
-        let recorded = try connection.execute("""
+        let recorded = try connection.execute(
+            """
             UPDATE webhook_outbox o SET delivered_at = now(), attempts = attempts + 1, last_status = \(status), last_error = NULL
             WHERE id = \(delivery.id) AND delivered_at IS NULL AND \(unescaped: leaseMicros) = \(delivery.lease)
             """)
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE webhooks SET failure_run = CASE WHEN \(recorded > 0) THEN 0 ELSE failure_run END, due_at = \(unescaped: headDue)
             WHERE id = \(delivery.webhookID)
             """)
@@ -96,21 +104,26 @@ extension WebhookStore {
     /// `retry` (and the subscription with it: its events go in order); the subscription's failure run grows, and
     /// reaching `failureLimit` disables it. Returns the subscription when this failure disabled it. Nothing is
     /// recorded when the row no longer holds the claim's lease.
-    static func failed(_ delivery: ClaimedDelivery, status: Int?, error: String, retry: Duration, failureLimit: Int,
-                       on connection: Connection) throws -> Webhook? {
+    static func failed(
+        _ delivery: ClaimedDelivery, status: Int?, error: String, retry: Duration, failureLimit: Int,
+        on connection: Connection
+    ) throws -> Webhook? {
         try lock(delivery.webhookID, on: connection)
-        let recorded = try connection.execute("""
+        let recorded = try connection.execute(
+            """
             UPDATE webhook_outbox o SET attempts = attempts + 1, last_status = \(status), last_error = left(\(error), 500),
                    next_attempt_at = now() + \(retry.milliseconds)::int8 * interval '1 millisecond'
             WHERE id = \(delivery.id) AND delivered_at IS NULL AND \(unescaped: leaseMicros) = \(delivery.lease)
             """)
         try refreshDue(delivery.webhookID, on: connection)
         guard recorded > 0 else { return nil }
-        let row = try connection.query("""
+        let row = try connection.query(
+            """
             UPDATE webhooks SET failure_run = failure_run + 1,
                    disabled_at = CASE WHEN failure_run + 1 >= \(failureLimit) THEN coalesce(disabled_at, now()) ELSE disabled_at END
             WHERE id = \(delivery.webhookID) RETURNING \(unescaped: columns), failure_run = \(failureLimit)
-            """).first
+            """
+        ).first
         guard let row, try row.decode(14, as: Bool.self) else { return nil }
         return try Webhook(row: row)
     }

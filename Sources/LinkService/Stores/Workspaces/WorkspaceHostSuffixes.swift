@@ -39,7 +39,9 @@ public enum WorkspaceHostSuffixes {
         return try pool.withTransaction { connection in
             try DomainClaims.lock(on: connection)
             let (id, name) = try find(workspace, on: connection)
-            if try !WorkspaceStore.removeSuffix(suffix, workspace: id, on: connection) { throw ServiceError.notFound("The suffix \(suffix) of workspace '\(name)'") }
+            if try !WorkspaceStore.removeSuffix(suffix, workspace: id, on: connection) {
+                throw ServiceError.notFound("The suffix \(suffix) of workspace '\(name)'")
+            }
             return try listing(id, name, on: connection)
         }
     }

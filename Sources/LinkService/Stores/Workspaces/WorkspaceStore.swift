@@ -6,11 +6,13 @@ import Postgres
 enum WorkspaceStore {
     /// The id of the workspace `name`, created when it does not exist yet.
     static func ensure(_ name: String, on connection: Connection) throws -> UUID {
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO workspaces (name) VALUES (\(name))
             ON CONFLICT (name) DO UPDATE SET name = excluded.name
             RETURNING id
-            """).first!.decode(0, as: UUID.self)
+            """
+        ).first!.decode(0, as: UUID.self)
     }
 
     /// The id and name of the workspace `name`, nil when there is none.
@@ -35,14 +37,16 @@ enum WorkspaceStore {
     }
 
     static func addSuffix(_ suffix: String, workspace: UUID, on connection: Connection) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO workspace_host_suffixes (workspace_id, suffix) VALUES (\(workspace), \(suffix)) ON CONFLICT DO NOTHING
             """)
     }
 
     /// Whether the workspace had the suffix (it has not any more).
     static func removeSuffix(_ suffix: String, workspace: UUID, on connection: Connection) throws -> Bool {
-        try connection.execute("""
+        try connection.execute(
+            """
             DELETE FROM workspace_host_suffixes WHERE workspace_id = \(workspace) AND suffix = \(suffix)
             """) > 0
     }
