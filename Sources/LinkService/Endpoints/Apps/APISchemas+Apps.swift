@@ -35,6 +35,20 @@ extension APISchemas {
         ]
     }
 
+    /// The members every app row ends with, whatever its platform.
+    static let appRowTail: [Schema.Property] = [
+        .optional("customScheme", AppFields.customScheme.schema),
+        .optional(
+            "primaryDomain",
+            Schema.hostname.readOnly
+                .described(
+                    "The link domain whose rules its custom-scheme links follow and its links are built on; absent: the oldest domain whose rules name the app."
+                )),
+        .optional("iconUrl", httpsURL.described("The app's icon, shown on the landing page.")),
+        .required("createdAt", Schema.created),
+        .required("updatedAt", Schema.updated),
+    ]
+
     static let apps: [(name: String, schema: Schema)] = [
         (
             "App",
@@ -55,17 +69,7 @@ extension APISchemas {
                         Schema.string.readOnly.described("`TEAMID.bundle.id`, as the AASA file lists it.").example(
                             "ABCDE12345.com.example.app")),
                     .optional("appStoreId", AppFields.appStoreID.schema),
-                    .optional("customScheme", AppFields.customScheme.schema),
-                    .optional(
-                        "primaryDomain",
-                        Schema.hostname.readOnly
-                            .described(
-                                "The link domain whose rules its custom-scheme links follow and its links are built on; absent: the oldest domain whose rules name the app."
-                            )),
-                    .optional("iconUrl", httpsURL.described("The app's icon, shown on the landing page.")),
-                    .required("createdAt", Schema.created),
-                    .required("updatedAt", Schema.updated),
-                ], closed: false)
+                ] + appRowTail, closed: false)
         ),
         (
             "AndroidApp",
@@ -77,17 +81,7 @@ extension APISchemas {
                     .required("packageName", AppFields.packageName.schema),
                     .required("sha256CertFingerprints", Schema.array(.ref("Fingerprint"))),
                     .optional("playStoreUrl", httpsURL),
-                    .optional("customScheme", AppFields.customScheme.schema),
-                    .optional(
-                        "primaryDomain",
-                        Schema.hostname.readOnly
-                            .described(
-                                "The link domain whose rules its custom-scheme links follow and its links are built on; absent: the oldest domain whose rules name the app."
-                            )),
-                    .optional("iconUrl", httpsURL.described("The app's icon, shown on the landing page.")),
-                    .required("createdAt", Schema.created),
-                    .required("updatedAt", Schema.updated),
-                ], closed: false)
+                ] + appRowTail, closed: false)
         ),
         (
             "Fingerprint",
