@@ -67,24 +67,8 @@ extension Authenticator {
     /// left out. Read as bytes: every cookie-authenticated request parses its `Cookie` fields.
     static func sessionTokens(_ request: Request) -> [SecretToken] {
         var tokens: [SecretToken] = []
-        for field in request.headers.values("Cookie") {
-            var field = field
-            field.withUTF8 { bytes in
-                var index = 0
-                while index < bytes.count {
-                    while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
-                    let start = index
-                    while index < bytes.count, bytes[index] != UInt8(ascii: ";") { index += 1 }
-                    var end = index
-                    while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
-                    let pair = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                    if pair.count > sessionCookiePrefix.count, pair.starts(with: sessionCookiePrefix) {
-                        let value = String(decoding: UnsafeBufferPointer(rebasing: pair[sessionCookiePrefix.count...]), as: UTF8.self)
-                        if let token = SecretToken(presented: Substring(value)) { tokens.append(token) }
-                    }
-                    index += 1
-                }
-            }
+        Cookie.forEachValue(prefix: sessionCookiePrefix, in: request) { value in
+            if let token = SecretToken(presented: Substring(value)) { tokens.append(token) }
         }
         return tokens
     }

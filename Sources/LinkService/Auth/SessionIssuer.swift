@@ -31,11 +31,8 @@ struct SessionIssuer: Sendable {
         cookie("", maxAge: 0, request: request)
     }
 
-    /// `HttpOnly` (no script reads it), `SameSite=Lax` (other sites' requests do not carry it, but for top-level
-    /// navigations), `Path=/`, and `Secure` when the request came over HTTPS (directly or, as `Request.scheme`
-    /// says, through a trusted proxy).
+    /// The session cookie (`Cookie.set`: `HttpOnly`, `SameSite=Lax`, `Secure` over HTTPS) on every path.
     private static func cookie(_ value: String, maxAge: Int, request: Request) -> String {
-        "\(Authenticator.sessionCookie)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax"
-            + (request.scheme == "https" ? "; Secure" : "")
+        Cookie.set(Authenticator.sessionCookie, value, path: "/", maxAge: maxAge, request: request)
     }
 }

@@ -78,7 +78,7 @@ struct SSOSignInHandlers: EndpointGroup {
                 redirectURI: Self.redirectURI(request)))
         response.headers.add(
             "Set-Cookie",
-            SSOStateCookie.cookie(
+            Cookie.set(
                 Self.stateCookie, state.text, path: Self.callbackPath,
                 maxAge: Int(configuration.attemptLifetime), request: request))
         response.headers.add("Cache-Control", "no-store")
@@ -89,7 +89,7 @@ struct SSOSignInHandlers: EndpointGroup {
         guard let stateText = request.query("state"), let state = SecretToken(presented: Substring(stateText)) else {
             throw ServiceError.badRequest("The provider sent no valid state back; start the sign-in again.")
         }
-        let sameBrowser = SSOStateCookie.cookie(Self.stateCookie, in: request).map { Self.equal($0, stateText) } ?? false
+        let sameBrowser = Cookie.value(Self.stateCookie, in: request).map { Self.equal($0, stateText) } ?? false
         let (attempt, settings) = try pool.withTransaction { connection in
             // Claimed whatever follows: a state is used once, even by a sign-in that fails.
             guard let attempt = try SSOStore.claim(stateHash: state.hash, on: connection) else {
@@ -168,7 +168,7 @@ struct SSOSignInHandlers: EndpointGroup {
         response.headers.add("Location", "/console/")
         response.headers.add("Set-Cookie", cookie)
         response.headers.add(
-            "Set-Cookie", SSOStateCookie.cookie(Self.stateCookie, "", path: Self.callbackPath, maxAge: 0, request: request))
+            "Set-Cookie", Cookie.set(Self.stateCookie, "", path: Self.callbackPath, maxAge: 0, request: request))
         response.headers.add("Cache-Control", "no-store")
         return response
     }
