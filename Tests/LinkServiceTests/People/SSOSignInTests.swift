@@ -93,21 +93,7 @@ struct SSOSignInTests {
             }
             #expect(try SSOTesting.signIn(service, provider).status == 303)
             #expect(try SSOTesting.role(service, "ada@example.com") == .editor)
-            // A name with control characters and beyond the column's length is stored cleaned and cut; an
-            // address longer than an email can be is refused.
-            try SSOTesting.setUp(service, provider)
-            let long = String(repeating: "é", count: 150) + "\u{0}\u{1}" + String(repeating: "ß", count: 150)
-            try provider.control(["user": ["sub": "u4", "email": "kim@example.com", "email_verified": true, "name": long, "groups": []]])
-            #expect(try SSOTesting.signIn(service, provider).status == 303)
-            let stored = try service.application.pool.withConnection { try PersonStore.find(email: "kim@example.com", on: $0)?.name }
-            #expect(stored == String(repeating: "é", count: 150) + String(repeating: "ß", count: 50))
-            try provider.control([
-                "user": [
-                    "sub": "u5", "email": String(repeating: "a", count: 250) + "@example.com", "email_verified": true,
-                    "name": "A", "groups": [],
-                ]
-            ])
-            #expect(try SSOTesting.signIn(service, provider).status == 403)
+            try Self.expectNamesCleanedAndOverlongAddressesRefused(service, provider)
         }
     }
 
@@ -130,21 +116,7 @@ struct SSOSignInTests {
             ])
             #expect(try SSOTesting.signIn(service, provider).status == 303)
             #expect(try SSOTesting.role(service, "ada@example.com") == .editor)
-            // A name with control characters and beyond the column's length is stored cleaned and cut; an
-            // address longer than an email can be is refused.
-            try SSOTesting.setUp(service, provider)
-            let long = String(repeating: "é", count: 150) + "\u{0}\u{1}" + String(repeating: "ß", count: 150)
-            try provider.control(["user": ["sub": "u4", "email": "kim@example.com", "email_verified": true, "name": long, "groups": []]])
-            #expect(try SSOTesting.signIn(service, provider).status == 303)
-            let stored = try service.application.pool.withConnection { try PersonStore.find(email: "kim@example.com", on: $0)?.name }
-            #expect(stored == String(repeating: "é", count: 150) + String(repeating: "ß", count: 50))
-            try provider.control([
-                "user": [
-                    "sub": "u5", "email": String(repeating: "a", count: 250) + "@example.com", "email_verified": true,
-                    "name": "A", "groups": [],
-                ]
-            ])
-            #expect(try SSOTesting.signIn(service, provider).status == 403)
+            try Self.expectNamesCleanedAndOverlongAddressesRefused(service, provider)
         }
     }
 
@@ -172,5 +144,23 @@ struct SSOSignInTests {
                 #expect(try !SSOStore.isRequired(for: other.id, on: connection))
             }
         }
+    }
+
+    /// A name with control characters and beyond the column's length is stored cleaned and cut; an address longer
+    /// than an email can be is refused.
+    private static func expectNamesCleanedAndOverlongAddressesRefused(_ service: TestService, _ provider: OpenIDTestProvider) throws {
+        try SSOTesting.setUp(service, provider)
+        let long = String(repeating: "é", count: 150) + "\u{0}\u{1}" + String(repeating: "ß", count: 150)
+        try provider.control(["user": ["sub": "u4", "email": "kim@example.com", "email_verified": true, "name": long, "groups": []]])
+        #expect(try SSOTesting.signIn(service, provider).status == 303)
+        let stored = try service.application.pool.withConnection { try PersonStore.find(email: "kim@example.com", on: $0)?.name }
+        #expect(stored == String(repeating: "é", count: 150) + String(repeating: "ß", count: 50))
+        try provider.control([
+            "user": [
+                "sub": "u5", "email": String(repeating: "a", count: 250) + "@example.com", "email_verified": true,
+                "name": "A", "groups": [],
+            ]
+        ])
+        #expect(try SSOTesting.signIn(service, provider).status == 403)
     }
 }
