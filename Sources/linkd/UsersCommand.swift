@@ -48,7 +48,8 @@ enum UsersCommand: Command {
                 let token = try Workspace.addPerson(
                     pool: pool, workspace: workspace, email: email, role: role, personName: personName,
                     linkLifetime: sessions.setPasswordLinkLifetime)
-                Output.out(sessions.passwordLink(token, base: "http://localhost:\(configuration.listen.port)"))
+                let links = OneTimeLinkURLs(publicURL: sessions.publicURL, apiHostname: nil)
+                Output.out(links.password(token, base: links.configuredBase ?? "http://localhost:\(configuration.listen.port)"))
             }
             return ExitStatus.success
         } catch {

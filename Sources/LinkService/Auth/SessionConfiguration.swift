@@ -19,9 +19,4 @@ public struct SessionConfiguration: Sendable {
     public var throttleWindow = 15 * 60
 
     public init() {}
-
-    /// The link that sets a password with `token` (`console/`'s `#/password` page).
-    public func passwordLink(_ token: SecretToken, base: String) -> String {
-        "\(publicURL ?? base)/console/#/password?token=\(token.text)"
-    }
 }

@@ -1,13 +1,14 @@
 import HTTPServer
 
 /// The console's pages that one-time links open: `<base>/console/#/invitation?token=…` and
-/// `<base>/console/#/password?token=…`, with the base linkd is reached at.
-struct OneTimeLinkURLs: Sendable {
+/// `<base>/console/#/password?token=…`, with the base linkd is reached at: the one printing of them (the API's
+/// invitations and resets, `linkd users create`).
+public struct OneTimeLinkURLs: Sendable {
     /// The base configured for links (`ServiceConfiguration.publicURL`, else `https://` and `--api-hostname`),
     /// without a trailing slash; nil when neither is set.
-    let configuredBase: String?
+    public let configuredBase: String?
 
-    init(publicURL: String?, apiHostname: String?) {
+    public init(publicURL: String?, apiHostname: String?) {
         let base = publicURL ?? apiHostname.map { "https://\($0)" }
         configuredBase = base.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }
@@ -24,7 +25,7 @@ struct OneTimeLinkURLs: Sendable {
         "\(base)/console/#/invitation?token=\(token.text)"
     }
 
-    func password(_ token: SecretToken, base: String) -> String {
+    public func password(_ token: SecretToken, base: String) -> String {
         "\(base)/console/#/password?token=\(token.text)"
     }
 
