@@ -48,8 +48,8 @@ enum UsersCommand: Command {
                 let token = try Workspace.addPerson(
                     pool: pool, workspace: workspace, email: email, role: role, personName: personName,
                     linkLifetime: sessions.setPasswordLinkLifetime)
-                let links = OneTimeLinkURLs(publicURL: sessions.publicURL, apiHostname: nil)
-                Output.out(links.password(token, base: links.configuredBase ?? "http://localhost:\(configuration.listen.port)"))
+                let base = PublicOrigin(publicURL: sessions.publicURL, apiHostname: nil).configured
+                Output.out(OneTimeLinkURLs.password(token, base: base ?? "http://localhost:\(configuration.listen.port)"))
             }
             return ExitStatus.success
         } catch {

@@ -24,7 +24,7 @@ extension Application {
         let clicks = ClickHandler(resolver: resolver, hits: hits, agents: agents, tokens: tokens)
         let issuer = SessionIssuer(configuration: configuration.sessions)
         let providers = OpenIDProviders(client: outbound, configuration: configuration.sso)
-        let oneTimeLinks = OneTimeLinkURLs(publicURL: configuration.sessions.publicURL, apiHostname: configuration.apiHostname)
+        let origin = PublicOrigin(publicURL: configuration.sessions.publicURL, apiHostname: configuration.apiHostname)
         let mailer = background.mailer
         var groups: [any EndpointGroup] = [
             ServiceHandlers(
@@ -68,15 +68,15 @@ extension Application {
             WebhookHandlers(
                 pool: requests, auth: auth, changes: changes, configuration: configuration.webhooks,
                 cleanup: background.cleanup),
-            SSOHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys),
+            SSOHandlers(pool: requests, providers: providers, keys: configuration.webhooks.keys, origin: origin),
             SSOSignInHandlers(
                 pool: requests, providers: providers, keys: configuration.webhooks.keys, configuration: configuration.sso,
-                issuer: issuer),
+                issuer: issuer, origin: origin),
             MemberHandlers(pool: requests, auth: auth, changes: changes),
             InvitationHandlers(
-                pool: requests, mailPool: databases.pool, auth: auth, mailer: mailer, links: oneTimeLinks,
+                pool: requests, mailPool: databases.pool, auth: auth, mailer: mailer, origin: origin,
                 lifetime: configuration.invitationLifetime, issuer: issuer),
-            PasswordResetHandlers(mailPool: databases.pool, mailer: mailer, links: oneTimeLinks, logger: logger.with(label: "linkd.mail")),
+            PasswordResetHandlers(mailPool: databases.pool, mailer: mailer, origin: origin, logger: logger.with(label: "linkd.mail")),
         ]
         if let files = consoleFiles(configuration, logger: logger) {
             groups.append(ConsoleHandlers(files: files, catalog: catalog, clicks: clicks))

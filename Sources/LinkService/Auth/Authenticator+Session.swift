@@ -76,11 +76,6 @@ extension Authenticator {
     /// `linkd_session=` as bytes.
     private static let sessionCookiePrefix = Array("\(sessionCookie)=".utf8)
 
-    /// The request's own origin: its scheme (`https` when a trusted proxy says so) and its `Host`.
-    static func origin(of request: Request) -> String? {
-        request.headers["Host"].map { "\(request.scheme)://\($0.lowercased())" }
-    }
-
     /// Refuses a cross-origin request, and a write that does not show it is same-origin.
     ///
     /// `Sec-Fetch-Site`, when sent, decides: browsers set it and no page can change it (`same-origin`; `none`, a
@@ -99,7 +94,7 @@ extension Authenticator {
             }
         }
         if let origin = request.headers["Origin"] {
-            guard let own = Self.origin(of: request), origin.lowercased() == own else {
+            guard let own = PublicOrigin.requested(request), origin.lowercased() == own else {
                 throw ServiceError.forbidden(
                     "A session cookie is not accepted from another origin (\(origin.prefix(100))); call with an API key.")
             }

@@ -7,6 +7,28 @@ import TestSupport
 /// `/v1/sso`: an owner's settings, the secret sealed and never shown, bad bodies refused at their pointers.
 @Suite(.serialized)
 struct SSOAPITests {
+    /// Behind a front end, the redirect URI to register is on `--public-url`, as one-time links are, whatever
+    /// `Host` the request carried; a `Host` that is not a name and a port never makes one.
+    @Test func theRedirectURIIsOnThePublicURLWhenOneIsSet() throws {
+        try TestService.with(configure: {
+            SSOTesting.configure(&$0)
+            $0.sessions.publicURL = "https://console.example.com/"
+        }) { service in
+            let admin = try service.key(workspace: "acme", scope: .admin, role: .owner)
+            let body = #"{"issuer":"https://id.example.com/realms/acme","clientId":"linkd","clientSecret":"s"}"#
+            let saved = try Fixture.expect(
+                200, service.request("PUT", "/v1/sso", key: admin, json: body, headers: [("Host", "internal:8080")]))
+            #expect(try saved.json["redirectUri"]?.stringValue == "https://console.example.com/v1/sso/callback")
+        }
+        try TestService.with(configure: SSOTesting.configure) { service in
+            let admin = try service.key(workspace: "acme", scope: .admin, role: .owner)
+            let body = #"{"issuer":"https://id.example.com/realms/acme","clientId":"linkd","clientSecret":"s"}"#
+            let saved = try Fixture.expect(
+                200, service.request("PUT", "/v1/sso", key: admin, json: body, headers: [("Host", "evil.example\"><x")]))
+            #expect(try saved.json["redirectUri"]?.stringValue == "http://localhost/v1/sso/callback")
+        }
+    }
+
     @Test func settingsAreReadAndWrittenByOwnersAndTheSecretIsNeverShown() throws {
         try TestService.with(configure: SSOTesting.configure) { service in
             let admin = try service.key(workspace: "acme", scope: .admin, role: .owner)

@@ -14,7 +14,7 @@ struct InvitationHandlers: EndpointGroup {
     let mailPool: ConnectionPool
     let auth: Authenticator
     let mailer: Mailer
-    let links: OneTimeLinkURLs
+    let origin: PublicOrigin
     /// How long an invitation stays valid, in seconds.
     let lifetime: Int
     /// Begins the session an acceptance signs the person in with; its configuration hashes passwords.
@@ -76,7 +76,7 @@ struct InvitationHandlers: EndpointGroup {
                 on: connection, principal, .create, type: "invitation", id: created.0.id.canonicalText, after: created.0.json)
             return created
         }
-        let link = links.invitation(token, base: links.base(for: request))
+        let link = OneTimeLinkURLs.invitation(token, base: origin.of(request))
         let mailed = mailer.enqueue("invitation") { [mailPool, from = mailer.from] in
             try mailPool.withConnection { connection in
                 let workspace = try WorkspaceStore.name(of: principal.workspaceID, on: connection) ?? "your team"

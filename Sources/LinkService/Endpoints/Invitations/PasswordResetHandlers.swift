@@ -11,7 +11,7 @@ struct PasswordResetHandlers: EndpointGroup {
     /// The mailer's jobs' pool.
     let mailPool: ConnectionPool
     let mailer: Mailer
-    let links: OneTimeLinkURLs
+    let origin: PublicOrigin
     let logger: Logger
 
     /// How long a reset link works.
@@ -40,8 +40,8 @@ struct PasswordResetHandlers: EndpointGroup {
         body.finish()
         try errors.check()
         if let email, mailer.isConfigured {
-            if let base = links.configuredBase {
-                mailer.enqueue("password reset") { [mailPool, links, from = mailer.from] in
+            if let base = origin.configured {
+                mailer.enqueue("password reset") { [mailPool, from = mailer.from] in
                     try mailPool.withTransaction { connection in
                         guard let person = try PersonStore.find(email: email, on: connection),
                             try !OneTimeLinkStore.recent(person: person.id, purpose: .resetPassword, within: Self.spacing, on: connection)
@@ -52,7 +52,7 @@ struct PasswordResetHandlers: EndpointGroup {
                             person: person.id, purpose: .resetPassword, ttl: Int(Self.lifetime), on: connection)
                         let workspaces = try MembershipStore.workspaces(of: person.id, on: connection).map(\.name)
                         return PeopleMail.passwordReset(
-                            from: from, to: person.email, workspaces: workspaces, link: links.password(token, base: base),
+                            from: from, to: person.email, workspaces: workspaces, link: OneTimeLinkURLs.password(token, base: base),
                             expiresAt: Date().addingTimeInterval(Self.lifetime))
                     }
                 }

@@ -11,6 +11,8 @@ struct SSOHandlers: EndpointGroup {
     let providers: OpenIDProviders
     /// The keys sealing the client secrets (`--webhook-secret-key`); nil: settings cannot be saved.
     let keys: WebhookSecretKeys?
+    /// Where linkd is reached: the redirect URI shown is on it.
+    let origin: PublicOrigin
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.sso }
 
@@ -35,7 +37,7 @@ struct SSOHandlers: EndpointGroup {
         try Self.requireOwner(principal)
         let settings = try pool.withConnection { try SSOStore.find(principal.workspaceID, on: $0) }
         guard let settings else { throw ServiceError.notFound("The workspace's single sign-on") }
-        return .json(settings.json(redirectURI: SSOSignInHandlers.redirectURI(request)).serializedBytes)
+        return .json(settings.json(redirectURI: SSOSignInHandlers.redirectURI(request, origin: origin)).serializedBytes)
     }
 
     func set(_ request: Request, _ principal: Principal) throws -> Response {
@@ -83,7 +85,7 @@ struct SSOHandlers: EndpointGroup {
                 id: principal.workspaceID.canonicalText, before: before?.auditJSON, after: saved.auditJSON)
             return saved
         }
-        return .json(saved.json(redirectURI: SSOSignInHandlers.redirectURI(request)).serializedBytes)
+        return .json(saved.json(redirectURI: SSOSignInHandlers.redirectURI(request, origin: origin)).serializedBytes)
     }
 
     func delete(_ request: Request, _ principal: Principal) throws -> Response {

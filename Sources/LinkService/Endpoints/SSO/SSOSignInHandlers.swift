@@ -16,6 +16,7 @@ struct SSOSignInHandlers: EndpointGroup {
     let configuration: SSOConfiguration
     /// Begins the session of a person the provider vouched for, as every sign-in does.
     let issuer: SessionIssuer
+    let origin: PublicOrigin
 
     static let stateCookie = "linkd_sso_state"
     static let callbackPath = "/v1/sso/callback"
@@ -24,9 +25,6 @@ struct SSOSignInHandlers: EndpointGroup {
         "The name of the workspace to sign in to.", required: true)
 
     static var schemas: [(name: String, schema: Schema)] { [] }
-
-    /// What a `Host` header written into the redirect URI may hold: a name or address and a port.
-    private static let hostBytes = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]".utf8)
 
     var endpoints: [Endpoint] {
         [
@@ -45,13 +43,9 @@ struct SSOSignInHandlers: EndpointGroup {
         ]
     }
 
-    /// The callback's URL on the host the request came to: what to register at the provider.
-    static func redirectURI(_ request: Request) -> String {
-        let host =
-            request.headers["Host"].flatMap { value in
-                value.utf8.allSatisfy { Self.hostBytes.contains($0) } ? value.lowercased() : nil
-            } ?? request.host ?? "localhost"
-        return "\(request.scheme)://\(host)\(callbackPath)"
+    /// The callback's URL where linkd is reached (`PublicOrigin`): what to register at the provider.
+    static func redirectURI(_ request: Request, origin: PublicOrigin) -> String {
+        origin.of(request) + callbackPath
     }
 
     func start(_ request: Request) throws -> Response {
@@ -75,7 +69,7 @@ struct SSOSignInHandlers: EndpointGroup {
             "Location",
             attempt.url(
                 endpoint: metadata.authorizationEndpoint, clientID: settings.clientID,
-                redirectURI: Self.redirectURI(request)))
+                redirectURI: Self.redirectURI(request, origin: origin)))
         response.headers.add(
             "Set-Cookie",
             Cookie.set(
@@ -118,7 +112,7 @@ struct SSOSignInHandlers: EndpointGroup {
         let claims: IDTokenClaims
         do {
             let tokens = try provider.redeem(
-                code: code, codeVerifier: attempt.codeVerifier, redirectURI: Self.redirectURI(request),
+                code: code, codeVerifier: attempt.codeVerifier, redirectURI: Self.redirectURI(request, origin: origin),
                 clientID: settings.clientID, clientSecret: String(decoding: secret, as: UTF8.self))
             claims = try provider.verify(idToken: tokens.idToken, clientID: settings.clientID, nonce: attempt.nonce)
         } catch {
