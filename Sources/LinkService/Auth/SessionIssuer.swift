@@ -23,6 +23,14 @@ struct SessionIssuer: Sendable {
             expiresAt: Date() + TimeInterval(configuration.lifetime),
             address: request.remoteAddress, userAgent: request.headers["User-Agent"] ?? "",
             on: connection)
+        if let workspace {
+            // The audit log names the person and the address; a principal's scope and role are not recorded.
+            var actor = Principal(workspaceID: workspace, keyID: nil, personID: person, sessionID: id, scope: .read, role: .viewer)
+            actor.address = request.remoteAddress
+            try AuditStore.record(
+                on: connection, actor, .create, type: "session", id: id.canonicalText,
+                after: .object(["via": .string(via), "userAgent": .string(String((request.headers["User-Agent"] ?? "").prefix(200)))]))
+        }
         return Begun(id: id, setCookie: Self.cookie(token.text, maxAge: configuration.lifetime, request: request))
     }
 

@@ -166,6 +166,24 @@ struct SessionsAPITests {
         }
     }
 
+    /// Sign-ins and sign-outs are in the workspace's audit log: who, from where, how they signed in.
+    @Test func signInsAndSignOutsAreAudited() throws {
+        try TestService.people { service in
+            let person = try service.person("ops@example.com")
+            let laptop = try service.session("ops@example.com")
+            let phone = try service.session("ops@example.com")
+            #expect(try service.request("DELETE", "/v1/sessions/current", cookie: laptop).status == 204)
+            #expect(try service.request("DELETE", "/v1/sessions", cookie: phone).status == 204)
+            let audit = try Fixture.expect(200, service.request("GET", "/v1/audit?person=\(person.canonicalText)", key: try service.key()))
+            let items = try #require(try audit.json["items"]?.arrayValue)
+            let seen = items.map { "\($0["action"]?.stringValue ?? "") \($0["resourceType"]?.stringValue ?? "")" }
+            #expect(seen.sorted() == ["create session", "create session", "delete session", "delete sessions"], "\(seen)")
+            #expect(items.allSatisfy { $0["actor"]?["name"]?.stringValue == "ops@example.com" })
+            #expect(items.allSatisfy { $0["address"]?.stringValue == "127.0.0.1" })
+            #expect(items.contains { $0["after"]?["via"]?.stringValue == "password" })
+        }
+    }
+
     /// Sign out everywhere ends every session of the person, on this node and on another one (its change feed).
     @Test func signOutEverywhereReachesEveryNode() throws {
         try TestService.people { first in

@@ -119,7 +119,9 @@ struct SessionHandlers: EndpointGroup {
     func signOut(_ request: Request, _ principal: Principal) throws -> Response {
         let (person, current) = try Self.person(principal)
         try changes.commit { connection, changed in
-            try SessionStore.revoke(current, of: person, on: connection)
+            if try SessionStore.revoke(current, of: person, on: connection) {
+                try AuditStore.record(on: connection, principal, .delete, type: "session", id: current.canonicalText)
+            }
             try changed.sessionsChanged(person: person, on: connection)
         }
         return Self.signedOut(request)
@@ -128,7 +130,9 @@ struct SessionHandlers: EndpointGroup {
     func signOutEverywhere(_ request: Request, _ principal: Principal) throws -> Response {
         let (person, _) = try Self.person(principal)
         try changes.commit { connection, changed in
-            try SessionStore.revokeAll(of: person, on: connection)
+            let ended = try SessionStore.revokeAll(of: person, on: connection)
+            try AuditStore.record(
+                on: connection, principal, .delete, type: "sessions", id: person.canonicalText, before: .object(["live": .integer(ended)]))
             try changed.sessionsChanged(person: person, on: connection)
         }
         return Self.signedOut(request)
@@ -139,6 +143,7 @@ struct SessionHandlers: EndpointGroup {
         guard let id = request.parameters["id"].flatMap(UUID.init(uuidString:)) else { throw ServiceError.notFound("The session") }
         try changes.commit { connection, changed in
             guard try SessionStore.revoke(id, of: person, on: connection) else { throw ServiceError.notFound("The session") }
+            try AuditStore.record(on: connection, principal, .delete, type: "session", id: id.canonicalText)
             try changed.sessionsChanged(person: person, on: connection)
         }
         return .empty()
