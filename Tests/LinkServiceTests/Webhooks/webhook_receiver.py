@@ -5,8 +5,8 @@ Usage: webhook_receiver.py CONTROL_FILE [PORT]
 Listens on 127.0.0.1 (PORT, or a free one) and prints `listening 127.0.0.1 <port>`. CONTROL_FILE is JSON the test
 rewrites at will: {"secret": "whsec_...", "statuses": [500, 500], "delays": [2]}: the secret to verify with, the
 statuses to answer in turn before answering 200 (each status is used once, counted across requests), and the seconds
-to wait before answering in turn (none after the list). Each request prints `arrived <id>` when it arrives and, once
-answered, `delivery <json>` with the id, timestamp, whether the signature verified, the status answered and the body.
+to wait before answering in turn (none after the list). Each request prints `arrived <id>` when it arrives and, just before
+answering, `delivery <json>` with the id, timestamp, whether the signature verified, the status answered and the body.
 """
 import json
 import sys
@@ -42,14 +42,16 @@ class Handler(BaseHTTPRequestHandler):
             verified = True
         except (WebhookVerificationError, KeyError, ValueError):
             verified = False
+        # Recorded before answering: a sender that gave up waiting (its timeout, on a busy machine) closes the
+        # connection, and the answer's write then fails, but the attempt did arrive and is counted.
+        line = {"id": headers.get("webhook-id"), "timestamp": headers.get("webhook-timestamp"), "verified": verified,
+                "status": status, "contentType": headers.get("content-type"), "body": body.decode("utf-8")}
+        print("delivery " + json.dumps(line), flush=True)
         self.send_response(status)
         self.send_header("Content-Type", "text/plain")
         self.send_header("Content-Length", "2")
         self.end_headers()
         self.wfile.write(b"ok")
-        line = {"id": headers.get("webhook-id"), "timestamp": headers.get("webhook-timestamp"), "verified": verified,
-                "status": status, "contentType": headers.get("content-type"), "body": body.decode("utf-8")}
-        print("delivery " + json.dumps(line), flush=True)
 
     def log_message(self, *args):
         pass
