@@ -31,7 +31,8 @@ struct ServiceEndpointTests {
             // The change feed is healthy once its listener has connected, which a loaded machine can delay.
             let healthy = [
                 "change feed": true, "fetch log": true, "hit writer": true, "click tokens": true, "link click counter": true,
-                "association checks": true, "webhook deliveries": true, "webhook cleanup": true, "mailer": true,
+                "association checks": true, "webhook deliveries": true, "webhook cleanup": true, "conversion webhooks": true,
+                "mailer": true,
             ]
             #expect(try eventually { try health() == healthy })
             service.application.hits.shutdown()
@@ -39,7 +40,7 @@ struct ServiceEndpointTests {
                 try health() == [
                     "change feed": true, "fetch log": true, "hit writer": false, "click tokens": true,
                     "link click counter": true, "association checks": true, "webhook deliveries": true, "webhook cleanup": true,
-                    "mailer": true,
+                    "conversion webhooks": true, "mailer": true,
                 ])
         }
     }

@@ -73,9 +73,10 @@ extension Application {
                 pool: pool, client: outbound, configuration: webhooks, outbox: outbox, metrics: metrics,
                 logger: logger.with(label: "linkd.webhooks"))
             cleanup = WebhookCleanup(pool: pool, retentionDays: webhooks.retentionDays, logger: logger.with(label: "linkd.webhooks"))
+            let conversions = ConversionWebhooks(pool: pool, logger: logger.with(label: "linkd.events"), outbox: outbox)
             mailer = Mailer(settings: Self.smtpSettings(configuration), metrics: metrics, logger: logger.with(label: "linkd.mail"))
             group = ServiceGroup(
-                (changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup, mailer) as Services,
+                (changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup, conversions, mailer) as Services,
                 logger: logger.with(label: "linkd.services"))
         }
 

@@ -85,6 +85,25 @@ extension APISchemas {
                 ], closed: false)
         ),
         (
+            "StoredEvent",
+            Schema.object(
+                [
+                    .required("id", Schema.uuid),
+                    .required("kind", Schema.enumeration(Event.Kind.allCases.map(\.rawValue))),
+                    .required("name", Schema.string.described("`install`, `open`, `reopen`, or the named event's name.")),
+                    .required("time", Schema.timestamp.described("When it happened.")),
+                    .required("receivedAt", Schema.timestamp.described("When linkd recorded it.")),
+                    .optional("value", Schema.integer(minimum: 0).described("An amount in minor units, with `currency`.")),
+                    .optional("currency", Schema.string(pattern: "^[A-Z]{3}$")),
+                    .optional("app", Schema.uuid),
+                    .optional("visitorId", Schema.string),
+                    .required("idempotencyKey", Schema.string),
+                    .optional("url", Schema.string.described("The URL the app was opened with, as sent.")),
+                    .required("attribution", Schema.ref("EventAttribution")),
+                ], closed: false
+            ).described("An event as linkd keeps it: the `conversion.recorded` webhook's and the export's (docs/EVENTS.md).")
+        ),
+        (
             "EventResult",
             Schema.object(
                 [

@@ -239,6 +239,11 @@ extension APISchemas {
                 ], closed: false)
         ),
         (
+            .conversionRecorded, "ConversionRecordedEvent",
+            "An install, an open or a named event was stored (reopens are not conversions), attributed or not (`attribution.via` `none` with the reason): the event and the link, campaign, target and variant it is attributed to. Told once per event, its id derived from the event's (docs/EVENTS.md, \"Out\").",
+            Schema.object([.required("event", .ref("StoredEvent"))], closed: false)
+        ),
+        (
             .rulesChanged, "RulesChangedEvent", "A domain's rules were created, replaced, changed or deleted: the rules as they are now.",
             Schema.object(
                 [

@@ -17,6 +17,8 @@ enum WebhookEventType: String, CaseIterable, Sendable {
     case associationChanged = "domain.association.changed"
     case healthChanged = "domain.health.changed"
     case deferredClaimed = "deferred.claimed"
+    /// An install, open or named event was stored (docs/EVENTS.md, "Out"), with what it is attributed to.
+    case conversionRecorded = "conversion.recorded"
     case rulesChanged = "rules.changed"
     case webhookDisabled = "webhook.disabled"
     case webhookTest = "webhook.test"
@@ -38,7 +40,13 @@ struct WebhookEvent: Sendable {
     let data: JSONValue
 
     init(_ type: WebhookEventType, workspace: UUID, data: JSONValue, time: Date = Date()) {
-        id = "evt_" + UUID().canonicalText.replacingOccurrences(of: "-", with: "")
+        self.init(type, id: UUID(), workspace: workspace, data: data, time: time)
+    }
+
+    /// An event whose id derives from `id`: what it tells has an id of its own (a stored event's), so the event is the
+    /// same whoever queues it.
+    init(_ type: WebhookEventType, id: UUID, workspace: UUID, data: JSONValue, time: Date) {
+        self.id = "evt_" + id.canonicalText.replacingOccurrences(of: "-", with: "")
         self.type = type
         self.workspace = workspace
         self.time = time
