@@ -65,6 +65,10 @@ extension Configuration {
             "hits-retention-days", "LINKD_HITS_RETENTION_DAYS", .integer(in: 1...3650, of: "days"), \.service.hits.retentionDays,
             help: "Days raw hits are kept; older daily partitions are dropped."),
         ConfigurationOption(
+            "events-retention-days", "LINKD_EVENTS_RETENTION_DAYS", .integer(in: 1...3650, of: "days"),
+            \.service.eventsRetentionDays,
+            help: "Days raw events (installs, opens, named events) are kept, by the time they happened; older ones are deleted hourly."),
+        ConfigurationOption(
             "geoip-db", "LINKD_GEOIP_DB", .text("FILE"), \.service.hits.geoIPDatabase, unset: "no countries",
             help: "A MaxMind DB file (GeoLite2 Country or DB-IP Lite Country) the hits' countries are read from; "
                 + "serve refuses to start when it cannot be read (docs/HITS.md)."),

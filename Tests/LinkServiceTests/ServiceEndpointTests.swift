@@ -32,7 +32,7 @@ struct ServiceEndpointTests {
             let healthy = [
                 "change feed": true, "fetch log": true, "hit writer": true, "click tokens": true, "link click counter": true,
                 "association checks": true, "webhook deliveries": true, "webhook cleanup": true, "conversion webhooks": true,
-                "mailer": true,
+                "event retention": true, "mailer": true,
             ]
             #expect(try eventually { try health() == healthy })
             service.application.hits.shutdown()
@@ -40,7 +40,7 @@ struct ServiceEndpointTests {
                 try health() == [
                     "change feed": true, "fetch log": true, "hit writer": false, "click tokens": true,
                     "link click counter": true, "association checks": true, "webhook deliveries": true, "webhook cleanup": true,
-                    "conversion webhooks": true, "mailer": true,
+                    "conversion webhooks": true, "event retention": true, "mailer": true,
                 ])
         }
     }

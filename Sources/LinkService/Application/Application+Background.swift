@@ -74,9 +74,11 @@ extension Application {
                 logger: logger.with(label: "linkd.webhooks"))
             cleanup = WebhookCleanup(pool: pool, retentionDays: webhooks.retentionDays, logger: logger.with(label: "linkd.webhooks"))
             let conversions = ConversionWebhooks(pool: pool, logger: logger.with(label: "linkd.events"), outbox: outbox)
+            let retention = EventRetention(
+                pool: pool, retentionDays: configuration.eventsRetentionDays, logger: logger.with(label: "linkd.events"))
             mailer = Mailer(settings: Self.smtpSettings(configuration), metrics: metrics, logger: logger.with(label: "linkd.mail"))
             group = ServiceGroup(
-                (changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup, conversions, mailer) as Services,
+                (changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup, conversions, retention, mailer) as Services,
                 logger: logger.with(label: "linkd.services"))
         }
 

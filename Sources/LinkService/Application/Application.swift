@@ -129,7 +129,7 @@ public final class Application: Sendable {
     /// type, so a service added, removed or moved here and not there does not compile.
     typealias Services = (
         ChangeFeed, AssociationFetchLog, HitBatcher, ClickTokens, LinkClickCounter, HealthChecks,
-        WebhookDeliveries, WebhookCleanup, ConversionWebhooks, Mailer
+        WebhookDeliveries, WebhookCleanup, ConversionWebhooks, EventRetention, Mailer
     )
 
     /// Every endpoint behind its middleware (CORS when origins are configured), the rest (clicks) to `fallback`.

@@ -23,6 +23,9 @@ public struct ServiceConfiguration: Sendable {
     public var migrateOnStart: Bool
     /// The hit pipeline: batching, spool directory, retention.
     public var hits: HitsConfiguration
+    /// Days raw events are kept, by the time they happened (`--events-retention-days`; docs/EVENTS.md, "Retention"):
+    /// older ones are deleted hourly by `EventRetention`.
+    public var eventsRetentionDays: Int = 90
     /// `Cache-Control: public, max-age=…` of the association files, in seconds.
     public var associationMaxAge: Int = 3600
     /// Let `/v1/resolve` answer without an API key (the URL's host then decides the workspace).
