@@ -64,6 +64,8 @@ extension Application {
                 pool: requests, auth: auth, tokens: tokens, attributor: EventAttributor(resolver: resolver), limit: EventRateLimit()),
             AppEventKeyHandlers(pool: requests, auth: auth),
             EventSettingsHandlers(pool: requests, auth: auth),
+            EventExportHandlers(pool: requests, auth: auth),
+            EventErasureHandlers(pool: requests, auth: auth),
             QRHandlers(resolver: resolver, auth: auth),
             WebhookHandlers(
                 pool: requests, auth: auth, changes: changes, configuration: configuration.webhooks,

@@ -481,6 +481,13 @@ struct OpenAPIConformanceTests {
         try api.call("GET", "/v1/events/settings", key: reader, expect: 200)
         try api.call("PUT", "/v1/events/settings", key: writer, json: #"{"attributionWindowDays":91}"#, expect: 422, refused: true)
         try api.call("PUT", "/v1/events/settings", key: writer, json: #"{"attributionWindowDays":7}"#, expect: 200)
+        // The export (CSV and NDJSON, a bad filter) and an erasure (one, a bad visitor, a viewer refused).
+        try api.call("GET", "/v1/events/export", "/v1/events/export?kind=named&limit=1", key: writer, expect: 200)
+        try api.call("GET", "/v1/events/export", "/v1/events/export?visitorId=v&from=2026-01-01T00:00:00Z", key: writer, expect: 200)
+        try api.call("GET", "/v1/events/export", "/v1/events/export?kind=bogus", key: writer, expect: 400, refused: true)
+        try api.call("DELETE", "/v1/events", "/v1/events?visitorId=v", key: reader, expect: 403)
+        try api.call("DELETE", "/v1/events", "/v1/events?visitorId=", key: writer, expect: 400, refused: true)
+        try api.call("DELETE", "/v1/events", "/v1/events?visitorId=v", key: writer, expect: 200)
 
         // Analytics: JSON, or CSV by `format` or `Accept`; the time range and zone as the schemas write them.
         try api.call(

@@ -40,3 +40,16 @@ extension WebhookStore {
             """)
     }
 }
+
+extension WebhookStore {
+    /// Deletes the `conversion.recorded` events of `workspace`'s subscriptions that tell an event of `visitor`, queued or
+    /// delivered (an erasure: docs/EVENTS.md, "Erasure"). Returns how many were deleted.
+    static func eraseConversions(visitor: String, workspace: UUID, on connection: Connection) throws -> Int {
+        try connection.execute(
+            """
+            DELETE FROM webhook_outbox o USING webhooks w
+            WHERE o.webhook_id = w.id AND w.workspace_id = \(workspace) AND o.event_type = 'conversion.recorded'
+              AND o.payload -> 'data' -> 'event' ->> 'visitorId' = \(visitor)
+            """)
+    }
+}
