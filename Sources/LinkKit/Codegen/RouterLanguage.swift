@@ -28,15 +28,18 @@ public enum RouterLanguage: String, Sendable, CaseIterable {
         case .swift:
             Form(
                 dialect: .swift,
-                runtime: [SwiftRouterRuntime.text, SwiftLinkInbox.text, SwiftDeferredClaim.text].joined(separator: "\n\n"),
+                runtime: [SwiftRouterRuntime.text, SwiftLinkInbox.text, SwiftDeferredClaim.text, SwiftLinkEvents.text]
+                    .joined(separator: "\n\n"),
                 tableIndent: "    ", tableEnd: "\n}\n\n", scalarTypes: ("Int", "String", "UUID", "Bool"))
         case .kotlin:
             Form(
-                dialect: .kotlin, runtime: KotlinRouterRuntime.text + "\n\n" + KotlinLinkInbox.text,
+                dialect: .kotlin,
+                runtime: [KotlinRouterRuntime.text, KotlinLinkInbox.text, KotlinLinkEvents.text].joined(separator: "\n\n"),
                 tableIndent: "    ", tableEnd: "\n\n", scalarTypes: ("Long", "String", "java.util.UUID", "Boolean"))
         case .typescript:
             Form(
-                dialect: .typescript, runtime: TypeScriptRouterRuntime.text + "\n\n" + TypeScriptLinkInbox.text,
+                dialect: .typescript,
+                runtime: [TypeScriptRouterRuntime.text, TypeScriptLinkInbox.text, TypeScriptLinkEvents.text].joined(separator: "\n\n"),
                 tableIndent: "", tableEnd: ";\n\n", scalarTypes: ("number", "string", "string", "boolean"))
         }
     }

@@ -20,7 +20,8 @@ enum RouterNames {
     static let swiftMembers: Set<String> = swiftKeywords.union([
         "Type", "Protocol", "none", "invalid", "type", "values", "json", "make", "requiresSignIn", "unreadable", "optional",
         "hashValue", "hash", "encode", "Key", "Hashable", "Codable", "Encoder", "Decoder", "CodingKey", "DecodingError",
-        "LinkDestination", "LinkRouter", "LinkURLs", "LinkBuildError", "LinkInbox", "LinkDeferredClaim", "String", "Int", "Int64", "Bool",
+        "LinkDestination", "LinkRouter", "LinkURLs", "LinkBuildError", "LinkInbox", "LinkDeferredClaim", "LinkEvents", "String", "Int",
+        "Int64", "Bool",
         "Equatable", "Sendable",
         "URL", "UUID", "Foundation", "FoundationNetworking",
         "CaseIterable", "Optional", "Array", "Dictionary", "Character", "Swift", "Result", "Error", "RawRepresentable",
@@ -41,8 +42,8 @@ enum RouterNames {
     /// What a class nested in Kotlin's `LinkDestination` (a destination's class, an enum parameter's enum class)
     /// cannot be named: `Invalid`, `Companion`, and the types its code names unqualified.
     static let kotlinClasses: Set<String> = kotlinKeywords.union([
-        "Invalid", "Companion", "LinkDestination", "LinkRouter", "LinkURLs", "LinkBuildResult", "LinkInbox", "LinkDeferredClaim", "String",
-        "Long", "Boolean", "Any",
+        "Invalid", "Companion", "LinkDestination", "LinkRouter", "LinkURLs", "LinkBuildResult", "LinkInbox", "LinkDeferredClaim",
+        "LinkEvents", "String", "Long", "Boolean", "Any",
         "Pair", "List", "Map", "Int", "Char", "Unit", "Nothing", "Array", "Enum", "Comparable", "Suppress", "JvmStatic", "JvmOverloads",
     ])
 

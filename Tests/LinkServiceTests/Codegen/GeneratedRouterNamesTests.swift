@@ -33,7 +33,7 @@ import TestSupport
         """
     /// Names the generated files and their runtimes use.
     static let generated = """
-        LinkDestination LinkRouter LinkURLs LinkInbox LinkDeferredClaim String Int Int64 Bool Long Boolean Pair List Map Invalid invalid
+        LinkDestination LinkRouter LinkURLs LinkInbox LinkDeferredClaim LinkEvents String Int Int64 Bool Long Boolean Pair List Map Invalid invalid
         Companion values json make requiresSignIn toJSON fromResolveJSON rawValue RawValue allCases AllCases hashValue name
         ordinal valueOf entries equals hashCode copy Value Table Spec Domain Rule Item Capture Param ParamSpec Subject Glob Op
         Form Template JSON Reason URLParts Compiled CompiledRule Android AndroidURL Optional Array Dictionary Result Error
