@@ -49,7 +49,7 @@ class LinkArrivals private constructor(
     fun receive(intent: Intent?) {
         if (intent == null) return
         activity.intent = intent
-        link(intent)?.let { LinkRouter.route(it) }?.let { inbox.hold(it) }
+        link(intent)?.let { inbox.hold(it) }
         take()
     }
 
@@ -59,7 +59,7 @@ class LinkArrivals private constructor(
      * service is final (an organic install, `FEATURE_NOT_SUPPORTED`, an error, a `RemoteException`): the record is
      * marked, so no later launch asks again, unless the referrer carries a `linkd_token`: then [LinkDeferredClaim.claim]
      * asks linkd on a thread of its own (and records a definite answer), and the inbox holds the destination until
-     * an activity that is started takes it.
+     * an activity that is started takes it. The inbox's `events` report the install then, with the token or without.
      */
     fun claimInstallReferrer(claim: LinkDeferredClaim) {
         if (!fresh || claim.record.claimed()) return
@@ -74,6 +74,7 @@ class LinkArrivals private constructor(
                     client.endConnection()
                 }
                 val token = LinkDeferredClaim.tokenFromReferrer(referrer)
+                inbox.events?.reportInstall(token)
                 if (token == null) {
                     claim.record.markClaimed()
                     return
@@ -93,6 +94,7 @@ class LinkArrivals private constructor(
         } catch (e: SecurityException) {
             // Some devices refuse to bind the Play Store's service: there is no referrer to read on them.
             claim.record.markClaimed()
+            inbox.events?.reportInstall(null)
         }
     }
 

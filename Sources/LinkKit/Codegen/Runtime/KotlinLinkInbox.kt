@@ -12,8 +12,18 @@
  * With a [store], the held destinations outlive the process: the inbox writes them there whenever they change and
  * reads them back when made, so a sign-in link held while the person signs in elsewhere is still handed out, once,
  * by the inbox of the restarted process.
+ *
+ * With [events], it reports each link it takes to linkd as an `open` (with the URL, whether or not this file routes it:
+ * linkd attributes a stored link the table does not know), and the deferred claim and the referrer's glue report the
+ * install through it.
  */
-class LinkInbox @JvmOverloads constructor(ready: Boolean = false, signedIn: Boolean = false, private val store: Store? = null) {
+class LinkInbox @JvmOverloads constructor(
+    ready: Boolean = false,
+    signedIn: Boolean = false,
+    private val store: Store? = null,
+    /** Where the opens this inbox takes, and the install, are reported; null for nowhere. */
+    val events: LinkEvents? = null
+) {
     /** Where the held destinations are kept between processes (the glue's `PreferencesInboxStore`): one text. */
     interface Store {
         /** The text last written; null when there is none. */
@@ -51,10 +61,23 @@ class LinkInbox @JvmOverloads constructor(ready: Boolean = false, signedIn: Bool
         }
     }
 
-    /** Takes a link the app was opened with (`intent.data?.toString()`): nothing is held when it is not a link of the app. */
+    /**
+     * Takes a link the app was opened with (`intent.data?.toString()`): nothing is held when it is not a link of the app.
+     * The open is reported either way.
+     */
     fun receive(url: String?): List<LinkDestination> {
+        url?.let { events?.reportOpen(it) }
         val destination = url?.let { LinkRouter.route(it) } ?: return synchronized(lock) { release() }
         return receive(destination)
+    }
+
+    /**
+     * Takes a link the app was opened with as [hold] takes a destination (nothing is held when it is not a link of the
+     * app); the open is reported.
+     */
+    fun hold(url: String) {
+        events?.reportOpen(url)
+        LinkRouter.route(url)?.let { hold(it) }
     }
 
     /** Takes the link of a notification's data (an FCM message's `data`, a tapped notification's extras) under [NOTIFICATION_KEY]. */
@@ -157,8 +180,14 @@ class LinkDeferredClaim(private val server: String, val record: Record) {
         }
     }
 
-    /** Claims `token` and hands the destination to `inbox`: returns what `inbox` hands out now. Blocks. */
-    fun claim(token: String, inbox: LinkInbox): List<LinkDestination> = claim(token)?.let { inbox.receive(it) } ?: emptyList()
+    /**
+     * Claims `token` and hands the destination to `inbox`: returns what `inbox` hands out now. The inbox's `events` report
+     * the install with the token first (once per install, whatever the claim answers). Blocks.
+     */
+    fun claim(token: String, inbox: LinkInbox): List<LinkDestination> {
+        if (isToken(token)) inbox.events?.reportInstall(token)
+        return claim(token)?.let { inbox.receive(it) } ?: emptyList()
+    }
 
     companion object {
         /** The domains whose iOS landing pages put a claim link on the pasteboard (none for an Android app). */

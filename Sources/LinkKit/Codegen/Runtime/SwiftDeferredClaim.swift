@@ -67,8 +67,10 @@ public final class LinkDeferredClaim: @unchecked Sendable {
         return LinkDestination(resolveJSON: String(decoding: data, as: UTF8.self))
     }
 
-    /// Claims `token` and hands the destination to `inbox`: returns what `inbox` hands out now.
+    /// Claims `token` and hands the destination to `inbox`: returns what `inbox` hands out now. The inbox's
+    /// `events` report the install with the token first (once per install, whatever the claim answers).
     public func claim(_ token: String, into inbox: LinkInbox) async -> [LinkDestination] {
+        if Self.isToken(token[...]) { inbox.events?.reportInstall(clickToken: token) }
         guard let destination = await claim(token) else { return [] }
         return inbox.receive(destination)
     }

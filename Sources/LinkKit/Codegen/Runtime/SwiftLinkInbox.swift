@@ -9,6 +9,9 @@
 /// elsewhere (a web sign-in, another app) survives the process being ended meanwhile: the next process's inbox
 /// reads them back and hands each out once. Keep one inbox per `storage` in a process.
 ///
+/// Made with `events`, it reports each link it takes to linkd as an `open` (with the URL, whether or not this file
+/// routes it: linkd attributes a stored link the table does not know), and the deferred claim reports the install.
+///
 /// Every method returns the destinations to open now, in order (usually none or one). Thread-safe: links may
 /// arrive on any thread while the UI reports readiness on the main one. It is `@unchecked Sendable` because
 /// `lock` guards its only stored `var`, `state`, in every method (an `NSLock`: `Mutex` needs iOS 18), and
@@ -29,14 +32,20 @@ public final class LinkInbox: @unchecked Sendable {
     private var state: State
     /// The file of held destinations (one resolve JSON a line); nil keeps them in memory only.
     public let storage: URL?
+    /// Where the opens this inbox takes, and the install the deferred claim finds, are reported; nil for nowhere.
+    public let events: LinkEvents?
 
     /// - Parameters:
     ///   - ready: whether the app can show a destination already.
     ///   - signedIn: whether a user is signed in already.
     ///   - storage: the file held destinations are kept in across launches (`defaultStorage`); nil for none.
     ///     Destinations it holds from an earlier process are held again, ahead of new ones.
-    public init(ready: Bool = false, signedIn: Bool = false, storage: URL? = LinkInbox.defaultStorage) {
+    ///   - events: reports each link taken as an `open`, and the deferred claim's install (`LinkEvents`).
+    public init(
+        ready: Bool = false, signedIn: Bool = false, storage: URL? = LinkInbox.defaultStorage, events: LinkEvents? = nil
+    ) {
         self.storage = storage
+        self.events = events
         state = State(ready: ready, signedIn: signedIn)
         if let storage, let data = try? Data(contentsOf: storage) {
             // A destination this version of the app no longer has is dropped.
@@ -54,8 +63,9 @@ public final class LinkInbox: @unchecked Sendable {
         receive(url.absoluteString)
     }
 
-    /// Takes a link's text; nothing is held when it is not a link of the app.
+    /// Takes a link's text; nothing is held when it is not a link of the app. The open is reported either way.
     public func receive(_ url: String) -> [LinkDestination] {
+        events?.reportOpen(url: url)
         guard let destination = LinkRouter.route(url) else { return update { _ in } }
         return receive(destination)
     }
@@ -66,15 +76,19 @@ public final class LinkInbox: @unchecked Sendable {
     ///   delegate) is taken once.
     public func receive(notification userInfo: [AnyHashable: Any], identifier: String? = nil) -> [LinkDestination] {
         guard let link = userInfo[Self.notificationKey] as? String else { return update { _ in } }
-        guard let destination = LinkRouter.route(link) else { return update { _ in } }
-        return update { state in
+        let destination = LinkRouter.route(link)
+        var taken = false
+        let handed = update { state in
             if let identifier {
                 guard !state.notifications.contains(identifier) else { return }
                 state.notifications.append(identifier)
                 if state.notifications.count > Self.rememberedNotifications { state.notifications.removeFirst() }
             }
-            state.held.append(destination)
+            taken = true
+            if let destination { state.held.append(destination) }
         }
+        if taken { events?.reportOpen(url: link) }
+        return handed
     }
 
     /// Reports that the app can show destinations: returns what was held for it.

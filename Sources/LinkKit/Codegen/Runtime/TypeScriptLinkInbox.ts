@@ -6,13 +6,17 @@
  * app says it is ready to show one (`appReady`) and, for a destination that requires sign-in, until a user is
  * signed in (`userSignedIn`); then it hands it out once, in arrival order. Every method returns the destinations
  * to open now, in order. JavaScript runs one thread per realm, so no lock is needed.
+ *
+ * Made with `events`, it reports each link it takes to linkd as an `open` (with the URL, whether or not this file
+ * routes it: linkd attributes a stored link the table does not know), and the deferred claim reports the install.
  */
 export class LinkInbox {
   /** The key of a notification payload's link (`{"link": "https://…"}`). */
   static readonly notificationKey = "link";
   private waiting: LinkDestination[] = [];
 
-  constructor(private ready: boolean = false, private signedIn: boolean = false) {}
+  /** @param events where the opens this inbox takes, and the deferred claim's install, are reported; null for nowhere. */
+  constructor(private ready: boolean = false, private signedIn: boolean = false, readonly events: LinkEvents | null = null) {}
 
   /** Takes a destination (a deferred claim's, or one routed elsewhere). */
   receive(destination: LinkDestination): LinkDestination[] {
@@ -20,8 +24,9 @@ export class LinkInbox {
     return this.release();
   }
 
-  /** Takes a link the app was opened with: nothing is held when it is not a link of the app. */
+  /** Takes a link the app was opened with: nothing is held when it is not a link of the app. The open is reported either way. */
   receiveURL(url: string | { readonly href: string }): LinkDestination[] {
+    if (this.events) this.events.reportOpen(typeof url === "string" ? url : url.href);
     const destination = LinkRouter.route(url);
     return destination ? this.receive(destination) : this.release();
   }
@@ -135,8 +140,12 @@ export class LinkDeferredClaim {
     return status === 200 ? decodeDestination(body) : null;
   }
 
-  /** Claims `token` and hands the destination to `inbox`: resolves to what `inbox` hands out now. */
+  /**
+   * Claims `token` and hands the destination to `inbox`: resolves to what `inbox` hands out now. The inbox's `events`
+   * report the install with the token first (once per install, whatever the claim answers).
+   */
   async claimInto(token: string, inbox: LinkInbox): Promise<LinkDestination[]> {
+    if (inbox.events && isToken(token)) inbox.events.reportInstall(token);
     const destination = await this.claim(token);
     return destination ? inbox.receive(destination) : [];
   }
