@@ -8,6 +8,8 @@
 /// - `burst`: 300 `step` events (the value their number) queued behind the install, which is then reported: sent ten a
 ///   request; waits to be killed;
 /// - `drain`: prints the visitor, `flush` and pending;
+/// - `retry` (TypeScript): the first send answered 429 with `Retry-After: 2`; prints the visitor, the sends made once the
+///   queue is empty, and whether the second came two to three seconds after the first;
 /// - `threads`: linkd unreachable, 8 threads (TypeScript: calls made while sends are on their way, and from inside
 ///   them) tracking 50 `step` events each after the install; prints the events pending, the event lines of the queue file, the distinct
 ///   ones, and the events a new `LinkEvents` over the same file finds.
@@ -131,6 +133,20 @@ extension GeneratedEventsTests {
                 for (let n = 0; n < 300; n++) events.track("step", { minorUnits: n, currency: "EUR" });
                 events.reportInstall(null);
                 await new Promise<void>(() => { setInterval(() => undefined, 1000); });
+            } else if (mode === "retry") {
+                // linkd's answer to the first send replaced by a 429 with Retry-After: 2 (longer than the first backoff).
+                const calls: number[] = [];
+                const fetcher: EventFetch = async (url, init) => {
+                    calls.push(Date.now());
+                    if (calls.length === 1) return { status: 429, headers: { get: (name: string) => (name === "Retry-After" ? "2" : null) } };
+                    return (globalThis as unknown as { fetch: EventFetch }).fetch(url, init);
+                };
+                const events = new LinkEvents(server, key, storage, { installWait: 0, fetcher });
+                events.track("retried");
+                while (events.pending > 0) await new Promise<void>((resolve) => { setTimeout(resolve, 20); });
+                const gap = calls[1] - calls[0];
+                lines.push(events.visitorId);
+                lines.push(calls.length + " " + (gap >= 2000 && gap < 3000));
             } else if (mode === "drain") {
                 const events = new LinkEvents(server, key, storage, { installWait: 0, batchSize: 10 });
                 lines.push(events.visitorId);

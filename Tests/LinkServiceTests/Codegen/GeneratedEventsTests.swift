@@ -147,6 +147,13 @@ import TestSupport
             #expect(steps.count > atKill - 1, "the next launch sent the rest")
             #expect(steps.sorted() == Array(0..<300), "every step once: \(steps.count) stored")
 
+            // A 429's Retry-After is waited out (TypeScript, whose `fetch` can be given: the first answer replaced by a 429).
+            if language == "typescript" {
+                let retried = try run("retry", online, "retry")
+                #expect(retried.dropFirst() == ["2 true"], "\(retried)")
+                #expect(try Self.events(service, retried.first ?? "").map(\.name).sorted() == ["install", "retried"])
+            }
+
             // Many threads at once, offline: every event queued once, in memory and in the file.
             let threads = try run("threads", offline, "threads")
             let expected = language == "typescript" ? ["true true true true true"] : ["401 401 401 401"]
