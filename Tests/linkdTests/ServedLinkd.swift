@@ -21,7 +21,7 @@ final class ServedLinkd: @unchecked Sendable {
         server = try Self.serve(database: database, spool: spool, port: port)
         try server.waitUntilReady(port: port)
         let conninfo = database.parameters.conninfo
-        let key = try LinkdProcess.run([
+        key = try LinkdProcess.run([
             "keys", "create", "--workspace", "acme", "--database-url", conninfo, "--migrations", LinkdServer.migrations,
         ])
         .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -36,6 +36,9 @@ final class ServedLinkd: @unchecked Sendable {
             return probesAnswered > 0
         }
     }
+
+    /// An admin key of the workspace.
+    private(set) var key = ""
 
     /// Probe clicks answered while waiting for the domain to serve (each has its hit).
     private(set) var probesAnswered = 0

@@ -60,7 +60,12 @@ extension Application {
                 parameters: configuration.database, reloader: reloader, keys: keys, sessions: sessions, links: links,
                 logger: logger.with(label: "linkd.changes"))
             fetches = AssociationFetchLog(pool: pool, metrics: metrics, logger: logger.with(label: "linkd.fetches"))
-            tokens = ClickTokens(pool: databases.requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"))
+            // The tokens' journal beside the hit spool, whose lock keeps it to one process (docs/LANDING.md).
+            let journal = try configuration.hits.spoolDirectory.map {
+                try ClickTokenJournal(directory: $0.appendingPathComponent("click-tokens"))
+            }
+            tokens = ClickTokens(
+                pool: databases.requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"), journal: journal)
             checker = HealthChecker(
                 pool: pool, catalog: catalog, client: outbound, outbound: configuration.outbound,
                 logger: logger.with(label: "linkd.checks"), outbox: outbox)

@@ -23,6 +23,23 @@ enum SpoolEscaping {
         }
     }
 
+    /// Appends the UTF-8 `bytes` escaped, leaving NUL bytes out.
+    static func append(bytes: [UInt8], to out: inout [UInt8]) {
+        guard bytes.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 || $0 == 0 }) else {
+            return out.append(contentsOf: bytes)
+        }
+        for byte in bytes {
+            switch byte {
+            case 92: out += [92, 92]
+            case 9: out += [92, UInt8(ascii: "t")]
+            case 10: out += [92, UInt8(ascii: "n")]
+            case 13: out += [92, UInt8(ascii: "r")]
+            case 0: continue
+            default: out.append(byte)
+            }
+        }
+    }
+
     static func unescape(_ field: Substring) -> String? {
         if field == "\\N" { return nil }
         guard field.utf8.contains(92) else { return String(field) }

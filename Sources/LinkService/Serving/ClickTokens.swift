@@ -13,28 +13,31 @@ import Synchronization
 /// stored (`click_tokens`, `migrations/0012`), as for API keys, with the link, its resolve answer, the domain
 /// and an expiry. Nothing about the visitor is kept: no IP address, no user agent, no fingerprint.
 ///
-/// Request threads never wait on the database: `issue` queues the row in a per-thread stripe and a thread of
-/// the service's own inserts what is queued every `interval`; a claim writes out what is queued first
-/// (`flush`), so a token is claimable as soon as its page is sent. The same thread deletes tokens an
-/// `expiredGrace` after they expired (until then a claim answers 410, after it 404).
+/// Request threads never wait on the database: `issue` queues the token's row in a per-thread stripe, as the
+/// `COPY` line it will be stored as, and appends that line to the stripe's journal file (`ClickTokenJournal`)
+/// before the page is sent; a thread of the service's own stores what is queued every `interval` with one `COPY`,
+/// then removes the journal files of what it stored. A claim writes out what is queued first (`flush`), so a token
+/// is claimable as soon as its page is sent; a process killed before its rows were stored leaves them in the
+/// journal, and the next one stores them before anything else. The same thread deletes tokens an `expiredGrace`
+/// after they expired (until then a claim answers 410, after it 404).
 final class ClickTokens: BackgroundService {
     let name = "click tokens"
     static let threads = 1
 
-    /// One token's row, queued until it is inserted.
-    struct Pending: Sendable {
-        let hash: String
-        let workspace: UUID
-        let domain: UUID
-        let url: String
-        let platform: String
-        let answer: [UInt8]
-        let createdMicros: Int64
-        let expiresMicros: Int64
+    /// A stripe's queued rows (`COPY` lines) and the journal file they are appended to.
+    private struct Queue {
+        var rows: [[UInt8]] = []
+        var file: ClickTokenJournal.File?
     }
 
     private final class Stripe: Sendable {
-        let rows = Mutex<[Pending]>([])
+        let queue = Mutex(Queue())
+    }
+
+    /// What the writer took and has not stored yet, and the journal files that hold it.
+    private struct Backlog {
+        var rows: [[UInt8]] = []
+        var files: [String] = []
     }
 
     /// Rows queued at most (all stripes); beyond it a page goes out without a token and `dropped` counts it.
@@ -44,40 +47,56 @@ final class ClickTokens: BackgroundService {
     private let assignment: StripeAssignment
     private let queued = Atomic<Int>(0)
     private let pool: ConnectionPool
+    private let journal: ClickTokenJournal?
     private let logger: Logger
     private let interval: DispatchTimeInterval
     private let sweepInterval: TimeInterval
     /// How long an expired token stays (claims answer 410 meanwhile) before the sweep deletes it.
     let expiredGrace: TimeInterval
-    /// Serialises inserts: the flusher thread and claims both write out the queue.
-    private let writing = Mutex<Void>(())
+    /// Serialises writes (the flusher thread and claims both write out the queue) and holds what they took.
+    private let writing = Mutex(Backlog())
     private let thread = ServiceThread(name: "linkd.click-tokens")
     private let issuedTotal: Counter
     private let droppedTotal: Counter
     private let deletedTotal: Counter
 
+    /// - Parameter journal: where the rows not yet stored are kept on disk (nil: in memory only, for tests and
+    ///   embedded uses without a spool directory); the rows an earlier process left there are stored first.
     init(
-        pool: ConnectionPool, metrics: MetricsRegistry, logger: Logger, interval: DispatchTimeInterval = .milliseconds(200),
-        sweepInterval: TimeInterval = 60, expiredGrace: TimeInterval = 3600
+        pool: ConnectionPool, metrics: MetricsRegistry, logger: Logger, journal: ClickTokenJournal? = nil,
+        interval: DispatchTimeInterval = .milliseconds(200), sweepInterval: TimeInterval = 60, expiredGrace: TimeInterval = 3600
     ) {
         self.pool = pool
         self.logger = logger
+        self.journal = journal
         assignment = metrics.stripes
         stripes = (0..<metrics.stripes.count).map { _ in Stripe() }
         self.interval = interval
         self.sweepInterval = sweepInterval
         self.expiredGrace = expiredGrace
         issuedTotal = metrics.counter("linkd_click_tokens_issued_total", help: "Click tokens put on landing pages.")
-        droppedTotal = metrics.counter("linkd_click_tokens_dropped_total", help: "Landing pages sent without a token: the queue was full.")
+        droppedTotal = metrics.counter(
+            "linkd_click_tokens_dropped_total", help: "Landing pages sent without a token: the queue was full, or the journal could not be written.")
         deletedTotal = metrics.counter("linkd_click_tokens_deleted_total", help: "Expired click tokens deleted.")
+        if let journal {
+            let (paths, rows) = journal.leftovers()
+            writing.withLock { $0 = Backlog(rows: rows, files: paths) }
+            queued.add(rows.count, ordering: .relaxed)
+            if !rows.isEmpty { logger.info("storing click tokens an earlier process left", metadata: ["tokens.count": "\(rows.count)"]) }
+            for stripe in stripes {
+                let file = journal.create()
+                stripe.queue.withLock { $0.file = file }
+            }
+        }
     }
 
     var isHealthy: Bool { thread.isRunning }
 
-    /// Starts the thread: inserts what is queued every `interval`, deletes expired tokens every `sweepInterval`.
+    /// Starts the thread: stores what is queued every `interval`, deletes expired tokens every `sweepInterval`.
     func start() {
         thread.start { [self] in
             var lastSweep = Date.distantPast
+            flush()
             while !thread.sleep(until: .now() + interval) {
                 flush()
                 if Date().timeIntervalSince(lastSweep) >= sweepInterval {
@@ -89,13 +108,13 @@ final class ClickTokens: BackgroundService {
         }
     }
 
-    /// Inserts what is queued and stops. Idempotent.
+    /// Stores what is queued and stops. Idempotent.
     func shutdown() {
         thread.stop { flush() }
     }
 
     /// A new token for a landing page of `url` (whose resolve answer is `answer`), claimable for `ttl` seconds;
-    /// nil when the queue is full.
+    /// nil when the queue is full or the journal cannot be written (the page then goes out without one).
     func issue(workspace: UUID, domain: UUID, url: String, platform: String, answer: [UInt8], ttl: Int) -> String? {
         guard queued.add(1, ordering: .relaxed).newValue <= Self.capacity else {
             queued.subtract(1, ordering: .relaxed)
@@ -104,12 +123,47 @@ final class ClickTokens: BackgroundService {
         }
         let token = Self.generate()
         let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
-        let row = Pending(
+        let row = Self.row(
             hash: Self.hash(token), workspace: workspace, domain: domain, url: url, platform: platform, answer: answer,
             createdMicros: now, expiresMicros: now + Int64(ttl) * 1_000_000)
-        stripes[assignment.current].rows.withLock { $0.append(row) }
+        let file = stripes[assignment.current].queue.withLock { queue in
+            queue.rows.append(row)
+            return queue.file
+        }
+        // Journaled before the page is sent; a row queued without its line is stored all the same, but its token is
+        // not handed out (it could be lost with the process).
+        if journal != nil, file?.append(row) != true {
+            droppedTotal.increment()
+            return nil
+        }
         issuedTotal.increment()
         return token
+    }
+
+    /// A token's row as `COPY click_tokens (ClickTokenStore.columns) FROM STDIN` reads it, with its newline.
+    static func row(
+        hash: String, workspace: UUID, domain: UUID, url: String, platform: String, answer: [UInt8], createdMicros: Int64,
+        expiresMicros: Int64
+    ) -> [UInt8] {
+        var row: [UInt8] = []
+        row.reserveCapacity(answer.count + url.utf8.count + 240)
+        row.append(contentsOf: hash.utf8)
+        row.append(9)
+        row.append(contentsOf: workspace.canonicalText.utf8)
+        row.append(9)
+        row.append(contentsOf: domain.canonicalText.utf8)
+        row.append(9)
+        SpoolEscaping.append(url, to: &row)
+        row.append(9)
+        row.append(contentsOf: platform.utf8)
+        row.append(9)
+        SpoolEscaping.append(bytes: answer, to: &row)
+        row.append(9)
+        ClickTokenJournal.appendTimestamp(micros: createdMicros, to: &row)
+        row.append(9)
+        ClickTokenJournal.appendTimestamp(micros: expiresMicros, to: &row)
+        row.append(10)
+        return row
     }
 
     /// 32 lower-case hex digits of 128 random bits.
@@ -123,34 +177,61 @@ final class ClickTokens: BackgroundService {
     /// The stored form: SHA-256 of the token's text, in hex.
     static func hash(_ token: String) -> String { SHA256.hex(Array(token.utf8)) }
 
-    /// Inserts every queued row (rows of a domain deleted meanwhile are left out).
+    /// Stores what the last write left (an outage, an earlier process's journal), then every queued row, and
+    /// removes the journal files of what it stored. While the database is away nothing more is taken: the rows wait
+    /// in their stripes and journal files, and are stored at the first write after it returns.
     func flush() {
-        writing.withLock { _ in
-            var rows: [Pending] = []
-            for stripe in stripes {
-                rows += stripe.rows.withLock { taken in
-                    defer { taken.removeAll() }; return taken
+        writing.withLock { backlog in
+            // A backlog first, then what was queued meanwhile (a claim must find every token whose page was sent).
+            let rounds = backlog.rows.isEmpty ? 1 : 2
+            for _ in 0..<rounds {
+                if backlog.rows.isEmpty { take(into: &backlog) }
+                guard !backlog.rows.isEmpty else {
+                    journal?.remove(backlog.files)
+                    backlog.files = []
+                    return
                 }
-            }
-            guard !rows.isEmpty else { return }
-            var requeued = false
-            defer { if !requeued { queued.subtract(rows.count, ordering: .relaxed) } }
-            do {
-                try pool.withConnection { connection in
-                    try ClickTokenStore.insert(
-                        hashes: rows.map(\.hash), workspaces: rows.map { $0.workspace.canonicalText },
-                        domains: rows.map { $0.domain.canonicalText },
-                        urls: rows.map { Hit.clean($0.url) }, platforms: rows.map(\.platform),
-                        answers: rows.map { String(decoding: $0.answer, as: UTF8.self) },
-                        createdMicros: rows.map(\.createdMicros), expiresMicros: rows.map(\.expiresMicros), on: connection)
+                do {
+                    try store(backlog.rows)
+                } catch let error as PostgresError where error.code == .mustNotWait {
+                    return // a claim on an HTTP worker: it runs again where it may wait (`Handoff`), and stores them then
+                } catch let error as PostgresError where error.sqlState.map({ ["22", "23"].contains($0.errorClass) }) == true {
+                    logger.error(
+                        "click tokens refused by the database, dropped",
+                        metadata: ["error": "\(error)", "tokens.count": "\(backlog.rows.count)"])
+                } catch {
+                    logger.warning("cannot store click tokens yet", metadata: ["error": "\(error)", "tokens.count": "\(backlog.rows.count)"])
+                    return
                 }
-            } catch let error as PostgresError where error.code == .mustNotWait {
-                // A claim on an HTTP worker: it runs again where it may wait (`Handoff`), and inserts the rows then.
-                stripes[assignment.current].rows.withLock { $0.append(contentsOf: rows) }
-                requeued = true
-            } catch {
-                logger.warning("cannot store click tokens", metadata: ["error": "\(error)", "tokens.count": "\(rows.count)"])
+                queued.subtract(backlog.rows.count, ordering: .relaxed)
+                journal?.remove(backlog.files)
+                backlog = Backlog()
             }
+        }
+    }
+
+    /// Takes every stripe's queued rows, swapping in a new journal file for the one that holds them.
+    private func take(into backlog: inout Backlog) {
+        for stripe in stripes {
+            let (empty, fileless) = stripe.queue.withLock { ($0.rows.isEmpty, $0.file == nil) }
+            guard !empty || (journal != nil && fileless) else { continue }
+            let fresh = journal?.create() // before the lock: no I/O under it
+            let (rows, old) = stripe.queue.withLock { queue in
+                defer { (queue.rows, queue.file) = ([], fresh) }
+                return (queue.rows, queue.file)
+            }
+            backlog.rows += rows
+            if let old { backlog.files.append(old.path) }
+        }
+    }
+
+    /// One `COPY`; when it is refused for a row stored already (a journal's rows stored before the process died, a
+    /// commit whose answer was lost) or of a domain deleted meanwhile, the rows that can be stored, without it.
+    private func store(_ rows: [[UInt8]]) throws {
+        do {
+            try pool.withConnection { try ClickTokenStore.copy(rows, on: $0) }
+        } catch let error as PostgresError where error.sqlState?.errorClass == "23" {
+            try pool.withTransaction { try ClickTokenStore.insertNew(rows, on: $0) }
         }
     }
 

@@ -3,22 +3,44 @@ import Postgres
 
 /// The SQL of `click_tokens` (deferred deep links, `ClickTokens`): tokens are stored by their hash only.
 enum ClickTokenStore {
-    /// Inserts one row per element of the columns (all equally long; ids and the answer as text, times in
-    /// microseconds since 1970); rows of a domain deleted meanwhile are left out, a hash already stored is kept.
-    static func insert(
-        hashes: [String], workspaces: [String], domains: [String], urls: [String], platforms: [String], answers: [String],
-        createdMicros: [Int64], expiresMicros: [Int64], on connection: Connection
-    ) throws {
+    /// The columns of the rows `copy` and `insertNew` take, in order: each row one `COPY` text line (tab-separated,
+    /// escaped; the answer as JSON text, times as `timestamptz` text).
+    static let columns = "token_hash, workspace_id, domain_id, url, platform, answer, created_at, expires_at"
+
+    /// Stores `rows` (whole `COPY` text lines, `columns`) with one `COPY`: the cheap way, which refuses the whole
+    /// batch when one row's hash is stored already or its domain was deleted meanwhile (`insertNew` then).
+    static func copy(_ rows: [[UInt8]], on connection: Connection) throws {
+        _ = try connection.copyFrom("COPY click_tokens (\(unescaped: columns)) FROM STDIN", data: chunks(of: rows))
+    }
+
+    /// Stores the rows of `rows` whose hash is not stored yet and whose domain still exists, in one transaction (a
+    /// `COPY` into a temporary table, then one insert from it).
+    static func insertNew(_ rows: [[UInt8]], on connection: Connection) throws {
+        try connection.execute("CREATE TEMPORARY TABLE click_tokens_incoming (LIKE click_tokens) ON COMMIT DROP")
+        _ = try connection.copyFrom("COPY click_tokens_incoming (\(unescaped: columns)) FROM STDIN", data: chunks(of: rows))
         try connection.execute(
             """
-            INSERT INTO click_tokens (token_hash, workspace_id, domain_id, url, platform, answer, created_at, expires_at)
-            SELECT t.h, t.w::uuid, t.d::uuid, t.u, t.p, t.a::json, to_timestamp(t.c / 1e6), to_timestamp(t.e / 1e6)
-            FROM unnest(\(hashes)::text[], \(workspaces)::text[], \(domains)::text[], \(urls)::text[], \(platforms)::text[],
-                        \(answers)::text[], \(createdMicros)::int8[], \(expiresMicros)::int8[])
-                AS t(h, w, d, u, p, a, c, e)
-            WHERE EXISTS (SELECT 1 FROM domains WHERE id = t.d::uuid)
+            INSERT INTO click_tokens (\(unescaped: columns))
+            SELECT \(unescaped: columns) FROM click_tokens_incoming t
+            WHERE EXISTS (SELECT 1 FROM domains WHERE id = t.domain_id)
             ON CONFLICT (token_hash) DO NOTHING
             """)
+    }
+
+    /// `rows` in chunks of about 64 KiB, as `copyFrom(_:data:)` sends them.
+    private static func chunks(of rows: [[UInt8]]) -> [[UInt8]] {
+        var chunks: [[UInt8]] = []
+        var chunk: [UInt8] = []
+        for row in rows {
+            if chunk.count + row.count > 64 * 1024, !chunk.isEmpty {
+                chunks.append(chunk)
+                chunk = []
+            }
+            if chunk.isEmpty { chunk.reserveCapacity(64 * 1024) }
+            chunk += row
+        }
+        if !chunk.isEmpty { chunks.append(chunk) }
+        return chunks
     }
 
     /// Deletes the tokens that expired more than `grace` seconds ago; returns how many.
