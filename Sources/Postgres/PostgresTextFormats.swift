@@ -8,16 +8,21 @@ enum PostgresArrayLiteral {
         // Built as UTF-8 bytes: `"` and `\` are ASCII, never part of a multi-byte sequence.
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
         var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(16 * elements.count + 2)
         for (index, element) in elements.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            guard let text = element.postgresText else { out.append(contentsOf: "NULL".utf8); continue }
+            guard var text = element.postgresText else { out.append(contentsOf: "NULL".utf8); continue }
             // array_in: "you can put double quotes around any element value, and must do so if it contains
             // commas or curly braces [...] To put a double quote or backslash in a quoted array element value,
             // precede it with a backslash."
             out.append(quote)
-            for byte in text.utf8 {
-                if byte == quote || byte == backslash { out.append(backslash) }
-                out.append(byte)
+            text.withUTF8 { bytes in
+                // Nearly every element has nothing to escape: copied in one go.
+                guard bytes.contains(where: { $0 == quote || $0 == backslash }) else { return out.append(contentsOf: bytes) }
+                for byte in bytes {
+                    if byte == quote || byte == backslash { out.append(backslash) }
+                    out.append(byte)
+                }
             }
             out.append(quote)
         }

@@ -1,4 +1,5 @@
-import LinkKit
+import ByteText
+@testable import LinkKit
 import Testing
 
 @Suite("The path carried to the web fallback")
@@ -20,5 +21,27 @@ struct FallbackURLTests {
         ] as [(String, String?, String, String)])
     func carries(path: String, query: String?, fallback: String, expected: String) {
         #expect(FallbackURL.carrying(path: path, query: query, to: fallback) == expected)
+        #expect(FallbackURL.carryingText(path: path, query: query, to: fallback) == expected)
+    }
+
+    /// ASCII is joined as bytes, anything else by characters: both read every ASCII input alike. Random paths,
+    /// queries and fallbacks over the bytes that matter (`/ . % & = ? # + \`, hex digits, letters, controls).
+    @Test func bytesAndCharactersJoinAlike() {
+        var generator = SplitMix64(seed: 53)
+        let alphabet = Array("/./%&=?#+\\aF2e0z~:@!$'()*,;\" <>|^`{}\t".utf8)
+        func text(_ length: Int) -> String {
+            String(decoding: (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }, as: UTF8.self)
+        }
+        let bases = ["https://www.example.com", "https://www.example.com/", "https://www.example.com/base?x=1&y",
+                     "https://www.example.com/b/?a%20b=1&&c=2#top", "https://www.example.com#", "https://www.example.com/?"]
+        for round in 0..<20_000 {
+            let path = (round % 3 == 0 ? "" : "/") + text(Int(generator.next() % 24))
+            let query = round % 5 == 0 ? nil : text(Int(generator.next() % 16))
+            let base = bases[round % bases.count]
+            let bytes = FallbackURL.carrying(path: path, query: query, to: base)
+            let characters = FallbackURL.carryingText(path: path, query: query, to: base)
+            #expect(bytes == characters, "path \(path.debugDescription), query \(query.debugDescription), base \(base)")
+            if bytes != characters { return }
+        }
     }
 }
