@@ -1,12 +1,15 @@
 #!/bin/sh
-# Instructions per request of linkd's AASA endpoint and of GET /v1/resolve, counted by valgrind's callgrind
+# Instructions per request of linkd's AASA endpoint, of GET /v1/resolve (one URL asked again, and a different URL
+# every request: every answer computed), and of the clicks run.sh measures (the iPhone's landing page, and
+# Android's with its click token), counted by valgrind's callgrind
 # in the running server: a repeatable figure (the same build gives the same count whatever else the machine
 # does), for comparing builds where wrk's req/s moves by 2x between runs. Not a target check: run.sh is.
 #
 # linkd runs under callgrind on a private PostgreSQL cluster, seeded as run.sh seeds it (lib.sh bench_seed).
 # For each load: warm-up requests, counters zeroed (callgrind_control -z), N sequential requests on one
 # keep-alive connection (curl), a pause for the hit writer's next flush (resolve logs hits), a dump; the
-# dump's total over all threads divided by N, the hit writer's part apart (it depends on batch sizes).
+# dump's total over all threads divided by N, the hit writer's and the click tokens' writer's parts apart (they
+# depend on batch sizes).
 # Kernel time is not counted; libc's memset counts one instruction per byte for `rep stosb` (MHD zeroes its
 # per-connection memory pool after each request, and half of it again when it shrinks the read buffer: ~43,000
 # of the AASA figure).
@@ -43,17 +46,20 @@ LINKD_PORT=$BENCH_LINKD_PORT
 BASE="http://127.0.0.1:$LINKD_PORT"
 bench_seed
 
-# count NAME URL HEADER...: instructions per request for N requests of URL with the given headers.
+# count NAME URL HEADER...: instructions per request for N requests of URL with the given headers. A URL with
+# `{n}` in it is a different URL every request: n counts from 1 for the measured requests and from 1,000,001 for
+# the warm-up, so no measured answer was asked before (the resolver's own cost, not its answer cache's).
 count() {
     name=$1; url=$2; shift 2
     config="$BENCH_TMP/$name.curl"
-    : >"$config"
-    for _ in $(seq "$REQUESTS"); do printf 'url = "%s"\noutput = "/dev/null"\n' "$url" >>"$config"; done
-    head -n $((2 * 300)) "$config" >"$config.warm"
+    awk -v url="$url" -v n="$REQUESTS" 'BEGIN { for (i = 1; i <= n; i++) { u = url; gsub(/\{n\}/, i, u); printf "url = \"%s\"\noutput = \"/dev/null\"\n", u } }' >"$config"
+    awk -v url="$url" 'BEGIN { for (i = 1000001; i <= 1000300; i++) { u = url; gsub(/\{n\}/, i, u); printf "url = \"%s\"\noutput = \"/dev/null\"\n", u } }' >"$config.warm"
     curl -sf -K "$config.warm" "$@" || bench_die "$name: warm-up requests failed"
     callgrind_control -z "$LINKD_PID" >/dev/null 2>&1
+    db_before=$(bench_cpu $(bench_postgres_pids))
     curl -sf -K "$config" "$@" || bench_die "$name: requests failed"
     sleep 1   # the hit writer flushes every 200 ms
+    db_after=$(bench_cpu $(bench_postgres_pids))
     before=$(ls "$BENCH_TMP"/callgrind.out.* | wc -l)
     callgrind_control -d "$LINKD_PID" >/dev/null 2>&1
     i=0
@@ -69,11 +75,24 @@ count() {
     # finds, so it is reported apart from the request path, which is repeatable.
     writer=$(awk '/HitWriterV3runyyF/ { gsub(",", "", $1); print $1; exit }' "$dump.txt")
     writer=${writer:-0}
-    echo "$name: $(((total - writer) / REQUESTS)) instructions/request on the request path," \
-        "+ $((writer / REQUESTS)) in the hit writer ($REQUESTS requests)"
+    # The click tokens' thread (its run loop: inserting the queued tokens), apart for the same reason.
+    tokens=$(awk '/ClickTokensC5startyyF/ { gsub(",", "", $1); print $1; exit }' "$dump.txt")
+    tokens=${tokens:-0}
+    # PostgreSQL's CPU time (its processes' user and system ticks, not instructions): what the hits and tokens cost
+    # the database, a time and so not as repeatable as the counts.
+    db_us=$(awk -v a="$db_before" -v b="$db_after" -v n="$REQUESTS" -v t="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (b - a) / t * 1e6 / n }')
+    echo "$name: $(((total - writer - tokens) / REQUESTS)) instructions/request on the request path," \
+        "+ $((writer / REQUESTS)) in the hit writer, + $((tokens / REQUESTS)) in the click tokens' writer ($REQUESTS requests);" \
+        "PostgreSQL $db_us us CPU/request"
 }
 
 UA_BOT="User-Agent: AASA-Bot/1.0.0"
 UA_IPHONE="User-Agent: Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"
 count aasa "$BASE$AASA_PATH" -H "Host: $HOST" -H "$UA_BOT"
 count resolve "$BASE$RESOLVE_PATH" -H "Authorization: Bearer $READ" -H "$UA_IPHONE"
+# run.sh's "distinct URLs" (resolve-distinct.lua): every answer computed.
+count resolve-distinct "$BASE/v1/resolve?url=https%3A%2F%2F$HOST%2Fwidget%2F{n}%3Ftab%3Dreviews" -H "Authorization: Bearer $READ" -H "$UA_IPHONE"
+# run.sh's clicks: the iPhone's landing page, and Android's, which carries a new click token every time.
+UA_ANDROID="User-Agent: Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
+count landing "$BASE$CLICK_PATH" -H "Host: $HOST" -H "$UA_IPHONE"
+count android "$BASE$CLICK_PATH" -H "Host: $HOST" -H "$UA_ANDROID"
