@@ -45,8 +45,9 @@ struct SwiftRouterSource: RouterEmitter {
 
     private var makeAndValues: String {
         var make =
-            "extension LinkDestination {\n    /// The destination of a type from converted values; the error destination for a value the case cannot take.\n"
-        make += "    static func make(_ type: String, _ values: [String: LinkRouter.Value]) -> LinkDestination? {\n        switch type {\n"
+            "extension LinkDestination {\n    /// The destination of a type from converted values, one per parameter of its spec in the spec's order (nil:\n"
+            + "    /// absent); the error destination for a value the case cannot take.\n"
+        make += "    static func make(_ type: String, _ values: [LinkRouter.Value?]) -> LinkDestination? {\n        switch type {\n"
         var types = "    /// The destination type's name; nil for `invalid`.\n    public var type: String? {\n        switch self {\n"
         var values =
             "    /// The parameters in resolve's order (by name), absent optionals left out.\n    var values: [(String, LinkRouter.Value)] {\n        switch self {\n"
@@ -57,7 +58,8 @@ struct SwiftRouterSource: RouterEmitter {
             let arguments = declared.enumerated().map { "\(names.parameter($1, in: destination)): p\($0)" }
             make += "        case \(quoted):\n"
             for (index, spec) in declared.enumerated() {
-                let key = "values[\(quote(spec.name))]"
+                // By the parameter's place in the spec (`LinkRouter.Spec.params`, the table's order).
+                let key = "values[\(destination.parameters.firstIndex { $0.name == spec.name } ?? 0)]"
                 let read =
                     spec.optional
                     ? "LinkDestination.optional(\(key), { \(read(spec, in: destination)) })"

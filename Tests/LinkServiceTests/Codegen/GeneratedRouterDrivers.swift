@@ -128,7 +128,9 @@ extension GeneratedRouterTests {
                     default: values[name] = .string(text)
                     }
                 }
-                guard let destination = LinkDestination.make(type, values) else { print("unmade"); continue }
+                // `make` takes the values in the spec's order.
+                guard let spec = LinkRouter.table.specs.first(where: { $0.type == type }),
+                      let destination = LinkDestination.make(type, spec.params.map { values[$0.name] }) else { print("unmade"); continue }
                 switch LinkRouter.buildResult(destination) {
                 case .success(let urls): print(urls.universal.absoluteString + " " + (urls.scheme?.absoluteString ?? "none"))
                 case .failure(let error): print("E " + (error.param ?? "-") + " " + error.detail)

@@ -133,8 +133,7 @@ extension LinkRouter {
     public static func route(_ url: String) -> LinkDestination? {
         guard let parsed = URLParts(url) else { return nil }
         let compiled = Compiled.shared
-        var domainIndex: Int
-        let path = parsed.path
+        let domainIndex: Int
         var onlySelf = false
         if let scheme = table.scheme, parsed.scheme == scheme, table.schemeDomain >= 0 {
             domainIndex = table.schemeDomain
@@ -143,42 +142,29 @@ extension LinkRouter {
             guard parsed.scheme == "https", !parsed.hasUserInfo, let governing = governing(parsed.host) else { return nil }
             domainIndex = governing
         }
-        let domain = table.domains[domainIndex]
+        let domain = compiled.domains[domainIndex]
         guard domain.app >= 0 else { return nil }
-        var subject = Subject(path: path, query: parsed.query ?? [], fragment: parsed.fragment ?? [])
+        var subject = Subject(path: parsed.path, query: parsed.query ?? [], fragment: parsed.fragment ?? [])
         // An Android app's domains decide as Android does (only an Android app's file carries that matcher).
-        let android = domain.android > 0 ? androidMatcher(path: path, query: parsed.query ?? [], fragment: parsed.fragment ?? []) : nil
+        let android = domain.android > 0 ? androidMatcher(path: parsed.path, query: parsed.query ?? [], fragment: parsed.fragment ?? []) : nil
         func first(_ group: Int) -> (entry: Int, rule: Int)? {
-            let list = domain.groups[group]
-            if let android { return android(list, domain.android == 2) }
-            var index = 0
-            while index < list.count {
-                if compiled.rules[list[index + 1]].matches(&subject) { return (list[index], list[index + 1]) }
-                index += 2
-            }
-            return nil
+            if let android { return android(domain.lists[group], domain.android == 2) }
+            return domain.first(group, &subject, compiled.rules)
         }
-        var winner: (app: Int, entry: Int, rule: Int)?
-        if onlySelf {
-            if let found = first(domain.appGroups[domain.app]), !table.rules[found.rule].exclude { winner = (domain.app, found.entry, found.rule) }
-        } else {
-            var decided: [Int: (entry: Int, rule: Int)?] = [:]
-            for (app, group) in domain.appGroups.enumerated() {
-                let found: (entry: Int, rule: Int)?
-                if let known = decided[group] {
-                    found = known
-                } else {
-                    found = first(group)
-                    decided[group] = .some(found)
-                }
-                guard let found, !table.rules[found.rule].exclude else { continue }
-                if let best = winner, best.entry <= found.entry { continue }
-                winner = (app, found.entry, found.rule)
+        // The app opens the URL when its own first matching entry is a positive one and no other app's positive one
+        // is earlier (on the same entry, the app listed first wins), as `RuleMatcher.decidingApp` decides in linkd.
+        // Its own is found first: without it, no other app's matters.
+        let own = domain.groupOfApp[domain.app]
+        guard let found = first(own), !compiled.rules[found.rule].exclude else { return nil }
+        if !onlySelf {
+            // An app listed earlier in the same entries decides alike, and wins the tie.
+            if domain.firstApp[own] < domain.app { return nil }
+            for group in domain.lists.indices where group != own {
+                guard let other = first(group), !compiled.rules[other.rule].exclude else { continue }
+                if other.entry < found.entry || (other.entry == found.entry && domain.firstApp[group] < domain.app) { return nil }
             }
         }
-        guard let winner, winner.app == domain.app, let capture = table.rules[winner.rule].capture else { return nil }
-        let slot = table.rules[winner.rule].slot
-        return destination(capture, &subject, percentEncoded: slot < 2, caseSensitive: slot % 2 == 0)
+        return compiled.captures[found.rule]?.destination(&subject)
     }
 
     /// The domain governing `host`: exact, the wildcard served there, else the longest wildcard above it.
@@ -191,52 +177,6 @@ extension LinkRouter {
             if let wildcard = hosts["*." + rest] { return wildcard }
         }
         return nil
-    }
-
-    /// The typed destination from the URL's captures, with resolve's conversions and errors.
-    private static func destination(_ capture: Capture, _ subject: inout Subject, percentEncoded: Bool, caseSensitive: Bool) -> LinkDestination? {
-        var found: [String: String] = [:]
-        func take(_ parts: [TemplatePart]?, _ text: [UInt8], isPath: Bool) -> Bool {
-            // `.printed` parts (a raw pattern's text, to print) capture nothing.
-            guard let parts = parts?.filter({ if case .printed = $0 { false } else { true } }), !parts.isEmpty else { return true }
-            return Template(parts).captures(text, isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found)
-        }
-        var fits = take(capture.path, subject.raw.path, isPath: true) && take(capture.fragment, subject.raw.fragment, isPath: false)
-        if !capture.items.isEmpty {
-            let raw = subject.items(Form(percentEncoded: true, caseSensitive: true))
-            let named = subject.items(Form(percentEncoded: percentEncoded, caseSensitive: caseSensitive))
-            for item in capture.items where fits {
-                let name = Array((caseSensitive ? item.name : item.name.lowercased()).utf8)
-                let value = named.firstIndex { $0.name == name }.map { raw[$0].value }
-                fits = take(item.template, value ?? [], isPath: false)
-            }
-        }
-        guard fits else {
-            return .invalid(code: "invalid_param", param: nil,
-                            detail: "The URL is claimed by the rule's AASA pattern but does not fit its template (a capture such as {id} takes one path segment).")
-        }
-        guard let spec = table.specs.first(where: { $0.type == capture.type }) else {
-            return .invalid(code: "unknown_destination", param: nil, detail: "The app has no destination type '\(capture.type)'.")
-        }
-        var values: [String: Value] = [:]
-        for param in spec.params {
-            let text: String?
-            if let bound = capture.params.first(where: { $0.name == param.name }), bound.constant {
-                text = bound.value
-            } else {
-                let name = capture.params.first { $0.name == param.name }?.value ?? param.name
-                text = found[name].flatMap { $0.isEmpty ? nil : $0 }
-            }
-            guard let text else {
-                if param.optional { continue }
-                return .invalid(code: "missing_param", param: param.name, detail: "The link has no value for the required parameter '\(param.name)'.")
-            }
-            switch param.convert(text) {
-            case .success(let value): values[param.name] = value
-            case .failure(let reason): return .invalid(code: "invalid_param", param: param.name, detail: "The parameter '\(param.name)' is invalid: \(reason.text).")
-            }
-        }
-        return LinkDestination.make(capture.type, values)
     }
 }
 
@@ -509,17 +449,331 @@ extension LinkRouter {
 // MARK: - Matching (Apple's pattern semantics, as linkd's matcher applies them)
 
 extension LinkRouter {
-    /// The table's patterns compiled once.
-    struct Compiled: Sendable {
+    /// The table compiled once, at first use, as linkd compiles a domain (`CompiledRuleSet`, `RuleMatcher` and
+    /// `PrefixIndex` in linkd): each pattern as elements over its bytes, each domain's apps grouped by the entries
+    /// they are listed in, each group's rules behind an index of their literal path prefixes, and each capture with
+    /// its templates and destination spec ready to read. An immutable class: a route takes one reference to it.
+    final class Compiled: Sendable {
         static let shared = Compiled()
         let rules: [CompiledRule]
+        /// Each rule's capture (nil: the rule names no destination for this app).
+        let captures: [CompiledCapture?]
+        let domains: [CompiledDomain]
         let hosts: [String: Int]
 
-        init() {
-            rules = table.rules.map(CompiledRule.init)
+        private init() {
+            let rules = table.rules.map(CompiledRule.init)
+            self.rules = rules
+            captures = table.rules.map { rule in rule.capture.map { CompiledCapture($0, form: Form(slot: rule.slot)) } }
+            domains = table.domains.map { CompiledDomain($0, rules: rules) }
             var hosts: [String: Int] = [:]
             for (index, domain) in table.domains.enumerated() where hosts[domain.host] == nil { hosts[domain.host] = index }
             self.hosts = hosts
+        }
+    }
+
+    /// A domain's apps grouped as linkd's `RuleMatcher` groups them: apps listed in exactly the same entries decide
+    /// alike, so each group's rules are tried once, through the group's prefix index.
+    final class CompiledDomain: Sendable {
+        /// This app's index among the listed apps; -1 when the domain names it not.
+        let app: Int
+        /// Whose semantics decide: 0 iOS's, 1 Android's manifest, 2 Android's manifest and dynamic rules.
+        let android: Int
+        /// The group of each listed app.
+        let groupOfApp: [Int]
+        /// Each group's first listed app: a tie on an entry goes to the app listed first.
+        let firstApp: [Int]
+        /// Each group's rules as entry and rule numbers alternately, in entry order (`Domain.groups`).
+        let lists: [[Int]]
+        /// Each group's prefix index (none for a domain that decides as Android does).
+        let indexes: [PrefixIndex]
+
+        init(_ domain: Domain, rules: [CompiledRule]) {
+            var groupOfList: [[Int]: Int] = [:]
+            var groupOfApp: [Int] = []
+            var firstApp: [Int] = []
+            var lists: [[Int]] = []
+            for (app, group) in domain.appGroups.enumerated() {
+                let list = domain.groups[group]
+                if let known = groupOfList[list] {
+                    groupOfApp.append(known)
+                    continue
+                }
+                groupOfList[list] = lists.count
+                groupOfApp.append(lists.count)
+                firstApp.append(app)
+                lists.append(list)
+            }
+            (self.app, self.android, self.groupOfApp, self.firstApp, self.lists) = (domain.app, domain.android, groupOfApp, firstApp, lists)
+            indexes = domain.android > 0 ? [] : lists.map { PrefixIndex($0, rules: rules) }
+        }
+
+        /// The first rule of `group` matching the subject, with its entry, in entry order.
+        func first(_ group: Int, _ subject: inout Subject, _ rules: [CompiledRule]) -> (entry: Int, rule: Int)? {
+            let list = lists[group]
+            guard let position = indexes[group].first(&subject, { rules[list[2 * $0 + 1]].matches(&$1) }) else { return nil }
+            return (list[2 * position], list[2 * position + 1])
+        }
+    }
+
+    /// The rules of a group that could match a path, found without trying the others, as linkd's `PrefixIndex`
+    /// finds them: one byte trie per form over the rules' literal path prefixes (a pattern's text before its first
+    /// wildcard), and the rules without one, which are always candidates. A rule left out has a prefix the path does
+    /// not start with, so it could not have matched; candidates are tried in entry order, so the first match wins.
+    final class PrefixIndex: Sendable {
+        /// One trie per form slot (`Form.slot`); nil when no rule compares in that form.
+        private let tries: [Trie?]
+        private let always: [Int]
+        /// The number of 64-bit words a bit per rule takes.
+        private let words: Int
+
+        /// - Parameter list: the group's entry and rule numbers alternately; a rule's position is its pair's.
+        init(_ list: [Int], rules: [CompiledRule]) {
+            var built = [Trie.Builder?](repeating: nil, count: 4)
+            var always: [Int] = []
+            for position in 0..<(list.count / 2) {
+                let rule = rules[list[2 * position + 1]]
+                if rule.never { continue }
+                let keys = rule.indexKeys
+                // A prefix of `/` alone (or none) narrows nothing: every path starts so.
+                guard keys.prefix.count > 1 else {
+                    always.append(position)
+                    continue
+                }
+                var builder = built[rule.form.slot] ?? Trie.Builder()
+                builder.add(position, at: keys.prefix, exact: false)
+                if let exact = keys.exact { builder.add(position, at: exact, exact: true) }
+                built[rule.form.slot] = builder
+            }
+            (tries, self.always, words) = (built.map { $0.map(Trie.init) }, always, (list.count / 2 + 63) / 64)
+        }
+
+        /// The position of the first candidate for which `matches` is true, trying candidates in order.
+        func first(_ subject: inout Subject, _ matches: (Int, inout Subject) -> Bool) -> Int? {
+            guard words > 0 else { return nil }
+            // The candidates as a bit per position, so they come out in order without sorting.
+            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { bits in
+                bits.initialize(repeating: 0)
+                for position in always { bits[position >> 6] |= 1 << UInt64(position & 63) }
+                for slot in 0..<4 {
+                    guard let trie = tries[slot] else { continue }
+                    let path = subject.path(Form.all[slot])
+                    path.withUnsafeBufferPointer { trie.mark(path: $0, into: bits) }
+                }
+                for word in 0..<words {
+                    var remaining = bits[word]
+                    while remaining != 0 {
+                        let position = word << 6 | remaining.trailingZeroBitCount
+                        if matches(position, &subject) { return position }
+                        remaining &= remaining - 1
+                    }
+                }
+                return nil
+            }
+        }
+
+        /// A byte trie frozen into flat arrays, its chains collapsed as linkd's `PrefixIndex.Trie` collapses them: a run
+        /// of nodes with one child and no rules is one edge labelled with its bytes. Node `n`'s edges are
+        /// `edgeStart[n]..<edgeStart[n + 1]`; edge `e` leads to `edgeTargets[e]` over `labels[labelStart[e]..<labelStart[e + 1]]`;
+        /// node `n`'s rules are `rules[ruleStart[n]..<ruleStart[n + 1]]`, its exact rules (candidates only when the path
+        /// ends at the node) likewise.
+        final class Trie: Sendable {
+            /// The trie while it is built: a node per index, each with its children and its lists.
+            struct Builder {
+                var children: [[(byte: UInt8, node: Int)]] = [[]]
+                var rules: [[Int]] = [[]]
+                var exact: [[Int]] = [[]]
+
+                /// Adds rule `position` at the node for `key`, made with its ancestors as needed.
+                mutating func add(_ position: Int, at key: [UInt8], exact isExact: Bool) {
+                    var node = 0
+                    for byte in key {
+                        if let child = children[node].first(where: { $0.byte == byte }) {
+                            node = child.node
+                            continue
+                        }
+                        children[node].append((byte, children.count))
+                        node = children.count
+                        children.append([])
+                        rules.append([])
+                        exact.append([])
+                    }
+                    if isExact { exact[node].append(position) } else { rules[node].append(position) }
+                }
+            }
+
+            private let edgeStart: [Int]
+            private let labelStart: [Int]
+            private let labels: [UInt8]
+            private let edgeTargets: [Int]
+            private let ruleStart: [Int]
+            private let rules: [Int]
+            private let exactStart: [Int]
+            private let exact: [Int]
+
+            init(_ built: Builder) {
+                var edgeStart: [Int] = [], labelStart: [Int] = [], labels: [UInt8] = [], edgeTargets: [Int] = []
+                var ruleStart: [Int] = [], rules: [Int] = [], exactStart: [Int] = [], exact: [Int] = []
+                // Built nodes in the order they are frozen (a frozen node's number is its place here).
+                var pending = [0]
+                var next = 0
+                while next < pending.count {
+                    let node = pending[next]
+                    next += 1
+                    edgeStart.append(edgeTargets.count)
+                    for child in built.children[node] {
+                        labelStart.append(labels.count)
+                        labels.append(child.byte)
+                        var end = child.node
+                        while built.children[end].count == 1, built.rules[end].isEmpty, built.exact[end].isEmpty {
+                            labels.append(built.children[end][0].byte)
+                            end = built.children[end][0].node
+                        }
+                        edgeTargets.append(pending.count)
+                        pending.append(end)
+                    }
+                    ruleStart.append(rules.count)
+                    rules += built.rules[node]
+                    exactStart.append(exact.count)
+                    exact += built.exact[node]
+                }
+                edgeStart.append(edgeTargets.count)
+                labelStart.append(labels.count)
+                ruleStart.append(rules.count)
+                exactStart.append(exact.count)
+                (self.edgeStart, self.labelStart, self.labels, self.edgeTargets) = (edgeStart, labelStart, labels, edgeTargets)
+                (self.ruleStart, self.rules, self.exactStart, self.exact) = (ruleStart, rules, exactStart, exact)
+            }
+
+            /// Sets the bit of every rule whose prefix the path starts with, and of every exact rule of the path.
+            func mark(path: UnsafeBufferPointer<UInt8>, into bits: UnsafeMutableBufferPointer<UInt64>) {
+                var node = 0
+                var depth = 0
+                while true {
+                    for index in ruleStart[node]..<ruleStart[node + 1] { bits[rules[index] >> 6] |= 1 << UInt64(rules[index] & 63) }
+                    guard depth < path.count else {
+                        for index in exactStart[node]..<exactStart[node + 1] { bits[exact[index] >> 6] |= 1 << UInt64(exact[index] & 63) }
+                        return
+                    }
+                    // The edge starting with the path's next byte, if the path goes on with its whole label.
+                    var edge = edgeStart[node]
+                    while edge < edgeStart[node + 1], labels[labelStart[edge]] != path[depth] { edge += 1 }
+                    guard edge < edgeStart[node + 1] else { return }
+                    let label = labelStart[edge]..<labelStart[edge + 1]
+                    guard depth + label.count <= path.count else { return }
+                    for offset in 1..<label.count where labels[label.lowerBound + offset] != path[depth + offset] { return }
+                    node = edgeTargets[edge]
+                    depth += label.count
+                }
+            }
+        }
+    }
+
+    /// A pattern as linkd compiles it (`Pattern`): without substitution variables (nearly every one), its literals,
+    /// `?` and `*` as elements over one buffer of bytes, matched by a glob that allocates nothing; with variables,
+    /// its ops, for the search.
+    final class Pattern: Sendable {
+        enum Element: Sendable { case literal(Range<Int>), one, star }
+        let elements: [Element]
+        let bytes: [UInt8]
+        /// The ops of a pattern with variables; nil without.
+        let ops: [Op]?
+        /// The bytes every matching input starts with (empty when the pattern starts with a wildcard).
+        let literalPrefix: [UInt8]
+        /// Whether the pattern is one literal (a whole path, for `PrefixIndex`'s exact rules).
+        let isLiteral: Bool
+
+        init(_ tokens: [GlobToken]) {
+            var elements: [Element] = []
+            var bytes: [UInt8] = []
+            var ops: [Op]?
+            for token in tokens {
+                switch token {
+                case .literal(let text):
+                    guard !text.isEmpty else { continue }
+                    elements.append(.literal(bytes.count..<(bytes.count + text.utf8.count)))
+                    bytes += text.utf8
+                case .one: elements.append(.one)
+                case .star: elements.append(.star)
+                case .never, .characterClass, .alternatives: ops = Op.compile(tokens)
+                }
+            }
+            var prefix: [UInt8] = []
+            if case .literal(let text)? = tokens.first { prefix = Array(text.utf8) }
+            (self.elements, self.bytes, self.ops, literalPrefix) = (ops == nil ? elements : [], bytes, ops, prefix)
+            isLiteral = tokens.count == 1 && !prefix.isEmpty
+        }
+
+        func matches(_ input: [UInt8]) -> Bool {
+            if let ops { return Glob.matches(ops, input) }
+            return input.withUnsafeBufferPointer { input in bytes.withUnsafeBufferPointer { glob($0, input) } }
+        }
+
+        /// linkd's `Pattern.glob`, restated: the classic two-pointer glob with one backtrack point. A literal after
+        /// the last `*` can only match the input's end, so it is compared there once; a `*` that ends the pattern
+        /// takes the rest at once; after a `*`, the search for the next literal skips to bytes it can start at.
+        private func glob(_ bytes: UnsafeBufferPointer<UInt8>, _ whole: UnsafeBufferPointer<UInt8>) -> Bool {
+            var end = elements.count
+            var inputEnd = whole.count
+            if end >= 2, case .star = elements[end - 2], case .literal(let tail) = elements[end - 1] {
+                // The tail is whole UTF-8 characters: its first byte starts one, so the `*` can stop there.
+                guard tail.count <= whole.count, Self.has(bytes, tail, whole, at: whole.count - tail.count) else { return false }
+                end -= 1
+                inputEnd -= tail.count
+            }
+            let input = UnsafeBufferPointer(rebasing: whole[..<inputEnd])
+            var p = 0
+            var s = 0
+            var starP = -1
+            var starS = 0
+            while p < end || s < input.count {
+                if p < end {
+                    switch elements[p] {
+                    case .star:
+                        if p + 1 == end { return true }
+                        (starP, starS) = (p, s)
+                        p += 1
+                        continue
+                    case .one:
+                        if s < input.count {
+                            s = Self.nextScalar(input, s)
+                            p += 1
+                            continue
+                        }
+                    case .literal(let literal):
+                        if Self.has(bytes, literal, input, at: s) {
+                            s += literal.count
+                            p += 1
+                            continue
+                        }
+                    }
+                }
+                guard starP >= 0, starS < input.count else { return false }
+                starS = Self.nextScalar(input, starS)
+                if case .literal(let next) = elements[starP + 1] {
+                    // The literal can only start at its first byte, which starts a character.
+                    let first = bytes[next.lowerBound]
+                    while starS < input.count, input[starS] != first { starS += 1 }
+                }
+                (s, p) = (starS, starP + 1)
+            }
+            return true
+        }
+
+        private static func nextScalar(_ input: UnsafeBufferPointer<UInt8>, _ s: Int) -> Int {
+            var next = s + 1
+            while next < input.count, input[next] & 0xC0 == 0x80 { next += 1 }
+            return next
+        }
+
+        private static func has(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: Range<Int>, _ input: UnsafeBufferPointer<UInt8>, at s: Int) -> Bool {
+            guard s + literal.count <= input.count else { return false }
+            var index = 0
+            while index < literal.count {
+                if input[s + index] != bytes[literal.lowerBound + index] { return false }
+                index += 1
+            }
+            return true
         }
     }
 
@@ -540,48 +794,60 @@ extension LinkRouter {
         }
     }
 
-    struct CompiledRule: Sendable {
+    final class CompiledRule: Sendable {
         let form: Form
+        let exclude: Bool
         let never: Bool
-        let path: [Op]?
-        let parent: [Op]?
-        let queryString: [Op]?
-        let items: [(name: [UInt8], pattern: [Op])]
-        let fragment: [Op]?
+        let path: Pattern?
+        let parent: Pattern?
+        let queryString: Pattern?
+        let items: [(name: [UInt8], pattern: Pattern)]
+        let fragment: Pattern?
 
         init(_ rule: Rule) {
-            form = Form(percentEncoded: rule.slot < 2, caseSensitive: rule.slot % 2 == 0)
-            never = rule.never
-            path = rule.path.map { Op.compile($0) }
-            parent = rule.parent.map { Op.compile($0) }
-            queryString = rule.queryString.map { Op.compile($0) }
-            items = rule.items.map { (Array($0.name.utf8), Op.compile($0.pattern)) }
-            fragment = rule.fragment.map { Op.compile($0) }
+            form = Form(slot: rule.slot)
+            (exclude, never) = (rule.exclude, rule.never)
+            path = rule.path.map(Pattern.init)
+            parent = rule.parent.map(Pattern.init)
+            queryString = rule.queryString.map(Pattern.init)
+            items = rule.items.map { (Array($0.name.utf8), Pattern($0.pattern)) }
+            fragment = rule.fragment.map(Pattern.init)
+        }
+
+        /// linkd's `CompiledRule.indexKeys`: the bytes every path the rule matches starts with, and, when it also
+        /// matches one literal parent path (`/x/*` matches `/x`), that whole path.
+        var indexKeys: (prefix: [UInt8], exact: [UInt8]?) {
+            guard let path else { return ([], nil) }
+            guard let parent else { return (path.literalPrefix, nil) }
+            if parent.elements.isEmpty, parent.ops == nil { return (path.literalPrefix, []) }
+            if parent.isLiteral { return (path.literalPrefix, parent.literalPrefix) }
+            return (Array(zip(path.literalPrefix, parent.literalPrefix).prefix { $0 == $1 }.map(\.0)), nil)
         }
 
         func matches(_ subject: inout Subject) -> Bool {
             if never { return false }
             if let path {
                 let text = subject.path(form)
-                if !Glob.matches(path, text), parent.map({ !Glob.matches($0, text) }) ?? true { return false }
+                if !path.matches(text), parent.map({ !$0.matches(text) }) ?? true { return false }
             }
-            if let queryString, !Glob.matches(queryString, subject.query(form)) { return false }
+            if let queryString, !queryString.matches(subject.query(form)) { return false }
             if !items.isEmpty {
                 let present = subject.items(form)
                 for item in items {
                     var seen = false
                     for candidate in present where candidate.name == item.name {
                         seen = true
-                        if !Glob.matches(item.pattern, candidate.value) { return false }   // every repeated item must match
+                        if !item.pattern.matches(candidate.value) { return false }   // every repeated item must match
                     }
-                    if !seen, !Glob.matches(item.pattern, []) { return false }   // an absent item reads as ""
+                    if !seen, !item.pattern.matches([]) { return false }   // an absent item reads as ""
                 }
             }
-            if let fragment, !Glob.matches(fragment, subject.fragment(form)) { return false }
+            if let fragment, !fragment.matches(subject.fragment(form)) { return false }
             return true
         }
     }
 
+    /// The search for patterns with substitution variables.
     enum Glob {
         static func matches(_ ops: [Op], _ input: [UInt8]) -> Bool {
             var failed = [Bool](repeating: false, count: (ops.count + 1) * (input.count + 1))
@@ -654,43 +920,78 @@ extension LinkRouter {
     struct Form: Hashable, Sendable {
         let percentEncoded: Bool
         let caseSensitive: Bool
+
+        /// The table's number for the form (`Rule.slot`): 0 encoded and case-sensitive, 1 encoded and either case,
+        /// 2 and 3 decoded.
+        var slot: Int { (percentEncoded ? 0 : 2) + (caseSensitive ? 0 : 1) }
+        init(percentEncoded: Bool, caseSensitive: Bool) { (self.percentEncoded, self.caseSensitive) = (percentEncoded, caseSensitive) }
+        init(slot: Int) { (percentEncoded, caseSensitive) = (slot < 2, slot % 2 == 0) }
+        static let all = (0..<4).map(Form.init(slot:))
     }
 
-    /// A URL's path, query and fragment, and their forms computed once each.
+    /// Four optional values, one per form's slot, kept inline (no dictionary to hash into per URL).
+    struct Slots<Value> {
+        private var s0: Value?
+        private var s1: Value?
+        private var s2: Value?
+        private var s3: Value?
+
+        subscript(slot: Int) -> Value? {
+            get {
+                switch slot {
+                case 0: s0
+                case 1: s1
+                case 2: s2
+                default: s3
+                }
+            }
+            set {
+                switch slot {
+                case 0: s0 = newValue
+                case 1: s1 = newValue
+                case 2: s2 = newValue
+                default: s3 = newValue
+                }
+            }
+        }
+    }
+
+    /// A URL's path, query and fragment, and their forms computed once each, when first asked for.
     struct Subject {
         let raw: (path: [UInt8], query: [UInt8], fragment: [UInt8])
-        private var paths: [Form: [UInt8]] = [:]
-        private var queries: [Form: [UInt8]] = [:]
-        private var fragments: [Form: [UInt8]] = [:]
-        private var itemLists: [Form: [(name: [UInt8], value: [UInt8])]] = [:]
+        private var paths = Slots<[UInt8]>()
+        private var queries = Slots<[UInt8]>()
+        private var fragments = Slots<[UInt8]>()
+        private var itemLists = Slots<[(name: [UInt8], value: [UInt8])]>()
 
         init(path: [UInt8], query: [UInt8], fragment: [UInt8]) { raw = (path, query, fragment) }
 
+        /// The path in `form`, with trailing `/` runs dropped (so `/` and the empty path are both empty).
         mutating func path(_ form: Form) -> [UInt8] {
-            if let known = paths[form] { return known }
+            if let known = paths[form.slot] { return known }
             var bytes = Self.transform(raw.path, form)
             while bytes.last == 0x2F { bytes.removeLast() }
-            paths[form] = bytes
+            paths[form.slot] = bytes
             return bytes
         }
 
         mutating func query(_ form: Form) -> [UInt8] {
-            if let known = queries[form] { return known }
+            if let known = queries[form.slot] { return known }
             let bytes = Self.transform(raw.query, form)
-            queries[form] = bytes
+            queries[form.slot] = bytes
             return bytes
         }
 
         mutating func fragment(_ form: Form) -> [UInt8] {
-            if let known = fragments[form] { return known }
+            if let known = fragments[form.slot] { return known }
             let bytes = Self.transform(raw.fragment, form)
-            fragments[form] = bytes
+            fragments[form.slot] = bytes
             return bytes
         }
 
         /// Split on `&`, then the first `=`, before decoding; empty pieces skipped; no `=` is the empty value.
         mutating func items(_ form: Form) -> [(name: [UInt8], value: [UInt8])] {
-            if let known = itemLists[form] { return known }
+            if let known = itemLists[form.slot] { return known }
             var list: [(name: [UInt8], value: [UInt8])] = []
             for piece in raw.query.split(separator: 0x26, omittingEmptySubsequences: true) {
                 let equals = piece.firstIndex(of: 0x3D)
@@ -698,7 +999,7 @@ extension LinkRouter {
                 let value = equals.map { Array(piece[piece.index(after: $0)...]) } ?? []
                 list.append((Self.transform(name, form), Self.transform(value, form)))
             }
-            itemLists[form] = list
+            itemLists[form.slot] = list
             return list
         }
 
@@ -749,13 +1050,24 @@ extension LinkRouter {
         let fragment: [UInt8]?
 
         init?(_ string: String) {
-            let bytes = Array(string.utf8)
+            // Split on the string's own bytes when it keeps them contiguous (a native string), else on a copy.
+            guard let parts = string.utf8.withContiguousStorageIfAvailable(Self.split) ?? Array(string.utf8).withUnsafeBufferPointer(Self.split) else {
+                return nil
+            }
+            self = parts
+        }
+
+        private init(scheme: String, host: String, hasUserInfo: Bool, path: [UInt8], query: [UInt8]?, fragment: [UInt8]?) {
+            (self.scheme, self.host, self.hasUserInfo, self.path, self.query, self.fragment) = (scheme, host, hasUserInfo, path, query, fragment)
+        }
+
+        private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> URLParts? {
             func isSchemeByte(_ byte: UInt8) -> Bool {
                 (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E
             }
             guard let colon = bytes.firstIndex(of: 0x3A), colon > 0, bytes[..<colon].allSatisfy(isSchemeByte),
-                  !(0x30...0x39).contains(bytes[0]), ![0x2B, 0x2D, 0x2E].contains(bytes[0]) else { return nil }
-            scheme = String(decoding: Subject.lowercased(Array(bytes[..<colon])), as: UTF8.self)
+                  !(0x30...0x39).contains(bytes[0]), bytes[0] != 0x2B, bytes[0] != 0x2D, bytes[0] != 0x2E else { return nil }
+            let scheme = lowercasedText(bytes[..<colon])
             let slashes = bytes.count >= colon + 3 && bytes[colon + 1] == 0x2F && bytes[colon + 2] == 0x2F
             // A custom-scheme URL has no authority: what stands where a host would is its path's first segment, with
             // or without `//` (`widgets://widget/42`, `widgets:///widget/42`, `widgets:widget/42`, `widgets:/widget/42`).
@@ -763,10 +1075,9 @@ extension LinkRouter {
             if web, !slashes { return nil }
             let authorityStart = slashes ? colon + 3 : colon + 1
             var authorityEnd = authorityStart
-            while web, authorityEnd < bytes.count, ![0x2F, 0x3F, 0x23].contains(bytes[authorityEnd]) { authorityEnd += 1 }
+            while web, authorityEnd < bytes.count, bytes[authorityEnd] != 0x2F, bytes[authorityEnd] != 0x3F, bytes[authorityEnd] != 0x23 { authorityEnd += 1 }
             var hostStart = authorityStart
             if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: 0x40) { hostStart = at + 1 }
-            hasUserInfo = hostStart > authorityStart
             var hostEnd = authorityEnd
             if let portColon = bytes[hostStart..<authorityEnd].lastIndex(of: 0x3A), !bytes[portColon..<authorityEnd].contains(0x5D) {
                 hostEnd = portColon
@@ -776,97 +1087,225 @@ extension LinkRouter {
                 }
             }
             if hostEnd > hostStart, bytes[hostEnd - 1] == 0x2E { hostEnd -= 1 }
-            host = String(decoding: Subject.lowercased(Array(bytes[hostStart..<hostEnd])), as: UTF8.self)
             var end = bytes.count
+            var fragment: [UInt8]?
             if let hash = bytes[authorityEnd...].firstIndex(of: 0x23) {
-                fragment = Self.encodeRaw(bytes[(hash + 1)..<end])
+                fragment = encodeRaw(bytes[(hash + 1)..<end])
                 end = hash
-            } else {
-                fragment = nil
             }
+            var query: [UInt8]?
             if let mark = bytes[authorityEnd..<end].firstIndex(of: 0x3F) {
-                query = Self.encodeRaw(bytes[(mark + 1)..<end])
+                query = encodeRaw(bytes[(mark + 1)..<end])
                 end = mark
-            } else {
-                query = nil
             }
-            let path = Self.encodeRaw(bytes[authorityEnd..<end])
-            self.path = !web && path.first.map({ $0 != 0x2F }) == true ? [0x2F] + path : path
+            let path = encodeRaw(bytes[authorityEnd..<end])
+            return URLParts(scheme: scheme, host: lowercasedText(bytes[hostStart..<hostEnd]), hasUserInfo: hostStart > authorityStart,
+                            path: !web && path.first.map({ $0 != 0x2F }) == true ? [0x2F] + path : path, query: query, fragment: fragment)
         }
 
-        static func encodeRaw(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-            let hex = Array("0123456789ABCDEF".utf8)
+        /// The bytes lower-cased as text (`Subject.lowercased`); as they are when they have nothing to lower-case.
+        private static func lowercasedText(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+            guard bytes.contains(where: { (0x41...0x5A).contains($0) || $0 >= 0x80 }) else { return String(decoding: bytes, as: UTF8.self) }
+            return String(decoding: Subject.lowercased(Array(bytes)), as: UTF8.self)
+        }
+
+        /// The bytes with every byte beyond printable ASCII percent-encoded, in upper-case hex.
+        static func encodeRaw(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8] {
+            func isRaw(_ byte: UInt8) -> Bool { byte <= 0x20 || byte >= 0x7F }
+            guard bytes.contains(where: isRaw) else { return Array(bytes) }
+            func hex(_ digit: UInt8) -> UInt8 { digit < 10 ? 0x30 + digit : 0x37 + digit }
             var out: [UInt8] = []
+            out.reserveCapacity(bytes.count * 3)
             for byte in bytes {
-                if byte <= 0x20 || byte >= 0x7F { out += [0x25, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] } else { out.append(byte) }
+                if isRaw(byte) {
+                    out.append(0x25)
+                    out.append(hex(byte >> 4))
+                    out.append(hex(byte & 0xF))
+                } else {
+                    out.append(byte)
+                }
             }
             return out
         }
     }
 
-    /// A path or query-value template with captures, matched as resolve matches it.
-    struct Template {
-        /// `optional`: a `{name}` capture a link may leave out (it takes zero characters or more).
-        enum Element { case literal([UInt8]), capture(String, rest: Bool, optional: Bool) }
-        let elements: [Element]
+    /// A rule's capture read once: its templates as matched, in the rule's form; the query items it reads, named in
+    /// that form; and its destination's spec with where each parameter's text comes from.
+    final class CompiledCapture: Sendable {
+        /// Where a parameter's text comes from: a constant of the binding, or a capture of the templates (by its
+        /// number in `names`; nil: none of them captures it).
+        enum Source: Sendable { case constant(String), capture(Int?) }
 
-        init(_ parts: [TemplatePart]) {
-            elements = parts.map { part in
-                switch part {
-                case .literal(let text), .printed(let text): .literal(Array(text.utf8))
-                case .rest(let name): .capture(name, rest: true, optional: true)
-                case .optional(let name): .capture(name, rest: false, optional: true)
-                case .capture(let name): .capture(name, rest: false, optional: false)
-                }
+        let type: String
+        let form: Form
+        let path: Template?
+        let fragment: Template?
+        let items: [(name: [UInt8], template: Template?)]
+        /// The names the templates capture, numbered by their place.
+        let names: [String]
+        /// The destination's spec, nil when the app has no such type; `sources` follows its parameters.
+        let spec: Spec?
+        let sources: [Source]
+
+        init(_ capture: Capture, form: Form) {
+            (type, self.form) = (capture.type, form)
+            var names: [String] = []
+            path = Template(capture.path, isPath: true, form: form, names: &names)
+            fragment = Template(capture.fragment, isPath: false, form: form, names: &names)
+            items = capture.items.map { item in
+                (Array((form.caseSensitive ? item.name : item.name.lowercased()).utf8), Template(item.template, isPath: false, form: form, names: &names))
+            }
+            self.names = names
+            let spec = table.specs.first { $0.type == capture.type }
+            self.spec = spec
+            sources = (spec?.params ?? []).map { param in
+                let bound = capture.params.first { $0.name == param.name }
+                if let bound, bound.constant { return .constant(bound.value) }
+                return .capture(names.firstIndex(of: bound?.value ?? param.name))
             }
         }
 
-        func captures(_ text: [UInt8], isPath: Bool, caseSensitive: Bool, percentEncoded: Bool, into found: inout [String: String]) -> Bool {
-            var subject = percentEncoded ? text : Array(String(decoding: Subject.percentDecoded(text), as: UTF8.self).utf8)
-            var pattern = elements
+        /// The typed destination from the URL's captures, with resolve's conversions and errors.
+        func destination(_ subject: inout Subject) -> LinkDestination? {
+            // The captured values by their names' numbers, in a buffer that lives for this call only (no allocation).
+            withUnsafeTemporaryAllocation(of: String?.self, capacity: names.count) { found in
+                found.initialize(repeating: nil)
+                defer { found.deinitialize() }
+                return destination(&subject, found)
+            }
+        }
+
+        private func destination(_ subject: inout Subject, _ found: UnsafeMutableBufferPointer<String?>) -> LinkDestination? {
+            var fits = (path?.captures(subject.raw.path, into: found) ?? true) && (fragment?.captures(subject.raw.fragment, into: found) ?? true)
+            if fits, !items.isEmpty {
+                let raw = subject.items(Form(percentEncoded: true, caseSensitive: true))
+                let named = subject.items(form)
+                for item in items where fits {
+                    let value = named.firstIndex { $0.name == item.name }.map { raw[$0].value }
+                    fits = item.template?.captures(value ?? [], into: found) ?? true
+                }
+            }
+            guard fits else {
+                return .invalid(code: "invalid_param", param: nil,
+                                detail: "The URL is claimed by the rule's AASA pattern but does not fit its template (a capture such as {id} takes one path segment).")
+            }
+            guard let spec else {
+                return .invalid(code: "unknown_destination", param: nil, detail: "The app has no destination type '\(type)'.")
+            }
+            var values: [Value?] = []
+            values.reserveCapacity(sources.count)
+            for (param, source) in zip(spec.params, sources) {
+                let text: String?
+                switch source {
+                case .constant(let value): text = value
+                case .capture(let number): text = number.flatMap { found[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+                }
+                guard let text else {
+                    if param.optional {
+                        values.append(nil)
+                        continue
+                    }
+                    return .invalid(code: "missing_param", param: param.name, detail: "The link has no value for the required parameter '\(param.name)'.")
+                }
+                switch param.convert(text) {
+                case .success(let value): values.append(value)
+                case .failure(let reason): return .invalid(code: "invalid_param", param: param.name, detail: "The parameter '\(param.name)' is invalid: \(reason.text).")
+                }
+            }
+            return LinkDestination.make(type, values)
+        }
+    }
+
+    /// A path or query-value template with captures, matched as resolve matches it.
+    struct Template: Sendable {
+        /// A literal (its bytes in `bytes`), or a capture numbered by its name's place in the capture's `names`;
+        /// `optional`: a `{name}` capture a link may leave out (it takes zero characters or more).
+        enum Element: Sendable { case literal(Range<Int>), capture(Int, rest: Bool, optional: Bool) }
+        /// The elements as matched: a path's start with the `/` its subject is given.
+        let elements: [Element]
+        let bytes: [UInt8]
+        let isPath: Bool
+        let form: Form
+
+        /// Nil when the parts capture nothing (`.printed` parts, a raw pattern's text, are only printed).
+        /// - Parameter names: the capture names met so far, where this template's are added.
+        init?(_ parts: [TemplatePart]?, isPath: Bool, form: Form, names: inout [String]) {
+            var elements: [Element] = []
+            var bytes: [UInt8] = []
+            func literal(_ text: String) {
+                elements.append(.literal(bytes.count..<(bytes.count + text.utf8.count)))
+                bytes += text.utf8
+            }
+            func capture(_ name: String, rest: Bool, optional: Bool) {
+                // A path starts with `/`, as its subject does.
+                if isPath, elements.isEmpty { literal("/") }
+                if !names.contains(name) { names.append(name) }
+                elements.append(.capture(names.firstIndex(of: name) ?? 0, rest: rest, optional: optional))
+            }
+            for part in parts ?? [] {
+                switch part {
+                case .literal(let text): literal(isPath && elements.isEmpty && text.utf8.first != 0x2F ? "/" + text : text)
+                case .printed: continue
+                case .rest(let name): capture(name, rest: true, optional: true)
+                case .optional(let name): capture(name, rest: false, optional: true)
+                case .capture(let name): capture(name, rest: false, optional: false)
+                }
+            }
+            guard !elements.isEmpty else { return nil }
+            (self.elements, self.bytes, self.isPath, self.form) = (elements, bytes, isPath, form)
+        }
+
+        /// Whether `text` fits the template; each capture's value, percent-decoded, goes to `found` at its number
+        /// (the first value recorded for a name stays).
+        func captures(_ text: [UInt8], into found: UnsafeMutableBufferPointer<String?>) -> Bool {
+            var subject = form.percentEncoded ? text : Array(String(decoding: Subject.percentDecoded(text), as: UTF8.self).utf8)
             if isPath {
                 while subject.count > 1, subject.last == 0x2F { subject.removeLast() }
                 if subject.first != 0x2F { subject.insert(0x2F, at: 0) }
-                if case .literal(let first)? = pattern.first, first.first != 0x2F {
-                    pattern[0] = .literal([0x2F] + first)
-                } else if case .capture? = pattern.first {
-                    pattern.insert(.literal([0x2F]), at: 0)
-                }
             }
-            return Self.match(pattern[...], subject[...], isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found)
+            return subject.withUnsafeBufferPointer { subject in
+                bytes.withUnsafeBufferPointer { bytes in match(0, 0, subject, bytes, found) }
+            }
         }
 
-        private static func match(_ pattern: ArraySlice<Element>, _ subject: ArraySlice<UInt8>, isPath: Bool, caseSensitive: Bool,
-                                  percentEncoded: Bool, into found: inout [String: String]) -> Bool {
-            guard let element = pattern.first else { return subject.isEmpty }
-            let rest = pattern.dropFirst()
-            func record(_ name: String, _ bytes: ArraySlice<UInt8>) {
+        /// Whether `subject[s...]` fits the elements from `e`: a capture takes at most one segment, its longest
+        /// value that lets the rest fit first; a rest capture takes the rest.
+        private func match(_ e: Int, _ s: Int, _ subject: UnsafeBufferPointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>,
+                           _ found: UnsafeMutableBufferPointer<String?>) -> Bool {
+            guard e < elements.count else { return s == subject.count }
+            func record(_ name: Int, _ range: Range<Int>) {
                 guard found[name] == nil else { return }
-                let value = Array(String(decoding: bytes, as: UTF8.self).utf8)
-                found[name] = String(decoding: percentEncoded ? Subject.percentDecoded(value) : value, as: UTF8.self)
+                let value = UnsafeBufferPointer(rebasing: subject[range])
+                // Text without `%` decodes to itself (its invalid UTF-8, if any, repaired as below).
+                guard form.percentEncoded, value.contains(0x25) else {
+                    found[name] = String(decoding: value, as: UTF8.self)
+                    return
+                }
+                found[name] = String(decoding: Subject.percentDecoded(Array(String(decoding: value, as: UTF8.self).utf8)), as: UTF8.self)
             }
-            switch element {
-            case .literal(let bytes):
-                if subject.count >= bytes.count, equal(subject.prefix(bytes.count), bytes[...], caseSensitive),
-                   match(rest, subject.dropFirst(bytes.count), isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found) {
+            switch elements[e] {
+            case .literal(let literal):
+                if s + literal.count <= subject.count, equal(subject, s, bytes, literal), match(e + 1, s + literal.count, subject, bytes, found) {
                     return true
                 }
-                if isPath, bytes.last == 0x2F, case .capture(let name, let isRest, let optional)? = rest.first,
-                   isRest || (optional && rest.count == 1), subject.count == bytes.count - 1, equal(subject, bytes.dropLast(), caseSensitive) {
-                    record(name, subject[subject.endIndex...])
+                // `/x/` before a last optional capture, or a rest capture, also fits `/x`: the capture is then empty.
+                if isPath, !literal.isEmpty, bytes[literal.upperBound - 1] == 0x2F, e + 1 < elements.count,
+                   case .capture(let name, let isRest, let optional) = elements[e + 1], isRest || (optional && e + 2 == elements.count),
+                   s + literal.count - 1 == subject.count, equal(subject, s, bytes, literal.dropLast()) {
+                    record(name, subject.count..<subject.count)
                     return true
                 }
                 return false
             case .capture(let name, let isRest, let optional):
                 if isRest {
-                    record(name, subject)
+                    record(name, s..<subject.count)
                     return true
                 }
-                let limit = subject.firstIndex(of: 0x2F) ?? subject.endIndex
-                var end = limit
-                while end > subject.startIndex || (optional && end == subject.startIndex) {
-                    if match(rest, subject[end...], isPath: isPath, caseSensitive: caseSensitive, percentEncoded: percentEncoded, into: &found) {
-                        record(name, subject[..<end])
+                var end = s
+                while end < subject.count, subject[end] != 0x2F { end += 1 }
+                while end > s || (optional && end == s) {
+                    if match(e + 1, end, subject, bytes, found) {
+                        record(name, s..<end)
                         return true
                     }
                     end -= 1
@@ -875,10 +1314,14 @@ extension LinkRouter {
             }
         }
 
-        private static func equal(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>, _ caseSensitive: Bool) -> Bool {
-            guard a.count == b.count else { return false }
+        /// Whether the subject has the literal's bytes at `s` (either case, for a case-insensitive rule).
+        private func equal(_ subject: UnsafeBufferPointer<UInt8>, _ s: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ literal: Range<Int>) -> Bool {
             func fold(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 32 : byte }
-            return zip(a, b).allSatisfy { caseSensitive ? $0 == $1 : fold($0) == fold($1) }
+            for index in 0..<literal.count {
+                let (a, b) = (subject[s + index], bytes[literal.lowerBound + index])
+                if form.caseSensitive ? a != b : fold(a) != fold(b) { return false }
+            }
+            return true
         }
     }
 
@@ -1059,9 +1502,10 @@ extension LinkDestination {
         }
         guard let type = string(members.first { $0.0 == "type" }?.1), let spec = LinkRouter.table.specs.first(where: { $0.type == type }),
               case .object(let params)? = members.first(where: { $0.0 == "params" })?.1 else { return nil }
-        var values: [String: LinkRouter.Value] = [:]
+        var values = [LinkRouter.Value?](repeating: nil, count: spec.params.count)
         for (name, node) in params {
-            guard let param = spec.params.first(where: { $0.name == name }) else { return nil }
+            guard let index = spec.params.firstIndex(where: { $0.name == name }) else { return nil }
+            let param = spec.params[index]
             let text: String
             switch node {
             case .string(let value): text = value
@@ -1070,9 +1514,9 @@ extension LinkDestination {
             default: return nil
             }
             guard case .success(let value) = param.convert(text) else { return nil }
-            values[name] = value
+            values[index] = value
         }
-        guard !spec.params.contains(where: { !$0.optional && values[$0.name] == nil }), let made = LinkDestination.make(type, values) else { return nil }
+        guard !zip(spec.params, values).contains(where: { !$0.optional && $1 == nil }), let made = LinkDestination.make(type, values) else { return nil }
         self = made
     }
 }
@@ -1120,10 +1564,10 @@ extension LinkDestination: Codable {
         guard let spec = LinkRouter.table.specs.first(where: { $0.type == type }) else {
             throw DecodingError.dataCorruptedError(forKey: Key("type"), in: container, debugDescription: "The app has no destination type '\(type)'.")
         }
-        var values: [String: LinkRouter.Value] = [:]
+        var values = [LinkRouter.Value?](repeating: nil, count: spec.params.count)
         if container.contains(Key("params")) {
             let params = try container.nestedContainer(keyedBy: Key.self, forKey: Key("params"))
-            for param in spec.params where params.contains(Key(param.name)) {
+            for (index, param) in spec.params.enumerated() where params.contains(Key(param.name)) {
                 let key = Key(param.name)
                 let text = switch param.kind {
                 case "int": String(try params.decode(Int64.self, forKey: key))
@@ -1131,13 +1575,13 @@ extension LinkDestination: Codable {
                 default: try params.decode(String.self, forKey: key)
                 }
                 switch param.convert(text) {
-                case .success(let value): values[param.name] = value
+                case .success(let value): values[index] = value
                 case .failure(let reason):
                     throw DecodingError.dataCorruptedError(forKey: key, in: params, debugDescription: "The parameter '\(param.name)' is invalid: \(reason.text).")
                 }
             }
         }
-        if let missing = spec.params.first(where: { !$0.optional && values[$0.name] == nil }) {
+        if let missing = zip(spec.params, values).first(where: { !$0.optional && $1 == nil })?.0 {
             throw DecodingError.keyNotFound(Key(missing.name), DecodingError.Context(codingPath: decoder.codingPath + [Key("params")],
                                                                                      debugDescription: "The required parameter '\(missing.name)' is absent."))
         }
