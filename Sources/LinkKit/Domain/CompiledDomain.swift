@@ -33,7 +33,19 @@ public struct CompiledDomain: Sendable {
     public init(settings: DomainSettings, apps: [DomainApp], rules: [LinkRule]) {
         self.settings = settings
         let byID = Self.appsByID(apps)
-        let rules = rules.map { $0.withOptionalCaptures(apps: byID) }
+        // Consecutive rules usually name the same apps and type: their optional parameters are looked up once per change.
+        var previous: (apps: [String], type: String, optional: [String])?
+        let rules = rules.map { rule -> LinkRule in
+            guard let type = rule.destination?.type, rule.exclude != true else { return rule }
+            let optional: [String]
+            if let previous, previous.type == type, previous.apps == rule.apps {
+                optional = previous.optional
+            } else {
+                optional = LinkRule.optionalParameters(of: type, apps: rule.apps, in: byID)
+                previous = (rule.apps, type, optional)
+            }
+            return rule.capturesAny(of: optional) ? rule.withOptionalCaptures(apps: byID) : rule
+        }
         packed = PackedRules(rules)
         self.apps = apps
         let iosDetails = Self.details(.ios, settings: settings, rules: rules, apps: byID)

@@ -7,6 +7,8 @@ extension LinkRule {
     /// is one for every app of the rule.
     public func optionalCaptures(apps: [String: DomainApp]) -> Set<String> {
         guard let binding = destination, self.exclude != true else { return [] }
+        // Most rules capture no parameter an app declares optional: said without building sets.
+        guard capturesAny(of: Self.optionalParameters(of: binding.type, apps: self.apps, in: apps)) else { return [] }
         let names = captureNames
         guard !names.isEmpty else { return [] }
         var optional: Set<String> = []
@@ -19,6 +21,41 @@ extension LinkRule {
             }
         }
         return optional.subtracting(required)
+    }
+
+    /// The parameters some app among `ids` declares optional in the destination type `type` (the only ones a capture
+    /// can become optional through); the same for every rule naming these apps and this type.
+    static func optionalParameters(of type: String, apps ids: [String], in apps: [String: DomainApp]) -> [String] {
+        var names: [String] = []
+        for id in ids {
+            guard let declared = apps[id]?.destinations[type] else { continue }
+            for spec in declared.parameters where spec.optional && !names.contains(spec.name) { names.append(spec.name) }
+        }
+        return names
+    }
+
+    /// Whether the rule's destination binds one of `parameters` to a capture of its templates: false when it has no
+    /// optional capture (`optionalCaptures(apps:)` is empty).
+    func capturesAny(of parameters: [String]) -> Bool {
+        guard let binding = destination, self.exclude != true else { return false }
+        return parameters.contains { parameter in
+            guard case .capture(let name) = binding.params[parameter] ?? .capture(parameter) else { return false }
+            return captures(name)
+        }
+    }
+
+    /// Whether a template of the rule (path, fragment, query item) captures `name`.
+    private func captures(_ name: String) -> Bool {
+        func has(_ pattern: RulePattern?) -> Bool {
+            guard case .template(let template)? = pattern else { return false }
+            return template.elements.contains { element in
+                if case .capture(let capture, _) = element { return capture == name }
+                return false
+            }
+        }
+        if has(path) || has(fragment) { return true }
+        if case .items(let items)? = query { return items.contains { has($0.pattern) } }
+        return false
     }
 
     /// This rule with its optional captures (`optionalCaptures(apps:)`) marked in its templates, which then write
