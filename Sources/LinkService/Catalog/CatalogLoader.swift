@@ -30,7 +30,8 @@ enum CatalogLoader {
         let compiler = Compiler(
             context: try context(for: domains, on: connection), counter: counter,
             inline: hostnames != nil && domains.count <= inlineLimit)
-        let byID = Dictionary(domains.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // (Positions, not copies of the domains: a load holds this map throughout.)
+        let byID = Dictionary(domains.indices.map { (domains[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
         var seen: Set<UUID> = []
         var batch: [DomainRules] = []
         var current: DomainRules?
@@ -48,8 +49,8 @@ enum CatalogLoader {
             if current?.domain.id != domainID {
                 finish()
                 // (The snapshot has every rule's domain; a rule of another one would be skipped.)
-                guard let domain = byID[domainID], seen.insert(domainID).inserted else { return }
-                current = DomainRules(domain: domain)
+                guard let index = byID[domainID], seen.insert(domainID).inserted else { return }
+                current = DomainRules(domain: domains[index])
             }
             current?.add(ruleID, row)
         }
@@ -62,8 +63,9 @@ enum CatalogLoader {
         return compiler.finish()
     }
 
-    /// Domains compiled per batch.
-    static let batchSize = 250
+    /// Domains compiled per batch: enough for both cores, few enough that the rows of the two batches alive (one
+    /// compiling, one being read) stay a small part of the catalog's memory.
+    static let batchSize = 64
     /// Named domains up to which a load compiles on the caller's thread.
     static let inlineLimit = 8
 
