@@ -191,6 +191,27 @@ struct AssociationVersionsAPITests {
         }
     }
 
+    @Test("versions found at start are recorded once the server is ready, and never hold it back")
+    func foundAtStartAfterReady() throws {
+        try TestService.with { first in
+            let fixture = try Fixture(first)
+            try first.application.pool.withConnection { connection in
+                try connection.execute("DELETE FROM association_versions WHERE n = 2")
+            }
+            // A second node starts while the domain's version lock is held: the version it finds waits for the lock.
+            let second = try first.application.pool.withTransaction { holder in
+                try AssociationVersionStore.lock(hostnames: [fixture.host], on: holder)
+                let second = try TestService(parameters: first.database!.parameters)
+                #expect(try second.request("GET", "/readyz").status == 200)
+                #expect(try numbers(fixture) == [1])
+                return second
+            }
+            defer { second.close() }
+            try waitUntil("the version found at start is recorded") { try numbers(fixture) == [1, 2] }
+            #expect(try versions(fixture).last?["cause"] == .string("found"))
+        }
+    }
+
     @Test("bad numbers are 400, missing versions and other workspaces' domains 404")
     func badInput() throws {
         try TestService.with { service in

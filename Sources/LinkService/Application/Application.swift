@@ -7,7 +7,8 @@ import Postgres
 /// The running service: constructs and injects every part, starts them in order and stops them in reverse.
 ///
 /// Start order: pool → migrations → the background services (`ServiceGroup`: change feed, which loads the catalog
-/// whole and keeps it current by LISTEN → fetch log → hit writer → click tokens → … → association checks → webhook deliveries → webhook cleanup) → HTTP. Stop order: HTTP
+/// whole and keeps it current by LISTEN → fetch log → hit writer → click tokens → … → association checks → webhook deliveries → webhook cleanup) → HTTP
+/// → recording the association versions the load found (`CatalogReloader.startRecording`). Stop order: HTTP
 /// (finishing in-flight requests) → the background services in reverse (click tokens, which inserts what is
 /// queued → hit writer, which writes out every accepted hit → fetch log → change feed) → pool.
 public final class Application: Sendable {
@@ -108,6 +109,8 @@ public final class Application: Sendable {
             throw error
         }
         logger.info("listening", metadata: ["http.address": configuration.server.host, "http.port": "\(server.port)"])
+        // Ready now: the association versions the catalog load found are recorded from here on, off the path to ready.
+        catalogChanges.reloader.startRecording()
     }
 
     /// The bound port (useful when configured with port 0).

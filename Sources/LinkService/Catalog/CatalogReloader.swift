@@ -15,8 +15,11 @@ struct CatalogReloader: Sendable {
     /// Records association versions (writes, through `CatalogChanges`; full loads reconcile); nil: none kept.
     let versions: AssociationVersionRecorder?
     private let queue = DispatchQueue(label: "linkd.catalog.reload")
-    /// Where full loads reconcile versions, off the reload queue (installs never wait for it).
-    private let reconciling = DispatchQueue(label: "linkd.catalog.versions")
+    /// Where full loads reconcile versions, off the reload queue (installs never wait for it); held until
+    /// `startRecording()`, which the application calls once the server listens, so that recording the versions a
+    /// start finds (one insert a domain, every domain's on a first start) never competes with the start for the
+    /// cores or the database.
+    private let reconciling = HeldQueue(label: "linkd.catalog.versions")
 
     init(catalog: Catalog, pool: ConnectionPool, logger: Logger, versions: AssociationVersionRecorder? = nil) {
         self.catalog = catalog
@@ -87,10 +90,16 @@ struct CatalogReloader: Sendable {
         }
     }
 
-    /// Waits until queued reloads (and the version reconciliations they started) have run.
+    /// Lets the version reconciliations run: those queued already (the start's) and every later one. Idempotent.
+    func startRecording() {
+        reconciling.release()
+    }
+
+    /// Waits until queued reloads (and the version reconciliations they started) have run; starts recording.
     func drain() {
         queue.sync {}
-        reconciling.sync {}
+        reconciling.release()
+        reconciling.queue.sync {}
     }
 
     // MARK: - On the queue
@@ -110,7 +119,7 @@ struct CatalogReloader: Sendable {
                 "catalog.duration_ms": "\(Int(Date().timeIntervalSince(started) * 1000))",
             ])
         guard let versions else { return }
-        reconciling.async { [pool, logger] in
+        reconciling.queue.async { [pool, logger] in
             do {
                 let started = Date()
                 let found = try versions.reconcile(entries, latest: latest, pool: pool)
