@@ -42,7 +42,10 @@ struct ClickHandler: Sendable {
         }
         let answer = resolved.answer
         guard let entry = answer.entry else { throw ServiceError.notFound("'\(request.path.prefix(200))'") }
-        var (response, served) = respond(answer, json: resolved.json, agent: agent, request: request)
+        // Looked up once, for the hit and a click token (the install claiming it is counted under it).
+        if country == nil { country = hits.countries?.country(of: request.remoteAddress) }
+        var (response, served) = respond(
+            answer, json: resolved.json, agent: agent, request: request, origin: (country, classified.os))
         if let newVisitor { response?.headers.add("Set-Cookie", Self.visitorCookie + "=" + newVisitor + Self.visitorCookieAttributes) }
         var hit = Hit(resolved: answer, source: .click, request: request, agent: classified, workspace: entry.workspaceID)
         hit.served = served
@@ -144,8 +147,11 @@ struct ClickHandler: Sendable {
             vary: "User-Agent, Accept")
     }
 
-    /// The answer to a click and what it got; a nil response is a 404 (nowhere to send the browser).
-    func respond(_ answer: Resolver.Answer, json: [UInt8], agent: UserAgent, request: Request) -> (Response?, Hit.Served?) {
+    /// The answer to a click and what it got; a nil response is a 404 (nowhere to send the browser). `origin` is the
+    /// click's country and OS family, which a click token keeps.
+    func respond(
+        _ answer: Resolver.Answer, json: [UInt8], agent: UserAgent, request: Request, origin: (country: String?, os: String?) = (nil, nil)
+    ) -> (Response?, Hit.Served?) {
         if let link = answer.storedLink, !answer.linkIsLive {
             // Past its expiry or click limit: the link's fallback for the device, else the web fallback (the link's
             // desktop fallback, else the domain's), else a page that says so (410).
@@ -166,7 +172,7 @@ struct ClickHandler: Sendable {
             return (
                 landingPage(
                     answer, json: json, entry: entry, android: agent.platform == .android,
-                    inApp: agent.isInAppBrowser), .landing
+                    inApp: agent.isInAppBrowser, origin: origin), .landing
             )
         case .desktop, .other:
             if let web = answer.webFallback { return (Self.redirect(web), served(redirectTo: web, answer, agent: agent)) }
@@ -230,7 +236,10 @@ struct ClickHandler: Sendable {
     /// The page of a phone's click on an app link, with a click token where the page can hand it over: the Play
     /// Store link's `referrer` on Android, the pasteboard on iOS when the domain opts in (`deferredClipboard`).
     /// The page is rendered once per answer and variant (`LandingPage.Template`, kept with the answer).
-    func landingPage(_ answer: Resolver.Answer, json: [UInt8], entry: CatalogEntry, android: Bool, inApp: Bool) -> Response {
+    func landingPage(
+        _ answer: Resolver.Answer, json: [UInt8], entry: CatalogEntry, android: Bool, inApp: Bool,
+        origin: (country: String?, os: String?) = (nil, nil)
+    ) -> Response {
         let settings = entry.settings
         // A link that skips the store has no store link to carry a token.
         let tokenized = tokens != nil && (android || settings.deferredClipboard) && answer.storedLink?.skipStore != true
@@ -239,7 +248,8 @@ struct ClickHandler: Sendable {
             ? nil
             : tokens?.issue(
                 workspace: entry.workspaceID, domain: entry.domainID, url: answer.link,
-                platform: android ? "android" : "ios", answer: json, ttl: settings.deferredTTL)
+                platform: android ? "android" : "ios", answer: json, country: origin.country, os: origin.os,
+                ttl: settings.deferredTTL)
         guard token != nil || !tokenized else { // no room for a token: this page goes out without one
             let page = content(answer, android: android, inApp: inApp, token: nil)
             return Self.page(LandingPage.render(page), policy: page.policy, cache: "no-store")

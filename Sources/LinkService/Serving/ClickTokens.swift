@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// A token is 128 random bits (libcrypto's `RAND_bytes`), handed out as 32 hex digits; only its SHA-256 is
 /// stored (`click_tokens`, `migrations/0012`), as for API keys, with the link, its resolve answer, the domain
-/// and an expiry. Nothing about the visitor is kept: no IP address, no user agent, no fingerprint.
+/// and an expiry. Of the visitor only the click's country and OS family are kept (what its hit records, for the
+/// install claiming the token to be counted under them: docs/EVENTS.md): no IP address, no user agent, no fingerprint.
 ///
 /// Request threads never wait on the database: `issue` queues the token's row in a per-thread stripe, as the
 /// `COPY` line it will be stored as, and appends that line to the stripe's journal file (`ClickTokenJournal`)
@@ -113,9 +114,13 @@ final class ClickTokens: BackgroundService {
         thread.stop { flush() }
     }
 
-    /// A new token for a landing page of `url` (whose resolve answer is `answer`), claimable for `ttl` seconds;
-    /// nil when the queue is full or the journal cannot be written (the page then goes out without one).
-    func issue(workspace: UUID, domain: UUID, url: String, platform: String, answer: [UInt8], ttl: Int) -> String? {
+    /// A new token for a landing page of `url` (whose resolve answer is `answer`), claimable for `ttl` seconds, of a
+    /// click from `country` on `os`; nil when the queue is full or the journal cannot be written (the page then goes
+    /// out without one).
+    func issue(
+        workspace: UUID, domain: UUID, url: String, platform: String, answer: [UInt8], country: String? = nil, os: String? = nil,
+        ttl: Int
+    ) -> String? {
         guard queued.add(1, ordering: .relaxed).newValue <= Self.capacity else {
             queued.subtract(1, ordering: .relaxed)
             droppedTotal.increment()
@@ -125,7 +130,7 @@ final class ClickTokens: BackgroundService {
         let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
         let row = Self.row(
             hash: Self.hash(token), workspace: workspace, domain: domain, url: url, platform: platform, answer: answer,
-            createdMicros: now, expiresMicros: now + Int64(ttl) * 1_000_000)
+            country: country, os: os, createdMicros: now, expiresMicros: now + Int64(ttl) * 1_000_000)
         let file = stripes[assignment.current].queue.withLock { queue in
             queue.rows.append(row)
             return queue.file
@@ -142,8 +147,8 @@ final class ClickTokens: BackgroundService {
 
     /// A token's row as `COPY click_tokens (ClickTokenStore.columns) FROM STDIN` reads it, with its newline.
     static func row(
-        hash: String, workspace: UUID, domain: UUID, url: String, platform: String, answer: [UInt8], createdMicros: Int64,
-        expiresMicros: Int64
+        hash: String, workspace: UUID, domain: UUID, url: String, platform: String, answer: [UInt8], country: String? = nil,
+        os: String? = nil, createdMicros: Int64, expiresMicros: Int64
     ) -> [UInt8] {
         var row: [UInt8] = []
         row.reserveCapacity(answer.count + url.utf8.count + 240)
@@ -162,6 +167,10 @@ final class ClickTokens: BackgroundService {
         ClickTokenJournal.appendTimestamp(micros: createdMicros, to: &row)
         row.append(9)
         ClickTokenJournal.appendTimestamp(micros: expiresMicros, to: &row)
+        for text in [country, os.map { String($0.prefix(100)) }] {
+            row.append(9)
+            SpoolEscaping.append(text?.isEmpty == false ? text : nil, to: &row)
+        }
         row.append(10)
         return row
     }

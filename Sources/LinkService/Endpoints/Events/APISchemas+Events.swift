@@ -78,6 +78,13 @@ extension APISchemas {
                     .optional("target", Schema.string.described("The target of a targeted link the click was given.")),
                     .optional("variant", Schema.string.described("The experiment's variant the click was given.")),
                     .optional(
+                        "country",
+                        Schema.string(pattern: "^[A-Z]{2}$").described("The click's country (ISO 3166-1 alpha-2), when known.")),
+                    .optional(
+                        "os",
+                        Schema.string.described(
+                            "The click's operating system family (uap-core's names); for an open through a link URL, its app's.")),
+                    .optional(
                         "reason",
                         Schema.string.described(
                             "With `none`: `unknown_click_token`, `not_a_link`, `no_click_in_window`, `no_click_token`, `no_url`, `no_visitor`."

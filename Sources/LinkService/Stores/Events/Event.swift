@@ -25,7 +25,7 @@ struct Event: Sendable, Equatable {
 }
 
 /// What an event is attributed to: the stored link (nil when a rule alone decided the URL), its campaign, target and
-/// variant, and through what (`via`); or nothing, with the reason.
+/// variant, the country and OS of the click it is counted under, and through what (`via`); or nothing, with the reason.
 struct EventAttribution: Sendable, Equatable {
     enum Via: String, Sendable {
         case clickToken = "click_token", linkURL = "link_url", visitor, none
@@ -40,6 +40,10 @@ struct EventAttribution: Sendable, Equatable {
     var utmContent: String?
     var target: String?
     var variant: String?
+    /// The click's country (ISO 3166-1 alpha-2) and OS family (uap-core's name), as its hit has them: a click token's
+    /// click, the visitor's last click; for an open through a link URL (no click linkd saw), the OS of the event's app.
+    var country: String? = nil
+    var os: String? = nil
     /// With `via == .none` only.
     var reason: String?
 
@@ -61,6 +65,8 @@ struct EventAttribution: Sendable, Equatable {
         if !campaign.isEmpty { members.append(JSONMember(key: "campaign", value: .object(campaign))) }
         put("target", target)
         put("variant", variant)
+        put("country", country)
+        put("os", os)
         put("reason", reason)
         return .object(members)
     }

@@ -32,15 +32,21 @@ enum EventStore {
     }
 
     /// The click token of hash `hash` in `workspace`, claimed or not, expired or not (until the expiry job deletes
-    /// it): the URL clicked, the platform and the resolve answer given at the click.
+    /// it): the URL clicked, the platform, the resolve answer given at the click, and the click's country and OS.
     static func clickToken(
         _ hash: String, in workspace: UUID, on connection: Connection
-    ) throws -> (url: String, platform: String, answer: String)? {
+    ) throws -> (url: String, platform: String, answer: String, country: String?, os: String?)? {
         try connection.query(
             """
-            SELECT url, platform, answer::text FROM click_tokens WHERE token_hash = \(hash) AND workspace_id = \(workspace)
+            SELECT url, platform, answer::text, country, os FROM click_tokens WHERE token_hash = \(hash) AND workspace_id = \(workspace)
             """
-        ).first.map { try $0.decode((String, String, String).self) }
+        ).first.map { try $0.decode((String, String, String, String?, String?).self) }
+    }
+
+    /// The platform (`ios`, `android`) of app `app` of `workspace`.
+    static func platform(of app: UUID, in workspace: UUID, on connection: Connection) throws -> String? {
+        try connection.query("SELECT platform FROM apps WHERE id = \(app) AND workspace_id = \(workspace)").first?.decode(
+            0, as: String.self)
     }
 
     /// The attribution of `visitor`'s last click (an event attributed through a click token or a link URL, not one
@@ -53,7 +59,8 @@ enum EventStore {
         let micros = Int64((time.timeIntervalSince1970 * 1_000_000).rounded())
         return try connection.query(
             """
-            SELECT link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, target, variant, occurred_at FROM events
+            SELECT link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, target, variant, occurred_at, country, os
+            FROM events
             WHERE workspace_id = \(workspace) AND visitor_id = \(visitor) AND attribution IN ('click_token', 'link_url')
               AND occurred_at <= to_timestamp(\(micros) / 1e6)
               AND occurred_at > to_timestamp(\(micros) / 1e6) - make_interval(days => \(days))
@@ -65,7 +72,8 @@ enum EventStore {
             return (
                 EventAttribution(
                     via: .visitor, linkID: link, utmSource: source, utmMedium: medium, utmCampaign: campaign,
-                    utmTerm: term, utmContent: content, target: target, variant: variant),
+                    utmTerm: term, utmContent: content, target: target, variant: variant,
+                    country: try row.decode(9, as: String?.self), os: try row.decode(10, as: String?.self)),
                 try row.decode(8, as: Date.self)
             )
         }
@@ -81,14 +89,14 @@ enum EventStore {
                 """
                 INSERT INTO events (workspace_id, app_id, kind, name, occurred_at, value_minor, currency, idempotency_key, visitor_id,
                                     click_token_hash, url, link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
-                                    target, variant, attribution, unattributed_reason)
+                                    target, variant, country, os, attribution, unattributed_reason)
                 SELECT \(workspace), t.app, t.kind, t.name, to_timestamp(t.micros / 1e6), t.value, t.currency, t.key, t.visitor,
                        t.token, t.url, t.link, t.utm_source, t.utm_medium, t.utm_campaign, t.utm_term, t.utm_content,
-                       t.target, t.variant, t.via, t.reason
+                       t.target, t.variant, t.country, t.os, t.via, t.reason
                 FROM json_to_recordset(\(JSONText(rows))::json) AS t(
                     app uuid, kind text, name text, micros int8, value int8, currency text, key text, visitor text, token text,
                     url text, link uuid, utm_source text, utm_medium text, utm_campaign text, utm_term text, utm_content text,
-                    target text, variant text, via text, reason text)
+                    target text, variant text, country text, os text, via text, reason text)
                 ON CONFLICT (workspace_id, idempotency_key) DO NOTHING
                 RETURNING idempotency_key, id
                 """
@@ -120,6 +128,8 @@ extension Event {
             JSONMember(key: "utm_content", value: text(a.utmContent)),
             JSONMember(key: "target", value: text(a.target)),
             JSONMember(key: "variant", value: text(a.variant)),
+            JSONMember(key: "country", value: text(a.country)),
+            JSONMember(key: "os", value: text(a.os)),
             JSONMember(key: "via", value: .string(a.via.rawValue)),
             JSONMember(key: "reason", value: text(a.reason)),
         ])
