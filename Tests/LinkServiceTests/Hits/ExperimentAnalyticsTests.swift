@@ -156,7 +156,11 @@ struct ExperimentAnalyticsTests {
             #expect(
                 treat["difference"] == .object(["estimate": .number("0.5000"), "low": .number("0.3431"), "high": .number("0.6569")]),
                 "\(treat)")
-            #expect(treat["differenceUnavailable"] == .null && treat["conversions"] == .null)
+            #expect(treat["differenceUnavailable"] == .null)
+            // No events yet: no conversions, each step's rate 0 per click with its interval (docs/EVENTS.md, "Funnels").
+            let steps = treat["conversions"]?["steps"]?.arrayValue ?? []
+            #expect(steps.map { $0["step"]?.stringValue ?? "" } == ["install", "open"] && steps.allSatisfy { $0["count"] == .number("0") })
+            #expect(steps.first?["rate"] == .number("0.0000") && steps.first?["interval"]?["low"] == .number("0.0000"), "\(steps)")
             let germany = try #require(view["experiments"]?.arrayValue?.dropFirst().first)
             #expect(germany["label"]?.stringValue == "split · germany (target)")
             let b = try #require(germany["variants"]?.arrayValue?.dropFirst().first)

@@ -205,7 +205,83 @@ extension APISchemas {
                             Schema.string.nullable.described("Why there is no `difference` (the control; too few visitors; no variation).")),
                         .required(
                             "conversions",
-                            Schema.object([], closed: false).nullable.described("Reserved for conversions (a later issue): null.")),
+                            Schema.ref("LinkExperimentConversions").described(
+                                "The events attributed to the variant's clicks: per step, its count and its rate per click.")),
+                    ], closed: false)
+            ),
+            (
+                "LinkExperimentConversions",
+                Schema.object(
+                    [
+                        .required(
+                            "steps",
+                            Schema.array(
+                                Schema.object(
+                                    [
+                                        .required("step", Schema.string.described("`install`, `open` or a named event.")),
+                                        .required("count", count),
+                                        .required(
+                                            "rate",
+                                            Schema.number.nullable.described("Events per click of the variant; null without clicks.")),
+                                        .required(
+                                            "interval",
+                                            Schema.object(
+                                                [.required("low", Schema.number), .required("high", Schema.number)], closed: false
+                                            ).nullable.described(
+                                                "The rate's 95 % Wilson score interval; null when the rate is no proportion (no clicks, or more events than clicks)."
+                                            )),
+                                    ], closed: false))),
+                        .required("revenue", Schema.array(.ref("FunnelRevenue"))),
+                    ], closed: false)
+            ),
+            (
+                "AnalyticsFunnel",
+                Schema.object(
+                    echo + [
+                        .required(
+                            "groupBy", Schema.enumeration(EventFunnelStore.Dimension.allCases.map(\.rawValue).sorted()).nullable),
+                        .required(
+                            "steps",
+                            Schema.array(Schema.string).described(
+                                "`clicks`, `install`, `open`, then the named events, most frequent first.")),
+                        .required("total", Schema.ref("FunnelFigures")),
+                        .optional(
+                            "groups",
+                            Schema.array(.ref("FunnelFigures")).described(
+                                "With `groupBy`: per value (`value`; a link's `slug`), by clicks, the events without a value (`value: null`) last."
+                            )),
+                    ], closed: false
+                ).described("A funnel over whole UTC days: clicks from the hits, events from their rollups (docs/EVENTS.md, \"Funnels\").")
+            ),
+            (
+                "FunnelFigures",
+                Schema.object(
+                    [
+                        .optional("value", Schema.string.nullable.described("In `groups`: the group's value.")),
+                        .optional("slug", Schema.string.described("In `groups` by link: the link's slug.")),
+                        .required(
+                            "steps",
+                            Schema.array(
+                                Schema.object(
+                                    [
+                                        .required("step", Schema.string), .required("count", count),
+                                        .required(
+                                            "rate",
+                                            Schema.number.nullable.described(
+                                                "The count over the previous step's; null for clicks or after a zero.")),
+                                        .optional("revenue", Schema.array(.ref("FunnelRevenue"))),
+                                    ], closed: false))),
+                        .required("reopens", count.described("`reopen` events, apart from the steps.")),
+                        .required("revenue", Schema.array(.ref("FunnelRevenue")).described("The steps' values per currency.")),
+                    ], closed: false)
+            ),
+            (
+                "FunnelRevenue",
+                Schema.object(
+                    [
+                        .required("currency", Schema.string(pattern: "^[A-Z]{3}$")),
+                        .required("value", Schema.integer.described("The sum of the values, in minor units.")),
+                        .required("events", count.described("The events with a value in this currency.")),
                     ], closed: false)
             ),
             (

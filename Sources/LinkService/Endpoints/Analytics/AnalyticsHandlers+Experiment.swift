@@ -11,13 +11,17 @@ extension AnalyticsHandlers {
     func experiment(_ request: Request, _ principal: Principal) throws -> Response {
         try QueryParameter.refuseOthers(than: [], in: request)
         let text = request.pathParameter(.id)
-        let (link, arms) = try AnalyticsStore.read(pool) { connection -> (Link, [ExperimentStore.Arm]) in
+        typealias Conversions = [(target: String?, variant: String, count: EventFunnelStore.Count)]
+        let (link, arms, conversions) = try AnalyticsStore.read(pool) { connection -> (Link, [ExperimentStore.Arm], Conversions) in
             guard let id = UUID(uuidString: text),
                 let link = try LinkStore.find(id, of: principal.workspaceID, forUpdate: false, on: connection)
             else {
                 throw ServiceError.notFound("The link '\(text.prefix(100))'")
             }
-            return (link, try ExperimentStore.arms(link: link.id, workspace: principal.workspaceID, on: connection))
+            return (
+                link, try ExperimentStore.arms(link: link.id, workspace: principal.workspaceID, on: connection),
+                try EventFunnelStore.experimentCounts(link: link.id, workspace: principal.workspaceID, on: connection)
+            )
         }
         // The experiments configured, in the link's order, then those only the hits still name.
         var experiments: [(target: String?, variants: [LinkTargeting.Variant])] = []
@@ -47,7 +51,8 @@ extension AnalyticsHandlers {
                     experiments.map { experiment in
                         Self.experimentJSON(
                             link, target: experiment.target, configured: experiment.variants,
-                            arms: arms.filter { $0.target == experiment.target })
+                            arms: arms.filter { $0.target == experiment.target },
+                            conversions: conversions.filter { $0.target == experiment.target }.map(\.count))
                     })),
         ]
         return .json(JSONValue.object(answer).serializedBytes)
@@ -55,8 +60,12 @@ extension AnalyticsHandlers {
 
     /// One experiment: its variants (configured ones in order, then those only hits name), the first the control.
     private static func experimentJSON(
-        _ link: Link, target: String?, configured: [LinkTargeting.Variant], arms: [ExperimentStore.Arm]
+        _ link: Link, target: String?, configured: [LinkTargeting.Variant], arms: [ExperimentStore.Arm],
+        conversions: [EventFunnelStore.Count]
     ) -> JSONValue {
+        // The experiment's steps, the same for each variant: install, open, then the named events, most frequent first.
+        let funnel = Funnel(clicks: [:], events: conversions)
+        let steps = funnel.steps.dropFirst()
         let label = (link.name ?? link.slug) + (target.map { " · \($0) (target)" } ?? "")
         var names = configured.map(\.name)
         for arm in arms where !names.contains(arm.variant) { names.append(arm.variant) }
@@ -98,10 +107,39 @@ extension AnalyticsHandlers {
                             JSONMember(key: "clicksPerVisitor", value: figures.visitors == 0 ? .null : Self.decimal(figures.mean)),
                             JSONMember(key: "difference", value: difference),
                             JSONMember(key: "differenceUnavailable", value: reason),
-                            // The conversions of a later issue join here, per variant.
-                            JSONMember(key: "conversions", value: .null),
+                            JSONMember(
+                                key: "conversions",
+                                value: Self.conversionsJSON(
+                                    funnel.groups.first { $0.value == name } ?? Funnel.Figures(value: name), steps: steps,
+                                    clicks: figures.clicks)),
                         ])
                     })),
+        ])
+    }
+
+    /// A variant's conversions: per step its events, their rate per click with its 95 % Wilson score interval, and the
+    /// revenue per currency.
+    private static func conversionsJSON(_ figures: Funnel.Figures, steps: ArraySlice<String>, clicks: Int) -> JSONValue {
+        var currencies: [String: (events: Int, value: Int)] = [:]
+        let stepValues = steps.map { step -> JSONValue in
+            let count = figures.events[step] ?? 0
+            for (currency, sum) in figures.revenue[step] ?? [:] {
+                let before = currencies[currency] ?? (0, 0)
+                currencies[currency] = (before.events + sum.events, before.value + sum.value)
+            }
+            let interval = ExperimentComparison.wilson(count, of: clicks)
+            return .object([
+                JSONMember(key: "step", value: .string(step)),
+                JSONMember(key: "count", value: .integer(count)),
+                JSONMember(key: "rate", value: clicks == 0 ? .null : Self.decimal(Double(count) / Double(clicks))),
+                JSONMember(
+                    key: "interval",
+                    value: interval.map { .object(["low": Self.decimal($0.low), "high": Self.decimal($0.high)]) } ?? .null),
+            ])
+        }
+        return .object([
+            JSONMember(key: "steps", value: .array(stepValues)),
+            JSONMember(key: "revenue", value: Funnel.revenue(currencies)),
         ])
     }
 

@@ -37,6 +37,19 @@ struct AnalyticsHandlers: EndpointGroup {
                     json: "AnalyticsSummary",
                     csv: "`metric,value`, one row per figure."), summary),
             Endpoint(
+                .GET, "/v1/analytics/funnel", "analyticsFunnel",
+                "Clicks, installs, opens and named events, the rate between steps, revenue per currency", tag: "Analytics",
+                scope: .read,
+                description: """
+                    Clicks from the hits' rollups, events from the events' rollups (docs/EVENTS.md, "Funnels"), for the whole UTC \
+                    days the range touches. Filters: `link`, `utm_campaign`, `country`, `os`, `target`, `variant`; the others \
+                    are a 400.
+                    """,
+                query: AnalyticsParameters.declared + [Self.funnelGroupBy],
+                success: Self.answer(
+                    json: "AnalyticsFunnel",
+                    csv: "`group,step,count,rate,currency,value`: a row per group and step, then its revenue per currency."), funnel),
+            Endpoint(
                 .GET, "/v1/links/{id}/experiment", "getLinkExperiment",
                 "A link's experiments: per variant, visitors, clicks and the difference from the control",
                 tag: "Analytics", scope: .read,

@@ -49,6 +49,16 @@ struct ExperimentComparison: Equatable {
         return .success(ExperimentComparison(estimate: estimate, low: estimate - z95 * error, high: estimate + z95 * error))
     }
 
+    /// The 95 % Wilson score interval of the proportion `successes / trials`; nil when it is none (no trials, or more
+    /// successes than trials: events a click led to more than once).
+    static func wilson(_ successes: Int, of trials: Int) -> (low: Double, high: Double)? {
+        guard trials > 0, successes <= trials, successes >= 0 else { return nil }
+        let (n, p, z) = (Double(trials), Double(successes) / Double(trials), z95)
+        let center = (p + z * z / (2 * n)) / (1 + z * z / n)
+        let half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()
+        return (max(0, center - half), min(1, center + half))
+    }
+
     struct Unavailable: Error, Equatable {
         let reason: String
     }
