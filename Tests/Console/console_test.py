@@ -494,6 +494,37 @@ def check_campaign_question(c, driver, link_id):
     driver.set_window_size(1280, 1000)
 
 
+def check_funnel(c, driver, link_id):
+    """A link's funnel on its page and a campaign's in the analytics view (issue 52): an open by the link's URL and a
+    purchase by the same visitor, sent through the API, show as steps after the link's tap, with their rates and the
+    revenue. Screenshots of both."""
+    link = api("GET", f"/v1/links/{link_id}")[2]
+    events = {"events": [
+        {"name": "open", "idempotencyKey": "console-open-1", "visitorId": "console-v1", "url": link["shortLink"]},
+        {"name": "purchase", "idempotencyKey": "console-buy-1", "visitorId": "console-v1", "value": 1299, "currency": "EUR"}]}
+    status, _, answer = api("POST", "/v1/events", events)
+    c.check(status == 200 and answer.get("recorded") == 2, f"two events recorded ({status} {answer})")
+    funnel = api("GET", f"/v1/analytics/funnel?link={link_id}&period=30d&tz=UTC")[2]
+    c.check([(s["step"], s["count"]) for s in funnel["total"]["steps"]] == [("clicks", 1), ("install", 0), ("open", 1), ("purchase", 1)],
+            f"the link's funnel: {funnel['total']['steps']}")
+    c.go(f"#/links/{link_id}", "link")
+    rows = c.wait(lambda: c.all("#link-funnel-steps tbody tr"), "the link's funnel")
+    shown = [" ".join(r.text.split()) for r in rows]
+    c.check([r.get_attribute("data-step") for r in rows] == ["clicks", "install", "open", "purchase"], f"the steps: {shown}")
+    c.check(shown[0].startswith("Clicks (taps) 1") and shown[3].startswith("purchase 1"), f"the counts: {shown}")
+    c.check("12.99" in c.css("#link-funnel-revenue").text, f"the revenue: {c.css('#link-funnel-revenue').text}")
+    driver.set_window_size(1280, driver.execute_script("return document.documentElement.scrollHeight") + 160)
+    c.shot("link-funnel")
+    driver.set_window_size(1280, 1000)
+    # The campaign's view: analytics filtered by the campaign shows its funnel.
+    c.go("#/analytics?utm_campaign=spring24&period=30d", "analytics")
+    purchase = c.wait(lambda: c.present('#funnel-steps tbody tr[data-step="purchase"]'), "the campaign's funnel")
+    c.check(" ".join(purchase.text.split()).startswith("purchase 1"), f"the campaign's purchase: {purchase.text}")
+    c.check("12.99" in c.css("#funnel-revenue").text, "the campaign's revenue")
+    c.css("#funnel").location_once_scrolled_into_view
+    c.shot("campaign-funnel")
+
+
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None
@@ -1627,6 +1658,7 @@ def run(c, driver):
     c.go("#/analytics", "analytics")
     c.check("spring24" in c.css("#top-utm_campaign").text, "the campaign in analytics")
     check_campaign_question(c, driver, link_id)
+    check_funnel(c, driver, link_id)
     check_many_links(c, driver, app_id)
     check_dns_step(c, driver)
     check_targeting(c, driver, app_id)

@@ -1,6 +1,6 @@
 // Analytics (`#/analytics`, and a link's analytics tab): the time series (Debian's libjs-chart.js),
 // totals, shares and top lists of /v1/analytics with names, filters as removable chips (an item of a top
-// list filters by it), a period picker, the comparison with the previous period, CSV.
+// list filters by it), a period picker, the comparison with the previous period, CSV; a link's or a campaign's funnel.
 import { h, field, form, input, select, checkbox, notice, errorNotice, days } from '../dom.js';
 import { call, get, all, enc } from '../api.js';
 
@@ -161,7 +161,11 @@ export async function panel(root, { query, base, link = null }) {
     if (groupBy.value) series.set('groupBy', groupBy.value);
     const narrowed = [...q.keys()].some((k) => k in names && k !== 'outcome'); // what paths and referrers cannot be filtered by
     const top = (d) => `/v1/analytics/top?${q}&dimension=${d}&limit=10&sort=${perDomain.includes(d) ? 'hits' : sort.value}`;
+    // A link's or a campaign's funnel: its clicks, installs, opens and named events (docs/EVENTS.md, "Funnels").
+    const funnelPath = link || filters.has('utm_campaign') ? `/v1/analytics/funnel?${funnelParams(q)}` : null;
     try {
+      const { funnelOf } = await import('./funnel.js');
+      const funnel = funnelPath ? funnelOf(ask, funnelPath, { title: 'Conversions', id: 'funnel' }) : null;
       const [summary, timeseries, ...tops] = await Promise.all([ask(`/v1/analytics/summary?${q}`), ask(`/v1/analytics/timeseries?${series}`),
         ...shown.map(([d]) => (perDomain.includes(d) && narrowed ? null : ask(top(d)).catch((error) => ({ error }))))]);
       if (mine !== asked) return;
@@ -176,6 +180,7 @@ export async function panel(root, { query, base, link = null }) {
         h('div', { class: 'stats' }, stat(counted[summary.source], summary.hits, 'stat-hits', p && p.hits),
           stat('Unique visitors', summary.uniqueVisitors, 'stat-visitors', p && p.uniqueVisitors),
           stat('Bot share (of all hits)', `${Math.round((summary.botShare || 0) * 1000) / 10} %`, 'stat-bots')),
+        funnel ? await funnel : null,
         h('h2', {}, 'Over time'), h('div', { class: 'chart-box' }, canvas), seriesTable(timeseries),
         h('div', { class: 'split' }, shown.map(([d, title, one], i) => (empty(tops[i]) ? null
           : topTable(d, title, one, tops[i], summary, sort.value, filterBy, (s) => { sort.value = s; show().then(() => output.querySelector(`#top-${d} h2`).focus()); })))),
@@ -208,6 +213,13 @@ export async function panel(root, { query, base, link = null }) {
 
   if (filters.get('link')) get(`/v1/links/${enc(filters.get('link'))}`).then((l) => { known.set(`link\u0000${l.id}`, l.slug); drawChips(); }, () => {});
   await show();
+}
+
+/** The parameters of `q` for a funnel: all but the comparison (a filter events are not counted under answers a 400). */
+function funnelParams(q) {
+  const funnel = new URLSearchParams(q);
+  funnel.delete('compare');
+  return funnel;
 }
 
 function stat(title, value, id, before) {

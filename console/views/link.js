@@ -1,4 +1,4 @@
-// One link (`#/links/{id}`) or a new one (`#/links/new`): its taps over 7 and 30 days and by campaign, its QR code,
+// One link (`#/links/{id}`) or a new one (`#/links/new`): its taps over 7 and 30 days and by campaign, its funnel, its QR code,
 // and the form (a read key sees the link as JSON instead); its analytics tab (`?tab=analytics`). The form and the
 // analytics are loaded by the tab that shows them only.
 import { h, replace, pretty, copyButton, errorNotice, notice, fact, appName, input, field } from '../dom.js';
@@ -58,17 +58,20 @@ export async function render(view, context) {
 }
 
 
-/** Taps over the last 7 and 30 days (bots excluded) and the last 30 days' by campaign. */
+/** Taps over the last 7 and 30 days (bots excluded), the last 30 days' by campaign, and the 30 days' funnel. */
 async function taps(link) {
   const range = (days) => `link=${enc(link.id)}&${lastDays(days)}`; // the days Analytics' periods count
-  const [week, month, campaigns] = await Promise.all([get(`/v1/analytics/summary?${range(7)}`), get(`/v1/analytics/summary?${range(30)}`),
-    get(`/v1/analytics/top?dimension=utm_campaign&limit=20&${range(30)}`)]);
+  const { funnelOf } = await import('./funnel.js');
+  const [week, month, campaigns, funnel] = await Promise.all([get(`/v1/analytics/summary?${range(7)}`), get(`/v1/analytics/summary?${range(30)}`),
+    get(`/v1/analytics/top?dimension=utm_campaign&limit=20&${range(30)}`),
+    funnelOf(get, `/v1/analytics/funnel?${range(30)}`, { title: 'Conversions (30 days)', id: 'link-funnel' })]);
   return [
     h('div', { class: 'stats' }, h('div', { class: 'stat' }, h('span', { class: 'muted' }, 'Last 7 days'), h('b', { id: 'link-taps-7' }, week.hits)),
       h('div', { class: 'stat' }, h('span', { class: 'muted' }, 'Last 30 days'), h('b', { id: 'link-taps-30' }, month.hits))),
     campaigns.items.length ? h('table', { id: 'link-campaigns', 'aria-label': 'Taps by campaign' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Campaign (30 days)'), h('th', { scope: 'col', class: 'num' }, 'Taps'))),
       h('tbody', {}, campaigns.items.map((item) => h('tr', {}, h('td', {}, item.utm_campaign), h('td', { class: 'num' }, item.hits))))) : null,
+    funnel,
   ];
 }
 
