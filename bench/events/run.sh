@@ -1,0 +1,77 @@
+#!/bin/sh
+# Funnel benchmark (issue 52, item 3; docs/EVENTS.md, "Funnels"): N events (default 10 million) of one workspace over
+# 90 days, generated with generate_series in the bench's own database (the rollup trigger of migrations/0034 runs as
+# they land, a million rows a statement), then each funnel read from the rollups (the SQL EventFunnelStore.counts
+# writes) beside the same question asked of the raw events (EventFunnelStore.scannedCounts), ROUNDS times each,
+# in the same run. Also: what the trigger adds to an INSERT of 200,000 events (rolled back).
+# Usage: bench/events/run.sh [--events 10000000] [--rounds 15] [--reuse]
+# Uses DATABASE_URL when set (it must be an empty database, or one this script filled: --reuse keeps its events),
+# otherwise a private PostgreSQL 15 cluster (fsync on) in /tmp, removed afterwards.
+set -eu
+cd "$(dirname "$0")/../.."
+events=10000000 rounds=15 reuse=no
+while [ $# -gt 0 ]; do
+  case $1 in
+    --events) events=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --reuse) reuse=yes; shift ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+bin=/usr/lib/postgresql/15/bin
+work=""
+if [ -z "${DATABASE_URL:-}" ]; then
+  work=$(mktemp -d /tmp/linkd-events-bench.XXXXXX)
+  chmod 755 "$work"
+  as() { if [ "$(id -u)" = 0 ]; then su postgres -c "$*"; else sh -c "$*"; fi; }
+  [ "$(id -u)" = 0 ] && chown postgres "$work"
+  as "$bin/initdb -D $work/data -A trust -U postgres" >/dev/null
+  as "$bin/pg_ctl -D $work/data -o '-p 55499 -k $work -c listen_addresses= -c shared_buffers=512MB' -l $work/log -w start" >/dev/null
+  trap 'as "$bin/pg_ctl -D $work/data -m fast -w stop" >/dev/null; rm -rf "$work"' EXIT
+  as "$bin/createdb -h $work -p 55499 -U postgres bench"
+  DATABASE_URL="postgresql://postgres@/bench?host=$work&port=55499"
+fi
+psql="psql -X -q -v ON_ERROR_STOP=1 $DATABASE_URL"
+if [ "$reuse" = no ] || [ "$($psql -At -c "SELECT to_regclass('events') IS NULL")" = t ]; then
+  for file in migrations/*.sql; do $psql -1 -f "$file" >/dev/null; done
+  start=$(date +%s)
+  $psql -v events="$events" -v now='2026-12-07T00:00:00Z' -f bench/events/generate.sql >/dev/null
+  echo "generated $events events in $(( $(date +%s) - start )) s"
+fi
+$psql -At -c "SELECT 'events: ' || count(*) || ', rollup rows: ' || (SELECT count(*) FROM event_rollups_daily) || ' (' ||
+  (SELECT string_agg(cube || ': ' || n, ', ' ORDER BY cube) FROM (SELECT cube, count(*) n FROM event_rollups_daily GROUP BY cube) c) || ')' FROM events"
+
+# One question, ROUNDS times, after one warm-up: the median and the slowest, in milliseconds.
+time_sql() {
+  { printf '%s\n' "SET jit = off; SET work_mem = '32MB';" '\timing on'; i=0
+    while [ $i -le "$rounds" ]; do printf '%s\n' "$1"; i=$((i + 1)); done; } |
+    $psql 2>&1 | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n "$rounds" | sort -n |
+    awk '{ a[NR] = $1 } END { printf "median %8.1f ms  max %8.1f ms", a[int((NR + 1) / 2)], a[NR] }'
+}
+w="'00000000-0000-0000-0000-0000000000e1'"
+link="'$($psql -At -c "SELECT md5('link7')::uuid")'"
+days="day >= date '2026-11-07' AND day < date '2026-12-07'"
+times="occurred_at >= timestamptz '2026-11-07 00:00:00+00' AND occurred_at < timestamptz '2026-12-07 00:00:00+00'"
+days90="day >= date '2026-09-08' AND day < date '2026-12-07'"
+times90="occurred_at >= timestamptz '2026-09-08 00:00:00+00' AND occurred_at < timestamptz '2026-12-07 00:00:00+00'"
+rollup() { echo "SELECT $1, name, currency, sum(events)::int8, sum(value)::int8 FROM event_rollups_daily WHERE workspace_id = $w AND cube = $2 AND $3 GROUP BY 1, 2, 3;"; }
+scan() { echo "SELECT $1, name, currency, count(*)::int8, coalesce(sum(value_minor), 0)::int8 FROM events WHERE workspace_id = $w AND $2 GROUP BY 1, 2, 3;"; }
+question() {
+  printf '%-52s rollups: %s   raw scan: %s\n' "$1" "$(time_sql "$(rollup "$2" "$3" "$4")")" "$(time_sql "$(scan "$2" "$5")")"
+}
+question "workspace, 30 days" "NULL::text" 63 "$days" "$times"
+question "workspace, 30 days, by link" "link_id::text" 31 "$days" "$times"
+question "workspace, 90 days, by link" "link_id::text" 31 "$days90" "$times90"
+question "one link, 90 days" "NULL::text" 31 "$days90 AND link_id = $link" "$times90 AND link_id = $link"
+question "workspace, 30 days, by country" "country" 55 "$days" "$times"
+question "one campaign, 30 days, by OS" "os" 15 "$days AND utm_campaign = 'campaign-7'" "$times AND utm_campaign = 'campaign-7'"
+question "one campaign and country, 30 days, by OS" "os" 0 "$days AND utm_campaign = 'campaign-7' AND country = 'DE'" "$times AND utm_campaign = 'campaign-7' AND country = 'DE'"
+question "one link's variants, 90 days" "variant" 28 "$days90 AND link_id = $link" "$times90 AND link_id = $link"
+
+# The trigger's cost: 200,000 events inserted in one statement with and without it, each rolled back.
+insert="INSERT INTO events (workspace_id, kind, name, occurred_at, idempotency_key, link_id, country, os, attribution)
+  SELECT $w, 'open', 'open', timestamptz '2026-12-06 12:00:00+00' - make_interval(secs => i % 86400), 'trigger-' || i,
+         md5('link' || i % 500)::uuid, 'DE', 'iOS', 'link_url' FROM generate_series(1, 200000) i;"
+with=$(printf 'BEGIN;\n\\timing on\n%s\n\\timing off\nROLLBACK;\n' "$insert" | $psql 2>&1 | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')
+without=$(printf 'BEGIN;\nALTER TABLE events DISABLE TRIGGER events_rollup;\n\\timing on\n%s\n\\timing off\nROLLBACK;\n' "$insert" | $psql 2>&1 | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')
+echo "INSERT of 200,000 events: $with ms with the rollup trigger, $without ms without"
