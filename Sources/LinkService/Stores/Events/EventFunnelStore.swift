@@ -54,14 +54,17 @@ enum EventFunnelStore {
         workspace: UUID, fromDay: Int, toDay: Int, filter: Filter, groupBy: Dimension?, on connection: Connection
     ) throws -> [Count] {
         let cube = Cube.covering(Set(filter.keys).union(groupBy.map { [$0] } ?? []))
+        // Grouped by the column as stored (a link's uuid hashes faster than its text), printed as text after.
         // Built with hand-numbered binds: the filters vary with the request; only column names are spliced.
         var binds: [any PostgresEncodable] = [workspace, cube.id, fromDay, toDay]
         let conditions = Self.conditions(filter, binds: &binds)
-        let group = groupBy.map { "\($0.column)::text" } ?? "NULL::text"
+        let group = groupBy?.column ?? "NULL::text"
         let sql = """
-            SELECT \(group), name, currency, sum(events)::int8, sum(value)::int8 FROM event_rollups_daily
-            WHERE workspace_id = $1 AND cube = $2 AND day >= date '1970-01-01' + $3::int AND day < date '1970-01-01' + $4::int\(conditions)
-            GROUP BY 1, 2, 3
+            SELECT g::text, name, currency, e, v FROM (
+                SELECT \(group) AS g, name, currency, sum(events)::int8 AS e, sum(value)::int8 AS v FROM event_rollups_daily
+                WHERE workspace_id = $1 AND cube = $2 AND day >= date '1970-01-01' + $3::int AND day < date '1970-01-01' + $4::int\(conditions)
+                GROUP BY 1, 2, 3
+            ) grouped
             """
         return try connection.query(Query(unsafeSQL: sql, binds: binds)).map(Self.count)
     }
@@ -91,12 +94,14 @@ enum EventFunnelStore {
     ) throws -> [Count] {
         var binds: [any PostgresEncodable] = [workspace, fromDay, toDay]
         let conditions = Self.conditions(filter, binds: &binds)
-        let group = groupBy.map { "\($0.column)::text" } ?? "NULL::text"
+        let group = groupBy?.column ?? "NULL::text"
         let sql = """
-            SELECT \(group), name, currency, count(*)::int8, coalesce(sum(value_minor), 0)::int8 FROM events
-            WHERE workspace_id = $1 AND occurred_at >= timestamptz '1970-01-01 00:00:00+00' + make_interval(days => $2::int)
-              AND occurred_at < timestamptz '1970-01-01 00:00:00+00' + make_interval(days => $3::int)\(conditions)
-            GROUP BY 1, 2, 3
+            SELECT g::text, name, currency, e, v FROM (
+                SELECT \(group) AS g, name, currency, count(*)::int8 AS e, coalesce(sum(value_minor), 0)::int8 AS v FROM events
+                WHERE workspace_id = $1 AND occurred_at >= timestamptz '1970-01-01 00:00:00+00' + make_interval(days => $2::int)
+                  AND occurred_at < timestamptz '1970-01-01 00:00:00+00' + make_interval(days => $3::int)\(conditions)
+                GROUP BY 1, 2, 3
+            ) grouped
             """
         return try connection.query(Query(unsafeSQL: sql, binds: binds)).map(Self.count)
     }
