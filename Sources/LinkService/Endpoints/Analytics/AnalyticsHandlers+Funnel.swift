@@ -13,13 +13,11 @@ extension AnalyticsHandlers {
         "Split the funnel by this dimension (`link`, `utm_campaign`, `country`, `os`, `target`, `variant`).")
 
     /// The analytics filters a funnel takes: what events are counted under.
-    static let funnelFilters: [EventFunnelStore.Dimension: AnalyticsCube.Dimension] = [
-        .link: .link, .campaign: .utmCampaign, .country: .country, .os: .os, .target: .target, .variant: .variant,
-    ]
+    static let funnelFilters: Set<AnalyticsCube.Dimension> = [.link, .utmCampaign, .country, .os, .target, .variant]
 
     func funnel(_ request: Request, _ principal: Principal) throws -> Response {
         let asked = try AnalyticsParameters(request, also: [Self.funnelGroupBy])
-        let filter = try Self.funnelFilter(asked, request)
+        let filter = try Self.funnelFilter(asked)
         let parameters = asked.inUTCDays()
         let groupBy = try Self.funnelGroupBy.value(in: request).flatMap(EventFunnelStore.Dimension.init(rawValue:))
         let workspace = principal.workspaceID
@@ -64,9 +62,8 @@ extension AnalyticsHandlers {
     }
 
     /// The events' filter of the request's parameters; a 400 for a filter events are not counted under.
-    static func funnelFilter(_ parameters: AnalyticsParameters, _ request: Request) throws -> EventFunnelStore.Filter {
-        let kept = Set(funnelFilters.values)
-        let refused = parameters.filter.dimensions.subtracting(kept).map(\.rawValue).sorted()
+    static func funnelFilter(_ parameters: AnalyticsParameters) throws -> EventFunnelStore.Filter {
+        let refused = parameters.filter.dimensions.subtracting(funnelFilters).map(\.rawValue).sorted()
         if let first = refused.first {
             throw ServiceError.badRequest(
                 "The \(first) filter is not available for funnels: events are counted by link, utm_campaign, country, os, target and variant."
