@@ -23,7 +23,7 @@ struct StoredEvent: Sendable, Equatable {
     static let columns = """
         e.id, e.workspace_id, e.app_id, e.kind, e.name, e.occurred_at, e.received_at, e.value_minor, e.currency, e.idempotency_key, \
         e.visitor_id, e.url, e.attribution, e.link_id, e.utm_source, e.utm_medium, e.utm_campaign, e.utm_term, e.utm_content, \
-        e.target, e.variant, e.unattributed_reason
+        e.target, e.variant, e.unattributed_reason, e.country, e.os
         """
 
     init(row: Row) throws {
@@ -44,11 +44,13 @@ struct StoredEvent: Sendable, Equatable {
         var attribution = EventAttribution(via: EventAttribution.Via(rawValue: try row.decode(12, as: String.self)) ?? .none)
         (
             attribution.linkID, attribution.utmSource, attribution.utmMedium, attribution.utmCampaign, attribution.utmTerm,
-            attribution.utmContent, attribution.target, attribution.variant, attribution.reason
+            attribution.utmContent, attribution.target, attribution.variant, attribution.reason, attribution.country,
+            attribution.os
         ) = (
             try row.decode(13, as: UUID?.self), try row.decode(14, as: String?.self), try row.decode(15, as: String?.self),
             try row.decode(16, as: String?.self), try row.decode(17, as: String?.self), try row.decode(18, as: String?.self),
-            try row.decode(19, as: String?.self), try row.decode(20, as: String?.self), try row.decode(21, as: String?.self)
+            try row.decode(19, as: String?.self), try row.decode(20, as: String?.self), try row.decode(21, as: String?.self),
+            try row.decode(22, as: String?.self), try row.decode(23, as: String?.self)
         )
         self.attribution = attribution
     }
