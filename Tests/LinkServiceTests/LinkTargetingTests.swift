@@ -107,6 +107,55 @@ struct LinkTargetingTests {
         }
     }
 
+    /// `POST /v1/resolve` takes the context `GET` takes (country, language, visitorId, app, the OS version) and
+    /// answers each targeted URL as `GET` does; a bad context value is a 422 at its member.
+    @Test func batchResolveTakesTheVisitorsContextAsGetDoes() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let targets = """
+                [{"name":"new-ios","conditions":{"platforms":[{"platform":"ios","minVersion":"17.2"}]},"url":"https://www.example.com/new"},
+                 {"name":"austria","conditions":{"countries":["AT"],"apps":["\(fixture.iosApp)"]},"url":"https://www.example.com/at"}]
+                """
+            try Fixture.expect(201, Self.create(fixture, #","slug":"v","targets":"# + targets))
+            try Fixture.expect(201, Self.create(fixture, #","slug":"w","targets":"# + Self.targets))
+            let urls = ["https://\(fixture.host)/v", "https://\(fixture.host)/w"]
+            let contexts: [(query: String, body: String, v: String?, w: String?)] = [
+                ("", "", nil, nil),
+                ("&osVersion=17.4", #","osVersion":"17.4""#, "new-ios", nil),
+                ("&osVersion=17", #","osVersion":"17""#, nil, nil),
+                ("&country=at&app=\(fixture.iosApp)", #","country":"at","app":"\#(fixture.iosApp)""#, "austria", nil),
+                ("&country=AT", #","country":"AT""#, nil, nil),
+                ("&language=de-AT&visitorId=v7", #","language":"de-AT","visitorId":"v7""#, nil, "german"),
+            ]
+            for context in contexts {
+                let batch = try Fixture.expect(
+                    200,
+                    service.request(
+                        "POST", "/v1/resolve", key: fixture.key,
+                        json: #"{"urls":["\#(urls[0])","\#(urls[1])"],"log":false\#(context.body)}"#)
+                ).json
+                let results = try #require(batch["results"]?.arrayValue)
+                for (index, url) in urls.enumerated() {
+                    let one = try Fixture.expect(
+                        200, service.request("GET", "/v1/resolve?url=\(url)&log=false\(context.query)", key: fixture.key)
+                    ).json
+                    #expect(results[index] == one, "\(context.query): \(results[index]) vs \(one)")
+                    #expect(one["target"] == (index == 0 ? context.v : context.w).map(JSONValue.string) ?? .null, "\(context.query) \(one)")
+                }
+                if context.w != nil { #expect(results[1]["variant"]?.stringValue != nil) }
+            }
+            for (member, value) in [
+                ("country", "\"DEU\""), ("osVersion", "\"17.x\""), ("app", "\"nope\""), ("visitorId", "\"\""), ("language", "7"),
+            ] {
+                let refused = try service.request(
+                    "POST", "/v1/resolve", key: fixture.key, json: #"{"urls":["\#(urls[0])"],"\#(member)":\#(value)}"#)
+                let json = try refused.json
+                #expect(refused.status == 422 && json["errors"]?.arrayValue?.first?["pointer"] == .string("/\(member)"), "\(member): \(json)")
+            }
+            #expect(try service.request("GET", "/v1/resolve?url=\(urls[0])&osVersion=17.x", key: fixture.key).status == 400)
+        }
+    }
+
     /// Targets that can never decide, each at its pointer.
     static let refusals: [(targets: String, pointer: String)] = [
         (#"[{"name":"x","conditions":{"countries":["DE","ZZ"]},"url":"https://www.example.com/x"}]"#, "/targets/0/conditions/countries/1"),

@@ -224,7 +224,8 @@ extension APISchemas {
                         .described("Absolute http(s) URLs, each at most \(TextLimit.resolveURL.bytes) bytes of UTF-8.")),
                     .optional("platform", Schema.enumeration(["ios", "android"]).described("Whose apps answer (default ios).")),
                     .optional("log", Schema.boolean.described("Record the lookups as hits for analytics (default true).")),
-                ], closed: true)
+                ] + ResolveVisitorContext.bodyMembers, closed: true
+            ).described("The URLs and, for targeted links, the visitor's context, as `GET /v1/resolve` takes it in its query.")
         ),
         ("DeferredClaim", Schema.object([.required(ClaimFields.token)], closed: true)),
         (

@@ -28,15 +28,14 @@ struct ResolveHandlers: EndpointGroup {
         "log", Schema.enumeration(["true", "false", "1", "0"]), "Record the lookup as a hit for analytics (default true).")
 
     private static let country = QueryParameter(
-        "country", Schema.string(pattern: "^([A-Za-z]{2}|unknown)$"),
-        "The visitor's country (ISO 3166-1 alpha-2) for a targeted link; default: the caller's address's.")
+        "country", Schema.string(pattern: ResolveVisitorContext.countryPattern), ResolveVisitorContext.countryDescription)
     private static let language = QueryParameter(
-        "language", Schema.string(maxLength: 200),
-        "The visitor's languages (an `Accept-Language` value, such as `de-AT,en;q=0.5`) for a targeted link; default: the request's.")
+        "language", Schema.string(maxLength: 200), ResolveVisitorContext.languageDescription)
     private static let visitorID = QueryParameter(
-        "visitorId", Schema.string(minLength: 1, maxLength: 200),
-        "The visitor's stable id: the key of their variant in a targeted link's experiment (the same id keeps the same variant).")
-    private static let app = QueryParameter("app", Schema.uuid, "The app that asks (for targets with an `apps` condition).")
+        "visitorId", Schema.string(minLength: 1, maxLength: 200), ResolveVisitorContext.visitorIDDescription)
+    private static let app = QueryParameter("app", Schema.uuid, ResolveVisitorContext.appDescription)
+    private static let osVersion = QueryParameter(
+        "osVersion", Schema.string(pattern: ResolveVisitorContext.osVersionPattern), ResolveVisitorContext.osVersionDescription)
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.resolve }
 
@@ -45,7 +44,7 @@ struct ResolveHandlers: EndpointGroup {
             Endpoint(
                 .GET, "/v1/resolve", "resolveURL", "What a URL opens: app, rule and typed destination", tag: "Resolve", access: .key(.read),
                 description: Self.publicResolveNote,
-                query: [Self.url, Self.platform, Self.log, Self.country, Self.language, Self.visitorID, Self.app],
+                query: [Self.url, Self.platform, Self.log, Self.country, Self.language, Self.visitorID, Self.app, Self.osVersion],
                 success: .json(200, "ResolveResult")
             ) { request in try resolveOne(request) },
             Endpoint(
@@ -72,24 +71,10 @@ struct ResolveHandlers: EndpointGroup {
         } catch let error as LinkKitError {
             throw ServiceError.badRequest("url is not a valid absolute http(s) URL: \(error.message)")
         }
-        if let targeting = resolved.answer.storedLink?.targeting {
-            var visitor = TargetVisitor(platform: platform == .android ? .android : .ios, device: .mobile)
-            if let country = try Self.country.value(in: request) {
-                visitor.country = ServedTargeting.packed(country)
-            } else if targeting.asksCountry, let code = hits.countries?.country(of: request.remoteAddress) {
-                visitor.country = ServedTargeting.packed(code)
-            }
-            if let language = try Self.language.value(in: request) ?? request.headers["Accept-Language"] {
-                visitor.language = TargetVisitor.firstLanguage(language)
-            }
-            if let app = try Self.app.value(in: request) {
-                guard let id = UUID(uuidString: app) else { throw ServiceError.badRequest("app must be an app id (a UUID).") }
-                visitor.app = id
-            }
-            if targeting.asksUTM { visitor.campaign = Hit.Campaign.of(query: resolved.answer.parsed.query, link: nil) }
-            let key = try Self.visitorID.value(in: request)
-            resolved = resolver.targeted(resolved, slot: targeting.slot(targeting.choose(visitor, key: key.map { $0[...] })))
-        }
+        let context = try ResolveVisitorContext(
+            country: Self.country.value(in: request), language: Self.language.value(in: request),
+            visitorID: Self.visitorID.value(in: request), app: Self.app.value(in: request), osVersion: Self.osVersion.value(in: request))
+        resolved = targeted(resolved, context, platform: platform, request: request)
         if log { record(resolved.answer, request, workspace: workspace) }
         return .json(resolved.json)
     }
@@ -101,6 +86,7 @@ struct ResolveHandlers: EndpointGroup {
         let urls = body.strings("urls", required: true, maxCount: Self.batchLimit, limit: .resolveURL) ?? []
         let platformName = body.string("platform")
         let log = body.bool("log") ?? true
+        let context = ResolveVisitorContext(body: &body)
         body.finish()
         let platform: AppPlatform
         do { platform = try Self.platform(platformName) } catch {
@@ -110,7 +96,8 @@ struct ResolveHandlers: EndpointGroup {
         answers.reserveCapacity(urls.count)
         for (index, url) in urls.enumerated() {
             do {
-                answers.append(try resolver.resolve(url, platform: platform, workspace: workspace))
+                let resolved = try resolver.resolve(url, platform: platform, workspace: workspace)
+                answers.append(targeted(resolved, context, platform: platform, request: request))
             } catch let error as LinkKitError {
                 errors.add("/urls/\(index)", "Not a valid absolute http(s) URL: \(error.message)")
             }
@@ -125,6 +112,16 @@ struct ResolveHandlers: EndpointGroup {
         }
         out.append(literal: "]}")
         return .json(out)
+    }
+
+    /// `resolved` as the visitor of `context` gets it, when its stored link is targeted; otherwise as it is.
+    private func targeted(
+        _ resolved: ResolveCache.CachedAnswer, _ context: ResolveVisitorContext, platform: AppPlatform, request: Request
+    ) -> ResolveCache.CachedAnswer {
+        guard let targeting = resolved.answer.storedLink?.targeting else { return resolved }
+        let visitor = context.visitor(
+            for: targeting, platform: platform, request: request, countries: hits.countries, query: resolved.answer.parsed.query)
+        return resolver.targeted(resolved, slot: targeting.slot(targeting.choose(visitor, key: context.visitorID.map { $0[...] })))
     }
 
     private func record(_ answer: Resolver.Answer, _ request: Request, workspace: UUID?) {
