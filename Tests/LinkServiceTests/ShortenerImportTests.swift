@@ -107,4 +107,36 @@ struct ShortenerImportTests {
             #expect(try Self.slugs(fixture) == ["app"])
         }
     }
+
+    /// Dub's A/B test (`testVariants`, URLs with percentages) becomes the link's own variants, weighing the
+    /// percentages, after the device and country targets as Dub applies it; a completed test leaves no split, and what
+    /// is no split is refused at the column.
+    @Test func aDubExportKeepsItsABTest() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let file = """
+                shortLink,url,testVariants,testStartedAt,testCompletedAt,ios
+                https://links.example.com/ab,https://www.example.com/a,"[{""url"":""https://www.example.com/a"",""percentage"":70},{""url"":""https://www.example.com/b"",""percentage"":30}]",2024-05-01T00:00:00.000Z,2099-01-01T00:00:00.000Z,https://apps.apple.com/app/id1234567890
+                https://links.example.com/done,https://www.example.com/b,"[{""url"":""https://www.example.com/a"",""percentage"":50},{""url"":""https://www.example.com/b"",""percentage"":50}]",2024-05-01T00:00:00.000Z,2024-06-01T00:00:00.000Z,
+                https://links.example.com/one,https://www.example.com/a,"[{""url"":""https://www.example.com/a"",""percentage"":100}]",,,
+                https://links.example.com/text,https://www.example.com/a,fifty-fifty,,,
+                https://links.example.com/loop,https://www.example.com/a,"[{""url"":""https://www.example.com/a"",""percentage"":50},{""url"":""https://links.example.com/loop"",""percentage"":50}]",,,
+                """
+            let report = try Self.importFile(fixture, "format=dub", file)
+            #expect(report["created"] == .number("2") && report["refused"] == .number("3"), "\(report)")
+            let results = try #require(report["results"]?.arrayValue)
+            let variants = try #require(results[0]["link"]?["variants"]?.arrayValue, "\(results[0])")
+            #expect(variants.compactMap { $0["name"]?.stringValue } == ["A", "B"])
+            #expect(variants.map { $0["weight"] } == [.number("70"), .number("30")])
+            #expect(variants[1]["url"] == .string("https://www.example.com/b"))
+            #expect(results[0]["link"]?["targets"]?.arrayValue?.first?["name"] == .string("ios"))
+            // Completed: everyone goes to the link's URL.
+            #expect(results[1]["status"] == .string("created") && results[1]["link"]?["variants"] == nil, "\(results[1])")
+            for index in 2...4 { #expect(Self.problemColumns(results[index]) == ["testVariants"], "\(results[index])") }
+            #expect(try Self.slugs(fixture) == ["ab", "done"])
+            // The split serves: a visitor's cookie keeps one of the two URLs.
+            let click = try service.request("GET", "/ab", headers: [("Host", fixture.host), ("User-Agent", ClickTests.pixel)])
+            #expect(["https://www.example.com/a", "https://www.example.com/b"].contains(click.headers["Location"] ?? ""), "\(click.headers)")
+        }
+    }
 }

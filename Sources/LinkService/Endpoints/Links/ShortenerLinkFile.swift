@@ -15,7 +15,7 @@ enum ShortenerLinkFile {
         case shortLink, customShortLinks, domain, slug, url, name, tags, createdAt, archived, expiresAt
         case previewTitle, previewDescription, previewImage
         case utmSource, utmMedium, utmCampaign, utmTerm, utmContent
-        case geo, ios, android
+        case geo, ios, android, testVariants, testCompletedAt
     }
 
     /// The header names of each field a format has, normalised (`normalised(_:)`), the first one the name a
@@ -42,6 +42,7 @@ enum ShortenerLinkFile {
                 (.tags, ["tags", "tagnames"]), (.createdAt, ["createdat"]), (.archived, ["archived"]), (.expiresAt, ["expiresat"]),
                 (.utmSource, ["utmsource"]), (.utmMedium, ["utmmedium"]), (.utmCampaign, ["utmcampaign"]), (.utmTerm, ["utmterm"]),
                 (.utmContent, ["utmcontent"]), (.ios, ["ios"]), (.android, ["android"]), (.geo, ["geo"]),
+                (.testVariants, ["testvariants"]), (.testCompletedAt, ["testcompletedat"]),
             ]
         }
     }
@@ -205,7 +206,37 @@ enum ShortenerLinkFile {
             }
         }
         if !targets.isEmpty { values.append(("/targets", .array(targets))) }
+        if let text = cell[.testVariants] {
+            let completed = cell[.testCompletedAt].flatMap { RFC3339.date(zoneWithColon($0), lenient: true) }.map { $0 <= now } ?? false
+            if let variants = Self.variants(text) {
+                // A test Dub completed sends everyone to the link's URL (its winner): no split is left to import.
+                if !completed {
+                    pointers.append((column(.testVariants), "/variants"))
+                    values.append(("/variants", .array(variants)))
+                }
+            } else {
+                problems.append(
+                    (
+                        column(.testVariants),
+                        "testVariants must be a JSON array of URLs and percentages, such as [{\"url\":\"https://example.com/a\",\"percentage\":50},…]."
+                    ))
+            }
+        }
         return Read(body: problems.isEmpty ? LinkColumns.body(values) : nil, problems: problems, columns: LinkColumns(columns: pointers))
+    }
+
+    /// Dub's A/B test (`testVariants`: `[{"url", "percentage"}]`, in order) as linkd's variants of the link itself
+    /// (Dub splits the visitors no device or country target takes, as linkd's link-level variants do): named `A`,
+    /// `B`… in order, each weighing its percentage. Nil when the text is not such an array.
+    static func variants(_ text: String) -> [JSONValue]? {
+        guard case .array(let items)? = try? JSONValue.parse(text) else { return nil }
+        var variants: [JSONValue] = []
+        for (index, item) in items.enumerated() {
+            guard let url = item["url"]?.stringValue, case .number(let percentage)? = item["percentage"], index < 26 else { return nil }
+            let name = String(UnicodeScalar(UInt8(ascii: "A") + UInt8(index)))
+            variants.append(.object(["name": .string(name), "weight": .number(percentage), "url": .string(url)]))
+        }
+        return variants
     }
 
     /// `2024-03-01T09:30:00+0000` (Bitly's form) → `2024-03-01T09:30:00+00:00`; other texts as they are.
