@@ -51,6 +51,9 @@ struct KotlinRouterSource: RouterEmitter {
             "    @JvmField val claimDomains: List<String> = "
             + (table.claimDomains.isEmpty ? "emptyList()" : "listOf(" + table.claimDomains.map(quote).joined(separator: ", ") + ")")
             + "\n\n"
+        out += "    /** This app's id and platform, as `LinkResolveClient` names them to linkd. */\n"
+        out += "    const val appID = \(quote(table.appID))\n"
+        out += "    const val platform = \(quote(table.platform.rawValue))\n\n"
         out += "    private val table = "
         return out
     }

@@ -28,18 +28,19 @@ public enum RouterLanguage: String, Sendable, CaseIterable {
         case .swift:
             Form(
                 dialect: .swift,
-                runtime: [SwiftRouterRuntime.text, SwiftLinkInbox.text, SwiftDeferredClaim.text, SwiftLinkEvents.text]
+                runtime: [SwiftRouterRuntime.text, SwiftLinkInbox.text, SwiftDeferredClaim.text, SwiftLinkEvents.text, SwiftLinkResolve.text]
                     .joined(separator: "\n\n"),
                 tableIndent: "    ", tableEnd: "\n}\n\n", scalarTypes: ("Int", "String", "UUID", "Bool"))
         case .kotlin:
             Form(
                 dialect: .kotlin,
-                runtime: [KotlinRouterRuntime.text, KotlinLinkInbox.text, KotlinLinkEvents.text].joined(separator: "\n\n"),
+                runtime: [KotlinRouterRuntime.text, KotlinLinkInbox.text, KotlinLinkEvents.text, KotlinLinkResolve.text].joined(separator: "\n\n"),
                 tableIndent: "    ", tableEnd: "\n\n", scalarTypes: ("Long", "String", "java.util.UUID", "Boolean"))
         case .typescript:
             Form(
                 dialect: .typescript,
-                runtime: [TypeScriptRouterRuntime.text, TypeScriptLinkInbox.text, TypeScriptLinkEvents.text].joined(separator: "\n\n"),
+                runtime: [TypeScriptRouterRuntime.text, TypeScriptLinkInbox.text, TypeScriptLinkEvents.text, TypeScriptLinkResolve.text]
+                    .joined(separator: "\n\n"),
                 tableIndent: "", tableEnd: ";\n\n", scalarTypes: ("number", "string", "string", "boolean"))
         }
     }

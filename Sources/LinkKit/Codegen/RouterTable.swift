@@ -18,14 +18,18 @@ public struct RouterTable: Sendable {
     /// The app's domains whose iOS landing pages put the claim link on the pasteboard (`deferredClipboard`): the
     /// only ones whose claim links the app's `LinkDeferredClaim` reads (docs/LANDING.md).
     public let claimDomains: [String]
+    /// The slugs of each domain's targeted links (targets or variants), by hostname: the router hands them to
+    /// resolve (`needsResolve`) rather than decide them from the rules alone (docs/CODEGEN.md, "Targeted links").
+    public let targetedLinks: [String: [String]]
 
     /// - Parameters:
     ///   - domains: the domains whose rules name the app, the scheme's domain among them; and exact domains a
     ///     wildcard of them governs (they take precedence on their host, so the router must know them).
     ///   - claimDomains: the hostnames of `domains` that opted in to pasteboard claims.
+    ///   - targetedLinks: the slugs of the targeted links of `domains`, by hostname.
     public init(
         appID: String, platform: AppPlatform, scheme: String?, destinations: [DestinationType],
-        domains: [Domain], schemeDomain: Int?, claimDomains: [String] = []
+        domains: [Domain], schemeDomain: Int?, claimDomains: [String] = [], targetedLinks: [String: [String]] = [:]
     ) {
         self.appID = appID
         self.platform = platform
@@ -34,6 +38,7 @@ public struct RouterTable: Sendable {
         self.domains = domains
         self.schemeDomain = schemeDomain
         self.claimDomains = claimDomains.sorted()
+        self.targetedLinks = targetedLinks.mapValues { $0.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
     }
 
     /// The table as one value, every field by its name and the defaults left out:
@@ -47,17 +52,20 @@ public struct RouterTable: Sendable {
                 "scheme": scheme.map(CodeValue.string),
                 "schemeDomain": schemeHost.map(CodeValue.string),
                 "specs": .listed(destinations.map(Self.specValue), lines: true),
-                "domains": .listed(domains.map { Self.domainValue($0, appID: appID, platform: platform) }, lines: true),
+                "domains": .listed(
+                    domains.map { Self.domainValue($0, appID: appID, platform: platform, targeted: targetedLinks[$0.hostname] ?? []) },
+                    lines: true),
             ])
     }
 
-    /// `Domain(host:, decides:, apps:, app:, entries:)`: the apps the domain lists (`apps`, in the order a tie goes
+    /// `Domain(host:, decides:, apps:, app:, entries:, targeted:)`: the apps the domain lists (`apps`, in the order a tie goes
     /// to the first), this app among them (`app`, left out when the domain names it not), and the entries in the
     /// order they decide: each `Entry(apps:, rules:)` a run of consecutive rules for the same apps, as the AASA
     /// file's `details` (an earlier entry wins over a later one among apps). `decides` says whose semantics decide:
     /// `.ios` (the AASA file, `RuleMatcher`), `.android` (the manifest alone) or `.androidDynamicRules` (the
     /// manifest and the dynamic rules, `AndroidAppLinks.decide`); for Android, an app's rules in their positions.
-    private static func domainValue(_ domain: Domain, appID: String, platform: AppPlatform) -> CodeValue {
+    /// `targeted`: the slugs of the domain's targeted links, left out when none.
+    private static func domainValue(_ domain: Domain, appID: String, platform: AppPlatform, targeted: [String]) -> CodeValue {
         let compiled = domain.compiled
         let linkRules = compiled.rules
         let variables = RuleMatcher.variables(compiled.settings.substitutionVariables)
@@ -105,6 +113,7 @@ public struct RouterTable: Sendable {
                     entries.map { entry in
                         .record("Entry", ["apps": .list(entry.apps.map { .string(names[$0]) }), "rules": .lines(entry.rules)])
                     }, lines: true),
+                "targeted": .listed(targeted.map(CodeValue.string)),
             ])
     }
 

@@ -38,7 +38,10 @@ struct SwiftRouterSource: RouterEmitter {
         out += "public enum LinkRouter {\n    /// The ETag of the rules this file was generated from.\n"
         out += "    public static let etag = \(quote(etag))\n"
         out += "    /// The domains whose iOS landing pages put the claim link on the pasteboard (`LinkDeferredClaim`).\n"
-        out += "    public static let claimDomains: [String] = [" + table.claimDomains.map(quote).joined(separator: ", ") + "]\n}\n\n"
+        out += "    public static let claimDomains: [String] = [" + table.claimDomains.map(quote).joined(separator: ", ") + "]\n"
+        out += "    /// This app's id and platform, as `LinkResolveClient` names them to linkd.\n"
+        out += "    public static let appID = \(quote(table.appID))\n"
+        out += "    public static let platform = \(quote(table.platform.rawValue))\n}\n\n"
         out += "extension LinkRouter {\n    static let table = "
         return out
     }

@@ -18,7 +18,9 @@ struct TypeScriptRouterSource: RouterEmitter {
         }
         out += "  | { error: { code: string; param?: string; detail: string } };\n\n"
         out += "const ETAG = \(quote(etag));\n"
-        out += "const CLAIM_DOMAINS: readonly string[] = [" + table.claimDomains.map(quote).joined(separator: ", ") + "];\n\n"
+        out += "const CLAIM_DOMAINS: readonly string[] = [" + table.claimDomains.map(quote).joined(separator: ", ") + "];\n"
+        out += "const APP_ID = \(quote(table.appID));\n"
+        out += "const PLATFORM = \(quote(table.platform.rawValue));\n\n"
         out += "const linkTable: LinkTable = "
         return out
     }

@@ -89,6 +89,20 @@ struct CodegenWorkspace {
         try put("shop.example.org", #"[{"apps":["$B"],"path":"/w/*","destination":{"type":"home"}}]"#)
     }
 
+    /// The targeted links' URLs (`addTargetedLinks`): a target with a split, and a split of the link's own.
+    static let targetedURLs = ["https://links.example.com/spring", "widgets://spring", "https://links.example.com/sale"]
+
+    /// Two targeted links on `links.example.com`, to the app: `spring` (visitors from Germany see widget 2, split
+    /// between widgets 3 and 4; the others widget 1) and `sale` (widget 5 or 6).
+    func addTargetedLinks() throws {
+        func widget(_ id: Int) -> String { #""app":"\#(app)","destination":{"type":"widgetDetail","params":{"id":\#(id)}}"# }
+        let links = [
+            #"{"domain":"links.example.com","slug":"spring",\#(widget(1)),"targets":[{"name":"germany","conditions":{"countries":["DE"]},\#(widget(2)),"variants":[{"name":"a","weight":50,\#(widget(3))},{"name":"b","weight":50,\#(widget(4))}]}]}"#,
+            #"{"domain":"links.example.com","slug":"sale",\#(widget(5)),"variants":[{"name":"a","weight":1,\#(widget(5))},{"name":"b","weight":1,\#(widget(6))}]}"#,
+        ]
+        for link in links { try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: key, json: link)) }
+    }
+
     private func put(_ host: String, _ rules: String) throws {
         let body = #"{"rules":"# + rules.replacingOccurrences(of: "$A", with: app).replacingOccurrences(of: "$B", with: other) + "}"
         try Fixture.expect(200, service.request("PUT", "/v1/domains/\(host)/rules", key: key, json: body))
@@ -100,7 +114,7 @@ struct CodegenWorkspace {
     }
 
     /// What the app's router must answer for each URL, from resolve (batches of 1,000): the destination's JSON
-    /// text, or "null" when the app opens nothing. A custom-scheme URL is asked as it is, in any spelling, for the
+    /// text, "resolve" for a targeted link (the router hands it to resolve), or "null" when the app opens nothing. A custom-scheme URL is asked as it is, in any spelling, for the
     /// app's platform: resolve hands it to that platform's app of the scheme, as the phone does.
     func expected(_ urls: [String]) throws -> [String] {
         var answers: [String] = []
@@ -113,7 +127,8 @@ struct CodegenWorkspace {
                 let opens =
                     result["outcome"]?.stringValue.map { ["open_app", "invalid_param"].contains($0) } == true
                     && result["app"]?["id"]?.stringValue == app
-                answers.append(opens ? (result["destination"]?.serialized ?? "null") : "null")
+                // A targeted link is resolve's to answer: the router hands it over (`decide`).
+                answers.append(opens ? (result["targeted"] == .bool(true) ? "resolve" : result["destination"]?.serialized ?? "null") : "null")
             }
         }
         return answers

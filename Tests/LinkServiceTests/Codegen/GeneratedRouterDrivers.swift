@@ -12,7 +12,10 @@
 ///   how many milliseconds, then how two parameterless destinations print;
 /// - `claim`: reads the server's base URL, a claim link or install referrer, and a record key; prints the token
 ///   found, what a ready inbox hands out after the claim, what a second claim gives, and the token a claim link
-///   on a domain that did not opt in gives.
+///   on a domain that did not opt in gives;
+/// - `resolve`: reads the server's base URL, a key and targeted links (one a line); prints what the resolve client
+///   answers for each for the visitor `v1` from Germany, speaking German, on OS 17.4, then what it answers for the
+///   first when linkd cannot be reached. (In `route`, a URL `decide` hands to resolve prints `resolve`.)
 extension GeneratedRouterTests {
     static let extrasCount = 8
 
@@ -192,8 +195,24 @@ extension GeneratedRouterTests {
             await delegate.userNotificationCenter(.current(), didReceive: response)
             print(delegate.opened.count)
             #endif
+        case "resolve":
+            let server = URL(string: readLine()!)!
+            let key = readLine()!
+            let visitor = LinkResolveClient.Visitor(visitorID: "v1", country: "DE", language: "de", osVersion: "17.4")
+            let client = LinkResolveClient(server: server, key: key, session: URLSession(configuration: .ephemeral))
+            var urls: [String] = []
+            while let url = readLine() {
+                urls.append(url)
+                print(await client.resolve(url, visitor: visitor)?.json ?? "null")
+            }
+            let offline = LinkResolveClient(server: URL(string: "http://127.0.0.1:1")!, key: key, session: URLSession(configuration: .ephemeral))
+            print(await offline.resolve(urls[0], visitor: visitor)?.json ?? "null")
         default:
             while let line = readLine() {
+                if case .needsResolve(let url)? = LinkRouter.decide(line) {
+                    print(url == line && LinkRouter.route(line) == nil ? "resolve" : "needsResolve disagrees: " + url)
+                    continue
+                }
                 let destination = LinkRouter.route(line)
                 if let destination, LinkDestination(resolveJSON: "{\"destination\":" + destination.json + "}") != destination {
                     print("decoder disagrees: " + destination.json)
@@ -208,7 +227,7 @@ extension GeneratedRouterTests {
 
     /// The TypeScript driver, as the Swift one.
     static let typescriptMain = #"""
-        import { LinkRouter, LinkDestination, LinkInbox, LinkDeferredClaim, toJSON, decodeDestination, requiresSignIn } from "./links";
+        import { LinkRouter, LinkDestination, LinkInbox, LinkDeferredClaim, LinkResolveClient, toJSON, decodeDestination, requiresSignIn } from "./links";
         declare const process: { argv: string[]; stdout: { write(text: string): void } };
         declare function require(name: string): { readFileSync(fd: number, encoding: string): string };
         const widget = (n: number) => "https://links.example.com/widget/" + n;
@@ -275,8 +294,22 @@ extension GeneratedRouterTests {
                 const again = await claim.claim(token ?? "");
                 lines.push(again ? toJSON(again) : "none");
                 lines.push(LinkDeferredClaim.tokenFromClaimLink("https://other.example.net/_linkd/claim/" + (token ?? "")) ?? "none");
+            } else if (process.argv[2] === "resolve") {
+                const visitor = { visitorId: "v1", country: "DE", language: "de", osVersion: "17.4" };
+                const client = new LinkResolveClient(input[0], input[1]);
+                for (const url of input.slice(2)) {
+                    const destination = await client.resolve(url, visitor);
+                    lines.push(destination ? toJSON(destination) : "null");
+                }
+                const offline = await new LinkResolveClient("http://127.0.0.1:1", input[1]).resolve(input[2], visitor);
+                lines.push(offline ? toJSON(offline) : "null");
             } else {
                 for (const line of input) {
+                    const decided = LinkRouter.decide(line);
+                    if (decided && "needsResolve" in decided) {
+                        lines.push(decided.needsResolve === line && LinkRouter.route(line) === null ? "resolve" : "needsResolve disagrees: " + decided.needsResolve);
+                        continue;
+                    }
                     const destination = LinkRouter.route(line);
                     const back = destination && decodeDestination("{\"destination\":" + toJSON(destination) + "}");
                     if (destination && (!back || toJSON(back) !== toJSON(destination))) lines.push("decoder disagrees: " + toJSON(destination));
@@ -504,7 +537,18 @@ extension GeneratedRouterTests {
                     out.append(claim.claim(token ?: "")?.toJSON() ?: "none").append('\n')
                     out.append(LinkDeferredClaim.tokenFromClaimLink("https://other.example.net/_linkd/claim/" + (token ?: "")) ?: "none").append('\n')
                 }
+                "resolve" -> {
+                    val visitor = LinkResolveClient.Visitor("v1", "DE", "de", "17.4")
+                    val client = LinkResolveClient(input[0], input[1])
+                    for (url in input.drop(2)) out.append(client.resolve(url, visitor)?.toJSON() ?: "null").append('\n')
+                    out.append(LinkResolveClient("http://127.0.0.1:1", input[1]).resolve(input[2], visitor)?.toJSON() ?: "null").append('\n')
+                }
                 else -> for (url in input) {
+                    val decided = LinkRouter.decide(url)
+                    if (decided is LinkRoute.NeedsResolve) {
+                        out.append(if (decided.url == url && LinkRouter.route(url) == null) "resolve" else "needsResolve disagrees: " + decided.url).append('\n')
+                        continue
+                    }
                     val destination = LinkRouter.route(url)
                     if (destination != null && LinkDestination.fromResolveJSON("{\"destination\":" + destination.toJSON() + "}") != destination) {
                         out.append("decoder disagrees: " + destination.toJSON()).append('\n')

@@ -227,6 +227,7 @@ import TestSupport
     ) throws {
         try TestService.with { service in
             let workspace = try CodegenWorkspace(service, platform: platform)
+            try workspace.addTargetedLinks()
             // An Android app's Kotlin is in its package by default; an iOS app's where asked (a keyword part quoted).
             let query = language == "kotlin" && platform == "ios" ? "?package=com.example.ios.fun" : ""
             let source = try workspace.codegen(language + query)
@@ -254,11 +255,15 @@ import TestSupport
             #expect(
                 disagreements.isEmpty,
                 "\(disagreements.count) of \(urls.count) URLs disagree:\n\(disagreements.prefix(20).joined(separator: "\n"))")
-            // The fixtures' own answers are resolve's.
+            // The fixtures' own answers are resolve's; targeted links are handed to it.
             for (index, fixture) in listed.enumerated() {
-                #expect(
-                    (fixture["destination"].map { $0 == .null ? "null" : $0.serialized } ?? "absent") == resolved[index],
-                    "\(fixtureURLs[index])")
+                let answer =
+                    fixture["needsResolve"] == .bool(true) ? "resolve" : fixture["destination"].map { $0 == .null ? "null" : $0.serialized } ?? "absent"
+                #expect(answer == resolved[index], "\(fixtureURLs[index])")
+            }
+            // The targeted links are fixtures, and the router hands them to resolve rather than decide them offline.
+            for url in CodegenWorkspace.targetedURLs {
+                #expect(urls.firstIndex(of: url).map { routed[$0] } == "resolve", "\(url)")
             }
             // Byte for byte, the issue's example (resolve's bytes are its JSON writer's).
             let direct = try Fixture.expect(
@@ -293,6 +298,7 @@ import TestSupport
             try buildsAgreeWithTheServer(workspace, fixtures["builds"]!.arrayValue!, run)
             try inboxAgreesWithTheModel(run)
             try claimRoundTrip(workspace, platform: platform, run)
+            try resolveRoundTrip(workspace, run)
             if language == "kotlin" { try androidGlue(workspace, platform: platform, run) }
         }
     }
@@ -440,6 +446,29 @@ import TestSupport
         // The token was claimed by the client: linkd answers no more.
         let again = try workspace.service.request("POST", "/v1/deferred/claim", json: #"{"token":"\#(token)"}"#)
         #expect(again.status == 410)
+    }
+
+    /// The targeted links resolved by the generated client against a real linkd, with the visitor's context: what
+    /// `GET /v1/resolve` answers that visitor; and the explicit error destination when linkd cannot be reached.
+    static func resolveRoundTrip(_ workspace: CodegenWorkspace, _ run: (String, String) throws -> [String]) throws {
+        let urls = CodegenWorkspace.targetedURLs
+        let resolved = try run("resolve", "http://127.0.0.1:\(workspace.service.port)\n\(workspace.key)\n" + urls.joined(separator: "\n") + "\n")
+        var expected: [String] = []
+        for url in urls {
+            let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let answer = try Fixture.expect(
+                200,
+                workspace.service.request(
+                    "GET",
+                    "/v1/resolve?url=\(encoded)&platform=\(workspace.platform)&app=\(workspace.app)&visitorId=v1&country=DE&language=de&osVersion=17.4&log=false",
+                    key: workspace.key)
+            ).json
+            expected.append(answer["destination"]?.serialized ?? "null")
+        }
+        // Visitors from Germany get the target's split (widget 3 or 4), in the scheme as at the domain; `sale` a variant.
+        #expect(["3", "4"].contains { expected[0] == #"{"type":"widgetDetail","params":{"id":\#($0)}}"# }, "\(expected)")
+        #expect(expected[1] == expected[0] && expected[2] != "null")
+        #expect(resolved == expected + [#"{"error":{"code":"resolve_unavailable","detail":"linkd could not be reached."}}"#])
     }
 
     /// Variations of the fixture URLs: case flips, added slashes, segments and query items, encoded letters,

@@ -28,7 +28,9 @@
     /** A run of consecutive rules for the same apps (an AASA `details` entry): earlier entries decide first. */
     private class Entry(val apps: List<String>, val rules: List<Rule>)
 
-    private class Domain(val host: String, decides: Decides, apps: List<String>, app: String? = null, entries: List<Entry> = emptyList()) {
+    private class Domain(val host: String, decides: Decides, apps: List<String>, app: String? = null, entries: List<Entry> = emptyList(), targeted: List<String> = emptyList()) {
+        /** The slugs of the domain's targeted links: only resolve answers them. */
+        val targeted: Set<String> = targeted.toHashSet()
         /** The domain's rules in entry order. */
         val rules: List<Rule> = entries.flatMap { it.rules }
         /** Per listed app, its rules as entry and rule numbers alternately, in entry order (numbered with every domain's by `Table`). */
@@ -639,8 +641,21 @@
     /** What `uri` opens in this app: `route` of its text (an Android `Uri`'s `toString()` is the same text). */
     @JvmStatic fun route(uri: java.net.URI): LinkDestination? = route(uri.toString())
 
-    /** What `url` opens in this app: resolve's decision; null when the app opens nothing or its rule names no destination. */
-    @JvmStatic fun route(url: String): LinkDestination? {
+    /**
+     * What `url` opens in this app: resolve's decision; null when the app opens nothing, its rule names no destination,
+     * or it is a targeted link ([decide] says so: only linkd's resolve, with the visitor's context, answers it).
+     */
+    @JvmStatic fun route(url: String): LinkDestination? = (decide(url) as? LinkRoute.Open)?.destination
+
+    /** What the app does with `uri`: [decide] of its text. */
+    @JvmStatic fun decide(uri: java.net.URI): LinkRoute? = decide(uri.toString())
+
+    /**
+     * What the app does with `url`: open a destination decided here, as resolve decides it; or, for a targeted link
+     * (its destination depends on the visitor: targets or an experiment), ask linkd ([LinkRoute.NeedsResolve], which
+     * [LinkResolveClient.resolve] does with the visitor's context). Null when the app opens nothing.
+     */
+    @JvmStatic fun decide(url: String): LinkRoute? {
         val parsed = parseURL(url) ?: return null
         val path = parsed.path
         val index: Int
@@ -655,6 +670,10 @@
         }
         val domain = table.domains[index]
         if (domain.app < 0) return null
+        // A stored link's slug is its path after `/`, as linkd reads it.
+        if (domain.targeted.isNotEmpty() && path.isNotEmpty() && path[0] == 0x2F && text(path.subList(1, path.size)) in domain.targeted) {
+            return LinkRoute.NeedsResolve(url)
+        }
         val rules = compiled
         val subject = Subject(path, parsed.query ?: emptyList(), parsed.fragment ?: emptyList())
         val android = if (domain.android > 0) AndroidURL(path, parsed.query ?: emptyList(), parsed.fragment ?: emptyList()) else null
@@ -681,7 +700,7 @@
         val chosen = winner
         if (chosen == null || chosen.first != domain.app) return null
         val capture = table.rules[chosen.third].capture ?: return null
-        return destinationOf(capture, subject, formOf(table.rules[chosen.third].slot))
+        return LinkRoute.Open(destinationOf(capture, subject, formOf(table.rules[chosen.third].slot)))
     }
 
     private fun quoted(value: String): String {
@@ -780,6 +799,14 @@
     private class JSONNumber(val text: String)
 
     /** Reads a resolve answer (or its `destination` member alone) into a destination; null when it has none. */
+    /** Whether a resolve answer says this app opens the URL (`open_app` or `invalid_param`, by this app). */
+    internal fun opensThisApp(json: String): Boolean {
+        val node = try { JSONReader(json).value() } catch (e: Exception) { return false }
+        if (node !is Map<*, *>) return false
+        val app = node["app"] as? Map<*, *> ?: return false
+        return (node["outcome"] == "open_app" || node["outcome"] == "invalid_param") && app["id"] == appID
+    }
+
     internal fun decode(json: String): LinkDestination? {
         var node: Any? = try { JSONReader(json).let { reader -> reader.value().also { reader.space(); if (reader.i != json.length) throw IllegalArgumentException() } } } catch (e: Exception) { return null }
         if (node is Map<*, *> && node.containsKey("destination")) node = node["destination"]

@@ -9,6 +9,14 @@ public struct LinkURLs: Hashable, Sendable {
 /// Why `LinkRouter.buildResult` gives no URL: the parameter at fault, with the reason in `POST /v1/links/build`'s words
 /// for a value the server refuses; or no parameter when no rule of the primary domain prints the destination and
 /// routes back to it.
+/// What the app does with a URL (`LinkRouter.decide`): open a destination decided on the phone, or ask linkd's
+/// resolve, because the URL is a targeted link whose destination depends on the visitor.
+public enum LinkRoute: Hashable, Sendable {
+    case open(LinkDestination)
+    /// A targeted link: resolve it with the visitor's context (`LinkResolveClient`), never from the rules alone.
+    case needsResolve(url: String)
+}
+
 public struct LinkBuildError: Error, Equatable, Sendable {
     public let param: String?
     public let detail: String
@@ -129,8 +137,20 @@ extension LinkRouter {
     public static func route(_ url: URL) -> LinkDestination? { route(url.absoluteString) }
 
     /// What `url` opens in this app: resolve's decision for it, nil when the app does not open it (another app
-    /// or the browser does) or its rule names no destination.
+    /// or the browser does), its rule names no destination, or it is a targeted link (`decide(_:)` says so: only
+    /// linkd's resolve, with the visitor's context, can answer it).
     public static func route(_ url: String) -> LinkDestination? {
+        if case .open(let destination)? = decide(url) { return destination }
+        return nil
+    }
+
+    /// What the app does with `url` (a `URL`): `decide(_:)` of its text.
+    public static func decide(_ url: URL) -> LinkRoute? { decide(url.absoluteString) }
+
+    /// What the app does with `url`: open a destination decided here, as resolve decides it; or, for a targeted
+    /// link (its destination depends on the visitor: targets or an experiment), ask linkd (`needsResolve`, which
+    /// `LinkResolveClient.resolve` does with the visitor's context). nil when the app opens nothing.
+    public static func decide(_ url: String) -> LinkRoute? {
         guard let parsed = URLParts(url) else { return nil }
         let compiled = Compiled.shared
         let domainIndex: Int
@@ -144,6 +164,11 @@ extension LinkRouter {
         }
         let domain = compiled.domains[domainIndex]
         guard domain.app >= 0 else { return nil }
+        // A stored link's slug is its path after `/`, as linkd reads it.
+        let targeted = table.domains[domainIndex].targeted
+        if !targeted.isEmpty, parsed.path.first == 0x2F, targeted.contains(String(decoding: parsed.path.dropFirst(), as: UTF8.self)) {
+            return .needsResolve(url: url)
+        }
         var subject = Subject(path: parsed.path, query: parsed.query ?? [], fragment: parsed.fragment ?? [])
         // An Android app's domains decide as Android does (only an Android app's file carries that matcher).
         let android = domain.android > 0 ? androidMatcher(path: parsed.path, query: parsed.query ?? [], fragment: parsed.fragment ?? []) : nil
@@ -164,7 +189,7 @@ extension LinkRouter {
                 if other.entry < found.entry || (other.entry == found.entry && domain.firstApp[group] < domain.app) { return nil }
             }
         }
-        return compiled.captures[found.rule]?.destination(&subject)
+        return compiled.captures[found.rule]?.destination(&subject).map(LinkRoute.open)
     }
 
     /// The domain governing `host`: exact, the wildcard served there, else the longest wildcard above it.
@@ -324,8 +349,11 @@ extension LinkRouter {
         let android: Int
         /// The domain's rules in entry order, numbered from 0 until `Table` numbers every domain's together.
         let rules: [Rule]
+        /// The slugs of the domain's targeted links: only resolve answers them.
+        let targeted: Set<String>
 
-        init(host: String, decides: Decides, apps: [String], app: String? = nil, entries: [Entry] = []) {
+        init(host: String, decides: Decides, apps: [String], app: String? = nil, entries: [Entry] = [], targeted: [String] = []) {
+            self.targeted = Set(targeted)
             var groups = [[Int]](repeating: [], count: apps.count)
             var rules: [Rule] = []
             for entry in entries {

@@ -31,7 +31,7 @@ interface Dynamic { path?: string; fragment?: string; query?: { name: string; va
  */
 interface LinkTable { scheme?: string; schemeDomain?: string; specs?: LinkSpec[]; domains?: LinkDomain[] }
 interface LinkSpec { type: string; requiresSignIn?: boolean; params?: { name: string; kind: string; optional?: boolean; min?: string; max?: string; values?: string[] }[] }
-interface LinkDomain { host: string; decides: "ios" | "android" | "androidDynamicRules"; apps: string[]; app?: string; entries?: { apps: string[]; rules: LinkRule[] }[] }
+interface LinkDomain { host: string; decides: "ios" | "android" | "androidDynamicRules"; apps: string[]; app?: string; entries?: { apps: string[]; rules: LinkRule[] }[]; targeted?: string[] }
 interface LinkRule {
   path?: Glob[]; parent?: Glob[]; query?: Glob[]; items?: { name: string; pattern: Glob[] }[]; fragment?: Glob[];
   caseSensitive?: boolean; percentEncoded?: boolean; exclude?: boolean; never?: boolean; capture?: LinkCapture; manifest?: ManifestPath[]; dynamic?: Dynamic[];
@@ -42,8 +42,8 @@ interface LinkCapture { type: string; path?: Part[]; items?: { name: string; tem
 interface Table { scheme: string | null; schemeDomain: number; specs: Spec[]; domains: Domain[]; rules: Rule[] }
 interface Spec { type: string; requiresSignIn: boolean; params: ParamSpec[] }
 interface ParamSpec { name: string; kind: string; optional: boolean; min: string | null; max: string | null; values: string[] }
-/** `app`: this app's index among the listed apps (-1: not listed); `android`: 0 iOS's semantics, 1 Android's manifest, 2 and its dynamic rules. */
-interface Domain { host: string; groups: number[][]; appGroups: number[]; app: number; android: number }
+/** `app`: this app's index among the listed apps (-1: not listed); `android`: 0 iOS's semantics, 1 Android's manifest, 2 and its dynamic rules; `targeted`: the slugs of its targeted links (only resolve answers them). */
+interface Domain { host: string; groups: number[][]; appGroups: number[]; app: number; android: number; targeted: string[] }
 interface Rule { slot: number; exclude: boolean; never: boolean; path: Glob[] | null; parent: Glob[] | null; queryString: Glob[] | null; items: Item[]; fragment: Glob[] | null; capture: Capture | null; manifest: ManifestPath[]; dynamic: Dynamic[] }
 interface Item { name: string; pattern: Glob[] }
 /** A template element by kind, with its literal text or capture name. */
@@ -82,7 +82,10 @@ function readTable(written: LinkTable): Table {
       }
     }
     const android = domain.decides === "ios" ? 0 : domain.decides === "android" ? 1 : 2;
-    return { host: domain.host, groups, appGroups: domain.apps.map((_, i) => i), app: domain.app === undefined ? -1 : domain.apps.indexOf(domain.app), android };
+    return {
+      host: domain.host, groups, appGroups: domain.apps.map((_, i) => i), app: domain.app === undefined ? -1 : domain.apps.indexOf(domain.app), android,
+      targeted: domain.targeted ?? [],
+    };
   });
   const specs = (written.specs ?? []).map((spec): Spec => ({
     type: spec.type, requiresSignIn: spec.requiresSignIn === true,
@@ -621,7 +624,7 @@ function governing(host: string): number {
   return -1;
 }
 
-function routeFound(url: string): Found | null {
+function routeFound(url: string): Found | { needsResolve: string } | null {
   const parsed = parseURL(url);
   if (!parsed) return null;
   const path = parsed.path;
@@ -637,6 +640,8 @@ function routeFound(url: string): Found | null {
   }
   const domain = table.domains[index];
   if (domain.app < 0) return null;
+  // A stored link's slug is its path after `/`, as linkd reads it.
+  if (domain.targeted.length > 0 && path[0] === 0x2f && domain.targeted.indexOf(text(path.slice(1))) >= 0) return { needsResolve: url };
   const rules = compiled();
   const subject = new Subject(path, parsed.query || [], parsed.fragment || []);
   const android = domain.android > 0 ? new AndroidURL(path, parsed.query || [], parsed.fragment || []) : null;
@@ -793,9 +798,26 @@ function printCapture(capture: Capture, params: { [name: string]: Value | undefi
 export const LinkRouter = {
   /** The ETag of the rules this file was generated from. */
   etag: ETAG,
-  /** What `url` opens in this app: resolve's decision; null when the app opens nothing or its rule names no destination. */
+  /** The app's id and platform, as `LinkResolveClient` names them to linkd. */
+  appID: APP_ID,
+  platform: PLATFORM,
+  /**
+   * What `url` opens in this app: resolve's decision; null when the app opens nothing, its rule names no destination,
+   * or it is a targeted link (`decide` says so: only linkd's resolve, with the visitor's context, answers it).
+   */
   route(url: string | { readonly href: string }): LinkDestination | null {
-    return routeFound(typeof url === "string" ? url : url.href) as LinkDestination | null;
+    const decided = LinkRouter.decide(url);
+    return decided && "open" in decided ? decided.open : null;
+  },
+  /**
+   * What the app does with `url`: open a destination decided here, as resolve decides it (`{open}`); or, for a
+   * targeted link (its destination depends on the visitor: targets or an experiment), ask linkd (`{needsResolve}`,
+   * which `LinkResolveClient.resolve` does with the visitor's context). Null when the app opens nothing.
+   */
+  decide(url: string | { readonly href: string }): LinkRoute | null {
+    const found = routeFound(typeof url === "string" ? url : url.href);
+    if (!found) return null;
+    return "needsResolve" in found ? found : { open: found as LinkDestination };
   },
   /** A destination's URLs, null when it has none (`buildResult` says why). */
   build(destination: LinkDestination): LinkURLs | null {

@@ -68,7 +68,8 @@ struct CodegenHandlers: EndpointGroup {
 
     /// The app's router table: its destinations, the catalog's compiled domains whose rules name it (oldest
     /// first), and the exact domains that shadow its wildcards. Its custom scheme resolves on the domain that decides
-    /// for the app (`primaryDomain`, else the oldest: `Catalog.owner(ofApp:)`), as resolve does.
+    /// for the app (`primaryDomain`, else the oldest: `Catalog.owner(ofApp:)`), as resolve does. The slugs of the
+    /// domains' targeted links go with them.
     private func table(_ id: String?, _ principal: Principal) throws -> (RouterTable, App) {
         let (app, destinations, hostnames) = try pool.withConnection { connection in
             let app = try AppHandlers.find(id, principal, on: connection)
@@ -85,18 +86,21 @@ struct CodegenHandlers: EndpointGroup {
             !hostnames.contains(entry.hostname) && wildcards.contains { entry.hostname.hasSuffix($0) || "." + entry.hostname == $0 }
         }.sorted { $0.hostname < $1.hostname }
         let domains = (own + shadowing).map { RouterTable.Domain(hostname: $0.hostname, compiled: $0.compiled) }
+        // Targeted links are answered by resolve alone: the router lists their slugs (docs/CODEGEN.md, "Targeted links").
+        let targeted = try pool.withConnection { try LinkStore.targetedSlugs(hostnames: domains.map(\.hostname), on: $0) }
         let table = RouterTable(
             appID: app.id.canonicalText, platform: app.platform == .android ? .android : .ios, scheme: app.customScheme,
             destinations: destinations.map(\.type), domains: domains,
             schemeDomain: resolver.catalog.owner(ofApp: app.id).flatMap { owner in own.firstIndex { $0.hostname == owner.entry.hostname } }
                 ?? (own.isEmpty ? nil : 0),
-            claimDomains: claimDomains
+            claimDomains: claimDomains, targetedLinks: targeted
         )
         return (table, app)
     }
 
-    /// `{"app", "etag", "fixtures": [{"url", "outcome", "destination"}], "builds": [...]}`: `destination` is what the
-    /// app's router must answer (null: it opens nothing there); `builds` what its `build` must answer
+    /// `{"app", "etag", "fixtures": [{"url", "outcome", "destination", "needsResolve"?}], "builds": [...]}`:
+    /// `destination` is what the app's router must answer (null: it opens nothing there), `needsResolve` (true) that
+    /// the URL is a targeted link the router must hand to resolve (`decide`: needs resolve; `route`: null); `builds` what its `build` must answer
     /// (`RouterFixtures.buildDestinations`). A custom-scheme URL is resolved as it is, for the app's platform: the app
     /// of that platform that registered the scheme decides, by its rules on its deciding domain.
     private func fixtures(_ table: RouterTable, app: App, etag: String, workspace: UUID) -> [UInt8] {
@@ -106,7 +110,15 @@ struct CodegenHandlers: EndpointGroup {
         JSONString.append(etag, to: &out)
         out.append(literal: ",\"fixtures\":[")
         let platform: AppPlatform = table.platform
-        for (index, url) in RouterFixtures.urls(table).enumerated() {
+        // Each targeted link, at its domain and, on the scheme's domain, in the scheme.
+        var targetedURLs: [String] = []
+        for (index, domain) in table.domains.enumerated() {
+            for slug in table.targetedLinks[domain.hostname] ?? [] {
+                targetedURLs.append("https://\(domain.hostname)/\(slug)")
+                if index == table.schemeDomain, let scheme = table.scheme { targetedURLs.append("\(scheme)://\(slug)") }
+            }
+        }
+        for (index, url) in (RouterFixtures.urls(table) + targetedURLs).enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(literal: "{\"url\":")
             JSONString.append(url, to: &out)
@@ -114,7 +126,9 @@ struct CodegenHandlers: EndpointGroup {
             out.append(literal: ",\"outcome\":")
             JSONString.append(answer.map { $0.outcome.rawValue } ?? "invalid_url", to: &out)
             out.append(literal: ",\"destination\":")
-            if let resolution = answer?.resolution, resolution.outcome == .openApp, resolution.app?.id == table.appID,
+            if let answer, answer.storedLink?.targeting != nil, answer.resolution?.app?.id == table.appID {
+                out.append(literal: "null,\"needsResolve\":true")
+            } else if let resolution = answer?.resolution, resolution.outcome == .openApp, resolution.app?.id == table.appID,
                 let destination = resolution.destination
             {
                 DestinationJSON.write(destination, into: &out)

@@ -147,6 +147,10 @@ extension APISchemas {
                                         Schema.string.described(
                                             "resolve's outcome (for a custom-scheme URL: that of the https URL of the same path).")),
                                     .required("destination", Schema.ref("ResolvedDestination").nullable),
+                                    .optional(
+                                        "needsResolve",
+                                        Schema.boolean.described(
+                                            "Present (true) for a targeted link: the router hands it to resolve (`decide` answers needs resolve, `route` null).")),
                                 ], closed: false))),
                     .required(
                         "builds",

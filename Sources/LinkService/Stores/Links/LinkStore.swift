@@ -74,6 +74,23 @@ enum LinkStore: ResourceStore {
         ).map { try $0.decode((String, UUID?, String?).self) }
     }
 
+    /// The slugs of the targeted links (with targets or variants) of each domain named, by hostname, in slug order:
+    /// what a generated router hands to resolve (docs/CODEGEN.md, "Targeted links"). A domain without any is left out.
+    static func targetedSlugs(hostnames: [String], on connection: Connection) throws -> [String: [String]] {
+        let rows = try connection.query(
+            """
+            SELECT d.hostname, l.slug FROM links l JOIN domains d ON d.id = l.domain_id
+            WHERE d.hostname = ANY(\(hostnames)::text[]) AND (l.targets IS NOT NULL OR l.variants IS NOT NULL)
+            ORDER BY d.hostname, l.slug COLLATE "C"
+            """)
+        var slugs: [String: [String]] = [:]
+        for row in rows {
+            let (hostname, slug) = try row.decode((String, String).self)
+            slugs[hostname, default: []].append(slug)
+        }
+        return slugs
+    }
+
     /// Links that lead somewhere, as a refusal to delete it names them: "2 links (go.example.com/a, go.example.com/b)".
     struct Uses: CustomStringConvertible {
         var count: Int
