@@ -713,8 +713,24 @@ def check_targeting(c, driver, app_id):
     c.check(made[0]["name"] == "germans and austrians" and made[0].get("fallbacks") == {"desktop": "https://www.example.com/de"}
             and made[0].get("preview") == {"title": "Für Sie"}, f"what the editor does not show is kept: {made[0]}")
 
+    # The link's own split, clicked by people: the experiment view shows its variants (the control first) with
+    # their weights, shares and clicks, and why there is no interval yet.
+    own = [{"name": name, "weight": 50, "app": app_id, "destination": {"type": "widgetDetail", "params": {"id": n}}}
+           for name, n in (("control", 1), ("bold", 2))]
+    c.check(api("PATCH", f"/v1/links/{link['id']}", {"variants": own})[0] == 200, "the link's own split through the API")
+    desktop = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15"
+    for _ in range(4):
+        request = urllib.request.Request(f"{BASE}/targeted", headers={"Host": HOST, "User-Agent": desktop})
+        try:
+            urllib.request.build_opener(NoRedirect).open(request, timeout=10)
+        except urllib.error.HTTPError:
+            pass
+    c.wait(lambda: sum(v["clicks"] for e in api("GET", f"/v1/links/{link['id']}/experiment")[2]["experiments"]
+                       if e["target"] is None for v in e["variants"]) == 4, "the four clicks counted in the experiment")
+
     # The tester: a visitor from France on an iPhone gets the French target and a variant; one from Germany on an
-    # Android phone whose OS version resolve does not know (it takes no user agent) gets the link's own destination.
+    # Android phone gets the German target with the OS version the target asks (filled in), and the link's own
+    # destination without one (a version range never holds for an unknown version).
     for width, height in ((1280, 1000), (390, 844)):
         driver.set_window_size(width, height)
         c.reload(f"#/links/{link['id']}", "link")
@@ -731,10 +747,34 @@ def check_targeting(c, driver, app_id):
         Select(c.css("#tester-platform")).select_by_value("android")
         c.css("#tester-language").clear()
         c.css("#tester-language").send_keys("de-AT")
+        c.check(c.css("#tester-os-version").get_attribute("value") == "12", "the OS version the first target asks, filled in")
         c.css("#tester-ask").click()
-        c.wait(lambda: c.css("#tester-target").text.startswith("none: the link's own destination"), "no target for an unknown OS version")
+        c.wait(lambda: c.css("#tester-target").text == "germans and austrians", "the German target for Android 12")
+        c.css("#tester-os-version").clear()
+        c.css("#tester-os-version").send_keys("11.2")
+        c.css("#tester-ask").click()
+        c.wait(lambda: c.css("#tester-target").text.startswith("none: the link's own destination"), "no target for Android 11.2")
+        c.css("#tester-os-version").clear()
+        c.css("#tester-ask").click()
+        c.wait(lambda: c.css("#tester-target").text.startswith("none: the link's own destination") and c.css("#tester-variant").text != "none",
+               "no target for an unknown OS version: the link's own split")
+        # The experiment view: the link's own split (control first, the clicks counted) and the French target's.
+        experiment = c.wait(lambda: c.present("#link-experiment .experiment-group"), "the experiment view")
+        groups = c.all("#link-experiment .experiment-group")
+        c.check([g.get_attribute("data-target") for g in groups] == ["", "france"], f"one group a split: {[g.text[:40] for g in groups]}")
+        cards = c.all(".variant-card", groups[0])
+        c.check([card.get_attribute("data-variant") for card in cards] == ["control", "bold"], "the variants in order")
+        c.check("control" in c.css("h4", cards[0]).text and "50 (50% of visitors)" in c.css('[data-key="weight"] dd', cards[0]).text,
+                f"the control's card: {cards[0].text}")
+        clicks = sum(int(c.css('[data-key="clicks"] dd', card).text) for card in cards)
+        c.check(clicks == 4, f"the clicks per variant add up: {[card.text for card in cards]}")
+        said = c.css('[data-key="difference"] dd', cards[1]).text
+        c.check("too few" in said.lower() or "interval" in said, f"the difference or why there is none: {said}")
+        c.check("95 % confidence interval" in c.css("#experiment-method").text, "the method is stated")
         page = driver.execute_script("return document.documentElement.scrollWidth")
         c.check(page <= width, f"the link's targeting fits at {width} px ({page})")
+        driver.execute_script("arguments[0].scrollIntoView()", experiment)
+        c.shot(f"link-experiment-{width}")
         driver.execute_script("arguments[0].scrollIntoView()", tester)
         c.shot(f"link-tester-{width}")
         driver.execute_script("arguments[0].scrollIntoView()", c.css("#targeting"))

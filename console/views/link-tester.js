@@ -1,6 +1,7 @@
-// The targeting tester on a link's page: "What would a visitor from [country], on [platform], speaking [language]
-// see?" asks `GET /v1/resolve` with that context (`log=false`: no hit is recorded) and shows the target and the
-// variant chosen and what opens. Resolve takes no user agent: the platform is the one it asks for (a phone).
+// The targeting tester on a link's page: "What would a visitor from [country], on [platform] [OS version], speaking
+// [language] see?" asks `GET /v1/resolve` with that context (`log=false`: no hit is recorded) and shows the target
+// and the variant chosen and what opens. Resolve takes no user agent: the platform and OS version are the ones it
+// is told (a phone).
 import { h, replace, field, input, select, errorNotice } from '../dom.js';
 import { get, enc } from '../api.js';
 import { countryName, opensWords } from './link-targets.js';
@@ -22,6 +23,11 @@ export function tester(link, apps) {
   const country = select([['', 'their address\'s country'], ...all.filter(([c]) => used.has(c)), ...all.filter(([c]) => !used.has(c)), ['unknown', 'an unknown country']],
     [...used].find((c) => c !== 'unknown') || '', { id: 'tester-country', 'aria-label': 'Country' });
   const platform = select([['ios', 'an iPhone (iOS)'], ['android', 'an Android phone']], 'ios', { id: 'tester-platform', 'aria-label': 'Platform' });
+  // The lowest version a target asks of the platform, as a start: the visitor a version range is about.
+  const asked = (link.targets || []).flatMap((t) => t.conditions?.platforms || []).find((p) => p.minVersion || p.maxVersion);
+  const osVersion = input({ id: 'tester-os-version', 'aria-label': 'OS version', autocomplete: 'off', inputmode: 'decimal', size: 10,
+    placeholder: 'OS version', pattern: '[0-9]{1,6}(\\.[0-9]{1,6}){0,2}',
+    value: asked ? String(asked.minVersion || asked.maxVersion).replace(/(\.0)+$/, '') : '' });
   const language = input({ id: 'tester-language', 'aria-label': 'Languages (Accept-Language)', autocomplete: 'off', placeholder: 'de-AT, en;q=0.5',
     value: (link.targets || []).flatMap((t) => t.conditions?.languages || [])[0] || '' });
   const visitor = input({ id: 'tester-visitor', autocomplete: 'off', value: `tester-${Math.random().toString(36).slice(2, 8)}` });
@@ -35,6 +41,7 @@ export function tester(link, apps) {
     if (language.value.trim()) query.set('language', language.value.trim());
     if (visitor.value.trim()) query.set('visitorId', visitor.value.trim());
     if (app.value) query.set('app', app.value);
+    if (osVersion.value.trim()) query.set('osVersion', osVersion.value.trim());
     replace(answer, h('p', { class: 'muted' }, 'Asking…'));
     try {
       const r = await get(`/v1/resolve?${query}`);
@@ -52,9 +59,9 @@ export function tester(link, apps) {
   });
   other.addEventListener('click', () => { visitor.value = `tester-${Math.random().toString(36).slice(2, 8)}`; ask.click(); });
   return h('section', { id: 'link-tester', class: 'tester' }, h('h2', {}, 'Who sees what'),
-    h('p', { class: 'tester-question' }, 'What would a visitor from ', country, ', on ', platform, ', speaking ', language, ' see?'),
+    h('p', { class: 'tester-question' }, 'What would a visitor from ', country, ', on ', platform, ' ', osVersion, ', speaking ', language, ' see?'),
     h('div', { class: 'grid' }, field('Visitor id (keeps their variant)', visitor, { hint: 'The same id gets the same variant.' }),
       apps.length ? field('The app asking', app) : null),
     h('div', { class: 'actions' }, ask, other), answer,
-    h('p', { class: 'hint' }, 'Asks resolve as a phone would, with this context; no hit is recorded. Resolve reads no OS version, so a target asking for versions does not take this visitor; a click from a browser is decided with its own.'));
+    h('p', { class: 'hint' }, 'Asks resolve as a phone would, with this context; no hit is recorded. Without an OS version, a target asking for versions does not take this visitor; a click from a browser is decided with its own.'));
 }

@@ -44,6 +44,10 @@ export async function render(view, context) {
     const more = h('p', {}, h('a', { href: `#/links/${enc(link.id)}?tab=analytics` }, 'Its countries, devices and campaigns over any period: the Analytics tab'));
     taps(link).then((nodes) => replace(body.querySelector('#link-taps'), h('h2', {}, 'Taps'), nodes, more),
       (error) => body.querySelector('#link-taps').append(errorNotice(error)));
+    if (context.can('GET', '/v1/links/{id}/experiment')) {
+      const { hasExperiment, experimentView } = await import('./link-experiment.js');
+      if (hasExperiment(link)) body.append(experimentView(link));
+    }
     if (context.can('GET', '/v1/resolve')) body.append((await import('./link-tester.js')).tester(link, apps));
     if (!context.can('PATCH', '/v1/links/{id}')) { body.append(h('h2', {}, 'The link'), h('pre', { id: 'link-json' }, pretty(link))); return; }
     const { linkForm } = await import('./link-form.js');
