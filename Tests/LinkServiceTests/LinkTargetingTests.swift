@@ -150,7 +150,8 @@ struct LinkTargetingTests {
                 let refused = try service.request(
                     "POST", "/v1/resolve", key: fixture.key, json: #"{"urls":["\#(urls[0])"],"\#(member)":\#(value)}"#)
                 let json = try refused.json
-                #expect(refused.status == 422 && json["errors"]?.arrayValue?.first?["pointer"] == .string("/\(member)"), "\(member): \(json)")
+                let pointer = json["errors"]?.arrayValue?.first?["pointer"]
+                #expect(refused.status == 422 && pointer == .string("/\(member)"), "\(member): \(json)")
             }
             #expect(try service.request("GET", "/v1/resolve?url=\(urls[0])&osVersion=17.x", key: fixture.key).status == 400)
         }
@@ -351,6 +352,13 @@ struct LinkTargetingTests {
         #expect(TargetVisitor.firstLanguage("en, de") == "en")
         #expect(TargetVisitor.firstLanguage("*, de;q=0.5") == "de")
         #expect(TargetVisitor.firstLanguage("de;q=0") == nil)
+        #expect(TargetVisitor.firstLanguage("de;q=0.5, en;q=0.50") == "de", "the first of equals")
+        #expect(TargetVisitor.firstLanguage("fr;q=1.0, de") == "fr")
+        #expect(TargetVisitor.firstLanguage("de;q=abc, en;q=0.1") == "en", "a quality that is no number is none")
+        #expect(TargetVisitor.firstLanguage("  de-CH ; q=0.8 , en;q=0.9") == "en")
+        #expect(TargetVisitor.firstLanguage(" de-CH ;q=0.8") == "de-CH")
+        #expect(TargetVisitor.firstLanguage("de;level=1;q=0.2, en;q=0.9") == "de", "only a leading q= is a quality")
+        #expect(TargetVisitor.firstLanguage("") == nil && TargetVisitor.firstLanguage(",,") == nil)
         #expect(ServedTargeting.Conditions.language("de", matches: "de-AT"))
         #expect(!ServedTargeting.Conditions.language("de", matches: "den"))
         #expect(ServedTargeting.Conditions.language("pt-br", matches: "pt-BR"))

@@ -260,34 +260,74 @@ struct TargetVisitor {
     var campaign: Hit.Campaign?
 
     /// The language of `header` with the highest quality (the first of equals); `*` and `q=0` are no language.
-    /// Scanned in place: no array of items is made.
+    /// Scanned in place over its UTF-8 bytes, the quality read as thousandths: no array of items, no `Double`
+    /// parsing (which cost more than the rest of a resolve's context).
     static func firstLanguage(_ header: String) -> Substring? {
-        var best: Substring?
-        var bestQuality = 0.0
-        var rest = header[...]
-        while !rest.isEmpty {
-            let end = rest.firstIndex(of: ",") ?? rest.endIndex
-            let item = rest[..<end]
-            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
-            let tagEnd = item.firstIndex(of: ";") ?? item.endIndex
-            let tag = trimmed(item[..<tagEnd])
-            var quality = 1.0
-            if tagEnd != item.endIndex {
-                let parameters = trimmed(item[item.index(after: tagEnd)...])
-                if parameters.hasPrefix("q=") { quality = Double(trimmed(parameters.dropFirst(2))) ?? 0 }
+        let utf8 = header.utf8
+        var best: Range<String.Index>?
+        var bestQuality = 0
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            var end = start
+            while end < utf8.endIndex, utf8[end] != UInt8(ascii: ",") { utf8.formIndex(after: &end) }
+            var tagEnd = start
+            while tagEnd < end, utf8[tagEnd] != UInt8(ascii: ";") { utf8.formIndex(after: &tagEnd) }
+            let tag = trimmed(start..<tagEnd, in: utf8)
+            var quality = 1000
+            if tagEnd < end {
+                let parameters = trimmed(utf8.index(after: tagEnd)..<end, in: utf8)
+                var cursor = parameters.lowerBound
+                if utf8.distance(from: cursor, to: parameters.upperBound) >= 2, utf8[cursor] == UInt8(ascii: "q"),
+                    utf8[utf8.index(after: cursor)] == UInt8(ascii: "=")
+                {
+                    utf8.formIndex(&cursor, offsetBy: 2)
+                    quality = thousandths(trimmed(cursor..<parameters.upperBound, in: utf8), in: utf8)
+                }
             }
-            if quality > bestQuality, !tag.isEmpty, tag != "*" {
+            let isStar = utf8.distance(from: tag.lowerBound, to: tag.upperBound) == 1 && utf8[tag.lowerBound] == UInt8(ascii: "*")
+            if quality > bestQuality, !tag.isEmpty, !isStar {
                 best = tag
                 bestQuality = quality
             }
+            start = end == utf8.endIndex ? end : utf8.index(after: end)
         }
-        return best
+        return best.map { header[$0] }
     }
 
-    private static func trimmed(_ text: Substring) -> Substring {
-        var text = text
-        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-        while text.last == " " || text.last == "\t" { text = text.dropLast() }
-        return text
+    /// A quality value (`1`, `0.5`, `0.125`) in thousandths; 0 for what is not a number.
+    private static func thousandths(_ range: Range<String.Index>, in utf8: String.UTF8View) -> Int {
+        var value = 0
+        var scale = 1000
+        var seenDot = false
+        var digits = 0
+        for byte in utf8[range] {
+            if byte == UInt8(ascii: "."), !seenDot {
+                seenDot = true
+            } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                digits += 1
+                if !seenDot {
+                    guard value <= 1_000_000 else { return 0 }
+                    value = value * 10 + Int(byte - UInt8(ascii: "0")) * 1000
+                } else if scale > 1 {
+                    scale /= 10
+                    value += Int(byte - UInt8(ascii: "0")) * scale
+                }
+            } else {
+                return 0
+            }
+        }
+        return digits > 0 ? value : 0
+    }
+
+    private static func trimmed(_ range: Range<String.Index>, in utf8: String.UTF8View) -> Range<String.Index> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, utf8[lower] == UInt8(ascii: " ") || utf8[lower] == UInt8(ascii: "\t") { utf8.formIndex(after: &lower) }
+        while lower < upper {
+            let last = utf8.index(before: upper)
+            guard utf8[last] == UInt8(ascii: " ") || utf8[last] == UInt8(ascii: "\t") else { break }
+            upper = last
+        }
+        return lower..<upper
     }
 }
