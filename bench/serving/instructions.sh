@@ -14,6 +14,13 @@
 # per-connection memory pool after each request, and half of it again when it shrinks the read buffer: ~43,000
 # of the AASA figure).
 #
+# The last load, `resolve-context`, is GET /v1/resolve of a targeted link (five targets, the last one with a
+# two-variant split) with the visitor's whole context (country, language, visitorId, app, platform, osVersion),
+# the visitor taken by the last target and given a variant: docs/LINKS.md, "Targeting and experiments". Compare
+# it with `resolve` of the same run (issue 51: at most 1.1x), and with `resolve-link`, the same link without a
+# context (its own destination). The link is made after the first two loads, so they count what they always
+# counted.
+#
 # Usage: bench/serving/instructions.sh [--requests N] [--no-build] [--keep DIR]     (BENCH_LINKD=/path/to/linkd: another build;
 #   --keep DIR: each load's callgrind dump and its inclusive annotation are copied to DIR as NAME.callgrind, NAME.txt)
 set -eu
@@ -96,3 +103,21 @@ count resolve-distinct "$BASE/v1/resolve?url=https%3A%2F%2F$HOST%2Fwidget%2F{n}%
 UA_ANDROID="User-Agent: Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
 count landing "$BASE$CLICK_PATH" -H "Host: $HOST" -H "$UA_IPHONE"
 count android "$BASE$CLICK_PATH" -H "Host: $HOST" -H "$UA_ANDROID"
+
+# A targeted link: five targets whose conditions the visitor below fails but the last, which splits them.
+widget() { printf '"app":"%s","destination":{"type":"widgetDetail","params":{"id":%s}}' "$IOS" "$1"; }
+TARGETS="[{\"name\":\"france\",\"conditions\":{\"countries\":[\"FR\"]},$(widget 1)},
+ {\"name\":\"french\",\"conditions\":{\"languages\":[\"fr\"]},$(widget 2)},
+ {\"name\":\"android\",\"conditions\":{\"platforms\":[{\"platform\":\"android\"}]},$(widget 3)},
+ {\"name\":\"other-app\",\"conditions\":{\"apps\":[\"$ANDROID\"]},$(widget 4)},
+ {\"name\":\"dach\",\"conditions\":{\"countries\":[\"DE\",\"AT\",\"CH\"],\"platforms\":[{\"platform\":\"ios\",\"minVersion\":\"17\"}],\"languages\":[\"de\"]},$(widget 5),
+  \"variants\":[{\"name\":\"a\",\"weight\":50,$(widget 6)},{\"name\":\"b\",\"weight\":50,$(widget 7)}]}]"
+api POST "/v1/links?acknowledgeMoves=true" "{\"domain\":\"$HOST\",\"slug\":\"spring\",$(widget 8),\"targets\":$TARGETS}" 201 >/dev/null
+CONTEXT_PATH="/v1/resolve?url=https%3A%2F%2F$HOST%2Fspring&platform=ios&country=DE&language=de-AT%2Cen%3Bq%3D0.5&visitorId=visitor-42&app=$IOS&osVersion=17.4"
+ANSWER=$(curl -sf -H "Authorization: Bearer $READ" "$BASE$CONTEXT_PATH")
+case "$ANSWER" in
+    *'"target":"dach"'*'"variant":"'*) ;;
+    *) bench_die "resolve with the context did not choose the split target: $ANSWER" ;;
+esac
+count resolve-link "$BASE/v1/resolve?url=https%3A%2F%2F$HOST%2Fspring&platform=ios" -H "Authorization: Bearer $READ" -H "$UA_IPHONE"
+count resolve-context "$BASE$CONTEXT_PATH" -H "Authorization: Bearer $READ" -H "$UA_IPHONE"
