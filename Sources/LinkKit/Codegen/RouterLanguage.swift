@@ -34,7 +34,8 @@ public enum RouterLanguage: String, Sendable, CaseIterable {
         case .kotlin:
             Form(
                 dialect: .kotlin,
-                runtime: [KotlinRouterRuntime.text, KotlinLinkInbox.text, KotlinLinkEvents.text, KotlinLinkResolve.text].joined(separator: "\n\n"),
+                runtime: [KotlinRouterRuntime.text, KotlinLinkInbox.text, KotlinLinkEvents.text, KotlinLinkResolve.text]
+                    .joined(separator: "\n\n"),
                 tableIndent: "    ", tableEnd: "\n\n", scalarTypes: ("Long", "String", "java.util.UUID", "Boolean"))
         case .typescript:
             Form(

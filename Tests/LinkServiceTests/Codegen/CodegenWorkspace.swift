@@ -128,7 +128,8 @@ struct CodegenWorkspace {
                     result["outcome"]?.stringValue.map { ["open_app", "invalid_param"].contains($0) } == true
                     && result["app"]?["id"]?.stringValue == app
                 // A targeted link is resolve's to answer: the router hands it over (`decide`).
-                answers.append(opens ? (result["targeted"] == .bool(true) ? "resolve" : result["destination"]?.serialized ?? "null") : "null")
+                let answer = result["targeted"] == .bool(true) ? "resolve" : result["destination"]?.serialized ?? "null"
+                answers.append(opens ? answer : "null")
             }
         }
         return answers

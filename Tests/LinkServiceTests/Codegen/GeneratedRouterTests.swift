@@ -257,8 +257,8 @@ import TestSupport
                 "\(disagreements.count) of \(urls.count) URLs disagree:\n\(disagreements.prefix(20).joined(separator: "\n"))")
             // The fixtures' own answers are resolve's; targeted links are handed to it.
             for (index, fixture) in listed.enumerated() {
-                let answer =
-                    fixture["needsResolve"] == .bool(true) ? "resolve" : fixture["destination"].map { $0 == .null ? "null" : $0.serialized } ?? "absent"
+                let destination = fixture["destination"].map { $0 == .null ? "null" : $0.serialized } ?? "absent"
+                let answer = fixture["needsResolve"] == .bool(true) ? "resolve" : destination
                 #expect(answer == resolved[index], "\(fixtureURLs[index])")
             }
             // The targeted links are fixtures, and the router hands them to resolve rather than decide them offline.
@@ -452,7 +452,8 @@ import TestSupport
     /// `GET /v1/resolve` answers that visitor; and the explicit error destination when linkd cannot be reached.
     static func resolveRoundTrip(_ workspace: CodegenWorkspace, _ run: (String, String) throws -> [String]) throws {
         let urls = CodegenWorkspace.targetedURLs
-        let resolved = try run("resolve", "http://127.0.0.1:\(workspace.service.port)\n\(workspace.key)\n" + urls.joined(separator: "\n") + "\n")
+        let input = "http://127.0.0.1:\(workspace.service.port)\n\(workspace.key)\n" + urls.joined(separator: "\n") + "\n"
+        let resolved = try run("resolve", input)
         var expected: [String] = []
         for url in urls {
             let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!

@@ -150,7 +150,10 @@ extension APISchemas {
                                     .optional(
                                         "needsResolve",
                                         Schema.boolean.described(
-                                            "Present (true) for a targeted link: the router hands it to resolve (`decide` answers needs resolve, `route` null).")),
+                                            """
+                                            Present (true) for a targeted link: the router hands it to resolve (`decide` answers needs \
+                                            resolve, `route` null).
+                                            """)),
                                 ], closed: false))),
                     .required(
                         "builds",
