@@ -48,8 +48,8 @@ struct EventHandlers: EndpointGroup {
         case refused(Problem)
     }
 
-    /// Through the door the request comes by: a publishable app key (`X-Linkd-App-Key`, without `Authorization`), counted
-    /// against its limits before anything else, or an API key or session with the endpoint's scope and role.
+    /// Through the door the request comes by: a publishable app key (`X-Linkd-App-Key`, without `Authorization`), held
+    /// to its limits before anything else, or an API key or session with the endpoint's scope and role.
     func receive(_ request: Request) throws -> Response {
         guard request.headers["Authorization"] == nil, let key = request.headers[AppEventKeyHandlers.header] else {
             let principal = try auth.authenticate(
@@ -57,14 +57,17 @@ struct EventHandlers: EndpointGroup {
             return try record(request, workspace: principal.workspaceID, keyApp: nil)
         }
         let hash = SHA256.hex(key)
-        if let wait = limit.admit(key: hash, address: request.remoteAddress) {
-            throw ServiceError.tooManyRequests(
-                "Too many event requests from this app key or address; retry in \(wait) seconds.", retryAfter: wait)
-        }
-        guard AppEventKeyHandlers.isKey(key), let found = try pool.withConnection({ try AppEventKeyStore.find(hash, on: $0) }) else {
-            throw ServiceError.unauthorized("The app key is unknown or was replaced.")
-        }
+        // Checked before the key is looked up (a flood past the limits never reaches the database), counted after
+        // it: a request handed off at its first database read runs again from the start (`Handoff`), and counts once.
+        if let wait = limit.admit(key: hash, address: request.remoteAddress, counting: false) { throw Self.tooMany(wait) }
+        let found = AppEventKeyHandlers.isKey(key) ? try pool.withConnection { try AppEventKeyStore.find(hash, on: $0) } : nil
+        if let wait = limit.admit(key: hash, address: request.remoteAddress) { throw Self.tooMany(wait) }
+        guard let found else { throw ServiceError.unauthorized("The app key is unknown or was replaced.") }
         return try record(request, workspace: found.workspace, keyApp: found.app)
+    }
+
+    private static func tooMany(_ wait: Int) -> ServiceError {
+        .tooManyRequests("Too many event requests from this app key or address; retry in \(wait) seconds.", retryAfter: wait)
     }
 
     /// Records the events of `request` for `workspace`; with `keyApp` (a publishable key's), for that app only.

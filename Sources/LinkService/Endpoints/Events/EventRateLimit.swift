@@ -25,8 +25,9 @@ final class EventRateLimit: Sendable {
         slots = Mutex((Array(repeating: Slot(), count: size), Array(repeating: Slot(), count: size)))
     }
 
-    /// Counts one request of `key` from `address`; nil when allowed, else the seconds to wait.
-    func admit(key: String, address: String, now: Date = Date()) -> Int? {
+    /// Counts one request of `key` from `address` (only checks, with `counting` false); nil when allowed, else the
+    /// seconds to wait.
+    func admit(key: String, address: String, counting: Bool = true, now: Date = Date()) -> Int? {
         let seconds = Int64(now.timeIntervalSince1970)
         let (k, a) = (slot(key), slot(address))
         return slots.withLock { slots in
@@ -37,6 +38,7 @@ final class EventRateLimit: Sendable {
             }
             let waits = [take(&slots.keys[k], limit: perKey), take(&slots.addresses[a], limit: perAddress)].compactMap { $0 }
             if let wait = waits.max() { return Int(max(1, wait)) }
+            guard counting else { return nil }
             slots.keys[k].count += 1
             slots.addresses[a].count += 1
             return nil
