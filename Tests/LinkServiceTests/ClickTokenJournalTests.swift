@@ -51,7 +51,10 @@ struct ClickTokenJournalTests {
         }
         #expect(try storedTokens(database.parameters) == 10)
         let left = try FileManager.default.contentsOfDirectory(atPath: spool.appendingPathComponent("click-tokens").path)
-        #expect(left.allSatisfy { FileManager.default.contents(atPath: spool.appendingPathComponent("click-tokens/\($0)").path)?.isEmpty ?? true })
+        #expect(
+            left.allSatisfy {
+                FileManager.default.contents(atPath: spool.appendingPathComponent("click-tokens/\($0)").path)?.isEmpty ?? true
+            })
     }
 
     /// A row `issue` journals is one whole `COPY` line, which the next process reads back; a line cut short is not.

@@ -9,7 +9,8 @@ import TestSupport
 /// page is sent, and the tokens are stored a flush interval later).
 @Suite("linkd serve: SIGKILL after handing out click tokens")
 struct ServeSIGKILLClickTokensTests {
-    static let android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
+    static let android =
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
 
     @Test func everyTokenSentIsClaimedOnceAfterAKill() throws {
         let linkd = try ServedLinkd()

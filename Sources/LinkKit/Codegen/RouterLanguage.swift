@@ -28,8 +28,10 @@ public enum RouterLanguage: String, Sendable, CaseIterable {
         case .swift:
             Form(
                 dialect: .swift,
-                runtime: [SwiftRouterRuntime.text, SwiftLinkInbox.text, SwiftDeferredClaim.text, SwiftLinkEvents.text, SwiftLinkResolve.text]
-                    .joined(separator: "\n\n"),
+                runtime: [
+                    SwiftRouterRuntime.text, SwiftLinkInbox.text, SwiftDeferredClaim.text, SwiftLinkEvents.text, SwiftLinkResolve.text,
+                ]
+                .joined(separator: "\n\n"),
                 tableIndent: "    ", tableEnd: "\n}\n\n", scalarTypes: ("Int", "String", "UUID", "Bool"))
         case .kotlin:
             Form(

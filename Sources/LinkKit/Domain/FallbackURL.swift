@@ -40,7 +40,9 @@ public enum FallbackURL {
 
     /// `carrying` on ASCII bytes, written into one buffer: a segment or query item with nothing to decode or encode is
     /// copied as it is.
-    private static func joinedASCII(path: UnsafeBufferPointer<UInt8>, query: UnsafeBufferPointer<UInt8>?, base: UnsafeBufferPointer<UInt8>)
+    private static func joinedASCII(
+        path: UnsafeBufferPointer<UInt8>, query: UnsafeBufferPointer<UInt8>?, base: UnsafeBufferPointer<UInt8>
+    )
         -> String
     {
         var out: [UInt8] = []

@@ -77,7 +77,8 @@ final class ClickTokens: BackgroundService {
         self.expiredGrace = expiredGrace
         issuedTotal = metrics.counter("linkd_click_tokens_issued_total", help: "Click tokens put on landing pages.")
         droppedTotal = metrics.counter(
-            "linkd_click_tokens_dropped_total", help: "Landing pages sent without a token: the queue was full, or the journal could not be written.")
+            "linkd_click_tokens_dropped_total",
+            help: "Landing pages sent without a token: the queue was full, or the journal could not be written.")
         deletedTotal = metrics.counter("linkd_click_tokens_deleted_total", help: "Expired click tokens deleted.")
         if let journal {
             let (paths, rows) = journal.leftovers()
@@ -209,7 +210,8 @@ final class ClickTokens: BackgroundService {
                         "click tokens refused by the database, dropped",
                         metadata: ["error": "\(error)", "tokens.count": "\(backlog.rows.count)"])
                 } catch {
-                    logger.warning("cannot store click tokens yet", metadata: ["error": "\(error)", "tokens.count": "\(backlog.rows.count)"])
+                    logger.warning(
+                        "cannot store click tokens yet", metadata: ["error": "\(error)", "tokens.count": "\(backlog.rows.count)"])
                     return
                 }
                 queued.subtract(backlog.rows.count, ordering: .relaxed)

@@ -32,8 +32,10 @@ struct FallbackURLTests {
         func text(_ length: Int) -> String {
             String(decoding: (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }, as: UTF8.self)
         }
-        let bases = ["https://www.example.com", "https://www.example.com/", "https://www.example.com/base?x=1&y",
-                     "https://www.example.com/b/?a%20b=1&&c=2#top", "https://www.example.com#", "https://www.example.com/?"]
+        let bases = [
+            "https://www.example.com", "https://www.example.com/", "https://www.example.com/base?x=1&y",
+            "https://www.example.com/b/?a%20b=1&&c=2#top", "https://www.example.com#", "https://www.example.com/?",
+        ]
         for round in 0..<20_000 {
             let path = (round % 3 == 0 ? "" : "/") + text(Int(generator.next() % 24))
             let query = round % 5 == 0 ? nil : text(Int(generator.next() % 16))
