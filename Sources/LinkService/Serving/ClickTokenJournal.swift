@@ -88,16 +88,18 @@ final class ClickTokenJournal: Sendable {
         }
     }
 
-    /// Whether `line` (without its newline) is a whole row: eight fields, a hash of 64 hex digits, two UUIDs, a
-    /// platform, an answer object and two timestamps.
+    /// Whether `line` (without its newline) is a whole row: ten fields, a hash of 64 hex digits, two UUIDs, a
+    /// platform, an answer object, the click's country (two letters or `\N`) and OS (`\N` or not empty), and two
+    /// timestamps (last, of a fixed length: a cut line is not one).
     static func isRow(_ line: some BidirectionalCollection<UInt8>) -> Bool {
         let fields = line.split(separator: 9, omittingEmptySubsequences: false)
-        guard fields.count == 8 else { return false }
+        guard fields.count == 10 else { return false }
         let hex = fields[0].allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
         return fields[0].count == 64 && hex && fields[1].count == 36 && fields[2].count == 36 && !fields[3].isEmpty
             && (fields[4].elementsEqual("android".utf8) || fields[4].elementsEqual("ios".utf8))
             && fields[5].first == UInt8(ascii: "{") && fields[5].last == UInt8(ascii: "}")
-            && fields[6].count == ClickTokenJournal.timestampLength && fields[7].count == ClickTokenJournal.timestampLength
+            && (fields[6].count == 2 || fields[6].elementsEqual(#"\N"#.utf8)) && !fields[7].isEmpty
+            && fields[8].count == ClickTokenJournal.timestampLength && fields[9].count == ClickTokenJournal.timestampLength
     }
 
     /// `YYYY-MM-DD HH:MM:SS.ffffff+00`: a time as `COPY` reads a `timestamptz`.

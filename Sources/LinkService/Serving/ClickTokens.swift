@@ -164,14 +164,14 @@ final class ClickTokens: BackgroundService {
         row.append(contentsOf: platform.utf8)
         row.append(9)
         SpoolEscaping.append(bytes: answer, to: &row)
-        row.append(9)
-        ClickTokenJournal.appendTimestamp(micros: createdMicros, to: &row)
-        row.append(9)
-        ClickTokenJournal.appendTimestamp(micros: expiresMicros, to: &row)
         for text in [country, os.map { String($0.prefix(100)) }] {
             row.append(9)
             SpoolEscaping.append(text?.isEmpty == false ? text : nil, to: &row)
         }
+        row.append(9)
+        ClickTokenJournal.appendTimestamp(micros: createdMicros, to: &row)
+        row.append(9)
+        ClickTokenJournal.appendTimestamp(micros: expiresMicros, to: &row)
         row.append(10)
         return row
     }

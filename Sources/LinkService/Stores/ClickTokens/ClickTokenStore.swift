@@ -5,7 +5,7 @@ import Postgres
 enum ClickTokenStore {
     /// The columns of the rows `copy` and `insertNew` take, in order: each row one `COPY` text line (tab-separated,
     /// escaped; the answer as JSON text, times as `timestamptz` text).
-    static let columns = "token_hash, workspace_id, domain_id, url, platform, answer, created_at, expires_at, country, os"
+    static let columns = "token_hash, workspace_id, domain_id, url, platform, answer, country, os, created_at, expires_at"
 
     /// Stores `rows` (whole `COPY` text lines, `columns`) with one `COPY`: the cheap way, which refuses the whole
     /// batch when one row's hash is stored already or its domain was deleted meanwhile (`insertNew` then).

@@ -35,6 +35,6 @@ extension EventStore {
                    OR (e.occurred_at, e.id) > (timestamptz 'epoch' + \(after?.micros) * interval '1 microsecond', \(after?.id)))
             ORDER BY e.occurred_at, e.id LIMIT \(limit + 1)
             """
-        ).map { (try StoredEvent(row: $0), try $0.decode(22, as: Int64.self)) }
+        ).map { (try StoredEvent(row: $0), try $0.decode(StoredEvent.columnCount, as: Int64.self)) }
     }
 }

@@ -25,6 +25,8 @@ struct StoredEvent: Sendable, Equatable {
         e.visitor_id, e.url, e.attribution, e.link_id, e.utm_source, e.utm_medium, e.utm_campaign, e.utm_term, e.utm_content, \
         e.target, e.variant, e.unattributed_reason, e.country, e.os
         """
+    /// How many columns `columns` names: a query's next column is at this index.
+    static let columnCount = 24
 
     init(row: Row) throws {
         let (id, workspace, app, kind, name, occurredAt, receivedAt, value, currency, key, visitor) =
