@@ -771,6 +771,11 @@ def check_targeting(c, driver, app_id):
         said = c.css('[data-key="difference"] dd', cards[1]).text
         c.check("too few" in said.lower() or "interval" in said, f"the difference or why there is none: {said}")
         c.check("95 % confidence interval" in c.css("#experiment-method").text, "the method is stated")
+        # Each variant's conversions, step by step: a count, and its rate per click where it had clicks.
+        installs = [c.css('[data-key="conversion-install"] dd', card).text for card in cards]
+        c.check([said.split(" ")[0] for said in installs] == ["0", "0"] and "% of clicks" in installs[1]
+                and all(c.all('[data-key="conversion-open"]', card) for card in cards),
+                f"each variant's conversions: {[card.text for card in cards]}")
         page = driver.execute_script("return document.documentElement.scrollWidth")
         c.check(page <= width, f"the link's targeting fits at {width} px ({page})")
         driver.execute_script("arguments[0].scrollIntoView()", experiment)

@@ -1,12 +1,23 @@
 // A link's experiments on its page (docs/HITS.md, "Experiments"): `GET /v1/links/{id}/experiment` per split (the
 // link's own, then each target's), each variant a card with its weight and share, visitors, clicks, clicks per
-// visitor and its difference from the control with the 95 % interval, as the answer states them. Members the view
-// does not know (conversions, say) are shown after these, named and written as the answer gives them.
+// visitor and its difference from the control with the 95 % interval, as the answer states them, then its
+// conversions (each step's count and rate per click, with its interval, and the revenue: docs/EVENTS.md,
+// "Funnels"). Members the view does not know are shown after these, named and written as the answer gives them.
 import { h, replace, errorNotice, notice } from '../dom.js';
 import { get, enc } from '../api.js';
+import { money } from './funnel.js';
 
 const known = new Set(['name', 'label', 'control', 'configured', 'stopped', 'weight', 'visitors', 'clicks', 'clicksPerVisitor',
-  'difference', 'differenceUnavailable']);
+  'difference', 'differenceUnavailable', 'conversions']);
+
+const stepNames = { install: 'Installs', open: 'Opens' };
+const percent = (share) => `${Math.round(share * 1000) / 10} %`;
+
+/** A conversion step as "3 (12.5 % of clicks, 95 % interval 4.3 % to 31 %)". */
+function conversion(step) {
+  const rate = step.rate == null ? '' : ` (${percent(step.rate)} of clicks${step.interval ? `, 95 % interval ${percent(step.interval.low)} to ${percent(step.interval.high)}` : ''})`;
+  return `${number(step.count)}${rate}`;
+}
 
 /** Whether the link splits visitors anywhere (its own variants or a target's). */
 export function hasExperiment(link) {
@@ -57,6 +68,12 @@ function card(variant, running) {
     fact(variant.control ? 'Difference' : 'Difference from the control',
       variant.control ? 'the control: the others are compared with it' : difference(variant.difference) || variant.differenceUnavailable || '—', 'difference'),
   ];
+  for (const step of variant.conversions?.steps || []) {
+    facts.push(fact(stepNames[step.step] || step.step, conversion(step), `conversion-${step.step}`));
+  }
+  if (variant.conversions?.revenue?.length) {
+    facts.push(fact('Revenue', variant.conversions.revenue.map((r) => money(r.value, r.currency)).join(' · '), 'revenue'));
+  }
   for (const [key, value] of Object.entries(variant)) {
     if (!known.has(key) && value !== null && value !== undefined) facts.push(fact(words(key), written(value), key));
   }
