@@ -36,6 +36,7 @@ enum ServeCommand: Command {
             return ExitStatus.failure
         }
         defer { database.close() }
+        let termination = SignalWaiter() // before the start: a signal sent meanwhile is answered after it
         let application: Application
         do {
             let service = try configuration.serviceConfiguration(database: database.parameters)
@@ -46,7 +47,7 @@ enum ServeCommand: Command {
             Output.err("linkd serve: \(error)")
             return ExitStatus.failure
         }
-        let signal = SignalWaiter.waitForTermination()
+        let signal = termination.wait()
         logger.info("shutting down", metadata: ["signal": "\(signal)"])
         application.shutdown()
         return ExitStatus.success
