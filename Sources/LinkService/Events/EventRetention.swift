@@ -52,21 +52,14 @@ final class EventRetention: BackgroundService {
         let cutoff = now.addingTimeInterval(-Double(retentionDays) * 86_400)
         var total = 0
         for workspace in try pool.withConnection({ try EventStore.workspaces(on: $0) }) {
-            var deleted = batch
-            while deleted == batch {
-                let started = DispatchTime.now()
-                deleted = try pool.withConnection { try EventStore.prune(workspace: workspace, before: cutoff, limit: batch, on: $0) }
-                total += deleted
-                if deleted > 0, !rest(since: started) { return nil }
+            let deleted = try worker.deleteInBatches(of: batch) {
+                try pool.withConnection { try EventStore.prune(workspace: workspace, before: cutoff, limit: batch, on: $0) }
             }
+            guard let deleted else { return nil }
+            total += deleted
         }
         if total > 0 { logger.info("event retention: old events deleted", metadata: ["events.deleted": "\(total)"]) }
         return total
     }
 
-    /// Rests as long as the work since `started` took (at least a millisecond); false when stopping.
-    private func rest(since started: DispatchTime) -> Bool {
-        let took = DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds
-        return !worker.sleep(until: .now() + .nanoseconds(Int(max(took, 1_000_000))))
-    }
 }

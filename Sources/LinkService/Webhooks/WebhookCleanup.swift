@@ -65,12 +65,10 @@ final class WebhookCleanup: BackgroundService {
             let webhooks = try pool.withConnection { try WebhookStore.cleanups(limit: 100, on: $0) }
             guard !webhooks.isEmpty else { return true }
             for webhook in webhooks {
-                var deleted = batch
-                while deleted == batch {
-                    let started = DispatchTime.now()
-                    deleted = try pool.withConnection { try WebhookStore.cleanUp(webhook, limit: batch, on: $0) }
-                    if !rest(since: started) { return false }
+                let deleted = try worker.deleteInBatches(of: batch) {
+                    try pool.withConnection { try WebhookStore.cleanUp(webhook, limit: batch, on: $0) }
                 }
+                if deleted == nil { return false }
             }
         }
     }
@@ -78,18 +76,8 @@ final class WebhookCleanup: BackgroundService {
     /// Deletes delivered events past the retention, batch after batch; false when stopping.
     private func prune() throws -> Bool {
         let cutoff = Date().addingTimeInterval(-Double(retentionDays) * 86_400)
-        var deleted = batch
-        while deleted == batch {
-            let started = DispatchTime.now()
-            deleted = try pool.withConnection { try WebhookStore.prune(before: cutoff, limit: batch, on: $0) }
-            if !rest(since: started) { return false }
-        }
-        return true
-    }
-
-    /// Rests as long as the work since `started` took (at least a millisecond); false when stopping.
-    private func rest(since started: DispatchTime) -> Bool {
-        let took = DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds
-        return !worker.sleep(until: .now() + .nanoseconds(Int(max(took, 1_000_000))))
+        return try worker.deleteInBatches(of: batch) {
+            try pool.withConnection { try WebhookStore.prune(before: cutoff, limit: batch, on: $0) }
+        } != nil
     }
 }

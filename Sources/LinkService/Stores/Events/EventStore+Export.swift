@@ -16,7 +16,7 @@ extension EventStore {
         var visitor: String?
     }
 
-    /// The events of `workspace` the filter keeps, by `(occurred_at, id)`, after the row `after` (its time in µs and
+    /// The events of `workspace` the filter keeps, by `(occurred_at, id)`, after the row `after` (its time in microseconds and
     /// id), `limit + 1` at most (the extra one says another page exists).
     static func page(
         workspace: UUID, filter: Filter, after: (micros: Int64, id: UUID)?, limit: Int, on connection: Connection
