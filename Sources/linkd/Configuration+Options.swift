@@ -69,6 +69,14 @@ extension Configuration {
             \.service.eventsRetentionDays,
             help: "Days raw events (installs, opens, named events) are kept, by the time they happened; older ones are deleted hourly."),
         ConfigurationOption(
+            "event-key-rate-limit", "LINKD_EVENT_KEY_RATE_LIMIT", .integer(in: 1...100_000_000, of: "requests a minute"),
+            \.service.eventKeyRequestsPerMinute,
+            help: "Requests a minute POST /v1/events takes from one publishable app key; past it, 429 until the minute ends."),
+        ConfigurationOption(
+            "event-address-rate-limit", "LINKD_EVENT_ADDRESS_RATE_LIMIT", .integer(in: 1...100_000_000, of: "requests a minute"),
+            \.service.eventAddressRequestsPerMinute,
+            help: "Requests a minute POST /v1/events takes with app keys from one client address; past it, 429 until the minute ends."),
+        ConfigurationOption(
             "geoip-db", "LINKD_GEOIP_DB", .text("FILE"), \.service.hits.geoIPDatabase, unset: "no countries",
             help: "A MaxMind DB file (GeoLite2 Country or DB-IP Lite Country) the hits' countries are read from; "
                 + "serve refuses to start when it cannot be read (docs/HITS.md)."),

@@ -29,6 +29,8 @@ struct ConfigurationOptionsTests {
         ("--spool-dir DIR", "LINKD_SPOOL_DIR", "<data-dir>/spool"),
         ("--hits-retention-days N", "LINKD_HITS_RETENTION_DAYS", "90"),
         ("--events-retention-days N", "LINKD_EVENTS_RETENTION_DAYS", "90"),
+        ("--event-key-rate-limit N", "LINKD_EVENT_KEY_RATE_LIMIT", "60000"),
+        ("--event-address-rate-limit N", "LINKD_EVENT_ADDRESS_RATE_LIMIT", "120"),
         ("--geoip-db FILE", "LINKD_GEOIP_DB", "no countries"),
         ("--connection-limit N", "LINKD_CONNECTION_LIMIT", "1024"),
         ("--header-timeout SECONDS", "LINKD_HEADER_TIMEOUT", "10"),

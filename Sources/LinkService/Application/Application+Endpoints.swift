@@ -61,7 +61,9 @@ extension Application {
             AnalyticsHandlers(pool: databases.analytics, auth: auth),
             ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents),
             EventHandlers(
-                pool: requests, auth: auth, tokens: tokens, attributor: EventAttributor(resolver: resolver), limit: EventRateLimit()),
+                pool: requests, auth: auth, tokens: tokens, attributor: EventAttributor(resolver: resolver),
+                limit: EventRateLimit(
+                    perKey: configuration.eventKeyRequestsPerMinute, perAddress: configuration.eventAddressRequestsPerMinute)),
             AppEventKeyHandlers(pool: requests, auth: auth),
             EventSettingsHandlers(pool: requests, auth: auth),
             EventExportHandlers(pool: requests, auth: auth),

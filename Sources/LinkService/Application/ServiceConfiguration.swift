@@ -26,6 +26,11 @@ public struct ServiceConfiguration: Sendable {
     /// Days raw events are kept, by the time they happened (`--events-retention-days`; docs/EVENTS.md, "Retention"):
     /// older ones are deleted hourly by `EventRetention`.
     public var eventsRetentionDays: Int = 90
+    /// Requests a minute `POST /v1/events` takes from one publishable app key (`--event-key-rate-limit`; docs/EVENTS.md,
+    /// "Who may send"), whatever address sends them; past it, 429 until the minute ends.
+    public var eventKeyRequestsPerMinute: Int = 60_000
+    /// Requests a minute `POST /v1/events` takes with app keys from one client address (`--event-address-rate-limit`).
+    public var eventAddressRequestsPerMinute: Int = 120
     /// `Cache-Control: public, max-age=…` of the association files, in seconds.
     public var associationMaxAge: Int = 3600
     /// Let `/v1/resolve` answer without an API key (the URL's host then decides the workspace).

@@ -253,6 +253,29 @@ struct EventsAPITests {
         }
     }
 
+    /// The app keys' limits are options (`--event-address-rate-limit`, `--event-key-rate-limit`): past the address's,
+    /// 429 for that address only; past the key's, 429 from any address; a refused request stores nothing.
+    @Test func theAppKeysLimitsAreOptions() throws {
+        try TestService.with(configure: {
+            $0.eventKeyRequestsPerMinute = 5; $0.eventAddressRequestsPerMinute = 3
+        }) { service in
+            let fixture = try Fixture(service)
+            let made = try Fixture.expect(200, service.request("POST", "/v1/apps/\(fixture.androidApp)/event-key", key: fixture.key)).json
+            let key = try #require(made["key"]?.stringValue)
+            func send(_ index: Int, from source: String) throws -> Int {
+                try HTTPTestClient.request(
+                    port: service.port, method: "POST", path: "/v1/events",
+                    headers: [("X-Linkd-App-Key", key), ("Content-Type", "application/json")],
+                    body: Array(#"{"name":"reopen","idempotencyKey":"r-\#(index)"}"#.utf8), source: source
+                ).status
+            }
+            // Both windows start with the first request: the few below fit in one minute.
+            #expect(try (0..<4).map { try send($0, from: "127.0.0.1") } == [200, 200, 200, 429], "3 a minute from an address")
+            #expect(try (4..<7).map { try send($0, from: "127.0.0.2") } == [200, 200, 429], "5 a minute for the key")
+            #expect(try Self.count(service, "name = 'reopen'") == 5)
+        }
+    }
+
     /// The attribution window is the workspace's: a purchase two days after the open is the link's with 7 days (the
     /// default) and unattributed with 1; a window out of range is refused, and only admins change it.
     @Test func theWindowIsTheWorkspaces() throws {

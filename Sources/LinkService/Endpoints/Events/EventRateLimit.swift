@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// Requests of publishable app keys counted per key and per client address in fixed one-minute windows; past a limit,
-/// `POST /v1/events` answers 429 with `Retry-After` until the window ends (docs/EVENTS.md, "Who may send").
+/// `POST /v1/events` answers 429 with `Retry-After` until the window ends (docs/EVENTS.md, "Who may send"). The limits
+/// are options (`--event-key-rate-limit`, `--event-address-rate-limit`).
 ///
 /// Memory is bounded whatever is sent: each side is a fixed table of counters, a key or address counting in the slot
 /// its hash (seeded per process) picks; two sharing a slot share a limit, which errs on the side of refusing.
@@ -18,7 +19,11 @@ final class EventRateLimit: Sendable {
     static let window: Int64 = 60
     private let size: Int
 
-    init(perKey: Int = 60_000, perAddress: Int = 120, size: Int = 16_384) {
+    /// - Parameters:
+    ///   - perKey: requests a window per app key (`ServiceConfiguration.eventKeyRequestsPerMinute`).
+    ///   - perAddress: requests a window per client address (`ServiceConfiguration.eventAddressRequestsPerMinute`).
+    ///   - size: counters on each side.
+    init(perKey: Int, perAddress: Int, size: Int = 16_384) {
         self.perKey = Int32(perKey)
         self.perAddress = Int32(perAddress)
         self.size = size
