@@ -2,9 +2,10 @@ import Foundation
 import LinkKit
 import Postgres
 
-/// The SQL of the events' rollups (`event_rollups_daily`, `migrations/0034`; docs/EVENTS.md, "Funnels"): events and
-/// their values per UTC day, name and currency, in narrow cubes that the database keeps from `events` itself (a
-/// trigger on every insert), read instead of the raw events.
+/// The SQL of the events' rollups (`event_rollups_daily`, `migrations/0034`, and `event_rollups_weekly`,
+/// `migrations/0038`; docs/EVENTS.md, "Funnels"): events and their values per UTC day (and ISO week), name and
+/// currency, in narrow cubes that the database keeps from `events` itself (a trigger on every insert), read instead
+/// of the raw events.
 enum EventFunnelStore {
     /// What an event is counted under, besides its day, name and currency: the attribution's link, campaign
     /// (`utm_campaign`), target and variant, and its click's country and OS.
@@ -49,35 +50,57 @@ enum EventFunnelStore {
     }
 
     /// The events of `workspace` from UTC day `fromDay` to before `toDay` (days since 1970-01-01) matching `filter`,
-    /// per name and currency, and per value of `groupBy` when given: from the smallest rollup keeping them.
+    /// per name and currency, and per value of `groupBy` when given: from the smallest rollup keeping them, its weekly
+    /// rows for the whole weeks of the range and its daily rows for the days before and after them.
     static func counts(
         workspace: UUID, fromDay: Int, toDay: Int, filter: Filter, groupBy: Dimension?, on connection: Connection
     ) throws -> [Count] {
         let cube = Cube.covering(Set(filter.keys).union(groupBy.map { [$0] } ?? []))
+        let weeks = wholeWeeks(fromDay: fromDay, toDay: toDay)
         // Grouped by the column as stored (a link's uuid hashes faster than its text), printed as text after.
         // Built with hand-numbered binds: the filters vary with the request; only column names are spliced.
-        var binds: [any PostgresEncodable] = [workspace, cube.id, fromDay, toDay]
+        var binds: [any PostgresEncodable] = [workspace, cube.id, fromDay, weeks.lowerBound, weeks.upperBound, toDay]
         let conditions = Self.conditions(filter, binds: &binds)
         let group = groupBy?.column ?? "NULL::text"
+        func rows(_ table: String, _ column: String, from: Int, to: Int) -> String {
+            """
+            SELECT \(group) AS g, name, currency, events, value FROM \(table)
+                    WHERE workspace_id = $1 AND cube = $2 AND \(column) >= date '1970-01-01' + $\(from)::int
+                      AND \(column) < date '1970-01-01' + $\(to)::int\(conditions)
+            """
+        }
         let sql = """
             SELECT g::text, name, currency, e, v FROM (
-                SELECT \(group) AS g, name, currency, sum(events)::int8 AS e, sum(value)::int8 AS v FROM event_rollups_daily
-                WHERE workspace_id = $1 AND cube = $2 AND day >= date '1970-01-01' + $3::int AND day < date '1970-01-01' + $4::int\(conditions)
+                SELECT g, name, currency, sum(events)::int8 AS e, sum(value)::int8 AS v FROM (
+                    \(rows("event_rollups_weekly", "week", from: 4, to: 5))
+                    UNION ALL
+                    \(rows("event_rollups_daily", "day", from: 3, to: 4))
+                    UNION ALL
+                    \(rows("event_rollups_daily", "day", from: 5, to: 6))
+                ) kept
                 GROUP BY 1, 2, 3
             ) grouped
             """
         return try connection.query(Query(unsafeSQL: sql, binds: binds)).map(Self.count)
     }
 
-    /// The events of `link` in `workspace` per target and variant (every day kept), per name and currency: an
-    /// experiment's conversions.
+    /// The whole ISO weeks (Monday to Sunday) among the UTC days `fromDay ..< toDay`, as the days they span; empty
+    /// (`toDay ..< toDay`) when there is none. Day 4 (1970-01-05) was a Monday.
+    static func wholeWeeks(fromDay: Int, toDay: Int) -> Range<Int> {
+        let firstMonday = fromDay + ((4 - fromDay) % 7 + 7) % 7
+        let lastMonday = toDay - ((toDay - 4) % 7 + 7) % 7
+        return firstMonday < lastMonday ? firstMonday..<lastMonday : toDay..<toDay
+    }
+
+    /// The events of `link` in `workspace` per target and variant (every day kept, so the weekly rows), per name and
+    /// currency: an experiment's conversions.
     static func experimentCounts(
         link: UUID, workspace: UUID, on connection: Connection
     ) throws -> [(target: String?, variant: String, count: Count)] {
         let cube = Cube.covering([.link, .target, .variant])
         return try connection.query(
             """
-            SELECT target, variant, name, currency, sum(events)::int8, sum(value)::int8 FROM event_rollups_daily
+            SELECT target, variant, name, currency, sum(events)::int8, sum(value)::int8 FROM event_rollups_weekly
             WHERE workspace_id = \(workspace) AND cube = \(cube.id) AND link_id = \(link) AND variant IS NOT NULL
             GROUP BY 1, 2, 3, 4
             """
