@@ -30,3 +30,4 @@ ALTER TABLE events ADD PRIMARY KEY (id), ADD UNIQUE (workspace_id, idempotency_k
 CREATE INDEX events_time ON events (workspace_id, occurred_at, id);
 ANALYZE events;
 ANALYZE event_rollups_daily;
+ANALYZE event_rollups_weekly;
