@@ -106,6 +106,8 @@ struct MatchSubject {
 }
 
 /// Four optional values indexed by `MatchSubject.Form.slot`, stored inline (no array allocation).
+/// Restated by the generated Swift router (`Codegen/Runtime/SwiftRouterRuntime.swift`, `LinkRouter.Slots`), which
+/// ships inside apps and cannot depend on linkd.
 struct Slots<Value> {
     private var s0: Value?
     private var s1: Value?

@@ -24,6 +24,8 @@ extension Pattern {
     /// pattern matches the rest of the input at once. Between two `*`s, the search for the next literal skips to
     /// the bytes its first byte can start at. What is left costs the input's length times the length of the
     /// segments between two `*`s (`scanWeight`), which rule sets are bounded by where they are saved.
+    /// Restated over the runtime's own elements by the generated Swift router (`Codegen/Runtime/SwiftRouterRuntime.swift`,
+    /// `LinkRouter.Pattern.glob`), which ships inside apps and cannot depend on linkd; the router fixtures hold the two alike.
     static func glob(_ code: UnsafeBufferPointer<UInt8>, _ input: UnsafeBufferPointer<UInt8>) -> Bool {
         var end = code.count
         var inputEnd = input.count

@@ -957,7 +957,8 @@ extension LinkRouter {
         static let all = (0..<4).map(Form.init(slot:))
     }
 
-    /// Four optional values, one per form's slot, kept inline (no dictionary to hash into per URL).
+    /// Four optional values, one per form's slot, kept inline (no dictionary to hash into per URL). linkd's `Slots`
+    /// (Matching/MatchSubject.swift in linkd), restated: this file ships inside the app, which cannot depend on linkd.
     struct Slots<Value> {
         private var s0: Value?
         private var s1: Value?
