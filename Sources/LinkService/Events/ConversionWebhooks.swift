@@ -10,9 +10,8 @@ import Postgres
 /// outbox and moves the cursor in the same transaction, so an event is queued once across restarts and nodes (the
 /// cursor's row is locked for the pass; a node that finds it locked leaves the pass to the other). Its webhook id
 /// derives from the event's id.
-final class ConversionWebhooks: BackgroundService {
+final class ConversionWebhooks: SingleThreadService {
     let name = "conversion webhooks"
-    static let threads = 1
     /// The feed reader's name in `event_feed_cursors`.
     static let reader = WebhookEventType.conversionRecorded.rawValue
 
@@ -20,7 +19,7 @@ final class ConversionWebhooks: BackgroundService {
     private let logger: Logger
     private let outbox: WebhookOutboxBell
     private let interval: DispatchTimeInterval
-    private let thread = ServiceThread(name: "linkd.events.feed")
+    let thread = ServiceThread(name: "linkd.events.feed")
     /// Events read per pass (and per transaction) at most.
     let batch: Int
 
@@ -35,24 +34,10 @@ final class ConversionWebhooks: BackgroundService {
         self.batch = batch
     }
 
-    var isHealthy: Bool { thread.isRunning }
-
+    /// Passes until the feed has nothing more to read now, every `interval`.
     func start() {
-        thread.start(every: interval) { [self] isLast in
-            if !isLast { drain() }
-        }
-    }
-
-    func shutdown() {
-        thread.stop()
-    }
-
-    /// Passes until the feed has nothing more to read now.
-    func drain() {
-        do {
+        thread.startPasses(every: interval, logger: logger, failure: "cannot queue conversion.recorded events now") { [self] in
             while try pass() == batch, !thread.isStopping {}
-        } catch {
-            logger.warning("cannot queue conversion.recorded events now", metadata: ["error": "\(error)"])
         }
     }
 

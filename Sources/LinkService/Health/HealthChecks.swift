@@ -10,16 +10,17 @@ import Synchronization
 /// so with several nodes each domain is still checked once per interval. At most `inFlight` domains are checked
 /// at once, each with its requests in parallel within the checker's bound (`OutboundFanOut`). An interval of zero
 /// turns the background checks off (on demand checks still run).
-final class HealthChecks: BackgroundService {
+final class HealthChecks: SingleThreadService {
     let name = "association checks"
-    static let threads = 1
 
     private let checker: HealthChecker
     private let counts: CheckCounts
     private let interval: Int
     private let inFlight: Int
     private let logger: Logger
-    private let thread = ServiceThread(name: "linkd.checks")
+    let thread = ServiceThread(name: "linkd.checks")
+    /// When new domains were last given their slot (read and written by the thread only).
+    private let scheduledAt = Mutex<ContinuousClock.Instant?>(nil)
     /// Domains checked, and checks that could not run at all (not loaded, database), for `/metrics`.
     private let checked: Counter
     private let skipped: Counter
@@ -45,30 +46,20 @@ final class HealthChecks: BackgroundService {
 
     func start() {
         guard interval > 0 else { return }
-        thread.start { [self] in
-            var scheduledAt: ContinuousClock.Instant?
-            while true {
-                let pause: Duration
-                do {
-                    // New domains get their slot within a minute (or the interval, when shorter).
-                    if scheduledAt.map({ ContinuousClock.now - $0 >= .seconds(min(60, interval)) }) ?? true {
-                        try checker.pool.withConnection { try AssociationCheckStore.schedule(interval: interval, on: $0) }
-                        scheduledAt = .now
-                    }
-                    pause = try pass()
-                } catch {
-                    logger.warning("association checks: cannot read the schedule", metadata: ["error": "\(error)"])
-                    pause = .seconds(30)
-                }
-                // Wake for the next scheduling too.
-                let wait = min(pause, .seconds(min(60, interval)))
-                if thread.sleep(until: .now() + .milliseconds(Int(wait.inSeconds * 1000))) { return }
+        // Waking for the next scheduling too, at most this long apart.
+        let scheduling = Duration.seconds(min(60, interval))
+        thread.startPasses(
+            retry: .milliseconds(Int(min(.seconds(30), scheduling).inSeconds * 1000)), logger: logger,
+            failure: "association checks: cannot read the schedule"
+        ) { [self] in
+            // New domains get their slot within a minute (or the interval, when shorter).
+            if scheduledAt.withLock({ $0.map { ContinuousClock.now - $0 >= scheduling } ?? true }) {
+                try checker.pool.withConnection { try AssociationCheckStore.schedule(interval: interval, on: $0) }
+                scheduledAt.withLock { $0 = .now }
             }
+            let pause = min(try pass(), scheduling)
+            return .milliseconds(Int(pause.inSeconds * 1000))
         }
-    }
-
-    func shutdown() {
-        thread.stop()
     }
 
     /// Claims the due domains (up to `inFlight`) and checks them; answers how long to wait for the next pass: none

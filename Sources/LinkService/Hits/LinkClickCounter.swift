@@ -15,9 +15,8 @@ import Synchronization
 ///   interval (the links tapped most; the others' taps wait for the next interval, so none is lost), so a viral
 ///   link or a flood of links cannot flood a receiver or the outbox. Which workspaces subscribe is read every few
 ///   seconds; a tap of any other workspace costs one atomic load.
-final class LinkClickCounter: BackgroundService {
+final class LinkClickCounter: SingleThreadService {
     let name = "link click counter"
-    static let threads = 1
 
     /// How taps become `link.clicked` events.
     struct ClickEvents: Sendable {
@@ -57,7 +56,7 @@ final class LinkClickCounter: BackgroundService {
     private let logger: Logger
     private let interval: DispatchTimeInterval
     private let clickEvents: ClickEvents
-    private let thread = ServiceThread(name: "linkd.link-clicks")
+    let thread = ServiceThread(name: "linkd.link-clicks")
     /// Rung after `link.clicked` events were queued (wakes this node's webhook delivery).
     private let outbox: WebhookOutboxBell
 
@@ -71,8 +70,6 @@ final class LinkClickCounter: BackgroundService {
         self.clickEvents = clickEvents
         self.outbox = outbox
     }
-
-    var isHealthy: Bool { thread.isRunning }
 
     func start() {
         thread.start(every: interval) { [self] isLast in

@@ -8,9 +8,8 @@ import Synchronization
 /// picked up which version. Fetches are logged at debug level, counted in `/metrics`, kept per host in
 /// memory, and the latest per host and file is written to `association_fetches` every few seconds (one
 /// upsert per changed host, off the request path).
-final class AssociationFetchLog: BackgroundService {
+final class AssociationFetchLog: SingleThreadService {
     let name = "fetch log"
-    static let threads = 1
     struct Fetch: Sendable, Equatable {
         let hostname: String
         let file: String
@@ -40,7 +39,7 @@ final class AssociationFetchLog: BackgroundService {
     private let metrics: MetricsRegistry
     private let logger: Logger
     private let interval: DispatchTimeInterval
-    private let thread = ServiceThread(name: "linkd.fetch-log")
+    let thread = ServiceThread(name: "linkd.fetch-log")
 
     init(pool: ConnectionPool, metrics: MetricsRegistry, logger: Logger, interval: DispatchTimeInterval = .seconds(2)) {
         self.pool = pool
@@ -52,8 +51,6 @@ final class AssociationFetchLog: BackgroundService {
             Self.answered.map { status in Self.series(file: file, status: status, in: metrics) }
         }
     }
-
-    var isHealthy: Bool { thread.isRunning }
 
     /// Starts the flusher thread: a flush every `interval` until `shutdown()`.
     func start() {

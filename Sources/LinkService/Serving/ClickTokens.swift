@@ -21,9 +21,8 @@ import Synchronization
 /// is claimable as soon as its page is sent; a process killed before its rows were stored leaves them in the
 /// journal, and the next one stores them before anything else. The same thread deletes tokens an `expiredGrace`
 /// after they expired (until then a claim answers 410, after it 404).
-final class ClickTokens: BackgroundService {
+final class ClickTokens: SingleThreadService {
     let name = "click tokens"
-    static let threads = 1
 
     /// A stripe's queued rows (`COPY` lines) and the journal file they are appended to.
     private struct Queue {
@@ -56,7 +55,7 @@ final class ClickTokens: BackgroundService {
     let expiredGrace: TimeInterval
     /// Serialises writes (the flusher thread and claims both write out the queue) and holds what they took.
     private let writing = Mutex(Backlog())
-    private let thread = ServiceThread(name: "linkd.click-tokens")
+    let thread = ServiceThread(name: "linkd.click-tokens")
     private let issuedTotal: Counter
     private let droppedTotal: Counter
     private let deletedTotal: Counter
@@ -91,8 +90,6 @@ final class ClickTokens: BackgroundService {
             }
         }
     }
-
-    var isHealthy: Bool { thread.isRunning }
 
     /// Starts the thread: stores what is queued every `interval`, deletes expired tokens every `sweepInterval`.
     func start() {

@@ -54,28 +54,17 @@ final class WebhookDeliveries: BackgroundService {
 
     var isHealthy: Bool { workers.allSatisfy(\.isRunning) }
 
+    /// Each worker delivers one after the other while some are due, and rests a second when none is.
     func start() {
         for worker in workers {
-            worker.start { [self] in run(worker) }
+            worker.startPasses(retry: .seconds(5), logger: logger, failure: "webhook deliveries: the outbox cannot be read") { [self] in
+                try deliverOne() ? nil : .seconds(1)
+            }
         }
     }
 
     func shutdown() {
         for worker in workers { worker.stop() }
-    }
-
-    private func run(_ worker: ServiceThread) {
-        while !worker.isStopping {
-            let delivered: Bool
-            do {
-                delivered = try deliverOne()
-            } catch {
-                logger.warning("webhook deliveries: the outbox cannot be read", metadata: ["error": "\(error)"])
-                if worker.sleep(until: .now() + .seconds(5)) { return }
-                continue
-            }
-            if !delivered, worker.sleep(until: .now() + .seconds(1)) { return }
-        }
     }
 
     /// Claims one due delivery and sends it; false when none was due.
