@@ -34,14 +34,11 @@ extension Page {
     }
 
     static func cursor(key: String, id: UUID) -> String {
-        Data("\(key):\(id.canonicalText)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64URL.encoded("\(key):\(id.canonicalText)".utf8)
     }
 
     private static func decode(_ cursor: String) -> (String, UUID)? {
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard cursor.count <= maxCursorLength, let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+        guard cursor.count <= maxCursorLength, let data = Base64URL.decoded(cursor), let text = String(data: data, encoding: .utf8),
             let colon = text.lastIndex(of: ":"), let id = UUID(uuidString: String(text[text.index(after: colon)...]))
         else { return nil }
         return (String(text[..<colon]), id)

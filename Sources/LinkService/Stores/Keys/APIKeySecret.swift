@@ -13,12 +13,7 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
 
     /// A new key with 32 random bytes from OpenSSL's CSPRNG.
     public static func generate(keyID: UUID = UUID()) -> APIKeySecret {
-        var bytes = [UInt8](repeating: 0, count: 32)
-        // RAND_bytes(3): "returns 1 on success"; failure means the CSPRNG is not seeded, which we cannot recover from.
-        precondition(RAND_bytes(&bytes, Int32(bytes.count)) == 1, "RAND_bytes failed")
-        let secret = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return APIKeySecret(keyID: keyID, secret: secret)
+        APIKeySecret(keyID: keyID, secret: Base64URL.randomSecret())
     }
 
     /// Parses a presented key; nil when it does not have the key shape.
@@ -59,7 +54,7 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (UUID, String)? {
         guard bytes.count == 79, bytes[0] == UInt8(ascii: "l"), bytes[1] == UInt8(ascii: "k"),
             bytes[2] == UInt8(ascii: "_"), bytes[35] == UInt8(ascii: "_"),
-            bytes[36...].allSatisfy({ isBase64URL($0) })
+            bytes[36...].allSatisfy({ Base64URL.isAlphabet($0) })
         else { return nil }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let valid = withUnsafeMutableBytes(of: &uuid) { raw -> Bool in
@@ -123,14 +118,5 @@ public struct APIKeySecret: Sendable, Equatable, CustomStringConvertible {
     /// The value of a lower-case hex digit; nil for any other byte (`A`-`F` included: `token` writes lower case).
     private static func lowerHex(_ byte: UInt8) -> UInt8? {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F") ? nil : Hex.value(byte)
-    }
-
-    private static func isBase64URL(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default: false
-        }
     }
 }
