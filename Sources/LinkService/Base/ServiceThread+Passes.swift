@@ -26,9 +26,9 @@ extension ServiceThread {
 
     /// `startPasses` with a pass every `period` (or at a `wake()`), the next one after `period` too when one throws.
     @discardableResult
-    func startPasses(every period: DispatchTimeInterval, logger: Logger, failure: String, _ pass: @escaping @Sendable () throws -> Void)
-        -> Bool
-    {
+    func startPasses(
+        every period: DispatchTimeInterval, logger: Logger, failure: String, _ pass: @escaping @Sendable () throws -> Void
+    ) -> Bool {
         startPasses(retry: period, logger: logger, failure: failure) {
             try pass()
             return period
