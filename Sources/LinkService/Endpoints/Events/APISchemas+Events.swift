@@ -69,11 +69,7 @@ extension APISchemas {
                     .optional(
                         "campaign",
                         Schema.object(
-                            [
-                                .optional("source", Schema.string), .optional("medium", Schema.string),
-                                .optional("campaign", Schema.string),
-                                .optional("term", Schema.string), .optional("content", Schema.string),
-                            ], closed: false
+                            LinkFields.Campaign.all.map { .optional($0.name, Schema.string) }, closed: false
                         ).described("The click's `utm_*` fields (the URL's first, then the link's own).")),
                     .optional("target", Schema.string.described("The target of a targeted link the click was given.")),
                     .optional("variant", Schema.string.described("The experiment's variant the click was given.")),

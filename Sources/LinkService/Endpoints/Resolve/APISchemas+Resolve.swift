@@ -110,11 +110,7 @@ extension APISchemas {
                     .optional(
                         "campaign",
                         Schema.object(
-                            [
-                                .optional("source", Schema.string), .optional("medium", Schema.string),
-                                .optional("campaign", Schema.string),
-                                .optional("term", Schema.string), .optional("content", Schema.string),
-                            ], closed: true)),
+                            LinkFields.Campaign.all.map { .optional($0.name, Schema.string) }, closed: true)),
                     .optional("data", Schema.object([], closed: false).described("The link's data for the app, as stored.")),
                 ], closed: true
             ).described("The stored link at the URL (docs/LINKS.md, \"Serving links\"): its destination is the answer's.")
