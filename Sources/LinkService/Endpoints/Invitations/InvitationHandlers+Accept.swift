@@ -7,13 +7,9 @@ import Postgres
 /// begins a session.
 extension InvitationHandlers {
     func accept(_ request: Request) throws -> Response {
-        let errors = FieldErrors()
-        var body = try JSONBody.object(request, errors: errors)
-        let tokenText = InvitationFields.token.read(&body, required: true)
-        let name = InvitationFields.name.read(&body)
-        let password = InvitationFields.password.read(&body)
-        body.finish()
-        try errors.check()
+        let (tokenText, name, password) = try JSONBody.read(request) {
+            (InvitationFields.token.read(&$0, required: true), InvitationFields.name.read(&$0), InvitationFields.password.read(&$0))
+        }
         let token = tokenText.flatMap { SecretToken(presented: Substring($0)) }
         guard let token else { throw ServiceError.badRequest("The token is missing.") }
 
@@ -36,6 +32,7 @@ extension InvitationHandlers {
                 }
             }
         } else {
+            let errors = FieldErrors()
             Self.checkNewPassword(password, email: invitation.email, errors: errors)
             try errors.check()
             newHash = password.map(issuer.configuration.passwordHasher.hash)

@@ -54,13 +54,12 @@ struct InvitationHandlers: EndpointGroup {
     }
 
     func create(_ request: Request, _ principal: Principal) throws -> Response {
-        let errors = FieldErrors()
-        var body = try JSONBody.object(request, errors: errors)
-        let email = InvitationFields.email.read(&body, required: true)
-        let role = InvitationFields.role.read(&body, required: true).flatMap(Role.init(rawValue:))
-        body.finish()
-        try errors.check()
-        guard let email, let role else { throw ServiceError.badRequest("The email or the role is missing.") }
+        let (email, roleName) = try JSONBody.read(request) {
+            (InvitationFields.email.read(&$0, required: true), InvitationFields.role.read(&$0, required: true))
+        }
+        guard let email, let role = roleName.flatMap(Role.init(rawValue:)) else {
+            throw ServiceError.badRequest("The email or the role is missing.")
+        }
         try MemberHandlers.mayGive(role, principal)
         let (invitation, token) = try pool.withTransaction { connection in
             if let person = try PersonStore.find(email: email, on: connection),

@@ -34,11 +34,7 @@ struct PasswordResetHandlers: EndpointGroup {
     }
 
     func request(_ request: Request) throws -> Response {
-        let errors = FieldErrors()
-        var body = try JSONBody.object(request, errors: errors)
-        let email = InvitationFields.email.read(&body, required: true)
-        body.finish()
-        try errors.check()
+        let email = try JSONBody.read(request) { InvitationFields.email.read(&$0, required: true) }
         if let email, mailer.isConfigured {
             if let base = origin.configured {
                 mailer.enqueue("password reset") { [mailPool, from = mailer.from] in

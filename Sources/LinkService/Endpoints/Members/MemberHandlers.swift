@@ -39,11 +39,7 @@ struct MemberHandlers: EndpointGroup {
 
     func update(_ request: Request, _ principal: Principal) throws -> Response {
         let person = try Self.personID(request)
-        let errors = FieldErrors()
-        var body = try JSONBody.object(request, errors: errors)
-        let role = InvitationFields.role.read(&body, required: true).flatMap(Role.init(rawValue:))
-        body.finish()
-        try errors.check()
+        let role = try JSONBody.read(request) { InvitationFields.role.read(&$0, required: true) }.flatMap(Role.init(rawValue:))
         guard let role else { throw ServiceError.badRequest("The role is missing.") }
         try Self.mayGive(role, principal)
         let after = try changes.commit { connection, changed in

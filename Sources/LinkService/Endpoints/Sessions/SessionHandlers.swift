@@ -63,12 +63,9 @@ struct SessionHandlers: EndpointGroup {
     // MARK: Signing in
 
     func signIn(_ request: Request) throws -> Response {
-        let errors = FieldErrors()
-        var body = try JSONBody.object(request, errors: errors)
-        let email = SessionFields.email.read(&body, required: true)
-        let password = SessionFields.password.read(&body, required: true)
-        body.finish()
-        try errors.check()
+        let (email, password) = try JSONBody.read(request) {
+            (SessionFields.email.read(&$0, required: true), SessionFields.password.read(&$0, required: true))
+        }
         guard let email, let password else { throw ServiceError.badRequest("Send an email and a password.") }
         // The first database read: the request may run again from here on a handoff thread, so nothing before it
         // counts an attempt (docs/DESIGN.md, "No worker thread waits on the database").
@@ -151,11 +148,7 @@ struct SessionHandlers: EndpointGroup {
 
     func switchWorkspace(_ request: Request, _ principal: Principal) throws -> Response {
         let (person, current) = try Self.person(principal)
-        let errors = FieldErrors()
-        var body = try JSONBody.object(request, errors: errors)
-        let workspace = SessionFields.workspace.read(&body, required: true).flatMap(UUID.init(uuidString:))
-        body.finish()
-        try errors.check()
+        let workspace = try JSONBody.read(request) { SessionFields.workspace.read(&$0, required: true) }.flatMap(UUID.init(uuidString:))
         guard let workspace else { throw ServiceError.badRequest("Send the workspace's id.") }
         let bytes = try changes.commit { connection, changed -> [UInt8] in
             // Another workspace's id answers as one that does not exist.
@@ -180,12 +173,9 @@ struct SessionHandlers: EndpointGroup {
     // MARK: Passwords
 
     func setPassword(_ request: Request) throws -> Response {
-        let errors = FieldErrors()
-        var body = try JSONBody.object(request, errors: errors)
-        let text = SessionFields.token.read(&body, required: true)
-        let password = SessionFields.newPassword.read(&body, required: true)
-        body.finish()
-        try errors.check()
+        let (text, password) = try JSONBody.read(request) {
+            (SessionFields.token.read(&$0, required: true), SessionFields.newPassword.read(&$0, required: true))
+        }
         let expired = ServiceError.validation([
             .init(pointer: "/token", detail: "The link is unknown, used already or expired; ask for a new one.")
         ])
