@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import LinkService
+import Observability
 import Synchronization
 import Testing
 
@@ -79,5 +80,34 @@ struct ServiceThreadTests {
         #expect(ranOnCaller.withLock { $0 })
         #expect(!thread.start { Issue.record("started after a stop") })
         #expect(!thread.isRunning)
+    }
+
+    /// A service's passes: the first at once, the next after the rest a pass answers (nil: straight on; a `wake()`
+    /// ends a rest early). A pass that throws is logged as a warning, with what failed and the error, and the next one
+    /// comes after `retry`.
+    @Test func passesGoOnAfterAFailureWhichIsLogged() {
+        struct Broken: Error {}
+        let thread = ServiceThread(name: "linkd.test")
+        let log = InMemoryLogSink()
+        let passes = Mutex(0)
+        let reached = DispatchSemaphore(value: 0)
+        thread.startPasses(retry: .milliseconds(1), logger: Logger(label: "test", sink: log.sink), failure: "the test cannot pass now") {
+            let count = passes.withLock {
+                $0 += 1
+                return $0
+            }
+            if count == 1 { throw Broken() }
+            if count >= 3 { reached.signal() }
+            // The second pass goes straight on to the third, which rests an hour, until woken.
+            return count == 2 ? nil : .seconds(3600)
+        }
+        #expect(reached.wait(timeout: .now() + 60) == .success)
+        thread.wake()
+        #expect(reached.wait(timeout: .now() + 60) == .success)
+        thread.stop()
+        #expect(passes.withLock { $0 } == 4)
+        let warnings = log.entries.filter { $0.level == .warning }
+        #expect(warnings.map(\.message) == ["the test cannot pass now"])
+        #expect(warnings.first?.metadata["error"] == "Broken()")
     }
 }
