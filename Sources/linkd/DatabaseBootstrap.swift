@@ -79,4 +79,12 @@ extension DatabaseBootstrap {
         let migrator = Migrator(migrations: try configuration.migrations(), logger: logger)
         return try body(pool, migrator)
     }
+
+    /// `withDatabase` with the migrations applied first: what a command that reads or writes rows runs in.
+    static func withMigratedDatabase<T>(_ configuration: Configuration, _ body: (ConnectionPool) throws -> T) throws -> T {
+        try withDatabase(configuration) { pool, migrator in
+            try migrator.migrate(using: pool)
+            return try body(pool)
+        }
+    }
 }

@@ -50,15 +50,11 @@ enum KeysCommand: Command {
             Output.err("linkd keys: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
-        do {
-            try DatabaseBootstrap.withDatabase(configuration) { pool, migrator in
-                try migrator.migrate(using: pool)
+        return ExitStatus.of("linkd keys") {
+            try DatabaseBootstrap.withMigratedDatabase(configuration) { pool in
                 Output.out(try Workspace.createKey(pool: pool, workspace: workspace, scope: scope, role: role, keyName: label))
             }
             return ExitStatus.success
-        } catch {
-            Output.err("linkd keys: \(error)")
-            return ExitStatus.failure
         }
     }
 }

@@ -41,9 +41,8 @@ enum UsersCommand: Command {
             Output.err("linkd users: \(error)\n\n\(help)")
             return ExitStatus.usage
         }
-        do {
-            try DatabaseBootstrap.withDatabase(configuration) { pool, migrator in
-                try migrator.migrate(using: pool)
+        return ExitStatus.of("linkd users") {
+            try DatabaseBootstrap.withMigratedDatabase(configuration) { pool in
                 let sessions = configuration.service.sessions
                 let token = try Workspace.addPerson(
                     pool: pool, workspace: workspace, email: email, role: role, personName: personName,
@@ -52,9 +51,6 @@ enum UsersCommand: Command {
                 Output.out(OneTimeLinkURLs.password(token, base: base ?? "http://localhost:\(configuration.listen.port)"))
             }
             return ExitStatus.success
-        } catch {
-            Output.err("linkd users: \(error)")
-            return ExitStatus.failure
         }
     }
 }

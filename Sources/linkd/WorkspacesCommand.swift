@@ -51,8 +51,7 @@ enum WorkspacesCommand: Command {
             return ExitStatus.usage
         }
         do {
-            let listings = try DatabaseBootstrap.withDatabase(configuration) { pool, migrator in
-                try migrator.migrate(using: pool)
+            let listings = try DatabaseBootstrap.withMigratedDatabase(configuration) { pool in
                 switch action {
                 case .list(let workspace): return try WorkspaceHostSuffixes.list(workspace: workspace, pool: pool)
                 case .allow(let workspace, let suffix): return [try WorkspaceHostSuffixes.allow(suffix, workspace: workspace, pool: pool)]
