@@ -110,4 +110,22 @@ struct ServiceThreadTests {
         #expect(warnings.map(\.message) == ["the test cannot pass now"])
         #expect(warnings.first?.metadata["error"] == "Broken()")
     }
+
+    /// A stop while a pass runs ends the loop once the pass returns, though the pass slept through the stop's one
+    /// wake (a retention pass rests between its statements): the loop does not rest its period first.
+    @Test func aStopDuringAPassEndsTheLoopAfterIt() {
+        let thread = ServiceThread(name: "linkd.test")
+        let inPass = DispatchSemaphore(value: 0)
+        thread.startPasses(every: .seconds(3600), logger: Logger(label: "test", sink: .discard), failure: "cannot pass") {
+            inPass.signal()
+            _ = thread.sleep(until: .now() + .seconds(3600))
+        }
+        #expect(inPass.wait(timeout: .now() + 60) == .success)
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            thread.stop()
+            stopped.signal()
+        }
+        #expect(stopped.wait(timeout: .now() + 60) == .success, "stop() returned")
+    }
 }

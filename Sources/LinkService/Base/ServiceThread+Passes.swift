@@ -19,6 +19,8 @@ extension ServiceThread {
                     logger.warning(failure, metadata: ["error": "\(error)"])
                     rest = retry
                 }
+                // A stop while the pass ran may have spent its one wake on a rest inside the pass: no rest then.
+                if isStopping { return }
                 if let rest, sleep(until: .now() + rest) { return }
             }
         }
