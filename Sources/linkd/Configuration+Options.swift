@@ -55,6 +55,9 @@ extension Configuration {
             "link-cache", "LINKD_LINK_CACHE", .integer(in: 0...10_000_000, of: "links"), \.service.linkCacheSize,
             help: "Stored links (and slugs known to hold none) kept in memory; others are read from the database."),
         ConfigurationOption(
+            "link-memory", "LINKD_LINK_MEMORY", .integer(in: 0...1_048_576, of: "MiB"), \.service.linkMemory,
+            help: "MiB for every stored link held compactly, read at start; a domain beyond it is read from the database. 0: off."),
+        ConfigurationOption(
             "association-versions-keep", "LINKD_ASSOCIATION_VERSIONS_KEEP", .integer(in: 1...100_000, of: "versions"),
             \.service.associationVersionsKeep,
             help: "Versions of each domain's association files kept (the current one always)."),

@@ -258,6 +258,35 @@ struct DatabaseOutageTests {
         }
     }
 
+    /// Issue 53: a link the node holds in its `LinkIndex` (created in bulk, never clicked, so never read one by one)
+    /// is answered from memory: it serves as itself while the database is down, where before it was read from the
+    /// database at its first click (and so answered as the domain's rules do during an outage).
+    @Test(.timeLimit(.minutes(2)))
+    func linksHeldInTheIndexServeThroughAnOutageWithoutEverBeingRead() throws {
+        try withOutage { database, service, fixture in
+            let body = (0..<3).map { index in
+                """
+                {"domain":"\(fixture.host)","slug":"held\(index)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":\(index)}},
+                 "fallbacks":{"desktop":"https://www.example.com/from-held\(index)"}}
+                """.replacingOccurrences(of: "\n", with: "")
+            }.joined(separator: "\n")
+            try Fixture.expect(
+                200,
+                service.request(
+                    "POST", "/v1/links/bulk?acknowledgeMoves=true", key: fixture.key,
+                    body: body, headers: [("Content-Type", "application/x-ndjson")]))
+            let index = service.application.linkIndex
+            #expect(eventually { index.isCurrent && index.held.links == 3 })
+
+            database.cluster.stop()
+            let click = try service.request("GET", "/held1", headers: [("Host", fixture.host), ("User-Agent", ClickTests.desktop)])
+            #expect(click.headers["Location"] == "https://www.example.com/from-held1", "the link's own fallback, from memory")
+            let link = try Fixture.expect(200, resolve(service, key: fixture.key, "https://\(fixture.host)/held2")).json["link"]
+            #expect(link?["slug"]?.stringValue == "held2")
+            try database.cluster.start()
+        }
+    }
+
     /// A revocation whose notification this node never heard (its change feed was away) is found when the feed
     /// comes back: the cached keys are read again before the cache is trusted.
     @Test(.timeLimit(.minutes(2)))

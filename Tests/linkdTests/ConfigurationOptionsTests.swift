@@ -25,6 +25,7 @@ struct ConfigurationOptionsTests {
         ("--public-resolve on|off", "LINKD_PUBLIC_RESOLVE", "off"),
         ("--resolve-cache N", "LINKD_RESOLVE_CACHE", "4096"),
         ("--link-cache N", "LINKD_LINK_CACHE", "100000"),
+        ("--link-memory N", "LINKD_LINK_MEMORY", "256"),
         ("--association-versions-keep N", "LINKD_ASSOCIATION_VERSIONS_KEEP", "100"),
         ("--spool-dir DIR", "LINKD_SPOOL_DIR", "<data-dir>/spool"),
         ("--hits-retention-days N", "LINKD_HITS_RETENTION_DAYS", "90"),

@@ -12,6 +12,8 @@ extension Application {
         let sessions: SessionCache
         let reloader: CatalogReloader
         let links: LinkCache
+        /// Every stored link, compactly, read after the change feed listens (docs/LINKS.md, "Serving links").
+        let linkIndex: LinkIndex
         /// Rung by every write that queues webhook events; the delivery workers listen.
         let outbox: WebhookOutboxBell
         /// How request handlers' writes announce what they change; and bulk link writes', over their own pool.
@@ -51,11 +53,14 @@ extension Application {
             let linkTaps = LinkClickCounter(
                 pool: pool, logger: logger.with(label: "linkd.links"), outbox: outbox,
                 clickEvents: .init(interval: webhooks.clickInterval, limit: webhooks.clickLimit))
-            links = LinkCache(pool: databases.requests, capacity: configuration.linkCacheSize, taps: linkTaps)
+            linkIndex = LinkIndex(pool: pool, budget: configuration.linkMemory << 20, logger: logger.with(label: "linkd.links"))
+            links = LinkCache(
+                pool: databases.requests, capacity: configuration.linkCacheSize, taps: linkTaps,
+                index: configuration.linkMemory > 0 ? linkIndex : nil)
             var catalogChanges = CatalogChanges(pool: databases.requests, reloader: reloader, keys: keys, outbox: outbox, links: links)
             catalogChanges.sessions = sessions
             self.catalogChanges = catalogChanges
-            batchChanges = CatalogChanges(pool: databases.batches, reloader: reloader, keys: keys, outbox: outbox)
+            batchChanges = CatalogChanges(pool: databases.batches, reloader: reloader, keys: keys, outbox: outbox, links: links)
             changes = ChangeFeed(
                 parameters: configuration.database, reloader: reloader, keys: keys, sessions: sessions, links: links,
                 logger: logger.with(label: "linkd.changes"))
@@ -83,7 +88,7 @@ extension Application {
                 pool: pool, retentionDays: configuration.eventsRetentionDays, logger: logger.with(label: "linkd.events"))
             mailer = Mailer(settings: Self.smtpSettings(configuration), metrics: metrics, logger: logger.with(label: "linkd.mail"))
             group = ServiceGroup(
-                (changes, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup, conversions, retention, mailer) as Services,
+                (changes, linkIndex, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup, conversions, retention, mailer) as Services,
                 logger: logger.with(label: "linkd.services"))
         }
 

@@ -31,6 +31,8 @@ public final class Application: Sendable {
     let outbound: HTTPClient
     /// Every write that changes what nodes keep, and the events it queues, commits through it.
     let catalogChanges: CatalogChanges
+    /// Every stored link, compactly (`LinkIndex`).
+    let linkIndex: LinkIndex
     private let server: Server
     /// Checks the database for `/readyz` on a thread of its own.
     private let probe: DatabaseProbe
@@ -69,6 +71,7 @@ public final class Application: Sendable {
         let background = try Background(configuration, databases, outbound: outbound, metrics: metrics, logger: logger)
         (catalog, hits, tokens, catalogChanges, services) =
             (background.catalog, background.hits, background.tokens, background.catalogChanges, background.group)
+        linkIndex = background.linkIndex
         probe = DatabaseProbe(pool: pool, migrator: migrator)
 
         let (groups, auth, clicks) = Self.endpointGroups(
@@ -131,7 +134,7 @@ public final class Application: Sendable {
     /// threads before any is built (each takes the stripes), and `init` builds the group from a value of this
     /// type, so a service added, removed or moved here and not there does not compile.
     typealias Services = (
-        ChangeFeed, AssociationFetchLog, HitBatcher, ClickTokens, LinkClickCounter, HealthChecks,
+        ChangeFeed, LinkIndex, AssociationFetchLog, HitBatcher, ClickTokens, LinkClickCounter, HealthChecks,
         WebhookDeliveries, WebhookCleanup, ConversionWebhooks, EventRetention, Mailer
     )
 

@@ -39,6 +39,9 @@ public struct ServiceConfiguration: Sendable {
     public var resolveCacheSize: Int = 4096
     /// Stored links kept in memory (`LinkCache`); a link not kept costs one indexed query when asked.
     public var linkCacheSize: Int = 100_000
+    /// MiB the compact copy of every stored link may hold (`LinkIndex`); the links of a domain that does not fit are
+    /// read from the database when not kept. 0: none is held.
+    public var linkMemory: Int = 256
     /// Versions of each domain's association files kept (`association_versions`); the current one is always kept.
     public var associationVersionsKeep: Int = 100
     /// Browser origins allowed to call the API (`https://dash.example.com`, or `*` for any; never with credentials).

@@ -22,6 +22,16 @@ struct CatalogChanges: Sendable {
     static let channel = "linkd_catalog"
     /// A domain's links changed (payload: the domain's id).
     static let linksChannel = "linkd_links"
+    /// Which links changed, for the `LinkIndex` (payload: the domain's id and a space and the slug; the domain's id
+    /// alone when the write does not say which, a bulk write or an import). Sent before the domain's `linkd_links`.
+    static let linkSlugsChannel = "linkd_link_slugs"
+
+    /// The domain and slug (nil: any of the domain's) a `linkd_link_slugs` payload names.
+    static func linkChange(_ payload: String) -> (domain: UUID, slug: String?)? {
+        let parts = payload.split(separator: " ", maxSplits: 1)
+        guard let first = parts.first, let domain = UUID(uuidString: String(first)) else { return nil }
+        return (domain, parts.count == 2 ? String(parts[1]) : nil)
+    }
 
     let pool: ConnectionPool
     let reloader: CatalogReloader
@@ -75,6 +85,7 @@ struct CatalogChanges: Sendable {
                     sender = connection.backendPID
                     reloader.own.expect(changed.hostnames, from: connection.backendPID)
                     reloader.own.expect(changed.linkDomainPayloads, on: Self.linksChannel, from: connection.backendPID)
+                    reloader.own.expect(changed.linkSlugPayloads, on: Self.linkSlugsChannel, from: connection.backendPID)
                 }
                 return value
             }
@@ -82,12 +93,16 @@ struct CatalogChanges: Sendable {
             if let sender {
                 reloader.own.withdraw(changed.hostnames, from: sender)
                 reloader.own.withdraw(changed.linkDomainPayloads, on: Self.linksChannel, from: sender)
+                reloader.own.withdraw(changed.linkSlugPayloads, on: Self.linkSlugsChannel, from: sender)
             }
             throw error
         }
         for id in changed.revokedKeys { keys.invalidate(id) }
         for person in changed.sessionPeople { sessions?.invalidate(person: person) }
         if !changed.linkDomains.isEmpty {
+            for change in changed.linkSlugPayloads.compactMap(Self.linkChange) {
+                if let slug = change.slug { links?.linkChanged(domain: change.domain, slug: slug) } else { links?.domainChanged(change.domain) }
+            }
             for domain in changed.linkDomains.keys { links?.drop(domain: domain) }
             reloader.catalog.linksChanged()
         }
@@ -131,6 +146,9 @@ final class ChangeSet {
     private(set) var linkDomains: [UUID: String] = [:]
     /// The `linkd_links` payloads this write sends (the domains' ids).
     var linkDomainPayloads: [String] { linkDomains.keys.map(\.canonicalText) }
+    /// The `linkd_link_slugs` payloads this write sends, in order, each once.
+    private(set) var linkSlugPayloads: [String] = []
+    private var slugsAnnounced: Set<String> = []
 
     /// The domain `hostname` (created, changed or deleted) must be rebuilt.
     func domainChanged(_ hostname: String, on connection: Connection) throws {
@@ -152,8 +170,15 @@ final class ChangeSet {
         for host in try AppStore.hostnames(using: appID, on: connection) { try domainChanged(host, on: connection) }
     }
 
-    /// The links of the domain `id` (`hostname`) changed: every node forgets what it kept of them.
-    func linksChanged(domain id: UUID, hostname: String, on connection: Connection) throws {
+    /// The link `slug` of the domain `id` (`hostname`) changed (created, changed or deleted; `slug` nil: which links
+    /// is not said, a bulk write): every node forgets what it kept of the domain's links, and what its `LinkIndex`
+    /// holds of that slug (of the domain, when nil).
+    func linksChanged(domain id: UUID, hostname: String, slug: String?, on connection: Connection) throws {
+        let payload = slug.map { "\(id.canonicalText) \($0)" } ?? id.canonicalText
+        if slugsAnnounced.insert(payload).inserted {
+            try connection.notify(CatalogChanges.linkSlugsChannel, payload: payload)
+            linkSlugPayloads.append(payload)
+        }
         guard linkDomains[id] == nil else { return }
         try connection.notify(CatalogChanges.linksChannel, payload: id.canonicalText)
         linkDomains[id] = hostname

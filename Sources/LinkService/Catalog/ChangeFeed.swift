@@ -4,8 +4,8 @@ import Postgres
 
 /// Keeps this node's in-memory state coherent with the database and with other nodes: one
 /// `LISTEN` connection for `linkd_catalog` (a domain to rebuild), `linkd_keys` (a key revoked), `linkd_sessions` (a
-/// person's sessions ended or changed: `SessionCache`) and `linkd_links` (a domain's links changed: what `LinkCache`
-/// keeps of them is dropped).
+/// person's sessions ended or changed: `SessionCache`), `linkd_link_slugs` (a link changed: the `LinkIndex` no
+/// longer answers it) and `linkd_links` (a domain's links changed: what `LinkCache` keeps of them is dropped).
 ///
 /// At start the catalog is loaded whole. When the listener loses the database, the last good catalog
 /// keeps serving and cached keys keep serving as they are (`CacheTrust`); when it reconnects, the
@@ -29,7 +29,9 @@ final class ChangeFeed: BackgroundService {
         self.keys = keys
         listener = NotificationListener(
             parameters: parameters,
-            channels: [CatalogChanges.channel, KeyCache.channel, SessionCache.channel, CatalogChanges.linksChannel], logger: logger,
+            channels: [
+                CatalogChanges.channel, KeyCache.channel, SessionCache.channel, CatalogChanges.linkSlugsChannel, CatalogChanges.linksChannel,
+            ], logger: logger,
             maximumBackoff: maximumBackoff,
             onNotification: { notification in
                 switch notification.channel {
@@ -37,6 +39,11 @@ final class ChangeFeed: BackgroundService {
                     if let id = UUID(uuidString: notification.payload) { keys.invalidate(id) }
                 case SessionCache.channel:
                     if let person = UUID(uuidString: notification.payload) { sessions?.invalidate(person: person) }
+                case CatalogChanges.linkSlugsChannel:
+                    guard !reloader.own.isOwn(notification), let change = CatalogChanges.linkChange(notification.payload) else { return }
+                    if let slug = change.slug { links?.linkChanged(domain: change.domain, slug: slug) } else { links?.domainChanged(change.domain) }
+                    // (An answer kept since the domain's `linkd_links`, read from the index before this, is dropped.)
+                    reloader.catalog.linksChanged()
                 case CatalogChanges.linksChannel:
                     // A write's own node dropped them before answering: dropping again would only lose what it
                     // has read since (kept links that serve through an outage).

@@ -3,8 +3,10 @@ import Postgres
 import Synchronization
 
 /// The stored links resolve and clicks answer (docs/LINKS.md, "Serving links"): kept in memory, at most
-/// `capacity` of them (found or known absent), whatever the number of links; a link not kept is read with one
-/// indexed query (`LinkStore.find(slug:domain:on:)`), under the pool's bounded waits.
+/// `capacity` of them (found or known absent), whatever the number of links; a link not kept is answered by the
+/// `LinkIndex` (every link, compactly, within its budget) when it holds it, else read with one indexed query
+/// (`LinkStore.served(slug:domain:on:)`), under the pool's bounded waits. Only what the database answered is kept
+/// here: what the index answers costs no query to answer again.
 ///
 /// Coherence: a change to a domain's links (`ChangeSet.linksChanged`, heard on `linkd_links` by every node) drops
 /// what is kept of that domain; a read that began before a drop is not kept (`epoch`). While the database cannot
@@ -36,12 +38,15 @@ final class LinkCache: Sendable {
     let capacity: Int
     /// This node's taps of links with a click limit.
     let taps: LinkClickCounter
+    /// Every link compactly (nil: none).
+    let index: LinkIndex?
     private let pool: ConnectionPool
     private let state: Mutex<State>
 
     /// - Parameter capacity: links kept at most (0: none; every ask reads the database).
-    init(pool: ConnectionPool, capacity: Int, taps: LinkClickCounter) {
+    init(pool: ConnectionPool, capacity: Int, taps: LinkClickCounter, index: LinkIndex? = nil) {
         self.pool = pool
+        self.index = index
         self.capacity = capacity
         self.taps = taps
         state = Mutex(State())
@@ -54,6 +59,11 @@ final class LinkCache: Sendable {
         let key = Key(domain: domain, slug: slug)
         let (kept, epoch) = state.withLock { state in (state.links[domain]?[slug], state.epoch) }
         if let kept { return kept.map(Lookup.found) ?? .absent }
+        switch index?.lookup(slug, domain: domain) {
+        case .found(let link): return .found(link)
+        case .absent: return .absent
+        case .unknown, nil: break
+        }
         let link: ServedLink?
         do {
             link = try pool.withConnection { connection in
@@ -90,6 +100,17 @@ final class LinkCache: Sendable {
         }
     }
 
+    /// The link `slug` of the domain `domain` changed: the index no longer answers it (before the domain's links
+    /// kept here are dropped, so a read that saw the index before is not kept).
+    func linkChanged(domain: UUID, slug: String) {
+        index?.linkChanged(domain: domain, slug: slug)
+    }
+
+    /// Links of the domain `domain` changed, which ones unknown: the index reads them again.
+    func domainChanged(_ domain: UUID) {
+        index?.domainChanged(domain)
+    }
+
     /// Forgets what is kept of the domain `domain`'s links (they changed).
     func drop(domain: UUID) {
         state.withLock { state in
@@ -100,6 +121,7 @@ final class LinkCache: Sendable {
 
     /// Forgets every kept link (the change feed reconnected: changes may have been missed).
     func dropAll() {
+        index?.dropAll()
         state.withLock { state in
             state.epoch &+= 1
             state.links = [:]

@@ -36,28 +36,47 @@ final class ServedLink: Sendable {
         var desktop: String?
     }
 
-    init(_ link: Link, tapsWritten: Int64) {
-        id = link.id
-        slug = link.slug
-        appID = link.appID?.canonicalText
-        destinationType = link.destination?["type"]?.stringValue
-        if case .object(let members)? = link.destination?["params"] { params = members } else { params = [] }
-        webURL = link.webURL
-        fallbacks = Fallbacks(
-            ios: link.fallbacks["ios"]?.stringValue, ipad: link.fallbacks["ipad"]?.stringValue,
-            android: link.fallbacks["android"]?.stringValue, desktop: link.fallbacks["desktop"]?.stringValue)
-        skipStore = link.skipStore
-        campaign = link.campaign
-        preview = LinkPreview(
-            title: link.preview["title"]?.stringValue, description: link.preview["description"]?.stringValue,
-            imageURL: link.preview["imageUrl"]?.stringValue)
-        expiresAt = link.expiresAt
-        maxClicks = link.maxClicks
-        clicks = link.clicks
+    convenience init(_ link: Link, tapsWritten: Int64) {
+        var params: [JSONMember] = []
+        if case .object(let members)? = link.destination?["params"] { params = members }
+        self.init(
+            id: link.id, slug: link.slug, appID: link.appID?.canonicalText, destinationType: link.destination?["type"]?.stringValue,
+            params: params, webURL: link.webURL,
+            fallbacks: Fallbacks(
+                ios: link.fallbacks["ios"]?.stringValue, ipad: link.fallbacks["ipad"]?.stringValue,
+                android: link.fallbacks["android"]?.stringValue, desktop: link.fallbacks["desktop"]?.stringValue),
+            skipStore: link.skipStore, campaign: link.campaign,
+            preview: LinkPreview(
+                title: link.preview["title"]?.stringValue, description: link.preview["description"]?.stringValue,
+                imageURL: link.preview["imageUrl"]?.stringValue),
+            expiresAt: link.expiresAt, maxClicks: link.maxClicks, clicks: link.clicks, tapsWritten: tapsWritten, name: link.name,
+            data: link.data.map { Array($0.serialized.utf8) },
+            targeting: link.targets != nil || link.variants != nil ? ServedTargeting(link) { ServedLink($0, tapsWritten: tapsWritten) } : nil)
+    }
+
+    /// A link from its served fields (`LinkSegment` decodes them so).
+    init(
+        id: UUID, slug: String, appID: String?, destinationType: String?, params: [JSONMember], webURL: String?,
+        fallbacks: Fallbacks, skipStore: Bool, campaign: Link.Campaign, preview: LinkPreview, expiresAt: Date?,
+        maxClicks: Int64?, clicks: Int64, tapsWritten: Int64, name: String?, data: [UInt8]?, targeting: ServedTargeting?
+    ) {
+        self.id = id
+        self.slug = slug
+        self.appID = appID
+        self.destinationType = destinationType
+        self.params = params
+        self.webURL = webURL
+        self.fallbacks = fallbacks
+        self.skipStore = skipStore
+        self.campaign = campaign
+        self.preview = preview
+        self.expiresAt = expiresAt
+        self.maxClicks = maxClicks
+        self.clicks = clicks
         self.tapsWritten = tapsWritten
-        name = link.name
-        data = link.data.map { Array($0.serialized.utf8) }
-        targeting = link.targets != nil || link.variants != nil ? ServedTargeting(link) { ServedLink($0, tapsWritten: tapsWritten) } : nil
+        self.name = name
+        self.data = data
+        self.targeting = targeting
     }
 
     /// Whether the link still opens what it points at at `now`, given this node's `taps` of it (all, since start):

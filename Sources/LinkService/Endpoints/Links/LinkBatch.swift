@@ -67,7 +67,7 @@ struct LinkBatch {
                 domains[link.domainID] = link.hostname
             }
             for (id, hostname) in domains.sorted(by: { $0.value < $1.value }) {
-                try changed.linksChanged(domain: id, hostname: hostname, on: connection)
+                try changed.linksChanged(domain: id, hostname: hostname, slug: nil, on: connection)
             }
             let createdLinks = outcomes.lazy.compactMap { outcome -> Link? in if case .created(let link) = outcome { link } else { nil } }
             if created > 0 {

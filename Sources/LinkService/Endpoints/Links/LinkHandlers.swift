@@ -151,7 +151,7 @@ struct LinkHandlers: EndpointGroup {
             request, principal, find: { try find(request, principal, on: $0, forUpdate: true) },
             check: { before, connection in try change(before, input, principal, acknowledged, on: connection) }
         ) { before, after, connection, changed in
-            try changed.linksChanged(domain: before.domainID, hostname: before.hostname, on: connection)
+            try changed.linksChanged(domain: before.domainID, hostname: before.hostname, slug: before.slug, on: connection)
             let saved = try LinkStore.save(after, on: connection)
             try Self.changed(saved, .linkUpdated, principal, changed, before: before, on: connection)
             return saved
@@ -172,7 +172,7 @@ struct LinkHandlers: EndpointGroup {
         _ link: Link, _ event: WebhookEventType, _ principal: Principal, _ changed: ChangeSet, before: Link? = nil,
         on connection: Connection
     ) throws {
-        try changed.linksChanged(domain: link.domainID, hostname: link.hostname, on: connection)
+        try changed.linksChanged(domain: link.domainID, hostname: link.hostname, slug: link.slug, on: connection)
         try changed.event(event, workspace: principal.workspaceID, on: connection) { link.json }
         let (old, new): (Link?, Link?) = event == .linkDeleted ? (link, nil) : (event == .linkCreated ? nil : before, link)
         try LinkExperimentEvents.queue(before: old, after: new, workspace: principal.workspaceID, changed, on: connection)

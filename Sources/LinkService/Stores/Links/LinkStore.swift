@@ -64,6 +64,25 @@ enum LinkStore: ResourceStore {
             .first.map(Link.init(row:))
     }
 
+    /// Streams the served fields of every link (`domains` nil) or of the domains named, in one binary `COPY`, in no
+    /// order, a row each (`LinkSegment.Builder` reads them): `domain_id, slug, id, app_id`, the destination's type and
+    /// params, `url`, the four fallbacks, the five `utm_*`, the preview's title, description and image, `name`,
+    /// `data`, `expires_at` as text, `skip_store`, and whether the link must be read here at each click (a click
+    /// limit, targets or variants).
+    static func copyServed(domains: [UUID]?, on connection: Connection, _ body: (CopyRow) -> Void) throws {
+        // Domain ids are UUIDs we format, so the filter can be written into the COPY (which takes no parameters).
+        let filter = domains.map { "WHERE domain_id IN (\($0.map { "'\($0.canonicalText)'" }.joined(separator: ",")))" } ?? ""
+        _ = try connection.copyOut(
+            """
+            COPY (SELECT domain_id, slug, id, app_id, destination ->> 'type', destination -> 'params', url,
+                         fallbacks ->> 'ios', fallbacks ->> 'ipad', fallbacks ->> 'android', fallbacks ->> 'desktop',
+                         utm_source, utm_medium, utm_campaign, utm_term, utm_content,
+                         preview ->> 'title', preview ->> 'description', preview ->> 'imageUrl', name, data, expires_at::text,
+                         skip_store, max_clicks IS NOT NULL OR targets IS NOT NULL OR variants IS NOT NULL
+                  FROM links \(unescaped: filter)) TO STDOUT (FORMAT binary)
+            """, body)
+    }
+
     /// The slug, app and destination type of the first `limit` links of the domain (oldest first), what a rule change
     /// is checked against (`LinkPlacement`).
     static func placements(domain: UUID, limit: Int, on connection: Connection) throws -> [(slug: String, app: UUID?, type: String?)] {
