@@ -266,7 +266,7 @@ struct DatabaseOutageTests {
         try withOutage { database, service, fixture in
             let body = (0..<3).map { index in
                 """
-                {"domain":"\(fixture.host)","slug":"held\(index)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":\(index)}},
+                {"domain":"\(fixture.host)","slug":"held\(index)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":\(index + 1)}},
                  "fallbacks":{"desktop":"https://www.example.com/from-held\(index)"}}
                 """.replacingOccurrences(of: "\n", with: "")
             }.joined(separator: "\n")
