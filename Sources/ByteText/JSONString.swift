@@ -7,6 +7,13 @@ public enum JSONString {
     /// and is appended in one go).
     public static func append(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        appendEscaped(value, to: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `value` escaped as inside a JSON string, without the quotes: a string written in parts (escaping is
+    /// per byte, so the parts' escapes are the whole's).
+    public static func appendEscaped(_ value: String, to out: inout [UInt8]) {
         var value = value
         value.withUTF8 { bytes in
             var runStart = 0
@@ -28,7 +35,6 @@ public enum JSONString {
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
-        out.append(UInt8(ascii: "\""))
     }
 
     /// Appends `value` as a quoted, escaped JSON string to text (as `append(_:to:)` on bytes does).

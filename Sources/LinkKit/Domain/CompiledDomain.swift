@@ -49,11 +49,9 @@ public struct CompiledDomain: Sendable {
         packed = PackedRules(rules)
         self.apps = apps
         let iosDetails = Self.details(.ios, settings: settings, rules: rules, apps: byID)
-        let components = rules.map(\.component)
         androidApps = Self.apps(.android, rules: rules, apps: byID)
         iosAppsNamed = IOSTables.apps(of: RuleMatcher.appIDs(iosDetails), in: apps).compactMap { $0 }
-        aasaBytes = Self.aasaFile(settings: settings, components: components, apps: byID, details: iosDetails).json.serializedBytes
-            .compacted()
+        aasaBytes = AASAWriter.file(settings: settings, rules: rules, apps: byID, details: iosDetails)
         // The dynamic rules need the tables; they are made for the file and not kept (`android` makes them again).
         let android = settings.androidDynamicRules ? AndroidAppLinks(settings: settings, rules: rules, apps: byID) : nil
         assetLinksBytes = Self.assetLinks(settings: settings, rules: rules, apps: byID, android: android).serializedBytes.compacted()
