@@ -35,16 +35,18 @@ public struct CompiledDomain: Sendable {
         let byID = Self.appsByID(apps)
         // Consecutive rules usually name the same apps and type: their optional parameters are looked up once per change.
         var previous: (apps: [String], type: String, optional: [String])?
-        let rules = rules.map { rule -> LinkRule in
-            guard let type = rule.destination?.type, rule.exclude != true else { return rule }
+        var rules = rules
+        // (Rules are replaced in place, only those with an optional capture: most domains have none.)
+        for index in rules.indices {
+            guard let type = rules[index].destination?.type, rules[index].exclude != true else { continue }
             let optional: [String]
-            if let previous, previous.type == type, previous.apps == rule.apps {
+            if let previous, previous.type == type, previous.apps == rules[index].apps {
                 optional = previous.optional
             } else {
-                optional = LinkRule.optionalParameters(of: type, apps: rule.apps, in: byID)
-                previous = (rule.apps, type, optional)
+                optional = LinkRule.optionalParameters(of: type, apps: rules[index].apps, in: byID)
+                previous = (rules[index].apps, type, optional)
             }
-            return rule.capturesAny(of: optional) ? rule.withOptionalCaptures(apps: byID) : rule
+            if !optional.isEmpty, rules[index].capturesAny(of: optional) { rules[index] = rules[index].withOptionalCaptures(apps: byID) }
         }
         packed = PackedRules(rules)
         self.apps = apps

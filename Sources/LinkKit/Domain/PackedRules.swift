@@ -15,6 +15,8 @@ struct PackedRules: Sendable {
 
     init(_ rules: [LinkRule]) {
         var writer = Writer()
+        // (A typical rule packs into fewer than 48 bytes: one allocation for most domains.)
+        writer.bytes.reserveCapacity(48 * rules.count)
         var ends: [UInt32] = []
         ends.reserveCapacity(rules.count)
         var appLists: [[String]] = []
@@ -63,7 +65,7 @@ struct PackedRules: Sendable {
                     types.append(destination.type)
                 }
                 writer.number(destination.params.count)
-                for (name, source) in destination.params.sorted(by: { $0.key < $1.key }) {
+                func write(_ name: String, _ source: DestinationBinding.Source) {
                     writer.string(name)
                     switch source {
                     case .capture(let capture):
@@ -73,6 +75,12 @@ struct PackedRules: Sendable {
                         writer.bytes.append(1)
                         writer.string(value)
                     }
+                }
+                // (Most rules bind no parameter or one: nothing to sort.)
+                if destination.params.count <= 1 {
+                    for (name, source) in destination.params { write(name, source) }
+                } else {
+                    for (name, source) in destination.params.sorted(by: { $0.key < $1.key }) { write(name, source) }
                 }
             } else {
                 writer.bytes.append(0)

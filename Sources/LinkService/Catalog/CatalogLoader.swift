@@ -136,7 +136,7 @@ enum CatalogLoader {
             var appIDs: [ArraySlice<UUID>: (uuids: [UUID], names: [String])] = [:]
             var previous: (apps: ArraySlice<UUID>, shared: (uuids: [UUID], names: [String]))?
             var clicks: [Int: RuleClick] = [:]
-            let linkRules = ids.indices.map { index in
+            var linkRules = ids.indices.map { index in
                 let apps = rules.apps(index)
                 let shared: (uuids: [UUID], names: [String])
                 if let previous, previous.apps == apps {
@@ -152,12 +152,11 @@ enum CatalogLoader {
             }
             let apps = context.appsByWorkspace[domain.workspaceID] ?? []
             let linkSpace = (context.links[domain.id] ?? .none).rules(after: linkRules, apps: apps)
+            // (Appended in place: a concatenation would copy every rule.)
+            linkRules.append(contentsOf: linkSpace)
             return CompiledRules(
-                CompiledDomain(
-                    settings: domain.settings.resolved(hostname: domain.hostname),
-                    apps: apps,
-                    rules: linkRules + linkSpace
-                ), clicks: clicks, linkApps: linkSpace.first?.apps ?? [])
+                CompiledDomain(settings: domain.settings.resolved(hostname: domain.hostname), apps: apps, rules: linkRules),
+                clicks: clicks, linkApps: linkSpace.first?.apps ?? [])
         }
 
         /// Last-Modified: the latest change to anything the files are made from (same on every node).
