@@ -50,6 +50,27 @@ struct CatalogLoaderTests {
         }
     }
 
+    /// Domains with different rules for the same Android apps serve the same `assetlinks.json`: a load holds those
+    /// bytes (and their ETag) once, while each domain keeps its own AASA file.
+    @Test func domainsWithTheSameAssetLinksShareOneBody() throws {
+        try TestService.with { service in
+            let (fixture, other) = try Self.twoDomains(service, otherPaths: { $0.replacingOccurrences(of: "/widget/", with: "/gadget/") })
+
+            let entries = try service.application.pool.withTransaction { try CatalogLoader.load(on: $0) }
+            let first = try #require(entries.first { $0.hostname == fixture.host })
+            let second = try #require(entries.first { $0.hostname == other })
+            #expect(first.aasa.bytes != second.aasa.bytes)
+            func address(_ bytes: [UInt8]) -> UnsafePointer<UInt8>? { bytes.withUnsafeBufferPointer(\.baseAddress) }
+            #expect(first.assetLinks.bytes == second.assetLinks.bytes && first.assetLinks.etag == second.assetLinks.etag)
+            #expect(address(first.assetLinks.bytes) == address(second.assetLinks.bytes), "held once")
+            #expect(address(first.compiled.assetLinksBytes) == address(second.compiled.assetLinksBytes), "held once")
+            #expect(first.assetLinks.lastModifiedHeader == first.aasa.lastModifiedHeader)
+            #expect(
+                try service.request("GET", "/.well-known/assetlinks.json", headers: [("Host", other)]).body
+                    == first.assetLinks.bytes)
+        }
+    }
+
     /// The catalog holds a domain's iOS matcher only once a URL of it is resolved, and its Android tables (a
     /// translated pattern per rule) only once Android asks about it: loading, the association files and which
     /// domain decides for each app leave both unmade; an iOS resolve makes the matcher for its domain alone, an

@@ -16,7 +16,7 @@ public struct CompiledDomain: Sendable {
     /// The `apple-app-site-association` file's canonical bytes (what is served and hashed).
     public let aasaBytes: [UInt8]
     /// The `assetlinks.json` statement list's canonical bytes.
-    public let assetLinksBytes: [UInt8]
+    public private(set) var assetLinksBytes: [UInt8]
 
     /// The iOS apps the rules name (the matcher's apps that the domain has), known without the matcher.
     let iosAppsNamed: [DomainApp]
@@ -57,6 +57,13 @@ public struct CompiledDomain: Sendable {
         // The dynamic rules need the tables; they are made for the file and not kept (`android` makes them again).
         let android = settings.androidDynamicRules ? AndroidAppLinks(settings: settings, rules: rules, apps: byID) : nil
         assetLinksBytes = Self.assetLinks(settings: settings, rules: rules, apps: byID, android: android).serializedBytes.compacted()
+    }
+
+    /// Holds `bytes`, equal to `assetLinksBytes`, in their place: domains whose statement lists are identical (a
+    /// workspace's domains naming the same Android apps) then hold one copy.
+    public mutating func share(assetLinks bytes: [UInt8]) {
+        precondition(bytes == assetLinksBytes, "shared assetlinks bytes differ from the domain's")
+        assetLinksBytes = bytes
     }
 
     /// The rules as Android reads them: the generated manifest's path attributes and the dynamic rules (made on

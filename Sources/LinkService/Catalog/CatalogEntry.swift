@@ -40,7 +40,7 @@ final class CatalogEntry: Sendable {
         // (Held for the life of the entry: stored without the room left by appending.)
         self.ruleIDs = [UUID](unsafeUninitializedCapacity: ruleIDs.count) { $1 = $0.initialize(fromContentsOf: ruleIDs) }
         aasa = StaticDocument(rules.aasa, lastModified: lastModified)
-        assetLinks = StaticDocument(rules.assetLinks, lastModified: lastModified)
+        assetLinks = StaticDocument(rules.assetLinks, datedAs: aasa)
     }
 
     /// What `url` does for `platform`'s apps, reporting this domain's rule id.
@@ -102,5 +102,12 @@ struct StaticDocument: Sendable {
         let seconds = Date(timeIntervalSince1970: lastModified.timeIntervalSince1970.rounded(.down))
         self.lastModified = seconds
         lastModifiedHeader = HTTPDate.format(seconds)
+    }
+
+    /// A document of `body` with `other`'s Last-Modified (one header string for both files of a domain).
+    init(_ body: Body, datedAs other: StaticDocument) {
+        self.body = body
+        lastModified = other.lastModified
+        lastModifiedHeader = other.lastModifiedHeader
     }
 }

@@ -129,7 +129,8 @@ enum CatalogLoader {
                 links: context.links[domain.id] ?? .none)
         }
 
-        func compile(_ context: Context) -> CompiledRules {
+        /// - Parameter bodies: the load's files, shared by domains whose files are identical.
+        func compile(_ context: Context, bodies: CompiledRules.Bodies? = nil) -> CompiledRules {
             // Rules naming the same apps (most of a domain's) share one array of app ids. The compiled rules carry no
             // ids: the entry reports its own (`CatalogEntry.ruleIDs`), as domains sharing a compilation must.
             // (Consecutive rules usually name the same apps: compared before the map is asked.)
@@ -156,7 +157,7 @@ enum CatalogLoader {
             linkRules.append(contentsOf: linkSpace)
             return CompiledRules(
                 CompiledDomain(settings: domain.settings.resolved(hostname: domain.hostname), apps: apps, rules: linkRules),
-                clicks: clicks, linkApps: linkSpace.first?.apps ?? [])
+                clicks: clicks, linkApps: linkSpace.first?.apps ?? [], bodies: bodies)
         }
 
         /// Last-Modified: the latest change to anything the files are made from (same on every node).
@@ -172,6 +173,7 @@ enum CatalogLoader {
     final class Compiler: Sendable {
         private let context: Context
         private let counter: CompilationCounter?
+        private let bodies = CompiledRules.Bodies()
         private let group = DispatchGroup()
         private let entries = Mutex<[CatalogEntry]>([])
         /// Compilations of the batch in flight, for the next batch to reuse (its domains may share them).
@@ -209,6 +211,7 @@ enum CatalogLoader {
             }
             let context = context
             let inline = inline
+            let bodies = bodies
             let work: @Sendable () -> Void = { [self] in
                 let keys = batch.map { $0.key(context) }
                 let (toCompile, firstOf) = Self.toCompile(keys, reusable: reusable)
@@ -216,7 +219,7 @@ enum CatalogLoader {
                 let results = Mutex<[CompiledRules?]>(Array(repeating: nil, count: batch.count))
                 let compileOne: @Sendable (Int) -> Void = { job in
                     let index = toCompile[job]
-                    let result = batch[index].compile(context)
+                    let result = batch[index].compile(context, bodies: bodies)
                     results.withLock { $0[index] = result }
                 }
                 if inline {

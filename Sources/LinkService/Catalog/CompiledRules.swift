@@ -1,5 +1,6 @@
 import Foundation
 import LinkKit
+import Synchronization
 
 /// What every domain of a workspace with the same settings and rules (definitions and apps, in order) shares:
 /// the compiled matchers and the rendered association files with their ETags. Compiled once per load for the
@@ -13,12 +14,36 @@ final class CompiledRules: Sendable {
     /// The ids of the apps the link space opens (its rule, the last, names them: `LinkSpace`), one a platform.
     let linkApps: [String]
 
-    init(_ compiled: CompiledDomain, clicks: [Int: RuleClick] = [:], linkApps: [String] = []) {
-        self.compiled = compiled
+    /// - Parameter bodies: the files of the load compiling this domain, whose identical `assetlinks.json` it then shares.
+    init(_ compiled: CompiledDomain, clicks: [Int: RuleClick] = [:], linkApps: [String] = [], bodies: Bodies? = nil) {
+        var compiled = compiled
         self.clicks = clicks
         self.linkApps = linkApps
         aasa = StaticDocument.Body(compiled.aasaBytes)
-        assetLinks = StaticDocument.Body(compiled.assetLinksBytes)
+        if let bodies {
+            assetLinks = bodies.assetLinks(compiled.assetLinksBytes)
+            compiled.share(assetLinks: assetLinks.bytes)
+        } else {
+            assetLinks = StaticDocument.Body(compiled.assetLinksBytes)
+        }
+        self.compiled = compiled
+    }
+
+    /// The `assetlinks.json` bodies a load has made, by bytes: a workspace's domains usually name the same Android
+    /// apps, so their statement lists are identical, and are held (and hashed) once.
+    final class Bodies: Sendable {
+        private let assetLinks = Mutex<[[UInt8]: StaticDocument.Body]>([:])
+
+        /// The body of `bytes`: one made before for the same bytes, or a new one.
+        func assetLinks(_ bytes: [UInt8]) -> StaticDocument.Body {
+            if let known = assetLinks.withLock({ $0[bytes] }) { return known }
+            let body = StaticDocument.Body(bytes)
+            return assetLinks.withLock { bodies in
+                if let known = bodies[bytes] { return known }
+                bodies[bytes] = body
+                return body
+            }
+        }
     }
 
     /// Equal keys compile to equal files and matchers: the workspace (its apps), the settings that shape the files
