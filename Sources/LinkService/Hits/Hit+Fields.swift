@@ -114,3 +114,7 @@ extension Hit {
         }
     }
 }
+
+extension Hit: SpoolRecord {
+    static var spoolExtension: String { "hits" }
+}

@@ -1,13 +1,13 @@
-/// What request threads and the writer share, behind `HitBatcher`'s one `Mutex`: memory only.
-struct HitQueueState: Sendable {
-    /// Accepted hits the writer has not taken yet, oldest first.
-    var queue: [Hit] = []
+/// What request threads and a pipeline's writer share, behind `RecordQueue`'s one `Mutex`: memory only.
+struct RecordQueueState<Record>: Sendable where Record: Sendable {
+    /// Accepted records the writer has not taken yet, oldest first.
+    var queue: [Record] = []
     /// Whether the writer has closed the queue (in the same lock as its last look at it): `record` drops.
     var isClosed = false
     var accepted = 0
     var written = 0
     var dropped = 0
-    /// Hits the writer holds in memory (taken from `queue`, not yet written or spooled).
+    /// Records the writer holds in memory (taken from `queue`, not yet written or spooled).
     var held = 0
     var spooled = 0
     var spooledTotal = 0

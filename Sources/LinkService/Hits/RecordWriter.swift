@@ -1,43 +1,53 @@
 import Foundation
+import Observability
 import Postgres
 
-/// The hit writer thread: performs what `HitWriterStateMachine` decides, and reports back what happened.
-/// Everything here runs on that one thread, so it needs no lock; it meets the request threads only in
-/// `HitBatcher.state`. It holds the hits the machine counts: the backlog (taken from the queue) and the
-/// hits loaded from the spool for a replay.
-struct HitWriter {
-    private let batcher: HitBatcher
+/// What a pipeline's writer writes with (`RecordWriter`): its record type, the batch write, and its maintenance.
+/// Hits' is `HitWriteTarget`, events' `EventWriteTarget`.
+protocol RecordTarget: Sendable {
+    associatedtype Record: SpoolRecord & Sendable
+    /// Periodic work needing the database (hits: partitions, retention, salts); called at each cycle's start
+    /// while the database may be used, it decides itself whether it is due.
+    mutating func maintainIfDue()
+    /// Writes `records` in one transaction; throws `.rejected` when the data itself was refused.
+    mutating func write(_ records: ArraySlice<Record>, pacing: HitPacing) throws(HitStore.Failure)
+    /// The database refused a batch as data: forget what may have caused it (hits: the partitions known).
+    mutating func rejected()
+    /// What the log line of a record the database refused says of it.
+    func describe(_ record: Record) -> Logger.Metadata
+}
+
+/// A pipeline's writer thread (hits, events): performs what `HitWriterStateMachine` decides, and reports back what
+/// happened. Everything here runs on that one thread, so it needs no lock; it meets the request threads only in
+/// `RecordQueue.state`. It holds the records the machine counts: the backlog (taken from the queue) and the
+/// records loaded from the spool for a replay.
+struct RecordWriter<Target: RecordTarget>: Sendable {
+    typealias Record = Target.Record
+    private let queue: RecordQueue<Record>
+    private var target: Target
     private let clock = ContinuousClock()
     private var machine: HitWriterStateMachine
-    /// Hits taken from the queue and not yet written or spooled: `backlog[backlogStart...]`.
-    private var backlog: [Hit] = []
+    /// Records taken from the queue and not yet written or spooled: `backlog[backlogStart...]`.
+    private var backlog: [Record] = []
     private var backlogStart = 0
-    /// Spooled hits being replayed: `loaded[loadedStart...]`.
-    private var loaded: [Hit] = []
+    /// Spooled records being replayed: `loaded[loadedStart...]`.
+    private var loaded: [Record] = []
     private var loadedStart = 0
     /// The queue's previous buffer, emptied with its capacity kept: the next `take` hands it back to the request
     /// threads, so appending under the lock never regrows the queue from nothing (each doubling copied every
-    /// queued hit while the other threads waited for the lock).
-    private var spare: [Hit] = []
-    private var knownPartitions: Set<Int64> = []
-    private var campaigns: HitCampaignLimit
-    private var nextMaintenance: ContinuousClock.Instant
-    private var maintainedDay: Int64 = -1
-    /// The last refusal of the database, for the log line of a dropped hit.
+    /// queued record while the other threads waited for the lock).
+    private var spare: [Record] = []
+    /// The last refusal of the database, for the log line of a dropped record.
     private var lastRejection: PostgresError?
     private var stopSeen = false
 
-    init(batcher: HitBatcher) {
-        self.batcher = batcher
-        campaigns = HitCampaignLimit(perHour: batcher.configuration.campaignsPerHour)
-        let now = clock.now
+    init(queue: RecordQueue<Record>, target: Target) {
+        self.queue = queue
+        self.target = target
         machine = HitWriterStateMachine(
-            limits: .init(batcher.configuration, drainTimeout: batcher.drainTimeout),
-            spooled: batcher.spool.isEmpty ? 0 : max(1, batcher.spool.count), now: now)
-        nextMaintenance = now
+            limits: queue.limits, spooled: queue.spool.isEmpty ? 0 : max(1, queue.spool.count), now: clock.now)
     }
 
-    private var configuration: HitsConfiguration { batcher.configuration }
     private var backlogCount: Int { backlog.count - backlogStart }
 
     /// Performs the machine's actions until it finishes (after a stop).
@@ -72,7 +82,7 @@ struct HitWriter {
     /// The start of a cycle: maintenance when due, then `stop` once a stop was asked, else `tick`.
     private mutating func wake() -> HitWriterStateMachine.Action {
         maintainIfDue()
-        if !stopSeen, batcher.thread.isStopping {
+        if !stopSeen, queue.thread.isStopping {
             stopSeen = true
             return machine.stop(now: clock.now)
         }
@@ -83,7 +93,7 @@ struct HitWriter {
     private mutating func take() -> Int {
         var buffer = spare
         spare = []
-        batcher.state.withLock { state in
+        queue.state.withLock { state in
             swap(&state.queue, &buffer)
             state.held += buffer.count
         }
@@ -93,7 +103,7 @@ struct HitWriter {
         }
         let count = buffer.count
         if backlogCount == 0 {
-            // The usual case: the taken buffer becomes the backlog (its hits moved, not copied and released), and the
+            // The usual case: the taken buffer becomes the backlog (its records moved, not copied and released), and the
             // backlog's emptied storage the spare.
             backlog.removeAll(keepingCapacity: true)
             backlogStart = 0
@@ -103,50 +113,38 @@ struct HitWriter {
             buffer.removeAll(keepingCapacity: true)
         }
         // Kept for the next swap unless a burst made it larger than a batch.
-        if buffer.capacity <= configuration.maxBatchSize {
+        if buffer.capacity <= queue.limits.maxBatchSize {
             spare = buffer
         }
         return count
     }
 
-    /// Partitions ahead, retention and salts: at start, hourly, and when the UTC day changes.
+    /// The target's maintenance, when the database may be used.
     mutating func maintainIfDue() {
-        let today = VisitorHasher.day(of: Date())
-        guard clock.now >= nextMaintenance || today != maintainedDay, machine.mayUseDatabase(at: clock.now) else { return }
-        do {
-            let result = try batcher.store.maintain()
-            knownPartitions = result.partitions
-            batcher.visitors.install(result.salts)
-            maintainedDay = today
-            nextMaintenance = clock.now + .seconds(3600)
-            campaigns.forget(before: Int64((Date().timeIntervalSince1970 / 3600).rounded(.down)) - 1)
-        } catch {
-            batcher.logger.warning("hit maintenance failed; will retry", metadata: ["error": "\(error)"])
-            nextMaintenance = clock.now + .seconds(5)
-            maintainedDay = today // retried by the timer, not on every cycle
-        }
+        guard machine.mayUseDatabase(at: clock.now) else { return }
+        target.maintainIfDue()
     }
 
     private mutating func replay(limit: Int) -> HitWriterStateMachine.Action {
         do {
-            let hits = try batcher.spool.peek(limit: limit) ?? []
-            loaded = hits
+            let records = try queue.spool.peek(limit: limit) ?? []
+            loaded = records
             loadedStart = 0
-            return machine.loaded(hits.count, now: clock.now)
+            return machine.loaded(records.count, now: clock.now)
         } catch {
-            batcher.logger.error("cannot read the spool", metadata: ["error": "\(error)"])
+            queue.logger.error("cannot read the spool", metadata: ["error": "\(error)"])
             return unavailable(error)
         }
     }
 
     private mutating func write(_ source: HitWriterStateMachine.Source, count: Int, pacing: HitPacing) -> HitWriterStateMachine.Action {
-        let hits = source == .backlog ? backlog[backlogStart..<backlogStart + count] : loaded[loadedStart..<loadedStart + count]
+        let records = source == .backlog ? backlog[backlogStart..<backlogStart + count] : loaded[loadedStart..<loadedStart + count]
         do {
-            try batcher.store.write(hits, pacing: pacing, knownPartitions: &knownPartitions, campaigns: &campaigns)
+            try target.write(records, pacing: pacing)
         } catch {
             guard case .rejected(let rejection) = error else { return unavailable(error) }
             lastRejection = rejection
-            knownPartitions = [] // a missing partition is class 23 too: re-create before judging the rows
+            target.rejected()
             return machine.rejected(now: clock.now)
         }
         return release(source, count: count, written: count)
@@ -154,20 +152,18 @@ struct HitWriter {
 
     private mutating func drop(_ source: HitWriterStateMachine.Source, count: Int) -> HitWriterStateMachine.Action {
         let first = source == .backlog ? backlog[backlogStart] : loaded[loadedStart]
-        batcher.logger.error(
-            "the database rejected a hit; dropped",
-            metadata: [
-                "db.sqlstate": lastRejection?.sqlState?.rawValue ?? "-", "hits.host": first.hostname,
-            ])
+        queue.logger.error(
+            "the database rejected \(queue.noun.one); dropped",
+            metadata: target.describe(first).merging(["db.sqlstate": lastRejection?.sqlState?.rawValue ?? "-"]) { $1 })
         return release(source, count: count, written: 0)
     }
 
-    /// Lets the first `count` hits of `source` go (written, or dropped) and counts them.
+    /// Lets the first `count` records of `source` go (written, or dropped) and counts them.
     private mutating func release(_ source: HitWriterStateMachine.Source, count: Int, written: Int) -> HitWriterStateMachine.Action {
         switch source {
         case .spool:
             do {
-                try batcher.spool.consume(count)
+                try queue.spool.consume(count)
             } catch {
                 return unavailable(error)
             }
@@ -175,29 +171,29 @@ struct HitWriter {
         case .backlog:
             backlogStart += count
             if backlogStart == backlog.count {
-                backlog.removeAll(keepingCapacity: backlog.capacity <= 4 * configuration.maxBatchSize)
+                backlog.removeAll(keepingCapacity: backlog.capacity <= 4 * queue.limits.maxBatchSize)
                 backlogStart = 0
             }
         }
-        let counter: WritableKeyPath<HitQueueState, Int> = source == .spool ? \.spooled : \.held
+        let counter: WritableKeyPath<RecordQueueState<Record>, Int> = source == .spool ? \.spooled : \.held
         let wasAvailable = machine.isDatabaseAvailable
-        batcher.state.withLock { state in
+        queue.state.withLock { state in
             state[keyPath: counter] -= count
             state.written += written
             state.dropped += count - written
         }
         let next = machine.written(now: clock.now)
-        if batcher.spoolFailure != nil { checkSpool() } // until it can be written again
+        if queue.spoolFailure != nil { checkSpool() } // until it can be written again
         if !wasAvailable {
-            batcher.logger.notice(
-                "hit writer: database available again", metadata: ["hits.spooled": "\(batcher.state.withLock { $0.spooled })"])
+            queue.logger.notice(
+                "\(queue.noun.singular) writer: database available again", metadata: ["\(queue.noun.plural).spooled": "\(queue.state.withLock { $0.spooled })"])
         }
         return next
     }
 
     private mutating func unavailable(_ error: any Error) -> HitWriterStateMachine.Action {
         if machine.isDatabaseAvailable {
-            batcher.logger.warning("hit writer: database unavailable; buffering", metadata: ["error": "\(error)"])
+            queue.logger.warning("\(queue.noun.singular) writer: database unavailable; buffering", metadata: ["error": "\(error)"])
         }
         loaded = []
         loadedStart = 0
@@ -205,12 +201,12 @@ struct HitWriter {
         return machine.databaseUnavailable(now: clock.now)
     }
 
-    /// While the database is away the spool is what keeps accepted hits through a stop: whether it can be
+    /// While the database is away the spool is what keeps accepted records through a stop: whether it can be
     /// written is checked at each failed attempt (at most every backoff), not only when the backlog spills, so
     /// `/readyz` and `/metrics` tell an operator before a stop would lose what is held in memory.
     private func checkSpool() {
         do {
-            try batcher.spool.checkWritable()
+            try queue.spool.checkWritable()
             noteSpool(failure: nil)
         } catch {
             noteSpool(failure: "\(error)")
@@ -219,16 +215,16 @@ struct HitWriter {
 
     /// Records whether the spool could be written, logging the change.
     private func noteSpool(failure: String?) {
-        let before = batcher.state.withLock { state in
+        let before = queue.state.withLock { state in
             defer { state.spoolFailure = failure }
             return state.spoolFailure
         }
         if let failure, before == nil {
-            batcher.logger.critical(
-                "the hit spool cannot be written: hits held in memory are lost if linkd stops before the database is back",
-                metadata: ["error": "\(failure)", "hits.spool_dir": batcher.spool.directory.path])
+            queue.logger.critical(
+                "the \(queue.noun.singular) spool cannot be written: \(queue.noun.plural) held in memory are lost if linkd stops before the database is back",
+                metadata: ["error": "\(failure)", "\(queue.noun.plural).spool_dir": queue.spool.directory.path])
         } else if failure == nil, before != nil {
-            batcher.logger.notice("the hit spool can be written again")
+            queue.logger.notice("the \(queue.noun.singular) spool can be written again")
         }
     }
 
@@ -239,21 +235,21 @@ struct HitWriter {
     }
 
     private mutating func appendBacklogToSpool() -> Bool {
-        let hits = backlog[backlogStart...]
-        guard !hits.isEmpty else { return true }
+        let records = backlog[backlogStart...]
+        guard !records.isEmpty else { return true }
         do {
-            try batcher.spool.append(hits)
+            try queue.spool.append(records)
         } catch {
-            batcher.logger.error(
-                "cannot spool hits; keeping them in memory", metadata: ["error": "\(error)", "hits.queued": "\(hits.count)"])
+            queue.logger.error(
+                "cannot spool \(queue.noun.plural); keeping them in memory", metadata: ["error": "\(error)", "\(queue.noun.plural).queued": "\(records.count)"])
             noteSpool(failure: "\(error)")
             return false
         }
         noteSpool(failure: nil)
-        let count = hits.count
+        let count = records.count
         backlog.removeAll()
         backlogStart = 0
-        batcher.state.withLock { state in
+        queue.state.withLock { state in
             state.held -= count
             state.spooled += count
             state.spooledTotal += count
@@ -266,13 +262,13 @@ struct HitWriter {
         let wait = clock.now.duration(to: deadline)
         guard wait > .zero else { return }
         let (seconds, attoseconds) = wait.components
-        batcher.thread.sleep(until: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        queue.thread.sleep(until: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
     }
 
-    /// Closes the queue if it is empty, in the same lock as the last look, so no hit can slip in after it
+    /// Closes the queue if it is empty, in the same lock as the last look, so no record can slip in after it
     /// (nil: done); else takes what came and hands it to the machine.
     private mutating func finishIfEmpty() -> HitWriterStateMachine.Action? {
-        let closed = batcher.state.withLock { state -> Bool in
+        let closed = queue.state.withLock { state -> Bool in
             guard state.queue.isEmpty else { return false }
             state.isClosed = true
             return true
@@ -284,7 +280,7 @@ struct HitWriter {
 
     /// The database stayed down past the drain timeout: everything left goes to the spool for the next start.
     private mutating func spoolTheRest() {
-        let rest = batcher.state.withLock { state -> [Hit] in
+        let rest = queue.state.withLock { state -> [Record] in
             state.isClosed = true
             let rest = state.queue
             state.queue = []
@@ -293,17 +289,17 @@ struct HitWriter {
         }
         backlog.append(contentsOf: rest)
         if appendBacklogToSpool() {
-            batcher.logger.warning(
-                "database unavailable at shutdown; hits left in the spool",
-                metadata: ["hits.spooled": "\(batcher.state.withLock { $0.spooled })"])
+            queue.logger.warning(
+                "database unavailable at shutdown; \(queue.noun.plural) left in the spool",
+                metadata: ["\(queue.noun.plural).spooled": "\(queue.state.withLock { $0.spooled })"])
         } else {
             let lost = backlogCount
-            batcher.state.withLock { state in
+            queue.state.withLock { state in
                 state.held -= lost
                 state.dropped += lost
             }
-            batcher.logger.critical(
-                "hits lost at shutdown: the database and the spool are both unavailable", metadata: ["hits.dropped": "\(lost)"])
+            queue.logger.critical(
+                "\(queue.noun.plural) lost at shutdown: the database and the spool are both unavailable", metadata: ["\(queue.noun.plural).dropped": "\(lost)"])
         }
     }
 }

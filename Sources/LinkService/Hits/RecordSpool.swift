@@ -2,17 +2,30 @@ import Foundation
 import Glibc
 import Observability
 
-/// The on-disk overflow of the hit queue while the database is unavailable: numbered segment files of
-/// spool lines (`Hit.appendSpoolLine`), appended at the newest, replayed from the oldest, so hits reach the
-/// database in the order they were accepted.
+/// What a pipeline's spool holds (`RecordSpool`): a record written as one line and read back.
+protocol SpoolRecord {
+    /// The segment files' extension (`hits`, `events`).
+    static var spoolExtension: String { get }
+    /// Appends the record's line, without the newline (which it must not contain).
+    func appendSpoolLine(to out: inout [UInt8])
+    /// Reads a line `appendSpoolLine` wrote; nil when it is damaged (e.g. cut by a crash mid-write).
+    init?(spoolLine: Substring)
+}
+
+/// The hit pipeline's spool (docs/HITS.md).
+typealias HitSpool = RecordSpool<Hit>
+
+/// The on-disk overflow of a pipeline's queue (hits, events) while the database is unavailable: numbered segment
+/// files of spool lines (`SpoolRecord.appendSpoolLine`), appended at the newest, replayed from the oldest, so records
+/// reach the database in the order they were accepted.
 ///
 /// Replay progress is kept in `<segment>.progress` (lines already committed), written after each
 /// committed batch: a crash between a commit and that write replays at most one batch twice.
 /// The directory is locked (`flock`) for the life of the process so two processes never share it.
 ///
 /// `@unchecked Sendable`: it owns file descriptors and mutable bookkeeping, and is used by one thread at
-/// a time: `HitBatcher.init`, then only the writer thread.
-final class HitSpool: @unchecked Sendable {
+/// a time: `RecordQueue.init`, then only the writer thread.
+final class RecordSpool<Record: SpoolRecord>: @unchecked Sendable {
     let directory: URL
     private let segmentSize: Int
     private let logger: Logger
@@ -42,8 +55,8 @@ final class HitSpool: @unchecked Sendable {
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         segments = names.compactMap { name in
-            guard name.hasPrefix("segment-"), name.hasSuffix(".hits") else { return nil }
-            return Int(name.dropFirst(8).dropLast(5))
+            guard name.hasPrefix("segment-"), name.hasSuffix(".\(Record.spoolExtension)") else { return nil }
+            return Int(name.dropFirst(8).dropLast(Record.spoolExtension.count + 1))
         }.sorted()
         for number in segments {
             let lines = (try? Self.readLines(url(number))) ?? []
@@ -56,7 +69,7 @@ final class HitSpool: @unchecked Sendable {
         if lockDescriptor >= 0 { close(lockDescriptor) }
     }
 
-    /// Hits waiting in the spool.
+    /// Records waiting in the spool.
     var count: Int { remaining.values.reduce(0, +) }
     var isEmpty: Bool { segments.isEmpty }
 
@@ -74,23 +87,23 @@ final class HitSpool: @unchecked Sendable {
         guard fsync(descriptor) == 0 else { throw HitPipelineError("fsync in the spool failed: \(String(cString: strerror(errno)))") }
     }
 
-    /// Appends `hits` after everything already spooled, and syncs them to disk.
+    /// Appends `records` after everything already spooled, and syncs them to disk.
     /// - Throws: `HitPipelineError` when writing fails (e.g. disk full); nothing is then counted as spooled
     ///   (a partial line is skipped when read back).
-    func append(_ hits: some Collection<Hit>) throws {
-        var pending = hits[...]
+    func append(_ records: some Collection<Record>) throws {
+        var pending = records[...]
         while !pending.isEmpty {
             if writing == nil || writing!.lines >= segmentSize { try startSegment() }
             let room = segmentSize - writing!.lines
             let chunk = pending.prefix(room)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(chunk.count * 256)
-            for hit in chunk {
-                hit.appendSpoolLine(to: &bytes)
+            for record in chunk {
+                record.appendSpoolLine(to: &bytes)
                 bytes.append(10)
             }
             try write(bytes, to: writing!.descriptor)
-            // fsync(2): the hits were acknowledged to the request side; they must survive a crash.
+            // fsync(2): the records were acknowledged to the request side; they must survive a crash.
             guard fsync(writing!.descriptor) == 0 else {
                 throw HitPipelineError("fsync of the spool failed: \(String(cString: strerror(errno)))")
             }
@@ -100,9 +113,9 @@ final class HitSpool: @unchecked Sendable {
         }
     }
 
-    /// The oldest spooled hits, at most `limit`, without consuming them (see `consume`); nil when empty.
+    /// The oldest spooled records, at most `limit`, without consuming them (see `consume`); nil when empty.
     /// Damaged lines (cut by a crash) are skipped and logged.
-    func peek(limit: Int) throws -> [Hit]? {
+    func peek(limit: Int) throws -> [Record]? {
         while true {
             guard let oldest = segments.first else { return nil }
             if reading == nil || reading!.number != oldest {
@@ -114,27 +127,27 @@ final class HitSpool: @unchecked Sendable {
                 removeSegment(oldest)
                 continue
             }
-            var hits: [Hit] = []
+            var records: [Record] = []
             var index = reading!.offset
-            while hits.count < limit, index < reading!.lines.count {
-                if let hit = Hit(spoolLine: reading!.lines[index]) {
-                    hits.append(hit)
+            while records.count < limit, index < reading!.lines.count {
+                if let record = Record(spoolLine: reading!.lines[index]) {
+                    records.append(record)
                 } else {
-                    logger.warning("skipping a damaged spool line", metadata: ["hits.segment": "\(oldest)", "hits.line": "\(index)"])
+                    logger.warning("skipping a damaged spool line", metadata: ["spool.segment": "\(oldest)", "spool.line": "\(index)"])
                     reading!.lines[index] = "" // logged once; still counted as a line for the offset
                 }
                 index += 1
             }
-            if hits.isEmpty {
+            if records.isEmpty {
                 reading!.offset = index
                 try saveProgress()
                 continue
             }
-            return hits
+            return records
         }
     }
 
-    /// Marks the hits `peek` returned as written: advances past `count` valid lines.
+    /// Marks the records `peek` returned as written: advances past `count` valid lines.
     func consume(_ count: Int) throws {
         guard var current = reading else { return }
         var left = count
@@ -159,7 +172,7 @@ final class HitSpool: @unchecked Sendable {
 
     // MARK: - Files
 
-    private func url(_ number: Int) -> URL { directory.appendingPathComponent(String(format: "segment-%012d.hits", number)) }
+    private func url(_ number: Int) -> URL { directory.appendingPathComponent(String(format: "segment-%012d.", number) + Record.spoolExtension) }
     private func progressURL(_ number: Int) -> URL { directory.appendingPathComponent(String(format: "segment-%012d.progress", number)) }
 
     private func progress(_ number: Int) -> Int {
