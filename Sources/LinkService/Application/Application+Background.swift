@@ -23,6 +23,8 @@ extension Application {
         let fetches: AssociationFetchLog
         let hits: HitBatcher
         let tokens: ClickTokens
+        /// The event pipeline `POST /v1/events` queues into (docs/EVENTS.md, "Storing").
+        let events: EventBatcher
         let checker: HealthChecker
         let checkCounts: CheckCounts
         let cleanup: WebhookCleanup
@@ -71,6 +73,14 @@ extension Application {
             }
             tokens = ClickTokens(
                 pool: databases.requests, metrics: metrics, logger: logger.with(label: "linkd.tokens"), journal: journal)
+            // Attribution resolves URLs as clicks do, with a resolver (and answer cache) of its own on the writer thread.
+            events = try EventBatcher(
+                pool: pool,
+                attributor: EventAttributor(
+                    resolver: Resolver(catalog: catalog, cacheSize: 1024, stripes: metrics.stripes, links: links)),
+                tokens: tokens, spoolDirectory: configuration.hits.spoolDirectory?.appendingPathComponent("events"),
+                flushInterval: configuration.hits.flushInterval, logger: logger.with(label: "linkd.events"))
+            events.register(in: metrics)
             checker = HealthChecker(
                 pool: pool, catalog: catalog, client: outbound, outbound: configuration.outbound,
                 logger: logger.with(label: "linkd.checks"), outbox: outbox)
@@ -88,7 +98,8 @@ extension Application {
                 pool: pool, retentionDays: configuration.eventsRetentionDays, logger: logger.with(label: "linkd.events"))
             mailer = Mailer(settings: Self.smtpSettings(configuration), metrics: metrics, logger: logger.with(label: "linkd.mail"))
             group = ServiceGroup(
-                (changes, linkIndex, fetches, hits, tokens, linkTaps, checks, deliveries, cleanup, conversions, retention, mailer) as Services,
+                (changes, linkIndex, fetches, hits, tokens, events, linkTaps, checks, deliveries, cleanup, conversions, retention, mailer)
+                    as Services,
                 logger: logger.with(label: "linkd.services"))
         }
 

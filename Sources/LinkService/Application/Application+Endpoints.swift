@@ -61,7 +61,7 @@ extension Application {
             AnalyticsHandlers(pool: databases.analytics, auth: auth),
             ClaimHandlers(tokens: tokens, resolver: resolver, hits: hits, agents: agents),
             EventHandlers(
-                pool: requests, auth: auth, tokens: tokens, attributor: EventAttributor(resolver: resolver),
+                pool: requests, auth: auth, events: background.events,
                 limit: EventRateLimit(
                     perKey: configuration.eventKeyRequestsPerMinute, perAddress: configuration.eventAddressRequestsPerMinute)),
             AppEventKeyHandlers(pool: requests, auth: auth),

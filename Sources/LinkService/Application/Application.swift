@@ -26,6 +26,8 @@ public final class Application: Sendable {
     public let hits: HitBatcher
     /// Click tokens of landing pages (deferred deep links, docs/LANDING.md).
     let tokens: ClickTokens
+    /// The event pipeline `POST /v1/events` queues into (docs/EVENTS.md, "Storing").
+    let events: EventBatcher
     /// Outbound HTTP for the association health checks, each request allowed by
     /// `OutboundTargets(configuration.outbound, linkHosts:)` (docs/HEALTH.md, "Outbound HTTP").
     let outbound: HTTPClient
@@ -69,8 +71,8 @@ public final class Application: Sendable {
             migrations: try configuration.migrationsDirectory.map(Migration.load(from:)) ?? Migration.builtIn(),
             logger: logger.with(label: "linkd.migrate"))
         let background = try Background(configuration, databases, outbound: outbound, metrics: metrics, logger: logger)
-        (catalog, hits, tokens, catalogChanges, services) =
-            (background.catalog, background.hits, background.tokens, background.catalogChanges, background.group)
+        (catalog, hits, tokens, events, catalogChanges, services) =
+            (background.catalog, background.hits, background.tokens, background.events, background.catalogChanges, background.group)
         linkIndex = background.linkIndex
         probe = DatabaseProbe(pool: pool, migrator: migrator)
 
@@ -134,7 +136,7 @@ public final class Application: Sendable {
     /// threads before any is built (each takes the stripes), and `init` builds the group from a value of this
     /// type, so a service added, removed or moved here and not there does not compile.
     typealias Services = (
-        ChangeFeed, LinkIndex, AssociationFetchLog, HitBatcher, ClickTokens, LinkClickCounter, HealthChecks,
+        ChangeFeed, LinkIndex, AssociationFetchLog, HitBatcher, ClickTokens, EventBatcher, LinkClickCounter, HealthChecks,
         WebhookDeliveries, WebhookCleanup, ConversionWebhooks, EventRetention, Mailer
     )
 

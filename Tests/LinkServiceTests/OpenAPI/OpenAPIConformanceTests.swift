@@ -463,12 +463,12 @@ struct OpenAPIConformanceTests {
         // Events: one, a batch with one refused and one duplicate, a refused single, a viewer refused.
         try api.call(
             "POST", "/v1/events", key: writer, json: #"{"name":"install","app":"\#(ios)","idempotencyKey":"i-1","visitorId":"v"}"#,
-            expect: 200)
+            expect: 202)
         try api.call(
             "POST", "/v1/events", key: writer,
             json:
                 #"{"events":[{"name":"open","idempotencyKey":"o-1","url":"https://links.example.com/widget/1"},{"name":"purchase","idempotencyKey":"p-1","visitorId":"v","value":100,"currency":"USD","time":"2026-01-01T00:00:00Z"},{"name":"purchase","idempotencyKey":"p-2","currency":"XXX1"},{"name":"install","idempotencyKey":"i-1"}]}"#,
-            expect: 200)
+            expect: 202)
         try api.call(
             "POST", "/v1/events", key: writer, json: #"{"name":"purchase","idempotencyKey":"p-3","value":-1,"currency":"USD"}"#,
             expect: 422, refused: true)
@@ -476,7 +476,7 @@ struct OpenAPIConformanceTests {
         let appKey = try api.call("POST", "/v1/apps/{id}/event-key", "/v1/apps/\(android)/event-key", key: writer, expect: 200).json["key"]!
             .stringValue!
         try api.call(
-            "POST", "/v1/events", json: #"{"name":"install","idempotencyKey":"i-2"}"#, headers: [("X-Linkd-App-Key", appKey)], expect: 200)
+            "POST", "/v1/events", json: #"{"name":"install","idempotencyKey":"i-2"}"#, headers: [("X-Linkd-App-Key", appKey)], expect: 202)
         try api.call("DELETE", "/v1/apps/{id}/event-key", "/v1/apps/\(android)/event-key", key: writer, expect: 204)
         try api.call("GET", "/v1/events/settings", key: reader, expect: 200)
         try api.call("PUT", "/v1/events/settings", key: writer, json: #"{"attributionWindowDays":91}"#, expect: 422, refused: true)

@@ -110,22 +110,24 @@ extension APISchemas {
             "EventResult",
             Schema.object(
                 [
-                    .required("status", Schema.enumeration(["recorded", "duplicate", "refused"])),
-                    .optional("id", Schema.uuid),
+                    .required("status", Schema.enumeration(["accepted", "duplicate", "refused"])),
                     .optional("idempotencyKey", Schema.string),
                     .optional("kind", Schema.enumeration(Event.Kind.allCases.map(\.rawValue))),
-                    .optional("attribution", Schema.ref("EventAttribution")),
                     .optional("error", Schema.ref("Problem")),
                 ], closed: false
             ).described(
-                "What became of one event. A single event (not a batch) answers this alone: 200, recorded or duplicate; refused is a 422 problem."
+                """
+                What became of one event: `accepted` (queued; stored within moments and attributed then, or kept as stored when its \
+                key was stored before), `duplicate` (its key came earlier in the same request) or `refused`. A single event (not a \
+                batch) answers this alone: 202, accepted or duplicate; refused is a 422 problem.
+                """
             )
         ),
         (
             "EventBatchReport",
             Schema.object(
                 [
-                    .required("recorded", Schema.integer(minimum: 0)),
+                    .required("accepted", Schema.integer(minimum: 0)),
                     .required("duplicates", Schema.integer(minimum: 0)),
                     .required("refused", Schema.integer(minimum: 0)),
                     .required("results", Schema.array(Schema.ref("EventResult"))),

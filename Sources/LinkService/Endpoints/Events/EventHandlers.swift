@@ -3,17 +3,17 @@ import HTTPServer
 import LinkKit
 import Postgres
 
-/// `POST /v1/events` (docs/EVENTS.md): one event or a batch (`{"events": […]}`), each read, checked and attributed on
-/// its own. A refused event gets its problem in the report (pointers under `/events/<n>`) and nothing of it is
-/// written; an idempotency key already recorded (or repeated in the batch) counts once and says `duplicate`.
+/// `POST /v1/events` (docs/EVENTS.md): one event or a batch (`{"events": […]}`), each read and checked on its own. A
+/// refused event gets its problem in the report (pointers under `/events/<n>`) and nothing of it is written; a key
+/// repeated in the request counts once and says `duplicate`.
 ///
-/// The accepted events of a request are inserted in one statement of one transaction, not queued as hits are: the
-/// answer says per event whether its key was new, which only the database's unique key can tell.
+/// The accepted events are left in the event pipeline's queue (`EventBatcher`) and answered `202 accepted`: the writer
+/// attributes and stores them in batches across requests, and keeps an idempotency key stored before as it was
+/// (counted once); while the database is away they wait in the spool.
 struct EventHandlers: EndpointGroup {
     let pool: ConnectionPool
     let auth: Authenticator
-    let tokens: ClickTokens
-    let attributor: EventAttributor
+    let events: EventBatcher
     let limit: EventRateLimit
 
     /// Most events one request carries.
@@ -28,22 +28,24 @@ struct EventHandlers: EndpointGroup {
                 tag: "Events", access: .key(.write),
                 description: """
                     One event, or a batch as `{"events": [...]}` (at most \(Self.maxBatch)). Each event is checked alone: a refused one gets its \
-                    problem in `results` (pointers such as `/events/3/currency`) and nothing of it is stored; the others are recorded. An \
-                    `idempotencyKey` recorded before counts once (`duplicate`). Every recorded event is attributed by the last-click model of \
-                    docs/EVENTS.md: through its click token, the link URL it carries, or the visitor's last attributed event within the \
-                    workspace's window (7 days by default); otherwise `none` with the reason. A single event refused is a 422 problem. \
+                    problem in `results` (pointers such as `/events/3/currency`) and nothing of it is stored; the others are accepted (202): \
+                    queued and stored within moments, kept through a database outage or a restart. An `idempotencyKey` counts once: \
+                    repeated in the request it answers `duplicate`; stored before, the stored event stays as it was. Every stored event is \
+                    attributed when it is written, by the last-click model of docs/EVENTS.md: through its click token, the link URL it \
+                    carries, or the visitor's last click within the workspace's window (7 days by default), placed by its `time`; \
+                    otherwise `none` with the reason. A single event refused is a 422 problem. \
                     Two doors: an API key (`write` scope, editor role), or an app's publishable key as `\(AppEventKeyHandlers.header)` \
                     (`POST /v1/apps/{id}/event-key`), which sends events for its own app only and is rate-limited per key and per \
                     client address (429 with `Retry-After`).
                     """,
-                body: "EventBatch", success: .json(200, "EventReport"), errors: [429]
+                body: "EventBatch", success: .json(202, "EventReport"), errors: [429, 503]
             ) { request in try receive(request) }
         ]
     }
 
     /// What became of one event.
     enum Outcome {
-        case recorded(id: UUID, Event)
+        case accepted(Event)
         case duplicate(String)
         case refused(Problem)
     }
@@ -107,81 +109,64 @@ struct EventHandlers: EndpointGroup {
                 events.append((index, event))
             }
         }
-        if events.contains(where: { $0.event.clickTokenHash != nil }) { tokens.flush() } // a token is claimable once its page is sent
-        try pool.withTransaction { connection in
-            let apps = try EventStore.apps(Array(Set(events.compactMap(\.event.app))), of: workspace, on: connection)
-            let days = try EventStore.windowDays(of: workspace, on: connection)
-            // In the order sent: another workspace's app refused, then a key repeated after its first valid event.
-            var keys: Set<String> = []
-            var valid: [(index: Int, event: Event)] = []
-            for (index, event) in events {
-                if let app = event.app, !apps.contains(app) {
-                    let pointer = JSONPointer.appending(items[index].pointer, "app")
-                    outcomes[index] = .refused(
-                        ServiceError.validation([Problem.FieldError(pointer: pointer, detail: "app is not an app of this workspace.")])
-                            .problem)
-                } else if keys.insert(event.idempotencyKey).inserted {
-                    valid.append((index, event))
-                } else {
-                    outcomes[index] = .duplicate(event.idempotencyKey)
-                }
+        // Another workspace's app is refused; a key's own app (an app key's) needs no look.
+        let named = Array(Set(events.compactMap(\.event.app).filter { $0 != keyApp }))
+        let apps = named.isEmpty ? [] : try pool.withConnection { try EventStore.apps(named, of: workspace, on: $0) }
+        // In the order sent: another workspace's app refused, then a key repeated after its first valid event.
+        var keys: Set<String> = []
+        var accepted: [EventRecord] = []
+        for (index, event) in events {
+            if let app = event.app, app != keyApp, !apps.contains(app) {
+                let pointer = JSONPointer.appending(items[index].pointer, "app")
+                outcomes[index] = .refused(
+                    ServiceError.validation([Problem.FieldError(pointer: pointer, detail: "app is not an app of this workspace.")]).problem)
+            } else if keys.insert(event.idempotencyKey).inserted {
+                outcomes[index] = .accepted(event)
+                accepted.append(EventRecord(workspace: workspace, receivedAt: now, event: event))
+            } else {
+                outcomes[index] = .duplicate(event.idempotencyKey)
             }
-            var accepted: [(index: Int, event: Event)] = []
-            // In time order, so that a named event finds an install or open of the same batch before it.
-            for (index, var event) in valid.sorted(by: { $0.event.occurredAt < $1.event.occurredAt }) {
-                try attributor.attribute(&event, workspace: workspace, windowDays: days, on: connection) { visitor, time in
-                    accepted.last {
-                        $0.event.visitorID == visitor && [.clickToken, .linkURL].contains($0.event.attribution.via)
-                            && $0.event.occurredAt <= time
-                            && $0.event.occurredAt > time.addingTimeInterval(-Double(days) * 86_400)
-                    }.map { ($0.event.attribution, $0.event.occurredAt) }
-                }
-                accepted.append((index, event))
-            }
-            let inserted = try EventStore.insert(accepted.map(\.event), workspace: workspace, on: connection)
-            for (index, event) in accepted {
-                outcomes[index] = inserted[event.idempotencyKey].map { .recorded(id: $0, event) } ?? .duplicate(event.idempotencyKey)
-            }
+        }
+        guard self.events.record(accepted) else {
+            return .problem(.serviceUnavailable(detail: "The event queue is full or closing; nothing was accepted. Retry shortly.", retryAfter: 2))
         }
         let final = outcomes.map { $0 ?? .refused(ServiceError.badRequest("The event was not read.").problem) }
         if !batch, let only = final.first {
             switch only {
             case .refused(let problem): return .problem(problem)
-            case .recorded, .duplicate: return .json(Self.result(only).serializedBytes)
+            case .accepted, .duplicate: return .json(Self.result(only).serializedBytes, status: 202)
             }
         }
-        return .json(Self.report(final).serializedBytes)
+        return .json(Self.report(final).serializedBytes, status: 202)
     }
 
-    /// `{"recorded", "duplicates", "refused", "results": [...]}`, the results in the order the events were sent.
+    /// `{"accepted", "duplicates", "refused", "results": [...]}`, the results in the order the events were sent.
     static func report(_ outcomes: [Outcome]) -> JSONValue {
         var counts = (0, 0, 0)
         for outcome in outcomes {
             switch outcome {
-            case .recorded: counts.0 += 1
+            case .accepted: counts.0 += 1
             case .duplicate: counts.1 += 1
             case .refused: counts.2 += 1
             }
         }
         return .object([
-            JSONMember(key: "recorded", value: .integer(counts.0)),
+            JSONMember(key: "accepted", value: .integer(counts.0)),
             JSONMember(key: "duplicates", value: .integer(counts.1)),
             JSONMember(key: "refused", value: .integer(counts.2)),
             JSONMember(key: "results", value: .array(outcomes.map(result))),
         ])
     }
 
-    /// One event's entry: `{"status": "recorded", "id", "idempotencyKey", "kind", "attribution"}`,
+    /// One event's entry: `{"status": "accepted", "idempotencyKey", "kind"}`,
     /// `{"status": "duplicate", "idempotencyKey"}` or `{"status": "refused", "error": <problem>}`.
     static func result(_ outcome: Outcome) -> JSONValue {
         switch outcome {
-        case let .recorded(id, event):
+        case .accepted(let event):
             return .object([
-                JSONMember(key: "status", value: .string("recorded")),
-                JSONMember(key: "id", value: .string(id.canonicalText)),
+                JSONMember(key: "status", value: .string("accepted")),
                 JSONMember(key: "idempotencyKey", value: .string(event.idempotencyKey)),
                 JSONMember(key: "kind", value: .string(event.kind.rawValue)),
-                JSONMember(key: "attribution", value: event.attribution.json),
             ])
         case .duplicate(let key):
             return .object([JSONMember(key: "status", value: .string("duplicate")), JSONMember(key: "idempotencyKey", value: .string(key))])

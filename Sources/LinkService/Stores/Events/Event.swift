@@ -3,8 +3,8 @@ import LinkKit
 import Postgres
 
 /// One reported event (`POST /v1/events`, docs/EVENTS.md) as read and attributed, before it is stored.
-struct Event: Sendable, Equatable {
-    enum Kind: String, Sendable, CaseIterable {
+struct Event: Sendable, Equatable, Codable {
+    enum Kind: String, Sendable, CaseIterable, Codable {
         case install, open, reopen, named
     }
 
@@ -26,8 +26,8 @@ struct Event: Sendable, Equatable {
 
 /// What an event is attributed to: the stored link (nil when a rule alone decided the URL), its campaign, target and
 /// variant, the country and OS of the click it is counted under, and through what (`via`); or nothing, with the reason.
-struct EventAttribution: Sendable, Equatable {
-    enum Via: String, Sendable {
+struct EventAttribution: Sendable, Equatable, Codable {
+    enum Via: String, Sendable, Codable {
         case clickToken = "click_token", linkURL = "link_url", visitor, none
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import LinkKit
 import Postgres
 
-/// The SQL of `events` (docs/EVENTS.md): the batch insert that counts an idempotency key once, and the lookups
-/// attribution makes.
+/// The SQL of `events` (docs/EVENTS.md): the batch write that counts an idempotency key once, and the set-based
+/// lookups attribution makes for a batch.
 enum EventStore {
     /// Which of `ids` are apps of `workspace`.
     static func apps(_ ids: [UUID], of workspace: UUID, on connection: Connection) throws -> Set<UUID> {
@@ -31,107 +31,106 @@ enum EventStore {
         ).first?.decode(0, as: Int.self) ?? days
     }
 
-    /// The click token of hash `hash` in `workspace`, claimed or not, expired or not (until the expiry job deletes
-    /// it): the URL clicked, the platform, the resolve answer given at the click, and the click's country and OS.
-    static func clickToken(
-        _ hash: String, in workspace: UUID, on connection: Connection
-    ) throws -> (url: String, platform: String, answer: String, country: String?, os: String?)? {
-        try connection.query(
-            """
-            SELECT url, platform, answer::text, country, os FROM click_tokens WHERE token_hash = \(hash) AND workspace_id = \(workspace)
-            """
-        ).first.map { try $0.decode((String, String, String, String?, String?).self) }
-    }
-
-    /// The platform (`ios`, `android`) of app `app` of `workspace`.
-    static func platform(of app: UUID, in workspace: UUID, on connection: Connection) throws -> String? {
-        try connection.query("SELECT platform FROM apps WHERE id = \(app) AND workspace_id = \(workspace)").first?.decode(
-            0, as: String.self)
-    }
-
-    /// The attribution of `visitor`'s last click (an event attributed through a click token or a link URL, not one
-    /// attributed through the visitor, so the window runs from the click) at or before `time` and within `days` of
-    /// it, with that event's time.
-    static func lastAttribution(
-        of visitor: String, in workspace: UUID, before time: Date, days: Int,
-        on connection: Connection
-    ) throws -> (attribution: EventAttribution, time: Date)? {
-        let micros = Int64((time.timeIntervalSince1970 * 1_000_000).rounded())
-        return try connection.query(
-            """
-            SELECT link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, target, variant, occurred_at, country, os
-            FROM events
-            WHERE workspace_id = \(workspace) AND visitor_id = \(visitor) AND attribution IN ('click_token', 'link_url')
-              AND occurred_at <= to_timestamp(\(micros) / 1e6)
-              AND occurred_at > to_timestamp(\(micros) / 1e6) - make_interval(days => \(days))
-            ORDER BY occurred_at DESC LIMIT 1
-            """
-        ).first.map { row in
-            let (link, source, medium, campaign, term, content, target, variant) =
-                try row.decode((UUID?, String?, String?, String?, String?, String?, String?, String?).self)
-            return (
-                EventAttribution(
-                    via: .visitor, linkID: link, utmSource: source, utmMedium: medium, utmCampaign: campaign,
-                    utmTerm: term, utmContent: content, target: target, variant: variant,
-                    country: try row.decode(9, as: String?.self), os: try row.decode(10, as: String?.self)),
-                try row.decode(8, as: Date.self)
-            )
-        }
-    }
-
-    /// Inserts `events` of `workspace` in one statement; an idempotency key stored before is left as it was. Returns the
-    /// id of each event inserted, by its idempotency key (the keys missing were duplicates).
-    static func insert(_ events: [Event], workspace: UUID, on connection: Connection) throws -> [String: UUID] {
-        guard !events.isEmpty else { return [:] }
-        let rows = JSONValue.array(events.map(\.row)).serialized
+    /// The workspaces' attribution windows for named events, in days.
+    static func windowDays(of workspaces: [UUID], on connection: Connection) throws -> [UUID: Int] {
+        guard !workspaces.isEmpty else { return [:] }
         return Dictionary(
             uniqueKeysWithValues: try connection.query(
-                """
-                INSERT INTO events (workspace_id, app_id, kind, name, occurred_at, value_minor, currency, idempotency_key, visitor_id,
-                                    click_token_hash, url, link_id, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
-                                    target, variant, country, os, attribution, unattributed_reason)
-                SELECT \(workspace), t.app, t.kind, t.name, to_timestamp(t.micros / 1e6), t.value, t.currency, t.key, t.visitor,
-                       t.token, t.url, t.link, t.utm_source, t.utm_medium, t.utm_campaign, t.utm_term, t.utm_content,
-                       t.target, t.variant, t.country, t.os, t.via, t.reason
-                FROM json_to_recordset(\(JSONText(rows))::json) AS t(
-                    app uuid, kind text, name text, micros int8, value int8, currency text, key text, visitor text, token text,
-                    url text, link uuid, utm_source text, utm_medium text, utm_campaign text, utm_term text, utm_content text,
-                    target text, variant text, country text, os text, via text, reason text)
-                ON CONFLICT (workspace_id, idempotency_key) DO NOTHING
-                RETURNING idempotency_key, id
-                """
-            ).map { try $0.decode((String, UUID).self) })
+                "SELECT id, event_window_days FROM workspaces WHERE id = ANY(\(workspaces.map(\.canonicalText))::uuid[])"
+            ).map { try $0.decode((UUID, Int).self) })
     }
-}
 
-extension Event {
-    /// The row `EventStore.insert` reads with `json_to_recordset`.
-    fileprivate var row: JSONValue {
-        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        let a = attribution
-        return .object([
-            JSONMember(key: "app", value: text(app?.canonicalText)),
-            JSONMember(key: "kind", value: .string(kind.rawValue)),
-            JSONMember(key: "name", value: .string(name)),
-            JSONMember(key: "micros", value: .integer(Int((occurredAt.timeIntervalSince1970 * 1_000_000).rounded()))),
-            JSONMember(key: "value", value: value.map { .integer(Int($0)) } ?? .null),
-            JSONMember(key: "currency", value: text(currency)),
-            JSONMember(key: "key", value: .string(idempotencyKey)),
-            JSONMember(key: "visitor", value: text(visitorID)),
-            JSONMember(key: "token", value: text(clickTokenHash)),
-            JSONMember(key: "url", value: text(url)),
-            JSONMember(key: "link", value: text(a.linkID?.canonicalText)),
-            JSONMember(key: "utm_source", value: text(a.utmSource)),
-            JSONMember(key: "utm_medium", value: text(a.utmMedium)),
-            JSONMember(key: "utm_campaign", value: text(a.utmCampaign)),
-            JSONMember(key: "utm_term", value: text(a.utmTerm)),
-            JSONMember(key: "utm_content", value: text(a.utmContent)),
-            JSONMember(key: "target", value: text(a.target)),
-            JSONMember(key: "variant", value: text(a.variant)),
-            JSONMember(key: "country", value: text(a.country)),
-            JSONMember(key: "os", value: text(a.os)),
-            JSONMember(key: "via", value: .string(a.via.rawValue)),
-            JSONMember(key: "reason", value: text(a.reason)),
-        ])
+    /// A click token's click as attribution reads it: its workspace, the URL clicked, the platform, the resolve answer
+    /// given at the click, and the click's country and OS.
+    typealias TokenClick = (workspace: UUID, url: String, platform: String, answer: String, country: String?, os: String?)
+
+    /// The click tokens of hashes `hashes`, claimed or not, expired or not (until the expiry job deletes them), by hash.
+    static func clickTokens(_ hashes: [String], on connection: Connection) throws -> [String: TokenClick] {
+        guard !hashes.isEmpty else { return [:] }
+        var found: [String: TokenClick] = [:]
+        for row in try connection.query(
+            """
+            SELECT token_hash, workspace_id, url, platform, answer::text, country, os FROM click_tokens
+            WHERE token_hash = ANY(\(hashes)::text[])
+            """)
+        {
+            let (hash, workspace, url, platform, answer, country, os) =
+                try row.decode((String, UUID, String, String, String, String?, String?).self)
+            found[hash] = (workspace, url, platform, answer, country, os)
+        }
+        return found
+    }
+
+    /// The platform (`ios`, `android`) of each of `apps`, by app.
+    static func platforms(of apps: [UUID], on connection: Connection) throws -> [UUID: String] {
+        guard !apps.isEmpty else { return [:] }
+        return Dictionary(
+            uniqueKeysWithValues: try connection.query(
+                "SELECT id, platform FROM apps WHERE id = ANY(\(apps.map(\.canonicalText))::uuid[])"
+            ).map { try $0.decode((UUID, String).self) })
+    }
+
+    /// For each lookup (a visitor of a workspace at a time, with the workspace's window in days), the attribution of
+    /// the visitor's last click (an event attributed through a click token or a link URL, not one attributed through
+    /// the visitor, so the window runs from the click) at or before the time and within the window, with its time;
+    /// by the lookup's index. One statement for the whole batch; every column of the row is read back
+    /// (`EventColumns.attribution(fromRow:)`).
+    static func lastAttributions(
+        _ lookups: [(workspace: UUID, visitor: String, time: Date, days: Int)], on connection: Connection
+    ) throws -> [Int: (attribution: EventAttribution, time: Date)] {
+        guard !lookups.isEmpty else { return [:] }
+        var found: [Int: (attribution: EventAttribution, time: Date)] = [:]
+        for row in try connection.query(
+            """
+            SELECT t.i::int8, row_to_json(e)::text, e.occurred_at
+            FROM unnest(\(lookups.map(\.workspace.canonicalText))::uuid[], \(lookups.map(\.visitor))::text[],
+                        \(lookups.map { Int64(($0.time.timeIntervalSince1970 * 1_000_000).rounded()) })::int8[],
+                        \(lookups.map(\.days))::int[]) WITH ORDINALITY AS t(workspace, visitor, micros, days, i)
+            CROSS JOIN LATERAL (
+                SELECT * FROM events
+                WHERE workspace_id = t.workspace AND visitor_id = t.visitor AND attribution IN ('click_token', 'link_url')
+                  AND occurred_at <= to_timestamp(t.micros / 1e6)
+                  AND occurred_at > to_timestamp(t.micros / 1e6) - make_interval(days => t.days)
+                ORDER BY occurred_at DESC LIMIT 1) e
+            """)
+        {
+            let (index, json, time) = try row.decode((Int, String, Date).self)
+            found[index - 1] = (try EventColumns.attribution(fromRow: json), time)
+        }
+        return found
+    }
+
+    /// Writes `records` (attributed, one per idempotency key) in the caller's transaction. An idempotency key stored
+    /// before is left as it was: the rows are copied straight into `events` (`COPY`, under a savepoint), and only when
+    /// that meets a key already stored are they copied into a temporary table and moved with `INSERT … ON CONFLICT DO
+    /// NOTHING`. Every field of `Event` is written (`EventColumns`). Returns how many were new.
+    @discardableResult
+    static func write(_ records: [EventRecord], on connection: Connection) throws -> Int {
+        guard !records.isEmpty else { return 0 }
+        let columns = (["workspace_id", "received_at"] + EventColumns.names).joined(separator: ", ")
+        let rows: [[String?]] = records.map { [$0.workspace.canonicalText, $0.receivedAt.postgresText] + EventColumns.values(of: $0.event) }
+        _ = try connection.execute("SAVEPOINT events_copy")
+        let copied: Int
+        do {
+            copied = try connection.copyFrom("COPY events (\(unescaped: columns)) FROM STDIN", rows: rows)
+        } catch {
+            guard error.sqlState == .uniqueViolation else { throw error }
+            _ = try connection.execute("ROLLBACK TO SAVEPOINT events_copy")
+            return try writeSkippingStored(rows, columns: columns, on: connection)
+        }
+        _ = try connection.execute("RELEASE SAVEPOINT events_copy")
+        return copied
+    }
+
+    /// The rows of `write` through a temporary table, those whose key is stored already left out.
+    private static func writeSkippingStored(_ rows: [[String?]], columns: String, on connection: Connection) throws -> Int {
+        // Only the columns written: the table's own (`seq`, `tx`, the defaults) are the final insert's.
+        _ = try connection.execute("CREATE TEMP TABLE events_in ON COMMIT DROP AS SELECT \(unescaped: columns) FROM events WITH NO DATA")
+        _ = try connection.copyFrom("COPY events_in (\(unescaped: columns)) FROM STDIN", rows: rows)
+        return try connection.execute(
+            """
+            INSERT INTO events (\(unescaped: columns)) SELECT \(unescaped: columns) FROM events_in
+            ON CONFLICT (workspace_id, idempotency_key) DO NOTHING
+            """)
     }
 }
