@@ -1,8 +1,8 @@
 /// Work that runs beside the HTTP server until it is told to stop: the application's services are listed in
-/// `Application.Services` (the change feed, the fetch log, the hit writer, the click tokens, the link click
-/// counter, the health checks, webhook delivery, webhook cleanup, the conversions' webhooks, the events' retention
-/// and the mailer). A `ServiceGroup` starts them in order before the server listens and stops them in reverse after
-/// the server has finished its requests (`docs/DESIGN.md`, "Adding a background service").
+/// `Application.Services` (the change feed, the fetch log, the hit writer, the click tokens, the event writer, the
+/// link click counter, the health checks, webhook delivery, webhook cleanup, the conversions' webhooks, the events'
+/// retention and the mailer). A `ServiceGroup` starts them in order before the server listens and stops them in
+/// reverse after the server has finished its requests (`docs/DESIGN.md`, "Adding a background service").
 ///
 /// Thread-based, not async: request handlers are synchronous on libmicrohttpd's threads, and each service
 /// owns the threads its work runs on (usually one `ServiceThread`).

@@ -6,7 +6,7 @@ import Postgres
 import Synchronization
 
 /// The hit pipeline: request threads `record` hits into a bounded in-memory queue and never wait on the
-/// database; one writer thread (`HitWriter` on a `ServiceThread`) drains it in batches with `COPY`, appending their
+/// database; one writer thread (`RecordWriter` with a `HitWriteTarget`, on a `ServiceThread`) drains it in batches with `COPY`, appending their
 /// rollups and top values to `hit_rollups_pending` and `hit_top_pending` in the same transaction; a second thread
 /// moves those into the cubes and top-value tables every `foldInterval` (`HitFold`), so the writer never waits for a
 /// fold.

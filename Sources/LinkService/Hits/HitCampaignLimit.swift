@@ -7,7 +7,7 @@ import Foundation
 /// value). Each writer counts what it admitted itself, and forgets at restart: a workspace's hour keeps at most
 /// `perHour` campaigns per node and process that wrote it, plus the `(other)` forms.
 ///
-/// The writer thread's own state, as its known visitors are (`HitWriter`); a batch's summary works on a copy
+/// The writer thread's own state, as its known visitors are (`HitWriteTarget`); a batch's summary works on a copy
 /// that replaces it once the batch commits.
 struct HitCampaignLimit {
     struct Key: Hashable {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How fast one write hands a batch to the database: one value, chosen by `HitWriterStateMachine` and applied
-/// by the runner (`HitWriter`) through the write (`HitStore.write`: the COPY's chunks, `HitCopyData`, and the
+/// by the runner (`RecordWriter`) through the write (`HitStore.write`: the COPY's chunks, `HitCopyData`, and the
 /// statements after it, `HitBatchSummary.upsert`).
 ///
 /// Paced, the database's work for a batch (most of a hit's cost) comes in slices of a fraction of a

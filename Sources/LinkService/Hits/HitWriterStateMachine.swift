@@ -1,5 +1,6 @@
-/// The hit writer's decisions, with no I/O and no clock of its own: the runner (`HitWriter`) reports what
-/// happened (an event, with the time it happened) and performs the action it gets back.
+/// A pipeline writer's decisions (the hits', and the events', which share the mechanism), with no I/O and no clock of
+/// its own: the runner (`RecordWriter`) reports what happened (an event, with the time it happened) and performs the
+/// action it gets back.
 ///
 /// It owns the order hits reach the database in, spool (oldest) < backlog < queue (newest): writes come from
 /// the spool while it holds hits, else from the backlog, and the backlog only ever goes to the end of the
