@@ -7,8 +7,19 @@
 # Usage: bench/events/run.sh [--events 10000000] [--rounds 15] [--reuse]
 # Uses DATABASE_URL when set (it must be an empty database, or one this script filled: --reuse keeps its events),
 # otherwise a private PostgreSQL 15 cluster (fsync on) in /tmp, removed afterwards.
+#
+# Event ingestion (issue 52, "Performance"): POST /v1/events through a running service (HTTP on loopback, checks, the
+# event writer's batches, attribution and COPY) against a raw COPY of the same rows into the same table, in the same
+# run (bench/hits's hits-bench, --only events).
+# Usage: bench/events/run.sh ingest [--events 300000] [--per-request 500] [--threads 2] [--no-fsync]
+# Uses DATABASE_URL when set, otherwise a private PostgreSQL cluster (fsync on) in /tmp, removed afterwards.
 set -eu
 cd "$(dirname "$0")/../.."
+if [ "${1:-}" = ingest ]; then
+  shift
+  swift build -c release --product hits-bench >&2
+  exec .build/release/hits-bench --only events "$@"
+fi
 events=10000000 rounds=15 reuse=no
 while [ $# -gt 0 ]; do
   case $1 in

@@ -6,7 +6,8 @@ import Postgres
 // hits-bench: see bench/hits/README.md. Options:
 //   --seconds N (30)  --baseline-seconds N (10)  --rate HITS_PER_S (120000)  --threads N (2)
 //   --rate-of-copy F (offer F times the run's raw COPY rows/s instead of --rate)
-//   --batch N (HitsConfiguration's maxBatchSize)  --hits N (10000000)  --rounds N (15)  --only ingest|analytics|agents
+//   --batch N (HitsConfiguration's maxBatchSize)  --hits N (10000000)  --rounds N (15)  --only ingest|analytics|agents|events
+//   --events N (300000)  --per-request N (500): events through POST /v1/events against raw COPY (only with --only events)
 //   --no-fsync  --no-links (ingest samples without stored links and campaigns, as before issue 32)
 //   --reuse (analytics on the database a previous run left in DATABASE_URL's cluster, migrated, not generated again)
 let options: [String: String] = {
@@ -39,6 +40,21 @@ defer { database.close() }
 say(
     "hits-bench: PostgreSQL \(options["no-fsync"] == nil ? "with fsync" : "without fsync"), \(ProcessInfo.processInfo.activeProcessorCount) cores"
 )
+
+if options["only"] == "events" {
+    let bench = EventIngestBenchmark(
+        parameters: try database.create("hits_bench_events", migrations: migrations), events: option("events", 300_000),
+        perRequest: option("per-request", 500), threads: option("threads", 2), logger: logger)
+    say("events: \(bench.events) events, raw COPY of their rows, then POST /v1/events (\(bench.perRequest) a request, \(bench.threads) clients)")
+    let result = try bench.run()
+    say(
+        String(
+            format: """
+                RESULT events: raw COPY %.0f rows/s; POST /v1/events to stored %.0f events/s (%d stored in %.2f s); ratio %.2f
+                """, result.copyRowsPerSecond, result.pipelineEventsPerSecond, result.stored, result.pipelineSeconds,
+            result.pipelineEventsPerSecond / result.copyRowsPerSecond))
+    exit(0)
+}
 
 if options["only"] == nil || options["only"] == "ingest" {
     var ingest = IngestBenchmark(
