@@ -13,7 +13,7 @@ enum EventColumns {
     static let names: [String] = {
         let encoder = FieldEncoder()
         try? Event(kind: .named, name: "x", occurredAt: Date(), idempotencyKey: "x").encode(to: encoder)
-        return encoder.fields.map(\.column)
+        return encoder.fields.map { column(ofKey: $0.key) }
     }()
 
     /// The text of each column of `names` for `event` (nil: NULL), as `COPY` reads it.
@@ -67,17 +67,17 @@ enum EventColumns {
     }
 }
 
-/// An `Encoder` that lists an event's fields as (key, column, text), nested structures flattened, nil kept as NULL
+/// An `Encoder` that lists an event's fields as (key, text), nested structures flattened, nil kept as NULL
 /// (synthesized `Codable` skips nil optionals through `encodeIfPresent`, which `FieldContainer` does not).
 private final class FieldEncoder: Encoder {
-    var fields: [(key: String, column: String, text: String?)] = []
+    var fields: [(key: String, text: String?)] = []
     /// The key a single value is encoded under (an enum's raw value, a nested single value).
     var currentKey = ""
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func put(_ key: String, _ text: String?) {
-        fields.append((key, EventColumns.column(ofKey: key), text))
+        fields.append((key, text))
     }
 
     /// Adds `value` under `key`: its text when it is a value a column holds, else its own fields.

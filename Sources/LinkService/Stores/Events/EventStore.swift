@@ -80,6 +80,10 @@ enum EventStore {
     ) throws -> [Int: (attribution: EventAttribution, time: Date)] {
         guard !lookups.isEmpty else { return [:] }
         var found: [Int: (attribution: EventAttribution, time: Date)] = [:]
+        // One index probe per lookup (`events_visitor`): a table whose statistics are older than its rows (a new one, or
+        // one that grew since autovacuum last analyzed it) is otherwise scanned whole for each lookup.
+        _ = try connection.execute("SET LOCAL enable_seqscan = off")
+        defer { _ = try? connection.execute("SET LOCAL enable_seqscan = on") }
         for row in try connection.query(
             """
             SELECT t.i::int8, row_to_json(e)::text, e.occurred_at
