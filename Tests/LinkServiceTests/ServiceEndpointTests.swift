@@ -30,15 +30,15 @@ struct ServiceEndpointTests {
             }
             // The change feed is healthy once its listener has connected, which a loaded machine can delay.
             let healthy = [
-                "change feed": true, "fetch log": true, "hit writer": true, "click tokens": true, "link click counter": true,
-                "association checks": true, "webhook deliveries": true, "webhook cleanup": true, "conversion webhooks": true,
-                "event retention": true, "mailer": true,
+                "change feed": true, "fetch log": true, "hit writer": true, "click tokens": true, "event writer": true,
+                "link click counter": true, "association checks": true, "webhook deliveries": true, "webhook cleanup": true,
+                "conversion webhooks": true, "event retention": true, "mailer": true,
             ]
             #expect(try eventually { try health() == healthy })
             service.application.hits.shutdown()
             #expect(
                 try health() == [
-                    "change feed": true, "fetch log": true, "hit writer": false, "click tokens": true,
+                    "change feed": true, "fetch log": true, "hit writer": false, "click tokens": true, "event writer": true,
                     "link click counter": true, "association checks": true, "webhook deliveries": true, "webhook cleanup": true,
                     "conversion webhooks": true, "event retention": true, "mailer": true,
                 ])
