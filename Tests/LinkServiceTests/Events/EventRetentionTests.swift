@@ -9,7 +9,7 @@ import TestSupport
 @Suite("Event retention")
 struct EventRetentionTests {
     static func send(_ fixture: Fixture, _ json: String) throws -> JSONValue {
-        try Fixture.expect(200, fixture.service.request("POST", "/v1/events", key: fixture.key, json: json)).json
+        try Fixture.expect(202, EventsAPITests.send(fixture, json)).json
     }
 
     /// Events that happened before the retention go; newer ones stay, and so does an old one the conversion feed has

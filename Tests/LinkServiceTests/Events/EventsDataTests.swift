@@ -10,7 +10,7 @@ import TestSupport
 @Suite("Events data")
 struct EventsDataTests {
     static func send(_ fixture: Fixture, _ json: String) throws -> JSONValue {
-        try Fixture.expect(200, fixture.service.request("POST", "/v1/events", key: fixture.key, json: json)).json
+        try Fixture.expect(202, EventsAPITests.send(fixture, json)).json
     }
 
     static func export(_ fixture: Fixture, _ query: String) throws -> TestResponse {
