@@ -2,26 +2,20 @@ import Foundation
 import Postgres
 
 /// Every stored field of an event as the columns of `events`, read off the `Codable` keys of `Event` and
-/// `EventAttribution` (the attribution's fields flattened beside the event's), so that a field added to either is
-/// written, and read back for a visitor's last click, with no change here. A key's column is its snake case
-/// (`visitorID` → `visitor_id`, `utmSource` → `utm_source`) but for the few `renamed`.
+/// `EventAttribution` (the attribution's fields flattened beside the event's): what the writer's `EventCopyData` must
+/// fill (a test holds it to these, so a field added to either and not written fails), and how a visitor's last click
+/// is read back with no change here. A key's column is its snake case (`visitorID` → `visitor_id`, `utmSource` →
+/// `utm_source`) but for the few `renamed`.
 enum EventColumns {
     /// Keys whose column is not their snake case.
     static let renamed = ["app": "app_id", "value": "value_minor", "via": "attribution", "reason": "unattributed_reason"]
 
-    /// The columns of an event, in the order `values(of:)` gives them.
+    /// The columns of an event, in the order of its `Codable` keys.
     static let names: [String] = {
         let encoder = FieldEncoder()
         try? Event(kind: .named, name: "x", occurredAt: Date(), idempotencyKey: "x").encode(to: encoder)
         return encoder.fields.map { column(ofKey: $0.key) }
     }()
-
-    /// The text of each column of `names` for `event` (nil: NULL), as `COPY` reads it.
-    static func values(of event: Event) -> [String?] {
-        let encoder = FieldEncoder()
-        try? event.encode(to: encoder)
-        return encoder.fields.map(\.text)
-    }
 
     /// The column of a `Codable` key.
     static func column(ofKey key: String) -> String {

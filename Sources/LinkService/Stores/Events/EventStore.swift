@@ -105,32 +105,32 @@ enum EventStore {
     }
 
     /// Writes `records` (attributed, one per idempotency key) in the caller's transaction. An idempotency key stored
-    /// before is left as it was: the rows are copied straight into `events` (`COPY`, under a savepoint), and only when
-    /// that meets a key already stored are they copied into a temporary table and moved with `INSERT … ON CONFLICT DO
-    /// NOTHING`. Every field of `Event` is written (`EventColumns`). Returns how many were new.
+    /// before is left as it was: the rows are copied straight into `events` (binary `COPY`, `EventCopyData`, under a
+    /// savepoint), and only when that meets a key already stored are they copied into a temporary table and moved with
+    /// `INSERT … ON CONFLICT DO NOTHING`. Every field of `Event` is written. Returns how many were new.
     @discardableResult
     static func write(_ records: [EventRecord], on connection: Connection) throws -> Int {
         guard !records.isEmpty else { return 0 }
-        let columns = (["workspace_id", "received_at"] + EventColumns.names).joined(separator: ", ")
-        let rows: [[String?]] = records.map { [$0.workspace.canonicalText, $0.receivedAt.postgresText] + EventColumns.values(of: $0.event) }
+        let columns = EventCopyData.columns.joined(separator: ", ")
+        let data = EventCopyData(records: records[...])
         _ = try connection.execute("SAVEPOINT events_copy")
         let copied: Int
         do {
-            copied = try connection.copyFrom("COPY events (\(unescaped: columns)) FROM STDIN", rows: rows)
+            copied = try connection.copyFrom("COPY events (\(unescaped: columns)) FROM STDIN (FORMAT binary)", data: data)
         } catch {
             guard error.sqlState == .uniqueViolation else { throw error }
             _ = try connection.execute("ROLLBACK TO SAVEPOINT events_copy")
-            return try writeSkippingStored(rows, columns: columns, on: connection)
+            return try writeSkippingStored(data, columns: columns, on: connection)
         }
         _ = try connection.execute("RELEASE SAVEPOINT events_copy")
         return copied
     }
 
     /// The rows of `write` through a temporary table, those whose key is stored already left out.
-    private static func writeSkippingStored(_ rows: [[String?]], columns: String, on connection: Connection) throws -> Int {
+    private static func writeSkippingStored(_ data: EventCopyData, columns: String, on connection: Connection) throws -> Int {
         // Only the columns written: the table's own (`seq`, `tx`, the defaults) are the final insert's.
         _ = try connection.execute("CREATE TEMP TABLE events_in ON COMMIT DROP AS SELECT \(unescaped: columns) FROM events WITH NO DATA")
-        _ = try connection.copyFrom("COPY events_in (\(unescaped: columns)) FROM STDIN", rows: rows)
+        _ = try connection.copyFrom("COPY events_in (\(unescaped: columns)) FROM STDIN (FORMAT binary)", data: data)
         return try connection.execute(
             """
             INSERT INTO events (\(unescaped: columns)) SELECT \(unescaped: columns) FROM events_in
