@@ -76,7 +76,7 @@ struct EventExportHandlers: EndpointGroup {
         }
         filter.kind = try Self.kind.value(in: request).flatMap(Event.Kind.init(rawValue:))
         if let text = try Self.name.value(in: request) {
-            guard text.range(of: EventInput.namePattern, options: .regularExpression) != nil else {
+            guard EventInput.isName(text) else {
                 throw ServiceError.badRequest(
                     "name must be an event's name: lower-case letters, digits, _ and ., at most 64, starting with a letter.")
             }

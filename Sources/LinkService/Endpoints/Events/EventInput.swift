@@ -10,6 +10,17 @@ enum EventInput {
     static let futureSlack: TimeInterval = 300
     static let namePattern = "^[a-z][a-z0-9_.]{0,63}$"
 
+    /// Whether `name` matches `namePattern`, checked byte by byte (a regular expression per event weighs on the
+    /// request threads of a batch).
+    static func isName(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        guard let first = utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first), utf8.count <= 64 else { return false }
+        return utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        }
+    }
+
     static let fieldNames: Set<String> = ["name", "app", "time", "value", "currency", "idempotencyKey", "visitorId", "clickToken", "url"]
 
     /// The event `value` at `pointer` holds, or the errors that refuse it.
@@ -21,7 +32,7 @@ enum EventInput {
         }
         var body = JSONObjectReader(value, at: pointer, errors: errors)
         let name = body.string("name", required: true, limit: .memberName)
-        if let name, name.range(of: namePattern, options: .regularExpression) == nil {
+        if let name, !isName(name) {
             errors.add(
                 body.at("name"),
                 "name is install, open, reopen or an event name of lower-case letters, digits, _ and . (at most 64), starting with a letter."
