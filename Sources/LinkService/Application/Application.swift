@@ -28,6 +28,8 @@ public final class Application: Sendable {
     let tokens: ClickTokens
     /// The event pipeline `POST /v1/events` queues into (docs/EVENTS.md, "Storing").
     let events: EventBatcher
+    /// The event pipeline's counters now (accepted, written, queued, spooled), as `/metrics` gives them.
+    public var eventCounters: HitCounters { events.counters }
     /// Outbound HTTP for the association health checks, each request allowed by
     /// `OutboundTargets(configuration.outbound, linkHosts:)` (docs/HEALTH.md, "Outbound HTTP").
     let outbound: HTTPClient
