@@ -172,7 +172,9 @@ final class RecordSpool<Record: SpoolRecord>: @unchecked Sendable {
 
     // MARK: - Files
 
-    private func url(_ number: Int) -> URL { directory.appendingPathComponent(String(format: "segment-%012d.", number) + Record.spoolExtension) }
+    private func url(_ number: Int) -> URL {
+        directory.appendingPathComponent(String(format: "segment-%012d.", number) + Record.spoolExtension)
+    }
     private func progressURL(_ number: Int) -> URL { directory.appendingPathComponent(String(format: "segment-%012d.progress", number)) }
 
     private func progress(_ number: Int) -> Int {

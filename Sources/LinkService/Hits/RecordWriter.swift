@@ -186,7 +186,8 @@ struct RecordWriter<Target: RecordTarget>: Sendable {
         if queue.spoolFailure != nil { checkSpool() } // until it can be written again
         if !wasAvailable {
             queue.logger.notice(
-                "\(queue.noun.singular) writer: database available again", metadata: ["\(queue.noun.plural).spooled": "\(queue.state.withLock { $0.spooled })"])
+                "\(queue.noun.singular) writer: database available again",
+                metadata: ["\(queue.noun.plural).spooled": "\(queue.state.withLock { $0.spooled })"])
         }
         return next
     }
@@ -241,7 +242,8 @@ struct RecordWriter<Target: RecordTarget>: Sendable {
             try queue.spool.append(records)
         } catch {
             queue.logger.error(
-                "cannot spool \(queue.noun.plural); keeping them in memory", metadata: ["error": "\(error)", "\(queue.noun.plural).queued": "\(records.count)"])
+                "cannot spool \(queue.noun.plural); keeping them in memory",
+                metadata: ["error": "\(error)", "\(queue.noun.plural).queued": "\(records.count)"])
             noteSpool(failure: "\(error)")
             return false
         }
@@ -299,7 +301,8 @@ struct RecordWriter<Target: RecordTarget>: Sendable {
                 state.dropped += lost
             }
             queue.logger.critical(
-                "\(queue.noun.plural) lost at shutdown: the database and the spool are both unavailable", metadata: ["\(queue.noun.plural).dropped": "\(lost)"])
+                "\(queue.noun.plural) lost at shutdown: the database and the spool are both unavailable",
+                metadata: ["\(queue.noun.plural).dropped": "\(lost)"])
         }
     }
 }

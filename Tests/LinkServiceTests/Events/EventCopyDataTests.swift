@@ -39,7 +39,9 @@ struct EventCopyDataTests {
             // Sent again with a new one: the stored key is left as it was, the new one written.
             var again = records
             again[0].event.name = "signup"
-            again.append(EventRecord(workspace: workspace, receivedAt: time, event: Event(kind: .named, name: "x", occurredAt: time, idempotencyKey: "k3")))
+            again.append(
+                EventRecord(
+                    workspace: workspace, receivedAt: time, event: Event(kind: .named, name: "x", occurredAt: time, idempotencyKey: "k3")))
             #expect(try service.application.pool.withTransaction { try EventStore.write(again, on: $0) } == 1)
 
             let rows = try service.application.pool.withConnection {

@@ -36,7 +36,8 @@ struct EventOutageTests {
         let fixture = try Fixture(service)
         _ = try EventsAPITests.promo(fixture)
         try fixture.waitForCatalog { _ in (try? EventsAPITests.token(fixture, "/promo")) != nil }
-        try Fixture.expect(202, Self.send(service, fixture.key, #"{"name":"purchase","idempotencyKey":"p-0","value":100,"currency":"EUR"}"#))
+        try Fixture.expect(
+            202, Self.send(service, fixture.key, #"{"name":"purchase","idempotencyKey":"p-0","value":100,"currency":"EUR"}"#))
         #expect(eventually { service.application.events.counters.written == 1 })
 
         database.cluster.stop()

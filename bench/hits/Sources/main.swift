@@ -45,7 +45,9 @@ if options["only"] == "events" {
     let bench = EventIngestBenchmark(
         parameters: try database.create("hits_bench_events", migrations: migrations), events: option("events", 300_000),
         perRequest: option("per-request", 500), threads: option("threads", 2), logger: logger)
-    say("events: \(bench.events) events, raw COPY of their rows, then POST /v1/events (\(bench.perRequest) a request, \(bench.threads) clients)")
+    say(
+        "events: \(bench.events) events, raw COPY of their rows, then POST /v1/events (\(bench.perRequest) a request, \(bench.threads) clients)"
+    )
     let result = try bench.run()
     say(
         String(

@@ -24,7 +24,8 @@ struct EventAttributor {
             let workspace = records[index].workspace
             let event = records[index].event
             if let hash = event.clickTokenHash {
-                records[index].event.attribution = attribution(ofToken: tokens[hash].flatMap { $0.workspace == workspace ? $0 : nil }, workspace)
+                records[index].event.attribution = attribution(
+                    ofToken: tokens[hash].flatMap { $0.workspace == workspace ? $0 : nil }, workspace)
             } else if let url = event.url {
                 guard let found = attribution(of: url, platform: .ios, workspace: workspace, via: .linkURL) else {
                     records[index].event.attribution = .none("not_a_link")

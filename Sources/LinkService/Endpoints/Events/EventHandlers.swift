@@ -128,7 +128,8 @@ struct EventHandlers: EndpointGroup {
             }
         }
         guard self.events.record(accepted) else {
-            return .problem(.serviceUnavailable(detail: "The event queue is full or closing; nothing was accepted. Retry shortly.", retryAfter: 2))
+            return .problem(
+                .serviceUnavailable(detail: "The event queue is full or closing; nothing was accepted. Retry shortly.", retryAfter: 2))
         }
         let final = outcomes.map { $0 ?? .refused(ServiceError.badRequest("The event was not read.").problem) }
         if !batch, let only = final.first {

@@ -122,7 +122,9 @@ private struct FieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let value { try encoder.add(key.stringValue, value) } else { encoder.put(key.stringValue, nil) }
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         KeyedEncodingContainer(FieldContainer<NestedKey>(encoder: encoder))
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { encoder.unkeyedContainer() }
