@@ -17,6 +17,29 @@ struct RequestTests {
         #expect(request.query("missing") == nil)
     }
 
+    /// `query(_:)` decodes only the value it finds, and answers what the decoded items say: the first item of a
+    /// decoded name, escaped names and `+` in names included, an empty value without `=`; and a NUL is noticed in
+    /// any item, name or value, only where an escape decodes to one.
+    @Test func queryLooksUpDecodedNames() {
+        let request = Request(method: .GET, path: "/s?a=1&b=x+y&a=%2F&c=%E2%82%AC&bad=%G1%&flag&&=v")
+        for item in request.queryItems.reversed() {
+            #expect(request.query(item.name) == request.queryItems.first { $0.name == item.name }?.value, "\(item.name)")
+        }
+        let edges = Request(method: .GET, path: "/s?end=%4&short=%&bytes=%FF%fe&sp%61ce=%20+%2B&é=ü&a+b=1&%61=2&a=3&\u{212A}=k&K=kelvin")
+        #expect(edges.query("space") == "  +" && edges.query("é") == "ü" && edges.query("a b") == "1" && edges.query("a") == "2")
+        #expect(edges.query("sp%61ce") == nil && edges.query("a+b") == nil && edges.query("flag") == nil)
+        // The Kelvin sign is canonically K: names compare as strings do, whichever way either is written.
+        #expect(edges.query("K") == "k" && edges.query("\u{212A}") == "k")
+        #expect(Request(method: .GET, path: "/s?x=1&y").query("y") == "")
+        #expect(Request(method: .GET, path: "/s").query("x") == nil && Request(method: .GET, path: "/s?").queryItems.isEmpty)
+        for (query, holds) in [
+            ("a=%00", true), ("%00=1", true), ("a=b%00c&d=1", true), ("a=%0", false), ("a=%0&0", false), ("a=%000", true), ("a=%%00", true),
+            ("a=%0G", false), ("a=0%", false), ("a=1", false),
+        ] {
+            #expect(Request(method: .GET, path: "/s", rawQuery: query).queryHoldsNUL == holds, "\(query)")
+        }
+    }
+
     @Test func invalidUTF8InQueryDoesNotCrash() {
         let request = Request(method: .GET, path: "/s", rawQuery: "x=%FF%FE&y=%C3")
         #expect(request.query("x") == "\u{FFFD}\u{FFFD}")
