@@ -362,5 +362,24 @@ struct LinkTargetingTests {
         #expect(ServedTargeting.Conditions.language("de", matches: "de-AT"))
         #expect(!ServedTargeting.Conditions.language("de", matches: "den"))
         #expect(ServedTargeting.Conditions.language("pt-br", matches: "pt-BR"))
+        #expect(ServedTargeting.Conditions.language("de", matches: "DE_ch") && !ServedTargeting.Conditions.language("de", matches: "d"))
+        #expect(ServedTargeting.Conditions.language("de", matches: "x-de-AT".dropFirst(2)), "a part of a longer text")
+        #expect(TargetVisitor.firstLanguage("en-GB;q=0.2, fr-CH;q=0.9, de;q=0.1, it;q=0.05") == "fr-CH", "a header on the heap")
+    }
+
+    /// OS versions as the schema's pattern has them, and the texts the general reading decides (read the same way
+    /// before and after the digits' own pass).
+    @Test func osVersionsReadAsBefore() {
+        let cases: [(String, (Int32, Int32, Int32)?)] = [
+            ("17", (17, 0, 0)), ("16.4", (16, 4, 0)), ("14.0.1", (14, 0, 1)), ("007.08", (7, 8, 0)), ("999999.0.999999", (999_999, 0, 999_999)),
+            ("1234567", nil), ("1.2.3.4", nil), ("", nil), (".", nil), ("1.", nil), (".1", nil), ("1..2", nil), ("17.x", nil),
+            ("١٧", nil), ("-1", nil), ("1 ", nil),
+            // Not the pattern, yet read by the general reading as they always were.
+            ("+17", (17, 0, 0)), ("-0", (0, 0, 0)),
+        ]
+        for (text, parts) in cases {
+            let version = LinkTargeting.OSVersion(text)
+            #expect(version.map { [$0.parts.0, $0.parts.1, $0.parts.2] } == parts.map { [$0.0, $0.1, $0.2] }, "\(text)")
+        }
     }
 }

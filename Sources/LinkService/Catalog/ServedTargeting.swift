@@ -18,7 +18,9 @@ final class ServedTargeting: Sendable {
     /// How many buckets visitors hash into.
     static let buckets: UInt64 = 10_000
 
-    struct Conditions: Sendable {
+    /// A class: choosing reads each target's conditions in place, where a struct's many lists would be retained and
+    /// released on every read.
+    final class Conditions: Sendable {
         /// Two-letter codes packed as `UInt16` (`unknown` as 0).
         let countries: [UInt16]?
         let platforms: [LinkTargeting.PlatformRange]?
@@ -90,6 +92,17 @@ final class ServedTargeting: Sendable {
 
         /// Whether `tag` (lower case) names `language` or a region of it: `de` matches `de`, `de-AT`; `pt-br` only `pt-BR`.
         static func language(_ tag: String, matches language: Substring) -> Bool {
+            // Over both texts' bytes in place (a substring's UTF-8 view steps by string indexes, each one checked).
+            let matched = tag.utf8.withContiguousStorageIfAvailable { tag in
+                language.utf8.withContiguousStorageIfAvailable { language in
+                    guard language.count >= tag.count else { return false }
+                    for index in 0..<tag.count where lower(language[index]) != tag[index] { return false }
+                    guard language.count > tag.count else { return true }
+                    let next = language[tag.count]
+                    return next == UInt8(ascii: "-") || next == UInt8(ascii: "_")
+                }
+            }
+            if let matched = matched ?? nil { return matched }
             var candidate = language.utf8.makeIterator()
             for byte in tag.utf8 {
                 guard let other = candidate.next(), lower(other) == byte else { return false }
@@ -126,6 +139,8 @@ final class ServedTargeting: Sendable {
 
     let groups: [Group]
     let slotCount: Int
+    /// FNV-1a 64 over the link id's bytes: where every visitor's bucket starts (`bucket(of:)`).
+    private let linkHash: UInt64
     /// Whether a condition asks the visitor's country, `utm_*` items, language, referrer (read only then).
     let asksCountry: Bool
     let asksUTM: Bool
@@ -159,6 +174,7 @@ final class ServedTargeting: Sendable {
         slot += 1 + list.count
         self.groups = groups
         slotCount = slot
+        linkHash = Self.fnv(withUnsafeBytes(of: link.id.uuid) { Array($0) })
         asksCountry = groups.contains { $0.conditions?.countries != nil }
         asksUTM = groups.contains { $0.conditions?.asksUTM == true }
         asksLanguage = groups.contains { $0.conditions?.languages != nil }
@@ -169,7 +185,7 @@ final class ServedTargeting: Sendable {
     /// key, or when the group has no experiment).
     func choose(_ visitor: TargetVisitor, key: Substring?) -> (group: Int, variant: Int?) {
         var chosen = groups.count - 1
-        for index in groups.indices.dropLast() where groups[index].conditions!.hold(for: visitor) {
+        for index in groups.indices.dropLast() where groups[index].conditions?.hold(for: visitor) == true {
             chosen = index
             break
         }
@@ -192,7 +208,7 @@ final class ServedTargeting: Sendable {
 
     /// The visitor's bucket for this link: FNV-1a 64 over the link id's bytes and the key's.
     func bucket(of key: Substring) -> UInt64 {
-        var hash = Self.fnv(withUnsafeBytes(of: groups[0].link.id.uuid) { $0 })
+        var hash = linkHash
         for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return hash % Self.buckets
     }
@@ -261,46 +277,54 @@ struct TargetVisitor {
 
     /// The language of `header` with the highest quality (the first of equals); `*` and `q=0` are no language.
     /// Scanned in place over its UTF-8 bytes, the quality read as thousandths: no array of items, no `Double`
-    /// parsing (which cost more than the rest of a resolve's context).
+    /// parsing, no string index stepped (which cost more than the rest of a resolve's context).
     static func firstLanguage(_ header: String) -> Substring? {
+        let found =
+            header.utf8.withContiguousStorageIfAvailable(firstLanguage(in:))
+            ?? Array(header.utf8).withUnsafeBufferPointer(firstLanguage(in:))
+        guard let found else { return nil }
         let utf8 = header.utf8
-        var best: Range<String.Index>?
+        let lower = utf8.index(utf8.startIndex, offsetBy: found.lowerBound)
+        return header[lower..<utf8.index(lower, offsetBy: found.count)]
+    }
+
+    /// `firstLanguage(_:)` over the header's bytes: the offsets of the tag.
+    private static func firstLanguage(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var best: Range<Int>?
         var bestQuality = 0
-        var start = utf8.startIndex
-        while start < utf8.endIndex {
+        var start = 0
+        while start < bytes.count {
             var end = start
-            while end < utf8.endIndex, utf8[end] != UInt8(ascii: ",") { utf8.formIndex(after: &end) }
+            while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
             var tagEnd = start
-            while tagEnd < end, utf8[tagEnd] != UInt8(ascii: ";") { utf8.formIndex(after: &tagEnd) }
-            let tag = trimmed(start..<tagEnd, in: utf8)
+            while tagEnd < end, bytes[tagEnd] != UInt8(ascii: ";") { tagEnd += 1 }
+            let tag = trimmed(start..<tagEnd, in: bytes)
             var quality = 1000
             if tagEnd < end {
-                let parameters = trimmed(utf8.index(after: tagEnd)..<end, in: utf8)
-                var cursor = parameters.lowerBound
-                if utf8.distance(from: cursor, to: parameters.upperBound) >= 2, utf8[cursor] == UInt8(ascii: "q"),
-                    utf8[utf8.index(after: cursor)] == UInt8(ascii: "=")
+                let parameters = trimmed(tagEnd + 1..<end, in: bytes)
+                if parameters.count >= 2, bytes[parameters.lowerBound] == UInt8(ascii: "q"),
+                    bytes[parameters.lowerBound + 1] == UInt8(ascii: "=")
                 {
-                    utf8.formIndex(&cursor, offsetBy: 2)
-                    quality = thousandths(trimmed(cursor..<parameters.upperBound, in: utf8), in: utf8)
+                    quality = thousandths(trimmed(parameters.lowerBound + 2..<parameters.upperBound, in: bytes), in: bytes)
                 }
             }
-            let isStar = utf8.distance(from: tag.lowerBound, to: tag.upperBound) == 1 && utf8[tag.lowerBound] == UInt8(ascii: "*")
+            let isStar = tag.count == 1 && bytes[tag.lowerBound] == UInt8(ascii: "*")
             if quality > bestQuality, !tag.isEmpty, !isStar {
                 best = tag
                 bestQuality = quality
             }
-            start = end == utf8.endIndex ? end : utf8.index(after: end)
+            start = end == bytes.count ? end : end + 1
         }
-        return best.map { header[$0] }
+        return best
     }
 
     /// A quality value (`1`, `0.5`, `0.125`) in thousandths; 0 for what is not a number.
-    private static func thousandths(_ range: Range<String.Index>, in utf8: String.UTF8View) -> Int {
+    private static func thousandths(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var value = 0
         var scale = 1000
         var seenDot = false
         var digits = 0
-        for byte in utf8[range] {
+        for byte in bytes[range] {
             if byte == UInt8(ascii: "."), !seenDot {
                 seenDot = true
             } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
@@ -319,15 +343,11 @@ struct TargetVisitor {
         return digits > 0 ? value : 0
     }
 
-    private static func trimmed(_ range: Range<String.Index>, in utf8: String.UTF8View) -> Range<String.Index> {
+    private static func trimmed(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         var lower = range.lowerBound
         var upper = range.upperBound
-        while lower < upper, utf8[lower] == UInt8(ascii: " ") || utf8[lower] == UInt8(ascii: "\t") { utf8.formIndex(after: &lower) }
-        while lower < upper {
-            let last = utf8.index(before: upper)
-            guard utf8[last] == UInt8(ascii: " ") || utf8[last] == UInt8(ascii: "\t") else { break }
-            upper = last
-        }
+        while lower < upper, bytes[lower] == UInt8(ascii: " ") || bytes[lower] == UInt8(ascii: "\t") { lower += 1 }
+        while lower < upper, bytes[upper - 1] == UInt8(ascii: " ") || bytes[upper - 1] == UInt8(ascii: "\t") { upper -= 1 }
         return lower..<upper
     }
 }

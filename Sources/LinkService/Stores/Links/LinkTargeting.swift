@@ -98,6 +98,10 @@ enum LinkTargeting {
         var parts: (Int32, Int32, Int32)
 
         init?(_ text: some StringProtocol) {
+            if let parts = Self.digitParts(text.utf8) {
+                self.parts = parts
+                return
+            }
             let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
             guard (1...3).contains(pieces.count), pieces.allSatisfy({ !$0.isEmpty && $0.count <= 6 && $0.allSatisfy(\.isASCII) }) else {
                 return nil
@@ -108,6 +112,36 @@ enum LinkTargeting {
         }
 
         init(_ major: Int32, _ minor: Int32, _ patch: Int32) { parts = (major, minor, patch) }
+
+        /// The parts of the form callers send, one to three parts of one to six ASCII digits (`17`, `16.4`,
+        /// `14.0.1`), read from the bytes in one pass; nil for any other text, which the general reading above
+        /// decides (the same answers, with pieces and numbers made on the way).
+        private static func digitParts(_ utf8: some Sequence<UInt8>) -> (Int32, Int32, Int32)? {
+            var parts: (Int32, Int32, Int32) = (0, 0, 0)
+            var part = 0
+            var digits = 0
+            var value: Int32 = 0
+            for byte in utf8 {
+                if byte == UInt8(ascii: "."), digits > 0, part < 2 {
+                    if part == 0 { parts.0 = value } else { parts.1 = value }
+                    part += 1
+                    digits = 0
+                    value = 0
+                } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 6 {
+                    value = value * 10 + Int32(byte - UInt8(ascii: "0"))
+                    digits += 1
+                } else {
+                    return nil
+                }
+            }
+            guard digits > 0 else { return nil }
+            switch part {
+            case 0: parts.0 = value
+            case 1: parts.1 = value
+            default: parts.2 = value
+            }
+            return parts
+        }
 
         var text: String { "\(parts.0).\(parts.1).\(parts.2)" }
 
