@@ -153,7 +153,13 @@ struct LinkTargetingTests {
                 let pointer = json["errors"]?.arrayValue?.first?["pointer"]
                 #expect(refused.status == 422 && pointer == .string("/\(member)"), "\(member): \(json)")
             }
-            #expect(try service.request("GET", "/v1/resolve?url=\(urls[0])&osVersion=17.x", key: fixture.key).status == 400)
+            // GET refuses what POST refuses (its schema's pattern and minimum length), naming the parameter.
+            for bad in ["osVersion=17.x", "country=DEU", "country=D1", "visitorId=", "app=nope"] {
+                let refused = try service.request("GET", "/v1/resolve?url=\(urls[0])&\(bad)", key: fixture.key)
+                let name = String(bad.prefix { $0 != "=" })
+                let detail = try refused.json["detail"]?.stringValue ?? ""
+                #expect(refused.status == 400 && detail.hasPrefix(name), "\(bad): \(detail)")
+            }
         }
     }
 

@@ -71,9 +71,12 @@ struct ResolveVisitorContext {
         }
     }
 
-    /// The context in `GET /v1/resolve`'s query (each parameter already checked against its schema).
-    /// - Throws: `ServiceError.badRequest` for an `app` or `osVersion` that is not one.
+    /// The context in `GET /v1/resolve`'s query (each parameter's length already checked against its schema).
+    /// - Throws: `ServiceError.badRequest` for a `country`, `visitorId`, `app` or `osVersion` that is not one, as
+    ///   `POST` refuses them.
     init(country: String?, language: String?, visitorID: String?, app: String?, osVersion: String?) throws {
+        if let country, !Self.isCountry(country) { throw ServiceError.badRequest(Self.countryProblem) }
+        if let visitorID, visitorID.isEmpty { throw ServiceError.badRequest(Self.visitorIDProblem) }
         self.country = country
         self.language = language
         self.visitorID = visitorID
