@@ -16,6 +16,11 @@
 /// - `resolve`: reads the server's base URL, a key and targeted links (one a line); prints what the resolve client
 ///   answers for each for the visitor `v1` from Germany, speaking German, on OS 17.4, then what it answers for the
 ///   first when linkd cannot be reached. (In `route`, a URL `decide` hands to resolve prints `resolve`.)
+/// - `autoresolve`: reads the server's base URL, a key, the port of a server that never answers and targeted links;
+///   for each link, a ready inbox with a resolver for that visitor takes it: prints what it hands out at once, a
+///   space, then what it hands to `onResolved`; then the first link taken by an inbox without a resolver (what it
+///   hands out, `#`, what it holds), by one whose linkd cannot be reached, by one whose linkd does not answer within a
+///   second, and by one without `onResolved` (how many it holds once resolved, then what `appReady` hands out).
 extension GeneratedRouterTests {
     static let extrasCount = 8
 
@@ -207,6 +212,44 @@ extension GeneratedRouterTests {
             }
             let offline = LinkResolveClient(server: URL(string: "http://127.0.0.1:1")!, key: key, session: URLSession(configuration: .ephemeral))
             print(await offline.resolve(urls[0], visitor: visitor)?.json ?? "null")
+        case "autoresolve":
+            let server = URL(string: readLine()!)!
+            let key = readLine()!
+            let silent = URL(string: "http://127.0.0.1:" + readLine()!)!
+            var urls: [String] = []
+            while let url = readLine() { urls.append(url) }
+            let visitor = LinkResolveClient.Visitor(visitorID: "v1", country: "DE", language: "de", osVersion: "17.4")
+            func client(_ base: URL, timeout: TimeInterval = 15) -> LinkResolveClient {
+                LinkResolveClient(server: base, key: key, session: URLSession(configuration: .ephemeral), timeout: timeout)
+            }
+            /// What the inbox hands to `onResolved`, waited for (at most 60 s).
+            final class Delivered: @unchecked Sendable {   // `done` guards `items`
+                let done = NSCondition()
+                var items: [[LinkDestination]] = []
+                func keep(_ handed: [LinkDestination]) { done.lock(); items.append(handed); done.signal(); done.unlock() }
+                func next() -> String {
+                    done.lock()
+                    defer { done.unlock() }
+                    let until = Date().addingTimeInterval(60)
+                    while items.isEmpty && done.wait(until: until) {}
+                    return items.isEmpty ? "nothing delivered" : line(items.removeFirst())
+                }
+            }
+            func taken(_ url: String, by resolver: LinkResolveClient?) -> String {
+                let delivered = Delivered()
+                let inbox = LinkInbox(ready: true, storage: nil, resolver: resolver, visitor: visitor, onResolved: { delivered.keep($0) })
+                let now = line(inbox.receive(url))
+                return resolver == nil ? now + "#\(inbox.held.count)" : now + " " + delivered.next()
+            }
+            for url in urls { print(taken(url, by: client(server))) }
+            print(taken(urls[0], by: nil))
+            print(taken(urls[0], by: client(URL(string: "http://127.0.0.1:1")!)))
+            print(taken(urls[0], by: client(silent, timeout: 1)))
+            let holding = LinkInbox(ready: true, storage: nil, resolver: client(server), visitor: visitor)
+            _ = holding.receive(notification: [AnyHashable(LinkInbox.notificationKey): urls[0]])
+            let until = Date().addingTimeInterval(60)
+            while holding.held.isEmpty && Date() < until { try await Task.sleep(nanoseconds: 10_000_000) }
+            print(holding.held.count, line(holding.appReady()))
         default:
             while let line = readLine() {
                 if case .needsResolve(let url)? = LinkRouter.decide(line) {
@@ -303,6 +346,32 @@ extension GeneratedRouterTests {
                 }
                 const offline = await new LinkResolveClient("http://127.0.0.1:1", input[1]).resolve(input[2], visitor);
                 lines.push(offline ? toJSON(offline) : "null");
+            } else if (process.argv[2] === "autoresolve") {
+                const visitor = { visitorId: "v1", country: "DE", language: "de", osVersion: "17.4" };
+                const client = (base: string, timeoutMs = 15000) => new LinkResolveClient(base, input[1], undefined, timeoutMs);
+                const taken = async (url: string, resolver: LinkResolveClient | null): Promise<string> => {
+                    let deliver: (handed: LinkDestination[]) => void = () => undefined;
+                    const delivered = new Promise<LinkDestination[]>((resolve) => { deliver = resolve; });
+                    const inbox = new LinkInbox(true, false, null, resolver, visitor, (handed) => deliver(handed));
+                    const now = line(inbox.receiveURL(url));
+                    if (!resolver) return now + "#" + inbox.held.length;
+                    let timer: ReturnType<typeof setTimeout> | undefined;
+                    const late = new Promise<string>((resolve) => { timer = setTimeout(() => resolve("nothing delivered"), 60000); });
+                    const first = await Promise.race([delivered.then(line), late]);
+                    clearTimeout(timer);
+                    return now + " " + first;
+                };
+                const urls = input.slice(3);
+                for (const url of urls) lines.push(await taken(url, client(input[0])));
+                lines.push(await taken(urls[0], null));
+                lines.push(await taken(urls[0], client("http://127.0.0.1:1")));
+                lines.push(await taken(urls[0], client("http://127.0.0.1:" + input[2], 1000)));
+                const holding = new LinkInbox(true, false, null, client(input[0]), visitor);
+                holding.receiveNotification({ [LinkInbox.notificationKey]: urls[0] });
+                for (let waited = 0; holding.held.length === 0 && waited < 60000; waited += 10) {
+                    await new Promise<void>((resolve) => { setTimeout(resolve, 10); });
+                }
+                lines.push(holding.held.length + " " + line(holding.appReady()));
             } else {
                 for (const line of input) {
                     const decided = LinkRouter.decide(line);
@@ -542,6 +611,26 @@ extension GeneratedRouterTests {
                     val client = LinkResolveClient(input[0], input[1])
                     for (url in input.drop(2)) out.append(client.resolve(url, visitor)?.toJSON() ?: "null").append('\n')
                     out.append(LinkResolveClient("http://127.0.0.1:1", input[1]).resolve(input[2], visitor)?.toJSON() ?: "null").append('\n')
+                }
+                "autoresolve" -> {
+                    val visitor = LinkResolveClient.Visitor("v1", "DE", "de", "17.4")
+                    fun taken(url: String, resolver: LinkResolveClient?): String {
+                        val delivered = java.util.concurrent.LinkedBlockingQueue<List<LinkDestination>>()
+                        val inbox = LinkInbox(ready = true, resolver = resolver, visitor = visitor, onResolved = { delivered.add(it) })
+                        val now = line(inbox.receive(url))
+                        if (resolver == null) return now + "#" + inbox.held.size
+                        return now + " " + (delivered.poll(60, java.util.concurrent.TimeUnit.SECONDS)?.let { line(it) } ?: "nothing delivered")
+                    }
+                    val urls = input.drop(3)
+                    for (url in urls) out.append(taken(url, LinkResolveClient(input[0], input[1]))).append('\n')
+                    out.append(taken(urls[0], null)).append('\n')
+                    out.append(taken(urls[0], LinkResolveClient("http://127.0.0.1:1", input[1]))).append('\n')
+                    out.append(taken(urls[0], LinkResolveClient("http://127.0.0.1:" + input[2], input[1], 1000))).append('\n')
+                    val holding = LinkInbox(ready = true, resolver = LinkResolveClient(input[0], input[1]), visitor = visitor)
+                    holding.receiveNotification(mapOf(LinkInbox.NOTIFICATION_KEY to urls[0]))
+                    val until = System.nanoTime() + 60_000_000_000L
+                    while (holding.held.isEmpty() && System.nanoTime() < until) Thread.sleep(10)
+                    out.append(holding.held.size).append(' ').append(line(holding.appReady())).append('\n')
                 }
                 else -> for (url in input) {
                     val decided = LinkRouter.decide(url)

@@ -299,6 +299,7 @@ import TestSupport
             try inboxAgreesWithTheModel(run)
             try claimRoundTrip(workspace, platform: platform, run)
             try resolveRoundTrip(workspace, run)
+            try autoResolveRoundTrip(workspace, run)
             if language == "kotlin" { try androidGlue(workspace, platform: platform, run) }
         }
     }
@@ -470,6 +471,36 @@ import TestSupport
         #expect(["3", "4"].contains { expected[0] == #"{"type":"widgetDetail","params":{"id":\#($0)}}"# }, "\(expected)")
         #expect(expected[1] == expected[0] && expected[2] != "null")
         #expect(resolved == expected + [#"{"error":{"code":"resolve_unavailable","detail":"linkd could not be reached."}}"#])
+    }
+
+    /// The targeted links taken by an inbox with a resolver: handed out when linkd's answer arrives, the destination
+    /// `GET /v1/resolve` answers that visitor (nothing at once); nothing taken without a resolver; the explicit error
+    /// destination when linkd cannot be reached or does not answer in time; held, without `onResolved`, until the
+    /// next call that hands out.
+    static func autoResolveRoundTrip(_ workspace: CodegenWorkspace, _ run: (String, String) throws -> [String]) throws {
+        let silent = try SilentListener()
+        let urls = CodegenWorkspace.targetedURLs
+        let input = "http://127.0.0.1:\(workspace.service.port)\n\(workspace.key)\n\(silent.port)\n" + urls.joined(separator: "\n") + "\n"
+        let taken = try run("autoresolve", input)
+        var expected: [String] = []
+        for url in urls {
+            let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let answer = try Fixture.expect(
+                200,
+                workspace.service.request(
+                    "GET",
+                    "/v1/resolve?url=\(encoded)&platform=\(workspace.platform)&app=\(workspace.app)&visitorId=v1&country=DE&language=de&osVersion=17.4&log=false",
+                    key: workspace.key)
+            ).json
+            expected.append(try #require(answer["destination"]?.serialized))
+        }
+        let unavailable = #"{"error":{"code":"resolve_unavailable","detail":"linkd "#
+        #expect(
+            taken
+                == expected.map { " " + $0 } + [
+                    "#0", " " + unavailable + #"could not be reached."}}"#, " " + unavailable + #"did not answer in time."}}"#,
+                    "1 " + expected[0],
+                ])
     }
 
     /// Variations of the fixture URLs: case flips, added slashes, segments and query items, encoded letters,

@@ -22,7 +22,9 @@ import com.android.installreferrer.api.InstallReferrerStateListener
  * to inherit. Starting the activity is what makes the app ready (`LinkInbox.appReady`).
  *
  * Only `ACTION_VIEW` intents' data are read (an App Link, the app's scheme), and a notification's `link` extra;
- * an activity reopened from Recents (`FLAG_ACTIVITY_LAUNCHED_FROM_HISTORY`) or recreated replays nothing.
+ * an activity reopened from Recents (`FLAG_ACTIVITY_LAUNCHED_FROM_HISTORY`) or recreated replays nothing. A targeted
+ * link the inbox resolves (its `resolver`) is opened the same way when linkd's answer arrives: [attach] sets the
+ * inbox's `onResolved`.
  */
 class LinkArrivals private constructor(
     private val activity: Activity,
@@ -119,6 +121,14 @@ class LinkArrivals private constructor(
             where A : Activity, A : LifecycleOwner {
             val arrivals = LinkArrivals(activity, activity.lifecycle, inbox, savedInstanceState == null, open)
             activity.lifecycle.addObserver(arrivals)
+            // A targeted link's destination, resolved on the inbox's thread: to an activity of the inbox started by then,
+            // else held until one starts.
+            inbox.onResolved = { handed ->
+                activity.runOnUiThread(Runnable {
+                    val taker = started.firstOrNull { it.inbox === inbox }
+                    if (taker != null) taker.open(handed) else handed.forEach { inbox.hold(it) }
+                })
+            }
             if (arrivals.fresh) arrivals.receive(activity.intent)
             return arrivals
         }

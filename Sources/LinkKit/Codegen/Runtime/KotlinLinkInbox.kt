@@ -16,13 +16,25 @@
  * With [events], it reports each link it takes to linkd as an `open` (with the URL, whether or not this file routes it:
  * linkd attributes a stored link the table does not know), and the deferred claim and the referrer's glue report the
  * install through it.
+ *
+ * With a [resolver], it resolves a targeted link itself ([LinkRouter.decide] answers [LinkRoute.NeedsResolve] for it:
+ * its destination depends on the visitor), on a thread of its own: linkd's answer for [visitor] is taken as a
+ * destination is, handed to [onResolved] (when set: what the inbox hands out then; the glue's [LinkArrivals] sets it),
+ * else held for the next call that hands out. When linkd cannot be reached or does not answer in time, that
+ * destination is the explicit error `Invalid("resolve_unavailable", …)`, never the rules' guess. Without a resolver a
+ * targeted link holds nothing.
  */
 class LinkInbox @JvmOverloads constructor(
     ready: Boolean = false,
     signedIn: Boolean = false,
     private val store: Store? = null,
     /** Where the opens this inbox takes, and the install, are reported; null for nowhere. */
-    val events: LinkEvents? = null
+    val events: LinkEvents? = null,
+    /** Resolves targeted links for [visitor]; null takes none. */
+    val resolver: LinkResolveClient? = null,
+    /** The visitor [resolver] resolves for (their variant's key, country, languages, OS version). */
+    val visitor: LinkResolveClient.Visitor = LinkResolveClient.Visitor(),
+    onResolved: ((List<LinkDestination>) -> Unit)? = null
 ) {
     /** Where the held destinations are kept between processes (the glue's `PreferencesInboxStore`): one text. */
     interface Store {
@@ -37,6 +49,14 @@ class LinkInbox @JvmOverloads constructor(
     private var isReady = ready
     private var isSignedIn = signedIn
     private val waiting = ArrayList<LinkDestination>()
+
+    /**
+     * Gets what the inbox hands out when a targeted link's destination arrives from [resolver], on the resolving thread
+     * (post it to the main one to show it); null: that destination is held for the next call that hands out.
+     */
+    var onResolved: ((List<LinkDestination>) -> Unit)? = onResolved
+        get() = synchronized(lock) { field }
+        set(value) = synchronized(lock) { field = value }
 
     init {
         // One destination's resolve JSON a line; a line this file no longer decodes (regenerated rules) is dropped.
@@ -67,8 +87,10 @@ class LinkInbox @JvmOverloads constructor(
      */
     fun receive(url: String?): List<LinkDestination> {
         url?.let { events?.reportOpen(it) }
-        val destination = url?.let { LinkRouter.route(it) } ?: return synchronized(lock) { release() }
-        return receive(destination)
+        val route = url?.let { LinkRouter.decide(it) }
+        if (route is LinkRoute.Open) return receive(route.destination)
+        if (route is LinkRoute.NeedsResolve) resolve(route.url)
+        return synchronized(lock) { release() }
     }
 
     /**
@@ -77,7 +99,31 @@ class LinkInbox @JvmOverloads constructor(
      */
     fun hold(url: String) {
         events?.reportOpen(url)
-        LinkRouter.route(url)?.let { hold(it) }
+        val route = LinkRouter.decide(url)
+        if (route is LinkRoute.Open) hold(route.destination)
+        if (route is LinkRoute.NeedsResolve) resolve(route.url)
+    }
+
+    /** Resolves the targeted link `url` with [resolver] (none: nothing) on a thread of its own, and takes its destination. */
+    private fun resolve(url: String) {
+        val resolver = resolver ?: return
+        Thread {
+            val destination = resolver.resolve(url, visitor)
+            if (destination != null) {
+                // What to hand out, and to whom: nothing without `onResolved` (the destination stays held).
+                val handing = synchronized(lock) {
+                    waiting.add(destination)
+                    val deliver = onResolved
+                    if (deliver == null) {
+                        save()
+                        null
+                    } else {
+                        Pair(deliver, release())
+                    }
+                }
+                if (handing != null && handing.second.isNotEmpty()) handing.first(handing.second)
+            }
+        }.start()
     }
 
     /** Takes the link of a notification's data (an FCM message's `data`, a tapped notification's extras) under [NOTIFICATION_KEY]. */

@@ -12,8 +12,13 @@ sealed class LinkRoute {
  *
  * @param server the base URL of linkd's API, under which `v1/resolve` is.
  * @param key a key with read scope, sent as `Authorization: Bearer`; null for a linkd that resolves without one.
+ * @param timeoutMillis how long connecting, and then the answer, may each take before the resolve counts as unanswered.
  */
-class LinkResolveClient @JvmOverloads constructor(private val server: String, private val key: String? = null) {
+class LinkResolveClient @JvmOverloads constructor(
+    private val server: String,
+    private val key: String? = null,
+    private val timeoutMillis: Int = 15_000
+) {
     /** The visitor a targeted link is decided for; a value left null is left to linkd (the caller's address's country, the request's languages); without `visitorId` the visitor is in no experiment. */
     data class Visitor @JvmOverloads constructor(
         val visitorId: String? = null, val country: String? = null, val language: String? = null, val osVersion: String? = null
@@ -21,8 +26,9 @@ class LinkResolveClient @JvmOverloads constructor(private val server: String, pr
 
     /**
      * The destination linkd answers for `url` and `visitor`; null when the app opens nothing there (a web page, another
-     * app). When linkd cannot be reached or answers no success: the error destination `Invalid("resolve_unavailable", …)`,
-     * so the app shows its own error screen rather than guess. Blocks: call it off the main thread.
+     * app). When linkd cannot be reached, does not answer in time or answers no success: the error destination
+     * `Invalid("resolve_unavailable", …)`, so the app shows its own error screen rather than guess. Blocks: call it off
+     * the main thread.
      */
     @JvmOverloads fun resolve(url: String, visitor: Visitor = Visitor()): LinkDestination? {
         val items = arrayListOf("url" to url, "platform" to LinkRouter.platform, "app" to LinkRouter.appID)
@@ -37,8 +43,8 @@ class LinkResolveClient @JvmOverloads constructor(private val server: String, pr
             return unanswered("The resolve request could not be made.")
         }
         try {
-            connection.connectTimeout = 15_000
-            connection.readTimeout = 15_000
+            connection.connectTimeout = timeoutMillis
+            connection.readTimeout = timeoutMillis
             if (key != null) connection.setRequestProperty("Authorization", "Bearer $key")
             val status = connection.responseCode
             if (status != 200) return unanswered("linkd answered no success.")
@@ -46,6 +52,8 @@ class LinkResolveClient @JvmOverloads constructor(private val server: String, pr
             // A destination only where resolve says this app opens the URL.
             if (!LinkRouter.opensThisApp(text)) return null
             return LinkDestination.fromResolveJSON(text)
+        } catch (e: java.net.SocketTimeoutException) {
+            return unanswered("linkd did not answer in time.")
         } catch (e: java.io.IOException) {
             return unanswered("linkd could not be reached.")
         } finally {

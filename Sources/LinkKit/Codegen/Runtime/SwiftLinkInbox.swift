@@ -12,6 +12,13 @@
 /// Made with `events`, it reports each link it takes to linkd as an `open` (with the URL, whether or not this file
 /// routes it: linkd attributes a stored link the table does not know), and the deferred claim reports the install.
 ///
+/// Made with a `resolver`, it resolves a targeted link itself (`LinkRouter.decide` answers `needsResolve` for it: its
+/// destination depends on the visitor): linkd's answer for `visitor` arrives later and is taken as a destination is,
+/// handed to `onResolved` (when set: what the inbox hands out then), else held for the next call that hands out. When
+/// linkd cannot be reached or does not answer in time, that destination is the explicit error
+/// `invalid(code: "resolve_unavailable", …)`, never the rules' guess. Without a resolver a targeted link holds nothing
+/// (the app may ask `LinkRouter.decide` and resolve it itself).
+///
 /// Every method returns the destinations to open now, in order (usually none or one). Thread-safe: links may
 /// arrive on any thread while the UI reports readiness on the main one. It is `@unchecked Sendable` because
 /// `lock` guards its only stored `var`, `state`, in every method (an `NSLock`: `Mutex` needs iOS 18), and
@@ -34,6 +41,25 @@ public final class LinkInbox: @unchecked Sendable {
     public let storage: URL?
     /// Where the opens this inbox takes, and the install the deferred claim finds, are reported; nil for nowhere.
     public let events: LinkEvents?
+    /// What resolves targeted links; nil: they are not taken.
+    public let resolver: LinkResolveClient?
+    /// The visitor targeted links are resolved for (their variant's key, country, languages, OS version).
+    public let visitor: LinkResolveClient.Visitor
+
+    /// Gets what the inbox hands out when a targeted link's destination arrives from `resolver` (on no particular
+    /// thread: hop to the main one to show it); nil: that destination is held for the next call that hands out.
+    public var onResolved: (@Sendable ([LinkDestination]) -> Void)? {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return state.onResolved
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            state.onResolved = newValue
+        }
+    }
 
     /// - Parameters:
     ///   - ready: whether the app can show a destination already.
@@ -41,12 +67,19 @@ public final class LinkInbox: @unchecked Sendable {
     ///   - storage: the file held destinations are kept in across launches (`defaultStorage`); nil for none.
     ///     Destinations it holds from an earlier process are held again, ahead of new ones.
     ///   - events: reports each link taken as an `open`, and the deferred claim's install (`LinkEvents`).
+    ///   - resolver: resolves targeted links for `visitor`; nil takes none.
+    ///   - visitor: the visitor `resolver` resolves for.
+    ///   - onResolved: gets what the inbox hands out when a resolved destination arrives (`onResolved`).
     public init(
-        ready: Bool = false, signedIn: Bool = false, storage: URL? = LinkInbox.defaultStorage, events: LinkEvents? = nil
+        ready: Bool = false, signedIn: Bool = false, storage: URL? = LinkInbox.defaultStorage, events: LinkEvents? = nil,
+        resolver: LinkResolveClient? = nil, visitor: LinkResolveClient.Visitor = LinkResolveClient.Visitor(),
+        onResolved: (@Sendable ([LinkDestination]) -> Void)? = nil
     ) {
         self.storage = storage
         self.events = events
-        state = State(ready: ready, signedIn: signedIn)
+        self.resolver = resolver
+        self.visitor = visitor
+        state = State(ready: ready, signedIn: signedIn, onResolved: onResolved)
         if let storage, let data = try? Data(contentsOf: storage) {
             // A destination this version of the app no longer has is dropped.
             state.held = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { LinkDestination(resolveJSON: String($0)) }
@@ -63,11 +96,16 @@ public final class LinkInbox: @unchecked Sendable {
         receive(url.absoluteString)
     }
 
-    /// Takes a link's text; nothing is held when it is not a link of the app. The open is reported either way.
+    /// Takes a link's text; nothing is held when it is not a link of the app. The open is reported either way. A
+    /// targeted link is resolved by `resolver`: its destination arrives later (`onResolved`).
     public func receive(_ url: String) -> [LinkDestination] {
         events?.reportOpen(url: url)
-        guard let destination = LinkRouter.route(url) else { return update { _ in } }
-        return receive(destination)
+        switch LinkRouter.decide(url) {
+        case .open(let destination)?: return receive(destination)
+        case .needsResolve(let link)?: resolve(link)
+        case nil: break
+        }
+        return update { _ in }
     }
 
     /// Takes the link of a notification's payload (`userInfo`), under `notificationKey`; nothing without one.
@@ -76,7 +114,7 @@ public final class LinkInbox: @unchecked Sendable {
     ///   delegate) is taken once.
     public func receive(notification userInfo: [AnyHashable: Any], identifier: String? = nil) -> [LinkDestination] {
         guard let link = userInfo[Self.notificationKey] as? String else { return update { _ in } }
-        let destination = LinkRouter.route(link)
+        let route = LinkRouter.decide(link)
         var taken = false
         let handed = update { state in
             if let identifier {
@@ -85,10 +123,30 @@ public final class LinkInbox: @unchecked Sendable {
                 if state.notifications.count > Self.rememberedNotifications { state.notifications.removeFirst() }
             }
             taken = true
-            if let destination { state.held.append(destination) }
+            if case .open(let destination)? = route { state.held.append(destination) }
         }
-        if taken { events?.reportOpen(url: link) }
+        if taken {
+            events?.reportOpen(url: link)
+            if case .needsResolve(let targeted)? = route { resolve(targeted) }
+        }
         return handed
+    }
+
+    /// Resolves the targeted link `url` with `resolver` (none: nothing) and takes its destination when it arrives:
+    /// handed out to `onResolved`, or held without one.
+    private func resolve(_ url: String) {
+        guard let resolver else { return }
+        let visitor = visitor
+        Task {
+            guard let destination = await resolver.resolve(url, visitor: visitor) else { return }
+            var deliver: (@Sendable ([LinkDestination]) -> Void)?
+            let handed = update { state in
+                state.held.append(destination)
+                deliver = state.onResolved
+                state.holding = deliver == nil
+            }
+            if let deliver, !handed.isEmpty { deliver(handed) }
+        }
     }
 
     /// Reports that the app can show destinations: returns what was held for it.
@@ -124,7 +182,8 @@ public final class LinkInbox: @unchecked Sendable {
         defer { lock.unlock() }
         let (count, removals) = (state.held.count, state.removals)
         change(&state)
-        let handed = state.release()
+        let handed = state.holding ? [] : state.release()
+        state.holding = false
         guard let storage else { return handed }
         if state.removals != removals {
             Self.write(state.held, to: storage)
@@ -163,6 +222,9 @@ public final class LinkInbox: @unchecked Sendable {
         var notifications: [String] = []
         /// How many times held destinations were removed (handed out or dropped): `storage` is written anew then.
         var removals = 0
+        var onResolved: (@Sendable ([LinkDestination]) -> Void)?
+        /// Set by a change that hands nothing out (a resolved destination with no `onResolved` to take it).
+        var holding = false
 
         mutating func remove(where leaves: (LinkDestination) -> Bool) {
             let count = held.count

@@ -15,11 +15,14 @@ public final class LinkResolveClient: @unchecked Sendable {
     /// A key with read scope, sent as `Authorization: Bearer`; nil for a linkd that resolves without one.
     public let key: String?
     public let session: URLSession
+    /// How long a resolve may take before it counts as unanswered, in seconds.
+    public let timeout: TimeInterval
 
-    public init(server: URL, key: String? = nil, session: URLSession = .shared) {
+    public init(server: URL, key: String? = nil, session: URLSession = .shared, timeout: TimeInterval = 15) {
         self.server = server
         self.key = key
         self.session = session
+        self.timeout = timeout
     }
 
     /// The visitor a targeted link is decided for; each value left out is left to linkd (the country of the
@@ -36,8 +39,8 @@ public final class LinkResolveClient: @unchecked Sendable {
     }
 
     /// The destination linkd answers for `url` and `visitor`; nil when the app opens nothing there (a web page,
-    /// another app). When linkd cannot be reached or answers no success: the error destination
-    /// `invalid(code: "resolve_unavailable", …)`, so the app shows its own error screen rather than guess.
+    /// another app). When linkd cannot be reached, does not answer within `timeout` or answers no success: the error
+    /// destination `invalid(code: "resolve_unavailable", …)`, so the app shows its own error screen rather than guess.
     public func resolve(_ url: String, visitor: Visitor = Visitor()) async -> LinkDestination? {
         var items = [("url", url), ("platform", LinkRouter.platform), ("app", LinkRouter.appID)]
         for (name, value) in [
@@ -51,9 +54,14 @@ public final class LinkResolveClient: @unchecked Sendable {
         guard let address = URL(string: server.appendingPathComponent("v1/resolve").absoluteString + "?" + query) else {
             return Self.unanswered("The resolve request could not be made.")
         }
-        var request = URLRequest(url: address, timeoutInterval: 15)
+        var request = URLRequest(url: address, timeoutInterval: timeout)
         if let key { request.setValue("Bearer " + key, forHTTPHeaderField: "Authorization") }
-        guard let (data, response) = try? await session.data(for: request) else {
+        let data: Data, response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch let error as URLError where error.code == .timedOut {
+            return Self.unanswered("linkd did not answer in time.")
+        } catch {
             return Self.unanswered("linkd could not be reached.")
         }
         guard let status = (response as? HTTPURLResponse)?.statusCode, status == 200 else {

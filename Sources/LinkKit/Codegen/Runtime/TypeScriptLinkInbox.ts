@@ -9,14 +9,27 @@
  *
  * Made with `events`, it reports each link it takes to linkd as an `open` (with the URL, whether or not this file
  * routes it: linkd attributes a stored link the table does not know), and the deferred claim reports the install.
+ *
+ * Made with a `resolver`, it resolves a targeted link itself (`LinkRouter.decide` answers `{needsResolve}` for it: its
+ * destination depends on the visitor): linkd's answer for `visitor` arrives later and is taken as a destination is,
+ * handed to `onResolved` (when set: what the inbox hands out then), else held for the next call that hands out. When
+ * linkd cannot be reached or does not answer in time, that destination is the explicit error `{error: {code:
+ * "resolve_unavailable", …}}`, never the rules' guess. Without a resolver a targeted link holds nothing.
  */
 export class LinkInbox {
   /** The key of a notification payload's link (`{"link": "https://…"}`). */
   static readonly notificationKey = "link";
   private waiting: LinkDestination[] = [];
 
-  /** @param events where the opens this inbox takes, and the deferred claim's install, are reported; null for nowhere. */
-  constructor(private ready: boolean = false, private signedIn: boolean = false, readonly events: LinkEvents | null = null) {}
+  /**
+   * @param events where the opens this inbox takes, and the deferred claim's install, are reported; null for nowhere.
+   * @param resolver resolves targeted links for `visitor`; null takes none.
+   * @param visitor the visitor `resolver` resolves for.
+   * @param onResolved gets what the inbox hands out when a resolved destination arrives; null holds it.
+   */
+  constructor(private ready: boolean = false, private signedIn: boolean = false, readonly events: LinkEvents | null = null,
+              readonly resolver: LinkResolveClient | null = null, readonly visitor: LinkVisitor = {},
+              public onResolved: ((handed: LinkDestination[]) => void) | null = null) {}
 
   /** Takes a destination (a deferred claim's, or one routed elsewhere). */
   receive(destination: LinkDestination): LinkDestination[] {
@@ -24,11 +37,28 @@ export class LinkInbox {
     return this.release();
   }
 
-  /** Takes a link the app was opened with: nothing is held when it is not a link of the app. The open is reported either way. */
+  /**
+   * Takes a link the app was opened with: nothing is held when it is not a link of the app. The open is reported either
+   * way. A targeted link is resolved by `resolver`: its destination arrives later (`onResolved`).
+   */
   receiveURL(url: string | { readonly href: string }): LinkDestination[] {
     if (this.events) this.events.reportOpen(typeof url === "string" ? url : url.href);
-    const destination = LinkRouter.route(url);
-    return destination ? this.receive(destination) : this.release();
+    const route = LinkRouter.decide(url);
+    if (route && "open" in route) return this.receive(route.open);
+    if (route) this.resolve(route.needsResolve);
+    return this.release();
+  }
+
+  /** Resolves the targeted link `url` with `resolver` (none: nothing) and takes its destination when it arrives. */
+  private resolve(url: string): void {
+    if (!this.resolver) return;
+    this.resolver.resolve(url, this.visitor).then((destination) => {
+      if (!destination) return;
+      this.waiting.push(destination);
+      if (!this.onResolved) return;
+      const handed = this.release();
+      if (handed.length > 0) this.onResolved(handed);
+    });
   }
 
   /** Takes the link of a notification's payload, under `LinkInbox.notificationKey`; nothing without one. */

@@ -5,7 +5,7 @@ export type LinkRoute = { open: LinkDestination } | { needsResolve: string };
 export interface LinkVisitor { visitorId?: string; country?: string; language?: string; osVersion?: string }
 
 /** What `LinkResolveClient` calls: `fetch`'s shape, for a GET. */
-export type ResolveFetch = (url: string, init: { method: string; headers: { [name: string]: string } }) =>
+export type ResolveFetch = (url: string, init: { method: string; headers: { [name: string]: string }; signal?: unknown }) =>
   Promise<{ status: number; text(): Promise<string> }>;
 
 /**
@@ -21,14 +21,16 @@ export class LinkResolveClient {
    * @param server the base URL of linkd's API, under which `v1/resolve` is.
    * @param key a key with read scope, sent as `Authorization: Bearer`; null for a linkd that resolves without one.
    * @param fetcher `fetch`, by default the global one.
+   * @param timeoutMs how long a resolve may take before it counts as unanswered.
    */
   constructor(private readonly server: string, private readonly key: string | null = null,
-              private readonly fetcher: ResolveFetch = (url, init) => (globalThis as unknown as { fetch: ResolveFetch }).fetch(url, init)) {}
+              private readonly fetcher: ResolveFetch = (url, init) => (globalThis as unknown as { fetch: ResolveFetch }).fetch(url, init),
+              private readonly timeoutMs: number = 15000) {}
 
   /**
    * The destination linkd answers for `url` and `visitor`; null when the app opens nothing there (a web page, another
-   * app). When linkd cannot be reached or answers no success: the error destination `{error: {code:
-   * "resolve_unavailable", …}}`, so the app shows its own error screen rather than guess.
+   * app). When linkd cannot be reached, does not answer within `timeoutMs` or answers no success: the error destination
+   * `{error: {code: "resolve_unavailable", …}}`, so the app shows its own error screen rather than guess.
    */
   async resolve(url: string | { readonly href: string }, visitor: LinkVisitor = {}): Promise<LinkDestination | null> {
     const items: [string, string | undefined][] = [
@@ -38,12 +40,29 @@ export class LinkResolveClient {
     const query = items.filter((item) => item[1] !== undefined).map((item) => item[0] + "=" + encodeURIComponent(item[1] as string)).join("&");
     const headers: { [name: string]: string } = this.key !== null ? { Authorization: "Bearer " + this.key } : {};
     let status: number, body: string;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => { timer = setTimeout(() => resolve("late"), this.timeoutMs); });
+    // A request given up is aborted where the runtime can (it would hold a connection, and Node.js's event loop, open).
+    const Abort = (globalThis as unknown as { AbortController?: new () => { signal: unknown; abort(): void } }).AbortController;
+    const abort = Abort ? new Abort() : null;
     try {
-      const response = await this.fetcher(this.server.replace(/\/+$/, "") + "/v1/resolve?" + query, { method: "GET", headers });
-      status = response.status;
-      body = await response.text();
+      const address = this.server.replace(/\/+$/, "") + "/v1/resolve?" + query;
+      const answered = (async () => {
+        const response = await this.fetcher(address, abort ? { method: "GET", headers, signal: abort.signal } : { method: "GET", headers });
+        return { status: response.status, body: await response.text() };
+      })();
+      const first = await Promise.race([answered, late]);
+      if (first === "late") {
+        answered.catch(() => undefined);
+        if (abort) abort.abort();
+        return unanswered("linkd did not answer in time.");
+      }
+      status = first.status;
+      body = first.body;
     } catch (e) {
       return unanswered("linkd could not be reached.");
+    } finally {
+      clearTimeout(timer);
     }
     if (status !== 200) return unanswered("linkd answered no success.");
     let answer: { outcome?: unknown; app?: { id?: unknown } };
