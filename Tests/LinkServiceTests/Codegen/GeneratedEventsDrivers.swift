@@ -8,8 +8,10 @@
 /// - `burst`: 300 `step` events (the value their number) queued behind the install, which is then reported: sent ten a
 ///   request; waits to be killed;
 /// - `drain`: prints the visitor, `flush` and pending;
-/// - `retry` (TypeScript): the first send answered 429 with `Retry-After: 2`; prints the visitor, the sends made once the
-///   queue is empty, and whether the second came two to three seconds after the first;
+/// - `retry`: the first send answered 429 with `Retry-After: 2`; prints the visitor, the sends made once the queue is
+///   empty, and whether the second came two to three seconds after the first (TypeScript: its `fetch` given, the later
+///   sends reaching linkd; Swift: a `URLProtocol` of the session's, Kotlin: a server of the JDK's, answering 202 after
+///   the 429);
 /// - `threads`: linkd unreachable, 8 threads (TypeScript: calls made while sends are on their way, and from inside
 ///   them) tracking 50 `step` events each after the install; prints the events pending, the event lines of the queue file, the distinct
 ///   ones, and the events a new `LinkEvents` over the same file finds.
@@ -40,6 +42,30 @@ extension GeneratedEventsTests {
             func wait() { condition.lock(); while count > 0 { condition.wait() }; condition.unlock() }
         }
 
+        /// A stand-in for linkd in a session (`retry`): the first send answered 429 with Retry-After: 2 (longer than the
+        /// first backoff), the next ones 202.
+        final class Calls: @unchecked Sendable {   // `lock` guards `times`
+            let lock = NSLock()
+            var times: [Date] = []
+            func record() -> Int { lock.lock(); defer { lock.unlock() }; times.append(Date()); return times.count }
+            var all: [Date] { lock.lock(); defer { lock.unlock() }; return times }
+        }
+        final class StandIn: URLProtocol {
+            static let calls = Calls()
+            override class func canInit(with request: URLRequest) -> Bool { true }
+            override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+            override func startLoading() {
+                let first = Self.calls.record() == 1
+                guard let url = request.url, let response = HTTPURLResponse(
+                    url: url, statusCode: first ? 429 : 202, httpVersion: "HTTP/1.1", headerFields: first ? ["Retry-After": "2"] : [:])
+                else { return }
+                client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+                client?.urlProtocol(self, didLoad: Data())
+                client?.urlProtocolDidFinishLoading(self)
+            }
+            override func stopLoading() {}
+        }
+
         switch arguments[1] {
         case "offline":
             let events = LinkEvents(server: server, appKey: key, directory: directory, session: session, installWait: 600)
@@ -66,6 +92,17 @@ extension GeneratedEventsTests {
             for n in 0..<300 { events.track("step", value: .init(n, currency: "EUR")) }
             events.reportInstall(clickToken: nil)
             while true { try await Task.sleep(nanoseconds: 1_000_000_000) }
+        case "retry":
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.protocolClasses = [StandIn.self]
+            let events = LinkEvents(server: server, appKey: key, directory: directory, session: URLSession(configuration: configuration), installWait: 0)
+            events.track("retried")
+            let until = Date().addingTimeInterval(60)
+            while events.pending > 0 && Date() < until { try await Task.sleep(nanoseconds: 20_000_000) }
+            let times = StandIn.calls.all
+            let gap = times.count > 1 ? times[1].timeIntervalSince(times[0]) : 0
+            print(events.visitorID)
+            print(times.count, gap >= 2 && gap < 3)
         case "drain":
             let events = LinkEvents(server: server, appKey: key, directory: directory, session: session, installWait: 0, batchSize: 10)
             print(events.visitorID)
@@ -217,6 +254,29 @@ extension GeneratedEventsTests {
                     for (n in 0 until 300) events.track("step", LinkEvents.Value(n.toLong(), "EUR"))
                     events.reportInstall(null)
                     while (true) Thread.sleep(1000)
+                }
+                "retry" -> {
+                    // A stand-in for linkd: the first send answered 429 with Retry-After: 2 (longer than the first backoff),
+                    // the next ones 202.
+                    val calls = java.util.Collections.synchronizedList(ArrayList<Long>())
+                    val standIn = com.sun.net.httpserver.HttpServer.create(java.net.InetSocketAddress("127.0.0.1", 0), 0)
+                    standIn.createContext("/") { exchange ->
+                        exchange.requestBody.readBytes()
+                        calls.add(System.currentTimeMillis())
+                        val first = calls.size == 1
+                        if (first) exchange.responseHeaders.add("Retry-After", "2")
+                        exchange.sendResponseHeaders(if (first) 429 else 202, -1)
+                        exchange.close()
+                    }
+                    standIn.start()
+                    val events = LinkEvents("http://127.0.0.1:" + standIn.address.port, key, directory, 0)
+                    events.track("retried")
+                    val until = System.currentTimeMillis() + 60_000
+                    while (events.pending > 0 && System.currentTimeMillis() < until) Thread.sleep(20)
+                    standIn.stop(0)
+                    val gap = if (calls.size > 1) calls[1] - calls[0] else 0L
+                    println(events.visitorId)
+                    println("${calls.size} ${gap >= 2000 && gap < 3000}")
                 }
                 "drain" -> {
                     val events = LinkEvents(server, key, directory, 0, 10)
