@@ -7,15 +7,10 @@ public struct Request: Sendable {
     /// The path exactly as received (percent-encoding preserved), without the query.
     public var path: String
     /// Everything after the first `?`, undecoded; `nil` when the target had no `?`.
-    public let rawQuery: String?
-    /// Where the items of `rawQuery` are (`RequestTargetDecoding.queryBounds`): found once, decoded when asked, so a
-    /// request makes a string only of what its handler reads (`query(_:)`).
-    private let queryBounds: [Int32]
-    /// Query items, `+` and `%XX` decoded, in the order they were sent (decoded at each call).
-    public var queryItems: [(name: String, value: String)] {
-        rawQuery.map { RequestTargetDecoding.queryItems($0, bounds: queryBounds) } ?? []
-    }
-    /// Whether a decoded query item holds a NUL (`%00`), noticed while finding them: the `Router` refuses such a request.
+    public var rawQuery: String?
+    /// Query items, `+` and `%XX` decoded, in the order they were sent.
+    public var queryItems: [(name: String, value: String)]
+    /// Whether a decoded query item holds a NUL (`%00`), noticed while decoding: the `Router` refuses such a request.
     let queryHoldsNUL: Bool
     /// Request header fields.
     public var headers: HTTPHeaders
@@ -72,7 +67,7 @@ public struct Request: Sendable {
         self.path = path
         self.rawQuery = rawQuery
         var decodedNUL = false
-        self.queryBounds = rawQuery.map { RequestTargetDecoding.queryBounds($0, noticingNUL: &decodedNUL) } ?? []
+        self.queryItems = rawQuery.map { RequestTargetDecoding.queryItems($0, noticingNUL: &decodedNUL) } ?? []
         self.queryHoldsNUL = decodedNUL
         self.headers = headers
         self.body = body
@@ -86,8 +81,7 @@ public struct Request: Sendable {
 
     /// The first decoded value of query item `name`.
     public func query(_ name: String) -> String? {
-        guard let rawQuery, !queryBounds.isEmpty else { return nil }
-        return RequestTargetDecoding.firstValue(named: name, in: rawQuery, bounds: queryBounds)
+        queryItems.first(where: { $0.name == name })?.value
     }
 
     /// `Host` header → lower-case host without port; `[::1]:8080` → `::1`.
