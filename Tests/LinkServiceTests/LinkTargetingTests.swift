@@ -377,7 +377,8 @@ struct LinkTargetingTests {
     /// before and after the digits' own pass).
     @Test func osVersionsReadAsBefore() {
         let cases: [(String, (Int32, Int32, Int32)?)] = [
-            ("17", (17, 0, 0)), ("16.4", (16, 4, 0)), ("14.0.1", (14, 0, 1)), ("007.08", (7, 8, 0)), ("999999.0.999999", (999_999, 0, 999_999)),
+            ("17", (17, 0, 0)), ("16.4", (16, 4, 0)), ("14.0.1", (14, 0, 1)), ("007.08", (7, 8, 0)),
+            ("999999.0.999999", (999_999, 0, 999_999)),
             ("1234567", nil), ("1.2.3.4", nil), ("", nil), (".", nil), ("1.", nil), (".1", nil), ("1..2", nil), ("17.x", nil),
             ("١٧", nil), ("-1", nil), ("1 ", nil),
             // Not the pattern, yet read by the general reading as they always were.
