@@ -17,7 +17,8 @@ struct LinkIndexTests {
         ).json
     }
 
-    private static func resolve(_ service: TestService, _ fixture: Fixture, _ url: String, platform: String = "ios") throws -> TestResponse {
+    private static func resolve(_ service: TestService, _ fixture: Fixture, _ url: String, platform: String = "ios") throws -> TestResponse
+    {
         let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         return try service.request("GET", "/v1/resolve?url=\(encoded)&platform=\(platform)", key: fixture.key)
     }
@@ -72,7 +73,8 @@ struct LinkIndexTests {
                 Issue.record("the index does not answer the link")
                 return
             }
-            if case .unknown = first.application.linkIndex.lookup("limited", domain: domain) {} else {
+            if case .unknown = first.application.linkIndex.lookup("limited", domain: domain) {
+            } else {
                 Issue.record("a link with a click limit is read from the database")
             }
 
@@ -122,7 +124,8 @@ struct LinkIndexTests {
                 try Fixture.expect(200, Self.resolve(second, fixture, "https://\(fixture.host)/\(slug)")).json["link"]
             }
             func id(_ slug: String) throws -> JSONValue? {
-                try Fixture.expect(200, Self.resolve(second, fixture, "https://\(fixture.host)/\(slug)")).json["destination"]?["params"]?["id"]
+                try Fixture.expect(200, Self.resolve(second, fixture, "https://\(fixture.host)/\(slug)")).json["destination"]?["params"]?[
+                    "id"]
             }
             // (The other node's catalog learns of the domain's first links to an app on its own notification.)
             #expect(try eventually { try id("b") == .number("2") })
@@ -130,7 +133,8 @@ struct LinkIndexTests {
 
             try Fixture.expect(
                 200,
-                first.request("PATCH", "/v1/links/\(ids[1])", key: fixture.key, json: #"{"destination":{"type":"widgetDetail","params":{"id":9}}}"#))
+                first.request(
+                    "PATCH", "/v1/links/\(ids[1])", key: fixture.key, json: #"{"destination":{"type":"widgetDetail","params":{"id":9}}}"#))
             let start = Date()
             #expect(try eventually { try id("b") == .number("9") })
             #expect(Date().timeIntervalSince(start) < 1.0)
@@ -146,7 +150,9 @@ struct LinkIndexTests {
             #expect(try link("d") == nil)
             _ = try Self.bulk(
                 first, fixture,
-                [#"{"domain":"\#(fixture.host)","slug":"d","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":4}}}"#])
+                [
+                    #"{"domain":"\#(fixture.host)","slug":"d","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":4}}}"#
+                ])
             #expect(try eventually { try id("d") == .number("4") })
             #expect(Self.held(second, 3), "b, c2 and d")
             #expect(try id("b") == .number("9"))

@@ -101,7 +101,11 @@ struct CatalogChanges: Sendable {
         for person in changed.sessionPeople { sessions?.invalidate(person: person) }
         if !changed.linkDomains.isEmpty {
             for change in changed.linkSlugPayloads.compactMap(Self.linkChange) {
-                if let slug = change.slug { links?.linkChanged(domain: change.domain, slug: slug) } else { links?.domainChanged(change.domain) }
+                if let slug = change.slug {
+                    links?.linkChanged(domain: change.domain, slug: slug)
+                } else {
+                    links?.domainChanged(change.domain)
+                }
             }
             for domain in changed.linkDomains.keys { links?.drop(domain: domain) }
             reloader.catalog.linksChanged()

@@ -30,7 +30,8 @@ final class ChangeFeed: BackgroundService {
         listener = NotificationListener(
             parameters: parameters,
             channels: [
-                CatalogChanges.channel, KeyCache.channel, SessionCache.channel, CatalogChanges.linkSlugsChannel, CatalogChanges.linksChannel,
+                CatalogChanges.channel, KeyCache.channel, SessionCache.channel, CatalogChanges.linkSlugsChannel,
+                CatalogChanges.linksChannel,
             ], logger: logger,
             maximumBackoff: maximumBackoff,
             onNotification: { notification in
@@ -41,7 +42,11 @@ final class ChangeFeed: BackgroundService {
                     if let person = UUID(uuidString: notification.payload) { sessions?.invalidate(person: person) }
                 case CatalogChanges.linkSlugsChannel:
                     guard !reloader.own.isOwn(notification), let change = CatalogChanges.linkChange(notification.payload) else { return }
-                    if let slug = change.slug { links?.linkChanged(domain: change.domain, slug: slug) } else { links?.domainChanged(change.domain) }
+                    if let slug = change.slug {
+                        links?.linkChanged(domain: change.domain, slug: slug)
+                    } else {
+                        links?.domainChanged(change.domain)
+                    }
                     // (An answer kept since the domain's `linkd_links`, read from the index before this, is dropped.)
                     reloader.catalog.linksChanged()
                 case CatalogChanges.linksChannel:

@@ -169,7 +169,9 @@ final class LinkSegment: Sendable {
         mutating func uuid() -> UUID? {
             guard offset + 16 <= bytes.count else { return nil }
             var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset..<(offset + 16)]))) }
+            withUnsafeMutableBytes(of: &value) {
+                $0.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset..<(offset + 16)])))
+            }
             offset += 16
             return UUID(uuid: value)
         }

@@ -51,7 +51,8 @@ final class ServedLink: Sendable {
                 imageURL: link.preview["imageUrl"]?.stringValue),
             expiresAt: link.expiresAt, maxClicks: link.maxClicks, clicks: link.clicks, tapsWritten: tapsWritten, name: link.name,
             data: link.data.map { Array($0.serialized.utf8) },
-            targeting: link.targets != nil || link.variants != nil ? ServedTargeting(link) { ServedLink($0, tapsWritten: tapsWritten) } : nil)
+            targeting: link.targets != nil || link.variants != nil
+                ? ServedTargeting(link) { ServedLink($0, tapsWritten: tapsWritten) } : nil)
     }
 
     /// A link from its served fields (`LinkSegment` decodes them so).
