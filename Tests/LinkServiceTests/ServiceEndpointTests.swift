@@ -30,7 +30,7 @@ struct ServiceEndpointTests {
             }
             // The change feed is healthy once its listener has connected, which a loaded machine can delay.
             let healthy = [
-                "change feed": true, "fetch log": true, "hit writer": true, "click tokens": true, "event writer": true,
+                "change feed": true, "link index": true, "fetch log": true, "hit writer": true, "click tokens": true, "event writer": true,
                 "link click counter": true, "association checks": true, "webhook deliveries": true, "webhook cleanup": true,
                 "conversion webhooks": true, "event retention": true, "mailer": true,
             ]
@@ -38,7 +38,7 @@ struct ServiceEndpointTests {
             service.application.hits.shutdown()
             #expect(
                 try health() == [
-                    "change feed": true, "fetch log": true, "hit writer": false, "click tokens": true, "event writer": true,
+                    "change feed": true, "link index": true, "fetch log": true, "hit writer": false, "click tokens": true, "event writer": true,
                     "link click counter": true, "association checks": true, "webhook deliveries": true, "webhook cleanup": true,
                     "conversion webhooks": true, "event retention": true, "mailer": true,
                 ])

@@ -300,8 +300,12 @@ struct EventsAPITests {
                 ).status
             }
             // Both windows start with the first request: the few below fit in one minute.
-            #expect(try (0..<4).map { try send($0, from: "127.0.0.1") } == [200, 200, 200, 429], "3 a minute from an address")
-            #expect(try (4..<7).map { try send($0, from: "127.0.0.2") } == [200, 200, 429], "5 a minute for the key")
+            #expect(try (0..<4).map { try send($0, from: "127.0.0.1") } == [202, 202, 202, 429], "3 a minute from an address")
+            #expect(try (4..<7).map { try send($0, from: "127.0.0.2") } == [202, 202, 429], "5 a minute for the key")
+            // Five accepted, and once the writer has written what it took, five stored.
+            let events = service.application.events
+            #expect(events.counters.accepted == 5)
+            #expect(eventually { events.counters.written == events.counters.accepted })
             #expect(try Self.count(service, "name = 'reopen'") == 5)
         }
     }
