@@ -38,7 +38,8 @@ struct ServiceEndpointTests {
             service.application.hits.shutdown()
             #expect(
                 try health() == [
-                    "change feed": true, "link index": true, "fetch log": true, "hit writer": false, "click tokens": true, "event writer": true,
+                    "change feed": true, "link index": true, "fetch log": true, "hit writer": false, "click tokens": true,
+                    "event writer": true,
                     "link click counter": true, "association checks": true, "webhook deliveries": true, "webhook cleanup": true,
                     "conversion webhooks": true, "event retention": true, "mailer": true,
                 ])

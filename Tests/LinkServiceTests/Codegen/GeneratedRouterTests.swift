@@ -481,7 +481,8 @@ import TestSupport
         let silent = try SilentListener()
         let urls = CodegenWorkspace.targetedURLs
         let input = "http://127.0.0.1:\(workspace.service.port)\n\(workspace.key)\n\(silent.port)\n" + urls.joined(separator: "\n") + "\n"
-        let taken = try run("autoresolve", input)
+        // The listener must outlive the run: its port is the one that never answers.
+        let taken = try withExtendedLifetime(silent) { try run("autoresolve", input) }
         var expected: [String] = []
         for url in urls {
             let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!

@@ -42,6 +42,25 @@ public final class LinkResolveClient: @unchecked Sendable {
     /// another app). When linkd cannot be reached, does not answer within `timeout` or answers no success: the error
     /// destination `invalid(code: "resolve_unavailable", …)`, so the app shows its own error screen rather than guess.
     public func resolve(_ url: String, visitor: Visitor = Visitor()) async -> LinkDestination? {
+        // `URLRequest.timeoutInterval` bounds the wait between two packets, not the whole answer: the answer races a
+        // deadline of `timeout`, and the request is cancelled when the deadline wins.
+        await withCheckedContinuation { continuation in
+            let once = Once()
+            let work = Task {
+                let answer = await self.fetch(url, visitor: visitor)
+                once.run { continuation.resume(returning: answer) }
+            }
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(max(timeout, 0) * 1_000_000_000))
+                once.run {
+                    continuation.resume(returning: Self.unanswered("linkd did not answer in time."))
+                    work.cancel()
+                }
+            }
+        }
+    }
+
+    private func fetch(_ url: String, visitor: Visitor) async -> LinkDestination? {
         var items = [("url", url), ("platform", LinkRouter.platform), ("app", LinkRouter.appID)]
         for (name, value) in [
             ("visitorId", visitor.visitorID), ("country", visitor.country), ("language", visitor.language), ("osVersion", visitor.osVersion),
@@ -89,5 +108,20 @@ public final class LinkResolveClient: @unchecked Sendable {
 
     private static func unanswered(_ detail: String) -> LinkDestination {
         .invalid(code: unavailable, param: nil, detail: detail)
+    }
+
+    /// Runs the first body it is given and no other: an answer and its deadline resume one continuation once.
+    /// `@unchecked Sendable`: `done` is read and written under `lock` only.
+    private final class Once: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = false
+
+        func run(_ body: () -> Void) {
+            lock.lock()
+            let first = !done
+            done = true
+            lock.unlock()
+            if first { body() }
+        }
     }
 }
