@@ -80,7 +80,7 @@ count() {
     total=$(awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' "$dump.txt")
     # The hit writer thread's share (its run loop, inclusive): it varies with how many hits each 200 ms flush
     # finds, so it is reported apart from the request path, which is repeatable.
-    writer=$(awk '/HitWriterV3runyyF/ { gsub(",", "", $1); print $1; exit }' "$dump.txt")
+    writer=$(awk '/HitWriterV3runyyF|RecordWriterV3runyyFAA14HitWriteTarget/ { gsub(",", "", $1); print $1; exit }' "$dump.txt")
     writer=${writer:-0}
     # The click tokens' thread (its run loop: inserting the queued tokens), apart for the same reason.
     tokens=$(awk '/ClickTokensC5startyyF/ { gsub(",", "", $1); print $1; exit }' "$dump.txt")
