@@ -449,14 +449,10 @@ import TestSupport
         #expect(again.status == 410)
     }
 
-    /// The targeted links resolved by the generated client against a real linkd, with the visitor's context: what
-    /// `GET /v1/resolve` answers that visitor; and the explicit error destination when linkd cannot be reached.
-    static func resolveRoundTrip(_ workspace: CodegenWorkspace, _ run: (String, String) throws -> [String]) throws {
-        let urls = CodegenWorkspace.targetedURLs
-        let input = "http://127.0.0.1:\(workspace.service.port)\n\(workspace.key)\n" + urls.joined(separator: "\n") + "\n"
-        let resolved = try run("resolve", input)
-        var expected: [String] = []
-        for url in urls {
+    /// What `GET /v1/resolve` answers for each of `urls` to the drivers' visitor (v1, from Germany, German, OS 17.4):
+    /// each destination serialized, "null" where there is none.
+    static func destinationsForTheVisitor(_ workspace: CodegenWorkspace, _ urls: [String]) throws -> [String] {
+        try urls.map { url in
             let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             let answer = try Fixture.expect(
                 200,
@@ -465,8 +461,17 @@ import TestSupport
                     "/v1/resolve?url=\(encoded)&platform=\(workspace.platform)&app=\(workspace.app)&visitorId=v1&country=DE&language=de&osVersion=17.4&log=false",
                     key: workspace.key)
             ).json
-            expected.append(answer["destination"]?.serialized ?? "null")
+            return answer["destination"]?.serialized ?? "null"
         }
+    }
+
+    /// The targeted links resolved by the generated client against a real linkd, with the visitor's context: what
+    /// `GET /v1/resolve` answers that visitor; and the explicit error destination when linkd cannot be reached.
+    static func resolveRoundTrip(_ workspace: CodegenWorkspace, _ run: (String, String) throws -> [String]) throws {
+        let urls = CodegenWorkspace.targetedURLs
+        let input = "http://127.0.0.1:\(workspace.service.port)\n\(workspace.key)\n" + urls.joined(separator: "\n") + "\n"
+        let resolved = try run("resolve", input)
+        let expected = try destinationsForTheVisitor(workspace, urls)
         // Visitors from Germany get the target's split (widget 3 or 4), in the scheme as at the domain; `sale` a variant.
         #expect(["3", "4"].contains { expected[0] == #"{"type":"widgetDetail","params":{"id":\#($0)}}"# }, "\(expected)")
         #expect(expected[1] == expected[0] && expected[2] != "null")
@@ -483,18 +488,8 @@ import TestSupport
         let input = "http://127.0.0.1:\(workspace.service.port)\n\(workspace.key)\n\(silent.port)\n" + urls.joined(separator: "\n") + "\n"
         // The listener must outlive the run: its port is the one that never answers.
         let taken = try withExtendedLifetime(silent) { try run("autoresolve", input) }
-        var expected: [String] = []
-        for url in urls {
-            let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            let answer = try Fixture.expect(
-                200,
-                workspace.service.request(
-                    "GET",
-                    "/v1/resolve?url=\(encoded)&platform=\(workspace.platform)&app=\(workspace.app)&visitorId=v1&country=DE&language=de&osVersion=17.4&log=false",
-                    key: workspace.key)
-            ).json
-            expected.append(try #require(answer["destination"]?.serialized))
-        }
+        let expected = try destinationsForTheVisitor(workspace, urls)
+        #expect(!expected.contains("null"), "\(expected)")
         let unavailable = #"{"error":{"code":"resolve_unavailable","detail":"linkd "#
         #expect(
             taken
