@@ -40,13 +40,11 @@ struct EventsAPITests {
 
     /// Waits until every event accepted is written (none queued or spooled).
     static func settle(_ service: TestService) throws {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
+        let settled = eventually(timeout: 30) {
             let counters = service.application.events.counters
-            if counters.queued == 0, counters.spooled == 0 { return }
-            Thread.sleep(forTimeInterval: 0.01)
+            return counters.queued == 0 && counters.spooled == 0
         }
-        Issue.record("events still queued after 30 s: \(service.application.events.counters)")
+        if !settled { Issue.record("events still queued after 30 s: \(service.application.events.counters)") }
     }
 
     /// The stored attribution of the event with idempotency key `key` (unique across the test's workspaces), as the
