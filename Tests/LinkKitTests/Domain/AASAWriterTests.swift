@@ -5,12 +5,7 @@ import Testing
 /// (`CompiledDomain.aasa`, rebuilt from the unpacked rules, serialized): one shape of file whichever way it is made.
 @Suite("AASAWriter")
 struct AASAWriterTests {
-    let widget = DestinationType(
-        name: "widgetDetail",
-        parameters: [
-            ParameterSpec(name: "id", kind: .int(min: 1, max: nil)),
-            ParameterSpec(name: "tab", kind: .enumeration(["info", "reviews"]), optional: true),
-        ])
+    let widget = DestinationType.widgetDetail
 
     var apps: [DomainApp] {
         [

@@ -3,12 +3,7 @@ import Testing
 
 @Suite("Typed destinations")
 struct DestinationBindingTests {
-    let widget = DestinationType(
-        name: "widgetDetail",
-        parameters: [
-            ParameterSpec(name: "id", kind: .int(min: 1, max: nil)),
-            ParameterSpec(name: "tab", kind: .enumeration(["info", "reviews"]), optional: true),
-        ])
+    let widget = DestinationType.widgetDetail
 
     @Test func capturesBecomeTypedParams() {
         let binding = DestinationBinding(type: "widgetDetail")
