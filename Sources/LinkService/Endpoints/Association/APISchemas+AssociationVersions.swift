@@ -2,33 +2,17 @@ import LinkKit
 
 /// The components of the association versions endpoints (`OpenAPIDocument`).
 extension APISchemas {
-    /// A version's members, shared by the list item, the version with its files and the diff's two sides.
-    private static let versionProperties: [Schema.Property] = [
-        .required("n", Schema.integer(minimum: 1).described("The version's number, from 1 per domain, without gaps.")),
-        .required("createdAt", Schema.timestamp.described("When the domain started serving these files.")),
-        .required("aasaEtag", Schema.string.described("The ETag the AASA file was served with.")),
-        .required("assetlinksEtag", Schema.string.described("The ETag assetlinks.json was served with.")),
-        .required(
-            "auditId",
-            Schema.integer.nullable.described("The audit entry of the write that caused it (`GET /v1/audit`); null when found at start.")),
-        .required(
-            "cause",
-            Schema.string.with("enum", .array([.string("write"), .string("found")]))
-                .described(
-                    "`write`: recorded by the write that changed the files; `found`: the node found the files changed when it loaded the catalog."
-                )),
-    ]
-
     static let associationVersions: [(name: String, schema: Schema)] = [
         (
             "AssociationVersion",
-            Schema.object(versionProperties, closed: false)
+            AssociationVersion.members.schema(closed: false)
                 .described("One version of a domain's served association files.")
         ),
         (
             "AssociationVersionFiles",
-            Schema.object(
-                versionProperties + [
+            AssociationVersion.members.schema(
+                closed: false,
+                adding: [
                     .required("aasa", Schema.ref("AASAFile")),
                     .required("assetlinks", Schema.ref("AssetLinks")),
                     .required(
@@ -36,7 +20,7 @@ extension APISchemas {
                         Schema.anyObject.described(
                             "What decided its URLs: the domain's `settings`, its `rules` (`id`, `definition`, `apps`) in order, and its link space (`links`)."
                         )),
-                ], closed: false
+                ]
             ).described("A version with both files as they were served.")
         ),
         (
@@ -136,11 +120,12 @@ extension APISchemas {
             .required("changed", Schema.boolean),
         ], closed: false)
 
-    private static let diffSide = Schema.object(
-        versionProperties + [
+    private static let diffSide = AssociationVersion.members.schema(
+        closed: false,
+        adding: [
             .required(
                 "recompiled",
                 Schema.object([.required("aasa", Schema.boolean), .required("assetlinks", Schema.boolean)], closed: false)
                     .described("Whether the version's rules, compiled with the workspace's apps now, give back its stored files."))
-        ], closed: false)
+        ])
 }

@@ -2,34 +2,12 @@ import LinkKit
 
 /// The components of the destination types endpoints (`OpenAPIDocument`).
 extension APISchemas {
-    private static let parameterMap = Schema.map(.ref("ParameterSpec")).with("propertyNames", Schema.identifier.json)
-        .described("The typed parameters, by name.")
-        .example(
-            .object([
-                "id": .object(["type": .string("int"), "min": .integer(1)]),
-                "tab": .object(["type": .string("enum"), "values": .array([.string("info"), .string("reviews")]), "optional": .bool(true)]),
-            ]))
     private static let optionalFlag = Schema.boolean.described("A link may leave it out (default false).")
 
     static let destinations: [(name: String, schema: Schema)] = [
         (
             "Destination",
-            Schema.object(
-                [
-                    .required("name", Schema.identifier.described("The type's name, unique per app: what resolve answers as `type`.")),
-                    .optional("title", Schema.string(maxLength: 200)),
-                    .optional("description", Schema.string(maxLength: 500).described("Preview cards and the landing page.")),
-                    .optional("imageUrl", Schema.url.described("An https image for preview cards.")),
-                    .required("params", parameterMap),
-                    .required(
-                        "requiresSignIn",
-                        Schema.boolean.described(
-                            "Links to it are for signed-in users: resolve says so, and a generated router keeps it until the app reports a signed-in user (default false)."
-                        )),
-                    .required("createdAt", Schema.created),
-                    .required("updatedAt", Schema.updated),
-                ], closed: false
-            ).described("A destination type: one typed in-app screen an app has.")
+            Destination.members.schema(closed: false).described("A destination type: one typed in-app screen an app has.")
         ),
         (
             "DestinationCreate",
@@ -39,7 +17,7 @@ extension APISchemas {
                     .optional(DestinationFields.title, nullable: true),
                     .optional(DestinationFields.description, nullable: true),
                     .optional(DestinationFields.imageURL, nullable: true),
-                    .optional("params", parameterMap),
+                    .optional("params", ParameterSpecJSON.schema),
                     .optional(DestinationFields.requiresSignIn, nullable: true),
                 ], closed: true)
         ),
@@ -53,7 +31,7 @@ extension APISchemas {
                     .optional(DestinationFields.title, nullable: true),
                     .optional(DestinationFields.description, nullable: true),
                     .optional(DestinationFields.imageURL, nullable: true),
-                    .optional("params", parameterMap),
+                    .optional("params", ParameterSpecJSON.schema),
                     .optional(DestinationFields.requiresSignIn, nullable: true),
                 ], closed: true
             ).described("Replaces title, preview metadata and parameters: absent ones become empty.")

@@ -5,13 +5,7 @@ extension APISchemas {
     static let members: [(name: String, schema: Schema)] = [
         (
             "Member",
-            Schema.object(
-                [
-                    .required("person", Schema.ref("Person")),
-                    .required("role", Schema.ref("Role")),
-                    .required("createdAt", Schema.timestamp.readOnly.described("When they joined the workspace.")),
-                ], closed: false
-            ).described("A person's membership of the workspace.")
+            Member.members.schema(closed: false).described("A person's membership of the workspace.")
         ),
         ("MemberUpdate", Schema.object([.required(InvitationFields.role)], closed: true)),
     ]

@@ -8,13 +8,7 @@ extension APISchemas {
         ("PasswordSet", Schema.object([.required(SessionFields.token), .required(SessionFields.newPassword)], closed: true)),
         (
             "Person",
-            Schema.object(
-                [
-                    .required("id", Schema.uuid.readOnly),
-                    .required("email", Schema.string(maxLength: 254)),
-                    .required("name", Schema.string(maxLength: 200)),
-                ], closed: false
-            ).described("A person, as others see them.")
+            Person.members.schema(closed: false).described("A person, as others see them.")
         ),
         (
             "Role",

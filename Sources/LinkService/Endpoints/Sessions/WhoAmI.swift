@@ -22,8 +22,7 @@ enum WhoAmI {
             let workspaces = try MembershipStore.workspaces(of: personID, on: connection)
             members += [
                 JSONMember(key: "via", value: .string("session")),
-                JSONMember(
-                    key: "person", value: .object(["id": .uuid(person.id), "email": .string(person.email), "name": .string(person.name)])),
+                JSONMember(key: "person", value: person.json),
                 JSONMember(
                     key: "workspaces",
                     value: .array(

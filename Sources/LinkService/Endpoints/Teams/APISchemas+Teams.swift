@@ -5,14 +5,8 @@ extension APISchemas {
     static let teams: [(name: String, schema: Schema)] = [
         (
             "Team",
-            Schema.object(
-                [
-                    .required("teamId", Schema.teamID),
-                    .required("name", Schema.string(maxLength: 200)),
-                    .required("createdAt", Schema.created),
-                    .required("updatedAt", Schema.updated),
-                ], closed: false
-            ).described("A registered Apple team ID, the prefix of every iOS app ID in the workspace. Addressed by the team ID itself.")
+            Team.members.schema(closed: false).described(
+                "A registered Apple team ID, the prefix of every iOS app ID in the workspace. Addressed by the team ID itself.")
         ),
         ("TeamCreate", Schema.object([.required(TeamFields.teamID), .required(TeamFields.name)], closed: true)),
         (

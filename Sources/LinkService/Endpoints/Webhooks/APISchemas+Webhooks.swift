@@ -3,24 +3,6 @@ import LinkKit
 /// The components of the webhooks endpoints, and the events they deliver (`OpenAPIDocument`; the events are in
 /// the document's `webhooks`).
 extension APISchemas {
-    private static let webhookProperties: [Schema.Property] = [
-        .required("id", Schema.uuid.readOnly),
-        .required("url", Schema.url),
-        .required("events", Schema.array(.ref("WebhookEventType"))),
-        .required(WebhookFields.bulkEvents),
-        .required("description", Schema.string(maxLength: TextLimit.comment.scalars)),
-        .required(
-            "state",
-            Schema.enumeration(["active", "paused", "disabled"]).readOnly
-                .described(
-                    "`active`; `paused` by the workspace (events queue, nothing is sent until it is resumed); `disabled` by linkd after a run of failed deliveries (events are not queued; resuming delivers what was queued before)."
-                )),
-        .required("disabledAt", Schema.timestamp.nullable.readOnly),
-        .required("failureRun", Schema.integer(minimum: 0).readOnly.described("Consecutive failed deliveries.")),
-        .required("createdAt", Schema.created),
-        .required("updatedAt", Schema.updated),
-    ]
-
     static let webhooks: [(name: String, schema: Schema)] =
         [
             (
@@ -30,20 +12,21 @@ extension APISchemas {
             ),
             (
                 "Webhook",
-                Schema.object(webhookProperties, closed: false).described(
+                Webhook.members.schema(closed: false).described(
                     "A webhook subscription; its secret is shown only when created or rotated.")
             ),
             (
                 "CreatedWebhook",
-                Schema.object(
-                    webhookProperties + [
+                Webhook.members.schema(
+                    closed: false,
+                    adding: [
                         .required(
                             "secret",
                             Schema.string(pattern: "^whsec_[A-Za-z0-9+/]{43}=?$")
                                 .described(
                                     "The signing secret (Standard Webhooks), shown this once; linkd keeps it sealed. Verify deliveries with any Standard Webhooks library."
                                 ))
-                    ], closed: false
+                    ]
                 ).described("A subscription with its signing secret.")
             ),
             (
@@ -66,27 +49,7 @@ extension APISchemas {
             ),
             (
                 "WebhookDelivery",
-                Schema.object(
-                    [
-                        .required(
-                            "id", Schema.string(pattern: "^[0-9]+$").described("The delivery's id, for `…/deliveries/{deliveryId}/retry`.")),
-                        .required("eventId", Schema.string.described("The `webhook-id` header: the same for every delivery of one event.")),
-                        .required("eventType", Schema.string),
-                        .required("status", Schema.enumeration(["pending", "retrying", "delivered"])),
-                        .required("attempts", Schema.integer(minimum: 0)),
-                        .required("createdAt", Schema.timestamp),
-                        .required("nextAttemptAt", Schema.timestamp.nullable.described("When it is tried next; null once delivered.")),
-                        .required("deliveredAt", Schema.timestamp.nullable),
-                        .required(
-                            "responseStatus",
-                            Schema.integer.nullable.described(
-                                "The receiver's HTTP status at the last attempt; null when it did not answer.")),
-                        .required(
-                            "error",
-                            Schema.string.nullable.described(
-                                "Why the last attempt failed: the status, or `dns`, `connect`, `tls`, `timeout`, `refused_address`, ...")),
-                    ], closed: false
-                ).described("One event queued for one subscription, and its delivery.")
+                WebhookDelivery.members.schema(closed: false).described("One event queued for one subscription, and its delivery.")
             ),
             (
                 "WebhookTestResult",

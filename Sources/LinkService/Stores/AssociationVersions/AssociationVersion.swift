@@ -15,16 +15,29 @@ struct AssociationVersion: ResourceRow {
     let createdAt: Date
     let sortMicros: Int64
 
-    var json: JSONValue {
-        JSONValue.object([
-            JSONMember(key: "n", value: .integer(number)),
-            JSONMember(key: "createdAt", value: .timestamp(createdAt)),
-            JSONMember(key: "aasaEtag", value: .string(aasaETag)),
-            JSONMember(key: "assetlinksEtag", value: .string(assetLinksETag)),
-            JSONMember(key: "auditId", value: auditID.map { .integer(Int($0)) } ?? .null),
-            JSONMember(key: "cause", value: .string(auditID == nil ? "found" : "write")),
-        ])
-    }
+    var json: JSONValue { Self.members.json(self) }
+
+    /// The API's form, declared once for the answers (`json`) and the document's components: the list item, the
+    /// version with its files and the diff's two sides.
+    static let members: [ResourceMember<AssociationVersion>] = [
+        .required("n", Schema.integer(minimum: 1).described("The version's number, from 1 per domain, without gaps.")) {
+            .integer($0.number)
+        },
+        .required("createdAt", Schema.timestamp.described("When the domain started serving these files.")) { .timestamp($0.createdAt) },
+        .required("aasaEtag", Schema.string.described("The ETag the AASA file was served with.")) { .string($0.aasaETag) },
+        .required("assetlinksEtag", Schema.string.described("The ETag assetlinks.json was served with.")) { .string($0.assetLinksETag) },
+        .nullable(
+            "auditId",
+            Schema.integer.nullable.described("The audit entry of the write that caused it (`GET /v1/audit`); null when found at start.")
+        ) { $0.auditID.map { .integer(Int($0)) } ?? .null },
+        .required(
+            "cause",
+            Schema.string.with("enum", .array([.string("write"), .string("found")]))
+                .described(
+                    "`write`: recorded by the write that changed the files; `found`: the node found the files changed when it loaded the catalog."
+                )
+        ) { .string($0.auditID == nil ? "found" : "write") },
+    ]
 
     init(row: Row) throws {
         (id, domainID, number, aasaETag, assetLinksETag, auditID, createdAt, sortMicros) =

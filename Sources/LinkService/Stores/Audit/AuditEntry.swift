@@ -35,22 +35,60 @@ struct AuditEntry: Sendable {
         return .object(["type": .string(actor.type), "id": .uuid(actor.id), "name": name])
     }
 
-    var json: JSONValue {
-        .object([
-            "id": .number(String(id)),
-            "keyId": keyID.map(JSONValue.uuid) ?? .null,
-            "personId": personID.map(JSONValue.uuid) ?? .null,
-            "actor": actorJSON,
-            "address": address.map(JSONValue.string) ?? .null,
-            "at": .timestamp(at),
-            "action": .string(action),
-            "resourceType": .string(resourceType),
-            "resourceId": .string(resourceID),
-            "resourceName": resourceName.map(JSONValue.string) ?? .null,
-            "before": before ?? .null,
-            "after": after ?? .null,
-        ])
-    }
+    var json: JSONValue { Self.members.json(self) }
+
+    /// The API's form, declared once for the answers (`json`) and the document's `AuditEntry` component.
+    static let members: [ResourceMember<AuditEntry>] = [
+        .required("id", Schema.integer(minimum: 1).described("Increases with every change.")) { .number(String($0.id)) },
+        .nullable(
+            "keyId",
+            Schema.uuid.nullable.described(
+                "The API key that made the change; null for changes made from the command line or by a signed-in person.")
+        ) { $0.keyID.map(JSONValue.uuid) ?? .null },
+        .nullable(
+            "personId",
+            Schema.uuid.nullable.described("The person who made the change: signed in, or who created the key; null when nobody is named.")
+        ) { $0.personID.map(JSONValue.uuid) ?? .null },
+        .nullable(
+            "actor",
+            Schema.object(
+                [
+                    .required("type", Schema.enumeration(["person", "key"])),
+                    .required("id", Schema.uuid),
+                    .required(
+                        "name",
+                        Schema.string.nullable.described(
+                            "The key's name (its prefix when unnamed) or the person's email, as it was when the change was made."
+                        )),
+                ], closed: false
+            ).nullable.described("Who made the change: the key, else the signed-in person; null for changes made from the command line.")
+        ) { $0.actorJSON },
+        .nullable(
+            "address",
+            Schema.string.nullable.described(
+                "The client address the change came from (behind a trusted proxy, the one it forwarded); null for changes made from the command line or before linkd recorded addresses."
+            )
+        ) { $0.address.map(JSONValue.string) ?? .null },
+        .required("at", Schema.timestamp) { .timestamp($0.at) },
+        .required("action", Schema.enumeration(["create", "update", "delete", "replace"])) { .string($0.action) },
+        .required("resourceType", Schema.string.described("`key`, `team`, `app`, `destination`, `domain`, `rules`…")) {
+            .string($0.resourceType)
+        },
+        .required("resourceId", Schema.string.described("The resource's address: an id, a team ID, a hostname, `<app id>/<name>`.")) {
+            .string($0.resourceID)
+        },
+        .nullable(
+            "resourceName",
+            Schema.string.nullable.described(
+                """
+                What people call the resource, from the entry: a link's `domain/slug`, an app's name and platform (`Acme Shop (iOS)`), \
+                a destination's title and type with its app's name and platform, a webhook's URL (a delivery's: its subscription's), \
+                a key's or team's name; null when the entry names no single resource (a bulk create) or has no name.
+                """)
+        ) { $0.resourceName.map(JSONValue.string) ?? .null },
+        .nullable("before", Schema([]).described("The resource before the change (null on create).")) { $0.before ?? .null },
+        .nullable("after", Schema([]).described("The resource after the change (null on delete).")) { $0.after ?? .null },
+    ]
 }
 
 extension AuditEntry {

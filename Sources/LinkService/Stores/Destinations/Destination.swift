@@ -25,18 +25,23 @@ struct Destination: VersionedResource {
 
     var type: DestinationType { DestinationType(name: name, parameters: parameters, requiresSignIn: requiresSignIn) }
 
-    var json: JSONValue {
-        JSONValue.object([
-            "name": .string(name),
-            "title": .optional(title),
-            "description": .optional(description),
-            "imageUrl": .optional(imageURL),
-            "params": ParameterSpecJSON.json(parameters),
-            "requiresSignIn": .bool(requiresSignIn),
-            "createdAt": .timestamp(createdAt),
-            "updatedAt": .timestamp(updatedAt),
-        ]).compacted
-    }
+    var json: JSONValue { Self.members.json(self) }
+
+    /// The API's form, declared once for the answers (`json`) and the document's `Destination` component.
+    static let members: [ResourceMember<Destination>] = [
+        .required("name", Schema.identifier.described("The type's name, unique per app: what resolve answers as `type`.")) {
+            .string($0.name)
+        },
+        .optional("title", Schema.string(maxLength: TextLimit.name.scalars)) { .optional($0.title) },
+        .optional("description", Schema.string(maxLength: TextLimit.comment.scalars).described("Preview cards and the landing page.")) {
+            .optional($0.description)
+        },
+        .optional("imageUrl", Schema.url.described("An https image for preview cards.")) { .optional($0.imageURL) },
+        .required("params", ParameterSpecJSON.schema) { ParameterSpecJSON.json($0.parameters) },
+        .required("requiresSignIn", DestinationFields.requiresSignIn.schema) { .bool($0.requiresSignIn) },
+        .required("createdAt", Schema.created) { .timestamp($0.createdAt) },
+        .required("updatedAt", Schema.updated) { .timestamp($0.updatedAt) },
+    ]
 
     /// `<app id>/<name>`.
     var auditID: String { "\(appID.canonicalText)/\(name)" }

@@ -5,6 +5,15 @@ import LinkKit
 enum ParameterSpecJSON {
     static let typeNames = ["string", "int", "uuid", "bool", "enum"]
 
+    /// The document's schema of a parameter map, as `read` reads it and `json` writes it.
+    static let schema = Schema.map(.ref("ParameterSpec")).with("propertyNames", Schema.identifier.json)
+        .described("The typed parameters, by name.")
+        .example(
+            .object([
+                "id": .object(["type": .string("int"), "min": .integer(1)]),
+                "tab": .object(["type": .string("enum"), "values": .array([.string("info"), .string("reviews")]), "optional": .bool(true)]),
+            ]))
+
     /// Reads and validates a parameter map, recording errors with pointers.
     static func read(_ value: JSONValue, at pointer: String, _ errors: FieldErrors) -> [ParameterSpec] {
         var map = JSONObjectReader(value, at: pointer, errors: errors)

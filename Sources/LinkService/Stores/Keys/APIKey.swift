@@ -17,20 +17,37 @@ struct APIKey: ResourceRow {
     let createdBy: UUID?
     let creatorEmail: String?
 
-    var json: JSONValue {
-        var members: [JSONMember] = [
-            JSONMember(key: "id", value: .uuid(id)),
-            JSONMember(key: "name", value: .string(name)),
-            JSONMember(key: "prefix", value: .string(prefix)),
-            JSONMember(key: "scope", value: .string(scope)),
-            JSONMember(key: "role", value: .string(role)),
-            // Null, not absent, when nobody is named: a key made on the command line, or its creator is gone.
-            JSONMember(
-                key: "createdBy",
-                value: createdBy.map { .object(["id": .uuid($0), "email": creatorEmail.map(JSONValue.string) ?? .null]) } ?? .null),
-            JSONMember(key: "createdAt", value: .timestamp(createdAt)),
-        ]
-        if let revokedAt { members.append(JSONMember(key: "revokedAt", value: .timestamp(revokedAt))) }
-        return .object(members)
-    }
+    var json: JSONValue { Self.members.json(self) }
+
+    /// The API's form, declared once for the answers (`json`) and the document's `APIKey` component (and
+    /// `CreatedAPIKey`, which adds the secret).
+    static let members: [ResourceMember<APIKey>] = [
+        .required("id", Schema.uuid.readOnly) { .uuid($0.id) },
+        .required("name", Schema.string(maxLength: TextLimit.keyName.scalars).described("A label for people; may be empty.")) {
+            .string($0.name)
+        },
+        .required(
+            "prefix",
+            Schema.string.readOnly.described("`lk_` and the first 8 characters of the key id: tells keys apart in listings.").example(
+                "lk_0f3c9a1b")
+        ) { .string($0.prefix) },
+        .required("scope", Schema.ref("Scope")) { .string($0.scope) },
+        .required("role", Schema.ref("Role")) { .string($0.role) },
+        // Null, not absent, when nobody is named: a key made on the command line, or its creator is gone.
+        .nullable(
+            "createdBy",
+            Schema.object(
+                [
+                    .required("id", Schema.uuid.readOnly),
+                    .required("email", Schema.string.nullable),
+                ], closed: false
+            ).nullable.described(
+                "The person who created the key (signed in, or through a key they created); null for a key made on the command line, or when that person is gone."
+            )
+        ) { key in key.createdBy.map { .object(["id": .uuid($0), "email": key.creatorEmail.map(JSONValue.string) ?? .null]) } ?? .null },
+        .required("createdAt", Schema.created) { .timestamp($0.createdAt) },
+        .optional("revokedAt", Schema.timestamp.readOnly.described("When it was revoked; absent while the key is valid.")) {
+            $0.revokedAt.map(JSONValue.timestamp) ?? .null
+        },
+    ]
 }

@@ -9,11 +9,12 @@ struct Member: Sendable {
     let createdAt: Date
     let sortMicros: Int64
 
-    var json: JSONValue {
-        .object([
-            "person": .object(["id": .uuid(person.id), "email": .string(person.email), "name": .string(person.name)]),
-            "role": .string(role.rawValue),
-            "createdAt": .timestamp(createdAt),
-        ])
-    }
+    var json: JSONValue { Self.members.json(self) }
+
+    /// The API's form, declared once for the answers (`json`) and the document's `Member` component.
+    static let members: [ResourceMember<Member>] = [
+        .required("person", Schema.ref("Person")) { $0.person.json },
+        .required("role", Schema.ref("Role")) { .string($0.role.rawValue) },
+        .required("createdAt", Schema.timestamp.readOnly.described("When they joined the workspace.")) { .timestamp($0.createdAt) },
+    ]
 }

@@ -11,13 +11,13 @@ struct Person: Sendable, Equatable {
     let hasPassword: Bool
     let createdAt: Date
 
-    var json: JSONValue {
-        .object([
-            "id": .uuid(id),
-            "email": .string(email),
-            "name": .string(name),
-            "hasPassword": .bool(hasPassword),
-            "createdAt": .timestamp(createdAt),
-        ])
-    }
+    /// The person as others see them (a member, the signed-in person of `whoami`).
+    var json: JSONValue { Self.members.json(self) }
+
+    /// The form others see, declared once for the answers (`json`) and the document's `Person` component.
+    static let members: [ResourceMember<Person>] = [
+        .required("id", Schema.uuid.readOnly) { .uuid($0.id) },
+        .required("email", Schema.string(maxLength: TextLimit.email.scalars)) { .string($0.email) },
+        .required("name", Schema.string(maxLength: TextLimit.personName.scalars)) { .string($0.name) },
+    ]
 }

@@ -30,20 +30,30 @@ struct Webhook: VersionedResource {
     /// nothing is queued until it is resumed).
     var state: String { disabledAt != nil ? "disabled" : paused ? "paused" : "active" }
 
-    var json: JSONValue {
-        .object([
-            "id": .uuid(id),
-            "url": .string(url),
-            "events": .array(events.map(JSONValue.string)),
-            "bulkEvents": .string(bulkEvents),
-            "description": .string(description),
-            "state": .string(state),
-            "disabledAt": disabledAt.map(JSONValue.timestamp) ?? .null,
-            "failureRun": .integer(failureRun),
-            "createdAt": .timestamp(createdAt),
-            "updatedAt": .timestamp(updatedAt),
-        ])
-    }
+    var json: JSONValue { Self.members.json(self) }
+
+    /// The API's form, declared once for the answers (`json`) and the document's `Webhook` component (and
+    /// `CreatedWebhook`, which adds the secret).
+    static let members: [ResourceMember<Webhook>] = [
+        .required("id", Schema.uuid.readOnly) { .uuid($0.id) },
+        .required("url", Schema.url) { .string($0.url) },
+        .required("events", Schema.array(.ref("WebhookEventType"))) { .array($0.events.map(JSONValue.string)) },
+        .required(WebhookFields.bulkEvents.name, WebhookFields.bulkEvents.schema) { .string($0.bulkEvents) },
+        .required("description", Schema.string(maxLength: TextLimit.comment.scalars)) { .string($0.description) },
+        .required(
+            "state",
+            Schema.enumeration(["active", "paused", "disabled"]).readOnly
+                .described(
+                    "`active`; `paused` by the workspace (events queue, nothing is sent until it is resumed); `disabled` by linkd after a run of failed deliveries (events are not queued; resuming delivers what was queued before)."
+                )
+        ) { .string($0.state) },
+        .nullable("disabledAt", Schema.timestamp.nullable.readOnly) { $0.disabledAt.map(JSONValue.timestamp) ?? .null },
+        .required("failureRun", Schema.integer(minimum: 0).readOnly.described("Consecutive failed deliveries.")) {
+            .integer($0.failureRun)
+        },
+        .required("createdAt", Schema.created) { .timestamp($0.createdAt) },
+        .required("updatedAt", Schema.updated) { .timestamp($0.updatedAt) },
+    ]
 
     var auditID: String { id.canonicalText }
 }

@@ -17,20 +17,34 @@ struct WebhookDelivery: Sendable {
     /// `delivered`, `pending` (never tried) or `retrying` (tried and failed, tried again at `nextAttemptAt`).
     var status: String { deliveredAt != nil ? "delivered" : attempts == 0 ? "pending" : "retrying" }
 
-    var json: JSONValue {
-        .object([
-            "id": .string(String(id)),
-            "eventId": .string(eventID),
-            "eventType": .string(eventType),
-            "status": .string(status),
-            "attempts": .integer(attempts),
-            "createdAt": .timestamp(createdAt),
-            "nextAttemptAt": deliveredAt == nil ? .timestamp(nextAttemptAt) : .null,
-            "deliveredAt": deliveredAt.map(JSONValue.timestamp) ?? .null,
-            "responseStatus": lastStatus.map { .integer($0) } ?? .null,
-            "error": lastError.map(JSONValue.string) ?? .null,
-        ])
-    }
+    var json: JSONValue { Self.members.json(self) }
+
+    /// The API's form, declared once for the answers (`json`) and the document's `WebhookDelivery` component.
+    static let members: [ResourceMember<WebhookDelivery>] = [
+        .required("id", Schema.string(pattern: "^[0-9]+$").described("The delivery's id, for `…/deliveries/{deliveryId}/retry`.")) {
+            .string(String($0.id))
+        },
+        .required("eventId", Schema.string.described("The `webhook-id` header: the same for every delivery of one event.")) {
+            .string($0.eventID)
+        },
+        .required("eventType", Schema.string) { .string($0.eventType) },
+        .required("status", Schema.enumeration(["pending", "retrying", "delivered"])) { .string($0.status) },
+        .required("attempts", Schema.integer(minimum: 0)) { .integer($0.attempts) },
+        .required("createdAt", Schema.timestamp) { .timestamp($0.createdAt) },
+        .nullable("nextAttemptAt", Schema.timestamp.nullable.described("When it is tried next; null once delivered.")) {
+            $0.deliveredAt == nil ? .timestamp($0.nextAttemptAt) : .null
+        },
+        .nullable("deliveredAt", Schema.timestamp.nullable) { $0.deliveredAt.map(JSONValue.timestamp) ?? .null },
+        .nullable(
+            "responseStatus",
+            Schema.integer.nullable.described("The receiver's HTTP status at the last attempt; null when it did not answer.")
+        ) { $0.lastStatus.map { .integer($0) } ?? .null },
+        .nullable(
+            "error",
+            Schema.string.nullable.described(
+                "Why the last attempt failed: the status, or `dns`, `connect`, `tls`, `timeout`, `refused_address`, ...")
+        ) { $0.lastError.map(JSONValue.string) ?? .null },
+    ]
 
     static let columns = "id, event_id, event_type, created_at, attempts, next_attempt_at, delivered_at, last_status, last_error"
 
