@@ -9,7 +9,6 @@ import Postgres
 /// is filtered by the caller's workspace; ids come with their names (`AnalyticsStore.names`).
 struct AnalyticsHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.analytics }
 

@@ -5,8 +5,6 @@ import Postgres
 
 /// `/v1/apps`: iOS and Android apps of a workspace.
 struct AppHandlers: EndpointGroup {
-    let pool: ConnectionPool
-    let auth: Authenticator
     let changes: CatalogChanges
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }

@@ -7,7 +7,6 @@ import Postgres
 /// files (`AssociationVersionRecorder` keeps them) and what a change between two of them moves (`AssociationMoves`).
 struct AssociationVersionHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.associationVersions }
 

@@ -5,7 +5,6 @@ import HTTPServer
 /// workspace-scoped, from the catalog).
 struct DomainFileHandlers: EndpointGroup {
     let catalog: Catalog
-    let auth: Authenticator
 
     var endpoints: [Endpoint] {
         [

@@ -7,7 +7,6 @@ import Postgres
 /// what (before/after); as JSON or, for `format=csv`, as CSV.
 struct AuditHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
     /// The audit log pages by its identity column alone; the cursor's id part is not needed.
     private static let unusedID = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
 

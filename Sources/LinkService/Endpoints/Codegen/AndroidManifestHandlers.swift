@@ -8,7 +8,6 @@ import Postgres
 struct AndroidManifestHandlers: EndpointGroup {
     let pool: ConnectionPool
     let catalog: Catalog
-    let auth: Authenticator
 
     var endpoints: [Endpoint] {
         [

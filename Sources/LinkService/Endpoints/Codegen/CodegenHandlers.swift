@@ -10,7 +10,6 @@ import Postgres
 /// for an app's CI to run its router over. Both come from the catalog resolve decides with.
 struct CodegenHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
     let resolver: Resolver
 
     private static let package = QueryParameter(

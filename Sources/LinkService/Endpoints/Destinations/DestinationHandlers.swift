@@ -5,8 +5,6 @@ import Postgres
 
 /// `/v1/apps/{id}/destinations`: the typed in-app screens of an app, addressed by name.
 struct DestinationHandlers: EndpointGroup {
-    let pool: ConnectionPool
-    let auth: Authenticator
     let changes: CatalogChanges
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }

@@ -6,7 +6,6 @@ import Postgres
 /// `/v1/domains`: link domains, addressed by hostname, with their association-file settings.
 struct DomainHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
     let changes: CatalogChanges
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }

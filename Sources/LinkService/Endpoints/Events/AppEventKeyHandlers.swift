@@ -8,7 +8,6 @@ import Postgres
 /// stops working) and answers it once; `DELETE` removes it. Admins only, audited as `app_event_key`.
 struct AppEventKeyHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
 
     /// `lkp_` and 32 lower-case hex digits (128 random bits).
     static let prefix = "lkp_"

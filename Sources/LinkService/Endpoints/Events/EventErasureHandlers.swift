@@ -10,7 +10,6 @@ import Postgres
 /// the person than the request it records.
 struct EventErasureHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
 
     static let visitor = QueryParameter(
         "visitorId", Schema.string(minLength: 1, maxLength: 200), "The visitor whose events are deleted (the app's id for them).",

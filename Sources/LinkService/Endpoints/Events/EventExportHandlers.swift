@@ -10,7 +10,6 @@ struct EventExportHandlers: EndpointGroup {
     static let exportLimit = 10_000
 
     let pool: ConnectionPool
-    let auth: Authenticator
 
     static var schemas: [(name: String, schema: Schema)] { [] }
 

@@ -8,7 +8,6 @@ import Postgres
 /// before; audited as `event_settings`.
 struct EventSettingsHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
 
     static let window = BodyField.integer(
         "attributionWindowDays", in: 1...90,

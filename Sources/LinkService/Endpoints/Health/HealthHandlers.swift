@@ -8,7 +8,6 @@ import Synchronization
 /// now and answer once they are done): docs/HEALTH.md, "Checks".
 struct HealthHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
     let checker: HealthChecker
     let counts: CheckCounts
     /// Checks on demand running on this node, at most `maxOnDemand` at once: each holds an HTTP worker while its

@@ -12,7 +12,6 @@ struct InvitationHandlers: EndpointGroup {
     let pool: ConnectionPool
     /// The mailer's jobs' pool (off the request threads).
     let mailPool: ConnectionPool
-    let auth: Authenticator
     let mailer: Mailer
     let origin: PublicOrigin
     /// How long an invitation stays valid, in seconds.

@@ -6,7 +6,6 @@ import Postgres
 /// `/v1/keys`: an admin key creates, lists and revokes its workspace's keys; `/v1/whoami`: any caller reads itself.
 struct KeyHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
     let changes: CatalogChanges
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }

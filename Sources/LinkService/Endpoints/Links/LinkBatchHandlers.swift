@@ -15,7 +15,6 @@ struct LinkBatchHandlers: EndpointGroup {
     /// What bulk writes go through: over their own view of the pool (`LinkBatch.waits`).
     let changes: CatalogChanges
     let resolver: Resolver
-    let auth: Authenticator
 
     private var batch: LinkBatch { LinkBatch(changes: changes) }
 

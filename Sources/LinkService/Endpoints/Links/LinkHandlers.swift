@@ -11,7 +11,6 @@ struct LinkHandlers: EndpointGroup {
     static let slugAttempts = 5
 
     let pool: ConnectionPool
-    let auth: Authenticator
     let changes: CatalogChanges
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }

@@ -8,7 +8,6 @@ import Postgres
 /// at once.
 struct MemberHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
     /// How a role changed or a member removed reaches every node's sessions at once (`sessionsChanged`).
     let changes: CatalogChanges
 

@@ -11,7 +11,6 @@ struct LinkBuildHandlers: EndpointGroup {
     static let batchLimit = 1000
 
     let catalog: Catalog
-    let auth: Authenticator
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.linkBuild }
 

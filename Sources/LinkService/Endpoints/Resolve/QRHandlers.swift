@@ -8,7 +8,6 @@ import LinkKit
 /// the URL it encodes, so the taps of a printed code are told apart from the same link's other taps.
 struct QRHandlers: EndpointGroup {
     let resolver: Resolver
-    let auth: Authenticator
 
     static let sizes = 64...2048
     static let defaultSize = 256

@@ -10,7 +10,6 @@ import Postgres
 /// the change is audited and announced to every node; this node installs the list's validated compilation.
 struct RuleHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
     let changes: CatalogChanges
 
     static var schemas: [(name: String, schema: Schema)] { APISchemas.rules }

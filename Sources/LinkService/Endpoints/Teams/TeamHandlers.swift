@@ -5,8 +5,6 @@ import Postgres
 
 /// `/v1/teams`: the Apple team IDs of a workspace, addressed by the team ID itself.
 struct TeamHandlers: EndpointGroup {
-    let pool: ConnectionPool
-    let auth: Authenticator
     let changes: CatalogChanges
 
     private var resource: ResourceEndpoints { ResourceEndpoints(changes: changes) }

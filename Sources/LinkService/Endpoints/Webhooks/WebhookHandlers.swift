@@ -8,7 +8,6 @@ import Postgres
 /// delivery log with retry (docs/WEBHOOKS.md).
 struct WebhookHandlers: EndpointGroup {
     let pool: ConnectionPool
-    let auth: Authenticator
     let changes: CatalogChanges
     let configuration: WebhookConfiguration
     /// Woken after a subscription was deleted (its outbox rows go in batches, after the answer).
