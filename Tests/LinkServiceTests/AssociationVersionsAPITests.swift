@@ -95,15 +95,9 @@ struct AssociationVersionsAPITests {
             // The first link to an app claims the link space (the files change); a second link of the app does not.
             let link =
                 #"{"domain":"\#(fixture.host)","app":"\#(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":SLUG}},"slug":"s-SLUG"}"#
-            try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: link.replacingOccurrences(of: "SLUG", with: "1")))
+            try fixture.createLink(link.replacingOccurrences(of: "SLUG", with: "1"))
             try expectLatestIsServed(fixture, count: 5)
-            try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: link.replacingOccurrences(of: "SLUG", with: "2")))
+            try fixture.createLink(link.replacingOccurrences(of: "SLUG", with: "2"))
             #expect(try numbers(fixture) == [1, 2, 3, 4, 5])
         }
     }

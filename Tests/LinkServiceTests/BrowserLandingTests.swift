@@ -63,14 +63,11 @@ struct BrowserLandingTests {
         try TestService.with { service in
             let fixture = try LandingTests.fixture(service)
             let title = "A" + String(repeating: "VeryLongTitleWithoutSpaces", count: 7) + String(repeating: "x", count: 16)
-            try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: """
-                        {"domain":"links.example.com","slug":"long","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
-                         "preview":{"title":"\(title)"}}
-                        """))
+            try fixture.createLink(
+                """
+                {"domain":"links.example.com","slug":"long","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
+                 "preview":{"title":"\(title)"}}
+                """)
             let shot = Self.root.appendingPathComponent(".build/test-output/long-title-iphone.png").path
             try FileManager.default.createDirectory(atPath: (shot as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let url = "http://links.example.com:\(service.port)/long"

@@ -103,13 +103,10 @@ struct CSVFormulaTests {
     @Test func analyticsCSVIsInert() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: """
-                        {"domain":"links.example.com","slug":"spring","url":"https://www.example.com/spring","name":"=cmd|' /C calc'!A0"}
-                        """))
+            try fixture.createLink(
+                """
+                {"domain":"links.example.com","slug":"spring","url":"https://www.example.com/spring","name":"=cmd|' /C calc'!A0"}
+                """)
             let planted = [#"=HYPERLINK("http://evil.com","x")"#, "+1+1", "-2+3", "@SUM(A1)", "\tx", "'=x"]
             for value in planted {
                 let query = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!

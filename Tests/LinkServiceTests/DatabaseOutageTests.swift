@@ -226,14 +226,11 @@ struct DatabaseOutageTests {
     func keptLinksServeThroughAnOutageAndOthersGetTheDomainsFallback() throws {
         try withOutage { database, service, fixture in
             for slug in ["kept", "unread"] {
-                try Fixture.expect(
-                    201,
-                    service.request(
-                        "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                        json: """
-                            {"domain":"\(fixture.host)","slug":"\(slug)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
-                             "fallbacks":{"desktop":"https://www.example.com/from-\(slug)"}}
-                            """))
+                try fixture.createLink(
+                    """
+                    {"domain":"\(fixture.host)","slug":"\(slug)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
+                     "fallbacks":{"desktop":"https://www.example.com/from-\(slug)"}}
+                    """)
             }
             func click(_ slug: String) throws -> TestResponse {
                 try service.request("GET", "/\(slug)", headers: [("Host", fixture.host), ("User-Agent", ClickTests.desktop)])
@@ -439,14 +436,11 @@ struct DatabaseOutageTests {
     @Test(.timeLimit(.minutes(2)))
     func answersFromMemoryNeverQueueBehindRequestsWaitingOnAFrozenDatabase() throws {
         try withOutage { database, service, fixture in
-            try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: """
-                        {"domain":"\(fixture.host)","slug":"kept","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
-                         "fallbacks":{"desktop":"https://www.example.com/from-kept"}}
-                        """))
+            try fixture.createLink(
+                """
+                {"domain":"\(fixture.host)","slug":"kept","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
+                 "fallbacks":{"desktop":"https://www.example.com/from-kept"}}
+                """)
             let port = service.port
             let click = [("Host", fixture.host), ("User-Agent", ClickTests.desktop)]
             let resolvePath =

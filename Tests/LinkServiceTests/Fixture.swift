@@ -71,6 +71,18 @@ struct Fixture {
         try waitForCatalog { $0.catalog.entry(exactly: host)?.compiled.rules.isEmpty == false }
     }
 
+    /// `POST /v1/links` with `json` in the fixture's workspace, the moves it makes acknowledged (the moves' own tests
+    /// post without), answered as it is.
+    func postLink(_ json: String) throws -> TestResponse {
+        try service.request("POST", "/v1/links?acknowledgeMoves=true", key: key, json: json)
+    }
+
+    /// Creates the link `json` describes in the fixture's workspace (`postLink`), failing unless it is created.
+    @discardableResult
+    func createLink(_ json: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> TestResponse {
+        try Self.expect(201, postLink(json), sourceLocation: sourceLocation)
+    }
+
     /// Waits until the catalog, updated asynchronously by NOTIFY, satisfies `condition`.
     func waitForCatalog(_ condition: (Application) -> Bool) throws {
         try waitUntil("the catalog to catch up") { condition(service.application) }

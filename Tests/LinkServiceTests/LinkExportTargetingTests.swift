@@ -16,13 +16,10 @@ struct LinkExportTargetingTests {
     @Test func bothExportsCarryTargetsAndVariantsAndTheCSVImportsThemBack() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let created = try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: """
-                        {"domain":"\(fixture.host)","slug":"split","url":"https://www.example.com","targets":\(Self.targets),"variants":\(Self.variants)}
-                        """)
+            let created = try fixture.createLink(
+                """
+                {"domain":"\(fixture.host)","slug":"split","url":"https://www.example.com","targets":\(Self.targets),"variants":\(Self.variants)}
+                """
             ).json
             let stored = (targets: created["targets"], variants: created["variants"])
             #expect(stored.targets?.arrayValue?.count == 2 && stored.variants?.arrayValue?.count == 2, "\(created)")

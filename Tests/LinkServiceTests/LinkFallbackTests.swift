@@ -12,14 +12,11 @@ struct LinkFallbackTests {
     static let androidFallback = "https://www.example.com/android-page"
 
     private static func create(_ fixture: Fixture, _ members: String) throws -> JSONValue {
-        try Fixture.expect(
-            201,
-            fixture.service.request(
-                "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                json: """
-                    {"domain":"\(fixture.host)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
-                     "fallbacks":{"ios":"\(iosFallback)","android":"\(androidFallback)"}\(members)}
-                    """)
+        try fixture.createLink(
+            """
+            {"domain":"\(fixture.host)","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
+             "fallbacks":{"ios":"\(iosFallback)","android":"\(androidFallback)"}\(members)}
+            """
         ).json
     }
 
@@ -100,14 +97,11 @@ struct LinkFallbackTests {
     @Test func anExpiredLinkGoesToTheWebFallbackElseSaysItExpired() throws {
         try TestService.with { service in
             let fixture = try LandingTests.fixture(service)
-            try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: """
-                        {"domain":"\(fixture.host)","slug":"old","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}},
-                         "expiresAt":"2020-01-01T00:00:00Z"}
-                        """))
+            try fixture.createLink(
+                """
+                {"domain":"\(fixture.host)","slug":"old","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":1}},
+                 "expiresAt":"2020-01-01T00:00:00Z"}
+                """)
             for agent in [LandingTests.Agent.iPhone, LandingTests.Agent.android, LandingTests.Agent.chrome] {
                 let response = try Self.click(fixture, "/old", agent: agent)
                 #expect(response.status == 302 && response.headers["Location"] == "https://www.example.com/old", "\(agent)")
@@ -124,11 +118,10 @@ struct LinkFallbackTests {
     @Test func skipStoreIsABooleanThroughEveryDoor() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let refused = try service.request(
-                "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                json: """
-                    {"domain":"\(fixture.host)","url":"https://www.example.com/a","skipStore":"yes"}
-                    """)
+            let refused = try fixture.postLink(
+                """
+                {"domain":"\(fixture.host)","url":"https://www.example.com/a","skipStore":"yes"}
+                """)
             #expect(refused.status == 422 && refused.text.contains("/skipStore"), "\(refused.text)")
             let bulk = try Fixture.expect(
                 200,

@@ -8,8 +8,7 @@ import TestSupport
 @Suite("Serving links")
 struct LinkServingTests {
     private static func create(_ fixture: Fixture, _ members: String) throws -> TestResponse {
-        try fixture.service.request(
-            "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: #"{"domain":"\#(fixture.host)"\#(members)}"#)
+        try fixture.postLink(#"{"domain":"\#(fixture.host)"\#(members)}"#)
     }
 
     private static func resolve(_ fixture: Fixture, _ path: String, platform: String = "ios") throws -> JSONValue {

@@ -72,8 +72,7 @@ struct LinkSpaceMovesTests {
             #expect(
                 try service.request("POST", "/v1/links?acknowledgeMoves=maybe", key: fixture.key, json: Self.link(fixture, slug: "spring"))
                     .status == 400)
-            try Fixture.expect(
-                201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: Self.link(fixture, slug: "spring")))
+            try fixture.createLink(Self.link(fixture, slug: "spring"))
             // Android opens /private/x now (its manifest claims every path); iOS keeps the exclusion.
             #expect(try Self.resolve(fixture, "/private/x", "android")["outcome"]?.stringValue == "open_app")
             #expect(try Self.resolve(fixture, "/private/x", "ios")["outcome"]?.stringValue == "excluded")
@@ -136,8 +135,7 @@ struct LinkSpaceMovesTests {
             let fixture = try Fixture(
                 service, rules: #"[{"apps":["$IOS","$ANDROID"],"path":"/widget/{id}","destination":{"type":"widgetDetail"}}]"#)
             try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: Self.web(fixture, slug: "about")))
-            let first = try service.request(
-                "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: Self.link(fixture, slug: "spring"))
+            let first = try fixture.postLink(Self.link(fixture, slug: "spring"))
             #expect(first.status == 422, "\(first.text)")
             let firstJSON = try first.json
             #expect(firstJSON["errors"]?.arrayValue?.first?["pointer"]?.stringValue == "/app")
@@ -153,8 +151,7 @@ struct LinkSpaceMovesTests {
                 try service.request("GET", "/v1/links", key: fixture.key).json["items"]?.arrayValue?.first?["id"]?.stringValue)
             try Fixture.expect(204, service.request("DELETE", "/v1/links/\(id)", key: fixture.key))
             try Fixture.expect(201, service.request("POST", "/v1/links", key: fixture.key, json: Self.link(fixture, slug: "spring")))
-            let page = try service.request(
-                "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: Self.web(fixture, slug: "about"))
+            let page = try fixture.postLink(Self.web(fixture, slug: "about"))
             #expect(page.status == 422, "\(page.text)")
             let pageJSON = try page.json
             #expect(pageJSON["errors"]?.arrayValue?.first?["pointer"]?.stringValue == "/url")

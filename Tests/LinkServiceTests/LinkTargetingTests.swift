@@ -24,11 +24,10 @@ struct LinkTargetingTests {
     }
 
     private static func create(_ fixture: Fixture, _ members: String) throws -> TestResponse {
-        try fixture.service.request(
-            "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-            json: """
-                {"domain":"\(fixture.host)","url":"\(page)"\(members)}
-                """)
+        try fixture.postLink(
+            """
+            {"domain":"\(fixture.host)","url":"\(page)"\(members)}
+            """)
     }
 
     @Test func theFirstTargetWhoseConditionsHoldDecidesAClick() throws {
@@ -251,14 +250,11 @@ struct LinkTargetingTests {
             func destination(_ id: Int) -> String {
                 #""app":"\#(fixture.androidApp)","destination":{"type":"widgetDetail","params":{"id":\#(id)}}"#
             }
-            try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: """
-                        {"domain":"\(fixture.host)","slug":"ab",\(destination(1)),
-                         "variants":[{"name":"seven","weight":50,\(destination(7))},{"name":"eight","weight":50,\(destination(8))}]}
-                        """))
+            try fixture.createLink(
+                """
+                {"domain":"\(fixture.host)","slug":"ab",\(destination(1)),
+                 "variants":[{"name":"seven","weight":50,\(destination(7))},{"name":"eight","weight":50,\(destination(8))}]}
+                """)
             let page = try service.request("GET", "/ab", headers: [("Host", fixture.host), ("User-Agent", LandingTests.Agent.android)])
             #expect(page.headers["Set-Cookie"]?.hasPrefix("linkd_v=") == true)
             let store = try #require(LandingTests.href(page.text, "get"))

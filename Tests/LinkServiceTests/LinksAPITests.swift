@@ -13,8 +13,7 @@ struct LinksAPITests {
     }
 
     private static func create(_ fixture: Fixture, _ members: String) throws -> TestResponse {
-        try fixture.service.request(
-            "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: #"{"domain":"\#(fixture.host)"\#(members)}"#)
+        try fixture.postLink(#"{"domain":"\#(fixture.host)"\#(members)}"#)
     }
 
     @Test func createsWithAGivenOrAGeneratedSlug() throws {
@@ -32,16 +31,13 @@ struct LinksAPITests {
 
             // Links to apps stand on a domain without links to web pages (docs/LINKS.md, "The link space").
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"apps.example.com"}"#))
-            let generated = try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: """
-                        {"domain":"apps.example.com","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}},
-                         "campaign":{"source":"newsletter","campaign":"spring24"},"tags":["spring","mail"],
-                         "preview":{"title":"Spring","imageUrl":"https://cdn.example.com/s.png"},"fallbacks":{"desktop":"https://www.example.com/d"},
-                         "expiresAt":"2030-01-01T00:00:00+01:00","maxClicks":100,"data":{"coupon":"SPRING","nested":{"a":[1,2]}}}
-                        """))
+            let generated = try fixture.createLink(
+                """
+                {"domain":"apps.example.com","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42,"tab":"reviews"}},
+                 "campaign":{"source":"newsletter","campaign":"spring24"},"tags":["spring","mail"],
+                 "preview":{"title":"Spring","imageUrl":"https://cdn.example.com/s.png"},"fallbacks":{"desktop":"https://www.example.com/d"},
+                 "expiresAt":"2030-01-01T00:00:00+01:00","maxClicks":100,"data":{"coupon":"SPRING","nested":{"a":[1,2]}}}
+                """)
             let slug = try #require(try generated.json["slug"]?.stringValue)
             #expect(slug.count == 7)
             #expect(slug.utf8.allSatisfy { LinkSlug.alphabet.contains($0) })
@@ -61,11 +57,7 @@ struct LinksAPITests {
                     "POST", "/v1/domains", key: fixture.key,
                     json: #"{"hostname":"go.example.com","linkSlugLength":12}"#))
             #expect(try domain.json["linkSlugLength"] == .number("12"))
-            let long = try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: #"{"domain":"go.example.com","url":"https://www.example.com"}"#))
+            let long = try fixture.createLink(#"{"domain":"go.example.com","url":"https://www.example.com"}"#)
             #expect(try long.json["slug"]?.stringValue?.count == 12)
             let tooShort = try service.request("PATCH", "/v1/domains/go.example.com", key: fixture.key, json: #"{"linkSlugLength":3}"#)
             #expect(try Self.pointers(tooShort) == ["/linkSlugLength"])
@@ -161,10 +153,7 @@ struct LinksAPITests {
             #expect(try Self.create(fixture, #","slug":"spring","url":"https://www.example.com""#).status == 201)
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"go.example.com"}"#))
             #expect(
-                try service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: #"{"domain":"go.example.com","slug":"Spring","url":"https://www.example.com"}"#
-                ).status == 201)
+                try fixture.postLink(#"{"domain":"go.example.com","slug":"Spring","url":"https://www.example.com"}"#).status == 201)
 
             let other = try Fixture(service, workspace: "other", host: "other.example.com")
             let foreign = try service.request(
@@ -199,7 +188,7 @@ struct LinksAPITests {
                 #"{"domain":"web.example.com","slug":"b_1","url":"https://www.example.com","campaign":{"campaign":"spring24"},"name":"Winter"}"#,
                 #"{"domain":"go.example.com","slug":"b21",\#(typed),"name":"5000 widgets"}"#,
             ] {
-                try Fixture.expect(201, service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: body))
+                try fixture.createLink(body)
             }
             func slugs(_ query: String) throws -> [String] {
                 let response = try Fixture.expect(200, service.request("GET", "/v1/links?" + query, key: fixture.key))
@@ -344,13 +333,10 @@ struct LinksAPITests {
                 201, service.request("POST", "/v1/apps/\(app)/destinations", key: fixture.key, json: #"{"name":"home","params":{}}"#))
             try Fixture.expect(201, service.request("POST", "/v1/domains", key: fixture.key, json: #"{"hostname":"promo.example.com"}"#))
             for slug in ["a", "b", "c", "d"] {
-                try Fixture.expect(
-                    201,
-                    service.request(
-                        "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                        json: """
-                            {"domain":"promo.example.com","slug":"\(slug)","app":"\(app)","destination":{"type":"home","params":{}}}
-                            """))
+                try fixture.createLink(
+                    """
+                    {"domain":"promo.example.com","slug":"\(slug)","app":"\(app)","destination":{"type":"home","params":{}}}
+                    """)
             }
             let kept = try Fixture.expect(409, service.request("DELETE", "/v1/apps/\(app)", key: fixture.key))
             #expect(

@@ -110,14 +110,11 @@ struct NameBidiControlTests {
     @Test func aStoredNameIsShownWithoutThemOnTheLandingPage() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: """
-                        {"domain":"links.example.com","slug":"promo","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
-                         "preview":{"title":"Invoice"}}
-                        """))
+            try fixture.createLink(
+                """
+                {"domain":"links.example.com","slug":"promo","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":42}},
+                 "preview":{"title":"Invoice"}}
+                """)
             let title = Self.spoofText
             try service.application.pool.withConnection { connection in
                 try connection.execute("UPDATE links SET preview = json_build_object('title', \(title)::text) WHERE slug = 'promo'")

@@ -30,11 +30,7 @@ struct NumberInputTests {
     @Test func aNumberOutsideTheRangeIsRefusedAtItsPointerThroughEveryDoor() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let kept = try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: #"{"domain":"links.example.com","slug":"kept","url":"https://www.example.com"}"#))
+            let kept = try fixture.createLink(#"{"domain":"links.example.com","slug":"kept","url":"https://www.example.com"}"#)
             let id = try kept.json["id"]!.stringValue!
             for number in Self.outOfRange {
                 let data = #"{"a":[1,{"x":\#(number)}]}"#
@@ -81,11 +77,7 @@ struct NumberInputTests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             let data = #"{"n":[\#(Self.inRange.joined(separator: ","))]}"#
-            let created = try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: #"{"domain":"links.example.com","url":"https://www.example.com","data":\#(data)}"#))
+            let created = try fixture.createLink(#"{"domain":"links.example.com","url":"https://www.example.com","data":\#(data)}"#)
             #expect(try created.json["data"]?.serialized == data)
             let id = try created.json["id"]!.stringValue!
             #expect(try Fixture.expect(200, service.request("GET", "/v1/links/\(id)", key: fixture.key)).json["data"]?.serialized == data)
@@ -116,11 +108,8 @@ struct NumberInputTests {
     @Test func aRowHoldingANumberOutsideTheRangeBreaksNothing() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let created = try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: #"{"domain":"links.example.com","slug":"big","url":"https://www.example.com","data":{"x":1}}"#))
+            let created = try fixture.createLink(
+                #"{"domain":"links.example.com","slug":"big","url":"https://www.example.com","data":{"x":1}}"#)
             let id = try created.json["id"]!.stringValue!
             let stored = #"{"x":1e999999,"y":[-1e-999999,2]}"#
             try service.application.pool.withConnection { connection in

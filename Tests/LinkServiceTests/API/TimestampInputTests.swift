@@ -32,11 +32,7 @@ struct TimestampInputTests {
     @Test func aDateOutsideTheRangeIsRefusedAtItsFieldThroughEveryDoor() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let kept = try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: #"{"domain":"links.example.com","slug":"kept","url":"https://www.example.com"}"#))
+            let kept = try fixture.createLink(#"{"domain":"links.example.com","slug":"kept","url":"https://www.example.com"}"#)
             let id = try kept.json["id"]!.stringValue!
             let takeoutHeader = "Short link,Deep link (link),Archived,Link name,Creation timestamp"
             for text in Self.outOfRange {
@@ -101,13 +97,10 @@ struct TimestampInputTests {
         try TestService.with { service in
             let fixture = try Fixture(service)
             for (index, (sent, kept)) in Self.accepted.enumerated() {
-                let created = try Fixture.expect(
-                    201,
-                    service.request(
-                        "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                        json: """
-                            {"domain":"links.example.com","slug":"d\(index)","url":"https://www.example.com","expiresAt":"\(sent)"}
-                            """))
+                let created = try fixture.createLink(
+                    """
+                    {"domain":"links.example.com","slug":"d\(index)","url":"https://www.example.com","expiresAt":"\(sent)"}
+                    """)
                 #expect(try created.json["expiresAt"] == .string(kept), "\(sent)")
                 let id = try created.json["id"]!.stringValue!
                 let read = try Fixture.expect(200, service.request("GET", "/v1/links/\(id)", key: fixture.key))
@@ -171,13 +164,10 @@ struct TimestampInputTests {
             let fixture = try Fixture(service)
             var ids: [String] = []
             for index in Self.stored.indices {
-                let created = try Fixture.expect(
-                    201,
-                    service.request(
-                        "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                        json: """
-                            {"domain":"links.example.com","slug":"s\(index)","url":"https://www.example.com","expiresAt":"2030-01-01T00:00:00Z"}
-                            """))
+                let created = try fixture.createLink(
+                    """
+                    {"domain":"links.example.com","slug":"s\(index)","url":"https://www.example.com","expiresAt":"2030-01-01T00:00:00Z"}
+                    """)
                 ids.append(try created.json["id"]!.stringValue!)
             }
             try service.application.pool.withConnection { connection in

@@ -11,14 +11,11 @@ struct EventsAPITests {
 
     /// A stored link `/promo` with its own campaign; its id.
     static func promo(_ fixture: Fixture) throws -> String {
-        try Fixture.expect(
-            201,
-            fixture.service.request(
-                "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                json: """
-                    {"domain":"\(fixture.host)","slug":"promo","app":"\(fixture.androidApp)","destination":{"type":"widgetDetail","params":{"id":9}},
-                     "campaign":{"source":"push","campaign":"autumn"}}
-                    """)
+        try fixture.createLink(
+            """
+            {"domain":"\(fixture.host)","slug":"promo","app":"\(fixture.androidApp)","destination":{"type":"widgetDetail","params":{"id":9}},
+             "campaign":{"source":"push","campaign":"autumn"}}
+            """
         ).json["id"]!.stringValue!
     }
 

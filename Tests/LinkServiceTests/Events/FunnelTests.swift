@@ -180,14 +180,11 @@ struct FunnelTests {
     @Test func theExperimentViewCountsConversionsPerVariant() throws {
         try TestService.with { service in
             let fixture = try Fixture(service)
-            let link = try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: """
-                        {"domain":"\(fixture.host)","slug":"split","app":"\(fixture.androidApp)","destination":{"type":"widgetDetail","params":{"id":9}},
-                         "variants":[{"name":"A","weight":1,"url":"https://www.example.com/a"},{"name":"B","weight":1,"url":"https://www.example.com/b"}]}
-                        """)
+            let link = try fixture.createLink(
+                """
+                {"domain":"\(fixture.host)","slug":"split","app":"\(fixture.androidApp)","destination":{"type":"widgetDetail","params":{"id":9}},
+                 "variants":[{"name":"A","weight":1,"url":"https://www.example.com/a"},{"name":"B","weight":1,"url":"https://www.example.com/b"}]}
+                """
             ).json["id"]!.stringValue!
             let workspace = try service.application.pool.withConnection {
                 try $0.query("SELECT workspace_id FROM links WHERE id = \(UUID(uuidString: link)!)").first!.decode(0, as: UUID.self)

@@ -153,13 +153,10 @@ struct AnalyticsDimensionsTests {
     @Test func idsComeWithTheirNames() throws {
         try TestService.with { service throws in
             let fixture = try Fixture(service)
-            let link = try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: """
-                        {"domain":"\(fixture.host)","slug":"spring","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":7}}}
-                        """)
+            let link = try fixture.createLink(
+                """
+                {"domain":"\(fixture.host)","slug":"spring","app":"\(fixture.iosApp)","destination":{"type":"widgetDetail","params":{"id":7}}}
+                """
             ).json["id"]?.stringValue
             #expect(
                 try service.request("GET", "/spring", headers: [("Host", fixture.host), ("User-Agent", HitsEndToEndTests.iPhone)]).status

@@ -14,7 +14,7 @@ struct AnalyticsHonestyTests {
     }
 
     static func created(_ fixture: Fixture, _ body: String) throws -> JSONValue {
-        try Fixture.expect(201, fixture.service.request("POST", "/v1/links?acknowledgeMoves=true", key: fixture.key, json: body)).json
+        try fixture.createLink(body).json
     }
 
     /// One destination type declared by the iOS and the Android app ("Widgets" both): two rows, each naming its app

@@ -18,13 +18,10 @@ struct ExperimentAnalyticsTests {
 
     private static func create(_ fixture: Fixture, _ members: String) throws -> String {
         try #require(
-            try Fixture.expect(
-                201,
-                fixture.service.request(
-                    "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                    json: """
-                        {"domain":"\(fixture.host)","url":"\(page)"\(members)}
-                        """)
+            try fixture.createLink(
+                """
+                {"domain":"\(fixture.host)","url":"\(page)"\(members)}
+                """
             ).json["id"]?.stringValue)
     }
 

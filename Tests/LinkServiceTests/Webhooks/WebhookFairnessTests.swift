@@ -15,11 +15,7 @@ struct WebhookFairnessTests {
     /// Creates a link of `fixture` and answers how long its `link.created` took to reach `receiver`.
     private static func latency(_ fixture: Fixture, slug: String, _ receiver: WebhookReceiver) throws -> TimeInterval {
         let started = Date()
-        try Fixture.expect(
-            201,
-            fixture.service.request(
-                "POST", "/v1/links?acknowledgeMoves=true", key: fixture.key,
-                json: #"{"domain":"\#(fixture.host)","slug":"\#(slug)","url":"https://www.example.com/\#(slug)"}"#))
+        try fixture.createLink(#"{"domain":"\#(fixture.host)","slug":"\#(slug)","url":"https://www.example.com/\#(slug)"}"#)
         let seen = receiver.deliveries(count: 1, seconds: 120)
         #expect(seen.first?.data?["slug"]?.stringValue == slug)
         return Date().timeIntervalSince(started)
