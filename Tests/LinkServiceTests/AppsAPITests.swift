@@ -112,14 +112,19 @@ struct AppsAPITests {
         }
     }
 
+    /// Registers an iOS app (the team `setUp` registered) and answers its id.
+    private static func iosApp(_ service: TestService, key: String) throws -> String {
+        try Fixture.expect(
+            201,
+            service.request(
+                "POST", "/v1/apps", key: key, json: #"{"platform":"ios","name":"A","teamId":"ABCDE12345","bundleId":"com.example.a"}"#)
+        ).json["id"]!.stringValue!
+    }
+
     @Test func destinationLifecycle() throws {
         try TestService.with { service in
             let key = try setUp(service)
-            let app = try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/apps", key: key, json: #"{"platform":"ios","name":"A","teamId":"ABCDE12345","bundleId":"com.example.a"}"#)
-            ).json["id"]!.stringValue!
+            let app = try Self.iosApp(service, key: key)
             let created = try Fixture.expect(
                 201,
                 service.request(
@@ -156,11 +161,7 @@ struct AppsAPITests {
     func parameterValidation(body: String, pointer: String) throws {
         try TestService.with { service in
             let key = try setUp(service)
-            let app = try Fixture.expect(
-                201,
-                service.request(
-                    "POST", "/v1/apps", key: key, json: #"{"platform":"ios","name":"A","teamId":"ABCDE12345","bundleId":"com.example.a"}"#)
-            ).json["id"]!.stringValue!
+            let app = try Self.iosApp(service, key: key)
             let response = try service.request("POST", "/v1/apps/\(app)/destinations", key: key, json: body)
             #expect(response.status == 422, "\(response.text)")
             #expect(try response.json["errors"]?.arrayValue?.contains { $0["pointer"] == .string(pointer) } == true, "\(response.text)")

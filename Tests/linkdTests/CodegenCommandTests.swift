@@ -7,14 +7,8 @@ import TestSupport
     @Test func writesTheFileTheAPIServes() throws {
         let served = try ServedLinkd()
         defer { served.close() }
-        let key = try LinkdProcess.run([
-            "keys", "create", "--workspace", "acme", "--scope", "read", "--database-url", served.database.parameters.conninfo,
-            "--migrations", LinkdServer.migrations,
-        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let admin = try LinkdProcess.run([
-            "keys", "create", "--workspace", "acme", "--database-url", served.database.parameters.conninfo,
-            "--migrations", LinkdServer.migrations,
-        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = try served.createKey(["--scope", "read"])
+        let admin = served.key
         func call(_ method: String, _ path: String, _ json: String? = nil, key: String) throws -> TestResponse {
             var headers = [("Authorization", "Bearer \(key)")]
             if json != nil { headers.append(("Content-Type", "application/json")) }

@@ -9,10 +9,7 @@ struct LinksCommandTests {
     @Test func buildsThroughTheAPI() throws {
         let served = try ServedLinkd()
         defer { served.close() }
-        let key = try LinkdProcess.run([
-            "keys", "create", "--workspace", "acme", "--database-url", served.database.parameters.conninfo,
-            "--migrations", LinkdServer.migrations,
-        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = served.key
         func call(_ method: String, _ path: String, _ json: String) throws -> JSONValue {
             let response = try HTTPTestClient.request(
                 port: served.port, method: method, path: path,
@@ -63,10 +60,7 @@ struct LinksCommandTests {
     @Test func createsImportsAndExportsThroughTheAPI() throws {
         let served = try ServedLinkd()
         defer { served.close() }
-        let key = try LinkdProcess.run([
-            "keys", "create", "--workspace", "acme", "--database-url", served.database.parameters.conninfo,
-            "--migrations", LinkdServer.migrations,
-        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = served.key
         let api = ["--server", "http://127.0.0.1:\(served.port)", "--key", key]
         let host = ServedLinkd.host
 

@@ -20,11 +20,7 @@ final class ServedLinkd: @unchecked Sendable {
         database = try TestDatabase.create()
         server = try Self.serve(database: database, spool: spool, port: port)
         try server.waitUntilReady(port: port)
-        let conninfo = database.parameters.conninfo
-        key = try LinkdProcess.run([
-            "keys", "create", "--workspace", "acme", "--database-url", conninfo, "--migrations", LinkdServer.migrations,
-        ])
-        .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        key = try createKey()
         let created = try HTTPTestClient.request(
             port: port, method: "POST", path: "/v1/domains",
             headers: [("Authorization", "Bearer \(key)"), ("Content-Type", "application/json")],
@@ -39,6 +35,14 @@ final class ServedLinkd: @unchecked Sendable {
 
     /// An admin key of the workspace.
     private(set) var key = ""
+
+    /// A new key of the workspace `acme` (`linkd keys create`, with `options` such as `--scope read`).
+    func createKey(_ options: [String] = []) throws -> String {
+        try LinkdProcess.run(
+            ["keys", "create", "--workspace", "acme"] + options
+                + ["--database-url", database.parameters.conninfo, "--migrations", LinkdServer.migrations]
+        ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 
     /// Probe clicks answered while waiting for the domain to serve (each has its hit).
     private(set) var probesAnswered = 0

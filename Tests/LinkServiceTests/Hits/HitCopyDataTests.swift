@@ -24,6 +24,11 @@ struct HitCopyDataTests {
 
         mutating func text() -> String? { field().map { String(decoding: $0, as: UTF8.self) } }
 
+        /// A `uuid` field (its 16 bytes); nil for NULL or another length.
+        mutating func uuid() -> UUID? {
+            field().flatMap { bytes in bytes.count == 16 ? UUID(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }) : nil }
+        }
+
         /// A field holding one big-endian `Int64`.
         mutating func int64Field() -> Int64? {
             guard let bytes = field(), bytes.count == 8 else { return nil }
@@ -75,14 +80,7 @@ struct HitCopyDataTests {
             #expect(reader.text() == hit.path.replacingOccurrences(of: "\u{0}", with: ""))
             #expect(reader.text() == nil) // query
             #expect(reader.text() == hit.outcome.rawValue)
-            #expect(
-                reader.field().map {
-                    UUID(
-                        uuid: (
-                            $0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7], $0[8], $0[9], $0[10], $0[11], $0[12], $0[13], $0[14],
-                            $0[15]
-                        ))
-                } == hit.appID)
+            #expect(reader.uuid() == hit.appID)
             #expect(reader.field() == nil) // rule
             #expect(reader.text() == hit.destinationType)
             #expect(reader.text() == hit.source.rawValue)
@@ -91,14 +89,7 @@ struct HitCopyDataTests {
             #expect(reader.text() == hit.referrerHost)
             #expect(reader.text() == hit.visitorHash)
             #expect(reader.text() == hit.served?.rawValue)
-            #expect(
-                reader.field().map {
-                    UUID(
-                        uuid: (
-                            $0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7], $0[8], $0[9], $0[10], $0[11], $0[12], $0[13], $0[14],
-                            $0[15]
-                        ))
-                } == hit.linkID)
+            #expect(reader.uuid() == hit.linkID)
             #expect(reader.text() == hit.utmSource)
             #expect(reader.text() == hit.utmMedium)
             #expect(reader.text() == hit.utmCampaign)

@@ -32,13 +32,9 @@ enum WebhookTesting {
         return try #require(try created.json["id"]?.stringValue)
     }
 
-    /// Waits (up to `seconds`: generous, for a busy machine) until `condition` holds.
+    /// `waitUntil`, with the longer patience deliveries need (up to `seconds`: retries back off).
     static func wait(seconds: Double = 90, _ what: String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while try !condition() {
-            guard Date() < deadline else { throw TestFailure("\(what) did not happen within \(Int(seconds)) s") }
-            usleep(50_000)
-        }
+        try waitUntil(what, timeout: seconds, condition)
     }
 
     /// Waits until the outbox of `pool`'s database holds nothing undelivered (nothing more is sent unless asked)
