@@ -11,18 +11,21 @@
 # the load, VmHWM the peak). Everything started here is stopped on exit.
 #
 # Usage: bench/serving/catalog-load.sh [--domains N] [--rules N] [--runs N] [--distinct] [--no-build] [--compare LINKD]
+#                                      [--keep DIR]
 #   defaults: 10000 domains (100 workspaces x 100), 100 rules, 3 runs (median).
 #   --distinct: every domain's paths carry the domain's number (`/s7/d42/{id}`), so no two domains have the same
 #   rules; by default the domains of a workspace are clones, and linkd compiles (and holds) their rules once.
 #   --compare LINKD: also start the linkd binary at LINKD (another build, e.g. the previous commit's) on the same
 #   seeded database, alternating with the build measured run by run, and print both builds' medians and their
 #   ratios (measured / compared); the targets are checked on the measured build.
+#   --keep DIR: keep the seeded PostgreSQL cluster in DIR (stopped on exit, not removed); a later run with the same
+#   DIR and the same --domains, --rules and --distinct starts it again instead of seeding (which takes minutes).
 # Exit status: 0 when both targets hold, 1 when one does not, 2 on a setup failure.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/bench/serving/lib.sh"
 
-DOMAINS=10000; RULES=100; RUNS=3; BUILD=1; DISTINCT=0; COMPARE=""
+DOMAINS=10000; RULES=100; RUNS=3; BUILD=1; DISTINCT=0; COMPARE=""; KEEP=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --domains) DOMAINS=$2; shift 2 ;;
@@ -31,7 +34,8 @@ while [ $# -gt 0 ]; do
         --distinct) DISTINCT=1; shift ;;
         --no-build) BUILD=0; shift ;;
         --compare) COMPARE=$2; shift 2 ;;
-        *) echo "usage: $0 [--domains N] [--rules N] [--runs N] [--distinct] [--no-build] [--compare LINKD]" >&2; exit 2 ;;
+        --keep) KEEP=$2; shift 2 ;;
+        *) echo "usage: $0 [--domains N] [--rules N] [--runs N] [--distinct] [--no-build] [--compare LINKD] [--keep DIR]" >&2; exit 2 ;;
     esac
 done
 WORKSPACES=100
@@ -44,8 +48,17 @@ bench_require curl psql initdb
 bench_linkd_binary "$BUILD"
 [ -z "$COMPARE" ] || [ -x "$COMPARE" ] || bench_die "no linkd binary at $COMPARE"
 
+SHAPE="$DOMAINS domains x $RULES rules, distinct $DISTINCT"
+if [ -n "$KEEP" ]; then
+    mkdir -p "$KEEP" && BENCH_PG_DIR=$(cd "$KEEP" && pwd) || bench_die "cannot use $KEEP"
+    [ ! -f "$BENCH_PG_DIR/data/PG_VERSION" ] || [ "$(cat "$BENCH_PG_DIR/seeded" 2>/dev/null)" = "$SHAPE" ] \
+        || bench_die "$KEEP holds another catalog than $SHAPE ($(cat "$BENCH_PG_DIR/seeded" 2>/dev/null || echo 'not seeded'))"
+fi
 bench_setup
 bench_start_postgres
+if [ "$BENCH_PG_REUSED" = 1 ]; then
+    bench_log "reusing the catalog seeded in $KEEP: $SHAPE"
+else
 bench_start_linkd "$PORT"
 PORT=$BENCH_LINKD_PORT
 BASE="http://127.0.0.1:$PORT"
@@ -114,6 +127,9 @@ EOF
 SEED_SECONDS=$(awk -v s="$SEED_START" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
 COUNTS=$($BENCH_PSQL -d linkd -At -F ' ' -c "SELECT (SELECT count(*) FROM domains), (SELECT count(*) FROM rules), (SELECT count(*) FROM rule_apps)")
 bench_log "seeded in ${SEED_SECONDS}s: domains rules rule_apps = $COUNTS"
+[ -z "$KEEP" ] || echo "$SHAPE" >"$BENCH_PG_DIR/seeded"
+fi
+COUNTS=$($BENCH_PSQL -d linkd -At -F ' ' -c "SELECT (SELECT count(*) FROM domains), (SELECT count(*) FROM rules), (SELECT count(*) FROM rule_apps)")
 
 # --- Time the start ------------------------------------------------------------------------------------------
 # One start of the linkd at $1, its figures appended to the file $2 and printed with the label $3.
@@ -126,7 +142,8 @@ time_start() {
     LOADED=$(grep '"catalog loaded"' "$BENCH_TMP/linkd.log" | tail -n 1 | sed -n 's/.*"catalog.domains":"\([0-9]*\)".*/\1/p')
     RSS=$(awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "/proc/$LINKD_PID/status")
     HWM=$(awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$LINKD_PID/status")
-    curl -sf -H 'Host: d1.ws1.bench.example' "$BASE/.well-known/apple-app-site-association" | grep -q '/s99/' \
+    PORT=$BENCH_LINKD_PORT   # (0 on a kept catalog's first start: the kernel's choice, kept for the restarts)
+    curl -sf -H 'Host: d1.ws1.bench.example' "http://127.0.0.1:$PORT/.well-known/apple-app-site-association" | grep -q '/s99/' \
         || bench_die "linkd does not serve the seeded AASA"
     printf '  run %d%s: %s domains, load %s ms, start to ready %s ms, RSS %s MB, peak %s MB\n' \
         "$run" "$3" "$LOADED" "$LOAD" "$READY" "$RSS" "$HWM" >&2

@@ -106,28 +106,38 @@ bench_cleanup() {
     for pid in $BENCH_PIDS; do bench_stop_pid "$pid"; done
     BENCH_PIDS=""
     if [ -n "$BENCH_PGDATA" ] && [ -f "$BENCH_PGDATA/postmaster.pid" ]; then
-        runuser -u postgres -- "$PG_BIN/pg_ctl" stop -D "$BENCH_PGDATA" -m immediate -w >/dev/null 2>&1 || true
+        # A kept cluster (BENCH_PG_DIR) is stopped cleanly, so that its next start replays nothing.
+        mode=immediate; [ -n "${BENCH_PG_DIR:-}" ] && mode=fast
+        runuser -u postgres -- "$PG_BIN/pg_ctl" stop -D "$BENCH_PGDATA" -m $mode -w >/dev/null 2>&1 || true
     fi
     [ -n "$BENCH_TMP" ] && rm -rf "$BENCH_TMP"
     BENCH_TMP=""
 }
 
 # A private PostgreSQL cluster on a unix socket under $BENCH_TMP/pg (no TCP), fsync off (benchmark data).
+# BENCH_PG_DIR names another directory to keep it in: a cluster already there is started again as it was (its
+# `linkd` database and all; BENCH_PG_REUSED=1 then), and it is stopped, not removed, on exit.
 # Sets BENCH_DATABASE_URL (libpq keyword form) and BENCH_PSQL (a psql command line for the linkd database).
 bench_start_postgres() {
     PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
     [ -x "$PG_BIN/initdb" ] || bench_die "PostgreSQL server binaries not found"
-    mkdir -p "$BENCH_TMP/pg"
-    chown postgres:postgres "$BENCH_TMP/pg"
-    BENCH_PGDATA="$BENCH_TMP/pg/data"
-    runuser -u postgres -- "$PG_BIN/initdb" -D "$BENCH_PGDATA" -U postgres --auth=trust -E UTF8 --no-locale --no-sync >/dev/null \
-        || bench_die "initdb failed"
-    runuser -u postgres -- "$PG_BIN/pg_ctl" start -w -t 60 -D "$BENCH_PGDATA" -l "$BENCH_TMP/pg/log" \
-        -o "-p 5499 -k $BENCH_TMP/pg -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null \
-        || bench_die "PostgreSQL did not start: $(tail -n 5 "$BENCH_TMP/pg/log")"
-    BENCH_PSQL="psql -X -q -v ON_ERROR_STOP=1 -h $BENCH_TMP/pg -p 5499 -U postgres"
-    $BENCH_PSQL -d postgres -c "CREATE DATABASE linkd" >/dev/null
-    BENCH_DATABASE_URL="host=$BENCH_TMP/pg port=5499 user=postgres dbname=linkd"
+    pg=${BENCH_PG_DIR:-$BENCH_TMP/pg}
+    mkdir -p "$pg"
+    chown postgres:postgres "$pg"
+    BENCH_PGDATA="$pg/data"
+    BENCH_PG_REUSED=0
+    if [ -f "$BENCH_PGDATA/PG_VERSION" ]; then
+        BENCH_PG_REUSED=1
+    else
+        runuser -u postgres -- "$PG_BIN/initdb" -D "$BENCH_PGDATA" -U postgres --auth=trust -E UTF8 --no-locale --no-sync >/dev/null \
+            || bench_die "initdb failed"
+    fi
+    runuser -u postgres -- "$PG_BIN/pg_ctl" start -w -t 60 -D "$BENCH_PGDATA" -l "$pg/log" \
+        -o "-p 5499 -k $pg -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null \
+        || bench_die "PostgreSQL did not start: $(tail -n 5 "$pg/log")"
+    BENCH_PSQL="psql -X -q -v ON_ERROR_STOP=1 -h $pg -p 5499 -U postgres"
+    [ "$BENCH_PG_REUSED" = 1 ] || $BENCH_PSQL -d postgres -c "CREATE DATABASE linkd" >/dev/null
+    BENCH_DATABASE_URL="host=$pg port=5499 user=postgres dbname=linkd"
 }
 
 # Sets LINKD to the release build to measure, building it first when $1 is 1; BENCH_LINKD names another
