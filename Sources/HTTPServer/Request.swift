@@ -8,8 +8,11 @@ public struct Request: Sendable {
     public var path: String
     /// Everything after the first `?`, undecoded; `nil` when the target had no `?`.
     public var rawQuery: String?
-    /// Query items, `+` and `%XX` decoded, in the order they were sent.
-    public var queryItems: [(name: String, value: String)]
+    /// The query's items, `+` and `%XX` decoded once into one buffer: `query(_:)` reads one as text, `withValue`
+    /// parses one in place.
+    public let decodedQuery: DecodedQuery
+    /// Query items, `+` and `%XX` decoded, in the order they were sent (made as text at each call).
+    public var queryItems: [(name: String, value: String)] { decodedQuery.items }
     /// Whether a decoded query item holds a NUL (`%00`), noticed while decoding: the `Router` refuses such a request.
     let queryHoldsNUL: Bool
     /// Request header fields.
@@ -67,7 +70,11 @@ public struct Request: Sendable {
         self.path = path
         self.rawQuery = rawQuery
         var decodedNUL = false
-        self.queryItems = rawQuery.map { RequestTargetDecoding.queryItems($0, noticingNUL: &decodedNUL) } ?? []
+        if var rawQuery {
+            self.decodedQuery = rawQuery.withUTF8 { DecodedQuery($0, noticingNUL: &decodedNUL) }
+        } else {
+            self.decodedQuery = DecodedQuery()
+        }
         self.queryHoldsNUL = decodedNUL
         self.headers = headers
         self.body = body
@@ -81,7 +88,7 @@ public struct Request: Sendable {
 
     /// The first decoded value of query item `name`.
     public func query(_ name: String) -> String? {
-        queryItems.first(where: { $0.name == name })?.value
+        decodedQuery.value(name)
     }
 
     /// `Host` header → lower-case host without port; `[::1]:8080` → `::1`.

@@ -112,24 +112,27 @@ extension UUID: PostgresDecodable {
     /// `canonical(_:)` of a part of a string (a field of a line).
     public static func canonical(_ text: Substring) -> UUID? {
         var text = text
-        return text.withUTF8 { bytes -> UUID? in
-            guard bytes.count == 36 else { return nil }
-            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            let ok = withUnsafeMutableBytes(of: &uuid) { out -> Bool in
-                var index = 0
-                for position in 0..<16 {
-                    if index == 8 || index == 13 || index == 18 || index == 23 {
-                        guard bytes[index] == UInt8(ascii: "-") else { return false }
-                        index += 1
-                    }
-                    guard let high = Hex.value(bytes[index]), let low = Hex.value(bytes[index + 1]) else { return false }
-                    out[position] = high << 4 | low
-                    index += 2
+        return text.withUTF8 { canonical(bytes: $0) }
+    }
+
+    /// `canonical(_:)` of UTF-8 bytes (a decoded query value read in place).
+    public static func canonical(bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard bytes.count == 36 else { return nil }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let ok = withUnsafeMutableBytes(of: &uuid) { out -> Bool in
+            var index = 0
+            for position in 0..<16 {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard bytes[index] == UInt8(ascii: "-") else { return false }
+                    index += 1
                 }
-                return true
+                guard let high = Hex.value(bytes[index]), let low = Hex.value(bytes[index + 1]) else { return false }
+                out[position] = high << 4 | low
+                index += 2
             }
-            return ok ? UUID(uuid: uuid) : nil
+            return true
         }
+        return ok ? UUID(uuid: uuid) : nil
     }
 }
 

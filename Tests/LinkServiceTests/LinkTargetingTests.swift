@@ -162,6 +162,56 @@ struct LinkTargetingTests {
         }
     }
 
+    /// `GET /v1/resolve` reads its context where it lies in the decoded query: escaped names and values, either case,
+    /// an app id in capitals, a visitor id that is not ASCII (or not UTF-8: read as the text it repairs to) are read
+    /// as `POST` reads the same values, to the same target and variant; a language longer in bytes than its 200
+    /// characters passes, and a bad value is refused as before.
+    @Test func getReadsItsEscapedContextAsPostReadsIt() throws {
+        try TestService.with { service in
+            let fixture = try Fixture(service)
+            let targets = """
+                [{"name":"austria","conditions":{"countries":["AT"],"apps":["\(fixture.iosApp)"],"platforms":[{"platform":"ios","minVersion":"17.2"}]},"url":"https://www.example.com/at"},
+                 {"name":"german","conditions":{"languages":["de"]},"url":"https://www.example.com/de",
+                  "variants":[{"name":"a","weight":50,"url":"https://www.example.com/de-a"},{"name":"b","weight":50,"url":"https://www.example.com/de-b"}]}]
+                """
+            try Fixture.expect(201, Self.create(fixture, #","slug":"e","targets":"# + targets))
+            let url = "https://\(fixture.host)/e"
+            let app = fixture.iosApp.uppercased()
+            var cases: [(query: String, body: String, target: String?)] = [
+                ("&%63ountry=%61t&app=\(app)&osVersion=17%2E4", #","country":"at","app":"\#(app)","osVersion":"17.4""#, "austria"),
+                ("&country=AT&app=\(app)&osVersion=17.1", #","country":"AT","app":"\#(app)","osVersion":"17.1""#, nil),
+                ("&country=unknown&language=fr%3Bq%3D0.5%2C+de-CH", #","country":"unknown","language":"fr;q=0.5, de-CH""#, "german"),
+                ("&visitorId=v%C3%A9&language=de", #","visitorId":"vé","language":"de""#, "german"),
+                ("&visitorId=%FF&language=de", #","visitorId":"\uFFFD","language":"de""#, "german"),
+            ]
+            cases += (1...12).map { ("&language=de&visitor%49d=v\($0)", #","language":"de","visitorId":"v\#($0)""#, "german") }
+            var variants: Set<String> = []
+            for context in cases {
+                let one = try Fixture.expect(
+                    200, service.request("GET", "/v1/resolve?url=\(url)&log=false\(context.query)", key: fixture.key)
+                ).json
+                let batch = try Fixture.expect(
+                    200,
+                    service.request("POST", "/v1/resolve", key: fixture.key, json: #"{"urls":["\#(url)"],"log":false\#(context.body)}"#)
+                ).json
+                #expect(batch["results"]?.arrayValue?.first == one, "\(context.query): \(one) vs \(batch)")
+                #expect(one["target"] == context.target.map(JSONValue.string) ?? .null, "\(context.query): \(one)")
+                if context.query.contains("isitor") { variants.insert(one["variant"]?.stringValue ?? "none") }
+            }
+            #expect(variants == ["a", "b"], "visitors are split: \(variants)")
+            // 150 characters of two bytes each: within the schema's 200 characters.
+            let long = String(repeating: "%C3%A9", count: 150)
+            try Fixture.expect(200, service.request("GET", "/v1/resolve?url=\(url)&language=\(long)", key: fixture.key))
+            for bad in [
+                "language=" + String(repeating: "a", count: 201), "country=%44%45U", "osVersion=17%2Ex", "app=%7B\(app)%7D", "visitorId=",
+            ] {
+                let refused = try service.request("GET", "/v1/resolve?url=\(url)&\(bad)", key: fixture.key)
+                let detail = try refused.json["detail"]?.stringValue ?? ""
+                #expect(refused.status == 400 && detail.hasPrefix(String(bad.prefix { $0 != "=" })), "\(bad): \(detail)")
+            }
+        }
+    }
+
     /// Targets that can never decide, each at its pointer.
     static let refusals: [(targets: String, pointer: String)] = [
         (#"[{"name":"x","conditions":{"countries":["DE","ZZ"]},"url":"https://www.example.com/x"}]"#, "/targets/0/conditions/countries/1"),

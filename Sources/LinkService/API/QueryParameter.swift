@@ -12,6 +12,10 @@ struct QueryParameter: Sendable {
     private let values: [String]?
     private let maxLength: Int?
     private let bounds: ClosedRange<Int>?
+    /// `name`'s and `values`' UTF-8 bytes, for `withBytes(in:_:)`.
+    private let nameBytes: [UInt8]
+    private let nameIsASCII: Bool
+    private let valueBytes: [[UInt8]]?
 
     /// - Parameters:
     ///   - name: the parameter name.
@@ -29,6 +33,9 @@ struct QueryParameter: Sendable {
         bounds =
             json["type"]?.stringValue == "integer"
             ? (Self.integer(json["minimum"]) ?? Int.min)...(Self.integer(json["maximum"]) ?? Int.max) : nil
+        nameBytes = Array(name.utf8)
+        nameIsASCII = nameBytes.allSatisfy { $0 < 0x80 }
+        valueBytes = values?.map { Array($0.utf8) }
     }
 
     /// The parameter's value in `request`, checked against the declaration: nil when it is absent (and not
@@ -38,7 +45,7 @@ struct QueryParameter: Sendable {
     ///   number within its bounds.
     func value(in request: Request) throws(ServiceError) -> String? {
         guard let text = request.query(name), !(required && text.isEmpty) else {
-            if required { throw .badRequest("\(name) is required: \(description)") }
+            if required { throw missing }
             return nil
         }
         if let values, !values.contains(text) {
@@ -56,6 +63,43 @@ struct QueryParameter: Sendable {
         }
         return text
     }
+
+    /// The parameter's value in `request` handed to `body` as its decoded bytes, where it lies in the request's
+    /// query (no string made of it), checked as `value(in:)` checks it: on the bytes where they tell (one of the
+    /// `enum`'s values byte for byte, no more bytes than `maxLength`), otherwise as `value(in:)` does, with its
+    /// problems. nil when it is absent (and not required).
+    /// - Throws: as `value(in:)`.
+    func withBytes<R>(in request: Request, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(ServiceError) -> R? {
+        var answer: R?
+        let passed = nameBytes.withUnsafeBufferPointer { name in
+            request.decodedQuery.withValue(named: name, nameIsASCII: nameIsASCII) { bytes -> Bool in
+                guard passes(bytes) else { return false }
+                answer = body(bytes)
+                return true
+            }
+        }
+        switch passed {
+        case true?: return answer
+        case nil:
+            if required { throw missing }
+            return nil
+        case false?:
+            // The text decides: a problem, or a value the bytes alone could not pass (a longer text of fewer characters).
+            _ = try value(in: request)
+            return nameBytes.withUnsafeBufferPointer { name in request.decodedQuery.withValue(named: name, nameIsASCII: nameIsASCII, body) }
+        }
+    }
+
+    /// Whether `value(in:)` would pass `bytes` as they are, known from the bytes alone.
+    private func passes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if required && bytes.isEmpty { return false }
+        if let valueBytes, !valueBytes.contains(where: { $0.elementsEqual(bytes) }) { return false }
+        if let maxLength, bytes.count > maxLength { return false }
+        return bounds == nil
+    }
+
+    /// The problem of a required parameter that is absent or empty.
+    private var missing: ServiceError { .badRequest("\(name) is required: \(description)") }
 
     /// An integer parameter's value, within the schema's bounds; nil when absent.
     /// - Throws: as `value(in:)`.

@@ -184,6 +184,12 @@ final class ServedTargeting: Sendable {
     /// The choice for `visitor`: the first group whose conditions hold, and its variant for `key` (none without a
     /// key, or when the group has no experiment).
     func choose(_ visitor: TargetVisitor, key: Substring?) -> (group: Int, variant: Int?) {
+        guard var key else { return choose(visitor, key: nil as UnsafeBufferPointer<UInt8>?) }
+        return key.withUTF8 { choose(visitor, key: $0) }
+    }
+
+    /// `choose(_:key:)` with the key's UTF-8 bytes (a resolve caller's `visitorId` read in place).
+    func choose(_ visitor: TargetVisitor, key: UnsafeBufferPointer<UInt8>?) -> (group: Int, variant: Int?) {
         var chosen = groups.count - 1
         for index in groups.indices.dropLast() where groups[index].conditions?.hold(for: visitor) == true {
             chosen = index
@@ -207,9 +213,9 @@ final class ServedTargeting: Sendable {
     }
 
     /// The visitor's bucket for this link: FNV-1a 64 over the link id's bytes and the key's.
-    func bucket(of key: Substring) -> UInt64 {
+    func bucket(of key: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash = linkHash
-        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for byte in key { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return hash % Self.buckets
     }
 
@@ -289,7 +295,7 @@ struct TargetVisitor {
     }
 
     /// `firstLanguage(_:)` over the header's bytes: the offsets of the tag.
-    private static func firstLanguage(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    static func firstLanguage(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         var best: Range<Int>?
         var bestQuality = 0
         var start = 0

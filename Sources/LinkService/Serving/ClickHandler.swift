@@ -89,7 +89,7 @@ struct ClickHandler: Sendable {
         }
         if targeting.asksReferrer, let referrer = request.headers["Referer"] { visitor.referrerHost = Self.host(of: referrer) }
         if targeting.asksUTM { visitor.campaign = Hit.Campaign.of(query: resolved.answer.parsed.query, link: nil) }
-        var choice = targeting.choose(visitor, key: nil)
+        var choice = targeting.choose(visitor, key: nil as Substring?)
         var newKey: String?
         if !targeting.groups[choice.group].variants.isEmpty {
             let key: Substring

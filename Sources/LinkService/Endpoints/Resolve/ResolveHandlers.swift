@@ -27,16 +27,6 @@ struct ResolveHandlers: EndpointGroup {
     private static let log = QueryParameter(
         "log", Schema.enumeration(["true", "false", "1", "0"]), "Record the lookup as a hit for analytics (default true).")
 
-    private static let country = QueryParameter(
-        "country", Schema.string(pattern: ResolveVisitorContext.countryPattern), ResolveVisitorContext.countryDescription)
-    private static let language = QueryParameter(
-        "language", Schema.string(maxLength: 200), ResolveVisitorContext.languageDescription)
-    private static let visitorID = QueryParameter(
-        "visitorId", Schema.string(minLength: 1, maxLength: 200), ResolveVisitorContext.visitorIDDescription)
-    private static let app = QueryParameter("app", Schema.uuid, ResolveVisitorContext.appDescription)
-    private static let osVersion = QueryParameter(
-        "osVersion", Schema.string(pattern: ResolveVisitorContext.osVersionPattern), ResolveVisitorContext.osVersionDescription)
-
     static var schemas: [(name: String, schema: Schema)] { APISchemas.resolve }
 
     var endpoints: [Endpoint] {
@@ -44,7 +34,7 @@ struct ResolveHandlers: EndpointGroup {
             Endpoint(
                 .GET, "/v1/resolve", "resolveURL", "What a URL opens: app, rule and typed destination", tag: "Resolve", access: .key(.read),
                 description: Self.publicResolveNote,
-                query: [Self.url, Self.platform, Self.log, Self.country, Self.language, Self.visitorID, Self.app, Self.osVersion],
+                query: [Self.url, Self.platform, Self.log] + ResolveVisitorContext.queryParameters,
                 success: .json(200, "ResolveResult")
             ) { request in try resolveOne(request) },
             Endpoint(
@@ -71,9 +61,7 @@ struct ResolveHandlers: EndpointGroup {
         } catch let error as LinkKitError {
             throw ServiceError.badRequest("url is not a valid absolute http(s) URL: \(error.message)")
         }
-        let context = try ResolveVisitorContext(
-            country: Self.country.value(in: request), language: Self.language.value(in: request),
-            visitorID: Self.visitorID.value(in: request), app: Self.app.value(in: request), osVersion: Self.osVersion.value(in: request))
+        let context = try ResolveVisitorContext(query: request)
         resolved = targeted(resolved, context, platform: platform, request: request)
         if log { record(resolved.answer, request, workspace: workspace) }
         return .json(resolved.json)

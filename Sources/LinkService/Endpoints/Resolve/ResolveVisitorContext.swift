@@ -8,10 +8,13 @@ import Postgres
 /// read the same way from `GET /v1/resolve`'s query and `POST /v1/resolve`'s body, so both answer a targeted link
 /// alike.
 struct ResolveVisitorContext {
-    /// A two-letter code or `unknown`; nil: the caller's address's country.
-    var country: String?
-    /// An `Accept-Language` value; nil: the request's header.
-    var language: String?
+    /// `ServedTargeting.packed` of a two-letter code (`unknown`: 0); nil: the caller's address's country.
+    var country: UInt16?
+    /// Whether the caller said the visitor's languages (an `Accept-Language` value); without, the request's header
+    /// says them.
+    var saysLanguage = false
+    /// The first acceptable language of the caller's value (`TargetVisitor.firstLanguage`), when it said one.
+    var language: Substring?
     var visitorID: String?
     var app: UUID?
     var osVersion: LinkTargeting.OSVersion?
@@ -29,6 +32,14 @@ struct ResolveVisitorContext {
     static let osVersionDescription =
         "The version of the visitor's OS (`17`, `16.4`, `14.0.1`) on the platform asked, for targets with a version range; without it a range never holds."
 
+    /// `GET /v1/resolve`'s query parameters that carry the context.
+    static let countryParameter = QueryParameter("country", Schema.string(pattern: countryPattern), countryDescription)
+    static let languageParameter = QueryParameter("language", Schema.string(maxLength: 200), languageDescription)
+    static let visitorIDParameter = QueryParameter("visitorId", Schema.string(minLength: 1, maxLength: 200), visitorIDDescription)
+    static let appParameter = QueryParameter("app", Schema.uuid, appDescription)
+    static let osVersionParameter = QueryParameter("osVersion", Schema.string(pattern: osVersionPattern), osVersionDescription)
+    static let queryParameters = [countryParameter, languageParameter, visitorIDParameter, appParameter, osVersionParameter]
+
     /// The members of `POST /v1/resolve`'s body that carry the context.
     static var bodyMembers: [Schema.Property] {
         [
@@ -42,11 +53,16 @@ struct ResolveVisitorContext {
 
     /// The context in a `POST /v1/resolve` body; what is wrong goes to `body`'s errors at its pointer.
     init(body: inout JSONObjectReader) {
-        if let text = body.string("country") {
-            if Self.isCountry(text) { country = text } else { body.errors.add(body.at("country"), Self.countryProblem) }
+        if var text = body.string("country") {
+            if let code = text.withUTF8(Self.country) { country = code } else { body.errors.add(body.at("country"), Self.countryProblem) }
         }
         if let text = body.string("language") {
-            if text.utf8.count <= 200 { language = text } else { body.errors.add(body.at("language"), Self.languageProblem) }
+            if text.utf8.count <= 200 {
+                saysLanguage = true
+                language = TargetVisitor.firstLanguage(text)
+            } else {
+                body.errors.add(body.at("language"), Self.languageProblem)
+            }
         }
         if let text = body.string("visitorId") {
             if (1...200).contains(text.utf8.count) {
@@ -55,8 +71,8 @@ struct ResolveVisitorContext {
                 body.errors.add(body.at("visitorId"), Self.visitorIDProblem)
             }
         }
-        if let text = body.string("app") {
-            if let id = UUID.canonical(text) ?? UUID(uuidString: text) {
+        if var text = body.string("app") {
+            if let id = text.withUTF8(Self.app) {
                 app = id
             } else {
                 body.errors.add(body.at("app"), Self.appProblem)
@@ -71,23 +87,34 @@ struct ResolveVisitorContext {
         }
     }
 
-    /// The context in `GET /v1/resolve`'s query (each parameter's length already checked against its schema).
-    /// - Throws: `ServiceError.badRequest` for a `country`, `visitorId`, `app` or `osVersion` that is not one, as
-    ///   `POST` refuses them.
-    init(country: String?, language: String?, visitorID: String?, app: String?, osVersion: String?) throws {
-        if let country, !Self.isCountry(country) { throw ServiceError.badRequest(Self.countryProblem) }
-        if let visitorID, visitorID.isEmpty { throw ServiceError.badRequest(Self.visitorIDProblem) }
-        self.country = country
-        self.language = language
-        self.visitorID = visitorID
-        if let app {
-            // The canonical form parsed by hand: `UUID(uuidString:)` (sscanf) costs more than the rest of the context.
-            guard let id = UUID.canonical(app) ?? UUID(uuidString: app) else { throw ServiceError.badRequest(Self.appProblem) }
-            self.app = id
+    /// The context in `GET /v1/resolve`'s query, each value read where it lies in the request's decoded query (no
+    /// string made but the visitor id and the first language's tag), each parameter checked against its schema.
+    /// - Throws: `ServiceError.badRequest` naming the parameter for a value its schema refuses (`QueryParameter`), and
+    ///   for a `country`, `visitorId`, `app` or `osVersion` that is not one, as `POST` refuses them.
+    init(query request: Request) throws {
+        switch try Self.countryParameter.withBytes(in: request, Self.country) {
+        case nil: break
+        case let code??: country = code
+        case .some(nil): throw ServiceError.badRequest(Self.countryProblem)
         }
-        if let osVersion {
-            guard let version = LinkTargeting.OSVersion(osVersion) else { throw ServiceError.badRequest(Self.osVersionProblem) }
-            self.osVersion = version
+        if let tag = try Self.languageParameter.withBytes(in: request, Self.firstLanguage) {
+            saysLanguage = true
+            language = tag
+        }
+        switch try Self.visitorIDParameter.withBytes(in: request, Self.visitorID) {
+        case nil: break
+        case let id??: visitorID = id
+        case .some(nil): throw ServiceError.badRequest(Self.visitorIDProblem)
+        }
+        switch try Self.appParameter.withBytes(in: request, Self.app) {
+        case nil: break
+        case let id??: app = id
+        case .some(nil): throw ServiceError.badRequest(Self.appProblem)
+        }
+        switch try Self.osVersionParameter.withBytes(in: request, LinkTargeting.OSVersion.init(bytes:)) {
+        case nil: break
+        case let version??: osVersion = version
+        case .some(nil): throw ServiceError.badRequest(Self.osVersionProblem)
         }
     }
 
@@ -100,18 +127,44 @@ struct ResolveVisitorContext {
         var visitor = TargetVisitor(platform: platform == .android ? .android : .ios, device: .mobile)
         visitor.osVersion = osVersion
         if let country {
-            visitor.country = ServedTargeting.packed(country)
+            visitor.country = country
         } else if targeting.asksCountry, let code = countries?.country(of: request.remoteAddress) {
             visitor.country = ServedTargeting.packed(code)
         }
-        if let language = language ?? request.headers["Accept-Language"] { visitor.language = TargetVisitor.firstLanguage(language) }
+        if saysLanguage {
+            visitor.language = language
+        } else if let header = request.headers["Accept-Language"] {
+            visitor.language = TargetVisitor.firstLanguage(header)
+        }
         visitor.app = app
         if targeting.asksUTM { visitor.campaign = Hit.Campaign.of(query: query, link: nil) }
         return visitor
     }
 
-    private static func isCountry(_ text: String) -> Bool {
-        text == "unknown" || (text.utf8.count == 2 && text.utf8.allSatisfy { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 })
+    /// `ServedTargeting.packed` of a two-letter code or `unknown` (0); nil for anything else.
+    private static func country(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt16? {
+        if bytes.count == 2, bytes.allSatisfy({ ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 }) {
+            return UInt16(bytes[0] & 0xDF) << 8 | UInt16(bytes[1] & 0xDF)
+        }
+        guard bytes.elementsEqual("unknown".utf8) else { return nil }
+        return 0
+    }
+
+    /// The first acceptable language of an `Accept-Language` value (`TargetVisitor.firstLanguage`), its tag the
+    /// only text made.
+    private static func firstLanguage(_ bytes: UnsafeBufferPointer<UInt8>) -> Substring? {
+        TargetVisitor.firstLanguage(in: bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)[...] }
+    }
+
+    /// A visitor id: 1 to 200 bytes (its schema's limit, in characters, is checked before), as text.
+    private static func visitorID(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// An app id: the canonical form parsed by hand (`UUID(uuidString:)`, sscanf, costs more than the rest of the
+    /// context), any other form as Foundation reads it.
+    private static func app(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
+        UUID.canonical(bytes: bytes) ?? UUID(uuidString: String(decoding: bytes, as: UTF8.self))
     }
 
     static let countryProblem = "country must be a two-letter country code (ISO 3166-1 alpha-2) or 'unknown'."

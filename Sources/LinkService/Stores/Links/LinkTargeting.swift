@@ -113,6 +113,15 @@ enum LinkTargeting {
 
         init(_ major: Int32, _ minor: Int32, _ patch: Int32) { parts = (major, minor, patch) }
 
+        /// `init(_:)` of UTF-8 bytes (a decoded query value read in place): the same answers.
+        init?(bytes: UnsafeBufferPointer<UInt8>) {
+            if let parts = Self.digitParts(bytes) {
+                self.init(parts.0, parts.1, parts.2)
+            } else {
+                self.init(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+
         /// The parts of the form callers send, one to three parts of one to six ASCII digits (`17`, `16.4`,
         /// `14.0.1`), read from the bytes in one pass; nil for any other text, which the general reading above
         /// decides (the same answers, with pieces and numbers made on the way).
