@@ -68,7 +68,7 @@ let package = Package(
 
         .target(
             name: "TestSupport", dependencies: ["Postgres", "EmbeddedPostgres", "HTTPServer", "Observability"], path: "Tests/TestSupport",
-            exclude: ["OpenIDProvider/oidc_provider.py", "Servers/smtp_server.py"]),
+            exclude: ["OpenIDProvider/oidc_provider.py", "Servers/smtp_server.py", "Servers/trickle_server.py"]),
         .testTarget(name: "ByteTextTests", dependencies: ["ByteText"]),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability"]),
         .testTarget(name: "LinkKitTests", dependencies: ["LinkKit", "ByteText"]),

@@ -16,11 +16,13 @@
 /// - `resolve`: reads the server's base URL, a key and targeted links (one a line); prints what the resolve client
 ///   answers for each for the visitor `v1` from Germany, speaking German, on OS 17.4, then what it answers for the
 ///   first when linkd cannot be reached. (In `route`, a URL `decide` hands to resolve prints `resolve`.)
-/// - `autoresolve`: reads the server's base URL, a key, the port of a server that never answers and targeted links;
-///   for each link, a ready inbox with a resolver for that visitor takes it: prints what it hands out at once, a
-///   space, then what it hands to `onResolved`; then the first link taken by an inbox without a resolver (what it
-///   hands out, `#`, what it holds), by one whose linkd cannot be reached, by one whose linkd does not answer within a
-///   second, and by one without `onResolved` (how many it holds once resolved, then what `appReady` hands out).
+/// - `autoresolve`: reads the server's base URL, a key, the port of a server that never answers, the port of one
+///   that answers a byte every half second, and targeted links; for each link, a ready inbox with a resolver for
+///   that visitor takes it: prints what it hands out at once, a space, then what it hands to `onResolved`; then the
+///   first link taken by an inbox without a resolver (what it hands out, `#`, what it holds), by one whose linkd
+///   cannot be reached, by one whose linkd does not answer, and by one whose linkd trickles (a one-second timeout
+///   each: ` late` is added when the answer took more than five seconds), and by one without `onResolved` (how many
+///   it holds once resolved, then what `appReady` hands out).
 extension GeneratedRouterTests {
     static let extrasCount = 8
 
@@ -216,6 +218,7 @@ extension GeneratedRouterTests {
             let server = URL(string: readLine()!)!
             let key = readLine()!
             let silent = URL(string: "http://127.0.0.1:" + readLine()!)!
+            let trickling = URL(string: "http://127.0.0.1:" + readLine()!)!
             var urls: [String] = []
             while let url = readLine() { urls.append(url) }
             let visitor = LinkResolveClient.Visitor(visitorID: "v1", country: "DE", language: "de", osVersion: "17.4")
@@ -244,7 +247,14 @@ extension GeneratedRouterTests {
             for url in urls { print(taken(url, by: client(server))) }
             print(taken(urls[0], by: nil))
             print(taken(urls[0], by: client(URL(string: "http://127.0.0.1:1")!)))
-            print(taken(urls[0], by: client(silent, timeout: 1)))
+            /// `taken` by a resolver with a one-second timeout, ` late` added when it took more than five seconds.
+            func takenInTime(_ url: String, by base: URL) -> String {
+                let start = Date()
+                let answer = taken(url, by: client(base, timeout: 1))
+                return Date().timeIntervalSince(start) > 5 ? answer + " late" : answer
+            }
+            print(takenInTime(urls[0], by: silent))
+            print(takenInTime(urls[0], by: trickling))
             let holding = LinkInbox(ready: true, storage: nil, resolver: client(server), visitor: visitor)
             _ = holding.receive(notification: [AnyHashable(LinkInbox.notificationKey): urls[0]])
             let until = Date().addingTimeInterval(60)
@@ -361,11 +371,18 @@ extension GeneratedRouterTests {
                     clearTimeout(timer);
                     return now + " " + first;
                 };
-                const urls = input.slice(3);
+                const urls = input.slice(4);
                 for (const url of urls) lines.push(await taken(url, client(input[0])));
                 lines.push(await taken(urls[0], null));
                 lines.push(await taken(urls[0], client("http://127.0.0.1:1")));
-                lines.push(await taken(urls[0], client("http://127.0.0.1:" + input[2], 1000)));
+                // A one-second timeout; ` late` added when the answer took more than five seconds.
+                const takenInTime = async (port: string): Promise<string> => {
+                    const start = Date.now();
+                    const answer = await taken(urls[0], client("http://127.0.0.1:" + port, 1000));
+                    return Date.now() - start > 5000 ? answer + " late" : answer;
+                };
+                lines.push(await takenInTime(input[2]));
+                lines.push(await takenInTime(input[3]));
                 const holding = new LinkInbox(true, false, null, client(input[0]), visitor);
                 holding.receiveNotification({ [LinkInbox.notificationKey]: urls[0] });
                 for (let waited = 0; holding.held.length === 0 && waited < 60000; waited += 10) {
@@ -621,11 +638,18 @@ extension GeneratedRouterTests {
                         if (resolver == null) return now + "#" + inbox.held.size
                         return now + " " + (delivered.poll(60, java.util.concurrent.TimeUnit.SECONDS)?.let { line(it) } ?: "nothing delivered")
                     }
-                    val urls = input.drop(3)
+                    val urls = input.drop(4)
                     for (url in urls) out.append(taken(url, LinkResolveClient(input[0], input[1]))).append('\n')
                     out.append(taken(urls[0], null)).append('\n')
                     out.append(taken(urls[0], LinkResolveClient("http://127.0.0.1:1", input[1]))).append('\n')
-                    out.append(taken(urls[0], LinkResolveClient("http://127.0.0.1:" + input[2], input[1], 1000))).append('\n')
+                    // A one-second timeout; ` late` added when the answer took more than five seconds.
+                    fun takenInTime(port: String): String {
+                        val start = System.nanoTime()
+                        val answer = taken(urls[0], LinkResolveClient("http://127.0.0.1:" + port, input[1], 1000))
+                        return if (System.nanoTime() - start > 5_000_000_000L) "$answer late" else answer
+                    }
+                    out.append(takenInTime(input[2])).append('\n')
+                    out.append(takenInTime(input[3])).append('\n')
                     val holding = LinkInbox(ready = true, resolver = LinkResolveClient(input[0], input[1]), visitor = visitor)
                     holding.receiveNotification(mapOf(LinkInbox.NOTIFICATION_KEY to urls[0]))
                     val until = System.nanoTime() + 60_000_000_000L

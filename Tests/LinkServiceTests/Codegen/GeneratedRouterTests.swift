@@ -480,14 +480,17 @@ import TestSupport
 
     /// The targeted links taken by an inbox with a resolver: handed out when linkd's answer arrives, the destination
     /// `GET /v1/resolve` answers that visitor (nothing at once); nothing taken without a resolver; the explicit error
-    /// destination when linkd cannot be reached or does not answer in time; held, without `onResolved`, until the
-    /// next call that hands out.
+    /// destination when linkd cannot be reached or does not answer in time (well within the bound, whether it says
+    /// nothing or a byte now and then); held, without `onResolved`, until the next call that hands out.
     static func autoResolveRoundTrip(_ workspace: CodegenWorkspace, _ run: (String, String) throws -> [String]) throws {
         let silent = try SilentListener()
+        let trickling = try TricklingServer()
         let urls = CodegenWorkspace.targetedURLs
-        let input = "http://127.0.0.1:\(workspace.service.port)\n\(workspace.key)\n\(silent.port)\n" + urls.joined(separator: "\n") + "\n"
-        // The listener must outlive the run: its port is the one that never answers.
-        let taken = try withExtendedLifetime(silent) { try run("autoresolve", input) }
+        let input =
+            "http://127.0.0.1:\(workspace.service.port)\n\(workspace.key)\n\(silent.port)\n\(trickling.port)\n"
+            + urls.joined(separator: "\n") + "\n"
+        // The servers must outlive the run: their ports are the ones that never answer.
+        let taken = try withExtendedLifetime((silent, trickling)) { try run("autoresolve", input) }
         let expected = try destinationsForTheVisitor(workspace, urls)
         #expect(!expected.contains("null"), "\(expected)")
         let unavailable = #"{"error":{"code":"resolve_unavailable","detail":"linkd "#
@@ -495,7 +498,7 @@ import TestSupport
             taken
                 == expected.map { " " + $0 } + [
                     "#0", " " + unavailable + #"could not be reached."}}"#, " " + unavailable + #"did not answer in time."}}"#,
-                    "1 " + expected[0],
+                    " " + unavailable + #"did not answer in time."}}"#, "1 " + expected[0],
                 ])
     }
 

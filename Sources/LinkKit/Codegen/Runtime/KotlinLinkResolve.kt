@@ -12,7 +12,7 @@ sealed class LinkRoute {
  *
  * @param server the base URL of linkd's API, under which `v1/resolve` is.
  * @param key a key with read scope, sent as `Authorization: Bearer`; null for a linkd that resolves without one.
- * @param timeoutMillis how long connecting, and then the answer, may each take before the resolve counts as unanswered.
+ * @param timeoutMillis how long the whole resolve (connecting and the whole answer) may take before it counts as unanswered.
  */
 class LinkResolveClient @JvmOverloads constructor(
     private val server: String,
@@ -31,6 +31,33 @@ class LinkResolveClient @JvmOverloads constructor(
      * the main thread.
      */
     @JvmOverloads fun resolve(url: String, visitor: Visitor = Visitor()): LinkDestination? {
+        // The connect and read timeouts bound each wait, not the whole answer (a server that sends a byte now and then
+        // never trips them): the answer, fetched on a worker, races a deadline of `timeoutMillis`, and the connection
+        // is closed when the deadline wins.
+        val call = Call()
+        val answer = try {
+            workers.submit(java.util.concurrent.Callable { fetch(url, visitor, call) })
+        } catch (e: java.util.concurrent.RejectedExecutionException) {
+            return unanswered("The resolve request could not be made.")
+        }
+        return try {
+            answer.get(timeoutMillis.toLong(), java.util.concurrent.TimeUnit.MILLISECONDS)
+        } catch (e: java.util.concurrent.TimeoutException) {
+            call.expire()
+            answer.cancel(true)
+            unanswered("linkd did not answer in time.")
+        } catch (e: InterruptedException) {
+            call.expire()
+            answer.cancel(true)
+            Thread.currentThread().interrupt()
+            unanswered("linkd did not answer in time.")
+        } catch (e: java.util.concurrent.ExecutionException) {
+            // What `fetch` does not answer itself is thrown here, as it would be without the worker.
+            throw e.cause ?: e
+        }
+    }
+
+    private fun fetch(url: String, visitor: Visitor, call: Call): LinkDestination? {
         val items = arrayListOf("url" to url, "platform" to LinkRouter.platform, "app" to LinkRouter.appID)
         visitor.visitorId?.let { items.add("visitorId" to it) }
         visitor.country?.let { items.add("country" to it) }
@@ -42,6 +69,7 @@ class LinkResolveClient @JvmOverloads constructor(
         } catch (e: java.io.IOException) {
             return unanswered("The resolve request could not be made.")
         }
+        if (!call.attach(connection)) return unanswered("linkd did not answer in time.")
         try {
             connection.connectTimeout = timeoutMillis
             connection.readTimeout = timeoutMillis
@@ -61,6 +89,27 @@ class LinkResolveClient @JvmOverloads constructor(
         }
     }
 
+    /** One resolve's connection and its deadline: the connection is closed when the deadline passes, whichever comes first. */
+    private class Call {
+        private var connection: java.net.HttpURLConnection? = null
+        private var expired = false
+
+        /** Keeps `connection` to close at the deadline; false when the deadline has already passed (then it is not used). */
+        @Synchronized fun attach(connection: java.net.HttpURLConnection): Boolean {
+            if (!expired) this.connection = connection
+            return !expired
+        }
+
+        /** The deadline passed: closes the connection, which ends a read in progress. */
+        fun expire() {
+            val open = synchronized(this) {
+                expired = true
+                connection
+            }
+            open?.disconnect()
+        }
+    }
+
     /** Resolves `url` and hands the destination to `inbox`: returns what `inbox` hands out now. Blocks. */
     fun resolve(url: String, visitor: Visitor, inbox: LinkInbox): List<LinkDestination> =
         resolve(url, visitor)?.let { inbox.receive(it) } ?: emptyList()
@@ -70,5 +119,10 @@ class LinkResolveClient @JvmOverloads constructor(
         const val UNAVAILABLE = "resolve_unavailable"
 
         private fun unanswered(detail: String): LinkDestination = LinkDestination.Invalid(UNAVAILABLE, null, detail)
+
+        /** The threads that fetch answers: daemons, so an app or a tool can exit while one waits for linkd. */
+        private val workers = java.util.concurrent.Executors.newCachedThreadPool { work ->
+            Thread(work, "LinkResolveClient").apply { isDaemon = true }
+        }
     }
 }
