@@ -15,26 +15,69 @@ public enum JSONString {
     /// per byte, so the parts' escapes are the whole's).
     public static func appendEscaped(_ value: String, to out: inout [UInt8]) {
         var value = value
-        value.withUTF8 { bytes in
-            var runStart = 0
-            for index in bytes.indices where needsEscape(bytes[index]) {
+        value.withUTF8 { appendEscaped(bytes: $0, to: &out) }
+    }
+
+    /// Appends `bytes` (UTF-8) escaped as inside a JSON string, without the quotes.
+    ///
+    /// Eight bytes are tested at a time for one that needs an escape (a URL or an id has none): runs without one
+    /// are copied whole.
+    public static func appendEscaped(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return }
+        let count = bytes.count
+        var runStart = 0
+        var index = 0
+        while index < count {
+            if index + 8 <= count, !wordNeedsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let byte = bytes[index]
+            if needsEscape(byte) {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 runStart = index + 1
                 out.append(UInt8(ascii: "\\"))
-                switch bytes[index] {
+                switch byte {
                 case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
                 case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
                 case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
                 case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
                 case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
-                case let byte:
+                default:
                     out.append(contentsOf: "u00".utf8)
                     out.append(Hex.digit(byte >> 4))
                     out.append(Hex.digit(byte & 0xF))
                 }
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            index += 1
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+
+    /// Appends what `write` appends, as a quoted JSON string: written as it is, then escaped in place in the rare
+    /// case that it holds a byte that needs it (a text written in parts escapes as its parts do).
+    public static func appendQuoted(to out: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+        out.append(UInt8(ascii: "\""))
+        let start = out.count
+        write(&out)
+        let raw = out.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[start...]) }
+        if raw.contains(where: needsEscape) {
+            let written = Array(raw)
+            out.removeSubrange(start...)
+            written.withUnsafeBufferPointer { appendEscaped(bytes: $0, to: &out) }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether one of the eight bytes of `word` needs an escape: a byte below 0x20, `"` or `\` (the bit tricks of
+    /// "Bit Twiddling Hacks", "Determine if a word has a byte less than n" and "... equal to n").
+    @inline(__always)
+    private static func wordNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let below = (word &- ones &* 0x20) & ~word & highs != 0
+        return below || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
     }
 
     /// Appends `value` as a quoted, escaped JSON string to text (as `append(_:to:)` on bytes does).
