@@ -51,6 +51,23 @@ import Testing
         #expect(url.universal(on: "links.example.com").text == "https://links.example.com/widget/42?tab=reviews")
     }
 
+    /// The links a resolve answer writes as bytes are the texts `universal(on:)` and `customSchemeText` make.
+    @Test(arguments: [
+        "https://links.example.com/widget/42?tab=reviews", "https://user@links.example.com:8443/a/b#c", "https://links.example.com",
+        "https://links.example.com/?", "https://links.example.com/#", "https://Links.Example.com/café?é=ü#ä", "widgets://widget/42?x#y",
+        "widgets:", "widgets:///", "widgets:a", "http://links.example.com/a%2Fb?q=%22",
+    ])
+    func linksWrittenAsBytesAreTheTexts(_ text: String) throws {
+        let url = try AASAURL(text)
+        var universal: [UInt8] = []
+        url.appendUniversalText(on: "links.example.com", to: &universal)
+        #expect(String(decoding: universal, as: UTF8.self) == url.universal(on: "links.example.com").text)
+        var scheme: [UInt8] = []
+        url.appendCustomSchemeText(scheme: "widgets", to: &scheme)
+        let expected = AASAURL.customSchemeText(scheme: "widgets", path: url.path, query: url.query, fragment: url.fragment)
+        #expect(String(decoding: scheme, as: UTF8.self) == expected)
+    }
+
     @Test func requestPartsAreTakenAsTheyAre() throws {
         let url = AASAURL(https: "links.example.com", path: "/a b/é", query: "q=1")
         #expect(url == (try AASAURL("https://links.example.com/a b/é?q=1")))

@@ -34,12 +34,19 @@ public struct AASAURL: Sendable, Hashable {
         // Split on UTF-8 bytes: every delimiter of RFC 3986 is ASCII, and Character processing costs microseconds.
         let bytes = Array(string.utf8)
         func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        // A part of printable ASCII (every URL a browser sends) is its text as it is: nothing to encode.
+        func encodedText(_ range: Range<Int>) -> String {
+            bytes[range].allSatisfy(Percent.isPrintableASCII) ? text(range) : Self.encodeRawBytes(text(range))
+        }
+        func isSchemePunctuation(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
         func isSchemeByte(_ byte: UInt8) -> Bool {
             TeamID.isUpperAlphanumeric(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
         }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, bytes[..<colon].allSatisfy(isSchemeByte),
-            !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[0]), !"+-.".utf8.contains(bytes[0])
+            !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[0]), !isSchemePunctuation(bytes[0])
         else {
             throw LinkKitError(.invalidURL, "'\(string)' is not an absolute URL: it needs a scheme such as https:")
         }
@@ -49,7 +56,11 @@ public struct AASAURL: Sendable, Hashable {
         var authorityEnd = authorityStart
         if scheme == "https" || scheme == "http" {
             guard slashes else { throw LinkKitError(.invalidURL, "'\(string)' has no host: expected \(scheme)://host/...") }
-            while authorityEnd < bytes.count, !"/?#".utf8.contains(bytes[authorityEnd]) { authorityEnd += 1 }
+            while authorityEnd < bytes.count, bytes[authorityEnd] != UInt8(ascii: "/"), bytes[authorityEnd] != UInt8(ascii: "?"),
+                bytes[authorityEnd] != UInt8(ascii: "#")
+            {
+                authorityEnd += 1
+            }
         }
         var hostStart = authorityStart
         if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) { hostStart = at + 1 }
@@ -81,18 +92,18 @@ public struct AASAURL: Sendable, Hashable {
         self.port = port
         var end = bytes.count
         if let hash = bytes[authorityEnd...].firstIndex(of: UInt8(ascii: "#")) {
-            fragment = Self.encodeRawBytes(text(hash + 1..<end))
+            fragment = encodedText(hash + 1..<end)
             end = hash
         } else {
             fragment = nil
         }
         if let mark = bytes[authorityEnd..<end].firstIndex(of: UInt8(ascii: "?")) {
-            query = Self.encodeRawBytes(text(mark + 1..<end))
+            query = encodedText(mark + 1..<end)
             end = mark
         } else {
             query = nil
         }
-        var path = Self.encodeRawBytes(text(authorityEnd..<end))
+        var path = encodedText(authorityEnd..<end)
         // A custom-scheme link's first segment (its "authority") is part of its path.
         if authorityEnd == authorityStart, !isWebScheme(scheme), let first = path.utf8.first, first != UInt8(ascii: "/") {
             path = "/" + path
@@ -148,6 +159,36 @@ public struct AASAURL: Sendable, Hashable {
         if let query { out += "?" + query }
         if let fragment { out += "#" + fragment }
         return out
+    }
+
+    /// Appends the `https` URL of this path, query and fragment on `host` (`universal(on: host).text`) as UTF-8.
+    public func appendUniversalText(on host: String, to out: inout [UInt8]) {
+        out.append(contentsOf: "https://".utf8)
+        out.append(contentsOf: host.utf8)
+        out.append(contentsOf: path.utf8)
+        if let query {
+            out.append(UInt8(ascii: "?"))
+            out.append(contentsOf: query.utf8)
+        }
+        if let fragment {
+            out.append(UInt8(ascii: "#"))
+            out.append(contentsOf: fragment.utf8)
+        }
+    }
+
+    /// Appends `customSchemeText(scheme:path:query:fragment:)` of this path, query and fragment as UTF-8.
+    public func appendCustomSchemeText(scheme: String, to out: inout [UInt8]) {
+        out.append(contentsOf: scheme.utf8)
+        out.append(contentsOf: "://".utf8)
+        out.append(contentsOf: path.utf8.first == UInt8(ascii: "/") ? path.utf8.dropFirst() : path.utf8[...])
+        if let query {
+            out.append(UInt8(ascii: "?"))
+            out.append(contentsOf: query.utf8)
+        }
+        if let fragment {
+            out.append(UInt8(ascii: "#"))
+            out.append(contentsOf: fragment.utf8)
+        }
     }
 
     /// `string` with every byte outside printable ASCII percent-encoded (`é` → `%C3%A9`, space → `%20`).

@@ -56,11 +56,12 @@ enum ResolveJSON {
                 }
             }
             if let links = answer.links {
+                let parsed = answer.parsed
                 out.append(literal: ",\"links\":{\"universal\":")
-                JSONString.append(links.universal, to: &out)
-                if let scheme = links.scheme {
+                JSONString.appendQuoted(to: &out) { parsed.appendUniversalText(on: links.universalHost, to: &$0) }
+                if let scheme = links.app.customScheme {
                     out.append(literal: ",\"scheme\":")
-                    JSONString.append(scheme, to: &out)
+                    JSONString.appendQuoted(to: &out) { parsed.appendCustomSchemeText(scheme: scheme, to: &$0) }
                 }
                 out.append(UInt8(ascii: "}"))
             }

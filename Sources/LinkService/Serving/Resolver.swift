@@ -140,17 +140,12 @@ struct Resolver: Sendable {
             return FallbackURL.carrying(path: parsed.path.isEmpty ? "/" : parsed.path, query: parsed.query, to: base)
         }
 
-        /// The URLs that open the destination, when an app opens the link: the universal link on the domain
-        /// (a wildcard's root), and the app's custom-scheme link when it has a scheme (docs/LINKS.md).
-        var links: (universal: String, scheme: String?)? {
+        /// What the URLs that open the destination are made of, when an app opens the link: the host of the universal
+        /// link (the domain, a wildcard's root) and the app, whose custom scheme makes the scheme link when it has one
+        /// (docs/LINKS.md). `ResolveJSON` writes both from the parsed URL, without making them as text.
+        var links: (universalHost: String, app: DomainApp)? {
             guard let entry, let resolution, resolution.outcome == .openApp, let app = resolution.app else { return nil }
-            let universal = parsed.universal(on: parsed.isWeb ? parsed.host : Hostname.servingHost(of: entry.hostname)).text
-            return (
-                universal,
-                app.customScheme.map {
-                    AASAURL.customSchemeText(scheme: $0, path: parsed.path, query: parsed.query, fragment: parsed.fragment)
-                }
-            )
+            return (parsed.isWeb ? parsed.host : Hostname.servingHost(of: entry.hostname), app)
         }
 
         /// The store page of the app the rule names for `platform` (first listed app of that platform).
