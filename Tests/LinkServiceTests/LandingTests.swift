@@ -319,4 +319,37 @@ struct LandingTests {
             #expect(try service.request("GET", "/v1/analytics/summary?served=bounce", key: fixture.key).status == 400)
         }
     }
+
+    /// The page's escaping, which text with nothing to escape skips, writes exactly what escaping every character
+    /// writes: character references for `& < > " '`, bidirectional controls left out, everything else as it is; and
+    /// a URL in an attribute keeps exactly the printable ASCII but `" ' < > \ ^ ` { | }`.
+    @Test func escapingWritesWhatEscapingEveryCharacterWrites() {
+        func reference(_ text: String) -> String {
+            var out = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "\"": out += "&quot;"
+                case "'": out += "&#39;"
+                case _ where (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value): continue
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out
+        }
+        let pieces = ["a", "Z", "0", " ", "&", "<", ">", "\"", "'", "%20", "é", "春", "\u{202E}", "\u{2066}", "\u{1F600}", "\n", "/", "?x=1"]
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<12 {
+            for _ in 0..<200 {
+                let text = (0..<length).map { _ in pieces.randomElement(using: &generator)! }.joined()
+                #expect(LandingPage.escape(text) == reference(text), "\(text.debugDescription)")
+            }
+        }
+        for byte in UInt8.min...UInt8.max {
+            let expected = byte > 0x20 && byte < 0x7F && !"\"'<>\\^`{|}".utf8.contains(byte)
+            #expect(LandingPage.allowedInURL(byte) == expected, "\(byte)")
+        }
+    }
 }

@@ -171,6 +171,8 @@ struct LandingPage {
     /// "invoiceexe.jpg"), in the tab and in a chat's preview too, where no markup can isolate them. Names refuse
     /// them since; this is for names stored before (docs/LANDING.md).
     static func escape(_ text: String) -> String {
+        // Most text has nothing to escape: ASCII without `& < > " '` comes back as it is (no bidi control is ASCII).
+        if text.utf8.allSatisfy({ $0 < 0x80 && !isEscaped($0) }) { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -195,7 +197,20 @@ struct LandingPage {
 
     /// Printable ASCII but `" ' < > \ ^ ` { | }` (`%` stays: the link's own escapes are kept).
     static func allowedInURL(_ byte: UInt8) -> Bool {
-        Percent.isPrintableASCII(byte) && !"\"'<>\\^`{|}".utf8.contains(byte)
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
+            UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+            false
+        default: Percent.isPrintableASCII(byte)
+        }
+    }
+
+    /// The ASCII characters `escape` writes as character references.
+    private static func isEscaped(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        default: false
+        }
     }
 }
 
