@@ -243,24 +243,22 @@ struct ClickHandler: Sendable {
         let settings = entry.settings
         // A link that skips the store has no store link to carry a token.
         let tokenized = tokens != nil && (android || settings.deferredClipboard) && answer.storedLink?.skipStore != true
-        let token =
-            !tokenized
-            ? nil
-            : tokens?.issue(
-                workspace: entry.workspaceID, domain: entry.domainID, url: answer.link,
-                platform: android ? "android" : "ios", answer: json, country: origin.country, os: origin.os,
-                ttl: settings.deferredTTL)
-        guard token != nil || !tokenized else { // no room for a token: this page goes out without one
-            let page = content(answer, android: android, inApp: inApp, token: nil)
-            return Self.page(LandingPage.render(page), policy: page.policy, cache: "no-store")
-        }
         let template = answer.pages.object(LandingPageSlot.phone(android: android, inApp: inApp).rawValue) {
             // The policy of the page with a token: the pasteboard script comes with the token's claim link.
             LandingPage.Template(
-                tokenized: tokenized, policy: content(answer, android: android, inApp: inApp, token: tokenized ? "" : nil).policy
+                tokenized: tokenized, policy: content(answer, android: android, inApp: inApp, token: tokenized ? "" : nil).policy,
+                stem: tokenized
+                    ? ClickTokens.Stem(
+                        workspace: entry.workspaceID, domain: entry.domainID, url: answer.link, platform: android ? "android" : "ios",
+                        answer: json) : nil
             ) { token in
                 LandingPage.render(content(answer, android: android, inApp: inApp, token: token))
             }
+        }
+        let token = template.stem.flatMap { tokens?.issue($0, country: origin.country, os: origin.os, ttl: settings.deferredTTL) }
+        guard token != nil || !tokenized else { // no room for a token: this page goes out without one
+            let page = content(answer, android: android, inApp: inApp, token: nil)
+            return Self.page(LandingPage.render(page), policy: page.policy, cache: "no-store")
         }
         return Self.page(template.page(token: token), policy: template.policy, cache: "no-store")
     }

@@ -110,23 +110,30 @@ final class ClickTokenJournal: Sendable {
         let day = micros / 86_400_000_000
         let (year, month, dayOfMonth) = RFC3339.civil(days: day)
         let inDay = micros - day * 86_400_000_000
-        func put(_ value: Int64, _ width: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<width { divisor *= 10 }
-            var rest = value
-            while divisor > 0 {
-                out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-                rest %= divisor
-                divisor /= 10
+        // Written into a buffer of its own, digits from the right, then appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: timestampLength) { text in
+            func put(_ value: Int64, endingAt end: Int, width: Int) {
+                var rest = value
+                for index in stride(from: end, to: end - width, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
             }
+            put(year, endingAt: 3, width: 4)
+            text[4] = UInt8(ascii: "-")
+            put(month, endingAt: 6, width: 2)
+            text[7] = UInt8(ascii: "-")
+            put(dayOfMonth, endingAt: 9, width: 2)
+            text[10] = UInt8(ascii: " ")
+            put(inDay / 3_600_000_000, endingAt: 12, width: 2)
+            text[13] = UInt8(ascii: ":")
+            put(inDay / 60_000_000 % 60, endingAt: 15, width: 2)
+            text[16] = UInt8(ascii: ":")
+            put(inDay / 1_000_000 % 60, endingAt: 18, width: 2)
+            text[19] = UInt8(ascii: ".")
+            put(inDay % 1_000_000, endingAt: 25, width: 6)
+            (text[26], text[27], text[28]) = (UInt8(ascii: "+"), UInt8(ascii: "0"), UInt8(ascii: "0"))
+            out.append(contentsOf: UnsafeBufferPointer(text))
         }
-        put(year, 4); out.append(UInt8(ascii: "-"))
-        put(month, 2); out.append(UInt8(ascii: "-"))
-        put(dayOfMonth, 2); out.append(UInt8(ascii: " "))
-        put(inDay / 3_600_000_000, 2); out.append(UInt8(ascii: ":"))
-        put(inDay / 60_000_000 % 60, 2); out.append(UInt8(ascii: ":"))
-        put(inDay / 1_000_000 % 60, 2); out.append(UInt8(ascii: "."))
-        put(inDay % 1_000_000, 6)
-        out.append(literal: "+00")
     }
 }

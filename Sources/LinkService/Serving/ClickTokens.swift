@@ -9,8 +9,8 @@ import Synchronization
 /// Deferred deep links (docs/LANDING.md): a click token for each landing page shown to a mobile browser, claimed
 /// once by the app after it is installed.
 ///
-/// A token is 128 random bits (libcrypto's `RAND_bytes`), handed out as 32 hex digits; only its SHA-256 is
-/// stored (`click_tokens`, `migrations/0012`), as for API keys, with the link, its resolve answer, the domain
+/// A token is 128 random bits (libcrypto's `RAND_bytes`, drawn for 256 tokens at a time per stripe), handed out as 32
+/// hex digits; only its SHA-256 is stored (`click_tokens`, `migrations/0012`), as for API keys, with the link, its resolve answer, the domain
 /// and an expiry. Of the visitor only the click's country and OS family are kept (what its hit records, for the
 /// install claiming the token to be counted under them: docs/EVENTS.md): no IP address, no user agent, no fingerprint.
 ///
@@ -32,6 +32,30 @@ final class ClickTokens: SingleThreadService {
 
     private final class Stripe: Sendable {
         let queue = Mutex(Queue())
+        let random = Mutex(RandomBytes())
+    }
+
+    /// Random bytes drawn ahead for a stripe's tokens: one `RAND_bytes` call serves 256 tokens, where a call per token
+    /// cost more than the rest of the token. Each token's bytes are zeroed as they are taken.
+    private struct RandomBytes {
+        private var bytes = [UInt8](repeating: 0, count: 4096)
+        private var next = 4096
+
+        /// The next 16 bytes, written to `out`.
+        mutating func take(into out: UnsafeMutableRawBufferPointer) {
+            if next == bytes.count {
+                // RAND_bytes(3) fails only when the CSPRNG is not seeded, which nothing here can repair.
+                precondition(RAND_bytes(&bytes, Int32(bytes.count)) == 1, "RAND_bytes failed")
+                next = 0
+            }
+            let start = next
+            bytes.withUnsafeMutableBytes { bytes in
+                let taken = UnsafeMutableRawBufferPointer(rebasing: bytes[start..<start + 16])
+                out.copyMemory(from: UnsafeRawBufferPointer(taken))
+                taken.initializeMemory(as: UInt8.self, repeating: 0)
+            }
+            next += 16
+        }
     }
 
     /// What the writer took and has not stored yet, and the journal files that hold it.
@@ -112,24 +136,32 @@ final class ClickTokens: SingleThreadService {
         thread.stop { flush() }
     }
 
-    /// A new token for a landing page of `url` (whose resolve answer is `answer`), claimable for `ttl` seconds, of a
-    /// click from `country` on `os`; nil when the queue is full or the journal cannot be written (the page then goes
-    /// out without one).
-    func issue(
-        workspace: UUID, domain: UUID, url: String, platform: String, answer: [UInt8], country: String? = nil, os: String? = nil,
-        ttl: Int
-    ) -> String? {
+    /// A new token for a landing page whose link and answer `stem` holds, claimable for `ttl` seconds, of a click from
+    /// `country` on `os`; nil when the queue is full or the journal cannot be written (the page then goes out without
+    /// one).
+    func issue(_ stem: Stem, country: String? = nil, os: String? = nil, ttl: Int) -> String? {
         guard queued.add(1, ordering: .relaxed).newValue <= Self.capacity else {
             queued.subtract(1, ordering: .relaxed)
             droppedTotal.increment()
             return nil
         }
-        let token = Self.generate()
+        let stripe = stripes[assignment.current]
+        let token = String(unsafeUninitializedCapacity: 32) { text in
+            withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { random in
+                stripe.random.withLock { $0.take(into: random) }
+                for (index, byte) in random.enumerated() {
+                    text[2 * index] = Hex.digit(byte >> 4)
+                    text[2 * index + 1] = Hex.digit(byte & 0x0F)
+                }
+                random.initializeMemory(as: UInt8.self, repeating: 0)
+            }
+            return 32
+        }
         let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
         let row = Self.row(
-            hash: Self.hash(token), workspace: workspace, domain: domain, url: url, platform: platform, answer: answer,
-            country: country, os: os, createdMicros: now, expiresMicros: now + Int64(ttl) * 1_000_000)
-        let file = stripes[assignment.current].queue.withLock { queue in
+            token: token, stem: stem, country: country, os: os, createdMicros: now,
+            expiresMicros: now + Int64(ttl) * 1_000_000)
+        let file = stripe.queue.withLock { queue in
             queue.rows.append(row)
             return queue.file
         }
@@ -143,37 +175,7 @@ final class ClickTokens: SingleThreadService {
         return token
     }
 
-    /// A token's row as `COPY click_tokens (ClickTokenStore.columns) FROM STDIN` reads it, with its newline.
-    static func row(
-        hash: String, workspace: UUID, domain: UUID, url: String, platform: String, answer: [UInt8], country: String? = nil,
-        os: String? = nil, createdMicros: Int64, expiresMicros: Int64
-    ) -> [UInt8] {
-        var row: [UInt8] = []
-        row.reserveCapacity(answer.count + url.utf8.count + 240)
-        row.append(contentsOf: hash.utf8)
-        row.append(9)
-        row.append(contentsOf: workspace.canonicalText.utf8)
-        row.append(9)
-        row.append(contentsOf: domain.canonicalText.utf8)
-        row.append(9)
-        SpoolEscaping.append(url, to: &row)
-        row.append(9)
-        row.append(contentsOf: platform.utf8)
-        row.append(9)
-        SpoolEscaping.append(bytes: answer, to: &row)
-        for text in [country, os.map { String($0.prefix(100)) }] {
-            row.append(9)
-            SpoolEscaping.append(text?.isEmpty == false ? text : nil, to: &row)
-        }
-        row.append(9)
-        ClickTokenJournal.appendTimestamp(micros: createdMicros, to: &row)
-        row.append(9)
-        ClickTokenJournal.appendTimestamp(micros: expiresMicros, to: &row)
-        row.append(10)
-        return row
-    }
-
-    /// 32 lower-case hex digits of 128 random bits.
+    /// 32 lower-case hex digits of 128 random bits, drawn on their own (`issue` takes its bytes from its stripe's).
     static func generate() -> String {
         var bytes = [UInt8](repeating: 0, count: 16)
         // RAND_bytes(3) fails only when the CSPRNG is not seeded, which nothing here can repair.
@@ -234,7 +236,7 @@ final class ClickTokens: SingleThreadService {
     }
 
     /// One `COPY`; when it is refused for a row stored already (a journal's rows stored before the process died, a
-    /// commit whose answer was lost) or of a domain deleted meanwhile, the rows that can be stored, without it.
+    /// commit whose answer was lost), the rows not stored yet.
     private func store(_ rows: [[UInt8]]) throws {
         do {
             try pool.withConnection { try ClickTokenStore.copy(rows, on: $0) }

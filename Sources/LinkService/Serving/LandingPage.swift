@@ -224,10 +224,14 @@ extension LandingPage {
         let tokenOffsets: [Int]
         /// The page's Content-Security-Policy (`Content.policy`).
         let policy: String
+        /// What each token put on the page is stored with (the link and its answer), made once with the page; nil for
+        /// a page without a token.
+        let stem: ClickTokens.Stem?
 
         /// - Parameter render: the page for a token (nil: the page without one).
-        init(tokenized: Bool, policy: String, _ render: (String?) -> [UInt8]) {
+        init(tokenized: Bool, policy: String, stem: ClickTokens.Stem? = nil, _ render: (String?) -> [UInt8]) {
             self.policy = policy
+            self.stem = tokenized ? stem : nil
             guard tokenized else {
                 (bytes, tokenOffsets) = (render(nil), [])
                 return
