@@ -60,9 +60,8 @@ public enum JSONString {
         out.append(UInt8(ascii: "\""))
         let start = out.count
         write(&out)
-        let raw = out.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[start...]) }
-        if raw.contains(where: needsEscape) {
-            let written = Array(raw)
+        if out[start...].contains(where: needsEscape) {
+            let written = Array(out[start...])
             out.removeSubrange(start...)
             written.withUnsafeBufferPointer { appendEscaped(bytes: $0, to: &out) }
         }
