@@ -28,11 +28,14 @@ struct JSONStringTests {
     /// (bytes beyond ASCII, next to one another, in a word's last place, in a tail of less than eight).
     @Test func escapesEveryByteWhereverItStands() {
         var generator = SplitMix64(seed: 53)
-        let alphabet: [UInt8] = [0x00, 0x01, 0x08, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x21, 0x22, 0x2F, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF]
+        let alphabet: [UInt8] = [
+            0x00, 0x01, 0x08, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x21, 0x22, 0x2F, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF,
+        ]
         for _ in 0..<20_000 {
             let count = Int(generator.next() % 40)
             let bytes = (0..<count).map { _ -> UInt8 in
-                generator.next() % 3 == 0 ? alphabet[Int(generator.next() % UInt64(alphabet.count))] : UInt8(truncatingIfNeeded: generator.next())
+                generator.next() % 3 == 0
+                    ? alphabet[Int(generator.next() % UInt64(alphabet.count))] : UInt8(truncatingIfNeeded: generator.next())
             }
             var escaped: [UInt8] = []
             bytes.withUnsafeBufferPointer { JSONString.appendEscaped(bytes: $0, to: &escaped) }

@@ -339,7 +339,9 @@ struct LandingTests {
             }
             return out
         }
-        let pieces = ["a", "Z", "0", " ", "&", "<", ">", "\"", "'", "%20", "é", "春", "\u{202E}", "\u{2066}", "\u{1F600}", "\n", "/", "?x=1"]
+        let pieces = [
+            "a", "Z", "0", " ", "&", "<", ">", "\"", "'", "%20", "é", "春", "\u{202E}", "\u{2066}", "\u{1F600}", "\n", "/", "?x=1",
+        ]
         var generator = SystemRandomNumberGenerator()
         for length in 0..<12 {
             for _ in 0..<200 {
