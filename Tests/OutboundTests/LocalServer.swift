@@ -17,12 +17,7 @@ final class LocalServer {
     init(certificate: TestCertificates? = nil) throws {
         let arguments = certificate.map { [$0.serverCertificate, $0.serverKey] } ?? []
         process = try Subprocess("/usr/bin/python3", [Self.script] + arguments)
-        let line = try process.firstLine(startingWith: "port ")
-        guard let port = Int(line.dropFirst(5)) else {
-            process.signal(SIGKILL)
-            throw TestFailure("the test server said \(line)")
-        }
-        self.port = port
+        port = try process.announcedPort(of: "the test server")
     }
 
     deinit {

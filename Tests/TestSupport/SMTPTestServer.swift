@@ -22,12 +22,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         if let certificates { arguments += [certificates.serverCertificate, certificates.serverKey] }
         if let credentials { arguments += ["--auth", "\(credentials.user):\(credentials.password)"] }
         process = try Subprocess("/usr/bin/python3", arguments)
-        let line = try process.firstLine(startingWith: "port ")
-        guard let port = Int(line.dropFirst(5)) else {
-            process.signal(SIGKILL)
-            throw TestFailure("the SMTP server said \(line)")
-        }
-        self.port = port
+        port = try process.announcedPort(of: "the SMTP server")
     }
 
     deinit {

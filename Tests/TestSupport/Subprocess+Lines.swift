@@ -32,4 +32,15 @@ extension Subprocess {
         }
         return first
     }
+
+    /// The port a test server says it listens on (its first line, `port N`); the process is killed, and the error
+    /// names `server` and what it said, when that line does not come or holds no number.
+    public func announcedPort(of server: String) throws -> Int {
+        let line = try firstLine(startingWith: "port ")
+        guard let port = Int(line.dropFirst(5)) else {
+            signal(SIGKILL)
+            throw TestFailure("\(server) said \(line)")
+        }
+        return port
+    }
 }

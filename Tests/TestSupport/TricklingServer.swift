@@ -14,12 +14,7 @@ public final class TricklingServer: @unchecked Sendable {
 
     public init() throws {
         process = try Subprocess("/usr/bin/python3", [Self.script])
-        let line = try process.firstLine(startingWith: "port ")
-        guard let port = Int(line.dropFirst(5)) else {
-            process.signal(SIGKILL)
-            throw TestFailure("the trickling server said \(line)")
-        }
-        self.port = port
+        port = try process.announcedPort(of: "the trickling server")
     }
 
     deinit {

@@ -166,14 +166,7 @@ public struct AASAURL: Sendable, Hashable {
         out.append(contentsOf: "https://".utf8)
         out.append(contentsOf: host.utf8)
         out.append(contentsOf: path.utf8)
-        if let query {
-            out.append(UInt8(ascii: "?"))
-            out.append(contentsOf: query.utf8)
-        }
-        if let fragment {
-            out.append(UInt8(ascii: "#"))
-            out.append(contentsOf: fragment.utf8)
-        }
+        appendQueryAndFragment(to: &out)
     }
 
     /// Appends `customSchemeText(scheme:path:query:fragment:)` of this path, query and fragment as UTF-8.
@@ -181,6 +174,11 @@ public struct AASAURL: Sendable, Hashable {
         out.append(contentsOf: scheme.utf8)
         out.append(contentsOf: "://".utf8)
         out.append(contentsOf: path.utf8.first == UInt8(ascii: "/") ? path.utf8.dropFirst() : path.utf8[...])
+        appendQueryAndFragment(to: &out)
+    }
+
+    /// Appends `?query` and `#fragment` where there are any, the tail of both link forms.
+    private func appendQueryAndFragment(to out: inout [UInt8]) {
         if let query {
             out.append(UInt8(ascii: "?"))
             out.append(contentsOf: query.utf8)
