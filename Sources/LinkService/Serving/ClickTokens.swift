@@ -9,10 +9,11 @@ import Synchronization
 /// Deferred deep links (docs/LANDING.md): a click token for each landing page shown to a mobile browser, claimed
 /// once by the app after it is installed.
 ///
-/// A token is 128 random bits (libcrypto's `RAND_bytes`, drawn for 256 tokens at a time per stripe), handed out as 32
-/// hex digits; only its SHA-256 is stored (`click_tokens`, `migrations/0012`), as for API keys, with the link, its resolve answer, the domain
-/// and an expiry. Of the visitor only the click's country and OS family are kept (what its hit records, for the
-/// install claiming the token to be counted under them: docs/EVENTS.md): no IP address, no user agent, no fingerprint.
+/// A token is 128 random bits (libcrypto's `RAND_bytes`, drawn for 256 tokens at a time per stripe), handed out as
+/// 32 hex digits; only its SHA-256 is stored (`click_tokens`, `migrations/0012`), as for API keys, with the link, its
+/// resolve answer, the domain and an expiry. Of the visitor only the click's country and OS family are kept (what
+/// its hit records, for the install claiming the token to be counted under them: docs/EVENTS.md): no IP address, no
+/// user agent, no fingerprint.
 ///
 /// Request threads never wait on the database: `issue` queues the token's row in a per-thread stripe, as the
 /// `COPY` line it will be stored as, and appends that line to the stripe's journal file (`ClickTokenJournal`)
@@ -236,7 +237,7 @@ final class ClickTokens: SingleThreadService {
     }
 
     /// One `COPY`; when it is refused for a row stored already (a journal's rows stored before the process died, a
-    /// commit whose answer was lost), the rows not stored yet.
+    /// commit whose answer was lost) or of a domain deleted meanwhile, the rows that can be stored, without it.
     private func store(_ rows: [[UInt8]]) throws {
         do {
             try pool.withConnection { try ClickTokenStore.copy(rows, on: $0) }
