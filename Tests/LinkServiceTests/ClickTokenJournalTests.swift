@@ -59,9 +59,11 @@ struct ClickTokenJournalTests {
 
     /// A row `issue` journals is one whole `COPY` line, which the next process reads back; a line cut short is not.
     @Test func aJournaledRowIsOneWholeLine() {
+        let stem = ClickTokens.Stem(
+            workspace: UUID(), domain: UUID(), url: "https://l.example/a\tb\\c", platform: "android",
+            answer: Array(#"{"url":"https://l.example/a\tb"}"#.utf8))
         let row = ClickTokens.row(
-            hash: String(repeating: "a", count: 64), workspace: UUID(), domain: UUID(), url: "https://l.example/a\tb\\c",
-            platform: "android", answer: Array(#"{"url":"https://l.example/a\tb"}"#.utf8), createdMicros: 1_765_134_000_123_456,
+            token: ClickTokens.generate(), stem: stem, country: nil, os: nil, createdMicros: 1_765_134_000_123_456,
             expiresMicros: 1_765_220_400_123_456)
         #expect(row.last == 10)
         let line = row.dropLast()

@@ -27,32 +27,13 @@ extension ClickTokens {
         }
     }
 
-    /// A token's row as `COPY click_tokens (ClickTokenStore.columns) FROM STDIN` reads it, with its newline.
-    static func row(
-        hash: String, workspace: UUID, domain: UUID, url: String, platform: String, answer: [UInt8], country: String? = nil,
-        os: String? = nil, createdMicros: Int64, expiresMicros: Int64
-    ) -> [UInt8] {
-        let stem = Stem(workspace: workspace, domain: domain, url: url, platform: platform, answer: answer)
-        var row = Array(hash.utf8)
-        appendRest(of: &row, stem: stem, country: country, os: os, createdMicros: createdMicros, expiresMicros: expiresMicros)
-        return row
-    }
-
-    /// The row of `token` (its hash in hex first) and its page's `stem`.
+    /// The row of `token` (its hash in hex first) and its page's `stem`, with its newline.
     static func row(
         token: String, stem: Stem, country: String?, os: String?, createdMicros: Int64, expiresMicros: Int64
     ) -> [UInt8] {
         var row: [UInt8] = []
         row.reserveCapacity(64 + stem.bytes.count + 2 * (ClickTokenJournal.timestampLength + 1) + 120)
         Hex.append(SHA256.digest(token.utf8), to: &row)
-        appendRest(of: &row, stem: stem, country: country, os: os, createdMicros: createdMicros, expiresMicros: expiresMicros)
-        return row
-    }
-
-    /// Appends the fields after the hash: the stem's, the click's country and OS, the two times, and the newline.
-    private static func appendRest(
-        of row: inout [UInt8], stem: Stem, country: String?, os: String?, createdMicros: Int64, expiresMicros: Int64
-    ) {
         row.append(contentsOf: stem.bytes)
         for text in [country, os.map { String($0.prefix(100)) }] {
             row.append(9)
@@ -63,5 +44,6 @@ extension ClickTokens {
         row.append(9)
         ClickTokenJournal.appendTimestamp(micros: expiresMicros, to: &row)
         row.append(10)
+        return row
     }
 }

@@ -147,16 +147,10 @@ final class ClickTokens: SingleThreadService {
             return nil
         }
         let stripe = stripes[assignment.current]
-        let token = String(unsafeUninitializedCapacity: 32) { text in
-            withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { random in
-                stripe.random.withLock { $0.take(into: random) }
-                for (index, byte) in random.enumerated() {
-                    text[2 * index] = Hex.digit(byte >> 4)
-                    text[2 * index + 1] = Hex.digit(byte & 0x0F)
-                }
-                random.initializeMemory(as: UInt8.self, repeating: 0)
-            }
-            return 32
+        let token = withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { random in
+            stripe.random.withLock { $0.take(into: random) }
+            defer { random.initializeMemory(as: UInt8.self, repeating: 0) }
+            return Hex.encode(random)
         }
         let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
         let row = Self.row(
