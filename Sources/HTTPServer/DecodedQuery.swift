@@ -54,6 +54,21 @@ public struct DecodedQuery: Sendable {
     public func withValue<R>(
         named name: UnsafeBufferPointer<UInt8>, nameIsASCII: Bool, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
     ) rethrows -> R? {
+        try firstItem { itemName, itemNameIsASCII, value -> R? in
+            let same =
+                itemName.count == name.count && itemName.elementsEqual(name)
+                || ((!nameIsASCII || !itemNameIsASCII)
+                    && String(decoding: itemName, as: UTF8.self) == String(decoding: name, as: UTF8.self))
+            return same ? .some(try body(value)) : nil
+        }
+    }
+
+    /// Walks the items in order, handing `body` each one's name, whether that name is all ASCII, and its value, until
+    /// `body` returns a result.
+    @inlinable
+    func firstItem<R>(
+        _ body: (_ name: UnsafeBufferPointer<UInt8>, _ nameIsASCII: Bool, _ value: UnsafeBufferPointer<UInt8>) throws -> R?
+    ) rethrows -> R? {
         try storage.withUnsafeBufferPointer { bytes -> R? in
             let raw = UnsafeRawBufferPointer(bytes)
             var at = 0
@@ -61,14 +76,10 @@ public struct DecodedQuery: Sendable {
                 let nameWord = raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)
                 let nameCount = Int(nameWord & ~Self.nonASCII)
                 let valueCount = Int(raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))
-                let nameStart = at + Self.head
-                let valueStart = nameStart + nameCount
-                let itemName = UnsafeBufferPointer(rebasing: bytes[nameStart..<valueStart])
-                let same =
-                    nameCount == name.count && itemName.elementsEqual(name)
-                    || ((!nameIsASCII || nameWord & Self.nonASCII != 0)
-                        && String(decoding: itemName, as: UTF8.self) == String(decoding: name, as: UTF8.self))
-                if same { return try body(UnsafeBufferPointer(rebasing: bytes[valueStart..<(valueStart + valueCount)])) }
+                let valueStart = at + Self.head + nameCount
+                let name = UnsafeBufferPointer(rebasing: bytes[(at + Self.head)..<valueStart])
+                let value = UnsafeBufferPointer(rebasing: bytes[valueStart..<(valueStart + valueCount)])
+                if let result = try body(name, nameWord & Self.nonASCII == 0, value) { return result }
                 at = valueStart + valueCount
             }
             return nil
@@ -89,22 +100,11 @@ public struct DecodedQuery: Sendable {
 
     /// Every item as text, in the order they were sent.
     public var items: [(name: String, value: String)] {
-        storage.withUnsafeBufferPointer { bytes in
-            let raw = UnsafeRawBufferPointer(bytes)
-            var items: [(name: String, value: String)] = []
-            var at = 0
-            while at < bytes.count {
-                let nameCount = Int(raw.loadUnaligned(fromByteOffset: at, as: UInt32.self) & ~Self.nonASCII)
-                let valueCount = Int(raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))
-                let valueStart = at + Self.head + nameCount
-                items.append(
-                    (
-                        String(decoding: UnsafeBufferPointer(rebasing: bytes[(at + Self.head)..<valueStart]), as: UTF8.self),
-                        String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<(valueStart + valueCount)]), as: UTF8.self)
-                    ))
-                at = valueStart + valueCount
-            }
-            return items
+        var items: [(name: String, value: String)] = []
+        _ = firstItem { name, _, value -> Void? in
+            items.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            return nil
         }
+        return items
     }
 }
